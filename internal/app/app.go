@@ -1,0 +1,94 @@
+// Package app wires a Cairn process together: it finds the project, opens
+// its store and builds the services the surfaces use.
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/cairn-dev/cairn/internal/project"
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlite"
+)
+
+// Config says which project to serve and how to store it.
+type Config struct {
+	Dir  string      // where to start looking for the project root; default: the working directory
+	Sync sqlite.Sync // the embedded store's synchronous setting
+}
+
+// Services are the use cases of one project.
+type Services struct {
+	service.Set
+	Root  string
+	Store store.Store
+}
+
+// Open finds the project and opens its store.
+func Open(ctx context.Context, cfg Config) (*Services, error) {
+	dir := cfg.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", project.ErrNoProject, err)
+		}
+		dir = wd
+	}
+	root, err := project.FindRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := project.Init(root); err != nil {
+		return nil, err
+	}
+	st, err := sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Sync})
+	if err != nil {
+		return nil, err
+	}
+	return &Services{Set: service.Set{Focus: service.NewFocus(st)}, Root: root, Store: st}, nil
+}
+
+// Close closes the store.
+func (s *Services) Close() error { return s.Store.Close() }
+
+// Lazy opens the project on first use and retries after a failure, so a
+// server can start (and answer initialize) at once, and a project created
+// after start, with `cairn init`, is picked up without a restart.
+type Lazy struct {
+	cfg Config
+	mu  sync.Mutex
+	s   *Services
+}
+
+// NewLazy returns a Lazy for cfg.
+func NewLazy(cfg Config) *Lazy { return &Lazy{cfg: cfg} }
+
+// Get returns the open services, opening them if needed.
+func (l *Lazy) Get(ctx context.Context) (*Services, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.s != nil {
+		return l.s, nil
+	}
+	s, err := Open(ctx, l.cfg)
+	if err != nil {
+		return nil, err
+	}
+	l.s = s
+	return s, nil
+}
+
+// Close closes the services if they were opened.
+func (l *Lazy) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.s == nil {
+		return nil
+	}
+	err := l.s.Close()
+	l.s = nil
+	return err
+}

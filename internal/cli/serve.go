@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/cairn-dev/cairn/internal/app"
+	"github.com/cairn-dev/cairn/internal/mcpserver"
+	"github.com/cairn-dev/cairn/internal/project"
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store/sqlite"
+)
+
+func serveCmd(version string) *cobra.Command {
+	var (
+		toolsets string
+		readOnly bool
+		agent    string
+		sync     string
+		logLevel string
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve MCP over stdio for the project in the working directory",
+		Long: `Serve MCP over stdio. The project is $CAIRN_PROJECT_ROOT, else the first directory
+from the working directory upward that has a .cairn or .git; its data is in
+<root>/.cairn/cairn.db. stdout carries only the protocol; logs go to stderr.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			log, err := newLogger(logLevel)
+			if err != nil {
+				return err
+			}
+			syncMode := sqlite.Sync(strings.ToUpper(sync))
+			if syncMode != sqlite.SyncNormal && syncMode != sqlite.SyncFull {
+				return fmt.Errorf("--sync %q: use normal or full", sync)
+			}
+			lazy := app.NewLazy(app.Config{Sync: syncMode})
+			defer lazy.Close()
+			srv, err := mcpserver.New(mcpserver.Options{
+				Version:  version,
+				Toolsets: strings.Split(toolsets, ","),
+				ReadOnly: readOnly,
+				Services: func(ctx context.Context) (*service.Set, error) {
+					s, err := lazy.Get(ctx)
+					if err != nil {
+						return nil, err
+					}
+					return &s.Set, nil
+				},
+				Agent:  func(*mcp.CallToolRequest) string { return agent },
+				Logger: log,
+			})
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			// Open the project while the client initializes, so the first call
+			// is fast; a failure here is reported by each tool call instead.
+			go func() {
+				if _, err := lazy.Get(ctx); err != nil {
+					if errors.Is(err, project.ErrNoProject) {
+						log.Warn("no project yet; tools will answer with how to fix it", "error", err)
+					} else {
+						log.Error("open project", "error", err)
+					}
+				}
+			}()
+			t := &mcpserver.StdioTransport{In: os.Stdin, Out: os.Stdout, Logger: log}
+			if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) {
+				return err
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&toolsets, "toolsets", envDefault("CAIRN_TOOLSETS", "default"),
+		"toolsets to serve, comma-separated: "+strings.Join(mcpserver.ToolsetNames(), ", ")+", default, all (env CAIRN_TOOLSETS)")
+	f.BoolVar(&readOnly, "read-only", envDefault("CAIRN_READ_ONLY", "") == "true" || envDefault("CAIRN_READ_ONLY", "") == "1",
+		"serve only tools that do not write (env CAIRN_READ_ONLY=1)")
+	f.StringVar(&agent, "agent", envDefault("CAIRN_AGENT", mcpserver.DefaultAgent),
+		"agent name; each agent keeps its own focus (env CAIRN_AGENT)")
+	f.StringVar(&sync, "sync", envDefault("CAIRN_SYNC", "normal"),
+		"normal: survives a killed process; full: also survives power loss, one fsync per write (env CAIRN_SYNC)")
+	f.StringVar(&logLevel, "log-level", envDefault("CAIRN_LOG_LEVEL", "warn"), "debug, info, warn or error (to stderr)")
+	return cmd
+}
+
+func initCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "init",
+		Short: "Create .cairn/ in the current directory, making it a Cairn project root",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			wd, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			dir, err := project.Init(wd)
+			if err != nil {
+				return err
+			}
+			s, err := app.Open(cmd.Context(), app.Config{Dir: wd})
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			fmt.Fprintf(cmd.OutOrStdout(), "Initialized Cairn in %s\nAdd it to your agent: claude mcp add cairn -- cairn serve\n", dir)
+			return nil
+		},
+	}
+}

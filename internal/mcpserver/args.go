@@ -1,0 +1,218 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// IDArg is a task id argument. The schema says string ("12"), but an agent
+// that sends the number 12 means the same task, so both are accepted.
+type IDArg string
+
+// UnmarshalJSON accepts a JSON string or an integer.
+func (a *IDArg) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*a = IDArg(s)
+		return nil
+	}
+	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		*a = IDArg(strconv.FormatInt(n, 10))
+		return nil
+	}
+	return &json.UnmarshalTypeError{Value: jsonKind(b), Type: reflect.TypeFor[string]()}
+}
+
+// ID parses the argument as a task id, naming field in the error.
+func (a IDArg) ID(field string) (task.ID, error) {
+	id, err := task.ParseID(string(a))
+	if err != nil {
+		return 0, &task.FieldError{Field: field, Problem: fmt.Sprintf("is %s, not a task id", quoteClip(string(a))),
+			Fix: `pass a task id such as "12"; get_stack_overview lists them`}
+	}
+	return id, nil
+}
+
+var schemaOpts = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[IDArg](): {Type: "string"},
+}}
+
+// inputSchema derives a tool's input schema from its argument struct.
+func inputSchema[In any]() *jsonschema.Schema {
+	s, err := jsonschema.For[In](schemaOpts)
+	if err != nil {
+		panic(err) // a programming error in a declaration, caught by every test
+	}
+	return s
+}
+
+// decodeArgs decodes a tool's arguments into In. Unlike a plain unmarshal, it
+// checks every field separately, so each error names the field, what is wrong
+// with it and how to fix it, and never shows Go types or echoes a large value.
+func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, error) {
+	var in In
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	var fields map[string]json.RawMessage
+	if raw[0] != '{' || json.Unmarshal(raw, &fields) != nil {
+		return in, &task.FieldError{Field: "arguments", Problem: "must be a JSON object",
+			Fix: "send the arguments as an object with the fields " + fieldList(schema)}
+	}
+	v := reflect.ValueOf(&in).Elem()
+	byName := jsonFields(v.Type())
+	// Report problems in a stable order: unknown names first, then by name.
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if _, ok := byName[name]; !ok {
+			return in, &task.FieldError{Field: quoteClip(name), Problem: "is not an argument of this tool",
+				Fix: "use only " + fieldList(schema)}
+		}
+	}
+	for _, name := range schema.Required {
+		if b, ok := fields[name]; !ok || string(bytes.TrimSpace(b)) == "null" {
+			return in, &task.FieldError{Field: name, Problem: "is required", Fix: "pass " + name + " as " + describe(schema, name)}
+		}
+	}
+	for _, name := range names {
+		b := bytes.TrimSpace(fields[name])
+		if string(b) == "null" {
+			continue // an absent optional field
+		}
+		f := v.FieldByIndex(byName[name])
+		if err := json.Unmarshal(b, f.Addr().Interface()); err != nil {
+			return in, &task.FieldError{Field: name, Problem: "must be " + describe(schema, name) + ", not " + jsonKind(b),
+				Fix: "pass " + name + " as " + describe(schema, name)}
+		}
+	}
+	return in, nil
+}
+
+// jsonFields maps the JSON names of a struct's fields to their indexes.
+func jsonFields(t reflect.Type) map[string][]int {
+	m := make(map[string][]int)
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			for name, idx := range jsonFields(f.Type) { // promoted, as encoding/json does
+				m[name] = append([]int{i}, idx...)
+			}
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		m[name] = f.Index
+	}
+	return m
+}
+
+func fieldList(s *jsonschema.Schema) string {
+	if len(s.Properties) == 0 {
+		return "{} (this tool takes no arguments)"
+	}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// describe says in words what a property takes.
+func describe(s *jsonschema.Schema, name string) string {
+	p := s.Properties[name]
+	if p == nil {
+		return "a value"
+	}
+	if len(p.Enum) > 0 {
+		vals := make([]string, len(p.Enum))
+		for i, e := range p.Enum {
+			vals[i] = fmt.Sprintf("%q", e)
+		}
+		return "one of " + strings.Join(vals, ", ")
+	}
+	var what string
+	switch p.Type {
+	case "string":
+		what = "a string"
+	case "integer":
+		what = "an integer"
+		if p.Minimum != nil && p.Maximum != nil {
+			what = fmt.Sprintf("an integer from %g to %g", *p.Minimum, *p.Maximum)
+		}
+	case "boolean":
+		what = "true or false"
+	case "number":
+		what = "a number"
+	case "array":
+		what = "an array"
+	case "object":
+		what = "an object"
+	default:
+		what = "a value"
+	}
+	return what
+}
+
+// jsonKind names the kind of a JSON value, quoting a number only when short:
+// an error message never echoes a large input.
+func jsonKind(b []byte) string {
+	if len(b) == 0 {
+		return "empty"
+	}
+	switch b[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	if len(b) <= 24 {
+		return "the number " + string(b)
+	}
+	return "a number"
+}
+
+// quoteClip quotes s for an error message, clipped so a large input is never
+// echoed back.
+func quoteClip(s string) string {
+	const max = 40
+	if len(s) > max {
+		cut := max
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		return strconv.Quote(s[:cut]) + "…"
+	}
+	return strconv.Quote(s)
+}

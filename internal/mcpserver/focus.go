@@ -1,0 +1,671 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// The focus toolset: the 12 commands of the focus-stack specification, with
+// its parameter and result field names.
+
+type newTaskArgs struct {
+	Title string `json:"title" jsonschema:"at most 256 characters"`
+	Body  string `json:"body" jsonschema:"context, notes, results; may be empty"`
+}
+
+type bodyArgs struct {
+	Body string `json:"body" jsonschema:"replaces the current body"`
+}
+
+type includeBodyArgs struct {
+	IncludeBody bool `json:"include_body,omitempty" jsonschema:"include bodies (default false)"`
+}
+
+type taskIDArgs struct {
+	TaskID IDArg `json:"task_id"`
+}
+
+type pageArgs struct {
+	Offset int `json:"offset,omitempty"`
+	Limit  int `json:"limit,omitempty"`
+}
+
+type bigPictureArgs struct {
+	Format string `json:"format,omitempty" jsonschema:"text (default) or json"`
+	pageArgs
+}
+
+type completedArgs struct {
+	Order string `json:"order,omitempty" jsonschema:"chronological (default) or logical (last completed first)"`
+	pageArgs
+}
+
+type noArgs struct{}
+
+// Page limits for the lists the focus tools return.
+const (
+	outlineDefaultLimit = 200
+	outlineMaxLimit     = 1000
+	listDefaultLimit    = 20
+	listMaxLimit        = 100
+	bodyPreview         = 2000 // bytes of a body shown in a list before it is clipped
+)
+
+func enum(field string, values ...any) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) { s.Properties[field].Enum = values }
+}
+
+func bounds(field string, min, max float64) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) { s.Properties[field].Minimum, s.Properties[field].Maximum = &min, &max }
+}
+
+func pageShape(maxLimit float64) []func(*jsonschema.Schema) {
+	return []func(*jsonschema.Schema){bounds("offset", 0, 1e9), bounds("limit", 1, maxLimit)}
+}
+
+var (
+	readOnly    = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
+	additive    = &mcp.ToolAnnotations{DestructiveHint: ptr(false)}
+	idempotent  = &mcp.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true}
+	overwriting = &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true}
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func focusTools() []tool {
+	const ts = "focus"
+	page := func(extra ...func(*jsonschema.Schema)) []func(*jsonschema.Schema) {
+		return append(pageShape(listMaxLimit), extra...)
+	}
+	return []tool{
+		declare(ts, mcp.Tool{Name: "create_new_task", Annotations: additive,
+			Description: "Start a deeper step: add a child of the current task (a root task in zen). It becomes current."},
+			createNewTask),
+		declare(ts, mcp.Tool{Name: "extend_current_task", Annotations: additive,
+			Description: "Add the next step at the current level, right after the current task. It becomes current."},
+			extendCurrentTask),
+		declare(ts, mcp.Tool{Name: "get_current_task", Annotations: readOnly,
+			Description: "YOU ARE HERE: the current task with its body, depth, path from the root and siblings to its left."},
+			getCurrentTask),
+		declare(ts, mcp.Tool{Name: "get_big_picture", Annotations: readOnly,
+			Description: "The whole task outline with ids, statuses and YOU ARE HERE; paged by outline line."},
+			getBigPicture, append(pageShape(outlineMaxLimit), enum("format", "text", "json"))...),
+		declare(ts, mcp.Tool{Name: "complete_current_task", Annotations: additive,
+			Description: "Complete the current task (permanent; its children must be done) and move focus to the next open task."},
+			completeCurrentTask),
+		declare(ts, mcp.Tool{Name: "get_completed_tasks", Annotations: readOnly,
+			Description: "The archive of completed tasks with bodies and completion times, paged."},
+			getCompletedTasks, page(enum("order", "chronological", "logical"))...),
+		declare(ts, mcp.Tool{Name: "update_current_task", Annotations: overwriting,
+			Description: "Replace the current task's body (notes, results); title and id stay."},
+			updateCurrentTask),
+		declare(ts, mcp.Tool{Name: "get_stack_overview", Annotations: readOnly,
+			Description: "Every task as a flat row (id, parent, depth, status, title) in outline order, paged."},
+			getStackOverview, pageShape(outlineMaxLimit)...),
+		declare(ts, mcp.Tool{Name: "peek_context", Annotations: readOnly,
+			Description: "The current task's parent and the sibling just before it, without moving focus."},
+			peekContext),
+		declare(ts, mcp.Tool{Name: "list_siblings", Annotations: readOnly,
+			Description: "The tasks to the left of the current task at its level."},
+			listSiblings),
+		declare(ts, mcp.Tool{Name: "switch_focus", Annotations: idempotent,
+			Description: "Make any open task current, by id."},
+			switchFocus),
+		declare(ts, mcp.Tool{Name: "remove_task", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: false},
+			Description: "Remove a task and its subtasks from the outline; completed ones stay in the archive."},
+			removeTask),
+	}
+}
+
+// taskRef is a task as the focus results list it.
+type taskRef struct {
+	TaskID      string `json:"task_id"`
+	Title       string `json:"title"`
+	Status      string `json:"status,omitempty"`
+	Body        string `json:"body,omitempty"`
+	Clipped     bool   `json:"body_truncated,omitempty"`
+	CreatedAt   string `json:"created_at,omitempty"`
+	CompletedAt string `json:"completed_at,omitempty"`
+}
+
+func ts(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// focusStatus is a task's status as the focus view shows it.
+func focusStatus(t task.Task, current task.ID) string {
+	switch {
+	case t.ID == current && current != 0:
+		return "current"
+	case t.Status == task.StatusDone:
+		return "completed"
+	case t.Status == task.StatusPending:
+		return "pending"
+	}
+	return string(t.Status)
+}
+
+func ref(t task.Task, current task.ID, withBody bool) taskRef {
+	r := taskRef{TaskID: t.ID.String(), Title: t.Title, Status: focusStatus(t, current),
+		CreatedAt: ts(t.CreatedAt), CompletedAt: ts(t.CompletedAt)}
+	if withBody {
+		r.Body, r.Clipped = preview(t.Body)
+	}
+	return r
+}
+
+// preview clips a body for a list; the flag says it was clipped.
+func preview(body string) (string, bool) {
+	if len(body) <= bodyPreview {
+		return body, false
+	}
+	return clip(body, bodyPreview), true
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func label(t task.Task) string { return fmt.Sprintf("[%s] %s", t.ID, t.Title) }
+
+type createdOut struct {
+	TaskID    string `json:"task_id"`
+	Message   string `json:"message"`
+	IsCurrent bool   `json:"is_current"`
+	ParentID  string `json:"parent_id,omitempty"`
+}
+
+func created(t task.Task, how string) (string, any, error) {
+	msg := fmt.Sprintf("Created %s %s; it is now current.", label(t), how)
+	out := createdOut{TaskID: t.ID.String(), Message: msg, IsCurrent: true}
+	if t.ParentID != 0 {
+		out.ParentID = t.ParentID.String()
+	}
+	return msg, out, nil
+}
+
+func createNewTask(ctx context.Context, c call, in newTaskArgs) (string, any, error) {
+	t, err := c.Focus.CreateNewTask(ctx, c.agent, in.Title, in.Body)
+	if err != nil {
+		return "", nil, err
+	}
+	how := "as a root task"
+	if t.ParentID != 0 {
+		how = "under [" + t.ParentID.String() + "]"
+	}
+	return created(t, how)
+}
+
+func extendCurrentTask(ctx context.Context, c call, in newTaskArgs) (string, any, error) {
+	t, err := c.Focus.ExtendCurrentTask(ctx, c.agent, in.Title, in.Body)
+	if err != nil {
+		return "", nil, err
+	}
+	return created(t, "as the next step at the same level")
+}
+
+type zenOut struct {
+	Zen     bool   `json:"zen"`
+	Message string `json:"message"`
+}
+
+const zenMessage = "Zen: no current task. Start work with create_new_task."
+
+func zen() (string, any, error) { return zenMessage, zenOut{Zen: true, Message: zenMessage}, nil }
+
+type currentOut struct {
+	TaskID     string    `json:"task_id"`
+	Title      string    `json:"title"`
+	Body       string    `json:"body"`
+	Status     string    `json:"status"`
+	Depth      int       `json:"depth"`
+	CreatedAt  string    `json:"created_at"`
+	Breadcrumb []taskRef `json:"breadcrumb,omitempty"`
+	Left       []taskRef `json:"siblings_to_left,omitempty"`
+}
+
+func getCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, error) {
+	v, err := c.Focus.Current(ctx, c.agent)
+	if err != nil || v.Zen {
+		if err != nil {
+			return "", nil, err
+		}
+		return zen()
+	}
+	t := v.Task
+	out := currentOut{TaskID: t.ID.String(), Title: t.Title, Body: t.Body, Status: "current", Depth: v.Depth, CreatedAt: ts(t.CreatedAt)}
+	var b strings.Builder
+	fmt.Fprintf(&b, "YOU ARE HERE: %s (depth %d)\n", label(t), v.Depth)
+	if len(v.Breadcrumb) > 0 {
+		parts := make([]string, len(v.Breadcrumb))
+		for i, a := range v.Breadcrumb {
+			out.Breadcrumb = append(out.Breadcrumb, taskRef{TaskID: a.ID.String(), Title: a.Title})
+			parts[i] = label(a)
+		}
+		fmt.Fprintf(&b, "Path: %s\n", strings.Join(parts, " > "))
+	}
+	if len(v.Left) > 0 {
+		parts := make([]string, len(v.Left))
+		for i, s := range v.Left {
+			out.Left = append(out.Left, taskRef{TaskID: s.ID.String(), Title: s.Title, Status: focusStatus(s, t.ID)})
+			parts[i] = fmt.Sprintf("%s (%s)", label(s), focusStatus(s, t.ID))
+		}
+		fmt.Fprintf(&b, "Left: %s\n", strings.Join(parts, ", "))
+	}
+	if t.Body != "" {
+		fmt.Fprintf(&b, "Body:\n%s", t.Body)
+	}
+	return strings.TrimRight(b.String(), "\n"), out, nil
+}
+
+// window applies offset and limit to n items, returning the slice bounds and
+// the next offset (zero when nothing follows).
+func window(n, offset, limit, def int) (lo, hi, next int) {
+	if limit <= 0 {
+		limit = def
+	}
+	lo = min(max(offset, 0), n)
+	hi = min(lo+limit, n)
+	if hi < n {
+		next = hi
+	}
+	return lo, hi, next
+}
+
+type outlineNode struct {
+	TaskID      string         `json:"task_id"`
+	Title       string         `json:"title"`
+	Status      string         `json:"status"`
+	IsCurrent   bool           `json:"is_current,omitempty"`
+	ParentID    string         `json:"parent_id,omitempty"` // only on a node whose parent is outside the page
+	CreatedAt   string         `json:"created_at"`
+	CompletedAt string         `json:"completed_at,omitempty"`
+	SubTasks    []*outlineNode `json:"sub_tasks,omitempty"`
+}
+
+type bigPictureOut struct {
+	Format     string         `json:"format"`
+	BigPicture string         `json:"big_picture,omitempty"`
+	Tasks      []*outlineNode `json:"tasks,omitempty"`
+	Total      int            `json:"total"`
+	CurrentID  string         `json:"current_task_id,omitempty"`
+	Zen        bool           `json:"zen,omitempty"`
+	NextOffset int            `json:"next_offset,omitempty"`
+}
+
+func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any, error) {
+	format := strings.ToLower(in.Format)
+	if format == "" {
+		format = "text"
+	}
+	if format != "text" && format != "json" {
+		return "", nil, &task.FieldError{Field: "format", Problem: fmt.Sprintf("is %s", quoteClip(in.Format)), Fix: `use "text" or "json"`}
+	}
+	if err := checkPage(in.pageArgs, outlineMaxLimit); err != nil {
+		return "", nil, err
+	}
+	p, err := c.Focus.BigPicture(ctx, c.agent)
+	if err != nil {
+		return "", nil, err
+	}
+	lo, hi, next := window(len(p.Outline), in.Offset, in.Limit, outlineDefaultLimit)
+	out := bigPictureOut{Format: format, Total: len(p.Outline), Zen: p.Current == 0, NextOffset: next}
+	if p.Current != 0 {
+		out.CurrentID = p.Current.String()
+	}
+	page := p.Outline[lo:hi]
+	if format == "json" {
+		out.Tasks = nest(page, p.Current)
+		b, err := json.Marshal(out)
+		return string(b), out, err
+	}
+	var b strings.Builder
+	if len(p.Outline) == 0 {
+		b.WriteString("(no tasks yet: zen) Start with create_new_task.")
+	}
+	for _, e := range page {
+		b.WriteString(strings.Repeat("  ", e.Depth))
+		fmt.Fprintf(&b, "%s (%s)", label(e.Task), focusStatus(e.Task, p.Current))
+		if e.ID == p.Current {
+			b.WriteString(" <-- YOU ARE HERE")
+		}
+		b.WriteByte('\n')
+	}
+	if p.Current == 0 && len(p.Outline) > 0 {
+		b.WriteString("(all tasks completed: zen)\n")
+	}
+	if next != 0 || lo > 0 {
+		fmt.Fprintf(&b, "(lines %d-%d of %d", lo+1, hi, len(p.Outline))
+		if next != 0 {
+			fmt.Fprintf(&b, "; next offset %d", next)
+		}
+		b.WriteString(")\n")
+	}
+	out.BigPicture = strings.TrimRight(b.String(), "\n")
+	return out.BigPicture, out, nil
+}
+
+// nest turns a window of the outline back into a tree. A node whose parent
+// is outside the window is a top-level node that names its parent.
+func nest(page []task.Entry, current task.ID) []*outlineNode {
+	byID := make(map[task.ID]*outlineNode, len(page))
+	var roots []*outlineNode
+	for _, e := range page {
+		n := &outlineNode{TaskID: e.ID.String(), Title: e.Title, Status: focusStatus(e.Task, current),
+			IsCurrent: e.ID == current, CreatedAt: ts(e.CreatedAt), CompletedAt: ts(e.CompletedAt)}
+		byID[e.ID] = n
+		if p, ok := byID[e.ParentID]; ok {
+			p.SubTasks = append(p.SubTasks, n)
+			continue
+		}
+		if e.ParentID != 0 {
+			n.ParentID = e.ParentID.String()
+		}
+		roots = append(roots, n)
+	}
+	return roots
+}
+
+func checkPage(p pageArgs, maxLimit int) error {
+	if p.Offset < 0 {
+		return &task.FieldError{Field: "offset", Problem: "is negative", Fix: "pass 0 or the next_offset of the previous page"}
+	}
+	if p.Limit < 0 || p.Limit > maxLimit {
+		return &task.FieldError{Field: "limit", Problem: fmt.Sprintf("is %d", p.Limit), Fix: fmt.Sprintf("pass a limit from 1 to %d", maxLimit)}
+	}
+	return nil
+}
+
+type completeOut struct {
+	TaskID      string `json:"task_id"`
+	Message     string `json:"message"`
+	CompletedAt string `json:"completed_at"`
+	CurrentID   string `json:"current_task_id,omitempty"`
+	Zen         bool   `json:"zen,omitempty"`
+}
+
+func completeCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, error) {
+	r, err := c.Focus.CompleteCurrentTask(ctx, c.agent)
+	if err != nil {
+		return "", nil, err
+	}
+	msg := fmt.Sprintf("Completed %s.", label(r.Task))
+	out := completeOut{TaskID: r.Task.ID.String(), CompletedAt: ts(r.Task.CompletedAt)}
+	if r.Next.ID == 0 {
+		out.Zen = true
+		msg += " All tasks are complete: zen."
+	} else {
+		out.CurrentID = r.Next.ID.String()
+		msg += fmt.Sprintf(" Now current: %s.", label(r.Next))
+	}
+	out.Message = msg
+	return msg, out, nil
+}
+
+type completedOut struct {
+	Count      int       `json:"count"`
+	Order      string    `json:"order"`
+	Tasks      []taskRef `json:"tasks"`
+	NextOffset int       `json:"next_offset,omitempty"`
+}
+
+func getCompletedTasks(ctx context.Context, c call, in completedArgs) (string, any, error) {
+	order := strings.ToLower(in.Order)
+	if order == "" {
+		order = "chronological"
+	}
+	if order != "chronological" && order != "logical" {
+		return "", nil, &task.FieldError{Field: "order", Problem: fmt.Sprintf("is %s", quoteClip(in.Order)), Fix: `use "chronological" or "logical"`}
+	}
+	if err := checkPage(in.pageArgs, listMaxLimit); err != nil {
+		return "", nil, err
+	}
+	limit := in.Limit
+	if limit == 0 {
+		limit = listDefaultLimit
+	}
+	cs, total, err := c.Focus.CompletedTasks(ctx, order == "logical", in.Offset, limit)
+	if err != nil {
+		return "", nil, err
+	}
+	out := completedOut{Count: total, Order: order, Tasks: []taskRef{}}
+	if in.Offset+len(cs) < total {
+		out.NextOffset = in.Offset + len(cs)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d completed (%s)", total, order)
+	if out.NextOffset != 0 {
+		fmt.Fprintf(&b, "; showing %d-%d, next offset %d", in.Offset+1, in.Offset+len(cs), out.NextOffset)
+	}
+	b.WriteString(":\n")
+	for _, c := range cs {
+		r := taskRef{TaskID: c.TaskID.String(), Title: c.Title, CompletedAt: ts(c.CompletedAt)}
+		r.Body, r.Clipped = preview(c.Body)
+		out.Tasks = append(out.Tasks, r)
+		fmt.Fprintf(&b, "[%s] %s (completed %s)\n", r.TaskID, r.Title, r.CompletedAt)
+	}
+	return strings.TrimRight(b.String(), "\n:"), out, nil
+}
+
+type messageOut struct {
+	TaskID  string `json:"task_id"`
+	Message string `json:"message"`
+}
+
+func updateCurrentTask(ctx context.Context, c call, in bodyArgs) (string, any, error) {
+	t, err := c.Focus.UpdateCurrentTask(ctx, c.agent, in.Body)
+	if err != nil {
+		return "", nil, err
+	}
+	msg := fmt.Sprintf("Updated the body of %s (%d bytes).", label(t), len(t.Body))
+	return msg, messageOut{TaskID: t.ID.String(), Message: msg}, nil
+}
+
+type overviewRow struct {
+	TaskID   string `json:"task_id"`
+	ParentID string `json:"parent_id,omitempty"`
+	Depth    int    `json:"depth"`
+	Status   string `json:"status"`
+	Title    string `json:"title"`
+}
+
+type overviewOut struct {
+	Count      int           `json:"count"`
+	CurrentID  string        `json:"current_task_id,omitempty"`
+	Tasks      []overviewRow `json:"tasks"`
+	NextOffset int           `json:"next_offset,omitempty"`
+}
+
+func getStackOverview(ctx context.Context, c call, in pageArgs) (string, any, error) {
+	if err := checkPage(in, outlineMaxLimit); err != nil {
+		return "", nil, err
+	}
+	p, err := c.Focus.BigPicture(ctx, c.agent)
+	if err != nil {
+		return "", nil, err
+	}
+	lo, hi, next := window(len(p.Outline), in.Offset, in.Limit, outlineDefaultLimit)
+	out := overviewOut{Count: len(p.Outline), Tasks: []overviewRow{}, NextOffset: next}
+	var b strings.Builder
+	if p.Current != 0 {
+		out.CurrentID = p.Current.String()
+		fmt.Fprintf(&b, "current: %s\n", p.Current)
+	} else {
+		b.WriteString("current: none (zen)\n")
+	}
+	b.WriteString("id\tparent\tdepth\tstatus\ttitle\n")
+	for _, e := range p.Outline[lo:hi] {
+		r := overviewRow{TaskID: e.ID.String(), Depth: e.Depth + 1, Status: focusStatus(e.Task, p.Current), Title: e.Title}
+		parent := "-"
+		if e.ParentID != 0 {
+			r.ParentID = e.ParentID.String()
+			parent = r.ParentID
+		}
+		out.Tasks = append(out.Tasks, r)
+		fmt.Fprintf(&b, "%s\t%s\t%d\t%s\t%s\n", r.TaskID, parent, r.Depth, r.Status, r.Title)
+	}
+	fmt.Fprintf(&b, "(%d of %d tasks", hi-lo, len(p.Outline))
+	if next != 0 {
+		fmt.Fprintf(&b, "; next offset %d", next)
+	}
+	b.WriteString(")")
+	return b.String(), out, nil
+}
+
+type peekOut struct {
+	TaskID    string   `json:"task_id,omitempty"`
+	Parent    *taskRef `json:"parent_context,omitempty"`
+	Immediate *taskRef `json:"immediate_context,omitempty"`
+	Zen       bool     `json:"zen,omitempty"`
+	Message   string   `json:"message,omitempty"`
+}
+
+func peekContext(ctx context.Context, c call, in includeBodyArgs) (string, any, error) {
+	v, err := c.Focus.PeekContext(ctx, c.agent, in.IncludeBody)
+	if err != nil || v.Zen {
+		if err != nil {
+			return "", nil, err
+		}
+		return zen()
+	}
+	out := peekOut{TaskID: v.Current.ID.String()}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Current: %s\n", label(v.Current))
+	if v.Parent != nil {
+		r := ref(*v.Parent, v.Current.ID, in.IncludeBody)
+		out.Parent = &r
+		fmt.Fprintf(&b, "Parent: %s (%s)\n", label(*v.Parent), r.Status)
+		if r.Body != "" {
+			fmt.Fprintf(&b, "%s\n", r.Body)
+		}
+	} else {
+		b.WriteString("Parent: none (a root task)\n")
+	}
+	if v.Left != nil {
+		r := ref(*v.Left, v.Current.ID, in.IncludeBody)
+		out.Immediate = &r
+		fmt.Fprintf(&b, "Before it: %s (%s)\n", label(*v.Left), r.Status)
+		if r.Body != "" {
+			fmt.Fprintf(&b, "%s\n", r.Body)
+		}
+	} else {
+		b.WriteString("Before it: nothing (first at its level)\n")
+	}
+	return strings.TrimRight(b.String(), "\n"), out, nil
+}
+
+type siblingsOut struct {
+	Count    int       `json:"count"`
+	Siblings []taskRef `json:"siblings"`
+	Zen      bool      `json:"zen,omitempty"`
+}
+
+func listSiblings(ctx context.Context, c call, in includeBodyArgs) (string, any, error) {
+	isZen, left, err := c.Focus.Siblings(ctx, c.agent, in.IncludeBody)
+	if err != nil || isZen {
+		if err != nil {
+			return "", nil, err
+		}
+		return zen()
+	}
+	out := siblingsOut{Count: len(left), Siblings: []taskRef{}}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d to the left of the current task", len(left))
+	if len(left) > 0 {
+		b.WriteString(":")
+	}
+	for _, s := range left {
+		r := ref(s, 0, in.IncludeBody)
+		out.Siblings = append(out.Siblings, r)
+		fmt.Fprintf(&b, "\n%s (%s)", label(s), r.Status)
+		if r.Body != "" {
+			fmt.Fprintf(&b, "\n%s", r.Body)
+		}
+	}
+	return b.String(), out, nil
+}
+
+type switchOut struct {
+	Success    bool     `json:"success"`
+	TaskID     string   `json:"task_id"`
+	PreviousID string   `json:"previous_task_id,omitempty"`
+	FocusPath  []string `json:"focus_path"`
+	Message    string   `json:"message"`
+}
+
+func switchFocus(ctx context.Context, c call, in taskIDArgs) (string, any, error) {
+	id, err := in.TaskID.ID("task_id")
+	if err != nil {
+		return "", nil, err
+	}
+	s, err := c.Focus.SwitchFocus(ctx, c.agent, id)
+	if err != nil {
+		return "", nil, err
+	}
+	out := switchOut{Success: true, TaskID: s.Task.ID.String()}
+	for _, a := range s.Path {
+		out.FocusPath = append(out.FocusPath, a.Title)
+	}
+	out.FocusPath = append(out.FocusPath, s.Task.Title)
+	if s.Previous != 0 {
+		out.PreviousID = s.Previous.String()
+	}
+	out.Message = fmt.Sprintf("Focus is on %s. Path: %s.", label(s.Task), strings.Join(out.FocusPath, " > "))
+	return out.Message, out, nil
+}
+
+type removeOut struct {
+	TaskID       string `json:"task_id"`
+	Removed      int    `json:"removed"`
+	ArchivedKept int    `json:"archived_kept"`
+	Message      string `json:"message"`
+	CurrentID    string `json:"current_task_id,omitempty"`
+	Zen          bool   `json:"zen,omitempty"`
+}
+
+func removeTask(ctx context.Context, c call, in taskIDArgs) (string, any, error) {
+	id, err := in.TaskID.ID("task_id")
+	if err != nil {
+		return "", nil, err
+	}
+	r, err := c.Focus.RemoveTask(ctx, c.agent, id)
+	if err != nil {
+		return "", nil, err
+	}
+	out := removeOut{TaskID: r.Task.ID.String(), Removed: r.Count, ArchivedKept: r.Archived}
+	msg := fmt.Sprintf("Removed %s", label(r.Task))
+	if r.Count > 1 {
+		msg += fmt.Sprintf(" and %d subtasks", r.Count-1)
+	}
+	msg += fmt.Sprintf(" from the outline; %d completed stay in the archive.", r.Archived)
+	if r.Next.ID == 0 {
+		out.Zen = true
+		if r.MovedOn {
+			msg += " Nothing is left open: zen."
+		}
+	} else {
+		out.CurrentID = r.Next.ID.String()
+		if r.MovedOn {
+			msg += fmt.Sprintf(" Focus moved to %s.", label(r.Next))
+		}
+	}
+	out.Message = msg
+	return msg, out, nil
+}

@@ -1,0 +1,232 @@
+// Package mcpserver is Cairn's MCP surface: the toolsets as data, each tool a
+// declaration with typed arguments and a thin handler over a service, and the
+// one place where errors become tool results.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/service"
+)
+
+// Options configure a server.
+type Options struct {
+	Version string
+	// Toolsets names the toolsets to serve: toolset names, "default" or
+	// "all". Empty means "default".
+	Toolsets []string
+	// ReadOnly drops every tool that is not annotated read-only.
+	ReadOnly bool
+	// Services returns the project's services; it is called on every tool
+	// call, so it may open the project lazily and report why it cannot.
+	Services func(ctx context.Context) (*service.Set, error)
+	// Agent names the agent behind a call; its focus is its own. Nil means
+	// one agent, "default".
+	Agent  func(*mcp.CallToolRequest) string
+	Logger *slog.Logger
+}
+
+// DefaultAgent is the agent of a single stdio session.
+const DefaultAgent = "default"
+
+// A toolset groups tools that are served together.
+type toolset struct {
+	name        string
+	description string
+	isDefault   bool
+}
+
+// toolsets lists every toolset in the order people read them.
+var toolsets = []toolset{
+	{"focus", "the focus stack: YOU ARE HERE, deeper and next steps, completion", true},
+}
+
+// tool is one tool's declaration: its toolset, its MCP definition and a
+// handler built once the server exists.
+type tool struct {
+	toolset string
+	def     mcp.Tool
+	build   func(*server) mcp.ToolHandler
+}
+
+func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotations.ReadOnlyHint }
+
+// allTools is every declared tool, in declaration order.
+func allTools() []tool {
+	return slices.Concat(focusTools())
+}
+
+type server struct {
+	opts Options
+	log  *slog.Logger
+}
+
+// call is what a handler gets besides its arguments.
+type call struct {
+	*service.Set
+	agent string
+}
+
+// handlerFunc is a typed tool handler. It returns the compact text rendering
+// for the model and the structured result, or an error.
+type handlerFunc[In any] func(ctx context.Context, c call, in In) (text string, out any, err error)
+
+// declare builds a tool declaration from its typed handler. The input schema
+// is derived from In; shape, if given, refines it (enums, bounds).
+func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*jsonschema.Schema)) tool {
+	schema := inputSchema[In]()
+	for _, f := range shape {
+		f(schema)
+	}
+	def.InputSchema = schema
+	return tool{toolset: ts, def: def, build: func(s *server) mcp.ToolHandler {
+		return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					s.log.ErrorContext(ctx, "tool panicked", "tool", def.Name, "panic", r, "stack", string(debug.Stack()))
+					res, err = errorResult(ctx, s.log, def.Name, fmt.Errorf("panic: %v", r)), nil
+				}
+			}()
+			in, err := decodeArgs[In](req.Params.Arguments, schema)
+			if err != nil {
+				return errorResult(ctx, s.log, def.Name, err), nil
+			}
+			svc, err := s.opts.Services(ctx)
+			if err != nil {
+				return errorResult(ctx, s.log, def.Name, err), nil
+			}
+			text, out, err := h(ctx, call{Set: svc, agent: s.agent(req)}, in)
+			if err != nil {
+				return errorResult(ctx, s.log, def.Name, err), nil
+			}
+			b, err := json.Marshal(out)
+			if err != nil {
+				return errorResult(ctx, s.log, def.Name, fmt.Errorf("encode result: %w", err)), nil
+			}
+			return &mcp.CallToolResult{
+				Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+				StructuredContent: json.RawMessage(b),
+			}, nil
+		}
+	}}
+}
+
+func (s *server) agent(req *mcp.CallToolRequest) string {
+	if s.opts.Agent != nil {
+		if a := s.opts.Agent(req); a != "" {
+			return a
+		}
+	}
+	return DefaultAgent
+}
+
+// instructions are sent to the client at initialization; clients show them
+// to the model, so they say in a few lines how to use Cairn well.
+const instructions = `Cairn is your working memory for this project. Start each session with get_current_task (YOU ARE HERE) or get_big_picture. ` +
+	`Break work down with create_new_task (a deeper step) and extend_current_task (the next step at the same level); ` +
+	`finish with complete_current_task, which moves focus on. Keep notes in the task body with update_current_task.`
+
+// New builds the MCP server with the selected tools.
+func New(opts Options) (*mcp.Server, error) {
+	selected, err := SelectTools(opts.Toolsets, opts.ReadOnly)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Services == nil {
+		return nil, fmt.Errorf("mcpserver: Options.Services is required")
+	}
+	s := &server{opts: opts, log: opts.Logger}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "cairn", Title: "Cairn", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       opts.Logger,
+	})
+	for _, t := range selected {
+		def := t.def
+		srv.AddTool(&def, t.build(s))
+	}
+	return srv, nil
+}
+
+// SelectTools applies --toolsets and --read-only to the declared tools.
+func SelectTools(names []string, readOnly bool) ([]tool, error) {
+	want, err := resolveToolsets(names)
+	if err != nil {
+		return nil, err
+	}
+	var out []tool
+	for _, t := range allTools() {
+		if want[t.toolset] && (!readOnly || t.readOnly()) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func resolveToolsets(names []string) (map[string]bool, error) {
+	want := make(map[string]bool)
+	if len(names) == 0 {
+		names = []string{"default"}
+	}
+	for _, n := range names {
+		n = strings.ToLower(strings.TrimSpace(n))
+		switch n {
+		case "":
+			continue
+		case "default":
+			for _, ts := range toolsets {
+				if ts.isDefault {
+					want[ts.name] = true
+				}
+			}
+		case "all":
+			for _, ts := range toolsets {
+				want[ts.name] = true
+			}
+		default:
+			if !slices.ContainsFunc(toolsets, func(ts toolset) bool { return ts.name == n }) {
+				return nil, fmt.Errorf("unknown toolset %q: choose from %s, default, all", n, strings.Join(ToolsetNames(), ", "))
+			}
+			want[n] = true
+		}
+	}
+	if len(want) == 0 {
+		return nil, fmt.Errorf("no toolset selected: choose from %s, default, all", strings.Join(ToolsetNames(), ", "))
+	}
+	return want, nil
+}
+
+// ToolsetNames lists the toolsets this build has.
+func ToolsetNames() []string {
+	var out []string
+	for _, ts := range toolsets {
+		out = append(out, ts.name)
+	}
+	return out
+}
+
+// ToolNames lists the names of the tools that SelectTools would serve, sorted.
+func ToolNames(names []string, readOnly bool) ([]string, error) {
+	ts, err := SelectTools(names, readOnly)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.def.Name
+	}
+	sort.Strings(out)
+	return out, nil
+}

@@ -1,0 +1,207 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultMaxLine bounds one inbound stdio message. A tool argument may carry
+// a 1 MiB body, JSON-escaped up to six times its size in the worst case.
+const DefaultMaxLine = 8 << 20
+
+// StdioTransport is newline-delimited JSON-RPC over a reader and a writer
+// (stdin and stdout), like the SDK's own, with one difference that matters to
+// a long-lived server: a line that is not a valid JSON-RPC message is
+// answered with a JSON-RPC error and skipped, instead of ending the session.
+// One stray line from a client must not cost an agent its working memory.
+type StdioTransport struct {
+	In      io.Reader
+	Out     io.Writer
+	MaxLine int // default DefaultMaxLine
+	Logger  *slog.Logger
+}
+
+// Connect implements mcp.Transport.
+func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
+	maxLine := t.MaxLine
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
+	}
+	log := t.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	c := &lineConn{
+		out:      t.Out,
+		log:      log,
+		incoming: make(chan jsonrpc.Message),
+		closed:   make(chan struct{}),
+	}
+	go c.readLoop(bufio.NewReaderSize(t.In, 64<<10), maxLine)
+	return c, nil
+}
+
+type lineConn struct {
+	out io.Writer
+	log *slog.Logger
+	wmu sync.Mutex
+
+	incoming chan jsonrpc.Message // closed when input ends; then readErr is set
+	readErr  error
+
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+func (c *lineConn) readLoop(r *bufio.Reader, maxLine int) {
+	defer close(c.incoming)
+	for {
+		line, tooLong, err := readLine(r, maxLine)
+		if tooLong {
+			c.reject(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message too large: over %d bytes on one line; send a smaller message", maxLine))
+		} else if line = bytes.TrimSpace(line); len(line) > 0 {
+			if msg, ok := c.decode(line); ok {
+				select {
+				case c.incoming <- msg:
+				case <-c.closed:
+					return
+				}
+			}
+		}
+		if err != nil {
+			c.readErr = err
+			if errors.Is(err, io.EOF) {
+				c.readErr = io.EOF
+			}
+			return
+		}
+	}
+}
+
+// readLine reads one line. A line over max bytes is consumed and discarded,
+// and reported as too long.
+func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > max {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return line, tooLong, err
+	}
+}
+
+// decode parses one line; a line that is not a message is answered here.
+func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err == nil {
+		return msg, true
+	}
+	if !json.Valid(line) {
+		c.reject(nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON; send one JSON-RPC message per line")
+		return nil, false
+	}
+	if line[0] == '[' {
+		c.reject(nil, jsonrpc.CodeInvalidRequest, "invalid request: batches are not supported; send one JSON-RPC message per line")
+		return nil, false
+	}
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(line, &probe)
+	id := probe.ID
+	if len(id) == 0 || (id[0] != '"' && !isNumber(id)) {
+		id = nil
+	}
+	c.reject(id, jsonrpc.CodeInvalidRequest, `invalid request: expected a JSON-RPC 2.0 message with "jsonrpc":"2.0" and a method or a result`)
+	return nil, false
+}
+
+func isNumber(b []byte) bool {
+	var f float64
+	return json.Unmarshal(b, &f) == nil
+}
+
+// errorFrame is a JSON-RPC error response. It is encoded here rather than
+// with jsonrpc.EncodeMessage because an error about an unreadable message
+// must carry "id": null, which the SDK's encoder omits.
+type errorFrame struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func (c *lineConn) reject(id json.RawMessage, code int, message string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	f := errorFrame{JSONRPC: "2.0", ID: id}
+	f.Error.Code, f.Error.Message = code, message
+	b, _ := json.Marshal(f)
+	c.log.Warn("rejected an inbound line", "code", code, "reason", message)
+	if err := c.writeLine(b); err != nil {
+		c.log.Error("write error response", "error", err)
+	}
+}
+
+func (c *lineConn) writeLine(b []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err := c.out.Write(append(b, '\n'))
+	return err
+}
+
+// Read implements mcp.Connection.
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	case msg, ok := <-c.incoming:
+		if !ok {
+			return nil, c.readErr
+		}
+		return msg, nil
+	}
+}
+
+// Write implements mcp.Connection.
+func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	b, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("encode message: %w", err)
+	}
+	return c.writeLine(b)
+}
+
+// Close implements mcp.Connection.
+func (c *lineConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return nil
+}
+
+// SessionID implements mcp.Connection; stdio has no session id.
+func (c *lineConn) SessionID() string { return "" }

@@ -1,0 +1,71 @@
+// Package project finds the project a Cairn process serves: its root
+// directory and the .cairn directory inside it.
+package project
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ErrNoProject means no project root could be found.
+var ErrNoProject = errors.New("no project root")
+
+// EnvRoot names the environment variable that sets the project root.
+const EnvRoot = "CAIRN_PROJECT_ROOT"
+
+// DirName is the per-project directory that holds Cairn's data.
+const DirName = ".cairn"
+
+// FindRoot returns the project root: $CAIRN_PROJECT_ROOT if set, else the
+// first directory from dir upward that holds a .cairn or a .git entry.
+func FindRoot(dir string) (string, error) {
+	if env := os.Getenv(EnvRoot); env != "" {
+		abs, err := filepath.Abs(env)
+		if err != nil {
+			return "", fmt.Errorf("%w: %s=%q: %v", ErrNoProject, EnvRoot, env, err)
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("%w: %s=%q is not a directory; point it at your project's directory", ErrNoProject, EnvRoot, env)
+		}
+		return abs, nil
+	}
+	start, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrNoProject, err)
+	}
+	for d := start; ; {
+		for _, marker := range []string{DirName, ".git"} {
+			if _, err := os.Stat(filepath.Join(d, marker)); err == nil {
+				return d, nil
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	return "", fmt.Errorf("%w: no .cairn or .git directory in %s or above; run `cairn init` in your project's directory, "+
+		"or set %s to it (in your MCP client's config, the server's env)", ErrNoProject, start, EnvRoot)
+}
+
+// DBPath returns where the embedded database of the project at root lives.
+func DBPath(root string) string { return filepath.Join(root, DirName, "cairn.db") }
+
+// Init creates root/.cairn (if missing) with a .gitignore that keeps the
+// database out of version control. It returns the directory's path.
+func Init(root string) (string, error) {
+	dir := filepath.Join(root, DirName)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create %s: %w", dir, err)
+	}
+	gi := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(gi); errors.Is(err, os.ErrNotExist) {
+		if err := os.WriteFile(gi, []byte("# Cairn's database is local state; exported memory is meant to be committed.\n*.db\n*.db-wal\n*.db-shm\n"), 0o644); err != nil {
+			return "", fmt.Errorf("write %s: %w", gi, err)
+		}
+	}
+	return dir, nil
+}

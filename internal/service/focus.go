@@ -1,0 +1,500 @@
+// Package service holds Cairn's use cases, one type per toolset. A service
+// validates its input, runs the domain rules inside one store transaction and
+// returns plain values; it knows nothing of MCP, HTTP or the CLI.
+package service
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// Focus is the focus stack: each agent's YOU ARE HERE on the project's task
+// tree, and the rules that move it.
+type Focus struct {
+	store store.Store
+	now   func() time.Time
+}
+
+// NewFocus returns the focus service over s.
+func NewFocus(s store.Store) *Focus {
+	return &Focus{store: s, now: func() time.Time { return time.Now().UTC() }}
+}
+
+// current resolves the agent's current task: its focus pointer when that names
+// an open, visible task; otherwise the rightmost open task of the outline, as
+// the specification derives it; otherwise zen (ok is false).
+func current(ctx context.Context, tx store.Tx, agent string) (t task.Task, ok bool, err error) {
+	id, err := tx.Focus(ctx, agent)
+	if err != nil {
+		return task.Task{}, false, err
+	}
+	if id != 0 {
+		t, err := tx.Task(ctx, id)
+		if err == nil && t.Status.Open() {
+			return t, true, nil
+		}
+		if err != nil && !isNotFound(err) {
+			return task.Task{}, false, err
+		}
+	}
+	all, err := tx.Tasks(ctx)
+	if err != nil {
+		return task.Task{}, false, err
+	}
+	if id = task.RightmostOpen(task.Outline(all)); id == 0 {
+		return task.Task{}, false, nil
+	}
+	t, err = tx.Task(ctx, id)
+	return t, err == nil, err
+}
+
+func outlineOf(ctx context.Context, tx store.Tx) func() ([]task.Entry, error) {
+	return func() ([]task.Entry, error) {
+		all, err := tx.Tasks(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return task.Outline(all), nil
+	}
+}
+
+func validateNew(title, body string) error {
+	if err := task.ValidateTitle(title); err != nil {
+		return err
+	}
+	return task.ValidateBody(body)
+}
+
+// CreateNewTask adds a task one level deeper: a child of the current task, or
+// a root task in zen. The new task takes the agent's focus.
+func (f *Focus) CreateNewTask(ctx context.Context, agent, title, body string) (task.Task, error) {
+	if err := validateNew(title, body); err != nil {
+		return task.Task{}, err
+	}
+	var created task.Task
+	err := f.store.Update(ctx, func(tx store.Tx) error {
+		cur, ok, err := current(ctx, tx, agent)
+		if err != nil {
+			return err
+		}
+		var place store.Placement
+		if ok {
+			place.Parent = cur.ID
+		}
+		now := f.now()
+		created, err = tx.CreateTask(ctx, task.Task{Title: title, Body: body, CreatedAt: now, UpdatedAt: now}, place)
+		if err != nil {
+			return err
+		}
+		return tx.SetFocus(ctx, agent, created.ID, now)
+	})
+	if err != nil {
+		return task.Task{}, fmt.Errorf("create task: %w", err)
+	}
+	return created, nil
+}
+
+// ExtendCurrentTask adds the next step at the current level: a sibling
+// immediately to the right of the current task. It takes the agent's focus.
+func (f *Focus) ExtendCurrentTask(ctx context.Context, agent, title, body string) (task.Task, error) {
+	if err := validateNew(title, body); err != nil {
+		return task.Task{}, err
+	}
+	var created task.Task
+	err := f.store.Update(ctx, func(tx store.Tx) error {
+		cur, ok, err := current(ctx, tx, agent)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("%w: there is nothing to extend in zen; start with create_new_task", task.ErrZen)
+		}
+		now := f.now()
+		created, err = tx.CreateTask(ctx, task.Task{Title: title, Body: body, CreatedAt: now, UpdatedAt: now},
+			store.Placement{After: cur.ID})
+		if err != nil {
+			return err
+		}
+		return tx.SetFocus(ctx, agent, created.ID, now)
+	})
+	if err != nil {
+		return task.Task{}, fmt.Errorf("extend task: %w", err)
+	}
+	return created, nil
+}
+
+// CurrentView is the current task with the context that explains it.
+type CurrentView struct {
+	Zen        bool
+	Task       task.Task
+	Depth      int         // 1 for a root task
+	Left       []task.Task // siblings to the left, in order
+	Breadcrumb []task.Task // ancestors, root first
+}
+
+// Current returns the agent's current task and its context.
+func (f *Focus) Current(ctx context.Context, agent string) (CurrentView, error) {
+	var v CurrentView
+	err := f.store.View(ctx, func(tx store.Tx) error {
+		cur, ok, err := current(ctx, tx, agent)
+		if err != nil || !ok {
+			v.Zen = !ok
+			return err
+		}
+		v.Task = cur
+		if v.Breadcrumb, err = tx.Ancestors(ctx, cur.ID); err != nil {
+			return err
+		}
+		v.Depth = len(v.Breadcrumb) + 1
+		sibs, err := tx.Children(ctx, cur.ParentID, false)
+		if err != nil {
+			return err
+		}
+		v.Left = leftOf(sibs, cur.ID)
+		return nil
+	})
+	if err != nil {
+		return CurrentView{}, fmt.Errorf("get current task: %w", err)
+	}
+	return v, nil
+}
+
+func leftOf(sibs []task.Task, id task.ID) []task.Task {
+	for i, s := range sibs {
+		if s.ID == id {
+			return sibs[:i]
+		}
+	}
+	return nil
+}
+
+// Picture is the whole visible structure in outline order.
+type Picture struct {
+	Outline []task.Entry
+	Current task.ID // zero in zen
+}
+
+// BigPicture returns the outline of every visible task and where the agent is.
+func (f *Focus) BigPicture(ctx context.Context, agent string) (Picture, error) {
+	var p Picture
+	err := f.store.View(ctx, func(tx store.Tx) error {
+		all, err := tx.Tasks(ctx)
+		if err != nil {
+			return err
+		}
+		p.Outline = task.Outline(all)
+		cur, ok, err := current(ctx, tx, agent)
+		if ok {
+			p.Current = cur.ID
+		}
+		return err
+	})
+	if err != nil {
+		return Picture{}, fmt.Errorf("get big picture: %w", err)
+	}
+	return p, nil
+}
+
+// Completed is the result of completing the current task.
+type Completed struct {
+	Task task.Task // as completed
+	Next task.Task // the new current task; zero ID in zen
+}
+
+// CompleteCurrentTask completes the agent's current task, archives it and
+// moves focus by the rules of task.NextFocus. A task with open children is
+// refused.
+func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string) (Completed, error) {
+	var c Completed
+	err := f.store.Update(ctx, func(tx store.Tx) error {
+		cur, ok, err := current(ctx, tx, agent)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("%w: nothing to complete in zen; create_new_task starts new work", task.ErrZen)
+		}
+		kids, err := tx.Children(ctx, cur.ID, false)
+		if err != nil {
+			return err
+		}
+		var open []string
+		for _, k := range kids {
+			if k.Status.Open() {
+				open = append(open, fmt.Sprintf("%s %q", k.ID, k.Title))
+			}
+		}
+		if len(open) > 0 {
+			return fmt.Errorf("%w: task %s has %d incomplete: %s; complete them first (switch_focus to one) or remove_task them",
+				task.ErrHasOpenChildren, cur.ID, len(open), clip(strings.Join(open, ", "), 300))
+		}
+		now := f.now()
+		cur.Status, cur.CompletedAt, cur.UpdatedAt = task.StatusDone, now, now
+		if err := tx.UpdateTask(ctx, cur); err != nil {
+			return err
+		}
+		if err := tx.Archive(ctx, task.Completion{TaskID: cur.ID, ParentID: cur.ParentID, Title: cur.Title,
+			Body: cur.Body, CreatedAt: cur.CreatedAt, CompletedAt: now}); err != nil {
+			return err
+		}
+		c.Task = cur
+		next, err := f.moveOn(ctx, tx, agent, cur, now)
+		c.Next = next
+		return err
+	})
+	if err != nil {
+		return Completed{}, fmt.Errorf("complete task: %w", err)
+	}
+	return c, nil
+}
+
+// moveOn applies the focus rules after left was completed or removed and
+// stores the agent's new focus, returning the new current task (zero in zen).
+func (f *Focus) moveOn(ctx context.Context, tx store.Tx, agent string, left task.Task, now time.Time) (task.Task, error) {
+	sibs, err := tx.Children(ctx, left.ParentID, false)
+	if err != nil {
+		return task.Task{}, err
+	}
+	var parent *task.Task
+	if left.ParentID != 0 {
+		p, err := tx.Task(ctx, left.ParentID)
+		if err != nil && !isNotFound(err) {
+			return task.Task{}, err
+		}
+		if err == nil {
+			parent = &p
+		}
+	}
+	id, err := task.NextFocus(left.ID, sibs, parent, outlineOf(ctx, tx))
+	if err != nil {
+		return task.Task{}, err
+	}
+	if err := tx.SetFocus(ctx, agent, id, now); err != nil {
+		return task.Task{}, err
+	}
+	if id == 0 {
+		return task.Task{}, nil
+	}
+	return tx.Task(ctx, id)
+}
+
+// CompletedTasks returns the completion archive, paged. Chronological order is
+// the order tasks were completed; logical order is its reverse, the last
+// completed first.
+func (f *Focus) CompletedTasks(ctx context.Context, logical bool, offset, limit int) ([]task.Completion, int, error) {
+	var (
+		cs    []task.Completion
+		total int
+	)
+	err := f.store.View(ctx, func(tx store.Tx) (err error) {
+		cs, total, err = tx.Completions(ctx, logical, offset, limit)
+		return err
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("get completed tasks: %w", err)
+	}
+	return cs, total, nil
+}
+
+// UpdateCurrentTask replaces the current task's body; title and ID stay.
+func (f *Focus) UpdateCurrentTask(ctx context.Context, agent, body string) (task.Task, error) {
+	if err := task.ValidateBody(body); err != nil {
+		return task.Task{}, err
+	}
+	var t task.Task
+	err := f.store.Update(ctx, func(tx store.Tx) error {
+		cur, ok, err := current(ctx, tx, agent)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("%w: there is no task to update in zen; create_new_task first", task.ErrZen)
+		}
+		cur.Body, cur.UpdatedAt = body, f.now()
+		t = cur
+		return tx.UpdateTask(ctx, cur)
+	})
+	if err != nil {
+		return task.Task{}, fmt.Errorf("update task: %w", err)
+	}
+	return t, nil
+}
+
+// Context is what surrounds the current task: its parent and the sibling
+// immediately to its left. Either may be nil.
+type Context struct {
+	Zen     bool
+	Current task.Task
+	Parent  *task.Task
+	Left    *task.Task
+}
+
+// PeekContext returns the parent and the immediate left sibling of the
+// current task without moving focus.
+func (f *Focus) PeekContext(ctx context.Context, agent string, withBody bool) (Context, error) {
+	var c Context
+	err := f.store.View(ctx, func(tx store.Tx) error {
+		cur, ok, err := current(ctx, tx, agent)
+		if err != nil || !ok {
+			c.Zen = !ok
+			return err
+		}
+		c.Current = cur
+		if cur.ParentID != 0 {
+			p, err := tx.Task(ctx, cur.ParentID)
+			if err != nil {
+				return err
+			}
+			c.Parent = &p
+		}
+		sibs, err := tx.Children(ctx, cur.ParentID, withBody)
+		if err != nil {
+			return err
+		}
+		if left := leftOf(sibs, cur.ID); len(left) > 0 {
+			c.Left = &left[len(left)-1]
+		}
+		return nil
+	})
+	if err != nil {
+		return Context{}, fmt.Errorf("peek context: %w", err)
+	}
+	if !withBody && c.Parent != nil {
+		c.Parent.Body = ""
+	}
+	return c, nil
+}
+
+// Siblings returns the tasks to the left of the current task at its level.
+func (f *Focus) Siblings(ctx context.Context, agent string, withBody bool) (zen bool, left []task.Task, err error) {
+	err = f.store.View(ctx, func(tx store.Tx) error {
+		cur, ok, err := current(ctx, tx, agent)
+		if err != nil || !ok {
+			zen = !ok
+			return err
+		}
+		sibs, err := tx.Children(ctx, cur.ParentID, withBody)
+		left = leftOf(sibs, cur.ID)
+		return err
+	})
+	if err != nil {
+		return false, nil, fmt.Errorf("list siblings: %w", err)
+	}
+	return zen, left, nil
+}
+
+// Switched is the result of a switch of focus.
+type Switched struct {
+	Previous task.ID // zero if the agent was in zen
+	Task     task.Task
+	Path     []task.Task // ancestors of Task, root first
+}
+
+// SwitchFocus points the agent at any open task.
+func (f *Focus) SwitchFocus(ctx context.Context, agent string, id task.ID) (Switched, error) {
+	var s Switched
+	err := f.store.Update(ctx, func(tx store.Tx) error {
+		prev, ok, err := current(ctx, tx, agent)
+		if err != nil {
+			return err
+		}
+		if ok {
+			s.Previous = prev.ID
+		}
+		t, err := tx.Task(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !t.Status.Open() {
+			return fmt.Errorf("%w: task %s is %s and completion is permanent; switch to an open task (see get_stack_overview)",
+				task.ErrClosed, id, t.Status)
+		}
+		s.Task = t
+		if s.Path, err = tx.Ancestors(ctx, id); err != nil {
+			return err
+		}
+		return tx.SetFocus(ctx, agent, id, f.now())
+	})
+	if err != nil {
+		return Switched{}, fmt.Errorf("switch focus: %w", err)
+	}
+	return s, nil
+}
+
+// Removed is the result of removing a subtree.
+type Removed struct {
+	Task     task.Task // the root of the removed subtree
+	Count    int       // tasks hidden, the root included
+	Archived int       // of those, completed tasks whose archive entries remain
+	MovedOn  bool      // the agent's focus was inside the subtree and moved
+	Next     task.Task // the agent's current task afterwards; zero ID in zen
+}
+
+// RemoveTask hides a task and its descendants from the structure. Completed
+// tasks among them stay in the archive. If the agent's focus was inside the
+// subtree it moves on as after a completion.
+func (f *Focus) RemoveTask(ctx context.Context, agent string, id task.ID) (Removed, error) {
+	var r Removed
+	err := f.store.Update(ctx, func(tx store.Tx) error {
+		t, err := tx.Task(ctx, id)
+		if err != nil {
+			return err
+		}
+		r.Task = t
+		cur, ok, err := current(ctx, tx, agent)
+		if err != nil {
+			return err
+		}
+		all, err := tx.Tasks(ctx)
+		if err != nil {
+			return err
+		}
+		sub := task.Subtree(all, id)
+		for _, s := range sub {
+			if s.Status == task.StatusDone {
+				r.Archived++
+			}
+		}
+		now := f.now()
+		if r.Count, err = tx.RemoveSubtree(ctx, id, now); err != nil {
+			return err
+		}
+		inside := false
+		for _, s := range sub {
+			inside = inside || (ok && s.ID == cur.ID)
+		}
+		if !inside {
+			r.Next = cur
+			return nil
+		}
+		r.MovedOn = true
+		r.Next, err = f.moveOn(ctx, tx, agent, t, now)
+		return err
+	})
+	if err != nil {
+		return Removed{}, fmt.Errorf("remove task: %w", err)
+	}
+	return r, nil
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// Set is every service of one project, as the surfaces use them.
+type Set struct {
+	Focus *Focus
+}

@@ -1,0 +1,277 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+type txn struct{ tx *sql.Tx }
+
+func micros(t time.Time) int64 { return t.UTC().UnixMicro() }
+
+func fromMicros(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return time.UnixMicro(v.Int64).UTC()
+}
+
+func nullMicros(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: micros(t), Valid: true}
+}
+
+func nullID(id task.ID) sql.NullInt64 {
+	if id == 0 {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: int64(id), Valid: true}
+}
+
+const (
+	colsNoBody = `id, parent_id, position, title, '', status, priority, created_at, updated_at, completed_at`
+	colsBody   = `id, parent_id, position, title, body, status, priority, created_at, updated_at, completed_at`
+)
+
+type scanner interface{ Scan(...any) error }
+
+func scanTask(row scanner) (task.Task, error) {
+	var (
+		t                task.Task
+		parent           sql.NullInt64
+		created, updated sql.NullInt64
+		completed        sql.NullInt64
+		status, priority string
+	)
+	if err := row.Scan(&t.ID, &parent, &t.Position, &t.Title, &t.Body, &status, &priority, &created, &updated, &completed); err != nil {
+		return task.Task{}, err
+	}
+	t.ParentID = task.ID(parent.Int64)
+	t.Status = task.Status(status)
+	t.Priority = task.Priority(priority)
+	t.CreatedAt = fromMicros(created)
+	t.UpdatedAt = fromMicros(updated)
+	t.CompletedAt = fromMicros(completed)
+	return t, nil
+}
+
+func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task.Task, error) {
+	rows, err := x.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []task.Task
+	for rows.Next() {
+		t, err := scanTask(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
+	t, err := scanTask(x.tx.QueryRowContext(ctx,
+		`SELECT `+colsBody+` FROM tasks WHERE id = ? AND removed_at IS NULL`, int64(id)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return task.Task{}, &task.NotFoundError{ID: id}
+	}
+	if err != nil {
+		return task.Task{}, fmt.Errorf("read task %s: %w", id, err)
+	}
+	return t, nil
+}
+
+func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
+	cols := colsNoBody
+	if withBody {
+		cols = colsBody
+	}
+	ts, err := x.queryTasks(ctx, `SELECT `+cols+` FROM tasks
+		WHERE parent_id IS ? AND removed_at IS NULL ORDER BY position, id`, nullID(parent))
+	if err != nil {
+		return nil, fmt.Errorf("read children of %s: %w", parent, err)
+	}
+	return ts, nil
+}
+
+func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
+	ts, err := x.queryTasks(ctx, `
+		WITH RECURSIVE up(id, depth) AS (
+			SELECT parent_id, 1 FROM tasks WHERE id = ? AND parent_id IS NOT NULL
+			UNION ALL
+			SELECT t.parent_id, up.depth + 1 FROM tasks t JOIN up ON t.id = up.id
+			WHERE t.parent_id IS NOT NULL
+		)
+		SELECT `+colsNoBody+` FROM tasks JOIN up USING (id)
+		WHERE removed_at IS NULL ORDER BY up.depth DESC`, int64(id))
+	if err != nil {
+		return nil, fmt.Errorf("read ancestors of %s: %w", id, err)
+	}
+	return ts, nil
+}
+
+func (x *txn) Tasks(ctx context.Context) ([]task.Task, error) {
+	ts, err := x.queryTasks(ctx, `SELECT `+colsNoBody+` FROM tasks WHERE removed_at IS NULL`)
+	if err != nil {
+		return nil, fmt.Errorf("read tasks: %w", err)
+	}
+	return ts, nil
+}
+
+func (x *txn) CountTasks(ctx context.Context) (int, error) {
+	var n int
+	if err := x.tx.QueryRowContext(ctx, `SELECT count(*) FROM tasks WHERE removed_at IS NULL`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count tasks: %w", err)
+	}
+	return n, nil
+}
+
+func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement) (task.Task, error) {
+	t.ParentID = place.Parent
+	if place.After != 0 {
+		var (
+			parent sql.NullInt64
+			pos    int
+		)
+		err := x.tx.QueryRowContext(ctx, `SELECT parent_id, position FROM tasks WHERE id = ? AND removed_at IS NULL`,
+			int64(place.After)).Scan(&parent, &pos)
+		if errors.Is(err, sql.ErrNoRows) {
+			return task.Task{}, &task.NotFoundError{ID: place.After}
+		}
+		if err != nil {
+			return task.Task{}, fmt.Errorf("read task %s: %w", place.After, err)
+		}
+		t.ParentID = task.ID(parent.Int64)
+		if _, err := x.tx.ExecContext(ctx, `UPDATE tasks SET position = position + 1
+			WHERE parent_id IS ? AND position > ?`, parent, pos); err != nil {
+			return task.Task{}, fmt.Errorf("make room after %s: %w", place.After, err)
+		}
+		t.Position = pos + 1
+	} else {
+		if err := x.tx.QueryRowContext(ctx, `SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE parent_id IS ?`,
+			nullID(t.ParentID)).Scan(&t.Position); err != nil {
+			return task.Task{}, fmt.Errorf("place task: %w", err)
+		}
+	}
+	if t.Status == "" {
+		t.Status = task.StatusPending
+	}
+	if t.Priority == "" {
+		t.Priority = task.PriorityMedium
+	}
+	err := x.tx.QueryRowContext(ctx, `INSERT INTO tasks
+		(parent_id, position, title, body, status, priority, created_at, updated_at, completed_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		nullID(t.ParentID), t.Position, t.Title, t.Body, string(t.Status), string(t.Priority),
+		micros(t.CreatedAt), micros(t.UpdatedAt), nullMicros(t.CompletedAt)).Scan(&t.ID)
+	if err != nil {
+		return task.Task{}, fmt.Errorf("insert task: %w", err)
+	}
+	return t, nil
+}
+
+func (x *txn) UpdateTask(ctx context.Context, t task.Task) error {
+	res, err := x.tx.ExecContext(ctx, `UPDATE tasks SET title = ?, body = ?, status = ?, priority = ?,
+		updated_at = ?, completed_at = ? WHERE id = ? AND removed_at IS NULL`,
+		t.Title, t.Body, string(t.Status), string(t.Priority), micros(t.UpdatedAt), nullMicros(t.CompletedAt), int64(t.ID))
+	if err != nil {
+		return fmt.Errorf("update task %s: %w", t.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return &task.NotFoundError{ID: t.ID}
+	}
+	return nil
+}
+
+func (x *txn) RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int, error) {
+	res, err := x.tx.ExecContext(ctx, `
+		WITH RECURSIVE sub(id) AS (
+			SELECT id FROM tasks WHERE id = ? AND removed_at IS NULL
+			UNION ALL
+			SELECT t.id FROM tasks t JOIN sub ON t.parent_id = sub.id WHERE t.removed_at IS NULL
+		)
+		UPDATE tasks SET removed_at = ? WHERE id IN (SELECT id FROM sub)`, int64(id), micros(at))
+	if err != nil {
+		return 0, fmt.Errorf("remove task %s: %w", id, err)
+	}
+	n, _ := res.RowsAffected()
+	if n == 0 {
+		return 0, &task.NotFoundError{ID: id}
+	}
+	return int(n), nil
+}
+
+func (x *txn) Focus(ctx context.Context, agent string) (task.ID, error) {
+	var id sql.NullInt64
+	err := x.tx.QueryRowContext(ctx, `SELECT task_id FROM focus WHERE agent = ?`, agent).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read focus: %w", err)
+	}
+	return task.ID(id.Int64), nil
+}
+
+func (x *txn) SetFocus(ctx context.Context, agent string, id task.ID, at time.Time) error {
+	_, err := x.tx.ExecContext(ctx, `INSERT INTO focus (agent, task_id, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (agent) DO UPDATE SET task_id = excluded.task_id, updated_at = excluded.updated_at`,
+		agent, nullID(id), micros(at))
+	if err != nil {
+		return fmt.Errorf("set focus: %w", err)
+	}
+	return nil
+}
+
+func (x *txn) Archive(ctx context.Context, c task.Completion) error {
+	_, err := x.tx.ExecContext(ctx, `INSERT INTO completions (task_id, parent_id, title, body, created_at, completed_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, int64(c.TaskID), nullID(c.ParentID), c.Title, c.Body, micros(c.CreatedAt), micros(c.CompletedAt))
+	if err != nil {
+		return fmt.Errorf("archive task %s: %w", c.TaskID, err)
+	}
+	return nil
+}
+
+func (x *txn) Completions(ctx context.Context, newestFirst bool, offset, limit int) ([]task.Completion, int, error) {
+	var total int
+	if err := x.tx.QueryRowContext(ctx, `SELECT count(*) FROM completions`).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count completions: %w", err)
+	}
+	order := "ASC"
+	if newestFirst {
+		order = "DESC"
+	}
+	rows, err := x.tx.QueryContext(ctx, `SELECT seq, task_id, parent_id, title, body, created_at, completed_at
+		FROM completions ORDER BY seq `+order+` LIMIT ? OFFSET ?`, limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read completions: %w", err)
+	}
+	defer rows.Close()
+	var out []task.Completion
+	for rows.Next() {
+		var (
+			c                  task.Completion
+			parent             sql.NullInt64
+			created, completed sql.NullInt64
+		)
+		if err := rows.Scan(&c.Seq, &c.TaskID, &parent, &c.Title, &c.Body, &created, &completed); err != nil {
+			return nil, 0, fmt.Errorf("read completions: %w", err)
+		}
+		c.ParentID = task.ID(parent.Int64)
+		c.CreatedAt = fromMicros(created)
+		c.CompletedAt = fromMicros(completed)
+		out = append(out, c)
+	}
+	return out, total, rows.Err()
+}

@@ -1,0 +1,116 @@
+package task
+
+import "sort"
+
+// Entry is a task placed in the outline: the depth-first order of the big
+// picture, children in position order, with its depth (0 for a root).
+type Entry struct {
+	Task
+	Depth int
+}
+
+// Outline orders tasks depth-first, each parent before its children and
+// siblings by position. A task whose parent is not in tasks is placed as a root.
+func Outline(tasks []Task) []Entry {
+	present := make(map[ID]bool, len(tasks))
+	for _, t := range tasks {
+		present[t.ID] = true
+	}
+	children := make(map[ID][]Task)
+	for _, t := range tasks {
+		p := t.ParentID
+		if !present[p] {
+			p = 0
+		}
+		children[p] = append(children[p], t)
+	}
+	for _, c := range children {
+		sort.SliceStable(c, func(i, j int) bool {
+			if c[i].Position != c[j].Position {
+				return c[i].Position < c[j].Position
+			}
+			return c[i].ID < c[j].ID
+		})
+	}
+	out := make([]Entry, 0, len(tasks))
+	// An explicit stack keeps deep trees from growing the goroutine stack.
+	type frame struct {
+		kids  []Task
+		depth int
+	}
+	stack := []frame{{children[0], 0}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if len(top.kids) == 0 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		t := top.kids[0]
+		top.kids = top.kids[1:]
+		depth := top.depth
+		out = append(out, Entry{Task: t, Depth: depth})
+		if kids := children[t.ID]; len(kids) > 0 {
+			stack = append(stack, frame{kids, depth + 1})
+		}
+	}
+	return out
+}
+
+// RightmostOpen returns the open task found first when the outline is searched
+// from right to left (its end backwards): the deepest, rightmost open task. It
+// returns zero when every task is closed, which is zen.
+func RightmostOpen(outline []Entry) ID {
+	for i := len(outline) - 1; i >= 0; i-- {
+		if outline[i].Status.Open() {
+			return outline[i].ID
+		}
+	}
+	return 0
+}
+
+// NextFocus decides where focus goes when the task left has been completed or
+// removed: to the leftmost open sibling; else to the parent if it is open; else
+// to the first open task searching the whole outline right to left; else zen
+// (zero). siblings are left's visible siblings in position order (left itself
+// may be among them and is skipped); parent is nil for a root task; outline is
+// only loaded when the first two rules find nothing.
+func NextFocus(left ID, siblings []Task, parent *Task, outline func() ([]Entry, error)) (ID, error) {
+	for _, s := range siblings {
+		if s.ID != left && s.Status.Open() {
+			return s.ID, nil
+		}
+	}
+	if parent != nil && parent.Status.Open() {
+		return parent.ID, nil
+	}
+	all, err := outline()
+	if err != nil {
+		return 0, err
+	}
+	for i := len(all) - 1; i >= 0; i-- {
+		if all[i].ID != left && all[i].Status.Open() {
+			return all[i].ID, nil
+		}
+	}
+	return 0, nil
+}
+
+// Subtree returns the task id and all its descendants among tasks.
+func Subtree(tasks []Task, id ID) []Task {
+	children := make(map[ID][]Task)
+	var root *Task
+	for i, t := range tasks {
+		children[t.ParentID] = append(children[t.ParentID], t)
+		if t.ID == id {
+			root = &tasks[i]
+		}
+	}
+	if root == nil {
+		return nil
+	}
+	out := []Task{*root}
+	for i := 0; i < len(out); i++ {
+		out = append(out, children[out[i].ID]...)
+	}
+	return out
+}
