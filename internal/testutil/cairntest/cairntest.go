@@ -1,0 +1,212 @@
+// Package cairntest starts the real cairn binary for end-to-end tests and
+// talks to it with the official Go MCP SDK client over real stdio.
+package cairntest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// Binary builds cmd/cairn once per test process and returns its path. Set
+// CAIRN_BIN to test a binary built elsewhere.
+func Binary(tb testing.TB) string {
+	tb.Helper()
+	if p := os.Getenv("CAIRN_BIN"); p != "" {
+		return p
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "cairn-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "cairn")
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/cairn")
+		cmd.Dir = moduleRoot()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		tb.Fatal(buildErr)
+	}
+	return binPath
+}
+
+func moduleRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+}
+
+// Project makes a fresh project directory (with .cairn) and returns it.
+func Project(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".cairn"), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+// Server is a running `cairn serve` with a connected SDK client.
+type Server struct {
+	tb      testing.TB
+	Cmd     *exec.Cmd
+	Session *mcp.ClientSession
+	Stderr  *strings.Builder
+}
+
+// Options for Start.
+type Options struct {
+	Dir  string   // working directory; the project
+	Args []string // extra arguments after "serve"
+	Env  []string // extra environment, KEY=VALUE
+}
+
+// Start runs `cairn serve` in dir and connects a client. The server is
+// stopped when the test ends.
+func Start(tb testing.TB, o Options) *Server {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := StartErr(ctx, tb, o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+// StartErr is Start returning the error; the caller closes the server.
+func StartErr(ctx context.Context, tb testing.TB, o Options) (*Server, error) {
+	cmd := exec.Command(Binary(tb), append([]string{"serve"}, o.Args...)...)
+	cmd.Dir = o.Dir
+	cmd.Env = append(cleanEnv(), o.Env...)
+	stderr := &strings.Builder{}
+	cmd.Stderr = &lockedWriter{w: stderr}
+	client := mcp.NewClient(&mcp.Implementation{Name: "cairntest", Version: "1"}, nil)
+	sess, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("connect to cairn serve: %w (stderr: %s)", err, stderr.String())
+	}
+	return &Server{tb: tb, Cmd: cmd, Session: sess, Stderr: stderr}, nil
+}
+
+// cleanEnv is the test process's environment without Cairn's own settings,
+// so a developer's shell cannot change what a test sees.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CAIRN_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  *strings.Builder
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// Close ends the session (closing stdin) and waits for the process.
+func (s *Server) Close() error { return s.Session.Close() }
+
+// Result is a decoded tool result.
+type Result struct {
+	IsError    bool
+	Text       string
+	Structured map[string]any
+	Raw        *mcp.CallToolResult
+}
+
+// Call calls a tool and fails the test on a protocol error (not on a tool
+// error: that is in Result.IsError).
+func (s *Server) Call(name string, args any) Result {
+	s.tb.Helper()
+	r, err := s.CallErr(name, args)
+	if err != nil {
+		s.tb.Fatalf("call %s: %v", name, err)
+	}
+	return r
+}
+
+// CallErr is Call returning a protocol error.
+func (s *Server) CallErr(name string, args any) (Result, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := s.Session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return Result{}, err
+	}
+	return Decode(res)
+}
+
+// Decode turns a CallToolResult into a Result.
+func Decode(res *mcp.CallToolResult) (Result, error) {
+	r := Result{IsError: res.IsError, Raw: res}
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			r.Text += tc.Text
+		}
+	}
+	if res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return r, err
+		}
+		if err := json.Unmarshal(b, &r.Structured); err != nil {
+			return r, fmt.Errorf("structuredContent is not an object: %s", b)
+		}
+	}
+	return r, nil
+}
+
+// OK calls a tool and fails the test if it returns a tool error.
+func (s *Server) OK(name string, args any) Result {
+	s.tb.Helper()
+	r := s.Call(name, args)
+	if r.IsError {
+		s.tb.Fatalf("%s(%v): unexpected tool error: %s", name, args, r.Text)
+	}
+	return r
+}
+
+// Err calls a tool and fails the test unless it returns a tool error.
+func (s *Server) Err(name string, args any) Result {
+	s.tb.Helper()
+	r := s.Call(name, args)
+	if !r.IsError {
+		s.tb.Fatalf("%s(%v): want a tool error, got: %s", name, args, r.Text)
+	}
+	return r
+}
+
+// Str returns a string field of the structured result.
+func (r Result) Str(key string) string {
+	v, _ := r.Structured[key].(string)
+	return v
+}
