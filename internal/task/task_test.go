@@ -1,0 +1,223 @@
+package task
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseID(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want ID
+		ok   bool
+	}{
+		{"12", 12, true},
+		{" #7 ", 7, true},
+		{"0", 0, false},
+		{"-1", 0, false},
+		{"1.5", 0, false},
+		{"abc", 0, false},
+		{"", 0, false},
+		{"99999999999999999999", 0, false},
+	} {
+		got, err := ParseID(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("ParseID(%q) = %v, %v; want %v, ok=%v", tc.in, got, err, tc.want, tc.ok)
+		}
+		if err != nil && !errors.Is(err, ErrInvalid) {
+			t.Errorf("ParseID(%q) error %v is not ErrInvalid", tc.in, err)
+		}
+	}
+}
+
+func TestValidateTitle(t *testing.T) {
+	for _, tc := range []struct {
+		name, title string
+		problem     string // empty: valid
+	}{
+		{"ok", "Design new feature", ""},
+		{"256 runes", strings.Repeat("é", 256), ""},
+		{"257 runes", strings.Repeat("x", 257), "257 characters"},
+		{"empty", "", "empty"},
+		{"blank", "   ", "empty"},
+		{"newline", "a\nb", "line break"},
+		{"bad utf8", "a\xffb", "UTF-8"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := ValidateTitle(tc.title)
+			if tc.problem == "" {
+				if err != nil {
+					t.Fatalf("unexpected error %v", err)
+				}
+				return
+			}
+			var fe *FieldError
+			if !errors.As(err, &fe) || fe.Field != "title" || !strings.Contains(err.Error(), tc.problem) || fe.Fix == "" {
+				t.Fatalf("error %v: want a title FieldError mentioning %q with a fix", err, tc.problem)
+			}
+		})
+	}
+}
+
+func TestValidateBody(t *testing.T) {
+	if err := ValidateBody(strings.Repeat("x", MaxBodyLen)); err != nil {
+		t.Fatalf("1 MiB body refused: %v", err)
+	}
+	err := ValidateBody(strings.Repeat("x", MaxBodyLen+1))
+	if !errors.Is(err, ErrInvalid) || len(err.Error()) > 200 {
+		t.Fatalf("oversized body: %v", err)
+	}
+}
+
+// tree builds tasks from "id:parent:position:status" specs.
+func tree(specs ...Task) []Task { return specs }
+
+func tk(id, parent ID, pos int, st Status) Task {
+	return Task{ID: id, ParentID: parent, Position: pos, Status: st, Title: "t" + id.String()}
+}
+
+func ids(es []Entry) []ID {
+	var out []ID
+	for _, e := range es {
+		out = append(out, e.ID)
+	}
+	return out
+}
+
+func TestOutline(t *testing.T) {
+	// Given out of order; positions decide sibling order.
+	ts := tree(
+		tk(5, 0, 2, StatusPending),
+		tk(3, 2, 1, StatusDone),
+		tk(1, 0, 1, StatusPending),
+		tk(4, 2, 2, StatusPending),
+		tk(2, 1, 1, StatusPending),
+		tk(6, 99, 3, StatusPending), // parent not present: a root
+	)
+	got := Outline(ts)
+	if diff := cmp.Diff([]ID{1, 2, 3, 4, 5, 6}, ids(got)); diff != "" {
+		t.Fatalf("order (-want +got):\n%s", diff)
+	}
+	depths := []int{0, 1, 2, 2, 0, 0}
+	for i, e := range got {
+		if e.Depth != depths[i] {
+			t.Errorf("task %s depth %d, want %d", e.ID, e.Depth, depths[i])
+		}
+	}
+}
+
+func TestOutlineDeep(t *testing.T) {
+	var ts []Task
+	for i := ID(1); i <= 100000; i++ {
+		ts = append(ts, tk(i, i-1, 1, StatusPending))
+	}
+	out := Outline(ts)
+	if len(out) != 100000 || out[len(out)-1].Depth != 99999 {
+		t.Fatalf("deep chain: %d entries, last depth %d", len(out), out[len(out)-1].Depth)
+	}
+}
+
+func TestNextFocus(t *testing.T) {
+	// The scenario tree: 1 > 2 > (3, 4), and 5 after 1 at the root.
+	base := func() []Task {
+		return tree(
+			tk(1, 0, 1, StatusPending),
+			tk(2, 1, 1, StatusPending),
+			tk(3, 2, 1, StatusPending),
+			tk(4, 2, 2, StatusPending),
+			tk(5, 0, 2, StatusPending),
+		)
+	}
+	byID := func(ts []Task, id ID) *Task {
+		for i := range ts {
+			if ts[i].ID == id {
+				return &ts[i]
+			}
+		}
+		return nil
+	}
+	for _, tc := range []struct {
+		name string
+		done []ID // completed before the call, the left task last
+		want ID
+	}{
+		{"leftmost open sibling", []ID{4}, 3},
+		{"parent when no sibling is open", []ID{4, 3}, 2},
+		{"left sibling at the root", []ID{4, 3, 2, 5}, 1},
+		{"right sibling is also a sibling", []ID{3}, 4},
+		{"rightmost open task anywhere", []ID{4, 3, 2, 1}, 5},
+		{"zen", []ID{4, 3, 2, 1, 5}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := base()
+			for _, id := range tc.done {
+				byID(ts, id).Status = StatusDone
+			}
+			left := *byID(ts, tc.done[len(tc.done)-1])
+			var sibs []Task
+			for _, e := range Outline(ts) {
+				if e.ParentID == left.ParentID {
+					sibs = append(sibs, e.Task)
+				}
+			}
+			var parent *Task
+			if left.ParentID != 0 {
+				parent = byID(ts, left.ParentID)
+			}
+			got, err := NextFocus(left.ID, sibs, parent, func() ([]Entry, error) { return Outline(ts), nil })
+			if err != nil || got != tc.want {
+				t.Fatalf("NextFocus = %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestRightmostOpen(t *testing.T) {
+	ts := tree(
+		tk(1, 0, 1, StatusPending),
+		tk(2, 1, 1, StatusPending),
+		tk(3, 1, 2, StatusDone),
+		tk(4, 0, 2, StatusCancelled),
+	)
+	if got := RightmostOpen(Outline(ts)); got != 2 {
+		t.Fatalf("RightmostOpen = %v, want 2 (deepest rightmost open)", got)
+	}
+	if got := RightmostOpen(nil); got != 0 {
+		t.Fatalf("RightmostOpen(empty) = %v, want zen", got)
+	}
+}
+
+func TestSubtree(t *testing.T) {
+	ts := tree(
+		tk(1, 0, 1, StatusPending),
+		tk(2, 1, 1, StatusPending),
+		tk(3, 2, 1, StatusDone),
+		tk(4, 0, 2, StatusPending),
+	)
+	got := Subtree(ts, 1)
+	var gotIDs []ID
+	for _, x := range got {
+		gotIDs = append(gotIDs, x.ID)
+	}
+	if diff := cmp.Diff([]ID{1, 2, 3}, gotIDs); diff != "" {
+		t.Fatalf("Subtree (-want +got):\n%s", diff)
+	}
+	if Subtree(ts, 42) != nil {
+		t.Fatal("Subtree of a missing id should be nil")
+	}
+}
+
+func TestStatusOpen(t *testing.T) {
+	for _, s := range Statuses {
+		want := s != StatusDone && s != StatusCancelled
+		if s.Open() != want || !s.Valid() {
+			t.Errorf("%s: Open=%v Valid=%v", s, s.Open(), s.Valid())
+		}
+	}
+	if Status("finished").Valid() {
+		t.Error("unknown status is valid")
+	}
+}
