@@ -1,0 +1,317 @@
+package task
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Deps maps a task to the tasks it depends on.
+type Deps map[ID][]ID
+
+// CycleError is a dependency change refused because it would close a cycle.
+type CycleError struct{ Path []ID }
+
+func (e *CycleError) Error() string {
+	parts := make([]string, len(e.Path))
+	for i, id := range e.Path {
+		parts[i] = id.String()
+	}
+	return "dependency cycle " + strings.Join(parts, " → ")
+}
+
+// ErrCycle is what every CycleError is.
+var ErrCycle = fmt.Errorf("dependency cycle")
+
+// Unwrap makes every CycleError an ErrCycle.
+func (e *CycleError) Unwrap() error { return ErrCycle }
+
+// FindCycle reports the cycle that giving task id the dependencies next would
+// close, as a path from id back to id (id → … → id), or nil if none would.
+func FindCycle(deps Deps, id ID, next []ID) []ID {
+	// A cycle exists if id is reachable from one of next along dependency
+	// edges. Breadth-first search keeps the path short and the stack flat.
+	prev := map[ID]ID{}
+	queue := []ID{}
+	for _, d := range next {
+		if d == id {
+			return []ID{id, id}
+		}
+		if _, seen := prev[d]; !seen {
+			prev[d] = id
+			queue = append(queue, d)
+		}
+	}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, d := range deps[cur] {
+			if d == id {
+				path := []ID{id}
+				for n := cur; n != id; n = prev[n] {
+					path = append(path, n)
+				}
+				slices.Reverse(path[1:])
+				return append(path, id)
+			}
+			if _, seen := prev[d]; !seen {
+				prev[d] = cur
+				queue = append(queue, d)
+			}
+		}
+	}
+	return nil
+}
+
+// DepthStats returns the longest dependency chain (in edges) and the average
+// number of dependencies per task, over the given tasks.
+func DepthStats(ids []ID, deps Deps) (maxDepth int, avgDeps float64) {
+	depth := make(map[ID]int, len(ids))
+	const visiting = -1
+	var edges int
+	for _, root := range ids {
+		edges += len(deps[root])
+		if _, done := depth[root]; done {
+			continue
+		}
+		// Iterative post-order DFS: a chain of thousands stays off the stack.
+		type frame struct {
+			id ID
+			i  int
+		}
+		stack := []frame{{root, 0}}
+		depth[root] = visiting
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			ds := deps[top.id]
+			if top.i < len(ds) {
+				d := ds[top.i]
+				top.i++
+				if _, seen := depth[d]; !seen {
+					depth[d] = visiting
+					stack = append(stack, frame{d, 0})
+				}
+				continue
+			}
+			best := 0
+			for _, d := range ds {
+				if v := depth[d]; v >= 0 && v+1 > best { // a cycle (never stored) counts as 0
+					best = v + 1
+				}
+			}
+			depth[top.id] = best
+			maxDepth = max(maxDepth, best)
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if len(ids) > 0 {
+		avgDeps = float64(edges) / float64(len(ids))
+	}
+	return maxDepth, avgDeps
+}
+
+// PriorityRank orders priorities: critical 0, high 1, medium 2, low 3.
+func PriorityRank(p Priority) int {
+	switch p {
+	case PriorityCritical:
+		return 0
+	case PriorityHigh:
+		return 1
+	case PriorityMedium:
+		return 2
+	case PriorityLow:
+		return 3
+	}
+	return 2
+}
+
+// Priorities lists the valid priorities, highest first.
+var Priorities = []Priority{PriorityCritical, PriorityHigh, PriorityMedium, PriorityLow}
+
+// Valid reports whether p is one of Priorities.
+func (p Priority) Valid() bool { return slices.Contains(Priorities, p) }
+
+// Satisfied reports whether a dependency in this status no longer holds back
+// the tasks that depend on it: it is done, or cancelled (work that will not
+// happen should not block forever).
+func (s Status) Satisfied() bool { return s == StatusDone || s == StatusCancelled }
+
+// Board is the plan's view of the visible tasks: the tree and the
+// dependency graph, indexed for the rules below. Build it with NewBoard.
+type Board struct {
+	Tasks      map[ID]*Task
+	Deps       Deps
+	Children   map[ID][]ID // in no particular order
+	Dependents map[ID][]ID
+}
+
+// NewBoard indexes tasks and their dependencies. Dependencies on tasks that
+// are not in tasks are dropped.
+func NewBoard(tasks []Task, deps Deps) *Board {
+	b := &Board{Tasks: make(map[ID]*Task, len(tasks)), Deps: Deps{}, Children: map[ID][]ID{}, Dependents: map[ID][]ID{}}
+	for i := range tasks {
+		t := &tasks[i]
+		b.Tasks[t.ID] = t
+	}
+	for i := range tasks {
+		t := &tasks[i]
+		if _, ok := b.Tasks[t.ParentID]; ok {
+			b.Children[t.ParentID] = append(b.Children[t.ParentID], t.ID)
+		}
+	}
+	for id, ds := range deps {
+		if _, ok := b.Tasks[id]; !ok {
+			continue
+		}
+		for _, d := range ds {
+			if _, ok := b.Tasks[d]; ok {
+				b.Deps[id] = append(b.Deps[id], d)
+				b.Dependents[d] = append(b.Dependents[d], id)
+			}
+		}
+	}
+	return b
+}
+
+// Waiting returns the unsatisfied dependencies that hold a task back: its
+// own and those of its ancestors, since a subtask cannot start before its
+// parent may.
+func (b *Board) Waiting(id ID) []ID {
+	var out []ID
+	for t := b.Tasks[id]; t != nil; t = b.Tasks[t.ParentID] {
+		for _, d := range b.Deps[t.ID] {
+			if !b.Tasks[d].Status.Satisfied() {
+				out = append(out, d)
+			}
+		}
+		if t.ParentID == 0 {
+			break
+		}
+	}
+	return out
+}
+
+// Blocked reports whether a task cannot be worked on now: its status is
+// blocked, or a dependency (its own or an ancestor's) is not yet satisfied.
+func (b *Board) Blocked(id ID) bool {
+	t := b.Tasks[id]
+	return t == nil || t.Status == StatusBlocked || len(b.Waiting(id)) > 0
+}
+
+func (b *Board) hasOpenChildren(id ID) bool {
+	for _, c := range b.Children[id] {
+		if b.Tasks[c].Status.Open() {
+			return true
+		}
+	}
+	return false
+}
+
+// inProgressAncestor reports whether an ancestor of id is in progress.
+func (b *Board) inProgressAncestor(id ID) bool {
+	for t := b.Tasks[b.Tasks[id].ParentID]; t != nil; t = b.Tasks[t.ParentID] {
+		if t.Status == StatusInProgress {
+			return true
+		}
+		if t.ParentID == 0 {
+			break
+		}
+	}
+	return false
+}
+
+// Unblocks returns the tasks that finishing id would leave with nothing to
+// wait for, in id order.
+func (b *Board) Unblocks(id ID) []ID {
+	var out []ID
+	for _, d := range b.Dependents[id] {
+		t := b.Tasks[d]
+		if !t.Status.Open() {
+			continue
+		}
+		rest := false
+		for _, w := range b.Waiting(d) {
+			if w != id {
+				rest = true
+				break
+			}
+		}
+		if !rest {
+			out = append(out, d)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// NextFilter narrows the candidates of Next. Empty slices mean the defaults:
+// statuses pending and in-progress, every priority.
+type NextFilter struct {
+	Statuses   []Status
+	Priorities []Priority
+}
+
+// Next picks the task to work on next. The rule:
+//
+//  1. Candidates are open tasks in the filter's statuses that are not
+//     blocked (see Blocked) and have no open subtasks (the work is in the
+//     subtasks then).
+//  2. Subtasks of a task in progress come first: finishing started work
+//     beats starting new work.
+//  3. Then higher priority, then fewer dependencies, then the older task,
+//     then the lower id.
+//
+// ok is false when no task qualifies.
+func (b *Board) Next(f NextFilter) (best *Task, ok bool) {
+	statuses := f.Statuses
+	if len(statuses) == 0 {
+		statuses = []Status{StatusPending, StatusInProgress}
+	}
+	type key struct {
+		tier, prio, deps int
+		t                *Task
+	}
+	var bestKey *key
+	less := func(a, b key) bool {
+		if a.tier != b.tier {
+			return a.tier < b.tier
+		}
+		if a.prio != b.prio {
+			return a.prio < b.prio
+		}
+		if a.deps != b.deps {
+			return a.deps < b.deps
+		}
+		if !a.t.CreatedAt.Equal(b.t.CreatedAt) {
+			return a.t.CreatedAt.Before(b.t.CreatedAt)
+		}
+		return a.t.ID < b.t.ID
+	}
+	for _, t := range b.Tasks {
+		if !t.Status.Open() || !slices.Contains(statuses, t.Status) {
+			continue
+		}
+		if len(f.Priorities) > 0 && !slices.Contains(f.Priorities, t.Priority) {
+			continue
+		}
+		if b.Blocked(t.ID) || b.hasOpenChildren(t.ID) {
+			continue
+		}
+		k := key{tier: 1, prio: PriorityRank(t.Priority), deps: len(b.Deps[t.ID]), t: t}
+		if b.inProgressAncestor(t.ID) {
+			k.tier = 0
+		}
+		if bestKey == nil || less(k, *bestKey) {
+			kk := k
+			bestKey = &kk
+		}
+	}
+	if bestKey == nil {
+		return nil, false
+	}
+	return bestKey.t, true
+}
+
+// SortIDs sorts ids ascending; a helper for stable output.
+func SortIDs(ids []ID) { sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] }) }
