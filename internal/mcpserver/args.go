@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -101,6 +102,9 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, err
 			return in, &task.FieldError{Field: name, Problem: "must be " + describe(schema, name) + ", not " + jsonKind(b),
 				Fix: "pass " + name + " as " + describe(schema, name)}
 		}
+		if !validText(b) {
+			return in, &task.FieldError{Field: name, Problem: "is not valid UTF-8", Fix: "send " + name + " as UTF-8 text"}
+		}
 	}
 	return in, nil
 }
@@ -163,7 +167,7 @@ func describe(s *jsonschema.Schema, name string) string {
 	case "integer":
 		what = "an integer"
 		if p.Minimum != nil && p.Maximum != nil {
-			what = fmt.Sprintf("an integer from %g to %g", *p.Minimum, *p.Maximum)
+			what = "an integer from " + strconv.FormatFloat(*p.Minimum, 'f', -1, 64) + " to " + strconv.FormatFloat(*p.Maximum, 'f', -1, 64)
 		}
 	case "boolean":
 		what = "true or false"
@@ -215,4 +219,62 @@ func quoteClip(s string) string {
 		return strconv.Quote(s[:cut]) + "…"
 	}
 	return strconv.Quote(s)
+}
+
+// validText reports whether a raw JSON value is valid UTF-8 with no escaped
+// lone surrogate ("\ud800"). encoding/json quietly replaces either with
+// U+FFFD, which would store text the client never sent.
+func validText(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		i++ // the escaped character; an escaped backslash is skipped whole
+		if i >= len(b) || b[i] != 'u' {
+			continue
+		}
+		r, ok := hex4(b[i+1:])
+		if !ok {
+			continue
+		}
+		i += 4
+		switch {
+		case r >= 0xD800 && r < 0xDC00: // a high surrogate needs a low one next
+			if i+6 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
+				if lo, ok := hex4(b[i+3:]); ok && lo >= 0xDC00 && lo < 0xE000 {
+					i += 6
+					continue
+				}
+			}
+			return false
+		case r >= 0xDC00 && r < 0xE000: // a low surrogate alone
+			return false
+		}
+	}
+	return true
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }

@@ -69,7 +69,7 @@ func (c *lineConn) readLoop(r *bufio.Reader, maxLine int) {
 		line, tooLong, err := readLine(r, maxLine)
 		if tooLong {
 			c.reject(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message too large: over %d bytes on one line; send a smaller message", maxLine))
-		} else if line = bytes.TrimSpace(line); len(line) > 0 {
+		} else if line = bytes.Trim(line, jsonSpace); len(line) > 0 {
 			if msg, ok := c.decode(line); ok {
 				select {
 				case c.incoming <- msg:
@@ -87,6 +87,10 @@ func (c *lineConn) readLoop(r *bufio.Reader, maxLine int) {
 		}
 	}
 }
+
+// jsonSpace is JSON's whitespace. A line of other (Unicode) spaces is not
+// blank: it is not JSON, and is answered as such.
+const jsonSpace = " \t\r\n"
 
 // readLine reads one line. A line over max bytes is consumed and discarded,
 // and reported as too long.
@@ -109,13 +113,16 @@ func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
 
 // decode parses one line; a line that is not a message is answered here.
 func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
-	msg, err := jsonrpc.DecodeMessage(line)
-	if err == nil {
-		return msg, true
-	}
+	// Validate first: the SDK's decoder reads the first JSON value and
+	// ignores what follows it, so `{...} junk` or two messages on one line
+	// would pass, the rest silently dropped.
 	if !json.Valid(line) {
 		c.reject(nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON; send one JSON-RPC message per line")
 		return nil, false
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err == nil {
+		return msg, true
 	}
 	if line[0] == '[' {
 		c.reject(nil, jsonrpc.CodeInvalidRequest, "invalid request: batches are not supported; send one JSON-RPC message per line")

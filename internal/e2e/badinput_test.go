@@ -1,0 +1,555 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+)
+
+// Bad input, end to end: every focus tool gets wrong types, missing and null
+// fields, unknown fields, over-long and invalid text and bad ids over real
+// stdio. Each must be a tool error that names the field and says how to fix
+// it, in a short message with no Go internals and no echo of the input, and
+// must leave the store as it was.
+
+// maxErrorMessage bounds an error message, whatever the size of the input.
+const maxErrorMessage = 400
+
+// goInternals must never appear in an error message.
+var goInternals = []string{
+	"json:", "go struct", "go value", "reflect", "unmarshal", "*mcp.", "main.",
+	"strconv", "interface {", "map[string]", "[]uint8", "goroutine", "panic", "runtime.",
+	"sqlite", "sql:", "internal error", "*task.", "mcpserver.",
+}
+
+// fixWords are the ways an error message tells the model what to do.
+var fixWords = []string{"pass ", "use ", "send ", "shorten ", "give ", "keep ", "store ", "get_stack_overview"}
+
+type badCase struct {
+	tool  string
+	name  string
+	args  json.RawMessage // sent as the arguments, byte for byte
+	field string          // what the message must name
+	code  float64         // the structured error code; 0 means -32602
+}
+
+// obj builds a JSON object from raw member values, in sorted key order.
+func obj(members map[string]string) json.RawMessage {
+	keys := make([]string, 0, len(members))
+	for k := range members {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		b.WriteString(members[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// with returns base with field set to the raw JSON value v ("" removes it).
+func with(base map[string]string, field, v string) json.RawMessage {
+	m := make(map[string]string, len(base)+1)
+	for k, x := range base {
+		m[k] = x
+	}
+	if v == "" {
+		delete(m, field)
+	} else {
+		m[field] = v
+	}
+	return obj(m)
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+const hugeInt = "123456789012345678901234567890123456789"
+
+var (
+	mib        = 1 << 20
+	bigString  = jsonString(strings.Repeat("x", mib+1))
+	longTitle  = jsonString(strings.Repeat("x", 257))
+	wrongTypes = map[string]string{ // for a string field
+		"number":   "12",
+		"bool":     "true",
+		"array":    `["a"]`,
+		"object":   `{"a":"b"}`,
+		"1e308":    "1e308",
+		"-1":       "-1",
+		"huge int": hugeInt,
+	}
+	wrongBool = map[string]string{
+		"string":   `"true"`,
+		"number":   "1",
+		"array":    "[true]",
+		"object":   "{}",
+		"1e308":    "1e308",
+		"-1":       "-1",
+		"huge int": hugeInt,
+		"1 MiB":    bigString,
+	}
+	wrongInt = map[string]string{
+		"string":    `"abc"`,
+		"numeric":   `"5"`,
+		"bool":      "true",
+		"array":     "[1]",
+		"object":    `{"n":1}`,
+		"1e308":     "1e308",
+		"-1e308":    "-1e308",
+		"1.5":       "1.5",
+		"-1":        "-1",
+		"huge int":  hugeInt,
+		"-huge int": "-" + hugeInt,
+		"1 MiB":     bigString,
+	}
+)
+
+// toolSpec describes a focus tool's arguments for the bad-input table.
+type toolSpec struct {
+	tool     string
+	base     map[string]string // valid arguments, raw JSON values
+	strings  []string          // string fields
+	required []string
+	bools    []string
+	ints     []string
+	enums    []string // string fields checked against a set of values
+	ids      []string
+}
+
+var focusSpecs = []toolSpec{
+	{tool: "create_new_task", base: map[string]string{"title": `"ok"`, "body": `""`}, strings: []string{"title", "body"}, required: []string{"title", "body"}},
+	{tool: "extend_current_task", base: map[string]string{"title": `"ok"`, "body": `""`}, strings: []string{"title", "body"}, required: []string{"title", "body"}},
+	{tool: "get_current_task", base: map[string]string{}},
+	{tool: "get_big_picture", base: map[string]string{}, ints: []string{"offset", "limit"}, enums: []string{"format"}},
+	{tool: "complete_current_task", base: map[string]string{}},
+	{tool: "get_completed_tasks", base: map[string]string{}, ints: []string{"offset", "limit"}, enums: []string{"order"}},
+	{tool: "update_current_task", base: map[string]string{"body": `"new body"`}, strings: []string{"body"}, required: []string{"body"}},
+	{tool: "get_stack_overview", base: map[string]string{}, ints: []string{"offset", "limit"}},
+	{tool: "peek_context", base: map[string]string{}, bools: []string{"include_body"}},
+	{tool: "list_siblings", base: map[string]string{}, bools: []string{"include_body"}},
+	{tool: "switch_focus", base: map[string]string{"task_id": `"1"`}, ids: []string{"task_id"}, required: []string{"task_id"}},
+	{tool: "remove_task", base: map[string]string{"task_id": `"4"`}, ids: []string{"task_id"}, required: []string{"task_id"}},
+}
+
+func badCases() []badCase {
+	var cs []badCase
+	add := func(tool, name string, args json.RawMessage, field string) {
+		cs = append(cs, badCase{tool: tool, name: name, args: args, field: field})
+	}
+	for _, sp := range focusSpecs {
+		tool := sp.tool
+		// The arguments as a whole.
+		add(tool, "arguments array", json.RawMessage(`[1,2]`), "arguments")
+		add(tool, "arguments string", json.RawMessage(`"x"`), "arguments")
+		add(tool, "arguments number", json.RawMessage(`1e308`), "arguments")
+		add(tool, "unknown field", with(sp.base, "bogus", "1"), "bogus")
+		add(tool, "unknown field with a case change", with(sp.base, "Task_Id", `"1"`), "Task_Id")
+		add(tool, "unknown 1 MiB field name", with(sp.base, strings.Repeat("k", mib), "1"), "kkkk")
+		add(tool, "unknown field holding 1 MiB", with(sp.base, "extra", bigString), "extra")
+		for _, f := range sp.required {
+			add(tool, "missing "+f, with(sp.base, f, ""), f)
+			add(tool, "null "+f, with(sp.base, f, "null"), f)
+			if len(sp.required) == 1 && len(sp.base) == 1 {
+				add(tool, "null arguments", json.RawMessage(`null`), f)
+				add(tool, "empty arguments", json.RawMessage(`{}`), f)
+			}
+		}
+		for _, f := range sp.strings {
+			for name, v := range wrongTypes {
+				add(tool, f+" "+name, with(sp.base, f, v), f)
+			}
+		}
+		for _, f := range sp.enums {
+			for name, v := range wrongTypes {
+				add(tool, f+" "+name, with(sp.base, f, v), f)
+			}
+			add(tool, f+" unknown value", with(sp.base, f, `"xml"`), f)
+			add(tool, f+" 1 MiB", with(sp.base, f, bigString), f)
+			add(tool, f+" invalid UTF-8", with(sp.base, f, "\"te\xffxt\""), f)
+		}
+		for _, f := range sp.bools {
+			for name, v := range wrongBool {
+				add(tool, f+" "+name, with(sp.base, f, v), f)
+			}
+		}
+		for _, f := range sp.ints {
+			for name, v := range wrongInt {
+				add(tool, f+" "+name, with(sp.base, f, v), f)
+			}
+		}
+		if slicesContain(sp.ints, "limit") {
+			add(tool, "limit over the maximum", with(sp.base, "limit", "1001"), "limit")
+		}
+		for _, f := range sp.ids {
+			for name, v := range map[string]string{
+				`"abc"`: `"abc"`, `"0"`: `"0"`, `"-1"`: `"-1"`, `"1.5"`: `"1.5"`, `""`: `""`, `" "`: `" "`,
+				`"1e3"`: `"1e3"`, "overflowing string": `"99999999999999999999999"`, "1 MiB string": bigString,
+				"0": "0", "-1": "-1", "1.5": "1.5", "1e308": "1e308", "huge int": hugeInt,
+				"bool": "true", "array": `["1"]`, "object": `{"id":1}`, "invalid UTF-8": "\"1\xff\"",
+			} {
+				add(tool, f+" "+name, with(sp.base, f, v), f)
+			}
+			// Ids that parse but name no task: not_found, naming the id.
+			for _, v := range []string{`"999"`, "999", `"9223372036854775807"`} {
+				cs = append(cs, badCase{tool: tool, name: f + " unknown " + v, args: with(sp.base, f, v),
+					field: strings.Trim(v, `"`), code: -32000})
+			}
+		}
+	}
+	// Text that breaks the task rules.
+	for _, tool := range []string{"create_new_task", "extend_current_task"} {
+		base := map[string]string{"title": `"ok"`, "body": `""`}
+		add(tool, "257-character title", with(base, "title", longTitle), "title")
+		add(tool, "1 MiB title", with(base, "title", bigString), "title")
+		add(tool, "empty title", with(base, "title", `""`), "title")
+		add(tool, "blank title", with(base, "title", `"  \t "`), "title")
+		add(tool, "two-line title", with(base, "title", `"a\nb"`), "title")
+		add(tool, "body over 1 MiB", with(base, "body", bigString), "body")
+		add(tool, "invalid UTF-8 title", with(base, "title", "\"bad \xff\xfe title\""), "title")
+		add(tool, "lone surrogate in title", with(base, "title", `"bad \ud800 title"`), "title")
+		add(tool, "invalid UTF-8 body", with(base, "body", "\"bad \xc3\x28 body\""), "body")
+	}
+	add("update_current_task", "body over 1 MiB", json.RawMessage(`{"body":`+bigString+`}`), "body")
+	add("update_current_task", "invalid UTF-8 body", json.RawMessage("{\"body\":\"bad \xed\xa0\x80 body\"}"), "body")
+	add("update_current_task", "lone surrogate in body", json.RawMessage(`{"body":"bad \udc00 body"}`), "body")
+	return cs
+}
+
+func slicesContain(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// storeState is what the tools show of the store: the outline, the archive,
+// the current task and its neighbours, with their bodies.
+func storeState(t *testing.T, s *cairntest.Server) string {
+	t.Helper()
+	var b strings.Builder
+	for _, c := range []struct {
+		tool string
+		args args
+	}{
+		{"get_stack_overview", args{"limit": 1000}},
+		{"get_completed_tasks", args{"limit": 100}},
+		{"get_current_task", args{}},
+		{"peek_context", args{"include_body": true}},
+		{"list_siblings", args{"include_body": true}},
+	} {
+		r := s.OK(c.tool, c.args)
+		j, err := json.Marshal(r.Structured)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s: %s\n", c.tool, j)
+	}
+	return b.String()
+}
+
+func TestBadInput(t *testing.T) {
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	// A store with something in every view: [1] root, [2] completed child,
+	// [3] left sibling with a body, [4] current with a body.
+	s.OK("create_new_task", args{"title": "root", "body": "root body"})
+	s.OK("create_new_task", args{"title": "done child", "body": "done body"})
+	s.OK("complete_current_task", args{})
+	s.OK("create_new_task", args{"title": "left", "body": "left body"})
+	s.OK("extend_current_task", args{"title": "here", "body": "current body"})
+	before := storeState(t, s)
+	state := before
+
+	cases := badCases()
+	covered := make(map[string]int)
+	for _, c := range cases {
+		covered[c.tool]++
+		t.Run(c.tool+"/"+c.name, func(t *testing.T) {
+			r, err := s.CallErr(c.tool, c.args)
+			if err != nil {
+				t.Fatalf("protocol error instead of a tool error: %v", err)
+			}
+			if !r.IsError {
+				t.Fatalf("accepted: %s", clipForLog(r.Text))
+			}
+			checkErrorMessage(t, c, r)
+			if after := storeState(t, s); after != state {
+				defer func() { state = after }() // report each change once
+				t.Fatalf("a refused call changed the store:\nbefore:\n%s\nafter:\n%s", state, after)
+			}
+		})
+	}
+	for _, sp := range focusSpecs {
+		if covered[sp.tool] == 0 {
+			t.Errorf("no bad-input case for %s", sp.tool)
+		}
+	}
+	t.Logf("%d bad-input cases over %d tools", len(cases), len(covered))
+
+	// The server is alive and serves normal calls, reads and writes.
+	if s.Cmd.ProcessState != nil {
+		t.Fatalf("the server exited: %v", s.Cmd.ProcessState)
+	}
+	wantCurrent(t, s, "here")
+	s.OK("update_current_task", args{"body": "still here"})
+	if r := s.OK("get_current_task", args{}); r.Str("body") != "still here" {
+		t.Fatalf("update after bad input: %v", r.Structured)
+	}
+}
+
+func checkErrorMessage(t *testing.T, c badCase, r cairntest.Result) {
+	t.Helper()
+	msg := r.Str("message")
+	if msg == "" {
+		t.Fatalf("no structured message: %s", clipForLog(r.Text))
+	}
+	if r.Text != "error: "+msg {
+		t.Errorf("text %q and structured message %q differ", clipForLog(r.Text), clipForLog(msg))
+	}
+	wantCode := c.code
+	if wantCode == 0 {
+		wantCode = -32602
+	}
+	if got := r.Structured["code"]; got != wantCode {
+		t.Errorf("code = %v, want %v (%s)", got, wantCode, msg)
+	}
+	if len(msg) >= maxErrorMessage {
+		t.Errorf("message is %d bytes (input %d bytes), want under %d: %s", len(msg), len(c.args), maxErrorMessage, clipForLog(msg))
+	}
+	if raw, _ := json.Marshal(r.Raw); len(raw) > 3*maxErrorMessage {
+		t.Errorf("the whole result is %d bytes: %s", len(raw), clipForLog(string(raw)))
+	}
+	if !strings.Contains(msg, c.field) {
+		t.Errorf("message does not name %q: %s", c.field, msg)
+	}
+	lower := strings.ToLower(msg)
+	for _, bad := range goInternals {
+		if strings.Contains(lower, bad) {
+			t.Errorf("message shows Go internals (%q): %s", bad, msg)
+		}
+	}
+	fix := false
+	for _, w := range fixWords {
+		fix = fix || strings.Contains(msg, w)
+	}
+	if !fix {
+		t.Errorf("message does not say how to fix it: %s", msg)
+	}
+}
+
+func clipForLog(s string) string {
+	if len(s) > 300 {
+		return s[:300] + fmt.Sprintf("… (%d bytes)", len(s))
+	}
+	return s
+}
+
+// TestRawStdio writes raw lines to the server's stdin and reads its stdout:
+// each bad line gets one JSON-RPC error and the session keeps serving.
+func TestRawStdio(t *testing.T) {
+	dir := cairntest.Project(t)
+	cmd := exec.Command(cairntest.Binary(t), "serve")
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CAIRN_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-exited
+	})
+
+	lines := make(chan []byte, 64)
+	go func() {
+		defer close(lines)
+		r := bufio.NewReaderSize(stdout, 1<<20)
+		for {
+			l, err := r.ReadBytes('\n')
+			if len(l) > 0 {
+				lines <- l
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	send := func(line string) {
+		t.Helper()
+		if _, err := io.WriteString(stdin, line); err != nil {
+			t.Fatalf("write: %v\nstderr:\n%s", err, stderr.String())
+		}
+	}
+	next := func() map[string]any {
+		t.Helper()
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("stdout closed\nstderr:\n%s", stderr.String())
+			}
+			var m map[string]any
+			if err := json.Unmarshal(l, &m); err != nil {
+				t.Fatalf("stdout line is not a JSON object: %v: %q", err, clipForLog(string(l)))
+			}
+			if m["jsonrpc"] != "2.0" {
+				t.Fatalf("not a JSON-RPC 2.0 message: %s", l)
+			}
+			return m
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no answer within 20s\nstderr:\n%s", stderr.String())
+		}
+		return nil
+	}
+	wantError := func(what string, code float64, id any) {
+		t.Helper()
+		m := next()
+		rawID, hasID := m["id"]
+		e, _ := m["error"].(map[string]any)
+		if e == nil || !hasID || e["code"] != code || rawID != id {
+			t.Fatalf("%s: want error %v with id %v, got %v", what, code, id, m)
+		}
+		if msg, _ := e["message"].(string); msg == "" || len(msg) >= maxErrorMessage {
+			t.Fatalf("%s: error message %q", what, msg)
+		}
+	}
+
+	bad := []struct {
+		what string
+		line string
+		code float64
+		id   any // the id the error must carry; nil is JSON null
+	}{
+		{"not JSON", "hello, server\n", -32700, nil},
+		{"truncated object", `{"jsonrpc":"2.0","id":1,"method":"ping"` + "\n", -32700, nil},
+		{"control character", "\x00\x01\n", -32700, nil},
+		{"two messages on one line", `{"jsonrpc":"2.0","id":6,"method":"ping"}{"jsonrpc":"2.0","id":7,"method":"ping"}` + "\n", -32700, nil},
+		{"message and junk", `{"jsonrpc":"2.0","id":8,"method":"ping"} junk` + "\n", -32700, nil},
+		{"Unicode spaces only", "\u00a0\u2028\n", -32700, nil},
+		{"batch", `[{"jsonrpc":"2.0","id":2,"method":"ping"}]` + "\n", -32600, nil},
+		{"empty array", "[]\n", -32600, nil},
+		{"empty object", "{}\n", -32600, nil},
+		{"no jsonrpc", `{"id":3,"method":"ping"}` + "\n", -32600, float64(3)},
+		{"jsonrpc 1.0", `{"jsonrpc":"1.0","id":"s","method":"ping"}` + "\n", -32600, "s"},
+		{"bare string", `"ping"` + "\n", -32600, nil},
+		{"bare number", "42\n", -32600, nil},
+		{"null", "null\n", -32600, nil},
+		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}` + "\n", -32600, nil},
+	}
+	for _, b := range bad {
+		send(b.line)
+		wantError(b.what, b.code, b.id)
+	}
+	// A 10 MB line: over the 8 MiB limit, answered and skipped.
+	big := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"update_current_task","arguments":{"body":"` +
+		strings.Repeat("y", 10_000_000) + `"}}}` + "\n"
+	send(big)
+	wantError("10 MB line", -32600, nil)
+	// Blank lines get no answer: the next line out answers initialize.
+	send("\n\n   \n\t\r\n\r\n")
+	send(`{"jsonrpc":"2.0","id":10,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + "\n")
+	if m := next(); m["id"] != float64(10) || m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+
+	call := func(id int, tool, arguments string) map[string]any {
+		t.Helper()
+		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`+"\n", id, tool, arguments))
+		m := next()
+		if m["id"] != float64(id) {
+			t.Fatalf("tools/call %s: answer for id %v: %v", tool, m["id"], m)
+		}
+		res, _ := m["result"].(map[string]any)
+		if res == nil {
+			t.Fatalf("tools/call %s: %v", tool, m)
+		}
+		return res
+	}
+	if res := call(11, "create_new_task", `{"title":"raw","body":""}`); res["isError"] == true {
+		t.Fatalf("create_new_task: %v", res)
+	}
+	// Bad lines in a live session, then it still serves.
+	send("}{\n")
+	wantError("garbage in session", -32700, nil)
+	send(`{"jsonrpc":"2.0","id":12,"method":"no/such/method"}` + "\n")
+	if m := next(); m["id"] != float64(12) || m["error"] == nil {
+		t.Fatalf("unknown method: %v", m)
+	}
+	send(big)
+	wantError("10 MB line in session", -32600, nil)
+	res := call(13, "get_current_task", `{}`)
+	sc, _ := res["structuredContent"].(map[string]any)
+	if res["isError"] == true || sc["title"] != "raw" {
+		t.Fatalf("get_current_task after bad lines: %v", res)
+	}
+
+	// Closing stdin ends the server cleanly.
+	stdin.Close()
+	select {
+	case err := <-exited:
+		exited <- err
+		if err != nil {
+			t.Fatalf("server exit: %v\nstderr:\n%s", err, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server did not exit after stdin closed")
+	}
+	if !strings.Contains(stderr.String(), "rejected an inbound line") {
+		t.Errorf("rejected lines are not logged:\n%s", stderr.String())
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

@@ -1,0 +1,197 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// maxFieldErrorLen bounds an argument error, whatever the input: a message
+// names the field and the fix, and never echoes a large value.
+const maxFieldErrorLen = 400
+
+// goInternals must never show in a message the model reads.
+var goInternals = []string{"json:", "go struct", "go value", "reflect", "unmarshal", "*mcp.", "main.",
+	"strconv", "interface {", "map[string]", "[]uint8", "mcpserver.", "*task."}
+
+var argSeeds = []string{
+	``, `null`, `{}`, `[]`, `"x"`, `1`, `true`, `{`, `}`, `{"a":}`, `{"title":"t","body":""}`,
+	`{"title":12,"body":""}`, `{"title":"t"}`, `{"title":null,"body":null}`, `{"title":"t","body":"","x":1}`,
+	`{"Title":"t","body":""}`, `{"title":"t","title":"u","body":""}`, `{"title":"a\ud800b","body":""}`,
+	"{\"title\":\"a\xffb\",\"body\":\"\"}", `{"title":"\ud83d\ude00","body":"\\u0041"}`, `{"body":"\\\ud800"}`,
+	`{"task_id":"12"}`, `{"task_id":12}`, `{"task_id":-1}`, `{"task_id":1.5}`, `{"task_id":"abc"}`,
+	`{"task_id":1e308}`, `{"task_id":123456789012345678901234567890}`, `{"task_id":[]}`, `{"task_id":{}}`,
+	`{"include_body":true}`, `{"include_body":"true"}`, `{"include_body":1}`,
+	`{"offset":0,"limit":20}`, `{"offset":-1}`, `{"offset":1.5}`, `{"offset":1e308}`, `{"limit":"5"}`,
+	`{"offset":9223372036854775807}`, `{"offset":9223372036854775808}`, `{"format":"json"}`, `{"format":1}`,
+	`{"order":"logical"}`, `{"order":["logical"]}`, `{"` + strings.Repeat("k", 300) + `":1}`,
+	`{"body":"` + strings.Repeat("\\u0000", 100) + `"}`, `{"title":[[[[[[[[[[]]]]]]]]]]}`, `  {"title":"t","body":""}  `,
+	`{"title":"t","body":""} x`, "{\"title\":\"\x8e\",\"title\":\"\",\"body\":\"\"}", "{\"title\":\"t\",\"body\":\"\"}\n", `{"":1}`, `{"offset":-0}`, `{"limit":1e2}`,
+}
+
+// FuzzDecodeArgs feeds arbitrary bytes to decodeArgs for every argument
+// struct of the focus tools: it never panics, and every error is a
+// *task.FieldError with a short message free of Go internals.
+func FuzzDecodeArgs(f *testing.F) {
+	for _, s := range argSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		fuzzDecode[newTaskArgs](t, raw)
+		fuzzDecode[bodyArgs](t, raw)
+		fuzzDecode[includeBodyArgs](t, raw)
+		fuzzDecode[pageArgs](t, raw)
+		fuzzDecode[bigPictureArgs](t, raw)
+		fuzzDecode[completedArgs](t, raw)
+		fuzzDecode[noArgs](t, raw)
+		if in, err := fuzzDecode[taskIDArgs](t, raw); err == nil {
+			if _, err := in.TaskID.ID("task_id"); err != nil {
+				checkFieldError(t, raw, err)
+			}
+		}
+	})
+}
+
+func fuzzDecode[In any](t *testing.T, raw []byte) (In, error) {
+	t.Helper()
+	schema := inputSchema[In]()
+	in, err := decodeArgs[In](json.RawMessage(raw), schema)
+	if err != nil {
+		checkFieldError(t, raw, err)
+		return in, err
+	}
+	checkAccepted(t, raw, schema)
+	return in, nil
+}
+
+func checkFieldError(t *testing.T, raw []byte, err error) {
+	t.Helper()
+	var fe *task.FieldError
+	if !errors.As(err, &fe) {
+		t.Fatalf("decode %q: error %T is not a *task.FieldError: %v", clipBytes(raw), err, err)
+	}
+	msg := err.Error()
+	if len(msg) >= maxFieldErrorLen {
+		t.Fatalf("decode %d bytes: message is %d bytes: %q", len(raw), len(msg), clipBytes([]byte(msg)))
+	}
+	if fe.Field == "" || fe.Problem == "" || fe.Fix == "" {
+		t.Fatalf("decode %q: a field error without field, problem or fix: %#v", clipBytes(raw), fe)
+	}
+	if !utf8.ValidString(msg) {
+		t.Fatalf("decode %q: message is not valid UTF-8: %q", clipBytes(raw), msg)
+	}
+	lower := strings.ToLower(msg)
+	for _, bad := range goInternals {
+		if strings.Contains(lower, bad) {
+			t.Fatalf("decode %q: message shows Go internals (%q): %s", clipBytes(raw), bad, msg)
+		}
+	}
+}
+
+// checkAccepted checks what decodeArgs promises of what it accepts: an
+// object (or nothing), only the tool's own argument names, every required one
+// present and not null, and only valid UTF-8 text.
+func checkAccepted(t *testing.T, raw []byte, schema *jsonschema.Schema) {
+	t.Helper()
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		t.Fatalf("accepted %q, which is not a JSON object: %v", clipBytes(raw), err)
+	}
+	for name := range fields {
+		if _, ok := schema.Properties[name]; !ok {
+			t.Fatalf("accepted %q with the unknown argument %q", clipBytes(raw), name)
+		}
+	}
+	for _, name := range schema.Required {
+		if b, ok := fields[name]; !ok || string(bytes.TrimSpace(b)) == "null" {
+			t.Fatalf("accepted %q without the required %q", clipBytes(raw), name)
+		}
+	}
+	for name, v := range fields { // a repeated name counts once: the last value
+		if !utf8.Valid(v) {
+			t.Fatalf("accepted invalid UTF-8 in %q: %q", name, clipBytes(raw))
+		}
+		// encoding/json turns a lone surrogate escape into U+FFFD: more
+		// U+FFFD decoded than the client sent means replaced text.
+		var decoded any
+		if json.Unmarshal(v, &decoded) == nil {
+			sent := bytes.Count(v, []byte("\uFFFD")) + bytes.Count(bytes.ToLower(v), []byte(`\ufffd`))
+			if got := countReplacement(decoded); got > sent {
+				t.Fatalf("accepted %q, which decodes to replaced text (%d U+FFFD, %d sent)", clipBytes(raw), got, sent)
+			}
+		}
+	}
+}
+
+func countReplacement(v any) int {
+	switch v := v.(type) {
+	case string:
+		return strings.Count(v, "\uFFFD")
+	case []any:
+		n := 0
+		for _, x := range v {
+			n += countReplacement(x)
+		}
+		return n
+	case map[string]any:
+		n := 0
+		for k, x := range v {
+			n += strings.Count(k, "\uFFFD") + countReplacement(x)
+		}
+		return n
+	}
+	return 0
+}
+
+func clipBytes(b []byte) []byte {
+	if len(b) > 200 {
+		return append(b[:200:200], "…"...)
+	}
+	return b
+}
+
+// TestValidText pins the UTF-8 check that decodeArgs adds to encoding/json.
+func TestValidText(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`"plain"`:                    true,
+		`"é ☃ 😀"`:                    true,
+		`"\u00e9"`:                   true,
+		`"\ud83d\ude00"`:             true, // a surrogate pair
+		`"\uD83D\uDE00"`:             true,
+		`"\\ud800"`:                  true, // an escaped backslash, then text
+		`"\\\\ud800"`:                true,
+		`"\ud800"`:                   false, // a lone high surrogate
+		`"\udc00"`:                   false, // a lone low surrogate
+		`"\ud800x"`:                  false,
+		`"\ud800\u0041"`:             false, // high, then not a low
+		`"\ud800\ud800\udc00"`:       false,
+		`"\\\ud800"`:                 false, // a backslash, then a lone surrogate
+		"\"a\xffb\"":                 false,
+		"\"\xed\xa0\x80\"":           false, // a surrogate encoded in UTF-8
+		"\"\xc3\x28\"":               false,
+		`12`:                         true,
+		`{"a":"\ud83d\ude00x"}`:      true,
+		`["\ud83d","\ude00"]`:        false,
+		`"\u12"`:                     true, // not an escape json accepts; unmarshal reports it
+		`"` + "\\ud800\\u" + `"`:     false,
+		`"\ud800\udbff"`:             false,
+		`"\udbff\udfff"`:             true,
+		`"\ue000\uffff\u0000"`:       true,
+		`"\uDBFF\uDFFF\uD800\uDC00"`: true,
+	} {
+		if got := validText([]byte(raw)); got != want {
+			t.Errorf("validText(%s) = %v, want %v", raw, got, want)
+		}
+	}
+}
