@@ -139,8 +139,8 @@ type toolSpec struct {
 }
 
 var focusSpecs = []toolSpec{
-	{tool: "create_new_task", base: map[string]string{"title": `"ok"`, "body": `""`}, strings: []string{"title", "body"}, required: []string{"title", "body"}},
-	{tool: "extend_current_task", base: map[string]string{"title": `"ok"`, "body": `""`}, strings: []string{"title", "body"}, required: []string{"title", "body"}},
+	{tool: "create_new_task", base: map[string]string{"title": `"ok"`, "body": `""`}, strings: []string{"title", "body"}, required: []string{"title"}},
+	{tool: "extend_current_task", base: map[string]string{"title": `"ok"`, "body": `""`}, strings: []string{"title", "body"}, required: []string{"title"}},
 	{tool: "get_current_task", base: map[string]string{}},
 	{tool: "get_big_picture", base: map[string]string{}, ints: []string{"offset", "limit"}, enums: []string{"format"}},
 	{tool: "complete_current_task", base: map[string]string{}},

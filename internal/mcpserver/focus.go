@@ -18,7 +18,7 @@ import (
 
 type newTaskArgs struct {
 	Title string `json:"title" jsonschema:"at most 256 characters"`
-	Body  string `json:"body" jsonschema:"context, notes, results; may be empty"`
+	Body  string `json:"body,omitempty" jsonschema:"context, notes, results"`
 }
 
 type bodyArgs struct {
@@ -67,8 +67,12 @@ func bounds(field string, min, max float64) func(*jsonschema.Schema) {
 	return func(s *jsonschema.Schema) { s.Properties[field].Minimum, s.Properties[field].Maximum = &min, &max }
 }
 
+func minimum(field string, min float64) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) { s.Properties[field].Minimum = &min }
+}
+
 func pageShape(maxLimit float64) []func(*jsonschema.Schema) {
-	return []func(*jsonschema.Schema){bounds("offset", 0, 1e9), bounds("limit", 1, maxLimit)}
+	return []func(*jsonschema.Schema){minimum("offset", 0), bounds("limit", 1, maxLimit)}
 }
 
 var (
