@@ -4,11 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
+
+	sqlitedrv "modernc.org/sqlite"
 )
 
 //go:embed migrations/*.sql
@@ -45,6 +49,39 @@ func loadMigrations() ([]migration, error) {
 		}
 	}
 	return ms, nil
+}
+
+// migrateRetrying connects the writer and migrates, retrying for up to
+// timeout while SQLite answers SQLITE_BUSY.
+//
+// busy_timeout does not cover the one place this happens: the writer's first
+// connection runs PRAGMA journal_mode=WAL, and on a new database that is still
+// in rollback mode the pragma takes a read lock and then upgrades it to write
+// the WAL flag into the header. SQLite never waits on such an upgrade (two
+// upgraders would deadlock); it returns SQLITE_BUSY at once. So when several
+// processes created the same store at once, one of them could fail to open it
+// ("read schema version: database is locked"). Once the file is in WAL mode
+// the pragma changes nothing and this does not loop.
+func migrateRetrying(ctx context.Context, db *sql.DB, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		err := migrate(ctx, db)
+		if err == nil || !isBusy(err) || time.Now().Add(wait).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return errors.Join(err, ctx.Err())
+		case <-time.After(wait):
+		}
+	}
+}
+
+// isBusy reports whether err is SQLITE_BUSY (with any extended code).
+func isBusy(err error) bool {
+	const sqliteBusy = 5
+	var e *sqlitedrv.Error
+	return errors.As(err, &e) && e.Code()&0xff == sqliteBusy
 }
 
 // migrate brings the schema up to date. It runs in one immediate transaction,

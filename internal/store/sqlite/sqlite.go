@@ -44,9 +44,10 @@ type Options struct {
 
 // Store is a store.Store on one SQLite file.
 type Store struct {
-	path string
-	w    *sql.DB // one connection, BEGIN IMMEDIATE
-	r    *sql.DB // read-only pool
+	path   string
+	w      *sql.DB         // one connection, BEGIN IMMEDIATE
+	r      *sql.DB         // read-only pool
+	ws, rs *lazyStatements // prepared on w and r (stmts.go)
 }
 
 var _ store.Store = (*Store)(nil)
@@ -92,7 +93,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	if err := migrate(ctx, w); err != nil {
+	if err := migrateRetrying(ctx, w, opts.BusyTimeout); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -104,7 +105,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	r.SetMaxOpenConns(opts.ReadConns)
 	r.SetMaxIdleConns(opts.ReadConns)
 	r.SetConnMaxIdleTime(0)
-	return &Store{path: path, w: w, r: r}, nil
+	return &Store{path: path, w: w, r: r,
+		ws: newLazyStatements(w, readQueries, writeQueries), rs: newLazyStatements(r, readQueries)}, nil
 }
 
 // Path returns the database file's path.
@@ -112,17 +114,18 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes both pools.
 func (s *Store) Close() error {
-	return errors.Join(s.r.Close(), s.w.Close())
+	return errors.Join(s.rs.close(), s.ws.close(), s.r.Close(), s.w.Close())
 }
 
 // View implements store.Store.
 func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
+	stmts := s.rs.get(ctx)
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("begin read: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(&txn{tx: tx}); err != nil {
+	if err := fn(&txn{tx: tx, stmts: stmts}); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -130,12 +133,13 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 
 // Update implements store.Store.
 func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
+	stmts := s.ws.get(ctx)
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin write: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(&txn{tx: tx}); err != nil {
+	if err := fn(&txn{tx: tx, stmts: stmts}); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {

@@ -11,7 +11,10 @@ import (
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
-type txn struct{ tx *sql.Tx }
+type txn struct {
+	tx    *sql.Tx
+	stmts statements // the pool's prepared statements; see stmts.go
+}
 
 func micros(t time.Time) int64 { return t.UTC().UnixMicro() }
 
@@ -41,6 +44,51 @@ const (
 	colsBody   = `id, parent_id, position, title, body, status, priority, created_at, updated_at, completed_at`
 )
 
+// The statements, by the methods that run them. Each is prepared once per
+// connection (stmts.go); readQueries and writeQueries list them all.
+const (
+	qTask            = `SELECT ` + colsBody + ` FROM tasks WHERE id = ? AND removed_at IS NULL`
+	qChildren        = `SELECT ` + colsNoBody + ` FROM tasks WHERE parent_id IS ? AND removed_at IS NULL ORDER BY position, id`
+	qChildrenBody    = `SELECT ` + colsBody + ` FROM tasks WHERE parent_id IS ? AND removed_at IS NULL ORDER BY position, id`
+	qTasks           = `SELECT ` + colsNoBody + ` FROM tasks WHERE removed_at IS NULL`
+	qCountTasks      = `SELECT count(*) FROM tasks WHERE removed_at IS NULL`
+	qFocus           = `SELECT task_id FROM focus WHERE agent = ?`
+	qCountCompletion = `SELECT count(*) FROM completions`
+	qCompletionsAsc  = `SELECT seq, task_id, parent_id, title, body, created_at, completed_at
+		FROM completions ORDER BY seq ASC LIMIT ? OFFSET ?`
+	qCompletionsDesc = `SELECT seq, task_id, parent_id, title, body, created_at, completed_at
+		FROM completions ORDER BY seq DESC LIMIT ? OFFSET ?`
+	qAncestors = `
+		WITH RECURSIVE up(id, depth) AS (
+			SELECT parent_id, 1 FROM tasks WHERE id = ? AND parent_id IS NOT NULL
+			UNION ALL
+			SELECT t.parent_id, up.depth + 1 FROM tasks t JOIN up ON t.id = up.id
+			WHERE t.parent_id IS NOT NULL
+		)
+		SELECT ` + colsNoBody + ` FROM tasks JOIN up USING (id)
+		WHERE removed_at IS NULL ORDER BY up.depth DESC`
+
+	qPlaceAfter   = `SELECT parent_id, position FROM tasks WHERE id = ? AND removed_at IS NULL`
+	qShiftRight   = `UPDATE tasks SET position = position + 1 WHERE parent_id IS ? AND position > ?`
+	qNextPosition = `SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE parent_id IS ?`
+	qInsertTask   = `INSERT INTO tasks
+		(parent_id, position, title, body, status, priority, created_at, updated_at, completed_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+	qUpdateTask = `UPDATE tasks SET title = ?, body = ?, status = ?, priority = ?,
+		updated_at = ?, completed_at = ? WHERE id = ? AND removed_at IS NULL`
+	qRemoveSubtree = `
+		WITH RECURSIVE sub(id) AS (
+			SELECT id FROM tasks WHERE id = ? AND removed_at IS NULL
+			UNION ALL
+			SELECT t.id FROM tasks t JOIN sub ON t.parent_id = sub.id WHERE t.removed_at IS NULL
+		)
+		UPDATE tasks SET removed_at = ? WHERE id IN (SELECT id FROM sub)`
+	qSetFocus = `INSERT INTO focus (agent, task_id, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (agent) DO UPDATE SET task_id = excluded.task_id, updated_at = excluded.updated_at`
+	qArchive = `INSERT INTO completions (task_id, parent_id, title, body, created_at, completed_at)
+		VALUES (?, ?, ?, ?, ?, ?)`
+)
+
 type scanner interface{ Scan(...any) error }
 
 func scanTask(row scanner) (task.Task, error) {
@@ -64,7 +112,7 @@ func scanTask(row scanner) (task.Task, error) {
 }
 
 func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task.Task, error) {
-	rows, err := x.tx.QueryContext(ctx, query, args...)
+	rows, err := x.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -81,8 +129,7 @@ func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task
 }
 
 func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
-	t, err := scanTask(x.tx.QueryRowContext(ctx,
-		`SELECT `+colsBody+` FROM tasks WHERE id = ? AND removed_at IS NULL`, int64(id)))
+	t, err := scanTask(x.queryRow(ctx, qTask, int64(id)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return task.Task{}, &task.NotFoundError{ID: id}
 	}
@@ -93,12 +140,11 @@ func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
 }
 
 func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
-	cols := colsNoBody
+	query := qChildren
 	if withBody {
-		cols = colsBody
+		query = qChildrenBody
 	}
-	ts, err := x.queryTasks(ctx, `SELECT `+cols+` FROM tasks
-		WHERE parent_id IS ? AND removed_at IS NULL ORDER BY position, id`, nullID(parent))
+	ts, err := x.queryTasks(ctx, query, nullID(parent))
 	if err != nil {
 		return nil, fmt.Errorf("read children of %s: %w", parent, err)
 	}
@@ -106,15 +152,7 @@ func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]ta
 }
 
 func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
-	ts, err := x.queryTasks(ctx, `
-		WITH RECURSIVE up(id, depth) AS (
-			SELECT parent_id, 1 FROM tasks WHERE id = ? AND parent_id IS NOT NULL
-			UNION ALL
-			SELECT t.parent_id, up.depth + 1 FROM tasks t JOIN up ON t.id = up.id
-			WHERE t.parent_id IS NOT NULL
-		)
-		SELECT `+colsNoBody+` FROM tasks JOIN up USING (id)
-		WHERE removed_at IS NULL ORDER BY up.depth DESC`, int64(id))
+	ts, err := x.queryTasks(ctx, qAncestors, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read ancestors of %s: %w", id, err)
 	}
@@ -122,7 +160,7 @@ func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
 }
 
 func (x *txn) Tasks(ctx context.Context) ([]task.Task, error) {
-	ts, err := x.queryTasks(ctx, `SELECT `+colsNoBody+` FROM tasks WHERE removed_at IS NULL`)
+	ts, err := x.queryTasks(ctx, qTasks)
 	if err != nil {
 		return nil, fmt.Errorf("read tasks: %w", err)
 	}
@@ -131,7 +169,7 @@ func (x *txn) Tasks(ctx context.Context) ([]task.Task, error) {
 
 func (x *txn) CountTasks(ctx context.Context) (int, error) {
 	var n int
-	if err := x.tx.QueryRowContext(ctx, `SELECT count(*) FROM tasks WHERE removed_at IS NULL`).Scan(&n); err != nil {
+	if err := x.queryRow(ctx, qCountTasks).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count tasks: %w", err)
 	}
 	return n, nil
@@ -144,8 +182,7 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 			parent sql.NullInt64
 			pos    int
 		)
-		err := x.tx.QueryRowContext(ctx, `SELECT parent_id, position FROM tasks WHERE id = ? AND removed_at IS NULL`,
-			int64(place.After)).Scan(&parent, &pos)
+		err := x.queryRow(ctx, qPlaceAfter, int64(place.After)).Scan(&parent, &pos)
 		if errors.Is(err, sql.ErrNoRows) {
 			return task.Task{}, &task.NotFoundError{ID: place.After}
 		}
@@ -153,14 +190,12 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 			return task.Task{}, fmt.Errorf("read task %s: %w", place.After, err)
 		}
 		t.ParentID = task.ID(parent.Int64)
-		if _, err := x.tx.ExecContext(ctx, `UPDATE tasks SET position = position + 1
-			WHERE parent_id IS ? AND position > ?`, parent, pos); err != nil {
+		if _, err := x.exec(ctx, qShiftRight, parent, pos); err != nil {
 			return task.Task{}, fmt.Errorf("make room after %s: %w", place.After, err)
 		}
 		t.Position = pos + 1
 	} else {
-		if err := x.tx.QueryRowContext(ctx, `SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE parent_id IS ?`,
-			nullID(t.ParentID)).Scan(&t.Position); err != nil {
+		if err := x.queryRow(ctx, qNextPosition, nullID(t.ParentID)).Scan(&t.Position); err != nil {
 			return task.Task{}, fmt.Errorf("place task: %w", err)
 		}
 	}
@@ -170,9 +205,7 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 	if t.Priority == "" {
 		t.Priority = task.PriorityMedium
 	}
-	err := x.tx.QueryRowContext(ctx, `INSERT INTO tasks
-		(parent_id, position, title, body, status, priority, created_at, updated_at, completed_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+	err := x.queryRow(ctx, qInsertTask,
 		nullID(t.ParentID), t.Position, t.Title, t.Body, string(t.Status), string(t.Priority),
 		micros(t.CreatedAt), micros(t.UpdatedAt), nullMicros(t.CompletedAt)).Scan(&t.ID)
 	if err != nil {
@@ -182,8 +215,7 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 }
 
 func (x *txn) UpdateTask(ctx context.Context, t task.Task) error {
-	res, err := x.tx.ExecContext(ctx, `UPDATE tasks SET title = ?, body = ?, status = ?, priority = ?,
-		updated_at = ?, completed_at = ? WHERE id = ? AND removed_at IS NULL`,
+	res, err := x.exec(ctx, qUpdateTask,
 		t.Title, t.Body, string(t.Status), string(t.Priority), micros(t.UpdatedAt), nullMicros(t.CompletedAt), int64(t.ID))
 	if err != nil {
 		return fmt.Errorf("update task %s: %w", t.ID, err)
@@ -195,13 +227,7 @@ func (x *txn) UpdateTask(ctx context.Context, t task.Task) error {
 }
 
 func (x *txn) RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int, error) {
-	res, err := x.tx.ExecContext(ctx, `
-		WITH RECURSIVE sub(id) AS (
-			SELECT id FROM tasks WHERE id = ? AND removed_at IS NULL
-			UNION ALL
-			SELECT t.id FROM tasks t JOIN sub ON t.parent_id = sub.id WHERE t.removed_at IS NULL
-		)
-		UPDATE tasks SET removed_at = ? WHERE id IN (SELECT id FROM sub)`, int64(id), micros(at))
+	res, err := x.exec(ctx, qRemoveSubtree, int64(id), micros(at))
 	if err != nil {
 		return 0, fmt.Errorf("remove task %s: %w", id, err)
 	}
@@ -214,7 +240,7 @@ func (x *txn) RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int,
 
 func (x *txn) Focus(ctx context.Context, agent string) (task.ID, error) {
 	var id sql.NullInt64
-	err := x.tx.QueryRowContext(ctx, `SELECT task_id FROM focus WHERE agent = ?`, agent).Scan(&id)
+	err := x.queryRow(ctx, qFocus, agent).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
@@ -225,9 +251,7 @@ func (x *txn) Focus(ctx context.Context, agent string) (task.ID, error) {
 }
 
 func (x *txn) SetFocus(ctx context.Context, agent string, id task.ID, at time.Time) error {
-	_, err := x.tx.ExecContext(ctx, `INSERT INTO focus (agent, task_id, updated_at) VALUES (?, ?, ?)
-		ON CONFLICT (agent) DO UPDATE SET task_id = excluded.task_id, updated_at = excluded.updated_at`,
-		agent, nullID(id), micros(at))
+	_, err := x.exec(ctx, qSetFocus, agent, nullID(id), micros(at))
 	if err != nil {
 		return fmt.Errorf("set focus: %w", err)
 	}
@@ -235,8 +259,7 @@ func (x *txn) SetFocus(ctx context.Context, agent string, id task.ID, at time.Ti
 }
 
 func (x *txn) Archive(ctx context.Context, c task.Completion) error {
-	_, err := x.tx.ExecContext(ctx, `INSERT INTO completions (task_id, parent_id, title, body, created_at, completed_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, int64(c.TaskID), nullID(c.ParentID), c.Title, c.Body, micros(c.CreatedAt), micros(c.CompletedAt))
+	_, err := x.exec(ctx, qArchive, int64(c.TaskID), nullID(c.ParentID), c.Title, c.Body, micros(c.CreatedAt), micros(c.CompletedAt))
 	if err != nil {
 		return fmt.Errorf("archive task %s: %w", c.TaskID, err)
 	}
@@ -245,15 +268,14 @@ func (x *txn) Archive(ctx context.Context, c task.Completion) error {
 
 func (x *txn) Completions(ctx context.Context, newestFirst bool, offset, limit int) ([]task.Completion, int, error) {
 	var total int
-	if err := x.tx.QueryRowContext(ctx, `SELECT count(*) FROM completions`).Scan(&total); err != nil {
+	if err := x.queryRow(ctx, qCountCompletion).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count completions: %w", err)
 	}
-	order := "ASC"
+	query := qCompletionsAsc
 	if newestFirst {
-		order = "DESC"
+		query = qCompletionsDesc
 	}
-	rows, err := x.tx.QueryContext(ctx, `SELECT seq, task_id, parent_id, title, body, created_at, completed_at
-		FROM completions ORDER BY seq `+order+` LIMIT ? OFFSET ?`, limit, offset)
+	rows, err := x.query(ctx, query, limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read completions: %w", err)
 	}

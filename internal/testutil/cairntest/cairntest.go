@@ -71,6 +71,8 @@ type Server struct {
 	Cmd     *exec.Cmd
 	Session *mcp.ClientSession
 	Stderr  *strings.Builder
+
+	stderr *lockedWriter // guards Stderr while the process runs
 }
 
 // Options for Start.
@@ -100,13 +102,14 @@ func StartErr(ctx context.Context, tb testing.TB, o Options) (*Server, error) {
 	cmd.Dir = o.Dir
 	cmd.Env = append(cleanEnv(), o.Env...)
 	stderr := &strings.Builder{}
-	cmd.Stderr = &lockedWriter{w: stderr}
+	lw := &lockedWriter{w: stderr}
+	cmd.Stderr = lw
 	client := mcp.NewClient(&mcp.Implementation{Name: "cairntest", Version: "1"}, nil)
 	sess, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
 	if err != nil {
-		return nil, fmt.Errorf("connect to cairn serve: %w (stderr: %s)", err, stderr.String())
+		return nil, fmt.Errorf("connect to cairn serve: %w (stderr: %s)", err, lw.String())
 	}
-	return &Server{tb: tb, Cmd: cmd, Session: sess, Stderr: stderr}, nil
+	return &Server{tb: tb, Cmd: cmd, Session: sess, Stderr: stderr, stderr: lw}, nil
 }
 
 // cleanEnv is the test process's environment without Cairn's own settings,
@@ -131,6 +134,78 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.String()
+}
+
+// Log returns what the server has written to stderr so far. Unlike reading
+// Stderr directly, it is safe while the process runs.
+func (s *Server) Log() string {
+	if s.stderr == nil {
+		return s.Stderr.String()
+	}
+	return s.stderr.String()
+}
+
+// Kill sends SIGKILL to the server process: no shutdown, no flush, as a
+// crash, an OOM kill or a closed terminal would end it. Calls in flight fail
+// with a protocol error once the client sees the pipe close; Close reaps the
+// process.
+func (s *Server) Kill() error { return s.Cmd.Process.Kill() }
+
+// Proc is a `cairn serve` process with no client: its stdin is held open and
+// silent, so the server only does what it does on its own at start (it opens
+// the project's store in the background).
+type Proc struct {
+	Cmd   *exec.Cmd
+	stdin interface{ Close() error }
+	log   *lockedWriter
+
+	waitOnce sync.Once
+	waitErr  error
+}
+
+// Spawn starts `cairn serve` in o.Dir with no client. The process is killed
+// when the test ends if it is still running.
+func Spawn(tb testing.TB, o Options) *Proc {
+	tb.Helper()
+	cmd := exec.Command(Binary(tb), append([]string{"serve"}, o.Args...)...)
+	cmd.Dir = o.Dir
+	cmd.Env = append(cleanEnv(), o.Env...)
+	lw := &lockedWriter{w: &strings.Builder{}}
+	cmd.Stderr = lw
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	p := &Proc{Cmd: cmd, stdin: stdin, log: lw}
+	tb.Cleanup(func() { p.Kill() })
+	return p
+}
+
+// Kill sends SIGKILL and waits for the process to be gone.
+func (p *Proc) Kill() error {
+	_ = p.Cmd.Process.Kill()
+	return p.Wait()
+}
+
+// Wait waits for the process to exit; it may be called more than once.
+func (p *Proc) Wait() error {
+	p.waitOnce.Do(func() {
+		p.waitErr = p.Cmd.Wait()
+		p.stdin.Close()
+	})
+	return p.waitErr
+}
+
+// Log returns what the process has written to stderr so far.
+func (p *Proc) Log() string { return p.log.String() }
 
 // Close ends the session (closing stdin) and waits for the process.
 func (s *Server) Close() error { return s.Session.Close() }

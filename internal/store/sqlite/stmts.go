@@ -1,0 +1,124 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// Prepared statements. Parsing SQL was the largest cost of a call: the
+// pure-Go SQLite parses a statement in tens of microseconds, and a tool call
+// runs four to six. So each pool prepares every statement the store runs on
+// its first transaction, and database/sql keeps a statement prepared on each
+// connection it runs on (Tx.StmtContext reuses the connection's copy,
+// preparing it there the first time): each connection parses each statement
+// once. Preparing on first use rather than in Open keeps the work off a
+// server's start, where it would compete with the client's handshake.
+
+// statements are a pool's prepared statements by query text.
+type statements map[string]*sql.Stmt
+
+// prepare prepares queries on db.
+func prepare(ctx context.Context, db *sql.DB, queries ...[]string) (statements, error) {
+	st := make(statements)
+	for _, qs := range queries {
+		for _, q := range qs {
+			s, err := db.PrepareContext(ctx, q)
+			if err != nil {
+				st.close()
+				return nil, fmt.Errorf("prepare %q: %w", q, err)
+			}
+			st[q] = s
+		}
+	}
+	return st, nil
+}
+
+func (st statements) close() error {
+	var errs []error
+	for _, s := range st {
+		errs = append(errs, s.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// lazyStatements prepares a pool's statements on first use.
+type lazyStatements struct {
+	db      *sql.DB
+	queries [][]string
+
+	mu     sync.Mutex
+	st     statements
+	closed bool
+}
+
+func newLazyStatements(db *sql.DB, queries ...[]string) *lazyStatements {
+	return &lazyStatements{db: db, queries: queries}
+}
+
+// get returns the prepared statements, preparing them if needed. It must be
+// called outside any transaction: on the writer's single connection, a
+// transaction holds the only connection a prepare could use. If preparing
+// fails (the context ended, the database is busy) it returns nil, the
+// transaction runs its statements unprepared, and the next one tries again.
+func (l *lazyStatements) get(ctx context.Context) statements {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.st == nil && !l.closed {
+		l.st, _ = prepare(ctx, l.db, l.queries...)
+	}
+	return l.st
+}
+
+func (l *lazyStatements) close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	err := l.st.close()
+	l.st = nil
+	return err
+}
+
+// readQueries are prepared on every connection; writeQueries only on the
+// writer's.
+var (
+	readQueries = []string{qTask, qChildren, qChildrenBody, qTasks, qCountTasks, qFocus,
+		qCountCompletion, qCompletionsAsc, qCompletionsDesc, qAncestors}
+	writeQueries = []string{qPlaceAfter, qShiftRight, qNextPosition, qInsertTask, qUpdateTask,
+		qRemoveSubtree, qSetFocus, qArchive}
+)
+
+// stmt returns query's prepared statement on the transaction's connection,
+// or nil if it has none. A statement is reused on its connection, so it must
+// never run again while rows of it are open: every method of txn reads its
+// rows to the end and closes them before it returns, and none calls another
+// while it holds rows.
+func (x *txn) stmt(ctx context.Context, query string) *sql.Stmt {
+	if s := x.stmts[query]; s != nil {
+		return x.tx.StmtContext(ctx, s)
+	}
+	return nil
+}
+
+func (x *txn) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if s := x.stmt(ctx, query); s != nil {
+		return s.QueryContext(ctx, args...)
+	}
+	return x.tx.QueryContext(ctx, query, args...)
+}
+
+func (x *txn) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if s := x.stmt(ctx, query); s != nil {
+		return s.QueryRowContext(ctx, args...)
+	}
+	return x.tx.QueryRowContext(ctx, query, args...)
+}
+
+func (x *txn) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if s := x.stmt(ctx, query); s != nil {
+		return s.ExecContext(ctx, args...)
+	}
+	return x.tx.ExecContext(ctx, query, args...)
+}
