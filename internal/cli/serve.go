@@ -54,7 +54,7 @@ from the working directory upward that has a .cairn or .git; its data is in
 					}
 					return &s.Set, nil
 				},
-				Agent:  func(*mcp.CallToolRequest) string { return agent },
+				Agent:  func(*mcp.RequestExtra) string { return agent },
 				Logger: log,
 			})
 			if err != nil {

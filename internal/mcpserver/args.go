@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -47,7 +48,8 @@ func (a IDArg) ID(field string) (task.ID, error) {
 }
 
 var schemaOpts = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[IDArg](): {Type: "string"},
+	reflect.TypeFor[IDArg]():      {Type: "string"},
+	reflect.TypeFor[StringList](): {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
 }}
 
 // inputSchema derives a tool's input schema from its argument struct.
@@ -56,6 +58,29 @@ func inputSchema[In any]() *jsonschema.Schema {
 	if err != nil {
 		panic(err) // a programming error in a declaration, caught by every test
 	}
+	compact(s)
+	return s
+}
+
+// compact drops "null" from a property's types: an optional field may be
+// null or absent alike, and saying so in every schema costs tokens.
+func compact(s *jsonschema.Schema) {
+	for _, p := range s.Properties {
+		if len(p.Types) == 2 && p.Types[0] == "null" {
+			p.Type, p.Types = p.Types[1], nil
+		}
+		compact(p)
+	}
+}
+
+// fullSchema is the schema derived from t, for decoding an object whose
+// advertised schema was shortened to a description.
+func fullSchema(t reflect.Type) *jsonschema.Schema {
+	s, err := jsonschema.ForType(t, schemaOpts)
+	if err != nil {
+		panic(err)
+	}
+	compact(s)
 	return s
 }
 
@@ -68,12 +93,20 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, err
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = []byte("{}")
 	}
+	err := decodeObject(raw, reflect.ValueOf(&in).Elem(), schema, "arguments", "")
+	return in, err
+}
+
+// decodeObject decodes a JSON object into the struct v, field by field. A
+// field that is itself a struct (query_tasks' filters, sort) is decoded the
+// same way, and its errors name the path ("filters.status"). what and prefix
+// name the object in errors.
+func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, prefix string) error {
 	var fields map[string]json.RawMessage
 	if raw[0] != '{' || json.Unmarshal(raw, &fields) != nil {
-		return in, &task.FieldError{Field: "arguments", Problem: "must be a JSON object",
-			Fix: "send the arguments as an object with the fields " + fieldList(schema)}
+		return &task.FieldError{Field: what, Problem: "must be a JSON object",
+			Fix: "send " + what + " as an object with the fields " + fieldList(schema)}
 	}
-	v := reflect.ValueOf(&in).Elem()
 	byName := jsonFields(v.Type())
 	// Report problems in a stable order: unknown names first, then by name.
 	names := make([]string, 0, len(fields))
@@ -83,13 +116,17 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, err
 	sort.Strings(names)
 	for _, name := range names {
 		if _, ok := byName[name]; !ok {
-			return in, &task.FieldError{Field: quoteClip(name), Problem: "is not an argument of this tool",
+			where := "this tool"
+			if prefix != "" {
+				where = strings.TrimSuffix(prefix, ".")
+			}
+			return &task.FieldError{Field: quoteClip(prefix + name), Problem: "is not an argument of " + where,
 				Fix: "use only " + fieldList(schema)}
 		}
 	}
 	for _, name := range schema.Required {
 		if b, ok := fields[name]; !ok || string(bytes.TrimSpace(b)) == "null" {
-			return in, &task.FieldError{Field: name, Problem: "is required", Fix: "pass " + name + " as " + describe(schema, name)}
+			return &task.FieldError{Field: prefix + name, Problem: "is required", Fix: "pass " + name + " as " + describe(schema, name)}
 		}
 	}
 	for _, name := range names {
@@ -98,15 +135,28 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, err
 			continue // an absent optional field
 		}
 		f := v.FieldByIndex(byName[name])
+		if sub := schema.Properties[name]; f.Kind() == reflect.Struct && sub != nil && sub.Type == "object" {
+			if len(sub.Properties) == 0 {
+				sub = fullSchema(f.Type())
+			}
+			if err := decodeObject(b, f, sub, prefix+name, prefix+name+"."); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := json.Unmarshal(b, f.Addr().Interface()); err != nil {
-			return in, &task.FieldError{Field: name, Problem: "must be " + describe(schema, name) + ", not " + jsonKind(b),
+			var fe *task.FieldError
+			if errors.As(err, &fe) { // a type's own UnmarshalJSON knows best
+				return fe
+			}
+			return &task.FieldError{Field: prefix + name, Problem: "must be " + describe(schema, name) + ", not " + jsonKind(b),
 				Fix: "pass " + name + " as " + describe(schema, name)}
 		}
 		if !validText(b) {
-			return in, &task.FieldError{Field: name, Problem: "is not valid UTF-8", Fix: "send " + name + " as UTF-8 text"}
+			return &task.FieldError{Field: prefix + name, Problem: "is not valid UTF-8", Fix: "send " + name + " as UTF-8 text"}
 		}
 	}
-	return in, nil
+	return nil
 }
 
 // jsonFields maps the JSON names of a struct's fields to their indexes.

@@ -55,8 +55,10 @@ func classify(err error) ToolError {
 	case errors.As(err, &fe):
 		// A field error is the whole message: no service prefix in front of it.
 		return ToolError{CodeInvalid, "invalid_argument", fe.Error()}
+	case errors.Is(err, task.ErrCycle):
+		return ToolError{CodeCycle, "cycle", err.Error() + "; drop one of these dependencies"}
 	case errors.Is(err, task.ErrNotFound):
-		return ToolError{CodeNotFound, "not_found", err.Error() + "; get_stack_overview lists the task ids"}
+		return ToolError{CodeNotFound, "not_found", err.Error() + "; get_tasks or get_stack_overview lists the task ids"}
 	case errors.Is(err, project.ErrNoProject):
 		return ToolError{CodeNoProject, "no_project", err.Error()}
 	case errors.Is(err, task.ErrZen):

@@ -30,9 +30,10 @@ type Options struct {
 	// Services returns the project's services; it is called on every tool
 	// call, so it may open the project lazily and report why it cannot.
 	Services func(ctx context.Context) (*service.Set, error)
-	// Agent names the agent behind a call; its focus is its own. Nil means
-	// one agent, "default".
-	Agent  func(*mcp.CallToolRequest) string
+	// Agent names the agent behind a request (from its transport's extra
+	// information, such as HTTP headers); each agent's focus is its own. Nil
+	// means one agent, "default".
+	Agent  func(*mcp.RequestExtra) string
 	Logger *slog.Logger
 }
 
@@ -49,6 +50,7 @@ type toolset struct {
 // toolsets lists every toolset in the order people read them.
 var toolsets = []toolset{
 	{"focus", "the focus stack: YOU ARE HERE, deeper and next steps, completion", true},
+	{"plan", "the task board: dependencies, next task, queries, stats, subtasks", true},
 }
 
 // tool is one tool's declaration: its toolset, its MCP definition and a
@@ -63,7 +65,7 @@ func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotat
 
 // allTools is every declared tool, in declaration order.
 func allTools() []tool {
-	return slices.Concat(focusTools())
+	return slices.Concat(focusTools(), planTools())
 }
 
 type server struct {
@@ -105,7 +107,7 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 			if err != nil {
 				return errorResult(ctx, s.log, def.Name, err), nil
 			}
-			text, out, err := h(ctx, call{Set: svc, agent: s.agent(req)}, in)
+			text, out, err := h(ctx, call{Set: svc, agent: s.agent(req.Extra)}, in)
 			if err != nil {
 				return errorResult(ctx, s.log, def.Name, err), nil
 			}
@@ -121,9 +123,9 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 	}}
 }
 
-func (s *server) agent(req *mcp.CallToolRequest) string {
+func (s *server) agent(extra *mcp.RequestExtra) string {
 	if s.opts.Agent != nil {
-		if a := s.opts.Agent(req); a != "" {
+		if a := s.opts.Agent(extra); a != "" {
 			return a
 		}
 	}
@@ -134,11 +136,12 @@ func (s *server) agent(req *mcp.CallToolRequest) string {
 // to the model, so they say in a few lines how to use Cairn well.
 const instructions = `Cairn is your working memory for this project. Start each session with get_current_task (YOU ARE HERE) or get_big_picture. ` +
 	`Break work down with create_new_task (a deeper step) and extend_current_task (the next step at the same level); ` +
-	`finish with complete_current_task, which moves focus on. Keep notes in the task body with update_current_task.`
+	`finish with complete_current_task, which moves focus on. Keep notes in the task body with update_current_task. ` +
+	`The plan tools (get_tasks, get_next_task, create_task with dependencies) see the same tasks.`
 
-// New builds the MCP server with the selected tools.
+// New builds the MCP server with the selected tools and prompts.
 func New(opts Options) (*mcp.Server, error) {
-	selected, err := SelectTools(opts.Toolsets, opts.ReadOnly)
+	want, err := resolveToolsets(opts.Toolsets)
 	if err != nil {
 		return nil, err
 	}
@@ -149,15 +152,36 @@ func New(opts Options) (*mcp.Server, error) {
 		return nil, fmt.Errorf("mcpserver: Options.Services is required")
 	}
 	s := &server{opts: opts, log: opts.Logger}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "cairn", Title: "Cairn", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: instructions,
-		Logger:       opts.Logger,
-	})
-	for _, t := range selected {
+	var prompts []prompt
+	for _, p := range allPrompts() {
+		if want[p.toolset] {
+			prompts = append(prompts, p)
+		}
+	}
+	so := &mcp.ServerOptions{Instructions: instructions, Logger: opts.Logger}
+	if len(prompts) > 0 {
+		so.CompletionHandler = s.completion(prompts)
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "cairn", Title: "Cairn", Version: opts.Version}, so)
+	for _, t := range selectTools(want, opts.ReadOnly) {
 		def := t.def
 		srv.AddTool(&def, t.build(s))
 	}
+	for _, p := range prompts {
+		def := p.def
+		srv.AddPrompt(&def, p.build(s))
+	}
 	return srv, nil
+}
+
+func selectTools(want map[string]bool, readOnly bool) []tool {
+	var out []tool
+	for _, t := range allTools() {
+		if want[t.toolset] && (!readOnly || t.readOnly()) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // SelectTools applies --toolsets and --read-only to the declared tools.
@@ -166,13 +190,7 @@ func SelectTools(names []string, readOnly bool) ([]tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []tool
-	for _, t := range allTools() {
-		if want[t.toolset] && (!readOnly || t.readOnly()) {
-			out = append(out, t)
-		}
-	}
-	return out, nil
+	return selectTools(want, readOnly), nil
 }
 
 func resolveToolsets(names []string) (map[string]bool, error) {

@@ -219,32 +219,12 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string) (Complete
 		if !ok {
 			return fmt.Errorf("%w: nothing to complete in zen; create_new_task starts new work", task.ErrZen)
 		}
-		kids, err := tx.Children(ctx, cur.ID, false)
-		if err != nil {
-			return err
-		}
-		var open []string
-		for _, k := range kids {
-			if k.Status.Open() {
-				open = append(open, fmt.Sprintf("%s %q", k.ID, k.Title))
-			}
-		}
-		if len(open) > 0 {
-			return fmt.Errorf("%w: task %s has %d incomplete: %s; complete them first (switch_focus to one) or remove_task them",
-				task.ErrHasOpenChildren, cur.ID, len(open), clip(strings.Join(open, ", "), 300))
-		}
 		now := f.now()
-		cur.Status, cur.CompletedAt, cur.UpdatedAt = task.StatusDone, now, now
-		if err := tx.UpdateTask(ctx, cur); err != nil {
-			return err
-		}
-		if err := tx.Archive(ctx, task.Completion{TaskID: cur.ID, ParentID: cur.ParentID, Title: cur.Title,
-			Body: cur.Body, CreatedAt: cur.CreatedAt, CompletedAt: now}); err != nil {
+		if cur, err = closeTask(ctx, tx, cur, task.StatusDone, now, agent); err != nil {
 			return err
 		}
 		c.Task = cur
-		next, err := f.moveOn(ctx, tx, agent, cur, now)
-		c.Next = next
+		c.Next, err = currentAfter(ctx, tx, agent)
 		return err
 	})
 	if err != nil {
@@ -253,34 +233,102 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string) (Complete
 	return c, nil
 }
 
-// moveOn applies the focus rules after left was completed or removed and
-// stores the agent's new focus, returning the new current task (zero in zen).
-func (f *Focus) moveOn(ctx context.Context, tx store.Tx, agent string, left task.Task, now time.Time) (task.Task, error) {
-	sibs, err := tx.Children(ctx, left.ParentID, false)
+// closeTask completes (done) or cancels t: its children must be closed
+// first. A completion is archived. Every agent focused on t, and the agent
+// who asked (whose focus may only have been derived), moves on by the rules
+// of task.NextFocus. It returns t as stored.
+func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, agent string) (task.Task, error) {
+	if !t.Status.Open() {
+		return task.Task{}, fmt.Errorf("%w: task %s is already %s, and that is permanent", task.ErrClosed, t.ID, t.Status)
+	}
+	kids, err := tx.Children(ctx, t.ID, false)
 	if err != nil {
 		return task.Task{}, err
+	}
+	var open []string
+	for _, k := range kids {
+		if k.Status.Open() {
+			open = append(open, fmt.Sprintf("%s %q", k.ID, k.Title))
+		}
+	}
+	if len(open) > 0 {
+		return task.Task{}, fmt.Errorf("%w: task %s has %d incomplete: %s; complete or cancel them first, or remove them",
+			task.ErrHasOpenChildren, t.ID, len(open), clip(strings.Join(open, ", "), 300))
+	}
+	t.Status, t.UpdatedAt = status, now
+	if status == task.StatusDone {
+		t.CompletedAt = now
+	}
+	if err := tx.UpdateTask(ctx, t); err != nil {
+		return task.Task{}, err
+	}
+	if status == task.StatusDone {
+		if err := tx.Archive(ctx, task.Completion{TaskID: t.ID, ParentID: t.ParentID, Title: t.Title,
+			Body: t.Body, CreatedAt: t.CreatedAt, CompletedAt: now}); err != nil {
+			return task.Task{}, err
+		}
+	}
+	return t, moveFocusOff(ctx, tx, t, func(id task.ID) bool { return id == t.ID }, agent, now)
+}
+
+// moveFocusOff moves every agent whose focus is on a task that inside
+// selects (and the agent named by also, if any) to where the focus rules go
+// after left was closed or removed. Agents focused elsewhere stay.
+func moveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(task.ID) bool, also string, now time.Time) error {
+	focuses, err := tx.Focuses(ctx)
+	if err != nil {
+		return err
+	}
+	var agents []string
+	for agent, id := range focuses {
+		if inside(id) && agent != also {
+			agents = append(agents, agent)
+		}
+	}
+	if also != "" {
+		agents = append(agents, also)
+	}
+	if len(agents) == 0 {
+		return nil
+	}
+	next, err := nextAfter(ctx, tx, left)
+	if err != nil {
+		return err
+	}
+	for _, agent := range agents {
+		if err := tx.SetFocus(ctx, agent, next, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nextAfter applies task.NextFocus after left was closed or removed.
+func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (task.ID, error) {
+	sibs, err := tx.Children(ctx, left.ParentID, false)
+	if err != nil {
+		return 0, err
 	}
 	var parent *task.Task
 	if left.ParentID != 0 {
 		p, err := tx.Task(ctx, left.ParentID)
 		if err != nil && !isNotFound(err) {
-			return task.Task{}, err
+			return 0, err
 		}
 		if err == nil {
 			parent = &p
 		}
 	}
-	id, err := task.NextFocus(left.ID, sibs, parent, outlineOf(ctx, tx))
-	if err != nil {
+	return task.NextFocus(left.ID, sibs, parent, outlineOf(ctx, tx))
+}
+
+// currentAfter returns the agent's current task after a change, zero in zen.
+func currentAfter(ctx context.Context, tx store.Tx, agent string) (task.Task, error) {
+	t, ok, err := current(ctx, tx, agent)
+	if err != nil || !ok {
 		return task.Task{}, err
 	}
-	if err := tx.SetFocus(ctx, agent, id, now); err != nil {
-		return task.Task{}, err
-	}
-	if id == 0 {
-		return task.Task{}, nil
-	}
-	return tx.Task(ctx, id)
+	return t, nil
 }
 
 // CompletedTasks returns the completion archive, paged. Chronological order is
@@ -464,16 +512,19 @@ func (f *Focus) RemoveTask(ctx context.Context, agent string, id task.ID) (Remov
 		if r.Count, err = tx.RemoveSubtree(ctx, id, now); err != nil {
 			return err
 		}
-		inside := false
-		for _, s := range sub {
-			inside = inside || (ok && s.ID == cur.ID)
+		in := make(map[task.ID]bool, len(sub))
+		for _, x := range sub {
+			in[x.ID] = true
 		}
-		if !inside {
-			r.Next = cur
-			return nil
+		r.MovedOn = ok && in[cur.ID]
+		also := ""
+		if r.MovedOn {
+			also = agent
 		}
-		r.MovedOn = true
-		r.Next, err = f.moveOn(ctx, tx, agent, t, now)
+		if err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, also, now); err != nil {
+			return err
+		}
+		r.Next, err = currentAfter(ctx, tx, agent)
 		return err
 	})
 	if err != nil {
@@ -497,4 +548,5 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // Set is every service of one project, as the surfaces use them.
 type Set struct {
 	Focus *Focus
+	Plan  *Plan
 }

@@ -24,8 +24,46 @@ type Store interface {
 	// in this process or another. An error from fn rolls everything back; when
 	// Update returns nil the transaction is durable.
 	Update(ctx context.Context, fn func(Tx) error) error
+	// Version returns a number that changes whenever a change to the store
+	// is committed, by this process or another. Caches key on it.
+	Version(ctx context.Context) (uint64, error)
 	// Close releases the store's resources.
 	Close() error
+}
+
+// Query selects, orders and pages visible tasks for the plan's lists.
+type Query struct {
+	Statuses      []task.Status   // any of these; empty: all
+	Priorities    []task.Priority // any of these; empty: all
+	CreatedAfter  time.Time       // zero: unbounded
+	CreatedBefore time.Time
+	UpdatedAfter  time.Time
+	UpdatedBefore time.Time
+	// Sort is one of SortID (default), SortPriority (critical first),
+	// SortCreated, SortUpdated and SortStatus (in task.Statuses order).
+	Sort     string
+	Desc     bool
+	Offset   int
+	Limit    int // zero: no limit
+	WithBody bool
+}
+
+// Sort orders for Query.
+const (
+	SortID       = "id"
+	SortPriority = "priority"
+	SortCreated  = "created"
+	SortUpdated  = "updated"
+	SortStatus   = "status"
+)
+
+// Counts are the plan's aggregate numbers over the visible tasks.
+type Counts struct {
+	ByStatus   map[task.Status]int
+	ByPriority map[task.Priority]int
+	// AvgCompletionDays is the mean time from creation to completion of the
+	// done tasks, in days; zero when none is done.
+	AvgCompletionDays float64
 }
 
 // Placement says where a new task goes in the tree.
@@ -58,7 +96,8 @@ type Tx interface {
 	// UpdateTask writes t's title, body, status, priority and timestamps.
 	UpdateTask(ctx context.Context, t task.Task) error
 	// RemoveSubtree hides id and all its descendants from the structure and
-	// returns how many tasks were hidden. Archived completions are kept.
+	// returns how many tasks were hidden. Other tasks stop depending on them;
+	// archived completions are kept.
 	RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int, error)
 
 	// Focus returns the task the agent is focused on, zero for none.
@@ -68,6 +107,32 @@ type Tx interface {
 
 	// Archive records a completion.
 	Archive(ctx context.Context, c task.Completion) error
+	// Focuses returns every agent's focus pointer that names a task.
+	Focuses(ctx context.Context) (map[string]task.ID, error)
+
+	// Child returns the visible child of parent (zero: the roots) whose
+	// subtask number is num, or a *task.NotFoundError.
+	Child(ctx context.Context, parent task.ID, num int) (task.Task, error)
+	// Query returns a page of the visible tasks q selects, and how many it
+	// selects in all.
+	Query(ctx context.Context, q Query) ([]task.Task, int, error)
+	// Counts returns the plan's aggregates.
+	Counts(ctx context.Context) (Counts, error)
+
+	// Deps returns every dependency between visible tasks.
+	Deps(ctx context.Context) (task.Deps, error)
+	// TaskDeps returns the visible tasks id depends on, in id order.
+	TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error)
+	// Dependents returns the visible tasks that depend on id, in id order.
+	Dependents(ctx context.Context, id task.ID) ([]task.ID, error)
+	// SetDeps replaces the dependencies of id.
+	SetDeps(ctx context.Context, id task.ID, deps []task.ID) error
+
+	// Imported returns the task an import source's external id became.
+	Imported(ctx context.Context, source, externalID string) (task.ID, bool, error)
+	// SetImported records that an external id became task id.
+	SetImported(ctx context.Context, source, externalID string, id task.ID) error
+
 	// Completions returns archived completions in the order they happened
 	// (newestFirst reverses it), paged, and how many there are in all.
 	Completions(ctx context.Context, newestFirst bool, offset, limit int) ([]task.Completion, int, error)

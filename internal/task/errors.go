@@ -37,10 +37,19 @@ func (e *FieldError) Error() string {
 // Unwrap makes every FieldError an ErrInvalid.
 func (e *FieldError) Unwrap() error { return ErrInvalid }
 
-// NotFoundError names the ID that was not found.
-type NotFoundError struct{ ID ID }
+// NotFoundError names the ID that was not found: a task, or with Sub set,
+// subtask number Sub of task ID (zero ID: of the roots).
+type NotFoundError struct {
+	ID  ID
+	Sub int
+}
 
-func (e *NotFoundError) Error() string { return fmt.Sprintf("task %s not found", e.ID) }
+func (e *NotFoundError) Error() string {
+	if e.Sub != 0 {
+		return fmt.Sprintf("subtask %s.%d not found", e.ID, e.Sub)
+	}
+	return fmt.Sprintf("task %s not found", e.ID)
+}
 
 // Unwrap makes every NotFoundError an ErrNotFound.
 func (e *NotFoundError) Unwrap() error { return ErrNotFound }

@@ -82,8 +82,9 @@ const (
 // stack's entry, the plan's task and (later) a loop's carrier.
 type Task struct {
 	ID          ID
-	ParentID    ID // zero for a root task
-	Position    int
+	ParentID    ID  // zero for a root task
+	Position    int // order among siblings
+	Num         int // number among its parent's children, stable: "parent.num" names a subtask
 	Title       string
 	Body        string
 	Status      Status
@@ -132,4 +133,37 @@ func ValidateBody(body string) error {
 			Fix: "store a summary and keep large material in files"}
 	}
 	return nil
+}
+
+// Ref names a task as the plan does: an id ("12"), or a subtask by its
+// number under a task ("12.3", and deeper: "12.3.1").
+type Ref struct {
+	ID   ID
+	Path []int // subtask numbers below ID, outermost first
+}
+
+// ParseRef parses a task reference.
+func ParseRef(s string) (Ref, error) {
+	parts := strings.Split(strings.TrimPrefix(strings.TrimSpace(s), "#"), ".")
+	id, err := ParseID(parts[0])
+	if err != nil {
+		return Ref{}, err
+	}
+	r := Ref{ID: id}
+	for _, p := range parts[1:] {
+		n, err := strconv.Atoi(p)
+		if err != nil || n <= 0 || len(p) > 9 {
+			return Ref{}, fmt.Errorf("%w: not a task reference", ErrInvalid)
+		}
+		r.Path = append(r.Path, n)
+	}
+	return r, nil
+}
+
+// RefString names t the plan's way: "parent.num" for a subtask, else its id.
+func RefString(t Task) string {
+	if t.ParentID == 0 {
+		return t.ID.String()
+	}
+	return t.ParentID.String() + "." + strconv.Itoa(t.Num)
 }

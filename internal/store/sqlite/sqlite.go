@@ -48,6 +48,7 @@ type Store struct {
 	w      *sql.DB         // one connection, BEGIN IMMEDIATE
 	r      *sql.DB         // read-only pool
 	ws, rs *lazyStatements // prepared on w and r (stmts.go)
+	v      *versioner
 }
 
 var _ store.Store = (*Store)(nil)
@@ -106,7 +107,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	r.SetMaxIdleConns(opts.ReadConns)
 	r.SetConnMaxIdleTime(0)
 	return &Store{path: path, w: w, r: r,
-		ws: newLazyStatements(w, readQueries, writeQueries), rs: newLazyStatements(r, readQueries)}, nil
+		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries),
+		rs: newLazyStatements(r, readQueries, planReadQueries),
+		v:  &versioner{db: r},
+	}, nil
 }
 
 // Path returns the database file's path.
@@ -114,8 +118,11 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes both pools.
 func (s *Store) Close() error {
-	return errors.Join(s.rs.close(), s.ws.close(), s.r.Close(), s.w.Close())
+	return errors.Join(s.v.close(), s.rs.close(), s.ws.close(), s.r.Close(), s.w.Close())
 }
+
+// Version implements store.Store.
+func (s *Store) Version(ctx context.Context) (uint64, error) { return s.v.version(ctx) }
 
 // View implements store.Store.
 func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {

@@ -86,7 +86,7 @@ func (l *lazyStatements) close() error {
 var (
 	readQueries = []string{qTask, qChildren, qChildrenBody, qTasks, qCountTasks, qFocus,
 		qCountCompletion, qCompletionsAsc, qCompletionsDesc, qAncestors}
-	writeQueries = []string{qPlaceAfter, qShiftRight, qNextPosition, qInsertTask, qUpdateTask,
+	writeQueries = []string{qPlaceAfter, qShiftRight, qNextPosition, qNextNum, qInsertTask, qUpdateTask,
 		qRemoveSubtree, qSetFocus, qArchive}
 )
 

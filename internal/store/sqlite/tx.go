@@ -40,8 +40,8 @@ func nullID(id task.ID) sql.NullInt64 {
 }
 
 const (
-	colsNoBody = `id, parent_id, position, title, '', status, priority, created_at, updated_at, completed_at`
-	colsBody   = `id, parent_id, position, title, body, status, priority, created_at, updated_at, completed_at`
+	colsNoBody = `id, parent_id, position, num, title, '', status, priority, created_at, updated_at, completed_at`
+	colsBody   = `id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at`
 )
 
 // The statements, by the methods that run them. Each is prepared once per
@@ -71,9 +71,10 @@ const (
 	qPlaceAfter   = `SELECT parent_id, position FROM tasks WHERE id = ? AND removed_at IS NULL`
 	qShiftRight   = `UPDATE tasks SET position = position + 1 WHERE parent_id IS ? AND position > ?`
 	qNextPosition = `SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE parent_id IS ?`
+	qNextNum      = `SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE parent_id IS ?`
 	qInsertTask   = `INSERT INTO tasks
-		(parent_id, position, title, body, status, priority, created_at, updated_at, completed_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+		(parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
 	qUpdateTask = `UPDATE tasks SET title = ?, body = ?, status = ?, priority = ?,
 		updated_at = ?, completed_at = ? WHERE id = ? AND removed_at IS NULL`
 	qRemoveSubtree = `
@@ -99,7 +100,7 @@ func scanTask(row scanner) (task.Task, error) {
 		completed        sql.NullInt64
 		status, priority string
 	)
-	if err := row.Scan(&t.ID, &parent, &t.Position, &t.Title, &t.Body, &status, &priority, &created, &updated, &completed); err != nil {
+	if err := row.Scan(&t.ID, &parent, &t.Position, &t.Num, &t.Title, &t.Body, &status, &priority, &created, &updated, &completed); err != nil {
 		return task.Task{}, err
 	}
 	t.ParentID = task.ID(parent.Int64)
@@ -205,8 +206,11 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 	if t.Priority == "" {
 		t.Priority = task.PriorityMedium
 	}
+	if err := x.queryRow(ctx, qNextNum, nullID(t.ParentID)).Scan(&t.Num); err != nil {
+		return task.Task{}, fmt.Errorf("number task: %w", err)
+	}
 	err := x.queryRow(ctx, qInsertTask,
-		nullID(t.ParentID), t.Position, t.Title, t.Body, string(t.Status), string(t.Priority),
+		nullID(t.ParentID), t.Position, t.Num, t.Title, t.Body, string(t.Status), string(t.Priority),
 		micros(t.CreatedAt), micros(t.UpdatedAt), nullMicros(t.CompletedAt)).Scan(&t.ID)
 	if err != nil {
 		return task.Task{}, fmt.Errorf("insert task: %w", err)
@@ -234,6 +238,9 @@ func (x *txn) RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int,
 	n, _ := res.RowsAffected()
 	if n == 0 {
 		return 0, &task.NotFoundError{ID: id}
+	}
+	if _, err := x.exec(ctx, qDropDepsOn, micros(at)); err != nil {
+		return 0, fmt.Errorf("remove task %s from dependencies: %w", id, err)
 	}
 	return int(n), nil
 }

@@ -102,7 +102,7 @@ func testCreateAndRead(t *testing.T, s store.Store) {
 		if err != nil {
 			return err
 		}
-		want := task.Task{ID: a1.ID, ParentID: a.ID, Position: got.Position, Title: "a1", Body: "body of a1",
+		want := task.Task{ID: a1.ID, ParentID: a.ID, Position: got.Position, Num: 1, Title: "a1", Body: "body of a1",
 			Status: task.StatusPending, Priority: task.PriorityMedium, CreatedAt: t0, UpdatedAt: t0}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Task (-want +got):\n%s", diff)

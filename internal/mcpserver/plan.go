@@ -1,0 +1,725 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// The plan toolset: the task board of the plan specification, with its tool
+// and parameter names, on the same task tree as the focus stack.
+
+// StringList is a list argument that also accepts a single string, as the
+// plan specification's "array|string" filters do.
+type StringList []string
+
+// UnmarshalJSON accepts a string or an array of strings.
+func (l *StringList) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*l = StringList{s}
+		return nil
+	}
+	var ss []string
+	if err := json.Unmarshal(b, &ss); err != nil {
+		return err
+	}
+	*l = ss
+	return nil
+}
+
+type filterArgs struct {
+	Status        StringList `json:"status,omitempty" jsonschema:"pending, in-progress, blocked, done, deferred, cancelled; one or a list"`
+	Priority      StringList `json:"priority,omitempty" jsonschema:"critical, high, medium, low; one or a list"`
+	CreatedAfter  string     `json:"createdAfter,omitempty" jsonschema:"ISO 8601"`
+	CreatedBefore string     `json:"createdBefore,omitempty"`
+	UpdatedAfter  string     `json:"updatedAfter,omitempty"`
+	UpdatedBefore string     `json:"updatedBefore,omitempty"`
+}
+
+type getTasksArgs struct {
+	filterArgs
+	Offset int `json:"offset,omitempty"`
+	Limit  int `json:"limit,omitempty" jsonschema:"default 20"`
+}
+
+type idArgs struct {
+	ID IDArg `json:"id" jsonschema:"task id, or parentId.N for a subtask"`
+}
+
+type createTaskArgs struct {
+	Title        string     `json:"title"`
+	Description  string     `json:"description,omitempty"`
+	Priority     string     `json:"priority,omitempty" jsonschema:"default medium"`
+	Dependencies StringList `json:"dependencies,omitempty" jsonschema:"ids of tasks that must be done first"`
+	Status       string     `json:"status,omitempty" jsonschema:"default pending"`
+}
+
+type updateTaskArgs struct {
+	ID           IDArg       `json:"id"`
+	Title        *string     `json:"title,omitempty"`
+	Description  *string     `json:"description,omitempty"`
+	Status       *string     `json:"status,omitempty"`
+	Priority     *string     `json:"priority,omitempty"`
+	Dependencies *StringList `json:"dependencies,omitempty" jsonschema:"replaces the list"`
+}
+
+type nextTaskArgs struct {
+	Status   StringList `json:"status,omitempty" jsonschema:"candidates' statuses (default pending, in-progress)"`
+	Priority StringList `json:"priority,omitempty"`
+}
+
+type sortArgs struct {
+	Field string `json:"field,omitempty"`
+	Order string `json:"order,omitempty"`
+}
+
+type queryTasksArgs struct {
+	Filters filterArgs `json:"filters,omitempty"`
+	Sort    sortArgs   `json:"sort,omitempty"`
+	Fields  StringList `json:"fields,omitempty" jsonschema:"project these fields (default id, title, status, priority)"`
+	Offset  int        `json:"offset,omitempty"`
+	Limit   int        `json:"limit,omitempty" jsonschema:"default 20"`
+}
+
+type addSubtaskArgs struct {
+	ParentID    IDArg  `json:"parentId"`
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"`
+}
+
+type updateSubtaskArgs struct {
+	SubtaskID   IDArg   `json:"subtaskId" jsonschema:"parentId.N"`
+	Status      *string `json:"status,omitempty"`
+	Title       *string `json:"title,omitempty"`
+	Description *string `json:"description,omitempty"`
+}
+
+type subtaskIDArgs struct {
+	SubtaskID IDArg `json:"subtaskId" jsonschema:"parentId.N"`
+}
+
+const (
+	planDefaultLimit = 20
+	planMaxLimit     = 50
+)
+
+var (
+	statusEnum   = []any{"pending", "in-progress", "blocked", "done", "deferred", "cancelled"}
+	priorityEnum = []any{"critical", "high", "medium", "low"}
+	fieldNames   = []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "parentId", "createdAt", "updatedAt", "completedAt"}
+)
+
+func planTools() []tool {
+	const ts = "plan"
+	page := []func(*jsonschema.Schema){minimum("offset", 0), bounds("limit", 1, planMaxLimit)}
+	return []tool{
+		declare(ts, mcp.Tool{Name: "get_tasks", Annotations: readOnly,
+			Description: "List tasks (id, title, status, priority, dependencies), filtered, 20 a page. Full text: get_task."},
+			getTasks, page...),
+		declare(ts, mcp.Tool{Name: "get_task", Annotations: readOnly,
+			Description: "One task in full: description, dependencies, dependents, subtasks."},
+			getTask),
+		declare(ts, mcp.Tool{Name: "create_task", Annotations: additive,
+			Description: "Add a task to the plan. Dependencies must not form a cycle."},
+			createTask, enum("priority", priorityEnum...), enum("status", statusEnum...)),
+		declare(ts, mcp.Tool{Name: "update_task", Annotations: overwriting,
+			Description: "Change a task's fields; done is permanent and needs its subtasks closed."},
+			updateTask, enum("priority", priorityEnum...), enum("status", statusEnum...)),
+		declare(ts, mcp.Tool{Name: "delete_task", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)},
+			Description: "Delete a task and its subtasks; other tasks stop depending on them."},
+			deleteTask),
+		declare(ts, mcp.Tool{Name: "get_next_task", Annotations: readOnly,
+			Description: "The best task to do now (dependencies done, by priority) and why."},
+			getNextTask),
+		declare(ts, mcp.Tool{Name: "query_tasks", Annotations: readOnly,
+			Description: "Tasks filtered, sorted (priority|created|updated|status, asc|desc) and projected to chosen fields."},
+			queryTasks, append(page, func(s *jsonschema.Schema) {
+				s.Properties["filters"] = &jsonschema.Schema{Type: "object",
+					Description: "status, priority, createdAfter, createdBefore, updatedAfter, updatedBefore, as in get_tasks"}
+				sp := s.Properties["sort"]
+				sp.Properties["field"].Enum = []any{"priority", "created", "updated", "status"}
+				sp.Properties["order"].Enum = []any{"asc", "desc"}
+			})...),
+		declare(ts, mcp.Tool{Name: "get_task_stats", Annotations: readOnly,
+			Description: "Counts by status and priority, blocked tasks, completion time, dependency depth."},
+			getTaskStats),
+		declare(ts, mcp.Tool{Name: "add_subtask", Annotations: additive,
+			Description: "Add a subtask (parentId.N) under a task."},
+			addSubtask),
+		declare(ts, mcp.Tool{Name: "update_subtask", Annotations: overwriting,
+			Description: "Change a subtask's status, title or description."},
+			updateSubtask, enum("status", statusEnum...)),
+		declare(ts, mcp.Tool{Name: "delete_subtask", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)},
+			Description: "Delete a subtask and its own subtasks."},
+			deleteSubtask),
+	}
+}
+
+// planTask is a task as the plan's results show it. Lists leave out the
+// description and times; get_task fills them in.
+type planTask struct {
+	ID           string     `json:"id"`
+	Ref          string     `json:"ref,omitempty"` // parentId.N, for a subtask
+	Title        string     `json:"title"`
+	Status       string     `json:"status"`
+	Priority     string     `json:"priority"`
+	Dependencies []string   `json:"dependencies,omitempty"`
+	Description  string     `json:"description,omitempty"`
+	Clipped      bool       `json:"descriptionTruncated,omitempty"`
+	ParentID     string     `json:"parentId,omitempty"`
+	CreatedAt    string     `json:"createdAt,omitempty"`
+	UpdatedAt    string     `json:"updatedAt,omitempty"`
+	CompletedAt  string     `json:"completedAt,omitempty"`
+	DependsOn    []taskLink `json:"dependsOn,omitempty"`
+	Dependents   []taskLink `json:"dependents,omitempty"`
+	Subtasks     []taskLink `json:"subtasks,omitempty"`
+}
+
+// taskLink is another task named in a result.
+type taskLink struct {
+	ID     string `json:"id"`
+	Ref    string `json:"ref,omitempty"`
+	Title  string `json:"title"`
+	Status string `json:"status"`
+}
+
+func link(t task.Task) taskLink {
+	l := taskLink{ID: t.ID.String(), Title: t.Title, Status: string(t.Status)}
+	if t.ParentID != 0 {
+		l.Ref = task.RefString(t)
+	}
+	return l
+}
+
+func idStrings(ids []task.ID) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id.String()
+	}
+	return out
+}
+
+func item(t task.Task, deps []task.ID) planTask {
+	p := planTask{ID: t.ID.String(), Title: t.Title, Status: string(t.Status), Priority: string(t.Priority), Dependencies: idStrings(deps)}
+	if t.ParentID != 0 {
+		p.Ref = task.RefString(t)
+	}
+	return p
+}
+
+func full(d service.Detail) planTask {
+	ids := make([]task.ID, len(d.Deps))
+	for i, x := range d.Deps {
+		ids[i] = x.ID
+	}
+	p := item(d.Task, ids)
+	p.Description = d.Body
+	if d.ParentID != 0 {
+		p.ParentID = d.ParentID.String()
+	}
+	p.CreatedAt, p.UpdatedAt, p.CompletedAt = ts(d.CreatedAt), ts(d.UpdatedAt), ts(d.CompletedAt)
+	for _, x := range d.Deps {
+		p.DependsOn = append(p.DependsOn, link(x))
+	}
+	for _, x := range d.Dependents {
+		p.Dependents = append(p.Dependents, link(x))
+	}
+	for _, x := range d.Subtasks {
+		p.Subtasks = append(p.Subtasks, link(x))
+	}
+	return p
+}
+
+// line renders a task in one line of text: id, status, priority, title, deps.
+func line(p planTask) string {
+	var b strings.Builder
+	b.WriteString(p.ID)
+	if p.Ref != "" {
+		b.WriteString(" (" + p.Ref + ")")
+	}
+	fmt.Fprintf(&b, " %s %s: %s", p.Status, p.Priority, p.Title)
+	if len(p.Dependencies) > 0 {
+		b.WriteString(" [after " + strings.Join(p.Dependencies, ",") + "]")
+	}
+	return b.String()
+}
+
+// render is get_task's text: the task, then the tasks around it.
+func render(p planTask) string {
+	var b strings.Builder
+	b.WriteString(line(p))
+	if p.ParentID != "" {
+		b.WriteString("\nparent: " + p.ParentID)
+	}
+	fmt.Fprintf(&b, "\ncreated %s, updated %s", p.CreatedAt, p.UpdatedAt)
+	if p.CompletedAt != "" {
+		b.WriteString(", done " + p.CompletedAt)
+	}
+	links := func(name string, ls []taskLink) {
+		if len(ls) == 0 {
+			return
+		}
+		b.WriteString("\n" + name + ":")
+		for _, l := range ls {
+			id := l.ID
+			if l.Ref != "" {
+				id += " (" + l.Ref + ")"
+			}
+			fmt.Fprintf(&b, "\n- %s %s: %s", id, l.Status, l.Title)
+		}
+	}
+	links("depends on", p.DependsOn)
+	links("dependents", p.Dependents)
+	links("subtasks", p.Subtasks)
+	if p.Description != "" {
+		b.WriteString("\n\n" + p.Description)
+	}
+	return b.String()
+}
+
+func parseStatuses(field string, l StringList) ([]task.Status, error) {
+	var out []task.Status
+	for _, s := range l {
+		st := task.Status(strings.ToLower(strings.TrimSpace(s)))
+		if !st.Valid() {
+			return nil, &task.FieldError{Field: field, Problem: fmt.Sprintf("has %s", quoteClip(s)),
+				Fix: "use pending, in-progress, blocked, done, deferred or cancelled"}
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+func parsePriorities(field string, l StringList) ([]task.Priority, error) {
+	var out []task.Priority
+	for _, s := range l {
+		p := task.Priority(strings.ToLower(strings.TrimSpace(s)))
+		if !p.Valid() {
+			return nil, &task.FieldError{Field: field, Problem: fmt.Sprintf("has %s", quoteClip(s)), Fix: "use critical, high, medium or low"}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// parseTime reads an ISO 8601 date or date-time; one without a zone is UTC.
+func parseTime(field, s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, strings.TrimSpace(s)); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, &task.FieldError{Field: field, Problem: fmt.Sprintf("is %s, not an ISO 8601 date", quoteClip(s)),
+		Fix: "use a date such as 2025-12-10 or 2025-12-10T09:00:00Z"}
+}
+
+func (f filterArgs) query(prefix string) (store.Query, error) {
+	var (
+		q   store.Query
+		err error
+	)
+	if q.Statuses, err = parseStatuses(prefix+"status", f.Status); err != nil {
+		return q, err
+	}
+	if q.Priorities, err = parsePriorities(prefix+"priority", f.Priority); err != nil {
+		return q, err
+	}
+	for _, d := range []struct {
+		name string
+		in   string
+		out  *time.Time
+	}{
+		{"createdAfter", f.CreatedAfter, &q.CreatedAfter},
+		{"createdBefore", f.CreatedBefore, &q.CreatedBefore},
+		{"updatedAfter", f.UpdatedAfter, &q.UpdatedAfter},
+		{"updatedBefore", f.UpdatedBefore, &q.UpdatedBefore},
+	} {
+		if *d.out, err = parseTime(prefix+d.name, d.in); err != nil {
+			return q, err
+		}
+	}
+	return q, nil
+}
+
+func pageOf(offset, limit int) (int, int, error) {
+	if err := checkPage(pageArgs{Offset: offset, Limit: limit}, planMaxLimit); err != nil {
+		return 0, 0, err
+	}
+	if limit == 0 {
+		limit = planDefaultLimit
+	}
+	return offset, limit, nil
+}
+
+type tasksOut struct {
+	Tasks      []planTask `json:"tasks"`
+	Total      int        `json:"total"`
+	Offset     int        `json:"offset"`
+	NextOffset int        `json:"nextOffset,omitempty"`
+}
+
+// pageText is the header line of a page of tasks.
+func pageText(n, offset, total, next int) string {
+	if total == 0 {
+		return "No tasks match."
+	}
+	s := fmt.Sprintf("Tasks %d-%d of %d", offset+1, offset+n, total)
+	if n == 0 {
+		s = fmt.Sprintf("No tasks at offset %d of %d", offset, total)
+	}
+	if next != 0 {
+		s += fmt.Sprintf(" (next offset %d)", next)
+	}
+	return s + ":"
+}
+
+func getTasks(ctx context.Context, c call, in getTasksArgs) (string, any, error) {
+	q, err := in.filterArgs.query("")
+	if err != nil {
+		return "", nil, err
+	}
+	if q.Offset, q.Limit, err = pageOf(in.Offset, in.Limit); err != nil {
+		return "", nil, err
+	}
+	items, total, err := c.Plan.List(ctx, q)
+	if err != nil {
+		return "", nil, err
+	}
+	out := tasksOut{Tasks: []planTask{}, Total: total, Offset: q.Offset}
+	if q.Offset+len(items) < total {
+		out.NextOffset = q.Offset + len(items)
+	}
+	lines := []string{pageText(len(items), q.Offset, total, out.NextOffset)}
+	for _, it := range items {
+		p := item(it.Task, it.Deps)
+		out.Tasks = append(out.Tasks, p)
+		lines = append(lines, line(p))
+	}
+	return strings.Join(lines, "\n"), out, nil
+}
+
+func getTask(ctx context.Context, c call, in idArgs) (string, any, error) {
+	d, err := c.Plan.Get(ctx, string(in.ID))
+	if err != nil {
+		return "", nil, err
+	}
+	p := full(d)
+	return render(p), p, nil
+}
+
+type changedOut struct {
+	planTask
+	Message string `json:"message"`
+}
+
+func changed(verb string, d service.Detail) (string, any, error) {
+	p := full(d)
+	p.Description, p.Clipped = preview(p.Description) // the caller just sent it
+	msg := fmt.Sprintf("%s task %s: %s", verb, p.ID, line(p))
+	return msg, changedOut{planTask: p, Message: msg}, nil
+}
+
+func createTask(ctx context.Context, c call, in createTaskArgs) (string, any, error) {
+	d, err := c.Plan.Create(ctx, service.NewTask{Title: in.Title, Description: in.Description,
+		Priority: task.Priority(strings.ToLower(in.Priority)), Status: task.Status(strings.ToLower(in.Status)), Deps: in.Dependencies})
+	if err != nil {
+		return "", nil, err
+	}
+	return changed("Created", d)
+}
+
+func change(title, description, status, priority *string, deps *StringList) service.Change {
+	ch := service.Change{Title: title, Description: description}
+	if status != nil {
+		s := task.Status(strings.ToLower(*status))
+		ch.Status = &s
+	}
+	if priority != nil {
+		p := task.Priority(strings.ToLower(*priority))
+		ch.Priority = &p
+	}
+	if deps != nil {
+		ds := []string(*deps)
+		if ds == nil {
+			ds = []string{}
+		}
+		ch.Deps = &ds
+	}
+	return ch
+}
+
+func updateTask(ctx context.Context, c call, in updateTaskArgs) (string, any, error) {
+	d, err := c.Plan.Update(ctx, string(in.ID), "id", change(in.Title, in.Description, in.Status, in.Priority, in.Dependencies))
+	if err != nil {
+		return "", nil, err
+	}
+	return changed("Updated", d)
+}
+
+type deletedOut struct {
+	Success   bool   `json:"success"`
+	DeletedID string `json:"deletedId"`
+	Removed   int    `json:"removed"`
+	Message   string `json:"message"`
+}
+
+func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
+	r, err := c.Plan.Delete(ctx, string(in.ID), "id")
+	if err != nil {
+		return "", nil, err
+	}
+	msg := fmt.Sprintf("Deleted task %s %q", r.Task.ID, r.Task.Title)
+	if r.Count > 1 {
+		msg += fmt.Sprintf(" and %d subtasks", r.Count-1)
+	}
+	msg += "; no task depends on them any more."
+	return msg, deletedOut{Success: true, DeletedID: r.Task.ID.String(), Removed: r.Count, Message: msg}, nil
+}
+
+type nextOut struct {
+	Task      *planTask `json:"task"`
+	Rationale string    `json:"rationale"`
+	Unblocks  []string  `json:"unblocks,omitempty"`
+}
+
+func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, error) {
+	var (
+		f   task.NextFilter
+		err error
+	)
+	if f.Statuses, err = parseStatuses("status", in.Status); err != nil {
+		return "", nil, err
+	}
+	if f.Priorities, err = parsePriorities("priority", in.Priority); err != nil {
+		return "", nil, err
+	}
+	r, err := c.Plan.Next(ctx, f)
+	if err != nil {
+		return "", nil, err
+	}
+	out := nextOut{Rationale: r.Rationale}
+	if r.Task == nil {
+		return r.Rationale, out, nil
+	}
+	d, err := c.Plan.Get(ctx, r.Task.ID.String())
+	if err != nil {
+		return "", nil, err
+	}
+	p := full(d)
+	p.Description, p.Clipped = preview(p.Description)
+	p.Dependents, p.DependsOn = nil, nil
+	out.Task = &p
+	for _, u := range r.Unblocks {
+		out.Unblocks = append(out.Unblocks, u.ID.String())
+	}
+	text := r.Rationale + "\n" + line(p)
+	if p.Description != "" {
+		text += "\n\n" + p.Description
+	}
+	return text, out, nil
+}
+
+type queryOut struct {
+	Tasks      []map[string]any `json:"tasks"`
+	Total      int              `json:"total"`
+	Offset     int              `json:"offset"`
+	NextOffset int              `json:"nextOffset,omitempty"`
+}
+
+func queryTasks(ctx context.Context, c call, in queryTasksArgs) (string, any, error) {
+	q, err := in.Filters.query("filters.")
+	if err != nil {
+		return "", nil, err
+	}
+	switch f := strings.ToLower(in.Sort.Field); f {
+	case "", "priority", "created", "updated", "status":
+		q.Sort = f
+	default:
+		return "", nil, &task.FieldError{Field: "sort.field", Problem: fmt.Sprintf("is %s", quoteClip(in.Sort.Field)), Fix: "use priority, created, updated or status"}
+	}
+	switch o := strings.ToLower(in.Sort.Order); o {
+	case "", "asc":
+	case "desc":
+		q.Desc = true
+	default:
+		return "", nil, &task.FieldError{Field: "sort.order", Problem: fmt.Sprintf("is %s", quoteClip(in.Sort.Order)), Fix: "use asc or desc"}
+	}
+	fields := []string(in.Fields)
+	if len(fields) == 0 {
+		fields = []string{"id", "title", "status", "priority"}
+	}
+	for _, f := range fields {
+		if !slices.Contains(fieldNames, f) {
+			return "", nil, &task.FieldError{Field: "fields", Problem: fmt.Sprintf("has %s", quoteClip(f)), Fix: "use any of " + strings.Join(fieldNames, ", ")}
+		}
+		if f == "description" {
+			q.WithBody = true
+		}
+	}
+	if q.Offset, q.Limit, err = pageOf(in.Offset, in.Limit); err != nil {
+		return "", nil, err
+	}
+	items, total, err := c.Plan.List(ctx, q)
+	if err != nil {
+		return "", nil, err
+	}
+	out := queryOut{Tasks: []map[string]any{}, Total: total, Offset: q.Offset}
+	if q.Offset+len(items) < total {
+		out.NextOffset = q.Offset + len(items)
+	}
+	lines := []string{pageText(len(items), q.Offset, total, out.NextOffset)}
+	for _, it := range items {
+		p := item(it.Task, it.Deps)
+		row := map[string]any{}
+		var cells []string
+		for _, f := range fields {
+			var v any
+			switch f {
+			case "id":
+				v = p.ID
+			case "ref":
+				v = task.RefString(it.Task)
+			case "title":
+				v = p.Title
+			case "description":
+				d, _ := preview(it.Body)
+				v = d
+			case "status":
+				v = p.Status
+			case "priority":
+				v = p.Priority
+			case "dependencies":
+				v = p.Dependencies
+				if p.Dependencies == nil {
+					v = []string{}
+				}
+			case "parentId":
+				if it.ParentID != 0 {
+					v = it.ParentID.String()
+				}
+			case "createdAt":
+				v = ts(it.CreatedAt)
+			case "updatedAt":
+				v = ts(it.UpdatedAt)
+			case "completedAt":
+				if !it.CompletedAt.IsZero() {
+					v = ts(it.CompletedAt)
+				}
+			}
+			if v == nil {
+				cells = append(cells, "-")
+				continue
+			}
+			row[f] = v
+			cells = append(cells, fmt.Sprint(v))
+		}
+		out.Tasks = append(out.Tasks, row)
+		lines = append(lines, strings.Join(cells, " | "))
+	}
+	return strings.Join(lines, "\n"), out, nil
+}
+
+type statsOut struct {
+	Total             int            `json:"total"`
+	ByStatus          map[string]int `json:"byStatus"`
+	ByPriority        map[string]int `json:"byPriority"`
+	BlockedCount      int            `json:"blockedCount"`
+	AvgCompletionDays float64        `json:"avgCompletionDays"`
+	DependencyStats   struct {
+		MaxDepth           int     `json:"maxDepth"`
+		AverageDepsPerTask float64 `json:"averageDepsPerTask"`
+	} `json:"dependencyStats"`
+}
+
+func round1(f float64) float64 { return math.Round(f*10) / 10 }
+
+func getTaskStats(ctx context.Context, c call, _ noArgs) (string, any, error) {
+	s, err := c.Plan.Stats(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	out := statsOut{Total: s.Total, ByStatus: map[string]int{}, ByPriority: map[string]int{}, BlockedCount: s.BlockedCount,
+		AvgCompletionDays: round1(s.AvgCompletionDays)}
+	var st, pr []string
+	for _, x := range task.Statuses {
+		out.ByStatus[string(x)] = s.ByStatus[x]
+		st = append(st, fmt.Sprintf("%s %d", x, s.ByStatus[x]))
+	}
+	for _, x := range task.Priorities {
+		out.ByPriority[string(x)] = s.ByPriority[x]
+		pr = append(pr, fmt.Sprintf("%s %d", x, s.ByPriority[x]))
+	}
+	out.DependencyStats.MaxDepth = s.MaxDepth
+	out.DependencyStats.AverageDepsPerTask = math.Round(s.AvgDepsPerTask*100) / 100
+	text := fmt.Sprintf("%d tasks: %s.\nPriority: %s.\nBlocked or waiting: %d. Average completion: %.1f days. Dependency depth: %d, %.2f per task.",
+		s.Total, strings.Join(st, ", "), strings.Join(pr, ", "), s.BlockedCount, out.AvgCompletionDays, s.MaxDepth, s.AvgDepsPerTask)
+	return text, out, nil
+}
+
+func addSubtask(ctx context.Context, c call, in addSubtaskArgs) (string, any, error) {
+	var parent task.ID
+	d, err := c.Plan.Get(ctx, string(in.ParentID))
+	if err != nil {
+		return "", nil, fieldNotFound(err, "parentId")
+	}
+	parent = d.ID
+	sub, err := c.Plan.Create(ctx, service.NewTask{Title: in.Title, Description: in.Description, Parent: parent})
+	if err != nil {
+		return "", nil, err
+	}
+	d, err = c.Plan.Get(ctx, parent.String())
+	if err != nil {
+		return "", nil, err
+	}
+	return parentResult(fmt.Sprintf("Added subtask %s (id %s) %q.", task.RefString(sub.Task), sub.ID, sub.Title), d)
+}
+
+// fieldNotFound keeps a not-found error, naming the field in the message.
+func fieldNotFound(err error, field string) error {
+	return fmt.Errorf("%s: %w", field, err)
+}
+
+type parentOut struct {
+	Parent  planTask `json:"parent"`
+	Message string   `json:"message"`
+}
+
+func parentResult(msg string, d service.Detail) (string, any, error) {
+	p := full(d)
+	p.Description, p.Clipped = preview(p.Description)
+	return msg + "\n" + render(p), parentOut{Parent: p, Message: msg}, nil
+}
+
+func updateSubtask(ctx context.Context, c call, in updateSubtaskArgs) (string, any, error) {
+	d, err := c.Plan.UpdateSubtask(ctx, string(in.SubtaskID), change(in.Title, in.Description, in.Status, nil, nil))
+	if err != nil {
+		return "", nil, err
+	}
+	return parentResult(fmt.Sprintf("Updated subtask %s.", in.SubtaskID), d)
+}
+
+func deleteSubtask(ctx context.Context, c call, in subtaskIDArgs) (string, any, error) {
+	d, err := c.Plan.DeleteSubtask(ctx, string(in.SubtaskID))
+	if err != nil {
+		return "", nil, err
+	}
+	return parentResult(fmt.Sprintf("Deleted subtask %s.", in.SubtaskID), d)
+}

@@ -1,0 +1,235 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// prompt is one prompt's declaration, served with its toolset.
+type prompt struct {
+	toolset string
+	def     mcp.Prompt
+	build   func(*server) mcp.PromptHandler
+	// complete offers values for an argument being typed; nil for none.
+	complete func(ctx context.Context, s *server, arg, prefix string) (mcp.CompletionResultDetails, error)
+}
+
+func allPrompts() []prompt { return planPrompts() }
+
+func planPrompts() []prompt {
+	return []prompt{
+		{toolset: "plan", def: mcp.Prompt{Name: "session_restore", Title: "Restore session",
+			Description: "Where the project stands: task counts, YOU ARE HERE, the next task, recent updates."},
+			build: func(s *server) mcp.PromptHandler { return s.sessionRestore }},
+		{toolset: "plan", def: mcp.Prompt{Name: "task_context", Title: "Task context",
+			Description: "One task in context: description, dependencies, dependents, subtasks.",
+			Arguments:   []*mcp.PromptArgument{{Name: "taskId", Description: "task id, or parentId.N", Required: true}}},
+			build:    func(s *server) mcp.PromptHandler { return s.taskContext },
+			complete: completeTaskID},
+	}
+}
+
+// promptError is a prompt failure as a JSON-RPC error: prompts have no
+// error result, so the code and the message carry what a tool error would.
+func promptError(ctx context.Context, s *server, name string, err error) error {
+	te := classify(err)
+	if te.Code == CodeInternal || te.Code == CodeUnavailable {
+		s.log.ErrorContext(ctx, "prompt failed", "prompt", name, "error", err)
+	}
+	return &jsonrpc.Error{Code: int64(te.Code), Message: te.Message}
+}
+
+func userText(desc, text string) *mcp.GetPromptResult {
+	return &mcp.GetPromptResult{Description: desc,
+		Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}}}
+}
+
+func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	svc, err := s.opts.Services(ctx)
+	if err != nil {
+		return nil, promptError(ctx, s, "session_restore", err)
+	}
+	st, err := svc.Plan.Stats(ctx)
+	if err != nil {
+		return nil, promptError(ctx, s, "session_restore", err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Project status\n\nTotal tasks: %d\n", st.Total)
+	for _, x := range task.Statuses {
+		fmt.Fprintf(&b, "- %s: %d", x, st.ByStatus[x])
+		if x == task.StatusBlocked && st.BlockedCount > st.ByStatus[x] {
+			fmt.Fprintf(&b, " (%d more waiting on dependencies)", st.BlockedCount-st.ByStatus[x])
+		}
+		b.WriteString("\n")
+	}
+	cur, err := svc.Focus.Current(ctx, s.agent(req.Extra))
+	if err != nil {
+		return nil, promptError(ctx, s, "session_restore", err)
+	}
+	if !cur.Zen {
+		fmt.Fprintf(&b, "\n## YOU ARE HERE\n[%s] %s\n", cur.Task.ID, cur.Task.Title)
+	}
+	next, err := svc.Plan.Next(ctx, task.NextFilter{})
+	if err != nil {
+		return nil, promptError(ctx, s, "session_restore", err)
+	}
+	b.WriteString("\n## Next task to work on\n")
+	if next.Task != nil {
+		d, err := svc.Plan.Get(ctx, next.Task.ID.String())
+		if err != nil {
+			return nil, promptError(ctx, s, "session_restore", err)
+		}
+		fmt.Fprintf(&b, "[%s] %s (priority: %s)\n%s\n", d.ID, d.Title, d.Priority, next.Rationale)
+		if d.Body != "" {
+			fmt.Fprintf(&b, "\n%s\n", clip(d.Body, 500))
+		}
+	} else {
+		b.WriteString(next.Rationale + "\n")
+	}
+	recent, err := svc.Plan.Recent(ctx, 5)
+	if err != nil {
+		return nil, promptError(ctx, s, "session_restore", err)
+	}
+	if len(recent) > 0 {
+		b.WriteString("\n## Recent updates\n")
+		for i, t := range recent {
+			what := string(t.Status)
+			if t.UpdatedAt.Equal(t.CreatedAt) {
+				what = "created"
+			}
+			fmt.Fprintf(&b, "%d. [%s] %s - %s (%s)\n", i+1, t.ID, t.Title, what, ts(t.UpdatedAt))
+		}
+	}
+	return userText("Project status", strings.TrimRight(b.String(), "\n")), nil
+}
+
+func (s *server) taskContext(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	ref := strings.TrimSpace(req.Params.Arguments["taskId"])
+	if ref == "" {
+		return nil, promptError(ctx, s, "task_context", &task.FieldError{Field: "taskId", Problem: "is required", Fix: `pass a task id such as "12"`})
+	}
+	svc, err := s.opts.Services(ctx)
+	if err != nil {
+		return nil, promptError(ctx, s, "task_context", err)
+	}
+	d, err := svc.Plan.Get(ctx, ref)
+	if err != nil {
+		var fe *task.FieldError
+		if errors.As(err, &fe) {
+			fe.Field = "taskId"
+		}
+		return nil, promptError(ctx, s, "task_context", err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Task: %s\n\nID: %s", d.Title, d.ID)
+	if d.ParentID != 0 {
+		fmt.Fprintf(&b, " (subtask %s)", task.RefString(d.Task))
+	}
+	fmt.Fprintf(&b, "\nStatus: %s\nPriority: %s\nCreated: %s\n", d.Status, d.Priority, d.CreatedAt.Format("2006-01-02"))
+	if d.Body != "" {
+		fmt.Fprintf(&b, "\n## Description\n%s\n", clip(d.Body, 1200))
+	}
+	if len(d.Deps) > 0 {
+		b.WriteString("\n## Dependencies\n")
+		for _, x := range d.Deps {
+			mark := ""
+			if x.Status == task.StatusDone {
+				mark = " ✓"
+			}
+			fmt.Fprintf(&b, "- [%s] %s - status: %s%s\n", x.ID, x.Title, x.Status, mark)
+		}
+	}
+	if len(d.Dependents) > 0 {
+		b.WriteString("\n## Dependent tasks (waiting on this)\n")
+		for _, x := range d.Dependents {
+			fmt.Fprintf(&b, "- [%s] %s\n", x.ID, x.Title)
+		}
+	}
+	if len(d.Subtasks) > 0 {
+		done := 0
+		for _, x := range d.Subtasks {
+			if x.Status == task.StatusDone {
+				done++
+			}
+		}
+		fmt.Fprintf(&b, "\n## Subtasks (%d/%d complete)\n", done, len(d.Subtasks))
+		for _, x := range d.Subtasks {
+			box := " "
+			if x.Status == task.StatusDone {
+				box = "x"
+			}
+			fmt.Fprintf(&b, "- [%s] %s %s\n", box, task.RefString(x), x.Title)
+		}
+	}
+	return userText("Task "+d.ID.String(), strings.TrimRight(b.String(), "\n")), nil
+}
+
+// completeTaskID offers the ids that start with what was typed, open tasks
+// first.
+func completeTaskID(ctx context.Context, s *server, arg, prefix string) (mcp.CompletionResultDetails, error) {
+	if arg != "taskId" {
+		return mcp.CompletionResultDetails{Values: []string{}}, nil
+	}
+	svc, err := s.opts.Services(ctx)
+	if err != nil {
+		return mcp.CompletionResultDetails{}, err
+	}
+	b, err := svc.Plan.Board(ctx)
+	if err != nil {
+		return mcp.CompletionResultDetails{}, err
+	}
+	prefix = strings.TrimPrefix(strings.TrimSpace(prefix), "#")
+	var open, closed []task.ID
+	for id, t := range b.Tasks {
+		if strings.HasPrefix(id.String(), prefix) {
+			if t.Status.Open() {
+				open = append(open, id)
+			} else {
+				closed = append(closed, id)
+			}
+		}
+	}
+	task.SortIDs(open)
+	task.SortIDs(closed)
+	all := append(open, closed...)
+	const max = 100 // the protocol's limit per answer
+	out := mcp.CompletionResultDetails{Values: []string{}, Total: len(all), HasMore: len(all) > max}
+	for _, id := range all[:min(len(all), max)] {
+		out.Values = append(out.Values, id.String())
+	}
+	return out, nil
+}
+
+// completion answers completion/complete for the served prompts.
+func (s *server) completion(prompts []prompt) func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	byName := map[string]prompt{}
+	for _, p := range prompts {
+		byName[p.def.Name] = p
+	}
+	return func(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+		empty := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
+		ref := req.Params.Ref
+		if ref == nil || ref.Type != "ref/prompt" {
+			return empty, nil
+		}
+		p, ok := byName[ref.Name]
+		if !ok {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", clip(ref.Name, 40))}
+		}
+		if p.complete == nil {
+			return empty, nil
+		}
+		d, err := p.complete(ctx, s, req.Params.Argument.Name, req.Params.Argument.Value)
+		if err != nil {
+			return nil, promptError(ctx, s, ref.Name, err)
+		}
+		return &mcp.CompleteResult{Completion: d}, nil
+	}
+}

@@ -1,0 +1,603 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// Plan is the dependency-aware task board: the plan specification's view of
+// the same task tree the focus stack walks.
+type Plan struct {
+	store store.Store
+	now   func() time.Time
+
+	mu      sync.Mutex
+	board   *task.Board // the whole graph, cached until the store changes
+	version uint64
+}
+
+// NewPlan returns the plan service over s.
+func NewPlan(s store.Store) *Plan {
+	return &Plan{store: s, now: func() time.Time { return time.Now().UTC() }}
+}
+
+// resolveRef finds the visible task a reference names; field names the
+// argument in errors.
+func resolveRef(ctx context.Context, tx store.Tx, ref, field string) (task.Task, error) {
+	r, err := task.ParseRef(ref)
+	if err != nil {
+		return task.Task{}, &task.FieldError{Field: field, Problem: fmt.Sprintf("is %q, not a task id", clip(ref, 40)),
+			Fix: `pass an id such as "12", or "12.3" for subtask 3 of task 12`}
+	}
+	t, err := tx.Task(ctx, r.ID)
+	for _, n := range r.Path {
+		if err != nil {
+			break
+		}
+		t, err = tx.Child(ctx, t.ID, n)
+	}
+	return t, err
+}
+
+// Detail is one task with what the plan knows around it.
+type Detail struct {
+	task.Task
+	Deps       []task.Task // the tasks it depends on, in id order
+	Dependents []task.Task // the tasks that depend on it, in id order
+	Subtasks   []task.Task // its children, in order
+}
+
+func detail(ctx context.Context, tx store.Tx, t task.Task) (Detail, error) {
+	d := Detail{Task: t}
+	load := func(ids []task.ID, err error) ([]task.Task, error) {
+		if err != nil {
+			return nil, err
+		}
+		out := make([]task.Task, 0, len(ids))
+		for _, id := range ids {
+			x, err := tx.Task(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			x.Body = ""
+			out = append(out, x)
+		}
+		return out, nil
+	}
+	var err error
+	if d.Deps, err = load(tx.TaskDeps(ctx, t.ID)); err != nil {
+		return Detail{}, err
+	}
+	if d.Dependents, err = load(tx.Dependents(ctx, t.ID)); err != nil {
+		return Detail{}, err
+	}
+	d.Subtasks, err = tx.Children(ctx, t.ID, false)
+	return d, err
+}
+
+// Get returns one task with its body, dependencies, dependents and subtasks.
+func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
+	var d Detail
+	err := p.store.View(ctx, func(tx store.Tx) error {
+		t, err := resolveRef(ctx, tx, ref, "id")
+		if err != nil {
+			return err
+		}
+		d, err = detail(ctx, tx, t)
+		return err
+	})
+	if err != nil {
+		return Detail{}, fmt.Errorf("get task: %w", err)
+	}
+	return d, nil
+}
+
+// Item is a task in a list: no body, with its dependency ids.
+type Item struct {
+	task.Task
+	Deps []task.ID
+}
+
+// List returns a page of tasks and how many match in all.
+func (p *Plan) List(ctx context.Context, q store.Query) ([]Item, int, error) {
+	var (
+		items []Item
+		total int
+	)
+	err := p.store.View(ctx, func(tx store.Tx) error {
+		ts, n, err := tx.Query(ctx, q)
+		if err != nil {
+			return err
+		}
+		total = n
+		for _, t := range ts {
+			ds, err := tx.TaskDeps(ctx, t.ID)
+			if err != nil {
+				return err
+			}
+			items = append(items, Item{Task: t, Deps: ds})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("list tasks: %w", err)
+	}
+	return items, total, nil
+}
+
+// NewTask is what create_task and add_subtask take.
+type NewTask struct {
+	Title       string
+	Description string
+	Priority    task.Priority // default medium
+	Status      task.Status   // default pending
+	Deps        []string      // references
+	Parent      task.ID       // zero: a root task
+}
+
+// Change is what update_task and update_subtask take; nil fields stay.
+type Change struct {
+	Title       *string
+	Description *string
+	Status      *task.Status
+	Priority    *task.Priority
+	Deps        *[]string
+}
+
+func validPriority(p task.Priority) error {
+	if p.Valid() {
+		return nil
+	}
+	return &task.FieldError{Field: "priority", Problem: fmt.Sprintf("is %q", clip(string(p), 40)),
+		Fix: "use critical, high, medium or low"}
+}
+
+func validStatus(s task.Status) error {
+	if s.Valid() {
+		return nil
+	}
+	return &task.FieldError{Field: "status", Problem: fmt.Sprintf("is %q", clip(string(s), 40)),
+		Fix: "use pending, in-progress, blocked, done, deferred or cancelled"}
+}
+
+func validDescription(d string) error {
+	if err := task.ValidateBody(d); err != nil {
+		fe := *err.(*task.FieldError)
+		fe.Field = "description"
+		return &fe
+	}
+	return nil
+}
+
+// resolveDeps turns dependency references into ids for task id (zero for a
+// task not yet created), refusing unknown tasks, the task itself, its
+// ancestors and anything that would close a cycle.
+func resolveDeps(ctx context.Context, tx store.Tx, id, parent task.ID, refs []string) ([]task.ID, error) {
+	if len(refs) > 1000 {
+		return nil, &task.FieldError{Field: "dependencies", Problem: fmt.Sprintf("has %d entries", len(refs)), Fix: "keep it to at most 1000"}
+	}
+	var out []task.ID
+	for _, ref := range refs {
+		t, err := resolveRef(ctx, tx, ref, "dependencies")
+		if err != nil {
+			if isNotFound(err) {
+				return nil, &task.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %q, which does not exist", clip(ref, 40)),
+					Fix: "depend only on existing tasks (get_tasks lists them)"}
+			}
+			return nil, err
+		}
+		if !slices.Contains(out, t.ID) {
+			out = append(out, t.ID)
+		}
+	}
+	task.SortIDs(out)
+	if len(out) == 0 {
+		return out, nil
+	}
+	if id != 0 {
+		if c := task.FindCycle(nil, id, out); c != nil { // the task itself
+			return nil, &task.CycleError{Path: c}
+		}
+	}
+	// A task cannot wait for its own ancestor: the ancestor cannot finish
+	// before its subtasks do.
+	for a := parent; a != 0; {
+		if slices.Contains(out, a) {
+			return nil, &task.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %s, an ancestor of this task, which can only finish after it", a),
+				Fix: "drop the ancestor from dependencies"}
+		}
+		at, err := tx.Task(ctx, a)
+		if err != nil {
+			break
+		}
+		a = at.ParentID
+	}
+	if id == 0 {
+		return out, nil // nothing depends on a task that does not exist yet
+	}
+	deps, err := tx.Deps(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if c := task.FindCycle(deps, id, out); c != nil {
+		return nil, &task.CycleError{Path: c}
+	}
+	return out, nil
+}
+
+// Create adds a task (a subtask when Parent is set) and returns it.
+func (p *Plan) Create(ctx context.Context, in NewTask) (Detail, error) {
+	if in.Priority == "" {
+		in.Priority = task.PriorityMedium
+	}
+	if in.Status == "" {
+		in.Status = task.StatusPending
+	}
+	for _, err := range []error{task.ValidateTitle(in.Title), validDescription(in.Description), validPriority(in.Priority), validStatus(in.Status)} {
+		if err != nil {
+			return Detail{}, err
+		}
+	}
+	var d Detail
+	err := p.store.Update(ctx, func(tx store.Tx) error {
+		if in.Parent != 0 {
+			parent, err := tx.Task(ctx, in.Parent)
+			if err != nil {
+				return err
+			}
+			if !parent.Status.Open() {
+				return fmt.Errorf("%w: task %s is %s; add subtasks only to open tasks", task.ErrClosed, parent.ID, parent.Status)
+			}
+		}
+		deps, err := resolveDeps(ctx, tx, 0, in.Parent, in.Deps)
+		if err != nil {
+			return err
+		}
+		now := p.now()
+		t, err := tx.CreateTask(ctx, task.Task{Title: in.Title, Body: in.Description, Priority: in.Priority,
+			Status: task.StatusPending, CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: in.Parent})
+		if err != nil {
+			return err
+		}
+		if err := tx.SetDeps(ctx, t.ID, deps); err != nil {
+			return err
+		}
+		if t, err = setStatus(ctx, tx, t, in.Status, now); err != nil {
+			return err
+		}
+		d, err = detail(ctx, tx, t)
+		return err
+	})
+	if err != nil {
+		return Detail{}, fmt.Errorf("create task: %w", err)
+	}
+	return d, nil
+}
+
+// setStatus moves t to status by the one model's rules: completion is
+// permanent and archived, closing needs the children closed, and agents
+// focused on a task that closes move on.
+func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time) (task.Task, error) {
+	switch {
+	case status == t.Status:
+		return t, nil
+	case t.Status == task.StatusDone:
+		return task.Task{}, fmt.Errorf("%w: task %s is done and completion is permanent; create a new task for follow-up work", task.ErrClosed, t.ID)
+	case !status.Open():
+		if t.Status.Open() {
+			return closeTask(ctx, tx, t, status, now, "")
+		}
+	}
+	t.Status, t.UpdatedAt = status, now
+	return t, tx.UpdateTask(ctx, t)
+}
+
+// Update changes a task and returns it.
+func (p *Plan) Update(ctx context.Context, ref, field string, c Change) (Detail, error) {
+	if c.Title != nil {
+		if err := task.ValidateTitle(*c.Title); err != nil {
+			return Detail{}, err
+		}
+	}
+	if c.Description != nil {
+		if err := validDescription(*c.Description); err != nil {
+			return Detail{}, err
+		}
+	}
+	if c.Priority != nil {
+		if err := validPriority(*c.Priority); err != nil {
+			return Detail{}, err
+		}
+	}
+	if c.Status != nil {
+		if err := validStatus(*c.Status); err != nil {
+			return Detail{}, err
+		}
+	}
+	var d Detail
+	err := p.store.Update(ctx, func(tx store.Tx) error {
+		t, err := resolveRef(ctx, tx, ref, field)
+		if err != nil {
+			return err
+		}
+		now := p.now()
+		if c.Deps != nil {
+			deps, err := resolveDeps(ctx, tx, t.ID, t.ParentID, *c.Deps)
+			if err != nil {
+				return err
+			}
+			if err := tx.SetDeps(ctx, t.ID, deps); err != nil {
+				return err
+			}
+		}
+		if c.Title != nil || c.Description != nil || c.Priority != nil {
+			if c.Title != nil {
+				t.Title = *c.Title
+			}
+			if c.Description != nil {
+				t.Body = *c.Description
+			}
+			if c.Priority != nil {
+				t.Priority = *c.Priority
+			}
+			t.UpdatedAt = now
+			if err := tx.UpdateTask(ctx, t); err != nil {
+				return err
+			}
+		}
+		if c.Status != nil {
+			if t, err = setStatus(ctx, tx, t, *c.Status, now); err != nil {
+				return err
+			}
+		}
+		d, err = detail(ctx, tx, t)
+		return err
+	})
+	if err != nil {
+		return Detail{}, fmt.Errorf("update task: %w", err)
+	}
+	return d, nil
+}
+
+// Deleted is the result of a deletion.
+type Deleted struct {
+	Task  task.Task
+	Count int // tasks removed, subtasks included
+}
+
+// Delete removes a task and its subtasks from the plan; other tasks stop
+// depending on them, agents focused inside move on, and completed ones stay
+// in the archive.
+func (p *Plan) Delete(ctx context.Context, ref, field string) (Deleted, error) {
+	var r Deleted
+	err := p.store.Update(ctx, func(tx store.Tx) error {
+		t, err := resolveRef(ctx, tx, ref, field)
+		if err != nil {
+			return err
+		}
+		all, err := tx.Tasks(ctx)
+		if err != nil {
+			return err
+		}
+		in := map[task.ID]bool{}
+		for _, x := range task.Subtree(all, t.ID) {
+			in[x.ID] = true
+		}
+		now := p.now()
+		r.Task = t
+		if r.Count, err = tx.RemoveSubtree(ctx, t.ID, now); err != nil {
+			return err
+		}
+		return moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now)
+	})
+	if err != nil {
+		return Deleted{}, fmt.Errorf("delete task: %w", err)
+	}
+	return r, nil
+}
+
+// Board returns the whole plan graph, from cache while the store is
+// unchanged. Callers must not modify it.
+func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
+	v, err := p.store.Version(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.board != nil && p.version == v {
+		return p.board, nil
+	}
+	var b *task.Board
+	err = p.store.View(ctx, func(tx store.Tx) error {
+		ts, err := tx.Tasks(ctx)
+		if err != nil {
+			return err
+		}
+		deps, err := tx.Deps(ctx)
+		if err != nil {
+			return err
+		}
+		b = task.NewBoard(ts, deps)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// v was read before the snapshot: if a write landed in between, the next
+	// call sees a newer version and reloads, so the cache is never stale.
+	p.board, p.version = b, v
+	return b, nil
+}
+
+// Recommendation is get_next_task's answer.
+type Recommendation struct {
+	Task      *task.Task // nil when nothing qualifies
+	Rationale string
+	Unblocks  []task.Task
+}
+
+// Next recommends the task to work on next (see task.Board.Next for the rule)
+// and says why in one sentence.
+func (p *Plan) Next(ctx context.Context, f task.NextFilter) (Recommendation, error) {
+	for _, s := range f.Statuses {
+		if err := validStatus(s); err != nil {
+			return Recommendation{}, err
+		}
+	}
+	for _, pr := range f.Priorities {
+		if err := validPriority(pr); err != nil {
+			return Recommendation{}, err
+		}
+	}
+	b, err := p.Board(ctx)
+	if err != nil {
+		return Recommendation{}, fmt.Errorf("next task: %w", err)
+	}
+	t, ok := b.Next(f)
+	if !ok {
+		open, blocked := 0, 0
+		for _, x := range b.Tasks {
+			if x.Status.Open() {
+				open++
+				if b.Blocked(x.ID) {
+					blocked++
+				}
+			}
+		}
+		msg := "Nothing to do: no open task matches."
+		if open > 0 {
+			msg = fmt.Sprintf("No task is ready: %d open, %d of them blocked or waiting on dependencies; see get_tasks with status blocked or get_task for what they wait on.", open, blocked)
+		}
+		return Recommendation{Rationale: msg}, nil
+	}
+	r := Recommendation{Task: t}
+	var why []string
+	why = append(why, string(t.Priority)+" priority")
+	if n := len(b.Deps[t.ID]); n > 0 {
+		why = append(why, fmt.Sprintf("its %d dependencies are done", n))
+	} else {
+		why = append(why, "no dependencies")
+	}
+	if parent := b.Tasks[t.ParentID]; parent != nil && t.ParentID != 0 {
+		why = append(why, fmt.Sprintf("a subtask of %s [%s]", parent.Status, parent.ID))
+	}
+	r.Rationale = fmt.Sprintf("Recommended [%s] %q: %s", t.ID, t.Title, strings.Join(why, ", "))
+	for _, id := range b.Unblocks(t.ID) {
+		r.Unblocks = append(r.Unblocks, *b.Tasks[id])
+	}
+	switch n := len(r.Unblocks); {
+	case n == 0:
+		r.Rationale += "; finishing it unblocks nothing else."
+	case n <= 3:
+		names := make([]string, n)
+		for i, u := range r.Unblocks {
+			names[i] = fmt.Sprintf("[%s] %q", u.ID, u.Title)
+		}
+		r.Rationale += "; finishing it unblocks " + strings.Join(names, ", ") + "."
+	default:
+		r.Rationale += fmt.Sprintf("; finishing it unblocks %d tasks.", n)
+	}
+	return r, nil
+}
+
+// Stats are get_task_stats' numbers.
+type Stats struct {
+	Total             int
+	ByStatus          map[task.Status]int
+	ByPriority        map[task.Priority]int
+	BlockedCount      int // status blocked, or open and waiting on a dependency
+	AvgCompletionDays float64
+	MaxDepth          int
+	AvgDepsPerTask    float64
+}
+
+// Stats returns the plan's aggregate numbers.
+func (p *Plan) Stats(ctx context.Context) (Stats, error) {
+	b, err := p.Board(ctx)
+	if err != nil {
+		return Stats{}, fmt.Errorf("task stats: %w", err)
+	}
+	var c store.Counts
+	if err := p.store.View(ctx, func(tx store.Tx) (err error) {
+		c, err = tx.Counts(ctx)
+		return err
+	}); err != nil {
+		return Stats{}, fmt.Errorf("task stats: %w", err)
+	}
+	s := Stats{ByStatus: c.ByStatus, ByPriority: c.ByPriority, AvgCompletionDays: c.AvgCompletionDays}
+	ids := make([]task.ID, 0, len(b.Tasks))
+	for id, t := range b.Tasks {
+		ids = append(ids, id)
+		if t.Status.Open() && b.Blocked(id) {
+			s.BlockedCount++
+		}
+	}
+	s.Total = len(ids)
+	s.MaxDepth, s.AvgDepsPerTask = task.DepthStats(ids, b.Deps)
+	return s, nil
+}
+
+// Recent returns the n most recently updated tasks.
+func (p *Plan) Recent(ctx context.Context, n int) ([]task.Task, error) {
+	var ts []task.Task
+	err := p.store.View(ctx, func(tx store.Tx) (err error) {
+		ts, _, err = tx.Query(ctx, store.Query{Sort: store.SortUpdated, Desc: true, Limit: n})
+		return err
+	})
+	return ts, err
+}
+
+// Subtask resolves a subtask reference ("12.3") and returns its parent's id.
+func (p *Plan) parentOf(ctx context.Context, ref string) (task.ID, error) {
+	var parent task.ID
+	err := p.store.View(ctx, func(tx store.Tx) error {
+		t, err := resolveRef(ctx, tx, ref, "subtaskId")
+		parent = t.ParentID
+		return err
+	})
+	return parent, err
+}
+
+// UpdateSubtask changes a subtask and returns its parent.
+func (p *Plan) UpdateSubtask(ctx context.Context, ref string, c Change) (Detail, error) {
+	if err := requireSubtaskRef(ref); err != nil {
+		return Detail{}, err
+	}
+	d, err := p.Update(ctx, ref, "subtaskId", c)
+	if err != nil {
+		return Detail{}, err
+	}
+	return p.Get(ctx, d.ParentID.String())
+}
+
+// DeleteSubtask removes a subtask and returns its parent.
+func (p *Plan) DeleteSubtask(ctx context.Context, ref string) (Detail, error) {
+	if err := requireSubtaskRef(ref); err != nil {
+		return Detail{}, err
+	}
+	parent, err := p.parentOf(ctx, ref)
+	if err != nil {
+		return Detail{}, fmt.Errorf("delete subtask: %w", err)
+	}
+	if _, err := p.Delete(ctx, ref, "subtaskId"); err != nil {
+		return Detail{}, err
+	}
+	return p.Get(ctx, parent.String())
+}
+
+func requireSubtaskRef(ref string) error {
+	r, err := task.ParseRef(ref)
+	if err != nil || len(r.Path) == 0 {
+		return &task.FieldError{Field: "subtaskId", Problem: fmt.Sprintf("is %q, not a subtask id", clip(ref, 40)),
+			Fix: `pass "parentId.N", e.g. "12.3" for subtask 3 of task 12`}
+	}
+	return nil
+}

@@ -1,0 +1,303 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+const (
+	qChild      = `SELECT ` + colsBody + ` FROM tasks WHERE parent_id IS ? AND num = ? AND removed_at IS NULL`
+	qFocuses    = `SELECT agent, task_id FROM focus WHERE task_id IS NOT NULL`
+	qDeps       = `SELECT d.task_id, d.depends_on FROM task_deps d JOIN tasks a ON a.id = d.task_id JOIN tasks b ON b.id = d.depends_on WHERE a.removed_at IS NULL AND b.removed_at IS NULL`
+	qTaskDeps   = `SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.id = d.depends_on WHERE d.task_id = ? AND b.removed_at IS NULL ORDER BY d.depends_on`
+	qDependents = `SELECT d.task_id FROM task_deps d JOIN tasks a ON a.id = d.task_id WHERE d.depends_on = ? AND a.removed_at IS NULL ORDER BY d.task_id`
+	qClearDeps  = `DELETE FROM task_deps WHERE task_id = ?`
+	qAddDep     = `INSERT OR IGNORE INTO task_deps (task_id, depends_on) VALUES (?, ?)`
+	qDropDepsOn = `DELETE FROM task_deps WHERE depends_on IN (SELECT id FROM tasks WHERE removed_at = ?)`
+	qImported   = `SELECT i.task_id FROM imports i JOIN tasks t ON t.id = i.task_id WHERE i.source = ? AND i.external_id = ? AND t.removed_at IS NULL`
+	qSetImport  = `INSERT INTO imports (source, external_id, task_id) VALUES (?, ?, ?)
+		ON CONFLICT (source, external_id) DO UPDATE SET task_id = excluded.task_id`
+	qCounts  = `SELECT status, priority, count(*) FROM tasks WHERE removed_at IS NULL GROUP BY status, priority`
+	qAvgDays = `SELECT coalesce(avg((completed_at - created_at) / 86400000000.0), 0) FROM tasks
+		WHERE removed_at IS NULL AND status = 'done' AND completed_at IS NOT NULL`
+)
+
+// planReadQueries and planWriteQueries are prepared like the focus ones.
+var (
+	planReadQueries  = []string{qChild, qFocuses, qDeps, qTaskDeps, qDependents, qImported, qCounts, qAvgDays}
+	planWriteQueries = []string{qClearDeps, qAddDep, qDropDepsOn, qSetImport}
+)
+
+func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
+	rows, err := x.query(ctx, qFocuses)
+	if err != nil {
+		return nil, fmt.Errorf("read focus: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]task.ID{}
+	for rows.Next() {
+		var (
+			agent string
+			id    task.ID
+		)
+		if err := rows.Scan(&agent, &id); err != nil {
+			return nil, fmt.Errorf("read focus: %w", err)
+		}
+		out[agent] = id
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) Child(ctx context.Context, parent task.ID, num int) (task.Task, error) {
+	t, err := scanTask(x.queryRow(ctx, qChild, nullID(parent), num))
+	if errors.Is(err, sql.ErrNoRows) {
+		return task.Task{}, &task.NotFoundError{ID: parent, Sub: num}
+	}
+	if err != nil {
+		return task.Task{}, fmt.Errorf("read subtask %s.%d: %w", parent, num, err)
+	}
+	return t, nil
+}
+
+// ranks orders a text column by a list of values, for ORDER BY.
+func ranks[T ~string](col string, values []T) string {
+	var b strings.Builder
+	b.WriteString("CASE " + col)
+	for i, v := range values {
+		fmt.Fprintf(&b, " WHEN '%s' THEN %d", v, i) // values are the domain's constants, never input
+	}
+	fmt.Fprintf(&b, " ELSE %d END", len(values))
+	return b.String()
+}
+
+func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
+	where := []string{"removed_at IS NULL"}
+	var args []any
+	in := func(col string, vals []string) {
+		if len(vals) == 0 {
+			return
+		}
+		where = append(where, col+" IN ("+strings.TrimSuffix(strings.Repeat("?,", len(vals)), ",")+")")
+		for _, v := range vals {
+			args = append(args, v)
+		}
+	}
+	in("status", strs(q.Statuses))
+	in("priority", strs(q.Priorities))
+	for _, b := range []struct {
+		cond string
+		at   sql.NullInt64
+	}{
+		{"created_at > ?", nullMicros(q.CreatedAfter)},
+		{"created_at < ?", nullMicros(q.CreatedBefore)},
+		{"updated_at > ?", nullMicros(q.UpdatedAfter)},
+		{"updated_at < ?", nullMicros(q.UpdatedBefore)},
+	} {
+		if b.at.Valid {
+			where = append(where, b.cond)
+			args = append(args, b.at.Int64)
+		}
+	}
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := x.tx.QueryRowContext(ctx, `SELECT count(*) FROM tasks WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count tasks: %w", err)
+	}
+	order := "id"
+	switch q.Sort {
+	case store.SortPriority:
+		order = ranks("priority", task.Priorities)
+	case store.SortStatus:
+		order = ranks("status", task.Statuses)
+	case store.SortCreated:
+		order = "created_at"
+	case store.SortUpdated:
+		order = "updated_at"
+	case store.SortID, "":
+	default:
+		return nil, 0, fmt.Errorf("%w: unknown sort %q", task.ErrInvalid, q.Sort)
+	}
+	dir := " ASC"
+	if q.Desc {
+		dir = " DESC"
+	}
+	cols := colsNoBody
+	if q.WithBody {
+		cols = colsBody
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = -1
+	}
+	ts, err := x.queryTasks(ctx, `SELECT `+cols+` FROM tasks WHERE `+cond+` ORDER BY `+order+dir+`, id`+dir+` LIMIT ? OFFSET ?`,
+		append(args, limit, max(q.Offset, 0))...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("query tasks: %w", err)
+	}
+	return ts, total, nil
+}
+
+func strs[T ~string](vs []T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}
+
+func (x *txn) Counts(ctx context.Context) (store.Counts, error) {
+	c := store.Counts{ByStatus: map[task.Status]int{}, ByPriority: map[task.Priority]int{}}
+	rows, err := x.query(ctx, qCounts)
+	if err != nil {
+		return c, fmt.Errorf("count tasks: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			status, priority string
+			n                int
+		)
+		if err := rows.Scan(&status, &priority, &n); err != nil {
+			return c, fmt.Errorf("count tasks: %w", err)
+		}
+		c.ByStatus[task.Status(status)] += n
+		c.ByPriority[task.Priority(priority)] += n
+	}
+	if err := rows.Err(); err != nil {
+		return c, fmt.Errorf("count tasks: %w", err)
+	}
+	rows.Close()
+	if err := x.queryRow(ctx, qAvgDays).Scan(&c.AvgCompletionDays); err != nil {
+		return c, fmt.Errorf("average completion: %w", err)
+	}
+	return c, nil
+}
+
+func (x *txn) ids(ctx context.Context, query string, args ...any) ([]task.ID, error) {
+	rows, err := x.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []task.ID
+	for rows.Next() {
+		var id task.ID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) Deps(ctx context.Context) (task.Deps, error) {
+	rows, err := x.query(ctx, qDeps)
+	if err != nil {
+		return nil, fmt.Errorf("read dependencies: %w", err)
+	}
+	defer rows.Close()
+	deps := task.Deps{}
+	for rows.Next() {
+		var a, b task.ID
+		if err := rows.Scan(&a, &b); err != nil {
+			return nil, fmt.Errorf("read dependencies: %w", err)
+		}
+		deps[a] = append(deps[a], b)
+	}
+	return deps, rows.Err()
+}
+
+func (x *txn) TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
+	ds, err := x.ids(ctx, qTaskDeps, int64(id))
+	if err != nil {
+		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
+	}
+	return ds, nil
+}
+
+func (x *txn) Dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
+	ds, err := x.ids(ctx, qDependents, int64(id))
+	if err != nil {
+		return nil, fmt.Errorf("read dependents of %s: %w", id, err)
+	}
+	return ds, nil
+}
+
+func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
+	if _, err := x.exec(ctx, qClearDeps, int64(id)); err != nil {
+		return fmt.Errorf("set dependencies of %s: %w", id, err)
+	}
+	for _, d := range deps {
+		if _, err := x.exec(ctx, qAddDep, int64(id), int64(d)); err != nil {
+			return fmt.Errorf("set dependencies of %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+func (x *txn) Imported(ctx context.Context, source, externalID string) (task.ID, bool, error) {
+	var id task.ID
+	err := x.queryRow(ctx, qImported, source, externalID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("read import mapping: %w", err)
+	}
+	return id, true, nil
+}
+
+func (x *txn) SetImported(ctx context.Context, source, externalID string, id task.ID) error {
+	if _, err := x.exec(ctx, qSetImport, source, externalID, int64(id)); err != nil {
+		return fmt.Errorf("record import mapping: %w", err)
+	}
+	return nil
+}
+
+// versioner reads PRAGMA data_version on a connection of its own: the value
+// changes whenever another connection (this process's writer, or another
+// process) commits. The connection's generation is folded in, so a
+// reconnect can never repeat an old value.
+type versioner struct {
+	db   *sql.DB
+	mu   sync.Mutex
+	conn *sql.Conn
+	gen  uint64
+}
+
+func (v *versioner) version(ctx context.Context) (uint64, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.conn == nil {
+		c, err := v.db.Conn(ctx)
+		if err != nil {
+			return 0, fmt.Errorf("read data version: %w", err)
+		}
+		v.conn, v.gen = c, v.gen+1
+	}
+	var dv uint64
+	if err := v.conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&dv); err != nil {
+		v.conn.Close()
+		v.conn = nil
+		return 0, fmt.Errorf("read data version: %w", err)
+	}
+	return v.gen<<40 | dv, nil
+}
+
+func (v *versioner) close() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.conn == nil {
+		return nil
+	}
+	err := v.conn.Close()
+	v.conn = nil
+	return err
+}
