@@ -1,0 +1,252 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cairn-dev/cairn/internal/app"
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// withProject opens the project of the working directory for one command.
+func withProject(cmd *cobra.Command, fn func(s *app.Services) error) error {
+	s, err := app.Open(cmd.Context(), app.Config{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return fn(s)
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// splitList reads a comma-separated flag value.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func tasksCmd() *cobra.Command {
+	var (
+		status, priority, sortBy string
+		all, desc, asJSON        bool
+		limit, offset            int
+	)
+	cmd := &cobra.Command{
+		Use:   "tasks",
+		Short: "List the plan's tasks as a table (open ones unless --all or --status)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			q := store.Query{Sort: sortBy, Desc: desc, Limit: limit, Offset: offset}
+			for _, s := range splitList(status) {
+				st := task.Status(strings.ToLower(s))
+				if !st.Valid() {
+					return fmt.Errorf("--status %q: use pending, in-progress, blocked, done, deferred or cancelled", s)
+				}
+				q.Statuses = append(q.Statuses, st)
+			}
+			if len(q.Statuses) == 0 && !all {
+				for _, st := range task.Statuses {
+					if st.Open() {
+						q.Statuses = append(q.Statuses, st)
+					}
+				}
+			}
+			for _, p := range splitList(priority) {
+				pr := task.Priority(strings.ToLower(p))
+				if !pr.Valid() {
+					return fmt.Errorf("--priority %q: use critical, high, medium or low", p)
+				}
+				q.Priorities = append(q.Priorities, pr)
+			}
+			switch q.Sort {
+			case store.SortID, store.SortPriority, store.SortCreated, store.SortUpdated, store.SortStatus:
+			default:
+				return fmt.Errorf("--sort %q: use id, priority, created, updated or status", q.Sort)
+			}
+			if limit < 0 || offset < 0 {
+				return fmt.Errorf("--limit and --offset must not be negative")
+			}
+			return withProject(cmd, func(s *app.Services) error {
+				items, total, err := s.Plan.List(cmd.Context(), q)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return printJSON(cmd.OutOrStdout(), map[string]any{"total": total, "tasks": jsonItems(items)})
+				}
+				return taskTable(cmd.OutOrStdout(), items, total, q.Offset)
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&status, "status", "", "only these statuses, comma-separated")
+	f.StringVar(&priority, "priority", "", "only these priorities, comma-separated")
+	f.BoolVar(&all, "all", false, "include done and cancelled tasks")
+	f.StringVar(&sortBy, "sort", "id", "id, priority, created, updated or status")
+	f.BoolVar(&desc, "desc", false, "sort descending")
+	f.IntVar(&limit, "limit", 0, "show at most this many (0: all)")
+	f.IntVar(&offset, "offset", 0, "skip this many")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+type jsonTask struct {
+	ID       string   `json:"id"`
+	Ref      string   `json:"ref,omitempty"`
+	Title    string   `json:"title"`
+	Status   string   `json:"status"`
+	Priority string   `json:"priority"`
+	Deps     []string `json:"dependencies,omitempty"`
+	Created  string   `json:"createdAt"`
+	Updated  string   `json:"updatedAt"`
+}
+
+func jsonItems(items []service.Item) []jsonTask {
+	out := []jsonTask{}
+	for _, it := range items {
+		j := jsonTask{ID: it.ID.String(), Title: it.Title, Status: string(it.Status), Priority: string(it.Priority),
+			Created: it.CreatedAt.Format("2006-01-02T15:04:05Z"), Updated: it.UpdatedAt.Format("2006-01-02T15:04:05Z")}
+		if it.ParentID != 0 {
+			j.Ref = task.RefString(it.Task)
+		}
+		for _, d := range it.Deps {
+			j.Deps = append(j.Deps, d.String())
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+func taskTable(w io.Writer, items []service.Item, total, offset int) error {
+	if total == 0 {
+		_, err := fmt.Fprintln(w, "No tasks. Agents add them with create_task or create_new_task; `cairn tasks --all` shows done ones.")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSUBTASK\tSTATUS\tPRIORITY\tAFTER\tTITLE")
+	for _, it := range items {
+		ref := "-"
+		if it.ParentID != 0 {
+			ref = task.RefString(it.Task)
+		}
+		deps := "-"
+		if len(it.Deps) > 0 {
+			ds := make([]string, len(it.Deps))
+			for i, d := range it.Deps {
+				ds[i] = d.String()
+			}
+			deps = strings.Join(ds, ",")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.ID, ref, it.Status, it.Priority, deps, it.Title)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(items) < total {
+		_, err := fmt.Fprintf(w, "(%d-%d of %d; --offset %d for more)\n", offset+1, offset+len(items), total, offset+len(items))
+		return err
+	}
+	return nil
+}
+
+func nextCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "next",
+		Short: "Show the task to work on next, and why",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return withProject(cmd, func(s *app.Services) error {
+				r, err := s.Plan.Next(cmd.Context(), task.NextFilter{})
+				if err != nil {
+					return err
+				}
+				w := cmd.OutOrStdout()
+				if asJSON {
+					out := map[string]any{"rationale": r.Rationale}
+					if r.Task != nil {
+						out["task"] = jsonItems([]service.Item{{Task: *r.Task}})[0]
+					}
+					return printJSON(w, out)
+				}
+				if r.Task == nil {
+					_, err := fmt.Fprintln(w, r.Rationale)
+					return err
+				}
+				d, err := s.Plan.Get(cmd.Context(), r.Task.ID.String())
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(w, r.Rationale)
+				fmt.Fprintln(w)
+				return showDetail(w, d)
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func showCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "show ID",
+		Short: "Show one task in full (ID, or parentId.N for a subtask)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withProject(cmd, func(s *app.Services) error {
+				d, err := s.Plan.Get(cmd.Context(), args[0])
+				if err != nil {
+					return err
+				}
+				return showDetail(cmd.OutOrStdout(), d)
+			})
+		},
+	}
+}
+
+func showDetail(w io.Writer, d service.Detail) error {
+	fmt.Fprintf(w, "%s  %s\n", d.ID, d.Title)
+	if d.ParentID != 0 {
+		fmt.Fprintf(w, "subtask %s of %s\n", task.RefString(d.Task), d.ParentID)
+	}
+	fmt.Fprintf(w, "status %s, priority %s, created %s, updated %s", d.Status, d.Priority,
+		d.CreatedAt.Format("2006-01-02 15:04"), d.UpdatedAt.Format("2006-01-02 15:04"))
+	if !d.CompletedAt.IsZero() {
+		fmt.Fprintf(w, ", done %s", d.CompletedAt.Format("2006-01-02 15:04"))
+	}
+	fmt.Fprintln(w)
+	list := func(name string, ts []task.Task) {
+		if len(ts) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\n%s:\n", name)
+		for _, t := range ts {
+			fmt.Fprintf(w, "  %-6s %-12s %s\n", t.ID, t.Status, t.Title)
+		}
+	}
+	list("Depends on", d.Deps)
+	list("Dependents", d.Dependents)
+	list("Subtasks", d.Subtasks)
+	if d.Body != "" {
+		fmt.Fprintf(w, "\n%s\n", d.Body)
+	}
+	return nil
+}
