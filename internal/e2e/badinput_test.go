@@ -136,6 +136,10 @@ type toolSpec struct {
 	ints     []string
 	enums    []string // string fields checked against a set of values
 	ids      []string
+	refs     []string // plan ids: "12" or "12.3"
+	lists    []string // a string or a list of strings
+	dates    []string
+	objects  []string
 }
 
 var focusSpecs = []toolSpec{
@@ -153,12 +157,26 @@ var focusSpecs = []toolSpec{
 	{tool: "remove_task", base: map[string]string{"task_id": `"4"`}, ids: []string{"task_id"}, required: []string{"task_id"}},
 }
 
+var planSpecs = []toolSpec{
+	{tool: "get_tasks", base: map[string]string{}, lists: []string{"status", "priority"}, dates: []string{"createdAfter", "createdBefore", "updatedAfter", "updatedBefore"}, ints: []string{"offset", "limit"}},
+	{tool: "get_task", base: map[string]string{"id": `"1"`}, refs: []string{"id"}, required: []string{"id"}},
+	{tool: "create_task", base: map[string]string{"title": `"ok"`}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, required: []string{"title"}},
+	{tool: "update_task", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, required: []string{"id"}},
+	{tool: "delete_task", base: map[string]string{"id": `"4"`}, refs: []string{"id"}, required: []string{"id"}},
+	{tool: "get_next_task", base: map[string]string{}, lists: []string{"status", "priority"}},
+	{tool: "query_tasks", base: map[string]string{}, objects: []string{"filters", "sort"}, lists: []string{"fields"}, ints: []string{"offset", "limit"}},
+	{tool: "get_task_stats", base: map[string]string{}},
+	{tool: "add_subtask", base: map[string]string{"parentId": `"1"`, "title": `"ok"`}, refs: []string{"parentId"}, strings: []string{"title", "description"}, required: []string{"parentId", "title"}},
+	{tool: "update_subtask", base: map[string]string{"subtaskId": `"1.2"`}, refs: []string{"subtaskId"}, strings: []string{"title", "description"}, enums: []string{"status"}, required: []string{"subtaskId"}},
+	{tool: "delete_subtask", base: map[string]string{"subtaskId": `"1.2"`}, refs: []string{"subtaskId"}, required: []string{"subtaskId"}},
+}
+
 func badCases() []badCase {
 	var cs []badCase
 	add := func(tool, name string, args json.RawMessage, field string) {
 		cs = append(cs, badCase{tool: tool, name: name, args: args, field: field})
 	}
-	for _, sp := range focusSpecs {
+	for _, sp := range append(focusSpecs, planSpecs...) {
 		tool := sp.tool
 		// The arguments as a whole.
 		add(tool, "arguments array", json.RawMessage(`[1,2]`), "arguments")
@@ -197,6 +215,41 @@ func badCases() []badCase {
 		for _, f := range sp.ints {
 			for name, v := range wrongInt {
 				add(tool, f+" "+name, with(sp.base, f, v), f)
+			}
+		}
+		for _, f := range sp.lists {
+			for name, v := range map[string]string{"number": "12", "bool": "true", "object": `{"a":"b"}`, "array of numbers": "[1,2]",
+				"nested array": `[["a"]]`, "1e308": "1e308", "unknown value": `["nonsense"]`, "1 MiB": bigString} {
+				if f == "dependencies" && name == "array of numbers" {
+					continue // ids may be numbers? no: the list is of strings
+				}
+				add(tool, f+" "+name, with(sp.base, f, v), f)
+			}
+		}
+		for _, f := range sp.dates {
+			for name, v := range map[string]string{"number": "20251210", "bool": "true", "words": `"yesterday"`, "bad month": `"2025-13-01"`, "1 MiB": bigString} {
+				add(tool, f+" "+name, with(sp.base, f, v), f)
+			}
+		}
+		for _, f := range sp.objects {
+			for name, v := range map[string]string{"string": `"x"`, "array": "[]", "number": "1", "unknown member": `{"bogus":1}`} {
+				add(tool, f+" "+name, with(sp.base, f, v), f)
+			}
+		}
+		for _, f := range sp.refs {
+			for name, v := range map[string]string{`"abc"`: `"abc"`, `"0"`: `"0"`, `"-1"`: `"-1"`, `""`: `""`, `"1.x"`: `"1.x"`, `"1.0"`: `"1.0"`,
+				`"1..2"`: `"1..2"`, "1.5": "1.5", "bool": "true", "array": `["1"]`, "object": `{"id":1}`, "1 MiB string": bigString} {
+				add(tool, f+" "+name, with(sp.base, f, v), f)
+			}
+			if f == "subtaskId" {
+				add(tool, f+" not a subtask id", with(sp.base, f, `"999"`), f)
+			}
+			for _, v := range []string{`"999"`, `"1.99"`} {
+				if f == "subtaskId" && v == `"999"` {
+					continue
+				}
+				cs = append(cs, badCase{tool: tool, name: f + " unknown " + v, args: with(sp.base, f, v),
+					field: strings.Trim(v, `"`), code: -32000})
 			}
 		}
 		if slicesContain(sp.ints, "limit") {
@@ -260,6 +313,7 @@ func storeState(t *testing.T, s *cairntest.Server) string {
 		{"get_current_task", args{}},
 		{"peek_context", args{"include_body": true}},
 		{"list_siblings", args{"include_body": true}},
+		{"query_tasks", args{"fields": []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "updatedAt"}, "limit": 50}},
 	} {
 		r := s.OK(c.tool, c.args)
 		j, err := json.Marshal(r.Structured)
@@ -302,7 +356,7 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
-	for _, sp := range focusSpecs {
+	for _, sp := range append(focusSpecs, planSpecs...) {
 		if covered[sp.tool] == 0 {
 			t.Errorf("no bad-input case for %s", sp.tool)
 		}

@@ -675,26 +675,11 @@ func getTaskStats(ctx context.Context, c call, _ noArgs) (string, any, error) {
 }
 
 func addSubtask(ctx context.Context, c call, in addSubtaskArgs) (string, any, error) {
-	var parent task.ID
-	d, err := c.Plan.Get(ctx, string(in.ParentID))
-	if err != nil {
-		return "", nil, fieldNotFound(err, "parentId")
-	}
-	parent = d.ID
-	sub, err := c.Plan.Create(ctx, service.NewTask{Title: in.Title, Description: in.Description, Parent: parent})
+	sub, parent, err := c.Plan.AddSubtask(ctx, string(in.ParentID), service.NewTask{Title: in.Title, Description: in.Description})
 	if err != nil {
 		return "", nil, err
 	}
-	d, err = c.Plan.Get(ctx, parent.String())
-	if err != nil {
-		return "", nil, err
-	}
-	return parentResult(fmt.Sprintf("Added subtask %s (id %s) %q.", task.RefString(sub.Task), sub.ID, sub.Title), d)
-}
-
-// fieldNotFound keeps a not-found error, naming the field in the message.
-func fieldNotFound(err error, field string) error {
-	return fmt.Errorf("%s: %w", field, err)
+	return parentResult(fmt.Sprintf("Added subtask %s (id %s) %q.", task.RefString(sub.Task), sub.ID, sub.Title), parent)
 }
 
 type parentOut struct {

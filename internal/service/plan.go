@@ -232,8 +232,44 @@ func resolveDeps(ctx context.Context, tx store.Tx, id, parent task.ID, refs []st
 	return out, nil
 }
 
+// AddSubtask adds a subtask under the task parentRef names and returns the
+// new subtask and its parent.
+func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (sub, parent Detail, err error) {
+	err = p.store.Update(ctx, func(tx store.Tx) error {
+		t, err := resolveRef(ctx, tx, parentRef, "parentId")
+		if err != nil {
+			return err
+		}
+		in.Parent = t.ID
+		if sub, err = p.create(ctx, tx, in); err != nil {
+			return err
+		}
+		if t, err = tx.Task(ctx, t.ID); err != nil {
+			return err
+		}
+		parent, err = detail(ctx, tx, t)
+		return err
+	})
+	if err != nil {
+		return Detail{}, Detail{}, fmt.Errorf("add subtask: %w", err)
+	}
+	return sub, parent, nil
+}
+
 // Create adds a task (a subtask when Parent is set) and returns it.
 func (p *Plan) Create(ctx context.Context, in NewTask) (Detail, error) {
+	var d Detail
+	err := p.store.Update(ctx, func(tx store.Tx) (err error) {
+		d, err = p.create(ctx, tx, in)
+		return err
+	})
+	if err != nil {
+		return Detail{}, fmt.Errorf("create task: %w", err)
+	}
+	return d, nil
+}
+
+func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, error) {
 	if in.Priority == "" {
 		in.Priority = task.PriorityMedium
 	}
@@ -245,40 +281,32 @@ func (p *Plan) Create(ctx context.Context, in NewTask) (Detail, error) {
 			return Detail{}, err
 		}
 	}
-	var d Detail
-	err := p.store.Update(ctx, func(tx store.Tx) error {
-		if in.Parent != 0 {
-			parent, err := tx.Task(ctx, in.Parent)
-			if err != nil {
-				return err
-			}
-			if !parent.Status.Open() {
-				return fmt.Errorf("%w: task %s is %s; add subtasks only to open tasks", task.ErrClosed, parent.ID, parent.Status)
-			}
-		}
-		deps, err := resolveDeps(ctx, tx, 0, in.Parent, in.Deps)
+	if in.Parent != 0 {
+		parent, err := tx.Task(ctx, in.Parent)
 		if err != nil {
-			return err
+			return Detail{}, err
 		}
-		now := p.now()
-		t, err := tx.CreateTask(ctx, task.Task{Title: in.Title, Body: in.Description, Priority: in.Priority,
-			Status: task.StatusPending, CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: in.Parent})
-		if err != nil {
-			return err
+		if !parent.Status.Open() {
+			return Detail{}, fmt.Errorf("%w: task %s is %s; add subtasks only to open tasks", task.ErrClosed, parent.ID, parent.Status)
 		}
-		if err := tx.SetDeps(ctx, t.ID, deps); err != nil {
-			return err
-		}
-		if t, err = setStatus(ctx, tx, t, in.Status, now); err != nil {
-			return err
-		}
-		d, err = detail(ctx, tx, t)
-		return err
-	})
-	if err != nil {
-		return Detail{}, fmt.Errorf("create task: %w", err)
 	}
-	return d, nil
+	deps, err := resolveDeps(ctx, tx, 0, in.Parent, in.Deps)
+	if err != nil {
+		return Detail{}, err
+	}
+	now := p.now()
+	t, err := tx.CreateTask(ctx, task.Task{Title: in.Title, Body: in.Description, Priority: in.Priority,
+		Status: task.StatusPending, CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: in.Parent})
+	if err != nil {
+		return Detail{}, err
+	}
+	if err := tx.SetDeps(ctx, t.ID, deps); err != nil {
+		return Detail{}, err
+	}
+	if t, err = setStatus(ctx, tx, t, in.Status, now); err != nil {
+		return Detail{}, err
+	}
+	return detail(ctx, tx, t)
 }
 
 // setStatus moves t to status by the one model's rules: completion is
@@ -382,25 +410,30 @@ func (p *Plan) Delete(ctx context.Context, ref, field string) (Deleted, error) {
 		if err != nil {
 			return err
 		}
-		all, err := tx.Tasks(ctx)
-		if err != nil {
-			return err
-		}
-		in := map[task.ID]bool{}
-		for _, x := range task.Subtree(all, t.ID) {
-			in[x.ID] = true
-		}
-		now := p.now()
-		r.Task = t
-		if r.Count, err = tx.RemoveSubtree(ctx, t.ID, now); err != nil {
-			return err
-		}
-		return moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now)
+		r, err = p.remove(ctx, tx, t)
+		return err
 	})
 	if err != nil {
 		return Deleted{}, fmt.Errorf("delete task: %w", err)
 	}
 	return r, nil
+}
+
+func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, error) {
+	all, err := tx.Tasks(ctx)
+	if err != nil {
+		return Deleted{}, err
+	}
+	in := map[task.ID]bool{}
+	for _, x := range task.Subtree(all, t.ID) {
+		in[x.ID] = true
+	}
+	now := p.now()
+	r := Deleted{Task: t}
+	if r.Count, err = tx.RemoveSubtree(ctx, t.ID, now); err != nil {
+		return Deleted{}, err
+	}
+	return r, moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now)
 }
 
 // Board returns the whole plan graph, from cache while the store is
@@ -555,17 +588,6 @@ func (p *Plan) Recent(ctx context.Context, n int) ([]task.Task, error) {
 	return ts, err
 }
 
-// Subtask resolves a subtask reference ("12.3") and returns its parent's id.
-func (p *Plan) parentOf(ctx context.Context, ref string) (task.ID, error) {
-	var parent task.ID
-	err := p.store.View(ctx, func(tx store.Tx) error {
-		t, err := resolveRef(ctx, tx, ref, "subtaskId")
-		parent = t.ParentID
-		return err
-	})
-	return parent, err
-}
-
 // UpdateSubtask changes a subtask and returns its parent.
 func (p *Plan) UpdateSubtask(ctx context.Context, ref string, c Change) (Detail, error) {
 	if err := requireSubtaskRef(ref); err != nil {
@@ -578,19 +600,32 @@ func (p *Plan) UpdateSubtask(ctx context.Context, ref string, c Change) (Detail,
 	return p.Get(ctx, d.ParentID.String())
 }
 
-// DeleteSubtask removes a subtask and returns its parent.
+// DeleteSubtask removes a subtask (and its own subtasks) and returns its
+// parent.
 func (p *Plan) DeleteSubtask(ctx context.Context, ref string) (Detail, error) {
 	if err := requireSubtaskRef(ref); err != nil {
 		return Detail{}, err
 	}
-	parent, err := p.parentOf(ctx, ref)
+	var parent Detail
+	err := p.store.Update(ctx, func(tx store.Tx) error {
+		t, err := resolveRef(ctx, tx, ref, "subtaskId")
+		if err != nil {
+			return err
+		}
+		if _, err := p.remove(ctx, tx, t); err != nil {
+			return err
+		}
+		pt, err := tx.Task(ctx, t.ParentID)
+		if err != nil {
+			return err
+		}
+		parent, err = detail(ctx, tx, pt)
+		return err
+	})
 	if err != nil {
 		return Detail{}, fmt.Errorf("delete subtask: %w", err)
 	}
-	if _, err := p.Delete(ctx, ref, "subtaskId"); err != nil {
-		return Detail{}, err
-	}
-	return p.Get(ctx, parent.String())
+	return parent, nil
 }
 
 func requireSubtaskRef(ref string) error {
