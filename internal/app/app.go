@@ -48,7 +48,7 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st)}, Root: root, Store: st}, nil
+	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st)}, Root: root, Store: st}, nil
 }
 
 // Close closes the store.

@@ -54,8 +54,9 @@ from the working directory upward that has a .cairn or .git; its data is in
 					}
 					return &s.Set, nil
 				},
-				Agent:  func(*mcp.RequestExtra) string { return agent },
-				Logger: log,
+				Agent:   func(*mcp.RequestExtra) string { return agent },
+				Logger:  log,
+				Context: cmd.Context(),
 			})
 			if err != nil {
 				return err

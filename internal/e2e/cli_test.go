@@ -66,3 +66,27 @@ func TestPlanCLI(t *testing.T) {
 		t.Fatalf("cairn show 999: %s", msg)
 	}
 }
+
+func TestLoopsCLI(t *testing.T) {
+	dir := cairntest.Project(t)
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: loopsOnly})
+	id := s.OK("loop_start", args{"objective": "Green build", "completion_criteria": "make test passes"}).Str("id")
+	s.OK("loop_record", args{"id": id, "last_action": "fixed lint", "percentage": 50, "message": "half way"})
+	out := cairn(t, dir, false, "loops")
+	if !strings.Contains(out, "Green build") || !strings.Contains(out, "[#####.....]  50%") || !strings.Contains(out, "1/200") {
+		t.Fatalf("cairn loops:\n%s", out)
+	}
+	out = cairn(t, dir, false, "loop", id, "--history")
+	for _, want := range []string{"Loop " + id + ": Green build", "50%", "running, iteration 1 of 200", "half way", "History (2)", "iteration"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("cairn loop lacks %q:\n%s", want, out)
+		}
+	}
+	s.OK("loop_cancel", args{"id": id})
+	if out := cairn(t, dir, false, "loops"); !strings.Contains(out, "No loops") {
+		t.Fatalf("finished loop listed by default:\n%s", out)
+	}
+	if out := cairn(t, dir, false, "loops", "--all"); !strings.Contains(out, "cancelled") {
+		t.Fatalf("cairn loops --all:\n%s", out)
+	}
+}

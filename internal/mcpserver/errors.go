@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/loop"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -22,6 +23,7 @@ const (
 	CodeOpenChildren = -32004 // a task cannot be completed before its children
 	CodeClosed       = -32005 // the task is completed or cancelled
 	CodeUnavailable  = -32006 // the store is busy or cannot be opened; retry
+	CodeTransition   = -32007 // the loop's state does not allow the operation
 	CodeInvalid      = -32602 // an argument is missing or wrong
 	CodeInternal     = -32603 // a bug or an I/O failure; the server log has details
 )
@@ -55,6 +57,8 @@ func classify(err error) ToolError {
 	case errors.As(err, &fe):
 		// A field error is the whole message: no service prefix in front of it.
 		return ToolError{CodeInvalid, "invalid_argument", fe.Error()}
+	case errors.Is(err, loop.ErrTransition):
+		return ToolError{CodeTransition, "illegal_transition", err.Error()}
 	case errors.Is(err, task.ErrCycle):
 		return ToolError{CodeCycle, "cycle", err.Error() + "; drop one of these dependencies"}
 	case errors.Is(err, task.ErrNotFound):

@@ -35,6 +35,9 @@ type Options struct {
 	// means one agent, "default".
 	Agent  func(*mcp.RequestExtra) string
 	Logger *slog.Logger
+	// Context bounds the server's background work (the loop watcher);
+	// default context.Background().
+	Context context.Context
 }
 
 // DefaultAgent is the agent of a single stdio session.
@@ -51,6 +54,7 @@ type toolset struct {
 var toolsets = []toolset{
 	{"focus", "the focus stack: YOU ARE HERE, deeper and next steps, completion", true},
 	{"plan", "the task board: dependencies, next task, queries, stats, subtasks", true},
+	{"loops", "iterative loops with completion criteria, checkpoints, live resources", false},
 }
 
 // tool is one tool's declaration: its toolset, its MCP definition and a
@@ -65,18 +69,28 @@ func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotat
 
 // allTools is every declared tool, in declaration order.
 func allTools() []tool {
-	return slices.Concat(focusTools(), planTools())
+	return slices.Concat(focusTools(), planTools(), loopTools())
 }
 
 type server struct {
-	opts Options
-	log  *slog.Logger
+	opts  Options
+	log   *slog.Logger
+	loops *loopWatch // nil unless the loops toolset is served
 }
 
 // call is what a handler gets besides its arguments.
 type call struct {
 	*service.Set
 	agent string
+	s     *server
+}
+
+// loopChanged tells the loop watcher to look now rather than at its next
+// poll, so this process's subscribers hear of its own changes at once.
+func (c call) loopChanged() {
+	if c.s.loops != nil {
+		c.s.loops.changed()
+	}
 }
 
 // handlerFunc is a typed tool handler. It returns the compact text rendering
@@ -107,7 +121,7 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 			if err != nil {
 				return errorResult(ctx, s.log, def.Name, err), nil
 			}
-			text, out, err := h(ctx, call{Set: svc, agent: s.agent(req.Extra)}, in)
+			text, out, err := h(ctx, call{Set: svc, agent: s.agent(req.Extra), s: s}, in)
 			if err != nil {
 				return errorResult(ctx, s.log, def.Name, err), nil
 			}
@@ -162,7 +176,22 @@ func New(opts Options) (*mcp.Server, error) {
 	if len(prompts) > 0 {
 		so.CompletionHandler = s.completion(prompts)
 	}
+	if want["loops"] {
+		// Subscriptions are tracked by the SDK; the watcher notifies them.
+		so.SubscribeHandler = func(context.Context, *mcp.SubscribeRequest) error { return nil }
+		so.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
+	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cairn", Title: "Cairn", Version: opts.Version}, so)
+	if want["loops"] {
+		srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: loopURITemplate, Name: "loop", Title: "Loop",
+			Description: "An iterative loop's state, live: subscribe for resources/updated.", MIMEType: "application/json"}, s.readLoop)
+		s.loops = newLoopWatch(s, srv)
+		ctx := opts.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		go s.loops.run(ctx)
+	}
 	for _, t := range selectTools(want, opts.ReadOnly) {
 		def := t.def
 		srv.AddTool(&def, t.build(s))

@@ -549,4 +549,5 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 type Set struct {
 	Focus *Focus
 	Plan  *Plan
+	Loops *Loops
 }

@@ -111,7 +111,9 @@ type Tx interface {
 	Focuses(ctx context.Context) (map[string]task.ID, error)
 
 	// Child returns the visible child of parent (zero: the roots) whose
-	// subtask number is num, or a *task.NotFoundError.
+	// subtask number is num, with its body, or a *task.NotFoundError.
+	// Numbers are assigned at creation, one more than any sibling's ever
+	// was, and never reused.
 	Child(ctx context.Context, parent task.ID, num int) (task.Task, error)
 	// Query returns a page of the visible tasks q selects, and how many it
 	// selects in all.
@@ -133,7 +135,46 @@ type Tx interface {
 	// SetImported records that an external id became task id.
 	SetImported(ctx context.Context, source, externalID string, id task.ID) error
 
+	// Loop returns a visible task and its loop state (nil: not a loop).
+	Loop(ctx context.Context, id task.ID) (task.Task, []byte, error)
+	// SetLoop stores a task's loop state.
+	SetLoop(ctx context.Context, id task.ID, state []byte) error
+	// Loops returns every visible loop's task and state, by id.
+	Loops(ctx context.Context) ([]LoopRow, error)
+	// AddCheckpoint stores an immutable snapshot of a loop and returns its id.
+	AddCheckpoint(ctx context.Context, c Checkpoint) (int64, error)
+	// Checkpoints returns a loop's checkpoints, oldest first.
+	Checkpoints(ctx context.Context, id task.ID) ([]Checkpoint, error)
+	// AddLoopEvent appends to a loop's history.
+	AddLoopEvent(ctx context.Context, e LoopEvent) error
+	// LoopEvents returns a page of a loop's history, oldest first, and the total.
+	LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]LoopEvent, int, error)
+
 	// Completions returns archived completions in the order they happened
 	// (newestFirst reverses it), paged, and how many there are in all.
 	Completions(ctx context.Context, newestFirst bool, offset, limit int) ([]task.Completion, int, error)
+}
+
+// LoopRow is a loop as Loops lists it.
+type LoopRow struct {
+	Task  task.Task
+	State []byte
+}
+
+// Checkpoint is an immutable snapshot of a loop's state.
+type Checkpoint struct {
+	ID        int64
+	TaskID    task.ID
+	Note      string
+	State     []byte
+	CreatedAt time.Time
+}
+
+// LoopEvent is one entry of a loop's history.
+type LoopEvent struct {
+	Seq    int64
+	TaskID task.ID
+	Kind   string
+	Detail string
+	At     time.Time
 }

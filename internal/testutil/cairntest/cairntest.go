@@ -86,9 +86,15 @@ type Options struct {
 // stopped when the test ends.
 func Start(tb testing.TB, o Options) *Server {
 	tb.Helper()
+	return StartWith(tb, o, nil)
+}
+
+// StartWith is Start with client options, such as notification handlers.
+func StartWith(tb testing.TB, o Options, copts *mcp.ClientOptions) *Server {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := StartErr(ctx, tb, o)
+	s, err := startErr(ctx, tb, o, copts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -98,13 +104,17 @@ func Start(tb testing.TB, o Options) *Server {
 
 // StartErr is Start returning the error; the caller closes the server.
 func StartErr(ctx context.Context, tb testing.TB, o Options) (*Server, error) {
+	return startErr(ctx, tb, o, nil)
+}
+
+func startErr(ctx context.Context, tb testing.TB, o Options, copts *mcp.ClientOptions) (*Server, error) {
 	cmd := exec.Command(Binary(tb), append([]string{"serve"}, o.Args...)...)
 	cmd.Dir = o.Dir
 	cmd.Env = append(cleanEnv(), o.Env...)
 	stderr := &strings.Builder{}
 	lw := &lockedWriter{w: stderr}
 	cmd.Stderr = lw
-	client := mcp.NewClient(&mcp.Implementation{Name: "cairntest", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "cairntest", Version: "1"}, copts)
 	sess, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("connect to cairn serve: %w (stderr: %s)", err, lw.String())

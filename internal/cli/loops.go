@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cairn-dev/cairn/internal/app"
+	"github.com/cairn-dev/cairn/internal/loop"
+	"github.com/cairn-dev/cairn/internal/service"
+)
+
+// bar draws a progress bar of width cells for a percentage.
+func bar(pct float64, width int) string {
+	pct = max(0, min(100, pct))
+	full := int(pct/100*float64(width) + 0.5)
+	return "[" + strings.Repeat("#", full) + strings.Repeat(".", width-full) + "]"
+}
+
+func loopsCmd() *cobra.Command {
+	var (
+		status string
+		all    bool
+	)
+	cmd := &cobra.Command{
+		Use:   "loops",
+		Short: "List the loops (those not finished unless --all or --status)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var statuses []loop.Status
+			for _, s := range splitList(status) {
+				st := loop.Status(strings.ToLower(s))
+				if !st.Valid() {
+					return fmt.Errorf("--status %q: use pending, running, paused, completed, failed or cancelled", s)
+				}
+				statuses = append(statuses, st)
+			}
+			return withProject(cmd, func(s *app.Services) error {
+				loops, err := s.Loops.List(cmd.Context(), statuses)
+				if err != nil {
+					return err
+				}
+				w := cmd.OutOrStdout()
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				n := 0
+				for _, lp := range loops {
+					if len(statuses) == 0 && !all && lp.State.Finished() {
+						continue
+					}
+					if n == 0 {
+						fmt.Fprintln(tw, "ID\tSTATUS\tITERATION\tPROGRESS\tOBJECTIVE")
+					}
+					n++
+					st := lp.State
+					fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s %3.0f%%\t%s\n", lp.ID, st.Status, st.Iteration, st.MaxIterations,
+						bar(st.Progress.Percentage, 10), st.Progress.Percentage, st.Objective)
+				}
+				if n == 0 {
+					_, err := fmt.Fprintln(w, "No loops. Agents start them with loop_start; `cairn loops --all` shows finished ones.")
+					return err
+				}
+				return tw.Flush()
+			})
+		},
+	}
+	cmd.Flags().StringVar(&status, "status", "", "only these statuses, comma-separated")
+	cmd.Flags().BoolVar(&all, "all", false, "include finished loops")
+	return cmd
+}
+
+func loopCmd() *cobra.Command {
+	var history bool
+	cmd := &cobra.Command{
+		Use:   "loop ID",
+		Short: "Show one loop with a progress bar (--history for its history)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withProject(cmd, func(s *app.Services) error {
+				lp, err := s.Loops.Get(cmd.Context(), args[0])
+				if err != nil {
+					return err
+				}
+				w := cmd.OutOrStdout()
+				showLoop(w, lp)
+				if !history {
+					return nil
+				}
+				es, total, err := s.Loops.History(cmd.Context(), lp.ID, 0, 1000)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "\nHistory (%d):\n", total)
+				for _, e := range es {
+					fmt.Fprintf(w, "  %s  %-10s %s\n", e.At.Format("2006-01-02 15:04:05"), e.Kind, e.Detail)
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&history, "history", false, "show the loop's history")
+	return cmd
+}
+
+func showLoop(w io.Writer, lp service.Loop) {
+	st := lp.State
+	fmt.Fprintf(w, "Loop %s: %s\n", lp.ID, st.Objective)
+	fmt.Fprintf(w, "%s %3.0f%%  %s, iteration %d of %d\n", bar(st.Progress.Percentage, 30), st.Progress.Percentage, st.Status, st.Iteration, st.MaxIterations)
+	fmt.Fprintf(w, "Done when: %s\n", st.CompletionCriteria)
+	if st.Progress.Message != "" {
+		fmt.Fprintf(w, "Progress: %s\n", st.Progress.Message)
+	}
+	fmt.Fprintf(w, "Artifacts: %d created, %d modified; %d checkpoints\n", st.Progress.ArtifactsCreated, st.Progress.ArtifactsModified, st.Progress.Checkpoints)
+	if st.LastAction != "" {
+		fmt.Fprintf(w, "Last action: %s\n", st.LastAction)
+	}
+	for i, n := range st.NextSteps {
+		fmt.Fprintf(w, "Next %d: %s\n", i+1, n)
+	}
+	if st.Error != nil {
+		fmt.Fprintf(w, "Error: %s (code %s, recoverable %v)\n", st.Error.Message, st.Error.Code, st.Error.Recoverable)
+	}
+	if st.Evidence != "" {
+		fmt.Fprintf(w, "Evidence: %s\n", st.Evidence)
+	}
+	fmt.Fprintf(w, "Started %s by %s, updated %s; mode %s, priority %s\n", st.CreatedAt.Format("2006-01-02 15:04"),
+		orDash(st.Metadata.CreatedBy), st.UpdatedAt.Format("2006-01-02 15:04"), st.Metadata.ExecutionMode, st.Metadata.Priority)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,165 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+)
+
+var loopsOnly = []string{"--toolsets", "focus,plan,loops"}
+
+// TestLoopLifecycle: three iterations, a checkpoint, a pause, a resume from
+// the checkpoint, a completion; illegal transitions refused along the way.
+func TestLoopLifecycle(t *testing.T) {
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: loopsOnly})
+	r := s.OK("loop_start", args{"objective": "Fix failing tests", "completion_criteria": "go test ./... passes", "max_iterations": 10, "tags": []string{"ci"}})
+	id := r.Str("id")
+	if r.Str("status") != "pending" || r.Str("uri") != "cairn://loops/"+id {
+		t.Fatalf("start: %v", r.Structured)
+	}
+	s.OK("loop_record", args{"id": id, "last_action": "fixed auth test", "next_steps": []string{"fix db test"}, "percentage": 30, "artifacts_modified": 1})
+	ck := s.OK("loop_checkpoint", args{"id": id, "note": "after one"})
+	cpID := ck.Structured["checkpoint_id"]
+	s.OK("loop_record", args{"id": id, "last_action": "fixed db test", "percentage": 60})
+	r = s.OK("loop_record", args{"id": id, "last_action": "tried the flaky one", "next_steps": []string{"retry"}, "percentage": 70})
+	if r.Structured["iteration"] != float64(3) || r.Str("status") != "running" {
+		t.Fatalf("after three iterations: %v", r.Structured)
+	}
+	s.OK("loop_pause", args{"id": id})
+	// An illegal transition names the state and the legal steps, and changes nothing.
+	bad := s.Err("loop_record", args{"id": id, "last_action": "sneaky"})
+	if !strings.Contains(bad.Text, "paused") || !strings.Contains(bad.Text, "loop_resume") {
+		t.Fatalf("record on paused: %s", bad.Text)
+	}
+	r = s.OK("loop_resume", args{"id": id, "from_checkpoint": cpID})
+	if r.Structured["iteration"] != float64(1) || r.Str("last_action") != "fixed auth test" ||
+		r.Structured["progress"].(map[string]any)["percentage"] != float64(30) || r.Str("status") != "running" {
+		t.Fatalf("resume from checkpoint: %v", r.Structured)
+	}
+	s.OK("loop_record", args{"id": id, "last_action": "fixed it properly", "percentage": 100})
+	r = s.OK("loop_complete", args{"id": id, "evidence": "go test ./... ok, 0 failures"})
+	if r.Str("status") != "completed" || len(r.Structured["legal_next"].([]any)) != 0 {
+		t.Fatalf("complete: %v", r.Structured)
+	}
+	if bad := s.Err("loop_resume", args{"id": id}); !strings.Contains(bad.Text, "completed") {
+		t.Fatalf("resume completed: %s", bad.Text)
+	}
+	st := s.OK("loop_status", args{"id": id, "history": true})
+	if st.Str("evidence") == "" || !strings.Contains(st.Text, "resume from checkpoint") || st.Structured["history_total"] != float64(9) {
+		t.Fatalf("status with history: %s", st.Text)
+	}
+	if cps := s.OK("loop_checkpoints", args{"id": id}); len(cps.Structured["checkpoints"].([]any)) != 1 {
+		t.Fatalf("checkpoints: %v", cps.Structured)
+	}
+	// One model: the loop is a task, done in the plan and archived.
+	if g := s.OK("get_task", args{"id": id}); g.Str("status") != "done" {
+		t.Fatalf("loop task in the plan: %v", g.Structured)
+	}
+	if l := s.OK("loop_list", args{}); l.Structured["total"] != float64(0) {
+		t.Fatalf("finished loops listed by default: %v", l.Structured)
+	}
+	if l := s.OK("loop_list", args{"status": "completed"}); l.Structured["total"] != float64(1) {
+		t.Fatalf("loop_list completed: %v", l.Structured)
+	}
+	s.Err("loop_status", args{"id": "999"})
+	notLoop := s.OK("create_task", args{"title": "plain"}).Str("id")
+	if r := s.Err("loop_pause", args{"id": notLoop}); !strings.Contains(r.Text, "not a loop") {
+		t.Fatalf("pause a plain task: %s", r.Text)
+	}
+}
+
+func TestLoopBudget(t *testing.T) {
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: loopsOnly})
+	id := s.OK("loop_start", args{"objective": "o", "completion_criteria": "c", "max_iterations": 2}).Str("id")
+	s.OK("loop_record", args{"id": id, "last_action": "one"})
+	r := s.OK("loop_record", args{"id": id, "last_action": "two"})
+	e, _ := r.Structured["error"].(map[string]any)
+	if r.Str("status") != "failed" || e["code"] != "MAX_ITERATIONS" || e["recoverable"] != true {
+		t.Fatalf("at the budget: %v", r.Structured)
+	}
+	s.Err("loop_record", args{"id": id, "last_action": "three"})
+	s.Err("loop_resume", args{"id": id}) // the budget is still spent
+	r = s.OK("loop_resume", args{"id": id, "max_iterations": 5})
+	if r.Str("status") != "running" {
+		t.Fatalf("resume with a higher budget: %v", r.Structured)
+	}
+	s.OK("loop_fail", args{"id": id, "message": "disk full", "code": "ENOSPC"})
+	if r := s.Err("loop_resume", args{"id": id}); !strings.Contains(r.Text, "not recoverable") {
+		t.Fatalf("resume after an unrecoverable failure: %s", r.Text)
+	}
+}
+
+// TestLoopSubscription: a client subscribed to a loop hears
+// resources/updated when a second cairn process changes it.
+func TestLoopSubscription(t *testing.T) {
+	dir := cairntest.Project(t)
+	var (
+		mu      sync.Mutex
+		updates []string
+		got     = make(chan struct{}, 16)
+	)
+	watcher := cairntest.StartWith(t, cairntest.Options{Dir: dir, Args: loopsOnly}, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			mu.Lock()
+			updates = append(updates, req.Params.URI)
+			mu.Unlock()
+			got <- struct{}{}
+		},
+	})
+	other := cairntest.Start(t, cairntest.Options{Dir: dir, Args: append(loopsOnly, "--agent", "other")})
+	id := other.OK("loop_start", args{"objective": "watch me", "completion_criteria": "c"}).Str("id")
+	uri := "cairn://loops/" + id
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	// The loop shows in resources/list (it is not finished) and reads as JSON.
+	waitFor(t, ctx, func() bool {
+		res, err := watcher.Session.ListResources(ctx, nil)
+		return err == nil && len(res.Resources) == 1 && res.Resources[0].URI == uri
+	})
+	read, err := watcher.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil || !strings.Contains(read.Contents[0].Text, `"objective":"watch me"`) {
+		t.Fatalf("read: %v %v", read, err)
+	}
+	if err := watcher.Session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // let the watcher see the current state first
+	other.OK("loop_record", args{"id": id, "last_action": "changed elsewhere"})
+	select {
+	case <-got:
+	case <-ctx.Done():
+		t.Fatal("no resources/updated after another process changed the loop")
+	}
+	mu.Lock()
+	if updates[0] != uri {
+		t.Fatalf("updated %q, want %q", updates[0], uri)
+	}
+	mu.Unlock()
+	// Finished loops leave resources/list.
+	other.OK("loop_cancel", args{"id": id})
+	waitFor(t, ctx, func() bool {
+		res, err := watcher.Session.ListResources(ctx, nil)
+		return err == nil && len(res.Resources) == 0
+	})
+	if tpl, err := watcher.Session.ListResourceTemplates(ctx, nil); err != nil || tpl.ResourceTemplates[0].URITemplate != "cairn://loops/{id}" {
+		t.Fatalf("templates: %v %v", tpl, err)
+	}
+}
+
+func waitFor(t *testing.T, ctx context.Context, cond func() bool) {
+	t.Helper()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			t.Fatal("condition not met in time")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,557 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/loop"
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// The loops toolset: iterative agent loops with completion criteria, an
+// iteration budget, checkpoints and a state machine; each loop is also a
+// resource, cairn://loops/{id}, that clients can subscribe to.
+
+// LoopURI is the resource URI of a loop.
+func LoopURI(id task.ID) string { return "cairn://loops/" + id.String() }
+
+const loopURITemplate = "cairn://loops/{id}"
+
+type loopStartArgs struct {
+	Objective          string     `json:"objective" jsonschema:"what the loop is to achieve, one line"`
+	CompletionCriteria string     `json:"completion_criteria" jsonschema:"how to tell it is done, e.g. a command that passes"`
+	MaxIterations      int        `json:"max_iterations,omitempty" jsonschema:"default 200"`
+	ExecutionMode      string     `json:"execution_mode,omitempty"`
+	Priority           string     `json:"priority,omitempty"`
+	Tags               StringList `json:"tags,omitempty"`
+	Parent             IDArg      `json:"parent,omitempty" jsonschema:"task to start the loop under"`
+}
+
+type loopIDArgs struct {
+	ID IDArg `json:"id"`
+}
+
+type loopStatusArgs struct {
+	ID      IDArg `json:"id"`
+	History bool  `json:"history,omitempty" jsonschema:"include the history, paged"`
+	Offset  int   `json:"offset,omitempty"`
+	Limit   int   `json:"limit,omitempty"`
+}
+
+type loopListArgs struct {
+	Status StringList `json:"status,omitempty" jsonschema:"default: those not finished"`
+	Offset int        `json:"offset,omitempty"`
+	Limit  int        `json:"limit,omitempty"`
+}
+
+type loopRecordArgs struct {
+	ID                IDArg      `json:"id"`
+	LastAction        string     `json:"last_action" jsonschema:"what this iteration did"`
+	NextSteps         StringList `json:"next_steps,omitempty"`
+	Percentage        *float64   `json:"percentage,omitempty"`
+	Message           string     `json:"message,omitempty" jsonschema:"progress message"`
+	ArtifactsCreated  int        `json:"artifacts_created,omitempty"`
+	ArtifactsModified int        `json:"artifacts_modified,omitempty"`
+}
+
+type loopCheckpointArgs struct {
+	ID   IDArg  `json:"id"`
+	Note string `json:"note,omitempty"`
+}
+
+type loopResumeArgs struct {
+	ID             IDArg `json:"id"`
+	FromCheckpoint int64 `json:"from_checkpoint,omitempty" jsonschema:"checkpoint id to restore"`
+	MaxIterations  int   `json:"max_iterations,omitempty" jsonschema:"a new budget"`
+}
+
+type loopCompleteArgs struct {
+	ID       IDArg  `json:"id"`
+	Evidence string `json:"evidence" jsonschema:"how the completion criteria were met"`
+}
+
+type loopFailArgs struct {
+	ID          IDArg  `json:"id"`
+	Message     string `json:"message"`
+	Code        string `json:"code,omitempty"`
+	Recoverable bool   `json:"recoverable,omitempty" jsonschema:"can be resumed (default false)"`
+}
+
+func loopTools() []tool {
+	const ts = "loops"
+	page := []func(*jsonschema.Schema){minimum("offset", 0), bounds("limit", 1, planMaxLimit)}
+	return []tool{
+		declare(ts, mcp.Tool{Name: "loop_start", Annotations: additive,
+			Description: "Start an iterative loop toward an objective, with completion criteria and an iteration budget."},
+			loopStart, minimum("max_iterations", 1), enum("execution_mode", "strict", "seeded", "logged", "default"),
+			enum("priority", "low", "normal", "high", "critical")),
+		declare(ts, mcp.Tool{Name: "loop_status", Annotations: readOnly,
+			Description: "A loop's state and legal next steps; history only on request, paged."},
+			loopStatus, page...),
+		declare(ts, mcp.Tool{Name: "loop_list", Annotations: readOnly,
+			Description: "Loops by status (default: not finished), paged."},
+			loopList, page...),
+		declare(ts, mcp.Tool{Name: "loop_record", Annotations: additive,
+			Description: "Record one iteration: what was done, next steps, progress. Stops the loop at max_iterations."},
+			loopRecord, bounds("percentage", 0, 100), minimum("artifacts_created", 0), minimum("artifacts_modified", 0)),
+		declare(ts, mcp.Tool{Name: "loop_checkpoint", Annotations: additive,
+			Description: "Save an immutable snapshot of the loop's state; returns its id."},
+			loopCheckpoint),
+		declare(ts, mcp.Tool{Name: "loop_checkpoints", Annotations: readOnly,
+			Description: "A loop's checkpoints: id, iteration, note, time."},
+			loopCheckpoints),
+		declare(ts, mcp.Tool{Name: "loop_pause", Annotations: idempotent,
+			Description: "Pause a loop until loop_resume."}, loopPause),
+		declare(ts, mcp.Tool{Name: "loop_resume", Annotations: additive,
+			Description: "Resume a paused (or recoverably failed) loop, optionally from a checkpoint or with a new budget."},
+			loopResume, minimum("from_checkpoint", 1), minimum("max_iterations", 1)),
+		declare(ts, mcp.Tool{Name: "loop_cancel", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true},
+			Description: "Cancel a loop for good."}, loopCancel),
+		declare(ts, mcp.Tool{Name: "loop_complete", Annotations: additive,
+			Description: "Complete a loop, with evidence that its criteria are met."}, loopComplete),
+		declare(ts, mcp.Tool{Name: "loop_fail", Annotations: additive,
+			Description: "Stop a loop with an error; a recoverable one can be resumed."}, loopFail),
+	}
+}
+
+// loopOut is a loop as the loop tools and the resource show it.
+type loopOut struct {
+	ID                 string         `json:"id"`
+	URI                string         `json:"uri"`
+	Objective          string         `json:"objective"`
+	CompletionCriteria string         `json:"completion_criteria,omitempty"`
+	Status             loop.Status    `json:"status"`
+	Iteration          int            `json:"iteration"`
+	MaxIterations      int            `json:"max_iterations"`
+	Progress           *loop.Progress `json:"progress,omitempty"`
+	LastAction         string         `json:"last_action,omitempty"`
+	NextSteps          []string       `json:"next_steps,omitempty"`
+	Error              *loop.Error    `json:"error,omitempty"`
+	Evidence           string         `json:"evidence,omitempty"`
+	Metadata           *loop.Metadata `json:"metadata,omitempty"`
+	ParentID           string         `json:"parent_id,omitempty"`
+	CreatedAt          string         `json:"created_at,omitempty"`
+	UpdatedAt          string         `json:"updated_at"`
+	LegalNext          []string       `json:"legal_next"`
+}
+
+func outLoop(lp service.Loop, full bool) loopOut {
+	st := lp.State
+	o := loopOut{ID: lp.ID.String(), URI: LoopURI(lp.ID), Objective: st.Objective, Status: st.Status,
+		Iteration: st.Iteration, MaxIterations: st.MaxIterations, LastAction: st.LastAction, NextSteps: st.NextSteps,
+		Error: st.Error, UpdatedAt: ts(st.UpdatedAt), LegalNext: st.Legal()}
+	if o.LegalNext == nil {
+		o.LegalNext = []string{}
+	}
+	p := st.Progress
+	o.Progress = &p
+	if full {
+		o.CompletionCriteria, o.Evidence, o.CreatedAt = st.CompletionCriteria, st.Evidence, ts(st.CreatedAt)
+		m := st.Metadata
+		o.Metadata = &m
+		if lp.Task.ParentID != 0 {
+			o.ParentID = lp.Task.ParentID.String()
+		}
+	} else {
+		o.LastAction = clip(o.LastAction, 300)
+	}
+	return o
+}
+
+// loopLine is a loop in one line of text.
+func loopLine(o loopOut) string {
+	return fmt.Sprintf("loop %s %s %d/%d (%g%%): %s", o.ID, o.Status, o.Iteration, o.MaxIterations, o.Progress.Percentage, o.Objective)
+}
+
+func loopText(o loopOut) string {
+	var b strings.Builder
+	b.WriteString(loopLine(o))
+	if o.CompletionCriteria != "" {
+		b.WriteString("\ndone when: " + o.CompletionCriteria)
+	}
+	if o.Progress.Message != "" {
+		b.WriteString("\nprogress: " + o.Progress.Message)
+	}
+	if o.LastAction != "" {
+		b.WriteString("\nlast: " + o.LastAction)
+	}
+	if len(o.NextSteps) > 0 {
+		b.WriteString("\nnext: " + strings.Join(o.NextSteps, "; "))
+	}
+	if o.Error != nil {
+		fmt.Fprintf(&b, "\nerror: %s", o.Error.Message)
+		if o.Error.Code != "" {
+			fmt.Fprintf(&b, " (%s)", o.Error.Code)
+		}
+	}
+	if o.Evidence != "" {
+		b.WriteString("\nevidence: " + o.Evidence)
+	}
+	if len(o.LegalNext) > 0 {
+		b.WriteString("\nlegal next: " + strings.Join(o.LegalNext, ", "))
+	}
+	return b.String()
+}
+
+func loopResult(c call, lp service.Loop, msg string) (string, any, error) {
+	c.loopChanged()
+	o := outLoop(lp, false)
+	type withMessage struct {
+		loopOut
+		Message string `json:"message"`
+	}
+	return msg + "\n" + loopText(o), withMessage{o, msg}, nil
+}
+
+func loopStart(ctx context.Context, c call, in loopStartArgs) (string, any, error) {
+	lp, err := c.Loops.Start(ctx, service.Start{Objective: in.Objective, Criteria: in.CompletionCriteria, MaxIterations: in.MaxIterations,
+		ExecutionMode: in.ExecutionMode, Priority: in.Priority, Tags: in.Tags, Parent: string(in.Parent), CreatedBy: c.agent})
+	if err != nil {
+		return "", nil, err
+	}
+	return loopResult(c, lp, fmt.Sprintf("Started loop %s (%s); record each iteration with loop_record.", lp.ID, LoopURI(lp.ID)))
+}
+
+type historyEntry struct {
+	Seq    int64  `json:"seq"`
+	Kind   string `json:"kind"`
+	Detail string `json:"detail,omitempty"`
+	At     string `json:"at"`
+}
+
+type statusOut struct {
+	loopOut
+	History     []historyEntry `json:"history,omitempty"`
+	HistorySize int            `json:"history_total,omitempty"`
+	NextOffset  int            `json:"next_offset,omitempty"`
+}
+
+func loopStatus(ctx context.Context, c call, in loopStatusArgs) (string, any, error) {
+	lp, err := c.Loops.Get(ctx, string(in.ID))
+	if err != nil {
+		return "", nil, err
+	}
+	out := statusOut{loopOut: outLoop(lp, true)}
+	text := loopText(out.loopOut)
+	if in.History {
+		off, limit, err := pageOf(in.Offset, in.Limit)
+		if err != nil {
+			return "", nil, err
+		}
+		es, total, err := c.Loops.History(ctx, lp.ID, off, limit)
+		if err != nil {
+			return "", nil, err
+		}
+		out.HistorySize = total
+		if off+len(es) < total {
+			out.NextOffset = off + len(es)
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "\nhistory (%d of %d", len(es), total)
+		if out.NextOffset != 0 {
+			fmt.Fprintf(&b, "; next offset %d", out.NextOffset)
+		}
+		b.WriteString("):")
+		for _, e := range es {
+			h := historyEntry{Seq: e.Seq, Kind: e.Kind, Detail: e.Detail, At: ts(e.At)}
+			out.History = append(out.History, h)
+			fmt.Fprintf(&b, "\n%s %s %s", h.At, h.Kind, h.Detail)
+		}
+		text += b.String()
+	}
+	return text, out, nil
+}
+
+type loopListOut struct {
+	Loops      []loopOut `json:"loops"`
+	Total      int       `json:"total"`
+	NextOffset int       `json:"next_offset,omitempty"`
+}
+
+func parseLoopStatuses(l StringList) ([]loop.Status, error) {
+	var out []loop.Status
+	for _, s := range l {
+		st := loop.Status(strings.ToLower(strings.TrimSpace(s)))
+		if !st.Valid() {
+			return nil, &task.FieldError{Field: "status", Problem: fmt.Sprintf("has %s", quoteClip(s)),
+				Fix: "use pending, running, paused, completed, failed or cancelled"}
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error) {
+	statuses, err := parseLoopStatuses(in.Status)
+	if err != nil {
+		return "", nil, err
+	}
+	off, limit, err := pageOf(in.Offset, in.Limit)
+	if err != nil {
+		return "", nil, err
+	}
+	all, err := c.Loops.List(ctx, statuses)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(statuses) == 0 { // by default, the loops that are not finished
+		open := all[:0]
+		for _, lp := range all {
+			if !lp.State.Finished() {
+				open = append(open, lp)
+			}
+		}
+		all = open
+	}
+	lo, hi, next := window(len(all), off, limit, planDefaultLimit)
+	out := loopListOut{Loops: []loopOut{}, Total: len(all), NextOffset: next}
+	lines := []string{fmt.Sprintf("%d loops", len(all))}
+	if next != 0 {
+		lines[0] += fmt.Sprintf(" (next offset %d)", next)
+	}
+	for _, lp := range all[lo:hi] {
+		o := outLoop(lp, false)
+		o.LastAction, o.NextSteps = "", nil // list rows stay one line
+		out.Loops = append(out.Loops, o)
+		lines = append(lines, loopLine(o))
+	}
+	return strings.Join(lines, "\n"), out, nil
+}
+
+func loopRecord(ctx context.Context, c call, in loopRecordArgs) (string, any, error) {
+	r := service.Record{LastAction: in.LastAction, NextSteps: in.NextSteps}
+	if in.Percentage != nil || in.Message != "" || in.ArtifactsCreated != 0 || in.ArtifactsModified != 0 {
+		cur, err := c.Loops.Get(ctx, string(in.ID))
+		if err != nil {
+			return "", nil, err
+		}
+		p := cur.State.Progress // fields not given keep their values
+		if in.Percentage != nil {
+			p.Percentage = *in.Percentage
+		}
+		if in.Message != "" {
+			p.Message = in.Message
+		}
+		p.ArtifactsCreated += in.ArtifactsCreated
+		p.ArtifactsModified += in.ArtifactsModified
+		r.Progress = &p
+	}
+	lp, err := c.Loops.Record(ctx, string(in.ID), r)
+	if err != nil {
+		return "", nil, err
+	}
+	msg := fmt.Sprintf("Recorded iteration %d of loop %s.", lp.State.Iteration, lp.ID)
+	if lp.State.Status == loop.Failed {
+		msg += " The loop stopped: " + lp.State.Error.Message
+	}
+	return loopResult(c, lp, msg)
+}
+
+func loopCheckpoint(ctx context.Context, c call, in loopCheckpointArgs) (string, any, error) {
+	lp, id, err := c.Loops.Checkpoint(ctx, string(in.ID), in.Note)
+	if err != nil {
+		return "", nil, err
+	}
+	c.loopChanged()
+	msg := fmt.Sprintf("Saved checkpoint %d of loop %s at iteration %d; loop_resume from_checkpoint %d restores it.", id, lp.ID, lp.State.Iteration, id)
+	return msg, map[string]any{"checkpoint_id": id, "loop_id": lp.ID.String(), "iteration": lp.State.Iteration, "message": msg}, nil
+}
+
+type checkpointOut struct {
+	ID        int64   `json:"id"`
+	Iteration int     `json:"iteration"`
+	Status    string  `json:"status"`
+	Progress  float64 `json:"percentage"`
+	Note      string  `json:"note,omitempty"`
+	CreatedAt string  `json:"created_at"`
+}
+
+func loopCheckpoints(ctx context.Context, c call, in loopIDArgs) (string, any, error) {
+	lp, cps, err := c.Loops.Checkpoints(ctx, string(in.ID))
+	if err != nil {
+		return "", nil, err
+	}
+	out := []checkpointOut{}
+	lines := []string{fmt.Sprintf("%d checkpoints of loop %s", len(cps), lp.ID)}
+	for _, cp := range cps {
+		var st loop.State
+		if err := json.Unmarshal(cp.State, &st); err != nil {
+			return "", nil, fmt.Errorf("decode checkpoint %d: %w", cp.ID, err)
+		}
+		o := checkpointOut{ID: cp.ID, Iteration: st.Iteration, Status: string(st.Status), Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: ts(cp.CreatedAt)}
+		out = append(out, o)
+		lines = append(lines, fmt.Sprintf("%d: iteration %d, %s, %g%% %s", o.ID, o.Iteration, o.Status, o.Progress, o.Note))
+	}
+	return strings.Join(lines, "\n"), map[string]any{"loop_id": lp.ID.String(), "checkpoints": out}, nil
+}
+
+func loopPause(ctx context.Context, c call, in loopIDArgs) (string, any, error) {
+	lp, err := c.Loops.Pause(ctx, string(in.ID))
+	if err != nil {
+		return "", nil, err
+	}
+	return loopResult(c, lp, fmt.Sprintf("Paused loop %s.", lp.ID))
+}
+
+func loopResume(ctx context.Context, c call, in loopResumeArgs) (string, any, error) {
+	lp, err := c.Loops.Resume(ctx, string(in.ID), in.FromCheckpoint, in.MaxIterations)
+	if err != nil {
+		return "", nil, err
+	}
+	msg := fmt.Sprintf("Resumed loop %s at iteration %d.", lp.ID, lp.State.Iteration)
+	if in.FromCheckpoint != 0 {
+		msg = fmt.Sprintf("Resumed loop %s from checkpoint %d, at iteration %d.", lp.ID, in.FromCheckpoint, lp.State.Iteration)
+	}
+	return loopResult(c, lp, msg)
+}
+
+func loopCancel(ctx context.Context, c call, in loopIDArgs) (string, any, error) {
+	lp, err := c.Loops.Cancel(ctx, string(in.ID))
+	if err != nil {
+		return "", nil, err
+	}
+	return loopResult(c, lp, fmt.Sprintf("Cancelled loop %s.", lp.ID))
+}
+
+func loopComplete(ctx context.Context, c call, in loopCompleteArgs) (string, any, error) {
+	lp, err := c.Loops.Complete(ctx, string(in.ID), in.Evidence)
+	if err != nil {
+		return "", nil, err
+	}
+	return loopResult(c, lp, fmt.Sprintf("Completed loop %s after %d iterations.", lp.ID, lp.State.Iteration))
+}
+
+func loopFail(ctx context.Context, c call, in loopFailArgs) (string, any, error) {
+	lp, err := c.Loops.Fail(ctx, string(in.ID), loop.Error{Message: in.Message, Code: in.Code, Recoverable: in.Recoverable})
+	if err != nil {
+		return "", nil, err
+	}
+	return loopResult(c, lp, fmt.Sprintf("Failed loop %s.", lp.ID))
+}
+
+// readLoop serves cairn://loops/{id}: the loop's full state as JSON.
+func (s *server) readLoop(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	ref, ok := strings.CutPrefix(uri, "cairn://loops/")
+	if !ok || ref == "" {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	svc, err := s.opts.Services(ctx)
+	if err != nil {
+		return nil, promptError(ctx, s, "resources/read", err)
+	}
+	lp, err := svc.Loops.Get(ctx, ref)
+	if err != nil {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	b, err := json.Marshal(outLoop(lp, true))
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
+}
+
+// loopWatch notices loop changes, made by this process or any other on the
+// same store, by polling the store's version; it notifies subscribers with
+// resources/updated and keeps resources/list to the loops not finished.
+type loopWatch struct {
+	s   *server
+	srv *mcp.Server
+
+	kick chan struct{}
+
+	mu      sync.Mutex
+	version uint64
+	seen    map[task.ID]time.Time // each loop's state UpdatedAt
+	listed  map[task.ID]bool
+	primed  bool
+}
+
+// loopPoll is how often another process's changes are looked for: a read of
+// PRAGMA data_version, cheap enough to do often.
+const loopPoll = 200 * time.Millisecond
+
+func newLoopWatch(s *server, srv *mcp.Server) *loopWatch {
+	return &loopWatch{s: s, srv: srv, kick: make(chan struct{}, 1), seen: map[task.ID]time.Time{}, listed: map[task.ID]bool{}}
+}
+
+func (w *loopWatch) run(ctx context.Context) {
+	t := time.NewTicker(loopPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-w.kick:
+		}
+		if err := w.check(ctx); err != nil && ctx.Err() == nil {
+			w.s.log.Debug("loop watch", "error", err)
+		}
+	}
+}
+
+// changed asks for a check now; it never blocks.
+func (w *loopWatch) changed() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (w *loopWatch) check(ctx context.Context) error {
+	svc, err := w.s.opts.Services(ctx)
+	if err != nil {
+		return err
+	}
+	v, err := svc.Loops.Version(ctx)
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.primed && v == w.version {
+		return nil
+	}
+	loops, err := svc.Loops.List(ctx, nil)
+	if err != nil {
+		return err
+	}
+	present := map[task.ID]bool{}
+	for _, lp := range loops {
+		present[lp.ID] = true
+		uri := LoopURI(lp.ID)
+		if last, ok := w.seen[lp.ID]; ok && !last.Equal(lp.State.UpdatedAt) {
+			if err := w.srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
+				w.s.log.Debug("notify resources/updated", "uri", uri, "error", err)
+			}
+		}
+		w.seen[lp.ID] = lp.State.UpdatedAt
+		switch open := !lp.State.Finished(); {
+		case open && !w.listed[lp.ID]:
+			w.srv.AddResource(&mcp.Resource{URI: uri, Name: "loop-" + lp.ID.String(), Title: clip(lp.State.Objective, 100),
+				MIMEType: "application/json"}, w.s.readLoop)
+			w.listed[lp.ID] = true
+		case !open && w.listed[lp.ID]:
+			w.srv.RemoveResources(uri)
+			delete(w.listed, lp.ID)
+		}
+	}
+	for id := range w.listed { // deleted tasks
+		if !present[id] {
+			w.srv.RemoveResources(LoopURI(id))
+			delete(w.listed, id)
+			delete(w.seen, id)
+		}
+	}
+	w.version, w.primed = v, true
+	return nil
+}

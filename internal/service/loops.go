@@ -1,0 +1,460 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/internal/loop"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// Loops runs iterative agent loops. A loop is a task that carries loop
+// state: the plan and the focus stack see it as a task whose status follows
+// the loop's (running is in-progress, paused deferred, failed blocked,
+// completed done, cancelled cancelled).
+type Loops struct {
+	store store.Store
+	now   func() time.Time
+}
+
+// NewLoops returns the loops service over s.
+func NewLoops(s store.Store) *Loops {
+	return &Loops{store: s, now: func() time.Time { return time.Now().UTC() }}
+}
+
+// Loop is a loop's task and state.
+type Loop struct {
+	ID    task.ID
+	Task  task.Task
+	State loop.State
+}
+
+// Start is what loop_start takes.
+type Start struct {
+	Objective     string
+	Criteria      string
+	MaxIterations int
+	ExecutionMode string
+	Priority      string
+	Tags          []string
+	Parent        string // a task reference, or empty for a root loop
+	CreatedBy     string
+}
+
+var (
+	loopPriorities = map[string]task.Priority{"low": task.PriorityLow, "normal": task.PriorityMedium, "high": task.PriorityHigh, "critical": task.PriorityCritical}
+	executionModes = []string{"strict", "seeded", "logged", "default"}
+)
+
+func checkText(field, s string, max int) error {
+	if !utf8.ValidString(s) {
+		return &task.FieldError{Field: field, Problem: "is not valid UTF-8", Fix: "send it as UTF-8 text"}
+	}
+	if len(s) > max {
+		return &task.FieldError{Field: field, Problem: fmt.Sprintf("is %d bytes, over the limit of %d", len(s), max), Fix: "shorten it"}
+	}
+	return nil
+}
+
+func (in *Start) validate() error {
+	if strings.TrimSpace(in.Objective) == "" {
+		return &task.FieldError{Field: "objective", Problem: "is empty", Fix: "say what the loop is to achieve, in one line"}
+	}
+	if err := task.ValidateTitle(in.Objective); err != nil {
+		fe := *err.(*task.FieldError)
+		fe.Field = "objective"
+		return &fe
+	}
+	if strings.TrimSpace(in.Criteria) == "" {
+		return &task.FieldError{Field: "completion_criteria", Problem: "is empty", Fix: `say how to tell the loop is done, e.g. "go test ./... passes"`}
+	}
+	if err := checkText("completion_criteria", in.Criteria, loop.MaxText); err != nil {
+		return err
+	}
+	if in.MaxIterations < 0 || in.MaxIterations > loop.MaxBudget {
+		return &task.FieldError{Field: "max_iterations", Problem: fmt.Sprintf("is %d", in.MaxIterations), Fix: fmt.Sprintf("use 1 to %d (default %d)", loop.MaxBudget, loop.DefaultMaxIterations)}
+	}
+	if in.ExecutionMode == "" {
+		in.ExecutionMode = "default"
+	}
+	if !contains(executionModes, in.ExecutionMode) {
+		return &task.FieldError{Field: "execution_mode", Problem: fmt.Sprintf("is %q", clip(in.ExecutionMode, 40)), Fix: "use strict, seeded, logged or default"}
+	}
+	if in.Priority == "" {
+		in.Priority = "normal"
+	}
+	if _, ok := loopPriorities[in.Priority]; !ok {
+		return &task.FieldError{Field: "priority", Problem: fmt.Sprintf("is %q", clip(in.Priority, 40)), Fix: "use low, normal, high or critical"}
+	}
+	if len(in.Tags) > loop.MaxTags {
+		return &task.FieldError{Field: "tags", Problem: fmt.Sprintf("has %d tags", len(in.Tags)), Fix: fmt.Sprintf("keep at most %d", loop.MaxTags)}
+	}
+	for _, t := range in.Tags {
+		if err := checkText("tags", t, 100); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Start creates a loop in the pending state.
+func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
+	if err := in.validate(); err != nil {
+		return Loop{}, err
+	}
+	var out Loop
+	err := l.store.Update(ctx, func(tx store.Tx) error {
+		var parent task.ID
+		if in.Parent != "" {
+			p, err := resolveRef(ctx, tx, in.Parent, "parent")
+			if err != nil {
+				return err
+			}
+			if !p.Status.Open() {
+				return fmt.Errorf("%w: task %s is %s; start loops under open tasks", task.ErrClosed, p.ID, p.Status)
+			}
+			parent = p.ID
+		}
+		now := l.now()
+		st := loop.New(in.Objective, in.Criteria, in.MaxIterations,
+			loop.Metadata{CreatedBy: in.CreatedBy, Priority: in.Priority, Tags: in.Tags, ExecutionMode: in.ExecutionMode}, now)
+		t, err := tx.CreateTask(ctx, task.Task{Title: in.Objective, Body: "Completion criteria: " + in.Criteria,
+			Priority: loopPriorities[in.Priority], CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent})
+		if err != nil {
+			return err
+		}
+		out = Loop{ID: t.ID, Task: t, State: st}
+		return l.save(ctx, tx, &out, "start", fmt.Sprintf("max_iterations %d", st.MaxIterations), now)
+	})
+	if err != nil {
+		return Loop{}, fmt.Errorf("start loop: %w", err)
+	}
+	return out, nil
+}
+
+// errNotLoop is a task that is not a loop.
+func errNotLoop(id task.ID) error {
+	return &task.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, which is not a loop", id), Fix: "pass a loop id (loop_list lists them)"}
+}
+
+func loadLoop(ctx context.Context, tx store.Tx, ref string) (Loop, error) {
+	t, err := resolveRef(ctx, tx, ref, "id")
+	if err != nil {
+		return Loop{}, err
+	}
+	t, raw, err := tx.Loop(ctx, t.ID)
+	if err != nil {
+		return Loop{}, err
+	}
+	if raw == nil {
+		return Loop{}, errNotLoop(t.ID)
+	}
+	out := Loop{ID: t.ID, Task: t}
+	if err := json.Unmarshal(raw, &out.State); err != nil {
+		return Loop{}, fmt.Errorf("decode loop %s: %w", t.ID, err)
+	}
+	return out, nil
+}
+
+// taskStatus is the task status that mirrors a loop status.
+func taskStatus(s loop.Status) task.Status {
+	switch s {
+	case loop.Running:
+		return task.StatusInProgress
+	case loop.Paused:
+		return task.StatusDeferred
+	case loop.Failed:
+		return task.StatusBlocked
+	case loop.Completed:
+		return task.StatusDone
+	case loop.Cancelled:
+		return task.StatusCancelled
+	}
+	return task.StatusPending
+}
+
+// save stores the loop's state, moves its task's status to match and
+// records the event in its history.
+func (l *Loops) save(ctx context.Context, tx store.Tx, lp *Loop, kind, detail string, now time.Time) error {
+	raw, err := json.Marshal(lp.State)
+	if err != nil {
+		return err
+	}
+	if err := tx.SetLoop(ctx, lp.ID, raw); err != nil {
+		return err
+	}
+	if want := taskStatus(lp.State.Status); want != lp.Task.Status {
+		if lp.Task, err = setStatus(ctx, tx, lp.Task, want, now); err != nil {
+			return err
+		}
+	}
+	return tx.AddLoopEvent(ctx, store.LoopEvent{TaskID: lp.ID, Kind: kind, Detail: detail, At: now})
+}
+
+// change runs one transition on a loop in one transaction.
+func (l *Loops) change(ctx context.Context, ref, what string, fn func(lp *Loop, tx store.Tx, now time.Time) (kind, detail string, err error)) (Loop, error) {
+	var out Loop
+	err := l.store.Update(ctx, func(tx store.Tx) error {
+		lp, err := loadLoop(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		now := l.now()
+		kind, detail, err := fn(&lp, tx, now)
+		if err != nil {
+			return err
+		}
+		out = lp
+		return l.save(ctx, tx, &out, kind, detail, now)
+	})
+	if err != nil {
+		return Loop{}, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
+}
+
+// Get returns a loop.
+func (l *Loops) Get(ctx context.Context, ref string) (Loop, error) {
+	var out Loop
+	err := l.store.View(ctx, func(tx store.Tx) (err error) {
+		out, err = loadLoop(ctx, tx, ref)
+		return err
+	})
+	if err != nil {
+		return Loop{}, fmt.Errorf("loop status: %w", err)
+	}
+	return out, nil
+}
+
+// History returns a page of a loop's history and its total.
+func (l *Loops) History(ctx context.Context, id task.ID, offset, limit int) ([]store.LoopEvent, int, error) {
+	var (
+		es    []store.LoopEvent
+		total int
+	)
+	err := l.store.View(ctx, func(tx store.Tx) (err error) {
+		es, total, err = tx.LoopEvents(ctx, id, offset, limit)
+		return err
+	})
+	return es, total, err
+}
+
+// List returns the loops, those in statuses only if any are given.
+func (l *Loops) List(ctx context.Context, statuses []loop.Status) ([]Loop, error) {
+	var out []Loop
+	err := l.store.View(ctx, func(tx store.Tx) error {
+		rows, err := tx.Loops(ctx)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			lp := Loop{ID: r.Task.ID, Task: r.Task}
+			if err := json.Unmarshal(r.State, &lp.State); err != nil {
+				return fmt.Errorf("decode loop %s: %w", r.Task.ID, err)
+			}
+			if len(statuses) == 0 || containsStatus(statuses, lp.State.Status) {
+				out = append(out, lp)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list loops: %w", err)
+	}
+	return out, nil
+}
+
+func containsStatus(ss []loop.Status, s loop.Status) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Record is what loop_record takes.
+type Record struct {
+	LastAction string
+	NextSteps  []string
+	Progress   *loop.Progress
+}
+
+// Record records one iteration.
+func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error) {
+	if strings.TrimSpace(in.LastAction) == "" {
+		return Loop{}, &task.FieldError{Field: "last_action", Problem: "is empty", Fix: "say what this iteration did"}
+	}
+	if err := checkText("last_action", in.LastAction, loop.MaxText); err != nil {
+		return Loop{}, err
+	}
+	if len(in.NextSteps) > loop.MaxNextSteps {
+		return Loop{}, &task.FieldError{Field: "next_steps", Problem: fmt.Sprintf("has %d steps", len(in.NextSteps)), Fix: fmt.Sprintf("keep at most %d", loop.MaxNextSteps)}
+	}
+	for _, s := range in.NextSteps {
+		if err := checkText("next_steps", s, 4096); err != nil {
+			return Loop{}, err
+		}
+	}
+	if p := in.Progress; p != nil {
+		if p.Percentage < 0 || p.Percentage > 100 {
+			return Loop{}, &task.FieldError{Field: "percentage", Problem: fmt.Sprintf("is %g", p.Percentage), Fix: "use 0 to 100"}
+		}
+		if p.ArtifactsCreated < 0 || p.ArtifactsModified < 0 {
+			return Loop{}, &task.FieldError{Field: "artifacts_created", Problem: "is negative", Fix: "count from 0"}
+		}
+		if err := checkText("message", p.Message, 4096); err != nil {
+			return Loop{}, err
+		}
+	}
+	return l.change(ctx, ref, "record iteration", func(lp *Loop, _ store.Tx, now time.Time) (string, string, error) {
+		if err := lp.State.Record(loop.Iteration{LastAction: in.LastAction, NextSteps: in.NextSteps, Progress: in.Progress}, now); err != nil {
+			return "", "", err
+		}
+		detail := fmt.Sprintf("#%d %s", lp.State.Iteration, clip(in.LastAction, 200))
+		if lp.State.Status == loop.Failed {
+			detail += "; stopped: " + lp.State.Error.Message
+		}
+		return "iteration", detail, nil
+	})
+}
+
+// Checkpoint snapshots the loop's whole state and returns the checkpoint id.
+func (l *Loops) Checkpoint(ctx context.Context, ref, note string) (Loop, int64, error) {
+	if err := checkText("note", note, 4096); err != nil {
+		return Loop{}, 0, err
+	}
+	var id int64
+	lp, err := l.change(ctx, ref, "checkpoint", func(lp *Loop, tx store.Tx, now time.Time) (string, string, error) {
+		if err := lp.State.Checkpoint(now); err != nil {
+			return "", "", err
+		}
+		raw, err := json.Marshal(lp.State)
+		if err != nil {
+			return "", "", err
+		}
+		if id, err = tx.AddCheckpoint(ctx, store.Checkpoint{TaskID: lp.ID, Note: note, State: raw, CreatedAt: now}); err != nil {
+			return "", "", err
+		}
+		return "checkpoint", fmt.Sprintf("checkpoint %d at iteration %d", id, lp.State.Iteration), nil
+	})
+	return lp, id, err
+}
+
+// Checkpoints returns a loop's checkpoints with their states.
+func (l *Loops) Checkpoints(ctx context.Context, ref string) (Loop, []store.Checkpoint, error) {
+	var (
+		lp  Loop
+		cps []store.Checkpoint
+	)
+	err := l.store.View(ctx, func(tx store.Tx) (err error) {
+		if lp, err = loadLoop(ctx, tx, ref); err != nil {
+			return err
+		}
+		cps, err = tx.Checkpoints(ctx, lp.ID)
+		return err
+	})
+	if err != nil {
+		return Loop{}, nil, fmt.Errorf("loop checkpoints: %w", err)
+	}
+	return lp, cps, nil
+}
+
+// Pause pauses a loop.
+func (l *Loops) Pause(ctx context.Context, ref string) (Loop, error) {
+	return l.change(ctx, ref, "pause loop", func(lp *Loop, _ store.Tx, now time.Time) (string, string, error) {
+		return "pause", "", lp.State.Pause(now)
+	})
+}
+
+// Resume resumes a loop, from a checkpoint if fromCheckpoint is not zero,
+// with a new budget if maxIterations is not zero.
+func (l *Loops) Resume(ctx context.Context, ref string, fromCheckpoint int64, maxIterations int) (Loop, error) {
+	if maxIterations < 0 || maxIterations > loop.MaxBudget {
+		return Loop{}, &task.FieldError{Field: "max_iterations", Problem: fmt.Sprintf("is %d", maxIterations), Fix: fmt.Sprintf("use 1 to %d", loop.MaxBudget)}
+	}
+	return l.change(ctx, ref, "resume loop", func(lp *Loop, tx store.Tx, now time.Time) (string, string, error) {
+		var from *loop.State
+		detail := ""
+		if fromCheckpoint != 0 {
+			cps, err := tx.Checkpoints(ctx, lp.ID)
+			if err != nil {
+				return "", "", err
+			}
+			for _, c := range cps {
+				if c.ID == fromCheckpoint {
+					var st loop.State
+					if err := json.Unmarshal(c.State, &st); err != nil {
+						return "", "", fmt.Errorf("decode checkpoint %d: %w", c.ID, err)
+					}
+					from = &st
+				}
+			}
+			if from == nil {
+				return "", "", &task.FieldError{Field: "from_checkpoint", Problem: fmt.Sprintf("is %d, not a checkpoint of loop %s", fromCheckpoint, lp.ID),
+					Fix: "pass an id from loop_checkpoints, or leave it out to resume where the loop is"}
+			}
+			detail = fmt.Sprintf("from checkpoint %d (iteration %d)", fromCheckpoint, from.Iteration)
+		}
+		if err := lp.State.Resume(from, maxIterations, now); err != nil {
+			return "", "", err
+		}
+		if maxIterations != 0 {
+			detail = strings.TrimSpace(detail + fmt.Sprintf(" max_iterations %d", maxIterations))
+		}
+		return "resume", detail, nil
+	})
+}
+
+// Cancel cancels a loop.
+func (l *Loops) Cancel(ctx context.Context, ref string) (Loop, error) {
+	return l.change(ctx, ref, "cancel loop", func(lp *Loop, _ store.Tx, now time.Time) (string, string, error) {
+		return "cancel", "", lp.State.Cancel(now)
+	})
+}
+
+// Complete completes a loop; evidence says how its criteria were met.
+func (l *Loops) Complete(ctx context.Context, ref, evidence string) (Loop, error) {
+	if strings.TrimSpace(evidence) == "" {
+		return Loop{}, &task.FieldError{Field: "evidence", Problem: "is empty", Fix: "say how the completion criteria were met (a command and its result)"}
+	}
+	if err := checkText("evidence", evidence, loop.MaxText); err != nil {
+		return Loop{}, err
+	}
+	return l.change(ctx, ref, "complete loop", func(lp *Loop, _ store.Tx, now time.Time) (string, string, error) {
+		return "complete", clip(evidence, 200), lp.State.Complete(evidence, now)
+	})
+}
+
+// Fail stops a loop with an error.
+func (l *Loops) Fail(ctx context.Context, ref string, e loop.Error) (Loop, error) {
+	if strings.TrimSpace(e.Message) == "" {
+		return Loop{}, &task.FieldError{Field: "message", Problem: "is empty", Fix: "say what went wrong"}
+	}
+	if err := checkText("message", e.Message, loop.MaxText); err != nil {
+		return Loop{}, err
+	}
+	if err := checkText("code", e.Code, 100); err != nil {
+		return Loop{}, err
+	}
+	return l.change(ctx, ref, "fail loop", func(lp *Loop, _ store.Tx, now time.Time) (string, string, error) {
+		return "fail", clip(e.Message, 200), lp.State.Fail(e, now)
+	})
+}
+
+// Version changes whenever the store does, in any process; watchers poll it.
+func (l *Loops) Version(ctx context.Context) (uint64, error) { return l.store.Version(ctx) }

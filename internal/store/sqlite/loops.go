@@ -1,0 +1,147 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+const (
+	qLoop        = `SELECT ` + colsBody + `, loop FROM tasks WHERE id = ? AND removed_at IS NULL`
+	qSetLoop     = `UPDATE tasks SET loop = ? WHERE id = ? AND removed_at IS NULL`
+	qLoops       = `SELECT ` + colsNoBody + `, loop FROM tasks WHERE loop IS NOT NULL AND removed_at IS NULL ORDER BY id`
+	qAddCkpt     = `INSERT INTO loop_checkpoints (task_id, note, state, created_at) VALUES (?, ?, ?, ?) RETURNING id`
+	qCkpts       = `SELECT id, task_id, note, state, created_at FROM loop_checkpoints WHERE task_id = ? ORDER BY id`
+	qAddEvent    = `INSERT INTO loop_events (task_id, kind, detail, at) VALUES (?, ?, ?, ?)`
+	qEvents      = `SELECT seq, task_id, kind, detail, at FROM loop_events WHERE task_id = ? ORDER BY seq LIMIT ? OFFSET ?`
+	qCountEvents = `SELECT count(*) FROM loop_events WHERE task_id = ?`
+)
+
+var (
+	loopReadQueries  = []string{qLoop, qLoops, qCkpts, qEvents, qCountEvents}
+	loopWriteQueries = []string{qSetLoop, qAddCkpt, qAddEvent}
+)
+
+// scanLoop reads a task row followed by its loop column.
+func scanLoop(row scanner) (task.Task, []byte, error) {
+	var (
+		t                task.Task
+		parent           sql.NullInt64
+		created, updated sql.NullInt64
+		completed        sql.NullInt64
+		status, priority string
+		state            []byte
+	)
+	if err := row.Scan(&t.ID, &parent, &t.Position, &t.Num, &t.Title, &t.Body, &status, &priority, &created, &updated, &completed, &state); err != nil {
+		return task.Task{}, nil, err
+	}
+	t.ParentID = task.ID(parent.Int64)
+	t.Status, t.Priority = task.Status(status), task.Priority(priority)
+	t.CreatedAt, t.UpdatedAt, t.CompletedAt = fromMicros(created), fromMicros(updated), fromMicros(completed)
+	return t, state, nil
+}
+
+func (x *txn) Loop(ctx context.Context, id task.ID) (task.Task, []byte, error) {
+	t, state, err := scanLoop(x.queryRow(ctx, qLoop, int64(id)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return task.Task{}, nil, &task.NotFoundError{ID: id}
+	}
+	if err != nil {
+		return task.Task{}, nil, fmt.Errorf("read loop %s: %w", id, err)
+	}
+	return t, state, nil
+}
+
+func (x *txn) SetLoop(ctx context.Context, id task.ID, state []byte) error {
+	res, err := x.exec(ctx, qSetLoop, string(state), int64(id))
+	if err != nil {
+		return fmt.Errorf("save loop %s: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return &task.NotFoundError{ID: id}
+	}
+	return nil
+}
+
+func (x *txn) Loops(ctx context.Context) ([]store.LoopRow, error) {
+	rows, err := x.query(ctx, qLoops)
+	if err != nil {
+		return nil, fmt.Errorf("read loops: %w", err)
+	}
+	defer rows.Close()
+	var out []store.LoopRow
+	for rows.Next() {
+		t, state, err := scanLoop(rows)
+		if err != nil {
+			return nil, fmt.Errorf("read loops: %w", err)
+		}
+		out = append(out, store.LoopRow{Task: t, State: state})
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) AddCheckpoint(ctx context.Context, c store.Checkpoint) (int64, error) {
+	var id int64
+	if err := x.queryRow(ctx, qAddCkpt, int64(c.TaskID), c.Note, string(c.State), micros(c.CreatedAt)).Scan(&id); err != nil {
+		return 0, fmt.Errorf("save checkpoint of loop %s: %w", c.TaskID, err)
+	}
+	return id, nil
+}
+
+func (x *txn) Checkpoints(ctx context.Context, id task.ID) ([]store.Checkpoint, error) {
+	rows, err := x.query(ctx, qCkpts, int64(id))
+	if err != nil {
+		return nil, fmt.Errorf("read checkpoints of loop %s: %w", id, err)
+	}
+	defer rows.Close()
+	var out []store.Checkpoint
+	for rows.Next() {
+		var (
+			c     store.Checkpoint
+			state string
+			at    sql.NullInt64
+		)
+		if err := rows.Scan(&c.ID, &c.TaskID, &c.Note, &state, &at); err != nil {
+			return nil, fmt.Errorf("read checkpoints of loop %s: %w", id, err)
+		}
+		c.State, c.CreatedAt = []byte(state), fromMicros(at)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) AddLoopEvent(ctx context.Context, e store.LoopEvent) error {
+	if _, err := x.exec(ctx, qAddEvent, int64(e.TaskID), e.Kind, e.Detail, micros(e.At)); err != nil {
+		return fmt.Errorf("record loop event: %w", err)
+	}
+	return nil
+}
+
+func (x *txn) LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]store.LoopEvent, int, error) {
+	var total int
+	if err := x.queryRow(ctx, qCountEvents, int64(id)).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count loop history: %w", err)
+	}
+	rows, err := x.query(ctx, qEvents, int64(id), limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read loop history: %w", err)
+	}
+	defer rows.Close()
+	var out []store.LoopEvent
+	for rows.Next() {
+		var (
+			e  store.LoopEvent
+			at sql.NullInt64
+		)
+		if err := rows.Scan(&e.Seq, &e.TaskID, &e.Kind, &e.Detail, &at); err != nil {
+			return nil, 0, fmt.Errorf("read loop history: %w", err)
+		}
+		e.At = fromMicros(at)
+		out = append(out, e)
+	}
+	return out, total, rows.Err()
+}
