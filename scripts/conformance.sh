@@ -6,9 +6,9 @@
 # bridge internal/testutil/cmd/stdiobridge, which gives every HTTP session its
 # own `cairn serve` child over stdio.
 #
-# Gating scenarios (any failure exits non-zero): server-initialize, ping,
-# tools-list. Other scenarios that need no fixture tools, prompts or
-# resources are run and reported, but do not change the exit code.
+# Gating scenarios (any failure exits non-zero) are listed in GATING below:
+# every scenario that needs no fixture tools, prompts or resources. The
+# HTTP-transport scenarios are run and reported, but do not gate.
 #
 # Tools are cached, gitignored, in .tools/ (delete it to start over):
 #   - Node 22 (the suite imports fs.globSync, new in Node 22) from the npm
@@ -23,12 +23,14 @@ CONFORMANCE_VERSION=0.1.16
 NODE_VERSION=22.23.3
 SCENARIO_TIMEOUT=60 # seconds, per scenario
 
-GATING=(server-initialize ping tools-list)
-# Need no fixtures. completion-complete is expected to fail while Cairn
-# declares no completions capability; the last three test the HTTP
-# transport (the SDK's, in the bridge) rather than Cairn.
-EXTRA=(logging-set-level completion-complete resources-list prompts-list
-  server-sse-polling server-sse-multiple-streams dns-rebinding-protection)
+# Cairn runs with every toolset, so tools, prompts (with completion) and
+# the loops' resources (list, templates, subscriptions) are all served.
+# resources-(un)subscribe name a fixture URI, but subscribing needs no
+# resource to exist, so they hold Cairn to the protocol too.
+GATING=(server-initialize ping tools-list prompts-list completion-complete
+  resources-list resources-subscribe resources-unsubscribe logging-set-level)
+# These test the HTTP transport (the SDK's, in the bridge) rather than Cairn.
+EXTRA=(server-sse-polling server-sse-multiple-streams dns-rebinding-protection)
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TOOLS=$ROOT/.tools
@@ -128,7 +130,7 @@ mkdir -p "$WORK/project/.cairn"
 while IFS= read -r v; do unset "$v"; done < <(compgen -e | grep '^CAIRN_' || true)
 export CAIRN_PROJECT_ROOT=$WORK/project
 
-"$WORK/stdiobridge" -listen 127.0.0.1:0 -url-file "$WORK/url" -- "$WORK/cairn" serve \
+"$WORK/stdiobridge" -listen 127.0.0.1:0 -url-file "$WORK/url" -- "$WORK/cairn" serve --toolsets all \
   >"$WORK/bridge.log" 2>&1 &
 BRIDGE_PID=$!
 for _ in $(seq 100); do

@@ -220,11 +220,8 @@ func (s *server) completion(prompts []prompt) func(context.Context, *mcp.Complet
 			return empty, nil
 		}
 		p, ok := byName[ref.Name]
-		if !ok {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", clip(ref.Name, 40))}
-		}
-		if p.complete == nil {
-			return empty, nil
+		if !ok || p.complete == nil {
+			return empty, nil // nothing to offer is an empty list, not an error
 		}
 		d, err := p.complete(ctx, s, req.Params.Argument.Name, req.Params.Argument.Value)
 		if err != nil {
