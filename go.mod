@@ -7,6 +7,7 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/spf13/cobra v1.10.2
 	github.com/tiktoken-go/tokenizer v0.10.0
+	go.yaml.in/yaml/v3 v3.0.6
 	modernc.org/sqlite v1.61.1
 )
 

@@ -171,12 +171,33 @@ var planSpecs = []toolSpec{
 	{tool: "delete_subtask", base: map[string]string{"subtaskId": `"1.2"`}, refs: []string{"subtaskId"}, required: []string{"subtaskId"}},
 }
 
+// The loop in the bad-input store is task 5.
+var loopSpecs = []toolSpec{
+	{tool: "loop_start", base: map[string]string{"objective": `"o"`, "completion_criteria": `"c"`}, strings: []string{"objective", "completion_criteria"},
+		ints: []string{"max_iterations"}, enums: []string{"execution_mode", "priority"}, lists: []string{"tags"}, refs: []string{"parent"}, required: []string{"objective", "completion_criteria"}},
+	{tool: "loop_status", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, bools: []string{"history"}, ints: []string{"offset", "limit"}, required: []string{"id"}},
+	{tool: "loop_list", base: map[string]string{}, lists: []string{"status"}, ints: []string{"offset", "limit"}},
+	{tool: "loop_record", base: map[string]string{"id": `"5"`, "last_action": `"a"`}, refs: []string{"id"}, strings: []string{"last_action", "message"},
+		lists: []string{"next_steps"}, ints: []string{"artifacts_created", "artifacts_modified"}, required: []string{"id", "last_action"}},
+	{tool: "loop_checkpoint", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, strings: []string{"note"}, required: []string{"id"}},
+	{tool: "loop_checkpoints", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, required: []string{"id"}},
+	{tool: "loop_pause", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, required: []string{"id"}},
+	{tool: "loop_resume", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, ints: []string{"from_checkpoint", "max_iterations"}, required: []string{"id"}},
+	{tool: "loop_cancel", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, required: []string{"id"}},
+	{tool: "loop_complete", base: map[string]string{"id": `"5"`, "evidence": `"e"`}, refs: []string{"id"}, strings: []string{"evidence"}, required: []string{"id", "evidence"}},
+	{tool: "loop_fail", base: map[string]string{"id": `"5"`, "message": `"m"`}, refs: []string{"id"}, strings: []string{"message", "code"}, bools: []string{"recoverable"}, required: []string{"id", "message"}},
+}
+
+func allSpecs() []toolSpec {
+	return append(append(append([]toolSpec{}, focusSpecs...), planSpecs...), loopSpecs...)
+}
+
 func badCases() []badCase {
 	var cs []badCase
 	add := func(tool, name string, args json.RawMessage, field string) {
 		cs = append(cs, badCase{tool: tool, name: name, args: args, field: field})
 	}
-	for _, sp := range append(focusSpecs, planSpecs...) {
+	for _, sp := range allSpecs() {
 		tool := sp.tool
 		// The arguments as a whole.
 		add(tool, "arguments array", json.RawMessage(`[1,2]`), "arguments")
@@ -220,8 +241,8 @@ func badCases() []badCase {
 		for _, f := range sp.lists {
 			for name, v := range map[string]string{"number": "12", "bool": "true", "object": `{"a":"b"}`, "array of numbers": "[1,2]",
 				"nested array": `[["a"]]`, "1e308": "1e308", "unknown value": `["nonsense"]`, "1 MiB": bigString} {
-				if f == "dependencies" && name == "array of numbers" {
-					continue // ids may be numbers? no: the list is of strings
+				if (f == "tags" || f == "next_steps") && name == "unknown value" {
+					continue // free text
 				}
 				add(tool, f+" "+name, with(sp.base, f, v), f)
 			}
@@ -239,6 +260,9 @@ func badCases() []badCase {
 		for _, f := range sp.refs {
 			for name, v := range map[string]string{`"abc"`: `"abc"`, `"0"`: `"0"`, `"-1"`: `"-1"`, `""`: `""`, `"1.x"`: `"1.x"`, `"1.0"`: `"1.0"`,
 				`"1..2"`: `"1..2"`, "1.5": "1.5", "bool": "true", "array": `["1"]`, "object": `{"id":1}`, "1 MiB string": bigString} {
+				if name == `""` && !slicesContain(sp.required, f) {
+					continue // an optional reference left empty is absent
+				}
 				add(tool, f+" "+name, with(sp.base, f, v), f)
 			}
 			if f == "subtaskId" {
@@ -314,6 +338,8 @@ func storeState(t *testing.T, s *cairntest.Server) string {
 		{"peek_context", args{"include_body": true}},
 		{"list_siblings", args{"include_body": true}},
 		{"query_tasks", args{"fields": []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "updatedAt"}, "limit": 50}},
+		{"loop_status", args{"id": "5", "history": true}},
+		{"loop_checkpoints", args{"id": "5"}},
 	} {
 		r := s.OK(c.tool, c.args)
 		j, err := json.Marshal(r.Structured)
@@ -326,7 +352,7 @@ func storeState(t *testing.T, s *cairntest.Server) string {
 }
 
 func TestBadInput(t *testing.T) {
-	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: loopsOnly})
 	// A store with something in every view: [1] root, [2] completed child,
 	// [3] left sibling with a body, [4] current with a body.
 	s.OK("create_new_task", args{"title": "root", "body": "root body"})
@@ -334,6 +360,11 @@ func TestBadInput(t *testing.T) {
 	s.OK("complete_current_task", args{})
 	s.OK("create_new_task", args{"title": "left", "body": "left body"})
 	s.OK("extend_current_task", args{"title": "here", "body": "current body"})
+	s.OK("switch_focus", args{"task_id": "4"})
+	if id := s.OK("loop_start", args{"objective": "a loop", "completion_criteria": "c", "parent": "1"}).Str("id"); id != "5" {
+		t.Fatalf("the loop is %s, want 5", id)
+	}
+	s.OK("loop_record", args{"id": "5", "last_action": "first"})
 	before := storeState(t, s)
 	state := before
 
@@ -356,7 +387,7 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
-	for _, sp := range append(focusSpecs, planSpecs...) {
+	for _, sp := range allSpecs() {
 		if covered[sp.tool] == 0 {
 			t.Errorf("no bad-input case for %s", sp.tool)
 		}

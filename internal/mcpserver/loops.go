@@ -235,6 +235,10 @@ type statusOut struct {
 }
 
 func loopStatus(ctx context.Context, c call, in loopStatusArgs) (string, any, error) {
+	off, limit, err := pageOf(in.Offset, in.Limit)
+	if err != nil {
+		return "", nil, err
+	}
 	lp, err := c.Loops.Get(ctx, string(in.ID))
 	if err != nil {
 		return "", nil, err
@@ -242,10 +246,6 @@ func loopStatus(ctx context.Context, c call, in loopStatusArgs) (string, any, er
 	out := statusOut{loopOut: outLoop(lp, true)}
 	text := loopText(out.loopOut)
 	if in.History {
-		off, limit, err := pageOf(in.Offset, in.Limit)
-		if err != nil {
-			return "", nil, err
-		}
 		es, total, err := c.Loops.History(ctx, lp.ID, off, limit)
 		if err != nil {
 			return "", nil, err
@@ -327,6 +327,14 @@ func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error)
 }
 
 func loopRecord(ctx context.Context, c call, in loopRecordArgs) (string, any, error) {
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"artifacts_created", in.ArtifactsCreated}, {"artifacts_modified", in.ArtifactsModified}} {
+		if f.n < 0 {
+			return "", nil, &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", f.n), Fix: "pass how many this iteration added, 0 or more"}
+		}
+	}
 	r := service.Record{LastAction: in.LastAction, NextSteps: in.NextSteps}
 	if in.Percentage != nil || in.Message != "" || in.ArtifactsCreated != 0 || in.ArtifactsModified != 0 {
 		cur, err := c.Loops.Get(ctx, string(in.ID))

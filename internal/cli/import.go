@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cairn-dev/cairn/internal/app"
+	"github.com/cairn-dev/cairn/internal/importer"
+	"github.com/cairn-dev/cairn/internal/service"
+)
+
+func importCmd() *cobra.Command {
+	var (
+		format string
+		tags   []string
+		asJSON bool
+		dryRun bool
+	)
+	cmd := &cobra.Command{
+		Use:   "import FILE",
+		Short: "Import tasks from Taskmaster (tasks.json) or Todori (tasks.yaml) into the project",
+		Long: `Import another tool's tasks into the project's plan, in one transaction: a refused
+import changes nothing.
+
+FILE is Taskmaster's .taskmaster/tasks/tasks.json (tagged or legacy) or Todori's
+.todori/tasks.yaml, or a directory holding one. The format is told from the
+file's name, else its content; --format forces it.
+
+Ids, subtasks (as children, in order), dependencies and statuses are kept;
+done tasks are archived as completed. Importing again updates what the last
+import created instead of duplicating it: titles, descriptions, priorities and
+dependencies follow the file, and statuses move forward only (done stays done).
+Dependencies on tasks missing from the file are skipped and reported; a
+dependency cycle, or a task with a bad title, refuses the import.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := importer.Locate(args[0])
+			if err != nil {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if format == "" {
+				if format, err = importer.Detect(path, data); err != nil {
+					return err
+				}
+			} else if format = strings.ToLower(format); !slices.Contains(importer.Formats, format) {
+				return fmt.Errorf("--format %q: use %s", format, strings.Join(importer.Formats, " or "))
+			}
+			parsed, err := importer.Parse(format, data, importer.Options{Tags: tags})
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			s, err := app.Open(cmd.Context(), app.Config{})
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			rep, err := service.NewImporter(s.Store).Import(cmd.Context(), parsed.Sets, service.ImportOptions{DryRun: dryRun})
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			if asJSON {
+				return writeImportJSON(cmd.OutOrStdout(), path, s.Root, parsed, rep)
+			}
+			writeImportText(cmd.OutOrStdout(), path, s.Root, parsed, rep)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&format, "format", "", "the file's format: "+strings.Join(importer.Formats, " or ")+" (default: from the file)")
+	f.StringSliceVar(&tags, "tag", nil, "Taskmaster tags to import, repeatable or comma-separated (default: every tag)")
+	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	f.BoolVar(&dryRun, "dry-run", false, "report what an import would do and change nothing")
+	return cmd
+}
+
+type importJSON struct {
+	File         string           `json:"file"`
+	Format       string           `json:"format"`
+	Project      string           `json:"project"`
+	Sources      []string         `json:"sources"`
+	DryRun       bool             `json:"dryRun,omitempty"`
+	Created      int              `json:"created"`
+	Updated      int              `json:"updated"`
+	Unchanged    int              `json:"unchanged"`
+	Tasks        []importTaskJSON `json:"tasks"`
+	SkippedDeps  []importSkipJSON `json:"skippedDependencies,omitempty"`
+	SkippedTasks []importSkipJSON `json:"skippedTasks,omitempty"`
+	Notes        []string         `json:"notes,omitempty"`
+}
+
+type importTaskJSON struct {
+	Source     string   `json:"source"`
+	ExternalID string   `json:"externalId"`
+	ID         string   `json:"id"`
+	Ref        string   `json:"ref,omitempty"`
+	Action     string   `json:"action"`
+	Changes    []string `json:"changes,omitempty"`
+}
+
+type importSkipJSON struct {
+	Source     string `json:"source"`
+	Task       string `json:"task"`
+	Dependency string `json:"dependency,omitempty"`
+	Reason     string `json:"reason"`
+}
+
+func writeImportJSON(w io.Writer, path, root string, parsed importer.Result, rep service.ImportReport) error {
+	out := importJSON{File: path, Format: parsed.Format, Project: root, DryRun: rep.DryRun,
+		Created: rep.Created, Updated: rep.Updated, Unchanged: rep.Unchanged,
+		Sources: []string{}, Tasks: []importTaskJSON{}, Notes: append(slices.Clone(parsed.Notes), rep.Notes...)}
+	for _, s := range parsed.Sets {
+		out.Sources = append(out.Sources, s.Source)
+	}
+	for _, t := range rep.Tasks {
+		it := importTaskJSON{Source: t.Source, ExternalID: t.ExternalID, ID: t.ID.String(), Action: t.Action, Changes: t.Changes}
+		if t.Ref != it.ID {
+			it.Ref = t.Ref
+		}
+		out.Tasks = append(out.Tasks, it)
+	}
+	for _, d := range rep.SkippedDeps {
+		out.SkippedDeps = append(out.SkippedDeps, importSkipJSON{Source: d.Source, Task: d.Task, Dependency: d.Dep, Reason: d.Reason})
+	}
+	for _, t := range rep.SkippedTasks {
+		out.SkippedTasks = append(out.SkippedTasks, importSkipJSON{Source: t.Source, Task: t.Task, Reason: t.Reason})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// maxLines bounds each list of the text summary; --json has everything.
+const maxLines = 20
+
+func writeImportText(w io.Writer, path, root string, parsed importer.Result, rep service.ImportReport) {
+	var sources []string
+	for _, s := range parsed.Sets {
+		sources = append(sources, s.Source)
+	}
+	verb := "Imported"
+	if rep.DryRun {
+		verb = "Dry run, nothing changed: would import"
+	}
+	fmt.Fprintf(w, "%s %s (%s) into %s\n", verb, path, strings.Join(sources, ", "), root)
+	fmt.Fprintf(w, "  created %d, updated %d, unchanged %d", rep.Created, rep.Updated, rep.Unchanged)
+	if n := len(rep.SkippedTasks); n > 0 {
+		fmt.Fprintf(w, ", skipped %d", n)
+	}
+	switch n := len(rep.SkippedDeps); n {
+	case 0:
+	case 1:
+		fmt.Fprint(w, "; 1 dependency skipped")
+	default:
+		fmt.Fprintf(w, "; %d dependencies skipped", n)
+	}
+	fmt.Fprintln(w)
+	multi := len(parsed.Sets) > 1
+	name := func(source, ext string) string {
+		if multi {
+			return source + " " + ext
+		}
+		return ext
+	}
+	list := func(title string, lines []string) {
+		if len(lines) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "%s:\n", title)
+		for i, l := range lines {
+			if i == maxLines {
+				fmt.Fprintf(w, "  … and %d more (--json lists them all)\n", len(lines)-maxLines)
+				break
+			}
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	var updated []string
+	for _, t := range rep.Tasks {
+		if t.Action == service.ImportUpdated {
+			updated = append(updated, fmt.Sprintf("%s → [%s]: %s", name(t.Source, t.ExternalID), t.Ref, strings.Join(t.Changes, ", ")))
+		}
+	}
+	list("Updated", updated)
+	var skipped []string
+	for _, t := range rep.SkippedTasks {
+		skipped = append(skipped, fmt.Sprintf("%s: %s", name(t.Source, t.Task), t.Reason))
+	}
+	list("Skipped tasks", skipped)
+	var deps []string
+	for _, d := range rep.SkippedDeps {
+		deps = append(deps, fmt.Sprintf("%s → %s: %s", name(d.Source, d.Task), d.Dep, d.Reason))
+	}
+	list("Skipped dependencies", deps)
+	list("Notes", append(slices.Clone(parsed.Notes), rep.Notes...))
+}

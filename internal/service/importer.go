@@ -1,0 +1,534 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// ImportTask is one task of another tool's plan in no tool's format: what a
+// parser (internal/importer) hands the Importer. Its fields are already
+// Cairn's: the parser maps its tool's statuses, priorities and text.
+type ImportTask struct {
+	// ExternalID is the task's id in its tool, unique within its set: "3",
+	// "3.2" for a subtask, a UUID. Re-imports find the task again by it.
+	ExternalID  string
+	Title       string
+	Description string        // the Cairn body, already laid out
+	Status      task.Status   // empty: pending
+	Priority    task.Priority // empty: medium
+	// Deps are the ExternalIDs, in the same set, of the tasks this one
+	// depends on.
+	Deps     []string
+	Subtasks []ImportTask // children, in order
+	// CreatedAt and UpdatedAt are the tool's timestamps; zero when unknown
+	// (the import time is used). A done task's UpdatedAt is taken as the time
+	// it was completed.
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// ImportSet is one namespace of external ids: a Taskmaster tag, a Todori
+// file. Dependencies stay within a set.
+type ImportSet struct {
+	Source string // the mapping's namespace, e.g. "taskmaster:master" or "todori"
+	Tasks  []ImportTask
+}
+
+// ImportOptions changes how an import runs.
+type ImportOptions struct {
+	// DryRun does all the work in the transaction and rolls it back: the
+	// report says what an import would do.
+	DryRun bool
+}
+
+// Import actions, as ImportedTask.Action reports them.
+const (
+	ImportCreated   = "created"
+	ImportUpdated   = "updated"
+	ImportUnchanged = "unchanged"
+)
+
+// ImportReport says what an import did.
+type ImportReport struct {
+	Created, Updated, Unchanged int
+	Tasks                       []ImportedTask // in the file's order, subtasks after their parent
+	SkippedDeps                 []SkippedDep
+	SkippedTasks                []SkippedTask
+	Notes                       []string // what was kept or adjusted, one sentence each
+	DryRun                      bool
+}
+
+// ImportedTask is what became of one task of the file.
+type ImportedTask struct {
+	Source     string
+	ExternalID string
+	ID         task.ID
+	Ref        string   // as the plan names it: "12", or "12.3" for a subtask
+	Action     string   // ImportCreated, ImportUpdated or ImportUnchanged
+	Changes    []string // for an update: what changed, e.g. "title", "status pending → done"
+}
+
+// SkippedDep is a dependency of the file that was not imported.
+type SkippedDep struct {
+	Source string
+	Task   string // external id of the dependent task
+	Dep    string // the dependency as the file names it
+	Reason string
+}
+
+// SkippedTask is a task of the file that was not imported.
+type SkippedTask struct {
+	Source string
+	Task   string
+	Reason string
+}
+
+// ImportError refuses an import because of one task of the file.
+type ImportError struct {
+	Source string
+	Task   string // external id
+	Err    error  // usually a *task.FieldError
+}
+
+func (e *ImportError) Error() string {
+	return fmt.Sprintf("task %s (%s): %v; nothing was imported", e.Task, e.Source, e.Err)
+}
+
+func (e *ImportError) Unwrap() error { return e.Err }
+
+// ImportCycleError refuses an import whose file has a dependency cycle.
+type ImportCycleError struct {
+	Source string
+	Path   []string // external ids, from a task back to itself
+}
+
+func (e *ImportCycleError) Error() string {
+	return fmt.Sprintf("dependency cycle in %s: %s; nothing was imported: break the cycle in the file and import again",
+		e.Source, strings.Join(e.Path, " → "))
+}
+
+// Unwrap makes every ImportCycleError a task.ErrCycle.
+func (e *ImportCycleError) Unwrap() error { return task.ErrCycle }
+
+// Importer brings another tool's tasks into the project, keeping what it
+// imported before in step instead of duplicating it.
+type Importer struct {
+	store store.Store
+	now   func() time.Time
+}
+
+// NewImporter returns the importer over s.
+func NewImporter(s store.Store) *Importer {
+	return &Importer{store: s, now: func() time.Time { return time.Now().UTC() }}
+}
+
+// inode is one task of the file during an import.
+type inode struct {
+	src     string
+	in      *ImportTask
+	parent  *inode
+	kids    []*inode
+	deps    []*inode
+	key     task.ID // stands for the task in the file's graph before it has an id
+	t       task.Task
+	existed bool
+	skipped bool
+	changes []string
+}
+
+// planImport validates the sets and resolves their dependencies without touching
+// the store: every task in pre-order, or an error that refuses the import.
+func planImport(sets []ImportSet) ([]*inode, []SkippedDep, error) {
+	var (
+		nodes   []*inode
+		skipped []SkippedDep
+	)
+	for si := range sets {
+		set := &sets[si]
+		if strings.TrimSpace(set.Source) == "" {
+			return nil, nil, fmt.Errorf("%w: an import set has no source", task.ErrInvalid)
+		}
+		byID := map[string]*inode{}
+		var walk func(ts []ImportTask, parent *inode) error
+		walk = func(ts []ImportTask, parent *inode) error {
+			for i := range ts {
+				in := &ts[i]
+				n := &inode{src: set.Source, in: in, parent: parent, key: task.ID(len(nodes) + 1)}
+				if err := validImport(in); err != nil {
+					return &ImportError{Source: set.Source, Task: refOr(in.ExternalID, parent, i), Err: err}
+				}
+				if byID[in.ExternalID] != nil {
+					return &ImportError{Source: set.Source, Task: in.ExternalID, Err: &task.FieldError{Field: "id",
+						Problem: "appears more than once in the file", Fix: "give every task its own id"}}
+				}
+				byID[in.ExternalID] = n
+				nodes = append(nodes, n)
+				if parent != nil {
+					parent.kids = append(parent.kids, n)
+				}
+				if err := walk(in.Subtasks, n); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		first := len(nodes)
+		if err := walk(set.Tasks, nil); err != nil {
+			return nil, nil, err
+		}
+		// Dependencies, and the file's graph to look for a cycle in.
+		graph := task.Deps{}
+		for _, n := range nodes[first:] {
+			var next []task.ID
+			for _, ref := range n.in.Deps {
+				d := byID[ref]
+				switch {
+				case d == nil:
+					skipped = append(skipped, SkippedDep{Source: n.src, Task: n.in.ExternalID, Dep: ref, Reason: "not in the file"})
+					continue
+				case isAncestor(d, n):
+					skipped = append(skipped, SkippedDep{Source: n.src, Task: n.in.ExternalID, Dep: ref,
+						Reason: "is an ancestor of the task, which can only finish after it"})
+					continue
+				case slices.Contains(n.deps, d):
+					continue
+				}
+				n.deps = append(n.deps, d)
+				next = append(next, d.key)
+			}
+			if c := task.FindCycle(graph, n.key, next); c != nil {
+				path := make([]string, len(c))
+				for i, k := range c {
+					path[i] = nodes[k-1].in.ExternalID
+				}
+				return nil, nil, &ImportCycleError{Source: set.Source, Path: path}
+			}
+			graph[n.key] = next
+		}
+	}
+	return nodes, skipped, nil
+}
+
+func refOr(id string, parent *inode, i int) string {
+	if id != "" {
+		return id
+	}
+	if parent != nil {
+		return fmt.Sprintf("#%d under %s", i+1, parent.in.ExternalID)
+	}
+	return fmt.Sprintf("#%d", i+1)
+}
+
+func isAncestor(a, n *inode) bool {
+	for p := n.parent; p != nil; p = p.parent {
+		if p == a {
+			return true
+		}
+	}
+	return false
+}
+
+func validImport(in *ImportTask) error {
+	if strings.TrimSpace(in.ExternalID) == "" {
+		return &task.FieldError{Field: "id", Problem: "is missing", Fix: "give every task an id in the file"}
+	}
+	if in.Status == "" {
+		in.Status = task.StatusPending
+	}
+	if in.Priority == "" {
+		in.Priority = task.PriorityMedium
+	}
+	for _, err := range []error{task.ValidateTitle(in.Title), validDescription(in.Description), validPriority(in.Priority), validStatus(in.Status)} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// progress orders statuses along a task's life: a re-import moves a status
+// only forward (or sideways), never back.
+func progress(s task.Status) int {
+	switch s {
+	case task.StatusInProgress, task.StatusBlocked:
+		return 1
+	case task.StatusDone, task.StatusCancelled:
+		return 2
+	}
+	return 0 // pending, deferred
+}
+
+var errDryRun = errors.New("dry run")
+
+// Import brings the sets into the store in one transaction: a refused
+// import changes nothing. Tasks imported before (found through the store's
+// import mapping) are updated in place; the others are created, subtasks as
+// children in order. Dependencies on tasks missing from the file are
+// skipped and reported; a cycle refuses the import. Statuses follow the
+// plan's rules: done is permanent and archived, a task closes only after
+// its subtasks, and a re-import moves a status only forward.
+func (im *Importer) Import(ctx context.Context, sets []ImportSet, opts ImportOptions) (ImportReport, error) {
+	nodes, skippedDeps, err := planImport(sets)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	var rep ImportReport
+	err = im.store.Update(ctx, func(tx store.Tx) error {
+		for _, n := range nodes {
+			n.t, n.existed, n.skipped, n.changes = task.Task{}, false, false, nil
+		}
+		rep = ImportReport{DryRun: opts.DryRun, SkippedDeps: slices.Clone(skippedDeps)}
+		now := im.now()
+		if err := im.place(ctx, tx, nodes, &rep, now); err != nil {
+			return err
+		}
+		if err := importDeps(ctx, tx, nodes, &rep); err != nil {
+			return err
+		}
+		if err := importStatuses(ctx, tx, nodes, &rep, now); err != nil {
+			return err
+		}
+		for _, n := range nodes {
+			if n.skipped {
+				continue
+			}
+			it := ImportedTask{Source: n.src, ExternalID: n.in.ExternalID, ID: n.t.ID, Ref: task.RefString(n.t), Changes: n.changes}
+			switch {
+			case !n.existed:
+				it.Action = ImportCreated
+				rep.Created++
+			case len(n.changes) > 0:
+				it.Action = ImportUpdated
+				rep.Updated++
+			default:
+				it.Action = ImportUnchanged
+				rep.Unchanged++
+			}
+			rep.Tasks = append(rep.Tasks, it)
+		}
+		if opts.DryRun {
+			return errDryRun
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errDryRun) {
+		return ImportReport{}, fmt.Errorf("import: %w", err)
+	}
+	return rep, nil
+}
+
+// timesOf returns when a new task was created and last updated by the
+// file's timestamps, falling back to now for what is unknown or impossible.
+func timesOf(in *ImportTask, now time.Time) (created, updated time.Time) {
+	created = now
+	if !in.CreatedAt.IsZero() && !in.CreatedAt.After(now) {
+		created = in.CreatedAt.UTC()
+	}
+	updated = created
+	if !in.UpdatedAt.IsZero() && !in.UpdatedAt.Before(created) && !in.UpdatedAt.After(now) {
+		updated = in.UpdatedAt.UTC()
+	}
+	return created, updated
+}
+
+// place finds or creates every task and brings title, body and priority in
+// line with the file, parents before their subtasks.
+func (im *Importer) place(ctx context.Context, tx store.Tx, nodes []*inode, rep *ImportReport, now time.Time) error {
+	for _, n := range nodes {
+		var parent task.ID
+		if n.parent != nil {
+			if n.parent.skipped {
+				n.skipped = true
+				rep.SkippedTasks = append(rep.SkippedTasks, SkippedTask{Source: n.src, Task: n.in.ExternalID, Reason: "its parent task was skipped"})
+				continue
+			}
+			parent = n.parent.t.ID
+		}
+		id, ok, err := tx.Imported(ctx, n.src, n.in.ExternalID)
+		if err != nil {
+			return err
+		}
+		if ok {
+			t, err := tx.Task(ctx, id)
+			if err != nil {
+				return err
+			}
+			n.t, n.existed = t, true
+			if t.ParentID != parent {
+				where := "a root task"
+				if parent != 0 {
+					where = "under " + task.RefString(n.parent.t)
+				}
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s (%s): is %s in the file but [%s] is elsewhere in Cairn; left where it is",
+					n.in.ExternalID, n.src, where, t.ID))
+			}
+			if t.Title != n.in.Title {
+				t.Title = n.in.Title
+				n.changes = append(n.changes, "title")
+			}
+			if t.Body != n.in.Description {
+				t.Body = n.in.Description
+				n.changes = append(n.changes, "description")
+			}
+			if t.Priority != n.in.Priority {
+				n.changes = append(n.changes, fmt.Sprintf("priority %s → %s", t.Priority, n.in.Priority))
+				t.Priority = n.in.Priority
+			}
+			if len(n.changes) > 0 {
+				t.UpdatedAt = now
+				if err := tx.UpdateTask(ctx, t); err != nil {
+					return err
+				}
+				n.t = t
+			}
+			continue
+		}
+		if parent != 0 && !n.parent.t.Status.Open() && n.in.Status.Open() {
+			// A closed task takes no open subtasks: done is permanent.
+			n.skipped = true
+			rep.SkippedTasks = append(rep.SkippedTasks, SkippedTask{Source: n.src, Task: n.in.ExternalID,
+				Reason: fmt.Sprintf("its parent [%s] is %s in Cairn and takes no open subtasks; create it as a new task if the work is still to do",
+					n.parent.t.ID, n.parent.t.Status)})
+			continue
+		}
+		created, updated := timesOf(n.in, now)
+		t, err := tx.CreateTask(ctx, task.Task{Title: n.in.Title, Body: n.in.Description, Status: task.StatusPending,
+			Priority: n.in.Priority, CreatedAt: created, UpdatedAt: updated}, store.Placement{Parent: parent})
+		if err != nil {
+			return err
+		}
+		if err := tx.SetImported(ctx, n.src, n.in.ExternalID, t.ID); err != nil {
+			return err
+		}
+		n.t = t
+	}
+	return nil
+}
+
+// importDeps replaces every imported task's dependencies with the file's.
+func importDeps(ctx context.Context, tx store.Tx, nodes []*inode, rep *ImportReport) error {
+	for _, n := range nodes {
+		if n.skipped {
+			continue
+		}
+		var want []task.ID
+		for _, d := range n.deps {
+			if d.skipped {
+				rep.SkippedDeps = append(rep.SkippedDeps, SkippedDep{Source: n.src, Task: n.in.ExternalID, Dep: d.in.ExternalID,
+					Reason: "that task was skipped"})
+				continue
+			}
+			want = append(want, d.t.ID)
+		}
+		task.SortIDs(want)
+		if n.existed {
+			have, err := tx.TaskDeps(ctx, n.t.ID)
+			if err != nil {
+				return err
+			}
+			if slices.Equal(have, want) {
+				continue
+			}
+			n.changes = append(n.changes, "dependencies")
+		} else if len(want) == 0 {
+			continue
+		}
+		if err := tx.SetDeps(ctx, n.t.ID, want); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// postOrder lists the tasks with every task's subtasks, in order, before it.
+func postOrder(nodes []*inode) []*inode {
+	out := make([]*inode, 0, len(nodes))
+	var walk func(n *inode)
+	walk = func(n *inode) {
+		for _, k := range n.kids {
+			walk(k)
+		}
+		out = append(out, n)
+	}
+	for _, n := range nodes {
+		if n.parent == nil {
+			walk(n)
+		}
+	}
+	return out
+}
+
+// importStatuses moves every task to the file's status where the rules
+// allow, subtasks before their parents so that a parent can close after
+// them.
+func importStatuses(ctx context.Context, tx store.Tx, nodes []*inode, rep *ImportReport, now time.Time) error {
+	for _, n := range postOrder(nodes) {
+		if n.skipped {
+			continue
+		}
+		cur, want := n.t.Status, n.in.Status
+		if cur == want {
+			continue
+		}
+		name := fmt.Sprintf("%s (%s) [%s]", n.in.ExternalID, n.src, n.t.ID)
+		if n.existed {
+			switch {
+			case cur == task.StatusDone:
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept done (the file says %s): completion is permanent", name, want))
+				continue
+			case !cur.Open():
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept %s (the file says %s): a closed task is not reopened or re-closed by an import", name, cur, want))
+				continue
+			case progress(want) < progress(cur):
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept %s (the file says %s): an import moves a status only forward", name, cur, want))
+				continue
+			}
+		}
+		if !want.Open() {
+			kids, err := tx.Children(ctx, n.t.ID, false)
+			if err != nil {
+				return err
+			}
+			var open []string
+			for _, k := range kids {
+				if k.Status.Open() {
+					open = append(open, task.RefString(k))
+				}
+			}
+			if len(open) > 0 {
+				fallback := task.StatusInProgress
+				if cur == task.StatusBlocked {
+					fallback = cur
+				}
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: is %s in the file but its subtasks %s are open; made it %s instead",
+					name, want, clip(strings.Join(open, ", "), 200), fallback))
+				if want = fallback; want == cur {
+					continue
+				}
+			}
+		}
+		at := now
+		if !n.existed {
+			_, at = timesOf(n.in, now)
+		} else if want == task.StatusDone && !n.in.UpdatedAt.IsZero() &&
+			!n.in.UpdatedAt.Before(n.t.CreatedAt) && !n.in.UpdatedAt.After(now) {
+			at = n.in.UpdatedAt.UTC()
+		}
+		t, err := setStatus(ctx, tx, n.t, want, at)
+		if err != nil {
+			return err
+		}
+		if n.existed {
+			n.changes = append(n.changes, fmt.Sprintf("status %s → %s", cur, want))
+		}
+		n.t = t
+	}
+	return nil
+}
