@@ -42,6 +42,26 @@ const rows = [
     f(Math.max(ts.getCurrentTask?.peakRssMB ?? NaN, ts.createNewTask?.peakRssMB ?? NaN), 1),
     '≤ 30',
   ],
+  // The plan toolset, Go client only.
+  ['create_task p50, 1,000-task workload (µs)', f(g('PlanWorkload', 'create-p50-µs')), '-', '≤ 500'],
+  ['get_tasks page p50 / query_tasks p50 (µs)', `${f(g('PlanWorkload', 'list-p50-µs'))} / ${f(g('PlanWorkload', 'query-p50-µs'))}`, '-', ''],
+  ['get_next_task p50, 1,000 tasks (µs)', f(g('PlanWorkload', 'next-p50-µs')), '-', ''],
+  ['  after a write (µs)', f(g('PlanWorkload', 'next-after-write-p50-µs')), '-', ''],
+  ['get_next_task p50, 10,000 tasks (µs)', f(g('PlanNextTask', 'next-p50-µs')), '-', '≤ 1000'],
+  ['get_next_task p99, 10,000 tasks (µs)', f(g('PlanNextTask', 'next-p99-µs')), '-', ''],
+  ['  after a write, p50 (µs)', f(g('PlanNextTask', 'next-miss-p50-µs')), '-', ''],
+  [
+    'get_tasks page of 20: text B / tokens',
+    `${f(g('PlanWorkload', 'page-text-B'))} / ${f(g('PlanWorkload', 'page-text-tok'))}`,
+    '-',
+    '',
+  ],
+  [
+    '  structuredContent B / tokens',
+    `${f(g('PlanWorkload', 'page-struct-B'))} / ${f(g('PlanWorkload', 'page-struct-tok'))}`,
+    '-',
+    '',
+  ],
 ];
 const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
 for (const [i, r] of rows.entries()) {

@@ -153,7 +153,17 @@ func copyFile(src, dst string) error {
 // each call. The project is built aside and renamed into place, so
 // concurrent callers never see half of one.
 func Cached(ctx context.Context, s Shape) (string, error) {
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("cairn-benchseed-v1-%d-%d-%d-%d", s.Roots, s.Children, s.Grandchildren, s.BodyLen))
+	name := fmt.Sprintf("cairn-benchseed-v1-%d-%d-%d-%d", s.Roots, s.Children, s.Grandchildren, s.BodyLen)
+	return cached(ctx, name, func(dir string) error {
+		_, err := Seed(ctx, dir, s)
+		return err
+	})
+}
+
+// cached is Cached for any seed function, in the directory name under the
+// system temp directory.
+func cached(ctx context.Context, name string, seed func(dir string) error) (string, error) {
+	dir := filepath.Join(os.TempDir(), name)
 	if _, err := os.Stat(project.DBPath(dir)); err == nil {
 		// Opening the store brings a project cached by an older cairn up to
 		// the current schema, so clones of it open without migrating.
@@ -167,7 +177,7 @@ func Cached(ctx context.Context, s Shape) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := Seed(ctx, tmp, s); err != nil {
+	if err := seed(tmp); err != nil {
 		os.RemoveAll(tmp)
 		return "", err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
+	"github.com/cairn-dev/cairn/internal/task"
 )
 
 func TestSeedAndClone(t *testing.T) {
@@ -47,5 +48,66 @@ func TestSeedAndClone(t *testing.T) {
 	if v.Task.ID != res.Focus || v.Depth != 3 || len(v.Left) != 1 || v.Task.Title != "Task 2.2.2: implement and test" {
 		t.Fatalf("current = %s %q depth %d, %d to the left; want task %s at depth 3 with 1 to the left",
 			v.Task.ID, v.Task.Title, v.Depth, len(v.Left), res.Focus)
+	}
+}
+
+func TestSeedPlan(t *testing.T) {
+	ctx := context.Background()
+	s := PlanShape{Tasks: 500, MaxDeps: 3, Window: 20, SubtaskPercent: 30, DonePercent: 30, InProgressPercent: 5, BodyLen: 10}
+	dir := t.TempDir()
+	res, err := SeedPlan(ctx, dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Tasks != s.Tasks || res.Subtasks == 0 || res.Deps == 0 || res.Open == 0 || res.Open == res.Tasks {
+		t.Fatalf("seeded %+v", res)
+	}
+	st, err := sqlite.Open(ctx, project.DBPath(dir), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var (
+		all  []task.Task
+		deps task.Deps
+	)
+	if err := st.View(ctx, func(tx store.Tx) (err error) {
+		if all, err = tx.Tasks(ctx); err != nil {
+			return err
+		}
+		deps, err = tx.Deps(ctx)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b := task.NewBoard(all, deps)
+	n := 0
+	for id, ds := range b.Deps {
+		for _, d := range ds {
+			n++
+			if d >= id || d == b.Tasks[id].ParentID {
+				t.Fatalf("task %v depends on %v: not an earlier task that is not its parent", id, d)
+			}
+		}
+	}
+	if n != res.Deps || len(b.Tasks) != res.Tasks {
+		t.Fatalf("store holds %d tasks and %d dependencies, want %d and %d", len(b.Tasks), n, res.Tasks, res.Deps)
+	}
+	for id, t0 := range b.Tasks {
+		if t0.ParentID != 0 && b.Tasks[t0.ParentID].ParentID != 0 {
+			t.Fatalf("task %v is deeper than a subtask", id)
+		}
+		if t0.ParentID != 0 && !b.Tasks[t0.ParentID].Status.Open() && t0.Status.Open() {
+			t.Fatalf("open task %v under closed %v", id, t0.ParentID)
+		}
+	}
+	next, err := service.NewPlan(st).Next(ctx, task.NextFilter{})
+	if err != nil || next.Task == nil {
+		t.Fatalf("next task: %+v, %v", next, err)
+	}
+	// The same shape seeds the same plan.
+	again, err := SeedPlan(ctx, t.TempDir(), s)
+	if err != nil || again != res {
+		t.Fatalf("second seed: %+v, %v; want %+v", again, err, res)
 	}
 }

@@ -1,10 +1,12 @@
 package task
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Deps maps a task to the tasks it depends on.
@@ -144,6 +146,12 @@ type Board struct {
 	Deps       Deps
 	Children   map[ID][]ID // in no particular order
 	Dependents map[ID][]ID
+
+	// ranked is every task Next could pick under some filter, best first;
+	// Next ranks them on its first call, so that later calls on the same
+	// board only walk the list to the first task the filter accepts.
+	rankOnce sync.Once
+	ranked   []*Task
 }
 
 // NewBoard indexes tasks and their dependencies. Dependencies on tasks that
@@ -196,7 +204,22 @@ func (b *Board) Waiting(id ID) []ID {
 // blocked, or a dependency (its own or an ancestor's) is not yet satisfied.
 func (b *Board) Blocked(id ID) bool {
 	t := b.Tasks[id]
-	return t == nil || t.Status == StatusBlocked || len(b.Waiting(id)) > 0
+	return t == nil || t.Status == StatusBlocked || b.waiting(t)
+}
+
+// waiting reports whether Waiting(t.ID) is not empty, without building it.
+func (b *Board) waiting(t *Task) bool {
+	for ; t != nil; t = b.Tasks[t.ParentID] {
+		for _, d := range b.Deps[t.ID] {
+			if !b.Tasks[d].Status.Satisfied() {
+				return true
+			}
+		}
+		if t.ParentID == 0 {
+			break
+		}
+	}
+	return false
 }
 
 func (b *Board) hasOpenChildren(id ID) bool {
@@ -262,55 +285,62 @@ type NextFilter struct {
 //  3. Then higher priority, then fewer dependencies, then the older task,
 //     then the lower id.
 //
-// ok is false when no task qualifies.
+// ok is false when no task qualifies. The first call ranks every candidate
+// of any filter once (O(n log n)); later calls on the same board return the
+// first ranked task the filter accepts. Next is safe for concurrent use.
 func (b *Board) Next(f NextFilter) (best *Task, ok bool) {
 	statuses := f.Statuses
 	if len(statuses) == 0 {
 		statuses = []Status{StatusPending, StatusInProgress}
 	}
+	b.rankOnce.Do(b.rank)
+	for _, t := range b.ranked {
+		if slices.Contains(statuses, t.Status) && (len(f.Priorities) == 0 || slices.Contains(f.Priorities, t.Priority)) {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// rank fills b.ranked: the open tasks that are not blocked and have no open
+// subtasks (what rule 1 of Next asks whatever the filter), in the order of
+// rules 2 and 3. The order is total (the id breaks ties), so the first task
+// a filter accepts is the one Next would pick scanning every task.
+func (b *Board) rank() {
 	type key struct {
 		tier, prio, deps int
 		t                *Task
 	}
-	var bestKey *key
-	less := func(a, b key) bool {
-		if a.tier != b.tier {
-			return a.tier < b.tier
-		}
-		if a.prio != b.prio {
-			return a.prio < b.prio
-		}
-		if a.deps != b.deps {
-			return a.deps < b.deps
-		}
-		if !a.t.CreatedAt.Equal(b.t.CreatedAt) {
-			return a.t.CreatedAt.Before(b.t.CreatedAt)
-		}
-		return a.t.ID < b.t.ID
-	}
+	keys := make([]key, 0, len(b.Tasks))
 	for _, t := range b.Tasks {
-		if !t.Status.Open() || !slices.Contains(statuses, t.Status) {
-			continue
-		}
-		if len(f.Priorities) > 0 && !slices.Contains(f.Priorities, t.Priority) {
-			continue
-		}
-		if b.Blocked(t.ID) || b.hasOpenChildren(t.ID) {
+		if !t.Status.Open() || b.Blocked(t.ID) || b.hasOpenChildren(t.ID) {
 			continue
 		}
 		k := key{tier: 1, prio: PriorityRank(t.Priority), deps: len(b.Deps[t.ID]), t: t}
 		if b.inProgressAncestor(t.ID) {
 			k.tier = 0
 		}
-		if bestKey == nil || less(k, *bestKey) {
-			kk := k
-			bestKey = &kk
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.tier != b.tier {
+			return a.tier - b.tier
 		}
+		if a.prio != b.prio {
+			return a.prio - b.prio
+		}
+		if a.deps != b.deps {
+			return a.deps - b.deps
+		}
+		if c := a.t.CreatedAt.Compare(b.t.CreatedAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.t.ID, b.t.ID)
+	})
+	b.ranked = make([]*Task, len(keys))
+	for i, k := range keys {
+		b.ranked[i] = k.t
 	}
-	if bestKey == nil {
-		return nil, false
-	}
-	return bestKey.t, true
 }
 
 // SortIDs sorts ids ascending; a helper for stable output.

@@ -2,6 +2,9 @@ package task
 
 import (
 	"errors"
+	"math/rand/v2"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -138,4 +141,115 @@ func TestUnblocks(t *testing.T) {
 	if got := b.Waiting(4); len(got) != 2 {
 		t.Fatalf("Waiting(4) = %v", got)
 	}
+}
+
+// nextByScan is Next's rule applied by scanning every task: the reference
+// the ranked Next must agree with.
+func nextByScan(b *Board, f NextFilter) ID {
+	statuses := f.Statuses
+	if len(statuses) == 0 {
+		statuses = []Status{StatusPending, StatusInProgress}
+	}
+	type key struct {
+		tier, prio, deps int
+		t                *Task
+	}
+	less := func(a, b key) bool {
+		if a.tier != b.tier {
+			return a.tier < b.tier
+		}
+		if a.prio != b.prio {
+			return a.prio < b.prio
+		}
+		if a.deps != b.deps {
+			return a.deps < b.deps
+		}
+		if !a.t.CreatedAt.Equal(b.t.CreatedAt) {
+			return a.t.CreatedAt.Before(b.t.CreatedAt)
+		}
+		return a.t.ID < b.t.ID
+	}
+	var best *key
+	for _, t := range b.Tasks {
+		if !t.Status.Open() || !slices.Contains(statuses, t.Status) ||
+			(len(f.Priorities) > 0 && !slices.Contains(f.Priorities, t.Priority)) ||
+			t.Status == StatusBlocked || len(b.Waiting(t.ID)) > 0 || b.hasOpenChildren(t.ID) {
+			continue
+		}
+		k := key{tier: 1, prio: PriorityRank(t.Priority), deps: len(b.Deps[t.ID]), t: t}
+		if b.inProgressAncestor(t.ID) {
+			k.tier = 0
+		}
+		if best == nil || less(k, *best) {
+			best = &k
+		}
+	}
+	if best == nil {
+		return 0
+	}
+	return best.t.ID
+}
+
+// TestNextMatchesScan compares Next with the scan on random boards and filters.
+func TestNextMatchesScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 300 {
+		n := 1 + rng.IntN(60)
+		var tasks []Task
+		deps := Deps{}
+		for i := 1; i <= n; i++ {
+			var parent ID
+			if i > 1 && rng.IntN(3) == 0 {
+				parent = ID(1 + rng.IntN(i-1))
+			}
+			tasks = append(tasks, pt(ID(i), parent, Statuses[rng.IntN(len(Statuses))], Priorities[rng.IntN(len(Priorities))], rng.IntN(5)))
+			for range rng.IntN(3) {
+				if i > 1 {
+					deps[ID(i)] = append(deps[ID(i)], ID(1+rng.IntN(i-1)))
+				}
+			}
+		}
+		b := NewBoard(tasks, deps)
+		for range 10 {
+			var f NextFilter
+			for _, s := range Statuses {
+				if rng.IntN(4) == 0 {
+					f.Statuses = append(f.Statuses, s)
+				}
+			}
+			for _, p := range Priorities {
+				if rng.IntN(4) == 0 {
+					f.Priorities = append(f.Priorities, p)
+				}
+			}
+			var got ID
+			if x, ok := b.Next(f); ok {
+				got = x.ID
+			}
+			if want := nextByScan(b, f); got != want {
+				t.Fatalf("round %d, filter %+v: Next = %v, the scan says %v", round, f, got, want)
+			}
+			for _, x := range b.Tasks {
+				if b.Blocked(x.ID) != (x.Status == StatusBlocked || len(b.Waiting(x.ID)) > 0) {
+					t.Fatalf("round %d: Blocked(%v) disagrees with Waiting", round, x.ID)
+				}
+			}
+		}
+	}
+}
+
+// TestNextConcurrent: the first calls on a board may race to rank it.
+func TestNextConcurrent(t *testing.T) {
+	b := NewBoard([]Task{pt(1, 0, StatusPending, PriorityLow, 0), pt(2, 0, StatusPending, PriorityHigh, 0)}, nil)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if x, ok := b.Next(NextFilter{}); !ok || x.ID != 2 {
+				t.Errorf("Next = %v, %v", x, ok)
+			}
+		}()
+	}
+	wg.Wait()
 }

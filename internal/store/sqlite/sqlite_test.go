@@ -2,12 +2,15 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/store/storetest"
+	"github.com/cairn-dev/cairn/internal/task"
 )
 
 func open(t *testing.T, opts sqlite.Options) *sqlite.Store {
@@ -20,12 +23,29 @@ func open(t *testing.T, opts sqlite.Options) *sqlite.Store {
 	return s
 }
 
+// backend opens stores with opts for the contract suite; a second store on
+// the same file has its own connections, as another process would.
+func backend(opts sqlite.Options) storetest.Backend {
+	return storetest.Backend{
+		Open: func(t *testing.T) store.Store { return open(t, opts) },
+		OpenAgain: func(t *testing.T, s store.Store) store.Store {
+			t.Helper()
+			s2, err := sqlite.Open(context.Background(), s.(*sqlite.Store).Path(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s2.Close() })
+			return s2
+		},
+	}
+}
+
 func TestContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store { return open(t, sqlite.Options{}) })
+	storetest.Run(t, backend(sqlite.Options{}))
 }
 
 func TestContractSyncFull(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store { return open(t, sqlite.Options{Sync: sqlite.SyncFull}) })
+	storetest.Run(t, backend(sqlite.Options{Sync: sqlite.SyncFull}))
 }
 
 func TestOpenTwiceMigratesOnce(t *testing.T) {
@@ -54,5 +74,50 @@ func TestOpenRejects(t *testing.T) {
 				t.Fatal("want an error")
 			}
 		})
+	}
+}
+
+// TestRemoveSubtreeDropsEdges: removal deletes the stored edges that point
+// at removed tasks (the contract can only see that they are hidden).
+func TestRemoveSubtreeDropsEdges(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, sqlite.Options{})
+	var a, a1, b task.Task
+	err := s.Update(ctx, func(tx store.Tx) (err error) {
+		mk := func(title string, parent task.ID) task.Task {
+			if err != nil {
+				return task.Task{}
+			}
+			var x task.Task
+			x, err = tx.CreateTask(ctx, task.Task{Title: title}, store.Placement{Parent: parent})
+			return x
+		}
+		a, b = mk("a", 0), mk("b", 0)
+		a1 = mk("a1", a.ID)
+		if err != nil {
+			return err
+		}
+		if err := tx.SetDeps(ctx, b.ID, []task.ID{a.ID, a1.ID}); err != nil {
+			return err
+		}
+		return tx.SetDeps(ctx, a1.ID, []task.ID{b.ID})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(ctx, func(tx store.Tx) error { _, err := tx.RemoveSubtree(ctx, a.ID, time.Now()); return err }); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM task_deps WHERE depends_on IN (?, ?)`, a.ID, a1.ID).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Fatalf("%d stored edges still point at removed tasks", n)
 	}
 }
