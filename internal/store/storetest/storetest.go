@@ -59,6 +59,8 @@ func Run(t *testing.T, b Backend) {
 		{"Deps", testDeps},
 		{"Focuses", testFocuses},
 		{"Imported", testImported},
+		{"Loops", testLoops},
+		{"LoopHistory", testLoopHistory},
 		{"Version", func(t *testing.T, s store.Store) { testVersion(t, s, b.OpenAgain(t, s)) }},
 		{"VersionConcurrent", func(t *testing.T, s store.Store) { testVersionConcurrent(t, s, b.OpenAgain(t, s)) }},
 	}
@@ -1164,4 +1166,94 @@ func testVersionConcurrent(t *testing.T, s, s2 store.Store) {
 	if last := version(t, s); last == first {
 		t.Errorf("Version still %d after 20 writes by another store", last)
 	}
+}
+
+func testLoops(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	plain := create(t, s, "plain", store.Placement{})
+	a := create(t, s, "loop a", store.Placement{})
+	b := create(t, s, "loop b", store.Placement{Parent: plain.ID})
+	update(t, s, func(tx store.Tx) error {
+		if err := tx.SetLoop(ctx, a.ID, []byte(`{"status":"running","iteration":1}`)); err != nil {
+			return err
+		}
+		if err := tx.SetLoop(ctx, b.ID, []byte(`{"status":"pending"}`)); err != nil {
+			return err
+		}
+		return tx.SetLoop(ctx, a.ID, []byte(`{"status":"running","iteration":2}`)) // replaces
+	})
+	err := s.Update(ctx, func(tx store.Tx) error { return tx.SetLoop(ctx, 999, []byte(`{}`)) })
+	if !errors.Is(err, task.ErrNotFound) {
+		t.Errorf("SetLoop on a missing task: %v", err)
+	}
+	view(t, s, func(tx store.Tx) error {
+		got, state, err := tx.Loop(ctx, a.ID)
+		if err != nil || got.Title != "loop a" || got.Body == "" || string(state) != `{"status":"running","iteration":2}` {
+			t.Errorf("Loop(a) = %+v, %s, %v", got, state, err)
+		}
+		if _, state, err := tx.Loop(ctx, plain.ID); err != nil || state != nil {
+			t.Errorf("Loop(plain) = %s, %v; want no state", state, err)
+		}
+		if _, _, err := tx.Loop(ctx, 999); !errors.Is(err, task.ErrNotFound) {
+			t.Errorf("Loop(missing): %v", err)
+		}
+		rows, err := tx.Loops(ctx)
+		if err != nil || len(rows) != 2 || rows[0].Task.ID != a.ID || rows[1].Task.ID != b.ID || rows[1].Task.ParentID != plain.ID {
+			t.Errorf("Loops = %+v, %v", rows, err)
+		}
+		return nil
+	})
+	// A removed loop is gone from the list, with its parent's subtree.
+	update(t, s, func(tx store.Tx) error { _, err := tx.RemoveSubtree(ctx, plain.ID, t0); return err })
+	view(t, s, func(tx store.Tx) error {
+		rows, err := tx.Loops(ctx)
+		if err != nil || len(rows) != 1 || rows[0].Task.ID != a.ID {
+			t.Errorf("Loops after removal = %+v, %v", rows, err)
+		}
+		return nil
+	})
+}
+
+func testLoopHistory(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := create(t, s, "loop", store.Placement{})
+	other := create(t, s, "other", store.Placement{})
+	var ids []int64
+	update(t, s, func(tx store.Tx) error {
+		for i := range 3 {
+			id, err := tx.AddCheckpoint(ctx, store.Checkpoint{TaskID: a.ID, Note: fmt.Sprint("n", i), State: []byte(fmt.Sprintf(`{"iteration":%d}`, i)), CreatedAt: t0.Add(time.Duration(i) * time.Second)})
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		if _, err := tx.AddCheckpoint(ctx, store.Checkpoint{TaskID: other.ID, State: []byte(`{}`), CreatedAt: t0}); err != nil {
+			return err
+		}
+		for i := range 5 {
+			if err := tx.AddLoopEvent(ctx, store.LoopEvent{TaskID: a.ID, Kind: "iteration", Detail: fmt.Sprint("#", i), At: t0}); err != nil {
+				return err
+			}
+		}
+		return tx.AddLoopEvent(ctx, store.LoopEvent{TaskID: other.ID, Kind: "start", At: t0})
+	})
+	if !(ids[0] < ids[1] && ids[1] < ids[2]) {
+		t.Fatalf("checkpoint ids not increasing: %v", ids)
+	}
+	view(t, s, func(tx store.Tx) error {
+		cps, err := tx.Checkpoints(ctx, a.ID)
+		if err != nil || len(cps) != 3 || cps[0].ID != ids[0] || cps[2].Note != "n2" || string(cps[1].State) != `{"iteration":1}` ||
+			!cps[2].CreatedAt.Equal(t0.Add(2*time.Second)) || cps[0].TaskID != a.ID {
+			t.Errorf("Checkpoints = %+v, %v", cps, err)
+		}
+		es, total, err := tx.LoopEvents(ctx, a.ID, 1, 2)
+		if err != nil || total != 5 || len(es) != 2 || es[0].Detail != "#1" || es[1].Detail != "#2" || es[0].Seq >= es[1].Seq {
+			t.Errorf("LoopEvents page = %+v, %d, %v", es, total, err)
+		}
+		es, total, err = tx.LoopEvents(ctx, a.ID, 10, 5)
+		if err != nil || total != 5 || len(es) != 0 {
+			t.Errorf("LoopEvents past the end = %+v, %d, %v", es, total, err)
+		}
+		return nil
+	})
 }
