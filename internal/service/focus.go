@@ -53,6 +53,16 @@ func current(ctx context.Context, tx store.Tx, agent string) (t task.Task, ok bo
 	return t, err == nil, err
 }
 
+// mustCurrent is current for an operation that needs a task: in zen it
+// fails with task.ErrZen, saying what to do instead.
+func mustCurrent(ctx context.Context, tx store.Tx, agent, inZen string) (task.Task, error) {
+	t, ok, err := current(ctx, tx, agent)
+	if err == nil && !ok {
+		err = fmt.Errorf("%w: %s", task.ErrZen, inZen)
+	}
+	return t, err
+}
+
 func outlineOf(ctx context.Context, tx store.Tx) func() ([]task.Entry, error) {
 	return func() ([]task.Entry, error) {
 		all, err := tx.Tasks(ctx)
@@ -107,12 +117,9 @@ func (f *Focus) ExtendCurrentTask(ctx context.Context, agent, title, body string
 	}
 	var created task.Task
 	err := f.store.Update(ctx, func(tx store.Tx) error {
-		cur, ok, err := current(ctx, tx, agent)
+		cur, err := mustCurrent(ctx, tx, agent, "there is nothing to extend in zen; start with create_new_task")
 		if err != nil {
 			return err
-		}
-		if !ok {
-			return fmt.Errorf("%w: there is nothing to extend in zen; start with create_new_task", task.ErrZen)
 		}
 		now := f.now()
 		created, err = tx.CreateTask(ctx, task.Task{Title: title, Body: body, CreatedAt: now, UpdatedAt: now},
@@ -212,12 +219,9 @@ type Completed struct {
 func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string) (Completed, error) {
 	var c Completed
 	err := f.store.Update(ctx, func(tx store.Tx) error {
-		cur, ok, err := current(ctx, tx, agent)
+		cur, err := mustCurrent(ctx, tx, agent, "nothing to complete in zen; create_new_task starts new work")
 		if err != nil {
 			return err
-		}
-		if !ok {
-			return fmt.Errorf("%w: nothing to complete in zen; create_new_task starts new work", task.ErrZen)
 		}
 		now := f.now()
 		if cur, err = closeTask(ctx, tx, cur, task.StatusDone, now, agent); err != nil {
@@ -356,12 +360,9 @@ func (f *Focus) UpdateCurrentTask(ctx context.Context, agent, body string) (task
 	}
 	var t task.Task
 	err := f.store.Update(ctx, func(tx store.Tx) error {
-		cur, ok, err := current(ctx, tx, agent)
+		cur, err := mustCurrent(ctx, tx, agent, "there is no task to update in zen; create_new_task first")
 		if err != nil {
 			return err
-		}
-		if !ok {
-			return fmt.Errorf("%w: there is no task to update in zen; create_new_task first", task.ErrZen)
 		}
 		cur.Body, cur.UpdatedAt = body, f.now()
 		t = cur
