@@ -135,8 +135,7 @@ type toolSpec struct {
 	bools    []string
 	ints     []string
 	enums    []string // string fields checked against a set of values
-	ids      []string
-	refs     []string // plan ids: "12" or "12.3"
+	refs     []string // ids: "12", or "12.3" for a subtask
 	lists    []string // a string or a list of strings
 	dates    []string
 	objects  []string
@@ -153,8 +152,8 @@ var focusSpecs = []toolSpec{
 	{tool: "get_stack_overview", base: map[string]string{}, ints: []string{"offset", "limit"}},
 	{tool: "peek_context", base: map[string]string{}, bools: []string{"include_body"}},
 	{tool: "list_siblings", base: map[string]string{}, bools: []string{"include_body"}},
-	{tool: "switch_focus", base: map[string]string{"task_id": `"1"`}, ids: []string{"task_id"}, required: []string{"task_id"}},
-	{tool: "remove_task", base: map[string]string{"task_id": `"4"`}, ids: []string{"task_id"}, required: []string{"task_id"}},
+	{tool: "switch_focus", base: map[string]string{"task_id": `"1"`}, refs: []string{"task_id"}, required: []string{"task_id"}},
+	{tool: "remove_task", base: map[string]string{"task_id": `"4"`}, refs: []string{"task_id"}, required: []string{"task_id"}},
 }
 
 var planSpecs = []toolSpec{
@@ -258,18 +257,19 @@ func badCases() []badCase {
 			}
 		}
 		for _, f := range sp.refs {
-			for name, v := range map[string]string{`"abc"`: `"abc"`, `"0"`: `"0"`, `"-1"`: `"-1"`, `""`: `""`, `"1.x"`: `"1.x"`, `"1.0"`: `"1.0"`,
-				`"1..2"`: `"1..2"`, "1.5": "1.5", "bool": "true", "array": `["1"]`, "object": `{"id":1}`, "1 MiB string": bigString} {
-				if name == `""` && !slicesContain(sp.required, f) {
+			for name, v := range map[string]string{`"abc"`: `"abc"`, `"0"`: `"0"`, `"-1"`: `"-1"`, `""`: `""`, `" "`: `" "`, `"1.x"`: `"1.x"`,
+				`"1.0"`: `"1.0"`, `"1..2"`: `"1..2"`, `"1e3"`: `"1e3"`, "overflowing string": `"99999999999999999999999"`,
+				"0": "0", "-1": "-1", "1.5": "1.5", "1e308": "1e308", "huge int": hugeInt, "bool": "true", "array": `["1"]`,
+				"object": `{"id":1}`, "invalid UTF-8": "\"1\xff\"", "1 MiB string": bigString} {
+				if (name == `""` || name == `" "`) && !slicesContain(sp.required, f) {
 					continue // an optional reference left empty is absent
 				}
 				add(tool, f+" "+name, with(sp.base, f, v), f)
 			}
-			if f == "subtaskId" {
-				add(tool, f+" not a subtask id", with(sp.base, f, `"999"`), f)
-			}
-			for _, v := range []string{`"999"`, `"1.99"`} {
-				if f == "subtaskId" && v == `"999"` {
+			// References that parse but name no task: not_found, naming it.
+			for _, v := range []string{`"999"`, "999", `"9223372036854775807"`, `"1.99"`} {
+				if f == "subtaskId" && v != `"1.99"` {
+					add(tool, f+" not a subtask id "+v, with(sp.base, f, v), f)
 					continue
 				}
 				cs = append(cs, badCase{tool: tool, name: f + " unknown " + v, args: with(sp.base, f, v),
@@ -278,21 +278,6 @@ func badCases() []badCase {
 		}
 		if slicesContain(sp.ints, "limit") {
 			add(tool, "limit over the maximum", with(sp.base, "limit", "1001"), "limit")
-		}
-		for _, f := range sp.ids {
-			for name, v := range map[string]string{
-				`"abc"`: `"abc"`, `"0"`: `"0"`, `"-1"`: `"-1"`, `"1.5"`: `"1.5"`, `""`: `""`, `" "`: `" "`,
-				`"1e3"`: `"1e3"`, "overflowing string": `"99999999999999999999999"`, "1 MiB string": bigString,
-				"0": "0", "-1": "-1", "1.5": "1.5", "1e308": "1e308", "huge int": hugeInt,
-				"bool": "true", "array": `["1"]`, "object": `{"id":1}`, "invalid UTF-8": "\"1\xff\"",
-			} {
-				add(tool, f+" "+name, with(sp.base, f, v), f)
-			}
-			// Ids that parse but name no task: not_found, naming the id.
-			for _, v := range []string{`"999"`, "999", `"9223372036854775807"`} {
-				cs = append(cs, badCase{tool: tool, name: f + " unknown " + v, args: with(sp.base, f, v),
-					field: strings.Trim(v, `"`), code: -32000})
-			}
 		}
 	}
 	// Text that breaks the task rules.

@@ -164,6 +164,9 @@ func TestSwitchFocus(t *testing.T) {
 	// A number is accepted for an id, and an unknown id is a clear error.
 	s.OK("switch_focus", args{"task_id": 2})
 	wantCurrent(t, s, "A.1")
+	s.OK("switch_focus", args{"task_id": a + ".2"}) // the plan's subtask form names the same task
+	wantCurrent(t, s, "A.2")
+	s.OK("switch_focus", args{"task_id": 2})
 	r = s.Err("switch_focus", args{"task_id": "999"})
 	if r.Structured["code"] != float64(-32000) || !strings.Contains(r.Text, "999") {
 		t.Fatalf("unknown id: %s", r.Text)

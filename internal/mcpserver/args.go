@@ -37,16 +37,6 @@ func (a *IDArg) UnmarshalJSON(b []byte) error {
 	return &json.UnmarshalTypeError{Value: jsonKind(b), Type: reflect.TypeFor[string]()}
 }
 
-// ID parses the argument as a task id, naming field in the error.
-func (a IDArg) ID(field string) (task.ID, error) {
-	id, err := task.ParseID(string(a))
-	if err != nil {
-		return 0, &task.FieldError{Field: field, Problem: fmt.Sprintf("is %s, not a task id", quoteClip(string(a))),
-			Fix: `pass a task id such as "12"; get_stack_overview lists them`}
-	}
-	return id, nil
-}
-
 var schemaOpts = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[IDArg]():      {Type: "string"},
 	reflect.TypeFor[StringList](): {Type: "array", Items: &jsonschema.Schema{Type: "string"}},

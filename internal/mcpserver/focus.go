@@ -30,7 +30,7 @@ type includeBodyArgs struct {
 }
 
 type taskIDArgs struct {
-	TaskID IDArg `json:"task_id"`
+	TaskID IDArg `json:"task_id" jsonschema:"id, or parentId.N"`
 }
 
 type pageArgs struct {
@@ -615,11 +615,7 @@ type switchOut struct {
 }
 
 func switchFocus(ctx context.Context, c call, in taskIDArgs) (string, any, error) {
-	id, err := in.TaskID.ID("task_id")
-	if err != nil {
-		return "", nil, err
-	}
-	s, err := c.Focus.SwitchFocus(ctx, c.agent, id)
+	s, err := c.Focus.SwitchFocus(ctx, c.agent, string(in.TaskID))
 	if err != nil {
 		return "", nil, err
 	}
@@ -645,11 +641,7 @@ type removeOut struct {
 }
 
 func removeTask(ctx context.Context, c call, in taskIDArgs) (string, any, error) {
-	id, err := in.TaskID.ID("task_id")
-	if err != nil {
-		return "", nil, err
-	}
-	r, err := c.Focus.RemoveTask(ctx, c.agent, id)
+	r, err := c.Focus.RemoveTask(ctx, c.agent, string(in.TaskID))
 	if err != nil {
 		return "", nil, err
 	}

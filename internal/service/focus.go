@@ -444,8 +444,9 @@ type Switched struct {
 	Path     []task.Task // ancestors of Task, root first
 }
 
-// SwitchFocus points the agent at any open task.
-func (f *Focus) SwitchFocus(ctx context.Context, agent string, id task.ID) (Switched, error) {
+// SwitchFocus points the agent at any open task, named by id ("12") or as a
+// subtask ("12.3").
+func (f *Focus) SwitchFocus(ctx context.Context, agent, ref string) (Switched, error) {
 	var s Switched
 	err := f.store.Update(ctx, func(tx store.Tx) error {
 		prev, ok, err := current(ctx, tx, agent)
@@ -455,19 +456,19 @@ func (f *Focus) SwitchFocus(ctx context.Context, agent string, id task.ID) (Swit
 		if ok {
 			s.Previous = prev.ID
 		}
-		t, err := tx.Task(ctx, id)
+		t, err := resolveRef(ctx, tx, ref, "task_id")
 		if err != nil {
 			return err
 		}
 		if !t.Status.Open() {
 			return fmt.Errorf("%w: task %s is %s and completion is permanent; switch to an open task (see get_stack_overview)",
-				task.ErrClosed, id, t.Status)
+				task.ErrClosed, t.ID, t.Status)
 		}
 		s.Task = t
-		if s.Path, err = tx.Ancestors(ctx, id); err != nil {
+		if s.Path, err = tx.Ancestors(ctx, t.ID); err != nil {
 			return err
 		}
-		return tx.SetFocus(ctx, agent, id, f.now())
+		return tx.SetFocus(ctx, agent, t.ID, f.now())
 	})
 	if err != nil {
 		return Switched{}, fmt.Errorf("switch focus: %w", err)
@@ -487,13 +488,14 @@ type Removed struct {
 // RemoveTask hides a task and its descendants from the structure. Completed
 // tasks among them stay in the archive. If the agent's focus was inside the
 // subtree it moves on as after a completion.
-func (f *Focus) RemoveTask(ctx context.Context, agent string, id task.ID) (Removed, error) {
+func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, error) {
 	var r Removed
 	err := f.store.Update(ctx, func(tx store.Tx) error {
-		t, err := tx.Task(ctx, id)
+		t, err := resolveRef(ctx, tx, ref, "task_id")
 		if err != nil {
 			return err
 		}
+		id := t.ID
 		r.Task = t
 		cur, ok, err := current(ctx, tx, agent)
 		if err != nil {
