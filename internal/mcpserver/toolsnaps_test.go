@@ -37,7 +37,7 @@ const (
 
 func TestToolSnaps(t *testing.T) {
 	update := os.Getenv(updateEnv) == "true" || os.Getenv(updateEnv) == "1"
-	result, tools := listToolsOverTheWire(t)
+	result, tools := listToolsOverTheWire(t, "all")
 
 	if update {
 		if err := os.MkdirAll(snapDir, 0o755); err != nil {
@@ -87,6 +87,10 @@ func TestToolSnaps(t *testing.T) {
 	}
 
 	reportSize(t, result, tools)
+	// What an agent pays by default, with no --toolsets.
+	def, defTools := listToolsOverTheWire(t, "default")
+	t.Logf("default toolsets:")
+	reportSize(t, def, defTools)
 }
 
 // wireTool is one tool of a tools/list result, exactly as it was sent.
@@ -99,13 +103,13 @@ type wireTool struct {
 // listToolsOverTheWire serves every toolset to an SDK client over in-memory
 // transports and returns the raw tools/list result bytes (every page,
 // concatenated) and its tools in order.
-func listToolsOverTheWire(t *testing.T) (result []byte, tools []wireTool) {
+func listToolsOverTheWire(t *testing.T, toolsets ...string) (result []byte, tools []wireTool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	srv, err := mcpserver.New(mcpserver.Options{
 		Version:  "snapshot",
-		Toolsets: []string{"all"},
+		Toolsets: toolsets,
 		Services: func(context.Context) (*service.Set, error) {
 			return nil, errors.New("listing tools needs no services")
 		},
@@ -166,7 +170,7 @@ func listToolsOverTheWire(t *testing.T) (result []byte, tools []wireTool) {
 			t.Fatalf("recorded tool %d is %s, the client listed %s", i, tl.name, listed[i])
 		}
 	}
-	names, err := mcpserver.ToolNames([]string{"all"}, false)
+	names, err := mcpserver.ToolNames(toolsets, false)
 	if err != nil {
 		t.Fatal(err)
 	}
