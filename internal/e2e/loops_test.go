@@ -89,6 +89,10 @@ func TestLoopBudget(t *testing.T) {
 	if r.Str("status") != "running" {
 		t.Fatalf("resume with a higher budget: %v", r.Structured)
 	}
+	if r := s.Err("update_task", args{"id": id, "status": "done"}); !strings.Contains(r.Text, "loop_complete") {
+		t.Fatalf("plan status change on a loop: %s", r.Text)
+	}
+	s.OK("update_task", args{"id": id, "priority": "high"}) // other fields are the plan's
 	s.OK("loop_fail", args{"id": id, "message": "disk full", "code": "ENOSPC"})
 	if r := s.Err("loop_resume", args{"id": id}); !strings.Contains(r.Text, "not recoverable") {
 		t.Fatalf("resume after an unrecoverable failure: %s", r.Text)

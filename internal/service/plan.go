@@ -355,6 +355,16 @@ func (p *Plan) Update(ctx context.Context, ref, field string, c Change) (Detail,
 		if err != nil {
 			return err
 		}
+		if c.Status != nil && *c.Status != t.Status {
+			// A loop's task status follows the loop; changing it here would
+			// leave the loop's state machine behind.
+			if _, loopState, err := tx.Loop(ctx, t.ID); err != nil {
+				return err
+			} else if loopState != nil {
+				return &task.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),
+					Fix: "use loop_pause, loop_resume, loop_complete, loop_fail or loop_cancel"}
+			}
+		}
 		now := p.now()
 		if c.Deps != nil {
 			deps, err := resolveDeps(ctx, tx, t.ID, t.ParentID, *c.Deps)
