@@ -45,6 +45,18 @@ type Result struct {
 	Focus task.ID // the default agent's current task
 }
 
+// openNew makes dir a Cairn project and opens its new, empty store.
+func openNew(ctx context.Context, dir string) (*sqlite.Store, error) {
+	if _, err := project.Init(dir); err != nil {
+		return nil, err
+	}
+	path := project.DBPath(dir)
+	if _, err := os.Stat(path); err == nil {
+		return nil, fmt.Errorf("benchseed: %s already exists", path)
+	}
+	return sqlite.Open(ctx, path, sqlite.Options{})
+}
+
 // Seed makes dir a Cairn project (creating .cairn/) whose database holds the
 // tree of shape s and returns what it wrote. The default agent's focus is on
 // the middle grandchild of the middle child of the middle root, so the current
@@ -54,14 +66,7 @@ func Seed(ctx context.Context, dir string, s Shape) (Result, error) {
 	if s.Roots < 1 || s.Children < 1 || s.Grandchildren < 1 {
 		return Result{}, fmt.Errorf("benchseed: every level needs at least one task: %+v", s)
 	}
-	if _, err := project.Init(dir); err != nil {
-		return Result{}, err
-	}
-	path := project.DBPath(dir)
-	if _, err := os.Stat(path); err == nil {
-		return Result{}, fmt.Errorf("benchseed: %s already exists", path)
-	}
-	st, err := sqlite.Open(ctx, path, sqlite.Options{})
+	st, err := openNew(ctx, dir)
 	if err != nil {
 		return Result{}, err
 	}

@@ -4,14 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -51,14 +48,7 @@ func SeedPlan(ctx context.Context, dir string, s PlanShape) (PlanResult, error) 
 	if s.Tasks < 1 || s.MaxDeps < 0 || s.Window < 1 {
 		return PlanResult{}, fmt.Errorf("benchseed: bad plan shape %+v", s)
 	}
-	if _, err := project.Init(dir); err != nil {
-		return PlanResult{}, err
-	}
-	path := project.DBPath(dir)
-	if _, err := os.Stat(path); err == nil {
-		return PlanResult{}, fmt.Errorf("benchseed: %s already exists", path)
-	}
-	st, err := sqlite.Open(ctx, path, sqlite.Options{})
+	st, err := openNew(ctx, dir)
 	if err != nil {
 		return PlanResult{}, err
 	}
