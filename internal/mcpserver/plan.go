@@ -433,7 +433,7 @@ type changedOut struct {
 func changed(verb string, d service.Detail) (string, any, error) {
 	p := full(d)
 	p.Description, p.Clipped = preview(p.Description) // the caller just sent it
-	msg := fmt.Sprintf("%s task %s: %s", verb, p.ID, line(p))
+	msg := verb + " task " + line(p)
 	return msg, changedOut{planTask: p, Message: msg}, nil
 }
 
