@@ -186,6 +186,18 @@ func New(opts Options) (*mcp.Server, error) {
 		srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: loopURITemplate, Name: "loop", Title: "Loop",
 			Description: "An iterative loop's state, live: subscribe for resources/updated.", MIMEType: "application/json"}, s.readLoop)
 		s.loops = newLoopWatch(s, srv)
+		// resources/list must show the loops as they are now, not as of the
+		// watcher's last poll: bring it up to date first.
+		srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "resources/list" {
+					if err := s.loops.check(ctx); err != nil {
+						s.log.Debug("loop watch before resources/list", "error", err)
+					}
+				}
+				return next(ctx, method, req)
+			}
+		})
 		ctx := opts.Context
 		if ctx == nil {
 			ctx = context.Background()
