@@ -19,7 +19,7 @@ func Root(version string) *cobra.Command {
 	}
 	root := &cobra.Command{
 		Use:           "cairn",
-		Short:         "Working memory for AI coding agents: focus stack, plan, loops and project memory over MCP",
+		Short:         "Working memory for AI coding agents over MCP: a focus stack, a dependency-aware plan, iterative loops",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
