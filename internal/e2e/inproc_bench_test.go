@@ -42,6 +42,39 @@ func benchCreateArgs(i int) map[string]any {
 	return map[string]any{"title": fmt.Sprintf("Benchmark step %d", i), "body": "Created by the end-to-end benchmark."}
 }
 
+// inProcServer builds the MCP server with the default toolsets over svc.
+func inProcServer(b *testing.B, svc *app.Services) *mcp.Server {
+	b.Helper()
+	srv, err := mcpserver.New(mcpserver.Options{
+		Version:  "bench",
+		Services: func(context.Context) (*service.Set, error) { return &svc.Set, nil },
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return srv
+}
+
+// inProcSession connects an SDK client to the server over in-memory
+// transports; both end with the benchmark.
+func inProcSession(b *testing.B, svc *app.Services) (context.Context, *mcp.ClientSession) {
+	b.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := inProcServer(b, svc).Connect(ctx, st, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cs.Close() })
+	return ctx, cs
+}
+
 // BenchmarkInProc runs tool calls through the MCP server and SDK client in
 // one process, over mcp.NewInMemoryTransports.
 func BenchmarkInProc(b *testing.B) {
@@ -53,27 +86,7 @@ func BenchmarkInProc(b *testing.B) {
 		{"create_new_task", func(i int) any { return benchCreateArgs(i) }},
 	} {
 		b.Run(bc.tool, func(b *testing.B) {
-			svc := openBenchProject(b)
-			srv, err := mcpserver.New(mcpserver.Options{
-				Version:  "bench",
-				Services: func(context.Context) (*service.Set, error) { return &svc.Set, nil },
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			st, ct := mcp.NewInMemoryTransports()
-			ss, err := srv.Connect(ctx, st, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer ss.Close()
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer cs.Close()
+			ctx, cs := inProcSession(b, openBenchProject(b))
 			call := func(i int) {
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: bc.tool, Arguments: bc.args(i)})
 				if err != nil || res.IsError {
@@ -107,14 +120,7 @@ func BenchmarkServer(b *testing.B) {
 		}},
 	} {
 		b.Run(bc.tool, func(b *testing.B) {
-			svc := openBenchProject(b)
-			srv, err := mcpserver.New(mcpserver.Options{
-				Version:  "bench",
-				Services: func(context.Context) (*service.Set, error) { return &svc.Set, nil },
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
+			srv := inProcServer(b, openBenchProject(b))
 			ctx, cancel := context.WithCancel(context.Background())
 			inR, inW := io.Pipe()
 			outR, outW := io.Pipe()

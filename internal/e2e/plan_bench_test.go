@@ -26,8 +26,6 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/benchseed"
-	"github.com/cairn-dev/cairn/internal/mcpserver"
-	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
@@ -352,27 +350,7 @@ func BenchmarkPlanInProc(b *testing.B) {
 			"sort": map[string]any{"field": "priority", "order": "desc"}, "fields": []string{"id", "title", "priority", "dependencies"}}, false},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			svc := openPlanBenchProject(b)
-			srv, err := mcpserver.New(mcpserver.Options{
-				Version:  "bench",
-				Services: func(context.Context) (*service.Set, error) { return &svc.Set, nil },
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			st, ct := mcp.NewInMemoryTransports()
-			ss, err := srv.Connect(ctx, st, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer ss.Close()
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer cs.Close()
+			ctx, cs := inProcSession(b, openPlanBenchProject(b))
 			call := func(name string, args map[string]any) {
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 				if err != nil || res.IsError {
