@@ -117,12 +117,16 @@ func (p *Plan) List(ctx context.Context, q store.Query) ([]Item, int, error) {
 			return err
 		}
 		total = n
+		ids := make([]task.ID, len(ts))
+		for i, t := range ts {
+			ids[i] = t.ID
+		}
+		deps, err := tx.DepsOf(ctx, ids)
+		if err != nil {
+			return err
+		}
 		for _, t := range ts {
-			ds, err := tx.TaskDeps(ctx, t.ID)
-			if err != nil {
-				return err
-			}
-			items = append(items, Item{Task: t, Deps: ds})
+			items = append(items, Item{Task: t, Deps: deps[t.ID]})
 		}
 		return nil
 	})

@@ -125,6 +125,9 @@ type Tx interface {
 	Deps(ctx context.Context) (task.Deps, error)
 	// TaskDeps returns the visible tasks id depends on, in id order.
 	TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error)
+	// DepsOf returns the visible dependencies of each of ids, in id order;
+	// a task without any has no entry.
+	DepsOf(ctx context.Context, ids []task.ID) (task.Deps, error)
 	// Dependents returns the visible tasks that depend on id, in id order.
 	Dependents(ctx context.Context, id task.ID) ([]task.ID, error)
 	// SetDeps replaces the dependencies of id.

@@ -243,6 +243,42 @@ func (x *txn) TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
 	return ds, nil
 }
 
+// depsOfChunk bounds the ids of one DepsOf query, well under SQLite's
+// limit on bound parameters.
+const depsOfChunk = 500
+
+func (x *txn) DepsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
+	deps := task.Deps{}
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), depsOfChunk)]
+		ids = ids[len(chunk):]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = int64(id)
+		}
+		rows, err := x.tx.QueryContext(ctx, `SELECT d.task_id, d.depends_on FROM task_deps d JOIN tasks b ON b.id = d.depends_on
+			WHERE d.task_id IN (`+strings.TrimSuffix(strings.Repeat("?,", len(chunk)), ",")+`) AND b.removed_at IS NULL
+			ORDER BY d.task_id, d.depends_on`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("read dependencies: %w", err)
+		}
+		for rows.Next() {
+			var a, b task.ID
+			if err := rows.Scan(&a, &b); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("read dependencies: %w", err)
+			}
+			deps[a] = append(deps[a], b)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read dependencies: %w", err)
+		}
+	}
+	return deps, nil
+}
+
 func (x *txn) Dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
 	ds, err := x.ids(ctx, qDependents, int64(id))
 	if err != nil {

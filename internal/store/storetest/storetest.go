@@ -865,6 +865,17 @@ func testDeps(t *testing.T, s store.Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		ids := []task.ID{999} // a missing id has no entry
+		for _, x := range visible {
+			ids = append(ids, x.ID)
+		}
+		batch, err := tx.DepsOf(ctx, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(sortedDeps(want), batch); diff != "" { // each list in id order
+			t.Errorf("%s: DepsOf (-want +got):\n%s", when, diff)
+		}
 		for _, x := range visible {
 			ds, err := tx.TaskDeps(ctx, x.ID)
 			if err != nil {
