@@ -45,13 +45,13 @@ const (
 	qSetVector      = `INSERT INTO memory_vectors (model, entry_id, vec) VALUES (?, ?, ?) ON CONFLICT (model, entry_id) DO UPDATE SET vec = excluded.vec`
 	qMissingVectors = `SELECT ` + memCols + ` FROM memory_entries e WHERE NOT EXISTS
 	(SELECT 1 FROM memory_vectors v WHERE v.model = ? AND v.entry_id = e.id) ORDER BY e.id LIMIT ?`
-	qCountVectors   = `SELECT (SELECT count(*) FROM memory_vectors WHERE model = ?), (SELECT count(*) FROM memory_entries)`
-	qAddSession     = `INSERT INTO sessions (thread_id, branch, started_at, ended_at, doc) VALUES (?, ?, ?, ?, '{}') RETURNING id`
-	qUpdateSession  = `UPDATE sessions SET thread_id = ?, branch = ?, started_at = ?, ended_at = ?, doc = ? WHERE id = ?`
-	qSession        = `SELECT doc FROM sessions WHERE id = ?`
-	qBranch         = `SELECT doc FROM branch_contexts WHERE branch = ?`
-	qSetBranch      = `INSERT INTO branch_contexts (branch, updated_at, doc) VALUES (?, ?, ?) ON CONFLICT (branch) DO UPDATE SET updated_at = excluded.updated_at, doc = excluded.doc`
-	qBranches       = `SELECT doc FROM branch_contexts ORDER BY updated_at DESC, branch`
+	qCountVectors  = `SELECT (SELECT count(*) FROM memory_vectors WHERE model = ?), (SELECT count(*) FROM memory_entries)`
+	qAddSession    = `INSERT INTO sessions (thread_id, branch, started_at, ended_at, doc) VALUES (?, ?, ?, ?, '{}') RETURNING id`
+	qUpdateSession = `UPDATE sessions SET thread_id = ?, branch = ?, started_at = ?, ended_at = ?, doc = ? WHERE id = ?`
+	qSession       = `SELECT doc FROM sessions WHERE id = ?`
+	qBranch        = `SELECT doc FROM branch_contexts WHERE branch = ?`
+	qSetBranch     = `INSERT INTO branch_contexts (branch, updated_at, doc) VALUES (?, ?, ?) ON CONFLICT (branch) DO UPDATE SET updated_at = excluded.updated_at, doc = excluded.doc`
+	qBranches      = `SELECT doc FROM branch_contexts ORDER BY updated_at DESC, branch`
 )
 
 var (

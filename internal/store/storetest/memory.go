@@ -82,7 +82,9 @@ func testMemoryAddAndRead(t *testing.T, s store.Store) {
 		}
 		return nil
 	})
-	err := s.Update(ctx, func(tx store.Tx) error { return tx.UpdateMemory(ctx, memory.Entry{ID: 999, UID: "zzzzzzzzzz", Type: memory.Insight, Title: "t"}) })
+	err := s.Update(ctx, func(tx store.Tx) error {
+		return tx.UpdateMemory(ctx, memory.Entry{ID: 999, UID: "zzzzzzzzzz", Type: memory.Insight, Title: "t"})
+	})
 	if !errors.Is(err, memory.ErrNotFound) {
 		t.Errorf("UpdateMemory(999) = %v, want not found", err)
 	}
