@@ -5,6 +5,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"sync"
 
@@ -18,6 +19,9 @@ import (
 type Config struct {
 	Dir  string      // where to start looking for the project root; default: the working directory
 	Sync sqlite.Sync // the embedded store's synchronous setting
+	// Logger receives the services' warnings (a failed embedding); nil
+	// discards them.
+	Logger *slog.Logger
 }
 
 // Services are the use cases of one project.
@@ -48,7 +52,12 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st)}, Root: root, Store: st}, nil
+	mem := service.NewMemory(st, service.MemoryOptions{
+		Branch: func() string { return project.GitBranch(root) },
+		Logger: cfg.Logger,
+	})
+	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st), Memory: mem},
+		Root: root, Store: st}, nil
 }
 
 // Close closes the store.

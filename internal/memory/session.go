@@ -11,6 +11,9 @@ import (
 // ErrNotFound means no entry, session or branch context has the given id.
 var ErrNotFound = errors.New("not found")
 
+// ErrEnded means a session has ended and takes no more records.
+var ErrEnded = errors.New("the session has ended")
+
 // NotFoundError names what was not found: Kind is "entry", "session" or
 // "branch".
 type NotFoundError struct {
@@ -181,4 +184,18 @@ func hasResolved(rs []Resolved, r Resolved) bool {
 		}
 	}
 	return false
+}
+
+// MarshalText renders the id as "s4" in JSON.
+func (id SessionID) MarshalText() ([]byte, error) { return []byte(id.String()), nil }
+
+// UnmarshalText reads "s4", "4" or "".
+func (id *SessionID) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*id = 0
+		return nil
+	}
+	v, err := ParseSessionID(string(b))
+	*id = v
+	return err
 }

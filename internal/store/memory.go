@@ -110,6 +110,7 @@ type MemorySelector struct {
 // SessionQuery filters the session list.
 type SessionQuery struct {
 	ThreadID memory.SessionID
+	Agent    string
 	Branch   string
 	OpenOnly bool
 	Offset   int

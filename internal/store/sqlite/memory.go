@@ -46,8 +46,8 @@ const (
 	qMissingVectors = `SELECT ` + memCols + ` FROM memory_entries e WHERE NOT EXISTS
 	(SELECT 1 FROM memory_vectors v WHERE v.model = ? AND v.entry_id = e.id) ORDER BY e.id LIMIT ?`
 	qCountVectors  = `SELECT (SELECT count(*) FROM memory_vectors WHERE model = ?), (SELECT count(*) FROM memory_entries)`
-	qAddSession    = `INSERT INTO sessions (thread_id, branch, started_at, ended_at, doc) VALUES (?, ?, ?, ?, '{}') RETURNING id`
-	qUpdateSession = `UPDATE sessions SET thread_id = ?, branch = ?, started_at = ?, ended_at = ?, doc = ? WHERE id = ?`
+	qAddSession    = `INSERT INTO sessions (thread_id, agent, branch, started_at, ended_at, doc) VALUES (?, ?, ?, ?, ?, '{}') RETURNING id`
+	qUpdateSession = `UPDATE sessions SET thread_id = ?, agent = ?, branch = ?, started_at = ?, ended_at = ?, doc = ? WHERE id = ?`
 	qSession       = `SELECT doc FROM sessions WHERE id = ?`
 	qBranch        = `SELECT doc FROM branch_contexts WHERE branch = ?`
 	qSetBranch     = `INSERT INTO branch_contexts (branch, updated_at, doc) VALUES (?, ?, ?) ON CONFLICT (branch) DO UPDATE SET updated_at = excluded.updated_at, doc = excluded.doc`
@@ -463,7 +463,7 @@ func (x *txn) CountVectors(ctx context.Context, model string) (int, int, error) 
 
 func (x *txn) CreateSession(ctx context.Context, s memory.Session) (memory.Session, error) {
 	var id int64
-	if err := x.queryRow(ctx, qAddSession, int64(s.ThreadID), s.Branch, micros(s.StartedAt), nullMicros(s.EndedAt)).Scan(&id); err != nil {
+	if err := x.queryRow(ctx, qAddSession, int64(s.ThreadID), s.Agent, s.Branch, micros(s.StartedAt), nullMicros(s.EndedAt)).Scan(&id); err != nil {
 		return memory.Session{}, fmt.Errorf("start session: %w", err)
 	}
 	s.ID = memory.SessionID(id)
@@ -481,7 +481,7 @@ func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
 	if err != nil {
 		return fmt.Errorf("encode session %s: %w", s.ID, err)
 	}
-	res, err := x.exec(ctx, qUpdateSession, int64(s.ThreadID), s.Branch, micros(s.StartedAt), nullMicros(s.EndedAt), string(doc), int64(s.ID))
+	res, err := x.exec(ctx, qUpdateSession, int64(s.ThreadID), s.Agent, s.Branch, micros(s.StartedAt), nullMicros(s.EndedAt), string(doc), int64(s.ID))
 	if err != nil {
 		return fmt.Errorf("save session %s: %w", s.ID, err)
 	}
@@ -519,6 +519,10 @@ func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Sess
 	if q.ThreadID != 0 {
 		where.WriteString(" AND thread_id = ?")
 		args = append(args, int64(q.ThreadID))
+	}
+	if q.Agent != "" {
+		where.WriteString(" AND agent = ?")
+		args = append(args, q.Agent)
 	}
 	if q.Branch != "" {
 		where.WriteString(" AND branch = ?")

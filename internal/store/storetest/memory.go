@@ -351,6 +351,9 @@ func testSessions(t *testing.T, s store.Store) {
 		if total != 1 || list[0].ID != child.ID {
 			t.Errorf("open sessions = %d", total)
 		}
+		if _, total, _ = tx.Sessions(ctx, store.SessionQuery{Agent: "a", OpenOnly: true}); total != 0 {
+			t.Errorf("agent a has %d open sessions, want 0", total)
+		}
 		list, total, _ = tx.Sessions(ctx, store.SessionQuery{Branch: "main"})
 		if total != 1 || list[0].ID != first.ID {
 			t.Errorf("sessions on main = %d", total)

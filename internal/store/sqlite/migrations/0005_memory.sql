@@ -52,12 +52,14 @@ CREATE INDEX memory_vectors_by_entry ON memory_vectors (entry_id);
 CREATE TABLE sessions (
 	id         INTEGER PRIMARY KEY AUTOINCREMENT,
 	thread_id  INTEGER NOT NULL,
+	agent      TEXT    NOT NULL DEFAULT '',
 	branch     TEXT    NOT NULL DEFAULT '',
 	started_at INTEGER NOT NULL,
 	ended_at   INTEGER,
 	doc        TEXT    NOT NULL -- the whole session as JSON
 );
 CREATE INDEX sessions_by_thread ON sessions (thread_id, id);
+CREATE INDEX sessions_open ON sessions (agent, id) WHERE ended_at IS NULL;
 
 CREATE TABLE branch_contexts (
 	branch     TEXT    PRIMARY KEY,
