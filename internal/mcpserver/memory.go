@@ -46,11 +46,11 @@ type memoryGetArgs struct {
 
 // entryArgs are the fields every written entry has.
 type entryArgs struct {
-	Title     string     `json:"title"`
-	Content   string     `json:"content,omitempty"`
-	Facts     StringList `json:"facts,omitempty"`
-	Tags      StringList `json:"tags,omitempty" jsonschema:"concepts and tags"`
-	Files     StringList `json:"files,omitempty"`
+	Title   string     `json:"title"`
+	Content string     `json:"content,omitempty"`
+	Facts   StringList `json:"facts,omitempty"`
+	Tags    StringList `json:"tags,omitempty" jsonschema:"concepts and tags"`
+	Files   StringList `json:"files,omitempty"`
 }
 
 func (a entryArgs) entry(t memory.Type) memory.Entry {
