@@ -41,7 +41,7 @@ type memoryContextArgs struct {
 }
 
 type memoryGetArgs struct {
-	IDs StringList `json:"ids" jsonschema:"entry ids from memory_search, at most 20"`
+	IDs IDList `json:"ids" jsonschema:"entry ids from memory_search, at most 20"`
 }
 
 // entryArgs are the fields every written entry has.
@@ -82,7 +82,7 @@ type observationArgs struct {
 }
 
 type memoryPruneArgs struct {
-	IDs           StringList `json:"ids,omitempty"`
+	IDs           IDList     `json:"ids,omitempty"`
 	Type          StringList `json:"type,omitempty"`
 	OlderThanDays int        `json:"older_than_days,omitempty"`
 	DryRun        *bool      `json:"dry_run,omitempty" jsonschema:"default true: list what would go"`

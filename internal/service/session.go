@@ -161,6 +161,9 @@ func (m *Memory) StartSession(ctx context.Context, agent string, parent memory.S
 			if err := tx.UpdateSession(ctx, o); err != nil {
 				return err
 			}
+			if err := m.foldIntoBranch(ctx, tx, o); err != nil {
+				return err
+			}
 		}
 		if s, err = tx.CreateSession(ctx, s); err != nil {
 			return err
