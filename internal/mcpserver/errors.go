@@ -64,11 +64,11 @@ func classify(err error) ToolError {
 		return ToolError{CodeCycle, "cycle", err.Error() + "; drop one of these dependencies"}
 	case errors.Is(err, memory.ErrNotFound):
 		var nf *memory.NotFoundError
-		hint := "memory_search lists the entries"
+		hint := "use memory_search to list the entries"
 		if errors.As(err, &nf) && nf.Kind == "session" {
-			hint = "session with action list shows the sessions"
+			hint = "use session with action list to see the sessions"
 		} else if nf != nil && nf.Kind == "branch context" {
-			hint = "branch with action list shows the saved branches; save one first"
+			hint = "use branch with action list to see the saved branches, or save one first"
 		}
 		msg := err.Error()
 		if nf != nil {

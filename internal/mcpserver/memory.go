@@ -223,8 +223,19 @@ func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any
 	if q.Types, err = parseTypes("type", in.Type); err != nil {
 		return "", nil, err
 	}
+	if len(q.Tags) > memory.MaxItems {
+		return "", nil, &task.FieldError{Field: "tag", Problem: fmt.Sprintf("has %d tags", len(q.Tags)), Fix: fmt.Sprintf("pass at most %d", memory.MaxItems)}
+	}
 	for i := range q.Tags {
 		q.Tags[i] = strings.ToLower(strings.TrimSpace(q.Tags[i]))
+		if len(q.Tags[i]) > memory.MaxTag {
+			return "", nil, &task.FieldError{Field: fmt.Sprintf("tag[%d]", i), Problem: fmt.Sprintf("is %d bytes", len(q.Tags[i])), Fix: fmt.Sprintf("pass tags of at most %d bytes", memory.MaxTag)}
+		}
+	}
+	for _, f := range []struct{ name, v string }{{"session_id", q.SessionID}, {"branch", q.Branch}} {
+		if len(f.v) > 256 {
+			return "", nil, &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d bytes", len(f.v)), Fix: "pass a session id such as s4, or a git branch name"}
+		}
 	}
 	if q.After, err = parseTime("after", in.After); err != nil {
 		return "", nil, err
@@ -233,7 +244,7 @@ func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any
 		return "", nil, err
 	}
 	if len(q.Text) > 4096 {
-		return "", nil, &task.FieldError{Field: "query", Problem: fmt.Sprintf("is %d bytes", len(q.Text)), Fix: "search with a few key words"}
+		return "", nil, &task.FieldError{Field: "query", Problem: fmt.Sprintf("is %d bytes", len(q.Text)), Fix: "pass a few key words"}
 	}
 	res, err := c.Memory.Search(ctx, q)
 	if err != nil {
@@ -402,7 +413,7 @@ func memoryGet(ctx context.Context, c call, in memoryGetArgs) (string, any, erro
 		return "", nil, &task.FieldError{Field: "ids", Problem: "is empty", Fix: "pass the ids memory_search listed, such as [\"m12\"]"}
 	}
 	if len(in.IDs) > service.MaxGet {
-		return "", nil, &task.FieldError{Field: "ids", Problem: fmt.Sprintf("has %d ids", len(in.IDs)), Fix: fmt.Sprintf("ask for at most %d at a time", service.MaxGet)}
+		return "", nil, &task.FieldError{Field: "ids", Problem: fmt.Sprintf("has %d ids", len(in.IDs)), Fix: fmt.Sprintf("pass at most %d at a time", service.MaxGet)}
 	}
 	ids := make([]memory.ID, len(in.IDs))
 	for i, s := range in.IDs {
@@ -486,7 +497,7 @@ func addObservation(ctx context.Context, c call, in observationArgs) (string, an
 	if !t.Observation() {
 		fix := "use pattern, preference, insight, tool_outcome or workflow_outcome"
 		if t.Valid() {
-			fix = "record a " + string(t) + " with memory_add_" + string(t) + ", which keeps its own fields"
+			fix = "use memory_add_" + string(t) + " for a " + string(t) + ", which keeps its own fields"
 		}
 		return "", nil, &task.FieldError{Field: "type", Problem: fmt.Sprintf("is %s", quoteClip(in.Type)), Fix: fix}
 	}
@@ -512,7 +523,7 @@ func memoryPrune(ctx context.Context, c call, in memoryPruneArgs) (string, any, 
 		sel.IDs = append(sel.IDs, id)
 	}
 	if len(sel.IDs) > 500 {
-		return "", nil, &task.FieldError{Field: "ids", Problem: fmt.Sprintf("has %d ids", len(sel.IDs)), Fix: "prune at most 500 by id at a time, or by type and age"}
+		return "", nil, &task.FieldError{Field: "ids", Problem: fmt.Sprintf("has %d ids", len(sel.IDs)), Fix: "pass at most 500 ids at a time, or prune by type and age"}
 	}
 	var err error
 	if sel.Types, err = parseTypes("type", in.Type); err != nil {

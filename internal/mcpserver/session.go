@@ -442,7 +442,7 @@ func branchTool(ctx context.Context, c call, in branchArgs) (string, any, error)
 			return "", nil, err
 		}
 		if strings.TrimSpace(in.Into) == "" {
-			return "", nil, &task.FieldError{Field: "into", Problem: "is required for action merge", Fix: "name the branch it merges into, such as main"}
+			return "", nil, &task.FieldError{Field: "into", Problem: "is required for action merge", Fix: "pass the branch it merges into, such as main"}
 		}
 		b, err := c.Memory.MergeBranch(ctx, in.Branch, in.Into)
 		if err != nil {

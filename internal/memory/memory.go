@@ -163,7 +163,7 @@ func Validate(e Entry) error {
 			Fix: "use one of " + strings.Join(TypeNames(), ", ")}
 	}
 	if e.Title == "" {
-		return &task.FieldError{Field: "title", Problem: "is empty", Fix: "say in a few words what this is about"}
+		return &task.FieldError{Field: "title", Problem: "is empty", Fix: "give a few words saying what this is about"}
 	}
 	if n := utf8.RuneCountInString(e.Title); n > MaxTitle {
 		return &task.FieldError{Field: "title", Problem: fmt.Sprintf("has %d characters", n),
@@ -171,7 +171,7 @@ func Validate(e Entry) error {
 	}
 	for _, f := range []struct {
 		name, v string
-	}{{"content", e.Content}, {"rationale", e.Rationale}, {"rootCause", e.RootCause}, {"fix", e.Fix}, {"prevention", e.Prevention}} {
+	}{{"content", e.Content}, {"rationale", e.Rationale}, {"root_cause", e.RootCause}, {"fix", e.Fix}, {"prevention", e.Prevention}} {
 		if len(f.v) > MaxContent {
 			return &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d bytes", len(f.v)),
 				Fix: fmt.Sprintf("keep it under %d KiB: record the knowledge, link the file", MaxContent>>10)}
@@ -198,7 +198,7 @@ func Validate(e Entry) error {
 		}
 	}
 	if e.DiscoveryTokens < 0 {
-		return &task.FieldError{Field: "discoveryTokens", Problem: "is negative", Fix: "give the tokens spent finding this out, or leave it out"}
+		return &task.FieldError{Field: "discovery_tokens", Problem: "is negative", Fix: "give the tokens spent finding this out, or leave it out"}
 	}
 	return nil
 }

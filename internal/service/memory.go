@@ -486,7 +486,7 @@ const PruneList = 20
 func (m *Memory) Prune(ctx context.Context, sel store.MemorySelector, dryRun bool) (Pruned, error) {
 	if len(sel.IDs) == 0 && len(sel.Types) == 0 && sel.Before.IsZero() {
 		return Pruned{}, &task.FieldError{Field: "ids", Problem: "is empty, and so are type and olderThanDays",
-			Fix: "say what to prune: ids, a type, an age, or a type and an age"}
+			Fix: "pass ids, a type, older_than_days, or a type and an age"}
 	}
 	p := Pruned{DryRun: dryRun}
 	do := m.store.Update
@@ -520,7 +520,7 @@ func (m *Memory) Prune(ctx context.Context, sel store.MemorySelector, dryRun boo
 // fixes.
 func (m *Memory) Diagnose(ctx context.Context, errText string, limit int) ([]memory.Entry, string, error) {
 	if strings.TrimSpace(errText) == "" {
-		return nil, "", &task.FieldError{Field: "error", Problem: "is empty", Fix: "paste the error message or its key line"}
+		return nil, "", &task.FieldError{Field: "error", Problem: "is empty", Fix: "pass the error message or its key line"}
 	}
 	if limit <= 0 {
 		limit = 3

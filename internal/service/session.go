@@ -46,14 +46,14 @@ func (p *SessionPatch) clean() (int, error) {
 		red(&p.Decisions[i].Decision)
 		red(&p.Decisions[i].Reasoning)
 		if p.Decisions[i].Decision == "" {
-			return n, &task.FieldError{Field: fmt.Sprintf("decisions[%d].decision", i), Problem: "is empty", Fix: "say what was decided"}
+			return n, &task.FieldError{Field: fmt.Sprintf("decisions[%d].decision", i), Problem: "is empty", Fix: "give the decision"}
 		}
 	}
 	for i := range p.ErrorsResolved {
 		red(&p.ErrorsResolved[i].Error)
 		red(&p.ErrorsResolved[i].Fix)
 		if p.ErrorsResolved[i].Error == "" {
-			return n, &task.FieldError{Field: fmt.Sprintf("errorsResolved[%d].error", i), Problem: "is empty", Fix: "give the error that was resolved"}
+			return n, &task.FieldError{Field: fmt.Sprintf("errors_resolved[%d].error", i), Problem: "is empty", Fix: "give the error that was resolved"}
 		}
 	}
 	if p.Outcome != "" && !slices.Contains(memory.Outcomes, p.Outcome) {
@@ -144,7 +144,7 @@ func (m *Memory) StartSession(ctx context.Context, agent string, parent memory.S
 		if parent != 0 {
 			ps, err := tx.Session(ctx, parent)
 			if err != nil {
-				return withField(err, "parentSessionId")
+				return withField(err, "parent_session_id")
 			}
 			s.ParentID, s.ThreadID = ps.ID, ps.ThreadID
 		}
@@ -183,7 +183,7 @@ func withField(err error, field string) error {
 	var nf *memory.NotFoundError
 	if ok := asNotFound(err, &nf); ok {
 		return &task.FieldError{Field: field, Problem: fmt.Sprintf("names %s %s, which does not exist", nf.Kind, nf.ID),
-			Fix: "session with action list shows the sessions"}
+			Fix: "pass an existing id; session with action list shows them"}
 	}
 	return err
 }
@@ -214,7 +214,7 @@ func (m *Memory) resolveSession(ctx context.Context, tx store.Tx, agent string, 
 		return memory.Session{}, err
 	}
 	if len(open) == 0 {
-		return memory.Session{}, &task.FieldError{Field: "sessionId", Problem: "is missing and this agent has no open session",
+		return memory.Session{}, &task.FieldError{Field: "session_id", Problem: "is missing and this agent has no open session",
 			Fix: "start one with action start, or pass the session's id"}
 	}
 	return open[0], nil
@@ -244,7 +244,7 @@ func (m *Memory) changeSession(ctx context.Context, agent string, id memory.Sess
 	err = m.store.Update(ctx, func(tx store.Tx) error {
 		s, err := m.resolveSession(ctx, tx, agent, id)
 		if err != nil {
-			return withField(err, "sessionId")
+			return withField(err, "session_id")
 		}
 		if !s.Open() {
 			return fmt.Errorf("session %s ended at %s; start a new one with action start: %w", s.ID, s.EndedAt.Format("2006-01-02 15:04"), memory.ErrEnded)
@@ -324,7 +324,7 @@ func (m *Memory) branchName(name string) (string, error) {
 	}
 	if name == "" {
 		return "", &task.FieldError{Field: "branch", Problem: "is missing and the project is not in a git work tree",
-			Fix: "name the branch"}
+			Fix: "pass the branch name"}
 	}
 	if len(name) > 255 || strings.ContainsAny(name, " \t\n~^:?*[\\") {
 		return "", &task.FieldError{Field: "branch", Problem: fmt.Sprintf("is %q, not a git branch name", clip(name, 40)), Fix: "use the name git shows, such as feat/login"}
@@ -497,7 +497,7 @@ func (m *Memory) MergeBranch(ctx context.Context, from, into string) (memory.Bra
 		return memory.BranchContext{}, withFieldName(err, "into")
 	}
 	if from == into {
-		return memory.BranchContext{}, &task.FieldError{Field: "into", Problem: "is the branch being merged", Fix: "name the branch it is merged into, such as main"}
+		return memory.BranchContext{}, &task.FieldError{Field: "into", Problem: "is the branch being merged", Fix: "pass into: the branch it is merged into, such as main"}
 	}
 	var out memory.BranchContext
 	err = m.store.Update(ctx, func(tx store.Tx) error {
