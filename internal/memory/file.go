@@ -89,7 +89,7 @@ func ParseFile(b []byte) (Entry, error) {
 		Rationale: h.Rationale, Alternatives: h.Alternatives, RootCause: h.RootCause, Fix: h.Fix, Prevention: h.Prevention,
 		Occurrences: h.Occurrences, Examples: h.Examples, DiscoveryTokens: h.DiscoveryTokens, Branch: h.Branch,
 		CreatedAt: h.Created.UTC(), UpdatedAt: h.Updated.UTC()}
-	Normalize(&e)
+	e.Normalize()
 	if err := Validate(e); err != nil {
 		return Entry{}, err
 	}

@@ -118,7 +118,7 @@ var tagPattern = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}._/#+-]*$`)
 
 // Normalize trims e's text, lower-cases and de-duplicates its tags and drops
 // empty list items. It does not validate.
-func Normalize(e *Entry) {
+func (e *Entry) Normalize() {
 	e.Title = strings.TrimSpace(e.Title)
 	e.Content = strings.TrimSpace(e.Content)
 	e.Rationale = strings.TrimSpace(e.Rationale)

@@ -105,7 +105,7 @@ func redact(e *memory.Entry) int {
 // new analysis, rather than adding a duplicate.
 func (m *Memory) Add(ctx context.Context, agent string, e memory.Entry) (Recorded, error) {
 	redacted := redact(&e)
-	memory.Normalize(&e)
+	e.Normalize()
 	if err := memory.Validate(e); err != nil {
 		return Recorded{}, err
 	}

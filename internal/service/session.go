@@ -442,7 +442,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 			}
 			e := memory.Entry{UID: uid, Type: memory.Decision, Title: clip(d.Decision, memory.MaxTitle), Content: d.Decision,
 				Rationale: d.Reasoning, Branch: name, SessionID: d.SessionID.String(), Tags: []string{"promoted"}, CreatedAt: now, UpdatedAt: now}
-			memory.Normalize(&e)
+			e.Normalize()
 			if err := memory.Validate(e); err != nil {
 				return err
 			}
@@ -461,7 +461,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 			}
 			e := memory.Entry{UID: uid, Type: memory.Mistake, Title: clip(r.Error, memory.MaxTitle), Content: r.Error, Fix: r.Fix,
 				Branch: name, SessionID: r.SessionID.String(), Tags: []string{"promoted"}, Occurrences: 1, CreatedAt: now, UpdatedAt: now}
-			memory.Normalize(&e)
+			e.Normalize()
 			// A mistake already in memory is not counted again: promoting
 			// twice must change nothing.
 			if _, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint(e.Title)); err != nil {
