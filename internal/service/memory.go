@@ -267,9 +267,11 @@ type Hit struct {
 
 // SearchResult is a page of the index.
 type SearchResult struct {
-	Hits   []Hit
-	Total  int
-	Offset int
+	Hits  []Hit
+	Total int
+	// AtLeast says Total is a lower bound.
+	AtLeast bool
+	Offset  int
 	// Mode is "bm25", "hybrid" (BM25 fused with semantic ranking) or
 	// "recent" (no query text).
 	Mode string
@@ -305,18 +307,32 @@ func (m *Memory) Search(ctx context.Context, q store.MemoryQuery) (SearchResult,
 		}
 		res.Note = note
 	}
-	var hits []store.MemoryHit
+	var page store.MemoryResult
 	err := m.store.View(ctx, func(tx store.Tx) (err error) {
-		hits, res.Total, err = tx.SearchMemory(ctx, q)
+		page, err = tx.SearchMemory(ctx, q)
 		return err
 	})
 	if err != nil {
 		return SearchResult{}, fmt.Errorf("search memory: %w", err)
 	}
-	for _, h := range hits {
+	res.Total, res.AtLeast = page.Total, page.AtLeast
+	for _, h := range page.Hits {
 		res.Hits = append(res.Hits, hit(h.Entry, h.Snippet, h.Score))
 	}
+	if page.Recent {
+		res.Mode = "recent"
+		res.Note = joinNote(res.Note, "these words are in too many entries to rank; newest entries holding all of them first; add a rarer word to rank")
+	} else if len(page.Dropped) > 0 {
+		res.Note = joinNote(res.Note, "ranked by the rarer words; in too many entries to decide the ranking: "+strings.Join(page.Dropped, ", "))
+	}
 	return res, nil
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 func hit(e memory.Entry, snippet string, score float64) Hit {
@@ -356,9 +372,11 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 	res := SearchResult{Offset: q.Offset, Mode: "hybrid"}
 	err = m.store.View(ctx, func(tx store.Tx) error {
 		var err error
-		if lex, _, err = tx.SearchMemory(ctx, deep); err != nil {
+		lexPage, err := tx.SearchMemory(ctx, deep)
+		if err != nil {
 			return err
 		}
+		lex = lexPage.Hits
 		if sem, err = tx.NearestMemories(ctx, m.opts.Model, vecs[0], q, fuseDepth); err != nil {
 			return err
 		}
