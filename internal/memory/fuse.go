@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 )
@@ -22,28 +23,53 @@ type Scored struct {
 // only. The result is ordered by score, best first, and by lower id on equal scores,
 // so the same lists always give the same order.
 func Fuse(k int, lists ...[]int64) []Scored {
+	return FuseWeighted(k, nil, lists...)
+}
+
+// FuseWeighted is Fuse with a weight per list: list i's terms are multiplied by
+// weights[i]. A nil weights slice weighs every list 1. Plain fusion rewards agreement
+// so much that an entry only one ranking finds loses to entries both rank middling;
+// weighting the more trustworthy ranking (the semantic one when the query shares few
+// words with its target) is the usual remedy.
+func FuseWeighted(k int, weights []float64, lists ...[]int64) []Scored {
+	if weights != nil && len(weights) != len(lists) {
+		panic("memory.FuseWeighted: one weight per list")
+	}
 	if k <= 0 {
 		k = DefaultRRFK
 	}
-	ranks := make(map[int64][]int)
-	for _, list := range lists {
+	type term struct {
+		rank   int
+		weight float64
+	}
+	ranks := make(map[int64][]term)
+	for li, list := range lists {
+		w := 1.0
+		if weights != nil {
+			w = weights[li]
+		}
 		seen := make(map[int64]bool, len(list))
 		for i, id := range list {
 			if seen[id] {
 				continue
 			}
 			seen[id] = true
-			ranks[id] = append(ranks[id], i+1)
+			ranks[id] = append(ranks[id], term{i + 1, w})
 		}
 	}
 	out := make([]Scored, 0, len(ranks))
 	for id, rs := range ranks {
 		// Adding the terms in a fixed order makes equal rank sets give bit-identical
 		// scores, whatever order the lists came in, so ties are real ties.
-		slices.Sort(rs)
+		slices.SortFunc(rs, func(a, b term) int {
+			if a.rank != b.rank {
+				return a.rank - b.rank
+			}
+			return cmp.Compare(a.weight, b.weight)
+		})
 		var score float64
 		for _, r := range rs {
-			score += 1 / float64(k+r)
+			score += r.weight / float64(k+r.rank)
 		}
 		out = append(out, Scored{ID: id, Score: score})
 	}

@@ -102,3 +102,38 @@ func BenchmarkFuse(b *testing.B) {
 		Fuse(DefaultRRFK, bm25, vec)
 	}
 }
+
+func TestFuseWeighted(t *testing.T) {
+	// 1: 0.5/61 + 1/62 = 0.024326, 2: 0.5/62 + 1/61 = 0.024458, 3: 1/63 = 0.015873.
+	got := FuseWeighted(60, []float64{0.5, 1}, []int64{1, 2}, []int64{2, 1, 3})
+	want := []Scored{{2, 0.5/62 + 1.0/61}, {1, 0.5/61 + 1.0/62}, {3, 1.0 / 63}}
+	if len(got) != len(want) {
+		t.Fatalf("FuseWeighted = %v, want %v", got, want)
+	}
+	for i := range got {
+		if got[i].ID != want[i].ID || math.Abs(got[i].Score-want[i].Score) > 1e-12 {
+			t.Fatalf("FuseWeighted = %v, want %v", got, want)
+		}
+	}
+	// Equal weights are plain fusion.
+	a := FuseWeighted(60, []float64{1, 1}, []int64{4, 5, 6}, []int64{6, 4})
+	b := Fuse(60, []int64{4, 5, 6}, []int64{6, 4})
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("weights of 1: %v, plain: %v", a, b)
+		}
+	}
+	// A zero weight drops a list's say entirely.
+	if got := FuseWeighted(60, []float64{0, 1}, []int64{9}, []int64{8}); got[0].ID != 8 || got[1].Score != 0 {
+		t.Fatalf("zero weight: %v", got)
+	}
+}
+
+func TestFuseWeighted_OneWeightPerList(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic for two weights and one list")
+		}
+	}()
+	FuseWeighted(60, []float64{1, 1}, []int64{1})
+}
