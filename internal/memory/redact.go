@@ -248,9 +248,9 @@ func (rule *secretRule) apply(s string) (string, int) {
 var secretRules = []secretRule{
 	{
 		kind: KindPrivateKey,
-		// Through the END line; a key pasted without its END line is removed to the end
-		// of its base64 body.
-		re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*)`),
+		// Through the END line; a key pasted without its END line is removed through
+		// the lines that are all base64.
+		re: regexp.MustCompile(`(?m)-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=]*(?:\r?\n[A-Za-z0-9+/=]+\r?$)*)`),
 	},
 	{
 		kind: KindSlackWebhook,
@@ -315,7 +315,7 @@ var secretRules = []secretRule{
 		kind: KindCredentialAssignment,
 		// The name may carry a prefix (DB_PASSWORD, githubToken); the value must look
 		// machine-made, so "password: required" or "token: the bucket" stay.
-		re:   regexp.MustCompile(`(?i)(?:passw(?:or)?d|passphrase|pwd|secret|token|api_?key|access_?key|credentials?)["']?\s*(?::=|=>|[:=])\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]{8,})`),
+		re:   regexp.MustCompile(`(?i)(?:passw(?:or)?d|passphrase|secret|token|api_?key|access_?key|credentials?)["']?\s*(?::=|=>|[:=])\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]{8,})`),
 		keep: notCredential,
 	},
 }
@@ -341,6 +341,8 @@ func notMachineMade(s string) bool {
 // placeholder, a reference to where the secret lives, or plain words.
 func notCredential(v string) bool {
 	switch {
+	case strings.HasPrefix(v, "/"), strings.HasPrefix(v, "./"), strings.HasPrefix(v, "~/"): // a file holding it
+		return true
 	case strings.HasPrefix(v, "$"), strings.HasPrefix(v, "%"), strings.HasPrefix(v, "*"),
 		strings.HasPrefix(v, "process.env"), strings.HasPrefix(v, "os."), strings.HasPrefix(v, "env."),
 		strings.HasPrefix(v, "secrets."), strings.HasPrefix(v, "vault:"):

@@ -49,6 +49,7 @@ func TestRedact_Secrets(t *testing.T) {
 		{"jwt as bearer", "Authorization: Bearer " + fakeJWT, "Authorization: Bearer [REDACTED:jwt]", KindJWT},
 		{"private key block", "key:\n" + fakePEM + "\nthen restart", "key:\n[REDACTED:private_key]\nthen restart", KindPrivateKey},
 		{"private key without END", "pasted -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nAAAAAAABAAAAMwAAAAtzc2gtZW", "pasted [REDACTED:private_key]", KindPrivateKey},
+		{"private key without END, then prose", "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\nThen restart the server.", "[REDACTED:private_key]\nThen restart the server.", KindPrivateKey},
 		{"password in url", "DATABASE_URL=postgres://app:S3cretPassw0rd@db.internal:5432/app", "DATABASE_URL=postgres://app:[REDACTED:url_password]@db.internal:5432/app", KindURLPassword},
 		{"password with @ in url", "redis://:p@ss:w0rd@cache:6379", "redis://:[REDACTED:url_password]@cache:6379", KindURLPassword},
 		{"bearer token", "curl -H 'Authorization: Bearer 4f9a8c7e6d5b4a3c2e1f0a9b8c7d6e5f'", "curl -H 'Authorization: Bearer [REDACTED:bearer_token]'", KindBearerToken},
@@ -133,6 +134,8 @@ func TestRedact_LeavesProse(t *testing.T) {
 		"gh_pages branch, ghp_ prefix",
 		"sk_live_ keys must never be committed",
 		"short words: pw, pwd, key, tok",
+		"pwd=/srv/app2 and credentials: ./secrets/prod1.json",
+		"token_file=~/.config/tally/token2",
 		"",
 	} {
 		got, r := Redact(s)
