@@ -107,10 +107,12 @@ func Redact(s string) (string, Redactions) {
 	// rounds; the cap only guards against a pathological input.
 	for range 8 {
 		changed := false
+		lower := asciiLower(s)
 		for i := range secretRules {
 			var n int
-			s, n = secretRules[i].apply(s)
+			s, n = secretRules[i].apply(s, lower)
 			if n > 0 {
+				lower = asciiLower(s)
 				r.add(secretRules[i].kind, n)
 				changed = true
 			}
@@ -204,28 +206,67 @@ func redactPrivate(s string, r *Redactions) string {
 
 // A secretRule finds one kind of secret. The regexp's group 1, when present, is the
 // secret itself and only it is replaced (the rest of the match is context such as
-// "password="); without groups the whole match is replaced. keep, when set, vetoes a
-// candidate that has the shape but not the substance of a secret.
+// "password="); without groups the whole match is replaced.
+//
+// Most text holds no secret, so a rule first looks for one of its hints, literal
+// substrings every match contains (in lowercase when fold is set), and runs its regexp
+// only when one is there. Regexps avoid counted repetition, which makes Go's regexp
+// machines large and slow; minLen and keep check lengths and substance afterwards.
 type secretRule struct {
-	kind Kind
-	re   *regexp.Regexp
-	keep func(secret string) bool
+	kind   Kind
+	hints  []string
+	fold   bool
+	re     *regexp.Regexp
+	minLen int                      // the secret's minimum length
+	keep   func(secret string) bool // vetoes a candidate with a secret's shape but not its substance
+	// boundStart and boundEnd ask for a non-word character (or the text's edge)
+	// before and after the match: what \b would say, were the search not resumed
+	// mid-text.
+	boundStart, boundEnd bool
+	// atHint says the regexp is anchored (^…) and is tried only where a hint occurs,
+	// for rules whose regexp would otherwise have to be tried at every position.
+	atHint bool
 }
 
-func (rule *secretRule) apply(s string) (string, int) {
-	matches := rule.re.FindAllStringSubmatchIndex(s, -1)
-	if matches == nil {
+// maxRetries bounds how often one application of a rule looks again inside a vetoed
+// candidate, which keeps Redact linear on adversarial input.
+const maxRetries = 64
+
+func (rule *secretRule) apply(s, lower string) (string, int) {
+	hay := s
+	if rule.fold {
+		hay = lower
+	}
+	f := finder{rule: rule, s: s, hay: hay, next: make([]int, len(rule.hints))}
+	found := false
+	for i, h := range rule.hints {
+		f.next[i] = strings.Index(hay, h)
+		found = found || f.next[i] >= 0
+	}
+	if !found {
 		return s, 0
 	}
 	var b strings.Builder
-	at, n := 0, 0
-	for _, m := range matches {
+	at, n, retries := 0, 0, 0
+	for pos := 0; pos < len(s); {
+		m := f.find(pos)
+		if m == nil {
+			break
+		}
 		start, end := m[0], m[1]
 		if len(m) >= 4 && m[2] >= 0 {
 			start, end = m[2], m[3]
 		}
 		secret := s[start:end]
-		if strings.HasPrefix(secret, markerPrefix) || (rule.keep != nil && rule.keep(secret)) {
+		if !rule.accept(s, m[0], m[1], secret) {
+			// A longer candidate may hide a real secret that starts inside it
+			// ("eyJx.eyJ…" followed by a whole JWT), so look again just after its start.
+			if retries < maxRetries {
+				retries++
+				pos = m[0] + 1
+			} else {
+				pos = max(m[1], m[0]+1)
+			}
 			continue
 		}
 		if n == 0 {
@@ -235,6 +276,7 @@ func (rule *secretRule) apply(s string) (string, int) {
 		b.WriteString(marker(rule.kind))
 		at = end
 		n++
+		pos = max(m[1], m[0]+1)
 	}
 	if n == 0 {
 		return s, 0
@@ -243,80 +285,202 @@ func (rule *secretRule) apply(s string) (string, int) {
 	return b.String(), n
 }
 
+// finder finds a rule's candidates in s from a position on.
+type finder struct {
+	rule   *secretRule
+	s, hay string
+	next   []int // per hint, its next known occurrence in hay at or after the last position asked, or -1
+}
+
+// find returns the leftmost candidate at or after pos as submatch indexes into s.
+func (f *finder) find(pos int) []int {
+	if !f.rule.atHint {
+		return offset(f.rule.re.FindStringSubmatchIndex(f.s[pos:]), pos)
+	}
+	// The regexp is anchored: try it where a hint occurs, leftmost first.
+	for {
+		p := -1
+		for i, h := range f.rule.hints {
+			if f.next[i] >= 0 && f.next[i] < pos {
+				if j := strings.Index(f.hay[pos:], h); j >= 0 {
+					f.next[i] = pos + j
+				} else {
+					f.next[i] = -1
+				}
+			}
+			if f.next[i] >= 0 && (p < 0 || f.next[i] < p) {
+				p = f.next[i]
+			}
+		}
+		if p < 0 {
+			return nil
+		}
+		if m := f.rule.re.FindStringSubmatchIndex(f.s[p:]); m != nil {
+			return offset(m, p)
+		}
+		pos = p + 1
+	}
+}
+
+func offset(m []int, by int) []int {
+	for i := range m {
+		if m[i] >= 0 {
+			m[i] += by
+		}
+	}
+	return m
+}
+
+// accept applies the checks a regexp cannot do cheaply: word boundaries around the
+// match s[from:to], the secret's length and substance, and never a marker.
+func (rule *secretRule) accept(s string, from, to int, secret string) bool {
+	if rule.boundStart && from > 0 && isWordByte(s[from-1]) {
+		return false
+	}
+	if rule.boundEnd && to < len(s) && isWordByte(s[to]) {
+		return false
+	}
+	if len(secret) < rule.minLen || strings.HasPrefix(secret, markerPrefix) {
+		return false
+	}
+	return rule.keep == nil || !rule.keep(secret)
+}
+
+// asciiLower lowercases ASCII letters only, so byte offsets in the result are offsets
+// in s (strings.ToLower can change the length of other letters).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
 // secretRules run in order: whole blocks and specific prefixes before the generic
 // context rules, so a GitHub token after "token=" is reported as a GitHub token.
 var secretRules = []secretRule{
 	{
-		kind: KindPrivateKey,
+		kind:  KindPrivateKey,
+		hints: []string{"PRIVATE KEY"},
 		// Through the END line; a key pasted without its END line is removed through
 		// the lines that are all base64.
 		re: regexp.MustCompile(`(?m)-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=]*(?:\r?\n[A-Za-z0-9+/=]+\r?$)*)`),
 	},
 	{
-		kind: KindSlackWebhook,
-		re:   regexp.MustCompile(`https://hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]+`),
+		kind:  KindSlackWebhook,
+		hints: []string{"hooks.slack"},
+		re:    regexp.MustCompile(`https://hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]+`),
 	},
 	{
-		kind: KindAWSAccessKeyID,
-		re:   regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`),
+		kind:       KindAWSAccessKeyID,
+		hints:      []string{"AKIA", "ASIA", "ABIA", "ACCA"},
+		re:         regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]+`),
+		keep:       func(s string) bool { return len(s) != 20 },
+		boundStart: true, boundEnd: true,
 	},
 	{
-		kind: KindAWSSecretAccessKey,
+		kind:   KindAWSSecretAccessKey,
+		hints:  []string{"secret"},
+		fold:   true,
+		atHint: true,
 		// Forty base64 characters are also a SHA-1 in hex, so only in an assignment to a
 		// name that says what it is: aws_secret_access_key=, SecretAccessKey:, …
-		re: regexp.MustCompile(`(?i)(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)["']?\s*(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
+		re:   regexp.MustCompile(`^(?i)secret_?(?:access_?)?key["']?\s*(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]+)`),
+		keep: func(s string) bool { return len(s) != 40 },
 	},
 	{
-		kind: KindGoogleAPIKey,
-		re:   regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35,}`),
+		kind:       KindGoogleAPIKey,
+		hints:      []string{"AIza"},
+		re:         regexp.MustCompile(`AIza[0-9A-Za-z_-]+`),
+		boundStart: true,
+		minLen:     39,
 	},
 	{
-		kind: KindGitHubToken,
-		re:   regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})`),
+		kind:       KindGitHubToken,
+		hints:      []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+		re:         regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]+|github_pat_[A-Za-z0-9_]+`),
+		boundStart: true,
+		keep: func(s string) bool {
+			return (strings.HasPrefix(s, "github_pat_") && len(s) < 51) || len(s) < 40
+		},
 	},
 	{
-		kind: KindSlackToken,
-		re:   regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`),
-		keep: lacksDigit,
+		kind:       KindSlackToken,
+		hints:      []string{"xox"},
+		re:         regexp.MustCompile(`xox[abprs]-[A-Za-z0-9-]+`),
+		boundStart: true,
+		minLen:     15,
+		keep:       lacksDigit,
 	},
 	{
-		kind: KindAnthropicKey,
-		re:   regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`),
-		keep: notMachineMade,
+		kind:       KindAnthropicKey,
+		hints:      []string{"sk-ant-"},
+		re:         regexp.MustCompile(`sk-ant-[A-Za-z0-9_-]+`),
+		boundStart: true,
+		minLen:     27,
+		keep:       notMachineMade,
 	},
 	{
-		kind: KindStripeKey,
-		re:   regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`),
-		keep: lacksDigit,
+		kind:       KindStripeKey,
+		hints:      []string{"_live_", "_test_"},
+		re:         regexp.MustCompile(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]+`),
+		boundStart: true,
+		minLen:     24,
+		keep:       lacksDigit,
 	},
 	{
-		kind: KindOpenAIKey,
+		kind:  KindOpenAIKey,
+		hints: []string{"sk-"},
 		// Prose like "ask-the-user" fails the word boundary; a hyphenated phrase after
 		// "sk-" fails notMachineMade.
-		re:   regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`),
-		keep: notMachineMade,
+		re:         regexp.MustCompile(`sk-[A-Za-z0-9_-]+`),
+		boundStart: true,
+		minLen:     23,
+		keep:       notMachineMade,
 	},
 	{
-		kind: KindJWT,
-		re:   regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
+		kind:       KindJWT,
+		hints:      []string{"eyJ"},
+		re:         regexp.MustCompile(`eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`),
+		boundStart: true,
+		keep: func(s string) bool {
+			parts := strings.SplitN(s, ".", 3)
+			return len(parts[0]) < 13 || len(parts[1]) < 10
+		},
 	},
 	{
-		kind: KindURLPassword,
+		kind:  KindURLPassword,
+		hints: []string{"://"},
 		// scheme://user:password@host keeps the user. The password runs to the last @
 		// before the host so one containing @ is not half left behind.
-		re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@\[\]]*:([^\s/?#]+)@`),
+		re: regexp.MustCompile(`://[^\s:/?#@\[\]]*:([^\s/?#]+)@`),
 	},
 	{
-		kind: KindBearerToken,
-		re:   regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`),
-		keep: notMachineMade,
+		kind:       KindBearerToken,
+		hints:      []string{"bearer"},
+		fold:       true,
+		atHint:     true,
+		re:         regexp.MustCompile(`^(?i)bearer\s+([A-Za-z0-9._~+/-]+=*)`),
+		boundStart: true,
+		minLen:     16,
+		keep:       notMachineMade,
 	},
 	{
-		kind: KindCredentialAssignment,
+		kind:   KindCredentialAssignment,
+		hints:  []string{"passw", "passphrase", "secret", "token", "apikey", "api_key", "accesskey", "access_key", "credential"},
+		fold:   true,
+		atHint: true,
 		// The name may carry a prefix (DB_PASSWORD, githubToken); the value must look
 		// machine-made, so "password: required" or "token: the bucket" stay.
-		re:   regexp.MustCompile(`(?i)(?:passw(?:or)?d|passphrase|secret|token|api_?key|access_?key|credentials?)["']?\s*(?::=|=>|[:=])\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]{8,})`),
-		keep: notCredential,
+		re:     regexp.MustCompile(`^(?i)(?:passw(?:or)?d|passphrase|secret|token|api_?key|access_?key|credentials?)["']?\s*(?::=|=>|[:=])\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
+		minLen: 8,
+		keep:   notCredential,
 	},
 }
 

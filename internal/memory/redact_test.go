@@ -50,6 +50,8 @@ func TestRedact_Secrets(t *testing.T) {
 		{"private key block", "key:\n" + fakePEM + "\nthen restart", "key:\n[REDACTED:private_key]\nthen restart", KindPrivateKey},
 		{"private key without END", "pasted -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nAAAAAAABAAAAMwAAAAtzc2gtZW", "pasted [REDACTED:private_key]", KindPrivateKey},
 		{"private key without END, then prose", "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\nThen restart the server.", "[REDACTED:private_key]\nThen restart the server.", KindPrivateKey},
+		{"jwt right after a short look-alike", "eyJab." + fakeJWT, "eyJab.[REDACTED:jwt]", KindJWT},
+		{"aws key id inside a longer word is not one", "x" + fakeAWSKeyID + " and " + fakeAWSKeyID, "x" + fakeAWSKeyID + " and [REDACTED:aws_access_key_id]", KindAWSAccessKeyID},
 		{"password in url", "DATABASE_URL=postgres://app:S3cretPassw0rd@db.internal:5432/app", "DATABASE_URL=postgres://app:[REDACTED:url_password]@db.internal:5432/app", KindURLPassword},
 		{"password with @ in url", "redis://:p@ss:w0rd@cache:6379", "redis://:[REDACTED:url_password]@cache:6379", KindURLPassword},
 		{"bearer token", "curl -H 'Authorization: Bearer 4f9a8c7e6d5b4a3c2e1f0a9b8c7d6e5f'", "curl -H 'Authorization: Bearer [REDACTED:bearer_token]'", KindBearerToken},
@@ -259,6 +261,15 @@ func FuzzRedact_Idempotent(f *testing.F) {
 func BenchmarkRedact(b *testing.B) {
 	text := strings.Repeat("The migration adds an index on tasks(parent_id); see postgres://app@db/x. ", 40) +
 		"token=abc123def456 " + fakeGitHubPAT
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Redact(text)
+	}
+}
+
+// BenchmarkRedact_Prose is the common case: a memory entry with no secret in it.
+func BenchmarkRedact_Prose(b *testing.B) {
+	text := strings.Repeat("Adding a NOT NULL column with a default held an exclusive lock on the invoices table; add it nullable, backfill in batches, then add the constraint. ", 20)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		Redact(text)

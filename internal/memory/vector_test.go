@@ -96,3 +96,20 @@ func TestCosine_Errors(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkCosine768(b *testing.B) {
+	x, y := make([]float32, 768), make([]float32, 768)
+	for i := range x {
+		x[i], y[i] = float32(i%13), float32(i%7)
+	}
+	for b.Loop() {
+		Cosine(x, y)
+	}
+}
+
+func BenchmarkDecodeVector768(b *testing.B) {
+	blob := EncodeVector(make([]float32, 768))
+	for b.Loop() {
+		DecodeVector(blob)
+	}
+}

@@ -189,3 +189,28 @@ func TestServer_Failures(t *testing.T) {
 		t.Fatalf("after FailAll(false): %v", err)
 	}
 }
+
+func BenchmarkEmbed(b *testing.B) {
+	text := "Invoice emails landed in spam for one customer domain: our SPF record did not include the mail provider, so strict receivers filed invoices as spam."
+	for b.Loop() {
+		Embed(text)
+	}
+}
+
+// BenchmarkServer_Batch64 is one client round trip of 64 texts over loopback HTTP.
+func BenchmarkServer_Batch64(b *testing.B) {
+	s := Start(b)
+	c, err := embed.New(embed.Config{URL: s.URL, Model: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	texts := make([]string, 64)
+	for i := range texts {
+		texts[i] = "the export job ran out of memory on large tenants, attempt " + strings.Repeat("x", i%7+1)
+	}
+	for b.Loop() {
+		if _, err := c.Embed(context.Background(), texts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
