@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/cairn-dev/cairn/internal/embed"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -22,6 +23,16 @@ type Config struct {
 	// Logger receives the services' warnings (a failed embedding); nil
 	// discards them.
 	Logger *slog.Logger
+	// Embed, when its URL is set, adds semantic ranking to memory search
+	// through an OpenAI-compatible /v1/embeddings endpoint. EmbedFromEnv
+	// reads it from CAIRN_EMBED_URL, CAIRN_EMBED_MODEL and CAIRN_EMBED_KEY.
+	Embed embed.Config
+}
+
+// EmbedFromEnv returns the embedding provider configured in the
+// environment; a zero URL means none.
+func EmbedFromEnv() embed.Config {
+	return embed.Config{URL: os.Getenv("CAIRN_EMBED_URL"), Model: os.Getenv("CAIRN_EMBED_MODEL"), APIKey: os.Getenv("CAIRN_EMBED_KEY")}
 }
 
 // Services are the use cases of one project.
@@ -52,10 +63,19 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 	if err != nil {
 		return nil, err
 	}
-	mem := service.NewMemory(st, service.MemoryOptions{
+	mopts := service.MemoryOptions{
 		Branch: func() string { return project.GitBranch(root) },
 		Logger: cfg.Logger,
-	})
+	}
+	if cfg.Embed.URL != "" {
+		c, err := embed.New(cfg.Embed)
+		if err != nil {
+			st.Close()
+			return nil, fmt.Errorf("embedding provider (CAIRN_EMBED_URL, CAIRN_EMBED_MODEL): %w", err)
+		}
+		mopts.Embedder, mopts.Model = c, c.Model()
+	}
+	mem := service.NewMemory(st, mopts)
 	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st), Memory: mem},
 		Root: root, Store: st}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
+	"github.com/cairn-dev/cairn/internal/embed"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
@@ -41,7 +42,13 @@ from the working directory upward that has a .cairn or .git; its data is in
 			if syncMode != sqlite.SyncNormal && syncMode != sqlite.SyncFull {
 				return fmt.Errorf("--sync %q: use normal or full", sync)
 			}
-			lazy := app.NewLazy(app.Config{Sync: syncMode})
+			embedCfg := app.EmbedFromEnv()
+			if embedCfg.URL != "" {
+				if _, err := embed.New(embedCfg); err != nil {
+					return fmt.Errorf("CAIRN_EMBED_URL / CAIRN_EMBED_MODEL: %w", err)
+				}
+			}
+			lazy := app.NewLazy(app.Config{Sync: syncMode, Logger: log, Embed: embedCfg})
 			defer lazy.Close()
 			srv, err := mcpserver.New(mcpserver.Options{
 				Version:  version,

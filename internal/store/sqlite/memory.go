@@ -3,11 +3,9 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	_ "modernc.org/sqlite/vec" // vec_distance_cosine for the memory's embeddings
@@ -514,18 +512,8 @@ func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) 
 	return n, nil
 }
 
-// vecBlob encodes a vector as sqlite-vec's float32 blob: little-endian,
-// four bytes a component.
-func vecBlob(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
-	}
-	return b
-}
-
 func (x *txn) SetMemoryVector(ctx context.Context, id memory.ID, model string, vec []float32) error {
-	if _, err := x.exec(ctx, qSetVector, model, int64(id), vecBlob(vec)); err != nil {
+	if _, err := x.exec(ctx, qSetVector, model, int64(id), memory.EncodeVector(vec)); err != nil {
 		if strings.Contains(err.Error(), "FOREIGN KEY") {
 			return &memory.NotFoundError{Kind: "entry", ID: id.String()}
 		}
@@ -546,7 +534,7 @@ func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, 
 	where, args := filters(q)
 	query := `SELECT v.entry_id, vec_distance_cosine(v.vec, ?) AS d FROM memory_vectors v JOIN memory_entries e ON e.id = v.entry_id
 	WHERE v.model = ?` + where + ` ORDER BY d, v.entry_id LIMIT ?`
-	rows, err := x.query(ctx, query, append(append([]any{vecBlob(vec), model}, args...), limit)...)
+	rows, err := x.query(ctx, query, append(append([]any{memory.EncodeVector(vec), model}, args...), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("nearest memory: %w", err)
 	}
