@@ -15,6 +15,11 @@ type problem struct {
 	Reason  string `json:"reason"`
 	Problem string `json:"problem"`
 	Fix     string `json:"fix,omitempty"`
+
+	// id is the JSON-RPC id of the refused request when it could be read, so
+	// that clients match the error to their call and show its message; else
+	// null.
+	id json.RawMessage
 }
 
 // JSON-RPC error codes used in problem bodies.
@@ -28,8 +33,8 @@ const (
 // among them) surface its message; data carries the problem for people and
 // scripts.
 type errorBody struct {
-	JSONRPC string    `json:"jsonrpc"`
-	ID      *struct{} `json:"id"` // always null: the request was not read as JSON-RPC
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
 	Error   struct {
 		Code    int     `json:"code"`
 		Message string  `json:"message"`
@@ -40,6 +45,10 @@ type errorBody struct {
 func (p problem) body() []byte {
 	var b errorBody
 	b.JSONRPC = "2.0"
+	b.ID = json.RawMessage("null")
+	if len(p.id) > 0 {
+		b.ID = p.id
+	}
 	b.Error.Code = codeServerError
 	switch p.Reason {
 	case "parse_error":
@@ -127,6 +136,7 @@ func reasonFor(status int) string {
 // included, passes through untouched.
 type jsonErrors struct {
 	http.ResponseWriter
+	id        json.RawMessage // the request's JSON-RPC id, if any
 	intercept bool
 	status    int
 	buf       bytes.Buffer
@@ -170,6 +180,22 @@ func (j *jsonErrors) Unwrap() http.ResponseWriter { return j.ResponseWriter }
 
 func (j *jsonErrors) finish() {
 	if j.intercept {
-		writeProblem(j.ResponseWriter, sdkProblem(j.status, j.buf.String()))
+		p := sdkProblem(j.status, j.buf.String())
+		p.id = j.id
+		writeProblem(j.ResponseWriter, p)
 	}
+}
+
+// requestID returns the id of a single JSON-RPC request in body, or nil.
+func requestID(body []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(body, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+		return nil
+	}
+	if m.ID[0] != '"' && (m.ID[0] < '0' || m.ID[0] > '9') && m.ID[0] != '-' {
+		return nil // ids are strings or numbers
+	}
+	return m.ID
 }

@@ -102,6 +102,10 @@ type Server struct {
 
 	draining atomic.Bool
 	calls    inflight
+
+	// streamsCtx ends the standalone SSE streams at shutdown.
+	streamsCtx context.Context
+	endStreams context.CancelFunc
 }
 
 type handlerKey struct {
@@ -146,6 +150,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, tokens: ts, handlers: map[handlerKey]*mcp.StreamableHTTPHandler{}}
 	s.bg, s.bgCancel = context.WithCancel(context.Background())
+	s.streamsCtx, s.endStreams = context.WithCancel(context.Background())
 	s.loopbackOnly.Store(true)
 	return s, nil
 }
@@ -221,10 +226,17 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.draining.Store(true)
 	dctx, cancel := context.WithTimeout(context.Background(), s.cfg.DrainTimeout)
 	defer cancel()
-	go func() { _ = srv.Shutdown(dctx) }() // closes the listener at once
+	go func() { _ = srv.Shutdown(dctx) }() // closes the listener at once; a second Shutdown below waits with it
 	n := s.calls.count()
 	s.log.Info("shutting down: draining calls in flight", "calls", n, "timeout", s.cfg.DrainTimeout)
 	drained := s.calls.wait(dctx)
+	// The answers are written; end the SSE streams so their connections
+	// close cleanly, and give Shutdown a moment to see every connection
+	// idle before cutting what is left.
+	s.endStreams()
+	grace, cancelGrace := context.WithTimeout(dctx, time.Second)
+	_ = srv.Shutdown(grace)
+	cancelGrace()
 	_ = srv.Close()
 	s.bgCancel()
 	if !drained {
@@ -239,7 +251,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	if !s.checkHost(w, r) {
+	if !s.hostOK(w, r) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -248,7 +260,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
-	if !s.checkHost(w, r) {
+	if !s.hostOK(w, r) {
 		return
 	}
 	if s.draining.Load() {
@@ -272,7 +284,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 // MCP endpoint named by the path after the well-known prefix (plain /mcp if
 // none), its tokens go in the Authorization header.
 func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
-	if !s.checkHost(w, r) {
+	if !s.hostOK(w, r) {
 		return
 	}
 	if !s.AuthRequired() {
@@ -305,15 +317,21 @@ func baseURL(r *http.Request) string {
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject string) {
 	if s.draining.Load() {
 		w.Header().Set("Connection", "close")
-		writeProblem(w, problem{Status: http.StatusServiceUnavailable, Reason: "shutting_down",
+		s.refuse(w, r, problem{Status: http.StatusServiceUnavailable, Reason: "shutting_down",
 			Problem: "the server is shutting down", Fix: "retry against another instance or after the restart"})
 		return
 	}
-	if !s.checkHost(w, r) || !s.checkOrigin(w, r) {
+	if p := s.checkHost(r); p != nil {
+		s.refuse(w, r, *p)
 		return
 	}
-	tok, ok := s.authenticate(w, r)
-	if !ok {
+	if p := s.checkOrigin(r); p != nil {
+		s.refuse(w, r, *p)
+		return
+	}
+	tok, p := s.authenticate(w, r)
+	if p != nil {
+		s.refuse(w, r, *p)
 		return
 	}
 	name, p := s.project(r, pathProject, tok)
@@ -321,22 +339,26 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 		if p.Status == http.StatusForbidden {
 			s.challenge(w, r, "insufficient_scope", p.Problem)
 		}
-		writeProblem(w, *p)
+		s.refuse(w, r, *p)
 		return
 	}
 	if a := r.Header.Get(HeaderAgent); a != "" {
 		if err := checkAgent(a); err != nil {
-			writeProblem(w, problem{Status: http.StatusBadRequest, Reason: "invalid_agent", Problem: HeaderAgent + ": " + err.Error(),
+			s.refuse(w, r, problem{Status: http.StatusBadRequest, Reason: "invalid_agent", Problem: HeaderAgent + ": " + err.Error(),
 				Fix: fmt.Sprintf("send 1 to %d printable characters, or omit the header to use the client's name", maxAgentLen)})
 			return
 		}
 	}
+	var id json.RawMessage
 	if r.Method == http.MethodPost {
-		if !s.readBody(w, r) {
+		body, p := s.readBody(w, r)
+		if p != nil {
+			writeProblem(w, *p)
 			return
 		}
+		id = requestID(body)
 		if !s.calls.add() {
-			writeProblem(w, problem{Status: http.StatusServiceUnavailable, Reason: "shutting_down", Problem: "the server is shutting down"})
+			writeProblem(w, problem{id: id, Status: http.StatusServiceUnavailable, Reason: "shutting_down", Problem: "the server is shutting down"})
 			return
 		}
 		defer s.calls.done()
@@ -345,7 +367,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 	h, err := s.handler(name, readOnly)
 	if err != nil {
 		s.log.Error("build MCP server", "project", name, "error", err)
-		writeProblem(w, problem{Status: http.StatusInternalServerError, Reason: "internal", Problem: "could not build the MCP server for project " + name})
+		writeProblem(w, problem{id: id, Status: http.StatusInternalServerError, Reason: "internal", Problem: "could not build the MCP server for project " + name})
 		return
 	}
 	var next http.Handler = h
@@ -356,13 +378,32 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 		next = auth.RequireBearerToken(func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return info, nil },
 			&auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
 	}
-	jw := &jsonErrors{ResponseWriter: w}
+	if r.Method == http.MethodGet {
+		// Standalone SSE streams end cleanly at shutdown, once the calls in
+		// flight are answered.
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		stop := context.AfterFunc(s.streamsCtx, cancel)
+		defer stop()
+		r = r.WithContext(ctx)
+	}
+	jw := &jsonErrors{ResponseWriter: w, id: id}
 	start := time.Now()
 	next.ServeHTTP(jw, r)
 	jw.finish()
 	if s.log.Enabled(r.Context(), slog.LevelDebug) {
 		s.log.Debug("mcp request", "method", r.Method, "path", r.URL.Path, "project", name, "read_only", readOnly, "status", jw.status, "took", time.Since(start))
 	}
+}
+
+// refuse answers a request with a problem, echoing its JSON-RPC id when the
+// body (read up to 64 KiB) holds one.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, p problem) {
+	if r.Method == http.MethodPost && r.Body != nil {
+		b, _ := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+		p.id = requestID(b)
+	}
+	writeProblem(w, p)
 }
 
 // handler returns the SDK handler for a project and access, building it (and
@@ -453,49 +494,59 @@ func checkAgent(a string) error {
 // checkHost guards against DNS rebinding: a page on evil.example that
 // resolves its name to 127.0.0.1 reaches a loopback server with Host:
 // evil.example.
-func (s *Server) checkHost(w http.ResponseWriter, r *http.Request) bool {
+func (s *Server) checkHost(r *http.Request) *problem {
 	host := hostname(r.Host)
 	if isLoopbackHost(host) || slices.ContainsFunc(s.cfg.AllowedHosts, func(h string) bool { return strings.EqualFold(h, host) }) {
-		return true
+		return nil
 	}
 	if !s.loopbackOnly.Load() && len(s.cfg.AllowedHosts) == 0 {
-		return true
+		return nil
 	}
-	writeProblem(w, problem{Status: http.StatusForbidden, Reason: "host_not_allowed",
+	return &problem{Status: http.StatusForbidden, Reason: "host_not_allowed",
 		Problem: fmt.Sprintf("Host %q is not allowed (a guard against DNS rebinding)", r.Host),
-		Fix:     "connect by localhost or 127.0.0.1, or start the server with --allowed-host NAME"})
-	return false
+		Fix:     "connect by localhost or 127.0.0.1, or start the server with --allowed-host NAME"}
+}
+
+// hostOK writes the Host problem, if any, for the probes and metadata.
+func (s *Server) hostOK(w http.ResponseWriter, r *http.Request) bool {
+	if p := s.checkHost(r); p != nil {
+		writeProblem(w, *p)
+		return false
+	}
+	return true
 }
 
 // checkOrigin refuses browser requests from other sites: an Origin must be
 // the server's own or an allowed one. Requests without Origin (not from a
 // browser) pass.
-func (s *Server) checkOrigin(w http.ResponseWriter, r *http.Request) bool {
+func (s *Server) checkOrigin(r *http.Request) *problem {
 	origin := r.Header.Get("Origin")
 	if origin == "" || slices.Contains(s.cfg.AllowedOrigins, "*") {
-		return true
+		return nil
 	}
 	if u, err := url.Parse(origin); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 		if strings.EqualFold(u.Host, r.Host) {
-			return true
+			return nil
 		}
 		for _, a := range s.cfg.AllowedOrigins {
 			if strings.EqualFold(strings.TrimSuffix(a, "/"), u.Scheme+"://"+u.Host) {
-				return true
+				return nil
 			}
 		}
 	}
-	writeProblem(w, problem{Status: http.StatusForbidden, Reason: "origin_not_allowed",
-		Problem: fmt.Sprintf("Origin %q is not allowed", origin),
-		Fix:     "call from the server's own origin, or start the server with --allowed-origin " + origin})
-	return false
+	fix := "call from the server's own origin, or start the server with --allowed-origin ORIGIN"
+	if len(origin) < 200 {
+		fix = "call from the server's own origin, or start the server with --allowed-origin " + origin
+	}
+	return &problem{Status: http.StatusForbidden, Reason: "origin_not_allowed",
+		Problem: fmt.Sprintf("Origin %.200q is not allowed", origin), Fix: fix}
 }
 
 // authenticate finds the request's token; with no tokens configured every
 // request passes with none.
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Token, bool) {
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Token, *problem) {
 	if !s.AuthRequired() {
-		return nil, true
+		return nil, nil
 	}
 	h := r.Header.Get("Authorization")
 	scheme, secret, _ := strings.Cut(strings.TrimSpace(h), " ")
@@ -503,27 +554,24 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Token, b
 	switch {
 	case h == "":
 		s.challenge(w, r, "", "")
-		writeProblem(w, problem{Status: http.StatusUnauthorized, Reason: "missing_token",
+		return nil, &problem{Status: http.StatusUnauthorized, Reason: "missing_token",
 			Problem: "this server needs a bearer token",
-			Fix:     "send Authorization: Bearer <token>; tokens are configured with CAIRN_TOKENS or --tokens-file"})
-		return nil, false
+			Fix:     "send Authorization: Bearer <token>; tokens are configured with CAIRN_TOKENS or --tokens-file"}
 	case !strings.EqualFold(scheme, "Bearer") || secret == "":
 		s.challenge(w, r, "invalid_request", "use the Bearer scheme")
-		writeProblem(w, problem{Status: http.StatusUnauthorized, Reason: "invalid_authorization",
+		return nil, &problem{Status: http.StatusUnauthorized, Reason: "invalid_authorization",
 			Problem: "the Authorization header is not a bearer token",
-			Fix:     "send Authorization: Bearer <token>"})
-		return nil, false
+			Fix:     "send Authorization: Bearer <token>"}
 	}
 	tok, ok := s.tokens.find(secret)
 	if !ok {
 		s.log.Warn("rejected an unknown bearer token", "remote", r.RemoteAddr, "path", r.URL.Path)
 		s.challenge(w, r, "invalid_token", "unknown token")
-		writeProblem(w, problem{Status: http.StatusUnauthorized, Reason: "invalid_token",
+		return nil, &problem{Status: http.StatusUnauthorized, Reason: "invalid_token",
 			Problem: "the bearer token is not one this server knows",
-			Fix:     "check the token for typos, or ask the server's operator for one"})
-		return nil, false
+			Fix:     "check the token for typos, or ask the server's operator for one"}
 	}
-	return &tok, true
+	return &tok, nil
 }
 
 // challenge sets WWW-Authenticate, pointing at the protected-resource
@@ -577,43 +625,39 @@ func (s *Server) project(r *http.Request, fromPath string, tok *Token) (string, 
 // readBody reads a POST body up to the limit, so that an oversized one gets
 // 413 however it is sent, and checks what the SDK would refuse less clearly:
 // the content type and that the body is JSON at all.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) bool {
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *problem) {
 	limit := s.cfg.MaxBodyBytes
-	tooLarge := problem{Status: http.StatusRequestEntityTooLarge, Reason: "body_too_large",
+	tooLarge := &problem{Status: http.StatusRequestEntityTooLarge, Reason: "body_too_large",
 		Problem: fmt.Sprintf("the request body is over the limit of %d bytes", limit),
-		Fix:     "send a smaller message (large task bodies can be split across updates), or raise --max-body"}
+		Fix:     "send a smaller message (a long task body can be written in parts), or raise --max-body"}
 	if r.ContentLength > limit {
 		w.Header().Set("Connection", "close")
-		writeProblem(w, tooLarge)
-		return false
+		return nil, tooLarge
 	}
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-		writeProblem(w, problem{Status: http.StatusUnsupportedMediaType, Reason: "unsupported_media_type",
-			Problem: fmt.Sprintf("Content-Type %q is not application/json", ct),
-			Fix:     "send Content-Type: application/json with a JSON-RPC message"})
-		return false
+		return nil, &problem{Status: http.StatusUnsupportedMediaType, Reason: "unsupported_media_type",
+			Problem: fmt.Sprintf("Content-Type %.100q is not application/json", ct),
+			Fix:     "send Content-Type: application/json with a JSON-RPC message"}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			w.Header().Set("Connection", "close")
-			writeProblem(w, tooLarge)
-			return false
+			return nil, tooLarge
 		}
-		writeProblem(w, problem{Status: http.StatusBadRequest, Reason: "invalid_request", Problem: "could not read the request body: " + err.Error()})
-		return false
+		return nil, &problem{Status: http.StatusBadRequest, Reason: "invalid_request", Problem: "could not read the request body",
+			Fix: "send the whole body, with a correct Content-Length"}
 	}
 	if !json.Valid(body) {
-		writeProblem(w, problem{Status: http.StatusBadRequest, Reason: "parse_error",
+		return nil, &problem{Status: http.StatusBadRequest, Reason: "parse_error",
 			Problem: "the request body is not valid JSON",
-			Fix:     "send one JSON-RPC message, or an array of them, as JSON"})
-		return false
+			Fix:     "send one JSON-RPC message, or an array of them, as JSON"}
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
-	return true
+	return body, nil
 }
 
 func hostname(hostport string) string {
