@@ -181,7 +181,11 @@ func (j *jsonErrors) Unwrap() http.ResponseWriter { return j.ResponseWriter }
 func (j *jsonErrors) finish() {
 	if j.intercept {
 		p := sdkProblem(j.status, j.buf.String())
-		p.id = j.id
+		if p.Reason != "session_not_found" {
+			// A null id keeps a 404 a lost session to the SDK's client
+			// (ErrSessionMissing), which then stops using it.
+			p.id = j.id
+		}
 		writeProblem(j.ResponseWriter, p)
 	}
 }

@@ -73,9 +73,10 @@ type Config struct {
 	// Tokens, when any, are required on every MCP request.
 	Tokens []Token
 	// AllowedHosts are host names (without port) accepted in the Host
-	// header besides loopback ones. With none, a server bound to a
-	// loopback address accepts loopback hosts only, and one bound to another
-	// address accepts any (its tokens protect it).
+	// header besides loopback ones. A request that arrives over loopback
+	// must name one of these or a loopback host (against DNS rebinding);
+	// one that arrives on another address is held to them only if any are
+	// set (otherwise its token protects it).
 	AllowedHosts []string
 	// AllowedOrigins are origins (scheme://host[:port]) accepted in the
 	// Origin header besides the server's own; "*" accepts any.
@@ -89,10 +90,6 @@ type Server struct {
 	cfg    Config
 	log    *slog.Logger
 	tokens *tokenSet
-
-	// loopbackOnly is set by Serve when the listener is on a loopback
-	// address: then Host must be a loopback name (or an allowed host).
-	loopbackOnly atomic.Bool
 
 	mu       sync.Mutex
 	handlers map[handlerKey]*mcp.StreamableHTTPHandler
@@ -151,7 +148,6 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, log: cfg.Logger, tokens: ts, handlers: map[handlerKey]*mcp.StreamableHTTPHandler{}}
 	s.bg, s.bgCancel = context.WithCancel(context.Background())
 	s.streamsCtx, s.endStreams = context.WithCancel(context.Background())
-	s.loopbackOnly.Store(true)
 	return s, nil
 }
 
@@ -205,9 +201,6 @@ func (s *Server) Handler() http.Handler {
 // the drain timeout), then closes the remaining connections (idle SSE
 // streams). The caller closes the projects afterwards.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	if ap, err := netip.ParseAddrPort(ln.Addr().String()); err == nil {
-		s.loopbackOnly.Store(ap.Addr().IsLoopback())
-	}
 	srv := &http.Server{
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -499,7 +492,17 @@ func (s *Server) checkHost(r *http.Request) *problem {
 	if isLoopbackHost(host) || slices.ContainsFunc(s.cfg.AllowedHosts, func(h string) bool { return strings.EqualFold(h, host) }) {
 		return nil
 	}
-	if !s.loopbackOnly.Load() && len(s.cfg.AllowedHosts) == 0 {
+	// A request that came in over loopback must name a loopback host: that
+	// is what DNS rebinding looks like. Beyond loopback, with no hosts
+	// configured, any Host passes: tokens guard a server bound there.
+	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	viaLoopback := local == nil
+	if local != nil {
+		if ap, err := netip.ParseAddrPort(local.String()); err == nil {
+			viaLoopback = ap.Addr().Unmap().IsLoopback()
+		}
+	}
+	if !viaLoopback && len(s.cfg.AllowedHosts) == 0 {
 		return nil
 	}
 	return &problem{Status: http.StatusForbidden, Reason: "host_not_allowed",

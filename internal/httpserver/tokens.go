@@ -82,7 +82,7 @@ func ParseTokens(source, s string) ([]Token, error) {
 		name := fmt.Sprintf("%s#%d", source, n)
 		parts := strings.Split(entry, ":")
 		if len(parts) != 3 {
-			return nil, fmt.Errorf("token %s: write SECRET:PROJECTS:ACCESS, for example 0123456789abcdef0123:web,api:rw (got %d fields)", name, len(parts))
+			return nil, fmt.Errorf("token %s: write SECRET:PROJECTS:ACCESS, for example SECRET:web,api:rw or SECRET:*:ro (got %d fields)", name, len(parts))
 		}
 		ro, err := parseAccess(name, parts[2])
 		if err != nil {
