@@ -42,6 +42,17 @@ var testTokens = strings.Join([]string{
 	tokDefault + ":default:rw",
 }, ";")
 
+// tokensFile writes tokReadB to a JSON tokens file.
+func tokensFile(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "tokens.json")
+	js := `{"tokens": [{"name": "b-reader", "token": "` + tokReadB + `", "projects": ["b"], "access": "ro"}]}`
+	if err := os.WriteFile(p, []byte(js), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func bearer(tok string, more ...string) http.Header {
 	h := http.Header{"Authorization": {"Bearer " + tok}}
 	for i := 0; i+1 < len(more); i += 2 {
@@ -149,9 +160,15 @@ func TestHTTPAgentsKeepTheirOwnFocus(t *testing.T) {
 func TestHTTPProjectPerRequest(t *testing.T) {
 	t.Parallel()
 	def, a, b := cairntest.Project(t), projectDir(t), projectDir(t)
+	// The read-only token comes from a tokens file, the others from the
+	// environment.
+	envTokens := strings.Replace(testTokens, tokReadB+":b:ro;", "", 1)
+	if strings.Contains(envTokens, tokReadB) {
+		t.Fatal("the read-only token is still in the environment")
+	}
 	h := cairntest.StartHTTP(t, cairntest.Options{Dir: def,
-		Args: []string{"--project", "a=" + a},
-		Env:  []string{"CAIRN_TOKENS=" + testTokens, "CAIRN_PROJECTS=b=" + b}})
+		Args: []string{"--project", "a=" + a, "--tokens-file", tokensFile(t)},
+		Env:  []string{"CAIRN_TOKENS=" + envTokens, "CAIRN_PROJECTS=b=" + b}})
 
 	byPath := h.Connect(cairntest.Client{Path: "/p/a/mcp", Header: bearer(tokAll)})
 	byPath.OK("create_new_task", newTask("In A, by path"))
@@ -521,22 +538,52 @@ func TestHTTPBadInput(t *testing.T) {
 	}
 }
 
-// TestHTTPRefusesOpenBindWithoutTokens: a non-loopback address without a
-// token does not start.
-func TestHTTPRefusesOpenBindWithoutTokens(t *testing.T) {
+// TestHTTPStartupRefusals: settings that would serve something unsafe or
+// not what was asked do not start, and say why.
+func TestHTTPStartupRefusals(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(cairntest.Binary(t), "serve", "--http", "0.0.0.0:0")
-	cmd.Dir = cairntest.Project(t)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "CAIRN_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	out, err := cmd.CombinedOutput()
-	if err == nil {
-		t.Fatalf("started on 0.0.0.0 without tokens:\n%s", out)
-	}
-	if !strings.Contains(string(out), "no bearer token") || !strings.Contains(string(out), "CAIRN_TOKENS") {
-		t.Errorf("unclear refusal:\n%s", out)
+	for _, c := range []struct {
+		name string
+		args []string
+		env  []string
+		want []string
+	}{
+		{"open bind without tokens", []string{"--http", "0.0.0.0:0"}, nil, []string{"no bearer token", "CAIRN_TOKENS"}},
+		{"short token", []string{"--http", "127.0.0.1:0"}, []string{"CAIRN_TOKENS=short:*:rw"}, []string{"at least 16"}},
+		{"bad address", []string{"--http", "7777"}, nil, []string{"HOST:PORT"}},
+		{"missing project directory", []string{"--http", "127.0.0.1:0", "--project", "x=/no/such/dir"}, nil, []string{"project x", "not a directory"}},
+		{"bad project pair", []string{"--http", "127.0.0.1:0"}, []string{"CAIRN_PROJECTS=web"}, []string{"name=DIR"}},
+		{"HTTP flag without --http", []string{"--stateless"}, nil, []string{"--stateless applies to HTTP only"}},
+		{"unreadable tokens file", []string{"--http", "127.0.0.1:0", "--tokens-file", "/no/such/file"}, nil, []string{"read tokens file"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command(cairntest.Binary(t), append([]string{"serve"}, c.args...)...)
+			cmd.Dir = cairntest.Project(t)
+			for _, kv := range os.Environ() {
+				if !strings.HasPrefix(kv, "CAIRN_") {
+					cmd.Env = append(cmd.Env, kv)
+				}
+			}
+			cmd.Env = append(cmd.Env, c.env...)
+			done := make(chan struct{})
+			var out []byte
+			var err error
+			go func() { out, err = cmd.CombinedOutput(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				_ = cmd.Process.Kill()
+				<-done
+				t.Fatalf("still running after 20s:\n%s", out)
+			}
+			if err == nil {
+				t.Fatalf("started:\n%s", out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("output does not say %q:\n%s", w, out)
+				}
+			}
+		})
 	}
 }
