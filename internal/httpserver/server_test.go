@@ -93,7 +93,7 @@ func TestTokenSet(t *testing.T) {
 	}
 }
 
-func newTestServer(t *testing.T, cfg Config) (*Server, *httptest.Server) {
+func newTestServer(t testing.TB, cfg Config) (*Server, *httptest.Server) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, ".cairn"), 0o755); err != nil {
