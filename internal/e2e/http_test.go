@@ -305,6 +305,17 @@ func TestHTTPProbes(t *testing.T) {
 	}
 }
 
+// waitLog waits until the server has logged line more than seen times.
+func waitLog(t *testing.T, h *cairntest.HTTPServer, line string, seen int) {
+	t.Helper()
+	for wait := time.Now().Add(10 * time.Second); strings.Count(h.Log(), line) <= seen; {
+		if time.Now().After(wait) {
+			t.Fatalf("the server did not log %s:\n%s", line, h.Log())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // TestHTTPShutdownDrains: SIGTERM stops new connections at once, lets a call
 // in flight finish and be answered, closes the stores and exits 0.
 func TestHTTPShutdownDrains(t *testing.T) {
@@ -334,11 +345,18 @@ func TestHTTPShutdownDrains(t *testing.T) {
 		err error
 	}
 	done := make(chan result, 1)
+	// Wait for the client's standalone SSE stream (GET): the SDK's client
+	// gives up on a session whose stream cannot open, and during the drain
+	// none can.
+	waitLog(t, h, `msg="mcp request in" method=GET`, 0)
+	const inFlight = `msg="mcp request in" method=POST`
+	seen := strings.Count(h.Log(), inFlight)
 	go func() {
 		r, err := c.CallErr("create_new_task", newTask("In flight at SIGTERM"))
 		done <- result{r, err}
 	}()
-	time.Sleep(300 * time.Millisecond) // the call reaches the lock
+	waitLog(t, h, inFlight, seen)
+	time.Sleep(50 * time.Millisecond) // on to the write lock
 	if err := h.Terminate(); err != nil {
 		t.Fatal(err)
 	}

@@ -61,8 +61,11 @@ func (p problem) body() []byte {
 		b.Error.Message += "; " + p.Fix
 	}
 	b.Error.Data = p
-	out, _ := json.Marshal(b)
-	return append(out, '\n')
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false) // "<token>" reads better than "\u003ctoken\u003e"
+	_ = enc.Encode(b)
+	return out.Bytes()
 }
 
 func writeProblem(w http.ResponseWriter, p problem) {

@@ -48,6 +48,7 @@ const (
 	HeaderAgent = "X-Cairn-Agent"
 
 	metadataPath = "/.well-known/oauth-protected-resource"
+	answerGrace  = 250 * time.Millisecond
 	maxAgentLen  = 128
 )
 
@@ -223,9 +224,18 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	n := s.calls.count()
 	s.log.Info("shutting down: draining calls in flight", "calls", n, "timeout", s.cfg.DrainTimeout)
 	drained := s.calls.wait(dctx)
-	// The answers are written; end the SSE streams so their connections
-	// close cleanly, and give Shutdown a moment to see every connection
-	// idle before cutting what is left.
+	// The answers are written. Let the last ones reach their clients before
+	// the SSE streams end: the SDK's client fails a session whose standalone
+	// stream ends, and might see that before an answer already on the wire.
+	if wait := answerGrace - time.Since(s.calls.lastDone()); wait > 0 {
+		select {
+		case <-time.After(wait):
+		case <-dctx.Done():
+		}
+	}
+	// End the SSE streams so their connections close cleanly, and give
+	// Shutdown a moment to see every connection idle before cutting what is
+	// left.
 	s.endStreams()
 	grace, cancelGrace := context.WithTimeout(dctx, time.Second)
 	_ = srv.Shutdown(grace)
@@ -356,6 +366,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 		}
 		defer s.calls.done()
 	}
+	s.log.Debug("mcp request in", "method", r.Method, "path", r.URL.Path, "session", r.Header.Get("Mcp-Session-Id"))
 	readOnly := s.cfg.ReadOnly || (tok != nil && tok.ReadOnly)
 	h, err := s.handler(name, readOnly)
 	if err != nil {
@@ -683,6 +694,7 @@ func isLoopbackHost(host string) bool {
 type inflight struct {
 	mu     sync.Mutex
 	n      int
+	last   time.Time // when a call last finished
 	closed bool
 	zero   chan struct{} // closed when n drops to 0 after close
 }
@@ -701,10 +713,17 @@ func (f *inflight) done() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.n--
+	f.last = time.Now()
 	if f.n == 0 && f.zero != nil {
 		close(f.zero)
 		f.zero = nil
 	}
+}
+
+func (f *inflight) lastDone() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.last
 }
 
 func (f *inflight) count() int {
