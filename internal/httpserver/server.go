@@ -198,9 +198,9 @@ func (s *Server) Handler() http.Handler {
 }
 
 // Serve serves on ln until ctx is done, then shuts down gracefully: it stops
-// accepting, answers new requests with 503, waits for calls in flight (up to
-// the drain timeout), then closes the remaining connections (idle SSE
-// streams). The caller closes the projects afterwards.
+// accepting connections, answers new requests on open ones with 503, waits
+// for calls in flight (up to the drain timeout), ends the SSE streams and
+// closes what is left. The caller closes the projects afterwards.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s.Handler(),
