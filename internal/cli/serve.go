@@ -51,7 +51,7 @@ keeps its own focus. A non-loopback address needs bearer tokens
 				return fmt.Errorf("--sync %q: use normal or full", sync)
 			}
 			if cmd.Flags().Changed("http") || hf.addr != "" {
-				return serveHTTP(cmd.Context(), log, version, hf, httpserver.Config{
+				return serveHTTP(cmd.Context(), log, hf, httpserver.Config{
 					Version:  version,
 					Toolsets: strings.Split(toolsets, ","),
 					ReadOnly: readOnly,

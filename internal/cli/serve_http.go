@@ -61,7 +61,7 @@ func envBool(name string) bool {
 	return v == "1" || v == "true"
 }
 
-func serveHTTP(ctx context.Context, log *slog.Logger, _ string, h httpFlags, cfg httpserver.Config, syncMode sqlite.Sync) error {
+func serveHTTP(ctx context.Context, log *slog.Logger, h httpFlags, cfg httpserver.Config, syncMode sqlite.Sync) error {
 	pairs := h.projects
 	if env := os.Getenv("CAIRN_PROJECTS"); env != "" {
 		pairs = append(pairs, strings.Split(env, ",")...)
