@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/cairn-dev/cairn/internal/embed"
@@ -18,7 +19,10 @@ import (
 
 // Config says which project to serve and how to store it.
 type Config struct {
-	Dir  string      // where to start looking for the project root; default: the working directory
+	Dir string // where to start looking for the project root; default: the working directory
+	// Root, when set, is the project root itself: no search upward and no
+	// $CAIRN_PROJECT_ROOT. Named projects served over HTTP use it.
+	Root string
 	Sync sqlite.Sync // the embedded store's synchronous setting
 	// Logger receives the services' warnings (a failed embedding); nil
 	// discards them.
@@ -44,15 +48,7 @@ type Services struct {
 
 // Open finds the project and opens its store.
 func Open(ctx context.Context, cfg Config) (*Services, error) {
-	dir := cfg.Dir
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", project.ErrNoProject, err)
-		}
-		dir = wd
-	}
-	root, err := project.FindRoot(dir)
+	root, err := findRoot(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -78,6 +74,24 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 	mem := service.NewMemory(st, mopts)
 	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st), Memory: mem},
 		Root: root, Store: st}, nil
+}
+
+func findRoot(cfg Config) (string, error) {
+	if cfg.Root != "" {
+		if fi, err := os.Stat(cfg.Root); err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("%w: %s is not a directory", project.ErrNoProject, cfg.Root)
+		}
+		return filepath.Abs(cfg.Root)
+	}
+	dir := cfg.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("%w: %v", project.ErrNoProject, err)
+		}
+		dir = wd
+	}
+	return project.FindRoot(dir)
 }
 
 // Close closes the store.

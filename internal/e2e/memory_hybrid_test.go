@@ -21,7 +21,7 @@ func TestMemoryHybridSearch(t *testing.T) {
 	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: memoryAll, Env: env})
 	target := s.OK("memory_add_mistake", args{"title": "Password reset left old sessions valid",
 		"content": "Resetting a password kept existing session cookies alive, so a stolen cookie was still accepted.",
-		"fix": "revoke every session of the user on reset"}).Str("id")
+		"fix":     "revoke every session of the user on reset"}).Str("id")
 	// Distractors that share the query's surface words.
 	s.OK("memory_add_convention", args{"title": "Someone picks the release name", "content": "The person on call picks a name for each release."})
 	s.OK("observation", args{"type": "insight", "title": "The build keeps working offline", "content": "Vendored modules mean no network is needed."})
