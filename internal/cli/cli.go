@@ -24,6 +24,7 @@ func Root(version string) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(serveCmd(version), initCmd(), versionCmd(version), tasksCmd(), nextCmd(), showCmd(), loopsCmd(), loopCmd(), importCmd())
+	root.AddCommand(bridgeCmd(version))
 	return root
 }
 
