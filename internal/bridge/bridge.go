@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -56,6 +57,10 @@ type Options struct {
 // bridge; the SDK translates.
 const remoteProtocolVersion = "2025-11-25"
 
+// localProtocolVersions are the versions the bridge offers its local client:
+// up to the one it speaks to the remote.
+var localProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
 // CodeUnavailable is the JSON-RPC error code of a request the bridge cannot
 // forward because the remote is unreachable (a tools/call gets an isError
 // result instead).
@@ -80,7 +85,7 @@ type Bridge struct {
 	downSince time.Time
 	cause     error
 	retry     time.Duration
-	attempts  int           // connection attempts made, successful or not
+	attempts  int             // connection attempts made, successful or not
 	changed   chan struct{}   // closed and replaced on every connection state change
 	subs      map[string]bool // resources the local client subscribed to
 	level     mcp.LoggingLevel
@@ -166,6 +171,9 @@ func New(opts Options) (*Bridge, error) {
 			Completions: &mcp.CompletionCapabilities{},
 			Logging:     &mcp.LoggingCapabilities{},
 		},
+		// The local client gets the protocol the remote is spoken to in,
+		// so what it sees is what the remote sent.
+		SupportedProtocolVersions:   localProtocolVersions,
 		SubscribeHandler:            b.subscribe,
 		UnsubscribeHandler:          b.unsubscribe,
 		ProgressNotificationHandler: b.onLocalProgress,
@@ -248,7 +256,14 @@ func (b *Bridge) Close() error {
 // forward is the local server's receiving middleware: requests for the
 // remote go there, the rest to the SDK.
 func (b *Bridge) forward(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			// A bug here must cost one request, not the editor's session.
+			if r := recover(); r != nil {
+				b.log.Error("bridge panicked", "method", method, "panic", r, "stack", string(debug.Stack()))
+				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("cairn bridge: internal error in %s: %v", method, r)}
+			}
+		}()
 		switch method {
 		case "tools/call":
 			return b.callTool(ctx, req.GetParams().(*mcp.CallToolParamsRaw))
@@ -299,10 +314,10 @@ func (b *Bridge) forward(next mcp.MethodHandler) mcp.MethodHandler {
 				}
 			}
 			return next(ctx, method, req)
-		case "initialize":
+		case "initialize", "server/discover":
 			res, err := next(ctx, method, req)
-			if ir, ok := res.(*mcp.InitializeResult); ok && err == nil {
-				b.describe(ir)
+			if err == nil {
+				b.describe(res)
 			}
 			return res, err
 		}
@@ -313,22 +328,42 @@ func (b *Bridge) forward(next mcp.MethodHandler) mcp.MethodHandler {
 // describe presents the remote's identity and instructions at initialize
 // (from the cache when the remote has not been reached), and says so when
 // nothing is known of it.
-func (b *Bridge) describe(ir *mcp.InitializeResult) {
+func (b *Bridge) describe(res mcp.Result) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	var info *mcp.Implementation
+	var instructions string
 	if b.snap != nil {
 		if b.snap.ServerInfo != nil {
 			si := *b.snap.ServerInfo
-			ir.ServerInfo = &si
+			info = &si
 		}
-		ir.Instructions = b.snap.Instructions
+		instructions = b.snap.Instructions
 	}
 	if b.sess == nil {
 		note := b.unavailableLocked().Error()
-		if ir.Instructions != "" {
-			note = ir.Instructions + "\n\n(" + note + ")"
+		if instructions != "" {
+			note = instructions + "\n\n(" + note + ")"
 		}
-		ir.Instructions = note
+		instructions = note
+	}
+	switch r := res.(type) {
+	case *mcp.InitializeResult:
+		if info != nil {
+			r.ServerInfo = info
+		}
+		r.Instructions = instructions
+	case *mcp.DiscoverResult:
+		// The 2026 protocol's handshake: the server's identity is in _meta.
+		if info != nil {
+			m := r.GetMeta()
+			if m == nil {
+				m = map[string]any{}
+			}
+			m[mcp.MetaKeyServerInfo] = info
+			r.SetMeta(m)
+		}
+		r.Instructions = instructions
 	}
 }
 
@@ -377,13 +412,21 @@ func (b *Bridge) list(ctx context.Context, method string, req mcp.Request, next 
 func cursorOf(p mcp.Params) string {
 	switch p := p.(type) {
 	case *mcp.ListToolsParams:
-		return p.Cursor
+		if p != nil {
+			return p.Cursor
+		}
 	case *mcp.ListPromptsParams:
-		return p.Cursor
+		if p != nil {
+			return p.Cursor
+		}
 	case *mcp.ListResourcesParams:
-		return p.Cursor
+		if p != nil {
+			return p.Cursor
+		}
 	case *mcp.ListResourceTemplatesParams:
-		return p.Cursor
+		if p != nil {
+			return p.Cursor
+		}
 	}
 	return ""
 }
