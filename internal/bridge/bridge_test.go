@@ -23,7 +23,7 @@ type remoteServer struct {
 	cancelled bool
 }
 
-func newRemote(t *testing.T) *remoteServer {
+func newRemote(t testing.TB) *remoteServer {
 	t.Helper()
 	r := &remoteServer{}
 	s := mcp.NewServer(&mcp.Implementation{Name: "remote", Version: "1"}, &mcp.ServerOptions{Instructions: "use echo"})
@@ -56,7 +56,7 @@ func newRemote(t *testing.T) *remoteServer {
 }
 
 // local runs a bridge to url on an in-memory transport and connects a client.
-func local(t *testing.T, url string, opts Options, copts *mcp.ClientOptions) (*Bridge, *mcp.ClientSession) {
+func local(t testing.TB, url string, opts Options, copts *mcp.ClientOptions) (*Bridge, *mcp.ClientSession) {
 	t.Helper()
 	opts.URL = url
 	if opts.CacheDir == "" {
@@ -219,5 +219,41 @@ func TestCloseIsPrompt(t *testing.T) {
 	b.Close()
 	if d := time.Since(start); d > time.Second {
 		t.Fatalf("Close took %v", d)
+	}
+}
+
+// BenchmarkForward is the bridge's own cost per call, in process: a client
+// on an in-memory transport, through the bridge, to a remote over real
+// HTTP on loopback, against the same client straight to the remote.
+//
+//	go test -run '^$' -bench Forward -benchtime 5000x ./internal/bridge/
+func BenchmarkForward(b *testing.B) {
+	r := newRemote(b)
+	args := map[string]any{"text": "hi"}
+	b.Run("direct", func(b *testing.B) {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "direct", Version: "1"}, nil).Connect(context.Background(),
+			&mcp.StreamableClientTransport{Endpoint: r.URL}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer cs.Close()
+		benchEcho(b, cs, args)
+	})
+	b.Run("bridge", func(b *testing.B) {
+		_, cs := local(b, r.URL, Options{NoCache: true}, nil)
+		benchEcho(b, cs, args)
+	})
+}
+
+func benchEcho(b *testing.B, cs *mcp.ClientSession, args map[string]any) {
+	ctx := context.Background()
+	for range 100 {
+		cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: args})
+	}
+	b.ResetTimer()
+	for range b.N {
+		if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: args}); err != nil || res.IsError {
+			b.Fatal(err, res)
+		}
 	}
 }
