@@ -400,6 +400,18 @@ func (b *Bridge) readResource(ctx context.Context, p *mcp.ReadResourceParams) (*
 // the answer is the remote's own, page by page), else from the last known
 // lists.
 func (b *Bridge) list(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler, f func(*mcp.ClientSession, string) (mcp.Result, error)) (mcp.Result, error) {
+	select {
+	case <-b.attempted:
+	default:
+		// Still connecting: answer from the cache rather than wait on a
+		// slow remote; a difference is announced with list_changed.
+		b.mu.Lock()
+		cached := b.snap != nil
+		b.mu.Unlock()
+		if cached {
+			return next(ctx, method, req)
+		}
+	}
 	cursor := cursorOf(req.GetParams())
 	res, err := call(ctx, b, func(cs *mcp.ClientSession) (mcp.Result, error) { return f(cs, cursor) })
 	var u *unavailableError

@@ -41,7 +41,7 @@ type httpRemote struct {
 
 const bridgeToken = "s3cret-token"
 
-func startHTTPRemote(t *testing.T, addr, dir string) *httpRemote {
+func startHTTPRemote(t testing.TB, addr, dir string) *httpRemote {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	svc, err := app.Open(ctx, app.Config{Dir: dir})
@@ -96,7 +96,7 @@ func (r *httpRemote) authHeaders() []string {
 }
 
 // direct connects an SDK client straight to the remote, for comparison.
-func (r *httpRemote) direct(t *testing.T, copts *mcp.ClientOptions) *mcp.ClientSession {
+func (r *httpRemote) direct(t testing.TB, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	hc := &http.Client{Transport: bearer{http.DefaultTransport}}
 	c := mcp.NewClient(&mcp.Implementation{Name: "direct", Version: "1"}, copts)
@@ -168,7 +168,7 @@ func startBridge(t *testing.T, url, cacheDir string, copts *mcp.ClientOptions, e
 	return p
 }
 
-func callVia(t *testing.T, cs *mcp.ClientSession, name string, a args) *mcp.CallToolResult {
+func callVia(t testing.TB, cs *mcp.ClientSession, name string, a args) *mcp.CallToolResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -467,5 +467,27 @@ func TestBridgeResourceUpdated(t *testing.T) {
 		}
 	case <-ctx.Done():
 		t.Fatal("no resources/updated through the bridge")
+	}
+}
+
+// TestBridgeBadInput: a bad command line is refused with what to do, and
+// nothing reaches stdout (the protocol channel).
+func TestBridgeBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bridge"}, "accepts 1 arg(s)"},
+		{[]string{"bridge", "ftp://example.com/mcp"}, "use an http:// or https:// URL"},
+		{[]string{"bridge", "http://127.0.0.1:1/mcp", "--header", "no-colon"}, "use Name:value"},
+		{[]string{"bridge", "http://127.0.0.1:1/mcp", "--log-level", "loud"}, "--log-level"},
+	} {
+		cmd := exec.Command(cairntest.Binary(t), tc.args...)
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		if err == nil || !strings.Contains(stderr.String(), tc.want) || stdout.Len() != 0 {
+			t.Errorf("cairn %v: err %v, stdout %q, stderr %q; want an error containing %q", tc.args, err, stdout.String(), stderr.String(), tc.want)
+		}
 	}
 }
