@@ -387,8 +387,10 @@ func TestBridgeReconnects(t *testing.T) {
 	dir := cairntest.Project(t)
 
 	changed := make(chan struct{}, 8)
+	updated := make(chan string, 16)
 	b := startBridge(t, url, t.TempDir(), &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updated <- req.Params.URI },
 	}, "--token", bridgeToken)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -415,9 +417,16 @@ func TestBridgeReconnects(t *testing.T) {
 		return d.Str("id")
 	}()
 
+	// A subscription made before the restart is renewed after it.
+	loop, _ := cairntest.Decode(callVia(t, b.Session, "loop_start", args{"objective": "o", "completion_criteria": "c"}))
+	loopURI := "cairn://loops/" + loop.Str("id")
+	if err := b.Session.Subscribe(ctx, &mcp.SubscribeParams{URI: loopURI}); err != nil {
+		t.Fatal(err)
+	}
+
 	// Restart: the new process knows no sessions; the data survives.
 	r.Stop()
-	startHTTPRemote(t, addr, dir)
+	r = startHTTPRemote(t, addr, dir)
 	var res *mcp.CallToolResult
 	for {
 		if res = callVia(t, b.Session, "get_task", args{"id": id}); !res.IsError {
@@ -431,6 +440,16 @@ func TestBridgeReconnects(t *testing.T) {
 	}
 	if d, _ := cairntest.Decode(res); d.Str("title") != "after reconnect" {
 		t.Fatalf("get_task after restart: %v", d.Structured)
+	}
+	time.Sleep(300 * time.Millisecond) // the new remote's watcher sees the loop first
+	callVia(t, r.direct(t, nil), "loop_record", args{"id": loop.Str("id"), "last_action": "after the restart"})
+	select {
+	case got := <-updated:
+		if got != loopURI {
+			t.Fatalf("resources/updated for %q, want %q", got, loopURI)
+		}
+	case <-ctx.Done():
+		t.Fatal("no resources/updated after the restart: the subscription was not renewed")
 	}
 }
 
