@@ -560,6 +560,9 @@ func (b *Bridge) unavailableLocked() *unavailableError {
 	cause := "not connected yet"
 	if b.cause != nil {
 		cause = b.cause.Error()
+		if strings.Contains(cause, "Unauthorized") || strings.Contains(cause, "Forbidden") {
+			cause += " (check --token or CAIRN_BRIDGE_TOKEN)"
+		}
 	}
 	since := b.downSince
 	if since.IsZero() {

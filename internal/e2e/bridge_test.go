@@ -305,7 +305,7 @@ func TestBridgeForwards(t *testing.T) {
 	}
 	noToken := startBridge(t, r.URL, t.TempDir(), nil, "--no-cache")
 	res := callVia(t, noToken.Session, "get_tasks", args{})
-	if text := resultText(res); !res.IsError || !strings.Contains(text, "Unauthorized") {
+	if text := resultText(res); !res.IsError || !strings.Contains(text, "Unauthorized (check --token") {
 		t.Fatalf("bridge without a token: %s", text)
 	}
 }
