@@ -1,0 +1,80 @@
+package loadgen
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRunInProcess drives the real server (mcpserver over a real SQLite file
+// behind the SDK's Streamable HTTP handler) for about a second with every
+// operation in the mix, and fails if any call fails.
+func TestRunInProcess(t *testing.T) {
+	t.Setenv("CAIRN_PROJECT_ROOT", "")
+	ctx := context.Background()
+	srv, err := ServeInProcess(ctx, t.TempDir(), "s3cret", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := srv.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	target := Target{URL: srv.URL, Token: "s3cret"}
+	if _, err := (Target{URL: srv.URL, Token: "wrong"}).Connect(ctx, "x"); err == nil {
+		t.Fatal("connect with the wrong token: want an error")
+	}
+	plan, err := Seed(ctx, target, 60, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.All) != 60 || len(plan.Open) == 0 || len(plan.Open) == 60 {
+		t.Fatalf("seeded %d tasks, %d open", len(plan.All), len(plan.Open))
+	}
+	mix, err := ParseMix(DefaultMix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(ctx, Config{Target: target, Clients: 4, Warmup: 100 * time.Millisecond, Duration: time.Second,
+		Mix: mix, Plan: plan, RunID: "test", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Overall.Errors != 0 || res.WarmupErrors != 0 {
+		t.Fatalf("%d calls failed (%d in warmup): %s", res.Overall.Errors, res.WarmupErrors, strings.Join(res.ErrorMsg, " | "))
+	}
+	if res.Overall.Calls < 50 || res.Overall.PerSec <= 0 || res.Overall.P50 <= 0 || res.Overall.Max < res.Overall.P99 {
+		t.Fatalf("overall = %+v", res.Overall)
+	}
+	if res.Elapsed < time.Second || res.Elapsed > 5*time.Second {
+		t.Fatalf("elapsed %v for a 1s level", res.Elapsed)
+	}
+	calls := make(map[string]int)
+	for _, s := range res.PerTool {
+		calls[s.Tool] = s.Calls
+	}
+	for _, tool := range []string{"get_current_task", "get_task", "get_tasks", "get_next_task", "create_task",
+		"update_task", "update_current_task", "create_new_task", "complete_current_task"} {
+		if calls[tool] == 0 {
+			t.Errorf("no %s calls recorded: %v", tool, calls)
+		}
+	}
+}
+
+func TestMixPick(t *testing.T) {
+	m, err := ParseMix("get_task=3,get_tasks=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	n := map[string]int{}
+	for range 40000 {
+		n[m.Pick(r)]++
+	}
+	if len(n) != 2 || n["get_task"] < 29000 || n["get_task"] > 31000 {
+		t.Fatalf("picks %v, want about 30000 get_task and 10000 get_tasks", n)
+	}
+}
