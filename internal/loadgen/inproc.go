@@ -40,18 +40,14 @@ func ServeInProcess(ctx context.Context, dir, token string, log *slog.Logger) (*
 	if err != nil {
 		return nil, err
 	}
-	ms, err := mcpserver.New(mcpserver.Options{
+	opts := mcpserver.Options{
 		Version:  "inprocess",
 		Services: func(context.Context) (*service.Set, error) { return &svc.Set, nil },
-		Agent: func(extra *mcp.RequestExtra) string {
-			if extra == nil || extra.Header == nil {
-				return ""
-			}
-			return extra.Header.Get(AgentHeader)
-		},
-		Logger:  log,
-		Context: ctx,
-	})
+		Logger:   log,
+		Context:  ctx,
+	}
+	opts.Agent = agentFromHeader
+	ms, err := mcpserver.New(opts)
 	if err != nil {
 		svc.Close()
 		return nil, err
@@ -88,4 +84,22 @@ func (p *InProcess) Close() error {
 		err = errors.Join(err, serr)
 	}
 	return errors.Join(err, p.svc.Close())
+}
+
+// agentFromHeader names the agent by the X-Cairn-Agent header of the request
+// behind a call. It takes either the request or its extra information: it is
+// generic so that it fits Options.Agent in either form (it is assigned, which
+// lets Go infer T from the field's type).
+func agentFromHeader[T any](x T) string {
+	var extra *mcp.RequestExtra
+	switch v := any(x).(type) {
+	case *mcp.RequestExtra:
+		extra = v
+	case interface{ GetExtra() *mcp.RequestExtra }:
+		extra = v.GetExtra()
+	}
+	if extra == nil || extra.Header == nil {
+		return ""
+	}
+	return extra.Header.Get(AgentHeader)
 }

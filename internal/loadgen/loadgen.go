@@ -346,10 +346,15 @@ type client struct {
 	warmupErrors int
 }
 
+// AgentName is the agent id of client i of a level of clients clients.
+func AgentName(runID string, clients, i int) string {
+	return fmt.Sprintf("load-%s-c%d-%03d", runID, clients, i)
+}
+
 // newClient connects agent i and puts its focus on a new batch under its own
 // task, under the level's container.
 func newClient(ctx context.Context, cfg Config, i int, box string) (*client, error) {
-	name := fmt.Sprintf("load-%s-c%d-%03d", cfg.RunID, cfg.Clients, i)
+	name := AgentName(cfg.RunID, cfg.Clients, i)
 	cs, err := cfg.Connect(ctx, name)
 	if err != nil {
 		return nil, err

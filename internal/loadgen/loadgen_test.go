@@ -52,6 +52,36 @@ func TestRunInProcess(t *testing.T) {
 	if res.Elapsed < time.Second || res.Elapsed > 5*time.Second {
 		t.Fatalf("elapsed %v for a 1s level", res.Elapsed)
 	}
+	// Each agent kept its own focus: under its own task, not another's.
+	for i := range 4 {
+		name := AgentName("test", 4, i)
+		cs, err := target.Connect(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cur struct {
+			Title      string `json:"title"`
+			Breadcrumb []struct {
+				Title string `json:"title"`
+			} `json:"breadcrumb"`
+		}
+		err = call(ctx, cs, "get_current_task", map[string]any{}, &cur)
+		cs.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var agents []string
+		for _, b := range append(cur.Breadcrumb, struct {
+			Title string `json:"title"`
+		}{cur.Title}) {
+			if strings.HasPrefix(b.Title, "Agent ") {
+				agents = append(agents, b.Title)
+			}
+		}
+		if len(agents) != 1 || agents[0] != "Agent "+name {
+			t.Errorf("%s is at %q under %q; want it under its own task %q", name, cur.Title, agents, "Agent "+name)
+		}
+	}
 	calls := make(map[string]int)
 	for _, s := range res.PerTool {
 		calls[s.Tool] = s.Calls
