@@ -36,6 +36,7 @@ func main() {
 // report is what -json prints.
 type report struct {
 	Label   string           `json:"label,omitempty"`
+	InProc  bool             `json:"inProcess,omitempty"` // server stats include the generator
 	URL     string           `json:"url"`
 	Mix     string           `json:"mix"`
 	Seeded  int              `json:"seededTasks"`
@@ -121,7 +122,7 @@ func run() error {
 		return fmt.Errorf("%s: %w", *url, err)
 	}
 
-	rep := report{Label: *label, URL: *url, Mix: mix.String(), Seeded: *seedN, Warmup: warmup.String(), Started: time.Now().UTC()}
+	rep := report{Label: *label, InProc: *inproc, URL: *url, Mix: mix.String(), Seeded: *seedN, Warmup: warmup.String(), Started: time.Now().UTC()}
 	plan := &loadgen.Plan{}
 	if *seedN > 0 {
 		t0 := time.Now()
@@ -164,6 +165,9 @@ func run() error {
 			fmt.Printf("[%s] ", *label)
 		}
 		fmt.Printf("%s  mix %s  seeded %d  warmup %s  duration %s\n", *url, rep.Mix, rep.Seeded, *warmup, *duration)
+		if *inproc {
+			fmt.Println("in-process: the server columns are this whole process, generator included")
+		}
 		if err := loadgen.WriteTable(os.Stdout, rep.Levels); err != nil {
 			return err
 		}
