@@ -4,8 +4,9 @@
 # 1,000-task plan and runs closed-loop agents (one MCP session and agent id
 # each, the official Go SDK client) at 1, 16 and 64 clients, printing calls/s,
 # p50/p90/p99/max per tool, errors, and the server's CPU per call and RSS.
-# Then the same on PostgreSQL when CAIRN_DATABASE_URL is set, or when
-# scripts/pg.sh can start one (`scripts/pg.sh url` prints its URL).
+# Then the same on PostgreSQL when CAIRN_DATABASE_URL is set, or else on a
+# throwaway server from scripts/pg.sh (tuned for tests: no fsync) if the
+# script is there and can start one.
 # It prints numbers and asserts none, except that no call may fail.
 #
 #   scripts/load.sh
@@ -22,16 +23,14 @@ cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:$PATH"
 command -v go >/dev/null || { echo "scripts/load.sh: Go is required, expected at /usr/local/go" >&2; exit 1; }
 
+server_pid="" pg_dir="" keep=""
 out="${LOAD_DIR:-}"
 if [[ -z "$out" ]]; then
 	out="$(mktemp -d "${TMPDIR:-/tmp}/cairn-load.XXXXXX")"
-	trap 'stop_server; rm -rf "$out"' EXIT
 else
 	mkdir -p "$out"
-	trap 'stop_server' EXIT
+	keep=1
 fi
-
-server_pid=""
 stop_server() {
 	if [[ -n "$server_pid" ]]; then
 		kill "$server_pid" 2>/dev/null || true
@@ -39,6 +38,12 @@ stop_server() {
 		server_pid=""
 	fi
 }
+cleanup() {
+	stop_server
+	[[ -z "$pg_dir" ]] || scripts/pg.sh stop "$pg_dir" || true
+	[[ -n "$keep" ]] || rm -rf "$out"
+}
+trap cleanup EXIT
 
 # free_port prints a loopback port nothing listens on.
 free_port() {
@@ -58,7 +63,8 @@ echo "== build"
 cairn="${CAIRN_BIN:-$out/cairn}"
 [[ -n "${CAIRN_BIN:-}" ]] || go build -o "$cairn" ./cmd/cairn
 go build -o "$out/cairn-load" ./cmd/cairn-load
-if ! "$cairn" serve --help 2>&1 | grep -q -- '--http'; then
+help="$("$cairn" serve --help 2>&1 || true)"
+if [[ "$help" != *--http* ]]; then
 	echo "scripts/load.sh: this cairn has no \`serve --http\`; nothing to load (try: go run ./cmd/cairn-load -inproc)" >&2
 	exit 1
 fi
@@ -89,6 +95,10 @@ run() {
 		rc=1
 	fi
 	stop_server
+	if [[ "$label" == postgres && -e "$project/.cairn/cairn.db" ]]; then
+		echo "scripts/load.sh: this cairn ignored CAIRN_DATABASE_URL and served SQLite; the postgres numbers above are not PostgreSQL's" >&2
+		rc=1
+	fi
 	return "$rc"
 }
 
@@ -98,11 +108,19 @@ run sqlite CAIRN_DATABASE_URL= "${token_env[@]}" || status=1
 
 pg_url="${CAIRN_DATABASE_URL:-}"
 if [[ -z "$pg_url" && -x scripts/pg.sh ]]; then
-	pg_url="$(scripts/pg.sh url 2>/dev/null || true)"
+	if assignments="$(scripts/pg.sh start)"; then
+		eval "$assignments"
+		pg_url="$CAIRN_TEST_DATABASE_URL" pg_dir="$CAIRN_PG_DIR"
+		echo "== postgres: a throwaway server from scripts/pg.sh (no fsync: an upper bound)"
+	else
+		echo "== postgres: scripts/pg.sh could not start a server" >&2
+		status=1
+	fi
 fi
 if [[ -n "$pg_url" ]]; then
-	run postgres CAIRN_DATABASE_URL="$pg_url" "${token_env[@]}" || status=1
-else
-	echo "== postgres: skipped (set CAIRN_DATABASE_URL, or add scripts/pg.sh that prints one with \`scripts/pg.sh url\`)"
+	# A project name of its own, so a shared database keeps runs apart.
+	run postgres CAIRN_DATABASE_URL="$pg_url" CAIRN_PROJECT="load-$(date +%s)" "${token_env[@]}" || status=1
+elif [[ ! -x scripts/pg.sh ]]; then
+	echo "== postgres: skipped (set CAIRN_DATABASE_URL to a throwaway database)"
 fi
 exit "$status"
