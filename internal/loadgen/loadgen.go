@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -167,7 +168,7 @@ func Seed(ctx context.Context, t Target, n int, seed uint64) (*Plan, error) {
 			for range r.IntN(3) {
 				lo := max(0, len(p.All)-50)
 				d := p.All[lo+r.IntN(len(p.All)-lo)]
-				if !strings.Contains(strings.Join(deps, ","), d) {
+				if !slices.Contains(deps, d) {
 					deps = append(deps, d)
 				}
 			}
