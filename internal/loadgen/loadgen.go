@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -306,7 +307,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 	}
 	elapsed := last.Sub(measure)
-	res := Result{Clients: cfg.Clients, Elapsed: elapsed}
+	res := Result{Clients: cfg.Clients, Elapsed: elapsed, HostLoad: loadAverage(), CPUs: runtime.NumCPU()}
 	res.Overall, res.PerTool, res.ErrorMsg = merge(recs, elapsed)
 	for _, c := range clients {
 		res.WarmupErrors += c.warmupErrors

@@ -76,3 +76,22 @@ func procMem(pid int) (rss, peak int64, err error) {
 	}
 	return rss, peak, nil
 }
+
+// loadAverage returns the host's one-minute load average, or -1 where
+// /proc/loadavg cannot be read: a level run on a busy host measures less
+// than the server can do.
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return -1
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return -1
+	}
+	return v
+}

@@ -128,6 +128,10 @@ type Result struct {
 	// WarmupErrors are failed calls during warmup, which are not recorded.
 	WarmupErrors int        `json:"warmupErrors,omitempty"`
 	Server       *ProcStats `json:"server,omitempty"`
+	// HostLoad is the host's one-minute load average at the end of the
+	// level (-1: unknown); above the CPU count, the server was starved.
+	HostLoad float64 `json:"hostLoad1m"`
+	CPUs     int     `json:"cpus"`
 }
 
 // ms renders a duration in milliseconds with enough digits for sub-millisecond
@@ -162,6 +166,15 @@ func WriteTable(w io.Writer, results []Result) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	var loads []string
+	for _, r := range results {
+		if r.HostLoad >= 0 && r.CPUs > 0 {
+			loads = append(loads, fmt.Sprintf("%.1f at %d clients", r.HostLoad, r.Clients))
+		}
+	}
+	if len(loads) > 0 {
+		fmt.Fprintf(w, "host load average (1 min, %d CPUs): %s\n", results[0].CPUs, strings.Join(loads, ", "))
 	}
 	for _, r := range results {
 		if r.WarmupErrors > 0 {
