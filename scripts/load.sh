@@ -88,7 +88,8 @@ run() {
 	env CAIRN_PROJECT_ROOT="$project" "$@" "$cairn" serve --http "127.0.0.1:$port" 2>"$out/server-$label.log" &
 	server_pid=$!
 	local rc=0
-	"$out/cairn-load" -url "http://127.0.0.1:$port/mcp" -server-pid "$server_pid" -label "$label" "${args[@]}" || rc=$?
+	"$out/cairn-load" -url "http://127.0.0.1:$port/mcp" -server-pid "$server_pid" -label "$label" "${args[@]}" |
+		tee "$out/load-$label.txt" || rc=$?
 	if ! kill -0 "$server_pid" 2>/dev/null; then
 		echo "scripts/load.sh: the $label server exited; its log:" >&2
 		cat "$out/server-$label.log" >&2
@@ -122,5 +123,20 @@ if [[ -n "$pg_url" ]]; then
 	run postgres CAIRN_DATABASE_URL="$pg_url" CAIRN_PROJECT="load-$(date +%s)" "${token_env[@]}" || status=1
 elif [[ ! -x scripts/pg.sh ]]; then
 	echo "== postgres: skipped (set CAIRN_DATABASE_URL to a throwaway database)"
+fi
+if [[ -z "${JSON:-}" ]]; then
+	echo "== summary (target: 2,000 calls/s at 16 clients on 2 cores)"
+	printf '%-9s %7s %8s %6s %8s %8s %8s %8s %9s %13s %8s\n' store clients calls errors calls/s p50_ms p90_ms p99_ms max_ms cpu_µs/call rss_MiB
+	for f in "$out"/load-*.txt; do
+		[[ -e "$f" ]] || continue
+		label="$(basename "$f" .txt)"
+		awk -v store="${label#load-}" '$2 == "all" {
+			printf "%-9s %7s %8s %6s %8s %8s %8s %8s %9s %13s %8s\n", store, $1, $3, $4, $5, $6, $7, $8, $9, $10, $11 }' "$f"
+	done
+	for f in "$out"/load-*.txt; do
+		[[ -e "$f" ]] || continue
+		label="$(basename "$f" .txt)"
+		sed -n "s/^host load/${label#load-}: host load/p" "$f"
+	done
 fi
 exit "$status"
