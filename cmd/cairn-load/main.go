@@ -54,6 +54,7 @@ func run() error {
 		mixFlag    = flag.String("mix", loadgen.DefaultMix, "operations and their weights")
 		token      = flag.String("token", os.Getenv("CAIRN_TOKEN"), "bearer token (env CAIRN_TOKEN)")
 		asJSON     = flag.Bool("json", false, "print the results as JSON instead of a table")
+		maxCalls   = flag.Int("calls", 0, "stop each client after this many calls, warmup included (0: run for -duration)")
 		seedN      = flag.Int("seed", 1000, "plan tasks to create (with dependencies) before the first level; 0 for none")
 		serverPID  = flag.Int("server-pid", 0, "the server's pid, to report its CPU time and memory (Linux)")
 		wait       = flag.Duration("wait", 15*time.Second, "how long to wait for the server to answer")
@@ -82,6 +83,9 @@ func run() error {
 	}
 	if *duration <= 0 || *warmup < 0 {
 		return fmt.Errorf("-duration %v, -warmup %v: the duration must be positive and the warmup not negative", *duration, *warmup)
+	}
+	if *maxCalls < 0 {
+		return fmt.Errorf("-calls %d: use 0 (no limit) or more", *maxCalls)
 	}
 	if *seedN < 0 {
 		return fmt.Errorf("-seed %d: use 0 or more tasks", *seedN)
@@ -147,7 +151,7 @@ func run() error {
 	for _, n := range counts {
 		log.Info("level", "clients", n)
 		res, err := loadgen.Run(ctx, loadgen.Config{Target: target, Clients: n, Warmup: *warmup, Duration: *duration,
-			Mix: mix, Plan: plan, RunID: runID, Seed: uint64(n), ServerPID: *serverPID, Log: log})
+			Mix: mix, Plan: plan, RunID: runID, Seed: uint64(n), ServerPID: *serverPID, Log: log, MaxCalls: *maxCalls})
 		if err != nil {
 			return fmt.Errorf("%d clients: %w", n, err)
 		}

@@ -207,6 +207,10 @@ type Config struct {
 	Seed      uint64 // of the clients' random choices
 	ServerPID int    // when set, the server's CPU time and memory are read from /proc
 	Log       *slog.Logger
+	// MaxCalls, when above zero, stops each client after that many calls
+	// (warmup included), even before Duration ends. With a fixed Seed each
+	// client then makes the same calls every run.
+	MaxCalls int
 	// CallTimeout bounds one call; default 30s.
 	CallTimeout time.Duration
 }
@@ -278,7 +282,6 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 	}
 
-	var before ProcStats
 	start := time.Now()
 	measure := start.Add(cfg.Warmup)
 	end := measure.Add(cfg.Duration)
@@ -289,12 +292,14 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		recs[i] = newSamples()
 		wg.Go(func() { lasts[i] = c.run(ctx, measure, end, recs[i]) })
 	}
+	var cpuBefore time.Duration
 	if cfg.ServerPID > 0 {
-		// Read at the end of warmup, in parallel with the clients.
-		time.Sleep(time.Until(measure))
-		if before.CPU, err = procCPU(cfg.ServerPID); err != nil {
-			cfg.Log.Warn("read server cpu", "error", err)
+		// Read at the end of warmup, while the clients call.
+		select {
+		case <-time.After(time.Until(measure)):
+		case <-ctx.Done():
 		}
+		cpuBefore, err = procCPU(cfg.ServerPID)
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
@@ -315,10 +320,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if cfg.ServerPID > 0 {
 		cpu, err1 := procCPU(cfg.ServerPID)
 		rss, peak, err2 := procMem(cfg.ServerPID)
-		if err := errors.Join(err1, err2); err != nil {
+		if err := errors.Join(err, err1, err2); err != nil {
 			cfg.Log.Warn("read server stats", "pid", cfg.ServerPID, "error", err)
 		} else {
-			res.Server = &ProcStats{CPU: cpu - before.CPU, RSS: rss, PeakRSS: peak}
+			res.Server = &ProcStats{CPU: cpu - cpuBefore, RSS: rss, PeakRSS: peak}
 		}
 	}
 	return res, nil
@@ -383,7 +388,7 @@ func newClient(ctx context.Context, cfg Config, i int, box string) (*client, err
 func (c *client) run(ctx context.Context, measure, end time.Time, rec *samples) (last time.Time) {
 	for ctx.Err() == nil {
 		t0 := time.Now()
-		if !t0.Before(end) {
+		if !t0.Before(end) || (c.cfg.MaxCalls > 0 && c.n >= c.cfg.MaxCalls) {
 			break
 		}
 		tool, err := c.step(ctx)

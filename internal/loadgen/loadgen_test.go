@@ -3,14 +3,17 @@ package loadgen
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 	"time"
 )
 
 // TestRunInProcess drives the real server (mcpserver over a real SQLite file
-// behind the SDK's Streamable HTTP handler) for about a second with every
-// operation in the mix, and fails if any call fails.
+// behind the SDK's Streamable HTTP handler) with 4 agents making 50 calls
+// each, every operation of the default mix among them (the seeded choices
+// are the same every run), and fails if any call fails. It takes about a
+// second; nothing in it depends on speed.
 func TestRunInProcess(t *testing.T) {
 	t.Setenv("CAIRN_PROJECT_ROOT", "")
 	ctx := context.Background()
@@ -38,19 +41,23 @@ func TestRunInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(ctx, Config{Target: target, Clients: 4, Warmup: 100 * time.Millisecond, Duration: time.Second,
-		Mix: mix, Plan: plan, RunID: "test", Seed: 1})
+	pid := 0 // the server is this process; its stats come from Linux's /proc
+	if _, err := os.Stat("/proc/self/stat"); err == nil {
+		pid = os.Getpid()
+	}
+	res, err := Run(ctx, Config{Target: target, Clients: 4, Duration: time.Minute, MaxCalls: 50,
+		Mix: mix, Plan: plan, RunID: "test", Seed: 1, ServerPID: pid})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Overall.Errors != 0 || res.WarmupErrors != 0 {
 		t.Fatalf("%d calls failed (%d in warmup): %s", res.Overall.Errors, res.WarmupErrors, strings.Join(res.ErrorMsg, " | "))
 	}
-	if res.Overall.Calls < 50 || res.Overall.PerSec <= 0 || res.Overall.P50 <= 0 || res.Overall.Max < res.Overall.P99 {
-		t.Fatalf("overall = %+v", res.Overall)
+	if o := res.Overall; o.Calls != 200 || o.PerSec <= 0 || o.P50 <= 0 || o.P50 > o.P90 || o.P90 > o.P99 || o.P99 > o.Max {
+		t.Fatalf("overall = %+v; want 200 calls and ordered percentiles", o)
 	}
-	if res.Elapsed < time.Second || res.Elapsed > 5*time.Second {
-		t.Fatalf("elapsed %v for a 1s level", res.Elapsed)
+	if pid > 0 && (res.Server == nil || res.Server.CPU <= 0 || res.Server.RSS <= 0) {
+		t.Fatalf("server stats = %+v", res.Server)
 	}
 	// Each agent kept its own focus: under its own task, not another's.
 	for i := range 4 {

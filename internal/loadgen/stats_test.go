@@ -3,6 +3,7 @@ package loadgen
 import (
 	"bytes"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +110,27 @@ func TestParseMix(t *testing.T) {
 		if _, err := ParseMix(tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ParseMix(%q) = %v, want an error saying %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+func TestProcStats(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc on this system")
+	}
+	pid := os.Getpid()
+	t0 := time.Now()
+	for x := 0; time.Since(t0) < 50*time.Millisecond; x++ {
+		_ = strings.Repeat("x", x%64)
+	}
+	cpu, err := procCPU(pid)
+	if err != nil || cpu <= 0 {
+		t.Fatalf("procCPU = %v, %v; want a positive time after 50ms of work", cpu, err)
+	}
+	rss, peak, err := procMem(pid)
+	if err != nil || rss <= 0 || peak < rss {
+		t.Fatalf("procMem = %d, %d, %v; want 0 < rss <= peak", rss, peak, err)
+	}
+	if _, err := procCPU(-1); err == nil {
+		t.Fatal("procCPU(-1): want an error")
 	}
 }
