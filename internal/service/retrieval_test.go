@@ -77,6 +77,9 @@ func (s scores) String() string {
 }
 
 func TestRetrieval(t *testing.T) {
+	if raceEnabled {
+		t.Skip("slow under -race; scripts/test runs it without: go test -run TestRetrieval ./internal/service")
+	}
 	ctx := context.Background()
 	b, err := os.ReadFile(filepath.Join("..", "memory", "testdata", "retrieval.json"))
 	if err != nil {
