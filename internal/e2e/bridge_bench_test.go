@@ -31,7 +31,7 @@ import (
 const benchTool = "get_task_stats"
 
 func BenchmarkBridge(b *testing.B) {
-	r := startHTTPRemote(b, "127.0.0.1:0", cairntest.Project(b))
+	r := startRemote(b, "127.0.0.1:0", cairntest.Project(b))
 	cache := b.TempDir()
 	proxies := map[string]func() *exec.Cmd{
 		"cairn-bridge": func() *exec.Cmd {
