@@ -26,11 +26,11 @@ const bridgeToken = "bridge-e2e-secret-0123456789"
 
 // httpRemote is the bridge's remote: the real `cairn serve --http` binary
 // with every toolset, on a real SQLite project, requiring bridgeToken. Kill
-// and startRemote again on the same Addr and Dir is a restart (the sessions
-// are gone, the data is not).
+// and startRemote again on the same address and project is a restart (the
+// sessions are gone, the data is not).
 type httpRemote struct {
 	*cairntest.HTTPServer
-	URL, Addr, Dir string
+	URL string // the MCP endpoint, http://HOST:PORT/mcp
 }
 
 func startRemote(tb testing.TB, addr, dir string, extra ...string) *httpRemote {
@@ -38,7 +38,7 @@ func startRemote(tb testing.TB, addr, dir string, extra ...string) *httpRemote {
 	h := cairntest.StartHTTPAt(tb, addr, cairntest.Options{Dir: dir,
 		Args: append([]string{"--toolsets", "all"}, extra...),
 		Env:  []string{"CAIRN_TOKENS=" + bridgeToken + ":*:rw"}})
-	r := &httpRemote{HTTPServer: h, URL: h.URL + "/mcp", Addr: strings.TrimPrefix(h.URL, "http://"), Dir: dir}
+	r := &httpRemote{HTTPServer: h, URL: h.URL + "/mcp"}
 	tb.Cleanup(func() {
 		if tb.Failed() {
 			tb.Logf("remote %s stderr:\n%s", r.URL, h.Log())
@@ -60,7 +60,6 @@ func (r *httpRemote) direct(tb testing.TB, copts *mcp.ClientOptions, header ...s
 
 // bridgeProc is a running `cairn bridge` with an SDK client on its stdio.
 type bridgeProc struct {
-	t       *testing.T
 	Session *mcp.ClientSession
 	stderr  *syncBuf
 	Started time.Duration // spawn to initialized
@@ -100,7 +99,7 @@ func startBridge(t *testing.T, url, cacheDir string, copts *mcp.ClientOptions, e
 	if err != nil {
 		t.Fatalf("connect to cairn bridge: %v\nstderr: %s", err, errBuf.String())
 	}
-	p := &bridgeProc{t: t, Session: cs, stderr: errBuf, Started: time.Since(start)}
+	p := &bridgeProc{Session: cs, stderr: errBuf, Started: time.Since(start)}
 	t.Cleanup(func() {
 		cs.Close()
 		if t.Failed() {
