@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Measures `cairn bridge` against mcp-remote, both in front of the same Cairn
-# remote over Streamable HTTP (a real Cairn server on a real SQLite file),
-# driven over real stdio by the official Go MCP SDK client: the latency each
-# adds to a tool call (p50 through the proxy minus p50 straight to the
-# remote), startup (spawn to initialized, median of five), peak RSS (VmHWM)
-# and the proxy's CPU per call. It prints a table and asserts nothing; it is
-# not part of scripts/test.
+# Measures `cairn bridge` against mcp-remote, both in front of the same
+# remote: `cairn serve --http` (the binary built here, on a real SQLite
+# file, requiring a bearer token). Both are driven over real stdio by the
+# official Go MCP SDK client. Measured: the latency each adds to a tool call
+# (p50 through the proxy minus p50 straight to the remote), startup (spawn
+# to initialized, median of five), peak RSS (VmHWM) and the proxy's CPU per
+# call. It prints a table and asserts nothing; it is not part of
+# scripts/test.
 #
 #   scripts/bridge-bench.sh          # 3000 calls per route
 #   CALLS=10000 scripts/bridge-bench.sh

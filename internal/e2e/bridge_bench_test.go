@@ -1,9 +1,10 @@
 package e2e
 
-// The bridge measured against mcp-remote, both in front of the same Cairn
-// remote over Streamable HTTP: the latency each adds to a tool call (p50
-// through the proxy minus p50 direct), startup (spawn to initialized) and
-// peak RSS. scripts/bridge-bench.sh installs mcp-remote and prints a table;
+// The bridge measured against mcp-remote, both in front of the same remote:
+// the real `cairn serve --http` binary on a real SQLite project, requiring a
+// bearer token. Measured: the latency each adds to a tool call (p50 through
+// the proxy minus p50 straight to the remote), startup (spawn to
+// initialized), peak RSS and the proxy's CPU per call. scripts/bridge-bench.sh installs mcp-remote and prints a table;
 // by hand:
 //
 //	CAIRN_MCP_REMOTE=".tools/node-22.23.3/.../node .tools/mcp-remote-0.15.1/node_modules/mcp-remote/dist/proxy.js" \
@@ -31,7 +32,7 @@ import (
 const benchTool = "get_task_stats"
 
 func BenchmarkBridge(b *testing.B) {
-	r := startHTTPRemote(b, "127.0.0.1:0", cairntest.Project(b))
+	r := startRemote(b, "127.0.0.1:0", cairntest.Project(b))
 	cache := b.TempDir()
 	proxies := map[string]func() *exec.Cmd{
 		"cairn-bridge": func() *exec.Cmd {

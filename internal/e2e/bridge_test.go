@@ -17,108 +17,49 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/mcpserver"
-	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
 )
 
-// httpRemote is a real Cairn server over Streamable HTTP on a real SQLite
-// project: mcpserver.New with the services of app.Open, behind the SDK's
-// Streamable HTTP handler, and a bearer token check. It stands in for
-// `cairn serve --http` until that exists; Stop and a new httpRemote on the
-// same Addr and Dir is a restart (the sessions are gone, the data is not).
+// bridgeToken is the remote's only bearer token (read-write, every
+// project): with it set, the remote answers nothing without it.
+const bridgeToken = "bridge-e2e-secret-0123456789"
+
+// httpRemote is the bridge's remote: the real `cairn serve --http` binary
+// with every toolset, on a real SQLite project, requiring bridgeToken. Kill
+// and startRemote again on the same address and project is a restart (the
+// sessions are gone, the data is not).
 type httpRemote struct {
-	URL, Addr, Dir string
-
-	srv  *http.Server
-	svc  *app.Services
-	stop context.CancelFunc
-
-	mu   sync.Mutex
-	auth []string // the Authorization header of every request
+	*cairntest.HTTPServer
+	URL string // the MCP endpoint, http://HOST:PORT/mcp
 }
 
-const bridgeToken = "s3cret-token"
-
-func startHTTPRemote(t testing.TB, addr, dir string) *httpRemote {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	svc, err := app.Open(ctx, app.Config{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := mcpserver.New(mcpserver.Options{Version: "test", Toolsets: []string{"all"}, Context: ctx,
-		Services: func(context.Context) (*service.Set, error) { return &svc.Set, nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ln net.Listener
-	for i := 0; ; i++ { // a restart may find the port in TIME_WAIT briefly
-		if ln, err = net.Listen("tcp", addr); err == nil || i == 50 {
-			break
+func startRemote(tb testing.TB, addr, dir string, extra ...string) *httpRemote {
+	tb.Helper()
+	h := cairntest.StartHTTPAt(tb, addr, cairntest.Options{Dir: dir,
+		Args: append([]string{"--toolsets", "all"}, extra...),
+		Env:  []string{"CAIRN_TOKENS=" + bridgeToken + ":*:rw"}})
+	r := &httpRemote{HTTPServer: h, URL: h.URL + "/mcp"}
+	tb.Cleanup(func() {
+		if tb.Failed() {
+			tb.Logf("remote %s stderr:\n%s", r.URL, h.Log())
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &httpRemote{Addr: ln.Addr().String(), Dir: dir, svc: svc, stop: cancel}
-	r.URL = "http://" + r.Addr + "/mcp"
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	r.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		a := req.Header.Get("Authorization")
-		r.mu.Lock()
-		r.auth = append(r.auth, a)
-		r.mu.Unlock()
-		if a != "Bearer "+bridgeToken {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		h.ServeHTTP(w, req)
-	})}
-	go r.srv.Serve(ln)
-	t.Cleanup(r.Stop)
+	})
 	return r
 }
 
-// Stop closes the listener and every connection, as a crash would.
-func (r *httpRemote) Stop() {
-	r.srv.Close()
-	r.stop()
-	r.svc.Close()
-}
-
-func (r *httpRemote) authHeaders() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.auth...)
-}
-
-// direct connects an SDK client straight to the remote, for comparison.
-func (r *httpRemote) direct(t testing.TB, copts *mcp.ClientOptions) *mcp.ClientSession {
-	t.Helper()
-	hc := &http.Client{Transport: bridgeBearer{http.DefaultTransport}}
-	c := mcp.NewClient(&mcp.Implementation{Name: "direct", Version: "1"}, copts)
-	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: r.URL, HTTPClient: hc}, nil)
-	if err != nil {
-		t.Fatal(err)
+// direct connects an SDK client straight to the remote, with the token and
+// the headers given, for comparison.
+func (r *httpRemote) direct(tb testing.TB, copts *mcp.ClientOptions, header ...string) *mcp.ClientSession {
+	tb.Helper()
+	h := http.Header{"Authorization": {"Bearer " + bridgeToken}}
+	for i := 0; i+1 < len(header); i += 2 {
+		h.Set(header[i], header[i+1])
 	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
-type bridgeBearer struct{ rt http.RoundTripper }
-
-func (b bridgeBearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+bridgeToken)
-	return b.rt.RoundTrip(r)
+	return r.Connect(cairntest.Client{Name: "direct", Header: h, Opts: copts}).Session
 }
 
 // bridgeProc is a running `cairn bridge` with an SDK client on its stdio.
 type bridgeProc struct {
-	t       *testing.T
 	Session *mcp.ClientSession
 	stderr  *syncBuf
 	Started time.Duration // spawn to initialized
@@ -158,7 +99,7 @@ func startBridge(t *testing.T, url, cacheDir string, copts *mcp.ClientOptions, e
 	if err != nil {
 		t.Fatalf("connect to cairn bridge: %v\nstderr: %s", err, errBuf.String())
 	}
-	p := &bridgeProc{t: t, Session: cs, stderr: errBuf, Started: time.Since(start)}
+	p := &bridgeProc{Session: cs, stderr: errBuf, Started: time.Since(start)}
 	t.Cleanup(func() {
 		cs.Close()
 		if t.Failed() {
@@ -202,11 +143,13 @@ func jsonrpcErr(t *testing.T, err error) *jsonrpc.Error {
 
 // TestBridgeForwards: through the bridge, lists and results are the
 // remote's own, tool errors and JSON-RPC errors included, and the bearer
-// token reaches the remote.
+// token and the headers reach the remote.
 func TestBridgeForwards(t *testing.T) {
-	r := startHTTPRemote(t, "127.0.0.1:0", cairntest.Project(t))
-	direct := r.direct(t, nil)
-	b := startBridge(t, r.URL, t.TempDir(), nil, "--token", bridgeToken, "--header", "X-Team: core")
+	r := startRemote(t, "127.0.0.1:0", cairntest.Project(t), "--log-level", "debug")
+	// The same agent by both routes: X-Cairn-Agent picks whose focus a
+	// call sees, so identical focus answers mean the header got through.
+	direct := r.direct(t, nil, "X-Cairn-Agent", "bridged")
+	b := startBridge(t, r.URL, t.TempDir(), nil, "--token", bridgeToken, "--header", "X-Cairn-Agent: bridged")
 	ctx := context.Background()
 
 	bt, err := b.Session.ListTools(ctx, nil)
@@ -238,11 +181,23 @@ func TestBridgeForwards(t *testing.T) {
 	if created.IsError || id == "" {
 		t.Fatalf("create_task through the bridge: %+v", c)
 	}
+	// The bridged agent's focus goes back to the first task; an agent with
+	// no focus of its own sees the rightmost open task, the second.
+	if res := callVia(t, b.Session, "create_new_task", args{"title": "Focus through the bridge"}); res.IsError {
+		t.Fatalf("create_new_task through the bridge: %s", resultText(res))
+	}
+	if res := callVia(t, b.Session, "switch_focus", args{"task_id": id}); res.IsError {
+		t.Fatalf("switch_focus through the bridge: %s", resultText(res))
+	}
+	if d, _ := cairntest.Decode(callVia(t, r.direct(t, nil, "X-Cairn-Agent", "someone-else"), "get_current_task", args{})); d.Str("title") != "Focus through the bridge" {
+		t.Fatalf("another agent's current task: %v", d.Structured)
+	}
 	// The same reads give the same results, by both routes.
 	for _, tc := range []struct {
 		name string
 		a    args
 	}{
+		{"get_current_task", args{}},
 		{"get_task", args{"id": id}},
 		{"get_tasks", args{}},
 		{"get_task_stats", args{}},
@@ -294,19 +249,30 @@ func TestBridgeForwards(t *testing.T) {
 		t.Errorf("ping: %v", err)
 	}
 
-	// The token went with every request, and the remote refuses without it.
-	for _, a := range r.authHeaders() {
-		if a != "Bearer "+bridgeToken && a != "" {
-			t.Fatalf("remote saw Authorization %q", a)
+	// The remote answered all that only because the token went with every
+	// request: without it, or with another, it refuses, and the bridge says
+	// what to check.
+	if cs, err := r.ConnectErr(cairntest.Client{}); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
+		if cs != nil {
+			cs.Close()
+		}
+		t.Fatalf("the remote without a token: %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"no token", nil},
+		{"wrong token", []string{"--token", "not-the-token-0123456789"}},
+	} {
+		nb := startBridge(t, r.URL, t.TempDir(), nil, append([]string{"--no-cache"}, tc.args...)...)
+		res := callVia(t, nb.Session, "get_tasks", args{})
+		if text := resultText(res); !res.IsError || !strings.Contains(text, "Unauthorized (check --token") {
+			t.Fatalf("bridge with %s: %s", tc.name, text)
 		}
 	}
-	if n := len(r.authHeaders()); n < 10 {
-		t.Fatalf("remote saw %d requests", n)
-	}
-	noToken := startBridge(t, r.URL, t.TempDir(), nil, "--no-cache")
-	res := callVia(t, noToken.Session, "get_tasks", args{})
-	if text := resultText(res); !res.IsError || !strings.Contains(text, "Unauthorized (check --token") {
-		t.Fatalf("bridge without a token: %s", text)
+	if !strings.Contains(r.Log(), "rejected an unknown bearer token") {
+		t.Fatalf("the remote did not log the wrong token:\n%s", r.Log())
 	}
 }
 
@@ -325,14 +291,14 @@ func resultText(r *mcp.CallToolResult) string {
 // starts empty and says so.
 func TestBridgeDegraded(t *testing.T) {
 	cache := t.TempDir()
-	r := startHTTPRemote(t, "127.0.0.1:0", cairntest.Project(t))
+	r := startRemote(t, "127.0.0.1:0", cairntest.Project(t), "--log-level", "debug")
 	first := startBridge(t, r.URL, cache, nil, "--token", bridgeToken)
 	live, err := first.Session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	first.Session.Close()
-	r.Stop()
+	r.Kill()
 
 	b := startBridge(t, r.URL, cache, nil, "--token", bridgeToken)
 	t.Logf("degraded start (spawn to initialized): %v", b.Started)
@@ -398,7 +364,7 @@ func TestBridgeReconnects(t *testing.T) {
 		t.Fatalf("remote down, no cache: %d tools", len(tools.Tools))
 	}
 
-	r := startHTTPRemote(t, addr, dir)
+	r := startRemote(t, addr, dir, "--log-level", "debug")
 	select {
 	case <-changed:
 	case <-ctx.Done():
@@ -424,39 +390,88 @@ func TestBridgeReconnects(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Restart: the new process knows no sessions; the data survives.
-	r.Stop()
-	r = startHTTPRemote(t, addr, dir)
-	var res *mcp.CallToolResult
-	for {
-		if res = callVia(t, b.Session, "get_task", args{"id": id}); !res.IsError {
-			break
+	// Restart: the new process knows no sessions; the data survives. Killed
+	// (a crash), with a call through the bridge right after: the remote
+	// answers "session not found", the bridge reconnects, renews the
+	// subscription and sends the call again. Stopped with SIGTERM (calls
+	// drained, SSE streams ended), with the bridge left idle: it finds out
+	// from its standalone SSE stream (about a second later, the SDK's retry)
+	// and renews the subscription without any call.
+	for _, stop := range []struct {
+		name string
+		do   func(*httpRemote)
+		idle bool
+	}{
+		{"kill", func(r *httpRemote) { r.Kill() }, false},
+		{"sigterm", func(r *httpRemote) {
+			if err := r.Terminate(); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Wait(); err != nil {
+				t.Fatalf("the remote after SIGTERM: %v\n%s", err, r.Log())
+			}
+		}, true},
+	} {
+		stop.do(r)
+		r = startRemote(t, addr, dir, "--log-level", "debug")
+		direct := r.direct(t, nil)
+		record := func() {
+			for len(updated) > 0 {
+				<-updated
+			}
+			callVia(t, direct, "loop_record", args{"id": loop.Str("id"), "last_action": "after the " + stop.name})
 		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("no recovery after a restart: %s", resultText(res))
-		case <-time.After(50 * time.Millisecond):
+		heard := func(wait time.Duration) bool {
+			select {
+			case got := <-updated:
+				if got != loopURI {
+					t.Fatalf("%s: resources/updated for %q, want %q", stop.name, got, loopURI)
+				}
+				return true
+			case <-time.After(wait):
+				return false
+			case <-ctx.Done():
+				t.Fatalf("%s: no resources/updated after the restart: the subscription was not renewed", stop.name)
+				return false
+			}
 		}
-	}
-	if d, _ := cairntest.Decode(res); d.Str("title") != "after reconnect" {
-		t.Fatalf("get_task after restart: %v", d.Structured)
-	}
-	time.Sleep(300 * time.Millisecond) // the new remote's watcher sees the loop first
-	callVia(t, r.direct(t, nil), "loop_record", args{"id": loop.Str("id"), "last_action": "after the restart"})
-	select {
-	case got := <-updated:
-		if got != loopURI {
-			t.Fatalf("resources/updated for %q, want %q", got, loopURI)
+		if stop.idle {
+			// Change the loop until the renewed subscription hears it.
+			for record(); !heard(250 * time.Millisecond); record() {
+			}
 		}
-	case <-ctx.Done():
-		t.Fatal("no resources/updated after the restart: the subscription was not renewed")
+		var res *mcp.CallToolResult
+		refused := 0 // calls answered "unreachable" while the bridge reconnects
+		for {
+			if res = callVia(t, b.Session, "get_task", args{"id": id}); !res.IsError {
+				break
+			}
+			if text := resultText(res); !strings.Contains(text, "unreachable since") {
+				t.Fatalf("%s: during the reconnect: %s", stop.name, text)
+			}
+			refused++
+			select {
+			case <-ctx.Done():
+				t.Fatalf("%s: no recovery after a restart: %s", stop.name, resultText(res))
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+		t.Logf("restart after %s: %d calls refused while reconnecting", stop.name, refused)
+		if d, _ := cairntest.Decode(res); d.Str("title") != "after reconnect" {
+			t.Fatalf("%s: get_task after restart: %v", stop.name, d.Structured)
+		}
+		if !stop.idle {
+			time.Sleep(300 * time.Millisecond) // the new remote's watcher sees the loop first
+			record()
+			heard(time.Hour) // until ctx ends
+		}
 	}
 }
 
 // TestBridgeResourceUpdated: a subscription made through the bridge hears
 // the remote's resources/updated.
 func TestBridgeResourceUpdated(t *testing.T) {
-	r := startHTTPRemote(t, "127.0.0.1:0", cairntest.Project(t))
+	r := startRemote(t, "127.0.0.1:0", cairntest.Project(t), "--log-level", "debug")
 	updated := make(chan string, 16)
 	b := startBridge(t, r.URL, t.TempDir(), &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updated <- req.Params.URI },

@@ -33,7 +33,15 @@ var urlLine = regexp.MustCompile(`url=(http://\S+)/mcp`)
 // waits until it listens. It is killed when the test ends if still running.
 func StartHTTP(tb testing.TB, o Options) *HTTPServer {
 	tb.Helper()
-	cmd := exec.Command(Binary(tb), append([]string{"serve", "--http", "127.0.0.1:0"}, o.Args...)...)
+	return StartHTTPAt(tb, "127.0.0.1:0", o)
+}
+
+// StartHTTPAt is StartHTTP on addr (HOST:PORT). Starting a server on the
+// address and project of one that was killed is a restart: its sessions are
+// gone, its data is not.
+func StartHTTPAt(tb testing.TB, addr string, o Options) *HTTPServer {
+	tb.Helper()
+	cmd := exec.Command(Binary(tb), append([]string{"serve", "--http", addr}, o.Args...)...)
 	cmd.Dir = o.Dir
 	cmd.Env = append(cleanEnv(), o.Env...)
 	lw := &lockedWriter{w: &strings.Builder{}}
@@ -72,6 +80,14 @@ func (s *HTTPServer) Wait() error {
 
 // Terminate sends SIGTERM, as a service manager stops a server.
 func (s *HTTPServer) Terminate() error { return s.Cmd.Process.Signal(syscall.SIGTERM) }
+
+// Kill kills the process with SIGKILL, as a crash would (every connection
+// drops, nothing is drained), and waits until it has exited and its port
+// is free.
+func (s *HTTPServer) Kill() {
+	_ = s.Cmd.Process.Kill()
+	_ = s.Wait()
+}
 
 // Log returns what the server has written to stderr so far.
 func (s *HTTPServer) Log() string { return s.log.String() }
