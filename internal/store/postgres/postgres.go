@@ -23,7 +23,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/cairn-dev/cairn/internal/store"
@@ -116,7 +115,13 @@ func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
 	if err := db.pool.QueryRow(ctx, `SELECT id FROM projects WHERE name = $1`, name).Scan(&id); err != nil {
 		return nil, fmt.Errorf("read project %q: %w", name, err)
 	}
-	return &Store{db: db, project: id, name: name}, nil
+	return &Store{db: db, project: id, name: name,
+		// Simple-protocol text (several statements, no parameters): the
+		// project id is an integer from the database, formatted here.
+		beginWrite: fmt.Sprintf("BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(%d, %d)", lockSpace, id),
+		bump: fmt.Sprintf("UPDATE projects SET version = version + 1 WHERE id = %d; SELECT pg_notify('%s', '%d')",
+			id, notifyChannel, id),
+	}, nil
 }
 
 func checkName(name string) error {
@@ -137,6 +142,8 @@ type Store struct {
 	owned   bool // Close closes db too (Open)
 	project int64
 	name    string
+	// The statements that open a write and record a change (Project).
+	beginWrite, bump string
 
 	mu     sync.Mutex
 	closed bool
@@ -195,52 +202,53 @@ func (s *Store) Close() error {
 
 // View implements store.Store.
 func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
-	if s.isClosed() {
-		return store.ErrClosed
-	}
-	tx, err := s.db.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return fmt.Errorf("begin read: %w", err)
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
-	if err := fn(&txn{tx: tx, p: s.project}); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
+	return s.run(ctx, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", fn)
 }
 
-// Update implements store.Store.
+// Update implements store.Store. BEGIN and the lock go in one round trip;
+// so do the version bump and COMMIT.
 func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
+	return s.run(ctx, s.beginWrite, fn)
+}
+
+// run runs fn in a transaction on a pooled connection: begin (one or more
+// statements) opens it; COMMIT, preceded by the version bump and the
+// notification when fn changed something, closes it. A connection released
+// while still in a transaction (a failed ROLLBACK, a cancelled query) is
+// closed by the pool, never reused.
+func (s *Store) run(ctx context.Context, begin string, fn func(store.Tx) error) error {
 	if s.isClosed() {
 		return store.ErrClosed
 	}
-	tx, err := s.db.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
+	c, err := s.db.pool.Acquire(ctx)
 	if err != nil {
-		return fmt.Errorf("begin write: %w", err)
+		return fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, int32(lockSpace), int32(s.project)); err != nil {
-		return fmt.Errorf("take the project's write lock: %w", err)
+	defer c.Release()
+	if _, err := c.Exec(ctx, begin); err != nil {
+		return fmt.Errorf("begin: %w", err)
 	}
-	x := &txn{tx: tx, p: s.project}
+	x := &txn{tx: c, p: s.project}
+	done := false
+	defer func() {
+		if !done {
+			c.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		}
+	}()
 	if err := fn(x); err != nil {
 		return err
 	}
+	end := "COMMIT"
 	if x.dirty {
-		// One statement bumps the version and queues the notification,
-		// which PostgreSQL delivers when (and only if) this commits.
-		if _, err := tx.Exec(ctx, qBump, s.project, notifyChannel); err != nil {
-			return fmt.Errorf("record the change: %w", err)
-		}
+		end = s.bump + "; COMMIT"
 	}
-	if err := tx.Commit(ctx); err != nil {
+	done = true
+	if _, err := c.Exec(ctx, end); err != nil {
+		c.Exec(context.WithoutCancel(ctx), "ROLLBACK")
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
 }
-
-const qBump = `WITH b AS (UPDATE projects SET version = version + 1 WHERE id = $1 RETURNING id)
-	SELECT pg_notify($2, id::text) FROM b`
 
 // Version implements store.Store: the project's change counter.
 func (s *Store) Version(ctx context.Context) (uint64, error) {

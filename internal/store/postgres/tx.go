@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -17,12 +18,19 @@ import (
 // txn is one transaction on one project: $1 of every statement is the
 // project's id.
 type txn struct {
-	tx    pgx.Tx
+	tx    querier
 	p     int64
 	dirty bool // a write changed something: Update bumps the version
 }
 
 var _ store.Tx = (*txn)(nil)
+
+// querier is the connection a transaction runs on (*pgxpool.Conn).
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
 
 // ts converts a time for a timestamptz column: UTC, microseconds (the
 // column's precision, so what is read back equals what was written).
