@@ -33,10 +33,12 @@ find_bin() {
 
 # run_pg runs a command as the user that owns the cluster.
 run_pg() {
-  if [ "$(id -u)" = 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    "$@"
+  elif command -v runuser >/dev/null; then
     runuser -u postgres -- "$@"
   else
-    "$@"
+    su postgres -s /bin/sh -c "$(printf '%q ' "$@")"
   fi
 }
 
@@ -63,7 +65,11 @@ start() {
     [ -n "$bin" ] || { log "postgresql installed but initdb/pg_ctl still not found"; exit 1; }
   fi
   local dir user
-  dir=$(mktemp -d "${TMPDIR:-/tmp}/cairn-pg.XXXXXX")
+  # As root the cluster belongs to postgres, which must reach the directory:
+  # use /tmp, not a TMPDIR that may be private to root.
+  local base=${TMPDIR:-/tmp}
+  [ "$(id -u)" = 0 ] && base=/tmp
+  dir=$(mktemp -d "$base/cairn-pg.XXXXXX")
   if [ "$(id -u)" = 0 ]; then
     id postgres >/dev/null 2>&1 || { log "running as root needs the postgres user (install the postgresql package)"; exit 1; }
     chown postgres "$dir"
