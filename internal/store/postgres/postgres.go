@@ -80,6 +80,10 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open PostgreSQL database %s: cannot connect (is the server up, and the URL right?): %w", where(cfg), err)
+	}
 	if err := migrate(ctx, pool); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open PostgreSQL database %s: %w", where(cfg), err)

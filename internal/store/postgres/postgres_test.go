@@ -372,3 +372,12 @@ func TestClosedStore(t *testing.T) {
 		t.Fatalf("Version after Close: %v", err)
 	}
 }
+
+// TestOpenUnreachable: a server that is not there is named in the error.
+func TestOpenUnreachable(t *testing.T) {
+	pgtest.URL(t) // the suite's skip rule applies
+	_, err := postgres.Open(context.Background(), "postgres://cairn@127.0.0.1:1/nothere?sslmode=disable&connect_timeout=2", postgres.Options{Project: "p"})
+	if err == nil || !strings.Contains(err.Error(), "cannot connect") || !strings.Contains(err.Error(), "127.0.0.1:1/nothere") {
+		t.Fatalf("error = %v; want it to say it cannot connect to 127.0.0.1:1/nothere", err)
+	}
+}
