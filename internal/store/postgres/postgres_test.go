@@ -381,3 +381,51 @@ func TestOpenUnreachable(t *testing.T) {
 		t.Fatalf("error = %v; want it to say it cannot connect to 127.0.0.1:1/nothere", err)
 	}
 }
+
+// TestUpdateLocksFromItsStart: while one instance's Update is open, even
+// before it has written anything, another instance's Update on the project
+// waits; when its context ends first it fails and writes nothing. A View and
+// another project's Update do not wait.
+func TestUpdateLocksFromItsStart(t *testing.T) {
+	ctx := context.Background()
+	name := pgtest.Project(t)
+	a, b := openOwn(t, name), openOwn(t, name)
+	entered, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- a.Update(ctx, func(tx store.Tx) error {
+			close(entered)
+			<-release
+			_, err := tx.CreateTask(ctx, task.Task{Title: "from a"}, store.Placement{})
+			return err
+		})
+	}()
+	<-entered
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	err := b.Update(short, func(tx store.Tx) error {
+		_, err := tx.CreateTask(ctx, task.Task{Title: "from b"}, store.Placement{})
+		return err
+	})
+	if err == nil {
+		t.Fatal("B's Update ran while A's was open")
+	}
+	if err := b.View(ctx, func(tx store.Tx) error { _, err := tx.Tasks(ctx); return err }); err != nil {
+		t.Fatalf("a View waited for the write lock: %v", err)
+	}
+	createTask(t, newStore(t), "another project")
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	err = b.View(ctx, func(tx store.Tx) error {
+		ts, err := tx.Tasks(ctx)
+		if err == nil && (len(ts) != 1 || ts[0].Title != "from a") {
+			t.Errorf("tasks = %+v; want only A's", ts)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
