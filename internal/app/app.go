@@ -5,6 +5,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -34,6 +35,9 @@ type Config struct {
 	// Project is the project's name in that database; default
 	// $CAIRN_PROJECT, else the base name of the project root.
 	Project string
+	// Logger receives the services' warnings (a failed embedding); nil
+	// discards them.
+	Logger *slog.Logger
 }
 
 // Services are the use cases of one project.
@@ -61,7 +65,12 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st)}, Root: root, Store: st}, nil
+	mem := service.NewMemory(st, service.MemoryOptions{
+		Branch: func() string { return project.GitBranch(root) },
+		Logger: cfg.Logger,
+	})
+	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st), Memory: mem},
+		Root: root, Store: st}, nil
 }
 
 // openStore opens the project's PostgreSQL store in team mode, else its

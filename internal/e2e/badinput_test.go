@@ -139,6 +139,8 @@ type toolSpec struct {
 	lists    []string // a string or a list of strings
 	dates    []string
 	objects  []string
+	mrefs    []string // memory entry or session ids: "m12", "s4", or a number
+	free     []string // lists of free text, where any string is a value
 }
 
 var focusSpecs = []toolSpec{
@@ -187,8 +189,32 @@ var loopSpecs = []toolSpec{
 	{tool: "loop_fail", base: map[string]string{"id": `"5"`, "message": `"m"`}, refs: []string{"id"}, strings: []string{"message", "code"}, bools: []string{"recoverable"}, required: []string{"id", "message"}},
 }
 
+// The bad-input store's memory holds m1 (decision), m2 (mistake) and m3
+// (insight); session s1 is open; branch main has a saved context.
+var memorySpecs = []toolSpec{
+	{tool: "memory_search", base: map[string]string{}, strings: []string{"query", "session_id", "branch"}, lists: []string{"type", "tag"},
+		free: []string{"tag"}, dates: []string{"after", "before"}, ints: []string{"offset", "limit"}},
+	{tool: "memory_context", base: map[string]string{"id": `"m2"`}, mrefs: []string{"id"}, ints: []string{"before", "after"}, bools: []string{"same_session"}, required: []string{"id"}},
+	{tool: "memory_get", base: map[string]string{"ids": `["m1"]`}, required: []string{"ids"}},
+	{tool: "memory_add_decision", base: map[string]string{"title": `"t"`}, strings: []string{"title", "content", "rationale"},
+		lists: []string{"facts", "tags", "files", "alternatives"}, free: []string{"facts", "tags", "files", "alternatives"}, required: []string{"title"}},
+	{tool: "memory_add_mistake", base: map[string]string{"title": `"t"`}, strings: []string{"title", "content", "root_cause", "fix", "prevention"},
+		lists: []string{"facts", "tags", "files"}, free: []string{"facts", "tags", "files"}, required: []string{"title"}},
+	{tool: "memory_add_convention", base: map[string]string{"title": `"t"`}, strings: []string{"title", "content"},
+		lists: []string{"examples", "tags"}, free: []string{"examples", "tags"}, required: []string{"title"}},
+	{tool: "observation", base: map[string]string{"type": `"insight"`, "title": `"t"`}, enums: []string{"type"}, strings: []string{"title", "content"},
+		ints: []string{"discovery_tokens"}, lists: []string{"facts"}, free: []string{"facts"}, required: []string{"type", "title"}},
+	{tool: "memory_prune", base: map[string]string{"type": `"insight"`}, lists: []string{"type"}, ints: []string{"older_than_days"}, bools: []string{"dry_run"}},
+	{tool: "diagnose_error", base: map[string]string{"error": `"boom"`}, strings: []string{"error"}, ints: []string{"limit"}, required: []string{"error"}},
+	{tool: "session", base: map[string]string{"action": `"get"`}, enums: []string{"action", "outcome"},
+		strings: []string{"goal", "summary", "branch", "session_id", "parent_session_id", "thread_id"}, objects: []string{"ai"},
+		bools: []string{"open_only"}, ints: []string{"offset", "limit"}, lists: []string{"files_modified", "tasks_completed"}, free: []string{"files_modified", "tasks_completed"}, required: []string{"action"}},
+	{tool: "branch", base: map[string]string{"action": `"get"`, "branch": `"main"`}, enums: []string{"action"},
+		strings: []string{"branch", "into", "feature", "phase", "notes"}, lists: []string{"files_modified"}, free: []string{"files_modified"}, required: []string{"action"}},
+}
+
 func allSpecs() []toolSpec {
-	return append(append(append([]toolSpec{}, focusSpecs...), planSpecs...), loopSpecs...)
+	return append(append(append(append([]toolSpec{}, focusSpecs...), planSpecs...), loopSpecs...), memorySpecs...)
 }
 
 func badCases() []badCase {
@@ -240,7 +266,7 @@ func badCases() []badCase {
 		for _, f := range sp.lists {
 			for name, v := range map[string]string{"number": "12", "bool": "true", "object": `{"a":"b"}`, "array of numbers": "[1,2]",
 				"nested array": `[["a"]]`, "1e308": "1e308", "unknown value": `["nonsense"]`, "1 MiB": bigString} {
-				if (f == "tags" || f == "next_steps") && name == "unknown value" {
+				if (f == "tags" || f == "next_steps" || slicesContain(sp.free, f)) && name == "unknown value" {
 					continue // free text
 				}
 				add(tool, f+" "+name, with(sp.base, f, v), f)
@@ -276,6 +302,16 @@ func badCases() []badCase {
 					field: strings.Trim(v, `"`), code: -32000})
 			}
 		}
+		for _, f := range sp.mrefs {
+			for name, v := range map[string]string{`"abc"`: `"abc"`, `"m0"`: `"m0"`, `"-1"`: `"-1"`, `"m"`: `"m"`, `"m1.5"`: `"m1.5"`, `"1e3"`: `"1e3"`,
+				`"m+1"`: `"m+1"`, "overflowing string": `"m99999999999999999999999"`, "0": "0", "-1": "-1", "1.5": "1.5", "1e308": "1e308",
+				"huge int": hugeInt, "bool": "true", "array": `["m1"]`, "object": `{"id":1}`, "invalid UTF-8": "\"m1\xff\"", "1 MiB string": bigString} {
+				add(tool, f+" "+name, with(sp.base, f, v), f)
+			}
+			for _, v := range []string{`"m999"`, "999"} {
+				cs = append(cs, badCase{tool: tool, name: f + " unknown " + v, args: with(sp.base, f, v), field: "999", code: -32000})
+			}
+		}
 		if slicesContain(sp.ints, "limit") {
 			add(tool, "limit over the maximum", with(sp.base, "limit", "1001"), "limit")
 		}
@@ -293,6 +329,47 @@ func badCases() []badCase {
 		add(tool, "lone surrogate in title", with(base, "title", `"bad \ud800 title"`), "title")
 		add(tool, "invalid UTF-8 body", with(base, "body", "\"bad \xc3\x28 body\""), "body")
 	}
+	// Memory: id batches, the entry rules, the session's nested records.
+	for name, v := range map[string]string{"bool": "true", "object": "{}", "nested array": `[["m1"]]`, "array of bools": "[true]",
+		"empty": "[]", "1e308": "1e308", "21 ids": `["m1","m1","m1","m1","m1","m1","m1","m1","m1","m1","m1","m1","m1","m1","m1","m1","m1","m1","m1","m1","m1"]`,
+		"a bad id": `["m1","x"]`, "1 MiB": bigString} {
+		add("memory_get", "ids "+name, obj(map[string]string{"ids": v}), "ids")
+	}
+	for _, tool := range []string{"memory_add_decision", "memory_add_mistake", "memory_add_convention"} {
+		base := map[string]string{"title": `"ok"`}
+		add(tool, "257-character title", with(base, "title", longTitle), "title")
+		add(tool, "empty title", with(base, "title", `""`), "title")
+		add(tool, "blank title", with(base, "title", `" \t "`), "title")
+		add(tool, "content over 64 KiB", with(base, "content", jsonString(strings.Repeat("x", 65537))), "content")
+		add(tool, "a tag with spaces", with(base, "tags", `["two words"]`), "tags[0]")
+		var tags []string
+		for i := range 51 {
+			tags = append(tags, jsonString(fmt.Sprint("t", i)))
+		}
+		add(tool, "51 tags", with(base, "tags", "["+strings.Join(tags, ",")+"]"), "tags")
+		add(tool, "a 3 KiB fact", with(base, "facts", `[`+jsonString(strings.Repeat("f", 3000))+`]`), "facts[0]")
+	}
+	add("memory_add_mistake", "root cause over 64 KiB", obj(map[string]string{"title": `"t"`, "root_cause": jsonString(strings.Repeat("r", 65537))}), "root_cause")
+	add("observation", "a type with its own tool", obj(map[string]string{"type": `"decision"`, "title": `"t"`}), "type")
+	add("observation", "negative discovery_tokens", obj(map[string]string{"type": `"insight"`, "title": `"t"`, "discovery_tokens": "-5"}), "discovery_tokens")
+	add("memory_prune", "nothing selected", json.RawMessage(`{}`), "ids")
+	add("memory_prune", "nothing selected, real run", json.RawMessage(`{"dry_run":false}`), "ids")
+	add("memory_prune", "bad id", json.RawMessage(`{"ids":["m1","zz"],"dry_run":false}`), "ids[1]")
+	add("diagnose_error", "empty error", json.RawMessage(`{"error":"  "}`), "error")
+	for name, v := range map[string]string{"string": `"x"`, "array of strings": `["x"]`, "unknown member": `[{"decision":"d","reason":"r"}]`,
+		"no decision": `[{"reasoning":"r"}]`, "empty decision": `[{"decision":" "}]`} {
+		add("session", "decisions "+name, obj(map[string]string{"action": `"update"`, "decisions": v}), "decisions")
+	}
+	add("session", "errors_resolved unknown member", json.RawMessage(`{"action":"update","errors_resolved":[{"err":"e"}]}`), "errors_resolved")
+	add("session", "an argument of another action", json.RawMessage(`{"action":"get","goal":"g"}`), "goal")
+	add("session", "unknown session", json.RawMessage(`{"action":"update","session_id":"s99","summary":"x"}`), "session_id")
+	add("session", "bad parent", json.RawMessage(`{"action":"start","parent_session_id":"s99"}`), "parent_session_id")
+	add("session", "bad outcome on end", json.RawMessage(`{"action":"end","outcome":"great"}`), "outcome")
+	add("branch", "merge without into", json.RawMessage(`{"action":"merge","branch":"main"}`), "into")
+	add("branch", "merge into itself", json.RawMessage(`{"action":"merge","branch":"main","into":"main"}`), "into")
+	add("branch", "no branch outside git", json.RawMessage(`{"action":"get"}`), "branch")
+	add("branch", "a branch name with spaces", json.RawMessage(`{"action":"save","branch":"my branch","notes":"n"}`), "branch")
+	add("branch", "an argument of another action", json.RawMessage(`{"action":"list","into":"main"}`), "into")
 	add("update_current_task", "body over 1 MiB", json.RawMessage(`{"body":`+bigString+`}`), "body")
 	add("update_current_task", "invalid UTF-8 body", json.RawMessage("{\"body\":\"bad \xed\xa0\x80 body\"}"), "body")
 	add("update_current_task", "lone surrogate in body", json.RawMessage(`{"body":"bad \udc00 body"}`), "body")
@@ -325,6 +402,12 @@ func storeState(t *testing.T, s *cairntest.Server) string {
 		{"query_tasks", args{"fields": []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "updatedAt"}, "limit": 50}},
 		{"loop_status", args{"id": "5", "history": true}},
 		{"loop_checkpoints", args{"id": "5"}},
+		{"memory_search", args{"limit": 50}},
+		{"memory_get", args{"ids": []string{"m1", "m2", "m3", "m4"}}},
+		{"session", args{"action": "list"}},
+		{"session", args{"action": "get", "session_id": "s1"}},
+		{"branch", args{"action": "list"}},
+		{"branch", args{"action": "get", "branch": "main"}},
 	} {
 		r := s.OK(c.tool, c.args)
 		j, err := json.Marshal(r.Structured)
@@ -337,7 +420,7 @@ func storeState(t *testing.T, s *cairntest.Server) string {
 }
 
 func TestBadInput(t *testing.T) {
-	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: loopsOnly})
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: []string{"--toolsets", "all"}})
 	// A store with something in every view: [1] root, [2] completed child,
 	// [3] left sibling with a body, [4] current with a body.
 	s.OK("create_new_task", args{"title": "root", "body": "root body"})
@@ -350,6 +433,11 @@ func TestBadInput(t *testing.T) {
 		t.Fatalf("the loop is %s, want 5", id)
 	}
 	s.OK("loop_record", args{"id": "5", "last_action": "first"})
+	s.OK("memory_add_decision", args{"title": "a decision", "rationale": "r", "tags": []string{"x"}})
+	s.OK("memory_add_mistake", args{"title": "boom on start", "fix": "f"})
+	s.OK("observation", args{"type": "insight", "title": "an insight", "discovery_tokens": 10})
+	s.OK("session", args{"action": "start", "goal": "g"})
+	s.OK("branch", args{"action": "save", "branch": "main", "notes": "n"})
 	before := storeState(t, s)
 	state := before
 

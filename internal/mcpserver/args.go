@@ -37,7 +37,40 @@ func (a *IDArg) UnmarshalJSON(b []byte) error {
 	return &json.UnmarshalTypeError{Value: jsonKind(b), Type: reflect.TypeFor[string]()}
 }
 
+// IDList is a list of ids; like IDArg, each may be a string or an integer,
+// and a single id stands for a list of one.
+type IDList []string
+
+// UnmarshalJSON accepts an id or an array of ids.
+func (l *IDList) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] != '[' {
+		var a IDArg
+		if err := a.UnmarshalJSON(b); err != nil {
+			return err
+		}
+		*l = IDList{string(a)}
+		return nil
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(b, &raws); err != nil {
+		return err
+	}
+	out := make(IDList, len(raws))
+	for i, r := range raws {
+		var a IDArg
+		if err := a.UnmarshalJSON(r); err != nil {
+			return &task.FieldError{Field: fmt.Sprintf("ids[%d]", i), Problem: "must be an id string or integer, not " + jsonKind(r),
+				Fix: `pass ids such as ["m12", "m14"]`}
+		}
+		out[i] = string(a)
+	}
+	*l = out
+	return nil
+}
+
 var schemaOpts = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[IDList]():     {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
 	reflect.TypeFor[IDArg]():      {Type: "string"},
 	reflect.TypeFor[StringList](): {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
 }}

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/loop"
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -61,6 +62,19 @@ func classify(err error) ToolError {
 		return ToolError{CodeTransition, "illegal_transition", err.Error()}
 	case errors.Is(err, task.ErrCycle):
 		return ToolError{CodeCycle, "cycle", err.Error() + "; drop one of these dependencies"}
+	case errors.Is(err, memory.ErrNotFound):
+		var nf *memory.NotFoundError
+		hint := "use memory_search to list the entries"
+		if errors.As(err, &nf) && nf.Kind == "session" {
+			hint = "use session with action list to see the sessions"
+		} else if nf != nil && nf.Kind == "branch context" {
+			hint = "use branch with action list to see the saved branches, or save one first"
+		}
+		msg := err.Error()
+		if nf != nil {
+			msg = nf.Error()
+		}
+		return ToolError{CodeNotFound, "not_found", msg + "; " + hint}
 	case errors.Is(err, task.ErrNotFound):
 		return ToolError{CodeNotFound, "not_found", err.Error() + "; get_tasks or get_stack_overview lists the task ids"}
 	case errors.Is(err, project.ErrNoProject):
@@ -69,6 +83,8 @@ func classify(err error) ToolError {
 		return ToolError{CodeZen, "zen", err.Error()}
 	case errors.Is(err, task.ErrHasOpenChildren):
 		return ToolError{CodeOpenChildren, "open_children", err.Error()}
+	case errors.Is(err, memory.ErrEnded):
+		return ToolError{CodeClosed, "closed", err.Error()}
 	case errors.Is(err, task.ErrClosed):
 		return ToolError{CodeClosed, "closed", err.Error()}
 	case errors.Is(err, task.ErrInvalid):

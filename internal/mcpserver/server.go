@@ -55,6 +55,8 @@ var toolsets = []toolset{
 	{"focus", "the focus stack: YOU ARE HERE, deeper and next steps, completion", true},
 	{"plan", "the task board: dependencies, next task, queries, stats, subtasks", true},
 	{"loops", "iterative loops with completion criteria, checkpoints, live resources", false},
+	{"memory", "project memory: 3-layer search, decisions, mistakes, conventions, observations", true},
+	{"session", "working sessions (threaded) and git-branch context", false},
 }
 
 // tool is one tool's declaration: its toolset, its MCP definition and a
@@ -69,7 +71,7 @@ func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotat
 
 // allTools is every declared tool, in declaration order.
 func allTools() []tool {
-	return slices.Concat(focusTools(), planTools(), loopTools())
+	return slices.Concat(focusTools(), planTools(), loopTools(), memoryTools(), sessionTools())
 }
 
 type server struct {

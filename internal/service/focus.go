@@ -550,7 +550,8 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // Set is every service of one project, as the surfaces use them.
 type Set struct {
-	Focus *Focus
-	Plan  *Plan
-	Loops *Loops
+	Focus  *Focus
+	Plan   *Plan
+	Loops  *Loops
+	Memory *Memory
 }

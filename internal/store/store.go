@@ -15,6 +15,10 @@ import (
 // ErrClosed is returned by a store that has been closed.
 var ErrClosed = errors.New("store is closed")
 
+// ErrDuplicate is returned when a write would break a uniqueness rule the
+// method documents.
+var ErrDuplicate = errors.New("duplicate")
+
 // Store is one project's durable state.
 type Store interface {
 	// View runs fn in a read-only transaction that sees one consistent snapshot.
@@ -167,6 +171,8 @@ type Tx interface {
 	AddLoopEvent(ctx context.Context, e LoopEvent) error
 	// LoopEvents returns a page of a loop's history, oldest first, and the total.
 	LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]LoopEvent, int, error)
+
+	MemoryTx
 
 	// Completions returns archived completions in the order they happened
 	// (newestFirst reverses it), paged, and how many there are in all.

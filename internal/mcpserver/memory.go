@@ -1,0 +1,597 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// The memory toolset: typed project memory searched in three layers
+// (memory_search → memory_context → memory_get), its writes, pruning and
+// error diagnosis. Argument names follow the memory specification's
+// snake_case.
+
+type memorySearchArgs struct {
+	Query     string     `json:"query,omitempty" jsonschema:"plain words; empty lists the newest"`
+	Type      StringList `json:"type,omitempty" jsonschema:"entry types, one or a list"`
+	Tag       StringList `json:"tag,omitempty" jsonschema:"having any of these tags"`
+	SessionID string     `json:"session_id,omitempty"`
+	Branch    string     `json:"branch,omitempty"`
+	After     string     `json:"after,omitempty" jsonschema:"ISO 8601, created at or after"`
+	Before    string     `json:"before,omitempty"`
+	Offset    int        `json:"offset,omitempty"`
+	Limit     int        `json:"limit,omitempty" jsonschema:"default 10"`
+}
+
+type memoryContextArgs struct {
+	ID          IDArg `json:"id" jsonschema:"entry id, such as m12"`
+	Before      int   `json:"before,omitempty" jsonschema:"default 3"`
+	After       int   `json:"after,omitempty" jsonschema:"default 3"`
+	SameSession bool  `json:"same_session,omitempty" jsonschema:"only entries of the anchor's session"`
+}
+
+type memoryGetArgs struct {
+	IDs IDList `json:"ids" jsonschema:"entry ids from memory_search, at most 20"`
+}
+
+// entryArgs are the fields every written entry has.
+type entryArgs struct {
+	Title   string     `json:"title"`
+	Content string     `json:"content,omitempty"`
+	Facts   StringList `json:"facts,omitempty"`
+	Tags    StringList `json:"tags,omitempty" jsonschema:"concepts and tags"`
+	Files   StringList `json:"files,omitempty"`
+}
+
+func (a entryArgs) entry(t memory.Type) memory.Entry {
+	return memory.Entry{Type: t, Title: a.Title, Content: a.Content, Facts: a.Facts, Tags: a.Tags, Files: a.Files}
+}
+
+type addDecisionArgs struct {
+	entryArgs
+	Rationale    string     `json:"rationale,omitempty" jsonschema:"why"`
+	Alternatives StringList `json:"alternatives,omitempty" jsonschema:"options rejected"`
+}
+
+type addMistakeArgs struct {
+	entryArgs
+	RootCause  string `json:"root_cause,omitempty"`
+	Fix        string `json:"fix,omitempty"`
+	Prevention string `json:"prevention,omitempty"`
+}
+
+type addConventionArgs struct {
+	entryArgs
+	Examples StringList `json:"examples,omitempty"`
+}
+
+type observationArgs struct {
+	Type string `json:"type"`
+	entryArgs
+	DiscoveryTokens int `json:"discovery_tokens,omitempty" jsonschema:"tokens it took to find this out"`
+}
+
+type memoryPruneArgs struct {
+	IDs           IDList     `json:"ids,omitempty"`
+	Type          StringList `json:"type,omitempty"`
+	OlderThanDays int        `json:"older_than_days,omitempty"`
+	DryRun        *bool      `json:"dry_run,omitempty" jsonschema:"default true: list what would go"`
+}
+
+type diagnoseArgs struct {
+	Error string `json:"error" jsonschema:"the error message"`
+	Limit int    `json:"limit,omitempty" jsonschema:"default 3"`
+}
+
+const memoryMaxContext = 20
+
+func memoryTools() []tool {
+	const ts = "memory"
+	types := make([]any, len(memory.Types))
+	for i, t := range memory.Types {
+		types[i] = string(t)
+	}
+	typeItems := func(field string) func(*jsonschema.Schema) {
+		return func(s *jsonschema.Schema) {
+			// A fresh schema: StringList's is shared by every field of its type.
+			old := s.Properties[field]
+			s.Properties[field] = &jsonschema.Schema{Type: "array", Description: old.Description,
+				Items: &jsonschema.Schema{Type: "string", Enum: types}}
+		}
+	}
+	return []tool{
+		declare(ts, mcp.Tool{Name: "memory_search", Annotations: readOnly,
+			Description: "Layer 1: search project memory; a compact index (id, type, title, snippet, date). Then memory_context or memory_get."},
+			memorySearch, typeItems("type"), minimum("offset", 0), bounds("limit", 1, service.SearchMaxLimit)),
+		declare(ts, mcp.Tool{Name: "memory_context", Annotations: readOnly,
+			Description: "Layer 2: the entries recorded just before and after one entry."},
+			memoryContext, bounds("before", 0, memoryMaxContext), bounds("after", 0, memoryMaxContext)),
+		declare(ts, mcp.Tool{Name: "memory_get", Annotations: readOnly,
+			Description: "Layer 3: full entries by id, in a batch."},
+			memoryGet),
+		declare(ts, mcp.Tool{Name: "memory_add_decision", Annotations: additive,
+			Description: "Record a decision with its rationale and the alternatives rejected."},
+			addDecision),
+		declare(ts, mcp.Tool{Name: "memory_add_mistake", Annotations: additive,
+			Description: "Record a mistake: root cause, fix, prevention. Recording it again counts an occurrence."},
+			addMistake),
+		declare(ts, mcp.Tool{Name: "memory_add_convention", Annotations: additive,
+			Description: "Record a project convention with examples."},
+			addConvention),
+		declare(ts, mcp.Tool{Name: "observation", Annotations: additive,
+			Description: "Record what you learned, typed, with what it cost to find out."},
+			addObservation, enum("type", observationTypes()...)),
+		declare(ts, mcp.Tool{Name: "memory_prune", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)},
+			Description: "Remove entries by ids, type or age. dry_run (default true) lists what would go."},
+			memoryPrune, typeItems("type"), minimum("older_than_days", 1)),
+		declare(ts, mcp.Tool{Name: "diagnose_error", Annotations: readOnly,
+			Description: "Find past mistakes like this error, with their fixes."},
+			diagnoseError, bounds("limit", 1, 10)),
+	}
+}
+
+func observationTypes() []any {
+	var out []any
+	for _, t := range memory.Types {
+		if t.Observation() {
+			out = append(out, string(t))
+		}
+	}
+	return out
+}
+
+func parseTypes(field string, l StringList) ([]memory.Type, error) {
+	var out []memory.Type
+	for _, s := range l {
+		t := memory.Type(strings.ToLower(strings.TrimSpace(s)))
+		if !t.Valid() {
+			return nil, &task.FieldError{Field: field, Problem: fmt.Sprintf("has %s", quoteClip(s)),
+				Fix: "use " + strings.Join(memory.TypeNames(), ", ")}
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func parseMemoryID(field, s string) (memory.ID, error) {
+	id, err := memory.ParseID(s)
+	if err != nil {
+		return 0, &task.FieldError{Field: field, Problem: fmt.Sprintf("is %s, not an entry id", quoteClip(s)),
+			Fix: `pass an id from memory_search, such as "m12"`}
+	}
+	return id, nil
+}
+
+// hitOut is one line of the index.
+type hitOut struct {
+	ID          string  `json:"id"`
+	Type        string  `json:"type"`
+	Title       string  `json:"title"`
+	Snippet     string  `json:"snippet,omitempty"`
+	Date        string  `json:"date"`
+	Score       float64 `json:"score,omitempty"`
+	Occurrences int     `json:"occurrences,omitempty"`
+}
+
+func hitOf(h service.Hit) hitOut {
+	o := hitOut{ID: h.ID.String(), Type: string(h.Type), Title: h.Title, Snippet: h.Snippet, Date: h.CreatedAt.Format(time.DateOnly)}
+	o.Score = float64(int(h.Score*1000+0.5)) / 1000
+	if h.Occurrences > 1 {
+		o.Occurrences = h.Occurrences
+	}
+	return o
+}
+
+// hitLine renders an index line: "m12 decision 2026-11-20 Title — snippet".
+func hitLine(h hitOut) string {
+	s := fmt.Sprintf("%s %s %s %s", h.ID, h.Type, h.Date, h.Title)
+	if h.Occurrences > 1 {
+		s += fmt.Sprintf(" (×%d)", h.Occurrences)
+	}
+	if h.Snippet != "" && h.Snippet != h.Title {
+		s += " — " + h.Snippet
+	}
+	return s
+}
+
+type searchOut struct {
+	Hits       []hitOut `json:"hits"`
+	Total      int      `json:"total"`
+	Offset     int      `json:"offset"`
+	NextOffset int      `json:"next_offset,omitempty"`
+	Mode       string   `json:"mode"`
+	Note       string   `json:"note,omitempty"`
+}
+
+func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any, error) {
+	if err := checkPage(pageArgs{Offset: in.Offset, Limit: in.Limit}, service.SearchMaxLimit); err != nil {
+		return "", nil, err
+	}
+	q := store.MemoryQuery{Text: in.Query, Tags: in.Tag, SessionID: strings.TrimSpace(in.SessionID), Branch: strings.TrimSpace(in.Branch),
+		Offset: in.Offset, Limit: in.Limit}
+	var err error
+	if q.Types, err = parseTypes("type", in.Type); err != nil {
+		return "", nil, err
+	}
+	if len(q.Tags) > memory.MaxItems {
+		return "", nil, &task.FieldError{Field: "tag", Problem: fmt.Sprintf("has %d tags", len(q.Tags)), Fix: fmt.Sprintf("pass at most %d", memory.MaxItems)}
+	}
+	for i := range q.Tags {
+		q.Tags[i] = strings.ToLower(strings.TrimSpace(q.Tags[i]))
+		if len(q.Tags[i]) > memory.MaxTag {
+			return "", nil, &task.FieldError{Field: fmt.Sprintf("tag[%d]", i), Problem: fmt.Sprintf("is %d bytes", len(q.Tags[i])), Fix: fmt.Sprintf("pass tags of at most %d bytes", memory.MaxTag)}
+		}
+	}
+	for _, f := range []struct{ name, v string }{{"session_id", q.SessionID}, {"branch", q.Branch}} {
+		if len(f.v) > 256 {
+			return "", nil, &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d bytes", len(f.v)), Fix: "pass a session id such as s4, or a git branch name"}
+		}
+	}
+	if q.After, err = parseTime("after", in.After); err != nil {
+		return "", nil, err
+	}
+	if q.Before, err = parseTime("before", in.Before); err != nil {
+		return "", nil, err
+	}
+	if len(q.Text) > 4096 {
+		return "", nil, &task.FieldError{Field: "query", Problem: fmt.Sprintf("is %d bytes", len(q.Text)), Fix: "pass a few key words"}
+	}
+	res, err := c.Memory.Search(ctx, q)
+	if err != nil {
+		return "", nil, err
+	}
+	out := searchOut{Hits: []hitOut{}, Total: res.Total, Offset: res.Offset, Mode: res.Mode, Note: res.Note}
+	if res.Offset+len(res.Hits) < res.Total {
+		out.NextOffset = res.Offset + len(res.Hits)
+	}
+	var lines []string
+	switch {
+	case res.Total == 0:
+		lines = append(lines, "No entries match.")
+	case len(res.Hits) == 0:
+		lines = append(lines, fmt.Sprintf("No entries at offset %d of %d.", res.Offset, res.Total))
+	default:
+		h := fmt.Sprintf("Entries %d-%d of %d (%s)", res.Offset+1, res.Offset+len(res.Hits), res.Total, res.Mode)
+		if out.NextOffset != 0 {
+			h += fmt.Sprintf(", next offset %d", out.NextOffset)
+		}
+		lines = append(lines, h+":")
+	}
+	if res.Note != "" {
+		lines = append(lines, "note: "+res.Note)
+	}
+	for _, h := range res.Hits {
+		o := hitOf(h)
+		out.Hits = append(out.Hits, o)
+		lines = append(lines, hitLine(o))
+	}
+	return strings.Join(lines, "\n"), out, nil
+}
+
+type contextOut struct {
+	Anchor hitOut   `json:"anchor"`
+	Before []hitOut `json:"before"`
+	After  []hitOut `json:"after"`
+}
+
+func memoryContext(ctx context.Context, c call, in memoryContextArgs) (string, any, error) {
+	id, err := parseMemoryID("id", string(in.ID))
+	if err != nil {
+		return "", nil, err
+	}
+	for _, f := range []struct {
+		name string
+		v    *int
+	}{{"before", &in.Before}, {"after", &in.After}} {
+		if *f.v < 0 || *f.v > memoryMaxContext {
+			return "", nil, &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", *f.v), Fix: fmt.Sprintf("pass 0 to %d", memoryMaxContext)}
+		}
+		if *f.v == 0 {
+			*f.v = 3
+		}
+	}
+	tl, err := c.Memory.Context(ctx, id, in.Before, in.After, in.SameSession)
+	if err != nil {
+		return "", nil, err
+	}
+	out := contextOut{Anchor: hitOf(tl.Anchor), Before: []hitOut{}, After: []hitOut{}}
+	var lines []string
+	for _, h := range tl.Before {
+		o := hitOf(h)
+		out.Before = append(out.Before, o)
+		lines = append(lines, "  "+hitLine(o))
+	}
+	lines = append(lines, "> "+hitLine(out.Anchor))
+	for _, h := range tl.After {
+		o := hitOf(h)
+		out.After = append(out.After, o)
+		lines = append(lines, "  "+hitLine(o))
+	}
+	return strings.Join(lines, "\n"), out, nil
+}
+
+// entryOut is an entry in full.
+type entryOut struct {
+	ID              string   `json:"id"`
+	UID             string   `json:"uid"`
+	Type            string   `json:"type"`
+	Title           string   `json:"title"`
+	Content         string   `json:"content,omitempty"`
+	Facts           []string `json:"facts,omitempty"`
+	Tags            []string `json:"tags,omitempty"`
+	Files           []string `json:"files,omitempty"`
+	Rationale       string   `json:"rationale,omitempty"`
+	Alternatives    []string `json:"alternatives,omitempty"`
+	RootCause       string   `json:"root_cause,omitempty"`
+	Fix             string   `json:"fix,omitempty"`
+	Prevention      string   `json:"prevention,omitempty"`
+	Occurrences     int      `json:"occurrences,omitempty"`
+	Examples        []string `json:"examples,omitempty"`
+	DiscoveryTokens int      `json:"discovery_tokens,omitempty"`
+	SessionID       string   `json:"session_id,omitempty"`
+	Branch          string   `json:"branch,omitempty"`
+	CreatedAt       string   `json:"created_at"`
+	UpdatedAt       string   `json:"updated_at,omitempty"`
+}
+
+func entryOf(e memory.Entry) entryOut {
+	o := entryOut{ID: e.ID.String(), UID: e.UID, Type: string(e.Type), Title: e.Title, Content: e.Content, Facts: e.Facts, Tags: e.Tags,
+		Files: e.Files, Rationale: e.Rationale, Alternatives: e.Alternatives, RootCause: e.RootCause, Fix: e.Fix, Prevention: e.Prevention,
+		Occurrences: e.Occurrences, Examples: e.Examples, DiscoveryTokens: e.DiscoveryTokens, SessionID: e.SessionID, Branch: e.Branch,
+		CreatedAt: ts(e.CreatedAt)}
+	if !e.UpdatedAt.Equal(e.CreatedAt) {
+		o.UpdatedAt = ts(e.UpdatedAt)
+	}
+	return o
+}
+
+// RenderEntry is an entry as text, for the model and the CLI alike.
+func RenderEntry(e memory.Entry) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %s\n", e.ID, e.Type, e.Title)
+	meta := []string{e.CreatedAt.Format(time.DateOnly)}
+	if e.Branch != "" {
+		meta = append(meta, "branch "+e.Branch)
+	}
+	if e.SessionID != "" {
+		meta = append(meta, "session "+e.SessionID)
+	}
+	if e.Occurrences > 1 {
+		meta = append(meta, fmt.Sprintf("seen %d times", e.Occurrences))
+	}
+	if e.DiscoveryTokens > 0 {
+		meta = append(meta, fmt.Sprintf("%d discovery tokens", e.DiscoveryTokens))
+	}
+	if len(e.Tags) > 0 {
+		meta = append(meta, "tags "+strings.Join(e.Tags, ", "))
+	}
+	b.WriteString(strings.Join(meta, " · "))
+	if e.Content != "" {
+		b.WriteString("\n" + e.Content)
+	}
+	field := func(name, v string) {
+		if v != "" {
+			b.WriteString("\n" + name + ": " + v)
+		}
+	}
+	list := func(name string, l []string) {
+		if len(l) > 0 {
+			b.WriteString("\n" + name + ":")
+			for _, s := range l {
+				b.WriteString("\n- " + s)
+			}
+		}
+	}
+	field("rationale", e.Rationale)
+	list("alternatives", e.Alternatives)
+	field("root cause", e.RootCause)
+	field("fix", e.Fix)
+	field("prevention", e.Prevention)
+	list("examples", e.Examples)
+	list("facts", e.Facts)
+	list("files", e.Files)
+	return b.String()
+}
+
+type getOut struct {
+	Entries []entryOut `json:"entries"`
+	Missing []string   `json:"missing,omitempty"`
+}
+
+func memoryGet(ctx context.Context, c call, in memoryGetArgs) (string, any, error) {
+	if len(in.IDs) == 0 {
+		return "", nil, &task.FieldError{Field: "ids", Problem: "is empty", Fix: "pass the ids memory_search listed, such as [\"m12\"]"}
+	}
+	if len(in.IDs) > service.MaxGet {
+		return "", nil, &task.FieldError{Field: "ids", Problem: fmt.Sprintf("has %d ids", len(in.IDs)), Fix: fmt.Sprintf("pass at most %d at a time", service.MaxGet)}
+	}
+	ids := make([]memory.ID, len(in.IDs))
+	for i, s := range in.IDs {
+		var err error
+		if ids[i], err = parseMemoryID(fmt.Sprintf("ids[%d]", i), s); err != nil {
+			return "", nil, err
+		}
+	}
+	es, missing, err := c.Memory.Get(ctx, ids)
+	if err != nil {
+		return "", nil, err
+	}
+	out := getOut{Entries: []entryOut{}}
+	var parts []string
+	for _, e := range es {
+		out.Entries = append(out.Entries, entryOf(e))
+		parts = append(parts, RenderEntry(e))
+	}
+	for _, id := range missing {
+		out.Missing = append(out.Missing, id.String())
+	}
+	if len(missing) > 0 {
+		parts = append(parts, "not found: "+strings.Join(out.Missing, ", "))
+	}
+	return strings.Join(parts, "\n\n"), out, nil
+}
+
+type recordedOut struct {
+	ID          string `json:"id"`
+	Type        string `json:"type"`
+	Title       string `json:"title"`
+	Occurrences int    `json:"occurrences,omitempty"`
+	Counted     bool   `json:"counted,omitempty"`
+	Redacted    int    `json:"redacted,omitempty"`
+	Note        string `json:"note,omitempty"`
+}
+
+func record(ctx context.Context, c call, e memory.Entry) (string, any, error) {
+	r, err := c.Memory.Add(ctx, c.agent, e)
+	if err != nil {
+		return "", nil, err
+	}
+	out := recordedOut{ID: r.Entry.ID.String(), Type: string(r.Entry.Type), Title: r.Entry.Title, Counted: r.Counted,
+		Redacted: r.Redacted, Note: r.EmbedError}
+	if r.Entry.Type == memory.Mistake {
+		out.Occurrences = r.Entry.Occurrences
+	}
+	text := fmt.Sprintf("Recorded %s %s: %s", r.Entry.Type, r.Entry.ID, r.Entry.Title)
+	if r.Counted {
+		text = fmt.Sprintf("Known mistake %s, now seen %d times: %s", r.Entry.ID, r.Entry.Occurrences, r.Entry.Title)
+	}
+	if r.Redacted > 0 {
+		text += fmt.Sprintf("\nRedacted %d private span(s) or secret(s) before storing.", r.Redacted)
+	}
+	if r.EmbedError != "" {
+		text += "\nnote: " + r.EmbedError
+	}
+	return text, out, nil
+}
+
+func addDecision(ctx context.Context, c call, in addDecisionArgs) (string, any, error) {
+	e := in.entry(memory.Decision)
+	e.Rationale, e.Alternatives = in.Rationale, in.Alternatives
+	return record(ctx, c, e)
+}
+
+func addMistake(ctx context.Context, c call, in addMistakeArgs) (string, any, error) {
+	e := in.entry(memory.Mistake)
+	e.RootCause, e.Fix, e.Prevention = in.RootCause, in.Fix, in.Prevention
+	return record(ctx, c, e)
+}
+
+func addConvention(ctx context.Context, c call, in addConventionArgs) (string, any, error) {
+	e := in.entry(memory.Convention)
+	e.Examples = in.Examples
+	return record(ctx, c, e)
+}
+
+func addObservation(ctx context.Context, c call, in observationArgs) (string, any, error) {
+	t := memory.Type(strings.ToLower(strings.TrimSpace(in.Type)))
+	if !t.Observation() {
+		fix := "use pattern, preference, insight, tool_outcome or workflow_outcome"
+		if t.Valid() {
+			fix = "use memory_add_" + string(t) + " for a " + string(t) + ", which keeps its own fields"
+		}
+		return "", nil, &task.FieldError{Field: "type", Problem: fmt.Sprintf("is %s", quoteClip(in.Type)), Fix: fix}
+	}
+	e := in.entry(t)
+	e.DiscoveryTokens = in.DiscoveryTokens
+	return record(ctx, c, e)
+}
+
+type pruneOut struct {
+	DryRun  bool     `json:"dry_run"`
+	Total   int      `json:"total"`
+	Deleted int      `json:"deleted"`
+	Entries []hitOut `json:"entries"`
+}
+
+func memoryPrune(ctx context.Context, c call, in memoryPruneArgs) (string, any, error) {
+	var sel store.MemorySelector
+	for i, s := range in.IDs {
+		id, err := parseMemoryID(fmt.Sprintf("ids[%d]", i), s)
+		if err != nil {
+			return "", nil, err
+		}
+		sel.IDs = append(sel.IDs, id)
+	}
+	if len(sel.IDs) > 500 {
+		return "", nil, &task.FieldError{Field: "ids", Problem: fmt.Sprintf("has %d ids", len(sel.IDs)), Fix: "pass at most 500 ids at a time, or prune by type and age"}
+	}
+	var err error
+	if sel.Types, err = parseTypes("type", in.Type); err != nil {
+		return "", nil, err
+	}
+	if in.OlderThanDays < 0 {
+		return "", nil, &task.FieldError{Field: "older_than_days", Problem: "is negative", Fix: "pass a number of days, 1 or more"}
+	}
+	if in.OlderThanDays > 0 {
+		sel.Before = time.Now().UTC().Add(-time.Duration(in.OlderThanDays) * 24 * time.Hour)
+	}
+	dry := in.DryRun == nil || *in.DryRun
+	p, err := c.Memory.Prune(ctx, sel, dry)
+	if err != nil {
+		return "", nil, err
+	}
+	out := pruneOut{DryRun: dry, Total: p.Total, Deleted: p.Deleted, Entries: []hitOut{}}
+	var lines []string
+	switch {
+	case p.Total == 0:
+		lines = append(lines, "Nothing matches; nothing removed.")
+	case dry:
+		lines = append(lines, fmt.Sprintf("Dry run: %d entries would be removed. Call again with dry_run false to remove them.", p.Total))
+	default:
+		lines = append(lines, fmt.Sprintf("Removed %d entries.", p.Deleted))
+	}
+	for _, e := range p.Entries {
+		o := hitOf(service.Hit{ID: e.ID, Type: e.Type, Title: e.Title, CreatedAt: e.CreatedAt})
+		out.Entries = append(out.Entries, o)
+		lines = append(lines, hitLine(o))
+	}
+	if p.Total > len(p.Entries) {
+		lines = append(lines, fmt.Sprintf("… and %d more", p.Total-len(p.Entries)))
+	}
+	return strings.Join(lines, "\n"), out, nil
+}
+
+type diagnoseOut struct {
+	Matches []entryOut `json:"matches"`
+	Note    string     `json:"note,omitempty"`
+}
+
+func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, error) {
+	if in.Limit < 0 || in.Limit > 10 {
+		return "", nil, &task.FieldError{Field: "limit", Problem: fmt.Sprintf("is %d", in.Limit), Fix: "pass 1 to 10"}
+	}
+	if len(in.Error) > 16<<10 {
+		in.Error = in.Error[:16<<10] // the key lines of a long trace come first
+		for !utf8.ValidString(in.Error) {
+			in.Error = in.Error[:len(in.Error)-1]
+		}
+	}
+	es, note, err := c.Memory.Diagnose(ctx, in.Error, in.Limit)
+	if err != nil {
+		return "", nil, err
+	}
+	out := diagnoseOut{Matches: []entryOut{}, Note: note}
+	if len(es) == 0 {
+		text := "No similar mistake is recorded. Once fixed, record it with memory_add_mistake."
+		if note != "" {
+			text += "\nnote: " + note
+		}
+		return text, out, nil
+	}
+	parts := []string{fmt.Sprintf("%d similar past mistake(s), best first:", len(es))}
+	for _, e := range es {
+		out.Matches = append(out.Matches, entryOf(e))
+		parts = append(parts, RenderEntry(e))
+	}
+	return strings.Join(parts, "\n\n"), out, nil
+}

@@ -1,0 +1,538 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// Embedder turns texts into vectors: an embedding provider's client.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// MemoryOptions configure the memory service.
+type MemoryOptions struct {
+	// Embedder, when set, adds semantic ranking; Model names its vectors so
+	// a change of model never mixes them.
+	Embedder Embedder
+	Model    string
+	// EmbedTimeout bounds the embedding of one write or one query; default
+	// 5 s. A write is stored before it is embedded, so a slow or failed
+	// provider never loses it.
+	EmbedTimeout time.Duration
+	// Branch returns the current git branch ("" if unknown); entries and
+	// sessions recorded without one get it.
+	Branch func() string
+	Logger *slog.Logger
+}
+
+// Memory is the project's durable knowledge: typed entries with 3-layer
+// search (index, timeline, full entries), sessions and branch contexts.
+type Memory struct {
+	store store.Store
+	opts  MemoryOptions
+	now   func() time.Time
+}
+
+// NewMemory returns the memory service over s.
+func NewMemory(s store.Store, opts MemoryOptions) *Memory {
+	if opts.EmbedTimeout <= 0 {
+		opts.EmbedTimeout = 5 * time.Second
+	}
+	if opts.Branch == nil {
+		opts.Branch = func() string { return "" }
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Memory{store: s, opts: opts, now: func() time.Time { return time.Now().UTC() }}
+}
+
+// Semantic reports whether an embedding provider is configured.
+func (m *Memory) Semantic() bool { return m.opts.Embedder != nil }
+
+// Branch is the current git branch, "" if unknown.
+func (m *Memory) Branch() string { return m.opts.Branch() }
+
+// Recorded is what a write to memory did.
+type Recorded struct {
+	Entry memory.Entry
+	// Counted is set when a mistake was already known: its occurrence
+	// count went up instead of a copy being added.
+	Counted bool
+	// Redacted counts the private spans and secrets removed before storage.
+	Redacted int
+	// EmbedError says why the entry has no vector yet ("" when it has one
+	// or no provider is configured); `cairn memory backfill` retries.
+	EmbedError string
+}
+
+// redact removes private spans and secrets from every text field of e and
+// returns how many it removed.
+func redact(e *memory.Entry) int {
+	n := 0
+	one := func(s *string) {
+		out, r := memory.Redact(*s)
+		*s, n = out, n+r.Total
+	}
+	list := func(l []string) {
+		for i := range l {
+			one(&l[i])
+		}
+	}
+	for _, s := range []*string{&e.Title, &e.Content, &e.Rationale, &e.RootCause, &e.Fix, &e.Prevention} {
+		one(s)
+	}
+	list(e.Facts)
+	list(e.Alternatives)
+	list(e.Examples)
+	list(e.Files)
+	return n
+}
+
+// Add records an entry for agent, in the agent's open session unless e
+// names one. A mistake whose title matches a known mistake's
+// (see memory.Fingerprint) counts another occurrence of it, folding in any
+// new analysis, rather than adding a duplicate.
+func (m *Memory) Add(ctx context.Context, agent string, e memory.Entry) (Recorded, error) {
+	redacted := redact(&e)
+	e.Normalize()
+	if err := memory.Validate(e); err != nil {
+		return Recorded{}, err
+	}
+	if e.Branch == "" {
+		e.Branch = m.opts.Branch()
+	}
+	now := m.now()
+	e.ID, e.UID, e.CreatedAt, e.UpdatedAt = 0, "", now, now
+	rec := Recorded{Redacted: redacted}
+	err := m.store.Update(ctx, func(tx store.Tx) error {
+		if e.SessionID == "" && agent != "" {
+			open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 1})
+			if err != nil {
+				return err
+			}
+			if len(open) > 0 {
+				e.SessionID = open[0].ID.String()
+			}
+		}
+		if e.Type == memory.Mistake {
+			old, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint(e.Title))
+			if err != nil {
+				return err
+			}
+			if ok {
+				rec.Entry, rec.Counted = foldMistake(old, e, now), true
+				return tx.UpdateMemory(ctx, rec.Entry)
+			}
+			e.Occurrences = 1
+		}
+		var err error
+		rec.Entry, err = tx.AddMemory(ctx, e)
+		return err
+	})
+	if err != nil {
+		return Recorded{}, fmt.Errorf("record %s: %w", e.Type, err)
+	}
+	rec.EmbedError = m.embedEntries(ctx, rec.Entry)
+	return rec, nil
+}
+
+// foldMistake is a known mistake met again: one more occurrence, and the
+// newest analysis where one is given.
+func foldMistake(old, e memory.Entry, now time.Time) memory.Entry {
+	old.Occurrences++
+	for _, f := range []struct {
+		dst *string
+		src string
+	}{
+		{&old.Content, e.Content}, {&old.RootCause, e.RootCause}, {&old.Fix, e.Fix}, {&old.Prevention, e.Prevention},
+	} {
+		if f.src != "" {
+			*f.dst = f.src
+		}
+	}
+	old.Facts = memory.Union(old.Facts, e.Facts)
+	old.Tags = memory.Union(old.Tags, e.Tags)
+	old.Files = memory.Union(old.Files, e.Files)
+	if e.SessionID != "" {
+		old.SessionID = e.SessionID
+	}
+	if e.Branch != "" {
+		old.Branch = e.Branch
+	}
+	old.UpdatedAt = now
+	return old
+}
+
+// embedText is what an entry's vector is computed from.
+func embedText(e memory.Entry) string {
+	s := e.Title + "\n" + e.SearchText()
+	if len(s) > 8000 { // a few thousand tokens: past that providers truncate or refuse
+		s = s[:8000]
+		for !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+	}
+	return s
+}
+
+// embedEntries computes and stores the vectors of entries already stored,
+// and returns why it could not ("" on success or with no provider).
+func (m *Memory) embedEntries(ctx context.Context, es ...memory.Entry) string {
+	if m.opts.Embedder == nil || len(es) == 0 {
+		return ""
+	}
+	texts := make([]string, len(es))
+	for i, e := range es {
+		texts[i] = embedText(e)
+	}
+	ectx, cancel := context.WithTimeout(ctx, m.opts.EmbedTimeout)
+	vecs, err := m.opts.Embedder.Embed(ectx, texts)
+	cancel()
+	if err == nil && len(vecs) != len(es) {
+		err = fmt.Errorf("provider returned %d vectors for %d texts", len(vecs), len(es))
+	}
+	if err == nil {
+		err = m.store.Update(ctx, func(tx store.Tx) error {
+			for i, e := range es {
+				if err := tx.SetMemoryVector(ctx, e.ID, m.opts.Model, vecs[i]); err != nil && !errors.Is(err, memory.ErrNotFound) {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		m.opts.Logger.Warn("embedding failed; entries are stored and can be backfilled", "entries", len(es), "error", err)
+		return "not embedded yet (" + clip(err.Error(), 120) + "); `cairn memory backfill` retries"
+	}
+	return ""
+}
+
+// Backfill embeds up to limit entries that have no vector for the
+// configured model, batch at a time, and returns how many it embedded and
+// how many are still missing.
+func (m *Memory) Backfill(ctx context.Context, batch, limit int) (done, missing int, err error) {
+	if m.opts.Embedder == nil {
+		return 0, 0, errors.New("no embedding provider is configured: set CAIRN_EMBED_URL and CAIRN_EMBED_MODEL")
+	}
+	if batch <= 0 {
+		batch = 32
+	}
+	for limit <= 0 || done < limit {
+		var es []memory.Entry
+		if err := m.store.View(ctx, func(tx store.Tx) (err error) {
+			es, err = tx.MissingVectors(ctx, m.opts.Model, batch)
+			return err
+		}); err != nil {
+			return done, 0, err
+		}
+		if len(es) == 0 {
+			break
+		}
+		if msg := m.embedEntries(ctx, es...); msg != "" {
+			return done, 0, errors.New(msg)
+		}
+		done += len(es)
+	}
+	err = m.store.View(ctx, func(tx store.Tx) error {
+		with, total, err := tx.CountVectors(ctx, m.opts.Model)
+		missing = total - with
+		return err
+	})
+	return done, missing, err
+}
+
+// Hit is one line of the search index: enough to decide whether to fetch
+// the entry.
+type Hit struct {
+	ID          memory.ID
+	Type        memory.Type
+	Title       string
+	Snippet     string
+	CreatedAt   time.Time
+	Score       float64
+	Occurrences int // mistakes only
+}
+
+// SearchResult is a page of the index.
+type SearchResult struct {
+	Hits   []Hit
+	Total  int
+	Offset int
+	// Mode is "bm25", "hybrid" (BM25 fused with semantic ranking) or
+	// "recent" (no query text).
+	Mode string
+	// Note says why a hybrid search fell back to BM25, if it did.
+	Note string
+}
+
+// Search limits.
+const (
+	SearchDefaultLimit = 10
+	SearchMaxLimit     = 50
+	// fuseDepth is how many candidates each ranking contributes to fusion.
+	fuseDepth  = 50
+	snippetLen = 160
+)
+
+// Search is layer 1: a compact, ranked index of the entries q selects.
+func (m *Memory) Search(ctx context.Context, q store.MemoryQuery) (SearchResult, error) {
+	if q.Limit <= 0 {
+		q.Limit = SearchDefaultLimit
+	}
+	res := SearchResult{Offset: q.Offset, Mode: "bm25"}
+	if strings.TrimSpace(q.Text) == "" {
+		res.Mode = "recent"
+	}
+	if res.Mode == "bm25" && m.opts.Embedder != nil && q.Offset+q.Limit <= fuseDepth {
+		r, note, err := m.hybrid(ctx, q)
+		if err != nil {
+			return SearchResult{}, err
+		}
+		if note == "" {
+			return r, nil
+		}
+		res.Note = note
+	}
+	var hits []store.MemoryHit
+	err := m.store.View(ctx, func(tx store.Tx) (err error) {
+		hits, res.Total, err = tx.SearchMemory(ctx, q)
+		return err
+	})
+	if err != nil {
+		return SearchResult{}, fmt.Errorf("search memory: %w", err)
+	}
+	for _, h := range hits {
+		res.Hits = append(res.Hits, hit(h.Entry, h.Snippet, h.Score))
+	}
+	return res, nil
+}
+
+func hit(e memory.Entry, snippet string, score float64) Hit {
+	return Hit{ID: e.ID, Type: e.Type, Title: e.Title, Snippet: oneLine(snippet, snippetLen), CreatedAt: e.CreatedAt, Score: score, Occurrences: e.Occurrences}
+}
+
+// oneLine flattens whitespace and clips s to n bytes on a rune boundary.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	return clip(s, n)
+}
+
+// hybrid fuses the BM25 ranking with the embedding ranking by reciprocal
+// rank. A note (and no result) means semantic ranking is unavailable now
+// and the caller falls back to BM25.
+func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult, string, error) {
+	ectx, cancel := context.WithTimeout(ctx, m.opts.EmbedTimeout)
+	vecs, err := m.opts.Embedder.Embed(ectx, []string{q.Text})
+	cancel()
+	if err != nil || len(vecs) != 1 {
+		if err == nil {
+			err = errors.New("no vector returned")
+		}
+		m.opts.Logger.Warn("query embedding failed; ranking by BM25 alone", "error", err)
+		return SearchResult{}, "semantic ranking unavailable (" + clip(err.Error(), 100) + "); ranked by BM25", nil
+	}
+	var (
+		lex     []store.MemoryHit
+		sem     []store.ScoredID
+		entries []memory.Entry
+	)
+	deep := q
+	deep.Offset, deep.Limit = 0, fuseDepth
+	res := SearchResult{Offset: q.Offset, Mode: "hybrid"}
+	err = m.store.View(ctx, func(tx store.Tx) error {
+		var err error
+		if lex, _, err = tx.SearchMemory(ctx, deep); err != nil {
+			return err
+		}
+		if sem, err = tx.NearestMemories(ctx, m.opts.Model, vecs[0], q, fuseDepth); err != nil {
+			return err
+		}
+		lexIDs := make([]int64, len(lex))
+		for i, h := range lex {
+			lexIDs[i] = int64(h.Entry.ID)
+		}
+		semIDs := make([]int64, len(sem))
+		for i, s := range sem {
+			semIDs[i] = int64(s.ID)
+		}
+		fused := memory.Fuse(60, lexIDs, semIDs)
+		res.Total = len(fused)
+		if q.Offset >= len(fused) {
+			return nil
+		}
+		page := fused[q.Offset:min(len(fused), q.Offset+q.Limit)]
+		ids := make([]memory.ID, len(page))
+		for i, f := range page {
+			ids[i] = memory.ID(f.ID)
+		}
+		if entries, err = tx.Memories(ctx, ids); err != nil {
+			return err
+		}
+		snippets := make(map[memory.ID]string, len(lex))
+		for _, h := range lex {
+			snippets[h.Entry.ID] = h.Snippet
+		}
+		byID := make(map[memory.ID]memory.Entry, len(entries))
+		for _, e := range entries {
+			byID[e.ID] = e
+		}
+		for _, f := range page {
+			e, ok := byID[memory.ID(f.ID)]
+			if !ok {
+				continue
+			}
+			snip, ok := snippets[e.ID]
+			if !ok {
+				snip = e.Content
+			}
+			res.Hits = append(res.Hits, hit(e, snip, f.Score))
+		}
+		return nil
+	})
+	if err != nil {
+		return SearchResult{}, "", fmt.Errorf("search memory: %w", err)
+	}
+	return res, "", nil
+}
+
+// Timeline is layer 2: entries recorded around an anchor.
+type Timeline struct {
+	Anchor Hit
+	Before []Hit
+	After  []Hit
+}
+
+// Context returns the anchor and up to before/after entries recorded just
+// before and after it, within its session when sameSession is set.
+func (m *Memory) Context(ctx context.Context, anchor memory.ID, before, after int, sameSession bool) (Timeline, error) {
+	var tl Timeline
+	err := m.store.View(ctx, func(tx store.Tx) error {
+		es, err := tx.Memories(ctx, []memory.ID{anchor})
+		if err != nil {
+			return err
+		}
+		if len(es) == 0 {
+			return &memory.NotFoundError{Kind: "entry", ID: anchor.String()}
+		}
+		tl.Anchor = hit(es[0], es[0].Content, 0)
+		older, newer, err := tx.MemoryTimeline(ctx, anchor, before, after, sameSession)
+		for _, e := range older {
+			tl.Before = append(tl.Before, hit(e, e.Content, 0))
+		}
+		for _, e := range newer {
+			tl.After = append(tl.After, hit(e, e.Content, 0))
+		}
+		return err
+	})
+	if err != nil {
+		return Timeline{}, fmt.Errorf("memory context of %s: %w", anchor, err)
+	}
+	return tl, nil
+}
+
+// MaxGet bounds how many entries one Get returns.
+const MaxGet = 20
+
+// Get is layer 3: full entries, in the order asked, and the ids not found.
+func (m *Memory) Get(ctx context.Context, ids []memory.ID) ([]memory.Entry, []memory.ID, error) {
+	var es []memory.Entry
+	err := m.store.View(ctx, func(tx store.Tx) (err error) {
+		es, err = tx.Memories(ctx, ids)
+		return err
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("get memory: %w", err)
+	}
+	found := make(map[memory.ID]bool, len(es))
+	for _, e := range es {
+		found[e.ID] = true
+	}
+	var missing []memory.ID
+	for _, id := range ids {
+		if !found[id] {
+			missing = append(missing, id)
+		}
+	}
+	return es, missing, nil
+}
+
+// Pruned is what a prune selected, and removed unless it was a dry run.
+type Pruned struct {
+	Entries []memory.Entry // the first PruneList of them
+	Total   int
+	Deleted int
+	DryRun  bool
+}
+
+// PruneList bounds how many pruned entries are listed.
+const PruneList = 20
+
+// Prune removes the entries sel selects; with dryRun it only lists them.
+func (m *Memory) Prune(ctx context.Context, sel store.MemorySelector, dryRun bool) (Pruned, error) {
+	if len(sel.IDs) == 0 && len(sel.Types) == 0 && sel.Before.IsZero() {
+		return Pruned{}, &task.FieldError{Field: "ids", Problem: "is empty, and so are type and olderThanDays",
+			Fix: "pass ids, a type, older_than_days, or a type and an age"}
+	}
+	p := Pruned{DryRun: dryRun}
+	do := m.store.Update
+	if dryRun {
+		do = m.store.View
+	}
+	err := do(ctx, func(tx store.Tx) error {
+		all, total, err := tx.SelectMemories(ctx, sel)
+		if err != nil {
+			return err
+		}
+		p.Total = total
+		p.Entries = all[:min(len(all), PruneList)]
+		if dryRun {
+			return nil
+		}
+		ids := make([]memory.ID, len(all))
+		for i, e := range all {
+			ids[i] = e.ID
+		}
+		p.Deleted, err = tx.DeleteMemories(ctx, ids)
+		return err
+	})
+	if err != nil {
+		return Pruned{}, fmt.Errorf("prune memory: %w", err)
+	}
+	return p, nil
+}
+
+// Diagnose finds past mistakes like the error text, best first, with their
+// fixes.
+func (m *Memory) Diagnose(ctx context.Context, errText string, limit int) ([]memory.Entry, string, error) {
+	if strings.TrimSpace(errText) == "" {
+		return nil, "", &task.FieldError{Field: "error", Problem: "is empty", Fix: "pass the error message or its key line"}
+	}
+	if limit <= 0 {
+		limit = 3
+	}
+	res, err := m.Search(ctx, store.MemoryQuery{Text: errText, Types: []memory.Type{memory.Mistake}, Limit: limit})
+	if err != nil {
+		return nil, "", err
+	}
+	ids := make([]memory.ID, len(res.Hits))
+	for i, h := range res.Hits {
+		ids[i] = h.ID
+	}
+	es, _, err := m.Get(ctx, ids)
+	return es, res.Note, err
+}

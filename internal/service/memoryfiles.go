@@ -1,0 +1,186 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/store"
+)
+
+// Exported is what an export wrote.
+type Exported struct {
+	Written   int      // files created or changed
+	Unchanged int      // files already up to date
+	Orphans   []string // files under dir whose entry is no longer in memory
+}
+
+// Export writes every decision, convention and mistake to dir (usually
+// .cairn/memory) as one Markdown file each, for review in pull requests.
+// Files are rewritten only when their content changed, atomically.
+func (m *Memory) Export(ctx context.Context, dir string) (Exported, error) {
+	var es []memory.Entry
+	err := m.store.View(ctx, func(tx store.Tx) (err error) {
+		es, _, err = tx.SelectMemories(ctx, store.MemorySelector{Types: memory.Exported})
+		return err
+	})
+	if err != nil {
+		return Exported{}, fmt.Errorf("export memory: %w", err)
+	}
+	var out Exported
+	keep := make(map[string]bool, len(es))
+	for _, e := range es {
+		b, err := memory.MarshalFile(e)
+		if err != nil {
+			return out, fmt.Errorf("export %s: %w", e.ID, err)
+		}
+		rel := memory.FileName(e)
+		keep[rel] = true
+		path := filepath.Join(dir, filepath.FromSlash(rel))
+		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, b) {
+			out.Unchanged++
+			continue
+		}
+		if err := writeAtomic(path, b); err != nil {
+			return out, err
+		}
+		out.Written++
+	}
+	for _, t := range memory.Exported {
+		files, _ := filepath.Glob(filepath.Join(dir, string(t)+"s", "*.md"))
+		for _, f := range files {
+			rel, _ := filepath.Rel(dir, f)
+			if !keep[filepath.ToSlash(rel)] {
+				out.Orphans = append(out.Orphans, filepath.ToSlash(rel))
+			}
+		}
+	}
+	sort.Strings(out.Orphans)
+	return out, nil
+}
+
+func writeAtomic(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Imported is what an import did.
+type Imported struct {
+	Added, Updated, Unchanged int
+	Redacted                  int
+	Problems                  []string // files skipped, with why
+}
+
+// Import merges the exported files under dir into memory by uid: a new uid
+// is added, a known one updated when the file is newer, a mistake already
+// known under another uid counted rather than duplicated. Everything is one
+// transaction: a failure changes nothing. Unreadable files are skipped and
+// reported.
+func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
+	var (
+		out   Imported
+		files []memory.Entry
+	)
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			out.Problems = append(out.Problems, rel+": "+err.Error())
+			return nil
+		}
+		e, err := memory.ParseFile(b)
+		if err != nil {
+			out.Problems = append(out.Problems, rel+": "+err.Error())
+			return nil
+		}
+		out.Redacted += redact(&e)
+		files = append(files, e)
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return out, fmt.Errorf("import memory: %s does not exist; `cairn memory export` writes it", dir)
+		}
+		return out, fmt.Errorf("import memory: %w", err)
+	}
+	var added []memory.Entry
+	err = m.store.Update(ctx, func(tx store.Tx) error {
+		for _, e := range files {
+			old, ok, err := tx.MemoryByUID(ctx, e.UID)
+			if err != nil {
+				return err
+			}
+			if !ok && e.Type == memory.Mistake {
+				if old, ok, err = tx.MistakeByFingerprint(ctx, memory.Fingerprint(e.Title)); err != nil {
+					return err
+				}
+				if ok {
+					e.UID = old.UID
+				}
+			}
+			switch {
+			case !ok:
+				a, err := tx.AddMemory(ctx, e)
+				if err != nil {
+					return fmt.Errorf("%s: %w", e.UID, err)
+				}
+				added = append(added, a)
+				out.Added++
+			case sameEntry(old, e) || e.UpdatedAt.Before(old.UpdatedAt):
+				out.Unchanged++
+			default:
+				e.ID, e.SessionID, e.CreatedAt = old.ID, old.SessionID, old.CreatedAt
+				e.Occurrences = max(e.Occurrences, old.Occurrences)
+				if err := tx.UpdateMemory(ctx, e); err != nil {
+					return fmt.Errorf("%s: %w", e.UID, err)
+				}
+				out.Updated++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Imported{}, fmt.Errorf("import memory: %w", err)
+	}
+	m.embedEntries(ctx, added...)
+	return out, nil
+}
+
+// sameEntry reports whether a file says nothing new about an entry.
+func sameEntry(a, b memory.Entry) bool {
+	fa, _ := memory.MarshalFile(a)
+	b.UpdatedAt, b.CreatedAt = a.UpdatedAt, a.CreatedAt
+	fb, _ := memory.MarshalFile(b)
+	return bytes.Equal(fa, fb)
+}

@@ -1,0 +1,118 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/memory"
+)
+
+// MemoryTx is what a transaction can read and write of the project's memory:
+// typed entries with their full-text index and vectors, sessions and branch
+// contexts.
+type MemoryTx interface {
+	// AddMemory stores e with a new ID (and a new UID unless e has one) and
+	// returns it. A mistake's fingerprint is unique among mistakes: adding
+	// one that is already there fails with ErrDuplicate; the caller counts
+	// an occurrence instead.
+	AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, error)
+	// UpdateMemory rewrites every field of the entry with e's ID.
+	UpdateMemory(ctx context.Context, e memory.Entry) error
+	// Memories returns the entries with these ids, in the order given,
+	// skipping ids that do not exist.
+	Memories(ctx context.Context, ids []memory.ID) ([]memory.Entry, error)
+	// MemoryByUID returns the entry with this UID.
+	MemoryByUID(ctx context.Context, uid string) (memory.Entry, bool, error)
+	// MistakeByFingerprint returns the mistake whose title has this
+	// memory.Fingerprint.
+	MistakeByFingerprint(ctx context.Context, fp string) (memory.Entry, bool, error)
+	// SearchMemory returns a page of the entries q selects, best first, and
+	// how many it selects in all. With Text, entries match it in full text
+	// and are ranked by BM25 with a snippet; without, newest first.
+	SearchMemory(ctx context.Context, q MemoryQuery) ([]MemoryHit, int, error)
+	// MemoryTimeline returns up to before entries recorded just before the
+	// anchor and up to after just after it (by ID, oldest first), within
+	// the anchor's session when sameSession is set.
+	MemoryTimeline(ctx context.Context, anchor memory.ID, before, after int, sameSession bool) (older, newer []memory.Entry, err error)
+	// SelectMemories returns the entries s selects, oldest first, at most
+	// s.Limit of them (zero: all), and how many it selects in all.
+	SelectMemories(ctx context.Context, s MemorySelector) ([]memory.Entry, int, error)
+	// DeleteMemories deletes entries with their index rows and vectors and
+	// returns how many there were.
+	DeleteMemories(ctx context.Context, ids []memory.ID) (int, error)
+
+	// SetMemoryVector stores an entry's embedding under a model's name.
+	SetMemoryVector(ctx context.Context, id memory.ID, model string, vec []float32) error
+	// MissingVectors returns up to limit entries, oldest first, that have
+	// no vector for model.
+	MissingVectors(ctx context.Context, model string, limit int) ([]memory.Entry, error)
+	// NearestMemories returns up to limit entries that q's filters select
+	// (its Text is ignored) and that have a vector for model, nearest to vec
+	// by cosine distance first.
+	NearestMemories(ctx context.Context, model string, vec []float32, q MemoryQuery, limit int) ([]ScoredID, error)
+	// CountVectors returns how many entries have a vector for model, and
+	// how many entries there are.
+	CountVectors(ctx context.Context, model string) (withVector, total int, err error)
+
+	// CreateSession stores s with a new ID and returns it; a zero ThreadID
+	// makes the session the start of its own thread.
+	CreateSession(ctx context.Context, s memory.Session) (memory.Session, error)
+	// UpdateSession rewrites the session with s's ID.
+	UpdateSession(ctx context.Context, s memory.Session) error
+	// Session returns a session or a *memory.NotFoundError.
+	Session(ctx context.Context, id memory.SessionID) (memory.Session, error)
+	// Sessions returns a page of sessions, newest first, and the total.
+	Sessions(ctx context.Context, q SessionQuery) ([]memory.Session, int, error)
+
+	// BranchContext returns a branch's context, if one was saved.
+	BranchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error)
+	// SetBranchContext stores a branch's context.
+	SetBranchContext(ctx context.Context, b memory.BranchContext) error
+	// BranchContexts returns every branch's context, most recently updated first.
+	BranchContexts(ctx context.Context) ([]memory.BranchContext, error)
+}
+
+// MemoryQuery selects and pages memory entries.
+type MemoryQuery struct {
+	Text      string        // full-text query in plain words; empty: newest first
+	Types     []memory.Type // any of these; empty: all
+	Tags      []string      // having any of these tags
+	SessionID string
+	Branch    string
+	After     time.Time // created at or after; zero: unbounded
+	Before    time.Time // created before
+	Offset    int
+	Limit     int // zero: 10
+}
+
+// MemoryHit is an entry as a search lists it: no content, a snippet instead.
+type MemoryHit struct {
+	Entry   memory.Entry // without Content and the type-specific text
+	Snippet string
+	Score   float64 // higher is better; BM25 for a text search, else zero
+}
+
+// ScoredID is an entry's id and its similarity (higher is better).
+type ScoredID struct {
+	ID    memory.ID
+	Score float64
+}
+
+// MemorySelector selects entries to prune or export. Set fields combine
+// with AND; at least one of IDs, Types and Before should be set.
+type MemorySelector struct {
+	IDs    []memory.ID
+	Types  []memory.Type
+	Before time.Time // created before
+	Limit  int
+}
+
+// SessionQuery filters the session list.
+type SessionQuery struct {
+	ThreadID memory.SessionID
+	Agent    string
+	Branch   string
+	OpenOnly bool
+	Offset   int
+	Limit    int // zero: 20
+}

@@ -1,0 +1,604 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	_ "modernc.org/sqlite/vec" // vec_distance_cosine for the memory's embeddings
+
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/store"
+)
+
+const (
+	memCols = `e.id, e.uid, e.type, e.title, e.content, e.facts, e.tags, e.files, e.session_id, e.branch,
+	e.rationale, e.alternatives, e.root_cause, e.fix, e.prevention, e.occurrences, e.examples,
+	e.discovery_tokens, e.created_at, e.updated_at`
+	// memHitCols are the columns a search lists: no text beyond the title.
+	memHitCols = `e.id, e.uid, e.type, e.title, '', NULL, e.tags, NULL, e.session_id, e.branch,
+	'', NULL, '', '', '', e.occurrences, NULL, e.discovery_tokens, e.created_at, e.updated_at`
+
+	qAddMemory = `INSERT INTO memory_entries (uid, type, title, content, facts, tags, files, session_id, branch,
+	rationale, alternatives, root_cause, fix, prevention, occurrences, examples, discovery_tokens, fingerprint,
+	created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+	qUpdateMemory = `UPDATE memory_entries SET uid = ?, type = ?, title = ?, content = ?, facts = ?, tags = ?, files = ?,
+	session_id = ?, branch = ?, rationale = ?, alternatives = ?, root_cause = ?, fix = ?, prevention = ?,
+	occurrences = ?, examples = ?, discovery_tokens = ?, fingerprint = ?, created_at = ?, updated_at = ? WHERE id = ?`
+	qMemory         = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id = ?`
+	qMemoryByUID    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.uid = ?`
+	qMistakeByFP    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.fingerprint = ?`
+	qFTSInsert      = `INSERT INTO memory_fts (rowid, title, body, tags) VALUES (?, ?, ?, ?)`
+	qFTSDelete      = `DELETE FROM memory_fts WHERE rowid = ?`
+	qTagsDelete     = `DELETE FROM memory_tags WHERE entry_id = ?`
+	qTagInsert      = `INSERT OR IGNORE INTO memory_tags (tag, entry_id) VALUES (?, ?)`
+	qMemDelete      = `DELETE FROM memory_entries WHERE id = ?`
+	qOlder          = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id < ? ORDER BY e.id DESC LIMIT ?`
+	qNewer          = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id > ? ORDER BY e.id LIMIT ?`
+	qOlderSession   = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.session_id = ? AND e.id < ? ORDER BY e.id DESC LIMIT ?`
+	qNewerSession   = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.session_id = ? AND e.id > ? ORDER BY e.id LIMIT ?`
+	qSetVector      = `INSERT INTO memory_vectors (model, entry_id, vec) VALUES (?, ?, ?) ON CONFLICT (model, entry_id) DO UPDATE SET vec = excluded.vec`
+	qMissingVectors = `SELECT ` + memCols + ` FROM memory_entries e WHERE NOT EXISTS
+	(SELECT 1 FROM memory_vectors v WHERE v.model = ? AND v.entry_id = e.id) ORDER BY e.id LIMIT ?`
+	qCountVectors  = `SELECT (SELECT count(*) FROM memory_vectors WHERE model = ?), (SELECT count(*) FROM memory_entries)`
+	qAddSession    = `INSERT INTO sessions (thread_id, agent, branch, started_at, ended_at, doc) VALUES (?, ?, ?, ?, ?, '{}') RETURNING id`
+	qUpdateSession = `UPDATE sessions SET thread_id = ?, agent = ?, branch = ?, started_at = ?, ended_at = ?, doc = ? WHERE id = ?`
+	qSession       = `SELECT doc FROM sessions WHERE id = ?`
+	qBranch        = `SELECT doc FROM branch_contexts WHERE branch = ?`
+	qSetBranch     = `INSERT INTO branch_contexts (branch, updated_at, doc) VALUES (?, ?, ?) ON CONFLICT (branch) DO UPDATE SET updated_at = excluded.updated_at, doc = excluded.doc`
+	qBranches      = `SELECT doc FROM branch_contexts ORDER BY updated_at DESC, branch`
+)
+
+var (
+	memoryReadQueries  = []string{qMemory, qMemoryByUID, qMistakeByFP, qOlder, qNewer, qOlderSession, qNewerSession, qMissingVectors, qCountVectors, qSession, qBranch, qBranches}
+	memoryWriteQueries = []string{qAddMemory, qUpdateMemory, qFTSInsert, qFTSDelete, qTagsDelete, qTagInsert, qMemDelete, qSetVector, qAddSession, qUpdateSession, qSetBranch}
+)
+
+func jsonList(l []string) any {
+	if len(l) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(l)
+	return string(b)
+}
+
+func fingerprint(e memory.Entry) any {
+	if e.Type != memory.Mistake {
+		return nil
+	}
+	return memory.Fingerprint(e.Title)
+}
+
+func memArgs(e memory.Entry) []any {
+	return []any{e.UID, string(e.Type), e.Title, e.Content, jsonList(e.Facts), jsonList(e.Tags), jsonList(e.Files),
+		e.SessionID, e.Branch, e.Rationale, jsonList(e.Alternatives), e.RootCause, e.Fix, e.Prevention,
+		e.Occurrences, jsonList(e.Examples), e.DiscoveryTokens, fingerprint(e), micros(e.CreatedAt), micros(e.UpdatedAt)}
+}
+
+// scanMemory reads one row of memCols or memHitCols, plus any extra
+// destinations after them.
+func scanMemory(row scanner, extra ...any) (memory.Entry, error) {
+	var (
+		e                                          memory.Entry
+		typ                                        string
+		facts, tags, files, alternatives, examples sql.NullString
+		created, updated                           sql.NullInt64
+	)
+	dest := []any{&e.ID, &e.UID, &typ, &e.Title, &e.Content, &facts, &tags, &files, &e.SessionID, &e.Branch,
+		&e.Rationale, &alternatives, &e.RootCause, &e.Fix, &e.Prevention, &e.Occurrences, &examples,
+		&e.DiscoveryTokens, &created, &updated}
+	if err := row.Scan(append(dest, extra...)...); err != nil {
+		return memory.Entry{}, err
+	}
+	e.Type = memory.Type(typ)
+	for _, l := range []struct {
+		src sql.NullString
+		dst *[]string
+	}{{facts, &e.Facts}, {tags, &e.Tags}, {files, &e.Files}, {alternatives, &e.Alternatives}, {examples, &e.Examples}} {
+		if l.src.Valid && l.src.String != "" {
+			if err := json.Unmarshal([]byte(l.src.String), l.dst); err != nil {
+				return memory.Entry{}, fmt.Errorf("entry %s: %w", e.ID, err)
+			}
+		}
+	}
+	e.CreatedAt, e.UpdatedAt = fromMicros(created), fromMicros(updated)
+	return e, nil
+}
+
+func (x *txn) scanMemories(ctx context.Context, q string, args ...any) ([]memory.Entry, error) {
+	rows, err := x.query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []memory.Entry
+	for rows.Next() {
+		e, err := scanMemory(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// index writes the entry's full-text row and tags.
+func (x *txn) index(ctx context.Context, e memory.Entry) error {
+	if _, err := x.exec(ctx, qFTSDelete, int64(e.ID)); err != nil {
+		return err
+	}
+	if _, err := x.exec(ctx, qFTSInsert, int64(e.ID), e.Title, e.SearchText(), strings.Join(e.Tags, " ")); err != nil {
+		return err
+	}
+	if _, err := x.exec(ctx, qTagsDelete, int64(e.ID)); err != nil {
+		return err
+	}
+	for _, t := range e.Tags {
+		if _, err := x.exec(ctx, qTagInsert, t, int64(e.ID)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isUnique(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+
+func (x *txn) AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, error) {
+	if e.UID == "" {
+		e.UID = memory.NewUID()
+	}
+	if err := x.queryRow(ctx, qAddMemory, memArgs(e)...).Scan(&e.ID); err != nil {
+		if isUnique(err) {
+			return memory.Entry{}, fmt.Errorf("add memory: %w", store.ErrDuplicate)
+		}
+		return memory.Entry{}, fmt.Errorf("add memory: %w", err)
+	}
+	if err := x.index(ctx, e); err != nil {
+		return memory.Entry{}, fmt.Errorf("index memory %s: %w", e.ID, err)
+	}
+	return e, nil
+}
+
+func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
+	res, err := x.exec(ctx, qUpdateMemory, append(memArgs(e), int64(e.ID))...)
+	if err != nil {
+		if isUnique(err) {
+			return fmt.Errorf("update memory %s: %w", e.ID, store.ErrDuplicate)
+		}
+		return fmt.Errorf("update memory %s: %w", e.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return &memory.NotFoundError{Kind: "entry", ID: e.ID.String()}
+	}
+	if err := x.index(ctx, e); err != nil {
+		return fmt.Errorf("index memory %s: %w", e.ID, err)
+	}
+	return nil
+}
+
+func (x *txn) Memories(ctx context.Context, ids []memory.ID) ([]memory.Entry, error) {
+	out := make([]memory.Entry, 0, len(ids))
+	for _, id := range ids {
+		e, err := scanMemory(x.queryRow(ctx, qMemory, int64(id)))
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read memory %s: %w", id, err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func (x *txn) one(ctx context.Context, q string, arg any) (memory.Entry, bool, error) {
+	e, err := scanMemory(x.queryRow(ctx, q, arg))
+	if errors.Is(err, sql.ErrNoRows) {
+		return memory.Entry{}, false, nil
+	}
+	if err != nil {
+		return memory.Entry{}, false, fmt.Errorf("read memory: %w", err)
+	}
+	return e, true, nil
+}
+
+func (x *txn) MemoryByUID(ctx context.Context, uid string) (memory.Entry, bool, error) {
+	return x.one(ctx, qMemoryByUID, uid)
+}
+
+func (x *txn) MistakeByFingerprint(ctx context.Context, fp string) (memory.Entry, bool, error) {
+	return x.one(ctx, qMistakeByFP, fp)
+}
+
+// filters renders q's filters as AND clauses on e.
+func filters(q store.MemoryQuery) (string, []any) {
+	var (
+		b    strings.Builder
+		args []any
+	)
+	if len(q.Types) > 0 {
+		b.WriteString(" AND e.type IN (" + placeholders(len(q.Types)) + ")")
+		for _, t := range q.Types {
+			args = append(args, string(t))
+		}
+	}
+	if len(q.Tags) > 0 {
+		b.WriteString(" AND e.id IN (SELECT entry_id FROM memory_tags WHERE tag IN (" + placeholders(len(q.Tags)) + "))")
+		for _, t := range q.Tags {
+			args = append(args, t)
+		}
+	}
+	if q.SessionID != "" {
+		b.WriteString(" AND e.session_id = ?")
+		args = append(args, q.SessionID)
+	}
+	if q.Branch != "" {
+		b.WriteString(" AND e.branch = ?")
+		args = append(args, q.Branch)
+	}
+	if !q.After.IsZero() {
+		b.WriteString(" AND e.created_at >= ?")
+		args = append(args, micros(q.After))
+	}
+	if !q.Before.IsZero() {
+		b.WriteString(" AND e.created_at < ?")
+		args = append(args, micros(q.Before))
+	}
+	return b.String(), args
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+// matchExpr is an FTS5 query for plain words: each term quoted (so no word
+// is read as syntax), any of them matching; BM25 ranks entries with more
+// of them, and rarer ones, first.
+func matchExpr(text string) string {
+	terms := memory.Terms(text)
+	for i, t := range terms {
+		terms[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
+	}
+	return strings.Join(terms, " OR ")
+}
+
+// BM25 weights of memory_fts's columns: a word in the title counts most,
+// then in the tags, then in the body.
+const bm25 = `bm25(memory_fts, 8.0, 1.0, 4.0)`
+
+func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) ([]store.MemoryHit, int, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	where, args := filters(q)
+	match := matchExpr(q.Text)
+	var list, count string
+	if match == "" {
+		list = `SELECT ` + memHitCols + `, substr(e.content, 1, 160), 0.0 FROM memory_entries e WHERE 1` + where +
+			` ORDER BY e.id DESC LIMIT ? OFFSET ?`
+		count = `SELECT count(*) FROM memory_entries e WHERE 1` + where
+	} else {
+		from := ` FROM memory_fts JOIN memory_entries e ON e.id = memory_fts.rowid WHERE memory_fts MATCH ?` + where
+		list = `SELECT ` + memHitCols + `, snippet(memory_fts, 1, '', '', '…', 12), -` + bm25 + ` AS score` + from +
+			` ORDER BY ` + bm25 + ` LIMIT ? OFFSET ?`
+		count = `SELECT count(*)` + from
+		args = append([]any{match}, args...)
+	}
+	rows, err := x.query(ctx, list, append(args, limit, q.Offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search memory: %w", err)
+	}
+	defer rows.Close()
+	var hits []store.MemoryHit
+	for rows.Next() {
+		var h store.MemoryHit
+		if h.Entry, err = scanMemory(rows, &h.Snippet, &h.Score); err != nil {
+			return nil, 0, fmt.Errorf("search memory: %w", err)
+		}
+		hits = append(hits, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("search memory: %w", err)
+	}
+	total := q.Offset + len(hits)
+	if len(hits) == limit || (len(hits) == 0 && q.Offset > 0) {
+		if err := x.queryRow(ctx, count, args...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count memory: %w", err)
+		}
+	}
+	return hits, total, nil
+}
+
+func (x *txn) MemoryTimeline(ctx context.Context, anchor memory.ID, before, after int, sameSession bool) ([]memory.Entry, []memory.Entry, error) {
+	a, err := scanMemory(x.queryRow(ctx, qMemory, int64(anchor)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, &memory.NotFoundError{Kind: "entry", ID: anchor.String()}
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read memory %s: %w", anchor, err)
+	}
+	var older, newer []memory.Entry
+	if sameSession && a.SessionID != "" {
+		older, err = x.scanMemories(ctx, qOlderSession, a.SessionID, int64(anchor), before)
+		if err == nil {
+			newer, err = x.scanMemories(ctx, qNewerSession, a.SessionID, int64(anchor), after)
+		}
+	} else {
+		older, err = x.scanMemories(ctx, qOlder, int64(anchor), before)
+		if err == nil {
+			newer, err = x.scanMemories(ctx, qNewer, int64(anchor), after)
+		}
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read timeline of %s: %w", anchor, err)
+	}
+	for i, j := 0, len(older)-1; i < j; i, j = i+1, j-1 {
+		older[i], older[j] = older[j], older[i]
+	}
+	return older, newer, nil
+}
+
+func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]memory.Entry, int, error) {
+	var (
+		where strings.Builder
+		args  []any
+	)
+	if len(s.IDs) > 0 {
+		where.WriteString(" AND e.id IN (" + placeholders(len(s.IDs)) + ")")
+		for _, id := range s.IDs {
+			args = append(args, int64(id))
+		}
+	}
+	if len(s.Types) > 0 {
+		where.WriteString(" AND e.type IN (" + placeholders(len(s.Types)) + ")")
+		for _, t := range s.Types {
+			args = append(args, string(t))
+		}
+	}
+	if !s.Before.IsZero() {
+		where.WriteString(" AND e.created_at < ?")
+		args = append(args, micros(s.Before))
+	}
+	var total int
+	if err := x.queryRow(ctx, `SELECT count(*) FROM memory_entries e WHERE 1`+where.String(), args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("select memory: %w", err)
+	}
+	q := `SELECT ` + memCols + ` FROM memory_entries e WHERE 1` + where.String() + ` ORDER BY e.id`
+	if s.Limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d", s.Limit)
+	}
+	out, err := x.scanMemories(ctx, q, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("select memory: %w", err)
+	}
+	return out, total, nil
+}
+
+func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) {
+	n := 0
+	for _, id := range ids {
+		res, err := x.exec(ctx, qMemDelete, int64(id))
+		if err != nil {
+			return 0, fmt.Errorf("delete memory %s: %w", id, err)
+		}
+		k, _ := res.RowsAffected()
+		if k == 0 {
+			continue
+		}
+		n++
+		if _, err := x.exec(ctx, qFTSDelete, int64(id)); err != nil {
+			return 0, fmt.Errorf("delete memory %s: %w", id, err)
+		}
+	}
+	return n, nil
+}
+
+// vecBlob encodes a vector as sqlite-vec's float32 blob: little-endian,
+// four bytes a component.
+func vecBlob(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+func (x *txn) SetMemoryVector(ctx context.Context, id memory.ID, model string, vec []float32) error {
+	if _, err := x.exec(ctx, qSetVector, model, int64(id), vecBlob(vec)); err != nil {
+		if strings.Contains(err.Error(), "FOREIGN KEY") {
+			return &memory.NotFoundError{Kind: "entry", ID: id.String()}
+		}
+		return fmt.Errorf("store vector of %s: %w", id, err)
+	}
+	return nil
+}
+
+func (x *txn) MissingVectors(ctx context.Context, model string, limit int) ([]memory.Entry, error) {
+	out, err := x.scanMemories(ctx, qMissingVectors, model, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read entries without vectors: %w", err)
+	}
+	return out, nil
+}
+
+func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, q store.MemoryQuery, limit int) ([]store.ScoredID, error) {
+	where, args := filters(q)
+	query := `SELECT v.entry_id, vec_distance_cosine(v.vec, ?) AS d FROM memory_vectors v JOIN memory_entries e ON e.id = v.entry_id
+	WHERE v.model = ?` + where + ` ORDER BY d, v.entry_id LIMIT ?`
+	rows, err := x.query(ctx, query, append(append([]any{vecBlob(vec), model}, args...), limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("nearest memory: %w", err)
+	}
+	defer rows.Close()
+	var out []store.ScoredID
+	for rows.Next() {
+		var (
+			s store.ScoredID
+			d float64
+		)
+		if err := rows.Scan(&s.ID, &d); err != nil {
+			return nil, fmt.Errorf("nearest memory: %w", err)
+		}
+		s.Score = 1 - d
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) CountVectors(ctx context.Context, model string) (int, int, error) {
+	var with, total int
+	if err := x.queryRow(ctx, qCountVectors, model).Scan(&with, &total); err != nil {
+		return 0, 0, fmt.Errorf("count vectors: %w", err)
+	}
+	return with, total, nil
+}
+
+func (x *txn) CreateSession(ctx context.Context, s memory.Session) (memory.Session, error) {
+	var id int64
+	if err := x.queryRow(ctx, qAddSession, int64(s.ThreadID), s.Agent, s.Branch, micros(s.StartedAt), nullMicros(s.EndedAt)).Scan(&id); err != nil {
+		return memory.Session{}, fmt.Errorf("start session: %w", err)
+	}
+	s.ID = memory.SessionID(id)
+	if s.ThreadID == 0 {
+		s.ThreadID = s.ID
+	}
+	if err := x.UpdateSession(ctx, s); err != nil {
+		return memory.Session{}, err
+	}
+	return s, nil
+}
+
+func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
+	doc, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("encode session %s: %w", s.ID, err)
+	}
+	res, err := x.exec(ctx, qUpdateSession, int64(s.ThreadID), s.Agent, s.Branch, micros(s.StartedAt), nullMicros(s.EndedAt), string(doc), int64(s.ID))
+	if err != nil {
+		return fmt.Errorf("save session %s: %w", s.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return &memory.NotFoundError{Kind: "session", ID: s.ID.String()}
+	}
+	return nil
+}
+
+func (x *txn) Session(ctx context.Context, id memory.SessionID) (memory.Session, error) {
+	var doc string
+	err := x.queryRow(ctx, qSession, int64(id)).Scan(&doc)
+	if errors.Is(err, sql.ErrNoRows) {
+		return memory.Session{}, &memory.NotFoundError{Kind: "session", ID: id.String()}
+	}
+	if err != nil {
+		return memory.Session{}, fmt.Errorf("read session %s: %w", id, err)
+	}
+	var s memory.Session
+	if err := json.Unmarshal([]byte(doc), &s); err != nil {
+		return memory.Session{}, fmt.Errorf("decode session %s: %w", id, err)
+	}
+	return s, nil
+}
+
+func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 20
+	}
+	var (
+		where strings.Builder
+		args  []any
+	)
+	if q.ThreadID != 0 {
+		where.WriteString(" AND thread_id = ?")
+		args = append(args, int64(q.ThreadID))
+	}
+	if q.Agent != "" {
+		where.WriteString(" AND agent = ?")
+		args = append(args, q.Agent)
+	}
+	if q.Branch != "" {
+		where.WriteString(" AND branch = ?")
+		args = append(args, q.Branch)
+	}
+	if q.OpenOnly {
+		where.WriteString(" AND ended_at IS NULL")
+	}
+	var total int
+	if err := x.queryRow(ctx, `SELECT count(*) FROM sessions WHERE 1`+where.String(), args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count sessions: %w", err)
+	}
+	rows, err := x.query(ctx, `SELECT doc FROM sessions WHERE 1`+where.String()+` ORDER BY id DESC LIMIT ? OFFSET ?`, append(args, limit, q.Offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []memory.Session
+	for rows.Next() {
+		var doc string
+		var s memory.Session
+		if err := rows.Scan(&doc); err != nil {
+			return nil, 0, fmt.Errorf("list sessions: %w", err)
+		}
+		if err := json.Unmarshal([]byte(doc), &s); err != nil {
+			return nil, 0, fmt.Errorf("decode session: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, total, rows.Err()
+}
+
+func (x *txn) BranchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error) {
+	var doc string
+	err := x.queryRow(ctx, qBranch, branch).Scan(&doc)
+	if errors.Is(err, sql.ErrNoRows) {
+		return memory.BranchContext{}, false, nil
+	}
+	if err != nil {
+		return memory.BranchContext{}, false, fmt.Errorf("read branch %s: %w", branch, err)
+	}
+	var b memory.BranchContext
+	if err := json.Unmarshal([]byte(doc), &b); err != nil {
+		return memory.BranchContext{}, false, fmt.Errorf("decode branch %s: %w", branch, err)
+	}
+	return b, true, nil
+}
+
+func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {
+	doc, err := json.Marshal(b)
+	if err != nil {
+		return fmt.Errorf("encode branch %s: %w", b.Branch, err)
+	}
+	if _, err := x.exec(ctx, qSetBranch, b.Branch, micros(b.UpdatedAt), string(doc)); err != nil {
+		return fmt.Errorf("save branch %s: %w", b.Branch, err)
+	}
+	return nil
+}
+
+func (x *txn) BranchContexts(ctx context.Context) ([]memory.BranchContext, error) {
+	rows, err := x.query(ctx, qBranches)
+	if err != nil {
+		return nil, fmt.Errorf("list branches: %w", err)
+	}
+	defer rows.Close()
+	var out []memory.BranchContext
+	for rows.Next() {
+		var doc string
+		var b memory.BranchContext
+		if err := rows.Scan(&doc); err != nil {
+			return nil, fmt.Errorf("list branches: %w", err)
+		}
+		if err := json.Unmarshal([]byte(doc), &b); err != nil {
+			return nil, fmt.Errorf("decode branch: %w", err)
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,397 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/store"
+)
+
+func addMemory(t *testing.T, s store.Store, e memory.Entry) memory.Entry {
+	t.Helper()
+	if e.CreatedAt.IsZero() {
+		e.CreatedAt, e.UpdatedAt = t0, t0
+	}
+	var out memory.Entry
+	update(t, s, func(tx store.Tx) (err error) {
+		out, err = tx.AddMemory(context.Background(), e)
+		return err
+	})
+	return out
+}
+
+func testMemoryAddAndRead(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	in := memory.Entry{Type: memory.Decision, Title: "Use WAL", Content: "readers never block the writer",
+		Facts: []string{"f1", "f2"}, Tags: []string{"sqlite", "durability"}, Files: []string{"store.go"},
+		SessionID: "s1", Branch: "main", Rationale: "concurrency", Alternatives: []string{"rollback journal"},
+		DiscoveryTokens: 1200, CreatedAt: t0, UpdatedAt: t0}
+	got := addMemory(t, s, in)
+	if got.ID == 0 || got.UID == "" {
+		t.Fatalf("AddMemory gave id %d uid %q", got.ID, got.UID)
+	}
+	second := addMemory(t, s, memory.Entry{Type: memory.Mistake, Title: "x", UID: "fixeduid0001", RootCause: "r", Fix: "f", Prevention: "p", Occurrences: 1, Examples: nil})
+	if second.ID <= got.ID || second.UID != "fixeduid0001" {
+		t.Fatalf("second entry: id %d after %d, uid %q", second.ID, got.ID, second.UID)
+	}
+	view(t, s, func(tx store.Tx) error {
+		es, err := tx.Memories(ctx, []memory.ID{second.ID, 999, got.ID})
+		if err != nil {
+			return err
+		}
+		want := in
+		want.ID, want.UID = got.ID, got.UID
+		if len(es) != 2 || es[0].ID != second.ID {
+			t.Fatalf("Memories = %d entries, want 2 in the order asked", len(es))
+		}
+		if d := cmp.Diff(want, es[1]); d != "" {
+			t.Errorf("read back (-want +got):\n%s", d)
+		}
+		byUID, ok, err := tx.MemoryByUID(ctx, "fixeduid0001")
+		if err != nil || !ok || byUID.ID != second.ID {
+			t.Errorf("MemoryByUID = %v %v %v", byUID.ID, ok, err)
+		}
+		if _, ok, err := tx.MemoryByUID(ctx, "nope"); ok || err != nil {
+			t.Errorf("MemoryByUID(nope) = %v, %v", ok, err)
+		}
+		return nil
+	})
+	// Update rewrites the entry and its index.
+	got.Title, got.Content, got.Tags = "Use WAL mode", "a different text entirely", []string{"journal"}
+	update(t, s, func(tx store.Tx) error { return tx.UpdateMemory(ctx, got) })
+	view(t, s, func(tx store.Tx) error {
+		hits, _, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: "readers block"})
+		if err != nil {
+			return err
+		}
+		if len(hits) != 0 {
+			t.Errorf("old text still indexed: %+v", hits)
+		}
+		hits, _, err = tx.SearchMemory(ctx, store.MemoryQuery{Text: "different", Tags: []string{"journal"}})
+		if err != nil {
+			return err
+		}
+		if len(hits) != 1 || hits[0].Entry.Title != "Use WAL mode" {
+			t.Errorf("new text not indexed: %+v", hits)
+		}
+		return nil
+	})
+	err := s.Update(ctx, func(tx store.Tx) error {
+		return tx.UpdateMemory(ctx, memory.Entry{ID: 999, UID: "zzzzzzzzzz", Type: memory.Insight, Title: "t"})
+	})
+	if !errors.Is(err, memory.ErrNotFound) {
+		t.Errorf("UpdateMemory(999) = %v, want not found", err)
+	}
+}
+
+func testMemorySearch(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mk := func(typ memory.Type, title, content, session, branch string, tags []string, day int) memory.Entry {
+		at := t0.Add(time.Duration(day) * 24 * time.Hour)
+		return addMemory(t, s, memory.Entry{Type: typ, Title: title, Content: content, SessionID: session, Branch: branch, Tags: tags, CreatedAt: at, UpdatedAt: at})
+	}
+	a := mk(memory.Decision, "Retry on SQLITE_BUSY", "opening a store retries while another process migrates", "s1", "main", []string{"sqlite"}, 0)
+	b := mk(memory.Mistake, "Forgot the busy timeout", "writers failed with database is locked", "s1", "feat", []string{"sqlite", "locking"}, 1)
+	c := mk(memory.Convention, "Errors name the field", "every tool error says field, problem and fix", "s2", "main", []string{"errors"}, 2)
+	mk(memory.Insight, "Tokens cost money", "compact answers keep agents cheap; the store is fine", "s2", "main", nil, 3)
+
+	search := func(q store.MemoryQuery) ([]memory.ID, int) {
+		t.Helper()
+		var ids []memory.ID
+		var total int
+		view(t, s, func(tx store.Tx) error {
+			hits, n, err := tx.SearchMemory(ctx, q)
+			for _, h := range hits {
+				ids = append(ids, h.Entry.ID)
+				if h.Entry.Content != "" {
+					t.Errorf("hit %s carries content", h.Entry.ID)
+				}
+				if q.Text != "" && (h.Score <= 0 || h.Snippet == "") {
+					t.Errorf("hit %s: score %v snippet %q", h.Entry.ID, h.Score, h.Snippet)
+				}
+			}
+			total = n
+			return err
+		})
+		return ids, total
+	}
+	for _, tc := range []struct {
+		name  string
+		q     store.MemoryQuery
+		want  []memory.ID
+		total int
+	}{
+		{"title outranks body", store.MemoryQuery{Text: "busy"}, []memory.ID{b.ID, a.ID}, 2},
+		{"stemming", store.MemoryQuery{Text: "retrying"}, []memory.ID{a.ID}, 1},
+		{"any word", store.MemoryQuery{Text: "locked field"}, nil, 2},
+		{"syntax is plain text", store.MemoryQuery{Text: `"busy" AND (NOT) NEAR* col:x`}, nil, -1},
+		{"type", store.MemoryQuery{Text: "sqlite busy", Types: []memory.Type{memory.Mistake}}, []memory.ID{b.ID}, 1},
+		{"tag", store.MemoryQuery{Tags: []string{"locking", "errors"}}, []memory.ID{c.ID, b.ID}, 2},
+		{"session", store.MemoryQuery{SessionID: "s1"}, []memory.ID{b.ID, a.ID}, 2},
+		{"branch", store.MemoryQuery{Branch: "feat"}, []memory.ID{b.ID}, 1},
+		{"dates", store.MemoryQuery{After: t0.Add(24 * time.Hour), Before: t0.Add(72 * time.Hour)}, []memory.ID{c.ID, b.ID}, 2},
+		{"newest first, paged", store.MemoryQuery{Offset: 1, Limit: 2}, []memory.ID{c.ID, b.ID}, 4},
+		{"no match", store.MemoryQuery{Text: "kubernetes"}, nil, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ids, total := search(tc.q)
+			if tc.want != nil && fmt.Sprint(ids) != fmt.Sprint(tc.want) {
+				t.Errorf("ids = %v, want %v", ids, tc.want)
+			}
+			if tc.total >= 0 && total != tc.total {
+				t.Errorf("total = %d, want %d", total, tc.total)
+			}
+		})
+	}
+}
+
+func testMemoryMistakeFingerprint(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	m := addMemory(t, s, memory.Entry{Type: memory.Mistake, Title: "open /tmp/x1: too many files", Occurrences: 1})
+	err := s.Update(ctx, func(tx store.Tx) error {
+		_, err := tx.AddMemory(ctx, memory.Entry{Type: memory.Mistake, Title: "Open /tmp/x22: too many files", CreatedAt: t0, UpdatedAt: t0})
+		return err
+	})
+	if !errors.Is(err, store.ErrDuplicate) {
+		t.Fatalf("second identical mistake: %v, want ErrDuplicate", err)
+	}
+	// The same title as another type is not a mistake duplicate.
+	addMemory(t, s, memory.Entry{Type: memory.Insight, Title: "open /tmp/x1: too many files"})
+	view(t, s, func(tx store.Tx) error {
+		got, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint("OPEN /tmp/x9: too many files"))
+		if err != nil || !ok || got.ID != m.ID {
+			t.Errorf("MistakeByFingerprint = %v %v %v, want %s", got.ID, ok, err, m.ID)
+		}
+		return nil
+	})
+}
+
+func testMemoryTimeline(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	var ids []memory.ID
+	for i := range 7 {
+		session := "s1"
+		if i%2 == 1 {
+			session = "s2"
+		}
+		ids = append(ids, addMemory(t, s, memory.Entry{Type: memory.Insight, Title: fmt.Sprint("e", i), SessionID: session}).ID)
+	}
+	view(t, s, func(tx store.Tx) error {
+		older, newer, err := tx.MemoryTimeline(ctx, ids[3], 2, 2, false)
+		if err != nil {
+			return err
+		}
+		if fmt.Sprint(entryIDs(older), entryIDs(newer)) != fmt.Sprint(ids[1:3], ids[4:6]) {
+			t.Errorf("timeline = %v %v", entryIDs(older), entryIDs(newer))
+		}
+		older, newer, err = tx.MemoryTimeline(ctx, ids[2], 5, 1, true)
+		if err != nil {
+			return err
+		}
+		if fmt.Sprint(entryIDs(older), entryIDs(newer)) != fmt.Sprint([]memory.ID{ids[0]}, []memory.ID{ids[4]}) {
+			t.Errorf("same-session timeline = %v %v", entryIDs(older), entryIDs(newer))
+		}
+		if _, _, err := tx.MemoryTimeline(ctx, 999, 1, 1, false); !errors.Is(err, memory.ErrNotFound) {
+			t.Errorf("timeline of 999: %v", err)
+		}
+		return nil
+	})
+}
+
+func entryIDs(es []memory.Entry) []memory.ID {
+	out := []memory.ID{}
+	for _, e := range es {
+		out = append(out, e.ID)
+	}
+	return out
+}
+
+func testMemorySelectDelete(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	var es []memory.Entry
+	for i, typ := range []memory.Type{memory.Insight, memory.Decision, memory.Insight, memory.Pattern} {
+		at := t0.Add(time.Duration(i) * time.Hour)
+		es = append(es, addMemory(t, s, memory.Entry{Type: typ, Title: fmt.Sprint("entry ", i), Content: "searchable", Tags: []string{"x"}, CreatedAt: at, UpdatedAt: at}))
+	}
+	update(t, s, func(tx store.Tx) error { return tx.SetMemoryVector(ctx, es[0].ID, "m", []float32{1, 0}) })
+	view(t, s, func(tx store.Tx) error {
+		got, total, err := tx.SelectMemories(ctx, store.MemorySelector{Types: []memory.Type{memory.Insight}, Before: t0.Add(90 * time.Minute)})
+		if err != nil {
+			return err
+		}
+		if total != 1 || len(got) != 1 || got[0].ID != es[0].ID {
+			t.Errorf("select insight before 1:30 = %v (total %d)", entryIDs(got), total)
+		}
+		got, total, err = tx.SelectMemories(ctx, store.MemorySelector{IDs: []memory.ID{es[3].ID, es[1].ID, 999}, Limit: 1})
+		if err != nil {
+			return err
+		}
+		if total != 2 || len(got) != 1 || got[0].ID != es[1].ID {
+			t.Errorf("select ids, limit 1 = %v (total %d)", entryIDs(got), total)
+		}
+		return nil
+	})
+	update(t, s, func(tx store.Tx) error {
+		n, err := tx.DeleteMemories(ctx, []memory.ID{es[0].ID, es[2].ID, 999})
+		if n != 2 {
+			t.Errorf("deleted %d, want 2", n)
+		}
+		return err
+	})
+	view(t, s, func(tx store.Tx) error {
+		hits, total, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: "searchable", Tags: []string{"x"}})
+		if err != nil {
+			return err
+		}
+		if total != 2 || len(hits) != 2 {
+			t.Errorf("after delete, search finds %d (total %d), want 2", len(hits), total)
+		}
+		with, all, err := tx.CountVectors(ctx, "m")
+		if with != 0 || all != 2 {
+			t.Errorf("CountVectors = %d/%d, want 0/2", with, all)
+		}
+		return err
+	})
+}
+
+func testMemoryVectors(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := addMemory(t, s, memory.Entry{Type: memory.Insight, Title: "a", Branch: "main"})
+	b := addMemory(t, s, memory.Entry{Type: memory.Insight, Title: "b", Branch: "main"})
+	c := addMemory(t, s, memory.Entry{Type: memory.Decision, Title: "c", Branch: "feat"})
+	update(t, s, func(tx store.Tx) error {
+		for _, v := range []struct {
+			id  memory.ID
+			vec []float32
+		}{{a.ID, []float32{1, 0, 0}}, {b.ID, []float32{0.6, 0.8, 0}}, {c.ID, []float32{0, 0, 1}}} {
+			if err := tx.SetMemoryVector(ctx, v.id, "model-a", v.vec); err != nil {
+				return err
+			}
+		}
+		// Writing again replaces.
+		return tx.SetMemoryVector(ctx, a.ID, "model-a", []float32{0, 1, 0})
+	})
+	err := s.Update(ctx, func(tx store.Tx) error { return tx.SetMemoryVector(ctx, 999, "model-a", []float32{1}) })
+	if !errors.Is(err, memory.ErrNotFound) {
+		t.Errorf("vector for a missing entry: %v", err)
+	}
+	view(t, s, func(tx store.Tx) error {
+		got, err := tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemoryQuery{}, 2)
+		if err != nil {
+			return err
+		}
+		if len(got) != 2 || got[0].ID != a.ID || got[1].ID != b.ID || got[0].Score < 0.99 || got[1].Score > got[0].Score {
+			t.Errorf("nearest = %+v", got)
+		}
+		got, err = tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemoryQuery{Branch: "feat"}, 5)
+		if err != nil {
+			return err
+		}
+		if len(got) != 1 || got[0].ID != c.ID {
+			t.Errorf("nearest on feat = %+v", got)
+		}
+		if got, _ := tx.NearestMemories(ctx, "model-b", []float32{0, 1, 0}, store.MemoryQuery{}, 5); len(got) != 0 {
+			t.Errorf("another model's vectors are used: %+v", got)
+		}
+		missing, err := tx.MissingVectors(ctx, "model-b", 2)
+		if err != nil {
+			return err
+		}
+		if fmt.Sprint(entryIDs(missing)) != fmt.Sprint([]memory.ID{a.ID, b.ID}) {
+			t.Errorf("missing for model-b = %v", entryIDs(missing))
+		}
+		if m, _ := tx.MissingVectors(ctx, "model-a", 5); len(m) != 0 {
+			t.Errorf("missing for model-a = %v", entryIDs(m))
+		}
+		return nil
+	})
+}
+
+func testSessions(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	var first, child memory.Session
+	update(t, s, func(tx store.Tx) (err error) {
+		first, err = tx.CreateSession(ctx, memory.Session{Agent: "a", Branch: "main", Goal: "g", StartedAt: t0,
+			AI: memory.Provider{Provider: "anthropic", Model: "m", Client: "claude-code"}})
+		if err != nil {
+			return err
+		}
+		child, err = tx.CreateSession(ctx, memory.Session{ParentID: first.ID, ThreadID: first.ThreadID, Branch: "feat", StartedAt: t0.Add(time.Hour)})
+		return err
+	})
+	if first.ID == 0 || first.ThreadID != first.ID || child.ThreadID != first.ID || child.ID == first.ID {
+		t.Fatalf("ids: first %+v child %+v", first, child)
+	}
+	first.EndedAt, first.Outcome = t0.Add(30*time.Minute), "success"
+	first.Decisions = []memory.Note{{Decision: "d", Reasoning: "r", At: t0}}
+	first.FilesModified = []string{"a.go"}
+	update(t, s, func(tx store.Tx) error { return tx.UpdateSession(ctx, first) })
+	view(t, s, func(tx store.Tx) error {
+		got, err := tx.Session(ctx, first.ID)
+		if err != nil {
+			return err
+		}
+		if d := cmp.Diff(first, got); d != "" {
+			t.Errorf("session (-want +got):\n%s", d)
+		}
+		if _, err := tx.Session(ctx, 999); !errors.Is(err, memory.ErrNotFound) {
+			t.Errorf("Session(999) = %v", err)
+		}
+		list, total, err := tx.Sessions(ctx, store.SessionQuery{ThreadID: first.ID})
+		if err != nil || total != 2 || len(list) != 2 || list[0].ID != child.ID {
+			t.Errorf("thread list = %d %d %v", len(list), total, err)
+		}
+		list, total, _ = tx.Sessions(ctx, store.SessionQuery{OpenOnly: true})
+		if total != 1 || list[0].ID != child.ID {
+			t.Errorf("open sessions = %d", total)
+		}
+		if _, total, _ = tx.Sessions(ctx, store.SessionQuery{Agent: "a", OpenOnly: true}); total != 0 {
+			t.Errorf("agent a has %d open sessions, want 0", total)
+		}
+		list, total, _ = tx.Sessions(ctx, store.SessionQuery{Branch: "main"})
+		if total != 1 || list[0].ID != first.ID {
+			t.Errorf("sessions on main = %d", total)
+		}
+		return nil
+	})
+	if err := s.Update(ctx, func(tx store.Tx) error { return tx.UpdateSession(ctx, memory.Session{ID: 999}) }); !errors.Is(err, memory.ErrNotFound) {
+		t.Errorf("UpdateSession(999) = %v", err)
+	}
+}
+
+func testBranchContexts(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := memory.BranchContext{Branch: "feat/x", Feature: "x", Decisions: []memory.Note{{Decision: "d"}}, UpdatedAt: t0}
+	b := memory.BranchContext{Branch: "main", Notes: "n", UpdatedAt: t0.Add(time.Hour)}
+	update(t, s, func(tx store.Tx) error {
+		if err := tx.SetBranchContext(ctx, a); err != nil {
+			return err
+		}
+		return tx.SetBranchContext(ctx, b)
+	})
+	a.Phase, a.UpdatedAt = "review", t0.Add(2*time.Hour)
+	update(t, s, func(tx store.Tx) error { return tx.SetBranchContext(ctx, a) })
+	view(t, s, func(tx store.Tx) error {
+		got, ok, err := tx.BranchContext(ctx, "feat/x")
+		if err != nil || !ok {
+			t.Fatalf("BranchContext = %v %v", ok, err)
+		}
+		if d := cmp.Diff(a, got); d != "" {
+			t.Errorf("branch (-want +got):\n%s", d)
+		}
+		if _, ok, err := tx.BranchContext(ctx, "nope"); ok || err != nil {
+			t.Errorf("BranchContext(nope) = %v %v", ok, err)
+		}
+		all, err := tx.BranchContexts(ctx)
+		if err != nil || len(all) != 2 || all[0].Branch != "feat/x" {
+			t.Errorf("BranchContexts = %v %v", all, err)
+		}
+		return nil
+	})
+}
