@@ -15,6 +15,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
 )
 
+var allToolsets = []string{"--toolsets", "all"}
+
 // pgInstance is one Cairn instance on the shared project: its own pool, as
 // a separate process would have, and the services over it.
 type pgInstance struct {
@@ -167,14 +169,15 @@ func TestPostgresNoLostWrites(t *testing.T) {
 
 // TestPostgresTwoServeProcesses: two real `cairn serve` processes with
 // CAIRN_DATABASE_URL on one project, eight concurrent tool callers each.
-// What one process acknowledges, the other serves; nothing is lost.
+// What one process acknowledges, the other serves; nothing is lost. A
+// memory entry recorded through one is found by a search through the other.
 func TestPostgresTwoServeProcesses(t *testing.T) {
 	url := pgtest.URL(t)
 	project := pgtest.Project(t)
 	env := []string{"CAIRN_DATABASE_URL=" + url, "CAIRN_PROJECT=" + project}
 	procs := []*cairntest.Server{
-		cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: loopsOnly, Env: env}),
-		cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: loopsOnly, Env: env}),
+		cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: allToolsets, Env: env}),
+		cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: allToolsets, Env: env}),
 	}
 	lp := procs[0].OK("loop_start", args{"objective": "shared", "completion_criteria": "all recorded", "max_iterations": 10000})
 	id := lp.Str("id")
@@ -217,6 +220,11 @@ func TestPostgresTwoServeProcesses(t *testing.T) {
 	wg.Wait()
 	if len(errs) > 0 {
 		t.Fatalf("%d calls failed; first: %v", len(errs), errs[0])
+	}
+	d := procs[0].OK("memory_add_decision", args{"title": "Team mode keeps memory in PostgreSQL", "rationale": "every process sees one memory"})
+	hits, _ := procs[1].OK("memory_search", args{"query": "postgresql memory"}).Structured["hits"].([]any)
+	if len(hits) != 1 || hits[0].(map[string]any)["id"] != d.Str("id") {
+		t.Errorf("search through the other process = %v; want the decision %s", hits, d.Str("id"))
 	}
 	for n, s := range procs {
 		st := s.OK("loop_status", args{"id": id})
