@@ -36,29 +36,34 @@ const (
 	'', NULL::text[], '', '', '', e.occurrences, NULL::text[], e.discovery_tokens, e.created_at, e.updated_at`
 
 	// $1 project, $2.. the entry's fields (memArgs), $21 its search body.
-	qAddMemory = `INSERT INTO memory_entries (project_id, uid, type, title, content, facts, tags, files, session_id, branch,
+	qAddMemory = `WITH nid AS (UPDATE projects SET next_memory_id = next_memory_id + 1 WHERE id = $1 RETURNING next_memory_id - 1 AS id)
+	INSERT INTO memory_entries (project_id, id, uid, type, title, content, facts, tags, files, session_id, branch,
 	rationale, alternatives, root_cause, fix, prevention, occurrences, examples, discovery_tokens, fingerprint,
 	created_at, updated_at, search_body, fts)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $21, ` + ftsExpr + `) RETURNING id`
+	SELECT $1, nid.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $21, ` + ftsExpr + `
+	FROM nid RETURNING id`
 	qUpdateMemory = `UPDATE memory_entries SET uid = $2, type = $3, title = $4, content = $5, facts = $6, tags = $7, files = $8,
 	session_id = $9, branch = $10, rationale = $11, alternatives = $12, root_cause = $13, fix = $14, prevention = $15,
 	occurrences = $16, examples = $17, discovery_tokens = $18, fingerprint = $19, created_at = $20, updated_at = $22,
 	search_body = $21, fts = ` + ftsExpr + ` WHERE project_id = $1 AND id = $23`
-	qMemoriesByID  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id = ANY($2)`
-	qMemory        = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id = $2`
-	qMemoryByUID   = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.uid = $2`
-	qMistakeByFP   = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.fingerprint = $2`
-	qOlder         = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id < $2 ORDER BY e.id DESC LIMIT $3`
-	qNewer         = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT $3`
-	qOlderSession  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.session_id = $4 AND e.id < $2 ORDER BY e.id DESC LIMIT $3`
-	qNewerSession  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.session_id = $4 AND e.id > $2 ORDER BY e.id LIMIT $3`
-	qMemDelete     = `DELETE FROM memory_entries WHERE project_id = $1 AND id = ANY($2)`
-	qSetVector     = `INSERT INTO memory_vectors (entry_id, model, vec) SELECT id, $3, $4 FROM memory_entries WHERE project_id = $1 AND id = $2 ON CONFLICT (entry_id, model) DO UPDATE SET vec = excluded.vec`
+	qMemoriesByID = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id = ANY($2)`
+	qMemory       = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id = $2`
+	qMemoryByUID  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.uid = $2`
+	qMistakeByFP  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.fingerprint = $2`
+	qOlder        = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id < $2 ORDER BY e.id DESC LIMIT $3`
+	qNewer        = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT $3`
+	qOlderSession = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.session_id = $4 AND e.id < $2 ORDER BY e.id DESC LIMIT $3`
+	qNewerSession = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.session_id = $4 AND e.id > $2 ORDER BY e.id LIMIT $3`
+	qMemDelete    = `DELETE FROM memory_entries WHERE project_id = $1 AND id = ANY($2)`
+	qSetVector    = `INSERT INTO memory_vectors (project_id, entry_id, model, vec) SELECT $1, id, $3, $4 FROM memory_entries WHERE project_id = $1 AND id = $2
+	ON CONFLICT (project_id, entry_id, model) DO UPDATE SET vec = excluded.vec`
 	qMissingVector = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND NOT EXISTS
-	(SELECT 1 FROM memory_vectors v WHERE v.entry_id = e.id AND v.model = $2) ORDER BY e.id LIMIT $3`
-	qCountVectors = `SELECT (SELECT count(*) FROM memory_vectors v JOIN memory_entries e ON e.id = v.entry_id WHERE e.project_id = $1 AND v.model = $2),
+	(SELECT 1 FROM memory_vectors v WHERE v.project_id = $1 AND v.entry_id = e.id AND v.model = $2) ORDER BY e.id LIMIT $3`
+	qCountVectors = `SELECT (SELECT count(*) FROM memory_vectors WHERE project_id = $1 AND model = $2),
 	(SELECT count(*) FROM memory_entries WHERE project_id = $1)`
-	qAddSession    = `INSERT INTO sessions (project_id, thread_id, agent, branch, started_at, ended_at, doc) VALUES ($1, $2, $3, $4, $5, $6, '{}') RETURNING id`
+	qAddSession = `WITH nid AS (UPDATE projects SET next_session_id = next_session_id + 1 WHERE id = $1 RETURNING next_session_id - 1 AS id)
+	INSERT INTO sessions (project_id, id, thread_id, agent, branch, started_at, ended_at, doc)
+	SELECT $1, nid.id, $2, $3, $4, $5, $6, '{}' FROM nid RETURNING id`
 	qUpdateSession = `UPDATE sessions SET thread_id = $3, agent = $4, branch = $5, started_at = $6, ended_at = $7, doc = $8 WHERE project_id = $1 AND id = $2`
 	qSession       = `SELECT doc FROM sessions WHERE project_id = $1 AND id = $2`
 	qBranch        = `SELECT doc FROM branch_contexts WHERE project_id = $1 AND branch = $2`
@@ -413,8 +418,8 @@ func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, 
 	p := &params{args: []any{x.p}}
 	m := p.add(model)
 	where := memFilters(q, p)
-	rows, err := x.tx.Query(ctx, `SELECT v.entry_id, v.vec FROM memory_vectors v JOIN memory_entries e ON e.id = v.entry_id
-		WHERE e.project_id = $1 AND v.model = `+m+where, p.args...)
+	rows, err := x.tx.Query(ctx, `SELECT v.entry_id, v.vec FROM memory_vectors v JOIN memory_entries e ON e.project_id = v.project_id AND e.id = v.entry_id
+		WHERE v.project_id = $1 AND v.model = `+m+where, p.args...)
 	if err != nil {
 		return nil, fmt.Errorf("nearest memory: %w", err)
 	}

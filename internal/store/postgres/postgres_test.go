@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
@@ -221,6 +222,20 @@ func TestProjectsAreSeparate(t *testing.T) {
 	}
 	if v := version(t, q); v != vq+1 {
 		t.Fatalf("q's version went from %d to %d with one write to q", vq, v)
+	}
+	for _, s := range []*postgres.Store{p, q} {
+		var e memory.Entry
+		var ses memory.Session
+		err := s.Update(ctx, func(tx store.Tx) (err error) {
+			if e, err = tx.AddMemory(ctx, memory.Entry{Type: memory.Insight, Title: "first", CreatedAt: time.Now(), UpdatedAt: time.Now()}); err != nil {
+				return err
+			}
+			ses, err = tx.CreateSession(ctx, memory.Session{Agent: "a", StartedAt: time.Now()})
+			return err
+		})
+		if err != nil || e.ID != 1 || ses.ID != 1 {
+			t.Fatalf("first memory entry and session of %s: %v, %v (%v); want 1 and 1", s.Name(), e.ID, ses.ID, err)
+		}
 	}
 	err := q.View(ctx, func(tx store.Tx) error {
 		ts, err := tx.Tasks(ctx)
