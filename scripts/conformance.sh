@@ -1,14 +1,11 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance)
-# against `cairn serve`.
+# against `cairn serve --http` (Streamable HTTP, on a loopback port), first
+# stateful (sessions, SSE streams), then stateless with JSON responses.
 #
-# The suite only talks Streamable HTTP, so cairn is reached through the test
-# bridge internal/testutil/cmd/stdiobridge, which gives every HTTP session its
-# own `cairn serve` child over stdio.
-#
-# Gating scenarios (any failure exits non-zero) are listed in GATING below:
-# every scenario that needs no fixture tools, prompts or resources. The
-# HTTP-transport scenarios are run and reported, but do not gate.
+# Every scenario that needs no fixture tools, prompts or resources gates (any
+# failure exits non-zero): GATING below, the HTTP transport's own scenarios
+# (DNS rebinding protection, SSE polling, multiple SSE streams) included.
 #
 # Tools are cached, gitignored, in .tools/ (delete it to start over):
 #   - Node 22 (the suite imports fs.globSync, new in Node 22) from the npm
@@ -28,9 +25,12 @@ SCENARIO_TIMEOUT=60 # seconds, per scenario
 # resources-(un)subscribe name a fixture URI, but subscribing needs no
 # resource to exist, so they hold Cairn to the protocol too.
 GATING=(server-initialize ping tools-list prompts-list completion-complete
-  resources-list resources-subscribe resources-unsubscribe logging-set-level)
-# These test the HTTP transport (the SDK's, in the bridge) rather than Cairn.
-EXTRA=(server-sse-polling server-sse-multiple-streams dns-rebinding-protection)
+  resources-list resources-subscribe resources-unsubscribe logging-set-level
+  server-sse-polling server-sse-multiple-streams dns-rebinding-protection)
+# Stateless with JSON responses: every request stands alone, so the scenarios
+# that need a session (subscriptions, SSE streams) do not apply.
+STATELESS=(server-initialize ping tools-list prompts-list completion-complete
+  resources-list logging-set-level dns-rebinding-protection)
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TOOLS=$ROOT/.tools
@@ -92,20 +92,24 @@ find_suite() {
 # --- run ----------------------------------------------------------------------
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cairn-conformance.XXXXXX")
-BRIDGE_PID=
+SERVER_PID=
+stop_server() {
+  if [[ -n $SERVER_PID ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    # SIGTERM drains calls in flight; give it a few seconds.
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    for _ in $(seq 50); do
+      kill -0 "$SERVER_PID" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -KILL "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  SERVER_PID=
+}
 # shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
   local rc=$?
-  if [[ -n $BRIDGE_PID ]] && kill -0 "$BRIDGE_PID" 2>/dev/null; then
-    kill -TERM "$BRIDGE_PID" 2>/dev/null || true
-    # The bridge closes its cairn children on SIGTERM; give it a few seconds.
-    for _ in $(seq 50); do
-      kill -0 "$BRIDGE_PID" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -KILL "$BRIDGE_PID" 2>/dev/null || true
-    wait "$BRIDGE_PID" 2>/dev/null || true
-  fi
+  stop_server
   if [[ ${CONFORMANCE_KEEP:-} == 1 ]]; then
     log "kept $WORK"
   else
@@ -122,72 +126,88 @@ find_node
 find_suite
 log "node $("$NODE" --version) ($NODE), conformance $CONFORMANCE_VERSION"
 
-log "building cairn and stdiobridge"
-(cd "$ROOT" && go build -o "$WORK/cairn" ./cmd/cairn && go build -o "$WORK/stdiobridge" ./internal/testutil/cmd/stdiobridge)
+log "building cairn"
+(cd "$ROOT" && go build -o "$WORK/cairn" ./cmd/cairn)
 
 mkdir -p "$WORK/project/.cairn"
 # A developer's CAIRN_* settings must not change what the suite sees.
 while IFS= read -r v; do unset "$v"; done < <(compgen -e | grep '^CAIRN_' || true)
 export CAIRN_PROJECT_ROOT=$WORK/project
 
-"$WORK/stdiobridge" -listen 127.0.0.1:0 -url-file "$WORK/url" -- "$WORK/cairn" serve --toolsets all \
-  >"$WORK/bridge.log" 2>&1 &
-BRIDGE_PID=$!
-for _ in $(seq 100); do
-  [[ -s $WORK/url ]] && break
-  kill -0 "$BRIDGE_PID" 2>/dev/null || { cat "$WORK/bridge.log" >&2; die "the bridge exited"; }
-  sleep 0.1
-done
-[[ -s $WORK/url ]] || { cat "$WORK/bridge.log" >&2; die "the bridge did not start within 10s"; }
-URL=$(<"$WORK/url")
-log "bridge on $URL"
+# start_server LOG ARGS...: runs cairn serve --http on a free loopback port
+# and sets URL from the address it logs.
+start_server() {
+  local logf=$1
+  shift
+  "$WORK/cairn" serve --http 127.0.0.1:0 --toolsets all "$@" >"$logf" 2>&1 &
+  SERVER_PID=$!
+  URL=
+  for _ in $(seq 100); do
+    URL=$(grep -o -m1 'url=http://[^ ]*' "$logf" | cut -d= -f2- || true)
+    [[ -n $URL ]] && break
+    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$logf" >&2; die "cairn serve --http exited"; }
+    sleep 0.1
+  done
+  [[ -n $URL ]] || { cat "$logf" >&2; die "cairn serve --http did not start within 10s"; }
+  log "cairn serve --http $* on $URL"
+}
 
 PATH=$(dirname "$NODE"):$PATH # for anything the suite starts
 export PATH
 declare -A RESULT SUMMARY
+ORDER=()
+# run_scenario MODE SCENARIO
 run_scenario() {
-  local s=$1 out=$WORK/$1.out rc=0
+  local mode=$1 s=$2 id="$1/$2" out=$WORK/$1-$2.out rc=0
+  ORDER+=("$id")
   timeout "$SCENARIO_TIMEOUT" "$NODE" "$SUITE" server --url "$URL" --scenario "$s" \
-    -o "$WORK/results" >"$out" 2>&1 || rc=$?
-  SUMMARY[$s]=$(strip_ansi <"$out" | grep -m1 -E '^(Passed|Total):' || true)
-  if ((rc == 0)); then
-    RESULT[$s]=PASS
+    -o "$WORK/results-$mode" >"$out" 2>&1 || rc=$?
+  SUMMARY[$id]=$(strip_ansi <"$out" | grep -m1 -E '^(Passed|Total):' || true)
+  # A scenario passes only if the suite says so and counts no failed check.
+  if ((rc == 0)) && ! grep -qE '[1-9][0-9]* failed' <<<"${SUMMARY[$id]}"; then
+    RESULT[$id]=PASS
   else
-    RESULT[$s]=FAIL
-    if ((rc == 124)); then SUMMARY[$s]="timed out after ${SCENARIO_TIMEOUT}s"; fi
+    RESULT[$id]=FAIL
+    if ((rc == 124)); then SUMMARY[$id]="timed out after ${SCENARIO_TIMEOUT}s"; fi
   fi
 }
 
-for s in "${GATING[@]}" "${EXTRA[@]}"; do
-  log "scenario $s"
-  run_scenario "$s"
+start_server "$WORK/stateful.log"
+for s in "${GATING[@]}"; do
+  log "scenario $s (stateful)"
+  run_scenario stateful "$s"
 done
+stop_server
+
+start_server "$WORK/stateless.log" --stateless --json-response
+for s in "${STATELESS[@]}"; do
+  log "scenario $s (stateless, JSON responses)"
+  run_scenario stateless "$s"
+done
+stop_server
 
 # --- report -------------------------------------------------------------------
 
 failed=0
-for s in "${GATING[@]}" "${EXTRA[@]}"; do
-  [[ ${RESULT[$s]} == PASS ]] && continue
-  printf '\n----- %s: suite output -----\n' "$s"
+for id in "${ORDER[@]}"; do
+  [[ ${RESULT[$id]} == PASS ]] && continue
+  printf '\n----- %s: suite output -----\n' "$id"
   # Everything up to the failed checks, without the scenario's long description.
-  strip_ansi <"$WORK/$s.out" | awk '/=== Failed Checks ===/ { f = 1; print; next } f && /^[^ ]/ { exit } { print }' | tail -40
+  strip_ansi <"$WORK/${id/\//-}.out" | awk '/=== Failed Checks ===/ { f = 1; print; next } f && /^[^ ]/ { exit } { print }' | tail -40
 done
 
-printf '\nMCP conformance %s against cairn serve (via stdiobridge), %ss\n' "$CONFORMANCE_VERSION" $((SECONDS - START))
-g_pass=0 g_fail=0 x_pass=0 x_fail=0
-for s in "${GATING[@]}"; do
-  printf '  %-4s %-30s required       %s\n' "${RESULT[$s]}" "$s" "${SUMMARY[$s]}"
-  if [[ ${RESULT[$s]} == PASS ]]; then ((++g_pass)); else ((++g_fail)); fi
+printf '\nMCP conformance %s against cairn serve --http, %ss\n' "$CONFORMANCE_VERSION" $((SECONDS - START))
+pass=0 fail=0
+for id in "${ORDER[@]}"; do
+  printf '  %-4s %-40s %s\n' "${RESULT[$id]}" "$id" "${SUMMARY[$id]}"
+  if [[ ${RESULT[$id]} == PASS ]]; then ((++pass)); else ((++fail)); fi
 done
-for s in "${EXTRA[@]}"; do
-  printf '  %-4s %-30s informational  %s\n' "${RESULT[$s]}" "$s" "${SUMMARY[$s]}"
-  if [[ ${RESULT[$s]} == PASS ]]; then ((++x_pass)); else ((++x_fail)); fi
-done
-printf 'informational: %d passed, %d failed (not gating)\n' "$x_pass" "$x_fail"
-if ((g_fail > 0)); then
-  printf '\nbridge log (tail):\n' >&2
-  tail -30 "$WORK/bridge.log" >&2
+if ((fail > 0)); then
+  for m in stateful stateless; do
+    printf '\nserver log, %s (tail):\n' "$m" >&2
+    tail -30 "$WORK/$m.log" >&2
+  done
   failed=1
 fi
-printf 'conformance: %d passed, %d failed\n' "$g_pass" "$g_fail"
+printf 'conformance: %d passed, %d failed\n' "$pass" "$fail"
 exit "$failed"

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/cairn-dev/cairn/internal/embed"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -27,17 +28,31 @@ const (
 
 // Config says which project to serve and how to store it.
 type Config struct {
-	Dir  string      // where to start looking for the project root; default: the working directory
+	Dir string // where to start looking for the project root; default: the working directory
+	// Root, when set, is the project root itself: no search upward and no
+	// $CAIRN_PROJECT_ROOT. Named projects served over HTTP use it.
+	Root string
 	Sync sqlite.Sync // the embedded store's synchronous setting
 	// DatabaseURL, when set, stores the project in PostgreSQL;
 	// default $CAIRN_DATABASE_URL.
 	DatabaseURL string
 	// Project is the project's name in that database; default
-	// $CAIRN_PROJECT, else the base name of the project root.
+	// $CAIRN_PROJECT, else the base name of the project root. Named
+	// projects served over HTTP use their names.
 	Project string
 	// Logger receives the services' warnings (a failed embedding); nil
 	// discards them.
 	Logger *slog.Logger
+	// Embed, when its URL is set, adds semantic ranking to memory search
+	// through an OpenAI-compatible /v1/embeddings endpoint. EmbedFromEnv
+	// reads it from CAIRN_EMBED_URL, CAIRN_EMBED_MODEL and CAIRN_EMBED_KEY.
+	Embed embed.Config
+}
+
+// EmbedFromEnv returns the embedding provider configured in the
+// environment; a zero URL means none.
+func EmbedFromEnv() embed.Config {
+	return embed.Config{URL: os.Getenv("CAIRN_EMBED_URL"), Model: os.Getenv("CAIRN_EMBED_MODEL"), APIKey: os.Getenv("CAIRN_EMBED_KEY")}
 }
 
 // Services are the use cases of one project.
@@ -49,15 +64,7 @@ type Services struct {
 
 // Open finds the project and opens its store.
 func Open(ctx context.Context, cfg Config) (*Services, error) {
-	dir := cfg.Dir
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", project.ErrNoProject, err)
-		}
-		dir = wd
-	}
-	root, err := project.FindRoot(dir)
+	root, err := findRoot(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -65,10 +72,19 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 	if err != nil {
 		return nil, err
 	}
-	mem := service.NewMemory(st, service.MemoryOptions{
+	mopts := service.MemoryOptions{
 		Branch: func() string { return project.GitBranch(root) },
 		Logger: cfg.Logger,
-	})
+	}
+	if cfg.Embed.URL != "" {
+		c, err := embed.New(cfg.Embed)
+		if err != nil {
+			st.Close()
+			return nil, fmt.Errorf("embedding provider (CAIRN_EMBED_URL, CAIRN_EMBED_MODEL): %w", err)
+		}
+		mopts.Embedder, mopts.Model = c, c.Model()
+	}
+	mem := service.NewMemory(st, mopts)
 	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st), Memory: mem},
 		Root: root, Store: st}, nil
 }
@@ -94,6 +110,24 @@ func openStore(ctx context.Context, cfg Config, root string) (store.Store, error
 		return nil, err
 	}
 	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Sync})
+}
+
+func findRoot(cfg Config) (string, error) {
+	if cfg.Root != "" {
+		if fi, err := os.Stat(cfg.Root); err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("%w: %s is not a directory", project.ErrNoProject, cfg.Root)
+		}
+		return filepath.Abs(cfg.Root)
+	}
+	dir := cfg.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("%w: %v", project.ErrNoProject, err)
+		}
+		dir = wd
+	}
+	return project.FindRoot(dir)
 }
 
 // Close closes the store.

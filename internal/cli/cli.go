@@ -19,11 +19,11 @@ func Root(version string) *cobra.Command {
 	}
 	root := &cobra.Command{
 		Use:           "cairn",
-		Short:         "Working memory for AI coding agents over MCP: a focus stack, a dependency-aware plan, iterative loops",
+		Short:         "Working memory for AI coding agents over MCP: a focus stack, a dependency-aware plan, iterative loops, project memory",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(serveCmd(version), initCmd(), versionCmd(version), tasksCmd(), nextCmd(), showCmd(), loopsCmd(), loopCmd(), importCmd(), memoryCmd())
+	root.AddCommand(serveCmd(version), initCmd(), versionCmd(version), tasksCmd(), nextCmd(), showCmd(), loopsCmd(), loopCmd(), importCmd(), memoryCmd(), bridgeCmd(version))
 	return root
 }
 

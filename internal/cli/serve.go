@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
+	"github.com/cairn-dev/cairn/internal/embed"
+	"github.com/cairn-dev/cairn/internal/httpserver"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
@@ -24,13 +26,21 @@ func serveCmd(version string) *cobra.Command {
 		agent    string
 		sync     string
 		logLevel string
+		hf       httpFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve MCP over stdio for the project in the working directory",
+		Short: "Serve MCP over stdio (or Streamable HTTP with --http) for the project in the working directory",
 		Long: `Serve MCP over stdio. The project is $CAIRN_PROJECT_ROOT, else the first directory
 from the working directory upward that has a .cairn or .git; its data is in
-<root>/.cairn/cairn.db. stdout carries only the protocol; logs go to stderr.`,
+<root>/.cairn/cairn.db. stdout carries only the protocol; logs go to stderr.
+
+With --http ADDR, serve MCP over Streamable HTTP instead: /mcp is that project
+(named "default"), /p/NAME/mcp (or the X-Cairn-Project header) a project named
+with --project NAME=DIR. Each agent (X-Cairn-Agent, else the client's name)
+keeps its own focus. A non-loopback address needs bearer tokens
+(CAIRN_TOKENS or --tokens-file, each SECRET:PROJECTS:rw|ro). /healthz and
+/readyz are probes; SIGTERM drains calls in flight and exits 0.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			log, err := newLogger(logLevel)
@@ -41,7 +51,25 @@ from the working directory upward that has a .cairn or .git; its data is in
 			if syncMode != sqlite.SyncNormal && syncMode != sqlite.SyncFull {
 				return fmt.Errorf("--sync %q: use normal or full", sync)
 			}
-			lazy := app.NewLazy(app.Config{Sync: syncMode})
+			embedCfg := app.EmbedFromEnv()
+			if embedCfg.URL != "" {
+				if _, err := embed.New(embedCfg); err != nil {
+					return fmt.Errorf("CAIRN_EMBED_URL / CAIRN_EMBED_MODEL: %w", err)
+				}
+			}
+			if cmd.Flags().Changed("http") || hf.addr != "" {
+				return serveHTTP(cmd.Context(), log, hf, httpserver.Config{
+					Version:  version,
+					Toolsets: strings.Split(toolsets, ","),
+					ReadOnly: readOnly,
+					Agent:    agent,
+					Logger:   log,
+				}, app.Config{Sync: syncMode, Logger: log, Embed: embedCfg})
+			}
+			if err := hf.stdioOnly(cmd); err != nil {
+				return err
+			}
+			lazy := app.NewLazy(app.Config{Sync: syncMode, Logger: log, Embed: embedCfg})
 			defer lazy.Close()
 			srv, err := mcpserver.New(mcpserver.Options{
 				Version:  version,
@@ -54,7 +82,7 @@ from the working directory upward that has a .cairn or .git; its data is in
 					}
 					return &s.Set, nil
 				},
-				Agent:   func(*mcp.RequestExtra) string { return agent },
+				Agent:   func(mcp.Request) string { return agent },
 				Logger:  log,
 				Context: cmd.Context(),
 			})
@@ -90,6 +118,7 @@ from the working directory upward that has a .cairn or .git; its data is in
 	f.StringVar(&sync, "sync", envDefault("CAIRN_SYNC", "normal"),
 		"normal: survives a killed process; full: also survives power loss, one fsync per write (env CAIRN_SYNC)")
 	f.StringVar(&logLevel, "log-level", envDefault("CAIRN_LOG_LEVEL", "warn"), "debug, info, warn or error (to stderr)")
+	hf.register(cmd)
 	return cmd
 }
 

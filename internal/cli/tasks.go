@@ -17,7 +17,7 @@ import (
 
 // withProject opens the project of the working directory for one command.
 func withProject(cmd *cobra.Command, fn func(s *app.Services) error) error {
-	s, err := app.Open(cmd.Context(), app.Config{})
+	s, err := app.Open(cmd.Context(), app.Config{Embed: app.EmbedFromEnv()})
 	if err != nil {
 		return err
 	}

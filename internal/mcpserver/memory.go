@@ -207,6 +207,7 @@ func hitLine(h hitOut) string {
 type searchOut struct {
 	Hits       []hitOut `json:"hits"`
 	Total      int      `json:"total"`
+	AtLeast    bool     `json:"total_is_lower_bound,omitempty"`
 	Offset     int      `json:"offset"`
 	NextOffset int      `json:"next_offset,omitempty"`
 	Mode       string   `json:"mode"`
@@ -250,7 +251,7 @@ func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any
 	if err != nil {
 		return "", nil, err
 	}
-	out := searchOut{Hits: []hitOut{}, Total: res.Total, Offset: res.Offset, Mode: res.Mode, Note: res.Note}
+	out := searchOut{Hits: []hitOut{}, Total: res.Total, AtLeast: res.AtLeast, Offset: res.Offset, Mode: res.Mode, Note: res.Note}
 	if res.Offset+len(res.Hits) < res.Total {
 		out.NextOffset = res.Offset + len(res.Hits)
 	}
@@ -261,7 +262,11 @@ func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any
 	case len(res.Hits) == 0:
 		lines = append(lines, fmt.Sprintf("No entries at offset %d of %d.", res.Offset, res.Total))
 	default:
-		h := fmt.Sprintf("Entries %d-%d of %d (%s)", res.Offset+1, res.Offset+len(res.Hits), res.Total, res.Mode)
+		of := fmt.Sprint(res.Total)
+		if res.AtLeast {
+			of += "+"
+		}
+		h := fmt.Sprintf("Entries %d-%d of %s (%s)", res.Offset+1, res.Offset+len(res.Hits), of, res.Mode)
 		if out.NextOffset != 0 {
 			h += fmt.Sprintf(", next offset %d", out.NextOffset)
 		}

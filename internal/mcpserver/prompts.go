@@ -69,7 +69,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 		}
 		b.WriteString("\n")
 	}
-	cur, err := svc.Focus.Current(ctx, s.agent(req.Extra))
+	cur, err := svc.Focus.Current(ctx, s.agent(req))
 	if err != nil {
 		return nil, promptError(ctx, s, "session_restore", err)
 	}

@@ -30,10 +30,11 @@ type Options struct {
 	// Services returns the project's services; it is called on every tool
 	// call, so it may open the project lazily and report why it cannot.
 	Services func(ctx context.Context) (*service.Set, error)
-	// Agent names the agent behind a request (from its transport's extra
-	// information, such as HTTP headers); each agent's focus is its own. Nil
+	// Agent names the agent behind a request (from its session, such as the
+	// client's name, or its transport's extra information, such as HTTP
+	// headers); each agent's focus is its own. Nil, or an empty answer,
 	// means one agent, "default".
-	Agent  func(*mcp.RequestExtra) string
+	Agent  func(mcp.Request) string
 	Logger *slog.Logger
 	// Context bounds the server's background work (the loop watcher);
 	// default context.Background().
@@ -123,7 +124,7 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 			if err != nil {
 				return errorResult(ctx, s.log, def.Name, err), nil
 			}
-			text, out, err := h(ctx, call{Set: svc, agent: s.agent(req.Extra), s: s}, in)
+			text, out, err := h(ctx, call{Set: svc, agent: s.agent(req), s: s}, in)
 			if err != nil {
 				return errorResult(ctx, s.log, def.Name, err), nil
 			}
@@ -139,9 +140,9 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 	}}
 }
 
-func (s *server) agent(extra *mcp.RequestExtra) string {
+func (s *server) agent(req mcp.Request) string {
 	if s.opts.Agent != nil {
-		if a := s.opts.Agent(extra); a != "" {
+		if a := s.opts.Agent(req); a != "" {
 			return a
 		}
 	}

@@ -26,10 +26,13 @@ type MemoryTx interface {
 	// MistakeByFingerprint returns the mistake whose title has this
 	// memory.Fingerprint.
 	MistakeByFingerprint(ctx context.Context, fp string) (memory.Entry, bool, error)
-	// SearchMemory returns a page of the entries q selects, best first, and
-	// how many it selects in all. With Text, entries match it in full text
-	// and are ranked by BM25 with a snippet; without, newest first.
-	SearchMemory(ctx context.Context, q MemoryQuery) ([]MemoryHit, int, error)
+	// SearchMemory returns a page of the entries q selects, best first.
+	// With Text, entries match any of its words in full text and are ranked
+	// by BM25, each with a snippet; without, newest first. A backend may
+	// bound the work of a query whose words are in very many entries: it
+	// then ranks by its rarer words, or lists newest first the entries
+	// holding all the words, and says so in the result.
+	SearchMemory(ctx context.Context, q MemoryQuery) (MemoryResult, error)
 	// MemoryTimeline returns up to before entries recorded just before the
 	// anchor and up to after just after it (by ID, oldest first), within
 	// the anchor's session when sameSession is set.
@@ -83,6 +86,20 @@ type MemoryQuery struct {
 	Before    time.Time // created before
 	Offset    int
 	Limit     int // zero: 10
+}
+
+// MemoryResult is a page of a memory search.
+type MemoryResult struct {
+	Hits []MemoryHit
+	// Total is how many entries the search selects; with AtLeast set it
+	// is a lower bound (counting further would cost more than it says).
+	Total   int
+	AtLeast bool
+	// Recent is set when a text search listed entries newest first
+	// because its words were too common to rank; Dropped names the words
+	// left out of the ranking for being in too many entries.
+	Recent  bool
+	Dropped []string
 }
 
 // MemoryHit is an entry as a search lists it: no content, a snippet instead.

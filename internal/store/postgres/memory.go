@@ -273,7 +273,15 @@ func tsQuery(text string, p *params) string {
 	return "(" + strings.Join(parts, " || ") + ")"
 }
 
-func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) ([]store.MemoryHit, int, error) {
+// SearchMemory counts and ranks every match: the GIN index on the vector
+// finds them, so it does not bound its work the way the embedded store may
+// (AtLeast, Recent and Dropped stay unset).
+func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) (store.MemoryResult, error) {
+	hits, total, err := x.searchMemory(ctx, q)
+	return store.MemoryResult{Hits: hits, Total: total}, err
+}
+
+func (x *txn) searchMemory(ctx context.Context, q store.MemoryQuery) ([]store.MemoryHit, int, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 10

@@ -3,11 +3,9 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	_ "modernc.org/sqlite/vec" // vec_distance_cosine for the memory's embeddings
@@ -269,52 +267,165 @@ func matchExpr(text string) string {
 	return strings.Join(terms, " OR ")
 }
 
-// BM25 weights of memory_fts's columns: a word in the title counts most,
-// then in the tags, then in the body.
-const bm25 = `bm25(memory_fts, 8.0, 1.0, 4.0)`
+// A search ranks by FTS5's BM25 only within two budgets. BM25 costs, per
+// query, a pass over every entry holding each word (for the words' IDF,
+// about 0.1–0.3 µs an entry), and per ranked entry about 7 µs; a word in
+// 90,000 entries made one search take 650 ms. So a search first counts,
+// cheaply and with caps, the entries that hold its words, and ranks only an
+// expression whose words are each in at most idfBudget entries and which
+// matches at most rankBudget: a few milliseconds whatever the memory's size.
+// A search it cannot rank lists newest first the entries holding all its
+// words, and says so.
+const (
+	rankBudget = 300
+	idfBudget  = 5000
+)
 
-func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) ([]store.MemoryHit, int, error) {
+func quote(term string) string { return `"` + strings.ReplaceAll(term, `"`, `""`) + `"` }
+
+// countUpTo counts the entries matching an FTS5 expression (and q's
+// filters, when where is set), stopping at limit+1.
+func (x *txn) countUpTo(ctx context.Context, match, where string, args []any, limit int) (int, error) {
+	var n int
+	q := `SELECT count(*) FROM (SELECT 1 FROM memory_fts f WHERE memory_fts MATCH ? LIMIT ?)`
+	a := []any{match, limit + 1}
+	if where != "" {
+		q = `SELECT count(*) FROM (SELECT 1 FROM memory_fts f JOIN memory_entries e ON e.id = f.rowid WHERE memory_fts MATCH ?` + where + ` LIMIT ?)`
+		a = append(append([]any{match}, args...), limit+1)
+	}
+	err := x.queryRow(ctx, q, a...).Scan(&n)
+	return n, err
+}
+
+// searchPlan is how a text search runs: the expression entries must match,
+// whether it is ranked by BM25 (else newest first), and the words left out.
+type searchPlan struct {
+	match   string
+	ranked  bool
+	dropped []string
+}
+
+func (x *txn) planSearch(ctx context.Context, terms []string) (searchPlan, error) {
+	quoted := make([]string, len(terms))
+	for i, t := range terms {
+		quoted[i] = quote(t)
+	}
+	or := func(qs []string) string { return strings.Join(qs, " OR ") }
+	and := func(qs []string) string { return strings.Join(qs, " AND ") }
+	// Most searches name a word or two that few entries hold: one count
+	// says they fit both budgets.
+	n, err := x.countUpTo(ctx, or(quoted), "", nil, rankBudget)
+	if err != nil || n <= rankBudget {
+		return searchPlan{match: or(quoted), ranked: true}, err
+	}
+	// The words whose IDF is affordable.
+	var ok []string
+	var dropped []string
+	for i, t := range terms {
+		n, err := x.countUpTo(ctx, quoted[i], "", nil, idfBudget)
+		if err != nil {
+			return searchPlan{}, err
+		}
+		if n <= idfBudget {
+			ok = append(ok, quoted[i])
+		} else {
+			dropped = append(dropped, t)
+		}
+	}
+	fits := func(expr string) (int, error) { return x.countUpTo(ctx, expr, "", nil, rankBudget) }
+	if len(ok) > 0 {
+		if n, err := fits(or(ok)); err != nil || n <= rankBudget {
+			return searchPlan{match: or(ok), ranked: true, dropped: dropped}, err
+		}
+		if len(ok) > 1 {
+			if n, err := fits(and(ok)); err != nil || (n > 0 && n <= rankBudget) {
+				return searchPlan{match: and(ok), ranked: true, dropped: dropped}, err
+			}
+		}
+	}
+	if n, err := x.countUpTo(ctx, and(quoted), "", nil, 1); err != nil || n > 0 {
+		return searchPlan{match: and(quoted)}, err
+	}
+	return searchPlan{match: or(quoted)}, nil
+}
+
+func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) (store.MemoryResult, error) {
+	var res store.MemoryResult
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 10
 	}
 	where, args := filters(q)
-	match := matchExpr(q.Text)
-	var list, count string
-	if match == "" {
+	terms := memory.Terms(q.Text)
+	var list string
+	var listArgs []any
+	countCap := 0 // zero: count exactly
+	var plan searchPlan
+	if len(terms) == 0 {
 		list = `SELECT ` + memHitCols + `, substr(e.content, 1, 160), 0.0 FROM memory_entries e WHERE 1` + where +
 			` ORDER BY e.id DESC LIMIT ? OFFSET ?`
-		count = `SELECT count(*) FROM memory_entries e WHERE 1` + where
+		listArgs = append(append([]any{}, args...), limit, q.Offset)
 	} else {
-		from := ` FROM memory_fts JOIN memory_entries e ON e.id = memory_fts.rowid WHERE memory_fts MATCH ?` + where
-		list = `SELECT ` + memHitCols + `, snippet(memory_fts, 1, '', '', '…', 12), -` + bm25 + ` AS score` + from +
-			` ORDER BY ` + bm25 + ` LIMIT ? OFFSET ?`
-		count = `SELECT count(*)` + from
-		args = append([]any{match}, args...)
+		var err error
+		if plan, err = x.planSearch(ctx, terms); err != nil {
+			return res, fmt.Errorf("search memory: %w", err)
+		}
+		// Unranked, the rank column must not even be read: BM25 counts
+		// every entry holding each word, which is what a common word's
+		// search cannot afford.
+		order, outer, rank := `f.rank`, `top.r, top.id`, `f.rank`
+		if !plan.ranked {
+			order, outer, rank = `f.rowid DESC`, `top.id DESC`, `0.0`
+			countCap = 1000
+		}
+		res.Recent, res.Dropped = !plan.ranked, plan.dropped
+		// The page is chosen first and only its rows get a snippet:
+		// computing one for every match before sorting cost most of a
+		// search. rank is the BM25 the migration configured.
+		from := ` FROM memory_fts f JOIN memory_entries e ON e.id = f.rowid WHERE memory_fts MATCH ?` + where
+		list = `WITH top AS (SELECT f.rowid AS id, ` + rank + ` AS r` + from + ` ORDER BY ` + order + ` LIMIT ? OFFSET ?)
+		SELECT ` + memHitCols + `, snippet(memory_fts, 1, '', '', '…', 12), -top.r FROM top
+		JOIN memory_fts ON memory_fts.rowid = top.id AND memory_fts MATCH ?
+		JOIN memory_entries e ON e.id = top.id ORDER BY ` + outer
+		listArgs = append(append([]any{plan.match}, args...), limit, q.Offset, plan.match)
 	}
-	rows, err := x.query(ctx, list, append(args, limit, q.Offset)...)
+	rows, err := x.query(ctx, list, listArgs...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("search memory: %w", err)
+		return res, fmt.Errorf("search memory: %w", err)
 	}
 	defer rows.Close()
-	var hits []store.MemoryHit
 	for rows.Next() {
 		var h store.MemoryHit
 		if h.Entry, err = scanMemory(rows, &h.Snippet, &h.Score); err != nil {
-			return nil, 0, fmt.Errorf("search memory: %w", err)
+			return res, fmt.Errorf("search memory: %w", err)
 		}
-		hits = append(hits, h)
+		if !plan.ranked {
+			h.Score = 0
+		}
+		res.Hits = append(res.Hits, h)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("search memory: %w", err)
+		return res, fmt.Errorf("search memory: %w", err)
 	}
-	total := q.Offset + len(hits)
-	if len(hits) == limit || (len(hits) == 0 && q.Offset > 0) {
-		if err := x.queryRow(ctx, count, args...).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("count memory: %w", err)
+	res.Total = q.Offset + len(res.Hits)
+	if len(res.Hits) < limit && (len(res.Hits) > 0 || q.Offset == 0) {
+		return res, nil // the last page: the total is known
+	}
+	if len(terms) == 0 {
+		err = x.queryRow(ctx, `SELECT count(*) FROM memory_entries e WHERE 1`+where, args...).Scan(&res.Total)
+	} else if countCap > 0 {
+		res.Total, err = x.countUpTo(ctx, plan.match, where, args, countCap)
+		if res.Total > countCap {
+			res.Total, res.AtLeast = countCap, true
 		}
+	} else {
+		err = x.queryRow(ctx, `SELECT count(*) FROM memory_fts f JOIN memory_entries e ON e.id = f.rowid WHERE memory_fts MATCH ?`+where,
+			append([]any{plan.match}, args...)...).Scan(&res.Total)
 	}
-	return hits, total, nil
+	if err != nil {
+		return res, fmt.Errorf("count memory: %w", err)
+	}
+	return res, nil
 }
 
 func (x *txn) MemoryTimeline(ctx context.Context, anchor memory.ID, before, after int, sameSession bool) ([]memory.Entry, []memory.Entry, error) {
@@ -401,18 +512,8 @@ func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) 
 	return n, nil
 }
 
-// vecBlob encodes a vector as sqlite-vec's float32 blob: little-endian,
-// four bytes a component.
-func vecBlob(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
-	}
-	return b
-}
-
 func (x *txn) SetMemoryVector(ctx context.Context, id memory.ID, model string, vec []float32) error {
-	if _, err := x.exec(ctx, qSetVector, model, int64(id), vecBlob(vec)); err != nil {
+	if _, err := x.exec(ctx, qSetVector, model, int64(id), memory.EncodeVector(vec)); err != nil {
 		if strings.Contains(err.Error(), "FOREIGN KEY") {
 			return &memory.NotFoundError{Kind: "entry", ID: id.String()}
 		}
@@ -433,7 +534,7 @@ func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, 
 	where, args := filters(q)
 	query := `SELECT v.entry_id, vec_distance_cosine(v.vec, ?) AS d FROM memory_vectors v JOIN memory_entries e ON e.id = v.entry_id
 	WHERE v.model = ?` + where + ` ORDER BY d, v.entry_id LIMIT ?`
-	rows, err := x.query(ctx, query, append(append([]any{vecBlob(vec), model}, args...), limit)...)
+	rows, err := x.query(ctx, query, append(append([]any{memory.EncodeVector(vec), model}, args...), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("nearest memory: %w", err)
 	}

@@ -66,14 +66,14 @@ func testMemoryAddAndRead(t *testing.T, s store.Store) {
 	got.Title, got.Content, got.Tags = "Use WAL mode", "a different text entirely", []string{"journal"}
 	update(t, s, func(tx store.Tx) error { return tx.UpdateMemory(ctx, got) })
 	view(t, s, func(tx store.Tx) error {
-		hits, _, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: "readers block"})
+		hits, _, err := searchMem(ctx, tx, store.MemoryQuery{Text: "readers block"})
 		if err != nil {
 			return err
 		}
 		if len(hits) != 0 {
 			t.Errorf("old text still indexed: %+v", hits)
 		}
-		hits, _, err = tx.SearchMemory(ctx, store.MemoryQuery{Text: "different", Tags: []string{"journal"}})
+		hits, _, err = searchMem(ctx, tx, store.MemoryQuery{Text: "different", Tags: []string{"journal"}})
 		if err != nil {
 			return err
 		}
@@ -106,7 +106,7 @@ func testMemorySearch(t *testing.T, s store.Store) {
 		var ids []memory.ID
 		var total int
 		view(t, s, func(tx store.Tx) error {
-			hits, n, err := tx.SearchMemory(ctx, q)
+			hits, n, err := searchMem(ctx, tx, q)
 			for _, h := range hits {
 				ids = append(ids, h.Entry.ID)
 				if h.Entry.Content != "" {
@@ -245,7 +245,7 @@ func testMemorySelectDelete(t *testing.T, s store.Store) {
 		return err
 	})
 	view(t, s, func(tx store.Tx) error {
-		hits, total, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: "searchable", Tags: []string{"x"}})
+		hits, total, err := searchMem(ctx, tx, store.MemoryQuery{Text: "searchable", Tags: []string{"x"}})
 		if err != nil {
 			return err
 		}
@@ -394,4 +394,9 @@ func testBranchContexts(t *testing.T, s store.Store) {
 		}
 		return nil
 	})
+}
+
+func searchMem(ctx context.Context, tx store.Tx, q store.MemoryQuery) ([]store.MemoryHit, int, error) {
+	r, err := tx.SearchMemory(ctx, q)
+	return r.Hits, r.Total, err
 }

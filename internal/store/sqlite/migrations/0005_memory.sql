@@ -38,6 +38,9 @@ CREATE INDEX memory_tags_by_entry ON memory_tags (entry_id);
 
 -- The full-text index, rowid = memory_entries.id, kept in step by the store.
 CREATE VIRTUAL TABLE memory_fts USING fts5(title, body, tags, tokenize = 'porter unicode61 remove_diacritics 2');
+-- Its rank is BM25 with a word in the title counting most, then in the
+-- tags, then in the body; ORDER BY rank lets FTS5 rank without the SQL layer.
+INSERT INTO memory_fts (memory_fts, rank) VALUES ('rank', 'bm25(8.0, 1.0, 4.0)');
 
 -- Embeddings, little-endian float32 blobs as sqlite-vec reads them, one per
 -- entry and model.

@@ -1,0 +1,160 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// DefaultProject names the project a server finds from its working directory
+// (or $CAIRN_PROJECT_ROOT), the one plain /mcp serves over HTTP.
+const DefaultProject = "default"
+
+// ErrUnknownProject means a request named a project this process does not
+// serve.
+var ErrUnknownProject = errors.New("unknown project")
+
+var projectName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// CheckProjectName reports whether name can name a project: 1 to 64 letters,
+// digits, '.', '_' or '-', starting with a letter or digit.
+func CheckProjectName(name string) error {
+	if !projectName.MatchString(name) {
+		return fmt.Errorf("project name %q: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", name)
+	}
+	return nil
+}
+
+// Projects resolves a project name to its services, for a server that serves
+// more than one project (HTTP). Implementations open each project lazily on
+// first use, cache it, and close everything in Close. The embedded store
+// knows its projects from configuration (DirProjects); a shared database can
+// accept any valid name.
+type Projects interface {
+	// Check reports whether name is a project this process serves, without
+	// opening it; an unknown one is ErrUnknownProject.
+	Check(name string) error
+	// Get returns the named project's services, opening them if needed.
+	Get(ctx context.Context, name string) (*Services, error)
+	// Ready opens the projects known in advance and checks that each store
+	// answers.
+	Ready(ctx context.Context) error
+	// Close closes every project opened so far.
+	Close() error
+}
+
+// DirProjects serves projects that each live in a directory on this machine
+// (the embedded SQLite store): the default project, found as `cairn serve`
+// finds it, and named ones from configuration.
+type DirProjects struct {
+	names []string // sorted, for messages
+	lazy  map[string]*Lazy
+	mu    sync.Mutex
+}
+
+// NewDirProjects serves def as DefaultProject and each of named (name →
+// project root directory). A named directory must exist; naming "default"
+// replaces the one found from the working directory.
+func NewDirProjects(def Config, named map[string]string) (*DirProjects, error) {
+	p := &DirProjects{lazy: map[string]*Lazy{DefaultProject: NewLazy(def)}}
+	for name, dir := range named {
+		if err := CheckProjectName(name); err != nil {
+			return nil, err
+		}
+		fi, err := os.Stat(dir)
+		if err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("project %s: %s is not a directory; create it or fix the path", name, dir)
+		}
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, fmt.Errorf("project %s: %w", name, err)
+		}
+		c := def // the same store settings and embedding provider
+		c.Dir, c.Root = "", abs
+		c.Project = name // its name in a shared database (CAIRN_DATABASE_URL)
+		p.lazy[name] = NewLazy(c)
+	}
+	for name := range p.lazy {
+		p.names = append(p.names, name)
+	}
+	slices.Sort(p.names)
+	return p, nil
+}
+
+// ParseProjects parses name=DIR pairs (from --project flags or the
+// comma-separated $CAIRN_PROJECTS).
+func ParseProjects(pairs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range pairs {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		name, dir, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(dir) == "" {
+			return nil, fmt.Errorf("project %q: write name=DIR, for example web=/srv/web", kv)
+		}
+		name = strings.TrimSpace(name)
+		if err := CheckProjectName(name); err != nil {
+			return nil, err
+		}
+		if _, dup := out[name]; dup {
+			return nil, fmt.Errorf("project %s is configured twice; give each project one directory", name)
+		}
+		out[name] = strings.TrimSpace(dir)
+	}
+	return out, nil
+}
+
+// Names lists the served projects, sorted.
+func (p *DirProjects) Names() []string { return slices.Clone(p.names) }
+
+// Check implements Projects.
+func (p *DirProjects) Check(name string) error {
+	if _, ok := p.lazy[name]; !ok {
+		return fmt.Errorf("%w %q: this server serves %s; configure more with --project name=DIR", ErrUnknownProject, name, strings.Join(p.names, ", "))
+	}
+	return nil
+}
+
+// Get implements Projects.
+func (p *DirProjects) Get(ctx context.Context, name string) (*Services, error) {
+	if err := p.Check(name); err != nil {
+		return nil, err
+	}
+	return p.lazy[name].Get(ctx)
+}
+
+// Ready implements Projects: every configured project opens and its store
+// answers.
+func (p *DirProjects) Ready(ctx context.Context) error {
+	for _, name := range p.names {
+		s, err := p.Get(ctx, name)
+		if err != nil {
+			return fmt.Errorf("project %s: %w", name, err)
+		}
+		if _, err := s.Store.Version(ctx); err != nil {
+			return fmt.Errorf("project %s: store: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// Close implements Projects.
+func (p *DirProjects) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var errs []error
+	for _, name := range p.names {
+		if err := p.lazy[name].Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close project %s: %w", name, err))
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cairn-dev/cairn/internal/app"
+	"github.com/cairn-dev/cairn/internal/httpserver"
+)
+
+// httpFlags are `cairn serve`'s Streamable HTTP settings.
+type httpFlags struct {
+	addr           string
+	stateless      bool
+	jsonResponse   bool
+	sessionTimeout time.Duration
+	drainTimeout   time.Duration
+	maxBody        int64
+	tokensFile     string
+	projects       []string
+	allowedHosts   []string
+	allowedOrigins []string
+}
+
+func (h *httpFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&h.addr, "http", envDefault("CAIRN_HTTP", ""),
+		"serve Streamable HTTP on ADDR (HOST:PORT, e.g. "+httpserver.DefaultAddr+") instead of stdio (env CAIRN_HTTP)")
+	f.BoolVar(&h.stateless, "stateless", envBool("CAIRN_STATELESS"), "HTTP: no sessions; each request stands alone (env CAIRN_STATELESS=1)")
+	f.BoolVar(&h.jsonResponse, "json-response", envBool("CAIRN_JSON_RESPONSE"), "HTTP: answer with application/json rather than an SSE stream (env CAIRN_JSON_RESPONSE=1)")
+	f.DurationVar(&h.sessionTimeout, "session-timeout", httpserver.DefaultSessionTimeout, "HTTP: close sessions idle this long; 0: never")
+	f.DurationVar(&h.drainTimeout, "drain-timeout", httpserver.DefaultDrainTimeout, "HTTP: on SIGTERM, how long to wait for calls in flight")
+	f.Int64Var(&h.maxBody, "max-body", httpserver.DefaultMaxBodyBytes, "HTTP: largest request body in bytes; larger ones get 413")
+	f.StringVar(&h.tokensFile, "tokens-file", envDefault("CAIRN_TOKENS_FILE", ""),
+		"HTTP: bearer tokens file (JSON, or lines of SECRET:PROJECTS:rw|ro); tokens in $CAIRN_TOKENS are added (env CAIRN_TOKENS_FILE)")
+	f.StringArrayVar(&h.projects, "project", nil,
+		"HTTP: serve a named project, NAME=DIR, at /p/NAME/mcp; repeatable; $CAIRN_PROJECTS (NAME=DIR,...) adds more")
+	f.StringArrayVar(&h.allowedHosts, "allowed-host", nil, "HTTP: a Host name to accept besides loopback ones; repeatable")
+	f.StringArrayVar(&h.allowedOrigins, "allowed-origin", nil, "HTTP: a browser Origin to accept besides the server's own (scheme://host[:port], or *); repeatable")
+}
+
+// stdioOnly refuses HTTP-only flags without --http: they would do nothing.
+func (h *httpFlags) stdioOnly(cmd *cobra.Command) error {
+	for _, name := range []string{"stateless", "json-response", "session-timeout", "drain-timeout", "max-body", "tokens-file", "project", "allowed-host", "allowed-origin"} {
+		if cmd.Flags().Changed(name) {
+			return fmt.Errorf("--%s applies to HTTP only: add --http %s (or remove --%s)", name, httpserver.DefaultAddr, name)
+		}
+	}
+	return nil
+}
+
+func envBool(name string) bool {
+	v := strings.ToLower(os.Getenv(name))
+	return v == "1" || v == "true"
+}
+
+func serveHTTP(ctx context.Context, log *slog.Logger, h httpFlags, cfg httpserver.Config, base app.Config) error {
+	pairs := h.projects
+	if env := os.Getenv("CAIRN_PROJECTS"); env != "" {
+		pairs = append(pairs, strings.Split(env, ",")...)
+	}
+	named, err := app.ParseProjects(pairs)
+	if err != nil {
+		return err
+	}
+	projects, err := app.NewDirProjects(base, named)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := projects.Close(); err != nil {
+			log.Error("close projects", "error", err)
+		}
+	}()
+	if h.tokensFile != "" {
+		t, err := httpserver.LoadTokensFile(h.tokensFile)
+		if err != nil {
+			return err
+		}
+		cfg.Tokens = append(cfg.Tokens, t...)
+	}
+	if env := os.Getenv("CAIRN_TOKENS"); env != "" {
+		t, err := httpserver.ParseTokens("CAIRN_TOKENS", env)
+		if err != nil {
+			return err
+		}
+		cfg.Tokens = append(cfg.Tokens, t...)
+	}
+	cfg.Projects = projects
+	cfg.Stateless = h.stateless
+	cfg.JSONResponse = h.jsonResponse
+	cfg.SessionTimeout = h.sessionTimeout
+	if cfg.SessionTimeout == 0 {
+		cfg.SessionTimeout = -1 // the flag's 0 means never
+	}
+	cfg.DrainTimeout = h.drainTimeout
+	cfg.MaxBodyBytes = h.maxBody
+	cfg.AllowedHosts = h.allowedHosts
+	cfg.AllowedOrigins = h.allowedOrigins
+	srv, err := httpserver.New(cfg)
+	if err != nil {
+		return err
+	}
+	ln, err := srv.Listen(h.addr)
+	if err != nil {
+		return err
+	}
+	// Always said, whatever --log-level: tests and scripts that ask for
+	// port 0 learn the address here.
+	slog.New(slog.NewTextHandler(os.Stderr, nil)).Info("serving MCP over HTTP",
+		"url", "http://"+ln.Addr().String()+"/mcp", "auth", srv.AuthRequired(), "stateless", h.stateless)
+	return srv.Serve(ctx, ln)
+}

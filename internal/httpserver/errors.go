@@ -1,0 +1,208 @@
+package httpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// A problem is an HTTP error answer: the status, a stable reason code, what
+// was wrong and how to fix it.
+type problem struct {
+	Status  int    `json:"status"`
+	Reason  string `json:"reason"`
+	Problem string `json:"problem"`
+	Fix     string `json:"fix,omitempty"`
+
+	// id is the JSON-RPC id of the refused request when it could be read, so
+	// that clients match the error to their call and show its message; else
+	// null.
+	id json.RawMessage
+}
+
+// JSON-RPC error codes used in problem bodies.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+	codeServerError    = -32000 // transport-level refusals: auth, origin, size, routing
+)
+
+// errorBody is a JSON-RPC error response, so that MCP clients (the Go SDK's
+// among them) surface its message; data carries the problem for people and
+// scripts.
+type errorBody struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   struct {
+		Code    int     `json:"code"`
+		Message string  `json:"message"`
+		Data    problem `json:"data"`
+	} `json:"error"`
+}
+
+func (p problem) body() []byte {
+	var b errorBody
+	b.JSONRPC = "2.0"
+	b.ID = json.RawMessage("null")
+	if len(p.id) > 0 {
+		b.ID = p.id
+	}
+	b.Error.Code = codeServerError
+	switch p.Reason {
+	case "parse_error":
+		b.Error.Code = codeParseError
+	case "invalid_request", "unsupported_media_type", "not_acceptable", "method_not_allowed":
+		b.Error.Code = codeInvalidRequest
+	}
+	b.Error.Message = p.Problem
+	if p.Fix != "" {
+		b.Error.Message += "; " + p.Fix
+	}
+	b.Error.Data = p
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false) // "<token>" reads better than "\u003ctoken\u003e"
+	_ = enc.Encode(b)
+	return out.Bytes()
+}
+
+func writeProblem(w http.ResponseWriter, p problem) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(p.Status)
+	_, _ = w.Write(p.body())
+}
+
+// sdkProblem turns a plain-text error from the SDK's handler into a problem
+// with a fix.
+func sdkProblem(status int, text string) problem {
+	text = strings.TrimSpace(text)
+	p := problem{Status: status, Reason: reasonFor(status), Problem: text}
+	lower := strings.ToLower(text)
+	switch {
+	case strings.Contains(lower, "accept must contain"):
+		p.Reason = "not_acceptable"
+		p.Fix = "send Accept: application/json, text/event-stream"
+	case strings.Contains(lower, "content-type"):
+		p.Reason = "unsupported_media_type"
+		p.Fix = "send Content-Type: application/json with a JSON-RPC message"
+	case strings.Contains(lower, "session not found"):
+		p.Reason = "session_not_found"
+		p.Fix = "the session ended (idle timeout, DELETE or a restart); initialize a new one without Mcp-Session-Id"
+	case strings.Contains(lower, "session user mismatch"):
+		p.Reason = "session_token_mismatch"
+		p.Fix = "a session belongs to the token that started it; send that token, or initialize a new session"
+	case strings.Contains(lower, "requires an mcp-session-id"):
+		p.Reason = "session_required"
+		p.Fix = "send the Mcp-Session-Id header the initialize response gave you"
+	case strings.Contains(lower, "unsupported protocol version"):
+		p.Reason = "unsupported_protocol_version"
+		p.Fix = "send an MCP-Protocol-Version this server lists, or omit the header and initialize again"
+	case status == http.StatusMethodNotAllowed:
+		p.Fix = "send JSON-RPC messages with POST; GET and DELETE need a session (not in stateless mode)"
+	case status == http.StatusRequestEntityTooLarge:
+		p.Fix = "send a smaller message"
+	case status == http.StatusBadRequest:
+		p.Fix = "send one JSON-RPC message (or a batch) as the body, per the MCP Streamable HTTP transport"
+	}
+	return p
+}
+
+func reasonFor(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return "invalid_request"
+	case http.StatusUnauthorized:
+		return "unauthorized"
+	case http.StatusForbidden:
+		return "forbidden"
+	case http.StatusNotFound:
+		return "not_found"
+	case http.StatusMethodNotAllowed:
+		return "method_not_allowed"
+	case http.StatusRequestEntityTooLarge:
+		return "body_too_large"
+	case http.StatusUnsupportedMediaType:
+		return "unsupported_media_type"
+	case http.StatusServiceUnavailable:
+		return "unavailable"
+	}
+	return "http_" + strconv.Itoa(status)
+}
+
+// jsonErrors makes every plain-text error answer of the wrapped handler (the
+// SDK's http.Error calls) a JSON problem. Everything else, SSE streams
+// included, passes through untouched.
+type jsonErrors struct {
+	http.ResponseWriter
+	id        json.RawMessage // the request's JSON-RPC id, if any
+	intercept bool
+	status    int
+	buf       bytes.Buffer
+}
+
+func (j *jsonErrors) WriteHeader(status int) {
+	if j.status == 0 {
+		j.status = status
+	}
+	if status >= 400 && strings.HasPrefix(j.Header().Get("Content-Type"), "text/plain") {
+		j.intercept = true
+		return
+	}
+	j.ResponseWriter.WriteHeader(status)
+}
+
+func (j *jsonErrors) Write(b []byte) (int, error) {
+	if j.intercept {
+		if j.buf.Len() < 4096 {
+			j.buf.Write(b[:min(len(b), 4096-j.buf.Len())])
+		}
+		return len(b), nil
+	}
+	if j.status == 0 {
+		j.status = http.StatusOK
+	}
+	return j.ResponseWriter.Write(b)
+}
+
+// Flush lets SSE responses stream.
+func (j *jsonErrors) Flush() {
+	if !j.intercept {
+		if f, ok := j.ResponseWriter.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (j *jsonErrors) Unwrap() http.ResponseWriter { return j.ResponseWriter }
+
+func (j *jsonErrors) finish() {
+	if j.intercept {
+		p := sdkProblem(j.status, j.buf.String())
+		if p.Reason != "session_not_found" {
+			// A null id keeps a 404 a lost session to the SDK's client
+			// (ErrSessionMissing), which then stops using it.
+			p.id = j.id
+		}
+		writeProblem(j.ResponseWriter, p)
+	}
+}
+
+// requestID returns the id of a single JSON-RPC request in body, or nil.
+func requestID(body []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(body, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+		return nil
+	}
+	if m.ID[0] != '"' && (m.ID[0] < '0' || m.ID[0] > '9') && m.ID[0] != '-' {
+		return nil // ids are strings or numbers
+	}
+	return m.ID
+}

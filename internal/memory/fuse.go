@@ -1,0 +1,83 @@
+package memory
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+)
+
+// DefaultRRFK is the rank constant of reciprocal rank fusion. Sixty is the value of
+// Cormack, Clarke and Büttcher's paper and what most hybrid search engines use: it
+// keeps the first few ranks of one list from drowning a hit that every list agrees on.
+const DefaultRRFK = 60
+
+// Scored is an entry id with its fused score; a higher score ranks better.
+type Scored struct {
+	ID    int64
+	Score float64
+}
+
+// Fuse merges ranked lists of ids (best first) by reciprocal rank fusion: an id scores
+// the sum over the lists that hold it of 1/(k+rank), rank counting from 1. A k of zero
+// or less means DefaultRRFK. An id repeated within one list counts at its best rank
+// only. The result is ordered by score, best first, and by lower id on equal scores,
+// so the same lists always give the same order.
+func Fuse(k int, lists ...[]int64) []Scored {
+	return FuseWeighted(k, nil, lists...)
+}
+
+// FuseWeighted is Fuse with a weight per list: list i's terms are multiplied by
+// weights[i]. A nil weights slice weighs every list 1. Plain fusion rewards agreement
+// so much that an entry only one ranking finds loses to entries both rank middling;
+// weighting the more trustworthy ranking (the semantic one when the query shares few
+// words with its target) is the usual remedy.
+func FuseWeighted(k int, weights []float64, lists ...[]int64) []Scored {
+	if weights != nil && len(weights) != len(lists) {
+		panic("memory.FuseWeighted: one weight per list")
+	}
+	if k <= 0 {
+		k = DefaultRRFK
+	}
+	type term struct {
+		rank   int
+		weight float64
+	}
+	ranks := make(map[int64][]term)
+	for li, list := range lists {
+		w := 1.0
+		if weights != nil {
+			w = weights[li]
+		}
+		seen := make(map[int64]bool, len(list))
+		for i, id := range list {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			ranks[id] = append(ranks[id], term{i + 1, w})
+		}
+	}
+	out := make([]Scored, 0, len(ranks))
+	for id, rs := range ranks {
+		// Adding the terms in a fixed order makes equal rank sets give bit-identical
+		// scores, whatever order the lists came in, so ties are real ties.
+		slices.SortFunc(rs, func(a, b term) int {
+			if a.rank != b.rank {
+				return a.rank - b.rank
+			}
+			return cmp.Compare(a.weight, b.weight)
+		})
+		var score float64
+		for _, r := range rs {
+			score += r.weight / float64(k+r.rank)
+		}
+		out = append(out, Scored{ID: id, Score: score})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}

@@ -1,0 +1,522 @@
+package memory
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Kind names what a redaction removed. It appears in the marker that replaces the text,
+// [REDACTED:<kind>], and in Redactions.ByKind.
+type Kind string
+
+// The kinds of text Redact removes.
+const (
+	KindPrivate              Kind = "private" // a <private>…</private> span
+	KindPrivateKey           Kind = "private_key"
+	KindAWSAccessKeyID       Kind = "aws_access_key_id"
+	KindAWSSecretAccessKey   Kind = "aws_secret_access_key"
+	KindGoogleAPIKey         Kind = "google_api_key"
+	KindGitHubToken          Kind = "github_token"
+	KindSlackToken           Kind = "slack_token"
+	KindSlackWebhook         Kind = "slack_webhook"
+	KindAnthropicKey         Kind = "anthropic_key"
+	KindOpenAIKey            Kind = "openai_key"
+	KindStripeKey            Kind = "stripe_key"
+	KindJWT                  Kind = "jwt"
+	KindURLPassword          Kind = "url_password"
+	KindBearerToken          Kind = "bearer_token"
+	KindCredentialAssignment Kind = "credential" // password=…, token: …, API_KEY=…
+)
+
+// markerPrefix starts every replacement. Rules never match their own markers, which
+// is what makes Redact idempotent.
+const markerPrefix = "[REDACTED:"
+
+func marker(k Kind) string { return markerPrefix + string(k) + "]" }
+
+// Redactions counts what Redact removed, in total and by kind.
+type Redactions struct {
+	Total  int
+	ByKind map[Kind]int
+}
+
+func (r *Redactions) add(k Kind, n int) {
+	if n == 0 {
+		return
+	}
+	if r.ByKind == nil {
+		r.ByKind = make(map[Kind]int)
+	}
+	r.ByKind[k] += n
+	r.Total += n
+}
+
+// Add adds o's counts to r.
+func (r *Redactions) Add(o Redactions) {
+	for k, n := range o.ByKind {
+		r.add(k, n)
+	}
+}
+
+// String reports the counts for a log line or a tool message, e.g.
+// "3 redactions (github_token 1, private 2)"; it never includes redacted text.
+func (r Redactions) String() string {
+	if r.Total == 0 {
+		return "no redactions"
+	}
+	kinds := make([]string, 0, len(r.ByKind))
+	for k := range r.ByKind {
+		kinds = append(kinds, string(k))
+	}
+	slices.Sort(kinds)
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%s %d", k, r.ByKind[Kind(k)])
+	}
+	noun := "redactions"
+	if r.Total == 1 {
+		noun = "redaction"
+	}
+	return fmt.Sprintf("%d %s (%s)", r.Total, noun, strings.Join(parts, ", "))
+}
+
+// Redact removes private spans and replaces well-known secret shapes in s, returning
+// the cleaned text and what was removed. Everything removed becomes a [REDACTED:<kind>]
+// marker, so a reader sees that something was there but not what.
+//
+// Private spans are <private>…</private>, the tag case-insensitive and the span free to
+// cross lines. Nested tags close at the outermost closing tag; an unclosed tag removes
+// to the end; a stray closing tag removes from the end of the previous span (or the
+// start of the text) up to itself, since the text before it was meant to be private.
+//
+// Secrets are matched by shape (AWS, Google, GitHub, Slack, OpenAI, Anthropic and
+// Stripe keys, private-key blocks, JWTs, bearer tokens, passwords in URLs) and by
+// context (password=, secret:, API_KEY= … followed by a value that looks machine-made).
+// Prose such as "the token bucket" or "password reset" is left alone.
+//
+// Redact is idempotent: Redact of its own output changes nothing and counts nothing.
+// It takes time linear in len(s): Go regexps are linear, and a rule runs its regexp
+// only where its literal hint occurs, so prose without secrets costs little.
+func Redact(s string) (string, Redactions) {
+	var r Redactions
+	s = redactPrivate(s, &r)
+	// A replacement can put a marker's ']' right before text that an earlier rule needs
+	// a word boundary for, so repeat until nothing changes. In practice one or two
+	// rounds; the cap only guards against a pathological input.
+	for range 8 {
+		changed := false
+		lower := asciiLower(s)
+		for i := range secretRules {
+			var n int
+			s, n = secretRules[i].apply(s, lower)
+			if n > 0 {
+				lower = asciiLower(s)
+				r.add(secretRules[i].kind, n)
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return s, r
+}
+
+// RedactFields applies Redact in place to each field (title, content, each fact, …) and
+// returns the summed counts. Nil pointers are skipped.
+func RedactFields(fields ...*string) Redactions {
+	var total Redactions
+	for _, f := range fields {
+		if f == nil {
+			continue
+		}
+		var r Redactions
+		*f, r = Redact(*f)
+		total.Add(r)
+	}
+	return total
+}
+
+// RedactStrings applies Redact in place to every element of ss (facts, tags, file
+// paths) and returns the summed counts.
+func RedactStrings(ss []string) Redactions {
+	var total Redactions
+	for i := range ss {
+		var r Redactions
+		ss[i], r = Redact(ss[i])
+		total.Add(r)
+	}
+	return total
+}
+
+var privateTag = regexp.MustCompile(`(?i)<\s*(/?)\s*private\s*>`)
+
+// redactPrivate replaces every private span with one marker. Spans that touch are
+// merged so a stray closing tag right after a span does not add a second marker.
+func redactPrivate(s string, r *Redactions) string {
+	tags := privateTag.FindAllStringSubmatchIndex(s, -1)
+	if tags == nil {
+		return s
+	}
+	type span struct{ start, end int }
+	var spans []span
+	prevEnd := 0 // end of the previous span, where a stray closing tag reaches back to
+	depth, start := 0, 0
+	for _, m := range tags {
+		closing := m[3] > m[2]
+		switch {
+		case !closing:
+			if depth == 0 {
+				start = m[0]
+			}
+			depth++
+		case depth > 0:
+			depth--
+			if depth == 0 {
+				spans = append(spans, span{start, m[1]})
+				prevEnd = m[1]
+			}
+		default: // a closing tag with nothing open
+			spans = append(spans, span{prevEnd, m[1]})
+			prevEnd = m[1]
+		}
+	}
+	if depth > 0 {
+		spans = append(spans, span{start, len(s)})
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	at := 0
+	for i := 0; i < len(spans); i++ {
+		sp := spans[i]
+		for i+1 < len(spans) && spans[i+1].start <= sp.end {
+			sp.end = max(sp.end, spans[i+1].end)
+			i++
+		}
+		b.WriteString(s[at:sp.start])
+		b.WriteString(marker(KindPrivate))
+		at = sp.end
+		r.add(KindPrivate, 1)
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}
+
+// A secretRule finds one kind of secret. The regexp's group 1, when present, is the
+// secret itself and only it is replaced (the rest of the match is context such as
+// "password="); without groups the whole match is replaced.
+//
+// Most text holds no secret, so a rule first looks for one of its hints, literal
+// substrings every match contains (in lowercase when fold is set), and runs its regexp
+// only when one is there. Regexps avoid counted repetition, which makes Go's regexp
+// machines large and slow; minLen and keep check lengths and substance afterwards.
+type secretRule struct {
+	kind   Kind
+	hints  []string
+	fold   bool
+	re     *regexp.Regexp
+	minLen int                      // the secret's minimum length
+	keep   func(secret string) bool // vetoes a candidate with a secret's shape but not its substance
+	// boundStart and boundEnd ask for a non-word character (or the text's edge)
+	// before and after the match: what \b would say, were the search not resumed
+	// mid-text.
+	boundStart, boundEnd bool
+	// atHint says the regexp is anchored (^…) and is tried only where a hint occurs,
+	// for rules whose regexp would otherwise have to be tried at every position.
+	atHint bool
+}
+
+// maxRetries bounds how often one application of a rule looks again inside a vetoed
+// candidate, which keeps Redact linear on adversarial input.
+const maxRetries = 64
+
+func (rule *secretRule) apply(s, lower string) (string, int) {
+	hay := s
+	if rule.fold {
+		hay = lower
+	}
+	f := finder{rule: rule, s: s, hay: hay, next: make([]int, len(rule.hints))}
+	found := false
+	for i, h := range rule.hints {
+		f.next[i] = strings.Index(hay, h)
+		found = found || f.next[i] >= 0
+	}
+	if !found {
+		return s, 0
+	}
+	var b strings.Builder
+	at, n, retries := 0, 0, 0
+	for pos := 0; pos < len(s); {
+		m := f.find(pos)
+		if m == nil {
+			break
+		}
+		start, end := m[0], m[1]
+		if len(m) >= 4 && m[2] >= 0 {
+			start, end = m[2], m[3]
+		}
+		secret := s[start:end]
+		if !rule.accept(s, m[0], m[1], secret) {
+			// A longer candidate may hide a real secret that starts inside it
+			// ("eyJx.eyJ…" followed by a whole JWT), so look again just after its start.
+			if retries < maxRetries {
+				retries++
+				pos = m[0] + 1
+			} else {
+				pos = max(m[1], m[0]+1)
+			}
+			continue
+		}
+		if n == 0 {
+			b.Grow(len(s))
+		}
+		b.WriteString(s[at:start])
+		b.WriteString(marker(rule.kind))
+		at = end
+		n++
+		pos = max(m[1], m[0]+1)
+	}
+	if n == 0 {
+		return s, 0
+	}
+	b.WriteString(s[at:])
+	return b.String(), n
+}
+
+// finder finds a rule's candidates in s from a position on.
+type finder struct {
+	rule   *secretRule
+	s, hay string
+	next   []int // per hint, its next known occurrence in hay at or after the last position asked, or -1
+}
+
+// find returns the leftmost candidate at or after pos as submatch indexes into s.
+func (f *finder) find(pos int) []int {
+	if !f.rule.atHint {
+		return offset(f.rule.re.FindStringSubmatchIndex(f.s[pos:]), pos)
+	}
+	// The regexp is anchored: try it where a hint occurs, leftmost first.
+	for {
+		p := -1
+		for i, h := range f.rule.hints {
+			if f.next[i] >= 0 && f.next[i] < pos {
+				if j := strings.Index(f.hay[pos:], h); j >= 0 {
+					f.next[i] = pos + j
+				} else {
+					f.next[i] = -1
+				}
+			}
+			if f.next[i] >= 0 && (p < 0 || f.next[i] < p) {
+				p = f.next[i]
+			}
+		}
+		if p < 0 {
+			return nil
+		}
+		if m := f.rule.re.FindStringSubmatchIndex(f.s[p:]); m != nil {
+			return offset(m, p)
+		}
+		pos = p + 1
+	}
+}
+
+func offset(m []int, by int) []int {
+	for i := range m {
+		if m[i] >= 0 {
+			m[i] += by
+		}
+	}
+	return m
+}
+
+// accept applies the checks a regexp cannot do cheaply: word boundaries around the
+// match s[from:to], the secret's length and substance, and never a marker.
+func (rule *secretRule) accept(s string, from, to int, secret string) bool {
+	if rule.boundStart && from > 0 && isWordByte(s[from-1]) {
+		return false
+	}
+	if rule.boundEnd && to < len(s) && isWordByte(s[to]) {
+		return false
+	}
+	if len(secret) < rule.minLen || strings.HasPrefix(secret, markerPrefix) {
+		return false
+	}
+	return rule.keep == nil || !rule.keep(secret)
+}
+
+// asciiLower lowercases ASCII letters only, so byte offsets in the result are offsets
+// in s (strings.ToLower can change the length of other letters).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// secretRules run in order: whole blocks and specific prefixes before the generic
+// context rules, so a GitHub token after "token=" is reported as a GitHub token.
+var secretRules = []secretRule{
+	{
+		kind:  KindPrivateKey,
+		hints: []string{"PRIVATE KEY"},
+		// Through the END line; a key pasted without its END line is removed through
+		// the lines that are all base64.
+		re: regexp.MustCompile(`(?m)-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=]*(?:\r?\n[A-Za-z0-9+/=]+\r?$)*)`),
+	},
+	{
+		kind:  KindSlackWebhook,
+		hints: []string{"hooks.slack"},
+		re:    regexp.MustCompile(`https://hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]+`),
+	},
+	{
+		kind:       KindAWSAccessKeyID,
+		hints:      []string{"AKIA", "ASIA", "ABIA", "ACCA"},
+		re:         regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]+`),
+		keep:       func(s string) bool { return len(s) != 20 },
+		boundStart: true, boundEnd: true,
+	},
+	{
+		kind:   KindAWSSecretAccessKey,
+		hints:  []string{"secret"},
+		fold:   true,
+		atHint: true,
+		// Forty base64 characters are also a SHA-1 in hex, so only in an assignment to a
+		// name that says what it is: aws_secret_access_key=, SecretAccessKey:, …
+		re:   regexp.MustCompile(`^(?i)secret_?(?:access_?)?key["']?\s*(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]+)`),
+		keep: func(s string) bool { return len(s) != 40 },
+	},
+	{
+		kind:       KindGoogleAPIKey,
+		hints:      []string{"AIza"},
+		re:         regexp.MustCompile(`AIza[0-9A-Za-z_-]+`),
+		boundStart: true,
+		minLen:     39,
+	},
+	{
+		kind:       KindGitHubToken,
+		hints:      []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+		re:         regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]+|github_pat_[A-Za-z0-9_]+`),
+		boundStart: true,
+		keep: func(s string) bool {
+			return (strings.HasPrefix(s, "github_pat_") && len(s) < 51) || len(s) < 40
+		},
+	},
+	{
+		kind:       KindSlackToken,
+		hints:      []string{"xox"},
+		re:         regexp.MustCompile(`xox[abprs]-[A-Za-z0-9-]+`),
+		boundStart: true,
+		minLen:     15,
+		keep:       lacksDigit,
+	},
+	{
+		kind:       KindAnthropicKey,
+		hints:      []string{"sk-ant-"},
+		re:         regexp.MustCompile(`sk-ant-[A-Za-z0-9_-]+`),
+		boundStart: true,
+		minLen:     27,
+		keep:       notMachineMade,
+	},
+	{
+		kind:       KindStripeKey,
+		hints:      []string{"_live_", "_test_"},
+		re:         regexp.MustCompile(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]+`),
+		boundStart: true,
+		minLen:     24,
+		keep:       lacksDigit,
+	},
+	{
+		kind:  KindOpenAIKey,
+		hints: []string{"sk-"},
+		// Prose like "ask-the-user" fails the word boundary; a hyphenated phrase after
+		// "sk-" fails notMachineMade.
+		re:         regexp.MustCompile(`sk-[A-Za-z0-9_-]+`),
+		boundStart: true,
+		minLen:     23,
+		keep:       notMachineMade,
+	},
+	{
+		kind:       KindJWT,
+		hints:      []string{"eyJ"},
+		re:         regexp.MustCompile(`eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`),
+		boundStart: true,
+		keep: func(s string) bool {
+			parts := strings.SplitN(s, ".", 3)
+			return len(parts[0]) < 13 || len(parts[1]) < 10
+		},
+	},
+	{
+		kind:  KindURLPassword,
+		hints: []string{"://"},
+		// scheme://user:password@host keeps the user. The password runs to the last @
+		// before the host so one containing @ is not half left behind.
+		re: regexp.MustCompile(`://[^\s:/?#@\[\]]*:([^\s/?#]+)@`),
+	},
+	{
+		kind:       KindBearerToken,
+		hints:      []string{"bearer"},
+		fold:       true,
+		atHint:     true,
+		re:         regexp.MustCompile(`^(?i)bearer\s+([A-Za-z0-9._~+/-]+=*)`),
+		boundStart: true,
+		minLen:     16,
+		keep:       notMachineMade,
+	},
+	{
+		kind:   KindCredentialAssignment,
+		hints:  []string{"passw", "passphrase", "secret", "token", "apikey", "api_key", "accesskey", "access_key", "credential"},
+		fold:   true,
+		atHint: true,
+		// The name may carry a prefix (DB_PASSWORD, githubToken); the value must look
+		// machine-made, so "password: required" or "token: the bucket" stay.
+		re:     regexp.MustCompile(`^(?i)(?:passw(?:or)?d|passphrase|secret|token|api_?key|access_?key|credentials?)["']?\s*(?::=|=>|[:=])\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
+		minLen: 8,
+		keep:   notCredential,
+	},
+}
+
+func lacksDigit(s string) bool {
+	return !strings.ContainsFunc(s, unicode.IsDigit)
+}
+
+// notMachineMade reports whether s reads like words rather than a generated key: no
+// digit, or no letter, or mostly hyphen-separated short words ("sk-learn-style-…").
+func notMachineMade(s string) bool {
+	if lacksDigit(s) || !strings.ContainsFunc(s, unicode.IsLetter) {
+		return true
+	}
+	longest := 0
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' }) {
+		longest = max(longest, len(part))
+	}
+	return longest < 12
+}
+
+// notCredential vetoes the value of a password=/token= assignment that is a
+// placeholder, a reference to where the secret lives, or plain words.
+func notCredential(v string) bool {
+	switch {
+	case strings.HasPrefix(v, "/"), strings.HasPrefix(v, "./"), strings.HasPrefix(v, "~/"): // a file holding it
+		return true
+	case strings.HasPrefix(v, "$"), strings.HasPrefix(v, "%"), strings.HasPrefix(v, "*"),
+		strings.HasPrefix(v, "process.env"), strings.HasPrefix(v, "os."), strings.HasPrefix(v, "env."),
+		strings.HasPrefix(v, "secrets."), strings.HasPrefix(v, "vault:"):
+		return true
+	}
+	hasLetter := strings.ContainsFunc(v, unicode.IsLetter)
+	hasDigit := strings.ContainsFunc(v, unicode.IsDigit)
+	if !hasLetter || !hasDigit {
+		return true
+	}
+	return false
+}
