@@ -41,7 +41,7 @@ const (
 	rationale, alternatives, root_cause, fix, prevention, occurrences, examples, discovery_tokens, fingerprint,
 	created_at, updated_at, search_body, fts)
 	SELECT $1, nid.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $21, ` + ftsExpr + `
-	FROM nid RETURNING id`
+	FROM nid ON CONFLICT DO NOTHING RETURNING id`
 	qUpdateMemory = `UPDATE memory_entries SET uid = $2, type = $3, title = $4, content = $5, facts = $6, tags = $7, files = $8,
 	session_id = $9, branch = $10, rationale = $11, alternatives = $12, root_cause = $13, fix = $14, prevention = $15,
 	occurrences = $16, examples = $17, discovery_tokens = $18, fingerprint = $19, created_at = $20, updated_at = $22,
@@ -152,11 +152,15 @@ func (x *txn) AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, erro
 	if e.UID == "" {
 		e.UID = memory.NewUID()
 	}
+	// ON CONFLICT DO NOTHING: a duplicate (uid, or a mistake's
+	// fingerprint) inserts no row instead of failing, so the transaction
+	// stays usable and the caller can count an occurrence in it.
 	var id int64
-	if err := x.tx.QueryRow(ctx, qAddMemory, x.memArgs(e)...).Scan(&id); err != nil {
-		if pgCode(err) == uniqueViolation {
-			return memory.Entry{}, fmt.Errorf("add memory: %w", store.ErrDuplicate)
-		}
+	err := x.tx.QueryRow(ctx, qAddMemory, x.memArgs(e)...).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return memory.Entry{}, fmt.Errorf("add memory: %w", store.ErrDuplicate)
+	}
+	if err != nil {
 		return memory.Entry{}, fmt.Errorf("add memory: %w", err)
 	}
 	x.dirty = true

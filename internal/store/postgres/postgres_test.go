@@ -444,3 +444,37 @@ func TestUpdateLocksFromItsStart(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDuplicateMistakeKeepsTransaction: adding a mistake that is already
+// there fails with ErrDuplicate and leaves the transaction usable, so the
+// caller can count an occurrence in it (PostgreSQL aborts a transaction on
+// a failed statement; the store must not let that happen here).
+func TestDuplicateMistakeKeepsTransaction(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	mistake := memory.Entry{Type: memory.Mistake, Title: "Forgot the lock", CreatedAt: time.Now(), UpdatedAt: time.Now()}
+	err := s.Update(ctx, func(tx store.Tx) error {
+		first, err := tx.AddMemory(ctx, mistake)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.AddMemory(ctx, mistake); !errors.Is(err, store.ErrDuplicate) {
+			t.Errorf("second AddMemory: %v; want ErrDuplicate", err)
+		}
+		first.Occurrences = 2
+		return tx.UpdateMemory(ctx, first)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.View(ctx, func(tx store.Tx) error {
+		got, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint(mistake.Title))
+		if err == nil && (!ok || got.Occurrences != 2) {
+			t.Errorf("mistake = %+v, %v; want 2 occurrences", got, ok)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
