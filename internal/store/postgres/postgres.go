@@ -146,7 +146,8 @@ type Store struct {
 	owned   bool // Close closes db too (Open)
 	project int64
 	name    string
-	// The statements that open a write and record a change (Project).
+	// The statements that open a write, and that record a change with
+	// COMMIT (Project).
 	beginWrite, bump string
 
 	mu     sync.Mutex
@@ -206,21 +207,24 @@ func (s *Store) Close() error {
 
 // View implements store.Store.
 func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
-	return s.run(ctx, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", fn)
+	return s.run(ctx, fn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", true)
 }
 
-// Update implements store.Store. BEGIN and the lock go in one round trip;
-// so do the version bump and COMMIT.
+// Update implements store.Store. It takes the project's lock before fn
+// runs (BEGIN and the lock in one round trip), so the lock is held from
+// the transaction's start even while fn has yet to run a statement.
 func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
-	return s.run(ctx, s.beginWrite, fn)
+	return s.run(ctx, fn, s.beginWrite, false)
 }
 
-// run runs fn in a transaction on a pooled connection: begin (one or more
-// statements) opens it; COMMIT, preceded by the version bump and the
-// notification when fn changed something, closes it. A connection released
-// while still in a transaction (a failed ROLLBACK, a cancelled query) is
-// closed by the pool, never reused.
-func (s *Store) run(ctx context.Context, begin string, fn func(store.Tx) error) error {
+// run runs fn in a transaction on a pooled connection. A lazy BEGIN (a
+// View's) travels with fn's first statement, in one round trip (see
+// txConn); an Update's is sent at once. The version bump and the notification,
+// when fn changed something, travel with COMMIT. A View that ran no
+// statement sends nothing. A connection released while still in a
+// transaction (a failed ROLLBACK, a cancelled query) is closed by the pool,
+// never reused.
+func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin string, lazy bool) error {
 	if s.isClosed() {
 		return store.ErrClosed
 	}
@@ -229,24 +233,30 @@ func (s *Store) run(ctx context.Context, begin string, fn func(store.Tx) error) 
 		return fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
 	defer c.Release()
-	if _, err := c.Exec(ctx, begin); err != nil {
+	tc := &txConn{c: c}
+	if lazy {
+		tc.pending = []queued{{sql: begin}}
+	} else if _, err := c.Exec(ctx, begin); err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	x := &txn{tx: c, p: s.project}
+	x := &txn{tx: tc, p: s.project}
 	done := false
 	defer func() {
-		if !done {
+		if !done && tc.pending == nil {
 			c.Exec(context.WithoutCancel(ctx), "ROLLBACK")
 		}
 	}()
 	if err := fn(x); err != nil {
 		return err
 	}
+	done = true
+	if tc.pending != nil {
+		return nil // fn ran no statement: no transaction was opened
+	}
 	end := "COMMIT"
 	if x.dirty {
 		end = s.bump + "; COMMIT"
 	}
-	done = true
 	if _, err := c.Exec(ctx, end); err != nil {
 		c.Exec(context.WithoutCancel(ctx), "ROLLBACK")
 		return fmt.Errorf("commit: %w", err)
