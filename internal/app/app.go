@@ -14,7 +14,16 @@ import (
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
+)
+
+// Team mode: when CAIRN_DATABASE_URL is set, the project lives in that
+// PostgreSQL database instead of the embedded SQLite file, under the name
+// CAIRN_PROJECT (default: the project root's directory name).
+const (
+	EnvDatabaseURL = "CAIRN_DATABASE_URL"
+	EnvProject     = "CAIRN_PROJECT"
 )
 
 // Config says which project to serve and how to store it.
@@ -24,6 +33,13 @@ type Config struct {
 	// $CAIRN_PROJECT_ROOT. Named projects served over HTTP use it.
 	Root string
 	Sync sqlite.Sync // the embedded store's synchronous setting
+	// DatabaseURL, when set, stores the project in PostgreSQL;
+	// default $CAIRN_DATABASE_URL.
+	DatabaseURL string
+	// Project is the project's name in that database; default
+	// $CAIRN_PROJECT, else the base name of the project root. Named
+	// projects served over HTTP use their names.
+	Project string
 	// Logger receives the services' warnings (a failed embedding); nil
 	// discards them.
 	Logger *slog.Logger
@@ -52,10 +68,7 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := project.Init(root); err != nil {
-		return nil, err
-	}
-	st, err := sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Sync})
+	st, err := openStore(ctx, cfg, root)
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +87,29 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 	mem := service.NewMemory(st, mopts)
 	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st), Memory: mem},
 		Root: root, Store: st}, nil
+}
+
+// openStore opens the project's PostgreSQL store in team mode, else its
+// embedded SQLite file (creating .cairn if needed).
+func openStore(ctx context.Context, cfg Config, root string) (store.Store, error) {
+	url := cfg.DatabaseURL
+	if url == "" {
+		url = os.Getenv(EnvDatabaseURL)
+	}
+	if url != "" {
+		name := cfg.Project
+		if name == "" {
+			name = os.Getenv(EnvProject)
+		}
+		if name == "" {
+			name = filepath.Base(root)
+		}
+		return postgres.Open(ctx, url, postgres.Options{Project: name})
+	}
+	if _, err := project.Init(root); err != nil {
+		return nil, err
+	}
+	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Sync})
 }
 
 func findRoot(cfg Config) (string, error) {

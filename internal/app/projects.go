@@ -77,6 +77,7 @@ func NewDirProjects(def Config, named map[string]string) (*DirProjects, error) {
 		}
 		c := def // the same store settings and embedding provider
 		c.Dir, c.Root = "", abs
+		c.Project = name // its name in a shared database (CAIRN_DATABASE_URL)
 		p.lazy[name] = NewLazy(c)
 	}
 	for name := range p.lazy {

@@ -35,6 +35,21 @@ type Store interface {
 	Close() error
 }
 
+// Watcher is implemented by stores that are told when any instance commits a
+// change (the PostgreSQL store, through LISTEN/NOTIFY). A surface that polls
+// Version to notice other processes' writes can select on Watch's channel as
+// well, and check at once instead of waiting for its next poll. A store that
+// does not implement Watcher is polled as before.
+type Watcher interface {
+	// Watch returns a channel that receives a value after a change to the
+	// store is committed, by this instance or another. Values are coalesced:
+	// one receive may stand for many changes, so re-read (or compare
+	// Version) rather than count. It also receives one when the store may
+	// have missed notifications (after reconnecting its listener). The
+	// channel stops receiving when ctx ends.
+	Watch(ctx context.Context) <-chan struct{}
+}
+
 // Query selects, orders and pages visible tasks for the plan's lists.
 type Query struct {
 	Statuses      []task.Status   // any of these; empty: all

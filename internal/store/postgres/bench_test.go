@@ -1,0 +1,112 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/postgres"
+	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// benchStore opens a fresh project with n root tasks.
+func benchStore(b *testing.B, n int) (*postgres.Store, []task.Task) {
+	b.Helper()
+	s, err := postgres.Open(context.Background(), pgtest.URL(b), postgres.Options{Project: pgtest.Project(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	var ts []task.Task
+	now := time.Now()
+	err = s.Update(context.Background(), func(tx store.Tx) error {
+		for i := range n {
+			t, err := tx.CreateTask(context.Background(), task.Task{Title: fmt.Sprint("t", i), Body: "body", CreatedAt: now, UpdatedAt: now}, store.Placement{})
+			if err != nil {
+				return err
+			}
+			ts = append(ts, t)
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, ts
+}
+
+// BenchmarkCreateTask: one Update that creates a task and moves a focus,
+// as create_new_task does.
+func BenchmarkCreateTask(b *testing.B) {
+	s, _ := benchStore(b, 0)
+	ctx := context.Background()
+	now := time.Now()
+	for b.Loop() {
+		err := s.Update(ctx, func(tx store.Tx) error {
+			t, err := tx.CreateTask(ctx, task.Task{Title: "x", CreatedAt: now, UpdatedAt: now}, store.Placement{})
+			if err != nil {
+				return err
+			}
+			return tx.SetFocus(ctx, "agent", t.ID, now)
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkViewTask: one View that reads a focus and its task, as
+// get_current_task does.
+func BenchmarkViewTask(b *testing.B) {
+	s, ts := benchStore(b, 100)
+	ctx := context.Background()
+	if err := s.Update(ctx, func(tx store.Tx) error { return tx.SetFocus(ctx, "agent", ts[50].ID, time.Now()) }); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		err := s.View(ctx, func(tx store.Tx) error {
+			id, err := tx.Focus(ctx, "agent")
+			if err != nil {
+				return err
+			}
+			_, err = tx.Task(ctx, id)
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTasks1000: every task of a 1,000-task project, as the plan's
+// next-task computation reads them.
+func BenchmarkTasks1000(b *testing.B) {
+	s, _ := benchStore(b, 1000)
+	ctx := context.Background()
+	for b.Loop() {
+		err := s.View(ctx, func(tx store.Tx) error {
+			ts, err := tx.Tasks(ctx)
+			if err == nil && len(ts) != 1000 {
+				err = fmt.Errorf("%d tasks", len(ts))
+			}
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkVersion: the read caches and watchers poll.
+func BenchmarkVersion(b *testing.B) {
+	s, _ := benchStore(b, 1)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := s.Version(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

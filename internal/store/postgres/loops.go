@@ -1,0 +1,166 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+const (
+	qLoop     = `SELECT ` + colsBody + `, loop FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
+	qSetLoop  = `UPDATE tasks SET loop = $3 WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
+	qLoops    = `SELECT ` + colsNoBody + `, loop FROM tasks WHERE project_id = $1 AND loop IS NOT NULL AND removed_at IS NULL ORDER BY id`
+	qAddCkpt  = `INSERT INTO loop_checkpoints (project_id, task_id, note, state, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`
+	qCkpts    = `SELECT id, task_id, note, state, created_at FROM loop_checkpoints WHERE project_id = $1 AND task_id = $2 ORDER BY id`
+	qAddEvent = `INSERT INTO loop_events (project_id, task_id, kind, detail, at) VALUES ($1, $2, $3, $4, $5)`
+	qEvents   = `SELECT seq, task_id, kind, detail, at, count(*) OVER ()
+		FROM loop_events WHERE project_id = $1 AND task_id = $2 ORDER BY seq LIMIT $3 OFFSET $4`
+	qCountEvents = `SELECT count(*) FROM loop_events WHERE project_id = $1 AND task_id = $2`
+)
+
+// loopRow is a task row followed by its loop column.
+type loopRow struct {
+	*taskRow
+	state *string
+	all   [12]any
+}
+
+func newLoopRow() *loopRow {
+	r := &loopRow{taskRow: newTaskRow()}
+	copy(r.all[:], r.dest[:])
+	r.all[11] = &r.state
+	return r
+}
+
+func (r *loopRow) scan(row pgx.Row) (task.Task, []byte, error) {
+	r.completed, r.state = nil, nil
+	if err := row.Scan(r.all[:]...); err != nil {
+		return task.Task{}, nil, err
+	}
+	var state []byte
+	if r.state != nil {
+		state = []byte(*r.state)
+	}
+	return r.task(), state, nil
+}
+
+func (x *txn) Loop(ctx context.Context, id task.ID) (task.Task, []byte, error) {
+	t, state, err := newLoopRow().scan(x.tx.QueryRow(ctx, qLoop, x.p, int64(id)))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return task.Task{}, nil, &task.NotFoundError{ID: id}
+	}
+	if err != nil {
+		return task.Task{}, nil, fmt.Errorf("read loop %s: %w", id, err)
+	}
+	return t, state, nil
+}
+
+func (x *txn) SetLoop(ctx context.Context, id task.ID, state []byte) error {
+	tag, err := x.tx.Exec(ctx, qSetLoop, x.p, int64(id), string(state))
+	if err != nil {
+		return fmt.Errorf("save loop %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return &task.NotFoundError{ID: id}
+	}
+	x.dirty = true
+	return nil
+}
+
+func (x *txn) Loops(ctx context.Context) ([]store.LoopRow, error) {
+	rows, err := x.tx.Query(ctx, qLoops, x.p)
+	if err != nil {
+		return nil, fmt.Errorf("read loops: %w", err)
+	}
+	defer rows.Close()
+	var out []store.LoopRow
+	r := newLoopRow()
+	for rows.Next() {
+		t, state, err := r.scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("read loops: %w", err)
+		}
+		out = append(out, store.LoopRow{Task: t, State: state})
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) AddCheckpoint(ctx context.Context, c store.Checkpoint) (int64, error) {
+	var id int64
+	if err := x.tx.QueryRow(ctx, qAddCkpt, x.p, int64(c.TaskID), c.Note, string(c.State), ts(c.CreatedAt)).Scan(&id); err != nil {
+		return 0, fmt.Errorf("save checkpoint of loop %s: %w", c.TaskID, err)
+	}
+	x.dirty = true
+	return id, nil
+}
+
+func (x *txn) Checkpoints(ctx context.Context, id task.ID) ([]store.Checkpoint, error) {
+	rows, err := x.tx.Query(ctx, qCkpts, x.p, int64(id))
+	if err != nil {
+		return nil, fmt.Errorf("read checkpoints of loop %s: %w", id, err)
+	}
+	defer rows.Close()
+	var out []store.Checkpoint
+	for rows.Next() {
+		var (
+			c     store.Checkpoint
+			tid   int64
+			state string
+			at    time.Time
+		)
+		if err := rows.Scan(&c.ID, &tid, &c.Note, &state, &at); err != nil {
+			return nil, fmt.Errorf("read checkpoints of loop %s: %w", id, err)
+		}
+		c.TaskID, c.State, c.CreatedAt = task.ID(tid), []byte(state), at.UTC()
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) AddLoopEvent(ctx context.Context, e store.LoopEvent) error {
+	if _, err := x.tx.Exec(ctx, qAddEvent, x.p, int64(e.TaskID), e.Kind, e.Detail, ts(e.At)); err != nil {
+		return fmt.Errorf("record loop event: %w", err)
+	}
+	x.dirty = true
+	return nil
+}
+
+// LoopEvents reads the page and the total in one statement, like Completions.
+func (x *txn) LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]store.LoopEvent, int, error) {
+	rows, err := x.tx.Query(ctx, qEvents, x.p, int64(id), limitOf(limit), int64(max(offset, 0)))
+	if err != nil {
+		return nil, 0, fmt.Errorf("read loop history: %w", err)
+	}
+	defer rows.Close()
+	var (
+		out   []store.LoopEvent
+		total int64
+	)
+	for rows.Next() {
+		var (
+			e   store.LoopEvent
+			tid int64
+			at  time.Time
+		)
+		if err := rows.Scan(&e.Seq, &tid, &e.Kind, &e.Detail, &at, &total); err != nil {
+			return nil, 0, fmt.Errorf("read loop history: %w", err)
+		}
+		e.TaskID, e.At = task.ID(tid), at.UTC()
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("read loop history: %w", err)
+	}
+	if len(out) == 0 {
+		if err := x.tx.QueryRow(ctx, qCountEvents, x.p, int64(id)).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count loop history: %w", err)
+		}
+	}
+	return out, int(total), nil
+}

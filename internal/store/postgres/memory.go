@@ -1,0 +1,638 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/store"
+)
+
+// Full-text search uses PostgreSQL's english configuration (stemming, stop
+// words); an entry's vector weighs its title A, tags B and the rest C, and
+// ts_rank's weights for {D, C, B, A} follow the embedded store's BM25
+// column weights (title 8, tags 4, body 1).
+const (
+	tsConfig  = `'english'`
+	tsWeights = `'{0.0, 0.125, 0.5, 1.0}'`
+	ftsExpr   = `setweight(to_tsvector(` + tsConfig + `, $4), 'A') || setweight(to_tsvector(` + tsConfig + `, coalesce(array_to_string($7::text[], ' '), '')), 'B') || setweight(to_tsvector(` + tsConfig + `, $21), 'C')`
+)
+
+const (
+	memCols = `e.id, e.uid, e.type, e.title, e.content, e.facts, e.tags, e.files, e.session_id, e.branch,
+	e.rationale, e.alternatives, e.root_cause, e.fix, e.prevention, e.occurrences, e.examples,
+	e.discovery_tokens, e.created_at, e.updated_at`
+	memHitCols = `e.id, e.uid, e.type, e.title, '', NULL::text[], e.tags, NULL::text[], e.session_id, e.branch,
+	'', NULL::text[], '', '', '', e.occurrences, NULL::text[], e.discovery_tokens, e.created_at, e.updated_at`
+
+	// $1 project, $2.. the entry's fields (memArgs), $21 its search body.
+	qAddMemory = `WITH nid AS (UPDATE projects SET next_memory_id = next_memory_id + 1 WHERE id = $1 RETURNING next_memory_id - 1 AS id)
+	INSERT INTO memory_entries (project_id, id, uid, type, title, content, facts, tags, files, session_id, branch,
+	rationale, alternatives, root_cause, fix, prevention, occurrences, examples, discovery_tokens, fingerprint,
+	created_at, updated_at, search_body, fts)
+	SELECT $1, nid.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $21, ` + ftsExpr + `
+	FROM nid ON CONFLICT DO NOTHING RETURNING id`
+	qUpdateMemory = `UPDATE memory_entries SET uid = $2, type = $3, title = $4, content = $5, facts = $6, tags = $7, files = $8,
+	session_id = $9, branch = $10, rationale = $11, alternatives = $12, root_cause = $13, fix = $14, prevention = $15,
+	occurrences = $16, examples = $17, discovery_tokens = $18, fingerprint = $19, created_at = $20, updated_at = $22,
+	search_body = $21, fts = ` + ftsExpr + ` WHERE project_id = $1 AND id = $23`
+	qMemoriesByID = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id = ANY($2)`
+	qMemory       = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id = $2`
+	qMemoryByUID  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.uid = $2`
+	qMistakeByFP  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.fingerprint = $2`
+	qOlder        = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id < $2 ORDER BY e.id DESC LIMIT $3`
+	qNewer        = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT $3`
+	qOlderSession = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.session_id = $4 AND e.id < $2 ORDER BY e.id DESC LIMIT $3`
+	qNewerSession = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.session_id = $4 AND e.id > $2 ORDER BY e.id LIMIT $3`
+	qMemDelete    = `DELETE FROM memory_entries WHERE project_id = $1 AND id = ANY($2)`
+	qSetVector    = `INSERT INTO memory_vectors (project_id, entry_id, model, vec) SELECT $1, id, $3, $4 FROM memory_entries WHERE project_id = $1 AND id = $2
+	ON CONFLICT (project_id, entry_id, model) DO UPDATE SET vec = excluded.vec`
+	qMissingVector = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND NOT EXISTS
+	(SELECT 1 FROM memory_vectors v WHERE v.project_id = $1 AND v.entry_id = e.id AND v.model = $2) ORDER BY e.id LIMIT $3`
+	qCountVectors = `SELECT (SELECT count(*) FROM memory_vectors WHERE project_id = $1 AND model = $2),
+	(SELECT count(*) FROM memory_entries WHERE project_id = $1)`
+	qAddSession = `WITH nid AS (UPDATE projects SET next_session_id = next_session_id + 1 WHERE id = $1 RETURNING next_session_id - 1 AS id)
+	INSERT INTO sessions (project_id, id, thread_id, agent, branch, started_at, ended_at, doc)
+	SELECT $1, nid.id, $2, $3, $4, $5, $6, '{}' FROM nid RETURNING id`
+	qUpdateSession = `UPDATE sessions SET thread_id = $3, agent = $4, branch = $5, started_at = $6, ended_at = $7, doc = $8 WHERE project_id = $1 AND id = $2`
+	qSession       = `SELECT doc FROM sessions WHERE project_id = $1 AND id = $2`
+	qBranch        = `SELECT doc FROM branch_contexts WHERE project_id = $1 AND branch = $2`
+	qSetBranch     = `INSERT INTO branch_contexts (project_id, branch, updated_at, doc) VALUES ($1, $2, $3, $4)
+	ON CONFLICT (project_id, branch) DO UPDATE SET updated_at = excluded.updated_at, doc = excluded.doc`
+	qBranches = `SELECT doc FROM branch_contexts WHERE project_id = $1 ORDER BY updated_at DESC, branch`
+)
+
+// list stores an empty list as NULL, so it reads back as nil.
+func list(l []string) []string {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+func fingerprint(e memory.Entry) *string {
+	if e.Type != memory.Mistake {
+		return nil
+	}
+	fp := memory.Fingerprint(e.Title)
+	return &fp
+}
+
+// memArgs are $1..$22 of qAddMemory and qUpdateMemory.
+func (x *txn) memArgs(e memory.Entry) []any {
+	return []any{x.p, e.UID, string(e.Type), e.Title, e.Content, list(e.Facts), list(e.Tags), list(e.Files),
+		e.SessionID, e.Branch, e.Rationale, list(e.Alternatives), e.RootCause, e.Fix, e.Prevention,
+		int32(e.Occurrences), list(e.Examples), int32(e.DiscoveryTokens), fingerprint(e), ts(e.CreatedAt), e.SearchText(), ts(e.UpdatedAt)}
+}
+
+// scanMemory reads one row of memCols or memHitCols, plus extra.
+func scanMemory(row pgx.Row, extra ...any) (memory.Entry, error) {
+	var (
+		e                                          memory.Entry
+		id                                         int64
+		typ                                        string
+		occ, tokens                                int32
+		facts, tags, files, alternatives, examples []string
+		created, updated                           time.Time
+	)
+	dest := []any{&id, &e.UID, &typ, &e.Title, &e.Content, &facts, &tags, &files, &e.SessionID, &e.Branch,
+		&e.Rationale, &alternatives, &e.RootCause, &e.Fix, &e.Prevention, &occ, &examples,
+		&tokens, &created, &updated}
+	if err := row.Scan(append(dest, extra...)...); err != nil {
+		return memory.Entry{}, err
+	}
+	e.ID, e.Type = memory.ID(id), memory.Type(typ)
+	e.Facts, e.Tags, e.Files, e.Alternatives, e.Examples = list(facts), list(tags), list(files), list(alternatives), list(examples)
+	e.Occurrences, e.DiscoveryTokens = int(occ), int(tokens)
+	e.CreatedAt, e.UpdatedAt = created.UTC(), updated.UTC()
+	return e, nil
+}
+
+func (x *txn) scanMemories(ctx context.Context, q string, args ...any) ([]memory.Entry, error) {
+	rows, err := x.tx.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []memory.Entry
+	for rows.Next() {
+		e, err := scanMemory(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+func pgCode(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}
+
+const (
+	uniqueViolation     = "23505"
+	foreignKeyViolation = "23503"
+)
+
+func (x *txn) AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, error) {
+	if e.UID == "" {
+		e.UID = memory.NewUID()
+	}
+	// ON CONFLICT DO NOTHING: a duplicate (uid, or a mistake's
+	// fingerprint) inserts no row instead of failing, so the transaction
+	// stays usable and the caller can count an occurrence in it.
+	var id int64
+	err := x.tx.QueryRow(ctx, qAddMemory, x.memArgs(e)...).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return memory.Entry{}, fmt.Errorf("add memory: %w", store.ErrDuplicate)
+	}
+	if err != nil {
+		return memory.Entry{}, fmt.Errorf("add memory: %w", err)
+	}
+	x.dirty = true
+	e.ID = memory.ID(id)
+	return e, nil
+}
+
+func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
+	tag, err := x.tx.Exec(ctx, qUpdateMemory, append(x.memArgs(e), int64(e.ID))...)
+	if err != nil {
+		if pgCode(err) == uniqueViolation {
+			return fmt.Errorf("update memory %s: %w", e.ID, store.ErrDuplicate)
+		}
+		return fmt.Errorf("update memory %s: %w", e.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return &memory.NotFoundError{Kind: "entry", ID: e.ID.String()}
+	}
+	x.dirty = true
+	return nil
+}
+
+func memIDs(ids []memory.ID) []int64 {
+	out := make([]int64, len(ids))
+	for i, id := range ids {
+		out[i] = int64(id)
+	}
+	return out
+}
+
+func (x *txn) Memories(ctx context.Context, ids []memory.ID) ([]memory.Entry, error) {
+	if len(ids) == 0 {
+		return []memory.Entry{}, nil
+	}
+	found, err := x.scanMemories(ctx, qMemoriesByID, x.p, memIDs(ids))
+	if err != nil {
+		return nil, fmt.Errorf("read memory: %w", err)
+	}
+	byID := make(map[memory.ID]memory.Entry, len(found))
+	for _, e := range found {
+		byID[e.ID] = e
+	}
+	out := make([]memory.Entry, 0, len(ids))
+	for _, id := range ids {
+		if e, ok := byID[id]; ok {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+func (x *txn) one(ctx context.Context, q string, arg any) (memory.Entry, bool, error) {
+	e, err := scanMemory(x.tx.QueryRow(ctx, q, x.p, arg))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return memory.Entry{}, false, nil
+	}
+	if err != nil {
+		return memory.Entry{}, false, fmt.Errorf("read memory: %w", err)
+	}
+	return e, true, nil
+}
+
+func (x *txn) MemoryByUID(ctx context.Context, uid string) (memory.Entry, bool, error) {
+	return x.one(ctx, qMemoryByUID, uid)
+}
+
+func (x *txn) MistakeByFingerprint(ctx context.Context, fp string) (memory.Entry, bool, error) {
+	return x.one(ctx, qMistakeByFP, fp)
+}
+
+// params numbers a statement's arguments as they are added.
+type params struct{ args []any }
+
+func (p *params) add(v any) string {
+	p.args = append(p.args, v)
+	return "$" + strconv.Itoa(len(p.args))
+}
+
+// memFilters renders q's filters as AND clauses on e.
+func memFilters(q store.MemoryQuery, p *params) string {
+	var b strings.Builder
+	if len(q.Types) > 0 {
+		b.WriteString(" AND e.type = ANY(" + p.add(strs(q.Types)) + ")")
+	}
+	if len(q.Tags) > 0 {
+		b.WriteString(" AND e.tags && " + p.add(q.Tags) + "::text[]")
+	}
+	if q.SessionID != "" {
+		b.WriteString(" AND e.session_id = " + p.add(q.SessionID))
+	}
+	if q.Branch != "" {
+		b.WriteString(" AND e.branch = " + p.add(q.Branch))
+	}
+	if !q.After.IsZero() {
+		b.WriteString(" AND e.created_at >= " + p.add(ts(q.After)))
+	}
+	if !q.Before.IsZero() {
+		b.WriteString(" AND e.created_at < " + p.add(ts(q.Before)))
+	}
+	return b.String()
+}
+
+// tsQuery is a tsquery for plain words: any of them matching, each read as
+// text (plainto_tsquery), never as query syntax.
+func tsQuery(text string, p *params) string {
+	terms := memory.Terms(text)
+	if len(terms) == 0 {
+		return ""
+	}
+	parts := make([]string, len(terms))
+	for i, t := range terms {
+		parts[i] = "plainto_tsquery(" + tsConfig + ", " + p.add(t) + ")"
+	}
+	return "(" + strings.Join(parts, " || ") + ")"
+}
+
+// SearchMemory counts and ranks every match: the GIN index on the vector
+// finds them, so it does not bound its work the way the embedded store may
+// (AtLeast, Recent and Dropped stay unset).
+func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) (store.MemoryResult, error) {
+	hits, total, err := x.searchMemory(ctx, q)
+	return store.MemoryResult{Hits: hits, Total: total}, err
+}
+
+func (x *txn) searchMemory(ctx context.Context, q store.MemoryQuery) ([]store.MemoryHit, int, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	p := &params{args: []any{x.p}}
+	match := tsQuery(q.Text, p)
+	where := memFilters(q, p)
+	var list, count string
+	if match == "" {
+		list = `SELECT ` + memHitCols + `, left(e.content, 160), 0.0::float8 FROM memory_entries e WHERE e.project_id = $1` + where +
+			` ORDER BY e.id DESC`
+		count = `SELECT count(*) FROM memory_entries e WHERE e.project_id = $1` + where
+	} else {
+		from := ` FROM memory_entries e, (SELECT ` + match + ` AS query) AS tq WHERE e.project_id = $1 AND e.fts @@ query` + where
+		rank := `ts_rank(` + tsWeights + `, e.fts, query)`
+		list = `SELECT ` + memHitCols + `, coalesce(nullif(ts_headline(` + tsConfig + `, e.search_body, query,
+			'StartSel="",StopSel="",MaxWords=12,MinWords=4,FragmentDelimiter=…'), ''), e.title), ` + rank + `::float8 AS score` + from +
+			` ORDER BY score DESC, e.id DESC`
+		count = `SELECT count(*)` + from
+	}
+	countArgs := slices.Clone(p.args)
+	list += ` LIMIT ` + p.add(int64(limit)) + ` OFFSET ` + p.add(int64(max(q.Offset, 0)))
+	rows, err := x.tx.Query(ctx, list, p.args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search memory: %w", err)
+	}
+	var hits []store.MemoryHit
+	for rows.Next() {
+		var h store.MemoryHit
+		if h.Entry, err = scanMemory(rows, &h.Snippet, &h.Score); err != nil {
+			rows.Close()
+			return nil, 0, fmt.Errorf("search memory: %w", err)
+		}
+		hits = append(hits, h)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("search memory: %w", err)
+	}
+	total := max(q.Offset, 0) + len(hits)
+	if len(hits) == limit || (len(hits) == 0 && q.Offset > 0) {
+		var n int64
+		if err := x.tx.QueryRow(ctx, count, countArgs...).Scan(&n); err != nil {
+			return nil, 0, fmt.Errorf("count memory: %w", err)
+		}
+		total = int(n)
+	}
+	return hits, total, nil
+}
+
+func (x *txn) MemoryTimeline(ctx context.Context, anchor memory.ID, before, after int, sameSession bool) ([]memory.Entry, []memory.Entry, error) {
+	a, err := scanMemory(x.tx.QueryRow(ctx, qMemory, x.p, int64(anchor)))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil, &memory.NotFoundError{Kind: "entry", ID: anchor.String()}
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read memory %s: %w", anchor, err)
+	}
+	var older, newer []memory.Entry
+	if sameSession && a.SessionID != "" {
+		older, err = x.scanMemories(ctx, qOlderSession, x.p, int64(anchor), int64(max(before, 0)), a.SessionID)
+		if err == nil {
+			newer, err = x.scanMemories(ctx, qNewerSession, x.p, int64(anchor), int64(max(after, 0)), a.SessionID)
+		}
+	} else {
+		older, err = x.scanMemories(ctx, qOlder, x.p, int64(anchor), int64(max(before, 0)))
+		if err == nil {
+			newer, err = x.scanMemories(ctx, qNewer, x.p, int64(anchor), int64(max(after, 0)))
+		}
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read timeline of %s: %w", anchor, err)
+	}
+	slices.Reverse(older)
+	return older, newer, nil
+}
+
+func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]memory.Entry, int, error) {
+	p := &params{args: []any{x.p}}
+	var where strings.Builder
+	if len(s.IDs) > 0 {
+		where.WriteString(" AND e.id = ANY(" + p.add(memIDs(s.IDs)) + ")")
+	}
+	if len(s.Types) > 0 {
+		where.WriteString(" AND e.type = ANY(" + p.add(strs(s.Types)) + ")")
+	}
+	if !s.Before.IsZero() {
+		where.WriteString(" AND e.created_at < " + p.add(ts(s.Before)))
+	}
+	var total int64
+	if err := x.tx.QueryRow(ctx, `SELECT count(*) FROM memory_entries e WHERE e.project_id = $1`+where.String(), p.args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("select memory: %w", err)
+	}
+	q := `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1` + where.String() + ` ORDER BY e.id`
+	if s.Limit > 0 {
+		q += ` LIMIT ` + p.add(int64(s.Limit))
+	}
+	out, err := x.scanMemories(ctx, q, p.args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("select memory: %w", err)
+	}
+	return out, int(total), nil
+}
+
+func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	tag, err := x.tx.Exec(ctx, qMemDelete, x.p, memIDs(ids))
+	if err != nil {
+		return 0, fmt.Errorf("delete memory: %w", err)
+	}
+	if tag.RowsAffected() > 0 {
+		x.dirty = true
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+func (x *txn) SetMemoryVector(ctx context.Context, id memory.ID, model string, vec []float32) error {
+	tag, err := x.tx.Exec(ctx, qSetVector, x.p, int64(id), model, vec)
+	if err != nil {
+		return fmt.Errorf("store vector of %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return &memory.NotFoundError{Kind: "entry", ID: id.String()}
+	}
+	x.dirty = true
+	return nil
+}
+
+func (x *txn) MissingVectors(ctx context.Context, model string, limit int) ([]memory.Entry, error) {
+	out, err := x.scanMemories(ctx, qMissingVector, x.p, model, limitOf(limit))
+	if err != nil {
+		return nil, fmt.Errorf("read entries without vectors: %w", err)
+	}
+	return out, nil
+}
+
+// NearestMemories reads the candidates' vectors and ranks them here by
+// cosine similarity (no extension needed on the server).
+func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, q store.MemoryQuery, limit int) ([]store.ScoredID, error) {
+	p := &params{args: []any{x.p}}
+	m := p.add(model)
+	where := memFilters(q, p)
+	rows, err := x.tx.Query(ctx, `SELECT v.entry_id, v.vec FROM memory_vectors v JOIN memory_entries e ON e.project_id = v.project_id AND e.id = v.entry_id
+		WHERE v.project_id = $1 AND v.model = `+m+where, p.args...)
+	if err != nil {
+		return nil, fmt.Errorf("nearest memory: %w", err)
+	}
+	defer rows.Close()
+	var out []store.ScoredID
+	for rows.Next() {
+		var (
+			id int64
+			v  []float32
+		)
+		if err := rows.Scan(&id, &v); err != nil {
+			return nil, fmt.Errorf("nearest memory: %w", err)
+		}
+		out = append(out, store.ScoredID{ID: memory.ID(id), Score: cosine(vec, v)})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("nearest memory: %w", err)
+	}
+	slices.SortFunc(out, func(a, b store.ScoredID) int {
+		if a.Score != b.Score {
+			if a.Score > b.Score {
+				return -1
+			}
+			return 1
+		}
+		return int(a.ID - b.ID)
+	})
+	if limit >= 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// cosine is the cosine similarity of a and b (0 when either is zero or
+// their lengths differ).
+func cosine(a, b []float32) float64 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / (math.Sqrt(na) * math.Sqrt(nb))
+}
+
+func (x *txn) CountVectors(ctx context.Context, model string) (int, int, error) {
+	var with, total int64
+	if err := x.tx.QueryRow(ctx, qCountVectors, x.p, model).Scan(&with, &total); err != nil {
+		return 0, 0, fmt.Errorf("count vectors: %w", err)
+	}
+	return int(with), int(total), nil
+}
+
+func (x *txn) CreateSession(ctx context.Context, s memory.Session) (memory.Session, error) {
+	var id int64
+	if err := x.tx.QueryRow(ctx, qAddSession, x.p, int64(s.ThreadID), s.Agent, s.Branch, ts(s.StartedAt), nullTS(s.EndedAt)).Scan(&id); err != nil {
+		return memory.Session{}, fmt.Errorf("start session: %w", err)
+	}
+	x.dirty = true
+	s.ID = memory.SessionID(id)
+	if s.ThreadID == 0 {
+		s.ThreadID = s.ID
+	}
+	if err := x.UpdateSession(ctx, s); err != nil {
+		return memory.Session{}, err
+	}
+	return s, nil
+}
+
+func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
+	doc, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("encode session %s: %w", s.ID, err)
+	}
+	tag, err := x.tx.Exec(ctx, qUpdateSession, x.p, int64(s.ID), int64(s.ThreadID), s.Agent, s.Branch, ts(s.StartedAt), nullTS(s.EndedAt), string(doc))
+	if err != nil {
+		return fmt.Errorf("save session %s: %w", s.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return &memory.NotFoundError{Kind: "session", ID: s.ID.String()}
+	}
+	x.dirty = true
+	return nil
+}
+
+func (x *txn) Session(ctx context.Context, id memory.SessionID) (memory.Session, error) {
+	var doc string
+	err := x.tx.QueryRow(ctx, qSession, x.p, int64(id)).Scan(&doc)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return memory.Session{}, &memory.NotFoundError{Kind: "session", ID: id.String()}
+	}
+	if err != nil {
+		return memory.Session{}, fmt.Errorf("read session %s: %w", id, err)
+	}
+	var s memory.Session
+	if err := json.Unmarshal([]byte(doc), &s); err != nil {
+		return memory.Session{}, fmt.Errorf("decode session %s: %w", id, err)
+	}
+	return s, nil
+}
+
+func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 20
+	}
+	p := &params{args: []any{x.p}}
+	var where strings.Builder
+	if q.ThreadID != 0 {
+		where.WriteString(" AND thread_id = " + p.add(int64(q.ThreadID)))
+	}
+	if q.Agent != "" {
+		where.WriteString(" AND agent = " + p.add(q.Agent))
+	}
+	if q.Branch != "" {
+		where.WriteString(" AND branch = " + p.add(q.Branch))
+	}
+	if q.OpenOnly {
+		where.WriteString(" AND ended_at IS NULL")
+	}
+	var total int64
+	if err := x.tx.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE project_id = $1`+where.String(), p.args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count sessions: %w", err)
+	}
+	list := `SELECT doc FROM sessions WHERE project_id = $1` + where.String() + ` ORDER BY id DESC`
+	list += ` LIMIT ` + p.add(int64(limit)) + ` OFFSET ` + p.add(int64(max(q.Offset, 0)))
+	rows, err := x.tx.Query(ctx, list, p.args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []memory.Session
+	for rows.Next() {
+		var (
+			doc string
+			s   memory.Session
+		)
+		if err := rows.Scan(&doc); err != nil {
+			return nil, 0, fmt.Errorf("list sessions: %w", err)
+		}
+		if err := json.Unmarshal([]byte(doc), &s); err != nil {
+			return nil, 0, fmt.Errorf("decode session: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, int(total), rows.Err()
+}
+
+func (x *txn) BranchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error) {
+	var doc string
+	err := x.tx.QueryRow(ctx, qBranch, x.p, branch).Scan(&doc)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return memory.BranchContext{}, false, nil
+	}
+	if err != nil {
+		return memory.BranchContext{}, false, fmt.Errorf("read branch %s: %w", branch, err)
+	}
+	var b memory.BranchContext
+	if err := json.Unmarshal([]byte(doc), &b); err != nil {
+		return memory.BranchContext{}, false, fmt.Errorf("decode branch %s: %w", branch, err)
+	}
+	return b, true, nil
+}
+
+func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {
+	doc, err := json.Marshal(b)
+	if err != nil {
+		return fmt.Errorf("encode branch %s: %w", b.Branch, err)
+	}
+	if _, err := x.tx.Exec(ctx, qSetBranch, x.p, b.Branch, ts(b.UpdatedAt), string(doc)); err != nil {
+		return fmt.Errorf("save branch %s: %w", b.Branch, err)
+	}
+	x.dirty = true
+	return nil
+}
+
+func (x *txn) BranchContexts(ctx context.Context) ([]memory.BranchContext, error) {
+	rows, err := x.tx.Query(ctx, qBranches, x.p)
+	if err != nil {
+		return nil, fmt.Errorf("list branches: %w", err)
+	}
+	defer rows.Close()
+	var out []memory.BranchContext
+	for rows.Next() {
+		var (
+			doc string
+			b   memory.BranchContext
+		)
+		if err := rows.Scan(&doc); err != nil {
+			return nil, fmt.Errorf("list branches: %w", err)
+		}
+		if err := json.Unmarshal([]byte(doc), &b); err != nil {
+			return nil, fmt.Errorf("decode branch: %w", err)
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}

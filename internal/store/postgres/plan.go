@@ -1,0 +1,263 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+const (
+	qChild   = `SELECT ` + colsBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND num = $3 AND removed_at IS NULL`
+	qFocuses = `SELECT agent, task_id FROM focus WHERE project_id = $1 AND task_id IS NOT NULL`
+	// qAllDeps leaves out edges with a removed end (removal drops the edges
+	// into a subtree, but not those out of it).
+	qAllDeps = `SELECT d.task_id, d.depends_on FROM task_deps d
+		WHERE d.project_id = $1
+		AND NOT EXISTS (SELECT 1 FROM tasks r WHERE r.project_id = $1 AND r.id = d.task_id AND r.removed_at IS NOT NULL)
+		AND NOT EXISTS (SELECT 1 FROM tasks r WHERE r.project_id = $1 AND r.id = d.depends_on AND r.removed_at IS NOT NULL)
+		ORDER BY d.task_id, d.depends_on`
+	qTaskDeps = `SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
+		WHERE d.project_id = $1 AND d.task_id = $2 AND b.removed_at IS NULL ORDER BY d.depends_on`
+	qDepsOf = `SELECT d.task_id, d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
+		WHERE d.project_id = $1 AND d.task_id = ANY($2) AND b.removed_at IS NULL ORDER BY d.task_id, d.depends_on`
+	qDependents = `SELECT d.task_id FROM task_deps d JOIN tasks a ON a.project_id = d.project_id AND a.id = d.task_id
+		WHERE d.project_id = $1 AND d.depends_on = $2 AND a.removed_at IS NULL ORDER BY d.task_id`
+	// qSetDeps replaces a task's edges in one statement: it deletes the
+	// edges not in the new set and inserts the new set, keeping the edges
+	// already there (the insert does not see the delete, so it must not
+	// touch those).
+	qSetDeps = `WITH cleared AS (DELETE FROM task_deps WHERE project_id = $1 AND task_id = $2 AND depends_on <> ALL($3::bigint[]))
+		INSERT INTO task_deps (project_id, task_id, depends_on)
+		SELECT DISTINCT $1::bigint, $2::bigint, d FROM unnest($3::bigint[]) AS d
+		ON CONFLICT DO NOTHING`
+	qImported = `SELECT i.task_id FROM imports i JOIN tasks t ON t.project_id = i.project_id AND t.id = i.task_id
+		WHERE i.project_id = $1 AND i.source = $2 AND i.external_id = $3 AND t.removed_at IS NULL`
+	qSetImport = `INSERT INTO imports (project_id, source, external_id, task_id) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (project_id, source, external_id) DO UPDATE SET task_id = excluded.task_id`
+	qCounts = `SELECT status, priority, count(*) FROM tasks WHERE project_id = $1 AND removed_at IS NULL GROUP BY status, priority`
+	// qAvgDays is in the same units as the embedded store: days of 86,400
+	// seconds, from microsecond timestamps.
+	qAvgDays = `SELECT coalesce(avg(extract(epoch FROM completed_at - created_at) / 86400), 0)::float8 FROM tasks
+		WHERE project_id = $1 AND removed_at IS NULL AND status = 'done' AND completed_at IS NOT NULL`
+)
+
+func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
+	rows, err := x.tx.Query(ctx, qFocuses, x.p)
+	if err != nil {
+		return nil, fmt.Errorf("read focus: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]task.ID{}
+	for rows.Next() {
+		var (
+			agent string
+			id    int64
+		)
+		if err := rows.Scan(&agent, &id); err != nil {
+			return nil, fmt.Errorf("read focus: %w", err)
+		}
+		out[agent] = task.ID(id)
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) Child(ctx context.Context, parent task.ID, num int) (task.Task, error) {
+	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qChild, x.p, int64(parent), int32(min(max(num, -1<<31), 1<<31-1))))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return task.Task{}, &task.NotFoundError{ID: parent, Sub: num}
+	}
+	if err != nil {
+		return task.Task{}, fmt.Errorf("read subtask %s.%d: %w", parent, num, err)
+	}
+	return t, nil
+}
+
+func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
+	where := []string{"project_id = $1", "removed_at IS NULL"}
+	args := []any{x.p}
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	if len(q.Statuses) > 0 {
+		where = append(where, "status = ANY("+arg(strs(q.Statuses))+")")
+	}
+	if len(q.Priorities) > 0 {
+		where = append(where, "priority = ANY("+arg(strs(q.Priorities))+")")
+	}
+	for _, b := range []struct {
+		cond string
+		at   time.Time
+	}{
+		{"created_at > ", q.CreatedAfter},
+		{"created_at < ", q.CreatedBefore},
+		{"updated_at > ", q.UpdatedAfter},
+		{"updated_at < ", q.UpdatedBefore},
+	} {
+		if !b.at.IsZero() {
+			where = append(where, b.cond+arg(ts(b.at)))
+		}
+	}
+	order := "id"
+	switch q.Sort {
+	case store.SortPriority:
+		order = ranks("priority", task.Priorities)
+	case store.SortStatus:
+		order = ranks("status", task.Statuses)
+	case store.SortCreated:
+		order = "created_at"
+	case store.SortUpdated:
+		order = "updated_at"
+	case store.SortID, "":
+	default:
+		return nil, 0, fmt.Errorf("%w: unknown sort %q", task.ErrInvalid, q.Sort)
+	}
+	cond := strings.Join(where, " AND ")
+	var total int64
+	if err := x.tx.QueryRow(ctx, `SELECT count(*) FROM tasks WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count tasks: %w", err)
+	}
+	dir := " ASC"
+	if q.Desc {
+		dir = " DESC"
+	}
+	cols := colsNoBody
+	if q.WithBody {
+		cols = colsBody
+	}
+	limit := limitOf(q.Limit)
+	if q.Limit <= 0 {
+		limit = nil
+	}
+	page := `SELECT ` + cols + ` FROM tasks WHERE ` + cond + ` ORDER BY ` + order + dir + `, id` + dir
+	page += ` LIMIT ` + arg(limit) + ` OFFSET ` + arg(int64(max(q.Offset, 0)))
+	out, err := x.queryTasks(ctx, page, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("query tasks: %w", err)
+	}
+	return out, int(total), nil
+}
+
+func (x *txn) Counts(ctx context.Context) (store.Counts, error) {
+	c := store.Counts{ByStatus: map[task.Status]int{}, ByPriority: map[task.Priority]int{}}
+	rows, err := x.tx.Query(ctx, qCounts, x.p)
+	if err != nil {
+		return c, fmt.Errorf("count tasks: %w", err)
+	}
+	for rows.Next() {
+		var (
+			status, priority string
+			n                int64
+		)
+		if err := rows.Scan(&status, &priority, &n); err != nil {
+			rows.Close()
+			return c, fmt.Errorf("count tasks: %w", err)
+		}
+		c.ByStatus[task.Status(status)] += int(n)
+		c.ByPriority[task.Priority(priority)] += int(n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return c, fmt.Errorf("count tasks: %w", err)
+	}
+	if err := x.tx.QueryRow(ctx, qAvgDays, x.p).Scan(&c.AvgCompletionDays); err != nil {
+		return c, fmt.Errorf("average completion: %w", err)
+	}
+	return c, nil
+}
+
+func (x *txn) edges(ctx context.Context, query string, args ...any) (task.Deps, error) {
+	rows, err := x.tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	deps := task.Deps{}
+	var a, b int64
+	for rows.Next() {
+		if err := rows.Scan(&a, &b); err != nil {
+			return nil, err
+		}
+		deps[task.ID(a)] = append(deps[task.ID(a)], task.ID(b))
+	}
+	return deps, rows.Err()
+}
+
+func (x *txn) Deps(ctx context.Context) (task.Deps, error) {
+	deps, err := x.edges(ctx, qAllDeps, x.p)
+	if err != nil {
+		return nil, fmt.Errorf("read dependencies: %w", err)
+	}
+	return deps, nil
+}
+
+func (x *txn) TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
+	ds, err := x.ids(ctx, qTaskDeps, x.p, int64(id))
+	if err != nil {
+		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
+	}
+	return ds, nil
+}
+
+func int64s(ids []task.ID) []int64 {
+	out := make([]int64, len(ids))
+	for i, id := range ids {
+		out[i] = int64(id)
+	}
+	return out
+}
+
+func (x *txn) DepsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
+	if len(ids) == 0 {
+		return task.Deps{}, nil
+	}
+	deps, err := x.edges(ctx, qDepsOf, x.p, int64s(ids))
+	if err != nil {
+		return nil, fmt.Errorf("read dependencies: %w", err)
+	}
+	return deps, nil
+}
+
+func (x *txn) Dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
+	ds, err := x.ids(ctx, qDependents, x.p, int64(id))
+	if err != nil {
+		return nil, fmt.Errorf("read dependents of %s: %w", id, err)
+	}
+	return ds, nil
+}
+
+func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
+	if _, err := x.tx.Exec(ctx, qSetDeps, x.p, int64(id), int64s(deps)); err != nil {
+		return fmt.Errorf("set dependencies of %s: %w", id, err)
+	}
+	x.dirty = true
+	return nil
+}
+
+func (x *txn) Imported(ctx context.Context, source, externalID string) (task.ID, bool, error) {
+	var id int64
+	err := x.tx.QueryRow(ctx, qImported, x.p, source, externalID).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("read import mapping: %w", err)
+	}
+	return task.ID(id), true, nil
+}
+
+func (x *txn) SetImported(ctx context.Context, source, externalID string, id task.ID) error {
+	if _, err := x.tx.Exec(ctx, qSetImport, x.p, source, externalID, int64(id)); err != nil {
+		return fmt.Errorf("record import mapping: %w", err)
+	}
+	x.dirty = true
+	return nil
+}

@@ -1,0 +1,282 @@
+// Package postgres is Cairn's team store: many projects in one PostgreSQL
+// database, on pgx v5 (pgxpool), for several Cairn processes at once.
+//
+// Every row is keyed by its project. Update begins READ COMMITTED and takes
+// a transaction-scoped advisory lock on the project before fn runs, so every
+// writer of a project, in any process, runs one at a time and each statement
+// sees the writes committed before the lock was granted. View runs REPEATABLE
+// READ READ ONLY: one snapshot. A transaction that changed something bumps
+// its project's version counter (Version reads it) and NOTIFYs the project
+// on one channel; each DB's listener connection wakes the project's watchers
+// (store.Watcher).
+//
+// pgx prepares each statement once per connection and reuses it (its
+// statement cache); the queries name their project first so the indexes,
+// all led by project_id, serve them.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/cairn-dev/cairn/internal/store"
+)
+
+// Advisory lock keys: pg_advisory_xact_lock(lockSpace, project id) holds a
+// project's write lock; (lockSpace, 0) the migration lock. Project ids start
+// at 1, so the two never meet.
+const (
+	lockSpace     = 0x6361 // "ca"
+	migrationLock = 0
+	notifyChannel = "cairn_changes"
+)
+
+// Options tune Open.
+type Options struct {
+	// Project names the project to serve; a name not seen before is created.
+	Project string
+	// MaxConns bounds the connection pool; zero: pgxpool's default (the
+	// larger of 4 and the number of CPUs).
+	MaxConns int32
+	// Logger receives the listener's reconnects; nil: slog.Default().
+	Logger *slog.Logger
+}
+
+// DB is one pool on a Cairn database, shared by the projects it serves.
+type DB struct {
+	pool *pgxpool.Pool
+	log  *slog.Logger
+	lis  *listener
+}
+
+// OpenDB connects to the database at url (a PostgreSQL URL or key=value
+// string) and brings its schema up to date. Several processes may open a
+// database at once: migrations run under an advisory lock, each once.
+func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("open PostgreSQL database: the URL is not valid (want postgres://user@host:port/dbname): %w", err)
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	if cfg.ConnConfig.RuntimeParams == nil {
+		cfg.ConnConfig.RuntimeParams = map[string]string{}
+	}
+	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
+		cfg.ConnConfig.RuntimeParams["application_name"] = "cairn"
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open PostgreSQL database: %w", err)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open PostgreSQL database %s: cannot connect (is the server up, and the URL right?): %w", where(cfg), err)
+	}
+	if err := migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open PostgreSQL database %s: %w", where(cfg), err)
+	}
+	db := &DB{pool: pool, log: log}
+	db.lis = newListener(cfg.ConnConfig, log)
+	return db, nil
+}
+
+// where names the server for messages, without credentials.
+func where(cfg *pgxpool.Config) string {
+	return fmt.Sprintf("%s:%d/%s", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database)
+}
+
+// Close stops the listener and closes the pool.
+func (db *DB) Close() error {
+	db.lis.close()
+	db.pool.Close()
+	return nil
+}
+
+// Project returns the store of the project named name, creating the project
+// if it does not exist yet. The store shares db's pool; closing it leaves db
+// open.
+func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	if _, err := db.pool.Exec(ctx, `INSERT INTO projects (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, name); err != nil {
+		return nil, fmt.Errorf("create project %q: %w", name, err)
+	}
+	var id int64
+	if err := db.pool.QueryRow(ctx, `SELECT id FROM projects WHERE name = $1`, name).Scan(&id); err != nil {
+		return nil, fmt.Errorf("read project %q: %w", name, err)
+	}
+	return &Store{db: db, project: id, name: name,
+		// Simple-protocol text (several statements, no parameters): the
+		// project id is an integer from the database, formatted here.
+		beginWrite: fmt.Sprintf("BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(%d, %d)", lockSpace, id),
+		bump: fmt.Sprintf("UPDATE projects SET version = version + 1 WHERE id = %d; SELECT pg_notify('%s', '%d')",
+			id, notifyChannel, id),
+	}, nil
+}
+
+func checkName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return errors.New("postgres: the project name is empty: set Options.Project (cairn uses the project directory's name)")
+	case len(name) > 200:
+		return fmt.Errorf("postgres: the project name is %d bytes long; at most 200", len(name))
+	case strings.ContainsRune(name, 0):
+		return errors.New("postgres: the project name contains a NUL byte")
+	}
+	return nil
+}
+
+// Store is one project's store.Store in a PostgreSQL database.
+type Store struct {
+	db      *DB
+	owned   bool // Close closes db too (Open)
+	project int64
+	name    string
+	// The statements that open a write, and that record a change with
+	// COMMIT (Project).
+	beginWrite, bump string
+
+	mu     sync.Mutex
+	closed bool
+}
+
+var (
+	_ store.Store   = (*Store)(nil)
+	_ store.Watcher = (*Store)(nil)
+)
+
+// Open connects to url, migrates, and returns the store of opts.Project,
+// which owns its pool: Close closes it.
+func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	if err := checkName(opts.Project); err != nil {
+		return nil, err
+	}
+	db, err := OpenDB(ctx, url, opts)
+	if err != nil {
+		return nil, err
+	}
+	s, err := db.Project(ctx, opts.Project)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	s.owned = true
+	return s, nil
+}
+
+// Name returns the project's name.
+func (s *Store) Name() string { return s.name }
+
+// ProjectID returns the project's row id.
+func (s *Store) ProjectID() int64 { return s.project }
+
+func (s *Store) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// Close implements store.Store.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	if s.owned {
+		return s.db.Close()
+	}
+	return nil
+}
+
+// View implements store.Store.
+func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
+	return s.run(ctx, fn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", true)
+}
+
+// Update implements store.Store. It takes the project's lock before fn
+// runs (BEGIN and the lock in one round trip), so the lock is held from
+// the transaction's start even while fn has yet to run a statement.
+func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
+	return s.run(ctx, fn, s.beginWrite, false)
+}
+
+// run runs fn in a transaction on a pooled connection. A lazy BEGIN (a
+// View's) travels with fn's first statement, in one round trip (see
+// txConn); an Update's is sent at once. The version bump and the notification,
+// when fn changed something, travel with COMMIT. A View that ran no
+// statement sends nothing. A connection released while still in a
+// transaction (a failed ROLLBACK, a cancelled query) is closed by the pool,
+// never reused.
+func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin string, lazy bool) error {
+	if s.isClosed() {
+		return store.ErrClosed
+	}
+	c, err := s.db.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	defer c.Release()
+	tc := &txConn{c: c}
+	if lazy {
+		tc.pending = []queued{{sql: begin}}
+	} else if _, err := c.Exec(ctx, begin); err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	x := &txn{tx: tc, p: s.project}
+	done := false
+	defer func() {
+		if !done && tc.pending == nil {
+			c.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		}
+	}()
+	if err := fn(x); err != nil {
+		return err
+	}
+	done = true
+	if tc.pending != nil {
+		return nil // fn ran no statement: no transaction was opened
+	}
+	end := "COMMIT"
+	if x.dirty {
+		end = s.bump + "; COMMIT"
+	}
+	if _, err := c.Exec(ctx, end); err != nil {
+		c.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// Version implements store.Store: the project's change counter.
+func (s *Store) Version(ctx context.Context) (uint64, error) {
+	if s.isClosed() {
+		return 0, store.ErrClosed
+	}
+	var v int64
+	if err := s.db.pool.QueryRow(ctx, `SELECT version FROM projects WHERE id = $1`, s.project).Scan(&v); err != nil {
+		return 0, fmt.Errorf("read version: %w", err)
+	}
+	return uint64(v), nil
+}
+
+// Watch implements store.Watcher.
+func (s *Store) Watch(ctx context.Context) <-chan struct{} {
+	return s.db.lis.watch(ctx, s.project)
+}

@@ -1,0 +1,399 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// txn is one transaction on one project: $1 of every statement is the
+// project's id.
+type txn struct {
+	tx    querier
+	p     int64
+	dirty bool // a write changed something: Update bumps the version
+}
+
+var _ store.Tx = (*txn)(nil)
+
+// querier is the connection a transaction runs on (*pgxpool.Conn).
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// ts converts a time for a timestamptz column: UTC, microseconds (the
+// column's precision, so what is read back equals what was written).
+func ts(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
+
+// nullTS is ts with the zero time as NULL.
+func nullTS(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	v := ts(t)
+	return &v
+}
+
+func fromTS(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// limitOf maps a negative limit (none) to NULL, which LIMIT reads as none.
+func limitOf(limit int) *int64 {
+	if limit < 0 {
+		return nil
+	}
+	v := int64(limit)
+	return &v
+}
+
+const (
+	colsNoBody = `id, parent_id, position, num, title, '', status, priority, created_at, updated_at, completed_at`
+	colsBody   = `id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at`
+)
+
+const (
+	qTask          = `SELECT ` + colsBody + ` FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
+	qChildren      = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND removed_at IS NULL ORDER BY position, id`
+	qChildrenBody  = `SELECT ` + colsBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND removed_at IS NULL ORDER BY position, id`
+	qTasks         = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND removed_at IS NULL`
+	qCountTasks    = `SELECT count(*) FROM tasks WHERE project_id = $1 AND removed_at IS NULL`
+	qFocus         = `SELECT task_id FROM focus WHERE project_id = $1 AND agent = $2`
+	qCompletionsBy = `SELECT seq, task_id, parent_id, title, body, created_at, completed_at, count(*) OVER ()
+		FROM completions WHERE project_id = $1 ORDER BY seq `
+	qCountCompletions = `SELECT count(*) FROM completions WHERE project_id = $1`
+	qAncestors        = `
+		WITH RECURSIVE up(id, depth) AS (
+			SELECT parent_id, 1 FROM tasks WHERE project_id = $1 AND id = $2 AND parent_id <> 0
+			UNION ALL
+			SELECT t.parent_id, up.depth + 1 FROM tasks t JOIN up ON t.project_id = $1 AND t.id = up.id
+			WHERE t.parent_id <> 0
+		)
+		SELECT ` + colsNoBody + ` FROM tasks JOIN up USING (id)
+		WHERE project_id = $1 AND removed_at IS NULL ORDER BY up.depth DESC`
+
+	qPlaceAfter = `SELECT parent_id, position FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
+	qShiftRight = `UPDATE tasks SET position = position + 1 WHERE project_id = $1 AND parent_id = $2 AND position > $3`
+	// qInsertTask takes the project's next id, the parent's next subtask
+	// number and (when $3 is NULL) the next position in one statement.
+	qInsertTask = `
+		WITH nid AS (UPDATE projects SET next_task_id = next_task_id + 1 WHERE id = $1 RETURNING next_task_id - 1 AS id)
+		INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at)
+		SELECT $1, nid.id, $2,
+			coalesce($3::integer, (SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = $2)),
+			(SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = $2),
+			$4, $5, $6, $7, $8, $9, $10
+		FROM nid
+		RETURNING id, position, num`
+	qUpdateTask = `UPDATE tasks SET title = $3, body = $4, status = $5, priority = $6, updated_at = $7, completed_at = $8
+		WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
+	// qRemoveSubtree hides the subtree and drops the edges that point into
+	// it, in one statement, and counts what it hid.
+	qRemoveSubtree = `
+		WITH RECURSIVE sub(id) AS (
+			SELECT id FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL
+			UNION ALL
+			SELECT t.id FROM tasks t JOIN sub ON t.project_id = $1 AND t.parent_id = sub.id WHERE t.removed_at IS NULL
+		), hidden AS (
+			UPDATE tasks SET removed_at = $3 WHERE project_id = $1 AND id IN (SELECT id FROM sub) RETURNING id
+		), dropped AS (
+			DELETE FROM task_deps WHERE project_id = $1 AND depends_on IN (SELECT id FROM hidden)
+		)
+		SELECT count(*) FROM hidden`
+	qSetFocus = `INSERT INTO focus (project_id, agent, task_id, updated_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (project_id, agent) DO UPDATE SET task_id = excluded.task_id, updated_at = excluded.updated_at`
+	qArchive = `INSERT INTO completions (project_id, task_id, parent_id, title, body, created_at, completed_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`
+)
+
+// taskRow receives one row of colsBody or colsNoBody.
+type taskRow struct {
+	id, parent                int64
+	position, num             int32
+	title, body, status, prio string
+	created, updated          time.Time
+	completed                 *time.Time
+	dest                      [11]any
+}
+
+func newTaskRow() *taskRow {
+	r := &taskRow{}
+	r.dest = [11]any{&r.id, &r.parent, &r.position, &r.num, &r.title, &r.body, &r.status, &r.prio, &r.created, &r.updated, &r.completed}
+	return r
+}
+
+func (r *taskRow) task() task.Task {
+	return task.Task{
+		ID: task.ID(r.id), ParentID: task.ID(r.parent), Position: int(r.position), Num: int(r.num),
+		Title: r.title, Body: r.body, Status: task.Status(r.status), Priority: task.Priority(r.prio),
+		CreatedAt: r.created.UTC(), UpdatedAt: r.updated.UTC(), CompletedAt: fromTS(r.completed),
+	}
+}
+
+func (r *taskRow) scan(row pgx.Row) (task.Task, error) {
+	r.completed = nil
+	if err := row.Scan(r.dest[:]...); err != nil {
+		return task.Task{}, err
+	}
+	return r.task(), nil
+}
+
+func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task.Task, error) {
+	rows, err := x.tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []task.Task
+	r := newTaskRow()
+	for rows.Next() {
+		t, err := r.scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) == cap(out) {
+			out = slices.Grow(out, max(len(out), 8))
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
+	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qTask, x.p, int64(id)))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return task.Task{}, &task.NotFoundError{ID: id}
+	}
+	if err != nil {
+		return task.Task{}, fmt.Errorf("read task %s: %w", id, err)
+	}
+	return t, nil
+}
+
+func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
+	query := qChildren
+	if withBody {
+		query = qChildrenBody
+	}
+	ts, err := x.queryTasks(ctx, query, x.p, int64(parent))
+	if err != nil {
+		return nil, fmt.Errorf("read children of %s: %w", parent, err)
+	}
+	return ts, nil
+}
+
+func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
+	ts, err := x.queryTasks(ctx, qAncestors, x.p, int64(id))
+	if err != nil {
+		return nil, fmt.Errorf("read ancestors of %s: %w", id, err)
+	}
+	return ts, nil
+}
+
+func (x *txn) Tasks(ctx context.Context) ([]task.Task, error) {
+	ts, err := x.queryTasks(ctx, qTasks, x.p)
+	if err != nil {
+		return nil, fmt.Errorf("read tasks: %w", err)
+	}
+	return ts, nil
+}
+
+func (x *txn) CountTasks(ctx context.Context) (int, error) {
+	var n int64
+	if err := x.tx.QueryRow(ctx, qCountTasks, x.p).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count tasks: %w", err)
+	}
+	return int(n), nil
+}
+
+func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement) (task.Task, error) {
+	t.ParentID = place.Parent
+	var pos *int32
+	if place.After != 0 {
+		var parent int64
+		var after int32
+		err := x.tx.QueryRow(ctx, qPlaceAfter, x.p, int64(place.After)).Scan(&parent, &after)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return task.Task{}, &task.NotFoundError{ID: place.After}
+		}
+		if err != nil {
+			return task.Task{}, fmt.Errorf("read task %s: %w", place.After, err)
+		}
+		t.ParentID = task.ID(parent)
+		if _, err := x.tx.Exec(ctx, qShiftRight, x.p, parent, after); err != nil {
+			return task.Task{}, fmt.Errorf("make room after %s: %w", place.After, err)
+		}
+		x.dirty = true
+		p := after + 1
+		pos = &p
+	}
+	if t.Status == "" {
+		t.Status = task.StatusPending
+	}
+	if t.Priority == "" {
+		t.Priority = task.PriorityMedium
+	}
+	var (
+		id       int64
+		position int32
+		num      int32
+	)
+	err := x.tx.QueryRow(ctx, qInsertTask, x.p, int64(t.ParentID), pos, t.Title, t.Body, string(t.Status), string(t.Priority),
+		ts(t.CreatedAt), ts(t.UpdatedAt), nullTS(t.CompletedAt)).Scan(&id, &position, &num)
+	if err != nil {
+		return task.Task{}, fmt.Errorf("insert task: %w", err)
+	}
+	x.dirty = true
+	t.ID, t.Position, t.Num = task.ID(id), int(position), int(num)
+	return t, nil
+}
+
+func (x *txn) UpdateTask(ctx context.Context, t task.Task) error {
+	tag, err := x.tx.Exec(ctx, qUpdateTask, x.p, int64(t.ID),
+		t.Title, t.Body, string(t.Status), string(t.Priority), ts(t.UpdatedAt), nullTS(t.CompletedAt))
+	if err != nil {
+		return fmt.Errorf("update task %s: %w", t.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return &task.NotFoundError{ID: t.ID}
+	}
+	x.dirty = true
+	return nil
+}
+
+func (x *txn) RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int, error) {
+	var n int64
+	if err := x.tx.QueryRow(ctx, qRemoveSubtree, x.p, int64(id), ts(at)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("remove task %s: %w", id, err)
+	}
+	if n == 0 {
+		return 0, &task.NotFoundError{ID: id}
+	}
+	x.dirty = true
+	return int(n), nil
+}
+
+func (x *txn) Focus(ctx context.Context, agent string) (task.ID, error) {
+	var id *int64
+	err := x.tx.QueryRow(ctx, qFocus, x.p, agent).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && id == nil) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read focus: %w", err)
+	}
+	return task.ID(*id), nil
+}
+
+func (x *txn) SetFocus(ctx context.Context, agent string, id task.ID, at time.Time) error {
+	var tid *int64
+	if id != 0 {
+		v := int64(id)
+		tid = &v
+	}
+	if _, err := x.tx.Exec(ctx, qSetFocus, x.p, agent, tid, ts(at)); err != nil {
+		return fmt.Errorf("set focus: %w", err)
+	}
+	x.dirty = true
+	return nil
+}
+
+func (x *txn) Archive(ctx context.Context, c task.Completion) error {
+	_, err := x.tx.Exec(ctx, qArchive, x.p, int64(c.TaskID), int64(c.ParentID), c.Title, c.Body, ts(c.CreatedAt), ts(c.CompletedAt))
+	if err != nil {
+		return fmt.Errorf("archive task %s: %w", c.TaskID, err)
+	}
+	x.dirty = true
+	return nil
+}
+
+// Completions reads the page and the total in one statement (a window
+// count); a page past the end has no rows to carry it, so only then is the
+// total counted on its own.
+func (x *txn) Completions(ctx context.Context, newestFirst bool, offset, limit int) ([]task.Completion, int, error) {
+	query := qCompletionsBy + "ASC LIMIT $2 OFFSET $3"
+	if newestFirst {
+		query = qCompletionsBy + "DESC LIMIT $2 OFFSET $3"
+	}
+	rows, err := x.tx.Query(ctx, query, x.p, limitOf(limit), int64(max(offset, 0)))
+	if err != nil {
+		return nil, 0, fmt.Errorf("read completions: %w", err)
+	}
+	defer rows.Close()
+	var (
+		out   []task.Completion
+		total int64
+	)
+	for rows.Next() {
+		var (
+			c                  task.Completion
+			seq, tid, parent   int64
+			created, completed time.Time
+		)
+		if err := rows.Scan(&seq, &tid, &parent, &c.Title, &c.Body, &created, &completed, &total); err != nil {
+			return nil, 0, fmt.Errorf("read completions: %w", err)
+		}
+		c.Seq, c.TaskID, c.ParentID = seq, task.ID(tid), task.ID(parent)
+		c.CreatedAt, c.CompletedAt = created.UTC(), completed.UTC()
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("read completions: %w", err)
+	}
+	if len(out) == 0 {
+		if err := x.tx.QueryRow(ctx, qCountCompletions, x.p).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count completions: %w", err)
+		}
+	}
+	return out, int(total), nil
+}
+
+func (x *txn) ids(ctx context.Context, query string, args ...any) ([]task.ID, error) {
+	rows, err := x.tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []task.ID
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, task.ID(id))
+	}
+	return out, rows.Err()
+}
+
+func strs[T ~string](vs []T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// ranks orders a text column by a list of values, for ORDER BY.
+func ranks[T ~string](col string, values []T) string {
+	var b strings.Builder
+	b.WriteString("CASE " + col)
+	for i, v := range values {
+		fmt.Fprintf(&b, " WHEN '%s' THEN %d", v, i) // values are the domain's constants, never input
+	}
+	fmt.Fprintf(&b, " ELSE %d END", len(values))
+	return b.String()
+}
