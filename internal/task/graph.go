@@ -3,6 +3,7 @@ package task
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -157,13 +158,121 @@ type Board struct {
 // NewBoard indexes tasks and their dependencies. Dependencies on tasks that
 // are not in tasks are dropped.
 func NewBoard(tasks []Task, deps Deps) *Board {
-	b := &Board{Tasks: make(map[ID]*Task, len(tasks)), Deps: Deps{}, Children: map[ID][]ID{}, Dependents: map[ID][]ID{}}
+	b := &Board{Tasks: make(map[ID]*Task, len(tasks))}
 	for i := range tasks {
 		t := &tasks[i]
 		b.Tasks[t.ID] = t
 	}
-	for i := range tasks {
-		t := &tasks[i]
+	b.index(deps)
+	return b
+}
+
+// Changes are what changed in the plan since a board was built: the visible
+// tasks created or changed since (without bodies), the dependencies of each
+// of them (a task without any has no entry), and the tasks removed since.
+// Full says that Tasks and Deps are the whole plan instead.
+type Changes struct {
+	Full    bool
+	Tasks   []Task
+	Deps    Deps
+	Removed []ID
+}
+
+// Apply returns the board that b becomes with c: b itself when c changes
+// nothing, otherwise a new board equal to NewBoard over b's tasks and
+// dependencies with c applied. b is not modified, so readers still holding
+// it are unaffected; the new board shares b's unchanged tasks and index
+// entries (cloning the maps costs far less than indexing anew). A nil b or
+// a full c builds the board from c alone.
+func (b *Board) Apply(c Changes) *Board {
+	if b == nil || c.Full {
+		return NewBoard(c.Tasks, c.Deps)
+	}
+	if len(c.Tasks) == 0 && len(c.Removed) == 0 {
+		return b
+	}
+	nb := &Board{Tasks: maps.Clone(b.Tasks), Deps: maps.Clone(b.Deps),
+		Children: maps.Clone(b.Children), Dependents: maps.Clone(b.Dependents)}
+	// Take out every changed or removed task as b indexed it.
+	out := func(id ID) {
+		old := b.Tasks[id]
+		if old == nil {
+			return
+		}
+		delete(nb.Tasks, id)
+		if _, ok := b.Tasks[old.ParentID]; ok {
+			nb.Children[old.ParentID] = without(nb.Children[old.ParentID], id)
+		}
+		for _, d := range b.Deps[id] {
+			nb.Dependents[d] = without(nb.Dependents[d], id)
+		}
+		delete(nb.Deps, id)
+	}
+	for _, t := range c.Tasks {
+		out(t.ID)
+	}
+	for _, id := range c.Removed {
+		out(id)
+	}
+	// A removed task is nobody's parent or dependency any more.
+	for _, id := range c.Removed {
+		if b.Tasks[id] == nil {
+			continue
+		}
+		delete(nb.Children, id)
+		for _, x := range b.Dependents[id] {
+			if _, ok := nb.Deps[x]; ok {
+				nb.Deps[x] = without(nb.Deps[x], id)
+			}
+		}
+		delete(nb.Dependents, id)
+	}
+	// Put the changed tasks in, then index them: a parent or dependency may
+	// be among them.
+	for i := range c.Tasks {
+		t := &c.Tasks[i]
+		nb.Tasks[t.ID] = t
+	}
+	for i := range c.Tasks {
+		t := &c.Tasks[i]
+		if _, ok := nb.Tasks[t.ParentID]; ok {
+			nb.Children[t.ParentID] = with(nb.Children[t.ParentID], t.ID)
+		}
+		for _, d := range c.Deps[t.ID] {
+			if _, ok := nb.Tasks[d]; ok {
+				nb.Deps[t.ID] = append(nb.Deps[t.ID], d) // a new slice: its old entry was deleted
+				nb.Dependents[d] = with(nb.Dependents[d], t.ID)
+			}
+		}
+	}
+	return nb
+}
+
+// without returns ids less id in a new slice (ids is shared with another
+// board), nil when nothing is left.
+func without(ids []ID, id ID) []ID {
+	i := slices.Index(ids, id)
+	if i < 0 {
+		return ids
+	}
+	if len(ids) == 1 {
+		return nil
+	}
+	out := make([]ID, 0, len(ids)-1)
+	return append(append(out, ids[:i]...), ids[i+1:]...)
+}
+
+// with returns ids plus id in a new slice (ids is shared with another board).
+func with(ids []ID, id ID) []ID {
+	out := make([]ID, len(ids), len(ids)+1)
+	copy(out, ids)
+	return append(out, id)
+}
+
+// index fills Children, Deps and Dependents from b.Tasks and deps.
+func (b *Board) index(deps Deps) {
+	b.Deps, b.Children, b.Dependents = make(Deps, len(deps)), map[ID][]ID{}, map[ID][]ID{}
+	for _, t := range b.Tasks {
 		if _, ok := b.Tasks[t.ParentID]; ok {
 			b.Children[t.ParentID] = append(b.Children[t.ParentID], t.ID)
 		}
@@ -179,7 +288,6 @@ func NewBoard(tasks []Task, deps Deps) *Board {
 			}
 		}
 	}
-	return b
 }
 
 // Waiting returns the unsatisfied dependencies that hold a task back: its
