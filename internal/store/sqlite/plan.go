@@ -28,8 +28,10 @@ const (
 	qPlanRev      = `SELECT n, reset FROM plan_rev WHERE id = 1`
 	qTasksSince   = `SELECT ` + colsNoBody + ` FROM tasks WHERE rev > ? AND removed_at IS NULL`
 	qRemovedSince = `SELECT id FROM tasks WHERE rev > ? AND removed_at IS NOT NULL`
-	qDepsSince    = `SELECT d.task_id, d.depends_on FROM tasks t JOIN task_deps d ON d.task_id = t.id
-		WHERE t.rev > ? AND t.removed_at IS NULL ORDER BY d.task_id, d.depends_on`
+	// The changed tasks by the rev index, then their edges by task_deps's
+	// key: a join let the planner scan every edge instead.
+	qDepsSince = `SELECT task_id, depends_on FROM task_deps
+		WHERE task_id IN (SELECT id FROM tasks WHERE rev > ? AND removed_at IS NULL)`
 	qCounts  = `SELECT status, priority, count(*) FROM tasks WHERE removed_at IS NULL GROUP BY status, priority`
 	qAvgDays = `SELECT coalesce(avg((completed_at - created_at) / 86400000000.0), 0) FROM tasks
 		WHERE removed_at IS NULL AND status = 'done' AND completed_at IS NOT NULL`
