@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Deps maps a task to the tasks it depends on.
@@ -150,9 +151,12 @@ type Board struct {
 
 	// ranked is every task Next could pick under some filter, best first;
 	// Next ranks them on its first call, so that later calls on the same
-	// board only walk the list to the first task the filter accepts.
+	// board only walk the list to the first task the filter accepts. Apply
+	// carries a ranking over to the board it makes, fixing up only the tasks
+	// a change can move; rankDone says ranked is there to carry.
 	rankOnce sync.Once
-	ranked   []*Task
+	ranked   []rankKey
+	rankDone atomic.Bool
 }
 
 // NewBoard indexes tasks and their dependencies. Dependencies on tasks that
@@ -245,6 +249,7 @@ func (b *Board) Apply(c Changes) *Board {
 			}
 		}
 	}
+	nb.rerank(b, c)
 	return nb
 }
 
@@ -402,7 +407,8 @@ func (b *Board) Next(f NextFilter) (best *Task, ok bool) {
 		statuses = []Status{StatusPending, StatusInProgress}
 	}
 	b.rankOnce.Do(b.rank)
-	for _, t := range b.ranked {
+	for _, k := range b.ranked {
+		t := k.t
 		if slices.Contains(statuses, t.Status) && (len(f.Priorities) == 0 || slices.Contains(f.Priorities, t.Priority)) {
 			return t, true
 		}
@@ -410,45 +416,134 @@ func (b *Board) Next(f NextFilter) (best *Task, ok bool) {
 	return nil, false
 }
 
-// rank fills b.ranked: the open tasks that are not blocked and have no open
-// subtasks (what rule 1 of Next asks whatever the filter), in the order of
-// rules 2 and 3. The order is total (the id breaks ties), so the first task
-// a filter accepts is the one Next would pick scanning every task.
-func (b *Board) rank() {
-	type key struct {
-		tier, prio, deps int
-		t                *Task
+// rankKey is a candidate of Next with what rules 2 and 3 order it by.
+type rankKey struct {
+	tier, prio, deps int
+	t                *Task
+}
+
+// compareKeys orders candidates by rules 2 and 3. The order is total (the
+// id breaks ties), so the first task a filter accepts is the one Next
+// would pick scanning every task.
+func compareKeys(a, b rankKey) int {
+	if a.tier != b.tier {
+		return a.tier - b.tier
 	}
-	keys := make([]key, 0, len(b.Tasks))
+	if a.prio != b.prio {
+		return a.prio - b.prio
+	}
+	if a.deps != b.deps {
+		return a.deps - b.deps
+	}
+	if c := a.t.CreatedAt.Compare(b.t.CreatedAt); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.t.ID, b.t.ID)
+}
+
+// candidate says whether rule 1 of Next admits t whatever the filter, and
+// with what key.
+func (b *Board) candidate(t *Task) (rankKey, bool) {
+	if !t.Status.Open() || b.Blocked(t.ID) || b.hasOpenChildren(t.ID) {
+		return rankKey{}, false
+	}
+	k := rankKey{tier: 1, prio: PriorityRank(t.Priority), deps: len(b.Deps[t.ID]), t: t}
+	if b.inProgressAncestor(t.ID) {
+		k.tier = 0
+	}
+	return k, true
+}
+
+// rank fills b.ranked: the candidates of every filter, in order.
+func (b *Board) rank() {
+	keys := make([]rankKey, 0, len(b.Tasks))
 	for _, t := range b.Tasks {
-		if !t.Status.Open() || b.Blocked(t.ID) || b.hasOpenChildren(t.ID) {
+		if k, ok := b.candidate(t); ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, compareKeys)
+	b.ranked = keys
+	b.rankDone.Store(true)
+}
+
+// rerank gives nb, which Apply made from b with c, b's ranking with the
+// tasks c can have moved taken out and put back where they now belong. It
+// does nothing (nb ranks itself when asked) if b was never ranked or if
+// the change reaches too much of the plan for this to pay.
+//
+// A task's place depends on its own fields and dependencies, its parent's
+// open children (rule 1), the statuses of its and its ancestors'
+// dependencies (Blocked) and its ancestors' statuses (rule 2). So a change
+// to task x can move x, x's parents (old and new), the tasks that depend on
+// x, and every descendant of those.
+func (nb *Board) rerank(b *Board, c Changes) {
+	if !b.rankDone.Load() {
+		return
+	}
+	moved := map[ID]bool{}
+	var roots []ID // the tasks whose descendants can move
+	seed := func(id ID) {
+		moved[id] = true
+		roots = append(roots, id)
+		for _, x := range []*Board{b, nb} {
+			if t := x.Tasks[id]; t != nil {
+				moved[t.ParentID] = true
+			}
+			for _, d := range x.Dependents[id] {
+				moved[d] = true
+				roots = append(roots, d)
+			}
+		}
+	}
+	for _, t := range c.Tasks {
+		seed(t.ID)
+	}
+	for _, id := range c.Removed {
+		seed(id)
+	}
+	limit := len(nb.Tasks)/4 + 64
+	seen := map[ID]bool{}
+	for len(roots) > 0 {
+		id := roots[len(roots)-1]
+		roots = roots[:len(roots)-1]
+		if seen[id] {
 			continue
 		}
-		k := key{tier: 1, prio: PriorityRank(t.Priority), deps: len(b.Deps[t.ID]), t: t}
-		if b.inProgressAncestor(t.ID) {
-			k.tier = 0
+		seen[id] = true
+		for _, x := range []*Board{b, nb} {
+			for _, ch := range x.Children[id] {
+				moved[ch] = true
+				roots = append(roots, ch)
+			}
 		}
-		keys = append(keys, k)
+		if len(moved) > limit {
+			return
+		}
 	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if a.tier != b.tier {
-			return a.tier - b.tier
+	var back []rankKey
+	for id := range moved {
+		if t := nb.Tasks[id]; t != nil {
+			if k, ok := nb.candidate(t); ok {
+				back = append(back, k)
+			}
 		}
-		if a.prio != b.prio {
-			return a.prio - b.prio
-		}
-		if a.deps != b.deps {
-			return a.deps - b.deps
-		}
-		if c := a.t.CreatedAt.Compare(b.t.CreatedAt); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.t.ID, b.t.ID)
-	})
-	b.ranked = make([]*Task, len(keys))
-	for i, k := range keys {
-		b.ranked[i] = k.t
 	}
+	slices.SortFunc(back, compareKeys)
+	ranked := make([]rankKey, 0, len(b.ranked)+len(back))
+	for _, k := range b.ranked {
+		if moved[k.t.ID] {
+			continue
+		}
+		for len(back) > 0 && compareKeys(back[0], k) < 0 {
+			ranked = append(ranked, back[0])
+			back = back[1:]
+		}
+		ranked = append(ranked, k)
+	}
+	ranked = append(ranked, back...)
+	nb.rankOnce.Do(func() { nb.ranked = ranked })
+	nb.rankDone.Store(true)
 }
 
 // SortIDs sorts ids ascending; a helper for stable output.

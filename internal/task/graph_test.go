@@ -369,6 +369,20 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 			if want := nextByScan(b, f); got != want {
 				t.Fatalf("round %d step %d: Next = %v, the scan says %v", round, step, got, want)
 			}
+			// The ranking Apply carried over is the one ranking anew gives.
+			fresh := full()
+			fresh.Next(f)
+			if diff := cmp.Diff(rankedIDs(fresh), rankedIDs(b)); diff != "" {
+				t.Fatalf("round %d step %d: carried ranking differs (-fresh +carried):\n%s", round, step, diff)
+			}
 		}
 	}
+}
+
+func rankedIDs(b *Board) []ID {
+	out := []ID{}
+	for _, k := range b.ranked {
+		out = append(out, k.t.ID)
+	}
+	return out
 }
