@@ -399,8 +399,9 @@ type NextFilter struct {
 //     then the lower id.
 //
 // ok is false when no task qualifies. The first call ranks every candidate
-// of any filter once (O(n log n)); later calls on the same board return the
-// first ranked task the filter accepts. Next is safe for concurrent use.
+// of any filter once (O(n log n)), unless Apply carried a ranking over;
+// later calls on the same board return the first ranked task the filter
+// accepts. Next is safe for concurrent use.
 func (b *Board) Next(f NextFilter) (best *Task, ok bool) {
 	statuses := f.Statuses
 	if len(statuses) == 0 {
