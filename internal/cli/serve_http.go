@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -60,7 +61,17 @@ func envBool(name string) bool {
 	return v == "1" || v == "true"
 }
 
+// httpGCPercent is the garbage collector's target for `serve --http` when
+// GOGC is not set. A server's live heap is small (tens of MiB) and most of
+// what it allocates lives for one call, so collecting half as often is
+// cheap in memory: under scripts/load.sh at 16 clients it cut the server's
+// CPU per call by about 9% (1,170 -> 1,070 µs) for 18 MiB more RSS (46 -> 64).
+const httpGCPercent = 200
+
 func serveHTTP(ctx context.Context, log *slog.Logger, h httpFlags, cfg httpserver.Config, base app.Config) error {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(httpGCPercent)
+	}
 	pairs := h.projects
 	if env := os.Getenv("CAIRN_PROJECTS"); env != "" {
 		pairs = append(pairs, strings.Split(env, ",")...)

@@ -26,6 +26,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/benchseed"
+	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
@@ -387,6 +388,37 @@ func BenchmarkPlanService(b *testing.B) {
 		b.ResetTimer()
 		for range b.N {
 			if _, err := p.Next(ctx, task.NextFilter{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// NextAfterWrite is get_next_task after a task changed (untimed): the
+	// board catches up with the change and ranks again.
+	b.Run("NextAfterWrite", func(b *testing.B) {
+		p := openPlanBenchProject(b).Plan
+		if _, err := p.Next(ctx, task.NextFilter{}); err != nil {
+			b.Fatal(err)
+		}
+		prios := []task.Priority{task.PriorityLow, task.PriorityMedium}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := range b.N {
+			b.StopTimer()
+			if _, err := p.Update(ctx, fmt.Sprint(1+i%1000), "id", service.Change{Priority: &prios[i%2]}); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			if _, err := p.Next(ctx, task.NextFilter{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("ListPending", func(b *testing.B) {
+		p := openPlanBenchProject(b).Plan
+		b.ReportAllocs()
+		b.ResetTimer()
+		for range b.N {
+			if _, _, err := p.List(ctx, store.Query{Statuses: []task.Status{task.StatusPending}, Limit: 20}); err != nil {
 				b.Fatal(err)
 			}
 		}

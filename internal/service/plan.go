@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/store"
@@ -18,9 +19,28 @@ type Plan struct {
 	store store.Store
 	now   func() time.Time
 
-	mu      sync.Mutex
-	board   *task.Board // the whole graph, cached until the store changes
+	cache atomic.Pointer[boardCache] // the latest board; nil until the first
+	load  sync.Mutex                 // held while refreshing the cache: one refresh at a time
+}
+
+// boardCache is a board and where it stands: the store version read before
+// its snapshot (so the board is at least as new as the version says) and, on
+// stores that offer planChanges, the plan revision it reflects.
+type boardCache struct {
+	board   *task.Board
 	version uint64
+	rev     uint64
+}
+
+// planChanges is offered by a store whose transactions can say what changed
+// in the plan since a revision (the SQLite store can), so the board is
+// refreshed by reading the changes rather than every task. Others reload the
+// board whole whenever the store's version changes.
+type planChanges interface {
+	// PlanChanges returns the changes after revision since (the whole plan
+	// when since is 0, or when the store cannot tell), and the revision
+	// they bring the board to.
+	PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error)
 }
 
 // NewPlan returns the plan service over s.
@@ -452,18 +472,50 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 
 // Board returns the whole plan graph, from cache while the store is
 // unchanged. Callers must not modify it.
+//
+// Any committed write changes the store's version, so a call that starts
+// after a write returns a board that reflects it. A changed version is
+// caught up with one refresh, shared by the callers waiting on it: on
+// stores that offer planChanges the refresh reads only the tasks changed
+// since the cached board, so writes (this process's or another's) cost a
+// reader little. Readers of the cached board never wait for a refresh.
 func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 	v, err := p.store.Version(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.board != nil && p.version == v {
-		return p.board, nil
+	if c := p.cache.Load(); c != nil && c.version == v {
+		return c.board, nil
 	}
-	var b *task.Board
+	p.load.Lock()
+	defer p.load.Unlock()
+	// Whoever held the lock may have refreshed past v already; the version
+	// is read again so that a write after it is not missed either.
+	if v, err = p.store.Version(ctx); err != nil {
+		return nil, err
+	}
+	old := p.cache.Load()
+	if old != nil && old.version == v {
+		return old.board, nil
+	}
+	next := &boardCache{version: v}
 	err = p.store.View(ctx, func(tx store.Tx) error {
+		if pc, ok := tx.(planChanges); ok {
+			var since uint64
+			if old != nil {
+				since = old.rev
+			}
+			c, rev, err := pc.PlanChanges(ctx, since)
+			if err != nil {
+				return err
+			}
+			var b *task.Board
+			if old != nil {
+				b = old.board
+			}
+			next.board, next.rev = b.Apply(c), rev
+			return nil
+		}
 		ts, err := tx.Tasks(ctx)
 		if err != nil {
 			return err
@@ -472,16 +524,16 @@ func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 		if err != nil {
 			return err
 		}
-		b = task.NewBoard(ts, deps)
+		next.board = task.NewBoard(ts, deps)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	// v was read before the snapshot: if a write landed in between, the next
-	// call sees a newer version and reloads, so the cache is never stale.
-	p.board, p.version = b, v
-	return b, nil
+	// call sees a newer version and refreshes, so the cache is never stale.
+	p.cache.Store(next)
+	return next.board, nil
 }
 
 // Recommendation is get_next_task's answer.

@@ -3,10 +3,12 @@ package task
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Deps maps a task to the tasks it depends on.
@@ -149,21 +151,133 @@ type Board struct {
 
 	// ranked is every task Next could pick under some filter, best first;
 	// Next ranks them on its first call, so that later calls on the same
-	// board only walk the list to the first task the filter accepts.
+	// board only walk the list to the first task the filter accepts. Apply
+	// carries a ranking over to the board it makes, fixing up only the tasks
+	// a change can move; rankDone says ranked is there to carry.
 	rankOnce sync.Once
-	ranked   []*Task
+	ranked   []rankKey
+	rankDone atomic.Bool
 }
 
 // NewBoard indexes tasks and their dependencies. Dependencies on tasks that
 // are not in tasks are dropped.
 func NewBoard(tasks []Task, deps Deps) *Board {
-	b := &Board{Tasks: make(map[ID]*Task, len(tasks)), Deps: Deps{}, Children: map[ID][]ID{}, Dependents: map[ID][]ID{}}
+	b := &Board{Tasks: make(map[ID]*Task, len(tasks))}
 	for i := range tasks {
 		t := &tasks[i]
 		b.Tasks[t.ID] = t
 	}
-	for i := range tasks {
-		t := &tasks[i]
+	b.index(deps)
+	return b
+}
+
+// Changes are what changed in the plan since a board was built: the visible
+// tasks created or changed since (without bodies), the dependencies of each
+// of them (a task without any has no entry), and the tasks removed since.
+// Full says that Tasks and Deps are the whole plan instead.
+type Changes struct {
+	Full    bool
+	Tasks   []Task
+	Deps    Deps
+	Removed []ID
+}
+
+// Apply returns the board that b becomes with c: b itself when c changes
+// nothing, otherwise a new board equal to NewBoard over b's tasks and
+// dependencies with c applied. b is not modified, so readers still holding
+// it are unaffected; the new board shares b's unchanged tasks and index
+// entries (cloning the maps costs far less than indexing anew). A nil b or
+// a full c builds the board from c alone.
+func (b *Board) Apply(c Changes) *Board {
+	if b == nil || c.Full {
+		return NewBoard(c.Tasks, c.Deps)
+	}
+	if len(c.Tasks) == 0 && len(c.Removed) == 0 {
+		return b
+	}
+	nb := &Board{Tasks: maps.Clone(b.Tasks), Deps: maps.Clone(b.Deps),
+		Children: maps.Clone(b.Children), Dependents: maps.Clone(b.Dependents)}
+	// Take out every changed or removed task as b indexed it.
+	out := func(id ID) {
+		old := b.Tasks[id]
+		if old == nil {
+			return
+		}
+		delete(nb.Tasks, id)
+		if _, ok := b.Tasks[old.ParentID]; ok {
+			nb.Children[old.ParentID] = without(nb.Children[old.ParentID], id)
+		}
+		for _, d := range b.Deps[id] {
+			nb.Dependents[d] = without(nb.Dependents[d], id)
+		}
+		delete(nb.Deps, id)
+	}
+	for _, t := range c.Tasks {
+		out(t.ID)
+	}
+	for _, id := range c.Removed {
+		out(id)
+	}
+	// A removed task is nobody's parent or dependency any more.
+	for _, id := range c.Removed {
+		if b.Tasks[id] == nil {
+			continue
+		}
+		delete(nb.Children, id)
+		for _, x := range b.Dependents[id] {
+			if _, ok := nb.Deps[x]; ok {
+				nb.Deps[x] = without(nb.Deps[x], id)
+			}
+		}
+		delete(nb.Dependents, id)
+	}
+	// Put the changed tasks in, then index them: a parent or dependency may
+	// be among them.
+	for i := range c.Tasks {
+		t := &c.Tasks[i]
+		nb.Tasks[t.ID] = t
+	}
+	for i := range c.Tasks {
+		t := &c.Tasks[i]
+		if _, ok := nb.Tasks[t.ParentID]; ok {
+			nb.Children[t.ParentID] = with(nb.Children[t.ParentID], t.ID)
+		}
+		for _, d := range c.Deps[t.ID] {
+			if _, ok := nb.Tasks[d]; ok {
+				nb.Deps[t.ID] = append(nb.Deps[t.ID], d) // a new slice: its old entry was deleted
+				nb.Dependents[d] = with(nb.Dependents[d], t.ID)
+			}
+		}
+	}
+	nb.rerank(b, c)
+	return nb
+}
+
+// without returns ids less id in a new slice (ids is shared with another
+// board), nil when nothing is left.
+func without(ids []ID, id ID) []ID {
+	i := slices.Index(ids, id)
+	if i < 0 {
+		return ids
+	}
+	if len(ids) == 1 {
+		return nil
+	}
+	out := make([]ID, 0, len(ids)-1)
+	return append(append(out, ids[:i]...), ids[i+1:]...)
+}
+
+// with returns ids plus id in a new slice (ids is shared with another board).
+func with(ids []ID, id ID) []ID {
+	out := make([]ID, len(ids), len(ids)+1)
+	copy(out, ids)
+	return append(out, id)
+}
+
+// index fills Children, Deps and Dependents from b.Tasks and deps.
+func (b *Board) index(deps Deps) {
+	b.Deps, b.Children, b.Dependents = make(Deps, len(deps)), map[ID][]ID{}, map[ID][]ID{}
+	for _, t := range b.Tasks {
 		if _, ok := b.Tasks[t.ParentID]; ok {
 			b.Children[t.ParentID] = append(b.Children[t.ParentID], t.ID)
 		}
@@ -179,7 +293,6 @@ func NewBoard(tasks []Task, deps Deps) *Board {
 			}
 		}
 	}
-	return b
 }
 
 // Waiting returns the unsatisfied dependencies that hold a task back: its
@@ -286,15 +399,17 @@ type NextFilter struct {
 //     then the lower id.
 //
 // ok is false when no task qualifies. The first call ranks every candidate
-// of any filter once (O(n log n)); later calls on the same board return the
-// first ranked task the filter accepts. Next is safe for concurrent use.
+// of any filter once (O(n log n)), unless Apply carried a ranking over;
+// later calls on the same board return the first ranked task the filter
+// accepts. Next is safe for concurrent use.
 func (b *Board) Next(f NextFilter) (best *Task, ok bool) {
 	statuses := f.Statuses
 	if len(statuses) == 0 {
 		statuses = []Status{StatusPending, StatusInProgress}
 	}
 	b.rankOnce.Do(b.rank)
-	for _, t := range b.ranked {
+	for _, k := range b.ranked {
+		t := k.t
 		if slices.Contains(statuses, t.Status) && (len(f.Priorities) == 0 || slices.Contains(f.Priorities, t.Priority)) {
 			return t, true
 		}
@@ -302,45 +417,134 @@ func (b *Board) Next(f NextFilter) (best *Task, ok bool) {
 	return nil, false
 }
 
-// rank fills b.ranked: the open tasks that are not blocked and have no open
-// subtasks (what rule 1 of Next asks whatever the filter), in the order of
-// rules 2 and 3. The order is total (the id breaks ties), so the first task
-// a filter accepts is the one Next would pick scanning every task.
-func (b *Board) rank() {
-	type key struct {
-		tier, prio, deps int
-		t                *Task
+// rankKey is a candidate of Next with what rules 2 and 3 order it by.
+type rankKey struct {
+	tier, prio, deps int
+	t                *Task
+}
+
+// compareKeys orders candidates by rules 2 and 3. The order is total (the
+// id breaks ties), so the first task a filter accepts is the one Next
+// would pick scanning every task.
+func compareKeys(a, b rankKey) int {
+	if a.tier != b.tier {
+		return a.tier - b.tier
 	}
-	keys := make([]key, 0, len(b.Tasks))
+	if a.prio != b.prio {
+		return a.prio - b.prio
+	}
+	if a.deps != b.deps {
+		return a.deps - b.deps
+	}
+	if c := a.t.CreatedAt.Compare(b.t.CreatedAt); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.t.ID, b.t.ID)
+}
+
+// candidate says whether rule 1 of Next admits t whatever the filter, and
+// with what key.
+func (b *Board) candidate(t *Task) (rankKey, bool) {
+	if !t.Status.Open() || b.Blocked(t.ID) || b.hasOpenChildren(t.ID) {
+		return rankKey{}, false
+	}
+	k := rankKey{tier: 1, prio: PriorityRank(t.Priority), deps: len(b.Deps[t.ID]), t: t}
+	if b.inProgressAncestor(t.ID) {
+		k.tier = 0
+	}
+	return k, true
+}
+
+// rank fills b.ranked: the candidates of every filter, in order.
+func (b *Board) rank() {
+	keys := make([]rankKey, 0, len(b.Tasks))
 	for _, t := range b.Tasks {
-		if !t.Status.Open() || b.Blocked(t.ID) || b.hasOpenChildren(t.ID) {
+		if k, ok := b.candidate(t); ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, compareKeys)
+	b.ranked = keys
+	b.rankDone.Store(true)
+}
+
+// rerank gives nb, which Apply made from b with c, b's ranking with the
+// tasks c can have moved taken out and put back where they now belong. It
+// does nothing (nb ranks itself when asked) if b was never ranked or if
+// the change reaches too much of the plan for this to pay.
+//
+// A task's place depends on its own fields and dependencies, its parent's
+// open children (rule 1), the statuses of its and its ancestors'
+// dependencies (Blocked) and its ancestors' statuses (rule 2). So a change
+// to task x can move x, x's parents (old and new), the tasks that depend on
+// x, and every descendant of those.
+func (nb *Board) rerank(b *Board, c Changes) {
+	if !b.rankDone.Load() {
+		return
+	}
+	moved := map[ID]bool{}
+	var roots []ID // the tasks whose descendants can move
+	seed := func(id ID) {
+		moved[id] = true
+		roots = append(roots, id)
+		for _, x := range []*Board{b, nb} {
+			if t := x.Tasks[id]; t != nil {
+				moved[t.ParentID] = true
+			}
+			for _, d := range x.Dependents[id] {
+				moved[d] = true
+				roots = append(roots, d)
+			}
+		}
+	}
+	for _, t := range c.Tasks {
+		seed(t.ID)
+	}
+	for _, id := range c.Removed {
+		seed(id)
+	}
+	limit := len(nb.Tasks)/4 + 64
+	seen := map[ID]bool{}
+	for len(roots) > 0 {
+		id := roots[len(roots)-1]
+		roots = roots[:len(roots)-1]
+		if seen[id] {
 			continue
 		}
-		k := key{tier: 1, prio: PriorityRank(t.Priority), deps: len(b.Deps[t.ID]), t: t}
-		if b.inProgressAncestor(t.ID) {
-			k.tier = 0
+		seen[id] = true
+		for _, x := range []*Board{b, nb} {
+			for _, ch := range x.Children[id] {
+				moved[ch] = true
+				roots = append(roots, ch)
+			}
 		}
-		keys = append(keys, k)
+		if len(moved) > limit {
+			return
+		}
 	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if a.tier != b.tier {
-			return a.tier - b.tier
+	var back []rankKey
+	for id := range moved {
+		if t := nb.Tasks[id]; t != nil {
+			if k, ok := nb.candidate(t); ok {
+				back = append(back, k)
+			}
 		}
-		if a.prio != b.prio {
-			return a.prio - b.prio
-		}
-		if a.deps != b.deps {
-			return a.deps - b.deps
-		}
-		if c := a.t.CreatedAt.Compare(b.t.CreatedAt); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.t.ID, b.t.ID)
-	})
-	b.ranked = make([]*Task, len(keys))
-	for i, k := range keys {
-		b.ranked[i] = k.t
 	}
+	slices.SortFunc(back, compareKeys)
+	ranked := make([]rankKey, 0, len(b.ranked)+len(back))
+	for _, k := range b.ranked {
+		if moved[k.t.ID] {
+			continue
+		}
+		for len(back) > 0 && compareKeys(back[0], k) < 0 {
+			ranked = append(ranked, back[0])
+			back = back[1:]
+		}
+		ranked = append(ranked, k)
+	}
+	ranked = append(ranked, back...)
+	nb.rankOnce.Do(func() { nb.ranked = ranked })
+	nb.rankDone.Store(true)
 }
 
 // SortIDs sorts ids ascending; a helper for stable output.

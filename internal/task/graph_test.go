@@ -2,6 +2,7 @@ package task
 
 import (
 	"errors"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -252,4 +253,136 @@ func TestNextConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// normal renders a board with every index sorted and empty entries dropped,
+// so that two boards of the same plan compare equal.
+func normal(b *Board) map[string]any {
+	tasks := map[ID]Task{}
+	for id, t := range b.Tasks {
+		tasks[id] = *t
+	}
+	idx := func(m map[ID][]ID) map[ID][]ID {
+		out := map[ID][]ID{}
+		for id, ids := range m {
+			if len(ids) > 0 {
+				out[id] = slices.Sorted(slices.Values(ids))
+			}
+		}
+		return out
+	}
+	return map[string]any{"tasks": tasks, "deps": idx(b.Deps), "children": idx(b.Children), "dependents": idx(b.Dependents)}
+}
+
+// TestApplyMatchesNewBoard: a board brought up to date by Apply, change
+// after change, is the board NewBoard builds from the plan as it now is,
+// and the boards it started from are left as they were.
+func TestApplyMatchesNewBoard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := range 200 {
+		// The plan as a store holds it: tasks by id, and each task's
+		// dependencies (which may name removed tasks; boards drop those).
+		plan := map[ID]Task{}
+		deps := Deps{}
+		next := ID(1)
+		add := func() Task {
+			var parent ID
+			if len(plan) > 0 && rng.IntN(2) == 0 {
+				parent = slices.Collect(maps.Keys(plan))[rng.IntN(len(plan))]
+			}
+			x := pt(next, parent, Statuses[rng.IntN(len(Statuses))], Priorities[rng.IntN(len(Priorities))], rng.IntN(5))
+			deps[next] = nil
+			for range rng.IntN(3) {
+				if len(plan) > 0 {
+					deps[next] = append(deps[next], slices.Collect(maps.Keys(plan))[rng.IntN(len(plan))])
+				}
+			}
+			plan[next] = x
+			next++
+			return x
+		}
+		for range rng.IntN(30) {
+			add()
+		}
+		full := func() *Board { return NewBoard(slices.Collect(maps.Values(plan)), maps.Clone(deps)) }
+		b := full()
+		for step := range 10 {
+			before, was := normal(b), b
+			var c Changes
+			touched := map[ID]bool{}
+			for range rng.IntN(4) { // new tasks
+				x := add()
+				touched[x.ID] = true
+			}
+			for range rng.IntN(4) { // changed tasks: status, priority, parent, dependencies
+				if len(plan) == 0 {
+					break
+				}
+				id := slices.Collect(maps.Keys(plan))[rng.IntN(len(plan))]
+				x := plan[id]
+				switch rng.IntN(4) {
+				case 0:
+					x.Status = Statuses[rng.IntN(len(Statuses))]
+				case 1:
+					x.Priority = Priorities[rng.IntN(len(Priorities))]
+				case 2:
+					x.ParentID = 0
+				case 3:
+					deps[id] = nil
+					for range rng.IntN(3) {
+						if d := ID(1 + rng.IntN(int(next-1))); d != id {
+							deps[id] = append(deps[id], d)
+						}
+					}
+				}
+				plan[id] = x
+				touched[id] = true
+			}
+			for range rng.IntN(2) { // removals; others' dependencies on them may stay
+				if len(plan) == 0 {
+					break
+				}
+				id := slices.Collect(maps.Keys(plan))[rng.IntN(len(plan))]
+				delete(plan, id)
+				delete(touched, id)
+				c.Removed = append(c.Removed, id)
+			}
+			c.Deps = Deps{}
+			for id := range touched {
+				c.Tasks = append(c.Tasks, plan[id])
+				if len(deps[id]) > 0 {
+					c.Deps[id] = slices.Clone(deps[id])
+				}
+			}
+			b = b.Apply(c)
+			if diff := cmp.Diff(normal(full()), normal(b)); diff != "" {
+				t.Fatalf("round %d step %d: Apply differs from NewBoard (-want +got):\n%s", round, step, diff)
+			}
+			if diff := cmp.Diff(before, normal(was)); diff != "" {
+				t.Fatalf("round %d step %d: Apply changed the board it started from:\n%s", round, step, diff)
+			}
+			f := NextFilter{}
+			var got ID
+			if x, ok := b.Next(f); ok {
+				got = x.ID
+			}
+			if want := nextByScan(b, f); got != want {
+				t.Fatalf("round %d step %d: Next = %v, the scan says %v", round, step, got, want)
+			}
+			// The ranking Apply carried over is the one ranking anew gives.
+			fresh := full()
+			fresh.Next(f)
+			if diff := cmp.Diff(rankedIDs(fresh), rankedIDs(b)); diff != "" {
+				t.Fatalf("round %d step %d: carried ranking differs (-fresh +carried):\n%s", round, step, diff)
+			}
+		}
+	}
+}
+
+func rankedIDs(b *Board) []ID {
+	out := []ID{}
+	for _, k := range b.ranked {
+		out = append(out, k.t.ID)
+	}
+	return out
 }

@@ -1,0 +1,198 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlite"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// boardView renders a board for comparison: every task without its
+// pointer, and each task's dependencies sorted.
+func boardView(b *task.Board) map[task.ID]string {
+	out := make(map[task.ID]string, len(b.Tasks))
+	for id, t := range b.Tasks {
+		ds := slices.Sorted(slices.Values(b.Deps[id]))
+		out[id] = fmt.Sprintf("%+v deps=%v blocked=%v", *t, ds, b.Blocked(id))
+	}
+	return out
+}
+
+// fullBoard builds the board from every task, as a fresh process would.
+func fullBoard(t *testing.T, s store.Store) *task.Board {
+	t.Helper()
+	var b *task.Board
+	err := s.View(context.Background(), func(tx store.Tx) error {
+		ts, err := tx.Tasks(context.Background())
+		if err != nil {
+			return err
+		}
+		deps, err := tx.Deps(context.Background())
+		b = task.NewBoard(ts, deps)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestBoardReflectsAcknowledgedWrites: while readers ask for the next task,
+// writers (the plan's own tools, the focus stack's, and another process on
+// the same file) change the plan; after each write is acknowledged, the
+// writer's next look at the board reflects it: its new task is there, a
+// finished task is never the next one, a dependency blocks until done, a
+// deleted task is gone. At the end the cached board, refreshed change by
+// change, equals one built from scratch.
+func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cairn.db")
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	other, err := sqlite.Open(ctx, path, sqlite.Options{}) // another process's handle
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	plan, focus, otherPlan := service.NewPlan(s), service.NewFocus(s), service.NewPlan(other)
+	for i := range 40 {
+		in := service.NewTask{Title: fmt.Sprintf("seed %d", i)}
+		if i > 0 {
+			in.Deps = []string{fmt.Sprint(1 + i/2)}
+		}
+		if _, err := plan.Create(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The focus agent works under a task of its own, which no writer
+	// deletes: completing a step brings it back there.
+	if _, err := focus.CreateNewTask(ctx, "agent0", "focus root", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plan.Next(ctx, task.NextFilter{}); err != nil { // the board is cached from here on
+		t.Fatal(err)
+	}
+
+	board := func() *task.Board {
+		b, err := plan.Board(ctx)
+		if err != nil {
+			t.Error(err)
+			return task.NewBoard(nil, nil)
+		}
+		return b
+	}
+	status := func(b *task.Board, id task.ID) task.Status {
+		if x := b.Tasks[id]; x != nil {
+			return x.Status
+		}
+		return "absent"
+	}
+	var stop atomic.Bool
+	var readers sync.WaitGroup
+	for range 3 {
+		readers.Go(func() {
+			for !stop.Load() {
+				r, err := plan.Next(ctx, task.NextFilter{})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if r.Task != nil && !r.Task.Status.Open() {
+					t.Errorf("next task %s is %s", r.Task.ID, r.Task.Status)
+				}
+			}
+		})
+	}
+	var writers sync.WaitGroup
+	for w := range 4 {
+		writers.Go(func() {
+			p := plan
+			if w == 3 {
+				p = otherPlan // its writes reach plan only through the file
+			}
+			critical := task.PriorityCritical
+			for i := range 15 {
+				a, err := p.Create(ctx, service.NewTask{Title: fmt.Sprintf("w%d a%d", w, i), Priority: critical})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got := status(board(), a.ID); got != task.StatusPending {
+					t.Errorf("writer %d: created task %s is %s on the board", w, a.ID, got)
+				}
+				bt, err := p.Create(ctx, service.NewTask{Title: fmt.Sprintf("w%d b%d", w, i), Priority: critical, Deps: []string{a.ID.String()}})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if b := board(); !b.Blocked(bt.ID) {
+					t.Errorf("writer %d: %s depends on open %s but is not blocked", w, bt.ID, a.ID)
+				}
+				done := task.StatusDone
+				if _, err := p.Update(ctx, a.ID.String(), "id", service.Change{Status: &done}); err != nil {
+					t.Error(err)
+					return
+				}
+				b := board()
+				if got := status(b, a.ID); got != task.StatusDone {
+					t.Errorf("writer %d: finished task %s is %s on the board", w, a.ID, got)
+				}
+				if b.Blocked(bt.ID) {
+					t.Errorf("writer %d: %s is still blocked after its dependency %s finished", w, bt.ID, a.ID)
+				}
+				r, err := plan.Next(ctx, task.NextFilter{Priorities: []task.Priority{critical}})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if r.Task != nil && r.Task.ID == a.ID {
+					t.Errorf("writer %d: next task is %s, finished", w, a.ID)
+				}
+				if _, err := p.Delete(ctx, bt.ID.String(), "id"); err != nil {
+					t.Error(err)
+					return
+				}
+				if got := status(board(), bt.ID); got != "absent" {
+					t.Errorf("writer %d: deleted task %s is %s on the board", w, bt.ID, got)
+				}
+				if w == 0 { // the focus stack's writes change the plan too
+					agent := fmt.Sprintf("agent%d", w)
+					x, err := focus.CreateNewTask(ctx, agent, fmt.Sprintf("focus %d", i), "")
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if got := status(board(), x.ID); got != task.StatusPending {
+						t.Errorf("focus task %s is %s on the board", x.ID, got)
+					}
+					if _, err := focus.CompleteCurrentTask(ctx, agent); err != nil {
+						t.Error(err)
+						return
+					}
+					if got := status(board(), x.ID); got != task.StatusDone {
+						t.Errorf("completed focus task %s is %s on the board", x.ID, got)
+					}
+				}
+			}
+		})
+	}
+	writers.Wait()
+	stop.Store(true)
+	readers.Wait()
+	if diff := cmp.Diff(boardView(fullBoard(t, s)), boardView(board())); diff != "" {
+		t.Errorf("the cached board differs from a fresh one (-fresh +cached):\n%s", diff)
+	}
+}
