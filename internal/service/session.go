@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base32"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -180,27 +181,11 @@ func (m *Memory) StartSession(ctx context.Context, agent string, parent memory.S
 
 // withField names the argument behind a not-found error.
 func withField(err error, field string) error {
-	var nf *memory.NotFoundError
-	if ok := asNotFound(err, &nf); ok {
+	if nf, ok := errors.AsType[*memory.NotFoundError](err); ok {
 		return &task.FieldError{Field: field, Problem: fmt.Sprintf("names %s %s, which does not exist", nf.Kind, nf.ID),
 			Fix: "pass an existing id; session with action list shows them"}
 	}
 	return err
-}
-
-func asNotFound(err error, nf **memory.NotFoundError) bool {
-	for err != nil {
-		if x, ok := err.(*memory.NotFoundError); ok {
-			*nf = x
-			return true
-		}
-		u, ok := err.(interface{ Unwrap() error })
-		if !ok {
-			return false
-		}
-		err = u.Unwrap()
-	}
-	return false
 }
 
 // resolveSession is the session an update or end applies to: id, else the

@@ -144,9 +144,7 @@ func (x *txn) index(ctx context.Context, e memory.Entry) error {
 	return nil
 }
 
-func isUnique(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
-}
+func isUnique(err error) bool { return sqliteCode(err) == constraintUnique }
 
 func (x *txn) AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, error) {
 	if e.UID == "" {
@@ -458,26 +456,17 @@ func (x *txn) MemoryTimeline(ctx context.Context, anchor memory.ID, before, afte
 }
 
 func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]memory.Entry, int, error) {
-	var (
-		where strings.Builder
-		args  []any
-	)
+	filter, args := filters(store.MemoryQuery{Types: s.Types, Before: s.Before})
+	var where strings.Builder
 	if len(s.IDs) > 0 {
 		where.WriteString(" AND e.id IN (" + placeholders(len(s.IDs)) + ")")
-		for _, id := range s.IDs {
-			args = append(args, int64(id))
+		ids := make([]any, len(s.IDs))
+		for i, id := range s.IDs {
+			ids[i] = int64(id)
 		}
+		args = append(ids, args...)
 	}
-	if len(s.Types) > 0 {
-		where.WriteString(" AND e.type IN (" + placeholders(len(s.Types)) + ")")
-		for _, t := range s.Types {
-			args = append(args, string(t))
-		}
-	}
-	if !s.Before.IsZero() {
-		where.WriteString(" AND e.created_at < ?")
-		args = append(args, micros(s.Before))
-	}
+	where.WriteString(filter)
 	var total int
 	if err := x.queryRow(ctx, `SELECT count(*) FROM memory_entries e WHERE 1`+where.String(), args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("select memory: %w", err)
@@ -514,7 +503,7 @@ func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) 
 
 func (x *txn) SetMemoryVector(ctx context.Context, id memory.ID, model string, vec []float32) error {
 	if _, err := x.exec(ctx, qSetVector, model, int64(id), memory.EncodeVector(vec)); err != nil {
-		if strings.Contains(err.Error(), "FOREIGN KEY") {
+		if sqliteCode(err) == constraintFK {
 			return &memory.NotFoundError{Kind: "entry", ID: id.String()}
 		}
 		return fmt.Errorf("store vector of %s: %w", id, err)

@@ -77,12 +77,24 @@ func migrateRetrying(ctx context.Context, db *sql.DB, timeout time.Duration) err
 	}
 }
 
-// isBusy reports whether err is SQLITE_BUSY (with any extended code).
-func isBusy(err error) bool {
-	const sqliteBusy = 5
-	var e *sqlitedrv.Error
-	return errors.As(err, &e) && e.Code()&0xff == sqliteBusy
+// SQLite result codes the store tells apart, and extended ones.
+const (
+	sqliteBusy       = 5
+	sqliteConstraint = 19
+	constraintFK     = sqliteConstraint | 3<<8
+	constraintUnique = sqliteConstraint | 8<<8
+)
+
+// sqliteCode returns err's SQLite result code (extended), 0 for another error.
+func sqliteCode(err error) int {
+	if e, ok := errors.AsType[*sqlitedrv.Error](err); ok {
+		return e.Code()
+	}
+	return 0
 }
+
+// isBusy reports whether err is SQLITE_BUSY (with any extended code).
+func isBusy(err error) bool { return sqliteCode(err)&0xff == sqliteBusy }
 
 // migrate brings the schema up to date. It runs in one immediate transaction,
 // so several processes opening a new database at once apply each migration
