@@ -11,6 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/cairn-dev/cairn/internal/memory"
 )
 
 //go:embed migrations/*.sql
@@ -89,9 +91,63 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		if _, err := tx.Exec(ctx, m.sql); err != nil {
 			return fmt.Errorf("apply migration %s: %w", m.name, err)
 		}
+		if fix := afterMigration[m.version]; fix != nil {
+			if err := fix(ctx, tx); err != nil {
+				return fmt.Errorf("apply migration %s: %w", m.name, err)
+			}
+		}
 		if _, err := tx.Exec(ctx, `INSERT INTO cairn_schema (version, name) VALUES ($1, $2)`, m.version, m.name); err != nil {
 			return fmt.Errorf("record migration %s: %w", m.name, err)
 		}
 	}
 	return tx.Commit(ctx)
+}
+
+// afterMigration holds the steps SQL cannot do, run in the migration's
+// transaction right after the migration of that version.
+var afterMigration = map[int]func(context.Context, pgx.Tx) error{
+	3: refingerprint,
+}
+
+// refingerprint recomputes every mistake's fingerprint with the current
+// memory.Fingerprint. Two mistakes of a project the new rules call the same
+// stay two entries (nothing is merged behind anyone's back): the later one
+// gets its id appended, and new recordings count on the earlier.
+func refingerprint(ctx context.Context, tx pgx.Tx) error {
+	rows, err := tx.Query(ctx, `SELECT project_id, id, title FROM memory_entries WHERE type = 'mistake' ORDER BY project_id, id`)
+	if err != nil {
+		return fmt.Errorf("read mistakes: %w", err)
+	}
+	var projects, ids []int64
+	var fps []string
+	seen := map[string]bool{}
+	for rows.Next() {
+		var (
+			p, id int64
+			title string
+		)
+		if err := rows.Scan(&p, &id, &title); err != nil {
+			rows.Close()
+			return fmt.Errorf("read mistakes: %w", err)
+		}
+		f := memory.Fingerprint(title)
+		key := strconv.FormatInt(p, 10) + " " + f
+		if seen[key] {
+			f += " #" + strconv.FormatInt(id, 10)
+		}
+		seen[key] = true
+		projects, ids, fps = append(projects, p), append(ids, id), append(fps, f)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read mistakes: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE memory_entries SET fingerprint = NULL WHERE fingerprint IS NOT NULL`); err != nil {
+		return fmt.Errorf("clear fingerprints: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE memory_entries e SET fingerprint = u.fp
+		FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS u(p, id, fp) WHERE e.project_id = u.p AND e.id = u.id`, projects, ids, fps); err != nil {
+		return fmt.Errorf("store fingerprints: %w", err)
+	}
+	return nil
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	sqlitedrv "modernc.org/sqlite"
+
+	"github.com/cairn-dev/cairn/internal/memory"
 )
 
 //go:embed migrations/*.sql
@@ -126,9 +128,71 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 			return fmt.Errorf("apply migration %s: %w", m.name, err)
 		}
+		if fix := afterMigration[m.version]; fix != nil {
+			if err := fix(ctx, tx); err != nil {
+				return fmt.Errorf("apply migration %s: %w", m.name, err)
+			}
+		}
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(ms))); err != nil {
 		return fmt.Errorf("set schema version: %w", err)
 	}
 	return tx.Commit()
+}
+
+// afterMigration holds the steps SQL cannot do, run in the migration's
+// transaction right after the migration of that version.
+var afterMigration = map[int]func(context.Context, *sql.Tx) error{
+	7: refingerprint,
+}
+
+// refingerprint recomputes every mistake's fingerprint with the current
+// memory.Fingerprint. Two mistakes the new rules call the same stay two
+// entries (nothing is merged behind anyone's back): the later one gets its
+// id appended, and new recordings count on the earlier.
+func refingerprint(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, title FROM memory_entries WHERE type = 'mistake' ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("read mistakes: %w", err)
+	}
+	type fp struct {
+		id int64
+		fp string
+	}
+	var fps []fp
+	seen := map[string]bool{}
+	for rows.Next() {
+		var (
+			id    int64
+			title string
+		)
+		if err := rows.Scan(&id, &title); err != nil {
+			rows.Close()
+			return fmt.Errorf("read mistakes: %w", err)
+		}
+		f := memory.Fingerprint(title)
+		if seen[f] {
+			f += " #" + strconv.FormatInt(id, 10)
+		}
+		seen[f] = true
+		fps = append(fps, fp{id, f})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read mistakes: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE memory_entries SET fingerprint = NULL WHERE fingerprint IS NOT NULL`); err != nil {
+		return fmt.Errorf("clear fingerprints: %w", err)
+	}
+	st, err := tx.PrepareContext(ctx, `UPDATE memory_entries SET fingerprint = ? WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, f := range fps {
+		if _, err := st.ExecContext(ctx, f.fp, f.id); err != nil {
+			return fmt.Errorf("fingerprint m%d: %w", f.id, err)
+		}
+	}
+	return nil
 }
