@@ -183,11 +183,11 @@ func parseMemoryID(field, s string) (memory.ID, error) {
 
 // hitOut is one line of the index.
 type hitOut struct {
-	ID          string  `json:"id"`
-	Type        string  `json:"type"`
-	Title       string  `json:"title"`
-	Snippet     string  `json:"snippet,omitempty"`
-	Date        string  `json:"date"`
+	ID           string   `json:"id"`
+	Type         string   `json:"type"`
+	Title        string   `json:"title"`
+	Snippet      string   `json:"snippet,omitempty"`
+	Date         string   `json:"date"`
 	Score        float64  `json:"score,omitempty"`
 	Occurrences  int      `json:"occurrences,omitempty"`
 	SupersededBy string   `json:"superseded_by,omitempty"`

@@ -35,7 +35,7 @@ type MemoryOptions struct {
 	// Root is the project's directory, where an entry's files are found to
 	// record their content hashes and tell when they changed; "" (a
 	// project served without a directory) records none.
-	Root string
+	Root   string
 	Logger *slog.Logger
 }
 
