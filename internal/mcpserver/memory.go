@@ -408,10 +408,18 @@ func entryOf(e memory.Entry) entryOut {
 		if e.Occurrences <= 1 {
 			break // the entry itself says it all
 		}
-		ro := occurrenceOut{N: r.N, At: ts(r.At), SessionID: r.SessionID, Branch: r.Branch, Content: clip(r.Content, occurrenceContent),
-			RootCause: clip(r.RootCause, occurrenceContent), Fix: clip(r.Fix, occurrenceContent), Prevention: clip(r.Prevention, occurrenceContent)}
+		ro := occurrenceOut{N: r.N, At: ts(r.At), SessionID: r.SessionID, Branch: r.Branch, Content: clip(r.Content, occurrenceContent)}
 		if r.Title != e.Title {
 			ro.Title = r.Title
+		}
+		// An occurrence's analysis is shown where the entry's differs.
+		for _, a := range []struct {
+			dst      *string
+			own, cur string
+		}{{&ro.RootCause, r.RootCause, e.RootCause}, {&ro.Fix, r.Fix, e.Fix}, {&ro.Prevention, r.Prevention, e.Prevention}} {
+			if a.own != a.cur {
+				*a.dst = clip(a.own, occurrenceContent)
+			}
 		}
 		o.Recent = append(o.Recent, ro)
 	}

@@ -152,16 +152,19 @@ type Occurrence struct {
 	Branch    string
 	Title     string // the error as this run worded it
 	Content   string
-	// Analysis this run gave that was not kept on the entry (the entry
-	// keeps its first root cause, fix and prevention unless replaced).
+	// The analysis this run gave (the entry keeps its first root cause,
+	// fix and prevention unless a later run replaces them).
 	RootCause  string `json:"root_cause,omitempty"`
 	Fix        string `json:"fix,omitempty"`
 	Prevention string `json:"prevention,omitempty"`
 }
 
-// OccurrenceOf is the occurrence e records, numbered n.
+// OccurrenceOf is the occurrence e records, numbered n, with the analysis
+// it gave: the first occurrence keeps the first analysis whatever later
+// replaces it.
 func OccurrenceOf(e Entry, n int) Occurrence {
-	return Occurrence{N: n, At: e.CreatedAt, SessionID: e.SessionID, Branch: e.Branch, Title: e.Title, Content: e.Content}
+	return Occurrence{N: n, At: e.CreatedAt, SessionID: e.SessionID, Branch: e.Branch, Title: e.Title, Content: e.Content,
+		RootCause: e.RootCause, Fix: e.Fix, Prevention: e.Prevention}
 }
 
 // Extra is the occurrence's own analysis as a JSON document, nil when it
@@ -198,20 +201,20 @@ type Folded struct {
 
 // Fold is a known mistake k recorded again as e. The first root cause, fix
 // and prevention stay unless replace is set (then e's non-empty ones
-// replace them); analysis e gives that is not kept goes with the
-// occurrence, so nothing recorded is lost. Facts, tags and files are
+// replace them); the occurrence holds the analysis e gave, and the first
+// occurrence the first analysis, so nothing recorded is lost. Facts, tags and files are
 // merged; k's title and content stay (e's are the occurrence's).
 func Fold(k, e Entry, replace bool) Folded {
 	k.Occurrences++
 	r := Folded{Occurrence: OccurrenceOf(e, k.Occurrences)}
 	for _, f := range []struct {
-		name     string
-		dst, occ *string
-		src      string
+		name string
+		dst  *string
+		src  string
 	}{
-		{"root_cause", &k.RootCause, &r.Occurrence.RootCause, e.RootCause},
-		{"fix", &k.Fix, &r.Occurrence.Fix, e.Fix},
-		{"prevention", &k.Prevention, &r.Occurrence.Prevention, e.Prevention},
+		{"root_cause", &k.RootCause, e.RootCause},
+		{"fix", &k.Fix, e.Fix},
+		{"prevention", &k.Prevention, e.Prevention},
 	} {
 		switch {
 		case f.src == "" || f.src == *f.dst:
@@ -222,7 +225,6 @@ func Fold(k, e Entry, replace bool) Folded {
 			*f.dst = f.src
 			r.Replaced = append(r.Replaced, f.name)
 		default:
-			*f.occ = f.src
 			r.Kept = append(r.Kept, f.name)
 		}
 	}
