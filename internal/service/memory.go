@@ -233,7 +233,7 @@ func supersede(ctx context.Context, tx store.Tx, by memory.Entry, old memory.ID)
 	}
 	if old == by.ID {
 		return &task.FieldError{Field: "supersedes", Problem: fmt.Sprintf("names %s, the entry this records (a known mistake counts on it)", old),
-			Fix: "name the older entry this one replaces, or leave supersedes out"}
+			Fix: "pass the id of an older entry this one replaces, or leave supersedes out"}
 	}
 	es, err := tx.Memories(ctx, []memory.ID{old})
 	if err != nil {
@@ -246,7 +246,7 @@ func supersede(ctx context.Context, tx store.Tx, by memory.Entry, old memory.ID)
 	target := es[0]
 	if target.SupersededBy != 0 && target.SupersededBy != by.ID {
 		return &task.FieldError{Field: "supersedes", Problem: fmt.Sprintf("names %s, already superseded by %s", old, target.SupersededBy),
-			Fix: fmt.Sprintf("supersede %s, the current entry, instead", target.SupersededBy)}
+			Fix: fmt.Sprintf("pass %s, the entry that replaced it, instead", target.SupersededBy)}
 	}
 	if by.ID == 0 {
 		return nil
@@ -255,7 +255,7 @@ func supersede(ctx context.Context, tx store.Tx, by memory.Entry, old memory.ID)
 	for cur, n := by, 0; cur.SupersededBy != 0 && n < 1000; n++ {
 		if cur.SupersededBy == old {
 			return &task.FieldError{Field: "supersedes", Problem: fmt.Sprintf("names %s, which already supersedes %s: the chain would loop", old, by.ID),
-				Fix: "leave supersedes out; the newer entry already replaces this one"}
+				Fix: "pass no supersedes: the newer entry already replaces this one"}
 		}
 		next, err := tx.Memories(ctx, []memory.ID{cur.SupersededBy})
 		if err != nil {
