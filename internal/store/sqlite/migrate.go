@@ -106,6 +106,12 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if err != nil {
 		return err
 	}
+	return migrateTo(ctx, db, ms)
+}
+
+// migrateTo applies ms, the migrations up to a version (all of them but in
+// tests that build a database as an older Cairn left it).
+func migrateTo(ctx context.Context, db *sql.DB, ms []migration) error {
 	var current int
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
