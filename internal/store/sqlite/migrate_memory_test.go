@@ -19,7 +19,7 @@ import (
 // oldEntry is a row as schema 6 stored it: a column per detail.
 type oldEntry struct {
 	typ, title, content, facts, tags, files, rationale, alternatives, rootCause, fix, prevention, examples string
-	occurrences, tokens                                                                                 int
+	occurrences, tokens                                                                                    int
 }
 
 // TestMigrateMemoryDetails opens a database an older Cairn left at schema
