@@ -125,8 +125,10 @@ const (
 	qSupersedes    = `SELECT superseded_by, id FROM memory_entries WHERE project_id = $1 AND superseded_by = ANY($2) ORDER BY id`
 	qMemDelete     = `DELETE FROM memory_entries WHERE project_id = $1 AND id = ANY($2)`
 	qUnsupersede   = `UPDATE memory_entries SET superseded_by = NULL WHERE project_id = $1 AND superseded_by = ANY($2)`
+	// An occurrence of a missing entry inserts nothing (rather than
+	// failing, which would abort the transaction).
 	qAddOccurrence = `INSERT INTO memory_occurrences (project_id, entry_id, n, at, session_id, branch, title, content, extra)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
+	SELECT $1, id, $3, $4, $5, $6, $7, $8, $9 FROM memory_entries WHERE project_id = $1 AND id = $2`
 	qOccurrences = `SELECT n, at, session_id, branch, title, content, extra FROM memory_occurrences
 	WHERE project_id = $1 AND entry_id = $2 ORDER BY n DESC LIMIT $3`
 	qSetVector = `INSERT INTO memory_vectors (project_id, entry_id, model, vec) SELECT $1, id, $3, $4 FROM memory_entries WHERE project_id = $1 AND id = $2
@@ -379,12 +381,12 @@ func (x *txn) MistakeByFingerprint(ctx context.Context, fp string) (memory.Entry
 }
 
 func (x *txn) AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurrence) error {
-	_, err := x.tx.Exec(ctx, qAddOccurrence, x.p, int64(id), int32(o.N), ts(o.At), o.SessionID, o.Branch, o.Title, o.Content, nullJSON(o.Extra()))
-	if pgCode(err) == foreignKeyViolation {
-		return &memory.NotFoundError{Kind: "entry", ID: id.String()}
-	}
+	tag, err := x.tx.Exec(ctx, qAddOccurrence, x.p, int64(id), int32(o.N), ts(o.At), o.SessionID, o.Branch, o.Title, o.Content, nullJSON(o.Extra()))
 	if err != nil {
 		return fmt.Errorf("record occurrence %d of %s: %w", o.N, id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return &memory.NotFoundError{Kind: "entry", ID: id.String()}
 	}
 	x.dirty = true
 	return nil
