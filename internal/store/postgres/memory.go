@@ -122,9 +122,9 @@ var (
 )
 
 const (
-	qSupersedes    = `SELECT superseded_by, id FROM memory_entries WHERE project_id = $1 AND superseded_by = ANY($2) ORDER BY id`
-	qMemDelete     = `DELETE FROM memory_entries WHERE project_id = $1 AND id = ANY($2)`
-	qUnsupersede   = `UPDATE memory_entries SET superseded_by = NULL WHERE project_id = $1 AND superseded_by = ANY($2)`
+	qSupersedes  = `SELECT superseded_by, id FROM memory_entries WHERE project_id = $1 AND superseded_by = ANY($2) ORDER BY id`
+	qMemDelete   = `DELETE FROM memory_entries WHERE project_id = $1 AND id = ANY($2)`
+	qUnsupersede = `UPDATE memory_entries SET superseded_by = NULL WHERE project_id = $1 AND superseded_by = ANY($2)`
 	// An occurrence of a missing entry inserts nothing (rather than
 	// failing, which would abort the transaction).
 	qAddOccurrence = `INSERT INTO memory_occurrences (project_id, entry_id, n, at, session_id, branch, title, content, extra)
