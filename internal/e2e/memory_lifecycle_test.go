@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tiktoken-go/tokenizer"
 	_ "modernc.org/sqlite"
 
 	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
@@ -72,7 +74,16 @@ func TestMemoryMistakeOccurrences(t *testing.T) {
 			t.Errorf("memory_get text lacks %q:\n%s", want, g.Text)
 		}
 	}
-	t.Logf("memory_get of a mistake with 3 occurrences: %d bytes of text, about %d tokens:\n%s", len(g.Text), len(g.Text)/4, g.Text)
+	// What the answer costs, in o200k_base tokens (text and structured).
+	enc, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	structured, _ := json.Marshal(g.Structured)
+	textTokens, _, _ := enc.Encode(g.Text)
+	jsonTokens, _, _ := enc.Encode(string(structured))
+	t.Logf("memory_get of a mistake seen 3 times: text %d bytes, %d tokens; structuredContent %d bytes, %d tokens:\n%s",
+		len(g.Text), len(textTokens), len(structured), len(jsonTokens), g.Text)
 }
 
 // TestMemoryConcurrentMistakes: four real processes on one project record
