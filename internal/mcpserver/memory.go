@@ -448,7 +448,7 @@ func RenderEntry(e memory.Entry) string {
 		meta = append(meta, "session "+e.SessionID)
 	}
 	if e.Occurrences > 1 {
-		meta = append(meta, fmt.Sprintf("seen %d times, last %s", e.Occurrences, e.UpdatedAt.Format(time.DateOnly)))
+		meta = append(meta, fmt.Sprintf("seen %d times (first %s, last %s)", e.Occurrences, e.CreatedAt.Format(time.DateOnly), e.UpdatedAt.Format(time.DateOnly)))
 	}
 	if e.DiscoveryTokens > 0 {
 		meta = append(meta, fmt.Sprintf("%d discovery tokens", e.DiscoveryTokens))
