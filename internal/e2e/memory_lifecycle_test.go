@@ -16,8 +16,18 @@ import (
 	"github.com/tiktoken-go/tokenizer"
 	_ "modernc.org/sqlite"
 
+	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
 )
+
+// onBothStores runs fn against the embedded store and, when the test
+// database is configured, a PostgreSQL project of its own.
+func onBothStores(t *testing.T, fn func(t *testing.T, env []string)) {
+	t.Run("sqlite", func(t *testing.T) { fn(t, nil) })
+	t.Run("postgres", func(t *testing.T) {
+		fn(t, []string{"CAIRN_DATABASE_URL=" + pgtest.URL(t), "CAIRN_PROJECT=" + pgtest.Project(t)})
+	})
+}
 
 func hitIDs(r cairntest.Result) []string {
 	var out []string
@@ -40,8 +50,10 @@ func hasID(ids []string, id string) bool {
 // TestMemoryMistakeOccurrences (issue 15 item 2): recording a known mistake
 // again keeps the first analysis and each occurrence's own words; the
 // answer says what was merged into what; memory_get shows the occurrences.
-func TestMemoryMistakeOccurrences(t *testing.T) {
-	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: memoryAll})
+func TestMemoryMistakeOccurrences(t *testing.T) { onBothStores(t, testMistakeOccurrences) }
+
+func testMistakeOccurrences(t *testing.T, env []string) {
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: memoryAll, Env: env})
 	first := s.OK("memory_add_mistake", args{"title": "Migration fails on /tmp/run-41/db: disk I/O error", "content": "first seen locally",
 		"root_cause": "tmpfs full", "fix": "clean tmp", "prevention": "check free space"})
 	id := first.Str("id")
@@ -152,8 +164,10 @@ func TestMemoryConcurrentMistakes(t *testing.T) {
 // TestMemorySupersede: the old entry is kept but hidden from search,
 // memory_context and diagnose_error; include_superseded shows it; memory_get
 // shows both directions.
-func TestMemorySupersede(t *testing.T) {
-	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: memoryAll})
+func TestMemorySupersede(t *testing.T) { onBothStores(t, testSupersede) }
+
+func testSupersede(t *testing.T, env []string) {
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: memoryAll, Env: env})
 	old := s.OK("memory_add_decision", args{"title": "Cache sessions in Redis", "rationale": "fast"}).Str("id")
 	oldMistake := s.OK("memory_add_mistake", args{"title": "Redis timeout on login", "fix": "raise the timeout"}).Str("id")
 	nw := s.OK("memory_add_decision", args{"title": "Cache sessions in process memory", "content": "Redis is gone", "supersedes": old})
