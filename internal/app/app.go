@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/cairn-dev/cairn/internal/embed"
+	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -46,13 +46,13 @@ type Config struct {
 	// Embed, when its URL is set, adds semantic ranking to memory search
 	// through an OpenAI-compatible /v1/embeddings endpoint. EmbedFromEnv
 	// reads it from CAIRN_EMBED_URL, CAIRN_EMBED_MODEL and CAIRN_EMBED_KEY.
-	Embed embed.Config
+	Embed embedding.Config
 }
 
 // EmbedFromEnv returns the embedding provider configured in the
 // environment; a zero URL means none.
-func EmbedFromEnv() embed.Config {
-	return embed.Config{URL: os.Getenv("CAIRN_EMBED_URL"), Model: os.Getenv("CAIRN_EMBED_MODEL"), APIKey: os.Getenv("CAIRN_EMBED_KEY")}
+func EmbedFromEnv() embedding.Config {
+	return embedding.Config{URL: os.Getenv("CAIRN_EMBED_URL"), Model: os.Getenv("CAIRN_EMBED_MODEL"), APIKey: os.Getenv("CAIRN_EMBED_KEY")}
 }
 
 // Services are the use cases of one project.
@@ -77,7 +77,7 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		Logger: cfg.Logger,
 	}
 	if cfg.Embed.URL != "" {
-		c, err := embed.New(cfg.Embed)
+		c, err := embedding.New(cfg.Embed)
 		if err != nil {
 			st.Close()
 			return nil, fmt.Errorf("embedding provider (CAIRN_EMBED_URL, CAIRN_EMBED_MODEL): %w", err)

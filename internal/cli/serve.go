@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/embed"
+	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/httpserver"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/project"
@@ -53,7 +53,7 @@ keeps its own focus. A non-loopback address needs bearer tokens
 			}
 			embedCfg := app.EmbedFromEnv()
 			if embedCfg.URL != "" {
-				if _, err := embed.New(embedCfg); err != nil {
+				if _, err := embedding.New(embedCfg); err != nil {
 					return fmt.Errorf("CAIRN_EMBED_URL / CAIRN_EMBED_MODEL: %w", err)
 				}
 			}

@@ -21,7 +21,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-dev/cairn/internal/embed"
+	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -90,7 +90,7 @@ func TestRetrieval(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := embedserver.Start(t)
-	client, err := embed.New(embed.Config{URL: srv.URL, Model: "embedserver"})
+	client, err := embedding.New(embedding.Config{URL: srv.URL, Model: "embedserver"})
 	if err != nil {
 		t.Fatal(err)
 	}

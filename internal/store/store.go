@@ -1,7 +1,7 @@
 // Package store defines the one interface every Cairn backend implements:
 // transactions over the project's task tree, the per-agent focus pointers and
-// the completion archive. Backends live in subpackages (sqlite, and later
-// postgres) and all pass the contract suite in storetest.
+// the completion archive. Backends live in subpackages (sqlite and postgres)
+// and all pass the contract suite in storetest.
 package store
 
 import (
