@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 // IDArg is a task id argument. The schema says string ("12"), but an agent
@@ -60,7 +60,7 @@ func (l *IDList) UnmarshalJSON(b []byte) error {
 	for i, r := range raws {
 		var a IDArg
 		if err := a.UnmarshalJSON(r); err != nil {
-			return &task.FieldError{Field: fmt.Sprintf("ids[%d]", i), Problem: "must be an id string or integer, not " + jsonKind(r),
+			return &problem.FieldError{Field: fmt.Sprintf("ids[%d]", i), Problem: "must be an id string or integer, not " + jsonKind(r),
 				Fix: `pass ids such as ["m12", "m14"]`}
 		}
 		out[i] = string(a)
@@ -127,7 +127,7 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, err
 func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, prefix string) error {
 	var fields map[string]json.RawMessage
 	if raw[0] != '{' || json.Unmarshal(raw, &fields) != nil {
-		return &task.FieldError{Field: what, Problem: "must be a JSON object",
+		return &problem.FieldError{Field: what, Problem: "must be a JSON object",
 			Fix: "send " + what + " as an object with the fields " + fieldList(schema)}
 	}
 	byName := jsonFields(v.Type())
@@ -143,13 +143,13 @@ func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, 
 			if prefix != "" {
 				where = strings.TrimSuffix(prefix, ".")
 			}
-			return &task.FieldError{Field: quoteClip(prefix + name), Problem: "is not an argument of " + where,
+			return &problem.FieldError{Field: problem.Quote(prefix + name), Problem: "is not an argument of " + where,
 				Fix: "use only " + fieldList(schema)}
 		}
 	}
 	for _, name := range schema.Required {
 		if b, ok := fields[name]; !ok || string(bytes.TrimSpace(b)) == "null" {
-			return &task.FieldError{Field: prefix + name, Problem: "is required", Fix: "pass " + name + " as " + describe(schema, name)}
+			return &problem.FieldError{Field: prefix + name, Problem: "is required", Fix: "pass " + name + " as " + describe(schema, name)}
 		}
 	}
 	for _, name := range names {
@@ -168,15 +168,15 @@ func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, 
 			continue
 		}
 		if err := json.Unmarshal(b, f.Addr().Interface()); err != nil {
-			var fe *task.FieldError
+			var fe *problem.FieldError
 			if errors.As(err, &fe) { // a type's own UnmarshalJSON knows best
 				return fe
 			}
-			return &task.FieldError{Field: prefix + name, Problem: "must be " + describe(schema, name) + ", not " + jsonKind(b),
+			return &problem.FieldError{Field: prefix + name, Problem: "must be " + describe(schema, name) + ", not " + jsonKind(b),
 				Fix: "pass " + name + " as " + describe(schema, name)}
 		}
 		if !validText(b) {
-			return &task.FieldError{Field: prefix + name, Problem: "is not valid UTF-8", Fix: "send " + name + " as UTF-8 text"}
+			return &problem.FieldError{Field: prefix + name, Problem: "is not valid UTF-8", Fix: "send " + name + " as UTF-8 text"}
 		}
 	}
 	return nil
@@ -278,20 +278,6 @@ func jsonKind(b []byte) string {
 		return "the number " + string(b)
 	}
 	return "a number"
-}
-
-// quoteClip quotes s for an error message, clipped so a large input is never
-// echoed back.
-func quoteClip(s string) string {
-	const max = 40
-	if len(s) > max {
-		cut := max
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		return strconv.Quote(s[:cut]) + "…"
-	}
-	return strconv.Quote(s)
 }
 
 // validText reports whether a raw JSON value is valid UTF-8 with no escaped

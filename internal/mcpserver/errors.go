@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/loop"
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -53,7 +54,7 @@ func errorResult(ctx context.Context, log *slog.Logger, tool string, err error) 
 }
 
 func classify(err error) ToolError {
-	var fe *task.FieldError
+	var fe *problem.FieldError
 	switch {
 	case errors.As(err, &fe):
 		// A field error is the whole message: no service prefix in front of it.

@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -174,17 +175,7 @@ func preview(body string) (string, bool) {
 	if len(body) <= bodyPreview {
 		return body, false
 	}
-	return clip(body, bodyPreview), true
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
+	return problem.Clip(body, bodyPreview), true
 }
 
 func label(t task.Task) string { return fmt.Sprintf("[%s] %s", t.ID, t.Title) }
@@ -320,7 +311,7 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 		format = "text"
 	}
 	if format != "text" && format != "json" {
-		return "", nil, &task.FieldError{Field: "format", Problem: fmt.Sprintf("is %s", quoteClip(in.Format)), Fix: `use "text" or "json"`}
+		return "", nil, &problem.FieldError{Field: "format", Problem: fmt.Sprintf("is %s", problem.Quote(in.Format)), Fix: `use "text" or "json"`}
 	}
 	if err := checkPage(in.pageArgs, outlineMaxLimit); err != nil {
 		return "", nil, err
@@ -389,10 +380,10 @@ func nest(page []task.Entry, current task.ID) []*outlineNode {
 
 func checkPage(p pageArgs, maxLimit int) error {
 	if p.Offset < 0 {
-		return &task.FieldError{Field: "offset", Problem: "is negative", Fix: "pass 0 or the next_offset of the previous page"}
+		return &problem.FieldError{Field: "offset", Problem: "is negative", Fix: "pass 0 or the next_offset of the previous page"}
 	}
 	if p.Limit < 0 || p.Limit > maxLimit {
-		return &task.FieldError{Field: "limit", Problem: fmt.Sprintf("is %d", p.Limit), Fix: fmt.Sprintf("pass a limit from 1 to %d", maxLimit)}
+		return &problem.FieldError{Field: "limit", Problem: fmt.Sprintf("is %d", p.Limit), Fix: fmt.Sprintf("pass a limit from 1 to %d", maxLimit)}
 	}
 	return nil
 }
@@ -436,7 +427,7 @@ func getCompletedTasks(ctx context.Context, c call, in completedArgs) (string, a
 		order = "chronological"
 	}
 	if order != "chronological" && order != "logical" {
-		return "", nil, &task.FieldError{Field: "order", Problem: fmt.Sprintf("is %s", quoteClip(in.Order)), Fix: `use "chronological" or "logical"`}
+		return "", nil, &problem.FieldError{Field: "order", Problem: fmt.Sprintf("is %s", problem.Quote(in.Order)), Fix: `use "chronological" or "logical"`}
 	}
 	if err := checkPage(in.pageArgs, listMaxLimit); err != nil {
 		return "", nil, err

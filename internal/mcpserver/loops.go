@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/loop"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -161,7 +162,7 @@ func outLoop(lp service.Loop, full bool) loopOut {
 			o.ParentID = lp.Task.ParentID.String()
 		}
 	} else {
-		o.LastAction = clip(o.LastAction, 300)
+		o.LastAction = problem.Clip(o.LastAction, 300)
 	}
 	return o
 }
@@ -281,7 +282,7 @@ func parseLoopStatuses(l StringList) ([]loop.Status, error) {
 	for _, s := range l {
 		st := loop.Status(strings.ToLower(strings.TrimSpace(s)))
 		if !st.Valid() {
-			return nil, &task.FieldError{Field: "status", Problem: fmt.Sprintf("has %s", quoteClip(s)),
+			return nil, &problem.FieldError{Field: "status", Problem: fmt.Sprintf("has %s", problem.Quote(s)),
 				Fix: "use pending, running, paused, completed, failed or cancelled"}
 		}
 		out = append(out, st)
@@ -332,7 +333,7 @@ func loopRecord(ctx context.Context, c call, in loopRecordArgs) (string, any, er
 		n    int
 	}{{"artifacts_created", in.ArtifactsCreated}, {"artifacts_modified", in.ArtifactsModified}} {
 		if f.n < 0 {
-			return "", nil, &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", f.n), Fix: "pass how many this iteration added, 0 or more"}
+			return "", nil, &problem.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", f.n), Fix: "pass how many this iteration added, 0 or more"}
 		}
 	}
 	r := service.Record{LastAction: in.LastAction, NextSteps: in.NextSteps}
@@ -545,7 +546,7 @@ func (w *loopWatch) check(ctx context.Context) error {
 		w.seen[lp.ID] = lp.State.UpdatedAt
 		switch open := !lp.State.Finished(); {
 		case open && !w.listed[lp.ID]:
-			w.srv.AddResource(&mcp.Resource{URI: uri, Name: "loop-" + lp.ID.String(), Title: clip(lp.State.Objective, 100),
+			w.srv.AddResource(&mcp.Resource{URI: uri, Name: "loop-" + lp.ID.String(), Title: problem.Clip(lp.State.Objective, 100),
 				MIMEType: "application/json"}, w.s.readLoop)
 			w.listed[lp.ID] = true
 		case !open && w.listed[lp.ID]:

@@ -11,9 +11,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/task"
 )
 
 // The memory toolset: typed project memory searched in three layers
@@ -155,7 +155,7 @@ func parseTypes(field string, l StringList) ([]memory.Type, error) {
 	for _, s := range l {
 		t := memory.Type(strings.ToLower(strings.TrimSpace(s)))
 		if !t.Valid() {
-			return nil, &task.FieldError{Field: field, Problem: fmt.Sprintf("has %s", quoteClip(s)),
+			return nil, &problem.FieldError{Field: field, Problem: fmt.Sprintf("has %s", problem.Quote(s)),
 				Fix: "use " + strings.Join(memory.TypeNames(), ", ")}
 		}
 		out = append(out, t)
@@ -166,7 +166,7 @@ func parseTypes(field string, l StringList) ([]memory.Type, error) {
 func parseMemoryID(field, s string) (memory.ID, error) {
 	id, err := memory.ParseID(s)
 	if err != nil {
-		return 0, &task.FieldError{Field: field, Problem: fmt.Sprintf("is %s, not an entry id", quoteClip(s)),
+		return 0, &problem.FieldError{Field: field, Problem: fmt.Sprintf("is %s, not an entry id", problem.Quote(s)),
 			Fix: `pass an id from memory_search, such as "m12"`}
 	}
 	return id, nil
@@ -225,17 +225,17 @@ func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any
 		return "", nil, err
 	}
 	if len(q.Tags) > memory.MaxItems {
-		return "", nil, &task.FieldError{Field: "tag", Problem: fmt.Sprintf("has %d tags", len(q.Tags)), Fix: fmt.Sprintf("pass at most %d", memory.MaxItems)}
+		return "", nil, &problem.FieldError{Field: "tag", Problem: fmt.Sprintf("has %d tags", len(q.Tags)), Fix: fmt.Sprintf("pass at most %d", memory.MaxItems)}
 	}
 	for i := range q.Tags {
 		q.Tags[i] = strings.ToLower(strings.TrimSpace(q.Tags[i]))
 		if len(q.Tags[i]) > memory.MaxTag {
-			return "", nil, &task.FieldError{Field: fmt.Sprintf("tag[%d]", i), Problem: fmt.Sprintf("is %d bytes", len(q.Tags[i])), Fix: fmt.Sprintf("pass tags of at most %d bytes", memory.MaxTag)}
+			return "", nil, &problem.FieldError{Field: fmt.Sprintf("tag[%d]", i), Problem: fmt.Sprintf("is %d bytes", len(q.Tags[i])), Fix: fmt.Sprintf("pass tags of at most %d bytes", memory.MaxTag)}
 		}
 	}
 	for _, f := range []struct{ name, v string }{{"session_id", q.SessionID}, {"branch", q.Branch}} {
 		if len(f.v) > 256 {
-			return "", nil, &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d bytes", len(f.v)), Fix: "pass a session id such as s4, or a git branch name"}
+			return "", nil, &problem.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d bytes", len(f.v)), Fix: "pass a session id such as s4, or a git branch name"}
 		}
 	}
 	if q.After, err = parseTime("after", in.After); err != nil {
@@ -245,7 +245,7 @@ func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any
 		return "", nil, err
 	}
 	if len(q.Text) > 4096 {
-		return "", nil, &task.FieldError{Field: "query", Problem: fmt.Sprintf("is %d bytes", len(q.Text)), Fix: "pass a few key words"}
+		return "", nil, &problem.FieldError{Field: "query", Problem: fmt.Sprintf("is %d bytes", len(q.Text)), Fix: "pass a few key words"}
 	}
 	res, err := c.Memory.Search(ctx, q)
 	if err != nil {
@@ -299,7 +299,7 @@ func memoryContext(ctx context.Context, c call, in memoryContextArgs) (string, a
 		v    *int
 	}{{"before", &in.Before}, {"after", &in.After}} {
 		if *f.v < 0 || *f.v > memoryMaxContext {
-			return "", nil, &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", *f.v), Fix: fmt.Sprintf("pass 0 to %d", memoryMaxContext)}
+			return "", nil, &problem.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", *f.v), Fix: fmt.Sprintf("pass 0 to %d", memoryMaxContext)}
 		}
 		if *f.v == 0 {
 			*f.v = 3
@@ -415,10 +415,10 @@ type getOut struct {
 
 func memoryGet(ctx context.Context, c call, in memoryGetArgs) (string, any, error) {
 	if len(in.IDs) == 0 {
-		return "", nil, &task.FieldError{Field: "ids", Problem: "is empty", Fix: "pass the ids memory_search listed, such as [\"m12\"]"}
+		return "", nil, &problem.FieldError{Field: "ids", Problem: "is empty", Fix: "pass the ids memory_search listed, such as [\"m12\"]"}
 	}
 	if len(in.IDs) > service.MaxGet {
-		return "", nil, &task.FieldError{Field: "ids", Problem: fmt.Sprintf("has %d ids", len(in.IDs)), Fix: fmt.Sprintf("pass at most %d at a time", service.MaxGet)}
+		return "", nil, &problem.FieldError{Field: "ids", Problem: fmt.Sprintf("has %d ids", len(in.IDs)), Fix: fmt.Sprintf("pass at most %d at a time", service.MaxGet)}
 	}
 	ids := make([]memory.ID, len(in.IDs))
 	for i, s := range in.IDs {
@@ -504,7 +504,7 @@ func addObservation(ctx context.Context, c call, in observationArgs) (string, an
 		if t.Valid() {
 			fix = "use memory_add_" + string(t) + " for a " + string(t) + ", which keeps its own fields"
 		}
-		return "", nil, &task.FieldError{Field: "type", Problem: fmt.Sprintf("is %s", quoteClip(in.Type)), Fix: fix}
+		return "", nil, &problem.FieldError{Field: "type", Problem: fmt.Sprintf("is %s", problem.Quote(in.Type)), Fix: fix}
 	}
 	e := in.entry(t)
 	e.DiscoveryTokens = in.DiscoveryTokens
@@ -528,14 +528,14 @@ func memoryPrune(ctx context.Context, c call, in memoryPruneArgs) (string, any, 
 		sel.IDs = append(sel.IDs, id)
 	}
 	if len(sel.IDs) > 500 {
-		return "", nil, &task.FieldError{Field: "ids", Problem: fmt.Sprintf("has %d ids", len(sel.IDs)), Fix: "pass at most 500 ids at a time, or prune by type and age"}
+		return "", nil, &problem.FieldError{Field: "ids", Problem: fmt.Sprintf("has %d ids", len(sel.IDs)), Fix: "pass at most 500 ids at a time, or prune by type and age"}
 	}
 	var err error
 	if sel.Types, err = parseTypes("type", in.Type); err != nil {
 		return "", nil, err
 	}
 	if in.OlderThanDays < 0 {
-		return "", nil, &task.FieldError{Field: "older_than_days", Problem: "is negative", Fix: "pass a number of days, 1 or more"}
+		return "", nil, &problem.FieldError{Field: "older_than_days", Problem: "is negative", Fix: "pass a number of days, 1 or more"}
 	}
 	if in.OlderThanDays > 0 {
 		sel.Before = time.Now().UTC().Add(-time.Duration(in.OlderThanDays) * 24 * time.Hour)
@@ -573,7 +573,7 @@ type diagnoseOut struct {
 
 func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, error) {
 	if in.Limit < 0 || in.Limit > 10 {
-		return "", nil, &task.FieldError{Field: "limit", Problem: fmt.Sprintf("is %d", in.Limit), Fix: "pass 1 to 10"}
+		return "", nil, &problem.FieldError{Field: "limit", Problem: fmt.Sprintf("is %d", in.Limit), Fix: "pass 1 to 10"}
 	}
 	if len(in.Error) > 16<<10 {
 		in.Error = in.Error[:16<<10] // the key lines of a long trace come first

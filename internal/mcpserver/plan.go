@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -297,7 +298,7 @@ func parseStatuses(field string, l StringList) ([]task.Status, error) {
 	for _, s := range l {
 		st := task.Status(strings.ToLower(strings.TrimSpace(s)))
 		if !st.Valid() {
-			return nil, &task.FieldError{Field: field, Problem: fmt.Sprintf("has %s", quoteClip(s)),
+			return nil, &problem.FieldError{Field: field, Problem: fmt.Sprintf("has %s", problem.Quote(s)),
 				Fix: "use pending, in-progress, blocked, done, deferred or cancelled"}
 		}
 		out = append(out, st)
@@ -310,7 +311,7 @@ func parsePriorities(field string, l StringList) ([]task.Priority, error) {
 	for _, s := range l {
 		p := task.Priority(strings.ToLower(strings.TrimSpace(s)))
 		if !p.Valid() {
-			return nil, &task.FieldError{Field: field, Problem: fmt.Sprintf("has %s", quoteClip(s)), Fix: "use critical, high, medium or low"}
+			return nil, &problem.FieldError{Field: field, Problem: fmt.Sprintf("has %s", problem.Quote(s)), Fix: "use critical, high, medium or low"}
 		}
 		out = append(out, p)
 	}
@@ -327,7 +328,7 @@ func parseTime(field, s string) (time.Time, error) {
 			return t.UTC(), nil
 		}
 	}
-	return time.Time{}, &task.FieldError{Field: field, Problem: fmt.Sprintf("is %s, not an ISO 8601 date", quoteClip(s)),
+	return time.Time{}, &problem.FieldError{Field: field, Problem: fmt.Sprintf("is %s, not an ISO 8601 date", problem.Quote(s)),
 		Fix: "use a date such as 2025-12-10 or 2025-12-10T09:00:00Z"}
 }
 
@@ -553,14 +554,14 @@ func queryTasks(ctx context.Context, c call, in queryTasksArgs) (string, any, er
 	case "", "priority", "created", "updated", "status":
 		q.Sort = f
 	default:
-		return "", nil, &task.FieldError{Field: "sort.field", Problem: fmt.Sprintf("is %s", quoteClip(in.Sort.Field)), Fix: "use priority, created, updated or status"}
+		return "", nil, &problem.FieldError{Field: "sort.field", Problem: fmt.Sprintf("is %s", problem.Quote(in.Sort.Field)), Fix: "use priority, created, updated or status"}
 	}
 	switch o := strings.ToLower(in.Sort.Order); o {
 	case "", "asc":
 	case "desc":
 		q.Desc = true
 	default:
-		return "", nil, &task.FieldError{Field: "sort.order", Problem: fmt.Sprintf("is %s", quoteClip(in.Sort.Order)), Fix: "use asc or desc"}
+		return "", nil, &problem.FieldError{Field: "sort.order", Problem: fmt.Sprintf("is %s", problem.Quote(in.Sort.Order)), Fix: "use asc or desc"}
 	}
 	fields := []string(in.Fields)
 	if len(fields) == 0 {
@@ -568,7 +569,7 @@ func queryTasks(ctx context.Context, c call, in queryTasksArgs) (string, any, er
 	}
 	for _, f := range fields {
 		if !slices.Contains(fieldNames, f) {
-			return "", nil, &task.FieldError{Field: "fields", Problem: fmt.Sprintf("has %s", quoteClip(f)), Fix: "use any of " + strings.Join(fieldNames, ", ")}
+			return "", nil, &problem.FieldError{Field: "fields", Problem: fmt.Sprintf("has %s", problem.Quote(f)), Fix: "use any of " + strings.Join(fieldNames, ", ")}
 		}
 		if f == "description" {
 			q.WithBody = true

@@ -12,9 +12,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/task"
 )
 
 // The session toolset: working sessions, threaded across reconnects, and
@@ -129,7 +129,7 @@ func only(action string, set map[string]bool, allowed ...string) error {
 	}
 	for name, present := range set {
 		if present && !ok[name] {
-			return &task.FieldError{Field: name, Problem: "does not apply to action " + action,
+			return &problem.FieldError{Field: name, Problem: "does not apply to action " + action,
 				Fix: "leave it out, or use an action it applies to"}
 		}
 	}
@@ -142,7 +142,7 @@ func parseSessionID(field, s string) (memory.SessionID, error) {
 	}
 	id, err := memory.ParseSessionID(s)
 	if err != nil {
-		return 0, &task.FieldError{Field: field, Problem: fmt.Sprintf("is %s, not a session id", quoteClip(s)),
+		return 0, &problem.FieldError{Field: field, Problem: fmt.Sprintf("is %s, not a session id", problem.Quote(s)),
 			Fix: `pass an id such as "s4" (session with action list shows them)`}
 	}
 	return id, nil
@@ -249,7 +249,7 @@ func sessionTool(ctx context.Context, c call, in sessionArgs) (string, any, erro
 		}
 		return strings.Join(lines, "\n"), sessionOut{Sessions: list, Total: total}, nil
 	default:
-		return "", nil, &task.FieldError{Field: "action", Problem: fmt.Sprintf("is %s", quoteClip(in.Action)), Fix: "use start, update, end, get or list"}
+		return "", nil, &problem.FieldError{Field: "action", Problem: fmt.Sprintf("is %s", problem.Quote(in.Action)), Fix: "use start, update, end, get or list"}
 	}
 	out := sessionOut{Session: &res.Session, Redacted: res.Redacted, Previous: res.Previous.String()}
 	text := verb + " " + sessionLine(res.Session)
@@ -442,7 +442,7 @@ func branchTool(ctx context.Context, c call, in branchArgs) (string, any, error)
 			return "", nil, err
 		}
 		if strings.TrimSpace(in.Into) == "" {
-			return "", nil, &task.FieldError{Field: "into", Problem: "is required for action merge", Fix: "pass the branch it merges into, such as main"}
+			return "", nil, &problem.FieldError{Field: "into", Problem: "is required for action merge", Fix: "pass the branch it merges into, such as main"}
 		}
 		b, err := c.Memory.MergeBranch(ctx, in.Branch, in.Into)
 		if err != nil {
@@ -450,7 +450,7 @@ func branchTool(ctx context.Context, c call, in branchArgs) (string, any, error)
 		}
 		return "Merged into " + renderBranch(b), branchOut{Branch: &b}, nil
 	}
-	return "", nil, &task.FieldError{Field: "action", Problem: fmt.Sprintf("is %s", quoteClip(in.Action)), Fix: "use get, save, promote, list or merge"}
+	return "", nil, &problem.FieldError{Field: "action", Problem: fmt.Sprintf("is %s", problem.Quote(in.Action)), Fix: "use get, save, promote, list or merge"}
 }
 
 // strict decodes b into v, refusing unknown fields: a misspelt "reason" must
@@ -459,7 +459,7 @@ func strict(b []byte, v any, field, shape string) error {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {
-		return &task.FieldError{Field: field, Problem: "has an item that is not " + shape, Fix: "pass items shaped " + shape}
+		return &problem.FieldError{Field: field, Problem: "has an item that is not " + shape, Fix: "pass items shaped " + shape}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -257,7 +258,7 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 	}
 	if len(open) > 0 {
 		return task.Task{}, fmt.Errorf("%w: task %s has %d incomplete: %s; complete or cancel them first, or remove them",
-			task.ErrHasOpenChildren, t.ID, len(open), clip(strings.Join(open, ", "), 300))
+			task.ErrHasOpenChildren, t.ID, len(open), problem.Clip(strings.Join(open, ", "), 300))
 	}
 	t.Status, t.UpdatedAt = status, now
 	if status == task.StatusDone {
@@ -535,18 +536,6 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, err
 	}
 	return r, nil
 }
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // Set is every service of one project, as the surfaces use them.
 type Set struct {

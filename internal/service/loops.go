@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/internal/loop"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -53,46 +54,46 @@ var (
 
 func checkText(field, s string, max int) error {
 	if !utf8.ValidString(s) {
-		return &task.FieldError{Field: field, Problem: "is not valid UTF-8", Fix: "send it as UTF-8 text"}
+		return &problem.FieldError{Field: field, Problem: "is not valid UTF-8", Fix: "send it as UTF-8 text"}
 	}
 	if len(s) > max {
-		return &task.FieldError{Field: field, Problem: fmt.Sprintf("is %d bytes, over the limit of %d", len(s), max), Fix: "shorten it"}
+		return &problem.FieldError{Field: field, Problem: fmt.Sprintf("is %d bytes, over the limit of %d", len(s), max), Fix: "shorten it"}
 	}
 	return nil
 }
 
 func (in *Start) validate() error {
 	if strings.TrimSpace(in.Objective) == "" {
-		return &task.FieldError{Field: "objective", Problem: "is empty", Fix: "say what the loop is to achieve, in one line"}
+		return &problem.FieldError{Field: "objective", Problem: "is empty", Fix: "say what the loop is to achieve, in one line"}
 	}
 	if err := task.ValidateTitle(in.Objective); err != nil {
-		fe := *err.(*task.FieldError)
+		fe := *err.(*problem.FieldError)
 		fe.Field = "objective"
 		return &fe
 	}
 	if strings.TrimSpace(in.Criteria) == "" {
-		return &task.FieldError{Field: "completion_criteria", Problem: "is empty", Fix: `say how to tell the loop is done, e.g. "go test ./... passes"`}
+		return &problem.FieldError{Field: "completion_criteria", Problem: "is empty", Fix: `say how to tell the loop is done, e.g. "go test ./... passes"`}
 	}
 	if err := checkText("completion_criteria", in.Criteria, loop.MaxText); err != nil {
 		return err
 	}
 	if in.MaxIterations < 0 || in.MaxIterations > loop.MaxBudget {
-		return &task.FieldError{Field: "max_iterations", Problem: fmt.Sprintf("is %d", in.MaxIterations), Fix: fmt.Sprintf("use 1 to %d (default %d)", loop.MaxBudget, loop.DefaultMaxIterations)}
+		return &problem.FieldError{Field: "max_iterations", Problem: fmt.Sprintf("is %d", in.MaxIterations), Fix: fmt.Sprintf("use 1 to %d (default %d)", loop.MaxBudget, loop.DefaultMaxIterations)}
 	}
 	if in.ExecutionMode == "" {
 		in.ExecutionMode = "default"
 	}
 	if !contains(executionModes, in.ExecutionMode) {
-		return &task.FieldError{Field: "execution_mode", Problem: fmt.Sprintf("is %q", clip(in.ExecutionMode, 40)), Fix: "use strict, seeded, logged or default"}
+		return &problem.FieldError{Field: "execution_mode", Problem: fmt.Sprintf("is %q", problem.Clip(in.ExecutionMode, 40)), Fix: "use strict, seeded, logged or default"}
 	}
 	if in.Priority == "" {
 		in.Priority = "normal"
 	}
 	if _, ok := loopPriorities[in.Priority]; !ok {
-		return &task.FieldError{Field: "priority", Problem: fmt.Sprintf("is %q", clip(in.Priority, 40)), Fix: "use low, normal, high or critical"}
+		return &problem.FieldError{Field: "priority", Problem: fmt.Sprintf("is %q", problem.Clip(in.Priority, 40)), Fix: "use low, normal, high or critical"}
 	}
 	if len(in.Tags) > loop.MaxTags {
-		return &task.FieldError{Field: "tags", Problem: fmt.Sprintf("has %d tags", len(in.Tags)), Fix: fmt.Sprintf("keep at most %d", loop.MaxTags)}
+		return &problem.FieldError{Field: "tags", Problem: fmt.Sprintf("has %d tags", len(in.Tags)), Fix: fmt.Sprintf("keep at most %d", loop.MaxTags)}
 	}
 	for _, t := range in.Tags {
 		if err := checkText("tags", t, 100); err != nil {
@@ -148,7 +149,7 @@ func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
 
 // errNotLoop is a task that is not a loop.
 func errNotLoop(id task.ID) error {
-	return &task.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, which is not a loop", id), Fix: "pass a loop id (loop_list lists them)"}
+	return &problem.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, which is not a loop", id), Fix: "pass a loop id (loop_list lists them)"}
 }
 
 func loadLoop(ctx context.Context, tx store.Tx, ref string) (Loop, error) {
@@ -297,13 +298,13 @@ type Record struct {
 // Record records one iteration.
 func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error) {
 	if strings.TrimSpace(in.LastAction) == "" {
-		return Loop{}, &task.FieldError{Field: "last_action", Problem: "is empty", Fix: "say what this iteration did"}
+		return Loop{}, &problem.FieldError{Field: "last_action", Problem: "is empty", Fix: "say what this iteration did"}
 	}
 	if err := checkText("last_action", in.LastAction, loop.MaxText); err != nil {
 		return Loop{}, err
 	}
 	if len(in.NextSteps) > loop.MaxNextSteps {
-		return Loop{}, &task.FieldError{Field: "next_steps", Problem: fmt.Sprintf("has %d steps", len(in.NextSteps)), Fix: fmt.Sprintf("keep at most %d", loop.MaxNextSteps)}
+		return Loop{}, &problem.FieldError{Field: "next_steps", Problem: fmt.Sprintf("has %d steps", len(in.NextSteps)), Fix: fmt.Sprintf("keep at most %d", loop.MaxNextSteps)}
 	}
 	for _, s := range in.NextSteps {
 		if err := checkText("next_steps", s, 4096); err != nil {
@@ -312,10 +313,10 @@ func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error)
 	}
 	if p := in.Progress; p != nil {
 		if p.Percentage < 0 || p.Percentage > 100 {
-			return Loop{}, &task.FieldError{Field: "percentage", Problem: fmt.Sprintf("is %g", p.Percentage), Fix: "use 0 to 100"}
+			return Loop{}, &problem.FieldError{Field: "percentage", Problem: fmt.Sprintf("is %g", p.Percentage), Fix: "use 0 to 100"}
 		}
 		if p.ArtifactsCreated < 0 || p.ArtifactsModified < 0 {
-			return Loop{}, &task.FieldError{Field: "artifacts_created", Problem: "is negative", Fix: "count from 0"}
+			return Loop{}, &problem.FieldError{Field: "artifacts_created", Problem: "is negative", Fix: "count from 0"}
 		}
 		if err := checkText("message", p.Message, 4096); err != nil {
 			return Loop{}, err
@@ -325,7 +326,7 @@ func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error)
 		if err := lp.State.Record(loop.Iteration{LastAction: in.LastAction, NextSteps: in.NextSteps, Progress: in.Progress}, now); err != nil {
 			return "", "", err
 		}
-		detail := fmt.Sprintf("#%d %s", lp.State.Iteration, clip(in.LastAction, 200))
+		detail := fmt.Sprintf("#%d %s", lp.State.Iteration, problem.Clip(in.LastAction, 200))
 		if lp.State.Status == loop.Failed {
 			detail += "; stopped: " + lp.State.Error.Message
 		}
@@ -385,7 +386,7 @@ func (l *Loops) Pause(ctx context.Context, ref string) (Loop, error) {
 // with a new budget if maxIterations is not zero.
 func (l *Loops) Resume(ctx context.Context, ref string, fromCheckpoint int64, maxIterations int) (Loop, error) {
 	if maxIterations < 0 || maxIterations > loop.MaxBudget {
-		return Loop{}, &task.FieldError{Field: "max_iterations", Problem: fmt.Sprintf("is %d", maxIterations), Fix: fmt.Sprintf("use 1 to %d", loop.MaxBudget)}
+		return Loop{}, &problem.FieldError{Field: "max_iterations", Problem: fmt.Sprintf("is %d", maxIterations), Fix: fmt.Sprintf("use 1 to %d", loop.MaxBudget)}
 	}
 	return l.change(ctx, ref, "resume loop", func(lp *Loop, tx store.Tx, now time.Time) (string, string, error) {
 		var from *loop.State
@@ -405,7 +406,7 @@ func (l *Loops) Resume(ctx context.Context, ref string, fromCheckpoint int64, ma
 				}
 			}
 			if from == nil {
-				return "", "", &task.FieldError{Field: "from_checkpoint", Problem: fmt.Sprintf("is %d, not a checkpoint of loop %s", fromCheckpoint, lp.ID),
+				return "", "", &problem.FieldError{Field: "from_checkpoint", Problem: fmt.Sprintf("is %d, not a checkpoint of loop %s", fromCheckpoint, lp.ID),
 					Fix: "pass an id from loop_checkpoints, or leave it out to resume where the loop is"}
 			}
 			detail = fmt.Sprintf("from checkpoint %d (iteration %d)", fromCheckpoint, from.Iteration)
@@ -430,20 +431,20 @@ func (l *Loops) Cancel(ctx context.Context, ref string) (Loop, error) {
 // Complete completes a loop; evidence says how its criteria were met.
 func (l *Loops) Complete(ctx context.Context, ref, evidence string) (Loop, error) {
 	if strings.TrimSpace(evidence) == "" {
-		return Loop{}, &task.FieldError{Field: "evidence", Problem: "is empty", Fix: "say how the completion criteria were met (a command and its result)"}
+		return Loop{}, &problem.FieldError{Field: "evidence", Problem: "is empty", Fix: "say how the completion criteria were met (a command and its result)"}
 	}
 	if err := checkText("evidence", evidence, loop.MaxText); err != nil {
 		return Loop{}, err
 	}
 	return l.change(ctx, ref, "complete loop", func(lp *Loop, _ store.Tx, now time.Time) (string, string, error) {
-		return "complete", clip(evidence, 200), lp.State.Complete(evidence, now)
+		return "complete", problem.Clip(evidence, 200), lp.State.Complete(evidence, now)
 	})
 }
 
 // Fail stops a loop with an error.
 func (l *Loops) Fail(ctx context.Context, ref string, e loop.Error) (Loop, error) {
 	if strings.TrimSpace(e.Message) == "" {
-		return Loop{}, &task.FieldError{Field: "message", Problem: "is empty", Fix: "say what went wrong"}
+		return Loop{}, &problem.FieldError{Field: "message", Problem: "is empty", Fix: "say what went wrong"}
 	}
 	if err := checkText("message", e.Message, loop.MaxText); err != nil {
 		return Loop{}, err
@@ -452,7 +453,7 @@ func (l *Loops) Fail(ctx context.Context, ref string, e loop.Error) (Loop, error
 		return Loop{}, err
 	}
 	return l.change(ctx, ref, "fail loop", func(lp *Loop, _ store.Tx, now time.Time) (string, string, error) {
-		return "fail", clip(e.Message, 200), lp.State.Fail(e, now)
+		return "fail", problem.Clip(e.Message, 200), lp.State.Fail(e, now)
 	})
 }
 

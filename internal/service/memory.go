@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/task"
 )
 
 // Embedder turns texts into vectors: an embedding provider's client.
@@ -214,7 +214,7 @@ func (m *Memory) embedEntries(ctx context.Context, es ...memory.Entry) string {
 	}
 	if err != nil {
 		m.opts.Logger.Warn("embedding failed; entries are stored and can be backfilled", "entries", len(es), "error", err)
-		return "not embedded yet (" + clip(err.Error(), 120) + "); `cairn memory backfill` retries"
+		return "not embedded yet (" + problem.Clip(err.Error(), 120) + "); `cairn memory backfill` retries"
 	}
 	return ""
 }
@@ -361,7 +361,7 @@ func oneLine(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return clip(s, n)
+	return problem.Clip(s, n)
 }
 
 // hybrid fuses the BM25 ranking with the embedding ranking by reciprocal
@@ -376,7 +376,7 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 			err = errors.New("no vector returned")
 		}
 		m.opts.Logger.Warn("query embedding failed; ranking by BM25 alone", "error", err)
-		return SearchResult{}, "semantic ranking unavailable (" + clip(err.Error(), 100) + "); ranked by BM25", nil
+		return SearchResult{}, "semantic ranking unavailable (" + problem.Clip(err.Error(), 100) + "); ranked by BM25", nil
 	}
 	var (
 		lex     []store.MemoryHit
@@ -526,7 +526,7 @@ const PruneList = 20
 // Prune removes the entries sel selects; with dryRun it only lists them.
 func (m *Memory) Prune(ctx context.Context, sel store.MemorySelector, dryRun bool) (Pruned, error) {
 	if len(sel.IDs) == 0 && len(sel.Types) == 0 && sel.Before.IsZero() {
-		return Pruned{}, &task.FieldError{Field: "ids", Problem: "is empty, and so are type and olderThanDays",
+		return Pruned{}, &problem.FieldError{Field: "ids", Problem: "is empty, and so are type and olderThanDays",
 			Fix: "pass ids, a type, older_than_days, or a type and an age"}
 	}
 	p := Pruned{DryRun: dryRun}
@@ -561,7 +561,7 @@ func (m *Memory) Prune(ctx context.Context, sel store.MemorySelector, dryRun boo
 // fixes.
 func (m *Memory) Diagnose(ctx context.Context, errText string, limit int) ([]memory.Entry, string, error) {
 	if strings.TrimSpace(errText) == "" {
-		return nil, "", &task.FieldError{Field: "error", Problem: "is empty", Fix: "pass the error message or its key line"}
+		return nil, "", &problem.FieldError{Field: "error", Problem: "is empty", Fix: "pass the error message or its key line"}
 	}
 	if limit <= 0 {
 		limit = 3

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -53,7 +54,7 @@ func NewPlan(s store.Store) *Plan {
 func resolveRef(ctx context.Context, tx store.Tx, ref, field string) (task.Task, error) {
 	r, err := task.ParseRef(ref)
 	if err != nil {
-		return task.Task{}, &task.FieldError{Field: field, Problem: fmt.Sprintf("is %q, not a task id", clip(ref, 40)),
+		return task.Task{}, &problem.FieldError{Field: field, Problem: fmt.Sprintf("is %q, not a task id", problem.Clip(ref, 40)),
 			Fix: `pass an id such as "12", or "12.3" for subtask 3 of task 12`}
 	}
 	t, err := tx.Task(ctx, r.ID)
@@ -179,7 +180,7 @@ func validPriority(p task.Priority) error {
 	if p.Valid() {
 		return nil
 	}
-	return &task.FieldError{Field: "priority", Problem: fmt.Sprintf("is %q", clip(string(p), 40)),
+	return &problem.FieldError{Field: "priority", Problem: fmt.Sprintf("is %q", problem.Clip(string(p), 40)),
 		Fix: "use critical, high, medium or low"}
 }
 
@@ -187,13 +188,13 @@ func validStatus(s task.Status) error {
 	if s.Valid() {
 		return nil
 	}
-	return &task.FieldError{Field: "status", Problem: fmt.Sprintf("is %q", clip(string(s), 40)),
+	return &problem.FieldError{Field: "status", Problem: fmt.Sprintf("is %q", problem.Clip(string(s), 40)),
 		Fix: "use pending, in-progress, blocked, done, deferred or cancelled"}
 }
 
 func validDescription(d string) error {
 	if err := task.ValidateBody(d); err != nil {
-		fe := *err.(*task.FieldError)
+		fe := *err.(*problem.FieldError)
 		fe.Field = "description"
 		return &fe
 	}
@@ -205,14 +206,14 @@ func validDescription(d string) error {
 // ancestors and anything that would close a cycle.
 func resolveDeps(ctx context.Context, tx store.Tx, id, parent task.ID, refs []string) ([]task.ID, error) {
 	if len(refs) > 1000 {
-		return nil, &task.FieldError{Field: "dependencies", Problem: fmt.Sprintf("has %d entries", len(refs)), Fix: "keep it to at most 1000"}
+		return nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("has %d entries", len(refs)), Fix: "keep it to at most 1000"}
 	}
 	var out []task.ID
 	for _, ref := range refs {
 		t, err := resolveRef(ctx, tx, ref, "dependencies")
 		if err != nil {
 			if isNotFound(err) {
-				return nil, &task.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %q, which does not exist", clip(ref, 40)),
+				return nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %q, which does not exist", problem.Clip(ref, 40)),
 					Fix: "depend only on existing tasks (get_tasks lists them)"}
 			}
 			return nil, err
@@ -234,7 +235,7 @@ func resolveDeps(ctx context.Context, tx store.Tx, id, parent task.ID, refs []st
 	// before its subtasks do.
 	for a := parent; a != 0; {
 		if slices.Contains(out, a) {
-			return nil, &task.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %s, an ancestor of this task, which can only finish after it", a),
+			return nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %s, an ancestor of this task, which can only finish after it", a),
 				Fix: "drop the ancestor from dependencies"}
 		}
 		at, err := tx.Task(ctx, a)
@@ -385,7 +386,7 @@ func (p *Plan) Update(ctx context.Context, ref, field string, c Change) (Detail,
 			if _, loopState, err := tx.Loop(ctx, t.ID); err != nil {
 				return err
 			} else if loopState != nil {
-				return &task.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),
+				return &problem.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),
 					Fix: "use loop_pause, loop_resume, loop_complete, loop_fail or loop_cancel"}
 			}
 		}
@@ -697,7 +698,7 @@ func (p *Plan) DeleteSubtask(ctx context.Context, ref string) (Detail, error) {
 func requireSubtaskRef(ref string) error {
 	r, err := task.ParseRef(ref)
 	if err != nil || len(r.Path) == 0 {
-		return &task.FieldError{Field: "subtaskId", Problem: fmt.Sprintf("is %q, not a subtask id", clip(ref, 40)),
+		return &problem.FieldError{Field: "subtaskId", Problem: fmt.Sprintf("is %q, not a subtask id", problem.Clip(ref, 40)),
 			Fix: `pass "parentId.N", e.g. "12.3" for subtask 3 of task 12`}
 	}
 	return nil

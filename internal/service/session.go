@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/task"
 )
 
 // SessionPatch is what a session start, update or end adds. Lists are
@@ -47,25 +47,25 @@ func (p *SessionPatch) clean() (int, error) {
 		red(&p.Decisions[i].Decision)
 		red(&p.Decisions[i].Reasoning)
 		if p.Decisions[i].Decision == "" {
-			return n, &task.FieldError{Field: fmt.Sprintf("decisions[%d].decision", i), Problem: "is empty", Fix: "give the decision"}
+			return n, &problem.FieldError{Field: fmt.Sprintf("decisions[%d].decision", i), Problem: "is empty", Fix: "give the decision"}
 		}
 	}
 	for i := range p.ErrorsResolved {
 		red(&p.ErrorsResolved[i].Error)
 		red(&p.ErrorsResolved[i].Fix)
 		if p.ErrorsResolved[i].Error == "" {
-			return n, &task.FieldError{Field: fmt.Sprintf("errors_resolved[%d].error", i), Problem: "is empty", Fix: "give the error that was resolved"}
+			return n, &problem.FieldError{Field: fmt.Sprintf("errors_resolved[%d].error", i), Problem: "is empty", Fix: "give the error that was resolved"}
 		}
 	}
 	if p.Outcome != "" && !slices.Contains(memory.Outcomes, p.Outcome) {
-		return n, &task.FieldError{Field: "outcome", Problem: fmt.Sprintf("is %q", clip(p.Outcome, 40)), Fix: "use " + strings.Join(memory.Outcomes, ", ")}
+		return n, &problem.FieldError{Field: "outcome", Problem: fmt.Sprintf("is %q", problem.Clip(p.Outcome, 40)), Fix: "use " + strings.Join(memory.Outcomes, ", ")}
 	}
 	for _, f := range []struct {
 		name string
 		v    string
 	}{{"goal", p.Goal}, {"summary", p.Summary}} {
 		if len(f.v) > maxNoteText {
-			return n, &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d bytes", len(f.v)), Fix: fmt.Sprintf("keep it under %d", maxNoteText)}
+			return n, &problem.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d bytes", len(f.v)), Fix: fmt.Sprintf("keep it under %d", maxNoteText)}
 		}
 	}
 	for _, l := range []struct {
@@ -73,11 +73,11 @@ func (p *SessionPatch) clean() (int, error) {
 		items []string
 	}{{"filesModified", p.FilesModified}, {"tasksCompleted", p.TasksCompleted}, {"tasksPending", p.TasksPending}} {
 		if len(l.items) > maxSessionList {
-			return n, &task.FieldError{Field: l.name, Problem: fmt.Sprintf("has %d items", len(l.items)), Fix: fmt.Sprintf("give at most %d", maxSessionList)}
+			return n, &problem.FieldError{Field: l.name, Problem: fmt.Sprintf("has %d items", len(l.items)), Fix: fmt.Sprintf("give at most %d", maxSessionList)}
 		}
 	}
 	if len(p.Decisions) > maxSessionList || len(p.ErrorsResolved) > maxSessionList {
-		return n, &task.FieldError{Field: "decisions", Problem: "has too many items", Fix: fmt.Sprintf("give at most %d a call", maxSessionList)}
+		return n, &problem.FieldError{Field: "decisions", Problem: "has too many items", Fix: fmt.Sprintf("give at most %d a call", maxSessionList)}
 	}
 	return n, nil
 }
@@ -182,7 +182,7 @@ func (m *Memory) StartSession(ctx context.Context, agent string, parent memory.S
 // withField names the argument behind a not-found error.
 func withField(err error, field string) error {
 	if nf, ok := errors.AsType[*memory.NotFoundError](err); ok {
-		return &task.FieldError{Field: field, Problem: fmt.Sprintf("names %s %s, which does not exist", nf.Kind, nf.ID),
+		return &problem.FieldError{Field: field, Problem: fmt.Sprintf("names %s %s, which does not exist", nf.Kind, nf.ID),
 			Fix: "pass an existing id; session with action list shows them"}
 	}
 	return err
@@ -199,7 +199,7 @@ func (m *Memory) resolveSession(ctx context.Context, tx store.Tx, agent string, 
 		return memory.Session{}, err
 	}
 	if len(open) == 0 {
-		return memory.Session{}, &task.FieldError{Field: "session_id", Problem: "is missing and this agent has no open session",
+		return memory.Session{}, &problem.FieldError{Field: "session_id", Problem: "is missing and this agent has no open session",
 			Fix: "start one with action start, or pass the session's id"}
 	}
 	return open[0], nil
@@ -308,11 +308,11 @@ func (m *Memory) branchName(name string) (string, error) {
 		name = m.opts.Branch()
 	}
 	if name == "" {
-		return "", &task.FieldError{Field: "branch", Problem: "is missing and the project is not in a git work tree",
+		return "", &problem.FieldError{Field: "branch", Problem: "is missing and the project is not in a git work tree",
 			Fix: "pass the branch name"}
 	}
 	if len(name) > 255 || strings.ContainsAny(name, " \t\n~^:?*[\\") {
-		return "", &task.FieldError{Field: "branch", Problem: fmt.Sprintf("is %q, not a git branch name", clip(name, 40)), Fix: "use the name git shows, such as feat/login"}
+		return "", &problem.FieldError{Field: "branch", Problem: fmt.Sprintf("is %q, not a git branch name", problem.Clip(name, 40)), Fix: "use the name git shows, such as feat/login"}
 	}
 	return name, nil
 }
@@ -425,7 +425,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 				pr.Already++
 				continue
 			}
-			e := memory.Entry{UID: uid, Type: memory.Decision, Title: clip(d.Decision, memory.MaxTitle), Content: d.Decision,
+			e := memory.Entry{UID: uid, Type: memory.Decision, Title: problem.Clip(d.Decision, memory.MaxTitle), Content: d.Decision,
 				Rationale: d.Reasoning, Branch: name, SessionID: d.SessionID.String(), Tags: []string{"promoted"}, CreatedAt: now, UpdatedAt: now}
 			e.Normalize()
 			if err := memory.Validate(e); err != nil {
@@ -444,7 +444,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 				pr.Already++
 				continue
 			}
-			e := memory.Entry{UID: uid, Type: memory.Mistake, Title: clip(r.Error, memory.MaxTitle), Content: r.Error, Fix: r.Fix,
+			e := memory.Entry{UID: uid, Type: memory.Mistake, Title: problem.Clip(r.Error, memory.MaxTitle), Content: r.Error, Fix: r.Fix,
 				Branch: name, SessionID: r.SessionID.String(), Tags: []string{"promoted"}, Occurrences: 1, CreatedAt: now, UpdatedAt: now}
 			e.Normalize()
 			// A mistake already in memory is not counted again: promoting
@@ -482,7 +482,7 @@ func (m *Memory) MergeBranch(ctx context.Context, from, into string) (memory.Bra
 		return memory.BranchContext{}, withFieldName(err, "into")
 	}
 	if from == into {
-		return memory.BranchContext{}, &task.FieldError{Field: "into", Problem: "is the branch being merged", Fix: "pass into: the branch it is merged into, such as main"}
+		return memory.BranchContext{}, &problem.FieldError{Field: "into", Problem: "is the branch being merged", Fix: "pass into: the branch it is merged into, such as main"}
 	}
 	var out memory.BranchContext
 	err = m.store.Update(ctx, func(tx store.Tx) error {
@@ -514,7 +514,7 @@ func (m *Memory) MergeBranch(ctx context.Context, from, into string) (memory.Bra
 }
 
 func withFieldName(err error, field string) error {
-	if fe, ok := err.(*task.FieldError); ok {
+	if fe, ok := err.(*problem.FieldError); ok {
 		c := *fe
 		c.Field = field
 		return &c
