@@ -148,9 +148,9 @@ func outLoop(lp service.Loop, full bool) loopOut {
 	st := lp.State
 	o := loopOut{ID: lp.ID.String(), URI: LoopURI(lp.ID), Objective: st.Objective, Status: st.Status,
 		Iteration: st.Iteration, MaxIterations: st.MaxIterations, LastAction: st.LastAction, NextSteps: st.NextSteps,
-		Error: st.Error, UpdatedAt: ts(st.UpdatedAt), LegalNext: st.Legal()}
-	if o.LegalNext == nil {
-		o.LegalNext = []string{}
+		Error: st.Error, UpdatedAt: ts(st.UpdatedAt), LegalNext: []string{}}
+	for _, op := range st.Legal() {
+		o.LegalNext = append(o.LegalNext, loopTool(op))
 	}
 	p := st.Progress
 	o.Progress = &p

@@ -114,7 +114,7 @@ func join(fix, hint string) string {
 	case hint == "":
 		return fix
 	}
-	return fix + ", or " + hint
+	return fix + "; " + hint
 }
 
 // Message is what a user reads for err: the innermost refusal (an Error or

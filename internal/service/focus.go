@@ -55,11 +55,12 @@ func current(ctx context.Context, tx store.Tx, agent string) (t task.Task, ok bo
 }
 
 // mustCurrent is current for an operation that needs a task: in zen it
-// fails with task.ErrZen, saying what to do instead.
-func mustCurrent(ctx context.Context, tx store.Tx, agent, inZen string) (task.Task, error) {
+// fails with task.ErrZen, saying what there is nothing to do and that a task
+// must be created first.
+func mustCurrent(ctx context.Context, tx store.Tx, agent, nothingTo string) (task.Task, error) {
 	t, ok, err := current(ctx, tx, agent)
 	if err == nil && !ok {
-		err = fmt.Errorf("%w: %s", task.ErrZen, inZen)
+		err = problem.New(task.ErrZen, "no current task, so there is nothing to "+nothingTo, problem.CreateTask)
 	}
 	return t, err
 }
@@ -118,7 +119,7 @@ func (f *Focus) ExtendCurrentTask(ctx context.Context, agent, title, body string
 	}
 	var created task.Task
 	err := f.store.Update(ctx, func(tx store.Tx) error {
-		cur, err := mustCurrent(ctx, tx, agent, "there is nothing to extend in zen; start with create_new_task")
+		cur, err := mustCurrent(ctx, tx, agent, "extend")
 		if err != nil {
 			return err
 		}
@@ -220,7 +221,7 @@ type Completed struct {
 func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string) (Completed, error) {
 	var c Completed
 	err := f.store.Update(ctx, func(tx store.Tx) error {
-		cur, err := mustCurrent(ctx, tx, agent, "nothing to complete in zen; create_new_task starts new work")
+		cur, err := mustCurrent(ctx, tx, agent, "complete")
 		if err != nil {
 			return err
 		}
@@ -244,7 +245,7 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string) (Complete
 // of task.NextFocus. It returns t as stored.
 func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, agent string) (task.Task, error) {
 	if !t.Status.Open() {
-		return task.Task{}, fmt.Errorf("%w: task %s is already %s, and that is permanent", task.ErrClosed, t.ID, t.Status)
+		return task.Task{}, problem.New(task.ErrClosed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), "")
 	}
 	kids, err := tx.Children(ctx, t.ID, false)
 	if err != nil {
@@ -257,8 +258,9 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		}
 	}
 	if len(open) > 0 {
-		return task.Task{}, fmt.Errorf("%w: task %s has %d incomplete: %s; complete or cancel them first, or remove them",
-			task.ErrHasOpenChildren, t.ID, len(open), problem.Clip(strings.Join(open, ", "), 300))
+		return task.Task{}, &problem.Error{Kind: task.ErrHasOpenChildren,
+			What: fmt.Sprintf("task %s has %d incomplete: %s", t.ID, len(open), problem.Clip(strings.Join(open, ", "), 300)),
+			Fix:  "complete or cancel them first, or remove them"}
 	}
 	t.Status, t.UpdatedAt = status, now
 	if status == task.StatusDone {
@@ -361,7 +363,7 @@ func (f *Focus) UpdateCurrentTask(ctx context.Context, agent, body string) (task
 	}
 	var t task.Task
 	err := f.store.Update(ctx, func(tx store.Tx) error {
-		cur, err := mustCurrent(ctx, tx, agent, "there is no task to update in zen; create_new_task first")
+		cur, err := mustCurrent(ctx, tx, agent, "update")
 		if err != nil {
 			return err
 		}
@@ -462,8 +464,7 @@ func (f *Focus) SwitchFocus(ctx context.Context, agent, ref string) (Switched, e
 			return err
 		}
 		if !t.Status.Open() {
-			return fmt.Errorf("%w: task %s is %s and completion is permanent; switch to an open task (see get_stack_overview)",
-				task.ErrClosed, t.ID, t.Status)
+			return problem.New(task.ErrClosed, fmt.Sprintf("task %s is %s and completion is permanent", t.ID, t.Status), problem.ListOutline)
 		}
 		s.Task = t
 		if s.Path, err = tx.Ancestors(ctx, t.ID); err != nil {

@@ -126,7 +126,7 @@ func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
 				return err
 			}
 			if !p.Status.Open() {
-				return fmt.Errorf("%w: task %s is %s; start loops under open tasks", task.ErrClosed, p.ID, p.Status)
+				return &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", p.ID, p.Status), Fix: "start loops under open tasks"}
 			}
 			parent = p.ID
 		}
@@ -149,7 +149,7 @@ func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
 
 // errNotLoop is a task that is not a loop.
 func errNotLoop(id task.ID) error {
-	return &problem.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, which is not a loop", id), Fix: "pass a loop id (loop_list lists them)"}
+	return &problem.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, which is not a loop", id), Fix: "pass a loop id", Hint: problem.ListLoops}
 }
 
 func loadLoop(ctx context.Context, tx store.Tx, ref string) (Loop, error) {
@@ -407,7 +407,7 @@ func (l *Loops) Resume(ctx context.Context, ref string, fromCheckpoint int64, ma
 			}
 			if from == nil {
 				return "", "", &problem.FieldError{Field: "from_checkpoint", Problem: fmt.Sprintf("is %d, not a checkpoint of loop %s", fromCheckpoint, lp.ID),
-					Fix: "pass an id from loop_checkpoints, or leave it out to resume where the loop is"}
+					Fix: "pass one of its checkpoint ids, or leave it out to resume where the loop is", Hint: problem.ListCheckpoint}
 			}
 			detail = fmt.Sprintf("from checkpoint %d (iteration %d)", fromCheckpoint, from.Iteration)
 		}

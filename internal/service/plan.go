@@ -214,7 +214,7 @@ func resolveDeps(ctx context.Context, tx store.Tx, id, parent task.ID, refs []st
 		if err != nil {
 			if isNotFound(err) {
 				return nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %q, which does not exist", problem.Clip(ref, 40)),
-					Fix: "depend only on existing tasks (get_tasks lists them)"}
+					Fix: "depend only on existing tasks", Hint: problem.ListTasks}
 			}
 			return nil, err
 		}
@@ -312,7 +312,7 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, err
 			return Detail{}, err
 		}
 		if !parent.Status.Open() {
-			return Detail{}, fmt.Errorf("%w: task %s is %s; add subtasks only to open tasks", task.ErrClosed, parent.ID, parent.Status)
+			return Detail{}, &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", parent.ID, parent.Status), Fix: "add subtasks only to open tasks"}
 		}
 	}
 	deps, err := resolveDeps(ctx, tx, 0, in.Parent, in.Deps)
@@ -342,7 +342,7 @@ func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 	case status == t.Status:
 		return t, nil
 	case t.Status == task.StatusDone:
-		return task.Task{}, fmt.Errorf("%w: task %s is done and completion is permanent; create a new task for follow-up work", task.ErrClosed, t.ID)
+		return task.Task{}, &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is done and completion is permanent", t.ID), Fix: "create a new task for follow-up work"}
 	case !status.Open():
 		if t.Status.Open() {
 			return closeTask(ctx, tx, t, status, now, "")
@@ -387,7 +387,7 @@ func (p *Plan) Update(ctx context.Context, ref, field string, c Change) (Detail,
 				return err
 			} else if loopState != nil {
 				return &problem.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),
-					Fix: "use loop_pause, loop_resume, loop_complete, loop_fail or loop_cancel"}
+					Hint: problem.ControlLoop}
 			}
 		}
 		now := p.now()

@@ -183,7 +183,7 @@ func (m *Memory) StartSession(ctx context.Context, agent string, parent memory.S
 func withField(err error, field string) error {
 	if nf, ok := errors.AsType[*memory.NotFoundError](err); ok {
 		return &problem.FieldError{Field: field, Problem: fmt.Sprintf("names %s %s, which does not exist", nf.Kind, nf.ID),
-			Fix: "pass an existing id; session with action list shows them"}
+			Fix: "pass an existing id", Hint: problem.ListSessions}
 	}
 	return err
 }
@@ -200,7 +200,7 @@ func (m *Memory) resolveSession(ctx context.Context, tx store.Tx, agent string, 
 	}
 	if len(open) == 0 {
 		return memory.Session{}, &problem.FieldError{Field: "session_id", Problem: "is missing and this agent has no open session",
-			Fix: "start one with action start, or pass the session's id"}
+			Fix: "pass the session's id", Hint: problem.StartSession}
 	}
 	return open[0], nil
 }
@@ -232,7 +232,7 @@ func (m *Memory) changeSession(ctx context.Context, agent string, id memory.Sess
 			return withField(err, "session_id")
 		}
 		if !s.Open() {
-			return fmt.Errorf("session %s ended at %s; start a new one with action start: %w", s.ID, s.EndedAt.Format("2006-01-02 15:04"), memory.ErrEnded)
+			return problem.New(memory.ErrEnded, fmt.Sprintf("session %s ended at %s", s.ID, s.EndedAt.Format("2006-01-02 15:04")), problem.StartSession)
 		}
 		now := m.now()
 		p.apply(&s, now)
