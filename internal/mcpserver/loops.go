@@ -236,39 +236,33 @@ type statusOut struct {
 }
 
 func loopStatus(ctx context.Context, c call, in loopStatusArgs) (string, any, error) {
-	off, limit, err := pageOf(in.Offset, in.Limit)
-	if err != nil {
-		return "", nil, err
-	}
-	lp, err := c.Loops.Get(ctx, string(in.ID))
+	lp, h, err := c.Loops.Status(ctx, string(in.ID), service.StatusQuery{History: in.History, Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
 	out := statusOut{loopOut: outLoop(lp, true)}
 	text := loopText(out.loopOut)
 	if in.History {
-		es, total, err := c.Loops.History(ctx, lp.ID, off, limit)
-		if err != nil {
-			return "", nil, err
-		}
-		out.HistorySize = total
-		if off+len(es) < total {
-			out.NextOffset = off + len(es)
-		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "\nhistory (%d of %d", len(es), total)
-		if out.NextOffset != 0 {
-			fmt.Fprintf(&b, "; next offset %d", out.NextOffset)
-		}
-		b.WriteString("):")
-		for _, e := range es {
-			h := historyEntry{Seq: e.Seq, Kind: e.Kind, Detail: e.Detail, At: ts(e.At)}
-			out.History = append(out.History, h)
-			fmt.Fprintf(&b, "\n%s %s %s", h.At, h.Kind, h.Detail)
-		}
-		text += b.String()
+		text += renderHistory(&out, h)
 	}
 	return text, out, nil
+}
+
+// renderHistory adds a page of a loop's history to its status.
+func renderHistory(out *statusOut, h service.History) string {
+	out.HistorySize, out.NextOffset = h.Total, h.NextOffset
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nhistory (%d of %d", len(h.Events), h.Total)
+	if h.NextOffset != 0 {
+		fmt.Fprintf(&b, "; next offset %d", h.NextOffset)
+	}
+	b.WriteString("):")
+	for _, e := range h.Events {
+		x := historyEntry{Seq: e.Seq, Kind: e.Kind, Detail: e.Detail, At: ts(e.At)}
+		out.History = append(out.History, x)
+		fmt.Fprintf(&b, "\n%s %s %s", x.At, x.Kind, x.Detail)
+	}
+	return b.String()
 }
 
 type loopListOut struct {
@@ -277,48 +271,17 @@ type loopListOut struct {
 	NextOffset int       `json:"next_offset,omitempty"`
 }
 
-func parseLoopStatuses(l StringList) ([]loop.Status, error) {
-	var out []loop.Status
-	for _, s := range l {
-		st := loop.Status(strings.ToLower(strings.TrimSpace(s)))
-		if !st.Valid() {
-			return nil, &problem.FieldError{Field: "status", Problem: fmt.Sprintf("has %s", problem.Quote(s)),
-				Fix: "use pending, running, paused, completed, failed or cancelled"}
-		}
-		out = append(out, st)
-	}
-	return out, nil
-}
-
 func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error) {
-	statuses, err := parseLoopStatuses(in.Status)
+	page, err := c.Loops.List(ctx, service.LoopQuery{Statuses: in.Status, Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
-	off, limit, err := pageOf(in.Offset, in.Limit)
-	if err != nil {
-		return "", nil, err
+	out := loopListOut{Loops: []loopOut{}, Total: page.Total, NextOffset: page.NextOffset}
+	lines := []string{plural(page.Total, "loop", "loops")}
+	if page.NextOffset != 0 {
+		lines[0] += fmt.Sprintf(" (next offset %d)", page.NextOffset)
 	}
-	all, err := c.Loops.List(ctx, statuses)
-	if err != nil {
-		return "", nil, err
-	}
-	if len(statuses) == 0 { // by default, the loops that are not finished
-		open := all[:0]
-		for _, lp := range all {
-			if !lp.State.Finished() {
-				open = append(open, lp)
-			}
-		}
-		all = open
-	}
-	lo, hi, next := window(len(all), off, limit, planDefaultLimit)
-	out := loopListOut{Loops: []loopOut{}, Total: len(all), NextOffset: next}
-	lines := []string{fmt.Sprintf("%d loops", len(all))}
-	if next != 0 {
-		lines[0] += fmt.Sprintf(" (next offset %d)", next)
-	}
-	for _, lp := range all[lo:hi] {
+	for _, lp := range page.Loops {
 		o := outLoop(lp, false)
 		o.LastAction, o.NextSteps = "", nil // list rows stay one line
 		out.Loops = append(out.Loops, o)
@@ -389,12 +352,9 @@ func loopCheckpoints(ctx context.Context, c call, in loopIDArgs) (string, any, e
 		return "", nil, err
 	}
 	out := []checkpointOut{}
-	lines := []string{fmt.Sprintf("%d checkpoints of loop %s", len(cps), lp.ID)}
+	lines := []string{fmt.Sprintf("%s of loop %s", plural(len(cps), "checkpoint", "checkpoints"), lp.ID)}
 	for _, cp := range cps {
-		var st loop.State
-		if err := json.Unmarshal(cp.State, &st); err != nil {
-			return "", nil, fmt.Errorf("decode checkpoint %d: %w", cp.ID, err)
-		}
+		st := cp.State
 		o := checkpointOut{ID: cp.ID, Iteration: st.Iteration, Status: string(st.Status), Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: ts(cp.CreatedAt)}
 		out = append(out, o)
 		lines = append(lines, fmt.Sprintf("%d: iteration %d, %s, %g%% %s", o.ID, o.Iteration, o.Status, o.Progress, o.Note))
@@ -530,7 +490,7 @@ func (w *loopWatch) check(ctx context.Context) error {
 	if w.primed && v == w.version {
 		return nil
 	}
-	loops, err := svc.Loops.List(ctx, nil)
+	loops, err := svc.Loops.All(ctx)
 	if err != nil {
 		return err
 	}

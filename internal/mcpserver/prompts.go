@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -77,7 +78,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 	if !cur.Zen {
 		fmt.Fprintf(&b, "\n## YOU ARE HERE\n[%s] %s\n", cur.Task.ID, cur.Task.Title)
 	}
-	next, err := svc.Plan.Next(ctx, task.NextFilter{})
+	next, err := svc.Plan.Next(ctx, service.NextQuery{})
 	if err != nil {
 		return nil, promptError(ctx, s, "session_restore", err)
 	}

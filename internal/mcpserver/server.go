@@ -292,3 +292,11 @@ func ToolNames(names []string, readOnly bool) ([]string, error) {
 	sort.Strings(out)
 	return out, nil
 }
+
+// plural is n with the noun in its number: "1 loop", "2 loops".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

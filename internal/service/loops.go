@@ -241,21 +241,104 @@ func (l *Loops) Get(ctx context.Context, ref string) (Loop, error) {
 	return out, nil
 }
 
-// History returns a page of a loop's history and its total.
-func (l *Loops) History(ctx context.Context, id task.ID, offset, limit int) ([]store.LoopEvent, int, error) {
-	var (
-		es    []store.LoopEvent
-		total int
-	)
-	err := l.store.View(ctx, func(tx store.Tx) (err error) {
-		es, total, err = tx.LoopEvents(ctx, id, offset, limit)
-		return err
-	})
-	return es, total, err
+// Event is one entry of a loop's history.
+type Event struct {
+	Seq    int64
+	Kind   string
+	Detail string
+	At     time.Time
 }
 
-// List returns the loops, those in statuses only if any are given.
-func (l *Loops) List(ctx context.Context, statuses []loop.Status) ([]Loop, error) {
+// History is a page of a loop's history, oldest first.
+type History struct {
+	Events     []Event
+	Total      int
+	Offset     int
+	NextOffset int
+}
+
+// StatusQuery asks for a loop and, with History set, a page of its
+// history (PlanPage's rule).
+type StatusQuery struct {
+	History bool
+	Page
+}
+
+// Status returns a loop and, if asked, a page of its history.
+func (l *Loops) Status(ctx context.Context, ref string, q StatusQuery) (Loop, History, error) {
+	p, err := PlanPage.apply(q.Page)
+	if err != nil {
+		return Loop{}, History{}, err
+	}
+	var (
+		lp Loop
+		h  = History{Offset: p.Offset}
+	)
+	err = l.store.View(ctx, func(tx store.Tx) error {
+		if lp, err = loadLoop(ctx, tx, ref); err != nil || !q.History {
+			return err
+		}
+		es, total, err := tx.LoopEvents(ctx, lp.ID, p.Offset, p.Limit)
+		for _, e := range es {
+			h.Events = append(h.Events, Event{Seq: e.Seq, Kind: e.Kind, Detail: e.Detail, At: e.At})
+		}
+		h.Total = total
+		return err
+	})
+	if err != nil {
+		return Loop{}, History{}, fmt.Errorf("loop status: %w", err)
+	}
+	h.NextOffset = nextOffset(h.Offset, len(h.Events), h.Total)
+	return lp, h, nil
+}
+
+// LoopQuery selects loops: those in Statuses (as a caller spells them),
+// else the ones not finished unless All; a page at a time (PlanPage).
+type LoopQuery struct {
+	Statuses []string
+	All      bool
+	Page
+}
+
+// LoopPage is a page of loops.
+type LoopPage struct {
+	Loops      []Loop
+	Total      int
+	Offset     int
+	NextOffset int
+}
+
+// List returns the page of loops q selects, oldest first.
+func (l *Loops) List(ctx context.Context, q LoopQuery) (LoopPage, error) {
+	var statuses []loop.Status
+	for _, s := range q.Statuses {
+		st := loop.Status(strings.ToLower(strings.TrimSpace(s)))
+		if !st.Valid() {
+			return LoopPage{}, &problem.FieldError{Field: "status", Problem: "has " + problem.Quote(s), Fix: "use " + oneOf(loop.Statuses)}
+		}
+		statuses = append(statuses, st)
+	}
+	p, err := PlanPage.apply(q.Page)
+	if err != nil {
+		return LoopPage{}, err
+	}
+	all, err := l.All(ctx)
+	if err != nil {
+		return LoopPage{}, err
+	}
+	var sel []Loop
+	for _, lp := range all {
+		if len(statuses) > 0 && !containsStatus(statuses, lp.State.Status) || len(statuses) == 0 && !q.All && lp.State.Finished() {
+			continue
+		}
+		sel = append(sel, lp)
+	}
+	lo, hi, next := p.window(len(sel))
+	return LoopPage{Loops: sel[lo:hi], Total: len(sel), Offset: p.Offset, NextOffset: next}, nil
+}
+
+// All returns every loop, for a watcher that tells subscribers what changed.
+func (l *Loops) All(ctx context.Context) ([]Loop, error) {
 	var out []Loop
 	err := l.store.View(ctx, func(tx store.Tx) error {
 		rows, err := tx.Loops(ctx)
@@ -267,9 +350,7 @@ func (l *Loops) List(ctx context.Context, statuses []loop.Status) ([]Loop, error
 			if err := json.Unmarshal(r.State, &lp.State); err != nil {
 				return fmt.Errorf("decode loop %s: %w", r.Task.ID, err)
 			}
-			if len(statuses) == 0 || containsStatus(statuses, lp.State.Status) {
-				out = append(out, lp)
-			}
+			out = append(out, lp)
 		}
 		return nil
 	})
@@ -356,17 +437,32 @@ func (l *Loops) Checkpoint(ctx context.Context, ref, note string) (Loop, int64, 
 	return lp, id, err
 }
 
+// Checkpoint is a saved state of a loop, to resume from.
+type Checkpoint struct {
+	ID        int64
+	Note      string
+	State     loop.State
+	CreatedAt time.Time
+}
+
 // Checkpoints returns a loop's checkpoints with their states.
-func (l *Loops) Checkpoints(ctx context.Context, ref string) (Loop, []store.Checkpoint, error) {
+func (l *Loops) Checkpoints(ctx context.Context, ref string) (Loop, []Checkpoint, error) {
 	var (
 		lp  Loop
-		cps []store.Checkpoint
+		cps []Checkpoint
 	)
 	err := l.store.View(ctx, func(tx store.Tx) (err error) {
 		if lp, err = loadLoop(ctx, tx, ref); err != nil {
 			return err
 		}
-		cps, err = tx.Checkpoints(ctx, lp.ID)
+		rows, err := tx.Checkpoints(ctx, lp.ID)
+		for _, r := range rows {
+			cp := Checkpoint{ID: r.ID, Note: r.Note, CreatedAt: r.CreatedAt}
+			if err := json.Unmarshal(r.State, &cp.State); err != nil {
+				return fmt.Errorf("decode checkpoint %d: %w", r.ID, err)
+			}
+			cps = append(cps, cp)
+		}
 		return err
 	})
 	if err != nil {

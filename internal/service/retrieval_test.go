@@ -24,7 +24,6 @@ import (
 	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
-	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/testutil/embedserver"
 )
@@ -122,7 +121,7 @@ func TestRetrieval(t *testing.T) {
 			name string
 			m    *service.Memory
 		}{{"bm25", lexical}, {"hybrid", hybrid}} {
-			res, err := mode.m.Search(ctx, store.MemoryQuery{Text: q.Query, Limit: 10})
+			res, err := mode.m.Search(ctx, service.SearchQuery{Text: q.Query, Page: service.Page{Limit: 10}})
 			if err != nil {
 				t.Fatal(err)
 			}
