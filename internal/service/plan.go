@@ -135,10 +135,10 @@ type TaskQuery struct {
 	// CreatedAfter … UpdatedBefore bound the times, as ISO 8601 dates or
 	// date-times (a time without a zone is UTC); empty: unbounded.
 	CreatedAfter, CreatedBefore, UpdatedAfter, UpdatedBefore string
-	Sort     string // one of SortFields; empty: id
-	Order    string // asc (default) or desc
-	WithBody bool   // fill in the tasks' bodies
-	Page            // PlanPage's rule
+	Sort                                                     string // one of SortFields; empty: id
+	Order                                                    string // asc (default) or desc
+	WithBody                                                 bool   // fill in the tasks' bodies
+	Page                                                            // PlanPage's rule
 }
 
 // SortFields are the orders a task list can be sorted by.
