@@ -117,8 +117,29 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, err
 		raw = []byte("{}")
 	}
 	err := decodeObject(raw, reflect.ValueOf(&in).Elem(), schema, "arguments", "")
+	if r, ok := any(&in).(interface{ record(map[string]bool) }); ok && err == nil {
+		var fields map[string]json.RawMessage
+		_ = json.Unmarshal(raw, &fields) // decodeObject has read it already
+		sent := make(map[string]bool, len(fields))
+		for name, v := range fields {
+			if string(bytes.TrimSpace(v)) != "null" {
+				sent[name] = true
+			}
+		}
+		r.record(sent)
+	}
 	return in, err
 }
+
+// sent records which arguments a call carried (null counts as absent). An
+// argument struct that embeds it gets it filled by decodeArgs, so a rule can
+// depend on what was sent rather than on zero values.
+type sent struct{ names map[string]bool }
+
+func (s *sent) record(names map[string]bool) { s.names = names }
+
+// has reports whether the call carried the argument.
+func (s sent) has(name string) bool { return s.names[name] }
 
 // decodeObject decodes a JSON object into the struct v, field by field. A
 // field that is itself a struct (query_tasks' filters, sort) is decoded the

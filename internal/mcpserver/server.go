@@ -66,6 +66,9 @@ type tool struct {
 	toolset string
 	def     mcp.Tool
 	build   func(*server) mcp.ToolHandler
+	// readOnlyVariant, if set, is what --read-only serves instead of a
+	// writing tool: the same tool with its read actions only.
+	readOnlyVariant *tool
 }
 
 func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotations.ReadOnlyHint }
@@ -221,8 +224,12 @@ func New(opts Options) (*mcp.Server, error) {
 func selectTools(want map[string]bool, readOnly bool) []tool {
 	var out []tool
 	for _, t := range allTools() {
-		if want[t.toolset] && (!readOnly || t.readOnly()) {
+		switch {
+		case !want[t.toolset]:
+		case !readOnly || t.readOnly():
 			out = append(out, t)
+		case t.readOnlyVariant != nil:
+			out = append(out, *t.readOnlyVariant)
 		}
 	}
 	return out

@@ -123,12 +123,16 @@ type SessionResult struct {
 // StartSession opens a session for agent. With a parent it joins the
 // parent's thread; without one, an agent's still-open session becomes the
 // parent, so reconnects keep one thread.
-func (m *Memory) StartSession(ctx context.Context, agent string, parent memory.SessionID, branch string, p SessionPatch) (SessionResult, error) {
+func (m *Memory) StartSession(ctx context.Context, agent, parentRef, branch string, p SessionPatch) (SessionResult, error) {
+	parent, err := parseSessionID("parent_session_id", parentRef)
+	if err != nil {
+		return SessionResult{}, err
+	}
 	red, err := p.clean()
 	if err != nil {
 		return SessionResult{}, err
 	}
-	if branch == "" {
+	if branch = strings.TrimSpace(branch); branch == "" {
 		branch = m.opts.Branch()
 	}
 	now := m.now()
@@ -179,6 +183,20 @@ func (m *Memory) StartSession(ctx context.Context, agent string, parent memory.S
 	return res, nil
 }
 
+// parseSessionID reads a session id ("s4" or "4") for the argument field;
+// an empty one is zero.
+func parseSessionID(field, s string) (memory.SessionID, error) {
+	if strings.TrimSpace(s) == "" {
+		return 0, nil
+	}
+	id, err := memory.ParseSessionID(s)
+	if err != nil {
+		return 0, &problem.FieldError{Field: field, Problem: "is " + problem.Quote(s) + ", not a session id",
+			Fix: `pass an id such as "s4"`, Hint: problem.ListSessions}
+	}
+	return id, nil
+}
+
 // withField names the argument behind a not-found error.
 func withField(err error, field string) error {
 	if nf, ok := errors.AsType[*memory.NotFoundError](err); ok {
@@ -207,20 +225,24 @@ func (m *Memory) resolveSession(ctx context.Context, tx store.Tx, agent string, 
 
 // UpdateSession records progress in a session (id, else the agent's open
 // one).
-func (m *Memory) UpdateSession(ctx context.Context, agent string, id memory.SessionID, p SessionPatch) (SessionResult, error) {
+func (m *Memory) UpdateSession(ctx context.Context, agent, id string, p SessionPatch) (SessionResult, error) {
 	return m.changeSession(ctx, agent, id, p, false)
 }
 
 // EndSession closes a session with its outcome and folds what it recorded
 // into its branch's context.
-func (m *Memory) EndSession(ctx context.Context, agent string, id memory.SessionID, p SessionPatch) (SessionResult, error) {
-	if p.Outcome == "" {
+func (m *Memory) EndSession(ctx context.Context, agent, id string, p SessionPatch) (SessionResult, error) {
+	if p.Outcome = strings.TrimSpace(p.Outcome); p.Outcome == "" {
 		p.Outcome = "success"
 	}
 	return m.changeSession(ctx, agent, id, p, true)
 }
 
-func (m *Memory) changeSession(ctx context.Context, agent string, id memory.SessionID, p SessionPatch, end bool) (SessionResult, error) {
+func (m *Memory) changeSession(ctx context.Context, agent, ref string, p SessionPatch, end bool) (SessionResult, error) {
+	id, err := parseSessionID("session_id", ref)
+	if err != nil {
+		return SessionResult{}, err
+	}
 	red, err := p.clean()
 	if err != nil {
 		return SessionResult{}, err
@@ -269,26 +291,54 @@ func (m *Memory) foldIntoBranch(ctx context.Context, tx store.Tx, s memory.Sessi
 }
 
 // Session returns one session.
-func (m *Memory) Session(ctx context.Context, agent string, id memory.SessionID) (memory.Session, error) {
+func (m *Memory) Session(ctx context.Context, agent, ref string) (memory.Session, error) {
+	id, err := parseSessionID("session_id", ref)
+	if err != nil {
+		return memory.Session{}, err
+	}
 	var s memory.Session
-	err := m.store.View(ctx, func(tx store.Tx) (err error) {
+	err = m.store.View(ctx, func(tx store.Tx) (err error) {
 		s, err = m.resolveSession(ctx, tx, agent, id)
 		return err
 	})
 	return s, err
 }
 
+// SessionQuery selects sessions: one thread, one branch, the open ones; a
+// page at a time (SessionPage).
+type SessionQuery struct {
+	ThreadID string
+	Branch   string
+	OpenOnly bool
+	Page
+}
+
+// SessionList is a page of sessions, newest first.
+type SessionList struct {
+	Sessions   []memory.Session
+	Total      int
+	Offset     int
+	NextOffset int
+}
+
 // Sessions lists sessions, newest first.
-func (m *Memory) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
-	var (
-		out   []memory.Session
-		total int
-	)
-	err := m.store.View(ctx, func(tx store.Tx) (err error) {
-		out, total, err = tx.Sessions(ctx, q)
+func (m *Memory) Sessions(ctx context.Context, q SessionQuery) (SessionList, error) {
+	p, err := SessionPage.apply(q.Page)
+	if err != nil {
+		return SessionList{}, err
+	}
+	thread, err := parseSessionID("thread_id", q.ThreadID)
+	if err != nil {
+		return SessionList{}, err
+	}
+	out := SessionList{Offset: p.Offset}
+	err = m.store.View(ctx, func(tx store.Tx) (err error) {
+		out.Sessions, out.Total, err = tx.Sessions(ctx, store.SessionQuery{ThreadID: thread, Branch: strings.TrimSpace(q.Branch),
+			OpenOnly: q.OpenOnly, Offset: p.Offset, Limit: p.Limit})
 		return err
 	})
-	return out, total, err
+	out.NextOffset = nextOffset(out.Offset, len(out.Sessions), out.Total)
+	return out, err
 }
 
 // BranchPatch is what a branch save adds.
@@ -474,6 +524,9 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 // MergeBranch folds one branch's context into another's, as the branch
 // itself is merged; the source remembers where it went.
 func (m *Memory) MergeBranch(ctx context.Context, from, into string) (memory.BranchContext, error) {
+	if strings.TrimSpace(into) == "" {
+		return memory.BranchContext{}, &problem.FieldError{Field: "into", Problem: "is required to merge", Fix: "pass the branch it merges into, such as main"}
+	}
 	from, err := m.branchName(from)
 	if err != nil {
 		return memory.BranchContext{}, withFieldName(err, "from")
