@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/loop"
@@ -88,7 +87,7 @@ type loopFailArgs struct {
 
 func loopTools() []tool {
 	const ts = "loops"
-	page := []func(*jsonschema.Schema){minimum("offset", 0), bounds("limit", 1, planMaxLimit)}
+	page := pageShape(service.PlanPage)
 	return []tool{
 		declare(ts, mcp.Tool{Name: "loop_start", Annotations: additive,
 			Description: "Start an iterative loop toward an objective, with completion criteria and an iteration budget."},

@@ -91,8 +91,6 @@ type diagnoseArgs struct {
 	Limit int    `json:"limit,omitempty" jsonschema:"default 3"`
 }
 
-const memoryMaxContext = 20
-
 func memoryTools() []tool {
 	const ts = "memory"
 	types := make([]any, len(memory.Types))

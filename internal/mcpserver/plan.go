@@ -113,11 +113,6 @@ type subtaskIDArgs struct {
 	SubtaskID IDArg `json:"subtaskId" jsonschema:"parentId.N"`
 }
 
-const (
-	planDefaultLimit = 20
-	planMaxLimit     = 50
-)
-
 var (
 	statusEnum   = []any{"pending", "in-progress", "blocked", "done", "deferred", "cancelled"}
 	priorityEnum = []any{"critical", "high", "medium", "low"}
@@ -126,7 +121,7 @@ var (
 
 func planTools() []tool {
 	const ts = "plan"
-	page := []func(*jsonschema.Schema){minimum("offset", 0), bounds("limit", 1, planMaxLimit)}
+	page := pageShape(service.PlanPage)
 	return []tool{
 		declare(ts, mcp.Tool{Name: "get_tasks", Annotations: readOnly,
 			Description: "List tasks (id, title, status, priority, dependencies), filtered, 20 a page. Full text: get_task."},

@@ -184,19 +184,29 @@ func leftOf(sibs []task.Task, id task.ID) []task.Task {
 
 // Picture is the whole visible structure in outline order.
 type Picture struct {
-	Outline []task.Entry
-	Current task.ID // zero in zen
+	Outline    []task.Entry // the page asked for
+	Total      int          // lines in the whole outline
+	Offset     int
+	NextOffset int     // zero: this is the last page
+	Current    task.ID // zero in zen
 }
 
-// BigPicture returns the outline of every visible task and where the agent is.
-func (f *Focus) BigPicture(ctx context.Context, agent string) (Picture, error) {
-	var p Picture
-	err := f.store.View(ctx, func(tx store.Tx) error {
+// BigPicture returns a page of the outline of every visible task (a line a
+// task, OutlinePage's rule) and where the agent is.
+func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Picture, error) {
+	page, err := OutlinePage.apply(page)
+	if err != nil {
+		return Picture{}, err
+	}
+	p := Picture{Offset: page.Offset}
+	err = f.store.View(ctx, func(tx store.Tx) error {
 		all, err := tx.Tasks(ctx)
 		if err != nil {
 			return err
 		}
-		p.Outline = task.Outline(all)
+		outline := task.Outline(all)
+		lo, hi, next := page.window(len(outline))
+		p.Outline, p.Total, p.NextOffset = outline[lo:hi], len(outline), next
 		cur, ok, err := current(ctx, tx, agent)
 		if ok {
 			p.Current = cur.ID
@@ -338,22 +348,46 @@ func currentAfter(ctx context.Context, tx store.Tx, agent string) (task.Task, er
 	return t, nil
 }
 
-// CompletedTasks returns the completion archive, paged. Chronological order is
-// the order tasks were completed; logical order is its reverse, the last
-// completed first.
-func (f *Focus) CompletedTasks(ctx context.Context, logical bool, offset, limit int) ([]task.Completion, int, error) {
-	var (
-		cs    []task.Completion
-		total int
-	)
-	err := f.store.View(ctx, func(tx store.Tx) (err error) {
-		cs, total, err = tx.Completions(ctx, logical, offset, limit)
+// CompletedQuery asks for a page of the archive (ArchivePage's rule) in
+// an order: chronological (the default) or logical (last completed first).
+type CompletedQuery struct {
+	Order string
+	Page
+}
+
+// Archive is a page of completed tasks.
+type Archive struct {
+	Tasks      []task.Completion
+	Order      string
+	Total      int
+	Offset     int
+	NextOffset int
+}
+
+// CompletedTasks returns a page of the archive of completed tasks.
+func (f *Focus) CompletedTasks(ctx context.Context, q CompletedQuery) (Archive, error) {
+	out := Archive{Order: strings.ToLower(strings.TrimSpace(q.Order))}
+	switch out.Order {
+	case "":
+		out.Order = "chronological"
+	case "chronological", "logical":
+	default:
+		return Archive{}, &problem.FieldError{Field: "order", Problem: "is " + problem.Quote(q.Order), Fix: `use "chronological" or "logical"`}
+	}
+	p, err := ArchivePage.apply(q.Page)
+	if err != nil {
+		return Archive{}, err
+	}
+	out.Offset = p.Offset
+	err = f.store.View(ctx, func(tx store.Tx) (err error) {
+		out.Tasks, out.Total, err = tx.Completions(ctx, out.Order == "logical", p.Offset, p.Limit)
 		return err
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("get completed tasks: %w", err)
+		return Archive{}, fmt.Errorf("get completed tasks: %w", err)
 	}
-	return cs, total, nil
+	out.NextOffset = nextOffset(out.Offset, len(out.Tasks), out.Total)
+	return out, nil
 }
 
 // UpdateCurrentTask replaces the current task's body; title and ID stay.
