@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/cairn-dev/cairn/internal/embedding"
@@ -32,7 +33,9 @@ type Config struct {
 	// Root, when set, is the project root itself: no search upward and no
 	// $CAIRN_PROJECT_ROOT. Named projects served over HTTP use it.
 	Root string
-	Sync sqlite.Sync // the embedded store's synchronous setting
+	// Durability is what an acknowledged write survives, whichever store
+	// holds the project; default DurableProcess.
+	Durability Durability
 	// DatabaseURL, when set, stores the project in PostgreSQL;
 	// default $CAIRN_DATABASE_URL.
 	DatabaseURL string
@@ -47,6 +50,38 @@ type Config struct {
 	// through an OpenAI-compatible /v1/embeddings endpoint. EmbedFromEnv
 	// reads it from CAIRN_EMBED_URL, CAIRN_EMBED_MODEL and CAIRN_EMBED_KEY.
 	Embed embedding.Config
+}
+
+// Durability says what an acknowledged write survives.
+type Durability string
+
+// The durabilities. PostgreSQL syncs every commit by its own settings, so
+// they tell only the embedded store what to do.
+const (
+	// DurableProcess survives a killed process: every acknowledged write is
+	// in the log, though a power loss may take the last ones.
+	DurableProcess Durability = "normal"
+	// DurablePower also survives power loss, syncing the log on every
+	// commit, at some cost in write latency.
+	DurablePower Durability = "full"
+)
+
+// ParseDurability reads a durability as a person spells it.
+func ParseDurability(s string) (Durability, error) {
+	switch d := Durability(strings.ToLower(strings.TrimSpace(s))); d {
+	case "", DurableProcess:
+		return DurableProcess, nil
+	case DurablePower:
+		return d, nil
+	}
+	return "", fmt.Errorf("durability %q: use normal or full", s)
+}
+
+func (d Durability) sqlite() sqlite.Sync {
+	if d == DurablePower {
+		return sqlite.SyncFull
+	}
+	return sqlite.SyncNormal
 }
 
 // EmbedFromEnv returns the embedding provider configured in the
@@ -109,7 +144,7 @@ func openStore(ctx context.Context, cfg Config, root string) (store.Store, error
 	if _, err := project.Init(root); err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Sync})
+	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Durability.sqlite()})
 }
 
 func findRoot(cfg Config) (string, error) {
