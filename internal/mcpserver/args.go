@@ -60,13 +60,24 @@ func (l *IDList) UnmarshalJSON(b []byte) error {
 	for i, r := range raws {
 		var a IDArg
 		if err := a.UnmarshalJSON(r); err != nil {
-			return &problem.FieldError{Field: fmt.Sprintf("ids[%d]", i), Problem: "must be an id string or integer, not " + jsonKind(r),
-				Fix: `pass ids such as ["m12", "m14"]`}
+			return &itemError{index: i, kind: jsonKind(r), want: "an id string or integer"}
 		}
 		out[i] = string(a)
 	}
 	*l = out
 	return nil
+}
+
+// itemError is an item of a list argument of the wrong kind; decodeObject
+// names the field it belongs to.
+type itemError struct {
+	index int
+	kind  string // what the item is
+	want  string // what it must be
+}
+
+func (e *itemError) Error() string {
+	return fmt.Sprintf("item %d is %s, not %s", e.index, e.kind, e.want)
 }
 
 var schemaOpts = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
@@ -82,6 +93,11 @@ func inputSchema[In any]() *jsonschema.Schema {
 		panic(err) // a programming error in a declaration, caught by every test
 	}
 	compact(s)
+	if s.Properties == nil {
+		// A tool without arguments says so: with no "properties" some
+		// clients invent one.
+		s.Properties = map[string]*jsonschema.Schema{}
+	}
 	return s
 }
 
@@ -189,18 +205,38 @@ func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, 
 			continue
 		}
 		if err := json.Unmarshal(b, f.Addr().Interface()); err != nil {
-			var fe *problem.FieldError
-			if errors.As(err, &fe) { // a type's own UnmarshalJSON knows best
-				return fe
-			}
-			return &problem.FieldError{Field: prefix + name, Problem: "must be " + describe(schema, name) + ", not " + jsonKind(b),
-				Fix: "pass " + name + " as " + describe(schema, name)}
+			return argError(err, b, schema, prefix, name)
 		}
 		if !validText(b) {
 			return &problem.FieldError{Field: prefix + name, Problem: "is not valid UTF-8", Fix: "send " + name + " as UTF-8 text"}
 		}
 	}
 	return nil
+}
+
+// argError says what is wrong with the value b of argument name: the wrong
+// kind of value, or, in a list of the right kind, the wrong kind of item.
+func argError(err error, b []byte, schema *jsonschema.Schema, prefix, name string) error {
+	if fe, ok := errors.AsType[*problem.FieldError](err); ok { // a type's own UnmarshalJSON knows best
+		return fe
+	}
+	want := describe(schema, name)
+	if ie, ok := errors.AsType[*itemError](err); ok {
+		return &problem.FieldError{Field: fmt.Sprintf("%s%s[%d]", prefix, name, ie.index), Problem: "is " + ie.kind + ", not " + ie.want,
+			Fix: "pass " + name + " as a list of ids, strings or integers"}
+	}
+	if kind := jsonKind(b); kind == "an array" && strings.HasPrefix(want, "an array") {
+		var items []json.RawMessage
+		_ = json.Unmarshal(b, &items)
+		for i, it := range items {
+			if k := jsonKind(it); k != "a string" {
+				return &problem.FieldError{Field: fmt.Sprintf("%s%s[%d]", prefix, name, i), Problem: "is " + k + ", not a string",
+					Fix: "pass " + name + " as " + want}
+			}
+		}
+	}
+	return &problem.FieldError{Field: prefix + name, Problem: "must be " + want + ", not " + jsonKind(b),
+		Fix: "pass " + name + " as " + want}
 }
 
 // jsonFields maps the JSON names of a struct's fields to their indexes.
@@ -269,6 +305,9 @@ func describe(s *jsonschema.Schema, name string) string {
 		what = "a number"
 	case "array":
 		what = "an array"
+		if p.Items != nil && p.Items.Type == "string" {
+			what = "an array of strings"
+		}
 	case "object":
 		what = "an object"
 	default:

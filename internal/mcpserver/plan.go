@@ -62,20 +62,20 @@ type idArgs struct {
 }
 
 type createTaskArgs struct {
-	Title        string     `json:"title"`
-	Description  string     `json:"description,omitempty"`
-	Priority     string     `json:"priority,omitempty" jsonschema:"default medium"`
-	Dependencies StringList `json:"dependencies,omitempty" jsonschema:"ids of tasks that must be done first"`
-	Status       string     `json:"status,omitempty" jsonschema:"default pending"`
+	Title        string `json:"title"`
+	Description  string `json:"description,omitempty"`
+	Priority     string `json:"priority,omitempty" jsonschema:"default medium"`
+	Dependencies IDList `json:"dependencies,omitempty" jsonschema:"ids of tasks that must be done first"`
+	Status       string `json:"status,omitempty" jsonschema:"default pending"`
 }
 
 type updateTaskArgs struct {
-	ID           IDArg       `json:"id"`
-	Title        *string     `json:"title,omitempty"`
-	Description  *string     `json:"description,omitempty"`
-	Status       *string     `json:"status,omitempty"`
-	Priority     *string     `json:"priority,omitempty"`
-	Dependencies *StringList `json:"dependencies,omitempty" jsonschema:"replaces the list"`
+	ID           IDArg   `json:"id"`
+	Title        *string `json:"title,omitempty"`
+	Description  *string `json:"description,omitempty"`
+	Status       *string `json:"status,omitempty"`
+	Priority     *string `json:"priority,omitempty"`
+	Dependencies *IDList `json:"dependencies,omitempty" jsonschema:"replaces the list"`
 }
 
 type nextTaskArgs struct {
@@ -380,7 +380,7 @@ func createTask(ctx context.Context, c call, in createTaskArgs) (string, any, er
 	return changed("Created", d)
 }
 
-func change(title, description, status, priority *string, deps *StringList) service.Change {
+func change(title, description, status, priority *string, deps *IDList) service.Change {
 	ch := service.Change{Title: title, Description: description}
 	if status != nil {
 		s := task.Status(strings.ToLower(*status))

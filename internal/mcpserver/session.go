@@ -41,8 +41,8 @@ type recordArgs struct {
 	Decisions      []noteArg     `json:"decisions,omitempty"`
 	ErrorsResolved []resolvedArg `json:"errors_resolved,omitempty"`
 	FilesModified  StringList    `json:"files_modified,omitempty"`
-	TasksCompleted StringList    `json:"tasks_completed,omitempty"`
-	TasksPending   *StringList   `json:"tasks_pending,omitempty" jsonschema:"replaces the list"`
+	TasksCompleted IDList        `json:"tasks_completed,omitempty"`
+	TasksPending   *IDList       `json:"tasks_pending,omitempty" jsonschema:"replaces the list"`
 }
 
 func (r recordArgs) notes() ([]memory.Note, []memory.Resolved) {
