@@ -81,7 +81,7 @@ func classify(err error) ToolError {
 		return ToolError{CodeOpenChildren, "open_children", msg}
 	case errors.Is(err, memory.ErrEnded), errors.Is(err, task.ErrClosed):
 		return ToolError{CodeClosed, "closed", msg}
-	case errors.Is(err, errUnavailable):
+	case errors.Is(err, problem.ErrUnavailable):
 		return ToolError{CodeUnavailable, "unavailable", msg}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return ToolError{CodeUnavailable, "cancelled", "the call was cancelled or timed out before it finished; nothing was changed unless a later read shows it"}
@@ -144,5 +144,3 @@ func toolHints(a problem.Action) string {
 	}
 	return ""
 }
-
-var errUnavailable = errors.New("store unavailable")

@@ -15,6 +15,10 @@ import (
 // ErrInvalid means an argument breaks a rule; a *FieldError says which.
 var ErrInvalid = errors.New("invalid argument")
 
+// ErrUnavailable means a call could not be served now, but may be if it is
+// retried: the store was busy past its timeout.
+var ErrUnavailable = errors.New("unavailable")
+
 // FieldError is an invalid argument: which field, what is wrong, how to fix
 // it. Hint, when set, is rendered after Fix by the surface.
 type FieldError struct {
