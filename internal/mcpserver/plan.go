@@ -114,8 +114,8 @@ type subtaskIDArgs struct {
 }
 
 var (
-	statusEnum   = []any{"pending", "in-progress", "blocked", "done", "deferred", "cancelled"}
-	priorityEnum = []any{"critical", "high", "medium", "low"}
+	statusEnum   = anys(task.Statuses)
+	priorityEnum = anys(task.Priorities)
 	fieldNames   = []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "parentId", "createdAt", "updatedAt", "completedAt"}
 )
 

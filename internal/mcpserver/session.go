@@ -136,7 +136,8 @@ func sessionTools() []tool {
 	}
 }
 
-func anys(ss []string) []any {
+// anys is a list of values as a schema's enum takes them.
+func anys[T ~string](ss []T) []any {
 	out := make([]any, len(ss))
 	for i, s := range ss {
 		out[i] = s

@@ -49,6 +49,8 @@ type Start struct {
 
 var (
 	loopPriorities = map[string]task.Priority{"low": task.PriorityLow, "normal": task.PriorityMedium, "high": task.PriorityHigh, "critical": task.PriorityCritical}
+	// LoopPriorities are the priorities a loop takes, lowest first.
+	LoopPriorities = []string{"low", "normal", "high", "critical"}
 	executionModes = []string{"strict", "seeded", "logged", "default"}
 )
 
