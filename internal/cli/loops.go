@@ -115,11 +115,14 @@ func showLoop(w io.Writer, lp service.Loop) {
 	if st.Progress.Message != "" {
 		fmt.Fprintf(w, "Progress: %s\n", st.Progress.Message)
 	}
-	fmt.Fprintf(w, "Artifacts: %d created, %d modified; %d checkpoints\n", st.Progress.ArtifactsCreated, st.Progress.ArtifactsModified, st.Progress.Checkpoints)
+	fmt.Fprintf(w, "Artifacts: %d created, %d modified; %s\n", st.Progress.ArtifactsCreated, st.Progress.ArtifactsModified, plural(st.Progress.Checkpoints, "checkpoint", "checkpoints"))
 	if st.LastAction != "" {
 		fmt.Fprintf(w, "Last action: %s\n", st.LastAction)
 	}
 	for i, n := range st.NextSteps {
+		if st.Finished() {
+			break // a finished loop has no next step
+		}
 		fmt.Fprintf(w, "Next %d: %s\n", i+1, n)
 	}
 	if st.Error != nil {
@@ -137,4 +140,12 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// plural is n with the noun in its number: "1 checkpoint", "2 checkpoints".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -165,13 +165,13 @@ func memoryImportCmd() *cobra.Command {
 				w := cmd.OutOrStdout()
 				fmt.Fprintf(w, "Imported from %s: %d added, %d updated, %d unchanged\n", d, im.Added, im.Updated, im.Unchanged)
 				if im.Redacted > 0 {
-					fmt.Fprintf(w, "redacted %d private span(s) or secret(s)\n", im.Redacted)
+					fmt.Fprintln(w, "redacted "+plural(im.Redacted, "private span or secret", "private spans or secrets"))
 				}
 				for _, p := range im.Problems {
 					fmt.Fprintln(w, "skipped "+p)
 				}
 				if len(im.Problems) > 0 {
-					return fmt.Errorf("%d file(s) skipped", len(im.Problems))
+					return fmt.Errorf("%s skipped", plural(len(im.Problems), "file", "files"))
 				}
 				return nil
 			})

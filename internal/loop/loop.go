@@ -240,12 +240,14 @@ func (st *State) Record(it Iteration, now time.Time) error {
 		checkpoints := st.Progress.Checkpoints
 		st.Progress = *it.Progress
 		st.Progress.Checkpoints = checkpoints // counted by Checkpoint, not reported
+	} else {
+		st.Progress.Message = "" // it said how the last iteration went, not this one
 	}
 	st.UpdatedAt = now
 	if st.Iteration >= st.MaxIterations {
 		st.Status = Failed
 		st.Error = &Error{Code: CodeMaxIterations, Recoverable: true,
-			Message: fmt.Sprintf("reached max_iterations (%d) before the completion criteria were met; loop_resume with a higher max_iterations to go on", st.MaxIterations)}
+			Message: fmt.Sprintf("reached max_iterations (%d) before the completion criteria were met; resume it with a higher max_iterations to go on", st.MaxIterations)}
 	}
 	return nil
 }

@@ -147,7 +147,10 @@ func outLoop(lp service.Loop, full bool) loopOut {
 	st := lp.State
 	o := loopOut{ID: lp.ID.String(), URI: LoopURI(lp.ID), Objective: st.Objective, Status: st.Status,
 		Iteration: st.Iteration, MaxIterations: st.MaxIterations, LastAction: st.LastAction, NextSteps: st.NextSteps,
-		Error: st.Error, UpdatedAt: ts(st.UpdatedAt), LegalNext: []string{}}
+		Error: st.Error, Evidence: problem.Clip(st.Evidence, 300), UpdatedAt: ts(st.UpdatedAt), LegalNext: []string{}}
+	if st.Finished() {
+		o.NextSteps = nil // a finished loop has no next step
+	}
 	for _, op := range st.Legal() {
 		o.LegalNext = append(o.LegalNext, loopTool(op))
 	}
@@ -194,6 +197,9 @@ func loopText(o loopOut) string {
 	}
 	if o.Evidence != "" {
 		b.WriteString("\nevidence: " + o.Evidence)
+	}
+	if o.Progress != nil && o.Progress.Checkpoints > 0 {
+		b.WriteString("\n" + plural(o.Progress.Checkpoints, "checkpoint", "checkpoints") + " (loop_checkpoints lists them)")
 	}
 	if len(o.LegalNext) > 0 {
 		b.WriteString("\nlegal next: " + strings.Join(o.LegalNext, ", "))

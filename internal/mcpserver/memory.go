@@ -405,7 +405,7 @@ func record(ctx context.Context, c call, e memory.Entry) (string, any, error) {
 		text = fmt.Sprintf("Known mistake %s, now seen %d times: %s", r.Entry.ID, r.Entry.Occurrences, r.Entry.Title)
 	}
 	if r.Redacted > 0 {
-		text += fmt.Sprintf("\nRedacted %d private span(s) or secret(s) before storing.", r.Redacted)
+		text += "\nRedacted " + plural(r.Redacted, "private span or secret", "private spans or secrets") + " before storing."
 	}
 	if r.EmbedError != "" {
 		text += "\nnote: " + r.EmbedError
@@ -497,7 +497,7 @@ func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, e
 		}
 		return text, out, nil
 	}
-	parts := []string{fmt.Sprintf("%d similar past mistake(s), best first:", len(es))}
+	parts := []string{plural(len(es), "similar past mistake", "similar past mistakes") + ", best first:"}
 	for _, e := range es {
 		out.Matches = append(out.Matches, entryOf(e))
 		parts = append(parts, RenderEntry(e))

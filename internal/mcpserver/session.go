@@ -200,7 +200,7 @@ func sessionChanged(verb string, res service.SessionResult) (string, sessionOut)
 	out := sessionOut{Session: &v, Redacted: res.Redacted, Previous: res.Previous.String()}
 	text := verb + " " + sessionLine(res.Session)
 	if res.Redacted > 0 {
-		text += fmt.Sprintf("\nRedacted %d private span(s) or secret(s) before storing.", res.Redacted)
+		text += "\nRedacted " + plural(res.Redacted, "private span or secret", "private spans or secrets") + " before storing."
 	}
 	return text, out
 }
@@ -254,7 +254,7 @@ func sessionLine(s memory.Session) string {
 		b.WriteString(": " + s.Goal)
 	}
 	if n := len(s.Decisions); n > 0 {
-		fmt.Fprintf(&b, " [%d decisions]", n)
+		b.WriteString(" [" + plural(n, "decision", "decisions") + "]")
 	}
 	return b.String()
 }
@@ -325,7 +325,7 @@ func renderBranch(b memory.BranchContext) string {
 		s.WriteString(" [" + b.Phase + "]")
 	}
 	if b.Sessions > 0 {
-		fmt.Fprintf(&s, " · %d sessions", b.Sessions)
+		s.WriteString(" · " + plural(b.Sessions, "session", "sessions"))
 	}
 	if b.MergedInto != "" {
 		s.WriteString(" · merged into " + b.MergedInto)
@@ -358,7 +358,7 @@ func branchSave(ctx context.Context, c call, in branchArgs) (string, any, error)
 	}
 	text := "Saved " + renderBranch(b)
 	if red > 0 {
-		text += fmt.Sprintf("\nRedacted %d private span(s) or secret(s) before storing.", red)
+		text += "\nRedacted " + plural(red, "private span or secret", "private spans or secrets") + " before storing."
 	}
 	v := viewBranch(b)
 	return text, branchOut{Branch: &v, Redacted: red}, nil
