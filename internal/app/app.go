@@ -119,9 +119,7 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		}
 		mopts.Embedder, mopts.Model = c, c.Model()
 	}
-	mem := service.NewMemory(st, mopts)
-	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st), Memory: mem},
-		Root: root, Store: st}, nil
+	return &Services{Set: *service.NewSet(st, mopts, nil), Root: root, Store: st}, nil
 }
 
 // openStore opens the project's PostgreSQL store in team mode, else its

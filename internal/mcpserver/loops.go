@@ -265,7 +265,7 @@ func renderHistory(out *statusOut, h service.History) string {
 	for _, e := range h.Events {
 		x := historyEntry{Seq: e.Seq, Kind: e.Kind, Detail: e.Detail, At: ts(e.At)}
 		out.History = append(out.History, x)
-		fmt.Fprintf(&b, "\n%s %s %s", x.At, x.Kind, x.Detail)
+		b.WriteString(strings.TrimRight(fmt.Sprintf("\n%s %s %s", x.At, x.Kind, x.Detail), " "))
 	}
 	return b.String()
 }
@@ -400,7 +400,7 @@ func loopComplete(ctx context.Context, c call, in loopCompleteArgs) (string, any
 	if err != nil {
 		return "", nil, err
 	}
-	return loopResult(c, lp, fmt.Sprintf("Completed loop %s after %d iterations.", lp.ID, lp.State.Iteration))
+	return loopResult(c, lp, fmt.Sprintf("Completed loop %s after %s.", lp.ID, plural(lp.State.Iteration, "iteration", "iterations")))
 }
 
 func loopFail(ctx context.Context, c call, in loopFailArgs) (string, any, error) {

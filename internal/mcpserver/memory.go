@@ -464,7 +464,11 @@ func memoryPrune(ctx context.Context, c call, in memoryPruneArgs) (string, any, 
 	case p.Total == 0:
 		lines = append(lines, "Nothing matches; nothing removed.")
 	case dry:
-		lines = append(lines, fmt.Sprintf("Dry run: %s would be removed. Call again with dry_run false to remove them.", plural(p.Total, "entry", "entries")))
+		them := "them"
+		if p.Total == 1 {
+			them = "it"
+		}
+		lines = append(lines, fmt.Sprintf("Dry run: %s would be removed. Call again with dry_run false to remove %s.", plural(p.Total, "entry", "entries"), them))
 	default:
 		lines = append(lines, fmt.Sprintf("Removed %s.", plural(p.Deleted, "entry", "entries")))
 	}

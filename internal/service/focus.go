@@ -579,3 +579,13 @@ type Set struct {
 	Loops  *Loops
 	Memory *Memory
 }
+
+// NewSet returns every service over one store. now, if not nil, is their
+// clock (a test fixes it so answers are the same on every run).
+func NewSet(st store.Store, mopts MemoryOptions, now func() time.Time) *Set {
+	s := &Set{Focus: NewFocus(st), Plan: NewPlan(st), Loops: NewLoops(st), Memory: NewMemory(st, mopts)}
+	if now != nil {
+		s.Focus.now, s.Plan.now, s.Loops.now, s.Memory.now = now, now, now, now
+	}
+	return s
+}

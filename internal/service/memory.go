@@ -564,7 +564,7 @@ const PruneList = 20
 
 // Prune removes the entries sel selects; with dryRun it only lists them.
 func (m *Memory) Prune(ctx context.Context, q PruneQuery) (Pruned, error) {
-	sel, err := q.selector(time.Now().UTC())
+	sel, err := q.selector(m.now())
 	if err != nil {
 		return Pruned{}, err
 	}
