@@ -532,12 +532,15 @@ func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, 
 	for rows.Next() {
 		var (
 			s store.ScoredID
-			d float64
+			d sql.NullFloat64
 		)
 		if err := rows.Scan(&s.ID, &d); err != nil {
 			return nil, fmt.Errorf("nearest memory: %w", err)
 		}
-		s.Score = 1 - d
+		if !d.Valid {
+			continue // a zero vector has no direction: similar to nothing
+		}
+		s.Score = 1 - d.Float64
 		out = append(out, s)
 	}
 	return out, rows.Err()
