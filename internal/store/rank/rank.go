@@ -30,7 +30,7 @@ import (
 // (internal/testutil/convbench): titles are often short and generic (a
 // speaker and a date), so a heavy title weight ranks every entry of one
 // speaker above the turn that answers.
-const (
+var (
 	K1          = 1.2
 	B           = 0.75
 	TitleWeight = 2.0
@@ -41,7 +41,7 @@ const (
 // Budgets: postings a search reads at most (in impact order), and
 // candidates whose scores it completes by lookup. At 100,000 entries these
 // keep a search of common words to a few milliseconds.
-const (
+var (
 	PostingBudget  = 2400
 	MinPerTerm     = 200
 	CompleteBudget = 64
