@@ -16,6 +16,7 @@
 package rank
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -25,7 +26,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 )
 
-// BM25 parameters, and how much a word counts in each field. Field weights
+// BM25 parameters, and how much a word counts in each field (whole
+// numbers: the stores keep frequencies as integers). Field weights
 // were measured on the conversational benchmark's development seed
 // (internal/testutil/convbench): titles are often short and generic (a
 // speaker and a date), so a heavy title weight ranks every entry of one
@@ -42,8 +44,8 @@ var (
 // candidates whose scores it completes by lookup. At 100,000 entries these
 // keep a search of common words to a few milliseconds.
 var (
-	PostingBudget  = 2400
-	MinPerTerm     = 200
+	PostingBudget  = 1000
+	MinPerTerm     = 100
 	CompleteBudget = 64
 )
 
@@ -211,8 +213,25 @@ func Search(ctx context.Context, src Source, terms []string, k int) (Result, err
 			}
 			return u
 		}
-		sortScored(cands, upper)
+		// Only the best n by upper bound are completed: order them first.
 		n := min(len(cands), max(CompleteBudget, 2*k))
+		bounded := make([]Scored, len(cands))
+		for i, c := range cands {
+			bounded[i] = Scored{Entry: c.Entry, Score: upper(c)}
+		}
+		sortScored(bounded)
+		best := make(map[int64]bool, n)
+		for _, c := range bounded[:n] {
+			best[c.Entry] = true
+		}
+		// The chosen n first, the rest after, in any order.
+		i := 0
+		for j := range cands {
+			if best[cands[j].Entry] {
+				cands[i], cands[j] = cands[j], cands[i]
+				i++
+			}
+		}
 		for _, t := range partial {
 			var missing []int64
 			for _, c := range cands[:n] {
@@ -236,7 +255,7 @@ func Search(ctx context.Context, src Source, terms []string, k int) (Result, err
 			}
 		}
 	}
-	sortScored(cands, func(c Scored) float64 { return c.Score })
+	sortScored(cands)
 	res := Result{Total: len(cands)}
 	if len(partial) > 0 {
 		res.AtLeast = true
@@ -246,13 +265,16 @@ func Search(ctx context.Context, src Source, terms []string, k int) (Result, err
 	return res, nil
 }
 
-// sortScored orders by key, highest first, then newest (highest id) first.
-func sortScored(cs []Scored, key func(Scored) float64) {
-	sort.Slice(cs, func(i, j int) bool {
-		ki, kj := key(cs[i]), key(cs[j])
-		if ki != kj {
-			return ki > kj
+// sortScored orders by score, highest first, then newest (highest id)
+// first.
+func sortScored(cs []Scored) {
+	slices.SortFunc(cs, func(a, b Scored) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
 		}
-		return cs[i].Entry > cs[j].Entry
+		return cmp.Compare(b.Entry, a.Entry)
 	})
 }

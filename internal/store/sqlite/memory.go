@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	_ "modernc.org/sqlite/vec" // vec_distance_cosine for the memory's embeddings
@@ -30,6 +31,7 @@ const (
 	session_id = ?, branch = ?, rationale = ?, alternatives = ?, root_cause = ?, fix = ?, prevention = ?,
 	occurrences = ?, examples = ?, discovery_tokens = ?, fingerprint = ?, created_at = ?, updated_at = ? WHERE id = ?`
 	qMemory         = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id = ?`
+	qMemoriesIn     = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id IN (SELECT value FROM json_each(?))`
 	qMemoryByUID    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.uid = ?`
 	qMistakeByFP    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.fingerprint = ?`
 	qIndexStats     = `SELECT docs, total_len, analyzer FROM memory_index WHERE id = 1`
@@ -39,7 +41,10 @@ const (
 	qPostingInsert  = `INSERT INTO memory_postings (term, entry_id, tf, dl, impact) VALUES (?, ?, ?, ?, ?)`
 	qTermAdd        = `INSERT INTO memory_terms (term, df) VALUES (?, 1) ON CONFLICT (term) DO UPDATE SET df = df + 1`
 	qTermRemove     = `UPDATE memory_terms SET df = df - 1 WHERE term = ?`
-	qTermTop        = `SELECT entry_id, tf, dl FROM memory_postings WHERE term = ? ORDER BY impact DESC LIMIT ?`
+	qTermsDF        = `SELECT term, df FROM memory_terms WHERE term IN (SELECT value FROM json_each(?)) AND df > 0`
+	qTermLookup     = `SELECT entry_id, tf, dl FROM memory_postings WHERE term = ? AND entry_id IN (SELECT value FROM json_each(?))`
+	qTermTop        = `SELECT group_concat(entry_id || ' ' || tf || ' ' || dl, ' ') FROM
+	(SELECT entry_id, tf, dl FROM memory_postings WHERE term = ? ORDER BY impact DESC LIMIT ?)`
 	qTagsDelete     = `DELETE FROM memory_tags WHERE entry_id = ?`
 	qTagInsert      = `INSERT OR IGNORE INTO memory_tags (tag, entry_id) VALUES (?, ?)`
 	qMemDelete      = `DELETE FROM memory_entries WHERE id = ?`
@@ -60,7 +65,7 @@ const (
 )
 
 var (
-	memoryReadQueries  = []string{qIndexStats, qTermTop, qMemory, qMemoryByUID, qMistakeByFP, qOlder, qNewer, qOlderSession, qNewerSession, qMissingVectors, qCountVectors, qSession, qBranch, qBranches}
+	memoryReadQueries  = []string{qMemoriesIn, qIndexStats, qTermTop, qTermsDF, qTermLookup, qMemory, qMemoryByUID, qMistakeByFP, qOlder, qNewer, qOlderSession, qNewerSession, qMissingVectors, qCountVectors, qSession, qBranch, qBranches}
 	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermRemove, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qSetVector, qAddSession, qUpdateSession, qSetBranch}
 )
 
@@ -168,7 +173,7 @@ func (x *txn) post(ctx context.Context, e memory.Entry) error {
 	}
 	avgdl := (total + d.Len) / float64(docs+1)
 	for t, tf := range d.TF {
-		if _, err := x.exec(ctx, qPostingInsert, t, int64(e.ID), tf, d.Len, rank.Impact(tf, d.Len, avgdl)); err != nil {
+		if _, err := x.exec(ctx, qPostingInsert, t, int64(e.ID), int64(tf), int64(d.Len), rank.Impact(tf, d.Len, avgdl)); err != nil {
 			return err
 		}
 		if _, err := x.exec(ctx, qTermAdd, t); err != nil {
@@ -377,11 +382,7 @@ func (s source) Stats(ctx context.Context) (int, float64, error) {
 }
 
 func (s source) DF(ctx context.Context, terms []string) (map[string]int, error) {
-	args := make([]any, len(terms))
-	for i, t := range terms {
-		args[i] = t
-	}
-	rows, err := s.x.query(ctx, `SELECT term, df FROM memory_terms WHERE term IN (`+placeholders(len(terms))+`)`, args...)
+	rows, err := s.x.query(ctx, qTermsDF, jsonList(terms))
 	if err != nil {
 		return nil, err
 	}
@@ -416,24 +417,42 @@ func scanPostings(rows *sql.Rows, err error) ([]rank.Posting, error) {
 	return out, rows.Err()
 }
 
+// packed reads postings packed into one text value by the query, "entry
+// tf dl" triples separated by spaces: one row instead of hundreds, which
+// is most of what reading postings costs through database/sql.
+func packed(row *sql.Row) ([]rank.Posting, error) {
+	var s sql.NullString
+	if err := row.Scan(&s); err != nil {
+		return nil, err
+	}
+	f := strings.Fields(s.String)
+	out := make([]rank.Posting, 0, len(f)/3)
+	for i := 0; i+2 < len(f); i += 3 {
+		e, err1 := strconv.ParseInt(f[i], 10, 64)
+		tf, err2 := strconv.ParseFloat(f[i+1], 64)
+		dl, err3 := strconv.ParseFloat(f[i+2], 64)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return nil, fmt.Errorf("read postings: %w", err)
+		}
+		out = append(out, rank.Posting{Entry: e, TF: tf, Len: dl})
+	}
+	return out, nil
+}
+
 func (s source) Top(ctx context.Context, term string, limit int) ([]rank.Posting, error) {
 	if s.where == "" {
-		return scanPostings(s.x.query(ctx, qTermTop, term, limit))
+		return packed(s.x.queryRow(ctx, qTermTop, term, limit))
 	}
 	// CROSS JOIN keeps the postings in impact order as the outer loop.
-	q := `SELECT p.entry_id, p.tf, p.dl FROM memory_postings p CROSS JOIN memory_entries e ON e.id = p.entry_id
-	WHERE p.term = ?` + s.where + ` ORDER BY p.impact DESC LIMIT ?`
-	return scanPostings(s.x.query(ctx, q, append(append([]any{term}, s.args...), limit)...))
+	q := `SELECT group_concat(id || ' ' || tf || ' ' || dl, ' ') FROM (SELECT p.entry_id AS id, p.tf, p.dl
+	FROM memory_postings p CROSS JOIN memory_entries e ON e.id = p.entry_id
+	WHERE p.term = ?` + s.where + ` ORDER BY p.impact DESC LIMIT ?)`
+	return packed(s.x.queryRow(ctx, q, append(append([]any{term}, s.args...), limit)...))
 }
 
 func (s source) Lookup(ctx context.Context, term string, entries []int64) ([]rank.Posting, error) {
-	args := make([]any, 0, len(entries)+1)
-	args = append(args, term)
-	for _, e := range entries {
-		args = append(args, e)
-	}
-	return scanPostings(s.x.query(ctx, `SELECT entry_id, tf, dl FROM memory_postings WHERE term = ? AND entry_id IN (`+
-		placeholders(len(entries))+`)`, args...))
+	ids, _ := json.Marshal(entries)
+	return scanPostings(s.x.query(ctx, qTermLookup, term, string(ids)))
 }
 
 // snippetWords is how long a hit's snippet is.
@@ -491,11 +510,12 @@ func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) (store.Memo
 		return res, nil
 	}
 	page := r.Hits[offset:]
-	ids := make([]memory.ID, len(page))
+	ids := make([]int64, len(page))
 	for i, h := range page {
-		ids[i] = memory.ID(h.Entry)
+		ids[i] = h.Entry
 	}
-	es, err := x.Memories(ctx, ids)
+	idList, _ := json.Marshal(ids)
+	es, err := x.scanMemories(ctx, qMemoriesIn, string(idList))
 	if err != nil {
 		return res, fmt.Errorf("search memory: %w", err)
 	}

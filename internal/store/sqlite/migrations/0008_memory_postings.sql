@@ -15,8 +15,8 @@ CREATE TABLE memory_terms (
 CREATE TABLE memory_postings (
 	term     TEXT    NOT NULL,
 	entry_id INTEGER NOT NULL REFERENCES memory_entries (id) ON DELETE CASCADE,
-	tf       REAL    NOT NULL,
-	dl       REAL    NOT NULL,
+	tf       INTEGER NOT NULL, -- field weights are whole numbers
+	dl       INTEGER NOT NULL,
 	impact   REAL    NOT NULL, -- BM25 weight without IDF, at the average length when indexed
 	PRIMARY KEY (term, entry_id)
 ) WITHOUT ROWID;
