@@ -348,7 +348,7 @@ func (s source) Lookup(ctx context.Context, term string, entries []int64) ([]ran
 }
 
 // snippetWords is how long a hit's snippet is.
-const snippetWords = 24
+const snippetWords = 16
 
 // SearchMemory ranks every entry holding any of the query's terms by BM25
 // (internal/store/rank), within the same fixed amount of work as the

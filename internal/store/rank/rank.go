@@ -165,12 +165,13 @@ func Search(ctx context.Context, src Source, terms []string, k int) (Result, err
 	// Rarest first: they decide most of the ranking and cost least.
 	sort.SliceStable(ts, func(i, j int) bool { return ts[i].df < ts[j].df })
 	scores := map[int64]float64{}
-	budget := PostingBudget
+	// A later page needs deeper lists: whoever pages that far pays for it.
+	budget := max(PostingBudget, 4*k)
 	maxDF := 0
 	for i, t := range ts {
 		maxDF = max(maxDF, t.df)
 		limit := t.df
-		if share := max(MinPerTerm, budget/(len(ts)-i)); limit > share {
+		if share := max(MinPerTerm, k, budget/(len(ts)-i)); limit > share {
 			limit = share
 		}
 		ps, err := src.Top(ctx, t.term, limit+1)

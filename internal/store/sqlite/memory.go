@@ -456,7 +456,7 @@ func (s source) Lookup(ctx context.Context, term string, entries []int64) ([]ran
 }
 
 // snippetWords is how long a hit's snippet is.
-const snippetWords = 24
+const snippetWords = 16
 
 // SearchMemory ranks every entry holding any of the query's terms by BM25
 // (internal/store/rank), within a fixed amount of work at any memory size.
