@@ -19,7 +19,7 @@ const AnalyzerVersion = 1
 var stopwords = map[string]bool{}
 
 func init() {
-	for _, w := range strings.Fields(`a an and are as at be been being but by can could did do does doing done
+	for _, w := range strings.Fields(`a an and are as at be been being but by can could did do does doing done she
 		for from had has have having he her hers herself him himself his how i if in into is it its itself
 		me my myself no nor not of off on once only or our ours so some such than that the their theirs them
 		then there these they this those to too us very was we were what when where which while who whom
