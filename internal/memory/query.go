@@ -10,7 +10,7 @@ const MaxTerms = 32
 
 // AnalyzerVersion changes whenever Tokens would split, fold or stem any text
 // differently; an index built by another version is rebuilt.
-const AnalyzerVersion = 1
+const AnalyzerVersion = 2
 
 // stopwords are words too common to rank by, and the leftovers of
 // contractions and possessives ("Caroline's" splits into "caroline" and
@@ -48,14 +48,17 @@ func words(text string) []string {
 	})
 }
 
-// Term is how a word is indexed and searched: number words as digits, then
-// its Porter stem. Stopwords give "".
+// Term is how a word is indexed and searched: number words as digits, an
+// irregular verb's past as the verb, then its Porter stem. Stopwords give "".
 func Term(w string) string {
 	if stopwords[w] {
 		return ""
 	}
 	if d, ok := numberWords[w]; ok {
 		return d
+	}
+	if v, ok := irregular[w]; ok {
+		w = v
 	}
 	return Stem(w)
 }

@@ -24,3 +24,29 @@ func TestTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestTermsTenses: a question in the present finds a turn told in the past,
+// irregular verbs included.
+func TestTermsTenses(t *testing.T) {
+	for q, told := range map[string]string{
+		"When did she go to the lake?":     "we went to the lake",
+		"When did Sam run the race?":       "I ran a race",
+		"What bike did Nadia buy?":         "I bought a bike",
+		"Where did they meet the painter?": "we met a painter",
+		"When did he paint it?":            "I painted it",
+	} {
+		want := map[string]bool{}
+		for _, t := range Terms(told) {
+			want[t] = true
+		}
+		shared := 0
+		for _, t := range Terms(q) {
+			if want[t] {
+				shared++
+			}
+		}
+		if shared < 2 && !(shared == 1 && len(Terms(q)) == 1) {
+			t.Errorf("%q and %q share %d terms (%v, %v)", q, told, shared, Terms(q), Terms(told))
+		}
+	}
+}
