@@ -168,11 +168,26 @@ func Search(ctx context.Context, src Source, terms []string, k int) (Result, err
 	// A later page needs deeper lists: whoever pages that far pays for it.
 	budget := max(PostingBudget, 4*k)
 	maxDF := 0
+	// rest[i] bounds what terms i… can add to any entry's score.
+	rest := make([]float64, len(ts)+1)
+	for i := len(ts) - 1; i >= 0; i-- {
+		rest[i] = rest[i+1] + ts[i].idf*(K1+1)
+	}
 	for i, t := range ts {
 		maxDF = max(maxDF, t.df)
 		limit := t.df
 		if share := max(MinPerTerm, k, budget/(len(ts)-i)); limit > share {
 			limit = share
+		}
+		// MaxScore: once k entries score more than the remaining terms
+		// could give an entry holding none of the rarer ones, those terms
+		// only complete the candidates' scores; their lists are not read.
+		if limit < t.df && len(scores) >= k && kth(scores, k) >= rest[i] {
+			for _, u := range ts[i:] {
+				maxDF = max(maxDF, u.df)
+				u.floor, u.postings = K1+1, map[int64]bool{}
+			}
+			break
 		}
 		ps, err := src.Top(ctx, t.term, limit+1)
 		if err != nil {
@@ -264,6 +279,39 @@ func Search(ctx context.Context, src Source, terms []string, k int) (Result, err
 	res.MaxDF = maxDF
 	res.Hits = slices.Clone(cands[:min(k, len(cands))])
 	return res, nil
+}
+
+// kth is the k-th highest of scores (k ≤ len(scores)).
+func kth(scores map[int64]float64, k int) float64 {
+	h := make([]float64, 0, k) // a min-heap of the k highest so far
+	for _, v := range scores {
+		if len(h) < k {
+			h = append(h, v)
+			for j := len(h) - 1; j > 0 && h[(j-1)/2] > h[j]; j = (j - 1) / 2 {
+				h[j], h[(j-1)/2] = h[(j-1)/2], h[j]
+			}
+			continue
+		}
+		if v <= h[0] {
+			continue
+		}
+		h[0] = v
+		for j := 0; ; {
+			c := 2*j + 1
+			if c >= len(h) {
+				break
+			}
+			if c+1 < len(h) && h[c+1] < h[c] {
+				c++
+			}
+			if h[j] <= h[c] {
+				break
+			}
+			h[j], h[c] = h[c], h[j]
+			j = c
+		}
+	}
+	return h[0]
 }
 
 // sortScored orders by score, highest first, then newest (highest id)

@@ -3,6 +3,7 @@ package rank
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -164,3 +165,56 @@ func TestSweep(t *testing.T) {
 }
 
 func termsOf(q string) []string { return memoryTerms(q) }
+
+// countingSource counts the postings a search reads.
+type countingSource struct {
+	*memSource
+	read int
+}
+
+func (c *countingSource) Top(ctx context.Context, t string, limit int) ([]Posting, error) {
+	ps, err := c.memSource.Top(ctx, t, limit)
+	c.read += len(ps)
+	return ps, err
+}
+
+// TestSearchMaxScore: when the rarer terms' entries already outscore what
+// the common terms could add, the common terms' lists are not read, and
+// the ranking is still exhaustive BM25's.
+func TestSearchMaxScore(t *testing.T) {
+	docs := make([]Doc, 5000)
+	for i := range docs {
+		body := "common words here"
+		if i%250 == 3 {
+			body += " rare"
+		}
+		if i%2 == 0 {
+			body += " half"
+		}
+		docs[i] = Analyze("", body, nil)
+	}
+	src := &countingSource{memSource: newMemSource(docs)}
+	ctx := context.Background()
+	got, err := Search(ctx, src, []string{"rare", "common", "half"}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.read > 100 {
+		t.Errorf("read %d postings; the common terms' lists should not be read", src.read)
+	}
+	saved := PostingBudget
+	PostingBudget = 1 << 30
+	defer func() { PostingBudget = saved }()
+	exact, err := Search(ctx, src, []string{"rare", "common", "half"}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range exact.Hits {
+		if got.Hits[i].Entry != exact.Hits[i].Entry || math.Abs(got.Hits[i].Score-exact.Hits[i].Score) > 1e-9 {
+			t.Fatalf("hit %d: %+v, exhaustive %+v", i, got.Hits[i], exact.Hits[i])
+		}
+	}
+	if !got.AtLeast || got.MaxDF != 5000 {
+		t.Errorf("at least %v, commonest term in %d entries; want a lower bound and 5000", got.AtLeast, got.MaxDF)
+	}
+}
