@@ -264,6 +264,9 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin string, 
 	if tc.pending != nil {
 		return nil // fn ran no statement: no transaction was opened
 	}
+	if err := x.flushTerms(ctx); err != nil {
+		return fmt.Errorf("count memory terms: %w", err)
+	}
 	end := "COMMIT"
 	if x.dirty {
 		end = s.bump + "; COMMIT"
