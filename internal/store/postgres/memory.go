@@ -19,13 +19,11 @@ import (
 	"github.com/cairn-dev/cairn/internal/store/rank"
 )
 
-// Full-text search uses PostgreSQL's english configuration (stemming, stop
-// words); an entry's vector weighs its title A, tags B and the rest C, and
-// ts_rank's weights for {D, C, B, A} follow the embedded store's BM25
-// column weights (title 8, tags 4, body 1).
+// Memory search no longer reads the tsvector (it ranks from the postings
+// tables, see SearchMemory); the column is still written, weighing the
+// title A, tags B and the rest C, until a migration drops it.
 const (
-	tsConfig  = `'english'`
-	tsWeights = `'{0.0, 0.125, 0.5, 1.0}'`
+	tsConfig = `'english'`
 	ftsExpr   = `setweight(to_tsvector(` + tsConfig + `, $4), 'A') || setweight(to_tsvector(` + tsConfig + `, coalesce(array_to_string($7::text[], ' '), '')), 'B') || setweight(to_tsvector(` + tsConfig + `, $21), 'C')`
 )
 
