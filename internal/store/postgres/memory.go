@@ -24,7 +24,7 @@ import (
 // title A, tags B and the rest C, until a migration drops it.
 const (
 	tsConfig = `'english'`
-	ftsExpr   = `setweight(to_tsvector(` + tsConfig + `, $4), 'A') || setweight(to_tsvector(` + tsConfig + `, coalesce(array_to_string($7::text[], ' '), '')), 'B') || setweight(to_tsvector(` + tsConfig + `, $21), 'C')`
+	ftsExpr  = `setweight(to_tsvector(` + tsConfig + `, $4), 'A') || setweight(to_tsvector(` + tsConfig + `, coalesce(array_to_string($7::text[], ' '), '')), 'B') || setweight(to_tsvector(` + tsConfig + `, $21), 'C')`
 )
 
 const (
