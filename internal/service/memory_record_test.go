@@ -82,7 +82,7 @@ func TestRecordMistakeConcurrently(t *testing.T) {
 			for err := range errs {
 				t.Fatal(err)
 			}
-			es, _, err := first.Get(ctx, []memory.ID{known.Entry.ID})
+			es, _, err := first.Get(ctx, []string{known.Entry.ID.String()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +90,7 @@ func TestRecordMistakeConcurrently(t *testing.T) {
 			if e.Occurrences != writers*each+1 || e.RootCause != "lock order" || e.Content != "first" || len(e.Recent) != service.RecentOccurrences {
 				t.Fatalf("after %d recordings: %d occurrences, root cause %q, content %q, %d recent", writers*each+1, e.Occurrences, e.RootCause, e.Content, len(e.Recent))
 			}
-			res, err := first.Search(ctx, store.MemoryQuery{Types: []memory.Type{memory.Mistake}, Limit: 1})
+			res, err := first.Search(ctx, service.SearchQuery{Types: []string{"mistake"}, Page: service.Page{Limit: 1}})
 			if err != nil {
 				t.Fatal(err)
 			}

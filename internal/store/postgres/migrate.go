@@ -71,7 +71,13 @@ func migrateTo(ctx context.Context, pool *pgxpool.Pool, ms []migration) error {
 	var current int
 	err := pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM cairn_schema`).Scan(&current)
 	if err == nil && current == len(ms) {
-		return nil
+		missed, err := placeholderMissed(ctx, pool, current, ms)
+		if err != nil {
+			return err
+		}
+		if missed == nil {
+			return nil
+		}
 	}
 	tx, err := pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {
@@ -92,6 +98,18 @@ func migrateTo(ctx context.Context, pool *pgxpool.Pool, ms []migration) error {
 	}
 	if current > len(ms) {
 		return fmt.Errorf("database schema version %d is newer than this cairn (%d): upgrade cairn", current, len(ms))
+	}
+	missed, err := placeholderMissed(ctx, tx, current, ms)
+	if err != nil {
+		return err
+	}
+	if missed != nil { // recorded already: run it, record nothing
+		if _, err := tx.Exec(ctx, missed.sql); err != nil {
+			return fmt.Errorf("apply migration %s: %w", missed.name, err)
+		}
+		if err := afterMigration[missed.version](ctx, tx); err != nil {
+			return fmt.Errorf("apply migration %s: %w", missed.name, err)
+		}
 	}
 	for _, m := range ms[current:] {
 		if _, err := tx.Exec(ctx, m.sql); err != nil {
@@ -156,4 +174,26 @@ func refingerprint(ctx context.Context, tx pgx.Tx) error {
 		return fmt.Errorf("store fingerprints: %w", err)
 	}
 	return nil
+}
+
+// placeholderMissed returns migration 3 when the database is past it but
+// never ran it: for a while version 3 was a placeholder (SELECT 1) while
+// the memory details were on their branch, so a database made then is at
+// version 4 without the details column. nil when nothing was missed.
+func placeholderMissed(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, current int, ms []migration) (*migration, error) {
+	const v = 3
+	if current < v || len(ms) < v {
+		return nil, nil
+	}
+	var ok bool
+	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM information_schema.columns
+		WHERE table_schema = current_schema() AND table_name = 'memory_entries' AND column_name = 'details')`).Scan(&ok); err != nil {
+		return nil, fmt.Errorf("read schema: %w", err)
+	}
+	if ok {
+		return nil, nil
+	}
+	return &ms[v-1], nil
 }

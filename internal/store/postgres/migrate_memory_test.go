@@ -158,3 +158,61 @@ func TestMigrateMemoryDetails(t *testing.T) {
 }
 
 func pxgPool(ctx context.Context, url string) (*pgxpool.Pool, error) { return pgxpool.New(ctx, url) }
+
+// TestMigratePlaceholderMissed: a database made while migration 3 was a
+// placeholder (SELECT 1) is at version 4 without the details; opening it
+// runs the real migration 3 and keeps every entry.
+func TestMigratePlaceholderMissed(t *testing.T) {
+	ctx := context.Background()
+	base := pgtest.URL(t)
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	schema := "mig_" + hex.EncodeToString(b[:])
+	admin, err := pxgPool(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if _, err := admin.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`) })
+	u, _ := neturl.Parse(base)
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	url := u.String()
+	pool, err := pxgPool(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := loadMigrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := append(append(append([]migration{}, ms[:2]...), migration{version: 3, name: "0003_memory_details.sql", sql: "SELECT 1"}), ms[3:]...)
+	if err := migrateTo(ctx, pool, old); err != nil {
+		t.Fatal(err)
+	}
+	var project int64
+	if err := pool.QueryRow(ctx, `INSERT INTO projects (name, next_memory_id) VALUES ('p', 2) RETURNING id`).Scan(&project); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO memory_entries (project_id, id, uid, type, title, rationale, fts, created_at, updated_at)
+		VALUES ($1, 1, 'u1', 'decision', 'Use WAL', 'concurrency', ''::tsvector, now(), now())`, project); err != nil {
+		t.Fatal(err)
+	}
+	pool.Close()
+	s, err := Open(ctx, url, Options{Project: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.View(ctx, func(tx store.Tx) error {
+		es, err := tx.Memories(ctx, []memory.ID{1})
+		if err != nil || len(es) != 1 || es[0].Rationale != "concurrency" {
+			t.Errorf("after repair: %+v %v", es, err)
+		}
+		return nil
+	})
+}

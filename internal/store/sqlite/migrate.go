@@ -116,7 +116,11 @@ func migrateTo(ctx context.Context, db *sql.DB, ms []migration) error {
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
-	if current == len(ms) {
+	missed, err := placeholderMissed(ctx, db, current, ms)
+	if err != nil {
+		return err
+	}
+	if current == len(ms) && missed == nil {
 		return nil // the common case: no write lock taken
 	}
 	tx, err := db.BeginTx(ctx, nil) // the writer's connections begin IMMEDIATE
@@ -130,7 +134,14 @@ func migrateTo(ctx context.Context, db *sql.DB, ms []migration) error {
 	if current > len(ms) {
 		return fmt.Errorf("database schema version %d is newer than this cairn (%d): upgrade cairn", current, len(ms))
 	}
-	for _, m := range ms[current:] {
+	if missed, err = placeholderMissed(ctx, tx, current, ms); err != nil {
+		return err
+	}
+	todo := ms[current:]
+	if missed != nil {
+		todo = append([]migration{*missed}, todo...)
+	}
+	for _, m := range todo {
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 			return fmt.Errorf("apply migration %s: %w", m.name, err)
 		}
@@ -144,6 +155,27 @@ func migrateTo(ctx context.Context, db *sql.DB, ms []migration) error {
 		return fmt.Errorf("set schema version: %w", err)
 	}
 	return tx.Commit()
+}
+
+// placeholderMissed returns migration 7 when the database is past it but
+// never ran it: for a while version 7 was a placeholder (SELECT 1) while
+// the memory details were on their branch, so a database made then is at
+// version 8 without the details column. nil when nothing was missed.
+func placeholderMissed(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, current int, ms []migration) (*migration, error) {
+	const v = 7
+	if current < v || len(ms) < v {
+		return nil, nil
+	}
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('memory_entries') WHERE name = 'details'`).Scan(&n); err != nil {
+		return nil, fmt.Errorf("read schema: %w", err)
+	}
+	if n > 0 {
+		return nil, nil
+	}
+	return &ms[v-1], nil
 }
 
 // afterMigration holds the steps SQL cannot do, run in the migration's

@@ -196,3 +196,40 @@ func TestMigrateMemoryDetails(t *testing.T) {
 		t.Errorf("old detail columns left: %d %v", cols, err)
 	}
 }
+
+// TestMigratePlaceholderMissed: a database made while migration 7 was a
+// placeholder (SELECT 1) is at version 8 without the details; opening it
+// runs the real migration 7 and keeps every entry.
+func TestMigratePlaceholderMissed(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cairn.db")
+	raw, err := sql.Open("sqlite", path+"?_pragma=foreign_keys(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := loadMigrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := append(append(append([]migration{}, ms[:6]...), migration{version: 7, name: "0007_memory_details.sql", sql: "SELECT 1"}), ms[7:]...)
+	if err := migrateTo(ctx, raw, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`INSERT INTO memory_entries (uid, type, title, rationale, fingerprint, created_at, updated_at)
+		VALUES ('u1', 'decision', 'Use WAL', 'concurrency', NULL, 1, 1)`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.View(ctx, func(tx store.Tx) error {
+		es, err := tx.Memories(ctx, []memory.ID{1})
+		if err != nil || len(es) != 1 || es[0].Rationale != "concurrency" {
+			t.Errorf("after repair: %+v %v", es, err)
+		}
+		return nil
+	})
+}

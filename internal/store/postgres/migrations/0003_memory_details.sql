@@ -21,6 +21,7 @@ ALTER TABLE memory_entries
 	ADD COLUMN superseded_by bigint,
 	ADD COLUMN expires_at timestamptz;
 CREATE INDEX memory_superseding ON memory_entries (project_id, superseded_by) WHERE superseded_by IS NOT NULL;
+CREATE INDEX memory_expiring ON memory_entries (project_id, expires_at) WHERE expires_at IS NOT NULL;
 
 -- Each recording of a known mistake, with its own words: a mistake met
 -- again never overwrites what was recorded. An entry migrated from before

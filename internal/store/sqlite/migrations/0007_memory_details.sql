@@ -26,6 +26,7 @@ ALTER TABLE memory_entries ADD COLUMN file_hashes TEXT;
 ALTER TABLE memory_entries ADD COLUMN superseded_by INTEGER;
 ALTER TABLE memory_entries ADD COLUMN expires_at INTEGER;
 CREATE INDEX memory_superseding ON memory_entries (superseded_by) WHERE superseded_by IS NOT NULL;
+CREATE INDEX memory_expiring ON memory_entries (expires_at) WHERE expires_at IS NOT NULL;
 
 -- Each recording of a known mistake, with its own words: a mistake met
 -- again never overwrites what was recorded. An entry migrated from before
