@@ -659,7 +659,8 @@ func scoreOf(page []rank.Scored, id memory.ID, i int) float64 {
 // type-specific text.
 func hitOnly(e memory.Entry) memory.Entry {
 	return memory.Entry{ID: e.ID, UID: e.UID, Type: e.Type, Title: e.Title, Tags: e.Tags, SessionID: e.SessionID,
-		Branch: e.Branch, Occurrences: e.Occurrences, DiscoveryTokens: e.DiscoveryTokens, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
+		Branch: e.Branch, Occurrences: e.Occurrences, DiscoveryTokens: e.DiscoveryTokens, FileHashes: e.FileHashes,
+		SupersededBy: e.SupersededBy, ExpiresAt: e.ExpiresAt, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
 }
 
 // recentMemory lists the entries q's filters select, newest first: a

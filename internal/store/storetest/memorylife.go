@@ -38,6 +38,15 @@ func testMemoryDetails(t *testing.T, s store.Store) {
 		if d := cmp.Diff(in, got); d != "" {
 			t.Errorf("read back (-want +got):\n%s", d)
 		}
+		// A search hit carries what the index line needs: file hashes
+		// (to say stale) and the expiry.
+		r, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: "free-form"})
+		if err != nil {
+			return err
+		}
+		if len(r.Hits) != 1 || len(r.Hits[0].Entry.FileHashes) != 2 {
+			t.Errorf("hit without its file hashes: %+v", r.Hits)
+		}
 		return nil
 	})
 	e := in[0]
@@ -150,6 +159,13 @@ func testMemorySupersedeExpire(t *testing.T, s store.Store) {
 			if !sameIDs(got, tc.want) || r.Total != len(tc.want) {
 				t.Errorf("search %+v = %v (total %d), want %v", tc.q, got, r.Total, tc.want)
 			}
+		}
+		r, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: "redis", IncludeSuperseded: true})
+		if err != nil {
+			return err
+		}
+		if len(r.Hits) != 1 || r.Hits[0].Entry.SupersededBy != nw.ID {
+			t.Errorf("a superseded hit does not say by what: %+v", r.Hits)
 		}
 		near, err := tx.NearestMemories(ctx, "m", []float32{1, 0}, store.MemoryQuery{}, 10)
 		if err != nil {
