@@ -740,32 +740,43 @@ const hiddenBudget = 256
 // hiddenIDs returns the entries q leaves out for being superseded or
 // expired, up to hiddenBudget+1 of them.
 func (x *txn) hiddenIDs(ctx context.Context, q store.MemoryQuery) ([]int64, error) {
-	var parts []string
-	var args []any
+	// Two queries, not a UNION: SQLite would merge the union in id order
+	// by scanning the table instead of reading the two partial indexes.
+	type part struct {
+		q    string
+		args []any
+	}
+	var parts []part
 	if !q.IncludeSuperseded {
-		parts = append(parts, `SELECT id FROM memory_entries WHERE superseded_by IS NOT NULL`)
+		parts = append(parts, part{`SELECT id FROM memory_entries WHERE superseded_by IS NOT NULL LIMIT ?`, nil})
 	}
 	if !q.Now.IsZero() {
-		parts = append(parts, `SELECT id FROM memory_entries WHERE expires_at IS NOT NULL AND expires_at <= ?`)
-		args = append(args, micros(q.Now))
+		parts = append(parts, part{`SELECT id FROM memory_entries WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?`, []any{micros(q.Now)}})
 	}
-	if len(parts) == 0 {
-		return nil, nil
-	}
-	rows, err := x.query(ctx, strings.Join(parts, " UNION ")+` LIMIT ?`, append(args, hiddenBudget+1)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+	seen := map[int64]bool{}
 	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+	for _, p := range parts {
+		rows, err := x.query(ctx, p.q, append(p.args, hiddenBudget+1)...)
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, id)
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // matching counts the entries among ids that hold any of terms.
