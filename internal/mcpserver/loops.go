@@ -296,31 +296,8 @@ func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error)
 }
 
 func loopRecord(ctx context.Context, c call, in loopRecordArgs) (string, any, error) {
-	for _, f := range []struct {
-		name string
-		n    int
-	}{{"artifacts_created", in.ArtifactsCreated}, {"artifacts_modified", in.ArtifactsModified}} {
-		if f.n < 0 {
-			return "", nil, &problem.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", f.n), Fix: "pass how many this iteration added, 0 or more"}
-		}
-	}
-	r := service.Record{LastAction: in.LastAction, NextSteps: in.NextSteps}
-	if in.Percentage != nil || in.Message != "" || in.ArtifactsCreated != 0 || in.ArtifactsModified != 0 {
-		cur, err := c.Loops.Get(ctx, string(in.ID))
-		if err != nil {
-			return "", nil, err
-		}
-		p := cur.State.Progress // fields not given keep their values
-		if in.Percentage != nil {
-			p.Percentage = *in.Percentage
-		}
-		if in.Message != "" {
-			p.Message = in.Message
-		}
-		p.ArtifactsCreated += in.ArtifactsCreated
-		p.ArtifactsModified += in.ArtifactsModified
-		r.Progress = &p
-	}
+	r := service.Record{LastAction: in.LastAction, NextSteps: in.NextSteps, Percentage: in.Percentage, Message: in.Message,
+		ArtifactsCreated: in.ArtifactsCreated, ArtifactsModified: in.ArtifactsModified}
 	lp, err := c.Loops.Record(ctx, string(in.ID), r)
 	if err != nil {
 		return "", nil, err
