@@ -333,15 +333,27 @@ func loopCheckpoints(ctx context.Context, c call, in loopIDArgs) (string, any, e
 	if err != nil {
 		return "", nil, err
 	}
-	out := []checkpointOut{}
-	lines := []string{fmt.Sprintf("%s of loop %s", plural(len(cps), "checkpoint", "checkpoints"), lp.ID)}
+	out := checkpointsOut{LoopID: lp.ID.String(), Checkpoints: []checkpointOut{}}
 	for _, cp := range cps {
 		st := cp.State
-		o := checkpointOut{ID: cp.ID, Iteration: st.Iteration, Status: string(st.Status), Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: ts(cp.CreatedAt)}
-		out = append(out, o)
-		lines = append(lines, fmt.Sprintf("%d: iteration %d, %s, %g%% %s", o.ID, o.Iteration, o.Status, o.Progress, o.Note))
+		out.Checkpoints = append(out.Checkpoints, checkpointOut{ID: cp.ID, Iteration: st.Iteration, Status: string(st.Status),
+			Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: ts(cp.CreatedAt)})
 	}
-	return strings.Join(lines, "\n"), map[string]any{"loop_id": lp.ID.String(), "checkpoints": out}, nil
+	return out.text(), out, nil
+}
+
+type checkpointsOut struct {
+	LoopID      string          `json:"loop_id"`
+	Checkpoints []checkpointOut `json:"checkpoints"`
+}
+
+// text lists a loop's checkpoints, a line each.
+func (o checkpointsOut) text() string {
+	lines := []string{fmt.Sprintf("%s of loop %s", plural(len(o.Checkpoints), "checkpoint", "checkpoints"), o.LoopID)}
+	for _, c := range o.Checkpoints {
+		lines = append(lines, fmt.Sprintf("%d: iteration %d, %s, %g%% %s", c.ID, c.Iteration, c.Status, c.Progress, c.Note))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func loopPause(ctx context.Context, c call, in loopIDArgs) (string, any, error) {
