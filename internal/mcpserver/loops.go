@@ -180,6 +180,12 @@ func loopText(o loopOut) string {
 	if o.CompletionCriteria != "" {
 		b.WriteString("\ndone when: " + o.CompletionCriteria)
 	}
+	if m := o.Metadata; m != nil { // the full view: where it lives and how it runs
+		fmt.Fprintf(&b, "\n%s · started %s by %s · mode %s · priority %s", o.URI, o.CreatedAt, m.CreatedBy, m.ExecutionMode, m.Priority)
+		if o.ParentID != "" {
+			b.WriteString(" · under task " + o.ParentID)
+		}
+	}
 	if o.Progress.Message != "" {
 		b.WriteString("\nprogress: " + o.Progress.Message)
 	}
