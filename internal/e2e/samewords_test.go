@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"encoding/json"
+	"os/exec"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -56,4 +59,34 @@ func upToLast(s, sep string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// TestCLIJSONIsTheToolsJSON: `cairn memory search --json` and `cairn memory
+// show --json` print what memory_search and memory_get put in
+// structuredContent.
+func TestCLIJSONIsTheToolsJSON(t *testing.T) {
+	dir := cairntest.Project(t)
+	s := cairntest.Start(t, cairntest.Options{Dir: dir})
+	s.OK("memory_add_decision", args{"title": "Use FTS5 for memory search", "rationale": "always there"})
+	search := s.OK("memory_search", args{"query": "fts5"}).Structured
+	get := s.OK("memory_get", args{"ids": []string{"m1", "m7"}}).Structured
+	s.Close()
+	for _, tc := range []struct {
+		cli  []string
+		want map[string]any
+	}{
+		{[]string{"memory", "search", "fts5", "--json"}, search},
+		{[]string{"memory", "show", "m1", "m7", "--json"}, get},
+	} {
+		cmd := exec.Command(cairntest.Binary(t), tc.cli...)
+		cmd.Dir = dir
+		out, _ := cmd.Output() // show exits 1 for the missing m7, after printing
+		var got map[string]any
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("cairn %s: %v\n%s", strings.Join(tc.cli, " "), err, out)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("cairn %s printed\n%v\nthe tool's structuredContent is\n%v", strings.Join(tc.cli, " "), got, tc.want)
+		}
+	}
 }
