@@ -96,19 +96,8 @@ func message(err error) string {
 	if te, ok := errors.AsType[*loop.TransitionError](err); ok {
 		return te.Render(loopTool, toolHints)
 	}
-	if msg, ok := problem.Message(err, toolHints); ok {
-		return msg
-	}
-	if nf, ok := errors.AsType[*task.NotFoundError](err); ok {
-		return nf.Error()
-	}
-	if nf, ok := errors.AsType[*memory.NotFoundError](err); ok {
-		return nf.Error()
-	}
-	if ce, ok := errors.AsType[*task.CycleError](err); ok {
-		return ce.Error()
-	}
-	return err.Error()
+	msg, _ := problem.Message(err, toolHints)
+	return msg
 }
 
 // loopTool names the tool of a loop operation.
