@@ -23,10 +23,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-dev/cairn/internal/embed"
+	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
-	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/testutil/convbench"
 	"github.com/cairn-dev/cairn/internal/testutil/embedserver"
@@ -51,7 +50,7 @@ func TestConversationRetrieval(t *testing.T) {
 	ctx := context.Background()
 	set := convbench.Generate(seed, convbenchDialogues)
 	srv := embedserver.Start(t)
-	client, err := embed.New(embed.Config{URL: srv.URL, Model: "embedserver"})
+	client, err := embedding.New(embedding.Config{URL: srv.URL, Model: "embedserver"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +102,7 @@ func TestConversationRetrieval(t *testing.T) {
 				if m.name == "hybrid" && !hybridOn {
 					continue
 				}
-				r, err := m.svc.Search(ctx, store.MemoryQuery{Text: q.Text, Limit: 10})
+				r, err := m.svc.Search(ctx, service.SearchQuery{Text: q.Text, Page: service.Page{Limit: 10}})
 				if err != nil {
 					t.Fatal(err)
 				}
