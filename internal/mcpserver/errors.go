@@ -25,6 +25,7 @@ const (
 	CodeClosed       = -32005 // the task is completed or cancelled
 	CodeUnavailable  = -32006 // the store is busy or cannot be opened; retry
 	CodeTransition   = -32007 // the loop's state does not allow the operation
+	CodeOpenDeps     = -32008 // a task cannot be done while a dependency is open
 	CodeInvalid      = -32602 // an argument is missing or wrong
 	CodeInternal     = -32603 // a bug or an I/O failure; the server log has details
 )
@@ -83,6 +84,13 @@ func classify(err error) ToolError {
 		return ToolError{CodeZen, "zen", err.Error()}
 	case errors.Is(err, task.ErrHasOpenChildren):
 		return ToolError{CodeOpenChildren, "open_children", err.Error()}
+	case errors.Is(err, task.ErrOpenDeps):
+		var od *task.OpenDepsError
+		msg := err.Error()
+		if errors.As(err, &od) {
+			msg = od.Error()
+		}
+		return ToolError{CodeOpenDeps, "open_dependencies", msg + ` (force: true)`}
 	case errors.Is(err, memory.ErrEnded):
 		return ToolError{CodeClosed, "closed", err.Error()}
 	case errors.Is(err, task.ErrClosed):

@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -49,6 +50,10 @@ type completedArgs struct {
 }
 
 type noArgs struct{}
+
+type completeArgs struct {
+	Force bool `json:"force,omitempty" jsonschema:"complete although a task it depends on is open"`
+}
 
 // Page limits for the lists the focus tools return.
 const (
@@ -226,13 +231,39 @@ func extendCurrentTask(ctx context.Context, c call, in newTaskArgs) (string, any
 }
 
 type zenOut struct {
-	Zen     bool   `json:"zen"`
-	Message string `json:"message"`
+	Zen        bool   `json:"zen"`
+	Message    string `json:"message"`
+	NextTaskID string `json:"next_task_id,omitempty"` // what get_next_task recommends
 }
 
-const zenMessage = "Zen: no current task. Start work with create_new_task."
+const zenMessage = "Zen: no current task. get_next_task says what to do next; switch_focus to it, or create_new_task for new work."
 
 func zen() (string, any, error) { return zenMessage, zenOut{Zen: true, Message: zenMessage}, nil }
+
+// zenText says what an agent in zen can start: the task get_next_task
+// would recommend, else what is open, else that all is done.
+func zenText(z service.Zen) string {
+	switch {
+	case z.Next != nil:
+		return fmt.Sprintf("Zen: no current task. Next (as get_next_task recommends): %s; switch_focus %s to start it, or create_new_task for new work.",
+			label(*z.Next), z.Next.ID)
+	case z.Open > 0:
+		return fmt.Sprintf("Zen: no current task, and none of the %d open is ready (deferred, blocked or waiting on dependencies); get_tasks shows them, switch_focus works on one anyway.", z.Open)
+	}
+	return "Zen: all tasks are complete. Start new work with create_new_task."
+}
+
+func nextID(z service.Zen) string {
+	if z.Next == nil {
+		return ""
+	}
+	return z.Next.ID.String()
+}
+
+func zenFrom(z service.Zen) (string, any, error) {
+	msg := zenText(z)
+	return msg, zenOut{Zen: true, Message: msg, NextTaskID: nextID(z)}, nil
+}
 
 type currentOut struct {
 	TaskID     string    `json:"task_id"`
@@ -251,7 +282,7 @@ func getCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, error) 
 		if err != nil {
 			return "", nil, err
 		}
-		return zen()
+		return zenFrom(v.ZenHint)
 	}
 	t := v.Task
 	out := currentOut{TaskID: t.ID.String(), Title: t.Title, Body: t.Body, Status: "current", Depth: v.Depth, CreatedAt: ts(t.CreatedAt)}
@@ -311,6 +342,7 @@ type bigPictureOut struct {
 	Total      int            `json:"total"`
 	CurrentID  string         `json:"current_task_id,omitempty"`
 	Zen        bool           `json:"zen,omitempty"`
+	NextTaskID string         `json:"next_task_id,omitempty"` // in zen: what get_next_task recommends
 	NextOffset int            `json:"next_offset,omitempty"`
 }
 
@@ -344,6 +376,9 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 	if len(p.Outline) == 0 {
 		b.WriteString("(no tasks yet: zen) Start with create_new_task.")
 	}
+	if p.Current == 0 {
+		out.NextTaskID = nextID(p.Zen)
+	}
 	for _, e := range page {
 		b.WriteString(strings.Repeat("  ", e.Depth))
 		fmt.Fprintf(&b, "%s (%s)", label(e.Task), focusStatus(e.Task, p.Current))
@@ -353,7 +388,11 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 		b.WriteByte('\n')
 	}
 	if p.Current == 0 && len(p.Outline) > 0 {
-		b.WriteString("(all tasks completed: zen)\n")
+		if p.Zen.Open == 0 {
+			b.WriteString("(all tasks completed: zen)\n")
+		} else {
+			fmt.Fprintf(&b, "(%s)\n", zenText(p.Zen))
+		}
 	}
 	if next != 0 || lo > 0 {
 		fmt.Fprintf(&b, "(lines %d-%d of %d", lo+1, hi, len(p.Outline))
@@ -403,10 +442,11 @@ type completeOut struct {
 	CompletedAt string `json:"completed_at"`
 	CurrentID   string `json:"current_task_id,omitempty"`
 	Zen         bool   `json:"zen,omitempty"`
+	NextTaskID  string `json:"next_task_id,omitempty"` // in zen: what get_next_task recommends
 }
 
-func completeCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, error) {
-	r, err := c.Focus.CompleteCurrentTask(ctx, c.agent)
+func completeCurrentTask(ctx context.Context, c call, in completeArgs) (string, any, error) {
+	r, err := c.Focus.CompleteCurrentTask(ctx, c.agent, in.Force)
 	if err != nil {
 		return "", nil, err
 	}
@@ -414,7 +454,8 @@ func completeCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, er
 	out := completeOut{TaskID: r.Task.ID.String(), CompletedAt: ts(r.Task.CompletedAt)}
 	if r.Next.ID == 0 {
 		out.Zen = true
-		msg += " All tasks are complete: zen."
+		msg += " " + zenText(r.Zen)
+		out.NextTaskID = nextID(r.Zen)
 	} else {
 		out.CurrentID = r.Next.ID.String()
 		msg += fmt.Sprintf(" Now current: %s.", label(r.Next))
@@ -654,7 +695,7 @@ func removeTask(ctx context.Context, c call, in taskIDArgs) (string, any, error)
 	if r.Next.ID == 0 {
 		out.Zen = true
 		if r.MovedOn {
-			msg += " Nothing is left open: zen."
+			msg += " " + zenText(r.Zen)
 		}
 	} else {
 		out.CurrentID = r.Next.ID.String()

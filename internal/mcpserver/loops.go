@@ -76,6 +76,7 @@ type loopResumeArgs struct {
 type loopCompleteArgs struct {
 	ID       IDArg  `json:"id"`
 	Evidence string `json:"evidence" jsonschema:"how the completion criteria were met"`
+	Force    bool   `json:"force,omitempty" jsonschema:"complete although a task the loop depends on is open"`
 }
 
 type loopFailArgs struct {
@@ -430,7 +431,7 @@ func loopCancel(ctx context.Context, c call, in loopIDArgs) (string, any, error)
 }
 
 func loopComplete(ctx context.Context, c call, in loopCompleteArgs) (string, any, error) {
-	lp, err := c.Loops.Complete(ctx, string(in.ID), in.Evidence)
+	lp, err := c.Loops.Complete(ctx, string(in.ID), in.Evidence, in.Force)
 	if err != nil {
 		return "", nil, err
 	}

@@ -67,6 +67,7 @@ type createTaskArgs struct {
 	Priority     string     `json:"priority,omitempty" jsonschema:"default medium"`
 	Dependencies StringList `json:"dependencies,omitempty" jsonschema:"ids of tasks that must be done first"`
 	Status       string     `json:"status,omitempty" jsonschema:"default pending"`
+	Force        bool       `json:"force,omitempty" jsonschema:"with status done: complete it although a task it depends on is open"`
 }
 
 type updateTaskArgs struct {
@@ -76,6 +77,7 @@ type updateTaskArgs struct {
 	Status       *string     `json:"status,omitempty"`
 	Priority     *string     `json:"priority,omitempty"`
 	Dependencies *StringList `json:"dependencies,omitempty" jsonschema:"replaces the list"`
+	Force        bool        `json:"force,omitempty" jsonschema:"with status done: complete it although a task it depends on is open"`
 }
 
 type nextTaskArgs struct {
@@ -107,6 +109,7 @@ type updateSubtaskArgs struct {
 	Status      *string `json:"status,omitempty"`
 	Title       *string `json:"title,omitempty"`
 	Description *string `json:"description,omitempty"`
+	Force       bool    `json:"force,omitempty" jsonschema:"with status done: complete it although a task it depends on is open"`
 }
 
 type subtaskIDArgs struct {
@@ -439,15 +442,15 @@ func changed(verb string, d service.Detail) (string, any, error) {
 
 func createTask(ctx context.Context, c call, in createTaskArgs) (string, any, error) {
 	d, err := c.Plan.Create(ctx, service.NewTask{Title: in.Title, Description: in.Description,
-		Priority: task.Priority(strings.ToLower(in.Priority)), Status: task.Status(strings.ToLower(in.Status)), Deps: in.Dependencies})
+		Priority: task.Priority(strings.ToLower(in.Priority)), Status: task.Status(strings.ToLower(in.Status)), Deps: in.Dependencies, Force: in.Force})
 	if err != nil {
 		return "", nil, err
 	}
 	return changed("Created", d)
 }
 
-func change(title, description, status, priority *string, deps *StringList) service.Change {
-	ch := service.Change{Title: title, Description: description}
+func change(title, description, status, priority *string, deps *StringList, force bool) service.Change {
+	ch := service.Change{Title: title, Description: description, Force: force}
 	if status != nil {
 		s := task.Status(strings.ToLower(*status))
 		ch.Status = &s
@@ -467,7 +470,7 @@ func change(title, description, status, priority *string, deps *StringList) serv
 }
 
 func updateTask(ctx context.Context, c call, in updateTaskArgs) (string, any, error) {
-	d, err := c.Plan.Update(ctx, string(in.ID), "id", change(in.Title, in.Description, in.Status, in.Priority, in.Dependencies))
+	d, err := c.Plan.Update(ctx, string(in.ID), "id", change(in.Title, in.Description, in.Status, in.Priority, in.Dependencies, in.Force))
 	if err != nil {
 		return "", nil, err
 	}
@@ -694,7 +697,7 @@ func parentResult(msg string, d service.Detail) (string, any, error) {
 }
 
 func updateSubtask(ctx context.Context, c call, in updateSubtaskArgs) (string, any, error) {
-	d, err := c.Plan.UpdateSubtask(ctx, string(in.SubtaskID), change(in.Title, in.Description, in.Status, nil, nil))
+	d, err := c.Plan.UpdateSubtask(ctx, string(in.SubtaskID), change(in.Title, in.Description, in.Status, nil, nil, in.Force))
 	if err != nil {
 		return "", nil, err
 	}

@@ -467,68 +467,126 @@ func postOrder(nodes []*inode) []*inode {
 
 // importStatuses moves every task to the file's status where the rules
 // allow, subtasks before their parents so that a parent can close after
-// them.
+// them. A task done in the file whose dependencies are not done yet in
+// Cairn waits for a later pass (its dependencies may come later in the
+// file); what still cannot be done after that is made in-progress and
+// noted, as a task with open subtasks is.
 func importStatuses(ctx context.Context, tx store.Tx, nodes []*inode, rep *ImportReport, now time.Time) error {
-	for _, n := range postOrder(nodes) {
-		if n.skipped {
-			continue
-		}
-		cur, want := n.t.Status, n.in.Status
-		if cur == want {
-			continue
-		}
-		name := fmt.Sprintf("%s (%s) [%s]", n.in.ExternalID, n.src, n.t.ID)
-		if n.existed {
-			switch {
-			case cur == task.StatusDone:
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept done (the file says %s): completion is permanent", name, want))
-				continue
-			case !cur.Open():
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept %s (the file says %s): a closed task is not reopened or re-closed by an import", name, cur, want))
-				continue
-			case progress(want) < progress(cur):
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept %s (the file says %s): an import moves a status only forward", name, cur, want))
-				continue
-			}
-		}
-		if !want.Open() {
-			kids, err := tx.Children(ctx, n.t.ID, false)
+	waiting := map[*inode]bool{}
+	todo := postOrder(nodes)
+	for final := false; ; {
+		var next []*inode
+		for _, n := range todo {
+			retry, err := importStatus(ctx, tx, n, rep, now, waiting, final)
 			if err != nil {
 				return err
 			}
-			var open []string
-			for _, k := range kids {
-				if k.Status.Open() {
-					open = append(open, task.RefString(k))
-				}
+			if retry {
+				next = append(next, n)
 			}
-			if len(open) > 0 {
-				fallback := task.StatusInProgress
-				if cur == task.StatusBlocked {
-					fallback = cur
-				}
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: is %s in the file but its subtasks %s are open; made it %s instead",
-					name, want, clip(strings.Join(open, ", "), 200), fallback))
-				if want = fallback; want == cur {
-					continue
-				}
-			}
+			waiting[n] = retry
 		}
-		at := now
-		if !n.existed {
-			_, at = timesOf(n.in, now)
-		} else if want == task.StatusDone && !n.in.UpdatedAt.IsZero() &&
-			!n.in.UpdatedAt.Before(n.t.CreatedAt) && !n.in.UpdatedAt.After(now) {
-			at = n.in.UpdatedAt.UTC()
+		switch {
+		case len(next) == 0:
+			return nil
+		case final:
+			return fmt.Errorf("import: %d tasks kept waiting after the last pass", len(next))
+		case len(next) == len(todo):
+			final = true // no progress: settle what is left
 		}
-		t, err := setStatus(ctx, tx, n.t, want, at)
-		if err != nil {
-			return err
-		}
-		if n.existed {
-			n.changes = append(n.changes, fmt.Sprintf("status %s → %s", cur, want))
-		}
-		n.t = t
+		todo = next
 	}
-	return nil
+}
+
+// importStatus moves one task to the file's status. retry says it must wait
+// for another pass: it is to be done but a dependency, or a subtask that
+// waits itself, is not done yet. On the final pass nothing waits.
+func importStatus(ctx context.Context, tx store.Tx, n *inode, rep *ImportReport, now time.Time, waiting map[*inode]bool, final bool) (retry bool, err error) {
+	if n.skipped {
+		return false, nil
+	}
+	cur, want := n.t.Status, n.in.Status
+	if cur == want {
+		return false, nil
+	}
+	name := fmt.Sprintf("%s (%s) [%s]", n.in.ExternalID, n.src, n.t.ID)
+	if n.existed {
+		switch {
+		case cur == task.StatusDone:
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept done (the file says %s): completion is permanent", name, want))
+			return false, nil
+		case !cur.Open():
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept %s (the file says %s): a closed task is not reopened or re-closed by an import", name, cur, want))
+			return false, nil
+		case progress(want) < progress(cur):
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept %s (the file says %s): an import moves a status only forward", name, cur, want))
+			return false, nil
+		}
+	}
+	fallback := task.StatusInProgress
+	if cur == task.StatusBlocked {
+		fallback = cur
+	}
+	if !want.Open() {
+		if !final {
+			for _, k := range n.kids {
+				if waiting[k] {
+					return true, nil
+				}
+			}
+		}
+		kids, err := tx.Children(ctx, n.t.ID, false)
+		if err != nil {
+			return false, err
+		}
+		var open []string
+		for _, k := range kids {
+			if k.Status.Open() {
+				open = append(open, task.RefString(k))
+			}
+		}
+		if len(open) > 0 {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: is %s in the file but its subtasks %s are open; made it %s instead",
+				name, want, clip(strings.Join(open, ", "), 200), fallback))
+			if want = fallback; want == cur {
+				return false, nil
+			}
+		}
+	}
+	if want == task.StatusDone {
+		if err := checkDeps(ctx, tx, n.t.ID); err != nil {
+			var od *task.OpenDepsError
+			if !errors.As(err, &od) {
+				return false, err
+			}
+			if !final {
+				return true, nil
+			}
+			refs := make([]string, len(od.Open))
+			for i, d := range od.Open {
+				refs[i] = task.RefString(d)
+			}
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: is done in the file but depends on %s, not done in Cairn; made it %s instead",
+				name, clip(strings.Join(refs, ", "), 200), fallback))
+			if want = fallback; want == cur {
+				return false, nil
+			}
+		}
+	}
+	at := now
+	if !n.existed {
+		_, at = timesOf(n.in, now)
+	} else if want == task.StatusDone && !n.in.UpdatedAt.IsZero() &&
+		!n.in.UpdatedAt.Before(n.t.CreatedAt) && !n.in.UpdatedAt.After(now) {
+		at = n.in.UpdatedAt.UTC()
+	}
+	t, err := setStatus(ctx, tx, n.t, want, at, true)
+	if err != nil {
+		return false, err
+	}
+	if n.existed {
+		n.changes = append(n.changes, fmt.Sprintf("status %s → %s", cur, want))
+	}
+	n.t = t
+	return false, nil
 }

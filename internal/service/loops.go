@@ -198,7 +198,9 @@ func (l *Loops) save(ctx context.Context, tx store.Tx, lp *Loop, kind, detail st
 		return err
 	}
 	if want := taskStatus(lp.State.Status); want != lp.Task.Status {
-		if lp.Task, err = setStatus(ctx, tx, lp.Task, want, now); err != nil {
+		// Only Complete makes a loop's task done, and it checks the
+		// dependencies itself (see Complete).
+		if lp.Task, err = setStatus(ctx, tx, lp.Task, want, now, true); err != nil {
 			return err
 		}
 	}
@@ -428,14 +430,22 @@ func (l *Loops) Cancel(ctx context.Context, ref string) (Loop, error) {
 }
 
 // Complete completes a loop; evidence says how its criteria were met.
-func (l *Loops) Complete(ctx context.Context, ref, evidence string) (Loop, error) {
+//
+// The loop's task becomes done, so a task it depends on must be done or
+// cancelled first, unless force is set.
+func (l *Loops) Complete(ctx context.Context, ref, evidence string, force bool) (Loop, error) {
 	if strings.TrimSpace(evidence) == "" {
 		return Loop{}, &task.FieldError{Field: "evidence", Problem: "is empty", Fix: "say how the completion criteria were met (a command and its result)"}
 	}
 	if err := checkText("evidence", evidence, loop.MaxText); err != nil {
 		return Loop{}, err
 	}
-	return l.change(ctx, ref, "complete loop", func(lp *Loop, _ store.Tx, now time.Time) (string, string, error) {
+	return l.change(ctx, ref, "complete loop", func(lp *Loop, tx store.Tx, now time.Time) (string, string, error) {
+		if !force {
+			if err := checkDeps(ctx, tx, lp.ID); err != nil {
+				return "", "", err
+			}
+		}
 		return "complete", clip(evidence, 200), lp.State.Complete(evidence, now)
 	})
 }

@@ -164,6 +164,7 @@ type NewTask struct {
 	Status      task.Status   // default pending
 	Deps        []string      // references
 	Parent      task.ID       // zero: a root task
+	Force       bool          // status done although a dependency is open
 }
 
 // Change is what update_task and update_subtask take; nil fields stay.
@@ -173,6 +174,7 @@ type Change struct {
 	Status      *task.Status
 	Priority    *task.Priority
 	Deps        *[]string
+	Force       bool // status done although a dependency is open
 }
 
 func validPriority(p task.Priority) error {
@@ -327,16 +329,17 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, err
 	if err := tx.SetDeps(ctx, t.ID, deps); err != nil {
 		return Detail{}, err
 	}
-	if t, err = setStatus(ctx, tx, t, in.Status, now); err != nil {
+	if t, err = setStatus(ctx, tx, t, in.Status, now, in.Force); err != nil {
 		return Detail{}, err
 	}
 	return detail(ctx, tx, t)
 }
 
 // setStatus moves t to status by the one model's rules: completion is
-// permanent and archived, closing needs the children closed, and agents
-// focused on a task that closes move on.
-func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time) (task.Task, error) {
+// permanent and archived, closing needs the children closed, done needs the
+// dependencies done or cancelled unless force is set, and agents focused on
+// a task that closes move on.
+func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, force bool) (task.Task, error) {
 	switch {
 	case status == t.Status:
 		return t, nil
@@ -344,7 +347,7 @@ func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		return task.Task{}, fmt.Errorf("%w: task %s is done and completion is permanent; create a new task for follow-up work", task.ErrClosed, t.ID)
 	case !status.Open():
 		if t.Status.Open() {
-			return closeTask(ctx, tx, t, status, now, "")
+			return closeTask(ctx, tx, t, status, now, "", force)
 		}
 	}
 	t.Status, t.UpdatedAt = status, now
@@ -415,7 +418,7 @@ func (p *Plan) Update(ctx context.Context, ref, field string, c Change) (Detail,
 			}
 		}
 		if c.Status != nil {
-			if t, err = setStatus(ctx, tx, t, *c.Status, now); err != nil {
+			if t, err = setStatus(ctx, tx, t, *c.Status, now, c.Force); err != nil {
 				return err
 			}
 		}

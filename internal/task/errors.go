@@ -3,6 +3,7 @@ package task
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Sentinel errors for what callers test. Surfaces map them to stable codes.
@@ -17,7 +18,33 @@ var (
 	ErrHasOpenChildren = errors.New("task has incomplete children")
 	// ErrClosed means the task is already completed or cancelled.
 	ErrClosed = errors.New("task is closed")
+	// ErrOpenDeps means a task cannot be done while a task it depends on is
+	// open; an *OpenDepsError says which.
+	ErrOpenDeps = errors.New("task has open dependencies")
 )
+
+// OpenDepsError refuses to mark Task done while the tasks in Open, which it
+// depends on, are neither done nor cancelled.
+type OpenDepsError struct {
+	Task ID
+	Open []Task
+}
+
+func (e *OpenDepsError) Error() string {
+	names := make([]string, 0, len(e.Open))
+	for i, d := range e.Open {
+		if i == 10 {
+			names = append(names, fmt.Sprintf("and %d more", len(e.Open)-i))
+			break
+		}
+		names = append(names, fmt.Sprintf("[%s] %s (%s)", d.ID, d.Title, d.Status))
+	}
+	return fmt.Sprintf("task %s depends on %s, not done yet; finish or cancel them first, or drop them from its dependencies, or pass force to complete it anyway",
+		e.Task, strings.Join(names, ", "))
+}
+
+// Unwrap makes every OpenDepsError an ErrOpenDeps.
+func (e *OpenDepsError) Unwrap() error { return ErrOpenDeps }
 
 // FieldError is an invalid argument: which field, what is wrong, how to fix it.
 type FieldError struct {

@@ -320,6 +320,14 @@ func (b *Board) Blocked(id ID) bool {
 	return t == nil || t.Status == StatusBlocked || b.waiting(t)
 }
 
+// Ready reports whether a task can be worked on now: it is pending or in
+// progress (not deferred, blocked or closed) and nothing it waits on (see
+// Waiting) is open. Focus moves on completion only to ready tasks.
+func (b *Board) Ready(id ID) bool {
+	t := b.Tasks[id]
+	return t != nil && (t.Status == StatusPending || t.Status == StatusInProgress) && !b.waiting(t)
+}
+
 // waiting reports whether Waiting(t.ID) is not empty, without building it.
 func (b *Board) waiting(t *Task) bool {
 	for ; t != nil; t = b.Tasks[t.ParentID] {

@@ -1,0 +1,136 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+)
+
+// newPlan makes the six tasks of a fresh plan through create_task: 3
+// depends on 2, 5 on 1, 3 and 4, 6 on 5.
+func newPlan(t *testing.T, s *cairntest.Server) {
+	t.Helper()
+	for _, c := range []args{
+		{"title": "Set up CI"},
+		{"title": "Write schema"},
+		{"title": "Migrate data", "dependencies": []string{"2"}},
+		{"title": "Write docs"},
+		{"title": "Release build", "dependencies": []string{"1", "3", "4"}},
+		{"title": "Deploy to staging", "dependencies": []string{"5"}},
+	} {
+		s.OK("create_task", c)
+	}
+}
+
+// TestNewPlanIsZen: an agent that never took focus is in zen, and is told
+// what get_next_task would give and how to start it, instead of being put
+// at the end of the plan.
+func TestNewPlanIsZen(t *testing.T) {
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	newPlan(t, s)
+
+	r := s.OK("get_current_task", args{})
+	if r.Structured["zen"] != true || strings.Contains(r.Text, "YOU ARE HERE") {
+		t.Fatalf("get_current_task on a new plan: want zen, got:\n%s", r.Text)
+	}
+	for _, want := range []string{"[1] Set up CI", "switch_focus"} {
+		if !strings.Contains(r.Text, want) {
+			t.Fatalf("zen answer lacks %q:\n%s", want, r.Text)
+		}
+	}
+	if r.Str("next_task_id") != "1" {
+		t.Fatalf("zen answer's next_task_id = %v, want 1", r.Structured)
+	}
+	if bp := bigPicture(t, s); strings.Contains(bp, "YOU ARE HERE") || strings.Contains(bp, "all tasks completed") {
+		t.Fatalf("big picture of a new plan:\n%s", bp)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p, err := s.Session.GetPrompt(ctx, &mcp.GetPromptParams{Name: "session_restore"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := p.Messages[0].Content.(*mcp.TextContent).Text
+	if strings.Contains(text, "YOU ARE HERE\n[6]") || !strings.Contains(text, "Zen") {
+		t.Fatalf("session_restore puts the agent at the end of the plan:\n%s", text)
+	}
+	if !strings.Contains(text, "[1] Set up CI") {
+		t.Fatalf("session_restore lacks the next task:\n%s", text)
+	}
+
+	// create_new_task in zen starts a root task, not a child of task 6.
+	c := s.OK("create_new_task", newTask("Spike"))
+	if c.Str("parent_id") != "" {
+		t.Fatalf("create_new_task in zen made a child of %s", c.Str("parent_id"))
+	}
+}
+
+// TestCompleteRefusesOpenDependencies: no tool marks a task done while a
+// task it depends on is open, unless force is given.
+func TestCompleteRefusesOpenDependencies(t *testing.T) {
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	newPlan(t, s)
+
+	s.OK("switch_focus", args{"task_id": "6"})
+	e := s.Err("complete_current_task", args{})
+	for _, want := range []string{"[5] Release build", "force"} {
+		if !strings.Contains(e.Text, want) {
+			t.Fatalf("complete_current_task refusal lacks %q:\n%s", want, e.Text)
+		}
+	}
+	e = s.Err("update_task", args{"id": "6", "status": "done"})
+	if !strings.Contains(e.Text, "[5] Release build") || !strings.Contains(e.Text, "force") {
+		t.Fatalf("update_task refusal:\n%s", e.Text)
+	}
+	e = s.Err("create_task", args{"title": "Done already", "status": "done", "dependencies": []string{"5"}})
+	if !strings.Contains(e.Text, "[5] Release build") {
+		t.Fatalf("create_task refusal:\n%s", e.Text)
+	}
+	if got := s.OK("get_task", args{"id": "6"}).Str("status"); got != "pending" {
+		t.Fatalf("task 6 is %s after refused completions", got)
+	}
+	if n := s.OK("get_completed_tasks", args{}).Structured["count"]; n != float64(0) {
+		t.Fatalf("refused completions archived %v tasks", n)
+	}
+
+	// Cancelled dependencies do not hold a task back.
+	s.OK("update_task", args{"id": "2", "status": "cancelled"})
+	s.OK("update_task", args{"id": "3", "status": "done"})
+
+	// force completes anyway, and says so.
+	r := s.OK("complete_current_task", args{"force": true})
+	if !strings.Contains(r.Text, "Completed [6]") {
+		t.Fatalf("forced completion: %s", r.Text)
+	}
+	s.OK("update_task", args{"id": "5", "status": "done", "force": true})
+}
+
+// TestFocusSearchLandsOnReadyTask: when completion leaves no open sibling
+// and no open parent, the search from the end of the outline skips tasks
+// that cannot be worked on now.
+func TestFocusSearchLandsOnReadyTask(t *testing.T) {
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	s.OK("create_task", args{"title": "Someday", "status": "deferred"})         // 1
+	s.OK("create_task", args{"title": "Stuck", "status": "blocked"})            // 2
+	s.OK("create_task", args{"title": "Set up CI"})                             // 3
+	s.OK("create_task", args{"title": "Deploy", "dependencies": []string{"3"}}) // 4: waits on 3
+	s.OK("create_new_task", newTask("Quick fix"))                               // 5, focused
+	r := s.OK("complete_current_task", args{})
+	if r.Str("current_task_id") != "3" {
+		t.Fatalf("after completing 5, focus = %v, want 3 (1 is deferred, 2 blocked, 4 waits on 3)\n%s", r.Structured, r.Text)
+	}
+	r = s.OK("complete_current_task", args{})
+	if r.Str("current_task_id") != "4" {
+		t.Fatalf("after completing 3, focus = %v, want 4, now ready", r.Structured)
+	}
+	r = s.OK("complete_current_task", args{})
+	if r.Structured["zen"] != true || !strings.Contains(r.Text, "2 open") {
+		t.Fatalf("with only deferred and blocked tasks left: want zen naming what is open, got %s", r.Text)
+	}
+}
