@@ -82,7 +82,7 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					}
 					return &s.Set, nil
 				},
-				Agent:   func(mcp.Request) string { return agent },
+				Agent:   stdioAgent(cmd, agent),
 				Logger:  log,
 				Context: cmd.Context(),
 			})
@@ -114,12 +114,27 @@ keeps its own focus. A non-loopback address needs bearer tokens
 	f.BoolVar(&readOnly, "read-only", envDefault("CAIRN_READ_ONLY", "") == "true" || envDefault("CAIRN_READ_ONLY", "") == "1",
 		"serve only tools that do not write (env CAIRN_READ_ONLY=1)")
 	f.StringVar(&agent, "agent", envDefault("CAIRN_AGENT", mcpserver.DefaultAgent),
-		"agent name; each agent keeps its own focus (env CAIRN_AGENT)")
+		"agent name; each agent keeps its own focus (env CAIRN_AGENT; default: the client's name from initialize, else default)")
 	f.StringVar(&sync, "sync", envDefault("CAIRN_SYNC", "normal"),
 		"normal: survives a killed process; full: also survives power loss, one fsync per write (env CAIRN_SYNC)")
 	f.StringVar(&logLevel, "log-level", envDefault("CAIRN_LOG_LEVEL", "warn"), "debug, info, warn or error (to stderr)")
 	hf.register(cmd)
 	return cmd
+}
+
+// stdioAgent names the agent of a stdio session: --agent or CAIRN_AGENT
+// when given, else the client's name from initialize (so two editors on
+// one project keep their own focus), else "default".
+func stdioAgent(cmd *cobra.Command, agent string) func(mcp.Request) string {
+	if cmd.Flags().Changed("agent") || os.Getenv("CAIRN_AGENT") != "" {
+		return func(mcp.Request) string { return agent }
+	}
+	return func(req mcp.Request) string {
+		if n := mcpserver.ClientAgent(req); n != "" {
+			return n
+		}
+		return agent
+	}
 }
 
 func initCmd() *cobra.Command {

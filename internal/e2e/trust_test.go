@@ -134,3 +134,36 @@ func TestFocusSearchLandsOnReadyTask(t *testing.T) {
 		t.Fatalf("with only deferred and blocked tasks left: want zen naming what is open, got %s", r.Text)
 	}
 }
+
+// TestStdioAgentsFromClientName: two stdio clients with different names on
+// one project each keep their own YOU ARE HERE; --agent (or CAIRN_AGENT)
+// overrides the client's name.
+func TestStdioAgentsFromClientName(t *testing.T) {
+	dir := cairntest.Project(t)
+	a := cairntest.Start(t, cairntest.Options{Dir: dir, ClientName: "editor-a"})
+	b := cairntest.Start(t, cairntest.Options{Dir: dir, ClientName: "editor-b"})
+
+	a.OK("create_new_task", newTask("A's work"))
+	r := b.OK("get_current_task", args{})
+	if r.Structured["zen"] != true || r.Str("agent") != "editor-b" || !strings.Contains(r.Text, "editor-b") {
+		t.Fatalf("editor-b sees another client's focus: %v", r.Structured)
+	}
+	b.OK("create_new_task", newTask("B's work"))
+	r = a.OK("get_current_task", args{})
+	if r.Str("title") != "A's work" || r.Str("agent") != "editor-a" || !strings.Contains(r.Text, "agent editor-a") {
+		t.Fatalf("editor-a's focus moved: %v\n%s", r.Structured, r.Text)
+	}
+	if r := b.OK("get_current_task", args{}); r.Str("title") != "B's work" || r.Str("agent") != "editor-b" {
+		t.Fatalf("editor-b: %v", r.Structured)
+	}
+
+	// --agent and CAIRN_AGENT name the agent whatever the client says.
+	c := cairntest.Start(t, cairntest.Options{Dir: dir, ClientName: "editor-c", Args: []string{"--agent", "editor-a"}})
+	if r := c.OK("get_current_task", args{}); r.Str("title") != "A's work" {
+		t.Fatalf("--agent editor-a: %v", r.Structured)
+	}
+	d := cairntest.Start(t, cairntest.Options{Dir: dir, ClientName: "editor-d", Env: []string{"CAIRN_AGENT=editor-b"}})
+	if r := d.OK("get_current_task", args{}); r.Str("title") != "B's work" {
+		t.Fatalf("CAIRN_AGENT=editor-b: %v", r.Structured)
+	}
+}

@@ -232,6 +232,7 @@ func extendCurrentTask(ctx context.Context, c call, in newTaskArgs) (string, any
 
 type zenOut struct {
 	Zen        bool   `json:"zen"`
+	Agent      string `json:"agent,omitempty"` // whose focus this is
 	Message    string `json:"message"`
 	NextTaskID string `json:"next_task_id,omitempty"` // what get_next_task recommends
 }
@@ -266,6 +267,7 @@ func zenFrom(z service.Zen) (string, any, error) {
 }
 
 type currentOut struct {
+	Agent      string    `json:"agent"` // whose focus this is
 	TaskID     string    `json:"task_id"`
 	Title      string    `json:"title"`
 	Body       string    `json:"body"`
@@ -282,12 +284,15 @@ func getCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, error) 
 		if err != nil {
 			return "", nil, err
 		}
-		return zenFrom(v.ZenHint)
+		text, out, err := zenFrom(v.ZenHint)
+		z := out.(zenOut)
+		z.Agent = c.agent
+		return fmt.Sprintf("(agent %s) %s", c.agent, text), z, err
 	}
 	t := v.Task
-	out := currentOut{TaskID: t.ID.String(), Title: t.Title, Body: t.Body, Status: "current", Depth: v.Depth, CreatedAt: ts(t.CreatedAt)}
+	out := currentOut{Agent: c.agent, TaskID: t.ID.String(), Title: t.Title, Body: t.Body, Status: "current", Depth: v.Depth, CreatedAt: ts(t.CreatedAt)}
 	var b strings.Builder
-	fmt.Fprintf(&b, "YOU ARE HERE: %s (depth %d)\n", label(t), v.Depth)
+	fmt.Fprintf(&b, "YOU ARE HERE: %s (depth %d; agent %s)\n", label(t), v.Depth, c.agent)
 	if len(v.Breadcrumb) > 0 {
 		parts := make([]string, len(v.Breadcrumb))
 		for i, a := range v.Breadcrumb {

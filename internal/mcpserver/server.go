@@ -6,6 +6,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -41,8 +42,47 @@ type Options struct {
 	Context context.Context
 }
 
-// DefaultAgent is the agent of a single stdio session.
+// DefaultAgent is the agent of a session whose client gave no usable name.
 const DefaultAgent = "default"
+
+// MaxAgentLen bounds an agent's name, in bytes.
+const MaxAgentLen = 128
+
+// CheckAgent says what is wrong with an agent name, or nil: 1 to
+// MaxAgentLen bytes, not blank, no control characters.
+func CheckAgent(a string) error {
+	if len(a) > MaxAgentLen {
+		return fmt.Errorf("%d bytes is too long", len(a))
+	}
+	for _, r := range a {
+		if r < 0x20 || r == 0x7f {
+			return errors.New("contains a control character")
+		}
+	}
+	if strings.TrimSpace(a) == "" {
+		return errors.New("is blank")
+	}
+	return nil
+}
+
+// ClientAgent is the agent a request's client names itself at initialize
+// (clientInfo.name), or "" if it gave no usable name. Two editors on one
+// project thus keep their own focus without configuration.
+func ClientAgent(req mcp.Request) string {
+	if req == nil {
+		return ""
+	}
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok || ss == nil {
+		return ""
+	}
+	if ip := ss.InitializeParams(); ip != nil && ip.ClientInfo != nil {
+		if n := strings.TrimSpace(ip.ClientInfo.Name); n != "" && CheckAgent(n) == nil {
+			return n
+		}
+	}
+	return ""
+}
 
 // A toolset groups tools that are served together.
 type toolset struct {
