@@ -233,6 +233,9 @@ func showDetail(w io.Writer, d service.Detail) error {
 		fmt.Fprintf(w, ", done %s", d.CompletedAt.Format("2006-01-02 15:04"))
 	}
 	fmt.Fprintln(w)
+	for _, r := range d.Imports {
+		fmt.Fprintln(w, r)
+	}
 	list := func(name string, ts []task.Task) {
 		if len(ts) == 0 {
 			return

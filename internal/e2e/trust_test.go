@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -165,5 +168,68 @@ func TestStdioAgentsFromClientName(t *testing.T) {
 	d := cairntest.Start(t, cairntest.Options{Dir: dir, ClientName: "editor-d", Env: []string{"CAIRN_AGENT=editor-b"}})
 	if r := d.OK("get_current_task", args{}); r.Str("title") != "B's work" {
 		t.Fatalf("CAIRN_AGENT=editor-b: %v", r.Structured)
+	}
+}
+
+// runCairn runs the real binary with args in dir and returns its stdout.
+func runCairn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(cairntest.Binary(t), args...)
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CAIRN_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("cairn %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// TestImportIDsAndFiles: an import says which Cairn id each task of the
+// file became, the task remembers its file id, skipped dependencies say
+// whose numbering they use, and a second file never updates the first
+// file's tasks.
+func TestImportIDsAndFiles(t *testing.T) {
+	dir := cairntest.Project(t)
+	if help := runCairn(t, dir, "import", "--help"); strings.Contains(help, "Ids,") || !strings.Contains(help, "file id → Cairn id") {
+		t.Fatalf("import --help:\n%s", help)
+	}
+	a := filepath.Join(dir, ".taskmaster", "tasks", "tasks.json")
+	os.MkdirAll(filepath.Dir(a), 0o755)
+	os.WriteFile(a, []byte(`{"master": {"tasks": [
+		{"id": 1, "title": "Scaffold", "subtasks": [{"id": 1, "title": "go mod init"}, {"id": 2, "title": "CI"}]},
+		{"id": 2, "title": "Schema"},
+		{"id": 3, "title": "API", "dependencies": [2, 42]}]}}`), 0o644)
+	out := runCairn(t, dir, "import", a)
+	for _, want := range []string{"file id → Cairn id", "3 → 5", "1.2 → 3", "file task 3 depends on file task 42: not in the file"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("import output lacks %q:\n%s", want, out)
+		}
+	}
+	// The file id is on the task, for people and for agents.
+	if show := runCairn(t, dir, "show", "5"); !strings.Contains(show, "imported from .taskmaster/tasks/tasks.json (taskmaster:master) task 3") {
+		t.Fatalf("cairn show 5:\n%s", show)
+	}
+	s := cairntest.Start(t, cairntest.Options{Dir: dir})
+	if g := s.OK("get_task", args{"id": "5"}); !strings.Contains(g.Text, "imported from .taskmaster/tasks/tasks.json (taskmaster:master) task 3") {
+		t.Fatalf("get_task 5:\n%s", g.Text)
+	}
+
+	// Another file with the same tag and ids: its own tasks.
+	b := filepath.Join(dir, "other.json")
+	os.WriteFile(b, []byte(`{"master": {"tasks": [{"id": 1, "title": "Something else"}]}}`), 0o644)
+	out = runCairn(t, dir, "import", b)
+	if !strings.Contains(out, "created 1, updated 0") {
+		t.Fatalf("second file:\n%s", out)
+	}
+	if g := s.OK("get_task", args{"id": "1"}); g.Str("title") != "Scaffold" {
+		t.Fatalf("a second file updated the first file's task 1: %v", g.Structured)
+	}
+	// The first file again: unchanged.
+	if out = runCairn(t, dir, "import", a); !strings.Contains(out, "created 0, updated 0, unchanged 5") {
+		t.Fatalf("re-import of the first file:\n%s", out)
 	}
 }

@@ -191,6 +191,7 @@ type planTask struct {
 	DependsOn    []taskLink `json:"dependsOn,omitempty"`
 	Dependents   []taskLink `json:"dependents,omitempty"`
 	Subtasks     []taskLink `json:"subtasks,omitempty"`
+	ImportedFrom []string   `json:"importedFrom,omitempty"` // e.g. "imported from tasks.json (taskmaster:master) task 3"
 }
 
 // taskLink is another task named in a result.
@@ -245,6 +246,9 @@ func full(d service.Detail) planTask {
 	for _, x := range d.Subtasks {
 		p.Subtasks = append(p.Subtasks, link(x))
 	}
+	for _, r := range d.Imports {
+		p.ImportedFrom = append(p.ImportedFrom, r.String())
+	}
 	return p
 }
 
@@ -272,6 +276,9 @@ func render(p planTask) string {
 	fmt.Fprintf(&b, "\ncreated %s, updated %s", p.CreatedAt, p.UpdatedAt)
 	if p.CompletedAt != "" {
 		b.WriteString(", done " + p.CompletedAt)
+	}
+	for _, f := range p.ImportedFrom {
+		b.WriteString("\n" + f)
 	}
 	links := func(name string, ls []taskLink) {
 		if len(ls) == 0 {

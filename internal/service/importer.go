@@ -38,7 +38,42 @@ type ImportTask struct {
 // file. Dependencies stay within a set.
 type ImportSet struct {
 	Source string // the mapping's namespace, e.g. "taskmaster:master" or "todori"
-	Tasks  []ImportTask
+	// File identifies the file the set comes from (its path relative to
+	// the project root, say). Re-imports match tasks by file, source and
+	// external id, so another file with the same tag and ids gets tasks of
+	// its own. Empty: matched by source and external id alone.
+	File  string
+	Tasks []ImportTask
+}
+
+// mappingKey is the import mapping's source for a set: its source, and its
+// file when known.
+func mappingKey(source, file string) string {
+	if file == "" {
+		return source
+	}
+	return source + "@" + file
+}
+
+// ImportRef is where an imported task came from.
+type ImportRef struct {
+	Source     string // e.g. "taskmaster:master"
+	File       string // empty when the import did not say
+	ExternalID string // the task's id in the file
+}
+
+func importRef(m store.Import) ImportRef {
+	src, file, _ := strings.Cut(m.Source, "@")
+	return ImportRef{Source: src, File: file, ExternalID: m.ExternalID}
+}
+
+// String says where the task came from, e.g. "imported from
+// .taskmaster/tasks/tasks.json (taskmaster:master) task 3".
+func (r ImportRef) String() string {
+	if r.File == "" {
+		return fmt.Sprintf("imported from %s task %s", r.Source, r.ExternalID)
+	}
+	return fmt.Sprintf("imported from %s (%s) task %s", r.File, r.Source, r.ExternalID)
 }
 
 // ImportOptions changes how an import runs.
@@ -131,7 +166,8 @@ func NewImporter(s store.Store) *Importer {
 
 // inode is one task of the file during an import.
 type inode struct {
-	src     string
+	src     string // the set's source, as reports name it
+	mapKey  string // the set's key in the import mapping
 	in      *ImportTask
 	parent  *inode
 	kids    []*inode
@@ -160,7 +196,7 @@ func planImport(sets []ImportSet) ([]*inode, []SkippedDep, error) {
 		walk = func(ts []ImportTask, parent *inode) error {
 			for i := range ts {
 				in := &ts[i]
-				n := &inode{src: set.Source, in: in, parent: parent, key: task.ID(len(nodes) + 1)}
+				n := &inode{src: set.Source, mapKey: mappingKey(set.Source, set.File), in: in, parent: parent, key: task.ID(len(nodes) + 1)}
 				if err := validImport(in); err != nil {
 					return &ImportError{Source: set.Source, Task: refOr(in.ExternalID, parent, i), Err: err}
 				}
@@ -351,7 +387,7 @@ func (im *Importer) place(ctx context.Context, tx store.Tx, nodes []*inode, rep 
 			}
 			parent = n.parent.t.ID
 		}
-		id, ok, err := tx.Imported(ctx, n.src, n.in.ExternalID)
+		id, ok, err := tx.Imported(ctx, n.mapKey, n.in.ExternalID)
 		if err != nil {
 			return err
 		}
@@ -404,7 +440,7 @@ func (im *Importer) place(ctx context.Context, tx store.Tx, nodes []*inode, rep 
 		if err != nil {
 			return err
 		}
-		if err := tx.SetImported(ctx, n.src, n.in.ExternalID, t.ID); err != nil {
+		if err := tx.SetImported(ctx, n.mapKey, n.in.ExternalID, t.ID); err != nil {
 			return err
 		}
 		n.t = t

@@ -72,6 +72,7 @@ type Detail struct {
 	Deps       []task.Task // the tasks it depends on, in id order
 	Dependents []task.Task // the tasks that depend on it, in id order
 	Subtasks   []task.Task // its children, in order
+	Imports    []ImportRef // where it was imported from; only Get fills it
 }
 
 func detail(ctx context.Context, tx store.Tx, t task.Task) (Detail, error) {
@@ -110,7 +111,13 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 		if err != nil {
 			return err
 		}
-		d, err = detail(ctx, tx, t)
+		if d, err = detail(ctx, tx, t); err != nil {
+			return err
+		}
+		ms, err := tx.ImportsOf(ctx, t.ID)
+		for _, m := range ms {
+			d.Imports = append(d.Imports, importRef(m))
+		}
 		return err
 	})
 	if err != nil {

@@ -156,6 +156,9 @@ type Tx interface {
 	Imported(ctx context.Context, source, externalID string) (task.ID, bool, error)
 	// SetImported records that an external id became task id.
 	SetImported(ctx context.Context, source, externalID string, id task.ID) error
+	// ImportsOf returns the import mappings that point at task id, by
+	// source and external id.
+	ImportsOf(ctx context.Context, id task.ID) ([]Import, error)
 
 	// Loop returns a visible task and its loop state (nil: not a loop).
 	Loop(ctx context.Context, id task.ID) (task.Task, []byte, error)
@@ -201,4 +204,10 @@ type LoopEvent struct {
 	Kind   string
 	Detail string
 	At     time.Time
+}
+
+// Import is one import mapping: the external id a task had in its source.
+type Import struct {
+	Source     string
+	ExternalID string
 }

@@ -1041,6 +1041,14 @@ func testImported(t *testing.T, s store.Store) {
 		imported(tx, "jira", "X-2", b.ID)
 		imported(tx, "jira", "x-1", 0) // external ids are exact
 		imported(tx, "gitlab", "X-1", 0)
+		got, err := tx.ImportsOf(ctx, b.ID)
+		want := []store.Import{{Source: "github", ExternalID: "X-1"}, {Source: "jira", ExternalID: "X-2"}}
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("ImportsOf(b) = %v, %v; want %v", got, err, want)
+		}
+		if got, err := tx.ImportsOf(ctx, d.ID); err != nil || len(got) != 0 {
+			t.Errorf("ImportsOf(d) = %v, %v; want none", got, err)
+		}
 		return nil
 	})
 	// Upsert: a mapping set again points at the new task.
