@@ -630,6 +630,8 @@ func TestRawStdio(t *testing.T) {
 		{"bare number", "42\n", -32600, nil},
 		{"null", "null\n", -32600, nil},
 		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}` + "\n", -32600, nil},
+		{"id alone", `{"jsonrpc":"2.0","id":77}` + "\n", -32600, float64(77)},
+		{"response without result or error", `{"jsonrpc":"2.0","id":"r","params":{}}` + "\n", -32600, "r"},
 	}
 	for _, b := range bad {
 		send(b.line)

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -231,5 +232,46 @@ func TestImportIDsAndFiles(t *testing.T) {
 	// The first file again: unchanged.
 	if out = runCairn(t, dir, "import", a); !strings.Contains(out, "created 0, updated 0, unchanged 5") {
 		t.Fatalf("re-import of the first file:\n%s", out)
+	}
+}
+
+// TestStdioFinishesBeforeExit: requests still in flight when stdin closes
+// are answered (and their writes made) before the server exits.
+func TestStdioFinishesBeforeExit(t *testing.T) {
+	dir := cairntest.Project(t)
+	cmd := exec.Command(cairntest.Binary(t), "serve")
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CAIRN_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	// Everything at once, then end of input: what a client piping a script
+	// into the server does.
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_new_task","arguments":{"title":"Piped in"}}}
+`)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("cairn serve: %v\nstderr:\n%s", err, stderr.String())
+	}
+	ids := map[float64]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err == nil && m["error"] == nil {
+			if id, ok := m["id"].(float64); ok {
+				ids[id] = true
+			}
+		}
+	}
+	if !ids[1] || !ids[2] {
+		t.Fatalf("answers for ids %v, want 1 and 2; stdout:\n%s\nstderr:\n%s", ids, out, stderr.String())
+	}
+	s := cairntest.Start(t, cairntest.Options{Dir: dir})
+	if bp := bigPicture(t, s); !strings.Contains(bp, "Piped in") {
+		t.Fatalf("the piped call's task is not in the store:\n%s", bp)
 	}
 }
