@@ -55,6 +55,9 @@ func tasksCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			q := store.Query{Sort: sortBy, Desc: desc, Limit: limit, Offset: offset}
+			if !cmd.Flags().Changed("desc") {
+				q.Desc = store.DefaultDesc(sortBy)
+			}
 			for _, s := range splitList(status) {
 				st := task.Status(strings.ToLower(s))
 				if !st.Valid() {
@@ -101,7 +104,7 @@ func tasksCmd() *cobra.Command {
 	f.StringVar(&priority, "priority", "", "only these priorities, comma-separated")
 	f.BoolVar(&all, "all", false, "include done and cancelled tasks")
 	f.StringVar(&sortBy, "sort", "id", "id, priority, created, updated or status")
-	f.BoolVar(&desc, "desc", false, "sort descending")
+	f.BoolVar(&desc, "desc", false, "sort descending (default for priority: most important first; --desc=false for low first)")
 	f.IntVar(&limit, "limit", 0, "show at most this many (0: all)")
 	f.IntVar(&offset, "offset", 0, "skip this many")
 	f.BoolVar(&asJSON, "json", false, "print JSON")

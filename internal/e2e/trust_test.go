@@ -275,3 +275,32 @@ func TestStdioFinishesBeforeExit(t *testing.T) {
 		t.Fatalf("the piped call's task is not in the store:\n%s", bp)
 	}
 }
+
+// TestQueryPriorityOrder: desc means most important first, as people read
+// it; without an order, priority sorts most important first too.
+func TestQueryPriorityOrder(t *testing.T) {
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	for _, p := range []string{"low", "critical", "medium", "high"} {
+		s.OK("create_task", args{"title": p, "priority": p})
+	}
+	order := func(sort args) string {
+		r := s.OK("query_tasks", args{"sort": sort, "fields": []string{"title"}})
+		var got []string
+		for _, x := range r.Structured["tasks"].([]any) {
+			got = append(got, x.(map[string]any)["title"].(string))
+		}
+		return strings.Join(got, " ")
+	}
+	for _, tc := range []struct {
+		sort args
+		want string
+	}{
+		{args{"field": "priority", "order": "desc"}, "critical high medium low"},
+		{args{"field": "priority", "order": "asc"}, "low medium high critical"},
+		{args{"field": "priority"}, "critical high medium low"},
+	} {
+		if got := order(tc.sort); got != tc.want {
+			t.Errorf("query_tasks sort %v: %s, want %s", tc.sort, got, tc.want)
+		}
+	}
+}

@@ -87,7 +87,7 @@ type nextTaskArgs struct {
 
 type sortArgs struct {
 	Field string `json:"field,omitempty"`
-	Order string `json:"order,omitempty"`
+	Order string `json:"order,omitempty" jsonschema:"asc or desc; priority desc (the default) is most important first"`
 }
 
 type queryTasksArgs struct {
@@ -566,7 +566,9 @@ func queryTasks(ctx context.Context, c call, in queryTasksArgs) (string, any, er
 		return "", nil, &task.FieldError{Field: "sort.field", Problem: fmt.Sprintf("is %s", quoteClip(in.Sort.Field)), Fix: "use priority, created, updated or status"}
 	}
 	switch o := strings.ToLower(in.Sort.Order); o {
-	case "", "asc":
+	case "":
+		q.Desc = store.DefaultDesc(q.Sort)
+	case "asc":
 	case "desc":
 		q.Desc = true
 	default:

@@ -58,10 +58,11 @@ type Query struct {
 	CreatedBefore time.Time
 	UpdatedAfter  time.Time
 	UpdatedBefore time.Time
-	// Sort is one of SortID (default), SortPriority (critical first),
-	// SortCreated, SortUpdated and SortStatus (in task.Statuses order).
+	// Sort is one of SortID (default), SortPriority (by importance: low
+	// first, critical first with Desc), SortCreated, SortUpdated and
+	// SortStatus (in task.Statuses order).
 	Sort     string
-	Desc     bool
+	Desc     bool // see DefaultDesc for the order a surface takes when none is asked for
 	Offset   int
 	Limit    int // zero: no limit
 	WithBody bool
@@ -75,6 +76,10 @@ const (
 	SortUpdated  = "updated"
 	SortStatus   = "status"
 )
+
+// DefaultDesc is the order a sort takes when the caller asks for none:
+// priority most important first (Desc), the others ascending.
+func DefaultDesc(sort string) bool { return sort == SortPriority }
 
 // Counts are the plan's aggregate numbers over the visible tasks.
 type Counts struct {

@@ -133,6 +133,10 @@ func PriorityRank(p Priority) int {
 // Priorities lists the valid priorities, highest first.
 var Priorities = []Priority{PriorityCritical, PriorityHigh, PriorityMedium, PriorityLow}
 
+// PrioritiesLowFirst lists the priorities by importance, lowest first: the
+// ascending order of a sort by priority.
+var PrioritiesLowFirst = []Priority{PriorityLow, PriorityMedium, PriorityHigh, PriorityCritical}
+
 // Valid reports whether p is one of Priorities.
 func (p Priority) Valid() bool { return slices.Contains(Priorities, p) }
 

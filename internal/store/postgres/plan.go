@@ -110,7 +110,8 @@ func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error
 	order := "id"
 	switch q.Sort {
 	case store.SortPriority:
-		order = ranks("priority", task.Priorities)
+		// By importance, so that Desc means most important first.
+		order = ranks("priority", task.PrioritiesLowFirst)
 	case store.SortStatus:
 		order = ranks("status", task.Statuses)
 	case store.SortCreated:

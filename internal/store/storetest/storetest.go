@@ -669,7 +669,7 @@ func testQuerySort(t *testing.T, s store.Store) {
 	}{
 		{"", func(x task.Task) int64 { return 0 }}, // the id
 		{store.SortID, func(x task.Task) int64 { return 0 }},
-		{store.SortPriority, func(x task.Task) int64 { return int64(task.PriorityRank(x.Priority)) }},
+		{store.SortPriority, func(x task.Task) int64 { return -int64(task.PriorityRank(x.Priority)) }}, // low first
 		{store.SortCreated, func(x task.Task) int64 { return x.CreatedAt.UnixMicro() }},
 		{store.SortUpdated, func(x task.Task) int64 { return x.UpdatedAt.UnixMicro() }},
 		{store.SortStatus, func(x task.Task) int64 { return int64(statusRank(x.Status)) }},
@@ -705,7 +705,7 @@ func testQuerySort(t *testing.T, s store.Store) {
 		q    store.Query
 		want []string
 	}{
-		{store.Query{Sort: store.SortPriority}, []string{"c", "g", "a", "e", "d", "h", "i", "b", "f"}},
+		{store.Query{Sort: store.SortPriority, Desc: true}, []string{"g", "c", "e", "a", "i", "h", "d", "f", "b"}}, // critical first
 		{store.Query{Sort: store.SortStatus}, []string{"a", "g", "i", "c", "d", "b", "h", "e", "f"}},
 		{store.Query{Sort: store.SortUpdated, Desc: true}, []string{"g", "c", "i", "f", "d", "a", "h", "b", "e"}},
 		{store.Query{Sort: store.SortCreated, Statuses: []task.Status{task.StatusPending}, Desc: true}, []string{"i", "g", "a"}},
