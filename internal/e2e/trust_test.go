@@ -304,3 +304,29 @@ func TestQueryPriorityOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopPriorityVocabulary: loops speak the tasks' priorities; the old
+// loop word "normal" is still accepted, as medium.
+func TestLoopPriorityVocabulary(t *testing.T) {
+	dir := cairntest.Project(t)
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "all"}})
+	id := s.OK("loop_start", args{"objective": "o", "completion_criteria": "c", "priority": "medium"}).Str("id")
+	old := s.OK("loop_start", args{"objective": "o2", "completion_criteria": "c", "priority": "normal"}).Str("id")
+	for _, l := range []string{id, old} {
+		r := s.OK("loop_status", args{"id": l})
+		if m, _ := r.Structured["metadata"].(map[string]any); m == nil || m["priority"] != "medium" {
+			t.Fatalf("loop %s: metadata %v, want priority medium", l, r.Structured["metadata"])
+		}
+	}
+	if e := s.Err("loop_start", args{"objective": "o", "completion_criteria": "c", "priority": "urgent"}); !strings.Contains(e.Text, "critical, high, medium or low") {
+		t.Fatalf("bad loop priority: %s", e.Text)
+	}
+	// One priority: the task's, whichever tool changed it.
+	s.OK("update_task", args{"id": id, "priority": "high"})
+	if m, _ := s.OK("loop_status", args{"id": id}).Structured["metadata"].(map[string]any); m["priority"] != "high" {
+		t.Fatalf("loop priority after update_task: %v", m)
+	}
+	if out := runCairn(t, dir, "loop", id); !strings.Contains(out, "priority high") {
+		t.Fatalf("cairn loop %s:\n%s", id, out)
+	}
+}

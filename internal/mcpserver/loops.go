@@ -93,7 +93,7 @@ func loopTools() []tool {
 		declare(ts, mcp.Tool{Name: "loop_start", Annotations: additive,
 			Description: "Start an iterative loop toward an objective, with completion criteria and an iteration budget."},
 			loopStart, minimum("max_iterations", 1), enum("execution_mode", "strict", "seeded", "logged", "default"),
-			enum("priority", "low", "normal", "high", "critical")),
+			enum("priority", priorityEnum...)),
 		declare(ts, mcp.Tool{Name: "loop_status", Annotations: readOnly,
 			Description: "A loop's state and legal next steps; history only on request, paged."},
 			loopStatus, page...),

@@ -47,7 +47,6 @@ type Start struct {
 }
 
 var (
-	loopPriorities = map[string]task.Priority{"low": task.PriorityLow, "normal": task.PriorityMedium, "high": task.PriorityHigh, "critical": task.PriorityCritical}
 	executionModes = []string{"strict", "seeded", "logged", "default"}
 )
 
@@ -85,11 +84,9 @@ func (in *Start) validate() error {
 	if !contains(executionModes, in.ExecutionMode) {
 		return &task.FieldError{Field: "execution_mode", Problem: fmt.Sprintf("is %q", clip(in.ExecutionMode, 40)), Fix: "use strict, seeded, logged or default"}
 	}
-	if in.Priority == "" {
-		in.Priority = "normal"
-	}
-	if _, ok := loopPriorities[in.Priority]; !ok {
-		return &task.FieldError{Field: "priority", Problem: fmt.Sprintf("is %q", clip(in.Priority, 40)), Fix: "use low, normal, high or critical"}
+	in.Priority = string(loopPriority(in.Priority))
+	if err := validPriority(task.Priority(in.Priority)); err != nil {
+		return err
 	}
 	if len(in.Tags) > loop.MaxTags {
 		return &task.FieldError{Field: "tags", Problem: fmt.Sprintf("has %d tags", len(in.Tags)), Fix: fmt.Sprintf("keep at most %d", loop.MaxTags)}
@@ -133,7 +130,7 @@ func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
 		st := loop.New(in.Objective, in.Criteria, in.MaxIterations,
 			loop.Metadata{CreatedBy: in.CreatedBy, Priority: in.Priority, Tags: in.Tags, ExecutionMode: in.ExecutionMode}, now)
 		t, err := tx.CreateTask(ctx, task.Task{Title: in.Objective, Body: "Completion criteria: " + in.Criteria,
-			Priority: loopPriorities[in.Priority], CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent})
+			Priority: task.Priority(in.Priority), CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent})
 		if err != nil {
 			return err
 		}
@@ -167,7 +164,20 @@ func loadLoop(ctx context.Context, tx store.Tx, ref string) (Loop, error) {
 	if err := json.Unmarshal(raw, &out.State); err != nil {
 		return Loop{}, fmt.Errorf("decode loop %s: %w", t.ID, err)
 	}
+	// One priority: the task's, whichever tool changed it last.
+	out.State.Metadata.Priority = string(t.Priority)
 	return out, nil
+}
+
+// loopPriority reads a loop's priority in the tasks' words (critical, high,
+// medium, low; default medium). Loops once said "normal" for medium: it is
+// still accepted, from clients and prompts written then, and never shown.
+func loopPriority(p string) task.Priority {
+	switch p = strings.ToLower(strings.TrimSpace(p)); p {
+	case "", "normal":
+		return task.PriorityMedium
+	}
+	return task.Priority(p)
 }
 
 // taskStatus is the task status that mirrors a loop status.
@@ -268,6 +278,7 @@ func (l *Loops) List(ctx context.Context, statuses []loop.Status) ([]Loop, error
 			if err := json.Unmarshal(r.State, &lp.State); err != nil {
 				return fmt.Errorf("decode loop %s: %w", r.Task.ID, err)
 			}
+			lp.State.Metadata.Priority = string(r.Task.Priority)
 			if len(statuses) == 0 || containsStatus(statuses, lp.State.Status) {
 				out = append(out, lp)
 			}
