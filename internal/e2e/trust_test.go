@@ -330,3 +330,29 @@ func TestLoopPriorityVocabulary(t *testing.T) {
 		t.Fatalf("cairn loop %s:\n%s", id, out)
 	}
 }
+
+// TestDeleteNamesReleasedTasks: delete_task names the tasks that lost a
+// dependency, and says which of them are now ready.
+func TestDeleteNamesReleasedTasks(t *testing.T) {
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	s.OK("create_task", args{"title": "Old plan"})                                  // 1
+	s.OK("create_task", args{"title": "Other"})                                     // 2
+	s.OK("create_task", args{"title": "Build", "dependencies": []string{"1", "2"}}) // 3: still waits on 2
+	s.OK("create_task", args{"title": "Ship", "dependencies": []string{"1"}})       // 4: ready after
+	s.OK("create_task", args{"title": "Unrelated"})                                 // 5
+	r := s.OK("delete_task", args{"id": "1"})
+	for _, want := range []string{"[3] Build", "[4] Ship", "Now ready: [4]"} {
+		if !strings.Contains(r.Text, want) {
+			t.Fatalf("delete_task answer lacks %q:\n%s", want, r.Text)
+		}
+	}
+	if ready, _ := r.Structured["ready"].([]any); strings.Contains(r.Text, "Unrelated") || len(ready) != 1 || ready[0] != "4" {
+		t.Fatalf("delete_task answer:\n%s", r.Text)
+	}
+	if got := r.Structured["released"]; len(got.([]any)) != 2 {
+		t.Fatalf("released: %v", r.Structured)
+	}
+	if r := s.OK("delete_task", args{"id": "5"}); !strings.Contains(r.Text, "no task depended on it") {
+		t.Fatalf("delete_task of a task nothing depends on:\n%s", r.Text)
+	}
+}

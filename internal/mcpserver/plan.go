@@ -485,10 +485,12 @@ func updateTask(ctx context.Context, c call, in updateTaskArgs) (string, any, er
 }
 
 type deletedOut struct {
-	Success   bool   `json:"success"`
-	DeletedID string `json:"deletedId"`
-	Removed   int    `json:"removed"`
-	Message   string `json:"message"`
+	Success   bool       `json:"success"`
+	DeletedID string     `json:"deletedId"`
+	Removed   int        `json:"removed"`
+	Released  []taskLink `json:"released,omitempty"` // tasks that depended on what was deleted
+	Ready     []string   `json:"ready,omitempty"`    // of those, the ids now ready to work on
+	Message   string     `json:"message"`
 }
 
 func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
@@ -500,8 +502,36 @@ func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
 	if r.Count > 1 {
 		msg += fmt.Sprintf(" and %d subtasks", r.Count-1)
 	}
-	msg += "; no task depends on them any more."
-	return msg, deletedOut{Success: true, DeletedID: r.Task.ID.String(), Removed: r.Count, Message: msg}, nil
+	out := deletedOut{Success: true, DeletedID: r.Task.ID.String(), Removed: r.Count}
+	it := "it"
+	if r.Count > 1 {
+		it = "them"
+	}
+	if len(r.Released) == 0 {
+		msg += "; no task depended on " + it + "."
+	} else {
+		names := make([]string, 0, len(r.Released))
+		for i, x := range r.Released {
+			out.Released = append(out.Released, link(x))
+			if i < 10 {
+				names = append(names, label(x))
+			}
+		}
+		if n := len(r.Released) - len(names); n > 0 {
+			names = append(names, fmt.Sprintf("and %d more", n))
+		}
+		msg += "; these no longer depend on " + it + ": " + strings.Join(names, ", ") + "."
+		if len(r.Ready) > 0 {
+			ready := make([]string, len(r.Ready))
+			for i, id := range r.Ready {
+				out.Ready = append(out.Ready, id.String())
+				ready[i] = "[" + id.String() + "]"
+			}
+			msg += " Now ready: " + strings.Join(ready, ", ") + "."
+		}
+	}
+	out.Message = msg
+	return msg, out, nil
 }
 
 type nextOut struct {

@@ -442,6 +442,11 @@ func (p *Plan) Update(ctx context.Context, ref, field string, c Change) (Detail,
 type Deleted struct {
 	Task  task.Task
 	Count int // tasks removed, subtasks included
+	// Released are the tasks outside the deleted subtree that depended on
+	// something in it, in id order; Ready are those of them that can now be
+	// worked on (see task.Board.Ready).
+	Released []task.Task
+	Ready    []task.ID
 }
 
 // Delete removes a task and its subtasks from the plan; other tasks stop
@@ -472,12 +477,53 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 	for _, x := range task.Subtree(all, t.ID) {
 		in[x.ID] = true
 	}
+	// Who loses a dependency, read before the edges go with the subtree.
+	released := map[task.ID]bool{}
+	for id := range in {
+		ds, err := tx.Dependents(ctx, id)
+		if err != nil {
+			return Deleted{}, err
+		}
+		for _, d := range ds {
+			if !in[d] {
+				released[d] = true
+			}
+		}
+	}
 	now := p.now()
 	r := Deleted{Task: t}
 	if r.Count, err = tx.RemoveSubtree(ctx, t.ID, now); err != nil {
 		return Deleted{}, err
 	}
-	return r, moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now)
+	if err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now); err != nil {
+		return Deleted{}, err
+	}
+	if len(released) == 0 {
+		return r, nil
+	}
+	rest, err := tx.Tasks(ctx)
+	if err != nil {
+		return Deleted{}, err
+	}
+	deps, err := tx.Deps(ctx)
+	if err != nil {
+		return Deleted{}, err
+	}
+	b := task.NewBoard(rest, deps)
+	ids := make([]task.ID, 0, len(released))
+	for id := range released {
+		ids = append(ids, id)
+	}
+	task.SortIDs(ids)
+	for _, id := range ids {
+		if x := b.Tasks[id]; x != nil {
+			r.Released = append(r.Released, *x)
+			if b.Ready(id) {
+				r.Ready = append(r.Ready, id)
+			}
+		}
+	}
+	return r, nil
 }
 
 // Board returns the whole plan graph, from cache while the store is
