@@ -356,3 +356,23 @@ func TestDeleteNamesReleasedTasks(t *testing.T) {
 		t.Fatalf("delete_task of a task nothing depends on:\n%s", r.Text)
 	}
 }
+
+// TestInstructionsCoverMemory: the default toolsets include memory, and the
+// instructions say briefly when to use it; they stay short.
+func TestInstructionsCoverMemory(t *testing.T) {
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	in := s.Session.InitializeResult().Instructions
+	for _, want := range []string{"memory_search", "memory_add_decision", "memory_add_mistake", "diagnose_error", "get_next_task"} {
+		if !strings.Contains(in, want) {
+			t.Errorf("instructions lack %s:\n%s", want, in)
+		}
+	}
+	if len(in) > 1000 {
+		t.Errorf("instructions are %d bytes; keep them under 1000:\n%s", len(in), in)
+	}
+	// Without the memory toolset, they do not name its tools.
+	f := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: []string{"--toolsets", "focus,plan"}})
+	if in := f.Session.InitializeResult().Instructions; strings.Contains(in, "memory_") {
+		t.Errorf("instructions without the memory toolset name memory tools:\n%s", in)
+	}
+}

@@ -190,11 +190,25 @@ func (s *server) agent(req mcp.Request) string {
 }
 
 // instructions are sent to the client at initialization; clients show them
-// to the model, so they say in a few lines how to use Cairn well.
-const instructions = `Cairn is your working memory for this project. Start each session with get_current_task (YOU ARE HERE) or get_big_picture. ` +
-	`Break work down with create_new_task (a deeper step) and extend_current_task (the next step at the same level); ` +
-	`finish with complete_current_task, which moves focus on. Keep notes in the task body with update_current_task. ` +
-	`The plan tools (get_tasks, get_next_task, create_task with dependencies) see the same tasks.`
+// to the model, so they say in a few lines how to use Cairn well, naming
+// only the tools of the toolsets served.
+func instructions(want map[string]bool) string {
+	var b strings.Builder
+	b.WriteString("Cairn is your working memory for this project.")
+	if want["focus"] {
+		b.WriteString(" Start each session with get_current_task (YOU ARE HERE); in zen it names the next task, which switch_focus starts. " +
+			"Break work down with create_new_task (a deeper step) and extend_current_task (the next step at the same level); " +
+			"finish with complete_current_task, which moves focus on. Keep notes in the task body with update_current_task.")
+	}
+	if want["plan"] {
+		b.WriteString(" The plan tools (get_tasks, get_next_task, create_task with dependencies) see the same tasks.")
+	}
+	if want["memory"] {
+		b.WriteString(" Before you design or debug, memory_search for past decisions and mistakes; on an error, diagnose_error first. " +
+			"Record choices with memory_add_decision and fixed failures with memory_add_mistake.")
+	}
+	return b.String()
+}
 
 // New builds the MCP server with the selected tools and prompts.
 func New(opts Options) (*mcp.Server, error) {
@@ -215,7 +229,7 @@ func New(opts Options) (*mcp.Server, error) {
 			prompts = append(prompts, p)
 		}
 	}
-	so := &mcp.ServerOptions{Instructions: instructions, Logger: opts.Logger}
+	so := &mcp.ServerOptions{Instructions: instructions(want), Logger: opts.Logger}
 	if len(prompts) > 0 {
 		so.CompletionHandler = s.completion(prompts)
 	}
