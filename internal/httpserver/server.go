@@ -626,7 +626,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *prob
 	limit := s.cfg.MaxBodyBytes
 	tooLarge := &problem{Status: http.StatusRequestEntityTooLarge, Reason: "body_too_large",
 		Problem: fmt.Sprintf("the request body is over the limit of %d bytes", limit),
-		Fix:     "send a smaller message (a long task body can be written in parts), or raise --max-body"}
+		Fix:     "send a smaller message: keep large material in files and store a summary or the file's path (a task body holds at most 1 MiB); the server's operator can raise --max-body"}
 	if r.ContentLength > limit {
 		w.Header().Set("Connection", "close")
 		return nil, tooLarge
