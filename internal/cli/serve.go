@@ -101,6 +101,9 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					}
 				}
 			}()
+			if isTerminal(os.Stdin.Fd()) {
+				fmt.Fprint(cmd.ErrOrStderr(), terminalHint)
+			}
 			t := &mcpserver.StdioTransport{In: os.Stdin, Out: os.Stdout, Logger: log}
 			if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) {
 				return err
@@ -121,6 +124,16 @@ keeps its own focus. A non-loopback address needs bearer tokens
 	hf.register(cmd)
 	return cmd
 }
+
+// terminalHint is what `cairn serve` says when a person starts it in a
+// terminal, where it would otherwise wait silently for protocol messages.
+const terminalHint = `cairn serve speaks MCP (JSON-RPC) on stdio: an MCP client starts it and talks
+to it; it is waiting for such a client on stdin now (Ctrl-C stops it).
+Add it to a client, run from the project directory:
+  claude mcp add cairn -- cairn serve
+  or in a client's JSON config: {"command": "cairn", "args": ["serve"]}
+For people: cairn tasks, cairn show ID, cairn loops (cairn --help lists all).
+`
 
 // stdioAgent names the agent of a stdio session: --agent or CAIRN_AGENT
 // when given, else the client's name from initialize (so two editors on
