@@ -376,3 +376,23 @@ func TestInstructionsCoverMemory(t *testing.T) {
 		t.Errorf("instructions without the memory toolset name memory tools:\n%s", in)
 	}
 }
+
+// TestLoopCompleteRefusesOpenDependencies: completing a loop completes its
+// task, so the same rule holds.
+func TestLoopCompleteRefusesOpenDependencies(t *testing.T) {
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: []string{"--toolsets", "all"}})
+	dep := s.OK("create_task", args{"title": "Provision the runner"}).Str("id")
+	id := s.OK("loop_start", args{"objective": "green CI", "completion_criteria": "all jobs pass"}).Str("id")
+	s.OK("update_task", args{"id": id, "dependencies": []string{dep}})
+	s.OK("loop_record", args{"id": id, "last_action": "ran the jobs"})
+	e := s.Err("loop_complete", args{"id": id, "evidence": "all green"})
+	if !strings.Contains(e.Text, "["+dep+"] Provision the runner") || e.Structured["code"] != float64(-32008) {
+		t.Fatalf("loop_complete with an open dependency: %s %v", e.Text, e.Structured)
+	}
+	if st := s.OK("loop_status", args{"id": id}).Structured["status"]; st == "completed" {
+		t.Fatalf("a refused loop_complete completed the loop")
+	}
+	if r := s.OK("loop_complete", args{"id": id, "evidence": "all green", "force": true}); r.Structured["status"] != "completed" {
+		t.Fatalf("forced loop_complete: %v", r.Structured)
+	}
+}

@@ -90,7 +90,7 @@ func classify(err error) ToolError {
 		if errors.As(err, &od) {
 			msg = od.Error()
 		}
-		return ToolError{CodeOpenDeps, "open_dependencies", msg + ` (force: true)`}
+		return ToolError{CodeOpenDeps, "open_dependencies", msg}
 	case errors.Is(err, memory.ErrEnded):
 		return ToolError{CodeClosed, "closed", err.Error()}
 	case errors.Is(err, task.ErrClosed):

@@ -248,8 +248,10 @@ func zenText(z service.Zen) string {
 	case z.Next != nil:
 		return fmt.Sprintf("Zen: no current task. Next (as get_next_task recommends): %s; switch_focus %s to start it, or create_new_task for new work.",
 			label(*z.Next), z.Next.ID)
-	case z.Open > 0:
-		return fmt.Sprintf("Zen: no current task, and none of the %d open is ready (deferred, blocked or waiting on dependencies); get_tasks shows them, switch_focus works on one anyway.", z.Open)
+	case z.Open == 1:
+		return "Zen: no current task, and the 1 open task is not ready (deferred, blocked or waiting on a dependency); get_tasks shows it, switch_focus works on it anyway."
+	case z.Open > 1:
+		return fmt.Sprintf("Zen: no current task, and none of the %d open tasks is ready (deferred, blocked or waiting on dependencies); get_tasks shows them, switch_focus works on one anyway.", z.Open)
 	}
 	return "Zen: all tasks are complete. Start new work with create_new_task."
 }

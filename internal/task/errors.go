@@ -39,8 +39,12 @@ func (e *OpenDepsError) Error() string {
 		}
 		names = append(names, fmt.Sprintf("[%s] %s (%s)", d.ID, d.Title, d.Status))
 	}
-	return fmt.Sprintf("task %s depends on %s, not done yet; finish or cancel them first, or drop them from its dependencies, or pass force to complete it anyway",
-		e.Task, strings.Join(names, ", "))
+	which, it := "which is not done", "it"
+	if len(e.Open) > 1 {
+		which, it = "which are not done", "them"
+	}
+	return fmt.Sprintf("task %s depends on %s, %s: finish or cancel %s first, or drop %s from its dependencies; to mark it done anyway, pass force: true",
+		e.Task, strings.Join(names, ", "), which, it, it)
 }
 
 // Unwrap makes every OpenDepsError an ErrOpenDeps.
