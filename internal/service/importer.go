@@ -67,6 +67,23 @@ func importRef(m store.Import) ImportRef {
 	return ImportRef{Source: src, File: file, ExternalID: m.ExternalID}
 }
 
+// importRefs turns a task's import mappings into refs, leaving out a
+// mapping by source alone when a file has adopted the same task id (see
+// adoptUnkeyed).
+func importRefs(ms []store.Import) []ImportRef {
+	var out []ImportRef
+	for _, m := range ms {
+		r := importRef(m)
+		if r.File == "" && slices.ContainsFunc(ms, func(o store.Import) bool {
+			return o.ExternalID == m.ExternalID && strings.HasPrefix(o.Source, m.Source+"@")
+		}) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 // String says where the task came from, e.g. "imported from
 // .taskmaster/tasks/tasks.json (taskmaster:master) task 3".
 func (r ImportRef) String() string {
@@ -388,6 +405,9 @@ func (im *Importer) place(ctx context.Context, tx store.Tx, nodes []*inode, rep 
 			parent = n.parent.t.ID
 		}
 		id, ok, err := tx.Imported(ctx, n.mapKey, n.in.ExternalID)
+		if err == nil && !ok && n.mapKey != n.src {
+			id, ok, err = adoptUnkeyed(ctx, tx, n)
+		}
 		if err != nil {
 			return err
 		}
@@ -446,6 +466,27 @@ func (im *Importer) place(ctx context.Context, tx store.Tx, nodes []*inode, rep 
 		n.t = t
 	}
 	return nil
+}
+
+// adoptUnkeyed finds a task that an import made before imports were keyed
+// by file (its mapping names the source alone) and makes it n's file's, so
+// that re-importing that file after an upgrade updates its tasks instead of
+// duplicating them. A task another file has adopted already is left to it.
+func adoptUnkeyed(ctx context.Context, tx store.Tx, n *inode) (task.ID, bool, error) {
+	id, ok, err := tx.Imported(ctx, n.src, n.in.ExternalID)
+	if err != nil || !ok {
+		return 0, false, err
+	}
+	ms, err := tx.ImportsOf(ctx, id)
+	if err != nil {
+		return 0, false, err
+	}
+	for _, m := range ms {
+		if strings.HasPrefix(m.Source, n.src+"@") {
+			return 0, false, nil
+		}
+	}
+	return id, true, tx.SetImported(ctx, n.mapKey, n.in.ExternalID, id)
 }
 
 // importDeps replaces every imported task's dependencies with the file's.

@@ -427,3 +427,34 @@ func TestImportDoneAfterLaterDependency(t *testing.T) {
 		t.Fatalf("notes: %s", notes)
 	}
 }
+
+// TestImportAdoptsUnkeyedMappings: tasks imported before imports were keyed
+// by file are taken over by the first file imported since, not duplicated;
+// a second file still gets its own.
+func TestImportAdoptsUnkeyedMappings(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	im := service.NewImporter(s)
+	if _, err := im.Import(ctx, sample(), service.ImportOptions{}); err != nil { // no File: as before
+		t.Fatal(err)
+	}
+	keyed := func(file string) []service.ImportSet {
+		sets := sample()
+		for i := range sets {
+			sets[i].File = file
+		}
+		return sets
+	}
+	rep, err := im.Import(ctx, keyed(".taskmaster/tasks/tasks.json"), service.ImportOptions{})
+	if err != nil || rep.Created != 0 || rep.Unchanged != 10 {
+		t.Fatalf("first keyed import: %+v %v", rep, err)
+	}
+	d, err := service.NewPlan(s).Get(ctx, rep.Tasks[0].ID.String())
+	if err != nil || len(d.Imports) != 1 || d.Imports[0].File != ".taskmaster/tasks/tasks.json" {
+		t.Fatalf("imports of an adopted task: %+v %v", d.Imports, err)
+	}
+	rep, err = im.Import(ctx, keyed("other.json"), service.ImportOptions{})
+	if err != nil || rep.Created != 10 {
+		t.Fatalf("another file: %+v %v", rep, err)
+	}
+}

@@ -115,9 +115,7 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 			return err
 		}
 		ms, err := tx.ImportsOf(ctx, t.ID)
-		for _, m := range ms {
-			d.Imports = append(d.Imports, importRef(m))
-		}
+		d.Imports = importRefs(ms)
 		return err
 	})
 	if err != nil {
