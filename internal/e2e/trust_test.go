@@ -203,7 +203,8 @@ func TestImportIDsAndFiles(t *testing.T) {
 	os.WriteFile(a, []byte(`{"master": {"tasks": [
 		{"id": 1, "title": "Scaffold", "subtasks": [{"id": 1, "title": "go mod init"}, {"id": 2, "title": "CI"}]},
 		{"id": 2, "title": "Schema"},
-		{"id": 3, "title": "API", "dependencies": [2, 42]}]}}`), 0o644)
+		{"id": 3, "title": "API", "dependencies": [2, 42]},
+		{"id": 4, "title": "Someday", "status": "deferred"}]}}`), 0o644)
 	out := runCairn(t, dir, "import", a)
 	for _, want := range []string{"file id → Cairn id", "3 → 5", "1.2 → 3", "file task 3 depends on file task 42: not in the file"} {
 		if !strings.Contains(out, want) {
@@ -218,6 +219,11 @@ func TestImportIDsAndFiles(t *testing.T) {
 	if g := s.OK("get_task", args{"id": "5"}); !strings.Contains(g.Text, "imported from .taskmaster/tasks/tasks.json (taskmaster:master) task 3") {
 		t.Fatalf("get_task 5:\n%s", g.Text)
 	}
+	// After an import the agent is in zen, pointed at the next task, not
+	// at the deferred task at the end of the file.
+	if r := s.OK("get_current_task", args{}); r.Structured["zen"] != true || r.Str("next_task_id") != "2" {
+		t.Fatalf("focus after import: %v", r.Structured)
+	}
 
 	// Another file with the same tag and ids: its own tasks.
 	b := filepath.Join(dir, "other.json")
@@ -230,7 +236,7 @@ func TestImportIDsAndFiles(t *testing.T) {
 		t.Fatalf("a second file updated the first file's task 1: %v", g.Structured)
 	}
 	// The first file again: unchanged.
-	if out = runCairn(t, dir, "import", a); !strings.Contains(out, "created 0, updated 0, unchanged 5") {
+	if out = runCairn(t, dir, "import", a); !strings.Contains(out, "created 0, updated 0, unchanged 6") {
 		t.Fatalf("re-import of the first file:\n%s", out)
 	}
 }
