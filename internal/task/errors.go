@@ -4,14 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 // Sentinel errors for what callers test. Surfaces map them to stable codes.
 var (
 	// ErrNotFound means no visible task has the given ID.
 	ErrNotFound = errors.New("task not found")
-	// ErrInvalid means an argument breaks a rule; a *FieldError says which.
-	ErrInvalid = errors.New("invalid argument")
+	// ErrInvalid means an argument breaks a rule; a *problem.FieldError
+	// says which.
+	ErrInvalid = problem.ErrInvalid
 	// ErrZen means the operation needs a current task and there is none.
 	ErrZen = errors.New("no current task")
 	// ErrHasOpenChildren means a task cannot be completed before its children.
@@ -23,14 +26,25 @@ var (
 	ErrOpenDeps = errors.New("task has open dependencies")
 )
 
-// OpenDepsError refuses to mark Task done while the tasks in Open, which it
-// depends on, are neither done nor cancelled.
+// OpenDepsError says which tasks, open, keep Task from being done.
 type OpenDepsError struct {
 	Task ID
 	Open []Task
 }
 
-func (e *OpenDepsError) Error() string {
+func (e *OpenDepsError) Error() string { return e.refusal().Error() }
+
+// Unwrap makes every OpenDepsError an ErrOpenDeps.
+func (e *OpenDepsError) Unwrap() error { return ErrOpenDeps }
+
+// OpenDeps refuses to mark task id done while the tasks in open, which it
+// depends on, are neither done nor cancelled. The refusal is a
+// *problem.Error whose kind is an *OpenDepsError.
+func OpenDeps(id ID, open []Task) error {
+	return (&OpenDepsError{Task: id, Open: open}).refusal()
+}
+
+func (e *OpenDepsError) refusal() *problem.Error {
 	names := make([]string, 0, len(e.Open))
 	for i, d := range e.Open {
 		if i == 10 {
@@ -43,30 +57,11 @@ func (e *OpenDepsError) Error() string {
 	if len(e.Open) > 1 {
 		which, it = "which are not done", "them"
 	}
-	return fmt.Sprintf("task %s depends on %s, %s: finish or cancel %s first, or drop %s from its dependencies; to mark it done anyway, pass force: true",
-		e.Task, strings.Join(names, ", "), which, it, it)
+	return &problem.Error{Kind: e,
+		What: fmt.Sprintf("task %s depends on %s, %s", e.Task, strings.Join(names, ", "), which),
+		Fix:  fmt.Sprintf("finish or cancel %s first, or drop %s from its dependencies", it, it),
+		Hint: problem.ForceDone}
 }
-
-// Unwrap makes every OpenDepsError an ErrOpenDeps.
-func (e *OpenDepsError) Unwrap() error { return ErrOpenDeps }
-
-// FieldError is an invalid argument: which field, what is wrong, how to fix it.
-type FieldError struct {
-	Field   string
-	Problem string
-	Fix     string
-}
-
-func (e *FieldError) Error() string {
-	msg := fmt.Sprintf("%s %s", e.Field, e.Problem)
-	if e.Fix != "" {
-		msg += ": " + e.Fix
-	}
-	return msg
-}
-
-// Unwrap makes every FieldError an ErrInvalid.
-func (e *FieldError) Unwrap() error { return ErrInvalid }
 
 // NotFoundError names the ID that was not found: a task, or with Sub set,
 // subtask number Sub of task ID (zero ID: of the roots).
