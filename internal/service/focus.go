@@ -19,6 +19,7 @@ import (
 type Focus struct {
 	store store.Store
 	now   func() time.Time
+	plan  *Plan // for its cached board, when the focus service has one
 }
 
 // NewFocus returns the focus service over s.
@@ -53,28 +54,46 @@ type Zen struct {
 	Total int        // visible tasks, closed ones included
 }
 
-// zenOf works out Zen from the whole plan. It costs a read of every task,
-// so it runs only when an answer is about zen.
-func zenOf(ctx context.Context, tx store.Tx) (Zen, error) {
-	all, err := tx.Tasks(ctx)
-	if err != nil {
-		return Zen{}, err
+// zen works out Zen for an agent without a current task, after (never
+// inside) the transaction that found it so: from the plan service's cached
+// board when the focus service has one (see NewSet), else from a read of
+// the whole plan. The hint may be a moment newer than the answer around it.
+func (f *Focus) zen(ctx context.Context) (Zen, error) {
+	if f.plan != nil {
+		b, err := f.plan.Board(ctx)
+		if err != nil {
+			return Zen{}, err
+		}
+		return zenOfBoard(b), nil
 	}
-	deps, err := tx.Deps(ctx)
-	if err != nil {
-		return Zen{}, err
-	}
-	z := Zen{Total: len(all)}
-	for _, t := range all {
+	var z Zen
+	err := f.store.View(ctx, func(tx store.Tx) error {
+		all, err := tx.Tasks(ctx)
+		if err != nil {
+			return err
+		}
+		deps, err := tx.Deps(ctx)
+		if err != nil {
+			return err
+		}
+		z = zenOfBoard(task.NewBoard(all, deps))
+		return nil
+	})
+	return z, err
+}
+
+func zenOfBoard(b *task.Board) Zen {
+	z := Zen{Total: len(b.Tasks)}
+	for _, t := range b.Tasks {
 		if t.Status.Open() {
 			z.Open++
 		}
 	}
-	if t, ok := task.NewBoard(all, deps).Next(task.NextFilter{}); ok {
+	if t, ok := b.Next(task.NextFilter{}); ok {
 		c := *t
 		z.Next = &c
 	}
-	return z, nil
+	return z
 }
 
 // mustCurrent is current for an operation that needs a task: in zen it
@@ -180,8 +199,7 @@ func (f *Focus) Current(ctx context.Context, agent string) (CurrentView, error) 
 		}
 		if !ok {
 			v.Zen = true
-			v.ZenHint, err = zenOf(ctx, tx)
-			return err
+			return nil
 		}
 		v.Task = cur
 		if v.Breadcrumb, err = tx.Ancestors(ctx, cur.ID); err != nil {
@@ -195,6 +213,9 @@ func (f *Focus) Current(ctx context.Context, agent string) (CurrentView, error) 
 		v.Left = leftOf(sibs, cur.ID)
 		return nil
 	})
+	if err == nil && v.Zen {
+		v.ZenHint, err = f.zen(ctx)
+	}
 	if err != nil {
 		return CurrentView{}, fmt.Errorf("get current task: %w", err)
 	}
@@ -242,11 +263,12 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 		}
 		if ok {
 			p.Current = cur.ID
-			return nil
 		}
-		p.Zen, err = zenOf(ctx, tx)
-		return err
+		return nil
 	})
+	if err == nil && p.Current == 0 {
+		p.Zen, err = f.zen(ctx)
+	}
 	if err != nil {
 		return Picture{}, fmt.Errorf("get big picture: %w", err)
 	}
@@ -275,12 +297,12 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force boo
 			return err
 		}
 		c.Task = cur
-		if c.Next, err = currentAfter(ctx, tx, agent); err != nil || c.Next.ID != 0 {
-			return err
-		}
-		c.Zen, err = zenOf(ctx, tx)
+		c.Next, err = currentAfter(ctx, tx, agent)
 		return err
 	})
+	if err == nil && c.Next.ID == 0 {
+		c.Zen, err = f.zen(ctx)
+	}
 	if err != nil {
 		return Completed{}, fmt.Errorf("complete task: %w", err)
 	}
@@ -669,12 +691,12 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, err
 		if err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, also, now); err != nil {
 			return err
 		}
-		if r.Next, err = currentAfter(ctx, tx, agent); err != nil || r.Next.ID != 0 {
-			return err
-		}
-		r.Zen, err = zenOf(ctx, tx)
+		r.Next, err = currentAfter(ctx, tx, agent)
 		return err
 	})
+	if err == nil && r.Next.ID == 0 {
+		r.Zen, err = f.zen(ctx)
+	}
 	if err != nil {
 		return Removed{}, fmt.Errorf("remove task: %w", err)
 	}
@@ -693,6 +715,7 @@ type Set struct {
 // clock (a test fixes it so answers are the same on every run).
 func NewSet(st store.Store, mopts MemoryOptions, now func() time.Time) *Set {
 	s := &Set{Focus: NewFocus(st), Plan: NewPlan(st), Loops: NewLoops(st), Memory: NewMemory(st, mopts)}
+	s.Focus.plan = s.Plan
 	if now != nil {
 		s.Focus.now, s.Plan.now, s.Loops.now, s.Memory.now = now, now, now, now
 	}
