@@ -85,8 +85,10 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		mopts.Embedder, mopts.Model = c, c.Model()
 	}
 	mem := service.NewMemory(st, mopts)
-	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st), Memory: mem},
-		Root: root, Store: st}, nil
+	s := &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st), Memory: mem},
+		Root: root, Store: st}
+	service.NewBrain(st, &s.Set, service.BrainOptions{Root: root})
+	return s, nil
 }
 
 // openStore opens the project's PostgreSQL store in team mode, else its

@@ -73,6 +73,11 @@ func SeedMemory(ctx context.Context, dir string, n int) error {
 		return err
 	}
 	defer st.Close()
+	return seedMemory(ctx, st, n)
+}
+
+// seedMemory writes n generated entries into st.
+func seedMemory(ctx context.Context, st store.Store, n int) error {
 	r := rand.New(rand.NewPCG(1, 2))
 	z := rand.NewZipf(r, 1.1, 4, uint64(len(memoryWords)-1))
 	sentence := func(words int) string {

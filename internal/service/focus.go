@@ -554,4 +554,5 @@ type Set struct {
 	Plan   *Plan
 	Loops  *Loops
 	Memory *Memory
+	Brain  *Brain
 }
