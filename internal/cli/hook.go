@@ -17,7 +17,6 @@ import (
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
-	"github.com/cairn-dev/cairn/internal/tokens"
 )
 
 // The hook events `cairn hook` answers, named as Claude Code's events are,
@@ -70,9 +69,6 @@ A hook never fails the agent: any problem is one line on stderr and exit status 
 		Args:               cobra.ArbitraryArgs,
 		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 && args[0] == "session-start" {
-				tokens.Warm() // build the tokenizer while the store opens
-			}
 			if err := runHook(cmd, args, agent, budget); err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "cairn hook %s: %s\n", strings.Join(args, " "), oneLineErr(err))
 			}
@@ -126,7 +122,10 @@ func runHook(cmd *cobra.Command, args []string, agent string, budget int) error 
 	case "session-start":
 		res, err := b.StartHook(ctx, service.HookStart{Agent: agent, Source: in.Source,
 			AI:   memory.Provider{Provider: providerOf(in.Model), Model: in.Model, Client: "claude-code"},
-			Boot: service.BootstrapRequest{BudgetTokens: budget, MaxBytes: hookMaxBytes, Hint: mcpserver.ContextHint}})
+			Boot: service.BootstrapRequest{BudgetTokens: budget, MaxBytes: hookMaxBytes, Hint: mcpserver.ContextHint,
+				// A hook is a new process: building the o200k encoder would
+				// be most of its time (about 20 ms of CPU of 30).
+				Estimate: true}})
 		if err != nil {
 			return err
 		}

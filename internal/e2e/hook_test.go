@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,10 +63,30 @@ func TestHooks(t *testing.T) {
 	if r.stderr != "" || !strings.HasPrefix(r.stdout, "# Cairn: ") || len(r.stdout) >= 9500 {
 		t.Fatalf("session-start: %d bytes, stderr %q:\n%s", len(r.stdout), r.stderr, r.stdout)
 	}
-	for _, want := range []string{"YOU ARE HERE: [", "Next task: ", "## Session\n- s1 open since", "## Agent instructions", "tokens (o200k)."} {
+	for _, want := range []string{"YOU ARE HERE: [", "Next task: ", "## Session\n- s1 open since", "## Agent instructions", "of 1500 tokens (estimated)."} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("session-start: no %q in:\n%s", want, r.stdout)
 		}
+	}
+	// The hook estimates tokens (a new process would spend most of its time
+	// building the o200k encoder); the estimate is an upper bound.
+	if n := o200k(t)(r.stdout); n > 1500 {
+		t.Errorf("session-start: %d o200k tokens, over the 1,500 budget", n)
+	}
+	// Whatever the budget asked for and the instructions hold, the text
+	// stays under the client's cap.
+	f, err := os.OpenFile(filepath.Join(dir, "CLAUDE.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2000 {
+		fmt.Fprintf(f, "- Never call `legacy.Post%d` directly; always go through the ledger service, which must validate every posting first.\n", i)
+	}
+	f.Close()
+	big, _ := os.ReadFile(filepath.Join("testdata", "hooks", "session-start-resume.json"))
+	r = runHookRaw(t, dir, bytes.ReplaceAll(big, []byte("{{CWD}}"), []byte(dir)), "session-start", "--budget", "20000")
+	if len(r.stdout) >= 9500 || !strings.Contains(r.stdout, "Left out: ") {
+		t.Errorf("session-start --budget 20000: %d bytes:\n%s", len(r.stdout), r.stdout)
 	}
 	sess := s.OK("session", map[string]any{"action": "get"})
 	if !strings.Contains(sess.Text, "s1 open") || !strings.Contains(sess.Text, "anthropic claude-sonnet-4-5-20250929 via claude-code") {

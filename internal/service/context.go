@@ -78,6 +78,9 @@ type BootstrapRequest struct {
 	// Hint words how to fetch what a section left out; nil uses
 	// NeutralHint.
 	Hint func(section string) string
+	// Estimate counts tokens with tokens.Estimate, a fast upper bound
+	// (a token per three bytes), instead of o200k_base; the answer says so.
+	Estimate bool
 }
 
 // Section names, in the order a bootstrap shows them.
@@ -123,10 +126,12 @@ type BootstrapSection struct {
 
 // Bootstrap is a session's starting context within a budget.
 type Bootstrap struct {
-	Text     string             `json:"-"`
-	Tokens   int                `json:"tokens"` // o200k_base tokens of Text
-	Budget   int                `json:"budget"`
-	Sections []BootstrapSection `json:"sections"`
+	Text   string `json:"-"`
+	Tokens int    `json:"tokens"` // o200k_base tokens of Text
+	// Estimated says Tokens is tokens.Estimate's upper bound instead.
+	Estimated bool               `json:"estimated,omitempty"`
+	Budget    int                `json:"budget"`
+	Sections  []BootstrapSection `json:"sections"`
 	// Current and Next are the task ids of YOU ARE HERE and the next task
 	// (empty when none).
 	Current string `json:"current,omitempty"`
@@ -166,7 +171,7 @@ func (c *Brain) Bootstrap(ctx context.Context, req BootstrapRequest) (Bootstrap,
 	if err != nil {
 		return Bootstrap{}, fmt.Errorf("bootstrap: %w", err)
 	}
-	out.Budget = req.BudgetTokens
+	out.Budget, out.Estimated = req.BudgetTokens, req.Estimate
 	c.fit(secs, req, &out)
 	return out, nil
 }
@@ -502,7 +507,7 @@ func listClip(items []string, n int) string {
 // fit chooses the lines that fit the budget and renders the text.
 func (c *Brain) fit(secs []*section, req BootstrapRequest, out *Bootstrap) {
 	budget := req.BudgetTokens
-	cost := func(s string) int { return c.opts.Count(s) + 1 }
+	cost := func(s string) int { return c.count(req, s) + 1 }
 	// A reserve for the section titles and the closing line, measured
 	// again below.
 	used := 60
@@ -573,7 +578,7 @@ func (c *Brain) fit(secs []*section, req BootstrapRequest, out *Bootstrap) {
 			// Only essentials are left: clip them to the byte cap.
 			if req.MaxBytes > 0 && len(out.Text) > req.MaxBytes {
 				out.Text = clip(out.Text, req.MaxBytes-4)
-				out.Tokens = c.opts.Count(out.Text)
+				out.Tokens = c.count(req, out.Text)
 			}
 			return
 		}
@@ -615,10 +620,28 @@ func (c *Brain) render(secs []*section, req BootstrapRequest, out *Bootstrap) {
 		b.WriteString("Left out: " + strings.Join(left, "; ") + ".\n")
 	}
 	text := b.String()
-	n := c.opts.Count(text)
-	tail := fmt.Sprintf("%d of %d tokens (o200k).", n, req.BudgetTokens)
-	// The closing line counts itself: a digit more or less is a token.
-	n = c.opts.Count(text + tail)
-	out.Text = text + fmt.Sprintf("%d of %d tokens (o200k).", n, req.BudgetTokens)
+	unit := "%d of %d tokens (o200k)."
+	if req.Estimate {
+		unit = "at most %d of %d tokens (estimated)."
+	}
+	// The closing line counts itself. It starts a line, so its tokens
+	// add to the text's (o200k splits at the newline).
+	base := c.count(req, text)
+	n := base
+	for range 3 { // until the number it states is the number it has
+		m := base + c.count(req, fmt.Sprintf(unit, n, req.BudgetTokens))
+		if m == n {
+			break
+		}
+		n = m
+	}
+	out.Text = text + fmt.Sprintf(unit, n, req.BudgetTokens)
 	out.Tokens = n
+}
+
+func (c *Brain) count(req BootstrapRequest, s string) int {
+	if req.Estimate {
+		return tokens.Estimate(s)
+	}
+	return c.opts.Count(s)
 }
