@@ -121,7 +121,7 @@ func runHook(cmd *cobra.Command, args []string, agent string, budget int) error 
 	switch event {
 	case "session-start":
 		res, err := b.StartHook(ctx, service.HookStart{Agent: agent, Source: in.Source,
-			AI:   memory.Provider{Provider: providerOf(in.Model), Model: in.Model, Client: "claude-code"},
+			AI: memory.Provider{Provider: providerOf(in.Model), Model: in.Model, Client: "claude-code"},
 			Boot: service.BootstrapRequest{BudgetTokens: budget, MaxBytes: hookMaxBytes, Hint: mcpserver.ContextHint,
 				// A hook is a new process: building the o200k encoder would
 				// be most of its time (about 20 ms of CPU of 30).
