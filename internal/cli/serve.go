@@ -87,6 +87,13 @@ keeps its own focus. A non-loopback address needs bearer tokens
 				Agent:   func(mcp.Request) string { return agent },
 				Logger:  log,
 				Context: cmd.Context(),
+				Settings: []service.Setting{
+					{Name: "toolsets", Value: toolsets, Source: service.EnvSource(cmd.Flags().Changed("toolsets"), "toolsets", "CAIRN_TOOLSETS")},
+					{Name: "read-only", Value: fmt.Sprint(readOnly), Source: service.EnvSource(cmd.Flags().Changed("read-only"), "read-only", "CAIRN_READ_ONLY")},
+					{Name: "agent", Value: agent, Source: service.EnvSource(cmd.Flags().Changed("agent"), "agent", "CAIRN_AGENT")},
+					{Name: "sync", Value: sync, Source: service.EnvSource(cmd.Flags().Changed("sync"), "sync", "CAIRN_SYNC")},
+					{Name: "transport", Value: "stdio", Source: "default (--http not set)"},
+				},
 			})
 			if err != nil {
 				return err

@@ -216,6 +216,8 @@ var memorySpecs = []toolSpec{
 var contextSpecs = []toolSpec{
 	{tool: "bootstrap", base: map[string]string{}, ints: []string{"budget_tokens"}, strings: []string{"query"}},
 	{tool: "detect_project", base: map[string]string{}},
+	{tool: "get_config", base: map[string]string{}},
+	{tool: "suggest_next", base: map[string]string{}},
 }
 
 func allSpecs() []toolSpec {

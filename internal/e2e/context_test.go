@@ -142,3 +142,55 @@ func TestDetectProject(t *testing.T) {
 }
 
 var _ = exec.Command
+
+func TestGetConfig(t *testing.T) {
+	dir := cairntest.Project(t)
+	if err := os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte("- Never skip tests.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,context"}, Env: []string{"CAIRN_AGENT=builder"}})
+	r := s.OK("get_config", map[string]any{})
+	t.Log(r.Text)
+	for _, want := range []string{
+		"toolsets: default,context  [flag --toolsets]",
+		"read-only: false  [default]",
+		"agent: builder  [env CAIRN_AGENT]",
+		"project root: " + dir + "  [detected: the nearest .cairn or .git upward from the working directory]",
+		"store: SQLite " + filepath.Join(dir, ".cairn", "cairn.db") + "  [default (CAIRN_DATABASE_URL unset)]",
+		"embeddings: off: memory search is BM25 only",
+		"bootstrap budget: 1500 tokens",
+		"agent instructions: CLAUDE.md  [detected]",
+	} {
+		if !strings.Contains(r.Text, want) {
+			t.Errorf("no %q in:\n%s", want, r.Text)
+		}
+	}
+}
+
+// TestSuggestNext: the next steps follow where the agent is, each a tool
+// call with its arguments, and say when a tool is not served.
+func TestSuggestNext(t *testing.T) {
+	dir := cairntest.Project(t)
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,context"}})
+	r := s.OK("suggest_next", map[string]any{})
+	if !strings.Contains(r.Text, "1. create_new_task {}: zen") || !strings.Contains(r.Text, `session {"action":"start"}`) || !strings.Contains(r.Text, "[in the session toolset, not served") {
+		t.Errorf("empty project:\n%s", r.Text)
+	}
+	s.OK("create_task", map[string]any{"title": "Ship the parser"})
+	r = s.OK("suggest_next", map[string]any{})
+	if !strings.Contains(r.Text, "1. update_current_task {}: you are on [1] Ship the parser") || !strings.Contains(r.Text, "(fill in body)") {
+		t.Errorf("on a task:\n%s", r.Text)
+	}
+	s.OK("switch_focus", map[string]any{"task_id": "1"})
+	s.OK("create_new_task", map[string]any{"title": "Lexer"})
+	s.OK("complete_current_task", map[string]any{})
+	r = s.OK("suggest_next", map[string]any{})
+	if !strings.Contains(r.Text, "1. complete_current_task {}: all 1 subtasks of [1] Ship the parser are done") ||
+		!strings.Contains(r.Text, `session {"action":"start","goal":"Ship the parser"}`) {
+		t.Errorf("subtasks done:\n%s", r.Text)
+	}
+	sug := r.Structured["suggestions"].([]any)[0].(map[string]any)
+	if sug["tool"] != "complete_current_task" {
+		t.Errorf("structured: %v", sug)
+	}
+}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -22,6 +23,10 @@ type bootstrapArgs struct {
 
 type detectProjectArgs struct{}
 
+type getConfigArgs struct{}
+
+type suggestNextArgs struct{}
+
 func contextTools() []tool {
 	const ts = "context"
 	return []tool{
@@ -31,7 +36,108 @@ func contextTools() []tool {
 		declare(ts, mcp.Tool{Name: "detect_project", Annotations: readOnly,
 			Description: "The project's languages, frameworks, package managers, build and test commands, per module, from its manifests; CI, containers, agent instruction files."},
 			detectProjectTool),
+		declare(ts, mcp.Tool{Name: "get_config", Annotations: readOnly,
+			Description: "The configuration in force (toolsets, agent, project root, store, branch, embeddings, budgets) and where each value came from."},
+			getConfigTool),
+		declare(ts, mcp.Tool{Name: "suggest_next", Annotations: readOnly,
+			Description: "The next steps from where you are (focus, subtasks, loops, session), each a tool call with its arguments filled in."},
+			suggestNextTool),
 	}
+}
+
+func getConfigTool(_ context.Context, c call, _ getConfigArgs) (string, any, error) {
+	surface := c.s.opts.Settings
+	if len(surface) == 0 {
+		ts := c.s.opts.Toolsets
+		if len(ts) == 0 {
+			ts = []string{"default"}
+		}
+		surface = []service.Setting{{Name: "toolsets", Value: strings.Join(ts, ","), Source: "server"},
+			{Name: "read-only", Value: fmt.Sprint(c.s.opts.ReadOnly), Source: "server"}}
+	}
+	surface = append(surface, service.Setting{Name: "agent (this call)", Value: c.agent, Source: "--agent, else the X-Cairn-Agent header or the client's name"},
+		service.Setting{Name: "tools served", Value: fmt.Sprint(len(c.s.served)), Source: "the toolsets, less writes when read-only"})
+	settings := c.Brain.Config(surface)
+	lines := make([]string, len(settings))
+	for i, st := range settings {
+		lines[i] = fmt.Sprintf("%s: %s  [%s]", st.Name, st.Value, st.Source)
+	}
+	return strings.Join(lines, "\n"), map[string]any{"settings": settings}, nil
+}
+
+// suggestion is a next step as a tool call.
+type suggestion struct {
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
+	Why       string         `json:"why"`
+	Needs     []string       `json:"needs,omitempty"`      // arguments only the agent can fill in
+	NotServed string         `json:"not_served,omitempty"` // how to get the tool if it is not served
+}
+
+func suggestNextTool(ctx context.Context, c call, _ suggestNextArgs) (string, any, error) {
+	ss, err := c.Brain.SuggestNext(ctx, c.agent)
+	if err != nil {
+		return "", nil, err
+	}
+	out := make([]suggestion, 0, len(ss))
+	for _, s := range ss {
+		sg := suggestion{Why: s.Why, Arguments: map[string]any{}}
+		switch s.Kind {
+		case service.SuggestComplete:
+			sg.Tool = "complete_current_task"
+		case service.SuggestSwitch:
+			sg.Tool, sg.Arguments["task_id"] = "switch_focus", s.TaskID
+		case service.SuggestNext:
+			sg.Tool = "get_next_task"
+		case service.SuggestCreate:
+			sg.Tool, sg.Needs = "create_new_task", []string{"title"}
+		case service.SuggestLoopRecord:
+			sg.Tool, sg.Arguments["id"], sg.Needs = "loop_record", s.LoopID, []string{"last_action"}
+		case service.SuggestLoopResume:
+			sg.Tool, sg.Arguments["id"] = "loop_resume", s.LoopID
+		case service.SuggestStartSess:
+			sg.Tool, sg.Arguments["action"] = "session", "start"
+			if s.Goal != "" {
+				sg.Arguments["goal"] = s.Goal
+			}
+		case service.SuggestAddMistake:
+			sg.Tool, sg.Arguments["title"], sg.Needs = "memory_add_mistake", s.Title, []string{"root_cause", "fix", "prevention"}
+		case service.SuggestNoteCurrent:
+			sg.Tool, sg.Needs = "update_current_task", []string{"body"}
+		default:
+			continue
+		}
+		if !c.s.served[sg.Tool] {
+			sg.NotServed = "in the " + toolsetOf(sg.Tool) + " toolset, not served: add it with --toolsets"
+		}
+		out = append(out, sg)
+	}
+	if len(out) == 0 {
+		return "Nothing to suggest.", map[string]any{"suggestions": out}, nil
+	}
+	lines := []string{"Next steps:"}
+	for i, sg := range out {
+		args, _ := json.Marshal(sg.Arguments)
+		line := fmt.Sprintf("%d. %s %s: %s", i+1, sg.Tool, args, sg.Why)
+		if len(sg.Needs) > 0 {
+			line += " (fill in " + strings.Join(sg.Needs, ", ") + ")"
+		}
+		if sg.NotServed != "" {
+			line += " [" + sg.NotServed + "]"
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n"), map[string]any{"suggestions": out}, nil
+}
+
+// toolsetOf names the toolset that declares a tool.
+func toolsetOf(name string) string {
+	for _, t := range allTools() {
+		if t.def.Name == name {
+			return t.toolset
+		}
+	}
+	return "?"
 }
 
 // ContextHint words, as tool calls, how to fetch what a bootstrap section

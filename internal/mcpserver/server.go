@@ -39,6 +39,9 @@ type Options struct {
 	// Context bounds the server's background work (the loop watcher);
 	// default context.Background().
 	Context context.Context
+	// Settings are the surface's configuration and where each value came
+	// from (flags, environment), for get_config.
+	Settings []service.Setting
 }
 
 // DefaultAgent is the agent of a single stdio session.
@@ -77,9 +80,10 @@ func allTools() []tool {
 }
 
 type server struct {
-	opts  Options
-	log   *slog.Logger
-	loops *loopWatch // nil unless the loops toolset is served
+	opts   Options
+	log    *slog.Logger
+	loops  *loopWatch      // nil unless the loops toolset is served
+	served map[string]bool // the names of the tools served
 }
 
 // call is what a handler gets besides its arguments.
@@ -208,7 +212,9 @@ func New(opts Options) (*mcp.Server, error) {
 		}
 		go s.loops.run(ctx)
 	}
+	s.served = make(map[string]bool)
 	for _, t := range selectTools(want, opts.ReadOnly) {
+		s.served[t.def.Name] = true
 		def := t.def
 		srv.AddTool(&def, t.build(s))
 	}

@@ -24,6 +24,9 @@ type BrainOptions struct {
 	Detector *projectinfo.Detector
 	// Count measures text in tokens; default tokens.Count (o200k_base).
 	Count func(string) int
+	// Settings are the project's configuration as it was opened (root,
+	// store), for Config.
+	Settings []Setting
 }
 
 // Brain is the context toolset: what a session needs to start knowing
