@@ -371,7 +371,10 @@ func IndexLine(h Hit) string {
 }
 
 func sessionSummary(s memory.Session, now time.Time) string {
-	line := fmt.Sprintf("%s open since %s (%s)", s.ID, s.StartedAt.Format("2006-01-02 15:04"), now.Sub(s.StartedAt).Round(time.Minute))
+	line := fmt.Sprintf("%s open since %s", s.ID, s.StartedAt.Format("2006-01-02 15:04"))
+	if d := now.Sub(s.StartedAt).Round(time.Minute); d > 0 {
+		line += fmt.Sprintf(" (%s)", d)
+	}
 	if s.ThreadID != s.ID {
 		line += fmt.Sprintf(", thread %s", s.ThreadID)
 	}
@@ -623,9 +626,9 @@ func (c *Brain) render(secs []*section, req BootstrapRequest, out *Bootstrap) {
 		b.WriteString("Left out: " + strings.Join(left, "; ") + ".\n")
 	}
 	text := b.String()
-	unit := "%d of %d tokens (o200k)."
+	unit := "%d of %d tokens (o200k).\n"
 	if req.Estimate {
-		unit = "at most %d of %d tokens (estimated)."
+		unit = "at most %d of %d tokens (estimated).\n"
 	}
 	// The closing line counts itself. It starts a line, so its tokens
 	// add to the text's (o200k splits at the newline).
