@@ -194,3 +194,41 @@ func TestSuggestNext(t *testing.T) {
 		t.Errorf("structured: %v", sug)
 	}
 }
+
+// TestOptimizeContext: within a budget, the most relevant memory, tasks
+// and instruction lines; what is dropped is said.
+func TestOptimizeContext(t *testing.T) {
+	dir := cairntest.Project(t)
+	if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("## Database\n- Never edit a merged migration.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,context"}})
+	s.OK("memory_add_decision", map[string]any{"title": "Migrations run in one transaction each", "rationale": "a failed migration leaves no half schema"})
+	s.OK("memory_add_mistake", map[string]any{"title": "Edited a merged migration", "fix": "add a new migration instead"})
+	s.OK("memory_add_convention", map[string]any{"title": "Handlers stay thin"})
+	s.OK("create_task", map[string]any{"title": "Write the accounts migration"})
+	r := s.OK("optimize_context", map[string]any{"query": "merged migration", "budget_tokens": 200})
+	t.Log(r.Text)
+	for _, want := range []string{"- mistake m2 Edited a merged migration", "- AGENTS.md › Database: Never edit a merged migration.", "- [1] Write the accounts migration"} {
+		if !strings.Contains(r.Text, want) {
+			t.Errorf("no %q in:\n%s", want, r.Text)
+		}
+	}
+	if strings.Contains(r.Text, "Handlers stay thin") {
+		t.Errorf("an unrelated entry was chosen:\n%s", r.Text)
+	}
+	// A small budget drops the rest and says so.
+	r = s.OK("optimize_context", map[string]any{"query": "merged migration", "budget_tokens": 50})
+	if !strings.Contains(r.Text, "over the budget") || int(r.Structured["tokens"].(float64)) > 50 {
+		t.Errorf("budget 50:\n%s", r.Text)
+	}
+	// Named candidates.
+	r = s.OK("optimize_context", map[string]any{"query": "migration", "candidates": []string{"m1", "m3", "1"}})
+	if !strings.Contains(r.Text, "m1 Migrations run") || strings.Contains(r.Text, "- convention m3") || !strings.Contains(r.Text, "1 matching none") {
+		t.Errorf("candidates:\n%s", r.Text)
+	}
+	e := s.Err("optimize_context", map[string]any{"query": "the and"})
+	if !strings.Contains(e.Text, "query") {
+		t.Errorf("a query of stop words: %s", e.Text)
+	}
+}

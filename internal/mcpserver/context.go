@@ -23,6 +23,12 @@ type bootstrapArgs struct {
 
 type detectProjectArgs struct{}
 
+type optimizeContextArgs struct {
+	Query        string     `json:"query" jsonschema:"the topic"`
+	BudgetTokens int        `json:"budget_tokens,omitempty" jsonschema:"default 1000"`
+	Candidates   StringList `json:"candidates,omitempty" jsonschema:"ids to choose among (m12, 12); default: what the query finds"`
+}
+
 type getConfigArgs struct{}
 
 type suggestNextArgs struct{}
@@ -36,6 +42,9 @@ func contextTools() []tool {
 		declare(ts, mcp.Tool{Name: "detect_project", Annotations: readOnly,
 			Description: "The project's languages, frameworks, package managers, build and test commands, per module, from its manifests; CI, containers, agent instruction files."},
 			detectProjectTool),
+		declare(ts, mcp.Tool{Name: "optimize_context", Annotations: readOnly,
+			Description: "Chooses, within a token budget, the memory entries, tasks and instruction lines most relevant to a query; says what it dropped and why."},
+			optimizeContextTool, bounds("budget_tokens", 50, service.MaxBootstrapBudget)),
 		declare(ts, mcp.Tool{Name: "get_config", Annotations: readOnly,
 			Description: "The configuration in force (toolsets, agent, project root, store, branch, embeddings, budgets) and where each value came from."},
 			getConfigTool),
@@ -217,4 +226,43 @@ func RenderProject(info projectinfo.Info) string {
 		fmt.Fprintf(&b, "\n(the scan stopped at %d directory levels or %d entries; deeper modules are not listed)", projectinfo.MaxDepth, projectinfo.MaxEntries)
 	}
 	return b.String()
+}
+
+func optimizeContextTool(ctx context.Context, c call, in optimizeContextArgs) (string, any, error) {
+	o, err := c.Brain.OptimizeContext(ctx, service.OptimizeRequest{Query: in.Query, BudgetTokens: in.BudgetTokens, Candidates: in.Candidates})
+	if err != nil {
+		return "", nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d items in %d of %d tokens (o200k):", len(o.Chosen), o.Tokens, o.Budget)
+	if len(o.Chosen) == 0 {
+		b.WriteString(" nothing matches the query.")
+	}
+	for _, it := range o.Chosen {
+		fmt.Fprintf(&b, "\n- %s", it.Line)
+	}
+	if len(o.Dropped) > 0 {
+		over, none := 0, 0
+		for _, it := range o.Dropped {
+			if it.Score == 0 {
+				none++
+			} else {
+				over++
+			}
+		}
+		fmt.Fprintf(&b, "\nDropped %d over the budget, %d matching none of the words (ids in dropped).", over, none)
+	}
+	type dropped struct {
+		Ref, Kind, Why string
+	}
+	out := struct {
+		Chosen  []service.ContextItem `json:"chosen"`
+		Dropped []dropped             `json:"dropped,omitempty"`
+		Tokens  int                   `json:"tokens"`
+		Budget  int                   `json:"budget"`
+	}{Chosen: o.Chosen, Tokens: o.Tokens, Budget: o.Budget}
+	for _, it := range o.Dropped {
+		out.Dropped = append(out.Dropped, dropped{it.Ref, it.Kind, it.Why})
+	}
+	return b.String(), out, nil
 }
