@@ -43,7 +43,7 @@ func SeedProject(ctx context.Context, dir string, s ProjectShape) error {
 	if _, err := seedPlan(ctx, st, s.Plan); err != nil {
 		return err
 	}
-	if err := seedMemory(ctx, st, s.Memories); err != nil {
+	if err := SeedMemoryStore(ctx, st, s.Memories); err != nil {
 		return err
 	}
 	err = st.Update(ctx, func(tx store.Tx) error {

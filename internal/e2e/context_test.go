@@ -185,7 +185,7 @@ func TestSuggestNext(t *testing.T) {
 	s.OK("create_new_task", map[string]any{"title": "Lexer"})
 	s.OK("complete_current_task", map[string]any{})
 	r = s.OK("suggest_next", map[string]any{})
-	if !strings.Contains(r.Text, "1. complete_current_task {}: all 1 subtasks of [1] Ship the parser are done") ||
+	if !strings.Contains(r.Text, "1. complete_current_task {}: the 1 subtask of [1] Ship the parser is done") ||
 		!strings.Contains(r.Text, `session {"action":"start","goal":"Ship the parser"}`) {
 		t.Errorf("subtasks done:\n%s", r.Text)
 	}

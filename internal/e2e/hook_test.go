@@ -114,12 +114,12 @@ func TestHooks(t *testing.T) {
 		t.Errorf("files modified (and nothing outside the project): %s", sess.Text)
 	}
 	got := sess.Structured["session"].(map[string]any)
-	if tr, _ := got["testsRun"].([]any); len(tr) != 1 || tr[0] != "go test ./internal/ledger -run TestPosting" {
-		t.Errorf("tests run: %v", got["testsRun"])
+	if tr, _ := got["tests_run"].([]any); len(tr) != 1 || tr[0] != "go test ./internal/ledger -run TestPosting" {
+		t.Errorf("tests run: %v", got["tests_run"])
 	}
-	failed, _ := got["commandsFailed"].([]any)
+	failed, _ := got["commands_failed"].([]any)
 	if len(failed) != 1 || strings.Contains(failed[0].(string), "hunter2") || !strings.Contains(failed[0].(string), "make migrate-check: Exit code 2") {
-		t.Errorf("commands failed (redacted): %v", got["commandsFailed"])
+		t.Errorf("commands failed (redacted): %v", got["commands_failed"])
 	}
 	cand := s.OK("memory_search", map[string]any{"tag": "mistake-candidate"})
 	if !strings.Contains(cand.Text, "Failed: LEDGER_DB_URL=") || strings.Contains(cand.Text, "hunter2") {
@@ -162,7 +162,7 @@ func TestHooks(t *testing.T) {
 		t.Errorf("session after session-end: %s", sess.Text)
 	}
 	br = s.OK("branch", map[string]any{"action": "get"})
-	if !strings.Contains(br.Text, "· 1 sessions") || !strings.Contains(br.Text, "(recorded) s1, ") || strings.Count(br.Text, "files modified: internal/ledger/post.go, internal/ledger/post_test.go") != 1 {
+	if !strings.Contains(br.Text, "· 1 session") || !strings.Contains(br.Text, "(recorded) s1, ") || strings.Count(br.Text, "files modified: internal/ledger/post.go, internal/ledger/post_test.go") != 1 {
 		t.Errorf("branch after session-end: %s", br.Text)
 	}
 	// With no open session, the end events have nothing to do.

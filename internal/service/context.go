@@ -9,9 +9,9 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/loop"
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/task"
 	"github.com/cairn-dev/cairn/internal/tokens"
 )
 
@@ -49,6 +49,9 @@ func NewBrain(s store.Store, set *Set, opts BrainOptions) *Brain {
 		opts.Count = tokens.Count
 	}
 	c := &Brain{store: s, set: set, opts: opts, now: func() time.Time { return time.Now().UTC() }}
+	if set.Memory != nil && set.Memory.now != nil {
+		c.now = set.Memory.now // the set's clock, which a test may fix
+	}
 	set.Brain = c
 	return c
 }
@@ -159,12 +162,12 @@ func (c *Brain) Bootstrap(ctx context.Context, req BootstrapRequest) (Bootstrap,
 		req.BudgetTokens = DefaultBootstrapBudget
 	}
 	if req.BudgetTokens < MinBootstrapBudget || req.BudgetTokens > MaxBootstrapBudget {
-		return Bootstrap{}, &task.FieldError{Field: "budget_tokens", Problem: fmt.Sprintf("is %d", req.BudgetTokens),
+		return Bootstrap{}, &problem.FieldError{Field: "budget_tokens", Problem: fmt.Sprintf("is %d", req.BudgetTokens),
 			Fix: fmt.Sprintf("use %d to %d (default %d)", MinBootstrapBudget, MaxBootstrapBudget, DefaultBootstrapBudget)}
 	}
 	req.Query = strings.TrimSpace(req.Query)
 	if len(req.Query) > maxBootstrapQuery {
-		return Bootstrap{}, &task.FieldError{Field: "query", Problem: fmt.Sprintf("is %d bytes", len(req.Query)),
+		return Bootstrap{}, &problem.FieldError{Field: "query", Problem: fmt.Sprintf("is %d bytes", len(req.Query)),
 			Fix: fmt.Sprintf("keep it under %d: a few words naming the topic", maxBootstrapQuery)}
 	}
 	if req.Hint == nil {
@@ -214,7 +217,7 @@ func (c *Brain) gather(ctx context.Context, req BootstrapRequest) ([]*section, B
 	}
 
 	next := &section{name: SecNext, title: "Next task", essential: true}
-	rec, err := c.set.Plan.Next(ctx, task.NextFilter{})
+	rec, err := c.set.Plan.Next(ctx, NextQuery{})
 	if err != nil {
 		return nil, out, err
 	}
@@ -224,7 +227,7 @@ func (c *Brain) gather(ctx context.Context, req BootstrapRequest) ([]*section, B
 	}
 
 	sess := &section{name: SecSession, title: "Session", essential: true}
-	open, _, err := c.set.Memory.Sessions(ctx, store.SessionQuery{Agent: req.Agent, OpenOnly: true, Limit: 1})
+	open, _, err := c.agentSessions(ctx, req.Agent, true)
 	if err != nil {
 		return nil, out, err
 	}
@@ -251,7 +254,7 @@ func (c *Brain) gather(ctx context.Context, req BootstrapRequest) ([]*section, B
 	}
 
 	loops := &section{name: SecLoops, title: "Loops", first: 3}
-	ls, err := c.set.Loops.List(ctx, []loop.Status{loop.Running, loop.Paused})
+	ls, err := c.activeLoops(ctx)
 	if err != nil {
 		return nil, out, err
 	}
@@ -287,7 +290,7 @@ func (c *Brain) gather(ctx context.Context, req BootstrapRequest) ([]*section, B
 			if b.Phase != "" {
 				line += " [" + b.Phase + "]"
 			}
-			line += fmt.Sprintf(" · %d sessions, %d decisions, %d files", b.Sessions, len(b.Decisions), len(b.FilesModified))
+			line += " · " + count(b.Sessions, "session") + ", " + count(len(b.Decisions), "decision") + ", " + count(len(b.FilesModified), "file")
 			br.lines = append(br.lines, line)
 			if len(b.TasksPending) > 0 {
 				br.lines = append(br.lines, "pending: "+listClip(b.TasksPending, 8))
@@ -335,13 +338,13 @@ func (c *Brain) memoryLines(ctx context.Context, typ memory.Type, query string) 
 	const n = 12
 	var hits []Hit
 	if query != "" {
-		res, err := c.set.Memory.Search(ctx, store.MemoryQuery{Text: query, Types: []memory.Type{typ}, Limit: n})
+		res, err := c.set.Memory.Search(ctx, SearchQuery{Text: query, Types: []string{string(typ)}, Page: Page{Limit: n}})
 		if err != nil {
 			return nil, err
 		}
 		hits = res.Hits
 	}
-	recent, err := c.set.Memory.Search(ctx, store.MemoryQuery{Types: []memory.Type{typ}, Limit: n})
+	recent, err := c.set.Memory.Search(ctx, SearchQuery{Types: []string{string(typ)}, Page: Page{Limit: n}})
 	if err != nil {
 		return nil, err
 	}
@@ -383,16 +386,16 @@ func sessionSummary(s memory.Session, now time.Time) string {
 	}
 	var parts []string
 	if n := len(s.FilesModified); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d files modified", n))
+		parts = append(parts, count(n, "file")+" modified")
 	}
 	if n := len(s.Decisions); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d decisions", n))
+		parts = append(parts, count(n, "decision"))
 	}
 	if n := len(s.TasksCompleted); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d tasks completed", n))
+		parts = append(parts, count(n, "task")+" completed")
 	}
 	if n := len(s.CommandsFailed); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d failed commands", n))
+		parts = append(parts, count(n, "failed command"))
 	}
 	if len(parts) > 0 {
 		line += " · " + strings.Join(parts, ", ")
@@ -583,7 +586,7 @@ func (c *Brain) fit(secs []*section, req BootstrapRequest, out *Bootstrap) {
 		if !dropped {
 			// Only essentials are left: clip them to the byte cap.
 			if req.MaxBytes > 0 && len(out.Text) > req.MaxBytes {
-				out.Text = clip(out.Text, req.MaxBytes-4)
+				out.Text = problem.Clip(out.Text, req.MaxBytes-4)
 				out.Tokens = c.count(req, out.Text)
 			}
 			return
@@ -599,7 +602,7 @@ func (c *Brain) render(secs []*section, req BootstrapRequest, out *Bootstrap) {
 		bs := BootstrapSection{Name: s.name, Title: s.title, Lines: s.lines[:s.chosen], Omitted: len(s.lines) - s.chosen}
 		if bs.Omitted > 0 {
 			bs.More = req.Hint(s.name)
-			left = append(left, fmt.Sprintf("%d %s (%s)", bs.Omitted, s.name, bs.More))
+			left = append(left, fmt.Sprintf("%s of %s (%s)", count(bs.Omitted, "line"), s.title, bs.More))
 		}
 		if s.name != "title" {
 			out.Sections = append(out.Sections, bs)
@@ -650,4 +653,12 @@ func (c *Brain) count(req BootstrapRequest, s string) int {
 		return tokens.Estimate(s)
 	}
 	return c.opts.Count(s)
+}
+
+// count is n and the noun, plural unless n is one.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/loop"
-	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -86,7 +85,7 @@ func (b *Brain) SuggestNext(ctx context.Context, agent string) ([]Suggestion, er
 		return nil, err
 	}
 	if cur.Zen {
-		rec, err := b.set.Plan.Next(ctx, task.NextFilter{})
+		rec, err := b.set.Plan.Next(ctx, NextQuery{})
 		if err != nil {
 			return nil, err
 		}
@@ -113,17 +112,17 @@ func (b *Brain) SuggestNext(ctx context.Context, agent string) ([]Suggestion, er
 		switch {
 		case len(d.Subtasks) > 0 && open == 0:
 			out = append(out, Suggestion{Kind: SuggestComplete, TaskID: cur.Task.ID.String(),
-				Why: fmt.Sprintf("all %d subtasks of [%s] %s are done", len(d.Subtasks), cur.Task.ID, cur.Task.Title)})
+				Why: fmt.Sprintf("the %s of [%s] %s %s done", count(len(d.Subtasks), "subtask"), cur.Task.ID, cur.Task.Title, map[bool]string{true: "is", false: "are"}[len(d.Subtasks) == 1])})
 		case first != nil:
 			out = append(out, Suggestion{Kind: SuggestSwitch, TaskID: first.ID.String(),
-				Why: fmt.Sprintf("[%s] has %d open subtasks; the first is [%s] %s", cur.Task.ID, open, first.ID, first.Title)})
+				Why: fmt.Sprintf("[%s] has %s; the first is [%s] %s", cur.Task.ID, count(open, "open subtask"), first.ID, first.Title)})
 		default:
 			out = append(out, Suggestion{Kind: SuggestNoteCurrent, TaskID: cur.Task.ID.String(),
 				Why: fmt.Sprintf("you are on [%s] %s: note progress in its body as you go, complete it when done", cur.Task.ID, cur.Task.Title)},
 				Suggestion{Kind: SuggestComplete, TaskID: cur.Task.ID.String(), Why: "when it is done (focus moves on by itself)"})
 		}
 	}
-	loops, err := b.set.Loops.List(ctx, []loop.Status{loop.Running, loop.Paused})
+	loops, err := b.activeLoops(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +137,7 @@ func (b *Brain) SuggestNext(ctx context.Context, agent string) ([]Suggestion, er
 				Why: fmt.Sprintf("loop [%s] is paused at iteration %d/%d: %s", l.ID, l.State.Iteration, l.State.MaxIterations, oneLine(l.State.Objective, 100))})
 		}
 	}
-	open, _, err := b.set.Memory.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 1})
+	open, _, err := b.agentSessions(ctx, agent, true)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +149,7 @@ func (b *Brain) SuggestNext(ctx context.Context, agent string) ([]Suggestion, er
 		out = append(out, s)
 	} else if failed := open[0].CommandsFailed; len(failed) > 0 {
 		out = append(out, Suggestion{Kind: SuggestAddMistake, Title: oneLine(failed[len(failed)-1], 120),
-			Why: fmt.Sprintf("%d commands failed this session: once you know why, record the cause, fix and prevention", len(failed))})
+			Why: fmt.Sprintf("%s this session: once you know why, record the cause, fix and prevention", count(len(failed), "failed command"))})
 	}
 	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 )
 
@@ -42,7 +43,7 @@ type HookStarted struct {
 func (b *Brain) StartHook(ctx context.Context, in HookStart) (HookStarted, error) {
 	var out HookStarted
 	m := b.set.Memory
-	open, _, err := m.Sessions(ctx, store.SessionQuery{Agent: in.Agent, OpenOnly: true, Limit: 1})
+	open, _, err := b.agentSessions(ctx, in.Agent, true)
 	if err != nil {
 		return out, err
 	}
@@ -52,7 +53,7 @@ func (b *Brain) StartHook(ctx context.Context, in HookStart) (HookStarted, error
 		var parent memory.SessionID
 		if in.Source == "resume" || in.Source == "compact" {
 			// No open session: continue the agent's last thread.
-			last, _, err := m.Sessions(ctx, store.SessionQuery{Agent: in.Agent, Limit: 1})
+			last, _, err := b.agentSessions(ctx, in.Agent, false)
 			if err != nil {
 				return out, err
 			}
@@ -60,7 +61,7 @@ func (b *Brain) StartHook(ctx context.Context, in HookStart) (HookStarted, error
 				parent = last[0].ID
 			}
 		}
-		res, err := m.StartSession(ctx, in.Agent, parent, "", SessionPatch{AI: in.AI})
+		res, err := m.StartSession(ctx, in.Agent, parent.String(), "", SessionPatch{AI: in.AI})
 		if err != nil {
 			return out, err
 		}
@@ -165,7 +166,7 @@ func (b *Brain) RecordToolUse(ctx context.Context, in ToolUse) (ToolUseRecorded,
 func (b *Brain) candidate(ctx context.Context, tx store.Tx, s memory.Session, tool, what, errText string, now time.Time) (memory.Entry, bool, error) {
 	sum := sha256.Sum256([]byte(s.ID.String() + "\x00" + what))
 	uid := "h" + hex.EncodeToString(sum[:10])
-	content := clip(errText, maxHookError)
+	content := problem.Clip(errText, maxHookError)
 	if content == "" {
 		content = "(no error text)"
 	}
@@ -176,7 +177,7 @@ func (b *Brain) candidate(ctx context.Context, tx store.Tx, s memory.Session, to
 		old.Content, old.UpdatedAt = content, now
 		return old, false, tx.UpdateMemory(ctx, old)
 	}
-	e := memory.Entry{UID: uid, Type: memory.ToolOutcome, Title: clip("Failed: "+what, memory.MaxTitle), Content: content,
+	e := memory.Entry{UID: uid, Type: memory.ToolOutcome, Title: problem.Clip("Failed: "+what, memory.MaxTitle), Content: content,
 		Tags: []string{"failed-command", "mistake-candidate"}, SessionID: s.ID.String(), Branch: s.Branch, CreatedAt: now, UpdatedAt: now}
 	if tool != "" {
 		e.Facts = []string{"tool: " + tool}
@@ -295,16 +296,16 @@ func SessionRecap(s memory.Session, now time.Time) string {
 	}
 	var parts []string
 	if n := len(s.FilesModified); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d files modified (%s)", n, listClip(s.FilesModified, 4)))
+		parts = append(parts, fmt.Sprintf("%s modified (%s)", count(n, "file"), listClip(s.FilesModified, 4)))
 	}
 	if len(s.TestsRun) > 0 {
 		parts = append(parts, "tests run: "+listClip(s.TestsRun, 3))
 	}
 	if n := len(s.CommandsFailed); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d failed commands", n))
+		parts = append(parts, count(n, "failed command"))
 	}
 	if n := len(s.Decisions); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d decisions", n))
+		parts = append(parts, count(n, "decision"))
 	}
 	if n := len(s.TasksCompleted); n > 0 {
 		parts = append(parts, fmt.Sprintf("tasks completed: %s", listClip(s.TasksCompleted, 5)))
@@ -312,7 +313,11 @@ func SessionRecap(s memory.Session, now time.Time) string {
 	if len(parts) == 0 {
 		parts = append(parts, "nothing recorded")
 	}
-	return fmt.Sprintf("%s%s, %s: %s.", autoSummary, s.ID, end.Sub(s.StartedAt).Round(time.Minute), strings.Join(parts, "; "))
+	took := "under a minute"
+	if d := end.Sub(s.StartedAt).Round(time.Minute); d > 0 {
+		took = d.String()
+	}
+	return fmt.Sprintf("%s%s, %s: %s.", autoSummary, s.ID, took, strings.Join(parts, "; "))
 }
 
 // Recall limits.
@@ -330,8 +335,8 @@ func (b *Brain) Recall(ctx context.Context, prompt string) ([]Hit, error) {
 		return nil, nil
 	}
 	words = words[:min(len(words), 16)]
-	res, err := b.set.Memory.Search(ctx, store.MemoryQuery{Text: strings.Join(words, " "),
-		Types: []memory.Type{memory.Decision, memory.Mistake, memory.Convention, memory.Pattern, memory.Preference, memory.Insight}, Limit: 8})
+	res, err := b.set.Memory.Search(ctx, SearchQuery{Text: strings.Join(words, " "),
+		Types: []string{"decision", "mistake", "convention", "pattern", "preference", "insight"}, Page: Page{Limit: 8}})
 	if err != nil {
 		return nil, err
 	}
@@ -353,4 +358,34 @@ func (b *Brain) Recall(ctx context.Context, prompt string) ([]Hit, error) {
 		}
 	}
 	return out, nil
+}
+
+// agentSessions are the agent's newest session (open only, or any), at
+// most one.
+func (b *Brain) agentSessions(ctx context.Context, agent string, openOnly bool) ([]memory.Session, int, error) {
+	var (
+		out   []memory.Session
+		total int
+	)
+	err := b.store.View(ctx, func(tx store.Tx) (err error) {
+		out, total, err = tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: openOnly, Limit: 1})
+		return err
+	})
+	return out, total, err
+}
+
+// activeLoops are the running and paused loops.
+func (b *Brain) activeLoops(ctx context.Context) ([]Loop, error) {
+	var out []Loop
+	for offset := 0; ; {
+		p, err := b.set.Loops.List(ctx, LoopQuery{Statuses: []string{"running", "paused"}, Page: Page{Offset: offset, Limit: PlanPage.Max}})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p.Loops...)
+		if p.NextOffset == 0 || len(out) >= 200 {
+			return out, nil
+		}
+		offset = p.NextOffset
+	}
 }

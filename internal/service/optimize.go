@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/internal/memory"
-	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -55,19 +55,19 @@ func (b *Brain) OptimizeContext(ctx context.Context, req OptimizeRequest) (Optim
 		req.BudgetTokens = DefaultOptimizeBudget
 	}
 	if req.BudgetTokens < 50 || req.BudgetTokens > MaxBootstrapBudget {
-		return Optimized{}, &task.FieldError{Field: "budget_tokens", Problem: fmt.Sprintf("is %d", req.BudgetTokens),
+		return Optimized{}, &problem.FieldError{Field: "budget_tokens", Problem: fmt.Sprintf("is %d", req.BudgetTokens),
 			Fix: fmt.Sprintf("use 50 to %d (default %d)", MaxBootstrapBudget, DefaultOptimizeBudget)}
 	}
 	words := queryWords(req.Query)
 	if len(words) == 0 {
-		return Optimized{}, &task.FieldError{Field: "query", Problem: "has no word to match (three letters or more, not a stop word)",
+		return Optimized{}, &problem.FieldError{Field: "query", Problem: "has no word to match (three letters or more, not a stop word)",
 			Fix: "give the topic in a few words, such as \"database busy timeout\""}
 	}
 	if len(req.Query) > maxBootstrapQuery {
-		return Optimized{}, &task.FieldError{Field: "query", Problem: fmt.Sprintf("is %d bytes", len(req.Query)), Fix: fmt.Sprintf("keep it under %d", maxBootstrapQuery)}
+		return Optimized{}, &problem.FieldError{Field: "query", Problem: fmt.Sprintf("is %d bytes", len(req.Query)), Fix: fmt.Sprintf("keep it under %d", maxBootstrapQuery)}
 	}
 	if len(req.Candidates) > maxCandidates {
-		return Optimized{}, &task.FieldError{Field: "candidates", Problem: fmt.Sprintf("has %d items", len(req.Candidates)), Fix: fmt.Sprintf("give at most %d", maxCandidates)}
+		return Optimized{}, &problem.FieldError{Field: "candidates", Problem: fmt.Sprintf("has %d items", len(req.Candidates)), Fix: fmt.Sprintf("give at most %d", maxCandidates)}
 	}
 	items, err := b.candidates(ctx, req, words)
 	if err != nil {
@@ -116,20 +116,20 @@ func overlap(words []string, text string) float64 {
 func (b *Brain) candidates(ctx context.Context, req OptimizeRequest, words []string) ([]ContextItem, error) {
 	var items []ContextItem
 	if len(req.Candidates) > 0 {
-		var mids []memory.ID
+		var mids []string
 		for i, c := range req.Candidates {
 			c = strings.TrimSpace(c)
 			if strings.HasPrefix(strings.ToLower(c), "m") {
 				id, err := memory.ParseID(c)
 				if err != nil {
-					return nil, &task.FieldError{Field: fmt.Sprintf("candidates[%d]", i), Problem: "is not a memory or task id", Fix: "pass ids such as m12 (memory) or 12 (a task)"}
+					return nil, &problem.FieldError{Field: fmt.Sprintf("candidates[%d]", i), Problem: "is not a memory or task id", Fix: "pass ids such as m12 (memory) or 12 (a task)"}
 				}
-				mids = append(mids, id)
+				mids = append(mids, id.String())
 				continue
 			}
 			d, err := b.set.Plan.Get(ctx, c)
-			if fe, ok := errors.AsType[*task.FieldError](err); ok {
-				return nil, &task.FieldError{Field: fmt.Sprintf("candidates[%d]", i), Problem: fe.Problem, Fix: "pass ids such as m12 (memory) or 12 (a task)"}
+			if fe, ok := errors.AsType[*problem.FieldError](err); ok {
+				return nil, &problem.FieldError{Field: fmt.Sprintf("candidates[%d]", i), Problem: fe.Problem, Fix: "pass ids such as m12 (memory) or 12 (a task)"}
 			}
 			if err != nil {
 				return nil, err
@@ -141,7 +141,7 @@ func (b *Brain) candidates(ctx context.Context, req OptimizeRequest, words []str
 			return nil, err
 		}
 		if len(missing) > 0 {
-			return nil, &task.FieldError{Field: "candidates", Problem: "names " + missing[0].String() + ", which does not exist", Fix: "pass ids memory_search lists"}
+			return nil, &problem.FieldError{Field: "candidates", Problem: "names " + missing[0].String() + ", which does not exist", Fix: "pass ids memory_search lists"}
 		}
 		for _, e := range es {
 			h := hit(e, e.Content, 0)
@@ -150,7 +150,7 @@ func (b *Brain) candidates(ctx context.Context, req OptimizeRequest, words []str
 		}
 		return items, nil
 	}
-	res, err := b.set.Memory.Search(ctx, store.MemoryQuery{Text: strings.Join(words, " "), Limit: 30})
+	res, err := b.set.Memory.Search(ctx, SearchQuery{Text: strings.Join(words, " "), Page: Page{Limit: 30}})
 	if err != nil {
 		return nil, err
 	}
