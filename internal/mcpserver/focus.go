@@ -52,6 +52,10 @@ type completedArgs struct {
 
 type noArgs struct{}
 
+type completeArgs struct {
+	Force bool `json:"force,omitempty" jsonschema:"complete although a task it depends on is open"`
+}
+
 // bodyPreview is how much of a body a list shows before it is clipped.
 const bodyPreview = 2000
 
@@ -100,7 +104,7 @@ func focusTools() []tool {
 			Description: "The whole task outline with ids, statuses and YOU ARE HERE; paged by outline line."},
 			getBigPicture, append(pageShape(service.OutlinePage), enum("format", "text", "json"))...),
 		declare(ts, mcp.Tool{Name: "complete_current_task", Annotations: additive,
-			Description: "Complete the current task (permanent; its children must be done) and move focus to the next open task."},
+			Description: "Complete the current task (permanent; its children and dependencies must be done) and move focus to the next ready task."},
 			completeCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_completed_tasks", Annotations: readOnly,
 			Description: "The archive of completed tasks with bodies and completion times, paged."},
@@ -215,15 +219,47 @@ func extendCurrentTask(ctx context.Context, c call, in newTaskArgs) (string, any
 }
 
 type zenOut struct {
-	Zen     bool   `json:"zen"`
-	Message string `json:"message"`
+	Zen        bool   `json:"zen"`
+	Agent      string `json:"agent,omitempty"` // whose focus this is
+	Message    string `json:"message"`
+	NextTaskID string `json:"next_task_id,omitempty"` // what get_next_task recommends
 }
 
-const zenMessage = "Zen: no current task. Start work with create_new_task."
+const zenMessage = "Zen: no current task. get_next_task says what to do next; switch_focus to it, or create_new_task for new work."
 
 func zen() (string, any, error) { return zenMessage, zenOut{Zen: true, Message: zenMessage}, nil }
 
+// zenText says what an agent in zen can start: the task get_next_task
+// would recommend, else what is open, else that all is done.
+func zenText(z service.Zen) string {
+	switch {
+	case z.Next != nil:
+		return fmt.Sprintf("Zen: no current task. Next (as get_next_task recommends): %s; switch_focus %s to start it, or create_new_task for new work.",
+			label(*z.Next), z.Next.ID)
+	case z.Total == 0:
+		return "Zen: no tasks yet. Start work with create_new_task."
+	case z.Open == 1:
+		return "Zen: no current task, and the 1 open task is not ready (deferred, blocked or waiting on a dependency); get_tasks shows it, switch_focus works on it anyway."
+	case z.Open > 1:
+		return fmt.Sprintf("Zen: no current task, and none of the %d open tasks is ready (deferred, blocked or waiting on dependencies); get_tasks shows them, switch_focus works on one anyway.", z.Open)
+	}
+	return "Zen: all tasks are complete. Start new work with create_new_task."
+}
+
+func nextID(z service.Zen) string {
+	if z.Next == nil {
+		return ""
+	}
+	return z.Next.ID.String()
+}
+
+func zenFrom(z service.Zen) (string, any, error) {
+	msg := zenText(z)
+	return msg, zenOut{Zen: true, Message: msg, NextTaskID: nextID(z)}, nil
+}
+
 type currentOut struct {
+	Agent      string    `json:"agent"` // whose focus this is
 	TaskID     string    `json:"task_id"`
 	Title      string    `json:"title"`
 	Body       string    `json:"body"`
@@ -240,9 +276,13 @@ func getCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, error) 
 		if err != nil {
 			return "", nil, err
 		}
-		return zen()
+		text, out, err := zenFrom(v.ZenHint)
+		z := out.(zenOut)
+		z.Agent = c.agent
+		return strings.Replace(text, "Zen:", "Zen (agent "+c.agent+"):", 1), z, err
 	}
 	out := viewCurrent(v)
+	out.Agent = c.agent
 	return out.text(), out, nil
 }
 
@@ -261,7 +301,7 @@ func viewCurrent(v service.CurrentView) currentOut {
 // text is YOU ARE HERE: the task, its path, its left siblings, its body.
 func (o currentOut) text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "YOU ARE HERE: [%s] %s (depth %d)\n", o.TaskID, o.Title, o.Depth)
+	fmt.Fprintf(&b, "YOU ARE HERE: [%s] %s (depth %d; agent %s)\n", o.TaskID, o.Title, o.Depth, o.Agent)
 	if len(o.Breadcrumb) > 0 {
 		parts := make([]string, len(o.Breadcrumb))
 		for i, a := range o.Breadcrumb {
@@ -300,6 +340,7 @@ type bigPictureOut struct {
 	Total      int            `json:"total"`
 	CurrentID  string         `json:"current_task_id,omitempty"`
 	Zen        bool           `json:"zen,omitempty"`
+	NextTaskID string         `json:"next_task_id,omitempty"` // in zen: what get_next_task recommends
 	NextOffset int            `json:"next_offset,omitempty"`
 }
 
@@ -318,6 +359,8 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 	out := bigPictureOut{Format: format, Total: p.Total, Zen: p.Current == 0, NextOffset: p.NextOffset}
 	if p.Current != 0 {
 		out.CurrentID = p.Current.String()
+	} else {
+		out.NextTaskID = nextID(p.Zen)
 	}
 	if format == "json" {
 		out.Tasks = nest(p.Outline, p.Current)
@@ -343,7 +386,11 @@ func renderOutline(p service.Picture) string {
 		b.WriteByte('\n')
 	}
 	if p.Current == 0 && p.Total > 0 {
-		b.WriteString("(all tasks completed: zen)\n")
+		if p.Zen.Open == 0 {
+			b.WriteString("(all tasks completed: zen)\n")
+		} else {
+			fmt.Fprintf(&b, "(%s)\n", zenText(p.Zen))
+		}
 	}
 	if p.NextOffset != 0 || p.Offset > 0 {
 		fmt.Fprintf(&b, "(lines %d-%d of %d", p.Offset+1, p.Offset+len(p.Outline), p.Total)
@@ -382,10 +429,11 @@ type completeOut struct {
 	CompletedAt string `json:"completed_at"`
 	CurrentID   string `json:"current_task_id,omitempty"`
 	Zen         bool   `json:"zen,omitempty"`
+	NextTaskID  string `json:"next_task_id,omitempty"` // in zen: what get_next_task recommends
 }
 
-func completeCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, error) {
-	r, err := c.Focus.CompleteCurrentTask(ctx, c.agent)
+func completeCurrentTask(ctx context.Context, c call, in completeArgs) (string, any, error) {
+	r, err := c.Focus.CompleteCurrentTask(ctx, c.agent, in.Force)
 	if err != nil {
 		return "", nil, err
 	}
@@ -393,7 +441,8 @@ func completeCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, er
 	out := completeOut{TaskID: r.Task.ID.String(), CompletedAt: ts(r.Task.CompletedAt)}
 	if r.Next.ID == 0 {
 		out.Zen = true
-		msg += " All tasks are complete: zen."
+		msg += " " + zenText(r.Zen)
+		out.NextTaskID = nextID(r.Zen)
 	} else {
 		out.CurrentID = r.Next.ID.String()
 		msg += fmt.Sprintf(" Now current: %s.", label(r.Next))
@@ -650,7 +699,7 @@ func removeTask(ctx context.Context, c call, in taskIDArgs) (string, any, error)
 	if r.Next.ID == 0 {
 		out.Zen = true
 		if r.MovedOn {
-			msg += " Nothing is left open: zen."
+			msg += " " + zenText(r.Zen)
 		}
 	} else {
 		out.CurrentID = r.Next.ID.String()

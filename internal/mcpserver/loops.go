@@ -76,6 +76,7 @@ type loopResumeArgs struct {
 type loopCompleteArgs struct {
 	ID       IDArg  `json:"id"`
 	Evidence string `json:"evidence" jsonschema:"how the completion criteria were met"`
+	Force    bool   `json:"force,omitempty" jsonschema:"complete although a task the loop depends on is open"`
 }
 
 type loopFailArgs struct {
@@ -92,7 +93,7 @@ func loopTools() []tool {
 		declare(ts, mcp.Tool{Name: "loop_start", Annotations: additive,
 			Description: "Start an iterative loop toward an objective, with completion criteria and an iteration budget."},
 			loopStart, minimum("max_iterations", 1), enum("execution_mode", "strict", "seeded", "logged", "default"),
-			enum("priority", anys(service.LoopPriorities)...)),
+			enum("priority", priorityEnum...)),
 		declare(ts, mcp.Tool{Name: "loop_status", Annotations: readOnly,
 			Description: "A loop's state and legal next steps; history only on request, paged."},
 			loopStatus, page...),
@@ -391,7 +392,7 @@ func loopCancel(ctx context.Context, c call, in loopIDArgs) (string, any, error)
 }
 
 func loopComplete(ctx context.Context, c call, in loopCompleteArgs) (string, any, error) {
-	lp, err := c.Loops.Complete(ctx, string(in.ID), in.Evidence)
+	lp, err := c.Loops.Complete(ctx, string(in.ID), in.Evidence, in.Force)
 	if err != nil {
 		return "", nil, err
 	}

@@ -65,6 +65,7 @@ const (
 	ListBranches   Action = "list the saved branch contexts"
 	ExportMemory   Action = "export the memory first"
 	RetryEmbedding Action = "retry the embeddings later (memory backfill)"
+	ForceDone      Action = "or mark it done anyway with force"
 )
 
 func (a Action) String() string { return string(a) }
