@@ -429,39 +429,92 @@ func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (task.ID, error
 			parent = &p
 		}
 	}
-	// Readiness needs the whole plan; it is read once, and only if a
-	// sibling or the search from the end has to be judged.
+	// A sibling's readiness is judged from its own and its ancestors'
+	// dependencies (few reads); the search from the end, which the first
+	// two rules almost always spare, reads the whole plan once.
+	var (
+		rerr  error
+		waits = map[task.ID]bool{} // whether a task has an open dependency
+	)
+	hasOpenDeps := func(id task.ID) (bool, error) {
+		if w, ok := waits[id]; ok {
+			return w, nil
+		}
+		deps, err := tx.TaskDeps(ctx, id)
+		if err != nil {
+			return false, err
+		}
+		for _, d := range deps {
+			dt, err := tx.Task(ctx, d)
+			if isNotFound(err) {
+				continue
+			}
+			if err != nil {
+				return false, err
+			}
+			if !dt.Status.Satisfied() {
+				waits[id] = true
+				return true, nil
+			}
+		}
+		waits[id] = false
+		return false, nil
+	}
+	var ancestors []task.Task // the siblings': parent and its ancestors
+	if parent != nil {
+		if ancestors, err = tx.Ancestors(ctx, parent.ID); err != nil {
+			return 0, err
+		}
+		ancestors = append(ancestors, *parent)
+	}
+	siblingReady := func(t task.Task) bool {
+		if rerr != nil || (t.Status != task.StatusPending && t.Status != task.StatusInProgress) {
+			return false
+		}
+		for _, x := range append([]task.Task{t}, ancestors...) {
+			w, err := hasOpenDeps(x.ID)
+			if err != nil {
+				rerr = err
+				return false
+			}
+			if w {
+				return false
+			}
+		}
+		return true
+	}
 	var (
 		all   []task.Task
 		board *task.Board
-		lerr  error
 	)
 	load := func() {
-		if board != nil || lerr != nil {
+		if board != nil || rerr != nil {
 			return
 		}
-		if all, lerr = tx.Tasks(ctx); lerr != nil {
+		if all, rerr = tx.Tasks(ctx); rerr != nil {
 			return
 		}
 		var deps task.Deps
-		if deps, lerr = tx.Deps(ctx); lerr == nil {
+		if deps, rerr = tx.Deps(ctx); rerr == nil {
 			board = task.NewBoard(all, deps)
 		}
 	}
-	ready := func(t task.Task) bool {
-		load()
-		return board != nil && board.Ready(t.ID)
-	}
 	outline := func() ([]task.Entry, error) {
 		load()
-		if lerr != nil {
-			return nil, lerr
+		if rerr != nil {
+			return nil, rerr
 		}
 		return task.Outline(all), nil
 	}
+	ready := func(t task.Task) bool {
+		if board == nil {
+			return siblingReady(t)
+		}
+		return board.Ready(t.ID)
+	}
 	id, err := task.NextFocus(left.ID, sibs, parent, outline, ready)
-	if lerr != nil {
-		return 0, lerr
+	if rerr != nil {
+		return 0, rerr
 	}
 	return id, err
 }
