@@ -432,56 +432,17 @@ func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (task.ID, error
 	// A sibling's readiness is judged from its own and its ancestors'
 	// dependencies (few reads); the search from the end, which the first
 	// two rules almost always spare, reads the whole plan once.
-	var (
-		rerr  error
-		waits = map[task.ID]bool{} // whether a task has an open dependency
-	)
-	hasOpenDeps := func(id task.ID) (bool, error) {
-		if w, ok := waits[id]; ok {
-			return w, nil
-		}
-		deps, err := tx.TaskDeps(ctx, id)
-		if err != nil {
-			return false, err
-		}
-		for _, d := range deps {
-			dt, err := tx.Task(ctx, d)
-			if isNotFound(err) {
-				continue
-			}
-			if err != nil {
-				return false, err
-			}
-			if !dt.Status.Satisfied() {
-				waits[id] = true
-				return true, nil
-			}
-		}
-		waits[id] = false
-		return false, nil
-	}
-	var ancestors []task.Task // the siblings': parent and its ancestors
-	if parent != nil {
-		if ancestors, err = tx.Ancestors(ctx, parent.ID); err != nil {
-			return 0, err
-		}
-		ancestors = append(ancestors, *parent)
-	}
+	var rerr error
+	rd := newReadiness(ctx, tx)
 	siblingReady := func(t task.Task) bool {
-		if rerr != nil || (t.Status != task.StatusPending && t.Status != task.StatusInProgress) {
+		if rerr != nil {
 			return false
 		}
-		for _, x := range append([]task.Task{t}, ancestors...) {
-			w, err := hasOpenDeps(x.ID)
-			if err != nil {
-				rerr = err
-				return false
-			}
-			if w {
-				return false
-			}
+		ok, err := rd.ready(t)
+		if err != nil {
+			rerr = err
 		}
-		return true
+		return ok
 	}
 	var (
 		all   []task.Task
@@ -517,6 +478,66 @@ func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (task.ID, error
 		return 0, rerr
 	}
 	return id, err
+}
+
+// readiness tells whether tasks are ready (see task.Board.Ready) with a few
+// reads each, remembering what it read: for a handful of tasks it is far
+// cheaper than building the board of the whole plan.
+type readiness struct {
+	ctx   context.Context
+	tx    store.Tx
+	waits map[task.ID]bool // a task, or one of its ancestors, has an open dependency
+}
+
+func newReadiness(ctx context.Context, tx store.Tx) *readiness {
+	return &readiness{ctx: ctx, tx: tx, waits: map[task.ID]bool{}}
+}
+
+// ready reports whether t is pending or in progress and neither it nor an
+// ancestor waits on an open dependency.
+func (r *readiness) ready(t task.Task) (bool, error) {
+	if t.Status != task.StatusPending && t.Status != task.StatusInProgress {
+		return false, nil
+	}
+	w, err := r.waiting(t)
+	return !w, err
+}
+
+func (r *readiness) waiting(t task.Task) (bool, error) {
+	if w, ok := r.waits[t.ID]; ok {
+		return w, nil
+	}
+	deps, err := r.tx.TaskDeps(r.ctx, t.ID)
+	if err != nil {
+		return false, err
+	}
+	w := false
+	for _, d := range deps {
+		dt, err := r.tx.Task(r.ctx, d)
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		if !dt.Status.Satisfied() {
+			w = true
+			break
+		}
+	}
+	if !w && t.ParentID != 0 {
+		p, err := r.tx.Task(r.ctx, t.ParentID)
+		switch {
+		case err == nil:
+			if w, err = r.waiting(p); err != nil {
+				return false, err
+			}
+		case !isNotFound(err):
+			return false, err
+		}
+	}
+	r.waits[t.ID] = w
+	return w, nil
 }
 
 // currentAfter returns the agent's current task after a change, zero in zen.
