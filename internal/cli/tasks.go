@@ -189,6 +189,9 @@ func nextCmd() *cobra.Command {
 					return printJSON(w, out)
 				}
 				if r.Task == nil {
+					if r.Hint != "" {
+						r.Rationale += "; " + commandHints(r.Hint) + "."
+					}
 					_, err := fmt.Fprintln(w, r.Rationale)
 					return err
 				}

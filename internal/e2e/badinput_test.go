@@ -213,8 +213,17 @@ var memorySpecs = []toolSpec{
 		strings: []string{"branch", "into", "feature", "phase", "notes"}, lists: []string{"files_modified"}, free: []string{"files_modified"}, required: []string{"action"}},
 }
 
+var contextSpecs = []toolSpec{
+	{tool: "bootstrap", base: map[string]string{}, ints: []string{"budget_tokens"}, strings: []string{"query"}},
+	{tool: "detect_project", base: map[string]string{}},
+	{tool: "optimize_context", base: map[string]string{"query": `"migration"`}, strings: []string{"query"}, ints: []string{"budget_tokens"},
+		lists: []string{"candidates"}, required: []string{"query"}},
+	{tool: "get_config", base: map[string]string{}},
+	{tool: "suggest_next", base: map[string]string{}},
+}
+
 func allSpecs() []toolSpec {
-	return append(append(append(append([]toolSpec{}, focusSpecs...), planSpecs...), loopSpecs...), memorySpecs...)
+	return append(append(append(append(append([]toolSpec{}, focusSpecs...), planSpecs...), loopSpecs...), memorySpecs...), contextSpecs...)
 }
 
 func badCases() []badCase {
@@ -373,6 +382,12 @@ func badCases() []badCase {
 	add("branch", "no branch outside git", json.RawMessage(`{"action":"get"}`), "branch")
 	add("branch", "a branch name with spaces", json.RawMessage(`{"action":"save","branch":"my branch","notes":"n"}`), "branch")
 	add("branch", "an argument of another action", json.RawMessage(`{"action":"list","into":"main"}`), "into")
+	add("bootstrap", "budget under the minimum", json.RawMessage(`{"budget_tokens":100}`), "budget_tokens")
+	add("bootstrap", "budget over the maximum", json.RawMessage(`{"budget_tokens":20001}`), "budget_tokens")
+	add("bootstrap", "a 600-byte query", obj(map[string]string{"query": jsonString(strings.Repeat("q", 600))}), "query")
+	add("optimize_context", "a query of stop words", json.RawMessage(`{"query":"the and"}`), "query")
+	add("optimize_context", "an unknown memory id", json.RawMessage(`{"query":"migration","candidates":["m99"]}`), "candidates")
+	add("optimize_context", "a bad memory id", json.RawMessage(`{"query":"migration","candidates":["mx"]}`), "candidates[0]")
 	add("update_current_task", "body over 1 MiB", json.RawMessage(`{"body":`+bigString+`}`), "body")
 	add("update_current_task", "invalid UTF-8 body", json.RawMessage("{\"body\":\"bad \xed\xa0\x80 body\"}"), "body")
 	add("update_current_task", "lone surrogate in body", json.RawMessage(`{"body":"bad \udc00 body"}`), "body")

@@ -126,6 +126,8 @@ func toolHints(a problem.Action) string {
 		return "get_tasks or get_stack_overview lists the task ids"
 	case problem.ListOutline:
 		return "switch to an open task (see get_stack_overview)"
+	case problem.ListBlocked:
+		return "see get_tasks with status blocked or get_task for what they wait on"
 	case problem.ForceDone:
 		return "to mark it done anyway, pass force: true"
 	case problem.NextTask:

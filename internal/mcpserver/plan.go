@@ -481,7 +481,10 @@ func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, err
 	}
 	out := nextOut{Rationale: r.Rationale}
 	if r.Task == nil {
-		return r.Rationale, out, nil
+		if r.Hint != "" {
+			out.Rationale += "; " + toolHints(r.Hint) + "."
+		}
+		return out.Rationale, out, nil
 	}
 	d, err := c.Plan.Get(ctx, r.Task.ID.String())
 	if err != nil {

@@ -40,6 +40,9 @@ type Options struct {
 	// Context bounds the server's background work (the loop watcher);
 	// default context.Background().
 	Context context.Context
+	// Settings are the surface's configuration and where each value came
+	// from (flags, environment), for get_config.
+	Settings []service.Setting
 }
 
 // DefaultAgent is the agent of a session whose client gave no usable name.
@@ -98,6 +101,7 @@ var toolsets = []toolset{
 	{"loops", "iterative loops with completion criteria, checkpoints, live resources", false},
 	{"memory", "project memory: 3-layer search, decisions, mistakes, conventions, observations", true},
 	{"session", "working sessions (threaded) and git-branch context", false},
+	{"context", "session start in one call (bootstrap), project detection, configuration, next steps", false},
 }
 
 // tool is one tool's declaration: its toolset, its MCP definition and a
@@ -115,13 +119,14 @@ func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotat
 
 // allTools is every declared tool, in declaration order.
 func allTools() []tool {
-	return slices.Concat(focusTools(), planTools(), loopTools(), memoryTools(), sessionTools())
+	return slices.Concat(focusTools(), planTools(), loopTools(), memoryTools(), sessionTools(), contextTools())
 }
 
 type server struct {
-	opts  Options
-	log   *slog.Logger
-	loops *loopWatch // nil unless the loops toolset is served
+	opts   Options
+	log    *slog.Logger
+	loops  *loopWatch      // nil unless the loops toolset is served
+	served map[string]bool // the names of the tools served
 }
 
 // call is what a handler gets besides its arguments.
@@ -264,7 +269,9 @@ func New(opts Options) (*mcp.Server, error) {
 		}
 		go s.loops.run(ctx)
 	}
+	s.served = make(map[string]bool)
 	for _, t := range selectTools(want, opts.ReadOnly) {
+		s.served[t.def.Name] = true
 		def := t.def
 		srv.AddTool(&def, t.build(s))
 	}

@@ -53,6 +53,7 @@ const (
 	CreateTask     Action = "create a task"
 	ListTasks      Action = "list the tasks"
 	ListOutline    Action = "look at the outline for an open task"
+	ListBlocked    Action = "look at the blocked tasks and what they wait on"
 	NextTask       Action = "ask for the next task"
 	StartLoop      Action = "start a new loop"
 	ListLoops      Action = "list the loops"

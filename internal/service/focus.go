@@ -783,6 +783,7 @@ type Set struct {
 	Plan   *Plan
 	Loops  *Loops
 	Memory *Memory
+	Brain  *Brain
 }
 
 // NewSet returns every service over one store. now, if not nil, is their

@@ -385,8 +385,14 @@ func containsStatus(ss []loop.Status, s loop.Status) bool {
 // Record is what loop_record takes.
 type Record struct {
 	LastAction string
-	NextSteps  []string
-	Progress   *loop.Progress
+	NextSteps  []string // nil: keep the loop's
+	// Percentage and Message report progress; ArtifactsCreated and
+	// ArtifactsModified add to the loop's counts. What is not given keeps
+	// its value, except the message, which is the last iteration's.
+	Percentage        *float64
+	Message           string
+	ArtifactsCreated  int
+	ArtifactsModified int
 }
 
 // Record records one iteration.
@@ -405,19 +411,33 @@ func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error)
 			return Loop{}, err
 		}
 	}
-	if p := in.Progress; p != nil {
-		if p.Percentage < 0 || p.Percentage > 100 {
-			return Loop{}, &problem.FieldError{Field: "percentage", Problem: fmt.Sprintf("is %g", p.Percentage), Fix: "use 0 to 100"}
-		}
-		if p.ArtifactsCreated < 0 || p.ArtifactsModified < 0 {
-			return Loop{}, &problem.FieldError{Field: "artifacts_created", Problem: "is negative", Fix: "count from 0"}
-		}
-		if err := checkText("message", p.Message, 4096); err != nil {
-			return Loop{}, err
+	if p := in.Percentage; p != nil && (*p < 0 || *p > 100) {
+		return Loop{}, &problem.FieldError{Field: "percentage", Problem: fmt.Sprintf("is %g", *p), Fix: "use 0 to 100"}
+	}
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"artifacts_created", in.ArtifactsCreated}, {"artifacts_modified", in.ArtifactsModified}} {
+		if f.n < 0 {
+			return Loop{}, &problem.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", f.n), Fix: "pass how many this iteration added, 0 or more"}
 		}
 	}
+	if err := checkText("message", in.Message, 4096); err != nil {
+		return Loop{}, err
+	}
 	return l.change(ctx, ref, "record iteration", func(lp *Loop, _ store.Tx, now time.Time) (string, string, error) {
-		if err := lp.State.Record(loop.Iteration{LastAction: in.LastAction, NextSteps: in.NextSteps, Progress: in.Progress}, now); err != nil {
+		it := loop.Iteration{LastAction: in.LastAction, NextSteps: in.NextSteps}
+		if in.Percentage != nil || in.Message != "" || in.ArtifactsCreated != 0 || in.ArtifactsModified != 0 {
+			p := lp.State.Progress // in the transaction: what is not given keeps its value
+			p.Message = in.Message
+			if in.Percentage != nil {
+				p.Percentage = *in.Percentage
+			}
+			p.ArtifactsCreated += in.ArtifactsCreated
+			p.ArtifactsModified += in.ArtifactsModified
+			it.Progress = &p
+		}
+		if err := lp.State.Record(it, now); err != nil {
 			return "", "", err
 		}
 		detail := fmt.Sprintf("#%d %s", lp.State.Iteration, problem.Clip(in.LastAction, 200))

@@ -704,6 +704,7 @@ type NextQuery struct {
 type Recommendation struct {
 	Task      *task.Task // nil when nothing qualifies
 	Rationale string
+	Hint      problem.Action // what to look at when nothing is ready
 	Unblocks  []task.Task
 }
 
@@ -737,7 +738,8 @@ func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 		}
 		msg := "Nothing to do: no open task matches."
 		if open > 0 {
-			msg = fmt.Sprintf("No task is ready: %d open, %d of them blocked or waiting on dependencies; see get_tasks with status blocked or get_task for what they wait on.", open, blocked)
+			return Recommendation{Rationale: fmt.Sprintf("No task is ready: %d open, %d of them blocked or waiting on dependencies", open, blocked),
+				Hint: problem.ListBlocked}, nil
 		}
 		return Recommendation{Rationale: msg}, nil
 	}
