@@ -232,3 +232,36 @@ func TestOptimizeContext(t *testing.T) {
 		t.Errorf("a query of stop words: %s", e.Text)
 	}
 }
+
+// TestKnowledgeEmpty: a project without knowledge folders gets answers
+// that say so and what to add; a folder added later is read on the next
+// call.
+func TestKnowledgeEmpty(t *testing.T) {
+	dir := cairntest.Project(t)
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "context"}})
+	for tool, want := range map[string]string{
+		"query_tkb":             "This project has no knowledge base yet: add Markdown files under knowledge/",
+		"get_competency_matrix": "This project has no skills or agents yet: add Markdown files under skills/NAME/SKILL.md or .claude/agents/",
+		"get_routing_table":     "This project has no routing table",
+	} {
+		if r := s.OK(tool, map[string]any{}); !strings.HasPrefix(r.Text, want) {
+			t.Errorf("%s: %s", tool, r.Text)
+		}
+	}
+	if r := s.OK("classify_task", map[string]any{"description": "add a login page"}); !strings.HasPrefix(r.Text, "This project has no skills, agents, workflows or templates yet") {
+		t.Errorf("classify_task: %s", r.Text)
+	}
+	if r := s.Err("get_agent", map[string]any{"name": "backend"}); !strings.Contains(r.Text, "the project has none yet") {
+		t.Errorf("get_agent: %s", r.Text)
+	}
+	p := filepath.Join(dir, "knowledge", "ops", "deploy.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("---\ntitle: Deploys\ncategory: ops\n---\nBlue-green, never on Fridays.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.OK("query_tkb", map[string]any{"query": "deploys fridays"}); !strings.Contains(r.Text, "- knowledge/ops/deploy.md · ops: Deploys") {
+		t.Errorf("a knowledge base added later: %s", r.Text)
+	}
+}
