@@ -36,7 +36,6 @@ type classifyArgs struct {
 	Description string `json:"description" jsonschema:"the task, in a sentence or a few"`
 }
 
-
 func knowledgeTools() []tool {
 	const ts = "context"
 	return []tool{

@@ -27,7 +27,7 @@ import (
 // KnowledgePaths are where knowledge is read from, relative to the root.
 var KnowledgePaths = struct {
 	Knowledge, Skills, Agents, Workflows, Templates string
-	Routing                                       []string
+	Routing                                         []string
 }{"knowledge", "skills", ".claude/agents", "workflows", "templates", []string{"routing.md", "templates/routing.md", "docs/routing.md"}}
 
 // Doc kinds.

@@ -73,7 +73,9 @@ func (b *Brain) QueryTKB(q TKBQuery) (TKBPage, error) {
 		if !eq(q.Category, d.Category) || !eq(q.Maturity, d.Maturity) {
 			continue
 		}
-		if q.UseCase != "" && !slices.ContainsFunc(d.UseCases, func(u string) bool { return strings.Contains(strings.ToLower(u), strings.ToLower(strings.TrimSpace(q.UseCase))) }) {
+		if q.UseCase != "" && !slices.ContainsFunc(d.UseCases, func(u string) bool {
+			return strings.Contains(strings.ToLower(u), strings.ToLower(strings.TrimSpace(q.UseCase)))
+		}) {
 			continue
 		}
 		s := 1.0
