@@ -83,7 +83,7 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					}
 					return &s.Set, nil
 				},
-				Agent:   func(mcp.Request) string { return agent },
+				Agent:   stdioAgent(cmd, agent),
 				Logger:  log,
 				Context: cmd.Context(),
 				Settings: []service.Setting{
@@ -109,6 +109,9 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					}
 				}
 			}()
+			if isTerminal(os.Stdin.Fd()) {
+				fmt.Fprint(cmd.ErrOrStderr(), terminalHint)
+			}
 			t := &mcpserver.StdioTransport{In: os.Stdin, Out: os.Stdout, Logger: log}
 			if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) {
 				return err
@@ -122,12 +125,37 @@ keeps its own focus. A non-loopback address needs bearer tokens
 	f.BoolVar(&readOnly, "read-only", envDefault("CAIRN_READ_ONLY", "") == "true" || envDefault("CAIRN_READ_ONLY", "") == "1",
 		"serve only tools that do not write (env CAIRN_READ_ONLY=1)")
 	f.StringVar(&agent, "agent", envDefault("CAIRN_AGENT", mcpserver.DefaultAgent),
-		"agent name; each agent keeps its own focus (env CAIRN_AGENT)")
+		"agent name; each agent keeps its own focus (env CAIRN_AGENT; default: the client's name from initialize, else default)")
 	f.StringVar(&sync, "sync", envDefault("CAIRN_SYNC", "normal"),
 		"normal: survives a killed process; full: also survives power loss, one fsync per write (env CAIRN_SYNC)")
 	f.StringVar(&logLevel, "log-level", envDefault("CAIRN_LOG_LEVEL", "warn"), "debug, info, warn or error (to stderr)")
 	hf.register(cmd)
 	return cmd
+}
+
+// terminalHint is what `cairn serve` says when a person starts it in a
+// terminal, where it would otherwise wait silently for protocol messages.
+const terminalHint = `cairn serve speaks MCP (JSON-RPC) on stdio: an MCP client starts it and talks
+to it; it is waiting for such a client on stdin now (Ctrl-C stops it).
+Add it to a client, run from the project directory:
+  claude mcp add cairn -- cairn serve
+  or in a client's JSON config: {"command": "cairn", "args": ["serve"]}
+For people: cairn tasks, cairn show ID, cairn loops (cairn --help lists all).
+`
+
+// stdioAgent names the agent of a stdio session: --agent or CAIRN_AGENT
+// when given, else the client's name from initialize (so two editors on
+// one project keep their own focus), else "default".
+func stdioAgent(cmd *cobra.Command, agent string) func(mcp.Request) string {
+	if cmd.Flags().Changed("agent") || os.Getenv("CAIRN_AGENT") != "" {
+		return func(mcp.Request) string { return agent }
+	}
+	return func(req mcp.Request) string {
+		if n := mcpserver.ClientAgent(req); n != "" {
+			return n
+		}
+		return agent
+	}
 }
 
 func initCmd() *cobra.Command {

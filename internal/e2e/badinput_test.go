@@ -148,7 +148,7 @@ var focusSpecs = []toolSpec{
 	{tool: "extend_current_task", base: map[string]string{"title": `"ok"`, "body": `""`}, strings: []string{"title", "body"}, required: []string{"title"}},
 	{tool: "get_current_task", base: map[string]string{}},
 	{tool: "get_big_picture", base: map[string]string{}, ints: []string{"offset", "limit"}, enums: []string{"format"}},
-	{tool: "complete_current_task", base: map[string]string{}},
+	{tool: "complete_current_task", base: map[string]string{}, bools: []string{"force"}},
 	{tool: "get_completed_tasks", base: map[string]string{}, ints: []string{"offset", "limit"}, enums: []string{"order"}},
 	{tool: "update_current_task", base: map[string]string{"body": `"new body"`}, strings: []string{"body"}, required: []string{"body"}},
 	{tool: "get_stack_overview", base: map[string]string{}, ints: []string{"offset", "limit"}},
@@ -161,14 +161,14 @@ var focusSpecs = []toolSpec{
 var planSpecs = []toolSpec{
 	{tool: "get_tasks", base: map[string]string{}, lists: []string{"status", "priority"}, dates: []string{"createdAfter", "createdBefore", "updatedAfter", "updatedBefore"}, ints: []string{"offset", "limit"}},
 	{tool: "get_task", base: map[string]string{"id": `"1"`}, refs: []string{"id"}, required: []string{"id"}},
-	{tool: "create_task", base: map[string]string{"title": `"ok"`}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, required: []string{"title"}},
-	{tool: "update_task", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, required: []string{"id"}},
+	{tool: "create_task", base: map[string]string{"title": `"ok"`}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, bools: []string{"force"}, required: []string{"title"}},
+	{tool: "update_task", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, bools: []string{"force"}, required: []string{"id"}},
 	{tool: "delete_task", base: map[string]string{"id": `"4"`}, refs: []string{"id"}, required: []string{"id"}},
 	{tool: "get_next_task", base: map[string]string{}, lists: []string{"status", "priority"}},
 	{tool: "query_tasks", base: map[string]string{}, objects: []string{"filters", "sort"}, lists: []string{"fields"}, ints: []string{"offset", "limit"}},
 	{tool: "get_task_stats", base: map[string]string{}},
 	{tool: "add_subtask", base: map[string]string{"parentId": `"1"`, "title": `"ok"`}, refs: []string{"parentId"}, strings: []string{"title", "description"}, required: []string{"parentId", "title"}},
-	{tool: "update_subtask", base: map[string]string{"subtaskId": `"1.2"`}, refs: []string{"subtaskId"}, strings: []string{"title", "description"}, enums: []string{"status"}, required: []string{"subtaskId"}},
+	{tool: "update_subtask", base: map[string]string{"subtaskId": `"1.2"`}, refs: []string{"subtaskId"}, strings: []string{"title", "description"}, enums: []string{"status"}, bools: []string{"force"}, required: []string{"subtaskId"}},
 	{tool: "delete_subtask", base: map[string]string{"subtaskId": `"1.2"`}, refs: []string{"subtaskId"}, required: []string{"subtaskId"}},
 }
 
@@ -185,7 +185,7 @@ var loopSpecs = []toolSpec{
 	{tool: "loop_pause", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, required: []string{"id"}},
 	{tool: "loop_resume", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, ints: []string{"from_checkpoint", "max_iterations"}, required: []string{"id"}},
 	{tool: "loop_cancel", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, required: []string{"id"}},
-	{tool: "loop_complete", base: map[string]string{"id": `"5"`, "evidence": `"e"`}, refs: []string{"id"}, strings: []string{"evidence"}, required: []string{"id", "evidence"}},
+	{tool: "loop_complete", base: map[string]string{"id": `"5"`, "evidence": `"e"`}, refs: []string{"id"}, strings: []string{"evidence"}, bools: []string{"force"}, required: []string{"id", "evidence"}},
 	{tool: "loop_fail", base: map[string]string{"id": `"5"`, "message": `"m"`}, refs: []string{"id"}, strings: []string{"message", "code"}, bools: []string{"recoverable"}, required: []string{"id", "message"}},
 }
 
@@ -658,6 +658,8 @@ func TestRawStdio(t *testing.T) {
 		{"bare number", "42\n", -32600, nil},
 		{"null", "null\n", -32600, nil},
 		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}` + "\n", -32600, nil},
+		{"id alone", `{"jsonrpc":"2.0","id":77}` + "\n", -32600, float64(77)},
+		{"response without result or error", `{"jsonrpc":"2.0","id":"r","params":{}}` + "\n", -32600, "r"},
 	}
 	for _, b := range bad {
 		send(b.line)

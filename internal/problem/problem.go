@@ -53,6 +53,7 @@ const (
 	CreateTask     Action = "create a task"
 	ListTasks      Action = "list the tasks"
 	ListOutline    Action = "look at the outline for an open task"
+	ListBlocked    Action = "look at the blocked tasks and what they wait on"
 	NextTask       Action = "ask for the next task"
 	StartLoop      Action = "start a new loop"
 	ListLoops      Action = "list the loops"
@@ -64,6 +65,7 @@ const (
 	ListBranches   Action = "list the saved branch contexts"
 	ExportMemory   Action = "export the memory first"
 	RetryEmbedding Action = "retry the embeddings later (memory backfill)"
+	ForceDone      Action = "or mark it done anyway with force"
 )
 
 func (a Action) String() string { return string(a) }
