@@ -59,7 +59,7 @@ func o200k(t testing.TB) func(string) int {
 // shows the essentials, and says what it left out.
 func TestBootstrapBudgets(t *testing.T) {
 	dir := seededProject(t)
-	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,context"}})
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,context", "--agent", "claude-code"}})
 	count := o200k(t)
 	var prevLen int
 	for _, budget := range []int{500, 1500, 4000} {
@@ -178,10 +178,13 @@ func TestSuggestNext(t *testing.T) {
 	}
 	s.OK("create_task", map[string]any{"title": "Ship the parser"})
 	r = s.OK("suggest_next", map[string]any{})
-	if !strings.Contains(r.Text, "1. update_current_task {}: you are on [1] Ship the parser") || !strings.Contains(r.Text, "(fill in body)") {
-		t.Errorf("on a task:\n%s", r.Text)
+	if !strings.Contains(r.Text, `1. switch_focus {"task_id":"1"}: zen: no current task. Recommended [1] "Ship the parser"`) {
+		t.Errorf("zen with a ready task:\n%s", r.Text)
 	}
 	s.OK("switch_focus", map[string]any{"task_id": "1"})
+	if r := s.OK("suggest_next", map[string]any{}); !strings.Contains(r.Text, "1. update_current_task {}: you are on [1] Ship the parser") || !strings.Contains(r.Text, "(fill in body)") {
+		t.Errorf("on a task:\n%s", r.Text)
+	}
 	s.OK("create_new_task", map[string]any{"title": "Lexer"})
 	s.OK("complete_current_task", map[string]any{})
 	r = s.OK("suggest_next", map[string]any{})
