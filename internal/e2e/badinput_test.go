@@ -220,6 +220,12 @@ var contextSpecs = []toolSpec{
 		lists: []string{"candidates"}, required: []string{"query"}},
 	{tool: "get_config", base: map[string]string{}},
 	{tool: "suggest_next", base: map[string]string{}},
+	{tool: "query_tkb", base: map[string]string{}, strings: []string{"query", "category", "maturity", "use_case"}, ints: []string{"offset", "limit"}},
+	{tool: "get_tkb_entry", base: map[string]string{"entry": `"knowledge/a.md"`}, required: []string{"entry"}},
+	{tool: "get_agent", base: map[string]string{"name": `"backend"`}, required: []string{"name"}},
+	{tool: "get_competency_matrix", base: map[string]string{}},
+	{tool: "classify_task", base: map[string]string{"description": `"add a login page"`}, strings: []string{"description"}, required: []string{"description"}},
+	{tool: "get_routing_table", base: map[string]string{}},
 }
 
 func allSpecs() []toolSpec {
@@ -388,6 +394,10 @@ func badCases() []badCase {
 	add("optimize_context", "a query of stop words", json.RawMessage(`{"query":"the and"}`), "query")
 	add("optimize_context", "an unknown memory id", json.RawMessage(`{"query":"migration","candidates":["m99"]}`), "candidates")
 	add("optimize_context", "a bad memory id", json.RawMessage(`{"query":"migration","candidates":["mx"]}`), "candidates[0]")
+	add("get_tkb_entry", "an entry that does not exist", json.RawMessage(`{"entry":"knowledge/nope.md"}`), "entry")
+	add("get_agent", "an agent that does not exist", json.RawMessage(`{"name":"nobody"}`), "name")
+	add("classify_task", "stop words only", json.RawMessage(`{"description":"the and"}`), "description")
+	add("query_tkb", "a 600-byte query", obj(map[string]string{"query": jsonString(strings.Repeat("q", 600))}), "query")
 	add("update_current_task", "body over 1 MiB", json.RawMessage(`{"body":`+bigString+`}`), "body")
 	add("update_current_task", "invalid UTF-8 body", json.RawMessage("{\"body\":\"bad \xed\xa0\x80 body\"}"), "body")
 	add("update_current_task", "lone surrogate in body", json.RawMessage(`{"body":"bad \udc00 body"}`), "body")

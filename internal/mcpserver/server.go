@@ -119,7 +119,7 @@ func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotat
 
 // allTools is every declared tool, in declaration order.
 func allTools() []tool {
-	return slices.Concat(focusTools(), planTools(), loopTools(), memoryTools(), sessionTools(), contextTools())
+	return slices.Concat(focusTools(), planTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools())
 }
 
 type server struct {
