@@ -85,7 +85,8 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		mopts.Embedder, mopts.Model = c, c.Model()
 	}
 	mem := service.NewMemory(st, mopts)
-	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st), Memory: mem},
+	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st), Memory: mem,
+		Lifecycles: service.NewLifecycles(st, service.LifecycleDir(root))},
 		Root: root, Store: st}, nil
 }
 

@@ -266,6 +266,10 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 	if err := tx.UpdateTask(ctx, t); err != nil {
 		return task.Task{}, err
 	}
+	// A closed task is nobody's work any more: its claim ends.
+	if _, err := tx.ReleaseClaim(ctx, t.ID, ""); err != nil {
+		return task.Task{}, err
+	}
 	if status == task.StatusDone {
 		if err := tx.Archive(ctx, task.Completion{TaskID: t.ID, ParentID: t.ParentID, Title: t.Title,
 			Body: t.Body, CreatedAt: t.CreatedAt, CompletedAt: now}); err != nil {
@@ -550,8 +554,9 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // Set is every service of one project, as the surfaces use them.
 type Set struct {
-	Focus  *Focus
-	Plan   *Plan
-	Loops  *Loops
-	Memory *Memory
+	Focus      *Focus
+	Plan       *Plan
+	Loops      *Loops
+	Memory     *Memory
+	Lifecycles *Lifecycles
 }

@@ -72,6 +72,8 @@ type Detail struct {
 	Deps       []task.Task // the tasks it depends on, in id order
 	Dependents []task.Task // the tasks that depend on it, in id order
 	Subtasks   []task.Task // its children, in order
+	Claim      *task.Claim // the claim on it, live or run out; nil: none
+	Lifecycle  *LifecycleMark
 }
 
 func detail(ctx context.Context, tx store.Tx, t task.Task) (Detail, error) {
@@ -98,8 +100,22 @@ func detail(ctx context.Context, tx store.Tx, t task.Task) (Detail, error) {
 	if d.Dependents, err = load(tx.Dependents(ctx, t.ID)); err != nil {
 		return Detail{}, err
 	}
-	d.Subtasks, err = tx.Children(ctx, t.ID, false)
-	return d, err
+	if d.Subtasks, err = tx.Children(ctx, t.ID, false); err != nil {
+		return Detail{}, err
+	}
+	if c, ok, err := tx.TaskClaim(ctx, t.ID); err != nil {
+		return Detail{}, err
+	} else if ok {
+		d.Claim = &c
+	}
+	marks, err := lifecycleMarks(ctx, tx, []task.ID{t.ID})
+	if err != nil {
+		return Detail{}, err
+	}
+	if m, ok := marks[t.ID]; ok {
+		d.Lifecycle = &m
+	}
+	return d, nil
 }
 
 // Get returns one task with its body, dependencies, dependents and subtasks.
@@ -122,7 +138,9 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 // Item is a task in a list: no body, with its dependency ids.
 type Item struct {
 	task.Task
-	Deps []task.ID
+	Deps      []task.ID
+	Claim     *task.Claim // a live claim; nil: none
+	Lifecycle *LifecycleMark
 }
 
 // List returns a page of tasks and how many match in all.
@@ -145,8 +163,23 @@ func (p *Plan) List(ctx context.Context, q store.Query) ([]Item, int, error) {
 		if err != nil {
 			return err
 		}
+		claims, err := tx.Claims(ctx, p.now())
+		if err != nil {
+			return err
+		}
+		marks, err := lifecycleMarks(ctx, tx, ids)
+		if err != nil {
+			return err
+		}
 		for _, t := range ts {
-			items = append(items, Item{Task: t, Deps: deps[t.ID]})
+			it := Item{Task: t, Deps: deps[t.ID]}
+			if c, ok := claims[t.ID]; ok {
+				it.Claim = &c
+			}
+			if m, ok := marks[t.ID]; ok {
+				it.Lifecycle = &m
+			}
+			items = append(items, it)
 		}
 		return nil
 	})
@@ -541,11 +574,18 @@ type Recommendation struct {
 	Task      *task.Task // nil when nothing qualifies
 	Rationale string
 	Unblocks  []task.Task
+	Skipped   int // better candidates passed over: other agents hold them
 }
 
 // Next recommends the task to work on next (see task.Board.Next for the rule)
-// and says why in one sentence.
+// and says why in one sentence. It does not look at claims.
 func (p *Plan) Next(ctx context.Context, f task.NextFilter) (Recommendation, error) {
+	return p.NextFor(ctx, "", f)
+}
+
+// NextFor is Next for agent: tasks other agents hold a live claim on are
+// left out, and counted.
+func (p *Plan) NextFor(ctx context.Context, agent string, f task.NextFilter) (Recommendation, error) {
 	for _, s := range f.Statuses {
 		if err := validStatus(s); err != nil {
 			return Recommendation{}, err
@@ -560,7 +600,11 @@ func (p *Plan) Next(ctx context.Context, f task.NextFilter) (Recommendation, err
 	if err != nil {
 		return Recommendation{}, fmt.Errorf("next task: %w", err)
 	}
-	t, ok := b.Next(f)
+	skip, err := p.heldByOthers(ctx, agent)
+	if err != nil {
+		return Recommendation{}, fmt.Errorf("next task: %w", err)
+	}
+	t, skipped, ok := b.NextExcept(f, skip)
 	if !ok {
 		open, blocked := 0, 0
 		for _, x := range b.Tasks {
@@ -575,9 +619,12 @@ func (p *Plan) Next(ctx context.Context, f task.NextFilter) (Recommendation, err
 		if open > 0 {
 			msg = fmt.Sprintf("No task is ready: %d open, %d of them blocked or waiting on dependencies; see get_tasks with status blocked or get_task for what they wait on.", open, blocked)
 		}
-		return Recommendation{Rationale: msg}, nil
+		if skipped > 0 {
+			msg = fmt.Sprintf("No task is free: %d ready tasks are claimed by other agents.", skipped)
+		}
+		return Recommendation{Rationale: msg, Skipped: skipped}, nil
 	}
-	r := Recommendation{Task: t}
+	r := Recommendation{Task: t, Skipped: skipped}
 	var why []string
 	why = append(why, string(t.Priority)+" priority")
 	if n := len(b.Deps[t.ID]); n > 0 {
@@ -603,6 +650,9 @@ func (p *Plan) Next(ctx context.Context, f task.NextFilter) (Recommendation, err
 		r.Rationale += "; finishing it unblocks " + strings.Join(names, ", ") + "."
 	default:
 		r.Rationale += fmt.Sprintf("; finishing it unblocks %d tasks.", n)
+	}
+	if skipped > 0 {
+		r.Rationale += fmt.Sprintf(" Skipped %d claimed by other agents.", skipped)
 	}
 	return r, nil
 }
