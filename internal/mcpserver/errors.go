@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/lifecycle"
 	"github.com/cairn-dev/cairn/internal/loop"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/project"
@@ -25,6 +26,8 @@ const (
 	CodeClosed       = -32005 // the task is completed or cancelled
 	CodeUnavailable  = -32006 // the store is busy or cannot be opened; retry
 	CodeTransition   = -32007 // the loop's state does not allow the operation
+	CodeClaimed      = -32008 // another agent holds a live claim on the task
+	CodeIncomplete   = -32009 // a phase's exit criteria lack evidence
 	CodeInvalid      = -32602 // an argument is missing or wrong
 	CodeInternal     = -32603 // a bug or an I/O failure; the server log has details
 )
@@ -53,8 +56,25 @@ func errorResult(ctx context.Context, log *slog.Logger, tool string, err error) 
 }
 
 func classify(err error) ToolError {
-	var fe *task.FieldError
+	var (
+		fe *task.FieldError
+		ce *task.ClaimedError
+		me *lifecycle.MissingError
+		pe *lifecycle.ParseError
+	)
 	switch {
+	case errors.As(err, &ce):
+		return ToolError{CodeClaimed, "claimed", ce.Error() + "; claim_task without id picks a free task"}
+	case errors.As(err, &me):
+		return ToolError{CodeIncomplete, "criteria_missing", me.Error() + "; nothing changed: give evidence (checks for gates) for them and advance again"}
+	case errors.As(err, &pe):
+		return ToolError{CodeInvalid, "invalid_definition", "definition file " + pe.Error() + "; fix the file (lifecycle_get shows the built-in format)"}
+	case errors.Is(err, lifecycle.ErrNotFound):
+		msg := "lifecycle not found"
+		if nf, ok := errors.AsType[*lifecycle.NotFoundError](err); ok {
+			msg = nf.Error()
+		}
+		return ToolError{CodeNotFound, "not_found", msg + "; lifecycle_list lists them"}
 	case errors.As(err, &fe):
 		// A field error is the whole message: no service prefix in front of it.
 		return ToolError{CodeInvalid, "invalid_argument", fe.Error()}

@@ -301,6 +301,7 @@ type outlineNode struct {
 	ParentID    string         `json:"parent_id,omitempty"` // only on a node whose parent is outside the page
 	CreatedAt   string         `json:"created_at"`
 	CompletedAt string         `json:"completed_at,omitempty"`
+	Phase       string         `json:"phase,omitempty"` // of its open lifecycle
 	SubTasks    []*outlineNode `json:"sub_tasks,omitempty"`
 }
 
@@ -336,7 +337,7 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 	}
 	page := p.Outline[lo:hi]
 	if format == "json" {
-		out.Tasks = nest(page, p.Current)
+		out.Tasks = nest(page, p.Current, p.Phases)
 		b, err := json.Marshal(out)
 		return string(b), out, err
 	}
@@ -347,6 +348,9 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 	for _, e := range page {
 		b.WriteString(strings.Repeat("  ", e.Depth))
 		fmt.Fprintf(&b, "%s (%s)", label(e.Task), focusStatus(e.Task, p.Current))
+		if ph := p.Phases[e.ID]; ph != "" {
+			b.WriteString(" [phase " + ph + "]")
+		}
 		if e.ID == p.Current {
 			b.WriteString(" <-- YOU ARE HERE")
 		}
@@ -368,12 +372,12 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 
 // nest turns a window of the outline back into a tree. A node whose parent
 // is outside the window is a top-level node that names its parent.
-func nest(page []task.Entry, current task.ID) []*outlineNode {
+func nest(page []task.Entry, current task.ID, phases map[task.ID]string) []*outlineNode {
 	byID := make(map[task.ID]*outlineNode, len(page))
 	var roots []*outlineNode
 	for _, e := range page {
 		n := &outlineNode{TaskID: e.ID.String(), Title: e.Title, Status: focusStatus(e.Task, current),
-			IsCurrent: e.ID == current, CreatedAt: ts(e.CreatedAt), CompletedAt: ts(e.CompletedAt)}
+			IsCurrent: e.ID == current, CreatedAt: ts(e.CreatedAt), CompletedAt: ts(e.CompletedAt), Phase: phases[e.ID]}
 		byID[e.ID] = n
 		if p, ok := byID[e.ParentID]; ok {
 			p.SubTasks = append(p.SubTasks, n)

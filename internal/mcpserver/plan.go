@@ -188,6 +188,21 @@ type planTask struct {
 	DependsOn    []taskLink `json:"dependsOn,omitempty"`
 	Dependents   []taskLink `json:"dependents,omitempty"`
 	Subtasks     []taskLink `json:"subtasks,omitempty"`
+	Claim        *claimOut  `json:"claim,omitempty"`
+	Lifecycle    *phaseOut  `json:"lifecycle,omitempty"`
+}
+
+// phaseOut is a task's open lifecycle as results show it.
+type phaseOut struct {
+	ID    int64  `json:"id"`
+	Phase string `json:"phase"`
+}
+
+func phaseOf(m *service.LifecycleMark) *phaseOut {
+	if m == nil {
+		return nil
+	}
+	return &phaseOut{ID: m.ID, Phase: m.Phase}
 }
 
 // taskLink is another task named in a result.
@@ -242,6 +257,7 @@ func full(d service.Detail) planTask {
 	for _, x := range d.Subtasks {
 		p.Subtasks = append(p.Subtasks, link(x))
 	}
+	p.Claim, p.Lifecycle = claimOf(d.Claim, time.Now()), phaseOf(d.Lifecycle)
 	return p
 }
 
@@ -256,6 +272,10 @@ func line(p planTask) string {
 	if len(p.Dependencies) > 0 {
 		b.WriteString(" [after " + strings.Join(p.Dependencies, ",") + "]")
 	}
+	if p.Lifecycle != nil {
+		fmt.Fprintf(&b, " [phase %s, lifecycle %d]", p.Lifecycle.Phase, p.Lifecycle.ID)
+	}
+	b.WriteString(claimText(p.Claim))
 	return b.String()
 }
 
@@ -408,8 +428,10 @@ func getTasks(ctx context.Context, c call, in getTasksArgs) (string, any, error)
 		out.NextOffset = q.Offset + len(items)
 	}
 	lines := []string{pageText(len(items), q.Offset, total, out.NextOffset)}
+	now := time.Now()
 	for _, it := range items {
 		p := item(it.Task, it.Deps)
+		p.Claim, p.Lifecycle = claimOf(it.Claim, now), phaseOf(it.Lifecycle)
 		out.Tasks = append(out.Tasks, p)
 		lines = append(lines, line(p))
 	}
@@ -498,6 +520,7 @@ type nextOut struct {
 	Task      *planTask `json:"task"`
 	Rationale string    `json:"rationale"`
 	Unblocks  []string  `json:"unblocks,omitempty"`
+	Skipped   int       `json:"skippedClaimed,omitempty"`
 }
 
 func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, error) {
@@ -511,11 +534,11 @@ func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, err
 	if f.Priorities, err = parsePriorities("priority", in.Priority); err != nil {
 		return "", nil, err
 	}
-	r, err := c.Plan.Next(ctx, f)
+	r, err := c.Plan.NextFor(ctx, c.agent, f)
 	if err != nil {
 		return "", nil, err
 	}
-	out := nextOut{Rationale: r.Rationale}
+	out := nextOut{Rationale: r.Rationale, Skipped: r.Skipped}
 	if r.Task == nil {
 		return r.Rationale, out, nil
 	}

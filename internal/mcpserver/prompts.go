@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -76,7 +77,19 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 	if !cur.Zen {
 		fmt.Fprintf(&b, "\n## YOU ARE HERE\n[%s] %s\n", cur.Task.ID, cur.Task.Title)
 	}
-	next, err := svc.Plan.Next(ctx, task.NextFilter{})
+	if svc.Lifecycles != nil {
+		open, total, err := svc.Lifecycles.List(ctx, service.LifecycleList{Status: "open", Limit: 5})
+		if err != nil {
+			return nil, promptError(ctx, s, "session_restore", err)
+		}
+		if total > 0 {
+			fmt.Fprintf(&b, "\n## Lifecycles in progress (%d)\n", total)
+			for _, l := range open {
+				fmt.Fprintf(&b, "- [%s] %s: phase %s (lifecycle %d, %s)\n", l.Task.ID, l.Task.Title, l.Phase, l.ID, l.Definition)
+			}
+		}
+	}
+	next, err := svc.Plan.NextFor(ctx, s.agent(req), task.NextFilter{})
 	if err != nil {
 		return nil, promptError(ctx, s, "session_restore", err)
 	}

@@ -58,6 +58,7 @@ var toolsets = []toolset{
 	{"loops", "iterative loops with completion criteria, checkpoints, live resources", false},
 	{"memory", "project memory: 3-layer search, decisions, mistakes, conventions, observations", true},
 	{"session", "working sessions (threaded) and git-branch context", false},
+	{"lifecycle", "phases with exit criteria and gates for a story: advance with evidence, loop back", false},
 }
 
 // tool is one tool's declaration: its toolset, its MCP definition and a
@@ -72,7 +73,7 @@ func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotat
 
 // allTools is every declared tool, in declaration order.
 func allTools() []tool {
-	return slices.Concat(focusTools(), planTools(), loopTools(), memoryTools(), sessionTools())
+	return slices.Concat(focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), lifecycleTools())
 }
 
 type server struct {

@@ -184,6 +184,8 @@ func leftOf(sibs []task.Task, id task.ID) []task.Task {
 type Picture struct {
 	Outline []task.Entry
 	Current task.ID // zero in zen
+	// Phases are the phases of the open lifecycles, by task.
+	Phases map[task.ID]string
 }
 
 // BigPicture returns the outline of every visible task and where the agent is.
@@ -195,6 +197,16 @@ func (f *Focus) BigPicture(ctx context.Context, agent string) (Picture, error) {
 			return err
 		}
 		p.Outline = task.Outline(all)
+		marks, err := lifecycleMarks(ctx, tx, nil)
+		if err != nil {
+			return err
+		}
+		for id, m := range marks {
+			if p.Phases == nil {
+				p.Phases = map[task.ID]string{}
+			}
+			p.Phases[id] = m.Phase
+		}
 		cur, ok, err := current(ctx, tx, agent)
 		if ok {
 			p.Current = cur.ID
