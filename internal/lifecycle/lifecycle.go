@@ -177,10 +177,10 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 		}
 		text := strings.TrimSpace(s.Evidence[id])
 		if text == "" {
-			return "", State{}, &task.FieldError{Field: "evidence", Problem: fmt.Sprintf("gives %s an empty value", id), Fix: "say what shows it: a link, commit id, file or result"}
+			return "", State{}, &task.FieldError{Field: "evidence", Problem: fmt.Sprintf("gives %s an empty value", id), Fix: "give what shows it: a link, commit id, file or result"}
 		}
 		if len(text) > MaxEvidenceLen {
-			return "", State{}, &task.FieldError{Field: "evidence", Problem: fmt.Sprintf("gives %s %d bytes, over %d", id, len(text), MaxEvidenceLen), Fix: "summarise and link to the detail"}
+			return "", State{}, &task.FieldError{Field: "evidence", Problem: fmt.Sprintf("gives %s %d bytes, over %d", id, len(text), MaxEvidenceLen), Fix: "shorten it to a summary and a link to the detail"}
 		}
 		e := ev[id]
 		e.Text, e.At = text, now
@@ -194,7 +194,7 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 		c := s.Checks[id]
 		cmd := strings.TrimSpace(c.Command)
 		if cmd == "" || len(cmd) > MaxEvidenceLen {
-			return "", State{}, &task.FieldError{Field: "checks", Problem: fmt.Sprintf("gives %s no command (or one over %d bytes)", id, MaxEvidenceLen), Fix: "name the command that was run, e.g. \"go test ./...\""}
+			return "", State{}, &task.FieldError{Field: "checks", Problem: fmt.Sprintf("gives %s no command (or one over %d bytes)", id, MaxEvidenceLen), Fix: "pass the command that was run, e.g. \"go test ./...\""}
 		}
 		code := c.ExitCode
 		e := ev[id]
@@ -219,7 +219,7 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 	}
 	if s.Hold {
 		if s.To != "" {
-			return "", State{}, &task.FieldError{Field: "to", Problem: "is set with hold", Fix: "hold records evidence and stays; drop one of them"}
+			return "", State{}, &task.FieldError{Field: "to", Problem: "is set with hold", Fix: "pass hold to record evidence and stay, or to to move; not both"}
 		}
 		return p.Name, next, nil
 	}
@@ -227,10 +227,10 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 	case to <= cur:
 		if strings.TrimSpace(s.Reason) == "" {
 			return "", State{}, &task.FieldError{Field: "reason", Problem: fmt.Sprintf("is empty for a loop back from %s to %s", p.Name, d.Phases[to].Name),
-				Fix: "say what was found that sends the work back"}
+				Fix: "give what was found that sends the work back"}
 		}
 		if len(s.Reason) > MaxEvidenceLen {
-			return "", State{}, &task.FieldError{Field: "reason", Problem: fmt.Sprintf("is %d bytes, over %d", len(s.Reason), MaxEvidenceLen), Fix: "summarise it"}
+			return "", State{}, &task.FieldError{Field: "reason", Problem: fmt.Sprintf("is %d bytes, over %d", len(s.Reason), MaxEvidenceLen), Fix: "shorten it"}
 		}
 		// The phases from the target on are done again: their evidence goes.
 		for _, q := range d.Phases[to:] {
@@ -241,7 +241,7 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 		return d.Phases[to].Name, next, nil
 	case to > cur+1:
 		return "", State{}, &task.FieldError{Field: "to", Problem: fmt.Sprintf("is %s, past the next phase", d.Phases[to].Name),
-			Fix: fmt.Sprintf("phases advance one at a time; omit to for %s", d.Phases[cur+1].Name)}
+			Fix: fmt.Sprintf("phases advance one at a time: pass no to, to go on to %s", d.Phases[cur+1].Name)}
 	}
 	if m := Missing(p, ev); len(m) > 0 {
 		return "", State{}, &MissingError{Phase: p.Name, Missing: m, Failed: failed}

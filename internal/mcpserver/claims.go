@@ -118,7 +118,7 @@ func claimTask(ctx context.Context, c call, in claimArgs) (string, any, error) {
 
 func renewClaim(ctx context.Context, c call, in renewArgs) (string, any, error) {
 	if strings.TrimSpace(string(in.ID)) == "" {
-		return "", nil, &task.FieldError{Field: "id", Problem: "is missing", Fix: "name the task whose claim to renew"}
+		return "", nil, &task.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to renew"}
 	}
 	r, err := c.Plan.Renew(ctx, service.ClaimRequest{Agent: c.agent, Ref: string(in.ID), Lease: leaseOf(in.LeaseSeconds)})
 	if err != nil {
@@ -134,7 +134,7 @@ type releaseOut struct {
 
 func releaseTask(ctx context.Context, c call, in releaseArgs) (string, any, error) {
 	if strings.TrimSpace(string(in.ID)) == "" {
-		return "", nil, &task.FieldError{Field: "id", Problem: "is missing", Fix: "name the task whose claim to release"}
+		return "", nil, &task.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to release"}
 	}
 	req := service.ReleaseRequest{Agent: c.agent, Ref: string(in.ID)}
 	if in.Status != "" {

@@ -74,7 +74,7 @@ func classify(err error) ToolError {
 		if nf, ok := errors.AsType[*lifecycle.NotFoundError](err); ok {
 			msg = nf.Error()
 		}
-		return ToolError{CodeNotFound, "not_found", msg + "; lifecycle_list lists them"}
+		return ToolError{CodeNotFound, "not_found", msg + "; use lifecycle_list to see them"}
 	case errors.As(err, &fe):
 		// A field error is the whole message: no service prefix in front of it.
 		return ToolError{CodeInvalid, "invalid_argument", fe.Error()}

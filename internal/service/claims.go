@@ -112,7 +112,7 @@ func (p *Plan) Claim(ctx context.Context, r ClaimRequest) (ClaimResult, error) {
 				return err
 			}
 			if !t.Status.Open() {
-				return fmt.Errorf("%w: task %s is %s; claim open tasks only", task.ErrClosed, t.ID, t.Status)
+				return fmt.Errorf("%w: task %s is %s; use an open task", task.ErrClosed, t.ID, t.Status)
 			}
 			res, err = claimOne(ctx, tx, t, c)
 			return err
@@ -217,12 +217,12 @@ func holds(ctx context.Context, tx store.Tx, t task.Task, agent string, now time
 	case err != nil:
 		return err
 	case !ok:
-		return &task.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, which nobody has claimed", t.ID), Fix: "claim it with claim_task first"}
+		return &task.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, which nobody has claimed", t.ID), Fix: "use claim_task first"}
 	case c.Agent != agent && c.Live(now):
 		return &task.ClaimedError{Claim: c}
 	case c.Agent != agent:
 		return &task.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, claimed by %s (expired %s), not by you", t.ID, c.Agent, c.ExpiresAt.Format(time.RFC3339)),
-			Fix: "claim it with claim_task"}
+			Fix: "use claim_task to claim it"}
 	}
 	return nil
 }

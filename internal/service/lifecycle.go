@@ -246,7 +246,7 @@ func (l *Lifecycles) load(ctx context.Context, tx store.Tx, id int64) (store.Lif
 // phase. A task has at most one open lifecycle.
 func (l *Lifecycles) Init(ctx context.Context, ref, definition string) (LifecycleView, error) {
 	if strings.TrimSpace(ref) == "" {
-		return LifecycleView{}, &task.FieldError{Field: "task_id", Problem: "is missing", Fix: "name the task (a story) the lifecycle is for"}
+		return LifecycleView{}, &task.FieldError{Field: "task_id", Problem: "is missing", Fix: "pass the task (a story) the lifecycle is for"}
 	}
 	d, err := l.Definition(definition)
 	if err != nil {
@@ -259,13 +259,13 @@ func (l *Lifecycles) Init(ctx context.Context, ref, definition string) (Lifecycl
 			return err
 		}
 		if !t.Status.Open() {
-			return fmt.Errorf("%w: task %s is %s; start lifecycles on open tasks", task.ErrClosed, t.ID, t.Status)
+			return fmt.Errorf("%w: task %s is %s; use an open task", task.ErrClosed, t.ID, t.Status)
 		}
 		if m, err := lifecycleMarks(ctx, tx, []task.ID{t.ID}); err != nil {
 			return err
 		} else if open, ok := m[t.ID]; ok {
 			return &task.FieldError{Field: "task_id", Problem: fmt.Sprintf("names task %s, which has open lifecycle %d (%s, in %s)", t.ID, open.ID, open.Definition, open.Phase),
-				Fix: "advance that one (lifecycle_status shows it), or start on another task"}
+				Fix: "use lifecycle_advance on that one, or pass another task"}
 		}
 		now := l.now()
 		r := store.Lifecycle{TaskID: t.ID, Definition: d.Name, Phase: d.Phases[0].Name, Status: store.LifecycleOpen,
@@ -316,7 +316,7 @@ func (l *Lifecycles) Advance(ctx context.Context, r AdvanceRequest) (AdvanceResu
 			return err
 		}
 		if rec.Status != store.LifecycleOpen {
-			return fmt.Errorf("%w: lifecycle %d is %s; start a new one with lifecycle_init", task.ErrClosed, rec.ID, rec.Status)
+			return fmt.Errorf("%w: lifecycle %d is %s; use lifecycle_init to start a new one", task.ErrClosed, rec.ID, rec.Status)
 		}
 		d, err := l.Definition(rec.Definition)
 		if err != nil {
@@ -411,7 +411,7 @@ func (l *Lifecycles) List(ctx context.Context, q LifecycleList) ([]LifecycleItem
 		return nil, 0, &task.FieldError{Field: "offset", Problem: fmt.Sprintf("is %d", q.Offset), Fix: "use 0 or more"}
 	}
 	if len(q.Phase) > 40 {
-		return nil, 0, &task.FieldError{Field: "phase", Problem: "is over 40 characters", Fix: "name a phase, e.g. TEST"}
+		return nil, 0, &task.FieldError{Field: "phase", Problem: "is over 40 characters", Fix: "pass a phase name, e.g. TEST"}
 	}
 	var (
 		out   []LifecycleItem
