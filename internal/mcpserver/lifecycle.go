@@ -248,9 +248,11 @@ func lifecycleResult(v service.LifecycleView) (string, lifecycleOut) {
 		if h.Back {
 			backs++
 		}
-		if i == len(v.History)-historyShown && i > 0 {
-			fmt.Fprintf(&b, "\nhistory (%d earlier changes):", i)
-		} else if i == 0 {
+		first := max(0, len(v.History)-historyShown)
+		switch {
+		case i == first && first > 0:
+			fmt.Fprintf(&b, "\nhistory (%d earlier changes):", first)
+		case i == first:
 			b.WriteString("\nhistory:")
 		}
 		if i >= len(v.History)-historyShown {
