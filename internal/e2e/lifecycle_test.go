@@ -210,7 +210,7 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("durations by phase: %v", d)
 	}
 	l := s.OK("lifecycle_list", args{"status": "done"})
-	if l.Structured["total"] != float64(1) || !strings.Contains(l.Text, "1 loop-backs") {
+	if l.Structured["total"] != float64(1) || !strings.Contains(l.Text, "loop-backs: 1") {
 		t.Errorf("lifecycle_list done: %s", l.Text)
 	}
 	if g := s.OK("get_task", args{"id": story}); strings.Contains(g.Text, "[phase") {

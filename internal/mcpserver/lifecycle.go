@@ -191,14 +191,21 @@ type lifecycleOut struct {
 	TimeInPhase int64            `json:"secondsInPhase,omitempty"`
 	Met         []criterionOut   `json:"met,omitempty"`
 	Missing     []criterionOut   `json:"missing,omitempty"`
-	History     []transitionOut  `json:"history,omitempty"`
+	History     []transitionOut  `json:"history,omitempty"`      // the latest historyKept
+	HistoryAll  int              `json:"historyTotal,omitempty"` // set when history leaves some out
+	LoopBacks   int              `json:"loopBacks,omitempty"`
 	Durations   map[string]int64 `json:"secondsByPhase,omitempty"`
 	From        string           `json:"from,omitempty"`
 	Message     string           `json:"message,omitempty"`
 }
 
-// historyShown is how many transitions the text shows, newest last.
-const historyShown = 5
+// historyShown is how many transitions the text shows, newest last, and
+// historyKept how many the structured answer carries: a story that loops
+// back often must not grow its answers without bound.
+const (
+	historyShown = 5
+	historyKept  = 20
+)
 
 func dur(d time.Duration) string { return d.Round(time.Second).String() }
 
@@ -243,8 +250,13 @@ func lifecycleResult(v service.LifecycleView) (string, lifecycleOut) {
 		}
 	}
 	backs := 0
+	if len(v.History) > historyKept {
+		out.HistoryAll = len(v.History)
+	}
 	for i, h := range v.History {
-		out.History = append(out.History, transitionOut{From: h.From, To: h.To, At: ts(h.At), Spent: int64(h.Spent / time.Second), Back: h.Back, Reason: h.Reason})
+		if i >= len(v.History)-historyKept {
+			out.History = append(out.History, transitionOut{From: h.From, To: h.To, At: ts(h.At), Spent: int64(h.Spent / time.Second), Back: h.Back, Reason: h.Reason})
+		}
 		if h.Back {
 			backs++
 		}
@@ -267,7 +279,8 @@ func lifecycleResult(v service.LifecycleView) (string, lifecycleOut) {
 		}
 	}
 	if backs > 0 {
-		fmt.Fprintf(&b, "\n%d loop-backs.", backs)
+		out.LoopBacks = backs
+		fmt.Fprintf(&b, "\nLoop-backs: %d.", backs)
 	}
 	return b.String(), out
 }
@@ -396,7 +409,7 @@ func lifecycleList(ctx context.Context, c call, in lifecycleListArgs) (string, a
 		}
 		s := fmt.Sprintf("- %d (%s) task %s %q: %s", it.ID, it.Definition, it.Task.ID, it.Task.Title, where)
 		if it.Loops > 0 {
-			s += fmt.Sprintf(", %d loop-backs", it.Loops)
+			s += fmt.Sprintf(", loop-backs: %d", it.Loops)
 		}
 		out.Lifecycles = append(out.Lifecycles, o)
 		lines = append(lines, s)

@@ -144,7 +144,7 @@ func planTools() []tool {
 			Description: "Delete a task and its subtasks; other tasks stop depending on them."},
 			deleteTask),
 		declare(ts, mcp.Tool{Name: "get_next_task", Annotations: readOnly,
-			Description: "The best task to do now (dependencies done, by priority) and why."},
+			Description: "The best task to do now (dependencies done, by priority) and why; skips tasks other agents claimed."},
 			getNextTask),
 		declare(ts, mcp.Tool{Name: "query_tasks", Annotations: readOnly,
 			Description: "Tasks filtered, sorted (priority|created|updated|status, asc|desc) and projected to chosen fields."},
