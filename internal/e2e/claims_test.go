@@ -135,7 +135,7 @@ func testClaimRace(t *testing.T, agents []*cairntest.Server) {
 	if c, _ := nt["claim"].(map[string]any); c["agent"] != "agent-0" {
 		t.Errorf("get_next_task gave a task another agent holds: %s", next.Text)
 	}
-	if sk, _ := next.Structured["skippedClaimed"].(float64); sk > 0 && !strings.Contains(next.Text, fmt.Sprintf("Skipped %d claimed by other agents", int(sk))) {
+	if sk, _ := next.Structured["skippedClaimed"].(float64); sk > 0 && !strings.Contains(next.Text, fmt.Sprintf("Skipped %d that other agents hold", int(sk))) {
 		t.Errorf("get_next_task does not say what it skipped: %s", next.Text)
 	}
 	if r := agents[1].OK("claim_task", args{}); r.Structured["task"] != nil || !strings.Contains(r.Text, "No ready task is free") {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 // Criterion is one exit criterion of a phase.
@@ -148,7 +148,7 @@ func Missing(p Phase, ev map[string]Evidence) []Criterion {
 // Apply validates s against d for a lifecycle in phase since phaseSince
 // with state st, and returns the new phase ("" when the last phase ended)
 // and state. st is not modified. Nothing is returned but an error when the
-// step is refused: a *task.FieldError for bad arguments, a *MissingError
+// step is refused: a *problem.FieldError for bad arguments, a *MissingError
 // for missing evidence.
 func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, now time.Time) (string, State, error) {
 	cur := d.Index(phase)
@@ -164,7 +164,7 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 		for i, c := range p.Exit {
 			ids[i] = c.ID
 		}
-		return &task.FieldError{Field: field, Problem: fmt.Sprintf("names %q, not an exit criterion of %s", clip(id, 40), p.Name),
+		return &problem.FieldError{Field: field, Problem: fmt.Sprintf("names %q, not an exit criterion of %s", problem.Clip(id, 40), p.Name),
 			Fix: "use " + strings.Join(ids, ", ")}
 	}
 	ev := map[string]Evidence{}
@@ -177,10 +177,10 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 		}
 		text := strings.TrimSpace(s.Evidence[id])
 		if text == "" {
-			return "", State{}, &task.FieldError{Field: "evidence", Problem: fmt.Sprintf("gives %s an empty value", id), Fix: "give what shows it: a link, commit id, file or result"}
+			return "", State{}, &problem.FieldError{Field: "evidence", Problem: fmt.Sprintf("gives %s an empty value", id), Fix: "give what shows it: a link, commit id, file or result"}
 		}
 		if len(text) > MaxEvidenceLen {
-			return "", State{}, &task.FieldError{Field: "evidence", Problem: fmt.Sprintf("gives %s %d bytes, over %d", id, len(text), MaxEvidenceLen), Fix: "shorten it to a summary and a link to the detail"}
+			return "", State{}, &problem.FieldError{Field: "evidence", Problem: fmt.Sprintf("gives %s %d bytes, over %d", id, len(text), MaxEvidenceLen), Fix: "shorten it to a summary and a link to the detail"}
 		}
 		e := ev[id]
 		e.Text, e.At = text, now
@@ -194,7 +194,7 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 		c := s.Checks[id]
 		cmd := strings.TrimSpace(c.Command)
 		if cmd == "" || len(cmd) > MaxEvidenceLen {
-			return "", State{}, &task.FieldError{Field: "checks", Problem: fmt.Sprintf("gives %s no command (or one over %d bytes)", id, MaxEvidenceLen), Fix: "pass the command that was run, e.g. \"go test ./...\""}
+			return "", State{}, &problem.FieldError{Field: "checks", Problem: fmt.Sprintf("gives %s no command (or one over %d bytes)", id, MaxEvidenceLen), Fix: "pass the command that was run, e.g. \"go test ./...\""}
 		}
 		code := c.ExitCode
 		e := ev[id]
@@ -213,24 +213,24 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 	if s.To != "" {
 		to = d.Index(s.To)
 		if to < 0 {
-			return "", State{}, &task.FieldError{Field: "to", Problem: fmt.Sprintf("is %q, not a phase of %s", clip(s.To, 40), d.Name),
+			return "", State{}, &problem.FieldError{Field: "to", Problem: fmt.Sprintf("is %q, not a phase of %s", problem.Clip(s.To, 40), d.Name),
 				Fix: "use one of " + strings.Join(d.PhaseNames(), ", ")}
 		}
 	}
 	if s.Hold {
 		if s.To != "" {
-			return "", State{}, &task.FieldError{Field: "to", Problem: "is set with hold", Fix: "pass hold to record evidence and stay, or to to move; not both"}
+			return "", State{}, &problem.FieldError{Field: "to", Problem: "is set with hold", Fix: "pass hold to record evidence and stay, or to to move; not both"}
 		}
 		return p.Name, next, nil
 	}
 	switch {
 	case to <= cur:
 		if strings.TrimSpace(s.Reason) == "" {
-			return "", State{}, &task.FieldError{Field: "reason", Problem: fmt.Sprintf("is empty for a loop back from %s to %s", p.Name, d.Phases[to].Name),
+			return "", State{}, &problem.FieldError{Field: "reason", Problem: fmt.Sprintf("is empty for a loop back from %s to %s", p.Name, d.Phases[to].Name),
 				Fix: "give what was found that sends the work back"}
 		}
 		if len(s.Reason) > MaxEvidenceLen {
-			return "", State{}, &task.FieldError{Field: "reason", Problem: fmt.Sprintf("is %d bytes, over %d", len(s.Reason), MaxEvidenceLen), Fix: "shorten it"}
+			return "", State{}, &problem.FieldError{Field: "reason", Problem: fmt.Sprintf("is %d bytes, over %d", len(s.Reason), MaxEvidenceLen), Fix: "shorten it"}
 		}
 		// The phases from the target on are done again: their evidence goes.
 		for _, q := range d.Phases[to:] {
@@ -240,7 +240,7 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 			Back: true, Reason: strings.TrimSpace(s.Reason)})
 		return d.Phases[to].Name, next, nil
 	case to > cur+1:
-		return "", State{}, &task.FieldError{Field: "to", Problem: fmt.Sprintf("is %s, past the next phase", d.Phases[to].Name),
+		return "", State{}, &problem.FieldError{Field: "to", Problem: fmt.Sprintf("is %s, past the next phase", d.Phases[to].Name),
 			Fix: fmt.Sprintf("phases advance one at a time: pass no to, to go on to %s", d.Phases[cur+1].Name)}
 	}
 	if m := Missing(p, ev); len(m) > 0 {
@@ -275,15 +275,9 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
-}
+// ErrMalformed means a definition file could not be read; a *ParseError
+// says where and why.
+var ErrMalformed = fmt.Errorf("malformed lifecycle definition")
 
 // ErrNotFound means no lifecycle has the given id.
 var ErrNotFound = fmt.Errorf("lifecycle not found")

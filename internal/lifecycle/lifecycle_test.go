@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 var t0 = time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC)
@@ -78,7 +78,7 @@ func TestApply(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v; want one containing %q", err, tc.wantErr)
 				}
-				var fe *task.FieldError
+				var fe *problem.FieldError
 				var me *MissingError
 				if !errors.As(err, &fe) && !errors.As(err, &me) {
 					t.Errorf("err is %T; want a FieldError or MissingError", err)

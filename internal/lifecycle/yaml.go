@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 // ParseError is a malformed definition file: where and what.
@@ -17,6 +19,9 @@ type ParseError struct {
 	Line    int // 0 when unknown
 	Problem string
 }
+
+// Unwrap makes a ParseError an ErrMalformed.
+func (e *ParseError) Unwrap() error { return ErrMalformed }
 
 func (e *ParseError) Error() string {
 	if e.Line > 0 {
@@ -88,7 +93,7 @@ func Parse(file string, data []byte) (Definition, error) {
 		line = root.Content[0].Line
 	}
 	if !nameRE.MatchString(fd.Name) {
-		return fail(line, "name is %q: give a name of letters, digits, - and _ (at most 40), starting with a letter", clip(fd.Name, 40))
+		return fail(line, "name is %q: give a name of letters, digits, - and _ (at most 40), starting with a letter", problem.Clip(fd.Name, 40))
 	}
 	if len(fd.Phases) == 0 {
 		return fail(line, "has no phases: list them under phases:")
@@ -102,7 +107,7 @@ func Parse(file string, data []byte) (Definition, error) {
 			return Definition{}, yamlError(file, err)
 		}
 		if !nameRE.MatchString(fp.Name) {
-			return fail(n.Line, "phase %d: name is %q: use letters, digits, - and _, starting with a letter", i+1, clip(fp.Name, 40))
+			return fail(n.Line, "phase %d: name is %q: use letters, digits, - and _, starting with a letter", i+1, problem.Clip(fp.Name, 40))
 		}
 		if seen[fp.Name] {
 			return fail(n.Line, "phase %s appears twice", fp.Name)
@@ -121,7 +126,7 @@ func Parse(file string, data []byte) (Definition, error) {
 			}
 			switch {
 			case !nameRE.MatchString(fc.ID):
-				return fail(cn.Line, "phase %s, criterion %d: id is %q: use letters, digits, - and _, starting with a letter", fp.Name, j+1, clip(fc.ID, 40))
+				return fail(cn.Line, "phase %s, criterion %d: id is %q: use letters, digits, - and _, starting with a letter", fp.Name, j+1, problem.Clip(fc.ID, 40))
 			case ids[fc.ID]:
 				return fail(cn.Line, "phase %s: criterion %s appears twice", fp.Name, fc.ID)
 			case strings.TrimSpace(fc.Text) == "":
@@ -157,7 +162,7 @@ func decodeStrict(n *yaml.Node, v any) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		if !allowed[k.Value] {
-			return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: unknown key %q (known: %s)", k.Line, clip(k.Value, 40), strings.Join(sortedKeys(allowed), ", "))}}
+			return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: unknown key %q (known: %s)", k.Line, problem.Clip(k.Value, 40), strings.Join(sortedKeys(allowed), ", "))}}
 		}
 	}
 	return n.Decode(v)
@@ -168,7 +173,7 @@ func kindName(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	case yaml.ScalarNode:
-		return fmt.Sprintf("%q", clip(n.Value, 40))
+		return fmt.Sprintf("%q", problem.Clip(n.Value, 40))
 	}
 	return "something else"
 }

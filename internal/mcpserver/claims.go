@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -55,11 +56,11 @@ type claimOut struct {
 	Expired bool `json:"expired,omitempty"`
 }
 
-func claimOf(c *task.Claim, now time.Time) *claimOut {
+func claimOf(c *task.Claim, expired bool) *claimOut {
 	if c == nil {
 		return nil
 	}
-	return &claimOut{Agent: c.Agent, Since: ts(c.ClaimedAt), Until: ts(c.ExpiresAt), Expired: !c.Live(now)}
+	return &claimOut{Agent: c.Agent, Since: ts(c.ClaimedAt), Until: ts(c.ExpiresAt), Expired: expired}
 }
 
 // claimText is a claim in a task's line.
@@ -92,17 +93,17 @@ func claimResult(verb string, r service.ClaimResult) (string, any, error) {
 	}
 	p := item(r.Task, nil)
 	out.Task = &p
-	out.Claim = claimOf(&r.Claim, r.Claim.ClaimedAt)
+	out.Claim = claimOf(&r.Claim, false)
 	out.Message = fmt.Sprintf("%s task %s %q until %s.", verb, r.Task.ID, r.Task.Title, ts(r.Claim.ExpiresAt))
 	if r.Renewed && verb == "Claimed" {
 		out.Message = fmt.Sprintf("Renewed your claim on task %s %q until %s.", r.Task.ID, r.Task.Title, ts(r.Claim.ExpiresAt))
 	}
 	if r.Expired != nil {
-		out.Expired = claimOf(r.Expired, r.Claim.ClaimedAt)
+		out.Expired = claimOf(r.Expired, true)
 		out.Message += fmt.Sprintf(" It took over %s's claim, which expired %s.", r.Expired.Agent, ts(r.Expired.ExpiresAt))
 	}
 	if r.Skipped > 0 {
-		out.Message += fmt.Sprintf(" Skipped %d ready tasks other agents hold.", r.Skipped)
+		out.Message += " Skipped " + plural(r.Skipped, "ready task", "ready tasks") + " other agents hold."
 	}
 	out.Message += " renew_claim before then; release_task when done."
 	return out.Message + "\n" + line(p), out, nil
@@ -118,7 +119,7 @@ func claimTask(ctx context.Context, c call, in claimArgs) (string, any, error) {
 
 func renewClaim(ctx context.Context, c call, in renewArgs) (string, any, error) {
 	if strings.TrimSpace(string(in.ID)) == "" {
-		return "", nil, &task.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to renew"}
+		return "", nil, &problem.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to renew"}
 	}
 	r, err := c.Plan.Renew(ctx, service.ClaimRequest{Agent: c.agent, Ref: string(in.ID), Lease: leaseOf(in.LeaseSeconds)})
 	if err != nil {
@@ -134,7 +135,7 @@ type releaseOut struct {
 
 func releaseTask(ctx context.Context, c call, in releaseArgs) (string, any, error) {
 	if strings.TrimSpace(string(in.ID)) == "" {
-		return "", nil, &task.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to release"}
+		return "", nil, &problem.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to release"}
 	}
 	req := service.ReleaseRequest{Agent: c.agent, Ref: string(in.ID)}
 	if in.Status != "" {

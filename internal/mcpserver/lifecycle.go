@@ -11,8 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/lifecycle"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
-	"github.com/cairn-dev/cairn/internal/task"
 )
 
 // The lifecycle toolset: a task (a story) walks phases whose exit criteria
@@ -80,7 +80,7 @@ func lifecycleTools() []tool {
 
 func (c call) lifecycles() (*service.Lifecycles, error) {
 	if c.Lifecycles == nil {
-		return nil, fmt.Errorf("%w: lifecycles are not available for this project", errUnavailable)
+		return nil, fmt.Errorf("%w: lifecycles are not available for this project", problem.ErrUnavailable)
 	}
 	return c.Lifecycles, nil
 }
@@ -89,7 +89,7 @@ func lifecycleID(a IDArg) (int64, error) {
 	s := strings.TrimPrefix(strings.TrimSpace(string(a)), "#")
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, &task.FieldError{Field: "id", Problem: fmt.Sprintf("is %s, not a lifecycle id", quoteClip(string(a))),
+		return 0, &problem.FieldError{Field: "id", Problem: fmt.Sprintf("is %s, not a lifecycle id", problem.Quote(string(a))),
 			Fix: "pass the id lifecycle_init or lifecycle_list gave"}
 	}
 	return n, nil
@@ -133,7 +133,7 @@ func lifecycleGet(ctx context.Context, c call, in lifecycleGetArgs) (string, any
 			return "", nil, err
 		}
 		out := definitionsOut{}
-		lines := []string{fmt.Sprintf("%d lifecycle definitions (default %s):", len(ds.List), lifecycle.DefaultName)}
+		lines := []string{fmt.Sprintf("%s (default %s):", plural(len(ds.List), "lifecycle definition", "lifecycle definitions"), lifecycle.DefaultName)}
 		for _, d := range ds.List {
 			out.Definitions = append(out.Definitions, definitionOut{Name: d.Name, Description: d.Description, Source: d.Source, PhaseNames: d.PhaseNames()})
 			lines = append(lines, fmt.Sprintf("- %s (%s): %s", d.Name, d.Source, strings.Join(d.PhaseNames(), " → ")))
@@ -263,7 +263,7 @@ func lifecycleResult(v service.LifecycleView) (string, lifecycleOut) {
 		first := max(0, len(v.History)-historyShown)
 		switch {
 		case i == first && first > 0:
-			fmt.Fprintf(&b, "\nhistory (%d earlier changes):", first)
+			fmt.Fprintf(&b, "\nhistory (%s earlier):", plural(first, "change", "changes"))
 		case i == first:
 			b.WriteString("\nhistory:")
 		}
@@ -289,7 +289,7 @@ func clipText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return quoteClip(s)
+	return problem.Quote(s)
 }
 
 func lifecycleInit(ctx context.Context, c call, in lifecycleInitArgs) (string, any, error) {
@@ -320,7 +320,7 @@ func lifecycleAdvance(ctx context.Context, c call, in lifecycleAdvanceArgs) (str
 		req.Checks = map[string]lifecycle.Check{}
 		for k, ch := range in.Checks {
 			if ch.ExitCode == nil {
-				return "", nil, &task.FieldError{Field: "checks." + clipText(k, 40) + ".exit_code", Problem: "is missing", Fix: "give the command's exit code (0 for success)"}
+				return "", nil, &problem.FieldError{Field: "checks." + clipText(k, 40) + ".exit_code", Problem: "is missing", Fix: "give the command's exit code (0 for success)"}
 			}
 			req.Checks[k] = lifecycle.Check{Command: ch.Command, ExitCode: *ch.ExitCode}
 		}
@@ -391,10 +391,13 @@ func lifecycleList(ctx context.Context, c call, in lifecycleListArgs) (string, a
 	if in.Offset+len(items) < total {
 		out.NextOffset = in.Offset + len(items)
 	}
-	lines := []string{fmt.Sprintf("%d lifecycles match", total)}
-	if len(items) > 0 {
+	lines := []string{plural(total, "lifecycle matches", "lifecycles match")}
+	switch {
+	case len(items) == total:
+		lines[0] += ":"
+	case len(items) > 0:
 		lines[0] += fmt.Sprintf(", %d-%d:", in.Offset+1, in.Offset+len(items))
-	} else {
+	default:
 		lines[0] += "."
 	}
 	if out.NextOffset > 0 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -51,7 +52,7 @@ func validLease(d time.Duration) (time.Duration, error) {
 	case d == 0:
 		return task.DefaultLease, nil
 	case d < time.Second || d > task.MaxLease:
-		return 0, &task.FieldError{Field: "lease_seconds", Problem: fmt.Sprintf("is %d", int64(d/time.Second)),
+		return 0, &problem.FieldError{Field: "lease_seconds", Problem: fmt.Sprintf("is %d", int64(d/time.Second)),
 			Fix: fmt.Sprintf("use 1 to %d seconds, or omit it for %d", int64(task.MaxLease/time.Second), int64(task.DefaultLease/time.Second))}
 	}
 	return d, nil
@@ -112,7 +113,7 @@ func (p *Plan) Claim(ctx context.Context, r ClaimRequest) (ClaimResult, error) {
 				return err
 			}
 			if !t.Status.Open() {
-				return fmt.Errorf("%w: task %s is %s; use an open task", task.ErrClosed, t.ID, t.Status)
+				return &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", t.ID, t.Status), Fix: "use an open task"}
 			}
 			res, err = claimOne(ctx, tx, t, c)
 			return err
@@ -132,7 +133,10 @@ func (p *Plan) Claim(ctx context.Context, r ClaimRequest) (ClaimResult, error) {
 			if !ok {
 				res.Message = "No ready task is free to claim."
 				if res.Skipped > 0 {
-					res.Message = fmt.Sprintf("No ready task is free to claim: agents hold the %d ready ones.", res.Skipped)
+					res.Message = "No ready task is free to claim: agents hold all of them."
+					if res.Skipped == 1 {
+						res.Message = "No ready task is free to claim: an agent holds the one there is."
+					}
 				}
 				return nil
 			}
@@ -217,12 +221,12 @@ func holds(ctx context.Context, tx store.Tx, t task.Task, agent string, now time
 	case err != nil:
 		return err
 	case !ok:
-		return &task.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, which nobody has claimed", t.ID), Fix: "use claim_task first"}
+		return &problem.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, which nobody has claimed", t.ID), Hint: problem.ClaimTask}
 	case c.Agent != agent && c.Live(now):
 		return &task.ClaimedError{Claim: c}
 	case c.Agent != agent:
-		return &task.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, claimed by %s (expired %s), not by you", t.ID, c.Agent, c.ExpiresAt.Format(time.RFC3339)),
-			Fix: "use claim_task to claim it"}
+		return &problem.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, claimed by %s (expired %s), not by you", t.ID, c.Agent, c.ExpiresAt.Format(time.RFC3339)),
+			Hint: problem.ClaimTask}
 	}
 	return nil
 }
@@ -255,8 +259,8 @@ func (p *Plan) Release(ctx context.Context, r ReleaseRequest) (ReleaseResult, er
 			if _, loopState, err := tx.Loop(ctx, t.ID); err != nil {
 				return err
 			} else if loopState != nil {
-				return &task.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),
-					Fix: "release without status, then use the loop tools"}
+				return &problem.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),
+					Fix: "release without status", Hint: problem.ControlLoop}
 			}
 			if t, err = setStatus(ctx, tx, t, *r.Status, now); err != nil {
 				return err

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -41,10 +42,10 @@ func TestClaimPicksTheBestFreeTask(t *testing.T) {
 		t.Errorf("bob got %v (skipped %d); want %s, skipping 1", r.Task.ID, r.Skipped, second)
 	}
 	// get_next_task for carl leaves both out and says so; for ann, hers is next.
-	if n, _ := p.NextFor(ctx, "carl", task.NextFilter{}); n.Task == nil || n.Task.ID.String() != low || n.Skipped != 2 {
+	if n, _ := p.Next(ctx, service.NextQuery{Agent: "carl"}); n.Task == nil || n.Task.ID.String() != low || n.Skipped != 2 {
 		t.Errorf("next for carl = %+v; want %s with 2 skipped", n, low)
 	}
-	if n, _ := p.NextFor(ctx, "ann", task.NextFilter{}); n.Task == nil || n.Task.ID.String() != first {
+	if n, _ := p.Next(ctx, service.NextQuery{Agent: "ann"}); n.Task == nil || n.Task.ID.String() != first {
 		t.Errorf("next for ann = %+v; want her own %s", n, first)
 	}
 	// Claiming ann's task names her and the end of her lease.
@@ -76,7 +77,7 @@ func TestClaimLeaseBounds(t *testing.T) {
 	d, _ := p.Create(ctx, service.NewTask{Title: "t"})
 	for _, lease := range []time.Duration{time.Millisecond, -time.Second, task.MaxLease + time.Second} {
 		_, err := p.Claim(ctx, service.ClaimRequest{Agent: "ann", Ref: d.ID.String(), Lease: lease})
-		var fe *task.FieldError
+		var fe *problem.FieldError
 		if !errors.As(err, &fe) || fe.Field != "lease_seconds" {
 			t.Errorf("lease %v: %v; want a lease_seconds error", lease, err)
 		}

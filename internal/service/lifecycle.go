@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/lifecycle"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -146,11 +147,11 @@ func (l *Lifecycles) Definition(name string) (lifecycle.Definition, error) {
 	for i, d := range ds.List {
 		names[i] = d.Name
 	}
-	fix := "use " + strings.Join(names, ", ") + ", or add .cairn/lifecycles/" + clip(name, 40) + ".yaml"
+	fix := "use " + strings.Join(names, ", ") + ", or add .cairn/lifecycles/" + problem.Clip(name, 40) + ".yaml"
 	if len(ds.Problems) > 0 {
-		fix += fmt.Sprintf(" (%d definition files are malformed: %s)", len(ds.Problems), clip(ds.Problems[0].Error(), 200))
+		fix += fmt.Sprintf(" (%d definition files are malformed: %s)", len(ds.Problems), problem.Clip(ds.Problems[0].Error(), 200))
 	}
-	return lifecycle.Definition{}, &task.FieldError{Field: "definition", Problem: fmt.Sprintf("is %q, which is not defined", clip(name, 40)), Fix: fix}
+	return lifecycle.Definition{}, &problem.FieldError{Field: "definition", Problem: fmt.Sprintf("is %q, which is not defined", problem.Clip(name, 40)), Fix: fix}
 }
 
 // LifecycleView is one lifecycle as status shows it.
@@ -227,7 +228,7 @@ func (l *Lifecycles) view(ctx context.Context, tx store.Tx, r store.Lifecycle, n
 
 func (l *Lifecycles) load(ctx context.Context, tx store.Tx, id int64) (store.Lifecycle, error) {
 	if id <= 0 {
-		return store.Lifecycle{}, &task.FieldError{Field: "id", Problem: fmt.Sprintf("is %d", id), Fix: "pass a lifecycle id from lifecycle_init or lifecycle_list"}
+		return store.Lifecycle{}, &problem.FieldError{Field: "id", Problem: fmt.Sprintf("is %d", id), Fix: "pass a lifecycle's id", Hint: problem.ListLifecycles}
 	}
 	r, ok, err := tx.Lifecycle(ctx, id)
 	if err != nil {
@@ -246,7 +247,7 @@ func (l *Lifecycles) load(ctx context.Context, tx store.Tx, id int64) (store.Lif
 // phase. A task has at most one open lifecycle.
 func (l *Lifecycles) Init(ctx context.Context, ref, definition string) (LifecycleView, error) {
 	if strings.TrimSpace(ref) == "" {
-		return LifecycleView{}, &task.FieldError{Field: "task_id", Problem: "is missing", Fix: "pass the task (a story) the lifecycle is for"}
+		return LifecycleView{}, &problem.FieldError{Field: "task_id", Problem: "is missing", Fix: "pass the task (a story) the lifecycle is for"}
 	}
 	d, err := l.Definition(definition)
 	if err != nil {
@@ -259,13 +260,13 @@ func (l *Lifecycles) Init(ctx context.Context, ref, definition string) (Lifecycl
 			return err
 		}
 		if !t.Status.Open() {
-			return fmt.Errorf("%w: task %s is %s; use an open task", task.ErrClosed, t.ID, t.Status)
+			return &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", t.ID, t.Status), Fix: "use an open task"}
 		}
 		if m, err := lifecycleMarks(ctx, tx, []task.ID{t.ID}); err != nil {
 			return err
 		} else if open, ok := m[t.ID]; ok {
-			return &task.FieldError{Field: "task_id", Problem: fmt.Sprintf("names task %s, which has open lifecycle %d (%s, in %s)", t.ID, open.ID, open.Definition, open.Phase),
-				Fix: "use lifecycle_advance on that one, or pass another task"}
+			return &problem.FieldError{Field: "task_id", Problem: fmt.Sprintf("names task %s, which has open lifecycle %d (%s, in %s)", t.ID, open.ID, open.Definition, open.Phase),
+				Fix: "pass another task", Hint: problem.AdvanceOpen}
 		}
 		now := l.now()
 		r := store.Lifecycle{TaskID: t.ID, Definition: d.Name, Phase: d.Phases[0].Name, Status: store.LifecycleOpen,
@@ -307,7 +308,7 @@ const MaxEvidence = 50
 // nothing and says what is missing.
 func (l *Lifecycles) Advance(ctx context.Context, r AdvanceRequest) (AdvanceResult, error) {
 	if len(r.Evidence) > MaxEvidence || len(r.Checks) > MaxEvidence {
-		return AdvanceResult{}, &task.FieldError{Field: "evidence", Problem: fmt.Sprintf("has over %d entries", MaxEvidence), Fix: "give one entry per exit criterion"}
+		return AdvanceResult{}, &problem.FieldError{Field: "evidence", Problem: fmt.Sprintf("has over %d entries", MaxEvidence), Fix: "give one entry per exit criterion"}
 	}
 	var res AdvanceResult
 	err := l.store.Update(ctx, func(tx store.Tx) error {
@@ -316,7 +317,7 @@ func (l *Lifecycles) Advance(ctx context.Context, r AdvanceRequest) (AdvanceResu
 			return err
 		}
 		if rec.Status != store.LifecycleOpen {
-			return fmt.Errorf("%w: lifecycle %d is %s; use lifecycle_init to start a new one", task.ErrClosed, rec.ID, rec.Status)
+			return &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("lifecycle %d is %s", rec.ID, rec.Status), Hint: problem.StartLifecycle}
 		}
 		d, err := l.Definition(rec.Definition)
 		if err != nil {
@@ -399,19 +400,19 @@ func (l *Lifecycles) List(ctx context.Context, q LifecycleList) ([]LifecycleItem
 	switch q.Status {
 	case "", store.LifecycleOpen, store.LifecycleDone:
 	default:
-		return nil, 0, &task.FieldError{Field: "status", Problem: fmt.Sprintf("is %q", clip(q.Status, 40)), Fix: "use open or done, or omit it"}
+		return nil, 0, &problem.FieldError{Field: "status", Problem: fmt.Sprintf("is %q", problem.Clip(q.Status, 40)), Fix: "use open or done, or omit it"}
 	}
 	if q.Limit == 0 {
 		q.Limit = 20
 	}
 	if q.Limit < 0 || q.Limit > 100 {
-		return nil, 0, &task.FieldError{Field: "limit", Problem: fmt.Sprintf("is %d", q.Limit), Fix: "use 1 to 100"}
+		return nil, 0, &problem.FieldError{Field: "limit", Problem: fmt.Sprintf("is %d", q.Limit), Fix: "use 1 to 100"}
 	}
 	if q.Offset < 0 {
-		return nil, 0, &task.FieldError{Field: "offset", Problem: fmt.Sprintf("is %d", q.Offset), Fix: "use 0 or more"}
+		return nil, 0, &problem.FieldError{Field: "offset", Problem: fmt.Sprintf("is %d", q.Offset), Fix: "use 0 or more"}
 	}
 	if len(q.Phase) > 40 {
-		return nil, 0, &task.FieldError{Field: "phase", Problem: "is over 40 characters", Fix: "pass a phase name, e.g. TEST"}
+		return nil, 0, &problem.FieldError{Field: "phase", Problem: "is over 40 characters", Fix: "pass a phase name, e.g. TEST"}
 	}
 	var (
 		out   []LifecycleItem

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/internal/lifecycle"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
-	"github.com/cairn-dev/cairn/internal/task"
 )
 
 func TestLifecycleDefinitions(t *testing.T) {
@@ -64,7 +64,7 @@ func TestLifecycleDefinitions(t *testing.T) {
 	if _, err := l.Definition("broken"); !errors.As(err, &pe) || pe.Line != 2 {
 		t.Errorf("a malformed definition by name: %v; want its ParseError at line 2", err)
 	}
-	var fe *task.FieldError
+	var fe *problem.FieldError
 	if _, err := l.Definition("nope"); !errors.As(err, &fe) || fe.Field != "definition" || !strings.Contains(fe.Fix, "asdd, asdd6, mine") {
 		t.Errorf("an unknown definition: %v", err)
 	}

@@ -1,7 +1,7 @@
 // Package store defines the one interface every Cairn backend implements:
 // transactions over the project's task tree, the per-agent focus pointers and
-// the completion archive. Backends live in subpackages (sqlite, and later
-// postgres) and all pass the contract suite in storetest.
+// the completion archive. Backends live in subpackages (sqlite and postgres)
+// and all pass the contract suite in storetest.
 package store
 
 import (
@@ -9,8 +9,14 @@ import (
 	"errors"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/task"
 )
+
+// ErrBusy means another writer held the database past the store's busy
+// timeout; nothing was changed, and the call may be retried.
+var ErrBusy = &problem.Error{Kind: problem.ErrUnavailable, What: "the project's database is busy with another writer",
+	Fix: "nothing was changed; retry in a moment"}
 
 // ErrClosed is returned by a store that has been closed.
 var ErrClosed = errors.New("store is closed")

@@ -143,14 +143,23 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	stmts := s.ws.get(ctx)
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin write: %w", err)
+		return fmt.Errorf("begin write: %w", busy(err))
 	}
 	defer tx.Rollback()
 	if err := fn(&txn{tx: tx, stmts: stmts}); err != nil {
-		return err
+		return busy(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return fmt.Errorf("commit: %w", busy(err))
 	}
 	return nil
+}
+
+// busy turns SQLITE_BUSY (another writer held the lock past the busy
+// timeout) into store.ErrBusy, keeping the driver's error for the log.
+func busy(err error) error {
+	if isBusy(err) {
+		return fmt.Errorf("%w (%v)", store.ErrBusy, err)
+	}
+	return err
 }
