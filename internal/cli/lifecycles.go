@@ -2,8 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -24,10 +22,11 @@ func lifecyclesCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return withProject(cmd, func(s *app.Services) error {
-				items, total, err := s.Lifecycles.List(cmd.Context(), service.LifecycleList{Status: strings.ToLower(status), Phase: phase, Offset: offset, Limit: limit})
+				page, err := s.Lifecycles.List(cmd.Context(), service.LifecycleList{Status: status, Phase: phase, Page: service.Page{Offset: offset, Limit: limit}})
 				if err != nil {
 					return err
 				}
+				items, total := page.Items, page.Total
 				w := cmd.OutOrStdout()
 				if total == 0 {
 					_, err := fmt.Fprintln(w, "No lifecycles. Agents start them with lifecycle_init (toolset lifecycle).")
@@ -56,7 +55,7 @@ func lifecyclesCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&status, "status", "", "open or done")
 	f.StringVar(&phase, "phase", "", "only lifecycles in this phase")
-	f.IntVar(&limit, "limit", 0, "show at most this many (default 20, at most 100)")
+	f.IntVar(&limit, "limit", 0, fmt.Sprintf("show at most this many (default %d, at most %d)", service.LifecyclePage.Default, service.LifecyclePage.Max))
 	f.IntVar(&offset, "offset", 0, "skip this many")
 	return cmd
 }
@@ -67,12 +66,8 @@ func lifecycleCmd() *cobra.Command {
 		Short: "Show one lifecycle: phase, criteria met and missing, history",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := strconv.ParseInt(strings.TrimPrefix(args[0], "#"), 10, 64)
-			if err != nil || id <= 0 {
-				return fmt.Errorf("lifecycle id %q: pass the number `cairn lifecycles` shows", args[0])
-			}
 			return withProject(cmd, func(s *app.Services) error {
-				v, err := s.Lifecycles.Status(cmd.Context(), id)
+				v, err := s.Lifecycles.Status(cmd.Context(), args[0])
 				if err != nil {
 					return err
 				}

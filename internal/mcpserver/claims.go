@@ -83,8 +83,6 @@ type claimResultOut struct {
 	Message string    `json:"message"`
 }
 
-func leaseOf(secs int) time.Duration { return time.Duration(secs) * time.Second }
-
 func claimResult(verb string, r service.ClaimResult) (string, any, error) {
 	out := claimResultOut{Renewed: r.Renewed, Skipped: r.Skipped}
 	if r.Task.ID == 0 {
@@ -110,7 +108,7 @@ func claimResult(verb string, r service.ClaimResult) (string, any, error) {
 }
 
 func claimTask(ctx context.Context, c call, in claimArgs) (string, any, error) {
-	r, err := c.Plan.Claim(ctx, service.ClaimRequest{Agent: c.agent, Ref: strings.TrimSpace(string(in.ID)), Lease: leaseOf(in.LeaseSeconds)})
+	r, err := c.Plan.Claim(ctx, service.ClaimRequest{Agent: c.agent, Ref: strings.TrimSpace(string(in.ID)), LeaseSeconds: in.LeaseSeconds})
 	if err != nil {
 		return "", nil, err
 	}
@@ -121,7 +119,7 @@ func renewClaim(ctx context.Context, c call, in renewArgs) (string, any, error) 
 	if strings.TrimSpace(string(in.ID)) == "" {
 		return "", nil, &problem.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to renew"}
 	}
-	r, err := c.Plan.Renew(ctx, service.ClaimRequest{Agent: c.agent, Ref: string(in.ID), Lease: leaseOf(in.LeaseSeconds)})
+	r, err := c.Plan.Renew(ctx, service.ClaimRequest{Agent: c.agent, Ref: string(in.ID), LeaseSeconds: in.LeaseSeconds})
 	if err != nil {
 		return "", nil, err
 	}
@@ -137,12 +135,7 @@ func releaseTask(ctx context.Context, c call, in releaseArgs) (string, any, erro
 	if strings.TrimSpace(string(in.ID)) == "" {
 		return "", nil, &problem.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to release"}
 	}
-	req := service.ReleaseRequest{Agent: c.agent, Ref: string(in.ID)}
-	if in.Status != "" {
-		s := task.Status(strings.ToLower(strings.TrimSpace(in.Status)))
-		req.Status = &s
-	}
-	r, err := c.Plan.Release(ctx, req)
+	r, err := c.Plan.Release(ctx, service.ReleaseRequest{Agent: c.agent, Ref: string(in.ID), Status: in.Status})
 	if err != nil {
 		return "", nil, err
 	}

@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -74,7 +73,7 @@ func lifecycleTools() []tool {
 			lifecycleStatus),
 		declare(ts, mcp.Tool{Name: "lifecycle_list", Annotations: readOnly,
 			Description: "Lifecycles, filtered, 20 a page."},
-			lifecycleList, enum("status", "open", "done"), minimum("offset", 0), bounds("limit", 1, 100)),
+			lifecycleList, append(pageShape(service.LifecyclePage), enum("status", "open", "done"))...),
 	}
 }
 
@@ -83,16 +82,6 @@ func (c call) lifecycles() (*service.Lifecycles, error) {
 		return nil, fmt.Errorf("%w: lifecycles are not available for this project", problem.ErrUnavailable)
 	}
 	return c.Lifecycles, nil
-}
-
-func lifecycleID(a IDArg) (int64, error) {
-	s := strings.TrimPrefix(strings.TrimSpace(string(a)), "#")
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, &problem.FieldError{Field: "id", Problem: fmt.Sprintf("is %s, not a lifecycle id", problem.Quote(string(a))),
-			Fix: "pass the id lifecycle_init or lifecycle_list gave"}
-	}
-	return n, nil
 }
 
 type criterionOut struct {
@@ -297,7 +286,7 @@ func lifecycleInit(ctx context.Context, c call, in lifecycleInitArgs) (string, a
 	if err != nil {
 		return "", nil, err
 	}
-	v, err := l.Init(ctx, string(in.TaskID), in.Definition)
+	v, err := l.Init(ctx, service.LifecycleInit{Task: string(in.TaskID), Definition: in.Definition})
 	if err != nil {
 		return "", nil, err
 	}
@@ -311,11 +300,7 @@ func lifecycleAdvance(ctx context.Context, c call, in lifecycleAdvanceArgs) (str
 	if err != nil {
 		return "", nil, err
 	}
-	id, err := lifecycleID(in.ID)
-	if err != nil {
-		return "", nil, err
-	}
-	req := service.AdvanceRequest{ID: id, Evidence: in.Evidence, To: in.To, Reason: in.Reason, Hold: in.Hold}
+	req := service.AdvanceRequest{ID: string(in.ID), Evidence: in.Evidence, To: in.To, Reason: in.Reason, Hold: in.Hold}
 	if len(in.Checks) > 0 {
 		req.Checks = map[string]lifecycle.Check{}
 		for k, ch := range in.Checks {
@@ -349,11 +334,7 @@ func lifecycleStatus(ctx context.Context, c call, in lifecycleIDArgs) (string, a
 	if err != nil {
 		return "", nil, err
 	}
-	id, err := lifecycleID(in.ID)
-	if err != nil {
-		return "", nil, err
-	}
-	v, err := l.Status(ctx, id)
+	v, err := l.Status(ctx, string(in.ID))
 	if err != nil {
 		return "", nil, err
 	}
@@ -383,27 +364,24 @@ func lifecycleList(ctx context.Context, c call, in lifecycleListArgs) (string, a
 	if err != nil {
 		return "", nil, err
 	}
-	items, total, err := l.List(ctx, service.LifecycleList{Status: strings.ToLower(strings.TrimSpace(in.Status)), Phase: in.Phase, Offset: in.Offset, Limit: in.Limit})
+	page, err := l.List(ctx, service.LifecycleList{Status: in.Status, Phase: in.Phase, Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
-	out := lifecycleListOut{Lifecycles: []lifecycleItemOut{}, Total: total, Offset: in.Offset}
-	if in.Offset+len(items) < total {
-		out.NextOffset = in.Offset + len(items)
-	}
-	lines := []string{plural(total, "lifecycle matches", "lifecycles match")}
-	switch {
-	case len(items) == total:
+	out := lifecycleListOut{Lifecycles: []lifecycleItemOut{}, Total: page.Total, Offset: page.Offset, NextOffset: page.NextOffset}
+	lines := []string{plural(page.Total, "lifecycle matches", "lifecycles match")}
+	switch n := len(page.Items); {
+	case n == page.Total:
 		lines[0] += ":"
-	case len(items) > 0:
-		lines[0] += fmt.Sprintf(", %d-%d:", in.Offset+1, in.Offset+len(items))
+	case n > 0:
+		lines[0] += fmt.Sprintf(", %d-%d:", page.Offset+1, page.Offset+n)
 	default:
 		lines[0] += "."
 	}
-	if out.NextOffset > 0 {
-		lines[0] += fmt.Sprintf(" (next offset %d)", out.NextOffset)
+	if page.NextOffset > 0 {
+		lines[0] += fmt.Sprintf(" (next offset %d)", page.NextOffset)
 	}
-	for _, it := range items {
+	for _, it := range page.Items {
 		o := lifecycleItemOut{ID: it.ID, Task: link(it.Task), Definition: it.Definition, Status: it.Status, LoopBacks: it.Loops}
 		where := it.Status
 		if it.Status == "open" {

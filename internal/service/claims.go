@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/problem"
@@ -17,8 +18,8 @@ type ClaimRequest struct {
 	// Ref names the task; empty picks the best ready task (as Next ranks
 	// them) that no agent holds.
 	Ref string
-	// Lease is how long the claim holds; zero means task.DefaultLease.
-	Lease time.Duration
+	// LeaseSeconds is how long the claim holds; zero means task.DefaultLease.
+	LeaseSeconds int
 }
 
 // ClaimResult is a claim taken or renewed.
@@ -38,7 +39,7 @@ type ClaimResult struct {
 type ReleaseRequest struct {
 	Agent  string
 	Ref    string
-	Status *task.Status // set through the plan's status rules; nil keeps it
+	Status string // set through the plan's status rules; empty keeps it
 }
 
 // ReleaseResult is a released claim.
@@ -47,12 +48,13 @@ type ReleaseResult struct {
 	Claim task.Claim // the claim that ended
 }
 
-func validLease(d time.Duration) (time.Duration, error) {
+func validLease(secs int) (time.Duration, error) {
+	d := time.Duration(secs) * time.Second
 	switch {
-	case d == 0:
+	case secs == 0:
 		return task.DefaultLease, nil
-	case d < time.Second || d > task.MaxLease:
-		return 0, &problem.FieldError{Field: "lease_seconds", Problem: fmt.Sprintf("is %d", int64(d/time.Second)),
+	case secs < 1 || d > task.MaxLease:
+		return 0, &problem.FieldError{Field: "lease_seconds", Problem: fmt.Sprintf("is %d", secs),
 			Fix: fmt.Sprintf("use 1 to %d seconds, or omit it for %d", int64(task.MaxLease/time.Second), int64(task.DefaultLease/time.Second))}
 	}
 	return d, nil
@@ -89,7 +91,7 @@ func (p *Plan) heldByOthers(ctx context.Context, agent string) (func(task.ID) bo
 // ready task nobody holds. Claiming a task another agent holds is refused
 // with a *task.ClaimedError; claiming one's own renews it.
 func (p *Plan) Claim(ctx context.Context, r ClaimRequest) (ClaimResult, error) {
-	lease, err := validLease(r.Lease)
+	lease, err := validLease(r.LeaseSeconds)
 	if err != nil {
 		return ClaimResult{}, err
 	}
@@ -187,7 +189,7 @@ func claimOne(ctx context.Context, tx store.Tx, t task.Task, c task.Claim) (Clai
 // Renew extends the claim r.Agent holds on r.Ref by r.Lease from now. A
 // claim that ran out is renewed too, unless another agent took it over.
 func (p *Plan) Renew(ctx context.Context, r ClaimRequest) (ClaimResult, error) {
-	lease, err := validLease(r.Lease)
+	lease, err := validLease(r.LeaseSeconds)
 	if err != nil {
 		return ClaimResult{}, err
 	}
@@ -234,10 +236,13 @@ func holds(ctx context.Context, tx store.Tx, t task.Task, agent string, now time
 // Release ends the claim r.Agent holds on r.Ref, setting the task's status
 // first when r.Status is given (done and cancelled end any claim anyway).
 func (p *Plan) Release(ctx context.Context, r ReleaseRequest) (ReleaseResult, error) {
-	if r.Status != nil {
-		if err := validStatus(*r.Status); err != nil {
+	var status *task.Status
+	if strings.TrimSpace(r.Status) != "" {
+		st, err := parseStatuses("status", []string{r.Status})
+		if err != nil {
 			return ReleaseResult{}, err
 		}
+		status = &st[0]
 	}
 	if err := requireAgent(r.Agent); err != nil {
 		return ReleaseResult{}, err
@@ -255,14 +260,14 @@ func (p *Plan) Release(ctx context.Context, r ReleaseRequest) (ReleaseResult, er
 		if res.Claim, _, err = tx.TaskClaim(ctx, t.ID); err != nil {
 			return err
 		}
-		if r.Status != nil && *r.Status != t.Status {
+		if status != nil && *status != t.Status {
 			if _, loopState, err := tx.Loop(ctx, t.ID); err != nil {
 				return err
 			} else if loopState != nil {
 				return &problem.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),
 					Fix: "release without status", Hint: problem.ControlLoop}
 			}
-			if t, err = setStatus(ctx, tx, t, *r.Status, now); err != nil {
+			if t, err = setStatus(ctx, tx, t, *status, now); err != nil {
 				return err
 			}
 		}

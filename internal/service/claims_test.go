@@ -59,8 +59,7 @@ func TestClaimPicksTheBestFreeTask(t *testing.T) {
 		t.Errorf("ann claims her own task again: %+v; want a renewal", r)
 	}
 	// Completing ends the claim, and the task that waited becomes free.
-	done := task.StatusDone
-	if _, err := p.Release(ctx, service.ReleaseRequest{Agent: "ann", Ref: first, Status: &done}); err != nil {
+	if _, err := p.Release(ctx, service.ReleaseRequest{Agent: "ann", Ref: first, Status: "done"}); err != nil {
 		t.Fatal(err)
 	}
 	if d, _ := p.Get(ctx, first); d.Claim != nil || d.Status != task.StatusDone {
@@ -75,8 +74,8 @@ func TestClaimLeaseBounds(t *testing.T) {
 	ctx := context.Background()
 	p := service.NewPlan(openStore(t))
 	d, _ := p.Create(ctx, service.NewTask{Title: "t"})
-	for _, lease := range []time.Duration{time.Millisecond, -time.Second, task.MaxLease + time.Second} {
-		_, err := p.Claim(ctx, service.ClaimRequest{Agent: "ann", Ref: d.ID.String(), Lease: lease})
+	for _, lease := range []int{-1, int(task.MaxLease/time.Second) + 1} {
+		_, err := p.Claim(ctx, service.ClaimRequest{Agent: "ann", Ref: d.ID.String(), LeaseSeconds: lease})
 		var fe *problem.FieldError
 		if !errors.As(err, &fe) || fe.Field != "lease_seconds" {
 			t.Errorf("lease %v: %v; want a lease_seconds error", lease, err)

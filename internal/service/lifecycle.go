@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -226,9 +228,19 @@ func (l *Lifecycles) view(ctx context.Context, tx store.Tx, r store.Lifecycle, n
 	return v, nil
 }
 
-func (l *Lifecycles) load(ctx context.Context, tx store.Tx, id int64) (store.Lifecycle, error) {
-	if id <= 0 {
-		return store.Lifecycle{}, &problem.FieldError{Field: "id", Problem: fmt.Sprintf("is %d", id), Fix: "pass a lifecycle's id", Hint: problem.ListLifecycles}
+// parseLifecycleID reads a lifecycle id as a caller spells it ("3", "#3").
+func parseLifecycleID(ref string) (int64, error) {
+	id, err := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(ref), "#"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, &problem.FieldError{Field: "id", Problem: "is " + problem.Quote(ref) + ", not a lifecycle id", Fix: "pass a lifecycle's number", Hint: problem.ListLifecycles}
+	}
+	return id, nil
+}
+
+func (l *Lifecycles) load(ctx context.Context, tx store.Tx, ref string) (store.Lifecycle, error) {
+	id, err := parseLifecycleID(ref)
+	if err != nil {
+		return store.Lifecycle{}, err
 	}
 	r, ok, err := tx.Lifecycle(ctx, id)
 	if err != nil {
@@ -243,9 +255,16 @@ func (l *Lifecycles) load(ctx context.Context, tx store.Tx, id int64) (store.Lif
 	return r, nil
 }
 
-// Init starts a lifecycle on the task ref names, in its definition's first
+// LifecycleInit is what lifecycle_init takes.
+type LifecycleInit struct {
+	Task       string // the task (a story), "12" or "12.3"
+	Definition string // empty: the default
+}
+
+// Init starts a lifecycle on the task r names, in its definition's first
 // phase. A task has at most one open lifecycle.
-func (l *Lifecycles) Init(ctx context.Context, ref, definition string) (LifecycleView, error) {
+func (l *Lifecycles) Init(ctx context.Context, r LifecycleInit) (LifecycleView, error) {
+	ref, definition := r.Task, r.Definition
 	if strings.TrimSpace(ref) == "" {
 		return LifecycleView{}, &problem.FieldError{Field: "task_id", Problem: "is missing", Fix: "pass the task (a story) the lifecycle is for"}
 	}
@@ -285,7 +304,7 @@ func (l *Lifecycles) Init(ctx context.Context, ref, definition string) (Lifecycl
 
 // AdvanceRequest is what lifecycle_advance takes.
 type AdvanceRequest struct {
-	ID       int64
+	ID       string // the lifecycle, "3"
 	Evidence map[string]string
 	Checks   map[string]lifecycle.Check
 	To       string
@@ -359,8 +378,8 @@ func (l *Lifecycles) Advance(ctx context.Context, r AdvanceRequest) (AdvanceResu
 	return res, nil
 }
 
-// Status returns one lifecycle.
-func (l *Lifecycles) Status(ctx context.Context, id int64) (LifecycleView, error) {
+// Status returns the lifecycle id names.
+func (l *Lifecycles) Status(ctx context.Context, id string) (LifecycleView, error) {
 	var v LifecycleView
 	err := l.store.View(ctx, func(tx store.Tx) error {
 		r, err := l.load(ctx, tx, id)
@@ -380,8 +399,16 @@ func (l *Lifecycles) Status(ctx context.Context, id int64) (LifecycleView, error
 type LifecycleList struct {
 	Status string // open, done; empty: any
 	Phase  string
-	Offset int
-	Limit  int // default 20, at most 100
+	Page   // LifecyclePage's rule
+}
+
+// LifecyclesPage is a page of lifecycles: how many match in all and where
+// the next page starts (zero: this is the last).
+type LifecyclesPage struct {
+	Items      []LifecycleItem
+	Total      int
+	Offset     int
+	NextOffset int
 }
 
 // LifecycleItem is one line of lifecycle_list.
@@ -395,35 +422,29 @@ type LifecycleItem struct {
 	Loops      int // loop-backs so far
 }
 
-// List returns a page of lifecycles, by id, and how many match.
-func (l *Lifecycles) List(ctx context.Context, q LifecycleList) ([]LifecycleItem, int, error) {
-	switch q.Status {
-	case "", store.LifecycleOpen, store.LifecycleDone:
-	default:
-		return nil, 0, &problem.FieldError{Field: "status", Problem: fmt.Sprintf("is %q", problem.Clip(q.Status, 40)), Fix: "use open or done, or omit it"}
+// LifecycleStatuses are the statuses a lifecycle can have.
+var LifecycleStatuses = []string{store.LifecycleOpen, store.LifecycleDone}
+
+// List returns a page of lifecycles, by id.
+func (l *Lifecycles) List(ctx context.Context, q LifecycleList) (LifecyclesPage, error) {
+	q.Status = strings.ToLower(strings.TrimSpace(q.Status))
+	if q.Status != "" && !slices.Contains(LifecycleStatuses, q.Status) {
+		return LifecyclesPage{}, &problem.FieldError{Field: "status", Problem: "is " + problem.Quote(q.Status), Fix: "use " + oneOf(LifecycleStatuses) + ", or omit it"}
 	}
-	if q.Limit == 0 {
-		q.Limit = 20
-	}
-	if q.Limit < 0 || q.Limit > 100 {
-		return nil, 0, &problem.FieldError{Field: "limit", Problem: fmt.Sprintf("is %d", q.Limit), Fix: "use 1 to 100"}
-	}
-	if q.Offset < 0 {
-		return nil, 0, &problem.FieldError{Field: "offset", Problem: fmt.Sprintf("is %d", q.Offset), Fix: "use 0 or more"}
+	page, err := LifecyclePage.apply(q.Page)
+	if err != nil {
+		return LifecyclesPage{}, err
 	}
 	if len(q.Phase) > 40 {
-		return nil, 0, &problem.FieldError{Field: "phase", Problem: "is over 40 characters", Fix: "pass a phase name, e.g. TEST"}
+		return LifecyclesPage{}, &problem.FieldError{Field: "phase", Problem: "is over 40 characters", Fix: "pass a phase name, e.g. TEST"}
 	}
-	var (
-		out   []LifecycleItem
-		total int
-	)
-	err := l.store.View(ctx, func(tx store.Tx) error {
-		rs, n, err := tx.Lifecycles(ctx, store.LifecycleQuery{Status: q.Status, Phase: strings.TrimSpace(q.Phase), Offset: q.Offset, Limit: q.Limit})
+	out := LifecyclesPage{Offset: page.Offset}
+	err = l.store.View(ctx, func(tx store.Tx) error {
+		rs, n, err := tx.Lifecycles(ctx, store.LifecycleQuery{Status: q.Status, Phase: strings.TrimSpace(q.Phase), Offset: page.Offset, Limit: page.Limit})
 		if err != nil {
 			return err
 		}
-		total = n
+		out.Total = n
 		for _, r := range rs {
 			t, err := tx.Task(ctx, r.TaskID)
 			if err != nil {
@@ -440,14 +461,15 @@ func (l *Lifecycles) List(ctx context.Context, q LifecycleList) ([]LifecycleItem
 					it.Loops++
 				}
 			}
-			out = append(out, it)
+			out.Items = append(out.Items, it)
 		}
+		out.NextOffset = nextOffset(page.Offset, len(out.Items), out.Total)
 		return nil
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("lifecycle list: %w", err)
+		return LifecyclesPage{}, fmt.Errorf("lifecycle list: %w", err)
 	}
-	return out, total, nil
+	return out, nil
 }
 
 // Marks returns every open lifecycle by task, for the big picture.
