@@ -338,14 +338,11 @@ func (m *Memory) search(ctx context.Context, q store.MemoryQuery) (SearchResult,
 		return SearchResult{}, fmt.Errorf("search memory: %w", err)
 	}
 	res.Total, res.AtLeast = page.Total, page.AtLeast
+	if res.Mode == "bm25" && len(memory.Terms(q.Text)) == 0 {
+		res.Note = joinNote(res.Note, "every word of the query is too common to search by; name what the entry is about")
+	}
 	for _, h := range page.Hits {
 		res.Hits = append(res.Hits, hit(h.Entry, h.Snippet, h.Score))
-	}
-	if page.Recent {
-		res.Mode = "recent"
-		res.Note = joinNote(res.Note, "these words are in too many entries to rank; newest entries holding all of them first; add a rarer word to rank")
-	} else if len(page.Dropped) > 0 {
-		res.Note = joinNote(res.Note, "ranked by the rarer words; in too many entries to decide the ranking: "+strings.Join(page.Dropped, ", "))
 	}
 	return res, nil
 }

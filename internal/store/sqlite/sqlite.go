@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -106,11 +107,29 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	r.SetMaxOpenConns(opts.ReadConns)
 	r.SetMaxIdleConns(opts.ReadConns)
 	r.SetConnMaxIdleTime(0)
-	return &Store{path: path, w: w, r: r,
+	s := &Store{path: path, w: w, r: r,
 		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries, memoryReadQueries, memoryWriteQueries, claimReadQueries, claimWriteQueries),
 		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, claimReadQueries),
 		v:  &versioner{db: r},
-	}, nil
+	}
+	if err := s.reindexMemory(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// reindexMemory rebuilds memory search's index if another analyzer built
+// it. Reading first keeps the usual open free of a write transaction.
+func (s *Store) reindexMemory(ctx context.Context) error {
+	var analyzer int
+	if err := s.r.QueryRowContext(ctx, `SELECT analyzer FROM memory_index WHERE id = 1`).Scan(&analyzer); err != nil {
+		return fmt.Errorf("read memory index: %w", err)
+	}
+	if analyzer == memory.AnalyzerVersion {
+		return nil
+	}
+	return s.Update(ctx, func(tx store.Tx) error { return tx.(*txn).reindex(ctx) })
 }
 
 // Path returns the database file's path.
