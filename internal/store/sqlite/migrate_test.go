@@ -22,10 +22,10 @@ func execAll(t *testing.T, path string, qs ...string) {
 }
 
 // A database from before cairn_schema (user_version counted the applied
-// migrations, numbered without gaps) gets the table, every migration it has
-// recorded, and none applied twice. A migration the database lacks while it
-// has higher ones (numbers are reserved per line of work, and lines land in
-// any order) is applied all the same.
+// migrations, numbered without gaps) counts as having 1 to user_version,
+// and none is applied twice. A migration the database lacks while it has
+// higher ones (numbers are reserved per line of work, and lines land in any
+// order) is applied all the same.
 func TestMigrateRecordsAndFillsGaps(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "cairn.db")
@@ -53,6 +53,11 @@ func TestMigrateRecordsAndFillsGaps(t *testing.T) {
 	s.Close()
 
 	// Migration 9 is missing, while later ones may be there.
+	path = filepath.Join(t.TempDir(), "gap.db")
+	if s, err = Open(ctx, path, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
 	execAll(t, path, `DELETE FROM cairn_schema WHERE version = 9`, `DROP TABLE claims`, `DROP TABLE lifecycles`)
 	s, err = Open(ctx, path, Options{})
 	if err != nil {
