@@ -98,11 +98,26 @@ func (p *Plan) Claim(ctx context.Context, r ClaimRequest) (ClaimResult, error) {
 	if err := requireAgent(r.Agent); err != nil {
 		return ClaimResult{}, err
 	}
-	var b *task.Board
+	var (
+		b    *task.Board
+		held map[task.ID]task.Claim
+	)
 	if r.Ref == "" {
-		// Read outside the write transaction; each pick is checked inside it.
+		// The board and the claims are read before the write transaction,
+		// which holds the store's write lock: inside it, each pick costs one
+		// compare-and-set, and a pick another agent took meanwhile is
+		// refused by it and passed over.
 		if b, err = p.Board(ctx); err != nil {
 			return ClaimResult{}, fmt.Errorf("claim task: %w", err)
+		}
+		if err := p.store.View(ctx, func(tx store.Tx) (err error) {
+			held, err = tx.Claims(ctx, p.now())
+			return err
+		}); err != nil {
+			return ClaimResult{}, fmt.Errorf("claim task: %w", err)
+		}
+		if held == nil {
+			held = map[task.ID]task.Claim{}
 		}
 	}
 	var res ClaimResult
@@ -121,39 +136,31 @@ func (p *Plan) Claim(ctx context.Context, r ClaimRequest) (ClaimResult, error) {
 			return err
 		}
 		res = ClaimResult{}
-		claims, err := tx.Claims(ctx, now)
-		if err != nil {
-			return err
-		}
-		tried := map[task.ID]bool{}
+		gone := map[task.ID]bool{} // closed or removed since the board was read
 		for {
 			pick, skipped, ok := b.NextExcept(task.NextFilter{}, func(id task.ID) bool {
-				_, held := claims[id]
-				return held || tried[id]
+				_, h := held[id]
+				return h || gone[id]
 			})
-			res.Skipped = skipped - len(tried)
+			res.Skipped = skipped - len(gone)
 			if !ok {
 				res.Message = "No ready task is free to claim."
-				if res.Skipped > 0 {
+				switch {
+				case res.Skipped == 1:
+					res.Message = "No ready task is free to claim: an agent holds the one there is."
+				case res.Skipped > 1:
 					res.Message = "No ready task is free to claim: agents hold all of them."
-					if res.Skipped == 1 {
-						res.Message = "No ready task is free to claim: an agent holds the one there is."
-					}
 				}
 				return nil
 			}
-			tried[pick.ID] = true
-			// The board was read before this transaction: the task may have
-			// closed or gone since.
-			t, err := tx.Task(ctx, pick.ID)
-			if isNotFound(err) || (err == nil && t.Status != task.StatusPending && t.Status != task.StatusInProgress) {
+			one, err := claimOne(ctx, tx, *pick, c)
+			var ce *task.ClaimedError
+			switch {
+			case errors.As(err, &ce):
+				held[pick.ID] = ce.Claim
 				continue
-			}
-			if err != nil {
-				return err
-			}
-			one, err := claimOne(ctx, tx, t, c)
-			if errors.Is(err, task.ErrClaimed) {
+			case isNotFound(err):
+				gone[pick.ID] = true
 				continue
 			}
 			one.Skipped = res.Skipped

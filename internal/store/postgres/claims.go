@@ -24,7 +24,7 @@ const (
 			SELECT agent, claimed_at, expires_at FROM claims WHERE project_id = $1 AND task_id = $2
 		), cas AS (
 			INSERT INTO claims (project_id, task_id, agent, claimed_at, expires_at)
-			SELECT project_id, id, $3, $4, $5 FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL
+			SELECT project_id, id, $3, $4, $5 FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL AND status NOT IN ('done', 'cancelled')
 			ON CONFLICT (project_id, task_id) DO UPDATE SET
 				claimed_at = CASE WHEN claims.agent = excluded.agent AND claims.expires_at > excluded.claimed_at
 					THEN claims.claimed_at ELSE excluded.claimed_at END,
@@ -77,7 +77,7 @@ func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
 		prev = task.Claim{TaskID: c.TaskID, Agent: *agent, ClaimedAt: fromTS(at), ExpiresAt: fromTS(until)}
 	}
 	if n == 0 {
-		if agent == nil {
+		if agent == nil || !prev.Live(c.ClaimedAt) || prev.Agent == c.Agent {
 			return task.Claim{}, &task.NotFoundError{ID: c.TaskID}
 		}
 		return task.Claim{}, &task.ClaimedError{Claim: prev}

@@ -18,7 +18,7 @@ const (
 	// the caller's own or has expired; a live claim of another agent makes
 	// the update's WHERE false, and nothing changes.
 	qClaimCAS = `INSERT INTO claims (task_id, agent, claimed_at, expires_at)
-		SELECT id, ?2, ?3, ?4 FROM tasks WHERE id = ?1 AND removed_at IS NULL
+		SELECT id, ?2, ?3, ?4 FROM tasks WHERE id = ?1 AND removed_at IS NULL AND status NOT IN ('done', 'cancelled')
 		ON CONFLICT (task_id) DO UPDATE SET
 			claimed_at = CASE WHEN claims.agent = excluded.agent AND claims.expires_at > excluded.claimed_at
 				THEN claims.claimed_at ELSE excluded.claimed_at END,
@@ -67,7 +67,7 @@ func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
 		return task.Claim{}, fmt.Errorf("claim task %s: %w", c.TaskID, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		if prev.Agent == "" {
+		if prev.Agent == "" || !prev.Live(c.ClaimedAt) || prev.Agent == c.Agent {
 			return task.Claim{}, &task.NotFoundError{ID: c.TaskID}
 		}
 		return task.Claim{}, &task.ClaimedError{Claim: prev}

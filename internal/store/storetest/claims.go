@@ -91,6 +91,12 @@ func testClaims(t *testing.T, s store.Store) {
 	if _, err := claim(s, 9999, "ann", t0, time.Hour); !errors.Is(err, task.ErrNotFound) {
 		t.Errorf("claim of a missing task: %v; want not found", err)
 	}
+	done := create(t, s, "done", store.Placement{})
+	done.Status, done.CompletedAt = task.StatusDone, t0
+	update(t, s, func(tx store.Tx) error { return tx.UpdateTask(ctx, done) })
+	if _, err := claim(s, done.ID, "ann", t0, time.Hour); !errors.Is(err, task.ErrNotFound) {
+		t.Errorf("claim of a done task: %v; want not found (only open tasks are claimed)", err)
+	}
 	if _, err := claim(s, b.ID, "ann", t0, time.Hour); err != nil {
 		t.Fatal(err)
 	}
