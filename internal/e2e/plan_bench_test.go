@@ -442,3 +442,18 @@ func BenchmarkPlanService(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFocusZen is get_current_task's service call for an agent in zen
+// on the 10,000-task plan: zen names the task get_next_task recommends.
+func BenchmarkFocusZen(b *testing.B) {
+	ctx := context.Background()
+	svc := openPlanBenchProject(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		v, err := svc.Focus.Current(ctx, "zen-agent")
+		if err != nil || !v.Zen || v.ZenHint.Next == nil {
+			b.Fatalf("%+v %v", v.ZenHint, err)
+		}
+	}
+}

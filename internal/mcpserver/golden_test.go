@@ -102,6 +102,12 @@ var scenario = []step{
 	{"branch", args{"action": "list"}},
 	{"branch", args{"action": "promote"}},
 	{"branch", args{"action": "merge", "into": "release"}},
+	{"bootstrap", nil},
+	{"bootstrap", args{"budget_tokens": 300, "query": "redirect login"}},
+	{"detect_project", nil},
+	{"optimize_context", args{"query": "login redirect", "budget_tokens": 100}},
+	{"get_config", nil},
+	{"suggest_next", nil},
 	{"claim_task", nil},
 	{"claim_task", args{"id": "5", "lease_seconds": 600}},
 	{"get_next_task", nil},
@@ -137,6 +143,17 @@ func TestGolden(t *testing.T) {
 	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	now := func() time.Time { return clock }
 	set := service.NewSet(st, service.MemoryOptions{Branch: func() string { return "feat/login" }}, now)
+	root := filepath.Join(t.TempDir(), "demo")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/demo\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte("# Rules\n\n## Login\n- Never log a token.\n- Run `go test ./...` before committing.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	service.NewBrain(st, set, service.BrainOptions{Root: root})
 	srv, err := mcpserver.New(mcpserver.Options{Version: "golden", Toolsets: []string{"all"},
 		Services: func(context.Context) (*service.Set, error) { return set, nil }, Context: ctx})
 	if err != nil {

@@ -93,6 +93,10 @@ type Session struct {
 	FilesModified  []string   `json:"filesModified,omitempty"`
 	TasksCompleted []string   `json:"tasksCompleted,omitempty"`
 	TasksPending   []string   `json:"tasksPending,omitempty"`
+	// TestsRun and CommandsFailed are what the agent's hooks saw it run:
+	// test commands, and commands that failed (with their first error line).
+	TestsRun       []string `json:"testsRun,omitempty"`
+	CommandsFailed []string `json:"commandsFailed,omitempty"`
 
 	Outcome string `json:"outcome,omitempty"` // one of Outcomes, once ended
 	Summary string `json:"summary,omitempty"`

@@ -274,7 +274,7 @@ func (p *Plan) Release(ctx context.Context, r ReleaseRequest) (ReleaseResult, er
 				return &problem.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),
 					Fix: "release without status", Hint: problem.ControlLoop}
 			}
-			if t, err = setStatus(ctx, tx, t, *status, now); err != nil {
+			if t, err = setStatus(ctx, tx, t, *status, now, false); err != nil {
 				return err
 			}
 		}

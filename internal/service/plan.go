@@ -76,6 +76,7 @@ type Detail struct {
 	Subtasks   []task.Task // its children, in order
 	Claim      *task.Claim // the live claim on it; nil: none
 	Lifecycle  *LifecycleMark
+	Imports    []ImportRef // where it was imported from; only Get fills it
 }
 
 func detail(ctx context.Context, tx store.Tx, t task.Task, now time.Time) (Detail, error) {
@@ -128,7 +129,11 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 		if err != nil {
 			return err
 		}
-		d, err = detail(ctx, tx, t, p.now())
+		if d, err = detail(ctx, tx, t, p.now()); err != nil {
+			return err
+		}
+		ms, err := tx.ImportsOf(ctx, t.ID)
+		d.Imports = importRefs(ms)
 		return err
 	})
 	if err != nil {
@@ -155,7 +160,7 @@ type TaskQuery struct {
 	// date-times (a time without a zone is UTC); empty: unbounded.
 	CreatedAfter, CreatedBefore, UpdatedAfter, UpdatedBefore string
 	Sort                                                     string // one of SortFields; empty: id
-	Order                                                    string // asc (default) or desc
+	Order                                                    string // asc or desc; empty: store.DefaultDesc (priority: most important first)
 	WithBody                                                 bool   // fill in the tasks' bodies
 	Page                                                            // PlanPage's rule
 }
@@ -211,7 +216,9 @@ func (q TaskQuery) query() (store.Query, error) {
 		return sq, &problem.FieldError{Field: "sort", Problem: "is " + problem.Quote(q.Sort), Fix: "use " + oneOf(SortFields)}
 	}
 	switch strings.ToLower(strings.TrimSpace(q.Order)) {
-	case "", "asc":
+	case "":
+		sq.Desc = store.DefaultDesc(sq.Sort)
+	case "asc":
 	case "desc":
 		sq.Desc = true
 	default:
@@ -292,6 +299,7 @@ type NewTask struct {
 	Status      task.Status   // default pending
 	Deps        []string      // references
 	Parent      task.ID       // zero: a root task
+	Force       bool          // status done although a dependency is open
 }
 
 // Change is what update_task and update_subtask take; nil fields stay.
@@ -301,6 +309,7 @@ type Change struct {
 	Status      *task.Status
 	Priority    *task.Priority
 	Deps        *[]string
+	Force       bool // status done although a dependency is open
 }
 
 func validPriority(p task.Priority) error {
@@ -455,16 +464,17 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, err
 	if err := tx.SetDeps(ctx, t.ID, deps); err != nil {
 		return Detail{}, err
 	}
-	if t, err = setStatus(ctx, tx, t, in.Status, now); err != nil {
+	if t, err = setStatus(ctx, tx, t, in.Status, now, in.Force); err != nil {
 		return Detail{}, err
 	}
 	return detail(ctx, tx, t, p.now())
 }
 
 // setStatus moves t to status by the one model's rules: completion is
-// permanent and archived, closing needs the children closed, and agents
-// focused on a task that closes move on.
-func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time) (task.Task, error) {
+// permanent and archived, closing needs the children closed, done needs the
+// dependencies done or cancelled unless force is set, and agents focused on
+// a task that closes move on.
+func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, force bool) (task.Task, error) {
 	switch {
 	case status == t.Status:
 		return t, nil
@@ -472,7 +482,7 @@ func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		return task.Task{}, &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is done and completion is permanent", t.ID), Fix: "create a new task for follow-up work"}
 	case !status.Open():
 		if t.Status.Open() {
-			return closeTask(ctx, tx, t, status, now, "")
+			return closeTask(ctx, tx, t, status, now, "", force)
 		}
 	}
 	t.Status, t.UpdatedAt = status, now
@@ -548,7 +558,7 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 			}
 		}
 		if c.Status != nil {
-			if t, err = setStatus(ctx, tx, t, *c.Status, now); err != nil {
+			if t, err = setStatus(ctx, tx, t, *c.Status, now, c.Force); err != nil {
 				return err
 			}
 		}
@@ -565,6 +575,11 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 type Deleted struct {
 	Task  task.Task
 	Count int // tasks removed, subtasks included
+	// Released are the tasks outside the deleted subtree that depended on
+	// something in it, in id order; Ready are those of them that can now be
+	// worked on (see task.Board.Ready).
+	Released []task.Task
+	Ready    []task.ID
 }
 
 // Delete removes a task and its subtasks from the plan; other tasks stop
@@ -595,12 +610,53 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 	for _, x := range task.Subtree(all, t.ID) {
 		in[x.ID] = true
 	}
+	// Who loses a dependency, read before the edges go with the subtree.
+	released := map[task.ID]bool{}
+	for id := range in {
+		ds, err := tx.Dependents(ctx, id)
+		if err != nil {
+			return Deleted{}, err
+		}
+		for _, d := range ds {
+			if !in[d] {
+				released[d] = true
+			}
+		}
+	}
 	now := p.now()
 	r := Deleted{Task: t}
 	if r.Count, err = tx.RemoveSubtree(ctx, t.ID, now); err != nil {
 		return Deleted{}, err
 	}
-	return r, moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now)
+	if err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now); err != nil {
+		return Deleted{}, err
+	}
+	if len(released) == 0 {
+		return r, nil
+	}
+	rest, err := tx.Tasks(ctx)
+	if err != nil {
+		return Deleted{}, err
+	}
+	deps, err := tx.Deps(ctx)
+	if err != nil {
+		return Deleted{}, err
+	}
+	b := task.NewBoard(rest, deps)
+	ids := make([]task.ID, 0, len(released))
+	for id := range released {
+		ids = append(ids, id)
+	}
+	task.SortIDs(ids)
+	for _, id := range ids {
+		if x := b.Tasks[id]; x != nil {
+			r.Released = append(r.Released, *x)
+			if b.Ready(id) {
+				r.Ready = append(r.Ready, id)
+			}
+		}
+	}
+	return r, nil
 }
 
 // Board returns the whole plan graph, from cache while the store is
@@ -681,6 +737,7 @@ type NextQuery struct {
 type Recommendation struct {
 	Task      *task.Task // nil when nothing qualifies
 	Rationale string
+	Hint      problem.Action // what to look at when nothing is ready
 	Unblocks  []task.Task
 	Skipped   int // better candidates passed over: other agents hold them
 }
@@ -718,14 +775,14 @@ func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 				}
 			}
 		}
-		msg := "Nothing to do: no open task matches."
-		if open > 0 {
-			msg = fmt.Sprintf("No task is ready: %d open, %d of them blocked or waiting on dependencies; see get_tasks with status blocked or get_task for what they wait on.", open, blocked)
-		}
 		if skipped > 0 {
-			msg = "No task is free: other agents hold every ready one (" + strconv.Itoa(skipped) + ")."
+			return Recommendation{Rationale: "No task is free: other agents hold every ready one (" + strconv.Itoa(skipped) + ").", Skipped: skipped}, nil
 		}
-		return Recommendation{Rationale: msg, Skipped: skipped}, nil
+		if open > 0 {
+			return Recommendation{Rationale: fmt.Sprintf("No task is ready: %d open, %d of them blocked or waiting on dependencies", open, blocked),
+				Hint: problem.ListBlocked}, nil
+		}
+		return Recommendation{Rationale: "Nothing to do: no open task matches."}, nil
 	}
 	r := Recommendation{Task: t, Skipped: skipped}
 	var why []string
