@@ -59,7 +59,8 @@ func o200k(t testing.TB) func(string) int {
 // shows the essentials, and says what it left out.
 func TestBootstrapBudgets(t *testing.T) {
 	dir := seededProject(t)
-	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,context"}})
+	// The seeded focus is the default agent's.
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,context", "--agent", benchseed.Agent}})
 	count := o200k(t)
 	var prevLen int
 	for _, budget := range []int{500, 1500, 4000} {
@@ -177,11 +178,16 @@ func TestSuggestNext(t *testing.T) {
 		t.Errorf("empty project:\n%s", r.Text)
 	}
 	s.OK("create_task", map[string]any{"title": "Ship the parser"})
+	// A planned task is not focus until the agent takes it.
+	r = s.OK("suggest_next", map[string]any{})
+	if !strings.Contains(r.Text, `1. switch_focus {"task_id":"1"}: zen`) {
+		t.Errorf("a plan, no focus yet:\n%s", r.Text)
+	}
+	s.OK("switch_focus", map[string]any{"task_id": "1"})
 	r = s.OK("suggest_next", map[string]any{})
 	if !strings.Contains(r.Text, "1. update_current_task {}: you are on [1] Ship the parser") || !strings.Contains(r.Text, "(fill in body)") {
 		t.Errorf("on a task:\n%s", r.Text)
 	}
-	s.OK("switch_focus", map[string]any{"task_id": "1"})
 	s.OK("create_new_task", map[string]any{"title": "Lexer"})
 	s.OK("complete_current_task", map[string]any{})
 	r = s.OK("suggest_next", map[string]any{})
