@@ -23,6 +23,10 @@ import (
 // in kebab case.
 var hookEvents = []string{"session-start", "user-prompt-submit", "post-tool-use", "pre-compact", "stop", "session-end"}
 
+// hookAgent is the agent the hooks speak for by default: Claude Code's
+// client name, which cairn serve takes as the agent of its stdio session.
+const hookAgent = "claude-code"
+
 // Hook limits. Claude Code replaces added context over 10,000 characters
 // with a short preview; the session start stays well under that.
 const (
@@ -30,11 +34,6 @@ const (
 	hookMaxInput = 16 << 20
 	hookTimeout  = 5 * time.Second
 )
-
-// hookClient is the client whose hooks cairn hook answers, and the name it
-// gives cairn serve at initialize: over stdio that name is the agent, so the
-// hooks and the MCP server share one agent's focus and sessions.
-const hookClient = "claude-code"
 
 // hookInput is the JSON a Claude Code hook receives on stdin: the fields
 // every event has and those of the events Cairn answers.
@@ -80,8 +79,8 @@ A hook never fails the agent: any problem is one line on stderr and exit status 
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&agent, "agent", envDefault("CAIRN_AGENT", hookClient),
-		"agent name, as cairn serve's: by default the name Claude Code gives cairn serve at initialize (env CAIRN_AGENT)")
+	cmd.Flags().StringVar(&agent, "agent", envDefault("CAIRN_AGENT", hookAgent),
+		"agent name (env CAIRN_AGENT); default "+hookAgent+", the name Claude Code gives cairn serve, so the hooks and the tools share YOU ARE HERE")
 	cmd.Flags().IntVar(&budget, "budget", service.DefaultBootstrapBudget, "session-start: the bootstrap's budget in tokens")
 	return cmd
 }
@@ -127,7 +126,7 @@ func runHook(cmd *cobra.Command, args []string, agent string, budget int) error 
 	switch event {
 	case "session-start":
 		res, err := b.StartHook(ctx, service.HookStart{Agent: agent, Source: in.Source,
-			AI: memory.Provider{Provider: providerOf(in.Model), Model: in.Model, Client: hookClient},
+			AI: memory.Provider{Provider: providerOf(in.Model), Model: in.Model, Client: "claude-code"},
 			Boot: service.BootstrapRequest{BudgetTokens: budget, MaxBytes: hookMaxBytes, Hint: mcpserver.ContextHint,
 				// A hook is a new process: building the o200k encoder would
 				// be most of its time (about 20 ms of CPU of 30).
