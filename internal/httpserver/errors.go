@@ -206,3 +206,12 @@ func requestID(body []byte) json.RawMessage {
 	}
 	return m.ID
 }
+
+// isInitialize reports whether body is an initialize request, the one that
+// makes a session.
+func isInitialize(body []byte) bool {
+	var m struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(body, &m) == nil && m.Method == "initialize"
+}

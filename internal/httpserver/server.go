@@ -71,6 +71,23 @@ type Config struct {
 	MaxBodyBytes   int64         // 0: DefaultMaxBodyBytes
 	DrainTimeout   time.Duration // 0: DefaultDrainTimeout
 
+	// MaxSessions caps the live sessions of the server, and
+	// MaxSessionsPerToken those of one token (with tokens configured);
+	// 0: the defaults. SessionEvict says what a new session does at a
+	// cap: EvictRefuse (the default) answers 503 (global) or 429 (per
+	// token); EvictIdlest closes the least recently used session.
+	MaxSessions         int
+	MaxSessionsPerToken int
+	SessionEvict        string
+	// ReadTimeout bounds reading a request, headers and body (the refusal
+	// path's drain included); IdleTimeout closes a keep-alive connection
+	// idle this long; ReadHeaderTimeout bounds the headers alone; MaxConns
+	// caps the open connections. 0: the defaults.
+	ReadTimeout       time.Duration
+	IdleTimeout       time.Duration
+	ReadHeaderTimeout time.Duration
+	MaxConns          int
+
 	// Tokens, when any, are required on every MCP request.
 	Tokens []Token
 	// AllowedHosts are host names (without port) accepted in the Host
@@ -94,6 +111,9 @@ type Server struct {
 
 	mu       sync.Mutex
 	handlers map[handlerKey]*mcp.StreamableHTTPHandler
+	servers  map[handlerKey]*mcp.Server
+
+	sess *sessions
 
 	bg       context.Context // the MCP servers' background work (loop watchers)
 	bgCancel context.CancelFunc
@@ -134,6 +154,31 @@ func New(cfg Config) (*Server, error) {
 	if cfg.DrainTimeout <= 0 {
 		cfg.DrainTimeout = DefaultDrainTimeout
 	}
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
+	if cfg.MaxSessionsPerToken <= 0 {
+		cfg.MaxSessionsPerToken = DefaultMaxSessionsPerToken
+	}
+	switch cfg.SessionEvict {
+	case "":
+		cfg.SessionEvict = EvictRefuse
+	case EvictRefuse, EvictIdlest:
+	default:
+		return nil, fmt.Errorf("--session-evict %q: use %s (answer 503/429 at the cap) or %s (close the least recently used session)", cfg.SessionEvict, EvictRefuse, EvictIdlest)
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = DefaultReadTimeout
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.ReadHeaderTimeout <= 0 {
+		cfg.ReadHeaderTimeout = min(DefaultReadHeaderTimeout, cfg.ReadTimeout)
+	}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = DefaultMaxConns
+	}
 	for _, o := range cfg.AllowedOrigins {
 		if o == "*" {
 			continue
@@ -146,7 +191,8 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, tokens: ts, handlers: map[handlerKey]*mcp.StreamableHTTPHandler{}}
+	s := &Server{cfg: cfg, log: cfg.Logger, tokens: ts, handlers: map[handlerKey]*mcp.StreamableHTTPHandler{},
+		servers: map[handlerKey]*mcp.Server{}, sess: newSessions()}
 	s.bg, s.bgCancel = context.WithCancel(context.Background())
 	s.streamsCtx, s.endStreams = context.WithCancel(context.Background())
 	return s, nil
@@ -202,12 +248,18 @@ func (s *Server) Handler() http.Handler {
 // for calls in flight (up to the drain timeout), ends the SSE streams and
 // closes what is left. The caller closes the projects afterwards.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	// ReadTimeout deadlines every read of a request; a request that is
+	// let through to the SDK clears it once its body is read, so that long
+	// calls and SSE streams are not cut (see serveMCP).
 	srv := &http.Server{
 		Handler:           s.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
+		ReadTimeout:       s.cfg.ReadTimeout,
+		IdleTimeout:       s.cfg.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	ln = newLimitListener(ln, s.cfg.MaxConns)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -353,6 +405,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 		}
 	}
 	var id json.RawMessage
+	initialize := false
+	rc := http.NewResponseController(w)
 	if r.Method == http.MethodPost {
 		body, p := s.readBody(w, r)
 		if p != nil {
@@ -360,11 +414,37 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 			return
 		}
 		id = requestID(body)
+		initialize = isInitialize(body)
 		if !s.calls.add() {
 			writeProblem(w, problem{id: id, Status: http.StatusServiceUnavailable, Reason: "shutting_down", Problem: "the server is shutting down"})
 			return
 		}
 		defer s.calls.done()
+	}
+	// The request is read: from here on a call may run long and an SSE
+	// stream stay open, so the read deadline set by ReadTimeout is lifted
+	// (the connection's idle and header timeouts still apply after it).
+	_ = rc.SetReadDeadline(time.Time{})
+	owner := ""
+	if tok != nil {
+		owner = tok.Name
+	}
+	sid := r.Header.Get("Mcp-Session-Id")
+	newSession := !s.cfg.Stateless && initialize && sid == ""
+	if newSession {
+		if p := s.admit(owner); p != nil {
+			p.id = id
+			w.Header().Set("Retry-After", "5")
+			writeProblem(w, *p)
+			return
+		}
+		defer s.release(owner)
+	} else if sid != "" {
+		if r.Method == http.MethodDelete {
+			defer s.forget(sid)
+		} else {
+			s.touch(sid)
+		}
 	}
 	s.log.Debug("mcp request in", "method", r.Method, "path", r.URL.Path, "session", r.Header.Get("Mcp-Session-Id"))
 	readOnly := s.cfg.ReadOnly || (tok != nil && tok.ReadOnly)
@@ -395,6 +475,11 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 	start := time.Now()
 	next.ServeHTTP(jw, r)
 	jw.finish()
+	if newSession {
+		if got := w.Header().Get("Mcp-Session-Id"); got != "" {
+			s.register(got, owner, handlerKey{name, readOnly})
+		}
+	}
 	if s.log.Enabled(r.Context(), slog.LevelDebug) {
 		s.log.Debug("mcp request", "method", r.Method, "path", r.URL.Path, "project", name, "read_only", readOnly, "status", jw.status, "took", time.Since(start))
 	}
@@ -402,13 +487,22 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 
 // refuse answers a request with a problem, echoing its JSON-RPC id when the
 // body (read up to 64 KiB) holds one.
+// The read is deadlined (a client that trickles its body is cut off, not
+// waited for) and the connection closed unless the body was read whole.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, p problem) {
 	if r.Method == http.MethodPost && r.Body != nil {
-		b, _ := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(min(s.cfg.ReadTimeout, refuseDrainTimeout)))
+		b, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+		if err != nil || r.ContentLength < 0 || int64(len(b)) < r.ContentLength {
+			w.Header().Set("Connection", "close")
+		}
 		p.id = requestID(b)
 	}
 	writeProblem(w, p)
 }
+
+// refuseDrainTimeout bounds the read of a refused request's body.
+const refuseDrainTimeout = 2 * time.Second
 
 // handler returns the SDK handler for a project and access, building it (and
 // its MCP server) on first use. Each pair has its own handler, so a session
@@ -459,6 +553,7 @@ func (s *Server) handler(project string, readOnly bool) (*mcp.StreamableHTTPHand
 		DisableLocalhostProtection: true,
 	})
 	s.handlers[key] = h
+	s.servers[key] = srv
 	return h, nil
 }
 
