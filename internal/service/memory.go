@@ -92,10 +92,12 @@ func redact(e *memory.Entry) int {
 	for _, s := range []*string{&e.Title, &e.Content, &e.Rationale, &e.RootCause, &e.Fix, &e.Prevention} {
 		one(s)
 	}
+	one(&e.Branch)
 	list(e.Facts)
 	list(e.Alternatives)
 	list(e.Examples)
 	list(e.Files)
+	list(e.Tags)
 	return n
 }
 

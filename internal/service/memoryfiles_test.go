@@ -1,0 +1,73 @@
+package service_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/service"
+)
+
+// TestMemoryFilesRefuseSymlinks: a symbolic link committed under
+// .cairn/memory (a hostile repository) makes export refuse rather than
+// write outside the project, and import skip it rather than read outside.
+func TestMemoryFilesRefuseSymlinks(t *testing.T) {
+	ctx := context.Background()
+	m := service.NewMemory(openStore(t), service.MemoryOptions{})
+	if _, err := m.Add(ctx, "a", memory.Entry{Type: memory.Convention, Title: "tabs", Content: "use tabs"}); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	outside := t.TempDir()
+	dir := filepath.Join(root, ".cairn", "memory")
+	os.MkdirAll(dir, 0o755)
+
+	// Export: a linked subdirectory, a linked memory directory, a linked .cairn.
+	for _, link := range []struct{ at, to string }{
+		{filepath.Join(dir, "conventions"), outside},
+		{dir, outside},
+		{filepath.Join(root, ".cairn"), outside},
+	} {
+		os.RemoveAll(filepath.Join(root, ".cairn"))
+		os.MkdirAll(filepath.Dir(link.at), 0o755)
+		if err := os.Symlink(link.to, link.at); err != nil {
+			t.Fatal(err)
+		}
+		_, err := m.Export(ctx, dir)
+		if !errors.Is(err, service.ErrSymlink) || !strings.Contains(err.Error(), link.at) {
+			t.Errorf("export with %s linked: %v, want a refusal naming it", link.at, err)
+		}
+		if left, _ := os.ReadDir(outside); len(left) != 0 {
+			t.Fatalf("export with %s linked wrote outside the project: %v", link.at, left)
+		}
+	}
+
+	// A clean export, then import with a linked file among the real ones.
+	os.RemoveAll(filepath.Join(root, ".cairn"))
+	if _, err := m.Export(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(outside, "secret.md")
+	os.WriteFile(secret, []byte("---\nuid: abcdefgh12\ntype: decision\ntitle: stolen\n---\nfrom outside\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "decisions"), 0o755)
+	if err := os.Symlink(secret, filepath.Join(dir, "decisions", "abcdefgh12.md")); err != nil {
+		t.Fatal(err)
+	}
+	im, err := m.Import(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if im.Added != 0 || len(im.Problems) != 1 || !strings.Contains(im.Problems[0], "symbolic link, skipped") {
+		t.Fatalf("import with a linked file: %+v", im)
+	}
+	// A linked memory directory is refused outright.
+	os.RemoveAll(dir)
+	os.Symlink(outside, dir)
+	if _, err := m.Import(ctx, dir); !errors.Is(err, service.ErrSymlink) {
+		t.Fatalf("import of a linked directory: %v", err)
+	}
+}
