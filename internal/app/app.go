@@ -33,6 +33,9 @@ type Config struct {
 	// $CAIRN_PROJECT_ROOT. Named projects served over HTTP use it.
 	Root string
 	Sync sqlite.Sync // the embedded store's synchronous setting
+	// InitEmpty makes a new store in an existing empty database file
+	// rather than refusing it (`cairn init`).
+	InitEmpty bool
 	// DatabaseURL, when set, stores the project in PostgreSQL;
 	// default $CAIRN_DATABASE_URL.
 	DatabaseURL string
@@ -109,7 +112,7 @@ func openStore(ctx context.Context, cfg Config, root string) (store.Store, error
 	if _, err := project.Init(root); err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Sync})
+	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Sync, InitEmpty: cfg.InitEmpty})
 }
 
 func findRoot(cfg Config) (string, error) {

@@ -136,7 +136,7 @@ func initCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, err := app.Open(cmd.Context(), app.Config{Dir: wd})
+			s, err := app.Open(cmd.Context(), app.Config{Dir: wd, InitEmpty: true})
 			if err != nil {
 				return err
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/loop"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/project"
+	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -89,6 +90,13 @@ func classify(err error) ToolError {
 		return ToolError{CodeClosed, "closed", err.Error()}
 	case errors.Is(err, task.ErrInvalid):
 		return ToolError{CodeInvalid, "invalid_argument", err.Error()}
+	case errors.Is(err, store.ErrFault):
+		fe, _ := errors.AsType[*store.FaultError](err)
+		msg := err.Error()
+		if fe != nil {
+			msg = fe.Error()
+		}
+		return ToolError{CodeUnavailable, "storage", msg}
 	case errors.Is(err, errUnavailable):
 		return ToolError{CodeUnavailable, "unavailable", err.Error()}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

@@ -19,6 +19,24 @@ var ErrClosed = errors.New("store is closed")
 // method documents.
 var ErrDuplicate = errors.New("duplicate")
 
+// ErrFault is wrapped by every *FaultError.
+var ErrFault = errors.New("storage fault")
+
+// FaultError is a failure of what lies under the store rather than of the
+// request: the disk is full, the file system is read-only, the database is
+// corrupt or is not one. Problem says what is wrong and Fix what a person
+// must do; Err is the driver's error, for logs.
+type FaultError struct {
+	Problem string
+	Fix     string
+	Err     error
+}
+
+func (e *FaultError) Error() string { return e.Problem + ": " + e.Fix }
+
+// Unwrap makes a FaultError both ErrFault and its cause.
+func (e *FaultError) Unwrap() []error { return []error{ErrFault, e.Err} }
+
 // Store is one project's durable state.
 type Store interface {
 	// View runs fn in a read-only transaction that sees one consistent snapshot.

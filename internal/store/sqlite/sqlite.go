@@ -40,7 +40,15 @@ type Options struct {
 	Sync        Sync          // default SyncNormal
 	BusyTimeout time.Duration // how long a writer waits for another's lock; default 10s
 	ReadConns   int           // read-only pool size; default 4
+	// InitEmpty lets Open make a new store in an existing 0-byte file
+	// (`cairn init` does); otherwise such a file is refused with
+	// ErrEmptyDatabase.
+	InitEmpty bool
 }
+
+// ErrEmptyDatabase is wrapped by Open's error for a database file that
+// exists but is empty.
+var ErrEmptyDatabase = errors.New("the database file is empty")
 
 // Store is a store.Store on one SQLite file.
 type Store struct {
@@ -74,6 +82,12 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create database directory: %w", err)
 	}
+	if !opts.InitEmpty && emptyFile(ctx, path) {
+		return nil, fmt.Errorf("open database %s: %w", path, &store.FaultError{
+			Problem: "the database " + shortPath(path) + " is an empty file (0 bytes): it holds no Cairn data, and opening it would silently start a new store (ids from 1, no memory)",
+			Fix:     "if it was truncated or badly copied, restore it from a backup; to start a new store here, run `cairn init` in the project (or delete the file)",
+			Err:     ErrEmptyDatabase})
+	}
 	dsn := func(txlock string, extra ...string) string {
 		q := url.Values{}
 		q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
@@ -96,6 +110,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	w.SetConnMaxIdleTime(0)
 	if err := migrateRetrying(ctx, w, opts.BusyTimeout); err != nil {
 		w.Close()
+		if f := fault(err, shortPath(path)); f != err {
+			return nil, fmt.Errorf("open database %s: %w", path, f)
+		}
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	r, err := sql.Open("sqlite", dsn("deferred", "query_only(1)"))
@@ -111,6 +128,28 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries),
 		v:  &versioner{db: r},
 	}, nil
+}
+
+// emptyFile reports whether path is an existing database file with no
+// data: 0 bytes and no write-ahead log. A file that another process has
+// just created (several editors starting on a new project) grows, or gets
+// its log, within milliseconds; it is given a moment before it is judged.
+func emptyFile(ctx context.Context, path string) bool {
+	for range 25 {
+		fi, err := os.Stat(path)
+		if err != nil || fi.Size() > 0 {
+			return false
+		}
+		if wi, err := os.Stat(path + "-wal"); err == nil && wi.Size() > 0 {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return true
 }
 
 // Path returns the database file's path.
@@ -129,13 +168,21 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 	stmts := s.rs.get(ctx)
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return fmt.Errorf("begin read: %w", err)
+		return fault(fmt.Errorf("begin read: %w", err), s.name())
 	}
 	defer tx.Rollback()
 	if err := fn(&txn{tx: tx, stmts: stmts}); err != nil {
-		return err
+		return fault(err, s.name())
 	}
-	return tx.Commit()
+	return fault(tx.Commit(), s.name())
+}
+
+// name is the database as messages name it: its last two path elements
+// (.cairn/cairn.db), not where the project lives on the server.
+func (s *Store) name() string { return shortPath(s.path) }
+
+func shortPath(p string) string {
+	return filepath.Join(filepath.Base(filepath.Dir(p)), filepath.Base(p))
 }
 
 // Update implements store.Store.
@@ -143,14 +190,14 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	stmts := s.ws.get(ctx)
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin write: %w", err)
+		return fault(fmt.Errorf("begin write: %w", err), s.name())
 	}
 	defer tx.Rollback()
 	if err := fn(&txn{tx: tx, stmts: stmts}); err != nil {
-		return err
+		return fault(err, s.name())
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return fault(fmt.Errorf("commit: %w", err), s.name())
 	}
 	return nil
 }
