@@ -27,9 +27,9 @@ func TestRedact_MoreShapes(t *testing.T) {
 		{KindDigitalOceanToken, "DO_TOKEN «dop_v1_" + hex64 + "»", []string{"dop_v1_ is the prefix"}},
 		{KindPyPIToken, "password = «pypi-" + "AgEIcHlwaS5vcmcCJDU2Y2M1ZjI0LWE0NjQtNDk5Ny1hOTQ4LTI4YTdiZDQ5ZmM3OQ»", []string{"pypi-server", "pip install from pypi-mirror-for-the-team-builds"}},
 		{KindAWSSecretAccessKey, "the AWS secret is «wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY» for prod", []string{
-			"aws commit " + "3f786850e387550fdab836ed7e6dc881de23001b",                           // a SHA-1
+			"aws commit " + "3f786850e387550fdab836ed7e6dc881de23001b",                            // a SHA-1
 			"aws test data " + "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2", // base64 longer than 40
-			"aws id 123e4567-e89b-12d3-a456-426614174000",                                     // a UUID
+			"aws id 123e4567-e89b-12d3-a456-426614174000",                                         // a UUID
 		}},
 		{KindCredentialAssignment, "STRIPE_KEY=«rk9Fz2QmX8pL4wT7»", []string{"SORT_KEY=created_at", "primary_key: id"}},
 		{KindCredentialAssignment, "SMTP_PASS=«Tr0ub4dor3x»", []string{"bypass: the cache"}},
