@@ -352,6 +352,7 @@ var errDryRun = errors.New("dry run")
 // plan's rules: done is permanent and archived, a task closes only after
 // its subtasks, and a re-import moves a status only forward.
 func (im *Importer) Import(ctx context.Context, sets []ImportSet, opts ImportOptions) (ImportReport, error) {
+	scrub(&sets)
 	nodes, skippedDeps, err := planImport(ctx, sets)
 	if err != nil {
 		return ImportReport{}, err

@@ -113,6 +113,7 @@ func contains(list []string, s string) bool {
 
 // Start creates a loop in the pending state.
 func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
+	scrub(&in)
 	if err := in.validate(); err != nil {
 		return Loop{}, err
 	}
@@ -296,6 +297,7 @@ type Record struct {
 
 // Record records one iteration.
 func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error) {
+	scrub(&in)
 	if strings.TrimSpace(in.LastAction) == "" {
 		return Loop{}, &task.FieldError{Field: "last_action", Problem: "is empty", Fix: "say what this iteration did"}
 	}
@@ -335,6 +337,7 @@ func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error)
 
 // Checkpoint snapshots the loop's whole state and returns the checkpoint id.
 func (l *Loops) Checkpoint(ctx context.Context, ref, note string) (Loop, int64, error) {
+	scrub(&note)
 	if err := checkText("note", note, 4096); err != nil {
 		return Loop{}, 0, err
 	}
@@ -429,6 +432,7 @@ func (l *Loops) Cancel(ctx context.Context, ref string) (Loop, error) {
 
 // Complete completes a loop; evidence says how its criteria were met.
 func (l *Loops) Complete(ctx context.Context, ref, evidence string) (Loop, error) {
+	scrub(&evidence)
 	if strings.TrimSpace(evidence) == "" {
 		return Loop{}, &task.FieldError{Field: "evidence", Problem: "is empty", Fix: "say how the completion criteria were met (a command and its result)"}
 	}
@@ -442,6 +446,7 @@ func (l *Loops) Complete(ctx context.Context, ref, evidence string) (Loop, error
 
 // Fail stops a loop with an error.
 func (l *Loops) Fail(ctx context.Context, ref string, e loop.Error) (Loop, error) {
+	scrub(&e)
 	if strings.TrimSpace(e.Message) == "" {
 		return Loop{}, &task.FieldError{Field: "message", Problem: "is empty", Fix: "say what went wrong"}
 	}

@@ -97,7 +97,17 @@ func redact(e *memory.Entry) int {
 	list(e.Alternatives)
 	list(e.Examples)
 	list(e.Files)
-	list(e.Tags)
+	// A tag is a slug: one that holds a secret is dropped (and counted),
+	// since a marker is not a tag.
+	tags := e.Tags[:0]
+	for _, t := range e.Tags {
+		if out, r := memory.Redact(t); r.Total > 0 || out != t {
+			n += max(r.Total, 1)
+			continue
+		}
+		tags = append(tags, t)
+	}
+	e.Tags = tags
 	return n
 }
 

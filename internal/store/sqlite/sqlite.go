@@ -13,6 +13,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -82,7 +83,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create database directory: %w", err)
 	}
-	if !opts.InitEmpty && emptyFile(ctx, path) {
+	createAtomically(ctx, path)
+	if !opts.InitEmpty && emptyFile(path) {
 		return nil, fmt.Errorf("open database %s: %w", path, &store.FaultError{
 			Problem: "the database " + shortPath(path) + " is an empty file (0 bytes): it holds no Cairn data, and opening it would silently start a new store (ids from 1, no memory)",
 			Fix:     "if it was truncated or badly copied, restore it from a backup; to start a new store here, run `cairn init` in the project (or delete the file)",
@@ -131,25 +133,52 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 }
 
 // emptyFile reports whether path is an existing database file with no
-// data: 0 bytes and no write-ahead log. A file that another process has
-// just created (several editors starting on a new project) grows, or gets
-// its log, within milliseconds; it is given a moment before it is judged.
-func emptyFile(ctx context.Context, path string) bool {
-	for range 25 {
-		fi, err := os.Stat(path)
-		if err != nil || fi.Size() > 0 {
+// data: 0 bytes, and none of SQLite's companion files (-journal, -wal,
+// -shm), which would mean a creation that was interrupted and that SQLite
+// recovers. Cairn itself never leaves such a file (see createAtomically):
+// one is a truncated database, a bad copy or a stray touch.
+func emptyFile(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() > 0 {
+		return false
+	}
+	for _, x := range []string{"-journal", "-wal", "-shm"} {
+		if _, err := os.Stat(path + x); err == nil {
 			return false
-		}
-		if wi, err := os.Stat(path + "-wal"); err == nil && wi.Size() > 0 {
-			return false
-		}
-		select {
-		case <-ctx.Done():
-			return false
-		case <-time.After(20 * time.Millisecond):
 		}
 	}
 	return true
+}
+
+// applicationID marks a SQLite file as Cairn's ("CAIR").
+const applicationID = 0x43414952
+
+// createAtomically makes a new database at path, if there is none, by
+// writing its header in a temporary file and linking it into place: a
+// process killed while creating the store leaves either no file or a valid
+// one, never the empty file that emptyFile refuses. Link fails if another
+// process got there first, which is as good. Failures are left for Open to
+// meet and report.
+func createAtomically(ctx context.Context, path string) {
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".new-*")
+	if err != nil {
+		return
+	}
+	tmp := f.Name()
+	f.Close()
+	defer os.Remove(tmp)
+	db, err := sql.Open("sqlite", tmp)
+	if err != nil {
+		return
+	}
+	_, err = db.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID))
+	if cerr := db.Close(); err != nil || cerr != nil {
+		return
+	}
+	_ = os.Link(tmp, path)
 }
 
 // Path returns the database file's path.
