@@ -137,14 +137,25 @@ func (p *DirProjects) Ready(ctx context.Context) error {
 	for _, name := range p.names {
 		s, err := p.Get(ctx, name)
 		if err != nil {
-			return fmt.Errorf("project %s: %w", name, err)
+			return &ProjectError{Name: name, Err: err}
 		}
 		if _, err := s.Store.Version(ctx); err != nil {
-			return fmt.Errorf("project %s: store: %w", name, err)
+			return &ProjectError{Name: name, Err: fmt.Errorf("store: %w", err)}
 		}
 	}
 	return nil
 }
+
+// ProjectError is a failure of one named project, so that a surface can
+// name the project without repeating the cause (which may hold paths).
+type ProjectError struct {
+	Name string
+	Err  error
+}
+
+func (e *ProjectError) Error() string { return "project " + e.Name + ": " + e.Err.Error() }
+
+func (e *ProjectError) Unwrap() error { return e.Err }
 
 // Close implements Projects.
 func (p *DirProjects) Close() error {

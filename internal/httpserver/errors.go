@@ -143,9 +143,20 @@ type jsonErrors struct {
 	intercept bool
 	status    int
 	buf       bytes.Buffer
+	// onHeader, if set, runs once as the response's header is written,
+	// before the client can see it.
+	onHeader func()
+}
+
+func (j *jsonErrors) headerOut() {
+	if f := j.onHeader; f != nil {
+		j.onHeader = nil
+		f()
+	}
 }
 
 func (j *jsonErrors) WriteHeader(status int) {
+	j.headerOut()
 	if j.status == 0 {
 		j.status = status
 	}
@@ -163,6 +174,7 @@ func (j *jsonErrors) Write(b []byte) (int, error) {
 		}
 		return len(b), nil
 	}
+	j.headerOut()
 	if j.status == 0 {
 		j.status = http.StatusOK
 	}

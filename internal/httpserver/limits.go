@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"net"
 	"net/http"
@@ -108,11 +109,16 @@ func (s *Server) release(owner string) {
 	t.total--
 }
 
+// register turns owner's reservation into the entry of session id.
 func (s *Server) register(id, owner string, key handlerKey) {
 	t := s.sess
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.entries[id] = &sessionEntry{owner: owner, key: key, last: time.Now()}
+	if t.pending[owner]--; t.pending[owner] <= 0 {
+		delete(t.pending, owner)
+	}
+	t.total--
 }
 
 func (s *Server) touch(id string) {
@@ -247,4 +253,42 @@ func (c *limitConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(c.release)
 	return err
+}
+
+// badTokenLog rate-limits the warning for an unknown bearer token: each
+// distinct wrong secret is logged once a minute at most, with how many
+// times it was seen; the table is bounded and starts over when full.
+type badTokenLog struct {
+	mu   sync.Mutex
+	seen map[[32]byte]*badToken
+}
+
+type badToken struct {
+	n    int
+	last time.Time
+}
+
+const (
+	badTokenEvery = time.Minute
+	badTokenMax   = 4096
+)
+
+func (l *badTokenLog) note(secret string) (int, bool) {
+	d := sha256.Sum256([]byte(secret))
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen == nil || len(l.seen) >= badTokenMax {
+		l.seen = map[[32]byte]*badToken{}
+	}
+	b := l.seen[d]
+	if b == nil {
+		b = &badToken{}
+		l.seen[d] = b
+	}
+	b.n++
+	if time.Since(b.last) < badTokenEvery {
+		return b.n, false
+	}
+	b.last = time.Now()
+	return b.n, true
 }

@@ -113,7 +113,8 @@ type Server struct {
 	handlers map[handlerKey]*mcp.StreamableHTTPHandler
 	servers  map[handlerKey]*mcp.Server
 
-	sess *sessions
+	sess      *sessions
+	badTokens badTokenLog
 
 	bg       context.Context // the MCP servers' background work (loop watchers)
 	bgCancel context.CancelFunc
@@ -325,9 +326,15 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 	defer cancel()
 	if err := s.cfg.Projects.Ready(ctx); err != nil {
+		// The probe needs no token: it says not ready, and the log says
+		// which project and why (paths, database names) to the operator.
 		s.log.Warn("not ready", "error", err)
-		writeProblem(w, problem{Status: http.StatusServiceUnavailable, Reason: "not_ready", Problem: err.Error(),
-			Fix: "check that each project's directory exists and its .cairn/cairn.db is readable and writable"})
+		what := "a project's store does not answer"
+		if pe, ok := errors.AsType[*app.ProjectError](err); ok {
+			what = fmt.Sprintf("project %q: its store does not answer", pe.Name)
+		}
+		writeProblem(w, problem{Status: http.StatusServiceUnavailable, Reason: "not_ready", Problem: what,
+			Fix: "the server log says why"})
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -397,6 +404,12 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 		s.refuse(w, r, *p)
 		return
 	}
+	if a := r.Header.Get(HeaderAgent); tok != nil && tok.Agent != "" && a != "" && a != tok.Agent {
+		s.refuse(w, r, problem{Status: http.StatusForbidden, Reason: "agent_not_allowed",
+			Problem: fmt.Sprintf("this token is bound to agent %q; %s names another", tok.Agent, HeaderAgent),
+			Fix:     "omit " + HeaderAgent + " or send the token's agent"})
+		return
+	}
 	if a := r.Header.Get(HeaderAgent); a != "" {
 		if err := checkAgent(a); err != nil {
 			s.refuse(w, r, problem{Status: http.StatusBadRequest, Reason: "invalid_agent", Problem: HeaderAgent + ": " + err.Error(),
@@ -431,6 +444,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 	}
 	sid := r.Header.Get("Mcp-Session-Id")
 	newSession := !s.cfg.Stateless && initialize && sid == ""
+	registered := false // the reservation became a session entry
 	if newSession {
 		if p := s.admit(owner); p != nil {
 			p.id = id
@@ -438,7 +452,11 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 			writeProblem(w, *p)
 			return
 		}
-		defer s.release(owner)
+		defer func() {
+			if !registered {
+				s.release(owner)
+			}
+		}()
 	} else if sid != "" {
 		if r.Method == http.MethodDelete {
 			defer s.forget(sid)
@@ -472,14 +490,19 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 		r = r.WithContext(ctx)
 	}
 	jw := &jsonErrors{ResponseWriter: w, id: id}
+	if newSession {
+		// Registered before the client can see the session id, so its
+		// next request finds the entry.
+		jw.onHeader = func() {
+			if got := w.Header().Get("Mcp-Session-Id"); got != "" {
+				s.register(got, owner, handlerKey{name, readOnly})
+				registered = true
+			}
+		}
+	}
 	start := time.Now()
 	next.ServeHTTP(jw, r)
 	jw.finish()
-	if newSession {
-		if got := w.Header().Get("Mcp-Session-Id"); got != "" {
-			s.register(got, owner, handlerKey{name, readOnly})
-		}
-	}
 	if s.log.Enabled(r.Context(), slog.LevelDebug) {
 		s.log.Debug("mcp request", "method", r.Method, "path", r.URL.Path, "project", name, "read_only", readOnly, "status", jw.status, "took", time.Since(start))
 	}
@@ -560,6 +583,11 @@ func (s *Server) handler(project string, readOnly bool) (*mcp.StreamableHTTPHand
 // agent names the agent behind a request: the X-Cairn-Agent header, else the
 // name the client gave at initialize, else the configured default.
 func (s *Server) agent(req mcp.Request) string {
+	if ex := req.GetExtra(); ex != nil && ex.TokenInfo != nil {
+		if a := s.tokens.agentOf(ex.TokenInfo.UserID); a != "" {
+			return a // the token is bound to it
+		}
+	}
 	if ex := req.GetExtra(); ex != nil && ex.Header != nil {
 		if a := ex.Header.Get(HeaderAgent); a != "" {
 			return a
@@ -674,7 +702,9 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Token, *
 	}
 	tok, ok := s.tokens.find(secret)
 	if !ok {
-		s.log.Warn("rejected an unknown bearer token", "remote", r.RemoteAddr, "path", r.URL.Path)
+		if n, log := s.badTokens.note(secret); log {
+			s.log.Warn("rejected an unknown bearer token", "remote", r.RemoteAddr, "path", r.URL.Path, "times", n)
+		}
 		s.challenge(w, r, "invalid_token", "unknown token")
 		return nil, &problem{Status: http.StatusUnauthorized, Reason: "invalid_token",
 			Problem: "the bearer token is not one this server knows",
@@ -722,7 +752,7 @@ func (s *Server) project(r *http.Request, fromPath string, tok *Token) (string, 
 	}
 	if tok != nil && !tok.allows(name) {
 		return "", &problem{Status: http.StatusForbidden, Reason: "project_not_allowed",
-			Problem: fmt.Sprintf("token %s may not use project %q", tok.Name, name),
+			Problem: fmt.Sprintf("this token may not use project %q", name),
 			Fix:     fmt.Sprintf("use a project it allows (%s), or a token for %s", strings.Join(tok.Projects, ", "), name)}
 	}
 	if err := s.cfg.Projects.Check(name); err != nil {
