@@ -98,6 +98,9 @@ func serveHTTP(ctx context.Context, log *slog.Logger, h httpFlags, cfg httpserve
 	if err != nil {
 		return err
 	}
+	if db, ok := projects.DatabaseProjects()[app.DefaultProject]; ok {
+		log.Info("team mode: the default project (/mcp) is this project in the database", "database_project", db)
+	}
 	defer func() {
 		if err := projects.Close(); err != nil {
 			log.Error("close projects", "error", err)
