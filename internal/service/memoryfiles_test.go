@@ -71,3 +71,28 @@ func TestMemoryFilesRefuseSymlinks(t *testing.T) {
 		t.Fatalf("import of a linked directory: %v", err)
 	}
 }
+
+// TestImportRedactsBranchAndTags: an imported file's branch and tags go
+// through redaction like its text.
+func TestImportRedactsBranchAndTags(t *testing.T) {
+	ctx := context.Background()
+	m := service.NewMemory(openStore(t), service.MemoryOptions{})
+	dir := filepath.Join(t.TempDir(), "memory")
+	os.MkdirAll(filepath.Join(dir, "decisions"), 0o755)
+	pat := "ghp_" + "Zq00a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6"
+	file := "---\nuid: abcdefgh12\ntype: decision\ntitle: use tabs\ntags: [style, " + pat + "]\nbranch: feature-" + pat +
+		"\ncreated: 2026-01-02T03:04:05Z\nupdated: 2026-01-02T03:04:05Z\n---\nbody\n"
+	os.WriteFile(filepath.Join(dir, "decisions", "abcdefgh12.md"), []byte(file), 0o644)
+	im, err := m.Import(ctx, dir)
+	if err != nil || im.Added != 1 || im.Redacted < 2 {
+		t.Fatalf("import: %+v %v", im, err)
+	}
+	out := t.TempDir()
+	if _, err := m.Export(ctx, out); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "decisions", "abcdefgh12.md"))
+	if strings.Contains(string(b), pat) || !strings.Contains(string(b), "style") {
+		t.Fatalf("exported after import:\n%s", b)
+	}
+}
