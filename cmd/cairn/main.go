@@ -20,7 +20,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := cli.Root(version).ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "cairn:", err)
+		fmt.Fprintln(os.Stderr, "cairn:", cli.Message(err))
 		os.Exit(1)
 	}
 }

@@ -8,9 +8,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
-	"github.com/cairn-dev/cairn/internal/embed"
+	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -32,7 +33,9 @@ type Config struct {
 	// Root, when set, is the project root itself: no search upward and no
 	// $CAIRN_PROJECT_ROOT. Named projects served over HTTP use it.
 	Root string
-	Sync sqlite.Sync // the embedded store's synchronous setting
+	// Durability is what an acknowledged write survives, whichever store
+	// holds the project; default DurableProcess.
+	Durability Durability
 	// InitEmpty makes a new store in an existing empty database file
 	// rather than refusing it (`cairn init`).
 	InitEmpty bool
@@ -49,13 +52,45 @@ type Config struct {
 	// Embed, when its URL is set, adds semantic ranking to memory search
 	// through an OpenAI-compatible /v1/embeddings endpoint. EmbedFromEnv
 	// reads it from CAIRN_EMBED_URL, CAIRN_EMBED_MODEL and CAIRN_EMBED_KEY.
-	Embed embed.Config
+	Embed embedding.Config
+}
+
+// Durability says what an acknowledged write survives.
+type Durability string
+
+// The durabilities. PostgreSQL syncs every commit by its own settings, so
+// they tell only the embedded store what to do.
+const (
+	// DurableProcess survives a killed process: every acknowledged write is
+	// in the log, though a power loss may take the last ones.
+	DurableProcess Durability = "normal"
+	// DurablePower also survives power loss, syncing the log on every
+	// commit, at some cost in write latency.
+	DurablePower Durability = "full"
+)
+
+// ParseDurability reads a durability as a person spells it.
+func ParseDurability(s string) (Durability, error) {
+	switch d := Durability(strings.ToLower(strings.TrimSpace(s))); d {
+	case "", DurableProcess:
+		return DurableProcess, nil
+	case DurablePower:
+		return d, nil
+	}
+	return "", fmt.Errorf("durability %q: use normal or full", s)
+}
+
+func (d Durability) sqlite() sqlite.Sync {
+	if d == DurablePower {
+		return sqlite.SyncFull
+	}
+	return sqlite.SyncNormal
 }
 
 // EmbedFromEnv returns the embedding provider configured in the
 // environment; a zero URL means none.
-func EmbedFromEnv() embed.Config {
-	return embed.Config{URL: os.Getenv("CAIRN_EMBED_URL"), Model: os.Getenv("CAIRN_EMBED_MODEL"), APIKey: os.Getenv("CAIRN_EMBED_KEY")}
+func EmbedFromEnv() embedding.Config {
+	return embedding.Config{URL: os.Getenv("CAIRN_EMBED_URL"), Model: os.Getenv("CAIRN_EMBED_MODEL"), APIKey: os.Getenv("CAIRN_EMBED_KEY")}
 }
 
 // Services are the use cases of one project.
@@ -80,16 +115,14 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		Logger: cfg.Logger,
 	}
 	if cfg.Embed.URL != "" {
-		c, err := embed.New(cfg.Embed)
+		c, err := embedding.New(cfg.Embed)
 		if err != nil {
 			st.Close()
 			return nil, fmt.Errorf("embedding provider (CAIRN_EMBED_URL, CAIRN_EMBED_MODEL): %w", err)
 		}
 		mopts.Embedder, mopts.Model = c, c.Model()
 	}
-	mem := service.NewMemory(st, mopts)
-	return &Services{Set: service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st), Memory: mem},
-		Root: root, Store: st}, nil
+	return &Services{Set: *service.NewSet(st, mopts, nil), Root: root, Store: st}, nil
 }
 
 // openStore opens the project's PostgreSQL store in team mode, else its
@@ -105,7 +138,7 @@ func openStore(ctx context.Context, cfg Config, root string) (store.Store, error
 	if _, err := project.Init(root); err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Sync, InitEmpty: cfg.InitEmpty})
+	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Durability.sqlite(), InitEmpty: cfg.InitEmpty})
 }
 
 // teamMode reports whether cfg stores projects in PostgreSQL.

@@ -101,7 +101,7 @@ func TestSeedPlan(t *testing.T) {
 			t.Fatalf("open task %v under closed %v", id, t0.ParentID)
 		}
 	}
-	next, err := service.NewPlan(st).Next(ctx, task.NextFilter{})
+	next, err := service.NewPlan(st).Next(ctx, service.NextQuery{})
 	if err != nil || next.Task == nil {
 		t.Fatalf("next task: %+v, %v", next, err)
 	}

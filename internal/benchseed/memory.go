@@ -73,6 +73,11 @@ func SeedMemory(ctx context.Context, dir string, n int) error {
 		return err
 	}
 	defer st.Close()
+	return SeedMemoryStore(ctx, st, n)
+}
+
+// SeedMemoryStore writes the n generated entries of SeedMemory into st.
+func SeedMemoryStore(ctx context.Context, st store.Store, n int) error {
 	r := rand.New(rand.NewPCG(1, 2))
 	z := rand.NewZipf(r, 1.1, 4, uint64(len(memoryWords)-1))
 	sentence := func(words int) string {
@@ -129,7 +134,7 @@ func letters(i int) string {
 
 // CachedMemory is Cached for a project with n memory entries.
 func CachedMemory(ctx context.Context, n int) (string, error) {
-	return cached(ctx, fmt.Sprintf("cairn-benchseed-memory-v3-%d", n), func(dir string) error {
+	return cached(ctx, fmt.Sprintf("cairn-benchseed-memory-v6-%d", n), func(dir string) error {
 		return SeedMemory(ctx, dir, n)
 	})
 }

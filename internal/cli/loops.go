@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/loop"
 	"github.com/cairn-dev/cairn/internal/service"
 )
 
@@ -30,26 +29,23 @@ func loopsCmd() *cobra.Command {
 		Short: "List the loops (those not finished unless --all or --status)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var statuses []loop.Status
-			for _, s := range splitList(status) {
-				st := loop.Status(strings.ToLower(s))
-				if !st.Valid() {
-					return fmt.Errorf("--status %q: use pending, running, paused, completed, failed or cancelled", s)
-				}
-				statuses = append(statuses, st)
-			}
 			return withProject(cmd, func(s *app.Services) error {
-				loops, err := s.Loops.List(cmd.Context(), statuses)
-				if err != nil {
-					return err
+				var loops []service.Loop
+				q := service.LoopQuery{Statuses: splitList(status), All: all, Page: service.Page{Limit: service.PlanPage.Max}}
+				for {
+					page, err := s.Loops.List(cmd.Context(), q)
+					if err != nil {
+						return err
+					}
+					loops = append(loops, page.Loops...)
+					if q.Offset = page.NextOffset; q.Offset == 0 {
+						break
+					}
 				}
 				w := cmd.OutOrStdout()
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 				n := 0
 				for _, lp := range loops {
-					if len(statuses) == 0 && !all && lp.State.Finished() {
-						continue
-					}
 					if n == 0 {
 						fmt.Fprintln(tw, "ID\tSTATUS\tITERATION\tPROGRESS\tOBJECTIVE")
 					}
@@ -88,15 +84,22 @@ func loopCmd() *cobra.Command {
 				if !history {
 					return nil
 				}
-				es, total, err := s.Loops.History(cmd.Context(), lp.ID, 0, 1000)
-				if err != nil {
-					return err
+				q := service.StatusQuery{History: true, Page: service.Page{Limit: service.PlanPage.Max}}
+				for {
+					_, h, err := s.Loops.Status(cmd.Context(), args[0], q)
+					if err != nil {
+						return err
+					}
+					if q.Offset == 0 {
+						fmt.Fprintf(w, "\nHistory (%d):\n", h.Total)
+					}
+					for _, e := range h.Events {
+						fmt.Fprintf(w, "  %s  %-10s %s\n", e.At.Format("2006-01-02 15:04:05"), e.Kind, e.Detail)
+					}
+					if q.Offset = h.NextOffset; q.Offset == 0 {
+						return nil
+					}
 				}
-				fmt.Fprintf(w, "\nHistory (%d):\n", total)
-				for _, e := range es {
-					fmt.Fprintf(w, "  %s  %-10s %s\n", e.At.Format("2006-01-02 15:04:05"), e.Kind, e.Detail)
-				}
-				return nil
 			})
 		},
 	}
@@ -112,11 +115,14 @@ func showLoop(w io.Writer, lp service.Loop) {
 	if st.Progress.Message != "" {
 		fmt.Fprintf(w, "Progress: %s\n", st.Progress.Message)
 	}
-	fmt.Fprintf(w, "Artifacts: %d created, %d modified; %d checkpoints\n", st.Progress.ArtifactsCreated, st.Progress.ArtifactsModified, st.Progress.Checkpoints)
+	fmt.Fprintf(w, "Artifacts: %d created, %d modified; %s\n", st.Progress.ArtifactsCreated, st.Progress.ArtifactsModified, plural(st.Progress.Checkpoints, "checkpoint", "checkpoints"))
 	if st.LastAction != "" {
 		fmt.Fprintf(w, "Last action: %s\n", st.LastAction)
 	}
 	for i, n := range st.NextSteps {
+		if st.Finished() {
+			break // a finished loop has no next step
+		}
 		fmt.Fprintf(w, "Next %d: %s\n", i+1, n)
 	}
 	if st.Error != nil {
@@ -134,4 +140,12 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// plural is n with the noun in its number: "1 checkpoint", "2 checkpoints".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -10,9 +10,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
-	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/project"
-	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/service"
 )
 
 func memoryCmd() *cobra.Command {
@@ -35,19 +34,9 @@ func memorySearchCmd() *cobra.Command {
 		Short: "Search memory (newest first without a query)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			q := store.MemoryQuery{Tags: splitList(tags), Branch: branch, Limit: limit, Offset: offset}
+			q := service.SearchQuery{Types: splitList(types), Tags: splitList(tags), Branch: branch, Page: service.Page{Offset: offset, Limit: limit}}
 			if len(args) == 1 {
 				q.Text = args[0]
-			}
-			for _, t := range splitList(types) {
-				mt := memory.Type(strings.ToLower(t))
-				if !mt.Valid() {
-					return fmt.Errorf("--type %q: use %s", t, strings.Join(memory.TypeNames(), ", "))
-				}
-				q.Types = append(q.Types, mt)
-			}
-			if limit < 1 || limit > 200 {
-				return fmt.Errorf("--limit %d: use 1 to 200", limit)
 			}
 			return withProject(cmd, func(s *app.Services) error {
 				res, err := s.Memory.Search(cmd.Context(), q)
@@ -56,7 +45,7 @@ func memorySearchCmd() *cobra.Command {
 				}
 				w := cmd.OutOrStdout()
 				if asJSON {
-					return printJSON(w, res)
+					return printJSON(w, mcpserver.SearchView(res))
 				}
 				if res.Total == 0 {
 					fmt.Fprintln(w, "No entries match.")
@@ -80,7 +69,7 @@ func memorySearchCmd() *cobra.Command {
 	f.StringVar(&types, "type", "", "entry types, comma-separated")
 	f.StringVar(&tags, "tag", "", "tags, comma-separated (any)")
 	f.StringVar(&branch, "branch", "", "git branch the entries were recorded on")
-	f.IntVar(&limit, "limit", 20, "entries to show")
+	f.IntVar(&limit, "limit", 0, fmt.Sprintf("entries to show, 1 to %d (default %d)", service.MemoryPage.Max, service.MemoryPage.Default))
 	f.IntVar(&offset, "offset", 0, "entries to skip")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
@@ -93,22 +82,14 @@ func memoryShowCmd() *cobra.Command {
 		Short: "Show memory entries in full",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ids := make([]memory.ID, len(args))
-			for i, a := range args {
-				id, err := memory.ParseID(a)
-				if err != nil {
-					return fmt.Errorf("%s: use an id such as m12", err)
-				}
-				ids[i] = id
-			}
 			return withProject(cmd, func(s *app.Services) error {
-				es, missing, err := s.Memory.Get(cmd.Context(), ids)
+				es, missing, err := s.Memory.Get(cmd.Context(), args)
 				if err != nil {
 					return err
 				}
 				w := cmd.OutOrStdout()
 				if asJSON {
-					if err := printJSON(w, es); err != nil {
+					if err := printJSON(w, mcpserver.EntriesView(es, missing)); err != nil {
 						return err
 					}
 				} else {
@@ -184,13 +165,13 @@ func memoryImportCmd() *cobra.Command {
 				w := cmd.OutOrStdout()
 				fmt.Fprintf(w, "Imported from %s: %d added, %d updated, %d unchanged\n", d, im.Added, im.Updated, im.Unchanged)
 				if im.Redacted > 0 {
-					fmt.Fprintf(w, "redacted %d private span(s) or secret(s)\n", im.Redacted)
+					fmt.Fprintln(w, "redacted "+plural(im.Redacted, "private span or secret", "private spans or secrets"))
 				}
 				for _, p := range im.Problems {
 					fmt.Fprintln(w, "skipped "+p)
 				}
 				if len(im.Problems) > 0 {
-					return fmt.Errorf("%d file(s) skipped", len(im.Problems))
+					return fmt.Errorf("%s skipped", plural(len(im.Problems), "file", "files"))
 				}
 				return nil
 			})

@@ -11,12 +11,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/embed"
+	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/httpserver"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
-	"github.com/cairn-dev/cairn/internal/store/sqlite"
 )
 
 func serveCmd(version string) *cobra.Command {
@@ -47,13 +46,13 @@ keeps its own focus. A non-loopback address needs bearer tokens
 			if err != nil {
 				return err
 			}
-			syncMode := sqlite.Sync(strings.ToUpper(sync))
-			if syncMode != sqlite.SyncNormal && syncMode != sqlite.SyncFull {
+			durability, err := app.ParseDurability(sync)
+			if err != nil {
 				return fmt.Errorf("--sync %q: use normal or full", sync)
 			}
 			embedCfg := app.EmbedFromEnv()
 			if embedCfg.URL != "" {
-				if _, err := embed.New(embedCfg); err != nil {
+				if _, err := embedding.New(embedCfg); err != nil {
 					return fmt.Errorf("CAIRN_EMBED_URL / CAIRN_EMBED_MODEL: %w", err)
 				}
 			}
@@ -64,12 +63,12 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					ReadOnly: readOnly,
 					Agent:    agent,
 					Logger:   log,
-				}, app.Config{Sync: syncMode, Logger: log, Embed: embedCfg})
+				}, app.Config{Durability: durability, Logger: log, Embed: embedCfg})
 			}
 			if err := hf.stdioOnly(cmd); err != nil {
 				return err
 			}
-			lazy := app.NewLazy(app.Config{Sync: syncMode, Logger: log, Embed: embedCfg})
+			lazy := app.NewLazy(app.Config{Durability: durability, Logger: log, Embed: embedCfg})
 			defer lazy.Close()
 			srv, err := mcpserver.New(mcpserver.Options{
 				Version:  version,

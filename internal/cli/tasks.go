@@ -11,7 +11,6 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/service"
-	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -54,45 +53,20 @@ func tasksCmd() *cobra.Command {
 		Short: "List the plan's tasks as a table (open ones unless --all or --status)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			q := store.Query{Sort: sortBy, Desc: desc, Limit: limit, Offset: offset}
-			for _, s := range splitList(status) {
-				st := task.Status(strings.ToLower(s))
-				if !st.Valid() {
-					return fmt.Errorf("--status %q: use pending, in-progress, blocked, done, deferred or cancelled", s)
-				}
-				q.Statuses = append(q.Statuses, st)
-			}
-			if len(q.Statuses) == 0 && !all {
-				for _, st := range task.Statuses {
-					if st.Open() {
-						q.Statuses = append(q.Statuses, st)
-					}
-				}
-			}
-			for _, p := range splitList(priority) {
-				pr := task.Priority(strings.ToLower(p))
-				if !pr.Valid() {
-					return fmt.Errorf("--priority %q: use critical, high, medium or low", p)
-				}
-				q.Priorities = append(q.Priorities, pr)
-			}
-			switch q.Sort {
-			case store.SortID, store.SortPriority, store.SortCreated, store.SortUpdated, store.SortStatus:
-			default:
-				return fmt.Errorf("--sort %q: use id, priority, created, updated or status", q.Sort)
-			}
-			if limit < 0 || offset < 0 {
-				return fmt.Errorf("--limit and --offset must not be negative")
+			q := service.TaskQuery{Statuses: splitList(status), Priorities: splitList(priority), OpenOnly: !all, Sort: sortBy,
+				Page: service.Page{Offset: offset, Limit: limit}}
+			if desc {
+				q.Order = "desc"
 			}
 			return withProject(cmd, func(s *app.Services) error {
-				items, total, err := s.Plan.List(cmd.Context(), q)
+				page, err := allTasks(cmd, s, q)
 				if err != nil {
 					return err
 				}
 				if asJSON {
-					return printJSON(cmd.OutOrStdout(), map[string]any{"total": total, "tasks": jsonItems(items)})
+					return printJSON(cmd.OutOrStdout(), map[string]any{"total": page.Total, "tasks": jsonItems(page.Items)})
 				}
-				return taskTable(cmd.OutOrStdout(), items, total, q.Offset)
+				return taskTable(cmd.OutOrStdout(), page.Items, page.Total, page.Offset)
 			})
 		},
 	}
@@ -102,7 +76,7 @@ func tasksCmd() *cobra.Command {
 	f.BoolVar(&all, "all", false, "include done and cancelled tasks")
 	f.StringVar(&sortBy, "sort", "id", "id, priority, created, updated or status")
 	f.BoolVar(&desc, "desc", false, "sort descending")
-	f.IntVar(&limit, "limit", 0, "show at most this many (0: all)")
+	f.IntVar(&limit, "limit", 0, "show at most this many (0: all, read a page at a time)")
 	f.IntVar(&offset, "offset", 0, "skip this many")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
@@ -117,6 +91,30 @@ type jsonTask struct {
 	Deps     []string `json:"dependencies,omitempty"`
 	Created  string   `json:"createdAt"`
 	Updated  string   `json:"updatedAt"`
+}
+
+// allTasks is the page q asks for; with no limit, every page from q's
+// offset on, read at the service's largest page size.
+func allTasks(cmd *cobra.Command, s *app.Services, q service.TaskQuery) (service.TaskPage, error) {
+	if q.Limit != 0 {
+		return s.Plan.List(cmd.Context(), q)
+	}
+	q.Limit = service.PlanPage.Max
+	var all service.TaskPage
+	for {
+		page, err := s.Plan.List(cmd.Context(), q)
+		if err != nil {
+			return service.TaskPage{}, err
+		}
+		if all.Items == nil {
+			all.Offset = page.Offset
+		}
+		all.Items, all.Total = append(all.Items, page.Items...), page.Total
+		if page.NextOffset == 0 {
+			return all, nil
+		}
+		q.Offset = page.NextOffset
+	}
 }
 
 func jsonItems(items []service.Item) []jsonTask {
@@ -175,7 +173,7 @@ func nextCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return withProject(cmd, func(s *app.Services) error {
-				r, err := s.Plan.Next(cmd.Context(), task.NextFilter{})
+				r, err := s.Plan.Next(cmd.Context(), service.NextQuery{})
 				if err != nil {
 					return err
 				}

@@ -197,7 +197,7 @@ func TestSessionsAndBranches(t *testing.T) {
 	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: memoryAll})
 	st := s.OK("session", args{"action": "start", "goal": "add login", "ai": map[string]any{"provider": "anthropic", "model": "claude", "client": "claude-code"}})
 	sess := st.Structured["session"].(map[string]any)
-	if sess["id"] != "s1" || sess["threadId"] != "s1" || sess["branch"] != "feat/login" {
+	if sess["id"] != "s1" || sess["thread_id"] != "s1" || sess["branch"] != "feat/login" {
 		t.Fatalf("start: %v", sess)
 	}
 	s.OK("session", args{"action": "update", "decisions": []any{map[string]any{"decision": "Use PKCE", "reasoning": "public client"}},
@@ -213,7 +213,7 @@ func TestSessionsAndBranches(t *testing.T) {
 	s = cairntest.Start(t, cairntest.Options{Dir: dir, Args: memoryAll})
 	st = s.OK("session", args{"action": "start"})
 	sess = st.Structured["session"].(map[string]any)
-	if sess["id"] != "s2" || sess["threadId"] != "s1" || sess["parentId"] != "s1" || st.Str("previous_ended") != "s1" {
+	if sess["id"] != "s2" || sess["thread_id"] != "s1" || sess["parent_id"] != "s1" || st.Str("previous_ended") != "s1" {
 		t.Fatalf("restart: %v", st.Structured)
 	}
 	s.OK("session", args{"action": "update", "errors_resolved": []any{map[string]any{"error": "redirect_uri mismatch", "fix": "register localhost"}}})
@@ -233,7 +233,7 @@ func TestSessionsAndBranches(t *testing.T) {
 	// ended it, s2's from its end.
 	b := s.OK("branch", args{"action": "get"})
 	bc := b.Structured["branch"].(map[string]any)
-	if bc["branch"] != "feat/login" || len(bc["errors"].([]any)) != 1 || len(bc["decisions"].([]any)) != 1 || bc["sessions"] != float64(2) {
+	if bc["branch"] != "feat/login" || len(bc["errors_resolved"].([]any)) != 1 || len(bc["decisions"].([]any)) != 1 || bc["sessions"] != float64(2) {
 		t.Fatalf("branch get: %s", b.Text)
 	}
 	s.OK("branch", args{"action": "save", "feature": "login", "decisions": []any{map[string]any{"decision": "Sessions expire after 12h", "reasoning": "security review"}}})
@@ -335,5 +335,31 @@ func TestMemoryCLI(t *testing.T) {
 	}
 	if out := runIn(other, "memory", "show", "m1"); !strings.Contains(out, "even offline") {
 		t.Fatalf("after import: %s", out)
+	}
+}
+
+// TestSessionReadsUnderReadOnly: --read-only keeps the read actions of the
+// session and branch tools (get, list) under their names, and refuses
+// their writes with the actions it still has.
+func TestSessionReadsUnderReadOnly(t *testing.T) {
+	dir := gitProject(t, "feat/ro")
+	w := cairntest.Start(t, cairntest.Options{Dir: dir, Args: memoryAll})
+	w.OK("session", args{"action": "start", "goal": "read me later"})
+	w.OK("branch", args{"action": "save", "feature": "ro"})
+	w.Close()
+
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: append([]string{"--read-only"}, memoryAll...)})
+	if l := s.OK("session", args{"action": "list"}); l.Structured["total"] != float64(1) || !strings.Contains(l.Text, "read me later") {
+		t.Fatalf("session list under --read-only: %s", l.Text)
+	}
+	if g := s.OK("branch", args{"action": "get"}); g.Structured["branch"].(map[string]any)["feature"] != "ro" {
+		t.Fatalf("branch get under --read-only: %s", g.Text)
+	}
+	s.OK("branch", args{"action": "list"})
+	if e := s.Err("session", args{"action": "start"}); !strings.Contains(e.Text, "action is \"start\": use get or list") {
+		t.Fatalf("session start under --read-only: %s", e.Text)
+	}
+	if e := s.Err("branch", args{"action": "save", "feature": "x"}); !strings.Contains(e.Text, "use get or list") {
+		t.Fatalf("branch save under --read-only: %s", e.Text)
 	}
 }

@@ -381,13 +381,13 @@ func BenchmarkPlanService(b *testing.B) {
 	ctx := context.Background()
 	b.Run("Next", func(b *testing.B) {
 		p := openPlanBenchProject(b).Plan
-		if _, err := p.Next(ctx, task.NextFilter{}); err != nil {
+		if _, err := p.Next(ctx, service.NextQuery{}); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportAllocs()
 		b.ResetTimer()
 		for range b.N {
-			if _, err := p.Next(ctx, task.NextFilter{}); err != nil {
+			if _, err := p.Next(ctx, service.NextQuery{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -396,7 +396,7 @@ func BenchmarkPlanService(b *testing.B) {
 	// board catches up with the change and ranks again.
 	b.Run("NextAfterWrite", func(b *testing.B) {
 		p := openPlanBenchProject(b).Plan
-		if _, err := p.Next(ctx, task.NextFilter{}); err != nil {
+		if _, err := p.Next(ctx, service.NextQuery{}); err != nil {
 			b.Fatal(err)
 		}
 		prios := []task.Priority{task.PriorityLow, task.PriorityMedium}
@@ -404,11 +404,11 @@ func BenchmarkPlanService(b *testing.B) {
 		b.ResetTimer()
 		for i := range b.N {
 			b.StopTimer()
-			if _, err := p.Update(ctx, fmt.Sprint(1+i%1000), "id", service.Change{Priority: &prios[i%2]}); err != nil {
+			if _, err := p.Update(ctx, fmt.Sprint(1+i%1000), service.Change{Priority: &prios[i%2]}); err != nil {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			if _, err := p.Next(ctx, task.NextFilter{}); err != nil {
+			if _, err := p.Next(ctx, service.NextQuery{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -418,7 +418,7 @@ func BenchmarkPlanService(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for range b.N {
-			if _, _, err := p.List(ctx, store.Query{Statuses: []task.Status{task.StatusPending}, Limit: 20}); err != nil {
+			if _, err := p.List(ctx, service.TaskQuery{Statuses: []string{"pending"}}); err != nil {
 				b.Fatal(err)
 			}
 		}

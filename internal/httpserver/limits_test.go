@@ -218,6 +218,9 @@ func TestSlowAndIdleConnections(t *testing.T) {
 	})
 
 	t.Run("connection limit", func(t *testing.T) {
+		// A server of its own, whose held connections are not closed for
+		// being slow while the test runs.
+		addr := serveReal(t, Config{ReadTimeout: 30 * time.Second, MaxConns: 40})
 		var conns []net.Conn
 		defer func() {
 			for _, c := range conns {

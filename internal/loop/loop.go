@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 // Status is where a loop is in its life.
@@ -106,36 +108,48 @@ var ErrTransition = errors.New("illegal loop transition")
 type TransitionError struct {
 	Op     string
 	Status Status
-	Legal  []string
+	Legal  []Op
 	Why    string
 }
 
-func (e *TransitionError) Error() string {
+func (e *TransitionError) Error() string { return e.Render(nil, nil) }
+
+// Render writes the refusal as one sentence, naming the legal operations
+// with name (nil: their domain names) and the way to start over with r.
+func (e *TransitionError) Render(name func(Op) string, r problem.Renderer) string {
 	msg := fmt.Sprintf("cannot %s: the loop is %s", e.Op, e.Status)
 	if e.Why != "" {
 		msg += " (" + e.Why + ")"
 	}
 	if len(e.Legal) == 0 {
-		return msg + "; it is finished: start a new loop with loop_start"
+		return (&problem.Error{What: msg, Fix: "it is finished", Hint: problem.StartLoop}).Render(r)
 	}
-	return msg + "; legal next: " + strings.Join(e.Legal, ", ")
+	names := make([]string, len(e.Legal))
+	for i, op := range e.Legal {
+		names[i] = string(op)
+		if name != nil {
+			names[i] = name(op)
+		}
+	}
+	return msg + "; legal next: " + strings.Join(names, ", ")
 }
 
 // Unwrap makes every TransitionError an ErrTransition.
 func (e *TransitionError) Unwrap() error { return ErrTransition }
 
-// Op names an operation on a loop, as its tool is named.
+// Op names an operation that changes a loop's state. Surfaces name them in
+// their own words (over MCP, each is a tool: loop_ and the op).
 type Op string
 
 // The operations that change a loop's state.
 const (
-	OpRecord     Op = "loop_record"
-	OpCheckpoint Op = "loop_checkpoint"
-	OpPause      Op = "loop_pause"
-	OpResume     Op = "loop_resume"
-	OpCancel     Op = "loop_cancel"
-	OpComplete   Op = "loop_complete"
-	OpFail       Op = "loop_fail"
+	OpRecord     Op = "record"
+	OpCheckpoint Op = "checkpoint"
+	OpPause      Op = "pause"
+	OpResume     Op = "resume"
+	OpCancel     Op = "cancel"
+	OpComplete   Op = "complete"
+	OpFail       Op = "fail"
 )
 
 var ops = []Op{OpRecord, OpCheckpoint, OpPause, OpResume, OpCancel, OpComplete, OpFail}
@@ -168,12 +182,12 @@ func (st *State) allowed(op Op) (bool, string) {
 	return false, ""
 }
 
-// Legal lists the operations the loop's state allows, by tool name.
-func (st *State) Legal() []string {
-	var out []string
+// Legal lists the operations the loop's state allows.
+func (st *State) Legal() []Op {
+	var out []Op
 	for _, op := range ops {
 		if ok, _ := st.allowed(op); ok {
-			out = append(out, string(op))
+			out = append(out, op)
 		}
 	}
 	return out
@@ -226,12 +240,14 @@ func (st *State) Record(it Iteration, now time.Time) error {
 		checkpoints := st.Progress.Checkpoints
 		st.Progress = *it.Progress
 		st.Progress.Checkpoints = checkpoints // counted by Checkpoint, not reported
+	} else {
+		st.Progress.Message = "" // it said how the last iteration went, not this one
 	}
 	st.UpdatedAt = now
 	if st.Iteration >= st.MaxIterations {
 		st.Status = Failed
 		st.Error = &Error{Code: CodeMaxIterations, Recoverable: true,
-			Message: fmt.Sprintf("reached max_iterations (%d) before the completion criteria were met; loop_resume with a higher max_iterations to go on", st.MaxIterations)}
+			Message: fmt.Sprintf("reached max_iterations (%d) before the completion criteria were met; resume it with a higher max_iterations to go on", st.MaxIterations)}
 	}
 	return nil
 }

@@ -128,3 +128,12 @@ func TestCompleteSetsEvidence(t *testing.T) {
 		t.Fatalf("complete: %v %+v", err, st)
 	}
 }
+
+func TestProgressMessageIsPerIteration(t *testing.T) {
+	st := New("obj", "crit", 5, Metadata{}, t0)
+	st.Record(Iteration{LastAction: "a", Progress: &Progress{Percentage: 40, Message: "parser done"}}, t0)
+	st.Record(Iteration{LastAction: "b"}, t0)
+	if st.Progress.Message != "" || st.Progress.Percentage != 40 {
+		t.Errorf("after an iteration that reported no progress: %+v; want the percentage kept and the message gone", st.Progress)
+	}
+}

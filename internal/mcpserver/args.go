@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 // IDArg is a task id argument. The schema says string ("12"), but an agent
@@ -60,13 +60,24 @@ func (l *IDList) UnmarshalJSON(b []byte) error {
 	for i, r := range raws {
 		var a IDArg
 		if err := a.UnmarshalJSON(r); err != nil {
-			return &task.FieldError{Field: fmt.Sprintf("ids[%d]", i), Problem: "must be an id string or integer, not " + jsonKind(r),
-				Fix: `pass ids such as ["m12", "m14"]`}
+			return &itemError{index: i, kind: jsonKind(r), want: "an id string or integer"}
 		}
 		out[i] = string(a)
 	}
 	*l = out
 	return nil
+}
+
+// itemError is an item of a list argument of the wrong kind; decodeObject
+// names the field it belongs to.
+type itemError struct {
+	index int
+	kind  string // what the item is
+	want  string // what it must be
+}
+
+func (e *itemError) Error() string {
+	return fmt.Sprintf("item %d is %s, not %s", e.index, e.kind, e.want)
 }
 
 var schemaOpts = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
@@ -82,6 +93,11 @@ func inputSchema[In any]() *jsonschema.Schema {
 		panic(err) // a programming error in a declaration, caught by every test
 	}
 	compact(s)
+	if s.Properties == nil {
+		// A tool without arguments says so: with no "properties" some
+		// clients invent one.
+		s.Properties = map[string]*jsonschema.Schema{}
+	}
 	return s
 }
 
@@ -117,8 +133,29 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, err
 		raw = []byte("{}")
 	}
 	err := decodeObject(raw, reflect.ValueOf(&in).Elem(), schema, "arguments", "")
+	if r, ok := any(&in).(interface{ record(map[string]bool) }); ok && err == nil {
+		var fields map[string]json.RawMessage
+		_ = json.Unmarshal(raw, &fields) // decodeObject has read it already
+		sent := make(map[string]bool, len(fields))
+		for name, v := range fields {
+			if string(bytes.TrimSpace(v)) != "null" {
+				sent[name] = true
+			}
+		}
+		r.record(sent)
+	}
 	return in, err
 }
+
+// sent records which arguments a call carried (null counts as absent). An
+// argument struct that embeds it gets it filled by decodeArgs, so a rule can
+// depend on what was sent rather than on zero values.
+type sent struct{ names map[string]bool }
+
+func (s *sent) record(names map[string]bool) { s.names = names }
+
+// has reports whether the call carried the argument.
+func (s sent) has(name string) bool { return s.names[name] }
 
 // decodeObject decodes a JSON object into the struct v, field by field. A
 // field that is itself a struct (query_tasks' filters, sort) is decoded the
@@ -127,7 +164,7 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, err
 func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, prefix string) error {
 	var fields map[string]json.RawMessage
 	if raw[0] != '{' || json.Unmarshal(raw, &fields) != nil {
-		return &task.FieldError{Field: what, Problem: "must be a JSON object",
+		return &problem.FieldError{Field: what, Problem: "must be a JSON object",
 			Fix: "send " + what + " as an object with the fields " + fieldList(schema)}
 	}
 	byName := jsonFields(v.Type())
@@ -143,13 +180,13 @@ func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, 
 			if prefix != "" {
 				where = strings.TrimSuffix(prefix, ".")
 			}
-			return &task.FieldError{Field: quoteClip(prefix + name), Problem: "is not an argument of " + where,
+			return &problem.FieldError{Field: problem.Quote(prefix + name), Problem: "is not an argument of " + where,
 				Fix: "use only " + fieldList(schema)}
 		}
 	}
 	for _, name := range schema.Required {
 		if b, ok := fields[name]; !ok || string(bytes.TrimSpace(b)) == "null" {
-			return &task.FieldError{Field: prefix + name, Problem: "is required", Fix: "pass " + name + " as " + describe(schema, name)}
+			return &problem.FieldError{Field: prefix + name, Problem: "is required", Fix: "pass " + name + " as " + describe(schema, name)}
 		}
 	}
 	for _, name := range names {
@@ -168,18 +205,38 @@ func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, 
 			continue
 		}
 		if err := json.Unmarshal(b, f.Addr().Interface()); err != nil {
-			var fe *task.FieldError
-			if errors.As(err, &fe) { // a type's own UnmarshalJSON knows best
-				return fe
-			}
-			return &task.FieldError{Field: prefix + name, Problem: "must be " + describe(schema, name) + ", not " + jsonKind(b),
-				Fix: "pass " + name + " as " + describe(schema, name)}
+			return argError(err, b, schema, prefix, name)
 		}
 		if !validText(b) {
-			return &task.FieldError{Field: prefix + name, Problem: "is not valid UTF-8", Fix: "send " + name + " as UTF-8 text"}
+			return &problem.FieldError{Field: prefix + name, Problem: "is not valid UTF-8", Fix: "send " + name + " as UTF-8 text"}
 		}
 	}
 	return nil
+}
+
+// argError says what is wrong with the value b of argument name: the wrong
+// kind of value, or, in a list of the right kind, the wrong kind of item.
+func argError(err error, b []byte, schema *jsonschema.Schema, prefix, name string) error {
+	if fe, ok := errors.AsType[*problem.FieldError](err); ok { // a type's own UnmarshalJSON knows best
+		return fe
+	}
+	want := describe(schema, name)
+	if ie, ok := errors.AsType[*itemError](err); ok {
+		return &problem.FieldError{Field: fmt.Sprintf("%s%s[%d]", prefix, name, ie.index), Problem: "is " + ie.kind + ", not " + ie.want,
+			Fix: "pass " + name + " as a list of ids, strings or integers"}
+	}
+	if kind := jsonKind(b); kind == "an array" && strings.HasPrefix(want, "an array") {
+		var items []json.RawMessage
+		_ = json.Unmarshal(b, &items)
+		for i, it := range items {
+			if k := jsonKind(it); k != "a string" {
+				return &problem.FieldError{Field: fmt.Sprintf("%s%s[%d]", prefix, name, i), Problem: "is " + k + ", not a string",
+					Fix: "pass " + name + " as " + want}
+			}
+		}
+	}
+	return &problem.FieldError{Field: prefix + name, Problem: "must be " + want + ", not " + jsonKind(b),
+		Fix: "pass " + name + " as " + want}
 }
 
 // jsonFields maps the JSON names of a struct's fields to their indexes.
@@ -248,6 +305,9 @@ func describe(s *jsonschema.Schema, name string) string {
 		what = "a number"
 	case "array":
 		what = "an array"
+		if p.Items != nil && p.Items.Type == "string" {
+			what = "an array of strings"
+		}
 	case "object":
 		what = "an object"
 	default:
@@ -278,20 +338,6 @@ func jsonKind(b []byte) string {
 		return "the number " + string(b)
 	}
 	return "a number"
-}
-
-// quoteClip quotes s for an error message, clipped so a large input is never
-// echoed back.
-func quoteClip(s string) string {
-	const max = 40
-	if len(s) > max {
-		cut := max
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		return strconv.Quote(s[:cut]) + "…"
-	}
-	return strconv.Quote(s)
 }
 
 // validText reports whether a raw JSON value is valid UTF-8 with no escaped

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 // maxFieldErrorLen bounds an argument error, whatever the input: a message
@@ -38,7 +38,7 @@ var argSeeds = []string{
 
 // FuzzDecodeArgs feeds arbitrary bytes to decodeArgs for every argument
 // struct of the focus tools: it never panics, and every error is a
-// *task.FieldError with a short message free of Go internals.
+// *problem.FieldError with a short message free of Go internals.
 func FuzzDecodeArgs(f *testing.F) {
 	for _, s := range argSeeds {
 		f.Add([]byte(s))
@@ -69,9 +69,9 @@ func fuzzDecode[In any](t *testing.T, raw []byte) (In, error) {
 
 func checkFieldError(t *testing.T, raw []byte, err error) {
 	t.Helper()
-	var fe *task.FieldError
+	var fe *problem.FieldError
 	if !errors.As(err, &fe) {
-		t.Fatalf("decode %q: error %T is not a *task.FieldError: %v", clipBytes(raw), err, err)
+		t.Fatalf("decode %q: error %T is not a *problem.FieldError: %v", clipBytes(raw), err, err)
 	}
 	msg := err.Error()
 	if len(msg) >= maxFieldErrorLen {

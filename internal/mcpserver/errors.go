@@ -10,8 +10,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/loop"
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/project"
-	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -54,55 +54,100 @@ func errorResult(ctx context.Context, log *slog.Logger, tool string, err error) 
 }
 
 func classify(err error) ToolError {
-	var fe *task.FieldError
+	msg := message(err)
 	switch {
-	case errors.As(err, &fe):
-		// A field error is the whole message: no service prefix in front of it.
-		return ToolError{CodeInvalid, "invalid_argument", fe.Error()}
-	case errors.Is(err, loop.ErrTransition):
-		return ToolError{CodeTransition, "illegal_transition", err.Error()}
-	case errors.Is(err, task.ErrCycle):
-		return ToolError{CodeCycle, "cycle", err.Error() + "; drop one of these dependencies"}
-	case errors.Is(err, memory.ErrNotFound):
-		var nf *memory.NotFoundError
-		hint := "use memory_search to list the entries"
-		if errors.As(err, &nf) && nf.Kind == "session" {
-			hint = "use session with action list to see the sessions"
-		} else if nf != nil && nf.Kind == "branch context" {
-			hint = "use branch with action list to see the saved branches, or save one first"
-		}
-		msg := err.Error()
-		if nf != nil {
-			msg = nf.Error()
-		}
-		return ToolError{CodeNotFound, "not_found", msg + "; " + hint}
-	case errors.Is(err, task.ErrNotFound):
-		return ToolError{CodeNotFound, "not_found", err.Error() + "; get_tasks or get_stack_overview lists the task ids"}
-	case errors.Is(err, project.ErrNoProject):
-		return ToolError{CodeNoProject, "no_project", err.Error()}
-	case errors.Is(err, task.ErrZen):
-		return ToolError{CodeZen, "zen", err.Error()}
-	case errors.Is(err, task.ErrHasOpenChildren):
-		return ToolError{CodeOpenChildren, "open_children", err.Error()}
-	case errors.Is(err, memory.ErrEnded):
-		return ToolError{CodeClosed, "closed", err.Error()}
-	case errors.Is(err, task.ErrClosed):
-		return ToolError{CodeClosed, "closed", err.Error()}
 	case errors.Is(err, task.ErrInvalid):
-		return ToolError{CodeInvalid, "invalid_argument", err.Error()}
-	case errors.Is(err, store.ErrFault):
-		fe, _ := errors.AsType[*store.FaultError](err)
-		msg := err.Error()
-		if fe != nil {
-			msg = fe.Error()
+		// A field error is the whole message: no service prefix in front of it.
+		return ToolError{CodeInvalid, "invalid_argument", msg}
+	case errors.Is(err, loop.ErrTransition):
+		return ToolError{CodeTransition, "illegal_transition", msg}
+	case errors.Is(err, task.ErrCycle):
+		return ToolError{CodeCycle, "cycle", msg + "; drop one of these dependencies"}
+	case errors.Is(err, memory.ErrNotFound):
+		hint := problem.SearchMemory
+		if nf, ok := errors.AsType[*memory.NotFoundError](err); ok && nf.Kind == "session" {
+			hint = problem.ListSessions
+		} else if ok && nf.Kind == "branch context" {
+			hint = problem.ListBranches
+		}
+		return ToolError{CodeNotFound, "not_found", msg + "; " + toolHints(hint)}
+	case errors.Is(err, task.ErrNotFound):
+		return ToolError{CodeNotFound, "not_found", msg + "; " + toolHints(problem.ListTasks)}
+	case errors.Is(err, project.ErrNoProject):
+		return ToolError{CodeNoProject, "no_project", msg}
+	case errors.Is(err, task.ErrZen):
+		return ToolError{CodeZen, "zen", msg}
+	case errors.Is(err, task.ErrHasOpenChildren):
+		return ToolError{CodeOpenChildren, "open_children", msg}
+	case errors.Is(err, memory.ErrEnded), errors.Is(err, task.ErrClosed):
+		return ToolError{CodeClosed, "closed", msg}
+	case errors.Is(err, problem.ErrFault):
+		// The storage under the store failed: say what is wrong and what
+		// to do, never the database's path on the server.
+		if fe, ok := errors.AsType[*problem.FaultError](err); ok {
+			return ToolError{CodeUnavailable, "storage", fe.Error()}
 		}
 		return ToolError{CodeUnavailable, "storage", msg}
-	case errors.Is(err, errUnavailable):
-		return ToolError{CodeUnavailable, "unavailable", err.Error()}
+	case errors.Is(err, problem.ErrUnavailable):
+		return ToolError{CodeUnavailable, "unavailable", msg}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return ToolError{CodeUnavailable, "cancelled", "the call was cancelled or timed out before it finished; nothing was changed unless a later read shows it"}
 	}
 	return ToolError{CodeInternal, "internal", "internal error (details are in the server log); retry once, and report it if it persists"}
 }
 
-var errUnavailable = errors.New("store unavailable")
+// message is what the model reads for err: the refusal itself, with its
+// hints rendered as tool calls, never the chain of wrapping a service added
+// for its log.
+func message(err error) string {
+	if te, ok := errors.AsType[*loop.TransitionError](err); ok {
+		return te.Render(loopTool, toolHints)
+	}
+	if msg, ok := problem.Message(err, toolHints); ok {
+		return msg
+	}
+	if nf, ok := errors.AsType[*task.NotFoundError](err); ok {
+		return nf.Error()
+	}
+	if nf, ok := errors.AsType[*memory.NotFoundError](err); ok {
+		return nf.Error()
+	}
+	if ce, ok := errors.AsType[*task.CycleError](err); ok {
+		return ce.Error()
+	}
+	return err.Error()
+}
+
+// loopTool names the tool of a loop operation.
+func loopTool(op loop.Op) string { return "loop_" + string(op) }
+
+// toolHints words the domain's hints as the tools that carry them out.
+func toolHints(a problem.Action) string {
+	switch a {
+	case problem.CreateTask:
+		return "start one with create_new_task"
+	case problem.ListTasks:
+		return "get_tasks or get_stack_overview lists the task ids"
+	case problem.ListOutline:
+		return "switch to an open task (see get_stack_overview)"
+	case problem.NextTask:
+		return "get_next_task picks one"
+	case problem.StartLoop:
+		return "start a new loop with loop_start"
+	case problem.ListLoops:
+		return "loop_list lists the loops"
+	case problem.ListCheckpoint:
+		return "loop_checkpoints lists them"
+	case problem.ControlLoop:
+		return "use loop_pause, loop_resume, loop_complete, loop_fail or loop_cancel"
+	case problem.SearchMemory:
+		return "use memory_search to list the entries"
+	case problem.ListSessions:
+		return "use session with action list to see the sessions"
+	case problem.StartSession:
+		return "start one with session action start"
+	case problem.ListBranches:
+		return "use branch with action list to see the saved branches, or save one first"
+	}
+	return ""
+}

@@ -10,6 +10,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -50,14 +52,8 @@ type completedArgs struct {
 
 type noArgs struct{}
 
-// Page limits for the lists the focus tools return.
-const (
-	outlineDefaultLimit = 200
-	outlineMaxLimit     = 1000
-	listDefaultLimit    = 20
-	listMaxLimit        = 100
-	bodyPreview         = 2000 // bytes of a body shown in a list before it is clipped
-)
+// bodyPreview is how much of a body a list shows before it is clipped.
+const bodyPreview = 2000
 
 func enum(field string, values ...any) func(*jsonschema.Schema) {
 	return func(s *jsonschema.Schema) { s.Properties[field].Enum = values }
@@ -71,8 +67,9 @@ func minimum(field string, min float64) func(*jsonschema.Schema) {
 	return func(s *jsonschema.Schema) { s.Properties[field].Minimum = &min }
 }
 
-func pageShape(maxLimit float64) []func(*jsonschema.Schema) {
-	return []func(*jsonschema.Schema){minimum("offset", 0), bounds("limit", 1, maxLimit)}
+// pageShape bounds offset and limit by the service's page rule.
+func pageShape(r service.PageRule) []func(*jsonschema.Schema) {
+	return []func(*jsonschema.Schema){minimum("offset", 0), bounds("limit", 1, float64(r.Max))}
 }
 
 var (
@@ -87,7 +84,7 @@ func ptr[T any](v T) *T { return &v }
 func focusTools() []tool {
 	const ts = "focus"
 	page := func(extra ...func(*jsonschema.Schema)) []func(*jsonschema.Schema) {
-		return append(pageShape(listMaxLimit), extra...)
+		return append(pageShape(service.ArchivePage), extra...)
 	}
 	return []tool{
 		declare(ts, mcp.Tool{Name: "create_new_task", Annotations: additive,
@@ -101,7 +98,7 @@ func focusTools() []tool {
 			getCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_big_picture", Annotations: readOnly,
 			Description: "The whole task outline with ids, statuses and YOU ARE HERE; paged by outline line."},
-			getBigPicture, append(pageShape(outlineMaxLimit), enum("format", "text", "json"))...),
+			getBigPicture, append(pageShape(service.OutlinePage), enum("format", "text", "json"))...),
 		declare(ts, mcp.Tool{Name: "complete_current_task", Annotations: additive,
 			Description: "Complete the current task (permanent; its children must be done) and move focus to the next open task."},
 			completeCurrentTask),
@@ -113,7 +110,7 @@ func focusTools() []tool {
 			updateCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_stack_overview", Annotations: readOnly,
 			Description: "Every task as a flat row (id, parent, depth, status, title) in outline order, paged."},
-			getStackOverview, pageShape(outlineMaxLimit)...),
+			getStackOverview, pageShape(service.OutlinePage)...),
 		declare(ts, mcp.Tool{Name: "peek_context", Annotations: readOnly,
 			Description: "The current task's parent and the sibling just before it, without moving focus."},
 			peekContext),
@@ -174,17 +171,7 @@ func preview(body string) (string, bool) {
 	if len(body) <= bodyPreview {
 		return body, false
 	}
-	return clip(body, bodyPreview), true
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
+	return problem.Clip(body, bodyPreview), true
 }
 
 func label(t task.Task) string { return fmt.Sprintf("[%s] %s", t.ID, t.Title) }
@@ -279,20 +266,6 @@ func getCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, error) 
 	return strings.TrimRight(b.String(), "\n"), out, nil
 }
 
-// window applies offset and limit to n items, returning the slice bounds and
-// the next offset (zero when nothing follows).
-func window(n, offset, limit, def int) (lo, hi, next int) {
-	if limit <= 0 {
-		limit = def
-	}
-	lo = min(max(offset, 0), n)
-	hi = min(lo+limit, n)
-	if hi < n {
-		next = hi
-	}
-	return lo, hi, next
-}
-
 type outlineNode struct {
 	TaskID      string         `json:"task_id"`
 	Title       string         `json:"title"`
@@ -320,31 +293,32 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 		format = "text"
 	}
 	if format != "text" && format != "json" {
-		return "", nil, &task.FieldError{Field: "format", Problem: fmt.Sprintf("is %s", quoteClip(in.Format)), Fix: `use "text" or "json"`}
+		return "", nil, &problem.FieldError{Field: "format", Problem: fmt.Sprintf("is %s", problem.Quote(in.Format)), Fix: `use "text" or "json"`}
 	}
-	if err := checkPage(in.pageArgs, outlineMaxLimit); err != nil {
-		return "", nil, err
-	}
-	p, err := c.Focus.BigPicture(ctx, c.agent)
+	p, err := c.Focus.BigPicture(ctx, c.agent, service.Page(in.pageArgs))
 	if err != nil {
 		return "", nil, err
 	}
-	lo, hi, next := window(len(p.Outline), in.Offset, in.Limit, outlineDefaultLimit)
-	out := bigPictureOut{Format: format, Total: len(p.Outline), Zen: p.Current == 0, NextOffset: next}
+	out := bigPictureOut{Format: format, Total: p.Total, Zen: p.Current == 0, NextOffset: p.NextOffset}
 	if p.Current != 0 {
 		out.CurrentID = p.Current.String()
 	}
-	page := p.Outline[lo:hi]
 	if format == "json" {
-		out.Tasks = nest(page, p.Current)
+		out.Tasks = nest(p.Outline, p.Current)
 		b, err := json.Marshal(out)
 		return string(b), out, err
 	}
+	out.BigPicture = renderOutline(p)
+	return out.BigPicture, out, nil
+}
+
+// renderOutline is a page of the outline, indented, with YOU ARE HERE.
+func renderOutline(p service.Picture) string {
 	var b strings.Builder
-	if len(p.Outline) == 0 {
+	if p.Total == 0 {
 		b.WriteString("(no tasks yet: zen) Start with create_new_task.")
 	}
-	for _, e := range page {
+	for _, e := range p.Outline {
 		b.WriteString(strings.Repeat("  ", e.Depth))
 		fmt.Fprintf(&b, "%s (%s)", label(e.Task), focusStatus(e.Task, p.Current))
 		if e.ID == p.Current {
@@ -352,18 +326,17 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 		}
 		b.WriteByte('\n')
 	}
-	if p.Current == 0 && len(p.Outline) > 0 {
+	if p.Current == 0 && p.Total > 0 {
 		b.WriteString("(all tasks completed: zen)\n")
 	}
-	if next != 0 || lo > 0 {
-		fmt.Fprintf(&b, "(lines %d-%d of %d", lo+1, hi, len(p.Outline))
-		if next != 0 {
-			fmt.Fprintf(&b, "; next offset %d", next)
+	if p.NextOffset != 0 || p.Offset > 0 {
+		fmt.Fprintf(&b, "(lines %d-%d of %d", p.Offset+1, p.Offset+len(p.Outline), p.Total)
+		if p.NextOffset != 0 {
+			fmt.Fprintf(&b, "; next offset %d", p.NextOffset)
 		}
 		b.WriteString(")\n")
 	}
-	out.BigPicture = strings.TrimRight(b.String(), "\n")
-	return out.BigPicture, out, nil
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // nest turns a window of the outline back into a tree. A node whose parent
@@ -385,16 +358,6 @@ func nest(page []task.Entry, current task.ID) []*outlineNode {
 		roots = append(roots, n)
 	}
 	return roots
-}
-
-func checkPage(p pageArgs, maxLimit int) error {
-	if p.Offset < 0 {
-		return &task.FieldError{Field: "offset", Problem: "is negative", Fix: "pass 0 or the next_offset of the previous page"}
-	}
-	if p.Limit < 0 || p.Limit > maxLimit {
-		return &task.FieldError{Field: "limit", Problem: fmt.Sprintf("is %d", p.Limit), Fix: fmt.Sprintf("pass a limit from 1 to %d", maxLimit)}
-	}
-	return nil
 }
 
 type completeOut struct {
@@ -431,42 +394,33 @@ type completedOut struct {
 }
 
 func getCompletedTasks(ctx context.Context, c call, in completedArgs) (string, any, error) {
-	order := strings.ToLower(in.Order)
-	if order == "" {
-		order = "chronological"
-	}
-	if order != "chronological" && order != "logical" {
-		return "", nil, &task.FieldError{Field: "order", Problem: fmt.Sprintf("is %s", quoteClip(in.Order)), Fix: `use "chronological" or "logical"`}
-	}
-	if err := checkPage(in.pageArgs, listMaxLimit); err != nil {
-		return "", nil, err
-	}
-	limit := in.Limit
-	if limit == 0 {
-		limit = listDefaultLimit
-	}
-	cs, total, err := c.Focus.CompletedTasks(ctx, order == "logical", in.Offset, limit)
+	a, err := c.Focus.CompletedTasks(ctx, service.CompletedQuery{Order: in.Order, Page: service.Page(in.pageArgs)})
 	if err != nil {
 		return "", nil, err
 	}
-	out := completedOut{Count: total, Order: order, Tasks: []taskRef{}}
-	if in.Offset+len(cs) < total {
-		out.NextOffset = in.Offset + len(cs)
-	}
+	out := completedOut{Count: a.Total, Order: a.Order, Tasks: []taskRef{}, NextOffset: a.NextOffset}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d completed (%s)", total, order)
-	if out.NextOffset != 0 {
-		fmt.Fprintf(&b, "; showing %d-%d, next offset %d", in.Offset+1, in.Offset+len(cs), out.NextOffset)
+	fmt.Fprintf(&b, "%d completed (%s)", a.Total, a.Order)
+	if a.NextOffset != 0 {
+		fmt.Fprintf(&b, "; showing %d-%d, next offset %d", a.Offset+1, a.Offset+len(a.Tasks), a.NextOffset)
 	}
-	b.WriteString(":\n")
-	for _, c := range cs {
+	for _, c := range a.Tasks {
 		r := taskRef{TaskID: c.TaskID.String(), Title: c.Title, CompletedAt: ts(c.CompletedAt)}
 		r.Body, r.Clipped = preview(c.Body)
 		out.Tasks = append(out.Tasks, r)
-		fmt.Fprintf(&b, "[%s] %s (completed %s)\n", r.TaskID, r.Title, r.CompletedAt)
+		fmt.Fprintf(&b, "\n[%s] %s (completed %s)", r.TaskID, r.Title, r.CompletedAt)
+		if r.Body != "" {
+			b.WriteString("\n" + indent(r.Body))
+		}
+		if r.Clipped {
+			fmt.Fprintf(&b, "\n  (body clipped at %d bytes; get_task %s shows it whole)", bodyPreview, r.TaskID)
+		}
 	}
-	return strings.TrimRight(b.String(), "\n:"), out, nil
+	return b.String(), out, nil
 }
+
+// indent sets a body off under its task's line.
+func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
 
 type messageOut struct {
 	TaskID  string `json:"task_id"`
@@ -498,15 +452,11 @@ type overviewOut struct {
 }
 
 func getStackOverview(ctx context.Context, c call, in pageArgs) (string, any, error) {
-	if err := checkPage(in, outlineMaxLimit); err != nil {
-		return "", nil, err
-	}
-	p, err := c.Focus.BigPicture(ctx, c.agent)
+	p, err := c.Focus.BigPicture(ctx, c.agent, service.Page(in))
 	if err != nil {
 		return "", nil, err
 	}
-	lo, hi, next := window(len(p.Outline), in.Offset, in.Limit, outlineDefaultLimit)
-	out := overviewOut{Count: len(p.Outline), Tasks: []overviewRow{}, NextOffset: next}
+	out := overviewOut{Count: p.Total, Tasks: []overviewRow{}, NextOffset: p.NextOffset}
 	var b strings.Builder
 	if p.Current != 0 {
 		out.CurrentID = p.Current.String()
@@ -515,7 +465,7 @@ func getStackOverview(ctx context.Context, c call, in pageArgs) (string, any, er
 		b.WriteString("current: none (zen)\n")
 	}
 	b.WriteString("id\tparent\tdepth\tstatus\ttitle\n")
-	for _, e := range p.Outline[lo:hi] {
+	for _, e := range p.Outline {
 		r := overviewRow{TaskID: e.ID.String(), Depth: e.Depth + 1, Status: focusStatus(e.Task, p.Current), Title: e.Title}
 		parent := "-"
 		if e.ParentID != 0 {
@@ -525,9 +475,9 @@ func getStackOverview(ctx context.Context, c call, in pageArgs) (string, any, er
 		out.Tasks = append(out.Tasks, r)
 		fmt.Fprintf(&b, "%s\t%s\t%d\t%s\t%s\n", r.TaskID, parent, r.Depth, r.Status, r.Title)
 	}
-	fmt.Fprintf(&b, "(%d of %d tasks", hi-lo, len(p.Outline))
-	if next != 0 {
-		fmt.Fprintf(&b, "; next offset %d", next)
+	fmt.Fprintf(&b, "(%d of %d tasks", len(p.Outline), p.Total)
+	if p.NextOffset != 0 {
+		fmt.Fprintf(&b, "; next offset %d", p.NextOffset)
 	}
 	b.WriteString(")")
 	return b.String(), out, nil

@@ -8,10 +8,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/loop"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -87,12 +87,12 @@ type loopFailArgs struct {
 
 func loopTools() []tool {
 	const ts = "loops"
-	page := []func(*jsonschema.Schema){minimum("offset", 0), bounds("limit", 1, planMaxLimit)}
+	page := pageShape(service.PlanPage)
 	return []tool{
 		declare(ts, mcp.Tool{Name: "loop_start", Annotations: additive,
 			Description: "Start an iterative loop toward an objective, with completion criteria and an iteration budget."},
 			loopStart, minimum("max_iterations", 1), enum("execution_mode", "strict", "seeded", "logged", "default"),
-			enum("priority", "low", "normal", "high", "critical")),
+			enum("priority", anys(service.LoopPriorities)...)),
 		declare(ts, mcp.Tool{Name: "loop_status", Annotations: readOnly,
 			Description: "A loop's state and legal next steps; history only on request, paged."},
 			loopStatus, page...),
@@ -147,9 +147,12 @@ func outLoop(lp service.Loop, full bool) loopOut {
 	st := lp.State
 	o := loopOut{ID: lp.ID.String(), URI: LoopURI(lp.ID), Objective: st.Objective, Status: st.Status,
 		Iteration: st.Iteration, MaxIterations: st.MaxIterations, LastAction: st.LastAction, NextSteps: st.NextSteps,
-		Error: st.Error, UpdatedAt: ts(st.UpdatedAt), LegalNext: st.Legal()}
-	if o.LegalNext == nil {
-		o.LegalNext = []string{}
+		Error: st.Error, Evidence: problem.Clip(st.Evidence, 300), UpdatedAt: ts(st.UpdatedAt), LegalNext: []string{}}
+	if st.Finished() {
+		o.NextSteps = nil // a finished loop has no next step
+	}
+	for _, op := range st.Legal() {
+		o.LegalNext = append(o.LegalNext, loopTool(op))
 	}
 	p := st.Progress
 	o.Progress = &p
@@ -161,7 +164,7 @@ func outLoop(lp service.Loop, full bool) loopOut {
 			o.ParentID = lp.Task.ParentID.String()
 		}
 	} else {
-		o.LastAction = clip(o.LastAction, 300)
+		o.LastAction = problem.Clip(o.LastAction, 300)
 	}
 	return o
 }
@@ -194,6 +197,9 @@ func loopText(o loopOut) string {
 	}
 	if o.Evidence != "" {
 		b.WriteString("\nevidence: " + o.Evidence)
+	}
+	if o.Progress != nil && o.Progress.Checkpoints > 0 {
+		b.WriteString("\n" + plural(o.Progress.Checkpoints, "checkpoint", "checkpoints") + " (loop_checkpoints lists them)")
 	}
 	if len(o.LegalNext) > 0 {
 		b.WriteString("\nlegal next: " + strings.Join(o.LegalNext, ", "))
@@ -235,39 +241,33 @@ type statusOut struct {
 }
 
 func loopStatus(ctx context.Context, c call, in loopStatusArgs) (string, any, error) {
-	off, limit, err := pageOf(in.Offset, in.Limit)
-	if err != nil {
-		return "", nil, err
-	}
-	lp, err := c.Loops.Get(ctx, string(in.ID))
+	lp, h, err := c.Loops.Status(ctx, string(in.ID), service.StatusQuery{History: in.History, Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
 	out := statusOut{loopOut: outLoop(lp, true)}
 	text := loopText(out.loopOut)
 	if in.History {
-		es, total, err := c.Loops.History(ctx, lp.ID, off, limit)
-		if err != nil {
-			return "", nil, err
-		}
-		out.HistorySize = total
-		if off+len(es) < total {
-			out.NextOffset = off + len(es)
-		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "\nhistory (%d of %d", len(es), total)
-		if out.NextOffset != 0 {
-			fmt.Fprintf(&b, "; next offset %d", out.NextOffset)
-		}
-		b.WriteString("):")
-		for _, e := range es {
-			h := historyEntry{Seq: e.Seq, Kind: e.Kind, Detail: e.Detail, At: ts(e.At)}
-			out.History = append(out.History, h)
-			fmt.Fprintf(&b, "\n%s %s %s", h.At, h.Kind, h.Detail)
-		}
-		text += b.String()
+		text += renderHistory(&out, h)
 	}
 	return text, out, nil
+}
+
+// renderHistory adds a page of a loop's history to its status.
+func renderHistory(out *statusOut, h service.History) string {
+	out.HistorySize, out.NextOffset = h.Total, h.NextOffset
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nhistory (%d of %d", len(h.Events), h.Total)
+	if h.NextOffset != 0 {
+		fmt.Fprintf(&b, "; next offset %d", h.NextOffset)
+	}
+	b.WriteString("):")
+	for _, e := range h.Events {
+		x := historyEntry{Seq: e.Seq, Kind: e.Kind, Detail: e.Detail, At: ts(e.At)}
+		out.History = append(out.History, x)
+		b.WriteString(strings.TrimRight(fmt.Sprintf("\n%s %s %s", x.At, x.Kind, x.Detail), " "))
+	}
+	return b.String()
 }
 
 type loopListOut struct {
@@ -276,48 +276,17 @@ type loopListOut struct {
 	NextOffset int       `json:"next_offset,omitempty"`
 }
 
-func parseLoopStatuses(l StringList) ([]loop.Status, error) {
-	var out []loop.Status
-	for _, s := range l {
-		st := loop.Status(strings.ToLower(strings.TrimSpace(s)))
-		if !st.Valid() {
-			return nil, &task.FieldError{Field: "status", Problem: fmt.Sprintf("has %s", quoteClip(s)),
-				Fix: "use pending, running, paused, completed, failed or cancelled"}
-		}
-		out = append(out, st)
-	}
-	return out, nil
-}
-
 func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error) {
-	statuses, err := parseLoopStatuses(in.Status)
+	page, err := c.Loops.List(ctx, service.LoopQuery{Statuses: in.Status, Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
-	off, limit, err := pageOf(in.Offset, in.Limit)
-	if err != nil {
-		return "", nil, err
+	out := loopListOut{Loops: []loopOut{}, Total: page.Total, NextOffset: page.NextOffset}
+	lines := []string{plural(page.Total, "loop", "loops")}
+	if page.NextOffset != 0 {
+		lines[0] += fmt.Sprintf(" (next offset %d)", page.NextOffset)
 	}
-	all, err := c.Loops.List(ctx, statuses)
-	if err != nil {
-		return "", nil, err
-	}
-	if len(statuses) == 0 { // by default, the loops that are not finished
-		open := all[:0]
-		for _, lp := range all {
-			if !lp.State.Finished() {
-				open = append(open, lp)
-			}
-		}
-		all = open
-	}
-	lo, hi, next := window(len(all), off, limit, planDefaultLimit)
-	out := loopListOut{Loops: []loopOut{}, Total: len(all), NextOffset: next}
-	lines := []string{fmt.Sprintf("%d loops", len(all))}
-	if next != 0 {
-		lines[0] += fmt.Sprintf(" (next offset %d)", next)
-	}
-	for _, lp := range all[lo:hi] {
+	for _, lp := range page.Loops {
 		o := outLoop(lp, false)
 		o.LastAction, o.NextSteps = "", nil // list rows stay one line
 		out.Loops = append(out.Loops, o)
@@ -332,7 +301,7 @@ func loopRecord(ctx context.Context, c call, in loopRecordArgs) (string, any, er
 		n    int
 	}{{"artifacts_created", in.ArtifactsCreated}, {"artifacts_modified", in.ArtifactsModified}} {
 		if f.n < 0 {
-			return "", nil, &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", f.n), Fix: "pass how many this iteration added, 0 or more"}
+			return "", nil, &problem.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", f.n), Fix: "pass how many this iteration added, 0 or more"}
 		}
 	}
 	r := service.Record{LastAction: in.LastAction, NextSteps: in.NextSteps}
@@ -388,12 +357,9 @@ func loopCheckpoints(ctx context.Context, c call, in loopIDArgs) (string, any, e
 		return "", nil, err
 	}
 	out := []checkpointOut{}
-	lines := []string{fmt.Sprintf("%d checkpoints of loop %s", len(cps), lp.ID)}
+	lines := []string{fmt.Sprintf("%s of loop %s", plural(len(cps), "checkpoint", "checkpoints"), lp.ID)}
 	for _, cp := range cps {
-		var st loop.State
-		if err := json.Unmarshal(cp.State, &st); err != nil {
-			return "", nil, fmt.Errorf("decode checkpoint %d: %w", cp.ID, err)
-		}
+		st := cp.State
 		o := checkpointOut{ID: cp.ID, Iteration: st.Iteration, Status: string(st.Status), Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: ts(cp.CreatedAt)}
 		out = append(out, o)
 		lines = append(lines, fmt.Sprintf("%d: iteration %d, %s, %g%% %s", o.ID, o.Iteration, o.Status, o.Progress, o.Note))
@@ -434,7 +400,7 @@ func loopComplete(ctx context.Context, c call, in loopCompleteArgs) (string, any
 	if err != nil {
 		return "", nil, err
 	}
-	return loopResult(c, lp, fmt.Sprintf("Completed loop %s after %d iterations.", lp.ID, lp.State.Iteration))
+	return loopResult(c, lp, fmt.Sprintf("Completed loop %s after %s.", lp.ID, plural(lp.State.Iteration, "iteration", "iterations")))
 }
 
 func loopFail(ctx context.Context, c call, in loopFailArgs) (string, any, error) {
@@ -529,7 +495,7 @@ func (w *loopWatch) check(ctx context.Context) error {
 	if w.primed && v == w.version {
 		return nil
 	}
-	loops, err := svc.Loops.List(ctx, nil)
+	loops, err := svc.Loops.All(ctx)
 	if err != nil {
 		return err
 	}
@@ -545,7 +511,7 @@ func (w *loopWatch) check(ctx context.Context) error {
 		w.seen[lp.ID] = lp.State.UpdatedAt
 		switch open := !lp.State.Finished(); {
 		case open && !w.listed[lp.ID]:
-			w.srv.AddResource(&mcp.Resource{URI: uri, Name: "loop-" + lp.ID.String(), Title: clip(lp.State.Objective, 100),
+			w.srv.AddResource(&mcp.Resource{URI: uri, Name: "loop-" + lp.ID.String(), Title: problem.Clip(lp.State.Objective, 100),
 				MIMEType: "application/json"}, w.s.readLoop)
 			w.listed[lp.ID] = true
 		case !open && w.listed[lp.ID]:

@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
-	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/task"
 )
 
 // The memory toolset: typed project memory searched in three layers
@@ -93,8 +91,6 @@ type diagnoseArgs struct {
 	Limit int    `json:"limit,omitempty" jsonschema:"default 3"`
 }
 
-const memoryMaxContext = 20
-
 func memoryTools() []tool {
 	const ts = "memory"
 	types := make([]any, len(memory.Types))
@@ -112,10 +108,10 @@ func memoryTools() []tool {
 	return []tool{
 		declare(ts, mcp.Tool{Name: "memory_search", Annotations: readOnly,
 			Description: "Layer 1: search project memory; a compact index (id, type, title, snippet, date). Then memory_context or memory_get."},
-			memorySearch, typeItems("type"), minimum("offset", 0), bounds("limit", 1, service.SearchMaxLimit)),
+			memorySearch, typeItems("type"), minimum("offset", 0), bounds("limit", 1, float64(service.MemoryPage.Max))),
 		declare(ts, mcp.Tool{Name: "memory_context", Annotations: readOnly,
 			Description: "Layer 2: the entries recorded just before and after one entry."},
-			memoryContext, bounds("before", 0, memoryMaxContext), bounds("after", 0, memoryMaxContext)),
+			memoryContext, bounds("before", 0, service.MaxContext), bounds("after", 0, service.MaxContext)),
 		declare(ts, mcp.Tool{Name: "memory_get", Annotations: readOnly,
 			Description: "Layer 3: full entries by id, in a batch."},
 			memoryGet),
@@ -136,7 +132,7 @@ func memoryTools() []tool {
 			memoryPrune, typeItems("type"), minimum("older_than_days", 1)),
 		declare(ts, mcp.Tool{Name: "diagnose_error", Annotations: readOnly,
 			Description: "Find past mistakes like this error, with their fixes."},
-			diagnoseError, bounds("limit", 1, 10)),
+			diagnoseError, bounds("limit", 1, float64(service.DiagnosePage.Max))),
 	}
 }
 
@@ -148,28 +144,6 @@ func observationTypes() []any {
 		}
 	}
 	return out
-}
-
-func parseTypes(field string, l StringList) ([]memory.Type, error) {
-	var out []memory.Type
-	for _, s := range l {
-		t := memory.Type(strings.ToLower(strings.TrimSpace(s)))
-		if !t.Valid() {
-			return nil, &task.FieldError{Field: field, Problem: fmt.Sprintf("has %s", quoteClip(s)),
-				Fix: "use " + strings.Join(memory.TypeNames(), ", ")}
-		}
-		out = append(out, t)
-	}
-	return out, nil
-}
-
-func parseMemoryID(field, s string) (memory.ID, error) {
-	id, err := memory.ParseID(s)
-	if err != nil {
-		return 0, &task.FieldError{Field: field, Problem: fmt.Sprintf("is %s, not an entry id", quoteClip(s)),
-			Fix: `pass an id from memory_search, such as "m12"`}
-	}
-	return id, nil
 }
 
 // hitOut is one line of the index.
@@ -215,46 +189,27 @@ type searchOut struct {
 }
 
 func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any, error) {
-	if err := checkPage(pageArgs{Offset: in.Offset, Limit: in.Limit}, service.SearchMaxLimit); err != nil {
-		return "", nil, err
-	}
-	q := store.MemoryQuery{Text: in.Query, Tags: in.Tag, SessionID: strings.TrimSpace(in.SessionID), Branch: strings.TrimSpace(in.Branch),
-		Offset: in.Offset, Limit: in.Limit}
-	var err error
-	if q.Types, err = parseTypes("type", in.Type); err != nil {
-		return "", nil, err
-	}
-	if len(q.Tags) > memory.MaxItems {
-		return "", nil, &task.FieldError{Field: "tag", Problem: fmt.Sprintf("has %d tags", len(q.Tags)), Fix: fmt.Sprintf("pass at most %d", memory.MaxItems)}
-	}
-	for i := range q.Tags {
-		q.Tags[i] = strings.ToLower(strings.TrimSpace(q.Tags[i]))
-		if len(q.Tags[i]) > memory.MaxTag {
-			return "", nil, &task.FieldError{Field: fmt.Sprintf("tag[%d]", i), Problem: fmt.Sprintf("is %d bytes", len(q.Tags[i])), Fix: fmt.Sprintf("pass tags of at most %d bytes", memory.MaxTag)}
-		}
-	}
-	for _, f := range []struct{ name, v string }{{"session_id", q.SessionID}, {"branch", q.Branch}} {
-		if len(f.v) > 256 {
-			return "", nil, &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d bytes", len(f.v)), Fix: "pass a session id such as s4, or a git branch name"}
-		}
-	}
-	if q.After, err = parseTime("after", in.After); err != nil {
-		return "", nil, err
-	}
-	if q.Before, err = parseTime("before", in.Before); err != nil {
-		return "", nil, err
-	}
-	if len(q.Text) > 4096 {
-		return "", nil, &task.FieldError{Field: "query", Problem: fmt.Sprintf("is %d bytes", len(q.Text)), Fix: "pass a few key words"}
-	}
-	res, err := c.Memory.Search(ctx, q)
+	res, err := c.Memory.Search(ctx, service.SearchQuery{Text: in.Query, Types: in.Type, Tags: in.Tag, SessionID: in.SessionID,
+		Branch: in.Branch, After: in.After, Before: in.Before, Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
-	out := searchOut{Hits: []hitOut{}, Total: res.Total, AtLeast: res.AtLeast, Offset: res.Offset, Mode: res.Mode, Note: res.Note}
-	if res.Offset+len(res.Hits) < res.Total {
-		out.NextOffset = res.Offset + len(res.Hits)
+	out := SearchView(res)
+	return renderSearch(res, out), out, nil
+}
+
+// SearchView is a search result as memory_search's structuredContent (and
+// `cairn memory search --json`) shows it.
+func SearchView(res service.SearchResult) searchOut {
+	out := searchOut{Hits: []hitOut{}, Total: res.Total, AtLeast: res.AtLeast, Offset: res.Offset, NextOffset: res.NextOffset, Mode: res.Mode, Note: res.Note}
+	for _, h := range res.Hits {
+		out.Hits = append(out.Hits, hitOf(h))
 	}
+	return out
+}
+
+// renderSearch is the index as text: a header, a note, a line a hit.
+func renderSearch(res service.SearchResult, out searchOut) string {
 	var lines []string
 	switch {
 	case res.Total == 0:
@@ -275,12 +230,10 @@ func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any
 	if res.Note != "" {
 		lines = append(lines, "note: "+res.Note)
 	}
-	for _, h := range res.Hits {
-		o := hitOf(h)
-		out.Hits = append(out.Hits, o)
-		lines = append(lines, hitLine(o))
+	for _, h := range out.Hits {
+		lines = append(lines, hitLine(h))
 	}
-	return strings.Join(lines, "\n"), out, nil
+	return strings.Join(lines, "\n")
 }
 
 type contextOut struct {
@@ -290,22 +243,7 @@ type contextOut struct {
 }
 
 func memoryContext(ctx context.Context, c call, in memoryContextArgs) (string, any, error) {
-	id, err := parseMemoryID("id", string(in.ID))
-	if err != nil {
-		return "", nil, err
-	}
-	for _, f := range []struct {
-		name string
-		v    *int
-	}{{"before", &in.Before}, {"after", &in.After}} {
-		if *f.v < 0 || *f.v > memoryMaxContext {
-			return "", nil, &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", *f.v), Fix: fmt.Sprintf("pass 0 to %d", memoryMaxContext)}
-		}
-		if *f.v == 0 {
-			*f.v = 3
-		}
-	}
-	tl, err := c.Memory.Context(ctx, id, in.Before, in.After, in.SameSession)
+	tl, err := c.Memory.Context(ctx, service.ContextQuery{ID: string(in.ID), Before: in.Before, After: in.After, SameSession: in.SameSession})
 	if err != nil {
 		return "", nil, err
 	}
@@ -414,36 +352,32 @@ type getOut struct {
 }
 
 func memoryGet(ctx context.Context, c call, in memoryGetArgs) (string, any, error) {
-	if len(in.IDs) == 0 {
-		return "", nil, &task.FieldError{Field: "ids", Problem: "is empty", Fix: "pass the ids memory_search listed, such as [\"m12\"]"}
-	}
-	if len(in.IDs) > service.MaxGet {
-		return "", nil, &task.FieldError{Field: "ids", Problem: fmt.Sprintf("has %d ids", len(in.IDs)), Fix: fmt.Sprintf("pass at most %d at a time", service.MaxGet)}
-	}
-	ids := make([]memory.ID, len(in.IDs))
-	for i, s := range in.IDs {
-		var err error
-		if ids[i], err = parseMemoryID(fmt.Sprintf("ids[%d]", i), s); err != nil {
-			return "", nil, err
-		}
-	}
-	es, missing, err := c.Memory.Get(ctx, ids)
+	es, missing, err := c.Memory.Get(ctx, in.IDs)
 	if err != nil {
 		return "", nil, err
 	}
-	out := getOut{Entries: []entryOut{}}
-	var parts []string
+	out := EntriesView(es, missing)
+	parts := make([]string, 0, len(es)+1)
 	for _, e := range es {
-		out.Entries = append(out.Entries, entryOf(e))
 		parts = append(parts, RenderEntry(e))
-	}
-	for _, id := range missing {
-		out.Missing = append(out.Missing, id.String())
 	}
 	if len(missing) > 0 {
 		parts = append(parts, "not found: "+strings.Join(out.Missing, ", "))
 	}
 	return strings.Join(parts, "\n\n"), out, nil
+}
+
+// EntriesView is full entries as memory_get's structuredContent (and
+// `cairn memory show --json`) shows them.
+func EntriesView(es []memory.Entry, missing []memory.ID) getOut {
+	out := getOut{Entries: []entryOut{}}
+	for _, e := range es {
+		out.Entries = append(out.Entries, entryOf(e))
+	}
+	for _, id := range missing {
+		out.Missing = append(out.Missing, id.String())
+	}
+	return out
 }
 
 type recordedOut struct {
@@ -471,7 +405,7 @@ func record(ctx context.Context, c call, e memory.Entry) (string, any, error) {
 		text = fmt.Sprintf("Known mistake %s, now seen %d times: %s", r.Entry.ID, r.Entry.Occurrences, r.Entry.Title)
 	}
 	if r.Redacted > 0 {
-		text += fmt.Sprintf("\nRedacted %d private span(s) or secret(s) before storing.", r.Redacted)
+		text += "\nRedacted " + plural(r.Redacted, "private span or secret", "private spans or secrets") + " before storing."
 	}
 	if r.EmbedError != "" {
 		text += "\nnote: " + r.EmbedError
@@ -504,7 +438,7 @@ func addObservation(ctx context.Context, c call, in observationArgs) (string, an
 		if t.Valid() {
 			fix = "use memory_add_" + string(t) + " for a " + string(t) + ", which keeps its own fields"
 		}
-		return "", nil, &task.FieldError{Field: "type", Problem: fmt.Sprintf("is %s", quoteClip(in.Type)), Fix: fix}
+		return "", nil, &problem.FieldError{Field: "type", Problem: fmt.Sprintf("is %s", problem.Quote(in.Type)), Fix: fix}
 	}
 	e := in.entry(t)
 	e.DiscoveryTokens = in.DiscoveryTokens
@@ -519,29 +453,8 @@ type pruneOut struct {
 }
 
 func memoryPrune(ctx context.Context, c call, in memoryPruneArgs) (string, any, error) {
-	var sel store.MemorySelector
-	for i, s := range in.IDs {
-		id, err := parseMemoryID(fmt.Sprintf("ids[%d]", i), s)
-		if err != nil {
-			return "", nil, err
-		}
-		sel.IDs = append(sel.IDs, id)
-	}
-	if len(sel.IDs) > 500 {
-		return "", nil, &task.FieldError{Field: "ids", Problem: fmt.Sprintf("has %d ids", len(sel.IDs)), Fix: "pass at most 500 ids at a time, or prune by type and age"}
-	}
-	var err error
-	if sel.Types, err = parseTypes("type", in.Type); err != nil {
-		return "", nil, err
-	}
-	if in.OlderThanDays < 0 {
-		return "", nil, &task.FieldError{Field: "older_than_days", Problem: "is negative", Fix: "pass a number of days, 1 or more"}
-	}
-	if in.OlderThanDays > 0 {
-		sel.Before = time.Now().UTC().Add(-time.Duration(in.OlderThanDays) * 24 * time.Hour)
-	}
 	dry := in.DryRun == nil || *in.DryRun
-	p, err := c.Memory.Prune(ctx, sel, dry)
+	p, err := c.Memory.Prune(ctx, service.PruneQuery{IDs: in.IDs, Types: in.Type, OlderThanDays: in.OlderThanDays, DryRun: dry})
 	if err != nil {
 		return "", nil, err
 	}
@@ -551,9 +464,13 @@ func memoryPrune(ctx context.Context, c call, in memoryPruneArgs) (string, any, 
 	case p.Total == 0:
 		lines = append(lines, "Nothing matches; nothing removed.")
 	case dry:
-		lines = append(lines, fmt.Sprintf("Dry run: %d entries would be removed. Call again with dry_run false to remove them.", p.Total))
+		them := "them"
+		if p.Total == 1 {
+			them = "it"
+		}
+		lines = append(lines, fmt.Sprintf("Dry run: %s would be removed. Call again with dry_run false to remove %s.", plural(p.Total, "entry", "entries"), them))
 	default:
-		lines = append(lines, fmt.Sprintf("Removed %d entries.", p.Deleted))
+		lines = append(lines, fmt.Sprintf("Removed %s.", plural(p.Deleted, "entry", "entries")))
 	}
 	for _, e := range p.Entries {
 		o := hitOf(service.Hit{ID: e.ID, Type: e.Type, Title: e.Title, CreatedAt: e.CreatedAt})
@@ -572,16 +489,7 @@ type diagnoseOut struct {
 }
 
 func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, error) {
-	if in.Limit < 0 || in.Limit > 10 {
-		return "", nil, &task.FieldError{Field: "limit", Problem: fmt.Sprintf("is %d", in.Limit), Fix: "pass 1 to 10"}
-	}
-	if len(in.Error) > 16<<10 {
-		in.Error = in.Error[:16<<10] // the key lines of a long trace come first
-		for !utf8.ValidString(in.Error) {
-			in.Error = in.Error[:len(in.Error)-1]
-		}
-	}
-	es, note, err := c.Memory.Diagnose(ctx, in.Error, in.Limit)
+	es, note, err := c.Memory.Diagnose(ctx, service.DiagnoseQuery{Error: in.Error, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
 	}
@@ -593,7 +501,7 @@ func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, e
 		}
 		return text, out, nil
 	}
-	parts := []string{fmt.Sprintf("%d similar past mistake(s), best first:", len(es))}
+	parts := []string{plural(len(es), "similar past mistake", "similar past mistakes") + ", best first:"}
 	for _, e := range es {
 		out.Matches = append(out.Matches, entryOf(e))
 		parts = append(parts, RenderEntry(e))

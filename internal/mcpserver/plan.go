@@ -3,17 +3,17 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
-	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -62,20 +62,20 @@ type idArgs struct {
 }
 
 type createTaskArgs struct {
-	Title        string     `json:"title"`
-	Description  string     `json:"description,omitempty"`
-	Priority     string     `json:"priority,omitempty" jsonschema:"default medium"`
-	Dependencies StringList `json:"dependencies,omitempty" jsonschema:"ids of tasks that must be done first"`
-	Status       string     `json:"status,omitempty" jsonschema:"default pending"`
+	Title        string `json:"title"`
+	Description  string `json:"description,omitempty"`
+	Priority     string `json:"priority,omitempty" jsonschema:"default medium"`
+	Dependencies IDList `json:"dependencies,omitempty" jsonschema:"ids of tasks that must be done first"`
+	Status       string `json:"status,omitempty" jsonschema:"default pending"`
 }
 
 type updateTaskArgs struct {
-	ID           IDArg       `json:"id"`
-	Title        *string     `json:"title,omitempty"`
-	Description  *string     `json:"description,omitempty"`
-	Status       *string     `json:"status,omitempty"`
-	Priority     *string     `json:"priority,omitempty"`
-	Dependencies *StringList `json:"dependencies,omitempty" jsonschema:"replaces the list"`
+	ID           IDArg   `json:"id"`
+	Title        *string `json:"title,omitempty"`
+	Description  *string `json:"description,omitempty"`
+	Status       *string `json:"status,omitempty"`
+	Priority     *string `json:"priority,omitempty"`
+	Dependencies *IDList `json:"dependencies,omitempty" jsonschema:"replaces the list"`
 }
 
 type nextTaskArgs struct {
@@ -113,20 +113,15 @@ type subtaskIDArgs struct {
 	SubtaskID IDArg `json:"subtaskId" jsonschema:"parentId.N"`
 }
 
-const (
-	planDefaultLimit = 20
-	planMaxLimit     = 50
-)
-
 var (
-	statusEnum   = []any{"pending", "in-progress", "blocked", "done", "deferred", "cancelled"}
-	priorityEnum = []any{"critical", "high", "medium", "low"}
+	statusEnum   = anys(task.Statuses)
+	priorityEnum = anys(task.Priorities)
 	fieldNames   = []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "parentId", "createdAt", "updatedAt", "completedAt"}
 )
 
 func planTools() []tool {
 	const ts = "plan"
-	page := []func(*jsonschema.Schema){minimum("offset", 0), bounds("limit", 1, planMaxLimit)}
+	page := pageShape(service.PlanPage)
 	return []tool{
 		declare(ts, mcp.Tool{Name: "get_tasks", Annotations: readOnly,
 			Description: "List tasks (id, title, status, priority, dependencies), filtered, 20 a page. Full text: get_task."},
@@ -292,81 +287,23 @@ func render(p planTask) string {
 	return b.String()
 }
 
-func parseStatuses(field string, l StringList) ([]task.Status, error) {
-	var out []task.Status
-	for _, s := range l {
-		st := task.Status(strings.ToLower(strings.TrimSpace(s)))
-		if !st.Valid() {
-			return nil, &task.FieldError{Field: field, Problem: fmt.Sprintf("has %s", quoteClip(s)),
-				Fix: "use pending, in-progress, blocked, done, deferred or cancelled"}
-		}
-		out = append(out, st)
-	}
-	return out, nil
+// query is the service's request for these filters.
+func (f filterArgs) query() service.TaskQuery {
+	return service.TaskQuery{Statuses: f.Status, Priorities: f.Priority, CreatedAfter: f.CreatedAfter,
+		CreatedBefore: f.CreatedBefore, UpdatedAfter: f.UpdatedAfter, UpdatedBefore: f.UpdatedBefore}
 }
 
-func parsePriorities(field string, l StringList) ([]task.Priority, error) {
-	var out []task.Priority
-	for _, s := range l {
-		p := task.Priority(strings.ToLower(strings.TrimSpace(s)))
-		if !p.Valid() {
-			return nil, &task.FieldError{Field: field, Problem: fmt.Sprintf("has %s", quoteClip(s)), Fix: "use critical, high, medium or low"}
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-// parseTime reads an ISO 8601 date or date-time; one without a zone is UTC.
-func parseTime(field, s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"} {
-		if t, err := time.Parse(layout, strings.TrimSpace(s)); err == nil {
-			return t.UTC(), nil
+// qualify renames the field of a refused argument to where this tool takes
+// it (query_tasks nests its filters).
+func qualify(err error, names map[string]string) error {
+	if fe, ok := errors.AsType[*problem.FieldError](err); ok {
+		if n, ok := names[fe.Field]; ok {
+			c := *fe
+			c.Field = n
+			return &c
 		}
 	}
-	return time.Time{}, &task.FieldError{Field: field, Problem: fmt.Sprintf("is %s, not an ISO 8601 date", quoteClip(s)),
-		Fix: "use a date such as 2025-12-10 or 2025-12-10T09:00:00Z"}
-}
-
-func (f filterArgs) query(prefix string) (store.Query, error) {
-	var (
-		q   store.Query
-		err error
-	)
-	if q.Statuses, err = parseStatuses(prefix+"status", f.Status); err != nil {
-		return q, err
-	}
-	if q.Priorities, err = parsePriorities(prefix+"priority", f.Priority); err != nil {
-		return q, err
-	}
-	for _, d := range []struct {
-		name string
-		in   string
-		out  *time.Time
-	}{
-		{"createdAfter", f.CreatedAfter, &q.CreatedAfter},
-		{"createdBefore", f.CreatedBefore, &q.CreatedBefore},
-		{"updatedAfter", f.UpdatedAfter, &q.UpdatedAfter},
-		{"updatedBefore", f.UpdatedBefore, &q.UpdatedBefore},
-	} {
-		if *d.out, err = parseTime(prefix+d.name, d.in); err != nil {
-			return q, err
-		}
-	}
-	return q, nil
-}
-
-func pageOf(offset, limit int) (int, int, error) {
-	if err := checkPage(pageArgs{Offset: offset, Limit: limit}, planMaxLimit); err != nil {
-		return 0, 0, err
-	}
-	if limit == 0 {
-		limit = planDefaultLimit
-	}
-	return offset, limit, nil
+	return err
 }
 
 type tasksOut struct {
@@ -392,23 +329,20 @@ func pageText(n, offset, total, next int) string {
 }
 
 func getTasks(ctx context.Context, c call, in getTasksArgs) (string, any, error) {
-	q, err := in.filterArgs.query("")
+	q := in.filterArgs.query()
+	q.Page = service.Page{Offset: in.Offset, Limit: in.Limit}
+	page, err := c.Plan.List(ctx, q)
 	if err != nil {
 		return "", nil, err
 	}
-	if q.Offset, q.Limit, err = pageOf(in.Offset, in.Limit); err != nil {
-		return "", nil, err
-	}
-	items, total, err := c.Plan.List(ctx, q)
-	if err != nil {
-		return "", nil, err
-	}
-	out := tasksOut{Tasks: []planTask{}, Total: total, Offset: q.Offset}
-	if q.Offset+len(items) < total {
-		out.NextOffset = q.Offset + len(items)
-	}
-	lines := []string{pageText(len(items), q.Offset, total, out.NextOffset)}
-	for _, it := range items {
+	return renderTasks(page)
+}
+
+// renderTasks is a page of tasks: a header line, then a line a task.
+func renderTasks(page service.TaskPage) (string, any, error) {
+	out := tasksOut{Tasks: []planTask{}, Total: page.Total, Offset: page.Offset, NextOffset: page.NextOffset}
+	lines := []string{pageText(len(page.Items), page.Offset, page.Total, page.NextOffset)}
+	for _, it := range page.Items {
 		p := item(it.Task, it.Deps)
 		out.Tasks = append(out.Tasks, p)
 		lines = append(lines, line(p))
@@ -446,7 +380,7 @@ func createTask(ctx context.Context, c call, in createTaskArgs) (string, any, er
 	return changed("Created", d)
 }
 
-func change(title, description, status, priority *string, deps *StringList) service.Change {
+func change(title, description, status, priority *string, deps *IDList) service.Change {
 	ch := service.Change{Title: title, Description: description}
 	if status != nil {
 		s := task.Status(strings.ToLower(*status))
@@ -467,7 +401,7 @@ func change(title, description, status, priority *string, deps *StringList) serv
 }
 
 func updateTask(ctx context.Context, c call, in updateTaskArgs) (string, any, error) {
-	d, err := c.Plan.Update(ctx, string(in.ID), "id", change(in.Title, in.Description, in.Status, in.Priority, in.Dependencies))
+	d, err := c.Plan.Update(ctx, string(in.ID), change(in.Title, in.Description, in.Status, in.Priority, in.Dependencies))
 	if err != nil {
 		return "", nil, err
 	}
@@ -482,7 +416,7 @@ type deletedOut struct {
 }
 
 func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
-	r, err := c.Plan.Delete(ctx, string(in.ID), "id")
+	r, err := c.Plan.Delete(ctx, string(in.ID))
 	if err != nil {
 		return "", nil, err
 	}
@@ -501,17 +435,7 @@ type nextOut struct {
 }
 
 func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, error) {
-	var (
-		f   task.NextFilter
-		err error
-	)
-	if f.Statuses, err = parseStatuses("status", in.Status); err != nil {
-		return "", nil, err
-	}
-	if f.Priorities, err = parsePriorities("priority", in.Priority); err != nil {
-		return "", nil, err
-	}
-	r, err := c.Plan.Next(ctx, f)
+	r, err := c.Plan.Next(ctx, service.NextQuery{Statuses: in.Status, Priorities: in.Priority})
 	if err != nil {
 		return "", nil, err
 	}
@@ -544,97 +468,96 @@ type queryOut struct {
 	NextOffset int              `json:"nextOffset,omitempty"`
 }
 
+// queryNames are where query_tasks takes the service's fields.
+var queryNames = map[string]string{"status": "filters.status", "priority": "filters.priority",
+	"createdAfter": "filters.createdAfter", "createdBefore": "filters.createdBefore",
+	"updatedAfter": "filters.updatedAfter", "updatedBefore": "filters.updatedBefore",
+	"sort": "sort.field", "order": "sort.order"}
+
 func queryTasks(ctx context.Context, c call, in queryTasksArgs) (string, any, error) {
-	q, err := in.Filters.query("filters.")
-	if err != nil {
-		return "", nil, err
-	}
-	switch f := strings.ToLower(in.Sort.Field); f {
-	case "", "priority", "created", "updated", "status":
-		q.Sort = f
-	default:
-		return "", nil, &task.FieldError{Field: "sort.field", Problem: fmt.Sprintf("is %s", quoteClip(in.Sort.Field)), Fix: "use priority, created, updated or status"}
-	}
-	switch o := strings.ToLower(in.Sort.Order); o {
-	case "", "asc":
-	case "desc":
-		q.Desc = true
-	default:
-		return "", nil, &task.FieldError{Field: "sort.order", Problem: fmt.Sprintf("is %s", quoteClip(in.Sort.Order)), Fix: "use asc or desc"}
-	}
+	q := in.Filters.query()
+	q.Sort, q.Order, q.Page = in.Sort.Field, in.Sort.Order, service.Page{Offset: in.Offset, Limit: in.Limit}
 	fields := []string(in.Fields)
 	if len(fields) == 0 {
 		fields = []string{"id", "title", "status", "priority"}
 	}
 	for _, f := range fields {
 		if !slices.Contains(fieldNames, f) {
-			return "", nil, &task.FieldError{Field: "fields", Problem: fmt.Sprintf("has %s", quoteClip(f)), Fix: "use any of " + strings.Join(fieldNames, ", ")}
-		}
-		if f == "description" {
-			q.WithBody = true
+			return "", nil, &problem.FieldError{Field: "fields", Problem: fmt.Sprintf("has %s", problem.Quote(f)), Fix: "use any of " + strings.Join(fieldNames, ", ")}
 		}
 	}
-	if q.Offset, q.Limit, err = pageOf(in.Offset, in.Limit); err != nil {
-		return "", nil, err
-	}
-	items, total, err := c.Plan.List(ctx, q)
+	q.WithBody = slices.Contains(fields, "description")
+	page, err := c.Plan.List(ctx, q)
 	if err != nil {
-		return "", nil, err
+		return "", nil, qualify(err, queryNames)
 	}
-	out := queryOut{Tasks: []map[string]any{}, Total: total, Offset: q.Offset}
-	if q.Offset+len(items) < total {
-		out.NextOffset = q.Offset + len(items)
-	}
-	lines := []string{pageText(len(items), q.Offset, total, out.NextOffset)}
-	for _, it := range items {
-		p := item(it.Task, it.Deps)
-		row := map[string]any{}
-		var cells []string
-		for _, f := range fields {
-			var v any
-			switch f {
-			case "id":
-				v = p.ID
-			case "ref":
-				v = task.RefString(it.Task)
-			case "title":
-				v = p.Title
-			case "description":
-				d, _ := preview(it.Body)
-				v = d
-			case "status":
-				v = p.Status
-			case "priority":
-				v = p.Priority
-			case "dependencies":
-				v = p.Dependencies
-				if p.Dependencies == nil {
-					v = []string{}
-				}
-			case "parentId":
-				if it.ParentID != 0 {
-					v = it.ParentID.String()
-				}
-			case "createdAt":
-				v = ts(it.CreatedAt)
-			case "updatedAt":
-				v = ts(it.UpdatedAt)
-			case "completedAt":
-				if !it.CompletedAt.IsZero() {
-					v = ts(it.CompletedAt)
-				}
-			}
-			if v == nil {
-				cells = append(cells, "-")
-				continue
-			}
-			row[f] = v
-			cells = append(cells, fmt.Sprint(v))
-		}
+	return renderProjection(page, fields)
+}
+
+// renderProjection is a page of tasks, each cut down to fields.
+func renderProjection(page service.TaskPage, fields []string) (string, any, error) {
+	out := queryOut{Tasks: []map[string]any{}, Total: page.Total, Offset: page.Offset, NextOffset: page.NextOffset}
+	lines := []string{pageText(len(page.Items), page.Offset, page.Total, page.NextOffset)}
+	for _, it := range page.Items {
+		row, cells := projectItem(it, fields)
 		out.Tasks = append(out.Tasks, row)
 		lines = append(lines, strings.Join(cells, " | "))
 	}
 	return strings.Join(lines, "\n"), out, nil
+}
+
+// project is one task's chosen fields: as a row, and as text cells ("-"
+// for an empty one).
+func projectItem(it service.Item, fields []string) (map[string]any, []string) {
+	p := item(it.Task, it.Deps)
+	row := map[string]any{}
+	var cells []string
+	for _, f := range fields {
+		v := fieldValue(it, p, f)
+		if v == nil {
+			cells = append(cells, "-")
+			continue
+		}
+		row[f] = v
+		cells = append(cells, fmt.Sprint(v))
+	}
+	return row, cells
+}
+
+func fieldValue(it service.Item, p planTask, f string) any {
+	switch f {
+	case "id":
+		return p.ID
+	case "ref":
+		return task.RefString(it.Task)
+	case "title":
+		return p.Title
+	case "description":
+		d, _ := preview(it.Body)
+		return d
+	case "status":
+		return p.Status
+	case "priority":
+		return p.Priority
+	case "dependencies":
+		if p.Dependencies == nil {
+			return []string{}
+		}
+		return p.Dependencies
+	case "parentId":
+		if it.ParentID != 0 {
+			return it.ParentID.String()
+		}
+	case "createdAt":
+		return ts(it.CreatedAt)
+	case "updatedAt":
+		return ts(it.UpdatedAt)
+	case "completedAt":
+		if !it.CompletedAt.IsZero() {
+			return ts(it.CompletedAt)
+		}
+	}
+	return nil
 }
 
 type statsOut struct {

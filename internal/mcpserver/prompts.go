@@ -9,6 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -76,7 +78,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 	if !cur.Zen {
 		fmt.Fprintf(&b, "\n## YOU ARE HERE\n[%s] %s\n", cur.Task.ID, cur.Task.Title)
 	}
-	next, err := svc.Plan.Next(ctx, task.NextFilter{})
+	next, err := svc.Plan.Next(ctx, service.NextQuery{})
 	if err != nil {
 		return nil, promptError(ctx, s, "session_restore", err)
 	}
@@ -88,7 +90,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 		}
 		fmt.Fprintf(&b, "[%s] %s (priority: %s)\n%s\n", d.ID, d.Title, d.Priority, next.Rationale)
 		if d.Body != "" {
-			fmt.Fprintf(&b, "\n%s\n", clip(d.Body, 500))
+			fmt.Fprintf(&b, "\n%s\n", problem.Clip(d.Body, 500))
 		}
 	} else {
 		b.WriteString(next.Rationale + "\n")
@@ -113,7 +115,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 func (s *server) taskContext(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	ref := strings.TrimSpace(req.Params.Arguments["taskId"])
 	if ref == "" {
-		return nil, promptError(ctx, s, "task_context", &task.FieldError{Field: "taskId", Problem: "is required", Fix: `pass a task id such as "12"`})
+		return nil, promptError(ctx, s, "task_context", &problem.FieldError{Field: "taskId", Problem: "is required", Fix: `pass a task id such as "12"`})
 	}
 	svc, err := s.opts.Services(ctx)
 	if err != nil {
@@ -121,7 +123,7 @@ func (s *server) taskContext(ctx context.Context, req *mcp.GetPromptRequest) (*m
 	}
 	d, err := svc.Plan.Get(ctx, ref)
 	if err != nil {
-		var fe *task.FieldError
+		var fe *problem.FieldError
 		if errors.As(err, &fe) {
 			fe.Field = "taskId"
 		}
@@ -134,7 +136,7 @@ func (s *server) taskContext(ctx context.Context, req *mcp.GetPromptRequest) (*m
 	}
 	fmt.Fprintf(&b, "\nStatus: %s\nPriority: %s\nCreated: %s\n", d.Status, d.Priority, d.CreatedAt.Format("2006-01-02"))
 	if d.Body != "" {
-		fmt.Fprintf(&b, "\n## Description\n%s\n", clip(d.Body, 1200))
+		fmt.Fprintf(&b, "\n## Description\n%s\n", problem.Clip(d.Body, 1200))
 	}
 	if len(d.Deps) > 0 {
 		b.WriteString("\n## Dependencies\n")

@@ -66,6 +66,9 @@ type tool struct {
 	toolset string
 	def     mcp.Tool
 	build   func(*server) mcp.ToolHandler
+	// readOnlyVariant, if set, is what --read-only serves instead of a
+	// writing tool: the same tool with its read actions only.
+	readOnlyVariant *tool
 }
 
 func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotations.ReadOnlyHint }
@@ -221,8 +224,12 @@ func New(opts Options) (*mcp.Server, error) {
 func selectTools(want map[string]bool, readOnly bool) []tool {
 	var out []tool
 	for _, t := range allTools() {
-		if want[t.toolset] && (!readOnly || t.readOnly()) {
+		switch {
+		case !want[t.toolset]:
+		case !readOnly || t.readOnly():
 			out = append(out, t)
+		case t.readOnlyVariant != nil:
+			out = append(out, *t.readOnlyVariant)
 		}
 	}
 	return out
@@ -291,4 +298,12 @@ func ToolNames(names []string, readOnly bool) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// plural is n with the noun in its number: "1 loop", "2 loops".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,9 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
-	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/task"
 )
 
 // The session toolset: working sessions, threaded across reconnects, and
@@ -41,8 +41,8 @@ type recordArgs struct {
 	Decisions      []noteArg     `json:"decisions,omitempty"`
 	ErrorsResolved []resolvedArg `json:"errors_resolved,omitempty"`
 	FilesModified  StringList    `json:"files_modified,omitempty"`
-	TasksCompleted StringList    `json:"tasks_completed,omitempty"`
-	TasksPending   *StringList   `json:"tasks_pending,omitempty" jsonschema:"replaces the list"`
+	TasksCompleted IDList        `json:"tasks_completed,omitempty"`
+	TasksPending   *IDList       `json:"tasks_pending,omitempty" jsonschema:"replaces the list"`
 }
 
 func (r recordArgs) notes() ([]memory.Note, []memory.Resolved) {
@@ -68,6 +68,7 @@ func (r recordArgs) pending() []string {
 }
 
 type sessionArgs struct {
+	sent
 	Action          string `json:"action"`
 	SessionID       string `json:"session_id,omitempty" jsonschema:"default: this agent's open session"`
 	ParentSessionID string `json:"parent_session_id,omitempty" jsonschema:"start: continue this session's thread"`
@@ -84,6 +85,7 @@ type sessionArgs struct {
 }
 
 type branchArgs struct {
+	sent
 	Action  string `json:"action"`
 	Branch  string `json:"branch,omitempty" jsonschema:"default the current git branch"`
 	Into    string `json:"into,omitempty" jsonschema:"merge: the branch it merges into"`
@@ -93,10 +95,11 @@ type branchArgs struct {
 	recordArgs
 }
 
-var (
-	sessionActions = []any{"start", "update", "end", "get", "list"}
-	branchActions  = []any{"get", "save", "promote", "list", "merge"}
-)
+func (a sessionArgs) verb() string { return a.Action }
+func (a branchArgs) verb() string  { return a.Action }
+
+// recordFields are the arguments that add to a session's record.
+var recordFields = []string{"decisions", "errors_resolved", "files_modified", "tasks_completed", "tasks_pending", "goal", "summary", "ai"}
 
 func sessionTools() []tool {
 	const ts = "session"
@@ -110,156 +113,126 @@ func sessionTools() []tool {
 		}
 	}
 	return []tool{
-		declare(ts, mcp.Tool{Name: "session", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)},
+		declareActions(ts, mcp.Tool{Name: "session", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)},
 			Description: "Working session: start (threads onto the agent's last one), update (record decisions, fixes, files, tasks), end (outcome; folds into the branch), get, list."},
-			sessionTool, enum("action", sessionActions...), enum("outcome", "success", "partial", "failed", "abandoned"),
-			minimum("offset", 0), bounds("limit", 1, 50), recordShape),
-		declare(ts, mcp.Tool{Name: "branch", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)},
+			[]action[sessionArgs]{
+				{name: "start", args: append(slices.Clone(recordFields), "parent_session_id", "branch"), run: sessionStart},
+				{name: "update", args: append(slices.Clone(recordFields), "session_id"), run: sessionUpdate},
+				{name: "end", args: append(slices.Clone(recordFields), "session_id", "outcome"), run: sessionEnd},
+				{name: "get", args: []string{"session_id"}, readOnly: true, run: sessionGet},
+				{name: "list", args: []string{"thread_id", "branch", "open_only", "offset", "limit"}, readOnly: true, run: sessionList},
+			},
+			enum("outcome", anys(memory.Outcomes)...), minimum("offset", 0), bounds("limit", 1, float64(service.SessionPage.Max)), recordShape),
+		declareActions(ts, mcp.Tool{Name: "branch", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)},
 			Description: "Git-branch context: get, save (add to it), promote (decisions into permanent memory), list, merge (into another branch)."},
-			branchTool, enum("action", branchActions...), recordShape),
+			[]action[branchArgs]{
+				{name: "get", args: []string{"branch"}, readOnly: true, run: branchGet},
+				{name: "save", args: []string{"branch", "feature", "phase", "notes", "decisions", "errors_resolved", "files_modified", "tasks_completed", "tasks_pending"}, run: branchSave},
+				{name: "promote", args: []string{"branch"}, run: branchPromote},
+				{name: "list", readOnly: true, run: branchList},
+				{name: "merge", args: []string{"branch", "into"}, run: branchMerge},
+			},
+			recordShape),
 	}
 }
 
-// only refuses arguments that do not apply to the action, so a misplaced
-// one is not silently dropped.
-func only(action string, set map[string]bool, allowed ...string) error {
-	ok := map[string]bool{"action": true}
-	for _, a := range allowed {
-		ok[a] = true
+// anys is a list of values as a schema's enum takes them.
+func anys[T ~string](ss []T) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
 	}
-	for name, present := range set {
-		if present && !ok[name] {
-			return &task.FieldError{Field: name, Problem: "does not apply to action " + action,
-				Fix: "leave it out, or use an action it applies to"}
-		}
-	}
-	return nil
+	return out
 }
 
-func parseSessionID(field, s string) (memory.SessionID, error) {
-	if strings.TrimSpace(s) == "" {
-		return 0, nil
+func (in sessionArgs) patch() service.SessionPatch {
+	ns, rs := in.notes()
+	p := service.SessionPatch{Goal: in.Goal, Decisions: ns, ErrorsResolved: rs, FilesModified: in.FilesModified,
+		TasksCompleted: in.TasksCompleted, TasksPending: in.pending(), Outcome: strings.TrimSpace(in.Outcome), Summary: in.Summary}
+	if in.AI != nil {
+		p.AI = memory.Provider{Provider: strings.TrimSpace(in.AI.Provider), Model: strings.TrimSpace(in.AI.Model), Client: strings.TrimSpace(in.AI.Client)}
 	}
-	id, err := memory.ParseSessionID(s)
-	if err != nil {
-		return 0, &task.FieldError{Field: field, Problem: fmt.Sprintf("is %s, not a session id", quoteClip(s)),
-			Fix: `pass an id such as "s4" (session with action list shows them)`}
-	}
-	return id, nil
+	return p
 }
 
 type sessionOut struct {
-	Session  *memory.Session  `json:"session,omitempty"`
-	Sessions []memory.Session `json:"sessions,omitempty"`
-	Total    int              `json:"total,omitempty"`
-	Previous string           `json:"previous_ended,omitempty"`
-	Redacted int              `json:"redacted,omitempty"`
+	Session    *sessionView  `json:"session,omitempty"`
+	Sessions   []sessionView `json:"sessions,omitempty"`
+	Total      int           `json:"total,omitempty"`
+	NextOffset int           `json:"next_offset,omitempty"`
+	Previous   string        `json:"previous_ended,omitempty"`
+	Redacted   int           `json:"redacted,omitempty"`
 }
 
-func sessionTool(ctx context.Context, c call, in sessionArgs) (string, any, error) {
-	set := map[string]bool{
-		"session_id": in.SessionID != "", "parent_session_id": in.ParentSessionID != "", "branch": in.Branch != "",
-		"goal": in.Goal != "", "ai": in.AI != nil, "decisions": len(in.Decisions) > 0, "errors_resolved": len(in.ErrorsResolved) > 0,
-		"files_modified": len(in.FilesModified) > 0, "tasks_completed": len(in.TasksCompleted) > 0, "tasks_pending": in.TasksPending != nil,
-		"outcome": in.Outcome != "", "summary": in.Summary != "", "thread_id": in.ThreadID != "", "open_only": in.OpenOnly,
-		"offset": in.Offset != 0, "limit": in.Limit != 0,
-	}
-	record := []string{"decisions", "errors_resolved", "files_modified", "tasks_completed", "tasks_pending", "goal", "summary", "ai"}
-	id, err := parseSessionID("session_id", in.SessionID)
+func sessionStart(ctx context.Context, c call, in sessionArgs) (string, any, error) {
+	res, err := c.Memory.StartSession(ctx, c.agent, in.ParentSessionID, in.Branch, in.patch())
 	if err != nil {
 		return "", nil, err
 	}
-	patch := func() service.SessionPatch {
-		ns, rs := in.notes()
-		p := service.SessionPatch{Goal: in.Goal, Decisions: ns, ErrorsResolved: rs, FilesModified: in.FilesModified,
-			TasksCompleted: in.TasksCompleted, TasksPending: in.pending(), Outcome: strings.TrimSpace(in.Outcome), Summary: in.Summary}
-		if in.AI != nil {
-			p.AI = memory.Provider{Provider: strings.TrimSpace(in.AI.Provider), Model: strings.TrimSpace(in.AI.Model), Client: strings.TrimSpace(in.AI.Client)}
-		}
-		return p
-	}
-	var (
-		res  service.SessionResult
-		verb string
-	)
-	switch in.Action {
-	case "start":
-		if err := only(in.Action, set, append(record, "parent_session_id", "branch")...); err != nil {
-			return "", nil, err
-		}
-		parent, err := parseSessionID("parent_session_id", in.ParentSessionID)
-		if err != nil {
-			return "", nil, err
-		}
-		if res, err = c.Memory.StartSession(ctx, c.agent, parent, strings.TrimSpace(in.Branch), patch()); err != nil {
-			return "", nil, err
-		}
-		verb = "Started"
-	case "update", "end":
-		allowed := append(record, "session_id")
-		if in.Action == "end" {
-			allowed = append(allowed, "outcome")
-		}
-		if err := only(in.Action, set, allowed...); err != nil {
-			return "", nil, err
-		}
-		if in.Action == "update" {
-			res, err = c.Memory.UpdateSession(ctx, c.agent, id, patch())
-			verb = "Updated"
-		} else {
-			res, err = c.Memory.EndSession(ctx, c.agent, id, patch())
-			verb = "Ended"
-		}
-		if err != nil {
-			return "", nil, err
-		}
-	case "get":
-		if err := only(in.Action, set, "session_id"); err != nil {
-			return "", nil, err
-		}
-		s, err := c.Memory.Session(ctx, c.agent, id)
-		if err != nil {
-			return "", nil, err
-		}
-		return renderSession(s), sessionOut{Session: &s}, nil
-	case "list":
-		if err := only(in.Action, set, "thread_id", "branch", "open_only", "offset", "limit"); err != nil {
-			return "", nil, err
-		}
-		if err := checkPage(pageArgs{Offset: in.Offset, Limit: in.Limit}, 50); err != nil {
-			return "", nil, err
-		}
-		thread, err := parseSessionID("thread_id", in.ThreadID)
-		if err != nil {
-			return "", nil, err
-		}
-		list, total, err := c.Memory.Sessions(ctx, store.SessionQuery{ThreadID: thread, Branch: strings.TrimSpace(in.Branch), OpenOnly: in.OpenOnly, Offset: in.Offset, Limit: in.Limit})
-		if err != nil {
-			return "", nil, err
-		}
-		lines := []string{fmt.Sprintf("%d session(s) of %d:", len(list), total)}
-		if total == 0 {
-			lines = []string{"No sessions match."}
-		}
-		for _, s := range list {
-			lines = append(lines, sessionLine(s))
-		}
-		if list == nil {
-			list = []memory.Session{}
-		}
-		return strings.Join(lines, "\n"), sessionOut{Sessions: list, Total: total}, nil
-	default:
-		return "", nil, &task.FieldError{Field: "action", Problem: fmt.Sprintf("is %s", quoteClip(in.Action)), Fix: "use start, update, end, get or list"}
-	}
-	out := sessionOut{Session: &res.Session, Redacted: res.Redacted, Previous: res.Previous.String()}
-	text := verb + " " + sessionLine(res.Session)
-	if res.Previous != 0 && in.Action == "start" {
+	text, out := sessionChanged("Started", res)
+	if res.Previous != 0 {
 		text += fmt.Sprintf("\n(ended this agent's open session %s)", res.Previous)
 	}
-	if res.Redacted > 0 {
-		text += fmt.Sprintf("\nRedacted %d private span(s) or secret(s) before storing.", res.Redacted)
-	}
 	return text, out, nil
+}
+
+func sessionUpdate(ctx context.Context, c call, in sessionArgs) (string, any, error) {
+	res, err := c.Memory.UpdateSession(ctx, c.agent, in.SessionID, in.patch())
+	if err != nil {
+		return "", nil, err
+	}
+	text, out := sessionChanged("Updated", res)
+	return text, out, nil
+}
+
+func sessionEnd(ctx context.Context, c call, in sessionArgs) (string, any, error) {
+	res, err := c.Memory.EndSession(ctx, c.agent, in.SessionID, in.patch())
+	if err != nil {
+		return "", nil, err
+	}
+	text, out := sessionChanged("Ended", res)
+	return text, out, nil
+}
+
+// sessionChanged renders a session just started, updated or ended.
+func sessionChanged(verb string, res service.SessionResult) (string, sessionOut) {
+	v := viewSession(res.Session)
+	out := sessionOut{Session: &v, Redacted: res.Redacted, Previous: res.Previous.String()}
+	text := verb + " " + sessionLine(res.Session)
+	if res.Redacted > 0 {
+		text += "\nRedacted " + plural(res.Redacted, "private span or secret", "private spans or secrets") + " before storing."
+	}
+	return text, out
+}
+
+func sessionGet(ctx context.Context, c call, in sessionArgs) (string, any, error) {
+	s, err := c.Memory.Session(ctx, c.agent, in.SessionID)
+	if err != nil {
+		return "", nil, err
+	}
+	v := viewSession(s)
+	return renderSession(s), sessionOut{Session: &v}, nil
+}
+
+func sessionList(ctx context.Context, c call, in sessionArgs) (string, any, error) {
+	l, err := c.Memory.Sessions(ctx, service.SessionQuery{ThreadID: in.ThreadID, Branch: in.Branch, OpenOnly: in.OpenOnly,
+		Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
+	if err != nil {
+		return "", nil, err
+	}
+	out := sessionOut{Sessions: []sessionView{}, Total: l.Total, NextOffset: l.NextOffset}
+	lines := []string{fmt.Sprintf("%d of %s:", len(l.Sessions), plural(l.Total, "session", "sessions"))}
+	if l.Total == 0 {
+		lines = []string{"No sessions match."}
+	}
+	for _, s := range l.Sessions {
+		out.Sessions = append(out.Sessions, viewSession(s))
+		lines = append(lines, sessionLine(s))
+	}
+	if l.NextOffset != 0 {
+		lines = append(lines, fmt.Sprintf("(next offset %d)", l.NextOffset))
+	}
+	return strings.Join(lines, "\n"), out, nil
 }
 
 // sessionLine is a session in one line.
@@ -281,7 +254,7 @@ func sessionLine(s memory.Session) string {
 		b.WriteString(": " + s.Goal)
 	}
 	if n := len(s.Decisions); n > 0 {
-		fmt.Fprintf(&b, " [%d decisions]", n)
+		b.WriteString(" [" + plural(n, "decision", "decisions") + "]")
 	}
 	return b.String()
 }
@@ -335,11 +308,11 @@ func renderRecord(b *strings.Builder, ds []memory.Note, rs []memory.Resolved, fi
 }
 
 type branchOut struct {
-	Branch   *memory.BranchContext  `json:"branch,omitempty"`
-	Branches []memory.BranchContext `json:"branches,omitempty"`
-	Promoted []string               `json:"promoted,omitempty"`
-	Already  int                    `json:"already_promoted,omitempty"`
-	Redacted int                    `json:"redacted,omitempty"`
+	Branch   *branchView  `json:"branch,omitempty"`
+	Branches []branchView `json:"branches,omitempty"`
+	Promoted []string     `json:"promoted,omitempty"`
+	Already  int          `json:"already_promoted,omitempty"`
+	Redacted int          `json:"redacted,omitempty"`
 }
 
 func renderBranch(b memory.BranchContext) string {
@@ -352,7 +325,7 @@ func renderBranch(b memory.BranchContext) string {
 		s.WriteString(" [" + b.Phase + "]")
 	}
 	if b.Sessions > 0 {
-		fmt.Fprintf(&s, " · %d sessions", b.Sessions)
+		s.WriteString(" · " + plural(b.Sessions, "session", "sessions"))
 	}
 	if b.MergedInto != "" {
 		s.WriteString(" · merged into " + b.MergedInto)
@@ -367,90 +340,75 @@ func renderBranch(b memory.BranchContext) string {
 	return s.String()
 }
 
-func branchTool(ctx context.Context, c call, in branchArgs) (string, any, error) {
-	set := map[string]bool{
-		"branch": in.Branch != "", "into": in.Into != "", "feature": in.Feature != "", "phase": in.Phase != "", "notes": in.Notes != "",
-		"decisions": len(in.Decisions) > 0, "errors_resolved": len(in.ErrorsResolved) > 0, "files_modified": len(in.FilesModified) > 0,
-		"tasks_completed": len(in.TasksCompleted) > 0, "tasks_pending": in.TasksPending != nil,
+func branchGet(ctx context.Context, c call, in branchArgs) (string, any, error) {
+	b, err := c.Memory.GetBranch(ctx, in.Branch)
+	if err != nil {
+		return "", nil, err
 	}
-	switch in.Action {
-	case "get":
-		if err := only(in.Action, set, "branch"); err != nil {
-			return "", nil, err
-		}
-		b, err := c.Memory.GetBranch(ctx, in.Branch)
-		if err != nil {
-			return "", nil, err
-		}
-		return renderBranch(b), branchOut{Branch: &b}, nil
-	case "save":
-		if err := only(in.Action, set, "branch", "feature", "phase", "notes", "decisions", "errors_resolved", "files_modified", "tasks_completed", "tasks_pending"); err != nil {
-			return "", nil, err
-		}
-		ns, rs := in.notes()
-		b, red, err := c.Memory.SaveBranch(ctx, in.Branch, service.BranchPatch{Feature: in.Feature, Phase: in.Phase, Notes: in.Notes,
-			Decisions: ns, Errors: rs, FilesModified: in.FilesModified, TasksCompleted: in.TasksCompleted, TasksPending: in.pending()})
-		if err != nil {
-			return "", nil, err
-		}
-		text := "Saved " + renderBranch(b)
-		if red > 0 {
-			text += fmt.Sprintf("\nRedacted %d private span(s) or secret(s) before storing.", red)
-		}
-		return text, branchOut{Branch: &b, Redacted: red}, nil
-	case "promote":
-		if err := only(in.Action, set, "branch"); err != nil {
-			return "", nil, err
-		}
-		p, err := c.Memory.PromoteBranch(ctx, in.Branch)
-		if err != nil {
-			return "", nil, err
-		}
-		out := branchOut{Already: p.Already, Promoted: []string{}}
-		lines := []string{fmt.Sprintf("Promoted %d entries from branch %s into permanent memory (%d already were).", len(p.Added), p.Branch, p.Already)}
-		for _, e := range p.Added {
-			out.Promoted = append(out.Promoted, e.ID.String())
-			lines = append(lines, fmt.Sprintf("%s %s: %s", e.ID, e.Type, e.Title))
-		}
-		return strings.Join(lines, "\n"), out, nil
-	case "list":
-		if err := only(in.Action, set); err != nil {
-			return "", nil, err
-		}
-		bs, err := c.Memory.Branches(ctx)
-		if err != nil {
-			return "", nil, err
-		}
-		cur := c.Memory.Branch()
-		lines := []string{fmt.Sprintf("%d branch context(s):", len(bs))}
-		if len(bs) == 0 {
-			lines = []string{"No branch context saved yet."}
-		}
-		for _, b := range bs {
-			mark := ""
-			if b.Branch == cur {
-				mark = " <-- current"
-			}
-			lines = append(lines, fmt.Sprintf("%s: %d decisions, %d sessions, updated %s%s", b.Branch, len(b.Decisions), b.Sessions, b.UpdatedAt.Format(time.DateOnly), mark))
-		}
-		if bs == nil {
-			bs = []memory.BranchContext{}
-		}
-		return strings.Join(lines, "\n"), branchOut{Branches: bs}, nil
-	case "merge":
-		if err := only(in.Action, set, "branch", "into"); err != nil {
-			return "", nil, err
-		}
-		if strings.TrimSpace(in.Into) == "" {
-			return "", nil, &task.FieldError{Field: "into", Problem: "is required for action merge", Fix: "pass the branch it merges into, such as main"}
-		}
-		b, err := c.Memory.MergeBranch(ctx, in.Branch, in.Into)
-		if err != nil {
-			return "", nil, err
-		}
-		return "Merged into " + renderBranch(b), branchOut{Branch: &b}, nil
+	v := viewBranch(b)
+	return renderBranch(b), branchOut{Branch: &v}, nil
+}
+
+func branchSave(ctx context.Context, c call, in branchArgs) (string, any, error) {
+	ns, rs := in.notes()
+	b, red, err := c.Memory.SaveBranch(ctx, in.Branch, service.BranchPatch{Feature: in.Feature, Phase: in.Phase, Notes: in.Notes,
+		Decisions: ns, Errors: rs, FilesModified: in.FilesModified, TasksCompleted: in.TasksCompleted, TasksPending: in.pending()})
+	if err != nil {
+		return "", nil, err
 	}
-	return "", nil, &task.FieldError{Field: "action", Problem: fmt.Sprintf("is %s", quoteClip(in.Action)), Fix: "use get, save, promote, list or merge"}
+	text := "Saved " + renderBranch(b)
+	if red > 0 {
+		text += "\nRedacted " + plural(red, "private span or secret", "private spans or secrets") + " before storing."
+	}
+	v := viewBranch(b)
+	return text, branchOut{Branch: &v, Redacted: red}, nil
+}
+
+func branchPromote(ctx context.Context, c call, in branchArgs) (string, any, error) {
+	p, err := c.Memory.PromoteBranch(ctx, in.Branch)
+	if err != nil {
+		return "", nil, err
+	}
+	out := branchOut{Already: p.Already, Promoted: []string{}}
+	lines := []string{fmt.Sprintf("Promoted %s from branch %s into permanent memory (%d already were).",
+		plural(len(p.Added), "entry", "entries"), p.Branch, p.Already)}
+	for _, e := range p.Added {
+		out.Promoted = append(out.Promoted, e.ID.String())
+		lines = append(lines, fmt.Sprintf("%s %s: %s", e.ID, e.Type, e.Title))
+	}
+	return strings.Join(lines, "\n"), out, nil
+}
+
+func branchList(ctx context.Context, c call, _ branchArgs) (string, any, error) {
+	bs, err := c.Memory.Branches(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	cur := c.Memory.Branch()
+	out := branchOut{Branches: []branchView{}}
+	lines := []string{plural(len(bs), "branch context", "branch contexts") + ":"}
+	if len(bs) == 0 {
+		lines = []string{"No branch context saved yet."}
+	}
+	for _, b := range bs {
+		mark := ""
+		if b.Branch == cur {
+			mark = " <-- current"
+		}
+		out.Branches = append(out.Branches, viewBranch(b))
+		lines = append(lines, fmt.Sprintf("%s: %s, %s, updated %s%s", b.Branch, plural(len(b.Decisions), "decision", "decisions"),
+			plural(b.Sessions, "session", "sessions"), b.UpdatedAt.Format(time.DateOnly), mark))
+	}
+	return strings.Join(lines, "\n"), out, nil
+}
+
+func branchMerge(ctx context.Context, c call, in branchArgs) (string, any, error) {
+	b, err := c.Memory.MergeBranch(ctx, in.Branch, in.Into)
+	if err != nil {
+		return "", nil, err
+	}
+	v := viewBranch(b)
+	return "Merged into " + renderBranch(b), branchOut{Branch: &v}, nil
 }
 
 // strict decodes b into v, refusing unknown fields: a misspelt "reason" must
@@ -459,7 +417,7 @@ func strict(b []byte, v any, field, shape string) error {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {
-		return &task.FieldError{Field: field, Problem: "has an item that is not " + shape, Fix: "pass items shaped " + shape}
+		return &problem.FieldError{Field: field, Problem: "has an item that is not " + shape, Fix: "pass items shaped " + shape}
 	}
 	return nil
 }
@@ -480,4 +438,88 @@ func (r *resolvedArg) UnmarshalJSON(b []byte) error {
 func (a *aiArg) UnmarshalJSON(b []byte) error {
 	type plain aiArg
 	return strict(b, (*plain)(a), "ai", `{"provider": "…", "model": "…", "client": "…"}`)
+}
+
+// The session tools speak snake_case on the wire, whatever the storage's
+// JSON says: these views are what their structuredContent carries.
+
+type noteView struct {
+	Decision  string `json:"decision"`
+	Reasoning string `json:"reasoning,omitempty"`
+	SessionID string `json:"session_id,omitempty"`
+	At        string `json:"at,omitempty"`
+}
+
+type resolvedView struct {
+	Error     string `json:"error"`
+	Fix       string `json:"fix,omitempty"`
+	SessionID string `json:"session_id,omitempty"`
+	At        string `json:"at,omitempty"`
+}
+
+type sessionView struct {
+	ID             string           `json:"id"`
+	ThreadID       string           `json:"thread_id"`
+	ParentID       string           `json:"parent_id,omitempty"`
+	Agent          string           `json:"agent,omitempty"`
+	Branch         string           `json:"branch,omitempty"`
+	Goal           string           `json:"goal,omitempty"`
+	AI             *memory.Provider `json:"ai,omitempty"`
+	StartedAt      string           `json:"started_at"`
+	EndedAt        string           `json:"ended_at,omitempty"`
+	Decisions      []noteView       `json:"decisions,omitempty"`
+	ErrorsResolved []resolvedView   `json:"errors_resolved,omitempty"`
+	FilesModified  []string         `json:"files_modified,omitempty"`
+	TasksCompleted []string         `json:"tasks_completed,omitempty"`
+	TasksPending   []string         `json:"tasks_pending,omitempty"`
+	Outcome        string           `json:"outcome,omitempty"`
+	Summary        string           `json:"summary,omitempty"`
+}
+
+type branchView struct {
+	Branch         string         `json:"branch"`
+	Feature        string         `json:"feature,omitempty"`
+	Phase          string         `json:"phase,omitempty"`
+	Notes          string         `json:"notes,omitempty"`
+	Decisions      []noteView     `json:"decisions,omitempty"`
+	ErrorsResolved []resolvedView `json:"errors_resolved,omitempty"`
+	FilesModified  []string       `json:"files_modified,omitempty"`
+	TasksCompleted []string       `json:"tasks_completed,omitempty"`
+	TasksPending   []string       `json:"tasks_pending,omitempty"`
+	Sessions       int            `json:"sessions,omitempty"`
+	MergedInto     string         `json:"merged_into,omitempty"`
+	PromotedAt     string         `json:"promoted_at,omitempty"`
+	UpdatedAt      string         `json:"updated_at"`
+}
+
+func viewNotes(ns []memory.Note, rs []memory.Resolved) ([]noteView, []resolvedView) {
+	var nv []noteView
+	for _, n := range ns {
+		nv = append(nv, noteView{Decision: n.Decision, Reasoning: n.Reasoning, SessionID: n.SessionID.String(), At: ts(n.At)})
+	}
+	var rv []resolvedView
+	for _, r := range rs {
+		rv = append(rv, resolvedView{Error: r.Error, Fix: r.Fix, SessionID: r.SessionID.String(), At: ts(r.At)})
+	}
+	return nv, rv
+}
+
+func viewSession(s memory.Session) sessionView {
+	v := sessionView{ID: s.ID.String(), ThreadID: s.ThreadID.String(), ParentID: s.ParentID.String(), Agent: s.Agent, Branch: s.Branch,
+		Goal: s.Goal, StartedAt: ts(s.StartedAt), EndedAt: ts(s.EndedAt), FilesModified: s.FilesModified,
+		TasksCompleted: s.TasksCompleted, TasksPending: s.TasksPending, Outcome: s.Outcome, Summary: s.Summary}
+	if s.AI != (memory.Provider{}) {
+		ai := s.AI
+		v.AI = &ai
+	}
+	v.Decisions, v.ErrorsResolved = viewNotes(s.Decisions, s.ErrorsResolved)
+	return v
+}
+
+func viewBranch(b memory.BranchContext) branchView {
+	v := branchView{Branch: b.Branch, Feature: b.Feature, Phase: b.Phase, Notes: b.Notes, FilesModified: b.FilesModified,
+		TasksCompleted: b.TasksCompleted, TasksPending: b.TasksPending, Sessions: b.Sessions, MergedInto: b.MergedInto,
+		PromotedAt: ts(b.PromotedAt), UpdatedAt: ts(b.UpdatedAt)}
+	v.Decisions, v.ErrorsResolved = viewNotes(b.Decisions, b.Errors)
+	return v
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -83,7 +84,7 @@ func ParseFile(b []byte) (Entry, error) {
 		return Entry{}, fmt.Errorf("front matter: %w", err)
 	}
 	if !ValidUID(h.UID) {
-		return Entry{}, fmt.Errorf("uid %q: use 8 to 64 lower-case letters, digits, - or _", clip(h.UID))
+		return Entry{}, fmt.Errorf("uid %q: use 8 to 64 lower-case letters, digits, - or _", problem.Clip(h.UID, 40))
 	}
 	e := Entry{UID: h.UID, Type: h.Type, Title: h.Title, Content: string(body), Tags: h.Tags, Files: h.Files, Facts: h.Facts,
 		Rationale: h.Rationale, Alternatives: h.Alternatives, RootCause: h.RootCause, Fix: h.Fix, Prevention: h.Prevention,

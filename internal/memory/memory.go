@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 // Type is what kind of knowledge an entry holds.
@@ -156,24 +156,24 @@ func cleanList(in []string, lower bool) []string {
 }
 
 // Validate checks a normalized entry before it is stored. Errors are
-// *task.FieldError naming the argument.
+// *problem.FieldError naming the argument.
 func Validate(e Entry) error {
 	if !e.Type.Valid() {
-		return &task.FieldError{Field: "type", Problem: fmt.Sprintf("is %q", clip(string(e.Type))),
+		return &problem.FieldError{Field: "type", Problem: fmt.Sprintf("is %q", problem.Clip(string(e.Type), 40)),
 			Fix: "use one of " + strings.Join(TypeNames(), ", ")}
 	}
 	if e.Title == "" {
-		return &task.FieldError{Field: "title", Problem: "is empty", Fix: "give a few words saying what this is about"}
+		return &problem.FieldError{Field: "title", Problem: "is empty", Fix: "give a few words saying what this is about"}
 	}
 	if n := utf8.RuneCountInString(e.Title); n > MaxTitle {
-		return &task.FieldError{Field: "title", Problem: fmt.Sprintf("has %d characters", n),
+		return &problem.FieldError{Field: "title", Problem: fmt.Sprintf("has %d characters", n),
 			Fix: fmt.Sprintf("keep it to %d and put the rest in content", MaxTitle)}
 	}
 	for _, f := range []struct {
 		name, v string
 	}{{"content", e.Content}, {"rationale", e.Rationale}, {"root_cause", e.RootCause}, {"fix", e.Fix}, {"prevention", e.Prevention}} {
 		if len(f.v) > MaxContent {
-			return &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d bytes", len(f.v)),
+			return &problem.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d bytes", len(f.v)),
 				Fix: fmt.Sprintf("keep it under %d KiB: record the knowledge, link the file", MaxContent>>10)}
 		}
 	}
@@ -183,35 +183,24 @@ func Validate(e Entry) error {
 		max   int
 	}{{"facts", e.Facts, MaxItem}, {"files", e.Files, MaxItem}, {"alternatives", e.Alternatives, MaxItem}, {"examples", e.Examples, MaxItem}, {"tags", e.Tags, MaxTag}} {
 		if len(l.items) > MaxItems {
-			return &task.FieldError{Field: l.name, Problem: fmt.Sprintf("has %d items", len(l.items)), Fix: fmt.Sprintf("give at most %d", MaxItems)}
+			return &problem.FieldError{Field: l.name, Problem: fmt.Sprintf("has %d items", len(l.items)), Fix: fmt.Sprintf("give at most %d", MaxItems)}
 		}
 		for i, s := range l.items {
 			if len(s) > l.max {
-				return &task.FieldError{Field: fmt.Sprintf("%s[%d]", l.name, i), Problem: fmt.Sprintf("is %d bytes", len(s)), Fix: fmt.Sprintf("keep each under %d bytes", l.max)}
+				return &problem.FieldError{Field: fmt.Sprintf("%s[%d]", l.name, i), Problem: fmt.Sprintf("is %d bytes", len(s)), Fix: fmt.Sprintf("keep each under %d bytes", l.max)}
 			}
 		}
 	}
 	for i, t := range e.Tags {
 		if !tagPattern.MatchString(t) {
-			return &task.FieldError{Field: fmt.Sprintf("tags[%d]", i), Problem: fmt.Sprintf("is %q", clip(t)),
+			return &problem.FieldError{Field: fmt.Sprintf("tags[%d]", i), Problem: fmt.Sprintf("is %q", problem.Clip(t, 40)),
 				Fix: "use a word or slug: letters, digits and . _ / # + -, no spaces"}
 		}
 	}
 	if e.DiscoveryTokens < 0 {
-		return &task.FieldError{Field: "discovery_tokens", Problem: "is negative", Fix: "give the tokens spent finding this out, or leave it out"}
+		return &problem.FieldError{Field: "discovery_tokens", Problem: "is negative", Fix: "give the tokens spent finding this out, or leave it out"}
 	}
 	return nil
-}
-
-func clip(s string) string {
-	if len(s) <= 40 {
-		return s
-	}
-	i := 40
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
 }
 
 var (

@@ -8,42 +8,90 @@ import (
 // MaxTerms bounds how many words of a query are searched for.
 const MaxTerms = 32
 
-// stopwords are words too common to rank by; they are dropped from a query
-// unless nothing else is left.
-var stopwords = map[string]bool{
-	"a": true, "an": true, "and": true, "are": true, "as": true, "at": true, "be": true, "by": true,
-	"did": true, "do": true, "does": true, "for": true, "from": true, "has": true, "have": true,
-	"how": true, "i": true, "in": true, "is": true, "it": true, "its": true, "of": true, "on": true,
-	"or": true, "our": true, "that": true, "the": true, "this": true, "to": true, "was": true,
-	"we": true, "what": true, "when": true, "where": true, "which": true, "why": true, "with": true,
-	"you": true,
+// AnalyzerVersion changes whenever Tokens would split, fold or stem any text
+// differently; an index built by another version is rebuilt.
+const AnalyzerVersion = 2
+
+// stopwords are words too common to rank by, and the leftovers of
+// contractions and possessives ("Caroline's" splits into "caroline" and
+// "s"). Neither the index nor a query holds them: a question's "when did
+// she…" would otherwise match every entry.
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be been being but by can could did do does doing done she
+		for from had has have having he her hers herself him himself his how i if in into is it its itself
+		me my myself no nor not of off on once only or our ours so some such than that the their theirs them
+		then there these they this those to too us very was we were what when where which while who whom
+		whose why will with would you your yours s t d ll m re ve don didn doesn isn wasn`) {
+		stopwords[w] = true
+	}
+}
+
+// numberWords are spelled numbers, indexed and searched as digits so "ten"
+// finds "10" and the other way round.
+var numberWords = map[string]string{
+	"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+	"eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "thirteen": "13", "fourteen": "14",
+	"fifteen": "15", "sixteen": "16", "seventeen": "17", "eighteen": "18", "nineteen": "19", "twenty": "20",
+	"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80", "ninety": "90",
+	"hundred": "100", "thousand": "1000",
+}
+
+// IsStopword reports whether w (lower case) is left out of index and query.
+func IsStopword(w string) bool { return stopwords[w] }
+
+// words splits text into lower-cased runs of letters and digits.
+func words(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// Term is how a word is indexed and searched: number words as digits, an
+// irregular verb's past as the verb, then its Porter stem. Stopwords give "".
+func Term(w string) string {
+	if stopwords[w] {
+		return ""
+	}
+	if d, ok := numberWords[w]; ok {
+		return d
+	}
+	if v, ok := irregular[w]; ok {
+		w = v
+	}
+	return Stem(w)
+}
+
+// Tokens is text as the full-text index holds it: every word's Term, in
+// order, stopwords left out.
+func Tokens(text string) []string {
+	ws := words(text)
+	out := ws[:0]
+	for _, w := range ws {
+		if t := Term(w); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // Terms splits a plain-words query into the terms a full-text search looks
-// for: lower-cased runs of letters and digits, stopwords dropped (unless
-// they are all there is), duplicates dropped, at most MaxTerms. Query syntax
-// is not interpreted, so any text is a valid query.
+// for: Tokens, duplicates dropped, at most MaxTerms. Query syntax is not
+// interpreted, so any text is a valid query; a query of stopwords alone has
+// no terms.
 func Terms(text string) []string {
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-	var kept, all []string
+	var out []string
 	seen := map[string]bool{}
-	for _, w := range words {
-		if seen[w] {
+	for _, t := range Tokens(text) {
+		if seen[t] {
 			continue
 		}
-		seen[w] = true
-		all = append(all, w)
-		if !stopwords[w] {
-			kept = append(kept, w)
+		seen[t] = true
+		out = append(out, t)
+		if len(out) == MaxTerms {
+			break
 		}
 	}
-	if len(kept) == 0 {
-		kept = all
-	}
-	if len(kept) > MaxTerms {
-		kept = kept[:MaxTerms]
-	}
-	return kept
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -54,11 +55,12 @@ func current(ctx context.Context, tx store.Tx, agent string) (t task.Task, ok bo
 }
 
 // mustCurrent is current for an operation that needs a task: in zen it
-// fails with task.ErrZen, saying what to do instead.
-func mustCurrent(ctx context.Context, tx store.Tx, agent, inZen string) (task.Task, error) {
+// fails with task.ErrZen, saying what there is nothing to do and that a task
+// must be created first.
+func mustCurrent(ctx context.Context, tx store.Tx, agent, nothingTo string) (task.Task, error) {
 	t, ok, err := current(ctx, tx, agent)
 	if err == nil && !ok {
-		err = fmt.Errorf("%w: %s", task.ErrZen, inZen)
+		err = problem.New(task.ErrZen, "no current task, so there is nothing to "+nothingTo, problem.CreateTask)
 	}
 	return t, err
 }
@@ -119,7 +121,7 @@ func (f *Focus) ExtendCurrentTask(ctx context.Context, agent, title, body string
 	}
 	var created task.Task
 	err := f.store.Update(ctx, func(tx store.Tx) error {
-		cur, err := mustCurrent(ctx, tx, agent, "there is nothing to extend in zen; start with create_new_task")
+		cur, err := mustCurrent(ctx, tx, agent, "extend")
 		if err != nil {
 			return err
 		}
@@ -184,19 +186,29 @@ func leftOf(sibs []task.Task, id task.ID) []task.Task {
 
 // Picture is the whole visible structure in outline order.
 type Picture struct {
-	Outline []task.Entry
-	Current task.ID // zero in zen
+	Outline    []task.Entry // the page asked for
+	Total      int          // lines in the whole outline
+	Offset     int
+	NextOffset int     // zero: this is the last page
+	Current    task.ID // zero in zen
 }
 
-// BigPicture returns the outline of every visible task and where the agent is.
-func (f *Focus) BigPicture(ctx context.Context, agent string) (Picture, error) {
-	var p Picture
-	err := f.store.View(ctx, func(tx store.Tx) error {
+// BigPicture returns a page of the outline of every visible task (a line a
+// task, OutlinePage's rule) and where the agent is.
+func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Picture, error) {
+	page, err := OutlinePage.apply(page)
+	if err != nil {
+		return Picture{}, err
+	}
+	p := Picture{Offset: page.Offset}
+	err = f.store.View(ctx, func(tx store.Tx) error {
 		all, err := tx.Tasks(ctx)
 		if err != nil {
 			return err
 		}
-		p.Outline = task.Outline(all)
+		outline := task.Outline(all)
+		lo, hi, next := page.window(len(outline))
+		p.Outline, p.Total, p.NextOffset = outline[lo:hi], len(outline), next
 		cur, ok, err := current(ctx, tx, agent)
 		if ok {
 			p.Current = cur.ID
@@ -221,7 +233,7 @@ type Completed struct {
 func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string) (Completed, error) {
 	var c Completed
 	err := f.store.Update(ctx, func(tx store.Tx) error {
-		cur, err := mustCurrent(ctx, tx, agent, "nothing to complete in zen; create_new_task starts new work")
+		cur, err := mustCurrent(ctx, tx, agent, "complete")
 		if err != nil {
 			return err
 		}
@@ -245,7 +257,7 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string) (Complete
 // of task.NextFocus. It returns t as stored.
 func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, agent string) (task.Task, error) {
 	if !t.Status.Open() {
-		return task.Task{}, fmt.Errorf("%w: task %s is already %s, and that is permanent", task.ErrClosed, t.ID, t.Status)
+		return task.Task{}, problem.New(task.ErrClosed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), "")
 	}
 	kids, err := tx.Children(ctx, t.ID, false)
 	if err != nil {
@@ -258,8 +270,9 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		}
 	}
 	if len(open) > 0 {
-		return task.Task{}, fmt.Errorf("%w: task %s has %d incomplete: %s; complete or cancel them first, or remove them",
-			task.ErrHasOpenChildren, t.ID, len(open), clip(strings.Join(open, ", "), 300))
+		return task.Task{}, &problem.Error{Kind: task.ErrHasOpenChildren,
+			What: fmt.Sprintf("task %s has %d incomplete: %s", t.ID, len(open), problem.Clip(strings.Join(open, ", "), 300)),
+			Fix:  "complete or cancel them first, or remove them"}
 	}
 	t.Status, t.UpdatedAt = status, now
 	if status == task.StatusDone {
@@ -337,22 +350,46 @@ func currentAfter(ctx context.Context, tx store.Tx, agent string) (task.Task, er
 	return t, nil
 }
 
-// CompletedTasks returns the completion archive, paged. Chronological order is
-// the order tasks were completed; logical order is its reverse, the last
-// completed first.
-func (f *Focus) CompletedTasks(ctx context.Context, logical bool, offset, limit int) ([]task.Completion, int, error) {
-	var (
-		cs    []task.Completion
-		total int
-	)
-	err := f.store.View(ctx, func(tx store.Tx) (err error) {
-		cs, total, err = tx.Completions(ctx, logical, offset, limit)
+// CompletedQuery asks for a page of the archive (ArchivePage's rule) in
+// an order: chronological (the default) or logical (last completed first).
+type CompletedQuery struct {
+	Order string
+	Page
+}
+
+// Archive is a page of completed tasks.
+type Archive struct {
+	Tasks      []task.Completion
+	Order      string
+	Total      int
+	Offset     int
+	NextOffset int
+}
+
+// CompletedTasks returns a page of the archive of completed tasks.
+func (f *Focus) CompletedTasks(ctx context.Context, q CompletedQuery) (Archive, error) {
+	out := Archive{Order: strings.ToLower(strings.TrimSpace(q.Order))}
+	switch out.Order {
+	case "":
+		out.Order = "chronological"
+	case "chronological", "logical":
+	default:
+		return Archive{}, &problem.FieldError{Field: "order", Problem: "is " + problem.Quote(q.Order), Fix: `use "chronological" or "logical"`}
+	}
+	p, err := ArchivePage.apply(q.Page)
+	if err != nil {
+		return Archive{}, err
+	}
+	out.Offset = p.Offset
+	err = f.store.View(ctx, func(tx store.Tx) (err error) {
+		out.Tasks, out.Total, err = tx.Completions(ctx, out.Order == "logical", p.Offset, p.Limit)
 		return err
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("get completed tasks: %w", err)
+		return Archive{}, fmt.Errorf("get completed tasks: %w", err)
 	}
-	return cs, total, nil
+	out.NextOffset = nextOffset(out.Offset, len(out.Tasks), out.Total)
+	return out, nil
 }
 
 // UpdateCurrentTask replaces the current task's body; title and ID stay.
@@ -363,7 +400,7 @@ func (f *Focus) UpdateCurrentTask(ctx context.Context, agent, body string) (task
 	}
 	var t task.Task
 	err := f.store.Update(ctx, func(tx store.Tx) error {
-		cur, err := mustCurrent(ctx, tx, agent, "there is no task to update in zen; create_new_task first")
+		cur, err := mustCurrent(ctx, tx, agent, "update")
 		if err != nil {
 			return err
 		}
@@ -464,8 +501,7 @@ func (f *Focus) SwitchFocus(ctx context.Context, agent, ref string) (Switched, e
 			return err
 		}
 		if !t.Status.Open() {
-			return fmt.Errorf("%w: task %s is %s and completion is permanent; switch to an open task (see get_stack_overview)",
-				task.ErrClosed, t.ID, t.Status)
+			return problem.New(task.ErrClosed, fmt.Sprintf("task %s is %s and completion is permanent", t.ID, t.Status), problem.ListOutline)
 		}
 		s.Task = t
 		if s.Path, err = tx.Ancestors(ctx, t.ID); err != nil {
@@ -539,22 +575,20 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, err
 	return r, nil
 }
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
 // Set is every service of one project, as the surfaces use them.
 type Set struct {
 	Focus  *Focus
 	Plan   *Plan
 	Loops  *Loops
 	Memory *Memory
+}
+
+// NewSet returns every service over one store. now, if not nil, is their
+// clock (a test fixes it so answers are the same on every run).
+func NewSet(st store.Store, mopts MemoryOptions, now func() time.Time) *Set {
+	s := &Set{Focus: NewFocus(st), Plan: NewPlan(st), Loops: NewLoops(st), Memory: NewMemory(st, mopts)}
+	if now != nil {
+		s.Focus.now, s.Plan.now, s.Loops.now, s.Memory.now = now, now, now, now
+	}
+	return s
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -94,7 +95,7 @@ type SkippedTask struct {
 type ImportError struct {
 	Source string
 	Task   string // external id
-	Err    error  // usually a *task.FieldError
+	Err    error  // usually a *problem.FieldError
 }
 
 func (e *ImportError) Error() string {
@@ -173,7 +174,7 @@ func planImport(ctx context.Context, sets []ImportSet) ([]*inode, []SkippedDep, 
 					return &ImportError{Source: set.Source, Task: refOr(in.ExternalID, parent, i), Err: err}
 				}
 				if byID[in.ExternalID] != nil {
-					return &ImportError{Source: set.Source, Task: in.ExternalID, Err: &task.FieldError{Field: "id",
+					return &ImportError{Source: set.Source, Task: in.ExternalID, Err: &problem.FieldError{Field: "id",
 						Problem: "appears more than once in the file", Fix: "give every task its own id"}}
 				}
 				byID[in.ExternalID] = n
@@ -314,7 +315,7 @@ func isAncestor(a, n *inode) bool {
 
 func validImport(in *ImportTask) error {
 	if strings.TrimSpace(in.ExternalID) == "" {
-		return &task.FieldError{Field: "id", Problem: "is missing", Fix: "give every task an id in the file"}
+		return &problem.FieldError{Field: "id", Problem: "is missing", Fix: "give every task an id in the file"}
 	}
 	if in.Status == "" {
 		in.Status = task.StatusPending
@@ -586,7 +587,7 @@ func importStatuses(ctx context.Context, tx store.Tx, nodes []*inode, rep *Impor
 					fallback = cur
 				}
 				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: is %s in the file but its subtasks %s are open; made it %s instead",
-					name, want, clip(strings.Join(open, ", "), 200), fallback))
+					name, want, problem.Clip(strings.Join(open, ", "), 200), fallback))
 				if want = fallback; want == cur {
 					continue
 				}

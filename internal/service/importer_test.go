@@ -175,12 +175,12 @@ func TestImportMapping(t *testing.T) {
 		t.Errorf("statuses: 4 %s, 5 %s", get("4").Status, get("5").Status)
 	}
 	// Done tasks are archived, subtasks before their parent.
-	cs, _, err := service.NewFocus(s).CompletedTasks(ctx, false, 0, 100)
+	a, err := service.NewFocus(s).CompletedTasks(ctx, service.CompletedQuery{Page: service.Page{Limit: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var archived []string
-	for _, c := range cs {
+	for _, c := range a.Tasks {
 		archived = append(archived, c.Title)
 	}
 	if !slices.Equal(archived, []string{"go mod init", "CI", "Scaffold", "Routes"}) {

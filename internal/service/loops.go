@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/internal/loop"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -48,51 +49,53 @@ type Start struct {
 
 var (
 	loopPriorities = map[string]task.Priority{"low": task.PriorityLow, "normal": task.PriorityMedium, "high": task.PriorityHigh, "critical": task.PriorityCritical}
+	// LoopPriorities are the priorities a loop takes, lowest first.
+	LoopPriorities = []string{"low", "normal", "high", "critical"}
 	executionModes = []string{"strict", "seeded", "logged", "default"}
 )
 
 func checkText(field, s string, max int) error {
 	if !utf8.ValidString(s) {
-		return &task.FieldError{Field: field, Problem: "is not valid UTF-8", Fix: "send it as UTF-8 text"}
+		return &problem.FieldError{Field: field, Problem: "is not valid UTF-8", Fix: "send it as UTF-8 text"}
 	}
 	if len(s) > max {
-		return &task.FieldError{Field: field, Problem: fmt.Sprintf("is %d bytes, over the limit of %d", len(s), max), Fix: "shorten it"}
+		return &problem.FieldError{Field: field, Problem: fmt.Sprintf("is %d bytes, over the limit of %d", len(s), max), Fix: "shorten it"}
 	}
 	return nil
 }
 
 func (in *Start) validate() error {
 	if strings.TrimSpace(in.Objective) == "" {
-		return &task.FieldError{Field: "objective", Problem: "is empty", Fix: "say what the loop is to achieve, in one line"}
+		return &problem.FieldError{Field: "objective", Problem: "is empty", Fix: "say what the loop is to achieve, in one line"}
 	}
 	if err := task.ValidateTitle(in.Objective); err != nil {
-		fe := *err.(*task.FieldError)
+		fe := *err.(*problem.FieldError)
 		fe.Field = "objective"
 		return &fe
 	}
 	if strings.TrimSpace(in.Criteria) == "" {
-		return &task.FieldError{Field: "completion_criteria", Problem: "is empty", Fix: `say how to tell the loop is done, e.g. "go test ./... passes"`}
+		return &problem.FieldError{Field: "completion_criteria", Problem: "is empty", Fix: `say how to tell the loop is done, e.g. "go test ./... passes"`}
 	}
 	if err := checkText("completion_criteria", in.Criteria, loop.MaxText); err != nil {
 		return err
 	}
 	if in.MaxIterations < 0 || in.MaxIterations > loop.MaxBudget {
-		return &task.FieldError{Field: "max_iterations", Problem: fmt.Sprintf("is %d", in.MaxIterations), Fix: fmt.Sprintf("use 1 to %d (default %d)", loop.MaxBudget, loop.DefaultMaxIterations)}
+		return &problem.FieldError{Field: "max_iterations", Problem: fmt.Sprintf("is %d", in.MaxIterations), Fix: fmt.Sprintf("use 1 to %d (default %d)", loop.MaxBudget, loop.DefaultMaxIterations)}
 	}
 	if in.ExecutionMode == "" {
 		in.ExecutionMode = "default"
 	}
 	if !contains(executionModes, in.ExecutionMode) {
-		return &task.FieldError{Field: "execution_mode", Problem: fmt.Sprintf("is %q", clip(in.ExecutionMode, 40)), Fix: "use strict, seeded, logged or default"}
+		return &problem.FieldError{Field: "execution_mode", Problem: fmt.Sprintf("is %q", problem.Clip(in.ExecutionMode, 40)), Fix: "use strict, seeded, logged or default"}
 	}
 	if in.Priority == "" {
 		in.Priority = "normal"
 	}
 	if _, ok := loopPriorities[in.Priority]; !ok {
-		return &task.FieldError{Field: "priority", Problem: fmt.Sprintf("is %q", clip(in.Priority, 40)), Fix: "use low, normal, high or critical"}
+		return &problem.FieldError{Field: "priority", Problem: fmt.Sprintf("is %q", problem.Clip(in.Priority, 40)), Fix: "use low, normal, high or critical"}
 	}
 	if len(in.Tags) > loop.MaxTags {
-		return &task.FieldError{Field: "tags", Problem: fmt.Sprintf("has %d tags", len(in.Tags)), Fix: fmt.Sprintf("keep at most %d", loop.MaxTags)}
+		return &problem.FieldError{Field: "tags", Problem: fmt.Sprintf("has %d tags", len(in.Tags)), Fix: fmt.Sprintf("keep at most %d", loop.MaxTags)}
 	}
 	for _, t := range in.Tags {
 		if err := checkText("tags", t, 100); err != nil {
@@ -126,7 +129,7 @@ func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
 				return err
 			}
 			if !p.Status.Open() {
-				return fmt.Errorf("%w: task %s is %s; start loops under open tasks", task.ErrClosed, p.ID, p.Status)
+				return &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", p.ID, p.Status), Fix: "start loops under open tasks"}
 			}
 			parent = p.ID
 		}
@@ -149,7 +152,7 @@ func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
 
 // errNotLoop is a task that is not a loop.
 func errNotLoop(id task.ID) error {
-	return &task.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, which is not a loop", id), Fix: "pass a loop id (loop_list lists them)"}
+	return &problem.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, which is not a loop", id), Fix: "pass a loop id", Hint: problem.ListLoops}
 }
 
 func loadLoop(ctx context.Context, tx store.Tx, ref string) (Loop, error) {
@@ -241,21 +244,104 @@ func (l *Loops) Get(ctx context.Context, ref string) (Loop, error) {
 	return out, nil
 }
 
-// History returns a page of a loop's history and its total.
-func (l *Loops) History(ctx context.Context, id task.ID, offset, limit int) ([]store.LoopEvent, int, error) {
-	var (
-		es    []store.LoopEvent
-		total int
-	)
-	err := l.store.View(ctx, func(tx store.Tx) (err error) {
-		es, total, err = tx.LoopEvents(ctx, id, offset, limit)
-		return err
-	})
-	return es, total, err
+// Event is one entry of a loop's history.
+type Event struct {
+	Seq    int64
+	Kind   string
+	Detail string
+	At     time.Time
 }
 
-// List returns the loops, those in statuses only if any are given.
-func (l *Loops) List(ctx context.Context, statuses []loop.Status) ([]Loop, error) {
+// History is a page of a loop's history, oldest first.
+type History struct {
+	Events     []Event
+	Total      int
+	Offset     int
+	NextOffset int
+}
+
+// StatusQuery asks for a loop and, with History set, a page of its
+// history (PlanPage's rule).
+type StatusQuery struct {
+	History bool
+	Page
+}
+
+// Status returns a loop and, if asked, a page of its history.
+func (l *Loops) Status(ctx context.Context, ref string, q StatusQuery) (Loop, History, error) {
+	p, err := PlanPage.apply(q.Page)
+	if err != nil {
+		return Loop{}, History{}, err
+	}
+	var (
+		lp Loop
+		h  = History{Offset: p.Offset}
+	)
+	err = l.store.View(ctx, func(tx store.Tx) error {
+		if lp, err = loadLoop(ctx, tx, ref); err != nil || !q.History {
+			return err
+		}
+		es, total, err := tx.LoopEvents(ctx, lp.ID, p.Offset, p.Limit)
+		for _, e := range es {
+			h.Events = append(h.Events, Event{Seq: e.Seq, Kind: e.Kind, Detail: e.Detail, At: e.At})
+		}
+		h.Total = total
+		return err
+	})
+	if err != nil {
+		return Loop{}, History{}, fmt.Errorf("loop status: %w", err)
+	}
+	h.NextOffset = nextOffset(h.Offset, len(h.Events), h.Total)
+	return lp, h, nil
+}
+
+// LoopQuery selects loops: those in Statuses (as a caller spells them),
+// else the ones not finished unless All; a page at a time (PlanPage).
+type LoopQuery struct {
+	Statuses []string
+	All      bool
+	Page
+}
+
+// LoopPage is a page of loops.
+type LoopPage struct {
+	Loops      []Loop
+	Total      int
+	Offset     int
+	NextOffset int
+}
+
+// List returns the page of loops q selects, oldest first.
+func (l *Loops) List(ctx context.Context, q LoopQuery) (LoopPage, error) {
+	var statuses []loop.Status
+	for _, s := range q.Statuses {
+		st := loop.Status(strings.ToLower(strings.TrimSpace(s)))
+		if !st.Valid() {
+			return LoopPage{}, &problem.FieldError{Field: "status", Problem: "has " + problem.Quote(s), Fix: "use " + oneOf(loop.Statuses)}
+		}
+		statuses = append(statuses, st)
+	}
+	p, err := PlanPage.apply(q.Page)
+	if err != nil {
+		return LoopPage{}, err
+	}
+	all, err := l.All(ctx)
+	if err != nil {
+		return LoopPage{}, err
+	}
+	var sel []Loop
+	for _, lp := range all {
+		if len(statuses) > 0 && !containsStatus(statuses, lp.State.Status) || len(statuses) == 0 && !q.All && lp.State.Finished() {
+			continue
+		}
+		sel = append(sel, lp)
+	}
+	lo, hi, next := p.window(len(sel))
+	return LoopPage{Loops: sel[lo:hi], Total: len(sel), Offset: p.Offset, NextOffset: next}, nil
+}
+
+// All returns every loop, for a watcher that tells subscribers what changed.
+func (l *Loops) All(ctx context.Context) ([]Loop, error) {
 	var out []Loop
 	err := l.store.View(ctx, func(tx store.Tx) error {
 		rows, err := tx.Loops(ctx)
@@ -267,9 +353,7 @@ func (l *Loops) List(ctx context.Context, statuses []loop.Status) ([]Loop, error
 			if err := json.Unmarshal(r.State, &lp.State); err != nil {
 				return fmt.Errorf("decode loop %s: %w", r.Task.ID, err)
 			}
-			if len(statuses) == 0 || containsStatus(statuses, lp.State.Status) {
-				out = append(out, lp)
-			}
+			out = append(out, lp)
 		}
 		return nil
 	})
@@ -299,13 +383,13 @@ type Record struct {
 func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error) {
 	scrub(&in)
 	if strings.TrimSpace(in.LastAction) == "" {
-		return Loop{}, &task.FieldError{Field: "last_action", Problem: "is empty", Fix: "say what this iteration did"}
+		return Loop{}, &problem.FieldError{Field: "last_action", Problem: "is empty", Fix: "say what this iteration did"}
 	}
 	if err := checkText("last_action", in.LastAction, loop.MaxText); err != nil {
 		return Loop{}, err
 	}
 	if len(in.NextSteps) > loop.MaxNextSteps {
-		return Loop{}, &task.FieldError{Field: "next_steps", Problem: fmt.Sprintf("has %d steps", len(in.NextSteps)), Fix: fmt.Sprintf("keep at most %d", loop.MaxNextSteps)}
+		return Loop{}, &problem.FieldError{Field: "next_steps", Problem: fmt.Sprintf("has %d steps", len(in.NextSteps)), Fix: fmt.Sprintf("keep at most %d", loop.MaxNextSteps)}
 	}
 	for _, s := range in.NextSteps {
 		if err := checkText("next_steps", s, 4096); err != nil {
@@ -314,10 +398,10 @@ func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error)
 	}
 	if p := in.Progress; p != nil {
 		if p.Percentage < 0 || p.Percentage > 100 {
-			return Loop{}, &task.FieldError{Field: "percentage", Problem: fmt.Sprintf("is %g", p.Percentage), Fix: "use 0 to 100"}
+			return Loop{}, &problem.FieldError{Field: "percentage", Problem: fmt.Sprintf("is %g", p.Percentage), Fix: "use 0 to 100"}
 		}
 		if p.ArtifactsCreated < 0 || p.ArtifactsModified < 0 {
-			return Loop{}, &task.FieldError{Field: "artifacts_created", Problem: "is negative", Fix: "count from 0"}
+			return Loop{}, &problem.FieldError{Field: "artifacts_created", Problem: "is negative", Fix: "count from 0"}
 		}
 		if err := checkText("message", p.Message, 4096); err != nil {
 			return Loop{}, err
@@ -327,7 +411,7 @@ func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error)
 		if err := lp.State.Record(loop.Iteration{LastAction: in.LastAction, NextSteps: in.NextSteps, Progress: in.Progress}, now); err != nil {
 			return "", "", err
 		}
-		detail := fmt.Sprintf("#%d %s", lp.State.Iteration, clip(in.LastAction, 200))
+		detail := fmt.Sprintf("#%d %s", lp.State.Iteration, problem.Clip(in.LastAction, 200))
 		if lp.State.Status == loop.Failed {
 			detail += "; stopped: " + lp.State.Error.Message
 		}
@@ -358,17 +442,32 @@ func (l *Loops) Checkpoint(ctx context.Context, ref, note string) (Loop, int64, 
 	return lp, id, err
 }
 
+// Checkpoint is a saved state of a loop, to resume from.
+type Checkpoint struct {
+	ID        int64
+	Note      string
+	State     loop.State
+	CreatedAt time.Time
+}
+
 // Checkpoints returns a loop's checkpoints with their states.
-func (l *Loops) Checkpoints(ctx context.Context, ref string) (Loop, []store.Checkpoint, error) {
+func (l *Loops) Checkpoints(ctx context.Context, ref string) (Loop, []Checkpoint, error) {
 	var (
 		lp  Loop
-		cps []store.Checkpoint
+		cps []Checkpoint
 	)
 	err := l.store.View(ctx, func(tx store.Tx) (err error) {
 		if lp, err = loadLoop(ctx, tx, ref); err != nil {
 			return err
 		}
-		cps, err = tx.Checkpoints(ctx, lp.ID)
+		rows, err := tx.Checkpoints(ctx, lp.ID)
+		for _, r := range rows {
+			cp := Checkpoint{ID: r.ID, Note: r.Note, CreatedAt: r.CreatedAt}
+			if err := json.Unmarshal(r.State, &cp.State); err != nil {
+				return fmt.Errorf("decode checkpoint %d: %w", r.ID, err)
+			}
+			cps = append(cps, cp)
+		}
 		return err
 	})
 	if err != nil {
@@ -388,7 +487,7 @@ func (l *Loops) Pause(ctx context.Context, ref string) (Loop, error) {
 // with a new budget if maxIterations is not zero.
 func (l *Loops) Resume(ctx context.Context, ref string, fromCheckpoint int64, maxIterations int) (Loop, error) {
 	if maxIterations < 0 || maxIterations > loop.MaxBudget {
-		return Loop{}, &task.FieldError{Field: "max_iterations", Problem: fmt.Sprintf("is %d", maxIterations), Fix: fmt.Sprintf("use 1 to %d", loop.MaxBudget)}
+		return Loop{}, &problem.FieldError{Field: "max_iterations", Problem: fmt.Sprintf("is %d", maxIterations), Fix: fmt.Sprintf("use 1 to %d", loop.MaxBudget)}
 	}
 	return l.change(ctx, ref, "resume loop", func(lp *Loop, tx store.Tx, now time.Time) (string, string, error) {
 		var from *loop.State
@@ -408,8 +507,8 @@ func (l *Loops) Resume(ctx context.Context, ref string, fromCheckpoint int64, ma
 				}
 			}
 			if from == nil {
-				return "", "", &task.FieldError{Field: "from_checkpoint", Problem: fmt.Sprintf("is %d, not a checkpoint of loop %s", fromCheckpoint, lp.ID),
-					Fix: "pass an id from loop_checkpoints, or leave it out to resume where the loop is"}
+				return "", "", &problem.FieldError{Field: "from_checkpoint", Problem: fmt.Sprintf("is %d, not a checkpoint of loop %s", fromCheckpoint, lp.ID),
+					Fix: "pass one of its checkpoint ids, or leave it out to resume where the loop is", Hint: problem.ListCheckpoint}
 			}
 			detail = fmt.Sprintf("from checkpoint %d (iteration %d)", fromCheckpoint, from.Iteration)
 		}
@@ -434,13 +533,13 @@ func (l *Loops) Cancel(ctx context.Context, ref string) (Loop, error) {
 func (l *Loops) Complete(ctx context.Context, ref, evidence string) (Loop, error) {
 	scrub(&evidence)
 	if strings.TrimSpace(evidence) == "" {
-		return Loop{}, &task.FieldError{Field: "evidence", Problem: "is empty", Fix: "say how the completion criteria were met (a command and its result)"}
+		return Loop{}, &problem.FieldError{Field: "evidence", Problem: "is empty", Fix: "say how the completion criteria were met (a command and its result)"}
 	}
 	if err := checkText("evidence", evidence, loop.MaxText); err != nil {
 		return Loop{}, err
 	}
 	return l.change(ctx, ref, "complete loop", func(lp *Loop, _ store.Tx, now time.Time) (string, string, error) {
-		return "complete", clip(evidence, 200), lp.State.Complete(evidence, now)
+		return "complete", problem.Clip(evidence, 200), lp.State.Complete(evidence, now)
 	})
 }
 
@@ -448,7 +547,7 @@ func (l *Loops) Complete(ctx context.Context, ref, evidence string) (Loop, error
 func (l *Loops) Fail(ctx context.Context, ref string, e loop.Error) (Loop, error) {
 	scrub(&e)
 	if strings.TrimSpace(e.Message) == "" {
-		return Loop{}, &task.FieldError{Field: "message", Problem: "is empty", Fix: "say what went wrong"}
+		return Loop{}, &problem.FieldError{Field: "message", Problem: "is empty", Fix: "say what went wrong"}
 	}
 	if err := checkText("message", e.Message, loop.MaxText); err != nil {
 		return Loop{}, err
@@ -457,7 +556,7 @@ func (l *Loops) Fail(ctx context.Context, ref string, e loop.Error) (Loop, error
 		return Loop{}, err
 	}
 	return l.change(ctx, ref, "fail loop", func(lp *Loop, _ store.Tx, now time.Time) (string, string, error) {
-		return "fail", clip(e.Message, 200), lp.State.Fail(e, now)
+		return "fail", problem.Clip(e.Message, 200), lp.State.Fail(e, now)
 	})
 }
 

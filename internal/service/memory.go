@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/task"
 )
 
 // Embedder turns texts into vectors: an embedding provider's client.
@@ -226,7 +226,7 @@ func (m *Memory) embedEntries(ctx context.Context, es ...memory.Entry) string {
 	}
 	if err != nil {
 		m.opts.Logger.Warn("embedding failed; entries are stored and can be backfilled", "entries", len(es), "error", err)
-		return "not embedded yet (" + clip(err.Error(), 120) + "); `cairn memory backfill` retries"
+		return "not embedded yet (" + problem.Clip(err.Error(), 120) + "); `cairn memory backfill` retries"
 	}
 	return ""
 }
@@ -282,8 +282,9 @@ type SearchResult struct {
 	Hits  []Hit
 	Total int
 	// AtLeast says Total is a lower bound.
-	AtLeast bool
-	Offset  int
+	AtLeast    bool
+	Offset     int
+	NextOffset int // zero: this is the last page
 	// Mode is "bm25", "hybrid" (BM25 fused with semantic ranking) or
 	// "recent" (no query text).
 	Mode string
@@ -293,8 +294,6 @@ type SearchResult struct {
 
 // Search limits.
 const (
-	SearchDefaultLimit = 10
-	SearchMaxLimit     = 50
 	// fuseDepth bounds the candidates each ranking contributes to fusion;
 	// pages beyond it are ranked by BM25 alone.
 	fuseDepth  = 50
@@ -317,10 +316,17 @@ var (
 )
 
 // Search is layer 1: a compact, ranked index of the entries q selects.
-func (m *Memory) Search(ctx context.Context, q store.MemoryQuery) (SearchResult, error) {
-	if q.Limit <= 0 {
-		q.Limit = SearchDefaultLimit
+func (m *Memory) Search(ctx context.Context, q SearchQuery) (SearchResult, error) {
+	sq, err := q.query()
+	if err != nil {
+		return SearchResult{}, err
 	}
+	res, err := m.search(ctx, sq)
+	res.NextOffset = nextOffset(res.Offset, len(res.Hits), res.Total)
+	return res, err
+}
+
+func (m *Memory) search(ctx context.Context, q store.MemoryQuery) (SearchResult, error) {
 	res := SearchResult{Offset: q.Offset, Mode: "bm25"}
 	if strings.TrimSpace(q.Text) == "" {
 		res.Mode = "recent"
@@ -344,14 +350,11 @@ func (m *Memory) Search(ctx context.Context, q store.MemoryQuery) (SearchResult,
 		return SearchResult{}, fmt.Errorf("search memory: %w", err)
 	}
 	res.Total, res.AtLeast = page.Total, page.AtLeast
+	if res.Mode == "bm25" && len(memory.Terms(q.Text)) == 0 {
+		res.Note = joinNote(res.Note, "every word of the query is too common to search by; name what the entry is about")
+	}
 	for _, h := range page.Hits {
 		res.Hits = append(res.Hits, hit(h.Entry, h.Snippet, h.Score))
-	}
-	if page.Recent {
-		res.Mode = "recent"
-		res.Note = joinNote(res.Note, "these words are in too many entries to rank; newest entries holding all of them first; add a rarer word to rank")
-	} else if len(page.Dropped) > 0 {
-		res.Note = joinNote(res.Note, "ranked by the rarer words; in too many entries to decide the ranking: "+strings.Join(page.Dropped, ", "))
 	}
 	return res, nil
 }
@@ -373,7 +376,7 @@ func oneLine(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return clip(s, n)
+	return problem.Clip(s, n)
 }
 
 // hybrid fuses the BM25 ranking with the embedding ranking by reciprocal
@@ -388,7 +391,7 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 			err = errors.New("no vector returned")
 		}
 		m.opts.Logger.Warn("query embedding failed; ranking by BM25 alone", "error", err)
-		return SearchResult{}, "semantic ranking unavailable (" + clip(err.Error(), 100) + "); ranked by BM25", nil
+		return SearchResult{}, "semantic ranking unavailable (" + problem.Clip(err.Error(), 100) + "); ranked by BM25", nil
 	}
 	var (
 		lex     []store.MemoryHit
@@ -472,9 +475,28 @@ type Timeline struct {
 
 // Context returns the anchor and up to before/after entries recorded just
 // before and after it, within its session when sameSession is set.
-func (m *Memory) Context(ctx context.Context, anchor memory.ID, before, after int, sameSession bool) (Timeline, error) {
+func (m *Memory) Context(ctx context.Context, q ContextQuery) (Timeline, error) {
+	ids, err := parseEntryIDs("id", []string{q.ID})
+	if err != nil {
+		fe := *err.(*problem.FieldError)
+		fe.Field = "id"
+		return Timeline{}, &fe
+	}
+	anchor := ids[0]
+	for _, f := range []struct {
+		name string
+		v    *int
+	}{{"before", &q.Before}, {"after", &q.After}} {
+		if *f.v < 0 || *f.v > MaxContext {
+			return Timeline{}, &problem.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", *f.v), Fix: fmt.Sprintf("pass 0 to %d", MaxContext)}
+		}
+		if *f.v == 0 {
+			*f.v = DefaultAround
+		}
+	}
+	before, after, sameSession := q.Before, q.After, q.SameSession
 	var tl Timeline
-	err := m.store.View(ctx, func(tx store.Tx) error {
+	err = m.store.View(ctx, func(tx store.Tx) error {
 		es, err := tx.Memories(ctx, []memory.ID{anchor})
 		if err != nil {
 			return err
@@ -502,7 +524,21 @@ func (m *Memory) Context(ctx context.Context, anchor memory.ID, before, after in
 const MaxGet = 20
 
 // Get is layer 3: full entries, in the order asked, and the ids not found.
-func (m *Memory) Get(ctx context.Context, ids []memory.ID) ([]memory.Entry, []memory.ID, error) {
+func (m *Memory) Get(ctx context.Context, refs []string) ([]memory.Entry, []memory.ID, error) {
+	if len(refs) == 0 {
+		return nil, nil, &problem.FieldError{Field: "ids", Problem: "is empty", Fix: `pass the ids a search listed, such as ["m12"]`, Hint: problem.SearchMemory}
+	}
+	if len(refs) > MaxGet {
+		return nil, nil, &problem.FieldError{Field: "ids", Problem: fmt.Sprintf("has %d ids", len(refs)), Fix: fmt.Sprintf("pass at most %d at a time", MaxGet)}
+	}
+	ids, err := parseEntryIDs("ids", refs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m.get(ctx, ids)
+}
+
+func (m *Memory) get(ctx context.Context, ids []memory.ID) ([]memory.Entry, []memory.ID, error) {
 	var es []memory.Entry
 	err := m.store.View(ctx, func(tx store.Tx) (err error) {
 		es, err = tx.Memories(ctx, ids)
@@ -536,17 +572,18 @@ type Pruned struct {
 const PruneList = 20
 
 // Prune removes the entries sel selects; with dryRun it only lists them.
-func (m *Memory) Prune(ctx context.Context, sel store.MemorySelector, dryRun bool) (Pruned, error) {
-	if len(sel.IDs) == 0 && len(sel.Types) == 0 && sel.Before.IsZero() {
-		return Pruned{}, &task.FieldError{Field: "ids", Problem: "is empty, and so are type and olderThanDays",
-			Fix: "pass ids, a type, older_than_days, or a type and an age"}
+func (m *Memory) Prune(ctx context.Context, q PruneQuery) (Pruned, error) {
+	sel, err := q.selector(m.now())
+	if err != nil {
+		return Pruned{}, err
 	}
+	dryRun := q.DryRun
 	p := Pruned{DryRun: dryRun}
 	do := m.store.Update
 	if dryRun {
 		do = m.store.View
 	}
-	err := do(ctx, func(tx store.Tx) error {
+	err = do(ctx, func(tx store.Tx) error {
 		all, total, err := tx.SelectMemories(ctx, sel)
 		if err != nil {
 			return err
@@ -571,14 +608,12 @@ func (m *Memory) Prune(ctx context.Context, sel store.MemorySelector, dryRun boo
 
 // Diagnose finds past mistakes like the error text, best first, with their
 // fixes.
-func (m *Memory) Diagnose(ctx context.Context, errText string, limit int) ([]memory.Entry, string, error) {
-	if strings.TrimSpace(errText) == "" {
-		return nil, "", &task.FieldError{Field: "error", Problem: "is empty", Fix: "pass the error message or its key line"}
+func (m *Memory) Diagnose(ctx context.Context, q DiagnoseQuery) ([]memory.Entry, string, error) {
+	q, err := q.normalize()
+	if err != nil {
+		return nil, "", err
 	}
-	if limit <= 0 {
-		limit = 3
-	}
-	res, err := m.Search(ctx, store.MemoryQuery{Text: errText, Types: []memory.Type{memory.Mistake}, Limit: limit})
+	res, err := m.search(ctx, store.MemoryQuery{Text: q.Error, Types: []memory.Type{memory.Mistake}, Limit: q.Limit})
 	if err != nil {
 		return nil, "", err
 	}
@@ -586,6 +621,6 @@ func (m *Memory) Diagnose(ctx context.Context, errText string, limit int) ([]mem
 	for i, h := range res.Hits {
 		ids[i] = h.ID
 	}
-	es, _, err := m.Get(ctx, ids)
+	es, _, err := m.get(ctx, ids)
 	return es, res.Note, err
 }

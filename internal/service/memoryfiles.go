@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 )
 
@@ -179,7 +180,7 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 	})
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return out, fmt.Errorf("import memory: %s does not exist; `cairn memory export` writes it", dir)
+			return out, problem.New(fs.ErrNotExist, dir+" does not exist", problem.ExportMemory)
 		}
 		return out, fmt.Errorf("import memory: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -53,7 +54,7 @@ func NewPlan(s store.Store) *Plan {
 func resolveRef(ctx context.Context, tx store.Tx, ref, field string) (task.Task, error) {
 	r, err := task.ParseRef(ref)
 	if err != nil {
-		return task.Task{}, &task.FieldError{Field: field, Problem: fmt.Sprintf("is %q, not a task id", clip(ref, 40)),
+		return task.Task{}, &problem.FieldError{Field: field, Problem: fmt.Sprintf("is %q, not a task id", problem.Clip(ref, 40)),
 			Fix: `pass an id such as "12", or "12.3" for subtask 3 of task 12`}
 	}
 	t, err := tx.Task(ctx, r.ID)
@@ -125,18 +126,110 @@ type Item struct {
 	Deps []task.ID
 }
 
-// List returns a page of tasks and how many match in all.
-func (p *Plan) List(ctx context.Context, q store.Query) ([]Item, int, error) {
+// TaskQuery is a request for a page of the plan's tasks, as a caller
+// spells it; List validates it and applies the defaults.
+type TaskQuery struct {
+	Statuses   []string // any of these; empty: all (or the open ones, with OpenOnly)
+	Priorities []string // any of these; empty: all
+	OpenOnly   bool     // with no Statuses: only the open statuses
+	// CreatedAfter … UpdatedBefore bound the times, as ISO 8601 dates or
+	// date-times (a time without a zone is UTC); empty: unbounded.
+	CreatedAfter, CreatedBefore, UpdatedAfter, UpdatedBefore string
+	Sort                                                     string // one of SortFields; empty: id
+	Order                                                    string // asc (default) or desc
+	WithBody                                                 bool   // fill in the tasks' bodies
+	Page                                                            // PlanPage's rule
+}
+
+// SortFields are the orders a task list can be sorted by.
+var SortFields = []string{store.SortID, store.SortPriority, store.SortCreated, store.SortUpdated, store.SortStatus}
+
+// TaskPage is a page of tasks: how many match in all and where the next
+// page starts (zero: this is the last).
+type TaskPage struct {
+	Items      []Item
+	Total      int
+	Offset     int
+	NextOffset int
+}
+
+func (q TaskQuery) query() (store.Query, error) {
 	var (
-		items []Item
-		total int
+		sq  store.Query
+		err error
 	)
-	err := p.store.View(ctx, func(tx store.Tx) error {
-		ts, n, err := tx.Query(ctx, q)
+	if sq.Statuses, err = parseStatuses("status", q.Statuses); err != nil {
+		return sq, err
+	}
+	if len(sq.Statuses) == 0 && q.OpenOnly {
+		for _, st := range task.Statuses {
+			if st.Open() {
+				sq.Statuses = append(sq.Statuses, st)
+			}
+		}
+	}
+	if sq.Priorities, err = parsePriorities("priority", q.Priorities); err != nil {
+		return sq, err
+	}
+	for _, d := range []struct {
+		name string
+		in   string
+		out  *time.Time
+	}{
+		{"createdAfter", q.CreatedAfter, &sq.CreatedAfter},
+		{"createdBefore", q.CreatedBefore, &sq.CreatedBefore},
+		{"updatedAfter", q.UpdatedAfter, &sq.UpdatedAfter},
+		{"updatedBefore", q.UpdatedBefore, &sq.UpdatedBefore},
+	} {
+		if *d.out, err = parseTime(d.name, d.in); err != nil {
+			return sq, err
+		}
+	}
+	if sq.Sort = strings.ToLower(strings.TrimSpace(q.Sort)); sq.Sort == "" {
+		sq.Sort = store.SortID
+	}
+	if !slices.Contains(SortFields, sq.Sort) {
+		return sq, &problem.FieldError{Field: "sort", Problem: "is " + problem.Quote(q.Sort), Fix: "use " + oneOf(SortFields)}
+	}
+	switch strings.ToLower(strings.TrimSpace(q.Order)) {
+	case "", "asc":
+	case "desc":
+		sq.Desc = true
+	default:
+		return sq, &problem.FieldError{Field: "order", Problem: "is " + problem.Quote(q.Order), Fix: "use asc or desc"}
+	}
+	p, err := PlanPage.apply(q.Page)
+	sq.Offset, sq.Limit, sq.WithBody = p.Offset, p.Limit, q.WithBody
+	return sq, err
+}
+
+// parseTime reads an ISO 8601 date or date-time; one without a zone is UTC.
+func parseTime(field, s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, strings.TrimSpace(s)); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, &problem.FieldError{Field: field, Problem: "is " + problem.Quote(s) + ", not an ISO 8601 date",
+		Fix: "use a date such as 2025-12-10 or 2025-12-10T09:00:00Z"}
+}
+
+// List returns a page of the tasks q selects.
+func (p *Plan) List(ctx context.Context, q TaskQuery) (TaskPage, error) {
+	sq, err := q.query()
+	if err != nil {
+		return TaskPage{}, err
+	}
+	out := TaskPage{Offset: sq.Offset}
+	err = p.store.View(ctx, func(tx store.Tx) error {
+		ts, n, err := tx.Query(ctx, sq)
 		if err != nil {
 			return err
 		}
-		total = n
+		out.Total = n
 		ids := make([]task.ID, len(ts))
 		for i, t := range ts {
 			ids[i] = t.ID
@@ -146,14 +239,15 @@ func (p *Plan) List(ctx context.Context, q store.Query) ([]Item, int, error) {
 			return err
 		}
 		for _, t := range ts {
-			items = append(items, Item{Task: t, Deps: deps[t.ID]})
+			out.Items = append(out.Items, Item{Task: t, Deps: deps[t.ID]})
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("list tasks: %w", err)
+		return TaskPage{}, fmt.Errorf("list tasks: %w", err)
 	}
-	return items, total, nil
+	out.NextOffset = nextOffset(out.Offset, len(out.Items), out.Total)
+	return out, nil
 }
 
 // NewTask is what create_task and add_subtask take.
@@ -179,21 +273,21 @@ func validPriority(p task.Priority) error {
 	if p.Valid() {
 		return nil
 	}
-	return &task.FieldError{Field: "priority", Problem: fmt.Sprintf("is %q", clip(string(p), 40)),
-		Fix: "use critical, high, medium or low"}
+	return &problem.FieldError{Field: "priority", Problem: fmt.Sprintf("is %q", problem.Clip(string(p), 40)),
+		Fix: "use " + oneOf(task.Priorities)}
 }
 
 func validStatus(s task.Status) error {
 	if s.Valid() {
 		return nil
 	}
-	return &task.FieldError{Field: "status", Problem: fmt.Sprintf("is %q", clip(string(s), 40)),
-		Fix: "use pending, in-progress, blocked, done, deferred or cancelled"}
+	return &problem.FieldError{Field: "status", Problem: fmt.Sprintf("is %q", problem.Clip(string(s), 40)),
+		Fix: "use " + oneOf(task.Statuses)}
 }
 
 func validDescription(d string) error {
 	if err := task.ValidateBody(d); err != nil {
-		fe := *err.(*task.FieldError)
+		fe := *err.(*problem.FieldError)
 		fe.Field = "description"
 		return &fe
 	}
@@ -205,15 +299,15 @@ func validDescription(d string) error {
 // ancestors and anything that would close a cycle.
 func resolveDeps(ctx context.Context, tx store.Tx, id, parent task.ID, refs []string) ([]task.ID, error) {
 	if len(refs) > 1000 {
-		return nil, &task.FieldError{Field: "dependencies", Problem: fmt.Sprintf("has %d entries", len(refs)), Fix: "keep it to at most 1000"}
+		return nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("has %d entries", len(refs)), Fix: "keep it to at most 1000"}
 	}
 	var out []task.ID
 	for _, ref := range refs {
 		t, err := resolveRef(ctx, tx, ref, "dependencies")
 		if err != nil {
 			if isNotFound(err) {
-				return nil, &task.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %q, which does not exist", clip(ref, 40)),
-					Fix: "depend only on existing tasks (get_tasks lists them)"}
+				return nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %q, which does not exist", problem.Clip(ref, 40)),
+					Fix: "depend only on existing tasks", Hint: problem.ListTasks}
 			}
 			return nil, err
 		}
@@ -234,7 +328,7 @@ func resolveDeps(ctx context.Context, tx store.Tx, id, parent task.ID, refs []st
 	// before its subtasks do.
 	for a := parent; a != 0; {
 		if slices.Contains(out, a) {
-			return nil, &task.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %s, an ancestor of this task, which can only finish after it", a),
+			return nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %s, an ancestor of this task, which can only finish after it", a),
 				Fix: "drop the ancestor from dependencies"}
 		}
 		at, err := tx.Task(ctx, a)
@@ -313,7 +407,7 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, err
 			return Detail{}, err
 		}
 		if !parent.Status.Open() {
-			return Detail{}, fmt.Errorf("%w: task %s is %s; add subtasks only to open tasks", task.ErrClosed, parent.ID, parent.Status)
+			return Detail{}, &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", parent.ID, parent.Status), Fix: "add subtasks only to open tasks"}
 		}
 	}
 	deps, err := resolveDeps(ctx, tx, 0, in.Parent, in.Deps)
@@ -343,7 +437,7 @@ func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 	case status == t.Status:
 		return t, nil
 	case t.Status == task.StatusDone:
-		return task.Task{}, fmt.Errorf("%w: task %s is done and completion is permanent; create a new task for follow-up work", task.ErrClosed, t.ID)
+		return task.Task{}, &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is done and completion is permanent", t.ID), Fix: "create a new task for follow-up work"}
 	case !status.Open():
 		if t.Status.Open() {
 			return closeTask(ctx, tx, t, status, now, "")
@@ -354,7 +448,12 @@ func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 }
 
 // Update changes a task and returns it.
-func (p *Plan) Update(ctx context.Context, ref, field string, c Change) (Detail, error) {
+func (p *Plan) Update(ctx context.Context, ref string, c Change) (Detail, error) {
+	return p.update(ctx, ref, "id", c)
+}
+
+// update is Update with the name of the argument that holds ref, for errors.
+func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail, error) {
 	scrub(&c)
 	if c.Title != nil {
 		if err := task.ValidateTitle(*c.Title); err != nil {
@@ -388,8 +487,8 @@ func (p *Plan) Update(ctx context.Context, ref, field string, c Change) (Detail,
 			if _, loopState, err := tx.Loop(ctx, t.ID); err != nil {
 				return err
 			} else if loopState != nil {
-				return &task.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),
-					Fix: "use loop_pause, loop_resume, loop_complete, loop_fail or loop_cancel"}
+				return &problem.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),
+					Hint: problem.ControlLoop}
 			}
 		}
 		now := p.now()
@@ -440,10 +539,10 @@ type Deleted struct {
 // Delete removes a task and its subtasks from the plan; other tasks stop
 // depending on them, agents focused inside move on, and completed ones stay
 // in the archive.
-func (p *Plan) Delete(ctx context.Context, ref, field string) (Deleted, error) {
+func (p *Plan) Delete(ctx context.Context, ref string) (Deleted, error) {
 	var r Deleted
 	err := p.store.Update(ctx, func(tx store.Tx) error {
-		t, err := resolveRef(ctx, tx, ref, field)
+		t, err := resolveRef(ctx, tx, ref, "id")
 		if err != nil {
 			return err
 		}
@@ -539,6 +638,13 @@ func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 	return next.board, nil
 }
 
+// NextQuery narrows the candidates for the next task: statuses (default
+// pending and in-progress) and priorities, as a caller spells them.
+type NextQuery struct {
+	Statuses   []string
+	Priorities []string
+}
+
 // Recommendation is get_next_task's answer.
 type Recommendation struct {
 	Task      *task.Task // nil when nothing qualifies
@@ -548,16 +654,16 @@ type Recommendation struct {
 
 // Next recommends the task to work on next (see task.Board.Next for the rule)
 // and says why in one sentence.
-func (p *Plan) Next(ctx context.Context, f task.NextFilter) (Recommendation, error) {
-	for _, s := range f.Statuses {
-		if err := validStatus(s); err != nil {
-			return Recommendation{}, err
-		}
+func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
+	var (
+		f   task.NextFilter
+		err error
+	)
+	if f.Statuses, err = parseStatuses("status", q.Statuses); err != nil {
+		return Recommendation{}, err
 	}
-	for _, pr := range f.Priorities {
-		if err := validPriority(pr); err != nil {
-			return Recommendation{}, err
-		}
+	if f.Priorities, err = parsePriorities("priority", q.Priorities); err != nil {
+		return Recommendation{}, err
 	}
 	b, err := p.Board(ctx)
 	if err != nil {
@@ -663,7 +769,7 @@ func (p *Plan) UpdateSubtask(ctx context.Context, ref string, c Change) (Detail,
 	if err := requireSubtaskRef(ref); err != nil {
 		return Detail{}, err
 	}
-	d, err := p.Update(ctx, ref, "subtaskId", c)
+	d, err := p.update(ctx, ref, "subtaskId", c)
 	if err != nil {
 		return Detail{}, err
 	}
@@ -701,7 +807,7 @@ func (p *Plan) DeleteSubtask(ctx context.Context, ref string) (Detail, error) {
 func requireSubtaskRef(ref string) error {
 	r, err := task.ParseRef(ref)
 	if err != nil || len(r.Path) == 0 {
-		return &task.FieldError{Field: "subtaskId", Problem: fmt.Sprintf("is %q, not a subtask id", clip(ref, 40)),
+		return &problem.FieldError{Field: "subtaskId", Problem: fmt.Sprintf("is %q, not a subtask id", problem.Clip(ref, 40)),
 			Fix: `pass "parentId.N", e.g. "12.3" for subtask 3 of task 12`}
 	}
 	return nil

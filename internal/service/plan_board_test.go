@@ -82,7 +82,7 @@ func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
 	if _, err := focus.CreateNewTask(ctx, "agent0", "focus root", ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := plan.Next(ctx, task.NextFilter{}); err != nil { // the board is cached from here on
+	if _, err := plan.Next(ctx, service.NextQuery{}); err != nil { // the board is cached from here on
 		t.Fatal(err)
 	}
 
@@ -105,7 +105,7 @@ func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
 	for range 3 {
 		readers.Go(func() {
 			for !stop.Load() {
-				r, err := plan.Next(ctx, task.NextFilter{})
+				r, err := plan.Next(ctx, service.NextQuery{})
 				if err != nil {
 					t.Error(err)
 					return
@@ -142,7 +142,7 @@ func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
 					t.Errorf("writer %d: %s depends on open %s but is not blocked", w, bt.ID, a.ID)
 				}
 				done := task.StatusDone
-				if _, err := p.Update(ctx, a.ID.String(), "id", service.Change{Status: &done}); err != nil {
+				if _, err := p.Update(ctx, a.ID.String(), service.Change{Status: &done}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -153,7 +153,7 @@ func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
 				if b.Blocked(bt.ID) {
 					t.Errorf("writer %d: %s is still blocked after its dependency %s finished", w, bt.ID, a.ID)
 				}
-				r, err := plan.Next(ctx, task.NextFilter{Priorities: []task.Priority{critical}})
+				r, err := plan.Next(ctx, service.NextQuery{Priorities: []string{string(critical)}})
 				if err != nil {
 					t.Error(err)
 					return
@@ -161,7 +161,7 @@ func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
 				if r.Task != nil && r.Task.ID == a.ID {
 					t.Errorf("writer %d: next task is %s, finished", w, a.ID)
 				}
-				if _, err := p.Delete(ctx, bt.ID.String(), "id"); err != nil {
+				if _, err := p.Delete(ctx, bt.ID.String()); err != nil {
 					t.Error(err)
 					return
 				}

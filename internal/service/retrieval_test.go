@@ -21,10 +21,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-dev/cairn/internal/embed"
+	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
-	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/testutil/embedserver"
 )
@@ -90,7 +89,7 @@ func TestRetrieval(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := embedserver.Start(t)
-	client, err := embed.New(embed.Config{URL: srv.URL, Model: "embedserver"})
+	client, err := embedding.New(embedding.Config{URL: srv.URL, Model: "embedserver"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +121,7 @@ func TestRetrieval(t *testing.T) {
 			name string
 			m    *service.Memory
 		}{{"bm25", lexical}, {"hybrid", hybrid}} {
-			res, err := mode.m.Search(ctx, store.MemoryQuery{Text: q.Query, Limit: 10})
+			res, err := mode.m.Search(ctx, service.SearchQuery{Text: q.Query, Page: service.Page{Limit: 10}})
 			if err != nil {
 				t.Fatal(err)
 			}

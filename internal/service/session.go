@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/task"
 )
 
 // SessionPatch is what a session start, update or end adds. Lists are
@@ -48,25 +48,25 @@ func (p *SessionPatch) clean() (int, error) {
 		red(&p.Decisions[i].Decision)
 		red(&p.Decisions[i].Reasoning)
 		if p.Decisions[i].Decision == "" {
-			return n, &task.FieldError{Field: fmt.Sprintf("decisions[%d].decision", i), Problem: "is empty", Fix: "give the decision"}
+			return n, &problem.FieldError{Field: fmt.Sprintf("decisions[%d].decision", i), Problem: "is empty", Fix: "give the decision"}
 		}
 	}
 	for i := range p.ErrorsResolved {
 		red(&p.ErrorsResolved[i].Error)
 		red(&p.ErrorsResolved[i].Fix)
 		if p.ErrorsResolved[i].Error == "" {
-			return n, &task.FieldError{Field: fmt.Sprintf("errors_resolved[%d].error", i), Problem: "is empty", Fix: "give the error that was resolved"}
+			return n, &problem.FieldError{Field: fmt.Sprintf("errors_resolved[%d].error", i), Problem: "is empty", Fix: "give the error that was resolved"}
 		}
 	}
 	if p.Outcome != "" && !slices.Contains(memory.Outcomes, p.Outcome) {
-		return n, &task.FieldError{Field: "outcome", Problem: fmt.Sprintf("is %q", clip(p.Outcome, 40)), Fix: "use " + strings.Join(memory.Outcomes, ", ")}
+		return n, &problem.FieldError{Field: "outcome", Problem: fmt.Sprintf("is %q", problem.Clip(p.Outcome, 40)), Fix: "use " + strings.Join(memory.Outcomes, ", ")}
 	}
 	for _, f := range []struct {
 		name string
 		v    string
 	}{{"goal", p.Goal}, {"summary", p.Summary}} {
 		if len(f.v) > maxNoteText {
-			return n, &task.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d bytes", len(f.v)), Fix: fmt.Sprintf("keep it under %d", maxNoteText)}
+			return n, &problem.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d bytes", len(f.v)), Fix: fmt.Sprintf("keep it under %d", maxNoteText)}
 		}
 	}
 	for _, l := range []struct {
@@ -74,11 +74,11 @@ func (p *SessionPatch) clean() (int, error) {
 		items []string
 	}{{"filesModified", p.FilesModified}, {"tasksCompleted", p.TasksCompleted}, {"tasksPending", p.TasksPending}} {
 		if len(l.items) > maxSessionList {
-			return n, &task.FieldError{Field: l.name, Problem: fmt.Sprintf("has %d items", len(l.items)), Fix: fmt.Sprintf("give at most %d", maxSessionList)}
+			return n, &problem.FieldError{Field: l.name, Problem: fmt.Sprintf("has %d items", len(l.items)), Fix: fmt.Sprintf("give at most %d", maxSessionList)}
 		}
 	}
 	if len(p.Decisions) > maxSessionList || len(p.ErrorsResolved) > maxSessionList {
-		return n, &task.FieldError{Field: "decisions", Problem: "has too many items", Fix: fmt.Sprintf("give at most %d a call", maxSessionList)}
+		return n, &problem.FieldError{Field: "decisions", Problem: "has too many items", Fix: fmt.Sprintf("give at most %d a call", maxSessionList)}
 	}
 	return n, nil
 }
@@ -124,12 +124,16 @@ type SessionResult struct {
 // StartSession opens a session for agent. With a parent it joins the
 // parent's thread; without one, an agent's still-open session becomes the
 // parent, so reconnects keep one thread.
-func (m *Memory) StartSession(ctx context.Context, agent string, parent memory.SessionID, branch string, p SessionPatch) (SessionResult, error) {
+func (m *Memory) StartSession(ctx context.Context, agent, parentRef, branch string, p SessionPatch) (SessionResult, error) {
+	parent, err := parseSessionID("parent_session_id", parentRef)
+	if err != nil {
+		return SessionResult{}, err
+	}
 	red, err := p.clean()
 	if err != nil {
 		return SessionResult{}, err
 	}
-	if branch == "" {
+	if branch = strings.TrimSpace(branch); branch == "" {
 		branch = m.opts.Branch()
 	}
 	now := m.now()
@@ -180,11 +184,25 @@ func (m *Memory) StartSession(ctx context.Context, agent string, parent memory.S
 	return res, nil
 }
 
+// parseSessionID reads a session id ("s4" or "4") for the argument field;
+// an empty one is zero.
+func parseSessionID(field, s string) (memory.SessionID, error) {
+	if strings.TrimSpace(s) == "" {
+		return 0, nil
+	}
+	id, err := memory.ParseSessionID(s)
+	if err != nil {
+		return 0, &problem.FieldError{Field: field, Problem: "is " + problem.Quote(s) + ", not a session id",
+			Fix: `pass an id such as "s4"`, Hint: problem.ListSessions}
+	}
+	return id, nil
+}
+
 // withField names the argument behind a not-found error.
 func withField(err error, field string) error {
 	if nf, ok := errors.AsType[*memory.NotFoundError](err); ok {
-		return &task.FieldError{Field: field, Problem: fmt.Sprintf("names %s %s, which does not exist", nf.Kind, nf.ID),
-			Fix: "pass an existing id; session with action list shows them"}
+		return &problem.FieldError{Field: field, Problem: fmt.Sprintf("names %s %s, which does not exist", nf.Kind, nf.ID),
+			Fix: "pass an existing id", Hint: problem.ListSessions}
 	}
 	return err
 }
@@ -200,28 +218,32 @@ func (m *Memory) resolveSession(ctx context.Context, tx store.Tx, agent string, 
 		return memory.Session{}, err
 	}
 	if len(open) == 0 {
-		return memory.Session{}, &task.FieldError{Field: "session_id", Problem: "is missing and this agent has no open session",
-			Fix: "start one with action start, or pass the session's id"}
+		return memory.Session{}, &problem.FieldError{Field: "session_id", Problem: "is missing and this agent has no open session",
+			Fix: "pass the session's id", Hint: problem.StartSession}
 	}
 	return open[0], nil
 }
 
 // UpdateSession records progress in a session (id, else the agent's open
 // one).
-func (m *Memory) UpdateSession(ctx context.Context, agent string, id memory.SessionID, p SessionPatch) (SessionResult, error) {
+func (m *Memory) UpdateSession(ctx context.Context, agent, id string, p SessionPatch) (SessionResult, error) {
 	return m.changeSession(ctx, agent, id, p, false)
 }
 
 // EndSession closes a session with its outcome and folds what it recorded
 // into its branch's context.
-func (m *Memory) EndSession(ctx context.Context, agent string, id memory.SessionID, p SessionPatch) (SessionResult, error) {
-	if p.Outcome == "" {
+func (m *Memory) EndSession(ctx context.Context, agent, id string, p SessionPatch) (SessionResult, error) {
+	if p.Outcome = strings.TrimSpace(p.Outcome); p.Outcome == "" {
 		p.Outcome = "success"
 	}
 	return m.changeSession(ctx, agent, id, p, true)
 }
 
-func (m *Memory) changeSession(ctx context.Context, agent string, id memory.SessionID, p SessionPatch, end bool) (SessionResult, error) {
+func (m *Memory) changeSession(ctx context.Context, agent, ref string, p SessionPatch, end bool) (SessionResult, error) {
+	id, err := parseSessionID("session_id", ref)
+	if err != nil {
+		return SessionResult{}, err
+	}
 	red, err := p.clean()
 	if err != nil {
 		return SessionResult{}, err
@@ -233,7 +255,7 @@ func (m *Memory) changeSession(ctx context.Context, agent string, id memory.Sess
 			return withField(err, "session_id")
 		}
 		if !s.Open() {
-			return fmt.Errorf("session %s ended at %s; start a new one with action start: %w", s.ID, s.EndedAt.Format("2006-01-02 15:04"), memory.ErrEnded)
+			return problem.New(memory.ErrEnded, fmt.Sprintf("session %s ended at %s", s.ID, s.EndedAt.Format("2006-01-02 15:04")), problem.StartSession)
 		}
 		now := m.now()
 		p.apply(&s, now)
@@ -270,26 +292,54 @@ func (m *Memory) foldIntoBranch(ctx context.Context, tx store.Tx, s memory.Sessi
 }
 
 // Session returns one session.
-func (m *Memory) Session(ctx context.Context, agent string, id memory.SessionID) (memory.Session, error) {
+func (m *Memory) Session(ctx context.Context, agent, ref string) (memory.Session, error) {
+	id, err := parseSessionID("session_id", ref)
+	if err != nil {
+		return memory.Session{}, err
+	}
 	var s memory.Session
-	err := m.store.View(ctx, func(tx store.Tx) (err error) {
+	err = m.store.View(ctx, func(tx store.Tx) (err error) {
 		s, err = m.resolveSession(ctx, tx, agent, id)
 		return err
 	})
 	return s, err
 }
 
+// SessionQuery selects sessions: one thread, one branch, the open ones; a
+// page at a time (SessionPage).
+type SessionQuery struct {
+	ThreadID string
+	Branch   string
+	OpenOnly bool
+	Page
+}
+
+// SessionList is a page of sessions, newest first.
+type SessionList struct {
+	Sessions   []memory.Session
+	Total      int
+	Offset     int
+	NextOffset int
+}
+
 // Sessions lists sessions, newest first.
-func (m *Memory) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
-	var (
-		out   []memory.Session
-		total int
-	)
-	err := m.store.View(ctx, func(tx store.Tx) (err error) {
-		out, total, err = tx.Sessions(ctx, q)
+func (m *Memory) Sessions(ctx context.Context, q SessionQuery) (SessionList, error) {
+	p, err := SessionPage.apply(q.Page)
+	if err != nil {
+		return SessionList{}, err
+	}
+	thread, err := parseSessionID("thread_id", q.ThreadID)
+	if err != nil {
+		return SessionList{}, err
+	}
+	out := SessionList{Offset: p.Offset}
+	err = m.store.View(ctx, func(tx store.Tx) (err error) {
+		out.Sessions, out.Total, err = tx.Sessions(ctx, store.SessionQuery{ThreadID: thread, Branch: strings.TrimSpace(q.Branch),
+			OpenOnly: q.OpenOnly, Offset: p.Offset, Limit: p.Limit})
 		return err
 	})
-	return out, total, err
+	out.NextOffset = nextOffset(out.Offset, len(out.Sessions), out.Total)
+	return out, err
 }
 
 // BranchPatch is what a branch save adds.
@@ -309,11 +359,11 @@ func (m *Memory) branchName(name string) (string, error) {
 		name = m.opts.Branch()
 	}
 	if name == "" {
-		return "", &task.FieldError{Field: "branch", Problem: "is missing and the project is not in a git work tree",
+		return "", &problem.FieldError{Field: "branch", Problem: "is missing and the project is not in a git work tree",
 			Fix: "pass the branch name"}
 	}
 	if len(name) > 255 || strings.ContainsAny(name, " \t\n~^:?*[\\") {
-		return "", &task.FieldError{Field: "branch", Problem: fmt.Sprintf("is %q, not a git branch name", clip(name, 40)), Fix: "use the name git shows, such as feat/login"}
+		return "", &problem.FieldError{Field: "branch", Problem: fmt.Sprintf("is %q, not a git branch name", problem.Clip(name, 40)), Fix: "use the name git shows, such as feat/login"}
 	}
 	return name, nil
 }
@@ -426,7 +476,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 				pr.Already++
 				continue
 			}
-			e := memory.Entry{UID: uid, Type: memory.Decision, Title: clip(d.Decision, memory.MaxTitle), Content: d.Decision,
+			e := memory.Entry{UID: uid, Type: memory.Decision, Title: problem.Clip(d.Decision, memory.MaxTitle), Content: d.Decision,
 				Rationale: d.Reasoning, Branch: name, SessionID: d.SessionID.String(), Tags: []string{"promoted"}, CreatedAt: now, UpdatedAt: now}
 			e.Normalize()
 			if err := memory.Validate(e); err != nil {
@@ -445,7 +495,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 				pr.Already++
 				continue
 			}
-			e := memory.Entry{UID: uid, Type: memory.Mistake, Title: clip(r.Error, memory.MaxTitle), Content: r.Error, Fix: r.Fix,
+			e := memory.Entry{UID: uid, Type: memory.Mistake, Title: problem.Clip(r.Error, memory.MaxTitle), Content: r.Error, Fix: r.Fix,
 				Branch: name, SessionID: r.SessionID.String(), Tags: []string{"promoted"}, Occurrences: 1, CreatedAt: now, UpdatedAt: now}
 			e.Normalize()
 			// A mistake already in memory is not counted again: promoting
@@ -475,6 +525,9 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 // MergeBranch folds one branch's context into another's, as the branch
 // itself is merged; the source remembers where it went.
 func (m *Memory) MergeBranch(ctx context.Context, from, into string) (memory.BranchContext, error) {
+	if strings.TrimSpace(into) == "" {
+		return memory.BranchContext{}, &problem.FieldError{Field: "into", Problem: "is required to merge", Fix: "pass the branch it merges into, such as main"}
+	}
 	from, err := m.branchName(from)
 	if err != nil {
 		return memory.BranchContext{}, withFieldName(err, "from")
@@ -483,7 +536,7 @@ func (m *Memory) MergeBranch(ctx context.Context, from, into string) (memory.Bra
 		return memory.BranchContext{}, withFieldName(err, "into")
 	}
 	if from == into {
-		return memory.BranchContext{}, &task.FieldError{Field: "into", Problem: "is the branch being merged", Fix: "pass into: the branch it is merged into, such as main"}
+		return memory.BranchContext{}, &problem.FieldError{Field: "into", Problem: "is the branch being merged", Fix: "pass into: the branch it is merged into, such as main"}
 	}
 	var out memory.BranchContext
 	err = m.store.Update(ctx, func(tx store.Tx) error {
@@ -515,7 +568,7 @@ func (m *Memory) MergeBranch(ctx context.Context, from, into string) (memory.Bra
 }
 
 func withFieldName(err error, field string) error {
-	if fe, ok := err.(*task.FieldError); ok {
+	if fe, ok := err.(*problem.FieldError); ok {
 		c := *fe
 		c.Field = field
 		return &c

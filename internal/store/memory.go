@@ -95,11 +95,6 @@ type MemoryResult struct {
 	// is a lower bound (counting further would cost more than it says).
 	Total   int
 	AtLeast bool
-	// Recent is set when a text search listed entries newest first
-	// because its words were too common to rank; Dropped names the words
-	// left out of the ranking for being in too many entries.
-	Recent  bool
-	Dropped []string
 }
 
 // MemoryHit is an entry as a search lists it: no content, a snippet instead.

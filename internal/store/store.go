@@ -1,7 +1,7 @@
 // Package store defines the one interface every Cairn backend implements:
 // transactions over the project's task tree, the per-agent focus pointers and
-// the completion archive. Backends live in subpackages (sqlite, and later
-// postgres) and all pass the contract suite in storetest.
+// the completion archive. Backends live in subpackages (sqlite and postgres)
+// and all pass the contract suite in storetest.
 package store
 
 import (
@@ -9,8 +9,14 @@ import (
 	"errors"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/task"
 )
+
+// ErrBusy means another writer held the database past the store's busy
+// timeout; nothing was changed, and the call may be retried.
+var ErrBusy = &problem.Error{Kind: problem.ErrUnavailable, What: "the project's database is busy with another writer",
+	Fix: "nothing was changed; retry in a moment"}
 
 // ErrClosed is returned by a store that has been closed.
 var ErrClosed = errors.New("store is closed")
@@ -19,23 +25,13 @@ var ErrClosed = errors.New("store is closed")
 // method documents.
 var ErrDuplicate = errors.New("duplicate")
 
-// ErrFault is wrapped by every *FaultError.
-var ErrFault = errors.New("storage fault")
+// ErrFault and FaultError are problem's: a failure of the storage under
+// the store (see problem.FaultError), which stores report and surfaces
+// render without importing a store.
+var ErrFault = problem.ErrFault
 
-// FaultError is a failure of what lies under the store rather than of the
-// request: the disk is full, the file system is read-only, the database is
-// corrupt or is not one. Problem says what is wrong and Fix what a person
-// must do; Err is the driver's error, for logs.
-type FaultError struct {
-	Problem string
-	Fix     string
-	Err     error
-}
-
-func (e *FaultError) Error() string { return e.Problem + ": " + e.Fix }
-
-// Unwrap makes a FaultError both ErrFault and its cause.
-func (e *FaultError) Unwrap() []error { return []error{ErrFault, e.Err} }
+// FaultError is problem.FaultError.
+type FaultError = problem.FaultError
 
 // Store is one project's durable state.
 type Store interface {

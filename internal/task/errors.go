@@ -3,14 +3,17 @@ package task
 import (
 	"errors"
 	"fmt"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 // Sentinel errors for what callers test. Surfaces map them to stable codes.
 var (
 	// ErrNotFound means no visible task has the given ID.
 	ErrNotFound = errors.New("task not found")
-	// ErrInvalid means an argument breaks a rule; a *FieldError says which.
-	ErrInvalid = errors.New("invalid argument")
+	// ErrInvalid means an argument breaks a rule; a *problem.FieldError
+	// says which.
+	ErrInvalid = problem.ErrInvalid
 	// ErrZen means the operation needs a current task and there is none.
 	ErrZen = errors.New("no current task")
 	// ErrHasOpenChildren means a task cannot be completed before its children.
@@ -18,24 +21,6 @@ var (
 	// ErrClosed means the task is already completed or cancelled.
 	ErrClosed = errors.New("task is closed")
 )
-
-// FieldError is an invalid argument: which field, what is wrong, how to fix it.
-type FieldError struct {
-	Field   string
-	Problem string
-	Fix     string
-}
-
-func (e *FieldError) Error() string {
-	msg := fmt.Sprintf("%s %s", e.Field, e.Problem)
-	if e.Fix != "" {
-		msg += ": " + e.Fix
-	}
-	return msg
-}
-
-// Unwrap makes every FieldError an ErrInvalid.
-func (e *FieldError) Unwrap() error { return ErrInvalid }
 
 // NotFoundError names the ID that was not found: a task, or with Sub set,
 // subtask number Sub of task ID (zero ID: of the roots).

@@ -5,6 +5,7 @@ package task
 
 import (
 	"fmt"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"strconv"
 	"strings"
 	"time"
@@ -111,14 +112,14 @@ type Completion struct {
 func ValidateTitle(title string) error {
 	switch {
 	case !utf8.ValidString(title):
-		return &FieldError{Field: "title", Problem: "is not valid UTF-8", Fix: "send the title as UTF-8 text"}
+		return &problem.FieldError{Field: "title", Problem: "is not valid UTF-8", Fix: "send the title as UTF-8 text"}
 	case strings.TrimSpace(title) == "":
-		return &FieldError{Field: "title", Problem: "is empty", Fix: "give the task a short title"}
+		return &problem.FieldError{Field: "title", Problem: "is empty", Fix: "give the task a short title"}
 	case utf8.RuneCountInString(title) > MaxTitleLen:
-		return &FieldError{Field: "title", Problem: fmt.Sprintf("is %d characters, over the limit of %d", utf8.RuneCountInString(title), MaxTitleLen),
+		return &problem.FieldError{Field: "title", Problem: fmt.Sprintf("is %d characters, over the limit of %d", utf8.RuneCountInString(title), MaxTitleLen),
 			Fix: "shorten the title and put the detail in body"}
 	case strings.ContainsAny(title, "\r\n"):
-		return &FieldError{Field: "title", Problem: "contains a line break", Fix: "keep the title on one line and put the detail in body"}
+		return &problem.FieldError{Field: "title", Problem: "contains a line break", Fix: "keep the title on one line and put the detail in body"}
 	}
 	return nil
 }
@@ -127,9 +128,9 @@ func ValidateTitle(title string) error {
 func ValidateBody(body string) error {
 	switch {
 	case !utf8.ValidString(body):
-		return &FieldError{Field: "body", Problem: "is not valid UTF-8", Fix: "send the body as UTF-8 text"}
+		return &problem.FieldError{Field: "body", Problem: "is not valid UTF-8", Fix: "send the body as UTF-8 text"}
 	case len(body) > MaxBodyLen:
-		return &FieldError{Field: "body", Problem: fmt.Sprintf("is %d bytes, over the limit of %d (1 MiB)", len(body), MaxBodyLen),
+		return &problem.FieldError{Field: "body", Problem: fmt.Sprintf("is %d bytes, over the limit of %d (1 MiB)", len(body), MaxBodyLen),
 			Fix: "store a summary and keep large material in files"}
 	}
 	return nil

@@ -2,6 +2,7 @@ package task
 
 import (
 	"errors"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"strings"
 	"testing"
 
@@ -54,9 +55,9 @@ func TestValidateTitle(t *testing.T) {
 				}
 				return
 			}
-			var fe *FieldError
+			var fe *problem.FieldError
 			if !errors.As(err, &fe) || fe.Field != "title" || !strings.Contains(err.Error(), tc.problem) || fe.Fix == "" {
-				t.Fatalf("error %v: want a title FieldError mentioning %q with a fix", err, tc.problem)
+				t.Fatalf("error %v: want a title problem.FieldError mentioning %q with a fix", err, tc.problem)
 			}
 		})
 	}

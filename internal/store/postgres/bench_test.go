@@ -3,9 +3,13 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/benchseed"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
@@ -109,4 +113,46 @@ func BenchmarkVersion(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkSearchMemory: memory search on PostgreSQL over the entries the
+// end-to-end memory benchmark seeds (internal/benchseed), with the same
+// queries; reports latency percentiles. CAIRN_BENCH_MEMORY sets how many
+// entries (default 10,000; seeding takes a while).
+//
+//	go test -run '^$' -bench '^BenchmarkSearchMemory$' -benchtime 400x ./internal/store/postgres/
+func BenchmarkSearchMemory(b *testing.B) {
+	ctx := context.Background()
+	n := 10_000
+	if v := os.Getenv("CAIRN_BENCH_MEMORY"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s, err := postgres.Open(ctx, pgtest.URL(b), postgres.Options{Project: pgtest.Project(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if err := benchseed.SeedMemoryStore(ctx, s, n); err != nil {
+		b.Fatal(err)
+	}
+	qs := benchseed.MemoryQueries(200)
+	lat := make([]time.Duration, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		t0 := time.Now()
+		if err := s.View(ctx, func(tx store.Tx) error {
+			_, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: qs[i%len(qs)], Limit: 10})
+			return err
+		}); err != nil {
+			b.Fatal(err)
+		}
+		lat[i] = time.Since(t0)
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 }

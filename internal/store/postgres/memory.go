@@ -16,16 +16,15 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/rank"
 )
 
-// Full-text search uses PostgreSQL's english configuration (stemming, stop
-// words); an entry's vector weighs its title A, tags B and the rest C, and
-// ts_rank's weights for {D, C, B, A} follow the embedded store's BM25
-// column weights (title 8, tags 4, body 1).
+// Memory search no longer reads the tsvector (it ranks from the postings
+// tables, see SearchMemory); the column is still written, weighing the
+// title A, tags B and the rest C, until a migration drops it.
 const (
-	tsConfig  = `'english'`
-	tsWeights = `'{0.0, 0.125, 0.5, 1.0}'`
-	ftsExpr   = `setweight(to_tsvector(` + tsConfig + `, $4), 'A') || setweight(to_tsvector(` + tsConfig + `, coalesce(array_to_string($7::text[], ' '), '')), 'B') || setweight(to_tsvector(` + tsConfig + `, $21), 'C')`
+	tsConfig = `'english'`
+	ftsExpr  = `setweight(to_tsvector(` + tsConfig + `, $4), 'A') || setweight(to_tsvector(` + tsConfig + `, coalesce(array_to_string($7::text[], ' '), '')), 'B') || setweight(to_tsvector(` + tsConfig + `, $21), 'C')`
 )
 
 const (
@@ -165,6 +164,9 @@ func (x *txn) AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, erro
 	}
 	x.dirty = true
 	e.ID = memory.ID(id)
+	if err := x.post(ctx, e); err != nil { // a new entry: nothing to unindex
+		return memory.Entry{}, fmt.Errorf("index memory %s: %w", e.ID, err)
+	}
 	return e, nil
 }
 
@@ -180,6 +182,9 @@ func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
 		return &memory.NotFoundError{Kind: "entry", ID: e.ID.String()}
 	}
 	x.dirty = true
+	if err := x.index(ctx, e); err != nil {
+		return fmt.Errorf("index memory %s: %w", e.ID, err)
+	}
 	return nil
 }
 
@@ -263,51 +268,163 @@ func memFilters(q store.MemoryQuery, p *params) string {
 	return b.String()
 }
 
-// tsQuery is a tsquery for plain words: any of them matching, each read as
-// text (plainto_tsquery), never as query syntax.
-func tsQuery(text string, p *params) string {
-	terms := memory.Terms(text)
-	if len(terms) == 0 {
-		return ""
-	}
-	parts := make([]string, len(terms))
-	for i, t := range terms {
-		parts[i] = "plainto_tsquery(" + tsConfig + ", " + p.add(t) + ")"
-	}
-	return "(" + strings.Join(parts, " || ") + ")"
+// source is the full-text index as one search sees it: rank.Source with
+// the query's filters applied to the postings it reads.
+type source struct {
+	x *txn
+	q store.MemoryQuery
 }
 
-// SearchMemory counts and ranks every match: the GIN index on the vector
-// finds them, so it does not bound its work the way the embedded store may
-// (AtLeast, Recent and Dropped stay unset).
+func (s source) filtered() bool {
+	return memFilters(s.q, &params{}) != ""
+}
+
+func (s source) Stats(ctx context.Context) (int, float64, error) {
+	var (
+		docs  int64
+		total float64
+	)
+	err := s.x.tx.QueryRow(ctx, `SELECT memory_docs, memory_len FROM projects WHERE id = $1`, s.x.p).Scan(&docs, &total)
+	return int(docs), total, err
+}
+
+func (s source) DF(ctx context.Context, terms []string) (map[string]int, error) {
+	rows, err := s.x.tx.Query(ctx, `SELECT term, df FROM memory_terms WHERE project_id = $1 AND term = ANY($2) AND df > 0`, s.x.p, terms)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[string]int, len(terms))
+	for rows.Next() {
+		var (
+			t  string
+			df int32
+		)
+		if err := rows.Scan(&t, &df); err != nil {
+			return nil, err
+		}
+		out[t] = int(df)
+	}
+	return out, rows.Err()
+}
+
+func scanPostings(rows pgx.Rows, err error) ([]rank.Posting, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []rank.Posting
+	for rows.Next() {
+		var (
+			p      rank.Posting
+			tf, dl float32
+		)
+		if err := rows.Scan(&p.Entry, &tf, &dl); err != nil {
+			return nil, err
+		}
+		p.TF, p.Len = float64(tf), float64(dl)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+func (s source) Top(ctx context.Context, term string, limit int) ([]rank.Posting, error) {
+	p := &params{args: []any{s.x.p, term}}
+	where := memFilters(s.q, p)
+	if where == "" {
+		return scanPostings(s.x.tx.Query(ctx, `SELECT entry_id, tf, dl FROM memory_postings WHERE project_id = $1 AND term = $2
+		ORDER BY impact DESC LIMIT `+p.add(int64(limit)), p.args...))
+	}
+	q := `SELECT p.entry_id, p.tf, p.dl FROM memory_postings p JOIN memory_entries e ON e.project_id = p.project_id AND e.id = p.entry_id
+	WHERE p.project_id = $1 AND p.term = $2` + where + ` ORDER BY p.impact DESC LIMIT ` + p.add(int64(limit))
+	return scanPostings(s.x.tx.Query(ctx, q, p.args...))
+}
+
+func (s source) Lookup(ctx context.Context, term string, entries []int64) ([]rank.Posting, error) {
+	return scanPostings(s.x.tx.Query(ctx, `SELECT entry_id, tf, dl FROM memory_postings WHERE project_id = $1 AND term = $2
+	AND entry_id = ANY($3)`, s.x.p, term, entries))
+}
+
+// snippetWords is how long a hit's snippet is.
+const snippetWords = 16
+
+// SearchMemory ranks every entry holding any of the query's terms by BM25
+// (internal/store/rank), within the same fixed amount of work as the
+// embedded store, and gives the same answers.
 func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) (store.MemoryResult, error) {
-	hits, total, err := x.searchMemory(ctx, q)
-	return store.MemoryResult{Hits: hits, Total: total}, err
-}
-
-func (x *txn) searchMemory(ctx context.Context, q store.MemoryQuery) ([]store.MemoryHit, int, error) {
+	var res store.MemoryResult
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 10
 	}
-	p := &params{args: []any{x.p}}
-	match := tsQuery(q.Text, p)
-	where := memFilters(q, p)
-	var list, count string
-	if match == "" {
-		list = `SELECT ` + memHitCols + `, left(e.content, 160), 0.0::float8 FROM memory_entries e WHERE e.project_id = $1` + where +
-			` ORDER BY e.id DESC`
-		count = `SELECT count(*) FROM memory_entries e WHERE e.project_id = $1` + where
-	} else {
-		from := ` FROM memory_entries e, (SELECT ` + match + ` AS query) AS tq WHERE e.project_id = $1 AND e.fts @@ query` + where
-		rank := `ts_rank(` + tsWeights + `, e.fts, query)`
-		list = `SELECT ` + memHitCols + `, coalesce(nullif(ts_headline(` + tsConfig + `, e.search_body, query,
-			'StartSel="",StopSel="",MaxWords=12,MinWords=4,FragmentDelimiter=…'), ''), e.title), ` + rank + `::float8 AS score` + from +
-			` ORDER BY score DESC, e.id DESC`
-		count = `SELECT count(*)` + from
+	offset := max(q.Offset, 0)
+	terms := memory.Terms(q.Text)
+	if len(terms) == 0 && strings.TrimSpace(q.Text) != "" {
+		return res, nil // stopwords alone: they would match everything
 	}
+	if len(terms) == 0 {
+		hits, total, err := x.recentMemory(ctx, q, limit, offset)
+		return store.MemoryResult{Hits: hits, Total: total}, err
+	}
+	if err := x.flushTerms(ctx); err != nil { // this transaction's own entries count
+		return res, fmt.Errorf("search memory: %w", err)
+	}
+	src := source{x: x, q: q}
+	r, err := rank.Search(ctx, src, terms, offset+limit)
+	if err != nil {
+		return res, fmt.Errorf("search memory: %w", err)
+	}
+	res.Total, res.AtLeast = r.Total, r.AtLeast
+	if r.AtLeast && !src.filtered() {
+		res.Total = max(res.Total, r.MaxDF)
+	}
+	if offset >= len(r.Hits) {
+		return res, nil
+	}
+	page := r.Hits[offset:]
+	ids := make([]memory.ID, len(page))
+	for i, h := range page {
+		ids[i] = memory.ID(h.Entry)
+	}
+	es, err := x.Memories(ctx, ids)
+	if err != nil {
+		return res, fmt.Errorf("search memory: %w", err)
+	}
+	for i, e := range es { // in the order asked
+		res.Hits = append(res.Hits, store.MemoryHit{Entry: hitOnly(e), Snippet: memory.Snippet(e.SearchText(), terms, snippetWords), Score: scoreOf(page, e.ID, i)})
+	}
+	return res, nil
+}
+
+func scoreOf(page []rank.Scored, id memory.ID, i int) float64 {
+	if i < len(page) && page[i].Entry == int64(id) {
+		return page[i].Score
+	}
+	for _, h := range page {
+		if h.Entry == int64(id) {
+			return h.Score
+		}
+	}
+	return 0
+}
+
+// hitOnly is e as a search lists it: without its content and the
+// type-specific text.
+func hitOnly(e memory.Entry) memory.Entry {
+	return memory.Entry{ID: e.ID, UID: e.UID, Type: e.Type, Title: e.Title, Tags: e.Tags, SessionID: e.SessionID,
+		Branch: e.Branch, Occurrences: e.Occurrences, DiscoveryTokens: e.DiscoveryTokens, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
+}
+
+// recentMemory lists the entries q's filters select, newest first: a
+// search without words.
+func (x *txn) recentMemory(ctx context.Context, q store.MemoryQuery, limit, offset int) ([]store.MemoryHit, int, error) {
+	p := &params{args: []any{x.p}}
+	where := memFilters(q, p)
+	list := `SELECT ` + memHitCols + `, left(e.content, 160), 0.0::float8 FROM memory_entries e WHERE e.project_id = $1` + where +
+		` ORDER BY e.id DESC`
+	count := `SELECT count(*) FROM memory_entries e WHERE e.project_id = $1` + where
 	countArgs := slices.Clone(p.args)
-	list += ` LIMIT ` + p.add(int64(limit)) + ` OFFSET ` + p.add(int64(max(q.Offset, 0)))
+	list += ` LIMIT ` + p.add(int64(limit)) + ` OFFSET ` + p.add(int64(offset))
 	rows, err := x.tx.Query(ctx, list, p.args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("search memory: %w", err)
@@ -325,8 +442,8 @@ func (x *txn) searchMemory(ctx context.Context, q store.MemoryQuery) ([]store.Me
 	if err := rows.Err(); err != nil {
 		return nil, 0, fmt.Errorf("search memory: %w", err)
 	}
-	total := max(q.Offset, 0) + len(hits)
-	if len(hits) == limit || (len(hits) == 0 && q.Offset > 0) {
+	total := offset + len(hits)
+	if len(hits) == limit || (len(hits) == 0 && offset > 0) {
 		var n int64
 		if err := x.tx.QueryRow(ctx, count, countArgs...).Scan(&n); err != nil {
 			return nil, 0, fmt.Errorf("count memory: %w", err)
@@ -334,6 +451,137 @@ func (x *txn) searchMemory(ctx context.Context, q store.MemoryQuery) ([]store.Me
 		total = int(n)
 	}
 	return hits, total, nil
+}
+
+// Index upkeep: see migrations/0004_memory_postings.sql.
+const (
+	qUnindex = `WITH d AS (DELETE FROM memory_postings WHERE project_id = $1 AND entry_id = ANY($2) RETURNING term, entry_id, dl),
+	t AS (UPDATE memory_terms m SET df = m.df - c.n FROM (SELECT term, count(*) AS n FROM d GROUP BY term) c
+		WHERE m.project_id = $1 AND m.term = c.term)
+	UPDATE projects SET memory_docs = memory_docs - e.n, memory_len = memory_len - e.len
+	FROM (SELECT count(*) AS n, coalesce(sum(dl), 0) AS len FROM (SELECT DISTINCT entry_id, dl FROM d) x) e WHERE id = $1`
+	qPost = `INSERT INTO memory_postings (project_id, term, entry_id, tf, dl, impact)
+	SELECT $1, t, $3, tf, $5, imp FROM unnest($2::text[], $4::real[], $6::real[]) AS u(t, tf, imp)`
+)
+
+// termCounts are the index statistics a transaction's new entries add,
+// written once at its end: updating a term's row once per entry would make
+// PostgreSQL walk that row's ever longer chain of versions within the
+// transaction (an import of 2,000 entries took 50 ms an entry).
+type termCounts struct {
+	df       map[string]int
+	docs     int64
+	len      float64
+	baseDocs int64 // the project's counts when first read
+	baseLen  float64
+}
+
+func (x *txn) counts(ctx context.Context) (*termCounts, error) {
+	if x.terms != nil {
+		return x.terms, nil
+	}
+	c := &termCounts{df: map[string]int{}}
+	if err := x.tx.QueryRow(ctx, `SELECT memory_docs, memory_len FROM projects WHERE id = $1`, x.p).Scan(&c.baseDocs, &c.baseLen); err != nil {
+		return nil, err
+	}
+	x.terms = c
+	return c, nil
+}
+
+// flushTerms writes the counts the transaction's new entries added.
+func (x *txn) flushTerms(ctx context.Context) error {
+	c := x.terms
+	if c == nil || c.docs == 0 {
+		return nil
+	}
+	terms := make([]string, 0, len(c.df))
+	dfs := make([]int32, 0, len(c.df))
+	for t, n := range c.df {
+		terms = append(terms, t)
+		dfs = append(dfs, int32(n))
+	}
+	if _, err := x.tx.Exec(ctx, `INSERT INTO memory_terms (project_id, term, df) SELECT $1, t, n FROM unnest($2::text[], $3::int[]) AS u(t, n)
+	ON CONFLICT (project_id, term) DO UPDATE SET df = memory_terms.df + excluded.df`, x.p, terms, dfs); err != nil {
+		return err
+	}
+	if _, err := x.tx.Exec(ctx, `UPDATE projects SET memory_docs = memory_docs + $2, memory_len = memory_len + $3 WHERE id = $1`,
+		x.p, c.docs, c.len); err != nil {
+		return err
+	}
+	x.terms = nil
+	return nil
+}
+
+// index replaces the entry's postings.
+func (x *txn) index(ctx context.Context, e memory.Entry) error {
+	if err := x.flushTerms(ctx); err != nil {
+		return err
+	}
+	if _, err := x.tx.Exec(ctx, qUnindex, x.p, []int64{int64(e.ID)}); err != nil {
+		return err
+	}
+	return x.post(ctx, e)
+}
+
+func (x *txn) post(ctx context.Context, e memory.Entry) error {
+	d := rank.Analyze(e.Title, e.SearchText(), e.Tags)
+	if len(d.TF) == 0 {
+		return nil
+	}
+	c, err := x.counts(ctx)
+	if err != nil {
+		return err
+	}
+	c.docs++
+	c.len += d.Len
+	avgdl := (c.baseLen + c.len) / float64(c.baseDocs+c.docs)
+	terms := make([]string, 0, len(d.TF))
+	tfs := make([]float32, 0, len(d.TF))
+	imps := make([]float32, 0, len(d.TF))
+	for t, tf := range d.TF {
+		terms = append(terms, t)
+		tfs = append(tfs, float32(tf))
+		imps = append(imps, float32(rank.Impact(tf, d.Len, avgdl)))
+	}
+	for _, t := range terms {
+		c.df[t]++
+	}
+	_, err = x.tx.Exec(ctx, qPost, x.p, terms, int64(e.ID), tfs, float32(d.Len), imps)
+	return err
+}
+
+// reindex rebuilds the project's full-text index when another analyzer
+// built it (or none: a project migrated from tsvector search).
+func (x *txn) reindex(ctx context.Context) error {
+	var analyzer int32
+	if err := x.tx.QueryRow(ctx, `SELECT memory_analyzer FROM projects WHERE id = $1`, x.p).Scan(&analyzer); err != nil {
+		return fmt.Errorf("read memory index: %w", err)
+	}
+	if int(analyzer) == memory.AnalyzerVersion {
+		return nil
+	}
+	for _, q := range []string{`DELETE FROM memory_postings WHERE project_id = $1`, `DELETE FROM memory_terms WHERE project_id = $1`,
+		`UPDATE projects SET memory_docs = 0, memory_len = 0, memory_analyzer = ` + strconv.Itoa(memory.AnalyzerVersion) + ` WHERE id = $1`} {
+		if _, err := x.tx.Exec(ctx, q, x.p); err != nil {
+			return fmt.Errorf("reset memory index: %w", err)
+		}
+	}
+	x.dirty = true
+	for after := int64(0); ; {
+		es, err := x.scanMemories(ctx, `SELECT `+memCols+` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT 500`, x.p, after)
+		if err != nil {
+			return fmt.Errorf("reindex memory: %w", err)
+		}
+		if len(es) == 0 {
+			return nil
+		}
+		for _, e := range es {
+			if err := x.post(ctx, e); err != nil {
+				return fmt.Errorf("reindex memory %s: %w", e.ID, err)
+			}
+		}
+		after = int64(es[len(es)-1].ID)
+	}
 }
 
 func (x *txn) MemoryTimeline(ctx context.Context, anchor memory.ID, before, after int, sameSession bool) ([]memory.Entry, []memory.Entry, error) {
@@ -393,6 +641,12 @@ func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]mem
 func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) {
 	if len(ids) == 0 {
 		return 0, nil
+	}
+	if err := x.flushTerms(ctx); err != nil {
+		return 0, fmt.Errorf("delete memory: %w", err)
+	}
+	if _, err := x.tx.Exec(ctx, qUnindex, x.p, memIDs(ids)); err != nil {
+		return 0, fmt.Errorf("delete memory: %w", err)
 	}
 	tag, err := x.tx.Exec(ctx, qMemDelete, x.p, memIDs(ids))
 	if err != nil {

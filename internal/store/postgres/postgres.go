@@ -25,6 +25,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 )
 
@@ -119,13 +120,23 @@ func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
 	if err := db.pool.QueryRow(ctx, `SELECT id FROM projects WHERE name = $1`, name).Scan(&id); err != nil {
 		return nil, fmt.Errorf("read project %q: %w", name, err)
 	}
-	return &Store{db: db, project: id, name: name,
+	st := &Store{db: db, project: id, name: name,
 		// Simple-protocol text (several statements, no parameters): the
 		// project id is an integer from the database, formatted here.
 		beginWrite: fmt.Sprintf("BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(%d, %d)", lockSpace, id),
 		bump: fmt.Sprintf("UPDATE projects SET version = version + 1 WHERE id = %d; SELECT pg_notify('%s', '%d')",
 			id, notifyChannel, id),
-	}, nil
+	}
+	var analyzer int32
+	if err := db.pool.QueryRow(ctx, `SELECT memory_analyzer FROM projects WHERE id = $1`, id).Scan(&analyzer); err != nil {
+		return nil, fmt.Errorf("read project %q: %w", name, err)
+	}
+	if int(analyzer) != memory.AnalyzerVersion {
+		if err := st.Update(ctx, func(tx store.Tx) error { return tx.(*txn).reindex(ctx) }); err != nil {
+			return nil, fmt.Errorf("open project %q: %w", name, err)
+		}
+	}
+	return st, nil
 }
 
 func checkName(name string) error {
@@ -279,6 +290,9 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin string, 
 	done = true
 	if tc.pending != nil {
 		return nil // fn ran no statement: no transaction was opened
+	}
+	if err := x.flushTerms(ctx); err != nil {
+		return fmt.Errorf("count memory terms: %w", err)
 	}
 	end := "COMMIT"
 	if x.dirty {

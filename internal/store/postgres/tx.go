@@ -21,6 +21,7 @@ type txn struct {
 	tx    querier
 	p     int64
 	dirty bool // a write changed something: Update bumps the version
+	terms *termCounts
 }
 
 var _ store.Tx = (*txn)(nil)

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	_ "modernc.org/sqlite/vec" // vec_distance_cosine for the memory's embeddings
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/rank"
 )
 
 const (
@@ -29,10 +31,20 @@ const (
 	session_id = ?, branch = ?, rationale = ?, alternatives = ?, root_cause = ?, fix = ?, prevention = ?,
 	occurrences = ?, examples = ?, discovery_tokens = ?, fingerprint = ?, created_at = ?, updated_at = ? WHERE id = ?`
 	qMemory         = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id = ?`
+	qMemoriesIn     = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id IN (SELECT value FROM json_each(?))`
 	qMemoryByUID    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.uid = ?`
 	qMistakeByFP    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.fingerprint = ?`
-	qFTSInsert      = `INSERT INTO memory_fts (rowid, title, body, tags) VALUES (?, ?, ?, ?)`
-	qFTSDelete      = `DELETE FROM memory_fts WHERE rowid = ?`
+	qIndexStats     = `SELECT docs, total_len, analyzer FROM memory_index WHERE id = 1`
+	qIndexAdd       = `UPDATE memory_index SET docs = docs + ?, total_len = total_len + ? WHERE id = 1`
+	qPostingsOf     = `SELECT term, dl FROM memory_postings WHERE entry_id = ?`
+	qPostingsDelete = `DELETE FROM memory_postings WHERE entry_id = ?`
+	qPostingInsert  = `INSERT INTO memory_postings (term, entry_id, tf, dl, impact) VALUES (?, ?, ?, ?, ?)`
+	qTermAdd        = `INSERT INTO memory_terms (term, df) VALUES (?, 1) ON CONFLICT (term) DO UPDATE SET df = df + 1`
+	qTermRemove     = `UPDATE memory_terms SET df = df - 1 WHERE term = ?`
+	qTermsDF        = `SELECT term, df FROM memory_terms WHERE term IN (SELECT value FROM json_each(?)) AND df > 0`
+	qTermLookup     = `SELECT entry_id, tf, dl FROM memory_postings WHERE term = ? AND entry_id IN (SELECT value FROM json_each(?))`
+	qTermTop        = `SELECT group_concat(entry_id || ' ' || tf || ' ' || dl, ' ') FROM
+	(SELECT entry_id, tf, dl FROM memory_postings WHERE term = ? ORDER BY impact DESC LIMIT ?)`
 	qTagsDelete     = `DELETE FROM memory_tags WHERE entry_id = ?`
 	qTagInsert      = `INSERT OR IGNORE INTO memory_tags (tag, entry_id) VALUES (?, ?)`
 	qMemDelete      = `DELETE FROM memory_entries WHERE id = ?`
@@ -53,8 +65,8 @@ const (
 )
 
 var (
-	memoryReadQueries  = []string{qMemory, qMemoryByUID, qMistakeByFP, qOlder, qNewer, qOlderSession, qNewerSession, qMissingVectors, qCountVectors, qSession, qBranch, qBranches}
-	memoryWriteQueries = []string{qAddMemory, qUpdateMemory, qFTSInsert, qFTSDelete, qTagsDelete, qTagInsert, qMemDelete, qSetVector, qAddSession, qUpdateSession, qSetBranch}
+	memoryReadQueries  = []string{qMemoriesIn, qIndexStats, qTermTop, qTermsDF, qTermLookup, qMemory, qMemoryByUID, qMistakeByFP, qOlder, qNewer, qOlderSession, qNewerSession, qMissingVectors, qCountVectors, qSession, qBranch, qBranches}
+	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermRemove, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qSetVector, qAddSession, qUpdateSession, qSetBranch}
 )
 
 func jsonList(l []string) any {
@@ -125,12 +137,13 @@ func (x *txn) scanMemories(ctx context.Context, q string, args ...any) ([]memory
 	return out, rows.Err()
 }
 
-// index writes the entry's full-text row and tags.
+// index writes the entry's postings (see internal/store/rank) and tags,
+// replacing any it had.
 func (x *txn) index(ctx context.Context, e memory.Entry) error {
-	if _, err := x.exec(ctx, qFTSDelete, int64(e.ID)); err != nil {
+	if err := x.unindex(ctx, e.ID); err != nil {
 		return err
 	}
-	if _, err := x.exec(ctx, qFTSInsert, int64(e.ID), e.Title, e.SearchText(), strings.Join(e.Tags, " ")); err != nil {
+	if err := x.post(ctx, e); err != nil {
 		return err
 	}
 	if _, err := x.exec(ctx, qTagsDelete, int64(e.ID)); err != nil {
@@ -142,6 +155,103 @@ func (x *txn) index(ctx context.Context, e memory.Entry) error {
 		}
 	}
 	return nil
+}
+
+// post adds the entry's postings and counts its terms and length.
+func (x *txn) post(ctx context.Context, e memory.Entry) error {
+	d := rank.Analyze(e.Title, e.SearchText(), e.Tags)
+	if len(d.TF) == 0 {
+		return nil
+	}
+	var (
+		docs     int
+		total    float64
+		analyzer int
+	)
+	if err := x.queryRow(ctx, qIndexStats).Scan(&docs, &total, &analyzer); err != nil {
+		return err
+	}
+	avgdl := (total + d.Len) / float64(docs+1)
+	for t, tf := range d.TF {
+		if _, err := x.exec(ctx, qPostingInsert, t, int64(e.ID), int64(tf), int64(d.Len), rank.Impact(tf, d.Len, avgdl)); err != nil {
+			return err
+		}
+		if _, err := x.exec(ctx, qTermAdd, t); err != nil {
+			return err
+		}
+	}
+	_, err := x.exec(ctx, qIndexAdd, 1, d.Len)
+	return err
+}
+
+// unindex removes an entry's postings and uncounts them.
+func (x *txn) unindex(ctx context.Context, id memory.ID) error {
+	rows, err := x.query(ctx, qPostingsOf, int64(id))
+	if err != nil {
+		return err
+	}
+	var (
+		terms []string
+		dl    float64
+	)
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t, &dl); err != nil {
+			rows.Close()
+			return err
+		}
+		terms = append(terms, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(terms) == 0 {
+		return err
+	}
+	for _, t := range terms {
+		if _, err := x.exec(ctx, qTermRemove, t); err != nil {
+			return err
+		}
+	}
+	if _, err := x.exec(ctx, qPostingsDelete, int64(id)); err != nil {
+		return err
+	}
+	_, err = x.exec(ctx, qIndexAdd, -1, -dl)
+	return err
+}
+
+// reindex rebuilds the full-text index from the entries when it was built
+// by another analyzer (or never: a database migrated from FTS5).
+func (x *txn) reindex(ctx context.Context) error {
+	var (
+		docs, analyzer int
+		total          float64
+	)
+	if err := x.queryRow(ctx, qIndexStats).Scan(&docs, &total, &analyzer); err != nil {
+		return fmt.Errorf("read memory index: %w", err)
+	}
+	if analyzer == memory.AnalyzerVersion {
+		return nil
+	}
+	for _, q := range []string{`DELETE FROM memory_postings`, `DELETE FROM memory_terms`,
+		`UPDATE memory_index SET docs = 0, total_len = 0, analyzer = ` + fmt.Sprint(memory.AnalyzerVersion)} {
+		if _, err := x.exec(ctx, q); err != nil {
+			return fmt.Errorf("reset memory index: %w", err)
+		}
+	}
+	for after := int64(0); ; {
+		es, err := x.scanMemories(ctx, `SELECT `+memCols+` FROM memory_entries e WHERE e.id > ? ORDER BY e.id LIMIT 500`, after)
+		if err != nil {
+			return fmt.Errorf("reindex memory: %w", err)
+		}
+		if len(es) == 0 {
+			return nil
+		}
+		for _, e := range es {
+			if err := x.post(ctx, e); err != nil {
+				return fmt.Errorf("reindex memory %s: %w", e.ID, err)
+			}
+		}
+		after = int64(es[len(es)-1].ID)
+	}
 }
 
 func isUnique(err error) bool { return sqliteCode(err) == constraintUnique }
@@ -254,176 +364,181 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
-// matchExpr is an FTS5 query for plain words: each term quoted (so no word
-// is read as syntax), any of them matching; BM25 ranks entries with more
-// of them, and rarer ones, first.
-func matchExpr(text string) string {
-	terms := memory.Terms(text)
-	for i, t := range terms {
-		terms[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
-	}
-	return strings.Join(terms, " OR ")
+// source is the full-text index as one search sees it: rank.Source with
+// the query's filters applied to the postings it reads.
+type source struct {
+	x     *txn
+	where string
+	args  []any
 }
 
-// A search ranks by FTS5's BM25 only within two budgets. BM25 costs, per
-// query, a pass over every entry holding each word (for the words' IDF,
-// about 0.1–0.3 µs an entry), and per ranked entry about 7 µs; a word in
-// 90,000 entries made one search take 650 ms. So a search first counts,
-// cheaply and with caps, the entries that hold its words, and ranks only an
-// expression whose words are each in at most idfBudget entries and which
-// matches at most rankBudget: a few milliseconds whatever the memory's size.
-// A search it cannot rank lists newest first the entries holding all its
-// words, and says so.
-const (
-	rankBudget = 300
-	idfBudget  = 5000
-)
-
-func quote(term string) string { return `"` + strings.ReplaceAll(term, `"`, `""`) + `"` }
-
-// countUpTo counts the entries matching an FTS5 expression (and q's
-// filters, when where is set), stopping at limit+1.
-func (x *txn) countUpTo(ctx context.Context, match, where string, args []any, limit int) (int, error) {
-	var n int
-	q := `SELECT count(*) FROM (SELECT 1 FROM memory_fts f WHERE memory_fts MATCH ? LIMIT ?)`
-	a := []any{match, limit + 1}
-	if where != "" {
-		q = `SELECT count(*) FROM (SELECT 1 FROM memory_fts f JOIN memory_entries e ON e.id = f.rowid WHERE memory_fts MATCH ?` + where + ` LIMIT ?)`
-		a = append(append([]any{match}, args...), limit+1)
-	}
-	err := x.queryRow(ctx, q, a...).Scan(&n)
-	return n, err
+func (s source) Stats(ctx context.Context) (int, float64, error) {
+	var (
+		docs, analyzer int
+		total          float64
+	)
+	err := s.x.queryRow(ctx, qIndexStats).Scan(&docs, &total, &analyzer)
+	return docs, total, err
 }
 
-// searchPlan is how a text search runs: the expression entries must match,
-// whether it is ranked by BM25 (else newest first), and the words left out.
-type searchPlan struct {
-	match   string
-	ranked  bool
-	dropped []string
+func (s source) DF(ctx context.Context, terms []string) (map[string]int, error) {
+	rows, err := s.x.query(ctx, qTermsDF, jsonList(terms))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[string]int, len(terms))
+	for rows.Next() {
+		var (
+			t  string
+			df int
+		)
+		if err := rows.Scan(&t, &df); err != nil {
+			return nil, err
+		}
+		out[t] = df
+	}
+	return out, rows.Err()
 }
 
-func (x *txn) planSearch(ctx context.Context, terms []string) (searchPlan, error) {
-	quoted := make([]string, len(terms))
-	for i, t := range terms {
-		quoted[i] = quote(t)
+func scanPostings(rows *sql.Rows, err error) ([]rank.Posting, error) {
+	if err != nil {
+		return nil, err
 	}
-	or := func(qs []string) string { return strings.Join(qs, " OR ") }
-	and := func(qs []string) string { return strings.Join(qs, " AND ") }
-	// Most searches name a word or two that few entries hold: one count
-	// says they fit both budgets.
-	n, err := x.countUpTo(ctx, or(quoted), "", nil, rankBudget)
-	if err != nil || n <= rankBudget {
-		return searchPlan{match: or(quoted), ranked: true}, err
-	}
-	// The words whose IDF is affordable.
-	var ok []string
-	var dropped []string
-	for i, t := range terms {
-		n, err := x.countUpTo(ctx, quoted[i], "", nil, idfBudget)
-		if err != nil {
-			return searchPlan{}, err
+	defer rows.Close()
+	var out []rank.Posting
+	for rows.Next() {
+		var p rank.Posting
+		if err := rows.Scan(&p.Entry, &p.TF, &p.Len); err != nil {
+			return nil, err
 		}
-		if n <= idfBudget {
-			ok = append(ok, quoted[i])
-		} else {
-			dropped = append(dropped, t)
-		}
+		out = append(out, p)
 	}
-	fits := func(expr string) (int, error) { return x.countUpTo(ctx, expr, "", nil, rankBudget) }
-	if len(ok) > 0 {
-		if n, err := fits(or(ok)); err != nil || n <= rankBudget {
-			return searchPlan{match: or(ok), ranked: true, dropped: dropped}, err
-		}
-		if len(ok) > 1 {
-			if n, err := fits(and(ok)); err != nil || (n > 0 && n <= rankBudget) {
-				return searchPlan{match: and(ok), ranked: true, dropped: dropped}, err
-			}
-		}
-	}
-	if n, err := x.countUpTo(ctx, and(quoted), "", nil, 1); err != nil || n > 0 {
-		return searchPlan{match: and(quoted)}, err
-	}
-	return searchPlan{match: or(quoted)}, nil
+	return out, rows.Err()
 }
 
+// packed reads postings packed into one text value by the query, "entry
+// tf dl" triples separated by spaces: one row instead of hundreds, which
+// is most of what reading postings costs through database/sql.
+func packed(row *sql.Row) ([]rank.Posting, error) {
+	var s sql.NullString
+	if err := row.Scan(&s); err != nil {
+		return nil, err
+	}
+	f := strings.Fields(s.String)
+	out := make([]rank.Posting, 0, len(f)/3)
+	for i := 0; i+2 < len(f); i += 3 {
+		e, err1 := strconv.ParseInt(f[i], 10, 64)
+		tf, err2 := strconv.ParseFloat(f[i+1], 64)
+		dl, err3 := strconv.ParseFloat(f[i+2], 64)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return nil, fmt.Errorf("read postings: %w", err)
+		}
+		out = append(out, rank.Posting{Entry: e, TF: tf, Len: dl})
+	}
+	return out, nil
+}
+
+func (s source) Top(ctx context.Context, term string, limit int) ([]rank.Posting, error) {
+	if s.where == "" {
+		return packed(s.x.queryRow(ctx, qTermTop, term, limit))
+	}
+	// CROSS JOIN keeps the postings in impact order as the outer loop.
+	q := `SELECT group_concat(id || ' ' || tf || ' ' || dl, ' ') FROM (SELECT p.entry_id AS id, p.tf, p.dl
+	FROM memory_postings p CROSS JOIN memory_entries e ON e.id = p.entry_id
+	WHERE p.term = ?` + s.where + ` ORDER BY p.impact DESC LIMIT ?)`
+	return packed(s.x.queryRow(ctx, q, append(append([]any{term}, s.args...), limit)...))
+}
+
+func (s source) Lookup(ctx context.Context, term string, entries []int64) ([]rank.Posting, error) {
+	ids, _ := json.Marshal(entries)
+	return scanPostings(s.x.query(ctx, qTermLookup, term, string(ids)))
+}
+
+// snippetWords is how long a hit's snippet is.
+const snippetWords = 16
+
+// SearchMemory ranks every entry holding any of the query's terms by BM25
+// (internal/store/rank), within a fixed amount of work at any memory size.
 func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) (store.MemoryResult, error) {
 	var res store.MemoryResult
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 10
 	}
+	offset := max(q.Offset, 0)
 	where, args := filters(q)
 	terms := memory.Terms(q.Text)
-	var list string
-	var listArgs []any
-	countCap := 0 // zero: count exactly
-	var plan searchPlan
+	if len(terms) == 0 && strings.TrimSpace(q.Text) != "" {
+		return res, nil // stopwords alone: they would match everything
+	}
 	if len(terms) == 0 {
-		list = `SELECT ` + memHitCols + `, substr(e.content, 1, 160), 0.0 FROM memory_entries e WHERE 1` + where +
+		list := `SELECT ` + memHitCols + `, substr(e.content, 1, 160), 0.0 FROM memory_entries e WHERE 1` + where +
 			` ORDER BY e.id DESC LIMIT ? OFFSET ?`
-		listArgs = append(append([]any{}, args...), limit, q.Offset)
-	} else {
-		var err error
-		if plan, err = x.planSearch(ctx, terms); err != nil {
+		rows, err := x.query(ctx, list, append(append([]any{}, args...), limit, offset)...)
+		if err != nil {
 			return res, fmt.Errorf("search memory: %w", err)
 		}
-		// Unranked, the rank column must not even be read: BM25 counts
-		// every entry holding each word, which is what a common word's
-		// search cannot afford.
-		order, outer, rank := `f.rank`, `top.r, top.id`, `f.rank`
-		if !plan.ranked {
-			order, outer, rank = `f.rowid DESC`, `top.id DESC`, `0.0`
-			countCap = 1000
+		defer rows.Close()
+		for rows.Next() {
+			var h store.MemoryHit
+			if h.Entry, err = scanMemory(rows, &h.Snippet, &h.Score); err != nil {
+				return res, fmt.Errorf("search memory: %w", err)
+			}
+			res.Hits = append(res.Hits, h)
 		}
-		res.Recent, res.Dropped = !plan.ranked, plan.dropped
-		// The page is chosen first and only its rows get a snippet:
-		// computing one for every match before sorting cost most of a
-		// search. rank is the BM25 the migration configured.
-		from := ` FROM memory_fts f JOIN memory_entries e ON e.id = f.rowid WHERE memory_fts MATCH ?` + where
-		list = `WITH top AS (SELECT f.rowid AS id, ` + rank + ` AS r` + from + ` ORDER BY ` + order + ` LIMIT ? OFFSET ?)
-		SELECT ` + memHitCols + `, snippet(memory_fts, 1, '', '', '…', 12), -top.r FROM top
-		JOIN memory_fts ON memory_fts.rowid = top.id AND memory_fts MATCH ?
-		JOIN memory_entries e ON e.id = top.id ORDER BY ` + outer
-		listArgs = append(append([]any{plan.match}, args...), limit, q.Offset, plan.match)
+		if err := rows.Err(); err != nil {
+			return res, fmt.Errorf("search memory: %w", err)
+		}
+		res.Total = offset + len(res.Hits)
+		if len(res.Hits) == limit || (len(res.Hits) == 0 && offset > 0) {
+			if err := x.queryRow(ctx, `SELECT count(*) FROM memory_entries e WHERE 1`+where, args...).Scan(&res.Total); err != nil {
+				return res, fmt.Errorf("count memory: %w", err)
+			}
+		}
+		return res, nil
 	}
-	rows, err := x.query(ctx, list, listArgs...)
+	r, err := rank.Search(ctx, source{x: x, where: where, args: args}, terms, offset+limit)
 	if err != nil {
 		return res, fmt.Errorf("search memory: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var h store.MemoryHit
-		if h.Entry, err = scanMemory(rows, &h.Snippet, &h.Score); err != nil {
-			return res, fmt.Errorf("search memory: %w", err)
-		}
-		if !plan.ranked {
-			h.Score = 0
-		}
-		res.Hits = append(res.Hits, h)
+	res.Total, res.AtLeast = r.Total, r.AtLeast
+	if r.AtLeast && where == "" {
+		res.Total = max(res.Total, r.MaxDF)
 	}
-	if err := rows.Err(); err != nil {
+	if offset >= len(r.Hits) {
+		return res, nil
+	}
+	page := r.Hits[offset:]
+	ids := make([]int64, len(page))
+	for i, h := range page {
+		ids[i] = h.Entry
+	}
+	idList, _ := json.Marshal(ids)
+	es, err := x.scanMemories(ctx, qMemoriesIn, string(idList))
+	if err != nil {
 		return res, fmt.Errorf("search memory: %w", err)
 	}
-	res.Total = q.Offset + len(res.Hits)
-	if len(res.Hits) < limit && (len(res.Hits) > 0 || q.Offset == 0) {
-		return res, nil // the last page: the total is known
+	byID := make(map[memory.ID]memory.Entry, len(es))
+	for _, e := range es {
+		byID[e.ID] = e
 	}
-	if len(terms) == 0 {
-		err = x.queryRow(ctx, `SELECT count(*) FROM memory_entries e WHERE 1`+where, args...).Scan(&res.Total)
-	} else if countCap > 0 {
-		res.Total, err = x.countUpTo(ctx, plan.match, where, args, countCap)
-		if res.Total > countCap {
-			res.Total, res.AtLeast = countCap, true
+	for _, h := range page {
+		e, ok := byID[memory.ID(h.Entry)]
+		if !ok {
+			continue
 		}
-	} else {
-		err = x.queryRow(ctx, `SELECT count(*) FROM memory_fts f JOIN memory_entries e ON e.id = f.rowid WHERE memory_fts MATCH ?`+where,
-			append([]any{plan.match}, args...)...).Scan(&res.Total)
-	}
-	if err != nil {
-		return res, fmt.Errorf("count memory: %w", err)
+		snippet := memory.Snippet(e.SearchText(), terms, snippetWords)
+		res.Hits = append(res.Hits, store.MemoryHit{Entry: hitOnly(e), Snippet: snippet, Score: h.Score})
 	}
 	return res, nil
+}
+
+// hitOnly is e as a search lists it: without its content and the
+// type-specific text.
+func hitOnly(e memory.Entry) memory.Entry {
+	return memory.Entry{ID: e.ID, UID: e.UID, Type: e.Type, Title: e.Title, Tags: e.Tags, SessionID: e.SessionID,
+		Branch: e.Branch, Occurrences: e.Occurrences, DiscoveryTokens: e.DiscoveryTokens, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
 }
 
 func (x *txn) MemoryTimeline(ctx context.Context, anchor memory.ID, before, after int, sameSession bool) ([]memory.Entry, []memory.Entry, error) {
@@ -485,6 +600,9 @@ func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]mem
 func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) {
 	n := 0
 	for _, id := range ids {
+		if err := x.unindex(ctx, id); err != nil {
+			return 0, fmt.Errorf("delete memory %s: %w", id, err)
+		}
 		res, err := x.exec(ctx, qMemDelete, int64(id))
 		if err != nil {
 			return 0, fmt.Errorf("delete memory %s: %w", id, err)
@@ -494,9 +612,6 @@ func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) 
 			continue
 		}
 		n++
-		if _, err := x.exec(ctx, qFTSDelete, int64(id)); err != nil {
-			return 0, fmt.Errorf("delete memory %s: %w", id, err)
-		}
 	}
 	return n, nil
 }
@@ -532,12 +647,15 @@ func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, 
 	for rows.Next() {
 		var (
 			s store.ScoredID
-			d float64
+			d sql.NullFloat64
 		)
 		if err := rows.Scan(&s.ID, &d); err != nil {
 			return nil, fmt.Errorf("nearest memory: %w", err)
 		}
-		s.Score = 1 - d
+		if !d.Valid {
+			continue // a zero vector has no direction: similar to nothing
+		}
+		s.Score = 1 - d.Float64
 		out = append(out, s)
 	}
 	return out, rows.Err()

@@ -12,10 +12,10 @@ import (
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 )
 
-// TestSearchWithinBudget: a search whose words are in many entries ranks by
-// its rarer words, or lists the entries holding all of them newest first,
-// and says so; the rare entries are never lost among the common ones.
-func TestSearchWithinBudget(t *testing.T) {
+// TestSearchRanksCommonWords: a search whose words are in every entry is
+// still ranked by relevance (never listed by date), and the rare entries
+// are never lost among the common ones.
+func TestSearchRanksCommonWords(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, sqlite.Options{})
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -62,23 +62,28 @@ func TestSearchWithinBudget(t *testing.T) {
 	}
 
 	r := search("common zebra")
-	got := ids(r)
+	got := ids(r)[:3]
 	slices.Sort(got)
-	if fmt.Sprint(got) != fmt.Sprint(rare) || r.Recent || r.Total != 3 {
-		t.Errorf("common zebra: ids %v (want %v), recent %v, dropped %v, total %d", got, rare, r.Recent, r.Dropped, r.Total)
+	if fmt.Sprint(got) != fmt.Sprint(rare) || r.Total != 1500 {
+		t.Errorf("common zebra: first ids %v (want %v), total %d (at least %v)", got, rare, r.Total, r.AtLeast)
 	}
-	r = search("common")
-	if !r.Recent || len(r.Hits) != 10 || r.Hits[0].Entry.ID != 1500 || r.Total != 1000 || !r.AtLeast {
-		t.Errorf("common: recent %v, %d hits, first %v, total %d (at least %v)", r.Recent, len(r.Hits), ids(r)[:1], r.Total, r.AtLeast)
-	}
-	// Two common words whose intersection is still large: newest first.
+	// Two common words: the entries holding both rank first, every hit
+	// scored, best first.
 	r = search("common frequent")
-	if !r.Recent || r.Total != 500 || r.Hits[0].Entry.ID != 1498 {
-		t.Errorf("common frequent: recent %v total %d first %v", r.Recent, r.Total, ids(r)[:1])
+	if len(r.Hits) != 10 || r.Total != 1500 {
+		t.Errorf("common frequent: %d hits, total %d", len(r.Hits), r.Total)
 	}
-	// Few entries: ranked as usual.
+	for i, h := range r.Hits {
+		if (int(h.Entry.ID)-1)%3 != 0 || h.Score <= 0 || (i > 0 && h.Score > r.Hits[i-1].Score) {
+			t.Errorf("common frequent: hit %d is %s scored %.3f", i, h.Entry.ID, h.Score)
+		}
+	}
 	r = search("zebra")
-	if r.Recent || len(r.Dropped) != 0 || r.Total != 3 || r.Hits[0].Score <= 0 {
+	if r.Total != 3 || r.AtLeast || r.Hits[0].Score <= 0 {
 		t.Errorf("zebra: %+v", r)
+	}
+	// Stopwords alone match nothing rather than everything.
+	if r = search("what did the"); len(r.Hits) != 0 {
+		t.Errorf("stopwords: %d hits", len(r.Hits))
 	}
 }

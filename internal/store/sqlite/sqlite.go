@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -125,11 +126,29 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	r.SetMaxOpenConns(opts.ReadConns)
 	r.SetMaxIdleConns(opts.ReadConns)
 	r.SetConnMaxIdleTime(0)
-	return &Store{path: path, w: w, r: r,
+	s := &Store{path: path, w: w, r: r,
 		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries, memoryReadQueries, memoryWriteQueries),
 		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries),
 		v:  &versioner{db: r},
-	}, nil
+	}
+	if err := s.reindexMemory(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// reindexMemory rebuilds memory search's index if another analyzer built
+// it. Reading first keeps the usual open free of a write transaction.
+func (s *Store) reindexMemory(ctx context.Context) error {
+	var analyzer int
+	if err := s.r.QueryRowContext(ctx, `SELECT analyzer FROM memory_index WHERE id = 1`).Scan(&analyzer); err != nil {
+		return fmt.Errorf("read memory index: %w", err)
+	}
+	if analyzer == memory.AnalyzerVersion {
+		return nil
+	}
+	return s.Update(ctx, func(tx store.Tx) error { return tx.(*txn).reindex(ctx) })
 }
 
 // emptyFile reports whether path is an existing database file with no
@@ -219,14 +238,23 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	stmts := s.ws.get(ctx)
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fault(fmt.Errorf("begin write: %w", err), s.name())
+		return fault(fmt.Errorf("begin write: %w", busy(err)), s.name())
 	}
 	defer tx.Rollback()
 	if err := fn(&txn{tx: tx, stmts: stmts}); err != nil {
-		return fault(err, s.name())
+		return fault(busy(err), s.name())
 	}
 	if err := tx.Commit(); err != nil {
-		return fault(fmt.Errorf("commit: %w", err), s.name())
+		return fault(fmt.Errorf("commit: %w", busy(err)), s.name())
 	}
 	return nil
+}
+
+// busy turns SQLITE_BUSY (another writer held the lock past the busy
+// timeout) into store.ErrBusy, keeping the driver's error for the log.
+func busy(err error) error {
+	if isBusy(err) {
+		return fmt.Errorf("%w (%v)", store.ErrBusy, err)
+	}
+	return err
 }

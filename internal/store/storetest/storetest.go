@@ -63,6 +63,7 @@ func Run(t *testing.T, b Backend) {
 		{"LoopHistory", testLoopHistory},
 		{"MemoryAddAndRead", testMemoryAddAndRead},
 		{"MemorySearch", testMemorySearch},
+		{"MemorySearchRanksAlways", testMemorySearchRanksAlways},
 		{"MemoryMistakeFingerprint", testMemoryMistakeFingerprint},
 		{"MemoryTimeline", testMemoryTimeline},
 		{"MemorySelectDelete", testMemorySelectDelete},

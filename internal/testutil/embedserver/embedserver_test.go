@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/embed"
+	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/memory"
 )
 
@@ -147,7 +147,7 @@ func TestServer_BadRequests(t *testing.T) {
 
 func TestServer_Failures(t *testing.T) {
 	s := Start(t)
-	c, err := embed.New(embed.Config{URL: s.URL, Model: "test", Backoff: time.Millisecond})
+	c, err := embedding.New(embedding.Config{URL: s.URL, Model: "test", Backoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestServer_Failures(t *testing.T) {
 
 	// Two failures outlast the retry.
 	s.FailNext(2)
-	if _, err := c.Embed(ctx, []string{"x"}); !errors.Is(err, embed.ErrProvider) || !strings.Contains(err.Error(), "503") {
+	if _, err := c.Embed(ctx, []string{"x"}); !errors.Is(err, embedding.ErrProvider) || !strings.Contains(err.Error(), "503") {
 		t.Fatalf("after two failures: %v, want a 503 provider error", err)
 	}
 	if _, err := c.Embed(ctx, []string{"x"}); err != nil {
@@ -180,7 +180,7 @@ func TestServer_Failures(t *testing.T) {
 
 	s.FailAll(true)
 	for range 3 {
-		if _, err := c.Embed(ctx, []string{"x"}); !errors.Is(err, embed.ErrProvider) {
+		if _, err := c.Embed(ctx, []string{"x"}); !errors.Is(err, embedding.ErrProvider) {
 			t.Fatalf("FailAll: %v, want a provider error", err)
 		}
 	}
@@ -200,7 +200,7 @@ func BenchmarkEmbed(b *testing.B) {
 // BenchmarkServer_Batch64 is one client round trip of 64 texts over loopback HTTP.
 func BenchmarkServer_Batch64(b *testing.B) {
 	s := Start(b)
-	c, err := embed.New(embed.Config{URL: s.URL, Model: "bench"})
+	c, err := embedding.New(embedding.Config{URL: s.URL, Model: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}

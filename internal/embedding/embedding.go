@@ -1,6 +1,6 @@
-// Package embed is a client for OpenAI-compatible embedding endpoints (POST
+// Package embedding is a client for OpenAI-compatible embedding endpoints (POST
 // /v1/embeddings): OpenAI itself, Ollama, llama.cpp's server, vLLM and the like.
-package embed
+package embedding
 
 import (
 	"bytes"

@@ -1,0 +1,204 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/mcpserver"
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store/sqlite"
+)
+
+// update regenerates the golden files: go test ./internal/mcpserver -run TestGolden -update
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from this run")
+
+// step is one call of the golden scenario.
+type step struct {
+	tool string
+	args map[string]any
+}
+
+type args = map[string]any
+
+// scenario exercises every tool on a small project, on a clock that moves
+// one minute a call, so every answer's text is the same on every run.
+var scenario = []step{
+	{"get_current_task", nil},
+	{"complete_current_task", nil},
+	{"get_big_picture", nil},
+	{"create_new_task", args{"title": "Ship the login page", "body": "OAuth with PKCE"}},
+	{"create_new_task", args{"title": "Write the handler", "body": "net/http, no framework"}},
+	{"extend_current_task", args{"title": "Test the handler", "body": "table tests first"}},
+	{"update_current_task", args{"body": "table tests first; then the e2e"}},
+	{"get_current_task", nil},
+	{"peek_context", args{"include_body": true}},
+	{"list_siblings", nil},
+	{"switch_focus", args{"task_id": "2"}},
+	{"complete_current_task", nil},
+	{"get_stack_overview", nil},
+	{"get_big_picture", nil},
+	{"get_big_picture", args{"format": "json", "limit": 2}},
+	{"get_completed_tasks", nil},
+	{"create_task", args{"title": "Set up CI", "priority": "high"}},
+	{"create_task", args{"title": "Deploy to staging", "dependencies": []any{4}, "description": "after CI"}},
+	{"create_task", args{"title": "Old idea", "priority": "low"}},
+	{"get_tasks", nil},
+	{"get_tasks", args{"status": "pending", "limit": 1}},
+	{"get_task", args{"id": "5"}},
+	{"update_task", args{"id": "6", "status": "deferred"}},
+	{"query_tasks", args{"filters": args{"priority": []any{"high", "low"}}, "fields": []any{"id", "title", "priority", "dependencies"}, "sort": args{"field": "priority"}}},
+	{"get_next_task", nil},
+	{"get_task_stats", nil},
+	{"add_subtask", args{"parentId": "4", "title": "Pick a runner"}},
+	{"update_subtask", args{"subtaskId": "4.1", "status": "done"}},
+	{"delete_subtask", args{"subtaskId": "4.1"}},
+	{"delete_task", args{"id": "6"}},
+	{"remove_task", args{"task_id": "3"}},
+	{"get_task", args{"id": "99"}},
+	{"loop_start", args{"objective": "Make the tests pass", "completion_criteria": "go test ./... passes", "max_iterations": 5}},
+	{"loop_record", args{"id": "8", "last_action": "fixed the parser", "next_steps": []any{"fix the lexer"}, "percentage": 40, "message": "parser done"}},
+	{"loop_checkpoint", args{"id": "8", "note": "parser green"}},
+	{"loop_record", args{"id": "8", "last_action": "fixed the lexer"}},
+	{"loop_checkpoints", args{"id": "8"}},
+	{"loop_pause", args{"id": "8"}},
+	{"loop_resume", args{"id": "8"}},
+	{"loop_status", args{"id": "8", "history": true}},
+	{"loop_complete", args{"id": "8", "evidence": "ok  ./... 3.1s"}},
+	{"loop_pause", args{"id": "8"}},
+	{"loop_start", args{"objective": "Flaky test hunt", "completion_criteria": "100 green runs"}},
+	{"loop_fail", args{"id": "9", "message": "runner died", "recoverable": false}},
+	{"loop_start", args{"objective": "Tidy imports", "completion_criteria": "gofmt -l is empty"}},
+	{"loop_cancel", args{"id": "10"}},
+	{"loop_list", args{"status": []any{"completed", "failed", "cancelled"}}},
+	{"memory_add_decision", args{"title": "Use PKCE for the login", "content": "public client", "rationale": "no client secret in a SPA", "tags": []any{"auth"}}},
+	{"memory_add_mistake", args{"title": "Redirect URI mismatch", "content": "400 from the provider", "root_cause": "localhost port", "fix": "register :8080"}},
+	{"memory_add_mistake", args{"title": "redirect uri mismatch", "content": "again, on CI"}},
+	{"memory_add_convention", args{"title": "Tokens live in the keychain", "examples": []any{"keyring.Set"}}},
+	{"observation", args{"type": "insight", "title": "The provider caches discovery for an hour"}},
+	{"memory_search", args{"query": "redirect"}},
+	{"memory_search", nil},
+	{"memory_context", args{"id": "m2", "before": 1, "after": 1}},
+	{"memory_get", args{"ids": []any{"m1", "m2", "m9"}}},
+	{"diagnose_error", args{"error": "error: redirect_uri mismatch (400)"}},
+	{"memory_prune", args{"type": "insight"}},
+	{"memory_prune", args{"type": "insight", "dry_run": false}},
+	{"session", args{"action": "start", "goal": "login page"}},
+	{"session", args{"action": "update", "decisions": []any{args{"decision": "Use PKCE", "reasoning": "public client"}}, "files_modified": []any{"auth.go"}}},
+	{"session", args{"action": "get"}},
+	{"session", args{"action": "end", "summary": "login works"}},
+	{"session", args{"action": "list"}},
+	{"branch", args{"action": "save", "feature": "login", "notes": "behind a flag"}},
+	{"branch", args{"action": "get"}},
+	{"branch", args{"action": "list"}},
+	{"branch", args{"action": "promote"}},
+	{"branch", args{"action": "merge", "into": "release"}},
+}
+
+// TestGolden pins the text of every tool's answer on the scenario above,
+// driven through the real server over the SDK's client, on a real SQLite
+// file. Each tool's answers are in testdata/<tool>.golden; review changes
+// to them in diffs, and regenerate with -update.
+func TestGolden(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cairn.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	now := func() time.Time { return clock }
+	set := service.NewSet(st, service.MemoryOptions{Branch: func() string { return "feat/login" }}, now)
+	srv, err := mcpserver.New(mcpserver.Options{Version: "golden", Toolsets: []string{"all"},
+		Services: func(context.Context) (*service.Set, error) { return set, nil }, Context: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, sst := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, sst, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "golden", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	got := map[string]*strings.Builder{}
+	for i, s := range scenario {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: s.tool, Arguments: s.args})
+		if err != nil {
+			t.Fatalf("step %d %s: %v", i, s.tool, err)
+		}
+		clock = clock.Add(time.Minute)
+		b := got[s.tool]
+		if b == nil {
+			b = &strings.Builder{}
+			got[s.tool] = b
+		}
+		a, _ := json.Marshal(s.args)
+		if s.args == nil {
+			a = []byte("{}")
+		}
+		fmt.Fprintf(b, "### %s %s\n", s.tool, a)
+		if res.IsError {
+			b.WriteString("(isError)\n")
+		}
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				b.WriteString(tc.Text)
+			}
+		}
+		b.WriteString("\n\n")
+	}
+
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var missing []string
+	for _, tl := range tools.Tools {
+		if got[tl.Name] == nil {
+			missing = append(missing, tl.Name)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("the golden scenario never calls %s: add a step for each", strings.Join(missing, ", "))
+	}
+
+	names := make([]string, 0, len(got))
+	for n := range got {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		path := filepath.Join("testdata", n+".golden")
+		if *update {
+			if err := os.WriteFile(path, []byte(got[n].String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: %v (run go test ./internal/mcpserver -run TestGolden -update)", path, err)
+			continue
+		}
+		if string(want) != got[n].String() {
+			t.Errorf("%s differs (- golden, + now):\n%s\nIf the change is intended, review it and run go test ./internal/mcpserver -run TestGolden -update",
+				path, lineDiff(string(want), got[n].String()))
+		}
+	}
+}

@@ -1,0 +1,5 @@
+package rank
+
+import "github.com/cairn-dev/cairn/internal/memory"
+
+var memoryTerms = memory.Terms

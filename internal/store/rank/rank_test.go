@@ -1,0 +1,220 @@
+package rank
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/internal/testutil/convbench"
+)
+
+// memSource is an index in memory, for testing the search algorithm.
+type memSource struct {
+	docs  int
+	total float64
+	post  map[string][]Posting // impact order
+}
+
+func newMemSource(docs []Doc) *memSource {
+	s := &memSource{post: map[string][]Posting{}}
+	for i, d := range docs {
+		if len(d.TF) == 0 {
+			continue
+		}
+		s.docs++
+		s.total += d.Len
+		for t, tf := range d.TF {
+			s.post[t] = append(s.post[t], Posting{Entry: int64(i + 1), TF: tf, Len: d.Len})
+		}
+	}
+	avg := s.total / float64(max(1, s.docs))
+	for _, ps := range s.post {
+		sort.SliceStable(ps, func(i, j int) bool { return Impact(ps[i].TF, ps[i].Len, avg) > Impact(ps[j].TF, ps[j].Len, avg) })
+	}
+	return s
+}
+
+func (s *memSource) Stats(context.Context) (int, float64, error) { return s.docs, s.total, nil }
+func (s *memSource) DF(_ context.Context, terms []string) (map[string]int, error) {
+	out := map[string]int{}
+	for _, t := range terms {
+		if n := len(s.post[t]); n > 0 {
+			out[t] = n
+		}
+	}
+	return out, nil
+}
+func (s *memSource) Top(_ context.Context, t string, limit int) ([]Posting, error) {
+	ps := s.post[t]
+	return ps[:min(limit, len(ps))], nil
+}
+func (s *memSource) Lookup(_ context.Context, t string, es []int64) ([]Posting, error) {
+	var out []Posting
+	for _, p := range s.post[t] {
+		if slices.Contains(es, p.Entry) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// TestSearchWithinBudget: when common terms' postings cannot all be read,
+// the ranking still agrees with exhaustive BM25 on the best entries.
+func TestSearchWithinBudget(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	z := rand.NewZipf(r, 1.1, 3, 2000)
+	docs := make([]Doc, 20000)
+	for i := range docs {
+		var ws []string
+		for range 20 + r.IntN(40) {
+			ws = append(ws, fmt.Sprintf("w%d", z.Uint64()))
+		}
+		docs[i] = Analyze("", strings.Join(ws, " "), nil)
+	}
+	src := newMemSource(docs)
+	ctx := context.Background()
+	saved := PostingBudget
+	defer func() { PostingBudget = saved }()
+	agree, n := 0, 0
+	for q := range 50 {
+		terms := []string{fmt.Sprintf("w%d", q%5), fmt.Sprintf("w%d", 3+q%7), fmt.Sprintf("w%d", 40+q)}
+		PostingBudget = 1 << 30
+		exact, err := Search(ctx, src, terms, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if exact.AtLeast {
+			t.Fatalf("an unbounded search is partial")
+		}
+		PostingBudget = 1200
+		got, err := Search(ctx, src, terms, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.AtLeast || len(got.Hits) != 10 {
+			t.Fatalf("%v: at least %v, %d hits", terms, got.AtLeast, len(got.Hits))
+		}
+		for i, h := range got.Hits {
+			if h.Score <= 0 || (i > 0 && h.Score > got.Hits[i-1].Score) {
+				t.Fatalf("%v: hit %d scored %.3f after %.3f", terms, i, h.Score, got.Hits[max(i-1, 0)].Score)
+			}
+		}
+		want := map[int64]bool{}
+		for _, h := range exact.Hits {
+			want[h.Entry] = true
+		}
+		for _, h := range got.Hits {
+			n++
+			if want[h.Entry] {
+				agree++
+			}
+		}
+	}
+	if share := float64(agree) / float64(n); share < 0.9 {
+		t.Errorf("bounded search shares %.2f of exhaustive BM25's top 10, want ≥ 0.9", share)
+	}
+}
+
+// TestSweep measures ranking choices on the conversational benchmark's
+// development seed, in memory (CAIRN_RANK_SWEEP=1 to run).
+func TestSweep(t *testing.T) {
+	if os.Getenv("CAIRN_RANK_SWEEP") == "" {
+		t.Skip("set CAIRN_RANK_SWEEP=1")
+	}
+	set := convbench.Generate(1, 6)
+	for _, tw := range []float64{1, 2, 4, 8} {
+		for _, gw := range []float64{0.5, 1, 2} {
+			TitleWeight, TagWeight = tw, gw
+			res := map[string]*convbench.Scores{}
+			for d, dlg := range set.Dialogues {
+				docs := make([]Doc, len(dlg.Turns))
+				for i, tn := range dlg.Turns {
+					docs[i] = Analyze(tn.Title, tn.Text, tn.Tags)
+				}
+				src := newMemSource(docs)
+				for _, q := range set.Questions {
+					if q.Dialogue != d {
+						continue
+					}
+					r, _ := Search(context.Background(), src, termsOf(q.Text), 10)
+					var ranked []int
+					for _, h := range r.Hits {
+						ranked = append(ranked, int(h.Entry-1))
+					}
+					for _, c := range []string{q.Category, "all"} {
+						if res[c] == nil {
+							res[c] = &convbench.Scores{}
+						}
+						res[c].Add(ranked, q.Answers)
+					}
+				}
+			}
+			var b strings.Builder
+			for _, c := range append(convbench.Categories, "all") {
+				fmt.Fprintf(&b, " %s %.3f", c, res[c].R10())
+			}
+			t.Logf("title %.1f tags %.1f:%s", tw, gw, b.String())
+		}
+	}
+}
+
+func termsOf(q string) []string { return memoryTerms(q) }
+
+// countingSource counts the postings a search reads.
+type countingSource struct {
+	*memSource
+	read int
+}
+
+func (c *countingSource) Top(ctx context.Context, t string, limit int) ([]Posting, error) {
+	ps, err := c.memSource.Top(ctx, t, limit)
+	c.read += len(ps)
+	return ps, err
+}
+
+// TestSearchMaxScore: when the rarer terms' entries already outscore what
+// the common terms could add, the common terms' lists are not read, and
+// the ranking is still exhaustive BM25's.
+func TestSearchMaxScore(t *testing.T) {
+	docs := make([]Doc, 5000)
+	for i := range docs {
+		body := "common words here"
+		if i%250 == 3 {
+			body += " rare"
+		}
+		if i%2 == 0 {
+			body += " half"
+		}
+		docs[i] = Analyze("", body, nil)
+	}
+	src := &countingSource{memSource: newMemSource(docs)}
+	ctx := context.Background()
+	got, err := Search(ctx, src, []string{"rare", "common", "half"}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.read > 100 {
+		t.Errorf("read %d postings; the common terms' lists should not be read", src.read)
+	}
+	saved := PostingBudget
+	PostingBudget = 1 << 30
+	defer func() { PostingBudget = saved }()
+	exact, err := Search(ctx, src, []string{"rare", "common", "half"}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range exact.Hits {
+		if got.Hits[i].Entry != exact.Hits[i].Entry || math.Abs(got.Hits[i].Score-exact.Hits[i].Score) > 1e-9 {
+			t.Fatalf("hit %d: %+v, exhaustive %+v", i, got.Hits[i], exact.Hits[i])
+		}
+	}
+	if !got.AtLeast || got.MaxDF != 5000 {
+		t.Errorf("at least %v, commonest term in %d entries; want a lower bound and 5000", got.AtLeast, got.MaxDF)
+	}
+}

@@ -1,0 +1,107 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/rank"
+)
+
+// testMemorySearchRanksAlways: a search is ranked by relevance whatever
+// its words and the memory's size, with a score on every hit; when its
+// commonest word's entries are too many to read, the total is a lower
+// bound; updates and deletions keep the index true. Both stores give the
+// same answers.
+func testMemorySearchRanksAlways(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	n := rank.PostingBudget + 300 // "common" is in more entries than a search reads
+	var rare []memory.ID
+	update(t, s, func(tx store.Tx) error {
+		for i := range n {
+			e := memory.Entry{Type: memory.Insight, Title: fmt.Sprint("note ", i), Content: "common words everywhere", CreatedAt: t0, UpdatedAt: t0}
+			if i%1000 == 7 {
+				e.Content += " zebra"
+			}
+			if i%3 == 0 {
+				e.Content += " frequent frequent"
+			}
+			got, err := tx.AddMemory(ctx, e)
+			if err != nil {
+				return err
+			}
+			if i%1000 == 7 {
+				rare = append(rare, got.ID)
+			}
+		}
+		return nil
+	})
+	search := func(q store.MemoryQuery) store.MemoryResult {
+		t.Helper()
+		var r store.MemoryResult
+		view(t, s, func(tx store.Tx) (err error) {
+			r, err = tx.SearchMemory(ctx, q)
+			return err
+		})
+		for i, h := range r.Hits {
+			if h.Score <= 0 || (i > 0 && h.Score > r.Hits[i-1].Score) {
+				t.Errorf("%q: hit %d (%s) scored %.3f after %.3f", q.Text, i, h.Entry.ID, h.Score, r.Hits[max(i-1, 0)].Score)
+			}
+		}
+		return r
+	}
+	ids := func(r store.MemoryResult) []memory.ID {
+		var out []memory.ID
+		for _, h := range r.Hits {
+			out = append(out, h.Entry.ID)
+		}
+		return out
+	}
+
+	r := search(store.MemoryQuery{Text: "Where are the common zebras?", Limit: 10})
+	got := ids(r)[:len(rare)]
+	slices.Sort(got)
+	if fmt.Sprint(got) != fmt.Sprint(rare) || r.Total != n || !r.AtLeast {
+		t.Errorf("common zebra: first %v (want %v), total %d (at least %v), want %d at least", got, rare, r.Total, r.AtLeast, n)
+	}
+	r = search(store.MemoryQuery{Text: "common frequent", Limit: 10})
+	for _, h := range r.Hits {
+		if (int(h.Entry.ID)-int(rare[0])+7)%3 != 0 {
+			t.Errorf("common frequent: %s has not the word frequent", h.Entry.ID)
+		}
+	}
+	if len(r.Hits) != 10 || r.Total < n || !r.AtLeast {
+		t.Errorf("common frequent: %d hits, total %d (at least %v)", len(r.Hits), r.Total, r.AtLeast)
+	}
+	// A filter applies to the postings read: still ranked, total counted.
+	r = search(store.MemoryQuery{Text: "zebra", Types: []memory.Type{memory.Insight}, Limit: 2})
+	if len(r.Hits) != 2 || r.Total != len(rare) || r.AtLeast {
+		t.Errorf("zebra, insights: %d hits, total %d (at least %v)", len(r.Hits), r.Total, r.AtLeast)
+	}
+	// Stopwords alone match nothing rather than everything.
+	if r = search(store.MemoryQuery{Text: "what did they do"}); len(r.Hits) != 0 {
+		t.Errorf("stopwords: %d hits", len(r.Hits))
+	}
+	// Updating and deleting keep the index true.
+	update(t, s, func(tx store.Tx) error {
+		es, err := tx.Memories(ctx, rare[:1])
+		if err != nil || len(es) != 1 {
+			return fmt.Errorf("read %v: %v", rare[0], err)
+		}
+		es[0].Content = "a giraffe now"
+		if err := tx.UpdateMemory(ctx, es[0]); err != nil {
+			return err
+		}
+		_, err = tx.DeleteMemories(ctx, rare[1:2])
+		return err
+	})
+	if r = search(store.MemoryQuery{Text: "zebra"}); fmt.Sprint(ids(r)) != fmt.Sprint(rare[2:]) || r.Total != len(rare)-2 {
+		t.Errorf("zebra after update and delete: %v total %d, want %v", ids(r), r.Total, rare[2:])
+	}
+	if r = search(store.MemoryQuery{Text: "giraffes"}); fmt.Sprint(ids(r)) != fmt.Sprint(rare[:1]) {
+		t.Errorf("giraffes: %v, want %v", ids(r), rare[:1])
+	}
+}
