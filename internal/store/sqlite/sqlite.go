@@ -182,7 +182,8 @@ func createAtomically(ctx context.Context, path string) {
 	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
 		return
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".new-*")
+	// Named to match the .gitignore (*.db) should a kill leave it behind.
+	f, err := os.CreateTemp(filepath.Dir(path), ".new-*-"+filepath.Base(path))
 	if err != nil {
 		return
 	}
