@@ -96,3 +96,32 @@ func TestImportRedactsBranchAndTags(t *testing.T) {
 		t.Fatalf("exported after import:\n%s", b)
 	}
 }
+
+// TestScrubReachesEveryString: the one redaction pass reaches strings in
+// structs, pointers, slices and map values (lifecycle evidence).
+func TestScrubReachesEveryString(t *testing.T) {
+	pat := "ghp_" + "Zq00a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6"
+	type inner struct{ Note string }
+	in := struct {
+		Title    string
+		Ptr      *string
+		List     []string
+		Evidence map[string]string
+		Nested   []inner
+		Map      map[string]inner
+	}{Title: pat, Ptr: &pat, List: []string{"ok", pat}, Evidence: map[string]string{"tests_pass": "ran with " + pat},
+		Nested: []inner{{Note: pat}}, Map: map[string]inner{"a": {Note: pat}}}
+	p := pat
+	in.Ptr = &p
+	if n := service.ScrubForTest(&in); n != 6 {
+		t.Fatalf("scrubbed %d, want 6: %+v", n, in)
+	}
+	for _, s := range []string{in.Title, *in.Ptr, in.List[1], in.Evidence["tests_pass"], in.Nested[0].Note, in.Map["a"].Note} {
+		if strings.Contains(s, pat) {
+			t.Fatalf("left verbatim: %+v", in)
+		}
+	}
+	if in.List[0] != "ok" {
+		t.Fatal("ordinary text changed")
+	}
+}

@@ -10,7 +10,7 @@ import (
 // boundary: it replaces secrets (memory.Redact: private spans, keys,
 // tokens, passwords) in every string reachable from the pointers it is
 // given: strings, string-kinded types, slices, arrays, pointers and struct
-// fields (exported ones), recursively. It returns how many it replaced.
+// fields (exported ones) and map values, recursively. It returns how many it replaced.
 // References, enums and ids pass unchanged: no secret shape matches them.
 func scrub(ptrs ...any) int {
 	n := 0
@@ -43,6 +43,23 @@ func scrubValue(v reflect.Value) int {
 		n := 0
 		for i := range v.Len() {
 			n += scrubValue(v.Index(i))
+		}
+		return n
+	case reflect.Map:
+		// Values only: keys name things (criterion ids) rather than hold
+		// text. Map values are not addressable, so each is copied, cleaned
+		// and put back.
+		if v.IsNil() {
+			return 0
+		}
+		n := 0
+		for _, k := range v.MapKeys() {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(v.MapIndex(k))
+			if m := scrubValue(e); m > 0 {
+				v.SetMapIndex(k, e)
+				n += m
+			}
 		}
 		return n
 	case reflect.Struct:
