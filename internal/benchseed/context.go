@@ -32,7 +32,8 @@ var DefaultProject = ProjectShape{
 
 // SeedProject makes dir a project of shape s: the store holds the plan and
 // the memory, and the default agent's focus is on the first in-progress
-// task; WriteRepoFiles adds the repository files. dir must not hold a
+// task (and so is claude-code's, the agent Claude Code's hooks and MCP
+// client are); WriteRepoFiles adds the repository files. dir must not hold a
 // database yet.
 func SeedProject(ctx context.Context, dir string, s ProjectShape) error {
 	st, err := openNew(ctx, dir)
@@ -51,7 +52,12 @@ func SeedProject(ctx context.Context, dir string, s ProjectShape) error {
 		if err != nil || len(ts) == 0 {
 			return fmt.Errorf("no task in progress to focus on: %v", err)
 		}
-		return tx.SetFocus(ctx, Agent, ts[0].ID, time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC))
+		for _, agent := range []string{Agent, "claude-code"} {
+			if err := tx.SetFocus(ctx, agent, ts[0].ID, time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("benchseed: %w", err)
@@ -82,7 +88,7 @@ func WriteRepoFiles(dir string) error {
 // store: call WriteRepoFiles on the clone.
 func CachedProject(ctx context.Context, s ProjectShape) (string, error) {
 	p := s.Plan
-	name := fmt.Sprintf("cairn-benchseed-project-v1-%d-%d-%d-%d-%d-%d-%d-%d",
+	name := fmt.Sprintf("cairn-benchseed-project-v2-%d-%d-%d-%d-%d-%d-%d-%d",
 		p.Tasks, p.MaxDeps, p.Window, p.SubtaskPercent, p.DonePercent, p.InProgressPercent, p.BodyLen, s.Memories)
 	return cached(ctx, name, func(dir string) error { return SeedProject(ctx, dir, s) })
 }

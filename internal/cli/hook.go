@@ -23,6 +23,10 @@ import (
 // in kebab case.
 var hookEvents = []string{"session-start", "user-prompt-submit", "post-tool-use", "pre-compact", "stop", "session-end"}
 
+// hookAgent is the agent the hooks speak for by default: Claude Code's
+// client name, which cairn serve takes as the agent of its stdio session.
+const hookAgent = "claude-code"
+
 // Hook limits. Claude Code replaces added context over 10,000 characters
 // with a short preview; the session start stays well under that.
 const (
@@ -75,7 +79,8 @@ A hook never fails the agent: any problem is one line on stderr and exit status 
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&agent, "agent", envDefault("CAIRN_AGENT", mcpserver.DefaultAgent), "agent name, as cairn serve's (env CAIRN_AGENT)")
+	cmd.Flags().StringVar(&agent, "agent", envDefault("CAIRN_AGENT", hookAgent),
+		"agent name (env CAIRN_AGENT); default "+hookAgent+", the name Claude Code gives cairn serve, so the hooks and the tools share YOU ARE HERE")
 	cmd.Flags().IntVar(&budget, "budget", service.DefaultBootstrapBudget, "session-start: the bootstrap's budget in tokens")
 	return cmd
 }

@@ -221,6 +221,12 @@ var contextSpecs = []toolSpec{
 		lists: []string{"candidates"}, required: []string{"query"}},
 	{tool: "get_config", base: map[string]string{}},
 	{tool: "suggest_next", base: map[string]string{}},
+	{tool: "query_tkb", base: map[string]string{}, strings: []string{"query", "category", "maturity", "use_case"}, ints: []string{"offset", "limit"}},
+	{tool: "get_tkb_entry", base: map[string]string{"entry": `"knowledge/a.md"`}, required: []string{"entry"}},
+	{tool: "get_agent", base: map[string]string{"name": `"backend"`}, required: []string{"name"}},
+	{tool: "get_competency_matrix", base: map[string]string{}},
+	{tool: "classify_task", base: map[string]string{"description": `"add a login page"`}, strings: []string{"description"}, required: []string{"description"}},
+	{tool: "get_routing_table", base: map[string]string{}},
 }
 
 // In the bad-input store the agent holds a claim on task 3, and task 1 has
@@ -403,6 +409,10 @@ func badCases() []badCase {
 	add("optimize_context", "a query of stop words", json.RawMessage(`{"query":"the and"}`), "query")
 	add("optimize_context", "an unknown memory id", json.RawMessage(`{"query":"migration","candidates":["m99"]}`), "candidates")
 	add("optimize_context", "a bad memory id", json.RawMessage(`{"query":"migration","candidates":["mx"]}`), "candidates[0]")
+	add("get_tkb_entry", "an entry that does not exist", json.RawMessage(`{"entry":"knowledge/nope.md"}`), "entry")
+	add("get_agent", "an agent that does not exist", json.RawMessage(`{"name":"nobody"}`), "name")
+	add("classify_task", "stop words only", json.RawMessage(`{"description":"the and"}`), "description")
+	add("query_tkb", "a 600-byte query", obj(map[string]string{"query": jsonString(strings.Repeat("q", 600))}), "query")
 	// Claims and lifecycles: the rules beyond the types.
 	add("claim_task", "lease over a day", json.RawMessage(`{"lease_seconds":86401}`), "lease_seconds")
 	cs = append(cs, badCase{tool: "claim_task", name: "a done task", args: json.RawMessage(`{"id":"2"}`), field: "2", code: -32005})

@@ -59,7 +59,7 @@ func o200k(t testing.TB) func(string) int {
 // shows the essentials, and says what it left out.
 func TestBootstrapBudgets(t *testing.T) {
 	dir := seededProject(t)
-	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,context"}})
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,context", "--agent", "claude-code"}})
 	count := o200k(t)
 	var prevLen int
 	for _, budget := range []int{500, 1500, 4000} {
@@ -178,10 +178,13 @@ func TestSuggestNext(t *testing.T) {
 	}
 	s.OK("create_task", map[string]any{"title": "Ship the parser"})
 	r = s.OK("suggest_next", map[string]any{})
-	if !strings.Contains(r.Text, "1. update_current_task {}: you are on [1] Ship the parser") || !strings.Contains(r.Text, "(fill in body)") {
-		t.Errorf("on a task:\n%s", r.Text)
+	if !strings.Contains(r.Text, `1. switch_focus {"task_id":"1"}: zen: no current task. Recommended [1] "Ship the parser"`) {
+		t.Errorf("zen with a ready task:\n%s", r.Text)
 	}
 	s.OK("switch_focus", map[string]any{"task_id": "1"})
+	if r := s.OK("suggest_next", map[string]any{}); !strings.Contains(r.Text, "1. update_current_task {}: you are on [1] Ship the parser") || !strings.Contains(r.Text, "(fill in body)") {
+		t.Errorf("on a task:\n%s", r.Text)
+	}
 	s.OK("create_new_task", map[string]any{"title": "Lexer"})
 	s.OK("complete_current_task", map[string]any{})
 	r = s.OK("suggest_next", map[string]any{})
@@ -230,5 +233,38 @@ func TestOptimizeContext(t *testing.T) {
 	e := s.Err("optimize_context", map[string]any{"query": "the and"})
 	if !strings.Contains(e.Text, "query") {
 		t.Errorf("a query of stop words: %s", e.Text)
+	}
+}
+
+// TestKnowledgeEmpty: a project without knowledge folders gets answers
+// that say so and what to add; a folder added later is read on the next
+// call.
+func TestKnowledgeEmpty(t *testing.T) {
+	dir := cairntest.Project(t)
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "context"}})
+	for tool, want := range map[string]string{
+		"query_tkb":             "This project has no knowledge base yet: add Markdown files under knowledge/",
+		"get_competency_matrix": "This project has no skills or agents yet: add Markdown files under skills/NAME/SKILL.md or .claude/agents/",
+		"get_routing_table":     "This project has no routing table",
+	} {
+		if r := s.OK(tool, map[string]any{}); !strings.HasPrefix(r.Text, want) {
+			t.Errorf("%s: %s", tool, r.Text)
+		}
+	}
+	if r := s.OK("classify_task", map[string]any{"description": "add a login page"}); !strings.HasPrefix(r.Text, "This project has no skills, agents, workflows or templates yet") {
+		t.Errorf("classify_task: %s", r.Text)
+	}
+	if r := s.Err("get_agent", map[string]any{"name": "backend"}); !strings.Contains(r.Text, "the project has none yet") {
+		t.Errorf("get_agent: %s", r.Text)
+	}
+	p := filepath.Join(dir, "knowledge", "ops", "deploy.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("---\ntitle: Deploys\ncategory: ops\n---\nBlue-green, never on Fridays.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.OK("query_tkb", map[string]any{"query": "deploys fridays"}); !strings.Contains(r.Text, "- knowledge/ops/deploy.md · ops: Deploys") {
+		t.Errorf("a knowledge base added later: %s", r.Text)
 	}
 }

@@ -54,7 +54,9 @@ func runHookRaw(t *testing.T, dir string, stdin []byte, args ...string) hookRun 
 // checks each answer's form and size and what the store recorded.
 func TestHooks(t *testing.T) {
 	dir := seededProject(t)
-	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "all"}})
+	// The tools speak for the agent the hooks speak for: Claude Code's
+	// client name.
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "all", "--agent", "claude-code"}})
 	s.OK("memory_add_decision", map[string]any{"title": "The ledger database runs SQLite in WAL mode",
 		"rationale": "readers never block the writer; journal settings are in store.Open"})
 

@@ -10,8 +10,9 @@ import (
 // directory it read changes (by modification time), so repeated calls cost
 // a few stats. It is safe for concurrent use.
 type Detector struct {
-	mu    sync.Mutex
-	cache map[string]*entry
+	mu        sync.Mutex
+	cache     map[string]*entry
+	knowledge map[string]*knowledgeEntry
 }
 
 type entry struct {
@@ -20,8 +21,35 @@ type entry struct {
 	stamps map[string]int64
 }
 
+type knowledgeEntry struct {
+	k      Knowledge
+	stamps map[string]int64
+}
+
 // NewDetector returns an empty Detector.
-func NewDetector() *Detector { return &Detector{cache: make(map[string]*entry)} }
+func NewDetector() *Detector {
+	return &Detector{cache: make(map[string]*entry), knowledge: make(map[string]*knowledgeEntry)}
+}
+
+// Knowledge returns root's knowledge documents, read again only when a
+// file or folder of them changed.
+func (d *Detector) Knowledge(root string) Knowledge {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if e := d.knowledge[root]; e != nil && fresh(root, e.stamps) {
+		return e.k
+	}
+	w := &walked{root: root, stamps: make(map[string]int64)}
+	// The root and the folders' parents tell when a folder appears.
+	for _, dir := range []string{".", ".claude", "templates", "docs"} {
+		if fi, err := os.Lstat(filepath.Join(root, dir)); err == nil {
+			w.stamp(dir, fi)
+		}
+	}
+	e := &knowledgeEntry{k: readKnowledge(w), stamps: w.stamps}
+	d.knowledge[root] = e
+	return e.k
+}
 
 // Detect returns what the project at root is made of.
 func (d *Detector) Detect(root string) Info { return d.get(root).info }

@@ -445,41 +445,115 @@ func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (task.ID, error
 			parent = &p
 		}
 	}
-	// Readiness needs the whole plan; it is read once, and only if a
-	// sibling or the search from the end has to be judged.
+	// A sibling's readiness is judged from its own and its ancestors'
+	// dependencies (few reads); the search from the end, which the first
+	// two rules almost always spare, reads the whole plan once.
+	var rerr error
+	rd := newReadiness(ctx, tx)
+	siblingReady := func(t task.Task) bool {
+		if rerr != nil {
+			return false
+		}
+		ok, err := rd.ready(t)
+		if err != nil {
+			rerr = err
+		}
+		return ok
+	}
 	var (
 		all   []task.Task
 		board *task.Board
-		lerr  error
 	)
 	load := func() {
-		if board != nil || lerr != nil {
+		if board != nil || rerr != nil {
 			return
 		}
-		if all, lerr = tx.Tasks(ctx); lerr != nil {
+		if all, rerr = tx.Tasks(ctx); rerr != nil {
 			return
 		}
 		var deps task.Deps
-		if deps, lerr = tx.Deps(ctx); lerr == nil {
+		if deps, rerr = tx.Deps(ctx); rerr == nil {
 			board = task.NewBoard(all, deps)
 		}
 	}
-	ready := func(t task.Task) bool {
-		load()
-		return board != nil && board.Ready(t.ID)
-	}
 	outline := func() ([]task.Entry, error) {
 		load()
-		if lerr != nil {
-			return nil, lerr
+		if rerr != nil {
+			return nil, rerr
 		}
 		return task.Outline(all), nil
 	}
+	ready := func(t task.Task) bool {
+		if board == nil {
+			return siblingReady(t)
+		}
+		return board.Ready(t.ID)
+	}
 	id, err := task.NextFocus(left.ID, sibs, parent, outline, ready)
-	if lerr != nil {
-		return 0, lerr
+	if rerr != nil {
+		return 0, rerr
 	}
 	return id, err
+}
+
+// readiness tells whether tasks are ready (see task.Board.Ready) with a few
+// reads each, remembering what it read: for a handful of tasks it is far
+// cheaper than building the board of the whole plan.
+type readiness struct {
+	ctx   context.Context
+	tx    store.Tx
+	waits map[task.ID]bool // a task, or one of its ancestors, has an open dependency
+}
+
+func newReadiness(ctx context.Context, tx store.Tx) *readiness {
+	return &readiness{ctx: ctx, tx: tx, waits: map[task.ID]bool{}}
+}
+
+// ready reports whether t is pending or in progress and neither it nor an
+// ancestor waits on an open dependency.
+func (r *readiness) ready(t task.Task) (bool, error) {
+	if t.Status != task.StatusPending && t.Status != task.StatusInProgress {
+		return false, nil
+	}
+	w, err := r.waiting(t)
+	return !w, err
+}
+
+func (r *readiness) waiting(t task.Task) (bool, error) {
+	if w, ok := r.waits[t.ID]; ok {
+		return w, nil
+	}
+	deps, err := r.tx.TaskDeps(r.ctx, t.ID)
+	if err != nil {
+		return false, err
+	}
+	w := false
+	for _, d := range deps {
+		dt, err := r.tx.Task(r.ctx, d)
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		if !dt.Status.Satisfied() {
+			w = true
+			break
+		}
+	}
+	if !w && t.ParentID != 0 {
+		p, err := r.tx.Task(r.ctx, t.ParentID)
+		switch {
+		case err == nil:
+			if w, err = r.waiting(p); err != nil {
+				return false, err
+			}
+		case !isNotFound(err):
+			return false, err
+		}
+	}
+	r.waits[t.ID] = w
+	return w, nil
 }
 
 // currentAfter returns the agent's current task after a change, zero in zen.

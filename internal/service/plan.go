@@ -634,26 +634,28 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 	if len(released) == 0 {
 		return r, nil
 	}
-	rest, err := tx.Tasks(ctx)
-	if err != nil {
-		return Deleted{}, err
-	}
-	deps, err := tx.Deps(ctx)
-	if err != nil {
-		return Deleted{}, err
-	}
-	b := task.NewBoard(rest, deps)
 	ids := make([]task.ID, 0, len(released))
 	for id := range released {
 		ids = append(ids, id)
 	}
 	task.SortIDs(ids)
+	rd := newReadiness(ctx, tx)
 	for _, id := range ids {
-		if x := b.Tasks[id]; x != nil {
-			r.Released = append(r.Released, *x)
-			if b.Ready(id) {
-				r.Ready = append(r.Ready, id)
-			}
+		x, err := tx.Task(ctx, id)
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return Deleted{}, err
+		}
+		x.Body = ""
+		r.Released = append(r.Released, x)
+		ok, err := rd.ready(x)
+		if err != nil {
+			return Deleted{}, err
+		}
+		if ok {
+			r.Ready = append(r.Ready, id)
 		}
 	}
 	return r, nil

@@ -28,6 +28,9 @@ func (e *CycleError) Error() string {
 // ErrCycle is what every CycleError is.
 var ErrCycle = fmt.Errorf("dependency cycle")
 
+// Refusal marks the message as one a user reads as it is.
+func (e *CycleError) Refusal() {}
+
 // Unwrap makes every CycleError an ErrCycle.
 func (e *CycleError) Unwrap() error { return ErrCycle }
 
