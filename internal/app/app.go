@@ -119,7 +119,37 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		}
 		mopts.Embedder, mopts.Model = c, c.Model()
 	}
-	return &Services{Set: *service.NewSet(st, mopts, nil), Root: root, Store: st}, nil
+	s := &Services{Set: *service.NewSet(st, mopts, nil), Root: root, Store: st}
+	service.NewBrain(st, &s.Set, service.BrainOptions{Root: root, Settings: settings(cfg, root)})
+	return s, nil
+}
+
+// settings say which project and store were opened, and why.
+func settings(cfg Config, root string) []service.Setting {
+	rootSrc := "detected: the nearest .cairn or .git upward from the working directory"
+	switch {
+	case cfg.Root != "":
+		rootSrc = "named project (--project)"
+	case os.Getenv(project.EnvRoot) != "":
+		rootSrc = "env " + project.EnvRoot
+	}
+	out := []service.Setting{{Name: "project root", Value: root, Source: rootSrc}}
+	url, src := cfg.DatabaseURL, "server configuration"
+	if url == "" {
+		url, src = os.Getenv(EnvDatabaseURL), "env "+EnvDatabaseURL
+	}
+	if url == "" {
+		return append(out, service.Setting{Name: "store", Value: "SQLite " + project.DBPath(root), Source: "default (" + EnvDatabaseURL + " unset)"})
+	}
+	name, nsrc := cfg.Project, "server configuration"
+	if name == "" {
+		name, nsrc = os.Getenv(EnvProject), "env "+EnvProject
+	}
+	if name == "" {
+		name, nsrc = filepath.Base(root), "default: the root's name"
+	}
+	return append(out, service.Setting{Name: "store", Value: "PostgreSQL (" + src + ")", Source: src},
+		service.Setting{Name: "project name", Value: name, Source: nsrc})
 }
 
 // openStore opens the project's PostgreSQL store in team mode, else its

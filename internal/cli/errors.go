@@ -42,6 +42,8 @@ func commandHints(a problem.Action) string {
 		return "`cairn tasks` lists the task ids"
 	case problem.ListOutline:
 		return "switch to an open task (`cairn tasks` lists them)"
+	case problem.ListBlocked:
+		return "`cairn tasks --status blocked` and `cairn show ID` say what they wait on"
 	case problem.NextTask:
 		return "`cairn next` picks one"
 	case problem.StartLoop:

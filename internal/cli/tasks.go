@@ -55,8 +55,11 @@ func tasksCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			q := service.TaskQuery{Statuses: splitList(status), Priorities: splitList(priority), OpenOnly: !all, Sort: sortBy,
 				Page: service.Page{Offset: offset, Limit: limit}}
-			if desc {
-				q.Order = "desc"
+			if cmd.Flags().Changed("desc") {
+				q.Order = "asc"
+				if desc {
+					q.Order = "desc"
+				}
 			}
 			return withProject(cmd, func(s *app.Services) error {
 				page, err := allTasks(cmd, s, q)
@@ -75,7 +78,7 @@ func tasksCmd() *cobra.Command {
 	f.StringVar(&priority, "priority", "", "only these priorities, comma-separated")
 	f.BoolVar(&all, "all", false, "include done and cancelled tasks")
 	f.StringVar(&sortBy, "sort", "id", "id, priority, created, updated or status")
-	f.BoolVar(&desc, "desc", false, "sort descending")
+	f.BoolVar(&desc, "desc", false, "sort descending (default for priority: most important first; --desc=false for low first)")
 	f.IntVar(&limit, "limit", 0, "show at most this many (0: all, read a page at a time)")
 	f.IntVar(&offset, "offset", 0, "skip this many")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
@@ -186,6 +189,9 @@ func nextCmd() *cobra.Command {
 					return printJSON(w, out)
 				}
 				if r.Task == nil {
+					if r.Hint != "" {
+						r.Rationale += "; " + commandHints(r.Hint) + "."
+					}
 					_, err := fmt.Fprintln(w, r.Rationale)
 					return err
 				}
@@ -231,6 +237,9 @@ func showDetail(w io.Writer, d service.Detail) error {
 		fmt.Fprintf(w, ", done %s", d.CompletedAt.Format("2006-01-02 15:04"))
 	}
 	fmt.Fprintln(w)
+	for _, r := range d.Imports {
+		fmt.Fprintln(w, r)
+	}
 	list := func(name string, ts []task.Task) {
 		if len(ts) == 0 {
 			return

@@ -148,7 +148,7 @@ var focusSpecs = []toolSpec{
 	{tool: "extend_current_task", base: map[string]string{"title": `"ok"`, "body": `""`}, strings: []string{"title", "body"}, required: []string{"title"}},
 	{tool: "get_current_task", base: map[string]string{}},
 	{tool: "get_big_picture", base: map[string]string{}, ints: []string{"offset", "limit"}, enums: []string{"format"}},
-	{tool: "complete_current_task", base: map[string]string{}},
+	{tool: "complete_current_task", base: map[string]string{}, bools: []string{"force"}},
 	{tool: "get_completed_tasks", base: map[string]string{}, ints: []string{"offset", "limit"}, enums: []string{"order"}},
 	{tool: "update_current_task", base: map[string]string{"body": `"new body"`}, strings: []string{"body"}, required: []string{"body"}},
 	{tool: "get_stack_overview", base: map[string]string{}, ints: []string{"offset", "limit"}},
@@ -161,14 +161,14 @@ var focusSpecs = []toolSpec{
 var planSpecs = []toolSpec{
 	{tool: "get_tasks", base: map[string]string{}, lists: []string{"status", "priority"}, dates: []string{"createdAfter", "createdBefore", "updatedAfter", "updatedBefore"}, ints: []string{"offset", "limit"}},
 	{tool: "get_task", base: map[string]string{"id": `"1"`}, refs: []string{"id"}, required: []string{"id"}},
-	{tool: "create_task", base: map[string]string{"title": `"ok"`}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, required: []string{"title"}},
-	{tool: "update_task", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, required: []string{"id"}},
+	{tool: "create_task", base: map[string]string{"title": `"ok"`}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, bools: []string{"force"}, required: []string{"title"}},
+	{tool: "update_task", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, bools: []string{"force"}, required: []string{"id"}},
 	{tool: "delete_task", base: map[string]string{"id": `"4"`}, refs: []string{"id"}, required: []string{"id"}},
 	{tool: "get_next_task", base: map[string]string{}, lists: []string{"status", "priority"}},
 	{tool: "query_tasks", base: map[string]string{}, objects: []string{"filters", "sort"}, lists: []string{"fields"}, ints: []string{"offset", "limit"}},
 	{tool: "get_task_stats", base: map[string]string{}},
 	{tool: "add_subtask", base: map[string]string{"parentId": `"1"`, "title": `"ok"`}, refs: []string{"parentId"}, strings: []string{"title", "description"}, required: []string{"parentId", "title"}},
-	{tool: "update_subtask", base: map[string]string{"subtaskId": `"1.2"`}, refs: []string{"subtaskId"}, strings: []string{"title", "description"}, enums: []string{"status"}, required: []string{"subtaskId"}},
+	{tool: "update_subtask", base: map[string]string{"subtaskId": `"1.2"`}, refs: []string{"subtaskId"}, strings: []string{"title", "description"}, enums: []string{"status"}, bools: []string{"force"}, required: []string{"subtaskId"}},
 	{tool: "delete_subtask", base: map[string]string{"subtaskId": `"1.2"`}, refs: []string{"subtaskId"}, required: []string{"subtaskId"}},
 }
 
@@ -185,7 +185,7 @@ var loopSpecs = []toolSpec{
 	{tool: "loop_pause", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, required: []string{"id"}},
 	{tool: "loop_resume", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, ints: []string{"from_checkpoint", "max_iterations"}, required: []string{"id"}},
 	{tool: "loop_cancel", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, required: []string{"id"}},
-	{tool: "loop_complete", base: map[string]string{"id": `"5"`, "evidence": `"e"`}, refs: []string{"id"}, strings: []string{"evidence"}, required: []string{"id", "evidence"}},
+	{tool: "loop_complete", base: map[string]string{"id": `"5"`, "evidence": `"e"`}, refs: []string{"id"}, strings: []string{"evidence"}, bools: []string{"force"}, required: []string{"id", "evidence"}},
 	{tool: "loop_fail", base: map[string]string{"id": `"5"`, "message": `"m"`}, refs: []string{"id"}, strings: []string{"message", "code"}, bools: []string{"recoverable"}, required: []string{"id", "message"}},
 }
 
@@ -213,8 +213,23 @@ var memorySpecs = []toolSpec{
 		strings: []string{"branch", "into", "feature", "phase", "notes"}, lists: []string{"files_modified"}, free: []string{"files_modified"}, required: []string{"action"}},
 }
 
+var contextSpecs = []toolSpec{
+	{tool: "bootstrap", base: map[string]string{}, ints: []string{"budget_tokens"}, strings: []string{"query"}},
+	{tool: "detect_project", base: map[string]string{}},
+	{tool: "optimize_context", base: map[string]string{"query": `"migration"`}, strings: []string{"query"}, ints: []string{"budget_tokens"},
+		lists: []string{"candidates"}, required: []string{"query"}},
+	{tool: "get_config", base: map[string]string{}},
+	{tool: "suggest_next", base: map[string]string{}},
+	{tool: "query_tkb", base: map[string]string{}, strings: []string{"query", "category", "maturity", "use_case"}, ints: []string{"offset", "limit"}},
+	{tool: "get_tkb_entry", base: map[string]string{"entry": `"knowledge/a.md"`}, required: []string{"entry"}},
+	{tool: "get_agent", base: map[string]string{"name": `"backend"`}, required: []string{"name"}},
+	{tool: "get_competency_matrix", base: map[string]string{}},
+	{tool: "classify_task", base: map[string]string{"description": `"add a login page"`}, strings: []string{"description"}, required: []string{"description"}},
+	{tool: "get_routing_table", base: map[string]string{}},
+}
+
 func allSpecs() []toolSpec {
-	return append(append(append(append([]toolSpec{}, focusSpecs...), planSpecs...), loopSpecs...), memorySpecs...)
+	return append(append(append(append(append([]toolSpec{}, focusSpecs...), planSpecs...), loopSpecs...), memorySpecs...), contextSpecs...)
 }
 
 func badCases() []badCase {
@@ -373,6 +388,16 @@ func badCases() []badCase {
 	add("branch", "no branch outside git", json.RawMessage(`{"action":"get"}`), "branch")
 	add("branch", "a branch name with spaces", json.RawMessage(`{"action":"save","branch":"my branch","notes":"n"}`), "branch")
 	add("branch", "an argument of another action", json.RawMessage(`{"action":"list","into":"main"}`), "into")
+	add("bootstrap", "budget under the minimum", json.RawMessage(`{"budget_tokens":100}`), "budget_tokens")
+	add("bootstrap", "budget over the maximum", json.RawMessage(`{"budget_tokens":20001}`), "budget_tokens")
+	add("bootstrap", "a 600-byte query", obj(map[string]string{"query": jsonString(strings.Repeat("q", 600))}), "query")
+	add("optimize_context", "a query of stop words", json.RawMessage(`{"query":"the and"}`), "query")
+	add("optimize_context", "an unknown memory id", json.RawMessage(`{"query":"migration","candidates":["m99"]}`), "candidates")
+	add("optimize_context", "a bad memory id", json.RawMessage(`{"query":"migration","candidates":["mx"]}`), "candidates[0]")
+	add("get_tkb_entry", "an entry that does not exist", json.RawMessage(`{"entry":"knowledge/nope.md"}`), "entry")
+	add("get_agent", "an agent that does not exist", json.RawMessage(`{"name":"nobody"}`), "name")
+	add("classify_task", "stop words only", json.RawMessage(`{"description":"the and"}`), "description")
+	add("query_tkb", "a 600-byte query", obj(map[string]string{"query": jsonString(strings.Repeat("q", 600))}), "query")
 	add("update_current_task", "body over 1 MiB", json.RawMessage(`{"body":`+bigString+`}`), "body")
 	add("update_current_task", "invalid UTF-8 body", json.RawMessage("{\"body\":\"bad \xed\xa0\x80 body\"}"), "body")
 	add("update_current_task", "lone surrogate in body", json.RawMessage(`{"body":"bad \udc00 body"}`), "body")
@@ -633,6 +658,8 @@ func TestRawStdio(t *testing.T) {
 		{"bare number", "42\n", -32600, nil},
 		{"null", "null\n", -32600, nil},
 		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}` + "\n", -32600, nil},
+		{"id alone", `{"jsonrpc":"2.0","id":77}` + "\n", -32600, float64(77)},
+		{"response without result or error", `{"jsonrpc":"2.0","id":"r","params":{}}` + "\n", -32600, "r"},
 	}
 	for _, b := range bad {
 		send(b.line)

@@ -155,7 +155,7 @@ func screenshots(t *testing.T) string {
 func shoot(t *testing.T, ctx context.Context, dir, name string) {
 	t.Helper()
 	var png []byte
-	run(t, ctx, 10*time.Second, "screenshot "+name, chromedp.FullScreenshot(&png, 90))
+	run(t, ctx, 10*time.Second, "screenshot "+name, chromedp.FullScreenshot(&png, 100))
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ const (
 
 	metadataPath = "/.well-known/oauth-protected-resource"
 	answerGrace  = 250 * time.Millisecond
-	maxAgentLen  = 128
+	maxAgentLen  = mcpserver.MaxAgentLen
 )
 
 // Config configures a Server.
@@ -493,30 +493,13 @@ func (s *Server) agent(req mcp.Request) string {
 			return a
 		}
 	}
-	if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
-		if ip := ss.InitializeParams(); ip != nil && ip.ClientInfo != nil {
-			if n := strings.TrimSpace(ip.ClientInfo.Name); n != "" && checkAgent(n) == nil {
-				return n
-			}
-		}
+	if n := mcpserver.ClientAgent(req); n != "" {
+		return n
 	}
 	return s.cfg.Agent
 }
 
-func checkAgent(a string) error {
-	if len(a) > maxAgentLen {
-		return fmt.Errorf("%d bytes is too long", len(a))
-	}
-	for _, r := range a {
-		if r < 0x20 || r == 0x7f {
-			return errors.New("contains a control character")
-		}
-	}
-	if strings.TrimSpace(a) == "" {
-		return errors.New("is blank")
-	}
-	return nil
-}
+func checkAgent(a string) error { return mcpserver.CheckAgent(a) }
 
 // checkHost guards against DNS rebinding: a page on evil.example that
 // resolves its name to 127.0.0.1 reaches a loopback server with Host:
@@ -666,7 +649,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *prob
 	limit := s.cfg.MaxBodyBytes
 	tooLarge := &problem{Status: http.StatusRequestEntityTooLarge, Reason: "body_too_large",
 		Problem: fmt.Sprintf("the request body is over the limit of %d bytes", limit),
-		Fix:     "send a smaller message (a long task body can be written in parts), or raise --max-body"}
+		Fix:     "send a smaller message: keep large material in files and store a summary or the file's path (a task body holds at most 1 MiB); the server's operator can raise --max-body"}
 	if r.ContentLength > limit {
 		w.Header().Set("Connection", "close")
 		return nil, tooLarge

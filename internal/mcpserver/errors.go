@@ -26,6 +26,7 @@ const (
 	CodeClosed       = -32005 // the task is completed or cancelled
 	CodeUnavailable  = -32006 // the store is busy or cannot be opened; retry
 	CodeTransition   = -32007 // the loop's state does not allow the operation
+	CodeOpenDeps     = -32008 // a task cannot be done while a dependency is open
 	CodeInvalid      = -32602 // an argument is missing or wrong
 	CodeInternal     = -32603 // a bug or an I/O failure; the server log has details
 )
@@ -79,6 +80,8 @@ func classify(err error) ToolError {
 		return ToolError{CodeZen, "zen", msg}
 	case errors.Is(err, task.ErrHasOpenChildren):
 		return ToolError{CodeOpenChildren, "open_children", msg}
+	case errors.Is(err, task.ErrOpenDeps):
+		return ToolError{CodeOpenDeps, "open_dependencies", msg}
 	case errors.Is(err, memory.ErrEnded), errors.Is(err, task.ErrClosed):
 		return ToolError{CodeClosed, "closed", msg}
 	case errors.Is(err, problem.ErrUnavailable):
@@ -96,19 +99,8 @@ func message(err error) string {
 	if te, ok := errors.AsType[*loop.TransitionError](err); ok {
 		return te.Render(loopTool, toolHints)
 	}
-	if msg, ok := problem.Message(err, toolHints); ok {
-		return msg
-	}
-	if nf, ok := errors.AsType[*task.NotFoundError](err); ok {
-		return nf.Error()
-	}
-	if nf, ok := errors.AsType[*memory.NotFoundError](err); ok {
-		return nf.Error()
-	}
-	if ce, ok := errors.AsType[*task.CycleError](err); ok {
-		return ce.Error()
-	}
-	return err.Error()
+	msg, _ := problem.Message(err, toolHints)
+	return msg
 }
 
 // loopTool names the tool of a loop operation.
@@ -123,6 +115,10 @@ func toolHints(a problem.Action) string {
 		return "get_tasks or get_stack_overview lists the task ids"
 	case problem.ListOutline:
 		return "switch to an open task (see get_stack_overview)"
+	case problem.ListBlocked:
+		return "see get_tasks with status blocked or get_task for what they wait on"
+	case problem.ForceDone:
+		return "to mark it done anyway, pass force: true"
 	case problem.NextTask:
 		return "get_next_task picks one"
 	case problem.StartLoop:

@@ -75,7 +75,9 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 	if err != nil {
 		return nil, promptError(ctx, s, "session_restore", err)
 	}
-	if !cur.Zen {
+	if cur.Zen {
+		b.WriteString("\n## YOU ARE HERE\nZen: no current task; switch_focus to the next task below to start it.\n")
+	} else {
 		fmt.Fprintf(&b, "\n## YOU ARE HERE\n[%s] %s\n", cur.Task.ID, cur.Task.Title)
 	}
 	next, err := svc.Plan.Next(ctx, service.NextQuery{})
@@ -92,6 +94,8 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 		if d.Body != "" {
 			fmt.Fprintf(&b, "\n%s\n", problem.Clip(d.Body, 500))
 		}
+	} else if next.Hint != "" {
+		b.WriteString(next.Rationale + "; " + toolHints(next.Hint) + ".\n")
 	} else {
 		b.WriteString(next.Rationale + "\n")
 	}

@@ -53,6 +53,7 @@ const (
 	CreateTask     Action = "create a task"
 	ListTasks      Action = "list the tasks"
 	ListOutline    Action = "look at the outline for an open task"
+	ListBlocked    Action = "look at the blocked tasks and what they wait on"
 	NextTask       Action = "ask for the next task"
 	StartLoop      Action = "start a new loop"
 	ListLoops      Action = "list the loops"
@@ -64,6 +65,7 @@ const (
 	ListBranches   Action = "list the saved branch contexts"
 	ExportMemory   Action = "export the memory first"
 	RetryEmbedding Action = "retry the embeddings later (memory backfill)"
+	ForceDone      Action = "or mark it done anyway with force"
 )
 
 func (a Action) String() string { return string(a) }
@@ -121,6 +123,14 @@ func join(fix, hint string) string {
 	return fix + "; " + hint
 }
 
+// Refusal is implemented by a domain's own error types (task not found,
+// dependency cycle) whose message is already the one sentence a user reads,
+// so Message shows it without the wrapping around it.
+type Refusal interface {
+	error
+	Refusal()
+}
+
 // Message is what a user reads for err: the innermost refusal (an Error or
 // a FieldError) rendered with r, without the wrapping its callers added for
 // their logs; any other error is err.Error(). ok reports whether a refusal
@@ -131,6 +141,9 @@ func Message(err error, r Renderer) (msg string, ok bool) {
 	}
 	if pe, found := errors.AsType[*Error](err); found {
 		return pe.Render(r), true
+	}
+	if rf, found := errors.AsType[Refusal](err); found {
+		return rf.Error(), true
 	}
 	return err.Error(), false
 }

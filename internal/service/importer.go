@@ -39,7 +39,59 @@ type ImportTask struct {
 // file. Dependencies stay within a set.
 type ImportSet struct {
 	Source string // the mapping's namespace, e.g. "taskmaster:master" or "todori"
-	Tasks  []ImportTask
+	// File identifies the file the set comes from (its path relative to
+	// the project root, say). Re-imports match tasks by file, source and
+	// external id, so another file with the same tag and ids gets tasks of
+	// its own. Empty: matched by source and external id alone.
+	File  string
+	Tasks []ImportTask
+}
+
+// mappingKey is the import mapping's source for a set: its source, and its
+// file when known.
+func mappingKey(source, file string) string {
+	if file == "" {
+		return source
+	}
+	return source + "@" + file
+}
+
+// ImportRef is where an imported task came from.
+type ImportRef struct {
+	Source     string // e.g. "taskmaster:master"
+	File       string // empty when the import did not say
+	ExternalID string // the task's id in the file
+}
+
+func importRef(m store.Import) ImportRef {
+	src, file, _ := strings.Cut(m.Source, "@")
+	return ImportRef{Source: src, File: file, ExternalID: m.ExternalID}
+}
+
+// importRefs turns a task's import mappings into refs, leaving out a
+// mapping by source alone when a file has adopted the same task id (see
+// adoptUnkeyed).
+func importRefs(ms []store.Import) []ImportRef {
+	var out []ImportRef
+	for _, m := range ms {
+		r := importRef(m)
+		if r.File == "" && slices.ContainsFunc(ms, func(o store.Import) bool {
+			return o.ExternalID == m.ExternalID && strings.HasPrefix(o.Source, m.Source+"@")
+		}) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// String says where the task came from, e.g. "imported from
+// .taskmaster/tasks/tasks.json (taskmaster:master) task 3".
+func (r ImportRef) String() string {
+	if r.File == "" {
+		return fmt.Sprintf("imported from %s task %s", r.Source, r.ExternalID)
+	}
+	return fmt.Sprintf("imported from %s (%s) task %s", r.File, r.Source, r.ExternalID)
 }
 
 // ImportOptions changes how an import runs.
@@ -115,6 +167,9 @@ func (e *ImportCycleError) Error() string {
 		e.Source, strings.Join(e.Path, " → "))
 }
 
+// Refusal marks the message as one a user reads as it is.
+func (e *ImportCycleError) Refusal() {}
+
 // Unwrap makes every ImportCycleError a task.ErrCycle.
 func (e *ImportCycleError) Unwrap() error { return task.ErrCycle }
 
@@ -132,7 +187,8 @@ func NewImporter(s store.Store) *Importer {
 
 // inode is one task of the file during an import.
 type inode struct {
-	src     string
+	src     string // the set's source, as reports name it
+	mapKey  string // the set's key in the import mapping
 	in      *ImportTask
 	parent  *inode
 	kids    []*inode
@@ -161,7 +217,7 @@ func planImport(sets []ImportSet) ([]*inode, []SkippedDep, error) {
 		walk = func(ts []ImportTask, parent *inode) error {
 			for i := range ts {
 				in := &ts[i]
-				n := &inode{src: set.Source, in: in, parent: parent, key: task.ID(len(nodes) + 1)}
+				n := &inode{src: set.Source, mapKey: mappingKey(set.Source, set.File), in: in, parent: parent, key: task.ID(len(nodes) + 1)}
 				if err := validImport(in); err != nil {
 					return &ImportError{Source: set.Source, Task: refOr(in.ExternalID, parent, i), Err: err}
 				}
@@ -352,7 +408,10 @@ func (im *Importer) place(ctx context.Context, tx store.Tx, nodes []*inode, rep 
 			}
 			parent = n.parent.t.ID
 		}
-		id, ok, err := tx.Imported(ctx, n.src, n.in.ExternalID)
+		id, ok, err := tx.Imported(ctx, n.mapKey, n.in.ExternalID)
+		if err == nil && !ok && n.mapKey != n.src {
+			id, ok, err = adoptUnkeyed(ctx, tx, n)
+		}
 		if err != nil {
 			return err
 		}
@@ -405,12 +464,33 @@ func (im *Importer) place(ctx context.Context, tx store.Tx, nodes []*inode, rep 
 		if err != nil {
 			return err
 		}
-		if err := tx.SetImported(ctx, n.src, n.in.ExternalID, t.ID); err != nil {
+		if err := tx.SetImported(ctx, n.mapKey, n.in.ExternalID, t.ID); err != nil {
 			return err
 		}
 		n.t = t
 	}
 	return nil
+}
+
+// adoptUnkeyed finds a task that an import made before imports were keyed
+// by file (its mapping names the source alone) and makes it n's file's, so
+// that re-importing that file after an upgrade updates its tasks instead of
+// duplicating them. A task another file has adopted already is left to it.
+func adoptUnkeyed(ctx context.Context, tx store.Tx, n *inode) (task.ID, bool, error) {
+	id, ok, err := tx.Imported(ctx, n.src, n.in.ExternalID)
+	if err != nil || !ok {
+		return 0, false, err
+	}
+	ms, err := tx.ImportsOf(ctx, id)
+	if err != nil {
+		return 0, false, err
+	}
+	for _, m := range ms {
+		if strings.HasPrefix(m.Source, n.src+"@") {
+			return 0, false, nil
+		}
+	}
+	return id, true, tx.SetImported(ctx, n.mapKey, n.in.ExternalID, id)
 }
 
 // importDeps replaces every imported task's dependencies with the file's.
@@ -468,68 +548,126 @@ func postOrder(nodes []*inode) []*inode {
 
 // importStatuses moves every task to the file's status where the rules
 // allow, subtasks before their parents so that a parent can close after
-// them.
+// them. A task done in the file whose dependencies are not done yet in
+// Cairn waits for a later pass (its dependencies may come later in the
+// file); what still cannot be done after that is made in-progress and
+// noted, as a task with open subtasks is.
 func importStatuses(ctx context.Context, tx store.Tx, nodes []*inode, rep *ImportReport, now time.Time) error {
-	for _, n := range postOrder(nodes) {
-		if n.skipped {
-			continue
-		}
-		cur, want := n.t.Status, n.in.Status
-		if cur == want {
-			continue
-		}
-		name := fmt.Sprintf("%s (%s) [%s]", n.in.ExternalID, n.src, n.t.ID)
-		if n.existed {
-			switch {
-			case cur == task.StatusDone:
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept done (the file says %s): completion is permanent", name, want))
-				continue
-			case !cur.Open():
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept %s (the file says %s): a closed task is not reopened or re-closed by an import", name, cur, want))
-				continue
-			case progress(want) < progress(cur):
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept %s (the file says %s): an import moves a status only forward", name, cur, want))
-				continue
-			}
-		}
-		if !want.Open() {
-			kids, err := tx.Children(ctx, n.t.ID, false)
+	waiting := map[*inode]bool{}
+	todo := postOrder(nodes)
+	for final := false; ; {
+		var next []*inode
+		for _, n := range todo {
+			retry, err := importStatus(ctx, tx, n, rep, now, waiting, final)
 			if err != nil {
 				return err
 			}
-			var open []string
-			for _, k := range kids {
-				if k.Status.Open() {
-					open = append(open, task.RefString(k))
-				}
+			if retry {
+				next = append(next, n)
 			}
-			if len(open) > 0 {
-				fallback := task.StatusInProgress
-				if cur == task.StatusBlocked {
-					fallback = cur
-				}
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: is %s in the file but its subtasks %s are open; made it %s instead",
-					name, want, problem.Clip(strings.Join(open, ", "), 200), fallback))
-				if want = fallback; want == cur {
-					continue
-				}
-			}
+			waiting[n] = retry
 		}
-		at := now
-		if !n.existed {
-			_, at = timesOf(n.in, now)
-		} else if want == task.StatusDone && !n.in.UpdatedAt.IsZero() &&
-			!n.in.UpdatedAt.Before(n.t.CreatedAt) && !n.in.UpdatedAt.After(now) {
-			at = n.in.UpdatedAt.UTC()
+		switch {
+		case len(next) == 0:
+			return nil
+		case final:
+			return fmt.Errorf("import: %d tasks kept waiting after the last pass", len(next))
+		case len(next) == len(todo):
+			final = true // no progress: settle what is left
 		}
-		t, err := setStatus(ctx, tx, n.t, want, at)
-		if err != nil {
-			return err
-		}
-		if n.existed {
-			n.changes = append(n.changes, fmt.Sprintf("status %s → %s", cur, want))
-		}
-		n.t = t
+		todo = next
 	}
-	return nil
+}
+
+// importStatus moves one task to the file's status. retry says it must wait
+// for another pass: it is to be done but a dependency, or a subtask that
+// waits itself, is not done yet. On the final pass nothing waits.
+func importStatus(ctx context.Context, tx store.Tx, n *inode, rep *ImportReport, now time.Time, waiting map[*inode]bool, final bool) (retry bool, err error) {
+	if n.skipped {
+		return false, nil
+	}
+	cur, want := n.t.Status, n.in.Status
+	if cur == want {
+		return false, nil
+	}
+	name := fmt.Sprintf("%s (%s) [%s]", n.in.ExternalID, n.src, n.t.ID)
+	if n.existed {
+		switch {
+		case cur == task.StatusDone:
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept done (the file says %s): completion is permanent", name, want))
+			return false, nil
+		case !cur.Open():
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept %s (the file says %s): a closed task is not reopened or re-closed by an import", name, cur, want))
+			return false, nil
+		case progress(want) < progress(cur):
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: kept %s (the file says %s): an import moves a status only forward", name, cur, want))
+			return false, nil
+		}
+	}
+	fallback := task.StatusInProgress
+	if cur == task.StatusBlocked {
+		fallback = cur
+	}
+	if !want.Open() {
+		if !final {
+			for _, k := range n.kids {
+				if waiting[k] {
+					return true, nil
+				}
+			}
+		}
+		kids, err := tx.Children(ctx, n.t.ID, false)
+		if err != nil {
+			return false, err
+		}
+		var open []string
+		for _, k := range kids {
+			if k.Status.Open() {
+				open = append(open, task.RefString(k))
+			}
+		}
+		if len(open) > 0 {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: is %s in the file but its subtasks %s are open; made it %s instead",
+				name, want, problem.Clip(strings.Join(open, ", "), 200), fallback))
+			if want = fallback; want == cur {
+				return false, nil
+			}
+		}
+	}
+	if want == task.StatusDone {
+		if err := checkDeps(ctx, tx, n.t.ID); err != nil {
+			var od *task.OpenDepsError
+			if !errors.As(err, &od) {
+				return false, err
+			}
+			if !final {
+				return true, nil
+			}
+			refs := make([]string, len(od.Open))
+			for i, d := range od.Open {
+				refs[i] = task.RefString(d)
+			}
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: is done in the file but depends on %s, not done in Cairn; made it %s instead",
+				name, problem.Clip(strings.Join(refs, ", "), 200), fallback))
+			if want = fallback; want == cur {
+				return false, nil
+			}
+		}
+	}
+	at := now
+	if !n.existed {
+		_, at = timesOf(n.in, now)
+	} else if want == task.StatusDone && !n.in.UpdatedAt.IsZero() &&
+		!n.in.UpdatedAt.Before(n.t.CreatedAt) && !n.in.UpdatedAt.After(now) {
+		at = n.in.UpdatedAt.UTC()
+	}
+	t, err := setStatus(ctx, tx, n.t, want, at, true)
+	if err != nil {
+		return false, err
+	}
+	if n.existed {
+		n.changes = append(n.changes, fmt.Sprintf("status %s → %s", cur, want))
+	}
+	n.t = t
+	return false, nil
 }

@@ -73,6 +73,7 @@ type Detail struct {
 	Deps       []task.Task // the tasks it depends on, in id order
 	Dependents []task.Task // the tasks that depend on it, in id order
 	Subtasks   []task.Task // its children, in order
+	Imports    []ImportRef // where it was imported from; only Get fills it
 }
 
 func detail(ctx context.Context, tx store.Tx, t task.Task) (Detail, error) {
@@ -111,7 +112,11 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 		if err != nil {
 			return err
 		}
-		d, err = detail(ctx, tx, t)
+		if d, err = detail(ctx, tx, t); err != nil {
+			return err
+		}
+		ms, err := tx.ImportsOf(ctx, t.ID)
+		d.Imports = importRefs(ms)
 		return err
 	})
 	if err != nil {
@@ -136,7 +141,7 @@ type TaskQuery struct {
 	// date-times (a time without a zone is UTC); empty: unbounded.
 	CreatedAfter, CreatedBefore, UpdatedAfter, UpdatedBefore string
 	Sort                                                     string // one of SortFields; empty: id
-	Order                                                    string // asc (default) or desc
+	Order                                                    string // asc or desc; empty: store.DefaultDesc (priority: most important first)
 	WithBody                                                 bool   // fill in the tasks' bodies
 	Page                                                            // PlanPage's rule
 }
@@ -192,7 +197,9 @@ func (q TaskQuery) query() (store.Query, error) {
 		return sq, &problem.FieldError{Field: "sort", Problem: "is " + problem.Quote(q.Sort), Fix: "use " + oneOf(SortFields)}
 	}
 	switch strings.ToLower(strings.TrimSpace(q.Order)) {
-	case "", "asc":
+	case "":
+		sq.Desc = store.DefaultDesc(sq.Sort)
+	case "asc":
 	case "desc":
 		sq.Desc = true
 	default:
@@ -258,6 +265,7 @@ type NewTask struct {
 	Status      task.Status   // default pending
 	Deps        []string      // references
 	Parent      task.ID       // zero: a root task
+	Force       bool          // status done although a dependency is open
 }
 
 // Change is what update_task and update_subtask take; nil fields stay.
@@ -267,6 +275,7 @@ type Change struct {
 	Status      *task.Status
 	Priority    *task.Priority
 	Deps        *[]string
+	Force       bool // status done although a dependency is open
 }
 
 func validPriority(p task.Priority) error {
@@ -421,16 +430,17 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, err
 	if err := tx.SetDeps(ctx, t.ID, deps); err != nil {
 		return Detail{}, err
 	}
-	if t, err = setStatus(ctx, tx, t, in.Status, now); err != nil {
+	if t, err = setStatus(ctx, tx, t, in.Status, now, in.Force); err != nil {
 		return Detail{}, err
 	}
 	return detail(ctx, tx, t)
 }
 
 // setStatus moves t to status by the one model's rules: completion is
-// permanent and archived, closing needs the children closed, and agents
-// focused on a task that closes move on.
-func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time) (task.Task, error) {
+// permanent and archived, closing needs the children closed, done needs the
+// dependencies done or cancelled unless force is set, and agents focused on
+// a task that closes move on.
+func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, force bool) (task.Task, error) {
 	switch {
 	case status == t.Status:
 		return t, nil
@@ -438,7 +448,7 @@ func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		return task.Task{}, &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is done and completion is permanent", t.ID), Fix: "create a new task for follow-up work"}
 	case !status.Open():
 		if t.Status.Open() {
-			return closeTask(ctx, tx, t, status, now, "")
+			return closeTask(ctx, tx, t, status, now, "", force)
 		}
 	}
 	t.Status, t.UpdatedAt = status, now
@@ -514,7 +524,7 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 			}
 		}
 		if c.Status != nil {
-			if t, err = setStatus(ctx, tx, t, *c.Status, now); err != nil {
+			if t, err = setStatus(ctx, tx, t, *c.Status, now, c.Force); err != nil {
 				return err
 			}
 		}
@@ -531,6 +541,11 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 type Deleted struct {
 	Task  task.Task
 	Count int // tasks removed, subtasks included
+	// Released are the tasks outside the deleted subtree that depended on
+	// something in it, in id order; Ready are those of them that can now be
+	// worked on (see task.Board.Ready).
+	Released []task.Task
+	Ready    []task.ID
 }
 
 // Delete removes a task and its subtasks from the plan; other tasks stop
@@ -561,12 +576,55 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 	for _, x := range task.Subtree(all, t.ID) {
 		in[x.ID] = true
 	}
+	// Who loses a dependency, read before the edges go with the subtree.
+	released := map[task.ID]bool{}
+	for id := range in {
+		ds, err := tx.Dependents(ctx, id)
+		if err != nil {
+			return Deleted{}, err
+		}
+		for _, d := range ds {
+			if !in[d] {
+				released[d] = true
+			}
+		}
+	}
 	now := p.now()
 	r := Deleted{Task: t}
 	if r.Count, err = tx.RemoveSubtree(ctx, t.ID, now); err != nil {
 		return Deleted{}, err
 	}
-	return r, moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now)
+	if err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now); err != nil {
+		return Deleted{}, err
+	}
+	if len(released) == 0 {
+		return r, nil
+	}
+	ids := make([]task.ID, 0, len(released))
+	for id := range released {
+		ids = append(ids, id)
+	}
+	task.SortIDs(ids)
+	rd := newReadiness(ctx, tx)
+	for _, id := range ids {
+		x, err := tx.Task(ctx, id)
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return Deleted{}, err
+		}
+		x.Body = ""
+		r.Released = append(r.Released, x)
+		ok, err := rd.ready(x)
+		if err != nil {
+			return Deleted{}, err
+		}
+		if ok {
+			r.Ready = append(r.Ready, id)
+		}
+	}
+	return r, nil
 }
 
 // Board returns the whole plan graph, from cache while the store is
@@ -646,6 +704,7 @@ type NextQuery struct {
 type Recommendation struct {
 	Task      *task.Task // nil when nothing qualifies
 	Rationale string
+	Hint      problem.Action // what to look at when nothing is ready
 	Unblocks  []task.Task
 }
 
@@ -679,7 +738,8 @@ func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 		}
 		msg := "Nothing to do: no open task matches."
 		if open > 0 {
-			msg = fmt.Sprintf("No task is ready: %d open, %d of them blocked or waiting on dependencies; see get_tasks with status blocked or get_task for what they wait on.", open, blocked)
+			return Recommendation{Rationale: fmt.Sprintf("No task is ready: %d open, %d of them blocked or waiting on dependencies", open, blocked),
+				Hint: problem.ListBlocked}, nil
 		}
 		return Recommendation{Rationale: msg}, nil
 	}

@@ -28,6 +28,9 @@ func (e *CycleError) Error() string {
 // ErrCycle is what every CycleError is.
 var ErrCycle = fmt.Errorf("dependency cycle")
 
+// Refusal marks the message as one a user reads as it is.
+func (e *CycleError) Refusal() {}
+
 // Unwrap makes every CycleError an ErrCycle.
 func (e *CycleError) Unwrap() error { return ErrCycle }
 
@@ -132,6 +135,10 @@ func PriorityRank(p Priority) int {
 
 // Priorities lists the valid priorities, highest first.
 var Priorities = []Priority{PriorityCritical, PriorityHigh, PriorityMedium, PriorityLow}
+
+// PrioritiesLowFirst lists the priorities by importance, lowest first: the
+// ascending order of a sort by priority.
+var PrioritiesLowFirst = []Priority{PriorityLow, PriorityMedium, PriorityHigh, PriorityCritical}
 
 // Valid reports whether p is one of Priorities.
 func (p Priority) Valid() bool { return slices.Contains(Priorities, p) }
@@ -318,6 +325,14 @@ func (b *Board) Waiting(id ID) []ID {
 func (b *Board) Blocked(id ID) bool {
 	t := b.Tasks[id]
 	return t == nil || t.Status == StatusBlocked || b.waiting(t)
+}
+
+// Ready reports whether a task can be worked on now: it is pending or in
+// progress (not deferred, blocked or closed) and nothing it waits on (see
+// Waiting) is open. Focus moves on completion only to ready tasks.
+func (b *Board) Ready(id ID) bool {
+	t := b.Tasks[id]
+	return t != nil && (t.Status == StatusPending || t.Status == StatusInProgress) && !b.waiting(t)
 }
 
 // waiting reports whether Waiting(t.ID) is not empty, without building it.
