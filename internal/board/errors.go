@@ -19,28 +19,24 @@ func message(err error) (msg string, known bool) {
 	if te, ok := errors.AsType[*loop.TransitionError](err); ok {
 		return te.Render(nil, boardHints), true
 	}
-	if m, ok := problem.Message(err, boardHints); ok {
-		return m, true
-	}
+	msg, known = problem.Message(err, boardHints)
 	switch {
 	case errors.Is(err, task.ErrCycle):
-		if ce, ok := errors.AsType[*task.CycleError](err); ok {
-			return ce.Error() + "; drop one of these dependencies", true
-		}
-	case errors.Is(err, task.ErrNotFound):
-		if nf, ok := errors.AsType[*task.NotFoundError](err); ok {
-			return nf.Error() + "; " + boardHints(problem.ListTasks), true
-		}
+		return msg + "; drop one of these dependencies", true
 	case errors.Is(err, memory.ErrNotFound):
-		if nf, ok := errors.AsType[*memory.NotFoundError](err); ok {
-			return nf.Error(), true
+		hint := problem.SearchMemory
+		if nf, ok := errors.AsType[*memory.NotFoundError](err); ok && nf.Kind == "session" {
+			hint = problem.ListSessions
 		}
+		return msg + "; " + boardHints(hint), true
+	case errors.Is(err, task.ErrNotFound):
+		return msg + "; " + boardHints(problem.ListTasks), true
 	case errors.Is(err, project.ErrNoProject):
-		return err.Error(), true
+		return msg, true
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return "the request timed out before it finished; nothing was changed unless the page shows it", true
 	}
-	return err.Error(), false
+	return msg, known
 }
 
 func isNotFound(err error) bool {
