@@ -365,7 +365,7 @@ func TestBoardHTTP(t *testing.T) {
 	})
 
 	t.Run("with tokens", func(t *testing.T) {
-		srv := cairntest.StartHTTP(t, cairntest.Options{Dir: cairntest.Project(t), Env: []string{"CAIRN_TOKENS=" + boardRW + ":*:rw"}})
+		srv := cairntest.StartHTTP(t, cairntest.Options{Dir: cairntest.Project(t), Env: []string{"CAIRN_TOKENS=" + boardRW + ":*:rw;" + boardRO + ":*:ro"}})
 		resp, body := get(t, srv.URL+"/", nil)
 		if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, `name="token"`) {
 			t.Errorf("GET / without a token: %d, want 401 with the login form: %s", resp.StatusCode, body)
@@ -391,8 +391,35 @@ func TestBoardHTTP(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(body, "<h1>Plan</h1>") {
 			t.Errorf("GET /plan with the cookie: %d", resp.StatusCode)
 		}
-		if strings.Contains(srv.Log(), boardRW) {
-			t.Errorf("the token is in the log:\n%s", srv.Log())
+		post := func(origin, auth string) int {
+			req, _ := http.NewRequest("POST", srv.URL+"/tasks", strings.NewReader("title=refused"))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			if origin != "" {
+				req.Header.Set("Origin", origin)
+			}
+			if auth != "" {
+				req.Header.Set("Authorization", "Bearer "+auth)
+			} else {
+				req.AddCookie(c)
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			return resp.StatusCode
+		}
+		if got := post("https://evil.example", ""); got != http.StatusForbidden {
+			t.Errorf("POST from another Origin: %d, want 403", got)
+		}
+		if got := post(srv.URL, boardRO); got != http.StatusForbidden {
+			t.Errorf("POST with a read-only token: %d, want 403", got)
+		}
+		if got := post(srv.URL, ""); got != http.StatusSeeOther {
+			t.Errorf("POST from the board with the cookie: %d, want 303", got)
+		}
+		if strings.Contains(srv.Log(), boardRW) || strings.Contains(srv.Log(), boardRO) {
+			t.Errorf("a token is in the log:\n%s", srv.Log())
 		}
 	})
 
