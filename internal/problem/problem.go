@@ -66,6 +66,11 @@ const (
 	ExportMemory   Action = "export the memory first"
 	RetryEmbedding Action = "retry the embeddings later (memory backfill)"
 	ForceDone      Action = "or mark it done anyway with force"
+	ClaimTask      Action = "claim the task first"
+	ClaimFree      Action = "claim a free task instead"
+	ListLifecycles Action = "list the lifecycles"
+	StartLifecycle Action = "start a new lifecycle"
+	AdvanceOpen    Action = "advance the open lifecycle instead"
 )
 
 func (a Action) String() string { return string(a) }

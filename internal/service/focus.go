@@ -239,6 +239,8 @@ type Picture struct {
 	NextOffset int     // zero: this is the last page
 	Current    task.ID // zero in zen
 	Zen        Zen     // in zen: what to start
+	// Phases are the phases of the open lifecycles, by task.
+	Phases map[task.ID]string
 }
 
 // BigPicture returns a page of the outline of every visible task (a line a
@@ -257,6 +259,16 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 		outline := task.Outline(all)
 		lo, hi, next := page.window(len(outline))
 		p.Outline, p.Total, p.NextOffset = outline[lo:hi], len(outline), next
+		marks, err := lifecycleMarks(ctx, tx, nil)
+		if err != nil {
+			return err
+		}
+		for id, m := range marks {
+			if p.Phases == nil {
+				p.Phases = map[task.ID]string{}
+			}
+			p.Phases[id] = m.Phase
+		}
 		cur, ok, err := current(ctx, tx, agent)
 		if err != nil {
 			return err
@@ -343,6 +355,10 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		t.CompletedAt = now
 	}
 	if err := tx.UpdateTask(ctx, t); err != nil {
+		return task.Task{}, err
+	}
+	// A closed task is nobody's work any more: its claim ends.
+	if _, err := tx.ReleaseClaim(ctx, t.ID, ""); err != nil {
 		return task.Task{}, err
 	}
 	if status == task.StatusDone {
@@ -779,20 +795,21 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, err
 
 // Set is every service of one project, as the surfaces use them.
 type Set struct {
-	Focus  *Focus
-	Plan   *Plan
-	Loops  *Loops
-	Memory *Memory
-	Brain  *Brain
+	Focus      *Focus
+	Plan       *Plan
+	Loops      *Loops
+	Memory     *Memory
+	Brain      *Brain
+	Lifecycles *Lifecycles
 }
 
 // NewSet returns every service over one store. now, if not nil, is their
 // clock (a test fixes it so answers are the same on every run).
 func NewSet(st store.Store, mopts MemoryOptions, now func() time.Time) *Set {
-	s := &Set{Focus: NewFocus(st), Plan: NewPlan(st), Loops: NewLoops(st), Memory: NewMemory(st, mopts)}
+	s := &Set{Focus: NewFocus(st), Plan: NewPlan(st), Loops: NewLoops(st), Memory: NewMemory(st, mopts), Lifecycles: NewLifecycles(st, "")}
 	s.Focus.plan = s.Plan
 	if now != nil {
-		s.Focus.now, s.Plan.now, s.Loops.now, s.Memory.now = now, now, now, now
+		s.Focus.now, s.Plan.now, s.Loops.now, s.Memory.now, s.Lifecycles.now = now, now, now, now, now
 	}
 	return s
 }
