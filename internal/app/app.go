@@ -36,6 +36,9 @@ type Config struct {
 	// Durability is what an acknowledged write survives, whichever store
 	// holds the project; default DurableProcess.
 	Durability Durability
+	// InitEmpty makes a new store in an existing empty database file
+	// rather than refusing it (`cairn init`).
+	InitEmpty bool
 	// DatabaseURL, when set, stores the project in PostgreSQL;
 	// default $CAIRN_DATABASE_URL.
 	DatabaseURL string
@@ -122,7 +125,38 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		}
 		mopts.Embedder, mopts.Model = c, c.Model()
 	}
-	return &Services{Set: *service.NewSet(st, mopts, nil), Root: root, Store: st}, nil
+	s := &Services{Set: *service.NewSet(st, mopts, nil), Root: root, Store: st}
+	s.Lifecycles = service.NewLifecycles(st, service.LifecycleDir(root))
+	service.NewBrain(st, &s.Set, service.BrainOptions{Root: root, Settings: settings(cfg, root)})
+	return s, nil
+}
+
+// settings say which project and store were opened, and why.
+func settings(cfg Config, root string) []service.Setting {
+	rootSrc := "detected: the nearest .cairn or .git upward from the working directory"
+	switch {
+	case cfg.Root != "":
+		rootSrc = "named project (--project)"
+	case os.Getenv(project.EnvRoot) != "":
+		rootSrc = "env " + project.EnvRoot
+	}
+	out := []service.Setting{{Name: "project root", Value: root, Source: rootSrc}}
+	url, src := cfg.DatabaseURL, "server configuration"
+	if url == "" {
+		url, src = os.Getenv(EnvDatabaseURL), "env "+EnvDatabaseURL
+	}
+	if url == "" {
+		return append(out, service.Setting{Name: "store", Value: "SQLite " + project.DBPath(root), Source: "default (" + EnvDatabaseURL + " unset)"})
+	}
+	name, nsrc := cfg.Project, "server configuration"
+	if name == "" {
+		name, nsrc = os.Getenv(EnvProject), "env "+EnvProject
+	}
+	if name == "" {
+		name, nsrc = filepath.Base(root), "default: the root's name"
+	}
+	return append(out, service.Setting{Name: "store", Value: "PostgreSQL (" + src + ")", Source: src},
+		service.Setting{Name: "project name", Value: name, Source: nsrc})
 }
 
 // openStore opens the project's PostgreSQL store in team mode, else its
@@ -134,19 +168,27 @@ func openStore(ctx context.Context, cfg Config, root string) (store.Store, error
 		url = os.Getenv(EnvDatabaseURL)
 	}
 	if url != "" {
-		name := cfg.Project
-		if name == "" {
-			name = os.Getenv(EnvProject)
-		}
-		if name == "" {
-			name = filepath.Base(root)
-		}
-		return postgres.Open(ctx, url, postgres.Options{Project: name})
+		return postgres.Open(ctx, url, postgres.Options{Project: DatabaseProject(cfg, root)})
 	}
 	if _, err := project.Init(root); err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Durability.sqlite()})
+	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Durability.sqlite(), InitEmpty: cfg.InitEmpty})
+}
+
+// teamMode reports whether cfg stores projects in PostgreSQL.
+func teamMode(cfg Config) bool { return cfg.DatabaseURL != "" || os.Getenv(EnvDatabaseURL) != "" }
+
+// DatabaseProject is the project's name in a shared database: cfg.Project,
+// else $CAIRN_PROJECT, else the name of its root directory.
+func DatabaseProject(cfg Config, root string) string {
+	if cfg.Project != "" {
+		return cfg.Project
+	}
+	if p := os.Getenv(EnvProject); p != "" {
+		return p
+	}
+	return filepath.Base(root)
 }
 
 func findRoot(cfg Config) (string, error) {

@@ -52,11 +52,20 @@ func SeedPlan(ctx context.Context, dir string, s PlanShape) (PlanResult, error) 
 	if err != nil {
 		return PlanResult{}, err
 	}
+	res, err := seedPlan(ctx, st, s)
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	return res, err
+}
+
+// seedPlan writes the plan of shape s into st in one transaction.
+func seedPlan(ctx context.Context, st store.Store, s PlanShape) (PlanResult, error) {
 	rng := rand.New(rand.NewPCG(1, uint64(s.Tasks)))
 	body := strings.Repeat("Notes: what was tried, what worked, what is left. ", s.BodyLen/50+1)[:s.BodyLen]
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	var res PlanResult
-	err = st.Update(ctx, func(tx store.Tx) error {
+	err := st.Update(ctx, func(tx store.Tx) error {
 		var (
 			made  []task.Task // in creation order
 			roots []int       // indexes into made
@@ -126,9 +135,6 @@ func SeedPlan(ctx context.Context, dir string, s PlanShape) (PlanResult, error) 
 		res.Tasks = len(made)
 		return nil
 	})
-	if cerr := st.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
 		return PlanResult{}, fmt.Errorf("benchseed: %w", err)
 	}

@@ -42,6 +42,8 @@ func commandHints(a problem.Action) string {
 		return "`cairn tasks` lists the task ids"
 	case problem.ListOutline:
 		return "switch to an open task (`cairn tasks` lists them)"
+	case problem.ListBlocked:
+		return "`cairn tasks --status blocked` and `cairn show ID` say what they wait on"
 	case problem.NextTask:
 		return "`cairn next` picks one"
 	case problem.StartLoop:
@@ -52,6 +54,16 @@ func commandHints(a problem.Action) string {
 		return "`cairn memory search` lists the entries"
 	case problem.ExportMemory:
 		return "`cairn memory export` writes it"
+	case problem.ClaimTask:
+		return "an agent claims it with claim_task first"
+	case problem.ClaimFree:
+		return "an agent's claim_task without id picks a free task"
+	case problem.ListLifecycles:
+		return "`cairn lifecycles` lists them"
+	case problem.StartLifecycle:
+		return "an agent starts a new one with lifecycle_init"
+	case problem.AdvanceOpen:
+		return "`cairn lifecycles` shows the open one"
 	}
 	return ""
 }

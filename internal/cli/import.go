@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -32,12 +33,21 @@ FILE is Taskmaster's .taskmaster/tasks/tasks.json (tagged or legacy) or Todori's
 .todori/tasks.yaml, or a directory holding one. The format is told from the
 file's name, else its content; --format forces it.
 
-Ids, subtasks (as children, in order), dependencies and statuses are kept;
-done tasks are archived as completed. Importing again updates what the last
-import created instead of duplicating it: titles, descriptions, priorities and
-dependencies follow the file, and statuses move forward only (done stays done).
-Dependencies on tasks missing from the file are skipped and reported; a
-dependency cycle, or a task with a bad title, refuses the import.`,
+Each task gets a Cairn id of its own: Cairn numbers every task, subtasks
+included, in one sequence that is never reused, so file task 3 may become
+Cairn task 5. The import prints the mapping (file id → Cairn id), and
+` + "`cairn show ID`" + ` and get_task say which file and file id a task came from.
+Subtasks (as children, in order), dependencies and statuses are kept; done
+tasks are archived as completed, unless a task they depend on is open (then
+they are made in-progress, and the import says so).
+
+Importing the same file again (the same path, relative to the project root)
+updates what the last import created instead of duplicating it: titles,
+descriptions, priorities and dependencies follow the file, and statuses move
+forward only (done stays done). Another file gets tasks of its own, even with
+the same tags and ids. Dependencies on tasks missing from the file are skipped
+and reported, in the file's numbering; a dependency cycle, or a task with a
+bad title, refuses the import.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, err := importer.Locate(args[0])
@@ -64,6 +74,10 @@ dependency cycle, or a task with a bad title, refuses the import.`,
 				return err
 			}
 			defer s.Close()
+			file := fileIdentity(path, s.Root)
+			for i := range parsed.Sets {
+				parsed.Sets[i].File = file
+			}
 			rep, err := service.NewImporter(s.Store).Import(cmd.Context(), parsed.Sets, service.ImportOptions{DryRun: dryRun})
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
@@ -83,8 +97,29 @@ dependency cycle, or a task with a bad title, refuses the import.`,
 	return cmd
 }
 
+// fileIdentity names an imported file for the import mapping: its path
+// relative to the project root (absolute when outside it), with symbolic
+// links resolved, so that the same file is the same however it is named.
+func fileIdentity(path, root string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.ToSlash(filepath.Clean(path))
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(abs)
+}
+
 type importJSON struct {
 	File         string           `json:"file"`
+	FileID       string           `json:"fileIdentity"` // what re-imports are matched by, with the tag and id
 	Format       string           `json:"format"`
 	Project      string           `json:"project"`
 	Sources      []string         `json:"sources"`
@@ -120,6 +155,7 @@ func writeImportJSON(w io.Writer, path, root string, parsed importer.Result, rep
 		Sources: []string{}, Tasks: []importTaskJSON{}, Notes: append(slices.Clone(parsed.Notes), rep.Notes...)}
 	for _, s := range parsed.Sets {
 		out.Sources = append(out.Sources, s.Source)
+		out.FileID = s.File
 	}
 	for _, t := range rep.Tasks {
 		it := importTaskJSON{Source: t.Source, ExternalID: t.ExternalID, ID: t.ID.String(), Action: t.Action, Changes: t.Changes}
@@ -184,6 +220,7 @@ func writeImportText(w io.Writer, path, root string, parsed importer.Result, rep
 			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
+	writeMapping(w, rep, multi)
 	var updated []string
 	for _, t := range rep.Tasks {
 		if t.Action == service.ImportUpdated {
@@ -198,8 +235,47 @@ func writeImportText(w io.Writer, path, root string, parsed importer.Result, rep
 	list("Skipped tasks", skipped)
 	var deps []string
 	for _, d := range rep.SkippedDeps {
-		deps = append(deps, fmt.Sprintf("%s → %s: %s", name(d.Source, d.Task), d.Dep, d.Reason))
+		deps = append(deps, fmt.Sprintf("%s depends on file task %s: %s", name(d.Source, "file task "+d.Task), d.Dep, d.Reason))
 	}
-	list("Skipped dependencies", deps)
+	list("Skipped dependencies (the file's ids)", deps)
 	list("Notes", append(slices.Clone(parsed.Notes), rep.Notes...))
+}
+
+// writeMapping prints which Cairn id each task of the file became, several
+// to a line, per set; --json has the same as tasks[].
+func writeMapping(w io.Writer, rep service.ImportReport, multi bool) {
+	if len(rep.Tasks) == 0 {
+		return
+	}
+	const perLine, maxPairs = 8, 400
+	head := "Ids (file id → Cairn id; cairn show ID shows a task):"
+	if rep.DryRun {
+		head = "Ids it would get (file id → Cairn id):"
+	}
+	fmt.Fprintln(w, head)
+	source, n := "", 0
+	var line []string
+	flush := func() {
+		if len(line) > 0 {
+			fmt.Fprintf(w, "  %s\n", strings.Join(line, ", "))
+			line = line[:0]
+		}
+	}
+	for _, t := range rep.Tasks {
+		if multi && t.Source != source {
+			flush()
+			source = t.Source
+			fmt.Fprintf(w, " %s:\n", source)
+		}
+		if n == maxPairs {
+			flush()
+			fmt.Fprintf(w, "  … and %d more (--json lists them all)\n", len(rep.Tasks)-n)
+			return
+		}
+		line = append(line, fmt.Sprintf("%s → %s", t.ExternalID, t.ID))
+		if n++; len(line) == perLine {
+			flush()
+		}
+	}
+	flush()
 }

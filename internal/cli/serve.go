@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,6 +17,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/setup"
 )
 
 func serveCmd(version string) *cobra.Command {
@@ -81,9 +83,16 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					}
 					return &s.Set, nil
 				},
-				Agent:   func(mcp.Request) string { return agent },
+				Agent:   stdioAgent(cmd, agent),
 				Logger:  log,
 				Context: cmd.Context(),
+				Settings: []service.Setting{
+					{Name: "toolsets", Value: toolsets, Source: service.EnvSource(cmd.Flags().Changed("toolsets"), "toolsets", "CAIRN_TOOLSETS")},
+					{Name: "read-only", Value: fmt.Sprint(readOnly), Source: service.EnvSource(cmd.Flags().Changed("read-only"), "read-only", "CAIRN_READ_ONLY")},
+					{Name: "agent", Value: agent, Source: service.EnvSource(cmd.Flags().Changed("agent"), "agent", "CAIRN_AGENT")},
+					{Name: "sync", Value: sync, Source: service.EnvSource(cmd.Flags().Changed("sync"), "sync", "CAIRN_SYNC")},
+					{Name: "transport", Value: "stdio", Source: "default (--http not set)"},
+				},
 			})
 			if err != nil {
 				return err
@@ -100,6 +109,9 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					}
 				}
 			}()
+			if isTerminal(os.Stdin.Fd()) {
+				fmt.Fprint(cmd.ErrOrStderr(), terminalHint)
+			}
 			t := &mcpserver.StdioTransport{In: os.Stdin, Out: os.Stdout, Logger: log}
 			if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) {
 				return err
@@ -113,7 +125,7 @@ keeps its own focus. A non-loopback address needs bearer tokens
 	f.BoolVar(&readOnly, "read-only", envDefault("CAIRN_READ_ONLY", "") == "true" || envDefault("CAIRN_READ_ONLY", "") == "1",
 		"serve only tools that do not write (env CAIRN_READ_ONLY=1)")
 	f.StringVar(&agent, "agent", envDefault("CAIRN_AGENT", mcpserver.DefaultAgent),
-		"agent name; each agent keeps its own focus (env CAIRN_AGENT)")
+		"agent name; each agent keeps its own focus (env CAIRN_AGENT; default: the client's name from initialize, else default)")
 	f.StringVar(&sync, "sync", envDefault("CAIRN_SYNC", "normal"),
 		"normal: survives a killed process; full: also survives power loss, one fsync per write (env CAIRN_SYNC)")
 	f.StringVar(&logLevel, "log-level", envDefault("CAIRN_LOG_LEVEL", "warn"), "debug, info, warn or error (to stderr)")
@@ -121,27 +133,123 @@ keeps its own focus. A non-loopback address needs bearer tokens
 	return cmd
 }
 
+// terminalHint is what `cairn serve` says when a person starts it in a
+// terminal, where it would otherwise wait silently for protocol messages.
+const terminalHint = `cairn serve speaks MCP (JSON-RPC) on stdio: an MCP client starts it and talks
+to it; it is waiting for such a client on stdin now (Ctrl-C stops it).
+Add it to a client, run from the project directory:
+  claude mcp add cairn -- cairn serve
+  or in a client's JSON config: {"command": "cairn", "args": ["serve"]}
+For people: cairn tasks, cairn show ID, cairn loops (cairn --help lists all).
+`
+
+// stdioAgent names the agent of a stdio session: --agent or CAIRN_AGENT
+// when given, else the client's name from initialize (so two editors on
+// one project keep their own focus), else "default".
+func stdioAgent(cmd *cobra.Command, agent string) func(mcp.Request) string {
+	if cmd.Flags().Changed("agent") || os.Getenv("CAIRN_AGENT") != "" {
+		return func(mcp.Request) string { return agent }
+	}
+	return func(req mcp.Request) string {
+		if n := mcpserver.ClientAgent(req); n != "" {
+			return n
+		}
+		return agent
+	}
+}
+
 func initCmd() *cobra.Command {
-	return &cobra.Command{
+	var (
+		clients []string
+		hooks   bool
+		dryRun  bool
+		command string
+	)
+	cmd := &cobra.Command{
 		Use:   "init",
-		Short: "Create .cairn/ in the current directory, making it a Cairn project root",
-		Args:  cobra.NoArgs,
+		Short: "Make the current directory a Cairn project and wire it into your agent clients",
+		Long: `Creates .cairn/ (the project's store) and adds Cairn to the clients' project
+configuration, merging into the files that are there (keys it did not write are
+kept, formatting too) and changing nothing on a second run:
+
+  claude-code  .mcp.json (the server always loaded); with --hooks, .claude/settings.json
+  cursor       .cursor/mcp.json
+  vscode       .vscode/mcp.json
+  codex        .codex/config.toml
+  gemini       .gemini/settings.json
+
+and a short section on using Cairn in AGENTS.md. Without --client: Claude Code and
+every client whose directory the project has. --dry-run prints the diff only.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			wd, err := os.Getwd()
 			if err != nil {
 				return err
 			}
+			changes, err := setup.Plan(setup.Options{Root: wd, Clients: clients, Hooks: hooks, Command: command})
+			if err != nil {
+				return fmt.Errorf("nothing was written: %w", err)
+			}
+			w := cmd.OutOrStdout()
+			_, statErr := os.Stat(filepath.Join(wd, project.DirName))
+			fresh := statErr != nil
+			if dryRun {
+				if fresh {
+					fmt.Fprintf(w, "would create %s/ (the project's store)\n", project.DirName)
+				}
+				n := 0
+				for _, c := range changes {
+					if c.Changed() {
+						n++
+						fmt.Fprint(w, setup.Diff(c))
+					}
+				}
+				if n == 0 && !fresh {
+					fmt.Fprintln(w, "Nothing to change.")
+				}
+				return nil
+			}
 			dir, err := project.Init(wd)
 			if err != nil {
 				return err
 			}
-			s, err := app.Open(cmd.Context(), app.Config{Dir: wd})
+			s, err := app.Open(cmd.Context(), app.Config{Dir: wd, InitEmpty: true})
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			fmt.Fprintf(cmd.OutOrStdout(), "Initialized Cairn in %s\nAdd it to your agent: claude mcp add cairn -- cairn serve\n", dir)
+			s.Close()
+			if err := setup.Apply(wd, changes); err != nil {
+				return err
+			}
+			if fresh {
+				fmt.Fprintf(w, "Initialized Cairn in %s\n", dir)
+			}
+			n := 0
+			for _, c := range changes {
+				verb := "unchanged"
+				switch {
+				case c.Before == nil:
+					verb = "created  "
+				case c.Changed():
+					verb = "updated  "
+				}
+				if c.Changed() {
+					n++
+				}
+				fmt.Fprintf(w, "%s %s: %s\n", verb, c.Path, c.What)
+			}
+			if n == 0 && !fresh {
+				fmt.Fprintln(w, "Nothing to change.")
+			} else if hooks {
+				fmt.Fprintln(w, "Claude Code runs `cairn hook` on its events from its next session; cairn must be on its PATH.")
+			}
 			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringSliceVar(&clients, "client", nil, "clients to wire: "+strings.Join(setup.Clients, ", ")+" or all (repeatable or comma-separated)")
+	f.BoolVar(&hooks, "hooks", false, "also wire Claude Code's hooks (cairn hook EVENT) into .claude/settings.json")
+	f.BoolVar(&dryRun, "dry-run", false, "print the diff of what would change; write nothing")
+	f.StringVar(&command, "command", "cairn", "the command the clients run (a path if cairn is not on their PATH)")
+	return cmd
 }

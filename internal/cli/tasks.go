@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -55,8 +56,11 @@ func tasksCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			q := service.TaskQuery{Statuses: splitList(status), Priorities: splitList(priority), OpenOnly: !all, Sort: sortBy,
 				Page: service.Page{Offset: offset, Limit: limit}}
-			if desc {
-				q.Order = "desc"
+			if cmd.Flags().Changed("desc") {
+				q.Order = "asc"
+				if desc {
+					q.Order = "desc"
+				}
 			}
 			return withProject(cmd, func(s *app.Services) error {
 				page, err := allTasks(cmd, s, q)
@@ -75,7 +79,7 @@ func tasksCmd() *cobra.Command {
 	f.StringVar(&priority, "priority", "", "only these priorities, comma-separated")
 	f.BoolVar(&all, "all", false, "include done and cancelled tasks")
 	f.StringVar(&sortBy, "sort", "id", "id, priority, created, updated or status")
-	f.BoolVar(&desc, "desc", false, "sort descending")
+	f.BoolVar(&desc, "desc", false, "sort descending (default for priority: most important first; --desc=false for low first)")
 	f.IntVar(&limit, "limit", 0, "show at most this many (0: all, read a page at a time)")
 	f.IntVar(&offset, "offset", 0, "skip this many")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
@@ -83,14 +87,37 @@ func tasksCmd() *cobra.Command {
 }
 
 type jsonTask struct {
-	ID       string   `json:"id"`
-	Ref      string   `json:"ref,omitempty"`
-	Title    string   `json:"title"`
-	Status   string   `json:"status"`
-	Priority string   `json:"priority"`
-	Deps     []string `json:"dependencies,omitempty"`
-	Created  string   `json:"createdAt"`
-	Updated  string   `json:"updatedAt"`
+	ID       string     `json:"id"`
+	Ref      string     `json:"ref,omitempty"`
+	Title    string     `json:"title"`
+	Status   string     `json:"status"`
+	Priority string     `json:"priority"`
+	Deps     []string   `json:"dependencies,omitempty"`
+	Created  string     `json:"createdAt"`
+	Updated  string     `json:"updatedAt"`
+	Claim    *jsonClaim `json:"claim,omitempty"`
+	Phase    string     `json:"phase,omitempty"`
+}
+
+type jsonClaim struct {
+	Agent string `json:"agent"`
+	Until string `json:"until"`
+}
+
+// held is a task's claim and phase as the table and show print them.
+func held(c *task.Claim, l *service.LifecycleMark, now time.Time) string {
+	var out string
+	if l != nil {
+		out += fmt.Sprintf(" [phase %s, lifecycle %d]", l.Phase, l.ID)
+	}
+	switch {
+	case c == nil:
+	case c.Live(now):
+		out += fmt.Sprintf(" [claimed by %s until %s]", c.Agent, c.ExpiresAt.Format("2006-01-02 15:04:05Z"))
+	default:
+		out += fmt.Sprintf(" [claim by %s expired %s]", c.Agent, c.ExpiresAt.Format("2006-01-02 15:04:05Z"))
+	}
+	return out
 }
 
 // allTasks is the page q asks for; with no limit, every page from q's
@@ -128,6 +155,12 @@ func jsonItems(items []service.Item) []jsonTask {
 		for _, d := range it.Deps {
 			j.Deps = append(j.Deps, d.String())
 		}
+		if it.Claim != nil {
+			j.Claim = &jsonClaim{Agent: it.Claim.Agent, Until: it.Claim.ExpiresAt.Format("2006-01-02T15:04:05Z")}
+		}
+		if it.Lifecycle != nil {
+			j.Phase = it.Lifecycle.Phase
+		}
 		out = append(out, j)
 	}
 	return out
@@ -140,6 +173,7 @@ func taskTable(w io.Writer, items []service.Item, total, offset int) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSUBTASK\tSTATUS\tPRIORITY\tAFTER\tTITLE")
+	now := time.Now()
 	for _, it := range items {
 		ref := "-"
 		if it.ParentID != 0 {
@@ -153,7 +187,7 @@ func taskTable(w io.Writer, items []service.Item, total, offset int) error {
 			}
 			deps = strings.Join(ds, ",")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.ID, ref, it.Status, it.Priority, deps, it.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s%s\n", it.ID, ref, it.Status, it.Priority, deps, it.Title, held(it.Claim, it.Lifecycle, now))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -186,6 +220,9 @@ func nextCmd() *cobra.Command {
 					return printJSON(w, out)
 				}
 				if r.Task == nil {
+					if r.Hint != "" {
+						r.Rationale += "; " + commandHints(r.Hint) + "."
+					}
 					_, err := fmt.Fprintln(w, r.Rationale)
 					return err
 				}
@@ -231,6 +268,12 @@ func showDetail(w io.Writer, d service.Detail) error {
 		fmt.Fprintf(w, ", done %s", d.CompletedAt.Format("2006-01-02 15:04"))
 	}
 	fmt.Fprintln(w)
+	if h := held(d.Claim, d.Lifecycle, time.Now()); h != "" {
+		fmt.Fprintln(w, strings.TrimSpace(h))
+	}
+	for _, r := range d.Imports {
+		fmt.Fprintln(w, r)
+	}
 	list := func(name string, ts []task.Task) {
 		if len(ts) == 0 {
 			return

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -148,7 +149,7 @@ var focusSpecs = []toolSpec{
 	{tool: "extend_current_task", base: map[string]string{"title": `"ok"`, "body": `""`}, strings: []string{"title", "body"}, required: []string{"title"}},
 	{tool: "get_current_task", base: map[string]string{}},
 	{tool: "get_big_picture", base: map[string]string{}, ints: []string{"offset", "limit"}, enums: []string{"format"}},
-	{tool: "complete_current_task", base: map[string]string{}},
+	{tool: "complete_current_task", base: map[string]string{}, bools: []string{"force"}},
 	{tool: "get_completed_tasks", base: map[string]string{}, ints: []string{"offset", "limit"}, enums: []string{"order"}},
 	{tool: "update_current_task", base: map[string]string{"body": `"new body"`}, strings: []string{"body"}, required: []string{"body"}},
 	{tool: "get_stack_overview", base: map[string]string{}, ints: []string{"offset", "limit"}},
@@ -161,14 +162,14 @@ var focusSpecs = []toolSpec{
 var planSpecs = []toolSpec{
 	{tool: "get_tasks", base: map[string]string{}, lists: []string{"status", "priority"}, dates: []string{"createdAfter", "createdBefore", "updatedAfter", "updatedBefore"}, ints: []string{"offset", "limit"}},
 	{tool: "get_task", base: map[string]string{"id": `"1"`}, refs: []string{"id"}, required: []string{"id"}},
-	{tool: "create_task", base: map[string]string{"title": `"ok"`}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, required: []string{"title"}},
-	{tool: "update_task", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, required: []string{"id"}},
+	{tool: "create_task", base: map[string]string{"title": `"ok"`}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, bools: []string{"force"}, required: []string{"title"}},
+	{tool: "update_task", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, strings: []string{"title", "description"}, enums: []string{"priority", "status"}, lists: []string{"dependencies"}, bools: []string{"force"}, required: []string{"id"}},
 	{tool: "delete_task", base: map[string]string{"id": `"4"`}, refs: []string{"id"}, required: []string{"id"}},
 	{tool: "get_next_task", base: map[string]string{}, lists: []string{"status", "priority"}},
 	{tool: "query_tasks", base: map[string]string{}, objects: []string{"filters", "sort"}, lists: []string{"fields"}, ints: []string{"offset", "limit"}},
 	{tool: "get_task_stats", base: map[string]string{}},
 	{tool: "add_subtask", base: map[string]string{"parentId": `"1"`, "title": `"ok"`}, refs: []string{"parentId"}, strings: []string{"title", "description"}, required: []string{"parentId", "title"}},
-	{tool: "update_subtask", base: map[string]string{"subtaskId": `"1.2"`}, refs: []string{"subtaskId"}, strings: []string{"title", "description"}, enums: []string{"status"}, required: []string{"subtaskId"}},
+	{tool: "update_subtask", base: map[string]string{"subtaskId": `"1.2"`}, refs: []string{"subtaskId"}, strings: []string{"title", "description"}, enums: []string{"status"}, bools: []string{"force"}, required: []string{"subtaskId"}},
 	{tool: "delete_subtask", base: map[string]string{"subtaskId": `"1.2"`}, refs: []string{"subtaskId"}, required: []string{"subtaskId"}},
 }
 
@@ -185,7 +186,7 @@ var loopSpecs = []toolSpec{
 	{tool: "loop_pause", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, required: []string{"id"}},
 	{tool: "loop_resume", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, ints: []string{"from_checkpoint", "max_iterations"}, required: []string{"id"}},
 	{tool: "loop_cancel", base: map[string]string{"id": `"5"`}, refs: []string{"id"}, required: []string{"id"}},
-	{tool: "loop_complete", base: map[string]string{"id": `"5"`, "evidence": `"e"`}, refs: []string{"id"}, strings: []string{"evidence"}, required: []string{"id", "evidence"}},
+	{tool: "loop_complete", base: map[string]string{"id": `"5"`, "evidence": `"e"`}, refs: []string{"id"}, strings: []string{"evidence"}, bools: []string{"force"}, required: []string{"id", "evidence"}},
 	{tool: "loop_fail", base: map[string]string{"id": `"5"`, "message": `"m"`}, refs: []string{"id"}, strings: []string{"message", "code"}, bools: []string{"recoverable"}, required: []string{"id", "message"}},
 }
 
@@ -214,8 +215,37 @@ var memorySpecs = []toolSpec{
 		strings: []string{"branch", "into", "feature", "phase", "notes"}, lists: []string{"files_modified"}, free: []string{"files_modified"}, required: []string{"action"}},
 }
 
+var contextSpecs = []toolSpec{
+	{tool: "bootstrap", base: map[string]string{}, ints: []string{"budget_tokens"}, strings: []string{"query"}},
+	{tool: "detect_project", base: map[string]string{}},
+	{tool: "optimize_context", base: map[string]string{"query": `"migration"`}, strings: []string{"query"}, ints: []string{"budget_tokens"},
+		lists: []string{"candidates"}, required: []string{"query"}},
+	{tool: "get_config", base: map[string]string{}},
+	{tool: "suggest_next", base: map[string]string{}},
+	{tool: "query_tkb", base: map[string]string{}, strings: []string{"query", "category", "maturity", "use_case"}, ints: []string{"offset", "limit"}},
+	{tool: "get_tkb_entry", base: map[string]string{"entry": `"knowledge/a.md"`}, required: []string{"entry"}},
+	{tool: "get_agent", base: map[string]string{"name": `"backend"`}, required: []string{"name"}},
+	{tool: "get_competency_matrix", base: map[string]string{}},
+	{tool: "classify_task", base: map[string]string{"description": `"add a login page"`}, strings: []string{"description"}, required: []string{"description"}},
+	{tool: "get_routing_table", base: map[string]string{}},
+}
+
+// In the bad-input store the agent holds a claim on task 3, and task 1 has
+// lifecycle 1 (asdd, in SYNC).
+var claimLifecycleSpecs = []toolSpec{
+	{tool: "claim_task", base: map[string]string{}, refs: []string{"id"}, ints: []string{"lease_seconds"}},
+	{tool: "renew_claim", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, ints: []string{"lease_seconds"}, required: []string{"id"}},
+	{tool: "release_task", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, enums: []string{"status"}, required: []string{"id"}},
+	{tool: "lifecycle_get", base: map[string]string{}, strings: []string{"definition"}},
+	{tool: "lifecycle_init", base: map[string]string{"task_id": `"4"`}, refs: []string{"task_id"}, strings: []string{"definition"}, required: []string{"task_id"}},
+	{tool: "lifecycle_advance", base: map[string]string{"id": `"1"`, "hold": "true"}, strings: []string{"to", "reason"}, bools: []string{"hold"},
+		objects: []string{"evidence", "checks"}, required: []string{"id"}},
+	{tool: "lifecycle_status", base: map[string]string{"id": `"1"`}, required: []string{"id"}},
+	{tool: "lifecycle_list", base: map[string]string{}, enums: []string{"status"}, strings: []string{"phase"}, ints: []string{"offset", "limit"}},
+}
+
 func allSpecs() []toolSpec {
-	return append(append(append(append([]toolSpec{}, focusSpecs...), planSpecs...), loopSpecs...), memorySpecs...)
+	return slices.Concat(focusSpecs, planSpecs, loopSpecs, memorySpecs, contextSpecs, claimLifecycleSpecs)
 }
 
 func badCases() []badCase {
@@ -388,6 +418,49 @@ func badCases() []badCase {
 	add("branch", "no branch outside git", json.RawMessage(`{"action":"get"}`), "branch")
 	add("branch", "a branch name with spaces", json.RawMessage(`{"action":"save","branch":"my branch","notes":"n"}`), "branch")
 	add("branch", "an argument of another action", json.RawMessage(`{"action":"list","into":"main"}`), "into")
+	add("bootstrap", "budget under the minimum", json.RawMessage(`{"budget_tokens":100}`), "budget_tokens")
+	add("bootstrap", "budget over the maximum", json.RawMessage(`{"budget_tokens":20001}`), "budget_tokens")
+	add("bootstrap", "a 600-byte query", obj(map[string]string{"query": jsonString(strings.Repeat("q", 600))}), "query")
+	add("optimize_context", "a query of stop words", json.RawMessage(`{"query":"the and"}`), "query")
+	add("optimize_context", "an unknown memory id", json.RawMessage(`{"query":"migration","candidates":["m99"]}`), "candidates")
+	add("optimize_context", "a bad memory id", json.RawMessage(`{"query":"migration","candidates":["mx"]}`), "candidates[0]")
+	add("get_tkb_entry", "an entry that does not exist", json.RawMessage(`{"entry":"knowledge/nope.md"}`), "entry")
+	add("get_agent", "an agent that does not exist", json.RawMessage(`{"name":"nobody"}`), "name")
+	add("classify_task", "stop words only", json.RawMessage(`{"description":"the and"}`), "description")
+	add("query_tkb", "a 600-byte query", obj(map[string]string{"query": jsonString(strings.Repeat("q", 600))}), "query")
+	// Claims and lifecycles: the rules beyond the types.
+	add("claim_task", "lease over a day", json.RawMessage(`{"lease_seconds":86401}`), "lease_seconds")
+	cs = append(cs, badCase{tool: "claim_task", name: "a done task", args: json.RawMessage(`{"id":"2"}`), field: "2", code: -32005})
+	add("renew_claim", "a task nobody claimed", json.RawMessage(`{"id":"1"}`), "id")
+	add("release_task", "a task nobody claimed", json.RawMessage(`{"id":"1"}`), "id")
+	add("release_task", "a loop's status", json.RawMessage(`{"id":"5","status":"done"}`), "id")
+	add("lifecycle_get", "unknown definition", json.RawMessage(`{"definition":"nope"}`), "definition")
+	add("lifecycle_init", "unknown definition", json.RawMessage(`{"task_id":"4","definition":"nope"}`), "definition")
+	add("lifecycle_init", "a task with an open lifecycle", json.RawMessage(`{"task_id":"1"}`), "task_id")
+	cs = append(cs, badCase{tool: "lifecycle_init", name: "a done task", args: json.RawMessage(`{"task_id":"2"}`), field: "2", code: -32005})
+	for name, v := range map[string]string{`"abc"`: `"abc"`, `"0"`: `"0"`, `"-1"`: `"-1"`, `""`: `""`, `"1.5"`: `"1.5"`, "0": "0", "-1": "-1",
+		"1.5": "1.5", "1e308": "1e308", "huge int": hugeInt, "bool": "true", "array": `["1"]`, "object": `{"id":1}`, "1 MiB string": bigString} {
+		add("lifecycle_status", "id "+name, obj(map[string]string{"id": v}), "id")
+		add("lifecycle_advance", "id "+name, obj(map[string]string{"id": v, "hold": "true"}), "id")
+	}
+	cs = append(cs, badCase{tool: "lifecycle_status", name: "unknown id", args: json.RawMessage(`{"id":"999"}`), field: "999", code: -32000})
+	cs = append(cs, badCase{tool: "lifecycle_advance", name: "unknown id", args: json.RawMessage(`{"id":999,"hold":true}`), field: "999", code: -32000})
+	cs = append(cs, badCase{tool: "lifecycle_advance", name: "missing criteria", args: json.RawMessage(`{"id":"1","evidence":{"context_loaded":"read"}}`),
+		field: "branch_synced", code: -32010})
+	cs = append(cs, badCase{tool: "lifecycle_advance", name: "a failing check", args: json.RawMessage(`{"id":"1","evidence":{"context_loaded":"read"},"checks":{"branch_synced":{"command":"git pull","exit_code":1}}}`),
+		field: "exited 1", code: -32010})
+	add("lifecycle_advance", "unknown criterion", json.RawMessage(`{"id":"1","evidence":{"nope":"x"}}`), "evidence")
+	add("lifecycle_advance", "empty evidence", json.RawMessage(`{"id":"1","evidence":{"context_loaded":" "}}`), "evidence")
+	add("lifecycle_advance", "evidence over 4 KiB", json.RawMessage(`{"id":"1","evidence":{"context_loaded":`+jsonString(strings.Repeat("e", 5000))+`}}`), "evidence")
+	add("lifecycle_advance", "evidence not text", json.RawMessage(`{"id":"1","evidence":{"context_loaded":5}}`), "evidence")
+	add("lifecycle_advance", "check without exit_code", json.RawMessage(`{"id":"1","checks":{"branch_synced":{"command":"git pull"}}}`), "exit_code")
+	add("lifecycle_advance", "check without command", json.RawMessage(`{"id":"1","checks":{"branch_synced":{"command":" ","exit_code":0}}}`), "checks")
+	add("lifecycle_advance", "check not an object", json.RawMessage(`{"id":"1","checks":{"branch_synced":"ok"}}`), "checks")
+	add("lifecycle_advance", "unknown phase", json.RawMessage(`{"id":"1","to":"NOPE"}`), "to")
+	add("lifecycle_advance", "skipping a phase", json.RawMessage(`{"id":"1","to":"PLAN"}`), "to")
+	add("lifecycle_advance", "loop back without a reason", json.RawMessage(`{"id":"1","to":"SYNC"}`), "reason")
+	add("lifecycle_advance", "hold with to", json.RawMessage(`{"id":"1","to":"SYNC","hold":true,"reason":"r"}`), "to")
+	add("lifecycle_list", "phase over 40 characters", json.RawMessage(`{"phase":`+jsonString(strings.Repeat("P", 41))+`}`), "phase")
 	add("update_current_task", "body over 1 MiB", json.RawMessage(`{"body":`+bigString+`}`), "body")
 	add("update_current_task", "invalid UTF-8 body", json.RawMessage("{\"body\":\"bad \xed\xa0\x80 body\"}"), "body")
 	add("update_current_task", "lone surrogate in body", json.RawMessage(`{"body":"bad \udc00 body"}`), "body")
@@ -426,8 +499,13 @@ func storeState(t *testing.T, s *cairntest.Server) string {
 		{"session", args{"action": "get", "session_id": "s1"}},
 		{"branch", args{"action": "list"}},
 		{"branch", args{"action": "get", "branch": "main"}},
+		{"get_tasks", args{"limit": 50}},
+		{"get_task", args{"id": "3"}},
+		{"lifecycle_list", args{"limit": 100}},
+		{"lifecycle_status", args{"id": "1"}},
 	} {
 		r := s.OK(c.tool, c.args)
+		delete(r.Structured, "secondsInPhase") // the clock moves; the state does not
 		j, err := json.Marshal(r.Structured)
 		if err != nil {
 			t.Fatal(err)
@@ -457,6 +535,11 @@ func TestBadInput(t *testing.T) {
 	s.OK("memory_add_decision", args{"title": "a newer decision", "supersedes": "m2"})
 	s.OK("session", args{"action": "start", "goal": "g"})
 	s.OK("branch", args{"action": "save", "branch": "main", "notes": "n"})
+	s.OK("claim_task", args{"id": "3"})
+	if id := s.OK("lifecycle_init", args{"task_id": "1"}).Structured["id"]; id != float64(1) {
+		t.Fatalf("the lifecycle is %v, want 1", id)
+	}
+	s.OK("lifecycle_advance", args{"id": "1", "evidence": map[string]string{"context_loaded": "read the memory"}, "hold": true})
 	before := storeState(t, s)
 	state := before
 
@@ -649,6 +732,8 @@ func TestRawStdio(t *testing.T) {
 		{"bare number", "42\n", -32600, nil},
 		{"null", "null\n", -32600, nil},
 		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}` + "\n", -32600, nil},
+		{"id alone", `{"jsonrpc":"2.0","id":77}` + "\n", -32600, float64(77)},
+		{"response without result or error", `{"jsonrpc":"2.0","id":"r","params":{}}` + "\n", -32600, "r"},
 	}
 	for _, b := range bad {
 		send(b.line)

@@ -527,6 +527,11 @@ func TestHTTPBadInput(t *testing.T) {
 			if len(body) > 1024 {
 				t.Errorf("error body is %d bytes", len(body))
 			}
+			// A fix must be one the caller can carry out: no tool writes a
+			// body in parts.
+			if c.status == 413 && (strings.Contains(d.Fix, "in parts") || !strings.Contains(d.Fix, "--max-body") || !strings.Contains(d.Fix, "file")) {
+				t.Errorf("413 fix %q: say what is true (large material in files, or --max-body)", d.Fix)
+			}
 			if c.status == 401 && !strings.Contains(resp.Header.Get("WWW-Authenticate"), "resource_metadata=") {
 				t.Errorf("401 without WWW-Authenticate resource_metadata: %q", resp.Header.Get("WWW-Authenticate"))
 			}

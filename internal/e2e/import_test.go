@@ -94,7 +94,7 @@ func TestImportTaskmaster(t *testing.T) {
 		t.Fatalf("notes: %v", notes)
 	}
 	out, _ = runImport(t, dir, true, ".taskmaster/tasks/tasks.json")
-	if !strings.Contains(out, "created 0, updated 0, unchanged 17; 1 dependency skipped") || !strings.Contains(out, "4 → 99: not in the file") {
+	if !strings.Contains(out, "created 0, updated 0, unchanged 17; 1 dependency skipped") || !strings.Contains(out, "file task 4 depends on file task 99: not in the file") {
 		t.Fatalf("second import:\n%s", out)
 	}
 

@@ -442,3 +442,51 @@ func BenchmarkPlanService(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFocusZen is get_current_task's service call for an agent in zen
+// on the 10,000-task plan: zen names the task get_next_task recommends.
+func BenchmarkFocusZen(b *testing.B) {
+	ctx := context.Background()
+	svc := openPlanBenchProject(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		v, err := svc.Focus.Current(ctx, "zen-agent")
+		if err != nil || !v.Zen || v.ZenHint.Next == nil {
+			b.Fatalf("%+v %v", v.ZenHint, err)
+		}
+	}
+}
+
+// BenchmarkFocusComplete is complete_current_task's service call on the
+// 10,000-task plan when focus moves to a sibling (the first focus rule,
+// which judges the sibling's readiness).
+func BenchmarkFocusComplete(b *testing.B) {
+	ctx := context.Background()
+	f := openPlanBenchProject(b).Focus
+	const agent = "bench-complete"
+	if _, err := f.CreateNewTask(ctx, agent, "bench root", ""); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		if _, err := f.CreateNewTask(ctx, agent, fmt.Sprint("left ", i), ""); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.ExtendCurrentTask(ctx, agent, fmt.Sprint("right ", i), ""); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		c, err := f.CompleteCurrentTask(ctx, agent, false)
+		if err != nil || c.Next.Title != fmt.Sprint("left ", i) {
+			b.Fatalf("%+v %v", c.Next, err)
+		}
+		b.StopTimer()
+		if _, err := f.CompleteCurrentTask(ctx, agent, false); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}

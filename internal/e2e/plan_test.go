@@ -158,7 +158,12 @@ func TestViewsAreOne(t *testing.T) {
 	if bp := s.OK("get_big_picture", args{}); !strings.Contains(bp.Text, "["+id+"] Planned") {
 		t.Fatalf("create_task not in the big picture:\n%s", bp.Text)
 	}
-	wantCurrent(t, s, "Planned") // the only open task is where focus lands
+	// A planned task is not focus until the agent takes it: zen says what to start.
+	if z := s.OK("get_current_task", args{}); z.Structured["zen"] != true || z.Str("next_task_id") != id {
+		t.Fatalf("before taking focus: %v", z.Structured)
+	}
+	s.OK("switch_focus", args{"task_id": id})
+	wantCurrent(t, s, "Planned")
 	child := s.OK("create_new_task", newTask("Focused child")).Str("task_id")
 	s.OK("complete_current_task", args{})
 	if g := s.OK("get_task", args{"id": child}); g.Str("status") != "done" || g.Str("ref") != id+".1" {

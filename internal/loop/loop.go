@@ -207,7 +207,7 @@ func New(objective, criteria string, maxIterations int, meta Metadata, now time.
 		maxIterations = DefaultMaxIterations
 	}
 	if meta.Priority == "" {
-		meta.Priority = "normal"
+		meta.Priority = "medium"
 	}
 	if meta.ExecutionMode == "" {
 		meta.ExecutionMode = "default"

@@ -75,7 +75,7 @@ func TestTransitions(t *testing.T) {
 
 func TestUnrecoverableFailureIsFinal(t *testing.T) {
 	st := New("o", "c", 0, Metadata{}, t0)
-	if st.MaxIterations != DefaultMaxIterations || st.Metadata.Priority != "normal" || st.Metadata.ExecutionMode != "default" {
+	if st.MaxIterations != DefaultMaxIterations || st.Metadata.Priority != "medium" || st.Metadata.ExecutionMode != "default" {
 		t.Fatalf("defaults: %+v", st)
 	}
 	st.Fail(Error{Message: "disk gone", Recoverable: false}, t0)

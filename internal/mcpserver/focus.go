@@ -52,6 +52,10 @@ type completedArgs struct {
 
 type noArgs struct{}
 
+type completeArgs struct {
+	Force bool `json:"force,omitempty" jsonschema:"complete although a task it depends on is open"`
+}
+
 // bodyPreview is how much of a body a list shows before it is clipped.
 const bodyPreview = 2000
 
@@ -100,7 +104,7 @@ func focusTools() []tool {
 			Description: "The whole task outline with ids, statuses and YOU ARE HERE; paged by outline line."},
 			getBigPicture, append(pageShape(service.OutlinePage), enum("format", "text", "json"))...),
 		declare(ts, mcp.Tool{Name: "complete_current_task", Annotations: additive,
-			Description: "Complete the current task (permanent; its children must be done) and move focus to the next open task."},
+			Description: "Complete the current task (permanent; its children and dependencies must be done) and move focus to the next ready task."},
 			completeCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_completed_tasks", Annotations: readOnly,
 			Description: "The archive of completed tasks with bodies and completion times, paged."},
@@ -176,6 +180,8 @@ func preview(body string) (string, bool) {
 
 func label(t task.Task) string { return fmt.Sprintf("[%s] %s", t.ID, t.Title) }
 
+func (r taskRef) label() string { return fmt.Sprintf("[%s] %s", r.TaskID, r.Title) }
+
 type createdOut struct {
 	TaskID    string `json:"task_id"`
 	Message   string `json:"message"`
@@ -213,15 +219,47 @@ func extendCurrentTask(ctx context.Context, c call, in newTaskArgs) (string, any
 }
 
 type zenOut struct {
-	Zen     bool   `json:"zen"`
-	Message string `json:"message"`
+	Zen        bool   `json:"zen"`
+	Agent      string `json:"agent,omitempty"` // whose focus this is
+	Message    string `json:"message"`
+	NextTaskID string `json:"next_task_id,omitempty"` // what get_next_task recommends
 }
 
-const zenMessage = "Zen: no current task. Start work with create_new_task."
+const zenMessage = "Zen: no current task. get_next_task says what to do next; switch_focus to it, or create_new_task for new work."
 
 func zen() (string, any, error) { return zenMessage, zenOut{Zen: true, Message: zenMessage}, nil }
 
+// zenText says what an agent in zen can start: the task get_next_task
+// would recommend, else what is open, else that all is done.
+func zenText(z service.Zen) string {
+	switch {
+	case z.Next != nil:
+		return fmt.Sprintf("Zen: no current task. Next (as get_next_task recommends): %s; switch_focus %s to start it, or create_new_task for new work.",
+			label(*z.Next), z.Next.ID)
+	case z.Total == 0:
+		return "Zen: no tasks yet. Start work with create_new_task."
+	case z.Open == 1:
+		return "Zen: no current task, and the 1 open task is not ready (deferred, blocked or waiting on a dependency); get_tasks shows it, switch_focus works on it anyway."
+	case z.Open > 1:
+		return fmt.Sprintf("Zen: no current task, and none of the %d open tasks is ready (deferred, blocked or waiting on dependencies); get_tasks shows them, switch_focus works on one anyway.", z.Open)
+	}
+	return "Zen: all tasks are complete. Start new work with create_new_task."
+}
+
+func nextID(z service.Zen) string {
+	if z.Next == nil {
+		return ""
+	}
+	return z.Next.ID.String()
+}
+
+func zenFrom(z service.Zen) (string, any, error) {
+	msg := zenText(z)
+	return msg, zenOut{Zen: true, Message: msg, NextTaskID: nextID(z)}, nil
+}
+
 type currentOut struct {
+	Agent      string    `json:"agent"` // whose focus this is
 	TaskID     string    `json:"task_id"`
 	Title      string    `json:"title"`
 	Body       string    `json:"body"`
@@ -238,32 +276,50 @@ func getCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, error) 
 		if err != nil {
 			return "", nil, err
 		}
-		return zen()
+		text, out, err := zenFrom(v.ZenHint)
+		z := out.(zenOut)
+		z.Agent = c.agent
+		return strings.Replace(text, "Zen:", "Zen (agent "+c.agent+"):", 1), z, err
 	}
+	out := viewCurrent(v)
+	out.Agent = c.agent
+	return out.text(), out, nil
+}
+
+func viewCurrent(v service.CurrentView) currentOut {
 	t := v.Task
 	out := currentOut{TaskID: t.ID.String(), Title: t.Title, Body: t.Body, Status: "current", Depth: v.Depth, CreatedAt: ts(t.CreatedAt)}
+	for _, a := range v.Breadcrumb {
+		out.Breadcrumb = append(out.Breadcrumb, taskRef{TaskID: a.ID.String(), Title: a.Title})
+	}
+	for _, s := range v.Left {
+		out.Left = append(out.Left, taskRef{TaskID: s.ID.String(), Title: s.Title, Status: focusStatus(s, t.ID)})
+	}
+	return out
+}
+
+// text is YOU ARE HERE: the task, its path, its left siblings, its body.
+func (o currentOut) text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "YOU ARE HERE: %s (depth %d)\n", label(t), v.Depth)
-	if len(v.Breadcrumb) > 0 {
-		parts := make([]string, len(v.Breadcrumb))
-		for i, a := range v.Breadcrumb {
-			out.Breadcrumb = append(out.Breadcrumb, taskRef{TaskID: a.ID.String(), Title: a.Title})
-			parts[i] = label(a)
+	fmt.Fprintf(&b, "YOU ARE HERE: [%s] %s (depth %d; agent %s)\n", o.TaskID, o.Title, o.Depth, o.Agent)
+	if len(o.Breadcrumb) > 0 {
+		parts := make([]string, len(o.Breadcrumb))
+		for i, a := range o.Breadcrumb {
+			parts[i] = a.label()
 		}
 		fmt.Fprintf(&b, "Path: %s\n", strings.Join(parts, " > "))
 	}
-	if len(v.Left) > 0 {
-		parts := make([]string, len(v.Left))
-		for i, s := range v.Left {
-			out.Left = append(out.Left, taskRef{TaskID: s.ID.String(), Title: s.Title, Status: focusStatus(s, t.ID)})
-			parts[i] = fmt.Sprintf("%s (%s)", label(s), focusStatus(s, t.ID))
+	if len(o.Left) > 0 {
+		parts := make([]string, len(o.Left))
+		for i, s := range o.Left {
+			parts[i] = fmt.Sprintf("%s (%s)", s.label(), s.Status)
 		}
 		fmt.Fprintf(&b, "Left: %s\n", strings.Join(parts, ", "))
 	}
-	if t.Body != "" {
-		fmt.Fprintf(&b, "Body:\n%s", t.Body)
+	if o.Body != "" {
+		fmt.Fprintf(&b, "Body:\n%s", o.Body)
 	}
-	return strings.TrimRight(b.String(), "\n"), out, nil
+	return strings.TrimRight(b.String(), "\n")
 }
 
 type outlineNode struct {
@@ -274,6 +330,7 @@ type outlineNode struct {
 	ParentID    string         `json:"parent_id,omitempty"` // only on a node whose parent is outside the page
 	CreatedAt   string         `json:"created_at"`
 	CompletedAt string         `json:"completed_at,omitempty"`
+	Phase       string         `json:"phase,omitempty"` // of its open lifecycle
 	SubTasks    []*outlineNode `json:"sub_tasks,omitempty"`
 }
 
@@ -284,6 +341,7 @@ type bigPictureOut struct {
 	Total      int            `json:"total"`
 	CurrentID  string         `json:"current_task_id,omitempty"`
 	Zen        bool           `json:"zen,omitempty"`
+	NextTaskID string         `json:"next_task_id,omitempty"` // in zen: what get_next_task recommends
 	NextOffset int            `json:"next_offset,omitempty"`
 }
 
@@ -302,9 +360,11 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 	out := bigPictureOut{Format: format, Total: p.Total, Zen: p.Current == 0, NextOffset: p.NextOffset}
 	if p.Current != 0 {
 		out.CurrentID = p.Current.String()
+	} else {
+		out.NextTaskID = nextID(p.Zen)
 	}
 	if format == "json" {
-		out.Tasks = nest(p.Outline, p.Current)
+		out.Tasks = nest(p.Outline, p.Current, p.Phases)
 		b, err := json.Marshal(out)
 		return string(b), out, err
 	}
@@ -321,13 +381,20 @@ func renderOutline(p service.Picture) string {
 	for _, e := range p.Outline {
 		b.WriteString(strings.Repeat("  ", e.Depth))
 		fmt.Fprintf(&b, "%s (%s)", label(e.Task), focusStatus(e.Task, p.Current))
+		if ph := p.Phases[e.ID]; ph != "" {
+			b.WriteString(" [phase " + ph + "]")
+		}
 		if e.ID == p.Current {
 			b.WriteString(" <-- YOU ARE HERE")
 		}
 		b.WriteByte('\n')
 	}
 	if p.Current == 0 && p.Total > 0 {
-		b.WriteString("(all tasks completed: zen)\n")
+		if p.Zen.Open == 0 {
+			b.WriteString("(all tasks completed: zen)\n")
+		} else {
+			fmt.Fprintf(&b, "(%s)\n", zenText(p.Zen))
+		}
 	}
 	if p.NextOffset != 0 || p.Offset > 0 {
 		fmt.Fprintf(&b, "(lines %d-%d of %d", p.Offset+1, p.Offset+len(p.Outline), p.Total)
@@ -341,12 +408,12 @@ func renderOutline(p service.Picture) string {
 
 // nest turns a window of the outline back into a tree. A node whose parent
 // is outside the window is a top-level node that names its parent.
-func nest(page []task.Entry, current task.ID) []*outlineNode {
+func nest(page []task.Entry, current task.ID, phases map[task.ID]string) []*outlineNode {
 	byID := make(map[task.ID]*outlineNode, len(page))
 	var roots []*outlineNode
 	for _, e := range page {
 		n := &outlineNode{TaskID: e.ID.String(), Title: e.Title, Status: focusStatus(e.Task, current),
-			IsCurrent: e.ID == current, CreatedAt: ts(e.CreatedAt), CompletedAt: ts(e.CompletedAt)}
+			IsCurrent: e.ID == current, CreatedAt: ts(e.CreatedAt), CompletedAt: ts(e.CompletedAt), Phase: phases[e.ID]}
 		byID[e.ID] = n
 		if p, ok := byID[e.ParentID]; ok {
 			p.SubTasks = append(p.SubTasks, n)
@@ -366,10 +433,11 @@ type completeOut struct {
 	CompletedAt string `json:"completed_at"`
 	CurrentID   string `json:"current_task_id,omitempty"`
 	Zen         bool   `json:"zen,omitempty"`
+	NextTaskID  string `json:"next_task_id,omitempty"` // in zen: what get_next_task recommends
 }
 
-func completeCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, error) {
-	r, err := c.Focus.CompleteCurrentTask(ctx, c.agent)
+func completeCurrentTask(ctx context.Context, c call, in completeArgs) (string, any, error) {
+	r, err := c.Focus.CompleteCurrentTask(ctx, c.agent, in.Force)
 	if err != nil {
 		return "", nil, err
 	}
@@ -377,7 +445,8 @@ func completeCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, er
 	out := completeOut{TaskID: r.Task.ID.String(), CompletedAt: ts(r.Task.CompletedAt)}
 	if r.Next.ID == 0 {
 		out.Zen = true
-		msg += " All tasks are complete: zen."
+		msg += " " + zenText(r.Zen)
+		out.NextTaskID = nextID(r.Zen)
 	} else {
 		out.CurrentID = r.Next.ID.String()
 		msg += fmt.Sprintf(" Now current: %s.", label(r.Next))
@@ -399,16 +468,23 @@ func getCompletedTasks(ctx context.Context, c call, in completedArgs) (string, a
 		return "", nil, err
 	}
 	out := completedOut{Count: a.Total, Order: a.Order, Tasks: []taskRef{}, NextOffset: a.NextOffset}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d completed (%s)", a.Total, a.Order)
-	if a.NextOffset != 0 {
-		fmt.Fprintf(&b, "; showing %d-%d, next offset %d", a.Offset+1, a.Offset+len(a.Tasks), a.NextOffset)
-	}
 	for _, c := range a.Tasks {
 		r := taskRef{TaskID: c.TaskID.String(), Title: c.Title, CompletedAt: ts(c.CompletedAt)}
 		r.Body, r.Clipped = preview(c.Body)
 		out.Tasks = append(out.Tasks, r)
-		fmt.Fprintf(&b, "\n[%s] %s (completed %s)", r.TaskID, r.Title, r.CompletedAt)
+	}
+	return out.text(a.Offset), out, nil
+}
+
+// text is a page of the archive (at offset), with the bodies.
+func (o completedOut) text(offset int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d completed (%s)", o.Count, o.Order)
+	if o.NextOffset != 0 {
+		fmt.Fprintf(&b, "; showing %d-%d, next offset %d", offset+1, offset+len(o.Tasks), o.NextOffset)
+	}
+	for _, r := range o.Tasks {
+		fmt.Fprintf(&b, "\n%s (completed %s)", r.label(), r.CompletedAt)
 		if r.Body != "" {
 			b.WriteString("\n" + indent(r.Body))
 		}
@@ -416,7 +492,7 @@ func getCompletedTasks(ctx context.Context, c call, in completedArgs) (string, a
 			fmt.Fprintf(&b, "\n  (body clipped at %d bytes; get_task %s shows it whole)", bodyPreview, r.TaskID)
 		}
 	}
-	return b.String(), out, nil
+	return b.String()
 }
 
 // indent sets a body off under its task's line.
@@ -457,30 +533,41 @@ func getStackOverview(ctx context.Context, c call, in pageArgs) (string, any, er
 		return "", nil, err
 	}
 	out := overviewOut{Count: p.Total, Tasks: []overviewRow{}, NextOffset: p.NextOffset}
-	var b strings.Builder
 	if p.Current != 0 {
 		out.CurrentID = p.Current.String()
-		fmt.Fprintf(&b, "current: %s\n", p.Current)
+	}
+	for _, e := range p.Outline {
+		r := overviewRow{TaskID: e.ID.String(), Depth: e.Depth + 1, Status: focusStatus(e.Task, p.Current), Title: e.Title}
+		if e.ParentID != 0 {
+			r.ParentID = e.ParentID.String()
+		}
+		out.Tasks = append(out.Tasks, r)
+	}
+	return out.text(), out, nil
+}
+
+// text is the overview as a tab-separated table.
+func (o overviewOut) text() string {
+	var b strings.Builder
+	if o.CurrentID != "" {
+		fmt.Fprintf(&b, "current: %s\n", o.CurrentID)
 	} else {
 		b.WriteString("current: none (zen)\n")
 	}
 	b.WriteString("id\tparent\tdepth\tstatus\ttitle\n")
-	for _, e := range p.Outline {
-		r := overviewRow{TaskID: e.ID.String(), Depth: e.Depth + 1, Status: focusStatus(e.Task, p.Current), Title: e.Title}
-		parent := "-"
-		if e.ParentID != 0 {
-			r.ParentID = e.ParentID.String()
-			parent = r.ParentID
+	for _, r := range o.Tasks {
+		parent := r.ParentID
+		if parent == "" {
+			parent = "-"
 		}
-		out.Tasks = append(out.Tasks, r)
 		fmt.Fprintf(&b, "%s\t%s\t%d\t%s\t%s\n", r.TaskID, parent, r.Depth, r.Status, r.Title)
 	}
-	fmt.Fprintf(&b, "(%d of %d tasks", len(p.Outline), p.Total)
-	if p.NextOffset != 0 {
-		fmt.Fprintf(&b, "; next offset %d", p.NextOffset)
+	fmt.Fprintf(&b, "(%d of %d tasks", len(o.Tasks), o.Count)
+	if o.NextOffset != 0 {
+		fmt.Fprintf(&b, "; next offset %d", o.NextOffset)
 	}
 	b.WriteString(")")
-	return b.String(), out, nil
+	return b.String()
 }
 
 type peekOut struct {
@@ -500,29 +587,35 @@ func peekContext(ctx context.Context, c call, in includeBodyArgs) (string, any, 
 		return zen()
 	}
 	out := peekOut{TaskID: v.Current.ID.String()}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Current: %s\n", label(v.Current))
 	if v.Parent != nil {
 		r := ref(*v.Parent, v.Current.ID, in.IncludeBody)
 		out.Parent = &r
-		fmt.Fprintf(&b, "Parent: %s (%s)\n", label(*v.Parent), r.Status)
-		if r.Body != "" {
-			fmt.Fprintf(&b, "%s\n", r.Body)
-		}
-	} else {
-		b.WriteString("Parent: none (a root task)\n")
 	}
 	if v.Left != nil {
 		r := ref(*v.Left, v.Current.ID, in.IncludeBody)
 		out.Immediate = &r
-		fmt.Fprintf(&b, "Before it: %s (%s)\n", label(*v.Left), r.Status)
-		if r.Body != "" {
-			fmt.Fprintf(&b, "%s\n", r.Body)
-		}
-	} else {
-		b.WriteString("Before it: nothing (first at its level)\n")
 	}
-	return strings.TrimRight(b.String(), "\n"), out, nil
+	return out.text(label(v.Current)), out, nil
+}
+
+// text is the current task (current names it) and what is around it.
+func (o peekOut) text(current string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Current: %s\n", current)
+	for _, x := range []struct {
+		name, none string
+		r          *taskRef
+	}{{"Parent", "none (a root task)", o.Parent}, {"Before it", "nothing (first at its level)", o.Immediate}} {
+		if x.r == nil {
+			fmt.Fprintf(&b, "%s: %s\n", x.name, x.none)
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %s (%s)\n", x.name, x.r.label(), x.r.Status)
+		if x.r.Body != "" {
+			fmt.Fprintf(&b, "%s\n", x.r.Body)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 type siblingsOut struct {
@@ -540,20 +633,26 @@ func listSiblings(ctx context.Context, c call, in includeBodyArgs) (string, any,
 		return zen()
 	}
 	out := siblingsOut{Count: len(left), Siblings: []taskRef{}}
+	for _, s := range left {
+		out.Siblings = append(out.Siblings, ref(s, 0, in.IncludeBody))
+	}
+	return out.text(), out, nil
+}
+
+// text is the siblings to the left, with their bodies if they were asked for.
+func (o siblingsOut) text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d to the left of the current task", len(left))
-	if len(left) > 0 {
+	fmt.Fprintf(&b, "%d to the left of the current task", o.Count)
+	if o.Count > 0 {
 		b.WriteString(":")
 	}
-	for _, s := range left {
-		r := ref(s, 0, in.IncludeBody)
-		out.Siblings = append(out.Siblings, r)
-		fmt.Fprintf(&b, "\n%s (%s)", label(s), r.Status)
+	for _, r := range o.Siblings {
+		fmt.Fprintf(&b, "\n%s (%s)", r.label(), r.Status)
 		if r.Body != "" {
 			fmt.Fprintf(&b, "\n%s", r.Body)
 		}
 	}
-	return b.String(), out, nil
+	return b.String()
 }
 
 type switchOut struct {
@@ -604,7 +703,7 @@ func removeTask(ctx context.Context, c call, in taskIDArgs) (string, any, error)
 	if r.Next.ID == 0 {
 		out.Zen = true
 		if r.MovedOn {
-			msg += " Nothing is left open: zen."
+			msg += " " + zenText(r.Zen)
 		}
 	} else {
 		out.CurrentID = r.Next.ID.String()

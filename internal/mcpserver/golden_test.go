@@ -35,6 +35,8 @@ type args = map[string]any
 var scenario = []step{
 	{"get_current_task", nil},
 	{"complete_current_task", nil},
+	{"update_current_task", args{"body": "x"}},
+	{"extend_current_task", args{"title": "x"}},
 	{"get_big_picture", nil},
 	{"create_new_task", args{"title": "Ship the login page", "body": "OAuth with PKCE"}},
 	{"create_new_task", args{"title": "Write the handler", "body": "net/http, no framework"}},
@@ -60,6 +62,7 @@ var scenario = []step{
 	{"get_next_task", nil},
 	{"get_task_stats", nil},
 	{"add_subtask", args{"parentId": "4", "title": "Pick a runner"}},
+	{"add_subtask", args{"parentId": "2", "title": "Too late"}},
 	{"update_subtask", args{"subtaskId": "4.1", "status": "done"}},
 	{"delete_subtask", args{"subtaskId": "4.1"}},
 	{"delete_task", args{"id": "6"}},
@@ -79,6 +82,7 @@ var scenario = []step{
 	{"loop_fail", args{"id": "9", "message": "runner died", "recoverable": false}},
 	{"loop_start", args{"objective": "Tidy imports", "completion_criteria": "gofmt -l is empty"}},
 	{"loop_cancel", args{"id": "10"}},
+	{"loop_pause", args{"id": "10"}},
 	{"loop_list", args{"status": []any{"completed", "failed", "cancelled"}}},
 	{"memory_add_decision", args{"title": "Use PKCE for the login", "content": "public client", "rationale": "no client secret in a SPA", "tags": []any{"auth"}}},
 	{"memory_add_mistake", args{"title": "Redirect URI mismatch", "content": "400 from the provider", "root_cause": "localhost port", "fix": "register :8080"}},
@@ -102,6 +106,37 @@ var scenario = []step{
 	{"branch", args{"action": "list"}},
 	{"branch", args{"action": "promote"}},
 	{"branch", args{"action": "merge", "into": "release"}},
+	{"bootstrap", nil},
+	{"bootstrap", args{"budget_tokens": 300, "query": "redirect login"}},
+	{"detect_project", nil},
+	{"optimize_context", args{"query": "login redirect", "budget_tokens": 100}},
+	{"get_config", nil},
+	{"suggest_next", nil},
+	{"query_tkb", args{"query": "sqlite locking"}},
+	{"query_tkb", args{"category": "frontend"}},
+	{"get_tkb_entry", args{"entry": "knowledge/go/sqlite.md"}},
+	{"get_agent", args{"name": "backend"}},
+	{"get_competency_matrix", nil},
+	{"classify_task", args{"description": "Fix the login bug in the backend handler"}},
+	{"get_routing_table", nil},
+	{"claim_task", nil},
+	{"claim_task", args{"id": "5", "lease_seconds": 600}},
+	{"get_next_task", nil},
+	{"renew_claim", args{"id": "5"}},
+	{"get_tasks", nil},
+	{"release_task", args{"id": "5", "status": "blocked"}},
+	{"claim_task", args{"id": "2"}},
+	{"lifecycle_get", nil},
+	{"lifecycle_get", args{"definition": "asdd6"}},
+	{"lifecycle_init", args{"task_id": "1"}},
+	{"lifecycle_advance", args{"id": "1", "evidence": args{"context_loaded": "read the memory"}}},
+	{"lifecycle_advance", args{"id": "1", "evidence": args{"context_loaded": "read the memory"}, "hold": true}},
+	{"lifecycle_advance", args{"id": "1", "evidence": args{"branch_synced": "main at abc123"}}},
+	{"lifecycle_advance", args{"id": "1", "to": "SYNC", "reason": "main moved on"}},
+	{"lifecycle_status", args{"id": "1"}},
+	{"lifecycle_list", nil},
+	{"get_task", args{"id": "1"}},
+	{"get_big_picture", nil},
 }
 
 // TestGolden pins the text of every tool's answer on the scenario above,
@@ -119,6 +154,33 @@ func TestGolden(t *testing.T) {
 	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	now := func() time.Time { return clock }
 	set := service.NewSet(st, service.MemoryOptions{Branch: func() string { return "feat/login" }}, now)
+	root := filepath.Join(t.TempDir(), "demo")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/demo\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte("# Rules\n\n## Login\n- Never log a token.\n- Run `go test ./...` before committing.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for rel, text := range map[string]string{
+		"knowledge/go/sqlite.md":     "---\ntitle: SQLite in WAL mode\ncategory: storage\nmaturity: adopted\nuse_cases: [embedded store, tests]\ndescription: One writer, many readers; busy timeout 5 s.\n---\nOpen with journal_mode=WAL and a busy timeout; take the write lock up front (BEGIN IMMEDIATE).\n",
+		"knowledge/web/htmx.md":      "---\ntitle: htmx\ncategory: frontend\nmaturity: trial\n---\nServer-rendered fragments.\n",
+		"skills/backend/SKILL.md":    "---\nname: backend\ndescription: Go HTTP handlers, services and the store\nexpertise: [go, http, sqlite, login]\n---\n# Backend\nKeep handlers thin.\n",
+		".claude/agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews a change before it is committed\ntools: Read, Grep\n---\nRead the whole diff.\n",
+		"workflows/bugfix.md":        "---\nname: bugfix\ndescription: Reproduce, fix, test a bug\ntriggers: [bug, regression, fix]\n---\n1. Write a failing test.\n",
+		"templates/adr.md":           "---\nname: adr\ndescription: An architecture decision record\n---\n# Decision\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	service.NewBrain(st, set, service.BrainOptions{Root: root})
 	srv, err := mcpserver.New(mcpserver.Options{Version: "golden", Toolsets: []string{"all"},
 		Services: func(context.Context) (*service.Set, error) { return set, nil }, Context: ctx})
 	if err != nil {
@@ -161,6 +223,7 @@ func TestGolden(t *testing.T) {
 				b.WriteString(tc.Text)
 			}
 		}
+		casing(t, s.tool, res.StructuredContent)
 		b.WriteString("\n\n")
 	}
 
@@ -200,5 +263,48 @@ func TestGolden(t *testing.T) {
 			t.Errorf("%s differs (- golden, + now):\n%s\nIf the change is intended, review it and run go test ./internal/mcpserver -run TestGolden -update",
 				path, lineDiff(string(want), got[n].String()))
 		}
+	}
+}
+
+// casing checks a tool's structured answer speaks one casing: no Go field
+// names (Path, UseCases), and snake_case and camelCase (the plan
+// specification's) not mixed in one answer.
+func casing(t *testing.T, tool string, v any) {
+	t.Helper()
+	b, _ := json.Marshal(v)
+	var doc any
+	if json.Unmarshal(b, &doc) != nil {
+		return
+	}
+	var snake, camel []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				switch {
+				case strings.ToUpper(k) == k:
+					// a name that is data (a phase such as STORY), not a field
+				case k[0] >= 'A' && k[0] <= 'Z':
+					t.Errorf("%s answers with the Go field name %q; give it a json tag", tool, k)
+				case strings.Contains(k, "_"):
+					snake = append(snake, k)
+				case strings.ToLower(k) != k:
+					camel = append(camel, k)
+				}
+				if tool == "get_config" || k == "arguments" || k == "metadata" {
+					continue // values that are data, not the tool's own fields
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(doc)
+	if len(snake) > 0 && len(camel) > 0 {
+		t.Errorf("%s mixes snake_case (%s) and camelCase (%s) in one answer", tool, snake[0], camel[0])
 	}
 }

@@ -76,6 +76,7 @@ type loopResumeArgs struct {
 type loopCompleteArgs struct {
 	ID       IDArg  `json:"id"`
 	Evidence string `json:"evidence" jsonschema:"how the completion criteria were met"`
+	Force    bool   `json:"force,omitempty" jsonschema:"complete although a task the loop depends on is open"`
 }
 
 type loopFailArgs struct {
@@ -92,7 +93,7 @@ func loopTools() []tool {
 		declare(ts, mcp.Tool{Name: "loop_start", Annotations: additive,
 			Description: "Start an iterative loop toward an objective, with completion criteria and an iteration budget."},
 			loopStart, minimum("max_iterations", 1), enum("execution_mode", "strict", "seeded", "logged", "default"),
-			enum("priority", anys(service.LoopPriorities)...)),
+			enum("priority", priorityEnum...)),
 		declare(ts, mcp.Tool{Name: "loop_status", Annotations: readOnly,
 			Description: "A loop's state and legal next steps; history only on request, paged."},
 			loopStatus, page...),
@@ -179,6 +180,12 @@ func loopText(o loopOut) string {
 	b.WriteString(loopLine(o))
 	if o.CompletionCriteria != "" {
 		b.WriteString("\ndone when: " + o.CompletionCriteria)
+	}
+	if m := o.Metadata; m != nil { // the full view: where it lives and how it runs
+		fmt.Fprintf(&b, "\n%s · started %s by %s · mode %s · priority %s", o.URI, o.CreatedAt, m.CreatedBy, m.ExecutionMode, m.Priority)
+		if o.ParentID != "" {
+			b.WriteString(" · under task " + o.ParentID)
+		}
 	}
 	if o.Progress.Message != "" {
 		b.WriteString("\nprogress: " + o.Progress.Message)
@@ -296,31 +303,8 @@ func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error)
 }
 
 func loopRecord(ctx context.Context, c call, in loopRecordArgs) (string, any, error) {
-	for _, f := range []struct {
-		name string
-		n    int
-	}{{"artifacts_created", in.ArtifactsCreated}, {"artifacts_modified", in.ArtifactsModified}} {
-		if f.n < 0 {
-			return "", nil, &problem.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", f.n), Fix: "pass how many this iteration added, 0 or more"}
-		}
-	}
-	r := service.Record{LastAction: in.LastAction, NextSteps: in.NextSteps}
-	if in.Percentage != nil || in.Message != "" || in.ArtifactsCreated != 0 || in.ArtifactsModified != 0 {
-		cur, err := c.Loops.Get(ctx, string(in.ID))
-		if err != nil {
-			return "", nil, err
-		}
-		p := cur.State.Progress // fields not given keep their values
-		if in.Percentage != nil {
-			p.Percentage = *in.Percentage
-		}
-		if in.Message != "" {
-			p.Message = in.Message
-		}
-		p.ArtifactsCreated += in.ArtifactsCreated
-		p.ArtifactsModified += in.ArtifactsModified
-		r.Progress = &p
-	}
+	r := service.Record{LastAction: in.LastAction, NextSteps: in.NextSteps, Percentage: in.Percentage, Message: in.Message,
+		ArtifactsCreated: in.ArtifactsCreated, ArtifactsModified: in.ArtifactsModified}
 	lp, err := c.Loops.Record(ctx, string(in.ID), r)
 	if err != nil {
 		return "", nil, err
@@ -356,15 +340,27 @@ func loopCheckpoints(ctx context.Context, c call, in loopIDArgs) (string, any, e
 	if err != nil {
 		return "", nil, err
 	}
-	out := []checkpointOut{}
-	lines := []string{fmt.Sprintf("%s of loop %s", plural(len(cps), "checkpoint", "checkpoints"), lp.ID)}
+	out := checkpointsOut{LoopID: lp.ID.String(), Checkpoints: []checkpointOut{}}
 	for _, cp := range cps {
 		st := cp.State
-		o := checkpointOut{ID: cp.ID, Iteration: st.Iteration, Status: string(st.Status), Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: ts(cp.CreatedAt)}
-		out = append(out, o)
-		lines = append(lines, fmt.Sprintf("%d: iteration %d, %s, %g%% %s", o.ID, o.Iteration, o.Status, o.Progress, o.Note))
+		out.Checkpoints = append(out.Checkpoints, checkpointOut{ID: cp.ID, Iteration: st.Iteration, Status: string(st.Status),
+			Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: ts(cp.CreatedAt)})
 	}
-	return strings.Join(lines, "\n"), map[string]any{"loop_id": lp.ID.String(), "checkpoints": out}, nil
+	return out.text(), out, nil
+}
+
+type checkpointsOut struct {
+	LoopID      string          `json:"loop_id"`
+	Checkpoints []checkpointOut `json:"checkpoints"`
+}
+
+// text lists a loop's checkpoints, a line each.
+func (o checkpointsOut) text() string {
+	lines := []string{fmt.Sprintf("%s of loop %s", plural(len(o.Checkpoints), "checkpoint", "checkpoints"), o.LoopID)}
+	for _, c := range o.Checkpoints {
+		lines = append(lines, fmt.Sprintf("%d: iteration %d, %s, %g%% %s", c.ID, c.Iteration, c.Status, c.Progress, c.Note))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func loopPause(ctx context.Context, c call, in loopIDArgs) (string, any, error) {
@@ -396,7 +392,7 @@ func loopCancel(ctx context.Context, c call, in loopIDArgs) (string, any, error)
 }
 
 func loopComplete(ctx context.Context, c call, in loopCompleteArgs) (string, any, error) {
-	lp, err := c.Loops.Complete(ctx, string(in.ID), in.Evidence)
+	lp, err := c.Loops.Complete(ctx, string(in.ID), in.Evidence, in.Force)
 	if err != nil {
 		return "", nil, err
 	}

@@ -605,28 +605,34 @@ func memoryPrune(ctx context.Context, c call, in memoryPruneArgs) (string, any, 
 		return "", nil, err
 	}
 	out := pruneOut{DryRun: dry, Total: p.Total, Deleted: p.Deleted, Entries: []hitOut{}}
+	for _, e := range p.Entries {
+		out.Entries = append(out.Entries, hitOf(service.Hit{ID: e.ID, Type: e.Type, Title: e.Title, CreatedAt: e.CreatedAt}))
+	}
+	return out.text(), out, nil
+}
+
+// text says what a prune removed, or would remove, and lists it.
+func (o pruneOut) text() string {
 	var lines []string
 	switch {
-	case p.Total == 0:
+	case o.Total == 0:
 		lines = append(lines, "Nothing matches; nothing removed.")
-	case dry:
+	case o.DryRun:
 		them := "them"
-		if p.Total == 1 {
+		if o.Total == 1 {
 			them = "it"
 		}
-		lines = append(lines, fmt.Sprintf("Dry run: %s would be removed. Call again with dry_run false to remove %s.", plural(p.Total, "entry", "entries"), them))
+		lines = append(lines, fmt.Sprintf("Dry run: %s would be removed. Call again with dry_run false to remove %s.", plural(o.Total, "entry", "entries"), them))
 	default:
-		lines = append(lines, fmt.Sprintf("Removed %s.", plural(p.Deleted, "entry", "entries")))
+		lines = append(lines, fmt.Sprintf("Removed %s.", plural(o.Deleted, "entry", "entries")))
 	}
-	for _, e := range p.Entries {
-		o := hitOf(service.Hit{ID: e.ID, Type: e.Type, Title: e.Title, CreatedAt: e.CreatedAt})
-		out.Entries = append(out.Entries, o)
-		lines = append(lines, hitLine(o))
+	for _, h := range o.Entries {
+		lines = append(lines, hitLine(h))
 	}
-	if p.Total > len(p.Entries) {
-		lines = append(lines, fmt.Sprintf("… and %d more", p.Total-len(p.Entries)))
+	if o.Total > len(o.Entries) {
+		lines = append(lines, fmt.Sprintf("… and %d more", o.Total-len(o.Entries)))
 	}
-	return strings.Join(lines, "\n"), out, nil
+	return strings.Join(lines, "\n")
 }
 
 type diagnoseOut struct {

@@ -67,6 +67,7 @@ type createTaskArgs struct {
 	Priority     string `json:"priority,omitempty" jsonschema:"default medium"`
 	Dependencies IDList `json:"dependencies,omitempty" jsonschema:"ids of tasks that must be done first"`
 	Status       string `json:"status,omitempty" jsonschema:"default pending"`
+	Force        bool   `json:"force,omitempty" jsonschema:"with status done: complete it although a task it depends on is open"`
 }
 
 type updateTaskArgs struct {
@@ -76,6 +77,7 @@ type updateTaskArgs struct {
 	Status       *string `json:"status,omitempty"`
 	Priority     *string `json:"priority,omitempty"`
 	Dependencies *IDList `json:"dependencies,omitempty" jsonschema:"replaces the list"`
+	Force        bool    `json:"force,omitempty" jsonschema:"with status done: complete it although a task it depends on is open"`
 }
 
 type nextTaskArgs struct {
@@ -85,7 +87,7 @@ type nextTaskArgs struct {
 
 type sortArgs struct {
 	Field string `json:"field,omitempty"`
-	Order string `json:"order,omitempty"`
+	Order string `json:"order,omitempty" jsonschema:"asc or desc; priority desc (the default) is most important first"`
 }
 
 type queryTasksArgs struct {
@@ -107,6 +109,7 @@ type updateSubtaskArgs struct {
 	Status      *string `json:"status,omitempty"`
 	Title       *string `json:"title,omitempty"`
 	Description *string `json:"description,omitempty"`
+	Force       bool    `json:"force,omitempty" jsonschema:"with status done: complete it although a task it depends on is open"`
 }
 
 type subtaskIDArgs struct {
@@ -139,7 +142,7 @@ func planTools() []tool {
 			Description: "Delete a task and its subtasks; other tasks stop depending on them."},
 			deleteTask),
 		declare(ts, mcp.Tool{Name: "get_next_task", Annotations: readOnly,
-			Description: "The best task to do now (dependencies done, by priority) and why."},
+			Description: "The best task to do now (dependencies done, by priority) and why; skips tasks other agents claimed."},
 			getNextTask),
 		declare(ts, mcp.Tool{Name: "query_tasks", Annotations: readOnly,
 			Description: "Tasks filtered, sorted (priority|created|updated|status, asc|desc) and projected to chosen fields."},
@@ -183,6 +186,22 @@ type planTask struct {
 	DependsOn    []taskLink `json:"dependsOn,omitempty"`
 	Dependents   []taskLink `json:"dependents,omitempty"`
 	Subtasks     []taskLink `json:"subtasks,omitempty"`
+	ImportedFrom []string   `json:"importedFrom,omitempty"` // e.g. "imported from tasks.json (taskmaster:master) task 3"
+	Claim        *claimOut  `json:"claim,omitempty"`
+	Lifecycle    *phaseOut  `json:"lifecycle,omitempty"`
+}
+
+// phaseOut is a task's open lifecycle as results show it.
+type phaseOut struct {
+	ID    int64  `json:"id"`
+	Phase string `json:"phase"`
+}
+
+func phaseOf(m *service.LifecycleMark) *phaseOut {
+	if m == nil {
+		return nil
+	}
+	return &phaseOut{ID: m.ID, Phase: m.Phase}
 }
 
 // taskLink is another task named in a result.
@@ -237,6 +256,10 @@ func full(d service.Detail) planTask {
 	for _, x := range d.Subtasks {
 		p.Subtasks = append(p.Subtasks, link(x))
 	}
+	for _, r := range d.Imports {
+		p.ImportedFrom = append(p.ImportedFrom, r.String())
+	}
+	p.Claim, p.Lifecycle = claimOf(d.Claim, false), phaseOf(d.Lifecycle)
 	return p
 }
 
@@ -251,6 +274,10 @@ func line(p planTask) string {
 	if len(p.Dependencies) > 0 {
 		b.WriteString(" [after " + strings.Join(p.Dependencies, ",") + "]")
 	}
+	if p.Lifecycle != nil {
+		fmt.Fprintf(&b, " [phase %s, lifecycle %d]", p.Lifecycle.Phase, p.Lifecycle.ID)
+	}
+	b.WriteString(claimText(p.Claim))
 	return b.String()
 }
 
@@ -264,6 +291,9 @@ func render(p planTask) string {
 	fmt.Fprintf(&b, "\ncreated %s, updated %s", p.CreatedAt, p.UpdatedAt)
 	if p.CompletedAt != "" {
 		b.WriteString(", done " + p.CompletedAt)
+	}
+	for _, f := range p.ImportedFrom {
+		b.WriteString("\n" + f)
 	}
 	links := func(name string, ls []taskLink) {
 		if len(ls) == 0 {
@@ -344,6 +374,7 @@ func renderTasks(page service.TaskPage) (string, any, error) {
 	lines := []string{pageText(len(page.Items), page.Offset, page.Total, page.NextOffset)}
 	for _, it := range page.Items {
 		p := item(it.Task, it.Deps)
+		p.Claim, p.Lifecycle = claimOf(it.Claim, false), phaseOf(it.Lifecycle)
 		out.Tasks = append(out.Tasks, p)
 		lines = append(lines, line(p))
 	}
@@ -373,15 +404,15 @@ func changed(verb string, d service.Detail) (string, any, error) {
 
 func createTask(ctx context.Context, c call, in createTaskArgs) (string, any, error) {
 	d, err := c.Plan.Create(ctx, service.NewTask{Title: in.Title, Description: in.Description,
-		Priority: task.Priority(strings.ToLower(in.Priority)), Status: task.Status(strings.ToLower(in.Status)), Deps: in.Dependencies})
+		Priority: task.Priority(strings.ToLower(in.Priority)), Status: task.Status(strings.ToLower(in.Status)), Deps: in.Dependencies, Force: in.Force})
 	if err != nil {
 		return "", nil, err
 	}
 	return changed("Created", d)
 }
 
-func change(title, description, status, priority *string, deps *IDList) service.Change {
-	ch := service.Change{Title: title, Description: description}
+func change(title, description, status, priority *string, deps *IDList, force bool) service.Change {
+	ch := service.Change{Title: title, Description: description, Force: force}
 	if status != nil {
 		s := task.Status(strings.ToLower(*status))
 		ch.Status = &s
@@ -401,7 +432,7 @@ func change(title, description, status, priority *string, deps *IDList) service.
 }
 
 func updateTask(ctx context.Context, c call, in updateTaskArgs) (string, any, error) {
-	d, err := c.Plan.Update(ctx, string(in.ID), change(in.Title, in.Description, in.Status, in.Priority, in.Dependencies))
+	d, err := c.Plan.Update(ctx, string(in.ID), change(in.Title, in.Description, in.Status, in.Priority, in.Dependencies, in.Force))
 	if err != nil {
 		return "", nil, err
 	}
@@ -409,10 +440,12 @@ func updateTask(ctx context.Context, c call, in updateTaskArgs) (string, any, er
 }
 
 type deletedOut struct {
-	Success   bool   `json:"success"`
-	DeletedID string `json:"deletedId"`
-	Removed   int    `json:"removed"`
-	Message   string `json:"message"`
+	Success   bool       `json:"success"`
+	DeletedID string     `json:"deletedId"`
+	Removed   int        `json:"removed"`
+	Released  []taskLink `json:"released,omitempty"` // tasks that depended on what was deleted
+	Ready     []string   `json:"ready,omitempty"`    // of those, the ids now ready to work on
+	Message   string     `json:"message"`
 }
 
 func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
@@ -424,24 +457,56 @@ func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
 	if r.Count > 1 {
 		msg += fmt.Sprintf(" and %d subtasks", r.Count-1)
 	}
-	msg += "; no task depends on them any more."
-	return msg, deletedOut{Success: true, DeletedID: r.Task.ID.String(), Removed: r.Count, Message: msg}, nil
+	out := deletedOut{Success: true, DeletedID: r.Task.ID.String(), Removed: r.Count}
+	it := "it"
+	if r.Count > 1 {
+		it = "them"
+	}
+	if len(r.Released) == 0 {
+		msg += "; no task depended on " + it + "."
+	} else {
+		names := make([]string, 0, len(r.Released))
+		for i, x := range r.Released {
+			out.Released = append(out.Released, link(x))
+			if i < 10 {
+				names = append(names, label(x))
+			}
+		}
+		if n := len(r.Released) - len(names); n > 0 {
+			names = append(names, fmt.Sprintf("and %d more", n))
+		}
+		msg += "; these no longer depend on " + it + ": " + strings.Join(names, ", ") + "."
+		if len(r.Ready) > 0 {
+			ready := make([]string, len(r.Ready))
+			for i, id := range r.Ready {
+				out.Ready = append(out.Ready, id.String())
+				ready[i] = "[" + id.String() + "]"
+			}
+			msg += " Now ready: " + strings.Join(ready, ", ") + "."
+		}
+	}
+	out.Message = msg
+	return msg, out, nil
 }
 
 type nextOut struct {
 	Task      *planTask `json:"task"`
 	Rationale string    `json:"rationale"`
 	Unblocks  []string  `json:"unblocks,omitempty"`
+	Skipped   int       `json:"skippedClaimed,omitempty"`
 }
 
 func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, error) {
-	r, err := c.Plan.Next(ctx, service.NextQuery{Statuses: in.Status, Priorities: in.Priority})
+	r, err := c.Plan.Next(ctx, service.NextQuery{Statuses: in.Status, Priorities: in.Priority, Agent: c.agent})
 	if err != nil {
 		return "", nil, err
 	}
-	out := nextOut{Rationale: r.Rationale}
+	out := nextOut{Rationale: r.Rationale, Skipped: r.Skipped}
 	if r.Task == nil {
-		return r.Rationale, out, nil
+		if r.Hint != "" {
+			out.Rationale += "; " + toolHints(r.Hint) + "."
+		}
+		return out.Rationale, out, nil
 	}
 	d, err := c.Plan.Get(ctx, r.Task.ID.String())
 	if err != nil {
@@ -617,7 +682,7 @@ func parentResult(msg string, d service.Detail) (string, any, error) {
 }
 
 func updateSubtask(ctx context.Context, c call, in updateSubtaskArgs) (string, any, error) {
-	d, err := c.Plan.UpdateSubtask(ctx, string(in.SubtaskID), change(in.Title, in.Description, in.Status, nil, nil))
+	d, err := c.Plan.UpdateSubtask(ctx, string(in.SubtaskID), change(in.Title, in.Description, in.Status, nil, nil, in.Force))
 	if err != nil {
 		return "", nil, err
 	}

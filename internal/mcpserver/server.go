@@ -6,6 +6,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -39,10 +40,52 @@ type Options struct {
 	// Context bounds the server's background work (the loop watcher);
 	// default context.Background().
 	Context context.Context
+	// Settings are the surface's configuration and where each value came
+	// from (flags, environment), for get_config.
+	Settings []service.Setting
 }
 
-// DefaultAgent is the agent of a single stdio session.
+// DefaultAgent is the agent of a session whose client gave no usable name.
 const DefaultAgent = "default"
+
+// MaxAgentLen bounds an agent's name, in bytes.
+const MaxAgentLen = 128
+
+// CheckAgent says what is wrong with an agent name, or nil: 1 to
+// MaxAgentLen bytes, not blank, no control characters.
+func CheckAgent(a string) error {
+	if len(a) > MaxAgentLen {
+		return fmt.Errorf("%d bytes is too long", len(a))
+	}
+	for _, r := range a {
+		if r < 0x20 || r == 0x7f {
+			return errors.New("contains a control character")
+		}
+	}
+	if strings.TrimSpace(a) == "" {
+		return errors.New("is blank")
+	}
+	return nil
+}
+
+// ClientAgent is the agent a request's client names itself at initialize
+// (clientInfo.name), or "" if it gave no usable name. Two editors on one
+// project thus keep their own focus without configuration.
+func ClientAgent(req mcp.Request) string {
+	if req == nil {
+		return ""
+	}
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok || ss == nil {
+		return ""
+	}
+	if ip := ss.InitializeParams(); ip != nil && ip.ClientInfo != nil {
+		if n := strings.TrimSpace(ip.ClientInfo.Name); n != "" && CheckAgent(n) == nil {
+			return n
+		}
+	}
+	return ""
+}
 
 // A toolset groups tools that are served together.
 type toolset struct {
@@ -58,6 +101,8 @@ var toolsets = []toolset{
 	{"loops", "iterative loops with completion criteria, checkpoints, live resources", false},
 	{"memory", "project memory: 3-layer search, decisions, mistakes, conventions, observations", true},
 	{"session", "working sessions (threaded) and git-branch context", false},
+	{"context", "session start in one call (bootstrap), project detection, configuration, next steps", false},
+	{"lifecycle", "phases with exit criteria and gates for a story: advance with evidence, loop back", false},
 }
 
 // tool is one tool's declaration: its toolset, its MCP definition and a
@@ -75,13 +120,14 @@ func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotat
 
 // allTools is every declared tool, in declaration order.
 func allTools() []tool {
-	return slices.Concat(focusTools(), planTools(), loopTools(), memoryTools(), sessionTools())
+	return slices.Concat(focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools())
 }
 
 type server struct {
-	opts  Options
-	log   *slog.Logger
-	loops *loopWatch // nil unless the loops toolset is served
+	opts   Options
+	log    *slog.Logger
+	loops  *loopWatch      // nil unless the loops toolset is served
+	served map[string]bool // the names of the tools served
 }
 
 // call is what a handler gets besides its arguments.
@@ -153,11 +199,25 @@ func (s *server) agent(req mcp.Request) string {
 }
 
 // instructions are sent to the client at initialization; clients show them
-// to the model, so they say in a few lines how to use Cairn well.
-const instructions = `Cairn is your working memory for this project. Start each session with get_current_task (YOU ARE HERE) or get_big_picture. ` +
-	`Break work down with create_new_task (a deeper step) and extend_current_task (the next step at the same level); ` +
-	`finish with complete_current_task, which moves focus on. Keep notes in the task body with update_current_task. ` +
-	`The plan tools (get_tasks, get_next_task, create_task with dependencies) see the same tasks.`
+// to the model, so they say in a few lines how to use Cairn well, naming
+// only the tools of the toolsets served.
+func instructions(want map[string]bool) string {
+	var b strings.Builder
+	b.WriteString("Cairn is your working memory for this project.")
+	if want["focus"] {
+		b.WriteString(" Start each session with get_current_task (YOU ARE HERE); in zen it names the next task, which switch_focus starts. " +
+			"Break work down with create_new_task (a deeper step) and extend_current_task (the next step at the same level); " +
+			"finish with complete_current_task, which moves focus on. Keep notes in the task body with update_current_task.")
+	}
+	if want["plan"] {
+		b.WriteString(" The plan tools (get_tasks, get_next_task, create_task with dependencies) see the same tasks.")
+	}
+	if want["memory"] {
+		b.WriteString(" Before you design or debug, memory_search for past decisions and mistakes; on an error, diagnose_error first. " +
+			"Record choices with memory_add_decision and fixed failures with memory_add_mistake.")
+	}
+	return b.String()
+}
 
 // New builds the MCP server with the selected tools and prompts.
 func New(opts Options) (*mcp.Server, error) {
@@ -178,7 +238,7 @@ func New(opts Options) (*mcp.Server, error) {
 			prompts = append(prompts, p)
 		}
 	}
-	so := &mcp.ServerOptions{Instructions: instructions, Logger: opts.Logger}
+	so := &mcp.ServerOptions{Instructions: instructions(want), Logger: opts.Logger}
 	if len(prompts) > 0 {
 		so.CompletionHandler = s.completion(prompts)
 	}
@@ -210,7 +270,9 @@ func New(opts Options) (*mcp.Server, error) {
 		}
 		go s.loops.run(ctx)
 	}
+	s.served = make(map[string]bool)
 	for _, t := range selectTools(want, opts.ReadOnly) {
+		s.served[t.def.Name] = true
 		def := t.def
 		srv.AddTool(&def, t.build(s))
 	}

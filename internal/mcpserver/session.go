@@ -275,6 +275,15 @@ func renderSession(s memory.Session) string {
 		b.WriteString("\n" + s.Summary)
 	}
 	renderRecord(&b, s.Decisions, s.ErrorsResolved, s.FilesModified, s.TasksCompleted, s.TasksPending)
+	if len(s.TestsRun) > 0 {
+		b.WriteString("\ntests run: " + strings.Join(s.TestsRun, "; "))
+	}
+	if len(s.CommandsFailed) > 0 {
+		b.WriteString("\ncommands failed:")
+		for _, c := range s.CommandsFailed {
+			b.WriteString("\n- " + c)
+		}
+	}
 	return b.String()
 }
 
@@ -472,6 +481,8 @@ type sessionView struct {
 	FilesModified  []string         `json:"files_modified,omitempty"`
 	TasksCompleted []string         `json:"tasks_completed,omitempty"`
 	TasksPending   []string         `json:"tasks_pending,omitempty"`
+	TestsRun       []string         `json:"tests_run,omitempty"`
+	CommandsFailed []string         `json:"commands_failed,omitempty"`
 	Outcome        string           `json:"outcome,omitempty"`
 	Summary        string           `json:"summary,omitempty"`
 }
@@ -507,7 +518,8 @@ func viewNotes(ns []memory.Note, rs []memory.Resolved) ([]noteView, []resolvedVi
 func viewSession(s memory.Session) sessionView {
 	v := sessionView{ID: s.ID.String(), ThreadID: s.ThreadID.String(), ParentID: s.ParentID.String(), Agent: s.Agent, Branch: s.Branch,
 		Goal: s.Goal, StartedAt: ts(s.StartedAt), EndedAt: ts(s.EndedAt), FilesModified: s.FilesModified,
-		TasksCompleted: s.TasksCompleted, TasksPending: s.TasksPending, Outcome: s.Outcome, Summary: s.Summary}
+		TasksCompleted: s.TasksCompleted, TasksPending: s.TasksPending, TestsRun: s.TestsRun, CommandsFailed: s.CommandsFailed,
+		Outcome: s.Outcome, Summary: s.Summary}
 	if s.AI != (memory.Provider{}) {
 		ai := s.AI
 		v.AI = &ai

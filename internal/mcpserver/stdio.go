@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,12 +25,22 @@ const DefaultMaxLine = 8 << 20
 // a long-lived server: a line that is not a valid JSON-RPC message is
 // answered with a JSON-RPC error and skipped, instead of ending the session.
 // One stray line from a client must not cost an agent its working memory.
+//
+// When input ends, the requests already received are still answered (and
+// their writes made) before the connection reports the end, so a client that
+// pipes its calls in and closes stdin loses nothing; DrainTimeout bounds the
+// wait.
 type StdioTransport struct {
-	In      io.Reader
-	Out     io.Writer
-	MaxLine int // default DefaultMaxLine
-	Logger  *slog.Logger
+	In           io.Reader
+	Out          io.Writer
+	MaxLine      int           // default DefaultMaxLine
+	DrainTimeout time.Duration // default DefaultDrainTimeout
+	Logger       *slog.Logger
 }
+
+// DefaultDrainTimeout bounds how long requests in flight at the end of
+// input may take to be answered.
+const DefaultDrainTimeout = 30 * time.Second
 
 // Connect implements mcp.Transport.
 func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
@@ -41,11 +52,17 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	drain := t.DrainTimeout
+	if drain <= 0 {
+		drain = DefaultDrainTimeout
+	}
 	c := &lineConn{
 		out:      t.Out,
 		log:      log,
 		incoming: make(chan jsonrpc.Message),
 		closed:   make(chan struct{}),
+		pending:  map[jsonrpc.ID]bool{},
+		drain:    drain,
 	}
 	go c.readLoop(bufio.NewReaderSize(t.In, 64<<10), maxLine)
 	return c, nil
@@ -61,6 +78,74 @@ type lineConn struct {
 
 	closeOnce sync.Once
 	closed    chan struct{}
+
+	// pending is the requests received and not yet answered; idle, when
+	// set, is closed once pending is empty.
+	pmu     sync.Mutex
+	pending map[jsonrpc.ID]bool
+	idle    chan struct{}
+	drain   time.Duration
+}
+
+// track notes a request that must be answered before the end of input is
+// reported, and forgets one the client cancelled (it gets no answer).
+func (c *lineConn) track(msg jsonrpc.Message) {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok {
+		return
+	}
+	if req.ID.IsValid() {
+		c.pmu.Lock()
+		c.pending[req.ID] = true
+		c.pmu.Unlock()
+		return
+	}
+	if req.Method == "notifications/cancelled" {
+		var p struct {
+			RequestID any `json:"requestId"`
+		}
+		if json.Unmarshal(req.Params, &p) == nil {
+			if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+				c.answered(id)
+			}
+		}
+	}
+}
+
+// answered forgets a request once its response is written.
+func (c *lineConn) answered(id jsonrpc.ID) {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	delete(c.pending, id)
+	if len(c.pending) == 0 && c.idle != nil {
+		close(c.idle)
+		c.idle = nil
+	}
+}
+
+// drained waits until every request received has been answered, the
+// connection is closed, ctx ends or the drain timeout passes.
+func (c *lineConn) drained(ctx context.Context) error {
+	c.pmu.Lock()
+	n := len(c.pending)
+	if n == 0 {
+		c.pmu.Unlock()
+		return nil
+	}
+	idle := make(chan struct{})
+	c.idle = idle
+	c.pmu.Unlock()
+	t := time.NewTimer(c.drain)
+	defer t.Stop()
+	select {
+	case <-idle:
+	case <-c.closed:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		c.log.Warn("input ended; gave up waiting for requests in flight", "pending", n, "waited", c.drain)
+	}
+	return nil
 }
 
 func (c *lineConn) readLoop(r *bufio.Reader, maxLine int) {
@@ -71,6 +156,7 @@ func (c *lineConn) readLoop(r *bufio.Reader, maxLine int) {
 			c.reject(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message too large: over %d bytes on one line; send a smaller message", maxLine))
 		} else if line = bytes.Trim(line, jsonSpace); len(line) > 0 {
 			if msg, ok := c.decode(line); ok {
+				c.track(msg)
 				select {
 				case c.incoming <- msg:
 				case <-c.closed:
@@ -121,6 +207,13 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
 		return nil, false
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
+	if resp, ok := msg.(*jsonrpc.Response); err == nil && ok && !hasResultOrError(line) {
+		// The SDK reads {"jsonrpc":"2.0","id":77} as a response with no
+		// result, answers nothing and drops it; the sender waits forever.
+		raw, _ := json.Marshal(resp.ID.Raw())
+		c.reject(raw, jsonrpc.CodeInvalidRequest, `invalid request: a message with an id needs a "method" (a request) or a "result" or "error" (a response)`)
+		return nil, false
+	}
 	if err == nil {
 		return msg, true
 	}
@@ -138,6 +231,18 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
 	}
 	c.reject(id, jsonrpc.CodeInvalidRequest, `invalid request: expected a JSON-RPC 2.0 message with "jsonrpc":"2.0" and a method or a result`)
 	return nil, false
+}
+
+// hasResultOrError reports whether a JSON object has a "result" or an
+// "error" member.
+func hasResultOrError(line []byte) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil {
+		return false
+	}
+	_, r := m["result"]
+	_, e := m["error"]
+	return r || e
 }
 
 func isNumber(b []byte) bool {
@@ -186,6 +291,9 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		return nil, io.EOF
 	case msg, ok := <-c.incoming:
 		if !ok {
+			if err := c.drained(ctx); err != nil {
+				return nil, err
+			}
 			return nil, c.readErr
 		}
 		return msg, nil
@@ -201,7 +309,11 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encode message: %w", err)
 	}
-	return c.writeLine(b)
+	err = c.writeLine(b)
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.answered(resp.ID)
+	}
+	return err
 }
 
 // Close implements mcp.Connection.

@@ -35,6 +35,8 @@ var stdioSeeds = []string{
 	`{"jsonrpc":"2.0","id":1.5,"method":"ping"}` + "\n",
 	`{"jsonrpc":"2.0","id":null,"method":"ping"}` + "\n",
 	`{"jsonrpc":"2.0"}` + "\n",
+	`{"jsonrpc":"2.0","id":77}` + "\n",
+	`{"jsonrpc":"2.0","id":"x","result":null}` + "\n",
 	"null\n42\n\"s\"\ntrue\n[]\n",
 	strings.Repeat("x", fuzzMaxLine+10) + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n",
 	strings.Repeat(" ", fuzzMaxLine) + "\n",
@@ -80,6 +82,11 @@ func FuzzStdioLines(f *testing.F) {
 			if msg == nil {
 				t.Fatal("nil message")
 			}
+			// Stand in for the server answering: at the end of input the
+			// transport waits for requests to be answered.
+			if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+				conn.(*lineConn).answered(req.ID)
+			}
 			got++
 		}
 		if got != wantMsgs {
@@ -116,7 +123,8 @@ func expectLines(input []byte, maxLine int) (msgs int, errs []int64) {
 		case !json.Valid(line):
 			errs = append(errs, jsonrpc.CodeParseError)
 		default:
-			if _, err := jsonrpc.DecodeMessage(line); err == nil {
+			msg, err := jsonrpc.DecodeMessage(line)
+			if _, resp := msg.(*jsonrpc.Response); err == nil && (!resp || hasResultOrError(line)) {
 				msgs++
 			} else {
 				errs = append(errs, jsonrpc.CodeInvalidRequest)

@@ -23,6 +23,9 @@ type NotFoundError struct {
 
 func (e *NotFoundError) Error() string { return fmt.Sprintf("%s %s not found", e.Kind, e.ID) }
 
+// Refusal marks the message as one a user reads as it is.
+func (e *NotFoundError) Refusal() {}
+
 // Unwrap makes every NotFoundError an ErrNotFound.
 func (e *NotFoundError) Unwrap() error { return ErrNotFound }
 
@@ -93,6 +96,10 @@ type Session struct {
 	FilesModified  []string   `json:"filesModified,omitempty"`
 	TasksCompleted []string   `json:"tasksCompleted,omitempty"`
 	TasksPending   []string   `json:"tasksPending,omitempty"`
+	// TestsRun and CommandsFailed are what the agent's hooks saw it run:
+	// test commands, and commands that failed (with their first error line).
+	TestsRun       []string `json:"testsRun,omitempty"`
+	CommandsFailed []string `json:"commandsFailed,omitempty"`
 
 	Outcome string `json:"outcome,omitempty"` // one of Outcomes, once ended
 	Summary string `json:"summary,omitempty"`

@@ -19,6 +19,24 @@ var ErrInvalid = errors.New("invalid argument")
 // retried: the store was busy past its timeout.
 var ErrUnavailable = errors.New("unavailable")
 
+// ErrFault is wrapped by every *FaultError.
+var ErrFault = errors.New("storage fault")
+
+// FaultError is a failure of what lies under a store rather than of the
+// request: the disk is full, the file system is read-only, the database is
+// corrupt or is not one. Problem says what is wrong and Fix what a person
+// must do; Err is the driver's error, for logs.
+type FaultError struct {
+	Problem string
+	Fix     string
+	Err     error
+}
+
+func (e *FaultError) Error() string { return e.Problem + ": " + e.Fix }
+
+// Unwrap makes a FaultError both ErrFault and its cause.
+func (e *FaultError) Unwrap() []error { return []error{ErrFault, e.Err} }
+
 // FieldError is an invalid argument: which field, what is wrong, how to fix
 // it. Hint, when set, is rendered after Fix by the surface.
 type FieldError struct {
@@ -53,6 +71,7 @@ const (
 	CreateTask     Action = "create a task"
 	ListTasks      Action = "list the tasks"
 	ListOutline    Action = "look at the outline for an open task"
+	ListBlocked    Action = "look at the blocked tasks and what they wait on"
 	NextTask       Action = "ask for the next task"
 	StartLoop      Action = "start a new loop"
 	ListLoops      Action = "list the loops"
@@ -64,6 +83,12 @@ const (
 	ListBranches   Action = "list the saved branch contexts"
 	ExportMemory   Action = "export the memory first"
 	RetryEmbedding Action = "retry the embeddings later (memory backfill)"
+	ForceDone      Action = "or mark it done anyway with force"
+	ClaimTask      Action = "claim the task first"
+	ClaimFree      Action = "claim a free task instead"
+	ListLifecycles Action = "list the lifecycles"
+	StartLifecycle Action = "start a new lifecycle"
+	AdvanceOpen    Action = "advance the open lifecycle instead"
 )
 
 func (a Action) String() string { return string(a) }
@@ -121,6 +146,14 @@ func join(fix, hint string) string {
 	return fix + "; " + hint
 }
 
+// Refusal is implemented by a domain's own error types (task not found,
+// dependency cycle) whose message is already the one sentence a user reads,
+// so Message shows it without the wrapping around it.
+type Refusal interface {
+	error
+	Refusal()
+}
+
 // Message is what a user reads for err: the innermost refusal (an Error or
 // a FieldError) rendered with r, without the wrapping its callers added for
 // their logs; any other error is err.Error(). ok reports whether a refusal
@@ -131,6 +164,9 @@ func Message(err error, r Renderer) (msg string, ok bool) {
 	}
 	if pe, found := errors.AsType[*Error](err); found {
 		return pe.Render(r), true
+	}
+	if rf, found := errors.AsType[Refusal](err); found {
+		return rf.Error(), true
 	}
 	return err.Error(), false
 }

@@ -19,6 +19,7 @@ import (
 type Focus struct {
 	store store.Store
 	now   func() time.Time
+	plan  *Plan // for its cached board, when the focus service has one
 }
 
 // NewFocus returns the focus service over s.
@@ -26,32 +27,73 @@ func NewFocus(s store.Store) *Focus {
 	return &Focus{store: s, now: func() time.Time { return time.Now().UTC() }}
 }
 
-// current resolves the agent's current task: its focus pointer when that names
-// an open, visible task; otherwise the rightmost open task of the outline, as
-// the specification derives it; otherwise zen (ok is false).
+// current resolves the agent's current task: its focus pointer when that
+// names an open, visible task; otherwise zen (ok is false). An agent that
+// never took focus is in zen: focus is not derived from the outline, since
+// the end of a plan made with create_task is the work to do last.
 func current(ctx context.Context, tx store.Tx, agent string) (t task.Task, ok bool, err error) {
 	id, err := tx.Focus(ctx, agent)
-	if err != nil {
+	if err != nil || id == 0 {
 		return task.Task{}, false, err
-	}
-	if id != 0 {
-		t, err := tx.Task(ctx, id)
-		if err == nil && t.Status.Open() {
-			return t, true, nil
-		}
-		if err != nil && !isNotFound(err) {
-			return task.Task{}, false, err
-		}
-	}
-	all, err := tx.Tasks(ctx)
-	if err != nil {
-		return task.Task{}, false, err
-	}
-	if id = task.RightmostOpen(task.Outline(all)); id == 0 {
-		return task.Task{}, false, nil
 	}
 	t, err = tx.Task(ctx, id)
-	return t, err == nil, err
+	switch {
+	case err == nil && t.Status.Open():
+		return t, true, nil
+	case err != nil && !isNotFound(err):
+		return task.Task{}, false, err
+	}
+	return task.Task{}, false, nil
+}
+
+// Zen says what an agent without a current task can do: the task
+// get_next_task would recommend, if any, and how many tasks are open.
+type Zen struct {
+	Next  *task.Task // nil when no task is ready
+	Open  int        // open tasks, ready or not
+	Total int        // visible tasks, closed ones included
+}
+
+// zen works out Zen for an agent without a current task, after (never
+// inside) the transaction that found it so: from the plan service's cached
+// board when the focus service has one (see NewSet), else from a read of
+// the whole plan. The hint may be a moment newer than the answer around it.
+func (f *Focus) zen(ctx context.Context) (Zen, error) {
+	if f.plan != nil {
+		b, err := f.plan.Board(ctx)
+		if err != nil {
+			return Zen{}, err
+		}
+		return zenOfBoard(b), nil
+	}
+	var z Zen
+	err := f.store.View(ctx, func(tx store.Tx) error {
+		all, err := tx.Tasks(ctx)
+		if err != nil {
+			return err
+		}
+		deps, err := tx.Deps(ctx)
+		if err != nil {
+			return err
+		}
+		z = zenOfBoard(task.NewBoard(all, deps))
+		return nil
+	})
+	return z, err
+}
+
+func zenOfBoard(b *task.Board) Zen {
+	z := Zen{Total: len(b.Tasks)}
+	for _, t := range b.Tasks {
+		if t.Status.Open() {
+			z.Open++
+		}
+	}
+	if t, ok := b.Next(task.NextFilter{}); ok {
+		c := *t
+		z.Next = &c
+	}
+	return z
 }
 
 // mustCurrent is current for an operation that needs a task: in zen it
@@ -85,6 +127,7 @@ func validateNew(title, body string) error {
 // CreateNewTask adds a task one level deeper: a child of the current task, or
 // a root task in zen. The new task takes the agent's focus.
 func (f *Focus) CreateNewTask(ctx context.Context, agent, title, body string) (task.Task, error) {
+	scrub(&title, &body)
 	if err := validateNew(title, body); err != nil {
 		return task.Task{}, err
 	}
@@ -114,6 +157,7 @@ func (f *Focus) CreateNewTask(ctx context.Context, agent, title, body string) (t
 // ExtendCurrentTask adds the next step at the current level: a sibling
 // immediately to the right of the current task. It takes the agent's focus.
 func (f *Focus) ExtendCurrentTask(ctx context.Context, agent, title, body string) (task.Task, error) {
+	scrub(&title, &body)
 	if err := validateNew(title, body); err != nil {
 		return task.Task{}, err
 	}
@@ -140,6 +184,7 @@ func (f *Focus) ExtendCurrentTask(ctx context.Context, agent, title, body string
 // CurrentView is the current task with the context that explains it.
 type CurrentView struct {
 	Zen        bool
+	ZenHint    Zen // in zen: what to start
 	Task       task.Task
 	Depth      int         // 1 for a root task
 	Left       []task.Task // siblings to the left, in order
@@ -151,9 +196,12 @@ func (f *Focus) Current(ctx context.Context, agent string) (CurrentView, error) 
 	var v CurrentView
 	err := f.store.View(ctx, func(tx store.Tx) error {
 		cur, ok, err := current(ctx, tx, agent)
-		if err != nil || !ok {
-			v.Zen = !ok
+		if err != nil {
 			return err
+		}
+		if !ok {
+			v.Zen = true
+			return nil
 		}
 		v.Task = cur
 		if v.Breadcrumb, err = tx.Ancestors(ctx, cur.ID); err != nil {
@@ -167,6 +215,9 @@ func (f *Focus) Current(ctx context.Context, agent string) (CurrentView, error) 
 		v.Left = leftOf(sibs, cur.ID)
 		return nil
 	})
+	if err == nil && v.Zen {
+		v.ZenHint, err = f.zen(ctx)
+	}
 	if err != nil {
 		return CurrentView{}, fmt.Errorf("get current task: %w", err)
 	}
@@ -189,6 +240,9 @@ type Picture struct {
 	Offset     int
 	NextOffset int     // zero: this is the last page
 	Current    task.ID // zero in zen
+	Zen        Zen     // in zen: what to start
+	// Phases are the phases of the open lifecycles, by task.
+	Phases map[task.ID]string
 }
 
 // BigPicture returns a page of the outline of every visible task (a line a
@@ -207,12 +261,28 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 		outline := task.Outline(all)
 		lo, hi, next := page.window(len(outline))
 		p.Outline, p.Total, p.NextOffset = outline[lo:hi], len(outline), next
+		marks, err := lifecycleMarks(ctx, tx, nil)
+		if err != nil {
+			return err
+		}
+		for id, m := range marks {
+			if p.Phases == nil {
+				p.Phases = map[task.ID]string{}
+			}
+			p.Phases[id] = m.Phase
+		}
 		cur, ok, err := current(ctx, tx, agent)
+		if err != nil {
+			return err
+		}
 		if ok {
 			p.Current = cur.ID
 		}
-		return err
+		return nil
 	})
+	if err == nil && p.Current == 0 {
+		p.Zen, err = f.zen(ctx)
+	}
 	if err != nil {
 		return Picture{}, fmt.Errorf("get big picture: %w", err)
 	}
@@ -223,12 +293,13 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 type Completed struct {
 	Task task.Task // as completed
 	Next task.Task // the new current task; zero ID in zen
+	Zen  Zen       // in zen: what is left
 }
 
 // CompleteCurrentTask completes the agent's current task, archives it and
 // moves focus by the rules of task.NextFocus. A task with open children is
-// refused.
-func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string) (Completed, error) {
+// refused, and so is one with open dependencies unless force is set.
+func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force bool) (Completed, error) {
 	var c Completed
 	err := f.store.Update(ctx, func(tx store.Tx) error {
 		cur, err := mustCurrent(ctx, tx, agent, "complete")
@@ -236,13 +307,16 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string) (Complete
 			return err
 		}
 		now := f.now()
-		if cur, err = closeTask(ctx, tx, cur, task.StatusDone, now, agent); err != nil {
+		if cur, err = closeTask(ctx, tx, cur, task.StatusDone, now, agent, force); err != nil {
 			return err
 		}
 		c.Task = cur
 		c.Next, err = currentAfter(ctx, tx, agent)
 		return err
 	})
+	if err == nil && c.Next.ID == 0 {
+		c.Zen, err = f.zen(ctx)
+	}
 	if err != nil {
 		return Completed{}, fmt.Errorf("complete task: %w", err)
 	}
@@ -250,10 +324,11 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string) (Complete
 }
 
 // closeTask completes (done) or cancels t: its children must be closed
-// first. A completion is archived. Every agent focused on t, and the agent
+// first, and for done its dependencies too unless force is set. A
+// completion is archived. Every agent focused on t, and the agent
 // who asked (whose focus may only have been derived), moves on by the rules
 // of task.NextFocus. It returns t as stored.
-func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, agent string) (task.Task, error) {
+func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, agent string, force bool) (task.Task, error) {
 	if !t.Status.Open() {
 		return task.Task{}, problem.New(task.ErrClosed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), "")
 	}
@@ -272,11 +347,20 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 			What: fmt.Sprintf("task %s has %d incomplete: %s", t.ID, len(open), problem.Clip(strings.Join(open, ", "), 300)),
 			Fix:  "complete or cancel them first, or remove them"}
 	}
+	if status == task.StatusDone && !force {
+		if err := checkDeps(ctx, tx, t.ID); err != nil {
+			return task.Task{}, err
+		}
+	}
 	t.Status, t.UpdatedAt = status, now
 	if status == task.StatusDone {
 		t.CompletedAt = now
 	}
 	if err := tx.UpdateTask(ctx, t); err != nil {
+		return task.Task{}, err
+	}
+	// A closed task is nobody's work any more: its claim ends.
+	if _, err := tx.ReleaseClaim(ctx, t.ID, ""); err != nil {
 		return task.Task{}, err
 	}
 	if status == task.StatusDone {
@@ -320,6 +404,33 @@ func moveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(
 	return nil
 }
 
+// checkDeps refuses (task.OpenDeps) to mark id done while a
+// task it depends on is neither done nor cancelled.
+func checkDeps(ctx context.Context, tx store.Tx, id task.ID) error {
+	deps, err := tx.TaskDeps(ctx, id)
+	if err != nil {
+		return err
+	}
+	var open []task.Task
+	for _, d := range deps {
+		dt, err := tx.Task(ctx, d)
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !dt.Status.Satisfied() {
+			dt.Body = ""
+			open = append(open, dt)
+		}
+	}
+	if len(open) > 0 {
+		return task.OpenDeps(id, open)
+	}
+	return nil
+}
+
 // nextAfter applies task.NextFocus after left was closed or removed.
 func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (task.ID, error) {
 	sibs, err := tx.Children(ctx, left.ParentID, false)
@@ -336,7 +447,115 @@ func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (task.ID, error
 			parent = &p
 		}
 	}
-	return task.NextFocus(left.ID, sibs, parent, outlineOf(ctx, tx))
+	// A sibling's readiness is judged from its own and its ancestors'
+	// dependencies (few reads); the search from the end, which the first
+	// two rules almost always spare, reads the whole plan once.
+	var rerr error
+	rd := newReadiness(ctx, tx)
+	siblingReady := func(t task.Task) bool {
+		if rerr != nil {
+			return false
+		}
+		ok, err := rd.ready(t)
+		if err != nil {
+			rerr = err
+		}
+		return ok
+	}
+	var (
+		all   []task.Task
+		board *task.Board
+	)
+	load := func() {
+		if board != nil || rerr != nil {
+			return
+		}
+		if all, rerr = tx.Tasks(ctx); rerr != nil {
+			return
+		}
+		var deps task.Deps
+		if deps, rerr = tx.Deps(ctx); rerr == nil {
+			board = task.NewBoard(all, deps)
+		}
+	}
+	outline := func() ([]task.Entry, error) {
+		load()
+		if rerr != nil {
+			return nil, rerr
+		}
+		return task.Outline(all), nil
+	}
+	ready := func(t task.Task) bool {
+		if board == nil {
+			return siblingReady(t)
+		}
+		return board.Ready(t.ID)
+	}
+	id, err := task.NextFocus(left.ID, sibs, parent, outline, ready)
+	if rerr != nil {
+		return 0, rerr
+	}
+	return id, err
+}
+
+// readiness tells whether tasks are ready (see task.Board.Ready) with a few
+// reads each, remembering what it read: for a handful of tasks it is far
+// cheaper than building the board of the whole plan.
+type readiness struct {
+	ctx   context.Context
+	tx    store.Tx
+	waits map[task.ID]bool // a task, or one of its ancestors, has an open dependency
+}
+
+func newReadiness(ctx context.Context, tx store.Tx) *readiness {
+	return &readiness{ctx: ctx, tx: tx, waits: map[task.ID]bool{}}
+}
+
+// ready reports whether t is pending or in progress and neither it nor an
+// ancestor waits on an open dependency.
+func (r *readiness) ready(t task.Task) (bool, error) {
+	if t.Status != task.StatusPending && t.Status != task.StatusInProgress {
+		return false, nil
+	}
+	w, err := r.waiting(t)
+	return !w, err
+}
+
+func (r *readiness) waiting(t task.Task) (bool, error) {
+	if w, ok := r.waits[t.ID]; ok {
+		return w, nil
+	}
+	deps, err := r.tx.TaskDeps(r.ctx, t.ID)
+	if err != nil {
+		return false, err
+	}
+	w := false
+	for _, d := range deps {
+		dt, err := r.tx.Task(r.ctx, d)
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		if !dt.Status.Satisfied() {
+			w = true
+			break
+		}
+	}
+	if !w && t.ParentID != 0 {
+		p, err := r.tx.Task(r.ctx, t.ParentID)
+		switch {
+		case err == nil:
+			if w, err = r.waiting(p); err != nil {
+				return false, err
+			}
+		case !isNotFound(err):
+			return false, err
+		}
+	}
+	r.waits[t.ID] = w
+	return w, nil
 }
 
 // currentAfter returns the agent's current task after a change, zero in zen.
@@ -392,6 +611,7 @@ func (f *Focus) CompletedTasks(ctx context.Context, q CompletedQuery) (Archive, 
 
 // UpdateCurrentTask replaces the current task's body; title and ID stay.
 func (f *Focus) UpdateCurrentTask(ctx context.Context, agent, body string) (task.Task, error) {
+	scrub(&body)
 	if err := task.ValidateBody(body); err != nil {
 		return task.Task{}, err
 	}
@@ -519,6 +739,7 @@ type Removed struct {
 	Archived int       // of those, completed tasks whose archive entries remain
 	MovedOn  bool      // the agent's focus was inside the subtree and moved
 	Next     task.Task // the agent's current task afterwards; zero ID in zen
+	Zen      Zen       // in zen: what is left
 }
 
 // RemoveTask hides a task and its descendants from the structure. Completed
@@ -566,6 +787,9 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, err
 		r.Next, err = currentAfter(ctx, tx, agent)
 		return err
 	})
+	if err == nil && r.Next.ID == 0 {
+		r.Zen, err = f.zen(ctx)
+	}
 	if err != nil {
 		return Removed{}, fmt.Errorf("remove task: %w", err)
 	}
@@ -574,18 +798,21 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, err
 
 // Set is every service of one project, as the surfaces use them.
 type Set struct {
-	Focus  *Focus
-	Plan   *Plan
-	Loops  *Loops
-	Memory *Memory
+	Focus      *Focus
+	Plan       *Plan
+	Loops      *Loops
+	Memory     *Memory
+	Brain      *Brain
+	Lifecycles *Lifecycles
 }
 
 // NewSet returns every service over one store. now, if not nil, is their
 // clock (a test fixes it so answers are the same on every run).
 func NewSet(st store.Store, mopts MemoryOptions, now func() time.Time) *Set {
-	s := &Set{Focus: NewFocus(st), Plan: NewPlan(st), Loops: NewLoops(st), Memory: NewMemory(st, mopts)}
+	s := &Set{Focus: NewFocus(st), Plan: NewPlan(st), Loops: NewLoops(st), Memory: NewMemory(st, mopts), Lifecycles: NewLifecycles(st, "")}
+	s.Focus.plan = s.Plan
 	if now != nil {
-		s.Focus.now, s.Plan.now, s.Loops.now, s.Memory.now = now, now, now, now
+		s.Focus.now, s.Plan.now, s.Loops.now, s.Memory.now, s.Lifecycles.now = now, now, now, now, now
 	}
 	return s
 }

@@ -48,9 +48,6 @@ type Start struct {
 }
 
 var (
-	loopPriorities = map[string]task.Priority{"low": task.PriorityLow, "normal": task.PriorityMedium, "high": task.PriorityHigh, "critical": task.PriorityCritical}
-	// LoopPriorities are the priorities a loop takes, lowest first.
-	LoopPriorities = []string{"low", "normal", "high", "critical"}
 	executionModes = []string{"strict", "seeded", "logged", "default"}
 )
 
@@ -88,11 +85,9 @@ func (in *Start) validate() error {
 	if !contains(executionModes, in.ExecutionMode) {
 		return &problem.FieldError{Field: "execution_mode", Problem: fmt.Sprintf("is %q", problem.Clip(in.ExecutionMode, 40)), Fix: "use strict, seeded, logged or default"}
 	}
-	if in.Priority == "" {
-		in.Priority = "normal"
-	}
-	if _, ok := loopPriorities[in.Priority]; !ok {
-		return &problem.FieldError{Field: "priority", Problem: fmt.Sprintf("is %q", problem.Clip(in.Priority, 40)), Fix: "use low, normal, high or critical"}
+	in.Priority = string(loopPriority(in.Priority))
+	if err := validPriority(task.Priority(in.Priority)); err != nil {
+		return err
 	}
 	if len(in.Tags) > loop.MaxTags {
 		return &problem.FieldError{Field: "tags", Problem: fmt.Sprintf("has %d tags", len(in.Tags)), Fix: fmt.Sprintf("keep at most %d", loop.MaxTags)}
@@ -116,6 +111,7 @@ func contains(list []string, s string) bool {
 
 // Start creates a loop in the pending state.
 func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
+	scrub(&in)
 	if err := in.validate(); err != nil {
 		return Loop{}, err
 	}
@@ -136,7 +132,7 @@ func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
 		st := loop.New(in.Objective, in.Criteria, in.MaxIterations,
 			loop.Metadata{CreatedBy: in.CreatedBy, Priority: in.Priority, Tags: in.Tags, ExecutionMode: in.ExecutionMode}, now)
 		t, err := tx.CreateTask(ctx, task.Task{Title: in.Objective, Body: "Completion criteria: " + in.Criteria,
-			Priority: loopPriorities[in.Priority], CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent})
+			Priority: task.Priority(in.Priority), CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent})
 		if err != nil {
 			return err
 		}
@@ -170,7 +166,20 @@ func loadLoop(ctx context.Context, tx store.Tx, ref string) (Loop, error) {
 	if err := json.Unmarshal(raw, &out.State); err != nil {
 		return Loop{}, fmt.Errorf("decode loop %s: %w", t.ID, err)
 	}
+	// One priority: the task's, whichever tool changed it last.
+	out.State.Metadata.Priority = string(t.Priority)
 	return out, nil
+}
+
+// loopPriority reads a loop's priority in the tasks' words (critical, high,
+// medium, low; default medium). Loops once said "normal" for medium: it is
+// still accepted, from clients and prompts written then, and never shown.
+func loopPriority(p string) task.Priority {
+	switch p = strings.ToLower(strings.TrimSpace(p)); p {
+	case "", "normal":
+		return task.PriorityMedium
+	}
+	return task.Priority(p)
 }
 
 // taskStatus is the task status that mirrors a loop status.
@@ -201,7 +210,9 @@ func (l *Loops) save(ctx context.Context, tx store.Tx, lp *Loop, kind, detail st
 		return err
 	}
 	if want := taskStatus(lp.State.Status); want != lp.Task.Status {
-		if lp.Task, err = setStatus(ctx, tx, lp.Task, want, now); err != nil {
+		// Only Complete makes a loop's task done, and it checks the
+		// dependencies itself (see Complete).
+		if lp.Task, err = setStatus(ctx, tx, lp.Task, want, now, true); err != nil {
 			return err
 		}
 	}
@@ -352,6 +363,7 @@ func (l *Loops) All(ctx context.Context) ([]Loop, error) {
 			if err := json.Unmarshal(r.State, &lp.State); err != nil {
 				return fmt.Errorf("decode loop %s: %w", r.Task.ID, err)
 			}
+			lp.State.Metadata.Priority = string(r.Task.Priority)
 			out = append(out, lp)
 		}
 		return nil
@@ -374,12 +386,19 @@ func containsStatus(ss []loop.Status, s loop.Status) bool {
 // Record is what loop_record takes.
 type Record struct {
 	LastAction string
-	NextSteps  []string
-	Progress   *loop.Progress
+	NextSteps  []string // nil: keep the loop's
+	// Percentage and Message report progress; ArtifactsCreated and
+	// ArtifactsModified add to the loop's counts. What is not given keeps
+	// its value, except the message, which is the last iteration's.
+	Percentage        *float64
+	Message           string
+	ArtifactsCreated  int
+	ArtifactsModified int
 }
 
 // Record records one iteration.
 func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error) {
+	scrub(&in)
 	if strings.TrimSpace(in.LastAction) == "" {
 		return Loop{}, &problem.FieldError{Field: "last_action", Problem: "is empty", Fix: "say what this iteration did"}
 	}
@@ -394,19 +413,33 @@ func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error)
 			return Loop{}, err
 		}
 	}
-	if p := in.Progress; p != nil {
-		if p.Percentage < 0 || p.Percentage > 100 {
-			return Loop{}, &problem.FieldError{Field: "percentage", Problem: fmt.Sprintf("is %g", p.Percentage), Fix: "use 0 to 100"}
-		}
-		if p.ArtifactsCreated < 0 || p.ArtifactsModified < 0 {
-			return Loop{}, &problem.FieldError{Field: "artifacts_created", Problem: "is negative", Fix: "count from 0"}
-		}
-		if err := checkText("message", p.Message, 4096); err != nil {
-			return Loop{}, err
+	if p := in.Percentage; p != nil && (*p < 0 || *p > 100) {
+		return Loop{}, &problem.FieldError{Field: "percentage", Problem: fmt.Sprintf("is %g", *p), Fix: "use 0 to 100"}
+	}
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"artifacts_created", in.ArtifactsCreated}, {"artifacts_modified", in.ArtifactsModified}} {
+		if f.n < 0 {
+			return Loop{}, &problem.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d", f.n), Fix: "pass how many this iteration added, 0 or more"}
 		}
 	}
+	if err := checkText("message", in.Message, 4096); err != nil {
+		return Loop{}, err
+	}
 	return l.change(ctx, ref, "record iteration", func(lp *Loop, _ store.Tx, now time.Time) (string, string, error) {
-		if err := lp.State.Record(loop.Iteration{LastAction: in.LastAction, NextSteps: in.NextSteps, Progress: in.Progress}, now); err != nil {
+		it := loop.Iteration{LastAction: in.LastAction, NextSteps: in.NextSteps}
+		if in.Percentage != nil || in.Message != "" || in.ArtifactsCreated != 0 || in.ArtifactsModified != 0 {
+			p := lp.State.Progress // in the transaction: what is not given keeps its value
+			p.Message = in.Message
+			if in.Percentage != nil {
+				p.Percentage = *in.Percentage
+			}
+			p.ArtifactsCreated += in.ArtifactsCreated
+			p.ArtifactsModified += in.ArtifactsModified
+			it.Progress = &p
+		}
+		if err := lp.State.Record(it, now); err != nil {
 			return "", "", err
 		}
 		detail := fmt.Sprintf("#%d %s", lp.State.Iteration, problem.Clip(in.LastAction, 200))
@@ -419,6 +452,7 @@ func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error)
 
 // Checkpoint snapshots the loop's whole state and returns the checkpoint id.
 func (l *Loops) Checkpoint(ctx context.Context, ref, note string) (Loop, int64, error) {
+	scrub(&note)
 	if err := checkText("note", note, 4096); err != nil {
 		return Loop{}, 0, err
 	}
@@ -527,20 +561,30 @@ func (l *Loops) Cancel(ctx context.Context, ref string) (Loop, error) {
 }
 
 // Complete completes a loop; evidence says how its criteria were met.
-func (l *Loops) Complete(ctx context.Context, ref, evidence string) (Loop, error) {
+//
+// The loop's task becomes done, so a task it depends on must be done or
+// cancelled first, unless force is set.
+func (l *Loops) Complete(ctx context.Context, ref, evidence string, force bool) (Loop, error) {
+	scrub(&evidence)
 	if strings.TrimSpace(evidence) == "" {
 		return Loop{}, &problem.FieldError{Field: "evidence", Problem: "is empty", Fix: "say how the completion criteria were met (a command and its result)"}
 	}
 	if err := checkText("evidence", evidence, loop.MaxText); err != nil {
 		return Loop{}, err
 	}
-	return l.change(ctx, ref, "complete loop", func(lp *Loop, _ store.Tx, now time.Time) (string, string, error) {
+	return l.change(ctx, ref, "complete loop", func(lp *Loop, tx store.Tx, now time.Time) (string, string, error) {
+		if !force {
+			if err := checkDeps(ctx, tx, lp.ID); err != nil {
+				return "", "", err
+			}
+		}
 		return "complete", problem.Clip(evidence, 200), lp.State.Complete(evidence, now)
 	})
 }
 
 // Fail stops a loop with an error.
 func (l *Loops) Fail(ctx context.Context, ref string, e loop.Error) (Loop, error) {
+	scrub(&e)
 	if strings.TrimSpace(e.Message) == "" {
 		return Loop{}, &problem.FieldError{Field: "message", Problem: "is empty", Fix: "say what went wrong"}
 	}

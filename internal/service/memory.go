@@ -97,6 +97,22 @@ func redact(e *memory.Entry) int {
 		out, r := memory.Redact(*s)
 		*s, n = out, n+r.Total
 	})
+	one := func(s *string) {
+		out, r := memory.Redact(*s)
+		*s, n = out, n+r.Total
+	}
+	one(&e.Branch)
+	// A tag is a slug: one that holds a secret is dropped (and counted),
+	// since a marker is not a tag.
+	tags := e.Tags[:0]
+	for _, t := range e.Tags {
+		if out, r := memory.Redact(t); r.Total > 0 || out != t {
+			n += max(r.Total, 1)
+			continue
+		}
+		tags = append(tags, t)
+	}
+	e.Tags = tags
 	return n
 }
 

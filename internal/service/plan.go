@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -73,9 +74,12 @@ type Detail struct {
 	Deps       []task.Task // the tasks it depends on, in id order
 	Dependents []task.Task // the tasks that depend on it, in id order
 	Subtasks   []task.Task // its children, in order
+	Claim      *task.Claim // the live claim on it; nil: none
+	Lifecycle  *LifecycleMark
+	Imports    []ImportRef // where it was imported from; only Get fills it
 }
 
-func detail(ctx context.Context, tx store.Tx, t task.Task) (Detail, error) {
+func detail(ctx context.Context, tx store.Tx, t task.Task, now time.Time) (Detail, error) {
 	d := Detail{Task: t}
 	load := func(ids []task.ID, err error) ([]task.Task, error) {
 		if err != nil {
@@ -99,8 +103,22 @@ func detail(ctx context.Context, tx store.Tx, t task.Task) (Detail, error) {
 	if d.Dependents, err = load(tx.Dependents(ctx, t.ID)); err != nil {
 		return Detail{}, err
 	}
-	d.Subtasks, err = tx.Children(ctx, t.ID, false)
-	return d, err
+	if d.Subtasks, err = tx.Children(ctx, t.ID, false); err != nil {
+		return Detail{}, err
+	}
+	if c, ok, err := tx.TaskClaim(ctx, t.ID); err != nil {
+		return Detail{}, err
+	} else if ok && c.Live(now) {
+		d.Claim = &c
+	}
+	marks, err := lifecycleMarks(ctx, tx, []task.ID{t.ID})
+	if err != nil {
+		return Detail{}, err
+	}
+	if m, ok := marks[t.ID]; ok {
+		d.Lifecycle = &m
+	}
+	return d, nil
 }
 
 // Get returns one task with its body, dependencies, dependents and subtasks.
@@ -111,7 +129,11 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 		if err != nil {
 			return err
 		}
-		d, err = detail(ctx, tx, t)
+		if d, err = detail(ctx, tx, t, p.now()); err != nil {
+			return err
+		}
+		ms, err := tx.ImportsOf(ctx, t.ID)
+		d.Imports = importRefs(ms)
 		return err
 	})
 	if err != nil {
@@ -123,7 +145,9 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 // Item is a task in a list: no body, with its dependency ids.
 type Item struct {
 	task.Task
-	Deps []task.ID
+	Deps      []task.ID
+	Claim     *task.Claim // a live claim; nil: none
+	Lifecycle *LifecycleMark
 }
 
 // TaskQuery is a request for a page of the plan's tasks, as a caller
@@ -136,7 +160,7 @@ type TaskQuery struct {
 	// date-times (a time without a zone is UTC); empty: unbounded.
 	CreatedAfter, CreatedBefore, UpdatedAfter, UpdatedBefore string
 	Sort                                                     string // one of SortFields; empty: id
-	Order                                                    string // asc (default) or desc
+	Order                                                    string // asc or desc; empty: store.DefaultDesc (priority: most important first)
 	WithBody                                                 bool   // fill in the tasks' bodies
 	Page                                                            // PlanPage's rule
 }
@@ -192,7 +216,9 @@ func (q TaskQuery) query() (store.Query, error) {
 		return sq, &problem.FieldError{Field: "sort", Problem: "is " + problem.Quote(q.Sort), Fix: "use " + oneOf(SortFields)}
 	}
 	switch strings.ToLower(strings.TrimSpace(q.Order)) {
-	case "", "asc":
+	case "":
+		sq.Desc = store.DefaultDesc(sq.Sort)
+	case "asc":
 	case "desc":
 		sq.Desc = true
 	default:
@@ -238,8 +264,23 @@ func (p *Plan) List(ctx context.Context, q TaskQuery) (TaskPage, error) {
 		if err != nil {
 			return err
 		}
+		claims, err := tx.Claims(ctx, p.now())
+		if err != nil {
+			return err
+		}
+		marks, err := lifecycleMarks(ctx, tx, ids)
+		if err != nil {
+			return err
+		}
 		for _, t := range ts {
-			out.Items = append(out.Items, Item{Task: t, Deps: deps[t.ID]})
+			it := Item{Task: t, Deps: deps[t.ID]}
+			if c, ok := claims[t.ID]; ok {
+				it.Claim = &c
+			}
+			if m, ok := marks[t.ID]; ok {
+				it.Lifecycle = &m
+			}
+			out.Items = append(out.Items, it)
 		}
 		return nil
 	})
@@ -258,6 +299,7 @@ type NewTask struct {
 	Status      task.Status   // default pending
 	Deps        []string      // references
 	Parent      task.ID       // zero: a root task
+	Force       bool          // status done although a dependency is open
 }
 
 // Change is what update_task and update_subtask take; nil fields stay.
@@ -267,6 +309,7 @@ type Change struct {
 	Status      *task.Status
 	Priority    *task.Priority
 	Deps        *[]string
+	Force       bool // status done although a dependency is open
 }
 
 func validPriority(p task.Priority) error {
@@ -353,6 +396,7 @@ func resolveDeps(ctx context.Context, tx store.Tx, id, parent task.ID, refs []st
 // AddSubtask adds a subtask under the task parentRef names and returns the
 // new subtask and its parent.
 func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (sub, parent Detail, err error) {
+	scrub(&in)
 	err = p.store.Update(ctx, func(tx store.Tx) error {
 		t, err := resolveRef(ctx, tx, parentRef, "parentId")
 		if err != nil {
@@ -365,7 +409,7 @@ func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (su
 		if t, err = tx.Task(ctx, t.ID); err != nil {
 			return err
 		}
-		parent, err = detail(ctx, tx, t)
+		parent, err = detail(ctx, tx, t, p.now())
 		return err
 	})
 	if err != nil {
@@ -376,6 +420,7 @@ func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (su
 
 // Create adds a task (a subtask when Parent is set) and returns it.
 func (p *Plan) Create(ctx context.Context, in NewTask) (Detail, error) {
+	scrub(&in)
 	var d Detail
 	err := p.store.Update(ctx, func(tx store.Tx) (err error) {
 		d, err = p.create(ctx, tx, in)
@@ -421,16 +466,17 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, err
 	if err := tx.SetDeps(ctx, t.ID, deps); err != nil {
 		return Detail{}, err
 	}
-	if t, err = setStatus(ctx, tx, t, in.Status, now); err != nil {
+	if t, err = setStatus(ctx, tx, t, in.Status, now, in.Force); err != nil {
 		return Detail{}, err
 	}
-	return detail(ctx, tx, t)
+	return detail(ctx, tx, t, p.now())
 }
 
 // setStatus moves t to status by the one model's rules: completion is
-// permanent and archived, closing needs the children closed, and agents
-// focused on a task that closes move on.
-func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time) (task.Task, error) {
+// permanent and archived, closing needs the children closed, done needs the
+// dependencies done or cancelled unless force is set, and agents focused on
+// a task that closes move on.
+func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, force bool) (task.Task, error) {
 	switch {
 	case status == t.Status:
 		return t, nil
@@ -438,7 +484,7 @@ func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		return task.Task{}, &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is done and completion is permanent", t.ID), Fix: "create a new task for follow-up work"}
 	case !status.Open():
 		if t.Status.Open() {
-			return closeTask(ctx, tx, t, status, now, "")
+			return closeTask(ctx, tx, t, status, now, "", force)
 		}
 	}
 	t.Status, t.UpdatedAt = status, now
@@ -452,6 +498,7 @@ func (p *Plan) Update(ctx context.Context, ref string, c Change) (Detail, error)
 
 // update is Update with the name of the argument that holds ref, for errors.
 func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail, error) {
+	scrub(&c)
 	if c.Title != nil {
 		if err := task.ValidateTitle(*c.Title); err != nil {
 			return Detail{}, err
@@ -514,11 +561,11 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 			}
 		}
 		if c.Status != nil {
-			if t, err = setStatus(ctx, tx, t, *c.Status, now); err != nil {
+			if t, err = setStatus(ctx, tx, t, *c.Status, now, c.Force); err != nil {
 				return err
 			}
 		}
-		d, err = detail(ctx, tx, t)
+		d, err = detail(ctx, tx, t, p.now())
 		return err
 	})
 	if err != nil {
@@ -531,6 +578,11 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 type Deleted struct {
 	Task  task.Task
 	Count int // tasks removed, subtasks included
+	// Released are the tasks outside the deleted subtree that depended on
+	// something in it, in id order; Ready are those of them that can now be
+	// worked on (see task.Board.Ready).
+	Released []task.Task
+	Ready    []task.ID
 }
 
 // Delete removes a task and its subtasks from the plan; other tasks stop
@@ -561,12 +613,55 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 	for _, x := range task.Subtree(all, t.ID) {
 		in[x.ID] = true
 	}
+	// Who loses a dependency, read before the edges go with the subtree.
+	released := map[task.ID]bool{}
+	for id := range in {
+		ds, err := tx.Dependents(ctx, id)
+		if err != nil {
+			return Deleted{}, err
+		}
+		for _, d := range ds {
+			if !in[d] {
+				released[d] = true
+			}
+		}
+	}
 	now := p.now()
 	r := Deleted{Task: t}
 	if r.Count, err = tx.RemoveSubtree(ctx, t.ID, now); err != nil {
 		return Deleted{}, err
 	}
-	return r, moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now)
+	if err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now); err != nil {
+		return Deleted{}, err
+	}
+	if len(released) == 0 {
+		return r, nil
+	}
+	ids := make([]task.ID, 0, len(released))
+	for id := range released {
+		ids = append(ids, id)
+	}
+	task.SortIDs(ids)
+	rd := newReadiness(ctx, tx)
+	for _, id := range ids {
+		x, err := tx.Task(ctx, id)
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return Deleted{}, err
+		}
+		x.Body = ""
+		r.Released = append(r.Released, x)
+		ok, err := rd.ready(x)
+		if err != nil {
+			return Deleted{}, err
+		}
+		if ok {
+			r.Ready = append(r.Ready, id)
+		}
+	}
+	return r, nil
 }
 
 // Board returns the whole plan graph, from cache while the store is
@@ -640,17 +735,21 @@ func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 type NextQuery struct {
 	Statuses   []string
 	Priorities []string
+	Agent      string // the caller: tasks other agents claimed are left out; empty: claims are not looked at
 }
 
 // Recommendation is get_next_task's answer.
 type Recommendation struct {
 	Task      *task.Task // nil when nothing qualifies
 	Rationale string
+	Hint      problem.Action // what to look at when nothing is ready
 	Unblocks  []task.Task
+	Skipped   int // better candidates passed over: other agents hold them
 }
 
 // Next recommends the task to work on next (see task.Board.Next for the rule)
-// and says why in one sentence.
+// and says why in one sentence. With q.Agent set, tasks other agents hold a
+// live claim on are left out, and counted.
 func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 	var (
 		f   task.NextFilter
@@ -666,7 +765,11 @@ func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 	if err != nil {
 		return Recommendation{}, fmt.Errorf("next task: %w", err)
 	}
-	t, ok := b.Next(f)
+	skip, err := p.heldByOthers(ctx, q.Agent)
+	if err != nil {
+		return Recommendation{}, fmt.Errorf("next task: %w", err)
+	}
+	t, skipped, ok := b.NextExcept(f, skip)
 	if !ok {
 		open, blocked := 0, 0
 		for _, x := range b.Tasks {
@@ -677,13 +780,16 @@ func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 				}
 			}
 		}
-		msg := "Nothing to do: no open task matches."
-		if open > 0 {
-			msg = fmt.Sprintf("No task is ready: %d open, %d of them blocked or waiting on dependencies; see get_tasks with status blocked or get_task for what they wait on.", open, blocked)
+		if skipped > 0 {
+			return Recommendation{Rationale: "No task is free: other agents hold every ready one (" + strconv.Itoa(skipped) + ").", Skipped: skipped}, nil
 		}
-		return Recommendation{Rationale: msg}, nil
+		if open > 0 {
+			return Recommendation{Rationale: fmt.Sprintf("No task is ready: %d open, %d of them blocked or waiting on dependencies", open, blocked),
+				Hint: problem.ListBlocked}, nil
+		}
+		return Recommendation{Rationale: "Nothing to do: no open task matches."}, nil
 	}
-	r := Recommendation{Task: t}
+	r := Recommendation{Task: t, Skipped: skipped}
 	var why []string
 	why = append(why, string(t.Priority)+" priority")
 	if n := len(b.Deps[t.ID]); n > 0 {
@@ -709,6 +815,9 @@ func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 		r.Rationale += "; finishing it unblocks " + strings.Join(names, ", ") + "."
 	default:
 		r.Rationale += fmt.Sprintf("; finishing it unblocks %d tasks.", n)
+	}
+	if skipped > 0 {
+		r.Rationale += " Skipped " + strconv.Itoa(skipped) + " that other agents hold."
 	}
 	return r, nil
 }
@@ -762,6 +871,7 @@ func (p *Plan) Recent(ctx context.Context, n int) ([]task.Task, error) {
 
 // UpdateSubtask changes a subtask and returns its parent.
 func (p *Plan) UpdateSubtask(ctx context.Context, ref string, c Change) (Detail, error) {
+	scrub(&c)
 	if err := requireSubtaskRef(ref); err != nil {
 		return Detail{}, err
 	}
@@ -791,7 +901,7 @@ func (p *Plan) DeleteSubtask(ctx context.Context, ref string) (Detail, error) {
 		if err != nil {
 			return err
 		}
-		parent, err = detail(ctx, tx, pt)
+		parent, err = detail(ctx, tx, pt, p.now())
 		return err
 	})
 	if err != nil {

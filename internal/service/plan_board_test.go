@@ -178,7 +178,7 @@ func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
 					if got := status(board(), x.ID); got != task.StatusPending {
 						t.Errorf("focus task %s is %s on the board", x.ID, got)
 					}
-					if _, err := focus.CompleteCurrentTask(ctx, agent); err != nil {
+					if _, err := focus.CompleteCurrentTask(ctx, agent, false); err != nil {
 						t.Error(err)
 						return
 					}

@@ -43,6 +43,7 @@ func (p *SessionPatch) clean() (int, error) {
 	}
 	red(&p.Goal)
 	red(&p.Summary)
+	n += scrub(&p.FilesModified, &p.TasksCompleted, &p.TasksPending, &p.AI)
 	for i := range p.Decisions {
 		red(&p.Decisions[i].Decision)
 		red(&p.Decisions[i].Reasoning)
@@ -275,6 +276,13 @@ func (m *Memory) changeSession(ctx context.Context, agent, ref string, p Session
 
 // foldIntoBranch adds an ended session's record to its branch's context.
 func (m *Memory) foldIntoBranch(ctx context.Context, tx store.Tx, s memory.Session) error {
+	return foldBranch(ctx, tx, s, 1, "", m.now())
+}
+
+// foldBranch adds a session's record to its branch's context, counting
+// sessions more sessions (zero while the session goes on: folding it again
+// adds only what is new) and appending note.
+func foldBranch(ctx context.Context, tx store.Tx, s memory.Session, sessions int, note string, now time.Time) error {
 	if s.Branch == "" {
 		return nil
 	}
@@ -283,10 +291,10 @@ func (m *Memory) foldIntoBranch(ctx context.Context, tx store.Tx, s memory.Sessi
 		return err
 	}
 	b.Branch = s.Branch
-	b = memory.Merge(b, memory.BranchContext{Decisions: s.Decisions, Errors: s.ErrorsResolved, FilesModified: s.FilesModified,
-		TasksCompleted: s.TasksCompleted, Sessions: 1})
+	b = memory.Merge(b, memory.BranchContext{Notes: note, Decisions: s.Decisions, Errors: s.ErrorsResolved, FilesModified: s.FilesModified,
+		TasksCompleted: s.TasksCompleted, Sessions: sessions})
 	b.TasksPending = s.TasksPending
-	b.UpdatedAt = m.now()
+	b.UpdatedAt = now
 	return tx.SetBranchContext(ctx, b)
 }
 

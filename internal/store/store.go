@@ -25,6 +25,14 @@ var ErrClosed = errors.New("store is closed")
 // method documents.
 var ErrDuplicate = errors.New("duplicate")
 
+// ErrFault and FaultError are problem's: a failure of the storage under
+// the store (see problem.FaultError), which stores report and surfaces
+// render without importing a store.
+var ErrFault = problem.ErrFault
+
+// FaultError is problem.FaultError.
+type FaultError = problem.FaultError
+
 // Store is one project's durable state.
 type Store interface {
 	// View runs fn in a read-only transaction that sees one consistent snapshot.
@@ -64,10 +72,11 @@ type Query struct {
 	CreatedBefore time.Time
 	UpdatedAfter  time.Time
 	UpdatedBefore time.Time
-	// Sort is one of SortID (default), SortPriority (critical first),
-	// SortCreated, SortUpdated and SortStatus (in task.Statuses order).
+	// Sort is one of SortID (default), SortPriority (by importance: low
+	// first, critical first with Desc), SortCreated, SortUpdated and
+	// SortStatus (in task.Statuses order).
 	Sort     string
-	Desc     bool
+	Desc     bool // see DefaultDesc for the order a surface takes when none is asked for
 	Offset   int
 	Limit    int // zero: no limit
 	WithBody bool
@@ -81,6 +90,10 @@ const (
 	SortUpdated  = "updated"
 	SortStatus   = "status"
 )
+
+// DefaultDesc is the order a sort takes when the caller asks for none:
+// priority most important first (Desc), the others ascending.
+func DefaultDesc(sort string) bool { return sort == SortPriority }
 
 // Counts are the plan's aggregate numbers over the visible tasks.
 type Counts struct {
@@ -162,6 +175,9 @@ type Tx interface {
 	Imported(ctx context.Context, source, externalID string) (task.ID, bool, error)
 	// SetImported records that an external id became task id.
 	SetImported(ctx context.Context, source, externalID string, id task.ID) error
+	// ImportsOf returns the import mappings that point at task id, by
+	// source and external id.
+	ImportsOf(ctx context.Context, id task.ID) ([]Import, error)
 
 	// Loop returns a visible task and its loop state (nil: not a loop).
 	Loop(ctx context.Context, id task.ID) (task.Task, []byte, error)
@@ -179,6 +195,8 @@ type Tx interface {
 	LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]LoopEvent, int, error)
 
 	MemoryTx
+	ClaimTx
+	LifecycleTx
 
 	// Completions returns archived completions in the order they happened
 	// (newestFirst reverses it), paged, and how many there are in all.
@@ -207,4 +225,10 @@ type LoopEvent struct {
 	Kind   string
 	Detail string
 	At     time.Time
+}
+
+// Import is one import mapping: the external id a task had in its source.
+type Import struct {
+	Source     string
+	ExternalID string
 }

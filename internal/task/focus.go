@@ -56,27 +56,18 @@ func Outline(tasks []Task) []Entry {
 	return out
 }
 
-// RightmostOpen returns the open task found first when the outline is searched
-// from right to left (its end backwards): the deepest, rightmost open task. It
-// returns zero when every task is closed, which is zen.
-func RightmostOpen(outline []Entry) ID {
-	for i := len(outline) - 1; i >= 0; i-- {
-		if outline[i].Status.Open() {
-			return outline[i].ID
-		}
-	}
-	return 0
-}
-
 // NextFocus decides where focus goes when the task left has been completed or
-// removed: to the leftmost open sibling; else to the parent if it is open; else
-// to the first open task searching the whole outline right to left; else zen
-// (zero). siblings are left's visible siblings in position order (left itself
-// may be among them and is skipped); parent is nil for a root task; outline is
-// only loaded when the first two rules find nothing.
-func NextFocus(left ID, siblings []Task, parent *Task, outline func() ([]Entry, error)) (ID, error) {
+// removed: to the leftmost ready sibling; else to the parent if it is open;
+// else to the first ready task searching the whole outline right to left
+// (from its end); else zen (zero). ready says whether a task can be worked
+// on now (see Board.Ready): focus never lands by itself on a deferred or
+// blocked task, or on one whose dependencies are open. siblings are left's
+// visible siblings in position order (left itself may be among them and is
+// skipped); parent is nil for a root task; outline is only loaded when the
+// first two rules find nothing.
+func NextFocus(left ID, siblings []Task, parent *Task, outline func() ([]Entry, error), ready func(Task) bool) (ID, error) {
 	for _, s := range siblings {
-		if s.ID != left && s.Status.Open() {
+		if s.ID != left && s.Status.Open() && ready(s) {
 			return s.ID, nil
 		}
 	}
@@ -88,7 +79,7 @@ func NextFocus(left ID, siblings []Task, parent *Task, outline func() ([]Entry, 
 		return 0, err
 	}
 	for i := len(all) - 1; i >= 0; i-- {
-		if all[i].ID != left && all[i].Status.Open() {
+		if all[i].ID != left && all[i].Status.Open() && ready(all[i].Task) {
 			return all[i].ID, nil
 		}
 	}

@@ -28,6 +28,9 @@ func (e *CycleError) Error() string {
 // ErrCycle is what every CycleError is.
 var ErrCycle = fmt.Errorf("dependency cycle")
 
+// Refusal marks the message as one a user reads as it is.
+func (e *CycleError) Refusal() {}
+
 // Unwrap makes every CycleError an ErrCycle.
 func (e *CycleError) Unwrap() error { return ErrCycle }
 
@@ -132,6 +135,10 @@ func PriorityRank(p Priority) int {
 
 // Priorities lists the valid priorities, highest first.
 var Priorities = []Priority{PriorityCritical, PriorityHigh, PriorityMedium, PriorityLow}
+
+// PrioritiesLowFirst lists the priorities by importance, lowest first: the
+// ascending order of a sort by priority.
+var PrioritiesLowFirst = []Priority{PriorityLow, PriorityMedium, PriorityHigh, PriorityCritical}
 
 // Valid reports whether p is one of Priorities.
 func (p Priority) Valid() bool { return slices.Contains(Priorities, p) }
@@ -320,6 +327,14 @@ func (b *Board) Blocked(id ID) bool {
 	return t == nil || t.Status == StatusBlocked || b.waiting(t)
 }
 
+// Ready reports whether a task can be worked on now: it is pending or in
+// progress (not deferred, blocked or closed) and nothing it waits on (see
+// Waiting) is open. Focus moves on completion only to ready tasks.
+func (b *Board) Ready(id ID) bool {
+	t := b.Tasks[id]
+	return t != nil && (t.Status == StatusPending || t.Status == StatusInProgress) && !b.waiting(t)
+}
+
 // waiting reports whether Waiting(t.ID) is not empty, without building it.
 func (b *Board) waiting(t *Task) bool {
 	for ; t != nil; t = b.Tasks[t.ParentID] {
@@ -415,6 +430,32 @@ func (b *Board) Next(f NextFilter) (best *Task, ok bool) {
 		}
 	}
 	return nil, false
+}
+
+// NextExcept is Next passing over the candidates skip selects (such as
+// tasks other agents have claimed); skipped counts those it passed over
+// that would have come first.
+func (b *Board) NextExcept(f NextFilter, skip func(ID) bool) (best *Task, skipped int, ok bool) {
+	if skip == nil {
+		best, ok = b.Next(f)
+		return best, 0, ok
+	}
+	statuses := f.Statuses
+	if len(statuses) == 0 {
+		statuses = []Status{StatusPending, StatusInProgress}
+	}
+	b.rankOnce.Do(b.rank)
+	for _, k := range b.ranked {
+		t := k.t
+		if slices.Contains(statuses, t.Status) && (len(f.Priorities) == 0 || slices.Contains(f.Priorities, t.Priority)) {
+			if skip(t.ID) {
+				skipped++
+				continue
+			}
+			return t, skipped, true
+		}
+	}
+	return nil, skipped, false
 }
 
 // rankKey is a candidate of Next with what rules 2 and 3 order it by.

@@ -168,7 +168,7 @@ func TestNextFocus(t *testing.T) {
 			if left.ParentID != 0 {
 				parent = byID(ts, left.ParentID)
 			}
-			got, err := NextFocus(left.ID, sibs, parent, func() ([]Entry, error) { return Outline(ts), nil })
+			got, err := NextFocus(left.ID, sibs, parent, func() ([]Entry, error) { return Outline(ts), nil }, func(Task) bool { return true })
 			if err != nil || got != tc.want {
 				t.Fatalf("NextFocus = %v, %v; want %v", got, err, tc.want)
 			}
@@ -176,18 +176,60 @@ func TestNextFocus(t *testing.T) {
 	}
 }
 
-func TestRightmostOpen(t *testing.T) {
-	ts := tree(
-		tk(1, 0, 1, StatusPending),
-		tk(2, 1, 1, StatusPending),
-		tk(3, 1, 2, StatusDone),
-		tk(4, 0, 2, StatusCancelled),
-	)
-	if got := RightmostOpen(Outline(ts)); got != 2 {
-		t.Fatalf("RightmostOpen = %v, want 2 (deepest rightmost open)", got)
+// TestNextFocusReady: the sibling rule and the search from the end land
+// only on a task that can be worked on now.
+func TestNextFocusReady(t *testing.T) {
+	// Roots 1..5; 6 is a child of 5. Task 2 waits on 1.
+	mk := func(st map[ID]Status) []Task {
+		ts := tree(tk(1, 0, 1, StatusPending), tk(2, 0, 2, StatusPending), tk(3, 0, 3, StatusPending),
+			tk(4, 0, 4, StatusPending), tk(5, 0, 5, StatusPending), tk(6, 5, 1, StatusPending))
+		for i := range ts {
+			if s, ok := st[ts[i].ID]; ok {
+				ts[i].Status = s
+			}
+		}
+		return ts
 	}
-	if got := RightmostOpen(nil); got != 0 {
-		t.Fatalf("RightmostOpen(empty) = %v, want zen", got)
+	deps := Deps{2: {1}}
+	for _, tc := range []struct {
+		name string
+		st   map[ID]Status
+		left ID
+		want ID
+	}{
+		{"deferred and blocked siblings are skipped", map[ID]Status{1: StatusDeferred, 2: StatusBlocked, 4: StatusDone}, 4, 3},
+		{"a sibling waiting on a dependency is skipped", map[ID]Status{1: StatusDone, 4: StatusDone}, 4, 2},
+		{"waiting on an open dependency", map[ID]Status{1: StatusDeferred, 3: StatusDone, 4: StatusDone}, 4, 5},
+		{"nothing ready: zen", map[ID]Status{1: StatusDeferred, 3: StatusCancelled, 4: StatusDone, 5: StatusBlocked, 6: StatusDeferred}, 4, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := mk(tc.st)
+			b := NewBoard(ts, deps)
+			left := *b.Tasks[tc.left]
+			var sibs []Task
+			for _, e := range Outline(ts) {
+				if e.ParentID == left.ParentID {
+					sibs = append(sibs, e.Task)
+				}
+			}
+			var parent *Task
+			if left.ParentID != 0 {
+				parent = b.Tasks[left.ParentID]
+			}
+			got, err := NextFocus(left.ID, sibs, parent, func() ([]Entry, error) { return Outline(ts), nil }, func(t Task) bool { return b.Ready(t.ID) })
+			if err != nil || got != tc.want {
+				t.Fatalf("NextFocus = %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+	// The search from the end, reached directly: a left task whose parent
+	// is closed (as after a removal).
+	ts := tree(tk(1, 0, 1, StatusPending), tk(2, 0, 2, StatusDeferred), tk(3, 2, 1, StatusPending), tk(4, 0, 3, StatusDone))
+	b := NewBoard(ts, nil)
+	closed := *b.Tasks[4]
+	got, _ := NextFocus(99, nil, &closed, func() ([]Entry, error) { return Outline(ts), nil }, func(t Task) bool { return b.Ready(t.ID) })
+	if got != 3 {
+		t.Fatalf("search from the end = %v, want 3 (the deepest rightmost ready task; 2 is deferred)", got)
 	}
 }
 

@@ -492,25 +492,30 @@ func memFilters(q store.MemoryQuery, p *params) string {
 // source is the full-text index as one search sees it: rank.Source with
 // the query's filters applied to the postings it reads.
 type source struct {
-	x *txn
-	q store.MemoryQuery
+	x     *txn
+	q     store.MemoryQuery
+	stats bool // docs and len are read
+	docs  int64
+	len   float64
 }
 
 func (s source) filtered() bool {
 	return memFilters(s.q, &params{}) != ""
 }
 
-func (s source) Stats(ctx context.Context) (int, float64, error) {
-	var (
-		docs  int64
-		total float64
-	)
-	err := s.x.tx.QueryRow(ctx, `SELECT memory_docs, memory_len FROM projects WHERE id = $1`, s.x.p).Scan(&docs, &total)
-	return int(docs), total, err
+func (s *source) Stats(ctx context.Context) (int, float64, error) {
+	if !s.stats {
+		if err := s.x.tx.QueryRow(ctx, `SELECT memory_docs, memory_len FROM projects WHERE id = $1`, s.x.p).Scan(&s.docs, &s.len); err != nil {
+			return 0, 0, err
+		}
+	}
+	return int(s.docs), s.len, nil
 }
 
-func (s source) DF(ctx context.Context, terms []string) (map[string]int, error) {
-	rows, err := s.x.tx.Query(ctx, `SELECT term, df FROM memory_terms WHERE project_id = $1 AND term = ANY($2) AND df > 0`, s.x.p, terms)
+// DF reads the project's counts with the terms', in one round trip.
+func (s *source) DF(ctx context.Context, terms []string) (map[string]int, error) {
+	rows, err := s.x.tx.Query(ctx, `SELECT '', memory_docs, memory_len FROM projects WHERE id = $1
+	UNION ALL SELECT term, df, 0 FROM memory_terms WHERE project_id = $1 AND term = ANY($2) AND df > 0`, s.x.p, terms)
 	if err != nil {
 		return nil, err
 	}
@@ -518,13 +523,18 @@ func (s source) DF(ctx context.Context, terms []string) (map[string]int, error) 
 	out := make(map[string]int, len(terms))
 	for rows.Next() {
 		var (
-			t  string
-			df int32
+			t   string
+			n   int64
+			len float64
 		)
-		if err := rows.Scan(&t, &df); err != nil {
+		if err := rows.Scan(&t, &n, &len); err != nil {
 			return nil, err
 		}
-		out[t] = int(df)
+		if t == "" {
+			s.docs, s.len, s.stats = n, len, true
+			continue
+		}
+		out[t] = int(n)
 	}
 	return out, rows.Err()
 }
@@ -549,21 +559,61 @@ func scanPostings(rows pgx.Rows, err error) ([]rank.Posting, error) {
 	return out, rows.Err()
 }
 
-func (s source) Top(ctx context.Context, term string, limit int) ([]rank.Posting, error) {
-	p := &params{args: []any{s.x.p, term}}
-	where := memFilters(s.q, p)
-	if where == "" {
-		return scanPostings(s.x.tx.Query(ctx, `SELECT entry_id, tf, dl FROM memory_postings WHERE project_id = $1 AND term = $2
-		ORDER BY impact DESC LIMIT `+p.add(int64(limit)), p.args...))
+func (s source) Top(ctx context.Context, terms []string, limits []int) ([][]rank.Posting, error) {
+	lims := make([]int32, len(limits))
+	for i, l := range limits {
+		lims[i] = int32(l)
 	}
-	q := `SELECT p.entry_id, p.tf, p.dl FROM memory_postings p JOIN memory_entries e ON e.project_id = p.project_id AND e.id = p.entry_id
-	WHERE p.project_id = $1 AND p.term = $2` + where + ` ORDER BY p.impact DESC LIMIT ` + p.add(int64(limit))
-	return scanPostings(s.x.tx.Query(ctx, q, p.args...))
+	p := &params{args: []any{s.x.p, terms, lims}}
+	where := memFilters(s.q, p)
+	from := `memory_postings p`
+	if where != "" {
+		from += ` JOIN memory_entries e ON e.project_id = p.project_id AND e.id = p.entry_id`
+	}
+	rows, err := s.x.tx.Query(ctx, `SELECT t.i, l.entry_id, l.tf, l.dl FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS t(term, lim, i)
+	CROSS JOIN LATERAL (SELECT p.entry_id, p.tf, p.dl, p.impact FROM `+from+` WHERE p.project_id = $1 AND p.term = t.term`+where+`
+		ORDER BY p.impact DESC, p.entry_id LIMIT t.lim) l ORDER BY t.i, l.impact DESC, l.entry_id`, p.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([][]rank.Posting, len(terms))
+	for rows.Next() {
+		var (
+			i      int64
+			p      rank.Posting
+			tf, dl float32
+		)
+		if err := rows.Scan(&i, &p.Entry, &tf, &dl); err != nil {
+			return nil, err
+		}
+		p.TF, p.Len = float64(tf), float64(dl)
+		out[i-1] = append(out[i-1], p)
+	}
+	return out, rows.Err()
 }
 
-func (s source) Lookup(ctx context.Context, term string, entries []int64) ([]rank.Posting, error) {
-	return scanPostings(s.x.tx.Query(ctx, `SELECT entry_id, tf, dl FROM memory_postings WHERE project_id = $1 AND term = $2
-	AND entry_id = ANY($3)`, s.x.p, term, entries))
+func (s source) Lookup(ctx context.Context, terms []string, entries []int64) (map[string][]rank.Posting, error) {
+	rows, err := s.x.tx.Query(ctx, `SELECT term, entry_id, tf, dl FROM memory_postings WHERE project_id = $1 AND term = ANY($2)
+	AND entry_id = ANY($3)`, s.x.p, terms, entries)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[string][]rank.Posting, len(terms))
+	for rows.Next() {
+		var (
+			t      string
+			p      rank.Posting
+			tf, dl float32
+		)
+		if err := rows.Scan(&t, &p.Entry, &tf, &dl); err != nil {
+			return nil, err
+		}
+		p.TF, p.Len = float64(tf), float64(dl)
+		out[t] = append(out[t], p)
+	}
+	return out, rows.Err()
 }
 
 // snippetWords is how long a hit's snippet is.
@@ -598,7 +648,7 @@ func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) (store.Memo
 	if err != nil {
 		return res, fmt.Errorf("search memory: %w", err)
 	}
-	src := source{x: x, q: q}
+	src := &source{x: x, q: q}
 	if len(hidden) <= hiddenBudget {
 		src.q.IncludeSuperseded, src.q.Now = true, time.Time{}
 		k += len(hidden)

@@ -43,9 +43,11 @@ func loadMigrations() ([]migration, error) {
 		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	// Numbers are reserved per line of work, so a build may lack some (a gap
+	// is allowed); each number is used once.
 	for i, m := range ms {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %q: expected version %d", m.name, i+1)
+		if m.version < 1 || (i > 0 && m.version == ms[i-1].version) {
+			return nil, fmt.Errorf("migration %q: version %d is not a new positive number", m.name, m.version)
 		}
 	}
 	return ms, nil
@@ -67,11 +69,9 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 // migrateTo applies ms, the migrations up to a version (all of them but in
 // tests that build a database as an older Cairn left it).
 func migrateTo(ctx context.Context, pool *pgxpool.Pool, ms []migration) error {
-	// The common case, an up-to-date schema, reads one row and takes no lock.
-	var current int
-	err := pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM cairn_schema`).Scan(&current)
-	if err == nil && current == len(ms) {
-		missed, err := placeholderMissed(ctx, pool, current, ms)
+	// The common case, an up-to-date schema, reads a few rows and takes no lock.
+	if applied, err := appliedMigrations(ctx, pool); err == nil && pending(ms, applied) == nil {
+		missed, err := placeholderMissed(ctx, pool, applied, ms)
 		if err != nil {
 			return err
 		}
@@ -93,13 +93,19 @@ func migrateTo(ctx context.Context, pool *pgxpool.Pool, ms []migration) error {
 		applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
 		return fmt.Errorf("create the schema version table: %w", err)
 	}
-	if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM cairn_schema`).Scan(&current); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
+	applied, err := appliedMigrations(ctx, tx)
+	if err != nil {
+		return err
 	}
-	if current > len(ms) {
-		return fmt.Errorf("database schema version %d is newer than this cairn (%d): upgrade cairn", current, len(ms))
+	last := ms[len(ms)-1].version
+	for v := range applied {
+		if v > last {
+			return fmt.Errorf("database schema version %d is newer than this cairn (%d): upgrade cairn", v, last)
+		}
 	}
-	missed, err := placeholderMissed(ctx, tx, current, ms)
+	// Numbers are reserved per line of work: a migration may arrive after a
+	// higher one, so every one not yet recorded is applied, in order.
+	missed, err := placeholderMissed(ctx, tx, applied, ms)
 	if err != nil {
 		return err
 	}
@@ -111,7 +117,7 @@ func migrateTo(ctx context.Context, pool *pgxpool.Pool, ms []migration) error {
 			return fmt.Errorf("apply migration %s: %w", missed.name, err)
 		}
 	}
-	for _, m := range ms[current:] {
+	for _, m := range pending(ms, applied) {
 		if _, err := tx.Exec(ctx, m.sql); err != nil {
 			return fmt.Errorf("apply migration %s: %w", m.name, err)
 		}
@@ -125,6 +131,39 @@ func migrateTo(ctx context.Context, pool *pgxpool.Pool, ms []migration) error {
 		}
 	}
 	return tx.Commit(ctx)
+}
+
+type queryer interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// appliedMigrations returns the versions recorded in cairn_schema.
+func appliedMigrations(ctx context.Context, q queryer) (map[int]bool, error) {
+	rows, err := q.Query(ctx, `SELECT version FROM cairn_schema`)
+	if err != nil {
+		return nil, fmt.Errorf("read schema versions: %w", err)
+	}
+	defer rows.Close()
+	applied := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, fmt.Errorf("read schema versions: %w", err)
+		}
+		applied[v] = true
+	}
+	return applied, rows.Err()
+}
+
+// pending returns the migrations not yet applied, in order.
+func pending(ms []migration, applied map[int]bool) []migration {
+	var out []migration
+	for _, m := range ms {
+		if !applied[m.version] {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // afterMigration holds the steps SQL cannot do, run in the migration's
@@ -176,15 +215,24 @@ func refingerprint(ctx context.Context, tx pgx.Tx) error {
 	return nil
 }
 
-// placeholderMissed returns migration 3 when the database is past it but
-// never ran it: for a while version 3 was a placeholder (SELECT 1) while
-// the memory details were on their branch, so a database made then is at
-// version 4 without the details column. nil when nothing was missed.
+// placeholderMissed returns migration 3 when the database has it recorded
+// but never ran it: for a while version 3 was a placeholder (SELECT 1)
+// while the memory details were on their branch, so a database made then
+// lacks the details column. nil when nothing was missed.
 func placeholderMissed(ctx context.Context, q interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
-}, current int, ms []migration) (*migration, error) {
+}, applied map[int]bool, ms []migration) (*migration, error) {
 	const v = 3
-	if current < v || len(ms) < v {
+	if !applied[v] {
+		return nil, nil
+	}
+	var m *migration
+	for i := range ms {
+		if ms[i].version == v {
+			m = &ms[i]
+		}
+	}
+	if m == nil {
 		return nil, nil
 	}
 	var ok bool
@@ -195,5 +243,5 @@ func placeholderMissed(ctx context.Context, q interface {
 	if ok {
 		return nil, nil
 	}
-	return &ms[v-1], nil
+	return m, nil
 }

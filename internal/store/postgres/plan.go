@@ -40,6 +40,7 @@ const (
 		ON CONFLICT DO NOTHING`
 	qImported = `SELECT i.task_id FROM imports i JOIN tasks t ON t.project_id = i.project_id AND t.id = i.task_id
 		WHERE i.project_id = $1 AND i.source = $2 AND i.external_id = $3 AND t.removed_at IS NULL`
+	qImportsOf = `SELECT source, external_id FROM imports WHERE project_id = $1 AND task_id = $2 ORDER BY source, external_id`
 	qSetImport = `INSERT INTO imports (project_id, source, external_id, task_id) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (project_id, source, external_id) DO UPDATE SET task_id = excluded.task_id`
 	qCounts = `SELECT status, priority, count(*) FROM tasks WHERE project_id = $1 AND removed_at IS NULL GROUP BY status, priority`
@@ -109,7 +110,8 @@ func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error
 	order := "id"
 	switch q.Sort {
 	case store.SortPriority:
-		order = ranks("priority", task.Priorities)
+		// By importance, so that Desc means most important first.
+		order = ranks("priority", task.PrioritiesLowFirst)
 	case store.SortStatus:
 		order = ranks("status", task.Statuses)
 	case store.SortCreated:
@@ -252,6 +254,23 @@ func (x *txn) Imported(ctx context.Context, source, externalID string) (task.ID,
 		return 0, false, fmt.Errorf("read import mapping: %w", err)
 	}
 	return task.ID(id), true, nil
+}
+
+func (x *txn) ImportsOf(ctx context.Context, id task.ID) ([]store.Import, error) {
+	rows, err := x.tx.Query(ctx, qImportsOf, x.p, int64(id))
+	if err != nil {
+		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+	}
+	defer rows.Close()
+	var out []store.Import
+	for rows.Next() {
+		var m store.Import
+		if err := rows.Scan(&m.Source, &m.ExternalID); err != nil {
+			return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
 }
 
 func (x *txn) SetImported(ctx context.Context, source, externalID string, id task.ID) error {

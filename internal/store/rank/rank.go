@@ -97,16 +97,19 @@ type Posting struct {
 }
 
 // Source is a store's index, as one search (with its filters) sees it.
+// Its methods take every term at once, so a remote database answers each
+// step of a search in one round trip.
 type Source interface {
 	// Stats returns how many entries the index holds and their total length.
 	Stats(ctx context.Context) (docs int, totalLen float64, err error)
 	// DF returns how many entries hold each term; absent terms are missing.
 	DF(ctx context.Context, terms []string) (map[string]int, error)
-	// Top returns up to limit postings of term, highest impact first, of
-	// entries the search's filters select.
-	Top(ctx context.Context, term string, limit int) ([]Posting, error)
-	// Lookup returns term's postings for these entries (those it has).
-	Lookup(ctx context.Context, term string, entries []int64) ([]Posting, error)
+	// Top returns for each term up to its limit of postings, highest impact
+	// first, of entries the search's filters select.
+	Top(ctx context.Context, terms []string, limits []int) ([][]Posting, error)
+	// Lookup returns the terms' postings for these entries (those they
+	// have), by term.
+	Lookup(ctx context.Context, terms []string, entries []int64) (map[string][]Posting, error)
 }
 
 // Scored is an entry and its BM25 score.
@@ -168,43 +171,67 @@ func Search(ctx context.Context, src Source, terms []string, k int) (Result, err
 	// A later page needs deeper lists: whoever pages that far pays for it.
 	budget := max(PostingBudget, 4*k)
 	maxDF := 0
-	// rest[i] bounds what terms i… can add to any entry's score.
-	rest := make([]float64, len(ts)+1)
-	for i := len(ts) - 1; i >= 0; i-- {
-		rest[i] = rest[i+1] + ts[i].idf*(K1+1)
-	}
+	// Each term's share of the budget, rarest first. The terms whose
+	// postings all fit are read first; then, unless MaxScore rules them out,
+	// the others' best.
+	var whole, part []*termState
+	limits := map[*termState]int{}
 	for i, t := range ts {
 		maxDF = max(maxDF, t.df)
-		limit := t.df
-		if share := max(MinPerTerm, k, budget/(len(ts)-i)); limit > share {
-			limit = share
+		limit := min(t.df, max(MinPerTerm, k, budget/(len(ts)-i)))
+		budget -= limit
+		limits[t] = limit
+		if limit == t.df {
+			whole = append(whole, t)
+		} else {
+			part = append(part, t)
 		}
-		// MaxScore: once k entries score more than the remaining terms
-		// could give an entry holding none of the rarer ones, those terms
-		// only complete the candidates' scores; their lists are not read.
-		if limit < t.df && len(scores) >= k && kth(scores, k) >= rest[i] {
-			for _, u := range ts[i:] {
-				maxDF = max(maxDF, u.df)
-				u.floor, u.postings = K1+1, map[int64]bool{}
-			}
-			break
+	}
+	read := func(group []*termState, extra int) error {
+		if len(group) == 0 {
+			return nil
 		}
-		ps, err := src.Top(ctx, t.term, limit+1)
+		terms := make([]string, len(group))
+		lims := make([]int, len(group))
+		for i, t := range group {
+			terms[i], lims[i] = t.term, limits[t]+extra
+		}
+		lists, err := src.Top(ctx, terms, lims)
 		if err != nil {
-			return Result{}, err
+			return err
 		}
-		t.full = len(ps) <= limit
-		if !t.full {
-			ps = ps[:limit]
+		for i, t := range group {
+			ps := lists[i]
+			t.full = len(ps) <= limits[t]
+			if !t.full {
+				ps = ps[:limits[t]]
+			}
+			t.postings = make(map[int64]bool, len(ps))
+			for _, p := range ps {
+				imp := Impact(p.TF, p.Len, avgdl)
+				scores[p.Entry] += t.idf * imp
+				t.postings[p.Entry] = true
+				t.floor = imp
+			}
 		}
-		budget -= len(ps)
-		t.postings = make(map[int64]bool, len(ps))
-		for _, p := range ps {
-			imp := Impact(p.TF, p.Len, avgdl)
-			scores[p.Entry] += t.idf * imp
-			t.postings[p.Entry] = true
-			t.floor = imp
+		return nil
+	}
+	if err := read(whole, 0); err != nil {
+		return Result{}, err
+	}
+	// MaxScore: once k entries score more than the common terms could
+	// give an entry holding none of the rarer ones, the common terms only
+	// complete the candidates' scores; their lists are not read.
+	bound := 0.0 // the most the common terms can add to an entry's score
+	for _, t := range part {
+		bound += t.idf * (K1 + 1)
+	}
+	if len(part) > 0 && len(scores) >= k && kth(scores, k) >= bound {
+		for _, u := range part {
+			u.floor, u.postings = K1+1, map[int64]bool{}
 		}
+	} else if err := read(part, 1); err != nil {
+		return Result{}, err
 	}
 	// Complete the best candidates' scores with the terms whose postings
 	// were not all read: an entry missing from such a term's best may still
@@ -248,23 +275,24 @@ func Search(ctx context.Context, src Source, terms []string, k int) (Result, err
 				i++
 			}
 		}
+		terms := make([]string, len(partial))
+		for i, t := range partial {
+			terms[i] = t.term
+		}
+		ids := make([]int64, n)
+		for i, c := range cands[:n] {
+			ids[i] = c.Entry
+		}
+		found, err := src.Lookup(ctx, terms, ids)
+		if err != nil {
+			return Result{}, err
+		}
 		for _, t := range partial {
-			var missing []int64
-			for _, c := range cands[:n] {
-				if !t.postings[c.Entry] {
-					missing = append(missing, c.Entry)
-				}
-			}
-			if len(missing) == 0 {
-				continue
-			}
-			ps, err := src.Lookup(ctx, t.term, missing)
-			if err != nil {
-				return Result{}, err
-			}
 			add := map[int64]float64{}
-			for _, p := range ps {
-				add[p.Entry] = t.idf * Impact(p.TF, p.Len, avgdl)
+			for _, p := range found[t.term] {
+				if !t.postings[p.Entry] { // already counted when read
+					add[p.Entry] = t.idf * Impact(p.TF, p.Len, avgdl)
+				}
 			}
 			for i := range cands[:n] {
 				cands[i].Score += add[cands[i].Entry]

@@ -50,15 +50,21 @@ func (s *memSource) DF(_ context.Context, terms []string) (map[string]int, error
 	}
 	return out, nil
 }
-func (s *memSource) Top(_ context.Context, t string, limit int) ([]Posting, error) {
-	ps := s.post[t]
-	return ps[:min(limit, len(ps))], nil
+func (s *memSource) Top(_ context.Context, terms []string, limits []int) ([][]Posting, error) {
+	out := make([][]Posting, len(terms))
+	for i, t := range terms {
+		ps := s.post[t]
+		out[i] = ps[:min(limits[i], len(ps))]
+	}
+	return out, nil
 }
-func (s *memSource) Lookup(_ context.Context, t string, es []int64) ([]Posting, error) {
-	var out []Posting
-	for _, p := range s.post[t] {
-		if slices.Contains(es, p.Entry) {
-			out = append(out, p)
+func (s *memSource) Lookup(_ context.Context, terms []string, es []int64) (map[string][]Posting, error) {
+	out := map[string][]Posting{}
+	for _, t := range terms {
+		for _, p := range s.post[t] {
+			if slices.Contains(es, p.Entry) {
+				out[t] = append(out[t], p)
+			}
 		}
 	}
 	return out, nil
@@ -172,10 +178,12 @@ type countingSource struct {
 	read int
 }
 
-func (c *countingSource) Top(ctx context.Context, t string, limit int) ([]Posting, error) {
-	ps, err := c.memSource.Top(ctx, t, limit)
-	c.read += len(ps)
-	return ps, err
+func (c *countingSource) Top(ctx context.Context, terms []string, limits []int) ([][]Posting, error) {
+	lists, err := c.memSource.Top(ctx, terms, limits)
+	for _, ps := range lists {
+		c.read += len(ps)
+	}
+	return lists, err
 }
 
 // TestSearchMaxScore: when the rarer terms' entries already outscore what

@@ -611,20 +611,37 @@ func packed(row *sql.Row) ([]rank.Posting, error) {
 	return out, nil
 }
 
-func (s source) Top(ctx context.Context, term string, limit int) ([]rank.Posting, error) {
-	if s.where == "" {
-		return packed(s.x.queryRow(ctx, qTermTop, term, limit))
+func (s source) Top(ctx context.Context, terms []string, limits []int) ([][]rank.Posting, error) {
+	out := make([][]rank.Posting, len(terms))
+	for i, t := range terms {
+		var err error
+		if s.where == "" {
+			out[i], err = packed(s.x.queryRow(ctx, qTermTop, t, limits[i]))
+		} else {
+			// CROSS JOIN keeps the postings in impact order as the outer loop.
+			q := `SELECT group_concat(id || ' ' || tf || ' ' || dl, ' ') FROM (SELECT p.entry_id AS id, p.tf, p.dl
+			FROM memory_postings p CROSS JOIN memory_entries e ON e.id = p.entry_id
+			WHERE p.term = ?` + s.where + ` ORDER BY p.impact DESC LIMIT ?)`
+			out[i], err = packed(s.x.queryRow(ctx, q, append(append([]any{t}, s.args...), limits[i])...))
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	// CROSS JOIN keeps the postings in impact order as the outer loop.
-	q := `SELECT group_concat(id || ' ' || tf || ' ' || dl, ' ') FROM (SELECT p.entry_id AS id, p.tf, p.dl
-	FROM memory_postings p CROSS JOIN memory_entries e ON e.id = p.entry_id
-	WHERE p.term = ?` + s.where + ` ORDER BY p.impact DESC LIMIT ?)`
-	return packed(s.x.queryRow(ctx, q, append(append([]any{term}, s.args...), limit)...))
+	return out, nil
 }
 
-func (s source) Lookup(ctx context.Context, term string, entries []int64) ([]rank.Posting, error) {
+func (s source) Lookup(ctx context.Context, terms []string, entries []int64) (map[string][]rank.Posting, error) {
 	ids, _ := json.Marshal(entries)
-	return scanPostings(s.x.query(ctx, qTermLookup, term, string(ids)))
+	out := make(map[string][]rank.Posting, len(terms))
+	for _, t := range terms {
+		ps, err := scanPostings(s.x.query(ctx, qTermLookup, t, string(ids)))
+		if err != nil {
+			return nil, err
+		}
+		out[t] = ps
+	}
+	return out, nil
 }
 
 // snippetWords is how long a hit's snippet is.

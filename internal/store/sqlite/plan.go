@@ -23,6 +23,7 @@ const (
 	qAddDep     = `INSERT OR IGNORE INTO task_deps (task_id, depends_on) VALUES (?, ?)`
 	qDropDepsOn = `DELETE FROM task_deps WHERE depends_on IN (SELECT id FROM tasks WHERE removed_at = ?)`
 	qImported   = `SELECT i.task_id FROM imports i JOIN tasks t ON t.id = i.task_id WHERE i.source = ? AND i.external_id = ? AND t.removed_at IS NULL`
+	qImportsOf  = `SELECT source, external_id FROM imports WHERE task_id = ? ORDER BY source, external_id`
 	qSetImport  = `INSERT INTO imports (source, external_id, task_id) VALUES (?, ?, ?)
 		ON CONFLICT (source, external_id) DO UPDATE SET task_id = excluded.task_id`
 	qPlanRev      = `SELECT n, reset FROM plan_rev WHERE id = 1`
@@ -39,7 +40,7 @@ const (
 
 // planReadQueries and planWriteQueries are prepared like the focus ones.
 var (
-	planReadQueries = []string{qChild, qFocuses, qAllDeps, qRemovedIDs, qTaskDeps, qDependents, qImported, qCounts, qAvgDays,
+	planReadQueries = []string{qChild, qFocuses, qAllDeps, qRemovedIDs, qTaskDeps, qDependents, qImported, qImportsOf, qCounts, qAvgDays,
 		qPlanRev, qTasksSince, qRemovedSince, qDepsSince}
 	planWriteQueries = []string{qClearDeps, qAddDep, qDropDepsOn, qSetImport}
 )
@@ -122,7 +123,8 @@ func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error
 	order := "id"
 	switch q.Sort {
 	case store.SortPriority:
-		order = ranks("priority", task.Priorities)
+		// By importance, so that Desc means most important first.
+		order = ranks("priority", task.PrioritiesLowFirst)
 	case store.SortStatus:
 		order = ranks("status", task.Statuses)
 	case store.SortCreated:
@@ -370,6 +372,23 @@ func (x *txn) Imported(ctx context.Context, source, externalID string) (task.ID,
 		return 0, false, fmt.Errorf("read import mapping: %w", err)
 	}
 	return id, true, nil
+}
+
+func (x *txn) ImportsOf(ctx context.Context, id task.ID) ([]store.Import, error) {
+	rows, err := x.query(ctx, qImportsOf, int64(id))
+	if err != nil {
+		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+	}
+	defer rows.Close()
+	var out []store.Import
+	for rows.Next() {
+		var m store.Import
+		if err := rows.Scan(&m.Source, &m.ExternalID); err != nil {
+			return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
 }
 
 func (x *txn) SetImported(ctx context.Context, source, externalID string, id task.ID) error {

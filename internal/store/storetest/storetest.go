@@ -73,6 +73,9 @@ func Run(t *testing.T, b Backend) {
 		{"MemorySupersedeExpire", testMemorySupersedeExpire},
 		{"Sessions", testSessions},
 		{"BranchContexts", testBranchContexts},
+		{"Claims", testClaims},
+		{"ClaimRace", func(t *testing.T, s store.Store) { testClaimRace(t, s, b.OpenAgain(t, s)) }},
+		{"Lifecycles", testLifecycles},
 		{"Version", func(t *testing.T, s store.Store) { testVersion(t, s, b.OpenAgain(t, s)) }},
 		{"VersionConcurrent", func(t *testing.T, s store.Store) { testVersionConcurrent(t, s, b.OpenAgain(t, s)) }},
 	}
@@ -673,7 +676,7 @@ func testQuerySort(t *testing.T, s store.Store) {
 	}{
 		{"", func(x task.Task) int64 { return 0 }}, // the id
 		{store.SortID, func(x task.Task) int64 { return 0 }},
-		{store.SortPriority, func(x task.Task) int64 { return int64(task.PriorityRank(x.Priority)) }},
+		{store.SortPriority, func(x task.Task) int64 { return -int64(task.PriorityRank(x.Priority)) }}, // low first
 		{store.SortCreated, func(x task.Task) int64 { return x.CreatedAt.UnixMicro() }},
 		{store.SortUpdated, func(x task.Task) int64 { return x.UpdatedAt.UnixMicro() }},
 		{store.SortStatus, func(x task.Task) int64 { return int64(statusRank(x.Status)) }},
@@ -709,7 +712,7 @@ func testQuerySort(t *testing.T, s store.Store) {
 		q    store.Query
 		want []string
 	}{
-		{store.Query{Sort: store.SortPriority}, []string{"c", "g", "a", "e", "d", "h", "i", "b", "f"}},
+		{store.Query{Sort: store.SortPriority, Desc: true}, []string{"g", "c", "e", "a", "i", "h", "d", "f", "b"}}, // critical first
 		{store.Query{Sort: store.SortStatus}, []string{"a", "g", "i", "c", "d", "b", "h", "e", "f"}},
 		{store.Query{Sort: store.SortUpdated, Desc: true}, []string{"g", "c", "i", "f", "d", "a", "h", "b", "e"}},
 		{store.Query{Sort: store.SortCreated, Statuses: []task.Status{task.StatusPending}, Desc: true}, []string{"i", "g", "a"}},
@@ -1045,6 +1048,14 @@ func testImported(t *testing.T, s store.Store) {
 		imported(tx, "jira", "X-2", b.ID)
 		imported(tx, "jira", "x-1", 0) // external ids are exact
 		imported(tx, "gitlab", "X-1", 0)
+		got, err := tx.ImportsOf(ctx, b.ID)
+		want := []store.Import{{Source: "github", ExternalID: "X-1"}, {Source: "jira", ExternalID: "X-2"}}
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("ImportsOf(b) = %v, %v; want %v", got, err, want)
+		}
+		if got, err := tx.ImportsOf(ctx, d.ID); err != nil || len(got) != 0 {
+			t.Errorf("ImportsOf(d) = %v, %v; want none", got, err)
+		}
 		return nil
 	})
 	// Upsert: a mapping set again points at the new task.

@@ -80,6 +80,9 @@ type Options struct {
 	Dir  string   // working directory; the project
 	Args []string // extra arguments after "serve"
 	Env  []string // extra environment, KEY=VALUE
+	// ClientName is the name the client gives at initialize; default
+	// "cairntest".
+	ClientName string
 }
 
 // Start runs `cairn serve` in dir and connects a client. The server is
@@ -114,7 +117,11 @@ func startErr(ctx context.Context, tb testing.TB, o Options, copts *mcp.ClientOp
 	stderr := &strings.Builder{}
 	lw := &lockedWriter{w: stderr}
 	cmd.Stderr = lw
-	client := mcp.NewClient(&mcp.Implementation{Name: "cairntest", Version: "1"}, copts)
+	name := o.ClientName
+	if name == "" {
+		name = "cairntest"
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, copts)
 	sess, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("connect to cairn serve: %w (stderr: %s)", err, lw.String())

@@ -24,7 +24,7 @@ CREATE TABLE memory_postings (
 	PRIMARY KEY (project_id, term, entry_id),
 	FOREIGN KEY (project_id, entry_id) REFERENCES memory_entries (project_id, id) ON DELETE CASCADE
 );
-CREATE INDEX memory_postings_by_impact ON memory_postings (project_id, term, impact DESC) INCLUDE (entry_id, tf, dl);
+CREATE INDEX memory_postings_by_impact ON memory_postings (project_id, term, impact DESC, entry_id) INCLUDE (tf, dl);
 CREATE INDEX memory_postings_by_entry ON memory_postings (project_id, entry_id);
 
 ALTER TABLE projects ADD COLUMN memory_docs bigint NOT NULL DEFAULT 0,

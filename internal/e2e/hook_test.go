@@ -1,0 +1,215 @@
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+)
+
+// hookRun is one `cairn hook EVENT` run.
+type hookRun struct {
+	stdout, stderr string
+	took           time.Duration
+}
+
+// runHook feeds the recorded payload testdata/hooks/<fixture>.json (its
+// {{CWD}} replaced with dir) to `cairn hook event` and requires exit 0.
+func runHook(t *testing.T, dir, event, fixture string) hookRun {
+	t.Helper()
+	var payload []byte
+	if fixture != "" {
+		b, err := os.ReadFile(filepath.Join("testdata", "hooks", fixture+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload = bytes.ReplaceAll(b, []byte("{{CWD}}"), []byte(dir))
+	}
+	return runHookRaw(t, dir, payload, event)
+}
+
+func runHookRaw(t *testing.T, dir string, stdin []byte, args ...string) hookRun {
+	t.Helper()
+	cmd := exec.Command(cairntest.Binary(t), append([]string{"hook"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CAIRN_PROJECT_ROOT=")
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("cairn hook %v: %v (a hook must exit 0)\nstderr: %s", args, err, errb.String())
+	}
+	return hookRun{out.String(), errb.String(), time.Since(start)}
+}
+
+// TestHooks feeds every event's recorded payloads, in the order a Claude
+// Code session sends them, to the real binary on a seeded project, and
+// checks each answer's form and size and what the store recorded.
+func TestHooks(t *testing.T) {
+	dir := seededProject(t)
+	// The tools speak for the agent the hooks speak for: Claude Code's
+	// client name.
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "all", "--agent", "claude-code"}})
+	s.OK("memory_add_decision", map[string]any{"title": "The ledger database runs SQLite in WAL mode",
+		"rationale": "readers never block the writer; journal settings are in store.Open"})
+
+	// SessionStart, startup: the bootstrap on stdout, well under the cap.
+	r := runHook(t, dir, "session-start", "session-start-startup")
+	if r.stderr != "" || !strings.HasPrefix(r.stdout, "# Cairn: ") || len(r.stdout) >= 9500 {
+		t.Fatalf("session-start: %d bytes, stderr %q:\n%s", len(r.stdout), r.stderr, r.stdout)
+	}
+	for _, want := range []string{"YOU ARE HERE: [", "Next task: ", "## Session\n- s1 open since", "## Agent instructions", "of 1500 tokens (estimated)."} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("session-start: no %q in:\n%s", want, r.stdout)
+		}
+	}
+	// The hook estimates tokens (a new process would spend most of its time
+	// building the o200k encoder); the estimate is an upper bound.
+	if n := o200k(t)(r.stdout); n > 1500 {
+		t.Errorf("session-start: %d o200k tokens, over the 1,500 budget", n)
+	}
+	// Whatever the budget asked for and the instructions hold, the text
+	// stays under the client's cap.
+	f, err := os.OpenFile(filepath.Join(dir, "CLAUDE.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2000 {
+		fmt.Fprintf(f, "- Never call `legacy.Post%d` directly; always go through the ledger service, which must validate every posting first.\n", i)
+	}
+	f.Close()
+	big, _ := os.ReadFile(filepath.Join("testdata", "hooks", "session-start-resume.json"))
+	r = runHookRaw(t, dir, bytes.ReplaceAll(big, []byte("{{CWD}}"), []byte(dir)), "session-start", "--budget", "20000")
+	if len(r.stdout) >= 9500 || !strings.Contains(r.stdout, "Left out: ") {
+		t.Errorf("session-start --budget 20000: %d bytes:\n%s", len(r.stdout), r.stdout)
+	}
+	sess := s.OK("session", map[string]any{"action": "get"})
+	if !strings.Contains(sess.Text, "s1 open") || !strings.Contains(sess.Text, "anthropic claude-sonnet-4-5-20250929 via claude-code") {
+		t.Errorf("the session was not opened with the client's model: %s", sess.Text)
+	}
+
+	// UserPromptSubmit: a few index lines when memory matches well,
+	// nothing otherwise.
+	r = runHook(t, dir, "user-prompt-submit", "user-prompt-submit-match")
+	if !strings.Contains(r.stdout, "decision m10001 The ledger database runs SQLite in WAL mode") || strings.Count(r.stdout, "\n- ") > 3 || len(r.stdout) > 1000 {
+		t.Errorf("user-prompt-submit (match): %q", r.stdout)
+	}
+	if r := runHook(t, dir, "user-prompt-submit", "user-prompt-submit-nomatch"); r.stdout != "" || r.stderr != "" {
+		t.Errorf("user-prompt-submit (no match) printed %q, stderr %q", r.stdout, r.stderr)
+	}
+
+	// PostToolUse and PostToolUseFailure: recorded, nothing printed.
+	for _, f := range []string{"post-tool-use-edit", "post-tool-use-write", "post-tool-use-write-outside", "post-tool-use-read", "post-tool-use-bash-test", "post-tool-use-failure-bash"} {
+		if r := runHook(t, dir, "post-tool-use", f); r.stdout != "" || r.stderr != "" {
+			t.Errorf("%s printed %q, stderr %q", f, r.stdout, r.stderr)
+		}
+	}
+	sess = s.OK("session", map[string]any{"action": "get"})
+	if !strings.Contains(sess.Text, "files modified: internal/ledger/post.go, internal/ledger/post_test.go\n") && !strings.HasSuffix(sess.Text, "files modified: internal/ledger/post.go, internal/ledger/post_test.go") {
+		t.Errorf("files modified (and nothing outside the project): %s", sess.Text)
+	}
+	got := sess.Structured["session"].(map[string]any)
+	if tr, _ := got["tests_run"].([]any); len(tr) != 1 || tr[0] != "go test ./internal/ledger -run TestPosting" {
+		t.Errorf("tests run: %v", got["tests_run"])
+	}
+	failed, _ := got["commands_failed"].([]any)
+	if len(failed) != 1 || strings.Contains(failed[0].(string), "hunter2") || !strings.Contains(failed[0].(string), "make migrate-check: Exit code 2") {
+		t.Errorf("commands failed (redacted): %v", got["commands_failed"])
+	}
+	cand := s.OK("memory_search", map[string]any{"tag": "mistake-candidate"})
+	if !strings.Contains(cand.Text, "Failed: LEDGER_DB_URL=") || strings.Contains(cand.Text, "hunter2") {
+		t.Errorf("mistake candidate: %s", cand.Text)
+	}
+	// The same failure again updates the candidate instead of adding one.
+	runHook(t, dir, "post-tool-use", "post-tool-use-failure-bash")
+	if again := s.OK("memory_search", map[string]any{"tag": "mistake-candidate"}); strings.Count(again.Text, "Failed: ") != 1 {
+		t.Errorf("a repeated failure added a second candidate: %s", again.Text)
+	}
+
+	// PreCompact: the record goes into the branch context; the session
+	// goes on. SessionStart after compaction carries on the same session.
+	for _, f := range []string{"pre-compact-auto", "pre-compact-manual"} {
+		if r := runHook(t, dir, "pre-compact", f); r.stdout != "" || r.stderr != "" {
+			t.Errorf("%s printed %q, stderr %q", f, r.stdout, r.stderr)
+		}
+	}
+	br := s.OK("branch", map[string]any{"action": "get"})
+	if !strings.Contains(br.Text, "branch feat/ledger") || !strings.Contains(br.Text, "internal/ledger/post.go") || strings.Contains(br.Text, "sessions") {
+		t.Errorf("branch after pre-compact: %s", br.Text)
+	}
+	for _, src := range []string{"compact", "resume"} {
+		r = runHook(t, dir, "session-start", "session-start-"+src)
+		if !strings.Contains(r.stdout, "- s1 open since") || !strings.Contains(r.stdout, "files modified: internal/ledger/post.go") || len(r.stdout) >= 9500 {
+			t.Errorf("session-start %s did not carry on s1 with its record:\n%s", src, r.stdout)
+		}
+	}
+	// Stop folds again (nothing new: nothing doubles); an active stop hook
+	// does nothing.
+	for _, f := range []string{"stop", "stop-active"} {
+		if r := runHook(t, dir, "stop", f); r.stdout != "" || r.stderr != "" {
+			t.Errorf("%s printed %q, stderr %q", f, r.stdout, r.stderr)
+		}
+	}
+	// SessionEnd ends the session and notes its summary in the branch.
+	runHook(t, dir, "session-end", "session-end-prompt_input_exit")
+	sess = s.OK("session", map[string]any{"action": "get", "session_id": "s1"})
+	if !strings.Contains(sess.Text, "s1 success") || !strings.Contains(sess.Text, "(recorded) s1, ") {
+		t.Errorf("session after session-end: %s", sess.Text)
+	}
+	br = s.OK("branch", map[string]any{"action": "get"})
+	if !strings.Contains(br.Text, "· 1 session") || !strings.Contains(br.Text, "(recorded) s1, ") || strings.Count(br.Text, "files modified: internal/ledger/post.go, internal/ledger/post_test.go") != 1 {
+		t.Errorf("branch after session-end: %s", br.Text)
+	}
+	// With no open session, the end events have nothing to do.
+	for _, f := range []string{"session-end-clear", "session-end-logout", "session-end-other"} {
+		if r := runHook(t, dir, "session-end", f); r.stdout != "" || r.stderr != "" {
+			t.Errorf("%s printed %q, stderr %q", f, r.stdout, r.stderr)
+		}
+	}
+	// clear and startup open a new session in the same thread... or a new one.
+	r = runHook(t, dir, "session-start", "session-start-clear")
+	if !strings.Contains(r.stdout, "- s2 open since") {
+		t.Errorf("session-start clear: %s", r.stdout)
+	}
+}
+
+// TestHookNeverFails: whatever goes wrong, a hook exits 0 with one line on
+// stderr and prints nothing the client would add to the context.
+func TestHookNeverFails(t *testing.T) {
+	dir := cairntest.Project(t)
+	noProject := t.TempDir()
+	cases := []struct {
+		name  string
+		dir   string
+		stdin string
+		args  []string
+	}{
+		{"bad JSON", dir, "{not json", []string{"session-start"}},
+		{"a JSON array", dir, "[1,2]", []string{"post-tool-use"}},
+		{"no project", noProject, `{"hook_event_name":"SessionStart","source":"startup","cwd":"` + noProject + `"}`, []string{"session-start"}},
+		{"unknown event", dir, "{}", []string{"bogus"}},
+		{"no event", dir, "{}", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := runHookRaw(t, c.dir, []byte(c.stdin), c.args...)
+			if r.stdout != "" {
+				t.Errorf("stdout %q", r.stdout)
+			}
+			if strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "cairn hook") {
+				t.Errorf("stderr is not one line: %q", r.stderr)
+			}
+		})
+	}
+	// A flag a later version adds is ignored, not an error.
+	if r := runHookRaw(t, dir, []byte("{}"), "stop", "--bogus"); r.stdout != "" || r.stderr != "" {
+		t.Errorf("unknown flag: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+}

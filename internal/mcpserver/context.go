@@ -1,0 +1,284 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/projectinfo"
+	"github.com/cairn-dev/cairn/internal/service"
+)
+
+// The context toolset: one call that starts a session knowing where it is
+// (bootstrap), and what the project is made of. Hooks deliver the same
+// bootstrap without the agent asking (cairn hook session-start).
+
+type bootstrapArgs struct {
+	BudgetTokens int    `json:"budget_tokens,omitempty" jsonschema:"default 1500"`
+	Query        string `json:"query,omitempty" jsonschema:"a topic to favour in memory and instructions"`
+}
+
+type detectProjectArgs struct{}
+
+type optimizeContextArgs struct {
+	Query        string     `json:"query" jsonschema:"the topic"`
+	BudgetTokens int        `json:"budget_tokens,omitempty" jsonschema:"default 1000"`
+	Candidates   StringList `json:"candidates,omitempty" jsonschema:"ids to choose among (m12, 12); default: what the query finds"`
+}
+
+type getConfigArgs struct{}
+
+type suggestNextArgs struct{}
+
+func contextTools() []tool {
+	const ts = "context"
+	return []tool{
+		declare(ts, mcp.Tool{Name: "bootstrap", Annotations: readOnly,
+			Description: "Start of a session in one call, within a token budget: YOU ARE HERE, the next task, loops, session, project, instruction digest, conventions, mistakes, decisions (ids for memory_get)."},
+			bootstrapTool, bounds("budget_tokens", service.MinBootstrapBudget, service.MaxBootstrapBudget)),
+		declare(ts, mcp.Tool{Name: "detect_project", Annotations: readOnly,
+			Description: "The project's languages, frameworks, package managers, build and test commands, per module, from its manifests; CI, containers, agent instruction files."},
+			detectProjectTool),
+		declare(ts, mcp.Tool{Name: "optimize_context", Annotations: readOnly,
+			Description: "Chooses, within a token budget, the memory entries, tasks and instruction lines most relevant to a query; says what it dropped and why."},
+			optimizeContextTool, bounds("budget_tokens", 50, service.MaxBootstrapBudget)),
+		declare(ts, mcp.Tool{Name: "get_config", Annotations: readOnly,
+			Description: "The configuration in force (toolsets, agent, project root, store, branch, embeddings, budgets) and where each value came from."},
+			getConfigTool),
+		declare(ts, mcp.Tool{Name: "suggest_next", Annotations: readOnly,
+			Description: "The next steps from where you are (focus, subtasks, loops, session), each a tool call with its arguments filled in."},
+			suggestNextTool),
+	}
+}
+
+func getConfigTool(_ context.Context, c call, _ getConfigArgs) (string, any, error) {
+	surface := c.s.opts.Settings
+	if len(surface) == 0 {
+		ts := c.s.opts.Toolsets
+		if len(ts) == 0 {
+			ts = []string{"default"}
+		}
+		surface = []service.Setting{{Name: "toolsets", Value: strings.Join(ts, ","), Source: "server"},
+			{Name: "read-only", Value: fmt.Sprint(c.s.opts.ReadOnly), Source: "server"}}
+	}
+	surface = append(surface, service.Setting{Name: "agent (this call)", Value: c.agent, Source: "--agent, else the X-Cairn-Agent header or the client's name"},
+		service.Setting{Name: "tools served", Value: fmt.Sprint(len(c.s.served)), Source: "the toolsets, less writes when read-only"})
+	settings := c.Brain.Config(surface)
+	lines := make([]string, len(settings))
+	for i, st := range settings {
+		lines[i] = fmt.Sprintf("%s: %s  [%s]", st.Name, st.Value, st.Source)
+	}
+	return strings.Join(lines, "\n"), map[string]any{"settings": settings}, nil
+}
+
+// suggestion is a next step as a tool call.
+type suggestion struct {
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
+	Why       string         `json:"why"`
+	Needs     []string       `json:"needs,omitempty"`      // arguments only the agent can fill in
+	NotServed string         `json:"not_served,omitempty"` // how to get the tool if it is not served
+}
+
+func suggestNextTool(ctx context.Context, c call, _ suggestNextArgs) (string, any, error) {
+	ss, err := c.Brain.SuggestNext(ctx, c.agent)
+	if err != nil {
+		return "", nil, err
+	}
+	out := suggestionsOut{Suggestions: make([]suggestion, 0, len(ss))}
+	for _, s := range ss {
+		if sg, ok := suggestionOf(s); ok {
+			if !c.s.served[sg.Tool] {
+				sg.NotServed = "in the " + toolsetOf(sg.Tool) + " toolset, not served: add it with --toolsets"
+			}
+			out.Suggestions = append(out.Suggestions, sg)
+		}
+	}
+	return out.text(), out, nil
+}
+
+// suggestionOf words a suggested next step as the tool call that takes it.
+func suggestionOf(s service.Suggestion) (suggestion, bool) {
+	sg := suggestion{Why: s.Why, Arguments: map[string]any{}}
+	switch s.Kind {
+	case service.SuggestComplete:
+		sg.Tool = "complete_current_task"
+	case service.SuggestSwitch:
+		sg.Tool, sg.Arguments["task_id"] = "switch_focus", s.TaskID
+	case service.SuggestNext:
+		sg.Tool = "get_next_task"
+	case service.SuggestCreate:
+		sg.Tool, sg.Needs = "create_new_task", []string{"title"}
+	case service.SuggestLoopRecord:
+		sg.Tool, sg.Arguments["id"], sg.Needs = "loop_record", s.LoopID, []string{"last_action"}
+	case service.SuggestLoopResume:
+		sg.Tool, sg.Arguments["id"] = "loop_resume", s.LoopID
+	case service.SuggestStartSess:
+		sg.Tool, sg.Arguments["action"] = "session", "start"
+		if s.Goal != "" {
+			sg.Arguments["goal"] = s.Goal
+		}
+	case service.SuggestAddMistake:
+		sg.Tool, sg.Arguments["title"], sg.Needs = "memory_add_mistake", s.Title, []string{"root_cause", "fix", "prevention"}
+	case service.SuggestNoteCurrent:
+		sg.Tool, sg.Needs = "update_current_task", []string{"body"}
+	default:
+		return sg, false
+	}
+	return sg, true
+}
+
+type suggestionsOut struct {
+	Suggestions []suggestion `json:"suggestions"`
+}
+
+// text numbers the next steps, each a tool call and why.
+func (o suggestionsOut) text() string {
+	if len(o.Suggestions) == 0 {
+		return "Nothing to suggest."
+	}
+	lines := []string{"Next steps:"}
+	for i, sg := range o.Suggestions {
+		args, _ := json.Marshal(sg.Arguments)
+		line := fmt.Sprintf("%d. %s %s: %s", i+1, sg.Tool, args, sg.Why)
+		if len(sg.Needs) > 0 {
+			line += " (fill in " + strings.Join(sg.Needs, ", ") + ")"
+		}
+		if sg.NotServed != "" {
+			line += " [" + sg.NotServed + "]"
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// toolsetOf names the toolset that declares a tool.
+func toolsetOf(name string) string {
+	for _, t := range allTools() {
+		if t.def.Name == name {
+			return t.toolset
+		}
+	}
+	return "?"
+}
+
+// ContextHint words, as tool calls, how to fetch what a bootstrap section
+// left out.
+func ContextHint(section string) string {
+	switch section {
+	case service.SecInstructions:
+		return "read the files"
+	case service.SecConventions, service.SecMistakes, service.SecDecisions:
+		return "memory_search type=" + strings.TrimSuffix(section, "s")
+	case service.SecLoops:
+		return "loop_list"
+	case service.SecProject:
+		return "detect_project"
+	case service.SecSession:
+		return "session action=get"
+	case service.SecBranch:
+		return "branch action=get"
+	}
+	return service.NeutralHint(section)
+}
+
+func bootstrapTool(ctx context.Context, c call, in bootstrapArgs) (string, any, error) {
+	b, err := c.Brain.Bootstrap(ctx, service.BootstrapRequest{Agent: c.agent, BudgetTokens: in.BudgetTokens, Query: in.Query, Hint: ContextHint})
+	if err != nil {
+		return "", nil, err
+	}
+	return b.Text, b, nil
+}
+
+func detectProjectTool(_ context.Context, c call, _ detectProjectArgs) (string, any, error) {
+	info := c.Brain.Project()
+	return RenderProject(info), info, nil
+}
+
+// RenderProject is a project's stack as text.
+func RenderProject(info projectinfo.Info) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Project %s", info.Name)
+	if len(info.Languages) > 0 {
+		b.WriteString(": " + strings.Join(info.Languages, ", "))
+	}
+	if len(info.Frameworks) > 0 {
+		b.WriteString(" · " + strings.Join(info.Frameworks, ", "))
+	}
+	if len(info.PackageManagers) > 0 {
+		b.WriteString(" · with " + strings.Join(info.PackageManagers, ", "))
+	}
+	if len(info.Modules) == 0 {
+		b.WriteString("\nNo manifest found (go.mod, package.json, Cargo.toml, pyproject.toml, requirements.txt, pom.xml, build.gradle, Gemfile, composer.json, *.csproj).")
+	}
+	for _, m := range info.Modules {
+		fmt.Fprintf(&b, "\n- %s", m.Dir)
+		if m.Name != "" {
+			fmt.Fprintf(&b, " (%s)", m.Name)
+		}
+		fmt.Fprintf(&b, ": %s from %s", strings.Join(m.Languages, ", "), strings.Join(m.Manifests, ", "))
+		if len(m.Frameworks) > 0 {
+			b.WriteString(" · " + strings.Join(m.Frameworks, ", "))
+		}
+		if len(m.Build) > 0 {
+			b.WriteString(" · build: " + strings.Join(m.Build, "; "))
+		}
+		if len(m.Test) > 0 {
+			b.WriteString(" · test: " + strings.Join(m.Test, "; "))
+		}
+	}
+	for _, l := range []struct {
+		name  string
+		items []string
+	}{{"CI", info.CI}, {"containers", info.Containers}, {"agent instructions", info.Instructions}} {
+		if len(l.items) > 0 {
+			fmt.Fprintf(&b, "\n%s: %s", l.name, strings.Join(l.items, ", "))
+		}
+	}
+	if info.Partial {
+		fmt.Fprintf(&b, "\n(the scan stopped at %d directory levels or %d entries; deeper modules are not listed)", projectinfo.MaxDepth, projectinfo.MaxEntries)
+	}
+	return b.String()
+}
+
+func optimizeContextTool(ctx context.Context, c call, in optimizeContextArgs) (string, any, error) {
+	o, err := c.Brain.OptimizeContext(ctx, service.OptimizeRequest{Query: in.Query, BudgetTokens: in.BudgetTokens, Candidates: in.Candidates})
+	if err != nil {
+		return "", nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d items in %d of %d tokens (o200k):", len(o.Chosen), o.Tokens, o.Budget)
+	if len(o.Chosen) == 0 {
+		b.WriteString(" nothing matches the query.")
+	}
+	for _, it := range o.Chosen {
+		fmt.Fprintf(&b, "\n- %s", it.Line)
+	}
+	if len(o.Dropped) > 0 {
+		over, none := 0, 0
+		for _, it := range o.Dropped {
+			if it.Score == 0 {
+				none++
+			} else {
+				over++
+			}
+		}
+		fmt.Fprintf(&b, "\nDropped %d over the budget, %d matching none of the words (ids in dropped).", over, none)
+	}
+	type dropped struct {
+		Ref, Kind, Why string
+	}
+	out := struct {
+		Chosen  []service.ContextItem `json:"chosen"`
+		Dropped []dropped             `json:"dropped,omitempty"`
+		Tokens  int                   `json:"tokens"`
+		Budget  int                   `json:"budget"`
+	}{Chosen: o.Chosen, Tokens: o.Tokens, Budget: o.Budget}
+	for _, it := range o.Dropped {
+		out.Dropped = append(out.Dropped, dropped{it.Ref, it.Kind, it.Why})
+	}
+	return b.String(), out, nil
+}

@@ -1,0 +1,288 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/projectinfo"
+	"github.com/cairn-dev/cairn/internal/service"
+)
+
+// The context toolset's project knowledge: the knowledge base
+// (knowledge/**/*.md), skills and agents (skills/*/SKILL.md,
+// .claude/agents/*.md), workflows, templates and the routing table.
+
+type queryTKBArgs struct {
+	Query    string `json:"query,omitempty" jsonschema:"words to rank by"`
+	Category string `json:"category,omitempty"`
+	Maturity string `json:"maturity,omitempty"`
+	UseCase  string `json:"use_case,omitempty"`
+	Offset   int    `json:"offset,omitempty"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"default 10"`
+}
+
+type tkbEntryArgs struct {
+	Entry string `json:"entry" jsonschema:"path or name, as query_tkb lists it"`
+}
+
+type agentArgs struct {
+	Name string `json:"name" jsonschema:"skill or agent name, or its path"`
+}
+
+type classifyArgs struct {
+	Description string `json:"description" jsonschema:"the task, in a sentence or a few"`
+}
+
+func knowledgeTools() []tool {
+	const ts = "context"
+	return []tool{
+		declare(ts, mcp.Tool{Name: "query_tkb", Annotations: readOnly, Description: "Searches the project's knowledge base (knowledge/**/*.md) by words, category, maturity and use case; index lines, get_tkb_entry for one."},
+			queryTKBTool, pageShape(service.KnowledgePage)...),
+		declare(ts, mcp.Tool{Name: "get_tkb_entry", Annotations: readOnly, Description: "One knowledge base entry in full: front matter and body."}, tkbEntryTool),
+		declare(ts, mcp.Tool{Name: "get_agent", Annotations: readOnly, Description: "A skill (skills/*/SKILL.md) or agent (.claude/agents/*.md): its front matter parsed, and its instructions."}, agentTool),
+		declare(ts, mcp.Tool{Name: "get_competency_matrix", Annotations: readOnly, Description: "Every skill and agent with the expertise it declares."}, competencyTool),
+		declare(ts, mcp.Tool{Name: "classify_task", Annotations: readOnly, Description: "The skills or agents, workflows (workflows/*.md) and templates that match a task description, best first."}, classifyTool),
+		declare(ts, mcp.Tool{Name: "get_routing_table", Annotations: readOnly, Description: "Which skill or agent handles what: the project's routing.md, else one derived from what they declare."}, routingTool),
+	}
+}
+
+const noKnowledge = "This project has no %s yet: add Markdown files under %s (YAML front matter: %s)."
+
+func queryTKBTool(_ context.Context, c call, in queryTKBArgs) (string, any, error) {
+	p, err := c.Brain.QueryTKB(service.TKBQuery{Query: in.Query, Category: in.Category, Maturity: in.Maturity, UseCase: in.UseCase,
+		Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
+	if err != nil {
+		return "", nil, err
+	}
+	out := tkbOut{Entries: []tkbEntry{}, Total: p.Total, NextOffset: p.NextOffset}
+	for _, d := range p.Entries {
+		out.Entries = append(out.Entries, tkbEntry{d.Path, d.Name, d.Title, d.Category, d.Maturity, d.Description, d.UseCases})
+	}
+	switch {
+	case p.Empty:
+		return fmt.Sprintf(noKnowledge, "knowledge base", projectinfo.KnowledgePaths.Knowledge+"/", "title, category, maturity, use_cases, description"), out, nil
+	case p.Total == 0:
+		return "No knowledge entry matches; query_tkb with fewer filters lists them all.", out, nil
+	}
+	return out.text(p.Offset), out, nil
+}
+
+// tkbEntry is a knowledge entry as query_tkb lists it.
+type tkbEntry struct {
+	Path        string   `json:"path"`
+	Name        string   `json:"name,omitempty"`
+	Title       string   `json:"title,omitempty"`
+	Category    string   `json:"category,omitempty"`
+	Maturity    string   `json:"maturity,omitempty"`
+	Description string   `json:"description,omitempty"`
+	UseCases    []string `json:"use_cases,omitempty"`
+}
+
+type tkbOut struct {
+	Entries    []tkbEntry `json:"entries"`
+	Total      int        `json:"total"`
+	NextOffset int        `json:"next_offset,omitempty"`
+}
+
+// text is a page of knowledge entries (at offset), a line each.
+func (o tkbOut) text(offset int) string {
+	lines := []string{fmt.Sprintf("%d-%d of %s:", offset+1, offset+len(o.Entries), plural(o.Total, "entry", "entries"))}
+	for _, d := range o.Entries {
+		line := "- " + d.Path
+		for _, tag := range []string{d.Category, d.Maturity} {
+			if tag != "" {
+				line += " · " + tag
+			}
+		}
+		if t := firstNonEmpty(d.Title, d.Name); t != "" {
+			line += ": " + t
+		}
+		if d.Description != "" {
+			line += " — " + d.Description
+		}
+		lines = append(lines, line)
+	}
+	if o.NextOffset > 0 {
+		lines = append(lines, fmt.Sprintf("next page: offset %d", o.NextOffset))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+func renderDoc(d service.Document) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s)", d.Path, d.Kind)
+	if t := firstNonEmpty(d.Title, d.Name); t != "" {
+		b.WriteString(": " + t)
+	}
+	for _, f := range []struct{ k, v string }{{"description", d.Description}, {"category", d.Category}, {"maturity", d.Maturity},
+		{"use cases", strings.Join(d.UseCases, ", ")}, {"expertise", strings.Join(d.Expertise, ", ")}, {"triggers", strings.Join(d.Triggers, ", ")}} {
+		if f.v != "" {
+			fmt.Fprintf(&b, "\n%s: %s", f.k, f.v)
+		}
+	}
+	if d.Body != "" {
+		b.WriteString("\n\n" + d.Body)
+	}
+	if d.Clipped {
+		fmt.Fprintf(&b, "\n\n(clipped at %d KiB: read the file for the rest)", len(d.Body)>>10)
+	}
+	return b.String()
+}
+
+func docOut(d service.Document) any {
+	return struct {
+		projectinfo.Doc
+		Body    string `json:"body,omitempty"`
+		Clipped bool   `json:"clipped,omitempty"`
+	}{d.Doc, d.Body, d.Clipped}
+}
+
+func tkbEntryTool(_ context.Context, c call, in tkbEntryArgs) (string, any, error) {
+	d, err := c.Brain.TKBEntry(in.Entry)
+	if err != nil {
+		return "", nil, err
+	}
+	return renderDoc(d), docOut(d), nil
+}
+
+func agentTool(_ context.Context, c call, in agentArgs) (string, any, error) {
+	d, err := c.Brain.Agent(in.Name)
+	if err != nil {
+		return "", nil, err
+	}
+	return renderDoc(d), docOut(d), nil
+}
+
+func competencyTool(_ context.Context, c call, _ noArgs) (string, any, error) {
+	rows, all := c.Brain.CompetencyMatrix()
+	out := map[string]any{"rows": viewCompetencies(rows), "expertise": all}
+	if len(rows) == 0 {
+		return fmt.Sprintf(noKnowledge, "skills or agents", "skills/NAME/SKILL.md or .claude/agents/", "name, description, expertise"), out, nil
+	}
+	lines := []string{fmt.Sprintf("%s, %s:", plural(len(rows), "skill or agent", "skills and agents"), plural(len(all), "area of expertise", "areas of expertise"))}
+	for _, r := range rows {
+		ex := strings.Join(r.Expertise, ", ")
+		if ex == "" {
+			ex = "(declares no expertise)"
+		}
+		lines = append(lines, fmt.Sprintf("- %s (%s): %s", r.Name, r.Kind, ex))
+	}
+	return strings.Join(lines, "\n"), out, nil
+}
+
+func classifyTool(_ context.Context, c call, in classifyArgs) (string, any, error) {
+	cl, err := c.Brain.ClassifyTask(in.Description)
+	if err != nil {
+		return "", nil, err
+	}
+	if cl.Empty {
+		return fmt.Sprintf(noKnowledge, "skills, agents, workflows or templates", "skills/, .claude/agents/, workflows/ or templates/", "name, description, expertise or triggers"), viewClassification(cl), nil
+	}
+	var lines []string
+	for _, g := range []struct {
+		name string
+		ms   []service.Match
+		tool string
+	}{{"skills and agents", cl.Agents, "get_agent"}, {"workflows", cl.Workflows, ""}, {"templates", cl.Templates, ""}} {
+		if len(g.ms) == 0 {
+			lines = append(lines, g.name+": none matches")
+			continue
+		}
+		lines = append(lines, g.name+":")
+		for _, m := range g.ms {
+			line := fmt.Sprintf("- %s (%s, %.0f%% of the words)", m.Name, m.Path, m.Score*100)
+			if m.Description != "" {
+				line += ": " + m.Description
+			}
+			lines = append(lines, line)
+		}
+	}
+	return strings.Join(lines, "\n"), viewClassification(cl), nil
+}
+
+func routingTool(_ context.Context, c call, _ noArgs) (string, any, error) {
+	r := c.Brain.RoutingTable()
+	if r.Path != "" {
+		text := "Routing table from " + r.Path + ":\n\n" + r.Text
+		if r.Clipped {
+			text += "\n\n(clipped: read the file for the rest)"
+		}
+		return text, viewRouting(r), nil
+	}
+	if len(r.Rows) == 0 {
+		return "This project has no routing table (routing.md or templates/routing.md) and no skills or agents to derive one from.", viewRouting(r), nil
+	}
+	lines := []string{"No routing.md: derived from what the skills and agents declare:"}
+	for _, row := range r.Rows {
+		what := strings.Join(row.Expertise, ", ")
+		if what == "" {
+			what = "(no expertise declared)"
+		}
+		lines = append(lines, fmt.Sprintf("- %s → %s", what, row.Name))
+	}
+	return strings.Join(lines, "\n"), viewRouting(r), nil
+}
+
+// The knowledge tools answer in snake_case, whatever the service's Go
+// fields are called: these are their structured answers.
+
+type competencyView struct {
+	Name      string   `json:"name"`
+	Kind      string   `json:"kind"`
+	Path      string   `json:"path"`
+	Expertise []string `json:"expertise,omitempty"`
+}
+
+func viewCompetencies(rows []service.Competency) []competencyView {
+	out := make([]competencyView, len(rows))
+	for i, r := range rows {
+		out[i] = competencyView{r.Name, r.Kind, r.Path, r.Expertise}
+	}
+	return out
+}
+
+type matchView struct {
+	projectinfo.Doc
+	Score float64 `json:"score"`
+}
+
+type classificationView struct {
+	Agents    []matchView `json:"agents"`
+	Workflows []matchView `json:"workflows"`
+	Templates []matchView `json:"templates"`
+	Empty     bool        `json:"empty,omitempty"`
+}
+
+func viewClassification(c service.Classification) classificationView {
+	view := func(ms []service.Match) []matchView {
+		out := make([]matchView, len(ms))
+		for i, m := range ms {
+			out[i] = matchView{m.Doc, m.Score}
+		}
+		return out
+	}
+	return classificationView{view(c.Agents), view(c.Workflows), view(c.Templates), c.Empty}
+}
+
+type routingView struct {
+	Path    string           `json:"path,omitempty"`
+	Text    string           `json:"text,omitempty"`
+	Clipped bool             `json:"clipped,omitempty"`
+	Rows    []competencyView `json:"rows,omitempty"`
+}
+
+func viewRouting(r service.Routing) routingView {
+	return routingView{r.Path, r.Text, r.Clipped, viewCompetencies(r.Rows)}
+}

@@ -1,0 +1,387 @@
+// Package setup wires a project into the agent clients people use: the MCP
+// server in each client's project configuration (Claude Code, Cursor, VS
+// Code, Codex, Gemini CLI), Claude Code's hooks, and a short section in
+// AGENTS.md. It merges into the files that are there, never dropping or
+// rewriting what it did not write, and a second run changes nothing.
+package setup
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/cairn-dev/cairn/internal/projectinfo"
+)
+
+// Clients lists the clients init can wire, by the names --client takes.
+var Clients = []string{"claude-code", "cursor", "vscode", "codex", "gemini"}
+
+// clientDirs are the directories whose presence says a project uses a
+// client already.
+var clientDirs = map[string]string{"cursor": ".cursor", "vscode": ".vscode", "codex": ".codex", "gemini": ".gemini"}
+
+// Options say what to wire.
+type Options struct {
+	Root string
+	// Clients to wire; empty means Claude Code and every client whose
+	// directory the project already has.
+	Clients []string
+	// Hooks adds Claude Code's hooks (cairn hook EVENT).
+	Hooks bool
+	// Command is how the clients run cairn; default "cairn".
+	Command string
+}
+
+// Change is one file init would write.
+type Change struct {
+	Path   string // relative to the root, slash-separated
+	Before []byte // nil: the file does not exist
+	After  []byte
+	What   string // what changes, for people
+}
+
+// Changed reports whether the file's content changes.
+func (c Change) Changed() bool { return c.Before == nil || !bytes.Equal(c.Before, c.After) }
+
+// ResolveClients turns --client values into client names.
+func ResolveClients(root string, names []string) ([]string, error) {
+	var out []string
+	for _, n := range names {
+		for _, n := range strings.Split(n, ",") {
+			n = strings.ToLower(strings.TrimSpace(n))
+			switch {
+			case n == "":
+			case n == "all":
+				out = append(out, Clients...)
+			case n == "claude":
+				out = append(out, "claude-code")
+			case n == "vs-code" || n == "code":
+				out = append(out, "vscode")
+			case slices.Contains(Clients, n):
+				out = append(out, n)
+			default:
+				return nil, fmt.Errorf("--client %q: use %s or all", n, strings.Join(Clients, ", "))
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = []string{"claude-code"}
+		for _, c := range Clients[1:] {
+			if fi, err := os.Stat(filepath.Join(root, clientDirs[c])); err == nil && fi.IsDir() {
+				out = append(out, c)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return slices.Index(Clients, a) - slices.Index(Clients, b) })
+	return slices.Compact(out), nil
+}
+
+// Plan reads the files init touches and returns what it would write, one
+// Change per file, in a fixed order. It writes nothing.
+func Plan(o Options) ([]Change, error) {
+	if o.Command == "" {
+		o.Command = "cairn"
+	}
+	clients, err := ResolveClients(o.Root, o.Clients)
+	if err != nil {
+		return nil, err
+	}
+	server := obj{{"command", o.Command}, {"args", []string{"serve"}}}
+	var out []Change
+	var errs []error
+	add := func(c Change, err error) {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", c.Path, err))
+			return
+		}
+		out = append(out, c)
+	}
+	for _, cl := range clients {
+		switch cl {
+		case "claude-code":
+			// alwaysLoad: Claude Code loads every tool of the server at the
+			// start of a session instead of deferring them behind its tool
+			// search, so the agent sees YOU ARE HERE's tools from the first turn.
+			add(mcpServer(o.Root, ".mcp.json", "mcpServers", obj{{"type", "stdio"}, {"command", o.Command}, {"args", []string{"serve"}}, {"alwaysLoad", true}}))
+			if o.Hooks {
+				add(claudeHooks(o.Root, o.Command))
+			}
+		case "cursor":
+			add(mcpServer(o.Root, ".cursor/mcp.json", "mcpServers", server))
+		case "vscode":
+			add(mcpServer(o.Root, ".vscode/mcp.json", "servers", obj{{"type", "stdio"}, {"command", o.Command}, {"args", []string{"serve"}}}))
+		case "codex":
+			add(codexConfig(o.Root, o.Command))
+		case "gemini":
+			add(mcpServer(o.Root, ".gemini/settings.json", "mcpServers", server))
+		}
+	}
+	add(agentsSection(o.Root))
+	return out, errors.Join(errs...)
+}
+
+func read(root, rel string) ([]byte, error) {
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	fi, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("is not a regular file (a symlink or a directory): leave it, or replace it with a file")
+	}
+	return os.ReadFile(p)
+}
+
+// mcpServer adds the cairn server under key in a JSON config.
+func mcpServer(root, rel, key string, entry obj) (Change, error) {
+	c := Change{Path: rel}
+	before, err := read(root, rel)
+	if err != nil {
+		return c, err
+	}
+	c.Before = before
+	doc, servers, err := ensurePath(before, key)
+	if err != nil {
+		return c, fmt.Errorf("cannot merge into it (%v): fix the file, or move it aside and run init again", err)
+	}
+	if servers.get("cairn") != nil {
+		c.After, c.What = before, "cairn is configured already (left as it is)"
+		return c, nil
+	}
+	c.After = ensureNewline(insert(doc, servers, "cairn", entry))
+	c.What = "adds the cairn MCP server"
+	if slices.Contains(entry, field{"alwaysLoad", true}) {
+		c.What += " (always loaded)"
+	}
+	return c, nil
+}
+
+func ensureNewline(b []byte) []byte {
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		return append(b, '\n')
+	}
+	return b
+}
+
+// hookEvents are Claude Code's events and the cairn hook that answers
+// each; matcher narrows tool events to the tools that change files or run
+// commands.
+var hookEvents = []struct{ event, hook, matcher string }{
+	{"SessionStart", "session-start", "startup|resume|clear|compact"},
+	{"UserPromptSubmit", "user-prompt-submit", ""},
+	{"PostToolUse", "post-tool-use", "Edit|Write|MultiEdit|NotebookEdit|Bash"},
+	{"PostToolUseFailure", "post-tool-use", "Bash"},
+	{"PreCompact", "pre-compact", ""},
+	{"Stop", "stop", ""},
+	{"SessionEnd", "session-end", ""},
+}
+
+// claudeHooks adds a cairn hook to every event in .claude/settings.json
+// that does not run one yet.
+func claudeHooks(root, command string) (Change, error) {
+	const rel = ".claude/settings.json"
+	c := Change{Path: rel}
+	before, err := read(root, rel)
+	if err != nil {
+		return c, err
+	}
+	c.Before = before
+	doc := before
+	var added []string
+	for _, h := range hookEvents {
+		var hooks *node
+		if doc, hooks, err = ensurePath(doc, "hooks"); err != nil {
+			return c, fmt.Errorf("cannot merge into it (%v): fix the file, or move it aside and run init again", err)
+		}
+		cmd := command + " hook " + h.hook
+		group := obj{{"hooks", []any{obj{{"type", "command"}, {"command", cmd}, {"timeout", 10}}}}}
+		if h.matcher != "" {
+			group = append(obj{{"matcher", h.matcher}}, group...)
+		}
+		list := hooks.get(h.event)
+		switch {
+		case list == nil:
+			doc = insert(doc, hooks, h.event, []any{group})
+		case list.kind != '[':
+			return c, fmt.Errorf("hooks.%s is not a list: fix the file, or move it aside and run init again", h.event)
+		case runsHook(plain(doc)[list.start:list.end], " hook "+h.hook):
+			continue
+		default:
+			doc = insert(doc, list, "", group)
+		}
+		added = append(added, h.event)
+	}
+	c.After = ensureNewline(doc)
+	if len(added) == 0 {
+		c.After, c.What = before, "every event runs a cairn hook already"
+	} else {
+		c.What = "adds hooks: " + strings.Join(added, ", ")
+	}
+	return c, nil
+}
+
+// runsHook reports whether a hook list already runs a cairn hook command.
+func runsHook(list []byte, hook string) bool {
+	var groups []struct {
+		Hooks []struct {
+			Command string `json:"command"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(list, &groups); err != nil {
+		return false
+	}
+	for _, g := range groups {
+		for _, h := range g.Hooks {
+			if strings.Contains(h.Command, "cairn") && strings.HasSuffix(strings.TrimSpace(h.Command), strings.TrimSpace(hook)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var codexTable = regexp.MustCompile(`(?m)^\s*\[\s*mcp_servers\s*\.\s*("cairn"|'cairn'|cairn)\s*\]`)
+
+// codexConfig adds the cairn server to .codex/config.toml.
+func codexConfig(root, command string) (Change, error) {
+	const rel = ".codex/config.toml"
+	c := Change{Path: rel}
+	before, err := read(root, rel)
+	if err != nil {
+		return c, err
+	}
+	c.Before = before
+	if codexTable.Match(before) {
+		c.After, c.What = before, "cairn is configured already (left as it is)"
+		return c, nil
+	}
+	var b bytes.Buffer
+	b.Write(before)
+	if len(before) > 0 {
+		if before[len(before)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "[mcp_servers.cairn]\ncommand = %q\nargs = [\"serve\"]\n", command)
+	c.After, c.What = b.Bytes(), "adds the cairn MCP server"
+	return c, nil
+}
+
+// agentsSection writes Cairn's section of AGENTS.md between markers: added
+// at the end if absent, rewritten if init's own text changed.
+func agentsSection(root string) (Change, error) {
+	const rel = "AGENTS.md"
+	c := Change{Path: rel}
+	before, err := read(root, rel)
+	if err != nil {
+		return c, err
+	}
+	c.Before = before
+	section := projectinfo.CairnBegin + "\n" + agentsText + projectinfo.CairnEnd + "\n"
+	text := string(before)
+	i := strings.Index(text, projectinfo.CairnBegin)
+	j := strings.Index(text, projectinfo.CairnEnd)
+	switch {
+	case i >= 0 && j > i:
+		end := j + len(projectinfo.CairnEnd)
+		if end < len(text) && text[end] == '\n' {
+			end++
+		}
+		c.After = []byte(text[:i] + section + text[end:])
+		c.What = "rewrites Cairn's section"
+	case len(text) == 0:
+		c.After = []byte("# AGENTS.md\n\n" + section)
+		c.What = "adds a section on using Cairn"
+	default:
+		sep := "\n"
+		if !strings.HasSuffix(text, "\n") {
+			sep = "\n\n"
+		} else if strings.HasSuffix(text, "\n\n") {
+			sep = ""
+		}
+		c.After = []byte(text + sep + section)
+		c.What = "adds a section on using Cairn"
+	}
+	if bytes.Equal(c.After, before) {
+		c.What = "Cairn's section is up to date"
+	}
+	return c, nil
+}
+
+// agentsText tells agents how to work with Cairn, whichever client runs
+// them.
+const agentsText = `## Working memory: Cairn
+
+This project keeps its plan and memory in Cairn (the ` + "`cairn`" + ` MCP server).
+
+- Start where you are: the session-start hook gives you Cairn's bootstrap (YOU ARE HERE, the next task, recent decisions and mistakes); without it, call ` + "`get_current_task`" + ` and ` + "`get_next_task`" + `.
+- Break work down with ` + "`create_new_task`" + ` (a deeper step) and ` + "`extend_current_task`" + ` (the next step); finish with ` + "`complete_current_task`" + `.
+- Before changing something with history, ` + "`memory_search`" + ` it; fetch entries with ` + "`memory_get`" + `.
+- Record what the next session needs: ` + "`memory_add_decision`" + ` (with the why), ` + "`memory_add_mistake`" + ` (root cause, fix, prevention), ` + "`memory_add_convention`" + `.
+`
+
+// Apply writes the changes that change something, creating directories.
+func Apply(root string, changes []Change) error {
+	for _, c := range changes {
+		if !c.Changed() {
+			continue
+		}
+		p := filepath.Join(root, filepath.FromSlash(c.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", filepath.Dir(c.Path), err)
+		}
+		mode := os.FileMode(0o644)
+		if fi, err := os.Stat(p); err == nil {
+			mode = fi.Mode().Perm()
+		}
+		tmp := p + ".cairn-tmp"
+		if err := os.WriteFile(tmp, c.After, mode); err != nil {
+			return fmt.Errorf("write %s: %w", c.Path, err)
+		}
+		if err := os.Rename(tmp, p); err != nil {
+			os.Remove(tmp)
+			return fmt.Errorf("write %s: %w", c.Path, err)
+		}
+	}
+	return nil
+}
+
+// obj is a JSON object that keeps its keys in the order written.
+type obj []field
+
+type field struct {
+	K string
+	V any
+}
+
+// MarshalJSON writes the members in order.
+func (o obj) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(f.K)
+		v, err := json.Marshal(f.V)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}

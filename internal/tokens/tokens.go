@@ -1,0 +1,53 @@
+// Package tokens counts text in o200k_base tokens (the GPT-4o family's
+// encoding), the unit Cairn's budgets are written in. Other models'
+// tokenizers differ by some percent; o200k is the one number every budget,
+// test and benchmark quotes.
+package tokens
+
+import (
+	"sync"
+
+	"github.com/tiktoken-go/tokenizer"
+)
+
+var (
+	once  sync.Once
+	codec tokenizer.Codec
+)
+
+// load builds the encoder once. Building its vocabulary costs some
+// milliseconds, so a short-lived process starts it early with Warm.
+func load() tokenizer.Codec {
+	once.Do(func() {
+		c, err := tokenizer.Get(tokenizer.O200kBase)
+		if err == nil {
+			codec = c
+		}
+	})
+	return codec
+}
+
+// Warm starts building the encoder in the background, so the first Count
+// does not wait for all of it.
+func Warm() { go load() }
+
+// Count returns how many o200k_base tokens s is. If the encoder cannot be
+// built it falls back to an estimate that errs high (a token per three
+// bytes), so budgets still hold.
+func Count(s string) int {
+	if s == "" {
+		return 0
+	}
+	c := load()
+	if c == nil {
+		return Estimate(s)
+	}
+	ids, _, err := c.Encode(s)
+	if err != nil {
+		return Estimate(s)
+	}
+	return len(ids)
+}
+
+// Estimate is a cheap upper estimate of s's token count.
+func Estimate(s string) int { return (len(s) + 2) / 3 }
