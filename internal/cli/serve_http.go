@@ -34,6 +34,10 @@ type httpFlags struct {
 	readTimeout         time.Duration
 	idleTimeout         time.Duration
 	maxConns            int
+
+	// onListen, if set, is told the address once the server listens
+	// (`cairn board` prints and opens it).
+	onListen func(addr string)
 }
 
 func (h *httpFlags) register(cmd *cobra.Command) {
@@ -157,5 +161,8 @@ func serveHTTP(ctx context.Context, log *slog.Logger, h httpFlags, cfg httpserve
 	// port 0 learn the address here.
 	slog.New(slog.NewTextHandler(os.Stderr, nil)).Info("serving MCP over HTTP",
 		"url", "http://"+ln.Addr().String()+"/mcp", "auth", srv.AuthRequired(), "stateless", h.stateless)
+	if h.onListen != nil {
+		h.onListen(ln.Addr().String())
+	}
 	return srv.Serve(ctx, ln)
 }

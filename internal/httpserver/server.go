@@ -30,6 +30,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/cairn-dev/cairn/internal/app"
+	"github.com/cairn-dev/cairn/internal/board"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/service"
 )
@@ -116,6 +117,8 @@ type Server struct {
 	sess      *sessions
 	badTokens badTokenLog
 
+	board *board.Board
+
 	bg       context.Context // the MCP servers' background work (loop watchers)
 	bgCancel context.CancelFunc
 
@@ -196,6 +199,9 @@ func New(cfg Config) (*Server, error) {
 		servers: map[handlerKey]*mcp.Server{}, sess: newSessions()}
 	s.bg, s.bgCancel = context.WithCancel(context.Background())
 	s.streamsCtx, s.endStreams = context.WithCancel(context.Background())
+	if s.board, err = s.newBoard(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -236,10 +242,27 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.HandleFunc(metadataPath, s.metadata)
 	mux.HandleFunc(metadataPath+"/{rest...}", s.metadata)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, problem{Status: http.StatusNotFound, Reason: "not_found",
 			Problem: fmt.Sprintf("no such path %q", r.URL.Path),
-			Fix:     "MCP is at /mcp (the default project) or /p/{project}/mcp; probes at /healthz and /readyz"})
+			Fix:     "MCP is at /mcp (the default project) or /p/{project}/mcp; the board at / or /p/{project}/; probes at /healthz and /readyz"})
+	}
+	mux.HandleFunc("/p/{project}/{rest...}", func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.PathValue("rest"), "mcp/") {
+			notFound(w, r)
+			return
+		}
+		s.serveBoard(w, r, r.PathValue("project"), r.PathValue("rest"))
+	})
+	mux.HandleFunc("GET /p/{project}", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/p/"+url.PathEscape(r.PathValue("project"))+"/", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/mcp/") || strings.HasPrefix(r.URL.Path, "/.well-known/") {
+			notFound(w, r)
+			return
+		}
+		s.serveBoard(w, r, "", strings.TrimPrefix(r.URL.Path, "/"))
 	})
 	return mux
 }
