@@ -115,6 +115,7 @@ var scenario = []step{
 	{"get_competency_matrix", nil},
 	{"classify_task", args{"description": "Fix the login bug in the backend handler"}},
 	{"get_routing_table", nil},
+	{"apply_heuristics", args{"decision": "Use PKCE for the login instead of a client secret"}},
 }
 
 // TestGolden pins the text of every tool's answer on the scenario above,
