@@ -226,6 +226,7 @@ var contextSpecs = []toolSpec{
 	{tool: "get_competency_matrix", base: map[string]string{}},
 	{tool: "classify_task", base: map[string]string{"description": `"add a login page"`}, strings: []string{"description"}, required: []string{"description"}},
 	{tool: "get_routing_table", base: map[string]string{}},
+	{tool: "tech_compatibility", base: map[string]string{}, lists: []string{"stack"}, free: []string{"stack"}},
 	{tool: "apply_heuristics", base: map[string]string{"decision": `"cache sessions in Redis"`}, strings: []string{"decision"}, required: []string{"decision"}},
 }
 

@@ -116,6 +116,8 @@ var scenario = []step{
 	{"classify_task", args{"description": "Fix the login bug in the backend handler"}},
 	{"get_routing_table", nil},
 	{"apply_heuristics", args{"decision": "Use PKCE for the login instead of a client secret"}},
+	{"tech_compatibility", nil},
+	{"tech_compatibility", args{"stack": []any{"Go", "Redis"}}},
 }
 
 // TestGolden pins the text of every tool's answer on the scenario above,
