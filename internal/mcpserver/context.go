@@ -8,7 +8,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 	"github.com/cairn-dev/cairn/internal/service"
 )
@@ -276,10 +275,10 @@ func optimizeContextTool(ctx context.Context, c call, in optimizeContextArgs) (s
 }
 
 func techCompatibilityTool(_ context.Context, c call, in techCompatibilityArgs) (string, any, error) {
-	if len(in.Stack) > 50 {
-		return "", nil, &problem.FieldError{Field: "stack", Problem: fmt.Sprintf("has %d items", len(in.Stack)), Fix: "give at most 50"}
+	r, err := c.Brain.TechCompatibility(in.Stack)
+	if err != nil {
+		return "", nil, err
 	}
-	r := projectinfo.Compatibility(c.Brain.Project(), in.Stack)
 	lines := []string{fmt.Sprintf("Compatibility %d/100: %s.", r.Score, plural(len(r.Findings), "finding", "findings"))}
 	for _, f := range r.Findings {
 		where := ""

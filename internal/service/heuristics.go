@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/projectinfo"
 )
 
 // Heuristic is one rule of thumb a decision is checked against.
@@ -134,3 +135,17 @@ func parseHeuristics(text string) []Heuristic {
 }
 
 func projectinfoClip(s string) string { return problem.Clip(s, 300) }
+
+// TechCompatibility checks the project's stack (see
+// projectinfo.Compatibility) and where each item of stack is used.
+func (b *Brain) TechCompatibility(stack []string) (projectinfo.CompatReport, error) {
+	if len(stack) > 50 {
+		return projectinfo.CompatReport{}, &problem.FieldError{Field: "stack", Problem: fmt.Sprintf("has %d items", len(stack)), Fix: "give at most 50"}
+	}
+	for i, s := range stack {
+		if len(s) > 100 {
+			return projectinfo.CompatReport{}, &problem.FieldError{Field: fmt.Sprintf("stack[%d]", i), Problem: fmt.Sprintf("is %d bytes", len(s)), Fix: "give a technology's name, such as \"React\" or \"Go\""}
+		}
+	}
+	return projectinfo.Compatibility(b.Project(), stack), nil
+}
