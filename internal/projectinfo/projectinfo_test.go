@@ -145,3 +145,36 @@ func TestCompatibility(t *testing.T) {
 		t.Errorf("stack: %+v", r.Stack)
 	}
 }
+
+// TestDetectorConcurrent: one Detector serves many callers at once while
+// files change (go test -race).
+func TestDetectorConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"go.mod": "module a\n", "AGENTS.md": "- Never do X.\n", "knowledge/a.md": "---\ntitle: A\n---\nx\n"})
+	d := NewDetector()
+	done := make(chan struct{})
+	for i := range 8 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for j := range 20 {
+				switch (i + j) % 3 {
+				case 0:
+					d.Detect(dir)
+				case 1:
+					d.Instructions(dir)
+				default:
+					d.Knowledge(dir)
+				}
+			}
+		}()
+	}
+	for i := range 5 {
+		write(t, dir, map[string]string{"CLAUDE.md": strings.Repeat("- Always do Y.\n", i+1)})
+	}
+	for range 8 {
+		<-done
+	}
+	if n := len(d.Instructions(dir).Lines); n != 6 {
+		t.Errorf("after the writes: %d lines, want 6", n)
+	}
+}
