@@ -120,6 +120,7 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		mopts.Embedder, mopts.Model = c, c.Model()
 	}
 	s := &Services{Set: *service.NewSet(st, mopts, nil), Root: root, Store: st}
+	s.Lifecycles = service.NewLifecycles(st, service.LifecycleDir(root))
 	service.NewBrain(st, &s.Set, service.BrainOptions{Root: root, Settings: settings(cfg, root)})
 	return s, nil
 }

@@ -54,6 +54,16 @@ func commandHints(a problem.Action) string {
 		return "`cairn memory search` lists the entries"
 	case problem.ExportMemory:
 		return "`cairn memory export` writes it"
+	case problem.ClaimTask:
+		return "an agent claims it with claim_task first"
+	case problem.ClaimFree:
+		return "an agent's claim_task without id picks a free task"
+	case problem.ListLifecycles:
+		return "`cairn lifecycles` lists them"
+	case problem.StartLifecycle:
+		return "an agent starts a new one with lifecycle_init"
+	case problem.AdvanceOpen:
+		return "`cairn lifecycles` shows the open one"
 	}
 	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -86,14 +87,37 @@ func tasksCmd() *cobra.Command {
 }
 
 type jsonTask struct {
-	ID       string   `json:"id"`
-	Ref      string   `json:"ref,omitempty"`
-	Title    string   `json:"title"`
-	Status   string   `json:"status"`
-	Priority string   `json:"priority"`
-	Deps     []string `json:"dependencies,omitempty"`
-	Created  string   `json:"createdAt"`
-	Updated  string   `json:"updatedAt"`
+	ID       string     `json:"id"`
+	Ref      string     `json:"ref,omitempty"`
+	Title    string     `json:"title"`
+	Status   string     `json:"status"`
+	Priority string     `json:"priority"`
+	Deps     []string   `json:"dependencies,omitempty"`
+	Created  string     `json:"createdAt"`
+	Updated  string     `json:"updatedAt"`
+	Claim    *jsonClaim `json:"claim,omitempty"`
+	Phase    string     `json:"phase,omitempty"`
+}
+
+type jsonClaim struct {
+	Agent string `json:"agent"`
+	Until string `json:"until"`
+}
+
+// held is a task's claim and phase as the table and show print them.
+func held(c *task.Claim, l *service.LifecycleMark, now time.Time) string {
+	var out string
+	if l != nil {
+		out += fmt.Sprintf(" [phase %s, lifecycle %d]", l.Phase, l.ID)
+	}
+	switch {
+	case c == nil:
+	case c.Live(now):
+		out += fmt.Sprintf(" [claimed by %s until %s]", c.Agent, c.ExpiresAt.Format("2006-01-02 15:04:05Z"))
+	default:
+		out += fmt.Sprintf(" [claim by %s expired %s]", c.Agent, c.ExpiresAt.Format("2006-01-02 15:04:05Z"))
+	}
+	return out
 }
 
 // allTasks is the page q asks for; with no limit, every page from q's
@@ -131,6 +155,12 @@ func jsonItems(items []service.Item) []jsonTask {
 		for _, d := range it.Deps {
 			j.Deps = append(j.Deps, d.String())
 		}
+		if it.Claim != nil {
+			j.Claim = &jsonClaim{Agent: it.Claim.Agent, Until: it.Claim.ExpiresAt.Format("2006-01-02T15:04:05Z")}
+		}
+		if it.Lifecycle != nil {
+			j.Phase = it.Lifecycle.Phase
+		}
 		out = append(out, j)
 	}
 	return out
@@ -143,6 +173,7 @@ func taskTable(w io.Writer, items []service.Item, total, offset int) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSUBTASK\tSTATUS\tPRIORITY\tAFTER\tTITLE")
+	now := time.Now()
 	for _, it := range items {
 		ref := "-"
 		if it.ParentID != 0 {
@@ -156,7 +187,7 @@ func taskTable(w io.Writer, items []service.Item, total, offset int) error {
 			}
 			deps = strings.Join(ds, ",")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.ID, ref, it.Status, it.Priority, deps, it.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s%s\n", it.ID, ref, it.Status, it.Priority, deps, it.Title, held(it.Claim, it.Lifecycle, now))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -237,6 +268,9 @@ func showDetail(w io.Writer, d service.Detail) error {
 		fmt.Fprintf(w, ", done %s", d.CompletedAt.Format("2006-01-02 15:04"))
 	}
 	fmt.Fprintln(w)
+	if h := held(d.Claim, d.Lifecycle, time.Now()); h != "" {
+		fmt.Fprintln(w, strings.TrimSpace(h))
+	}
 	for _, r := range d.Imports {
 		fmt.Fprintln(w, r)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -230,8 +231,22 @@ var contextSpecs = []toolSpec{
 	{tool: "apply_heuristics", base: map[string]string{"decision": `"cache sessions in Redis"`}, strings: []string{"decision"}, required: []string{"decision"}},
 }
 
+// In the bad-input store the agent holds a claim on task 3, and task 1 has
+// lifecycle 1 (asdd, in SYNC).
+var claimLifecycleSpecs = []toolSpec{
+	{tool: "claim_task", base: map[string]string{}, refs: []string{"id"}, ints: []string{"lease_seconds"}},
+	{tool: "renew_claim", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, ints: []string{"lease_seconds"}, required: []string{"id"}},
+	{tool: "release_task", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, enums: []string{"status"}, required: []string{"id"}},
+	{tool: "lifecycle_get", base: map[string]string{}, strings: []string{"definition"}},
+	{tool: "lifecycle_init", base: map[string]string{"task_id": `"4"`}, refs: []string{"task_id"}, strings: []string{"definition"}, required: []string{"task_id"}},
+	{tool: "lifecycle_advance", base: map[string]string{"id": `"1"`, "hold": "true"}, strings: []string{"to", "reason"}, bools: []string{"hold"},
+		objects: []string{"evidence", "checks"}, required: []string{"id"}},
+	{tool: "lifecycle_status", base: map[string]string{"id": `"1"`}, required: []string{"id"}},
+	{tool: "lifecycle_list", base: map[string]string{}, enums: []string{"status"}, strings: []string{"phase"}, ints: []string{"offset", "limit"}},
+}
+
 func allSpecs() []toolSpec {
-	return append(append(append(append(append([]toolSpec{}, focusSpecs...), planSpecs...), loopSpecs...), memorySpecs...), contextSpecs...)
+	return slices.Concat(focusSpecs, planSpecs, loopSpecs, memorySpecs, contextSpecs, claimLifecycleSpecs)
 }
 
 func badCases() []badCase {
@@ -401,6 +416,39 @@ func badCases() []badCase {
 	add("get_agent", "an agent that does not exist", json.RawMessage(`{"name":"nobody"}`), "name")
 	add("classify_task", "stop words only", json.RawMessage(`{"description":"the and"}`), "description")
 	add("query_tkb", "a 600-byte query", obj(map[string]string{"query": jsonString(strings.Repeat("q", 600))}), "query")
+	// Claims and lifecycles: the rules beyond the types.
+	add("claim_task", "lease over a day", json.RawMessage(`{"lease_seconds":86401}`), "lease_seconds")
+	cs = append(cs, badCase{tool: "claim_task", name: "a done task", args: json.RawMessage(`{"id":"2"}`), field: "2", code: -32005})
+	add("renew_claim", "a task nobody claimed", json.RawMessage(`{"id":"1"}`), "id")
+	add("release_task", "a task nobody claimed", json.RawMessage(`{"id":"1"}`), "id")
+	add("release_task", "a loop's status", json.RawMessage(`{"id":"5","status":"done"}`), "id")
+	add("lifecycle_get", "unknown definition", json.RawMessage(`{"definition":"nope"}`), "definition")
+	add("lifecycle_init", "unknown definition", json.RawMessage(`{"task_id":"4","definition":"nope"}`), "definition")
+	add("lifecycle_init", "a task with an open lifecycle", json.RawMessage(`{"task_id":"1"}`), "task_id")
+	cs = append(cs, badCase{tool: "lifecycle_init", name: "a done task", args: json.RawMessage(`{"task_id":"2"}`), field: "2", code: -32005})
+	for name, v := range map[string]string{`"abc"`: `"abc"`, `"0"`: `"0"`, `"-1"`: `"-1"`, `""`: `""`, `"1.5"`: `"1.5"`, "0": "0", "-1": "-1",
+		"1.5": "1.5", "1e308": "1e308", "huge int": hugeInt, "bool": "true", "array": `["1"]`, "object": `{"id":1}`, "1 MiB string": bigString} {
+		add("lifecycle_status", "id "+name, obj(map[string]string{"id": v}), "id")
+		add("lifecycle_advance", "id "+name, obj(map[string]string{"id": v, "hold": "true"}), "id")
+	}
+	cs = append(cs, badCase{tool: "lifecycle_status", name: "unknown id", args: json.RawMessage(`{"id":"999"}`), field: "999", code: -32000})
+	cs = append(cs, badCase{tool: "lifecycle_advance", name: "unknown id", args: json.RawMessage(`{"id":999,"hold":true}`), field: "999", code: -32000})
+	cs = append(cs, badCase{tool: "lifecycle_advance", name: "missing criteria", args: json.RawMessage(`{"id":"1","evidence":{"context_loaded":"read"}}`),
+		field: "branch_synced", code: -32010})
+	cs = append(cs, badCase{tool: "lifecycle_advance", name: "a failing check", args: json.RawMessage(`{"id":"1","evidence":{"context_loaded":"read"},"checks":{"branch_synced":{"command":"git pull","exit_code":1}}}`),
+		field: "exited 1", code: -32010})
+	add("lifecycle_advance", "unknown criterion", json.RawMessage(`{"id":"1","evidence":{"nope":"x"}}`), "evidence")
+	add("lifecycle_advance", "empty evidence", json.RawMessage(`{"id":"1","evidence":{"context_loaded":" "}}`), "evidence")
+	add("lifecycle_advance", "evidence over 4 KiB", json.RawMessage(`{"id":"1","evidence":{"context_loaded":`+jsonString(strings.Repeat("e", 5000))+`}}`), "evidence")
+	add("lifecycle_advance", "evidence not text", json.RawMessage(`{"id":"1","evidence":{"context_loaded":5}}`), "evidence")
+	add("lifecycle_advance", "check without exit_code", json.RawMessage(`{"id":"1","checks":{"branch_synced":{"command":"git pull"}}}`), "exit_code")
+	add("lifecycle_advance", "check without command", json.RawMessage(`{"id":"1","checks":{"branch_synced":{"command":" ","exit_code":0}}}`), "checks")
+	add("lifecycle_advance", "check not an object", json.RawMessage(`{"id":"1","checks":{"branch_synced":"ok"}}`), "checks")
+	add("lifecycle_advance", "unknown phase", json.RawMessage(`{"id":"1","to":"NOPE"}`), "to")
+	add("lifecycle_advance", "skipping a phase", json.RawMessage(`{"id":"1","to":"PLAN"}`), "to")
+	add("lifecycle_advance", "loop back without a reason", json.RawMessage(`{"id":"1","to":"SYNC"}`), "reason")
+	add("lifecycle_advance", "hold with to", json.RawMessage(`{"id":"1","to":"SYNC","hold":true,"reason":"r"}`), "to")
+	add("lifecycle_list", "phase over 40 characters", json.RawMessage(`{"phase":`+jsonString(strings.Repeat("P", 41))+`}`), "phase")
 	add("update_current_task", "body over 1 MiB", json.RawMessage(`{"body":`+bigString+`}`), "body")
 	add("update_current_task", "invalid UTF-8 body", json.RawMessage("{\"body\":\"bad \xed\xa0\x80 body\"}"), "body")
 	add("update_current_task", "lone surrogate in body", json.RawMessage(`{"body":"bad \udc00 body"}`), "body")
@@ -439,8 +487,13 @@ func storeState(t *testing.T, s *cairntest.Server) string {
 		{"session", args{"action": "get", "session_id": "s1"}},
 		{"branch", args{"action": "list"}},
 		{"branch", args{"action": "get", "branch": "main"}},
+		{"get_tasks", args{"limit": 50}},
+		{"get_task", args{"id": "3"}},
+		{"lifecycle_list", args{"limit": 100}},
+		{"lifecycle_status", args{"id": "1"}},
 	} {
 		r := s.OK(c.tool, c.args)
+		delete(r.Structured, "secondsInPhase") // the clock moves; the state does not
 		j, err := json.Marshal(r.Structured)
 		if err != nil {
 			t.Fatal(err)
@@ -469,6 +522,11 @@ func TestBadInput(t *testing.T) {
 	s.OK("observation", args{"type": "insight", "title": "an insight", "discovery_tokens": 10})
 	s.OK("session", args{"action": "start", "goal": "g"})
 	s.OK("branch", args{"action": "save", "branch": "main", "notes": "n"})
+	s.OK("claim_task", args{"id": "3"})
+	if id := s.OK("lifecycle_init", args{"task_id": "1"}).Structured["id"]; id != float64(1) {
+		t.Fatalf("the lifecycle is %v, want 1", id)
+	}
+	s.OK("lifecycle_advance", args{"id": "1", "evidence": map[string]string{"context_loaded": "read the memory"}, "hold": true})
 	before := storeState(t, s)
 	state := before
 

@@ -90,3 +90,41 @@ func TestLoopsCLI(t *testing.T) {
 		t.Fatalf("cairn loops --all:\n%s", out)
 	}
 }
+
+// TestClaimsCLI: the people's view shows who holds a task, until when, and
+// the phase of its lifecycle.
+func TestClaimsCLI(t *testing.T) {
+	dir := cairntest.Project(t)
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--agent", "ann", "--toolsets", "default,lifecycle"}})
+	id := s.OK("create_task", args{"title": "Export"}).Str("id")
+	until := s.OK("claim_task", args{"id": id}).Structured["claim"].(map[string]any)["until"].(string)
+	s.OK("lifecycle_init", args{"task_id": id})
+	when := strings.Replace(until, "T", " ", 1)
+	want := "Export [phase SYNC, lifecycle 1] [claimed by ann until " + when + "]"
+	if out := cairn(t, dir, false, "tasks"); !strings.Contains(out, want) {
+		t.Errorf("cairn tasks lacks %q:\n%s", want, out)
+	}
+	if out := cairn(t, dir, false, "show", id); !strings.Contains(out, "[phase SYNC, lifecycle 1] [claimed by ann until "+when+"]") {
+		t.Errorf("cairn show lacks the claim and phase:\n%s", out)
+	}
+	if out := cairn(t, dir, false, "tasks", "--json"); !strings.Contains(out, `"agent": "ann"`) || !strings.Contains(out, `"until": "`+until+`"`) || !strings.Contains(out, `"phase": "SYNC"`) {
+		t.Errorf("cairn tasks --json lacks the claim and phase:\n%s", out)
+	}
+	s.OK("lifecycle_advance", args{"id": 1, "evidence": map[string]string{"context_loaded": "read", "branch_synced": "abc"}})
+	s.OK("lifecycle_advance", args{"id": 1, "to": "SYNC", "reason": "main moved"})
+	if out := cairn(t, dir, false, "lifecycles"); !strings.Contains(out, "asdd") || !strings.Contains(out, "SYNC") || !strings.Contains(out, "Export") {
+		t.Errorf("cairn lifecycles:\n%s", out)
+	}
+	out := cairn(t, dir, false, "lifecycle", "1")
+	for _, want := range []string{"Lifecycle 1 (asdd) on task " + id, "phase SYNC (1 of 8)", "missing  branch_synced", "SYNC → STORY", "STORY → SYNC", "(loop back: main moved)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("cairn lifecycle 1 lacks %q:\n%s", want, out)
+		}
+	}
+	if msg := cairn(t, dir, true, "lifecycle", "9"); !strings.Contains(msg, "lifecycle 9 not found") {
+		t.Errorf("cairn lifecycle 9: %s", msg)
+	}
+	if msg := cairn(t, dir, true, "lifecycles", "--status", "finished"); !strings.Contains(msg, "status") {
+		t.Errorf("cairn lifecycles --status finished: %s", msg)
+	}
+}

@@ -457,3 +457,36 @@ func BenchmarkFocusZen(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFocusComplete is complete_current_task's service call on the
+// 10,000-task plan when focus moves to a sibling (the first focus rule,
+// which judges the sibling's readiness).
+func BenchmarkFocusComplete(b *testing.B) {
+	ctx := context.Background()
+	f := openPlanBenchProject(b).Focus
+	const agent = "bench-complete"
+	if _, err := f.CreateNewTask(ctx, agent, "bench root", ""); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		if _, err := f.CreateNewTask(ctx, agent, fmt.Sprint("left ", i), ""); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.ExtendCurrentTask(ctx, agent, fmt.Sprint("right ", i), ""); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		c, err := f.CompleteCurrentTask(ctx, agent, false)
+		if err != nil || c.Next.Title != fmt.Sprint("left ", i) {
+			b.Fatalf("%+v %v", c.Next, err)
+		}
+		b.StopTimer()
+		if _, err := f.CompleteCurrentTask(ctx, agent, false); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/lifecycle"
 	"github.com/cairn-dev/cairn/internal/loop"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
@@ -27,6 +28,8 @@ const (
 	CodeUnavailable  = -32006 // the store is busy or cannot be opened; retry
 	CodeTransition   = -32007 // the loop's state does not allow the operation
 	CodeOpenDeps     = -32008 // a task cannot be done while a dependency is open
+	CodeClaimed      = -32009 // another agent holds a live claim on the task
+	CodeIncomplete   = -32010 // a phase's exit criteria lack evidence
 	CodeInvalid      = -32602 // an argument is missing or wrong
 	CodeInternal     = -32603 // a bug or an I/O failure; the server log has details
 )
@@ -57,6 +60,14 @@ func errorResult(ctx context.Context, log *slog.Logger, tool string, err error) 
 func classify(err error) ToolError {
 	msg := message(err)
 	switch {
+	case errors.Is(err, task.ErrClaimed):
+		return ToolError{CodeClaimed, "claimed", msg + "; " + toolHints(problem.ClaimFree)}
+	case errors.Is(err, lifecycle.ErrIncomplete):
+		return ToolError{CodeIncomplete, "criteria_missing", msg + "; nothing changed: give evidence (checks for gates) for them and advance again"}
+	case errors.Is(err, lifecycle.ErrMalformed):
+		return ToolError{CodeInvalid, "invalid_definition", "definition file " + msg + "; fix the file (lifecycle_get shows the built-in format)"}
+	case errors.Is(err, lifecycle.ErrNotFound):
+		return ToolError{CodeNotFound, "not_found", msg + "; " + toolHints(problem.ListLifecycles)}
 	case errors.Is(err, task.ErrInvalid):
 		// A field error is the whole message: no service prefix in front of it.
 		return ToolError{CodeInvalid, "invalid_argument", msg}
@@ -105,6 +116,18 @@ func message(err error) string {
 	if nf, ok := errors.AsType[*task.NotFoundError](err); ok {
 		return nf.Error()
 	}
+	if ce, ok := errors.AsType[*task.ClaimedError](err); ok {
+		return ce.Error()
+	}
+	if me, ok := errors.AsType[*lifecycle.MissingError](err); ok {
+		return me.Error()
+	}
+	if pe, ok := errors.AsType[*lifecycle.ParseError](err); ok {
+		return pe.Error()
+	}
+	if nf, ok := errors.AsType[*lifecycle.NotFoundError](err); ok {
+		return nf.Error()
+	}
 	if nf, ok := errors.AsType[*memory.NotFoundError](err); ok {
 		return nf.Error()
 	}
@@ -148,6 +171,16 @@ func toolHints(a problem.Action) string {
 		return "start one with session action start"
 	case problem.ListBranches:
 		return "use branch with action list to see the saved branches, or save one first"
+	case problem.ClaimTask:
+		return "use claim_task first"
+	case problem.ClaimFree:
+		return "claim_task without id picks a free task"
+	case problem.ListLifecycles:
+		return "use lifecycle_list to see them"
+	case problem.StartLifecycle:
+		return "use lifecycle_init to start a new one"
+	case problem.AdvanceOpen:
+		return "use lifecycle_advance on the open one"
 	}
 	return ""
 }

@@ -330,6 +330,7 @@ type outlineNode struct {
 	ParentID    string         `json:"parent_id,omitempty"` // only on a node whose parent is outside the page
 	CreatedAt   string         `json:"created_at"`
 	CompletedAt string         `json:"completed_at,omitempty"`
+	Phase       string         `json:"phase,omitempty"` // of its open lifecycle
 	SubTasks    []*outlineNode `json:"sub_tasks,omitempty"`
 }
 
@@ -363,7 +364,7 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 		out.NextTaskID = nextID(p.Zen)
 	}
 	if format == "json" {
-		out.Tasks = nest(p.Outline, p.Current)
+		out.Tasks = nest(p.Outline, p.Current, p.Phases)
 		b, err := json.Marshal(out)
 		return string(b), out, err
 	}
@@ -380,6 +381,9 @@ func renderOutline(p service.Picture) string {
 	for _, e := range p.Outline {
 		b.WriteString(strings.Repeat("  ", e.Depth))
 		fmt.Fprintf(&b, "%s (%s)", label(e.Task), focusStatus(e.Task, p.Current))
+		if ph := p.Phases[e.ID]; ph != "" {
+			b.WriteString(" [phase " + ph + "]")
+		}
 		if e.ID == p.Current {
 			b.WriteString(" <-- YOU ARE HERE")
 		}
@@ -404,12 +408,12 @@ func renderOutline(p service.Picture) string {
 
 // nest turns a window of the outline back into a tree. A node whose parent
 // is outside the window is a top-level node that names its parent.
-func nest(page []task.Entry, current task.ID) []*outlineNode {
+func nest(page []task.Entry, current task.ID, phases map[task.ID]string) []*outlineNode {
 	byID := make(map[task.ID]*outlineNode, len(page))
 	var roots []*outlineNode
 	for _, e := range page {
 		n := &outlineNode{TaskID: e.ID.String(), Title: e.Title, Status: focusStatus(e.Task, current),
-			IsCurrent: e.ID == current, CreatedAt: ts(e.CreatedAt), CompletedAt: ts(e.CompletedAt)}
+			IsCurrent: e.ID == current, CreatedAt: ts(e.CreatedAt), CompletedAt: ts(e.CompletedAt), Phase: phases[e.ID]}
 		byID[e.ID] = n
 		if p, ok := byID[e.ParentID]; ok {
 			p.SubTasks = append(p.SubTasks, n)

@@ -142,7 +142,7 @@ func planTools() []tool {
 			Description: "Delete a task and its subtasks; other tasks stop depending on them."},
 			deleteTask),
 		declare(ts, mcp.Tool{Name: "get_next_task", Annotations: readOnly,
-			Description: "The best task to do now (dependencies done, by priority) and why."},
+			Description: "The best task to do now (dependencies done, by priority) and why; skips tasks other agents claimed."},
 			getNextTask),
 		declare(ts, mcp.Tool{Name: "query_tasks", Annotations: readOnly,
 			Description: "Tasks filtered, sorted (priority|created|updated|status, asc|desc) and projected to chosen fields."},
@@ -187,6 +187,21 @@ type planTask struct {
 	Dependents   []taskLink `json:"dependents,omitempty"`
 	Subtasks     []taskLink `json:"subtasks,omitempty"`
 	ImportedFrom []string   `json:"importedFrom,omitempty"` // e.g. "imported from tasks.json (taskmaster:master) task 3"
+	Claim        *claimOut  `json:"claim,omitempty"`
+	Lifecycle    *phaseOut  `json:"lifecycle,omitempty"`
+}
+
+// phaseOut is a task's open lifecycle as results show it.
+type phaseOut struct {
+	ID    int64  `json:"id"`
+	Phase string `json:"phase"`
+}
+
+func phaseOf(m *service.LifecycleMark) *phaseOut {
+	if m == nil {
+		return nil
+	}
+	return &phaseOut{ID: m.ID, Phase: m.Phase}
 }
 
 // taskLink is another task named in a result.
@@ -244,6 +259,7 @@ func full(d service.Detail) planTask {
 	for _, r := range d.Imports {
 		p.ImportedFrom = append(p.ImportedFrom, r.String())
 	}
+	p.Claim, p.Lifecycle = claimOf(d.Claim, false), phaseOf(d.Lifecycle)
 	return p
 }
 
@@ -258,6 +274,10 @@ func line(p planTask) string {
 	if len(p.Dependencies) > 0 {
 		b.WriteString(" [after " + strings.Join(p.Dependencies, ",") + "]")
 	}
+	if p.Lifecycle != nil {
+		fmt.Fprintf(&b, " [phase %s, lifecycle %d]", p.Lifecycle.Phase, p.Lifecycle.ID)
+	}
+	b.WriteString(claimText(p.Claim))
 	return b.String()
 }
 
@@ -354,6 +374,7 @@ func renderTasks(page service.TaskPage) (string, any, error) {
 	lines := []string{pageText(len(page.Items), page.Offset, page.Total, page.NextOffset)}
 	for _, it := range page.Items {
 		p := item(it.Task, it.Deps)
+		p.Claim, p.Lifecycle = claimOf(it.Claim, false), phaseOf(it.Lifecycle)
 		out.Tasks = append(out.Tasks, p)
 		lines = append(lines, line(p))
 	}
@@ -472,14 +493,15 @@ type nextOut struct {
 	Task      *planTask `json:"task"`
 	Rationale string    `json:"rationale"`
 	Unblocks  []string  `json:"unblocks,omitempty"`
+	Skipped   int       `json:"skippedClaimed,omitempty"`
 }
 
 func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, error) {
-	r, err := c.Plan.Next(ctx, service.NextQuery{Statuses: in.Status, Priorities: in.Priority})
+	r, err := c.Plan.Next(ctx, service.NextQuery{Statuses: in.Status, Priorities: in.Priority, Agent: c.agent})
 	if err != nil {
 		return "", nil, err
 	}
-	out := nextOut{Rationale: r.Rationale}
+	out := nextOut{Rationale: r.Rationale, Skipped: r.Skipped}
 	if r.Task == nil {
 		if r.Hint != "" {
 			out.Rationale += "; " + toolHints(r.Hint) + "."

@@ -80,7 +80,19 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 	} else {
 		fmt.Fprintf(&b, "\n## YOU ARE HERE\n[%s] %s\n", cur.Task.ID, cur.Task.Title)
 	}
-	next, err := svc.Plan.Next(ctx, service.NextQuery{})
+	if svc.Lifecycles != nil {
+		open, err := svc.Lifecycles.List(ctx, service.LifecycleList{Status: "open", Page: service.Page{Limit: 5}})
+		if err != nil {
+			return nil, promptError(ctx, s, "session_restore", err)
+		}
+		if open.Total > 0 {
+			fmt.Fprintf(&b, "\n## Lifecycles in progress (%d)\n", open.Total)
+			for _, l := range open.Items {
+				fmt.Fprintf(&b, "- [%s] %s: phase %s (lifecycle %d, %s)\n", l.Task.ID, l.Task.Title, l.Phase, l.ID, l.Definition)
+			}
+		}
+	}
+	next, err := svc.Plan.Next(ctx, service.NextQuery{Agent: s.agent(req)})
 	if err != nil {
 		return nil, promptError(ctx, s, "session_restore", err)
 	}

@@ -102,6 +102,7 @@ var toolsets = []toolset{
 	{"memory", "project memory: 3-layer search, decisions, mistakes, conventions, observations", true},
 	{"session", "working sessions (threaded) and git-branch context", false},
 	{"context", "session start in one call (bootstrap), project detection, configuration, next steps", false},
+	{"lifecycle", "phases with exit criteria and gates for a story: advance with evidence, loop back", false},
 }
 
 // tool is one tool's declaration: its toolset, its MCP definition and a
@@ -119,7 +120,7 @@ func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotat
 
 // allTools is every declared tool, in declaration order.
 func allTools() []tool {
-	return slices.Concat(focusTools(), planTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools())
+	return slices.Concat(focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools())
 }
 
 type server struct {

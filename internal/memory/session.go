@@ -23,6 +23,9 @@ type NotFoundError struct {
 
 func (e *NotFoundError) Error() string { return fmt.Sprintf("%s %s not found", e.Kind, e.ID) }
 
+// Refusal marks the message as one a user reads as it is.
+func (e *NotFoundError) Refusal() {}
+
 // Unwrap makes every NotFoundError an ErrNotFound.
 func (e *NotFoundError) Unwrap() error { return ErrNotFound }
 

@@ -66,6 +66,11 @@ const (
 	ExportMemory   Action = "export the memory first"
 	RetryEmbedding Action = "retry the embeddings later (memory backfill)"
 	ForceDone      Action = "or mark it done anyway with force"
+	ClaimTask      Action = "claim the task first"
+	ClaimFree      Action = "claim a free task instead"
+	ListLifecycles Action = "list the lifecycles"
+	StartLifecycle Action = "start a new lifecycle"
+	AdvanceOpen    Action = "advance the open lifecycle instead"
 )
 
 func (a Action) String() string { return string(a) }
@@ -123,6 +128,14 @@ func join(fix, hint string) string {
 	return fix + "; " + hint
 }
 
+// Refusal is implemented by a domain's own error types (task not found,
+// dependency cycle) whose message is already the one sentence a user reads,
+// so Message shows it without the wrapping around it.
+type Refusal interface {
+	error
+	Refusal()
+}
+
 // Message is what a user reads for err: the innermost refusal (an Error or
 // a FieldError) rendered with r, without the wrapping its callers added for
 // their logs; any other error is err.Error(). ok reports whether a refusal
@@ -133,6 +146,9 @@ func Message(err error, r Renderer) (msg string, ok bool) {
 	}
 	if pe, found := errors.AsType[*Error](err); found {
 		return pe.Render(r), true
+	}
+	if rf, found := errors.AsType[Refusal](err); found {
+		return rf.Error(), true
 	}
 	return err.Error(), false
 }

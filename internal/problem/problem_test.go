@@ -31,6 +31,7 @@ func TestMessage(t *testing.T) {
 			"id is 3: pass a loop id; start one with create_new_task"},
 		{"field error hint only", &problem.FieldError{Field: "status", Problem: "is wrong", Hint: problem.ListLoops},
 			"status is wrong: list the loops"},
+		{"a domain's refusal drops its wrapping", fmt.Errorf("loop status: %w", refusal{}), "task 1 not found"},
 		{"other error", fmt.Errorf("open: %w", errKind), "open: kind"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -52,3 +53,8 @@ func TestClip(t *testing.T) {
 		t.Errorf("Quote = %s", got)
 	}
 }
+
+type refusal struct{}
+
+func (refusal) Error() string { return "task 1 not found" }
+func (refusal) Refusal()      {}

@@ -239,6 +239,8 @@ type Picture struct {
 	NextOffset int     // zero: this is the last page
 	Current    task.ID // zero in zen
 	Zen        Zen     // in zen: what to start
+	// Phases are the phases of the open lifecycles, by task.
+	Phases map[task.ID]string
 }
 
 // BigPicture returns a page of the outline of every visible task (a line a
@@ -257,6 +259,16 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 		outline := task.Outline(all)
 		lo, hi, next := page.window(len(outline))
 		p.Outline, p.Total, p.NextOffset = outline[lo:hi], len(outline), next
+		marks, err := lifecycleMarks(ctx, tx, nil)
+		if err != nil {
+			return err
+		}
+		for id, m := range marks {
+			if p.Phases == nil {
+				p.Phases = map[task.ID]string{}
+			}
+			p.Phases[id] = m.Phase
+		}
 		cur, ok, err := current(ctx, tx, agent)
 		if err != nil {
 			return err
@@ -345,6 +357,10 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 	if err := tx.UpdateTask(ctx, t); err != nil {
 		return task.Task{}, err
 	}
+	// A closed task is nobody's work any more: its claim ends.
+	if _, err := tx.ReleaseClaim(ctx, t.ID, ""); err != nil {
+		return task.Task{}, err
+	}
 	if status == task.StatusDone {
 		if err := tx.Archive(ctx, task.Completion{TaskID: t.ID, ParentID: t.ParentID, Title: t.Title,
 			Body: t.Body, CreatedAt: t.CreatedAt, CompletedAt: now}); err != nil {
@@ -429,41 +445,115 @@ func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (task.ID, error
 			parent = &p
 		}
 	}
-	// Readiness needs the whole plan; it is read once, and only if a
-	// sibling or the search from the end has to be judged.
+	// A sibling's readiness is judged from its own and its ancestors'
+	// dependencies (few reads); the search from the end, which the first
+	// two rules almost always spare, reads the whole plan once.
+	var rerr error
+	rd := newReadiness(ctx, tx)
+	siblingReady := func(t task.Task) bool {
+		if rerr != nil {
+			return false
+		}
+		ok, err := rd.ready(t)
+		if err != nil {
+			rerr = err
+		}
+		return ok
+	}
 	var (
 		all   []task.Task
 		board *task.Board
-		lerr  error
 	)
 	load := func() {
-		if board != nil || lerr != nil {
+		if board != nil || rerr != nil {
 			return
 		}
-		if all, lerr = tx.Tasks(ctx); lerr != nil {
+		if all, rerr = tx.Tasks(ctx); rerr != nil {
 			return
 		}
 		var deps task.Deps
-		if deps, lerr = tx.Deps(ctx); lerr == nil {
+		if deps, rerr = tx.Deps(ctx); rerr == nil {
 			board = task.NewBoard(all, deps)
 		}
 	}
-	ready := func(t task.Task) bool {
-		load()
-		return board != nil && board.Ready(t.ID)
-	}
 	outline := func() ([]task.Entry, error) {
 		load()
-		if lerr != nil {
-			return nil, lerr
+		if rerr != nil {
+			return nil, rerr
 		}
 		return task.Outline(all), nil
 	}
+	ready := func(t task.Task) bool {
+		if board == nil {
+			return siblingReady(t)
+		}
+		return board.Ready(t.ID)
+	}
 	id, err := task.NextFocus(left.ID, sibs, parent, outline, ready)
-	if lerr != nil {
-		return 0, lerr
+	if rerr != nil {
+		return 0, rerr
 	}
 	return id, err
+}
+
+// readiness tells whether tasks are ready (see task.Board.Ready) with a few
+// reads each, remembering what it read: for a handful of tasks it is far
+// cheaper than building the board of the whole plan.
+type readiness struct {
+	ctx   context.Context
+	tx    store.Tx
+	waits map[task.ID]bool // a task, or one of its ancestors, has an open dependency
+}
+
+func newReadiness(ctx context.Context, tx store.Tx) *readiness {
+	return &readiness{ctx: ctx, tx: tx, waits: map[task.ID]bool{}}
+}
+
+// ready reports whether t is pending or in progress and neither it nor an
+// ancestor waits on an open dependency.
+func (r *readiness) ready(t task.Task) (bool, error) {
+	if t.Status != task.StatusPending && t.Status != task.StatusInProgress {
+		return false, nil
+	}
+	w, err := r.waiting(t)
+	return !w, err
+}
+
+func (r *readiness) waiting(t task.Task) (bool, error) {
+	if w, ok := r.waits[t.ID]; ok {
+		return w, nil
+	}
+	deps, err := r.tx.TaskDeps(r.ctx, t.ID)
+	if err != nil {
+		return false, err
+	}
+	w := false
+	for _, d := range deps {
+		dt, err := r.tx.Task(r.ctx, d)
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		if !dt.Status.Satisfied() {
+			w = true
+			break
+		}
+	}
+	if !w && t.ParentID != 0 {
+		p, err := r.tx.Task(r.ctx, t.ParentID)
+		switch {
+		case err == nil:
+			if w, err = r.waiting(p); err != nil {
+				return false, err
+			}
+		case !isNotFound(err):
+			return false, err
+		}
+	}
+	r.waits[t.ID] = w
+	return w, nil
 }
 
 // currentAfter returns the agent's current task after a change, zero in zen.
@@ -705,20 +795,21 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, err
 
 // Set is every service of one project, as the surfaces use them.
 type Set struct {
-	Focus  *Focus
-	Plan   *Plan
-	Loops  *Loops
-	Memory *Memory
-	Brain  *Brain
+	Focus      *Focus
+	Plan       *Plan
+	Loops      *Loops
+	Memory     *Memory
+	Brain      *Brain
+	Lifecycles *Lifecycles
 }
 
 // NewSet returns every service over one store. now, if not nil, is their
 // clock (a test fixes it so answers are the same on every run).
 func NewSet(st store.Store, mopts MemoryOptions, now func() time.Time) *Set {
-	s := &Set{Focus: NewFocus(st), Plan: NewPlan(st), Loops: NewLoops(st), Memory: NewMemory(st, mopts)}
+	s := &Set{Focus: NewFocus(st), Plan: NewPlan(st), Loops: NewLoops(st), Memory: NewMemory(st, mopts), Lifecycles: NewLifecycles(st, "")}
 	s.Focus.plan = s.Plan
 	if now != nil {
-		s.Focus.now, s.Plan.now, s.Loops.now, s.Memory.now = now, now, now, now
+		s.Focus.now, s.Plan.now, s.Loops.now, s.Memory.now, s.Lifecycles.now = now, now, now, now, now
 	}
 	return s
 }

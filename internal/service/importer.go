@@ -167,6 +167,9 @@ func (e *ImportCycleError) Error() string {
 		e.Source, strings.Join(e.Path, " → "))
 }
 
+// Refusal marks the message as one a user reads as it is.
+func (e *ImportCycleError) Refusal() {}
+
 // Unwrap makes every ImportCycleError a task.ErrCycle.
 func (e *ImportCycleError) Unwrap() error { return task.ErrCycle }
 

@@ -24,12 +24,13 @@ type PageRule struct {
 
 // The lists' page rules.
 var (
-	PlanPage     = PageRule{Default: 20, Max: 50}    // get_tasks, query_tasks, `cairn tasks`, loops
-	OutlinePage  = PageRule{Default: 200, Max: 1000} // the focus outline, a line a task
-	ArchivePage  = PageRule{Default: 20, Max: 100}   // completed tasks
-	MemoryPage   = PageRule{Default: 10, Max: 50}    // memory search
-	SessionPage  = PageRule{Default: 20, Max: 50}    // the session list
-	DiagnosePage = PageRule{Default: 3, Max: 10}     // diagnose_error's similar mistakes
+	PlanPage      = PageRule{Default: 20, Max: 50}    // get_tasks, query_tasks, `cairn tasks`, loops
+	OutlinePage   = PageRule{Default: 200, Max: 1000} // the focus outline, a line a task
+	ArchivePage   = PageRule{Default: 20, Max: 100}   // completed tasks
+	MemoryPage    = PageRule{Default: 10, Max: 50}    // memory search
+	SessionPage   = PageRule{Default: 20, Max: 50}    // the session list
+	DiagnosePage  = PageRule{Default: 3, Max: 10}     // diagnose_error's similar mistakes
+	LifecyclePage = PageRule{Default: 20, Max: 100}   // lifecycle_list, `cairn lifecycles`
 )
 
 // apply checks p against the rule and fills in the default limit.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -73,10 +74,12 @@ type Detail struct {
 	Deps       []task.Task // the tasks it depends on, in id order
 	Dependents []task.Task // the tasks that depend on it, in id order
 	Subtasks   []task.Task // its children, in order
+	Claim      *task.Claim // the live claim on it; nil: none
+	Lifecycle  *LifecycleMark
 	Imports    []ImportRef // where it was imported from; only Get fills it
 }
 
-func detail(ctx context.Context, tx store.Tx, t task.Task) (Detail, error) {
+func detail(ctx context.Context, tx store.Tx, t task.Task, now time.Time) (Detail, error) {
 	d := Detail{Task: t}
 	load := func(ids []task.ID, err error) ([]task.Task, error) {
 		if err != nil {
@@ -100,8 +103,22 @@ func detail(ctx context.Context, tx store.Tx, t task.Task) (Detail, error) {
 	if d.Dependents, err = load(tx.Dependents(ctx, t.ID)); err != nil {
 		return Detail{}, err
 	}
-	d.Subtasks, err = tx.Children(ctx, t.ID, false)
-	return d, err
+	if d.Subtasks, err = tx.Children(ctx, t.ID, false); err != nil {
+		return Detail{}, err
+	}
+	if c, ok, err := tx.TaskClaim(ctx, t.ID); err != nil {
+		return Detail{}, err
+	} else if ok && c.Live(now) {
+		d.Claim = &c
+	}
+	marks, err := lifecycleMarks(ctx, tx, []task.ID{t.ID})
+	if err != nil {
+		return Detail{}, err
+	}
+	if m, ok := marks[t.ID]; ok {
+		d.Lifecycle = &m
+	}
+	return d, nil
 }
 
 // Get returns one task with its body, dependencies, dependents and subtasks.
@@ -112,7 +129,7 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 		if err != nil {
 			return err
 		}
-		if d, err = detail(ctx, tx, t); err != nil {
+		if d, err = detail(ctx, tx, t, p.now()); err != nil {
 			return err
 		}
 		ms, err := tx.ImportsOf(ctx, t.ID)
@@ -128,7 +145,9 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 // Item is a task in a list: no body, with its dependency ids.
 type Item struct {
 	task.Task
-	Deps []task.ID
+	Deps      []task.ID
+	Claim     *task.Claim // a live claim; nil: none
+	Lifecycle *LifecycleMark
 }
 
 // TaskQuery is a request for a page of the plan's tasks, as a caller
@@ -245,8 +264,23 @@ func (p *Plan) List(ctx context.Context, q TaskQuery) (TaskPage, error) {
 		if err != nil {
 			return err
 		}
+		claims, err := tx.Claims(ctx, p.now())
+		if err != nil {
+			return err
+		}
+		marks, err := lifecycleMarks(ctx, tx, ids)
+		if err != nil {
+			return err
+		}
 		for _, t := range ts {
-			out.Items = append(out.Items, Item{Task: t, Deps: deps[t.ID]})
+			it := Item{Task: t, Deps: deps[t.ID]}
+			if c, ok := claims[t.ID]; ok {
+				it.Claim = &c
+			}
+			if m, ok := marks[t.ID]; ok {
+				it.Lifecycle = &m
+			}
+			out.Items = append(out.Items, it)
 		}
 		return nil
 	})
@@ -374,7 +408,7 @@ func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (su
 		if t, err = tx.Task(ctx, t.ID); err != nil {
 			return err
 		}
-		parent, err = detail(ctx, tx, t)
+		parent, err = detail(ctx, tx, t, p.now())
 		return err
 	})
 	if err != nil {
@@ -433,7 +467,7 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, err
 	if t, err = setStatus(ctx, tx, t, in.Status, now, in.Force); err != nil {
 		return Detail{}, err
 	}
-	return detail(ctx, tx, t)
+	return detail(ctx, tx, t, p.now())
 }
 
 // setStatus moves t to status by the one model's rules: completion is
@@ -528,7 +562,7 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 				return err
 			}
 		}
-		d, err = detail(ctx, tx, t)
+		d, err = detail(ctx, tx, t, p.now())
 		return err
 	})
 	if err != nil {
@@ -600,26 +634,28 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 	if len(released) == 0 {
 		return r, nil
 	}
-	rest, err := tx.Tasks(ctx)
-	if err != nil {
-		return Deleted{}, err
-	}
-	deps, err := tx.Deps(ctx)
-	if err != nil {
-		return Deleted{}, err
-	}
-	b := task.NewBoard(rest, deps)
 	ids := make([]task.ID, 0, len(released))
 	for id := range released {
 		ids = append(ids, id)
 	}
 	task.SortIDs(ids)
+	rd := newReadiness(ctx, tx)
 	for _, id := range ids {
-		if x := b.Tasks[id]; x != nil {
-			r.Released = append(r.Released, *x)
-			if b.Ready(id) {
-				r.Ready = append(r.Ready, id)
-			}
+		x, err := tx.Task(ctx, id)
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return Deleted{}, err
+		}
+		x.Body = ""
+		r.Released = append(r.Released, x)
+		ok, err := rd.ready(x)
+		if err != nil {
+			return Deleted{}, err
+		}
+		if ok {
+			r.Ready = append(r.Ready, id)
 		}
 	}
 	return r, nil
@@ -696,6 +732,7 @@ func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 type NextQuery struct {
 	Statuses   []string
 	Priorities []string
+	Agent      string // the caller: tasks other agents claimed are left out; empty: claims are not looked at
 }
 
 // Recommendation is get_next_task's answer.
@@ -704,10 +741,12 @@ type Recommendation struct {
 	Rationale string
 	Hint      problem.Action // what to look at when nothing is ready
 	Unblocks  []task.Task
+	Skipped   int // better candidates passed over: other agents hold them
 }
 
 // Next recommends the task to work on next (see task.Board.Next for the rule)
-// and says why in one sentence.
+// and says why in one sentence. With q.Agent set, tasks other agents hold a
+// live claim on are left out, and counted.
 func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 	var (
 		f   task.NextFilter
@@ -723,7 +762,11 @@ func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 	if err != nil {
 		return Recommendation{}, fmt.Errorf("next task: %w", err)
 	}
-	t, ok := b.Next(f)
+	skip, err := p.heldByOthers(ctx, q.Agent)
+	if err != nil {
+		return Recommendation{}, fmt.Errorf("next task: %w", err)
+	}
+	t, skipped, ok := b.NextExcept(f, skip)
 	if !ok {
 		open, blocked := 0, 0
 		for _, x := range b.Tasks {
@@ -734,14 +777,16 @@ func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 				}
 			}
 		}
-		msg := "Nothing to do: no open task matches."
+		if skipped > 0 {
+			return Recommendation{Rationale: "No task is free: other agents hold every ready one (" + strconv.Itoa(skipped) + ").", Skipped: skipped}, nil
+		}
 		if open > 0 {
 			return Recommendation{Rationale: fmt.Sprintf("No task is ready: %d open, %d of them blocked or waiting on dependencies", open, blocked),
 				Hint: problem.ListBlocked}, nil
 		}
-		return Recommendation{Rationale: msg}, nil
+		return Recommendation{Rationale: "Nothing to do: no open task matches."}, nil
 	}
-	r := Recommendation{Task: t}
+	r := Recommendation{Task: t, Skipped: skipped}
 	var why []string
 	why = append(why, string(t.Priority)+" priority")
 	if n := len(b.Deps[t.ID]); n > 0 {
@@ -767,6 +812,9 @@ func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 		r.Rationale += "; finishing it unblocks " + strings.Join(names, ", ") + "."
 	default:
 		r.Rationale += fmt.Sprintf("; finishing it unblocks %d tasks.", n)
+	}
+	if skipped > 0 {
+		r.Rationale += " Skipped " + strconv.Itoa(skipped) + " that other agents hold."
 	}
 	return r, nil
 }
@@ -849,7 +897,7 @@ func (p *Plan) DeleteSubtask(ctx context.Context, ref string) (Detail, error) {
 		if err != nil {
 			return err
 		}
-		parent, err = detail(ctx, tx, pt)
+		parent, err = detail(ctx, tx, pt, p.now())
 		return err
 	})
 	if err != nil {

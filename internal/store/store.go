@@ -187,6 +187,8 @@ type Tx interface {
 	LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]LoopEvent, int, error)
 
 	MemoryTx
+	ClaimTx
+	LifecycleTx
 
 	// Completions returns archived completions in the order they happened
 	// (newestFirst reverses it), paged, and how many there are in all.

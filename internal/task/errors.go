@@ -77,5 +77,8 @@ func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("task %s not found", e.ID)
 }
 
+// Refusal marks the message as one a user reads as it is.
+func (e *NotFoundError) Refusal() {}
+
 // Unwrap makes every NotFoundError an ErrNotFound.
 func (e *NotFoundError) Unwrap() error { return ErrNotFound }

@@ -28,6 +28,9 @@ func (e *CycleError) Error() string {
 // ErrCycle is what every CycleError is.
 var ErrCycle = fmt.Errorf("dependency cycle")
 
+// Refusal marks the message as one a user reads as it is.
+func (e *CycleError) Refusal() {}
+
 // Unwrap makes every CycleError an ErrCycle.
 func (e *CycleError) Unwrap() error { return ErrCycle }
 
@@ -427,6 +430,32 @@ func (b *Board) Next(f NextFilter) (best *Task, ok bool) {
 		}
 	}
 	return nil, false
+}
+
+// NextExcept is Next passing over the candidates skip selects (such as
+// tasks other agents have claimed); skipped counts those it passed over
+// that would have come first.
+func (b *Board) NextExcept(f NextFilter, skip func(ID) bool) (best *Task, skipped int, ok bool) {
+	if skip == nil {
+		best, ok = b.Next(f)
+		return best, 0, ok
+	}
+	statuses := f.Statuses
+	if len(statuses) == 0 {
+		statuses = []Status{StatusPending, StatusInProgress}
+	}
+	b.rankOnce.Do(b.rank)
+	for _, k := range b.ranked {
+		t := k.t
+		if slices.Contains(statuses, t.Status) && (len(f.Priorities) == 0 || slices.Contains(f.Priorities, t.Priority)) {
+			if skip(t.ID) {
+				skipped++
+				continue
+			}
+			return t, skipped, true
+		}
+	}
+	return nil, skipped, false
 }
 
 // rankKey is a candidate of Next with what rules 2 and 3 order it by.

@@ -386,3 +386,42 @@ func rankedIDs(b *Board) []ID {
 	}
 	return out
 }
+
+func TestNextExcept(t *testing.T) {
+	b := NewBoard([]Task{pt(1, 0, StatusPending, PriorityCritical, 0), pt(2, 0, StatusPending, PriorityHigh, 0),
+		pt(3, 0, StatusDone, PriorityCritical, 0), pt(4, 0, StatusPending, PriorityLow, 0)}, nil)
+	for _, tc := range []struct {
+		name        string
+		skip        map[ID]bool
+		want        ID
+		wantSkipped int
+	}{
+		{"nothing skipped", nil, 1, 0},
+		{"the best skipped", map[ID]bool{1: true}, 2, 1},
+		{"closed tasks are not counted", map[ID]bool{1: true, 3: true}, 2, 1},
+		{"all skipped", map[ID]bool{1: true, 2: true, 4: true}, 0, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var skip func(ID) bool
+			if tc.skip != nil {
+				skip = func(id ID) bool { return tc.skip[id] }
+			}
+			got, skipped, ok := b.NextExcept(NextFilter{}, skip)
+			var id ID
+			if ok {
+				id = got.ID
+			}
+			if id != tc.want || skipped != tc.wantSkipped {
+				t.Errorf("NextExcept = %v, %d skipped; want %v, %d", id, skipped, tc.want, tc.wantSkipped)
+			}
+		})
+	}
+}
+
+func TestClaimLive(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c := Claim{TaskID: 1, Agent: "a", ClaimedAt: at, ExpiresAt: at.Add(time.Minute)}
+	if !c.Live(at) || !c.Live(at.Add(59*time.Second)) || c.Live(at.Add(time.Minute)) || (Claim{}).Live(at) {
+		t.Error("Live: a claim holds from its start until, not including, its expiry")
+	}
+}

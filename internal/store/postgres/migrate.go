@@ -41,9 +41,11 @@ func loadMigrations() ([]migration, error) {
 		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	// Numbers are reserved per line of work, so a build may lack some (a gap
+	// is allowed); each number is used once.
 	for i, m := range ms {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %q: expected version %d", m.name, i+1)
+		if m.version < 1 || (i > 0 && m.version == ms[i-1].version) {
+			return nil, fmt.Errorf("migration %q: version %d is not a new positive number", m.name, m.version)
 		}
 	}
 	return ms, nil
@@ -60,9 +62,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		return err
 	}
 	// The common case, an up-to-date schema, reads one row and takes no lock.
-	var current int
-	err = pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM cairn_schema`).Scan(&current)
-	if err == nil && current == len(ms) {
+	if applied, err := appliedMigrations(ctx, pool); err == nil && pending(ms, applied) == nil {
 		return nil
 	}
 	tx, err := pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
@@ -79,13 +79,19 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
 		return fmt.Errorf("create the schema version table: %w", err)
 	}
-	if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM cairn_schema`).Scan(&current); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
+	applied, err := appliedMigrations(ctx, tx)
+	if err != nil {
+		return err
 	}
-	if current > len(ms) {
-		return fmt.Errorf("database schema version %d is newer than this cairn (%d): upgrade cairn", current, len(ms))
+	last := ms[len(ms)-1].version
+	for v := range applied {
+		if v > last {
+			return fmt.Errorf("database schema version %d is newer than this cairn (%d): upgrade cairn", v, last)
+		}
 	}
-	for _, m := range ms[current:] {
+	// Numbers are reserved per line of work: a migration may arrive after a
+	// higher one, so every one not yet recorded is applied, in order.
+	for _, m := range pending(ms, applied) {
 		if _, err := tx.Exec(ctx, m.sql); err != nil {
 			return fmt.Errorf("apply migration %s: %w", m.name, err)
 		}
@@ -94,4 +100,37 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		}
 	}
 	return tx.Commit(ctx)
+}
+
+type queryer interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// appliedMigrations returns the versions recorded in cairn_schema.
+func appliedMigrations(ctx context.Context, q queryer) (map[int]bool, error) {
+	rows, err := q.Query(ctx, `SELECT version FROM cairn_schema`)
+	if err != nil {
+		return nil, fmt.Errorf("read schema versions: %w", err)
+	}
+	defer rows.Close()
+	applied := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, fmt.Errorf("read schema versions: %w", err)
+		}
+		applied[v] = true
+	}
+	return applied, rows.Err()
+}
+
+// pending returns the migrations not yet applied, in order.
+func pending(ms []migration, applied map[int]bool) []migration {
+	var out []migration
+	for _, m := range ms {
+		if !applied[m.version] {
+			out = append(out, m)
+		}
+	}
+	return out
 }

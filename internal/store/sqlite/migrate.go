@@ -43,9 +43,11 @@ func loadMigrations() ([]migration, error) {
 		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	// Numbers are reserved per line of work, so a build may lack some (a gap
+	// is allowed); each number is used once.
 	for i, m := range ms {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %q: expected version %d", m.name, i+1)
+		if m.version < 1 || (i > 0 && m.version == ms[i-1].version) {
+			return nil, fmt.Errorf("migration %q: version %d is not a new positive number", m.name, m.version)
 		}
 	}
 	return ms, nil
@@ -99,16 +101,18 @@ func isBusy(err error) bool { return sqliteCode(err)&0xff == sqliteBusy }
 // migrate brings the schema up to date. It runs in one immediate transaction,
 // so several processes opening a new database at once apply each migration
 // exactly once, and a process killed halfway leaves the old schema intact.
+//
+// Applied versions are listed in cairn_schema, since the numbers are
+// reserved per line of work and a migration may arrive after a higher one
+// (a database from before that table has versions 1 to user_version).
+// user_version holds the highest applied, so an older cairn refuses a newer
+// database.
 func migrate(ctx context.Context, db *sql.DB) error {
 	ms, err := loadMigrations()
 	if err != nil {
 		return err
 	}
-	var current int
-	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
-	}
-	if current == len(ms) {
+	if applied, err := appliedMigrations(ctx, db); err == nil && pending(ms, applied) == nil {
 		return nil // the common case: no write lock taken
 	}
 	tx, err := db.BeginTx(ctx, nil) // the writer's connections begin IMMEDIATE
@@ -116,19 +120,81 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return fmt.Errorf("begin migration: %w", err)
 	}
 	defer tx.Rollback()
-	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
+	applied, err := appliedMigrations(ctx, tx)
+	if err != nil {
+		return err
 	}
-	if current > len(ms) {
-		return fmt.Errorf("database schema version %d is newer than this cairn (%d): upgrade cairn", current, len(ms))
+	last := ms[len(ms)-1].version
+	for v := range applied {
+		if v > last {
+			return fmt.Errorf("database schema version %d is newer than this cairn (%d): upgrade cairn", v, last)
+		}
 	}
-	for _, m := range ms[current:] {
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS cairn_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("create the schema version table: %w", err)
+	}
+	for v := range applied { // a database from before the table
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO cairn_schema (version, name) VALUES (?, '')`, v); err != nil {
+			return fmt.Errorf("record schema version: %w", err)
+		}
+	}
+	for _, m := range pending(ms, applied) {
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 			return fmt.Errorf("apply migration %s: %w", m.name, err)
 		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO cairn_schema (version, name) VALUES (?, ?)`, m.version, m.name); err != nil {
+			return fmt.Errorf("record migration %s: %w", m.name, err)
+		}
 	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(ms))); err != nil {
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", last)); err != nil {
 		return fmt.Errorf("set schema version: %w", err)
 	}
 	return tx.Commit()
+}
+
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// appliedMigrations returns the versions applied to the database.
+func appliedMigrations(ctx context.Context, q queryer) (map[int]bool, error) {
+	var current, tables int
+	if err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
+		return nil, fmt.Errorf("read schema version: %w", err)
+	}
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'cairn_schema'`).Scan(&tables); err != nil {
+		return nil, fmt.Errorf("read schema version: %w", err)
+	}
+	applied := map[int]bool{}
+	if tables == 0 {
+		for v := 1; v <= current; v++ {
+			applied[v] = true
+		}
+		return applied, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT version FROM cairn_schema`)
+	if err != nil {
+		return nil, fmt.Errorf("read schema versions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, fmt.Errorf("read schema versions: %w", err)
+		}
+		applied[v] = true
+	}
+	return applied, rows.Err()
+}
+
+// pending returns the migrations not yet applied, in order.
+func pending(ms []migration, applied map[int]bool) []migration {
+	var out []migration
+	for _, m := range ms {
+		if !applied[m.version] {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -108,8 +108,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	r.SetMaxIdleConns(opts.ReadConns)
 	r.SetConnMaxIdleTime(0)
 	s := &Store{path: path, w: w, r: r,
-		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries, memoryReadQueries, memoryWriteQueries),
-		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries),
+		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries, memoryReadQueries, memoryWriteQueries, claimReadQueries, claimWriteQueries),
+		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, claimReadQueries),
 		v:  &versioner{db: r},
 	}
 	if err := s.reindexMemory(ctx); err != nil {

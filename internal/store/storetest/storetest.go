@@ -70,6 +70,9 @@ func Run(t *testing.T, b Backend) {
 		{"MemoryVectors", testMemoryVectors},
 		{"Sessions", testSessions},
 		{"BranchContexts", testBranchContexts},
+		{"Claims", testClaims},
+		{"ClaimRace", func(t *testing.T, s store.Store) { testClaimRace(t, s, b.OpenAgain(t, s)) }},
+		{"Lifecycles", testLifecycles},
 		{"Version", func(t *testing.T, s store.Store) { testVersion(t, s, b.OpenAgain(t, s)) }},
 		{"VersionConcurrent", func(t *testing.T, s store.Store) { testVersionConcurrent(t, s, b.OpenAgain(t, s)) }},
 	}

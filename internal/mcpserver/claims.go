@@ -1,0 +1,148 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// Claims, in the plan toolset: when several agents share one plan, each
+// claims what it works on for a lease.
+
+type claimArgs struct {
+	ID           IDArg `json:"id,omitempty" jsonschema:"omit to claim the best free ready task"`
+	LeaseSeconds int   `json:"lease_seconds,omitempty" jsonschema:"default 900"`
+}
+
+type renewArgs struct {
+	ID           IDArg `json:"id"`
+	LeaseSeconds int   `json:"lease_seconds,omitempty" jsonschema:"default 900"`
+}
+
+type releaseArgs struct {
+	ID     IDArg  `json:"id"`
+	Status string `json:"status,omitempty" jsonschema:"new status, e.g. done"`
+}
+
+func claimTools() []tool {
+	const ts = "plan"
+	lease := bounds("lease_seconds", 1, float64(task.MaxLease/time.Second))
+	return []tool{
+		declare(ts, mcp.Tool{Name: "claim_task", Annotations: additive,
+			Description: "Hold a task for a lease so no other agent takes it; done or cancelled ends the claim."},
+			claimTask, lease),
+		declare(ts, mcp.Tool{Name: "renew_claim", Annotations: idempotent,
+			Description: "Extend your claim's lease from now."},
+			renewClaim, lease),
+		declare(ts, mcp.Tool{Name: "release_task", Annotations: overwriting,
+			Description: "End your claim, optionally setting the task's status."},
+			releaseTask),
+	}
+}
+
+// claimOut is a claim as results show it.
+type claimOut struct {
+	Agent string `json:"agent"`
+	Since string `json:"since,omitempty"`
+	Until string `json:"until"`
+	// Expired is set when the lease has run out: anyone may claim the task.
+	Expired bool `json:"expired,omitempty"`
+}
+
+func claimOf(c *task.Claim, expired bool) *claimOut {
+	if c == nil {
+		return nil
+	}
+	return &claimOut{Agent: c.Agent, Since: ts(c.ClaimedAt), Until: ts(c.ExpiresAt), Expired: expired}
+}
+
+// claimText is a claim in a task's line.
+func claimText(c *claimOut) string {
+	if c == nil {
+		return ""
+	}
+	if c.Expired {
+		return fmt.Sprintf(" [claim by %s expired %s]", c.Agent, c.Until)
+	}
+	return fmt.Sprintf(" [claimed by %s until %s]", c.Agent, c.Until)
+}
+
+type claimResultOut struct {
+	Task    *planTask `json:"task,omitempty"`
+	Claim   *claimOut `json:"claim,omitempty"`
+	Expired *claimOut `json:"replacedExpired,omitempty"`
+	Renewed bool      `json:"renewed,omitempty"`
+	Skipped int       `json:"skipped,omitempty"`
+	Message string    `json:"message"`
+}
+
+func claimResult(verb string, r service.ClaimResult) (string, any, error) {
+	out := claimResultOut{Renewed: r.Renewed, Skipped: r.Skipped}
+	if r.Task.ID == 0 {
+		out.Message = r.Message
+		return out.Message, out, nil
+	}
+	p := item(r.Task, nil)
+	out.Task = &p
+	out.Claim = claimOf(&r.Claim, false)
+	out.Message = fmt.Sprintf("%s task %s %q until %s.", verb, r.Task.ID, r.Task.Title, ts(r.Claim.ExpiresAt))
+	if r.Renewed && verb == "Claimed" {
+		out.Message = fmt.Sprintf("Renewed your claim on task %s %q until %s.", r.Task.ID, r.Task.Title, ts(r.Claim.ExpiresAt))
+	}
+	if r.Expired != nil {
+		out.Expired = claimOf(r.Expired, true)
+		out.Message += fmt.Sprintf(" It took over %s's claim, which expired %s.", r.Expired.Agent, ts(r.Expired.ExpiresAt))
+	}
+	if r.Skipped > 0 {
+		out.Message += " Skipped " + plural(r.Skipped, "ready task", "ready tasks") + " other agents hold."
+	}
+	out.Message += " renew_claim before then; release_task when done."
+	return out.Message + "\n" + line(p), out, nil
+}
+
+func claimTask(ctx context.Context, c call, in claimArgs) (string, any, error) {
+	r, err := c.Plan.Claim(ctx, service.ClaimRequest{Agent: c.agent, Ref: strings.TrimSpace(string(in.ID)), LeaseSeconds: in.LeaseSeconds})
+	if err != nil {
+		return "", nil, err
+	}
+	return claimResult("Claimed", r)
+}
+
+func renewClaim(ctx context.Context, c call, in renewArgs) (string, any, error) {
+	if strings.TrimSpace(string(in.ID)) == "" {
+		return "", nil, &problem.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to renew"}
+	}
+	r, err := c.Plan.Renew(ctx, service.ClaimRequest{Agent: c.agent, Ref: string(in.ID), LeaseSeconds: in.LeaseSeconds})
+	if err != nil {
+		return "", nil, err
+	}
+	return claimResult("Renewed your claim on", r)
+}
+
+type releaseOut struct {
+	Task    planTask `json:"task"`
+	Message string   `json:"message"`
+}
+
+func releaseTask(ctx context.Context, c call, in releaseArgs) (string, any, error) {
+	if strings.TrimSpace(string(in.ID)) == "" {
+		return "", nil, &problem.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to release"}
+	}
+	r, err := c.Plan.Release(ctx, service.ReleaseRequest{Agent: c.agent, Ref: string(in.ID), Status: in.Status})
+	if err != nil {
+		return "", nil, err
+	}
+	p := item(r.Task, nil)
+	msg := fmt.Sprintf("Released task %s %q (%s); any agent may claim it.", r.Task.ID, r.Task.Title, r.Task.Status)
+	if !r.Task.Status.Open() {
+		msg = fmt.Sprintf("Released task %s %q, now %s.", r.Task.ID, r.Task.Title, r.Task.Status)
+	}
+	return msg, releaseOut{Task: p, Message: msg}, nil
+}

@@ -1,0 +1,71 @@
+package service_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/internal/lifecycle"
+	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/service"
+)
+
+func TestLifecycleDefinitions(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const one = "phases:\n  - name: A\n    exit:\n      - id: a\n        text: t\n"
+	write("mine.yaml", "name: mine\n"+one)
+	write("asdd.yaml", "name: asdd\n"+one) // a built-in's name
+	write("broken.yaml", "name: broken\nphases: 3\n")
+	outside := filepath.Join(t.TempDir(), "outside.yaml")
+	os.WriteFile(outside, []byte("name: outside\n"+one), 0o644)
+	if err := os.Symlink(outside, filepath.Join(dir, "outside.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	l := service.NewLifecycles(openStore(t), dir)
+	ds, err := l.Definitions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range ds.List {
+		names = append(names, d.Name)
+	}
+	if got := strings.Join(names, " "); got != "asdd asdd6 mine" {
+		t.Errorf("definitions = %s; want asdd asdd6 mine", got)
+	}
+	var problems []string
+	for _, p := range ds.Problems {
+		problems = append(problems, p.Error())
+	}
+	want := []string{
+		".cairn/lifecycles/asdd.yaml:1: name asdd is already defined; choose another",
+		".cairn/lifecycles/broken.yaml:2:",
+		".cairn/lifecycles/outside.yaml: is not a regular file",
+	}
+	if len(problems) != len(want) {
+		t.Fatalf("problems = %q; want %q", problems, want)
+	}
+	for i := range want {
+		if !strings.HasPrefix(problems[i], want[i]) {
+			t.Errorf("problem %d = %q; want it to start %q", i, problems[i], want[i])
+		}
+	}
+	if d, err := l.Definition(""); err != nil || d.Name != lifecycle.DefaultName {
+		t.Errorf("the default definition: %v, %v", d.Name, err)
+	}
+	var pe *lifecycle.ParseError
+	if _, err := l.Definition("broken"); !errors.As(err, &pe) || pe.Line != 2 {
+		t.Errorf("a malformed definition by name: %v; want its ParseError at line 2", err)
+	}
+	var fe *problem.FieldError
+	if _, err := l.Definition("nope"); !errors.As(err, &fe) || fe.Field != "definition" || !strings.Contains(fe.Fix, "asdd, asdd6, mine") {
+		t.Errorf("an unknown definition: %v", err)
+	}
+}

@@ -1,0 +1,72 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// ClaimTx holds the claims agents take on tasks.
+type ClaimTx interface {
+	// ClaimTask is one compare-and-set: it gives c.Agent the claim on the
+	// visible open task c.TaskID until c.ExpiresAt, unless another agent
+	// holds a claim still live at c.ClaimedAt; then nothing changes and it
+	// returns a *task.ClaimedError naming that claim. A task that is not
+	// there, or is done or cancelled, is a *task.NotFoundError. It returns the claim it
+	// replaced: zero when there was none, else the caller's own (a renewal,
+	// which keeps its ClaimedAt) or another agent's expired one.
+	ClaimTask(ctx context.Context, c task.Claim) (prev task.Claim, err error)
+	// TaskClaim returns the claim on id, live or expired; ok is false when
+	// there is none.
+	TaskClaim(ctx context.Context, id task.ID) (c task.Claim, ok bool, err error)
+	// Claims returns the claims on visible tasks that are live at now, by
+	// task.
+	Claims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error)
+	// ReleaseClaim ends the claim on id held by agent (any agent's when
+	// agent is empty) and reports whether there was one.
+	ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool, error)
+}
+
+// Lifecycle is a task walking the phases of a lifecycle definition. State is
+// the service's (evidence and history), stored as given.
+type Lifecycle struct {
+	ID         int64
+	TaskID     task.ID
+	Definition string
+	Phase      string
+	Status     string // LifecycleOpen or LifecycleDone
+	StartedAt  time.Time
+	PhaseSince time.Time
+	UpdatedAt  time.Time
+	State      []byte
+}
+
+// Lifecycle statuses.
+const (
+	LifecycleOpen = "open"
+	LifecycleDone = "done"
+)
+
+// LifecycleQuery selects lifecycles, by id, paged.
+type LifecycleQuery struct {
+	Status string    // empty: any
+	Phase  string    // empty: any
+	Tasks  []task.ID // empty: any
+	Offset int
+	Limit  int // zero: no limit
+}
+
+// LifecycleTx stores lifecycles.
+type LifecycleTx interface {
+	// CreateLifecycle stores l and returns its new id. It fails with
+	// ErrDuplicate when l is open and l.TaskID already has an open one.
+	CreateLifecycle(ctx context.Context, l Lifecycle) (int64, error)
+	// Lifecycle returns one lifecycle; ok is false when there is none.
+	Lifecycle(ctx context.Context, id int64) (l Lifecycle, ok bool, err error)
+	// UpdateLifecycle writes l's phase, status, times and state.
+	UpdateLifecycle(ctx context.Context, l Lifecycle) error
+	// Lifecycles returns a page of the lifecycles of visible tasks that q
+	// selects, by id, and how many it selects in all.
+	Lifecycles(ctx context.Context, q LifecycleQuery) ([]Lifecycle, int, error)
+}

@@ -1,0 +1,222 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+const (
+	qClaim = `SELECT agent, claimed_at, expires_at FROM claims WHERE project_id = $1 AND task_id = $2`
+	// qClaimCAS is the compare-and-set, in one statement: insert, or take
+	// over a row that is the caller's own or has expired; a live claim of
+	// another agent makes the update's WHERE false and nothing changes.
+	// prev is the row as it was, for the answer (whose claim expired).
+	qClaimCAS = `WITH prev AS (
+			SELECT agent, claimed_at, expires_at FROM claims WHERE project_id = $1 AND task_id = $2
+		), cas AS (
+			INSERT INTO claims (project_id, task_id, agent, claimed_at, expires_at)
+			SELECT project_id, id, $3, $4, $5 FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL AND status NOT IN ('done', 'cancelled')
+			ON CONFLICT (project_id, task_id) DO UPDATE SET
+				claimed_at = CASE WHEN claims.agent = excluded.agent AND claims.expires_at > excluded.claimed_at
+					THEN claims.claimed_at ELSE excluded.claimed_at END,
+				agent = excluded.agent, expires_at = excluded.expires_at
+			WHERE claims.agent = excluded.agent OR claims.expires_at <= excluded.claimed_at
+			RETURNING 1
+		)
+		SELECT (SELECT count(*) FROM cas), prev.agent, prev.claimed_at, prev.expires_at
+		FROM (SELECT 1) one LEFT JOIN prev ON true`
+	qClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
+		JOIN tasks t ON t.project_id = c.project_id AND t.id = c.task_id AND t.removed_at IS NULL
+		WHERE c.project_id = $1 AND c.expires_at > $2`
+	qRelease    = `DELETE FROM claims WHERE project_id = $1 AND task_id = $2 AND agent = $3`
+	qReleaseAny = `DELETE FROM claims WHERE project_id = $1 AND task_id = $2`
+
+	lifecycleCols = `l.id, l.task_id, l.definition, l.phase, l.status, l.started_at, l.phase_since, l.updated_at, l.state`
+	qLifecycle    = `SELECT ` + lifecycleCols + ` FROM lifecycles l WHERE l.project_id = $1 AND l.id = $2`
+	qAddLifecycle = `INSERT INTO lifecycles (project_id, id, task_id, definition, phase, status, started_at, phase_since, updated_at, state)
+		SELECT $1, coalesce(max(id), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9 FROM lifecycles WHERE project_id = $1
+		ON CONFLICT (project_id, task_id) WHERE status = 'open' DO NOTHING RETURNING id`
+	qSetLifecycle = `UPDATE lifecycles SET phase = $3, status = $4, phase_since = $5, updated_at = $6, state = $7
+		WHERE project_id = $1 AND id = $2`
+)
+
+func (x *txn) TaskClaim(ctx context.Context, id task.ID) (task.Claim, bool, error) {
+	c := task.Claim{TaskID: id}
+	err := x.tx.QueryRow(ctx, qClaim, x.p, int64(id)).Scan(&c.Agent, &c.ClaimedAt, &c.ExpiresAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return task.Claim{}, false, nil
+	}
+	if err != nil {
+		return task.Claim{}, false, fmt.Errorf("read claim on %s: %w", id, err)
+	}
+	c.ClaimedAt, c.ExpiresAt = c.ClaimedAt.UTC(), c.ExpiresAt.UTC()
+	return c, true, nil
+}
+
+func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
+	var (
+		n         int
+		agent     *string
+		at, until *time.Time
+	)
+	err := x.tx.QueryRow(ctx, qClaimCAS, x.p, int64(c.TaskID), c.Agent, ts(c.ClaimedAt), ts(c.ExpiresAt)).Scan(&n, &agent, &at, &until)
+	if err != nil {
+		return task.Claim{}, fmt.Errorf("claim task %s: %w", c.TaskID, err)
+	}
+	var prev task.Claim
+	if agent != nil {
+		prev = task.Claim{TaskID: c.TaskID, Agent: *agent, ClaimedAt: fromTS(at), ExpiresAt: fromTS(until)}
+	}
+	if n == 0 {
+		if agent == nil || !prev.Live(c.ClaimedAt) || prev.Agent == c.Agent {
+			return task.Claim{}, &task.NotFoundError{ID: c.TaskID}
+		}
+		return task.Claim{}, &task.ClaimedError{Claim: prev}
+	}
+	x.dirty = true
+	return prev, nil
+}
+
+func (x *txn) Claims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error) {
+	rows, err := x.tx.Query(ctx, qClaims, x.p, ts(now))
+	if err != nil {
+		return nil, fmt.Errorf("read claims: %w", err)
+	}
+	defer rows.Close()
+	out := map[task.ID]task.Claim{}
+	for rows.Next() {
+		var c task.Claim
+		if err := rows.Scan(&c.TaskID, &c.Agent, &c.ClaimedAt, &c.ExpiresAt); err != nil {
+			return nil, fmt.Errorf("read claims: %w", err)
+		}
+		c.ClaimedAt, c.ExpiresAt = c.ClaimedAt.UTC(), c.ExpiresAt.UTC()
+		out[c.TaskID] = c
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool, error) {
+	var err error
+	var n int64
+	if agent == "" {
+		tag, e := x.tx.Exec(ctx, qReleaseAny, x.p, int64(id))
+		n, err = tag.RowsAffected(), e
+	} else {
+		tag, e := x.tx.Exec(ctx, qRelease, x.p, int64(id), agent)
+		n, err = tag.RowsAffected(), e
+	}
+	if err != nil {
+		return false, fmt.Errorf("release claim on %s: %w", id, err)
+	}
+	if n > 0 {
+		x.dirty = true
+	}
+	return n > 0, nil
+}
+
+func scanLifecycle(row pgx.Row) (store.Lifecycle, error) {
+	var (
+		l     store.Lifecycle
+		state string
+	)
+	if err := row.Scan(&l.ID, &l.TaskID, &l.Definition, &l.Phase, &l.Status, &l.StartedAt, &l.PhaseSince, &l.UpdatedAt, &state); err != nil {
+		return store.Lifecycle{}, err
+	}
+	l.StartedAt, l.PhaseSince, l.UpdatedAt = l.StartedAt.UTC(), l.PhaseSince.UTC(), l.UpdatedAt.UTC()
+	l.State = []byte(state)
+	return l, nil
+}
+
+func (x *txn) CreateLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
+	if _, err := x.Task(ctx, l.TaskID); err != nil {
+		return 0, err
+	}
+	var id int64
+	err := x.tx.QueryRow(ctx, qAddLifecycle, x.p, int64(l.TaskID), l.Definition, l.Phase, l.Status,
+		ts(l.StartedAt), ts(l.PhaseSince), ts(l.UpdatedAt), string(l.State)).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, fmt.Errorf("task %s has an open lifecycle: %w", l.TaskID, store.ErrDuplicate)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("add lifecycle: %w", err)
+	}
+	x.dirty = true
+	return id, nil
+}
+
+func (x *txn) Lifecycle(ctx context.Context, id int64) (store.Lifecycle, bool, error) {
+	l, err := scanLifecycle(x.tx.QueryRow(ctx, qLifecycle, x.p, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Lifecycle{}, false, nil
+	}
+	if err != nil {
+		return store.Lifecycle{}, false, fmt.Errorf("read lifecycle %d: %w", id, err)
+	}
+	return l, true, nil
+}
+
+func (x *txn) UpdateLifecycle(ctx context.Context, l store.Lifecycle) error {
+	tag, err := x.tx.Exec(ctx, qSetLifecycle, x.p, l.ID, l.Phase, l.Status, ts(l.PhaseSince), ts(l.UpdatedAt), string(l.State))
+	if err != nil {
+		return fmt.Errorf("update lifecycle %d: %w", l.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("update lifecycle %d: no such lifecycle", l.ID)
+	}
+	x.dirty = true
+	return nil
+}
+
+func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.Lifecycle, int, error) {
+	where := []string{"l.project_id = $1", "t.removed_at IS NULL"}
+	args := []any{x.p}
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	if q.Status != "" {
+		where = append(where, "l.status = "+arg(q.Status))
+	}
+	if q.Phase != "" {
+		where = append(where, "l.phase = "+arg(q.Phase))
+	}
+	if len(q.Tasks) > 0 {
+		ids := make([]int64, len(q.Tasks))
+		for i, id := range q.Tasks {
+			ids[i] = int64(id)
+		}
+		where = append(where, "l.task_id = ANY("+arg(ids)+")")
+	}
+	from := ` FROM lifecycles l JOIN tasks t ON t.project_id = l.project_id AND t.id = l.task_id WHERE ` + strings.Join(where, " AND ")
+	var total int
+	if err := x.tx.QueryRow(ctx, `SELECT count(*)`+from, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count lifecycles: %w", err)
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := x.tx.Query(ctx, `SELECT `+lifecycleCols+from+` ORDER BY l.id LIMIT `+arg(limitOf(limit))+` OFFSET `+arg(int64(q.Offset)), args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read lifecycles: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Lifecycle
+	for rows.Next() {
+		l, err := scanLifecycle(rows)
+		if err != nil {
+			return nil, 0, fmt.Errorf("read lifecycles: %w", err)
+		}
+		out = append(out, l)
+	}
+	return out, total, rows.Err()
+}

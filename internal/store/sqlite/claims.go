@@ -1,0 +1,215 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+const (
+	qClaim = `SELECT agent, claimed_at, expires_at FROM claims WHERE task_id = ?`
+	// qClaimCAS is the compare-and-set: insert, or take over a row that is
+	// the caller's own or has expired; a live claim of another agent makes
+	// the update's WHERE false, and nothing changes.
+	qClaimCAS = `INSERT INTO claims (task_id, agent, claimed_at, expires_at)
+		SELECT id, ?2, ?3, ?4 FROM tasks WHERE id = ?1 AND removed_at IS NULL AND status NOT IN ('done', 'cancelled')
+		ON CONFLICT (task_id) DO UPDATE SET
+			claimed_at = CASE WHEN claims.agent = excluded.agent AND claims.expires_at > excluded.claimed_at
+				THEN claims.claimed_at ELSE excluded.claimed_at END,
+			agent = excluded.agent, expires_at = excluded.expires_at
+		WHERE claims.agent = excluded.agent OR claims.expires_at <= excluded.claimed_at`
+	qClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
+		JOIN tasks t ON t.id = c.task_id AND t.removed_at IS NULL WHERE c.expires_at > ?`
+	qRelease    = `DELETE FROM claims WHERE task_id = ? AND agent = ?`
+	qReleaseAny = `DELETE FROM claims WHERE task_id = ?`
+
+	lifecycleCols    = `id, task_id, definition, phase, status, started_at, phase_since, updated_at, state`
+	qLifecycle       = `SELECT ` + lifecycleCols + ` FROM lifecycles WHERE id = ?`
+	qAddLifecycle    = `INSERT INTO lifecycles (task_id, definition, phase, status, started_at, phase_since, updated_at, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+	qSetLifecycle    = `UPDATE lifecycles SET phase = ?, status = ?, phase_since = ?, updated_at = ?, state = ? WHERE id = ?`
+	qOpenLifecycleOf = `SELECT id FROM lifecycles WHERE task_id = ? AND status = 'open'`
+)
+
+var (
+	claimReadQueries  = []string{qClaim, qClaims, qLifecycle, qOpenLifecycleOf}
+	claimWriteQueries = []string{qClaimCAS, qRelease, qReleaseAny, qAddLifecycle, qSetLifecycle}
+)
+
+func (x *txn) TaskClaim(ctx context.Context, id task.ID) (task.Claim, bool, error) {
+	c := task.Claim{TaskID: id}
+	var at, until int64
+	err := x.queryRow(ctx, qClaim, int64(id)).Scan(&c.Agent, &at, &until)
+	if errors.Is(err, sql.ErrNoRows) {
+		return task.Claim{}, false, nil
+	}
+	if err != nil {
+		return task.Claim{}, false, fmt.Errorf("read claim on %s: %w", id, err)
+	}
+	c.ClaimedAt, c.ExpiresAt = time.UnixMicro(at).UTC(), time.UnixMicro(until).UTC()
+	return c, true, nil
+}
+
+func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
+	// The write transaction holds the database's lock, so the claim read
+	// here is the one the compare-and-set compares with.
+	prev, _, err := x.TaskClaim(ctx, c.TaskID)
+	if err != nil {
+		return task.Claim{}, err
+	}
+	res, err := x.exec(ctx, qClaimCAS, int64(c.TaskID), c.Agent, micros(c.ClaimedAt), micros(c.ExpiresAt))
+	if err != nil {
+		return task.Claim{}, fmt.Errorf("claim task %s: %w", c.TaskID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		if prev.Agent == "" || !prev.Live(c.ClaimedAt) || prev.Agent == c.Agent {
+			return task.Claim{}, &task.NotFoundError{ID: c.TaskID}
+		}
+		return task.Claim{}, &task.ClaimedError{Claim: prev}
+	}
+	return prev, nil
+}
+
+func (x *txn) Claims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error) {
+	rows, err := x.query(ctx, qClaims, micros(now))
+	if err != nil {
+		return nil, fmt.Errorf("read claims: %w", err)
+	}
+	defer rows.Close()
+	out := map[task.ID]task.Claim{}
+	for rows.Next() {
+		var (
+			c         task.Claim
+			at, until int64
+		)
+		if err := rows.Scan(&c.TaskID, &c.Agent, &at, &until); err != nil {
+			return nil, fmt.Errorf("read claims: %w", err)
+		}
+		c.ClaimedAt, c.ExpiresAt = time.UnixMicro(at).UTC(), time.UnixMicro(until).UTC()
+		out[c.TaskID] = c
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool, error) {
+	var (
+		res sql.Result
+		err error
+	)
+	if agent == "" {
+		res, err = x.exec(ctx, qReleaseAny, int64(id))
+	} else {
+		res, err = x.exec(ctx, qRelease, int64(id), agent)
+	}
+	if err != nil {
+		return false, fmt.Errorf("release claim on %s: %w", id, err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+func scanLifecycle(row scanner) (store.Lifecycle, error) {
+	var (
+		l                 store.Lifecycle
+		start, since, upd int64
+		state             string
+	)
+	if err := row.Scan(&l.ID, &l.TaskID, &l.Definition, &l.Phase, &l.Status, &start, &since, &upd, &state); err != nil {
+		return store.Lifecycle{}, err
+	}
+	l.StartedAt, l.PhaseSince, l.UpdatedAt = time.UnixMicro(start).UTC(), time.UnixMicro(since).UTC(), time.UnixMicro(upd).UTC()
+	l.State = []byte(state)
+	return l, nil
+}
+
+func (x *txn) CreateLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
+	if l.Status == store.LifecycleOpen {
+		var id int64
+		err := x.queryRow(ctx, qOpenLifecycleOf, int64(l.TaskID)).Scan(&id)
+		if err == nil {
+			return 0, fmt.Errorf("task %s has open lifecycle %d: %w", l.TaskID, id, store.ErrDuplicate)
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, fmt.Errorf("read lifecycles of %s: %w", l.TaskID, err)
+		}
+	}
+	var id int64
+	err := x.queryRow(ctx, qAddLifecycle, int64(l.TaskID), l.Definition, l.Phase, l.Status,
+		micros(l.StartedAt), micros(l.PhaseSince), micros(l.UpdatedAt), string(l.State)).Scan(&id)
+	if err != nil {
+		if sqliteCode(err) == constraintFK {
+			return 0, &task.NotFoundError{ID: l.TaskID}
+		}
+		return 0, fmt.Errorf("add lifecycle: %w", err)
+	}
+	return id, nil
+}
+
+func (x *txn) Lifecycle(ctx context.Context, id int64) (store.Lifecycle, bool, error) {
+	l, err := scanLifecycle(x.queryRow(ctx, qLifecycle, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Lifecycle{}, false, nil
+	}
+	if err != nil {
+		return store.Lifecycle{}, false, fmt.Errorf("read lifecycle %d: %w", id, err)
+	}
+	return l, true, nil
+}
+
+func (x *txn) UpdateLifecycle(ctx context.Context, l store.Lifecycle) error {
+	res, err := x.exec(ctx, qSetLifecycle, l.Phase, l.Status, micros(l.PhaseSince), micros(l.UpdatedAt), string(l.State), l.ID)
+	if err != nil {
+		return fmt.Errorf("update lifecycle %d: %w", l.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("update lifecycle %d: no such lifecycle", l.ID)
+	}
+	return nil
+}
+
+func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.Lifecycle, int, error) {
+	where := []string{"t.removed_at IS NULL"}
+	var args []any
+	if q.Status != "" {
+		where, args = append(where, "l.status = ?"), append(args, q.Status)
+	}
+	if q.Phase != "" {
+		where, args = append(where, "l.phase = ?"), append(args, q.Phase)
+	}
+	if len(q.Tasks) > 0 {
+		marks := strings.TrimSuffix(strings.Repeat("?,", len(q.Tasks)), ",")
+		where = append(where, "l.task_id IN ("+marks+")")
+		for _, id := range q.Tasks {
+			args = append(args, int64(id))
+		}
+	}
+	from := ` FROM lifecycles l JOIN tasks t ON t.id = l.task_id WHERE ` + strings.Join(where, " AND ")
+	var total int
+	if err := x.tx.QueryRowContext(ctx, `SELECT count(*)`+from, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count lifecycles: %w", err)
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := x.tx.QueryContext(ctx, `SELECT l.id, l.task_id, l.definition, l.phase, l.status, l.started_at, l.phase_since, l.updated_at, l.state`+
+		from+` ORDER BY l.id LIMIT ? OFFSET ?`, append(args, limit, q.Offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read lifecycles: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Lifecycle
+	for rows.Next() {
+		l, err := scanLifecycle(rows)
+		if err != nil {
+			return nil, 0, fmt.Errorf("read lifecycles: %w", err)
+		}
+		out = append(out, l)
+	}
+	return out, total, rows.Err()
+}
