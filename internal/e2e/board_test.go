@@ -463,3 +463,19 @@ func get(t *testing.T, u string, c *http.Cookie) (*http.Response, string) {
 	b, _ := io.ReadAll(resp.Body)
 	return resp, string(b)
 }
+
+// TestBoardShowsClaimsAndPhases: the plan and the task page show who holds
+// a task, until when, and the phase of its lifecycle.
+func TestBoardShowsClaimsAndPhases(t *testing.T) {
+	srv := cairntest.StartHTTP(t, cairntest.Options{Dir: cairntest.Project(t), Args: []string{"--toolsets", "default,lifecycle"}})
+	s := srv.Connect(cairntest.Client{Header: http.Header{"X-Cairn-Agent": {"ann"}}})
+	id := s.OK("create_task", args{"title": "Export"}).Str("id")
+	s.OK("claim_task", args{"id": id})
+	s.OK("lifecycle_init", args{"task_id": id})
+	for _, path := range []string{"/plan", "/task/" + id} {
+		resp, body := get(t, srv.URL+path, nil)
+		if resp.StatusCode != 200 || !strings.Contains(body, "held by ann until ") || !strings.Contains(body, "phase SYNC") {
+			t.Errorf("GET %s: %d, no holder or phase in:\n%s", path, resp.StatusCode, body)
+		}
+	}
+}
