@@ -181,7 +181,9 @@ func TestBoardBrowser(t *testing.T) {
 	// Some history, so every view has something to show.
 	alpha := idOf(t, agent.OK("create_task", map[string]any{"title": "Alpha: set up CI", "priority": "high", "description": "GitHub Actions, race detector on."}))
 	beta := idOf(t, agent.OK("create_task", map[string]any{"title": "Beta: deploy to staging", "dependencies": []string{alpha}}))
-	agent.OK("create_task", map[string]any{"title": "Gamma: write the release notes", "priority": "low", "dependencies": []string{beta}})
+	gamma := idOf(t, agent.OK("create_task", map[string]any{"title": "Gamma: write the release notes", "priority": "low", "dependencies": []string{beta}}))
+	agent.OK("claim_task", map[string]any{"id": beta})
+	agent.OK("lifecycle_init", map[string]any{"task_id": gamma})
 	agent.OK("create_new_task", map[string]any{"title": "Investigate flaky login test"})
 	agent.OK("create_new_task", map[string]any{"title": "Reproduce with -count=100"})
 	agent.OK("memory_add_decision", map[string]any{"title": "PostgreSQL for team mode", "content": "Use PostgreSQL for team mode",
@@ -205,7 +207,8 @@ func TestBoardBrowser(t *testing.T) {
 	shoot(t, ctx, shots, "outline")
 
 	t.Run("shows a task created over MCP", func(t *testing.T) {
-		run(t, ctx, 10*time.Second, "plan", chromedp.Navigate(srv.URL+"/plan"), live(), mainHas("Alpha: set up CI"), mainHas("waits on #"+alpha))
+		run(t, ctx, 10*time.Second, "plan", chromedp.Navigate(srv.URL+"/plan"), live(), mainHas("Alpha: set up CI"), mainHas("waits on #"+alpha),
+			mainHas("claimed by claude"), chromedp.WaitVisible(`[data-id="`+gamma+`"] .phase`, chromedp.ByQuery))
 		shoot(t, ctx, shots, "plan")
 	})
 
