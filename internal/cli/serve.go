@@ -213,7 +213,7 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 			if err != nil {
 				return err
 			}
-			s, err := app.Open(cmd.Context(), app.Config{Dir: wd})
+			s, err := app.Open(cmd.Context(), app.Config{Dir: wd, InitEmpty: true})
 			if err != nil {
 				return err
 			}
