@@ -466,3 +466,27 @@ func get(t *testing.T, u string, c *http.Cookie) (*http.Response, string) {
 	b, _ := io.ReadAll(resp.Body)
 	return resp, string(b)
 }
+
+// TestBoardBrowserReconnect: when the server goes away the page says so,
+// and when it is back the page reconnects by itself and catches up with
+// what changed meanwhile, without a reload.
+func TestBoardBrowserReconnect(t *testing.T) {
+	ctx := browser(t)
+	dir := cairntest.Project(t)
+	srv := cairntest.StartHTTP(t, cairntest.Options{Dir: dir})
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	srv.Connect(cairntest.Client{}).OK("create_task", map[string]any{"title": "Before the restart"})
+	var marker string
+	run(t, ctx, 15*time.Second, "plan", chromedp.Navigate(srv.URL+"/plan"), live(), mainHas("Before the restart"),
+		chromedp.Evaluate(`window.notReloaded = "yes"`, &marker))
+
+	srv.Kill()
+	run(t, ctx, 10*time.Second, "the page says it is down", chromedp.WaitVisible(`#live[data-state="down"]`, chromedp.ByQuery))
+	srv2 := cairntest.StartHTTPAt(t, addr, cairntest.Options{Dir: dir})
+	srv2.Connect(cairntest.Client{}).OK("create_task", map[string]any{"title": "Made while the page was away"})
+	run(t, ctx, 15*time.Second, "caught up", live(), mainHas("Made while the page was away"),
+		chromedp.Evaluate(`window.notReloaded`, &marker))
+	if marker != "yes" {
+		t.Error("the page was reloaded")
+	}
+}
