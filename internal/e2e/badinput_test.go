@@ -236,7 +236,7 @@ var contextSpecs = []toolSpec{
 var claimLifecycleSpecs = []toolSpec{
 	{tool: "claim_task", base: map[string]string{}, refs: []string{"id"}, ints: []string{"lease_seconds"}},
 	{tool: "renew_claim", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, ints: []string{"lease_seconds"}, required: []string{"id"}},
-	{tool: "release_task", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, enums: []string{"status"}, required: []string{"id"}},
+	{tool: "release_task", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, enums: []string{"status"}, bools: []string{"force"}, required: []string{"id"}},
 	{tool: "lifecycle_get", base: map[string]string{}, strings: []string{"definition"}},
 	{tool: "lifecycle_init", base: map[string]string{"task_id": `"4"`}, refs: []string{"task_id"}, strings: []string{"definition"}, required: []string{"task_id"}},
 	{tool: "lifecycle_advance", base: map[string]string{"id": `"1"`, "hold": "true"}, strings: []string{"to", "reason"}, bools: []string{"hold"},

@@ -95,44 +95,60 @@ func suggestNextTool(ctx context.Context, c call, _ suggestNextArgs) (string, an
 	if err != nil {
 		return "", nil, err
 	}
-	out := make([]suggestion, 0, len(ss))
+	out := suggestionsOut{Suggestions: make([]suggestion, 0, len(ss))}
 	for _, s := range ss {
-		sg := suggestion{Why: s.Why, Arguments: map[string]any{}}
-		switch s.Kind {
-		case service.SuggestComplete:
-			sg.Tool = "complete_current_task"
-		case service.SuggestSwitch:
-			sg.Tool, sg.Arguments["task_id"] = "switch_focus", s.TaskID
-		case service.SuggestNext:
-			sg.Tool = "get_next_task"
-		case service.SuggestCreate:
-			sg.Tool, sg.Needs = "create_new_task", []string{"title"}
-		case service.SuggestLoopRecord:
-			sg.Tool, sg.Arguments["id"], sg.Needs = "loop_record", s.LoopID, []string{"last_action"}
-		case service.SuggestLoopResume:
-			sg.Tool, sg.Arguments["id"] = "loop_resume", s.LoopID
-		case service.SuggestStartSess:
-			sg.Tool, sg.Arguments["action"] = "session", "start"
-			if s.Goal != "" {
-				sg.Arguments["goal"] = s.Goal
+		if sg, ok := suggestionOf(s); ok {
+			if !c.s.served[sg.Tool] {
+				sg.NotServed = "in the " + toolsetOf(sg.Tool) + " toolset, not served: add it with --toolsets"
 			}
-		case service.SuggestAddMistake:
-			sg.Tool, sg.Arguments["title"], sg.Needs = "memory_add_mistake", s.Title, []string{"root_cause", "fix", "prevention"}
-		case service.SuggestNoteCurrent:
-			sg.Tool, sg.Needs = "update_current_task", []string{"body"}
-		default:
-			continue
+			out.Suggestions = append(out.Suggestions, sg)
 		}
-		if !c.s.served[sg.Tool] {
-			sg.NotServed = "in the " + toolsetOf(sg.Tool) + " toolset, not served: add it with --toolsets"
-		}
-		out = append(out, sg)
 	}
-	if len(out) == 0 {
-		return "Nothing to suggest.", map[string]any{"suggestions": out}, nil
+	return out.text(), out, nil
+}
+
+// suggestionOf words a suggested next step as the tool call that takes it.
+func suggestionOf(s service.Suggestion) (suggestion, bool) {
+	sg := suggestion{Why: s.Why, Arguments: map[string]any{}}
+	switch s.Kind {
+	case service.SuggestComplete:
+		sg.Tool = "complete_current_task"
+	case service.SuggestSwitch:
+		sg.Tool, sg.Arguments["task_id"] = "switch_focus", s.TaskID
+	case service.SuggestNext:
+		sg.Tool = "get_next_task"
+	case service.SuggestCreate:
+		sg.Tool, sg.Needs = "create_new_task", []string{"title"}
+	case service.SuggestLoopRecord:
+		sg.Tool, sg.Arguments["id"], sg.Needs = "loop_record", s.LoopID, []string{"last_action"}
+	case service.SuggestLoopResume:
+		sg.Tool, sg.Arguments["id"] = "loop_resume", s.LoopID
+	case service.SuggestStartSess:
+		sg.Tool, sg.Arguments["action"] = "session", "start"
+		if s.Goal != "" {
+			sg.Arguments["goal"] = s.Goal
+		}
+	case service.SuggestAddMistake:
+		sg.Tool, sg.Arguments["title"], sg.Needs = "memory_add_mistake", s.Title, []string{"root_cause", "fix", "prevention"}
+	case service.SuggestNoteCurrent:
+		sg.Tool, sg.Needs = "update_current_task", []string{"body"}
+	default:
+		return sg, false
+	}
+	return sg, true
+}
+
+type suggestionsOut struct {
+	Suggestions []suggestion `json:"suggestions"`
+}
+
+// text numbers the next steps, each a tool call and why.
+func (o suggestionsOut) text() string {
+	if len(o.Suggestions) == 0 {
+		return "Nothing to suggest."
 	}
 	lines := []string{"Next steps:"}
-	for i, sg := range out {
+	for i, sg := range o.Suggestions {
 		args, _ := json.Marshal(sg.Arguments)
 		line := fmt.Sprintf("%d. %s %s: %s", i+1, sg.Tool, args, sg.Why)
 		if len(sg.Needs) > 0 {
@@ -143,7 +159,7 @@ func suggestNextTool(ctx context.Context, c call, _ suggestNextArgs) (string, an
 		}
 		lines = append(lines, line)
 	}
-	return strings.Join(lines, "\n"), map[string]any{"suggestions": out}, nil
+	return strings.Join(lines, "\n")
 }
 
 // toolsetOf names the toolset that declares a tool.
