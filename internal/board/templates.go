@@ -26,9 +26,10 @@ var funcs = template.FuncMap{
 		}
 		return t.UTC().Format("2006-01-02 15:04 UTC")
 	},
-	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"pct": func(f float64) int { return int(math.Round(math.Max(0, math.Min(100, f)))) },
-	"add": func(a, b int) int { return a + b },
+	"clock": func(t time.Time) string { return t.UTC().Format("15:04 UTC") },
+	"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"pct":   func(f float64) int { return int(math.Round(math.Max(0, math.Min(100, f)))) },
+	"add":   func(a, b int) int { return a + b },
 	"ids": func(ids []task.ID) string {
 		s := make([]string, len(ids))
 		for i, id := range ids {

@@ -181,7 +181,9 @@ func TestBoardBrowser(t *testing.T) {
 	// Some history, so every view has something to show.
 	alpha := idOf(t, agent.OK("create_task", map[string]any{"title": "Alpha: set up CI", "priority": "high", "description": "GitHub Actions, race detector on."}))
 	beta := idOf(t, agent.OK("create_task", map[string]any{"title": "Beta: deploy to staging", "dependencies": []string{alpha}}))
-	agent.OK("create_task", map[string]any{"title": "Gamma: write the release notes", "priority": "low", "dependencies": []string{beta}})
+	gamma := idOf(t, agent.OK("create_task", map[string]any{"title": "Gamma: write the release notes", "priority": "low", "dependencies": []string{beta}}))
+	agent.OK("claim_task", map[string]any{"id": beta})
+	agent.OK("lifecycle_init", map[string]any{"task_id": gamma})
 	agent.OK("create_new_task", map[string]any{"title": "Investigate flaky login test"})
 	agent.OK("create_new_task", map[string]any{"title": "Reproduce with -count=100"})
 	agent.OK("memory_add_decision", map[string]any{"title": "PostgreSQL for team mode", "content": "Use PostgreSQL for team mode",
@@ -205,7 +207,8 @@ func TestBoardBrowser(t *testing.T) {
 	shoot(t, ctx, shots, "outline")
 
 	t.Run("shows a task created over MCP", func(t *testing.T) {
-		run(t, ctx, 10*time.Second, "plan", chromedp.Navigate(srv.URL+"/plan"), live(), mainHas("Alpha: set up CI"), mainHas("waits on #"+alpha))
+		run(t, ctx, 10*time.Second, "plan", chromedp.Navigate(srv.URL+"/plan"), live(), mainHas("Alpha: set up CI"), mainHas("waits on #"+alpha),
+			mainHas("claimed by claude"), chromedp.WaitVisible(`[data-id="`+gamma+`"] .phase`, chromedp.ByQuery))
 		shoot(t, ctx, shots, "plan")
 	})
 
@@ -477,5 +480,29 @@ func TestBoardShowsClaimsAndPhases(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(body, "held by ann until ") || !strings.Contains(body, "phase SYNC") {
 			t.Errorf("GET %s: %d, no holder or phase in:\n%s", path, resp.StatusCode, body)
 		}
+	}
+}
+
+// TestBoardBrowserReconnect: when the server goes away the page says so,
+// and when it is back the page reconnects by itself and catches up with
+// what changed meanwhile, without a reload.
+func TestBoardBrowserReconnect(t *testing.T) {
+	ctx := browser(t)
+	dir := cairntest.Project(t)
+	srv := cairntest.StartHTTP(t, cairntest.Options{Dir: dir})
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	srv.Connect(cairntest.Client{}).OK("create_task", map[string]any{"title": "Before the restart"})
+	var marker string
+	run(t, ctx, 15*time.Second, "plan", chromedp.Navigate(srv.URL+"/plan"), live(), mainHas("Before the restart"),
+		chromedp.Evaluate(`window.notReloaded = "yes"`, &marker))
+
+	srv.Kill()
+	run(t, ctx, 10*time.Second, "the page says it is down", chromedp.WaitVisible(`#live[data-state="down"]`, chromedp.ByQuery))
+	srv2 := cairntest.StartHTTPAt(t, addr, cairntest.Options{Dir: dir})
+	srv2.Connect(cairntest.Client{}).OK("create_task", map[string]any{"title": "Made while the page was away"})
+	run(t, ctx, 15*time.Second, "caught up", live(), mainHas("Made while the page was away"),
+		chromedp.Evaluate(`window.notReloaded`, &marker))
+	if marker != "yes" {
+		t.Error("the page was reloaded")
 	}
 }

@@ -93,6 +93,11 @@ func (s *Server) serveBoard(w http.ResponseWriter, r *http.Request, pathProject,
 		writeProblem(w, *p)
 		return
 	}
+	if rest == "events" {
+		// The event stream stays open: lift the read deadline ReadTimeout
+		// set, as for MCP's streams, or the server would cut it.
+		_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+	}
 	a := board.Access{Project: name, Base: base, ReadOnly: s.cfg.ReadOnly || (tok != nil && tok.ReadOnly), Login: viaCookie}
 	start := time.Now()
 	s.board.ServeHTTP(w, r, a, rest)

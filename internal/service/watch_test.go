@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/postgres"
+	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 )
 
@@ -14,19 +17,39 @@ import (
 // project is, then tells of a write made through another handle on the same
 // file (another process), and ends with its context.
 func TestChangesSeesAnotherProcess(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "cairn.db")
+		s, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		other, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		testChanges(t, s, other)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url, name := pgtest.URL(t), pgtest.Project(t)
+		s, err := postgres.Open(context.Background(), url, postgres.Options{Project: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		other, err := postgres.Open(context.Background(), url, postgres.Options{Project: name}) // another instance
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		testChanges(t, s, other)
+	})
+}
+
+func testChanges(t *testing.T, s, other store.Store) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	path := filepath.Join(t.TempDir(), "cairn.db")
-	s, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	other, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
 	set := service.NewSet(s, service.MemoryOptions{}, nil)
 	ch := set.Changes(ctx)
 	recv := func(what string) uint64 {

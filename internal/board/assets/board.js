@@ -26,6 +26,7 @@
     live.textContent = text;
   }
 
+  var dropped = false;
   var seen = document.body.dataset.version || null, pending = false, busy = false;
 
   // editing reports whether the person is typing in a form on the page:
@@ -62,7 +63,12 @@
 
   function connect() {
     var es = new EventSource(base + "events");
-    es.addEventListener("open", function () { state("live", "live"); });
+    es.addEventListener("open", function () {
+      state("live", "live");
+      // After a drop, catch up at once: a restarted server's versions
+      // may not follow the old one's.
+      if (dropped) { dropped = false; refresh(); }
+    });
     es.addEventListener("change", function (e) {
       state("live", "live");
       if (seen !== null && e.data !== seen) refresh();
@@ -72,7 +78,9 @@
       // EventSource reconnects by itself; a closed stream (the server
       // refused it) is reopened after a pause.
       state("down", "reconnecting…");
+      dropped = true;
       if (es.readyState === EventSource.CLOSED) {
+        es.close();
         setTimeout(connect, 2000);
       }
     });
