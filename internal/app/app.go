@@ -172,6 +172,21 @@ func openStore(ctx context.Context, cfg Config, root string) (store.Store, error
 	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Durability.sqlite(), InitEmpty: cfg.InitEmpty})
 }
 
+// CheckStore refuses, before a server starts, a project whose embedded
+// database file is empty (see sqlite.CheckNotEmpty). A project that cannot
+// be found yet, or one in PostgreSQL, passes: those are reported when the
+// project is opened.
+func CheckStore(cfg Config) error {
+	if teamMode(cfg) {
+		return nil
+	}
+	root, err := findRoot(cfg)
+	if err != nil {
+		return nil
+	}
+	return sqlite.CheckNotEmpty(project.DBPath(root))
+}
+
 // teamMode reports whether cfg stores projects in PostgreSQL.
 func teamMode(cfg Config) bool { return cfg.DatabaseURL != "" || os.Getenv(EnvDatabaseURL) != "" }
 

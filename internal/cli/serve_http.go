@@ -98,6 +98,14 @@ func serveHTTP(ctx context.Context, log *slog.Logger, h httpFlags, cfg httpserve
 	if err != nil {
 		return err
 	}
+	if err := app.CheckStore(base); err != nil {
+		return err // an empty database: refuse to start rather than make a new store
+	}
+	for _, dir := range named {
+		if err := app.CheckStore(app.Config{Root: dir}); err != nil {
+			return err
+		}
+	}
 	projects, err := app.NewDirProjects(base, named)
 	if err != nil {
 		return err

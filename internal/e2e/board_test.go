@@ -208,7 +208,7 @@ func TestBoardBrowser(t *testing.T) {
 
 	t.Run("shows a task created over MCP", func(t *testing.T) {
 		run(t, ctx, 10*time.Second, "plan", chromedp.Navigate(srv.URL+"/plan"), live(), mainHas("Alpha: set up CI"), mainHas("waits on #"+alpha),
-			mainHas("claimed by claude"), chromedp.WaitVisible(`[data-id="`+gamma+`"] .phase`, chromedp.ByQuery))
+			mainHas("held by claude"), chromedp.WaitVisible(`[data-id="`+gamma+`"] .phase`, chromedp.ByQuery))
 		shoot(t, ctx, shots, "plan")
 	})
 
@@ -488,5 +488,21 @@ func TestBoardBrowserReconnect(t *testing.T) {
 		chromedp.Evaluate(`window.notReloaded`, &marker))
 	if marker != "yes" {
 		t.Error("the page was reloaded")
+	}
+}
+
+// TestBoardShowsClaimsAndPhases: the plan and the task page show who holds
+// a task, until when, and the phase of its lifecycle.
+func TestBoardShowsClaimsAndPhases(t *testing.T) {
+	srv := cairntest.StartHTTP(t, cairntest.Options{Dir: cairntest.Project(t), Args: []string{"--toolsets", "default,lifecycle"}})
+	s := srv.Connect(cairntest.Client{Header: http.Header{"X-Cairn-Agent": {"ann"}}})
+	id := s.OK("create_task", args{"title": "Export"}).Str("id")
+	s.OK("claim_task", args{"id": id})
+	s.OK("lifecycle_init", args{"task_id": id})
+	for _, path := range []string{"/plan", "/task/" + id} {
+		resp, body := get(t, srv.URL+path, nil)
+		if resp.StatusCode != 200 || !strings.Contains(body, "held by ann until ") || !strings.Contains(body, "phase SYNC") {
+			t.Errorf("GET %s: %d, no holder or phase in:\n%s", path, resp.StatusCode, body)
+		}
 	}
 }

@@ -59,6 +59,10 @@ func TestRedactionEverywhere(t *testing.T) {
 	call("branch", map[string]any{"action": "save", "branch": "feature-x", "feature": pat(), "phase": pat(), "notes": pat(),
 		"files_modified": []string{pat()}, "tasks_completed": []string{pat()}, "tasks_pending": []string{pat()}})
 
+	lcr := call("lifecycle_init", map[string]any{"task_id": id})
+	lc := fmt.Sprint(lcr.Structured["id"])
+	call("lifecycle_advance", map[string]any{"id": lc, "hold": true, "evidence": map[string]any{"context_loaded": pat()}})
+
 	call("memory_add_decision", map[string]any{"title": pat(), "content": pat(), "tags": []string{sec("gitlab")}})
 	call("observation", map[string]any{"type": "insight", "title": pat(), "content": pat(), "tags": []string{sec("gitlab")}})
 	s.Close()

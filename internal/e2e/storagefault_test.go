@@ -2,11 +2,13 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
 )
@@ -65,6 +67,42 @@ func TestStorageFaults(t *testing.T) {
 			}
 			tc.harm(t, db)
 
+			if tc.name == "empty" {
+				// Refused at start, over stdio and over HTTP, rather than
+				// made a new store; `cairn init` is the way to start afresh.
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				if s, err := cairntest.StartErr(ctx, t, cairntest.Options{Dir: dir}); err == nil {
+					s.Close()
+					t.Fatal("cairn serve started on an empty database")
+				} else {
+					for _, w := range tc.wants {
+						if !strings.Contains(err.Error(), w) {
+							t.Errorf("cairn serve on an empty database: %v does not say %q", err, w)
+						}
+					}
+				}
+				h := exec.Command(cairntest.Binary(t), "serve", "--http", "127.0.0.1:0")
+				h.Dir = dir
+				if out, err := h.CombinedOutput(); err == nil || !strings.Contains(string(out), "empty file (0 bytes)") {
+					t.Fatalf("cairn serve --http on an empty database: %v\n%s", err, out)
+				}
+				if fi, _ := os.Stat(db); fi.Size() != 0 {
+					t.Fatalf("the empty database was written to: %d bytes", fi.Size())
+				}
+				init := exec.Command(cairntest.Binary(t), "init")
+				init.Dir = dir
+				if out, err := init.CombinedOutput(); err != nil {
+					t.Fatalf("cairn init on an empty database: %v\n%s", err, out)
+				}
+				s = cairntest.Start(t, cairntest.Options{Dir: dir})
+				if got := s.OK("create_task", map[string]any{"title": "anew"}).Str("id"); got == "" {
+					t.Fatal("no task after cairn init")
+				}
+				_ = id
+				return
+			}
+
 			s = cairntest.Start(t, cairntest.Options{Dir: dir})
 			r := s.Err("create_task", map[string]any{"title": "after the fault"})
 			if code, _ := r.Structured["code"].(float64); code != -32006 || strings.Contains(r.Text, "internal error") {
@@ -80,22 +118,6 @@ func TestStorageFaults(t *testing.T) {
 				t.Errorf("the answer names the server's path: %s", r.Text)
 			}
 			s.Close()
-			if tc.name == "empty" {
-				// Still empty: nothing was made anew behind the agent's back.
-				if fi, _ := os.Stat(db); fi.Size() != 0 {
-					t.Fatalf("the empty database was written to: %d bytes", fi.Size())
-				}
-				init := exec.Command(cairntest.Binary(t), "init")
-				init.Dir = dir
-				if out, err := init.CombinedOutput(); err != nil {
-					t.Fatalf("cairn init on an empty database: %v\n%s", err, out)
-				}
-				s = cairntest.Start(t, cairntest.Options{Dir: dir})
-				if got := s.OK("create_task", map[string]any{"title": "anew"}).Str("id"); got == "" {
-					t.Fatal("no task after cairn init")
-				}
-				_ = id
-			}
 		})
 	}
 }

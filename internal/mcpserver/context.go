@@ -29,6 +29,10 @@ type optimizeContextArgs struct {
 	Candidates   StringList `json:"candidates,omitempty" jsonschema:"ids to choose among (m12, 12); default: what the query finds"`
 }
 
+type techCompatibilityArgs struct {
+	Stack StringList `json:"stack,omitempty" jsonschema:"technologies to check; default what the project uses"`
+}
+
 type getConfigArgs struct{}
 
 type suggestNextArgs struct{}
@@ -45,6 +49,9 @@ func contextTools() []tool {
 		declare(ts, mcp.Tool{Name: "optimize_context", Annotations: readOnly,
 			Description: "Chooses, within a token budget, the memory entries, tasks and instruction lines most relevant to a query; says what it dropped and why."},
 			optimizeContextTool, bounds("budget_tokens", 50, service.MaxBootstrapBudget)),
+		declare(ts, mcp.Tool{Name: "tech_compatibility", Annotations: readOnly,
+			Description: "Checks the project's stack (from detect_project) for tools that clash or overlap, and where each technology asked about is used; a score out of 100."},
+			techCompatibilityTool),
 		declare(ts, mcp.Tool{Name: "get_config", Annotations: readOnly,
 			Description: "The configuration in force (toolsets, agent, project root, store, branch, embeddings, budgets) and where each value came from."},
 			getConfigTool),
@@ -281,4 +288,30 @@ func optimizeContextTool(ctx context.Context, c call, in optimizeContextArgs) (s
 		out.Dropped = append(out.Dropped, dropped{it.Ref, it.Kind, it.Why})
 	}
 	return b.String(), out, nil
+}
+
+func techCompatibilityTool(_ context.Context, c call, in techCompatibilityArgs) (string, any, error) {
+	r, err := c.Brain.TechCompatibility(in.Stack)
+	if err != nil {
+		return "", nil, err
+	}
+	lines := []string{fmt.Sprintf("Compatibility %d/100: %s.", r.Score, plural(len(r.Findings), "finding", "findings"))}
+	for _, f := range r.Findings {
+		where := ""
+		if f.Module != "" {
+			where = " in " + f.Module
+		}
+		lines = append(lines, fmt.Sprintf("- %s%s: %s", f.Severity, where, f.Text))
+	}
+	for _, it := range r.Stack {
+		switch {
+		case it.Found && it.Detail != "":
+			lines = append(lines, fmt.Sprintf("%s: used (%s) in %s", it.Name, it.Detail, strings.Join(it.Where, ", ")))
+		case it.Found:
+			lines = append(lines, fmt.Sprintf("%s: used in %s", it.Name, strings.Join(it.Where, ", ")))
+		default:
+			lines = append(lines, it.Name+": not in the project (adding it is a new dependency)")
+		}
+	}
+	return strings.Join(lines, "\n"), r, nil
 }

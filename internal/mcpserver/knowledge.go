@@ -32,6 +32,10 @@ type agentArgs struct {
 	Name string `json:"name" jsonschema:"skill or agent name, or its path"`
 }
 
+type heuristicsArgs struct {
+	Decision string `json:"decision" jsonschema:"the decision, in a sentence or a few"`
+}
+
 type classifyArgs struct {
 	Description string `json:"description" jsonschema:"the task, in a sentence or a few"`
 }
@@ -45,6 +49,9 @@ func knowledgeTools() []tool {
 		declare(ts, mcp.Tool{Name: "get_agent", Annotations: readOnly, Description: "A skill (skills/*/SKILL.md) or agent (.claude/agents/*.md): its front matter parsed, and its instructions."}, agentTool),
 		declare(ts, mcp.Tool{Name: "get_competency_matrix", Annotations: readOnly, Description: "Every skill and agent with the expertise it declares."}, competencyTool),
 		declare(ts, mcp.Tool{Name: "classify_task", Annotations: readOnly, Description: "The skills or agents, workflows (workflows/*.md) and templates that match a task description, best first."}, classifyTool),
+		declare(ts, mcp.Tool{Name: "apply_heuristics", Annotations: readOnly,
+			Description: "A decision against the project's heuristics (heuristics.md, else a default ten) as questions to answer, and the past decisions and mistakes it recalls."},
+			heuristicsTool),
 		declare(ts, mcp.Tool{Name: "get_routing_table", Annotations: readOnly, Description: "Which skill or agent handles what: the project's routing.md, else one derived from what they declare."}, routingTool),
 	}
 }
@@ -285,4 +292,31 @@ type routingView struct {
 
 func viewRouting(r service.Routing) routingView {
 	return routingView{r.Path, r.Text, r.Clipped, viewCompetencies(r.Rows)}
+}
+
+func heuristicsTool(ctx context.Context, c call, in heuristicsArgs) (string, any, error) {
+	a, err := c.Brain.ApplyHeuristics(ctx, in.Decision)
+	if err != nil {
+		return "", nil, err
+	}
+	src := "the default heuristics (add heuristics.md to use your own)"
+	if a.Source != "default" {
+		src = a.Source
+	}
+	lines := []string{"Weigh the decision against " + src + ":"}
+	for i, h := range a.Heuristics {
+		if h.Name != "" {
+			lines = append(lines, fmt.Sprintf("%d. %s: %s", i+1, h.Name, h.Question))
+		} else {
+			lines = append(lines, fmt.Sprintf("%d. %s", i+1, h.Question))
+		}
+	}
+	if len(a.Related) > 0 {
+		lines = append(lines, "It recalls (memory_get for the entries):")
+		for _, r := range a.Related {
+			lines = append(lines, "- "+r)
+		}
+	}
+	lines = append(lines, "Record the outcome with memory_add_decision (rationale, alternatives).")
+	return strings.Join(lines, "\n"), a, nil
 }

@@ -85,11 +85,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("create database directory: %w", err)
 	}
 	createAtomically(ctx, path)
-	if !opts.InitEmpty && emptyFile(path) {
-		return nil, fmt.Errorf("open database %s: %w", path, &store.FaultError{
-			Problem: "the database " + shortPath(path) + " is an empty file (0 bytes): it holds no Cairn data, and opening it would silently start a new store (ids from 1, no memory)",
-			Fix:     "if it was truncated or badly copied, restore it from a backup; to start a new store here, run `cairn init` in the project (or delete the file)",
-			Err:     ErrEmptyDatabase})
+	if !opts.InitEmpty {
+		if err := CheckNotEmpty(path); err != nil {
+			return nil, err
+		}
 	}
 	dsn := func(txlock string, extra ...string) string {
 		q := url.Values{}
@@ -149,6 +148,19 @@ func (s *Store) reindexMemory(ctx context.Context) error {
 		return nil
 	}
 	return s.Update(ctx, func(tx store.Tx) error { return tx.(*txn).reindex(ctx) })
+}
+
+// CheckNotEmpty refuses a database file that exists but is empty (see
+// emptyFile), with what to do; a missing file or a real database passes.
+// `cairn serve` calls it before it starts, so such a file stops it at once.
+func CheckNotEmpty(path string) error {
+	if !emptyFile(path) {
+		return nil
+	}
+	return fmt.Errorf("open database %s: %w", path, &store.FaultError{
+		Problem: "the database " + shortPath(path) + " is an empty file (0 bytes): it holds no Cairn data, and opening it would silently start a new store (ids from 1, no memory)",
+		Fix:     "if it was truncated or badly copied, restore it from a backup; to start a new store here, run `cairn init` in the project (or delete the file)",
+		Err:     ErrEmptyDatabase})
 }
 
 // emptyFile reports whether path is an existing database file with no
