@@ -208,7 +208,7 @@ func TestBoardBrowser(t *testing.T) {
 
 	t.Run("shows a task created over MCP", func(t *testing.T) {
 		run(t, ctx, 10*time.Second, "plan", chromedp.Navigate(srv.URL+"/plan"), live(), mainHas("Alpha: set up CI"), mainHas("waits on #"+alpha),
-			mainHas("held by claude"), chromedp.WaitVisible(`[data-id="`+gamma+`"] .phase`, chromedp.ByQuery))
+			mainHas("claimed by claude"), chromedp.WaitVisible(`[data-id="`+gamma+`"] .phase`, chromedp.ByQuery))
 		shoot(t, ctx, shots, "plan")
 	})
 
@@ -467,6 +467,22 @@ func get(t *testing.T, u string, c *http.Cookie) (*http.Response, string) {
 	return resp, string(b)
 }
 
+// TestBoardShowsClaimsAndPhases: the plan and the task page show who holds
+// a task, until when, and the phase of its lifecycle.
+func TestBoardShowsClaimsAndPhases(t *testing.T) {
+	srv := cairntest.StartHTTP(t, cairntest.Options{Dir: cairntest.Project(t), Args: []string{"--toolsets", "default,lifecycle"}})
+	s := srv.Connect(cairntest.Client{Header: http.Header{"X-Cairn-Agent": {"ann"}}})
+	id := s.OK("create_task", args{"title": "Export"}).Str("id")
+	s.OK("claim_task", args{"id": id})
+	s.OK("lifecycle_init", args{"task_id": id})
+	for _, path := range []string{"/plan", "/task/" + id} {
+		resp, body := get(t, srv.URL+path, nil)
+		if resp.StatusCode != 200 || !strings.Contains(body, "held by ann until ") || !strings.Contains(body, "phase SYNC") {
+			t.Errorf("GET %s: %d, no holder or phase in:\n%s", path, resp.StatusCode, body)
+		}
+	}
+}
+
 // TestBoardBrowserReconnect: when the server goes away the page says so,
 // and when it is back the page reconnects by itself and catches up with
 // what changed meanwhile, without a reload.
@@ -488,21 +504,5 @@ func TestBoardBrowserReconnect(t *testing.T) {
 		chromedp.Evaluate(`window.notReloaded`, &marker))
 	if marker != "yes" {
 		t.Error("the page was reloaded")
-	}
-}
-
-// TestBoardShowsClaimsAndPhases: the plan and the task page show who holds
-// a task, until when, and the phase of its lifecycle.
-func TestBoardShowsClaimsAndPhases(t *testing.T) {
-	srv := cairntest.StartHTTP(t, cairntest.Options{Dir: cairntest.Project(t), Args: []string{"--toolsets", "default,lifecycle"}})
-	s := srv.Connect(cairntest.Client{Header: http.Header{"X-Cairn-Agent": {"ann"}}})
-	id := s.OK("create_task", args{"title": "Export"}).Str("id")
-	s.OK("claim_task", args{"id": id})
-	s.OK("lifecycle_init", args{"task_id": id})
-	for _, path := range []string{"/plan", "/task/" + id} {
-		resp, body := get(t, srv.URL+path, nil)
-		if resp.StatusCode != 200 || !strings.Contains(body, "held by ann until ") || !strings.Contains(body, "phase SYNC") {
-			t.Errorf("GET %s: %d, no holder or phase in:\n%s", path, resp.StatusCode, body)
-		}
 	}
 }
