@@ -28,21 +28,21 @@ type renewArgs struct {
 
 type releaseArgs struct {
 	ID     IDArg  `json:"id"`
-	Status string `json:"status,omitempty" jsonschema:"new status, e.g. done"`
-	Force  bool   `json:"force,omitempty" jsonschema:"with status done: complete it although a task it depends on is open"`
+	Status string `json:"status,omitempty" jsonschema:"e.g. done"`
+	Force  bool   `json:"force,omitempty" jsonschema:"with status done: complete despite open dependencies"`
 }
 
 func claimTools() []tool {
 	const ts = "plan"
 	lease := bounds("lease_seconds", 1, float64(task.MaxLease/time.Second))
 	return []tool{
-		declare(ts, mcp.Tool{Name: "claim_task", Annotations: additive,
+		declare(ts, mcp.Tool{Name: "claim_task",
 			Description: "Hold a task for a lease so no other agent takes it; done or cancelled ends the claim."},
 			claimTask, lease),
-		declare(ts, mcp.Tool{Name: "renew_claim", Annotations: idempotent,
+		declare(ts, mcp.Tool{Name: "renew_claim",
 			Description: "Extend your claim's lease from now."},
 			renewClaim, lease),
-		declare(ts, mcp.Tool{Name: "release_task", Annotations: overwriting,
+		declare(ts, mcp.Tool{Name: "release_task",
 			Description: "End your claim, optionally setting the task's status."},
 			releaseTask),
 	}

@@ -20,15 +20,15 @@ import (
 
 type newTaskArgs struct {
 	Title string `json:"title" jsonschema:"at most 256 characters"`
-	Body  string `json:"body,omitempty" jsonschema:"context, notes, results"`
+	Body  string `json:"body,omitempty"`
 }
 
 type bodyArgs struct {
-	Body string `json:"body" jsonschema:"replaces the current body"`
+	Body string `json:"body"`
 }
 
 type includeBodyArgs struct {
-	IncludeBody bool `json:"include_body,omitempty" jsonschema:"include bodies (default false)"`
+	IncludeBody bool `json:"include_body,omitempty"`
 }
 
 type taskIDArgs struct {
@@ -41,12 +41,12 @@ type pageArgs struct {
 }
 
 type bigPictureArgs struct {
-	Format string `json:"format,omitempty" jsonschema:"text (default) or json"`
+	Format string `json:"format,omitempty"`
 	pageArgs
 }
 
 type completedArgs struct {
-	Order string `json:"order,omitempty" jsonschema:"chronological (default) or logical (last completed first)"`
+	Order string `json:"order,omitempty" jsonschema:"logical: last completed first"`
 	pageArgs
 }
 
@@ -76,14 +76,12 @@ func pageShape(r service.PageRule) []func(*jsonschema.Schema) {
 	return []func(*jsonschema.Schema){minimum("offset", 0), bounds("limit", 1, float64(r.Max))}
 }
 
-var (
-	readOnly    = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
-	additive    = &mcp.ToolAnnotations{DestructiveHint: ptr(false)}
-	idempotent  = &mcp.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true}
-	overwriting = &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true}
-)
-
-func ptr[T any](v T) *T { return &v }
+// readOnly marks a tool that changes nothing: --read-only keeps only these,
+// and clients use the hint to run them without asking. Tools that write carry
+// no annotations at all: the SDK sends readOnlyHint and idempotentHint with
+// every annotation object, so the other hints would cost tokens on every
+// tools/list for a distinction no client acts on.
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 
 func focusTools() []tool {
 	const ts = "focus"
@@ -91,41 +89,41 @@ func focusTools() []tool {
 		return append(pageShape(service.ArchivePage), extra...)
 	}
 	return []tool{
-		declare(ts, mcp.Tool{Name: "create_new_task", Annotations: additive,
-			Description: "Start a deeper step: add a child of the current task (a root task in zen). It becomes current."},
+		declare(ts, mcp.Tool{Name: "create_new_task",
+			Description: "Add a child of the current task (a root in zen) and focus it."},
 			createNewTask),
-		declare(ts, mcp.Tool{Name: "extend_current_task", Annotations: additive,
-			Description: "Add the next step at the current level, right after the current task. It becomes current."},
+		declare(ts, mcp.Tool{Name: "extend_current_task",
+			Description: "Add the next step right after the current task, same level, and focus it."},
 			extendCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_current_task", Annotations: readOnly,
-			Description: "YOU ARE HERE: the current task with its body, depth, path from the root and siblings to its left."},
+			Description: "YOU ARE HERE: the current task, its body, path from the root and left siblings."},
 			getCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_big_picture", Annotations: readOnly,
-			Description: "The whole task outline with ids, statuses and YOU ARE HERE; paged by outline line."},
+			Description: "The whole outline with ids, statuses and YOU ARE HERE; paged by line."},
 			getBigPicture, append(pageShape(service.OutlinePage), enum("format", "text", "json"))...),
-		declare(ts, mcp.Tool{Name: "complete_current_task", Annotations: additive,
-			Description: "Complete the current task (permanent; its children and dependencies must be done) and move focus to the next ready task."},
+		declare(ts, mcp.Tool{Name: "complete_current_task",
+			Description: "Mark the current task done (permanent; children and dependencies must be done) and focus the next ready task."},
 			completeCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_completed_tasks", Annotations: readOnly,
-			Description: "The archive of completed tasks with bodies and completion times, paged."},
+			Description: "Completed tasks with bodies and completion times."},
 			getCompletedTasks, page(enum("order", "chronological", "logical"))...),
-		declare(ts, mcp.Tool{Name: "update_current_task", Annotations: overwriting,
-			Description: "Replace the current task's body (notes, results); title and id stay."},
+		declare(ts, mcp.Tool{Name: "update_current_task",
+			Description: "Replace the current task's body (notes, results)."},
 			updateCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_stack_overview", Annotations: readOnly,
-			Description: "Every task as a flat row (id, parent, depth, status, title) in outline order, paged."},
+			Description: "Every task as a flat row (id, parent, depth, status, title) in outline order."},
 			getStackOverview, pageShape(service.OutlinePage)...),
 		declare(ts, mcp.Tool{Name: "peek_context", Annotations: readOnly,
-			Description: "The current task's parent and the sibling just before it, without moving focus."},
+			Description: "The current task's parent and previous sibling; focus stays."},
 			peekContext),
 		declare(ts, mcp.Tool{Name: "list_siblings", Annotations: readOnly,
-			Description: "The tasks to the left of the current task at its level."},
+			Description: "Tasks before the current one at its level."},
 			listSiblings),
-		declare(ts, mcp.Tool{Name: "switch_focus", Annotations: idempotent,
+		declare(ts, mcp.Tool{Name: "switch_focus",
 			Description: "Make any open task current, by id."},
 			switchFocus),
-		declare(ts, mcp.Tool{Name: "remove_task", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: false},
-			Description: "Remove a task and its subtasks from the outline; completed ones stay in the archive."},
+		declare(ts, mcp.Tool{Name: "remove_task",
+			Description: "Remove a task and its subtasks from the outline; completed ones stay archived."},
 			removeTask),
 	}
 }

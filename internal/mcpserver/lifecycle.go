@@ -57,10 +57,10 @@ func lifecycleTools() []tool {
 		declare(ts, mcp.Tool{Name: "lifecycle_get", Annotations: readOnly,
 			Description: "Phases and exit criteria of a lifecycle definition; gates need a passing command."},
 			lifecycleGet),
-		declare(ts, mcp.Tool{Name: "lifecycle_init", Annotations: additive,
+		declare(ts, mcp.Tool{Name: "lifecycle_init",
 			Description: "Start a lifecycle on a task (a story), in its first phase."},
 			lifecycleInit),
-		declare(ts, mcp.Tool{Name: "lifecycle_advance", Annotations: additive,
+		declare(ts, mcp.Tool{Name: "lifecycle_advance",
 			Description: "Move to the next phase once every exit criterion has evidence; else nothing changes and the missing are named."},
 			lifecycleAdvance, func(s *jsonschema.Schema) {
 				// The shape of a check is said in words: its schema cost more

@@ -22,27 +22,27 @@ import (
 
 type memorySearchArgs struct {
 	Query     string     `json:"query,omitempty" jsonschema:"plain words; empty lists the newest"`
-	Type      StringList `json:"type,omitempty" jsonschema:"entry types, one or a list"`
-	Tag       StringList `json:"tag,omitempty" jsonschema:"having any of these tags"`
+	Type      StringList `json:"type,omitempty"`
+	Tag       StringList `json:"tag,omitempty" jsonschema:"any of these"`
 	SessionID string     `json:"session_id,omitempty"`
 	Branch    string     `json:"branch,omitempty"`
 	After     string     `json:"after,omitempty" jsonschema:"ISO 8601, created at or after"`
 	Before    string     `json:"before,omitempty"`
 	Offset    int        `json:"offset,omitempty"`
-	Limit     int        `json:"limit,omitempty" jsonschema:"default 10"`
+	Limit     int        `json:"limit,omitempty"`
 	// Superseded entries are left out unless asked for.
 	IncludeSuperseded bool `json:"include_superseded,omitempty"`
 }
 
 type memoryContextArgs struct {
-	ID          IDArg `json:"id" jsonschema:"entry id, such as m12"`
-	Before      int   `json:"before,omitempty" jsonschema:"default 3"`
-	After       int   `json:"after,omitempty" jsonschema:"default 3"`
-	SameSession bool  `json:"same_session,omitempty" jsonschema:"only entries of the anchor's session"`
+	ID          IDArg `json:"id" jsonschema:"e.g. m12"`
+	Before      int   `json:"before,omitempty"`
+	After       int   `json:"after,omitempty"`
+	SameSession bool  `json:"same_session,omitempty"`
 }
 
 type memoryGetArgs struct {
-	IDs IDList `json:"ids" jsonschema:"entry ids from memory_search, at most 20"`
+	IDs IDList `json:"ids" jsonschema:"at most 20"`
 }
 
 // entryArgs are the fields every written entry has.
@@ -50,8 +50,8 @@ type entryArgs struct {
 	Title   string     `json:"title"`
 	Content string     `json:"content,omitempty"`
 	Facts   StringList `json:"facts,omitempty"`
-	Tags    StringList `json:"tags,omitempty" jsonschema:"concepts and tags"`
-	Files   StringList `json:"files,omitempty" jsonschema:"paths in the project"`
+	Tags    StringList `json:"tags,omitempty"`
+	Files   StringList `json:"files,omitempty"`
 	// Supersedes names the entry this one replaces.
 	Supersedes string `json:"supersedes,omitempty" jsonschema:"id this replaces (m12)"`
 }
@@ -63,8 +63,8 @@ func (a entryArgs) entry(t memory.Type) service.AddRequest {
 
 type addDecisionArgs struct {
 	entryArgs
-	Rationale    string     `json:"rationale,omitempty" jsonschema:"why"`
-	Alternatives StringList `json:"alternatives,omitempty" jsonschema:"options rejected"`
+	Rationale    string     `json:"rationale,omitempty"`
+	Alternatives StringList `json:"alternatives,omitempty" jsonschema:"rejected options"`
 }
 
 type addMistakeArgs struct {
@@ -96,8 +96,8 @@ type memoryPruneArgs struct {
 }
 
 type diagnoseArgs struct {
-	Error string `json:"error" jsonschema:"the error message"`
-	Limit int    `json:"limit,omitempty" jsonschema:"default 3"`
+	Error string `json:"error"`
+	Limit int    `json:"limit,omitempty"`
 }
 
 func memoryTools() []tool {
@@ -116,28 +116,28 @@ func memoryTools() []tool {
 	}
 	return []tool{
 		declare(ts, mcp.Tool{Name: "memory_search", Annotations: readOnly,
-			Description: "Layer 1: search project memory; a compact index (id, type, title, snippet, date). Then memory_context or memory_get."},
+			Description: "Search project memory: index lines (id, type, title, snippet, date). Then memory_context or memory_get."},
 			memorySearch, typeItems("type"), minimum("offset", 0), bounds("limit", 1, float64(service.MemoryPage.Max))),
 		declare(ts, mcp.Tool{Name: "memory_context", Annotations: readOnly,
-			Description: "Layer 2: the entries recorded just before and after one entry."},
+			Description: "The entries recorded just before and after one entry."},
 			memoryContext, bounds("before", 0, service.MaxContext), bounds("after", 0, service.MaxContext)),
 		declare(ts, mcp.Tool{Name: "memory_get", Annotations: readOnly,
-			Description: "Layer 3: full entries by id, in a batch."},
+			Description: "Full entries by id."},
 			memoryGet),
-		declare(ts, mcp.Tool{Name: "memory_add_decision", Annotations: additive,
+		declare(ts, mcp.Tool{Name: "memory_add_decision",
 			Description: "Record a decision with its rationale and the alternatives rejected."},
 			addDecision),
-		declare(ts, mcp.Tool{Name: "memory_add_mistake", Annotations: additive,
+		declare(ts, mcp.Tool{Name: "memory_add_mistake",
 			Description: "Record a mistake: root cause, fix, prevention. Recording it again adds an occurrence."},
 			addMistake),
-		declare(ts, mcp.Tool{Name: "memory_add_convention", Annotations: additive,
+		declare(ts, mcp.Tool{Name: "memory_add_convention",
 			Description: "Record a project convention with examples."},
 			addConvention),
-		declare(ts, mcp.Tool{Name: "observation", Annotations: additive,
+		declare(ts, mcp.Tool{Name: "observation",
 			Description: "Record what you learned, typed, with what it cost to find out; type context for free-form project context."},
 			addObservation, enum("type", observationTypes()...), bounds("expires_in_days", 1, service.MaxExpiryDays)),
-		declare(ts, mcp.Tool{Name: "memory_prune", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)},
-			Description: "Remove entries by ids, type or age. dry_run (default true) lists what would go."},
+		declare(ts, mcp.Tool{Name: "memory_prune",
+			Description: "Remove entries by ids, type or age."},
 			memoryPrune, typeItems("type"), minimum("older_than_days", 1)),
 		declare(ts, mcp.Tool{Name: "diagnose_error", Annotations: readOnly,
 			Description: "Find past mistakes like this error, with their fixes."},

@@ -43,8 +43,8 @@ func (l *StringList) UnmarshalJSON(b []byte) error {
 }
 
 type filterArgs struct {
-	Status        StringList `json:"status,omitempty" jsonschema:"pending, in-progress, blocked, done, deferred, cancelled; one or a list"`
-	Priority      StringList `json:"priority,omitempty" jsonschema:"critical, high, medium, low; one or a list"`
+	Status        StringList `json:"status,omitempty" jsonschema:"pending, in-progress, blocked, done, deferred, cancelled"`
+	Priority      StringList `json:"priority,omitempty" jsonschema:"critical, high, medium, low"`
 	CreatedAfter  string     `json:"createdAfter,omitempty" jsonschema:"ISO 8601"`
 	CreatedBefore string     `json:"createdBefore,omitempty"`
 	UpdatedAfter  string     `json:"updatedAfter,omitempty"`
@@ -54,20 +54,20 @@ type filterArgs struct {
 type getTasksArgs struct {
 	filterArgs
 	Offset int `json:"offset,omitempty"`
-	Limit  int `json:"limit,omitempty" jsonschema:"default 20"`
+	Limit  int `json:"limit,omitempty" `
 }
 
 type idArgs struct {
-	ID IDArg `json:"id" jsonschema:"task id, or parentId.N for a subtask"`
+	ID IDArg `json:"id" jsonschema:"id, or parentId.N"`
 }
 
 type createTaskArgs struct {
 	Title        string `json:"title"`
 	Description  string `json:"description,omitempty"`
-	Priority     string `json:"priority,omitempty" jsonschema:"default medium"`
-	Dependencies IDList `json:"dependencies,omitempty" jsonschema:"ids of tasks that must be done first"`
-	Status       string `json:"status,omitempty" jsonschema:"default pending"`
-	Force        bool   `json:"force,omitempty" jsonschema:"with status done: complete it although a task it depends on is open"`
+	Priority     string `json:"priority,omitempty"`
+	Dependencies IDList `json:"dependencies,omitempty" jsonschema:"ids to finish first"`
+	Status       string `json:"status,omitempty"`
+	Force        bool   `json:"force,omitempty" jsonschema:"with status done: complete despite open dependencies"`
 }
 
 type updateTaskArgs struct {
@@ -77,25 +77,25 @@ type updateTaskArgs struct {
 	Status       *string `json:"status,omitempty"`
 	Priority     *string `json:"priority,omitempty"`
 	Dependencies *IDList `json:"dependencies,omitempty" jsonschema:"replaces the list"`
-	Force        bool    `json:"force,omitempty" jsonschema:"with status done: complete it although a task it depends on is open"`
+	Force        bool    `json:"force,omitempty" jsonschema:"with status done: complete despite open dependencies"`
 }
 
 type nextTaskArgs struct {
-	Status   StringList `json:"status,omitempty" jsonschema:"candidates' statuses (default pending, in-progress)"`
+	Status   StringList `json:"status,omitempty" jsonschema:"default pending, in-progress"`
 	Priority StringList `json:"priority,omitempty"`
 }
 
 type sortArgs struct {
 	Field string `json:"field,omitempty"`
-	Order string `json:"order,omitempty" jsonschema:"asc or desc; priority desc (the default) is most important first"`
+	Order string `json:"order,omitempty" jsonschema:"priority desc is most important first"`
 }
 
 type queryTasksArgs struct {
 	Filters filterArgs `json:"filters,omitempty"`
 	Sort    sortArgs   `json:"sort,omitempty"`
-	Fields  StringList `json:"fields,omitempty" jsonschema:"project these fields (default id, title, status, priority)"`
+	Fields  StringList `json:"fields,omitempty" jsonschema:"default id, title, status, priority"`
 	Offset  int        `json:"offset,omitempty"`
-	Limit   int        `json:"limit,omitempty" jsonschema:"default 20"`
+	Limit   int        `json:"limit,omitempty" `
 }
 
 type addSubtaskArgs struct {
@@ -109,7 +109,7 @@ type updateSubtaskArgs struct {
 	Status      *string `json:"status,omitempty"`
 	Title       *string `json:"title,omitempty"`
 	Description *string `json:"description,omitempty"`
-	Force       bool    `json:"force,omitempty" jsonschema:"with status done: complete it although a task it depends on is open"`
+	Force       bool    `json:"force,omitempty" jsonschema:"with status done: complete despite open dependencies"`
 }
 
 type subtaskIDArgs struct {
@@ -127,28 +127,28 @@ func planTools() []tool {
 	page := pageShape(service.PlanPage)
 	return []tool{
 		declare(ts, mcp.Tool{Name: "get_tasks", Annotations: readOnly,
-			Description: "List tasks (id, title, status, priority, dependencies), filtered, 20 a page. Full text: get_task."},
+			Description: "Tasks (id, title, status, priority, dependencies), filtered, 20 a page; get_task for one in full."},
 			getTasks, page...),
 		declare(ts, mcp.Tool{Name: "get_task", Annotations: readOnly,
 			Description: "One task in full: description, dependencies, dependents, subtasks."},
 			getTask),
-		declare(ts, mcp.Tool{Name: "create_task", Annotations: additive,
+		declare(ts, mcp.Tool{Name: "create_task",
 			Description: "Add a task to the plan. Dependencies must not form a cycle."},
 			createTask, enum("priority", priorityEnum...), enum("status", statusEnum...)),
-		declare(ts, mcp.Tool{Name: "update_task", Annotations: overwriting,
+		declare(ts, mcp.Tool{Name: "update_task",
 			Description: "Change a task's fields; done is permanent and needs its subtasks closed."},
 			updateTask, enum("priority", priorityEnum...), enum("status", statusEnum...)),
-		declare(ts, mcp.Tool{Name: "delete_task", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)},
-			Description: "Delete a task and its subtasks; other tasks stop depending on them."},
+		declare(ts, mcp.Tool{Name: "delete_task",
+			Description: "Delete a task and its subtasks; dependents drop the link."},
 			deleteTask),
 		declare(ts, mcp.Tool{Name: "get_next_task", Annotations: readOnly,
-			Description: "The best task to do now (dependencies done, by priority) and why; skips tasks other agents claimed."},
+			Description: "The best ready task by priority, and why; skips tasks others claimed."},
 			getNextTask),
 		declare(ts, mcp.Tool{Name: "query_tasks", Annotations: readOnly,
-			Description: "Tasks filtered, sorted (priority|created|updated|status, asc|desc) and projected to chosen fields."},
+			Description: "Tasks filtered, sorted and projected to chosen fields."},
 			queryTasks, append(page, func(s *jsonschema.Schema) {
 				s.Properties["filters"] = &jsonschema.Schema{Type: "object",
-					Description: "status, priority, createdAfter, createdBefore, updatedAfter, updatedBefore, as in get_tasks"}
+					Description: "as in get_tasks: status, priority, createdAfter, createdBefore, updatedAfter, updatedBefore"}
 				sp := s.Properties["sort"]
 				sp.Properties["field"].Enum = []any{"priority", "created", "updated", "status"}
 				sp.Properties["order"].Enum = []any{"asc", "desc"}
@@ -156,13 +156,13 @@ func planTools() []tool {
 		declare(ts, mcp.Tool{Name: "get_task_stats", Annotations: readOnly,
 			Description: "Counts by status and priority, blocked tasks, completion time, dependency depth."},
 			getTaskStats),
-		declare(ts, mcp.Tool{Name: "add_subtask", Annotations: additive,
+		declare(ts, mcp.Tool{Name: "add_subtask",
 			Description: "Add a subtask (parentId.N) under a task."},
 			addSubtask),
-		declare(ts, mcp.Tool{Name: "update_subtask", Annotations: overwriting,
+		declare(ts, mcp.Tool{Name: "update_subtask",
 			Description: "Change a subtask's status, title or description."},
 			updateSubtask, enum("status", statusEnum...)),
-		declare(ts, mcp.Tool{Name: "delete_subtask", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)},
+		declare(ts, mcp.Tool{Name: "delete_subtask",
 			Description: "Delete a subtask and its own subtasks."},
 			deleteSubtask),
 	}

@@ -113,7 +113,7 @@ func sessionTools() []tool {
 		}
 	}
 	return []tool{
-		declareActions(ts, mcp.Tool{Name: "session", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)},
+		declareActions(ts, mcp.Tool{Name: "session",
 			Description: "Working session: start (threads onto the agent's last one), update (record decisions, fixes, files, tasks), end (outcome; folds into the branch), get, list."},
 			[]action[sessionArgs]{
 				{name: "start", args: append(slices.Clone(recordFields), "parent_session_id", "branch"), run: sessionStart},
@@ -123,7 +123,7 @@ func sessionTools() []tool {
 				{name: "list", args: []string{"thread_id", "branch", "open_only", "offset", "limit"}, readOnly: true, run: sessionList},
 			},
 			enum("outcome", anys(memory.Outcomes)...), minimum("offset", 0), bounds("limit", 1, float64(service.SessionPage.Max)), recordShape),
-		declareActions(ts, mcp.Tool{Name: "branch", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)},
+		declareActions(ts, mcp.Tool{Name: "branch",
 			Description: "Git-branch context: get, save (add to it), promote (decisions into permanent memory), list, merge (into another branch)."},
 			[]action[branchArgs]{
 				{name: "get", args: []string{"branch"}, readOnly: true, run: branchGet},
