@@ -111,7 +111,7 @@ func focusTools() []tool {
 			Description: "Replace the current task's body (notes, results)."},
 			updateCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_stack_overview", Annotations: readOnly,
-			Description: "Every task as a flat row (id, parent, depth, status, title) in outline order."},
+			Description: "Every task as a flat row (id, parent, depth, status, title)."},
 			getStackOverview, pageShape(service.OutlinePage)...),
 		declare(ts, mcp.Tool{Name: "peek_context", Annotations: readOnly,
 			Description: "The current task's parent and previous sibling; focus stays."},

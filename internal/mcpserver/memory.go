@@ -116,7 +116,7 @@ func memoryTools() []tool {
 	}
 	return []tool{
 		declare(ts, mcp.Tool{Name: "memory_search", Annotations: readOnly,
-			Description: "Search project memory: index lines (id, type, title, snippet, date). Then memory_context or memory_get."},
+			Description: "Search project memory; index lines, then memory_context or memory_get."},
 			memorySearch, typeItems("type"), minimum("offset", 0), bounds("limit", 1, float64(service.MemoryPage.Max))),
 		declare(ts, mcp.Tool{Name: "memory_context", Annotations: readOnly,
 			Description: "The entries recorded just before and after one entry."},
@@ -134,7 +134,7 @@ func memoryTools() []tool {
 			Description: "Record a project convention with examples."},
 			addConvention),
 		declare(ts, mcp.Tool{Name: "observation",
-			Description: "Record what you learned, typed, with what it cost to find out; type context for free-form project context."},
+			Description: "Record something learned; type context for free-form project context."},
 			addObservation, enum("type", observationTypes()...), bounds("expires_in_days", 1, service.MaxExpiryDays)),
 		declare(ts, mcp.Tool{Name: "memory_prune",
 			Description: "Remove entries by ids, type or age."},

@@ -127,7 +127,7 @@ func planTools() []tool {
 	page := pageShape(service.PlanPage)
 	return []tool{
 		declare(ts, mcp.Tool{Name: "get_tasks", Annotations: readOnly,
-			Description: "Tasks (id, title, status, priority, dependencies), filtered, 20 a page; get_task for one in full."},
+			Description: "Tasks with status, priority and dependencies, 20 a page; get_task for one in full."},
 			getTasks, page...),
 		declare(ts, mcp.Tool{Name: "get_task", Annotations: readOnly,
 			Description: "One task in full: description, dependencies, dependents, subtasks."},
