@@ -208,7 +208,7 @@ func TestBoardBrowser(t *testing.T) {
 
 	t.Run("shows a task created over MCP", func(t *testing.T) {
 		run(t, ctx, 10*time.Second, "plan", chromedp.Navigate(srv.URL+"/plan"), live(), mainHas("Alpha: set up CI"), mainHas("waits on #"+alpha),
-			mainHas("claimed by claude"), chromedp.WaitVisible(`[data-id="`+gamma+`"] .phase`, chromedp.ByQuery))
+			mainHas("held by claude"), chromedp.WaitVisible(`[data-id="`+gamma+`"] .phase`, chromedp.ByQuery))
 		shoot(t, ctx, shots, "plan")
 	})
 
