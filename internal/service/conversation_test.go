@@ -139,6 +139,11 @@ func TestConversationRetrieval(t *testing.T) {
 	// joining"), which Cairn leaves out because they cost the other
 	// categories (multi-hop recall@10 0.606 → 0.585 on the development seed
 	// with stopwords at 0.3 weight). So paraphrases get a margin.
+	// Fusion must not make full text much worse when the embedding ranking
+	// is weak: the test embedder knows software words, not conversations.
+	if h, fts := res["hybrid all"], res["cairn-fts all"]; h != nil && h.R10() < fts.R10()-0.03 {
+		t.Errorf("hybrid recall@10 %.3f is more than 0.03 below full text's %.3f", h.R10(), fts.R10())
+	}
 	for _, c := range append(convbench.Categories, "all") {
 		base, fts := res["plain-bm25 "+c], res["cairn-fts "+c]
 		margin := 0.0
