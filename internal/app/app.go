@@ -36,6 +36,9 @@ type Config struct {
 	// Durability is what an acknowledged write survives, whichever store
 	// holds the project; default DurableProcess.
 	Durability Durability
+	// InitEmpty makes a new store in an existing empty database file
+	// rather than refusing it (`cairn init`).
+	InitEmpty bool
 	// DatabaseURL, when set, stores the project in PostgreSQL;
 	// default $CAIRN_DATABASE_URL.
 	DatabaseURL string
@@ -161,19 +164,42 @@ func openStore(ctx context.Context, cfg Config, root string) (store.Store, error
 		url = os.Getenv(EnvDatabaseURL)
 	}
 	if url != "" {
-		name := cfg.Project
-		if name == "" {
-			name = os.Getenv(EnvProject)
-		}
-		if name == "" {
-			name = filepath.Base(root)
-		}
-		return postgres.Open(ctx, url, postgres.Options{Project: name})
+		return postgres.Open(ctx, url, postgres.Options{Project: DatabaseProject(cfg, root)})
 	}
 	if _, err := project.Init(root); err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Durability.sqlite()})
+	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Durability.sqlite(), InitEmpty: cfg.InitEmpty})
+}
+
+// CheckStore refuses, before a server starts, a project whose embedded
+// database file is empty (see sqlite.CheckNotEmpty). A project that cannot
+// be found yet, or one in PostgreSQL, passes: those are reported when the
+// project is opened.
+func CheckStore(cfg Config) error {
+	if teamMode(cfg) {
+		return nil
+	}
+	root, err := findRoot(cfg)
+	if err != nil {
+		return nil
+	}
+	return sqlite.CheckNotEmpty(project.DBPath(root))
+}
+
+// teamMode reports whether cfg stores projects in PostgreSQL.
+func teamMode(cfg Config) bool { return cfg.DatabaseURL != "" || os.Getenv(EnvDatabaseURL) != "" }
+
+// DatabaseProject is the project's name in a shared database: cfg.Project,
+// else $CAIRN_PROJECT, else the name of its root directory.
+func DatabaseProject(cfg Config, root string) string {
+	if cfg.Project != "" {
+		return cfg.Project
+	}
+	if p := os.Getenv(EnvProject); p != "" {
+		return p
+	}
+	return filepath.Base(root)
 }
 
 func findRoot(cfg Config) (string, error) {

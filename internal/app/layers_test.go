@@ -16,7 +16,7 @@ const module = "github.com/cairn-dev/cairn/"
 // TestSurfacesDoNotImportStores: the surfaces speak to services only; only
 // internal/app wires stores.
 func TestSurfacesDoNotImportStores(t *testing.T) {
-	for _, dir := range []string{"mcpserver", "cli", "httpserver", "bridge"} {
+	for _, dir := range []string{"mcpserver", "cli", "httpserver", "bridge", "board"} {
 		pkg, err := build.ImportDir(filepath.Join("..", dir), 0)
 		if err != nil {
 			t.Fatal(err)

@@ -53,9 +53,10 @@ type Projects interface {
 // (the embedded SQLite store): the default project, found as `cairn serve`
 // finds it, and named ones from configuration.
 type DirProjects struct {
-	names []string // sorted, for messages
-	lazy  map[string]*Lazy
-	mu    sync.Mutex
+	names   []string // sorted, for messages
+	lazy    map[string]*Lazy
+	dbNames map[string]string // project → its name in the shared database (team mode)
+	mu      sync.Mutex
 }
 
 // NewDirProjects serves def as DefaultProject and each of named (name →
@@ -84,8 +85,45 @@ func NewDirProjects(def Config, named map[string]string) (*DirProjects, error) {
 		p.names = append(p.names, name)
 	}
 	slices.Sort(p.names)
+	if teamMode(def) {
+		if err := p.checkDatabaseProjects(def, named); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
 }
+
+// checkDatabaseProjects refuses two HTTP project names that would share
+// one project in the database: a token scoped to one would read and write
+// the other's data. The default project's database name comes from
+// $CAIRN_PROJECT or its directory's name, so serving --project web=... from
+// a directory named web would do just that.
+func (p *DirProjects) checkDatabaseProjects(def Config, named map[string]string) error {
+	p.dbNames = map[string]string{}
+	owner := map[string]string{}
+	for _, name := range p.names {
+		db := name
+		if _, isNamed := named[name]; !isNamed {
+			root, err := findRoot(def)
+			if err != nil {
+				continue // reported when the project is opened
+			}
+			db = DatabaseProject(def, root)
+		}
+		if other, taken := owner[db]; taken {
+			a, b := min(name, other), max(name, other)
+			return fmt.Errorf("projects %s and %s would both be project %q in the database (CAIRN_DATABASE_URL): a token for one could use the other; "+
+				"name the default project's database project with CAIRN_PROJECT, or serve the other under another name", a, b, db)
+		}
+		owner[db] = name
+		p.dbNames[name] = db
+	}
+	return nil
+}
+
+// DatabaseProjects maps each served project to its project in the shared
+// database (team mode; nil on the embedded store).
+func (p *DirProjects) DatabaseProjects() map[string]string { return p.dbNames }
 
 // ParseProjects parses name=DIR pairs (from --project flags or the
 // comma-separated $CAIRN_PROJECTS).
@@ -137,14 +175,25 @@ func (p *DirProjects) Ready(ctx context.Context) error {
 	for _, name := range p.names {
 		s, err := p.Get(ctx, name)
 		if err != nil {
-			return fmt.Errorf("project %s: %w", name, err)
+			return &ProjectError{Name: name, Err: err}
 		}
 		if _, err := s.Store.Version(ctx); err != nil {
-			return fmt.Errorf("project %s: store: %w", name, err)
+			return &ProjectError{Name: name, Err: fmt.Errorf("store: %w", err)}
 		}
 	}
 	return nil
 }
+
+// ProjectError is a failure of one named project, so that a surface can
+// name the project without repeating the cause (which may hold paths).
+type ProjectError struct {
+	Name string
+	Err  error
+}
+
+func (e *ProjectError) Error() string { return "project " + e.Name + ": " + e.Err.Error() }
+
+func (e *ProjectError) Unwrap() error { return e.Err }
 
 // Close implements Projects.
 func (p *DirProjects) Close() error {

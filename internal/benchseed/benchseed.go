@@ -35,8 +35,8 @@ var Default = Shape{Roots: 100, Children: 9, Grandchildren: 10, BodyLen: 120}
 // Tasks is how many tasks the shape holds.
 func (s Shape) Tasks() int { return s.Roots * (1 + s.Children*(1+s.Grandchildren)) }
 
-// Agent is the agent whose focus Seed sets: the one `cairn serve` uses by
-// default.
+// Agent is the agent whose focus Seed sets: `cairn serve --agent default`'s,
+// and an in-process server's when no client name is used.
 const Agent = "default"
 
 // Result says what Seed wrote.

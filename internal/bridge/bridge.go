@@ -8,11 +8,13 @@ package bridge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -48,8 +50,26 @@ type Options struct {
 	Logger  *slog.Logger
 	// HTTPClient is the base client for the remote; default a clone of
 	// http.DefaultTransport with no overall timeout (SSE streams are long).
+	// The bridge adds the token and Header only to requests for the URL's
+	// own origin, and refuses redirects to any other.
 	HTTPClient *http.Client
+	// MaxListPages, MaxListItems and MaxListBytes cap each of the remote's
+	// lists (tools, prompts, resources, templates) as the bridge reads
+	// them: a list over a cap is refused, with the cap in the error, and
+	// never cached. Defaults 100 pages, 1000 items, 4 MiB of JSON.
+	MaxListPages, MaxListItems, MaxListBytes int
+	// MaxResponseBytes caps the body of each of the remote's answers to a
+	// request. Default 32 MiB.
+	MaxResponseBytes int64
 }
+
+// Default caps on what the bridge accepts from the remote.
+const (
+	DefaultMaxListPages     = 100
+	DefaultMaxListItems     = 1000
+	DefaultMaxListBytes     = 4 << 20
+	DefaultMaxResponseBytes = 32 << 20
+)
 
 // remoteProtocolVersion is the protocol the bridge speaks to the remote: the
 // session-based Streamable HTTP of 2025-11-25, whose sessions it keeps and
@@ -74,6 +94,8 @@ type Bridge struct {
 	client    *mcp.Client
 	httpc     *http.Client
 	cachePath string
+	origin    origin // where credentials may go
+	safeURL   string // opts.URL without credentials, for logs, messages and the cache
 
 	regMu sync.Mutex // serializes apply
 	reg   *registry
@@ -86,6 +108,7 @@ type Bridge struct {
 	cause     error
 	retry     time.Duration
 	attempts  int             // connection attempts made, successful or not
+	begun     int             // connection attempts started
 	changed   chan struct{}   // closed and replaced on every connection state change
 	subs      map[string]bool // resources the local client subscribed to
 	level     mcp.LoggingLevel
@@ -101,8 +124,21 @@ func New(opts Options) (*Bridge, error) {
 	if opts.URL == "" {
 		return nil, errors.New("bridge: the remote URL is required, such as http://127.0.0.1:8080/mcp")
 	}
-	if !strings.HasPrefix(opts.URL, "http://") && !strings.HasPrefix(opts.URL, "https://") {
-		return nil, fmt.Errorf("bridge: remote URL %q: use an http:// or https:// URL of a Streamable HTTP MCP endpoint", opts.URL)
+	u, err := url.Parse(opts.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("bridge: remote URL %q: use an http:// or https:// URL of a Streamable HTTP MCP endpoint", RedactURL(opts.URL))
+	}
+	if opts.MaxListPages <= 0 {
+		opts.MaxListPages = DefaultMaxListPages
+	}
+	if opts.MaxListItems <= 0 {
+		opts.MaxListItems = DefaultMaxListItems
+	}
+	if opts.MaxListBytes <= 0 {
+		opts.MaxListBytes = DefaultMaxListBytes
+	}
+	if opts.MaxResponseBytes <= 0 {
+		opts.MaxResponseBytes = DefaultMaxResponseBytes
 	}
 	if opts.RetryMin <= 0 {
 		opts.RetryMin = 500 * time.Millisecond
@@ -133,6 +169,8 @@ func New(opts Options) (*Bridge, error) {
 		refresh:   make(chan struct{}, 1),
 		kick:      make(chan struct{}, 1),
 		retry:     opts.RetryMin,
+		origin:    originOf(u),
+		safeURL:   RedactURL(opts.URL),
 	}
 	if !opts.NoCache {
 		dir := opts.CacheDir
@@ -208,7 +246,7 @@ func (b *Bridge) Run(ctx context.Context, t mcp.Transport) error {
 // the local client's first lists are the remote's rather than empty.
 func (b *Bridge) Start(ctx context.Context) error {
 	if b.cachePath != "" {
-		s, err := loadSnapshot(b.cachePath, b.opts.URL)
+		s, err := loadSnapshot(b.cachePath, b.safeURL)
 		if err != nil {
 			b.log.Warn("ignoring the list cache", "error", err)
 		}
@@ -234,7 +272,7 @@ func (b *Bridge) Start(ctx context.Context) error {
 		b.mu.Lock()
 		if b.sess == nil && b.snap == nil {
 			b.log.Warn("remote unreachable and no cached lists: serving empty lists until it is reachable",
-				"url", b.opts.URL, "cause", b.cause)
+				"url", b.safeURL, "cause", b.cause)
 		}
 		b.mu.Unlock()
 	}
@@ -309,7 +347,10 @@ func (b *Bridge) forward(next mcp.MethodHandler) mcp.MethodHandler {
 			// through to the remote too, so a client's liveness check sees
 			// a dead remote at once (it is then reported as degraded).
 			if cs := b.current(); cs != nil {
-				if err := b.classify(cs, cs.Ping(ctx, nil)); isRemoteError(err) {
+				pctx, cancel := context.WithTimeout(ctx, kickWait)
+				err := b.classify(cs, cs.Ping(pctx, nil))
+				cancel()
+				if isRemoteError(err) {
 					return nil, err
 				}
 			}
@@ -418,7 +459,41 @@ func (b *Bridge) list(ctx context.Context, method string, req mcp.Request, next 
 	if errors.As(err, &u) {
 		return next(ctx, method, req)
 	}
-	return res, err
+	if err == nil {
+		err = b.checkPage(method, res)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// checkPage refuses a page of a forwarded list that is over the caps on
+// items or bytes (the local client pages on its own, so pages are not
+// counted here).
+func (b *Bridge) checkPage(method string, res mcp.Result) error {
+	n := 0
+	switch r := res.(type) {
+	case *mcp.ListToolsResult:
+		n = len(r.Tools)
+	case *mcp.ListPromptsResult:
+		n = len(r.Prompts)
+	case *mcp.ListResourcesResult:
+		n = len(r.Resources)
+	case *mcp.ListResourceTemplatesResult:
+		n = len(r.ResourceTemplates)
+	}
+	if n > b.opts.MaxListItems {
+		return &jsonrpc.Error{Code: CodeUnavailable, Message: fmt.Sprintf("cairn bridge: the remote's %s page has %d items, over the bridge's cap of %d items; refused", method, n, b.opts.MaxListItems)}
+	}
+	j, err := json.Marshal(res)
+	if err != nil {
+		return &jsonrpc.Error{Code: CodeUnavailable, Message: fmt.Sprintf("cairn bridge: the remote's %s page: %v", method, err)}
+	}
+	if len(j) > b.opts.MaxListBytes {
+		return &jsonrpc.Error{Code: CodeUnavailable, Message: fmt.Sprintf("cairn bridge: the remote's %s page is %d bytes, over the bridge's cap of %d bytes; refused", method, len(j), b.opts.MaxListBytes)}
+	}
+	return nil
 }
 
 func cursorOf(p mcp.Params) string {
@@ -569,7 +644,7 @@ func (b *Bridge) unavailableLocked() *unavailableError {
 		since = time.Now()
 	}
 	return &unavailableError{msg: fmt.Sprintf("remote %s unreachable since %s: %s; retrying every %s; %s",
-		b.opts.URL, since.UTC().Format(time.RFC3339), cause, roundRetry(b.retry), tail)}
+		b.safeURL, since.UTC().Format(time.RFC3339), cause, roundRetry(b.retry), tail)}
 }
 
 func roundRetry(d time.Duration) time.Duration {

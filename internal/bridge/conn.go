@@ -2,9 +2,10 @@ package bridge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"net/url"
 	"slices"
 	"time"
@@ -58,8 +59,7 @@ func (b *Bridge) classify(cs *mcp.ClientSession, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	var je *jsonrpc.Error
-	if errors.As(err, &je) {
+	if je := remoteError(err); je != nil {
 		return je
 	}
 	b.reportBroken(cs, err)
@@ -68,12 +68,28 @@ func (b *Bridge) classify(cs *mcp.ClientSession, err error) error {
 	return b.unavailableLocked()
 }
 
+// rejectedByTransport is the SDK's wording for a request its transport
+// could not deliver (the remote is unreachable). The SDK reports it as a
+// JSON-RPC error with code -32005, which in Cairn means "task closed": it
+// must never reach the local client as if the remote had said it.
+const rejectedByTransport = "rejected by transport"
+
+// remoteError is err when it is the remote's own JSON-RPC answer, to be
+// passed to the local client; nil for a transport failure.
+func remoteError(err error) *jsonrpc.Error {
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) {
+		return nil
+	}
+	if je.Code == -32005 && je.Message == rejectedByTransport {
+		return nil
+	}
+	return je
+}
+
 // isRemoteError reports whether err is the remote's own answer, to be
 // passed to the local client (rather than a transport failure).
-func isRemoteError(err error) bool {
-	var je *jsonrpc.Error
-	return errors.As(err, &je)
-}
+func isRemoteError(err error) bool { return remoteError(err) != nil }
 
 // wireError is err as the local client sees it.
 func wireError(err error) error {
@@ -92,8 +108,11 @@ func (b *Bridge) current() *mcp.ClientSession {
 }
 
 // session returns the live remote session. A request that arrives during
-// the first connection attempt waits for it; after that, a request while the
-// remote is down is answered at once with *unavailableError.
+// the first connection attempt waits for it. A request while the remote is
+// down asks for an attempt at once (rather than at the next backoff tick)
+// and waits for it, up to kickWait: an unreachable remote refuses at once
+// on loopback, so the request is answered with *unavailableError without
+// delay, and the first request after the remote is back goes through.
 func (b *Bridge) session(ctx context.Context) (*mcp.ClientSession, error) {
 	select {
 	case <-b.attempted:
@@ -109,11 +128,53 @@ func (b *Bridge) session(ctx context.Context) (*mcp.ClientSession, error) {
 		t.Stop()
 	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if b.sess != nil {
+		defer b.mu.Unlock()
 		return b.sess, nil
 	}
-	return nil, b.unavailableLocked()
+	target := b.begun + 1 // an attempt that starts after this request
+	b.mu.Unlock()
+	select {
+	case b.kick <- struct{}{}:
+	default:
+	}
+	return b.awaitAttempt(ctx, target, min(b.opts.ConnectTimeout, kickWait))
+}
+
+// kickWait bounds how long a request waits for the connection attempt it
+// asked for.
+const kickWait = 3 * time.Second
+
+// awaitAttempt waits until attempt number target is over (or a session is
+// up), at most wait, and returns the session or *unavailableError.
+func (b *Bridge) awaitAttempt(ctx context.Context, target int, wait time.Duration) (*mcp.ClientSession, error) {
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	for {
+		b.mu.Lock()
+		if b.sess != nil {
+			defer b.mu.Unlock()
+			return b.sess, nil
+		}
+		if b.attempts >= target {
+			defer b.mu.Unlock()
+			return nil, b.unavailableLocked()
+		}
+		ch := b.changed
+		b.mu.Unlock()
+		select {
+		case <-ch:
+		case <-deadline.C:
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			if b.sess != nil {
+				return b.sess, nil
+			}
+			return nil, b.unavailableLocked()
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 }
 
 // sessionAfter waits for the connection attempt that follows attempt n and
@@ -174,7 +235,7 @@ func (b *Bridge) goneLocked(cause error) {
 	if b.downSince.IsZero() {
 		b.downSince = time.Now()
 	}
-	b.cause = shortCause(cause)
+	b.cause = errors.New(b.scrub(shortCause(cause).Error()))
 	b.notifyLocked()
 }
 
@@ -204,6 +265,9 @@ func (b *Bridge) supervise(ctx context.Context) {
 	}
 	delay := b.opts.RetryMin
 	for ctx.Err() == nil {
+		b.mu.Lock()
+		b.begun++
+		b.mu.Unlock()
 		cs, snap, err := b.connect(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -218,7 +282,7 @@ func (b *Bridge) supervise(ctx context.Context) {
 			b.mu.Unlock()
 			endFirst()
 			if wasUp {
-				b.log.Warn("remote unreachable; serving the last known lists and retrying", "url", b.opts.URL, "cause", cause, "retry", delay)
+				b.log.Warn("remote unreachable; serving the last known lists and retrying", "url", b.safeURL, "cause", cause, "retry", delay)
 			} else {
 				b.log.Debug("remote still unreachable", "cause", cause, "retry", delay)
 			}
@@ -243,7 +307,7 @@ func (b *Bridge) supervise(ctx context.Context) {
 		b.mu.Unlock()
 		go cs.Close() // best effort (a DELETE); do not hold up the reconnect
 		if ctx.Err() == nil {
-			b.log.Warn("lost the remote; reconnecting", "url", b.opts.URL, "cause", cause)
+			b.log.Warn("lost the remote; reconnecting", "url", b.safeURL, "cause", cause)
 		}
 	}
 	endFirst()
@@ -270,10 +334,10 @@ func (b *Bridge) connect(ctx context.Context) (*mcp.ClientSession, *snapshot, er
 	return cs, snap, nil
 }
 
-// discover reads every list the remote offers, all pages.
+// discover reads every list the remote offers, all pages, within the caps.
 func (b *Bridge) discover(ctx context.Context, cs *mcp.ClientSession) (*snapshot, error) {
 	ir := cs.InitializeResult()
-	s := &snapshot{URL: b.opts.URL, ServerInfo: ir.ServerInfo, Instructions: ir.Instructions,
+	s := &snapshot{URL: b.safeURL, ServerInfo: ir.ServerInfo, Instructions: ir.Instructions,
 		Tools: []*mcp.Tool{}, Prompts: []*mcp.Prompt{}, Resources: []*mcp.Resource{}, ResourceTemplates: []*mcp.ResourceTemplate{}}
 	caps := ir.Capabilities
 	if caps == nil {
@@ -281,35 +345,86 @@ func (b *Bridge) discover(ctx context.Context, cs *mcp.ClientSession) (*snapshot
 	}
 	var err error
 	if caps.Tools != nil {
-		if s.Tools, err = collect(cs.Tools(ctx, nil)); err != nil {
+		if s.Tools, err = collect(b, "tools/list", func(c string) ([]*mcp.Tool, string, error) {
+			r, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: c})
+			if err != nil {
+				return nil, "", err
+			}
+			return r.Tools, r.NextCursor, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
 	if caps.Prompts != nil {
-		if s.Prompts, err = collect(cs.Prompts(ctx, nil)); err != nil {
+		if s.Prompts, err = collect(b, "prompts/list", func(c string) ([]*mcp.Prompt, string, error) {
+			r, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: c})
+			if err != nil {
+				return nil, "", err
+			}
+			return r.Prompts, r.NextCursor, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
 	if caps.Resources != nil {
-		if s.Resources, err = collect(cs.Resources(ctx, nil)); err != nil {
+		if s.Resources, err = collect(b, "resources/list", func(c string) ([]*mcp.Resource, string, error) {
+			r, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: c})
+			if err != nil {
+				return nil, "", err
+			}
+			return r.Resources, r.NextCursor, nil
+		}); err != nil {
 			return nil, err
 		}
-		if s.ResourceTemplates, err = collect(cs.ResourceTemplates(ctx, nil)); err != nil {
+		if s.ResourceTemplates, err = collect(b, "resources/templates/list", func(c string) ([]*mcp.ResourceTemplate, string, error) {
+			r, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: c})
+			if err != nil {
+				return nil, "", err
+			}
+			return r.ResourceTemplates, r.NextCursor, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
 	return s, nil
 }
 
-func collect[T any](seq func(func(*T, error) bool)) ([]*T, error) {
+// ErrListCap is wrapped by the error of a remote list over one of the
+// bridge's caps.
+var ErrListCap = errors.New("over the bridge's cap")
+
+// collect reads a list page by page, refusing it (and keeping nothing of
+// it) once it goes over the caps on pages, items or bytes.
+func collect[T any](b *Bridge, method string, page func(cursor string) ([]*T, string, error)) ([]*T, error) {
 	out := []*T{}
-	for it, err := range seq {
+	size := 0
+	cursor := ""
+	for pages := 1; ; pages++ {
+		if pages > b.opts.MaxListPages {
+			return nil, fmt.Errorf("the remote's %s goes on past %d pages, %w of %d pages; nothing of it is kept", method, b.opts.MaxListPages, ErrListCap, b.opts.MaxListPages)
+		}
+		items, next, err := page(cursor)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, it)
+		for _, it := range items {
+			if len(out) >= b.opts.MaxListItems {
+				return nil, fmt.Errorf("the remote's %s has more than %d items, %w of %d items; nothing of it is kept", method, b.opts.MaxListItems, ErrListCap, b.opts.MaxListItems)
+			}
+			j, err := json.Marshal(it)
+			if err != nil {
+				return nil, fmt.Errorf("the remote's %s: %w", method, err)
+			}
+			if size += len(j); size > b.opts.MaxListBytes {
+				return nil, fmt.Errorf("the remote's %s is larger than %d bytes, %w of %d bytes; nothing of it is kept", method, b.opts.MaxListBytes, ErrListCap, b.opts.MaxListBytes)
+			}
+			out = append(out, it)
+		}
+		if next == "" {
+			return out, nil
+		}
+		cursor = next
 	}
-	return out, nil
 }
 
 // online puts a new session in service: it replays the local client's
@@ -338,7 +453,7 @@ func (b *Bridge) online(ctx context.Context, cs *mcp.ClientSession, snap *snapsh
 		}
 	}
 	b.updateLists(snap)
-	b.log.Info("connected to the remote", "url", b.opts.URL, "session", cs.ID(), "tools", len(snap.Tools),
+	b.log.Info("connected to the remote", "url", b.safeURL, "session", cs.ID(), "tools", len(snap.Tools),
 		"prompts", len(snap.Prompts), "resources", len(snap.Resources), "templates", len(snap.ResourceTemplates))
 }
 
@@ -403,43 +518,4 @@ func shortCause(err error) error {
 		return ue.Err
 	}
 	return err
-}
-
-// headerTransport adds the configured headers (and the bearer token) to
-// every request to the remote.
-type headerTransport struct {
-	base   http.RoundTripper
-	header http.Header
-}
-
-func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, vs := range t.header {
-		r.Header[k] = vs
-	}
-	return t.base.RoundTrip(r)
-}
-
-func (b *Bridge) newHTTPClient() *http.Client {
-	base := b.opts.HTTPClient
-	if base == nil {
-		base = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-	}
-	h := b.opts.Header.Clone()
-	if b.opts.Token != "" {
-		if h == nil {
-			h = http.Header{}
-		}
-		h.Set("Authorization", "Bearer "+b.opts.Token)
-	}
-	if len(h) == 0 {
-		return base
-	}
-	c := *base
-	rt := c.Transport
-	if rt == nil {
-		rt = http.DefaultTransport
-	}
-	c.Transport = &headerTransport{base: rt, header: h}
-	return &c
 }

@@ -23,7 +23,7 @@ func Root(version string) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(serveCmd(version), initCmd(), versionCmd(version), tasksCmd(), nextCmd(), showCmd(), loopsCmd(), loopCmd(), lifecyclesCmd(), lifecycleCmd(), importCmd(), memoryCmd(), bridgeCmd(version), hookCmd())
+	root.AddCommand(serveCmd(version), initCmd(), versionCmd(version), tasksCmd(), nextCmd(), showCmd(), loopsCmd(), loopCmd(), lifecyclesCmd(), lifecycleCmd(), importCmd(), memoryCmd(), bridgeCmd(version), hookCmd(), boardCmd(version))
 	return root
 }
 

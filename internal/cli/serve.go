@@ -70,6 +70,9 @@ keeps its own focus. A non-loopback address needs bearer tokens
 			if err := hf.stdioOnly(cmd); err != nil {
 				return err
 			}
+			if err := app.CheckStore(app.Config{}); err != nil {
+				return err // an empty database: refuse to start rather than make a new store
+			}
 			lazy := app.NewLazy(app.Config{Durability: durability, Logger: log, Embed: embedCfg})
 			defer lazy.Close()
 			srv, err := mcpserver.New(mcpserver.Options{
@@ -213,7 +216,7 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 			if err != nil {
 				return err
 			}
-			s, err := app.Open(cmd.Context(), app.Config{Dir: wd})
+			s, err := app.Open(cmd.Context(), app.Config{Dir: wd, InitEmpty: true})
 			if err != nil {
 				return err
 			}

@@ -27,6 +27,17 @@ type httpFlags struct {
 	projects       []string
 	allowedHosts   []string
 	allowedOrigins []string
+
+	maxSessions         int
+	maxSessionsPerToken int
+	sessionEvict        string
+	readTimeout         time.Duration
+	idleTimeout         time.Duration
+	maxConns            int
+
+	// onListen, if set, is told the address once the server listens
+	// (`cairn board` prints and opens it).
+	onListen func(addr string)
 }
 
 func (h *httpFlags) register(cmd *cobra.Command) {
@@ -44,11 +55,18 @@ func (h *httpFlags) register(cmd *cobra.Command) {
 		"HTTP: serve a named project, NAME=DIR, at /p/NAME/mcp; repeatable; $CAIRN_PROJECTS (NAME=DIR,...) adds more")
 	f.StringArrayVar(&h.allowedHosts, "allowed-host", nil, "HTTP: a Host name to accept besides loopback ones; repeatable")
 	f.StringArrayVar(&h.allowedOrigins, "allowed-origin", nil, "HTTP: a browser Origin to accept besides the server's own (scheme://host[:port], or *); repeatable")
+	f.IntVar(&h.maxSessions, "max-sessions", httpserver.DefaultMaxSessions, "HTTP: most live sessions on the server; beyond it a new one gets 503")
+	f.IntVar(&h.maxSessionsPerToken, "max-sessions-per-token", httpserver.DefaultMaxSessionsPerToken, "HTTP: most live sessions of one token; beyond it a new one gets 429")
+	f.StringVar(&h.sessionEvict, "session-evict", httpserver.EvictRefuse, "HTTP: at a session cap, refuse the new session or close the idlest (refuse|idlest)")
+	f.DurationVar(&h.readTimeout, "read-timeout", httpserver.DefaultReadTimeout, "HTTP: bound on reading one request, headers and body")
+	f.DurationVar(&h.idleTimeout, "idle-timeout", httpserver.DefaultIdleTimeout, "HTTP: close a keep-alive connection idle this long")
+	f.IntVar(&h.maxConns, "max-conns", httpserver.DefaultMaxConns, "HTTP: most open connections; beyond it a new one gets 503 and is closed")
 }
 
 // stdioOnly refuses HTTP-only flags without --http: they would do nothing.
 func (h *httpFlags) stdioOnly(cmd *cobra.Command) error {
-	for _, name := range []string{"stateless", "json-response", "session-timeout", "drain-timeout", "max-body", "tokens-file", "project", "allowed-host", "allowed-origin"} {
+	for _, name := range []string{"stateless", "json-response", "session-timeout", "drain-timeout", "max-body", "tokens-file", "project", "allowed-host", "allowed-origin",
+		"max-sessions", "max-sessions-per-token", "session-evict", "read-timeout", "idle-timeout", "max-conns"} {
 		if cmd.Flags().Changed(name) {
 			return fmt.Errorf("--%s applies to HTTP only: add --http %s (or remove --%s)", name, httpserver.DefaultAddr, name)
 		}
@@ -80,9 +98,20 @@ func serveHTTP(ctx context.Context, log *slog.Logger, h httpFlags, cfg httpserve
 	if err != nil {
 		return err
 	}
+	if err := app.CheckStore(base); err != nil {
+		return err // an empty database: refuse to start rather than make a new store
+	}
+	for _, dir := range named {
+		if err := app.CheckStore(app.Config{Root: dir}); err != nil {
+			return err
+		}
+	}
 	projects, err := app.NewDirProjects(base, named)
 	if err != nil {
 		return err
+	}
+	if db, ok := projects.DatabaseProjects()[app.DefaultProject]; ok {
+		log.Info("team mode: the default project (/mcp) is this project in the database", "database_project", db)
 	}
 	defer func() {
 		if err := projects.Close(); err != nil {
@@ -114,6 +143,12 @@ func serveHTTP(ctx context.Context, log *slog.Logger, h httpFlags, cfg httpserve
 	cfg.MaxBodyBytes = h.maxBody
 	cfg.AllowedHosts = h.allowedHosts
 	cfg.AllowedOrigins = h.allowedOrigins
+	cfg.MaxSessions = h.maxSessions
+	cfg.MaxSessionsPerToken = h.maxSessionsPerToken
+	cfg.SessionEvict = h.sessionEvict
+	cfg.ReadTimeout = h.readTimeout
+	cfg.IdleTimeout = h.idleTimeout
+	cfg.MaxConns = h.maxConns
 	srv, err := httpserver.New(cfg)
 	if err != nil {
 		return err
@@ -126,5 +161,8 @@ func serveHTTP(ctx context.Context, log *slog.Logger, h httpFlags, cfg httpserve
 	// port 0 learn the address here.
 	slog.New(slog.NewTextHandler(os.Stderr, nil)).Info("serving MCP over HTTP",
 		"url", "http://"+ln.Addr().String()+"/mcp", "auth", srv.AuthRequired(), "stateless", h.stateless)
+	if h.onListen != nil {
+		h.onListen(ln.Addr().String())
+	}
 	return srv.Serve(ctx, ln)
 }

@@ -227,6 +227,8 @@ var contextSpecs = []toolSpec{
 	{tool: "get_competency_matrix", base: map[string]string{}},
 	{tool: "classify_task", base: map[string]string{"description": `"add a login page"`}, strings: []string{"description"}, required: []string{"description"}},
 	{tool: "get_routing_table", base: map[string]string{}},
+	{tool: "tech_compatibility", base: map[string]string{}, lists: []string{"stack"}, free: []string{"stack"}},
+	{tool: "apply_heuristics", base: map[string]string{"decision": `"cache sessions in Redis"`}, strings: []string{"decision"}, required: []string{"decision"}},
 }
 
 // In the bad-input store the agent holds a claim on task 3, and task 1 has
@@ -234,7 +236,7 @@ var contextSpecs = []toolSpec{
 var claimLifecycleSpecs = []toolSpec{
 	{tool: "claim_task", base: map[string]string{}, refs: []string{"id"}, ints: []string{"lease_seconds"}},
 	{tool: "renew_claim", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, ints: []string{"lease_seconds"}, required: []string{"id"}},
-	{tool: "release_task", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, enums: []string{"status"}, required: []string{"id"}},
+	{tool: "release_task", base: map[string]string{"id": `"3"`}, refs: []string{"id"}, enums: []string{"status"}, bools: []string{"force"}, required: []string{"id"}},
 	{tool: "lifecycle_get", base: map[string]string{}, strings: []string{"definition"}},
 	{tool: "lifecycle_init", base: map[string]string{"task_id": `"4"`}, refs: []string{"task_id"}, strings: []string{"definition"}, required: []string{"task_id"}},
 	{tool: "lifecycle_advance", base: map[string]string{"id": `"1"`, "hold": "true"}, strings: []string{"to", "reason"}, bools: []string{"hold"},
@@ -409,6 +411,7 @@ func badCases() []badCase {
 	add("optimize_context", "a query of stop words", json.RawMessage(`{"query":"the and"}`), "query")
 	add("optimize_context", "an unknown memory id", json.RawMessage(`{"query":"migration","candidates":["m99"]}`), "candidates")
 	add("optimize_context", "a bad memory id", json.RawMessage(`{"query":"migration","candidates":["mx"]}`), "candidates[0]")
+	add("apply_heuristics", "a blank decision", json.RawMessage(`{"decision":"  "}`), "decision")
 	add("get_tkb_entry", "an entry that does not exist", json.RawMessage(`{"entry":"knowledge/nope.md"}`), "entry")
 	add("get_agent", "an agent that does not exist", json.RawMessage(`{"name":"nobody"}`), "name")
 	add("classify_task", "stop words only", json.RawMessage(`{"description":"the and"}`), "description")

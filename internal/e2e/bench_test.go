@@ -65,7 +65,8 @@ type benchServer struct {
 // initialized (client.Connect has returned).
 func startBench(b *testing.B, dir string) *benchServer {
 	b.Helper()
-	cmd := exec.Command(cairntest.Binary(b), "serve")
+	// The seeded focus is the default agent's (benchseed.Agent).
+	cmd := exec.Command(cairntest.Binary(b), "serve", "--agent", benchseed.Agent)
 	cmd.Dir = dir
 	cmd.Env = benchServerEnv()
 	cmd.Stderr = os.Stderr

@@ -525,3 +525,84 @@ func TestBridgeBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestBridgeOutage: the remote (a real `cairn serve --http`) dies in the
+// middle of a session, by kill -9 and by SIGTERM. While it is down the
+// bridge answers ping itself, lists from what it holds, and answers each
+// call at once with the degraded error (since when, why, when it retries),
+// never the SDK's transport error (-32005, "task closed" in Cairn). The
+// first call after the remote is back on the same port goes through.
+func TestBridgeOutage(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	dir := cairntest.Project(t)
+	r := startRemote(t, addr, dir)
+	// A long backoff: only the calls themselves can bring the bridge back
+	// in time.
+	b := startBridge(t, r.URL, t.TempDir(), nil, "--token", bridgeToken, "--retry-min", "30s", "--retry-max", "30s")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	live, err := b.Session.ListTools(ctx, nil)
+	if err != nil || len(live.Tools) < 20 {
+		t.Fatalf("tools: %v %v", live, err)
+	}
+	d, _ := cairntest.Decode(callVia(t, b.Session, "create_task", args{"title": "survives outages"}))
+	id := d.Str("id")
+
+	for _, stop := range []struct {
+		name string
+		do   func(*httpRemote)
+	}{
+		{"kill -9", func(r *httpRemote) { r.Kill() }},
+		{"SIGTERM", func(r *httpRemote) {
+			if err := r.Terminate(); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Wait(); err != nil {
+				t.Fatalf("the remote after SIGTERM: %v\n%s", err, r.Log())
+			}
+		}},
+	} {
+		stop.do(r)
+		for i := range 3 {
+			start := time.Now()
+			if err := b.Session.Ping(ctx, nil); err != nil {
+				t.Fatalf("%s: ping %d during the outage: %v", stop.name, i, err)
+			}
+			tools, err := b.Session.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatalf("%s: tools/list during the outage: %v", stop.name, err)
+			}
+			if d := cmp.Diff(asJSON(t, live.Tools), asJSON(t, tools.Tools)); d != "" {
+				t.Fatalf("%s: tools listed during the outage differ (-before +during):\n%s", stop.name, d)
+			}
+			res := callVia(t, b.Session, "get_task", args{"id": id})
+			text := resultText(res)
+			for _, want := range []string{"unreachable since ", "connection refused", "retrying every ", "the last known tools are listed"} {
+				if !res.IsError || !strings.Contains(text, want) {
+					t.Fatalf("%s: call %d during the outage: want isError with %q, got %v %q", stop.name, i, want, res.IsError, text)
+				}
+			}
+			if strings.Contains(text, "rejected by transport") || strings.Contains(text, "-32005") {
+				t.Fatalf("%s: the SDK's transport error reached the client: %q", stop.name, text)
+			}
+			_, err = b.Session.GetPrompt(ctx, &mcp.GetPromptParams{Name: "task_context", Arguments: map[string]string{"taskId": id}})
+			if je := jsonrpcErr(t, err); je.Code != -32000 || !strings.Contains(je.Message, "unreachable since") {
+				t.Fatalf("%s: prompts/get during the outage: %d %q", stop.name, je.Code, je.Message)
+			}
+			t.Logf("%s: ping, tools/list, a call and prompts/get during the outage answered in %v", stop.name, time.Since(start))
+		}
+		r = startRemote(t, addr, dir)
+		res := callVia(t, b.Session, "get_task", args{"id": id})
+		if res.IsError {
+			t.Fatalf("%s: the first call after the restart: %s", stop.name, resultText(res))
+		}
+		if d, _ := cairntest.Decode(res); d.Str("title") != "survives outages" {
+			t.Fatalf("%s: get_task after the restart: %v", stop.name, d.Structured)
+		}
+	}
+}

@@ -402,3 +402,23 @@ func TestLoopCompleteRefusesOpenDependencies(t *testing.T) {
 		t.Fatalf("forced loop_complete: %v", r.Structured)
 	}
 }
+
+// TestReleaseDoneRefusesOpenDependencies: release_task with status done
+// follows the same rule, and takes force like the other tools.
+func TestReleaseDoneRefusesOpenDependencies(t *testing.T) {
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	dep := s.OK("create_task", args{"title": "Schema"}).Str("id")
+	id := s.OK("create_task", args{"title": "Migrate", "dependencies": []string{dep}}).Str("id")
+	s.OK("claim_task", args{"id": id})
+	e := s.Err("release_task", args{"id": id, "status": "done"})
+	if !strings.Contains(e.Text, "["+dep+"] Schema") || !strings.Contains(e.Text, "force") {
+		t.Fatalf("release_task done with an open dependency: %s", e.Text)
+	}
+	if g := s.OK("get_task", args{"id": id}); g.Str("status") == "done" {
+		t.Fatalf("a refused release completed the task")
+	}
+	s.OK("release_task", args{"id": id, "status": "done", "force": true})
+	if g := s.OK("get_task", args{"id": id}); g.Str("status") != "done" {
+		t.Fatalf("forced release: %v", g.Structured)
+	}
+}

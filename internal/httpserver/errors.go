@@ -143,9 +143,20 @@ type jsonErrors struct {
 	intercept bool
 	status    int
 	buf       bytes.Buffer
+	// onHeader, if set, runs once as the response's header is written,
+	// before the client can see it.
+	onHeader func()
+}
+
+func (j *jsonErrors) headerOut() {
+	if f := j.onHeader; f != nil {
+		j.onHeader = nil
+		f()
+	}
 }
 
 func (j *jsonErrors) WriteHeader(status int) {
+	j.headerOut()
 	if j.status == 0 {
 		j.status = status
 	}
@@ -163,6 +174,7 @@ func (j *jsonErrors) Write(b []byte) (int, error) {
 		}
 		return len(b), nil
 	}
+	j.headerOut()
 	if j.status == 0 {
 		j.status = http.StatusOK
 	}
@@ -205,4 +217,13 @@ func requestID(body []byte) json.RawMessage {
 		return nil // ids are strings or numbers
 	}
 	return m.ID
+}
+
+// isInitialize reports whether body is an initialize request, the one that
+// makes a session.
+func isInitialize(body []byte) bool {
+	var m struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(body, &m) == nil && m.Method == "initialize"
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/cairn-dev/cairn/internal/app"
+	"github.com/cairn-dev/cairn/internal/board"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/service"
 )
@@ -71,6 +72,23 @@ type Config struct {
 	MaxBodyBytes   int64         // 0: DefaultMaxBodyBytes
 	DrainTimeout   time.Duration // 0: DefaultDrainTimeout
 
+	// MaxSessions caps the live sessions of the server, and
+	// MaxSessionsPerToken those of one token (with tokens configured);
+	// 0: the defaults. SessionEvict says what a new session does at a
+	// cap: EvictRefuse (the default) answers 503 (global) or 429 (per
+	// token); EvictIdlest closes the least recently used session.
+	MaxSessions         int
+	MaxSessionsPerToken int
+	SessionEvict        string
+	// ReadTimeout bounds reading a request, headers and body (the refusal
+	// path's drain included); IdleTimeout closes a keep-alive connection
+	// idle this long; ReadHeaderTimeout bounds the headers alone; MaxConns
+	// caps the open connections. 0: the defaults.
+	ReadTimeout       time.Duration
+	IdleTimeout       time.Duration
+	ReadHeaderTimeout time.Duration
+	MaxConns          int
+
 	// Tokens, when any, are required on every MCP request.
 	Tokens []Token
 	// AllowedHosts are host names (without port) accepted in the Host
@@ -94,6 +112,12 @@ type Server struct {
 
 	mu       sync.Mutex
 	handlers map[handlerKey]*mcp.StreamableHTTPHandler
+	servers  map[handlerKey]*mcp.Server
+
+	sess      *sessions
+	badTokens badTokenLog
+
+	board *board.Board
 
 	bg       context.Context // the MCP servers' background work (loop watchers)
 	bgCancel context.CancelFunc
@@ -134,6 +158,31 @@ func New(cfg Config) (*Server, error) {
 	if cfg.DrainTimeout <= 0 {
 		cfg.DrainTimeout = DefaultDrainTimeout
 	}
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
+	if cfg.MaxSessionsPerToken <= 0 {
+		cfg.MaxSessionsPerToken = DefaultMaxSessionsPerToken
+	}
+	switch cfg.SessionEvict {
+	case "":
+		cfg.SessionEvict = EvictRefuse
+	case EvictRefuse, EvictIdlest:
+	default:
+		return nil, fmt.Errorf("--session-evict %q: use %s (answer 503/429 at the cap) or %s (close the least recently used session)", cfg.SessionEvict, EvictRefuse, EvictIdlest)
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = DefaultReadTimeout
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.ReadHeaderTimeout <= 0 {
+		cfg.ReadHeaderTimeout = min(DefaultReadHeaderTimeout, cfg.ReadTimeout)
+	}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = DefaultMaxConns
+	}
 	for _, o := range cfg.AllowedOrigins {
 		if o == "*" {
 			continue
@@ -146,9 +195,13 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, tokens: ts, handlers: map[handlerKey]*mcp.StreamableHTTPHandler{}}
+	s := &Server{cfg: cfg, log: cfg.Logger, tokens: ts, handlers: map[handlerKey]*mcp.StreamableHTTPHandler{},
+		servers: map[handlerKey]*mcp.Server{}, sess: newSessions()}
 	s.bg, s.bgCancel = context.WithCancel(context.Background())
 	s.streamsCtx, s.endStreams = context.WithCancel(context.Background())
+	if s.board, err = s.newBoard(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -189,10 +242,27 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.HandleFunc(metadataPath, s.metadata)
 	mux.HandleFunc(metadataPath+"/{rest...}", s.metadata)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, problem{Status: http.StatusNotFound, Reason: "not_found",
 			Problem: fmt.Sprintf("no such path %q", r.URL.Path),
-			Fix:     "MCP is at /mcp (the default project) or /p/{project}/mcp; probes at /healthz and /readyz"})
+			Fix:     "MCP is at /mcp (the default project) or /p/{project}/mcp; the board at / or /p/{project}/; probes at /healthz and /readyz"})
+	}
+	mux.HandleFunc("/p/{project}/{rest...}", func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.PathValue("rest"), "mcp/") {
+			notFound(w, r)
+			return
+		}
+		s.serveBoard(w, r, r.PathValue("project"), r.PathValue("rest"))
+	})
+	mux.HandleFunc("GET /p/{project}", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/p/"+url.PathEscape(r.PathValue("project"))+"/", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/mcp/") || strings.HasPrefix(r.URL.Path, "/.well-known/") {
+			notFound(w, r)
+			return
+		}
+		s.serveBoard(w, r, "", strings.TrimPrefix(r.URL.Path, "/"))
 	})
 	return mux
 }
@@ -202,12 +272,18 @@ func (s *Server) Handler() http.Handler {
 // for calls in flight (up to the drain timeout), ends the SSE streams and
 // closes what is left. The caller closes the projects afterwards.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	// ReadTimeout deadlines every read of a request; a request that is
+	// let through to the SDK clears it once its body is read, so that long
+	// calls and SSE streams are not cut (see serveMCP).
 	srv := &http.Server{
 		Handler:           s.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
+		ReadTimeout:       s.cfg.ReadTimeout,
+		IdleTimeout:       s.cfg.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	ln = newLimitListener(ln, s.cfg.MaxConns)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -273,9 +349,15 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 	defer cancel()
 	if err := s.cfg.Projects.Ready(ctx); err != nil {
+		// The probe needs no token: it says not ready, and the log says
+		// which project and why (paths, database names) to the operator.
 		s.log.Warn("not ready", "error", err)
-		writeProblem(w, problem{Status: http.StatusServiceUnavailable, Reason: "not_ready", Problem: err.Error(),
-			Fix: "check that each project's directory exists and its .cairn/cairn.db is readable and writable"})
+		what := "a project's store does not answer"
+		if pe, ok := errors.AsType[*app.ProjectError](err); ok {
+			what = fmt.Sprintf("project %q: its store does not answer", pe.Name)
+		}
+		writeProblem(w, problem{Status: http.StatusServiceUnavailable, Reason: "not_ready", Problem: what,
+			Fix: "the server log says why"})
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -345,6 +427,12 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 		s.refuse(w, r, *p)
 		return
 	}
+	if a := r.Header.Get(HeaderAgent); tok != nil && tok.Agent != "" && a != "" && a != tok.Agent {
+		s.refuse(w, r, problem{Status: http.StatusForbidden, Reason: "agent_not_allowed",
+			Problem: fmt.Sprintf("this token is bound to agent %q; %s names another", tok.Agent, HeaderAgent),
+			Fix:     "omit " + HeaderAgent + " or send the token's agent"})
+		return
+	}
 	if a := r.Header.Get(HeaderAgent); a != "" {
 		if err := checkAgent(a); err != nil {
 			s.refuse(w, r, problem{Status: http.StatusBadRequest, Reason: "invalid_agent", Problem: HeaderAgent + ": " + err.Error(),
@@ -353,6 +441,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 		}
 	}
 	var id json.RawMessage
+	initialize := false
+	rc := http.NewResponseController(w)
 	if r.Method == http.MethodPost {
 		body, p := s.readBody(w, r)
 		if p != nil {
@@ -360,11 +450,42 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 			return
 		}
 		id = requestID(body)
+		initialize = isInitialize(body)
 		if !s.calls.add() {
 			writeProblem(w, problem{id: id, Status: http.StatusServiceUnavailable, Reason: "shutting_down", Problem: "the server is shutting down"})
 			return
 		}
 		defer s.calls.done()
+	}
+	// The request is read: from here on a call may run long and an SSE
+	// stream stay open, so the read deadline set by ReadTimeout is lifted
+	// (the connection's idle and header timeouts still apply after it).
+	_ = rc.SetReadDeadline(time.Time{})
+	owner := ""
+	if tok != nil {
+		owner = tok.Name
+	}
+	sid := r.Header.Get("Mcp-Session-Id")
+	newSession := !s.cfg.Stateless && initialize && sid == ""
+	registered := false // the reservation became a session entry
+	if newSession {
+		if p := s.admit(owner); p != nil {
+			p.id = id
+			w.Header().Set("Retry-After", "5")
+			writeProblem(w, *p)
+			return
+		}
+		defer func() {
+			if !registered {
+				s.release(owner)
+			}
+		}()
+	} else if sid != "" {
+		if r.Method == http.MethodDelete {
+			defer s.forget(sid)
+		} else {
+			s.touch(sid)
+		}
 	}
 	s.log.Debug("mcp request in", "method", r.Method, "path", r.URL.Path, "session", r.Header.Get("Mcp-Session-Id"))
 	readOnly := s.cfg.ReadOnly || (tok != nil && tok.ReadOnly)
@@ -392,6 +513,16 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 		r = r.WithContext(ctx)
 	}
 	jw := &jsonErrors{ResponseWriter: w, id: id}
+	if newSession {
+		// Registered before the client can see the session id, so its
+		// next request finds the entry.
+		jw.onHeader = func() {
+			if got := w.Header().Get("Mcp-Session-Id"); got != "" {
+				s.register(got, owner, handlerKey{name, readOnly})
+				registered = true
+			}
+		}
+	}
 	start := time.Now()
 	next.ServeHTTP(jw, r)
 	jw.finish()
@@ -402,13 +533,22 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 
 // refuse answers a request with a problem, echoing its JSON-RPC id when the
 // body (read up to 64 KiB) holds one.
+// The read is deadlined (a client that trickles its body is cut off, not
+// waited for) and the connection closed unless the body was read whole.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, p problem) {
 	if r.Method == http.MethodPost && r.Body != nil {
-		b, _ := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(min(s.cfg.ReadTimeout, refuseDrainTimeout)))
+		b, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+		if err != nil || r.ContentLength < 0 || int64(len(b)) < r.ContentLength {
+			w.Header().Set("Connection", "close")
+		}
 		p.id = requestID(b)
 	}
 	writeProblem(w, p)
 }
+
+// refuseDrainTimeout bounds the read of a refused request's body.
+const refuseDrainTimeout = 2 * time.Second
 
 // handler returns the SDK handler for a project and access, building it (and
 // its MCP server) on first use. Each pair has its own handler, so a session
@@ -459,12 +599,18 @@ func (s *Server) handler(project string, readOnly bool) (*mcp.StreamableHTTPHand
 		DisableLocalhostProtection: true,
 	})
 	s.handlers[key] = h
+	s.servers[key] = srv
 	return h, nil
 }
 
 // agent names the agent behind a request: the X-Cairn-Agent header, else the
 // name the client gave at initialize, else the configured default.
 func (s *Server) agent(req mcp.Request) string {
+	if ex := req.GetExtra(); ex != nil && ex.TokenInfo != nil {
+		if a := s.tokens.agentOf(ex.TokenInfo.UserID); a != "" {
+			return a // the token is bound to it
+		}
+	}
 	if ex := req.GetExtra(); ex != nil && ex.Header != nil {
 		if a := ex.Header.Get(HeaderAgent); a != "" {
 			return a
@@ -562,7 +708,9 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Token, *
 	}
 	tok, ok := s.tokens.find(secret)
 	if !ok {
-		s.log.Warn("rejected an unknown bearer token", "remote", r.RemoteAddr, "path", r.URL.Path)
+		if n, log := s.badTokens.note(secret); log {
+			s.log.Warn("rejected an unknown bearer token", "remote", r.RemoteAddr, "path", r.URL.Path, "times", n)
+		}
 		s.challenge(w, r, "invalid_token", "unknown token")
 		return nil, &problem{Status: http.StatusUnauthorized, Reason: "invalid_token",
 			Problem: "the bearer token is not one this server knows",
@@ -610,7 +758,7 @@ func (s *Server) project(r *http.Request, fromPath string, tok *Token) (string, 
 	}
 	if tok != nil && !tok.allows(name) {
 		return "", &problem{Status: http.StatusForbidden, Reason: "project_not_allowed",
-			Problem: fmt.Sprintf("token %s may not use project %q", tok.Name, name),
+			Problem: fmt.Sprintf("this token may not use project %q", name),
 			Fix:     fmt.Sprintf("use a project it allows (%s), or a token for %s", strings.Join(tok.Projects, ", "), name)}
 	}
 	if err := s.cfg.Projects.Check(name); err != nil {

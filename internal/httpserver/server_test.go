@@ -32,6 +32,9 @@ func TestParseTokens(t *testing.T) {
 		{"0123456789abcdef:web:write", "use rw"},
 		{"0123456789abcdef::rw", "no projects"},
 		{"0123456789abcdef:bad name:rw", "project name"},
+		{"aaaaaaaaaaaaaaaa:web:rw", "too easy to guess"},
+		{"abababababababab:web:rw", "too easy to guess"},
+		{"0123456789abcdef:web:rw:bad\x01agent", "agent"},
 	} {
 		_, err := ParseTokens("env", c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -67,13 +70,13 @@ func TestLoadTokensFile(t *testing.T) {
 }
 
 func TestTokenSet(t *testing.T) {
-	a := Token{Name: "a", Secret: "aaaaaaaaaaaaaaaa", Projects: []string{"x"}}
-	b := Token{Name: "b", Secret: "bbbbbbbbbbbbbbbb", Projects: []string{"*"}}
+	a := Token{Name: "a", Secret: "aK3v9QxZ2mP7wL4t", Projects: []string{"x"}}
+	b := Token{Name: "b", Secret: "bR8n2YcF6hJ1sD5q", Projects: []string{"*"}}
 	ts, err := newTokenSet([]Token{a, b})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for secret, want := range map[string]string{"aaaaaaaaaaaaaaaa": "a", "bbbbbbbbbbbbbbbb": "b", "aaaaaaaaaaaaaaa": "", "aaaaaaaaaaaaaaaaa": "", "": ""} {
+	for secret, want := range map[string]string{"aK3v9QxZ2mP7wL4t": "a", "bR8n2YcF6hJ1sD5q": "b", "aK3v9QxZ2mP7wL4": "", "aK3v9QxZ2mP7wL4tt": "", "": ""} {
 		got, ok := ts.find(secret)
 		if ok != (want != "") || got.Name != want {
 			t.Errorf("find(%q) = %q %v, want %q", secret, got.Name, ok, want)

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -31,6 +32,32 @@ type Token struct {
 	Projects []string
 	// ReadOnly tokens get a server without write tools.
 	ReadOnly bool
+	// Agent, if set, binds the token to one agent name: its requests act
+	// as that agent (X-Cairn-Agent, which is otherwise unauthenticated, may
+	// only repeat it).
+	Agent string
+}
+
+// MinTokenBits is the least entropy a token's secret must show, estimated
+// from its characters' frequencies: "aaaaaaaaaaaaaaaa" has none, 16 random
+// hex digits about 56 bits.
+const MinTokenBits = 40
+
+// entropyBits estimates the entropy of s from the frequency of its
+// characters (Shannon), in bits for the whole string.
+func entropyBits(s string) float64 {
+	counts := map[rune]int{}
+	n := 0
+	for _, r := range s {
+		counts[r]++
+		n++
+	}
+	h := 0.0
+	for _, c := range counts {
+		p := float64(c) / float64(n)
+		h -= p * math.Log2(p)
+	}
+	return h * float64(n)
 }
 
 func (t Token) allows(project string) bool {
@@ -51,6 +78,14 @@ func (t Token) validate() error {
 	}
 	if strings.ContainsAny(t.Secret, " \t\r\n") {
 		return fmt.Errorf("token %s: the secret contains white space; use letters, digits and punctuation only", t.Name)
+	}
+	if bits := entropyBits(t.Secret); bits < MinTokenBits {
+		return fmt.Errorf("token %s: the secret is too easy to guess (about %.0f bits, under %d: repeated or few distinct characters); generate one, for example: openssl rand -hex 32", t.Name, bits, MinTokenBits)
+	}
+	if t.Agent != "" {
+		if err := checkAgent(t.Agent); err != nil {
+			return fmt.Errorf("token %s: agent %q: %w", t.Name, t.Agent, err)
+		}
 	}
 	if len(t.Projects) == 0 {
 		return fmt.Errorf("token %s: no projects; list project names or * for all", t.Name)
@@ -81,14 +116,17 @@ func ParseTokens(source, s string) ([]Token, error) {
 		n++
 		name := fmt.Sprintf("%s#%d", source, n)
 		parts := strings.Split(entry, ":")
-		if len(parts) != 3 {
-			return nil, fmt.Errorf("token %s: write SECRET:PROJECTS:ACCESS, for example SECRET:web,api:rw or SECRET:*:ro (got %d fields)", name, len(parts))
+		if len(parts) != 3 && len(parts) != 4 {
+			return nil, fmt.Errorf("token %s: write SECRET:PROJECTS:ACCESS[:AGENT], for example SECRET:web,api:rw or SECRET:*:ro:ci-bot (got %d fields)", name, len(parts))
 		}
 		ro, err := parseAccess(name, parts[2])
 		if err != nil {
 			return nil, err
 		}
 		t := Token{Name: name, Secret: strings.TrimSpace(parts[0]), ReadOnly: ro}
+		if len(parts) == 4 {
+			t.Agent = strings.TrimSpace(parts[3])
+		}
 		for _, p := range strings.Split(parts[1], ",") {
 			if p = strings.TrimSpace(p); p != "" {
 				t.Projects = append(t.Projects, p)
@@ -119,6 +157,7 @@ type tokenFile struct {
 		Token    string   `json:"token"`
 		Projects []string `json:"projects"`
 		Access   string   `json:"access"`
+		Agent    string   `json:"agent"`
 	} `json:"tokens"`
 }
 
@@ -151,7 +190,7 @@ func LoadTokensFile(path string) ([]Token, error) {
 		if err != nil {
 			return nil, err
 		}
-		t := Token{Name: name, Secret: ft.Token, Projects: ft.Projects, ReadOnly: ro}
+		t := Token{Name: name, Secret: ft.Token, Projects: ft.Projects, ReadOnly: ro, Agent: ft.Agent}
 		if err := t.validate(); err != nil {
 			return nil, err
 		}
@@ -198,4 +237,14 @@ func (ts *tokenSet) find(secret string) (Token, bool) {
 		return Token{}, false
 	}
 	return ts.tokens[found], true
+}
+
+// agentOf is the agent the named token is bound to, if any.
+func (ts *tokenSet) agentOf(name string) string {
+	for _, t := range ts.tokens {
+		if t.Name == name {
+			return t.Agent
+		}
+	}
+	return ""
 }

@@ -29,6 +29,7 @@ type renewArgs struct {
 type releaseArgs struct {
 	ID     IDArg  `json:"id"`
 	Status string `json:"status,omitempty" jsonschema:"new status, e.g. done"`
+	Force  bool   `json:"force,omitempty" jsonschema:"with status done: complete it although a task it depends on is open"`
 }
 
 func claimTools() []tool {
@@ -135,7 +136,7 @@ func releaseTask(ctx context.Context, c call, in releaseArgs) (string, any, erro
 	if strings.TrimSpace(string(in.ID)) == "" {
 		return "", nil, &problem.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to release"}
 	}
-	r, err := c.Plan.Release(ctx, service.ReleaseRequest{Agent: c.agent, Ref: string(in.ID), Status: in.Status})
+	r, err := c.Plan.Release(ctx, service.ReleaseRequest{Agent: c.agent, Ref: string(in.ID), Status: in.Status, Force: in.Force})
 	if err != nil {
 		return "", nil, err
 	}

@@ -29,6 +29,10 @@ type optimizeContextArgs struct {
 	Candidates   StringList `json:"candidates,omitempty" jsonschema:"ids to choose among (m12, 12); default: what the query finds"`
 }
 
+type techCompatibilityArgs struct {
+	Stack StringList `json:"stack,omitempty" jsonschema:"technologies to check; default what the project uses"`
+}
+
 type getConfigArgs struct{}
 
 type suggestNextArgs struct{}
@@ -45,6 +49,9 @@ func contextTools() []tool {
 		declare(ts, mcp.Tool{Name: "optimize_context", Annotations: readOnly,
 			Description: "Chooses, within a token budget, the memory entries, tasks and instruction lines most relevant to a query; says what it dropped and why."},
 			optimizeContextTool, bounds("budget_tokens", 50, service.MaxBootstrapBudget)),
+		declare(ts, mcp.Tool{Name: "tech_compatibility", Annotations: readOnly,
+			Description: "Checks the project's stack (from detect_project) for tools that clash or overlap, and where each technology asked about is used; a score out of 100."},
+			techCompatibilityTool),
 		declare(ts, mcp.Tool{Name: "get_config", Annotations: readOnly,
 			Description: "The configuration in force (toolsets, agent, project root, store, branch, embeddings, budgets) and where each value came from."},
 			getConfigTool),
@@ -88,44 +95,60 @@ func suggestNextTool(ctx context.Context, c call, _ suggestNextArgs) (string, an
 	if err != nil {
 		return "", nil, err
 	}
-	out := make([]suggestion, 0, len(ss))
+	out := suggestionsOut{Suggestions: make([]suggestion, 0, len(ss))}
 	for _, s := range ss {
-		sg := suggestion{Why: s.Why, Arguments: map[string]any{}}
-		switch s.Kind {
-		case service.SuggestComplete:
-			sg.Tool = "complete_current_task"
-		case service.SuggestSwitch:
-			sg.Tool, sg.Arguments["task_id"] = "switch_focus", s.TaskID
-		case service.SuggestNext:
-			sg.Tool = "get_next_task"
-		case service.SuggestCreate:
-			sg.Tool, sg.Needs = "create_new_task", []string{"title"}
-		case service.SuggestLoopRecord:
-			sg.Tool, sg.Arguments["id"], sg.Needs = "loop_record", s.LoopID, []string{"last_action"}
-		case service.SuggestLoopResume:
-			sg.Tool, sg.Arguments["id"] = "loop_resume", s.LoopID
-		case service.SuggestStartSess:
-			sg.Tool, sg.Arguments["action"] = "session", "start"
-			if s.Goal != "" {
-				sg.Arguments["goal"] = s.Goal
+		if sg, ok := suggestionOf(s); ok {
+			if !c.s.served[sg.Tool] {
+				sg.NotServed = "in the " + toolsetOf(sg.Tool) + " toolset, not served: add it with --toolsets"
 			}
-		case service.SuggestAddMistake:
-			sg.Tool, sg.Arguments["title"], sg.Needs = "memory_add_mistake", s.Title, []string{"root_cause", "fix", "prevention"}
-		case service.SuggestNoteCurrent:
-			sg.Tool, sg.Needs = "update_current_task", []string{"body"}
-		default:
-			continue
+			out.Suggestions = append(out.Suggestions, sg)
 		}
-		if !c.s.served[sg.Tool] {
-			sg.NotServed = "in the " + toolsetOf(sg.Tool) + " toolset, not served: add it with --toolsets"
-		}
-		out = append(out, sg)
 	}
-	if len(out) == 0 {
-		return "Nothing to suggest.", map[string]any{"suggestions": out}, nil
+	return out.text(), out, nil
+}
+
+// suggestionOf words a suggested next step as the tool call that takes it.
+func suggestionOf(s service.Suggestion) (suggestion, bool) {
+	sg := suggestion{Why: s.Why, Arguments: map[string]any{}}
+	switch s.Kind {
+	case service.SuggestComplete:
+		sg.Tool = "complete_current_task"
+	case service.SuggestSwitch:
+		sg.Tool, sg.Arguments["task_id"] = "switch_focus", s.TaskID
+	case service.SuggestNext:
+		sg.Tool = "get_next_task"
+	case service.SuggestCreate:
+		sg.Tool, sg.Needs = "create_new_task", []string{"title"}
+	case service.SuggestLoopRecord:
+		sg.Tool, sg.Arguments["id"], sg.Needs = "loop_record", s.LoopID, []string{"last_action"}
+	case service.SuggestLoopResume:
+		sg.Tool, sg.Arguments["id"] = "loop_resume", s.LoopID
+	case service.SuggestStartSess:
+		sg.Tool, sg.Arguments["action"] = "session", "start"
+		if s.Goal != "" {
+			sg.Arguments["goal"] = s.Goal
+		}
+	case service.SuggestAddMistake:
+		sg.Tool, sg.Arguments["title"], sg.Needs = "memory_add_mistake", s.Title, []string{"root_cause", "fix", "prevention"}
+	case service.SuggestNoteCurrent:
+		sg.Tool, sg.Needs = "update_current_task", []string{"body"}
+	default:
+		return sg, false
+	}
+	return sg, true
+}
+
+type suggestionsOut struct {
+	Suggestions []suggestion `json:"suggestions"`
+}
+
+// text numbers the next steps, each a tool call and why.
+func (o suggestionsOut) text() string {
+	if len(o.Suggestions) == 0 {
+		return "Nothing to suggest."
 	}
 	lines := []string{"Next steps:"}
-	for i, sg := range out {
+	for i, sg := range o.Suggestions {
 		args, _ := json.Marshal(sg.Arguments)
 		line := fmt.Sprintf("%d. %s %s: %s", i+1, sg.Tool, args, sg.Why)
 		if len(sg.Needs) > 0 {
@@ -136,7 +159,7 @@ func suggestNextTool(ctx context.Context, c call, _ suggestNextArgs) (string, an
 		}
 		lines = append(lines, line)
 	}
-	return strings.Join(lines, "\n"), map[string]any{"suggestions": out}, nil
+	return strings.Join(lines, "\n")
 }
 
 // toolsetOf names the toolset that declares a tool.
@@ -265,4 +288,30 @@ func optimizeContextTool(ctx context.Context, c call, in optimizeContextArgs) (s
 		out.Dropped = append(out.Dropped, dropped{it.Ref, it.Kind, it.Why})
 	}
 	return b.String(), out, nil
+}
+
+func techCompatibilityTool(_ context.Context, c call, in techCompatibilityArgs) (string, any, error) {
+	r, err := c.Brain.TechCompatibility(in.Stack)
+	if err != nil {
+		return "", nil, err
+	}
+	lines := []string{fmt.Sprintf("Compatibility %d/100: %s.", r.Score, plural(len(r.Findings), "finding", "findings"))}
+	for _, f := range r.Findings {
+		where := ""
+		if f.Module != "" {
+			where = " in " + f.Module
+		}
+		lines = append(lines, fmt.Sprintf("- %s%s: %s", f.Severity, where, f.Text))
+	}
+	for _, it := range r.Stack {
+		switch {
+		case it.Found && it.Detail != "":
+			lines = append(lines, fmt.Sprintf("%s: used (%s) in %s", it.Name, it.Detail, strings.Join(it.Where, ", ")))
+		case it.Found:
+			lines = append(lines, fmt.Sprintf("%s: used in %s", it.Name, strings.Join(it.Where, ", ")))
+		default:
+			lines = append(lines, it.Name+": not in the project (adding it is a new dependency)")
+		}
+	}
+	return strings.Join(lines, "\n"), r, nil
 }

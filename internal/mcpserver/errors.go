@@ -95,6 +95,13 @@ func classify(err error) ToolError {
 		return ToolError{CodeOpenDeps, "open_dependencies", msg}
 	case errors.Is(err, memory.ErrEnded), errors.Is(err, task.ErrClosed):
 		return ToolError{CodeClosed, "closed", msg}
+	case errors.Is(err, problem.ErrFault):
+		// The storage under the store failed: say what is wrong and what
+		// to do, never the database's path on the server.
+		if fe, ok := errors.AsType[*problem.FaultError](err); ok {
+			return ToolError{CodeUnavailable, "storage", fe.Error()}
+		}
+		return ToolError{CodeUnavailable, "storage", msg}
 	case errors.Is(err, problem.ErrUnavailable):
 		return ToolError{CodeUnavailable, "unavailable", msg}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

@@ -119,6 +119,9 @@ var scenario = []step{
 	{"get_competency_matrix", nil},
 	{"classify_task", args{"description": "Fix the login bug in the backend handler"}},
 	{"get_routing_table", nil},
+	{"apply_heuristics", args{"decision": "Use PKCE for the login instead of a client secret"}},
+	{"tech_compatibility", nil},
+	{"tech_compatibility", args{"stack": []any{"Go", "Redis"}}},
 	{"claim_task", nil},
 	{"claim_task", args{"id": "5", "lease_seconds": 600}},
 	{"get_next_task", nil},
@@ -223,6 +226,7 @@ func TestGolden(t *testing.T) {
 				b.WriteString(tc.Text)
 			}
 		}
+		casing(t, s.tool, res.StructuredContent)
 		b.WriteString("\n\n")
 	}
 
@@ -262,5 +266,48 @@ func TestGolden(t *testing.T) {
 			t.Errorf("%s differs (- golden, + now):\n%s\nIf the change is intended, review it and run go test ./internal/mcpserver -run TestGolden -update",
 				path, lineDiff(string(want), got[n].String()))
 		}
+	}
+}
+
+// casing checks a tool's structured answer speaks one casing: no Go field
+// names (Path, UseCases), and snake_case and camelCase (the plan
+// specification's) not mixed in one answer.
+func casing(t *testing.T, tool string, v any) {
+	t.Helper()
+	b, _ := json.Marshal(v)
+	var doc any
+	if json.Unmarshal(b, &doc) != nil {
+		return
+	}
+	var snake, camel []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				switch {
+				case strings.ToUpper(k) == k:
+					// a name that is data (a phase such as STORY), not a field
+				case k[0] >= 'A' && k[0] <= 'Z':
+					t.Errorf("%s answers with the Go field name %q; give it a json tag", tool, k)
+				case strings.Contains(k, "_"):
+					snake = append(snake, k)
+				case strings.ToLower(k) != k:
+					camel = append(camel, k)
+				}
+				if tool == "get_config" || k == "arguments" || k == "metadata" {
+					continue // values that are data, not the tool's own fields
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(doc)
+	if len(snake) > 0 && len(camel) > 0 {
+		t.Errorf("%s mixes snake_case (%s) and camelCase (%s) in one answer", tool, snake[0], camel[0])
 	}
 }

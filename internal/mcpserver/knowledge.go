@@ -32,6 +32,10 @@ type agentArgs struct {
 	Name string `json:"name" jsonschema:"skill or agent name, or its path"`
 }
 
+type heuristicsArgs struct {
+	Decision string `json:"decision" jsonschema:"the decision, in a sentence or a few"`
+}
+
 type classifyArgs struct {
 	Description string `json:"description" jsonschema:"the task, in a sentence or a few"`
 }
@@ -45,6 +49,9 @@ func knowledgeTools() []tool {
 		declare(ts, mcp.Tool{Name: "get_agent", Annotations: readOnly, Description: "A skill (skills/*/SKILL.md) or agent (.claude/agents/*.md): its front matter parsed, and its instructions."}, agentTool),
 		declare(ts, mcp.Tool{Name: "get_competency_matrix", Annotations: readOnly, Description: "Every skill and agent with the expertise it declares."}, competencyTool),
 		declare(ts, mcp.Tool{Name: "classify_task", Annotations: readOnly, Description: "The skills or agents, workflows (workflows/*.md) and templates that match a task description, best first."}, classifyTool),
+		declare(ts, mcp.Tool{Name: "apply_heuristics", Annotations: readOnly,
+			Description: "A decision against the project's heuristics (heuristics.md, else a default ten) as questions to answer, and the past decisions and mistakes it recalls."},
+			heuristicsTool),
 		declare(ts, mcp.Tool{Name: "get_routing_table", Annotations: readOnly, Description: "Which skill or agent handles what: the project's routing.md, else one derived from what they declare."}, routingTool),
 	}
 }
@@ -57,24 +64,40 @@ func queryTKBTool(_ context.Context, c call, in queryTKBArgs) (string, any, erro
 	if err != nil {
 		return "", nil, err
 	}
-	type entry struct {
-		Path, Name, Title, Category, Maturity, Description string
-		UseCases                                           []string `json:",omitempty"`
+	out := tkbOut{Entries: []tkbEntry{}, Total: p.Total, NextOffset: p.NextOffset}
+	for _, d := range p.Entries {
+		out.Entries = append(out.Entries, tkbEntry{d.Path, d.Name, d.Title, d.Category, d.Maturity, d.Description, d.UseCases})
 	}
-	out := struct {
-		Entries    []entry `json:"entries"`
-		Total      int     `json:"total"`
-		NextOffset int     `json:"next_offset,omitempty"`
-	}{Entries: []entry{}, Total: p.Total, NextOffset: p.NextOffset}
-	if p.Empty {
+	switch {
+	case p.Empty:
 		return fmt.Sprintf(noKnowledge, "knowledge base", projectinfo.KnowledgePaths.Knowledge+"/", "title, category, maturity, use_cases, description"), out, nil
-	}
-	if p.Total == 0 {
+	case p.Total == 0:
 		return "No knowledge entry matches; query_tkb with fewer filters lists them all.", out, nil
 	}
-	lines := []string{fmt.Sprintf("%d-%d of %s:", p.Offset+1, p.Offset+len(p.Entries), plural(p.Total, "entry", "entries"))}
-	for _, d := range p.Entries {
-		out.Entries = append(out.Entries, entry{d.Path, d.Name, d.Title, d.Category, d.Maturity, d.Description, d.UseCases})
+	return out.text(p.Offset), out, nil
+}
+
+// tkbEntry is a knowledge entry as query_tkb lists it.
+type tkbEntry struct {
+	Path        string   `json:"path"`
+	Name        string   `json:"name,omitempty"`
+	Title       string   `json:"title,omitempty"`
+	Category    string   `json:"category,omitempty"`
+	Maturity    string   `json:"maturity,omitempty"`
+	Description string   `json:"description,omitempty"`
+	UseCases    []string `json:"use_cases,omitempty"`
+}
+
+type tkbOut struct {
+	Entries    []tkbEntry `json:"entries"`
+	Total      int        `json:"total"`
+	NextOffset int        `json:"next_offset,omitempty"`
+}
+
+// text is a page of knowledge entries (at offset), a line each.
+func (o tkbOut) text(offset int) string {
+	lines := []string{fmt.Sprintf("%d-%d of %s:", offset+1, offset+len(o.Entries), plural(o.Total, "entry", "entries"))}
+	for _, d := range o.Entries {
 		line := "- " + d.Path
 		for _, tag := range []string{d.Category, d.Maturity} {
 			if tag != "" {
@@ -89,10 +112,10 @@ func queryTKBTool(_ context.Context, c call, in queryTKBArgs) (string, any, erro
 		}
 		lines = append(lines, line)
 	}
-	if p.NextOffset > 0 {
-		lines = append(lines, fmt.Sprintf("next page: offset %d", p.NextOffset))
+	if o.NextOffset > 0 {
+		lines = append(lines, fmt.Sprintf("next page: offset %d", o.NextOffset))
 	}
-	return strings.Join(lines, "\n"), out, nil
+	return strings.Join(lines, "\n")
 }
 
 func firstNonEmpty(s ...string) string {
@@ -151,7 +174,7 @@ func agentTool(_ context.Context, c call, in agentArgs) (string, any, error) {
 
 func competencyTool(_ context.Context, c call, _ noArgs) (string, any, error) {
 	rows, all := c.Brain.CompetencyMatrix()
-	out := map[string]any{"rows": rows, "expertise": all}
+	out := map[string]any{"rows": viewCompetencies(rows), "expertise": all}
 	if len(rows) == 0 {
 		return fmt.Sprintf(noKnowledge, "skills or agents", "skills/NAME/SKILL.md or .claude/agents/", "name, description, expertise"), out, nil
 	}
@@ -172,7 +195,7 @@ func classifyTool(_ context.Context, c call, in classifyArgs) (string, any, erro
 		return "", nil, err
 	}
 	if cl.Empty {
-		return fmt.Sprintf(noKnowledge, "skills, agents, workflows or templates", "skills/, .claude/agents/, workflows/ or templates/", "name, description, expertise or triggers"), cl, nil
+		return fmt.Sprintf(noKnowledge, "skills, agents, workflows or templates", "skills/, .claude/agents/, workflows/ or templates/", "name, description, expertise or triggers"), viewClassification(cl), nil
 	}
 	var lines []string
 	for _, g := range []struct {
@@ -193,7 +216,7 @@ func classifyTool(_ context.Context, c call, in classifyArgs) (string, any, erro
 			lines = append(lines, line)
 		}
 	}
-	return strings.Join(lines, "\n"), cl, nil
+	return strings.Join(lines, "\n"), viewClassification(cl), nil
 }
 
 func routingTool(_ context.Context, c call, _ noArgs) (string, any, error) {
@@ -203,10 +226,10 @@ func routingTool(_ context.Context, c call, _ noArgs) (string, any, error) {
 		if r.Clipped {
 			text += "\n\n(clipped: read the file for the rest)"
 		}
-		return text, r, nil
+		return text, viewRouting(r), nil
 	}
 	if len(r.Rows) == 0 {
-		return "This project has no routing table (routing.md or templates/routing.md) and no skills or agents to derive one from.", r, nil
+		return "This project has no routing table (routing.md or templates/routing.md) and no skills or agents to derive one from.", viewRouting(r), nil
 	}
 	lines := []string{"No routing.md: derived from what the skills and agents declare:"}
 	for _, row := range r.Rows {
@@ -216,5 +239,84 @@ func routingTool(_ context.Context, c call, _ noArgs) (string, any, error) {
 		}
 		lines = append(lines, fmt.Sprintf("- %s → %s", what, row.Name))
 	}
-	return strings.Join(lines, "\n"), r, nil
+	return strings.Join(lines, "\n"), viewRouting(r), nil
+}
+
+// The knowledge tools answer in snake_case, whatever the service's Go
+// fields are called: these are their structured answers.
+
+type competencyView struct {
+	Name      string   `json:"name"`
+	Kind      string   `json:"kind"`
+	Path      string   `json:"path"`
+	Expertise []string `json:"expertise,omitempty"`
+}
+
+func viewCompetencies(rows []service.Competency) []competencyView {
+	out := make([]competencyView, len(rows))
+	for i, r := range rows {
+		out[i] = competencyView{r.Name, r.Kind, r.Path, r.Expertise}
+	}
+	return out
+}
+
+type matchView struct {
+	projectinfo.Doc
+	Score float64 `json:"score"`
+}
+
+type classificationView struct {
+	Agents    []matchView `json:"agents"`
+	Workflows []matchView `json:"workflows"`
+	Templates []matchView `json:"templates"`
+	Empty     bool        `json:"empty,omitempty"`
+}
+
+func viewClassification(c service.Classification) classificationView {
+	view := func(ms []service.Match) []matchView {
+		out := make([]matchView, len(ms))
+		for i, m := range ms {
+			out[i] = matchView{m.Doc, m.Score}
+		}
+		return out
+	}
+	return classificationView{view(c.Agents), view(c.Workflows), view(c.Templates), c.Empty}
+}
+
+type routingView struct {
+	Path    string           `json:"path,omitempty"`
+	Text    string           `json:"text,omitempty"`
+	Clipped bool             `json:"clipped,omitempty"`
+	Rows    []competencyView `json:"rows,omitempty"`
+}
+
+func viewRouting(r service.Routing) routingView {
+	return routingView{r.Path, r.Text, r.Clipped, viewCompetencies(r.Rows)}
+}
+
+func heuristicsTool(ctx context.Context, c call, in heuristicsArgs) (string, any, error) {
+	a, err := c.Brain.ApplyHeuristics(ctx, in.Decision)
+	if err != nil {
+		return "", nil, err
+	}
+	src := "the default heuristics (add heuristics.md to use your own)"
+	if a.Source != "default" {
+		src = a.Source
+	}
+	lines := []string{"Weigh the decision against " + src + ":"}
+	for i, h := range a.Heuristics {
+		if h.Name != "" {
+			lines = append(lines, fmt.Sprintf("%d. %s: %s", i+1, h.Name, h.Question))
+		} else {
+			lines = append(lines, fmt.Sprintf("%d. %s", i+1, h.Question))
+		}
+	}
+	if len(a.Related) > 0 {
+		lines = append(lines, "It recalls (memory_get for the entries):")
+		for _, r := range a.Related {
+			lines = append(lines, "- "+r)
+		}
+	}
+	lines = append(lines, "Record the outcome with memory_add_decision (rationale, alternatives).")
+	return strings.Join(lines, "\n"), a, nil
 }

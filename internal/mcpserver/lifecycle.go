@@ -121,22 +121,33 @@ func lifecycleGet(ctx context.Context, c call, in lifecycleGetArgs) (string, any
 		if err != nil {
 			return "", nil, err
 		}
-		out := definitionsOut{}
-		lines := []string{fmt.Sprintf("%s (default %s):", plural(len(ds.List), "lifecycle definition", "lifecycle definitions"), lifecycle.DefaultName)}
-		for _, d := range ds.List {
-			out.Definitions = append(out.Definitions, definitionOut{Name: d.Name, Description: d.Description, Source: d.Source, PhaseNames: d.PhaseNames()})
-			lines = append(lines, fmt.Sprintf("- %s (%s): %s", d.Name, d.Source, strings.Join(d.PhaseNames(), " → ")))
-		}
-		for _, p := range ds.Problems {
-			out.Problems = append(out.Problems, p.Error())
-			lines = append(lines, "malformed, skipped: "+p.Error())
-		}
-		return strings.Join(lines, "\n"), out, nil
+		return renderDefinitions(ds)
 	}
 	d, err := l.Definition(in.Definition)
 	if err != nil {
 		return "", nil, err
 	}
+	return renderDefinition(d)
+}
+
+// renderDefinitions lists the lifecycle definitions and the files skipped.
+func renderDefinitions(ds service.Definitions) (string, any, error) {
+	out := definitionsOut{}
+	lines := []string{fmt.Sprintf("%s (default %s):", plural(len(ds.List), "lifecycle definition", "lifecycle definitions"), lifecycle.DefaultName)}
+	for _, d := range ds.List {
+		out.Definitions = append(out.Definitions, definitionOut{Name: d.Name, Description: d.Description, Source: d.Source, PhaseNames: d.PhaseNames()})
+		lines = append(lines, fmt.Sprintf("- %s (%s): %s", d.Name, d.Source, strings.Join(d.PhaseNames(), " → ")))
+	}
+	for _, p := range ds.Problems {
+		out.Problems = append(out.Problems, p.Error())
+		lines = append(lines, "malformed, skipped: "+p.Error())
+	}
+	return strings.Join(lines, "\n"), out, nil
+}
+
+// renderDefinition is one lifecycle: its phases, their entry conditions and
+// exit criteria.
+func renderDefinition(d lifecycle.Definition) (string, any, error) {
 	out := definitionOut{Name: d.Name, Description: d.Description, Source: d.Source}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s): %s", d.Name, d.Source, d.Description)

@@ -1,11 +1,14 @@
 package memory
 
 import (
+	"bytes"
+	"encoding/base64"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Kind names what a redaction removed. It appears in the marker that replaces the text,
@@ -29,6 +32,16 @@ const (
 	KindURLPassword          Kind = "url_password"
 	KindBearerToken          Kind = "bearer_token"
 	KindCredentialAssignment Kind = "credential" // password=…, token: …, API_KEY=…
+	KindGitLabToken          Kind = "gitlab_token"
+	KindNPMToken             Kind = "npm_token"
+	KindHuggingFaceToken     Kind = "huggingface_token"
+	KindSendGridKey          Kind = "sendgrid_key"
+	KindTwilioKey            Kind = "twilio_key"
+	KindAzureStorageKey      Kind = "azure_storage_key"
+	KindBasicAuth            Kind = "basic_auth"
+	KindShopifyToken         Kind = "shopify_token"
+	KindDigitalOceanToken    Kind = "digitalocean_token"
+	KindPyPIToken            Kind = "pypi_token"
 )
 
 // markerPrefix starts every replacement. Rules never match their own markers, which
@@ -227,6 +240,10 @@ type secretRule struct {
 	// atHint says the regexp is anchored (^…) and is tried only where a hint occurs,
 	// for rules whose regexp would otherwise have to be tried at every position.
 	atHint bool
+	// boundB64 asks for a character that cannot be part of base64 text (or the
+	// text's edge) before and after the match, so a run cut out of a longer blob
+	// (test data, a hash) is not taken for a key.
+	boundB64 bool
 }
 
 // maxRetries bounds how often one application of a rule looks again inside a vetoed
@@ -341,6 +358,9 @@ func (rule *secretRule) accept(s string, from, to int, secret string) bool {
 	if rule.boundEnd && to < len(s) && isWordByte(s[to]) {
 		return false
 	}
+	if rule.boundB64 && (from > 0 && isBase64Byte(s[from-1]) || to < len(s) && isBase64Byte(s[to])) {
+		return false
+	}
 	if len(secret) < rule.minLen || strings.HasPrefix(secret, markerPrefix) {
 		return false
 	}
@@ -357,6 +377,10 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+func isBase64Byte(c byte) bool {
+	return isWordByte(c) || c == '+' || c == '/' || c == '=' || c == '-'
 }
 
 func isWordByte(c byte) bool {
@@ -436,6 +460,88 @@ var secretRules = []secretRule{
 		keep:       lacksDigit,
 	},
 	{
+		kind:       KindGitLabToken,
+		hints:      []string{"glpat-", "gldt-", "glrt-", "glptt-"},
+		re:         regexp.MustCompile(`gl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]+`),
+		boundStart: true,
+		minLen:     25,
+		keep:       notMachineMade,
+	},
+	{
+		kind:       KindNPMToken,
+		hints:      []string{"npm_"},
+		re:         regexp.MustCompile(`npm_[A-Za-z0-9]+`),
+		boundStart: true, boundEnd: true,
+		keep: func(s string) bool { return len(s) != 40 || lacksDigit(s) },
+	},
+	{
+		kind:       KindHuggingFaceToken,
+		hints:      []string{"hf_"},
+		re:         regexp.MustCompile(`hf_[A-Za-z0-9]+`),
+		boundStart: true, boundEnd: true,
+		minLen: 37,
+		keep:   notMixedCase,
+	},
+	{
+		kind:       KindSendGridKey,
+		hints:      []string{"SG."},
+		re:         regexp.MustCompile(`SG\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`),
+		boundStart: true,
+		keep: func(s string) bool {
+			parts := strings.SplitN(s, ".", 3)
+			return len(parts[1]) < 16 || len(parts[2]) < 30
+		},
+	},
+	{
+		// Account SIDs (AC…) and API key SIDs (SK…): 32 hex digits.
+		kind:       KindTwilioKey,
+		hints:      []string{"AC", "SK"},
+		re:         regexp.MustCompile(`(?:AC|SK)[0-9a-f]+`),
+		boundStart: true, boundEnd: true,
+		keep: func(s string) bool { return len(s) != 34 || lacksDigit(s) || !strings.ContainsAny(s[2:], "abcdef") },
+	},
+	{
+		kind:   KindAzureStorageKey,
+		hints:  []string{"accountkey", "sharedaccesskey"},
+		fold:   true,
+		atHint: true,
+		re:     regexp.MustCompile(`^(?i)(?:accountkey|sharedaccesskey)\s*=\s*([A-Za-z0-9+/]+=*)`),
+		minLen: 20,
+	},
+	{
+		kind:   KindBasicAuth,
+		hints:  []string{"basic"},
+		fold:   true,
+		atHint: true,
+		// "Authorization: Basic dXNlcjpwYXNz": base64 of user:password.
+		re:         regexp.MustCompile(`^(?i)basic\s+([A-Za-z0-9+/]+=*)`),
+		boundStart: true,
+		minLen:     8,
+		keep:       notBasicCredentials,
+	},
+	{
+		kind:       KindShopifyToken,
+		hints:      []string{"shpat_", "shpss_", "shpca_", "shppa_"},
+		re:         regexp.MustCompile(`shp(?:at|ss|ca|pa)_[a-fA-F0-9]+`),
+		boundStart: true,
+		minLen:     38,
+	},
+	{
+		kind:       KindDigitalOceanToken,
+		hints:      []string{"dop_v1_", "doo_v1_", "dor_v1_"},
+		re:         regexp.MustCompile(`do[opr]_v1_[a-f0-9]+`),
+		boundStart: true,
+		minLen:     71,
+	},
+	{
+		kind:       KindPyPIToken,
+		hints:      []string{"pypi-"},
+		re:         regexp.MustCompile(`pypi-[A-Za-z0-9_-]+`),
+		boundStart: true,
+		minLen:     50,
+		keep:       notMachineMade,
+	},
+	{
 		kind:  KindOpenAIKey,
 		hints: []string{"sk-"},
 		// Prose like "ask-the-user" fails the word boundary; a hyphenated phrase after
@@ -463,6 +569,25 @@ var secretRules = []secretRule{
 		re: regexp.MustCompile(`://[^\s:/?#@\[\]]*:([^\s/?#]+)@`),
 	},
 	{
+		// A password with a '/' in it: what follows "user:" is a port when it is
+		// digits up to the '/', as in http://host:8080/a@b.
+		kind:  KindURLPassword,
+		hints: []string{"://"},
+		re:    regexp.MustCompile(`://[^\s:/?#@\[\]]*:([^\s@]*/[^\s@]*)@`),
+		keep:  looksLikePort,
+	},
+	{
+		// An AWS secret access key in prose ("the AWS secret is wJalr…"): forty
+		// base64 characters with upper and lower case and a digit (a SHA-1 in hex
+		// has one case), standing alone, in text that speaks of AWS or a secret.
+		kind:     KindAWSSecretAccessKey,
+		hints:    []string{"aws", "secret"},
+		fold:     true,
+		re:       regexp.MustCompile(`[A-Za-z0-9/+]+`),
+		boundB64: true,
+		keep:     func(s string) bool { return len(s) != 40 || lacksDigit(s) || notMixedCase(s) },
+	},
+	{
 		kind:       KindBearerToken,
 		hints:      []string{"bearer"},
 		fold:       true,
@@ -471,6 +596,30 @@ var secretRules = []secretRule{
 		boundStart: true,
 		minLen:     16,
 		keep:       notMachineMade,
+	},
+	{
+		// A password assigned with '=' (code, env files): any value but a
+		// placeholder or a reference, digits or not (PASSWORD=hunter2,
+		// DB_PASSWORD=correcthorsebatterystaple). "password: required" in prose
+		// uses ':' and is left to the rule below.
+		kind:   KindCredentialAssignment,
+		hints:  []string{"passw", "_pass", "pwd", "passphrase"},
+		fold:   true,
+		atHint: true,
+		re:     regexp.MustCompile(`^(?i)(?:passw(?:or)?d|_pass|pwd|passphrase)["']?\s*(?::=|=>|=)\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
+		minLen: 6,
+		keep:   isReference,
+	},
+	{
+		// Other names that say "secret" when assigned with '=' (env files):
+		// STRIPE_KEY=, MAILGUN_AUTH=, AUTH=.
+		kind:   KindCredentialAssignment,
+		hints:  []string{"_key", "auth"},
+		fold:   true,
+		atHint: true,
+		re:     regexp.MustCompile(`^(?i)(?:_key|auth)["']?\s*(?::=|=>|=)\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
+		minLen: 8,
+		keep:   notCredential,
 	},
 	{
 		kind:   KindCredentialAssignment,
@@ -483,6 +632,46 @@ var secretRules = []secretRule{
 		minLen: 8,
 		keep:   notCredential,
 	},
+}
+
+// notMixedCase reports whether s lacks either upper or lower case letters.
+func notMixedCase(s string) bool {
+	return !strings.ContainsFunc(s, unicode.IsUpper) || !strings.ContainsFunc(s, unicode.IsLower)
+}
+
+// notBasicCredentials vetoes a "Basic …" value that is not base64 of
+// user:password ("basic usage", "Basic auth").
+func notBasicCredentials(v string) bool {
+	b, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(v, "="))
+	}
+	return err != nil || !bytes.ContainsRune(b, ':') || !utf8.Valid(b)
+}
+
+// looksLikePort vetoes a URL "password" that is a port and a path.
+func looksLikePort(v string) bool {
+	head, _, _ := strings.Cut(v, "/")
+	if head == "" {
+		return true
+	}
+	return !strings.ContainsFunc(head, func(r rune) bool { return r < '0' || r > '9' })
+}
+
+// isReference vetoes a password value that says where the secret is, or
+// that it is not given, rather than being it.
+func isReference(v string) bool {
+	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "~/") ||
+		strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "*") ||
+		strings.HasPrefix(v, "process.env") || strings.HasPrefix(v, "os.") || strings.HasPrefix(v, "env.") ||
+		strings.HasPrefix(v, "secrets.") || strings.HasPrefix(v, "vault:") {
+		return true
+	}
+	switch strings.ToLower(strings.Trim(v, ".")) {
+	case "none", "null", "nil", "empty", "required", "optional", "changeme", "redacted", "xxxxxx", "xxxxxxxx", "******":
+		return true
+	}
+	return false
 }
 
 func lacksDigit(s string) bool {

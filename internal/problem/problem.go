@@ -19,6 +19,24 @@ var ErrInvalid = errors.New("invalid argument")
 // retried: the store was busy past its timeout.
 var ErrUnavailable = errors.New("unavailable")
 
+// ErrFault is wrapped by every *FaultError.
+var ErrFault = errors.New("storage fault")
+
+// FaultError is a failure of what lies under a store rather than of the
+// request: the disk is full, the file system is read-only, the database is
+// corrupt or is not one. Problem says what is wrong and Fix what a person
+// must do; Err is the driver's error, for logs.
+type FaultError struct {
+	Problem string
+	Fix     string
+	Err     error
+}
+
+func (e *FaultError) Error() string { return e.Problem + ": " + e.Fix }
+
+// Unwrap makes a FaultError both ErrFault and its cause.
+func (e *FaultError) Unwrap() []error { return []error{ErrFault, e.Err} }
+
 // FieldError is an invalid argument: which field, what is wrong, how to fix
 // it. Hint, when set, is rendered after Fix by the surface.
 type FieldError struct {

@@ -86,3 +86,10 @@ func Detect(root string) Info {
 	info, _ := detect(root)
 	return info
 }
+
+// ReadFile reads a small text file under root (at most 256 KiB, no
+// symlinks); "" if it is not there.
+func (d *Detector) ReadFile(root, rel string) string {
+	w := &walked{root: root, stamps: map[string]int64{}}
+	return w.read(rel)
+}

@@ -29,6 +29,8 @@ type Module struct {
 	Build           []string `json:"build,omitempty"` // commands, run in Dir
 	Test            []string `json:"test,omitempty"`
 	Manifests       []string `json:"manifests"` // file names in Dir
+	// LockFiles are the package managers' lock files in Dir.
+	LockFiles []string `json:"lockFiles,omitempty"`
 }
 
 // Info is what Detect found.
@@ -335,6 +337,11 @@ func (w *walked) packageJSON(m *Module, dir, text string) {
 	pm := ""
 	if name, _, ok := strings.Cut(p.PackageManager, "@"); ok {
 		pm = name
+	}
+	for _, l := range []string{"pnpm-lock.yaml", "yarn.lock", "bun.lockb", "bun.lock", "package-lock.json"} {
+		if w.exists(path.Join(dir, l)) {
+			m.LockFiles = append(m.LockFiles, l)
+		}
 	}
 	// The lock file decides; in a workspace it sits at the root.
 	for _, d := range []string{dir, "."} {

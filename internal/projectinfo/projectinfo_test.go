@@ -119,3 +119,62 @@ func TestDetectorCache(t *testing.T) {
 		t.Errorf("a new instruction file was not seen: %+v", got)
 	}
 }
+
+func TestCompatibility(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"web/package.json":      `{"devDependencies":{"jest":"29","vitest":"1"},"dependencies":{"react":"18"}}`,
+		"web/package-lock.json": "{}", "web/yarn.lock": "",
+		"api/go.mod": "module a\n\ngo 1.22\n", "tools/go.mod": "module t\n\ngo 1.26\n",
+		"ml/pyproject.toml": "[project]\nname = \"ml\"\n", "ml/requirements.txt": "numpy\n",
+	})
+	r := Compatibility(Detect(dir), nil)
+	var got []string
+	for _, f := range r.Findings {
+		got = append(got, f.Severity+" "+f.Module)
+	}
+	want := []string{"note ml", "conflict web", "overlap web", "note "}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("findings %q, want %q: %+v", got, want, r.Findings)
+	}
+	if r.Score != 100-20-10-3-3 {
+		t.Errorf("score %d", r.Score)
+	}
+	r = Compatibility(Detect(dir), []string{"react", "Go", "Redis"})
+	if !r.Stack[0].Found || r.Stack[0].Where[0] != "web" || !r.Stack[1].Found || len(r.Stack[1].Where) != 2 || r.Stack[2].Found {
+		t.Errorf("stack: %+v", r.Stack)
+	}
+}
+
+// TestDetectorConcurrent: one Detector serves many callers at once while
+// files change (go test -race).
+func TestDetectorConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"go.mod": "module a\n", "AGENTS.md": "- Never do X.\n", "knowledge/a.md": "---\ntitle: A\n---\nx\n"})
+	d := NewDetector()
+	done := make(chan struct{})
+	for i := range 8 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for j := range 20 {
+				switch (i + j) % 3 {
+				case 0:
+					d.Detect(dir)
+				case 1:
+					d.Instructions(dir)
+				default:
+					d.Knowledge(dir)
+				}
+			}
+		}()
+	}
+	for i := range 5 {
+		write(t, dir, map[string]string{"CLAUDE.md": strings.Repeat("- Always do Y.\n", i+1)})
+	}
+	for range 8 {
+		<-done
+	}
+	if n := len(d.Instructions(dir).Lines); n != 6 {
+		t.Errorf("after the writes: %d lines, want 6", n)
+	}
+}

@@ -40,6 +40,7 @@ type ReleaseRequest struct {
 	Agent  string
 	Ref    string
 	Status string // set through the plan's status rules; empty keeps it
+	Force  bool   // status done although a dependency is open
 }
 
 // ReleaseResult is a released claim.
@@ -274,7 +275,7 @@ func (p *Plan) Release(ctx context.Context, r ReleaseRequest) (ReleaseResult, er
 				return &problem.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),
 					Fix: "release without status", Hint: problem.ControlLoop}
 			}
-			if t, err = setStatus(ctx, tx, t, *status, now, false); err != nil {
+			if t, err = setStatus(ctx, tx, t, *status, now, r.Force); err != nil {
 				return err
 			}
 		}

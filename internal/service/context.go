@@ -217,7 +217,7 @@ func (c *Brain) gather(ctx context.Context, req BootstrapRequest) ([]*section, B
 	}
 
 	next := &section{name: SecNext, title: "Next task", essential: true}
-	rec, err := c.set.Plan.Next(ctx, NextQuery{})
+	rec, err := c.set.Plan.Next(ctx, NextQuery{Agent: req.Agent})
 	if err != nil {
 		return nil, out, err
 	}

@@ -127,6 +127,7 @@ func validateNew(title, body string) error {
 // CreateNewTask adds a task one level deeper: a child of the current task, or
 // a root task in zen. The new task takes the agent's focus.
 func (f *Focus) CreateNewTask(ctx context.Context, agent, title, body string) (task.Task, error) {
+	scrub(&title, &body)
 	if err := validateNew(title, body); err != nil {
 		return task.Task{}, err
 	}
@@ -156,6 +157,7 @@ func (f *Focus) CreateNewTask(ctx context.Context, agent, title, body string) (t
 // ExtendCurrentTask adds the next step at the current level: a sibling
 // immediately to the right of the current task. It takes the agent's focus.
 func (f *Focus) ExtendCurrentTask(ctx context.Context, agent, title, body string) (task.Task, error) {
+	scrub(&title, &body)
 	if err := validateNew(title, body); err != nil {
 		return task.Task{}, err
 	}
@@ -609,6 +611,7 @@ func (f *Focus) CompletedTasks(ctx context.Context, q CompletedQuery) (Archive, 
 
 // UpdateCurrentTask replaces the current task's body; title and ID stay.
 func (f *Focus) UpdateCurrentTask(ctx context.Context, agent, body string) (task.Task, error) {
+	scrub(&body)
 	if err := task.ValidateBody(body); err != nil {
 		return task.Task{}, err
 	}

@@ -85,7 +85,7 @@ func (b *Brain) SuggestNext(ctx context.Context, agent string) ([]Suggestion, er
 		return nil, err
 	}
 	if cur.Zen {
-		rec, err := b.set.Plan.Next(ctx, NextQuery{})
+		rec, err := b.set.Plan.Next(ctx, NextQuery{Agent: agent})
 		if err != nil {
 			return nil, err
 		}

@@ -326,6 +326,7 @@ const MaxEvidence = 50
 // earlier one with a reason, or nowhere with Hold. A refused advance changes
 // nothing and says what is missing.
 func (l *Lifecycles) Advance(ctx context.Context, r AdvanceRequest) (AdvanceResult, error) {
+	scrub(&r)
 	if len(r.Evidence) > MaxEvidence || len(r.Checks) > MaxEvidence {
 		return AdvanceResult{}, &problem.FieldError{Field: "evidence", Problem: fmt.Sprintf("has over %d entries", MaxEvidence), Fix: "give one entry per exit criterion"}
 	}

@@ -111,6 +111,7 @@ func contains(list []string, s string) bool {
 
 // Start creates a loop in the pending state.
 func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
+	scrub(&in)
 	if err := in.validate(); err != nil {
 		return Loop{}, err
 	}
@@ -397,6 +398,7 @@ type Record struct {
 
 // Record records one iteration.
 func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error) {
+	scrub(&in)
 	if strings.TrimSpace(in.LastAction) == "" {
 		return Loop{}, &problem.FieldError{Field: "last_action", Problem: "is empty", Fix: "say what this iteration did"}
 	}
@@ -450,6 +452,7 @@ func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error)
 
 // Checkpoint snapshots the loop's whole state and returns the checkpoint id.
 func (l *Loops) Checkpoint(ctx context.Context, ref, note string) (Loop, int64, error) {
+	scrub(&note)
 	if err := checkText("note", note, 4096); err != nil {
 		return Loop{}, 0, err
 	}
@@ -562,6 +565,7 @@ func (l *Loops) Cancel(ctx context.Context, ref string) (Loop, error) {
 // The loop's task becomes done, so a task it depends on must be done or
 // cancelled first, unless force is set.
 func (l *Loops) Complete(ctx context.Context, ref, evidence string, force bool) (Loop, error) {
+	scrub(&evidence)
 	if strings.TrimSpace(evidence) == "" {
 		return Loop{}, &problem.FieldError{Field: "evidence", Problem: "is empty", Fix: "say how the completion criteria were met (a command and its result)"}
 	}
@@ -580,6 +584,7 @@ func (l *Loops) Complete(ctx context.Context, ref, evidence string, force bool) 
 
 // Fail stops a loop with an error.
 func (l *Loops) Fail(ctx context.Context, ref string, e loop.Error) (Loop, error) {
+	scrub(&e)
 	if strings.TrimSpace(e.Message) == "" {
 		return Loop{}, &problem.FieldError{Field: "message", Problem: "is empty", Fix: "say what went wrong"}
 	}

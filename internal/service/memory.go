@@ -92,10 +92,22 @@ func redact(e *memory.Entry) int {
 	for _, s := range []*string{&e.Title, &e.Content, &e.Rationale, &e.RootCause, &e.Fix, &e.Prevention} {
 		one(s)
 	}
+	one(&e.Branch)
 	list(e.Facts)
 	list(e.Alternatives)
 	list(e.Examples)
 	list(e.Files)
+	// A tag is a slug: one that holds a secret is dropped (and counted),
+	// since a marker is not a tag.
+	tags := e.Tags[:0]
+	for _, t := range e.Tags {
+		if out, r := memory.Redact(t); r.Total > 0 || out != t {
+			n += max(r.Total, 1)
+			continue
+		}
+		tags = append(tags, t)
+	}
+	e.Tags = tags
 	return n
 }
 

@@ -36,6 +36,9 @@ func (m *Memory) Export(ctx context.Context, dir string) (Exported, error) {
 		return Exported{}, fmt.Errorf("export memory: %w", err)
 	}
 	var out Exported
+	if err := noSymlinks(dir, ""); err != nil {
+		return out, fmt.Errorf("export memory: %w", err)
+	}
 	keep := make(map[string]bool, len(es))
 	for _, e := range es {
 		b, err := memory.MarshalFile(e)
@@ -44,6 +47,9 @@ func (m *Memory) Export(ctx context.Context, dir string) (Exported, error) {
 		}
 		rel := memory.FileName(e)
 		keep[rel] = true
+		if err := noSymlinks(dir, rel); err != nil {
+			return out, fmt.Errorf("export memory: %w", err)
+		}
 		path := filepath.Join(dir, filepath.FromSlash(rel))
 		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, b) {
 			out.Unchanged++
@@ -65,6 +71,40 @@ func (m *Memory) Export(ctx context.Context, dir string) (Exported, error) {
 	}
 	sort.Strings(out.Orphans)
 	return out, nil
+}
+
+// ErrSymlink is wrapped by the error of an export or import that meets a
+// symbolic link where it reads or writes memory files.
+var ErrSymlink = errors.New("symbolic link")
+
+// noSymlinks refuses a symbolic link at dir, its parent (.cairn) or any
+// component of rel below dir: a repository can commit a link such as
+// .cairn/memory/conventions -> ~/.config/editor/commands, and export names
+// its files after uids that import accepts, so following one would write
+// outside the project. Components that do not exist yet pass (they are
+// created as directories).
+func noSymlinks(dir, rel string) error {
+	paths := []string{filepath.Dir(filepath.Clean(dir)), dir}
+	p := dir
+	for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
+		if c != "" {
+			p = filepath.Join(p, c)
+			paths = append(paths, p)
+		}
+	}
+	for _, p := range paths {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a %w; memory files are read and written only inside the project: replace it with a directory or a file", p, ErrSymlink)
+		}
+	}
+	return nil
 }
 
 func writeAtomic(path string, b []byte) error {
@@ -107,14 +147,23 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 		out   Imported
 		files []memory.Entry
 	)
+	if err := noSymlinks(dir, ""); err != nil {
+		return out, fmt.Errorf("import memory: %w", err)
+	}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
+		rel, _ := filepath.Rel(dir, path)
+		if d.Type()&fs.ModeSymlink != 0 {
+			// WalkDir does not follow links to directories; a linked file
+			// would be read from wherever it points.
+			out.Problems = append(out.Problems, rel+": a symbolic link, skipped (only regular files inside the memory directory are imported)")
+			return nil
+		}
 		if d.IsDir() || !strings.HasSuffix(path, ".md") {
 			return nil
 		}
-		rel, _ := filepath.Rel(dir, path)
 		b, err := os.ReadFile(path)
 		if err != nil {
 			out.Problems = append(out.Problems, rel+": "+err.Error())

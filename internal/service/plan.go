@@ -396,6 +396,7 @@ func resolveDeps(ctx context.Context, tx store.Tx, id, parent task.ID, refs []st
 // AddSubtask adds a subtask under the task parentRef names and returns the
 // new subtask and its parent.
 func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (sub, parent Detail, err error) {
+	scrub(&in)
 	err = p.store.Update(ctx, func(tx store.Tx) error {
 		t, err := resolveRef(ctx, tx, parentRef, "parentId")
 		if err != nil {
@@ -419,6 +420,7 @@ func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (su
 
 // Create adds a task (a subtask when Parent is set) and returns it.
 func (p *Plan) Create(ctx context.Context, in NewTask) (Detail, error) {
+	scrub(&in)
 	var d Detail
 	err := p.store.Update(ctx, func(tx store.Tx) (err error) {
 		d, err = p.create(ctx, tx, in)
@@ -496,6 +498,7 @@ func (p *Plan) Update(ctx context.Context, ref string, c Change) (Detail, error)
 
 // update is Update with the name of the argument that holds ref, for errors.
 func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail, error) {
+	scrub(&c)
 	if c.Title != nil {
 		if err := task.ValidateTitle(*c.Title); err != nil {
 			return Detail{}, err
@@ -868,6 +871,7 @@ func (p *Plan) Recent(ctx context.Context, n int) ([]task.Task, error) {
 
 // UpdateSubtask changes a subtask and returns its parent.
 func (p *Plan) UpdateSubtask(ctx context.Context, ref string, c Change) (Detail, error) {
+	scrub(&c)
 	if err := requireSubtaskRef(ref); err != nil {
 		return Detail{}, err
 	}

@@ -43,6 +43,7 @@ func (p *SessionPatch) clean() (int, error) {
 	}
 	red(&p.Goal)
 	red(&p.Summary)
+	n += scrub(&p.FilesModified, &p.TasksCompleted, &p.TasksPending, &p.AI)
 	for i := range p.Decisions {
 		red(&p.Decisions[i].Decision)
 		red(&p.Decisions[i].Reasoning)

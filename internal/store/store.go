@@ -25,6 +25,14 @@ var ErrClosed = errors.New("store is closed")
 // method documents.
 var ErrDuplicate = errors.New("duplicate")
 
+// ErrFault and FaultError are problem's: a failure of the storage under
+// the store (see problem.FaultError), which stores report and surfaces
+// render without importing a store.
+var ErrFault = problem.ErrFault
+
+// FaultError is problem.FaultError.
+type FaultError = problem.FaultError
+
 // Store is one project's durable state.
 type Store interface {
 	// View runs fn in a read-only transaction that sees one consistent snapshot.

@@ -114,7 +114,7 @@ func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
 		return nil, err
 	}
 	if _, err := db.pool.Exec(ctx, `INSERT INTO projects (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, name); err != nil {
-		return nil, fmt.Errorf("create project %q: %w", name, err)
+		return nil, fmt.Errorf("create project %q: %w", name, fault(err))
 	}
 	var id int64
 	if err := db.pool.QueryRow(ctx, `SELECT id FROM projects WHERE name = $1`, name).Scan(&id); err != nil {
@@ -218,14 +218,41 @@ func (s *Store) Close() error {
 
 // View implements store.Store.
 func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
-	return s.run(ctx, fn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", true)
+	return fault(s.run(ctx, fn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", true))
 }
 
 // Update implements store.Store. It takes the project's lock before fn
 // runs (BEGIN and the lock in one round trip), so the lock is held from
 // the transaction's start even while fn has yet to run a statement.
 func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
-	return s.run(ctx, fn, s.beginWrite, false)
+	return fault(s.run(ctx, fn, s.beginWrite, false))
+}
+
+// fault turns PostgreSQL's storage failures (disk full, a read-only
+// server or transaction, corrupt data) into a *store.FaultError that says
+// what an operator must do; other errors pass unchanged.
+func fault(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := errors.AsType[*store.FaultError](err); ok {
+		return err
+	}
+	var problem, fix string
+	switch pgCode(err) {
+	case "53100": // disk_full
+		problem = "the PostgreSQL server's disk is full; nothing was written"
+		fix = "ask its operator to free space, then retry"
+	case "25006": // read_only_sql_transaction
+		problem = "the PostgreSQL server accepts no writes (a read-only replica, or default_transaction_read_only); nothing was written"
+		fix = "point CAIRN_DATABASE_URL at the primary, or ask the operator to make the database writable; reads still work"
+	case "XX001", "XX002": // data_corrupted, index_corrupted
+		problem = "the PostgreSQL server reports corrupt data or a corrupt index"
+		fix = "retrying will not help: ask its operator to check the database (REINDEX, or restore from a backup)"
+	default:
+		return err
+	}
+	return &store.FaultError{Problem: problem, Fix: fix, Err: err}
 }
 
 // run runs fn in a transaction on a pooled connection. A lazy BEGIN (a

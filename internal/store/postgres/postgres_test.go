@@ -478,3 +478,22 @@ func TestDuplicateMistakeKeepsTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadOnlyServerIsAFault: a server that accepts no writes (here
+// default_transaction_read_only, as a replica behaves) is a
+// *store.FaultError that says so and what to do, from the first write a
+// store makes (registering its project) on.
+func TestReadOnlyServerIsAFault(t *testing.T) {
+	project := pgtest.Project(t)
+	openOwn(t, project) // migrated and created, writable
+	url := pgtest.URL(t)
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	_, err := postgres.Open(context.Background(), url+sep+"default_transaction_read_only=on", postgres.Options{Project: project})
+	fe, ok := errors.AsType[*store.FaultError](err)
+	if !ok || !errors.Is(err, store.ErrFault) || !strings.Contains(fe.Problem, "accepts no writes") {
+		t.Fatalf("opening a project on a read-only server: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/cairn-dev/cairn/internal/store"
 	"io/fs"
 	"sort"
 	"strconv"
@@ -93,6 +94,50 @@ func sqliteCode(err error) int {
 		return e.Code()
 	}
 	return 0
+}
+
+// SQLite primary result codes of storage faults.
+const (
+	sqliteReadOnly = 8
+	sqliteIOErr    = 10
+	sqliteCorrupt  = 11
+	sqliteFull     = 13
+	sqliteCantOpen = 14
+	sqliteNotADB   = 26
+)
+
+// fault turns a storage failure (disk full, read-only, corrupt, I/O) into
+// a *store.FaultError that says what a person must do; other errors pass
+// unchanged. db names the database in the message without its full path
+// (answers reach remote agents).
+func fault(err error, db string) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := errors.AsType[*store.FaultError](err); ok {
+		return err
+	}
+	var problem, fix string
+	switch sqliteCode(err) & 0xff {
+	case sqliteFull:
+		problem = "the disk holding " + db + " is full; nothing was written"
+		fix = "free space on that disk, then retry"
+	case sqliteReadOnly:
+		problem = "the database " + db + " is read-only (file permissions, or a read-only file system); nothing was written"
+		fix = "make the file, its directory and its -wal and -shm files writable by the user running cairn, or remount the file system read-write; reads still work"
+	case sqliteCorrupt, sqliteNotADB:
+		problem = "the database " + db + " is corrupt, or is not a Cairn database"
+		fix = "retrying will not help: stop every cairn process on it and restore the file from a backup (sqlite3's .recover can salvage what is left)"
+	case sqliteIOErr:
+		problem = "an I/O error on " + db + " (a failing disk, a full disk or a file system gone read-only)"
+		fix = "check the disk and the file system, then retry"
+	case sqliteCantOpen:
+		problem = "cannot open " + db + " or its -wal/-shm files"
+		fix = "check that the .cairn directory exists and is readable and writable by the user running cairn"
+	default:
+		return err
+	}
+	return &store.FaultError{Problem: problem, Fix: fix, Err: err}
 }
 
 // isBusy reports whether err is SQLITE_BUSY (with any extended code).

@@ -13,6 +13,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -41,7 +42,15 @@ type Options struct {
 	Sync        Sync          // default SyncNormal
 	BusyTimeout time.Duration // how long a writer waits for another's lock; default 10s
 	ReadConns   int           // read-only pool size; default 4
+	// InitEmpty lets Open make a new store in an existing 0-byte file
+	// (`cairn init` does); otherwise such a file is refused with
+	// ErrEmptyDatabase.
+	InitEmpty bool
 }
+
+// ErrEmptyDatabase is wrapped by Open's error for a database file that
+// exists but is empty.
+var ErrEmptyDatabase = errors.New("the database file is empty")
 
 // Store is a store.Store on one SQLite file.
 type Store struct {
@@ -75,6 +84,12 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create database directory: %w", err)
 	}
+	createAtomically(ctx, path)
+	if !opts.InitEmpty {
+		if err := CheckNotEmpty(path); err != nil {
+			return nil, err
+		}
+	}
 	dsn := func(txlock string, extra ...string) string {
 		q := url.Values{}
 		q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
@@ -97,6 +112,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	w.SetConnMaxIdleTime(0)
 	if err := migrateRetrying(ctx, w, opts.BusyTimeout); err != nil {
 		w.Close()
+		if f := fault(err, shortPath(path)); f != err {
+			return nil, fmt.Errorf("open database %s: %w", path, f)
+		}
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	r, err := sql.Open("sqlite", dsn("deferred", "query_only(1)"))
@@ -132,6 +150,69 @@ func (s *Store) reindexMemory(ctx context.Context) error {
 	return s.Update(ctx, func(tx store.Tx) error { return tx.(*txn).reindex(ctx) })
 }
 
+// CheckNotEmpty refuses a database file that exists but is empty (see
+// emptyFile), with what to do; a missing file or a real database passes.
+// `cairn serve` calls it before it starts, so such a file stops it at once.
+func CheckNotEmpty(path string) error {
+	if !emptyFile(path) {
+		return nil
+	}
+	return fmt.Errorf("open database %s: %w", path, &store.FaultError{
+		Problem: "the database " + shortPath(path) + " is an empty file (0 bytes): it holds no Cairn data, and opening it would silently start a new store (ids from 1, no memory)",
+		Fix:     "if it was truncated or badly copied, restore it from a backup; to start a new store here, run `cairn init` in the project (or delete the file)",
+		Err:     ErrEmptyDatabase})
+}
+
+// emptyFile reports whether path is an existing database file with no
+// data: 0 bytes, and none of SQLite's companion files (-journal, -wal,
+// -shm), which would mean a creation that was interrupted and that SQLite
+// recovers. Cairn itself never leaves such a file (see createAtomically):
+// one is a truncated database, a bad copy or a stray touch.
+func emptyFile(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() > 0 {
+		return false
+	}
+	for _, x := range []string{"-journal", "-wal", "-shm"} {
+		if _, err := os.Stat(path + x); err == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// applicationID marks a SQLite file as Cairn's ("CAIR").
+const applicationID = 0x43414952
+
+// createAtomically makes a new database at path, if there is none, by
+// writing its header in a temporary file and linking it into place: a
+// process killed while creating the store leaves either no file or a valid
+// one, never the empty file that emptyFile refuses. Link fails if another
+// process got there first, which is as good. Failures are left for Open to
+// meet and report.
+func createAtomically(ctx context.Context, path string) {
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	// Named to match the .gitignore (*.db) should a kill leave it behind.
+	f, err := os.CreateTemp(filepath.Dir(path), ".new-*-"+filepath.Base(path))
+	if err != nil {
+		return
+	}
+	tmp := f.Name()
+	f.Close()
+	defer os.Remove(tmp)
+	db, err := sql.Open("sqlite", tmp)
+	if err != nil {
+		return
+	}
+	_, err = db.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID))
+	if cerr := db.Close(); err != nil || cerr != nil {
+		return
+	}
+	_ = os.Link(tmp, path)
+}
+
 // Path returns the database file's path.
 func (s *Store) Path() string { return s.path }
 
@@ -148,13 +229,21 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 	stmts := s.rs.get(ctx)
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return fmt.Errorf("begin read: %w", err)
+		return fault(fmt.Errorf("begin read: %w", err), s.name())
 	}
 	defer tx.Rollback()
 	if err := fn(&txn{tx: tx, stmts: stmts}); err != nil {
-		return err
+		return fault(err, s.name())
 	}
-	return tx.Commit()
+	return fault(tx.Commit(), s.name())
+}
+
+// name is the database as messages name it: its last two path elements
+// (.cairn/cairn.db), not where the project lives on the server.
+func (s *Store) name() string { return shortPath(s.path) }
+
+func shortPath(p string) string {
+	return filepath.Join(filepath.Base(filepath.Dir(p)), filepath.Base(p))
 }
 
 // Update implements store.Store.
@@ -162,14 +251,14 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	stmts := s.ws.get(ctx)
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin write: %w", busy(err))
+		return fault(fmt.Errorf("begin write: %w", busy(err)), s.name())
 	}
 	defer tx.Rollback()
 	if err := fn(&txn{tx: tx, stmts: stmts}); err != nil {
-		return busy(err)
+		return fault(busy(err), s.name())
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", busy(err))
+		return fault(fmt.Errorf("commit: %w", busy(err)), s.name())
 	}
 	return nil
 }

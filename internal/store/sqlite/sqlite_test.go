@@ -3,7 +3,10 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,4 +123,30 @@ func TestRemoveSubtreeDropsEdges(t *testing.T) {
 	if n != 0 {
 		t.Fatalf("%d stored edges still point at removed tasks", n)
 	}
+}
+
+// TestOpenRefusesEmptyFile: a 0-byte cairn.db (truncated, or created by
+// hand) is not silently made a new store; InitEmpty (cairn init) does.
+func TestOpenRefusesEmptyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cairn.db")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+	if !errors.Is(err, sqlite.ErrEmptyDatabase) || !strings.Contains(err.Error(), "cairn init") {
+		t.Fatalf("open an empty file: %v", err)
+	}
+	if fi, _ := os.Stat(path); fi.Size() != 0 {
+		t.Fatal("the refused open wrote to the file")
+	}
+	s, err := sqlite.Open(context.Background(), path, sqlite.Options{InitEmpty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = sqlite.Open(context.Background(), path, sqlite.Options{})
+	if err != nil {
+		t.Fatalf("reopen after init: %v", err)
+	}
+	s.Close()
 }

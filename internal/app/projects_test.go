@@ -1,0 +1,43 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTeamModeProjectsDoNotShare: on PostgreSQL the default project's
+// database name is its directory's; served from a directory named web next
+// to --project web=..., both HTTP names would be one database project, and
+// a token scoped to default would read web's data. That is refused, and
+// CAIRN_PROJECT names the default's database project explicitly.
+func TestTeamModeProjectsDoNotShare(t *testing.T) {
+	t.Setenv(EnvDatabaseURL, "postgres://unused.invalid/cairn") // never dialled: projects open lazily
+	t.Setenv(EnvProject, "")
+	root := filepath.Join(t.TempDir(), "web")
+	other := t.TempDir()
+	for _, d := range []string{root, other} {
+		if err := os.MkdirAll(filepath.Join(d, ".cairn"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := NewDirProjects(Config{Root: root}, map[string]string{"web": other})
+	if err == nil || !strings.Contains(err.Error(), `default and web would both be project "web"`) || !strings.Contains(err.Error(), "CAIRN_PROJECT") {
+		t.Fatalf("two HTTP names on one database project: %v", err)
+	}
+	t.Setenv(EnvProject, "main")
+	p, err := NewDirProjects(Config{Root: root}, map[string]string{"web": other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.DatabaseProjects(); got["default"] != "main" || got["web"] != "web" {
+		t.Fatalf("database projects: %v", got)
+	}
+	// On the embedded store each project has its own file: nothing to check.
+	t.Setenv(EnvDatabaseURL, "")
+	t.Setenv(EnvProject, "")
+	if _, err := NewDirProjects(Config{Root: root}, map[string]string{"web": other}); err != nil {
+		t.Fatalf("embedded store: %v", err)
+	}
+}

@@ -1,0 +1,4 @@
+package service
+
+// ScrubForTest exposes scrub to the external tests.
+var ScrubForTest = scrub

@@ -1,0 +1,108 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// ChangePoll is how often Changes reads the store's version when the store
+// cannot tell it of other processes' commits (SQLite's data_version): a
+// cheap read, so another process's change shows within a fraction of a
+// second.
+var ChangePoll = 200 * time.Millisecond
+
+// Changes returns a channel that receives the store's version after every
+// committed change to the project, by this process or another, until ctx
+// ends. Values are coalesced: one receive may stand for many changes. A
+// store that is told of commits (PostgreSQL's LISTEN/NOTIFY) wakes it at
+// once; otherwise the version is read every ChangePoll. The first value is
+// the version when Changes was called, so a caller that (re)connects always
+// catches up.
+func (s *Set) Changes(ctx context.Context) <-chan uint64 {
+	st := s.Plan.store
+	out := make(chan uint64, 1)
+	var wake <-chan struct{}
+	if w, ok := st.(store.Watcher); ok {
+		wake = w.Watch(ctx)
+	}
+	go func() {
+		defer close(out)
+		t := time.NewTicker(ChangePoll)
+		defer t.Stop()
+		var last uint64
+		first := true
+		for {
+			v, err := st.Version(ctx)
+			if err == nil && (first || v != last) {
+				first, last = false, v
+				select {
+				case out <- v:
+				default: // the reader has one pending: it will re-read anyway
+					select {
+					case <-out:
+					default:
+					}
+					out <- v
+				}
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			case <-wake:
+			}
+		}
+	}()
+	return out
+}
+
+// AgentFocus is where one agent is: its YOU ARE HERE.
+type AgentFocus struct {
+	Agent string
+	Task  task.Task
+}
+
+// Agents returns every agent whose focus names an open task, by agent
+// name: the people watching see where each one is.
+func (f *Focus) Agents(ctx context.Context) ([]AgentFocus, error) {
+	var out []AgentFocus
+	err := f.store.View(ctx, func(tx store.Tx) error {
+		m, err := tx.Focuses(ctx)
+		if err != nil {
+			return err
+		}
+		for agent, id := range m {
+			t, err := tx.Task(ctx, id)
+			if err != nil {
+				if isNotFound(err) {
+					continue
+				}
+				return err
+			}
+			if t.Status.Open() {
+				t.Body = ""
+				out = append(out, AgentFocus{Agent: agent, Task: t})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list agents' focus: %w", err)
+	}
+	sortAgents(out)
+	return out, nil
+}
+
+func sortAgents(a []AgentFocus) {
+	slices.SortFunc(a, func(x, y AgentFocus) int { return strings.Compare(x.Agent, y.Agent) })
+}
+
+// Version returns the project's store version: it changes with every
+// committed change, and Changes sends it.
+func (s *Set) Version(ctx context.Context) (uint64, error) { return s.Plan.store.Version(ctx) }

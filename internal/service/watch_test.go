@@ -1,0 +1,85 @@
+package service_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/postgres"
+	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
+	"github.com/cairn-dev/cairn/internal/store/sqlite"
+)
+
+// TestChangesSeesAnotherProcess: the change feed first says where the
+// project is, then tells of a write made through another handle on the same
+// file (another process), and ends with its context.
+func TestChangesSeesAnotherProcess(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "cairn.db")
+		s, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		other, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		testChanges(t, s, other)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url, name := pgtest.URL(t), pgtest.Project(t)
+		s, err := postgres.Open(context.Background(), url, postgres.Options{Project: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		other, err := postgres.Open(context.Background(), url, postgres.Options{Project: name}) // another instance
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		testChanges(t, s, other)
+	})
+}
+
+func testChanges(t *testing.T, s, other store.Store) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	set := service.NewSet(s, service.MemoryOptions{}, nil)
+	ch := set.Changes(ctx)
+	recv := func(what string) uint64 {
+		t.Helper()
+		select {
+		case v, ok := <-ch:
+			if !ok {
+				t.Fatalf("%s: the feed closed", what)
+			}
+			return v
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: nothing on the feed", what)
+		}
+		return 0
+	}
+	first := recv("the current version")
+	if now, err := set.Version(ctx); err != nil || now != first {
+		t.Fatalf("first value %d, version %d (%v)", first, now, err)
+	}
+	if _, err := service.NewPlan(other).Create(ctx, service.NewTask{Title: "from another process"}); err != nil {
+		t.Fatal(err)
+	}
+	if v := recv("after another process's write"); v == first {
+		t.Fatalf("the feed sent the old version %d again", v)
+	}
+	agents, err := set.Focus.Agents(ctx)
+	if err != nil || len(agents) != 0 {
+		t.Fatalf("Agents with no focus: %v, %v", agents, err)
+	}
+	cancel()
+	for range ch { // drains, then closes
+	}
+}
