@@ -106,12 +106,15 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := openStore(ctx, cfg, root)
+	// Every worktree of a repository shares the main worktree's store;
+	// branch and files are still this worktree's.
+	st, err := openStore(ctx, cfg, project.StoreRoot(root))
 	if err != nil {
 		return nil, err
 	}
 	mopts := service.MemoryOptions{
 		Branch: func() string { return project.GitBranch(root) },
+		Root:   root,
 		Logger: cfg.Logger,
 	}
 	if cfg.Embed.URL != "" {
@@ -157,7 +160,8 @@ func settings(cfg Config, root string) []service.Setting {
 }
 
 // openStore opens the project's PostgreSQL store in team mode, else its
-// embedded SQLite file (creating .cairn if needed).
+// embedded SQLite file (creating .cairn if needed), for the project whose
+// store lives at root (see project.StoreRoot).
 func openStore(ctx context.Context, cfg Config, root string) (store.Store, error) {
 	url := cfg.DatabaseURL
 	if url == "" {

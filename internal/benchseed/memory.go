@@ -134,7 +134,7 @@ func letters(i int) string {
 
 // CachedMemory is Cached for a project with n memory entries.
 func CachedMemory(ctx context.Context, n int) (string, error) {
-	return cached(ctx, fmt.Sprintf("cairn-benchseed-memory-v6-%d", n), func(dir string) error {
+	return cached(ctx, fmt.Sprintf("cairn-benchseed-memory-v7-%d", n), func(dir string) error {
 		return SeedMemory(ctx, dir, n)
 	})
 }

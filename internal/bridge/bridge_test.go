@@ -386,7 +386,9 @@ func TestListCaps(t *testing.T) {
 			var before runtime.MemStats
 			runtime.ReadMemStats(&before)
 			dir := t.TempDir()
-			b, cs := local(t, url, Options{CacheDir: dir, MaxListBytes: tc.pageSize, ConnectTimeout: 5 * time.Second}, nil)
+			// A generous bound: under -race on a busy machine reading two 2 MB
+			// pages takes seconds; the caps, not the timeout, must end it.
+			b, cs := local(t, url, Options{CacheDir: dir, MaxListBytes: tc.pageSize, ConnectTimeout: time.Minute}, nil)
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "t000000"})
 			if err != nil {
 				t.Fatal(err)

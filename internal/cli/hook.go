@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,7 +91,7 @@ func oneLineErr(err error) string {
 }
 
 func runHook(cmd *cobra.Command, args []string, agent string, budget int) error {
-	if len(args) != 1 || !containsString(hookEvents, args[0]) {
+	if len(args) != 1 || !slices.Contains(hookEvents, args[0]) {
 		return fmt.Errorf("name one event: %s", strings.Join(hookEvents, ", "))
 	}
 	event := args[0]
@@ -222,13 +223,4 @@ func providerOf(model string) string {
 		return "google"
 	}
 	return ""
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -190,21 +190,22 @@ var loopSpecs = []toolSpec{
 	{tool: "loop_fail", base: map[string]string{"id": `"5"`, "message": `"m"`}, refs: []string{"id"}, strings: []string{"message", "code"}, bools: []string{"recoverable"}, required: []string{"id", "message"}},
 }
 
-// The bad-input store's memory holds m1 (decision), m2 (mistake) and m3
-// (insight); session s1 is open; branch main has a saved context.
+// The bad-input store's memory holds m1 (decision), m2 (mistake, superseded
+// by m4) and m3 (insight) and m4 (decision); session s1 is open; branch main
+// has a saved context.
 var memorySpecs = []toolSpec{
 	{tool: "memory_search", base: map[string]string{}, strings: []string{"query", "session_id", "branch"}, lists: []string{"type", "tag"},
-		free: []string{"tag"}, dates: []string{"after", "before"}, ints: []string{"offset", "limit"}},
+		free: []string{"tag"}, dates: []string{"after", "before"}, ints: []string{"offset", "limit"}, bools: []string{"include_superseded"}},
 	{tool: "memory_context", base: map[string]string{"id": `"m2"`}, mrefs: []string{"id"}, ints: []string{"before", "after"}, bools: []string{"same_session"}, required: []string{"id"}},
 	{tool: "memory_get", base: map[string]string{"ids": `["m1"]`}, required: []string{"ids"}},
-	{tool: "memory_add_decision", base: map[string]string{"title": `"t"`}, strings: []string{"title", "content", "rationale"},
+	{tool: "memory_add_decision", base: map[string]string{"title": `"t"`}, strings: []string{"title", "content", "rationale", "supersedes"},
 		lists: []string{"facts", "tags", "files", "alternatives"}, free: []string{"facts", "tags", "files", "alternatives"}, required: []string{"title"}},
-	{tool: "memory_add_mistake", base: map[string]string{"title": `"t"`}, strings: []string{"title", "content", "root_cause", "fix", "prevention"},
-		lists: []string{"facts", "tags", "files"}, free: []string{"facts", "tags", "files"}, required: []string{"title"}},
-	{tool: "memory_add_convention", base: map[string]string{"title": `"t"`}, strings: []string{"title", "content"},
+	{tool: "memory_add_mistake", base: map[string]string{"title": `"t"`}, strings: []string{"title", "content", "root_cause", "fix", "prevention", "supersedes"},
+		lists: []string{"facts", "tags", "files"}, free: []string{"facts", "tags", "files"}, bools: []string{"replace_analysis"}, required: []string{"title"}},
+	{tool: "memory_add_convention", base: map[string]string{"title": `"t"`}, strings: []string{"title", "content", "supersedes"},
 		lists: []string{"examples", "tags"}, free: []string{"examples", "tags"}, required: []string{"title"}},
-	{tool: "observation", base: map[string]string{"type": `"insight"`, "title": `"t"`}, enums: []string{"type"}, strings: []string{"title", "content"},
-		ints: []string{"discovery_tokens"}, lists: []string{"facts"}, free: []string{"facts"}, required: []string{"type", "title"}},
+	{tool: "observation", base: map[string]string{"type": `"insight"`, "title": `"t"`}, enums: []string{"type"}, strings: []string{"title", "content", "supersedes"},
+		ints: []string{"discovery_tokens", "expires_in_days"}, lists: []string{"facts"}, free: []string{"facts"}, required: []string{"type", "title"}},
 	{tool: "memory_prune", base: map[string]string{"type": `"insight"`}, lists: []string{"type"}, ints: []string{"older_than_days"}, bools: []string{"dry_run"}},
 	{tool: "diagnose_error", base: map[string]string{"error": `"boom"`}, strings: []string{"error"}, ints: []string{"limit"}, required: []string{"error"}},
 	{tool: "session", base: map[string]string{"action": `"get"`}, enums: []string{"action", "outcome"},
@@ -385,6 +386,20 @@ func badCases() []badCase {
 		add(tool, "a 3 KiB fact", with(base, "facts", `[`+jsonString(strings.Repeat("f", 3000))+`]`), "facts[0]")
 	}
 	add("memory_add_mistake", "root cause over 64 KiB", obj(map[string]string{"title": `"t"`, "root_cause": jsonString(strings.Repeat("r", 65537))}), "root_cause")
+	// Supersede: a missing entry, not an id, one already replaced, the
+	// entry itself (a known mistake counts on m2), a chain that would loop
+	// (m4 supersedes m2; m2 may not supersede m4).
+	for _, tool := range []string{"memory_add_decision", "memory_add_convention"} {
+		add(tool, "supersedes a missing entry", obj(map[string]string{"title": `"t"`, "supersedes": `"m99"`}), "supersedes")
+		add(tool, "supersedes not an id", obj(map[string]string{"title": `"t"`, "supersedes": `"the old one"`}), "supersedes")
+		add(tool, "supersedes an entry already superseded", obj(map[string]string{"title": `"t"`, "supersedes": `"m2"`}), "supersedes")
+	}
+	add("memory_add_mistake", "supersedes itself", obj(map[string]string{"title": `"Boom on start"`, "content": `"again"`, "supersedes": `"m2"`}), "supersedes")
+	add("memory_add_mistake", "supersedes in a loop", obj(map[string]string{"title": `"boom on start!"`, "content": `"again"`, "supersedes": `"m4"`}), "supersedes")
+	add("memory_add_mistake", "supersedes a missing entry", obj(map[string]string{"title": `"a new mistake"`, "supersedes": `"m99"`}), "supersedes")
+	add("observation", "supersedes a missing entry", obj(map[string]string{"type": `"insight"`, "title": `"t"`, "supersedes": `"m0"`}), "supersedes")
+	add("observation", "expires_in_days negative", obj(map[string]string{"type": `"insight"`, "title": `"t"`, "expires_in_days": "-1"}), "expires_in_days")
+	add("observation", "expires_in_days too far", obj(map[string]string{"type": `"insight"`, "title": `"t"`, "expires_in_days": "100000"}), "expires_in_days")
 	add("observation", "a type with its own tool", obj(map[string]string{"type": `"decision"`, "title": `"t"`}), "type")
 	add("observation", "negative discovery_tokens", obj(map[string]string{"type": `"insight"`, "title": `"t"`, "discovery_tokens": "-5"}), "discovery_tokens")
 	add("memory_prune", "nothing selected", json.RawMessage(`{}`), "ids")
@@ -481,8 +496,8 @@ func storeState(t *testing.T, s *cairntest.Server) string {
 		{"query_tasks", args{"fields": []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "updatedAt"}, "limit": 50}},
 		{"loop_status", args{"id": "5", "history": true}},
 		{"loop_checkpoints", args{"id": "5"}},
-		{"memory_search", args{"limit": 50}},
-		{"memory_get", args{"ids": []string{"m1", "m2", "m3", "m4"}}},
+		{"memory_search", args{"limit": 50, "include_superseded": true}},
+		{"memory_get", args{"ids": []string{"m1", "m2", "m3", "m4", "m5"}}},
 		{"session", args{"action": "list"}},
 		{"session", args{"action": "get", "session_id": "s1"}},
 		{"branch", args{"action": "list"}},
@@ -520,6 +535,7 @@ func TestBadInput(t *testing.T) {
 	s.OK("memory_add_decision", args{"title": "a decision", "rationale": "r", "tags": []string{"x"}})
 	s.OK("memory_add_mistake", args{"title": "boom on start", "fix": "f"})
 	s.OK("observation", args{"type": "insight", "title": "an insight", "discovery_tokens": 10})
+	s.OK("memory_add_decision", args{"title": "a newer decision", "supersedes": "m2"})
 	s.OK("session", args{"action": "start", "goal": "g"})
 	s.OK("branch", args{"action": "save", "branch": "main", "notes": "n"})
 	s.OK("claim_task", args{"id": "3"})

@@ -47,6 +47,13 @@ func chromium(t *testing.T) string {
 // tab's context; both end with the test.
 func browser(t *testing.T) context.Context {
 	t.Helper()
+	// Not t.TempDir: Chromium's helper processes may still be writing its
+	// profile for a moment after the browser is told to stop, and TempDir
+	// fails the test when it cannot remove the directory at once.
+	profile, err := os.MkdirTemp("", "cairn-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium(t)),
 		chromedp.Flag("headless", true),
@@ -58,12 +65,18 @@ func browser(t *testing.T) context.Context {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1440, 1000),
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelC(); cancelA() })
+	t.Cleanup(func() {
+		cancelC()
+		cancelA()
+		for i := 0; i < 50 && os.RemoveAll(profile) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	if err := chromedp.Run(ctx); err != nil { // start the browser now
 		t.Fatalf("start chromium: %v", err)
 	}
@@ -208,7 +221,7 @@ func TestBoardBrowser(t *testing.T) {
 
 	t.Run("shows a task created over MCP", func(t *testing.T) {
 		run(t, ctx, 10*time.Second, "plan", chromedp.Navigate(srv.URL+"/plan"), live(), mainHas("Alpha: set up CI"), mainHas("waits on #"+alpha),
-			mainHas("claimed by claude"), chromedp.WaitVisible(`[data-id="`+gamma+`"] .phase`, chromedp.ByQuery))
+			mainHas("held by claude"), chromedp.WaitVisible(`[data-id="`+gamma+`"] .phase`, chromedp.ByQuery))
 		shoot(t, ctx, shots, "plan")
 	})
 

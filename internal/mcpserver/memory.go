@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +30,8 @@ type memorySearchArgs struct {
 	Before    string     `json:"before,omitempty"`
 	Offset    int        `json:"offset,omitempty"`
 	Limit     int        `json:"limit,omitempty" jsonschema:"default 10"`
+	// Superseded entries are left out unless asked for.
+	IncludeSuperseded bool `json:"include_superseded,omitempty"`
 }
 
 type memoryContextArgs struct {
@@ -48,11 +51,14 @@ type entryArgs struct {
 	Content string     `json:"content,omitempty"`
 	Facts   StringList `json:"facts,omitempty"`
 	Tags    StringList `json:"tags,omitempty" jsonschema:"concepts and tags"`
-	Files   StringList `json:"files,omitempty"`
+	Files   StringList `json:"files,omitempty" jsonschema:"paths in the project"`
+	// Supersedes names the entry this one replaces.
+	Supersedes string `json:"supersedes,omitempty" jsonschema:"id this replaces (m12)"`
 }
 
-func (a entryArgs) entry(t memory.Type) memory.Entry {
-	return memory.Entry{Type: t, Title: a.Title, Content: a.Content, Facts: a.Facts, Tags: a.Tags, Files: a.Files}
+func (a entryArgs) entry(t memory.Type) service.AddRequest {
+	return service.AddRequest{Entry: memory.Entry{Type: t, Title: a.Title, Content: a.Content, Facts: a.Facts, Tags: a.Tags, Files: a.Files},
+		Supersedes: a.Supersedes}
 }
 
 type addDecisionArgs struct {
@@ -66,6 +72,8 @@ type addMistakeArgs struct {
 	RootCause  string `json:"root_cause,omitempty"`
 	Fix        string `json:"fix,omitempty"`
 	Prevention string `json:"prevention,omitempty"`
+	// A known mistake keeps its first analysis unless this is set.
+	ReplaceAnalysis bool `json:"replace_analysis,omitempty" jsonschema:"replace a known mistake's analysis"`
 }
 
 type addConventionArgs struct {
@@ -77,6 +85,7 @@ type observationArgs struct {
 	Type string `json:"type"`
 	entryArgs
 	DiscoveryTokens int `json:"discovery_tokens,omitempty" jsonschema:"tokens it took to find this out"`
+	ExpiresInDays   int `json:"expires_in_days,omitempty"`
 }
 
 type memoryPruneArgs struct {
@@ -119,14 +128,14 @@ func memoryTools() []tool {
 			Description: "Record a decision with its rationale and the alternatives rejected."},
 			addDecision),
 		declare(ts, mcp.Tool{Name: "memory_add_mistake", Annotations: additive,
-			Description: "Record a mistake: root cause, fix, prevention. Recording it again counts an occurrence."},
+			Description: "Record a mistake: root cause, fix, prevention. Recording it again adds an occurrence."},
 			addMistake),
 		declare(ts, mcp.Tool{Name: "memory_add_convention", Annotations: additive,
 			Description: "Record a project convention with examples."},
 			addConvention),
 		declare(ts, mcp.Tool{Name: "observation", Annotations: additive,
-			Description: "Record what you learned, typed, with what it cost to find out."},
-			addObservation, enum("type", observationTypes()...)),
+			Description: "Record what you learned, typed, with what it cost to find out; type context for free-form project context."},
+			addObservation, enum("type", observationTypes()...), bounds("expires_in_days", 1, service.MaxExpiryDays)),
 		declare(ts, mcp.Tool{Name: "memory_prune", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)},
 			Description: "Remove entries by ids, type or age. dry_run (default true) lists what would go."},
 			memoryPrune, typeItems("type"), minimum("older_than_days", 1)),
@@ -148,20 +157,25 @@ func observationTypes() []any {
 
 // hitOut is one line of the index.
 type hitOut struct {
-	ID          string  `json:"id"`
-	Type        string  `json:"type"`
-	Title       string  `json:"title"`
-	Snippet     string  `json:"snippet,omitempty"`
-	Date        string  `json:"date"`
-	Score       float64 `json:"score,omitempty"`
-	Occurrences int     `json:"occurrences,omitempty"`
+	ID           string   `json:"id"`
+	Type         string   `json:"type"`
+	Title        string   `json:"title"`
+	Snippet      string   `json:"snippet,omitempty"`
+	Date         string   `json:"date"`
+	Score        float64  `json:"score,omitempty"`
+	Occurrences  int      `json:"occurrences,omitempty"`
+	SupersededBy string   `json:"superseded_by,omitempty"`
+	Stale        []string `json:"stale,omitempty"`
 }
 
 func hitOf(h service.Hit) hitOut {
-	o := hitOut{ID: h.ID.String(), Type: string(h.Type), Title: h.Title, Snippet: h.Snippet, Date: h.CreatedAt.Format(time.DateOnly)}
+	o := hitOut{ID: h.ID.String(), Type: string(h.Type), Title: h.Title, Snippet: h.Snippet, Date: h.CreatedAt.Format(time.DateOnly), Stale: h.Stale}
 	o.Score = float64(int(h.Score*1000+0.5)) / 1000
 	if h.Occurrences > 1 {
 		o.Occurrences = h.Occurrences
+	}
+	if h.SupersededBy != 0 {
+		o.SupersededBy = h.SupersededBy.String()
 	}
 	return o
 }
@@ -171,6 +185,12 @@ func hitLine(h hitOut) string {
 	s := fmt.Sprintf("%s %s %s %s", h.ID, h.Type, h.Date, h.Title)
 	if h.Occurrences > 1 {
 		s += fmt.Sprintf(" (×%d)", h.Occurrences)
+	}
+	if h.SupersededBy != "" {
+		s += " [superseded by " + h.SupersededBy + "]"
+	}
+	if len(h.Stale) > 0 {
+		s += " [stale: " + strings.Join(h.Stale, ", ") + "]"
 	}
 	if h.Snippet != "" && h.Snippet != h.Title {
 		s += " — " + h.Snippet
@@ -190,7 +210,8 @@ type searchOut struct {
 
 func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any, error) {
 	res, err := c.Memory.Search(ctx, service.SearchQuery{Text: in.Query, Types: in.Type, Tags: in.Tag, SessionID: in.SessionID,
-		Branch: in.Branch, After: in.After, Before: in.Before, Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
+		Branch: in.Branch, After: in.After, Before: in.Before, IncludeSuperseded: in.IncludeSuperseded,
+		Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
@@ -265,35 +286,90 @@ func memoryContext(ctx context.Context, c call, in memoryContextArgs) (string, a
 
 // entryOut is an entry in full.
 type entryOut struct {
-	ID              string   `json:"id"`
-	UID             string   `json:"uid"`
-	Type            string   `json:"type"`
-	Title           string   `json:"title"`
-	Content         string   `json:"content,omitempty"`
-	Facts           []string `json:"facts,omitempty"`
-	Tags            []string `json:"tags,omitempty"`
-	Files           []string `json:"files,omitempty"`
-	Rationale       string   `json:"rationale,omitempty"`
-	Alternatives    []string `json:"alternatives,omitempty"`
-	RootCause       string   `json:"root_cause,omitempty"`
-	Fix             string   `json:"fix,omitempty"`
-	Prevention      string   `json:"prevention,omitempty"`
-	Occurrences     int      `json:"occurrences,omitempty"`
-	Examples        []string `json:"examples,omitempty"`
-	DiscoveryTokens int      `json:"discovery_tokens,omitempty"`
-	SessionID       string   `json:"session_id,omitempty"`
-	Branch          string   `json:"branch,omitempty"`
-	CreatedAt       string   `json:"created_at"`
-	UpdatedAt       string   `json:"updated_at,omitempty"`
+	ID              string          `json:"id"`
+	UID             string          `json:"uid"`
+	Type            string          `json:"type"`
+	Title           string          `json:"title"`
+	Content         string          `json:"content,omitempty"`
+	Facts           []string        `json:"facts,omitempty"`
+	Tags            []string        `json:"tags,omitempty"`
+	Files           []string        `json:"files,omitempty"`
+	Stale           []string        `json:"stale,omitempty"`
+	Rationale       string          `json:"rationale,omitempty"`
+	Alternatives    []string        `json:"alternatives,omitempty"`
+	RootCause       string          `json:"root_cause,omitempty"`
+	Fix             string          `json:"fix,omitempty"`
+	Prevention      string          `json:"prevention,omitempty"`
+	Occurrences     int             `json:"occurrences,omitempty"`
+	LastSeen        string          `json:"last_seen,omitempty"`
+	Recent          []occurrenceOut `json:"recent_occurrences,omitempty"`
+	Examples        []string        `json:"examples,omitempty"`
+	DiscoveryTokens int             `json:"discovery_tokens,omitempty"`
+	SupersededBy    string          `json:"superseded_by,omitempty"`
+	Supersedes      []string        `json:"supersedes,omitempty"`
+	ExpiresAt       string          `json:"expires_at,omitempty"`
+	Expired         bool            `json:"expired,omitempty"`
+	SessionID       string          `json:"session_id,omitempty"`
+	Branch          string          `json:"branch,omitempty"`
+	CreatedAt       string          `json:"created_at"`
+	UpdatedAt       string          `json:"updated_at,omitempty"`
 }
+
+// occurrenceOut is one recording of a known mistake.
+type occurrenceOut struct {
+	N          int    `json:"n"`
+	At         string `json:"at"`
+	SessionID  string `json:"session_id,omitempty"`
+	Branch     string `json:"branch,omitempty"`
+	Title      string `json:"title,omitempty"` // when worded unlike the entry
+	Content    string `json:"content,omitempty"`
+	RootCause  string `json:"root_cause,omitempty"`
+	Fix        string `json:"fix,omitempty"`
+	Prevention string `json:"prevention,omitempty"`
+}
+
+// occurrenceContent bounds an occurrence's content in memory_get: the
+// entry's own content is in full, occurrences are evidence.
+const occurrenceContent = 200
 
 func entryOf(e memory.Entry) entryOut {
 	o := entryOut{ID: e.ID.String(), UID: e.UID, Type: string(e.Type), Title: e.Title, Content: e.Content, Facts: e.Facts, Tags: e.Tags,
-		Files: e.Files, Rationale: e.Rationale, Alternatives: e.Alternatives, RootCause: e.RootCause, Fix: e.Fix, Prevention: e.Prevention,
+		Files: e.Files, Stale: e.Stale, Rationale: e.Rationale, Alternatives: e.Alternatives, RootCause: e.RootCause, Fix: e.Fix, Prevention: e.Prevention,
 		Occurrences: e.Occurrences, Examples: e.Examples, DiscoveryTokens: e.DiscoveryTokens, SessionID: e.SessionID, Branch: e.Branch,
 		CreatedAt: ts(e.CreatedAt)}
 	if !e.UpdatedAt.Equal(e.CreatedAt) {
 		o.UpdatedAt = ts(e.UpdatedAt)
+	}
+	if e.Occurrences > 1 {
+		o.LastSeen = ts(e.UpdatedAt)
+	}
+	for _, r := range e.Recent {
+		if e.Occurrences <= 1 {
+			break // the entry itself says it all
+		}
+		ro := occurrenceOut{N: r.N, At: ts(r.At), SessionID: r.SessionID, Branch: r.Branch, Content: problem.Clip(r.Content, occurrenceContent)}
+		if r.Title != e.Title {
+			ro.Title = r.Title
+		}
+		// An occurrence's analysis is shown where the entry's differs.
+		for _, a := range []struct {
+			dst      *string
+			own, cur string
+		}{{&ro.RootCause, r.RootCause, e.RootCause}, {&ro.Fix, r.Fix, e.Fix}, {&ro.Prevention, r.Prevention, e.Prevention}} {
+			if a.own != a.cur {
+				*a.dst = problem.Clip(a.own, occurrenceContent)
+			}
+		}
+		o.Recent = append(o.Recent, ro)
+	}
+	if e.SupersededBy != 0 {
+		o.SupersededBy = e.SupersededBy.String()
+	}
+	for _, id := range e.Supersedes {
+		o.Supersedes = append(o.Supersedes, id.String())
+	}
+	if !e.ExpiresAt.IsZero() {
+		o.ExpiresAt, o.Expired = ts(e.ExpiresAt), e.Expired(time.Now())
 	}
 	return o
 }
@@ -301,6 +377,7 @@ func entryOf(e memory.Entry) entryOut {
 // RenderEntry is an entry as text, for the model and the CLI alike.
 func RenderEntry(e memory.Entry) string {
 	var b strings.Builder
+	o := entryOf(e)
 	fmt.Fprintf(&b, "%s %s: %s\n", e.ID, e.Type, e.Title)
 	meta := []string{e.CreatedAt.Format(time.DateOnly)}
 	if e.Branch != "" {
@@ -310,7 +387,7 @@ func RenderEntry(e memory.Entry) string {
 		meta = append(meta, "session "+e.SessionID)
 	}
 	if e.Occurrences > 1 {
-		meta = append(meta, fmt.Sprintf("seen %d times", e.Occurrences))
+		meta = append(meta, fmt.Sprintf("seen %d times (first %s, last %s)", e.Occurrences, e.CreatedAt.Format(time.DateOnly), e.UpdatedAt.Format(time.DateOnly)))
 	}
 	if e.DiscoveryTokens > 0 {
 		meta = append(meta, fmt.Sprintf("%d discovery tokens", e.DiscoveryTokens))
@@ -319,6 +396,22 @@ func RenderEntry(e memory.Entry) string {
 		meta = append(meta, "tags "+strings.Join(e.Tags, ", "))
 	}
 	b.WriteString(strings.Join(meta, " · "))
+	if o.SupersededBy != "" {
+		b.WriteString("\nSUPERSEDED by " + o.SupersededBy + ": kept for history, left out of search; read " + o.SupersededBy + " instead.")
+	}
+	if len(o.Supersedes) > 0 {
+		b.WriteString("\nsupersedes " + strings.Join(o.Supersedes, ", "))
+	}
+	if o.ExpiresAt != "" {
+		if o.Expired {
+			b.WriteString("\nEXPIRED " + e.ExpiresAt.Format(time.DateOnly) + ": left out of search.")
+		} else {
+			b.WriteString("\nexpires " + e.ExpiresAt.Format(time.DateOnly))
+		}
+	}
+	if len(e.Stale) > 0 {
+		b.WriteString("\nSTALE: changed or gone since recorded: " + strings.Join(e.Stale, ", ") + "; re-check before trusting this.")
+	}
 	if e.Content != "" {
 		b.WriteString("\n" + e.Content)
 	}
@@ -343,8 +436,34 @@ func RenderEntry(e memory.Entry) string {
 	list("examples", e.Examples)
 	list("facts", e.Facts)
 	list("files", e.Files)
+	if len(o.Recent) > 0 {
+		fmt.Fprintf(&b, "\nlatest occurrences (%d of %d):", len(o.Recent), e.Occurrences)
+		for _, r := range o.Recent {
+			line := fmt.Sprintf("\n- #%d %s", r.N, r.At[:min(len(r.At), 16)])
+			if r.SessionID != "" {
+				line += " " + r.SessionID
+			}
+			if r.Branch != "" && r.Branch != e.Branch {
+				line += " on " + r.Branch
+			}
+			if r.Title != "" {
+				line += " " + strconv.Quote(problem.Clip(r.Title, 80))
+			}
+			if r.Content != "" {
+				line += ": " + oneLine(r.Content)
+			}
+			for _, a := range []struct{ name, v string }{{"root cause", r.RootCause}, {"fix", r.Fix}, {"prevention", r.Prevention}} {
+				if a.v != "" {
+					line += " (its " + a.name + ": " + oneLine(a.v) + ")"
+				}
+			}
+			b.WriteString(line)
+		}
+	}
 	return b.String()
 }
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 type getOut struct {
 	Entries []entryOut `json:"entries"`
@@ -381,28 +500,54 @@ func EntriesView(es []memory.Entry, missing []memory.ID) getOut {
 }
 
 type recordedOut struct {
-	ID          string `json:"id"`
-	Type        string `json:"type"`
-	Title       string `json:"title"`
-	Occurrences int    `json:"occurrences,omitempty"`
-	Counted     bool   `json:"counted,omitempty"`
-	Redacted    int    `json:"redacted,omitempty"`
-	Note        string `json:"note,omitempty"`
+	ID          string   `json:"id"`
+	Type        string   `json:"type"`
+	Title       string   `json:"title"`
+	Occurrences int      `json:"occurrences,omitempty"`
+	Counted     bool     `json:"counted,omitempty"`
+	Occurrence  int      `json:"occurrence,omitempty"`
+	Added       []string `json:"analysis_added,omitempty"`
+	Replaced    []string `json:"analysis_replaced,omitempty"`
+	Kept        []string `json:"kept_with_occurrence,omitempty"`
+	Supersedes  string   `json:"supersedes,omitempty"`
+	Redacted    int      `json:"redacted,omitempty"`
+	Note        string   `json:"note,omitempty"`
 }
 
-func record(ctx context.Context, c call, e memory.Entry) (string, any, error) {
-	r, err := c.Memory.Add(ctx, c.agent, e)
+func record(ctx context.Context, c call, req service.AddRequest) (string, any, error) {
+	r, err := c.Memory.Record(ctx, c.agent, req)
 	if err != nil {
 		return "", nil, err
 	}
 	out := recordedOut{ID: r.Entry.ID.String(), Type: string(r.Entry.Type), Title: r.Entry.Title, Counted: r.Counted,
-		Redacted: r.Redacted, Note: r.EmbedError}
+		Added: r.Added, Replaced: r.Replaced, Kept: r.Kept, Redacted: r.Redacted, Note: r.EmbedError}
 	if r.Entry.Type == memory.Mistake {
 		out.Occurrences = r.Entry.Occurrences
 	}
+	if r.Counted {
+		out.Occurrence = r.Occurrence
+	}
+	if r.Superseded != 0 {
+		out.Supersedes = r.Superseded.String()
+	}
 	text := fmt.Sprintf("Recorded %s %s: %s", r.Entry.Type, r.Entry.ID, r.Entry.Title)
 	if r.Counted {
-		text = fmt.Sprintf("Known mistake %s, now seen %d times: %s", r.Entry.ID, r.Entry.Occurrences, r.Entry.Title)
+		text = fmt.Sprintf("Known mistake: recorded as occurrence %d of %s (%s)", r.Occurrence, r.Entry.ID, r.Entry.Title)
+		switch {
+		case len(r.Replaced) > 0:
+			text += "; replaced its " + strings.Join(r.Replaced, ", ")
+		case len(r.Kept) > 0:
+			text += "; its first analysis is kept, your " + strings.Join(r.Kept, ", ") + " is stored with this occurrence (replace_analysis true replaces it)"
+		default:
+			text += "; analysis kept"
+		}
+		if len(r.Added) > 0 {
+			text += "; added " + strings.Join(r.Added, ", ")
+		}
+		text += ". memory_get " + r.Entry.ID.String() + " shows its occurrences."
+	}
+	if r.Superseded != 0 {
+		text += fmt.Sprintf("\n%s is now superseded by %s: kept, left out of search.", r.Superseded, r.Entry.ID)
 	}
 	if r.Redacted > 0 {
 		text += "\nRedacted " + plural(r.Redacted, "private span or secret", "private spans or secrets") + " before storing."
@@ -414,35 +559,36 @@ func record(ctx context.Context, c call, e memory.Entry) (string, any, error) {
 }
 
 func addDecision(ctx context.Context, c call, in addDecisionArgs) (string, any, error) {
-	e := in.entry(memory.Decision)
-	e.Rationale, e.Alternatives = in.Rationale, in.Alternatives
-	return record(ctx, c, e)
+	r := in.entry(memory.Decision)
+	r.Entry.Rationale, r.Entry.Alternatives = in.Rationale, in.Alternatives
+	return record(ctx, c, r)
 }
 
 func addMistake(ctx context.Context, c call, in addMistakeArgs) (string, any, error) {
-	e := in.entry(memory.Mistake)
-	e.RootCause, e.Fix, e.Prevention = in.RootCause, in.Fix, in.Prevention
-	return record(ctx, c, e)
+	r := in.entry(memory.Mistake)
+	r.Entry.RootCause, r.Entry.Fix, r.Entry.Prevention = in.RootCause, in.Fix, in.Prevention
+	r.ReplaceAnalysis = in.ReplaceAnalysis
+	return record(ctx, c, r)
 }
 
 func addConvention(ctx context.Context, c call, in addConventionArgs) (string, any, error) {
-	e := in.entry(memory.Convention)
-	e.Examples = in.Examples
-	return record(ctx, c, e)
+	r := in.entry(memory.Convention)
+	r.Entry.Examples = in.Examples
+	return record(ctx, c, r)
 }
 
 func addObservation(ctx context.Context, c call, in observationArgs) (string, any, error) {
 	t := memory.Type(strings.ToLower(strings.TrimSpace(in.Type)))
 	if !t.Observation() {
-		fix := "use pattern, preference, insight, tool_outcome or workflow_outcome"
+		fix := "use pattern, preference, insight, tool_outcome, workflow_outcome or context"
 		if t.Valid() {
 			fix = "use memory_add_" + string(t) + " for a " + string(t) + ", which keeps its own fields"
 		}
 		return "", nil, &problem.FieldError{Field: "type", Problem: fmt.Sprintf("is %s", problem.Quote(in.Type)), Fix: fix}
 	}
-	e := in.entry(t)
-	e.DiscoveryTokens = in.DiscoveryTokens
-	return record(ctx, c, e)
+	r := in.entry(t)
+	r.Entry.DiscoveryTokens, r.ExpiresInDays = in.DiscoveryTokens, in.ExpiresInDays
+	return record(ctx, c, r)
 }
 
 type pruneOut struct {

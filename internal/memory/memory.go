@@ -26,10 +26,13 @@ const (
 	Insight         Type = "insight"
 	ToolOutcome     Type = "tool_outcome"
 	WorkflowOutcome Type = "workflow_outcome"
+	// Context is free-form project context an agent stores to find again:
+	// how a subsystem fits together, where things live, what a user said.
+	Context Type = "context"
 )
 
 // Types lists every type, in the order people read them.
-var Types = []Type{Decision, Mistake, Convention, Pattern, Preference, Insight, ToolOutcome, WorkflowOutcome}
+var Types = []Type{Decision, Mistake, Convention, Pattern, Preference, Insight, ToolOutcome, WorkflowOutcome, Context}
 
 // Valid reports whether t is one of Types.
 func (t Type) Valid() bool {
@@ -74,6 +77,10 @@ func ParseID(s string) (ID, error) {
 }
 
 // Entry is one piece of project memory.
+//
+// The fields tagged `detail` are type-specific: stores keep them in one
+// details document (see Entry.Details), not in columns of their own, so a
+// type with fields of its own is a change here and in its renderer.
 type Entry struct {
 	ID   ID
 	UID  string // globally unique, stable across export and import
@@ -89,21 +96,46 @@ type Entry struct {
 	Branch    string // the git branch it was recorded on, if known
 
 	// A decision's reasons and the options it rejected.
-	Rationale    string
-	Alternatives []string
+	Rationale    string   `detail:"rationale"`
+	Alternatives []string `detail:"alternatives"`
 	// A mistake's analysis; Occurrences counts how often it was recorded.
-	RootCause   string
-	Fix         string
-	Prevention  string
+	RootCause   string `detail:"root_cause"`
+	Fix         string `detail:"fix"`
+	Prevention  string `detail:"prevention"`
 	Occurrences int
 	// A convention's examples.
-	Examples []string
+	Examples []string `detail:"examples"`
 	// DiscoveryTokens is what it cost, in tokens, to find this out.
-	DiscoveryTokens int
+	DiscoveryTokens int `detail:"discovery_tokens"`
+
+	// FileHashes maps each of Files that existed when the entry was
+	// stored (relative to the project root) to its content hash, so a
+	// reader can tell the entry may be stale.
+	FileHashes map[string]string
+	// SupersededBy is the entry that replaces this one (0: none); a
+	// superseded entry is kept but left out of searches by default.
+	SupersededBy ID
+	// Supersedes lists the entries this one replaced; stores fill it on
+	// full reads (Memories), it is not written.
+	Supersedes []ID
+	// ExpiresAt, when set, is when an observation stops being searched.
+	ExpiresAt time.Time
+
+	// Filled by the memory service's full reads, never stored: Recent is
+	// a mistake's latest few occurrences (newest first), Stale the files
+	// that changed or are gone since the entry was recorded.
+	Recent []Occurrence
+	Stale  []string
 
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
+
+// Superseded reports whether another entry replaced e.
+func (e Entry) Superseded() bool { return e.SupersededBy != 0 }
+
+// Expired reports whether e had expired at t.
+func (e Entry) Expired(t time.Time) bool { return !e.ExpiresAt.IsZero() && !t.Before(e.ExpiresAt) }
 
 // Limits on what an entry may hold.
 const (
@@ -121,15 +153,16 @@ var tagPattern = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}._/#+-]*$`)
 func (e *Entry) Normalize() {
 	e.Title = strings.TrimSpace(e.Title)
 	e.Content = strings.TrimSpace(e.Content)
-	e.Rationale = strings.TrimSpace(e.Rationale)
-	e.RootCause = strings.TrimSpace(e.RootCause)
-	e.Fix = strings.TrimSpace(e.Fix)
-	e.Prevention = strings.TrimSpace(e.Prevention)
 	e.Facts = cleanList(e.Facts, false)
 	e.Files = cleanList(e.Files, false)
-	e.Alternatives = cleanList(e.Alternatives, false)
-	e.Examples = cleanList(e.Examples, false)
 	e.Tags = cleanList(e.Tags, true)
+	e.eachDetail(func(_ string, s *string, l *[]string) {
+		if s != nil {
+			*s = strings.TrimSpace(*s)
+		} else {
+			*l = cleanList(*l, false)
+		}
+	})
 }
 
 func cleanList(in []string, lower bool) []string {
@@ -169,19 +202,37 @@ func Validate(e Entry) error {
 		return &problem.FieldError{Field: "title", Problem: fmt.Sprintf("has %d characters", n),
 			Fix: fmt.Sprintf("keep it to %d and put the rest in content", MaxTitle)}
 	}
-	for _, f := range []struct {
+	texts := []struct {
 		name, v string
-	}{{"content", e.Content}, {"rationale", e.Rationale}, {"root_cause", e.RootCause}, {"fix", e.Fix}, {"prevention", e.Prevention}} {
+	}{{"content", e.Content}}
+	lists := []struct {
+		name  string
+		items []string
+		max   int
+	}{{"facts", e.Facts, MaxItem}, {"files", e.Files, MaxItem}}
+	e.eachDetail(func(name string, s *string, l *[]string) {
+		if s != nil {
+			texts = append(texts, struct{ name, v string }{name, *s})
+		} else {
+			lists = append(lists, struct {
+				name  string
+				items []string
+				max   int
+			}{name, *l, MaxItem})
+		}
+	})
+	lists = append(lists, struct {
+		name  string
+		items []string
+		max   int
+	}{"tags", e.Tags, MaxTag})
+	for _, f := range texts {
 		if len(f.v) > MaxContent {
 			return &problem.FieldError{Field: f.name, Problem: fmt.Sprintf("is %d bytes", len(f.v)),
 				Fix: fmt.Sprintf("keep it under %d KiB: record the knowledge, link the file", MaxContent>>10)}
 		}
 	}
-	for _, l := range []struct {
-		name  string
-		items []string
-		max   int
-	}{{"facts", e.Facts, MaxItem}, {"files", e.Files, MaxItem}, {"alternatives", e.Alternatives, MaxItem}, {"examples", e.Examples, MaxItem}, {"tags", e.Tags, MaxTag}} {
+	for _, l := range lists {
 		if len(l.items) > MaxItems {
 			return &problem.FieldError{Field: l.name, Problem: fmt.Sprintf("has %d items", len(l.items)), Fix: fmt.Sprintf("give at most %d", MaxItems)}
 		}
@@ -203,21 +254,48 @@ func Validate(e Entry) error {
 	return nil
 }
 
+// The fingerprint's blurs, applied in this order: what varies between runs
+// of one failure becomes "#".
+var fpBlurs = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`"[^"\n]*"|` + "`[^`\n]*`"), "#"},                                                                                    // quoted values
+	{regexp.MustCompile(`(^|[^\p{L}\p{N}])'[^'\n]*'`), "${1}#"},                                                                              // 'quoted', not can't
+	{regexp.MustCompile(`\d{4}-\d\d-\d\d([t ]\d\d:\d\d(:\d\d(\.\d+)?)?(z|[+-]\d\d:?\d\d)?)?|\b\d\d?:\d\d:\d\d(\.\d+)?\b`), "#"},              // times
+	{regexp.MustCompile(`(/private)?/(tmp|var/tmp|var/folders|dev/shm)(/[^\s:'"]*)?|[a-z]:\\[^\s]*\\te?mp\\[^\s:'"]*`), "#tmp"},              // temp paths
+	{regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`), "#"},                                            // UUIDs
+	{regexp.MustCompile(`\b0x[0-9a-f]+\b`), "#"},                                                                                             // addresses
+	{regexp.MustCompile(`(\.[a-z0-9]+|localhost|\))((:\d+){1,2})\b`), "${1}:#"},                                                              // file:line:col, host:port
+	{regexp.MustCompile(`\b(line|col|column|offset|pid|port) \d+\b`), "${1} #"},                                                              // line 12
+	{regexp.MustCompile(`\b(\d+(\.\d+)?(ns|µs|us|ms|s|m|h))+\b|\b\d+(\.\d+)? ?(milliseconds?|seconds?|secs?|minutes?|mins?|hours?)\b`), "#"}, // durations
+}
+
 var (
-	fpHex    = regexp.MustCompile(`\b(0x)?[0-9a-f]{6,}\b`)
-	fpNum    = regexp.MustCompile(`\d+`)
-	fpQuoted = regexp.MustCompile(`"[^"]*"|'[^']*'`)
+	fpHexRun = regexp.MustCompile(`\b[0-9a-f]{7,}\b`)
 	fpSpace  = regexp.MustCompile(`[^\p{L}\p{N}#]+`)
 )
 
-// Fingerprint is what makes two mistakes the same one: the title with case,
-// punctuation, numbers, hex ids and quoted values blurred, so "open
-// /tmp/x1: too many files" and "Open /tmp/x2: too many files" match.
+// Fingerprint is what makes two mistakes the same one. It blurs, in the
+// title, what varies between runs of one failure: case, punctuation,
+// quoted values, times, temporary paths, UUIDs, memory addresses, hex ids
+// (commits, object ids: seven or more hex digits mixing digits and
+// letters), file:line:column, ports and durations. It keeps what names a
+// different thing: words, identifiers and bare numbers, so "flaky test 7 in
+// worker" and "flaky test 8 in worker" are two mistakes, while "open
+// /tmp/x1/a.go:12:3: too many files" and "Open /tmp/x2/a.go:40:1: too many
+// files" are one.
 func Fingerprint(title string) string {
 	s := strings.ToLower(title)
-	s = fpQuoted.ReplaceAllString(s, "#")
-	s = fpHex.ReplaceAllString(s, "#")
-	s = fpNum.ReplaceAllString(s, "#")
+	for _, b := range fpBlurs {
+		s = b.re.ReplaceAllString(s, b.with)
+	}
+	s = fpHexRun.ReplaceAllStringFunc(s, func(h string) string {
+		if strings.ContainsAny(h, "abcdef") && strings.ContainsAny(h, "0123456789") {
+			return "#"
+		}
+		return h
+	})
 	s = fpSpace.ReplaceAllString(s, " ")
 	return strings.TrimSpace(s)
 }
@@ -262,10 +340,13 @@ func ValidUID(s string) bool {
 func (e Entry) SearchText() string {
 	parts := []string{e.Content}
 	parts = append(parts, e.Facts...)
-	parts = append(parts, e.Rationale)
-	parts = append(parts, e.Alternatives...)
-	parts = append(parts, e.RootCause, e.Fix, e.Prevention)
-	parts = append(parts, e.Examples...)
+	e.eachDetail(func(_ string, s *string, l *[]string) {
+		if s != nil {
+			parts = append(parts, *s)
+		} else {
+			parts = append(parts, *l...)
+		}
+	})
 	parts = append(parts, e.Files...)
 	var b strings.Builder
 	for _, p := range parts {

@@ -32,15 +32,20 @@ type MemoryOptions struct {
 	// Branch returns the current git branch ("" if unknown); entries and
 	// sessions recorded without one get it.
 	Branch func() string
+	// Root is the project's directory, where an entry's files are found to
+	// record their content hashes and tell when they changed; "" (a
+	// project served without a directory) records none.
+	Root   string
 	Logger *slog.Logger
 }
 
 // Memory is the project's durable knowledge: typed entries with 3-layer
 // search (index, timeline, full entries), sessions and branch contexts.
 type Memory struct {
-	store store.Store
-	opts  MemoryOptions
-	now   func() time.Time
+	store  store.Store
+	opts   MemoryOptions
+	now    func() time.Time
+	hashes fileHashCache
 }
 
 // NewMemory returns the memory service over s.
@@ -66,9 +71,17 @@ func (m *Memory) Branch() string { return m.opts.Branch() }
 // Recorded is what a write to memory did.
 type Recorded struct {
 	Entry memory.Entry
-	// Counted is set when a mistake was already known: its occurrence
-	// count went up instead of a copy being added.
-	Counted bool
+	// Counted is set when a mistake was already known: the write is an
+	// occurrence of Entry (Occurrence is its number) instead of a copy.
+	Counted    bool
+	Occurrence int
+	// Of the analysis (root_cause, fix, prevention) a counted mistake
+	// gave: what filled empty fields, what replaced the entry's (with
+	// ReplaceAnalysis), and what differed and was kept with the occurrence
+	// only.
+	Added, Replaced, Kept []string
+	// Superseded is the entry this one replaced, if any.
+	Superseded memory.ID
 	// Redacted counts the private spans and secrets removed before storage.
 	Redacted int
 	// EmbedError says why the entry has no vector yet ("" when it has one
@@ -80,23 +93,15 @@ type Recorded struct {
 // returns how many it removed.
 func redact(e *memory.Entry) int {
 	n := 0
+	e.EachText(func(s *string) {
+		out, r := memory.Redact(*s)
+		*s, n = out, n+r.Total
+	})
 	one := func(s *string) {
 		out, r := memory.Redact(*s)
 		*s, n = out, n+r.Total
 	}
-	list := func(l []string) {
-		for i := range l {
-			one(&l[i])
-		}
-	}
-	for _, s := range []*string{&e.Title, &e.Content, &e.Rationale, &e.RootCause, &e.Fix, &e.Prevention} {
-		one(s)
-	}
 	one(&e.Branch)
-	list(e.Facts)
-	list(e.Alternatives)
-	list(e.Examples)
-	list(e.Files)
 	// A tag is a slug: one that holds a secret is dropped (and counted),
 	// since a marker is not a tag.
 	tags := e.Tags[:0]
@@ -111,23 +116,71 @@ func redact(e *memory.Entry) int {
 	return n
 }
 
-// Add records an entry for agent, in the agent's open session unless e
-// names one. A mistake whose title matches a known mistake's
-// (see memory.Fingerprint) counts another occurrence of it, folding in any
-// new analysis, rather than adding a duplicate.
+// AddRequest is an entry to record and how.
+type AddRequest struct {
+	Entry memory.Entry
+	// Supersedes names the entry this one replaces ("m12"): it is kept,
+	// marked superseded, and left out of searches by default.
+	Supersedes string
+	// ReplaceAnalysis lets a known mistake's new root cause, fix and
+	// prevention replace the recorded ones; by default the first stay and
+	// the new ones are kept with the occurrence.
+	ReplaceAnalysis bool
+	// ExpiresInDays makes an observation stop being searched after that
+	// many days (0: never).
+	ExpiresInDays int
+}
+
+// MaxExpiryDays bounds ExpiresInDays.
+const MaxExpiryDays = 3650
+
+// Add records an entry for agent; see Record.
 func (m *Memory) Add(ctx context.Context, agent string, e memory.Entry) (Recorded, error) {
+	return m.Record(ctx, agent, AddRequest{Entry: e})
+}
+
+// Record records an entry for agent, in the agent's open session unless
+// the entry names one. A mistake whose title matches a known mistake's
+// (see memory.Fingerprint) is recorded as another occurrence of it (see
+// memory.Fold) rather than a duplicate. Nothing changes when it fails.
+func (m *Memory) Record(ctx context.Context, agent string, req AddRequest) (Recorded, error) {
+	e := req.Entry
 	redacted := redact(&e)
 	e.Normalize()
 	if err := memory.Validate(e); err != nil {
 		return Recorded{}, err
+	}
+	var supersedes memory.ID
+	if s := strings.TrimSpace(req.Supersedes); s != "" {
+		id, err := memory.ParseID(s)
+		if err != nil {
+			return Recorded{}, &problem.FieldError{Field: "supersedes", Problem: fmt.Sprintf("is %q, not an entry id", problem.Clip(s, 40)),
+				Fix: `pass the id of the entry this one replaces, such as "m12", or leave it out`}
+		}
+		supersedes = id
+	}
+	if req.ExpiresInDays < 0 || req.ExpiresInDays > MaxExpiryDays {
+		return Recorded{}, &problem.FieldError{Field: "expires_in_days", Problem: fmt.Sprintf("is %d", req.ExpiresInDays),
+			Fix: fmt.Sprintf("pass 1 to %d days, or leave it out to keep the entry searchable", MaxExpiryDays)}
+	}
+	if req.ExpiresInDays > 0 && !e.Type.Observation() {
+		return Recorded{}, &problem.FieldError{Field: "expires_in_days", Problem: "is set on a " + string(e.Type),
+			Fix: "only observations expire; supersede a " + string(e.Type) + " that is no longer true instead"}
 	}
 	if e.Branch == "" {
 		e.Branch = m.opts.Branch()
 	}
 	now := m.now()
 	e.ID, e.UID, e.CreatedAt, e.UpdatedAt = 0, "", now, now
-	rec := Recorded{Redacted: redacted}
+	e.SupersededBy, e.Supersedes = 0, nil
+	e.ExpiresAt = time.Time{}
+	if req.ExpiresInDays > 0 {
+		e.ExpiresAt = now.Add(time.Duration(req.ExpiresInDays) * 24 * time.Hour)
+	}
+	e.FileHashes = m.hashFiles(e.Files)
+	rec := Recorded{Redacted: redacted, Superseded: supersedes}
 	err := m.store.Update(ctx, func(tx store.Tx) error {
+		rec = Recorded{Redacted: redacted, Superseded: supersedes} // a retried transaction starts over
 		if e.SessionID == "" && agent != "" {
 			open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 1})
 			if err != nil {
@@ -138,52 +191,99 @@ func (m *Memory) Add(ctx context.Context, agent string, e memory.Entry) (Recorde
 			}
 		}
 		if e.Type == memory.Mistake {
-			old, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint(e.Title))
+			known, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint(e.Title))
 			if err != nil {
 				return err
 			}
 			if ok {
-				rec.Entry, rec.Counted = foldMistake(old, e, now), true
-				return tx.UpdateMemory(ctx, rec.Entry)
+				f := memory.Fold(known, e, req.ReplaceAnalysis)
+				rec.Entry, rec.Counted, rec.Occurrence = f.Entry, true, f.Occurrence.N
+				rec.Added, rec.Replaced, rec.Kept = f.Added, f.Replaced, f.Kept
+				if err := supersede(ctx, tx, rec.Entry, supersedes); err != nil {
+					return err
+				}
+				if err := tx.UpdateMemory(ctx, rec.Entry); err != nil {
+					return err
+				}
+				return tx.AddOccurrence(ctx, rec.Entry.ID, f.Occurrence)
 			}
 			e.Occurrences = 1
 		}
+		if supersedes != 0 {
+			// Refused before the entry is added, so nothing changes.
+			if err := supersede(ctx, tx, memory.Entry{}, supersedes); err != nil {
+				return err
+			}
+		}
 		var err error
-		rec.Entry, err = tx.AddMemory(ctx, e)
-		return err
+		if rec.Entry, err = tx.AddMemory(ctx, e); err != nil {
+			return err
+		}
+		if e.Type == memory.Mistake {
+			if err := tx.AddOccurrence(ctx, rec.Entry.ID, memory.OccurrenceOf(rec.Entry, 1)); err != nil {
+				return err
+			}
+		}
+		if supersedes != 0 {
+			return supersede(ctx, tx, rec.Entry, supersedes)
+		}
+		return nil
 	})
 	if err != nil {
+		if _, ok := errors.AsType[*problem.FieldError](err); ok {
+			return Recorded{}, err
+		}
 		return Recorded{}, fmt.Errorf("record %s: %w", e.Type, err)
 	}
 	rec.EmbedError = m.embedEntries(ctx, rec.Entry)
 	return rec, nil
 }
 
-// foldMistake is a known mistake met again: one more occurrence, and the
-// newest analysis where one is given.
-func foldMistake(old, e memory.Entry, now time.Time) memory.Entry {
-	old.Occurrences++
-	for _, f := range []struct {
-		dst *string
-		src string
-	}{
-		{&old.Content, e.Content}, {&old.RootCause, e.RootCause}, {&old.Fix, e.Fix}, {&old.Prevention, e.Prevention},
-	} {
-		if f.src != "" {
-			*f.dst = f.src
+// supersede marks old as replaced by by. With a zero by (the entry is not
+// added yet) it only checks that it may: old exists, is not already
+// replaced by another entry, is not by itself, and the chain would not
+// loop.
+func supersede(ctx context.Context, tx store.Tx, by memory.Entry, old memory.ID) error {
+	if old == 0 {
+		return nil
+	}
+	if old == by.ID {
+		return &problem.FieldError{Field: "supersedes", Problem: fmt.Sprintf("names %s, the entry this records (a known mistake counts on it)", old),
+			Fix: "pass the id of an older entry this one replaces, or leave supersedes out"}
+	}
+	es, err := tx.Memories(ctx, []memory.ID{old})
+	if err != nil {
+		return err
+	}
+	if len(es) == 0 {
+		return &problem.FieldError{Field: "supersedes", Problem: fmt.Sprintf("names %s, which does not exist", old),
+			Fix: "pass an id that memory_search lists, or leave supersedes out"}
+	}
+	target := es[0]
+	if target.SupersededBy != 0 && target.SupersededBy != by.ID {
+		return &problem.FieldError{Field: "supersedes", Problem: fmt.Sprintf("names %s, already superseded by %s", old, target.SupersededBy),
+			Fix: fmt.Sprintf("pass %s, the entry that replaced it, instead", target.SupersededBy)}
+	}
+	if by.ID == 0 {
+		return nil
+	}
+	// by must not be (transitively) superseded by old: the chain would loop.
+	for cur, n := by, 0; cur.SupersededBy != 0 && n < 1000; n++ {
+		if cur.SupersededBy == old {
+			return &problem.FieldError{Field: "supersedes", Problem: fmt.Sprintf("names %s, which already supersedes %s: the chain would loop", old, by.ID),
+				Fix: "pass no supersedes: the newer entry already replaces this one"}
 		}
+		next, err := tx.Memories(ctx, []memory.ID{cur.SupersededBy})
+		if err != nil {
+			return err
+		}
+		if len(next) == 0 {
+			break
+		}
+		cur = next[0]
 	}
-	old.Facts = memory.Union(old.Facts, e.Facts)
-	old.Tags = memory.Union(old.Tags, e.Tags)
-	old.Files = memory.Union(old.Files, e.Files)
-	if e.SessionID != "" {
-		old.SessionID = e.SessionID
-	}
-	if e.Branch != "" {
-		old.Branch = e.Branch
-	}
-	old.UpdatedAt = now
-	return old
+	target.SupersededBy = by.ID
+	return tx.UpdateMemory(ctx, target)
 }
 
 // embedText is what an entry's vector is computed from.
@@ -275,6 +375,10 @@ type Hit struct {
 	CreatedAt   time.Time
 	Score       float64
 	Occurrences int // mistakes only
+	// SupersededBy is set on a superseded entry (listed only on request).
+	SupersededBy memory.ID
+	// Stale lists the entry's files that changed or are gone since.
+	Stale []string
 }
 
 // SearchResult is a page of the index.
@@ -337,6 +441,9 @@ func (m *Memory) Search(ctx context.Context, q SearchQuery) (SearchResult, error
 }
 
 func (m *Memory) search(ctx context.Context, q store.MemoryQuery) (SearchResult, error) {
+	if q.Now.IsZero() {
+		q.Now = m.now() // expired observations are not searched
+	}
 	res := SearchResult{Offset: q.Offset, Mode: "bm25"}
 	if strings.TrimSpace(q.Text) == "" {
 		res.Mode = "recent"
@@ -364,7 +471,7 @@ func (m *Memory) search(ctx context.Context, q store.MemoryQuery) (SearchResult,
 		res.Note = joinNote(res.Note, "every word of the query is too common to search by; name what the entry is about")
 	}
 	for _, h := range page.Hits {
-		res.Hits = append(res.Hits, hit(h.Entry, h.Snippet, h.Score))
+		res.Hits = append(res.Hits, m.hit(h.Entry, h.Snippet, h.Score))
 	}
 	return res, nil
 }
@@ -376,8 +483,11 @@ func joinNote(a, b string) string {
 	return a + "; " + b
 }
 
-func hit(e memory.Entry, snippet string, score float64) Hit {
-	return Hit{ID: e.ID, Type: e.Type, Title: e.Title, Snippet: oneLine(snippet, snippetLen), CreatedAt: e.CreatedAt, Score: score, Occurrences: e.Occurrences}
+// hit is an index line of e; only the lines shown pay for checking their
+// files.
+func (m *Memory) hit(e memory.Entry, snippet string, score float64) Hit {
+	return Hit{ID: e.ID, Type: e.Type, Title: e.Title, Snippet: oneLine(snippet, snippetLen), CreatedAt: e.CreatedAt, Score: score,
+		Occurrences: e.Occurrences, SupersededBy: e.SupersededBy, Stale: m.Stale(e)}
 }
 
 // oneLine flattens whitespace and clips s to n bytes on a rune boundary.
@@ -477,7 +587,7 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 			if !ok {
 				snip = e.Content
 			}
-			res.Hits = append(res.Hits, hit(e, snip, f.Score))
+			res.Hits = append(res.Hits, m.hit(e, snip, f.Score))
 		}
 		return nil
 	})
@@ -543,13 +653,13 @@ func (m *Memory) Context(ctx context.Context, q ContextQuery) (Timeline, error) 
 		if len(es) == 0 {
 			return &memory.NotFoundError{Kind: "entry", ID: anchor.String()}
 		}
-		tl.Anchor = hit(es[0], es[0].Content, 0)
+		tl.Anchor = m.hit(es[0], es[0].Content, 0)
 		older, newer, err := tx.MemoryTimeline(ctx, anchor, before, after, sameSession)
 		for _, e := range older {
-			tl.Before = append(tl.Before, hit(e, e.Content, 0))
+			tl.Before = append(tl.Before, m.hit(e, e.Content, 0))
 		}
 		for _, e := range newer {
-			tl.After = append(tl.After, hit(e, e.Content, 0))
+			tl.After = append(tl.After, m.hit(e, e.Content, 0))
 		}
 		return err
 	})
@@ -562,7 +672,11 @@ func (m *Memory) Context(ctx context.Context, q ContextQuery) (Timeline, error) 
 // MaxGet bounds how many entries one Get returns.
 const MaxGet = 20
 
-// Get is layer 3: full entries, in the order asked, and the ids not found.
+// RecentOccurrences is how many of a mistake's latest occurrences Get shows.
+const RecentOccurrences = 3
+
+// Get is layer 3: full entries, in the order asked, and the ids not found;
+// a mistake with its latest occurrences, every entry with its stale files.
 func (m *Memory) Get(ctx context.Context, refs []string) ([]memory.Entry, []memory.ID, error) {
 	if len(refs) == 0 {
 		return nil, nil, &problem.FieldError{Field: "ids", Problem: "is empty", Fix: `pass the ids a search listed, such as ["m12"]`, Hint: problem.SearchMemory}
@@ -580,9 +694,21 @@ func (m *Memory) Get(ctx context.Context, refs []string) ([]memory.Entry, []memo
 func (m *Memory) get(ctx context.Context, ids []memory.ID) ([]memory.Entry, []memory.ID, error) {
 	var es []memory.Entry
 	err := m.store.View(ctx, func(tx store.Tx) (err error) {
-		es, err = tx.Memories(ctx, ids)
-		return err
+		if es, err = tx.Memories(ctx, ids); err != nil {
+			return err
+		}
+		for i := range es {
+			if es[i].Type == memory.Mistake {
+				if es[i].Recent, err = tx.Occurrences(ctx, es[i].ID, RecentOccurrences); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	})
+	for i := range es {
+		es[i].Stale = m.Stale(es[i])
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("get memory: %w", err)
 	}

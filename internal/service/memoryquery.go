@@ -21,6 +21,8 @@ type SearchQuery struct {
 	Branch    string
 	After     string // ISO 8601: created at or after
 	Before    string // ISO 8601: created before
+	// IncludeSuperseded also lists entries a newer one replaced.
+	IncludeSuperseded bool
 	Page
 }
 
@@ -38,7 +40,7 @@ func (q SearchQuery) query() (store.MemoryQuery, error) {
 	if err != nil {
 		return store.MemoryQuery{}, err
 	}
-	sq := store.MemoryQuery{Text: q.Text, SessionID: strings.TrimSpace(q.SessionID), Branch: strings.TrimSpace(q.Branch),
+	sq := store.MemoryQuery{Text: q.Text, SessionID: strings.TrimSpace(q.SessionID), Branch: strings.TrimSpace(q.Branch), IncludeSuperseded: q.IncludeSuperseded,
 		Offset: p.Offset, Limit: p.Limit}
 	if sq.Types, err = parseTypes("type", q.Types); err != nil {
 		return sq, err

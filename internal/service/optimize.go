@@ -144,7 +144,7 @@ func (b *Brain) candidates(ctx context.Context, req OptimizeRequest, words []str
 			return nil, &problem.FieldError{Field: "candidates", Problem: "names " + missing[0].String() + ", which does not exist", Fix: "pass ids memory_search lists"}
 		}
 		for _, e := range es {
-			h := hit(e, e.Content, 0)
+			h := b.set.Memory.hit(e, e.Content, 0)
 			items = append(items, ContextItem{Ref: e.ID.String(), Kind: "memory", Line: string(e.Type) + " " + IndexLine(h),
 				Score: overlap(words, e.Title+" "+e.SearchText())})
 		}

@@ -516,6 +516,10 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 			if e, err = tx.AddMemory(ctx, e); err != nil {
 				return err
 			}
+			// Its first recording, as Record keeps for every mistake.
+			if err := tx.AddOccurrence(ctx, e.ID, memory.OccurrenceOf(e, 1)); err != nil {
+				return err
+			}
 			added = append(added, e)
 		}
 		b.PromotedAt, b.UpdatedAt = now, now

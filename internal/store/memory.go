@@ -16,11 +16,18 @@ type MemoryTx interface {
 	// one that is already there fails with ErrDuplicate; the caller counts
 	// an occurrence instead.
 	AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, error)
-	// UpdateMemory rewrites every field of the entry with e's ID.
+	// UpdateMemory rewrites every field of the entry with e's ID (but
+	// Supersedes, which is read from the other entries' SupersededBy).
 	UpdateMemory(ctx context.Context, e memory.Entry) error
 	// Memories returns the entries with these ids, in the order given,
-	// skipping ids that do not exist.
+	// skipping ids that do not exist, each with its Supersedes.
 	Memories(ctx context.Context, ids []memory.ID) ([]memory.Entry, error)
+	// AddOccurrence records one occurrence of a known mistake; counting it
+	// in the entry's Occurrences is the caller's (UpdateMemory).
+	AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurrence) error
+	// Occurrences returns up to limit recorded occurrences of an entry,
+	// newest first.
+	Occurrences(ctx context.Context, id memory.ID, limit int) ([]memory.Occurrence, error)
 	// MemoryByUID returns the entry with this UID.
 	MemoryByUID(ctx context.Context, uid string) (memory.Entry, bool, error)
 	// MistakeByFingerprint returns the mistake whose title has this
@@ -35,13 +42,15 @@ type MemoryTx interface {
 	SearchMemory(ctx context.Context, q MemoryQuery) (MemoryResult, error)
 	// MemoryTimeline returns up to before entries recorded just before the
 	// anchor and up to after just after it (by ID, oldest first), within
-	// the anchor's session when sameSession is set.
+	// the anchor's session when sameSession is set, leaving out superseded
+	// entries.
 	MemoryTimeline(ctx context.Context, anchor memory.ID, before, after int, sameSession bool) (older, newer []memory.Entry, err error)
 	// SelectMemories returns the entries s selects, oldest first, at most
 	// s.Limit of them (zero: all), and how many it selects in all.
 	SelectMemories(ctx context.Context, s MemorySelector) ([]memory.Entry, int, error)
-	// DeleteMemories deletes entries with their index rows and vectors and
-	// returns how many there were.
+	// DeleteMemories deletes entries with their index rows, vectors and
+	// occurrences, and returns how many there were. Entries they had
+	// superseded are current again.
 	DeleteMemories(ctx context.Context, ids []memory.ID) (int, error)
 
 	// SetMemoryVector stores an entry's embedding under a model's name.
@@ -84,8 +93,13 @@ type MemoryQuery struct {
 	Branch    string
 	After     time.Time // created at or after; zero: unbounded
 	Before    time.Time // created before
-	Offset    int
-	Limit     int // zero: 10
+	// IncludeSuperseded keeps entries another one replaced; by default
+	// they are left out.
+	IncludeSuperseded bool
+	// Now, when set, leaves out entries that had expired by then.
+	Now    time.Time
+	Offset int
+	Limit  int // zero: 10
 }
 
 // MemoryResult is a page of a memory search.

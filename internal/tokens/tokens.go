@@ -15,8 +15,9 @@ var (
 	codec tokenizer.Codec
 )
 
-// load builds the encoder once. Building its vocabulary costs some
-// milliseconds, so a short-lived process starts it early with Warm.
+// load builds the encoder once, on first use. Building its vocabulary
+// costs about 20 ms of CPU, which is why the hooks, each a new process,
+// use Estimate instead.
 func load() tokenizer.Codec {
 	once.Do(func() {
 		c, err := tokenizer.Get(tokenizer.O200kBase)
@@ -26,10 +27,6 @@ func load() tokenizer.Codec {
 	})
 	return codec
 }
-
-// Warm starts building the encoder in the background, so the first Count
-// does not wait for all of it.
-func Warm() { go load() }
 
 // Count returns how many o200k_base tokens s is. If the encoder cannot be
 // built it falls back to an estimate that errs high (a token per three

@@ -22,42 +22,110 @@ import (
 // Memory search no longer reads the tsvector (it ranks from the postings
 // tables, see SearchMemory); the column is still written, weighing the
 // title A, tags B and the rest C, until a migration drops it.
-const (
-	tsConfig = `'english'`
-	ftsExpr  = `setweight(to_tsvector(` + tsConfig + `, $4), 'A') || setweight(to_tsvector(` + tsConfig + `, coalesce(array_to_string($7::text[], ' '), '')), 'B') || setweight(to_tsvector(` + tsConfig + `, $21), 'C')`
+const tsConfig = `'english'`
+
+// ftsExpr is the entry's full-text vector from its title, tags and search
+// body, given as parameters.
+func ftsExpr(title, tags, body string) string {
+	return `setweight(to_tsvector(` + tsConfig + `, ` + title + `), 'A') || setweight(to_tsvector(` + tsConfig + `, coalesce(array_to_string(` +
+		tags + `::text[], ' '), '')), 'B') || setweight(to_tsvector(` + tsConfig + `, ` + body + `), 'C')`
+}
+
+// memColumns are memory_entries' columns as the store reads and writes
+// them (project_id and the full-text columns aside): the one list that the
+// select lists, the insert and update statements, their arguments and the
+// scan destinations are all made from.
+var memColumns = []memColumn{
+	{name: "id", dest: func(r *memRow) any { return &r.id }},
+	{name: "uid", arg: func(e memory.Entry) any { return e.UID }, dest: func(r *memRow) any { return &r.e.UID }},
+	{name: "type", arg: func(e memory.Entry) any { return string(e.Type) }, dest: func(r *memRow) any { return &r.typ }},
+	{name: "title", arg: func(e memory.Entry) any { return e.Title }, dest: func(r *memRow) any { return &r.e.Title }},
+	{name: "content", hit: "''", arg: func(e memory.Entry) any { return e.Content }, dest: func(r *memRow) any { return &r.e.Content }},
+	{name: "facts", hit: "NULL::text[]", arg: func(e memory.Entry) any { return list(e.Facts) }, dest: func(r *memRow) any { return &r.facts }},
+	{name: "tags", arg: func(e memory.Entry) any { return list(e.Tags) }, dest: func(r *memRow) any { return &r.tags }},
+	{name: "files", hit: "NULL::text[]", arg: func(e memory.Entry) any { return list(e.Files) }, dest: func(r *memRow) any { return &r.files }},
+	{name: "session_id", arg: func(e memory.Entry) any { return e.SessionID }, dest: func(r *memRow) any { return &r.e.SessionID }},
+	{name: "branch", arg: func(e memory.Entry) any { return e.Branch }, dest: func(r *memRow) any { return &r.e.Branch }},
+	{name: "occurrences", arg: func(e memory.Entry) any { return int32(e.Occurrences) }, dest: func(r *memRow) any { return &r.occ }},
+	{name: "details", hit: "NULL::jsonb", arg: func(e memory.Entry) any { return nullJSON(e.Details()) }, dest: func(r *memRow) any { return &r.details }},
+	{name: "file_hashes", arg: func(e memory.Entry) any { return jsonMap(e.FileHashes) }, dest: func(r *memRow) any { return &r.hashes }},
+	{name: "superseded_by", arg: func(e memory.Entry) any { return nullMemID(e.SupersededBy) }, dest: func(r *memRow) any { return &r.supersededBy }},
+	{name: "expires_at", arg: func(e memory.Entry) any { return nullTS(e.ExpiresAt) }, dest: func(r *memRow) any { return &r.expires }},
+	{name: "fingerprint", arg: func(e memory.Entry) any { return fingerprint(e) }},
+	{name: "search_body", arg: func(e memory.Entry) any { return e.SearchText() }},
+	{name: "created_at", arg: func(e memory.Entry) any { return ts(e.CreatedAt) }, dest: func(r *memRow) any { return &r.created }},
+	{name: "updated_at", arg: func(e memory.Entry) any { return ts(e.UpdatedAt) }, dest: func(r *memRow) any { return &r.updated }},
+}
+
+// memColumn is one column: hit is what a search lists instead of it ("":
+// the column itself), arg its value for an entry (nil: never written), dest
+// where a read puts it (nil: never read).
+type memColumn struct {
+	name, hit string
+	arg       func(memory.Entry) any
+	dest      func(*memRow) any
+}
+
+// memRow is a row being read, before it becomes an entry.
+type memRow struct {
+	e                  memory.Entry
+	id                 int64
+	typ                string
+	occ                int32
+	facts, tags, files []string
+	details, hashes    []byte
+	supersededBy       *int64
+	expires            *time.Time
+	created, updated   time.Time
+}
+
+// selectList renders the columns a read lists; hit lists a search's.
+func selectList(hit bool) string {
+	var cols []string
+	for _, c := range memColumns {
+		switch {
+		case c.dest == nil:
+		case hit && c.hit != "":
+			cols = append(cols, c.hit)
+		default:
+			cols = append(cols, "e."+c.name)
+		}
+	}
+	return strings.Join(cols, ", ")
+}
+
+var (
+	// memCols are an entry's columns, memHitCols the same with no text
+	// beyond the title (what a search lists); scanMemory reads either.
+	memCols    = selectList(false)
+	memHitCols = selectList(true)
+)
+
+var (
+	qMemoriesByID  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id = ANY($2)`
+	qMemory        = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id = $2`
+	qMemoryByUID   = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.uid = $2`
+	qMistakeByFP   = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.fingerprint = $2`
+	qOlder         = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id < $2 AND e.superseded_by IS NULL ORDER BY e.id DESC LIMIT $3`
+	qNewer         = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 AND e.superseded_by IS NULL ORDER BY e.id LIMIT $3`
+	qOlderSession  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.session_id = $4 AND e.id < $2 AND e.superseded_by IS NULL ORDER BY e.id DESC LIMIT $3`
+	qNewerSession  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.session_id = $4 AND e.id > $2 AND e.superseded_by IS NULL ORDER BY e.id LIMIT $3`
+	qMissingVector = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND NOT EXISTS
+	(SELECT 1 FROM memory_vectors v WHERE v.project_id = $1 AND v.entry_id = e.id AND v.model = $2) ORDER BY e.id LIMIT $3`
 )
 
 const (
-	memCols = `e.id, e.uid, e.type, e.title, e.content, e.facts, e.tags, e.files, e.session_id, e.branch,
-	e.rationale, e.alternatives, e.root_cause, e.fix, e.prevention, e.occurrences, e.examples,
-	e.discovery_tokens, e.created_at, e.updated_at`
-	memHitCols = `e.id, e.uid, e.type, e.title, '', NULL::text[], e.tags, NULL::text[], e.session_id, e.branch,
-	'', NULL::text[], '', '', '', e.occurrences, NULL::text[], e.discovery_tokens, e.created_at, e.updated_at`
-
-	// $1 project, $2.. the entry's fields (memArgs), $21 its search body.
-	qAddMemory = `WITH nid AS (UPDATE projects SET next_memory_id = next_memory_id + 1 WHERE id = $1 RETURNING next_memory_id - 1 AS id)
-	INSERT INTO memory_entries (project_id, id, uid, type, title, content, facts, tags, files, session_id, branch,
-	rationale, alternatives, root_cause, fix, prevention, occurrences, examples, discovery_tokens, fingerprint,
-	created_at, updated_at, search_body, fts)
-	SELECT $1, nid.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $21, ` + ftsExpr + `
-	FROM nid ON CONFLICT DO NOTHING RETURNING id`
-	qUpdateMemory = `UPDATE memory_entries SET uid = $2, type = $3, title = $4, content = $5, facts = $6, tags = $7, files = $8,
-	session_id = $9, branch = $10, rationale = $11, alternatives = $12, root_cause = $13, fix = $14, prevention = $15,
-	occurrences = $16, examples = $17, discovery_tokens = $18, fingerprint = $19, created_at = $20, updated_at = $22,
-	search_body = $21, fts = ` + ftsExpr + ` WHERE project_id = $1 AND id = $23`
-	qMemoriesByID = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id = ANY($2)`
-	qMemory       = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id = $2`
-	qMemoryByUID  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.uid = $2`
-	qMistakeByFP  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.fingerprint = $2`
-	qOlder        = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id < $2 ORDER BY e.id DESC LIMIT $3`
-	qNewer        = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT $3`
-	qOlderSession = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.session_id = $4 AND e.id < $2 ORDER BY e.id DESC LIMIT $3`
-	qNewerSession = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.session_id = $4 AND e.id > $2 ORDER BY e.id LIMIT $3`
-	qMemDelete    = `DELETE FROM memory_entries WHERE project_id = $1 AND id = ANY($2)`
-	qSetVector    = `INSERT INTO memory_vectors (project_id, entry_id, model, vec) SELECT $1, id, $3, $4 FROM memory_entries WHERE project_id = $1 AND id = $2
+	qSupersedes  = `SELECT superseded_by, id FROM memory_entries WHERE project_id = $1 AND superseded_by = ANY($2) ORDER BY id`
+	qMemDelete   = `DELETE FROM memory_entries WHERE project_id = $1 AND id = ANY($2)`
+	qUnsupersede = `UPDATE memory_entries SET superseded_by = NULL WHERE project_id = $1 AND superseded_by = ANY($2)`
+	// An occurrence of a missing entry inserts nothing (rather than
+	// failing, which would abort the transaction).
+	qAddOccurrence = `INSERT INTO memory_occurrences (project_id, entry_id, n, at, session_id, branch, title, content, extra)
+	SELECT $1, id, $3, $4, $5, $6, $7, $8, $9 FROM memory_entries WHERE project_id = $1 AND id = $2`
+	qOccurrences = `SELECT n, at, session_id, branch, title, content, extra FROM memory_occurrences
+	WHERE project_id = $1 AND entry_id = $2 ORDER BY n DESC LIMIT $3`
+	qSetVector = `INSERT INTO memory_vectors (project_id, entry_id, model, vec) SELECT $1, id, $3, $4 FROM memory_entries WHERE project_id = $1 AND id = $2
 	ON CONFLICT (project_id, entry_id, model) DO UPDATE SET vec = excluded.vec`
-	qMissingVector = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND NOT EXISTS
-	(SELECT 1 FROM memory_vectors v WHERE v.project_id = $1 AND v.entry_id = e.id AND v.model = $2) ORDER BY e.id LIMIT $3`
 	qCountVectors = `SELECT (SELECT count(*) FROM memory_vectors WHERE project_id = $1 AND model = $2),
 	(SELECT count(*) FROM memory_entries WHERE project_id = $1)`
 	qAddSession = `WITH nid AS (UPDATE projects SET next_session_id = next_session_id + 1 WHERE id = $1 RETURNING next_session_id - 1 AS id)
@@ -71,12 +139,97 @@ const (
 	qBranches = `SELECT doc FROM branch_contexts WHERE project_id = $1 ORDER BY updated_at DESC, branch`
 )
 
+// writeMemory renders the insert (id 0) or update of e: the written
+// columns, each a parameter, and fts computed from the same parameters.
+func (x *txn) writeMemory(e memory.Entry, id memory.ID) (string, []any) {
+	p := &params{args: []any{x.p}}
+	var names, vals []string
+	param := map[string]string{}
+	for _, c := range memColumns {
+		if c.arg == nil {
+			continue
+		}
+		ph := p.add(c.arg(e))
+		param[c.name] = ph
+		names, vals = append(names, c.name), append(vals, ph)
+	}
+	fts := ftsExpr(param["title"], param["tags"], param["search_body"])
+	if id == 0 {
+		return `WITH nid AS (UPDATE projects SET next_memory_id = next_memory_id + 1 WHERE id = $1 RETURNING next_memory_id - 1 AS id)
+		INSERT INTO memory_entries (project_id, id, ` + strings.Join(names, ", ") + `, fts)
+		SELECT $1, nid.id, ` + strings.Join(vals, ", ") + `, ` + fts + ` FROM nid ON CONFLICT DO NOTHING RETURNING id`, p.args
+	}
+	set := make([]string, len(names))
+	for i := range names {
+		set[i] = names[i] + " = " + vals[i]
+	}
+	return `UPDATE memory_entries SET ` + strings.Join(set, ", ") + `, fts = ` + fts +
+		` WHERE project_id = $1 AND id = ` + p.add(int64(id)), p.args
+}
+
+// hiddenBudget bounds the superseded and expired entries a search drops
+// after ranking; past it, it filters them as it reads postings.
+const hiddenBudget = 256
+
+// hiddenIDs returns the entries q leaves out for being superseded or
+// expired, up to hiddenBudget+1 of them.
+func (x *txn) hiddenIDs(ctx context.Context, q store.MemoryQuery) ([]int64, error) {
+	p := &params{args: []any{x.p}}
+	var parts []string
+	if !q.IncludeSuperseded {
+		parts = append(parts, `SELECT id FROM memory_entries WHERE project_id = $1 AND superseded_by IS NOT NULL`)
+	}
+	if !q.Now.IsZero() {
+		parts = append(parts, `SELECT id FROM memory_entries WHERE project_id = $1 AND expires_at IS NOT NULL AND expires_at <= `+p.add(ts(q.Now)))
+	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	rows, err := x.tx.Query(ctx, strings.Join(parts, " UNION ")+` LIMIT `+p.add(int64(hiddenBudget+1)), p.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
 // list stores an empty list as NULL, so it reads back as nil.
 func list(l []string) []string {
 	if len(l) == 0 {
 		return nil
 	}
 	return l
+}
+
+func jsonMap(m map[string]string) any {
+	if len(m) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+func nullJSON(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return string(b)
+}
+
+func nullMemID(id memory.ID) *int64 {
+	if id == 0 {
+		return nil
+	}
+	v := int64(id)
+	return &v
 }
 
 func fingerprint(e memory.Entry) *string {
@@ -87,33 +240,37 @@ func fingerprint(e memory.Entry) *string {
 	return &fp
 }
 
-// memArgs are $1..$22 of qAddMemory and qUpdateMemory.
-func (x *txn) memArgs(e memory.Entry) []any {
-	return []any{x.p, e.UID, string(e.Type), e.Title, e.Content, list(e.Facts), list(e.Tags), list(e.Files),
-		e.SessionID, e.Branch, e.Rationale, list(e.Alternatives), e.RootCause, e.Fix, e.Prevention,
-		int32(e.Occurrences), list(e.Examples), int32(e.DiscoveryTokens), fingerprint(e), ts(e.CreatedAt), e.SearchText(), ts(e.UpdatedAt)}
-}
-
 // scanMemory reads one row of memCols or memHitCols, plus extra.
 func scanMemory(row pgx.Row, extra ...any) (memory.Entry, error) {
-	var (
-		e                                          memory.Entry
-		id                                         int64
-		typ                                        string
-		occ, tokens                                int32
-		facts, tags, files, alternatives, examples []string
-		created, updated                           time.Time
-	)
-	dest := []any{&id, &e.UID, &typ, &e.Title, &e.Content, &facts, &tags, &files, &e.SessionID, &e.Branch,
-		&e.Rationale, &alternatives, &e.RootCause, &e.Fix, &e.Prevention, &occ, &examples,
-		&tokens, &created, &updated}
+	var r memRow
+	dest := make([]any, 0, len(memColumns)+len(extra))
+	for _, c := range memColumns {
+		if c.dest != nil {
+			dest = append(dest, c.dest(&r))
+		}
+	}
 	if err := row.Scan(append(dest, extra...)...); err != nil {
 		return memory.Entry{}, err
 	}
-	e.ID, e.Type = memory.ID(id), memory.Type(typ)
-	e.Facts, e.Tags, e.Files, e.Alternatives, e.Examples = list(facts), list(tags), list(files), list(alternatives), list(examples)
-	e.Occurrences, e.DiscoveryTokens = int(occ), int(tokens)
-	e.CreatedAt, e.UpdatedAt = created.UTC(), updated.UTC()
+	e := r.e
+	e.ID, e.Type = memory.ID(r.id), memory.Type(r.typ)
+	e.Facts, e.Tags, e.Files = list(r.facts), list(r.tags), list(r.files)
+	e.Occurrences = int(r.occ)
+	if err := e.SetDetails(r.details); err != nil {
+		return memory.Entry{}, err
+	}
+	if len(r.hashes) > 0 {
+		if err := json.Unmarshal(r.hashes, &e.FileHashes); err != nil {
+			return memory.Entry{}, fmt.Errorf("entry %s: %w", e.ID, err)
+		}
+	}
+	if r.supersededBy != nil {
+		e.SupersededBy = memory.ID(*r.supersededBy)
+	}
+	if r.expires != nil {
+		e.ExpiresAt = r.expires.UTC()
+	}
+	e.CreatedAt, e.UpdatedAt = r.created.UTC(), r.updated.UTC()
 	return e, nil
 }
 
@@ -155,7 +312,8 @@ func (x *txn) AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, erro
 	// fingerprint) inserts no row instead of failing, so the transaction
 	// stays usable and the caller can count an occurrence in it.
 	var id int64
-	err := x.tx.QueryRow(ctx, qAddMemory, x.memArgs(e)...).Scan(&id)
+	q, args := x.writeMemory(e, 0)
+	err := x.tx.QueryRow(ctx, q, args...).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return memory.Entry{}, fmt.Errorf("add memory: %w", store.ErrDuplicate)
 	}
@@ -171,7 +329,8 @@ func (x *txn) AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, erro
 }
 
 func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
-	tag, err := x.tx.Exec(ctx, qUpdateMemory, append(x.memArgs(e), int64(e.ID))...)
+	q, args := x.writeMemory(e, e.ID)
+	tag, err := x.tx.Exec(ctx, q, args...)
 	if err != nil {
 		if pgCode(err) == uniqueViolation {
 			return fmt.Errorf("update memory %s: %w", e.ID, store.ErrDuplicate)
@@ -208,6 +367,24 @@ func (x *txn) Memories(ctx context.Context, ids []memory.ID) ([]memory.Entry, er
 	for _, e := range found {
 		byID[e.ID] = e
 	}
+	rows, err := x.tx.Query(ctx, qSupersedes, x.p, memIDs(ids))
+	if err != nil {
+		return nil, fmt.Errorf("read memory: %w", err)
+	}
+	for rows.Next() {
+		var by, old int64
+		if err := rows.Scan(&by, &old); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read memory: %w", err)
+		}
+		e := byID[memory.ID(by)]
+		e.Supersedes = append(e.Supersedes, memory.ID(old))
+		byID[memory.ID(by)] = e
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read memory: %w", err)
+	}
 	out := make([]memory.Entry, 0, len(ids))
 	for _, id := range ids {
 		if e, ok := byID[id]; ok {
@@ -234,6 +411,44 @@ func (x *txn) MemoryByUID(ctx context.Context, uid string) (memory.Entry, bool, 
 
 func (x *txn) MistakeByFingerprint(ctx context.Context, fp string) (memory.Entry, bool, error) {
 	return x.one(ctx, qMistakeByFP, fp)
+}
+
+func (x *txn) AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurrence) error {
+	tag, err := x.tx.Exec(ctx, qAddOccurrence, x.p, int64(id), int32(o.N), ts(o.At), o.SessionID, o.Branch, o.Title, o.Content, nullJSON(o.Extra()))
+	if err != nil {
+		return fmt.Errorf("record occurrence %d of %s: %w", o.N, id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return &memory.NotFoundError{Kind: "entry", ID: id.String()}
+	}
+	x.dirty = true
+	return nil
+}
+
+func (x *txn) Occurrences(ctx context.Context, id memory.ID, limit int) ([]memory.Occurrence, error) {
+	rows, err := x.tx.Query(ctx, qOccurrences, x.p, int64(id), limitOf(limit))
+	if err != nil {
+		return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
+	}
+	defer rows.Close()
+	var out []memory.Occurrence
+	for rows.Next() {
+		var (
+			o     memory.Occurrence
+			n     int32
+			at    time.Time
+			extra []byte
+		)
+		if err := rows.Scan(&n, &at, &o.SessionID, &o.Branch, &o.Title, &o.Content, &extra); err != nil {
+			return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
+		}
+		o.N, o.At = int(n), at.UTC()
+		if err := o.SetExtra(extra); err != nil {
+			return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
 }
 
 // params numbers a statement's arguments as they are added.
@@ -264,6 +479,12 @@ func memFilters(q store.MemoryQuery, p *params) string {
 	}
 	if !q.Before.IsZero() {
 		b.WriteString(" AND e.created_at < " + p.add(ts(q.Before)))
+	}
+	if !q.IncludeSuperseded {
+		b.WriteString(" AND e.superseded_by IS NULL")
+	}
+	if !q.Now.IsZero() {
+		b.WriteString(" AND (e.expires_at IS NULL OR e.expires_at > " + p.add(ts(q.Now)) + ")")
 	}
 	return b.String()
 }
@@ -419,14 +640,40 @@ func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) (store.Memo
 	if err := x.flushTerms(ctx); err != nil { // this transaction's own entries count
 		return res, fmt.Errorf("search memory: %w", err)
 	}
+	// Superseded and expired entries are few: rather than join every
+	// posting read with its entry to leave them out (which costs the
+	// unfiltered search its fast path), rank as many more and drop them.
+	k := offset + limit
+	hidden, err := x.hiddenIDs(ctx, q)
+	if err != nil {
+		return res, fmt.Errorf("search memory: %w", err)
+	}
 	src := &source{x: x, q: q}
-	r, err := rank.Search(ctx, src, terms, offset+limit)
+	if len(hidden) <= hiddenBudget {
+		src.q.IncludeSuperseded, src.q.Now = true, time.Time{}
+		k += len(hidden)
+	} else {
+		hidden = nil // too many to drop afterwards: filter as postings are read
+	}
+	r, err := rank.Search(ctx, src, terms, k)
 	if err != nil {
 		return res, fmt.Errorf("search memory: %w", err)
 	}
 	res.Total, res.AtLeast = r.Total, r.AtLeast
 	if r.AtLeast && !src.filtered() {
 		res.Total = max(res.Total, r.MaxDF)
+	}
+	if len(hidden) > 0 {
+		var n int64
+		if err := x.tx.QueryRow(ctx, `SELECT count(DISTINCT entry_id) FROM memory_postings WHERE project_id = $1 AND term = ANY($2) AND entry_id = ANY($3)`,
+			x.p, terms, hidden).Scan(&n); err != nil {
+			return res, fmt.Errorf("search memory: %w", err)
+		}
+		r.Hits = rank.Drop(r.Hits, hidden)
+		res.Total = max(res.Total-int(n), len(r.Hits))
+		if len(r.Hits) > offset+limit {
+			r.Hits = r.Hits[:offset+limit]
+		}
 	}
 	if offset >= len(r.Hits) {
 		return res, nil
@@ -462,7 +709,8 @@ func scoreOf(page []rank.Scored, id memory.ID, i int) float64 {
 // type-specific text.
 func hitOnly(e memory.Entry) memory.Entry {
 	return memory.Entry{ID: e.ID, UID: e.UID, Type: e.Type, Title: e.Title, Tags: e.Tags, SessionID: e.SessionID,
-		Branch: e.Branch, Occurrences: e.Occurrences, DiscoveryTokens: e.DiscoveryTokens, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
+		Branch: e.Branch, Occurrences: e.Occurrences, DiscoveryTokens: e.DiscoveryTokens, FileHashes: e.FileHashes,
+		SupersededBy: e.SupersededBy, ExpiresAt: e.ExpiresAt, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
 }
 
 // recentMemory lists the entries q's filters select, newest first: a
@@ -700,6 +948,10 @@ func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) 
 	}
 	tag, err := x.tx.Exec(ctx, qMemDelete, x.p, memIDs(ids))
 	if err != nil {
+		return 0, fmt.Errorf("delete memory: %w", err)
+	}
+	// What they replaced is current again.
+	if _, err := x.tx.Exec(ctx, qUnsupersede, x.p, memIDs(ids)); err != nil {
 		return 0, fmt.Errorf("delete memory: %w", err)
 	}
 	if tag.RowsAffected() > 0 {

@@ -363,3 +363,19 @@ func sortScored(cs []Scored) {
 		return cmp.Compare(b.Entry, a.Entry)
 	})
 }
+
+// Drop returns hits without the entries in ids, in the same order: what a
+// store ranked beyond k to leave out a few entries afterwards.
+func Drop(hits []Scored, ids []int64) []Scored {
+	skip := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		skip[id] = true
+	}
+	out := hits[:0:0]
+	for _, h := range hits {
+		if !skip[h.Entry] {
+			out = append(out, h)
+		}
+	}
+	return out
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	_ "modernc.org/sqlite/vec" // vec_distance_cosine for the memory's embeddings
 
@@ -16,24 +17,87 @@ import (
 	"github.com/cairn-dev/cairn/internal/store/rank"
 )
 
-const (
-	memCols = `e.id, e.uid, e.type, e.title, e.content, e.facts, e.tags, e.files, e.session_id, e.branch,
-	e.rationale, e.alternatives, e.root_cause, e.fix, e.prevention, e.occurrences, e.examples,
-	e.discovery_tokens, e.created_at, e.updated_at`
-	// memHitCols are the columns a search lists: no text beyond the title.
-	memHitCols = `e.id, e.uid, e.type, e.title, '', NULL, e.tags, NULL, e.session_id, e.branch,
-	'', NULL, '', '', '', e.occurrences, NULL, e.discovery_tokens, e.created_at, e.updated_at`
+// memColumns are memory_entries' columns as the store reads and writes
+// them: the one list that the select lists, the insert and update
+// statements, their arguments and the scan destinations are all made from.
+var memColumns = []memColumn{
+	{name: "id", dest: func(r *memRow) any { return &r.e.ID }},
+	{name: "uid", arg: func(e memory.Entry) any { return e.UID }, dest: func(r *memRow) any { return &r.e.UID }},
+	{name: "type", arg: func(e memory.Entry) any { return string(e.Type) }, dest: func(r *memRow) any { return &r.typ }},
+	{name: "title", arg: func(e memory.Entry) any { return e.Title }, dest: func(r *memRow) any { return &r.e.Title }},
+	{name: "content", hit: "''", arg: func(e memory.Entry) any { return e.Content }, dest: func(r *memRow) any { return &r.e.Content }},
+	{name: "facts", hit: "NULL", arg: func(e memory.Entry) any { return jsonList(e.Facts) }, dest: func(r *memRow) any { return &r.facts }},
+	{name: "tags", arg: func(e memory.Entry) any { return jsonList(e.Tags) }, dest: func(r *memRow) any { return &r.tags }},
+	{name: "files", hit: "NULL", arg: func(e memory.Entry) any { return jsonList(e.Files) }, dest: func(r *memRow) any { return &r.files }},
+	{name: "session_id", arg: func(e memory.Entry) any { return e.SessionID }, dest: func(r *memRow) any { return &r.e.SessionID }},
+	{name: "branch", arg: func(e memory.Entry) any { return e.Branch }, dest: func(r *memRow) any { return &r.e.Branch }},
+	{name: "occurrences", arg: func(e memory.Entry) any { return e.Occurrences }, dest: func(r *memRow) any { return &r.e.Occurrences }},
+	{name: "details", hit: "NULL", arg: func(e memory.Entry) any { return nullBytes(e.Details()) }, dest: func(r *memRow) any { return &r.details }},
+	{name: "file_hashes", arg: func(e memory.Entry) any { return jsonMap(e.FileHashes) }, dest: func(r *memRow) any { return &r.hashes }},
+	{name: "superseded_by", arg: func(e memory.Entry) any { return nullMemID(e.SupersededBy) }, dest: func(r *memRow) any { return &r.supersededBy }},
+	{name: "expires_at", arg: func(e memory.Entry) any { return nullMicros(e.ExpiresAt) }, dest: func(r *memRow) any { return &r.expires }},
+	{name: "fingerprint", arg: fingerprint},
+	{name: "created_at", arg: func(e memory.Entry) any { return micros(e.CreatedAt) }, dest: func(r *memRow) any { return &r.created }},
+	{name: "updated_at", arg: func(e memory.Entry) any { return micros(e.UpdatedAt) }, dest: func(r *memRow) any { return &r.updated }},
+}
 
-	qAddMemory = `INSERT INTO memory_entries (uid, type, title, content, facts, tags, files, session_id, branch,
-	rationale, alternatives, root_cause, fix, prevention, occurrences, examples, discovery_tokens, fingerprint,
-	created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
-	qUpdateMemory = `UPDATE memory_entries SET uid = ?, type = ?, title = ?, content = ?, facts = ?, tags = ?, files = ?,
-	session_id = ?, branch = ?, rationale = ?, alternatives = ?, root_cause = ?, fix = ?, prevention = ?,
-	occurrences = ?, examples = ?, discovery_tokens = ?, fingerprint = ?, created_at = ?, updated_at = ? WHERE id = ?`
+// memColumn is one column: hit is what a search lists instead of it ("":
+// the column itself), arg its value for an entry (nil: never written), dest
+// where a read puts it (nil: never read).
+type memColumn struct {
+	name, hit string
+	arg       func(memory.Entry) any
+	dest      func(*memRow) any
+}
+
+// memRow is a row being read, before it becomes an entry.
+type memRow struct {
+	e                                   memory.Entry
+	typ                                 string
+	facts, tags, files, details, hashes sql.NullString
+	supersededBy, expires               sql.NullInt64
+	created, updated                    sql.NullInt64
+}
+
+// selectList renders the columns a read lists; hit lists a search's.
+func selectList(hit bool) string {
+	var cols []string
+	for _, c := range memColumns {
+		switch {
+		case c.dest == nil:
+		case hit && c.hit != "":
+			cols = append(cols, c.hit)
+		default:
+			cols = append(cols, "e."+c.name)
+		}
+	}
+	return strings.Join(cols, ", ")
+}
+
+// written are the columns a write sets, in memArgs' order.
+func written() []string {
+	var out []string
+	for _, c := range memColumns {
+		if c.arg != nil {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+var (
+	// memCols are an entry's columns, memHitCols the same with no text
+	// beyond the title (what a search lists); scanMemory reads either.
+	memCols    = selectList(false)
+	memHitCols = selectList(true)
+
+	qAddMemory      = `INSERT INTO memory_entries (` + strings.Join(written(), ", ") + `) VALUES (` + placeholders(len(written())) + `) RETURNING id`
+	qUpdateMemory   = `UPDATE memory_entries SET ` + strings.Join(written(), " = ?, ") + ` = ? WHERE id = ?`
 	qMemory         = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id = ?`
 	qMemoriesIn     = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id IN (SELECT value FROM json_each(?))`
 	qMemoryByUID    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.uid = ?`
 	qMistakeByFP    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.fingerprint = ?`
+	qSupersedes     = `SELECT id FROM memory_entries WHERE superseded_by = ? ORDER BY id`
 	qIndexStats     = `SELECT docs, total_len, analyzer FROM memory_index WHERE id = 1`
 	qIndexAdd       = `UPDATE memory_index SET docs = docs + ?, total_len = total_len + ? WHERE id = 1`
 	qPostingsOf     = `SELECT term, dl FROM memory_postings WHERE entry_id = ?`
@@ -48,13 +112,19 @@ const (
 	qTagsDelete     = `DELETE FROM memory_tags WHERE entry_id = ?`
 	qTagInsert      = `INSERT OR IGNORE INTO memory_tags (tag, entry_id) VALUES (?, ?)`
 	qMemDelete      = `DELETE FROM memory_entries WHERE id = ?`
-	qOlder          = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id < ? ORDER BY e.id DESC LIMIT ?`
-	qNewer          = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id > ? ORDER BY e.id LIMIT ?`
-	qOlderSession   = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.session_id = ? AND e.id < ? ORDER BY e.id DESC LIMIT ?`
-	qNewerSession   = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.session_id = ? AND e.id > ? ORDER BY e.id LIMIT ?`
+	qUnsupersede    = `UPDATE memory_entries SET superseded_by = NULL WHERE superseded_by = ?`
+	qAddOccurrence  = `INSERT INTO memory_occurrences (entry_id, n, at, session_id, branch, title, content, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+	qOccurrences    = `SELECT n, at, session_id, branch, title, content, extra FROM memory_occurrences WHERE entry_id = ? ORDER BY n DESC LIMIT ?`
+	qOlder          = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id < ? AND e.superseded_by IS NULL ORDER BY e.id DESC LIMIT ?`
+	qNewer          = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id > ? AND e.superseded_by IS NULL ORDER BY e.id LIMIT ?`
+	qOlderSession   = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.session_id = ? AND e.id < ? AND e.superseded_by IS NULL ORDER BY e.id DESC LIMIT ?`
+	qNewerSession   = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.session_id = ? AND e.id > ? AND e.superseded_by IS NULL ORDER BY e.id LIMIT ?`
 	qSetVector      = `INSERT INTO memory_vectors (model, entry_id, vec) VALUES (?, ?, ?) ON CONFLICT (model, entry_id) DO UPDATE SET vec = excluded.vec`
 	qMissingVectors = `SELECT ` + memCols + ` FROM memory_entries e WHERE NOT EXISTS
 	(SELECT 1 FROM memory_vectors v WHERE v.model = ? AND v.entry_id = e.id) ORDER BY e.id LIMIT ?`
+)
+
+const (
 	qCountVectors  = `SELECT (SELECT count(*) FROM memory_vectors WHERE model = ?), (SELECT count(*) FROM memory_entries)`
 	qAddSession    = `INSERT INTO sessions (thread_id, agent, branch, started_at, ended_at, doc) VALUES (?, ?, ?, ?, ?, '{}') RETURNING id`
 	qUpdateSession = `UPDATE sessions SET thread_id = ?, agent = ?, branch = ?, started_at = ?, ended_at = ?, doc = ? WHERE id = ?`
@@ -65,8 +135,8 @@ const (
 )
 
 var (
-	memoryReadQueries  = []string{qMemoriesIn, qIndexStats, qTermTop, qTermsDF, qTermLookup, qMemory, qMemoryByUID, qMistakeByFP, qOlder, qNewer, qOlderSession, qNewerSession, qMissingVectors, qCountVectors, qSession, qBranch, qBranches}
-	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermRemove, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qSetVector, qAddSession, qUpdateSession, qSetBranch}
+	memoryReadQueries  = []string{qMemoriesIn, qIndexStats, qTermTop, qTermsDF, qTermLookup, qMemory, qMemoryByUID, qMistakeByFP, qSupersedes, qOccurrences, qOlder, qNewer, qOlderSession, qNewerSession, qMissingVectors, qCountVectors, qSession, qBranch, qBranches}
+	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermRemove, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qUnsupersede, qAddOccurrence, qSetVector, qAddSession, qUpdateSession, qSetBranch}
 )
 
 func jsonList(l []string) any {
@@ -77,6 +147,28 @@ func jsonList(l []string) any {
 	return string(b)
 }
 
+func jsonMap(m map[string]string) any {
+	if len(m) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+func nullBytes(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return string(b)
+}
+
+func nullMemID(id memory.ID) any {
+	if id == 0 {
+		return nil
+	}
+	return int64(id)
+}
+
 func fingerprint(e memory.Entry) any {
 	if e.Type != memory.Mistake {
 		return nil
@@ -84,39 +176,57 @@ func fingerprint(e memory.Entry) any {
 	return memory.Fingerprint(e.Title)
 }
 
+// memArgs are an entry's values for the written columns.
 func memArgs(e memory.Entry) []any {
-	return []any{e.UID, string(e.Type), e.Title, e.Content, jsonList(e.Facts), jsonList(e.Tags), jsonList(e.Files),
-		e.SessionID, e.Branch, e.Rationale, jsonList(e.Alternatives), e.RootCause, e.Fix, e.Prevention,
-		e.Occurrences, jsonList(e.Examples), e.DiscoveryTokens, fingerprint(e), micros(e.CreatedAt), micros(e.UpdatedAt)}
+	var out []any
+	for _, c := range memColumns {
+		if c.arg != nil {
+			out = append(out, c.arg(e))
+		}
+	}
+	return out
 }
 
 // scanMemory reads one row of memCols or memHitCols, plus any extra
 // destinations after them.
 func scanMemory(row scanner, extra ...any) (memory.Entry, error) {
-	var (
-		e                                          memory.Entry
-		typ                                        string
-		facts, tags, files, alternatives, examples sql.NullString
-		created, updated                           sql.NullInt64
-	)
-	dest := []any{&e.ID, &e.UID, &typ, &e.Title, &e.Content, &facts, &tags, &files, &e.SessionID, &e.Branch,
-		&e.Rationale, &alternatives, &e.RootCause, &e.Fix, &e.Prevention, &e.Occurrences, &examples,
-		&e.DiscoveryTokens, &created, &updated}
+	var r memRow
+	var content sql.NullString
+	dest := make([]any, 0, len(memColumns)+len(extra))
+	for _, c := range memColumns {
+		if c.dest == nil {
+			continue
+		}
+		if c.name == "content" { // a search lists none
+			dest = append(dest, &content)
+			continue
+		}
+		dest = append(dest, c.dest(&r))
+	}
 	if err := row.Scan(append(dest, extra...)...); err != nil {
 		return memory.Entry{}, err
 	}
-	e.Type = memory.Type(typ)
+	e := r.e
+	e.Content = content.String
+	e.Type = memory.Type(r.typ)
 	for _, l := range []struct {
 		src sql.NullString
-		dst *[]string
-	}{{facts, &e.Facts}, {tags, &e.Tags}, {files, &e.Files}, {alternatives, &e.Alternatives}, {examples, &e.Examples}} {
+		dst any
+	}{{r.facts, &e.Facts}, {r.tags, &e.Tags}, {r.files, &e.Files}, {r.hashes, &e.FileHashes}} {
 		if l.src.Valid && l.src.String != "" {
 			if err := json.Unmarshal([]byte(l.src.String), l.dst); err != nil {
 				return memory.Entry{}, fmt.Errorf("entry %s: %w", e.ID, err)
 			}
 		}
 	}
-	e.CreatedAt, e.UpdatedAt = fromMicros(created), fromMicros(updated)
+	if r.details.Valid {
+		if err := e.SetDetails([]byte(r.details.String)); err != nil {
+			return memory.Entry{}, err
+		}
+	}
+	e.SupersededBy = memory.ID(r.supersededBy.Int64)
+	e.ExpiresAt = fromMicros(r.expires)
+	e.CreatedAt, e.UpdatedAt = fromMicros(r.created), fromMicros(r.updated)
 	return e, nil
 }
 
@@ -299,9 +409,64 @@ func (x *txn) Memories(ctx context.Context, ids []memory.ID) ([]memory.Entry, er
 		if err != nil {
 			return nil, fmt.Errorf("read memory %s: %w", id, err)
 		}
+		if e.Supersedes, err = x.supersedes(ctx, id); err != nil {
+			return nil, fmt.Errorf("read memory %s: %w", id, err)
+		}
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+func (x *txn) supersedes(ctx context.Context, id memory.ID) ([]memory.ID, error) {
+	rows, err := x.query(ctx, qSupersedes, int64(id))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []memory.ID
+	for rows.Next() {
+		var old int64
+		if err := rows.Scan(&old); err != nil {
+			return nil, err
+		}
+		out = append(out, memory.ID(old))
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurrence) error {
+	if _, err := x.exec(ctx, qAddOccurrence, int64(id), o.N, micros(o.At), o.SessionID, o.Branch, o.Title, o.Content, nullBytes(o.Extra())); err != nil {
+		if sqliteCode(err) == constraintFK {
+			return &memory.NotFoundError{Kind: "entry", ID: id.String()}
+		}
+		return fmt.Errorf("record occurrence %d of %s: %w", o.N, id, err)
+	}
+	return nil
+}
+
+func (x *txn) Occurrences(ctx context.Context, id memory.ID, limit int) ([]memory.Occurrence, error) {
+	rows, err := x.query(ctx, qOccurrences, int64(id), limit)
+	if err != nil {
+		return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
+	}
+	defer rows.Close()
+	var out []memory.Occurrence
+	for rows.Next() {
+		var (
+			o     memory.Occurrence
+			at    sql.NullInt64
+			extra sql.NullString
+		)
+		if err := rows.Scan(&o.N, &at, &o.SessionID, &o.Branch, &o.Title, &o.Content, &extra); err != nil {
+			return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
+		}
+		o.At = fromMicros(at)
+		if err := o.SetExtra([]byte(extra.String)); err != nil {
+			return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
 }
 
 func (x *txn) one(ctx context.Context, q string, arg any) (memory.Entry, bool, error) {
@@ -356,6 +521,13 @@ func filters(q store.MemoryQuery) (string, []any) {
 	if !q.Before.IsZero() {
 		b.WriteString(" AND e.created_at < ?")
 		args = append(args, micros(q.Before))
+	}
+	if !q.IncludeSuperseded {
+		b.WriteString(" AND e.superseded_by IS NULL")
+	}
+	if !q.Now.IsZero() {
+		b.WriteString(" AND (e.expires_at IS NULL OR e.expires_at > ?)")
+		args = append(args, micros(q.Now))
 	}
 	return b.String(), args
 }
@@ -515,13 +687,40 @@ func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) (store.Memo
 		}
 		return res, nil
 	}
-	r, err := rank.Search(ctx, source{x: x, where: where, args: args}, terms, offset+limit)
+	// Superseded and expired entries are few: rather than join every
+	// posting read with its entry to leave them out (which costs the
+	// unfiltered search its fast path), rank as many more and drop them.
+	k := offset + limit
+	hidden, err := x.hiddenIDs(ctx, q)
+	if err != nil {
+		return res, fmt.Errorf("search memory: %w", err)
+	}
+	if len(hidden) <= hiddenBudget {
+		rq := q
+		rq.IncludeSuperseded, rq.Now = true, time.Time{}
+		where, args = filters(rq)
+		k += len(hidden)
+	} else {
+		hidden = nil // too many to drop afterwards: filter as postings are read
+	}
+	r, err := rank.Search(ctx, source{x: x, where: where, args: args}, terms, k)
 	if err != nil {
 		return res, fmt.Errorf("search memory: %w", err)
 	}
 	res.Total, res.AtLeast = r.Total, r.AtLeast
 	if r.AtLeast && where == "" {
 		res.Total = max(res.Total, r.MaxDF)
+	}
+	if len(hidden) > 0 {
+		n, err := x.matching(ctx, terms, hidden)
+		if err != nil {
+			return res, fmt.Errorf("search memory: %w", err)
+		}
+		r.Hits = rank.Drop(r.Hits, hidden)
+		res.Total = max(res.Total-n, len(r.Hits))
+		if len(r.Hits) > offset+limit {
+			r.Hits = r.Hits[:offset+limit]
+		}
 	}
 	if offset >= len(r.Hits) {
 		return res, nil
@@ -551,11 +750,68 @@ func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) (store.Memo
 	return res, nil
 }
 
+// hiddenBudget bounds the superseded and expired entries a search drops
+// after ranking; past it, it filters them as it reads postings.
+const hiddenBudget = 256
+
+// hiddenIDs returns the entries q leaves out for being superseded or
+// expired, up to hiddenBudget+1 of them.
+func (x *txn) hiddenIDs(ctx context.Context, q store.MemoryQuery) ([]int64, error) {
+	// Two queries, not a UNION: SQLite would merge the union in id order
+	// by scanning the table instead of reading the two partial indexes.
+	type part struct {
+		q    string
+		args []any
+	}
+	var parts []part
+	if !q.IncludeSuperseded {
+		parts = append(parts, part{`SELECT id FROM memory_entries WHERE superseded_by IS NOT NULL LIMIT ?`, nil})
+	}
+	if !q.Now.IsZero() {
+		parts = append(parts, part{`SELECT id FROM memory_entries WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?`, []any{micros(q.Now)}})
+	}
+	seen := map[int64]bool{}
+	var out []int64
+	for _, p := range parts {
+		rows, err := x.query(ctx, p.q, append(p.args, hiddenBudget+1)...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// matching counts the entries among ids that hold any of terms.
+func (x *txn) matching(ctx context.Context, terms []string, ids []int64) (int, error) {
+	t, _ := json.Marshal(terms)
+	e, _ := json.Marshal(ids)
+	var n int
+	err := x.queryRow(ctx, `SELECT count(DISTINCT entry_id) FROM memory_postings WHERE term IN (SELECT value FROM json_each(?))
+	AND entry_id IN (SELECT value FROM json_each(?))`, string(t), string(e)).Scan(&n)
+	return n, err
+}
+
 // hitOnly is e as a search lists it: without its content and the
 // type-specific text.
 func hitOnly(e memory.Entry) memory.Entry {
 	return memory.Entry{ID: e.ID, UID: e.UID, Type: e.Type, Title: e.Title, Tags: e.Tags, SessionID: e.SessionID,
-		Branch: e.Branch, Occurrences: e.Occurrences, DiscoveryTokens: e.DiscoveryTokens, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
+		Branch: e.Branch, Occurrences: e.Occurrences, DiscoveryTokens: e.DiscoveryTokens, FileHashes: e.FileHashes,
+		SupersededBy: e.SupersededBy, ExpiresAt: e.ExpiresAt, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
 }
 
 func (x *txn) MemoryTimeline(ctx context.Context, anchor memory.ID, before, after int, sameSession bool) ([]memory.Entry, []memory.Entry, error) {
@@ -588,7 +844,7 @@ func (x *txn) MemoryTimeline(ctx context.Context, anchor memory.ID, before, afte
 }
 
 func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]memory.Entry, int, error) {
-	filter, args := filters(store.MemoryQuery{Types: s.Types, Before: s.Before})
+	filter, args := filters(store.MemoryQuery{Types: s.Types, Before: s.Before, IncludeSuperseded: true})
 	var where strings.Builder
 	if len(s.IDs) > 0 {
 		where.WriteString(" AND e.id IN (" + placeholders(len(s.IDs)) + ")")
@@ -629,6 +885,10 @@ func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) 
 			continue
 		}
 		n++
+		// What it replaced is current again.
+		if _, err := x.exec(ctx, qUnsupersede, int64(id)); err != nil {
+			return 0, fmt.Errorf("delete memory %s: %w", id, err)
+		}
 	}
 	return n, nil
 }

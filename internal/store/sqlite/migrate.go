@@ -6,7 +6,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"github.com/cairn-dev/cairn/internal/store"
 	"io/fs"
 	"sort"
 	"strconv"
@@ -14,6 +13,9 @@ import (
 	"time"
 
 	sqlitedrv "modernc.org/sqlite"
+
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/store"
 )
 
 //go:embed migrations/*.sql
@@ -157,8 +159,20 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if err != nil {
 		return err
 	}
+	return migrateTo(ctx, db, ms)
+}
+
+// migrateTo applies ms, the migrations up to a version (all of them but in
+// tests that build a database as an older Cairn left it).
+func migrateTo(ctx context.Context, db *sql.DB, ms []migration) error {
 	if applied, err := appliedMigrations(ctx, db); err == nil && pending(ms, applied) == nil {
-		return nil // the common case: no write lock taken
+		missed, err := placeholderMissed(ctx, db, applied, ms)
+		if err != nil {
+			return err
+		}
+		if missed == nil {
+			return nil // the common case: no write lock taken
+		}
 	}
 	tx, err := db.BeginTx(ctx, nil) // the writer's connections begin IMMEDIATE
 	if err != nil {
@@ -183,9 +197,26 @@ func migrate(ctx context.Context, db *sql.DB) error {
 			return fmt.Errorf("record schema version: %w", err)
 		}
 	}
+	missed, err := placeholderMissed(ctx, tx, applied, ms)
+	if err != nil {
+		return err
+	}
+	if missed != nil { // recorded already: run it, record nothing
+		if _, err := tx.ExecContext(ctx, missed.sql); err != nil {
+			return fmt.Errorf("apply migration %s: %w", missed.name, err)
+		}
+		if err := afterMigration[missed.version](ctx, tx); err != nil {
+			return fmt.Errorf("apply migration %s: %w", missed.name, err)
+		}
+	}
 	for _, m := range pending(ms, applied) {
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 			return fmt.Errorf("apply migration %s: %w", m.name, err)
+		}
+		if fix := afterMigration[m.version]; fix != nil {
+			if err := fix(ctx, tx); err != nil {
+				return fmt.Errorf("apply migration %s: %w", m.name, err)
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO cairn_schema (version, name) VALUES (?, ?)`, m.version, m.name); err != nil {
 			return fmt.Errorf("record migration %s: %w", m.name, err)
@@ -242,4 +273,89 @@ func pending(ms []migration, applied map[int]bool) []migration {
 		}
 	}
 	return out
+}
+
+// afterMigration holds the steps SQL cannot do, run in the migration's
+// transaction right after the migration of that version.
+var afterMigration = map[int]func(context.Context, *sql.Tx) error{
+	7: refingerprint,
+}
+
+// refingerprint recomputes every mistake's fingerprint with the current
+// memory.Fingerprint. Two mistakes the new rules call the same stay two
+// entries (nothing is merged behind anyone's back): the later one gets its
+// id appended, and new recordings count on the earlier.
+func refingerprint(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, title FROM memory_entries WHERE type = 'mistake' ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("read mistakes: %w", err)
+	}
+	type fp struct {
+		id int64
+		fp string
+	}
+	var fps []fp
+	seen := map[string]bool{}
+	for rows.Next() {
+		var (
+			id    int64
+			title string
+		)
+		if err := rows.Scan(&id, &title); err != nil {
+			rows.Close()
+			return fmt.Errorf("read mistakes: %w", err)
+		}
+		f := memory.Fingerprint(title)
+		if seen[f] {
+			f += " #" + strconv.FormatInt(id, 10)
+		}
+		seen[f] = true
+		fps = append(fps, fp{id, f})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read mistakes: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE memory_entries SET fingerprint = NULL WHERE fingerprint IS NOT NULL`); err != nil {
+		return fmt.Errorf("clear fingerprints: %w", err)
+	}
+	st, err := tx.PrepareContext(ctx, `UPDATE memory_entries SET fingerprint = ? WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, f := range fps {
+		if _, err := st.ExecContext(ctx, f.fp, f.id); err != nil {
+			return fmt.Errorf("fingerprint m%d: %w", f.id, err)
+		}
+	}
+	return nil
+}
+
+// placeholderMissed returns migration 7 when the database has it recorded
+// but never ran it: for a while version 7 was a placeholder (SELECT 1)
+// while the memory details were on their branch, so a database made then
+// lacks the details column. nil when nothing was missed.
+func placeholderMissed(ctx context.Context, q queryer, applied map[int]bool, ms []migration) (*migration, error) {
+	const v = 7
+	if !applied[v] {
+		return nil, nil
+	}
+	var m *migration
+	for i := range ms {
+		if ms[i].version == v {
+			m = &ms[i]
+		}
+	}
+	if m == nil {
+		return nil, nil
+	}
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('memory_entries') WHERE name = 'details'`).Scan(&n); err != nil {
+		return nil, fmt.Errorf("read schema: %w", err)
+	}
+	if n > 0 {
+		return nil, nil
+	}
+	return m, nil
 }
