@@ -168,7 +168,9 @@ func Cached(ctx context.Context, s Shape) (string, error) {
 // cached is Cached for any seed function, in the directory name under the
 // system temp directory.
 func cached(ctx context.Context, name string, seed func(dir string) error) (string, error) {
-	dir := filepath.Join(os.TempDir(), name)
+	// The schema is part of the name: work trees on other schemas share
+	// the temp directory, and a store cannot be migrated backwards.
+	dir := filepath.Join(os.TempDir(), name+"-"+sqlite.SchemaID())
 	if _, err := os.Stat(project.DBPath(dir)); err == nil {
 		// Opening the store brings a project cached by an older cairn up to
 		// the current schema, so clones of it open without migrating.

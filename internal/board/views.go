@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/loop"
 	"github.com/cairn-dev/cairn/internal/memory"
@@ -362,6 +363,8 @@ type memoryData struct {
 	Types   []string
 	Result  service.SearchResult
 	Entries []memory.Entry // the page's entries in full, in rank order
+	All     bool           // superseded entries listed too
+	Now     time.Time      // to mark expired observations
 }
 
 func (b *Board) memory(w http.ResponseWriter, r *http.Request) {
@@ -371,8 +374,8 @@ func (b *Board) memory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	d := memoryData{Query: q.Get("q"), Type: q.Get("type"), Types: memory.TypeNames()}
-	sq := service.SearchQuery{Text: d.Query, Page: service.Page{Offset: offset(r, "offset"), Limit: 20}}
+	d := memoryData{Query: q.Get("q"), Type: q.Get("type"), Types: memory.TypeNames(), All: q.Get("all") == "1", Now: time.Now()}
+	sq := service.SearchQuery{Text: d.Query, IncludeSuperseded: d.All, Page: service.Page{Offset: offset(r, "offset"), Limit: 20}}
 	if d.Type != "" {
 		sq.Types = []string{d.Type}
 	}

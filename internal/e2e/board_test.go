@@ -519,3 +519,30 @@ func TestBoardBrowserReconnect(t *testing.T) {
 		t.Error("the page was reloaded")
 	}
 }
+
+// TestBoardShowsStaleAndSuperseded: the memory view leaves superseded
+// entries out unless asked, marks them with their replacement when listed,
+// and marks an entry whose recorded files changed since as stale.
+func TestBoardShowsStaleAndSuperseded(t *testing.T) {
+	dir := cairntest.Project(t)
+	if err := os.WriteFile(filepath.Join(dir, "schema.sql"), []byte("CREATE TABLE a (id int);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := cairntest.StartHTTP(t, cairntest.Options{Dir: dir})
+	s := srv.Connect(cairntest.Client{})
+	s.OK("memory_add_decision", args{"title": "Keep ids as integers", "content": "Integer ids in the schema", "rationale": "joins", "files": []string{"schema.sql"}})
+	s.OK("memory_add_decision", args{"title": "Keep ids as text", "content": "Text ids in the schema", "rationale": "imports", "supersedes": "m1"})
+	if err := os.WriteFile(filepath.Join(dir, "schema.sql"), []byte("CREATE TABLE a (id text);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, srv.URL+"/memory?q=ids+schema", nil)
+	if strings.Contains(body, "Keep ids as integers") || !strings.Contains(body, "Keep ids as text") {
+		t.Errorf("default search should hide the superseded m1 and show m2:\n%s", body)
+	}
+	_, body = get(t, srv.URL+"/memory?q=ids+schema&all=1", nil)
+	for _, want := range []string{"Keep ids as integers", `superseded by <a href="#m2">m2</a>`, "stale: schema.sql", "replaces m1"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("with all=1 the memory view lacks %q:\n%s", want, body)
+		}
+	}
+}

@@ -11,7 +11,9 @@ package service_test
 //	go test -count=1 -run '^TestConversationRetrieval$' -v ./internal/service/
 //
 // CAIRN_CONVBENCH_SEED picks the set: 1 is the development set ranking was
-// tuned on, the default 2 is the set reported. The test asserts that full
+// tuned on, the default 2 is the set reported. A list ("1,3,4") pools the
+// questions of several sets: differences of a question or two per category
+// on one set are noise, so compare rankings on several development seeds. The test asserts that full
 // text is never below the baseline on any category.
 
 import (
@@ -38,17 +40,19 @@ func TestConversationRetrieval(t *testing.T) {
 	if raceEnabled {
 		t.Skip("slow under -race; scripts/test runs it without")
 	}
-	seed := uint64(2)
+	seeds := []uint64{2}
 	if s := os.Getenv("CAIRN_CONVBENCH_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("CAIRN_CONVBENCH_SEED=%q: %v", s, err)
+		seeds = nil
+		for _, f := range strings.Split(s, ",") {
+			n, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+			if err != nil {
+				t.Fatalf("CAIRN_CONVBENCH_SEED=%q: want a seed or seeds separated by commas: %v", s, err)
+			}
+			seeds = append(seeds, n)
 		}
-		seed = n
 	}
 	hybridOn := os.Getenv("CAIRN_CONVBENCH_HYBRID") != "0"
 	ctx := context.Background()
-	set := convbench.Generate(seed, convbenchDialogues)
 	srv := embedserver.Start(t)
 	client, err := embedding.New(embedding.Config{URL: srv.URL, Model: "embedserver"})
 	if err != nil {
@@ -65,58 +69,62 @@ func TestConversationRetrieval(t *testing.T) {
 			res[k].Add(ranked, answers)
 		}
 	}
-	turns := 0
-	for d, dlg := range set.Dialogues {
-		turns += len(dlg.Turns)
-		st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), fmt.Sprintf("d%d.db", d)), sqlite.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts := service.MemoryOptions{}
-		if hybridOn {
-			opts = service.MemoryOptions{Embedder: client, Model: client.Model()}
-		}
-		hybrid := service.NewMemory(st, opts)
-		lexical := service.NewMemory(st, service.MemoryOptions{})
-		turnOf := map[memory.ID]int{}
-		for i, tn := range dlg.Turns {
-			r, err := hybrid.Add(ctx, "", memory.Entry{Type: memory.Insight, Title: tn.Title, Content: tn.Text, Tags: tn.Tags})
+	turns, questions := 0, 0
+	for _, seed := range seeds {
+		set := convbench.Generate(seed, convbenchDialogues)
+		questions += len(set.Questions)
+		for d, dlg := range set.Dialogues {
+			turns += len(dlg.Turns)
+			st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), fmt.Sprintf("d%d.db", d)), sqlite.Options{})
 			if err != nil {
-				t.Fatalf("dialogue %d turn %d: %v", d, i, err)
+				t.Fatal(err)
 			}
-			if r.EmbedError != "" {
-				t.Fatalf("dialogue %d turn %d: %s", d, i, r.EmbedError)
+			opts := service.MemoryOptions{}
+			if hybridOn {
+				opts = service.MemoryOptions{Embedder: client, Model: client.Model()}
 			}
-			turnOf[r.Entry.ID] = i
-		}
-		baseline := convbench.NewBM25(dlg.Turns)
-		for _, q := range set.Questions {
-			if q.Dialogue != d {
-				continue
+			hybrid := service.NewMemory(st, opts)
+			lexical := service.NewMemory(st, service.MemoryOptions{})
+			turnOf := map[memory.ID]int{}
+			for i, tn := range dlg.Turns {
+				r, err := hybrid.Add(ctx, "", memory.Entry{Type: memory.Insight, Title: tn.Title, Content: tn.Text, Tags: tn.Tags})
+				if err != nil {
+					t.Fatalf("dialogue %d turn %d: %v", d, i, err)
+				}
+				if r.EmbedError != "" {
+					t.Fatalf("dialogue %d turn %d: %s", d, i, r.EmbedError)
+				}
+				turnOf[r.Entry.ID] = i
 			}
-			score("plain-bm25", q.Category, baseline.Search(q.Text, 10), q.Answers)
-			for _, m := range []struct {
-				name string
-				svc  *service.Memory
-			}{{"cairn-fts", lexical}, {"hybrid", hybrid}} {
-				if m.name == "hybrid" && !hybridOn {
+			baseline := convbench.NewBM25(dlg.Turns)
+			for _, q := range set.Questions {
+				if q.Dialogue != d {
 					continue
 				}
-				r, err := m.svc.Search(ctx, service.SearchQuery{Text: q.Text, Page: service.Page{Limit: 10}})
-				if err != nil {
-					t.Fatal(err)
+				score("plain-bm25", q.Category, baseline.Search(q.Text, 10), q.Answers)
+				for _, m := range []struct {
+					name string
+					svc  *service.Memory
+				}{{"cairn-fts", lexical}, {"hybrid", hybrid}} {
+					if m.name == "hybrid" && !hybridOn {
+						continue
+					}
+					r, err := m.svc.Search(ctx, service.SearchQuery{Text: q.Text, Page: service.Page{Limit: 10}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					var ranked []int
+					for _, h := range r.Hits {
+						ranked = append(ranked, turnOf[h.ID])
+					}
+					score(m.name, q.Category, ranked, q.Answers)
 				}
-				var ranked []int
-				for _, h := range r.Hits {
-					ranked = append(ranked, turnOf[h.ID])
-				}
-				score(m.name, q.Category, ranked, q.Answers)
 			}
+			st.Close()
 		}
-		st.Close()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "seed %d: %d dialogues, %d turns, %d questions\n", seed, len(set.Dialogues), turns, len(set.Questions))
+	fmt.Fprintf(&b, "seed %s: %d dialogues, %d turns, %d questions\n", joinSeeds(seeds), len(seeds)*convbenchDialogues, turns, questions)
 	for _, c := range append(convbench.Categories, "all") {
 		for _, m := range modes {
 			if s := res[m+" "+c]; s != nil {
@@ -131,6 +139,11 @@ func TestConversationRetrieval(t *testing.T) {
 	// joining"), which Cairn leaves out because they cost the other
 	// categories (multi-hop recall@10 0.606 → 0.585 on the development seed
 	// with stopwords at 0.3 weight). So paraphrases get a margin.
+	// Fusion must not make full text much worse when the embedding ranking
+	// is weak: the test embedder knows software words, not conversations.
+	if h, fts := res["hybrid all"], res["cairn-fts all"]; h != nil && h.R10() < fts.R10()-0.03 {
+		t.Errorf("hybrid recall@10 %.3f is more than 0.03 below full text's %.3f", h.R10(), fts.R10())
+	}
 	for _, c := range append(convbench.Categories, "all") {
 		base, fts := res["plain-bm25 "+c], res["cairn-fts "+c]
 		margin := 0.0
@@ -141,4 +154,12 @@ func TestConversationRetrieval(t *testing.T) {
 			t.Errorf("%s: full-text recall@10 %.3f is below plain BM25's %.3f", c, fts.R10(), base.R10())
 		}
 	}
+}
+
+func joinSeeds(seeds []uint64) string {
+	s := make([]string, len(seeds))
+	for i, n := range seeds {
+		s[i] = strconv.FormatUint(n, 10)
+	}
+	return strings.Join(s, ",")
 }

@@ -417,6 +417,16 @@ var (
 	semanticFloor = 0.5
 	fuseTop       = 10
 	fuseWeights   = []float64{0.7, 1}
+	// lexicalTrust is how much of the embedding ranking's weight goes when
+	// the best full-text hit holds every word of the query (in proportion
+	// when it holds some): then the words have found what was asked, and an
+	// embedding that does not know the memory's language (the test embedder
+	// on conversations) only pushes that hit down. On the conversational
+	// benchmark's development seeds (1,3,4) hybrid recall@10 went from 0.419
+	// to 0.562 (full text alone 0.576); the retrieval set's paraphrases,
+	// whose best word match holds few of their words, kept recall@5 0.86 at
+	// 0.6, and lost one query at 0.7 and more above.
+	lexicalTrust = 0.6
 )
 
 // Search is layer 1: a compact, ranked index of the entries q selects.
@@ -536,7 +546,18 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 			}
 			semIDs = append(semIDs, int64(s.ID))
 		}
-		fused := memory.FuseWeighted(memory.DefaultRRFK, fuseWeights, lexIDs, semIDs)
+		weights := fuseWeights
+		if len(lex) > 0 {
+			best, err := tx.Memories(ctx, []memory.ID{lex[0].Entry.ID})
+			if err != nil {
+				return err
+			}
+			if len(best) == 1 {
+				c := coverage(memory.Terms(q.Text), best[0])
+				weights = []float64{fuseWeights[0], fuseWeights[1] * (1 - lexicalTrust*c)}
+			}
+		}
+		fused := memory.FuseWeighted(memory.DefaultRRFK, weights, lexIDs, semIDs)
 		res.Total = len(fused)
 		if q.Offset >= len(fused) {
 			return nil
@@ -574,6 +595,24 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 		return SearchResult{}, "", fmt.Errorf("search memory: %w", err)
 	}
 	return res, "", nil
+}
+
+// coverage is the share of the query's terms that entry e holds.
+func coverage(terms []string, e memory.Entry) float64 {
+	if len(terms) == 0 {
+		return 0
+	}
+	has := map[string]bool{}
+	for _, t := range memory.Tokens(e.Title + " " + e.SearchText() + " " + strings.Join(e.Tags, " ")) {
+		has[t] = true
+	}
+	n := 0
+	for _, t := range terms {
+		if has[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(terms))
 }
 
 // Timeline is layer 2: entries recorded around an anchor.

@@ -32,6 +32,14 @@ import (
 // (internal/testutil/convbench): titles are often short and generic (a
 // speaker and a date), so a heavy title weight ranks every entry of one
 // speaker above the turn that answers.
+//
+// Measured since on the pooled development seeds 1,3,4 (4,286 questions,
+// full-text recall@10 0.576) and left as they are: k1 0.9 to 1.5, b 0.5 to
+// 0.9, title weight 1 or 3, tag weight 2, and a floor on the length of very
+// short turns each moved recall@10 by less than 0.005. Pseudo-relevance
+// feedback (RM3, 5 entries, 5 words at 0.2) gained 0.006 only by listing
+// entries holding none of the query's words, at two to three times the
+// latency; limited to reordering the best 30 matches it gained nothing.
 var (
 	K1          = 1.2
 	B           = 0.75

@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -273,6 +275,20 @@ func pending(ms []migration, applied map[int]bool) []migration {
 		}
 	}
 	return out
+}
+
+// SchemaID identifies this build's migrations (a hash of their files), so
+// databases seeded and cached by a build with another schema (another work
+// tree, an older commit) are never taken for this one's.
+func SchemaID() string {
+	h := sha256.New()
+	entries, _ := migrationFS.ReadDir("migrations")
+	for _, e := range entries {
+		b, _ := migrationFS.ReadFile("migrations/" + e.Name())
+		h.Write([]byte(e.Name()))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6])
 }
 
 // afterMigration holds the steps SQL cannot do, run in the migration's
