@@ -132,6 +132,9 @@ func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
 		return nil, fmt.Errorf("read project %q: %w", name, err)
 	}
 	if int(analyzer) != memory.AnalyzerVersion {
+		// Not cancelled with the call that opened the project: a client
+		// giving up must not throw a long re-index away (see sqlite).
+		ctx := context.WithoutCancel(ctx)
 		if err := st.Update(ctx, func(tx store.Tx) error { return tx.(*txn).reindex(ctx) }); err != nil {
 			return nil, fmt.Errorf("open project %q: %w", name, err)
 		}
