@@ -9,8 +9,9 @@ import (
 const MaxTerms = 32
 
 // AnalyzerVersion changes whenever Tokens would split, fold or stem any text
-// differently; an index built by another version is rebuilt.
-const AnalyzerVersion = 2
+// differently, or the index holds other words (3: the entry before's
+// words, see rank.Context); an index built by another version is rebuilt.
+const AnalyzerVersion = 3
 
 // stopwords are words too common to rank by, and the leftovers of
 // contractions and possessives ("Caroline's" splits into "caroline" and

@@ -71,7 +71,7 @@ func TestConversationRetrieval(t *testing.T) {
 	}
 	turns, questions := 0, 0
 	for _, seed := range seeds {
-		set := convbench.Generate(seed, convbenchDialogues)
+		set := convbench.WithReplies(convbench.Generate(seed, convbenchDialogues), seed)
 		questions += len(set.Questions)
 		for d, dlg := range set.Dialogues {
 			turns += len(dlg.Turns)
@@ -125,7 +125,7 @@ func TestConversationRetrieval(t *testing.T) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "seed %s: %d dialogues, %d turns, %d questions\n", joinSeeds(seeds), len(seeds)*convbenchDialogues, turns, questions)
-	for _, c := range append(convbench.Categories, "all") {
+	for _, c := range append(convbench.Categories, convbench.Reply, "all") {
 		for _, m := range modes {
 			if s := res[m+" "+c]; s != nil {
 				fmt.Fprintf(&b, "  %-10s %-11s (%4d)  %s\n", m, c, s.N, s)
@@ -144,7 +144,7 @@ func TestConversationRetrieval(t *testing.T) {
 	if h, fts := res["hybrid all"], res["cairn-fts all"]; h != nil && h.R10() < fts.R10()-0.03 {
 		t.Errorf("hybrid recall@10 %.3f is more than 0.03 below full text's %.3f", h.R10(), fts.R10())
 	}
-	for _, c := range append(convbench.Categories, "all") {
+	for _, c := range append(convbench.Categories, convbench.Reply, "all") {
 		base, fts := res["plain-bm25 "+c], res["cairn-fts "+c]
 		margin := 0.0
 		if c == convbench.Paraphrase {

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 )
@@ -46,6 +47,9 @@ var (
 	TitleWeight = 2.0
 	BodyWeight  = 1.0
 	TagWeight   = 1.0
+	// ContextWeight is the weight of the words of the entry before, in
+	// the same conversation (see Analyze).
+	ContextWeight = 0.3
 )
 
 // Budgets: postings a search reads at most (in impact order), and
@@ -64,13 +68,34 @@ type Doc struct {
 	Len float64
 }
 
-// Analyze indexes an entry's title, body and tags.
-func Analyze(title, body string, tags []string) Doc {
+// ContextGap is how long after the entry before an entry may be recorded
+// and still be read as its reply.
+const ContextGap = 10 * time.Minute
+
+// Context is what Analyze indexes of prev, the entry recorded just before
+// e: its body when it asks a question ("Where did you go last week?"), both
+// have the same session (or neither has one) and e came within
+// ContextGap, so the turn that answers a question in a conversation stored
+// turn by turn is found by the question's words; otherwise nothing, so
+// notes recorded one after another stay apart.
+func Context(e, prev memory.Entry) string {
+	if prev.ID == 0 || prev.SessionID != e.SessionID || !strings.Contains(prev.Content, "?") ||
+		e.CreatedAt.Before(prev.CreatedAt) || e.CreatedAt.Sub(prev.CreatedAt) > ContextGap {
+		return ""
+	}
+	return prev.Content
+}
+
+// Analyze indexes an entry's title, body and tags, and before: the
+// body of the entry just before it in the same conversation, at
+// ContextWeight, so a reply is found by the words of the question it
+// answers.
+func Analyze(title, body string, tags []string, before string) Doc {
 	d := Doc{TF: map[string]float64{}}
 	for _, f := range []struct {
 		text string
 		w    float64
-	}{{title, TitleWeight}, {body, BodyWeight}, {strings.Join(tags, " "), TagWeight}} {
+	}{{title, TitleWeight}, {body, BodyWeight}, {strings.Join(tags, " "), TagWeight}, {before, ContextWeight}} {
 		for _, t := range memory.Tokens(f.text) {
 			d.TF[t] += f.w
 			d.Len += f.w

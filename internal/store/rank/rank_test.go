@@ -81,7 +81,7 @@ func TestSearchWithinBudget(t *testing.T) {
 		for range 20 + r.IntN(40) {
 			ws = append(ws, fmt.Sprintf("w%d", z.Uint64()))
 		}
-		docs[i] = Analyze("", strings.Join(ws, " "), nil)
+		docs[i] = Analyze("", strings.Join(ws, " "), nil, "")
 	}
 	src := newMemSource(docs)
 	ctx := context.Background()
@@ -141,7 +141,7 @@ func TestSweep(t *testing.T) {
 			for d, dlg := range set.Dialogues {
 				docs := make([]Doc, len(dlg.Turns))
 				for i, tn := range dlg.Turns {
-					docs[i] = Analyze(tn.Title, tn.Text, tn.Tags)
+					docs[i] = Analyze(tn.Title, tn.Text, tn.Tags, "")
 				}
 				src := newMemSource(docs)
 				for _, q := range set.Questions {
@@ -199,7 +199,7 @@ func TestSearchMaxScore(t *testing.T) {
 		if i%2 == 0 {
 			body += " half"
 		}
-		docs[i] = Analyze("", body, nil)
+		docs[i] = Analyze("", body, nil, "")
 	}
 	src := &countingSource{memSource: newMemSource(docs)}
 	ctx := context.Background()

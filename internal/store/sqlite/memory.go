@@ -269,7 +269,15 @@ func (x *txn) index(ctx context.Context, e memory.Entry) error {
 
 // post adds the entry's postings and counts its terms and length.
 func (x *txn) post(ctx context.Context, e memory.Entry) error {
-	d := rank.Analyze(e.Title, e.SearchText(), e.Tags)
+	prev, err := x.scanMemories(ctx, `SELECT `+memCols+` FROM memory_entries e WHERE e.id < ? ORDER BY e.id DESC LIMIT 1`, int64(e.ID))
+	if err != nil {
+		return err
+	}
+	var before string
+	if len(prev) == 1 {
+		before = rank.Context(e, prev[0])
+	}
+	d := rank.Analyze(e.Title, e.SearchText(), e.Tags, before)
 	if len(d.TF) == 0 {
 		return nil
 	}
@@ -283,14 +291,14 @@ func (x *txn) post(ctx context.Context, e memory.Entry) error {
 	}
 	avgdl := (total + d.Len) / float64(docs+1)
 	for t, tf := range d.TF {
-		if _, err := x.exec(ctx, qPostingInsert, t, int64(e.ID), int64(tf), int64(d.Len), rank.Impact(tf, d.Len, avgdl)); err != nil {
+		if _, err := x.exec(ctx, qPostingInsert, t, int64(e.ID), tf, d.Len, rank.Impact(tf, d.Len, avgdl)); err != nil {
 			return err
 		}
 		if _, err := x.exec(ctx, qTermAdd, t); err != nil {
 			return err
 		}
 	}
-	_, err := x.exec(ctx, qIndexAdd, 1, d.Len)
+	_, err = x.exec(ctx, qIndexAdd, 1, d.Len)
 	return err
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -103,5 +104,53 @@ func testMemorySearchRanksAlways(t *testing.T, s store.Store) {
 	}
 	if r = search(store.MemoryQuery{Text: "giraffes"}); fmt.Sprint(ids(r)) != fmt.Sprint(rare[:1]) {
 		t.Errorf("giraffes: %v, want %v", ids(r), rare[:1])
+	}
+}
+
+// testMemorySearchReplyContext: an entry recorded right after another in
+// the same session (or with no session, like it) is also found by the
+// words of the one before, below an entry holding them itself: an answer
+// by the question it answers. A different session or a gap over
+// rank.ContextGap keeps entries apart.
+func testMemorySearchReplyContext(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	add := func(session string, at time.Time, content string) memory.ID {
+		t.Helper()
+		var id memory.ID
+		update(t, s, func(tx store.Tx) error {
+			e, err := tx.AddMemory(ctx, memory.Entry{Type: memory.Insight, Title: "turn", Content: content, SessionID: session, CreatedAt: at, UpdatedAt: at})
+			id = e.ID
+			return err
+		})
+		return id
+	}
+	search := func(text string) []memory.ID {
+		t.Helper()
+		var r store.MemoryResult
+		view(t, s, func(tx store.Tx) (err error) {
+			r, err = tx.SearchMemory(ctx, store.MemoryQuery{Text: text, Limit: 10})
+			return err
+		})
+		var out []memory.ID
+		for _, h := range r.Hits {
+			out = append(out, h.Entry.ID)
+		}
+		return out
+	}
+	q := add("", t0, "Where did you go on your trip last week?")
+	a := add("", t0.Add(time.Minute), "I just got back from Reykjavik, still jet-lagged.")
+	if got := search("trip last week"); fmt.Sprint(got) != fmt.Sprint([]memory.ID{q, a}) {
+		t.Errorf("trip last week: got %v, want the question %s then its answer %s", got, q, a)
+	}
+	add("", t0.Add(2*time.Minute), "Which concert did you see?")
+	other := add("s-other", t0.Add(3*time.Minute), "The symphony downtown.")
+	add("", t0.Add(4*time.Minute), "Which museum did you visit?")
+	late := add("", t0.Add(5*time.Minute+rank.ContextGap), "The modern art one by the river.")
+	for _, w := range []string{"concert", "museum"} {
+		for _, id := range search(w) {
+			if id == other || id == late {
+				t.Errorf("%s: %s found by the words of an entry in another session or too long before", w, id)
+			}
+		}
 	}
 }

@@ -64,6 +64,7 @@ func Run(t *testing.T, b Backend) {
 		{"MemoryAddAndRead", testMemoryAddAndRead},
 		{"MemorySearch", testMemorySearch},
 		{"MemorySearchRanksAlways", testMemorySearchRanksAlways},
+		{"MemorySearchReplyContext", testMemorySearchReplyContext},
 		{"MemoryMistakeFingerprint", testMemoryMistakeFingerprint},
 		{"MemoryTimeline", testMemoryTimeline},
 		{"MemorySelectDelete", testMemorySelectDelete},
