@@ -37,7 +37,7 @@ const (
 )
 
 var (
-	claimReadQueries  = []string{qClaim, qClaims, qLifecycle, qOpenLifecycleOf}
+	claimReadQueries  = []string{qClaim, qClaims, qLifecycle, qOpenLifecycleOf, qOpenLifecycles, qOpenLifecyclesOfTask}
 	claimWriteQueries = []string{qClaimCAS, qRelease, qReleaseAny, qAddLifecycle, qSetLifecycle}
 )
 
@@ -173,8 +173,10 @@ func (x *txn) UpdateLifecycle(ctx context.Context, l store.Lifecycle) error {
 }
 
 func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.Lifecycle, int, error) {
-	where := []string{"t.removed_at IS NULL"}
-	var args []any
+	var (
+		where []string
+		args  []any
+	)
 	if q.Status != "" {
 		where, args = append(where, "l.status = ?"), append(args, q.Status)
 	}
@@ -182,23 +184,16 @@ func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.L
 		where, args = append(where, "l.phase = ?"), append(args, q.Phase)
 	}
 	if len(q.Tasks) > 0 {
-		marks := strings.TrimSuffix(strings.Repeat("?,", len(q.Tasks)), ",")
-		where = append(where, "l.task_id IN ("+marks+")")
+		where = append(where, "l.task_id IN ("+strings.TrimSuffix(strings.Repeat("?,", len(q.Tasks)), ",")+")")
 		for _, id := range q.Tasks {
 			args = append(args, int64(id))
 		}
-	}
-	from := ` FROM lifecycles l JOIN tasks t ON t.id = l.task_id WHERE ` + strings.Join(where, " AND ")
-	var total int
-	if err := x.tx.QueryRowContext(ctx, `SELECT count(*)`+from, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count lifecycles: %w", err)
 	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := x.tx.QueryContext(ctx, `SELECT l.id, l.task_id, l.definition, l.phase, l.status, l.started_at, l.phase_since, l.updated_at, l.state`+
-		from+` ORDER BY l.id LIMIT ? OFFSET ?`, append(args, limit, q.Offset)...)
+	rows, err := x.query(ctx, lifecyclesQuery(where...), append(args, limit, q.Offset)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read lifecycles: %w", err)
 	}
@@ -211,5 +206,35 @@ func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.L
 		}
 		out = append(out, l)
 	}
-	return out, total, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("read lifecycles: %w", err)
+	}
+	if q.Limit <= 0 && q.Offset == 0 {
+		return out, len(out), nil // every match is in out: no need to count
+	}
+	var total int
+	if err := x.queryRow(ctx, `SELECT count(*)`+lifecyclesFrom(where...), args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count lifecycles: %w", err)
+	}
+	return out, total, nil
 }
+
+// lifecyclesFrom is the FROM and WHERE of Lifecycles' queries: visible
+// tasks' lifecycles that meet every condition in where.
+func lifecyclesFrom(where ...string) string {
+	return ` FROM lifecycles l JOIN tasks t ON t.id = l.task_id WHERE ` + strings.Join(append([]string{"t.removed_at IS NULL"}, where...), " AND ")
+}
+
+// lifecyclesQuery is the query Lifecycles runs for the conditions in where.
+func lifecyclesQuery(where ...string) string {
+	return `SELECT l.id, l.task_id, l.definition, l.phase, l.status, l.started_at, l.phase_since, l.updated_at, l.state` +
+		lifecyclesFrom(where...) + ` ORDER BY l.id LIMIT ? OFFSET ?`
+}
+
+// The lifecycle lists the services read on most calls (the open ones of one
+// task for a task's detail, of a page of tasks of one, and of every task for
+// the outline) are prepared: parsing them was a tenth of a call's CPU.
+var (
+	qOpenLifecycles       = lifecyclesQuery("l.status = ?")
+	qOpenLifecyclesOfTask = lifecyclesQuery("l.status = ?", "l.task_id IN (?)")
+)

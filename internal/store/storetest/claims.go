@@ -207,6 +207,11 @@ func testLifecycles(t *testing.T, s store.Store) {
 			{store.LifecycleQuery{Status: store.LifecycleDone}, nil, 0},
 			{store.LifecycleQuery{Tasks: []task.ID{b.ID}}, []task.ID{b.ID}, 1},
 			{store.LifecycleQuery{Limit: 1, Offset: 1}, []task.ID{b.ID}, 2},
+			{store.LifecycleQuery{Limit: 1}, []task.ID{a.ID}, 2},
+			{store.LifecycleQuery{Offset: 1}, []task.ID{b.ID}, 2},
+			{store.LifecycleQuery{Status: store.LifecycleOpen}, []task.ID{a.ID, b.ID}, 2},
+			{store.LifecycleQuery{Status: store.LifecycleOpen, Tasks: []task.ID{b.ID}}, []task.ID{b.ID}, 1},
+			{store.LifecycleQuery{Status: store.LifecycleOpen, Tasks: []task.ID{a.ID, b.ID}}, []task.ID{a.ID, b.ID}, 2},
 		} {
 			ls, total, err := tx.Lifecycles(ctx, c.q)
 			if err != nil {
