@@ -84,6 +84,11 @@ func BenchmarkInProc(b *testing.B) {
 	}{
 		{"get_current_task", func(int) any { return map[string]any{} }},
 		{"create_new_task", func(i int) any { return benchCreateArgs(i) }},
+		// The rest of scripts/load.sh's mix of reads.
+		{"get_task", func(i int) any { return map[string]any{"id": fmt.Sprint(1 + (i+1000)%1000)} }},
+		{"get_tasks", func(int) any { return map[string]any{"status": "pending"} }},
+		{"get_next_task", func(int) any { return map[string]any{} }},
+		{"get_big_picture", func(int) any { return map[string]any{} }},
 	} {
 		b.Run(bc.tool, func(b *testing.B) {
 			ctx, cs := inProcSession(b, openBenchProject(b))

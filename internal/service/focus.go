@@ -253,14 +253,39 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 		return Picture{}, err
 	}
 	p := Picture{Offset: page.Offset}
-	err = f.store.View(ctx, func(tx store.Tx) error {
-		all, err := tx.Tasks(ctx)
-		if err != nil {
-			return err
+	var (
+		from  *boardCache
+		board *task.Board // as of the transaction's snapshot; nil: the store cannot say
+	)
+	if f.plan != nil {
+		if from, err = f.plan.snapshot(ctx); err != nil {
+			return Picture{}, fmt.Errorf("get big picture: %w", err)
 		}
-		outline := task.Outline(all)
-		lo, hi, next := page.window(len(outline))
-		p.Outline, p.Total, p.NextOffset = outline[lo:hi], len(outline), next
+	}
+	err = f.store.View(ctx, func(tx store.Tx) error {
+		if f.plan != nil {
+			b, ok, err := f.plan.boardIn(ctx, tx, from)
+			if err != nil {
+				return err
+			}
+			if ok {
+				board = b
+			}
+		}
+		if board != nil {
+			// The cached board's outline: the same lines as Outline over
+			// every task, without reading them.
+			lo, hi, next := page.window(len(board.Tasks))
+			p.Outline, p.Total, p.NextOffset = board.OutlineRange(lo, hi), len(board.Tasks), next
+		} else {
+			all, err := tx.Tasks(ctx)
+			if err != nil {
+				return err
+			}
+			outline := task.Outline(all)
+			lo, hi, next := page.window(len(outline))
+			p.Outline, p.Total, p.NextOffset = outline[lo:hi], len(outline), next
+		}
 		marks, err := lifecycleMarks(ctx, tx, nil)
 		if err != nil {
 			return err
@@ -281,7 +306,11 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 		return nil
 	})
 	if err == nil && p.Current == 0 {
-		p.Zen, err = f.zen(ctx)
+		if board != nil {
+			p.Zen = zenOfBoard(board) // the plan the outline shows
+		} else {
+			p.Zen, err = f.zen(ctx)
+		}
 	}
 	if err != nil {
 		return Picture{}, fmt.Errorf("get big picture: %w", err)

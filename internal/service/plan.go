@@ -730,6 +730,38 @@ func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 	return next.board, nil
 }
 
+// snapshot brings the cached board up to the store's version (see Board)
+// and returns it, for a caller to take before its transaction begins and
+// pass to boardIn inside it.
+func (p *Plan) snapshot(ctx context.Context) (*boardCache, error) {
+	if _, err := p.Board(ctx); err != nil {
+		return nil, err
+	}
+	return p.cache.Load(), nil
+}
+
+// boardIn returns the board as of tx's snapshot: from was taken (with
+// snapshot) before tx began, so it is no newer than tx, and the board is
+// it with the plan's changes since, read in tx (none, most of the time: one
+// query). ok is false when the store cannot list changes (see planChanges);
+// the caller then reads the tasks itself. The board is not published to the
+// cache, which Board keeps by store version.
+func (p *Plan) boardIn(ctx context.Context, tx store.Tx, from *boardCache) (b *task.Board, ok bool, err error) {
+	pc, ok := tx.(planChanges)
+	if !ok {
+		return nil, false, nil
+	}
+	var since uint64
+	if from != nil {
+		since, b = from.rev, from.board
+	}
+	c, _, err := pc.PlanChanges(ctx, since)
+	if err != nil {
+		return nil, false, err
+	}
+	return b.Apply(c), true, nil
+}
+
 // NextQuery narrows the candidates for the next task: statuses (default
 // pending and in-progress) and priorities, as a caller spells them.
 type NextQuery struct {

@@ -164,6 +164,17 @@ type Board struct {
 	rankOnce sync.Once
 	ranked   []rankKey
 	rankDone atomic.Bool
+
+	// outline is the board's tasks in Outline's order, worked out on the
+	// first call of OutlineRange and kept: a board never changes.
+	outlineOnce sync.Once
+	outline     []outlined
+}
+
+// outlined is a task's place in the outline.
+type outlined struct {
+	t     *Task
+	depth int
 }
 
 // NewBoard indexes tasks and their dependencies. Dependencies on tasks that
@@ -300,6 +311,68 @@ func (b *Board) index(deps Deps) {
 			}
 		}
 	}
+}
+
+// OutlineRange returns entries lo to hi (exclusive) of Outline over the
+// board's tasks; the whole outline has len(b.Tasks) entries. The order is
+// worked out once per board (O(n log n)) and kept, so a later call costs
+// only the entries it returns. OutlineRange is safe for concurrent use.
+func (b *Board) OutlineRange(lo, hi int) []Entry {
+	b.outlineOnce.Do(b.order)
+	lo, hi = max(lo, 0), min(hi, len(b.outline))
+	out := make([]Entry, max(hi-lo, 0)) // empty, not nil, as a slice of Outline's answer is
+	if lo >= hi {
+		return out
+	}
+	for i, o := range b.outline[lo:hi] {
+		out[i] = Entry{Task: *o.t, Depth: o.depth}
+	}
+	return out
+}
+
+// order fills b.outline as Outline orders the tasks: depth-first from the
+// roots (tasks whose parent is not on the board), siblings by position,
+// then id.
+func (b *Board) order() {
+	byPlace := func(x, y *Task) int {
+		if c := cmp.Compare(x.Position, y.Position); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.ID, y.ID)
+	}
+	var roots []*Task
+	for _, t := range b.Tasks {
+		if _, ok := b.Tasks[t.ParentID]; !ok {
+			roots = append(roots, t)
+		}
+	}
+	slices.SortFunc(roots, byPlace)
+	out := make([]outlined, 0, len(b.Tasks))
+	type frame struct {
+		kids  []*Task
+		depth int
+	}
+	// An explicit stack keeps deep trees from growing the goroutine stack.
+	stack := []frame{{roots, 0}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if len(top.kids) == 0 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		t, depth := top.kids[0], top.depth
+		top.kids = top.kids[1:]
+		out = append(out, outlined{t, depth})
+		if ids := b.Children[t.ID]; len(ids) > 0 {
+			kids := make([]*Task, len(ids))
+			for i, id := range ids {
+				kids[i] = b.Tasks[id]
+			}
+			slices.SortFunc(kids, byPlace)
+			stack = append(stack, frame{kids, depth + 1})
+		}
+	}
+	b.outline = out
 }
 
 // Waiting returns the unsatisfied dependencies that hold a task back: its

@@ -369,6 +369,20 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 			if want := nextByScan(b, f); got != want {
 				t.Fatalf("round %d step %d: Next = %v, the scan says %v", round, step, got, want)
 			}
+			// The board's outline is Outline over the plan's tasks, whole
+			// and in part; orphans (a parent removed) are roots.
+			want := Outline(slices.Collect(maps.Values(plan)))
+			if diff := cmp.Diff(want, b.OutlineRange(-1, len(b.Tasks)+1)); diff != "" {
+				t.Fatalf("round %d step %d: OutlineRange differs from Outline (-want +got):\n%s", round, step, diff)
+			}
+			if lo := rng.IntN(len(want) + 2); lo < len(want) {
+				hi := lo + rng.IntN(len(want)-lo+1)
+				if diff := cmp.Diff(want[lo:hi], b.OutlineRange(lo, hi)); diff != "" {
+					t.Fatalf("round %d step %d: OutlineRange(%d, %d) differs (-want +got):\n%s", round, step, lo, hi, diff)
+				}
+			} else if got := b.OutlineRange(lo, lo+3); got == nil || len(got) != 0 {
+				t.Fatalf("round %d step %d: OutlineRange past the end = %#v; want empty, not nil", round, step, got)
+			}
 			// The ranking Apply carried over is the one ranking anew gives.
 			fresh := full()
 			fresh.Next(f)

@@ -1,0 +1,115 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store/sqlite"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// TestBigPictureFromBoardMatchesFullRead: the big picture built from the
+// plan service's cached board (NewSet links them) is the one built from a
+// read of every task (a focus service of its own has no board), after every
+// step of a random mix of the focus stack's and the plan's writes, from
+// this process and from another handle on the same file, for every agent
+// and a spread of pages.
+func TestBigPictureFromBoardMatchesFullRead(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 16))
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cairn.db")
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	other, err := sqlite.Open(ctx, path, sqlite.Options{}) // another process's handle
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	cached := service.NewSet(s, service.MemoryOptions{}, nil)
+	full := service.NewFocus(s)
+	otherSet := service.NewSet(other, service.MemoryOptions{}, nil)
+
+	agents := []string{"a", "b", "c"}
+	statuses := []task.Status{task.StatusPending, task.StatusInProgress, task.StatusBlocked, task.StatusDeferred, task.StatusDone, task.StatusCancelled}
+	n := 0 // tasks created so far; ids are 1..n (some removed)
+	ref := func() string { return fmt.Sprint(1 + rng.IntN(max(n, 1))) }
+	step := func(i int) string {
+		set := cached
+		if rng.IntN(5) == 0 {
+			set = otherSet
+		}
+		agent := agents[rng.IntN(len(agents))]
+		title := fmt.Sprintf("step %d", i)
+		var err error
+		op := rng.IntN(10)
+		switch op {
+		case 0, 1:
+			_, err = set.Focus.CreateNewTask(ctx, agent, title, "")
+		case 2:
+			_, err = set.Focus.ExtendCurrentTask(ctx, agent, title, "")
+		case 3:
+			_, err = set.Focus.CompleteCurrentTask(ctx, agent, rng.IntN(2) == 0)
+		case 4:
+			_, err = set.Focus.SwitchFocus(ctx, agent, ref())
+		case 5:
+			if rng.IntN(3) == 0 {
+				_, err = set.Focus.RemoveTask(ctx, agent, ref())
+			} else {
+				_, err = set.Plan.Delete(ctx, ref())
+			}
+		case 6, 7:
+			in := service.NewTask{Title: title, Priority: task.Priorities[rng.IntN(len(task.Priorities))]}
+			if rng.IntN(2) == 0 {
+				in.Deps = []string{ref()}
+			}
+			if rng.IntN(2) == 0 {
+				_, _, err = set.Plan.AddSubtask(ctx, ref(), in)
+			} else {
+				_, err = set.Plan.Create(ctx, in)
+			}
+		case 8:
+			st := statuses[rng.IntN(len(statuses))]
+			_, err = set.Plan.Update(ctx, ref(), service.Change{Status: &st, Force: true})
+		case 9:
+			title := title + " renamed"
+			deps := []string{ref()}
+			_, err = set.Plan.Update(ctx, ref(), service.Change{Title: &title, Deps: &deps})
+		}
+		if op <= 2 || op == 6 || op == 7 {
+			n += 2 // an upper bound is enough for ref
+		}
+		return fmt.Sprintf("step %d: op %d by %s: %v", i, op, agent, err)
+	}
+	pages := []service.Page{{}, {Limit: 1}, {Limit: 7}, {Offset: 3, Limit: 5}, {Offset: 40}}
+	for i := range 300 {
+		what := step(i)
+		if i%3 != 0 && i < 290 {
+			continue // let changes pile up between looks, too
+		}
+		for _, agent := range agents {
+			for _, pg := range pages {
+				pg.Offset = min(pg.Offset, n)
+				want, werr := full.BigPicture(ctx, agent, pg)
+				got, gerr := cached.Focus.BigPicture(ctx, agent, pg)
+				if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+					t.Fatalf("after %s: agent %s page %+v: error %v; full read %v", what, agent, pg, gerr, werr)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("after %s: agent %s page %+v: the board's picture differs from the full read (-full +board):\n%s", what, agent, pg, diff)
+				}
+			}
+		}
+	}
+}
