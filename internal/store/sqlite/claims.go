@@ -24,8 +24,11 @@ const (
 				THEN claims.claimed_at ELSE excluded.claimed_at END,
 			agent = excluded.agent, expires_at = excluded.expires_at
 		WHERE claims.agent = excluded.agent OR claims.expires_at <= excluded.claimed_at`
+	// qClaims walks the claims and looks each task up: CROSS JOIN keeps
+	// that order, which the planner (without statistics) turned around
+	// into a scan of every task for each get_tasks and get_next_task.
 	qClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
-		JOIN tasks t ON t.id = c.task_id AND t.removed_at IS NULL WHERE c.expires_at > ?`
+		CROSS JOIN tasks t ON t.id = c.task_id AND t.removed_at IS NULL WHERE c.expires_at > ?`
 	qRelease    = `DELETE FROM claims WHERE task_id = ? AND agent = ?`
 	qReleaseAny = `DELETE FROM claims WHERE task_id = ?`
 
