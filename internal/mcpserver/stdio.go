@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	segjson "github.com/segmentio/encoding/json"
 )
 
 // DefaultMaxLine bounds one inbound stdio message. A tool argument may carry
@@ -206,7 +207,7 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
 		c.reject(nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON; send one JSON-RPC message per line")
 		return nil, false
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
+	msg, err := decodeMessage(line)
 	if resp, ok := msg.(*jsonrpc.Response); err == nil && ok && !hasResultOrError(line) {
 		// The SDK reads {"jsonrpc":"2.0","id":77} as a response with no
 		// result, answers nothing and drops it; the sender waits forever.
@@ -231,6 +232,85 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
 	}
 	c.reject(id, jsonrpc.CodeInvalidRequest, `invalid request: expected a JSON-RPC 2.0 message with "jsonrpc":"2.0" and a method or a result`)
 	return nil, false
+}
+
+// decodeMessage is jsonrpc.DecodeMessage without its allocations: the SDK
+// (v1.8.0, internal/json.Unmarshal) hands the bytes to segmentio's
+// streaming Decoder through a bytes.Reader, and that Decoder allocates a
+// 32 KiB read buffer (a large object to the Go allocator, zeroed each
+// time) for each of the two values DecodeMessage reads, 64 KiB a message.
+// This parses the line in place with the same library, flag and depth
+// limit, so it takes and refuses the same messages as the SDK
+// (TestDecodeMessageMatchesSDK).
+func decodeMessage(data []byte) (jsonrpc.Message, error) {
+	if err := checkDepth(data, maxJSONDepth); err != nil {
+		return nil, err
+	}
+	var msg wireMessage
+	if _, err := segjson.Parse(data, &msg, segjson.DontMatchCaseInsensitiveStructFields); err != nil {
+		return nil, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
+	}
+	if msg.VersionTag != "2.0" {
+		return nil, fmt.Errorf("invalid message version tag %q; expected %q", msg.VersionTag, "2.0")
+	}
+	id, err := jsonrpc.MakeID(msg.ID)
+	if err != nil {
+		return nil, err
+	}
+	if len(msg.Method) > 0 {
+		// The "method" key was present: a request, whatever its value.
+		var method string
+		if _, err := segjson.Parse(msg.Method, &method, segjson.DontMatchCaseInsensitiveStructFields); err != nil {
+			return nil, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
+		}
+		return &jsonrpc.Request{Method: method, ID: id, Params: msg.Params}, nil
+	}
+	if !id.IsValid() {
+		return nil, errors.New("invalid request: a response without an id")
+	}
+	resp := &jsonrpc.Response{ID: id, Result: msg.Result}
+	if msg.Error != nil {
+		resp.Error = msg.Error // not a typed nil
+	}
+	return resp, nil
+}
+
+// wireMessage is a JSON-RPC message on the wire, as the SDK decodes it.
+type wireMessage struct {
+	VersionTag string          `json:"jsonrpc"`
+	ID         any             `json:"id,omitempty"`
+	Method     json.RawMessage `json:"method"` // raw: present, even as "", makes a request
+	Params     json.RawMessage `json:"params,omitempty"`
+	Result     json.RawMessage `json:"result,omitempty"`
+	Error      *jsonrpc.Error  `json:"error,omitempty"`
+}
+
+// maxJSONDepth is the SDK's limit on the nesting of a message.
+const maxJSONDepth = 1000
+
+// checkDepth refuses JSON nested deeper than max objects and arrays, as the
+// SDK does before it decodes a message.
+func checkDepth(data []byte, max int) error {
+	depth, inString, escaped := 0, false, false
+	for _, b := range data {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && b == '\\':
+			escaped = true
+		case inString:
+			inString = b != '"'
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			if depth++; depth > max {
+				return fmt.Errorf("json: exceeded maximum nesting depth of %d", max)
+			}
+		case (b == '}' || b == ']') && depth > 0:
+			depth--
+		}
+	}
+	return nil
 }
 
 // hasResultOrError reports whether a JSON object has a "result" or an
