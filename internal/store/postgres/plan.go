@@ -48,6 +48,18 @@ const (
 	// seconds, from microsecond timestamps.
 	qAvgDays = `SELECT coalesce(avg(extract(epoch FROM completed_at - created_at) / 86400), 0)::float8 FROM tasks
 		WHERE project_id = $1 AND removed_at IS NULL AND status = 'done' AND completed_at IS NOT NULL`
+
+	// The plan's change feed (migration 0006): the revision, then the tasks
+	// stamped after a revision by the (project_id, rev) index, and the
+	// visible edges out of the visible ones.
+	qPlanRev      = `SELECT plan_rev, plan_reset FROM projects WHERE id = $1`
+	qTasksSince   = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND rev > $2 AND removed_at IS NULL`
+	qRemovedSince = `SELECT id FROM tasks WHERE project_id = $1 AND rev > $2 AND removed_at IS NOT NULL`
+	qDepsSince    = `SELECT d.task_id, d.depends_on FROM tasks a
+		JOIN task_deps d ON d.project_id = a.project_id AND d.task_id = a.id
+		JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
+		WHERE a.project_id = $1 AND a.rev > $2 AND a.removed_at IS NULL AND b.removed_at IS NULL
+		ORDER BY d.task_id, d.depends_on`
 )
 
 func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
@@ -199,6 +211,48 @@ func (x *txn) Deps(ctx context.Context) (task.Deps, error) {
 		return nil, fmt.Errorf("read dependencies: %w", err)
 	}
 	return deps, nil
+}
+
+// PlanChanges returns what changed in the plan's tasks and dependencies
+// after revision since, and the revision the answer brings a reader to (see
+// migration 0006). since 0, a change only a full reload can follow, or a
+// revision ahead of the project's (another database took this one's place)
+// returns the whole plan (Full). The service's board cache uses it, through
+// an interface of its own, to refresh without reading every task. Called in
+// a View, every read shares one snapshot.
+func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error) {
+	var rev, reset int64
+	if err := x.tx.QueryRow(ctx, qPlanRev, x.p).Scan(&rev, &reset); err != nil {
+		return task.Changes{}, 0, fmt.Errorf("read plan revision: %w", err)
+	}
+	if since == 0 || uint64(reset) > since || uint64(rev) < since {
+		ts, err := x.Tasks(ctx)
+		if err != nil {
+			return task.Changes{}, 0, err
+		}
+		deps, err := x.Deps(ctx)
+		if err != nil {
+			return task.Changes{}, 0, err
+		}
+		return task.Changes{Full: true, Tasks: ts, Deps: deps}, uint64(rev), nil
+	}
+	if uint64(rev) == since {
+		return task.Changes{}, since, nil
+	}
+	var (
+		c   task.Changes
+		err error
+	)
+	if c.Tasks, err = x.queryTasks(ctx, qTasksSince, x.p, int64(since)); err != nil {
+		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
+	}
+	if c.Removed, err = x.ids(ctx, qRemovedSince, x.p, int64(since)); err != nil {
+		return task.Changes{}, 0, fmt.Errorf("read removed tasks: %w", err)
+	}
+	if c.Deps, err = x.edges(ctx, qDepsSince, x.p, int64(since)); err != nil {
+		return task.Changes{}, 0, fmt.Errorf("read changed dependencies: %w", err)
+	}
+	return c, uint64(rev), nil
 }
 
 func (x *txn) TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
