@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -263,4 +264,41 @@ func testPlanChangesConcurrent(t *testing.T, s, s2 store.Store) {
 		return err
 	})
 	sameBoard(t, task.NewBoard(ts, deps), board)
+}
+
+// testWatch: a store.Watcher wakes its watchers after a commit by the
+// same handle and by another (another process), and every watcher of a
+// handle hears it.
+func testWatch(t *testing.T, s, s2 store.Store) {
+	w, ok := s.(store.Watcher)
+	if !ok {
+		t.Skipf("%T does not implement store.Watcher", s)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	chs := []<-chan struct{}{w.Watch(ctx), w.Watch(ctx), w.Watch(ctx)}
+	drain := func() {
+		for _, ch := range chs {
+			select {
+			case <-ch:
+			default:
+			}
+		}
+	}
+	hear := func(what string) {
+		t.Helper()
+		for i, ch := range chs {
+			select {
+			case <-ch:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("watcher %d heard nothing of %s", i, what)
+			}
+		}
+	}
+	drain()
+	create(t, s, "own", store.Placement{})
+	hear("a commit through the same handle")
+	drain()
+	create(t, s2, "other", store.Placement{})
+	hear("a commit through another handle")
 }

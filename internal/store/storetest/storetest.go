@@ -80,6 +80,7 @@ func Run(t *testing.T, b Backend) {
 		{"Version", func(t *testing.T, s store.Store) { testVersion(t, s, b.OpenAgain(t, s)) }},
 		{"VersionConcurrent", func(t *testing.T, s store.Store) { testVersionConcurrent(t, s, b.OpenAgain(t, s)) }},
 		{"PlanChanges", func(t *testing.T, s store.Store) { testPlanChanges(t, s, b.OpenAgain(t, s)) }},
+		{"Watch", func(t *testing.T, s store.Store) { testWatch(t, s, b.OpenAgain(t, s)) }},
 		{"PlanChangesConcurrent", func(t *testing.T, s store.Store) { testPlanChangesConcurrent(t, s, b.OpenAgain(t, s)) }},
 	}
 	for _, tc := range tests {
