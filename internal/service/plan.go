@@ -23,6 +23,8 @@ type Plan struct {
 
 	cache atomic.Pointer[boardCache] // the latest board; nil until the first
 	load  sync.Mutex                 // held while refreshing the cache: one refresh at a time
+	mu    sync.Mutex                 // guards next
+	next  *refresh                   // the refresh stale callers join; nil: none yet
 }
 
 // boardCache is a board and where it stands: the store version read before
@@ -673,6 +675,12 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 // stores that offer planChanges the refresh reads only the tasks changed
 // since the cached board, so writes (this process's or another's) cost a
 // reader little. Readers of the cached board never wait for a refresh.
+//
+// Refreshes run one at a time. Callers that find the board stale while one
+// runs join the next refresh, which reads the version only once it starts
+// (after they joined): under a steady stream of writes a caller waits for
+// at most the running refresh and its own, not for one refresh per caller
+// queued ahead of it.
 func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 	v, err := p.store.Version(ctx)
 	if err != nil {
@@ -681,16 +689,52 @@ func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 	if c := p.cache.Load(); c != nil && c.version == v {
 		return c.board, nil
 	}
+	p.mu.Lock()
+	r, run := p.next, false
+	if r == nil {
+		r, run = &refresh{done: make(chan struct{})}, true
+		p.next = r
+	}
+	p.mu.Unlock()
+	if run {
+		// Not cancelled with this caller: others wait on the same refresh.
+		go p.refresh(context.WithoutCancel(ctx), r)
+	}
+	select {
+	case <-r.done:
+		return r.board, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// refresh is one board refresh and the callers waiting on it.
+type refresh struct {
+	done  chan struct{} // closed when board and err are set
+	board *task.Board
+	err   error
+}
+
+// refresh brings the cache up to date for r's callers, after the refresh
+// running before it.
+func (p *Plan) refresh(ctx context.Context, r *refresh) {
+	defer close(r.done)
 	p.load.Lock()
 	defer p.load.Unlock()
-	// Whoever held the lock may have refreshed past v already; the version
-	// is read again so that a write after it is not missed either.
-	if v, err = p.store.Version(ctx); err != nil {
-		return nil, err
+	// From here on, callers join the next refresh: the version read below
+	// comes after every write r's callers could have seen.
+	p.mu.Lock()
+	p.next = nil
+	p.mu.Unlock()
+	v, err := p.store.Version(ctx)
+	if err != nil {
+		r.err = err
+		return
 	}
 	old := p.cache.Load()
 	if old != nil && old.version == v {
-		return old.board, nil
+		r.board = old.board
+		return
 	}
 	next := &boardCache{version: v}
 	err = p.store.View(ctx, func(tx store.Tx) error {
@@ -722,12 +766,13 @@ func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		r.err = err
+		return
 	}
 	// v was read before the snapshot: if a write landed in between, the next
 	// call sees a newer version and refreshes, so the cache is never stale.
 	p.cache.Store(next)
-	return next.board, nil
+	r.board = next.board
 }
 
 // NextQuery narrows the candidates for the next task: statuses (default

@@ -6,13 +6,17 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/postgres"
+	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -55,18 +59,40 @@ func fullBoard(t *testing.T, s store.Store) *task.Board {
 // deleted task is gone. At the end the cached board, refreshed change by
 // change, equals one built from scratch.
 func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		ctx := context.Background()
+		path := filepath.Join(t.TempDir(), "cairn.db")
+		s, err := sqlite.Open(ctx, path, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		other, err := sqlite.Open(ctx, path, sqlite.Options{}) // another process's handle
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		testBoardReflects(t, s, other)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		ctx := context.Background()
+		url, name := pgtest.URL(t), pgtest.Project(t)
+		s, err := postgres.Open(ctx, url, postgres.Options{Project: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		other, err := postgres.Open(ctx, url, postgres.Options{Project: name}) // another instance's pool
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		testBoardReflects(t, s, other)
+	})
+}
+
+func testBoardReflects(t *testing.T, s, other store.Store) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "cairn.db")
-	s, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	other, err := sqlite.Open(ctx, path, sqlite.Options{}) // another process's handle
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
 	plan, focus, otherPlan := service.NewPlan(s), service.NewFocus(s), service.NewPlan(other)
 	for i := range 40 {
 		in := service.NewTask{Title: fmt.Sprintf("seed %d", i)}
@@ -194,5 +220,65 @@ func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
 	readers.Wait()
 	if diff := cmp.Diff(boardView(fullBoard(t, s)), boardView(board())); diff != "" {
 		t.Errorf("the cached board differs from a fresh one (-fresh +cached):\n%s", diff)
+	}
+}
+
+// countingStore counts View calls (board refreshes) and reports a new
+// version on every read, as a store under a steady stream of writes would;
+// gate, while set, holds every View until it is closed.
+type countingStore struct {
+	store.Store
+	views   atomic.Int32
+	version atomic.Uint64
+	gate    atomic.Pointer[chan struct{}]
+}
+
+func (c *countingStore) Version(context.Context) (uint64, error) { return c.version.Add(1), nil }
+
+func (c *countingStore) View(ctx context.Context, fn func(store.Tx) error) error {
+	c.views.Add(1)
+	if g := c.gate.Load(); g != nil {
+		<-*g
+	}
+	return c.Store.View(ctx, fn)
+}
+
+// TestBoardRefreshesShared: callers that find the board stale while a
+// refresh runs share the next one, rather than each running its own in
+// turn (which, under a steady stream of writes, made the last of N callers
+// wait for N refreshes).
+func TestBoardRefreshesShared(t *testing.T) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cairn.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cs := &countingStore{Store: s}
+	plan := service.NewPlan(cs)
+	if _, err := plan.Create(ctx, service.NewTask{Title: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	gate := make(chan struct{})
+	cs.gate.Store(&gate)
+	before := cs.views.Load()
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			if b, err := plan.Board(ctx); err != nil || len(b.Tasks) != 1 {
+				t.Errorf("board: %v, %v", b, err)
+			}
+		})
+	}
+	// Let every caller reach its wait (a refresh running, the rest queued).
+	for cs.views.Load() == before {
+		runtime.Gosched()
+	}
+	time.Sleep(50 * time.Millisecond)
+	cs.gate.Store(nil)
+	close(gate)
+	wg.Wait()
+	if n := cs.views.Load() - before; n > 2 {
+		t.Errorf("10 callers of a stale board ran %d refreshes; want at most 2 (the one running and one shared by the rest)", n)
 	}
 }
