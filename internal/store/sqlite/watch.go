@@ -18,11 +18,11 @@ var _ store.Watcher = (*Store)(nil)
 // watchHub fans one data_version poller out to every watcher of a store.
 // The poller runs while there is a watcher and stops with the last one.
 type watchHub struct {
-	mu      sync.Mutex
-	subs    map[*watchSub]struct{}
-	stop    context.CancelFunc // the running poller's; nil: none
-	done    chan struct{}      // closed when that poller has stopped
-	closed  bool
+	mu     sync.Mutex
+	subs   map[*watchSub]struct{}
+	stop   context.CancelFunc // the running poller's; nil: none
+	done   chan struct{}      // closed when that poller has stopped
+	closed bool
 }
 
 type watchSub struct{ ch chan struct{} }
