@@ -280,7 +280,7 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin string, 
 	} else if _, err := c.Exec(ctx, begin); err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	x := &txn{tx: tc, p: s.project}
+	x := &txn{tx: tc, p: s.project, snapshot: lazy}
 	done := false
 	defer func() {
 		if !done && tc.pending == nil {
