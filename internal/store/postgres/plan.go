@@ -51,10 +51,14 @@ const (
 
 	// The plan's change feed (migration 0006): the revision, then every
 	// task stamped after a revision, removed or not, by the (project_id,
-	// rev) index. Their edges are read by task id (qDepsOf): a join from the
-	// changed tasks to task_deps got a generic plan that read every edge.
+	// rev) index, each with its visible edges looked up by its key (a join
+	// from the changed tasks to task_deps got a generic plan that read
+	// every edge).
 	qPlanRev      = `SELECT version, plan_rev, plan_reset FROM projects WHERE id = $1`
-	qChangedSince = `SELECT ` + colsNoBody + `, removed_at IS NOT NULL FROM tasks WHERE project_id = $1 AND rev > $2`
+	qChangedSince = `SELECT ` + colsNoBody + `, removed_at IS NOT NULL,
+		ARRAY(SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
+			WHERE d.project_id = $1 AND d.task_id = t.id AND b.removed_at IS NULL ORDER BY d.depends_on)
+		FROM tasks t WHERE project_id = $1 AND rev > $2`
 )
 
 func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
@@ -269,9 +273,12 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
 	}
 	r := newTaskRow()
-	var removed bool
-	dest := append(r.dest[:], &removed)
-	var visible []task.ID
+	var (
+		removed bool
+		deps    []int64
+	)
+	dest := append(r.dest[:], &removed, &deps)
+	c.Deps = task.Deps{}
 	for rows.Next() {
 		r.completed = nil
 		if err := rows.Scan(dest...); err != nil {
@@ -283,14 +290,17 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 			continue
 		}
 		c.Tasks = append(c.Tasks, r.task())
-		visible = append(visible, task.ID(r.id))
+		if len(deps) > 0 {
+			ds := make([]task.ID, len(deps))
+			for i, d := range deps {
+				ds[i] = task.ID(d)
+			}
+			c.Deps[task.ID(r.id)] = ds
+		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
-	}
-	if c.Deps, err = x.DepsOf(ctx, visible); err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed dependencies: %w", err)
 	}
 	return c, uint64(rev), nil
 }
