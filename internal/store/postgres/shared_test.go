@@ -115,3 +115,36 @@ func titlesOf(ts []task.Task) []string {
 	}
 	return out
 }
+
+// TestMemoryWritesNoTsvector: memory search ranks from its postings, so
+// the tsvector column older schemas computed on every write is gone
+// (migration 0007); the memory contract tests hold search to the same
+// answers.
+func TestMemoryWritesNoTsvector(t *testing.T) {
+	ctx := context.Background()
+	newStore(t) // migrated
+	admin, err := pgx.Connect(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	var cols []string
+	rows, err := admin.Query(ctx, `SELECT column_name FROM information_schema.columns
+		WHERE table_schema = current_schema() AND table_name = 'memory_entries' AND data_type = 'tsvector'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			t.Fatal(err)
+		}
+		cols = append(cols, c)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(cols) > 0 {
+		t.Errorf("memory_entries still has tsvector columns %v, written on every memory write and read by nothing", cols)
+	}
+}
