@@ -282,3 +282,58 @@ func TestBoardRefreshesShared(t *testing.T) {
 		t.Errorf("10 callers of a stale board ran %d refreshes; want at most 2 (the one running and one shared by the rest)", n)
 	}
 }
+
+// tallyStore counts a store's transactions and version reads.
+type tallyStore struct {
+	store.Store
+	views, versions atomic.Int32
+}
+
+func (c *tallyStore) Version(ctx context.Context) (uint64, error) {
+	c.versions.Add(1)
+	return c.Store.Version(ctx)
+}
+
+func (c *tallyStore) View(ctx context.Context, fn func(store.Tx) error) error {
+	c.views.Add(1)
+	return c.Store.View(ctx, fn)
+}
+
+// TestNextOneTransactionOnPostgres: on PostgreSQL, get_next_task after a
+// write reads the version, the plan's changes and the claims in one
+// transaction (one pooled connection), instead of a version read, a
+// refresh other callers queue behind, and a claims read.
+func TestNextOneTransactionOnPostgres(t *testing.T) {
+	ctx := context.Background()
+	s, err := postgres.Open(ctx, pgtest.URL(t), postgres.Options{Project: pgtest.Project(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ts := &tallyStore{Store: s}
+	plan := service.NewPlan(ts)
+	for i := range 3 {
+		if _, err := plan.Create(ctx, service.NewTask{Title: fmt.Sprint("t", i)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := plan.Next(ctx, service.NextQuery{Agent: "a"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x, err := plan.Create(ctx, service.NewTask{Title: "urgent", Priority: task.PriorityCritical})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.views.Store(0)
+	ts.versions.Store(0)
+	r, err := plan.Next(ctx, service.NextQuery{Agent: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Task == nil || r.Task.ID != x.ID {
+		t.Fatalf("next after creating a critical task: %+v, want %s", r.Task, x.ID)
+	}
+	if v, n := ts.views.Load(), ts.versions.Load(); v != 1 || n != 0 {
+		t.Errorf("get_next_task after a write ran %d transactions and %d version reads; want 1 and 0", v, n)
+	}
+}
