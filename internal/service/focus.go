@@ -264,7 +264,7 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 	}
 	err = f.store.View(ctx, func(tx store.Tx) error {
 		if f.plan != nil {
-			b, ok, err := f.plan.boardIn(ctx, tx, from)
+			b, ok, err := f.plan.boardAt(ctx, tx, from)
 			if err != nil {
 				return err
 			}

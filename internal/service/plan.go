@@ -878,7 +878,7 @@ func (p *Plan) refresh(ctx context.Context, r *refresh) {
 
 // snapshot brings the cached board up to the store's version (see Board)
 // and returns it, for a caller to take before its transaction begins and
-// pass to boardIn inside it.
+// pass to boardAt inside it.
 func (p *Plan) snapshot(ctx context.Context) (*boardCache, error) {
 	if _, err := p.Board(ctx); err != nil {
 		return nil, err
@@ -886,13 +886,13 @@ func (p *Plan) snapshot(ctx context.Context) (*boardCache, error) {
 	return p.cache.Load(), nil
 }
 
-// boardIn returns the board as of tx's snapshot: from was taken (with
-// snapshot) before tx began, so it is no newer than tx, and the board is
-// it with the plan's changes since, read in tx (none, most of the time: one
-// query). ok is false when the store cannot list changes (see planChanges);
-// the caller then reads the tasks itself. The board is not published to the
-// cache, which Board keeps by store version.
-func (p *Plan) boardIn(ctx context.Context, tx store.Tx, from *boardCache) (b *task.Board, ok bool, err error) {
+// boardAt returns the board exactly as of tx's snapshot (boardIn may return
+// a newer one): from was taken (with snapshot) before tx began, so it is no
+// newer than tx, and the board is it with the plan's changes since, read in
+// tx (none, most of the time: one query). ok is false when the store cannot
+// list changes (see planChanges); the caller then reads the tasks itself.
+// The board is not published to the cache, which is kept by store version.
+func (p *Plan) boardAt(ctx context.Context, tx store.Tx, from *boardCache) (b *task.Board, ok bool, err error) {
 	pc, ok := tx.(planChanges)
 	if !ok {
 		return nil, false, nil
