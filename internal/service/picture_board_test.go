@@ -11,6 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/postgres"
+	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -19,24 +22,45 @@ import (
 // plan service's cached board (NewSet links them) is the one built from a
 // read of every task (a focus service of its own has no board), after every
 // step of a random mix of the focus stack's and the plan's writes, from
-// this process and from another handle on the same file, for every agent
-// and a spread of pages.
+// this process and from another handle on the same store, for every agent
+// and a spread of pages, on SQLite and PostgreSQL.
 func TestBigPictureFromBoardMatchesFullRead(t *testing.T) {
+	ctx := context.Background()
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "cairn.db")
+		s, err := sqlite.Open(ctx, path, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		other, err := sqlite.Open(ctx, path, sqlite.Options{}) // another process's handle
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		testBigPictureFromBoard(t, s, other)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url, name := pgtest.URL(t), pgtest.Project(t)
+		s, err := postgres.Open(ctx, url, postgres.Options{Project: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		other, err := postgres.Open(ctx, url, postgres.Options{Project: name}) // another instance's pool
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		testBigPictureFromBoard(t, s, other)
+	})
+}
+
+func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
+	ctx := context.Background()
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 16))
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "cairn.db")
-	s, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	other, err := sqlite.Open(ctx, path, sqlite.Options{}) // another process's handle
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
 	cached := service.NewSet(s, service.MemoryOptions{}, nil)
 	full := service.NewFocus(s)
 	otherSet := service.NewSet(other, service.MemoryOptions{}, nil)
