@@ -20,7 +20,8 @@ import (
 
 // TestBigPictureFromBoardMatchesFullRead: the big picture built from the
 // plan service's cached board (NewSet links them) is the one built from a
-// read of every task (a focus service of its own has no board), after every
+// read of every task (a focus service of its own has no board), and so is
+// get_task's detail (its neighbours read one by one), after every
 // step of a random mix of the focus stack's and the plan's writes, from
 // this process and from another handle on the same store, for every agent
 // and a spread of pages, on SQLite and PostgreSQL.
@@ -63,6 +64,7 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 	rng := rand.New(rand.NewPCG(seed, 16))
 	cached := service.NewSet(s, service.MemoryOptions{}, nil)
 	full := service.NewFocus(s)
+	fullPlan := service.NewPlanFullReadsForTest(s)
 	otherSet := service.NewSet(other, service.MemoryOptions{}, nil)
 
 	agents := []string{"a", "b", "c"}
@@ -121,6 +123,17 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 		what := step(i)
 		if i%3 != 0 && i < 290 {
 			continue // let changes pile up between looks, too
+		}
+		// get_task's neighbours from the board are the store's too.
+		for id := 1; id <= n; id += 1 + rng.IntN(3) {
+			want, werr := fullPlan.Get(ctx, fmt.Sprint(id))
+			got, gerr := cached.Plan.Get(ctx, fmt.Sprint(id))
+			if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+				t.Fatalf("after %s: get %d: error %v; full read %v", what, id, gerr, werr)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("after %s: get %d: the board's detail differs from the full read (-full +board):\n%s", what, id, diff)
+			}
 		}
 		for _, agent := range agents {
 			for _, pg := range pages {

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -28,6 +29,9 @@ type Plan struct {
 	// snapshots: whether the store's transactions offer snapshotVersion
 	// and planChanges (boardIn): 0 not known yet, 1 yes, -1 no.
 	snapshots atomic.Int32
+	// fullReads makes Get read a task's neighbours from the store rather
+	// than the board: the tests' reference.
+	fullReads bool
 }
 
 // boardCache is a board and where it stands: the store version read before
@@ -136,14 +140,35 @@ func detail(ctx context.Context, tx store.Tx, t task.Task, now time.Time) (Detai
 }
 
 // Get returns one task with its body, dependencies, dependents and subtasks.
+// The neighbours come from the cached board brought to the read's snapshot
+// (boardAt) when the store offers a change feed: one query instead of one
+// a neighbour.
 func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
+	var from *boardCache
+	if !p.fullReads {
+		var err error
+		if from, err = p.snapshot(ctx); err != nil {
+			return Detail{}, fmt.Errorf("get task: %w", err)
+		}
+	}
 	var d Detail
 	err := p.store.View(ctx, func(tx store.Tx) error {
 		t, err := resolveRef(ctx, tx, ref, "id")
 		if err != nil {
 			return err
 		}
-		if d, err = detail(ctx, tx, t, p.now()); err != nil {
+		var b *task.Board
+		if !p.fullReads {
+			if b, _, err = p.boardAt(ctx, tx, from); err != nil {
+				return err
+			}
+		}
+		if b != nil && b.Tasks[t.ID] != nil {
+			d, err = detailOnBoard(ctx, tx, b, t, p.now())
+		} else {
+			d, err = detail(ctx, tx, t, p.now())
+		}
+		if err != nil {
 			return err
 		}
 		ms, err := tx.ImportsOf(ctx, t.ID)
@@ -152,6 +177,44 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 	})
 	if err != nil {
 		return Detail{}, fmt.Errorf("get task: %w", err)
+	}
+	return d, nil
+}
+
+// detailOnBoard is detail with the dependencies, dependents and subtasks
+// taken from b, a board as of tx's snapshot, in the orders the store
+// gives them (ids; position, then id).
+func detailOnBoard(ctx context.Context, tx store.Tx, b *task.Board, t task.Task, now time.Time) (Detail, error) {
+	d := Detail{Task: t}
+	tasks := func(ids []task.ID) []task.Task {
+		out := make([]task.Task, len(ids))
+		for i, id := range ids {
+			out[i] = *b.Tasks[id] // a board's tasks carry no body
+		}
+		return out
+	}
+	d.Deps = tasks(slices.Sorted(slices.Values(b.Deps[t.ID])))
+	d.Dependents = tasks(slices.Sorted(slices.Values(b.Dependents[t.ID])))
+	if kids := b.Children[t.ID]; len(kids) > 0 { // nil when none, as the store's list is
+		d.Subtasks = tasks(kids)
+	}
+	slices.SortFunc(d.Subtasks, func(x, y task.Task) int {
+		if c := cmp.Compare(x.Position, y.Position); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.ID, y.ID)
+	})
+	if c, ok, err := tx.TaskClaim(ctx, t.ID); err != nil {
+		return Detail{}, err
+	} else if ok && c.Live(now) {
+		d.Claim = &c
+	}
+	marks, err := lifecycleMarks(ctx, tx, []task.ID{t.ID})
+	if err != nil {
+		return Detail{}, err
+	}
+	if m, ok := marks[t.ID]; ok {
+		d.Lifecycle = &m
 	}
 	return d, nil
 }
