@@ -439,3 +439,25 @@ func TestClaimLive(t *testing.T) {
 		t.Error("Live: a claim holds from its start until, not including, its expiry")
 	}
 }
+
+// TestOutlineRangeConcurrent: readers sharing a cached board may ask for
+// its outline at once (run with -race).
+func TestOutlineRangeConcurrent(t *testing.T) {
+	tasks := []Task{pt(1, 0, StatusPending, PriorityLow, 0), pt(2, 0, StatusPending, PriorityHigh, 0), pt(3, 1, StatusDone, PriorityLow, 0)}
+	tasks[0].Position, tasks[1].Position, tasks[2].Position = 2, 1, 1
+	b := NewBoard(tasks, nil)
+	want := []ID{2, 1, 3} // by position, children after their parent
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			var got []ID
+			for _, e := range b.OutlineRange(0, 3) {
+				got = append(got, e.ID)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("OutlineRange = %v; want %v", got, want)
+			}
+		})
+	}
+	wg.Wait()
+}
