@@ -7,6 +7,7 @@ import (
 )
 
 //go:generate go test -run TestReadmeToolTables -update .
+//go:generate go test -run TestInputSchemasGenerated -update .
 
 // ToolTable is the README's table of one toolset's tools, generated from
 // their declarations: each tool's name, its arguments in order, whether it

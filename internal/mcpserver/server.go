@@ -119,18 +119,30 @@ type tool struct {
 	toolset string
 	def     mcp.Tool // without InputSchema: see schema
 	// schema is the input schema, derived from the argument type on first
-	// use: a process builds only the schemas of the tools it serves.
+	// use: by the first call, since tools/list sends the generated copy
+	// (see definition).
 	schema func() *jsonschema.Schema
-	build  func(*server) mcp.ToolHandler
+	// key names the tool's generated schema: its name, with " read-only"
+	// for a read-only variant.
+	key   string
+	build func(*server) mcp.ToolHandler
 	// readOnlyVariant, if set, is what --read-only serves instead of a
 	// writing tool: the same tool with its read actions only.
 	readOnlyVariant *tool
 }
 
-// definition is the tool as tools/list shows it, with its input schema.
+// definition is the tool as tools/list shows it, with its input schema:
+// the JSON generated from the declaration (schemas_gen.go), so a server
+// starts without deriving and marshaling every schema, which took most of
+// the time before it could answer initialize. TestInputSchemasGenerated
+// holds the generated JSON to the declarations.
 func (t tool) definition() mcp.Tool {
 	def := t.def
-	def.InputSchema = t.schema()
+	if js, ok := inputSchemas[t.key]; ok {
+		def.InputSchema = json.RawMessage(js)
+	} else {
+		def.InputSchema = t.schema()
+	}
 	return def
 }
 
@@ -177,8 +189,7 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 		}
 		return schema
 	})
-	return tool{toolset: ts, def: def, schema: schema, build: func(s *server) mcp.ToolHandler {
-		schema := schema()
+	return tool{toolset: ts, def: def, schema: schema, key: def.Name, build: func(s *server) mcp.ToolHandler {
 		return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 			defer func() {
 				if r := recover(); r != nil {
@@ -186,7 +197,7 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 					res, err = errorResult(ctx, s.log, def.Name, fmt.Errorf("panic: %v", r)), nil
 				}
 			}()
-			in, err := decodeArgs[In](req.Params.Arguments, schema)
+			in, err := decodeArgs[In](req.Params.Arguments, schema())
 			if err != nil {
 				return errorResult(ctx, s.log, def.Name, err), nil
 			}
