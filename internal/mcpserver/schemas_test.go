@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"go/format"
 	"os"
 	"slices"
 	"strconv"
@@ -51,7 +52,11 @@ func TestInputSchemasGenerated(t *testing.T) {
 	src.WriteString("}\n")
 
 	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.WriteFile(schemasGen, src.Bytes(), 0o644); err != nil {
+		out, err := format.Source(src.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(schemasGen, out, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
