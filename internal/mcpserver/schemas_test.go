@@ -25,7 +25,7 @@ func TestInputSchemasGenerated(t *testing.T) {
 			if v == nil {
 				continue
 			}
-			b, err := json.Marshal(v.schema())
+			b, err := json.Marshal(wireSchema(v.schema()))
 			if err != nil {
 				t.Fatalf("%s: %v", v.key, err)
 			}

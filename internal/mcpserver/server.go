@@ -141,7 +141,7 @@ func (t tool) definition() mcp.Tool {
 	if js, ok := inputSchemas[t.key]; ok {
 		def.InputSchema = json.RawMessage(js)
 	} else {
-		def.InputSchema = t.schema()
+		def.InputSchema = wireSchema(t.schema())
 	}
 	return def
 }
