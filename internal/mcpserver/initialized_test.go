@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -69,5 +70,44 @@ func testInitializedDefersWork(t *testing.T, version string) {
 	}
 	if n := opened.Load(); n != 0 {
 		t.Errorf("initialize and tools/list asked for the services %d times; they need none", n)
+	}
+}
+
+// TestInstructionsNameToolsetsNotServed: the instructions say which
+// toolsets are not served and how a user adds one, so a model that needs
+// loops in a default session can say what to do.
+func TestInstructionsNameToolsetsNotServed(t *testing.T) {
+	for _, tc := range []struct {
+		toolsets []string
+		want     string // "" means no such sentence
+	}{
+		{nil, "Not served here: the loops, session, context, lifecycle toolsets; if a task needs one, ask the user to add it with --toolsets (or CAIRN_TOOLSETS) and restart Cairn."},
+		{[]string{"default", "loops"}, "Not served here: the session, context, lifecycle toolsets;"},
+		{[]string{"all"}, ""},
+	} {
+		srv, err := mcpserver.New(mcpserver.Options{Toolsets: tc.toolsets,
+			Services: func(context.Context) (*service.Set, error) { return nil, errors.New("not needed") }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		ct, st := mcp.NewInMemoryTransports()
+		ss, err := srv.Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := cs.InitializeResult().Instructions
+		cs.Close()
+		ss.Close()
+		switch {
+		case tc.want == "" && strings.Contains(got, "Not served"):
+			t.Errorf("%v: instructions name toolsets not served, but all are: %s", tc.toolsets, got)
+		case tc.want != "" && !strings.Contains(got, tc.want):
+			t.Errorf("%v: instructions %q lack %q", tc.toolsets, got, tc.want)
+		}
 	}
 }

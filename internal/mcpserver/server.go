@@ -248,6 +248,15 @@ func instructions(want map[string]bool) string {
 		b.WriteString(" Before you design or debug, memory_search for past decisions and mistakes; on an error, diagnose_error first. " +
 			"Record choices with memory_add_decision and fixed failures with memory_add_mistake.")
 	}
+	var off []string
+	for _, ts := range toolsets {
+		if !want[ts.name] {
+			off = append(off, ts.name)
+		}
+	}
+	if len(off) > 0 {
+		b.WriteString(" Not served here: the " + strings.Join(off, ", ") + " toolsets; if a task needs one, ask the user to add it with --toolsets (or CAIRN_TOOLSETS) and restart Cairn.")
+	}
 	return b.String()
 }
 
