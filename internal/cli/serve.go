@@ -83,7 +83,8 @@ keeps its own focus. A non-loopback address needs bearer tokens
 			// Until the client is initialized, nothing but the answer to
 			// initialize is on the path.
 			initialized := openWhenInitialized(ctx, lazy, log)
-			// A client that never says it is initialized gets both a moment later.
+			// A client that sends nothing after its first message gets both
+			// a moment later.
 			time.AfterFunc(initializedGrace, initialized)
 			srv, err := mcpserver.New(mcpserver.Options{
 				Version:  version,
@@ -135,10 +136,10 @@ keeps its own focus. A non-loopback address needs bearer tokens
 	return cmd
 }
 
-// openWhenInitialized defers what need not happen before initialize is
-// answered (opening the project, collecting the garbage of building the
-// tool list) until the returned function is called, once the client is
-// initialized. The project is opened then, so the first call is fast; a
+// openWhenInitialized defers what need not happen before initialize (or
+// server/discover) is answered, opening the project and collecting the
+// garbage of building the tool list, until the returned function is
+// called, once the client is initialized. The project is opened then, so the first call is fast; a
 // failure is reported by each tool call instead.
 func openWhenInitialized(ctx context.Context, lazy *app.Lazy, log *slog.Logger) func() {
 	restoreGC := deferGC()
@@ -156,8 +157,9 @@ func openWhenInitialized(ctx context.Context, lazy *app.Lazy, log *slog.Logger) 
 	})
 }
 
-// initializedGrace is how long a stdio server waits for the client's
-// notifications/initialized before it opens the project anyway.
+// initializedGrace is how long a stdio server waits for the client's second
+// message (notifications/initialized, or a request after server/discover)
+// before it opens the project anyway.
 const initializedGrace = 500 * time.Millisecond
 
 // deferGC turns the garbage collector off until the returned function is
