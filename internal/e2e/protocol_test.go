@@ -217,3 +217,49 @@ func (t headerRT) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// TestStatelessAgentByEra: over stateless HTTP a 2026-07-28 client names
+// itself in every request, so each client keeps its own focus as over
+// stdio; a client of the session era names itself only at initialize, which
+// no later request carries, so its agent is the default unless it sends
+// X-Cairn-Agent (as the README says).
+func TestStatelessAgentByEra(t *testing.T) {
+	dir := cairntest.Project(t)
+	h := cairntest.StartHTTP(t, cairntest.Options{Dir: dir, Args: []string{"--stateless"}})
+	for _, tc := range []struct {
+		version, bobSees string
+	}{
+		{"2026-07-28", "Zen (agent bob-2026-07-28)"},
+		{"2025-11-25", "YOU ARE HERE: [1] alice's task (depth 1; agent default)"},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			conn := func(name string) *mcp.ClientSession {
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil).
+					Connect(ctx, httpTransport(h.URL+"/mcp", nil), &mcp.ClientSessionOptions{ProtocolVersion: tc.version})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { cs.Close() })
+				return cs
+			}
+			alice, bob := conn("alice-"+tc.version), conn("bob-"+tc.version)
+			if tc.version == "2025-11-25" {
+				// The 2026-07-28 case left the task with alice-2026-07-28.
+				if res := callVia(t, alice, "switch_focus", args{"task_id": "1"}); res.IsError {
+					t.Fatalf("switch_focus: %v", res.Content)
+				}
+			} else if res := callVia(t, alice, "create_new_task", args{"title": "alice's task"}); res.IsError {
+				t.Fatalf("create_new_task: %v", res.Content)
+			}
+			d, err := cairntest.Decode(callVia(t, bob, "get_current_task", args{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(d.Text, tc.bobSees) {
+				t.Errorf("bob sees %q, want it to start %q", d.Text, tc.bobSees)
+			}
+		})
+	}
+}
