@@ -16,12 +16,14 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -47,13 +49,18 @@ type Options struct {
 	MaxConns int32
 	// Logger receives the listener's reconnects; nil: slog.Default().
 	Logger *slog.Logger
+	// LockTimeout is how long a write waits for another's lock on the
+	// project before it fails with store.ErrBusy, changing nothing;
+	// default 10s, as SQLite's busy timeout.
+	LockTimeout time.Duration
 }
 
 // DB is one pool on a Cairn database, shared by the projects it serves.
 type DB struct {
-	pool *pgxpool.Pool
-	log  *slog.Logger
-	lis  *listener
+	pool        *pgxpool.Pool
+	log         *slog.Logger
+	lis         *listener
+	lockTimeout time.Duration
 }
 
 // OpenDB connects to the database at url (a PostgreSQL URL or key=value
@@ -89,7 +96,7 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open PostgreSQL database %s: %w", where(cfg), err)
 	}
-	db := &DB{pool: pool, log: log}
+	db := &DB{pool: pool, log: log, lockTimeout: cmp.Or(opts.LockTimeout, 10*time.Second)}
 	db.lis = newListener(cfg.ConnConfig, log)
 	return db, nil
 }
@@ -123,7 +130,12 @@ func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
 	st := &Store{db: db, project: id, name: name,
 		// Simple-protocol text (several statements, no parameters): the
 		// project id is an integer from the database, formatted here.
-		beginWrite: fmt.Sprintf("BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(%d, %d)", lockSpace, id),
+		// The lock timeout bounds the wait for another writer (the
+		// advisory lock, and any row lock after it); the re-index on
+		// upgrade opens without one (beginWait).
+		beginWrite: fmt.Sprintf("BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout = %d; SELECT pg_advisory_xact_lock(%d, %d)",
+			max(db.lockTimeout.Milliseconds(), 1), lockSpace, id),
+		beginWait: fmt.Sprintf("BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(%d, %d)", lockSpace, id),
 		bump: fmt.Sprintf("UPDATE projects SET version = version + 1 WHERE id = %d; SELECT pg_notify('%s', '%d')",
 			id, notifyChannel, id),
 	}
@@ -135,7 +147,10 @@ func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
 		// Not cancelled with the call that opened the project: a client
 		// giving up must not throw a long re-index away (see sqlite).
 		ctx := context.WithoutCancel(ctx)
-		if err := st.Update(ctx, func(tx store.Tx) error { return tx.(*txn).reindex(ctx) }); err != nil {
+		// Nor bounded by the lock timeout: another process may be a
+		// minute into the same re-index, and this one waits for it.
+		reindex := func(tx store.Tx) error { return tx.(*txn).reindex(ctx) }
+		if err := fault(st.run(ctx, reindex, st.beginWait, false)); err != nil {
 			return nil, fmt.Errorf("open project %q: %w", name, err)
 		}
 	}
@@ -157,12 +172,13 @@ func checkName(name string) error {
 // Store is one project's store.Store in a PostgreSQL database.
 type Store struct {
 	db      *DB
-	owned   bool // Close closes db too (Open)
+	owned   bool         // Close closes db too (Open)
+	release func() error // Close lets go of the shared db (OpenShared)
 	project int64
 	name    string
 	// The statements that open a write, and that record a change with
 	// COMMIT (Project).
-	beginWrite, bump string
+	beginWrite, beginWait, bump string
 
 	mu     sync.Mutex
 	closed bool
@@ -216,7 +232,64 @@ func (s *Store) Close() error {
 	if s.owned {
 		return s.db.Close()
 	}
+	if s.release != nil {
+		return s.release()
+	}
 	return nil
+}
+
+// shared holds the pools OpenShared opened, by database URL.
+var shared = struct {
+	mu  sync.Mutex
+	dbs map[string]*sharedDB
+}{dbs: map[string]*sharedDB{}}
+
+type sharedDB struct {
+	db   *DB
+	refs int // open stores on db
+}
+
+// OpenShared returns the store of opts.Project on the one pool this process
+// keeps for url, opening (and migrating) it on first use: a server of many
+// projects in one database holds one pool and one listener connection, not
+// one of each per project. Each store is still scoped to its project.
+// Closing a store lets go of the pool, which closes with the last store on
+// it. Options other than Project come from the call that opened the pool.
+func OpenShared(ctx context.Context, url string, opts Options) (*Store, error) {
+	if err := checkName(opts.Project); err != nil {
+		return nil, err
+	}
+	shared.mu.Lock()
+	sd := shared.dbs[url]
+	if sd == nil {
+		db, err := OpenDB(ctx, url, opts)
+		if err != nil {
+			shared.mu.Unlock()
+			return nil, err
+		}
+		sd = &sharedDB{db: db}
+		shared.dbs[url] = sd
+	}
+	sd.refs++
+	shared.mu.Unlock()
+	release := func() error {
+		shared.mu.Lock()
+		defer shared.mu.Unlock()
+		if sd.refs--; sd.refs > 0 {
+			return nil
+		}
+		if shared.dbs[url] == sd {
+			delete(shared.dbs, url)
+		}
+		return sd.db.Close()
+	}
+	s, err := sd.db.Project(ctx, opts.Project)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	s.release = release
+	return s, nil
 }
 
 // View implements store.Store.
@@ -243,6 +316,8 @@ func fault(err error) error {
 	}
 	var problem, fix string
 	switch pgCode(err) {
+	case "55P03", "40P01", "40001": // lock_not_available (lock_timeout), deadlock_detected, serialization_failure
+		return fmt.Errorf("%w (%v)", store.ErrBusy, err)
 	case "53100": // disk_full
 		problem = "the PostgreSQL server's disk is full; nothing was written"
 		fix = "ask its operator to free space, then retry"
@@ -280,7 +355,7 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin string, 
 	} else if _, err := c.Exec(ctx, begin); err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	x := &txn{tx: tc, p: s.project}
+	x := &txn{tx: tc, p: s.project, snapshot: lazy}
 	done := false
 	defer func() {
 		if !done && tc.pending == nil {
