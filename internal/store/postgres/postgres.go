@@ -38,6 +38,10 @@ const (
 	notifyChannel = "cairn_changes"
 )
 
+// writeSlots is how many of a store's writers may hold a pooled connection
+// at once (see Update).
+const writeSlots = 2
+
 // Options tune Open.
 type Options struct {
 	// Project names the project to serve; a name not seen before is created.
@@ -120,7 +124,7 @@ func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
 	if err := db.pool.QueryRow(ctx, `SELECT id FROM projects WHERE name = $1`, name).Scan(&id); err != nil {
 		return nil, fmt.Errorf("read project %q: %w", name, err)
 	}
-	st := &Store{db: db, project: id, name: name,
+	st := &Store{db: db, project: id, name: name, writer: make(chan struct{}, writeSlots),
 		// Simple-protocol text (several statements, no parameters): the
 		// project id is an integer from the database, formatted here.
 		beginWrite: fmt.Sprintf("BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(%d, %d)", lockSpace, id),
@@ -164,6 +168,8 @@ type Store struct {
 	// The statements that open a write, and that record a change with
 	// COMMIT (Project).
 	beginWrite, bump string
+
+	writer chan struct{} // a slot for each of this store's writers holding a connection (Update)
 
 	mu     sync.Mutex
 	closed bool
@@ -285,7 +291,21 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 // Update implements store.Store. It takes the project's lock before fn
 // runs (BEGIN and the lock in one round trip), so the lock is held from
 // the transaction's start even while fn has yet to run a statement.
+//
+// This store's writers first queue among themselves, without a connection,
+// so that at most writeSlots of them hold one: were each to take a pooled
+// connection and wait on the lock there, a few writers of a busy project
+// would hold the whole pool while they wait, and reads (which need no lock)
+// would wait behind them. Two slots: the writer at work, and the next one
+// waiting on the lock with its connection in hand, so that the lock passes
+// without a wait for the pool.
 func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
+	select {
+	case s.writer <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.writer }()
 	return fault(s.run(ctx, fn, s.beginWrite, false))
 }
 
