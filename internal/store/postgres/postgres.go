@@ -314,11 +314,23 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 // would wait behind them. Two slots: the writer at work, and the next one
 // waiting on the lock with its connection in hand, so that the lock passes
 // without a wait for the pool.
+//
+// The wait in that queue is bounded like the wait on the lock: past the
+// lock timeout the write fails with store.ErrBusy, changing nothing.
 func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	select {
 	case s.writer <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
+	default:
+		t := time.NewTimer(s.db.lockTimeout)
+		select {
+		case s.writer <- struct{}{}:
+			t.Stop()
+		case <-t.C:
+			return fmt.Errorf("%w (other writers of this project in this process held it for %s)", store.ErrBusy, s.db.lockTimeout)
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
 	}
 	defer func() { <-s.writer }()
 	return fault(s.run(ctx, fn, s.beginWrite, false))
