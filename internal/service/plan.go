@@ -751,12 +751,21 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 // since the cached board, so writes (this process's or another's) cost a
 // reader little. Readers of the cached board never wait for a refresh.
 //
+// On a store whose transactions offer snapshotVersion (PostgreSQL), the
+// version and the changes are read in the caller's own transaction (see
+// boardIn). Elsewhere refreshes run one at a time (sharedBoard).
+func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
+	b, _, err := p.boardAndClaims(ctx, "")
+	return b, err
+}
+
+// sharedBoard is Board on a store that offers no snapshotVersion.
 // Refreshes run one at a time. Callers that find the board stale while one
 // runs join the next refresh, which reads the version only once it starts
 // (after they joined): under a steady stream of writes a caller waits for
 // at most the running refresh and its own, not for one refresh per caller
 // queued ahead of it.
-func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
+func (p *Plan) sharedBoard(ctx context.Context) (*task.Board, error) {
 	v, err := p.store.Version(ctx)
 	if err != nil {
 		return nil, err
@@ -783,10 +792,11 @@ func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 	}
 }
 
-// boardAndClaims returns the board and the test for tasks other agents
-// hold (heldByOthers). On a store whose transactions offer snapshotVersion
-// and planChanges both come from one transaction: one connection, and no
-// waiting on a refresh another caller runs.
+// boardAndClaims returns the board (see Board) and the test for tasks
+// other agents hold (heldByOthers; nil for no agent). On a store whose
+// transactions offer snapshotVersion and planChanges both come from one
+// transaction: one connection, and no waiting on a refresh another caller
+// runs.
 func (p *Plan) boardAndClaims(ctx context.Context, agent string) (*task.Board, func(task.ID) bool, error) {
 	if p.snapshots.Load() >= 0 {
 		var (
@@ -810,7 +820,7 @@ func (p *Plan) boardAndClaims(ctx context.Context, agent string) (*task.Board, f
 		}
 		p.snapshots.Store(-1)
 	}
-	b, err := p.Board(ctx)
+	b, err := p.sharedBoard(ctx)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -259,6 +259,9 @@ func TestBoardRefreshesShared(t *testing.T) {
 	if _, err := plan.Create(ctx, service.NewTask{Title: "a"}); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := plan.Board(ctx); err != nil {
+		t.Fatal(err)
+	}
 	gate := make(chan struct{})
 	cs.gate.Store(&gate)
 	before := cs.views.Load()

@@ -16,27 +16,31 @@ import (
 // so another process's change shows within a fraction of a second.
 var ChangePoll = 200 * time.Millisecond
 
+// ChangeBackstop is how often Changes reads the version of a store that
+// tells it of commits (a store.Watcher) all the same: should the
+// notifications stop (a listener that cannot reconnect, a connection
+// pooler that drops LISTEN), changes still show, late.
+var ChangeBackstop = 5 * time.Second
+
 // Changes returns a channel that receives the store's version after every
 // committed change to the project, by this process or another, until ctx
 // ends. Values are coalesced: one receive may stand for many changes. A
 // store.Watcher (PostgreSQL's LISTEN/NOTIFY, SQLite's one data_version
-// poller per open store) wakes it; a store that is not one is polled every
-// ChangePoll. The first value is the version when Changes was called, so a
-// caller that (re)connects always catches up.
+// poller per open store) wakes it, with a read every ChangeBackstop as a
+// backstop; a store that is not one is polled every ChangePoll. The first
+// value is the version when Changes was called, so a caller that
+// (re)connects always catches up.
 func (s *Set) Changes(ctx context.Context) <-chan uint64 {
 	st := s.Plan.store
 	out := make(chan uint64, 1)
-	var (
-		wake <-chan struct{}
-		tick <-chan time.Time
-	)
+	var wake <-chan struct{}
+	every := ChangePoll
 	if w, ok := st.(store.Watcher); ok {
-		wake = w.Watch(ctx)
-	} else {
-		t := time.NewTicker(ChangePoll)
-		tick = t.C
-		context.AfterFunc(ctx, t.Stop)
+		wake, every = w.Watch(ctx), ChangeBackstop
 	}
+	t := time.NewTicker(every)
+	context.AfterFunc(ctx, t.Stop)
+	tick := t.C
 	go func() {
 		defer close(out)
 		var last uint64

@@ -83,3 +83,37 @@ func testChanges(t *testing.T, s, other store.Store) {
 	for range ch { // drains, then closes
 	}
 }
+
+// deafStore is a store.Watcher whose notifications never come, as behind a
+// connection pooler that drops LISTEN.
+type deafStore struct{ store.Store }
+
+func (deafStore) Watch(context.Context) <-chan struct{} { return make(chan struct{}) }
+
+// TestChangesBackstop: when a Watcher's notifications stop, the feed still
+// tells of a change, by its backstop read of the version.
+func TestChangesBackstop(t *testing.T) {
+	defer func(d time.Duration) { service.ChangeBackstop = d }(service.ChangeBackstop)
+	service.ChangeBackstop = 20 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	path := filepath.Join(t.TempDir(), "cairn.db")
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ch := service.NewSet(deafStore{s}, service.MemoryOptions{}, nil).Changes(ctx)
+	first := <-ch
+	if _, err := service.NewPlan(s).Create(ctx, service.NewTask{Title: "unheard"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case v := <-ch:
+		if v == first {
+			t.Fatalf("the feed sent the old version %d again", v)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a change went untold while the store's notifications were silent")
+	}
+}

@@ -40,6 +40,10 @@ const (
 	notifyChannel = "cairn_changes"
 )
 
+// writeSlots is how many of a store's writers may hold a pooled connection
+// at once (see Update).
+const writeSlots = 2
+
 // Options tune Open.
 type Options struct {
 	// Project names the project to serve; a name not seen before is created.
@@ -127,7 +131,7 @@ func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
 	if err := db.pool.QueryRow(ctx, `SELECT id FROM projects WHERE name = $1`, name).Scan(&id); err != nil {
 		return nil, fmt.Errorf("read project %q: %w", name, err)
 	}
-	st := &Store{db: db, project: id, name: name,
+	st := &Store{db: db, project: id, name: name, writer: make(chan struct{}, writeSlots),
 		// Simple-protocol text (several statements, no parameters): the
 		// project id is an integer from the database, formatted here.
 		// The lock timeout bounds the wait for another writer (the
@@ -179,6 +183,8 @@ type Store struct {
 	// The statements that open a write, and that record a change with
 	// COMMIT (Project).
 	beginWrite, beginWait, bump string
+
+	writer chan struct{} // a slot for each of this store's writers holding a connection (Update)
 
 	mu     sync.Mutex
 	closed bool
@@ -300,7 +306,33 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 // Update implements store.Store. It takes the project's lock before fn
 // runs (BEGIN and the lock in one round trip), so the lock is held from
 // the transaction's start even while fn has yet to run a statement.
+//
+// This store's writers first queue among themselves, without a connection,
+// so that at most writeSlots of them hold one: were each to take a pooled
+// connection and wait on the lock there, a few writers of a busy project
+// would hold the whole pool while they wait, and reads (which need no lock)
+// would wait behind them. Two slots: the writer at work, and the next one
+// waiting on the lock with its connection in hand, so that the lock passes
+// without a wait for the pool.
+//
+// The wait in that queue is bounded like the wait on the lock: past the
+// lock timeout the write fails with store.ErrBusy, changing nothing.
 func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
+	select {
+	case s.writer <- struct{}{}:
+	default:
+		t := time.NewTimer(s.db.lockTimeout)
+		select {
+		case s.writer <- struct{}{}:
+			t.Stop()
+		case <-t.C:
+			return fmt.Errorf("%w (other writers of this project in this process held it for %s)", store.ErrBusy, s.db.lockTimeout)
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
+	}
+	defer func() { <-s.writer }()
 	return fault(s.run(ctx, fn, s.beginWrite, false))
 }
 

@@ -148,3 +148,55 @@ func TestMemoryWritesNoTsvector(t *testing.T) {
 		t.Errorf("memory_entries still has tsvector columns %v, written on every memory write and read by nothing", cols)
 	}
 }
+
+// TestWritersDoNotHoldThePool: while one write holds the project's lock,
+// at most one more of the store's writers waits with a pooled connection
+// (the rest wait without), so a read still gets one: with three
+// connections, the writer at work, the next writer, and one free. Before,
+// each waiting writer held a connection while it waited on the lock, and
+// the read waited behind them all.
+func TestWritersDoNotHoldThePool(t *testing.T) {
+	ctx := context.Background()
+	s, err := postgres.Open(ctx, pgtest.URL(t), postgres.Options{Project: pgtest.Project(t), MaxConns: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	createTask(t, s, "seed")
+	holding, release := make(chan struct{}), make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		err := s.Update(ctx, func(tx store.Tx) error {
+			if _, err := tx.Tasks(ctx); err != nil {
+				return err
+			}
+			close(holding)
+			<-release
+			return nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	<-holding
+	for i := range 3 {
+		wg.Go(func() { createTask(t, s, fmt.Sprint("queued ", i)) })
+	}
+	time.Sleep(200 * time.Millisecond) // the queued writers are waiting by now
+	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var n int
+	err = s.View(rctx, func(tx store.Tx) (err error) { n, err = tx.CountTasks(rctx); return err })
+	close(release)
+	wg.Wait()
+	if err != nil {
+		t.Fatalf("a read while writers queue for the lock: %v", err)
+	}
+	if n != 1 {
+		t.Errorf("the read saw %d tasks, want the 1 committed before the writers", n)
+	}
+	var all []task.Task
+	if err := s.View(ctx, func(tx store.Tx) (err error) { all, err = tx.Tasks(ctx); return err }); err != nil || len(all) != 4 {
+		t.Errorf("after the writers: %v %v, want 4 tasks", titlesOf(all), err)
+	}
+}
