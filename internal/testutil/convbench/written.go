@@ -35,7 +35,7 @@ var writtenFS embed.FS
 // would ask them, labelled with the turns that answer.
 //
 // How a turn is stored, as a client recording a conversation through the
-// memory tools would store it: one observation per turn, added in order
+// memory tools would store it: one observation (type insight) per turn, added in order
 // one after another (so its created time is the moment of recording,
 // seconds after the turn before; the tools cannot backdate), content
 // "Speaker: words said" with photos described in brackets as the chat
