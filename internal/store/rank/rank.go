@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 )
@@ -48,8 +49,10 @@ var (
 	BodyWeight  = 1.0
 	TagWeight   = 1.0
 	// ContextWeight is the weight of the words of the entry before, in
-	// the same conversation (see Analyze).
+	// the same conversation (see Context); ContextDecay multiplies it for
+	// each turn further back.
 	ContextWeight = 0.3
+	ContextDecay  = 0.5
 )
 
 // Budgets: postings a search reads at most (in impact order), and
@@ -72,34 +75,111 @@ type Doc struct {
 // and still be read as its reply.
 const ContextGap = 10 * time.Minute
 
-// Context is what Analyze indexes of prev, the entry recorded just before
-// e: its body when it asks a question ("Where did you go last week?"), both
-// have the same session (or neither has one) and e came within
-// ContextGap, so the turn that answers a question in a conversation stored
-// turn by turn is found by the question's words; otherwise nothing, so
-// notes recorded one after another stay apart.
-func Context(e, prev memory.Entry) string {
-	if prev.ID == 0 || prev.SessionID != e.SessionID || !strings.Contains(prev.Content, "?") ||
-		e.CreatedAt.Before(prev.CreatedAt) || e.CreatedAt.Sub(prev.CreatedAt) > ContextGap {
+// ContextDepth is how many turns back a conversation's context reaches.
+const ContextDepth = 2
+
+// Context is what Analyze indexes of the entries recorded just before e
+// (prev, newest first, up to ContextDepth): the bodies of those in the
+// same conversation as e, nearest first, so a turn is found by the words
+// of the turns it answers. Entries are in one conversation when each has
+// the same session as the next (or neither has one), came within
+// ContextGap of it, and
+//
+//   - the one just before e asks a question ("Where did you go last
+//     week?"): e is read as its answer; or
+//   - they are turns of a dialogue: each body starts with its speaker
+//     ("Leo: ..."; see Speaker) and at least two speakers take part among
+//     e and the turns before it. Then the turn two back is context too
+//     (at ContextDecay less): "Also! Jonah proposed!!", "When??",
+//     "Saturday, up on the Downs" answers the first.
+//
+// Anything else gives nothing, so notes recorded one after another stay
+// apart, including notes that start with a label ("Decision: ...",
+// "Decision: ...") or in capitals ("TODO: ...").
+func Context(e memory.Entry, prev ...memory.Entry) []string {
+	// The turns before that are in e's conversation by session and time.
+	chain := prev[:0:0]
+	cur := e
+	for _, p := range prev[:min(len(prev), ContextDepth)] {
+		if p.ID == 0 || p.SessionID != cur.SessionID ||
+			cur.CreatedAt.Before(p.CreatedAt) || cur.CreatedAt.Sub(p.CreatedAt) > ContextGap {
+			break
+		}
+		chain = append(chain, p)
+		cur = p
+	}
+	// A dialogue: e and the turns before it have speakers, two or more.
+	speakers := map[string]bool{}
+	var turns []string
+	if sp := Speaker(e.Content); sp != "" {
+		speakers[sp] = true
+		for _, p := range chain {
+			sp := Speaker(p.Content)
+			if sp == "" {
+				break
+			}
+			speakers[sp] = true
+			turns = append(turns, p.Content)
+		}
+	}
+	if len(speakers) >= 2 {
+		return turns
+	}
+	if len(chain) > 0 && strings.Contains(chain[0].Content, "?") {
+		return []string{chain[0].Content}
+	}
+	return nil
+}
+
+// Speaker is the name a turn of a conversation starts with ("Leo: ..."):
+// one or two capitalised words (not all capitals, which is how notes are
+// labelled: "TODO:", "NB:") followed by a colon and a space; "" if none.
+func Speaker(content string) string {
+	name, _, ok := strings.Cut(content, ": ")
+	if !ok || len(name) > 40 {
 		return ""
 	}
-	return prev.Content
+	ws := strings.Fields(name)
+	if len(ws) == 0 || len(ws) > 2 {
+		return ""
+	}
+	for _, w := range ws {
+		r := []rune(w)
+		if !unicode.IsUpper(r[0]) || len(r) < 2 || strings.ToUpper(w) == w {
+			return ""
+		}
+		for _, c := range r[1:] {
+			if !unicode.IsLetter(c) && c != '\'' && c != '-' && c != '.' {
+				return ""
+			}
+		}
+	}
+	return name
 }
 
 // Analyze indexes an entry's title, body and tags, and before: the
-// body of the entry just before it in the same conversation, at
-// ContextWeight, so a reply is found by the words of the question it
+// bodies of the turns before it in the same conversation, nearest first
+// (see Context), the nearest at ContextWeight and each further one at
+// ContextDecay less, so a reply is found by the words of the turns it
 // answers.
-func Analyze(title, body string, tags []string, before string) Doc {
+func Analyze(title, body string, tags []string, before ...string) Doc {
 	d := Doc{TF: map[string]float64{}}
 	for _, f := range []struct {
 		text string
 		w    float64
-	}{{title, TitleWeight}, {body, BodyWeight}, {strings.Join(tags, " "), TagWeight}, {before, ContextWeight}} {
+	}{{title, TitleWeight}, {body, BodyWeight}, {strings.Join(tags, " "), TagWeight}} {
 		for _, t := range memory.Tokens(f.text) {
 			d.TF[t] += f.w
 			d.Len += f.w
 		}
+	}
+	w := ContextWeight
+	for _, text := range before {
+		for _, t := range memory.Tokens(text) {
+			d.TF[t] += w
+			d.Len += w
+		}
+		w *= ContextDecay
 	}
 	return d
 }
