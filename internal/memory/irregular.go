@@ -30,3 +30,19 @@ func init() {
 		}
 	}
 }
+
+// Irregular plurals, and the words for close family that people use
+// interchangeably ("my nana", "her grandmother"), are indexed and searched
+// as one word, so "Leo's grandmother" finds "my grandma is coming over".
+// "nan" is left out: it is also NaN.
+func init() {
+	for _, l := range strings.Split(`child children kid kids|man men|woman women|foot feet|tooth teeth|mouse mice|
+		wife wives|grandma grandmother grandmothers granny grannies gran nana grandmas|
+		grandpa grandfather grandfathers grandad granddad grandpas|mum mother mothers mom mommy mummy mums moms|
+		dad father fathers daddy dads`, "|") {
+		f := strings.Fields(l)
+		for _, w := range f[1:] {
+			irregular[w] = f[0]
+		}
+	}
+}
