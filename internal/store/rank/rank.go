@@ -131,10 +131,17 @@ func Context(e memory.Entry, prev ...memory.Entry) []string {
 	return nil
 }
 
-// Speaker is the name a turn of a conversation starts with ("Leo: ..."):
-// one or two capitalised words (not all capitals, which is how notes are
+// Speaker is the name a turn of a conversation starts with ("Leo: ...",
+// or after a time in brackets: "[1:56 pm, 8 May 2023] Leo: ..."): one or
+// two capitalised words (not all capitals, which is how notes are
 // labelled: "TODO:", "NB:") followed by a colon and a space; "" if none.
 func Speaker(content string) string {
+	content = strings.TrimSpace(content)
+	if strings.HasPrefix(content, "[") {
+		if _, rest, ok := strings.Cut(content, "]"); ok {
+			content = strings.TrimSpace(rest)
+		}
+	}
 	name, _, ok := strings.Cut(content, ": ")
 	if !ok || len(name) > 40 {
 		return ""

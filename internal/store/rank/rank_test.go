@@ -265,7 +265,7 @@ func TestContext(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{"Leo: hi": "Leo", "Mary Ann: hi": "Mary Ann", "O'Neil: hi": "O'Neil",
-		"TODO: x": "", "note: x": "", "See http://x": "", "Why: because: x": "Why", "A: x": "", "Three Word Name: x": ""} {
+		"TODO: x": "", "note: x": "", "[1:56 pm, 8 May 2023] Leo: hi": "Leo", "[x] y": "", "[photo] Leo said": "", "See http://x": "", "Why: because: x": "Why", "A: x": "", "Three Word Name: x": ""} {
 		if got := Speaker(in); got != want {
 			t.Errorf("Speaker(%q) = %q, want %q", in, got, want)
 		}
