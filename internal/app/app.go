@@ -168,7 +168,8 @@ func openStore(ctx context.Context, cfg Config, root string) (store.Store, error
 		url = os.Getenv(EnvDatabaseURL)
 	}
 	if url != "" {
-		return postgres.Open(ctx, url, postgres.Options{Project: DatabaseProject(cfg, root)})
+		// One pool per database for all the projects this process serves.
+		return postgres.OpenShared(ctx, url, postgres.Options{Project: DatabaseProject(cfg, root)})
 	}
 	if _, err := project.Init(root); err != nil {
 		return nil, err

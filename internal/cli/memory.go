@@ -163,7 +163,14 @@ func memoryImportCmd() *cobra.Command {
 					return err
 				}
 				w := cmd.OutOrStdout()
-				fmt.Fprintf(w, "Imported from %s: %d added, %d updated, %d unchanged\n", d, im.Added, im.Updated, im.Unchanged)
+				fmt.Fprintf(w, "Imported from %s: %d added, %d updated, %d unchanged", d, im.Added, im.Updated, im.Unchanged)
+				if im.Superseded > 0 {
+					fmt.Fprintf(w, ", %d marked superseded", im.Superseded)
+				}
+				fmt.Fprintln(w)
+				for _, n := range im.Notes {
+					fmt.Fprintln(w, "note: "+n)
+				}
 				if im.Redacted > 0 {
 					fmt.Fprintln(w, "redacted "+plural(im.Redacted, "private span or secret", "private spans or secrets"))
 				}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
 )
 
@@ -165,5 +167,42 @@ func waitFor(t *testing.T, ctx context.Context, cond func() bool) {
 			t.Fatal("condition not met in time")
 		case <-time.After(50 * time.Millisecond):
 		}
+	}
+}
+
+// TestPostgresLoopSubscriptionAcrossHTTP: two `cairn serve --http`
+// instances on one PostgreSQL project; a client subscribed to a loop on
+// instance A hears resources/updated when a client of instance B changes
+// the loop (B's commit NOTIFYs, A's store.Watcher hears it).
+func TestPostgresLoopSubscriptionAcrossHTTP(t *testing.T) {
+	env := []string{"CAIRN_DATABASE_URL=" + pgtest.URL(t), "CAIRN_PROJECT=" + pgtest.Project(t)}
+	a := cairntest.StartHTTP(t, cairntest.Options{Dir: cairntest.Project(t), Args: loopsOnly, Env: env})
+	b := cairntest.StartHTTP(t, cairntest.Options{Dir: cairntest.Project(t), Args: loopsOnly, Env: env})
+	got := make(chan string, 16)
+	watcher := a.Connect(cairntest.Client{Opts: &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			got <- req.Params.URI
+		},
+	}})
+	other := b.Connect(cairntest.Client{Header: http.Header{"X-Cairn-Agent": {"other"}}})
+	id := other.OK("loop_start", args{"objective": "watch me across instances", "completion_criteria": "c"}).Str("id")
+	uri := "cairn://loops/" + id
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if res, err := watcher.Session.ListResources(ctx, nil); err != nil || len(res.Resources) != 1 || res.Resources[0].URI != uri {
+		t.Fatalf("resources/list on A right after B started a loop: %v %v", res, err)
+	}
+	if err := watcher.Session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+		t.Fatal(err)
+	}
+	other.OK("loop_record", args{"id": id, "last_action": "changed through B"})
+	select {
+	case u := <-got:
+		if u != uri {
+			t.Fatalf("A notified %q, want %q", u, uri)
+		}
+	case <-ctx.Done():
+		t.Fatalf("A sent no resources/updated after B changed the loop\nA's log:\n%s", a.Log())
 	}
 }

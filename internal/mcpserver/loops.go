@@ -430,8 +430,10 @@ func (s *server) readLoop(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 }
 
 // loopWatch notices loop changes, made by this process or any other on the
-// same store, by polling the store's version; it notifies subscribers with
-// resources/updated and keeps resources/list to the loops not finished.
+// same store, through the store's change feed (service.Set.Changes: one
+// store.Watcher per open store, not a poll per server or session); it
+// notifies subscribers with resources/updated and keeps resources/list to
+// the loops not finished.
 type loopWatch struct {
 	s   *server
 	srv *mcp.Server
@@ -445,26 +447,51 @@ type loopWatch struct {
 	primed  bool
 }
 
-// loopPoll is how often another process's changes are looked for: a read of
-// PRAGMA data_version, cheap enough to do often.
-const loopPoll = 200 * time.Millisecond
+// loopRetry is how often the watcher tries again to reach a project it
+// could not open (stdio opens it lazily, and may find none yet).
+const loopRetry = time.Second
+
+// loopCheckGap is the least time between two looks at the loops: under a
+// stream of writes, one look (every loop read) stands for all the changes
+// that came in the meantime.
+const loopCheckGap = 25 * time.Millisecond
 
 func newLoopWatch(s *server, srv *mcp.Server) *loopWatch {
 	return &loopWatch{s: s, srv: srv, kick: make(chan struct{}, 1), seen: map[task.ID]time.Time{}, listed: map[task.ID]bool{}}
 }
 
 func (w *loopWatch) run(ctx context.Context) {
-	t := time.NewTicker(loopPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-w.kick:
+	for ctx.Err() == nil {
+		svc, err := w.s.opts.Services(ctx)
+		if err != nil {
+			w.s.log.Debug("loop watch: no project yet", "error", err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(loopRetry):
+			case <-w.kick:
+			}
+			continue
 		}
-		if err := w.check(ctx); err != nil && ctx.Err() == nil {
-			w.s.log.Debug("loop watch", "error", err)
+		changes := svc.Changes(ctx)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case _, ok := <-changes:
+				if !ok {
+					return
+				}
+			case <-w.kick:
+			}
+			if err := w.check(ctx); err != nil && ctx.Err() == nil {
+				w.s.log.Debug("loop watch", "error", err)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(loopCheckGap):
+			}
 		}
 	}
 }

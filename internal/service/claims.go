@@ -74,11 +74,20 @@ func (p *Plan) heldByOthers(ctx context.Context, agent string) (func(task.ID) bo
 	if agent == "" {
 		return nil, nil
 	}
-	var claims map[task.ID]task.Claim
+	var skip func(task.ID) bool
 	err := p.store.View(ctx, func(tx store.Tx) (err error) {
-		claims, err = tx.Claims(ctx, p.now())
+		skip, err = p.heldByOthersIn(ctx, tx, agent)
 		return err
 	})
+	return skip, err
+}
+
+// heldByOthersIn is heldByOthers in a transaction.
+func (p *Plan) heldByOthersIn(ctx context.Context, tx store.Tx, agent string) (func(task.ID) bool, error) {
+	if agent == "" {
+		return nil, nil
+	}
+	claims, err := tx.Claims(ctx, p.now())
 	if err != nil || len(claims) == 0 {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package service
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,9 +28,27 @@ type Exported struct {
 // .cairn/memory) as one Markdown file each, for review in pull requests.
 // Files are rewritten only when their content changed, atomically.
 func (m *Memory) Export(ctx context.Context, dir string) (Exported, error) {
-	var es []memory.Entry
+	var (
+		es  []memory.Entry
+		uid = map[memory.ID]string{} // the uids of the entries that replaced exported ones
+	)
 	err := m.store.View(ctx, func(tx store.Tx) (err error) {
-		es, _, err = tx.SelectMemories(ctx, store.MemorySelector{Types: memory.Exported})
+		if es, _, err = tx.SelectMemories(ctx, store.MemorySelector{Types: memory.Exported}); err != nil {
+			return err
+		}
+		var by []memory.ID
+		for _, e := range es {
+			if e.SupersededBy != 0 {
+				by = append(by, e.SupersededBy)
+			}
+		}
+		if len(by) == 0 {
+			return nil
+		}
+		bs, err := tx.Memories(ctx, by)
+		for _, b := range bs {
+			uid[b.ID] = b.UID
+		}
 		return err
 	})
 	if err != nil {
@@ -41,7 +60,7 @@ func (m *Memory) Export(ctx context.Context, dir string) (Exported, error) {
 	}
 	keep := make(map[string]bool, len(es))
 	for _, e := range es {
-		b, err := memory.MarshalFile(e)
+		b, err := memory.MarshalFile(memory.File{Entry: e, SupersededBy: uid[e.SupersededBy]})
 		if err != nil {
 			return out, fmt.Errorf("export %s: %w", e.ID, err)
 		}
@@ -133,19 +152,28 @@ func writeAtomic(path string, b []byte) error {
 // Imported is what an import did.
 type Imported struct {
 	Added, Updated, Unchanged int
+	Superseded                int // entries marked replaced, as their files say
 	Redacted                  int
 	Problems                  []string // files skipped, with why
+	Notes                     []string // files imported, but a supersession they name was not applied, with why
 }
 
 // Import merges the exported files under dir into memory by uid: a new uid
 // is added, a known one updated when the file is newer, a mistake already
-// known under another uid counted rather than duplicated. Everything is one
+// known under another uid counted rather than duplicated. A file's
+// superseded_by marks its entry replaced by the entry with that uid (in
+// memory or among the files); supersession only travels forward: a file
+// without one never brings back an entry replaced here. Everything is one
 // transaction: a failure changes nothing. Unreadable files are skipped and
 // reported.
 func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
+	type file struct {
+		rel string
+		memory.File
+	}
 	var (
 		out   Imported
-		files []memory.Entry
+		files []file
 	)
 	if err := noSymlinks(dir, ""); err != nil {
 		return out, fmt.Errorf("import memory: %w", err)
@@ -169,13 +197,13 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 			out.Problems = append(out.Problems, rel+": "+err.Error())
 			return nil
 		}
-		e, err := memory.ParseFile(b)
+		f, err := memory.ParseFile(b)
 		if err != nil {
 			out.Problems = append(out.Problems, rel+": "+err.Error())
 			return nil
 		}
-		out.Redacted += redact(&e)
-		files = append(files, e)
+		out.Redacted += redact(&f.Entry)
+		files = append(files, file{rel: filepath.ToSlash(rel), File: f})
 		return nil
 	})
 	if err != nil {
@@ -186,7 +214,11 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 	}
 	var added []memory.Entry
 	err = m.store.Update(ctx, func(tx store.Tx) error {
-		for _, e := range files {
+		added, out.Notes = nil, nil // a retried transaction starts over
+		out.Added, out.Updated, out.Unchanged, out.Superseded = 0, 0, 0, 0
+		merged := map[string]string{} // a file's uid -> the uid its mistake was counted on
+		for _, f := range files {
+			e := f.Entry
 			old, ok, err := tx.MemoryByUID(ctx, e.UID)
 			if err != nil {
 				return err
@@ -196,6 +228,7 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 					return err
 				}
 				if ok {
+					merged[e.UID] = old.UID
 					e.UID = old.UID
 				}
 			}
@@ -218,6 +251,21 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 				out.Updated++
 			}
 		}
+		for _, f := range files {
+			if f.SupersededBy == "" {
+				continue
+			}
+			applied, note, err := linkImported(ctx, tx, cmp.Or(merged[f.Entry.UID], f.Entry.UID), cmp.Or(merged[f.SupersededBy], f.SupersededBy))
+			if err != nil {
+				return err
+			}
+			if note != "" {
+				out.Notes = append(out.Notes, f.rel+": "+note)
+			}
+			if applied {
+				out.Superseded++
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -227,10 +275,40 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 	return out, nil
 }
 
+// linkImported marks the entry with uid old replaced by the entry with uid
+// by, as an imported file says, and reports whether it did so now. A note
+// says why it did not (the entry is imported all the same).
+func linkImported(ctx context.Context, tx store.Tx, old, by string) (applied bool, note string, err error) {
+	o, _, err := tx.MemoryByUID(ctx, old)
+	if err != nil {
+		return false, "", err
+	}
+	b, ok, err := tx.MemoryByUID(ctx, by)
+	if err != nil {
+		return false, "", err
+	}
+	switch {
+	case !ok:
+		return false, fmt.Sprintf("superseded_by %s names no entry in memory or in the files; imported as current", by), nil
+	case o.SupersededBy == b.ID:
+		return false, "", nil
+	case o.SupersededBy != 0:
+		return false, fmt.Sprintf("superseded_by %s not applied: %s was already replaced here by %s", by, o.ID, o.SupersededBy), nil
+	}
+	if err := supersede(ctx, tx, b, o.ID); err != nil {
+		var fe *problem.FieldError
+		if errors.As(err, &fe) {
+			return false, fmt.Sprintf("superseded_by %s not applied: %s", by, fe.Problem), nil
+		}
+		return false, "", err
+	}
+	return true, "", nil
+}
+
 // sameEntry reports whether a file says nothing new about an entry.
 func sameEntry(a, b memory.Entry) bool {
-	fa, _ := memory.MarshalFile(a)
+	fa, _ := memory.MarshalFile(memory.File{Entry: a})
 	b.UpdatedAt, b.CreatedAt = a.UpdatedAt, a.CreatedAt
-	fb, _ := memory.MarshalFile(b)
+	fb, _ := memory.MarshalFile(memory.File{Entry: b})
 	return bytes.Equal(fa, fb)
 }

@@ -125,3 +125,68 @@ func TestScrubReachesEveryString(t *testing.T) {
 		t.Fatal("ordinary text changed")
 	}
 }
+
+// TestSupersessionTravelsInFiles: an export records which entry replaced
+// which by uid, and an import into another store marks the same entry
+// superseded (hidden from search), once; a file naming an unknown uid, or a
+// pair of files that would make the chain loop, is imported with a note
+// rather than linked; a file naming itself is skipped.
+func TestSupersessionTravelsInFiles(t *testing.T) {
+	ctx := context.Background()
+	a := service.NewMemory(openStore(t), service.MemoryOptions{})
+	old, err := a.Add(ctx, "x", memory.Entry{Type: memory.Decision, Title: "store sessions in redis", Content: "redis holds sessions"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nu, err := a.Record(ctx, "x", service.AddRequest{Entry: memory.Entry{Type: memory.Decision, Title: "store sessions in postgres",
+		Content: "postgres holds sessions"}, Supersedes: old.Entry.ID.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "memory")
+	if _, err := a.Export(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "decisions", old.Entry.UID+".md"))
+	if !strings.Contains(string(b), "superseded_by: "+nu.Entry.UID+"\n") {
+		t.Fatalf("the replaced decision's file does not name its replacement:\n%s", b)
+	}
+
+	m := service.NewMemory(openStore(t), service.MemoryOptions{})
+	im, err := m.Import(ctx, dir)
+	if err != nil || im.Added != 2 || im.Superseded != 1 || len(im.Notes)+len(im.Problems) != 0 {
+		t.Fatalf("import: %+v %v", im, err)
+	}
+	res, err := m.Search(ctx, service.SearchQuery{Text: "where are sessions stored"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 1 || res.Hits[0].Title != nu.Entry.Title {
+		t.Fatalf("search after import lists %+v, want only the replacement", res.Hits)
+	}
+	if im, err := m.Import(ctx, dir); err != nil || im.Unchanged != 2 || im.Superseded != 0 || len(im.Notes) != 0 {
+		t.Fatalf("second import: %+v %v", im, err)
+	}
+
+	// Hand-edited files: an unknown uid, a loop, and the entry itself.
+	bad := filepath.Join(t.TempDir(), "memory")
+	os.MkdirAll(filepath.Join(bad, "conventions"), 0o755)
+	write := func(uid, by string) {
+		f := "---\nuid: " + uid + "\ntype: convention\ntitle: rule " + uid + "\nsuperseded_by: " + by +
+			"\ncreated: 2026-01-02T03:04:05Z\n---\nbody\n"
+		os.WriteFile(filepath.Join(bad, "conventions", uid+".md"), []byte(f), 0o644)
+	}
+	write("aaaaaaaa01", "zzzzzzzz99")
+	write("bbbbbbbb02", "cccccccc03")
+	write("cccccccc03", "bbbbbbbb02")
+	write("dddddddd04", "dddddddd04")
+	im, err = m.Import(ctx, bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(im.Notes, "\n")
+	if im.Added != 3 || im.Superseded != 1 || len(im.Notes) != 2 || !strings.Contains(notes, "zzzzzzzz99 names no entry") ||
+		!strings.Contains(notes, "loop") || len(im.Problems) != 1 || !strings.Contains(im.Problems[0], "names the entry itself") {
+		t.Fatalf("import of hand-edited links: %+v", im)
+	}
+}

@@ -23,6 +23,11 @@ type Plan struct {
 
 	cache atomic.Pointer[boardCache] // the latest board; nil until the first
 	load  sync.Mutex                 // held while refreshing the cache: one refresh at a time
+	mu    sync.Mutex                 // guards next
+	next  *refresh                   // the refresh stale callers join; nil: none yet
+	// snapshots: whether the store's transactions offer snapshotVersion
+	// and planChanges (boardIn): 0 not known yet, 1 yes, -1 no.
+	snapshots atomic.Int32
 }
 
 // boardCache is a board and where it stands: the store version read before
@@ -43,6 +48,15 @@ type planChanges interface {
 	// when since is 0, or when the store cannot tell), and the revision
 	// they bring the board to.
 	PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error)
+}
+
+// snapshotVersion is offered by a store whose transactions can read the
+// store's version as of their snapshot (the PostgreSQL store's can, with
+// the plan revision, in one round trip), a version that only grows: a
+// board is then brought up to date inside the caller's own transaction
+// (see boardIn), with no second connection and no wait on other callers.
+type snapshotVersion interface {
+	SnapshotVersion(ctx context.Context) (uint64, error)
 }
 
 // NewPlan returns the plan service over s.
@@ -673,6 +687,12 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 // stores that offer planChanges the refresh reads only the tasks changed
 // since the cached board, so writes (this process's or another's) cost a
 // reader little. Readers of the cached board never wait for a refresh.
+//
+// Refreshes run one at a time. Callers that find the board stale while one
+// runs join the next refresh, which reads the version only once it starts
+// (after they joined): under a steady stream of writes a caller waits for
+// at most the running refresh and its own, not for one refresh per caller
+// queued ahead of it.
 func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 	v, err := p.store.Version(ctx)
 	if err != nil {
@@ -681,19 +701,144 @@ func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 	if c := p.cache.Load(); c != nil && c.version == v {
 		return c.board, nil
 	}
-	p.load.Lock()
-	defer p.load.Unlock()
-	// Whoever held the lock may have refreshed past v already; the version
-	// is read again so that a write after it is not missed either.
-	if v, err = p.store.Version(ctx); err != nil {
-		return nil, err
+	p.mu.Lock()
+	r, run := p.next, false
+	if r == nil {
+		r, run = &refresh{done: make(chan struct{})}, true
+		p.next = r
+	}
+	p.mu.Unlock()
+	if run {
+		// Not cancelled with this caller: others wait on the same refresh.
+		go p.refresh(context.WithoutCancel(ctx), r)
+	}
+	select {
+	case <-r.done:
+		return r.board, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// boardAndClaims returns the board and the test for tasks other agents
+// hold (heldByOthers). On a store whose transactions offer snapshotVersion
+// and planChanges both come from one transaction: one connection, and no
+// waiting on a refresh another caller runs.
+func (p *Plan) boardAndClaims(ctx context.Context, agent string) (*task.Board, func(task.ID) bool, error) {
+	if p.snapshots.Load() >= 0 {
+		var (
+			b    *task.Board
+			skip func(task.ID) bool
+			ok   bool
+		)
+		err := p.store.View(ctx, func(tx store.Tx) (err error) {
+			if b, ok, err = p.boardIn(ctx, tx); !ok || err != nil {
+				return err
+			}
+			skip, err = p.heldByOthersIn(ctx, tx, agent)
+			return err
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			p.snapshots.Store(1)
+			return b, skip, nil
+		}
+		p.snapshots.Store(-1)
+	}
+	b, err := p.Board(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	skip, err := p.heldByOthers(ctx, agent)
+	return b, skip, err
+}
+
+// boardIn returns the board as of tx's snapshot, or one newer: the cached
+// board when it is at least as new, else the cached board with the changes
+// up to the snapshot applied (and cached, unless a newer one was meanwhile).
+// ok is false, and nothing read, when tx offers no snapshotVersion or
+// planChanges.
+func (p *Plan) boardIn(ctx context.Context, tx store.Tx) (b *task.Board, ok bool, err error) {
+	sv, ok := tx.(snapshotVersion)
+	pc, ok2 := tx.(planChanges)
+	if !ok || !ok2 {
+		return nil, false, nil
+	}
+	v, err := sv.SnapshotVersion(ctx)
+	if err != nil {
+		return nil, true, err
 	}
 	old := p.cache.Load()
-	if old != nil && old.version == v {
-		return old.board, nil
+	if old != nil && old.version >= v {
+		return old.board, true, nil
 	}
-	next := &boardCache{version: v}
-	err = p.store.View(ctx, func(tx store.Tx) error {
+	var since uint64
+	if old != nil {
+		since, b = old.rev, old.board
+	}
+	c, rev, err := pc.PlanChanges(ctx, since)
+	if err != nil {
+		return nil, true, err
+	}
+	next := &boardCache{board: b.Apply(c), version: v, rev: rev}
+	p.keep(next, true)
+	return next.board, true, nil
+}
+
+// keep caches next; with monotonic versions, only if no newer board was
+// cached meanwhile.
+func (p *Plan) keep(next *boardCache, monotonic bool) {
+	if !monotonic {
+		p.cache.Store(next)
+		return
+	}
+	for {
+		cur := p.cache.Load()
+		if cur != nil && cur.version >= next.version || p.cache.CompareAndSwap(cur, next) {
+			return
+		}
+	}
+}
+
+// refresh is one board refresh and the callers waiting on it.
+type refresh struct {
+	done  chan struct{} // closed when board and err are set
+	board *task.Board
+	err   error
+}
+
+// refresh brings the cache up to date for r's callers, after the refresh
+// running before it.
+func (p *Plan) refresh(ctx context.Context, r *refresh) {
+	defer close(r.done)
+	p.load.Lock()
+	defer p.load.Unlock()
+	// From here on, callers join the next refresh: the version read below
+	// comes after every write r's callers could have seen.
+	p.mu.Lock()
+	p.next = nil
+	p.mu.Unlock()
+	old := p.cache.Load()
+	next := &boardCache{}
+	monotonic := false // versions only grow (snapshotVersion): keep the newest board
+	err := p.store.View(ctx, func(tx store.Tx) (err error) {
+		// The version is read before the snapshot's first read, or as of
+		// the snapshot: the board is at least as new as it says.
+		if sv, ok := tx.(snapshotVersion); ok {
+			monotonic = true
+			next.version, err = sv.SnapshotVersion(ctx)
+		} else {
+			next.version, err = p.store.Version(ctx)
+		}
+		if err != nil {
+			return err
+		}
+		if old != nil && (old.version == next.version || monotonic && old.version > next.version) {
+			next = old
+			return nil
+		}
 		if pc, ok := tx.(planChanges); ok {
 			var since uint64
 			if old != nil {
@@ -722,12 +867,13 @@ func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		r.err = err
+		return
 	}
-	// v was read before the snapshot: if a write landed in between, the next
-	// call sees a newer version and refreshes, so the cache is never stale.
-	p.cache.Store(next)
-	return next.board, nil
+	// If a write landed after the version was read, the next call sees a
+	// newer version and refreshes, so the cache is never stale.
+	p.keep(next, monotonic)
+	r.board = next.board
 }
 
 // NextQuery narrows the candidates for the next task: statuses (default
@@ -761,11 +907,7 @@ func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 	if f.Priorities, err = parsePriorities("priority", q.Priorities); err != nil {
 		return Recommendation{}, err
 	}
-	b, err := p.Board(ctx)
-	if err != nil {
-		return Recommendation{}, fmt.Errorf("next task: %w", err)
-	}
-	skip, err := p.heldByOthers(ctx, q.Agent)
+	b, skip, err := p.boardAndClaims(ctx, q.Agent)
 	if err != nil {
 		return Recommendation{}, fmt.Errorf("next task: %w", err)
 	}

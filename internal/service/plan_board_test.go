@@ -4,15 +4,19 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/postgres"
+	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -55,18 +59,40 @@ func fullBoard(t *testing.T, s store.Store) *task.Board {
 // deleted task is gone. At the end the cached board, refreshed change by
 // change, equals one built from scratch.
 func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		ctx := context.Background()
+		path := filepath.Join(t.TempDir(), "cairn.db")
+		s, err := sqlite.Open(ctx, path, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		other, err := sqlite.Open(ctx, path, sqlite.Options{}) // another process's handle
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		testBoardReflects(t, s, other)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		ctx := context.Background()
+		url, name := pgtest.URL(t), pgtest.Project(t)
+		s, err := postgres.Open(ctx, url, postgres.Options{Project: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		other, err := postgres.Open(ctx, url, postgres.Options{Project: name}) // another instance's pool
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		testBoardReflects(t, s, other)
+	})
+}
+
+func testBoardReflects(t *testing.T, s, other store.Store) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "cairn.db")
-	s, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	other, err := sqlite.Open(ctx, path, sqlite.Options{}) // another process's handle
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
 	plan, focus, otherPlan := service.NewPlan(s), service.NewFocus(s), service.NewPlan(other)
 	for i := range 40 {
 		in := service.NewTask{Title: fmt.Sprintf("seed %d", i)}
@@ -194,5 +220,120 @@ func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
 	readers.Wait()
 	if diff := cmp.Diff(boardView(fullBoard(t, s)), boardView(board())); diff != "" {
 		t.Errorf("the cached board differs from a fresh one (-fresh +cached):\n%s", diff)
+	}
+}
+
+// countingStore counts View calls (board refreshes) and reports a new
+// version on every read, as a store under a steady stream of writes would;
+// gate, while set, holds every View until it is closed.
+type countingStore struct {
+	store.Store
+	views   atomic.Int32
+	version atomic.Uint64
+	gate    atomic.Pointer[chan struct{}]
+}
+
+func (c *countingStore) Version(context.Context) (uint64, error) { return c.version.Add(1), nil }
+
+func (c *countingStore) View(ctx context.Context, fn func(store.Tx) error) error {
+	c.views.Add(1)
+	if g := c.gate.Load(); g != nil {
+		<-*g
+	}
+	return c.Store.View(ctx, fn)
+}
+
+// TestBoardRefreshesShared: callers that find the board stale while a
+// refresh runs share the next one, rather than each running its own in
+// turn (which, under a steady stream of writes, made the last of N callers
+// wait for N refreshes).
+func TestBoardRefreshesShared(t *testing.T) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cairn.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cs := &countingStore{Store: s}
+	plan := service.NewPlan(cs)
+	if _, err := plan.Create(ctx, service.NewTask{Title: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	gate := make(chan struct{})
+	cs.gate.Store(&gate)
+	before := cs.views.Load()
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			if b, err := plan.Board(ctx); err != nil || len(b.Tasks) != 1 {
+				t.Errorf("board: %v, %v", b, err)
+			}
+		})
+	}
+	// Let every caller reach its wait (a refresh running, the rest queued).
+	for cs.views.Load() == before {
+		runtime.Gosched()
+	}
+	time.Sleep(50 * time.Millisecond)
+	cs.gate.Store(nil)
+	close(gate)
+	wg.Wait()
+	if n := cs.views.Load() - before; n > 2 {
+		t.Errorf("10 callers of a stale board ran %d refreshes; want at most 2 (the one running and one shared by the rest)", n)
+	}
+}
+
+// tallyStore counts a store's transactions and version reads.
+type tallyStore struct {
+	store.Store
+	views, versions atomic.Int32
+}
+
+func (c *tallyStore) Version(ctx context.Context) (uint64, error) {
+	c.versions.Add(1)
+	return c.Store.Version(ctx)
+}
+
+func (c *tallyStore) View(ctx context.Context, fn func(store.Tx) error) error {
+	c.views.Add(1)
+	return c.Store.View(ctx, fn)
+}
+
+// TestNextOneTransactionOnPostgres: on PostgreSQL, get_next_task after a
+// write reads the version, the plan's changes and the claims in one
+// transaction (one pooled connection), instead of a version read, a
+// refresh other callers queue behind, and a claims read.
+func TestNextOneTransactionOnPostgres(t *testing.T) {
+	ctx := context.Background()
+	s, err := postgres.Open(ctx, pgtest.URL(t), postgres.Options{Project: pgtest.Project(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ts := &tallyStore{Store: s}
+	plan := service.NewPlan(ts)
+	for i := range 3 {
+		if _, err := plan.Create(ctx, service.NewTask{Title: fmt.Sprint("t", i)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := plan.Next(ctx, service.NextQuery{Agent: "a"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x, err := plan.Create(ctx, service.NewTask{Title: "urgent", Priority: task.PriorityCritical})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.views.Store(0)
+	ts.versions.Store(0)
+	r, err := plan.Next(ctx, service.NextQuery{Agent: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Task == nil || r.Task.ID != x.ID {
+		t.Fatalf("next after creating a critical task: %+v, want %s", r.Task, x.ID)
+	}
+	if v, n := ts.views.Load(), ts.versions.Load(); v != 1 || n != 0 {
+		t.Errorf("get_next_task after a write ran %d transactions and %d version reads; want 1 and 0", v, n)
 	}
 }

@@ -12,29 +12,33 @@ import (
 )
 
 // ChangePoll is how often Changes reads the store's version when the store
-// cannot tell it of other processes' commits (SQLite's data_version): a
-// cheap read, so another process's change shows within a fraction of a
-// second.
+// cannot tell it of commits (it implements no store.Watcher): a cheap read,
+// so another process's change shows within a fraction of a second.
 var ChangePoll = 200 * time.Millisecond
 
 // Changes returns a channel that receives the store's version after every
 // committed change to the project, by this process or another, until ctx
 // ends. Values are coalesced: one receive may stand for many changes. A
-// store that is told of commits (PostgreSQL's LISTEN/NOTIFY) wakes it at
-// once; otherwise the version is read every ChangePoll. The first value is
-// the version when Changes was called, so a caller that (re)connects always
-// catches up.
+// store.Watcher (PostgreSQL's LISTEN/NOTIFY, SQLite's one data_version
+// poller per open store) wakes it; a store that is not one is polled every
+// ChangePoll. The first value is the version when Changes was called, so a
+// caller that (re)connects always catches up.
 func (s *Set) Changes(ctx context.Context) <-chan uint64 {
 	st := s.Plan.store
 	out := make(chan uint64, 1)
-	var wake <-chan struct{}
+	var (
+		wake <-chan struct{}
+		tick <-chan time.Time
+	)
 	if w, ok := st.(store.Watcher); ok {
 		wake = w.Watch(ctx)
+	} else {
+		t := time.NewTicker(ChangePoll)
+		tick = t.C
+		context.AfterFunc(ctx, t.Stop)
 	}
 	go func() {
 		defer close(out)
-		t := time.NewTicker(ChangePoll)
-		defer t.Stop()
 		var last uint64
 		first := true
 		for {
@@ -54,7 +58,7 @@ func (s *Set) Changes(ctx context.Context) <-chan uint64 {
 			select {
 			case <-ctx.Done():
 				return
-			case <-t.C:
+			case <-tick:
 			case <-wake:
 			}
 		}

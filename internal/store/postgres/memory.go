@@ -19,18 +19,6 @@ import (
 	"github.com/cairn-dev/cairn/internal/store/rank"
 )
 
-// Memory search no longer reads the tsvector (it ranks from the postings
-// tables, see SearchMemory); the column is still written, weighing the
-// title A, tags B and the rest C, until a migration drops it.
-const tsConfig = `'english'`
-
-// ftsExpr is the entry's full-text vector from its title, tags and search
-// body, given as parameters.
-func ftsExpr(title, tags, body string) string {
-	return `setweight(to_tsvector(` + tsConfig + `, ` + title + `), 'A') || setweight(to_tsvector(` + tsConfig + `, coalesce(array_to_string(` +
-		tags + `::text[], ' '), '')), 'B') || setweight(to_tsvector(` + tsConfig + `, ` + body + `), 'C')`
-}
-
 // memColumns are memory_entries' columns as the store reads and writes
 // them (project_id and the full-text columns aside): the one list that the
 // select lists, the insert and update statements, their arguments and the
@@ -140,30 +128,26 @@ const (
 )
 
 // writeMemory renders the insert (id 0) or update of e: the written
-// columns, each a parameter, and fts computed from the same parameters.
+// columns, each a parameter.
 func (x *txn) writeMemory(e memory.Entry, id memory.ID) (string, []any) {
 	p := &params{args: []any{x.p}}
 	var names, vals []string
-	param := map[string]string{}
 	for _, c := range memColumns {
 		if c.arg == nil {
 			continue
 		}
-		ph := p.add(c.arg(e))
-		param[c.name] = ph
-		names, vals = append(names, c.name), append(vals, ph)
+		names, vals = append(names, c.name), append(vals, p.add(c.arg(e)))
 	}
-	fts := ftsExpr(param["title"], param["tags"], param["search_body"])
 	if id == 0 {
 		return `WITH nid AS (UPDATE projects SET next_memory_id = next_memory_id + 1 WHERE id = $1 RETURNING next_memory_id - 1 AS id)
-		INSERT INTO memory_entries (project_id, id, ` + strings.Join(names, ", ") + `, fts)
-		SELECT $1, nid.id, ` + strings.Join(vals, ", ") + `, ` + fts + ` FROM nid ON CONFLICT DO NOTHING RETURNING id`, p.args
+		INSERT INTO memory_entries (project_id, id, ` + strings.Join(names, ", ") + `)
+		SELECT $1, nid.id, ` + strings.Join(vals, ", ") + ` FROM nid ON CONFLICT DO NOTHING RETURNING id`, p.args
 	}
 	set := make([]string, len(names))
 	for i := range names {
 		set[i] = names[i] + " = " + vals[i]
 	}
-	return `UPDATE memory_entries SET ` + strings.Join(set, ", ") + `, fts = ` + fts +
+	return `UPDATE memory_entries SET ` + strings.Join(set, ", ") +
 		` WHERE project_id = $1 AND id = ` + p.add(int64(id)), p.args
 }
 

@@ -190,7 +190,9 @@ func TestMigratePlaceholderMissed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := append(append(append([]migration{}, ms[:2]...), migration{version: 3, name: "0003_memory_details.sql", sql: "SELECT 1"}), ms[3:]...)
+	// Then at version 5: migrations 6 and 7 (the plan revision, no
+	// tsvector) came later, and run after the repair.
+	old := append(append(append([]migration{}, ms[:2]...), migration{version: 3, name: "0003_memory_details.sql", sql: "SELECT 1"}), ms[3:5]...)
 	if err := migrateTo(ctx, pool, old); err != nil {
 		t.Fatal(err)
 	}

@@ -48,6 +48,17 @@ const (
 	// seconds, from microsecond timestamps.
 	qAvgDays = `SELECT coalesce(avg(extract(epoch FROM completed_at - created_at) / 86400), 0)::float8 FROM tasks
 		WHERE project_id = $1 AND removed_at IS NULL AND status = 'done' AND completed_at IS NOT NULL`
+
+	// The plan's change feed (migration 0006): the revision, then every
+	// task stamped after a revision, removed or not, by the (project_id,
+	// rev) index, each with its visible edges looked up by its key (a join
+	// from the changed tasks to task_deps got a generic plan that read
+	// every edge).
+	qPlanRev      = `SELECT version, plan_rev, plan_reset FROM projects WHERE id = $1`
+	qChangedSince = `SELECT ` + colsNoBody + `, removed_at IS NOT NULL,
+		ARRAY(SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
+			WHERE d.project_id = $1 AND d.task_id = t.id AND b.removed_at IS NULL ORDER BY d.depends_on)
+		FROM tasks t WHERE project_id = $1 AND rev > $2`
 )
 
 func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
@@ -199,6 +210,99 @@ func (x *txn) Deps(ctx context.Context) (task.Deps, error) {
 		return nil, fmt.Errorf("read dependencies: %w", err)
 	}
 	return deps, nil
+}
+
+// planRev is the project's version and plan revision as a View's snapshot
+// has them, read once.
+type planRev struct {
+	read                 bool
+	version, plan, reset int64
+}
+
+func (x *txn) readPlanRev(ctx context.Context) error {
+	if x.rev.read && x.snapshot {
+		return nil
+	}
+	if err := x.tx.QueryRow(ctx, qPlanRev, x.p).Scan(&x.rev.version, &x.rev.plan, &x.rev.reset); err != nil {
+		return fmt.Errorf("read plan revision: %w", err)
+	}
+	x.rev.read = true
+	return nil
+}
+
+// SnapshotVersion returns the project's version (Store.Version) as this
+// transaction sees it; in a View, PlanChanges then reads the plan revision
+// of the same snapshot without another round trip. The service's board
+// cache uses it through an interface of its own.
+func (x *txn) SnapshotVersion(ctx context.Context) (uint64, error) {
+	if err := x.readPlanRev(ctx); err != nil {
+		return 0, err
+	}
+	return uint64(x.rev.version), nil
+}
+
+// PlanChanges returns what changed in the plan's tasks and dependencies
+// after revision since, and the revision the answer brings a reader to (see
+// migration 0006). since 0, a change only a full reload can follow, or a
+// revision ahead of the project's (another database took this one's place)
+// returns the whole plan (Full). The service's board cache uses it, through
+// an interface of its own, to refresh without reading every task. Called in
+// a View, every read shares one snapshot.
+func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error) {
+	if err := x.readPlanRev(ctx); err != nil {
+		return task.Changes{}, 0, err
+	}
+	rev, reset := x.rev.plan, x.rev.reset
+	if since == 0 || uint64(reset) > since || uint64(rev) < since {
+		ts, err := x.Tasks(ctx)
+		if err != nil {
+			return task.Changes{}, 0, err
+		}
+		deps, err := x.Deps(ctx)
+		if err != nil {
+			return task.Changes{}, 0, err
+		}
+		return task.Changes{Full: true, Tasks: ts, Deps: deps}, uint64(rev), nil
+	}
+	if uint64(rev) == since {
+		return task.Changes{}, since, nil
+	}
+	var c task.Changes
+	rows, err := x.tx.Query(ctx, qChangedSince, x.p, int64(since))
+	if err != nil {
+		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
+	}
+	r := newTaskRow()
+	var (
+		removed bool
+		deps    []int64
+	)
+	dest := append(r.dest[:], &removed, &deps)
+	c.Deps = task.Deps{}
+	for rows.Next() {
+		r.completed = nil
+		if err := rows.Scan(dest...); err != nil {
+			rows.Close()
+			return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
+		}
+		if removed {
+			c.Removed = append(c.Removed, task.ID(r.id))
+			continue
+		}
+		c.Tasks = append(c.Tasks, r.task())
+		if len(deps) > 0 {
+			ds := make([]task.ID, len(deps))
+			for i, d := range deps {
+				ds[i] = task.ID(d)
+			}
+			c.Deps[task.ID(r.id)] = ds
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
+	}
+	return c, uint64(rev), nil
 }
 
 func (x *txn) TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {

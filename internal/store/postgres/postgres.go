@@ -157,7 +157,8 @@ func checkName(name string) error {
 // Store is one project's store.Store in a PostgreSQL database.
 type Store struct {
 	db      *DB
-	owned   bool // Close closes db too (Open)
+	owned   bool         // Close closes db too (Open)
+	release func() error // Close lets go of the shared db (OpenShared)
 	project int64
 	name    string
 	// The statements that open a write, and that record a change with
@@ -216,7 +217,64 @@ func (s *Store) Close() error {
 	if s.owned {
 		return s.db.Close()
 	}
+	if s.release != nil {
+		return s.release()
+	}
 	return nil
+}
+
+// shared holds the pools OpenShared opened, by database URL.
+var shared = struct {
+	mu  sync.Mutex
+	dbs map[string]*sharedDB
+}{dbs: map[string]*sharedDB{}}
+
+type sharedDB struct {
+	db   *DB
+	refs int // open stores on db
+}
+
+// OpenShared returns the store of opts.Project on the one pool this process
+// keeps for url, opening (and migrating) it on first use: a server of many
+// projects in one database holds one pool and one listener connection, not
+// one of each per project. Each store is still scoped to its project.
+// Closing a store lets go of the pool, which closes with the last store on
+// it. Options other than Project come from the call that opened the pool.
+func OpenShared(ctx context.Context, url string, opts Options) (*Store, error) {
+	if err := checkName(opts.Project); err != nil {
+		return nil, err
+	}
+	shared.mu.Lock()
+	sd := shared.dbs[url]
+	if sd == nil {
+		db, err := OpenDB(ctx, url, opts)
+		if err != nil {
+			shared.mu.Unlock()
+			return nil, err
+		}
+		sd = &sharedDB{db: db}
+		shared.dbs[url] = sd
+	}
+	sd.refs++
+	shared.mu.Unlock()
+	release := func() error {
+		shared.mu.Lock()
+		defer shared.mu.Unlock()
+		if sd.refs--; sd.refs > 0 {
+			return nil
+		}
+		if shared.dbs[url] == sd {
+			delete(shared.dbs, url)
+		}
+		return sd.db.Close()
+	}
+	s, err := sd.db.Project(ctx, opts.Project)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	s.release = release
+	return s, nil
 }
 
 // View implements store.Store.
@@ -280,7 +338,7 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin string, 
 	} else if _, err := c.Exec(ctx, begin); err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	x := &txn{tx: tc, p: s.project}
+	x := &txn{tx: tc, p: s.project, snapshot: lazy}
 	done := false
 	defer func() {
 		if !done && tc.pending == nil {

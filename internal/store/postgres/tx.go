@@ -22,6 +22,10 @@ type txn struct {
 	p     int64
 	dirty bool // a write changed something: Update bumps the version
 	terms *termCounts
+	// snapshot: one snapshot for the whole transaction (a View), so what
+	// it read once stays true (rev).
+	snapshot bool
+	rev      planRev
 }
 
 var _ store.Tx = (*txn)(nil)

@@ -59,6 +59,7 @@ type Store struct {
 	r      *sql.DB         // read-only pool
 	ws, rs *lazyStatements // prepared on w and r (stmts.go)
 	v      *versioner
+	hub    watchHub // Watch's watchers and their one poller (watch.go)
 }
 
 var _ store.Store = (*Store)(nil)
@@ -222,6 +223,7 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes both pools.
 func (s *Store) Close() error {
+	s.hub.close()
 	return errors.Join(s.v.close(), s.rs.close(), s.ws.close(), s.r.Close(), s.w.Close())
 }
 
@@ -264,6 +266,7 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	if err := tx.Commit(); err != nil {
 		return fault(fmt.Errorf("commit: %w", busy(err)), s.name())
 	}
+	s.hub.changed()
 	return nil
 }
 

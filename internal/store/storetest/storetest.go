@@ -79,6 +79,9 @@ func Run(t *testing.T, b Backend) {
 		{"Lifecycles", testLifecycles},
 		{"Version", func(t *testing.T, s store.Store) { testVersion(t, s, b.OpenAgain(t, s)) }},
 		{"VersionConcurrent", func(t *testing.T, s store.Store) { testVersionConcurrent(t, s, b.OpenAgain(t, s)) }},
+		{"PlanChanges", func(t *testing.T, s store.Store) { testPlanChanges(t, s, b.OpenAgain(t, s)) }},
+		{"Watch", func(t *testing.T, s store.Store) { testWatch(t, s, b.OpenAgain(t, s)) }},
+		{"PlanChangesConcurrent", func(t *testing.T, s store.Store) { testPlanChangesConcurrent(t, s, b.OpenAgain(t, s)) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
