@@ -42,6 +42,16 @@ import (
 // feedback (RM3, 5 entries, 5 words at 0.2) gained 0.006 only by listing
 // entries holding none of the query's words, at two to three times the
 // latency; limited to reordering the best 30 matches it gained nothing.
+//
+// Measured on the hand-written dialogues' dev split (convbench.Written,
+// 154 questions, full-text recall@10 0.646 with the dialogue context) and
+// left out, each within a question or two of it or worse: k1 0.9 or 1.6,
+// b 0.5 or 0.9, title weight 1, a floor of the average length under short
+// turns (+0.007, but the synthetic reply category one question lower), a
+// speaker's own name weighted above mentions of it, question-frame words
+// ("name", "called", "happened", "kind") left out of questions (-0.003),
+// the next turn's words indexed into a turn (-0.02 to -0.04), a third turn
+// of context (-0.01), context weights 0.2 and 0.4.
 var (
 	K1          = 1.2
 	B           = 0.75
