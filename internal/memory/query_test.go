@@ -60,6 +60,7 @@ func TestTermsFamily(t *testing.T) {
 		"When did his mother visit?":          "Mum came over",
 		"What does her father do?":            "my dad is a pilot",
 		"Did the women win?":                  "a woman won",
+		"What picture did she share?":         "[photo: a lake at sunrise]",
 	} {
 		want := map[string]bool{}
 		for _, t := range Terms(told) {
