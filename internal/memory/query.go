@@ -11,7 +11,7 @@ const MaxTerms = 32
 // AnalyzerVersion changes whenever Tokens would split, fold or stem any text
 // differently, or the index holds other words (3: the entry before's
 // words, see rank.Context; 4: a dialogue's two turns before; 5: irregular
-// plurals and family words, see irregular); an index built by another
+// plurals, family and photo words, see irregular); an index built by another
 // version is rebuilt.
 const AnalyzerVersion = 5
 
