@@ -101,7 +101,8 @@ const ContextDepth = 2
 //     ("Leo: ..."; see Speaker) and at least two speakers take part among
 //     e and the turns before it. Then the turn two back is context too
 //     (at ContextDecay less): "Also! Jonah proposed!!", "When??",
-//     "Saturday, up on the Downs" answers the first.
+//     "Saturday, up on the Downs" answers the first. A turn's context is
+//     what the turns said, without their speakers' names.
 //
 // Anything else gives nothing, so notes recorded one after another stay
 // apart, including notes that start with a label ("Decision: ...",
@@ -129,7 +130,7 @@ func Context(e memory.Entry, prev ...memory.Entry) []string {
 				break
 			}
 			speakers[sp] = true
-			turns = append(turns, p.Content)
+			turns = append(turns, said(p.Content))
 		}
 	}
 	if len(speakers) >= 2 {
@@ -146,32 +147,47 @@ func Context(e memory.Entry, prev ...memory.Entry) []string {
 // two capitalised words (not all capitals, which is how notes are
 // labelled: "TODO:", "NB:") followed by a colon and a space; "" if none.
 func Speaker(content string) string {
+	name, _ := speaker(content)
+	return name
+}
+
+// said is what a turn says without its speaker: the words, not who spoke
+// them, are context for the next turns (each speaker's name is in half the
+// turns of a dialogue already).
+func said(content string) string {
+	if name, rest := speaker(content); name != "" {
+		return rest
+	}
+	return content
+}
+
+func speaker(content string) (name, rest string) {
 	content = strings.TrimSpace(content)
 	if strings.HasPrefix(content, "[") {
-		if _, rest, ok := strings.Cut(content, "]"); ok {
-			content = strings.TrimSpace(rest)
+		if _, r, ok := strings.Cut(content, "]"); ok {
+			content = strings.TrimSpace(r)
 		}
 	}
-	name, _, ok := strings.Cut(content, ": ")
+	name, rest, ok := strings.Cut(content, ": ")
 	if !ok || len(name) > 40 {
-		return ""
+		return "", ""
 	}
 	ws := strings.Fields(name)
 	if len(ws) == 0 || len(ws) > 2 {
-		return ""
+		return "", ""
 	}
 	for _, w := range ws {
 		r := []rune(w)
 		if !unicode.IsUpper(r[0]) || len(r) < 2 || strings.ToUpper(w) == w {
-			return ""
+			return "", ""
 		}
 		for _, c := range r[1:] {
 			if !unicode.IsLetter(c) && c != '\'' && c != '-' && c != '.' {
-				return ""
+				return "", ""
 			}
 		}
 	}
-	return name
+	return name, rest
 }
 
 // Analyze indexes an entry's title, body and tags, and before: the
