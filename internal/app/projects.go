@@ -20,12 +20,14 @@ const DefaultProject = "default"
 // serve.
 var ErrUnknownProject = errors.New("unknown project")
 
-var projectName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// projectName is compiled on first use: its counted repetition makes it
+// cost a tenth of a millisecond, which every process start would pay.
+var projectName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // CheckProjectName reports whether name can name a project: 1 to 64 letters,
 // digits, '.', '_' or '-', starting with a letter or digit.
 func CheckProjectName(name string) error {
-	if !projectName.MatchString(name) {
+	if !projectName().MatchString(name) {
 		return fmt.Errorf("project name %q: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", name)
 	}
 	return nil

@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -75,6 +79,13 @@ keeps its own focus. A non-loopback address needs bearer tokens
 			}
 			lazy := app.NewLazy(app.Config{Durability: durability, Logger: log, Embed: embedCfg})
 			defer lazy.Close()
+			ctx := cmd.Context()
+			// Until the client is initialized, nothing but the answer to
+			// initialize is on the path.
+			initialized := openWhenInitialized(ctx, lazy, log)
+			// A client that sends nothing after its first message gets both
+			// a moment later.
+			time.AfterFunc(initializedGrace, initialized)
 			srv, err := mcpserver.New(mcpserver.Options{
 				Version:  version,
 				Toolsets: strings.Split(toolsets, ","),
@@ -86,9 +97,10 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					}
 					return &s.Set, nil
 				},
-				Agent:   stdioAgent(cmd, agent),
-				Logger:  log,
-				Context: cmd.Context(),
+				Agent:       stdioAgent(cmd, agent),
+				Logger:      log,
+				Context:     ctx,
+				Initialized: initialized,
 				Settings: []service.Setting{
 					{Name: "toolsets", Value: toolsets, Source: service.EnvSource(cmd.Flags().Changed("toolsets"), "toolsets", "CAIRN_TOOLSETS")},
 					{Name: "read-only", Value: fmt.Sprint(readOnly), Source: service.EnvSource(cmd.Flags().Changed("read-only"), "read-only", "CAIRN_READ_ONLY")},
@@ -100,18 +112,6 @@ keeps its own focus. A non-loopback address needs bearer tokens
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			// Open the project while the client initializes, so the first call
-			// is fast; a failure here is reported by each tool call instead.
-			go func() {
-				if _, err := lazy.Get(ctx); err != nil {
-					if errors.Is(err, project.ErrNoProject) {
-						log.Warn("no project yet; tools will answer with how to fix it", "error", err)
-					} else {
-						log.Error("open project", "error", err)
-					}
-				}
-			}()
 			if isTerminal(os.Stdin.Fd()) {
 				fmt.Fprint(cmd.ErrOrStderr(), terminalHint)
 			}
@@ -134,6 +134,42 @@ keeps its own focus. A non-loopback address needs bearer tokens
 	f.StringVar(&logLevel, "log-level", envDefault("CAIRN_LOG_LEVEL", "warn"), "debug, info, warn or error (to stderr)")
 	hf.register(cmd)
 	return cmd
+}
+
+// openWhenInitialized defers what need not happen before initialize (or
+// server/discover) is answered, opening the project and collecting the
+// garbage of building the tool list, until the returned function is
+// called, once the client is initialized. The project is opened then, so the first call is fast; a
+// failure is reported by each tool call instead.
+func openWhenInitialized(ctx context.Context, lazy *app.Lazy, log *slog.Logger) func() {
+	restoreGC := deferGC()
+	return sync.OnceFunc(func() {
+		restoreGC()
+		go func() {
+			if _, err := lazy.Get(ctx); err != nil {
+				if errors.Is(err, project.ErrNoProject) {
+					log.Warn("no project yet; tools will answer with how to fix it", "error", err)
+				} else {
+					log.Error("open project", "error", err)
+				}
+			}
+		}()
+	})
+}
+
+// initializedGrace is how long a stdio server waits for the client's second
+// message (notifications/initialized, or a request after server/discover)
+// before it opens the project anyway.
+const initializedGrace = 500 * time.Millisecond
+
+// deferGC turns the garbage collector off until the returned function is
+// called, which restores the collector's setting (GOGC). Building the tool
+// list leaves a few MB of short-lived garbage (the SDK checks every schema
+// by marshaling and decoding it); collecting it while initialize waits for
+// its answer costs about a millisecond of a 2-core machine.
+func deferGC() (restore func()) {
+	old := debug.SetGCPercent(-1)
+	return sync.OnceFunc(func() { debug.SetGCPercent(old) })
 }
 
 // terminalHint is what `cairn serve` says when a person starts it in a

@@ -36,9 +36,15 @@ func runHook(t *testing.T, dir, event, fixture string) hookRun {
 
 func runHookRaw(t *testing.T, dir string, stdin []byte, args ...string) hookRun {
 	t.Helper()
+	return runHookEnv(t, dir, nil, stdin, args...)
+}
+
+// runHookEnv is runHookRaw with env added to the process's environment.
+func runHookEnv(t *testing.T, dir string, env []string, stdin []byte, args ...string) hookRun {
+	t.Helper()
 	cmd := exec.Command(cairntest.Binary(t), append([]string{"hook"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CAIRN_PROJECT_ROOT=")
+	cmd.Env = append(append(os.Environ(), "CAIRN_PROJECT_ROOT="), env...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

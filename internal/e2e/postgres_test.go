@@ -1,8 +1,12 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -259,5 +263,48 @@ func TestPostgresTwoServeProcesses(t *testing.T) {
 		if err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestHooksOnPostgres: the hooks serve a team project on PostgreSQL as they
+// serve a SQLite one: session-start reads the shared plan and memory,
+// user-prompt-submit finds a decision another process recorded, a failed
+// command becomes a mistake candidate the server finds, and session-end
+// ends the session the tools see (partial: a command failed).
+func TestHooksOnPostgres(t *testing.T) {
+	env := []string{"CAIRN_DATABASE_URL=" + pgtest.URL(t), "CAIRN_PROJECT=" + pgtest.Project(t)}
+	dir := cairntest.Project(t)
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "all", "--agent", "claude-code"}, Env: env})
+	s.OK("memory_add_decision", args{"title": "The ledger database runs SQLite in WAL mode",
+		"rationale": "readers never block the writer; journal settings are in store.Open"})
+	s.OK("create_task", args{"title": "Post ledger entries in batches"})
+	hook := func(event, fixture string) hookRun {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join("testdata", "hooks", fixture+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return runHookEnv(t, dir, env, bytes.ReplaceAll(b, []byte("{{CWD}}"), []byte(dir)), event)
+	}
+
+	r := hook("session-start", "session-start-startup")
+	if r.stderr != "" || !strings.Contains(r.stdout, "Post ledger entries in batches") || !strings.Contains(r.stdout, "- s1 open since") {
+		t.Fatalf("session-start on PostgreSQL, stderr %q:\n%s", r.stderr, r.stdout)
+	}
+	if r := hook("user-prompt-submit", "user-prompt-submit-match"); !strings.Contains(r.stdout, "The ledger database runs SQLite in WAL mode") {
+		t.Errorf("user-prompt-submit on PostgreSQL: %q (stderr %q)", r.stdout, r.stderr)
+	}
+	if r := hook("post-tool-use", "post-tool-use-failure-bash"); r.stdout != "" || r.stderr != "" {
+		t.Errorf("post-tool-use printed %q, stderr %q", r.stdout, r.stderr)
+	}
+	if cand := s.OK("memory_search", args{"tag": "mistake-candidate"}); !strings.Contains(cand.Text, "Failed: ") || strings.Contains(cand.Text, "hunter2") {
+		t.Errorf("the server does not see the hook's mistake candidate: %s", cand.Text)
+	}
+	hook("session-end", "session-end-prompt_input_exit")
+	if sess := s.OK("session", args{"action": "get", "session_id": "s1"}); !strings.Contains(sess.Text, "s1 partial") || !strings.Contains(sess.Text, "\nended ") {
+		t.Errorf("session after session-end on PostgreSQL: %s", sess.Text)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".cairn", "cairn.db")); err == nil {
+		t.Error("the hooks opened a SQLite store beside the PostgreSQL one")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -33,7 +34,9 @@ func (e *ParseError) Error() string {
 // MaxFileSize bounds a definition file.
 const MaxFileSize = 256 << 10
 
-var nameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,39}$`)
+// nameRE is compiled on first use: its counted repetition makes it cost a
+// tenth of a millisecond, which every process start would pay.
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,39}$`) })
 
 // The file format, decoded with the nodes kept for their line numbers.
 type fileDef struct {
@@ -92,7 +95,7 @@ func Parse(file string, data []byte) (Definition, error) {
 	if len(root.Content) > 0 {
 		line = root.Content[0].Line
 	}
-	if !nameRE.MatchString(fd.Name) {
+	if !nameRE().MatchString(fd.Name) {
 		return fail(line, "name is %q: give a name of letters, digits, - and _ (at most 40), starting with a letter", problem.Clip(fd.Name, 40))
 	}
 	if len(fd.Phases) == 0 {
@@ -106,7 +109,7 @@ func Parse(file string, data []byte) (Definition, error) {
 		if err := decodeStrict(n, &fp); err != nil {
 			return Definition{}, yamlError(file, err)
 		}
-		if !nameRE.MatchString(fp.Name) {
+		if !nameRE().MatchString(fp.Name) {
 			return fail(n.Line, "phase %d: name is %q: use letters, digits, - and _, starting with a letter", i+1, problem.Clip(fp.Name, 40))
 		}
 		if seen[fp.Name] {
@@ -125,7 +128,7 @@ func Parse(file string, data []byte) (Definition, error) {
 				return Definition{}, yamlError(file, err)
 			}
 			switch {
-			case !nameRE.MatchString(fc.ID):
+			case !nameRE().MatchString(fc.ID):
 				return fail(cn.Line, "phase %s, criterion %d: id is %q: use letters, digits, - and _, starting with a letter", fp.Name, j+1, problem.Clip(fc.ID, 40))
 			case ids[fc.ID]:
 				return fail(cn.Line, "phase %s: criterion %s appears twice", fp.Name, fc.ID)

@@ -56,6 +56,7 @@ func declareActions[In actionArgs](ts string, def mcp.Tool, actions []action[In]
 		ro.Annotations = readOnly
 		ro.Description += " Read-only here: " + names(reads, " and ") + "."
 		r := declare(ts, ro, dispatch(reads), append(shape, actionEnum(reads))...)
+		r.key = def.Name + " read-only"
 		t.readOnlyVariant = &r
 	}
 	return t

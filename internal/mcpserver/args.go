@@ -101,15 +101,39 @@ func inputSchema[In any]() *jsonschema.Schema {
 	return s
 }
 
-// compact drops "null" from a property's types: an optional field may be
-// null or absent alike, and saying so in every schema costs tokens.
+// compact drops "null" from a property's types (an optional field may be
+// null or absent alike) and "additionalProperties": false (an argument a
+// tool does not take is refused by name, with the list of those it takes):
+// saying either in every schema costs tokens on every turn.
 func compact(s *jsonschema.Schema) {
+	if s.Type == "object" {
+		s.AdditionalProperties = nil
+	}
 	for _, p := range s.Properties {
 		if len(p.Types) == 2 && p.Types[0] == "null" {
 			p.Type, p.Types = p.Types[1], nil
 		}
 		compact(p)
 	}
+}
+
+// wireSchema is s as tools/list sends it: without an integer's minimum of
+// 0 or 1 (offsets, counts and limits start there, and the services refuse
+// less by name), which would cost tokens on every turn for what a model
+// assumes anyway. Decoding keeps s, bounds and all, for its messages.
+func wireSchema(s *jsonschema.Schema) *jsonschema.Schema {
+	w := s.CloneSchemas()
+	var strip func(*jsonschema.Schema)
+	strip = func(s *jsonschema.Schema) {
+		for _, p := range s.Properties {
+			if p.Type == "integer" && p.Minimum != nil && (*p.Minimum == 0 || *p.Minimum == 1) {
+				p.Minimum = nil
+			}
+			strip(p)
+		}
+	}
+	strip(w)
+	return w
 }
 
 // fullSchema is the schema derived from t, for decoding an object whose

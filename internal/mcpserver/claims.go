@@ -17,7 +17,7 @@ import (
 // claims what it works on for a lease.
 
 type claimArgs struct {
-	ID           IDArg `json:"id,omitempty" jsonschema:"omit to claim the best free ready task"`
+	ID           IDArg `json:"id,omitempty" jsonschema:"omit for the best free ready task"`
 	LeaseSeconds int   `json:"lease_seconds,omitempty" jsonschema:"default 900"`
 }
 
@@ -29,7 +29,7 @@ type renewArgs struct {
 type releaseArgs struct {
 	ID     IDArg  `json:"id"`
 	Status string `json:"status,omitempty" jsonschema:"e.g. done"`
-	Force  bool   `json:"force,omitempty" jsonschema:"with status done: complete despite open dependencies"`
+	Force  bool   `json:"force,omitempty" jsonschema:"done despite open dependencies"`
 }
 
 func claimTools() []tool {
@@ -37,13 +37,13 @@ func claimTools() []tool {
 	lease := bounds("lease_seconds", 1, float64(task.MaxLease/time.Second))
 	return []tool{
 		declare(ts, mcp.Tool{Name: "claim_task",
-			Description: "Hold a task for a lease so no other agent takes it; done or cancelled ends the claim."},
+			Description: "Hold a task for a lease so other agents skip it; done or cancelled ends it."},
 			claimTask, lease),
 		declare(ts, mcp.Tool{Name: "renew_claim",
 			Description: "Extend your claim's lease from now."},
 			renewClaim, lease),
 		declare(ts, mcp.Tool{Name: "release_task",
-			Description: "End your claim, optionally setting the task's status."},
+			Description: "End your claim, optionally setting the status."},
 			releaseTask),
 	}
 }

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 //go:generate go test -run TestReadmeToolTables -update .
+//go:generate go test -run TestInputSchemasGenerated -update .
 
 // ToolTable is the README's table of one toolset's tools, generated from
 // their declarations: each tool's name, its arguments in order, whether it
@@ -37,10 +36,7 @@ func ToolTable(toolset string) (string, error) {
 
 // argNames are a tool's arguments in declaration order.
 func argNames(t tool) []string {
-	s, ok := t.def.InputSchema.(*jsonschema.Schema)
-	if !ok {
-		return nil
-	}
+	s := t.schema()
 	names := make([]string, 0, len(s.Properties))
 	seen := map[string]bool{}
 	for _, n := range s.PropertyOrder {

@@ -19,7 +19,7 @@ import (
 // its parameter and result field names.
 
 type newTaskArgs struct {
-	Title string `json:"title" jsonschema:"at most 256 characters"`
+	Title string `json:"title"`
 	Body  string `json:"body,omitempty"`
 }
 
@@ -53,7 +53,7 @@ type completedArgs struct {
 type noArgs struct{}
 
 type completeArgs struct {
-	Force bool `json:"force,omitempty" jsonschema:"complete although a task it depends on is open"`
+	Force bool `json:"force,omitempty" jsonschema:"done despite open dependencies"`
 }
 
 // bodyPreview is how much of a body a list shows before it is clipped.
@@ -93,16 +93,16 @@ func focusTools() []tool {
 			Description: "Add a child of the current task (a root in zen) and focus it."},
 			createNewTask),
 		declare(ts, mcp.Tool{Name: "extend_current_task",
-			Description: "Add the next step right after the current task, same level, and focus it."},
+			Description: "Add the next step after the current task, at its level, and focus it."},
 			extendCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_current_task", Annotations: readOnly,
-			Description: "YOU ARE HERE: the current task, its body, path from the root and left siblings."},
+			Description: "YOU ARE HERE: the current task, body, path from the root, left siblings."},
 			getCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_big_picture", Annotations: readOnly,
-			Description: "The whole outline with ids, statuses and YOU ARE HERE; paged by line."},
+			Description: "The whole outline: ids, statuses, YOU ARE HERE; paged by line."},
 			getBigPicture, append(pageShape(service.OutlinePage), enum("format", "text", "json"))...),
 		declare(ts, mcp.Tool{Name: "complete_current_task",
-			Description: "Mark the current task done (permanent; children and dependencies must be done) and focus the next ready task."},
+			Description: "Finish the current task (permanent; its children and dependencies first) and focus the next ready task."},
 			completeCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_completed_tasks", Annotations: readOnly,
 			Description: "Completed tasks with bodies and completion times."},
@@ -111,7 +111,7 @@ func focusTools() []tool {
 			Description: "Replace the current task's body (notes, results)."},
 			updateCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_stack_overview", Annotations: readOnly,
-			Description: "Every task as a flat row (id, parent, depth, status, title)."},
+			Description: "Every task as a row: id, parent, depth, status, title."},
 			getStackOverview, pageShape(service.OutlinePage)...),
 		declare(ts, mcp.Tool{Name: "peek_context", Annotations: readOnly,
 			Description: "The current task's parent and previous sibling; focus stays."},

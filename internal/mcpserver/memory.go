@@ -26,7 +26,7 @@ type memorySearchArgs struct {
 	Tag       StringList `json:"tag,omitempty" jsonschema:"any of these"`
 	SessionID string     `json:"session_id,omitempty"`
 	Branch    string     `json:"branch,omitempty"`
-	After     string     `json:"after,omitempty" jsonschema:"ISO 8601, created at or after"`
+	After     string     `json:"after,omitempty" jsonschema:"ISO 8601"`
 	Before    string     `json:"before,omitempty"`
 	Offset    int        `json:"offset,omitempty"`
 	Limit     int        `json:"limit,omitempty"`
@@ -53,7 +53,7 @@ type entryArgs struct {
 	Tags    StringList `json:"tags,omitempty"`
 	Files   StringList `json:"files,omitempty"`
 	// Supersedes names the entry this one replaces.
-	Supersedes string `json:"supersedes,omitempty" jsonschema:"id this replaces (m12)"`
+	Supersedes string `json:"supersedes,omitempty" jsonschema:"id it replaces: m12"`
 }
 
 func (a entryArgs) entry(t memory.Type) service.AddRequest {
@@ -84,7 +84,7 @@ type addConventionArgs struct {
 type observationArgs struct {
 	Type string `json:"type"`
 	entryArgs
-	DiscoveryTokens int `json:"discovery_tokens,omitempty" jsonschema:"tokens it took to find this out"`
+	DiscoveryTokens int `json:"discovery_tokens,omitempty" jsonschema:"tokens spent finding it"`
 	ExpiresInDays   int `json:"expires_in_days,omitempty"`
 }
 
@@ -92,7 +92,7 @@ type memoryPruneArgs struct {
 	IDs           IDList     `json:"ids,omitempty"`
 	Type          StringList `json:"type,omitempty"`
 	OlderThanDays int        `json:"older_than_days,omitempty"`
-	DryRun        *bool      `json:"dry_run,omitempty" jsonschema:"default true: list what would go"`
+	DryRun        *bool      `json:"dry_run,omitempty" jsonschema:"default true"`
 }
 
 type diagnoseArgs struct {
@@ -116,7 +116,7 @@ func memoryTools() []tool {
 	}
 	return []tool{
 		declare(ts, mcp.Tool{Name: "memory_search", Annotations: readOnly,
-			Description: "Search project memory; index lines, then memory_context or memory_get."},
+			Description: "Search memory; index lines, then memory_context or memory_get."},
 			memorySearch, typeItems("type"), minimum("offset", 0), bounds("limit", 1, float64(service.MemoryPage.Max))),
 		declare(ts, mcp.Tool{Name: "memory_context", Annotations: readOnly,
 			Description: "The entries recorded just before and after one entry."},
@@ -125,16 +125,16 @@ func memoryTools() []tool {
 			Description: "Full entries by id."},
 			memoryGet),
 		declare(ts, mcp.Tool{Name: "memory_add_decision",
-			Description: "Record a decision with its rationale and the alternatives rejected."},
+			Description: "Record a decision and why."},
 			addDecision),
 		declare(ts, mcp.Tool{Name: "memory_add_mistake",
-			Description: "Record a mistake: root cause, fix, prevention. Recording it again adds an occurrence."},
+			Description: "Record a mistake: root cause, fix, prevention; a repeat adds an occurrence."},
 			addMistake),
 		declare(ts, mcp.Tool{Name: "memory_add_convention",
 			Description: "Record a project convention with examples."},
 			addConvention),
 		declare(ts, mcp.Tool{Name: "observation",
-			Description: "Record something learned; type context for free-form project context."},
+			Description: "Record something learned; type context for free-form notes."},
 			addObservation, enum("type", observationTypes()...), bounds("expires_in_days", 1, service.MaxExpiryDays)),
 		declare(ts, mcp.Tool{Name: "memory_prune",
 			Description: "Remove entries by ids, type or age."},

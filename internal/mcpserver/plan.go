@@ -67,7 +67,7 @@ type createTaskArgs struct {
 	Priority     string `json:"priority,omitempty"`
 	Dependencies IDList `json:"dependencies,omitempty" jsonschema:"ids to finish first"`
 	Status       string `json:"status,omitempty"`
-	Force        bool   `json:"force,omitempty" jsonschema:"with status done: complete despite open dependencies"`
+	Force        bool   `json:"force,omitempty" jsonschema:"done despite open dependencies"`
 }
 
 type updateTaskArgs struct {
@@ -77,7 +77,7 @@ type updateTaskArgs struct {
 	Status       *string `json:"status,omitempty"`
 	Priority     *string `json:"priority,omitempty"`
 	Dependencies *IDList `json:"dependencies,omitempty" jsonschema:"replaces the list"`
-	Force        bool    `json:"force,omitempty" jsonschema:"with status done: complete despite open dependencies"`
+	Force        bool    `json:"force,omitempty" jsonschema:"done despite open dependencies"`
 }
 
 type nextTaskArgs struct {
@@ -109,7 +109,7 @@ type updateSubtaskArgs struct {
 	Status      *string `json:"status,omitempty"`
 	Title       *string `json:"title,omitempty"`
 	Description *string `json:"description,omitempty"`
-	Force       bool    `json:"force,omitempty" jsonschema:"with status done: complete despite open dependencies"`
+	Force       bool    `json:"force,omitempty" jsonschema:"done despite open dependencies"`
 }
 
 type subtaskIDArgs struct {
@@ -127,16 +127,16 @@ func planTools() []tool {
 	page := pageShape(service.PlanPage)
 	return []tool{
 		declare(ts, mcp.Tool{Name: "get_tasks", Annotations: readOnly,
-			Description: "Tasks with status, priority and dependencies, 20 a page; get_task for one in full."},
+			Description: "Tasks with status, priority and dependencies, 20 a page."},
 			getTasks, page...),
 		declare(ts, mcp.Tool{Name: "get_task", Annotations: readOnly,
 			Description: "One task in full: description, dependencies, dependents, subtasks."},
 			getTask),
 		declare(ts, mcp.Tool{Name: "create_task",
-			Description: "Add a task to the plan. Dependencies must not form a cycle."},
+			Description: "Add a task to the plan; dependencies must not form a cycle."},
 			createTask, enum("priority", priorityEnum...), enum("status", statusEnum...)),
 		declare(ts, mcp.Tool{Name: "update_task",
-			Description: "Change a task's fields; done is permanent and needs its subtasks closed."},
+			Description: "Change a task; done is permanent and needs its subtasks closed."},
 			updateTask, enum("priority", priorityEnum...), enum("status", statusEnum...)),
 		declare(ts, mcp.Tool{Name: "delete_task",
 			Description: "Delete a task and its subtasks; dependents drop the link."},
@@ -145,10 +145,10 @@ func planTools() []tool {
 			Description: "The best ready task by priority, and why; skips tasks others claimed."},
 			getNextTask),
 		declare(ts, mcp.Tool{Name: "query_tasks", Annotations: readOnly,
-			Description: "Tasks filtered, sorted and projected to chosen fields."},
+			Description: "Tasks filtered, sorted, projected to chosen fields."},
 			queryTasks, append(page, func(s *jsonschema.Schema) {
 				s.Properties["filters"] = &jsonschema.Schema{Type: "object",
-					Description: "as in get_tasks: status, priority, createdAfter, createdBefore, updatedAfter, updatedBefore"}
+					Description: "as in get_tasks"}
 				sp := s.Properties["sort"]
 				sp.Properties["field"].Enum = []any{"priority", "created", "updated", "status"}
 				sp.Properties["order"].Enum = []any{"asc", "desc"}
@@ -160,7 +160,7 @@ func planTools() []tool {
 			Description: "Add a subtask (parentId.N) under a task."},
 			addSubtask),
 		declare(ts, mcp.Tool{Name: "update_subtask",
-			Description: "Change a subtask's status, title or description."},
+			Description: "Change a subtask."},
 			updateSubtask, enum("status", statusEnum...)),
 		declare(ts, mcp.Tool{Name: "delete_subtask",
 			Description: "Delete a subtask and its own subtasks."},

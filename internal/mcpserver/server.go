@@ -13,6 +13,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,6 +42,12 @@ type Options struct {
 	// Context bounds the server's background work (the loop watcher);
 	// default context.Background().
 	Context context.Context
+	// Initialized, if set, is called once the client has the answer to its
+	// first message (initialize, or server/discover in protocol 2026-07-28,
+	// which has no initialized notification), when its next one arrives:
+	// work kept off the path of that answer, such as opening the project,
+	// can start then. It is called at most once.
+	Initialized func()
 	// Settings are the surface's configuration and where each value came
 	// from (flags, environment), for get_config.
 	Settings []service.Setting
@@ -109,11 +117,33 @@ var toolsets = []toolset{
 // handler built once the server exists.
 type tool struct {
 	toolset string
-	def     mcp.Tool
-	build   func(*server) mcp.ToolHandler
+	def     mcp.Tool // without InputSchema: see schema
+	// schema is the input schema, derived from the argument type on first
+	// use: by the first call, since tools/list sends the generated copy
+	// (see definition).
+	schema func() *jsonschema.Schema
+	// key names the tool's generated schema: its name, with " read-only"
+	// for a read-only variant.
+	key   string
+	build func(*server) mcp.ToolHandler
 	// readOnlyVariant, if set, is what --read-only serves instead of a
 	// writing tool: the same tool with its read actions only.
 	readOnlyVariant *tool
+}
+
+// definition is the tool as tools/list shows it, with its input schema:
+// the JSON generated from the declaration (schemas_gen.go), so a server
+// starts without deriving and marshaling every schema, which took most of
+// the time before it could answer initialize. TestInputSchemasGenerated
+// holds the generated JSON to the declarations.
+func (t tool) definition() mcp.Tool {
+	def := t.def
+	if js, ok := inputSchemas[t.key]; ok {
+		def.InputSchema = json.RawMessage(js)
+	} else {
+		def.InputSchema = wireSchema(t.schema())
+	}
+	return def
 }
 
 func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotations.ReadOnlyHint }
@@ -152,12 +182,14 @@ type handlerFunc[In any] func(ctx context.Context, c call, in In) (text string, 
 // declare builds a tool declaration from its typed handler. The input schema
 // is derived from In; shape, if given, refines it (enums, bounds).
 func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*jsonschema.Schema)) tool {
-	schema := inputSchema[In]()
-	for _, f := range shape {
-		f(schema)
-	}
-	def.InputSchema = schema
-	return tool{toolset: ts, def: def, build: func(s *server) mcp.ToolHandler {
+	schema := sync.OnceValue(func() *jsonschema.Schema {
+		schema := inputSchema[In]()
+		for _, f := range shape {
+			f(schema)
+		}
+		return schema
+	})
+	return tool{toolset: ts, def: def, schema: schema, key: def.Name, build: func(s *server) mcp.ToolHandler {
 		return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 			defer func() {
 				if r := recover(); r != nil {
@@ -165,7 +197,7 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 					res, err = errorResult(ctx, s.log, def.Name, fmt.Errorf("panic: %v", r)), nil
 				}
 			}()
-			in, err := decodeArgs[In](req.Params.Arguments, schema)
+			in, err := decodeArgs[In](req.Params.Arguments, schema())
 			if err != nil {
 				return errorResult(ctx, s.log, def.Name, err), nil
 			}
@@ -215,6 +247,15 @@ func instructions(want map[string]bool) string {
 	if want["memory"] {
 		b.WriteString(" Before you design or debug, memory_search for past decisions and mistakes; on an error, diagnose_error first. " +
 			"Record choices with memory_add_decision and fixed failures with memory_add_mistake.")
+	}
+	var off []string
+	for _, ts := range toolsets {
+		if !want[ts.name] {
+			off = append(off, ts.name)
+		}
+	}
+	if len(off) > 0 {
+		b.WriteString(" Not served here: the " + strings.Join(off, ", ") + " toolsets; if a task needs one, ask the user to add it with --toolsets (or CAIRN_TOOLSETS) and restart Cairn.")
 	}
 	return b.String()
 }
@@ -270,10 +311,21 @@ func New(opts Options) (*mcp.Server, error) {
 		}
 		go s.loops.run(ctx)
 	}
+	if opts.Initialized != nil {
+		var seen atomic.Int32
+		srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if seen.Add(1) == 2 {
+					opts.Initialized()
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
 	s.served = make(map[string]bool)
 	for _, t := range selectTools(want, opts.ReadOnly) {
 		s.served[t.def.Name] = true
-		def := t.def
+		def := t.definition()
 		srv.AddTool(&def, t.build(s))
 	}
 	for _, p := range prompts {

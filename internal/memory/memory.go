@@ -3,7 +3,6 @@ package memory
 import (
 	"crypto/rand"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -146,7 +145,7 @@ const (
 	MaxTag     = 64      // bytes per tag
 )
 
-var tagPattern = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}._/#+-]*$`)
+var tagPattern = lazyRE(`^[\p{L}\p{N}][\p{L}\p{N}._/#+-]*$`)
 
 // Normalize trims e's text, lower-cases and de-duplicates its tags and drops
 // empty list items. It does not validate.
@@ -257,23 +256,23 @@ func Validate(e Entry) error {
 // The fingerprint's blurs, applied in this order: what varies between runs
 // of one failure becomes "#".
 var fpBlurs = []struct {
-	re   *regexp.Regexp
+	re   *lazyRegexp
 	with string
 }{
-	{regexp.MustCompile(`"[^"\n]*"|` + "`[^`\n]*`"), "#"},                                                                                    // quoted values
-	{regexp.MustCompile(`(^|[^\p{L}\p{N}])'[^'\n]*'`), "${1}#"},                                                                              // 'quoted', not can't
-	{regexp.MustCompile(`\d{4}-\d\d-\d\d([t ]\d\d:\d\d(:\d\d(\.\d+)?)?(z|[+-]\d\d:?\d\d)?)?|\b\d\d?:\d\d:\d\d(\.\d+)?\b`), "#"},              // times
-	{regexp.MustCompile(`(/private)?/(tmp|var/tmp|var/folders|dev/shm)(/[^\s:'"]*)?|[a-z]:\\[^\s]*\\te?mp\\[^\s:'"]*`), "#tmp"},              // temp paths
-	{regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`), "#"},                                            // UUIDs
-	{regexp.MustCompile(`\b0x[0-9a-f]+\b`), "#"},                                                                                             // addresses
-	{regexp.MustCompile(`(\.[a-z0-9]+|localhost|\))((:\d+){1,2})\b`), "${1}:#"},                                                              // file:line:col, host:port
-	{regexp.MustCompile(`\b(line|col|column|offset|pid|port) \d+\b`), "${1} #"},                                                              // line 12
-	{regexp.MustCompile(`\b(\d+(\.\d+)?(ns|µs|us|ms|s|m|h))+\b|\b\d+(\.\d+)? ?(milliseconds?|seconds?|secs?|minutes?|mins?|hours?)\b`), "#"}, // durations
+	{lazyRE(`"[^"\n]*"|` + "`[^`\n]*`"), "#"},       // quoted values
+	{lazyRE(`(^|[^\p{L}\p{N}])'[^'\n]*'`), "${1}#"}, // 'quoted', not can't
+	{lazyRE(`\d{4}-\d\d-\d\d([t ]\d\d:\d\d(:\d\d(\.\d+)?)?(z|[+-]\d\d:?\d\d)?)?|\b\d\d?:\d\d:\d\d(\.\d+)?\b`), "#"}, // times
+	{lazyRE(`(/private)?/(tmp|var/tmp|var/folders|dev/shm)(/[^\s:'"]*)?|[a-z]:\\[^\s]*\\te?mp\\[^\s:'"]*`), "#tmp"}, // temp paths
+	{lazyRE(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`), "#"},                               // UUIDs
+	{lazyRE(`\b0x[0-9a-f]+\b`), "#"},                                                                                             // addresses
+	{lazyRE(`(\.[a-z0-9]+|localhost|\))((:\d+){1,2})\b`), "${1}:#"},                                                              // file:line:col, host:port
+	{lazyRE(`\b(line|col|column|offset|pid|port) \d+\b`), "${1} #"},                                                              // line 12
+	{lazyRE(`\b(\d+(\.\d+)?(ns|µs|us|ms|s|m|h))+\b|\b\d+(\.\d+)? ?(milliseconds?|seconds?|secs?|minutes?|mins?|hours?)\b`), "#"}, // durations
 }
 
 var (
-	fpHexRun = regexp.MustCompile(`\b[0-9a-f]{7,}\b`)
-	fpSpace  = regexp.MustCompile(`[^\p{L}\p{N}#]+`)
+	fpHexRun = lazyRE(`\b[0-9a-f]{7,}\b`)
+	fpSpace  = lazyRE(`[^\p{L}\p{N}#]+`)
 )
 
 // Fingerprint is what makes two mistakes the same one. It blurs, in the

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -165,7 +164,7 @@ func RedactStrings(ss []string) Redactions {
 	return total
 }
 
-var privateTag = regexp.MustCompile(`(?i)<\s*(/?)\s*private\s*>`)
+var privateTag = lazyRE(`(?i)<\s*(/?)\s*private\s*>`)
 
 // redactPrivate replaces every private span with one marker. Spans that touch are
 // merged so a stray closing tag right after a span does not add a second marker.
@@ -230,7 +229,7 @@ type secretRule struct {
 	kind   Kind
 	hints  []string
 	fold   bool
-	re     *regexp.Regexp
+	re     *lazyRegexp
 	minLen int                      // the secret's minimum length
 	keep   func(secret string) bool // vetoes a candidate with a secret's shape but not its substance
 	// boundStart and boundEnd ask for a non-word character (or the text's edge)
@@ -395,17 +394,17 @@ var secretRules = []secretRule{
 		hints: []string{"PRIVATE KEY"},
 		// Through the END line; a key pasted without its END line is removed through
 		// the lines that are all base64.
-		re: regexp.MustCompile(`(?m)-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=]*(?:\r?\n[A-Za-z0-9+/=]+\r?$)*)`),
+		re: lazyRE(`(?m)-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=]*(?:\r?\n[A-Za-z0-9+/=]+\r?$)*)`),
 	},
 	{
 		kind:  KindSlackWebhook,
 		hints: []string{"hooks.slack"},
-		re:    regexp.MustCompile(`https://hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]+`),
+		re:    lazyRE(`https://hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]+`),
 	},
 	{
 		kind:       KindAWSAccessKeyID,
 		hints:      []string{"AKIA", "ASIA", "ABIA", "ACCA"},
-		re:         regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]+`),
+		re:         lazyRE(`(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]+`),
 		keep:       func(s string) bool { return len(s) != 20 },
 		boundStart: true, boundEnd: true,
 	},
@@ -416,20 +415,20 @@ var secretRules = []secretRule{
 		atHint: true,
 		// Forty base64 characters are also a SHA-1 in hex, so only in an assignment to a
 		// name that says what it is: aws_secret_access_key=, SecretAccessKey:, …
-		re:   regexp.MustCompile(`^(?i)secret_?(?:access_?)?key["']?\s*(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]+)`),
+		re:   lazyRE(`^(?i)secret_?(?:access_?)?key["']?\s*(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]+)`),
 		keep: func(s string) bool { return len(s) != 40 },
 	},
 	{
 		kind:       KindGoogleAPIKey,
 		hints:      []string{"AIza"},
-		re:         regexp.MustCompile(`AIza[0-9A-Za-z_-]+`),
+		re:         lazyRE(`AIza[0-9A-Za-z_-]+`),
 		boundStart: true,
 		minLen:     39,
 	},
 	{
 		kind:       KindGitHubToken,
 		hints:      []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		re:         regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]+|github_pat_[A-Za-z0-9_]+`),
+		re:         lazyRE(`gh[pousr]_[A-Za-z0-9]+|github_pat_[A-Za-z0-9_]+`),
 		boundStart: true,
 		keep: func(s string) bool {
 			return (strings.HasPrefix(s, "github_pat_") && len(s) < 51) || len(s) < 40
@@ -438,7 +437,7 @@ var secretRules = []secretRule{
 	{
 		kind:       KindSlackToken,
 		hints:      []string{"xox"},
-		re:         regexp.MustCompile(`xox[abprs]-[A-Za-z0-9-]+`),
+		re:         lazyRE(`xox[abprs]-[A-Za-z0-9-]+`),
 		boundStart: true,
 		minLen:     15,
 		keep:       lacksDigit,
@@ -446,7 +445,7 @@ var secretRules = []secretRule{
 	{
 		kind:       KindAnthropicKey,
 		hints:      []string{"sk-ant-"},
-		re:         regexp.MustCompile(`sk-ant-[A-Za-z0-9_-]+`),
+		re:         lazyRE(`sk-ant-[A-Za-z0-9_-]+`),
 		boundStart: true,
 		minLen:     27,
 		keep:       notMachineMade,
@@ -454,7 +453,7 @@ var secretRules = []secretRule{
 	{
 		kind:       KindStripeKey,
 		hints:      []string{"_live_", "_test_"},
-		re:         regexp.MustCompile(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]+`),
+		re:         lazyRE(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]+`),
 		boundStart: true,
 		minLen:     24,
 		keep:       lacksDigit,
@@ -462,7 +461,7 @@ var secretRules = []secretRule{
 	{
 		kind:       KindGitLabToken,
 		hints:      []string{"glpat-", "gldt-", "glrt-", "glptt-"},
-		re:         regexp.MustCompile(`gl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]+`),
+		re:         lazyRE(`gl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]+`),
 		boundStart: true,
 		minLen:     25,
 		keep:       notMachineMade,
@@ -470,14 +469,14 @@ var secretRules = []secretRule{
 	{
 		kind:       KindNPMToken,
 		hints:      []string{"npm_"},
-		re:         regexp.MustCompile(`npm_[A-Za-z0-9]+`),
+		re:         lazyRE(`npm_[A-Za-z0-9]+`),
 		boundStart: true, boundEnd: true,
 		keep: func(s string) bool { return len(s) != 40 || lacksDigit(s) },
 	},
 	{
 		kind:       KindHuggingFaceToken,
 		hints:      []string{"hf_"},
-		re:         regexp.MustCompile(`hf_[A-Za-z0-9]+`),
+		re:         lazyRE(`hf_[A-Za-z0-9]+`),
 		boundStart: true, boundEnd: true,
 		minLen: 37,
 		keep:   notMixedCase,
@@ -485,7 +484,7 @@ var secretRules = []secretRule{
 	{
 		kind:       KindSendGridKey,
 		hints:      []string{"SG."},
-		re:         regexp.MustCompile(`SG\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`),
+		re:         lazyRE(`SG\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`),
 		boundStart: true,
 		keep: func(s string) bool {
 			parts := strings.SplitN(s, ".", 3)
@@ -496,7 +495,7 @@ var secretRules = []secretRule{
 		// Account SIDs (AC…) and API key SIDs (SK…): 32 hex digits.
 		kind:       KindTwilioKey,
 		hints:      []string{"AC", "SK"},
-		re:         regexp.MustCompile(`(?:AC|SK)[0-9a-f]+`),
+		re:         lazyRE(`(?:AC|SK)[0-9a-f]+`),
 		boundStart: true, boundEnd: true,
 		keep: func(s string) bool { return len(s) != 34 || lacksDigit(s) || !strings.ContainsAny(s[2:], "abcdef") },
 	},
@@ -505,7 +504,7 @@ var secretRules = []secretRule{
 		hints:  []string{"accountkey", "sharedaccesskey"},
 		fold:   true,
 		atHint: true,
-		re:     regexp.MustCompile(`^(?i)(?:accountkey|sharedaccesskey)\s*=\s*([A-Za-z0-9+/]+=*)`),
+		re:     lazyRE(`^(?i)(?:accountkey|sharedaccesskey)\s*=\s*([A-Za-z0-9+/]+=*)`),
 		minLen: 20,
 	},
 	{
@@ -514,7 +513,7 @@ var secretRules = []secretRule{
 		fold:   true,
 		atHint: true,
 		// "Authorization: Basic dXNlcjpwYXNz": base64 of user:password.
-		re:         regexp.MustCompile(`^(?i)basic\s+([A-Za-z0-9+/]+=*)`),
+		re:         lazyRE(`^(?i)basic\s+([A-Za-z0-9+/]+=*)`),
 		boundStart: true,
 		minLen:     8,
 		keep:       notBasicCredentials,
@@ -522,21 +521,21 @@ var secretRules = []secretRule{
 	{
 		kind:       KindShopifyToken,
 		hints:      []string{"shpat_", "shpss_", "shpca_", "shppa_"},
-		re:         regexp.MustCompile(`shp(?:at|ss|ca|pa)_[a-fA-F0-9]+`),
+		re:         lazyRE(`shp(?:at|ss|ca|pa)_[a-fA-F0-9]+`),
 		boundStart: true,
 		minLen:     38,
 	},
 	{
 		kind:       KindDigitalOceanToken,
 		hints:      []string{"dop_v1_", "doo_v1_", "dor_v1_"},
-		re:         regexp.MustCompile(`do[opr]_v1_[a-f0-9]+`),
+		re:         lazyRE(`do[opr]_v1_[a-f0-9]+`),
 		boundStart: true,
 		minLen:     71,
 	},
 	{
 		kind:       KindPyPIToken,
 		hints:      []string{"pypi-"},
-		re:         regexp.MustCompile(`pypi-[A-Za-z0-9_-]+`),
+		re:         lazyRE(`pypi-[A-Za-z0-9_-]+`),
 		boundStart: true,
 		minLen:     50,
 		keep:       notMachineMade,
@@ -546,7 +545,7 @@ var secretRules = []secretRule{
 		hints: []string{"sk-"},
 		// Prose like "ask-the-user" fails the word boundary; a hyphenated phrase after
 		// "sk-" fails notMachineMade.
-		re:         regexp.MustCompile(`sk-[A-Za-z0-9_-]+`),
+		re:         lazyRE(`sk-[A-Za-z0-9_-]+`),
 		boundStart: true,
 		minLen:     23,
 		keep:       notMachineMade,
@@ -554,7 +553,7 @@ var secretRules = []secretRule{
 	{
 		kind:       KindJWT,
 		hints:      []string{"eyJ"},
-		re:         regexp.MustCompile(`eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`),
+		re:         lazyRE(`eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`),
 		boundStart: true,
 		keep: func(s string) bool {
 			parts := strings.SplitN(s, ".", 3)
@@ -566,14 +565,14 @@ var secretRules = []secretRule{
 		hints: []string{"://"},
 		// scheme://user:password@host keeps the user. The password runs to the last @
 		// before the host so one containing @ is not half left behind.
-		re: regexp.MustCompile(`://[^\s:/?#@\[\]]*:([^\s/?#]+)@`),
+		re: lazyRE(`://[^\s:/?#@\[\]]*:([^\s/?#]+)@`),
 	},
 	{
 		// A password with a '/' in it: what follows "user:" is a port when it is
 		// digits up to the '/', as in http://host:8080/a@b.
 		kind:  KindURLPassword,
 		hints: []string{"://"},
-		re:    regexp.MustCompile(`://[^\s:/?#@\[\]]*:([^\s@]*/[^\s@]*)@`),
+		re:    lazyRE(`://[^\s:/?#@\[\]]*:([^\s@]*/[^\s@]*)@`),
 		keep:  looksLikePort,
 	},
 	{
@@ -583,7 +582,7 @@ var secretRules = []secretRule{
 		kind:     KindAWSSecretAccessKey,
 		hints:    []string{"aws", "secret"},
 		fold:     true,
-		re:       regexp.MustCompile(`[A-Za-z0-9/+]+`),
+		re:       lazyRE(`[A-Za-z0-9/+]+`),
 		boundB64: true,
 		keep:     func(s string) bool { return len(s) != 40 || lacksDigit(s) || notMixedCase(s) },
 	},
@@ -592,7 +591,7 @@ var secretRules = []secretRule{
 		hints:      []string{"bearer"},
 		fold:       true,
 		atHint:     true,
-		re:         regexp.MustCompile(`^(?i)bearer\s+([A-Za-z0-9._~+/-]+=*)`),
+		re:         lazyRE(`^(?i)bearer\s+([A-Za-z0-9._~+/-]+=*)`),
 		boundStart: true,
 		minLen:     16,
 		keep:       notMachineMade,
@@ -606,7 +605,7 @@ var secretRules = []secretRule{
 		hints:  []string{"passw", "_pass", "pwd", "passphrase"},
 		fold:   true,
 		atHint: true,
-		re:     regexp.MustCompile(`^(?i)(?:passw(?:or)?d|_pass|pwd|passphrase)["']?\s*(?::=|=>|=)\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
+		re:     lazyRE(`^(?i)(?:passw(?:or)?d|_pass|pwd|passphrase)["']?\s*(?::=|=>|=)\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
 		minLen: 6,
 		keep:   isReference,
 	},
@@ -617,7 +616,7 @@ var secretRules = []secretRule{
 		hints:  []string{"_key", "auth"},
 		fold:   true,
 		atHint: true,
-		re:     regexp.MustCompile(`^(?i)(?:_key|auth)["']?\s*(?::=|=>|=)\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
+		re:     lazyRE(`^(?i)(?:_key|auth)["']?\s*(?::=|=>|=)\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
 		minLen: 8,
 		keep:   notCredential,
 	},
@@ -628,7 +627,7 @@ var secretRules = []secretRule{
 		atHint: true,
 		// The name may carry a prefix (DB_PASSWORD, githubToken); the value must look
 		// machine-made, so "password: required" or "token: the bucket" stay.
-		re:     regexp.MustCompile(`^(?i)(?:passw(?:or)?d|passphrase|secret|token|api_?key|access_?key|credentials?)["']?\s*(?::=|=>|[:=])\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
+		re:     lazyRE(`^(?i)(?:passw(?:or)?d|passphrase|secret|token|api_?key|access_?key|credentials?)["']?\s*(?::=|=>|[:=])\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
 		minLen: 8,
 		keep:   notCredential,
 	},

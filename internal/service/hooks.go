@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
@@ -223,12 +224,15 @@ func (b *Brain) relative(f string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-var testCommand = regexp.MustCompile(`(^|[\s;&|/])(go test|cargo test|cargo nextest|npm (run )?test|pnpm (run )?test|yarn (run )?test|bun test|` +
-	`npx (jest|vitest|playwright)|jest|vitest|pytest|python -m (pytest|unittest)|tox|mvn( -\S+)* (test|verify)|gradlew?( -\S+)* (test|check)|` +
-	`rspec|rake test|phpunit|dotnet test|mix test|make (test|check)|ctest|scripts/test)\b`)
+// testCommand is compiled on first use, not by every process start.
+var testCommand = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[\s;&|/])(go test|cargo test|cargo nextest|npm (run )?test|pnpm (run )?test|yarn (run )?test|bun test|` +
+		`npx (jest|vitest|playwright)|jest|vitest|pytest|python -m (pytest|unittest)|tox|mvn( -\S+)* (test|verify)|gradlew?( -\S+)* (test|check)|` +
+		`rspec|rake test|phpunit|dotnet test|mix test|make (test|check)|ctest|scripts/test)\b`)
+})
 
 // IsTestCommand reports whether a shell command runs a test suite.
-func IsTestCommand(cmd string) bool { return testCommand.MatchString(cmd) }
+func IsTestCommand(cmd string) bool { return testCommand().MatchString(cmd) }
 
 func firstLine(s string) string {
 	for _, l := range strings.Split(s, "\n") {

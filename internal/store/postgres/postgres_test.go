@@ -497,3 +497,48 @@ func TestReadOnlyServerIsAFault(t *testing.T) {
 		t.Fatalf("opening a project on a read-only server: %v", err)
 	}
 }
+
+// TestLockTimeoutIsBusy: a write that waits past the lock timeout for
+// another instance's write fails with store.ErrBusy (which surfaces answer
+// as "busy, nothing changed, retry") rather than waiting as long as the
+// caller's context, and writes nothing.
+func TestLockTimeoutIsBusy(t *testing.T) {
+	ctx := context.Background()
+	name := pgtest.Project(t)
+	a := openOwn(t, name)
+	b, err := postgres.Open(ctx, pgtest.URL(t), postgres.Options{Project: name, LockTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	entered, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- a.Update(ctx, func(tx store.Tx) error {
+			close(entered)
+			<-release
+			return nil
+		})
+	}()
+	<-entered
+	err = b.Update(ctx, func(tx store.Tx) error {
+		_, err := tx.CreateTask(ctx, task.Task{Title: "from b"}, store.Placement{})
+		return err
+	})
+	close(release)
+	if !errors.Is(err, store.ErrBusy) {
+		t.Fatalf("a write held up past the lock timeout: %v, want store.ErrBusy", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := b.View(ctx, func(tx store.Tx) error {
+		ts, err := tx.Tasks(ctx)
+		if err == nil && len(ts) != 0 {
+			t.Errorf("the refused write left %+v", ts)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,23 @@
+package memory
+
+import (
+	"regexp"
+	"testing"
+)
+
+// TestPatternsCompile compiles every lazily compiled pattern, so a bad one
+// fails here rather than in the first call that needs it.
+func TestPatternsCompile(t *testing.T) {
+	all := []*lazyRegexp{tagPattern, privateTag, fpHexRun, fpSpace}
+	for _, b := range fpBlurs {
+		all = append(all, b.re)
+	}
+	for _, r := range secretRules {
+		all = append(all, r.re)
+	}
+	for _, l := range all {
+		if _, err := regexp.Compile(l.src); err != nil {
+			t.Errorf("pattern %q: %v", l.src, err)
+		}
+	}
+}
