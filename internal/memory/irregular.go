@@ -30,3 +30,20 @@ func init() {
 		}
 	}
 }
+
+// Irregular plurals, and the words for close family and for a photo that
+// people use interchangeably ("my nana", "her grandmother"; "a pic", "the
+// picture"), are indexed and searched as one word, so "Leo's grandmother"
+// finds "my grandma is coming over". Left out: "nan" (also NaN), "image"
+// (a container image), "photograph" (its stem is also "photographer"'s).
+func init() {
+	for _, l := range strings.Split(`child children kid kids|man men|woman women|foot feet|tooth teeth|mouse mice|
+		wife wives|grandma grandmother grandmothers granny grannies gran nana grandmas|
+		grandpa grandfather grandfathers grandad granddad grandpas|mum mother mothers mom mommy mummy mums moms|
+		dad father fathers daddy dads|photo photos picture pictures pic pics`, "|") {
+		f := strings.Fields(l)
+		for _, w := range f[1:] {
+			irregular[w] = f[0]
+		}
+	}
+}

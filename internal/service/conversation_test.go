@@ -52,7 +52,6 @@ func TestConversationRetrieval(t *testing.T) {
 		}
 	}
 	hybridOn := os.Getenv("CAIRN_CONVBENCH_HYBRID") != "0"
-	ctx := context.Background()
 	srv := embedserver.Start(t)
 	client, err := embedding.New(embedding.Config{URL: srv.URL, Model: "embedserver"})
 	if err != nil {
@@ -60,68 +59,14 @@ func TestConversationRetrieval(t *testing.T) {
 	}
 	modes := []string{"plain-bm25", "cairn-fts", "hybrid"}
 	res := map[string]*convbench.Scores{}
-	score := func(mode, cat string, ranked, answers []int) {
-		for _, c := range []string{cat, "all"} {
-			k := mode + " " + c
-			if res[k] == nil {
-				res[k] = &convbench.Scores{}
-			}
-			res[k].Add(ranked, answers)
-		}
-	}
 	turns, questions := 0, 0
 	for _, seed := range seeds {
 		set := convbench.WithReplies(convbench.Generate(seed, convbenchDialogues), seed)
 		questions += len(set.Questions)
-		for d, dlg := range set.Dialogues {
+		for _, dlg := range set.Dialogues {
 			turns += len(dlg.Turns)
-			st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), fmt.Sprintf("d%d.db", d)), sqlite.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			opts := service.MemoryOptions{}
-			if hybridOn {
-				opts = service.MemoryOptions{Embedder: client, Model: client.Model()}
-			}
-			hybrid := service.NewMemory(st, opts)
-			lexical := service.NewMemory(st, service.MemoryOptions{})
-			turnOf := map[memory.ID]int{}
-			for i, tn := range dlg.Turns {
-				r, err := hybrid.Add(ctx, "", memory.Entry{Type: memory.Insight, Title: tn.Title, Content: tn.Text, Tags: tn.Tags})
-				if err != nil {
-					t.Fatalf("dialogue %d turn %d: %v", d, i, err)
-				}
-				if r.EmbedError != "" {
-					t.Fatalf("dialogue %d turn %d: %s", d, i, r.EmbedError)
-				}
-				turnOf[r.Entry.ID] = i
-			}
-			baseline := convbench.NewBM25(dlg.Turns)
-			for _, q := range set.Questions {
-				if q.Dialogue != d {
-					continue
-				}
-				score("plain-bm25", q.Category, baseline.Search(q.Text, 10), q.Answers)
-				for _, m := range []struct {
-					name string
-					svc  *service.Memory
-				}{{"cairn-fts", lexical}, {"hybrid", hybrid}} {
-					if m.name == "hybrid" && !hybridOn {
-						continue
-					}
-					r, err := m.svc.Search(ctx, service.SearchQuery{Text: q.Text, Page: service.Page{Limit: 10}})
-					if err != nil {
-						t.Fatal(err)
-					}
-					var ranked []int
-					for _, h := range r.Hits {
-						ranked = append(ranked, turnOf[h.ID])
-					}
-					score(m.name, q.Category, ranked, q.Answers)
-				}
-			}
-			st.Close()
 		}
+		measureSet(t, set, client, hybridOn, res)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "seed %s: %d dialogues, %d turns, %d questions\n", joinSeeds(seeds), len(seeds)*convbenchDialogues, turns, questions)
@@ -156,10 +101,127 @@ func TestConversationRetrieval(t *testing.T) {
 	}
 }
 
+// measureSet stores each dialogue of set turn by turn in a SQLite store of
+// its own, through the memory service as a client would, and adds each
+// question's rankings to res under "mode category" and "mode all": plain
+// BM25 over the turns, Cairn's full text, and hybrid (unless hybridOn is
+// false).
+func measureSet(t *testing.T, set convbench.Set, client *embedding.Client, hybridOn bool, res map[string]*convbench.Scores) {
+	t.Helper()
+	ctx := context.Background()
+	score := func(mode, cat string, ranked, answers []int) {
+		for _, c := range []string{cat, "all"} {
+			k := mode + " " + c
+			if res[k] == nil {
+				res[k] = &convbench.Scores{}
+			}
+			res[k].Add(ranked, answers)
+		}
+	}
+	for d, dlg := range set.Dialogues {
+		st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), fmt.Sprintf("d%d.db", d)), sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := service.MemoryOptions{}
+		if hybridOn {
+			opts = service.MemoryOptions{Embedder: client, Model: client.Model()}
+		}
+		hybrid := service.NewMemory(st, opts)
+		lexical := service.NewMemory(st, service.MemoryOptions{})
+		turnOf := map[memory.ID]int{}
+		for i, tn := range dlg.Turns {
+			r, err := hybrid.Add(ctx, "", memory.Entry{Type: memory.Insight, Title: tn.Title, Content: tn.Text, Tags: tn.Tags})
+			if err != nil {
+				t.Fatalf("dialogue %d turn %d: %v", d, i, err)
+			}
+			if r.EmbedError != "" {
+				t.Fatalf("dialogue %d turn %d: %s", d, i, r.EmbedError)
+			}
+			turnOf[r.Entry.ID] = i
+		}
+		baseline := convbench.NewBM25(dlg.Turns)
+		for _, q := range set.Questions {
+			if q.Dialogue != d {
+				continue
+			}
+			score("plain-bm25", q.Category, baseline.Search(q.Text, 10), q.Answers)
+			for _, m := range []struct {
+				name string
+				svc  *service.Memory
+			}{{"cairn-fts", lexical}, {"hybrid", hybrid}} {
+				if m.name == "hybrid" && !hybridOn {
+					continue
+				}
+				r, err := m.svc.Search(ctx, service.SearchQuery{Text: q.Text, Page: service.Page{Limit: 10}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var ranked []int
+				for _, h := range r.Hits {
+					ranked = append(ranked, turnOf[h.ID])
+				}
+				score(m.name, q.Category, ranked, q.Answers)
+			}
+		}
+		st.Close()
+	}
+}
+
 func joinSeeds(seeds []uint64) string {
 	s := make([]string, len(seeds))
 	for i, n := range seeds {
 		s[i] = strconv.FormatUint(n, 10)
 	}
 	return strings.Join(s, ",")
+}
+
+// TestDialogueRetrieval is the same measure on the hand-written dialogues
+// (convbench.Written): real chat between friends, questions as a person
+// asks them. Ranking is tuned on the dev split and reported on the report
+// split; CAIRN_DIALOGUES=dev or report measures one of them.
+//
+//	go test -count=1 -run '^TestDialogueRetrieval$' -v ./internal/service/
+//
+// It asserts on both splits that full text is never below plain BM25 on
+// any category.
+func TestDialogueRetrieval(t *testing.T) {
+	if raceEnabled {
+		t.Skip("slow under -race; scripts/test runs it without")
+	}
+	splits := []string{convbench.Dev, convbench.Report}
+	if s := os.Getenv("CAIRN_DIALOGUES"); s != "" {
+		splits = []string{s}
+	}
+	hybridOn := os.Getenv("CAIRN_CONVBENCH_HYBRID") != "0"
+	srv := embedserver.Start(t)
+	client, err := embedding.New(embedding.Config{URL: srv.URL, Model: "embedserver"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, split := range splits {
+		set, err := convbench.Written(split)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := map[string]*convbench.Scores{}
+		measureSet(t, set, client, hybridOn, res)
+		turns := 0
+		for _, d := range set.Dialogues {
+			turns += len(d.Turns)
+		}
+		fmt.Fprintf(&b, "written %s: %d dialogues, %d turns, %d questions\n", split, len(set.Dialogues), turns, len(set.Questions))
+		for _, c := range append(convbench.WrittenCategories, "all") {
+			for _, m := range []string{"plain-bm25", "cairn-fts", "hybrid"} {
+				if s := res[m+" "+c]; s != nil {
+					fmt.Fprintf(&b, "  %-10s %-11s (%4d)  %s\n", m, c, s.N, s)
+				}
+			}
+			if base, fts := res["plain-bm25 "+c], res["cairn-fts "+c]; fts.R10() < base.R10() {
+				t.Errorf("%s %s: full-text recall@10 %.3f is below plain BM25's %.3f", split, c, fts.R10(), base.R10())
+			}
+		}
+	}
+	t.Logf("written dialogues\n%s", b.String())
 }

@@ -806,15 +806,11 @@ func (x *txn) index(ctx context.Context, e memory.Entry) error {
 }
 
 func (x *txn) post(ctx context.Context, e memory.Entry) error {
-	prev, err := x.scanMemories(ctx, `SELECT `+memCols+` FROM memory_entries e WHERE e.project_id = $1 AND e.id < $2 ORDER BY e.id DESC LIMIT 1`, x.p, int64(e.ID))
+	prev, err := x.scanMemories(ctx, `SELECT `+memCols+` FROM memory_entries e WHERE e.project_id = $1 AND e.id < $2 ORDER BY e.id DESC LIMIT 2`, x.p, int64(e.ID))
 	if err != nil {
 		return err
 	}
-	var before string
-	if len(prev) == 1 {
-		before = rank.Context(e, prev[0])
-	}
-	d := rank.Analyze(e.Title, e.SearchText(), e.Tags, before)
+	d := rank.Analyze(e.Title, e.SearchText(), e.Tags, rank.Context(e, prev...)...)
 	if len(d.TF) == 0 {
 		return nil
 	}

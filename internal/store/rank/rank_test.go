@@ -10,7 +10,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/testutil/convbench"
 )
 
@@ -224,5 +226,48 @@ func TestSearchMaxScore(t *testing.T) {
 	}
 	if !got.AtLeast || got.MaxDF != 5000 {
 		t.Errorf("at least %v, commonest term in %d entries; want a lower bound and 5000", got.AtLeast, got.MaxDF)
+	}
+}
+
+// TestContext: which turns before an entry it is indexed with.
+func TestContext(t *testing.T) {
+	t0 := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	n := int64(0)
+	e := func(content string, after time.Duration) memory.Entry {
+		n++
+		return memory.Entry{ID: memory.ID(n), Content: content, CreatedAt: t0.Add(after)}
+	}
+	for _, c := range []struct {
+		name string
+		e    memory.Entry
+		prev []memory.Entry
+		want []string
+	}{
+		{"answer to a question", e("I went to Oslo.", 2*time.Minute), []memory.Entry{e("Where did you go?", time.Minute), e("Hi", 0)}, []string{"Where did you go?"}},
+		{"no question, no speakers", e("Second note.", 2*time.Minute), []memory.Entry{e("First note.", time.Minute)}, nil},
+		{"dialogue: two turns back", e("Ana: Saturday, on the Downs.", 2*time.Minute),
+			[]memory.Entry{e("Ben: WHAT. When??", time.Minute), e("Ana: Jonah proposed!", 0)}, []string{"WHAT. When??", "Jonah proposed!"}},
+		{"dialogue: same speaker twice", e("Ana: And the ring was his mum's.", 2*time.Minute),
+			[]memory.Entry{e("Ana: Jonah proposed!", time.Minute), e("Ben: News?", 0)}, []string{"Jonah proposed!", "News?"}},
+		{"dialogue: too long before", e("Ana: Saturday.", time.Hour),
+			[]memory.Entry{e("Ben: When??", time.Minute)}, nil},
+		{"dialogue: the turn two back too long before", e("Ana: Saturday.", 2*time.Hour+time.Minute),
+			[]memory.Entry{e("Ben: Wow.", 2*time.Hour), e("Ana: Jonah proposed!", 0)}, []string{"Wow."}},
+		{"one label is no dialogue", e("Decision: retries back off.", 2*time.Minute),
+			[]memory.Entry{e("Decision: the cache uses sqlite.", time.Minute), e("Decision: logs go to stderr.", 0)}, nil},
+		{"capitals are no speaker", e("TODO: rename the loader.", 2*time.Minute),
+			[]memory.Entry{e("FIXME: flaky test.", time.Minute)}, nil},
+		{"a note after a dialogue", e("Plain note.", 2*time.Minute),
+			[]memory.Entry{e("Ben: Hello.", time.Minute), e("Ana: Hi.", 0)}, nil},
+	} {
+		if got := Context(c.e, c.prev...); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+	for in, want := range map[string]string{"Leo: hi": "Leo", "Mary Ann: hi": "Mary Ann", "O'Neil: hi": "O'Neil",
+		"TODO: x": "", "note: x": "", "[1:56 pm, 8 May 2023] Leo: hi": "Leo", "[x] y": "", "[photo] Leo said": "", "See http://x": "", "Why: because: x": "Why", "A: x": "", "Three Word Name: x": ""} {
+		if got := Speaker(in); got != want {
+			t.Errorf("Speaker(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

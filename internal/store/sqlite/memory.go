@@ -269,15 +269,12 @@ func (x *txn) index(ctx context.Context, e memory.Entry) error {
 
 // post adds the entry's postings and counts its terms and length.
 func (x *txn) post(ctx context.Context, e memory.Entry) error {
-	prev, err := x.scanMemories(ctx, `SELECT `+memCols+` FROM memory_entries e WHERE e.id < ? ORDER BY e.id DESC LIMIT 1`, int64(e.ID))
+	prev, err := x.scanMemories(ctx, `SELECT `+memCols+` FROM memory_entries e WHERE e.id < ? ORDER BY e.id DESC LIMIT 2`, int64(e.ID))
 	if err != nil {
 		return err
 	}
-	var before string
-	if len(prev) == 1 {
-		before = rank.Context(e, prev[0])
-	}
-	d := rank.Analyze(e.Title, e.SearchText(), e.Tags, before)
+	before := rank.Context(e, prev...)
+	d := rank.Analyze(e.Title, e.SearchText(), e.Tags, before...)
 	if len(d.TF) == 0 {
 		return nil
 	}

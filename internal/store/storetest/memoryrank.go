@@ -110,8 +110,10 @@ func testMemorySearchRanksAlways(t *testing.T, s store.Store) {
 // testMemorySearchReplyContext: an entry recorded right after another in
 // the same session (or with no session, like it) is also found by the
 // words of the one before, below an entry holding them itself: an answer
-// by the question it answers. A different session or a gap over
-// rank.ContextGap keeps entries apart.
+// by the question it answers; turns of a dialogue ("Name: ...") by the
+// two turns before. A different session or a gap over rank.ContextGap
+// keeps entries apart, and so does a label that is not a dialogue's
+// ("Decision: ..." after "Decision: ...").
 func testMemorySearchReplyContext(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	add := func(session string, at time.Time, content string) memory.ID {
@@ -150,6 +152,28 @@ func testMemorySearchReplyContext(t *testing.T, s store.Store) {
 		for _, id := range search(w) {
 			if id == other || id == late {
 				t.Errorf("%s: %s found by the words of an entry in another session or too long before", w, id)
+			}
+		}
+	}
+	// Turns of a dialogue ("Name: ..."): the turn two back is context
+	// too, below the nearer ones.
+	at := t0.Add(time.Hour)
+	news := add("", at, "Ana: Also! Jonah proposed on Saturday!!")
+	when := add("", at.Add(time.Second), "Ben: WHAT. Where??")
+	where := add("", at.Add(2*time.Second), "Ana: Up on the Downs at sunset, with the dog in a bow tie.")
+	if got := search("Jonah proposed"); fmt.Sprint(got) != fmt.Sprint([]memory.ID{news, when, where}) {
+		t.Errorf("Jonah proposed: got %v, want the news %s, the reply %s, then the answer two turns on %s", got, news, when, where)
+	}
+	// Notes that start with a label are not a dialogue: one speaker.
+	at = at.Add(time.Hour)
+	add("", at, "Decision: the cache layer uses sqlite")
+	retries := add("", at.Add(time.Second), "Decision: retries back off exponentially")
+	add("", at.Add(2*time.Second), "TODO: rename the config loader")
+	todo := add("", at.Add(3*time.Second), "FIXME: flaky websocket test")
+	for w, leak := range map[string]memory.ID{"sqlite cache": retries, "rename config loader": todo} {
+		for _, id := range search(w) {
+			if id == leak {
+				t.Errorf("%s: %s found by the words of the labelled note before it", w, id)
 			}
 		}
 	}
