@@ -174,7 +174,7 @@ func openStore(ctx context.Context, cfg Config, root string) (store.Store, error
 	if _, err := project.Init(root); err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Durability.sqlite(), InitEmpty: cfg.InitEmpty})
+	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Durability.sqlite(), InitEmpty: cfg.InitEmpty, Logger: cfg.Logger})
 }
 
 // CheckStore refuses, before a server starts, a project whose embedded

@@ -1,11 +1,14 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -104,10 +107,16 @@ var (
 	qPostingsDelete = `DELETE FROM memory_postings WHERE entry_id = ?`
 	qPostingInsert  = `INSERT INTO memory_postings (term, entry_id, tf, dl, impact) VALUES (?, ?, ?, ?, ?)`
 	qTermAdd        = `INSERT INTO memory_terms (term, df) VALUES (?, 1) ON CONFLICT (term) DO UPDATE SET df = df + 1`
-	qTermRemove     = `UPDATE memory_terms SET df = df - 1 WHERE term = ?`
-	qTermsDF        = `SELECT term, df FROM memory_terms WHERE term IN (SELECT value FROM json_each(?)) AND df > 0`
-	qTermLookup     = `SELECT entry_id, tf, dl FROM memory_postings WHERE term = ? AND entry_id IN (SELECT value FROM json_each(?))`
-	qTermTop        = `SELECT group_concat(entry_id || ' ' || tf || ' ' || dl, ' ') FROM
+	qTermSet        = `INSERT INTO memory_terms (term, df) VALUES (?, ?)`
+	qIndexSet       = `UPDATE memory_index SET docs = ?, total_len = ? WHERE id = 1`
+	// qBefore is the entries a new entry's dialogue context comes from
+	// (rank.Context); qAfter pages through the entries to re-index them.
+	qBefore     = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id < ? ORDER BY e.id DESC LIMIT ` + strconv.Itoa(rank.ContextDepth)
+	qAfter      = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id > ? ORDER BY e.id LIMIT 500`
+	qTermRemove = `UPDATE memory_terms SET df = df - 1 WHERE term = ?`
+	qTermsDF    = `SELECT term, df FROM memory_terms WHERE term IN (SELECT value FROM json_each(?)) AND df > 0`
+	qTermLookup = `SELECT entry_id, tf, dl FROM memory_postings WHERE term = ? AND entry_id IN (SELECT value FROM json_each(?))`
+	qTermTop    = `SELECT group_concat(entry_id || ' ' || tf || ' ' || dl, ' ') FROM
 	(SELECT entry_id, tf, dl FROM memory_postings WHERE term = ? ORDER BY impact DESC LIMIT ?)`
 	qTagsDelete     = `DELETE FROM memory_tags WHERE entry_id = ?`
 	qTagInsert      = `INSERT OR IGNORE INTO memory_tags (tag, entry_id) VALUES (?, ?)`
@@ -136,7 +145,7 @@ const (
 
 var (
 	memoryReadQueries  = []string{qMemoriesIn, qIndexStats, qTermTop, qTermsDF, qTermLookup, qMemory, qMemoryByUID, qMistakeByFP, qSupersedes, qOccurrences, qOlder, qNewer, qOlderSession, qNewerSession, qMissingVectors, qCountVectors, qSession, qBranch, qBranches}
-	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermRemove, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qUnsupersede, qAddOccurrence, qSetVector, qAddSession, qUpdateSession, qSetBranch}
+	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qIndexSet, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermSet, qTermRemove, qBefore, qAfter, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qUnsupersede, qAddOccurrence, qSetVector, qAddSession, qUpdateSession, qSetBranch}
 )
 
 func jsonList(l []string) any {
@@ -269,12 +278,11 @@ func (x *txn) index(ctx context.Context, e memory.Entry) error {
 
 // post adds the entry's postings and counts its terms and length.
 func (x *txn) post(ctx context.Context, e memory.Entry) error {
-	prev, err := x.scanMemories(ctx, `SELECT `+memCols+` FROM memory_entries e WHERE e.id < ? ORDER BY e.id DESC LIMIT 2`, int64(e.ID))
+	prev, err := x.scanMemories(ctx, qBefore, int64(e.ID))
 	if err != nil {
 		return err
 	}
-	before := rank.Context(e, prev...)
-	d := rank.Analyze(e.Title, e.SearchText(), e.Tags, before...)
+	d := rank.Analyze(e.Title, e.SearchText(), e.Tags, rank.Context(e, prev...)...)
 	if len(d.TF) == 0 {
 		return nil
 	}
@@ -286,17 +294,29 @@ func (x *txn) post(ctx context.Context, e memory.Entry) error {
 	if err := x.queryRow(ctx, qIndexStats).Scan(&docs, &total, &analyzer); err != nil {
 		return err
 	}
-	avgdl := (total + d.Len) / float64(docs+1)
-	for t, tf := range d.TF {
-		if _, err := x.exec(ctx, qPostingInsert, t, int64(e.ID), tf, d.Len, rank.Impact(tf, d.Len, avgdl)); err != nil {
-			return err
-		}
+	if err := x.postings(ctx, e.ID, d, docs, total); err != nil {
+		return err
+	}
+	for t := range d.TF {
 		if _, err := x.exec(ctx, qTermAdd, t); err != nil {
 			return err
 		}
 	}
 	_, err = x.exec(ctx, qIndexAdd, 1, d.Len)
 	return err
+}
+
+// postings writes an entry's postings into an index of docs entries of
+// total length (before this one): impacts are computed against the average
+// length with the entry counted, as when it was added.
+func (x *txn) postings(ctx context.Context, id memory.ID, d rank.Doc, docs int, total float64) error {
+	avgdl := (total + d.Len) / float64(docs+1)
+	for t, tf := range d.TF {
+		if _, err := x.exec(ctx, qPostingInsert, t, int64(id), tf, d.Len, rank.Impact(tf, d.Len, avgdl)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // unindex removes an entry's postings and uncounts them.
@@ -334,8 +354,12 @@ func (x *txn) unindex(ctx context.Context, id memory.ID) error {
 }
 
 // reindex rebuilds the full-text index from the entries when it was built
-// by another analyzer (or never: a database migrated from FTS5).
-func (x *txn) reindex(ctx context.Context) error {
+// by another analyzer (or never: a database migrated from FTS5). It builds
+// the same index as adding the entries one by one in id order would, but
+// keeps the context turns, the counts and the document frequencies in
+// memory instead of reading and updating them for every entry, and logs
+// its progress: a large memory takes a while.
+func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 	var (
 		docs, analyzer int
 		total          float64
@@ -346,27 +370,168 @@ func (x *txn) reindex(ctx context.Context) error {
 	if analyzer == memory.AnalyzerVersion {
 		return nil
 	}
+	var entries int
+	if err := x.queryRow(ctx, `SELECT count(*) FROM memory_entries`).Scan(&entries); err != nil {
+		return fmt.Errorf("read memory index: %w", err)
+	}
+	start := time.Now()
+	if entries == 0 { // a new store
+		log = slog.New(slog.DiscardHandler)
+	}
+	log.Info("rebuilding the memory search index for this version of Cairn; searches and writes wait until it is done",
+		"entries", entries, "analyzer", memory.AnalyzerVersion, "was", analyzer)
+	// The postings' secondary indexes are dropped for the load and made
+	// again after it, by their own definitions: one sort each instead of
+	// a B-tree insertion per posting.
+	var indexes []string
+	rows, err := x.query(ctx, `SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'memory_postings' AND sql IS NOT NULL ORDER BY name`)
+	if err != nil {
+		return fmt.Errorf("reindex memory: %w", err)
+	}
+	for rows.Next() {
+		var q string
+		if err := rows.Scan(&q); err != nil {
+			rows.Close()
+			return fmt.Errorf("reindex memory: %w", err)
+		}
+		indexes = append(indexes, q)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reindex memory: %w", err)
+	}
+	for _, q := range indexes {
+		name := strings.Fields(q)[2] // CREATE INDEX name ON ...
+		if _, err := x.exec(ctx, `DROP INDEX `+name); err != nil {
+			return fmt.Errorf("reindex memory: %w", err)
+		}
+	}
 	for _, q := range []string{`DELETE FROM memory_postings`, `DELETE FROM memory_terms`,
 		`UPDATE memory_index SET docs = 0, total_len = 0, analyzer = ` + fmt.Sprint(memory.AnalyzerVersion)} {
 		if _, err := x.exec(ctx, q); err != nil {
 			return fmt.Errorf("reset memory index: %w", err)
 		}
 	}
+	// The load touches pages all over the postings' B-tree: a page cache
+	// large enough to hold it saves spilling and re-reading them.
+	var cache int
+	if err := x.queryRow(ctx, `PRAGMA cache_size`).Scan(&cache); err != nil {
+		return fmt.Errorf("reindex memory: %w", err)
+	}
+	if _, err := x.exec(ctx, `PRAGMA cache_size = -262144`); err != nil { // KiB: 256 MiB at most
+		return fmt.Errorf("reindex memory: %w", err)
+	}
+	defer x.exec(ctx, `PRAGMA cache_size = `+strconv.Itoa(cache))
+	docs, total = 0, 0
+	var (
+		df       = map[string]int{}
+		prev     []memory.Entry // newest first, as rank.Context takes them
+		done     int
+		reported = start
+		load     = postingLoader{x: x}
+	)
 	for after := int64(0); ; {
-		es, err := x.scanMemories(ctx, `SELECT `+memCols+` FROM memory_entries e WHERE e.id > ? ORDER BY e.id LIMIT 500`, after)
+		es, err := x.scanMemories(ctx, qAfter, after)
 		if err != nil {
 			return fmt.Errorf("reindex memory: %w", err)
 		}
 		if len(es) == 0 {
-			return nil
+			break
 		}
 		for _, e := range es {
-			if err := x.post(ctx, e); err != nil {
-				return fmt.Errorf("reindex memory %s: %w", e.ID, err)
+			d := rank.Analyze(e.Title, e.SearchText(), e.Tags, rank.Context(e, prev...)...)
+			prev = append([]memory.Entry{e}, prev[:min(len(prev), rank.ContextDepth-1)]...)
+			if len(d.TF) == 0 {
+				continue
 			}
+			avgdl := (total + d.Len) / float64(docs+1)
+			for t, tf := range d.TF {
+				if err := load.add(ctx, posting{t, int64(e.ID), tf, d.Len, rank.Impact(tf, d.Len, avgdl)}); err != nil {
+					return fmt.Errorf("reindex memory %s: %w", e.ID, err)
+				}
+				df[t]++
+			}
+			docs++
+			total += d.Len
 		}
 		after = int64(es[len(es)-1].ID)
+		if done += len(es); time.Since(reported) >= 5*time.Second {
+			reported = time.Now()
+			log.Info("rebuilding the memory search index", "done", done, "entries", entries)
+		}
 	}
+	if err := load.flush(ctx); err != nil {
+		return fmt.Errorf("reindex memory: %w", err)
+	}
+	for _, q := range indexes {
+		if _, err := x.exec(ctx, q); err != nil {
+			return fmt.Errorf("reindex memory: %w", err)
+		}
+	}
+	for t, n := range df {
+		if _, err := x.exec(ctx, qTermSet, t, n); err != nil {
+			return fmt.Errorf("reindex memory: %w", err)
+		}
+	}
+	if _, err := x.exec(ctx, qIndexSet, docs, total); err != nil {
+		return fmt.Errorf("reindex memory: %w", err)
+	}
+	log.Info("rebuilt the memory search index", "entries", done, "took", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// postingLoader inserts postings in runs sorted by key, many rows to a
+// statement, so the load walks the B-tree in order instead of seeking.
+type postingLoader struct {
+	x    *txn
+	rows []posting
+	args []any
+}
+
+type posting struct {
+	term           string
+	id             int64
+	tf, dl, impact float64
+}
+
+const (
+	// loadRun is how many postings are sorted and inserted together.
+	loadRun = 50_000
+	// loadRows is how many postings one statement inserts (5 parameters
+	// each, well under SQLite's 32,766).
+	loadRows = 200
+)
+
+var qPostingsLoad = `INSERT INTO memory_postings (term, entry_id, tf, dl, impact) VALUES ` +
+	strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?), ", loadRows), ", ")
+
+func (l *postingLoader) add(ctx context.Context, p posting) error {
+	if l.rows = append(l.rows, p); len(l.rows) < loadRun {
+		return nil
+	}
+	return l.flush(ctx)
+}
+
+func (l *postingLoader) flush(ctx context.Context) error {
+	slices.SortFunc(l.rows, func(a, b posting) int {
+		return cmp.Or(strings.Compare(a.term, b.term), cmp.Compare(a.id, b.id))
+	})
+	for len(l.rows) > 0 {
+		n, q := min(len(l.rows), loadRows), qPostingsLoad
+		if n < loadRows {
+			n, q = 1, qPostingInsert
+		}
+		l.args = l.args[:0]
+		for _, p := range l.rows[:n] {
+			l.args = append(l.args, p.term, p.id, p.tf, p.dl, p.impact)
+		}
+		if _, err := l.x.exec(ctx, q, l.args...); err != nil {
+			return err
+		}
+		l.rows = l.rows[n:]
+	}
+	l.rows = l.rows[:0:0]
+	return nil
 }
 
 func isUnique(err error) bool { return sqliteCode(err) == constraintUnique }

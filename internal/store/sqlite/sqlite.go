@@ -9,11 +9,13 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -46,6 +48,9 @@ type Options struct {
 	// (`cairn init` does); otherwise such a file is refused with
 	// ErrEmptyDatabase.
 	InitEmpty bool
+	// Logger hears about long work on open (rebuilding memory search's
+	// index after an upgrade); nil: slog.Default().
+	Logger *slog.Logger
 }
 
 // ErrEmptyDatabase is wrapped by Open's error for a database file that
@@ -131,7 +136,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, claimReadQueries),
 		v:  &versioner{db: r},
 	}
-	if err := s.reindexMemory(ctx); err != nil {
+	if err := s.reindexMemory(ctx, cmp.Or(opts.Logger, slog.Default())); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -140,7 +145,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 
 // reindexMemory rebuilds memory search's index if another analyzer built
 // it. Reading first keeps the usual open free of a write transaction.
-func (s *Store) reindexMemory(ctx context.Context) error {
+func (s *Store) reindexMemory(ctx context.Context, log *slog.Logger) error {
 	var analyzer int
 	if err := s.r.QueryRowContext(ctx, `SELECT analyzer FROM memory_index WHERE id = 1`).Scan(&analyzer); err != nil {
 		return fmt.Errorf("read memory index: %w", err)
@@ -148,11 +153,10 @@ func (s *Store) reindexMemory(ctx context.Context) error {
 	if analyzer == memory.AnalyzerVersion {
 		return nil
 	}
-	// A large memory takes a while to re-index (about 70 s for 100,000
-	// entries); a client that gives up on its call must not throw that work
+	// A large memory takes a while to re-index; a client that gives up on its call must not throw that work
 	// away, or every later call would start it over.
 	ctx = context.WithoutCancel(ctx)
-	return s.Update(ctx, func(tx store.Tx) error { return tx.(*txn).reindex(ctx) })
+	return s.Update(ctx, func(tx store.Tx) error { return tx.(*txn).reindex(ctx, log) })
 }
 
 // CheckNotEmpty refuses a database file that exists but is empty (see

@@ -1,0 +1,184 @@
+package sqlite_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairn-dev/cairn/internal/benchseed"
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlite"
+)
+
+// indexDump is memory search's whole index as rows of text.
+func indexDump(t *testing.T, path string) []string {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var out []string
+	for _, q := range []string{
+		`SELECT 'index', docs, total_len, analyzer FROM memory_index`,
+		`SELECT 'term', term, df FROM memory_terms WHERE df > 0 ORDER BY term`,
+		`SELECT 'posting', term, entry_id, tf, dl, impact FROM memory_postings ORDER BY term, entry_id`,
+	} {
+		rows, err := db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprint(vals...))
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// forgetAnalyzer makes the store at path look indexed by an older Cairn.
+func forgetAnalyzer(t *testing.T, path string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE memory_index SET analyzer = ?`, memory.AnalyzerVersion-1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReindexMatchesAdding: the index an upgrade rebuilds is the index
+// the entries built when they were added one by one, row for row (dialogue
+// context, impacts, document frequencies and totals included), and the
+// rebuild says on the log what it is doing.
+func TestReindexMatchesAdding(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, sqlite.Options{})
+	path := s.Path()
+	t0 := time.Date(2026, 3, 1, 18, 0, 0, 0, time.UTC)
+	turns := []string{
+		"Maya: Guess who finally adopted a dog?", "Jonas: No way! What kind?", "Maya: A rescue greyhound called Pepper [shares a photo of a grey dog on a sofa]",
+		"Jonas: She looks so calm", "Maya: She sleeps 18 hours a day", "Jonas: Where did you find her?", "Maya: At the shelter on Mill Road, last Saturday",
+	}
+	err := s.Update(ctx, func(tx store.Tx) error {
+		add := func(e memory.Entry) error {
+			e.UpdatedAt = e.CreatedAt
+			_, err := tx.AddMemory(ctx, e)
+			return err
+		}
+		for i, c := range turns {
+			if err := add(memory.Entry{Type: memory.Insight, Title: "chat", Content: c, SessionID: "s1", CreatedAt: t0.Add(time.Duration(i) * time.Minute)}); err != nil {
+				return err
+			}
+		}
+		notes := []memory.Entry{
+			{Type: memory.Decision, Title: "Use WAL mode", Content: "Readers never block the writer.", Rationale: "concurrency", Tags: []string{"sqlite"}},
+			{Type: memory.Insight, Title: "Why is the build slow?", Content: "Which step takes longest?"},
+			{Type: memory.Insight, Title: "cgo", Content: "The linker step: cgo rebuilds libc each time.", Tags: []string{"build", "ci"}},
+			{Type: memory.Mistake, Title: "open /tmp/x: too many files", RootCause: "rows left open", Fix: "close rows"},
+			{Type: memory.Preference, Title: "the a of", Content: "and the"}, // no terms at all
+			{Type: memory.Convention, Title: "Wrap errors", Examples: []string{"open db: %w"}},
+		}
+		for i, e := range notes {
+			e.CreatedAt = t0.Add(time.Hour + time.Duration(i)*time.Minute)
+			if err := add(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// More than one page of entries, to cross the rebuild's batches.
+	if err := benchseed.SeedMemoryStore(ctx, s, 1200); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	added := indexDump(t, path)
+	if len(added) < 1000 {
+		t.Fatalf("the index holds %d rows; expected the seeded entries' postings", len(added))
+	}
+
+	forgetAnalyzer(t, path)
+	var log bytes.Buffer
+	s2, err := sqlite.Open(ctx, path, sqlite.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2.Close()
+	if diff := cmp.Diff(added, indexDump(t, path)); diff != "" {
+		t.Errorf("rebuilt index differs from the one adding built (-added +rebuilt):\n%s", diff)
+	}
+	for _, want := range []string{"rebuilding the memory search index", "entries=1213", "rebuilt the memory search index"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("the log does not say %q:\n%s", want, log.String())
+		}
+	}
+
+	// Opening again finds the index current: nothing is rebuilt.
+	log.Reset()
+	s3, err := sqlite.Open(ctx, path, sqlite.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s3.Close()
+	if log.Len() != 0 {
+		t.Errorf("a current index was rebuilt again:\n%s", log.String())
+	}
+}
+
+// TestReindexTime logs how long the rebuild of CAIRN_REINDEX_ENTRIES
+// (default 10,000) seeded entries takes.
+//
+//	CAIRN_REINDEX_ENTRIES=100000 go test -run TestReindexTime -v ./internal/store/sqlite/
+func TestReindexTime(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("CAIRN_REINDEX_ENTRIES"))
+	if n == 0 {
+		t.Skip("set CAIRN_REINDEX_ENTRIES to the number of entries to rebuild")
+	}
+	ctx := context.Background()
+	src, err := benchseed.CachedMemory(ctx, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := benchseed.Clone(src, dir); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, ".cairn", "cairn.db")
+	forgetAnalyzer(t, path)
+	start := time.Now()
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	s.Close()
+	t.Logf("rebuilt the index of %d entries in %v (%.0f entries/s)", n, took.Round(time.Millisecond), float64(n)/took.Seconds())
+}
