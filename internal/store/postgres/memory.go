@@ -328,6 +328,39 @@ func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
 	if err := x.index(ctx, e); err != nil {
 		return fmt.Errorf("index memory %s: %w", e.ID, err)
 	}
+	if err := x.repost(ctx, e.ID); err != nil {
+		return fmt.Errorf("index memory %s: %w", e.ID, err)
+	}
+	return nil
+}
+
+// qBefore is the entries a new entry's dialogue context comes from
+// (rank.Context); qNext, those whose context holds an entry.
+var (
+	qBefore = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id < $2 ORDER BY e.id DESC LIMIT ` + strconv.Itoa(rank.ContextDepth)
+	qNext   = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT ` + strconv.Itoa(rank.ContextDepth)
+)
+
+// repost indexes again the entries whose dialogue context (rank.Context)
+// holds the entries at ids, after those changed or went, so the index stays
+// the one adding the entries as they are now would build.
+func (x *txn) repost(ctx context.Context, ids ...memory.ID) error {
+	done := map[memory.ID]bool{}
+	for _, id := range ids {
+		next, err := x.scanMemories(ctx, qNext, x.p, int64(id))
+		if err != nil {
+			return err
+		}
+		for _, f := range next {
+			if done[f.ID] || slices.Contains(ids, f.ID) {
+				continue
+			}
+			done[f.ID] = true
+			if err := x.index(ctx, f); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -806,7 +839,7 @@ func (x *txn) index(ctx context.Context, e memory.Entry) error {
 }
 
 func (x *txn) post(ctx context.Context, e memory.Entry) error {
-	prev, err := x.scanMemories(ctx, `SELECT `+memCols+` FROM memory_entries e WHERE e.project_id = $1 AND e.id < $2 ORDER BY e.id DESC LIMIT 2`, x.p, int64(e.ID))
+	prev, err := x.scanMemories(ctx, qBefore, x.p, int64(e.ID))
 	if err != nil {
 		return err
 	}
@@ -944,6 +977,9 @@ func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) 
 	}
 	if tag.RowsAffected() > 0 {
 		x.dirty = true
+		if err := x.repost(ctx, ids...); err != nil {
+			return 0, fmt.Errorf("delete memory: %w", err)
+		}
 	}
 	return int(tag.RowsAffected()), nil
 }

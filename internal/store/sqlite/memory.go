@@ -113,6 +113,7 @@ var (
 	// (rank.Context); qAfter pages through the entries to re-index them.
 	qBefore     = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id < ? ORDER BY e.id DESC LIMIT ` + strconv.Itoa(rank.ContextDepth)
 	qAfter      = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id > ? ORDER BY e.id LIMIT 500`
+	qNext       = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id > ? ORDER BY e.id LIMIT ` + strconv.Itoa(rank.ContextDepth)
 	qTermRemove = `UPDATE memory_terms SET df = df - 1 WHERE term = ?`
 	qTermsDF    = `SELECT term, df FROM memory_terms WHERE term IN (SELECT value FROM json_each(?)) AND df > 0`
 	qTermLookup = `SELECT entry_id, tf, dl FROM memory_postings WHERE term = ? AND entry_id IN (SELECT value FROM json_each(?))`
@@ -145,7 +146,7 @@ const (
 
 var (
 	memoryReadQueries  = []string{qMemoriesIn, qIndexStats, qTermTop, qTermsDF, qTermLookup, qMemory, qMemoryByUID, qMistakeByFP, qSupersedes, qOccurrences, qOlder, qNewer, qOlderSession, qNewerSession, qMissingVectors, qCountVectors, qSession, qBranch, qBranches}
-	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qIndexSet, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermSet, qTermRemove, qBefore, qAfter, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qUnsupersede, qAddOccurrence, qSetVector, qAddSession, qUpdateSession, qSetBranch}
+	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qIndexSet, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermSet, qTermRemove, qBefore, qAfter, qNext, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qUnsupersede, qAddOccurrence, qSetVector, qAddSession, qUpdateSession, qSetBranch}
 )
 
 func jsonList(l []string) any {
@@ -565,6 +566,35 @@ func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
 	}
 	if err := x.index(ctx, e); err != nil {
 		return fmt.Errorf("index memory %s: %w", e.ID, err)
+	}
+	if err := x.repost(ctx, e.ID); err != nil {
+		return fmt.Errorf("index memory %s: %w", e.ID, err)
+	}
+	return nil
+}
+
+// repost indexes again the entries whose dialogue context (rank.Context)
+// holds the entries at ids, after those changed or went, so the index stays
+// the one adding the entries as they are now would build.
+func (x *txn) repost(ctx context.Context, ids ...memory.ID) error {
+	done := map[memory.ID]bool{}
+	for _, id := range ids {
+		next, err := x.scanMemories(ctx, qNext, int64(id))
+		if err != nil {
+			return err
+		}
+		for _, f := range next {
+			if done[f.ID] || slices.Contains(ids, f.ID) {
+				continue
+			}
+			done[f.ID] = true
+			if err := x.unindex(ctx, f.ID); err != nil {
+				return err
+			}
+			if err := x.post(ctx, f); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -1058,6 +1088,11 @@ func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) 
 		// What it replaced is current again.
 		if _, err := x.exec(ctx, qUnsupersede, int64(id)); err != nil {
 			return 0, fmt.Errorf("delete memory %s: %w", id, err)
+		}
+	}
+	if n > 0 {
+		if err := x.repost(ctx, ids...); err != nil {
+			return 0, fmt.Errorf("delete memory: %w", err)
 		}
 	}
 	return n, nil

@@ -24,6 +24,17 @@ import (
 // indexDump is memory search's whole index as rows of text.
 func indexDump(t *testing.T, path string) []string {
 	t.Helper()
+	return dumpIndex(t, path, true)
+}
+
+// dumpIndex is indexDump, with or without the postings' impacts (which
+// depend on the average length when each entry was indexed).
+func dumpIndex(t *testing.T, path string, impacts bool) []string {
+	t.Helper()
+	impact := "impact"
+	if !impacts {
+		impact = "0"
+	}
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
@@ -31,9 +42,9 @@ func indexDump(t *testing.T, path string) []string {
 	defer db.Close()
 	var out []string
 	for _, q := range []string{
-		`SELECT 'index', docs, total_len, analyzer FROM memory_index`,
+		`SELECT 'index', docs, round(total_len, 6), analyzer FROM memory_index`,
 		`SELECT 'term', term, df FROM memory_terms WHERE df > 0 ORDER BY term`,
-		`SELECT 'posting', term, entry_id, tf, dl, impact FROM memory_postings ORDER BY term, entry_id`,
+		`SELECT 'posting', term, entry_id, tf, dl, ` + impact + ` FROM memory_postings ORDER BY term, entry_id`,
 	} {
 		rows, err := db.Query(q)
 		if err != nil {
@@ -150,6 +161,62 @@ func TestReindexMatchesAdding(t *testing.T) {
 	s3.Close()
 	if log.Len() != 0 {
 		t.Errorf("a current index was rebuilt again:\n%s", log.String())
+	}
+}
+
+// TestEditsKeepDialogueContext: a turn's words are indexed into the turns
+// after it (rank.Context), so editing or deleting a turn indexes those again:
+// the index is then the one a rebuild from the entries as they are makes.
+func TestEditsKeepDialogueContext(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, sqlite.Options{})
+	path := s.Path()
+	t0 := time.Date(2026, 3, 1, 18, 0, 0, 0, time.UTC)
+	turns := []string{
+		"Maya: Guess who finally adopted a dog?", "Jonas: No way! What kind?", "Maya: A rescue greyhound called Pepper",
+		"Jonas: She looks so calm", "Maya: She sleeps 18 hours a day", "Jonas: Where did you find her?", "Maya: At the shelter on Mill Road",
+	}
+	var ids []memory.ID
+	err := s.Update(ctx, func(tx store.Tx) error {
+		for i, c := range turns {
+			at := t0.Add(time.Duration(i) * time.Minute)
+			e, err := tx.AddMemory(ctx, memory.Entry{Type: memory.Insight, Title: "chat", Content: c, SessionID: "s1", CreatedAt: at, UpdatedAt: at})
+			if err != nil {
+				return err
+			}
+			ids = append(ids, e.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Update(ctx, func(tx store.Tx) error {
+		es, err := tx.Memories(ctx, []memory.ID{ids[1]})
+		if err != nil {
+			return err
+		}
+		e := es[0]
+		e.Content = "Jonas: No way! Which breed, a whippet?"
+		if err := tx.UpdateMemory(ctx, e); err != nil {
+			return err
+		}
+		_, err = tx.DeleteMemories(ctx, []memory.ID{ids[4]})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	edited := dumpIndex(t, path, false)
+	forgetAnalyzer(t, path)
+	s2, err := sqlite.Open(ctx, path, sqlite.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2.Close()
+	if diff := cmp.Diff(dumpIndex(t, path, false), edited); diff != "" {
+		t.Errorf("after an edit and a delete the index differs from a rebuild (-rebuilt +edited):\n%s", diff)
 	}
 }
 

@@ -178,3 +178,71 @@ func testMemorySearchReplyContext(t *testing.T, s store.Store) {
 		}
 	}
 }
+
+// testMemoryEditedContext: a turn's words are found in the turns after it
+// (see testMemorySearchReplyContext), so an edit or a delete of a turn
+// carries over to them: its new words find the next turn, its old words
+// and a deleted turn's words find nothing more, and a turn whose turn
+// before was deleted takes its context from the turns before that.
+func testMemoryEditedContext(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	var ids []memory.ID
+	at := t0.Add(3 * time.Hour)
+	update(t, s, func(tx store.Tx) error {
+		for i, c := range []string{
+			"Maya: Guess who finally adopted a dog?", "Jonas: No way! What kind?", "Maya: A rescue greyhound called Pepper",
+			"Jonas: She looks so calm", "Maya: She sleeps eighteen hours a day", "Jonas: Where did you find her?", "Maya: At the shelter on Mill Road",
+		} {
+			e, err := tx.AddMemory(ctx, memory.Entry{Type: memory.Insight, Title: "chat", Content: c, SessionID: "s-dog", CreatedAt: at.Add(time.Duration(i) * time.Second)})
+			ids = append(ids, e.ID)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	search := func(text string) []memory.ID {
+		t.Helper()
+		var r store.MemoryResult
+		view(t, s, func(tx store.Tx) (err error) {
+			r, err = tx.SearchMemory(ctx, store.MemoryQuery{Text: text, Limit: 10})
+			return err
+		})
+		var out []memory.ID
+		for _, h := range r.Hits {
+			out = append(out, h.Entry.ID)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := search("greyhound"), ids[2:5]; !slices.Equal(got, want) {
+		t.Fatalf("greyhound before the edits: got %v, want %v", got, want)
+	}
+	update(t, s, func(tx store.Tx) error {
+		es, err := tx.Memories(ctx, []memory.ID{ids[1]})
+		if err != nil {
+			return err
+		}
+		e := es[0]
+		e.Content = "Jonas: No way! Which breed, a whippet?"
+		if err := tx.UpdateMemory(ctx, e); err != nil {
+			return err
+		}
+		_, err = tx.DeleteMemories(ctx, []memory.ID{ids[4]})
+		return err
+	})
+	for _, c := range []struct {
+		words string
+		want  []memory.ID
+	}{
+		{"whippet", ids[1:4]}, // the edit, and the two turns after it
+		{"kind", nil},         // the edit's old words
+		{"eighteen", nil},     // the deleted turn
+		{"greyhound", []memory.ID{ids[2], ids[3], ids[5]}}, // two turns back from "Where did you find her?" now
+		{"calm", []memory.ID{ids[3], ids[5], ids[6]}},      // and the turn after that
+	} {
+		if got := search(c.words); !slices.Equal(got, c.want) {
+			t.Errorf("%s after an edit and a delete: got %v, want %v", c.words, got, c.want)
+		}
+	}
+}
