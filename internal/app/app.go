@@ -169,7 +169,7 @@ func openStore(ctx context.Context, cfg Config, root string) (store.Store, error
 	}
 	if url != "" {
 		// One pool per database for all the projects this process serves.
-		return postgres.OpenShared(ctx, url, postgres.Options{Project: DatabaseProject(cfg, root)})
+		return postgres.OpenShared(ctx, url, postgres.Options{Project: DatabaseProject(cfg, root), Logger: cfg.Logger})
 	}
 	if _, err := project.Init(root); err != nil {
 		return nil, err

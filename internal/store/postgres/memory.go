@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 	"strconv"
@@ -871,7 +872,7 @@ func (x *txn) post(ctx context.Context, e memory.Entry) error {
 
 // reindex rebuilds the project's full-text index when another analyzer
 // built it (or none: a project migrated from tsvector search).
-func (x *txn) reindex(ctx context.Context) error {
+func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 	var analyzer int32
 	if err := x.tx.QueryRow(ctx, `SELECT memory_analyzer FROM projects WHERE id = $1`, x.p).Scan(&analyzer); err != nil {
 		return fmt.Errorf("read memory index: %w", err)
@@ -879,6 +880,16 @@ func (x *txn) reindex(ctx context.Context) error {
 	if int(analyzer) == memory.AnalyzerVersion {
 		return nil
 	}
+	var entries int
+	if err := x.tx.QueryRow(ctx, `SELECT count(*) FROM memory_entries WHERE project_id = $1`, x.p).Scan(&entries); err != nil {
+		return fmt.Errorf("read memory index: %w", err)
+	}
+	start := time.Now()
+	if entries == 0 { // a new project
+		log = slog.New(slog.DiscardHandler)
+	}
+	log.Warn("rebuilding the memory search index for this version of Cairn; searches and writes wait until it is done",
+		"entries", entries, "analyzer", memory.AnalyzerVersion, "was", analyzer)
 	for _, q := range []string{`DELETE FROM memory_postings WHERE project_id = $1`, `DELETE FROM memory_terms WHERE project_id = $1`,
 		`UPDATE projects SET memory_docs = 0, memory_len = 0, memory_analyzer = ` + strconv.Itoa(memory.AnalyzerVersion) + ` WHERE id = $1`} {
 		if _, err := x.tx.Exec(ctx, q, x.p); err != nil {
@@ -886,12 +897,14 @@ func (x *txn) reindex(ctx context.Context) error {
 		}
 	}
 	x.dirty = true
+	done, reported := 0, start
 	for after := int64(0); ; {
 		es, err := x.scanMemories(ctx, `SELECT `+memCols+` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT 500`, x.p, after)
 		if err != nil {
 			return fmt.Errorf("reindex memory: %w", err)
 		}
 		if len(es) == 0 {
+			log.Warn("rebuilt the memory search index", "entries", done, "took", time.Since(start).Round(time.Millisecond))
 			return nil
 		}
 		for _, e := range es {
@@ -900,6 +913,10 @@ func (x *txn) reindex(ctx context.Context) error {
 			}
 		}
 		after = int64(es[len(es)-1].ID)
+		if done += len(es); time.Since(reported) >= 5*time.Second {
+			reported = time.Now()
+			log.Info("rebuilding the memory search index", "done", done, "entries", entries)
+		}
 	}
 }
 

@@ -153,7 +153,7 @@ func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
 		ctx := context.WithoutCancel(ctx)
 		// Nor bounded by the lock timeout: another process may be a
 		// minute into the same re-index, and this one waits for it.
-		reindex := func(tx store.Tx) error { return tx.(*txn).reindex(ctx) }
+		reindex := func(tx store.Tx) error { return tx.(*txn).reindex(ctx, db.log) }
 		if err := fault(st.run(ctx, reindex, st.beginWait, false)); err != nil {
 			return nil, fmt.Errorf("open project %q: %w", name, err)
 		}

@@ -379,7 +379,7 @@ func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 	if entries == 0 { // a new store
 		log = slog.New(slog.DiscardHandler)
 	}
-	log.Info("rebuilding the memory search index for this version of Cairn; searches and writes wait until it is done",
+	log.Warn("rebuilding the memory search index for this version of Cairn; searches and writes wait until it is done",
 		"entries", entries, "analyzer", memory.AnalyzerVersion, "was", analyzer)
 	// The postings' secondary indexes are dropped for the load and made
 	// again after it, by their own definitions: one sort each instead of
@@ -477,7 +477,7 @@ func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 	if _, err := x.exec(ctx, qIndexSet, docs, total); err != nil {
 		return fmt.Errorf("reindex memory: %w", err)
 	}
-	log.Info("rebuilt the memory search index", "entries", done, "took", time.Since(start).Round(time.Millisecond))
+	log.Warn("rebuilt the memory search index", "entries", done, "took", time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
