@@ -19,6 +19,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
+	"github.com/cairn-dev/cairn/internal/store/storetest"
 )
 
 // indexDump is memory search's whole index as rows of text.
@@ -171,42 +172,7 @@ func TestEditsKeepDialogueContext(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, sqlite.Options{})
 	path := s.Path()
-	t0 := time.Date(2026, 3, 1, 18, 0, 0, 0, time.UTC)
-	turns := []string{
-		"Maya: Guess who finally adopted a dog?", "Jonas: No way! What kind?", "Maya: A rescue greyhound called Pepper",
-		"Jonas: She looks so calm", "Maya: She sleeps 18 hours a day", "Jonas: Where did you find her?", "Maya: At the shelter on Mill Road",
-	}
-	var ids []memory.ID
-	err := s.Update(ctx, func(tx store.Tx) error {
-		for i, c := range turns {
-			at := t0.Add(time.Duration(i) * time.Minute)
-			e, err := tx.AddMemory(ctx, memory.Entry{Type: memory.Insight, Title: "chat", Content: c, SessionID: "s1", CreatedAt: at, UpdatedAt: at})
-			if err != nil {
-				return err
-			}
-			ids = append(ids, e.ID)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = s.Update(ctx, func(tx store.Tx) error {
-		es, err := tx.Memories(ctx, []memory.ID{ids[1]})
-		if err != nil {
-			return err
-		}
-		e := es[0]
-		e.Content = "Jonas: No way! Which breed, a whippet?"
-		if err := tx.UpdateMemory(ctx, e); err != nil {
-			return err
-		}
-		_, err = tx.DeleteMemories(ctx, []memory.ID{ids[4]})
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	storetest.EditDialogue(t, s, storetest.AddDialogue(t, s, time.Date(2026, 3, 1, 18, 0, 0, 0, time.UTC)))
 	s.Close()
 	edited := dumpIndex(t, path, false)
 	forgetAnalyzer(t, path)

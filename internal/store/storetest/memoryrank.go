@@ -128,16 +128,7 @@ func testMemorySearchReplyContext(t *testing.T, s store.Store) {
 	}
 	search := func(text string) []memory.ID {
 		t.Helper()
-		var r store.MemoryResult
-		view(t, s, func(tx store.Tx) (err error) {
-			r, err = tx.SearchMemory(ctx, store.MemoryQuery{Text: text, Limit: 10})
-			return err
-		})
-		var out []memory.ID
-		for _, h := range r.Hits {
-			out = append(out, h.Entry.ID)
-		}
-		return out
+		return searchTop10(t, s, text)
 	}
 	q := add("", t0, "Where did you go on your trip last week?")
 	a := add("", t0.Add(time.Minute), "I just got back from Reykjavik, still jet-lagged.")
@@ -185,52 +176,17 @@ func testMemorySearchReplyContext(t *testing.T, s store.Store) {
 // and a deleted turn's words find nothing more, and a turn whose turn
 // before was deleted takes its context from the turns before that.
 func testMemoryEditedContext(t *testing.T, s store.Store) {
-	ctx := context.Background()
-	var ids []memory.ID
-	at := t0.Add(3 * time.Hour)
-	update(t, s, func(tx store.Tx) error {
-		for i, c := range []string{
-			"Maya: Guess who finally adopted a dog?", "Jonas: No way! What kind?", "Maya: A rescue greyhound called Pepper",
-			"Jonas: She looks so calm", "Maya: She sleeps eighteen hours a day", "Jonas: Where did you find her?", "Maya: At the shelter on Mill Road",
-		} {
-			e, err := tx.AddMemory(ctx, memory.Entry{Type: memory.Insight, Title: "chat", Content: c, SessionID: "s-dog", CreatedAt: at.Add(time.Duration(i) * time.Second)})
-			ids = append(ids, e.ID)
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	ids := AddDialogue(t, s, t0.Add(3*time.Hour))
 	search := func(text string) []memory.ID {
 		t.Helper()
-		var r store.MemoryResult
-		view(t, s, func(tx store.Tx) (err error) {
-			r, err = tx.SearchMemory(ctx, store.MemoryQuery{Text: text, Limit: 10})
-			return err
-		})
-		var out []memory.ID
-		for _, h := range r.Hits {
-			out = append(out, h.Entry.ID)
-		}
+		out := searchTop10(t, s, text)
 		slices.Sort(out)
 		return out
 	}
 	if got, want := search("greyhound"), ids[2:5]; !slices.Equal(got, want) {
 		t.Fatalf("greyhound before the edits: got %v, want %v", got, want)
 	}
-	update(t, s, func(tx store.Tx) error {
-		es, err := tx.Memories(ctx, []memory.ID{ids[1]})
-		if err != nil {
-			return err
-		}
-		e := es[0]
-		e.Content = "Jonas: No way! Which breed, a whippet?"
-		if err := tx.UpdateMemory(ctx, e); err != nil {
-			return err
-		}
-		_, err = tx.DeleteMemories(ctx, []memory.ID{ids[4]})
-		return err
-	})
+	EditDialogue(t, s, ids)
 	for _, c := range []struct {
 		words string
 		want  []memory.ID
@@ -245,4 +201,63 @@ func testMemoryEditedContext(t *testing.T, s store.Store) {
 			t.Errorf("%s after an edit and a delete: got %v, want %v", c.words, got, c.want)
 		}
 	}
+}
+
+// searchTop10 is the ids of a search's first ten hits, best first.
+func searchTop10(t *testing.T, s store.Store, text string) []memory.ID {
+	t.Helper()
+	var r store.MemoryResult
+	view(t, s, func(tx store.Tx) (err error) {
+		r, err = tx.SearchMemory(context.Background(), store.MemoryQuery{Text: text, Limit: 10})
+		return err
+	})
+	var out []memory.ID
+	for _, h := range r.Hits {
+		out = append(out, h.Entry.ID)
+	}
+	return out
+}
+
+// AddDialogue records a short dialogue of seven turns, one second apart
+// from at, and returns their ids; EditDialogue then rewrites the second
+// turn ("What kind?" becomes "Which breed, a whippet?") and deletes the
+// fifth ("She sleeps eighteen hours a day"). A store's own tests use them
+// to check what the edits leave in its index.
+func AddDialogue(t *testing.T, s store.Store, at time.Time) []memory.ID {
+	t.Helper()
+	ctx := context.Background()
+	var ids []memory.ID
+	update(t, s, func(tx store.Tx) error {
+		for i, c := range []string{
+			"Maya: Guess who finally adopted a dog?", "Jonas: No way! What kind?", "Maya: A rescue greyhound called Pepper",
+			"Jonas: She looks so calm", "Maya: She sleeps eighteen hours a day", "Jonas: Where did you find her?", "Maya: At the shelter on Mill Road",
+		} {
+			e, err := tx.AddMemory(ctx, memory.Entry{Type: memory.Insight, Title: "chat", Content: c, SessionID: "s-dog", CreatedAt: at.Add(time.Duration(i) * time.Second)})
+			ids = append(ids, e.ID)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return ids
+}
+
+// EditDialogue: see AddDialogue.
+func EditDialogue(t *testing.T, s store.Store, ids []memory.ID) {
+	t.Helper()
+	ctx := context.Background()
+	update(t, s, func(tx store.Tx) error {
+		es, err := tx.Memories(ctx, []memory.ID{ids[1]})
+		if err != nil {
+			return err
+		}
+		e := es[0]
+		e.Content = "Jonas: No way! Which breed, a whippet?"
+		if err := tx.UpdateMemory(ctx, e); err != nil {
+			return err
+		}
+		_, err = tx.DeleteMemories(ctx, []memory.ID{ids[4]})
+		return err
+	})
 }
