@@ -31,8 +31,10 @@ var writtenFS embed.FS
 
 // Written returns the hand-written dialogues of a split (Dev or Report):
 // casual chats between two friends over eight or nine dated sessions,
-// 140 to 165 turns each, and about 75 questions each written as a person
-// would ask them, labelled with the turns that answer.
+// 140 to 200 turns each, and about 75 questions each written as a person
+// would ask them, labelled with the turns that answer. Dev holds two
+// dialogues; Report four, two of them (05, 06) written after the ranking
+// was tuned on the others and added before any further tuning.
 //
 // How a turn is stored, as a client recording a conversation through the
 // memory tools would store it: one observation (type insight) per turn, added in order
