@@ -65,6 +65,33 @@ var (
 	ContextDecay  = 0.5
 )
 
+// NameWeight is how much more a query's names count than its other words
+// (see QueryWeights).
+var NameWeight = 1.5
+
+// QueryWeights returns the weight of each of a query's terms (terms is
+// memory.Terms(text)): NameWeight for the names the query writes with a
+// capital (memory.Names: "When did Caroline go to the support group?"), 1
+// for the others; nil when it names nothing. A question's names say who
+// and what it is about, and the turns that answer it name them too (a
+// dialogue's turns start with their speaker's name), while the question's
+// other words are often its frame ("what", "happened", "kind") or
+// paraphrase the answer.
+func QueryWeights(text string, terms []string) []float64 {
+	names := memory.Names(text)
+	if len(names) == 0 || NameWeight == 1 {
+		return nil
+	}
+	w := make([]float64, len(terms))
+	for i, t := range terms {
+		w[i] = 1
+		if names[t] {
+			w[i] = NameWeight
+		}
+	}
+	return w
+}
+
 // Budgets: postings a search reads at most (in impact order), and
 // candidates whose scores it completes by lookup. At 100,000 entries these
 // keep a search of common words to a few milliseconds.
@@ -279,14 +306,16 @@ type Result struct {
 type termState struct {
 	term     string
 	df       int
-	idf      float64
+	idf      float64 // times the term's weight in the query
 	full     bool    // every posting read
 	floor    float64 // impact of the last posting read: no unread one has more
 	postings map[int64]bool
 }
 
 // Search ranks the entries matching any of terms and returns the best k.
-func Search(ctx context.Context, src Source, terms []string, k int) (Result, error) {
+// A term's score counts weights[i] times (QueryWeights); nil weighs each
+// term once.
+func Search(ctx context.Context, src Source, terms []string, weights []float64, k int) (Result, error) {
 	if len(terms) == 0 || k <= 0 {
 		return Result{}, nil
 	}
@@ -303,9 +332,13 @@ func Search(ctx context.Context, src Source, terms []string, k int) (Result, err
 		avgdl = total / float64(docs)
 	}
 	var ts []*termState
-	for _, t := range terms {
+	for i, t := range terms {
 		if df := dfs[t]; df > 0 {
-			ts = append(ts, &termState{term: t, df: df, idf: IDF(max(docs, df), df)})
+			idf := IDF(max(docs, df), df)
+			if weights != nil {
+				idf *= weights[i]
+			}
+			ts = append(ts, &termState{term: t, df: df, idf: idf})
 		}
 	}
 	if len(ts) == 0 {
