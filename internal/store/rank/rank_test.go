@@ -278,10 +278,13 @@ func TestContext(t *testing.T) {
 func TestQueryWeights(t *testing.T) {
 	var docs []Doc
 	for _, body := range []string{
-		"Hannah: lovely sunny morning walk", "Hannah: lunch with Maya later", "Hannah: night shift again tonight",
-		"Leo: museum trip on Sunday", "Leo: another museum closed Monday",
-		"Leo: guitar lesson went well", "Leo: canoe nearly finished now", "Leo: bees are doing great",
-		"Leo: rain all weekend long", "Leo: Ines says hello back",
+		"Hannah: lovely sunny morning", "Hannah: lunch with Maya later", "Hannah: night shift again",
+		"Leo: museum trip Sunday", "Leo: another museum closed",
+		"Leo: guitar lesson went", "Leo: canoe nearly finished", "Leo: bees doing great",
+		"Leo: rain all weekend", "Leo: Ines says hello", "Leo: honey jars labelled",
+		"Leo: Dave plays folk", "Leo: Malcolm mentors beekeeping", "Leo: sanding hull slowly",
+		"Leo: Lisbon tiles photo", "Leo: grandma flew alone", "Leo: open mic Thursday",
+		"Leo: Harvest Moon song", "Leo: fingertips really hurt", "Leo: Wharfe near Otley",
 	} {
 		docs = append(docs, Analyze("", body, nil))
 	}
@@ -293,8 +296,8 @@ func TestQueryWeights(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := QueryWeights(q, terms)
-	if fmt.Sprint(terms, w) != "[hannah museum] [1.5 1]" {
-		t.Fatalf("terms %v, weights %v; want hannah at 1.5", terms, w)
+	if fmt.Sprint(terms, w) != fmt.Sprint("[hannah museum] ", []float64{NameWeight, 1}) {
+		t.Fatalf("terms %v, weights %v; want hannah at %v", terms, w, NameWeight)
 	}
 	named, err := Search(context.Background(), src, terms, w, 3)
 	if err != nil {

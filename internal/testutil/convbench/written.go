@@ -15,9 +15,17 @@ import (
 // good with his hands?"), answered by the turn that shows it.
 const OpenDomain = "open-domain"
 
+// Adversarial questions ask one speaker about what the other said or did
+// ("When did Leo sign up for the half marathon?" when Hannah did), as real
+// benchmarks do to catch a system that answers anyway; the turn that said it
+// answers. Added to both splits (24 each) after the other questions, to
+// check that weighting a question's names (rank.QueryWeights) does not bury
+// the other speaker's turn; the name weight was chosen on dev's.
+const Adversarial = "adversarial"
+
 // WrittenCategories are the categories of the written dialogues'
 // questions, in report order.
-var WrittenCategories = []string{SingleHop, MultiHop, Temporal, OpenDomain, Paraphrase}
+var WrittenCategories = []string{SingleHop, MultiHop, Temporal, OpenDomain, Paraphrase, Adversarial}
 
 // Splits of the written dialogues, fixed before any ranking was tuned on
 // them: ranking changes are measured on Dev and reported on Report.
