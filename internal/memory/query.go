@@ -98,3 +98,50 @@ func Terms(text string) []string {
 	}
 	return out
 }
+
+// Names returns the terms of the words of text written with a capital
+// letter, other than a sentence's first word: the names of people, pets
+// and places a question asks about ("What is the name of Hannah's cat?",
+// "Is Leo good with his hands?"), and the acronyms and proper nouns of a
+// keyword query ("connection pool PostgreSQL").
+func Names(text string) map[string]bool {
+	var names map[string]bool
+	start := true // at the start of a sentence
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(".!?", r)
+	}) {
+		// A run of sentence ends ("?", "...") ends a sentence; inside a
+		// word ("e.g", "v1.2") they split it.
+		for w != "" {
+			i := strings.IndexAny(w, ".!?")
+			if i < 0 {
+				break
+			}
+			if head := w[:i]; head != "" {
+				names = addName(names, head, start)
+			}
+			start = true
+			w = w[i+1:]
+		}
+		if w == "" {
+			continue
+		}
+		names = addName(names, w, start)
+		start = false
+	}
+	return names
+}
+
+func addName(names map[string]bool, w string, start bool) map[string]bool {
+	r := []rune(w)
+	if start || !unicode.IsUpper(r[0]) {
+		return names
+	}
+	if t := Term(strings.ToLower(w)); t != "" {
+		if names == nil {
+			names = map[string]bool{}
+		}
+		names[t] = true
+	}
+	return names
+}

@@ -78,3 +78,20 @@ func TestTermsFamily(t *testing.T) {
 		t.Errorf("NaN values: %s, want NaN kept as itself", got)
 	}
 }
+
+// TestNames: the words a query writes with a capital, other than a
+// sentence's first, are its names, as terms.
+func TestNames(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"When did Caroline go to the LGBTQ support group?", "map[carolin:true lgbtq:true]"},
+		{"What is the name of Hannah's cat?", "map[hannah:true]"},
+		{"Hannah's cat. Is Biscuit ill? Yes, Biscuit!", "map[biscuit:true]"},
+		{"What did she say?", "map[]"},
+		{"connection pool PostgreSQL v1.2 Timeout", "map[postgresql:true timeout:true]"},
+		{"Who did I meet?", "map[]"},
+	} {
+		if got := fmt.Sprint(Names(tc.in)); got != tc.want {
+			t.Errorf("Names(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}

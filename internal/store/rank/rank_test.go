@@ -93,7 +93,7 @@ func TestSearchWithinBudget(t *testing.T) {
 	for q := range 50 {
 		terms := []string{fmt.Sprintf("w%d", q%5), fmt.Sprintf("w%d", 3+q%7), fmt.Sprintf("w%d", 40+q)}
 		PostingBudget = 1 << 30
-		exact, err := Search(ctx, src, terms, 10)
+		exact, err := Search(ctx, src, terms, nil, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestSearchWithinBudget(t *testing.T) {
 			t.Fatalf("an unbounded search is partial")
 		}
 		PostingBudget = 1200
-		got, err := Search(ctx, src, terms, 10)
+		got, err := Search(ctx, src, terms, nil, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func TestSweep(t *testing.T) {
 					if q.Dialogue != d {
 						continue
 					}
-					r, _ := Search(context.Background(), src, termsOf(q.Text), 10)
+					r, _ := Search(context.Background(), src, termsOf(q.Text), nil, 10)
 					var ranked []int
 					for _, h := range r.Hits {
 						ranked = append(ranked, int(h.Entry-1))
@@ -205,7 +205,7 @@ func TestSearchMaxScore(t *testing.T) {
 	}
 	src := &countingSource{memSource: newMemSource(docs)}
 	ctx := context.Background()
-	got, err := Search(ctx, src, []string{"rare", "common", "half"}, 10)
+	got, err := Search(ctx, src, []string{"rare", "common", "half"}, nil, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestSearchMaxScore(t *testing.T) {
 	saved := PostingBudget
 	PostingBudget = 1 << 30
 	defer func() { PostingBudget = saved }()
-	exact, err := Search(ctx, src, []string{"rare", "common", "half"}, 10)
+	exact, err := Search(ctx, src, []string{"rare", "common", "half"}, nil, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,5 +269,47 @@ func TestContext(t *testing.T) {
 		if got := Speaker(in); got != want {
 			t.Errorf("Speaker(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestQueryWeights: a name the question writes with a capital counts
+// NameWeight times, so the turns of the person asked about rank above a
+// turn holding a somewhat rarer word of the question.
+func TestQueryWeights(t *testing.T) {
+	var docs []Doc
+	for _, body := range []string{
+		"Hannah: lovely sunny morning", "Hannah: lunch with Maya later", "Hannah: night shift again",
+		"Leo: museum trip Sunday", "Leo: another museum closed",
+		"Leo: guitar lesson went", "Leo: canoe nearly finished", "Leo: bees doing great",
+		"Leo: rain all weekend", "Leo: Ines says hello", "Leo: honey jars labelled",
+		"Leo: Dave plays folk", "Leo: Malcolm mentors beekeeping", "Leo: sanding hull slowly",
+		"Leo: Lisbon tiles photo", "Leo: grandma flew alone", "Leo: open mic Thursday",
+		"Leo: Harvest Moon song", "Leo: fingertips really hurt", "Leo: Wharfe near Otley",
+	} {
+		docs = append(docs, Analyze("", body, nil))
+	}
+	src := newMemSource(docs)
+	q := "Was Hannah at the museum?"
+	terms := memory.Terms(q)
+	plain, err := Search(context.Background(), src, terms, nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := QueryWeights(q, terms)
+	if fmt.Sprint(terms, w) != fmt.Sprint("[hannah museum] ", []float64{NameWeight, 1}) {
+		t.Fatalf("terms %v, weights %v; want hannah at %v", terms, w, NameWeight)
+	}
+	named, err := Search(context.Background(), src, terms, w, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if top := plain.Hits[0].Entry; top != 4 && top != 5 {
+		t.Errorf("unweighted, the best is entry %d; want a museum turn (4 or 5)", top)
+	}
+	if top := named.Hits[0].Entry; top > 3 {
+		t.Errorf("with the name weighted, the best is entry %d; want one of Hannah's turns (1 to 3)", top)
+	}
+	if QueryWeights("what did she say about the museum", []string{"museum"}) != nil {
+		t.Error("a query without names should have no weights")
 	}
 }

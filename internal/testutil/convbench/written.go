@@ -15,9 +15,17 @@ import (
 // good with his hands?"), answered by the turn that shows it.
 const OpenDomain = "open-domain"
 
+// Adversarial questions ask one speaker about what the other said or did
+// ("When did Leo sign up for the half marathon?" when Hannah did), as real
+// benchmarks do to catch a system that answers anyway; the turn that said it
+// answers. Added to both splits (24 each) after the other questions, to
+// check that weighting a question's names (rank.QueryWeights) does not bury
+// the other speaker's turn; the name weight was chosen on dev's.
+const Adversarial = "adversarial"
+
 // WrittenCategories are the categories of the written dialogues'
 // questions, in report order.
-var WrittenCategories = []string{SingleHop, MultiHop, Temporal, OpenDomain, Paraphrase}
+var WrittenCategories = []string{SingleHop, MultiHop, Temporal, OpenDomain, Paraphrase, Adversarial}
 
 // Splits of the written dialogues, fixed before any ranking was tuned on
 // them: ranking changes are measured on Dev and reported on Report.
@@ -31,8 +39,10 @@ var writtenFS embed.FS
 
 // Written returns the hand-written dialogues of a split (Dev or Report):
 // casual chats between two friends over eight or nine dated sessions,
-// 140 to 165 turns each, and about 75 questions each written as a person
-// would ask them, labelled with the turns that answer.
+// 140 to 200 turns each, and about 75 questions each written as a person
+// would ask them, labelled with the turns that answer. Dev holds two
+// dialogues; Report four, two of them (05, 06) written after the ranking
+// was tuned on the others and added before any further tuning.
 //
 // How a turn is stored, as a client recording a conversation through the
 // memory tools would store it: one observation (type insight) per turn, added in order
