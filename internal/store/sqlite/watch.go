@@ -85,6 +85,9 @@ func (h *watchHub) poll(ctx context.Context, done chan struct{}, version func(co
 		case <-ctx.Done():
 			return
 		case <-t.C:
+			if ctx.Err() != nil { // both were ready, and select chose the tick
+				return
+			}
 		}
 		v, err := version(ctx)
 		if err != nil {

@@ -43,6 +43,9 @@ func TestWatchOnePoller(t *testing.T) {
 			t.Fatalf("watcher %d was not woken", i)
 		}
 	}
+	h.mu.Lock()
+	done := h.done // closed when the poller has returned
+	h.mu.Unlock()
 	cancel()
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -57,6 +60,11 @@ func TestWatchOnePoller(t *testing.T) {
 		}
 	})
 	wg.Wait()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the poller did not return after the last watcher left")
+	}
 	if m := maxFlight.Load(); m > 1 {
 		t.Errorf("%d version reads ran at once: more than one poller for one store", m)
 	}
