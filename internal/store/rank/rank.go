@@ -162,8 +162,9 @@ const ContextDepth = 2
 //   - the one just before e asks a question ("Where did you go last
 //     week?"): e is read as its answer; or
 //   - they are turns of a dialogue: each body starts with its speaker
-//     ("Leo: ..."; see Speaker) and at least two speakers take part among
-//     e and the turns before it. Then the turn two back is context too
+//     ("Leo: ..."; see Speaker), or else its title is the speaker ("Leo",
+//     "Leo · 8 May 2023"; see speakerOf), and at least two speakers take
+//     part among e and the turns before it. Then the turn two back is context too
 //     (at ContextDecay less): "Also! Jonah proposed!!", "When??",
 //     "Saturday, up on the Downs" answers the first. A turn's context is
 //     what the turns said, without their speakers' names.
@@ -184,20 +185,26 @@ func Context(e memory.Entry, prev ...memory.Entry) []string {
 		cur = p
 	}
 	// A dialogue: e and the turns before it have speakers, two or more.
-	speakers := map[string]bool{}
+	// Speakers named only by titles must also take turns (one speaks
+	// twice among the three), so single-word note titles ("Caching",
+	// "Migrations") written one after another stay apart.
+	seen := map[string]int{}
+	titled := false
 	var turns []string
-	if sp := Speaker(e.Content); sp != "" {
-		speakers[sp] = true
+	if sp, byTitle := speakerOf(e); sp != "" {
+		seen[sp]++
+		titled = byTitle
 		for _, p := range chain {
-			sp := Speaker(p.Content)
+			sp, byTitle := speakerOf(p)
 			if sp == "" {
 				break
 			}
-			speakers[sp] = true
+			seen[sp]++
+			titled = titled || byTitle
 			turns = append(turns, said(p.Content))
 		}
 	}
-	if len(speakers) >= 2 {
+	if len(seen) >= 2 && (!titled || len(turns)+1 > len(seen)) {
 		return turns
 	}
 	if len(chain) > 0 && strings.Contains(chain[0].Content, "?") {
@@ -225,6 +232,25 @@ func said(content string) string {
 	return content
 }
 
+// speakerOf is who says entry e: the speaker its body starts with, or
+// else the name its title is or starts with ("Leo", "Leo · 8 May 2023",
+// "Mary Ann - session 2"), with byTitle set; "" if neither.
+func speakerOf(e memory.Entry) (name string, byTitle bool) {
+	if name := Speaker(e.Content); name != "" {
+		return name, false
+	}
+	t := strings.TrimSpace(e.Title)
+	for _, sep := range []string{" · ", " - ", " – ", " — ", " | ", ", ", " (", ": "} {
+		if head, _, ok := strings.Cut(t, sep); ok {
+			t = head
+		}
+	}
+	if !isName(t) {
+		return "", false
+	}
+	return t, true
+}
+
 func speaker(content string) (name, rest string) {
 	content = strings.TrimSpace(content)
 	if strings.HasPrefix(content, "[") {
@@ -233,25 +259,32 @@ func speaker(content string) (name, rest string) {
 		}
 	}
 	name, rest, ok := strings.Cut(content, ": ")
-	if !ok || len(name) > 40 {
+	if !ok || !isName(name) {
 		return "", ""
 	}
-	ws := strings.Fields(name)
-	if len(ws) == 0 || len(ws) > 2 {
-		return "", ""
+	return name, rest
+}
+
+// isName: one or two capitalised words (not all capitals, which is how
+// notes are labelled: "TODO", "NB") of letters, apostrophes, hyphens and
+// dots, 40 bytes at most.
+func isName(s string) bool {
+	ws := strings.Fields(s)
+	if len(s) > 40 || len(ws) == 0 || len(ws) > 2 {
+		return false
 	}
 	for _, w := range ws {
 		r := []rune(w)
 		if !unicode.IsUpper(r[0]) || len(r) < 2 || strings.ToUpper(w) == w {
-			return "", ""
+			return false
 		}
 		for _, c := range r[1:] {
 			if !unicode.IsLetter(c) && c != '\'' && c != '-' && c != '.' {
-				return "", ""
+				return false
 			}
 		}
 	}
-	return name, rest
+	return true
 }
 
 // Analyze indexes an entry's title, body and tags, and before: the

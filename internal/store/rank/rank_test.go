@@ -237,6 +237,12 @@ func TestContext(t *testing.T) {
 		n++
 		return memory.Entry{ID: memory.ID(n), Content: content, CreatedAt: t0.Add(after)}
 	}
+	// titled is a turn whose title, not its body, says who speaks.
+	titled := func(title, content string, after time.Duration) memory.Entry {
+		x := e(content, after)
+		x.Title = title
+		return x
+	}
 	for _, c := range []struct {
 		name string
 		e    memory.Entry
@@ -259,6 +265,15 @@ func TestContext(t *testing.T) {
 			[]memory.Entry{e("FIXME: flaky test.", time.Minute)}, nil},
 		{"a note after a dialogue", e("Plain note.", 2*time.Minute),
 			[]memory.Entry{e("Ben: Hello.", time.Minute), e("Ana: Hi.", 0)}, nil},
+		{"speakers in titles, taking turns", titled("Ana", "Saturday, on the Downs.", 2*time.Minute),
+			[]memory.Entry{titled("Ben · 8 May 2023", "WHAT. When?", time.Minute), titled("Ana · 8 May 2023", "Jonah proposed!", 0)},
+			[]string{"WHAT. When?", "Jonah proposed!"}},
+		{"speakers in titles, only two turns", titled("Ben", "Wow.", time.Minute),
+			[]memory.Entry{titled("Ana", "Jonah proposed!", 0)}, nil},
+		{"one-word titles of notes", titled("Migrations", "Run them at open.", 2*time.Minute),
+			[]memory.Entry{titled("Caching", "An LRU of 1,000.", time.Minute), titled("Logging", "To stderr.", 0)}, nil},
+		{"titles that are no names", titled("Ana said", "Saturday.", 2*time.Minute),
+			[]memory.Entry{titled("use WAL", "Readers never block.", time.Minute), titled("Ana said", "Hi.", 0)}, nil},
 	} {
 		if got := Context(c.e, c.prev...); fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
@@ -268,6 +283,12 @@ func TestContext(t *testing.T) {
 		"TODO: x": "", "note: x": "", "[1:56 pm, 8 May 2023] Leo: hi": "Leo", "[x] y": "", "[photo] Leo said": "", "See http://x": "", "Why: because: x": "Why", "A: x": "", "Three Word Name: x": ""} {
 		if got := Speaker(in); got != want {
 			t.Errorf("Speaker(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for title, want := range map[string]string{"Leo": "Leo", "Mary Ann - session 2": "Mary Ann", "Leo · 8 May 2023": "Leo", "Leo (photo)": "Leo",
+		"Session 3: 8 April 2023": "", "Use WAL mode": "", "TODO": "", "leo": "", "": ""} {
+		if got, byTitle := speakerOf(memory.Entry{Title: title, Content: "words"}); got != want || byTitle != (want != "") {
+			t.Errorf("speakerOf(title %q) = %q, %v; want %q", title, got, byTitle, want)
 		}
 	}
 }
