@@ -180,9 +180,15 @@ func hitOf(h service.Hit) hitOut {
 	return o
 }
 
-// hitLine renders an index line: "m12 decision 2026-11-20 Title — snippet".
+// hitLine renders an index line: "m12 decision 2026-11-20 Title — snippet",
+// with the hit's relevance after the date when it was ranked ("score 7.41":
+// a weak best match says the memory may not hold the answer).
 func hitLine(h hitOut) string {
-	s := fmt.Sprintf("%s %s %s %s", h.ID, h.Type, h.Date, h.Title)
+	s := h.ID + " " + h.Type + " " + h.Date + " "
+	if h.Score > 0 {
+		s += "score " + strconv.FormatFloat(h.Score, 'g', 3, 64) + " "
+	}
+	s += h.Title
 	if h.Occurrences > 1 {
 		s += fmt.Sprintf(" (×%d)", h.Occurrences)
 	}
