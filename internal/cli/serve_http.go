@@ -90,6 +90,11 @@ func serveHTTP(ctx context.Context, log *slog.Logger, h httpFlags, cfg httpserve
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(httpGCPercent)
 	}
+	stop, err := startProfiles(log)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	pairs := h.projects
 	if env := os.Getenv("CAIRN_PROJECTS"); env != "" {
 		pairs = append(pairs, strings.Split(env, ",")...)
