@@ -238,7 +238,7 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 		return fault(fmt.Errorf("begin read: %w", err), s.name())
 	}
 	defer tx.Rollback()
-	if err := fn(&txn{tx: tx, stmts: stmts}); err != nil {
+	if err := fn(&txn{tx: tx, stmts: stmts, lazy: s.rs}); err != nil {
 		return fault(err, s.name())
 	}
 	return fault(tx.Commit(), s.name())
@@ -260,7 +260,7 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 		return fault(fmt.Errorf("begin write: %w", busy(err)), s.name())
 	}
 	defer tx.Rollback()
-	if err := fn(&txn{tx: tx, stmts: stmts}); err != nil {
+	if err := fn(&txn{tx: tx, stmts: stmts, lazy: s.ws}); err != nil {
 		return fault(busy(err), s.name())
 	}
 	if err := tx.Commit(); err != nil {
