@@ -213,6 +213,16 @@ func (b *Board) Apply(c Changes) *Board {
 	if len(c.Tasks) == 0 && len(c.Removed) == 0 {
 		return b
 	}
+	if len(c.Removed) == 0 && b.sameIndex(c) {
+		// Only the tasks' fields changed (a status, a title): the new board
+		// shares b's index maps, which neither board changes.
+		nb := &Board{Tasks: maps.Clone(b.Tasks), Deps: b.Deps, Children: b.Children, Dependents: b.Dependents}
+		for i := range c.Tasks {
+			nb.Tasks[c.Tasks[i].ID] = &c.Tasks[i]
+		}
+		nb.rerank(b, c)
+		return nb
+	}
 	nb := &Board{Tasks: maps.Clone(b.Tasks), Deps: maps.Clone(b.Deps),
 		Children: maps.Clone(b.Children), Dependents: maps.Clone(b.Dependents)}
 	// Take out every changed or removed task as b indexed it.
@@ -269,6 +279,37 @@ func (b *Board) Apply(c Changes) *Board {
 	}
 	nb.rerank(b, c)
 	return nb
+}
+
+// sameIndex says whether c, which removes nothing, leaves b's Children,
+// Deps and Dependents as they are: every task it changes is on b already,
+// under the same parent, with the same dependencies among b's tasks.
+func (b *Board) sameIndex(c Changes) bool {
+	for i := range c.Tasks {
+		t := &c.Tasks[i]
+		old := b.Tasks[t.ID]
+		if old == nil || old.ParentID != t.ParentID {
+			return false
+		}
+		n := 0
+		for _, d := range c.Deps[t.ID] {
+			if _, ok := b.Tasks[d]; ok {
+				if !slices.Contains(b.Deps[t.ID], d) {
+					return false
+				}
+				n++
+			}
+		}
+		if n != len(b.Deps[t.ID]) {
+			return false
+		}
+		for _, d := range b.Deps[t.ID] {
+			if !slices.Contains(c.Deps[t.ID], d) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // without returns ids less id in a new slice (ids is shared with another
