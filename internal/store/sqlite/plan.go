@@ -432,7 +432,7 @@ func (v *versioner) version(ctx context.Context) (uint64, error) {
 		v.conn, v.stmt, v.gen = c, st, v.gen+1
 	}
 	var dv uint64
-	if err := v.stmt.QueryRowContext(ctx).Scan(&dv); err != nil {
+	if err := v.stmt.QueryRowContext(detach(ctx)).Scan(&dv); err != nil {
 		v.closeLocked()
 		return 0, fmt.Errorf("read data version: %w", err)
 	}

@@ -233,7 +233,8 @@ func (s *Store) Version(ctx context.Context) (uint64, error) { return s.v.versio
 // View implements store.Store.
 func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 	stmts := s.rs.get(ctx)
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	// A read waits for no lock: its BEGIN needs no watch either (see detach).
+	tx, err := s.r.BeginTx(detach(ctx), &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fault(fmt.Errorf("begin read: %w", err), s.name())
 	}

@@ -142,7 +142,23 @@ func (x *txn) stmt(ctx context.Context, query string) *sql.Stmt {
 	return nil
 }
 
+// detach is the context a statement runs with: ctx without its
+// cancellation, once ctx is checked. The driver watches a cancellable
+// context with a goroutine (and a progress handler) for each statement, a
+// few percent of the server's CPU for statements that take microseconds; so
+// a statement runs to its end, and a transaction whose caller gave up stops
+// at its next statement, with ctx's error. A done ctx is passed on as it
+// is, and the statement fails with its error at once. Waits for the write
+// lock, in Update's BEGIN, still watch the caller's context.
+func detach(ctx context.Context) context.Context {
+	if ctx.Err() != nil {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
+}
+
 func (x *txn) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = detach(ctx)
 	if s := x.stmt(ctx, query); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
@@ -170,6 +186,7 @@ func (x *txn) wantBuilt(query string) {
 }
 
 func (x *txn) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = detach(ctx)
 	if s := x.stmt(ctx, query); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}
@@ -177,6 +194,7 @@ func (x *txn) queryRow(ctx context.Context, query string, args ...any) *sql.Row 
 }
 
 func (x *txn) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = detach(ctx)
 	if s := x.stmt(ctx, query); s != nil {
 		return s.ExecContext(ctx, args...)
 	}
