@@ -18,6 +18,12 @@
 # (keep binaries, projects and server logs there), CAIRN_BIN (a cairn binary
 # to use instead of building one). CAIRN_TOKEN, if set, is the bearer token:
 # the server gets it as CAIRN_TOKENS=$CAIRN_TOKEN:*:rw.
+#
+# Profiling the server (developers): PROFILE=1 (best with LOAD_DIR) has each
+# server write cpu-LABEL.prof and mem-LABEL.prof there, of the levels after
+# seeding (CAIRN_CPUPROFILE and CAIRN_MEMPROFILE; SIGUSR1 starts them over).
+#   go tool pprof -top DIR/cairn DIR/cpu-sqlite.prof
+#   go tool pprof -sample_index=alloc_space -base DIR/mem-sqlite.prof.start DIR/cairn DIR/mem-sqlite.prof
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:$PATH"
@@ -85,10 +91,25 @@ run() {
 	mkdir -p "$project"
 	port="$(free_port)"
 	echo "== $label: cairn serve --http 127.0.0.1:$port"
-	env CAIRN_PROJECT_ROOT="$project" "$@" "$cairn" serve --http "127.0.0.1:$port" 2>"$out/server-$label.log" &
+	local prof=() log=(-log-level warn)
+	if [[ -n "${PROFILE:-}" ]]; then
+		prof=(CAIRN_CPUPROFILE="$out/cpu-$label.prof" CAIRN_MEMPROFILE="$out/mem-$label.prof")
+		log=(-log-level info) # says when the plan is seeded
+	fi
+	env CAIRN_PROJECT_ROOT="$project" "$@" "${prof[@]}" "$cairn" serve --http "127.0.0.1:$port" 2>"$out/server-$label.log" &
 	server_pid=$!
 	local rc=0
-	"$out/cairn-load" -url "http://127.0.0.1:$port/mcp" -server-pid "$server_pid" -label "$label" "${args[@]}" |
+	if [[ -n "${PROFILE:-}" ]]; then
+		# Profile the levels, not the seeding: start the profiles over once seeded.
+		(
+			for _ in $(seq 1 6000); do
+				grep -q "seeded the plan" "$out/load-$label.err" 2>/dev/null && break
+				sleep 0.1
+			done
+			kill -USR1 "$server_pid" 2>/dev/null || true
+		) &
+	fi
+	"$out/cairn-load" -url "http://127.0.0.1:$port/mcp" -server-pid "$server_pid" -label "$label" "${log[@]}" "${args[@]}" 2> >(tee "$out/load-$label.err" >&2) |
 		tee "$out/load-$label.txt" || rc=$?
 	if ! kill -0 "$server_pid" 2>/dev/null; then
 		echo "scripts/load.sh: the $label server exited; its log:" >&2

@@ -3,6 +3,7 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -39,5 +40,21 @@ func TestTeamModeProjectsDoNotShare(t *testing.T) {
 	t.Setenv(EnvProject, "")
 	if _, err := NewDirProjects(Config{Root: root}, map[string]string{"web": other}); err != nil {
 		t.Fatalf("embedded store: %v", err)
+	}
+}
+
+// TestValidProjectNameIsTheExpression: the hand-written check accepts
+// exactly what ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$ does.
+func TestValidProjectNameIsTheExpression(t *testing.T) {
+	re := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	names := []string{"", "default", "a", "A9", "web-1", "api_v2.0", ".x", "-x", "_x", "x y", "x/y", "é", "x\n",
+		strings.Repeat("a", 64), strings.Repeat("a", 65), "a" + strings.Repeat("-", 63), "Z.", "0"}
+	for c := 0; c < 256; c++ {
+		names = append(names, string(rune(c)), "a"+string([]byte{byte(c)}))
+	}
+	for _, n := range names {
+		if got, want := validProjectName(n), re.MatchString(n); got != want {
+			t.Errorf("validProjectName(%q) = %v; the expression says %v", n, got, want)
+		}
 	}
 }

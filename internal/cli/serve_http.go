@@ -79,17 +79,32 @@ func envBool(name string) bool {
 	return v == "1" || v == "true"
 }
 
-// httpGCPercent is the garbage collector's target for `serve --http` when
-// GOGC is not set. A server's live heap is small (tens of MiB) and most of
-// what it allocates lives for one call, so collecting half as often is
+// httpGCPercent is the garbage collector's least target for `serve --http`
+// when GOGC is not set. A server's live heap is small (tens of MiB) and most
+// of what it allocates lives for one call, so collecting half as often is
 // cheap in memory: under scripts/load.sh at 16 clients it cut the server's
 // CPU per call by about 9% (1,170 -> 1,070 µs) for 18 MiB more RSS (46 -> 64).
 const httpGCPercent = 200
 
+// httpGCHeadroom is how far, at least, the heap may grow past what is live
+// before the next collection, when neither GOGC nor GOMEMLIMIT is set (see
+// tuneGC). The SDK allocates about 200 KiB a tool call over HTTP (a 32 KiB
+// buffer for each JSON decode), so with tens of MiB live, GOGC 200 still
+// collected several times a second under load.
+const httpGCHeadroom = 64 << 20
+
 func serveHTTP(ctx context.Context, log *slog.Logger, h httpFlags, cfg httpserver.Config, base app.Config) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(httpGCPercent)
+		if os.Getenv("GOMEMLIMIT") == "" {
+			defer tuneGC(httpGCPercent, httpGCHeadroom)()
+		}
 	}
+	stop, err := startProfiles(log)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	pairs := h.projects
 	if env := os.Getenv("CAIRN_PROJECTS"); env != "" {
 		pairs = append(pairs, strings.Split(env, ",")...)

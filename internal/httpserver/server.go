@@ -449,8 +449,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 			writeProblem(w, *p)
 			return
 		}
-		id = requestID(body)
-		initialize = isInitialize(body)
+		id, initialize = peekRequest(body)
 		if !s.calls.add() {
 			writeProblem(w, problem{id: id, Status: http.StatusServiceUnavailable, Reason: "shutting_down", Problem: "the server is shutting down"})
 			return

@@ -241,6 +241,30 @@ func TestRequestID(t *testing.T) {
 	}
 }
 
+// TestPeekRequest: the id and whether the request is an initialize, from
+// one decode, as two decodes (each into its own field) read them.
+func TestPeekRequest(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		id   string
+		init bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "1", true},
+		{`{"jsonrpc":"2.0","id":"x","method":"\u0069nitialize"}`, `"x"`, true},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/call"}`, "2", false},
+		{`{"jsonrpc":"2.0","id":3,"method":5}`, "3", false}, // a method of another type leaves the id
+		{`{"jsonrpc":"2.0","id":true,"method":"initialize"}`, "", true},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, "", false},
+		{`[{"jsonrpc":"2.0","id":1,"method":"initialize"}]`, "", false},
+		{`not json`, "", false},
+	} {
+		id, init := peekRequest([]byte(c.body))
+		if string(id) != c.id || init != c.init {
+			t.Errorf("peekRequest(%s) = %q, %v; want %q, %v", c.body, id, init, c.id, c.init)
+		}
+	}
+}
+
 func TestInflight(t *testing.T) {
 	var f inflight
 	if !f.add() || !f.add() {

@@ -21,7 +21,8 @@ import (
 // TestBigPictureFromBoardMatchesFullRead: the big picture built from the
 // plan service's cached board (NewSet links them) is the one built from a
 // read of every task (a focus service of its own has no board), and so is
-// get_task's detail (its neighbours read one by one), after every
+// get_task's detail (its neighbours read one by one) and get_tasks' pages
+// (the store's queries), after every
 // step of a random mix of the focus stack's and the plan's writes, from
 // this process and from another handle on the same store, for every agent
 // and a spread of pages, on SQLite and PostgreSQL.
@@ -119,6 +120,9 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 		return fmt.Sprintf("step %d: op %d by %s: %v", i, op, agent, err)
 	}
 	pages := []service.Page{{}, {Limit: 1}, {Limit: 7}, {Offset: 3, Limit: 5}, {Offset: 40}}
+	lists := []service.TaskQuery{{}, {Statuses: []string{"pending"}}, {OpenOnly: true, Sort: "priority"},
+		{Statuses: []string{"done", "cancelled"}, Sort: "status", Order: "desc"}, {Priorities: []string{"high", "critical"}, Sort: "created"},
+		{Sort: "updated", Order: "desc"}, {Sort: "status"}, {Statuses: []string{"in-progress"}, Priorities: []string{"low"}, Order: "desc"}}
 	for i := range 300 {
 		what := step(i)
 		if i%3 != 0 && i < 290 {
@@ -133,6 +137,18 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("after %s: get %d: the board's detail differs from the full read (-full +board):\n%s", what, id, diff)
+			}
+		}
+		// get_tasks' pages from the board are the store's too.
+		for _, q := range lists {
+			q.Page = pages[rng.IntN(len(pages))]
+			want, werr := fullPlan.List(ctx, q)
+			got, gerr := cached.Plan.List(ctx, q)
+			if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+				t.Fatalf("after %s: list %+v: error %v; full read %v", what, q, gerr, werr)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("after %s: list %+v: the board's page differs from the store's (-store +board):\n%s", what, q, diff)
 			}
 		}
 		for _, agent := range agents {

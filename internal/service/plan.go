@@ -327,25 +327,51 @@ func (p *Plan) List(ctx context.Context, q TaskQuery) (TaskPage, error) {
 		return TaskPage{}, err
 	}
 	out := TaskPage{Offset: sq.Offset}
+	// The page comes from the cached board brought to the read's snapshot
+	// (see Get) when it can: the store's count and page of the tasks were
+	// most of a get_tasks call's CPU.
+	var from *boardCache
+	if !p.fullReads && onBoard(sq) {
+		if from, err = p.snapshot(ctx); err != nil {
+			return TaskPage{}, fmt.Errorf("list tasks: %w", err)
+		}
+	}
 	err = p.store.View(ctx, func(tx store.Tx) error {
-		ts, n, err := tx.Query(ctx, sq)
-		if err != nil {
-			return err
+		var b *task.Board
+		if from != nil {
+			var err error
+			if b, _, err = p.boardAt(ctx, tx, from); err != nil {
+				return err
+			}
 		}
-		out.Total = n
-		ids := make([]task.ID, len(ts))
-		for i, t := range ts {
-			ids[i] = t.ID
+		var (
+			ts   []task.Task
+			deps task.Deps
+		)
+		ids := func() []task.ID {
+			ids := make([]task.ID, len(ts))
+			for i, t := range ts {
+				ids[i] = t.ID
+			}
+			return ids
 		}
-		deps, err := tx.DepsOf(ctx, ids)
-		if err != nil {
-			return err
+		if b != nil {
+			ts, out.Total = queryBoard(b, sq)
+			deps = depsOnBoard(b, ts)
+		} else {
+			var err error
+			if ts, out.Total, err = tx.Query(ctx, sq); err != nil {
+				return err
+			}
+			if deps, err = tx.DepsOf(ctx, ids()); err != nil {
+				return err
+			}
 		}
 		claims, err := tx.Claims(ctx, p.now())
 		if err != nil {
 			return err
 		}
-		marks, err := lifecycleMarks(ctx, tx, ids)
+		marks, err := lifecycleMarks(ctx, tx, ids())
 		if err != nil {
 			return err
 		}

@@ -213,22 +213,52 @@ func (b *Board) Apply(c Changes) *Board {
 	if len(c.Tasks) == 0 && len(c.Removed) == 0 {
 		return b
 	}
-	nb := &Board{Tasks: maps.Clone(b.Tasks), Deps: maps.Clone(b.Deps),
-		Children: maps.Clone(b.Children), Dependents: maps.Clone(b.Dependents)}
-	// Take out every changed or removed task as b indexed it.
+	// Each index map is cloned on its first change: most changes (a status,
+	// a new step without dependencies) leave some or all of them as b has
+	// them, and the clones were most of what refreshing the board cost.
+	nb := &Board{Tasks: maps.Clone(b.Tasks), Deps: b.Deps, Children: b.Children, Dependents: b.Dependents}
+	var ownDeps, ownChildren, ownDependents bool
+	deps := func() Deps {
+		if !ownDeps {
+			nb.Deps, ownDeps = maps.Clone(b.Deps), true
+		}
+		return nb.Deps
+	}
+	children := func() map[ID][]ID {
+		if !ownChildren {
+			nb.Children, ownChildren = maps.Clone(b.Children), true
+		}
+		return nb.Children
+	}
+	dependents := func() map[ID][]ID {
+		if !ownDependents {
+			nb.Dependents, ownDependents = maps.Clone(b.Dependents), true
+		}
+		return nb.Dependents
+	}
+	kept := b.keptIndex(c)
+	// Take out every changed or removed task as b indexed it, unless its
+	// entries stay.
 	out := func(id ID) {
 		old := b.Tasks[id]
 		if old == nil {
 			return
 		}
 		delete(nb.Tasks, id)
+		if kept[id] {
+			return
+		}
 		if _, ok := b.Tasks[old.ParentID]; ok {
-			nb.Children[old.ParentID] = without(nb.Children[old.ParentID], id)
+			m := children()
+			m[old.ParentID] = without(m[old.ParentID], id)
 		}
 		for _, d := range b.Deps[id] {
-			nb.Dependents[d] = without(nb.Dependents[d], id)
+			m := dependents()
+			m[d] = without(m[d], id)
 		}
-		delete(nb.Deps, id)
+		if _, ok := b.Deps[id]; ok {
+			delete(deps(), id)
+		}
 	}
 	for _, t := range c.Tasks {
 		out(t.ID)
@@ -241,13 +271,18 @@ func (b *Board) Apply(c Changes) *Board {
 		if b.Tasks[id] == nil {
 			continue
 		}
-		delete(nb.Children, id)
+		if _, ok := nb.Children[id]; ok {
+			delete(children(), id)
+		}
 		for _, x := range b.Dependents[id] {
 			if _, ok := nb.Deps[x]; ok {
-				nb.Deps[x] = without(nb.Deps[x], id)
+				m := deps()
+				m[x] = without(m[x], id)
 			}
 		}
-		delete(nb.Dependents, id)
+		if _, ok := nb.Dependents[id]; ok {
+			delete(dependents(), id)
+		}
 	}
 	// Put the changed tasks in, then index them: a parent or dependency may
 	// be among them.
@@ -257,18 +292,68 @@ func (b *Board) Apply(c Changes) *Board {
 	}
 	for i := range c.Tasks {
 		t := &c.Tasks[i]
+		if kept[t.ID] {
+			continue
+		}
 		if _, ok := nb.Tasks[t.ParentID]; ok {
-			nb.Children[t.ParentID] = with(nb.Children[t.ParentID], t.ID)
+			m := children()
+			m[t.ParentID] = with(m[t.ParentID], t.ID)
 		}
 		for _, d := range c.Deps[t.ID] {
 			if _, ok := nb.Tasks[d]; ok {
-				nb.Deps[t.ID] = append(nb.Deps[t.ID], d) // a new slice: its old entry was deleted
-				nb.Dependents[d] = with(nb.Dependents[d], t.ID)
+				m := deps()
+				m[t.ID] = append(m[t.ID], d) // a new slice: its old entry was deleted
+				n := dependents()
+				n[d] = with(n[d], t.ID)
 			}
 		}
 	}
 	nb.rerank(b, c)
 	return nb
+}
+
+// keptIndex returns the tasks c changes whose entries in b's Children, Deps
+// and Dependents stay as they are: each is on b already, under the same
+// parent, which is on the new board if and only if it is on b, with the
+// same dependencies among the tasks of both boards.
+func (b *Board) keptIndex(c Changes) map[ID]bool {
+	changed := make(map[ID]bool, len(c.Tasks))
+	for i := range c.Tasks {
+		changed[c.Tasks[i].ID] = true
+	}
+	removed := make(map[ID]bool, len(c.Removed))
+	for _, id := range c.Removed {
+		removed[id] = true
+	}
+	onNew := func(id ID) bool { return changed[id] || b.Tasks[id] != nil && !removed[id] }
+	kept := make(map[ID]bool, len(c.Tasks))
+next:
+	for i := range c.Tasks {
+		t := &c.Tasks[i]
+		old := b.Tasks[t.ID]
+		if old == nil || old.ParentID != t.ParentID || (b.Tasks[t.ParentID] != nil) != onNew(t.ParentID) {
+			continue
+		}
+		n := 0
+		for _, d := range c.Deps[t.ID] {
+			if onNew(d) {
+				if !slices.Contains(b.Deps[t.ID], d) {
+					continue next
+				}
+				n++
+			}
+		}
+		if n != len(b.Deps[t.ID]) {
+			continue
+		}
+		for _, d := range b.Deps[t.ID] {
+			if !onNew(d) || !slices.Contains(c.Deps[t.ID], d) {
+				continue next
+			}
+		}
+		kept[t.ID] = true
+	}
+	return kept
 }
 
 // without returns ids less id in a new slice (ids is shared with another

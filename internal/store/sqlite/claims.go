@@ -40,7 +40,7 @@ const (
 )
 
 var (
-	claimReadQueries  = []string{qClaim, qClaims, qLifecycle, qOpenLifecycleOf, qOpenLifecycles, qOpenLifecyclesOfTask}
+	claimReadQueries  = []string{qClaim, qClaims, qLifecycle, qOpenLifecycleOf, qOpenLifecycles, qOpenLifecyclesOfTask, qOpenLifecyclesOfTasks}
 	claimWriteQueries = []string{qClaimCAS, qRelease, qReleaseAny, qAddLifecycle, qSetLifecycle}
 )
 
@@ -180,23 +180,32 @@ func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.L
 		where []string
 		args  []any
 	)
-	if q.Status != "" {
+	switch q.Status {
+	case "":
+	case store.LifecycleOpen, store.LifecycleDone:
+		// A literal: compared to the open-lifecycle index's WHERE (status =
+		// 'open'), a parameter ties the plan to its value, and SQLite then
+		// prepares the statement anew each time it runs with a new binding.
+		where = append(where, "l.status = '"+q.Status+"'")
+	default:
 		where, args = append(where, "l.status = ?"), append(args, q.Status)
 	}
 	if q.Phase != "" {
 		where, args = append(where, "l.phase = ?"), append(args, q.Phase)
 	}
-	if len(q.Tasks) > 0 {
-		where = append(where, "l.task_id IN ("+strings.TrimSuffix(strings.Repeat("?,", len(q.Tasks)), ",")+")")
-		for _, id := range q.Tasks {
-			args = append(args, int64(id))
-		}
+	switch len(q.Tasks) {
+	case 0:
+	case 1:
+		where, args = append(where, "l.task_id IN (?)"), append(args, int64(q.Tasks[0]))
+	default:
+		// One statement for any number of tasks, so it is prepared once.
+		where, args = append(where, "l.task_id IN (SELECT value FROM json_each(?))"), append(args, idsJSON(q.Tasks))
 	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := x.query(ctx, lifecyclesQuery(where...), append(args, limit, q.Offset)...)
+	rows, err := x.queryBuilt(ctx, lifecyclesQuery(where...), append(args, limit, q.Offset)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read lifecycles: %w", err)
 	}
@@ -216,7 +225,7 @@ func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.L
 		return out, len(out), nil // every match is in out: no need to count
 	}
 	var total int
-	if err := x.queryRow(ctx, `SELECT count(*)`+lifecyclesFrom(where...), args...).Scan(&total); err != nil {
+	if err := x.queryRowBuilt(ctx, `SELECT count(*)`+lifecyclesFrom(where...), args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count lifecycles: %w", err)
 	}
 	return out, total, nil
@@ -235,9 +244,10 @@ func lifecyclesQuery(where ...string) string {
 }
 
 // The lifecycle lists the services read on most calls (the open ones of one
-// task for a task's detail, of a page of tasks of one, and of every task for
-// the outline) are prepared: parsing them was a tenth of a call's CPU.
+// task for a task's detail, of a page of tasks, and of every task for the
+// outline) are prepared: parsing them was a tenth of a call's CPU.
 var (
-	qOpenLifecycles       = lifecyclesQuery("l.status = ?")
-	qOpenLifecyclesOfTask = lifecyclesQuery("l.status = ?", "l.task_id IN (?)")
+	qOpenLifecycles        = lifecyclesQuery("l.status = 'open'")
+	qOpenLifecyclesOfTask  = lifecyclesQuery("l.status = 'open'", "l.task_id IN (?)")
+	qOpenLifecyclesOfTasks = lifecyclesQuery("l.status = 'open'", "l.task_id IN (SELECT value FROM json_each(?))")
 )

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -18,6 +19,8 @@ const (
 	qAllDeps    = `SELECT task_id, depends_on FROM task_deps ORDER BY task_id, depends_on` // the primary key's order: no sort
 	qRemovedIDs = `SELECT id FROM tasks WHERE removed_at IS NOT NULL`
 	qTaskDeps   = `SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.id = d.depends_on WHERE d.task_id = ? AND b.removed_at IS NULL ORDER BY d.depends_on`
+	qDepsOf     = `SELECT d.task_id, d.depends_on FROM task_deps d JOIN tasks b ON b.id = d.depends_on
+		WHERE d.task_id IN (SELECT value FROM json_each(?)) AND b.removed_at IS NULL ORDER BY d.task_id, d.depends_on`
 	qDependents = `SELECT d.task_id FROM task_deps d JOIN tasks a ON a.id = d.task_id WHERE d.depends_on = ? AND a.removed_at IS NULL ORDER BY d.task_id`
 	qClearDeps  = `DELETE FROM task_deps WHERE task_id = ?`
 	qAddDep     = `INSERT OR IGNORE INTO task_deps (task_id, depends_on) VALUES (?, ?)`
@@ -40,7 +43,7 @@ const (
 
 // planReadQueries and planWriteQueries are prepared like the focus ones.
 var (
-	planReadQueries = []string{qChild, qFocuses, qAllDeps, qRemovedIDs, qTaskDeps, qDependents, qImported, qImportsOf, qCounts, qAvgDays,
+	planReadQueries = []string{qChild, qFocuses, qAllDeps, qRemovedIDs, qTaskDeps, qDepsOf, qDependents, qImported, qImportsOf, qCounts, qAvgDays,
 		qPlanRev, qTasksSince, qRemovedSince, qDepsSince}
 	planWriteQueries = []string{qClearDeps, qAddDep, qDropDepsOn, qSetImport}
 )
@@ -117,7 +120,7 @@ func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error
 	}
 	cond := strings.Join(where, " AND ")
 	var total int
-	if err := x.tx.QueryRowContext(ctx, `SELECT count(*) FROM tasks WHERE `+cond, args...).Scan(&total); err != nil {
+	if err := x.queryRowBuilt(ctx, `SELECT count(*) FROM tasks WHERE `+cond, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count tasks: %w", err)
 	}
 	order := "id"
@@ -147,8 +150,9 @@ func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error
 	if limit <= 0 {
 		limit = -1
 	}
-	ts, err := x.queryTasks(ctx, `SELECT `+cols+` FROM tasks WHERE `+cond+` ORDER BY `+order+dir+`, id`+dir+` LIMIT ? OFFSET ?`,
-		append(args, limit, max(q.Offset, 0))...)
+	query := `SELECT ` + cols + ` FROM tasks WHERE ` + cond + ` ORDER BY ` + order + dir + `, id` + dir + ` LIMIT ? OFFSET ?`
+	x.wantBuilt(query)
+	ts, err := x.queryTasks(ctx, query, append(args, limit, max(q.Offset, 0))...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("query tasks: %w", err)
 	}
@@ -306,40 +310,41 @@ func (x *txn) TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
 	return ds, nil
 }
 
-// depsOfChunk bounds the ids of one DepsOf query, well under SQLite's
-// limit on bound parameters.
-const depsOfChunk = 500
-
 func (x *txn) DepsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
 	deps := task.Deps{}
-	for len(ids) > 0 {
-		chunk := ids[:min(len(ids), depsOfChunk)]
-		ids = ids[len(chunk):]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = int64(id)
-		}
-		rows, err := x.tx.QueryContext(ctx, `SELECT d.task_id, d.depends_on FROM task_deps d JOIN tasks b ON b.id = d.depends_on
-			WHERE d.task_id IN (`+strings.TrimSuffix(strings.Repeat("?,", len(chunk)), ",")+`) AND b.removed_at IS NULL
-			ORDER BY d.task_id, d.depends_on`, args...)
-		if err != nil {
+	if len(ids) == 0 {
+		return deps, nil
+	}
+	rows, err := x.query(ctx, qDepsOf, idsJSON(ids))
+	if err != nil {
+		return nil, fmt.Errorf("read dependencies: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a, b task.ID
+		if err := rows.Scan(&a, &b); err != nil {
 			return nil, fmt.Errorf("read dependencies: %w", err)
 		}
-		for rows.Next() {
-			var a, b task.ID
-			if err := rows.Scan(&a, &b); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("read dependencies: %w", err)
-			}
-			deps[a] = append(deps[a], b)
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, fmt.Errorf("read dependencies: %w", err)
-		}
+		deps[a] = append(deps[a], b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read dependencies: %w", err)
 	}
 	return deps, nil
+}
+
+// idsJSON is ids as a JSON array, for a query's json_each(?): one statement
+// (prepared once) for any number of ids, with no bound on how many.
+func idsJSON(ids []task.ID) string {
+	b := make([]byte, 0, 2+len(ids)*5)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(id), 10)
+	}
+	return string(append(b, ']'))
 }
 
 func (x *txn) Dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
@@ -406,6 +411,7 @@ type versioner struct {
 	db   *sql.DB
 	mu   sync.Mutex
 	conn *sql.Conn
+	stmt *sql.Stmt // PRAGMA data_version, prepared on conn
 	gen  uint64
 }
 
@@ -417,24 +423,33 @@ func (v *versioner) version(ctx context.Context) (uint64, error) {
 		if err != nil {
 			return 0, fmt.Errorf("read data version: %w", err)
 		}
-		v.conn, v.gen = c, v.gen+1
+		// Prepared once: every read of the cached board asks for the version.
+		st, err := c.PrepareContext(ctx, "PRAGMA data_version")
+		if err != nil {
+			c.Close()
+			return 0, fmt.Errorf("read data version: %w", err)
+		}
+		v.conn, v.stmt, v.gen = c, st, v.gen+1
 	}
 	var dv uint64
-	if err := v.conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&dv); err != nil {
-		v.conn.Close()
-		v.conn = nil
+	if err := v.stmt.QueryRowContext(detach(ctx)).Scan(&dv); err != nil {
+		v.closeLocked()
 		return 0, fmt.Errorf("read data version: %w", err)
 	}
 	return v.gen<<40 | dv, nil
 }
 
-func (v *versioner) close() error {
-	v.mu.Lock()
-	defer v.mu.Unlock()
+func (v *versioner) closeLocked() error {
 	if v.conn == nil {
 		return nil
 	}
-	err := v.conn.Close()
-	v.conn = nil
+	err := errors.Join(v.stmt.Close(), v.conn.Close())
+	v.conn, v.stmt = nil, nil
 	return err
+}
+
+func (v *versioner) close() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.closeLocked()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -26,11 +27,13 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 	}
 	defer db.Close()
 	for name, q := range map[string]string{
-		"qClaims":               qClaims,
-		"qOpenLifecycles":       qOpenLifecycles,
-		"qOpenLifecyclesOfTask": qOpenLifecyclesOfTask,
-		"qTaskDeps":             qTaskDeps,
-		"qDependents":           qDependents,
+		"qClaims":                qClaims,
+		"qOpenLifecycles":        qOpenLifecycles,
+		"qOpenLifecyclesOfTask":  qOpenLifecyclesOfTask,
+		"qOpenLifecyclesOfTasks": qOpenLifecyclesOfTasks,
+		"qDepsOf":                qDepsOf,
+		"qTaskDeps":              qTaskDeps,
+		"qDependents":            qDependents,
 	} {
 		args := make([]any, strings.Count(q, "?"))
 		for i := range args {
@@ -53,6 +56,57 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		for _, step := range plan {
 			if strings.HasPrefix(step, "SCAN t ") || step == "SCAN t" || strings.HasPrefix(step, "SCAN tasks") {
 				t.Errorf("%s scans every task:\n%s", name, strings.Join(plan, "\n"))
+			}
+		}
+	}
+}
+
+// TestPreparedQueriesKeepTheirPlan: no prepared statement compares a
+// parameter to a column that a partial index's WHERE compares to a
+// constant (lifecycles' status = 'open'). Such a comparison makes the
+// plan depend on the bound value, and SQLite then prepares the statement
+// again every time it runs with new bindings: the open-lifecycle reads,
+// on most tool calls, cost as much as unprepared ones.
+func TestPreparedQueriesKeepTheirPlan(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "cairn.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rows, err := s.r.QueryContext(ctx, `SELECT tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql LIKE '% WHERE %'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type guard struct{ table, col string }
+	var guards []guard
+	constEq := regexp.MustCompile(`(\w+)\s*=\s*('|[0-9])`)
+	for rows.Next() {
+		var table, sql string
+		if err := rows.Scan(&table, &sql); err != nil {
+			t.Fatal(err)
+		}
+		_, where, _ := strings.Cut(sql, " WHERE ")
+		for _, m := range constEq.FindAllStringSubmatch(where, -1) {
+			guards = append(guards, guard{table, m[1]})
+		}
+	}
+	rows.Close()
+	if len(guards) == 0 {
+		t.Fatal("no partial index compares a column to a constant: the test looks at nothing")
+	}
+	var queries []string
+	for _, qs := range [][]string{readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries,
+		memoryReadQueries, memoryWriteQueries, claimReadQueries, claimWriteQueries} {
+		queries = append(queries, qs...)
+	}
+	for _, g := range guards {
+		table := regexp.MustCompile(`(?i)\b(FROM|JOIN|UPDATE|INTO)\s+` + g.table + `\b`)
+		param := regexp.MustCompile(`\b` + g.col + `\s*(=|IN\s*\()\s*\?`)
+		for _, q := range queries {
+			_, where, ok := strings.Cut(q, " WHERE ")
+			if ok && table.MatchString(q) && param.MatchString(where) {
+				t.Errorf("a prepared query compares %s.%s, which a partial index compares to a constant, to a parameter; write the constant:\n%s", g.table, g.col, q)
 			}
 		}
 	}

@@ -237,12 +237,13 @@ func (s *Store) Version(ctx context.Context) (uint64, error) { return s.v.versio
 // View implements store.Store.
 func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 	stmts := s.rs.get(ctx)
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	// A read waits for no lock: its BEGIN needs no watch either (see detach).
+	tx, err := s.r.BeginTx(detach(ctx), &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fault(fmt.Errorf("begin read: %w", err), s.name())
 	}
 	defer tx.Rollback()
-	if err := fn(&txn{tx: tx, stmts: stmts}); err != nil {
+	if err := fn(&txn{tx: tx, stmts: stmts, lazy: s.rs}); err != nil {
 		return fault(err, s.name())
 	}
 	return fault(tx.Commit(), s.name())
@@ -264,7 +265,7 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 		return fault(fmt.Errorf("begin write: %w", busy(err)), s.name())
 	}
 	defer tx.Rollback()
-	if err := fn(&txn{tx: tx, stmts: stmts}); err != nil {
+	if err := fn(&txn{tx: tx, stmts: stmts, lazy: s.ws}); err != nil {
 		return fault(busy(err), s.name())
 	}
 	if err := tx.Commit(); err != nil {

@@ -150,3 +150,50 @@ func TestOpenRefusesEmptyFile(t *testing.T) {
 	}
 	s.Close()
 }
+
+// TestCallerGivesUp: a transaction whose caller's context ends stops at its
+// next statement with the context's error, and a write's changes are rolled
+// back; a context already done starts nothing.
+func TestCallerGivesUp(t *testing.T) {
+	s := open(t, sqlite.Options{})
+	bg := context.Background()
+	done, cancel := context.WithCancel(bg)
+	cancel()
+	if err := s.View(done, func(store.Tx) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("View with a done context: %v; want context.Canceled", err)
+	}
+	if err := s.Update(done, func(store.Tx) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("Update with a done context: %v; want context.Canceled", err)
+	}
+
+	ctx, cancel := context.WithCancel(bg)
+	err := s.Update(ctx, func(tx store.Tx) error {
+		now := time.Now()
+		if _, err := tx.CreateTask(ctx, task.Task{Title: "kept?", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+			return err
+		}
+		cancel()
+		_, err := tx.CreateTask(ctx, task.Task{Title: "after", CreatedAt: now, UpdatedAt: now}, store.Placement{})
+		return err
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Update whose caller gave up between statements: %v; want context.Canceled", err)
+	}
+	ctx, cancel = context.WithCancel(bg)
+	defer cancel()
+	err = s.View(ctx, func(tx store.Tx) error {
+		ts, err := tx.Tasks(ctx)
+		if err != nil {
+			return err
+		}
+		if len(ts) != 0 {
+			t.Errorf("%d tasks after a write that gave up; want its changes rolled back", len(ts))
+		}
+		cancel()
+		_, err = tx.Tasks(ctx)
+		return err
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("View whose caller gave up between statements: %v; want context.Canceled", err)
+	}
+}

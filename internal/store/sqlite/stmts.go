@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -50,26 +51,65 @@ type lazyStatements struct {
 	queries [][]string
 
 	mu     sync.Mutex
-	st     statements
+	st     statements // replaced, never changed: transactions read it unlocked
 	closed bool
+	// wanted are built queries (see txn.queryBuilt) that ran unprepared,
+	// to prepare before the next transaction; built counts those prepared
+	// or wanted, at most maxBuilt.
+	wanted []string
+	built  int
 }
+
+// maxBuilt bounds the built queries a pool prepares: a handful of filter
+// combinations make most lists, and odd ones must not grow the cache
+// without end.
+const maxBuilt = 64
 
 func newLazyStatements(db *sql.DB, queries ...[]string) *lazyStatements {
 	return &lazyStatements{db: db, queries: queries}
 }
 
-// get returns the prepared statements, preparing them if needed. It must be
-// called outside any transaction: on the writer's single connection, a
-// transaction holds the only connection a prepare could use. If preparing
-// fails (the context ended, the database is busy) it returns nil, the
-// transaction runs its statements unprepared, and the next one tries again.
+// get returns the prepared statements, preparing them if needed, with the
+// built queries wanted since. It must be called outside any transaction: on
+// the writer's single connection, a transaction holds the only connection a
+// prepare could use. If preparing fails (the context ended, the database is
+// busy) it returns nil, the transaction runs its statements unprepared, and
+// the next one tries again; a built query that fails to prepare runs
+// unprepared from then on.
 func (l *lazyStatements) get(ctx context.Context) statements {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.st == nil && !l.closed {
 		l.st, _ = prepare(ctx, l.db, l.queries...)
 	}
+	if len(l.wanted) > 0 && l.st != nil {
+		st := make(statements, len(l.st)+len(l.wanted))
+		for q, s := range l.st {
+			st[q] = s
+		}
+		for _, q := range l.wanted {
+			if s, err := l.db.PrepareContext(ctx, q); err == nil {
+				st[q] = s
+			}
+		}
+		l.st, l.wanted = st, nil
+	}
 	return l.st
+}
+
+// want asks for query, a built query that ran unprepared, to be prepared
+// before the next transaction.
+func (l *lazyStatements) want(query string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed || l.built >= maxBuilt || slices.Contains(l.wanted, query) {
+		return
+	}
+	if _, ok := l.st[query]; ok {
+		return // prepared since the caller's transaction began
+	}
+	l.wanted = append(l.wanted, query)
+	l.built++
 }
 
 func (l *lazyStatements) close() error {
@@ -102,14 +142,51 @@ func (x *txn) stmt(ctx context.Context, query string) *sql.Stmt {
 	return nil
 }
 
+// detach is the context a statement runs with: ctx without its
+// cancellation, once ctx is checked. The driver watches a cancellable
+// context with a goroutine (and a progress handler) for each statement, a
+// few percent of the server's CPU for statements that take microseconds; so
+// a statement runs to its end, and a transaction whose caller gave up stops
+// at its next statement, with ctx's error. A done ctx is passed on as it
+// is, and the statement fails with its error at once. Waits for the write
+// lock, in Update's BEGIN, still watch the caller's context.
+func detach(ctx context.Context) context.Context {
+	if ctx.Err() != nil {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
+}
+
 func (x *txn) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = detach(ctx)
 	if s := x.stmt(ctx, query); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
 	return x.tx.QueryContext(ctx, query, args...)
 }
 
+// queryBuilt is query for a query whose text is built per call (from a
+// request's filters, say): a text not yet prepared runs unprepared and is
+// prepared for the next transaction (see lazyStatements.want). Like any
+// prepared statement, it must not run again while rows of it are open.
+func (x *txn) queryBuilt(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	x.wantBuilt(query)
+	return x.query(ctx, query, args...)
+}
+
+func (x *txn) queryRowBuilt(ctx context.Context, query string, args ...any) *sql.Row {
+	x.wantBuilt(query)
+	return x.queryRow(ctx, query, args...)
+}
+
+func (x *txn) wantBuilt(query string) {
+	if _, ok := x.stmts[query]; !ok && x.lazy != nil && x.stmts != nil {
+		x.lazy.want(query)
+	}
+}
+
 func (x *txn) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = detach(ctx)
 	if s := x.stmt(ctx, query); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}
@@ -117,6 +194,7 @@ func (x *txn) queryRow(ctx context.Context, query string, args ...any) *sql.Row 
 }
 
 func (x *txn) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = detach(ctx)
 	if s := x.stmt(ctx, query); s != nil {
 		return s.ExecContext(ctx, args...)
 	}

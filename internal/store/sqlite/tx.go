@@ -14,7 +14,8 @@ import (
 
 type txn struct {
 	tx    *sql.Tx
-	stmts statements // the pool's prepared statements; see stmts.go
+	stmts statements      // the pool's prepared statements; see stmts.go
+	lazy  *lazyStatements // where stmts come from, told of built queries to prepare
 }
 
 func micros(t time.Time) int64 { return t.UTC().UnixMicro() }
