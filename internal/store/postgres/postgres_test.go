@@ -397,8 +397,9 @@ func TestOpenUnreachable(t *testing.T) {
 	}
 }
 
-// TestUpdateLocksFromItsStart: while one instance's Update is open, even
-// before it has written anything, another instance's Update on the project
+// TestUpdateLocksFromItsStart: while one instance's Update is open (from
+// its first statement on, a read here), even before it has written
+// anything, another instance's Update on the project
 // waits; when its context ends first it fails and writes nothing. A View and
 // another project's Update do not wait.
 func TestUpdateLocksFromItsStart(t *testing.T) {
@@ -409,6 +410,11 @@ func TestUpdateLocksFromItsStart(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- a.Update(ctx, func(tx store.Tx) error {
+			// The lock goes with the first statement, a read: from
+			// then on no other writer runs, though A has written nothing.
+			if _, err := tx.Tasks(ctx); err != nil {
+				return err
+			}
 			close(entered)
 			<-release
 			_, err := tx.CreateTask(ctx, task.Task{Title: "from a"}, store.Placement{})
@@ -515,6 +521,9 @@ func TestLockTimeoutIsBusy(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- a.Update(ctx, func(tx store.Tx) error {
+			if _, err := tx.Tasks(ctx); err != nil { // takes the lock
+				return err
+			}
 			close(entered)
 			<-release
 			return nil
