@@ -304,6 +304,29 @@ func (x *txn) Focus(ctx context.Context, agent string) (task.ID, error) {
 	return task.ID(*id), nil
 }
 
+// qFocusedTask is qFocus and qTask in one statement: the agent's focus
+// row, and the task it is on when that is visible (its id is then not 0).
+const qFocusedTask = `SELECT coalesce(t.id, 0), coalesce(t.parent_id, 0), coalesce(t.position, 0), coalesce(t.num, 0),
+	coalesce(t.title, ''), coalesce(t.body, ''), coalesce(t.status, ''), coalesce(t.priority, ''),
+	coalesce(t.created_at, 'epoch'), coalesce(t.updated_at, 'epoch'), t.completed_at
+	FROM focus f LEFT JOIN tasks t ON t.project_id = f.project_id AND t.id = f.task_id AND t.removed_at IS NULL
+	WHERE f.project_id = $1 AND f.agent = $2`
+
+// FocusedTask returns the task the agent's focus is on, as Focus and then
+// Task would, in one round trip; found is false when the agent has no
+// focus or its task is not visible. The focus service uses it through an
+// interface of its own.
+func (x *txn) FocusedTask(ctx context.Context, agent string) (task.Task, bool, error) {
+	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qFocusedTask, x.p, agent))
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && t.ID == 0) {
+		return task.Task{}, false, nil
+	}
+	if err != nil {
+		return task.Task{}, false, fmt.Errorf("read focus: %w", err)
+	}
+	return t, true, nil
+}
+
 func (x *txn) SetFocus(ctx context.Context, agent string, id task.ID, at time.Time) error {
 	var tid *int64
 	if id != 0 {
