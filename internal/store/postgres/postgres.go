@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/cairn-dev/cairn/internal/memory"
@@ -84,6 +85,9 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
 		cfg.ConnConfig.RuntimeParams["application_name"] = "cairn"
 	}
+	if _, ok := cfg.ConnConfig.RuntimeParams["plan_cache_mode"]; !ok {
+		cfg.AfterConnect = genericPlans
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open PostgreSQL database: %w", err)
@@ -103,6 +107,21 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 	db := &DB{pool: pool, log: log, lockTimeout: cmp.Or(opts.LockTimeout, 10*time.Second)}
 	db.lis = newListener(cfg.ConnConfig, log)
 	return db, nil
+}
+
+// genericPlans makes a new connection plan each of its prepared statements
+// once (plan_cache_mode, PostgreSQL 12 and later; a URL that sets it keeps
+// its own). The store's statements are short lookups by key, every one
+// led by the project: with the default (auto) PostgreSQL judged several of
+// them (a task's children, the claims, the ancestors) worth a custom plan
+// on every call, so a call spent about as long planning as executing. On a
+// server without the setting the connection is used as it is.
+func genericPlans(ctx context.Context, c *pgx.Conn) error {
+	_, err := c.Exec(ctx, "SET plan_cache_mode = force_generic_plan")
+	if pgCode(err) == "42704" { // undefined_object: a server before 12
+		return nil
+	}
+	return err
 }
 
 // where names the server for messages, without credentials.
