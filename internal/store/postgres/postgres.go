@@ -114,10 +114,22 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 // its own). The store's statements are short lookups by key, every one
 // led by the project: with the default (auto) PostgreSQL judged several of
 // them (a task's children, the claims, the ancestors) worth a custom plan
-// on every call, so a call spent about as long planning as executing. On a
-// server without the setting the connection is used as it is.
+// on every call, so a call spent about as long planning as executing.
+//
+// Only once the tasks table has statistics (it has been analyzed): a
+// generic plan is made once, on a connection's first use of a statement,
+// and kept until the next ANALYZE of its tables, so one made on a new,
+// still empty database would scan tables that have since grown (seq scans
+// where an index serves). Until then, and on a server without the
+// setting, the connection is used as it is.
 func genericPlans(ctx context.Context, c *pgx.Conn) error {
-	_, err := c.Exec(ctx, "SET plan_cache_mode = force_generic_plan")
+	var analyzed bool
+	err := c.QueryRow(ctx, `SELECT coalesce((SELECT last_analyze IS NOT NULL OR last_autoanalyze IS NOT NULL
+		FROM pg_stat_user_tables WHERE relid = to_regclass('tasks')), false)`).Scan(&analyzed)
+	if err != nil || !analyzed {
+		return err
+	}
+	_, err = c.Exec(ctx, "SET plan_cache_mode = force_generic_plan")
 	if pgCode(err) == "42704" { // undefined_object: a server before 12
 		return nil
 	}
