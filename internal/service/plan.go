@@ -975,10 +975,16 @@ func (p *Plan) refresh(ctx context.Context, r *refresh) {
 	r.board = next.board
 }
 
-// snapshot brings the cached board up to the store's version (see Board)
-// and returns it, for a caller to take before its transaction begins and
-// pass to boardAt inside it.
+// snapshot returns the cached board for a caller to take before its
+// transaction begins and pass to boardAt inside it. On a store whose
+// transactions offer snapshotVersion it is the board as cached (boardAt
+// reads what changed since, in the caller's transaction, and caches the
+// result); elsewhere it is first brought up to the store's version (see
+// Board).
 func (p *Plan) snapshot(ctx context.Context) (*boardCache, error) {
+	if p.snapshots.Load() > 0 {
+		return p.cache.Load(), nil
+	}
 	if _, err := p.Board(ctx); err != nil {
 		return nil, err
 	}
@@ -990,7 +996,9 @@ func (p *Plan) snapshot(ctx context.Context) (*boardCache, error) {
 // newer than tx, and the board is it with the plan's changes since, read in
 // tx (none, most of the time: one query). ok is false when the store cannot
 // list changes (see planChanges); the caller then reads the tasks itself.
-// The board is not published to the cache, which is kept by store version.
+// On a store that offers snapshotVersion the board is cached too (a newer
+// one may be already); elsewhere it is not, the cache being kept by store
+// version. tx is a View's: a write's uncommitted changes are never cached.
 func (p *Plan) boardAt(ctx context.Context, tx store.Tx, from *boardCache) (b *task.Board, ok bool, err error) {
 	pc, ok := tx.(planChanges)
 	if !ok {
@@ -1000,11 +1008,23 @@ func (p *Plan) boardAt(ctx context.Context, tx store.Tx, from *boardCache) (b *t
 	if from != nil {
 		since, b = from.rev, from.board
 	}
-	c, _, err := pc.PlanChanges(ctx, since)
+	c, rev, err := pc.PlanChanges(ctx, since)
 	if err != nil {
 		return nil, false, err
 	}
-	return b.Apply(c), true, nil
+	b = b.Apply(c)
+	if sv, ok := tx.(snapshotVersion); ok {
+		// As of tx's snapshot, whose version only grows: worth caching
+		// unless a newer board was meanwhile.
+		v, err := sv.SnapshotVersion(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		if old := p.cache.Load(); old == nil || old.version < v {
+			p.keep(&boardCache{board: b, version: v, rev: rev}, true)
+		}
+	}
+	return b, true, nil
 }
 
 // NextQuery narrows the candidates for the next task: statuses (default

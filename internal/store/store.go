@@ -38,8 +38,9 @@ type Store interface {
 	// View runs fn in a read-only transaction that sees one consistent snapshot.
 	View(ctx context.Context, fn func(Tx) error) error
 	// Update runs fn in a write transaction that holds the write lock from its
-	// start, so its reads and writes are serialised against every other writer,
-	// in this process or another. An error from fn rolls everything back; when
+	// start (PostgreSQL: from fn's first statement, which carries it), so its
+	// reads and writes are serialised against every other writer, in this
+	// process or another. An error from fn rolls everything back; when
 	// Update returns nil the transaction is durable.
 	Update(ctx context.Context, fn func(Tx) error) error
 	// Version returns a number that changes whenever a change to the store

@@ -197,9 +197,14 @@ func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.L
 		where = append(where, "l.task_id = ANY("+arg(ids)+")")
 	}
 	from := ` FROM lifecycles l JOIN tasks t ON t.project_id = l.project_id AND t.id = l.task_id WHERE ` + strings.Join(where, " AND ")
+	// Unpaged (the plan's marks, on most reads of a task), the rows are
+	// the count: one statement, not two.
+	unpaged := q.Limit <= 0 && q.Offset <= 0
 	var total int
-	if err := x.tx.QueryRow(ctx, `SELECT count(*)`+from, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count lifecycles: %w", err)
+	if !unpaged {
+		if err := x.tx.QueryRow(ctx, `SELECT count(*)`+from, args...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count lifecycles: %w", err)
+		}
 	}
 	limit := q.Limit
 	if limit <= 0 {
@@ -217,6 +222,9 @@ func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.L
 			return nil, 0, fmt.Errorf("read lifecycles: %w", err)
 		}
 		out = append(out, l)
+	}
+	if unpaged {
+		total = len(out)
 	}
 	return out, total, rows.Err()
 }

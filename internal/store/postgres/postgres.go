@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/cairn-dev/cairn/internal/memory"
@@ -84,6 +85,9 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
 		cfg.ConnConfig.RuntimeParams["application_name"] = "cairn"
 	}
+	if _, ok := cfg.ConnConfig.RuntimeParams["plan_cache_mode"]; !ok {
+		cfg.AfterConnect = genericPlans
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open PostgreSQL database: %w", err)
@@ -103,6 +107,33 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 	db := &DB{pool: pool, log: log, lockTimeout: cmp.Or(opts.LockTimeout, 10*time.Second)}
 	db.lis = newListener(cfg.ConnConfig, log)
 	return db, nil
+}
+
+// genericPlans makes a new connection plan each of its prepared statements
+// once (plan_cache_mode, PostgreSQL 12 and later; a URL that sets it keeps
+// its own). The store's statements are short lookups by key, every one
+// led by the project: with the default (auto) PostgreSQL judged several of
+// them (a task's children, the claims, the ancestors) worth a custom plan
+// on every call, so a call spent about as long planning as executing.
+//
+// Only once the tasks table has statistics (it has been analyzed): a
+// generic plan is made once, on a connection's first use of a statement,
+// and kept until the next ANALYZE of its tables, so one made on a new,
+// still empty database would scan tables that have since grown (seq scans
+// where an index serves). Until then, and on a server without the
+// setting, the connection is used as it is.
+func genericPlans(ctx context.Context, c *pgx.Conn) error {
+	var analyzed bool
+	err := c.QueryRow(ctx, `SELECT coalesce((SELECT last_analyze IS NOT NULL OR last_autoanalyze IS NOT NULL
+		FROM pg_stat_user_tables WHERE relid = to_regclass('tasks')), false)`).Scan(&analyzed)
+	if err != nil || !analyzed {
+		return err
+	}
+	_, err = c.Exec(ctx, "SET plan_cache_mode = force_generic_plan")
+	if pgCode(err) == "42704" { // undefined_object: a server before 12
+		return nil
+	}
+	return err
 }
 
 // where names the server for messages, without credentials.
@@ -132,14 +163,21 @@ func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
 		return nil, fmt.Errorf("read project %q: %w", name, err)
 	}
 	st := &Store{db: db, project: id, name: name, writer: make(chan struct{}, writeSlots),
+		// The statements that open a write: BEGIN, the lock timeout (it
+		// bounds the wait for another writer: the advisory lock, and any
+		// row lock after it) and the project's lock. The re-index on
+		// upgrade opens without a timeout (beginWait).
+		beginWrite: []queued{
+			{sql: "BEGIN ISOLATION LEVEL READ COMMITTED"},
+			{sql: fmt.Sprintf("SET LOCAL lock_timeout = %d", max(db.lockTimeout.Milliseconds(), 1))},
+			{sql: "SELECT pg_advisory_xact_lock($1, $2)", args: []any{int32(lockSpace), int32(id)}},
+		},
+		beginWait: []queued{
+			{sql: "BEGIN ISOLATION LEVEL READ COMMITTED"},
+			{sql: "SELECT pg_advisory_xact_lock($1, $2)", args: []any{int32(lockSpace), int32(id)}},
+		},
 		// Simple-protocol text (several statements, no parameters): the
 		// project id is an integer from the database, formatted here.
-		// The lock timeout bounds the wait for another writer (the
-		// advisory lock, and any row lock after it); the re-index on
-		// upgrade opens without one (beginWait).
-		beginWrite: fmt.Sprintf("BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout = %d; SELECT pg_advisory_xact_lock(%d, %d)",
-			max(db.lockTimeout.Milliseconds(), 1), lockSpace, id),
-		beginWait: fmt.Sprintf("BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(%d, %d)", lockSpace, id),
 		bump: fmt.Sprintf("UPDATE projects SET version = version + 1 WHERE id = %d; SELECT pg_notify('%s', '%d')",
 			id, notifyChannel, id),
 	}
@@ -180,9 +218,10 @@ type Store struct {
 	release func() error // Close lets go of the shared db (OpenShared)
 	project int64
 	name    string
-	// The statements that open a write, and that record a change with
-	// COMMIT (Project).
-	beginWrite, beginWait, bump string
+	// The statements that open a write (sent with its first statement),
+	// and those that record a change with COMMIT (Project).
+	beginWrite, beginWait []queued
+	bump                  string
 
 	writer chan struct{} // a slot for each of this store's writers holding a connection (Update)
 
@@ -300,12 +339,12 @@ func OpenShared(ctx context.Context, url string, opts Options) (*Store, error) {
 
 // View implements store.Store.
 func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
-	return fault(s.run(ctx, fn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", true))
+	return fault(s.run(ctx, fn, beginView, true))
 }
 
-// Update implements store.Store. It takes the project's lock before fn
-// runs (BEGIN and the lock in one round trip), so the lock is held from
-// the transaction's start even while fn has yet to run a statement.
+// Update implements store.Store. It takes the project's lock before fn's
+// first statement runs: BEGIN, the lock and that statement go in one round
+// trip (see txConn), so the lock is held one round trip less per write.
 //
 // This store's writers first queue among themselves, without a connection,
 // so that at most writeSlots of them hold one: were each to take a pooled
@@ -365,14 +404,16 @@ func fault(err error) error {
 	return &store.FaultError{Problem: problem, Fix: fix, Err: err}
 }
 
-// run runs fn in a transaction on a pooled connection. A lazy BEGIN (a
-// View's) travels with fn's first statement, in one round trip (see
-// txConn); an Update's is sent at once. The version bump and the notification,
-// when fn changed something, travel with COMMIT. A View that ran no
-// statement sends nothing. A connection released while still in a
-// transaction (a failed ROLLBACK, a cancelled query) is closed by the pool,
-// never reused.
-func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin string, lazy bool) error {
+// beginView opens a View.
+var beginView = []queued{{sql: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"}}
+
+// run runs fn in a transaction on a pooled connection. The statements
+// that open it (begin) travel with fn's first statement, in one round trip
+// (see txConn). The version bump and the notification, when fn changed
+// something, travel with COMMIT. A transaction that ran no statement sends
+// nothing. A connection released while still in a transaction (a failed
+// ROLLBACK, a cancelled query) is closed by the pool, never reused.
+func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued, view bool) error {
 	if s.isClosed() {
 		return store.ErrClosed
 	}
@@ -381,13 +422,8 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin string, 
 		return fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
 	defer c.Release()
-	tc := &txConn{c: c}
-	if lazy {
-		tc.pending = []queued{{sql: begin}}
-	} else if _, err := c.Exec(ctx, begin); err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	x := &txn{tx: tc, p: s.project, snapshot: lazy}
+	tc := &txConn{c: c, pending: begin, ctx: ctx}
+	x := &txn{tx: tc, p: s.project, snapshot: view}
 	done := false
 	defer func() {
 		if !done && tc.pending == nil {

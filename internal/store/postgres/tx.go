@@ -81,15 +81,24 @@ const (
 	qCompletionsBy = `SELECT seq, task_id, parent_id, title, body, created_at, completed_at, count(*) OVER ()
 		FROM completions WHERE project_id = $1 ORDER BY seq `
 	qCountCompletions = `SELECT count(*) FROM completions WHERE project_id = $1`
-	qAncestors        = `
-		WITH RECURSIVE up(id, depth) AS (
-			SELECT parent_id, 1 FROM tasks WHERE project_id = $1 AND id = $2 AND parent_id <> 0
+	// qAncestors walks up the parent chain carrying each parent's row, so
+	// that every step is one primary-key lookup and its generic plan is as
+	// good as a custom one (a join of the chain back to tasks got a
+	// generic plan that read every task, so it was planned on every call).
+	// Removed tasks pass the walk on but are not returned.
+	qAncestors = `
+		WITH RECURSIVE up AS (
+			SELECT p.id, p.parent_id, p.position, p.num, p.title, p.status, p.priority,
+				p.created_at, p.updated_at, p.completed_at, p.removed_at, 1 AS depth
+			FROM tasks c JOIN tasks p ON p.project_id = $1 AND p.id = c.parent_id
+			WHERE c.project_id = $1 AND c.id = $2 AND c.parent_id <> 0
 			UNION ALL
-			SELECT t.parent_id, up.depth + 1 FROM tasks t JOIN up ON t.project_id = $1 AND t.id = up.id
-			WHERE t.parent_id <> 0
+			SELECT p.id, p.parent_id, p.position, p.num, p.title, p.status, p.priority,
+				p.created_at, p.updated_at, p.completed_at, p.removed_at, up.depth + 1
+			FROM up JOIN tasks p ON p.project_id = $1 AND p.id = up.parent_id
+			WHERE up.parent_id <> 0
 		)
-		SELECT ` + colsNoBody + ` FROM tasks JOIN up USING (id)
-		WHERE project_id = $1 AND removed_at IS NULL ORDER BY up.depth DESC`
+		SELECT ` + colsNoBody + ` FROM up WHERE removed_at IS NULL ORDER BY depth DESC`
 
 	qPlaceAfter = `SELECT parent_id, position FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
 	qShiftRight = `UPDATE tasks SET position = position + 1 WHERE project_id = $1 AND parent_id = $2 AND position > $3`
@@ -302,6 +311,29 @@ func (x *txn) Focus(ctx context.Context, agent string) (task.ID, error) {
 		return 0, fmt.Errorf("read focus: %w", err)
 	}
 	return task.ID(*id), nil
+}
+
+// qFocusedTask is qFocus and qTask in one statement: the agent's focus
+// row, and the task it is on when that is visible (its id is then not 0).
+const qFocusedTask = `SELECT coalesce(t.id, 0), coalesce(t.parent_id, 0), coalesce(t.position, 0), coalesce(t.num, 0),
+	coalesce(t.title, ''), coalesce(t.body, ''), coalesce(t.status, ''), coalesce(t.priority, ''),
+	coalesce(t.created_at, 'epoch'), coalesce(t.updated_at, 'epoch'), t.completed_at
+	FROM focus f LEFT JOIN tasks t ON t.project_id = f.project_id AND t.id = f.task_id AND t.removed_at IS NULL
+	WHERE f.project_id = $1 AND f.agent = $2`
+
+// FocusedTask returns the task the agent's focus is on, as Focus and then
+// Task would, in one round trip; found is false when the agent has no
+// focus or its task is not visible. The focus service uses it through an
+// interface of its own.
+func (x *txn) FocusedTask(ctx context.Context, agent string) (task.Task, bool, error) {
+	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qFocusedTask, x.p, agent))
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && t.ID == 0) {
+		return task.Task{}, false, nil
+	}
+	if err != nil {
+		return task.Task{}, false, fmt.Errorf("read focus: %w", err)
+	}
+	return t, true, nil
 }
 
 func (x *txn) SetFocus(ctx context.Context, agent string, id task.ID, at time.Time) error {

@@ -19,10 +19,15 @@ type queued struct {
 // txConn runs a transaction's statements on its connection. The statements
 // that open the transaction (BEGIN, and for a write the project's lock) are
 // not sent on their own: they wait in pending and go with the first
-// statement, as one pipelined batch, saving a round trip per transaction.
+// statement, as one pipelined batch, saving a round trip per transaction
+// (and, for a write, one while the lock is held).
 type txConn struct {
 	c       *pgxpool.Conn
 	pending []queued // nil once sent
+	// ctx is the transaction's (View's or Update's): the batch that opens
+	// it, the first statement's included, runs under it, so that the wait
+	// for the lock is bounded by the Update's context as before.
+	ctx context.Context
 }
 
 var _ querier = (*txConn)(nil)
@@ -37,6 +42,9 @@ func (t *txConn) open(ctx context.Context, sql string, args []any) (pgx.BatchRes
 	b.Queue(sql, args...)
 	n := len(t.pending)
 	t.pending = nil
+	if t.ctx != nil {
+		ctx = t.ctx
+	}
 	br := t.c.SendBatch(ctx, b)
 	for range n {
 		if _, err := br.Exec(); err != nil {
