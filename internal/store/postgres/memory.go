@@ -658,6 +658,16 @@ func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) (store.Memo
 	if err := x.flushTerms(ctx); err != nil { // this transaction's own entries count
 		return res, fmt.Errorf("search memory: %w", err)
 	}
+	if x.genericSearch {
+		// The search's statements take arrays of terms and entries; for
+		// some of them PostgreSQL's custom plan (plan_cache_mode auto, the
+		// default, and Cairn's until the tasks table has statistics; see
+		// genericPlans) reads the project's every posting: a p99 of 0.6 s
+		// at 10,000 entries, against 7 ms with the generic plan.
+		if _, err := x.tx.Exec(ctx, `SET LOCAL plan_cache_mode = force_generic_plan`); err != nil {
+			return res, fmt.Errorf("search memory: %w", err)
+		}
+	}
 	// Superseded and expired entries are few: rather than join every
 	// posting read with its entry to leave them out (which costs the
 	// unfiltered search its fast path), rank as many more and drop them.

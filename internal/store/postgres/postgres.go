@@ -66,6 +66,10 @@ type DB struct {
 	log         *slog.Logger
 	lis         *listener
 	lockTimeout time.Duration
+	// genericSearch: memory search plans its statements generically
+	// whatever the connection's plan_cache_mode (see SearchMemory); false
+	// when the URL sets plan_cache_mode or the server predates it.
+	genericSearch bool
 }
 
 // OpenDB connects to the database at url (a PostgreSQL URL or key=value
@@ -105,6 +109,12 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open PostgreSQL database %s: %w", where(cfg), err)
 	}
 	db := &DB{pool: pool, log: log, lockTimeout: cmp.Or(opts.LockTimeout, 10*time.Second)}
+	if _, set := cfg.ConnConfig.RuntimeParams["plan_cache_mode"]; !set {
+		var version int
+		if err := pool.QueryRow(ctx, `SELECT current_setting('server_version_num')::int`).Scan(&version); err == nil {
+			db.genericSearch = version >= 120000
+		}
+	}
 	db.lis = newListener(cfg.ConnConfig, log)
 	return db, nil
 }
@@ -423,7 +433,7 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 	}
 	defer c.Release()
 	tc := &txConn{c: c, pending: begin, ctx: ctx}
-	x := &txn{tx: tc, p: s.project, snapshot: view}
+	x := &txn{tx: tc, p: s.project, snapshot: view, genericSearch: s.db.genericSearch}
 	done := false
 	defer func() {
 		if !done && tc.pending == nil {

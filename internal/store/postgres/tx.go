@@ -18,10 +18,12 @@ import (
 // txn is one transaction on one project: $1 of every statement is the
 // project's id.
 type txn struct {
-	tx    querier
-	p     int64
-	dirty bool // a write changed something: Update bumps the version
-	terms *termCounts
+	tx querier
+	p  int64
+	// genericSearch: see DB.genericSearch.
+	genericSearch bool
+	dirty         bool // a write changed something: Update bumps the version
+	terms         *termCounts
 	// snapshot: one snapshot for the whole transaction (a View), so what
 	// it read once stays true (rev).
 	snapshot bool
