@@ -27,10 +27,6 @@ func NewFocus(s store.Store) *Focus {
 	return &Focus{store: s, now: func() time.Time { return time.Now().UTC() }}
 }
 
-// current resolves the agent's current task: its focus pointer when that
-// names an open, visible task; otherwise zen (ok is false). An agent that
-// never took focus is in zen: focus is not derived from the outline, since
-// the end of a plan made with create_task is the work to do last.
 // focusedTask is offered by a store whose transactions can read an agent's
 // focus and the task it is on in one statement (the PostgreSQL store's can:
 // one round trip, not two). found is false when the agent has no focus or
@@ -39,6 +35,10 @@ type focusedTask interface {
 	FocusedTask(ctx context.Context, agent string) (t task.Task, found bool, err error)
 }
 
+// current resolves the agent's current task: its focus pointer when that
+// names an open, visible task; otherwise zen (ok is false). An agent that
+// never took focus is in zen: focus is not derived from the outline, since
+// the end of a plan made with create_task is the work to do last.
 func current(ctx context.Context, tx store.Tx, agent string) (t task.Task, ok bool, err error) {
 	if ft, ok := tx.(focusedTask); ok {
 		t, found, err := ft.FocusedTask(ctx, agent)

@@ -336,42 +336,34 @@ func (p *Plan) List(ctx context.Context, q TaskQuery) (TaskPage, error) {
 			return TaskPage{}, fmt.Errorf("list tasks: %w", err)
 		}
 	}
-	err = p.store.View(ctx, func(tx store.Tx) error {
+	err = p.store.View(ctx, func(tx store.Tx) (err error) {
 		var b *task.Board
 		if from != nil {
-			var err error
 			if b, _, err = p.boardAt(ctx, tx, from); err != nil {
 				return err
 			}
 		}
-		var (
-			ts   []task.Task
-			deps task.Deps
-		)
-		ids := func() []task.ID {
-			ids := make([]task.ID, len(ts))
-			for i, t := range ts {
-				ids[i] = t.ID
-			}
-			return ids
-		}
+		var ts []task.Task
 		if b != nil {
 			ts, out.Total = queryBoard(b, sq)
+		} else if ts, out.Total, err = tx.Query(ctx, sq); err != nil {
+			return err
+		}
+		ids := make([]task.ID, len(ts))
+		for i, t := range ts {
+			ids[i] = t.ID
+		}
+		var deps task.Deps
+		if b != nil {
 			deps = depsOnBoard(b, ts)
-		} else {
-			var err error
-			if ts, out.Total, err = tx.Query(ctx, sq); err != nil {
-				return err
-			}
-			if deps, err = tx.DepsOf(ctx, ids()); err != nil {
-				return err
-			}
+		} else if deps, err = tx.DepsOf(ctx, ids); err != nil {
+			return err
 		}
 		claims, err := tx.Claims(ctx, p.now())
 		if err != nil {
 			return err
 		}
-		marks, err := lifecycleMarks(ctx, tx, ids())
+		marks, err := lifecycleMarks(ctx, tx, ids)
 		if err != nil {
 			return err
 		}

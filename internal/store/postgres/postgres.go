@@ -89,7 +89,8 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
 		cfg.ConnConfig.RuntimeParams["application_name"] = "cairn"
 	}
-	if _, ok := cfg.ConnConfig.RuntimeParams["plan_cache_mode"]; !ok {
+	_, ownPlans := cfg.ConnConfig.RuntimeParams["plan_cache_mode"] // the URL's choice stands
+	if !ownPlans {
 		cfg.AfterConnect = genericPlans
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
@@ -109,7 +110,7 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open PostgreSQL database %s: %w", where(cfg), err)
 	}
 	db := &DB{pool: pool, log: log, lockTimeout: cmp.Or(opts.LockTimeout, 10*time.Second)}
-	if _, set := cfg.ConnConfig.RuntimeParams["plan_cache_mode"]; !set {
+	if !ownPlans {
 		var version int
 		if err := pool.QueryRow(ctx, `SELECT current_setting('server_version_num')::int`).Scan(&version); err == nil {
 			db.genericSearch = version >= 120000

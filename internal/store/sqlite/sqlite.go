@@ -153,8 +153,9 @@ func (s *Store) reindexMemory(ctx context.Context, log *slog.Logger) error {
 	if analyzer == memory.AnalyzerVersion {
 		return nil
 	}
-	// A large memory takes a while to re-index; a client that gives up on its call must not throw that work
-	// away, or every later call would start it over.
+	// A large memory takes a while to re-index; a client that gives up on
+	// its call must not throw that work away, or every later call would
+	// start it over.
 	ctx = context.WithoutCancel(ctx)
 	return s.Update(ctx, func(tx store.Tx) error { return tx.(*txn).reindex(ctx, log) })
 }
