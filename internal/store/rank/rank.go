@@ -303,6 +303,12 @@ func Analyze(title, body string, tags []string, before ...string) Doc {
 			d.Len += f.w
 		}
 	}
+	// The kinds of answer the turn's own words hold (not its title's,
+	// which is often a date, nor its speaker's name): counted once each,
+	// outside the entry's length.
+	for _, c := range memory.Cues(said(body)) {
+		d.TF[c] = 1
+	}
 	w := ContextWeight
 	for _, text := range before {
 		for _, t := range memory.Tokens(text) {
@@ -382,10 +388,35 @@ type termState struct {
 	postings map[int64]bool
 }
 
-// Search ranks the entries matching any of terms and returns the best k.
-// A term's score counts weights[i] times (QueryWeights); nil weighs each
-// term once.
-func Search(ctx context.Context, src Source, terms []string, weights []float64, k int) (Result, error) {
+// Query is what a search looks for: Terms (memory.Terms of its text), each
+// counting Weights[i] times (nil: once each; see QueryWeights), and the
+// answer cue (memory.AnswerCue) whose holders among the best matches score
+// CueBoost more.
+type Query struct {
+	Terms   []string
+	Weights []float64
+	Cue     string
+}
+
+// NewQuery is the query of a search's text and its terms.
+func NewQuery(text string, terms []string) Query {
+	q := Query{Terms: terms, Weights: QueryWeights(text, terms)}
+	if CueBoost > 0 {
+		q.Cue = memory.AnswerCue(text)
+	}
+	return q
+}
+
+// CueBoost is how much more a match scores when it holds the kind of
+// answer its question asks for (a time for "When...", a number for "How
+// many...": memory.AnswerCue): a share of its score, so it only reorders
+// entries that match the question's words, and only the best
+// max(CompleteBudget, 2k) of them.
+var CueBoost = 1.0
+
+// Search ranks the entries matching any of q's terms and returns the best k.
+func Search(ctx context.Context, src Source, q Query, k int) (Result, error) {
+	terms, weights := q.Terms, q.Weights
 	if len(terms) == 0 || k <= 0 {
 		return Result{}, nil
 	}
@@ -495,7 +526,8 @@ func Search(ctx context.Context, src Source, terms []string, weights []float64, 
 	for e, s := range scores {
 		cands = append(cands, Scored{e, s})
 	}
-	if len(partial) > 0 {
+	n := min(len(cands), max(CompleteBudget, 2*k))
+	if len(partial) > 0 || q.Cue != "" {
 		upper := func(c Scored) float64 {
 			u := c.Score
 			for _, t := range partial {
@@ -506,7 +538,6 @@ func Search(ctx context.Context, src Source, terms []string, weights []float64, 
 			return u
 		}
 		// Only the best n by upper bound are completed: order them first.
-		n := min(len(cands), max(CompleteBudget, 2*k))
 		bounded := make([]Scored, len(cands))
 		for i, c := range cands {
 			bounded[i] = Scored{Entry: c.Entry, Score: upper(c)}
@@ -524,9 +555,12 @@ func Search(ctx context.Context, src Source, terms []string, weights []float64, 
 				i++
 			}
 		}
-		terms := make([]string, len(partial))
+		terms := make([]string, len(partial), len(partial)+1)
 		for i, t := range partial {
 			terms[i] = t.term
+		}
+		if q.Cue != "" {
+			terms = append(terms, q.Cue)
 		}
 		ids := make([]int64, n)
 		for i, c := range cands[:n] {
@@ -545,6 +579,17 @@ func Search(ctx context.Context, src Source, terms []string, weights []float64, 
 			}
 			for i := range cands[:n] {
 				cands[i].Score += add[cands[i].Entry]
+			}
+		}
+		if q.Cue != "" {
+			has := make(map[int64]bool, len(found[q.Cue]))
+			for _, p := range found[q.Cue] {
+				has[p.Entry] = true
+			}
+			for i := range cands[:n] {
+				if has[cands[i].Entry] {
+					cands[i].Score *= 1 + CueBoost
+				}
 			}
 		}
 	}

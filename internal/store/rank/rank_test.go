@@ -93,7 +93,7 @@ func TestSearchWithinBudget(t *testing.T) {
 	for q := range 50 {
 		terms := []string{fmt.Sprintf("w%d", q%5), fmt.Sprintf("w%d", 3+q%7), fmt.Sprintf("w%d", 40+q)}
 		PostingBudget = 1 << 30
-		exact, err := Search(ctx, src, terms, nil, 10)
+		exact, err := Search(ctx, src, Query{Terms: terms}, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestSearchWithinBudget(t *testing.T) {
 			t.Fatalf("an unbounded search is partial")
 		}
 		PostingBudget = 1200
-		got, err := Search(ctx, src, terms, nil, 10)
+		got, err := Search(ctx, src, Query{Terms: terms}, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func TestSweep(t *testing.T) {
 					if q.Dialogue != d {
 						continue
 					}
-					r, _ := Search(context.Background(), src, termsOf(q.Text), nil, 10)
+					r, _ := Search(context.Background(), src, Query{Terms: termsOf(q.Text)}, 10)
 					var ranked []int
 					for _, h := range r.Hits {
 						ranked = append(ranked, int(h.Entry-1))
@@ -205,7 +205,7 @@ func TestSearchMaxScore(t *testing.T) {
 	}
 	src := &countingSource{memSource: newMemSource(docs)}
 	ctx := context.Background()
-	got, err := Search(ctx, src, []string{"rare", "common", "half"}, nil, 10)
+	got, err := Search(ctx, src, Query{Terms: []string{"rare", "common", "half"}}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestSearchMaxScore(t *testing.T) {
 	saved := PostingBudget
 	PostingBudget = 1 << 30
 	defer func() { PostingBudget = saved }()
-	exact, err := Search(ctx, src, []string{"rare", "common", "half"}, nil, 10)
+	exact, err := Search(ctx, src, Query{Terms: []string{"rare", "common", "half"}}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func TestQueryWeights(t *testing.T) {
 	src := newMemSource(docs)
 	q := "Was Hannah at the museum?"
 	terms := memory.Terms(q)
-	plain, err := Search(context.Background(), src, terms, nil, 3)
+	plain, err := Search(context.Background(), src, Query{Terms: terms}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +320,7 @@ func TestQueryWeights(t *testing.T) {
 	if fmt.Sprint(terms, w) != fmt.Sprint("[hannah museum] ", []float64{NameWeight, 1}) {
 		t.Fatalf("terms %v, weights %v; want hannah at %v", terms, w, NameWeight)
 	}
-	named, err := Search(context.Background(), src, terms, w, 3)
+	named, err := Search(context.Background(), src, Query{Terms: terms, Weights: w}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,5 +332,44 @@ func TestQueryWeights(t *testing.T) {
 	}
 	if QueryWeights("what did she say about the museum", []string{"museum"}) != nil {
 		t.Error("a query without names should have no weights")
+	}
+}
+
+// TestCueBoost: a "When..." question ranks the match that says when above
+// a better word match that does not; a question asking for no kind of
+// answer ranks by words alone.
+func TestCueBoost(t *testing.T) {
+	var docs []Doc
+	for _, body := range []string{
+		"Hannah: Ran the half marathon, brutal.",
+		"Hannah: Ran the half marathon yesterday, aching all over, never again.",
+		"Leo: The canoe floats!", "Leo: Bees are doing great.", "Leo: Rain all day.",
+	} {
+		docs = append(docs, Analyze("Hannah · 4 March 2023", body, nil))
+	}
+	if _, ok := docs[0].TF[memory.CueTime]; ok {
+		t.Fatal("the title's date gave a turn without a time the time cue")
+	}
+	src := newMemSource(docs)
+	search := func(q Query) []Scored {
+		r, err := Search(context.Background(), src, q, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Hits
+	}
+	when := "When did Hannah run the half marathon?"
+	terms := memory.Terms(when)
+	plain := search(Query{Terms: terms, Weights: QueryWeights(when, terms)})
+	cued := search(NewQuery(when, terms))
+	if plain[0].Entry != 1 {
+		t.Fatalf("without the cue: %v, want entry 1 (the shorter) first", plain)
+	}
+	if cued[0].Entry != 2 || math.Abs(cued[0].Score-plain[1].Score*(1+CueBoost)) > 1e-9 {
+		t.Errorf("with the time cue: %v, want entry 2 first at %v times its score %v", cued, 1+CueBoost, plain[1].Score)
+	}
+	did := "Did Hannah run the half marathon?"
+	if q := NewQuery(did, memory.Terms(did)); q.Cue != "" || search(q)[0].Entry != 1 {
+		t.Errorf("a question asking for no kind of answer: cue %q, hits %v; want none and entry 1 first", q.Cue, search(q))
 	}
 }
