@@ -12,7 +12,8 @@ const MaxTerms = 32
 // differently, or the index holds other words (3: the entry before's
 // words, see rank.Context; 4: a dialogue's two turns before; 5: irregular
 // plurals, family and photo words, see irregular; 6: dialogues whose
-// speakers are in the titles; 7: answer cues, see Cues); an index built by
+// speakers are in the titles; 7: answer cues, see Cues, and turn ids such as
+// "D1:3" before a speaker left out); an index built by
 // another version is rebuilt.
 const AnalyzerVersion = 7
 

@@ -229,7 +229,7 @@ func said(content string) string {
 	if name, rest := speaker(content); name != "" {
 		return rest
 	}
-	return content
+	return cutTurnID(content)
 }
 
 // speakerOf is who says entry e: the speaker its body starts with, or
@@ -239,7 +239,7 @@ func speakerOf(e memory.Entry) (name string, byTitle bool) {
 	if name := Speaker(e.Content); name != "" {
 		return name, false
 	}
-	t := strings.TrimSpace(e.Title)
+	t := cutTurnID(strings.TrimSpace(e.Title))
 	for _, sep := range []string{" · ", " - ", " – ", " — ", " | ", ", ", " (", ": "} {
 		if head, _, ok := strings.Cut(t, sep); ok {
 			t = head
@@ -252,7 +252,7 @@ func speakerOf(e memory.Entry) (name string, byTitle bool) {
 }
 
 func speaker(content string) (name, rest string) {
-	content = strings.TrimSpace(content)
+	content = cutTurnID(strings.TrimSpace(content))
 	if strings.HasPrefix(content, "[") {
 		if _, r, ok := strings.Cut(content, "]"); ok {
 			content = strings.TrimSpace(r)
@@ -264,6 +264,50 @@ func speaker(content string) (name, rest string) {
 	}
 	return name, rest
 }
+
+// cutTurnID returns s without the turn id it starts with, as dialogue
+// datasets number turns ("D1:3 Caroline: ...", "[D1:3] Caroline: ...",
+// "S2:14 Leo"): a letter or three, digits, a colon, digits, perhaps in
+// brackets, then a space or the end. The id is not what the turn says:
+// its words ("d1", "3") would match every turn of a session and every
+// question asking "how many" with a three.
+func cutTurnID(s string) string {
+	r := strings.TrimPrefix(s, "[")
+	i := 0
+	for i < len(r) && i < 3 && isASCIILetter(r[i]) {
+		i++
+	}
+	if i == 0 {
+		return s
+	}
+	j := i
+	for j < len(r) && r[j] >= '0' && r[j] <= '9' {
+		j++
+	}
+	if j == i || j == len(r) || r[j] != ':' {
+		return s
+	}
+	j++
+	k := j
+	for k < len(r) && r[k] >= '0' && r[k] <= '9' {
+		k++
+	}
+	if k == j {
+		return s
+	}
+	if len(r) < len(s) { // opened with a bracket: it must close
+		if k == len(r) || r[k] != ']' {
+			return s
+		}
+		k++
+	}
+	if k < len(r) && r[k] != ' ' && r[k] != '\t' {
+		return s
+	}
+	return strings.TrimSpace(r[k:])
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // isName: one or two capitalised words (not all capitals, which is how
 // notes are labelled: "TODO", "NB") of letters, apostrophes, hyphens and
@@ -297,7 +341,7 @@ func Analyze(title, body string, tags []string, before ...string) Doc {
 	for _, f := range []struct {
 		text string
 		w    float64
-	}{{title, TitleWeight}, {body, BodyWeight}, {strings.Join(tags, " "), TagWeight}} {
+	}{{cutTurnID(title), TitleWeight}, {cutTurnID(body), BodyWeight}, {strings.Join(tags, " "), TagWeight}} {
 		for _, t := range memory.Tokens(f.text) {
 			d.TF[t] += f.w
 			d.Len += f.w

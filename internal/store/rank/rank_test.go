@@ -272,6 +272,11 @@ func TestContext(t *testing.T) {
 			[]memory.Entry{titled("Ana", "Jonah proposed!", 0)}, nil},
 		{"one-word titles of notes", titled("Migrations", "Run them at open.", 2*time.Minute),
 			[]memory.Entry{titled("Caching", "An LRU of 1,000.", time.Minute), titled("Logging", "To stderr.", 0)}, nil},
+		{"turn ids before the speakers", e("D1:3 Ana: Saturday, on the Downs.", 2*time.Minute),
+			[]memory.Entry{e("D1:2 Ben: WHAT. When??", time.Minute), e("[D1:1] Ana: Jonah proposed!", 0)}, []string{"WHAT. When??", "Jonah proposed!"}},
+		{"turn ids and speakers in titles", titled("D1:3 Ana", "D1:3 Saturday, on the Downs.", 2*time.Minute),
+			[]memory.Entry{titled("D1:2 Ben", "D1:2 WHAT. When?", time.Minute), titled("[D1:1] Ana", "Jonah proposed!", 0)},
+			[]string{"WHAT. When?", "Jonah proposed!"}},
 		{"titles that are no names", titled("Ana said", "Saturday.", 2*time.Minute),
 			[]memory.Entry{titled("use WAL", "Readers never block.", time.Minute), titled("Ana said", "Hi.", 0)}, nil},
 	} {
@@ -280,13 +285,15 @@ func TestContext(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{"Leo: hi": "Leo", "Mary Ann: hi": "Mary Ann", "O'Neil: hi": "O'Neil",
-		"TODO: x": "", "note: x": "", "[1:56 pm, 8 May 2023] Leo: hi": "Leo", "[x] y": "", "[photo] Leo said": "", "See http://x": "", "Why: because: x": "Why", "A: x": "", "Three Word Name: x": ""} {
+		"TODO: x": "", "note: x": "", "[1:56 pm, 8 May 2023] Leo: hi": "Leo", "[x] y": "", "[photo] Leo said": "", "See http://x": "", "Why: because: x": "Why", "A: x": "", "Three Word Name: x": "",
+		"D1:3 Caroline: hi": "Caroline", "[D1:3] Caroline: hi": "Caroline", "S12:140 Mary Ann: hi": "Mary Ann", "D1:3x Caroline: hi": ""} {
 		if got := Speaker(in); got != want {
 			t.Errorf("Speaker(%q) = %q, want %q", in, got, want)
 		}
 	}
 	for title, want := range map[string]string{"Leo": "Leo", "Mary Ann - session 2": "Mary Ann", "Leo · 8 May 2023": "Leo", "Leo (photo)": "Leo",
-		"Session 3: 8 April 2023": "", "Use WAL mode": "", "TODO": "", "leo": "", "": ""} {
+		"Session 3: 8 April 2023": "", "Use WAL mode": "", "TODO": "", "leo": "", "": "",
+		"D1:3 Caroline": "Caroline", "[D1:3] Caroline · 8 May 2023": "Caroline", "D1:3": ""} {
 		if got, byTitle := speakerOf(memory.Entry{Title: title, Content: "words"}); got != want || byTitle != (want != "") {
 			t.Errorf("speakerOf(title %q) = %q, %v; want %q", title, got, byTitle, want)
 		}
@@ -371,5 +378,21 @@ func TestCueBoost(t *testing.T) {
 	did := "Did Hannah run the half marathon?"
 	if q := NewQuery(did, memory.Terms(did)); q.Cue != "" || search(q)[0].Entry != 1 {
 		t.Errorf("a question asking for no kind of answer: cue %q, hits %v; want none and entry 1 first", q.Cue, search(q))
+	}
+}
+
+// TestTurnIDs: a turn id before the speaker ("D1:3 Caroline: ...") is not
+// indexed: its "3" would match every question with a three in it.
+func TestTurnIDs(t *testing.T) {
+	d := Analyze("D1:3 Caroline", "D1:3 Caroline: I have three cats.", nil)
+	plain := Analyze("Caroline", "Caroline: I have three cats.", nil)
+	if fmt.Sprint(d) != fmt.Sprint(plain) {
+		t.Errorf("with turn ids %v, without %v; want the same", d, plain)
+	}
+	for in, want := range map[string]string{"D1:3 hi": "hi", "[D1:3] hi": "hi", "d12:140": "", "S2:1\tx": "x",
+		"10:30 standup": "10:30 standup", "TODO: x": "TODO: x", "D1:3x hi": "D1:3x hi", "[D1:3 hi": "[D1:3 hi", "ABCD1:3 hi": "ABCD1:3 hi", "D:3 hi": "D:3 hi", "D1: hi": "D1: hi"} {
+		if got := cutTurnID(in); got != want {
+			t.Errorf("cutTurnID(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
