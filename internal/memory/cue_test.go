@@ -42,6 +42,7 @@ func TestAnswerCue(t *testing.T) {
 		"What is Hannah's niece called?":                 CueName,
 		"What did Hannah do with Maya when she visited?": "",
 		"Is Leo good with his hands?":                    "",
+		"Whose ring did Jonah give Sofia?":               "",
 		"how does the retry loop back off":               "",
 		"":                                               "",
 	} {

@@ -89,6 +89,28 @@ import (
 //     when it is recorded, before the rest of its session, so such a field
 //     would mean re-indexing a session's turns as it grows; the nearest
 //     thing measured (a third turn of context) lowered recall.
+//
+// Measured next on the dev split (178 questions, full text 0.730, recall@5
+// 0.601, MRR 0.550; the synthetic seed 1: 0.578):
+//
+//   - Kept: answer cues (memory.Cues, CueBoost). A turn's index records
+//     whether its own words say a time, a number, a place or a name; a
+//     question asking "when", "how many/long/much", "where" or "who" (and
+//     "what time/year", "which city", "what is X called"; not "whose": dev
+//     +1 question without it) doubles the score
+//     of its best matches that hold one. Dev recall@10 0.730 -> 0.736,
+//     recall@5 0.601 -> 0.626, MRR 0.550 -> 0.567, no category lower; seed 1
+//     0.578 -> 0.584, temporal MRR 0.771 -> 0.885. Boosts of 0.1 to 0.7
+//     gained less (0.1 to 0.3: dev paraphrase a question lower; 0.3 and 0.5:
+//     seed 1's reply category a question lower); 1.5 lowered dev's MRR.
+//     The dev temporal misses are turns without a time ("Guess who is now
+//     officially a band 6?" for "When did Hannah get promoted?"), which no
+//     cue finds.
+//   - Kept: turn ids before the speaker ("D1:3 Caroline: ...", "[D1:3]
+//     Caroline" as a title; cutTurnID) are neither indexed nor in the way
+//     of finding the speaker. With such ids on every dev turn, full text
+//     was 0.677 (ids in contents) and 0.683 (in titles too); now 0.730 as
+//     without them.
 var (
 	K1          = 1.2
 	B           = 0.75
