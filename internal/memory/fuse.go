@@ -81,3 +81,47 @@ func FuseWeighted(k int, weights []float64, lists ...[]int64) []Scored {
 	})
 	return out
 }
+
+// FuseScores merges a full-text ranking and an embedding ranking (each
+// best first, with its scores) by a convex combination of their scores:
+// alpha times the full-text score over the best one's, plus 1-alpha times
+// how far the similarity stands above pack (the similarity of the embedding
+// ranking's last candidate) as a share of the best similarity. An entry
+// missing from a list gets 0 from it. Unlike rank fusion, scores keep how
+// far ahead a hit is: a best word match far above the rest stays first,
+// and an embedding ranking whose similarities barely differ (a model that
+// does not know the memory's language) moves little, while one whose best
+// stands out (a paraphrase it recognises) counts nearly in full. The
+// result is ordered by score, best first, and by lower id on equal scores.
+func FuseScores(alpha float64, lexical, semantic []Scored, pack float64) []Scored {
+	sc := make(map[int64]float64, len(lexical)+len(semantic))
+	if len(lexical) > 0 && lexical[0].Score > 0 {
+		for _, s := range lexical {
+			if _, dup := sc[s.ID]; !dup {
+				sc[s.ID] = alpha * s.Score / lexical[0].Score
+			}
+		}
+	}
+	if len(semantic) > 0 && semantic[0].Score > 0 {
+		best := semantic[0].Score
+		seen := make(map[int64]bool, len(semantic))
+		for _, s := range semantic {
+			if seen[s.ID] {
+				continue
+			}
+			seen[s.ID] = true
+			sc[s.ID] += (1 - alpha) * max(0, s.Score-pack) / best
+		}
+	}
+	out := make([]Scored, 0, len(sc))
+	for id, v := range sc {
+		out = append(out, Scored{ID: id, Score: v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -136,4 +137,45 @@ func TestFuseWeighted_OneWeightPerList(t *testing.T) {
 		}
 	}()
 	FuseWeighted(60, []float64{1, 1}, []int64{1})
+}
+
+// TestFuseScores: full-text scores count over the best one's,
+// similarities by how far they stand above the pack as a share of the
+// best; alpha moves the balance, and an entry in both lists adds both.
+func TestFuseScores(t *testing.T) {
+	lexical := []Scored{{1, 10}, {2, 5}}
+	semantic := []Scored{{3, 0.9}, {2, 0.5}, {4, 0.1}}
+	ids := func(s []Scored) []int64 {
+		var out []int64
+		for _, x := range s {
+			out = append(out, x.ID)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		alpha float64
+		want  []int64
+	}{{0.7, []int64{1, 2, 3, 4}}, {0.2, []int64{3, 2, 1, 4}}, {1, []int64{1, 2, 3, 4}}} {
+		got := FuseScores(c.alpha, lexical, semantic, 0.1)
+		if !slices.Equal(ids(got), c.want) {
+			t.Errorf("alpha %v: %v, want ids %v", c.alpha, got, c.want)
+		}
+	}
+	// alpha 0.7: entry 2 has half the best full-text score and stands 0.4
+	// above the pack, of the best's 0.9.
+	if got := FuseScores(0.7, lexical, semantic, 0.1); math.Abs(got[1].Score-(0.7*0.5+0.3*0.4/0.9)) > 1e-12 {
+		t.Errorf("entry 2 scores %v, want %v", got[1].Score, 0.7*0.5+0.3*0.4/0.9)
+	}
+	// Similarities that do not stand out from the pack add nothing; from a
+	// pack at zero, the best counts in full.
+	flat := []Scored{{7, 0.3}, {8, 0.3}}
+	if got := FuseScores(0.5, lexical, flat, 0.3); !slices.Equal(ids(got), []int64{1, 2, 7, 8}) || got[2].Score != 0 {
+		t.Errorf("similarities level with the pack: %v, want them last at 0", got)
+	}
+	if got := FuseScores(0.5, nil, flat, 0); got[0].Score != 0.5 || got[1].Score != 0.5 || got[0].ID != 7 {
+		t.Errorf("a pack at zero: %v, want 7 and 8 at 0.5", got)
+	}
+	if got := FuseScores(0.5, nil, nil, 0); len(got) != 0 {
+		t.Errorf("no lists: %v", got)
+	}
 }

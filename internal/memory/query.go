@@ -12,8 +12,10 @@ const MaxTerms = 32
 // differently, or the index holds other words (3: the entry before's
 // words, see rank.Context; 4: a dialogue's two turns before; 5: irregular
 // plurals, family and photo words, see irregular; 6: dialogues whose
-// speakers are in the titles); an index built by another version is rebuilt.
-const AnalyzerVersion = 6
+// speakers are in the titles; 7: answer cues, see Cues, and turn ids such as
+// "D1:3" before a speaker left out); an index built by
+// another version is rebuilt.
+const AnalyzerVersion = 7
 
 // stopwords are words too common to rank by, and the leftovers of
 // contractions and possessives ("Caroline's" splits into "caroline" and

@@ -93,7 +93,7 @@ func TestSearchWithinBudget(t *testing.T) {
 	for q := range 50 {
 		terms := []string{fmt.Sprintf("w%d", q%5), fmt.Sprintf("w%d", 3+q%7), fmt.Sprintf("w%d", 40+q)}
 		PostingBudget = 1 << 30
-		exact, err := Search(ctx, src, terms, nil, 10)
+		exact, err := Search(ctx, src, Query{Terms: terms}, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestSearchWithinBudget(t *testing.T) {
 			t.Fatalf("an unbounded search is partial")
 		}
 		PostingBudget = 1200
-		got, err := Search(ctx, src, terms, nil, 10)
+		got, err := Search(ctx, src, Query{Terms: terms}, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func TestSweep(t *testing.T) {
 					if q.Dialogue != d {
 						continue
 					}
-					r, _ := Search(context.Background(), src, termsOf(q.Text), nil, 10)
+					r, _ := Search(context.Background(), src, Query{Terms: termsOf(q.Text)}, 10)
 					var ranked []int
 					for _, h := range r.Hits {
 						ranked = append(ranked, int(h.Entry-1))
@@ -205,7 +205,7 @@ func TestSearchMaxScore(t *testing.T) {
 	}
 	src := &countingSource{memSource: newMemSource(docs)}
 	ctx := context.Background()
-	got, err := Search(ctx, src, []string{"rare", "common", "half"}, nil, 10)
+	got, err := Search(ctx, src, Query{Terms: []string{"rare", "common", "half"}}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestSearchMaxScore(t *testing.T) {
 	saved := PostingBudget
 	PostingBudget = 1 << 30
 	defer func() { PostingBudget = saved }()
-	exact, err := Search(ctx, src, []string{"rare", "common", "half"}, nil, 10)
+	exact, err := Search(ctx, src, Query{Terms: []string{"rare", "common", "half"}}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,6 +272,11 @@ func TestContext(t *testing.T) {
 			[]memory.Entry{titled("Ana", "Jonah proposed!", 0)}, nil},
 		{"one-word titles of notes", titled("Migrations", "Run them at open.", 2*time.Minute),
 			[]memory.Entry{titled("Caching", "An LRU of 1,000.", time.Minute), titled("Logging", "To stderr.", 0)}, nil},
+		{"turn ids before the speakers", e("D1:3 Ana: Saturday, on the Downs.", 2*time.Minute),
+			[]memory.Entry{e("D1:2 Ben: WHAT. When??", time.Minute), e("[D1:1] Ana: Jonah proposed!", 0)}, []string{"WHAT. When??", "Jonah proposed!"}},
+		{"turn ids and speakers in titles", titled("D1:3 Ana", "D1:3 Saturday, on the Downs.", 2*time.Minute),
+			[]memory.Entry{titled("D1:2 Ben", "D1:2 WHAT. When?", time.Minute), titled("[D1:1] Ana", "Jonah proposed!", 0)},
+			[]string{"WHAT. When?", "Jonah proposed!"}},
 		{"titles that are no names", titled("Ana said", "Saturday.", 2*time.Minute),
 			[]memory.Entry{titled("use WAL", "Readers never block.", time.Minute), titled("Ana said", "Hi.", 0)}, nil},
 	} {
@@ -280,13 +285,15 @@ func TestContext(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{"Leo: hi": "Leo", "Mary Ann: hi": "Mary Ann", "O'Neil: hi": "O'Neil",
-		"TODO: x": "", "note: x": "", "[1:56 pm, 8 May 2023] Leo: hi": "Leo", "[x] y": "", "[photo] Leo said": "", "See http://x": "", "Why: because: x": "Why", "A: x": "", "Three Word Name: x": ""} {
+		"TODO: x": "", "note: x": "", "[1:56 pm, 8 May 2023] Leo: hi": "Leo", "[x] y": "", "[photo] Leo said": "", "See http://x": "", "Why: because: x": "Why", "A: x": "", "Three Word Name: x": "",
+		"D1:3 Caroline: hi": "Caroline", "[D1:3] Caroline: hi": "Caroline", "S12:140 Mary Ann: hi": "Mary Ann", "D1:3x Caroline: hi": ""} {
 		if got := Speaker(in); got != want {
 			t.Errorf("Speaker(%q) = %q, want %q", in, got, want)
 		}
 	}
 	for title, want := range map[string]string{"Leo": "Leo", "Mary Ann - session 2": "Mary Ann", "Leo · 8 May 2023": "Leo", "Leo (photo)": "Leo",
-		"Session 3: 8 April 2023": "", "Use WAL mode": "", "TODO": "", "leo": "", "": ""} {
+		"Session 3: 8 April 2023": "", "Use WAL mode": "", "TODO": "", "leo": "", "": "",
+		"D1:3 Caroline": "Caroline", "[D1:3] Caroline · 8 May 2023": "Caroline", "D1:3": ""} {
 		if got, byTitle := speakerOf(memory.Entry{Title: title, Content: "words"}); got != want || byTitle != (want != "") {
 			t.Errorf("speakerOf(title %q) = %q, %v; want %q", title, got, byTitle, want)
 		}
@@ -312,7 +319,7 @@ func TestQueryWeights(t *testing.T) {
 	src := newMemSource(docs)
 	q := "Was Hannah at the museum?"
 	terms := memory.Terms(q)
-	plain, err := Search(context.Background(), src, terms, nil, 3)
+	plain, err := Search(context.Background(), src, Query{Terms: terms}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +327,7 @@ func TestQueryWeights(t *testing.T) {
 	if fmt.Sprint(terms, w) != fmt.Sprint("[hannah museum] ", []float64{NameWeight, 1}) {
 		t.Fatalf("terms %v, weights %v; want hannah at %v", terms, w, NameWeight)
 	}
-	named, err := Search(context.Background(), src, terms, w, 3)
+	named, err := Search(context.Background(), src, Query{Terms: terms, Weights: w}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,5 +339,60 @@ func TestQueryWeights(t *testing.T) {
 	}
 	if QueryWeights("what did she say about the museum", []string{"museum"}) != nil {
 		t.Error("a query without names should have no weights")
+	}
+}
+
+// TestCueBoost: a "When..." question ranks the match that says when above
+// a better word match that does not; a question asking for no kind of
+// answer ranks by words alone.
+func TestCueBoost(t *testing.T) {
+	var docs []Doc
+	for _, body := range []string{
+		"Hannah: Ran the half marathon, brutal.",
+		"Hannah: Ran the half marathon yesterday, aching all over, never again.",
+		"Leo: The canoe floats!", "Leo: Bees are doing great.", "Leo: Rain all day.",
+	} {
+		docs = append(docs, Analyze("Hannah · 4 March 2023", body, nil))
+	}
+	if _, ok := docs[0].TF[memory.CueTime]; ok {
+		t.Fatal("the title's date gave a turn without a time the time cue")
+	}
+	src := newMemSource(docs)
+	search := func(q Query) []Scored {
+		r, err := Search(context.Background(), src, q, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Hits
+	}
+	when := "When did Hannah run the half marathon?"
+	terms := memory.Terms(when)
+	plain := search(Query{Terms: terms, Weights: QueryWeights(when, terms)})
+	cued := search(NewQuery(when, terms))
+	if plain[0].Entry != 1 {
+		t.Fatalf("without the cue: %v, want entry 1 (the shorter) first", plain)
+	}
+	if cued[0].Entry != 2 || math.Abs(cued[0].Score-plain[1].Score*(1+CueBoost)) > 1e-9 {
+		t.Errorf("with the time cue: %v, want entry 2 first at %v times its score %v", cued, 1+CueBoost, plain[1].Score)
+	}
+	did := "Did Hannah run the half marathon?"
+	if q := NewQuery(did, memory.Terms(did)); q.Cue != "" || search(q)[0].Entry != 1 {
+		t.Errorf("a question asking for no kind of answer: cue %q, hits %v; want none and entry 1 first", q.Cue, search(q))
+	}
+}
+
+// TestTurnIDs: a turn id before the speaker ("D1:3 Caroline: ...") is not
+// indexed: its "3" would match every question with a three in it.
+func TestTurnIDs(t *testing.T) {
+	d := Analyze("D1:3 Caroline", "D1:3 Caroline: I have three cats.", nil)
+	plain := Analyze("Caroline", "Caroline: I have three cats.", nil)
+	if fmt.Sprint(d) != fmt.Sprint(plain) {
+		t.Errorf("with turn ids %v, without %v; want the same", d, plain)
+	}
+	for in, want := range map[string]string{"D1:3 hi": "hi", "[D1:3] hi": "hi", "d12:140": "", "S2:1\tx": "x",
+		"10:30 standup": "10:30 standup", "TODO: x": "TODO: x", "D1:3x hi": "D1:3x hi", "[D1:3 hi": "[D1:3 hi", "ABCD1:3 hi": "ABCD1:3 hi", "D:3 hi": "D:3 hi", "D1: hi": "D1: hi"} {
+		if got := cutTurnID(in); got != want {
+			t.Errorf("cutTurnID(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -903,7 +903,7 @@ func (x *txn) SearchMemory(ctx context.Context, q store.MemoryQuery) (store.Memo
 	} else {
 		hidden = nil // too many to drop afterwards: filter as postings are read
 	}
-	r, err := rank.Search(ctx, source{x: x, where: where, args: args}, terms, rank.QueryWeights(q.Text, terms), k)
+	r, err := rank.Search(ctx, source{x: x, where: where, args: args}, rank.NewQuery(q.Text, terms), k)
 	if err != nil {
 		return res, fmt.Errorf("search memory: %w", err)
 	}

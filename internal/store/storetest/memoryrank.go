@@ -170,6 +170,44 @@ func testMemorySearchReplyContext(t *testing.T, s store.Store) {
 	}
 }
 
+// testMemorySearchAnswerCue: a question asking when ranks the match that
+// says a time above a better word match that does not (rank.CueBoost),
+// and a turn id before the speaker ("D1:3 Ana: ...") is neither indexed
+// nor in the way of the dialogue's context.
+func testMemorySearchAnswerCue(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	add := func(at time.Time, content string) memory.ID {
+		t.Helper()
+		var id memory.ID
+		update(t, s, func(tx store.Tx) error {
+			e, err := tx.AddMemory(ctx, memory.Entry{Type: memory.Insight, Title: "turn", Content: content, CreatedAt: at, UpdatedAt: at})
+			id = e.ID
+			return err
+		})
+		return id
+	}
+	// Hours apart: no turn is another's context.
+	short := add(t0, "D1:1 Ana: Ran the half marathon, brutal.")
+	add(t0.Add(time.Hour), "D1:2 Ben: The canoe floats!")
+	dated := add(t0.Add(2*time.Hour), "D1:3 Ana: Ran the half marathon on Saturday, aching all over, never again.")
+	if got := searchTop10(t, s, "Did Ana run the half marathon?"); len(got) < 2 || got[0] != short || got[1] != dated {
+		t.Errorf("did Ana run: got %v, want the shorter match %s, then %s", got, short, dated)
+	}
+	if got := searchTop10(t, s, "When did Ana run the half marathon?"); len(got) < 2 || got[0] != dated {
+		t.Errorf("when did Ana run: got %v, want the match that says when, %s, first", got, dated)
+	}
+	if got := searchTop10(t, s, "three"); len(got) != 0 {
+		t.Errorf("three: got %v; a turn id's number is not a word of the turn", got)
+	}
+	at := t0.Add(5 * time.Hour)
+	news := add(at, "D2:1 Ana: Also! Jonah proposed!!")
+	when := add(at.Add(time.Second), "[D2:2] Ben: WHAT. Where??")
+	where := add(at.Add(2*time.Second), "D2:3 Ana: Up on the Downs, with the dog in a bow tie.")
+	if got := searchTop10(t, s, "Jonah proposed"); fmt.Sprint(got) != fmt.Sprint([]memory.ID{news, when, where}) {
+		t.Errorf("Jonah proposed: got %v, want the news %s, the reply %s, then the answer two turns on %s", got, news, when, where)
+	}
+}
+
 // testMemoryEditedContext: a turn's words are found in the turns after it
 // (see testMemorySearchReplyContext), so an edit or a delete of a turn
 // carries over to them: its new words find the next turn, its old words

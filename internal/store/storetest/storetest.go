@@ -65,6 +65,7 @@ func Run(t *testing.T, b Backend) {
 		{"MemorySearch", testMemorySearch},
 		{"MemorySearchRanksAlways", testMemorySearchRanksAlways},
 		{"MemorySearchReplyContext", testMemorySearchReplyContext},
+		{"MemorySearchAnswerCue", testMemorySearchAnswerCue},
 		{"MemoryEditedContext", testMemoryEditedContext},
 		{"MemoryMistakeFingerprint", testMemoryMistakeFingerprint},
 		{"MemoryTimeline", testMemoryTimeline},
