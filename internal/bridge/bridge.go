@@ -484,14 +484,14 @@ func (b *Bridge) checkPage(method string, res mcp.Result) error {
 		n = len(r.ResourceTemplates)
 	}
 	if n > b.opts.MaxListItems {
-		return &jsonrpc.Error{Code: CodeUnavailable, Message: fmt.Sprintf("cairn bridge: the remote's %s page has %d items, over the bridge's cap of %d items; refused", method, n, b.opts.MaxListItems)}
+		return &jsonrpc.Error{Code: CodeUnavailable, Message: fmt.Sprintf("cairn bridge: the remote's %s page has %d items, over the bridge's cap of %d items (--max-list-items); refused", method, n, b.opts.MaxListItems)}
 	}
 	j, err := json.Marshal(res)
 	if err != nil {
 		return &jsonrpc.Error{Code: CodeUnavailable, Message: fmt.Sprintf("cairn bridge: the remote's %s page: %v", method, err)}
 	}
 	if len(j) > b.opts.MaxListBytes {
-		return &jsonrpc.Error{Code: CodeUnavailable, Message: fmt.Sprintf("cairn bridge: the remote's %s page is %d bytes, over the bridge's cap of %d bytes; refused", method, len(j), b.opts.MaxListBytes)}
+		return &jsonrpc.Error{Code: CodeUnavailable, Message: fmt.Sprintf("cairn bridge: the remote's %s page is %d bytes, over the bridge's cap of %d bytes (--max-list-bytes); refused", method, len(j), b.opts.MaxListBytes)}
 	}
 	return nil
 }

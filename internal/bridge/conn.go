@@ -401,7 +401,7 @@ func collect[T any](b *Bridge, method string, page func(cursor string) ([]*T, st
 	cursor := ""
 	for pages := 1; ; pages++ {
 		if pages > b.opts.MaxListPages {
-			return nil, fmt.Errorf("the remote's %s goes on past %d pages, %w of %d pages; nothing of it is kept", method, b.opts.MaxListPages, ErrListCap, b.opts.MaxListPages)
+			return nil, fmt.Errorf("the remote's %s goes on past %d pages, %w of %d pages (raise it with --max-list-pages); nothing of it is kept", method, b.opts.MaxListPages, ErrListCap, b.opts.MaxListPages)
 		}
 		items, next, err := page(cursor)
 		if err != nil {
@@ -409,14 +409,14 @@ func collect[T any](b *Bridge, method string, page func(cursor string) ([]*T, st
 		}
 		for _, it := range items {
 			if len(out) >= b.opts.MaxListItems {
-				return nil, fmt.Errorf("the remote's %s has more than %d items, %w of %d items; nothing of it is kept", method, b.opts.MaxListItems, ErrListCap, b.opts.MaxListItems)
+				return nil, fmt.Errorf("the remote's %s has more than %d items, %w of %d items (raise it with --max-list-items); nothing of it is kept", method, b.opts.MaxListItems, ErrListCap, b.opts.MaxListItems)
 			}
 			j, err := json.Marshal(it)
 			if err != nil {
 				return nil, fmt.Errorf("the remote's %s: %w", method, err)
 			}
 			if size += len(j); size > b.opts.MaxListBytes {
-				return nil, fmt.Errorf("the remote's %s is larger than %d bytes, %w of %d bytes; nothing of it is kept", method, b.opts.MaxListBytes, ErrListCap, b.opts.MaxListBytes)
+				return nil, fmt.Errorf("the remote's %s is larger than %d bytes, %w of %d bytes (raise it with --max-list-bytes); nothing of it is kept", method, b.opts.MaxListBytes, ErrListCap, b.opts.MaxListBytes)
 			}
 			out = append(out, it)
 		}

@@ -70,7 +70,7 @@ type cappedBody struct {
 
 func (c *cappedBody) Read(p []byte) (int, error) {
 	if c.left <= 0 {
-		return 0, fmt.Errorf("the remote's answer exceeds the bridge's cap of %d bytes: %w", c.max, errResponseTooLarge)
+		return 0, fmt.Errorf("the remote's answer exceeds the bridge's cap of %d bytes (raise it with --max-response-bytes): %w", c.max, errResponseTooLarge)
 	}
 	if int64(len(p)) > c.left {
 		p = p[:c.left]

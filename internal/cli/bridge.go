@@ -24,6 +24,7 @@ func bridgeCmd(version string) *cobra.Command {
 		retryMax       time.Duration
 		connectTimeout time.Duration
 		logLevel       string
+		caps           bridgeCaps
 	)
 	cmd := &cobra.Command{
 		Use:   "bridge URL",
@@ -53,11 +54,16 @@ the protocol; logs go to stderr.`,
 				}
 				h.Add(k, strings.TrimSpace(v))
 			}
+			if err := caps.check(); err != nil {
+				return err
+			}
 			b, err := bridge.New(bridge.Options{
 				URL: args[0], Token: token, Header: h,
 				CacheDir: cacheDir, NoCache: noCache,
 				RetryMin: retryMin, RetryMax: retryMax, ConnectTimeout: connectTimeout,
 				Version: version, Logger: log,
+				MaxListPages: caps.pages, MaxListItems: caps.items,
+				MaxListBytes: caps.listBytes, MaxResponseBytes: caps.responseBytes,
 			})
 			if err != nil {
 				return err
@@ -81,5 +87,33 @@ the protocol; logs go to stderr.`,
 	f.DurationVar(&retryMax, "retry-max", 30*time.Second, "longest reconnect delay")
 	f.DurationVar(&connectTimeout, "connect-timeout", 10*time.Second, "bound on one connection attempt")
 	f.StringVar(&logLevel, "log-level", envDefault("CAIRN_LOG_LEVEL", "warn"), "debug, info, warn or error (to stderr)")
+	f.IntVar(&caps.pages, "max-list-pages", bridge.DefaultMaxListPages, "most pages the bridge reads of each of the remote's lists")
+	f.IntVar(&caps.items, "max-list-items", bridge.DefaultMaxListItems, "most items it accepts in each of the remote's lists")
+	f.IntVar(&caps.listBytes, "max-list-bytes", bridge.DefaultMaxListBytes, "most bytes of JSON it accepts in each of the remote's lists")
+	f.Int64Var(&caps.responseBytes, "max-response-bytes", bridge.DefaultMaxResponseBytes, "most bytes it accepts in one of the remote's answers")
 	return cmd
+}
+
+// bridgeCaps are the bridge's caps on what it accepts from the remote, as
+// flags: a remote with a long resource list needs them raised.
+type bridgeCaps struct {
+	pages, items, listBytes int
+	responseBytes           int64
+}
+
+func (c bridgeCaps) check() error {
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{
+		{"--max-list-pages", int64(c.pages)},
+		{"--max-list-items", int64(c.items)},
+		{"--max-list-bytes", int64(c.listBytes)},
+		{"--max-response-bytes", c.responseBytes},
+	} {
+		if f.v <= 0 {
+			return fmt.Errorf("%s %d: must be a positive number; leave it out for the default", f.name, f.v)
+		}
+	}
+	return nil
 }

@@ -18,14 +18,28 @@ import (
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/setup"
 )
 
 // The hook events `cairn hook` answers, named as Claude Code's events are,
-// in kebab case.
+// in kebab case. Gemini CLI's are the same with other names: BeforeAgent is
+// user-prompt-submit, AfterTool post-tool-use, PreCompress pre-compact,
+// AfterAgent stop.
 var hookEvents = []string{"session-start", "user-prompt-submit", "post-tool-use", "pre-compact", "stop", "session-end"}
+
+// The clients whose hooks `cairn hook` answers. Claude Code adds what a hook
+// prints to the model's context; Gemini CLI wants JSON, with the context in
+// hookSpecificOutput.additionalContext (plain text is shown to the user
+// only).
+const (
+	clientClaude = "claude-code"
+	clientGemini = "gemini"
+)
 
 // hookAgent is the agent the hooks speak for by default: Claude Code's
 // client name, which cairn serve takes as the agent of its stdio session.
+// For Gemini CLI it is the agent its server is started with
+// (setup.GeminiAgent).
 const hookAgent = "claude-code"
 
 // Hook limits. Claude Code replaces added context over 10,000 characters
@@ -57,12 +71,12 @@ type hookInput struct {
 
 func hookCmd() *cobra.Command {
 	var (
-		agent  string
-		budget int
+		agent, client string
+		budget        int
 	)
 	cmd := &cobra.Command{
 		Use:   "hook EVENT",
-		Short: "Answer an agent client's hook (Claude Code): " + strings.Join(hookEvents, ", "),
+		Short: "Answer an agent client's hook (Claude Code, Gemini CLI): " + strings.Join(hookEvents, ", "),
 		Long: `Reads the hook's JSON on stdin and answers as the event expects:
   session-start       opens (or, for source resume|compact, carries on) the session and prints the bootstrap
   user-prompt-submit  prints a few lines of memory that match the prompt well, or nothing
@@ -70,11 +84,20 @@ func hookCmd() *cobra.Command {
   pre-compact, stop   folds the session's record into its branch's context
   session-end         folds it and ends the session
 A hook never fails the agent: any problem is one line on stderr and exit status 0.
-` + "`cairn init --hooks`" + ` wires these into .claude/settings.json.`,
+` + "`cairn init --hooks`" + ` wires these into .claude/settings.json, and for Gemini CLI
+(--client gemini: BeforeAgent, AfterTool, PreCompress, AfterAgent are the events'
+names there) into .gemini/settings.json.`,
 		Args:               cobra.ArbitraryArgs,
 		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := runHook(cmd, args, agent, budget); err != nil {
+			if client != clientClaude && client != clientGemini {
+				fmt.Fprintf(cmd.ErrOrStderr(), "cairn hook: --client %q: use %s or %s\n", client, clientClaude, clientGemini)
+				return nil
+			}
+			if !cmd.Flags().Changed("agent") && os.Getenv("CAIRN_AGENT") == "" && client == clientGemini {
+				agent = setup.GeminiAgent
+			}
+			if err := runHook(cmd, args, client, agent, budget); err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "cairn hook %s: %s\n", strings.Join(args, " "), oneLineErr(err))
 			}
 			return nil
@@ -83,6 +106,7 @@ A hook never fails the agent: any problem is one line on stderr and exit status 
 	cmd.Flags().StringVar(&agent, "agent", envDefault("CAIRN_AGENT", hookAgent),
 		"agent name (env CAIRN_AGENT); default "+hookAgent+", the name Claude Code gives cairn serve, so the hooks and the tools share YOU ARE HERE")
 	cmd.Flags().IntVar(&budget, "budget", service.DefaultBootstrapBudget, "session-start: the bootstrap's budget in tokens")
+	cmd.Flags().StringVar(&client, "client", clientClaude, "whose hook this is: "+clientClaude+" or "+clientGemini+" (its agent is then "+setup.GeminiAgent+")")
 	return cmd
 }
 
@@ -90,7 +114,7 @@ func oneLineErr(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
-func runHook(cmd *cobra.Command, args []string, agent string, budget int) error {
+func runHook(cmd *cobra.Command, args []string, client, agent string, budget int) error {
 	if len(args) != 1 || !slices.Contains(hookEvents, args[0]) {
 		return fmt.Errorf("name one event: %s", strings.Join(hookEvents, ", "))
 	}
@@ -112,8 +136,10 @@ func runHook(cmd *cobra.Command, args []string, agent string, budget int) error 
 		return nil
 	}
 	dir := in.Cwd
-	if dir == "" {
-		dir = os.Getenv("CLAUDE_PROJECT_DIR")
+	for _, env := range []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"} {
+		if dir == "" {
+			dir = os.Getenv(env)
+		}
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), hookTimeout)
 	defer cancel()
@@ -130,11 +156,20 @@ func runHook(cmd *cobra.Command, args []string, agent string, budget int) error 
 		defer s.Close()
 	}
 	w := cmd.OutOrStdout()
+	// addContext gives the model text, as the client wants it.
+	addContext := func(text string) error {
+		if client == clientGemini {
+			return json.NewEncoder(w).Encode(map[string]any{"hookSpecificOutput": map[string]string{
+				"hookEventName": in.HookEventName, "additionalContext": text}})
+		}
+		_, err := io.WriteString(w, text)
+		return err
+	}
 	b := s.Brain
 	switch event {
 	case "session-start":
 		res, err := b.StartHook(ctx, service.HookStart{Agent: agent, Source: in.Source,
-			AI: memory.Provider{Provider: providerOf(in.Model), Model: in.Model, Client: "claude-code"},
+			AI: memory.Provider{Provider: providerOf(in.Model), Model: in.Model, Client: client},
 			Boot: service.BootstrapRequest{BudgetTokens: budget, MaxBytes: hookMaxBytes, Hint: mcpserver.ContextHint,
 				// A hook is a new process: building the o200k encoder would
 				// be most of its time (about 20 ms of CPU of 30).
@@ -142,8 +177,7 @@ func runHook(cmd *cobra.Command, args []string, agent string, budget int) error 
 		if err != nil {
 			return err
 		}
-		_, err = io.WriteString(w, res.Bootstrap.Text)
-		return err
+		return addContext(res.Bootstrap.Text)
 	case "user-prompt-submit":
 		hits, err := b.Recall(ctx, in.Prompt)
 		if err != nil || len(hits) == 0 {
@@ -154,8 +188,7 @@ func runHook(cmd *cobra.Command, args []string, agent string, budget int) error 
 		for _, h := range hits {
 			out.WriteString("- " + string(h.Type) + " " + service.IndexLine(h) + "\n")
 		}
-		_, err = io.WriteString(w, out.String())
-		return err
+		return addContext(out.String())
 	case "post-tool-use":
 		_, err := b.RecordToolUse(ctx, toolUse(agent, in))
 		return err
@@ -180,7 +213,8 @@ func toolUse(agent string, in hookInput) service.ToolUse {
 	}
 	_ = json.Unmarshal(in.ToolInput, &ti)
 	switch in.ToolName {
-	case "Edit", "Write", "MultiEdit", "NotebookEdit":
+	case "Edit", "Write", "MultiEdit", "NotebookEdit", // Claude Code
+		"write_file", "replace": // Gemini CLI
 		for _, f := range []string{ti.FilePath, ti.NotebookPath} {
 			if f != "" {
 				u.Files = append(u.Files, f)
@@ -188,6 +222,10 @@ func toolUse(agent string, in hookInput) service.ToolUse {
 		}
 	case "Bash":
 		u.Command = ti.Command
+	case "run_shell_command":
+		u.Command = ti.Command
+		u.Failed, u.Error = geminiShellFailure(in.ToolResponse)
+		return u
 	}
 	if u.Command == "" {
 		return u
@@ -209,6 +247,71 @@ func toolUse(agent string, in hookInput) service.ToolUse {
 		}
 	}
 	return u
+}
+
+// geminiShellFailure reads whether Gemini CLI's shell tool failed from its
+// result, and what it printed: the result the model reads is
+// "Output: ..." and then, one a line, "Error: ...", "Exit Code: N" (when
+// not 0), "Signal: ..." and the process ids.
+func geminiShellFailure(resp json.RawMessage) (bool, string) {
+	var tr struct {
+		LLMContent json.RawMessage `json:"llmContent"`
+		Error      *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(resp, &tr) != nil {
+		return false, ""
+	}
+	var text string
+	if json.Unmarshal(tr.LLMContent, &text) != nil {
+		// Parts rather than a string: their texts.
+		var parts []struct {
+			Text string `json:"text"`
+		}
+		_ = json.Unmarshal(tr.LLMContent, &parts)
+		for _, p := range parts {
+			text += p.Text
+		}
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	var status, errLine string
+	for len(lines) > 1 {
+		last := lines[len(lines)-1]
+		key, val, _ := strings.Cut(last, ": ")
+		switch key {
+		case "Exit Code":
+			status = "exit status " + val
+		case "Error":
+			errLine = val
+		case "Signal":
+			status = "signal " + val
+		case "Background PIDs", "Process Group PGID":
+		default:
+			key = ""
+		}
+		if key == "" {
+			break
+		}
+		lines = lines[:len(lines)-1]
+	}
+	if tr.Error != nil && tr.Error.Message != "" {
+		errLine = tr.Error.Message
+	}
+	if status == "" && errLine == "" {
+		return false, ""
+	}
+	output := strings.TrimPrefix(strings.Join(lines, "\n"), "Output: ")
+	if output == "(empty)" {
+		output = ""
+	}
+	var parts []string
+	for _, p := range []string{status, errLine, strings.TrimSpace(output)} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return true, strings.Join(parts, "\n")
 }
 
 func providerOf(model string) string {

@@ -279,15 +279,25 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 			}
 			if n == 0 && !fresh {
 				fmt.Fprintln(w, "Nothing to change.")
-			} else if hooks {
-				fmt.Fprintln(w, "Claude Code runs `cairn hook` on its events from its next session; cairn must be on its PATH.")
+				return nil
+			}
+			for _, c := range changes {
+				if !c.Changed() || !strings.Contains(c.What, "adds hooks") {
+					continue
+				}
+				switch c.Path {
+				case ".claude/settings.json":
+					fmt.Fprintln(w, "Claude Code runs `cairn hook` on its events from its next session; cairn must be on its PATH.")
+				case ".gemini/settings.json":
+					fmt.Fprintln(w, "Gemini CLI runs `cairn hook --client gemini` on its events from its next session, in a folder it trusts; cairn must be on its PATH.")
+				}
 			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringSliceVar(&clients, "client", nil, "clients to wire: "+strings.Join(setup.Clients, ", ")+" or all (repeatable or comma-separated)")
-	f.BoolVar(&hooks, "hooks", false, "also wire Claude Code's hooks (cairn hook EVENT) into .claude/settings.json")
+	f.BoolVar(&hooks, "hooks", false, "also wire the hooks (cairn hook EVENT) of Claude Code into .claude/settings.json and of Gemini CLI into .gemini/settings.json")
 	f.BoolVar(&dryRun, "dry-run", false, "print the diff of what would change; write nothing")
 	f.StringVar(&command, "command", "cairn", "the command the clients run (a path if cairn is not on their PATH)")
 	return cmd

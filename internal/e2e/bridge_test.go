@@ -515,6 +515,8 @@ func TestBridgeBadInput(t *testing.T) {
 		{[]string{"bridge", "ftp://example.com/mcp"}, "use an http:// or https:// URL"},
 		{[]string{"bridge", "http://127.0.0.1:1/mcp", "--header", "no-colon"}, "use Name:value"},
 		{[]string{"bridge", "http://127.0.0.1:1/mcp", "--log-level", "loud"}, "--log-level"},
+		{[]string{"bridge", "http://127.0.0.1:1/mcp", "--max-list-items", "0"}, "--max-list-items 0: must be a positive number"},
+		{[]string{"bridge", "http://127.0.0.1:1/mcp", "--max-response-bytes", "-1"}, "--max-response-bytes -1: must be a positive number"},
 	} {
 		cmd := exec.Command(cairntest.Binary(t), tc.args...)
 		var stdout, stderr strings.Builder
@@ -523,6 +525,28 @@ func TestBridgeBadInput(t *testing.T) {
 		if err == nil || !strings.Contains(stderr.String(), tc.want) || stdout.Len() != 0 {
 			t.Errorf("cairn %v: err %v, stdout %q, stderr %q; want an error containing %q", tc.args, err, stdout.String(), stderr.String(), tc.want)
 		}
+	}
+}
+
+// TestBridgeListCaps: a remote whose tool list is over the bridge's cap is
+// refused with the flag that raises the cap, and the flag lets it through.
+func TestBridgeListCaps(t *testing.T) {
+	r := startRemote(t, "127.0.0.1:0", cairntest.Project(t))
+	capped := startBridge(t, r.URL, t.TempDir(), nil, "--token", bridgeToken, "--max-list-items", "10")
+	if tools, err := capped.Session.ListTools(context.Background(), nil); err != nil || len(tools.Tools) != 0 {
+		t.Fatalf("over the cap: tools %v %v; want none listed", tools, err)
+	}
+	res := callVia(t, capped.Session, "get_tasks", args{})
+	if text := resultText(res); !res.IsError || !strings.Contains(text, "cap of 10 items (raise it with --max-list-items)") {
+		t.Fatalf("over the cap: call answered %v %q; want the cap and the flag that raises it", res.IsError, text)
+	}
+	raised := startBridge(t, r.URL, t.TempDir(), nil, "--token", bridgeToken, "--max-list-items", "500")
+	tools, err := raised.Session.ListTools(context.Background(), nil)
+	if err != nil || len(tools.Tools) <= 10 {
+		t.Fatalf("cap raised: tools %d %v; want the remote's whole list", len(tools.Tools), err)
+	}
+	if res := callVia(t, raised.Session, "get_tasks", args{}); res.IsError {
+		t.Fatalf("cap raised: get_tasks failed: %s", resultText(res))
 	}
 }
 

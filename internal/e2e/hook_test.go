@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -183,6 +184,108 @@ func TestHooks(t *testing.T) {
 	r = runHook(t, dir, "session-start", "session-start-clear")
 	if !strings.Contains(r.stdout, "- s2 open since") {
 		t.Errorf("session-start clear: %s", r.stdout)
+	}
+}
+
+// geminiHook runs `cairn hook --client gemini event` on the payload
+// testdata/hooks/gemini/<fixture>.json, written from Gemini CLI's hooks
+// reference (its {{CWD}} replaced with dir).
+func geminiHook(t *testing.T, dir, event, fixture string) hookRun {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "hooks", "gemini", fixture+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runHookRaw(t, dir, bytes.ReplaceAll(b, []byte("{{CWD}}"), []byte(dir)), "--client", "gemini", event)
+}
+
+// geminiContext reads the context a Gemini CLI hook gives the model: JSON,
+// hookSpecificOutput.additionalContext, for the event it answered.
+func geminiContext(t *testing.T, r hookRun, event string) string {
+	t.Helper()
+	var out struct {
+		HookSpecificOutput struct {
+			HookEventName     string `json:"hookEventName"`
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || out.HookSpecificOutput.HookEventName != event {
+		t.Fatalf("%s: stdout is not Gemini CLI's hook JSON for the event (%v):\n%s", event, err, r.stdout)
+	}
+	return out.HookSpecificOutput.AdditionalContext
+}
+
+// TestHooksGemini: Gemini CLI's events, in the order a session sends them,
+// answered as Gemini CLI wants (JSON on stdout, context in
+// additionalContext) for the agent its server runs as (cairn init writes
+// serve --agent gemini-cli), so the hooks and the tools share YOU ARE HERE.
+func TestHooksGemini(t *testing.T) {
+	dir := seededProject(t)
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "all", "--agent", "gemini-cli"}})
+	s.OK("memory_add_decision", map[string]any{"title": "The ledger database runs SQLite in WAL mode",
+		"rationale": "readers never block the writer; journal settings are in store.Open"})
+	s.OK("create_task", map[string]any{"title": "Make the ledger's journal settings configurable"})
+	next := s.OK("get_next_task", nil)
+	id := fmt.Sprint(next.Structured["task"].(map[string]any)["id"])
+	s.OK("switch_focus", map[string]any{"task_id": id})
+
+	ctx := geminiContext(t, geminiHook(t, dir, "session-start", "session-start-startup"), "SessionStart")
+	for _, want := range []string{"# Cairn: ", "YOU ARE HERE: [" + id + "]", "## Session\n- s1 open since"} {
+		if !strings.Contains(ctx, want) {
+			t.Errorf("session-start: no %q in:\n%s", want, ctx)
+		}
+	}
+	if len(ctx) >= 9500 {
+		t.Errorf("session-start: %d bytes", len(ctx))
+	}
+	if sess := s.OK("session", map[string]any{"action": "get"}); !strings.Contains(sess.Text, "s1 open") || !strings.Contains(sess.Text, "via gemini") {
+		t.Errorf("the hook's session is not the tools' agent's, opened by gemini: %s", sess.Text)
+	}
+
+	ctx = geminiContext(t, geminiHook(t, dir, "user-prompt-submit", "before-agent-match"), "BeforeAgent")
+	if !strings.Contains(ctx, "The ledger database runs SQLite in WAL mode") || len(ctx) > 1000 {
+		t.Errorf("user-prompt-submit (match): %q", ctx)
+	}
+	if r := geminiHook(t, dir, "user-prompt-submit", "before-agent-nomatch"); r.stdout != "" || r.stderr != "" {
+		t.Errorf("user-prompt-submit (no match) printed %q, stderr %q", r.stdout, r.stderr)
+	}
+
+	for _, f := range []string{"after-tool-replace", "after-tool-write", "after-tool-read", "after-tool-shell-test", "after-tool-shell-fail"} {
+		if r := geminiHook(t, dir, "post-tool-use", f); r.stdout != "" || r.stderr != "" {
+			t.Errorf("%s printed %q, stderr %q", f, r.stdout, r.stderr)
+		}
+	}
+	sess := s.OK("session", map[string]any{"action": "get"})
+	got := sess.Structured["session"].(map[string]any)
+	if fm := fmt.Sprint(got["files_modified"]); fm != "[internal/ledger/post.go internal/ledger/post_test.go]" {
+		t.Errorf("files modified: %s", fm)
+	}
+	if tr := fmt.Sprint(got["tests_run"]); tr != "[go test ./internal/ledger -run TestPosting]" {
+		t.Errorf("tests run: %s", tr)
+	}
+	failed, _ := got["commands_failed"].([]any)
+	if len(failed) != 1 || strings.Contains(failed[0].(string), "hunter2") || !strings.Contains(failed[0].(string), "make migrate-check: exit status 2") {
+		t.Errorf("commands failed (redacted, with the exit status): %v", got["commands_failed"])
+	}
+	if cand := s.OK("memory_search", map[string]any{"tag": "mistake-candidate"}); !strings.Contains(cand.Text, "Failed: LEDGER_DB_URL=") {
+		t.Errorf("mistake candidate: %s", cand.Text)
+	}
+
+	for _, c := range []struct{ event, fixture string }{{"pre-compact", "pre-compress-auto"}, {"stop", "after-agent"}} {
+		if r := geminiHook(t, dir, c.event, c.fixture); r.stdout != "" || r.stderr != "" {
+			t.Errorf("%s printed %q, stderr %q", c.fixture, r.stdout, r.stderr)
+		}
+	}
+	if br := s.OK("branch", map[string]any{"action": "get"}); !strings.Contains(br.Text, "internal/ledger/post.go") {
+		t.Errorf("branch after pre-compact: %s", br.Text)
+	}
+	geminiHook(t, dir, "session-end", "session-end-exit")
+	if sess := s.OK("session", map[string]any{"action": "get", "session_id": "s1"}); !strings.Contains(sess.Text, "s1 success") {
+		t.Errorf("session after session-end: %s", sess.Text)
+	}
+	// A client the hook does not know: one line on stderr, nothing else.
+	if r := runHookRaw(t, dir, nil, "--client", "cursor", "session-start"); r.stdout != "" || !strings.Contains(r.stderr, `--client "cursor": use claude-code or gemini`) {
+		t.Errorf("--client cursor: stdout %q, stderr %q", r.stdout, r.stderr)
 	}
 }
 

@@ -139,6 +139,36 @@ func TestInitEmpty(t *testing.T) {
 	if settings.Hooks["SessionStart"][0].Matcher != "startup|resume|clear|compact" {
 		t.Errorf("SessionStart matcher: %q", settings.Hooks["SessionStart"][0].Matcher)
 	}
+	// Gemini CLI: its server runs as the agent its hooks speak for; each
+	// hook is named, its timeout in milliseconds.
+	var gemini struct {
+		MCPServers map[string]struct {
+			Args []string `json:"args"`
+		} `json:"mcpServers"`
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Name, Type, Command string
+				Timeout             int
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(files[".gemini/settings.json"]), &gemini); err != nil {
+		t.Fatal(err)
+	}
+	if a := strings.Join(gemini.MCPServers["cairn"].Args, " "); a != "serve --agent gemini-cli" {
+		t.Errorf(".gemini/settings.json: cairn args %q", a)
+	}
+	for event, hook := range map[string]string{"SessionStart": "session-start", "BeforeAgent": "user-prompt-submit", "AfterTool": "post-tool-use",
+		"PreCompress": "pre-compact", "AfterAgent": "stop", "SessionEnd": "session-end"} {
+		g := gemini.Hooks[event]
+		if len(g) != 1 || len(g[0].Hooks) != 1 || g[0].Hooks[0].Command != "cairn hook --client gemini "+hook || g[0].Hooks[0].Name == "" || g[0].Hooks[0].Timeout != 10000 {
+			t.Errorf(".gemini/settings.json hooks.%s: %+v", event, g)
+		}
+	}
+	if !strings.Contains(out, "Gemini CLI runs `cairn hook --client gemini`") {
+		t.Errorf("init did not say Gemini CLI's hooks run from its next session:\n%s", out)
+	}
 	if !strings.Contains(files[".codex/config.toml"], "[mcp_servers.cairn]\ncommand = \"cairn\"\nargs = [\"serve\"]\n") {
 		t.Errorf(".codex/config.toml:\n%s", files[".codex/config.toml"])
 	}
@@ -190,8 +220,8 @@ func TestInitExisting(t *testing.T) {
 			t.Errorf("dry run: no %q in:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, ".gemini/settings.json") {
-		t.Errorf("dry run shows a diff for a file it leaves alone:\n%s", out)
+	if !strings.Contains(out, "+++ b/.gemini/settings.json") {
+		t.Errorf("dry run shows no diff for the hooks it would add to .gemini/settings.json:\n%s", out)
 	}
 	if got := snapshot(t, dry); !mapsEqual(got, orig) {
 		t.Errorf("--dry-run wrote files")
@@ -209,7 +239,7 @@ func TestInitExisting(t *testing.T) {
 	t.Log(out)
 	files := snapshot(t, dir)
 	for f, before := range orig {
-		if f == ".cursor/mcp.json" {
+		if f == ".cursor/mcp.json" || f == ".gemini/settings.json" {
 			continue // one line, checked below
 		}
 		if !keptLines(before, files[f]) {
@@ -237,8 +267,13 @@ func TestInitExisting(t *testing.T) {
 	if files[".cursor/mcp.json"] != `{ "mcpServers": {"cairn": {"command":"cairn","args":["serve"]}} }`+"\n" {
 		t.Errorf(".cursor/mcp.json:\n%s", files[".cursor/mcp.json"])
 	}
-	if files[".gemini/settings.json"] != orig[".gemini/settings.json"] || !strings.Contains(out, "unchanged .gemini/settings.json: cairn is configured already (left as it is)") {
-		t.Errorf("the user's own cairn entry in .gemini/settings.json was touched:\n%s\n%s", files[".gemini/settings.json"], out)
+	// Gemini: the user's own cairn entry is left as it is, the hooks are
+	// added, and init says the entry lacks the agent the hooks speak for.
+	gemini := files[".gemini/settings.json"]
+	if !strings.HasPrefix(gemini, `{"theme": "GitHub", "mcpServers": {"cairn": {"command": "/opt/bin/cairn", "args": ["serve", "--toolsets", "all"]}}, "hooks": {`) ||
+		!json.Valid([]byte(gemini)) || !strings.Contains(gemini, `"command":"cairn hook --client gemini session-start"`) ||
+		!strings.Contains(out, "updated   .gemini/settings.json: adds hooks: SessionStart, BeforeAgent, AfterTool, PreCompress, AfterAgent, SessionEnd; note: its cairn server runs without --agent gemini-cli") {
+		t.Errorf("the user's own cairn entry in .gemini/settings.json was touched, or the hooks not added:\n%s\n%s", gemini, out)
 	}
 	if !strings.HasPrefix(files["AGENTS.md"], orig["AGENTS.md"]) {
 		t.Errorf("AGENTS.md:\n%s", files["AGENTS.md"])

@@ -1,6 +1,6 @@
 // Package setup wires a project into the agent clients people use: the MCP
 // server in each client's project configuration (Claude Code, Cursor, VS
-// Code, Codex, Gemini CLI), Claude Code's hooks, and a short section in
+// Code, Codex, Gemini CLI), Claude Code's and Gemini CLI's hooks, and a short section in
 // AGENTS.md. It merges into the files that are there, never dropping or
 // rewriting what it did not write, and a second run changes nothing.
 package setup
@@ -33,7 +33,7 @@ type Options struct {
 	// Clients to wire; empty means Claude Code and every client whose
 	// directory the project already has.
 	Clients []string
-	// Hooks adds Claude Code's hooks (cairn hook EVENT).
+	// Hooks adds Claude Code's and Gemini CLI's hooks (cairn hook EVENT).
 	Hooks bool
 	// Command is how the clients run cairn; default "cairn".
 	Command string
@@ -120,7 +120,15 @@ func Plan(o Options) ([]Change, error) {
 		case "codex":
 			add(codexConfig(o.Root, o.Command))
 		case "gemini":
-			add(mcpServer(o.Root, ".gemini/settings.json", "mcpServers", server))
+			// The agent is named, not taken from Gemini CLI's client name
+			// (which has varied between versions), so that the hooks speak
+			// for the same agent as the tools: one YOU ARE HERE.
+			c, err := mcpServer(o.Root, ".gemini/settings.json", "mcpServers",
+				obj{{"command", o.Command}, {"args", []string{"serve", "--agent", GeminiAgent}}})
+			if err == nil && o.Hooks {
+				c, err = geminiHooks(c, o.Command)
+			}
+			add(c, err)
 		}
 	}
 	add(agentsSection(o.Root))
@@ -227,6 +235,82 @@ func claudeHooks(root, command string) (Change, error) {
 	} else {
 		c.What = "adds hooks: " + strings.Join(added, ", ")
 	}
+	return c, nil
+}
+
+// GeminiAgent is the agent Gemini CLI's server and hooks speak for.
+const GeminiAgent = "gemini-cli"
+
+// geminiHookEvents are Gemini CLI's events and the cairn hook that answers
+// each (its names for Claude Code's); tool events are narrowed to the tools
+// that write files or run commands. Lifecycle matchers are exact strings
+// in Gemini CLI, so SessionStart has none: every source.
+var geminiHookEvents = []struct{ event, hook, matcher string }{
+	{"SessionStart", "session-start", ""},
+	{"BeforeAgent", "user-prompt-submit", ""},
+	{"AfterTool", "post-tool-use", "write_file|replace|run_shell_command"},
+	{"PreCompress", "pre-compact", ""},
+	{"AfterAgent", "stop", ""},
+	{"SessionEnd", "session-end", ""},
+}
+
+// geminiHooks adds a cairn hook to every Gemini CLI event in
+// .gemini/settings.json (c, the server already merged in) that does not run
+// one yet. Gemini CLI wants each hook named, and its timeout in
+// milliseconds; it runs a project's hooks only in a folder the user trusts.
+func geminiHooks(c Change, command string) (Change, error) {
+	doc := c.After
+	var added []string
+	for _, h := range geminiHookEvents {
+		var hooks *node
+		var err error
+		if doc, hooks, err = ensurePath(doc, "hooks"); err != nil {
+			return c, fmt.Errorf("cannot merge into it (%v): fix the file, or move it aside and run init again", err)
+		}
+		cmd := command + " hook --client gemini " + h.hook
+		group := obj{{"hooks", []any{obj{{"name", "cairn-" + h.hook}, {"type", "command"}, {"command", cmd}, {"timeout", 10000}}}}}
+		if h.matcher != "" {
+			group = append(obj{{"matcher", h.matcher}}, group...)
+		}
+		list := hooks.get(h.event)
+		switch {
+		case list == nil:
+			doc = insert(doc, hooks, h.event, []any{group})
+		case list.kind != '[':
+			return c, fmt.Errorf("hooks.%s is not a list: fix the file, or move it aside and run init again", h.event)
+		case runsHook(plain(doc)[list.start:list.end], " hook --client gemini "+h.hook):
+			continue
+		default:
+			doc = insert(doc, list, "", group)
+		}
+		added = append(added, h.event)
+	}
+	var what []string
+	if c.What != "" && (len(added) == 0 || !strings.HasPrefix(c.What, "cairn is configured already")) {
+		what = append(what, c.What)
+	}
+	if len(added) > 0 {
+		c.After = ensureNewline(doc)
+		what = append(what, "adds hooks: "+strings.Join(added, ", "))
+	}
+	// What would keep the hooks from working as meant, said, not changed.
+	var cfg struct {
+		MCPServers map[string]struct {
+			Args []string `json:"args"`
+		} `json:"mcpServers"`
+		HooksConfig struct {
+			Enabled *bool `json:"enabled"`
+		} `json:"hooksConfig"`
+	}
+	if json.Unmarshal(plain(c.After), &cfg) == nil {
+		if args := cfg.MCPServers["cairn"].Args; !slices.Contains(args, GeminiAgent) {
+			what = append(what, "note: its cairn server runs without --agent "+GeminiAgent+"; add it to args so the hooks and the tools share YOU ARE HERE")
+		}
+		if e := cfg.HooksConfig.Enabled; e != nil && !*e {
+			what = append(what, "note: hooksConfig.enabled is false, so Gemini CLI runs no hooks")
+		}
+	}
+	c.What = strings.Join(what, "; ")
 	return c, nil
 }
 
