@@ -169,6 +169,12 @@ type Board struct {
 	// first call of OutlineRange and kept: a board never changes.
 	outlineOnce sync.Once
 	outline     []outlined
+
+	// byID is the board's tasks in id order (ByID), carried over by Apply
+	// like ranked; byIDDone says it is there to carry.
+	byIDOnce sync.Once
+	byID     []Listed
+	byIDDone atomic.Bool
 }
 
 // outlined is a task's place in the outline.
@@ -309,6 +315,7 @@ func (b *Board) Apply(c Changes) *Board {
 		}
 	}
 	nb.rerank(b, c)
+	nb.relist(b, c)
 	return nb
 }
 

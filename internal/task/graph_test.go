@@ -2,6 +2,7 @@ package task
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -306,6 +307,9 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 		}
 		full := func() *Board { return NewBoard(slices.Collect(maps.Values(plan)), maps.Clone(deps)) }
 		b := full()
+		if round%2 == 0 {
+			b.ByID() // carried over by each Apply from here on
+		}
 		for step := range 10 {
 			before, was := normal(b), b
 			var c Changes
@@ -389,8 +393,25 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 			if diff := cmp.Diff(rankedIDs(fresh), rankedIDs(b)); diff != "" {
 				t.Fatalf("round %d step %d: carried ranking differs (-fresh +carried):\n%s", round, step, diff)
 			}
+			// So is the id order, whether carried or made anew.
+			if diff := cmp.Diff(listedTasks(fresh.ByID()), listedTasks(b.ByID())); diff != "" {
+				t.Fatalf("round %d step %d: ByID differs (-fresh +got):\n%s", round, step, diff)
+			}
 		}
 	}
+}
+
+// listedTasks is ByID's list with each task as a value, checked against
+// its codes.
+func listedTasks(ls []Listed) []Task {
+	out := []Task{}
+	for _, l := range ls {
+		if l.Status != StatusCode(l.T.Status) || l.Priority != PriorityCode(l.T.Priority) {
+			panic(fmt.Sprintf("task %v: codes %d, %d for %q, %q", l.T.ID, l.Status, l.Priority, l.T.Status, l.T.Priority))
+		}
+		out = append(out, *l.T)
+	}
+	return out
 }
 
 func rankedIDs(b *Board) []ID {
@@ -460,4 +481,20 @@ func TestOutlineRangeConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+func TestCodes(t *testing.T) {
+	for i, s := range Statuses {
+		if got := StatusCode(s); got != uint8(i) {
+			t.Errorf("StatusCode(%q) = %d; want %d, its index in Statuses", s, got, i)
+		}
+	}
+	for i, p := range PrioritiesLowFirst {
+		if got := PriorityCode(p); got != uint8(i) {
+			t.Errorf("PriorityCode(%q) = %d; want %d, its index in PrioritiesLowFirst", p, got, i)
+		}
+	}
+	if StatusCode("later") != uint8(len(Statuses)) || PriorityCode("urgent") != uint8(len(PrioritiesLowFirst)) {
+		t.Error("an unknown status or priority must get the code after the known ones")
+	}
 }
