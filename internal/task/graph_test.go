@@ -394,22 +394,26 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 				t.Fatalf("round %d step %d: carried ranking differs (-fresh +carried):\n%s", round, step, diff)
 			}
 			// So is the id order, whether carried or made anew.
-			if diff := cmp.Diff(listedTasks(fresh.ByID()), listedTasks(b.ByID())); diff != "" {
+			if diff := cmp.Diff(listedTasks(fresh), listedTasks(b)); diff != "" {
 				t.Fatalf("round %d step %d: ByID differs (-fresh +got):\n%s", round, step, diff)
 			}
 		}
 	}
 }
 
-// listedTasks is ByID's list with each task as a value, checked against
+// listedTasks is b.ByID's list with each task as a value, checked against
 // its codes.
-func listedTasks(ls []Listed) []Task {
+func listedTasks(b *Board) []Task {
 	out := []Task{}
-	for _, l := range ls {
-		if l.Status != StatusCode(l.T.Status) || l.Priority != PriorityCode(l.T.Priority) {
-			panic(fmt.Sprintf("task %v: codes %d, %d for %q, %q", l.T.ID, l.Status, l.Priority, l.T.Status, l.T.Priority))
+	for _, l := range b.ByID() {
+		t := b.Tasks[l.ID]
+		if t == nil {
+			panic(fmt.Sprintf("task %v is listed but not on the board", l.ID))
 		}
-		out = append(out, *l.T)
+		if l.Status != StatusCode(t.Status) || l.Priority != PriorityCode(t.Priority) {
+			panic(fmt.Sprintf("task %v: codes %d, %d for %q, %q", l.ID, l.Status, l.Priority, t.Status, t.Priority))
+		}
+		out = append(out, *t)
 	}
 	return out
 }
@@ -496,5 +500,41 @@ func TestCodes(t *testing.T) {
 	}
 	if StatusCode("later") != uint8(len(Statuses)) || PriorityCode("urgent") != uint8(len(PrioritiesLowFirst)) {
 		t.Error("an unknown status or priority must get the code after the known ones")
+	}
+}
+
+// TestByIDCarriedOddChanges carries the id order over changes that name a
+// task twice (the last wins) or both change and remove it (it stays), as
+// Apply reads them, and checks it against the order the new board makes
+// on its own.
+func TestByIDCarriedOddChanges(t *testing.T) {
+	var ts []Task
+	for id := ID(2); id <= 7; id++ {
+		ts = append(ts, pt(id, 0, StatusPending, PriorityMedium, 0))
+	}
+	c := Changes{
+		Tasks: []Task{pt(4, 0, StatusDone, PriorityHigh, 0), pt(10, 0, StatusPending, PriorityLow, 0),
+			pt(4, 0, StatusBlocked, PriorityCritical, 0), pt(1, 0, StatusPending, PriorityLow, 0), pt(6, 0, StatusDeferred, PriorityLow, 0)},
+		Removed: []ID{3, 6, 7, 8},
+	}
+	carried := NewBoard(slices.Clone(ts), Deps{})
+	carried.ByID()
+	carried = carried.Apply(c)
+	fresh := NewBoard(slices.Clone(ts), Deps{}).Apply(c) // lists itself
+	if !carried.byIDDone.Load() || fresh.byIDDone.Load() {
+		t.Fatal("the order should be carried over from a board that had it, and only from one")
+	}
+	if diff := cmp.Diff(listedTasks(fresh), listedTasks(carried)); diff != "" {
+		t.Fatalf("carried ByID differs (-fresh +carried):\n%s", diff)
+	}
+	var ids []ID
+	for _, l := range carried.ByID() {
+		ids = append(ids, l.ID)
+	}
+	if want := []ID{1, 2, 4, 5, 6, 10}; !slices.Equal(ids, want) {
+		t.Fatalf("ByID ids %v; want %v", ids, want)
+	}
+	if got := carried.Tasks[4].Status; got != StatusBlocked {
+		t.Fatalf("task 4 is %s; the last change (blocked) should win", got)
 	}
 }

@@ -7,9 +7,10 @@ import (
 
 // Listed is a task in a board's id order (ByID), with its status and
 // priority as small numbers, so a scan of the plan filters on them without
-// reading each task.
+// reading each task (b.Tasks[l.ID] is the task). It holds no pointer: the
+// list is copied on each change and never scanned by the collector.
 type Listed struct {
-	T        *Task
+	ID       ID
 	Status   uint8 // index in Statuses; len(Statuses) if unknown
 	Priority uint8 // index in PrioritiesLowFirst; len(PrioritiesLowFirst) if unknown
 }
@@ -51,7 +52,7 @@ func PriorityCode(p Priority) uint8 {
 }
 
 func listed(t *Task) Listed {
-	return Listed{T: t, Status: StatusCode(t.Status), Priority: PriorityCode(t.Priority)}
+	return Listed{ID: t.ID, Status: StatusCode(t.Status), Priority: PriorityCode(t.Priority)}
 }
 
 // ByID returns the board's tasks in id order, to be read and not changed.
@@ -68,7 +69,7 @@ func (b *Board) ByID() []Listed {
 		for _, t := range b.Tasks {
 			out = append(out, listed(t))
 		}
-		slices.SortFunc(out, func(x, y Listed) int { return cmp.Compare(x.T.ID, y.T.ID) })
+		slices.SortFunc(out, func(x, y Listed) int { return cmp.Compare(x.ID, y.ID) })
 		b.byID = out
 	})
 	b.byIDDone.Store(true)
@@ -77,43 +78,49 @@ func (b *Board) ByID() []Listed {
 
 // relist gives nb, which Apply made from b with c, b's id order with c's
 // tasks put in (replacing their old entries) and its removed tasks taken
-// out, when b has one; otherwise nb lists itself when asked.
+// out, when b has one; otherwise nb lists itself when asked. The runs of
+// b's list between changes are copied whole.
 func (nb *Board) relist(b *Board, c Changes) {
 	if !b.byIDDone.Load() {
 		return
 	}
 	old := b.ByID()
-	// The new board's entries for c's tasks (the last of an id wins, as in
-	// Apply), and every id whose old entry goes.
-	put := make([]Listed, 0, len(c.Tasks))
+	// The entries of c's tasks, the last of an id winning as in Apply.
+	put := make([]Listed, len(c.Tasks))
 	for i := range c.Tasks {
-		if t := nb.Tasks[c.Tasks[i].ID]; t == &c.Tasks[i] {
-			put = append(put, listed(t))
-		}
+		put[i] = listed(&c.Tasks[i])
 	}
-	slices.SortFunc(put, func(x, y Listed) int { return cmp.Compare(x.T.ID, y.T.ID) })
+	slices.SortStableFunc(put, func(x, y Listed) int { return cmp.Compare(x.ID, y.ID) })
+	n := 0
+	for k, l := range put {
+		if k+1 < len(put) && put[k+1].ID == l.ID {
+			continue // a later entry of the id wins
+		}
+		put[n] = l
+		n++
+	}
+	put = put[:n]
+	// Every id whose old entry goes: c's tasks' and the removed ones.
 	drop := make([]ID, 0, len(put)+len(c.Removed))
 	for _, l := range put {
-		drop = append(drop, l.T.ID)
+		drop = append(drop, l.ID)
 	}
-	drop = append(drop, c.Removed...)
-	slices.Sort(drop)
+	drop = slices.Compact(slices.Sorted(slices.Values(append(drop, c.Removed...))))
 	out := make([]Listed, 0, len(old)+len(put))
-	for _, l := range old {
-		id := l.T.ID
-		for len(put) > 0 && put[0].T.ID < id {
+	i := 0 // old[:i] is done with
+	for _, id := range drop {
+		j, found := slices.BinarySearchFunc(old[i:], id, func(l Listed, id ID) int { return cmp.Compare(l.ID, id) })
+		out = append(out, old[i:i+j]...)
+		i += j
+		if found {
+			i++
+		}
+		if len(put) > 0 && put[0].ID == id {
 			out = append(out, put[0])
 			put = put[1:]
 		}
-		for len(drop) > 0 && drop[0] < id {
-			drop = drop[1:]
-		}
-		if len(drop) > 0 && drop[0] == id {
-			continue
-		}
-		out = append(out, l)
 	}
-	out = append(out, put...)
+	out = append(out, old[i:]...)
 	nb.byIDOnce.Do(func() { nb.byID = out })
 	nb.byIDDone.Store(true)
 }
