@@ -169,6 +169,8 @@ type Board struct {
 	// first call of OutlineRange and kept: a board never changes.
 	outlineOnce sync.Once
 	outline     []outlined
+	outlineDone atomic.Bool
+	heads       atomic.Int32 // calls that walked the head of the outline
 
 	// byID is the board's tasks in id order (ByID), carried over by Apply
 	// like ranked; byIDDone says it is there to carry.
@@ -408,24 +410,52 @@ func (b *Board) index(deps Deps) {
 // OutlineRange returns entries lo to hi (exclusive) of Outline over the
 // board's tasks; the whole outline has len(b.Tasks) entries. The order is
 // worked out once per board (O(n log n)) and kept, so a later call costs
-// only the entries it returns. OutlineRange is safe for concurrent use.
+// only the entries it returns. The first few calls for a short head of the
+// outline (a first page) walk only that far instead: a board lives until
+// the next change of the plan, often too short for the whole order to pay.
+// OutlineRange is safe for concurrent use.
 func (b *Board) OutlineRange(lo, hi int) []Entry {
-	b.outlineOnce.Do(b.order)
-	lo, hi = max(lo, 0), min(hi, len(b.outline))
+	lo, hi = max(lo, 0), min(hi, len(b.Tasks))
 	out := make([]Entry, max(hi-lo, 0)) // empty, not nil, as a slice of Outline's answer is
 	if lo >= hi {
 		return out
 	}
+	if !b.outlineDone.Load() && hi <= outlineHead && b.heads.Add(1) <= outlineHeads {
+		i := 0
+		b.walk(hi, func(o outlined) {
+			if i >= lo {
+				out[i-lo] = Entry{Task: *o.t, Depth: o.depth}
+			}
+			i++
+		})
+		return out
+	}
+	b.outlineOnce.Do(b.order)
+	b.outlineDone.Store(true)
 	for i, o := range b.outline[lo:hi] {
 		out[i] = Entry{Task: *o.t, Depth: o.depth}
 	}
 	return out
 }
 
-// order fills b.outline as Outline orders the tasks: depth-first from the
+// OutlineRange walks the head of the outline, up to outlineHead entries,
+// for the first outlineHeads calls on a board; then it orders the whole.
+const (
+	outlineHead  = 100
+	outlineHeads = 4
+)
+
+// order fills b.outline as Outline orders the tasks.
+func (b *Board) order() {
+	out := make([]outlined, 0, len(b.Tasks))
+	b.walk(len(b.Tasks), func(o outlined) { out = append(out, o) })
+	b.outline = out
+}
+
+// walk visits the first n entries of the outline: depth-first from the
 // roots (tasks whose parent is not on the board), siblings by position,
 // then id.
-func (b *Board) order() {
+func (b *Board) walk(n int, visit func(outlined)) {
 	byPlace := func(x, y *Task) int {
 		if c := cmp.Compare(x.Position, y.Position); c != 0 {
 			return c
@@ -439,14 +469,13 @@ func (b *Board) order() {
 		}
 	}
 	slices.SortFunc(roots, byPlace)
-	out := make([]outlined, 0, len(b.Tasks))
 	type frame struct {
 		kids  []*Task
 		depth int
 	}
 	// An explicit stack keeps deep trees from growing the goroutine stack.
 	stack := []frame{{roots, 0}}
-	for len(stack) > 0 {
+	for len(stack) > 0 && n > 0 {
 		top := &stack[len(stack)-1]
 		if len(top.kids) == 0 {
 			stack = stack[:len(stack)-1]
@@ -454,8 +483,9 @@ func (b *Board) order() {
 		}
 		t, depth := top.kids[0], top.depth
 		top.kids = top.kids[1:]
-		out = append(out, outlined{t, depth})
-		if ids := b.Children[t.ID]; len(ids) > 0 {
+		visit(outlined{t, depth})
+		n--
+		if ids := b.Children[t.ID]; len(ids) > 0 && n > 0 {
 			kids := make([]*Task, len(ids))
 			for i, id := range ids {
 				kids[i] = b.Tasks[id]
@@ -464,7 +494,6 @@ func (b *Board) order() {
 			stack = append(stack, frame{kids, depth + 1})
 		}
 	}
-	b.outline = out
 }
 
 // Waiting returns the unsatisfied dependencies that hold a task back: its
