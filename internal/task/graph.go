@@ -766,17 +766,43 @@ func (nb *Board) rerank(b *Board, c Changes) {
 		}
 	}
 	slices.SortFunc(back, compareKeys)
-	ranked := make([]rankKey, 0, len(b.ranked)+len(back))
-	for _, k := range b.ranked {
-		if moved[k.t.ID] {
+	// Where the moved tasks are in b's ranking: at their keys on b (keys
+	// are unique, the id breaking ties). The runs between them are copied
+	// whole, each new key put in by a binary search: a change costs a copy
+	// of the ranking, not a look at each of its entries.
+	var cuts []int
+	for id := range moved {
+		t := b.Tasks[id]
+		if t == nil {
 			continue
 		}
-		for len(back) > 0 && compareKeys(back[0], k) < 0 {
-			ranked = append(ranked, back[0])
-			back = back[1:]
+		if k, ok := b.candidate(t); ok {
+			i, found := slices.BinarySearchFunc(b.ranked, k, compareKeys)
+			if !found {
+				return // not b's ranking after all: nb ranks itself when asked
+			}
+			cuts = append(cuts, i)
 		}
-		ranked = append(ranked, k)
 	}
+	slices.Sort(cuts)
+	ranked := make([]rankKey, 0, len(b.ranked)-len(cuts)+len(back))
+	merge := func(run []rankKey) {
+		for len(run) > 0 && len(back) > 0 {
+			j, _ := slices.BinarySearchFunc(run, back[0], compareKeys)
+			ranked = append(ranked, run[:j]...)
+			if run = run[j:]; len(run) > 0 {
+				ranked = append(ranked, back[0])
+				back = back[1:]
+			}
+		}
+		ranked = append(ranked, run...)
+	}
+	from := 0
+	for _, i := range cuts {
+		merge(b.ranked[from:i])
+		from = i + 1
+	}
+	merge(b.ranked[from:])
 	ranked = append(ranked, back...)
 	nb.rankOnce.Do(func() { nb.ranked = ranked })
 	nb.rankDone.Store(true)
