@@ -462,13 +462,29 @@ func (b *Board) walk(n int, visit func(outlined)) {
 		}
 		return cmp.Compare(x.ID, y.ID)
 	}
+	// The roots in order; for a head of the outline only the first n of
+	// them can show, so only those are kept (a plan may have thousands).
+	_, zero := b.Tasks[0]
 	var roots []*Task
 	for _, t := range b.Tasks {
-		if _, ok := b.Tasks[t.ParentID]; !ok {
-			roots = append(roots, t)
+		if t.ParentID == 0 && !zero || b.Tasks[t.ParentID] == nil {
+			if n >= len(b.Tasks) {
+				roots = append(roots, t)
+				continue
+			}
+			if len(roots) == n && byPlace(t, roots[n-1]) >= 0 {
+				continue
+			}
+			i, _ := slices.BinarySearchFunc(roots, t, byPlace)
+			roots = slices.Insert(roots, i, t)
+			if len(roots) > n {
+				roots = roots[:n]
+			}
 		}
 	}
-	slices.SortFunc(roots, byPlace)
+	if n >= len(b.Tasks) {
+		slices.SortFunc(roots, byPlace)
+	}
 	type frame struct {
 		kids  []*Task
 		depth int

@@ -545,3 +545,33 @@ func TestByIDCarriedOddChanges(t *testing.T) {
 		t.Fatalf("task 4 is %s; the last change (blocked) should win", got)
 	}
 }
+
+// TestOutlineHead: the head of the outline walked on a new board (many
+// roots, positions that tie) is the head of Outline, whatever its length.
+func TestOutlineHead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := range 50 {
+		var ts []Task
+		for id := ID(1); id <= ID(1+rng.IntN(150)); id++ {
+			var parent ID
+			if rng.IntN(3) == 0 {
+				parent = ID(1 + rng.IntN(int(id)+5)) // may be missing: an orphan is a root
+			}
+			x := pt(id, parent, StatusPending, PriorityMedium, 0)
+			x.Position = rng.IntN(4)
+			ts = append(ts, x)
+		}
+		want := Outline(ts)
+		b := NewBoard(ts, Deps{})
+		for hi := 0; hi <= len(ts) && hi <= outlineHead; hi++ {
+			lo := rng.IntN(hi + 1)
+			nb := &Board{Tasks: b.Tasks, Deps: b.Deps, Children: b.Children, Dependents: b.Dependents}
+			if diff := cmp.Diff(want[lo:hi], nb.OutlineRange(lo, hi)); diff != "" {
+				t.Fatalf("round %d: OutlineRange(%d, %d) differs from Outline (-want +got):\n%s", round, lo, hi, diff)
+			}
+			if nb.outlineDone.Load() {
+				t.Fatalf("round %d: OutlineRange(%d, %d) ordered the whole board; it should walk the head", round, lo, hi)
+			}
+		}
+	}
+}
