@@ -45,7 +45,7 @@ func queryBoard(b *task.Board, q store.Query) ([]task.Task, int) {
 				return
 			}
 			if total >= off && (q.Limit <= 0 || total < off+q.Limit) {
-				page = append(page, b.Tasks[l.ID])
+				page = append(page, b.Tasks.Get(l.ID))
 			}
 			total++
 		}
@@ -63,7 +63,7 @@ func queryBoard(b *task.Board, q store.Query) ([]task.Task, int) {
 	var match []*task.Task
 	for _, l := range all {
 		if keep(l) {
-			match = append(match, b.Tasks[l.ID])
+			match = append(match, b.Tasks.Get(l.ID))
 		}
 	}
 	var key func(t *task.Task) int64

@@ -26,7 +26,7 @@ func BenchmarkApply(b *testing.B) {
 	next := ID(4001)
 	b.ReportAllocs()
 	for b.Loop() {
-		x := *board.Tasks[next-3000]
+		x := *board.Tasks.Get(next - 3000)
 		x.Status = StatusInProgress
 		c := Changes{Tasks: []Task{x, pt(next, 7, StatusPending, PriorityHigh, 0)}}
 		next++

@@ -151,7 +151,7 @@ func (s Status) Satisfied() bool { return s == StatusDone || s == StatusCancelle
 // Board is the plan's view of the visible tasks: the tree and the
 // dependency graph, indexed for the rules below. Build it with NewBoard.
 type Board struct {
-	Tasks      map[ID]*Task
+	Tasks      TaskMap
 	Deps       Deps
 	Children   map[ID][]ID // in no particular order
 	Dependents map[ID][]ID
@@ -188,11 +188,12 @@ type outlined struct {
 // NewBoard indexes tasks and their dependencies. Dependencies on tasks that
 // are not in tasks are dropped.
 func NewBoard(tasks []Task, deps Deps) *Board {
-	b := &Board{Tasks: make(map[ID]*Task, len(tasks))}
+	m := make(map[ID]*Task, len(tasks))
 	for i := range tasks {
 		t := &tasks[i]
-		b.Tasks[t.ID] = t
+		m[t.ID] = t
 	}
+	b := &Board{Tasks: NewTaskMap(m)}
 	b.index(deps)
 	return b
 }
@@ -212,7 +213,8 @@ type Changes struct {
 // nothing, otherwise a new board equal to NewBoard over b's tasks and
 // dependencies with c applied. b is not modified, so readers still holding
 // it are unaffected; the new board shares b's unchanged tasks and index
-// entries (cloning the maps costs far less than indexing anew). A nil b or
+// entries (see TaskMap; cloning the index maps costs far less than indexing
+// anew). A nil b or
 // a full c builds the board from c alone.
 func (b *Board) Apply(c Changes) *Board {
 	if b == nil || c.Full {
@@ -224,7 +226,8 @@ func (b *Board) Apply(c Changes) *Board {
 	// Each index map is cloned on its first change: most changes (a status,
 	// a new step without dependencies) leave some or all of them as b has
 	// them, and the clones were most of what refreshing the board cost.
-	nb := &Board{Tasks: maps.Clone(b.Tasks), Deps: b.Deps, Children: b.Children, Dependents: b.Dependents}
+	nb := &Board{Deps: b.Deps, Children: b.Children, Dependents: b.Dependents}
+	tasks := b.Tasks.edit(len(c.Tasks) + len(c.Removed))
 	var ownDeps, ownChildren, ownDependents bool
 	deps := func() Deps {
 		if !ownDeps {
@@ -248,15 +251,15 @@ func (b *Board) Apply(c Changes) *Board {
 	// Take out every changed or removed task as b indexed it, unless its
 	// entries stay.
 	out := func(id ID) {
-		old := b.Tasks[id]
+		old := b.Tasks.Get(id)
 		if old == nil {
 			return
 		}
-		delete(nb.Tasks, id)
+		tasks.del(id)
 		if kept[id] {
 			return
 		}
-		if _, ok := b.Tasks[old.ParentID]; ok {
+		if b.Tasks.Has(old.ParentID) {
 			m := children()
 			m[old.ParentID] = without(m[old.ParentID], id)
 		}
@@ -276,7 +279,7 @@ func (b *Board) Apply(c Changes) *Board {
 	}
 	// A removed task is nobody's parent or dependency any more.
 	for _, id := range c.Removed {
-		if b.Tasks[id] == nil {
+		if !b.Tasks.Has(id) {
 			continue
 		}
 		if _, ok := nb.Children[id]; ok {
@@ -295,20 +298,20 @@ func (b *Board) Apply(c Changes) *Board {
 	// Put the changed tasks in, then index them: a parent or dependency may
 	// be among them.
 	for i := range c.Tasks {
-		t := &c.Tasks[i]
-		nb.Tasks[t.ID] = t
+		tasks.set(&c.Tasks[i])
 	}
+	nb.Tasks = tasks.done()
 	for i := range c.Tasks {
 		t := &c.Tasks[i]
 		if kept[t.ID] {
 			continue
 		}
-		if _, ok := nb.Tasks[t.ParentID]; ok {
+		if nb.Tasks.Has(t.ParentID) {
 			m := children()
 			m[t.ParentID] = with(m[t.ParentID], t.ID)
 		}
 		for _, d := range c.Deps[t.ID] {
-			if _, ok := nb.Tasks[d]; ok {
+			if nb.Tasks.Has(d) {
 				m := deps()
 				m[t.ID] = append(m[t.ID], d) // a new slice: its old entry was deleted
 				n := dependents()
@@ -334,13 +337,13 @@ func (b *Board) keptIndex(c Changes) map[ID]bool {
 	for _, id := range c.Removed {
 		removed[id] = true
 	}
-	onNew := func(id ID) bool { return changed[id] || b.Tasks[id] != nil && !removed[id] }
+	onNew := func(id ID) bool { return changed[id] || b.Tasks.Has(id) && !removed[id] }
 	kept := make(map[ID]bool, len(c.Tasks))
 next:
 	for i := range c.Tasks {
 		t := &c.Tasks[i]
-		old := b.Tasks[t.ID]
-		if old == nil || old.ParentID != t.ParentID || (b.Tasks[t.ParentID] != nil) != onNew(t.ParentID) {
+		old := b.Tasks.Get(t.ID)
+		if old == nil || old.ParentID != t.ParentID || b.Tasks.Has(t.ParentID) != onNew(t.ParentID) {
 			continue
 		}
 		n := 0
@@ -389,17 +392,17 @@ func with(ids []ID, id ID) []ID {
 // index fills Children, Deps and Dependents from b.Tasks and deps.
 func (b *Board) index(deps Deps) {
 	b.Deps, b.Children, b.Dependents = make(Deps, len(deps)), map[ID][]ID{}, map[ID][]ID{}
-	for _, t := range b.Tasks {
-		if _, ok := b.Tasks[t.ParentID]; ok {
+	for _, t := range b.Tasks.All() {
+		if b.Tasks.Has(t.ParentID) {
 			b.Children[t.ParentID] = append(b.Children[t.ParentID], t.ID)
 		}
 	}
 	for id, ds := range deps {
-		if _, ok := b.Tasks[id]; !ok {
+		if !b.Tasks.Has(id) {
 			continue
 		}
 		for _, d := range ds {
-			if _, ok := b.Tasks[d]; ok {
+			if b.Tasks.Has(d) {
 				b.Deps[id] = append(b.Deps[id], d)
 				b.Dependents[d] = append(b.Dependents[d], id)
 			}
@@ -408,14 +411,14 @@ func (b *Board) index(deps Deps) {
 }
 
 // OutlineRange returns entries lo to hi (exclusive) of Outline over the
-// board's tasks; the whole outline has len(b.Tasks) entries. The order is
+// board's tasks; the whole outline has b.Tasks.Len() entries. The order is
 // worked out once per board (O(n log n)) and kept, so a later call costs
 // only the entries it returns. The first few calls for a short head of the
 // outline (a first page) walk only that far instead: a board lives until
 // the next change of the plan, often too short for the whole order to pay.
 // OutlineRange is safe for concurrent use.
 func (b *Board) OutlineRange(lo, hi int) []Entry {
-	lo, hi = max(lo, 0), min(hi, len(b.Tasks))
+	lo, hi = max(lo, 0), min(hi, b.Tasks.Len())
 	out := make([]Entry, max(hi-lo, 0)) // empty, not nil, as a slice of Outline's answer is
 	if lo >= hi {
 		return out
@@ -447,8 +450,8 @@ const (
 
 // order fills b.outline as Outline orders the tasks.
 func (b *Board) order() {
-	out := make([]outlined, 0, len(b.Tasks))
-	b.walk(len(b.Tasks), func(o outlined) { out = append(out, o) })
+	out := make([]outlined, 0, b.Tasks.Len())
+	b.walk(b.Tasks.Len(), func(o outlined) { out = append(out, o) })
 	b.outline = out
 }
 
@@ -464,11 +467,11 @@ func (b *Board) walk(n int, visit func(outlined)) {
 	}
 	// The roots in order; for a head of the outline only the first n of
 	// them can show, so only those are kept (a plan may have thousands).
-	_, zero := b.Tasks[0]
+	zero := b.Tasks.Has(0)
 	var roots []*Task
-	for _, t := range b.Tasks {
-		if t.ParentID == 0 && !zero || b.Tasks[t.ParentID] == nil {
-			if n >= len(b.Tasks) {
+	for _, t := range b.Tasks.All() {
+		if t.ParentID == 0 && !zero || !b.Tasks.Has(t.ParentID) {
+			if n >= b.Tasks.Len() {
 				roots = append(roots, t)
 				continue
 			}
@@ -482,7 +485,7 @@ func (b *Board) walk(n int, visit func(outlined)) {
 			}
 		}
 	}
-	if n >= len(b.Tasks) {
+	if n >= b.Tasks.Len() {
 		slices.SortFunc(roots, byPlace)
 	}
 	type frame struct {
@@ -504,7 +507,7 @@ func (b *Board) walk(n int, visit func(outlined)) {
 		if ids := b.Children[t.ID]; len(ids) > 0 && n > 0 {
 			kids := make([]*Task, len(ids))
 			for i, id := range ids {
-				kids[i] = b.Tasks[id]
+				kids[i] = b.Tasks.Get(id)
 			}
 			slices.SortFunc(kids, byPlace)
 			stack = append(stack, frame{kids, depth + 1})
@@ -517,9 +520,9 @@ func (b *Board) walk(n int, visit func(outlined)) {
 // parent may.
 func (b *Board) Waiting(id ID) []ID {
 	var out []ID
-	for t := b.Tasks[id]; t != nil; t = b.Tasks[t.ParentID] {
+	for t := b.Tasks.Get(id); t != nil; t = b.Tasks.Get(t.ParentID) {
 		for _, d := range b.Deps[t.ID] {
-			if !b.Tasks[d].Status.Satisfied() {
+			if !b.Tasks.Get(d).Status.Satisfied() {
 				out = append(out, d)
 			}
 		}
@@ -533,7 +536,7 @@ func (b *Board) Waiting(id ID) []ID {
 // Blocked reports whether a task cannot be worked on now: its status is
 // blocked, or a dependency (its own or an ancestor's) is not yet satisfied.
 func (b *Board) Blocked(id ID) bool {
-	t := b.Tasks[id]
+	t := b.Tasks.Get(id)
 	return t == nil || t.Status == StatusBlocked || b.waiting(t)
 }
 
@@ -541,15 +544,15 @@ func (b *Board) Blocked(id ID) bool {
 // progress (not deferred, blocked or closed) and nothing it waits on (see
 // Waiting) is open. Focus moves on completion only to ready tasks.
 func (b *Board) Ready(id ID) bool {
-	t := b.Tasks[id]
+	t := b.Tasks.Get(id)
 	return t != nil && (t.Status == StatusPending || t.Status == StatusInProgress) && !b.waiting(t)
 }
 
 // waiting reports whether Waiting(t.ID) is not empty, without building it.
 func (b *Board) waiting(t *Task) bool {
-	for ; t != nil; t = b.Tasks[t.ParentID] {
+	for ; t != nil; t = b.Tasks.Get(t.ParentID) {
 		for _, d := range b.Deps[t.ID] {
-			if !b.Tasks[d].Status.Satisfied() {
+			if !b.Tasks.Get(d).Status.Satisfied() {
 				return true
 			}
 		}
@@ -562,7 +565,7 @@ func (b *Board) waiting(t *Task) bool {
 
 func (b *Board) hasOpenChildren(id ID) bool {
 	for _, c := range b.Children[id] {
-		if b.Tasks[c].Status.Open() {
+		if b.Tasks.Get(c).Status.Open() {
 			return true
 		}
 	}
@@ -571,7 +574,7 @@ func (b *Board) hasOpenChildren(id ID) bool {
 
 // inProgressAncestor reports whether an ancestor of id is in progress.
 func (b *Board) inProgressAncestor(id ID) bool {
-	for t := b.Tasks[b.Tasks[id].ParentID]; t != nil; t = b.Tasks[t.ParentID] {
+	for t := b.Tasks.Get(b.Tasks.Get(id).ParentID); t != nil; t = b.Tasks.Get(t.ParentID) {
 		if t.Status == StatusInProgress {
 			return true
 		}
@@ -587,7 +590,7 @@ func (b *Board) inProgressAncestor(id ID) bool {
 func (b *Board) Unblocks(id ID) []ID {
 	var out []ID
 	for _, d := range b.Dependents[id] {
-		t := b.Tasks[d]
+		t := b.Tasks.Get(d)
 		if !t.Status.Open() {
 			continue
 		}
@@ -708,8 +711,8 @@ func (b *Board) candidate(t *Task) (rankKey, bool) {
 
 // rank fills b.ranked: the candidates of every filter, in order.
 func (b *Board) rank() {
-	keys := make([]rankKey, 0, len(b.Tasks))
-	for _, t := range b.Tasks {
+	keys := make([]rankKey, 0, b.Tasks.Len())
+	for _, t := range b.Tasks.All() {
 		if k, ok := b.candidate(t); ok {
 			keys = append(keys, k)
 		}
@@ -739,7 +742,7 @@ func (nb *Board) rerank(b *Board, c Changes) {
 		moved[id] = true
 		roots = append(roots, id)
 		for _, x := range []*Board{b, nb} {
-			if t := x.Tasks[id]; t != nil {
+			if t := x.Tasks.Get(id); t != nil {
 				moved[t.ParentID] = true
 			}
 			for _, d := range x.Dependents[id] {
@@ -754,7 +757,7 @@ func (nb *Board) rerank(b *Board, c Changes) {
 	for _, id := range c.Removed {
 		seed(id)
 	}
-	limit := len(nb.Tasks)/4 + 64
+	limit := nb.Tasks.Len()/4 + 64
 	seen := map[ID]bool{}
 	for len(roots) > 0 {
 		id := roots[len(roots)-1]
@@ -775,7 +778,7 @@ func (nb *Board) rerank(b *Board, c Changes) {
 	}
 	var back []rankKey
 	for id := range moved {
-		if t := nb.Tasks[id]; t != nil {
+		if t := nb.Tasks.Get(id); t != nil {
 			if k, ok := nb.candidate(t); ok {
 				back = append(back, k)
 			}
@@ -788,7 +791,7 @@ func (nb *Board) rerank(b *Board, c Changes) {
 	// of the ranking, not a look at each of its entries.
 	var cuts []int
 	for id := range moved {
-		t := b.Tasks[id]
+		t := b.Tasks.Get(id)
 		if t == nil {
 			continue
 		}

@@ -172,7 +172,7 @@ func nextByScan(b *Board, f NextFilter) ID {
 		return a.t.ID < b.t.ID
 	}
 	var best *key
-	for _, t := range b.Tasks {
+	for _, t := range b.Tasks.All() {
 		if !t.Status.Open() || !slices.Contains(statuses, t.Status) ||
 			(len(f.Priorities) > 0 && !slices.Contains(f.Priorities, t.Priority)) ||
 			t.Status == StatusBlocked || len(b.Waiting(t.ID)) > 0 || b.hasOpenChildren(t.ID) {
@@ -231,7 +231,7 @@ func TestNextMatchesScan(t *testing.T) {
 			if want := nextByScan(b, f); got != want {
 				t.Fatalf("round %d, filter %+v: Next = %v, the scan says %v", round, f, got, want)
 			}
-			for _, x := range b.Tasks {
+			for _, x := range b.Tasks.All() {
 				if b.Blocked(x.ID) != (x.Status == StatusBlocked || len(b.Waiting(x.ID)) > 0) {
 					t.Fatalf("round %d: Blocked(%v) disagrees with Waiting", round, x.ID)
 				}
@@ -260,7 +260,7 @@ func TestNextConcurrent(t *testing.T) {
 // so that two boards of the same plan compare equal.
 func normal(b *Board) map[string]any {
 	tasks := map[ID]Task{}
-	for id, t := range b.Tasks {
+	for id, t := range b.Tasks.All() {
 		tasks[id] = *t
 	}
 	idx := func(m map[ID][]ID) map[ID][]ID {
@@ -272,7 +272,7 @@ func normal(b *Board) map[string]any {
 		}
 		return out
 	}
-	return map[string]any{"tasks": tasks, "deps": idx(b.Deps), "children": idx(b.Children), "dependents": idx(b.Dependents)}
+	return map[string]any{"tasks": tasks, "len": b.Tasks.Len(), "deps": idx(b.Deps), "children": idx(b.Children), "dependents": idx(b.Dependents)}
 }
 
 // TestApplyMatchesNewBoard: a board brought up to date by Apply, change
@@ -379,11 +379,11 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 			// whole order: both are checked.
 			want := Outline(slices.Collect(maps.Values(plan)))
 			for range outlineHeads + 1 {
-				if diff := cmp.Diff(want, b.OutlineRange(-1, len(b.Tasks)+1)); diff != "" {
+				if diff := cmp.Diff(want, b.OutlineRange(-1, b.Tasks.Len()+1)); diff != "" {
 					t.Fatalf("round %d step %d: OutlineRange differs from Outline (-want +got):\n%s", round, step, diff)
 				}
 			}
-			if !b.outlineDone.Load() && len(b.Tasks) > 0 {
+			if !b.outlineDone.Load() && b.Tasks.Len() > 0 {
 				t.Fatalf("round %d step %d: OutlineRange never ordered the whole board", round, step)
 			}
 			if lo := rng.IntN(len(want) + 2); lo < len(want) {
@@ -413,7 +413,7 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 func listedTasks(b *Board) []Task {
 	out := []Task{}
 	for _, l := range b.ByID() {
-		t := b.Tasks[l.ID]
+		t := b.Tasks.Get(l.ID)
 		if t == nil {
 			panic(fmt.Sprintf("task %v is listed but not on the board", l.ID))
 		}
@@ -541,7 +541,7 @@ func TestByIDCarriedOddChanges(t *testing.T) {
 	if want := []ID{1, 2, 4, 5, 6, 10}; !slices.Equal(ids, want) {
 		t.Fatalf("ByID ids %v; want %v", ids, want)
 	}
-	if got := carried.Tasks[4].Status; got != StatusBlocked {
+	if got := carried.Tasks.Get(4).Status; got != StatusBlocked {
 		t.Fatalf("task 4 is %s; the last change (blocked) should win", got)
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 // Listed is a task in a board's id order (ByID), with its status and
 // priority as small numbers, so a scan of the plan filters on them without
-// reading each task (b.Tasks[l.ID] is the task). It holds no pointer: the
+// reading each task (b.Tasks.Get(l.ID) is the task). It holds no pointer: the
 // list is copied on each change and never scanned by the collector.
 type Listed struct {
 	ID       ID
@@ -65,8 +65,8 @@ func (b *Board) ByID() []Listed {
 		if b.byID != nil {
 			return // carried over by Apply
 		}
-		out := make([]Listed, 0, len(b.Tasks))
-		for _, t := range b.Tasks {
+		out := make([]Listed, 0, b.Tasks.Len())
+		for _, t := range b.Tasks.All() {
 			out = append(out, listed(t))
 		}
 		slices.SortFunc(out, func(x, y Listed) int { return cmp.Compare(x.ID, y.ID) })
