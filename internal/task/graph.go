@@ -466,15 +466,24 @@ func (b *Board) walk(n int, visit func(outlined)) {
 		return cmp.Compare(x.ID, y.ID)
 	}
 	// The roots in order; for a head of the outline only the first n of
-	// them can show, so only those are kept (a plan may have thousands).
+	// them can show, so only those are kept (a plan may have thousands),
+	// found in the id order's parents without reading every task.
 	zero := b.Tasks.Has(0)
+	root := func(parent ID) bool { return parent == 0 && !zero || !b.Tasks.Has(parent) }
 	var roots []*Task
-	for _, t := range b.Tasks.All() {
-		if t.ParentID == 0 && !zero || !b.Tasks.Has(t.ParentID) {
-			if n >= b.Tasks.Len() {
+	if n >= b.Tasks.Len() {
+		for _, t := range b.Tasks.All() {
+			if root(t.ParentID) {
 				roots = append(roots, t)
+			}
+		}
+		slices.SortFunc(roots, byPlace)
+	} else {
+		for _, l := range b.ByID() {
+			if !root(l.Parent) {
 				continue
 			}
+			t := b.Tasks.Get(l.ID)
 			if len(roots) == n && byPlace(t, roots[n-1]) >= 0 {
 				continue
 			}
@@ -484,9 +493,6 @@ func (b *Board) walk(n int, visit func(outlined)) {
 				roots = roots[:n]
 			}
 		}
-	}
-	if n >= b.Tasks.Len() {
-		slices.SortFunc(roots, byPlace)
 	}
 	type frame struct {
 		kids  []*Task

@@ -417,8 +417,8 @@ func listedTasks(b *Board) []Task {
 		if t == nil {
 			panic(fmt.Sprintf("task %v is listed but not on the board", l.ID))
 		}
-		if l.Status != StatusCode(t.Status) || l.Priority != PriorityCode(t.Priority) {
-			panic(fmt.Sprintf("task %v: codes %d, %d for %q, %q", l.ID, l.Status, l.Priority, t.Status, t.Priority))
+		if l.Status != StatusCode(t.Status) || l.Priority != PriorityCode(t.Priority) || l.Parent != t.ParentID {
+			panic(fmt.Sprintf("task %v: parent %v, codes %d, %d for %v, %q, %q", l.ID, l.Parent, l.Status, l.Priority, t.ParentID, t.Status, t.Priority))
 		}
 		out = append(out, *t)
 	}

@@ -5,12 +5,14 @@ import (
 	"slices"
 )
 
-// Listed is a task in a board's id order (ByID), with its status and
-// priority as small numbers, so a scan of the plan filters on them without
-// reading each task (b.Tasks.Get(l.ID) is the task). It holds no pointer: the
-// list is copied on each change and never scanned by the collector.
+// Listed is a task in a board's id order (ByID), with its parent, and its
+// status and priority as small numbers, so a scan of the plan filters on
+// them without reading each task (b.Tasks.Get(l.ID) is the task). It holds
+// no pointer: the list is copied on each change and never scanned by the
+// collector.
 type Listed struct {
 	ID       ID
+	Parent   ID    // the task's ParentID
 	Status   uint8 // index in Statuses; len(Statuses) if unknown
 	Priority uint8 // index in PrioritiesLowFirst; len(PrioritiesLowFirst) if unknown
 }
@@ -52,7 +54,7 @@ func PriorityCode(p Priority) uint8 {
 }
 
 func listed(t *Task) Listed {
-	return Listed{ID: t.ID, Status: StatusCode(t.Status), Priority: PriorityCode(t.Priority)}
+	return Listed{ID: t.ID, Parent: t.ParentID, Status: StatusCode(t.Status), Priority: PriorityCode(t.Priority)}
 }
 
 // ByID returns the board's tasks in id order, to be read and not changed.
