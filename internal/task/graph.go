@@ -165,12 +165,13 @@ type Board struct {
 	ranked   []rankKey
 	rankDone atomic.Bool
 
-	// outline is the board's tasks in Outline's order, worked out on the
-	// first call of OutlineRange and kept: a board never changes.
+	// outline is the board's tasks in Outline's order, worked out by
+	// OutlineRange once its first calls have walked only the head (heads
+	// counts them), and kept: a board never changes.
 	outlineOnce sync.Once
 	outline     []outlined
 	outlineDone atomic.Bool
-	heads       atomic.Int32 // calls that walked the head of the outline
+	heads       atomic.Int32
 
 	// byID is the board's tasks in id order (ByID), carried over by Apply
 	// like ranked; byIDDone says it is there to carry.
@@ -212,10 +213,9 @@ type Changes struct {
 // Apply returns the board that b becomes with c: b itself when c changes
 // nothing, otherwise a new board equal to NewBoard over b's tasks and
 // dependencies with c applied. b is not modified, so readers still holding
-// it are unaffected; the new board shares b's unchanged tasks and index
-// entries (see TaskMap; cloning the index maps costs far less than indexing
-// anew). A nil b or
-// a full c builds the board from c alone.
+// it are unaffected; the new board shares b's unchanged tasks (see
+// TaskMap) and index entries (cloning the index maps costs far less than
+// indexing anew). A nil b or a full c builds the board from c alone.
 func (b *Board) Apply(c Changes) *Board {
 	if b == nil || c.Full {
 		return NewBoard(c.Tasks, c.Deps)

@@ -63,10 +63,7 @@ func listed(t *Task) Listed {
 // listed again and again after small changes is not sorted each time.
 // ByID is safe for concurrent use.
 func (b *Board) ByID() []Listed {
-	b.byIDOnce.Do(func() {
-		if b.byID != nil {
-			return // carried over by Apply
-		}
+	b.byIDOnce.Do(func() { // unless Apply did (relist)
 		out := make([]Listed, 0, b.Tasks.Len())
 		for _, t := range b.Tasks.All() {
 			out = append(out, listed(t))
