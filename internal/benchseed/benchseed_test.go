@@ -85,19 +85,19 @@ func TestSeedPlan(t *testing.T) {
 	for id, ds := range b.Deps {
 		for _, d := range ds {
 			n++
-			if d >= id || d == b.Tasks[id].ParentID {
+			if d >= id || d == b.Tasks.Get(id).ParentID {
 				t.Fatalf("task %v depends on %v: not an earlier task that is not its parent", id, d)
 			}
 		}
 	}
-	if n != res.Deps || len(b.Tasks) != res.Tasks {
-		t.Fatalf("store holds %d tasks and %d dependencies, want %d and %d", len(b.Tasks), n, res.Tasks, res.Deps)
+	if n != res.Deps || b.Tasks.Len() != res.Tasks {
+		t.Fatalf("store holds %d tasks and %d dependencies, want %d and %d", b.Tasks.Len(), n, res.Tasks, res.Deps)
 	}
-	for id, t0 := range b.Tasks {
-		if t0.ParentID != 0 && b.Tasks[t0.ParentID].ParentID != 0 {
+	for id, t0 := range b.Tasks.All() {
+		if t0.ParentID != 0 && b.Tasks.Get(t0.ParentID).ParentID != 0 {
 			t.Fatalf("task %v is deeper than a subtask", id)
 		}
-		if t0.ParentID != 0 && !b.Tasks[t0.ParentID].Status.Open() && t0.Status.Open() {
+		if t0.ParentID != 0 && !b.Tasks.Get(t0.ParentID).Status.Open() && t0.Status.Open() {
 			t.Fatalf("open task %v under closed %v", id, t0.ParentID)
 		}
 	}

@@ -265,6 +265,42 @@ func TestPeekRequest(t *testing.T) {
 	}
 }
 
+// TestPeekRequestMatchesEncodingJSON: on valid JSON, peekRequest (which
+// decodes with segmentio's Parse) reads the id and method encoding/json
+// reads: field names in any case, the last of repeated keys, escapes.
+func TestPeekRequestMatchesEncodingJSON(t *testing.T) {
+	std := func(body []byte) (json.RawMessage, bool) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method json.RawMessage `json:"method"`
+		}
+		if json.Unmarshal(body, &m) != nil {
+			return nil, false
+		}
+		var method string
+		init := len(m.Method) > 0 && m.Method[0] == '"' && json.Unmarshal(m.Method, &method) == nil && method == "initialize"
+		if len(m.ID) == 0 || string(m.ID) == "null" || m.ID[0] != '"' && (m.ID[0] < '0' || m.ID[0] > '9') && m.ID[0] != '-' {
+			return nil, init
+		}
+		return m.ID, init
+	}
+	for _, body := range []string{
+		`{"ID":5,"METHOD":"initialize"}`, `{"Id":"x","mEthod":"initialize","id":6}`, `{"id":5,"id":7}`,
+		`{"id":"a\u00e9\"","method":"initi\u0061lize"}`, `{"id":-1e400,"method":"ping"}`, `{"id":[1],"method":3}`,
+		`{"id":1,"method":"initialize","params":{"a":[1,{"b":null}],"c":"\ud83d\ude00"}}`, `{"method":null,"id":"z"}`,
+		` {"id":2} `, `[]`, `"initialize"`, `{"id":{"x":1},"method":"initialize"}`, `{"id":"\u0000"}`,
+	} {
+		if !json.Valid([]byte(body)) {
+			t.Fatalf("%s is not valid JSON; fix the case", body)
+		}
+		id, init := peekRequest([]byte(body))
+		wid, winit := std([]byte(body))
+		if string(id) != string(wid) || init != winit {
+			t.Errorf("peekRequest(%s) = %s, %v; encoding/json reads %s, %v", body, id, init, wid, winit)
+		}
+	}
+}
+
 func TestInflight(t *testing.T) {
 	var f inflight
 	if !f.add() || !f.add() {

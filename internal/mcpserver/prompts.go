@@ -205,7 +205,7 @@ func completeTaskID(ctx context.Context, s *server, arg, prefix string) (mcp.Com
 	}
 	prefix = strings.TrimPrefix(strings.TrimSpace(prefix), "#")
 	var open, closed []task.ID
-	for id, t := range b.Tasks {
+	for id, t := range b.Tasks.All() {
 		if strings.HasPrefix(id.String(), prefix) {
 			if t.Status.Open() {
 				open = append(open, id)

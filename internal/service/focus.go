@@ -98,8 +98,8 @@ func (f *Focus) zen(ctx context.Context) (Zen, error) {
 }
 
 func zenOfBoard(b *task.Board) Zen {
-	z := Zen{Total: len(b.Tasks)}
-	for _, t := range b.Tasks {
+	z := Zen{Total: b.Tasks.Len()}
+	for _, t := range b.Tasks.All() {
 		if t.Status.Open() {
 			z.Open++
 		}
@@ -290,8 +290,8 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 		if board != nil {
 			// The cached board's outline: the same lines as Outline over
 			// every task, without reading them.
-			lo, hi, next := page.window(len(board.Tasks))
-			p.Outline, p.Total, p.NextOffset = board.OutlineRange(lo, hi), len(board.Tasks), next
+			lo, hi, next := page.window(board.Tasks.Len())
+			p.Outline, p.Total, p.NextOffset = board.OutlineRange(lo, hi), board.Tasks.Len(), next
 		} else {
 			all, err := tx.Tasks(ctx)
 			if err != nil {

@@ -162,7 +162,7 @@ func (b *Brain) candidates(ctx context.Context, req OptimizeRequest, words []str
 		return nil, err
 	}
 	var ts []task.Task
-	for _, t := range board.Tasks {
+	for _, t := range board.Tasks.All() {
 		if t.Status.Open() && overlap(words, t.Title) > 0 {
 			ts = append(ts, *t)
 		}

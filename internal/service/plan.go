@@ -163,7 +163,7 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 				return err
 			}
 		}
-		if b != nil && b.Tasks[t.ID] != nil {
+		if b != nil && b.Tasks.Get(t.ID) != nil {
 			d, err = detailOnBoard(ctx, tx, b, t, p.now())
 		} else {
 			d, err = detail(ctx, tx, t, p.now())
@@ -189,7 +189,7 @@ func detailOnBoard(ctx context.Context, tx store.Tx, b *task.Board, t task.Task,
 	tasks := func(ids []task.ID) []task.Task {
 		out := make([]task.Task, len(ids))
 		for i, id := range ids {
-			out[i] = *b.Tasks[id] // a board's tasks carry no body
+			out[i] = *b.Tasks.Get(id) // a board's tasks carry no body
 		}
 		return out
 	}
@@ -1057,7 +1057,7 @@ func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 	t, skipped, ok := b.NextExcept(f, skip)
 	if !ok {
 		open, blocked := 0, 0
-		for _, x := range b.Tasks {
+		for _, x := range b.Tasks.All() {
 			if x.Status.Open() {
 				open++
 				if b.Blocked(x.ID) {
@@ -1082,12 +1082,12 @@ func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 	} else {
 		why = append(why, "no dependencies")
 	}
-	if parent := b.Tasks[t.ParentID]; parent != nil && t.ParentID != 0 {
+	if parent := b.Tasks.Get(t.ParentID); parent != nil && t.ParentID != 0 {
 		why = append(why, fmt.Sprintf("a subtask of %s [%s]", parent.Status, parent.ID))
 	}
 	r.Rationale = fmt.Sprintf("Recommended [%s] %q: %s", t.ID, t.Title, strings.Join(why, ", "))
 	for _, id := range b.Unblocks(t.ID) {
-		r.Unblocks = append(r.Unblocks, *b.Tasks[id])
+		r.Unblocks = append(r.Unblocks, *b.Tasks.Get(id))
 	}
 	switch n := len(r.Unblocks); {
 	case n == 0:
@@ -1132,8 +1132,8 @@ func (p *Plan) Stats(ctx context.Context) (Stats, error) {
 		return Stats{}, fmt.Errorf("task stats: %w", err)
 	}
 	s := Stats{ByStatus: c.ByStatus, ByPriority: c.ByPriority, AvgCompletionDays: c.AvgCompletionDays}
-	ids := make([]task.ID, 0, len(b.Tasks))
-	for id, t := range b.Tasks {
+	ids := make([]task.ID, 0, b.Tasks.Len())
+	for id, t := range b.Tasks.All() {
 		ids = append(ids, id)
 		if t.Status.Open() && b.Blocked(id) {
 			s.BlockedCount++

@@ -24,8 +24,8 @@ import (
 // boardView renders a board for comparison: every task without its
 // pointer, and each task's dependencies sorted.
 func boardView(b *task.Board) map[task.ID]string {
-	out := make(map[task.ID]string, len(b.Tasks))
-	for id, t := range b.Tasks {
+	out := make(map[task.ID]string, b.Tasks.Len())
+	for id, t := range b.Tasks.All() {
 		ds := slices.Sorted(slices.Values(b.Deps[id]))
 		out[id] = fmt.Sprintf("%+v deps=%v blocked=%v", *t, ds, b.Blocked(id))
 	}
@@ -121,7 +121,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 		return b
 	}
 	status := func(b *task.Board, id task.ID) task.Status {
-		if x := b.Tasks[id]; x != nil {
+		if x := b.Tasks.Get(id); x != nil {
 			return x.Status
 		}
 		return "absent"
@@ -268,7 +268,7 @@ func TestBoardRefreshesShared(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Go(func() {
-			if b, err := plan.Board(ctx); err != nil || len(b.Tasks) != 1 {
+			if b, err := plan.Board(ctx); err != nil || b.Tasks.Len() != 1 {
 				t.Errorf("board: %v, %v", b, err)
 			}
 		})

@@ -20,14 +20,53 @@ func onBoard(q store.Query) bool {
 // answers): the page of b's tasks that q selects, in q's order, and how
 // many q selects in all.
 func queryBoard(b *task.Board, q store.Query) ([]task.Task, int) {
+	// The filter is on the codes ByID carries, not on the tasks: a scan of
+	// the plan then reads one small array, not every task.
+	var statuses, priorities uint64
+	for _, s := range q.Statuses {
+		statuses |= 1 << task.StatusCode(s)
+	}
+	for _, p := range q.Priorities {
+		priorities |= 1 << task.PriorityCode(p)
+	}
+	keep := func(l task.Listed) bool {
+		return (len(q.Statuses) == 0 || statuses&(1<<l.Status) != 0) &&
+			(len(q.Priorities) == 0 || priorities&(1<<l.Priority) != 0)
+	}
+	all := b.ByID()
+	off := max(q.Offset, 0)
+	if q.Sort == "" || q.Sort == store.SortID {
+		// The list is in the order asked for (or its reverse): the page is
+		// the matches from off on, and the rest are only counted.
+		var page []*task.Task
+		total := 0
+		visit := func(l task.Listed) {
+			if !keep(l) {
+				return
+			}
+			if total >= off && (q.Limit <= 0 || total < off+q.Limit) {
+				page = append(page, b.Tasks.Get(l.ID))
+			}
+			total++
+		}
+		if q.Desc {
+			for i := len(all) - 1; i >= 0; i-- {
+				visit(all[i])
+			}
+		} else {
+			for _, l := range all {
+				visit(l)
+			}
+		}
+		return copyTasks(page), total
+	}
 	var match []*task.Task
-	for _, t := range b.Tasks {
-		if (len(q.Statuses) == 0 || slices.Contains(q.Statuses, t.Status)) &&
-			(len(q.Priorities) == 0 || slices.Contains(q.Priorities, t.Priority)) {
-			match = append(match, t)
+	for _, l := range all {
+		if keep(l) {
+			match = append(match, b.Tasks.Get(l.ID))
 		}
 	}
-	key := func(t *task.Task) int64 { return int64(t.ID) }
+	var key func(t *task.Task) int64
 	switch q.Sort {
 	case store.SortPriority:
 		key = func(t *task.Task) int64 { return rank(task.PrioritiesLowFirst, t.Priority) }
@@ -37,6 +76,8 @@ func queryBoard(b *task.Board, q store.Query) ([]task.Task, int) {
 		key = func(t *task.Task) int64 { return t.CreatedAt.UnixMicro() }
 	case store.SortUpdated:
 		key = func(t *task.Task) int64 { return t.UpdatedAt.UnixMicro() }
+	default:
+		key = func(t *task.Task) int64 { return int64(t.ID) }
 	}
 	less := func(x, y *task.Task) int {
 		c := cmp.Or(cmp.Compare(key(x), key(y)), cmp.Compare(x.ID, y.ID))
@@ -45,7 +86,7 @@ func queryBoard(b *task.Board, q store.Query) ([]task.Task, int) {
 		}
 		return c
 	}
-	total, off := len(match), max(q.Offset, 0)
+	total := len(match)
 	if q.Limit > 0 && off+q.Limit < total {
 		match = firstN(match, off+q.Limit, less)
 	} else {
@@ -55,11 +96,16 @@ func queryBoard(b *task.Board, q store.Query) ([]task.Task, int) {
 	if q.Limit > 0 {
 		match = match[:min(q.Limit, len(match))]
 	}
-	out := make([]task.Task, len(match))
-	for i, t := range match {
-		out[i] = *t // a board's tasks carry no body
+	return copyTasks(match), total
+}
+
+// copyTasks copies a page of a board's tasks (which carry no body).
+func copyTasks(ts []*task.Task) []task.Task {
+	out := make([]task.Task, len(ts))
+	for i, t := range ts {
+		out[i] = *t
 	}
-	return out, total
+	return out
 }
 
 // firstN returns the n least of ts in order (n < len(ts)), keeping a sorted

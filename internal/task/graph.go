@@ -151,7 +151,7 @@ func (s Status) Satisfied() bool { return s == StatusDone || s == StatusCancelle
 // Board is the plan's view of the visible tasks: the tree and the
 // dependency graph, indexed for the rules below. Build it with NewBoard.
 type Board struct {
-	Tasks      map[ID]*Task
+	Tasks      TaskMap
 	Deps       Deps
 	Children   map[ID][]ID // in no particular order
 	Dependents map[ID][]ID
@@ -165,10 +165,19 @@ type Board struct {
 	ranked   []rankKey
 	rankDone atomic.Bool
 
-	// outline is the board's tasks in Outline's order, worked out on the
-	// first call of OutlineRange and kept: a board never changes.
+	// outline is the board's tasks in Outline's order, worked out by
+	// OutlineRange once its first calls have walked only the head (heads
+	// counts them), and kept: a board never changes.
 	outlineOnce sync.Once
 	outline     []outlined
+	outlineDone atomic.Bool
+	heads       atomic.Int32
+
+	// byID is the board's tasks in id order (ByID), carried over by Apply
+	// like ranked; byIDDone says it is there to carry.
+	byIDOnce sync.Once
+	byID     []Listed
+	byIDDone atomic.Bool
 }
 
 // outlined is a task's place in the outline.
@@ -180,11 +189,12 @@ type outlined struct {
 // NewBoard indexes tasks and their dependencies. Dependencies on tasks that
 // are not in tasks are dropped.
 func NewBoard(tasks []Task, deps Deps) *Board {
-	b := &Board{Tasks: make(map[ID]*Task, len(tasks))}
+	m := make(map[ID]*Task, len(tasks))
 	for i := range tasks {
 		t := &tasks[i]
-		b.Tasks[t.ID] = t
+		m[t.ID] = t
 	}
+	b := &Board{Tasks: NewTaskMap(m)}
 	b.index(deps)
 	return b
 }
@@ -203,9 +213,9 @@ type Changes struct {
 // Apply returns the board that b becomes with c: b itself when c changes
 // nothing, otherwise a new board equal to NewBoard over b's tasks and
 // dependencies with c applied. b is not modified, so readers still holding
-// it are unaffected; the new board shares b's unchanged tasks and index
-// entries (cloning the maps costs far less than indexing anew). A nil b or
-// a full c builds the board from c alone.
+// it are unaffected; the new board shares b's unchanged tasks (see
+// TaskMap) and index entries (cloning the index maps costs far less than
+// indexing anew). A nil b or a full c builds the board from c alone.
 func (b *Board) Apply(c Changes) *Board {
 	if b == nil || c.Full {
 		return NewBoard(c.Tasks, c.Deps)
@@ -216,7 +226,8 @@ func (b *Board) Apply(c Changes) *Board {
 	// Each index map is cloned on its first change: most changes (a status,
 	// a new step without dependencies) leave some or all of them as b has
 	// them, and the clones were most of what refreshing the board cost.
-	nb := &Board{Tasks: maps.Clone(b.Tasks), Deps: b.Deps, Children: b.Children, Dependents: b.Dependents}
+	nb := &Board{Deps: b.Deps, Children: b.Children, Dependents: b.Dependents}
+	tasks := b.Tasks.edit(len(c.Tasks) + len(c.Removed))
 	var ownDeps, ownChildren, ownDependents bool
 	deps := func() Deps {
 		if !ownDeps {
@@ -240,15 +251,15 @@ func (b *Board) Apply(c Changes) *Board {
 	// Take out every changed or removed task as b indexed it, unless its
 	// entries stay.
 	out := func(id ID) {
-		old := b.Tasks[id]
+		old := b.Tasks.Get(id)
 		if old == nil {
 			return
 		}
-		delete(nb.Tasks, id)
+		tasks.del(id)
 		if kept[id] {
 			return
 		}
-		if _, ok := b.Tasks[old.ParentID]; ok {
+		if b.Tasks.Has(old.ParentID) {
 			m := children()
 			m[old.ParentID] = without(m[old.ParentID], id)
 		}
@@ -268,7 +279,7 @@ func (b *Board) Apply(c Changes) *Board {
 	}
 	// A removed task is nobody's parent or dependency any more.
 	for _, id := range c.Removed {
-		if b.Tasks[id] == nil {
+		if !b.Tasks.Has(id) {
 			continue
 		}
 		if _, ok := nb.Children[id]; ok {
@@ -287,20 +298,20 @@ func (b *Board) Apply(c Changes) *Board {
 	// Put the changed tasks in, then index them: a parent or dependency may
 	// be among them.
 	for i := range c.Tasks {
-		t := &c.Tasks[i]
-		nb.Tasks[t.ID] = t
+		tasks.set(&c.Tasks[i])
 	}
+	nb.Tasks = tasks.done()
 	for i := range c.Tasks {
 		t := &c.Tasks[i]
 		if kept[t.ID] {
 			continue
 		}
-		if _, ok := nb.Tasks[t.ParentID]; ok {
+		if nb.Tasks.Has(t.ParentID) {
 			m := children()
 			m[t.ParentID] = with(m[t.ParentID], t.ID)
 		}
 		for _, d := range c.Deps[t.ID] {
-			if _, ok := nb.Tasks[d]; ok {
+			if nb.Tasks.Has(d) {
 				m := deps()
 				m[t.ID] = append(m[t.ID], d) // a new slice: its old entry was deleted
 				n := dependents()
@@ -309,6 +320,7 @@ func (b *Board) Apply(c Changes) *Board {
 		}
 	}
 	nb.rerank(b, c)
+	nb.relist(b, c)
 	return nb
 }
 
@@ -325,13 +337,13 @@ func (b *Board) keptIndex(c Changes) map[ID]bool {
 	for _, id := range c.Removed {
 		removed[id] = true
 	}
-	onNew := func(id ID) bool { return changed[id] || b.Tasks[id] != nil && !removed[id] }
+	onNew := func(id ID) bool { return changed[id] || b.Tasks.Has(id) && !removed[id] }
 	kept := make(map[ID]bool, len(c.Tasks))
 next:
 	for i := range c.Tasks {
 		t := &c.Tasks[i]
-		old := b.Tasks[t.ID]
-		if old == nil || old.ParentID != t.ParentID || (b.Tasks[t.ParentID] != nil) != onNew(t.ParentID) {
+		old := b.Tasks.Get(t.ID)
+		if old == nil || old.ParentID != t.ParentID || b.Tasks.Has(t.ParentID) != onNew(t.ParentID) {
 			continue
 		}
 		n := 0
@@ -380,17 +392,17 @@ func with(ids []ID, id ID) []ID {
 // index fills Children, Deps and Dependents from b.Tasks and deps.
 func (b *Board) index(deps Deps) {
 	b.Deps, b.Children, b.Dependents = make(Deps, len(deps)), map[ID][]ID{}, map[ID][]ID{}
-	for _, t := range b.Tasks {
-		if _, ok := b.Tasks[t.ParentID]; ok {
+	for _, t := range b.Tasks.All() {
+		if b.Tasks.Has(t.ParentID) {
 			b.Children[t.ParentID] = append(b.Children[t.ParentID], t.ID)
 		}
 	}
 	for id, ds := range deps {
-		if _, ok := b.Tasks[id]; !ok {
+		if !b.Tasks.Has(id) {
 			continue
 		}
 		for _, d := range ds {
-			if _, ok := b.Tasks[d]; ok {
+			if b.Tasks.Has(d) {
 				b.Deps[id] = append(b.Deps[id], d)
 				b.Dependents[d] = append(b.Dependents[d], id)
 			}
@@ -399,47 +411,96 @@ func (b *Board) index(deps Deps) {
 }
 
 // OutlineRange returns entries lo to hi (exclusive) of Outline over the
-// board's tasks; the whole outline has len(b.Tasks) entries. The order is
+// board's tasks; the whole outline has b.Tasks.Len() entries. The order is
 // worked out once per board (O(n log n)) and kept, so a later call costs
-// only the entries it returns. OutlineRange is safe for concurrent use.
+// only the entries it returns. The first few calls for a short head of the
+// outline (a first page) walk only that far instead: a board lives until
+// the next change of the plan, often too short for the whole order to pay.
+// OutlineRange is safe for concurrent use.
 func (b *Board) OutlineRange(lo, hi int) []Entry {
-	b.outlineOnce.Do(b.order)
-	lo, hi = max(lo, 0), min(hi, len(b.outline))
+	lo, hi = max(lo, 0), min(hi, b.Tasks.Len())
 	out := make([]Entry, max(hi-lo, 0)) // empty, not nil, as a slice of Outline's answer is
 	if lo >= hi {
 		return out
 	}
+	if !b.outlineDone.Load() && hi <= outlineHead && b.heads.Add(1) <= outlineHeads {
+		i := 0
+		b.walk(hi, func(o outlined) {
+			if i >= lo {
+				out[i-lo] = Entry{Task: *o.t, Depth: o.depth}
+			}
+			i++
+		})
+		return out
+	}
+	b.outlineOnce.Do(b.order)
+	b.outlineDone.Store(true)
 	for i, o := range b.outline[lo:hi] {
 		out[i] = Entry{Task: *o.t, Depth: o.depth}
 	}
 	return out
 }
 
-// order fills b.outline as Outline orders the tasks: depth-first from the
+// OutlineRange walks the head of the outline, up to outlineHead entries,
+// for the first outlineHeads calls on a board; then it orders the whole.
+const (
+	outlineHead  = 100
+	outlineHeads = 4
+)
+
+// order fills b.outline as Outline orders the tasks.
+func (b *Board) order() {
+	out := make([]outlined, 0, b.Tasks.Len())
+	b.walk(b.Tasks.Len(), func(o outlined) { out = append(out, o) })
+	b.outline = out
+}
+
+// walk visits the first n entries of the outline: depth-first from the
 // roots (tasks whose parent is not on the board), siblings by position,
 // then id.
-func (b *Board) order() {
+func (b *Board) walk(n int, visit func(outlined)) {
 	byPlace := func(x, y *Task) int {
 		if c := cmp.Compare(x.Position, y.Position); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.ID, y.ID)
 	}
+	// The roots in order; for a head of the outline only the first n of
+	// them can show, so only those are kept (a plan may have thousands),
+	// found in the id order's parents without reading every task.
+	zero := b.Tasks.Has(0)
+	root := func(parent ID) bool { return parent == 0 && !zero || !b.Tasks.Has(parent) }
 	var roots []*Task
-	for _, t := range b.Tasks {
-		if _, ok := b.Tasks[t.ParentID]; !ok {
-			roots = append(roots, t)
+	if n >= b.Tasks.Len() {
+		for _, t := range b.Tasks.All() {
+			if root(t.ParentID) {
+				roots = append(roots, t)
+			}
+		}
+		slices.SortFunc(roots, byPlace)
+	} else {
+		for _, l := range b.ByID() {
+			if !root(l.Parent) {
+				continue
+			}
+			t := b.Tasks.Get(l.ID)
+			if len(roots) == n && byPlace(t, roots[n-1]) >= 0 {
+				continue
+			}
+			i, _ := slices.BinarySearchFunc(roots, t, byPlace)
+			roots = slices.Insert(roots, i, t)
+			if len(roots) > n {
+				roots = roots[:n]
+			}
 		}
 	}
-	slices.SortFunc(roots, byPlace)
-	out := make([]outlined, 0, len(b.Tasks))
 	type frame struct {
 		kids  []*Task
 		depth int
 	}
 	// An explicit stack keeps deep trees from growing the goroutine stack.
 	stack := []frame{{roots, 0}}
-	for len(stack) > 0 {
+	for len(stack) > 0 && n > 0 {
 		top := &stack[len(stack)-1]
 		if len(top.kids) == 0 {
 			stack = stack[:len(stack)-1]
@@ -447,17 +508,17 @@ func (b *Board) order() {
 		}
 		t, depth := top.kids[0], top.depth
 		top.kids = top.kids[1:]
-		out = append(out, outlined{t, depth})
-		if ids := b.Children[t.ID]; len(ids) > 0 {
+		visit(outlined{t, depth})
+		n--
+		if ids := b.Children[t.ID]; len(ids) > 0 && n > 0 {
 			kids := make([]*Task, len(ids))
 			for i, id := range ids {
-				kids[i] = b.Tasks[id]
+				kids[i] = b.Tasks.Get(id)
 			}
 			slices.SortFunc(kids, byPlace)
 			stack = append(stack, frame{kids, depth + 1})
 		}
 	}
-	b.outline = out
 }
 
 // Waiting returns the unsatisfied dependencies that hold a task back: its
@@ -465,9 +526,9 @@ func (b *Board) order() {
 // parent may.
 func (b *Board) Waiting(id ID) []ID {
 	var out []ID
-	for t := b.Tasks[id]; t != nil; t = b.Tasks[t.ParentID] {
+	for t := b.Tasks.Get(id); t != nil; t = b.Tasks.Get(t.ParentID) {
 		for _, d := range b.Deps[t.ID] {
-			if !b.Tasks[d].Status.Satisfied() {
+			if !b.Tasks.Get(d).Status.Satisfied() {
 				out = append(out, d)
 			}
 		}
@@ -481,7 +542,7 @@ func (b *Board) Waiting(id ID) []ID {
 // Blocked reports whether a task cannot be worked on now: its status is
 // blocked, or a dependency (its own or an ancestor's) is not yet satisfied.
 func (b *Board) Blocked(id ID) bool {
-	t := b.Tasks[id]
+	t := b.Tasks.Get(id)
 	return t == nil || t.Status == StatusBlocked || b.waiting(t)
 }
 
@@ -489,15 +550,15 @@ func (b *Board) Blocked(id ID) bool {
 // progress (not deferred, blocked or closed) and nothing it waits on (see
 // Waiting) is open. Focus moves on completion only to ready tasks.
 func (b *Board) Ready(id ID) bool {
-	t := b.Tasks[id]
+	t := b.Tasks.Get(id)
 	return t != nil && (t.Status == StatusPending || t.Status == StatusInProgress) && !b.waiting(t)
 }
 
 // waiting reports whether Waiting(t.ID) is not empty, without building it.
 func (b *Board) waiting(t *Task) bool {
-	for ; t != nil; t = b.Tasks[t.ParentID] {
+	for ; t != nil; t = b.Tasks.Get(t.ParentID) {
 		for _, d := range b.Deps[t.ID] {
-			if !b.Tasks[d].Status.Satisfied() {
+			if !b.Tasks.Get(d).Status.Satisfied() {
 				return true
 			}
 		}
@@ -510,7 +571,7 @@ func (b *Board) waiting(t *Task) bool {
 
 func (b *Board) hasOpenChildren(id ID) bool {
 	for _, c := range b.Children[id] {
-		if b.Tasks[c].Status.Open() {
+		if b.Tasks.Get(c).Status.Open() {
 			return true
 		}
 	}
@@ -519,7 +580,7 @@ func (b *Board) hasOpenChildren(id ID) bool {
 
 // inProgressAncestor reports whether an ancestor of id is in progress.
 func (b *Board) inProgressAncestor(id ID) bool {
-	for t := b.Tasks[b.Tasks[id].ParentID]; t != nil; t = b.Tasks[t.ParentID] {
+	for t := b.Tasks.Get(b.Tasks.Get(id).ParentID); t != nil; t = b.Tasks.Get(t.ParentID) {
 		if t.Status == StatusInProgress {
 			return true
 		}
@@ -535,7 +596,7 @@ func (b *Board) inProgressAncestor(id ID) bool {
 func (b *Board) Unblocks(id ID) []ID {
 	var out []ID
 	for _, d := range b.Dependents[id] {
-		t := b.Tasks[d]
+		t := b.Tasks.Get(d)
 		if !t.Status.Open() {
 			continue
 		}
@@ -656,8 +717,8 @@ func (b *Board) candidate(t *Task) (rankKey, bool) {
 
 // rank fills b.ranked: the candidates of every filter, in order.
 func (b *Board) rank() {
-	keys := make([]rankKey, 0, len(b.Tasks))
-	for _, t := range b.Tasks {
+	keys := make([]rankKey, 0, b.Tasks.Len())
+	for _, t := range b.Tasks.All() {
 		if k, ok := b.candidate(t); ok {
 			keys = append(keys, k)
 		}
@@ -687,7 +748,7 @@ func (nb *Board) rerank(b *Board, c Changes) {
 		moved[id] = true
 		roots = append(roots, id)
 		for _, x := range []*Board{b, nb} {
-			if t := x.Tasks[id]; t != nil {
+			if t := x.Tasks.Get(id); t != nil {
 				moved[t.ParentID] = true
 			}
 			for _, d := range x.Dependents[id] {
@@ -702,7 +763,7 @@ func (nb *Board) rerank(b *Board, c Changes) {
 	for _, id := range c.Removed {
 		seed(id)
 	}
-	limit := len(nb.Tasks)/4 + 64
+	limit := nb.Tasks.Len()/4 + 64
 	seen := map[ID]bool{}
 	for len(roots) > 0 {
 		id := roots[len(roots)-1]
@@ -723,24 +784,50 @@ func (nb *Board) rerank(b *Board, c Changes) {
 	}
 	var back []rankKey
 	for id := range moved {
-		if t := nb.Tasks[id]; t != nil {
+		if t := nb.Tasks.Get(id); t != nil {
 			if k, ok := nb.candidate(t); ok {
 				back = append(back, k)
 			}
 		}
 	}
 	slices.SortFunc(back, compareKeys)
-	ranked := make([]rankKey, 0, len(b.ranked)+len(back))
-	for _, k := range b.ranked {
-		if moved[k.t.ID] {
+	// Where the moved tasks are in b's ranking: at their keys on b (keys
+	// are unique, the id breaking ties). The runs between them are copied
+	// whole, each new key put in by a binary search: a change costs a copy
+	// of the ranking, not a look at each of its entries.
+	var cuts []int
+	for id := range moved {
+		t := b.Tasks.Get(id)
+		if t == nil {
 			continue
 		}
-		for len(back) > 0 && compareKeys(back[0], k) < 0 {
-			ranked = append(ranked, back[0])
-			back = back[1:]
+		if k, ok := b.candidate(t); ok {
+			i, found := slices.BinarySearchFunc(b.ranked, k, compareKeys)
+			if !found {
+				return // not b's ranking after all: nb ranks itself when asked
+			}
+			cuts = append(cuts, i)
 		}
-		ranked = append(ranked, k)
 	}
+	slices.Sort(cuts)
+	ranked := make([]rankKey, 0, len(b.ranked)-len(cuts)+len(back))
+	merge := func(run []rankKey) {
+		for len(run) > 0 && len(back) > 0 {
+			j, _ := slices.BinarySearchFunc(run, back[0], compareKeys)
+			ranked = append(ranked, run[:j]...)
+			if run = run[j:]; len(run) > 0 {
+				ranked = append(ranked, back[0])
+				back = back[1:]
+			}
+		}
+		ranked = append(ranked, run...)
+	}
+	from := 0
+	for _, i := range cuts {
+		merge(b.ranked[from:i])
+		from = i + 1
+	}
+	merge(b.ranked[from:])
 	ranked = append(ranked, back...)
 	nb.rankOnce.Do(func() { nb.ranked = ranked })
 	nb.rankDone.Store(true)

@@ -2,6 +2,7 @@ package task
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -171,7 +172,7 @@ func nextByScan(b *Board, f NextFilter) ID {
 		return a.t.ID < b.t.ID
 	}
 	var best *key
-	for _, t := range b.Tasks {
+	for _, t := range b.Tasks.All() {
 		if !t.Status.Open() || !slices.Contains(statuses, t.Status) ||
 			(len(f.Priorities) > 0 && !slices.Contains(f.Priorities, t.Priority)) ||
 			t.Status == StatusBlocked || len(b.Waiting(t.ID)) > 0 || b.hasOpenChildren(t.ID) {
@@ -230,7 +231,7 @@ func TestNextMatchesScan(t *testing.T) {
 			if want := nextByScan(b, f); got != want {
 				t.Fatalf("round %d, filter %+v: Next = %v, the scan says %v", round, f, got, want)
 			}
-			for _, x := range b.Tasks {
+			for _, x := range b.Tasks.All() {
 				if b.Blocked(x.ID) != (x.Status == StatusBlocked || len(b.Waiting(x.ID)) > 0) {
 					t.Fatalf("round %d: Blocked(%v) disagrees with Waiting", round, x.ID)
 				}
@@ -259,7 +260,7 @@ func TestNextConcurrent(t *testing.T) {
 // so that two boards of the same plan compare equal.
 func normal(b *Board) map[string]any {
 	tasks := map[ID]Task{}
-	for id, t := range b.Tasks {
+	for id, t := range b.Tasks.All() {
 		tasks[id] = *t
 	}
 	idx := func(m map[ID][]ID) map[ID][]ID {
@@ -271,7 +272,7 @@ func normal(b *Board) map[string]any {
 		}
 		return out
 	}
-	return map[string]any{"tasks": tasks, "deps": idx(b.Deps), "children": idx(b.Children), "dependents": idx(b.Dependents)}
+	return map[string]any{"tasks": tasks, "len": b.Tasks.Len(), "deps": idx(b.Deps), "children": idx(b.Children), "dependents": idx(b.Dependents)}
 }
 
 // TestApplyMatchesNewBoard: a board brought up to date by Apply, change
@@ -306,6 +307,9 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 		}
 		full := func() *Board { return NewBoard(slices.Collect(maps.Values(plan)), maps.Clone(deps)) }
 		b := full()
+		if round%2 == 0 {
+			b.ByID() // carried over by each Apply from here on
+		}
 		for step := range 10 {
 			before, was := normal(b), b
 			var c Changes
@@ -371,9 +375,16 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 			}
 			// The board's outline is Outline over the plan's tasks, whole
 			// and in part; orphans (a parent removed) are roots.
+			// The first calls walk the head of the outline, later ones the
+			// whole order: both are checked.
 			want := Outline(slices.Collect(maps.Values(plan)))
-			if diff := cmp.Diff(want, b.OutlineRange(-1, len(b.Tasks)+1)); diff != "" {
-				t.Fatalf("round %d step %d: OutlineRange differs from Outline (-want +got):\n%s", round, step, diff)
+			for range outlineHeads + 1 {
+				if diff := cmp.Diff(want, b.OutlineRange(-1, b.Tasks.Len()+1)); diff != "" {
+					t.Fatalf("round %d step %d: OutlineRange differs from Outline (-want +got):\n%s", round, step, diff)
+				}
+			}
+			if !b.outlineDone.Load() && b.Tasks.Len() > 0 {
+				t.Fatalf("round %d step %d: OutlineRange never ordered the whole board", round, step)
 			}
 			if lo := rng.IntN(len(want) + 2); lo < len(want) {
 				hi := lo + rng.IntN(len(want)-lo+1)
@@ -389,8 +400,29 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 			if diff := cmp.Diff(rankedIDs(fresh), rankedIDs(b)); diff != "" {
 				t.Fatalf("round %d step %d: carried ranking differs (-fresh +carried):\n%s", round, step, diff)
 			}
+			// So is the id order, whether carried or made anew.
+			if diff := cmp.Diff(listedTasks(fresh), listedTasks(b)); diff != "" {
+				t.Fatalf("round %d step %d: ByID differs (-fresh +got):\n%s", round, step, diff)
+			}
 		}
 	}
+}
+
+// listedTasks is b.ByID's list with each task as a value, checked against
+// its codes.
+func listedTasks(b *Board) []Task {
+	out := []Task{}
+	for _, l := range b.ByID() {
+		t := b.Tasks.Get(l.ID)
+		if t == nil {
+			panic(fmt.Sprintf("task %v is listed but not on the board", l.ID))
+		}
+		if l.Status != StatusCode(t.Status) || l.Priority != PriorityCode(t.Priority) || l.Parent != t.ParentID {
+			panic(fmt.Sprintf("task %v: parent %v, codes %d, %d for %v, %q, %q", l.ID, l.Parent, l.Status, l.Priority, t.ParentID, t.Status, t.Priority))
+		}
+		out = append(out, *t)
+	}
+	return out
 }
 
 func rankedIDs(b *Board) []ID {
@@ -460,4 +492,86 @@ func TestOutlineRangeConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+func TestCodes(t *testing.T) {
+	for i, s := range Statuses {
+		if got := StatusCode(s); got != uint8(i) {
+			t.Errorf("StatusCode(%q) = %d; want %d, its index in Statuses", s, got, i)
+		}
+	}
+	for i, p := range PrioritiesLowFirst {
+		if got := PriorityCode(p); got != uint8(i) {
+			t.Errorf("PriorityCode(%q) = %d; want %d, its index in PrioritiesLowFirst", p, got, i)
+		}
+	}
+	if StatusCode("later") != uint8(len(Statuses)) || PriorityCode("urgent") != uint8(len(PrioritiesLowFirst)) {
+		t.Error("an unknown status or priority must get the code after the known ones")
+	}
+}
+
+// TestByIDCarriedOddChanges carries the id order over changes that name a
+// task twice (the last wins) or both change and remove it (it stays), as
+// Apply reads them, and checks it against the order the new board makes
+// on its own.
+func TestByIDCarriedOddChanges(t *testing.T) {
+	var ts []Task
+	for id := ID(2); id <= 7; id++ {
+		ts = append(ts, pt(id, 0, StatusPending, PriorityMedium, 0))
+	}
+	c := Changes{
+		Tasks: []Task{pt(4, 0, StatusDone, PriorityHigh, 0), pt(10, 0, StatusPending, PriorityLow, 0),
+			pt(4, 0, StatusBlocked, PriorityCritical, 0), pt(1, 0, StatusPending, PriorityLow, 0), pt(6, 0, StatusDeferred, PriorityLow, 0)},
+		Removed: []ID{3, 6, 7, 8},
+	}
+	carried := NewBoard(slices.Clone(ts), Deps{})
+	carried.ByID()
+	carried = carried.Apply(c)
+	fresh := NewBoard(slices.Clone(ts), Deps{}).Apply(c) // lists itself
+	if !carried.byIDDone.Load() || fresh.byIDDone.Load() {
+		t.Fatal("the order should be carried over from a board that had it, and only from one")
+	}
+	if diff := cmp.Diff(listedTasks(fresh), listedTasks(carried)); diff != "" {
+		t.Fatalf("carried ByID differs (-fresh +carried):\n%s", diff)
+	}
+	var ids []ID
+	for _, l := range carried.ByID() {
+		ids = append(ids, l.ID)
+	}
+	if want := []ID{1, 2, 4, 5, 6, 10}; !slices.Equal(ids, want) {
+		t.Fatalf("ByID ids %v; want %v", ids, want)
+	}
+	if got := carried.Tasks.Get(4).Status; got != StatusBlocked {
+		t.Fatalf("task 4 is %s; the last change (blocked) should win", got)
+	}
+}
+
+// TestOutlineHead: the head of the outline walked on a new board (many
+// roots, positions that tie) is the head of Outline, whatever its length.
+func TestOutlineHead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := range 50 {
+		var ts []Task
+		for id := ID(1); id <= ID(1+rng.IntN(150)); id++ {
+			var parent ID
+			if rng.IntN(3) == 0 {
+				parent = ID(1 + rng.IntN(int(id)+5)) // may be missing: an orphan is a root
+			}
+			x := pt(id, parent, StatusPending, PriorityMedium, 0)
+			x.Position = rng.IntN(4)
+			ts = append(ts, x)
+		}
+		want := Outline(ts)
+		b := NewBoard(ts, Deps{})
+		for hi := 0; hi <= len(ts) && hi <= outlineHead; hi++ {
+			lo := rng.IntN(hi + 1)
+			nb := &Board{Tasks: b.Tasks, Deps: b.Deps, Children: b.Children, Dependents: b.Dependents}
+			if diff := cmp.Diff(want[lo:hi], nb.OutlineRange(lo, hi)); diff != "" {
+				t.Fatalf("round %d: OutlineRange(%d, %d) differs from Outline (-want +got):\n%s", round, lo, hi, diff)
+			}
+			if nb.outlineDone.Load() {
+				t.Fatalf("round %d: OutlineRange(%d, %d) ordered the whole board; it should walk the head", round, lo, hi)
+			}
+		}
+	}
 }

@@ -205,7 +205,7 @@ func TestNextFocusReady(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ts := mk(tc.st)
 			b := NewBoard(ts, deps)
-			left := *b.Tasks[tc.left]
+			left := *b.Tasks.Get(tc.left)
 			var sibs []Task
 			for _, e := range Outline(ts) {
 				if e.ParentID == left.ParentID {
@@ -214,7 +214,7 @@ func TestNextFocusReady(t *testing.T) {
 			}
 			var parent *Task
 			if left.ParentID != 0 {
-				parent = b.Tasks[left.ParentID]
+				parent = b.Tasks.Get(left.ParentID)
 			}
 			got, err := NextFocus(left.ID, sibs, parent, func() ([]Entry, error) { return Outline(ts), nil }, func(t Task) bool { return b.Ready(t.ID) })
 			if err != nil || got != tc.want {
@@ -226,7 +226,7 @@ func TestNextFocusReady(t *testing.T) {
 	// is closed (as after a removal).
 	ts := tree(tk(1, 0, 1, StatusPending), tk(2, 0, 2, StatusDeferred), tk(3, 2, 1, StatusPending), tk(4, 0, 3, StatusDone))
 	b := NewBoard(ts, nil)
-	closed := *b.Tasks[4]
+	closed := *b.Tasks.Get(4)
 	got, _ := NextFocus(99, nil, &closed, func() ([]Entry, error) { return Outline(ts), nil }, func(t Task) bool { return b.Ready(t.ID) })
 	if got != 3 {
 		t.Fatalf("search from the end = %v, want 3 (the deepest rightmost ready task; 2 is deferred)", got)

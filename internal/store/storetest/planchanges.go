@@ -149,7 +149,7 @@ func sameBoard(t *testing.T, want, got *task.Board) {
 	t.Helper()
 	norm := func(b *task.Board) (map[task.ID]task.Task, map[task.ID][]task.ID) {
 		ts := map[task.ID]task.Task{}
-		for id, x := range b.Tasks {
+		for id, x := range b.Tasks.All() {
 			ts[id] = *x
 		}
 		deps := map[task.ID][]task.ID{}
