@@ -18,7 +18,7 @@ import (
 // txn is one transaction on one project: $1 of every statement is the
 // project's id.
 type txn struct {
-	tx querier
+	tx *txConn
 	p  int64
 	// genericSearch: see DB.genericSearch.
 	genericSearch bool
@@ -32,11 +32,14 @@ type txn struct {
 
 var _ store.Tx = (*txn)(nil)
 
-// querier is the connection a transaction runs on (*pgxpool.Conn).
-type querier interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+// later queues a write that returns nothing but success to go with the
+// transaction's next statement, or its COMMIT (see txConn): one round trip
+// less under the project's lock. done says what failed, which the
+// transaction then returns (Update's error); judged: done may fail a write
+// PostgreSQL did not.
+func (x *txn) later(sql string, args []any, judged bool, done func(pgconn.CommandTag, error) error) {
+	x.tx.later(sql, args, judged, done)
+	x.dirty = true
 }
 
 // ts converts a time for a timestamptz column: UTC, microseconds (the
@@ -278,16 +281,21 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 	return t, nil
 }
 
+// UpdateTask is sent with the next statement (later): a task not there
+// fails the transaction with a *task.NotFoundError then.
 func (x *txn) UpdateTask(ctx context.Context, t task.Task) error {
-	tag, err := x.tx.Exec(ctx, qUpdateTask, x.p, int64(t.ID),
-		t.Title, t.Body, string(t.Status), string(t.Priority), ts(t.UpdatedAt), nullTS(t.CompletedAt))
-	if err != nil {
-		return fmt.Errorf("update task %s: %w", t.ID, err)
-	}
-	if tag.RowsAffected() == 0 {
-		return &task.NotFoundError{ID: t.ID}
-	}
-	x.dirty = true
+	id := t.ID
+	x.later(qUpdateTask, []any{x.p, int64(id),
+		t.Title, t.Body, string(t.Status), string(t.Priority), ts(t.UpdatedAt), nullTS(t.CompletedAt)}, true,
+		func(tag pgconn.CommandTag, err error) error {
+			if err != nil {
+				return fmt.Errorf("update task %s: %w", id, err)
+			}
+			if tag.RowsAffected() == 0 {
+				return &task.NotFoundError{ID: id}
+			}
+			return nil
+		})
 	return nil
 }
 
@@ -338,25 +346,31 @@ func (x *txn) FocusedTask(ctx context.Context, agent string) (task.Task, bool, e
 	return t, true, nil
 }
 
+// SetFocus is sent with the next statement (later).
 func (x *txn) SetFocus(ctx context.Context, agent string, id task.ID, at time.Time) error {
 	var tid *int64
 	if id != 0 {
 		v := int64(id)
 		tid = &v
 	}
-	if _, err := x.tx.Exec(ctx, qSetFocus, x.p, agent, tid, ts(at)); err != nil {
-		return fmt.Errorf("set focus: %w", err)
-	}
-	x.dirty = true
+	x.later(qSetFocus, []any{x.p, agent, tid, ts(at)}, false, func(_ pgconn.CommandTag, err error) error {
+		if err != nil {
+			return fmt.Errorf("set focus: %w", err)
+		}
+		return nil
+	})
 	return nil
 }
 
+// Archive is sent with the next statement (later).
 func (x *txn) Archive(ctx context.Context, c task.Completion) error {
-	_, err := x.tx.Exec(ctx, qArchive, x.p, int64(c.TaskID), int64(c.ParentID), c.Title, c.Body, ts(c.CreatedAt), ts(c.CompletedAt))
-	if err != nil {
-		return fmt.Errorf("archive task %s: %w", c.TaskID, err)
-	}
-	x.dirty = true
+	x.later(qArchive, []any{x.p, int64(c.TaskID), int64(c.ParentID), c.Title, c.Body, ts(c.CreatedAt), ts(c.CompletedAt)}, false,
+		func(_ pgconn.CommandTag, err error) error {
+			if err != nil {
+				return fmt.Errorf("archive task %s: %w", c.TaskID, err)
+			}
+			return nil
+		})
 	return nil
 }
 
