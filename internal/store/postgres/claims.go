@@ -129,7 +129,7 @@ func (x *txn) ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool,
 // (later). The service uses it, through an interface of its own, when it
 // closes a task.
 func (x *txn) DropClaim(ctx context.Context, id task.ID) error {
-	x.later(qReleaseAny, []any{x.p, int64(id)}, false, func(_ pgconn.CommandTag, err error) error {
+	x.later(qReleaseAny, []any{x.p, int64(id)}, func(_ pgconn.CommandTag, err error) error {
 		if err != nil {
 			return fmt.Errorf("release claim on %s: %w", id, err)
 		}

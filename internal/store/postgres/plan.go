@@ -343,7 +343,7 @@ func (x *txn) Dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
 
 // SetDeps is sent with the next statement (later).
 func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
-	x.later(qSetDeps, []any{x.p, int64(id), int64s(deps)}, false, func(_ pgconn.CommandTag, err error) error {
+	x.later(qSetDeps, []any{x.p, int64(id), int64s(deps)}, func(_ pgconn.CommandTag, err error) error {
 		if err != nil {
 			return fmt.Errorf("set dependencies of %s: %w", id, err)
 		}

@@ -468,13 +468,6 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 	if err := x.flushTerms(ctx); err != nil {
 		return lost(fmt.Errorf("count memory terms: %w", err))
 	}
-	if tc.judged() {
-		// A write PostgreSQL may carry out but the store refuse (it
-		// matched no row) is judged before COMMIT, not sent with it.
-		if err := tc.flush(ctx); err != nil {
-			return lost(err)
-		}
-	}
 	if len(tc.pending) == 0 {
 		end := "COMMIT"
 		if x.dirty {
@@ -488,7 +481,7 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 	}
 	// Writes sent late go with the version bump and COMMIT: one round trip.
 	for _, q := range s.bumpBatch {
-		tc.later(q.sql, q.args, false, func(_ pgconn.CommandTag, err error) error { return err })
+		tc.later(q.sql, q.args, func(_ pgconn.CommandTag, err error) error { return err })
 	}
 	br, err := tc.send(ctx, "COMMIT", nil)
 	if err != nil {

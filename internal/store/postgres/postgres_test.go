@@ -620,8 +620,9 @@ func TestFocusedTaskIsFocusThenTask(t *testing.T) {
 // TestLateWriteFailsTheTransaction: a write sent with the next statement
 // (UpdateTask of a task that is not there, SetDeps on one that is not)
 // fails the whole transaction with its own error, whether a read carried it
-// (which must not pass the write's NotFound off as its own) or COMMIT did;
-// nothing the transaction wrote stays, and the store goes on working.
+// (which must not pass the write's NotFound off as its own) or COMMIT's
+// batch did (which it must stop); nothing the transaction wrote stays, and
+// the store goes on working.
 func TestLateWriteFailsTheTransaction(t *testing.T) {
 	ctx := context.Background()
 	s := newStore(t)
@@ -644,6 +645,15 @@ func TestLateWriteFailsTheTransaction(t *testing.T) {
 	}
 	if readErr == nil || errors.Is(readErr, task.ErrNotFound) {
 		t.Errorf("the read that carried the failed write = %v; want an error that is not its own NotFound", readErr)
+	}
+	err = s.Update(ctx, func(tx store.Tx) error {
+		if _, err := tx.CreateTask(ctx, task.Task{Title: "b", CreatedAt: time.Now(), UpdatedAt: time.Now()}, store.Placement{}); err != nil {
+			return err
+		}
+		return tx.UpdateTask(ctx, task.Task{ID: 999, Title: "x"}) // goes with COMMIT, which it must stop
+	})
+	if !errors.As(err, &nf) || nf.ID != 999 {
+		t.Fatalf("Update ending in an update of no task = %v; want task 999 not found", err)
 	}
 	err = s.Update(ctx, func(tx store.Tx) error {
 		a.Title = "a2"

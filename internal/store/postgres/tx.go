@@ -35,10 +35,10 @@ var _ store.Tx = (*txn)(nil)
 // later queues a write that returns nothing but success to go with the
 // transaction's next statement, or its COMMIT (see txConn): one round trip
 // less under the project's lock. done says what failed, which the
-// transaction then returns (Update's error); judged: done may fail a write
-// PostgreSQL did not.
-func (x *txn) later(sql string, args []any, judged bool, done func(pgconn.CommandTag, error) error) {
-	x.tx.later(sql, args, judged, done)
+// transaction then returns (Update's error); it may only fail a write that
+// PostgreSQL failed.
+func (x *txn) later(sql string, args []any, done func(pgconn.CommandTag, error) error) {
+	x.tx.later(sql, args, done)
 	x.dirty = true
 }
 
@@ -118,8 +118,11 @@ const (
 			$4, $5, $6, $7, $8, $9, $10
 		FROM nid
 		RETURNING id, position, num`
-	qUpdateTask = `UPDATE tasks SET title = $3, body = $4, status = $5, priority = $6, updated_at = $7, completed_at = $8
-		WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
+	// qUpdateTask fails (no_data_found, cairn_found) when the task is
+	// not there, so that it may go in one batch with COMMIT (later).
+	qUpdateTask = `WITH u AS (UPDATE tasks SET title = $3, body = $4, status = $5, priority = $6, updated_at = $7, completed_at = $8
+		WHERE project_id = $1 AND id = $2 AND removed_at IS NULL RETURNING 1)
+		SELECT cairn_found(count(*)) FROM u`
 	// qRemoveSubtree hides the subtree and drops the edges that point into
 	// it, in one statement, and counts what it hid.
 	qRemoveSubtree = `
@@ -286,13 +289,13 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 func (x *txn) UpdateTask(ctx context.Context, t task.Task) error {
 	id := t.ID
 	x.later(qUpdateTask, []any{x.p, int64(id),
-		t.Title, t.Body, string(t.Status), string(t.Priority), ts(t.UpdatedAt), nullTS(t.CompletedAt)}, true,
-		func(tag pgconn.CommandTag, err error) error {
+		t.Title, t.Body, string(t.Status), string(t.Priority), ts(t.UpdatedAt), nullTS(t.CompletedAt)},
+		func(_ pgconn.CommandTag, err error) error {
+			if pgCode(err) == "P0002" { // no_data_found: cairn_found
+				return &task.NotFoundError{ID: id}
+			}
 			if err != nil {
 				return fmt.Errorf("update task %s: %w", id, err)
-			}
-			if tag.RowsAffected() == 0 {
-				return &task.NotFoundError{ID: id}
 			}
 			return nil
 		})
@@ -353,7 +356,7 @@ func (x *txn) SetFocus(ctx context.Context, agent string, id task.ID, at time.Ti
 		v := int64(id)
 		tid = &v
 	}
-	x.later(qSetFocus, []any{x.p, agent, tid, ts(at)}, false, func(_ pgconn.CommandTag, err error) error {
+	x.later(qSetFocus, []any{x.p, agent, tid, ts(at)}, func(_ pgconn.CommandTag, err error) error {
 		if err != nil {
 			return fmt.Errorf("set focus: %w", err)
 		}
@@ -364,7 +367,7 @@ func (x *txn) SetFocus(ctx context.Context, agent string, id task.ID, at time.Ti
 
 // Archive is sent with the next statement (later).
 func (x *txn) Archive(ctx context.Context, c task.Completion) error {
-	x.later(qArchive, []any{x.p, int64(c.TaskID), int64(c.ParentID), c.Title, c.Body, ts(c.CreatedAt), ts(c.CompletedAt)}, false,
+	x.later(qArchive, []any{x.p, int64(c.TaskID), int64(c.ParentID), c.Title, c.Body, ts(c.CreatedAt), ts(c.CompletedAt)},
 		func(_ pgconn.CommandTag, err error) error {
 			if err != nil {
 				return fmt.Errorf("archive task %s: %w", c.TaskID, err)

@@ -16,10 +16,9 @@ type queued struct {
 	args []any
 	// done, for a write sent late (txConn.later), judges its result and
 	// says what failed; nil for the statements that open a transaction.
+	// It may only fail a write that PostgreSQL failed: the write may go in
+	// one batch with COMMIT, which only PostgreSQL's failure stops.
 	done func(pgconn.CommandTag, error) error
-	// judged: done may fail a write that PostgreSQL did not (it matched
-	// no row), so COMMIT must not go in the same batch.
-	judged bool
 }
 
 // txConn runs a transaction's statements on its connection. Statements
@@ -52,11 +51,10 @@ func newTxConn(ctx context.Context, c *pgxpool.Conn, begin []queued) *txConn {
 }
 
 // later queues a write whose result the caller does not need at once, to
-// go with the next statement (or COMMIT). done judges its result: its
-// error fails the transaction (failed). judged says done may fail a write
-// PostgreSQL did not.
-func (t *txConn) later(sql string, args []any, judged bool, done func(pgconn.CommandTag, error) error) {
-	t.pending = append(t.pending, queued{sql: sql, args: args, done: done, judged: judged})
+// go with the next statement (or COMMIT). done says what failed: its
+// error fails the transaction (failed).
+func (t *txConn) later(sql string, args []any, done func(pgconn.CommandTag, error) error) {
+	t.pending = append(t.pending, queued{sql: sql, args: args, done: done})
 }
 
 // lost is what a statement returns once a write sent late has failed:
@@ -107,32 +105,6 @@ func (t *txConn) send(ctx context.Context, sql string, args []any) (pgx.BatchRes
 		return nil, err
 	}
 	return br, nil
-}
-
-// flush sends the pending statements on their own.
-func (t *txConn) flush(ctx context.Context) error {
-	if t.failed != nil {
-		return t.lost()
-	}
-	if len(t.pending) == 0 {
-		return nil
-	}
-	br, err := t.send(ctx, "", nil)
-	if err != nil {
-		return err
-	}
-	return br.Close()
-}
-
-// judged reports whether a pending write's result must be judged by the
-// client (it may fail without PostgreSQL failing it).
-func (t *txConn) judged() bool {
-	for _, q := range t.pending[t.opening:] {
-		if q.judged {
-			return true
-		}
-	}
-	return false
 }
 
 func (t *txConn) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
