@@ -404,7 +404,7 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		return task.Task{}, err
 	}
 	// A closed task is nobody's work any more: its claim ends.
-	if _, err := tx.ReleaseClaim(ctx, t.ID, ""); err != nil {
+	if err := dropClaim(ctx, tx, t.ID); err != nil {
 		return task.Task{}, err
 	}
 	if status == task.StatusDone {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -22,7 +23,7 @@ import (
 // plan service's cached board (NewSet links them) is the one built from a
 // read of every task (a focus service of its own has no board), and so is
 // get_task's detail (its neighbours read one by one) and get_tasks' pages
-// (the store's queries), after every
+// (the store's queries), and so is update_task's answer, after every
 // step of a random mix of the focus stack's and the plan's writes, from
 // this process and from another handle on the same store, for every agent
 // and a spread of pages, on SQLite and PostgreSQL.
@@ -72,6 +73,26 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 	statuses := []task.Status{task.StatusPending, task.StatusInProgress, task.StatusBlocked, task.StatusDeferred, task.StatusDone, task.StatusCancelled}
 	n := 0 // tasks created so far; ids are 1..n (some removed)
 	ref := func() string { return fmt.Sprint(1 + rng.IntN(max(n, 1))) }
+	// updated updates and checks the task update_task answers with (its
+	// neighbours from the cached board and the write's own changes) against
+	// a full read of the task just written.
+	updated := func(set *service.Set, r string, c service.Change) error {
+		got, err := set.Plan.Update(ctx, r, c)
+		if err != nil {
+			return err
+		}
+		want, err := fullPlan.Get(ctx, r)
+		if err != nil {
+			t.Fatalf("get %s after its update: %v", r, err)
+		}
+		want.Imports = nil // update_task's answer leaves them out
+		// Its task's times are the ones written, not as stored (to the
+		// microsecond).
+		if diff := cmp.Diff(want, got, cmpopts.EquateApproxTime(time.Microsecond)); diff != "" {
+			t.Fatalf("update %s answered a detail other than the full read's (-full +update):\n%s", r, diff)
+		}
+		return nil
+	}
 	step := func(i int) string {
 		set := cached
 		if rng.IntN(5) == 0 {
@@ -108,11 +129,11 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 			}
 		case 8:
 			st := statuses[rng.IntN(len(statuses))]
-			_, err = set.Plan.Update(ctx, ref(), service.Change{Status: &st, Force: true})
+			err = updated(set, ref(), service.Change{Status: &st, Force: true})
 		case 9:
 			title := title + " renamed"
 			deps := []string{ref()}
-			_, err = set.Plan.Update(ctx, ref(), service.Change{Title: &title, Deps: &deps})
+			err = updated(set, ref(), service.Change{Title: &title, Deps: &deps})
 		}
 		if op <= 2 || op == 6 || op == 7 {
 			n += 2 // an upper bound is enough for ref

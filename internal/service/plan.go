@@ -615,6 +615,9 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 		}
 	}
 	var d Detail
+	// The cached board, taken before the write's lock: no newer than what
+	// the write will see (detailAfter).
+	from := p.cache.Load()
 	err := p.store.Update(ctx, func(tx store.Tx) error {
 		t, err := resolveRef(ctx, tx, ref, field)
 		if err != nil {
@@ -660,13 +663,36 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 				return err
 			}
 		}
-		d, err = detail(ctx, tx, t, p.now())
+		d, err = p.detailAfter(ctx, tx, from, t)
 		return err
 	})
 	if err != nil {
 		return Detail{}, fmt.Errorf("update task: %w", err)
 	}
 	return d, nil
+}
+
+// detailAfter is detail in a write's transaction, after its changes: on a
+// store with a change feed (planChanges), the neighbours come from from,
+// a board cached before the transaction began, with the plan's changes
+// since applied, its own included (the board is not cached: they are not
+// committed). That is one or two statements where detail makes one a
+// neighbour and three more, and a write holds the project's lock: each
+// round trip saved there is saved for every writer queued behind it.
+func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, from *boardCache, t task.Task) (Detail, error) {
+	pc, ok := tx.(planChanges)
+	if !ok || p.fullReads || from == nil || from.rev == 0 {
+		return detail(ctx, tx, t, p.now())
+	}
+	c, _, err := pc.PlanChanges(ctx, from.rev)
+	if err != nil {
+		return Detail{}, err
+	}
+	b := from.board.Apply(c)
+	if b.Tasks[t.ID] == nil {
+		return detail(ctx, tx, t, p.now())
+	}
+	return detailOnBoard(ctx, tx, b, t, p.now())
 }
 
 // Deleted is the result of a deletion.

@@ -117,6 +117,12 @@ type Placement struct {
 
 // Tx is what a transaction can read and write. Removed tasks are invisible to
 // every method except the completion archive.
+//
+// A store may send a write that returns nothing but its error (UpdateTask,
+// SetFocus, Archive, SetDeps) with the transaction's next statement, as the
+// PostgreSQL store does: its failure then shows in a later call, and Update
+// returns it whatever fn made of that call. Either way the transaction
+// writes nothing.
 type Tx interface {
 	// Task returns a visible task with its body, or a *task.NotFoundError.
 	Task(ctx context.Context, id task.ID) (task.Task, error)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/benchseed"
+	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
@@ -158,4 +159,25 @@ func BenchmarkSearchMemory(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
+
+// BenchmarkFocusCycle runs the focus cycle's two writes (create_new_task,
+// then complete_current_task) one after the other through the focus
+// service: with nothing else running, a write's time here is about the
+// time it holds the project's lock, which bounds a project's writes per
+// second.
+func BenchmarkFocusCycle(b *testing.B) {
+	ctx := context.Background()
+	s, _ := benchStore(b, 200)
+	f := service.NewSet(s, service.MemoryOptions{}, nil).Focus
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := f.CreateNewTask(ctx, "bench", "step "+strconv.Itoa(i), "Created by the benchmark."); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.CompleteCurrentTask(ctx, "bench", false); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -121,6 +122,20 @@ func (x *txn) ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool,
 		x.dirty = true
 	}
 	return n > 0, nil
+}
+
+// DropClaim ends any claim on id, as ReleaseClaim(ctx, id, "") does,
+// without saying whether there was one: it is sent with the next statement
+// (later). The service uses it, through an interface of its own, when it
+// closes a task.
+func (x *txn) DropClaim(ctx context.Context, id task.ID) error {
+	x.later(qReleaseAny, []any{x.p, int64(id)}, func(_ pgconn.CommandTag, err error) error {
+		if err != nil {
+			return fmt.Errorf("release claim on %s: %w", id, err)
+		}
+		return nil
+	})
+	return nil
 }
 
 func scanLifecycle(row pgx.Row) (store.Lifecycle, error) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -340,11 +341,14 @@ func (x *txn) Dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
 	return ds, nil
 }
 
+// SetDeps is sent with the next statement (later).
 func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
-	if _, err := x.tx.Exec(ctx, qSetDeps, x.p, int64(id), int64s(deps)); err != nil {
-		return fmt.Errorf("set dependencies of %s: %w", id, err)
-	}
-	x.dirty = true
+	x.later(qSetDeps, []any{x.p, int64(id), int64s(deps)}, func(_ pgconn.CommandTag, err error) error {
+		if err != nil {
+			return fmt.Errorf("set dependencies of %s: %w", id, err)
+		}
+		return nil
+	})
 	return nil
 }
 

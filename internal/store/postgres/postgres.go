@@ -21,11 +21,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/cairn-dev/cairn/internal/memory"
@@ -191,6 +193,11 @@ func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
 		// project id is an integer from the database, formatted here.
 		bump: fmt.Sprintf("UPDATE projects SET version = version + 1 WHERE id = %d; SELECT pg_notify('%s', '%d')",
 			id, notifyChannel, id),
+		// The same as statements of their own, for a batch.
+		bumpBatch: []queued{
+			{sql: "UPDATE projects SET version = version + 1 WHERE id = $1", args: []any{id}},
+			{sql: "SELECT pg_notify($1, $2)", args: []any{notifyChannel, strconv.FormatInt(id, 10)}},
+		},
 	}
 	var analyzer int32
 	if err := db.pool.QueryRow(ctx, `SELECT memory_analyzer FROM projects WHERE id = $1`, id).Scan(&analyzer); err != nil {
@@ -230,9 +237,11 @@ type Store struct {
 	project int64
 	name    string
 	// The statements that open a write (sent with its first statement),
-	// and those that record a change with COMMIT (Project).
+	// and those that record a change with COMMIT (Project): bump as one
+	// text, bumpBatch as statements to go with writes sent late.
 	beginWrite, beginWait []queued
 	bump                  string
+	bumpBatch             []queued
 
 	writer chan struct{} // a slot for each of this store's writers holding a connection (Update)
 
@@ -419,11 +428,12 @@ func fault(err error) error {
 var beginView = []queued{{sql: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"}}
 
 // run runs fn in a transaction on a pooled connection. The statements
-// that open it (begin) travel with fn's first statement, in one round trip
-// (see txConn). The version bump and the notification, when fn changed
-// something, travel with COMMIT. A transaction that ran no statement sends
-// nothing. A connection released while still in a transaction (a failed
-// ROLLBACK, a cancelled query) is closed by the pool, never reused.
+// that open it (begin) travel with fn's first statement, in one round trip,
+// and the writes fn sent late (txn.later) with the next statement, or with
+// the version bump, the notification and COMMIT (see txConn). A transaction
+// that ran no statement sends nothing. A connection released while still
+// in a transaction (a failed ROLLBACK, a cancelled query) is closed by the
+// pool, never reused.
 func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued, view bool) error {
 	if s.isClosed() {
 		return store.ErrClosed
@@ -433,32 +443,58 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 		return fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
 	defer c.Release()
-	tc := &txConn{c: c, pending: begin, ctx: ctx}
+	tc := newTxConn(ctx, c, begin)
 	x := &txn{tx: tc, p: s.project, snapshot: view, genericSearch: s.db.genericSearch}
-	done := false
+	committed := false
 	defer func() {
-		if !done && tc.pending == nil {
+		if !committed && tc.begun {
 			c.Exec(context.WithoutCancel(ctx), "ROLLBACK")
 		}
 	}()
-	if err := fn(x); err != nil {
+	// A write sent late that failed (txConn.failed) is the transaction's
+	// error, whatever fn made of the statement that carried it.
+	lost := func(err error) error {
+		if tc.failed != nil {
+			return tc.failed
+		}
 		return err
 	}
-	done = true
-	if tc.pending != nil {
+	if err := fn(x); err != nil || tc.failed != nil {
+		return lost(err)
+	}
+	if !tc.begun && len(tc.pending) == tc.opening {
 		return nil // fn ran no statement: no transaction was opened
 	}
 	if err := x.flushTerms(ctx); err != nil {
-		return fmt.Errorf("count memory terms: %w", err)
+		return lost(fmt.Errorf("count memory terms: %w", err))
 	}
-	end := "COMMIT"
-	if x.dirty {
-		end = s.bump + "; COMMIT"
+	if len(tc.pending) == 0 {
+		end := "COMMIT"
+		if x.dirty {
+			end = s.bump + "; COMMIT"
+		}
+		if _, err := c.Exec(ctx, end); err != nil {
+			return fmt.Errorf("commit: %w", err)
+		}
+		committed = true
+		return nil
 	}
-	if _, err := c.Exec(ctx, end); err != nil {
-		c.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+	// Writes sent late go with the version bump and COMMIT: one round trip.
+	for _, q := range s.bumpBatch {
+		tc.later(q.sql, q.args, func(_ pgconn.CommandTag, err error) error { return err })
+	}
+	br, err := tc.send(ctx, "COMMIT", nil)
+	if err != nil {
+		return lost(err)
+	}
+	if _, err := br.Exec(); err != nil {
+		br.Close()
 		return fmt.Errorf("commit: %w", err)
 	}
+	if err := br.Close(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	committed = true
 	return nil
 }
 

@@ -616,3 +616,67 @@ func TestFocusedTaskIsFocusThenTask(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLateWriteFailsTheTransaction: a write sent with the next statement
+// (UpdateTask of a task that is not there, SetDeps on one that is not)
+// fails the whole transaction with its own error, whether a read carried it
+// (which must not pass the write's NotFound off as its own) or COMMIT's
+// batch did (which it must stop); nothing the transaction wrote stays, and
+// the store goes on working.
+func TestLateWriteFailsTheTransaction(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	a := createTask(t, s, "a")
+	before := version(t, s)
+	var readErr error
+	err := s.Update(ctx, func(tx store.Tx) error {
+		if _, err := tx.CreateTask(ctx, task.Task{Title: "b", CreatedAt: time.Now(), UpdatedAt: time.Now()}, store.Placement{}); err != nil {
+			return err
+		}
+		if err := tx.UpdateTask(ctx, task.Task{ID: 999, Title: "x", Status: task.StatusDone}); err != nil {
+			return err
+		}
+		_, readErr = tx.Task(ctx, a.ID) // carries the update
+		return nil                      // as a caller that misread the read's error would
+	})
+	var nf *task.NotFoundError
+	if !errors.As(err, &nf) || nf.ID != 999 {
+		t.Fatalf("Update = %v; want task 999 not found", err)
+	}
+	if readErr == nil || errors.Is(readErr, task.ErrNotFound) {
+		t.Errorf("the read that carried the failed write = %v; want an error that is not its own NotFound", readErr)
+	}
+	err = s.Update(ctx, func(tx store.Tx) error {
+		if _, err := tx.CreateTask(ctx, task.Task{Title: "b", CreatedAt: time.Now(), UpdatedAt: time.Now()}, store.Placement{}); err != nil {
+			return err
+		}
+		return tx.UpdateTask(ctx, task.Task{ID: 999, Title: "x"}) // goes with COMMIT, which it must stop
+	})
+	if !errors.As(err, &nf) || nf.ID != 999 {
+		t.Fatalf("Update ending in an update of no task = %v; want task 999 not found", err)
+	}
+	err = s.Update(ctx, func(tx store.Tx) error {
+		a.Title = "a2"
+		if err := tx.UpdateTask(ctx, a); err != nil {
+			return err
+		}
+		return tx.SetDeps(ctx, a.ID, []task.ID{12345}) // no such task: the commit's batch fails
+	})
+	if err == nil || !strings.Contains(err.Error(), "set dependencies of") {
+		t.Fatalf("Update with a dependency on no task = %v; want its error", err)
+	}
+	if v := version(t, s); v != before {
+		t.Errorf("version %d after failed writes; want %d", v, before)
+	}
+	err = s.View(ctx, func(tx store.Tx) error {
+		ts, err := tx.Tasks(ctx)
+		if err == nil && (len(ts) != 1 || ts[0].Title != "a") {
+			t.Errorf("tasks after failed writes = %+v; want a alone, unchanged", ts)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	createTask(t, s, "c") // the connections were rolled back, not left in a failed transaction
+}

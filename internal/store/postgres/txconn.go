@@ -14,52 +14,107 @@ import (
 type queued struct {
 	sql  string
 	args []any
+	// done, for a write sent late (txConn.later), judges its result and
+	// says what failed; nil for the statements that open a transaction.
+	// It may only fail a write that PostgreSQL failed: the write may go in
+	// one batch with COMMIT, which only PostgreSQL's failure stops.
+	done func(pgconn.CommandTag, error) error
 }
 
-// txConn runs a transaction's statements on its connection. The statements
-// that open the transaction (BEGIN, and for a write the project's lock) are
-// not sent on their own: they wait in pending and go with the first
-// statement, as one pipelined batch, saving a round trip per transaction
-// (and, for a write, one while the lock is held).
+// txConn runs a transaction's statements on its connection. Statements
+// whose answer the caller does not wait for are not sent on their own: they
+// wait in pending and go with the next statement, as one pipelined batch,
+// saving a round trip each. They are the ones that open the transaction
+// (BEGIN, and for a write the project's lock), and a write's statements
+// that return nothing but success (later): a write holds the project's
+// lock, so every round trip saved there is saved for every writer queued
+// behind it.
 type txConn struct {
 	c       *pgxpool.Conn
-	pending []queued // nil once sent
-	// ctx is the transaction's (View's or Update's): the batch that opens
+	pending []queued
+	opening int  // how many of pending open the transaction
+	begun   bool // the transaction was opened: it must end
+	// failed is the error of a write sent late: the transaction is lost,
+	// whatever its caller makes of the statement that carried the write,
+	// and run returns this error, not the caller's.
+	failed error
+	// ctx is the transaction's (View's or Update's): a batch that opens
 	// it, the first statement's included, runs under it, so that the wait
 	// for the lock is bounded by the Update's context as before.
 	ctx context.Context
 }
 
-var _ querier = (*txConn)(nil)
+// newTxConn returns the transaction on c that begin opens.
+func newTxConn(ctx context.Context, c *pgxpool.Conn, begin []queued) *txConn {
+	// A copy: later appends to it.
+	return &txConn{c: c, pending: append([]queued(nil), begin...), opening: len(begin), ctx: ctx}
+}
 
-// open sends the pending statements with sql and returns the batch, its
-// results read up to sql's.
-func (t *txConn) open(ctx context.Context, sql string, args []any) (pgx.BatchResults, error) {
+// later queues a write whose result the caller does not need at once, to
+// go with the next statement (or COMMIT). done says what failed: its
+// error fails the transaction (failed).
+func (t *txConn) later(sql string, args []any, done func(pgconn.CommandTag, error) error) {
+	t.pending = append(t.pending, queued{sql: sql, args: args, done: done})
+}
+
+// lost is what a statement returns once a write sent late has failed:
+// not that write's error (the caller would take it for its own statement's,
+// a read's NotFound for one), which run returns instead.
+func (t *txConn) lost() error {
+	return fmt.Errorf("the transaction failed at an earlier write: %v", t.failed)
+}
+
+// judge reads the results of the statements sent ahead of another in br.
+// A failure closes br.
+func (t *txConn) judge(br pgx.BatchResults, sent []queued, opening int) error {
+	for i, q := range sent {
+		tag, err := br.Exec()
+		if i < opening {
+			if err != nil {
+				br.Close()
+				return fmt.Errorf("begin: %w", err)
+			}
+			continue
+		}
+		if err := q.done(tag, err); err != nil {
+			br.Close()
+			t.failed = err
+			return t.lost()
+		}
+	}
+	return nil
+}
+
+// send sends the pending statements, with sql when it is not empty, and
+// returns the batch with its results read up to sql's.
+func (t *txConn) send(ctx context.Context, sql string, args []any) (pgx.BatchResults, error) {
 	b := &pgx.Batch{}
 	for _, q := range t.pending {
 		b.Queue(q.sql, q.args...)
 	}
-	b.Queue(sql, args...)
-	n := len(t.pending)
-	t.pending = nil
-	if t.ctx != nil {
+	if sql != "" {
+		b.Queue(sql, args...)
+	}
+	sent, opening := t.pending, t.opening
+	t.pending, t.opening, t.begun = nil, 0, true
+	if opening > 0 && t.ctx != nil {
 		ctx = t.ctx
 	}
 	br := t.c.SendBatch(ctx, b)
-	for range n {
-		if _, err := br.Exec(); err != nil {
-			br.Close()
-			return nil, fmt.Errorf("begin: %w", err)
-		}
+	if err := t.judge(br, sent, opening); err != nil {
+		return nil, err
 	}
 	return br, nil
 }
 
 func (t *txConn) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	if t.pending == nil {
+	if t.failed != nil {
+		return pgconn.CommandTag{}, t.lost()
+	}
+	if len(t.pending) == 0 {
 		return t.c.Exec(ctx, sql, args...)
 	}
-	br, err := t.open(ctx, sql, args)
+	br, err := t.send(ctx, sql, args)
 	if err != nil {
 		return pgconn.CommandTag{}, err
 	}
@@ -68,10 +123,13 @@ func (t *txConn) Exec(ctx context.Context, sql string, args ...any) (pgconn.Comm
 }
 
 func (t *txConn) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	if t.pending == nil {
+	if t.failed != nil {
+		return nil, t.lost()
+	}
+	if len(t.pending) == 0 {
 		return t.c.Query(ctx, sql, args...)
 	}
-	br, err := t.open(ctx, sql, args)
+	br, err := t.send(ctx, sql, args)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +142,7 @@ func (t *txConn) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, 
 }
 
 func (t *txConn) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	if t.pending == nil {
+	if t.failed == nil && len(t.pending) == 0 {
 		return t.c.QueryRow(ctx, sql, args...)
 	}
 	rows, err := t.Query(ctx, sql, args...)
