@@ -689,7 +689,7 @@ func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, from *boardCache, t
 		return Detail{}, err
 	}
 	b := from.board.Apply(c)
-	if b.Tasks[t.ID] == nil {
+	if !b.Tasks.Has(t.ID) {
 		return detail(ctx, tx, t, p.now())
 	}
 	return detailOnBoard(ctx, tx, b, t, p.now())
