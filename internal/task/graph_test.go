@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -359,10 +360,10 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 				}
 			}
 			b = b.Apply(c)
-			if diff := cmp.Diff(normal(full()), normal(b)); diff != "" {
+			if diff := quickDiff(normal(full()), normal(b)); diff != "" {
 				t.Fatalf("round %d step %d: Apply differs from NewBoard (-want +got):\n%s", round, step, diff)
 			}
-			if diff := cmp.Diff(before, normal(was)); diff != "" {
+			if diff := quickDiff(before, normal(was)); diff != "" {
 				t.Fatalf("round %d step %d: Apply changed the board it started from:\n%s", round, step, diff)
 			}
 			f := NextFilter{}
@@ -379,7 +380,7 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 			// whole order: both are checked.
 			want := Outline(slices.Collect(maps.Values(plan)))
 			for range outlineHeads + 1 {
-				if diff := cmp.Diff(want, b.OutlineRange(-1, b.Tasks.Len()+1)); diff != "" {
+				if diff := quickDiff(want, b.OutlineRange(-1, b.Tasks.Len()+1)); diff != "" {
 					t.Fatalf("round %d step %d: OutlineRange differs from Outline (-want +got):\n%s", round, step, diff)
 				}
 			}
@@ -388,7 +389,7 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 			}
 			if lo := rng.IntN(len(want) + 2); lo < len(want) {
 				hi := lo + rng.IntN(len(want)-lo+1)
-				if diff := cmp.Diff(want[lo:hi], b.OutlineRange(lo, hi)); diff != "" {
+				if diff := quickDiff(want[lo:hi], b.OutlineRange(lo, hi)); diff != "" {
 					t.Fatalf("round %d step %d: OutlineRange(%d, %d) differs (-want +got):\n%s", round, step, lo, hi, diff)
 				}
 			} else if got := b.OutlineRange(lo, lo+3); got == nil || len(got) != 0 {
@@ -397,15 +398,25 @@ func TestApplyMatchesNewBoard(t *testing.T) {
 			// The ranking Apply carried over is the one ranking anew gives.
 			fresh := full()
 			fresh.Next(f)
-			if diff := cmp.Diff(rankedIDs(fresh), rankedIDs(b)); diff != "" {
+			if diff := quickDiff(rankedIDs(fresh), rankedIDs(b)); diff != "" {
 				t.Fatalf("round %d step %d: carried ranking differs (-fresh +carried):\n%s", round, step, diff)
 			}
 			// So is the id order, whether carried or made anew.
-			if diff := cmp.Diff(listedTasks(fresh), listedTasks(b)); diff != "" {
+			if diff := quickDiff(listedTasks(fresh), listedTasks(b)); diff != "" {
 				t.Fatalf("round %d step %d: ByID differs (-fresh +got):\n%s", round, step, diff)
 			}
 		}
 	}
+}
+
+// quickDiff is cmp.Diff, compared with reflect.DeepEqual first: this test
+// compares whole boards at every step, and cmp.Diff on each made it take
+// most of a minute under -race.
+func quickDiff(want, got any) string {
+	if reflect.DeepEqual(want, got) {
+		return ""
+	}
+	return cmp.Diff(want, got)
 }
 
 // listedTasks is b.ByID's list with each task as a value, checked against
