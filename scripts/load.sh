@@ -51,11 +51,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# free_port prints a loopback port nothing listens on.
+# free_port prints a loopback port nothing listens on, below the kernel's
+# ephemeral range: a port in that range may be the local end of one of the
+# load's own connections, which nothing listens on but bind still refuses.
 free_port() {
-	local p
+	local p lo=32768
+	[[ -r /proc/sys/net/ipv4/ip_local_port_range ]] && read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
+	((lo > 11000)) || lo=32768
 	for _ in $(seq 1 200); do
-		p=$((20000 + RANDOM % 40000))
+		p=$((10000 + RANDOM % (lo - 10000)))
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
 			echo "$p"
 			return

@@ -42,10 +42,15 @@ run_pg() {
   fi
 }
 
+# free_port prints a loopback port nothing listens on, below the kernel's
+# ephemeral range, whose ports may be the local ends of live connections
+# (nothing listens on them, but bind refuses them).
 free_port() {
-  local p
+  local p lo=32768
+  [ -r /proc/sys/net/ipv4/ip_local_port_range ] && read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
+  [ "$lo" -gt 11000 ] || lo=32768
   for _ in $(seq 1 50); do
-    p=$((20000 + RANDOM % 40000))
+    p=$((10000 + RANDOM % (lo - 10000)))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
       echo "$p"
       return
