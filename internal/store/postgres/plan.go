@@ -59,7 +59,7 @@ const (
 	qChangedSince = `SELECT ` + colsNoBody + `, removed_at IS NOT NULL,
 		ARRAY(SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
 			WHERE d.project_id = $1 AND d.task_id = t.id AND b.removed_at IS NULL ORDER BY d.depends_on)
-		FROM tasks t WHERE project_id = $1 AND rev > $2`
+		FROM tasks t WHERE project_id = $1 AND rev > $2 AND rev <= $3`
 )
 
 func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
@@ -269,7 +269,11 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 		return task.Changes{}, since, nil
 	}
 	var c task.Changes
-	rows, err := x.tx.Query(ctx, qChangedSince, x.p, int64(since))
+	// Bounded by the revision just read, though the snapshot holds none
+	// above it: with "rev > $2" alone a generic plan (plan_cache_mode)
+	// guesses a third of the project's tasks and scans them all; with the
+	// range it walks tasks_by_rev.
+	rows, err := x.tx.Query(ctx, qChangedSince, x.p, int64(since), rev)
 	if err != nil {
 		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
 	}
