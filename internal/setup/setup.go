@@ -204,30 +204,11 @@ func claudeHooks(root, command string) (Change, error) {
 		return c, err
 	}
 	c.Before = before
-	doc := before
-	var added []string
-	for _, h := range hookEvents {
-		var hooks *node
-		if doc, hooks, err = ensurePath(doc, "hooks"); err != nil {
-			return c, fmt.Errorf("cannot merge into it (%v): fix the file, or move it aside and run init again", err)
-		}
-		cmd := command + " hook " + h.hook
-		group := obj{{"hooks", []any{obj{{"type", "command"}, {"command", cmd}, {"timeout", 10}}}}}
-		if h.matcher != "" {
-			group = append(obj{{"matcher", h.matcher}}, group...)
-		}
-		list := hooks.get(h.event)
-		switch {
-		case list == nil:
-			doc = insert(doc, hooks, h.event, []any{group})
-		case list.kind != '[':
-			return c, fmt.Errorf("hooks.%s is not a list: fix the file, or move it aside and run init again", h.event)
-		case runsHook(plain(doc)[list.start:list.end], " hook "+h.hook):
-			continue
-		default:
-			doc = insert(doc, list, "", group)
-		}
-		added = append(added, h.event)
+	doc, added, err := addHooks(before, hookEvents, func(hook string) (string, obj) {
+		return " hook " + hook, obj{{"type", "command"}, {"command", command + " hook " + hook}, {"timeout", 10}}
+	})
+	if err != nil {
+		return c, err
 	}
 	c.After = ensureNewline(doc)
 	if len(added) == 0 {
@@ -259,31 +240,12 @@ var geminiHookEvents = []struct{ event, hook, matcher string }{
 // one yet. Gemini CLI wants each hook named, and its timeout in
 // milliseconds; it runs a project's hooks only in a folder the user trusts.
 func geminiHooks(c Change, command string) (Change, error) {
-	doc := c.After
-	var added []string
-	for _, h := range geminiHookEvents {
-		var hooks *node
-		var err error
-		if doc, hooks, err = ensurePath(doc, "hooks"); err != nil {
-			return c, fmt.Errorf("cannot merge into it (%v): fix the file, or move it aside and run init again", err)
-		}
-		cmd := command + " hook --client gemini " + h.hook
-		group := obj{{"hooks", []any{obj{{"name", "cairn-" + h.hook}, {"type", "command"}, {"command", cmd}, {"timeout", 10000}}}}}
-		if h.matcher != "" {
-			group = append(obj{{"matcher", h.matcher}}, group...)
-		}
-		list := hooks.get(h.event)
-		switch {
-		case list == nil:
-			doc = insert(doc, hooks, h.event, []any{group})
-		case list.kind != '[':
-			return c, fmt.Errorf("hooks.%s is not a list: fix the file, or move it aside and run init again", h.event)
-		case runsHook(plain(doc)[list.start:list.end], " hook --client gemini "+h.hook):
-			continue
-		default:
-			doc = insert(doc, list, "", group)
-		}
-		added = append(added, h.event)
+	doc, added, err := addHooks(c.After, geminiHookEvents, func(hook string) (string, obj) {
+		cmd := command + " hook --client gemini " + hook
+		return " hook --client gemini " + hook, obj{{"name", "cairn-" + hook}, {"type", "command"}, {"command", cmd}, {"timeout", 10000}}
+	})
+	if err != nil {
+		return c, err
 	}
 	var what []string
 	if c.What != "" && (len(added) == 0 || !strings.HasPrefix(c.What, "cairn is configured already")) {
@@ -312,6 +274,40 @@ func geminiHooks(c Change, command string) (Change, error) {
 	}
 	c.What = strings.Join(what, "; ")
 	return c, nil
+}
+
+// addHooks adds a cairn hook group to each event of doc's "hooks" object
+// that does not run that hook yet (Claude Code's and Gemini CLI's settings
+// share this shape): hook gives, for a cairn hook name, the command's
+// suffix that says it runs already and the hook's entry. It returns the
+// document and the events it added to.
+func addHooks(doc []byte, events []struct{ event, hook, matcher string }, hook func(string) (string, obj)) ([]byte, []string, error) {
+	var added []string
+	for _, h := range events {
+		var hooks *node
+		var err error
+		if doc, hooks, err = ensurePath(doc, "hooks"); err != nil {
+			return nil, nil, fmt.Errorf("cannot merge into it (%v): fix the file, or move it aside and run init again", err)
+		}
+		suffix, entry := hook(h.hook)
+		group := obj{{"hooks", []any{entry}}}
+		if h.matcher != "" {
+			group = append(obj{{"matcher", h.matcher}}, group...)
+		}
+		list := hooks.get(h.event)
+		switch {
+		case list == nil:
+			doc = insert(doc, hooks, h.event, []any{group})
+		case list.kind != '[':
+			return nil, nil, fmt.Errorf("hooks.%s is not a list: fix the file, or move it aside and run init again", h.event)
+		case runsHook(plain(doc)[list.start:list.end], suffix):
+			continue
+		default:
+			doc = insert(doc, list, "", group)
+		}
+		added = append(added, h.event)
+	}
+	return doc, added, nil
 }
 
 // runsHook reports whether a hook list already runs a cairn hook command.
