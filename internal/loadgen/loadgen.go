@@ -420,6 +420,8 @@ func (c *client) step(ctx context.Context) (string, error) {
 	switch op {
 	case OpFocusCycle:
 		return c.focusStep(ctx)
+	case OpPing:
+		return op, c.cs.Ping(ctx, nil)
 	case OpGetTask:
 		return op, call(ctx, c.cs, op, map[string]any{"id": c.pick(c.cfg.Plan.All)}, nil)
 	case OpGetTasks:

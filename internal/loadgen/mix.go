@@ -21,11 +21,14 @@ const (
 	OpUpdateTask        = "update_task"
 	OpUpdateCurrentTask = "update_current_task"
 	OpFocusCycle        = "focus_cycle"
+	// OpPing is MCP's ping, no tool: what the SDK's transport and
+	// dispatch cost on their own, the floor under every tool call.
+	OpPing = "ping"
 )
 
 // ops lists every operation a mix may name, reads first.
 var ops = []string{OpGetCurrentTask, OpGetNextTask, OpGetTasks, OpGetTask, OpGetBigPicture,
-	OpCreateTask, OpUpdateTask, OpUpdateCurrentTask, OpFocusCycle}
+	OpCreateTask, OpUpdateTask, OpUpdateCurrentTask, OpFocusCycle, OpPing}
 
 // DefaultMix is an agent's day, by weight: mostly reading where it is and
 // what is next, about a third writes, of which most are the focus cycle.
