@@ -36,6 +36,8 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		"qTaskDeps":              qTaskDeps,
 		"qDependents":            qDependents,
 		"qImportsOf":             qImportsOf,
+		"qInsertTaskLast":        qInsertTaskLast,
+		"qInsertTaskAt":          qInsertTaskAt,
 	} {
 		args := make([]any, strings.Count(q, "?"))
 		for i := range args {

@@ -126,9 +126,13 @@ func (l *lazyStatements) close() error {
 var (
 	readQueries = []string{qTask, qChildren, qChildrenBody, qTasks, qCountTasks, qFocus,
 		qCountCompletion, qCompletionsAsc, qCompletionsDesc, qAncestors}
-	writeQueries = []string{qPlaceAfter, qShiftRight, qNextPosition, qNextNum, qInsertTask, qUpdateTask,
+	writeQueries = []string{qPlaceAfter, qShiftRight, qInsertTaskLast, qInsertTaskAt, qUpdateTask,
 		qRemoveSubtree, qSetFocus, qArchive}
 )
+
+// statementHook, when set (by tests, before the store is used), is told
+// of every statement a transaction runs.
+var statementHook func(query string)
 
 // stmt returns query's prepared statement on the transaction's connection,
 // or nil if it has none. A statement is reused on its connection, so it must
@@ -136,6 +140,9 @@ var (
 // rows to the end and closes them before it returns, and none calls another
 // while it holds rows.
 func (x *txn) stmt(ctx context.Context, query string) *sql.Stmt {
+	if statementHook != nil {
+		statementHook(query)
+	}
 	if s := x.stmts[query]; s != nil {
 		return x.tx.StmtContext(ctx, s)
 	}
