@@ -579,7 +579,8 @@ func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		return task.Task{}, &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is done and completion is permanent", t.ID), Fix: "create a new task for follow-up work"}
 	case !status.Open():
 		if t.Status.Open() {
-			return closeTask(ctx, tx, t, status, now, "", force)
+			t, _, err := closeTask(ctx, tx, t, status, now, "", force)
+			return t, err
 		}
 	}
 	t.Status, t.UpdatedAt = status, now
@@ -752,7 +753,7 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 	if r.Count, err = tx.RemoveSubtree(ctx, t.ID, now); err != nil {
 		return Deleted{}, err
 	}
-	if err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now); err != nil {
+	if _, err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now); err != nil {
 		return Deleted{}, err
 	}
 	if len(released) == 0 {

@@ -61,7 +61,7 @@ func TestWriteStatements(t *testing.T) {
 			_, err := svc.Focus.CreateNewTask(ctx, agent, "Step 1", "Do one thing.")
 			return err
 		}},
-		{"complete_current_task", 14, func() error {
+		{"complete_current_task", 12, func() error {
 			_, err := svc.Focus.CompleteCurrentTask(ctx, agent, false)
 			return err
 		}},
