@@ -210,13 +210,12 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 			if err != nil {
 				return errorResult(ctx, s.log, def.Name, err), nil
 			}
-			b, err := json.Marshal(out)
-			if err != nil {
-				return errorResult(ctx, s.log, def.Name, fmt.Errorf("encode result: %w", err)), nil
-			}
+			// out itself, not its JSON: the SDK marshals the result once
+			// more at each level, re-compacting a json.RawMessage each
+			// time, while a value is encoded once, where it sits.
 			return &mcp.CallToolResult{
 				Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-				StructuredContent: json.RawMessage(b),
+				StructuredContent: out,
 			}, nil
 		}
 	}}
