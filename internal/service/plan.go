@@ -655,9 +655,6 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 		}
 	}
 	var d Detail
-	// The cached board, taken before the write's lock: no newer than what
-	// the write will see (detailAfter).
-	from := p.cache.Load()
 	err := p.store.Update(ctx, func(tx store.Tx) error {
 		var (
 			t         task.Task
@@ -713,7 +710,7 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 				return err
 			}
 		}
-		d, err = p.detailAfter(ctx, tx, from, t)
+		d, err = p.detailAfter(ctx, tx, t)
 		return err
 	})
 	if err != nil {
@@ -723,13 +720,17 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 }
 
 // detailAfter is detail in a write's transaction, after its changes: on a
-// store with a change feed (planChanges), the neighbours come from from,
-// a board cached before the transaction began, with the plan's changes
-// since applied, its own included (the board is not cached: they are not
-// committed). That is one or two statements where detail makes one a
-// neighbour and three more, and a write holds the project's lock: each
-// round trip saved there is saved for every writer queued behind it.
-func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, from *boardCache, t task.Task) (Detail, error) {
+// store with a change feed (planChanges), the neighbours come from the
+// cached board with the plan's changes since applied, its own included
+// (boardAround; nothing is cached: they are not committed). That is one or
+// two statements where detail makes one a neighbour and three more, and a
+// write holds the project's lock: each round trip saved there is saved for
+// every writer queued behind it. The board is taken now, with the lock
+// held, rather than before: it is then as new as the cache can be, so
+// fewer changes are read, and still no newer than what the write sees, as
+// no other write can commit meanwhile.
+func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, t task.Task) (Detail, error) {
+	from := p.cache.Load()
 	pc, ok := tx.(planChanges)
 	if !ok || p.fullReads || from == nil || from.rev == 0 {
 		return detail(ctx, tx, t, p.now())
@@ -738,8 +739,8 @@ func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, from *boardCache, t
 	if err != nil {
 		return Detail{}, err
 	}
-	b := from.board.Apply(c)
-	if !b.Tasks.Has(t.ID) {
+	b, ok := boardAround(from.board, c, t.ID)
+	if !ok {
 		return detail(ctx, tx, t, p.now())
 	}
 	return detailOnBoard(ctx, tx, b, t, p.now())
