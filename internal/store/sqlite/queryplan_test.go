@@ -38,6 +38,7 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		"qImportsOf":             qImportsOf,
 		"qInsertTaskLast":        qInsertTaskLast,
 		"qInsertTaskAt":          qInsertTaskAt,
+		"qFocusedTask":           qFocusedTask,
 	} {
 		args := make([]any, strings.Count(q, "?"))
 		for i := range args {

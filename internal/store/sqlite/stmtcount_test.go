@@ -57,15 +57,15 @@ func TestWriteStatements(t *testing.T) {
 		max  int // statements, BEGIN included
 		call func() error
 	}{
-		{"create_new_task", 5, func() error {
+		{"create_new_task", 4, func() error {
 			_, err := svc.Focus.CreateNewTask(ctx, agent, "Step 1", "Do one thing.")
 			return err
 		}},
-		{"complete_current_task", 12, func() error {
+		{"complete_current_task", 11, func() error {
 			_, err := svc.Focus.CompleteCurrentTask(ctx, agent, false)
 			return err
 		}},
-		{"update_current_task", 4, func() error {
+		{"update_current_task", 3, func() error {
 			_, err := svc.Focus.UpdateCurrentTask(ctx, agent, "Progress: it works; edge cases next.")
 			return err
 		}},

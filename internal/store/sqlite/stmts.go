@@ -124,7 +124,7 @@ func (l *lazyStatements) close() error {
 // readQueries are prepared on every connection; writeQueries only on the
 // writer's.
 var (
-	readQueries = []string{qTask, qChildren, qChildrenBody, qTasks, qCountTasks, qFocus,
+	readQueries = []string{qTask, qChildren, qChildrenBody, qTasks, qCountTasks, qFocus, qFocusedTask,
 		qCountCompletion, qCompletionsAsc, qCompletionsDesc, qAncestors}
 	writeQueries = []string{qPlaceAfter, qShiftRight, qInsertTaskLast, qInsertTaskAt, qUpdateTask,
 		qRemoveSubtree, qSetFocus, qArchive}
