@@ -238,8 +238,8 @@ func (s *Store) Version(ctx context.Context) (uint64, error) { return s.v.versio
 // View implements store.Store.
 func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 	stmts := s.rs.get(ctx)
-	if statementHook != nil {
-		statementHook("BEGIN")
+	if h := statementHook.Load(); h != nil {
+		(*h)("BEGIN")
 	}
 	// A read waits for no lock: its BEGIN needs no watch either (see detach).
 	tx, err := s.r.BeginTx(detach(ctx), &sql.TxOptions{ReadOnly: true})
@@ -264,8 +264,8 @@ func shortPath(p string) string {
 // Update implements store.Store.
 func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	stmts := s.ws.get(ctx)
-	if statementHook != nil {
-		statementHook("BEGIN IMMEDIATE")
+	if h := statementHook.Load(); h != nil {
+		(*h)("BEGIN IMMEDIATE")
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {

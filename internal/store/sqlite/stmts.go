@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Prepared statements. Parsing SQL was the largest cost of a call: the
@@ -130,9 +131,9 @@ var (
 		qRemoveSubtree, qSetFocus, qArchive}
 )
 
-// statementHook, when set (by tests, before the store is used), is told
-// of every statement a transaction runs.
-var statementHook func(query string)
+// statementHook, when set (by tests), is told of every statement a
+// transaction runs.
+var statementHook atomic.Pointer[func(query string)]
 
 // stmt returns query's prepared statement on the transaction's connection,
 // or nil if it has none. A statement is reused on its connection, so it must
@@ -140,8 +141,8 @@ var statementHook func(query string)
 // rows to the end and closes them before it returns, and none calls another
 // while it holds rows.
 func (x *txn) stmt(ctx context.Context, query string) *sql.Stmt {
-	if statementHook != nil {
-		statementHook(query)
+	if h := statementHook.Load(); h != nil {
+		(*h)(query)
 	}
 	if s := x.stmts[query]; s != nil {
 		return x.tx.StmtContext(ctx, s)
