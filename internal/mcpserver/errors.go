@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 
@@ -49,11 +48,10 @@ func errorResult(ctx context.Context, log *slog.Logger, tool string, err error) 
 	if te.Code == CodeInternal || te.Code == CodeUnavailable {
 		log.ErrorContext(ctx, "tool failed", "tool", tool, "error", err)
 	}
-	b, _ := json.Marshal(te)
 	return &mcp.CallToolResult{
 		IsError:           true,
 		Content:           []mcp.Content{&mcp.TextContent{Text: "error: " + te.Message}},
-		StructuredContent: json.RawMessage(b),
+		StructuredContent: te, // a value, not its JSON: see tool's handler
 	}
 }
 

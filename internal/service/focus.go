@@ -351,11 +351,12 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force boo
 			return err
 		}
 		now := f.now()
-		if cur, err = closeTask(ctx, tx, cur, task.StatusDone, now, agent, force); err != nil {
+		var to moved
+		if cur, to, err = closeTask(ctx, tx, cur, task.StatusDone, now, agent, force); err != nil {
 			return err
 		}
 		c.Task = cur
-		c.Next, err = currentAfter(ctx, tx, agent)
+		c.Next, err = to.current(ctx, tx)
 		return err
 	})
 	if err == nil && c.Next.ID == 0 {
@@ -371,14 +372,14 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force boo
 // first, and for done its dependencies too unless force is set. A
 // completion is archived. Every agent focused on t, and the agent
 // who asked (whose focus may only have been derived), moves on by the rules
-// of task.NextFocus. It returns t as stored.
-func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, agent string, force bool) (task.Task, error) {
+// of task.NextFocus. It returns t as stored, and where the focus moved.
+func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, agent string, force bool) (task.Task, moved, error) {
 	if !t.Status.Open() {
-		return task.Task{}, problem.New(task.ErrClosed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), "")
+		return task.Task{}, moved{}, problem.New(task.ErrClosed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), "")
 	}
 	kids, err := tx.Children(ctx, t.ID, false)
 	if err != nil {
-		return task.Task{}, err
+		return task.Task{}, moved{}, err
 	}
 	var open []string
 	for _, k := range kids {
@@ -387,13 +388,13 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		}
 	}
 	if len(open) > 0 {
-		return task.Task{}, &problem.Error{Kind: task.ErrHasOpenChildren,
+		return task.Task{}, moved{}, &problem.Error{Kind: task.ErrHasOpenChildren,
 			What: fmt.Sprintf("task %s has %d incomplete: %s", t.ID, len(open), problem.Clip(strings.Join(open, ", "), 300)),
 			Fix:  "complete or cancel them first, or remove them"}
 	}
 	if status == task.StatusDone && !force {
 		if err := checkDeps(ctx, tx, t.ID); err != nil {
-			return task.Task{}, err
+			return task.Task{}, moved{}, err
 		}
 	}
 	t.Status, t.UpdatedAt = status, now
@@ -401,28 +402,61 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		t.CompletedAt = now
 	}
 	if err := tx.UpdateTask(ctx, t); err != nil {
-		return task.Task{}, err
+		return task.Task{}, moved{}, err
 	}
 	// A closed task is nobody's work any more: its claim ends.
 	if err := dropClaim(ctx, tx, t.ID); err != nil {
-		return task.Task{}, err
+		return task.Task{}, moved{}, err
 	}
 	if status == task.StatusDone {
 		if err := tx.Archive(ctx, task.Completion{TaskID: t.ID, ParentID: t.ParentID, Title: t.Title,
 			Body: t.Body, CreatedAt: t.CreatedAt, CompletedAt: now}); err != nil {
-			return task.Task{}, err
+			return task.Task{}, moved{}, err
 		}
 	}
-	return t, moveFocusOff(ctx, tx, t, func(id task.ID) bool { return id == t.ID }, agent, now)
+	to, err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return id == t.ID }, agent, now)
+	return t, to, err
+}
+
+// moved is where moveFocusOff moved agents: the task, zero for zen, and
+// the task itself when the move read it whole.
+type moved struct {
+	id   task.ID
+	read *task.Task
+}
+
+// current is current for an agent just moved here, from what the move
+// knows: the same task, without reading the agent's focus back.
+func (m moved) current(ctx context.Context, tx store.Tx) (task.Task, error) {
+	if m.id == 0 {
+		return task.Task{}, nil
+	}
+	var (
+		t   task.Task
+		err error
+	)
+	if m.read != nil {
+		t = *m.read
+	} else {
+		t, err = tx.Task(ctx, m.id)
+	}
+	switch {
+	case err == nil && t.Status.Open():
+		return t, nil
+	case err != nil && !isNotFound(err):
+		return task.Task{}, err
+	}
+	return task.Task{}, nil
 }
 
 // moveFocusOff moves every agent whose focus is on a task that inside
 // selects (and the agent named by also, if any) to where the focus rules go
-// after left was closed or removed. Agents focused elsewhere stay.
-func moveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(task.ID) bool, also string, now time.Time) error {
+// after left was closed or removed, and says where that is (zero: none was
+// moved). Agents focused elsewhere stay.
+func moveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(task.ID) bool, also string, now time.Time) (moved, error) {
 	focuses, err := tx.Focuses(ctx)
 	if err != nil {
-		return err
+		return moved{}, err
 	}
 	var agents []string
 	for agent, id := range focuses {
@@ -434,18 +468,18 @@ func moveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(
 		agents = append(agents, also)
 	}
 	if len(agents) == 0 {
-		return nil
+		return moved{}, nil
 	}
 	next, err := nextAfter(ctx, tx, left)
 	if err != nil {
-		return err
+		return moved{}, err
 	}
 	for _, agent := range agents {
-		if err := tx.SetFocus(ctx, agent, next, now); err != nil {
-			return err
+		if err := tx.SetFocus(ctx, agent, next.id, now); err != nil {
+			return moved{}, err
 		}
 	}
-	return nil
+	return next, nil
 }
 
 // checkDeps refuses (task.OpenDeps) to mark id done while a
@@ -476,16 +510,16 @@ func checkDeps(ctx context.Context, tx store.Tx, id task.ID) error {
 }
 
 // nextAfter applies task.NextFocus after left was closed or removed.
-func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (task.ID, error) {
+func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (moved, error) {
 	sibs, err := tx.Children(ctx, left.ParentID, false)
 	if err != nil {
-		return 0, err
+		return moved{}, err
 	}
 	var parent *task.Task
 	if left.ParentID != 0 {
 		p, err := tx.Task(ctx, left.ParentID)
 		if err != nil && !isNotFound(err) {
-			return 0, err
+			return moved{}, err
 		}
 		if err == nil {
 			parent = &p
@@ -537,9 +571,13 @@ func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (task.ID, error
 	}
 	id, err := task.NextFocus(left.ID, sibs, parent, outline, ready)
 	if rerr != nil {
-		return 0, rerr
+		return moved{}, rerr
 	}
-	return id, err
+	m := moved{id: id}
+	if parent != nil && id == parent.ID {
+		m.read = parent
+	}
+	return m, err
 }
 
 // readiness tells whether tasks are ready (see task.Board.Ready) with a few
@@ -825,10 +863,15 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, err
 		if r.MovedOn {
 			also = agent
 		}
-		if err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, also, now); err != nil {
+		to, err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, also, now)
+		if err != nil {
 			return err
 		}
-		r.Next, err = currentAfter(ctx, tx, agent)
+		if r.MovedOn {
+			r.Next, err = to.current(ctx, tx)
+		} else {
+			r.Next, err = currentAfter(ctx, tx, agent)
+		}
 		return err
 	})
 	if err == nil && r.Next.ID == 0 {

@@ -93,6 +93,22 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 		}
 		return nil
 	}
+	// created checks the task create_task and add_subtask answer with (known
+	// without reading it back) against a full read of it.
+	created := func(got service.Detail, err error) error {
+		if err != nil {
+			return err
+		}
+		want, err := fullPlan.Get(ctx, got.ID.String())
+		if err != nil {
+			t.Fatalf("get %s after its creation: %v", got.ID, err)
+		}
+		want.Imports = nil
+		if diff := cmp.Diff(want, got, cmpopts.EquateApproxTime(time.Microsecond)); diff != "" {
+			t.Fatalf("create %s answered a detail other than the full read's (-full +create):\n%s", got.ID, diff)
+		}
+		return nil
+	}
 	step := func(i int) string {
 		set := cached
 		if rng.IntN(5) == 0 {
@@ -123,9 +139,12 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 				in.Deps = []string{ref()}
 			}
 			if rng.IntN(2) == 0 {
-				_, _, err = set.Plan.AddSubtask(ctx, ref(), in)
+				var sub service.Detail
+				if sub, _, err = set.Plan.AddSubtask(ctx, ref(), in); err == nil {
+					err = created(sub, nil)
+				}
 			} else {
-				_, err = set.Plan.Create(ctx, in)
+				err = created(set.Plan.Create(ctx, in))
 			}
 		case 8:
 			st := statuses[rng.IntN(len(statuses))]
@@ -133,7 +152,12 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 		case 9:
 			title := title + " renamed"
 			deps := []string{ref()}
-			err = updated(set, ref(), service.Change{Title: &title, Deps: &deps})
+			c := service.Change{Title: &title, Deps: &deps}
+			if rng.IntN(2) == 0 { // the fields and the status in one write
+				st := statuses[rng.IntN(len(statuses))]
+				c.Status, c.Force = &st, true
+			}
+			err = updated(set, ref(), c)
 		}
 		if op <= 2 || op == 6 || op == 7 {
 			n += 2 // an upper bound is enough for ref

@@ -436,37 +436,49 @@ func validDescription(d string) error {
 // task not yet created), refusing unknown tasks, the task itself, its
 // ancestors and anything that would close a cycle.
 func resolveDeps(ctx context.Context, tx store.Tx, id, parent task.ID, refs []string) ([]task.ID, error) {
+	out, _, err := resolveDepTasks(ctx, tx, id, parent, refs)
+	return out, err
+}
+
+// resolveDepTasks is resolveDeps that also returns the tasks, in the same
+// (id) order, without their bodies.
+func resolveDepTasks(ctx context.Context, tx store.Tx, id, parent task.ID, refs []string) ([]task.ID, []task.Task, error) {
 	if len(refs) > 1000 {
-		return nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("has %d entries", len(refs)), Fix: "keep it to at most 1000"}
+		return nil, nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("has %d entries", len(refs)), Fix: "keep it to at most 1000"}
 	}
-	var out []task.ID
+	var ts []task.Task
 	for _, ref := range refs {
 		t, err := resolveRef(ctx, tx, ref, "dependencies")
 		if err != nil {
 			if isNotFound(err) {
-				return nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %q, which does not exist", problem.Clip(ref, 40)),
+				return nil, nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %q, which does not exist", problem.Clip(ref, 40)),
 					Fix: "depend only on existing tasks", Hint: problem.ListTasks}
 			}
-			return nil, err
+			return nil, nil, err
 		}
-		if !slices.Contains(out, t.ID) {
-			out = append(out, t.ID)
+		if !slices.ContainsFunc(ts, func(x task.Task) bool { return x.ID == t.ID }) {
+			t.Body = ""
+			ts = append(ts, t)
 		}
 	}
-	task.SortIDs(out)
+	slices.SortFunc(ts, func(a, b task.Task) int { return cmp.Compare(a.ID, b.ID) })
+	out := make([]task.ID, len(ts))
+	for i, t := range ts {
+		out[i] = t.ID
+	}
 	if len(out) == 0 {
-		return out, nil
+		return out, ts, nil
 	}
 	if id != 0 {
 		if c := task.FindCycle(nil, id, out); c != nil { // the task itself
-			return nil, &task.CycleError{Path: c}
+			return nil, nil, &task.CycleError{Path: c}
 		}
 	}
 	// A task cannot wait for its own ancestor: the ancestor cannot finish
 	// before its subtasks do.
 	for a := parent; a != 0; {
 		if slices.Contains(out, a) {
-			return nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %s, an ancestor of this task, which can only finish after it", a),
+			return nil, nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %s, an ancestor of this task, which can only finish after it", a),
 				Fix: "drop the ancestor from dependencies"}
 		}
 		at, err := tx.Task(ctx, a)
@@ -476,16 +488,16 @@ func resolveDeps(ctx context.Context, tx store.Tx, id, parent task.ID, refs []st
 		a = at.ParentID
 	}
 	if id == 0 {
-		return out, nil // nothing depends on a task that does not exist yet
+		return out, ts, nil // nothing depends on a task that does not exist yet
 	}
 	deps, err := tx.Deps(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if c := task.FindCycle(deps, id, out); c != nil {
-		return nil, &task.CycleError{Path: c}
+		return nil, nil, &task.CycleError{Path: c}
 	}
-	return out, nil
+	return out, ts, nil
 }
 
 // AddSubtask adds a subtask under the task parentRef names and returns the
@@ -548,7 +560,7 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, err
 			return Detail{}, &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", parent.ID, parent.Status), Fix: "add subtasks only to open tasks"}
 		}
 	}
-	deps, err := resolveDeps(ctx, tx, 0, in.Parent, in.Deps)
+	deps, depTasks, err := resolveDepTasks(ctx, tx, 0, in.Parent, in.Deps)
 	if err != nil {
 		return Detail{}, err
 	}
@@ -560,6 +572,15 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, err
 	}
 	if err := tx.SetDeps(ctx, t.ID, deps); err != nil {
 		return Detail{}, err
+	}
+	if t.Status == in.Status {
+		// A new task as created: what detail would read is known. It
+		// depends on depTasks, nothing depends on it or is under it yet,
+		// and it has no claim and no lifecycle.
+		if depTasks == nil {
+			depTasks = []task.Task{}
+		}
+		return Detail{Task: t, Deps: depTasks, Dependents: []task.Task{}}, nil
 	}
 	if t, err = setStatus(ctx, tx, t, in.Status, now, in.Force); err != nil {
 		return Detail{}, err
@@ -573,17 +594,36 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, err
 // a task that closes move on.
 func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, force bool) (task.Task, error) {
 	switch {
+	case plainStatus(t, status):
+		t.Status, t.UpdatedAt = status, now
+		return t, tx.UpdateTask(ctx, t)
 	case status == t.Status:
 		return t, nil
 	case t.Status == task.StatusDone:
 		return task.Task{}, &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is done and completion is permanent", t.ID), Fix: "create a new task for follow-up work"}
-	case !status.Open():
-		if t.Status.Open() {
-			return closeTask(ctx, tx, t, status, now, "", force)
-		}
+	default: // an open task closes
+		t, _, err := closeTask(ctx, tx, t, status, now, "", force)
+		return t, err
 	}
-	t.Status, t.UpdatedAt = status, now
-	return t, tx.UpdateTask(ctx, t)
+}
+
+// plainStatus says whether setStatus moves t to status by writing the field
+// alone: a change that is neither refused nor a close.
+func plainStatus(t task.Task, status task.Status) bool {
+	return status != t.Status && t.Status != task.StatusDone && (status.Open() || !t.Status.Open())
+}
+
+// resolveLoopRef is resolveRef that also returns the task's loop state (nil:
+// not a loop), reading both at once when ref names a task by id.
+func resolveLoopRef(ctx context.Context, tx store.Tx, ref, field string) (task.Task, []byte, error) {
+	if r, err := task.ParseRef(ref); err == nil && len(r.Path) == 0 {
+		return tx.Loop(ctx, r.ID)
+	}
+	t, err := resolveRef(ctx, tx, ref, field)
+	if err != nil {
+		return task.Task{}, nil, err
+	}
+	return tx.Loop(ctx, t.ID)
 }
 
 // Update changes a task and returns it.
@@ -615,23 +655,25 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 		}
 	}
 	var d Detail
-	// The cached board, taken before the write's lock: no newer than what
-	// the write will see (detailAfter).
-	from := p.cache.Load()
 	err := p.store.Update(ctx, func(tx store.Tx) error {
-		t, err := resolveRef(ctx, tx, ref, field)
+		var (
+			t         task.Task
+			loopState []byte
+			err       error
+		)
+		if c.Status != nil {
+			t, loopState, err = resolveLoopRef(ctx, tx, ref, field)
+		} else {
+			t, err = resolveRef(ctx, tx, ref, field)
+		}
 		if err != nil {
 			return err
 		}
-		if c.Status != nil && *c.Status != t.Status {
+		if c.Status != nil && *c.Status != t.Status && loopState != nil {
 			// A loop's task status follows the loop; changing it here would
 			// leave the loop's state machine behind.
-			if _, loopState, err := tx.Loop(ctx, t.ID); err != nil {
-				return err
-			} else if loopState != nil {
-				return &problem.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),
-					Hint: problem.ControlLoop}
-			}
+			return &problem.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),
+				Hint: problem.ControlLoop}
 		}
 		now := p.now()
 		if c.Deps != nil {
@@ -643,6 +685,7 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 				return err
 			}
 		}
+		status := c.Status
 		if c.Title != nil || c.Description != nil || c.Priority != nil {
 			if c.Title != nil {
 				t.Title = *c.Title
@@ -653,17 +696,21 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 			if c.Priority != nil {
 				t.Priority = *c.Priority
 			}
+			if status != nil && plainStatus(t, *status) {
+				// One UPDATE for the fields and the status.
+				t.Status, status = *status, nil
+			}
 			t.UpdatedAt = now
 			if err := tx.UpdateTask(ctx, t); err != nil {
 				return err
 			}
 		}
-		if c.Status != nil {
-			if t, err = setStatus(ctx, tx, t, *c.Status, now, c.Force); err != nil {
+		if status != nil {
+			if t, err = setStatus(ctx, tx, t, *status, now, c.Force); err != nil {
 				return err
 			}
 		}
-		d, err = p.detailAfter(ctx, tx, from, t)
+		d, err = p.detailAfter(ctx, tx, t)
 		return err
 	})
 	if err != nil {
@@ -673,13 +720,17 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 }
 
 // detailAfter is detail in a write's transaction, after its changes: on a
-// store with a change feed (planChanges), the neighbours come from from,
-// a board cached before the transaction began, with the plan's changes
-// since applied, its own included (the board is not cached: they are not
-// committed). That is one or two statements where detail makes one a
-// neighbour and three more, and a write holds the project's lock: each
-// round trip saved there is saved for every writer queued behind it.
-func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, from *boardCache, t task.Task) (Detail, error) {
+// store with a change feed (planChanges), the neighbours come from the
+// cached board with the plan's changes since applied, its own included
+// (boardAround; nothing is cached: they are not committed). That is one or
+// two statements where detail makes one a neighbour and three more, and a
+// write holds the project's lock: each round trip saved there is saved for
+// every writer queued behind it. The board is taken now, with the lock
+// held, rather than before: it is then as new as the cache can be, so
+// fewer changes are read, and still no newer than what the write sees, as
+// no other write can commit meanwhile.
+func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, t task.Task) (Detail, error) {
+	from := p.cache.Load()
 	pc, ok := tx.(planChanges)
 	if !ok || p.fullReads || from == nil || from.rev == 0 {
 		return detail(ctx, tx, t, p.now())
@@ -688,8 +739,8 @@ func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, from *boardCache, t
 	if err != nil {
 		return Detail{}, err
 	}
-	b := from.board.Apply(c)
-	if !b.Tasks.Has(t.ID) {
+	b, ok := boardAround(from.board, c, t.ID)
+	if !ok {
 		return detail(ctx, tx, t, p.now())
 	}
 	return detailOnBoard(ctx, tx, b, t, p.now())
@@ -752,7 +803,7 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 	if r.Count, err = tx.RemoveSubtree(ctx, t.ID, now); err != nil {
 		return Deleted{}, err
 	}
-	if err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now); err != nil {
+	if _, err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now); err != nil {
 		return Deleted{}, err
 	}
 	if len(released) == 0 {

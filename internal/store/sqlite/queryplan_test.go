@@ -36,6 +36,9 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		"qTaskDeps":              qTaskDeps,
 		"qDependents":            qDependents,
 		"qImportsOf":             qImportsOf,
+		"qInsertTaskLast":        qInsertTaskLast,
+		"qInsertTaskAt":          qInsertTaskAt,
+		"qFocusedTask":           qFocusedTask,
 	} {
 		args := make([]any, strings.Count(q, "?"))
 		for i := range args {

@@ -238,6 +238,9 @@ func (s *Store) Version(ctx context.Context) (uint64, error) { return s.v.versio
 // View implements store.Store.
 func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 	stmts := s.rs.get(ctx)
+	if h := statementHook.Load(); h != nil {
+		(*h)("BEGIN")
+	}
 	// A read waits for no lock: its BEGIN needs no watch either (see detach).
 	tx, err := s.r.BeginTx(detach(ctx), &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -261,6 +264,9 @@ func shortPath(p string) string {
 // Update implements store.Store.
 func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	stmts := s.ws.get(ctx)
+	if h := statementHook.Load(); h != nil {
+		(*h)("BEGIN IMMEDIATE")
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fault(fmt.Errorf("begin write: %w", busy(err)), s.name())

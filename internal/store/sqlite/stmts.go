@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Prepared statements. Parsing SQL was the largest cost of a call: the
@@ -124,11 +125,15 @@ func (l *lazyStatements) close() error {
 // readQueries are prepared on every connection; writeQueries only on the
 // writer's.
 var (
-	readQueries = []string{qTask, qChildren, qChildrenBody, qTasks, qCountTasks, qFocus,
+	readQueries = []string{qTask, qChildren, qChildrenBody, qTasks, qCountTasks, qFocus, qFocusedTask,
 		qCountCompletion, qCompletionsAsc, qCompletionsDesc, qAncestors}
-	writeQueries = []string{qPlaceAfter, qShiftRight, qNextPosition, qNextNum, qInsertTask, qUpdateTask,
+	writeQueries = []string{qPlaceAfter, qShiftRight, qInsertTaskLast, qInsertTaskAt, qUpdateTask,
 		qRemoveSubtree, qSetFocus, qArchive}
 )
+
+// statementHook, when set (by tests), is told of every statement a
+// transaction runs.
+var statementHook atomic.Pointer[func(query string)]
 
 // stmt returns query's prepared statement on the transaction's connection,
 // or nil if it has none. A statement is reused on its connection, so it must
@@ -136,6 +141,9 @@ var (
 // rows to the end and closes them before it returns, and none calls another
 // while it holds rows.
 func (x *txn) stmt(ctx context.Context, query string) *sql.Stmt {
+	if h := statementHook.Load(); h != nil {
+		(*h)(query)
+	}
 	if s := x.stmts[query]; s != nil {
 		return x.tx.StmtContext(ctx, s)
 	}

@@ -70,13 +70,20 @@ const (
 		SELECT ` + colsNoBody + ` FROM tasks JOIN up USING (id)
 		WHERE removed_at IS NULL ORDER BY up.depth DESC`
 
-	qPlaceAfter   = `SELECT parent_id, position FROM tasks WHERE id = ? AND removed_at IS NULL`
-	qShiftRight   = `UPDATE tasks SET position = position + 1 WHERE parent_id IS ? AND position > ?`
-	qNextPosition = `SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE parent_id IS ?`
-	qNextNum      = `SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE parent_id IS ?`
-	qInsertTask   = `INSERT INTO tasks
+	qPlaceAfter = `SELECT parent_id, position FROM tasks WHERE id = ? AND removed_at IS NULL`
+	qShiftRight = `UPDATE tasks SET position = position + 1 WHERE parent_id IS ? AND position > ?`
+	// A new task is numbered, and placed last unless its position is given,
+	// by subqueries of its INSERT: one statement, not three. Each subquery
+	// takes its maximum from an index (tasks_by_parent, tasks_by_num).
+	qInsertTaskLast = `INSERT INTO tasks
 		(parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+		VALUES (?1, (SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE parent_id IS ?1),
+			(SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE parent_id IS ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+		RETURNING id, position, num`
+	qInsertTaskAt = `INSERT INTO tasks
+		(parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at)
+		VALUES (?1, ?2, (SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE parent_id IS ?1), ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+		RETURNING id, num`
 	qUpdateTask = `UPDATE tasks SET title = ?, body = ?, status = ?, priority = ?,
 		updated_at = ?, completed_at = ? WHERE id = ? AND removed_at IS NULL`
 	qRemoveSubtree = `
@@ -268,10 +275,6 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 			return task.Task{}, fmt.Errorf("make room after %s: %w", place.After, err)
 		}
 		t.Position = pos + 1
-	} else {
-		if err := x.queryRow(ctx, qNextPosition, nullID(t.ParentID)).Scan(&t.Position); err != nil {
-			return task.Task{}, fmt.Errorf("place task: %w", err)
-		}
 	}
 	if t.Status == "" {
 		t.Status = task.StatusPending
@@ -279,12 +282,16 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 	if t.Priority == "" {
 		t.Priority = task.PriorityMedium
 	}
-	if err := x.queryRow(ctx, qNextNum, nullID(t.ParentID)).Scan(&t.Num); err != nil {
-		return task.Task{}, fmt.Errorf("number task: %w", err)
+	var err error
+	if place.After != 0 {
+		err = x.queryRow(ctx, qInsertTaskAt,
+			nullID(t.ParentID), t.Position, t.Title, t.Body, string(t.Status), string(t.Priority),
+			micros(t.CreatedAt), micros(t.UpdatedAt), nullMicros(t.CompletedAt)).Scan(&t.ID, &t.Num)
+	} else {
+		err = x.queryRow(ctx, qInsertTaskLast,
+			nullID(t.ParentID), t.Title, t.Body, string(t.Status), string(t.Priority),
+			micros(t.CreatedAt), micros(t.UpdatedAt), nullMicros(t.CompletedAt)).Scan(&t.ID, &t.Position, &t.Num)
 	}
-	err := x.queryRow(ctx, qInsertTask,
-		nullID(t.ParentID), t.Position, t.Num, t.Title, t.Body, string(t.Status), string(t.Priority),
-		micros(t.CreatedAt), micros(t.UpdatedAt), nullMicros(t.CompletedAt)).Scan(&t.ID)
 	if err != nil {
 		return task.Task{}, fmt.Errorf("insert task: %w", err)
 	}

@@ -1,0 +1,10 @@
+package sqlite
+
+// CountStatements has every statement a transaction runs counted by its
+// text, until the returned stop is called; each transaction counts as
+// "BEGIN" (View) or "BEGIN IMMEDIATE" (Update). Tests that use it must not
+// run in parallel with others that run transactions.
+func CountStatements(count func(query string)) (stop func()) {
+	statementHook.Store(&count)
+	return func() { statementHook.Store(nil) }
+}
