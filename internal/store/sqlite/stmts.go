@@ -158,6 +158,7 @@ func detach(ctx context.Context) context.Context {
 }
 
 func (x *txn) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	x.count()
 	ctx = detach(ctx)
 	if s := x.stmt(ctx, query); s != nil {
 		return s.QueryContext(ctx, args...)
@@ -186,6 +187,7 @@ func (x *txn) wantBuilt(query string) {
 }
 
 func (x *txn) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	x.count()
 	ctx = detach(ctx)
 	if s := x.stmt(ctx, query); s != nil {
 		return s.QueryRowContext(ctx, args...)
@@ -194,9 +196,16 @@ func (x *txn) queryRow(ctx context.Context, query string, args ...any) *sql.Row 
 }
 
 func (x *txn) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	x.count()
 	ctx = detach(ctx)
 	if s := x.stmt(ctx, query); s != nil {
 		return s.ExecContext(ctx, args...)
 	}
 	return x.tx.ExecContext(ctx, query, args...)
+}
+
+func (x *txn) count() {
+	if x.n != nil {
+		x.n.stmts.Add(1)
+	}
 }

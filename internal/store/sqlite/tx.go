@@ -16,6 +16,7 @@ type txn struct {
 	tx    *sql.Tx
 	stmts statements      // the pool's prepared statements; see stmts.go
 	lazy  *lazyStatements // where stmts come from, told of built queries to prepare
+	n     *counters       // the store's; nil in a transaction of Open's
 }
 
 func micros(t time.Time) int64 { return t.UTC().UnixMicro() }

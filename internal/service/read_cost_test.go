@@ -1,0 +1,126 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store/sqlite"
+)
+
+// readCalls are the read tools the load's mix calls most, as the MCP
+// server runs them (get_next_task is Next, then Get of its pick).
+func readCalls(set *service.Set, agent, ref string) []struct {
+	name string
+	run  func(context.Context) error
+} {
+	return []struct {
+		name string
+		run  func(context.Context) error
+	}{
+		{"get_current_task", func(ctx context.Context) error { _, err := set.Focus.Current(ctx, agent); return err }},
+		{"get_task", func(ctx context.Context) error { _, err := set.Plan.Get(ctx, ref); return err }},
+		{"get_tasks", func(ctx context.Context) error {
+			_, err := set.Plan.List(ctx, service.TaskQuery{OpenOnly: true})
+			return err
+		}},
+		{"get_next_task", func(ctx context.Context) error {
+			r, err := set.Plan.Next(ctx, service.NextQuery{Agent: agent})
+			if err == nil && r.Task != nil {
+				_, err = set.Plan.Get(ctx, r.Task.ID.String())
+			}
+			return err
+		}},
+		{"get_big_picture", func(ctx context.Context) error {
+			_, err := set.Focus.BigPicture(ctx, agent, service.Page{})
+			return err
+		}},
+	}
+}
+
+// seedReads makes a small plan with what the reads look at: nested tasks,
+// a dependency, a claim, an open lifecycle, and an agent's focus on a
+// subtask. It returns a subtask's reference.
+func seedReads(t *testing.T, set *service.Set, agent string) string {
+	t.Helper()
+	ctx := context.Background()
+	var last string
+	for i := range 5 {
+		d, err := set.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("root ", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range 3 {
+			sub, _, err := set.Plan.AddSubtask(ctx, d.ID.String(), service.NewTask{Title: fmt.Sprint("step ", j), Description: "body"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			last = sub.ID.String()
+		}
+	}
+	if _, err := set.Plan.Update(ctx, "5", service.Change{Deps: &[]string{"1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := set.Plan.Claim(ctx, service.ClaimRequest{Agent: "other", Ref: "9"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := set.Lifecycles.Init(ctx, service.LifecycleInit{Task: "13"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := set.Focus.SwitchFocus(ctx, agent, last); err != nil {
+		t.Fatal(err)
+	}
+	return last
+}
+
+// TestReadCost measures the SQLite statements and transactions each read
+// tool runs: with nothing written since the last read (the cached board is
+// current), and after another process's write. The budgets are the point
+// of the cached board: one statement a read, no transaction.
+func TestReadCost(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cairn.db")
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	other, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	set := service.NewSet(s, service.MemoryOptions{}, nil)
+	otherSet := service.NewSet(other, service.MemoryOptions{}, nil)
+	ref := seedReads(t, set, "me")
+	const n = 10
+	for _, c := range readCalls(set, "me", ref) {
+		if err := c.run(ctx); err != nil { // warm: the board, prepared statements
+			t.Fatal(c.name, err)
+		}
+		st0, tx0 := s.Counters()
+		for range n {
+			if err := c.run(ctx); err != nil {
+				t.Fatal(c.name, err)
+			}
+		}
+		st1, tx1 := s.Counters()
+		var wst, wtx uint64
+		for i := range n {
+			title := fmt.Sprint("changed ", i)
+			if _, err := otherSet.Plan.Update(ctx, "17", service.Change{Title: &title}); err != nil {
+				t.Fatal(err)
+			}
+			a, b := s.Counters()
+			if err := c.run(ctx); err != nil {
+				t.Fatal(c.name, err)
+			}
+			x, y := s.Counters()
+			wst, wtx = wst+x-a, wtx+y-b
+		}
+		t.Logf("%-17s unchanged: %.1f statements, %.1f transactions; after another's write: %.1f statements, %.1f transactions",
+			c.name, float64(st1-st0)/n, float64(tx1-tx0)/n, float64(wst)/n, float64(wtx)/n)
+	}
+}
