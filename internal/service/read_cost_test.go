@@ -120,6 +120,15 @@ func TestReadCost(t *testing.T) {
 			x, y := s.Counters()
 			wst, wtx = wst+x-a, wtx+y-b
 		}
+		// get_next_task is two reads: the pick, then its detail.
+		budget := uint64(n)
+		if c.name == "get_next_task" {
+			budget = 2 * n
+		}
+		if st1-st0 > budget || wst > budget || tx1 != tx0 || wtx > 0 {
+			t.Errorf("%s: %d and %d statements, %d and %d transactions for %d calls each, unchanged and after a write; want at most %d statements and no transaction",
+				c.name, st1-st0, wst, tx1-tx0, wtx, n, budget)
+		}
 		t.Logf("%-17s unchanged: %.1f statements, %.1f transactions; after another's write: %.1f statements, %.1f transactions",
 			c.name, float64(st1-st0)/n, float64(tx1-tx0)/n, float64(wst)/n, float64(wtx)/n)
 	}
