@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
@@ -131,5 +133,39 @@ func TestReadCost(t *testing.T) {
 		}
 		t.Logf("%-17s unchanged: %.1f statements, %.1f transactions; after another's write: %.1f statements, %.1f transactions",
 			c.name, float64(st1-st0)/n, float64(tx1-tx0)/n, float64(wst)/n, float64(wtx)/n)
+	}
+}
+
+// TestColdReadsConcurrent: many first reads at once on a new store (no
+// board cached, no statement prepared), on a small read pool, all finish.
+// Reads holding every pooled connection once waited for the statement
+// cache's lock while its holder waited for a connection to prepare on.
+func TestColdReadsConcurrent(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	path := filepath.Join(t.TempDir(), "cairn.db")
+	seed, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := seedReads(t, service.NewSet(seed, service.MemoryOptions{}, nil), "me")
+	seed.Close()
+	for round := range 5 {
+		s, err := sqlite.Open(ctx, path, sqlite.Options{ReadConns: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		set := service.NewSet(s, service.MemoryOptions{}, nil)
+		var wg sync.WaitGroup
+		for i := range 16 {
+			c := readCalls(set, "me", ref)[i%5]
+			wg.Go(func() {
+				if err := c.run(ctx); err != nil {
+					t.Errorf("round %d: %s: %v", round, c.name, err)
+				}
+			})
+		}
+		wg.Wait()
+		s.Close()
 	}
 }

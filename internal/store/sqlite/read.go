@@ -126,6 +126,12 @@ var planReadShapes = func() (qs [16]string) {
 	return qs
 }()
 
+// readPlanQueries are the shapes the services use, prepared with the
+// pool's other statements: Board and Next without and with an agent's
+// claims, Current, Get, List, and BigPicture.
+var readPlanQueries = []string{planReadShapes[0], planReadShapes[4], planReadShapes[1], planReadShapes[2],
+	planReadShapes[4|8], planReadShapes[1|8]}
+
 func planReadQuery(r store.PlanRead) (string, []any) {
 	shape := 0
 	if r.Agent != "" {

@@ -146,7 +146,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	r.SetConnMaxIdleTime(0)
 	s := &Store{path: path, w: w, r: r,
 		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries, memoryReadQueries, memoryWriteQueries, claimReadQueries, claimWriteQueries),
-		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, claimReadQueries),
+		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, claimReadQueries, readPlanQueries),
 		n:  &counters{},
 	}
 	s.v = &versioner{db: r, n: s.n}

@@ -99,8 +99,16 @@ func (l *lazyStatements) get(ctx context.Context) statements {
 
 // want asks for query, a built query that ran unprepared, to be prepared
 // before the next transaction.
+//
+// It never waits for the lock: its caller may hold a pooled connection in
+// a transaction, and get holds the lock while it prepares, which may wait
+// for a free connection; with every connection held by callers waiting
+// here, neither would move. A query not wanted now is wanted again the
+// next time it runs unprepared.
 func (l *lazyStatements) want(query string) {
-	l.mu.Lock()
+	if !l.mu.TryLock() {
+		return
+	}
 	defer l.mu.Unlock()
 	if l.closed || l.built >= maxBuilt || slices.Contains(l.wanted, query) {
 		return
