@@ -169,3 +169,44 @@ func TestColdReadsConcurrent(t *testing.T) {
 		s.Close()
 	}
 }
+
+// BenchmarkReadTools times the read tools on a 1,000-task plan, answered
+// from the cached board and one statement ("board") and in transactions
+// ("tx", the store hidden behind plainStore).
+func BenchmarkReadTools(b *testing.B) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "cairn.db"), sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	set := service.NewSet(s, service.MemoryOptions{}, nil)
+	for i := range 250 {
+		d, err := set.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("root ", i), Description: "some words"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for j := range 3 {
+			if _, _, err := set.Plan.AddSubtask(ctx, d.ID.String(), service.NewTask{Title: fmt.Sprint("step ", j)}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if _, err := set.Focus.SwitchFocus(ctx, "me", "497.2"); err != nil {
+		b.Fatal(err)
+	}
+	for _, mode := range []struct {
+		name string
+		set  *service.Set
+	}{{"board", set}, {"tx", service.NewSet(plainStore{s}, service.MemoryOptions{}, nil)}} {
+		for _, c := range readCalls(mode.set, "me", "497.2") {
+			b.Run(c.name+"/"+mode.name, func(b *testing.B) {
+				for b.Loop() {
+					if err := c.run(ctx); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
