@@ -820,7 +820,9 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 // since the cached board, so writes (this process's or another's) cost a
 // reader little. Readers of the cached board never wait for a refresh.
 //
-// On a store whose transactions offer snapshotVersion (PostgreSQL), the
+// On a store that offers planReader (SQLite), the revision and the
+// changes since the cached board are read in one statement (see read). On
+// a store whose transactions offer snapshotVersion (PostgreSQL), the
 // version and the changes are read in the caller's own transaction (see
 // boardIn). Elsewhere refreshes run one at a time (sharedBoard).
 func (p *Plan) Board(ctx context.Context) (*task.Board, error) {

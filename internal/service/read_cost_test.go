@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -201,12 +202,25 @@ func BenchmarkReadTools(b *testing.B) {
 	}{{"board", set}, {"tx", service.NewSet(plainStore{s}, service.MemoryOptions{}, nil)}} {
 		for _, c := range readCalls(mode.set, "me", "497.2") {
 			b.Run(c.name+"/"+mode.name, func(b *testing.B) {
+				// CPU time as well as wall time: on a busy machine the
+				// process's CPU per call varies less than its wall time.
+				cpu0 := processCPU()
 				for b.Loop() {
 					if err := c.run(ctx); err != nil {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}
+}
+
+// processCPU is the process's user and system CPU time so far, in ns.
+func processCPU() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }

@@ -79,8 +79,8 @@ var planReadBranches = struct {
 	changes: `SELECT 0, n, reset, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM plan_rev WHERE id = 1
 		UNION ALL SELECT 1, ` + colsNoBody + ` FROM tasks WHERE rev > ?1 AND removed_at IS NULL
 		UNION ALL SELECT 2, id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM tasks WHERE rev > ?1 AND removed_at IS NOT NULL
-		UNION ALL SELECT 3, task_id, depends_on, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM task_deps
-			WHERE task_id IN (SELECT id FROM tasks WHERE rev > ?1 AND removed_at IS NULL)`,
+		UNION ALL SELECT 3, d.task_id, d.depends_on, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+			FROM tasks t CROSS JOIN task_deps d ON d.task_id = t.id WHERE t.rev > ?1 AND t.removed_at IS NULL`,
 	focus: `
 		UNION ALL SELECT 4, f.task_id, t.body, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 			FROM focus f LEFT JOIN tasks t ON t.id = f.task_id AND t.removed_at IS NULL WHERE f.agent = ?2`,
