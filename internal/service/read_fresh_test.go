@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -189,6 +190,20 @@ func TestCachedReadsSeeOtherWrites(t *testing.T) {
 		}, "13", func(a readAnswers) string {
 			if a.GetErr == "" || a.Picture.Phases[13] != "" {
 				return fmt.Sprintf("13 still there: %v", a.Detail.Task)
+			}
+			return ""
+		}},
+		{"it deletes a task row outright (only a reload can follow)", func() error {
+			db, err := sql.Open("sqlite", path)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			_, err = db.ExecContext(ctx, `DELETE FROM tasks WHERE id = 12`)
+			return err
+		}, "12", func(a readAnswers) string {
+			if a.GetErr == "" || a.List.Total != 16 {
+				return fmt.Sprintf("12 still there: %v, %d tasks", a.Detail.Task, a.List.Total)
 			}
 			return ""
 		}},
