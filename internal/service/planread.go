@@ -3,6 +3,7 @@ package service
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/cairn-dev/cairn/internal/store"
@@ -68,11 +69,7 @@ func (p *Plan) read(ctx context.Context, r store.PlanRead) (res store.PlanReadRe
 }
 
 // errNoPlanReader: a store offers planReader but its transactions do not.
-var errNoPlanReader = errorString("the store reads the plan in one statement but not in a transaction")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
+var errNoPlanReader = errors.New("the store reads the plan in one statement but not in a transaction")
 
 // keepRev caches next, a board as of a plan revision, unless a board as
 // new is cached already (with full, a board read whole, it replaces any:
