@@ -88,13 +88,10 @@ func (p *Plan) heldByOthersIn(ctx context.Context, tx store.Tx, agent string) (f
 		return nil, nil
 	}
 	claims, err := tx.Claims(ctx, p.now())
-	if err != nil || len(claims) == 0 {
+	if err != nil {
 		return nil, err
 	}
-	return func(id task.ID) bool {
-		c, ok := claims[id]
-		return ok && c.Agent != agent
-	}, nil
+	return heldBy(claims, agent), nil
 }
 
 // Claim takes a claim for r.Agent: on the task r.Ref names, or on the best

@@ -208,6 +208,12 @@ type CurrentView struct {
 
 // Current returns the agent's current task and its context.
 func (f *Focus) Current(ctx context.Context, agent string) (CurrentView, error) {
+	if v, ok, err := f.currentRead(ctx, agent); ok {
+		if err != nil {
+			return CurrentView{}, fmt.Errorf("get current task: %w", err)
+		}
+		return v, nil
+	}
 	var v CurrentView
 	err := f.store.View(ctx, func(tx store.Tx) error {
 		cur, ok, err := current(ctx, tx, agent)
@@ -266,6 +272,12 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 	page, err := OutlinePage.apply(page)
 	if err != nil {
 		return Picture{}, err
+	}
+	if p, ok, err := f.pictureRead(ctx, agent, page); ok {
+		if err != nil {
+			return Picture{}, fmt.Errorf("get big picture: %w", err)
+		}
+		return p, nil
 	}
 	p := Picture{Offset: page.Offset}
 	var (

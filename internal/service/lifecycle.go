@@ -53,11 +53,7 @@ func lifecycleMarks(ctx context.Context, tx store.Tx, ids []task.ID) (map[task.I
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[task.ID]LifecycleMark, len(ls))
-	for _, l := range ls {
-		out[l.TaskID] = LifecycleMark{ID: l.ID, Definition: l.Definition, Phase: l.Phase}
-	}
-	return out, nil
+	return marksOf(ls), nil
 }
 
 // Definitions are the definitions a project can use, and the files that

@@ -73,8 +73,7 @@ func NewPlan(s store.Store) *Plan {
 func resolveRef(ctx context.Context, tx store.Tx, ref, field string) (task.Task, error) {
 	r, err := task.ParseRef(ref)
 	if err != nil {
-		return task.Task{}, &problem.FieldError{Field: field, Problem: fmt.Sprintf("is %q, not a task id", problem.Clip(ref, 40)),
-			Fix: `pass an id such as "12", or "12.3" for subtask 3 of task 12`}
+		return task.Task{}, refError(ref, field)
 	}
 	t, err := tx.Task(ctx, r.ID)
 	for _, n := range r.Path {
@@ -84,6 +83,12 @@ func resolveRef(ctx context.Context, tx store.Tx, ref, field string) (task.Task,
 		t, err = tx.Child(ctx, t.ID, n)
 	}
 	return t, err
+}
+
+// refError is resolveRef's error for a reference that is not one.
+func refError(ref, field string) error {
+	return &problem.FieldError{Field: field, Problem: fmt.Sprintf("is %q, not a task id", problem.Clip(ref, 40)),
+		Fix: `pass an id such as "12", or "12.3" for subtask 3 of task 12`}
 }
 
 // Detail is one task with what the plan knows around it.
@@ -144,6 +149,12 @@ func detail(ctx context.Context, tx store.Tx, t task.Task, now time.Time) (Detai
 // (boardAt) when the store offers a change feed: one query instead of one
 // a neighbour.
 func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
+	if d, ok, err := p.getRead(ctx, ref); ok {
+		if err != nil {
+			return Detail{}, fmt.Errorf("get task: %w", err)
+		}
+		return d, nil
+	}
 	var from *boardCache
 	if !p.fullReads {
 		var err error
@@ -185,6 +196,25 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 // taken from b, a board as of tx's snapshot, in the orders the store
 // gives them (ids; position, then id).
 func detailOnBoard(ctx context.Context, tx store.Tx, b *task.Board, t task.Task, now time.Time) (Detail, error) {
+	d := neighboursOnBoard(b, t)
+	if c, ok, err := tx.TaskClaim(ctx, t.ID); err != nil {
+		return Detail{}, err
+	} else if ok && c.Live(now) {
+		d.Claim = &c
+	}
+	marks, err := lifecycleMarks(ctx, tx, []task.ID{t.ID})
+	if err != nil {
+		return Detail{}, err
+	}
+	if m, ok := marks[t.ID]; ok {
+		d.Lifecycle = &m
+	}
+	return d, nil
+}
+
+// neighboursOnBoard is t's detail as far as b holds it: dependencies,
+// dependents and subtasks.
+func neighboursOnBoard(b *task.Board, t task.Task) Detail {
 	d := Detail{Task: t}
 	tasks := func(ids []task.ID) []task.Task {
 		out := make([]task.Task, len(ids))
@@ -204,19 +234,7 @@ func detailOnBoard(ctx context.Context, tx store.Tx, b *task.Board, t task.Task,
 		}
 		return cmp.Compare(x.ID, y.ID)
 	})
-	if c, ok, err := tx.TaskClaim(ctx, t.ID); err != nil {
-		return Detail{}, err
-	} else if ok && c.Live(now) {
-		d.Claim = &c
-	}
-	marks, err := lifecycleMarks(ctx, tx, []task.ID{t.ID})
-	if err != nil {
-		return Detail{}, err
-	}
-	if m, ok := marks[t.ID]; ok {
-		d.Lifecycle = &m
-	}
-	return d, nil
+	return d
 }
 
 // Item is a task in a list: no body, with its dependency ids.
@@ -325,6 +343,13 @@ func (p *Plan) List(ctx context.Context, q TaskQuery) (TaskPage, error) {
 	sq, err := q.query()
 	if err != nil {
 		return TaskPage{}, err
+	}
+	if out, ok, err := p.listRead(ctx, sq); ok {
+		if err != nil {
+			return TaskPage{}, fmt.Errorf("list tasks: %w", err)
+		}
+		out.NextOffset = nextOffset(out.Offset, len(out.Items), out.Total)
+		return out, nil
 	}
 	out := TaskPage{Offset: sq.Offset}
 	// The page comes from the cached board brought to the read's snapshot
@@ -846,7 +871,9 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 // since the cached board, so writes (this process's or another's) cost a
 // reader little. Readers of the cached board never wait for a refresh.
 //
-// On a store whose transactions offer snapshotVersion (PostgreSQL), the
+// On a store that offers planReader (SQLite), the revision and the
+// changes since the cached board are read in one statement (see read). On
+// a store whose transactions offer snapshotVersion (PostgreSQL), the
 // version and the changes are read in the caller's own transaction (see
 // boardIn). Elsewhere refreshes run one at a time (sharedBoard).
 func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
@@ -893,6 +920,13 @@ func (p *Plan) sharedBoard(ctx context.Context) (*task.Board, error) {
 // transaction: one connection, and no waiting on a refresh another caller
 // runs.
 func (p *Plan) boardAndClaims(ctx context.Context, agent string) (*task.Board, func(task.ID) bool, error) {
+	// On a store that offers planReader: one statement.
+	if res, b, ok, err := p.read(ctx, store.PlanRead{Claims: agent != "", Now: p.now()}); ok {
+		if err != nil {
+			return nil, nil, err
+		}
+		return b, heldBy(res.Claims, agent), nil
+	}
 	if p.snapshots.Load() >= 0 {
 		var (
 			b    *task.Board

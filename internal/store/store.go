@@ -239,3 +239,37 @@ type Import struct {
 	Source     string
 	ExternalID string
 }
+
+// PlanRead asks a store that can (the SQLite store, through an interface of
+// the services' own) for what one read of the plan needs beside a cached
+// board, in one statement and so one snapshot: the plan's revision, what
+// changed since the reader's board, and the rows named here.
+type PlanRead struct {
+	Since      uint64    // the reader's board revision: changes after it come back
+	Agent      string    // read this agent's focus; empty: none
+	Task       task.ID   // read this task's body, claim, imports and open lifecycle; zero: none
+	Claims     bool      // read every live claim on a visible task, as of Now
+	Now        time.Time // with Claims
+	Lifecycles bool      // read every open lifecycle of a visible task
+}
+
+// PlanReadResult is a PlanRead's answer, all of it as of one snapshot.
+type PlanReadResult struct {
+	Rev uint64 // the plan revision of the snapshot
+	// Changes are the plan's changes after Since, which bring a board at
+	// Since to Rev; Reload says that Since cannot be followed (the changes
+	// were not read): the board must be read whole.
+	Changes task.Changes
+	Reload  bool
+
+	Focus     task.ID // the agent's focus pointer; zero: none
+	FocusBody string  // the body of the task Focus names, if it is visible
+
+	Found   bool        // the Task asked for is visible
+	Body    string      // its body
+	Claim   *task.Claim // the claim on it, live or not; nil: none
+	Imports []Import    // its import mappings, by source then external id
+
+	Claims     map[task.ID]task.Claim // with Claims: the live claims
+	Lifecycles []Lifecycle            // the open lifecycles asked for, by id: ID, TaskID, Definition and Phase only
+}

@@ -178,6 +178,23 @@ type Board struct {
 	byIDOnce sync.Once
 	byID     []Listed
 	byIDDone atomic.Bool
+
+	rootsOnce sync.Once
+	roots     []ID // see Roots
+}
+
+// Roots returns the ids of the tasks without a parent (Children has no
+// entry for them), in no particular order; worked out once per board.
+// Callers must not modify it.
+func (b *Board) Roots() []ID {
+	b.rootsOnce.Do(func() {
+		for id, t := range b.Tasks.All() {
+			if t.ParentID == 0 {
+				b.roots = append(b.roots, id)
+			}
+		}
+	})
+	return b.roots
 }
 
 // outlined is a task's place in the outline.

@@ -413,6 +413,7 @@ type versioner struct {
 	conn *sql.Conn
 	stmt *sql.Stmt // PRAGMA data_version, prepared on conn
 	gen  uint64
+	n    *counters
 }
 
 func (v *versioner) version(ctx context.Context) (uint64, error) {
@@ -432,6 +433,7 @@ func (v *versioner) version(ctx context.Context) (uint64, error) {
 		v.conn, v.stmt, v.gen = c, st, v.gen+1
 	}
 	var dv uint64
+	v.n.stmts.Add(1)
 	if err := v.stmt.QueryRowContext(detach(ctx)).Scan(&dv); err != nil {
 		v.closeLocked()
 		return 0, fmt.Errorf("read data version: %w", err)

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -27,7 +28,7 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for name, q := range map[string]string{
+	hot := map[string]string{
 		"qClaims":                qClaims,
 		"qOpenLifecycles":        qOpenLifecycles,
 		"qOpenLifecyclesOfTask":  qOpenLifecyclesOfTask,
@@ -39,7 +40,11 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		"qInsertTaskLast":        qInsertTaskLast,
 		"qInsertTaskAt":          qInsertTaskAt,
 		"qFocusedTask":           qFocusedTask,
-	} {
+	}
+	for i, q := range readPlanQueries { // ReadPlan's shapes
+		hot[fmt.Sprint("ReadPlan ", i)] = q
+	}
+	for name, q := range hot {
 		args := make([]any, strings.Count(q, "?"))
 		for i := range args {
 			args[i] = 1

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
@@ -65,6 +66,18 @@ type Store struct {
 	ws, rs *lazyStatements // prepared on w and r (stmts.go)
 	v      *versioner
 	hub    watchHub // Watch's watchers and their one poller (watch.go)
+	n      *counters
+}
+
+// counters count what the store asks SQLite to do: statements run (a
+// transaction's BEGIN and COMMIT not included) and transactions begun.
+// Tests read them (Counters) to hold the read paths to their budget.
+type counters struct{ stmts, txs atomic.Uint64 }
+
+// Counters returns how many statements and transactions the store has run
+// since it was opened: deterministic measures of what a call costs.
+func (s *Store) Counters() (statements, transactions uint64) {
+	return s.n.stmts.Load(), s.n.txs.Load()
 }
 
 var _ store.Store = (*Store)(nil)
@@ -133,9 +146,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	r.SetConnMaxIdleTime(0)
 	s := &Store{path: path, w: w, r: r,
 		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries, memoryReadQueries, memoryWriteQueries, claimReadQueries, claimWriteQueries),
-		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, claimReadQueries),
-		v:  &versioner{db: r},
+		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, claimReadQueries, readPlanQueries),
+		n:  &counters{},
 	}
+	s.v = &versioner{db: r, n: s.n}
 	if err := s.reindexMemory(ctx, cmp.Or(opts.Logger, slog.Default())); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
@@ -247,7 +261,8 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 		return fault(fmt.Errorf("begin read: %w", err), s.name())
 	}
 	defer tx.Rollback()
-	if err := fn(&txn{tx: tx, stmts: stmts, lazy: s.rs}); err != nil {
+	s.n.txs.Add(1)
+	if err := fn(&txn{tx: tx, stmts: stmts, lazy: s.rs, n: s.n}); err != nil {
 		return fault(err, s.name())
 	}
 	return fault(tx.Commit(), s.name())
@@ -272,7 +287,8 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 		return fault(fmt.Errorf("begin write: %w", busy(err)), s.name())
 	}
 	defer tx.Rollback()
-	if err := fn(&txn{tx: tx, stmts: stmts, lazy: s.ws}); err != nil {
+	s.n.txs.Add(1)
+	if err := fn(&txn{tx: tx, stmts: stmts, lazy: s.ws, n: s.n}); err != nil {
 		return fault(busy(err), s.name())
 	}
 	if err := tx.Commit(); err != nil {

@@ -100,8 +100,16 @@ func (l *lazyStatements) get(ctx context.Context) statements {
 
 // want asks for query, a built query that ran unprepared, to be prepared
 // before the next transaction.
+//
+// It never waits for the lock: its caller may hold a pooled connection in
+// a transaction, and get holds the lock while it prepares, which may wait
+// for a free connection; with every connection held by callers waiting
+// here, neither would move. A query not wanted now is wanted again the
+// next time it runs unprepared.
 func (l *lazyStatements) want(query string) {
-	l.mu.Lock()
+	if !l.mu.TryLock() {
+		return
+	}
 	defer l.mu.Unlock()
 	if l.closed || l.built >= maxBuilt || slices.Contains(l.wanted, query) {
 		return
@@ -166,6 +174,7 @@ func detach(ctx context.Context) context.Context {
 }
 
 func (x *txn) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	x.count()
 	ctx = detach(ctx)
 	if s := x.stmt(ctx, query); s != nil {
 		return s.QueryContext(ctx, args...)
@@ -194,6 +203,7 @@ func (x *txn) wantBuilt(query string) {
 }
 
 func (x *txn) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	x.count()
 	ctx = detach(ctx)
 	if s := x.stmt(ctx, query); s != nil {
 		return s.QueryRowContext(ctx, args...)
@@ -202,9 +212,16 @@ func (x *txn) queryRow(ctx context.Context, query string, args ...any) *sql.Row 
 }
 
 func (x *txn) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	x.count()
 	ctx = detach(ctx)
 	if s := x.stmt(ctx, query); s != nil {
 		return s.ExecContext(ctx, args...)
 	}
 	return x.tx.ExecContext(ctx, query, args...)
+}
+
+func (x *txn) count() {
+	if x.n != nil {
+		x.n.stmts.Add(1)
+	}
 }

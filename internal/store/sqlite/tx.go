@@ -16,6 +16,7 @@ type txn struct {
 	tx    *sql.Tx
 	stmts statements      // the pool's prepared statements; see stmts.go
 	lazy  *lazyStatements // where stmts come from, told of built queries to prepare
+	n     *counters       // the store's; nil in a transaction of Open's
 }
 
 func micros(t time.Time) int64 { return t.UTC().UnixMicro() }
@@ -125,19 +126,24 @@ func (r *taskRow) scan(row scanner) (task.Task, error) {
 	if err := row.Scan(r.dest[:]...); err != nil {
 		return task.Task{}, err
 	}
+	return taskOf(r.vals[:])
+}
+
+// taskOf converts the values of one row of colsBody or colsNoBody.
+func taskOf(vals []any) (task.Task, error) {
 	var c columns
 	t := task.Task{
-		ID:          task.ID(c.int(r.vals[0], "id", false)),
-		ParentID:    task.ID(c.int(r.vals[1], "parent_id", true)),
-		Position:    int(c.int(r.vals[2], "position", false)),
-		Num:         int(c.int(r.vals[3], "num", false)),
-		Title:       c.text(r.vals[4], "title"),
-		Body:        c.text(r.vals[5], "body"),
-		Status:      task.Status(c.text(r.vals[6], "status")),
-		Priority:    task.Priority(c.text(r.vals[7], "priority")),
-		CreatedAt:   c.time(r.vals[8], "created_at"),
-		UpdatedAt:   c.time(r.vals[9], "updated_at"),
-		CompletedAt: c.time(r.vals[10], "completed_at"),
+		ID:          task.ID(c.int(vals[0], "id", false)),
+		ParentID:    task.ID(c.int(vals[1], "parent_id", true)),
+		Position:    int(c.int(vals[2], "position", false)),
+		Num:         int(c.int(vals[3], "num", false)),
+		Title:       c.text(vals[4], "title"),
+		Body:        c.text(vals[5], "body"),
+		Status:      task.Status(c.text(vals[6], "status")),
+		Priority:    task.Priority(c.text(vals[7], "priority")),
+		CreatedAt:   c.time(vals[8], "created_at"),
+		UpdatedAt:   c.time(vals[9], "updated_at"),
+		CompletedAt: c.time(vals[10], "completed_at"),
 	}
 	if c.err != nil {
 		return task.Task{}, c.err
