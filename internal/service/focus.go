@@ -351,11 +351,12 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force boo
 			return err
 		}
 		now := f.now()
-		if cur, err = closeTask(ctx, tx, cur, task.StatusDone, now, agent, force); err != nil {
+		var next task.ID
+		if cur, next, err = closeTask(ctx, tx, cur, task.StatusDone, now, agent, force); err != nil {
 			return err
 		}
 		c.Task = cur
-		c.Next, err = currentAfter(ctx, tx, agent)
+		c.Next, err = focusedOn(ctx, tx, next)
 		return err
 	})
 	if err == nil && c.Next.ID == 0 {
@@ -371,14 +372,20 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force boo
 // first, and for done its dependencies too unless force is set. A
 // completion is archived. Every agent focused on t, and the agent
 // who asked (whose focus may only have been derived), moves on by the rules
-// of task.NextFocus. It returns t as stored.
-func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, agent string, force bool) (task.Task, error) {
+// of task.NextFocus. It returns t as stored and the task the agents that
+// moved are now on (zero in zen).
+func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, agent string, force bool) (task.Task, task.ID, error) {
 	if !t.Status.Open() {
-		return task.Task{}, problem.New(task.ErrClosed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), "")
+		return task.Task{}, 0, problem.New(task.ErrClosed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), "")
 	}
+	reads := []store.Read{{Of: store.ReadChildren, ID: t.ID}}
+	if status == task.StatusDone && !force {
+		reads = append(reads, store.Read{Of: store.ReadTaskDeps, ID: t.ID})
+	}
+	ahead(ctx, tx, reads...) // one round trip for both
 	kids, err := tx.Children(ctx, t.ID, false)
 	if err != nil {
-		return task.Task{}, err
+		return task.Task{}, 0, err
 	}
 	var open []string
 	for _, k := range kids {
@@ -387,13 +394,13 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		}
 	}
 	if len(open) > 0 {
-		return task.Task{}, &problem.Error{Kind: task.ErrHasOpenChildren,
+		return task.Task{}, 0, &problem.Error{Kind: task.ErrHasOpenChildren,
 			What: fmt.Sprintf("task %s has %d incomplete: %s", t.ID, len(open), problem.Clip(strings.Join(open, ", "), 300)),
 			Fix:  "complete or cancel them first, or remove them"}
 	}
 	if status == task.StatusDone && !force {
 		if err := checkDeps(ctx, tx, t.ID); err != nil {
-			return task.Task{}, err
+			return task.Task{}, 0, err
 		}
 	}
 	t.Status, t.UpdatedAt = status, now
@@ -401,28 +408,38 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		t.CompletedAt = now
 	}
 	if err := tx.UpdateTask(ctx, t); err != nil {
-		return task.Task{}, err
+		return task.Task{}, 0, err
 	}
 	// A closed task is nobody's work any more: its claim ends.
 	if err := dropClaim(ctx, tx, t.ID); err != nil {
-		return task.Task{}, err
+		return task.Task{}, 0, err
 	}
 	if status == task.StatusDone {
 		if err := tx.Archive(ctx, task.Completion{TaskID: t.ID, ParentID: t.ParentID, Title: t.Title,
 			Body: t.Body, CreatedAt: t.CreatedAt, CompletedAt: now}); err != nil {
-			return task.Task{}, err
+			return task.Task{}, 0, err
 		}
 	}
-	return t, moveFocusOff(ctx, tx, t, func(id task.ID) bool { return id == t.ID }, agent, now)
+	next, err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return id == t.ID }, agent, now)
+	return t, next, err
 }
 
 // moveFocusOff moves every agent whose focus is on a task that inside
 // selects (and the agent named by also, if any) to where the focus rules go
-// after left was closed or removed. Agents focused elsewhere stay.
-func moveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(task.ID) bool, also string, now time.Time) error {
+// after left was closed or removed. Agents focused elsewhere stay. It
+// returns the task the agents it moved are now on: zero in zen, or when it
+// moved none.
+func moveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(task.ID) bool, also string, now time.Time) (task.ID, error) {
+	// The focuses and what nextAfter reads first, in one round trip (with
+	// the caller's writes, on a store that sends them late).
+	reads := []store.Read{{Of: store.ReadFocuses}, {Of: store.ReadChildren, ID: left.ParentID}}
+	if left.ParentID != 0 {
+		reads = append(reads, store.Read{Of: store.ReadTask, ID: left.ParentID})
+	}
+	ahead(ctx, tx, reads...)
 	focuses, err := tx.Focuses(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var agents []string
 	for agent, id := range focuses {
@@ -434,18 +451,18 @@ func moveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(
 		agents = append(agents, also)
 	}
 	if len(agents) == 0 {
-		return nil
+		return 0, nil
 	}
 	next, err := nextAfter(ctx, tx, left)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for _, agent := range agents {
 		if err := tx.SetFocus(ctx, agent, next, now); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return next, nil
 }
 
 // checkDeps refuses (task.OpenDeps) to mark id done while a
@@ -455,6 +472,7 @@ func checkDeps(ctx context.Context, tx store.Tx, id task.ID) error {
 	if err != nil {
 		return err
 	}
+	aheadTasks(ctx, tx, deps)
 	var open []task.Task
 	for _, d := range deps {
 		dt, err := tx.Task(ctx, d)
@@ -600,6 +618,23 @@ func (r *readiness) waiting(t task.Task) (bool, error) {
 	}
 	r.waits[t.ID] = w
 	return w, nil
+}
+
+// focusedOn is currentAfter for an agent that moveFocusOff just moved to
+// next: the task itself, read by its id, zero in zen (a store that read it
+// ahead answers without a round trip).
+func focusedOn(ctx context.Context, tx store.Tx, next task.ID) (task.Task, error) {
+	if next == 0 {
+		return task.Task{}, nil
+	}
+	t, err := tx.Task(ctx, next)
+	switch {
+	case err == nil && t.Status.Open():
+		return t, nil
+	case err != nil && !isNotFound(err):
+		return task.Task{}, err
+	}
+	return task.Task{}, nil
 }
 
 // currentAfter returns the agent's current task after a change, zero in zen.
@@ -825,7 +860,7 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, err
 		if r.MovedOn {
 			also = agent
 		}
-		if err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, also, now); err != nil {
+		if _, err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, also, now); err != nil {
 			return err
 		}
 		r.Next, err = currentAfter(ctx, tx, agent)

@@ -99,10 +99,14 @@ type Detail struct {
 
 func detail(ctx context.Context, tx store.Tx, t task.Task, now time.Time) (Detail, error) {
 	d := Detail{Task: t}
+	ahead(ctx, tx, store.Read{Of: store.ReadTaskDeps, ID: t.ID}, store.Read{Of: store.ReadDependents, ID: t.ID},
+		store.Read{Of: store.ReadChildren, ID: t.ID}, store.Read{Of: store.ReadTaskClaim, ID: t.ID},
+		store.Read{Of: store.ReadOpenLifecycles, ID: t.ID})
 	load := func(ids []task.ID, err error) ([]task.Task, error) {
 		if err != nil {
 			return nil, err
 		}
+		aheadTasks(ctx, tx, ids)
 		out := make([]task.Task, 0, len(ids))
 		for _, id := range ids {
 			x, err := tx.Task(ctx, id)
@@ -186,6 +190,7 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 // gives them (ids; position, then id).
 func detailOnBoard(ctx context.Context, tx store.Tx, b *task.Board, t task.Task, now time.Time) (Detail, error) {
 	d := Detail{Task: t}
+	ahead(ctx, tx, store.Read{Of: store.ReadTaskClaim, ID: t.ID}, store.Read{Of: store.ReadOpenLifecycles, ID: t.ID})
 	tasks := func(ids []task.ID) []task.Task {
 		out := make([]task.Task, len(ids))
 		for i, id := range ids {
@@ -498,7 +503,7 @@ func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (su
 			return err
 		}
 		in.Parent = t.ID
-		if sub, err = p.create(ctx, tx, in); err != nil {
+		if sub, err = p.create(ctx, tx, in, nil); err != nil {
 			return err
 		}
 		if t, err = tx.Task(ctx, t.ID); err != nil {
@@ -517,8 +522,10 @@ func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (su
 func (p *Plan) Create(ctx context.Context, in NewTask) (Detail, error) {
 	scrub(&in)
 	var d Detail
+	// The cached board, taken before the write's lock (see detailAfter).
+	from := p.cache.Load()
 	err := p.store.Update(ctx, func(tx store.Tx) (err error) {
-		d, err = p.create(ctx, tx, in)
+		d, err = p.create(ctx, tx, in, from)
 		return err
 	})
 	if err != nil {
@@ -527,7 +534,9 @@ func (p *Plan) Create(ctx context.Context, in NewTask) (Detail, error) {
 	return d, nil
 }
 
-func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, error) {
+// create is Create in tx; from, if not nil, is the cached board taken
+// before tx began (detailAfter).
+func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask, from *boardCache) (Detail, error) {
 	if in.Priority == "" {
 		in.Priority = task.PriorityMedium
 	}
@@ -564,7 +573,7 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, err
 	if t, err = setStatus(ctx, tx, t, in.Status, now, in.Force); err != nil {
 		return Detail{}, err
 	}
-	return detail(ctx, tx, t, p.now())
+	return p.detailAfter(ctx, tx, from, t)
 }
 
 // setStatus moves t to status by the one model's rules: completion is
@@ -579,7 +588,8 @@ func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		return task.Task{}, &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is done and completion is permanent", t.ID), Fix: "create a new task for follow-up work"}
 	case !status.Open():
 		if t.Status.Open() {
-			return closeTask(ctx, tx, t, status, now, "", force)
+			t, _, err := closeTask(ctx, tx, t, status, now, "", force)
+			return t, err
 		}
 	}
 	t.Status, t.UpdatedAt = status, now
@@ -684,6 +694,8 @@ func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, from *boardCache, t
 	if !ok || p.fullReads || from == nil || from.rev == 0 {
 		return detail(ctx, tx, t, p.now())
 	}
+	// What detailOnBoard reads, with the changes: one round trip.
+	ahead(ctx, tx, store.Read{Of: store.ReadTaskClaim, ID: t.ID}, store.Read{Of: store.ReadOpenLifecycles, ID: t.ID})
 	c, _, err := pc.PlanChanges(ctx, from.rev)
 	if err != nil {
 		return Detail{}, err
@@ -752,7 +764,7 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 	if r.Count, err = tx.RemoveSubtree(ctx, t.ID, now); err != nil {
 		return Deleted{}, err
 	}
-	if err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now); err != nil {
+	if _, err := moveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now); err != nil {
 		return Deleted{}, err
 	}
 	if len(released) == 0 {

@@ -473,10 +473,13 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 		if x.dirty {
 			end = s.bump + "; COMMIT"
 		}
+		t0 := time.Now()
 		if _, err := c.Exec(ctx, end); err != nil {
 			return fmt.Errorf("commit: %w", err)
 		}
+		tc.trip(t0)
 		committed = true
+		s.logWrite(ctx, tc, view)
 		return nil
 	}
 	// Writes sent late go with the version bump and COMMIT: one round trip.
@@ -495,7 +498,21 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 		return fmt.Errorf("commit: %w", err)
 	}
 	committed = true
+	s.logWrite(ctx, tc, view)
 	return nil
+}
+
+// logWrite says at debug level how long a committed write held the
+// project's lock: its round trips to the server (the first, which took the
+// lock, and COMMIT included), the time from the first's answer to COMMIT's,
+// and how much of that was spent waiting on answers; the rest is the
+// writer's own work in the process, between them.
+func (s *Store) logWrite(ctx context.Context, tc *txConn, view bool) {
+	if view || !s.db.log.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	s.db.log.LogAttrs(ctx, slog.LevelDebug, "postgres write", slog.Int("round_trips", tc.trips),
+		slog.Duration("held", time.Since(tc.granted)), slog.Duration("awaiting", tc.awaiting))
 }
 
 // Version implements store.Store: the project's change counter.

@@ -28,6 +28,9 @@ type txn struct {
 	// it read once stays true (rev).
 	snapshot bool
 	rev      planRev
+	// ahead holds the reads sent ahead (ReadAhead) and, once in, their
+	// answers, until the transaction's next write.
+	ahead map[store.Read]*aheadRead
 }
 
 var _ store.Tx = (*txn)(nil)
@@ -39,7 +42,7 @@ var _ store.Tx = (*txn)(nil)
 // PostgreSQL failed.
 func (x *txn) later(sql string, args []any, done func(pgconn.CommandTag, error) error) {
 	x.tx.later(sql, args, done)
-	x.dirty = true
+	x.changed()
 }
 
 // ts converts a time for a timestamptz column: UTC, microseconds (the
@@ -198,6 +201,14 @@ func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task
 }
 
 func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
+	if ts, ok, err := x.answeredTasks(ctx, store.Read{Of: store.ReadTask, ID: id}); err != nil {
+		return task.Task{}, fmt.Errorf("read task %s: %w", id, err)
+	} else if ok {
+		if len(ts) == 0 {
+			return task.Task{}, &task.NotFoundError{ID: id}
+		}
+		return ts[0], nil
+	}
 	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qTask, x.p, int64(id)))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return task.Task{}, &task.NotFoundError{ID: id}
@@ -212,6 +223,10 @@ func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]ta
 	query := qChildren
 	if withBody {
 		query = qChildrenBody
+	} else if ts, ok, err := x.answeredTasks(ctx, store.Read{Of: store.ReadChildren, ID: parent}); err != nil {
+		return nil, fmt.Errorf("read children of %s: %w", parent, err)
+	} else if ok {
+		return ts, nil
 	}
 	ts, err := x.queryTasks(ctx, query, x.p, int64(parent))
 	if err != nil {
@@ -261,7 +276,7 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 		if _, err := x.tx.Exec(ctx, qShiftRight, x.p, parent, after); err != nil {
 			return task.Task{}, fmt.Errorf("make room after %s: %w", place.After, err)
 		}
-		x.dirty = true
+		x.changed()
 		p := after + 1
 		pos = &p
 	}
@@ -281,7 +296,7 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 	if err != nil {
 		return task.Task{}, fmt.Errorf("insert task: %w", err)
 	}
-	x.dirty = true
+	x.changed()
 	t.ID, t.Position, t.Num = task.ID(id), int(position), int(num)
 	return t, nil
 }
@@ -312,7 +327,7 @@ func (x *txn) RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int,
 	if n == 0 {
 		return 0, &task.NotFoundError{ID: id}
 	}
-	x.dirty = true
+	x.changed()
 	return int(n), nil
 }
 
@@ -358,12 +373,15 @@ func (x *txn) SetFocus(ctx context.Context, agent string, id task.ID, at time.Ti
 		v := int64(id)
 		tid = &v
 	}
-	x.later(qSetFocus, []any{x.p, agent, tid, ts(at)}, func(_ pgconn.CommandTag, err error) error {
+	x.tx.later(qSetFocus, []any{x.p, agent, tid, ts(at)}, func(_ pgconn.CommandTag, err error) error {
 		if err != nil {
 			return fmt.Errorf("set focus: %w", err)
 		}
 		return nil
 	})
+	// It changes no task: only the focuses read ahead are stale now.
+	x.dirty = true
+	delete(x.ahead, store.Read{Of: store.ReadFocuses})
 	return nil
 }
 

@@ -1,0 +1,158 @@
+package postgres_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// reads are a transaction's reads of the plan that ReadAhead can send ahead.
+type reads struct {
+	Task       task.Task
+	Children   []task.Task
+	Deps       []task.ID
+	Dependents []task.ID
+	Focuses    map[string]task.ID
+	Claim      task.Claim
+	Claimed    bool
+	Lifecycles []store.Lifecycle
+}
+
+func readAll(ctx context.Context, tx store.Tx, parent, child, dep task.ID) (r reads, err error) {
+	if r.Task, err = tx.Task(ctx, parent); err != nil {
+		return r, err
+	}
+	if r.Children, err = tx.Children(ctx, parent, false); err != nil {
+		return r, err
+	}
+	if r.Deps, err = tx.TaskDeps(ctx, child); err != nil {
+		return r, err
+	}
+	if r.Dependents, err = tx.Dependents(ctx, dep); err != nil {
+		return r, err
+	}
+	if r.Focuses, err = tx.Focuses(ctx); err != nil {
+		return r, err
+	}
+	if r.Claim, r.Claimed, err = tx.TaskClaim(ctx, child); err != nil {
+		return r, err
+	}
+	r.Lifecycles, _, err = tx.Lifecycles(ctx, store.LifecycleQuery{Status: store.LifecycleOpen, Tasks: []task.ID{child}})
+	return r, err
+}
+
+// TestReadAheadAnswersAsReads: reads sent ahead answer as the reads do,
+// and a write after them is seen by the reads that follow it, whether the
+// write is sent at once or late: an answer sent ahead is never stale.
+func TestReadAheadAnswersAsReads(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	var parent, child, dep task.Task
+	err := s.Update(ctx, func(tx store.Tx) (err error) {
+		if parent, err = tx.CreateTask(ctx, task.Task{Title: "parent", Body: "p", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+			return err
+		}
+		if child, err = tx.CreateTask(ctx, task.Task{Title: "child", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID}); err != nil {
+			return err
+		}
+		if dep, err = tx.CreateTask(ctx, task.Task{Title: "dep", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+			return err
+		}
+		if err := tx.SetDeps(ctx, child.ID, []task.ID{dep.ID}); err != nil {
+			return err
+		}
+		if err := tx.SetFocus(ctx, "a1", child.ID, now); err != nil {
+			return err
+		}
+		if _, err := tx.ClaimTask(ctx, task.Claim{TaskID: child.ID, Agent: "a1", ClaimedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
+			return err
+		}
+		_, err = tx.CreateLifecycle(ctx, store.Lifecycle{TaskID: child.ID, Definition: "story", Phase: "SYNC", Status: store.LifecycleOpen,
+			StartedAt: now, PhaseSince: now, UpdatedAt: now, State: []byte("{}")})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want reads
+	if err := s.View(ctx, func(tx store.Tx) (err error) { want, err = readAll(ctx, tx, parent.ID, child.ID, dep.ID); return err }); err != nil {
+		t.Fatal(err)
+	}
+	all := []store.Read{{Of: store.ReadTask, ID: parent.ID}, {Of: store.ReadChildren, ID: parent.ID}, {Of: store.ReadTaskDeps, ID: child.ID},
+		{Of: store.ReadDependents, ID: dep.ID}, {Of: store.ReadFocuses}, {Of: store.ReadTaskClaim, ID: child.ID},
+		{Of: store.ReadOpenLifecycles, ID: child.ID}}
+	type aheader interface {
+		ReadAhead(context.Context, ...store.Read)
+	}
+	for _, view := range []bool{true, false} {
+		run := s.Update
+		if view {
+			run = s.View
+		}
+		err := run(ctx, func(tx store.Tx) error {
+			tx.(aheader).ReadAhead(ctx, all...)
+			got, err := readAll(ctx, tx, parent.ID, child.ID, dep.ID)
+			if err != nil {
+				return err
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("view %v: read ahead\n%+v\nwant\n%+v", view, got, want)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Writes after the reads were sent ahead: late (UpdateTask, SetFocus,
+	// SetDeps), at once (CreateTask, ReleaseClaim).
+	err = s.Update(ctx, func(tx store.Tx) error {
+		tx.(aheader).ReadAhead(ctx, all...)
+		if _, err := tx.Task(ctx, parent.ID); err != nil { // the reads are in
+			return err
+		}
+		p := parent
+		p.Title = "parent 2"
+		if err := tx.UpdateTask(ctx, p); err != nil {
+			return err
+		}
+		if err := tx.SetFocus(ctx, "a1", dep.ID, now); err != nil {
+			return err
+		}
+		if err := tx.SetDeps(ctx, child.ID, nil); err != nil {
+			return err
+		}
+		if _, err := tx.CreateTask(ctx, task.Task{Title: "child 2", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID}); err != nil {
+			return err
+		}
+		if _, err := tx.ReleaseClaim(ctx, child.ID, ""); err != nil {
+			return err
+		}
+		got, err := readAll(ctx, tx, parent.ID, child.ID, dep.ID)
+		if err != nil {
+			return err
+		}
+		if got.Task.Title != "parent 2" || len(got.Children) != 2 || len(got.Deps) != 0 || len(got.Dependents) != 0 ||
+			got.Focuses["a1"] != dep.ID || got.Claimed {
+			t.Errorf("reads after writes answered from before them: %+v", got)
+		}
+		// Sent ahead after the writes, they see them.
+		tx.(aheader).ReadAhead(ctx, all...)
+		again, err := readAll(ctx, tx, parent.ID, child.ID, dep.ID)
+		if err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(again, got) {
+			t.Errorf("read ahead after the writes\n%+v\nwant\n%+v", again, got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
