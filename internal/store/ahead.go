@@ -9,8 +9,9 @@ import "github.com/cairn-dev/cairn/internal/task"
 // take their answers from there. A store without the ability offers no
 // such method and every read runs when it is called.
 type Read struct {
-	Of ReadOf
-	ID task.ID
+	Of    ReadOf
+	ID    task.ID
+	Since uint64 // ReadPlanChanges: the revision
 }
 
 // ReadOf says which read a Read is, and what its ID is to it.
@@ -19,9 +20,13 @@ type ReadOf uint8
 const (
 	ReadTask           ReadOf = iota + 1 // Tx.Task(ID)
 	ReadChildren                         // Tx.Children(ID, false)
+	ReadAncestors                        // Tx.Ancestors(ID)
+	ReadImportsOf                        // Tx.ImportsOf(ID)
 	ReadTaskDeps                         // Tx.TaskDeps(ID)
 	ReadDependents                       // Tx.Dependents(ID)
 	ReadFocuses                          // Tx.Focuses (ID unused)
 	ReadTaskClaim                        // Tx.TaskClaim(ID)
 	ReadOpenLifecycles                   // Tx.Lifecycles of ID's open lifecycles: LifecycleQuery{Status: LifecycleOpen, Tasks: {ID}}
+	ReadClaims                           // Tx.Claims, at any time (ID unused)
+	ReadPlanChanges                      // the revision and the plan's changes after Since, for a store with a change feed (ID unused)
 )

@@ -19,6 +19,10 @@ type aheadRead struct {
 	focuses    map[string]task.ID
 	claim      *task.Claim // ReadTaskClaim; nil: none
 	lifecycles []store.Lifecycle
+	claims     []task.Claim // ReadClaims: every claim, expired or not
+	imports    []store.Import
+	changes    task.Changes // ReadPlanChanges, with the revision in rev
+	rev        planRev
 }
 
 // ReadAhead queues reads to go with the transaction's next statement, in
@@ -33,8 +37,14 @@ type aheadRead struct {
 // service uses it through an interface of its own.
 func (x *txn) ReadAhead(ctx context.Context, reads ...store.Read) {
 	for _, r := range reads {
-		if r.Of == store.ReadFocuses {
+		switch r.Of {
+		case store.ReadFocuses, store.ReadClaims, store.ReadPlanChanges:
 			r.ID = 0
+		}
+		if r.Of != store.ReadPlanChanges {
+			r.Since = 0
+		} else if r.Since == 0 {
+			continue // a full reload: nothing to send ahead
 		}
 		if x.ahead[r] != nil {
 			continue // queued or in, and still true
@@ -48,6 +58,9 @@ func (x *txn) ReadAhead(ctx context.Context, reads ...store.Read) {
 			x.ahead = map[store.Read]*aheadRead{}
 		}
 		x.ahead[r] = a
+		if r.Of == store.ReadPlanChanges {
+			x.changesAhead = r
+		}
 		x.tx.read(sql, args, func(rows pgx.Rows) error {
 			if err := read(rows); err != nil {
 				return err
@@ -56,6 +69,11 @@ func (x *txn) ReadAhead(ctx context.Context, reads ...store.Read) {
 			return nil
 		})
 	}
+}
+
+// aheadChanges returns the changes read ahead after since, if they were.
+func (x *txn) aheadChanges(ctx context.Context, since uint64) (*aheadRead, error) {
+	return x.answer(ctx, store.Read{Of: store.ReadPlanChanges, Since: since})
 }
 
 // changed marks the transaction as having changed something (Update bumps
@@ -114,6 +132,14 @@ func (x *txn) aheadSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows
 		return qTask, []any{x.p, id}, tasks
 	case store.ReadChildren:
 		return qChildren, []any{x.p, id}, tasks
+	case store.ReadAncestors:
+		return qAncestors, []any{x.p, id}, tasks
+	case store.ReadImportsOf:
+		return qImportsOf, []any{x.p, id}, func(rows pgx.Rows) error {
+			var err error
+			a.imports, err = scanImports(rows)
+			return err
+		}
 	case store.ReadTaskDeps:
 		return qTaskDeps, []any{x.p, id}, ids
 	case store.ReadDependents:
@@ -133,6 +159,36 @@ func (x *txn) aheadSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows
 				}
 				c.ClaimedAt, c.ExpiresAt = c.ClaimedAt.UTC(), c.ExpiresAt.UTC()
 				a.claim = &c
+			}
+			return nil
+		}
+	case store.ReadClaims:
+		return qAllClaims, []any{x.p}, func(rows pgx.Rows) error {
+			for rows.Next() {
+				var c task.Claim
+				if err := rows.Scan(&c.TaskID, &c.Agent, &c.ClaimedAt, &c.ExpiresAt); err != nil {
+					return err
+				}
+				c.ClaimedAt, c.ExpiresAt = c.ClaimedAt.UTC(), c.ExpiresAt.UTC()
+				a.claims = append(a.claims, c)
+			}
+			return nil
+		}
+	case store.ReadPlanChanges:
+		// The changes, bounded by the revision as the statement finds it,
+		// then the revision: in a write the project's lock holds it still,
+		// in a View the snapshot does, so the two agree.
+		x.tx.read(qChangedNow, []any{x.p, int64(r.Since)}, func(rows pgx.Rows) error {
+			var err error
+			a.changes, err = scanChanges(rows)
+			return err
+		})
+		return qPlanRev, []any{x.p}, func(rows pgx.Rows) error {
+			for rows.Next() {
+				if err := rows.Scan(&a.rev.version, &a.rev.plan, &a.rev.reset); err != nil {
+					return err
+				}
+				a.rev.read = true
 			}
 			return nil
 		}

@@ -20,9 +20,33 @@ type reads struct {
 	Claim      task.Claim
 	Claimed    bool
 	Lifecycles []store.Lifecycle
+	Claims     map[task.ID]task.Claim
+	Ancestors  []task.Task
+	Imports    []store.Import
+	Changes    task.Changes
+	Rev        uint64
 }
 
+type planChanges interface {
+	PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error)
+}
+
+// at is the time the tests' claims are read at.
+var at = time.Now()
+
 func readAll(ctx context.Context, tx store.Tx, parent, child, dep task.ID) (r reads, err error) {
+	if r.Changes, r.Rev, err = tx.(planChanges).PlanChanges(ctx, 1); err != nil {
+		return r, err
+	}
+	if r.Claims, err = tx.Claims(ctx, at); err != nil {
+		return r, err
+	}
+	if r.Ancestors, err = tx.Ancestors(ctx, child); err != nil {
+		return r, err
+	}
+	if r.Imports, err = tx.ImportsOf(ctx, child); err != nil {
+		return r, err
+	}
 	if r.Task, err = tx.Task(ctx, parent); err != nil {
 		return r, err
 	}
@@ -72,6 +96,9 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 		if _, err := tx.ClaimTask(ctx, task.Claim{TaskID: child.ID, Agent: "a1", ClaimedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
 			return err
 		}
+		if err := tx.SetImported(ctx, "github", "7", child.ID); err != nil {
+			return err
+		}
 		_, err = tx.CreateLifecycle(ctx, store.Lifecycle{TaskID: child.ID, Definition: "story", Phase: "SYNC", Status: store.LifecycleOpen,
 			StartedAt: now, PhaseSince: now, UpdatedAt: now, State: []byte("{}")})
 		return err
@@ -80,12 +107,23 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want reads
-	if err := s.View(ctx, func(tx store.Tx) (err error) { want, err = readAll(ctx, tx, parent.ID, child.ID, dep.ID); return err }); err != nil {
+	err = s.View(ctx, func(tx store.Tx) (err error) {
+		// The revision first: PlanChanges then reads the changes on their own.
+		if _, err := tx.(interface {
+			SnapshotVersion(context.Context) (uint64, error)
+		}).SnapshotVersion(ctx); err != nil {
+			return err
+		}
+		want, err = readAll(ctx, tx, parent.ID, child.ID, dep.ID)
+		return err
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	all := []store.Read{{Of: store.ReadTask, ID: parent.ID}, {Of: store.ReadChildren, ID: parent.ID}, {Of: store.ReadTaskDeps, ID: child.ID},
 		{Of: store.ReadDependents, ID: dep.ID}, {Of: store.ReadFocuses}, {Of: store.ReadTaskClaim, ID: child.ID},
-		{Of: store.ReadOpenLifecycles, ID: child.ID}}
+		{Of: store.ReadOpenLifecycles, ID: child.ID}, {Of: store.ReadClaims}, {Of: store.ReadPlanChanges, Since: 1},
+		{Of: store.ReadAncestors, ID: child.ID}, {Of: store.ReadImportsOf, ID: child.ID}}
 	type aheader interface {
 		ReadAhead(context.Context, ...store.Read)
 	}
@@ -138,7 +176,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 			return err
 		}
 		if got.Task.Title != "parent 2" || len(got.Children) != 2 || len(got.Deps) != 0 || len(got.Dependents) != 0 ||
-			got.Focuses["a1"] != dep.ID || got.Claimed {
+			got.Focuses["a1"] != dep.ID || got.Claimed || len(got.Claims) != 0 || got.Rev == want.Rev || len(got.Changes.Tasks) != 4 {
 			t.Errorf("reads after writes answered from before them: %+v", got)
 		}
 		// Sent ahead after the writes, they see them.

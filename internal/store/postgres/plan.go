@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -244,6 +245,16 @@ func (x *txn) readPlanRev(ctx context.Context) error {
 	if x.rev.read && x.snapshot {
 		return nil
 	}
+	if x.changesAhead.Of != 0 { // read ahead with the changes (answer: if no write since)
+		a, err := x.answer(ctx, x.changesAhead)
+		if err != nil {
+			return fmt.Errorf("read plan revision: %w", err)
+		}
+		if a != nil && a.rev.read {
+			x.rev = a.rev
+			return nil
+		}
+	}
 	if err := x.tx.QueryRow(ctx, qPlanRev, x.p).Scan(&x.rev.version, &x.rev.plan, &x.rev.reset); err != nil {
 		return fmt.Errorf("read plan revision: %w", err)
 	}
@@ -270,17 +281,10 @@ func (x *txn) SnapshotVersion(ctx context.Context) (uint64, error) {
 // an interface of its own, to refresh without reading every task. Called in
 // a View, every read shares one snapshot.
 func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error) {
-	// In a write, which holds the project's lock, no other writer moves the
-	// revision: the changes up to it go in the same round trip as the
-	// revision itself (qChangedNow), and are dropped when the revision
-	// says a full reload it is.
-	var pre *task.Changes
-	if !x.snapshot && since != 0 && x.tx.failed == nil {
-		x.tx.read(qChangedNow, []any{x.p, int64(since)}, func(rows pgx.Rows) error {
-			c, err := scanChanges(rows)
-			pre = &c
-			return err
-		})
+	// The changes go in the same round trip as the revision (ReadAhead),
+	// unless a View read its revision already.
+	if !(x.rev.read && x.snapshot) {
+		x.ReadAhead(ctx, store.Read{Of: store.ReadPlanChanges, Since: since})
 	}
 	if err := x.readPlanRev(ctx); err != nil {
 		return task.Changes{}, 0, err
@@ -300,8 +304,10 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 	if uint64(rev) == since {
 		return task.Changes{}, since, nil
 	}
-	if pre != nil {
-		return *pre, uint64(rev), nil
+	if a, err := x.aheadChanges(ctx, since); err != nil {
+		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
+	} else if a != nil && a.rev.read && a.rev.plan == rev {
+		return a.changes, uint64(rev), nil
 	}
 	// Bounded by the revision just read, though the snapshot holds none
 	// above it: with "rev > $2" alone a generic plan (plan_cache_mode)
@@ -418,16 +424,30 @@ func (x *txn) Imported(ctx context.Context, source, externalID string) (task.ID,
 }
 
 func (x *txn) ImportsOf(ctx context.Context, id task.ID) ([]store.Import, error) {
+	if a, err := x.answer(ctx, store.Read{Of: store.ReadImportsOf, ID: id}); err != nil {
+		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+	} else if a != nil {
+		return slices.Clone(a.imports), nil
+	}
 	rows, err := x.tx.Query(ctx, qImportsOf, x.p, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
 	}
+	out, err := scanImports(rows)
+	if err != nil {
+		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// scanImports reads qImportsOf's rows.
+func scanImports(rows pgx.Rows) ([]store.Import, error) {
 	defer rows.Close()
 	var out []store.Import
 	for rows.Next() {
 		var m store.Import
 		if err := rows.Scan(&m.Source, &m.ExternalID); err != nil {
-			return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+			return nil, err
 		}
 		out = append(out, m)
 	}

@@ -507,8 +507,14 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 // lock, and COMMIT included), the time from the first's answer to COMMIT's,
 // and how much of that was spent waiting on answers; the rest is the
 // writer's own work in the process, between them.
+//
+// A View says its round trips ("postgres view").
 func (s *Store) logWrite(ctx context.Context, tc *txConn, view bool) {
-	if view || !s.db.log.Enabled(ctx, slog.LevelDebug) {
+	if !s.db.log.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	if view {
+		s.db.log.LogAttrs(ctx, slog.LevelDebug, "postgres view", slog.Int("round_trips", tc.trips))
 		return
 	}
 	s.db.log.LogAttrs(ctx, slog.LevelDebug, "postgres write", slog.Int("round_trips", tc.trips),

@@ -31,6 +31,9 @@ type txn struct {
 	// ahead holds the reads sent ahead (ReadAhead) and, once in, their
 	// answers, until the transaction's next write.
 	ahead map[store.Read]*aheadRead
+	// changesAhead is the last ReadPlanChanges sent ahead, whose answer
+	// holds the plan's revision too.
+	changesAhead store.Read
 }
 
 var _ store.Tx = (*txn)(nil)
@@ -236,6 +239,11 @@ func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]ta
 }
 
 func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
+	if ts, ok, err := x.answeredTasks(ctx, store.Read{Of: store.ReadAncestors, ID: id}); err != nil {
+		return nil, fmt.Errorf("read ancestors of %s: %w", id, err)
+	} else if ok {
+		return ts, nil
+	}
 	ts, err := x.queryTasks(ctx, qAncestors, x.p, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read ancestors of %s: %w", id, err)
