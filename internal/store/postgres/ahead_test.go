@@ -194,3 +194,82 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCreateUnderCurrent: the task goes under the agent's current task as
+// the focus service finds it (current: the focus's task when visible and
+// open), after its last child, and is a root task in zen: no focus, a
+// focus on a closed or removed task, or a cleared focus.
+func TestCreateUnderCurrent(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	type creator interface {
+		CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status) (task.Task, error)
+	}
+	open := []task.Status{task.StatusPending, task.StatusInProgress, task.StatusBlocked, task.StatusDeferred}
+	var openTask, doneTask, gone task.Task
+	err := s.Update(ctx, func(tx store.Tx) (err error) {
+		mk := func(title string, st task.Status) task.Task {
+			if err != nil {
+				return task.Task{}
+			}
+			var x task.Task
+			x, err = tx.CreateTask(ctx, task.Task{Title: title, Status: st, CreatedAt: now, UpdatedAt: now}, store.Placement{})
+			return x
+		}
+		openTask, doneTask, gone = mk("open", task.StatusInProgress), mk("done", task.StatusDone), mk("gone", task.StatusPending)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.CreateTask(ctx, task.Task{Title: "first child", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: openTask.ID}); err != nil {
+			return err
+		}
+		if _, err := tx.RemoveSubtree(ctx, gone.ID, now); err != nil {
+			return err
+		}
+		for agent, id := range map[string]task.ID{"on-open": openTask.ID, "on-done": doneTask.ID, "on-gone": gone.ID, "cleared": 0} {
+			if err := tx.SetFocus(ctx, agent, id, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		agent  string
+		parent task.ID
+	}{{"on-open", openTask.ID}, {"on-done", 0}, {"on-gone", 0}, {"cleared", 0}, {"never", 0}} {
+		err := s.Update(ctx, func(tx store.Tx) error {
+			var kids []task.Task
+			kids, err := tx.Children(ctx, c.parent, false)
+			if err != nil {
+				return err
+			}
+			got, err := tx.(creator).CreateUnderCurrent(ctx, c.agent, task.Task{Title: "new " + c.agent, CreatedAt: now, UpdatedAt: now}, open)
+			if err != nil {
+				return err
+			}
+			stored, err := tx.Task(ctx, got.ID)
+			if err != nil {
+				return err
+			}
+			// As CreateTask places it: the one it creates next follows it.
+			next, err := tx.CreateTask(ctx, task.Task{Title: "next", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: c.parent})
+			if err != nil {
+				return err
+			}
+			last := kids[len(kids)-1]
+			if got != stored || got.ParentID != c.parent || got.Position <= last.Position || got.Num <= last.Num ||
+				next.ID != got.ID+1 || next.Position != got.Position+1 || next.Num != got.Num+1 ||
+				got.Status != task.StatusPending || got.Priority != task.PriorityMedium {
+				t.Errorf("%s: created %+v (stored %+v), then %+v; want under %s after %+v", c.agent, got, stored, next, c.parent, last)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
