@@ -273,3 +273,28 @@ func TestCreateUnderCurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestReadAheadNeverAsked: reads sent ahead that nobody asks for go with
+// COMMIT and change nothing: a View commits (read only), an Update does
+// not bump the version.
+func TestReadAheadNeverAsked(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	a := createTask(t, s, "a")
+	before := version(t, s)
+	reads := []store.Read{{Of: store.ReadTask, ID: a.ID}, {Of: store.ReadFocuses}, {Of: store.ReadPlanChanges, Since: 1}}
+	for _, run := range []func(context.Context, func(store.Tx) error) error{s.View, s.Update} {
+		err := run(ctx, func(tx store.Tx) error {
+			tx.(interface {
+				ReadAhead(context.Context, ...store.Read)
+			}).ReadAhead(ctx, reads...)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := version(t, s); v != before {
+		t.Errorf("version %d after reads alone; want %d", v, before)
+	}
+}

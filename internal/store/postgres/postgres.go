@@ -483,8 +483,12 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 		return nil
 	}
 	// Writes sent late go with the version bump and COMMIT: one round trip.
-	for _, q := range s.bumpBatch {
-		tc.later(q.sql, q.args, func(_ pgconn.CommandTag, err error) error { return err })
+	// What is pending may also be reads sent ahead and never asked for
+	// (ReadAhead), which change nothing: no bump for those alone.
+	if x.dirty {
+		for _, q := range s.bumpBatch {
+			tc.later(q.sql, q.args, func(_ pgconn.CommandTag, err error) error { return err })
+		}
 	}
 	br, err := tc.send(ctx, "COMMIT", nil)
 	if err != nil {
