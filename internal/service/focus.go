@@ -456,11 +456,16 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 // returns the task the agents it moved are now on: zero in zen, or when it
 // moved none.
 func moveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(task.ID) bool, also string, now time.Time) (task.ID, error) {
-	// The focuses and what nextAfter reads first, in one round trip (with
-	// the caller's writes, on a store that sends them late).
-	reads := []store.Read{{Of: store.ReadFocuses}, {Of: store.ReadChildren, ID: left.ParentID}}
-	if left.ParentID != 0 {
-		reads = append(reads, store.Read{Of: store.ReadTask, ID: left.ParentID})
+	// The focuses and, when an agent is sure to move, what nextAfter reads
+	// first, in one round trip (with the caller's writes, on a store that
+	// sends them late). Not otherwise: the siblings of a root task are
+	// every root task.
+	reads := []store.Read{{Of: store.ReadFocuses}}
+	if also != "" {
+		reads = append(reads, store.Read{Of: store.ReadChildren, ID: left.ParentID})
+		if left.ParentID != 0 {
+			reads = append(reads, store.Read{Of: store.ReadTask, ID: left.ParentID})
+		}
 	}
 	ahead(ctx, tx, reads...)
 	focuses, err := tx.Focuses(ctx)
