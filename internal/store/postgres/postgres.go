@@ -51,9 +51,8 @@ const writeSlots = 2
 type Options struct {
 	// Project names the project to serve; a name not seen before is created.
 	Project string
-	// MaxConns bounds the connection pool; zero: the URL's pool_max_conns,
-	// else twice pgxpool's default (twice the larger of 4 and the number
-	// of CPUs; see OpenDB).
+	// MaxConns bounds the connection pool; zero: pgxpool's default (the
+	// larger of 4 and the number of CPUs).
 	MaxConns int32
 	// Logger receives the listener's reconnects; nil: slog.Default().
 	Logger *slog.Logger
@@ -83,18 +82,8 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open PostgreSQL database: the URL is not valid (want postgres://user@host:port/dbname): %w", err)
 	}
-	switch {
-	case opts.MaxConns > 0:
+	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
-	case !strings.Contains(url, "pool_max_conns"):
-		// Twice pgxpool's default: a busy project's writers hold two
-		// connections (writeSlots), and a read holds its connection
-		// through its round trips, waiting on the server as much as it
-		// works, so reads need more than one connection a core. Under
-		// load.sh's 16 clients on 2 cores, with 4 connections the reads
-		// queued for the 2 the writers left them: get_next_task p50
-		// 11-15 ms, 6-7 ms with 8 (and 8% more calls a second).
-		cfg.MaxConns *= 2
 	}
 	if cfg.ConnConfig.RuntimeParams == nil {
 		cfg.ConnConfig.RuntimeParams = map[string]string{}
