@@ -2,8 +2,6 @@ package postgres
 
 import (
 	"context"
-	"maps"
-	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -30,6 +28,9 @@ type aheadRead struct {
 // answers from there, without a round trip of their own. A write's
 // transaction holds the project's lock, so every round trip saved there
 // is saved for each writer queued behind it.
+//
+// A list read ahead answers the first call of its read (the call takes it),
+// a task every call until a write.
 //
 // A read sent ahead answers as the data is where it was queued, after the
 // writes queued before it; a write of this transaction after it (changed)
@@ -203,29 +204,45 @@ func (x *txn) aheadSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows
 	return "", nil, nil
 }
 
-// answered is answer for the reads whose answer is a list of tasks.
+// take is answer for a read whose answer is a list: the first call of the
+// read takes it (no copy to make), a later one reads again.
+func (x *txn) take(ctx context.Context, r store.Read) (*aheadRead, error) {
+	a, err := x.answer(ctx, r)
+	if a != nil {
+		delete(x.ahead, r)
+	}
+	return a, err
+}
+
+// answeredTasks is take for the reads whose answer is a list of tasks; a
+// task read ahead (ReadTask) answers every call until a write, each
+// caller getting its own copy of the task.
 func (x *txn) answeredTasks(ctx context.Context, r store.Read) ([]task.Task, bool, error) {
-	a, err := x.answer(ctx, r)
+	get := x.take
+	if r.Of == store.ReadTask {
+		get = x.answer
+	}
+	a, err := get(ctx, r)
 	if err != nil || a == nil {
 		return nil, false, err
 	}
-	return slices.Clone(a.tasks), true, nil
+	return a.tasks, true, nil
 }
 
-// answeredIDs is answer for the reads whose answer is a list of ids.
+// answeredIDs is take for the reads whose answer is a list of ids.
 func (x *txn) answeredIDs(ctx context.Context, r store.Read) ([]task.ID, bool, error) {
-	a, err := x.answer(ctx, r)
+	a, err := x.take(ctx, r)
 	if err != nil || a == nil {
 		return nil, false, err
 	}
-	return slices.Clone(a.ids), true, nil
+	return a.ids, true, nil
 }
 
-// answeredFocuses is answer for ReadFocuses.
+// answeredFocuses is take for ReadFocuses.
 func (x *txn) answeredFocuses(ctx context.Context) (map[string]task.ID, bool, error) {
-	a, err := x.answer(ctx, store.Read{Of: store.ReadFocuses})
+	a, err := x.take(ctx, store.Read{Of: store.ReadFocuses})
 	if err != nil || a == nil {
 		return nil, false, err
 	}
-	return maps.Clone(a.focuses), true, nil
+	return a.focuses, true, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -266,10 +265,10 @@ func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.L
 	// the count: one statement, not two.
 	unpaged := q.Limit <= 0 && q.Offset <= 0
 	if unpaged && q.Phase == "" && q.Status == store.LifecycleOpen && len(q.Tasks) == 1 {
-		if a, err := x.answer(ctx, store.Read{Of: store.ReadOpenLifecycles, ID: q.Tasks[0]}); err != nil {
+		if a, err := x.take(ctx, store.Read{Of: store.ReadOpenLifecycles, ID: q.Tasks[0]}); err != nil {
 			return nil, 0, fmt.Errorf("read lifecycles: %w", err)
 		} else if a != nil {
-			return slices.Clone(a.lifecycles), len(a.lifecycles), nil
+			return a.lifecycles, len(a.lifecycles), nil
 		}
 	}
 	count, page, args := x.lifecyclesSQL(q)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -424,10 +423,10 @@ func (x *txn) Imported(ctx context.Context, source, externalID string) (task.ID,
 }
 
 func (x *txn) ImportsOf(ctx context.Context, id task.ID) ([]store.Import, error) {
-	if a, err := x.answer(ctx, store.Read{Of: store.ReadImportsOf, ID: id}); err != nil {
+	if a, err := x.take(ctx, store.Read{Of: store.ReadImportsOf, ID: id}); err != nil {
 		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
 	} else if a != nil {
-		return slices.Clone(a.imports), nil
+		return a.imports, nil
 	}
 	rows, err := x.tx.Query(ctx, qImportsOf, x.p, int64(id))
 	if err != nil {
