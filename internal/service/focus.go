@@ -244,7 +244,6 @@ func (f *Focus) Current(ctx context.Context, agent string) (CurrentView, error) 
 			return nil
 		}
 		v.Task = cur
-		ahead(ctx, tx, store.Read{Of: store.ReadAncestors, ID: cur.ID}, store.Read{Of: store.ReadChildren, ID: cur.ParentID})
 		if v.Breadcrumb, err = tx.Ancestors(ctx, cur.ID); err != nil {
 			return err
 		}

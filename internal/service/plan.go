@@ -157,15 +157,10 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 	}
 	var d Detail
 	err := p.store.View(ctx, func(tx store.Tx) error {
-		if from != nil {
-			// boardAt's changes, with the task's round trip.
-			ahead(ctx, tx, store.Read{Of: store.ReadPlanChanges, Since: from.rev})
-		}
 		t, err := resolveRef(ctx, tx, ref, "id")
 		if err != nil {
 			return err
 		}
-		ahead(ctx, tx, store.Read{Of: store.ReadImportsOf, ID: t.ID}) // with the detail's reads
 		var b *task.Board
 		if !p.fullReads {
 			if b, _, err = p.boardAt(ctx, tx, from); err != nil {
@@ -866,9 +861,6 @@ func (p *Plan) boardAndClaims(ctx context.Context, agent string) (*task.Board, f
 			ok   bool
 		)
 		err := p.store.View(ctx, func(tx store.Tx) (err error) {
-			if agent != "" {
-				ahead(ctx, tx, store.Read{Of: store.ReadClaims}) // with the board's reads
-			}
 			if b, ok, err = p.boardIn(ctx, tx); !ok || err != nil {
 				return err
 			}
@@ -902,10 +894,6 @@ func (p *Plan) boardIn(ctx context.Context, tx store.Tx) (b *task.Board, ok bool
 	pc, ok2 := tx.(planChanges)
 	if !ok || !ok2 {
 		return nil, false, nil
-	}
-	if old := p.cache.Load(); old != nil {
-		// The changes since the cached board, in the version's round trip.
-		ahead(ctx, tx, store.Read{Of: store.ReadPlanChanges, Since: old.rev})
 	}
 	v, err := sv.SnapshotVersion(ctx)
 	if err != nil {

@@ -2,8 +2,9 @@ package store
 
 import "github.com/cairn-dev/cairn/internal/task"
 
-// Read names one of Tx's reads of the plan, for a store whose transactions
-// can send reads ahead of their use (the PostgreSQL store's can): the
+// Read names one of Tx's reads of the plan, for a store whose write
+// transactions can send reads ahead of their use (the PostgreSQL store's
+// can): the
 // service names the reads it is about to make, the store sends them with
 // its next statement, one round trip for all, and the calls that follow
 // take their answers from there. A store without the ability offers no
@@ -20,13 +21,10 @@ type ReadOf uint8
 const (
 	ReadTask           ReadOf = iota + 1 // Tx.Task(ID)
 	ReadChildren                         // Tx.Children(ID, false)
-	ReadAncestors                        // Tx.Ancestors(ID)
-	ReadImportsOf                        // Tx.ImportsOf(ID)
 	ReadTaskDeps                         // Tx.TaskDeps(ID)
 	ReadDependents                       // Tx.Dependents(ID)
 	ReadFocuses                          // Tx.Focuses (ID unused)
 	ReadTaskClaim                        // Tx.TaskClaim(ID)
 	ReadOpenLifecycles                   // Tx.Lifecycles of ID's open lifecycles: LifecycleQuery{Status: LifecycleOpen, Tasks: {ID}}
-	ReadClaims                           // Tx.Claims, at any time (ID unused)
 	ReadPlanChanges                      // the revision and the plan's changes after Since, for a store with a change feed (ID unused)
 )

@@ -38,10 +38,6 @@ const (
 	qClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
 		JOIN tasks t ON t.project_id = c.project_id AND t.id = c.task_id AND t.removed_at IS NULL
 		WHERE c.project_id = $1 AND c.expires_at > $2`
-	// qAllClaims is qClaims whatever their expiry (ReadClaims).
-	qAllClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
-		JOIN tasks t ON t.project_id = c.project_id AND t.id = c.task_id AND t.removed_at IS NULL
-		WHERE c.project_id = $1`
 	qRelease    = `DELETE FROM claims WHERE project_id = $1 AND task_id = $2 AND agent = $3`
 	qReleaseAny = `DELETE FROM claims WHERE project_id = $1 AND task_id = $2`
 
@@ -100,17 +96,6 @@ func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
 }
 
 func (x *txn) Claims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error) {
-	if a, err := x.answer(ctx, store.Read{Of: store.ReadClaims}); err != nil {
-		return nil, fmt.Errorf("read claims: %w", err)
-	} else if a != nil {
-		out := map[task.ID]task.Claim{}
-		for _, c := range a.claims {
-			if c.ExpiresAt.After(ts(now)) { // as qClaims' expires_at > $2
-				out[c.TaskID] = c
-			}
-		}
-		return out, nil
-	}
 	rows, err := x.tx.Query(ctx, qClaims, x.p, ts(now))
 	if err != nil {
 		return nil, fmt.Errorf("read claims: %w", err)

@@ -280,8 +280,8 @@ func (x *txn) SnapshotVersion(ctx context.Context) (uint64, error) {
 // an interface of its own, to refresh without reading every task. Called in
 // a View, every read shares one snapshot.
 func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error) {
-	// The changes go in the same round trip as the revision (ReadAhead),
-	// unless a View read its revision already.
+	// In a write, the changes go in the same round trip as the revision
+	// (ReadAhead; in a View it does nothing).
 	if !(x.rev.read && x.snapshot) {
 		x.ReadAhead(ctx, store.Read{Of: store.ReadPlanChanges, Since: since})
 	}
@@ -423,11 +423,6 @@ func (x *txn) Imported(ctx context.Context, source, externalID string) (task.ID,
 }
 
 func (x *txn) ImportsOf(ctx context.Context, id task.ID) ([]store.Import, error) {
-	if a, err := x.take(ctx, store.Read{Of: store.ReadImportsOf, ID: id}); err != nil {
-		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
-	} else if a != nil {
-		return a.imports, nil
-	}
 	rows, err := x.tx.Query(ctx, qImportsOf, x.p, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)

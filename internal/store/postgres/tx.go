@@ -239,11 +239,6 @@ func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]ta
 }
 
 func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
-	if ts, ok, err := x.answeredTasks(ctx, store.Read{Of: store.ReadAncestors, ID: id}); err != nil {
-		return nil, fmt.Errorf("read ancestors of %s: %w", id, err)
-	} else if ok {
-		return ts, nil
-	}
 	ts, err := x.queryTasks(ctx, qAncestors, x.p, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read ancestors of %s: %w", id, err)
