@@ -35,6 +35,26 @@ type focusedTask interface {
 	FocusedTask(ctx context.Context, agent string) (t task.Task, found bool, err error)
 }
 
+// createUnderCurrent is offered by a store whose transactions can create a
+// task as the last child of the agent's current task (see current; its
+// status one of open), or as a root task in zen, in one statement (the
+// PostgreSQL store's can: one round trip under the project's lock, not
+// the two of current and CreateTask).
+type createUnderCurrent interface {
+	CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status) (task.Task, error)
+}
+
+// openStatuses are the statuses task.Status.Open admits.
+var openStatuses = func() []task.Status {
+	var out []task.Status
+	for _, s := range task.Statuses {
+		if s.Open() {
+			out = append(out, s)
+		}
+	}
+	return out
+}()
+
 // current resolves the agent's current task: its focus pointer when that
 // names an open, visible task; otherwise zen (ok is false). An agent that
 // never took focus is in zen: focus is not derived from the outline, since
@@ -147,17 +167,22 @@ func (f *Focus) CreateNewTask(ctx context.Context, agent, title, body string) (t
 		return task.Task{}, err
 	}
 	var created task.Task
-	err := f.store.Update(ctx, func(tx store.Tx) error {
-		cur, ok, err := current(ctx, tx, agent)
-		if err != nil {
-			return err
-		}
-		var place store.Placement
-		if ok {
-			place.Parent = cur.ID
-		}
+	err := f.store.Update(ctx, func(tx store.Tx) (err error) {
 		now := f.now()
-		created, err = tx.CreateTask(ctx, task.Task{Title: title, Body: body, CreatedAt: now, UpdatedAt: now}, place)
+		t := task.Task{Title: title, Body: body, CreatedAt: now, UpdatedAt: now}
+		if cu, ok := tx.(createUnderCurrent); ok {
+			created, err = cu.CreateUnderCurrent(ctx, agent, t, openStatuses)
+		} else {
+			cur, ok, cerr := current(ctx, tx, agent)
+			if cerr != nil {
+				return cerr
+			}
+			var place store.Placement
+			if ok {
+				place.Parent = cur.ID
+			}
+			created, err = tx.CreateTask(ctx, t, place)
+		}
 		if err != nil {
 			return err
 		}
@@ -389,6 +414,11 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 	if !t.Status.Open() {
 		return task.Task{}, moved{}, problem.New(task.ErrClosed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), "")
 	}
+	reads := []store.Read{{Of: store.ReadChildren, ID: t.ID}}
+	if status == task.StatusDone && !force {
+		reads = append(reads, store.Read{Of: store.ReadTaskDeps, ID: t.ID})
+	}
+	ahead(ctx, tx, reads...) // one round trip for both
 	kids, err := tx.Children(ctx, t.ID, false)
 	if err != nil {
 		return task.Task{}, moved{}, err
@@ -466,6 +496,18 @@ func (m moved) current(ctx context.Context, tx store.Tx) (task.Task, error) {
 // after left was closed or removed, and says where that is (zero: none was
 // moved). Agents focused elsewhere stay.
 func moveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(task.ID) bool, also string, now time.Time) (moved, error) {
+	// The focuses and, when an agent is sure to move, what nextAfter reads
+	// first, in one round trip (with the caller's writes, on a store that
+	// sends them late). Not otherwise: the siblings of a root task are
+	// every root task.
+	reads := []store.Read{{Of: store.ReadFocuses}}
+	if also != "" {
+		reads = append(reads, store.Read{Of: store.ReadChildren, ID: left.ParentID})
+		if left.ParentID != 0 {
+			reads = append(reads, store.Read{Of: store.ReadTask, ID: left.ParentID})
+		}
+	}
+	ahead(ctx, tx, reads...)
 	focuses, err := tx.Focuses(ctx)
 	if err != nil {
 		return moved{}, err
@@ -501,6 +543,7 @@ func checkDeps(ctx context.Context, tx store.Tx, id task.ID) error {
 	if err != nil {
 		return err
 	}
+	aheadTasks(ctx, tx, deps)
 	var open []task.Task
 	for _, d := range deps {
 		dt, err := tx.Task(ctx, d)

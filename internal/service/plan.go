@@ -104,10 +104,14 @@ type Detail struct {
 
 func detail(ctx context.Context, tx store.Tx, t task.Task, now time.Time) (Detail, error) {
 	d := Detail{Task: t}
+	ahead(ctx, tx, store.Read{Of: store.ReadTaskDeps, ID: t.ID}, store.Read{Of: store.ReadDependents, ID: t.ID},
+		store.Read{Of: store.ReadChildren, ID: t.ID}, store.Read{Of: store.ReadTaskClaim, ID: t.ID},
+		store.Read{Of: store.ReadOpenLifecycles, ID: t.ID})
 	load := func(ids []task.ID, err error) ([]task.Task, error) {
 		if err != nil {
 			return nil, err
 		}
+		aheadTasks(ctx, tx, ids)
 		out := make([]task.Task, 0, len(ids))
 		for _, id := range ids {
 			x, err := tx.Task(ctx, id)
@@ -197,6 +201,7 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 // gives them (ids; position, then id).
 func detailOnBoard(ctx context.Context, tx store.Tx, b *task.Board, t task.Task, now time.Time) (Detail, error) {
 	d := neighboursOnBoard(b, t)
+	ahead(ctx, tx, store.Read{Of: store.ReadTaskClaim, ID: t.ID}, store.Read{Of: store.ReadOpenLifecycles, ID: t.ID})
 	if c, ok, err := tx.TaskClaim(ctx, t.ID); err != nil {
 		return Detail{}, err
 	} else if ok && c.Live(now) {
@@ -564,6 +569,7 @@ func (p *Plan) Create(ctx context.Context, in NewTask) (Detail, error) {
 	return d, nil
 }
 
+// create is Create in tx.
 func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, error) {
 	if in.Priority == "" {
 		in.Priority = task.PriorityMedium
@@ -610,7 +616,7 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, err
 	if t, err = setStatus(ctx, tx, t, in.Status, now, in.Force); err != nil {
 		return Detail{}, err
 	}
-	return detail(ctx, tx, t, p.now())
+	return p.detailAfter(ctx, tx, t)
 }
 
 // setStatus moves t to status by the one model's rules: completion is
@@ -760,6 +766,8 @@ func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, t task.Task) (Detai
 	if !ok || p.fullReads || from == nil || from.rev == 0 {
 		return detail(ctx, tx, t, p.now())
 	}
+	// What detailOnBoard reads, with the changes: one round trip.
+	ahead(ctx, tx, store.Read{Of: store.ReadTaskClaim, ID: t.ID}, store.Read{Of: store.ReadOpenLifecycles, ID: t.ID})
 	c, _, err := pc.PlanChanges(ctx, from.rev)
 	if err != nil {
 		return Detail{}, err

@@ -51,6 +51,14 @@ const (
 )
 
 func (x *txn) TaskClaim(ctx context.Context, id task.ID) (task.Claim, bool, error) {
+	if a, err := x.answer(ctx, store.Read{Of: store.ReadTaskClaim, ID: id}); err != nil {
+		return task.Claim{}, false, fmt.Errorf("read claim on %s: %w", id, err)
+	} else if a != nil {
+		if a.claim == nil {
+			return task.Claim{}, false, nil
+		}
+		return *a.claim, true, nil
+	}
 	c := task.Claim{TaskID: id}
 	err := x.tx.QueryRow(ctx, qClaim, x.p, int64(id)).Scan(&c.Agent, &c.ClaimedAt, &c.ExpiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -83,7 +91,7 @@ func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
 		}
 		return task.Claim{}, &task.ClaimedError{Claim: prev}
 	}
-	x.dirty = true
+	x.changed()
 	return prev, nil
 }
 
@@ -119,7 +127,7 @@ func (x *txn) ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool,
 		return false, fmt.Errorf("release claim on %s: %w", id, err)
 	}
 	if n > 0 {
-		x.dirty = true
+		x.changed()
 	}
 	return n > 0, nil
 }
@@ -164,7 +172,7 @@ func (x *txn) CreateLifecycle(ctx context.Context, l store.Lifecycle) (int64, er
 	if err != nil {
 		return 0, fmt.Errorf("add lifecycle: %w", err)
 	}
-	x.dirty = true
+	x.changed()
 	return id, nil
 }
 
@@ -187,13 +195,15 @@ func (x *txn) UpdateLifecycle(ctx context.Context, l store.Lifecycle) error {
 	if tag.RowsAffected() == 0 {
 		return fmt.Errorf("update lifecycle %d: no such lifecycle", l.ID)
 	}
-	x.dirty = true
+	x.changed()
 	return nil
 }
 
-func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.Lifecycle, int, error) {
+// lifecyclesSQL returns q's statements: the count (for a page) and the
+// rows, and their arguments.
+func (x *txn) lifecyclesSQL(q store.LifecycleQuery) (count, page string, args []any) {
 	where := []string{"l.project_id = $1", "t.removed_at IS NULL"}
-	args := []any{x.p}
+	args = []any{x.p}
 	arg := func(v any) string {
 		args = append(args, v)
 		return "$" + strconv.Itoa(len(args))
@@ -212,34 +222,57 @@ func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.L
 		where = append(where, "l.task_id = ANY("+arg(ids)+")")
 	}
 	from := ` FROM lifecycles l JOIN tasks t ON t.project_id = l.project_id AND t.id = l.task_id WHERE ` + strings.Join(where, " AND ")
-	// Unpaged (the plan's marks, on most reads of a task), the rows are
-	// the count: one statement, not two.
-	unpaged := q.Limit <= 0 && q.Offset <= 0
-	var total int
-	if !unpaged {
-		if err := x.tx.QueryRow(ctx, `SELECT count(*)`+from, args...).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("count lifecycles: %w", err)
-		}
-	}
+	count = `SELECT count(*)` + from
 	limit := q.Limit
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := x.tx.Query(ctx, `SELECT `+lifecycleCols+from+` ORDER BY l.id LIMIT `+arg(limitOf(limit))+` OFFSET `+arg(int64(q.Offset)), args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read lifecycles: %w", err)
-	}
+	page = `SELECT ` + lifecycleCols + from + ` ORDER BY l.id LIMIT ` + arg(limitOf(limit)) + ` OFFSET ` + arg(int64(q.Offset))
+	return count, page, args // the count's are all but the last two
+}
+
+// scanLifecycles reads the rows of a lifecycles page.
+func scanLifecycles(rows pgx.Rows) ([]store.Lifecycle, error) {
 	defer rows.Close()
 	var out []store.Lifecycle
 	for rows.Next() {
 		l, err := scanLifecycle(rows)
 		if err != nil {
-			return nil, 0, fmt.Errorf("read lifecycles: %w", err)
+			return nil, err
 		}
 		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.Lifecycle, int, error) {
+	// Unpaged (the plan's marks, on most reads of a task), the rows are
+	// the count: one statement, not two.
+	unpaged := q.Limit <= 0 && q.Offset <= 0
+	if unpaged && q.Phase == "" && q.Status == store.LifecycleOpen && len(q.Tasks) == 1 {
+		if a, err := x.take(ctx, store.Read{Of: store.ReadOpenLifecycles, ID: q.Tasks[0]}); err != nil {
+			return nil, 0, fmt.Errorf("read lifecycles: %w", err)
+		} else if a != nil {
+			return a.lifecycles, len(a.lifecycles), nil
+		}
+	}
+	count, page, args := x.lifecyclesSQL(q)
+	var total int
+	if !unpaged {
+		if err := x.tx.QueryRow(ctx, count, args[:len(args)-2]...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count lifecycles: %w", err)
+		}
+	}
+	rows, err := x.tx.Query(ctx, page, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read lifecycles: %w", err)
+	}
+	out, err := scanLifecycles(rows)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read lifecycles: %w", err)
 	}
 	if unpaged {
 		total = len(out)
 	}
-	return out, total, rows.Err()
+	return out, total, nil
 }

@@ -69,7 +69,7 @@ func (x *txn) SetLoop(ctx context.Context, id task.ID, state []byte) error {
 	if tag.RowsAffected() == 0 {
 		return &task.NotFoundError{ID: id}
 	}
-	x.dirty = true
+	x.changed()
 	return nil
 }
 
@@ -96,7 +96,7 @@ func (x *txn) AddCheckpoint(ctx context.Context, c store.Checkpoint) (int64, err
 	if err := x.tx.QueryRow(ctx, qAddCkpt, x.p, int64(c.TaskID), c.Note, string(c.State), ts(c.CreatedAt)).Scan(&id); err != nil {
 		return 0, fmt.Errorf("save checkpoint of loop %s: %w", c.TaskID, err)
 	}
-	x.dirty = true
+	x.changed()
 	return id, nil
 }
 
@@ -127,7 +127,7 @@ func (x *txn) AddLoopEvent(ctx context.Context, e store.LoopEvent) error {
 	if _, err := x.tx.Exec(ctx, qAddEvent, x.p, int64(e.TaskID), e.Kind, e.Detail, ts(e.At)); err != nil {
 		return fmt.Errorf("record loop event: %w", err)
 	}
-	x.dirty = true
+	x.changed()
 	return nil
 }
 

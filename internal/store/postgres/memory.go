@@ -305,7 +305,7 @@ func (x *txn) AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, erro
 	if err != nil {
 		return memory.Entry{}, fmt.Errorf("add memory: %w", err)
 	}
-	x.dirty = true
+	x.changed()
 	e.ID = memory.ID(id)
 	if err := x.post(ctx, e); err != nil { // a new entry: nothing to unindex
 		return memory.Entry{}, fmt.Errorf("index memory %s: %w", e.ID, err)
@@ -325,7 +325,7 @@ func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
 	if tag.RowsAffected() == 0 {
 		return &memory.NotFoundError{Kind: "entry", ID: e.ID.String()}
 	}
-	x.dirty = true
+	x.changed()
 	if err := x.index(ctx, e); err != nil {
 		return fmt.Errorf("index memory %s: %w", e.ID, err)
 	}
@@ -439,7 +439,7 @@ func (x *txn) AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurren
 	if tag.RowsAffected() == 0 {
 		return &memory.NotFoundError{Kind: "entry", ID: id.String()}
 	}
-	x.dirty = true
+	x.changed()
 	return nil
 }
 
@@ -906,7 +906,7 @@ func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 			return fmt.Errorf("reset memory index: %w", err)
 		}
 	}
-	x.dirty = true
+	x.changed()
 	done, reported := 0, start
 	for after := int64(0); ; {
 		es, err := x.scanMemories(ctx, `SELECT `+memCols+` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT 500`, x.p, after)
@@ -1003,7 +1003,7 @@ func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) 
 		return 0, fmt.Errorf("delete memory: %w", err)
 	}
 	if tag.RowsAffected() > 0 {
-		x.dirty = true
+		x.changed()
 		if err := x.repost(ctx, ids...); err != nil {
 			return 0, fmt.Errorf("delete memory: %w", err)
 		}
@@ -1019,7 +1019,7 @@ func (x *txn) SetMemoryVector(ctx context.Context, id memory.ID, model string, v
 	if tag.RowsAffected() == 0 {
 		return &memory.NotFoundError{Kind: "entry", ID: id.String()}
 	}
-	x.dirty = true
+	x.changed()
 	return nil
 }
 
@@ -1103,7 +1103,7 @@ func (x *txn) CreateSession(ctx context.Context, s memory.Session) (memory.Sessi
 	if err := x.tx.QueryRow(ctx, qAddSession, x.p, int64(s.ThreadID), s.Agent, s.Branch, ts(s.StartedAt), nullTS(s.EndedAt)).Scan(&id); err != nil {
 		return memory.Session{}, fmt.Errorf("start session: %w", err)
 	}
-	x.dirty = true
+	x.changed()
 	s.ID = memory.SessionID(id)
 	if s.ThreadID == 0 {
 		s.ThreadID = s.ID
@@ -1126,7 +1126,7 @@ func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
 	if tag.RowsAffected() == 0 {
 		return &memory.NotFoundError{Kind: "session", ID: s.ID.String()}
 	}
-	x.dirty = true
+	x.changed()
 	return nil
 }
 
@@ -1217,7 +1217,7 @@ func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) erro
 	if _, err := x.tx.Exec(ctx, qSetBranch, x.p, b.Branch, ts(b.UpdatedAt), string(doc)); err != nil {
 		return fmt.Errorf("save branch %s: %w", b.Branch, err)
 	}
-	x.dirty = true
+	x.changed()
 	return nil
 }
 

@@ -60,13 +60,33 @@ const (
 		ARRAY(SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
 			WHERE d.project_id = $1 AND d.task_id = t.id AND b.removed_at IS NULL ORDER BY d.depends_on)
 		FROM tasks t WHERE project_id = $1 AND rev > $2 AND rev <= $3`
+	// qChangedNow is qChangedSince up to the project's revision as the
+	// statement finds it, for a write (which holds the revision still).
+	qChangedNow = `SELECT ` + colsNoBody + `, removed_at IS NOT NULL,
+		ARRAY(SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
+			WHERE d.project_id = $1 AND d.task_id = t.id AND b.removed_at IS NULL ORDER BY d.depends_on)
+		FROM tasks t WHERE project_id = $1 AND rev > $2 AND rev <= (SELECT plan_rev FROM projects WHERE id = $1)`
 )
 
 func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
+	if m, ok, err := x.answeredFocuses(ctx); err != nil {
+		return nil, fmt.Errorf("read focus: %w", err)
+	} else if ok {
+		return m, nil
+	}
 	rows, err := x.tx.Query(ctx, qFocuses, x.p)
 	if err != nil {
 		return nil, fmt.Errorf("read focus: %w", err)
 	}
+	out, err := scanFocuses(rows)
+	if err != nil {
+		return nil, fmt.Errorf("read focus: %w", err)
+	}
+	return out, nil
+}
+
+// scanFocuses reads qFocuses' rows.
+func scanFocuses(rows pgx.Rows) (map[string]task.ID, error) {
 	defer rows.Close()
 	out := map[string]task.ID{}
 	for rows.Next() {
@@ -75,7 +95,7 @@ func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
 			id    int64
 		)
 		if err := rows.Scan(&agent, &id); err != nil {
-			return nil, fmt.Errorf("read focus: %w", err)
+			return nil, err
 		}
 		out[agent] = task.ID(id)
 	}
@@ -224,6 +244,16 @@ func (x *txn) readPlanRev(ctx context.Context) error {
 	if x.rev.read && x.snapshot {
 		return nil
 	}
+	if x.changesAhead.Of != 0 { // read ahead with the changes (answer: if no write since)
+		a, err := x.answer(ctx, x.changesAhead)
+		if err != nil {
+			return fmt.Errorf("read plan revision: %w", err)
+		}
+		if a != nil && a.rev.read {
+			x.rev = a.rev
+			return nil
+		}
+	}
 	if err := x.tx.QueryRow(ctx, qPlanRev, x.p).Scan(&x.rev.version, &x.rev.plan, &x.rev.reset); err != nil {
 		return fmt.Errorf("read plan revision: %w", err)
 	}
@@ -250,6 +280,11 @@ func (x *txn) SnapshotVersion(ctx context.Context) (uint64, error) {
 // an interface of its own, to refresh without reading every task. Called in
 // a View, every read shares one snapshot.
 func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error) {
+	// In a write, the changes go in the same round trip as the revision
+	// (ReadAhead; in a View it does nothing).
+	if !(x.rev.read && x.snapshot) {
+		x.ReadAhead(ctx, store.Read{Of: store.ReadPlanChanges, Since: since})
+	}
 	if err := x.readPlanRev(ctx); err != nil {
 		return task.Changes{}, 0, err
 	}
@@ -268,7 +303,11 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 	if uint64(rev) == since {
 		return task.Changes{}, since, nil
 	}
-	var c task.Changes
+	if a, err := x.aheadChanges(ctx, since); err != nil {
+		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
+	} else if a != nil && a.rev.read && a.rev.plan == rev {
+		return a.changes, uint64(rev), nil
+	}
 	// Bounded by the revision just read, though the snapshot holds none
 	// above it: with "rev > $2" alone a generic plan (plan_cache_mode)
 	// guesses a third of the project's tasks and scans them all; with the
@@ -277,18 +316,27 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 	if err != nil {
 		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
 	}
+	c, err := scanChanges(rows)
+	if err != nil {
+		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
+	}
+	return c, uint64(rev), nil
+}
+
+// scanChanges reads the rows of qChangedSince or qChangedNow.
+func scanChanges(rows pgx.Rows) (task.Changes, error) {
+	defer rows.Close()
+	c := task.Changes{Deps: task.Deps{}}
 	r := newTaskRow()
 	var (
 		removed bool
 		deps    []int64
 	)
 	dest := append(r.dest[:], &removed, &deps)
-	c.Deps = task.Deps{}
 	for rows.Next() {
 		r.completed = nil
 		if err := rows.Scan(dest...); err != nil {
-			rows.Close()
-			return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
+			return task.Changes{}, err
 		}
 		if removed {
 			c.Removed = append(c.Removed, task.ID(r.id))
@@ -303,14 +351,15 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 			c.Deps[task.ID(r.id)] = ds
 		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
-	}
-	return c, uint64(rev), nil
+	return c, rows.Err()
 }
 
 func (x *txn) TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
+	if ds, ok, err := x.answeredIDs(ctx, store.Read{Of: store.ReadTaskDeps, ID: id}); err != nil {
+		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
+	} else if ok {
+		return ds, nil
+	}
 	ds, err := x.ids(ctx, qTaskDeps, x.p, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
@@ -338,6 +387,11 @@ func (x *txn) DepsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
 }
 
 func (x *txn) Dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
+	if ds, ok, err := x.answeredIDs(ctx, store.Read{Of: store.ReadDependents, ID: id}); err != nil {
+		return nil, fmt.Errorf("read dependents of %s: %w", id, err)
+	} else if ok {
+		return ds, nil
+	}
 	ds, err := x.ids(ctx, qDependents, x.p, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read dependents of %s: %w", id, err)
@@ -373,12 +427,21 @@ func (x *txn) ImportsOf(ctx context.Context, id task.ID) ([]store.Import, error)
 	if err != nil {
 		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
 	}
+	out, err := scanImports(rows)
+	if err != nil {
+		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// scanImports reads qImportsOf's rows.
+func scanImports(rows pgx.Rows) ([]store.Import, error) {
 	defer rows.Close()
 	var out []store.Import
 	for rows.Next() {
 		var m store.Import
 		if err := rows.Scan(&m.Source, &m.ExternalID); err != nil {
-			return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+			return nil, err
 		}
 		out = append(out, m)
 	}
@@ -389,6 +452,6 @@ func (x *txn) SetImported(ctx context.Context, source, externalID string, id tas
 	if _, err := x.tx.Exec(ctx, qSetImport, x.p, source, externalID, int64(id)); err != nil {
 		return fmt.Errorf("record import mapping: %w", err)
 	}
-	x.dirty = true
+	x.changed()
 	return nil
 }

@@ -473,15 +473,22 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 		if x.dirty {
 			end = s.bump + "; COMMIT"
 		}
+		t0 := time.Now()
 		if _, err := c.Exec(ctx, end); err != nil {
 			return fmt.Errorf("commit: %w", err)
 		}
+		tc.trip(t0)
 		committed = true
+		s.logWrite(ctx, tc, view)
 		return nil
 	}
 	// Writes sent late go with the version bump and COMMIT: one round trip.
-	for _, q := range s.bumpBatch {
-		tc.later(q.sql, q.args, func(_ pgconn.CommandTag, err error) error { return err })
+	// What is pending may also be reads sent ahead and never asked for
+	// (ReadAhead), which change nothing: no bump for those alone.
+	if x.dirty {
+		for _, q := range s.bumpBatch {
+			tc.later(q.sql, q.args, func(_ pgconn.CommandTag, err error) error { return err })
+		}
 	}
 	br, err := tc.send(ctx, "COMMIT", nil)
 	if err != nil {
@@ -495,7 +502,27 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 		return fmt.Errorf("commit: %w", err)
 	}
 	committed = true
+	s.logWrite(ctx, tc, view)
 	return nil
+}
+
+// logWrite says at debug level how long a committed write held the
+// project's lock: its round trips to the server (the first, which took the
+// lock, and COMMIT included), the time from the first's answer to COMMIT's,
+// and how much of that was spent waiting on answers; the rest is the
+// writer's own work in the process, between them.
+//
+// A View says its round trips ("postgres view").
+func (s *Store) logWrite(ctx context.Context, tc *txConn, view bool) {
+	if !s.db.log.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	if view {
+		s.db.log.LogAttrs(ctx, slog.LevelDebug, "postgres view", slog.Int("round_trips", tc.trips))
+		return
+	}
+	s.db.log.LogAttrs(ctx, slog.LevelDebug, "postgres write", slog.Int("round_trips", tc.trips),
+		slog.Duration("held", time.Since(tc.granted)), slog.Duration("awaiting", tc.awaiting))
 }
 
 // Version implements store.Store: the project's change counter.

@@ -28,6 +28,12 @@ type txn struct {
 	// it read once stays true (rev).
 	snapshot bool
 	rev      planRev
+	// ahead holds the reads sent ahead (ReadAhead) and, once in, their
+	// answers, until the transaction's next write.
+	ahead map[store.Read]*aheadRead
+	// changesAhead is the last ReadPlanChanges sent ahead, whose answer
+	// holds the plan's revision too.
+	changesAhead store.Read
 }
 
 var _ store.Tx = (*txn)(nil)
@@ -39,7 +45,7 @@ var _ store.Tx = (*txn)(nil)
 // PostgreSQL failed.
 func (x *txn) later(sql string, args []any, done func(pgconn.CommandTag, error) error) {
 	x.tx.later(sql, args, done)
-	x.dirty = true
+	x.changed()
 }
 
 // ts converts a time for a timestamptz column: UTC, microseconds (the
@@ -198,6 +204,14 @@ func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task
 }
 
 func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
+	if ts, ok, err := x.answeredTasks(ctx, store.Read{Of: store.ReadTask, ID: id}); err != nil {
+		return task.Task{}, fmt.Errorf("read task %s: %w", id, err)
+	} else if ok {
+		if len(ts) == 0 {
+			return task.Task{}, &task.NotFoundError{ID: id}
+		}
+		return ts[0], nil
+	}
 	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qTask, x.p, int64(id)))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return task.Task{}, &task.NotFoundError{ID: id}
@@ -212,6 +226,10 @@ func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]ta
 	query := qChildren
 	if withBody {
 		query = qChildrenBody
+	} else if ts, ok, err := x.answeredTasks(ctx, store.Read{Of: store.ReadChildren, ID: parent}); err != nil {
+		return nil, fmt.Errorf("read children of %s: %w", parent, err)
+	} else if ok {
+		return ts, nil
 	}
 	ts, err := x.queryTasks(ctx, query, x.p, int64(parent))
 	if err != nil {
@@ -261,7 +279,7 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 		if _, err := x.tx.Exec(ctx, qShiftRight, x.p, parent, after); err != nil {
 			return task.Task{}, fmt.Errorf("make room after %s: %w", place.After, err)
 		}
-		x.dirty = true
+		x.changed()
 		p := after + 1
 		pos = &p
 	}
@@ -281,8 +299,49 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 	if err != nil {
 		return task.Task{}, fmt.Errorf("insert task: %w", err)
 	}
-	x.dirty = true
+	x.changed()
 	t.ID, t.Position, t.Num = task.ID(id), int(position), int(num)
+	return t, nil
+}
+
+// qInsertUnderFocus is qInsertTask whose parent is the agent's ($2)
+// current task: the task its focus is on when that is visible and its
+// status one of $10, else none (a root task, in zen). The parent is looked
+// up once, with the id (a CTE that writes is evaluated once).
+const qInsertUnderFocus = `
+	WITH nid AS (UPDATE projects SET next_task_id = next_task_id + 1 WHERE id = $1 RETURNING next_task_id - 1 AS id,
+		coalesce((SELECT t.id FROM focus f JOIN tasks t ON t.project_id = f.project_id AND t.id = f.task_id
+			WHERE f.project_id = $1 AND f.agent = $2 AND t.removed_at IS NULL AND t.status = ANY($10::text[])), 0) AS parent)
+	INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at)
+	SELECT $1, nid.id, nid.parent,
+		(SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = nid.parent),
+		(SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = nid.parent),
+		$3, $4, $5, $6, $7, $8, $9
+	FROM nid
+	RETURNING id, parent_id, position, num`
+
+// CreateUnderCurrent creates t as the last child of the agent's current
+// task (its focus, when that task is visible and its status one of open),
+// or as a root task when it has none, in one statement: what the focus
+// service's create_new_task does with FocusedTask and then CreateTask, one
+// round trip less under the project's lock. The service uses it through
+// an interface of its own.
+func (x *txn) CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status) (task.Task, error) {
+	if t.Status == "" {
+		t.Status = task.StatusPending
+	}
+	if t.Priority == "" {
+		t.Priority = task.PriorityMedium
+	}
+	var id, parent int64
+	var position, num int32
+	err := x.tx.QueryRow(ctx, qInsertUnderFocus, x.p, agent, t.Title, t.Body, string(t.Status), string(t.Priority),
+		ts(t.CreatedAt), ts(t.UpdatedAt), nullTS(t.CompletedAt), strs(open)).Scan(&id, &parent, &position, &num)
+	if err != nil {
+		return task.Task{}, fmt.Errorf("insert task: %w", err)
+	}
+	x.changed()
+	t.ID, t.ParentID, t.Position, t.Num = task.ID(id), task.ID(parent), int(position), int(num)
 	return t, nil
 }
 
@@ -312,7 +371,7 @@ func (x *txn) RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int,
 	if n == 0 {
 		return 0, &task.NotFoundError{ID: id}
 	}
-	x.dirty = true
+	x.changed()
 	return int(n), nil
 }
 
@@ -358,12 +417,15 @@ func (x *txn) SetFocus(ctx context.Context, agent string, id task.ID, at time.Ti
 		v := int64(id)
 		tid = &v
 	}
-	x.later(qSetFocus, []any{x.p, agent, tid, ts(at)}, func(_ pgconn.CommandTag, err error) error {
+	x.tx.later(qSetFocus, []any{x.p, agent, tid, ts(at)}, func(_ pgconn.CommandTag, err error) error {
 		if err != nil {
 			return fmt.Errorf("set focus: %w", err)
 		}
 		return nil
 	})
+	// It changes no task: only the focuses read ahead are stale now.
+	x.dirty = true
+	delete(x.ahead, store.Read{Of: store.ReadFocuses})
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -19,6 +20,8 @@ type queued struct {
 	// It may only fail a write that PostgreSQL failed: the write may go in
 	// one batch with COMMIT, which only PostgreSQL's failure stops.
 	done func(pgconn.CommandTag, error) error
+	// read, for a read sent ahead (txConn.read), takes its rows.
+	read func(pgx.Rows) error
 }
 
 // txConn runs a transaction's statements on its connection. Statements
@@ -42,6 +45,23 @@ type txConn struct {
 	// it, the first statement's included, runs under it, so that the wait
 	// for the lock is bounded by the Update's context as before.
 	ctx context.Context
+	// What a write's debug log says of it (Store.run): round trips made,
+	// when the first (which takes a write's lock) came back, and the time
+	// spent waiting on the later ones.
+	trips    int
+	granted  time.Time
+	awaiting time.Duration
+}
+
+// trip counts a round trip that began at t0 and whose answer is in.
+func (t *txConn) trip(t0 time.Time) {
+	now := time.Now()
+	if t.trips == 0 {
+		t.granted = now
+	} else {
+		t.awaiting += now.Sub(t0)
+	}
+	t.trips++
 }
 
 // newTxConn returns the transaction on c that begin opens.
@@ -57,6 +77,45 @@ func (t *txConn) later(sql string, args []any, done func(pgconn.CommandTag, erro
 	t.pending = append(t.pending, queued{sql: sql, args: args, done: done})
 }
 
+// read queues a read to go with the next statement; fn takes its rows
+// when they come. A failed read fails the transaction (failed), as a
+// write sent late does.
+func (t *txConn) read(sql string, args []any, fn func(pgx.Rows) error) {
+	t.pending = append(t.pending, queued{sql: sql, args: args, read: fn})
+}
+
+// flush sends the statements pending, on their own.
+func (t *txConn) flush(ctx context.Context) error {
+	if t.failed != nil {
+		return t.lost()
+	}
+	if len(t.pending) == 0 {
+		return nil
+	}
+	br, err := t.send(ctx, "", nil)
+	if err != nil {
+		return err
+	}
+	return br.Close()
+}
+
+// readRows hands a read's rows in a batch to fn.
+func readRows(br pgx.BatchResults, fn func(pgx.Rows) error) error {
+	rows, err := br.Query()
+	if err != nil {
+		return fmt.Errorf("read ahead: %w", err)
+	}
+	err = fn(rows)
+	rows.Close()
+	if err == nil {
+		err = rows.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("read ahead: %w", err)
+	}
+	return nil
+}
+
 // lost is what a statement returns once a write sent late has failed:
 // not that write's error (the caller would take it for its own statement's,
 // a read's NotFound for one), which run returns instead.
@@ -68,6 +127,14 @@ func (t *txConn) lost() error {
 // A failure closes br.
 func (t *txConn) judge(br pgx.BatchResults, sent []queued, opening int) error {
 	for i, q := range sent {
+		if q.read != nil {
+			if err := readRows(br, q.read); err != nil {
+				br.Close()
+				t.failed = err
+				return t.lost()
+			}
+			continue
+		}
 		tag, err := br.Exec()
 		if i < opening {
 			if err != nil {
@@ -100,8 +167,11 @@ func (t *txConn) send(ctx context.Context, sql string, args []any) (pgx.BatchRes
 	if opening > 0 && t.ctx != nil {
 		ctx = t.ctx
 	}
+	t0 := time.Now()
 	br := t.c.SendBatch(ctx, b)
-	if err := t.judge(br, sent, opening); err != nil {
+	err := t.judge(br, sent, opening)
+	t.trip(t0) // the answers to sent are in
+	if err != nil {
 		return nil, err
 	}
 	return br, nil
@@ -112,6 +182,8 @@ func (t *txConn) Exec(ctx context.Context, sql string, args ...any) (pgconn.Comm
 		return pgconn.CommandTag{}, t.lost()
 	}
 	if len(t.pending) == 0 {
+		t0 := time.Now()
+		defer t.trip(t0)
 		return t.c.Exec(ctx, sql, args...)
 	}
 	br, err := t.send(ctx, sql, args)
@@ -127,6 +199,8 @@ func (t *txConn) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, 
 		return nil, t.lost()
 	}
 	if len(t.pending) == 0 {
+		t0 := time.Now()
+		defer t.trip(t0)
 		return t.c.Query(ctx, sql, args...)
 	}
 	br, err := t.send(ctx, sql, args)
@@ -143,6 +217,8 @@ func (t *txConn) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, 
 
 func (t *txConn) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
 	if t.failed == nil && len(t.pending) == 0 {
+		t0 := time.Now()
+		defer t.trip(t0)
 		return t.c.QueryRow(ctx, sql, args...)
 	}
 	rows, err := t.Query(ctx, sql, args...)

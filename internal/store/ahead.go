@@ -1,0 +1,30 @@
+package store
+
+import "github.com/cairn-dev/cairn/internal/task"
+
+// Read names one of Tx's reads of the plan, for a store whose write
+// transactions can send reads ahead of their use (the PostgreSQL store's
+// can): the
+// service names the reads it is about to make, the store sends them with
+// its next statement, one round trip for all, and the calls that follow
+// take their answers from there. A store without the ability offers no
+// such method and every read runs when it is called.
+type Read struct {
+	Of    ReadOf
+	ID    task.ID
+	Since uint64 // ReadPlanChanges: the revision
+}
+
+// ReadOf says which read a Read is, and what its ID is to it.
+type ReadOf uint8
+
+const (
+	ReadTask           ReadOf = iota + 1 // Tx.Task(ID)
+	ReadChildren                         // Tx.Children(ID, false)
+	ReadTaskDeps                         // Tx.TaskDeps(ID)
+	ReadDependents                       // Tx.Dependents(ID)
+	ReadFocuses                          // Tx.Focuses (ID unused)
+	ReadTaskClaim                        // Tx.TaskClaim(ID)
+	ReadOpenLifecycles                   // Tx.Lifecycles of ID's open lifecycles: LifecycleQuery{Status: LifecycleOpen, Tasks: {ID}}
+	ReadPlanChanges                      // the revision and the plan's changes after Since, for a store with a change feed (ID unused)
+)

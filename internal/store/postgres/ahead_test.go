@@ -1,0 +1,300 @@
+package postgres_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// reads are a transaction's reads of the plan that ReadAhead can send ahead.
+type reads struct {
+	Task       task.Task
+	Children   []task.Task
+	Deps       []task.ID
+	Dependents []task.ID
+	Focuses    map[string]task.ID
+	Claim      task.Claim
+	Claimed    bool
+	Lifecycles []store.Lifecycle
+	Claims     map[task.ID]task.Claim
+	Ancestors  []task.Task
+	Imports    []store.Import
+	Changes    task.Changes
+	Rev        uint64
+}
+
+type planChanges interface {
+	PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error)
+}
+
+// at is the time the tests' claims are read at.
+var at = time.Now()
+
+func readAll(ctx context.Context, tx store.Tx, parent, child, dep task.ID) (r reads, err error) {
+	if r.Changes, r.Rev, err = tx.(planChanges).PlanChanges(ctx, 1); err != nil {
+		return r, err
+	}
+	if r.Claims, err = tx.Claims(ctx, at); err != nil {
+		return r, err
+	}
+	if r.Ancestors, err = tx.Ancestors(ctx, child); err != nil {
+		return r, err
+	}
+	if r.Imports, err = tx.ImportsOf(ctx, child); err != nil {
+		return r, err
+	}
+	if r.Task, err = tx.Task(ctx, parent); err != nil {
+		return r, err
+	}
+	if r.Children, err = tx.Children(ctx, parent, false); err != nil {
+		return r, err
+	}
+	if r.Deps, err = tx.TaskDeps(ctx, child); err != nil {
+		return r, err
+	}
+	if r.Dependents, err = tx.Dependents(ctx, dep); err != nil {
+		return r, err
+	}
+	if r.Focuses, err = tx.Focuses(ctx); err != nil {
+		return r, err
+	}
+	if r.Claim, r.Claimed, err = tx.TaskClaim(ctx, child); err != nil {
+		return r, err
+	}
+	r.Lifecycles, _, err = tx.Lifecycles(ctx, store.LifecycleQuery{Status: store.LifecycleOpen, Tasks: []task.ID{child}})
+	return r, err
+}
+
+// TestReadAheadAnswersAsReads: reads sent ahead answer as the reads do (in
+// a View, where ReadAhead does nothing, the reads are made as they come),
+// and a write after them is seen by the reads that follow it, whether the
+// write is sent at once or late: an answer sent ahead is never stale.
+func TestReadAheadAnswersAsReads(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	var parent, child, dep task.Task
+	err := s.Update(ctx, func(tx store.Tx) (err error) {
+		if parent, err = tx.CreateTask(ctx, task.Task{Title: "parent", Body: "p", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+			return err
+		}
+		if child, err = tx.CreateTask(ctx, task.Task{Title: "child", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID}); err != nil {
+			return err
+		}
+		if dep, err = tx.CreateTask(ctx, task.Task{Title: "dep", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+			return err
+		}
+		if err := tx.SetDeps(ctx, child.ID, []task.ID{dep.ID}); err != nil {
+			return err
+		}
+		if err := tx.SetFocus(ctx, "a1", child.ID, now); err != nil {
+			return err
+		}
+		if _, err := tx.ClaimTask(ctx, task.Claim{TaskID: child.ID, Agent: "a1", ClaimedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
+			return err
+		}
+		if err := tx.SetImported(ctx, "github", "7", child.ID); err != nil {
+			return err
+		}
+		_, err = tx.CreateLifecycle(ctx, store.Lifecycle{TaskID: child.ID, Definition: "story", Phase: "SYNC", Status: store.LifecycleOpen,
+			StartedAt: now, PhaseSince: now, UpdatedAt: now, State: []byte("{}")})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want reads
+	err = s.View(ctx, func(tx store.Tx) (err error) {
+		// The revision first: PlanChanges then reads the changes on their own.
+		if _, err := tx.(interface {
+			SnapshotVersion(context.Context) (uint64, error)
+		}).SnapshotVersion(ctx); err != nil {
+			return err
+		}
+		want, err = readAll(ctx, tx, parent.ID, child.ID, dep.ID)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := []store.Read{{Of: store.ReadTask, ID: parent.ID}, {Of: store.ReadChildren, ID: parent.ID}, {Of: store.ReadTaskDeps, ID: child.ID},
+		{Of: store.ReadDependents, ID: dep.ID}, {Of: store.ReadFocuses}, {Of: store.ReadTaskClaim, ID: child.ID},
+		{Of: store.ReadOpenLifecycles, ID: child.ID}, {Of: store.ReadPlanChanges, Since: 1}}
+	type aheader interface {
+		ReadAhead(context.Context, ...store.Read)
+	}
+	for _, view := range []bool{true, false} {
+		run := s.Update
+		if view {
+			run = s.View
+		}
+		err := run(ctx, func(tx store.Tx) error {
+			tx.(aheader).ReadAhead(ctx, all...)
+			got, err := readAll(ctx, tx, parent.ID, child.ID, dep.ID)
+			if err != nil {
+				return err
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("view %v: read ahead\n%+v\nwant\n%+v", view, got, want)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Writes after the reads were sent ahead: late (UpdateTask, SetFocus,
+	// SetDeps), at once (CreateTask, ReleaseClaim).
+	err = s.Update(ctx, func(tx store.Tx) error {
+		tx.(aheader).ReadAhead(ctx, all...)
+		if _, err := tx.Task(ctx, parent.ID); err != nil { // the reads are in
+			return err
+		}
+		p := parent
+		p.Title = "parent 2"
+		if err := tx.UpdateTask(ctx, p); err != nil {
+			return err
+		}
+		if err := tx.SetFocus(ctx, "a1", dep.ID, now); err != nil {
+			return err
+		}
+		if err := tx.SetDeps(ctx, child.ID, nil); err != nil {
+			return err
+		}
+		if _, err := tx.CreateTask(ctx, task.Task{Title: "child 2", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID}); err != nil {
+			return err
+		}
+		if _, err := tx.ReleaseClaim(ctx, child.ID, ""); err != nil {
+			return err
+		}
+		got, err := readAll(ctx, tx, parent.ID, child.ID, dep.ID)
+		if err != nil {
+			return err
+		}
+		if got.Task.Title != "parent 2" || len(got.Children) != 2 || len(got.Deps) != 0 || len(got.Dependents) != 0 ||
+			got.Focuses["a1"] != dep.ID || got.Claimed || len(got.Claims) != 0 || got.Rev == want.Rev || len(got.Changes.Tasks) != 4 {
+			t.Errorf("reads after writes answered from before them: %+v", got)
+		}
+		// Sent ahead after the writes, they see them.
+		tx.(aheader).ReadAhead(ctx, all...)
+		again, err := readAll(ctx, tx, parent.ID, child.ID, dep.ID)
+		if err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(again, got) {
+			t.Errorf("read ahead after the writes\n%+v\nwant\n%+v", again, got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCreateUnderCurrent: the task goes under the agent's current task as
+// the focus service finds it (current: the focus's task when visible and
+// open), after its last child, and is a root task in zen: no focus, a
+// focus on a closed or removed task, or a cleared focus.
+func TestCreateUnderCurrent(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	type creator interface {
+		CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status) (task.Task, error)
+	}
+	open := []task.Status{task.StatusPending, task.StatusInProgress, task.StatusBlocked, task.StatusDeferred}
+	var openTask, doneTask, gone task.Task
+	err := s.Update(ctx, func(tx store.Tx) (err error) {
+		mk := func(title string, st task.Status) task.Task {
+			if err != nil {
+				return task.Task{}
+			}
+			var x task.Task
+			x, err = tx.CreateTask(ctx, task.Task{Title: title, Status: st, CreatedAt: now, UpdatedAt: now}, store.Placement{})
+			return x
+		}
+		openTask, doneTask, gone = mk("open", task.StatusInProgress), mk("done", task.StatusDone), mk("gone", task.StatusPending)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.CreateTask(ctx, task.Task{Title: "first child", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: openTask.ID}); err != nil {
+			return err
+		}
+		if _, err := tx.RemoveSubtree(ctx, gone.ID, now); err != nil {
+			return err
+		}
+		for agent, id := range map[string]task.ID{"on-open": openTask.ID, "on-done": doneTask.ID, "on-gone": gone.ID, "cleared": 0} {
+			if err := tx.SetFocus(ctx, agent, id, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		agent  string
+		parent task.ID
+	}{{"on-open", openTask.ID}, {"on-done", 0}, {"on-gone", 0}, {"cleared", 0}, {"never", 0}} {
+		err := s.Update(ctx, func(tx store.Tx) error {
+			var kids []task.Task
+			kids, err := tx.Children(ctx, c.parent, false)
+			if err != nil {
+				return err
+			}
+			got, err := tx.(creator).CreateUnderCurrent(ctx, c.agent, task.Task{Title: "new " + c.agent, CreatedAt: now, UpdatedAt: now}, open)
+			if err != nil {
+				return err
+			}
+			stored, err := tx.Task(ctx, got.ID)
+			if err != nil {
+				return err
+			}
+			// As CreateTask places it: the one it creates next follows it.
+			next, err := tx.CreateTask(ctx, task.Task{Title: "next", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: c.parent})
+			if err != nil {
+				return err
+			}
+			last := kids[len(kids)-1]
+			if got != stored || got.ParentID != c.parent || got.Position <= last.Position || got.Num <= last.Num ||
+				next.ID != got.ID+1 || next.Position != got.Position+1 || next.Num != got.Num+1 ||
+				got.Status != task.StatusPending || got.Priority != task.PriorityMedium {
+				t.Errorf("%s: created %+v (stored %+v), then %+v; want under %s after %+v", c.agent, got, stored, next, c.parent, last)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestReadAheadNeverAsked: reads sent ahead that nobody asks for go with
+// COMMIT and change nothing: a View commits (read only), an Update does
+// not bump the version.
+func TestReadAheadNeverAsked(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	a := createTask(t, s, "a")
+	before := version(t, s)
+	reads := []store.Read{{Of: store.ReadTask, ID: a.ID}, {Of: store.ReadFocuses}, {Of: store.ReadPlanChanges, Since: 1}}
+	for _, run := range []func(context.Context, func(store.Tx) error) error{s.View, s.Update} {
+		err := run(ctx, func(tx store.Tx) error {
+			tx.(interface {
+				ReadAhead(context.Context, ...store.Read)
+			}).ReadAhead(ctx, reads...)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := version(t, s); v != before {
+		t.Errorf("version %d after reads alone; want %d", v, before)
+	}
+}
