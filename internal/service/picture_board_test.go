@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
-	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -30,17 +28,7 @@ import (
 func TestBigPictureFromBoardMatchesFullRead(t *testing.T) {
 	ctx := context.Background()
 	t.Run("sqlite", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "cairn.db")
-		s, err := sqlite.Open(ctx, path, sqlite.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		other, err := sqlite.Open(ctx, path, sqlite.Options{}) // another process's handle
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer other.Close()
+		s, other := twoHandles(t)
 		testBigPictureFromBoard(t, s, other)
 	})
 	t.Run("postgres", func(t *testing.T) {

@@ -133,17 +133,8 @@ func detail(ctx context.Context, tx store.Tx, t task.Task, now time.Time) (Detai
 	if d.Subtasks, err = tx.Children(ctx, t.ID, false); err != nil {
 		return Detail{}, err
 	}
-	if c, ok, err := tx.TaskClaim(ctx, t.ID); err != nil {
+	if err := claimAndLifecycle(ctx, tx, &d, now); err != nil {
 		return Detail{}, err
-	} else if ok && c.Live(now) {
-		d.Claim = &c
-	}
-	marks, err := lifecycleMarks(ctx, tx, []task.ID{t.ID})
-	if err != nil {
-		return Detail{}, err
-	}
-	if m, ok := marks[t.ID]; ok {
-		d.Lifecycle = &m
 	}
 	return d, nil
 }
@@ -202,19 +193,28 @@ func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
 func detailOnBoard(ctx context.Context, tx store.Tx, b *task.Board, t task.Task, now time.Time) (Detail, error) {
 	d := neighboursOnBoard(b, t)
 	ahead(ctx, tx, store.Read{Of: store.ReadTaskClaim, ID: t.ID}, store.Read{Of: store.ReadOpenLifecycles, ID: t.ID})
-	if c, ok, err := tx.TaskClaim(ctx, t.ID); err != nil {
+	if err := claimAndLifecycle(ctx, tx, &d, now); err != nil {
 		return Detail{}, err
+	}
+	return d, nil
+}
+
+// claimAndLifecycle fills d's live claim and open lifecycle, which no
+// board holds.
+func claimAndLifecycle(ctx context.Context, tx store.Tx, d *Detail, now time.Time) error {
+	if c, ok, err := tx.TaskClaim(ctx, d.ID); err != nil {
+		return err
 	} else if ok && c.Live(now) {
 		d.Claim = &c
 	}
-	marks, err := lifecycleMarks(ctx, tx, []task.ID{t.ID})
+	marks, err := lifecycleMarks(ctx, tx, []task.ID{d.ID})
 	if err != nil {
-		return Detail{}, err
+		return err
 	}
-	if m, ok := marks[t.ID]; ok {
+	if m, ok := marks[d.ID]; ok {
 		d.Lifecycle = &m
 	}
-	return d, nil
+	return nil
 }
 
 // neighboursOnBoard is t's detail as far as b holds it: dependencies,

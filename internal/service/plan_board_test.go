@@ -60,18 +60,7 @@ func fullBoard(t *testing.T, s store.Store) *task.Board {
 // change, equals one built from scratch.
 func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
 	t.Run("sqlite", func(t *testing.T) {
-		ctx := context.Background()
-		path := filepath.Join(t.TempDir(), "cairn.db")
-		s, err := sqlite.Open(ctx, path, sqlite.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		other, err := sqlite.Open(ctx, path, sqlite.Options{}) // another process's handle
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer other.Close()
+		s, other := twoHandles(t)
 		testBoardReflects(t, s, other)
 	})
 	t.Run("postgres", func(t *testing.T) {

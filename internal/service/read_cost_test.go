@@ -84,17 +84,7 @@ func seedReads(t *testing.T, set *service.Set, agent string) string {
 // of the cached board: one statement a read, no transaction.
 func TestReadCost(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "cairn.db")
-	s, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	other, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	s, other := twoHandles(t)
 	set := service.NewSet(s, service.MemoryOptions{}, nil)
 	otherSet := service.NewSet(other, service.MemoryOptions{}, nil)
 	ref := seedReads(t, set, "me")

@@ -64,17 +64,7 @@ func answers(t *testing.T, set *service.Set, agent, ref string) readAnswers {
 // shows in it.
 func TestCachedReadsSeeOtherWrites(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "cairn.db")
-	s, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	other, err := sqlite.Open(ctx, path, sqlite.Options{}) // another process's handle
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	s, other := twoHandles(t)
 	set := service.NewSet(s, service.MemoryOptions{}, nil)
 	ref := service.NewSet(plainStore{s}, service.MemoryOptions{}, nil) // reads in transactions
 	o := service.NewSet(other, service.MemoryOptions{}, nil)
@@ -194,7 +184,7 @@ func TestCachedReadsSeeOtherWrites(t *testing.T) {
 			return ""
 		}},
 		{"it deletes a task row outright (only a reload can follow)", func() error {
-			db, err := sql.Open("sqlite", path)
+			db, err := sql.Open("sqlite", s.Path())
 			if err != nil {
 				return err
 			}
@@ -234,4 +224,22 @@ func TestCachedReadsSeeOtherWrites(t *testing.T) {
 			}
 		}
 	}
+}
+
+// twoHandles opens a new SQLite store and a second handle on the same
+// file, as another process would have; both close when the test ends.
+func twoHandles(t *testing.T) (s, other *sqlite.Store) {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cairn.db")
+	var err error
+	if s, err = sqlite.Open(ctx, path, sqlite.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if other, err = sqlite.Open(ctx, path, sqlite.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	return s, other
 }

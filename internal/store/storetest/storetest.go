@@ -58,6 +58,7 @@ func Run(t *testing.T, b Backend) {
 		{"Counts", testCounts},
 		{"Deps", testDeps},
 		{"Focuses", testFocuses},
+		{"FocusedTask", testFocusedTask},
 		{"Imported", testImported},
 		{"Loops", testLoops},
 		{"LoopHistory", testLoopHistory},

@@ -1,4 +1,4 @@
-package sqlite_test
+package storetest
 
 import (
 	"context"
@@ -7,16 +7,15 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
-// TestFocusedTaskIsFocusThenTask: FocusedTask answers as Focus and then
-// Task do, for an agent without focus, one focused on a visible task (with
-// its body and times), one whose focus was cleared and one on a removed task.
-func TestFocusedTaskIsFocusThenTask(t *testing.T) {
+// testFocusedTask: FocusedTask (which both stores' transactions offer, for
+// the focus service) answers as Focus and then Task do, for an agent
+// without focus, one focused on a visible task (with its body and times),
+// one whose focus was cleared and one on a removed task.
+func testFocusedTask(t *testing.T, s store.Store) {
 	ctx := context.Background()
-	s := open(t, sqlite.Options{})
 	at := time.Date(2026, 11, 26, 10, 0, 0, 123456000, time.UTC)
 	err := s.Update(ctx, func(tx store.Tx) error {
 		a, err := tx.CreateTask(ctx, task.Task{Title: "a", Body: "body of a", CreatedAt: at, UpdatedAt: at, CompletedAt: at, Status: task.StatusDone}, store.Placement{})
@@ -61,7 +60,11 @@ func TestFocusedTaskIsFocusThenTask(t *testing.T) {
 					want = task.Task{}
 				}
 			}
-			got, found, err := tx.(focused).FocusedTask(ctx, agent)
+			ft, ok := tx.(focused)
+			if !ok {
+				t.Fatalf("the store's transaction (%T) offers no FocusedTask", tx)
+			}
+			got, found, err := ft.FocusedTask(ctx, agent)
 			if err != nil {
 				return err
 			}
