@@ -13,10 +13,11 @@ import (
 // planReader is offered by a store, and by its transactions, that can
 // answer a store.PlanRead: the plan's revision, its changes since the
 // reader's board and the few rows a read needs beside the board, all from
-// one snapshot. The SQLite store answers in one statement outside any
+// one snapshot. Both stores answer in one statement outside any
 // transaction, so a read of the cached board (get_current_task, get_task,
 // get_tasks, get_next_task, get_big_picture) costs one statement where it
-// cost a version read, a BEGIN, three to six statements and a COMMIT.
+// cost a version read, a BEGIN, three to six statements and a COMMIT (on
+// PostgreSQL, one round trip where it cost four).
 type planReader interface {
 	ReadPlan(ctx context.Context, r store.PlanRead) (store.PlanReadResult, error)
 }

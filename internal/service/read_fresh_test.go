@@ -9,9 +9,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/postgres"
+	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -59,12 +62,52 @@ func answers(t *testing.T, set *service.Set, agent, ref string) readAnswers {
 // TestCachedReadsSeeOtherWrites: the reads answered from the cached board
 // and one statement (get_current_task, get_task, get_tasks, get_next_task,
 // get_big_picture) see every write another process makes to the same
-// SQLite file before the read: after each write of another Store on the
+// SQLite file, or the same PostgreSQL project, before the read: after each write of another Store on the
 // file, each answer equals the one read in a transaction, and the write
 // shows in it.
 func TestCachedReadsSeeOtherWrites(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		s, other := twoHandles(t)
+		testCachedReads(t, s, other, func(ctx context.Context, id task.ID) error {
+			db, err := sql.Open("sqlite", s.Path())
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			_, err = db.ExecContext(ctx, `DELETE FROM tasks WHERE id = ?`, int64(id))
+			return err
+		})
+	})
+	t.Run("postgres", func(t *testing.T) {
+		ctx := context.Background()
+		url, name := pgtest.URL(t), pgtest.Project(t)
+		s, err := postgres.Open(ctx, url, postgres.Options{Project: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		other, err := postgres.Open(ctx, url, postgres.Options{Project: name}) // another instance's pool
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		testCachedReads(t, s, other, func(ctx context.Context, id task.ID) error {
+			c, err := pgx.Connect(ctx, url)
+			if err != nil {
+				return err
+			}
+			defer c.Close(ctx)
+			_, err = c.Exec(ctx, `DELETE FROM tasks WHERE project_id = (SELECT id FROM projects WHERE name = $1) AND id = $2`, name, int64(id))
+			return err
+		})
+	})
+}
+
+// testCachedReads is TestCachedReadsSeeOtherWrites on one kind of store:
+// s and other are two handles on one database, as two processes have;
+// deleteRow deletes a task's row outright, as no Cairn write does.
+func testCachedReads(t *testing.T, s, other store.Store, deleteRow func(context.Context, task.ID) error) {
 	ctx := context.Background()
-	s, other := twoHandles(t)
 	set := service.NewSet(s, service.MemoryOptions{}, nil)
 	ref := service.NewSet(plainStore{s}, service.MemoryOptions{}, nil) // reads in transactions
 	o := service.NewSet(other, service.MemoryOptions{}, nil)
@@ -184,13 +227,7 @@ func TestCachedReadsSeeOtherWrites(t *testing.T) {
 			return ""
 		}},
 		{"it deletes a task row outright (only a reload can follow)", func() error {
-			db, err := sql.Open("sqlite", s.Path())
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			_, err = db.ExecContext(ctx, `DELETE FROM tasks WHERE id = 12`)
-			return err
+			return deleteRow(ctx, 12)
 		}, "12", func(a readAnswers) string {
 			if a.GetErr == "" || a.List.Total != 16 {
 				return fmt.Sprintf("12 still there: %v, %d tasks", a.Detail.Task, a.List.Total)

@@ -5,8 +5,10 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/problem"
@@ -240,7 +242,7 @@ type Import struct {
 	ExternalID string
 }
 
-// PlanRead asks a store that can (the SQLite store, through an interface of
+// PlanRead asks a store that can (both stores, through an interface of
 // the services' own) for what one read of the plan needs beside a cached
 // board, in one statement and so one snapshot: the plan's revision, what
 // changed since the reader's board, and the rows named here.
@@ -272,4 +274,21 @@ type PlanReadResult struct {
 
 	Claims     map[task.ID]task.Claim // with Claims: the live claims
 	Lifecycles []Lifecycle            // the open lifecycles asked for, by id: ID, TaskID, Definition and Phase only
+}
+
+// SettlePlanRead finishes a PlanRead's answer as every store gives it:
+// the revision the snapshot holds (rev; reset, the latest only a reload can
+// follow), Reload when the changes since r.Since cannot bring a board there
+// (no board, a change only a reload follows, or a revision behind the
+// reader's, which means another database took this one's place), and the
+// import mappings and lifecycles in the order the store's other reads give.
+func SettlePlanRead(res *PlanReadResult, r PlanRead, rev, reset uint64) {
+	res.Rev = rev
+	if r.Since == 0 || reset > r.Since || rev < r.Since {
+		res.Reload, res.Changes = true, task.Changes{}
+	}
+	slices.SortFunc(res.Imports, func(a, b Import) int {
+		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.ExternalID, b.ExternalID))
+	})
+	slices.SortFunc(res.Lifecycles, func(a, b Lifecycle) int { return cmp.Compare(a.ID, b.ID) })
 }
