@@ -383,6 +383,12 @@ type Completed struct {
 func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force bool) (Completed, error) {
 	var c Completed
 	err := f.store.Update(ctx, func(tx store.Tx) error {
+		// What closeTask reads first, with the focus: one round trip.
+		reads := []store.Read{{Of: store.ReadChildren, Agent: agent}}
+		if !force {
+			reads = append(reads, store.Read{Of: store.ReadTaskDeps, Agent: agent})
+		}
+		ahead(ctx, tx, reads...)
 		cur, err := mustCurrent(ctx, tx, agent, "complete")
 		if err != nil {
 			return err

@@ -13,6 +13,11 @@ type Read struct {
 	Of    ReadOf
 	ID    task.ID
 	Since uint64 // ReadPlanChanges: the revision
+	// Agent, with ReadChildren or ReadTaskDeps and no ID: of the task the
+	// agent's focus is on, whose id the store learns with the answer; the
+	// calls of that read for that id take it. A write's first read is
+	// often the agent's focus: its task's reads can go with it.
+	Agent string
 }
 
 // ReadOf says which read a Read is, and what its ID is to it.

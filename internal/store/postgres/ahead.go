@@ -46,6 +46,13 @@ func (x *txn) ReadAhead(ctx context.Context, reads ...store.Read) {
 		switch r.Of {
 		case store.ReadFocuses, store.ReadPlanChanges:
 			r.ID = 0
+		case store.ReadChildren, store.ReadTaskDeps:
+			if r.Agent != "" {
+				r.ID = 0
+			}
+		}
+		if r.ID != 0 || r.Of == store.ReadFocuses || r.Of == store.ReadPlanChanges {
+			r.Agent = ""
 		}
 		if r.Of != store.ReadPlanChanges {
 			r.Since = 0
@@ -133,6 +140,9 @@ func (x *txn) aheadSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows
 		}
 		return nil
 	}
+	if r.Agent != "" {
+		return x.focusedSQL(r, a)
+	}
 	switch r.Of {
 	case store.ReadTask:
 		return qTask, []any{x.p, id}, tasks
@@ -184,6 +194,68 @@ func (x *txn) aheadSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows
 			var err error
 			a.lifecycles, err = scanLifecycles(rows)
 			return err
+		}
+	}
+	return "", nil, nil
+}
+
+// Reads of the task an agent's focus is on: its id first, then the task's
+// children or dependencies; one row with a zero for none, none for no
+// focus.
+const (
+	qFocusedChildren = `SELECT f.task_id, coalesce(t.id, 0), coalesce(t.parent_id, 0), coalesce(t.position, 0), coalesce(t.num, 0),
+		coalesce(t.title, ''), '', coalesce(t.status, ''), coalesce(t.priority, ''),
+		coalesce(t.created_at, 'epoch'), coalesce(t.updated_at, 'epoch'), t.completed_at
+		FROM focus f LEFT JOIN tasks t ON t.project_id = f.project_id AND t.parent_id = f.task_id AND t.removed_at IS NULL
+		WHERE f.project_id = $1 AND f.agent = $2 AND f.task_id IS NOT NULL ORDER BY t.position, t.id`
+	qFocusedDeps = `SELECT f.task_id, coalesce(d.depends_on, 0)
+		FROM focus f LEFT JOIN (task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on AND b.removed_at IS NULL)
+			ON d.project_id = f.project_id AND d.task_id = f.task_id
+		WHERE f.project_id = $1 AND f.agent = $2 AND f.task_id IS NOT NULL ORDER BY d.depends_on`
+)
+
+// focusedSQL is aheadSQL for a read of the task r.Agent's focus is on. Its
+// answer, once in, answers the same read of that task by id, unless a
+// write dropped it meanwhile. The transaction holds the project's lock, so
+// the focus is the one the write's FocusedTask reads in the same round trip.
+func (x *txn) focusedSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows) error) {
+	var focused int64
+	learn := func() {
+		if focused != 0 && x.ahead[r] == a {
+			delete(x.ahead, r)
+			x.ahead[store.Read{Of: r.Of, ID: task.ID(focused)}] = a
+		}
+	}
+	switch r.Of {
+	case store.ReadChildren:
+		return qFocusedChildren, []any{x.p, r.Agent}, func(rows pgx.Rows) error {
+			tr := newTaskRow()
+			dest := append([]any{&focused}, tr.dest[:]...)
+			for rows.Next() {
+				tr.completed = nil
+				if err := rows.Scan(dest...); err != nil {
+					return err
+				}
+				if tr.id != 0 {
+					a.tasks = append(a.tasks, tr.task())
+				}
+			}
+			learn()
+			return nil
+		}
+	case store.ReadTaskDeps:
+		return qFocusedDeps, []any{x.p, r.Agent}, func(rows pgx.Rows) error {
+			var dep int64
+			for rows.Next() {
+				if err := rows.Scan(&focused, &dep); err != nil {
+					return err
+				}
+				if dep != 0 {
+					a.ids = append(a.ids, task.ID(dep))
+				}
+			}
+			learn()
+			return nil
 		}
 	}
 	return "", nil, nil

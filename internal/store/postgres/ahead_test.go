@@ -298,3 +298,119 @@ func TestReadAheadNeverAsked(t *testing.T) {
 		t.Errorf("version %d after reads alone; want %d", v, before)
 	}
 }
+
+// TestReadAheadOfFocusedTask: the children and dependencies of the task an
+// agent's focus is on, read ahead with the focus, answer the reads of that
+// task by id as the reads do: for a task with them and one without, for an
+// agent with no focus (the reads run when made), and not after a write
+// made after they were sent (the reads see the write).
+func TestReadAheadOfFocusedTask(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	parent := createTask(t, s, "parent")
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	var kids []task.Task
+	var dep task.Task
+	err := s.Update(ctx, func(tx store.Tx) (err error) {
+		for _, title := range []string{"one", "two"} {
+			k, err := tx.CreateTask(ctx, task.Task{Title: title, CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID})
+			if err != nil {
+				return err
+			}
+			kids = append(kids, k)
+		}
+		if dep, err = tx.CreateTask(ctx, task.Task{Title: "dep", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+			return err
+		}
+		if err := tx.SetDeps(ctx, parent.ID, []task.ID{dep.ID, kids[1].ID}); err != nil {
+			return err
+		}
+		if err := tx.SetFocus(ctx, "on-parent", parent.ID, now); err != nil {
+			return err
+		}
+		return tx.SetFocus(ctx, "on-leaf", dep.ID, now)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type focused interface {
+		FocusedTask(context.Context, string) (task.Task, bool, error)
+	}
+	type aheader interface {
+		ReadAhead(context.Context, ...store.Read)
+	}
+	type answer struct {
+		Children []task.Task
+		Deps     []task.ID
+	}
+	read := func(tx store.Tx, id task.ID) (a answer, err error) {
+		if a.Children, err = tx.Children(ctx, id, false); err != nil {
+			return a, err
+		}
+		a.Deps, err = tx.TaskDeps(ctx, id)
+		return a, err
+	}
+	want := map[task.ID]answer{}
+	err = s.View(ctx, func(tx store.Tx) error {
+		for _, id := range []task.ID{parent.ID, dep.ID} {
+			a, err := read(tx, id)
+			if err != nil {
+				return err
+			}
+			want[id] = a
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want[parent.ID].Children) != 2 || len(want[parent.ID].Deps) != 2 {
+		t.Fatalf("seeded wrong: %+v", want[parent.ID])
+	}
+	for _, c := range []struct {
+		agent string
+		id    task.ID
+	}{{"on-parent", parent.ID}, {"on-leaf", dep.ID}, {"nobody", parent.ID}} {
+		err := s.Update(ctx, func(tx store.Tx) error {
+			tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadChildren, Agent: c.agent}, store.Read{Of: store.ReadTaskDeps, Agent: c.agent})
+			if _, _, err := tx.(focused).FocusedTask(ctx, c.agent); err != nil {
+				return err
+			}
+			got, err := read(tx, c.id)
+			if err != nil {
+				return err
+			}
+			if !reflect.DeepEqual(got, want[c.id]) {
+				t.Errorf("%s: read ahead with the focus\n%+v\nwant\n%+v", c.agent, got, want[c.id])
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A write after the reads were sent, before they are used.
+	err = s.Update(ctx, func(tx store.Tx) error {
+		tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadChildren, Agent: "on-parent"}, store.Read{Of: store.ReadTaskDeps, Agent: "on-parent"})
+		if _, _, err := tx.(focused).FocusedTask(ctx, "on-parent"); err != nil {
+			return err
+		}
+		if _, err := tx.CreateTask(ctx, task.Task{Title: "three", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID}); err != nil {
+			return err
+		}
+		if err := tx.SetDeps(ctx, parent.ID, nil); err != nil {
+			return err
+		}
+		got, err := read(tx, parent.ID)
+		if err != nil {
+			return err
+		}
+		if len(got.Children) != 3 || len(got.Deps) != 0 {
+			t.Errorf("reads after writes answered from before them: %+v", got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
