@@ -26,27 +26,7 @@ import (
 // migration took.
 func TestMigrateMemoryDetails(t *testing.T) {
 	ctx := context.Background()
-	base := pgtest.URL(t)
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	schema := "mig_" + hex.EncodeToString(b[:])
-	admin, err := pxgPool(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	if _, err := admin.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`) })
-	u, err := neturl.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	url := u.String()
+	url := freshSchema(t)
 
 	pool, err := pxgPool(ctx, url)
 	if err != nil {
@@ -159,10 +139,11 @@ func TestMigrateMemoryDetails(t *testing.T) {
 
 func pxgPool(ctx context.Context, url string) (*pgxpool.Pool, error) { return pgxpool.New(ctx, url) }
 
-// TestMigratePlaceholderMissed: a database made while migration 3 was a
-// placeholder (SELECT 1) is at version 4 without the details; opening it
-// runs the real migration 3 and keeps every entry.
-func TestMigratePlaceholderMissed(t *testing.T) {
+// freshSchema returns the test database's URL with a new, empty schema of
+// its own as the search path, as a database no other test shares; the
+// schema is dropped when the test ends.
+func freshSchema(t *testing.T) string {
+	t.Helper()
 	ctx := context.Background()
 	base := pgtest.URL(t)
 	var b [4]byte
@@ -172,16 +153,29 @@ func TestMigratePlaceholderMissed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer admin.Close()
+	t.Cleanup(func() {
+		admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
+		admin.Close()
+	})
 	if _, err := admin.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`) })
-	u, _ := neturl.Parse(base)
+	u, err := neturl.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	url := u.String()
+	return u.String()
+}
+
+// TestMigratePlaceholderMissed: a database made while migration 3 was a
+// placeholder (SELECT 1) is at version 4 without the details; opening it
+// runs the real migration 3 and keeps every entry.
+func TestMigratePlaceholderMissed(t *testing.T) {
+	ctx := context.Background()
+	url := freshSchema(t)
 	pool, err := pxgPool(ctx, url)
 	if err != nil {
 		t.Fatal(err)
