@@ -37,11 +37,13 @@ type focusedTask interface {
 
 // createUnderCurrent is offered by a store whose transactions can create a
 // task as the last child of the agent's current task (see current; its
-// status one of open), or as a root task in zen, in one statement (the
-// PostgreSQL store's can: one round trip under the project's lock, not
-// the two of current and CreateTask).
+// status one of open), or as a root task in zen, and focus the agent on
+// it (as of at), in one statement sent with COMMIT (the PostgreSQL store's
+// can: create_new_task's whole write is one round trip under the project's
+// lock, not the three of current, CreateTask and SetFocus with COMMIT).
+// *into is the task as created once the transaction has committed.
 type createUnderCurrent interface {
-	CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status) (task.Task, error)
+	CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status, at time.Time, into *task.Task) error
 }
 
 // openStatuses are the statuses task.Status.Open admits.
@@ -171,19 +173,17 @@ func (f *Focus) CreateNewTask(ctx context.Context, agent, title, body string) (t
 		now := f.now()
 		t := task.Task{Title: title, Body: body, CreatedAt: now, UpdatedAt: now}
 		if cu, ok := tx.(createUnderCurrent); ok {
-			created, err = cu.CreateUnderCurrent(ctx, agent, t, openStatuses)
-		} else {
-			cur, ok, cerr := current(ctx, tx, agent)
-			if cerr != nil {
-				return cerr
-			}
-			var place store.Placement
-			if ok {
-				place.Parent = cur.ID
-			}
-			created, err = tx.CreateTask(ctx, t, place)
+			return cu.CreateUnderCurrent(ctx, agent, t, openStatuses, now, &created)
 		}
+		cur, ok, err := current(ctx, tx, agent)
 		if err != nil {
+			return err
+		}
+		var place store.Placement
+		if ok {
+			place.Parent = cur.ID
+		}
+		if created, err = tx.CreateTask(ctx, t, place); err != nil {
 			return err
 		}
 		return tx.SetFocus(ctx, agent, created.ID, now)

@@ -74,7 +74,7 @@ func (x *txn) ReadAhead(ctx context.Context, reads ...store.Read) {
 		if r.Of == store.ReadPlanChanges {
 			x.changesAhead = r
 		}
-		x.tx.read(sql, args, func(rows pgx.Rows) error {
+		x.tx.read("read ahead", sql, args, func(rows pgx.Rows) error {
 			if err := read(rows); err != nil {
 				return err
 			}
@@ -174,7 +174,7 @@ func (x *txn) aheadSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows
 		// The changes, bounded by the revision as the statement finds it,
 		// then the revision: the write's lock holds it still, so the two
 		// agree.
-		x.tx.read(qChangedNow, []any{x.p, int64(r.Since)}, func(rows pgx.Rows) error {
+		x.tx.read("read ahead", qChangedNow, []any{x.p, int64(r.Since)}, func(rows pgx.Rows) error {
 			var err error
 			a.changes, err = scanChanges(rows)
 			return err

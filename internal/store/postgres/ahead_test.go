@@ -195,16 +195,17 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 	}
 }
 
-// TestCreateUnderCurrent: the task goes under the agent's current task as
-// the focus service finds it (current: the focus's task when visible and
-// open), after its last child, and is a root task in zen: no focus, a
-// focus on a closed or removed task, or a cleared focus.
+// TestCreateUnderCurrent: sent with the next statement, the task goes
+// under the agent's current task as the focus service finds it (current:
+// the focus's task when visible and open), after its last child, and is a
+// root task in zen (no focus, a focus on a closed or removed task, or a
+// cleared focus); the agent's focus moves onto it.
 func TestCreateUnderCurrent(t *testing.T) {
 	ctx := context.Background()
 	s := newStore(t)
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	type creator interface {
-		CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status) (task.Task, error)
+		CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status, at time.Time, into *task.Task) error
 	}
 	open := []task.Status{task.StatusPending, task.StatusInProgress, task.StatusBlocked, task.StatusDeferred}
 	var openTask, doneTask, gone task.Task
@@ -247,9 +248,20 @@ func TestCreateUnderCurrent(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			got, err := tx.(creator).CreateUnderCurrent(ctx, c.agent, task.Task{Title: "new " + c.agent, CreatedAt: now, UpdatedAt: now}, open)
+			var got task.Task
+			if err := tx.(creator).CreateUnderCurrent(ctx, c.agent, task.Task{Title: "new " + c.agent, CreatedAt: now, UpdatedAt: now}, open, now, &got); err != nil {
+				return err
+			}
+			if got.ID != 0 {
+				t.Errorf("%s: created before it was sent: %+v", c.agent, got)
+			}
+			// The next statement carries it.
+			focuses, err := tx.Focuses(ctx)
 			if err != nil {
 				return err
+			}
+			if focuses[c.agent] != got.ID || got.ID == 0 {
+				t.Errorf("%s: focus on %s after creating %+v", c.agent, focuses[c.agent], got)
 			}
 			stored, err := tx.Task(ctx, got.ID)
 			if err != nil {

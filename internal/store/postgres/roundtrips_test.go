@@ -164,7 +164,7 @@ func TestWriteRoundTrips(t *testing.T) {
 	// regression (a read or write added under the lock, or a statement
 	// no longer pipelined).
 	limit := map[string]int{
-		"create_new_task":       2,
+		"create_new_task":       1,
 		"update_current_task":   2,
 		"complete_current_task": 4,
 		"create_task":           4,

@@ -320,29 +320,61 @@ const qInsertUnderFocus = `
 	FROM nid
 	RETURNING id, parent_id, position, num`
 
+// qCreateFocused is qInsertUnderFocus that also moves the agent's focus
+// onto the task it creates ($11: when).
+const qCreateFocused = `
+	WITH nid AS (UPDATE projects SET next_task_id = next_task_id + 1 WHERE id = $1 RETURNING next_task_id - 1 AS id,
+		coalesce((SELECT t.id FROM focus f JOIN tasks t ON t.project_id = f.project_id AND t.id = f.task_id
+			WHERE f.project_id = $1 AND f.agent = $2 AND t.removed_at IS NULL AND t.status = ANY($10::text[])), 0) AS parent),
+	ins AS (INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at)
+		SELECT $1, nid.id, nid.parent,
+			(SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = nid.parent),
+			(SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = nid.parent),
+			$3, $4, $5, $6, $7, $8, $9
+		FROM nid
+		RETURNING id, parent_id, position, num),
+	focused AS (INSERT INTO focus (project_id, agent, task_id, updated_at) SELECT $1, $2, id, $11 FROM ins
+		ON CONFLICT (project_id, agent) DO UPDATE SET task_id = excluded.task_id, updated_at = excluded.updated_at)
+	SELECT id, parent_id, position, num FROM ins`
+
 // CreateUnderCurrent creates t as the last child of the agent's current
 // task (its focus, when that task is visible and its status one of open),
-// or as a root task when it has none, in one statement: what the focus
-// service's create_new_task does with FocusedTask and then CreateTask, one
-// round trip less under the project's lock. The service uses it through
-// an interface of its own.
-func (x *txn) CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status) (task.Task, error) {
+// or as a root task when it has none, and moves the agent's focus onto it
+// (as of at), in one statement: what the focus service's create_new_task
+// does with FocusedTask, CreateTask and SetFocus. The statement is sent
+// late, with the transaction's next one or with COMMIT, so that
+// create_new_task's transaction takes one round trip, during which alone
+// it holds the project's lock; *into is the task as created once it has
+// gone (at the latest when Update returns). A failure fails the
+// transaction. The service uses it through an interface of its own.
+func (x *txn) CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status, at time.Time, into *task.Task) error {
 	if t.Status == "" {
 		t.Status = task.StatusPending
 	}
 	if t.Priority == "" {
 		t.Priority = task.PriorityMedium
 	}
-	var id, parent int64
-	var position, num int32
-	err := x.tx.QueryRow(ctx, qInsertUnderFocus, x.p, agent, t.Title, t.Body, string(t.Status), string(t.Priority),
-		ts(t.CreatedAt), ts(t.UpdatedAt), nullTS(t.CompletedAt), strs(open)).Scan(&id, &parent, &position, &num)
-	if err != nil {
-		return task.Task{}, fmt.Errorf("insert task: %w", err)
-	}
+	// Its rows are read as a read's; it fails only where PostgreSQL did,
+	// or where it wrote nothing (the project is gone).
+	x.tx.read("insert task", qCreateFocused, []any{x.p, agent, t.Title, t.Body, string(t.Status), string(t.Priority),
+		ts(t.CreatedAt), ts(t.UpdatedAt), nullTS(t.CompletedAt), strs(open), ts(at)}, func(rows pgx.Rows) error {
+		var id, parent int64
+		var position, num int32
+		if !rows.Next() {
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			return errors.New("the project is gone")
+		}
+		if err := rows.Scan(&id, &parent, &position, &num); err != nil {
+			return err
+		}
+		*into = t
+		into.ID, into.ParentID, into.Position, into.Num = task.ID(id), task.ID(parent), int(position), int(num)
+		return nil
+	})
 	x.changed()
-	t.ID, t.ParentID, t.Position, t.Num = task.ID(id), task.ID(parent), int(position), int(num)
-	return t, nil
+	return nil
 }
 
 // UpdateTask is sent with the next statement (later): a task not there

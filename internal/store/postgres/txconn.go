@@ -20,8 +20,10 @@ type queued struct {
 	// It may only fail a write that PostgreSQL failed: the write may go in
 	// one batch with COMMIT, which only PostgreSQL's failure stops.
 	done func(pgconn.CommandTag, error) error
-	// read, for a read sent ahead (txConn.read), takes its rows.
+	// read, for a read sent ahead (txConn.read), takes its rows; what
+	// names it in its errors.
 	read func(pgx.Rows) error
+	what string
 }
 
 // txConn runs a transaction's statements on its connection. Statements
@@ -79,9 +81,11 @@ func (t *txConn) later(sql string, args []any, done func(pgconn.CommandTag, erro
 
 // read queues a read to go with the next statement; fn takes its rows
 // when they come. A failed read fails the transaction (failed), as a
-// write sent late does.
-func (t *txConn) read(sql string, args []any, fn func(pgx.Rows) error) {
-	t.pending = append(t.pending, queued{sql: sql, args: args, read: fn})
+// write sent late does; what names it in the error. A write whose rows
+// are wanted may go this way too, if fn fails only where PostgreSQL did
+// or the write changed nothing (see queued.done).
+func (t *txConn) read(what, sql string, args []any, fn func(pgx.Rows) error) {
+	t.pending = append(t.pending, queued{sql: sql, args: args, read: fn, what: what})
 }
 
 // flush sends the statements pending, on their own.
@@ -99,19 +103,19 @@ func (t *txConn) flush(ctx context.Context) error {
 	return br.Close()
 }
 
-// readRows hands a read's rows in a batch to fn.
-func readRows(br pgx.BatchResults, fn func(pgx.Rows) error) error {
+// readRows hands the rows of q, a read in a batch, to its fn.
+func readRows(br pgx.BatchResults, q queued) error {
 	rows, err := br.Query()
 	if err != nil {
-		return fmt.Errorf("read ahead: %w", err)
+		return fmt.Errorf("%s: %w", q.what, err)
 	}
-	err = fn(rows)
+	err = q.read(rows)
 	rows.Close()
 	if err == nil {
 		err = rows.Err()
 	}
 	if err != nil {
-		return fmt.Errorf("read ahead: %w", err)
+		return fmt.Errorf("%s: %w", q.what, err)
 	}
 	return nil
 }
@@ -128,7 +132,7 @@ func (t *txConn) lost() error {
 func (t *txConn) judge(br pgx.BatchResults, sent []queued, opening int) error {
 	for i, q := range sent {
 		if q.read != nil {
-			if err := readRows(br, q.read); err != nil {
+			if err := readRows(br, q); err != nil {
 				br.Close()
 				t.failed = err
 				return t.lost()
