@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
 )
 
@@ -41,9 +42,25 @@ func wantZen(t *testing.T, s *cairntest.Server) {
 	}
 }
 
-// TestScenario plays the focus specification's 10-step use case.
+// onEachStore runs f on the embedded default (a project directory of its
+// own) and on PostgreSQL (a project of its own in the test database): o is
+// what to start cairn serve with.
+func onEachStore(t *testing.T, f func(t *testing.T, o cairntest.Options)) {
+	t.Run("sqlite", func(t *testing.T) { f(t, cairntest.Options{Dir: cairntest.Project(t)}) })
+	t.Run("postgres", func(t *testing.T) {
+		project := strings.ReplaceAll(pgtest.Project(t), "/", "-")
+		f(t, cairntest.Options{Dir: cairntest.Project(t), Env: []string{"CAIRN_DATABASE_URL=" + pgtest.URL(t), "CAIRN_PROJECT=" + project}})
+	})
+}
+
+// TestScenario plays the focus specification's 10-step use case, on each
+// store.
 func TestScenario(t *testing.T) {
-	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	onEachStore(t, testScenario)
+}
+
+func testScenario(t *testing.T, o cairntest.Options) {
+	s := cairntest.Start(t, o)
 	wantZen(t, s)
 
 	s.OK("create_new_task", newTask("Design new feature")) // 1
@@ -229,9 +246,14 @@ func TestUpdateAndPersistAcrossRestart(t *testing.T) {
 }
 
 func TestAgentsKeepTheirOwnFocus(t *testing.T) {
-	dir := cairntest.Project(t)
-	a := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--agent", "alice"}})
-	b := cairntest.Start(t, cairntest.Options{Dir: dir, Env: []string{"CAIRN_AGENT=bob"}})
+	onEachStore(t, func(t *testing.T, o cairntest.Options) {
+		a := cairntest.Start(t, cairntest.Options{Dir: o.Dir, Env: o.Env, Args: []string{"--agent", "alice"}})
+		b := cairntest.Start(t, cairntest.Options{Dir: o.Dir, Env: append(o.Env, "CAIRN_AGENT=bob")})
+		testAgentsKeepTheirOwnFocus(t, a, b)
+	})
+}
+
+func testAgentsKeepTheirOwnFocus(t *testing.T, a, b *cairntest.Server) {
 	a.OK("create_new_task", newTask("alice's task"))
 	b.OK("create_new_task", newTask("bob's task")) // bob starts from the fallback: alice's open task
 	b.OK("switch_focus", args{"task_id": "2"})

@@ -78,7 +78,11 @@ func TestNewPlanIsZen(t *testing.T) {
 // TestCompleteRefusesOpenDependencies: no tool marks a task done while a
 // task it depends on is open, unless force is given.
 func TestCompleteRefusesOpenDependencies(t *testing.T) {
-	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	onEachStore(t, testCompleteRefusesOpenDependencies)
+}
+
+func testCompleteRefusesOpenDependencies(t *testing.T, o cairntest.Options) {
+	s := cairntest.Start(t, o)
 	newPlan(t, s)
 
 	s.OK("switch_focus", args{"task_id": "6"})
@@ -119,7 +123,11 @@ func TestCompleteRefusesOpenDependencies(t *testing.T) {
 // and no open parent, the search from the end of the outline skips tasks
 // that cannot be worked on now.
 func TestFocusSearchLandsOnReadyTask(t *testing.T) {
-	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	onEachStore(t, testFocusSearchLandsOnReadyTask)
+}
+
+func testFocusSearchLandsOnReadyTask(t *testing.T, o cairntest.Options) {
+	s := cairntest.Start(t, o)
 	s.OK("create_task", args{"title": "Someday", "status": "deferred"})         // 1
 	s.OK("create_task", args{"title": "Stuck", "status": "blocked"})            // 2
 	s.OK("create_task", args{"title": "Set up CI"})                             // 3

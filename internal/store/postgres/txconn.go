@@ -230,15 +230,38 @@ func (t *txConn) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row 
 }
 
 // batchRows are the rows of a batch's last statement; closing them ends
-// the batch.
+// the batch, and so does reading past the last row, as with pgx's own
+// rows: the connection is free for the next statement once Next says no
+// more (a count read after an empty page needs it).
 type batchRows struct {
 	pgx.Rows
-	br pgx.BatchResults
+	br     pgx.BatchResults
+	closed bool
+	err    error // ending the batch
+}
+
+func (r *batchRows) Next() bool {
+	if r.Rows.Next() {
+		return true
+	}
+	r.Close()
+	return false
 }
 
 func (r *batchRows) Close() {
+	if r.closed {
+		return
+	}
+	r.closed = true
 	r.Rows.Close()
-	r.br.Close()
+	r.err = r.br.Close()
+}
+
+func (r *batchRows) Err() error {
+	if err := r.Rows.Err(); err != nil {
+		return err
+	}
+	return r.err
 }
 
 // firstRow is QueryRow over batched rows, with pgx.Row's meaning: the

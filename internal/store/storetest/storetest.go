@@ -331,6 +331,15 @@ func testFocus(t *testing.T, s store.Store) {
 
 func testCompletions(t *testing.T, s store.Store) {
 	ctx := context.Background()
+	// An empty archive, and a page past the end, each as a transaction's
+	// first read: none, with the count.
+	view(t, s, func(tx store.Tx) error {
+		got, total, err := tx.Completions(ctx, false, 0, 20)
+		if err != nil || total != 0 || len(got) != 0 {
+			t.Errorf("empty archive = %+v, %d, %v", got, total, err)
+		}
+		return nil
+	})
 	update(t, s, func(tx store.Tx) error {
 		for i := 1; i <= 5; i++ {
 			c := task.Completion{TaskID: task.ID(i), Title: fmt.Sprint("c", i), Body: "b", CreatedAt: t0, CompletedAt: t0.Add(time.Duration(i) * time.Second)}
@@ -348,6 +357,13 @@ func testCompletions(t *testing.T, s store.Store) {
 		got, _, _ = tx.Completions(ctx, true, 0, 10)
 		if len(got) != 5 || got[0].Title != "c5" || got[4].Title != "c1" || !got[0].CompletedAt.Equal(t0.Add(5*time.Second)) {
 			t.Errorf("newest first = %+v", got)
+		}
+		return nil
+	})
+	view(t, s, func(tx store.Tx) error {
+		got, total, err := tx.Completions(ctx, true, 10, 10)
+		if err != nil || total != 5 || len(got) != 0 {
+			t.Errorf("page past the end = %+v, %d, %v", got, total, err)
 		}
 		return nil
 	})
