@@ -383,8 +383,12 @@ type Completed struct {
 func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force bool) (Completed, error) {
 	var c Completed
 	err := f.store.Update(ctx, func(tx store.Tx) error {
-		// What closeTask reads first, with the focus: one round trip.
-		reads := []store.Read{{Of: store.ReadChildren, Agent: agent}}
+		// What closeTask reads, with the focus: one round trip. The task's
+		// children and dependencies, then what moveFocusOff reads after
+		// closeTask's writes, which leave those answers true (they change
+		// the task's own fields, its claim and the archive).
+		reads := []store.Read{{Of: store.ReadChildren, Agent: agent}, {Of: store.ReadFocuses},
+			{Of: store.ReadChildren, Agent: agent, Up: 1}, {Of: store.ReadTask, Agent: agent, Up: 1}}
 		if !force {
 			reads = append(reads, store.Read{Of: store.ReadTaskDeps, Agent: agent})
 		}

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -46,13 +47,16 @@ func (x *txn) ReadAhead(ctx context.Context, reads ...store.Read) {
 		switch r.Of {
 		case store.ReadFocuses, store.ReadPlanChanges:
 			r.ID = 0
-		case store.ReadChildren, store.ReadTaskDeps:
+		case store.ReadChildren, store.ReadTaskDeps, store.ReadTask:
 			if r.Agent != "" {
 				r.ID = 0
 			}
 		}
 		if r.ID != 0 || r.Of == store.ReadFocuses || r.Of == store.ReadPlanChanges {
 			r.Agent = ""
+		}
+		if r.Agent == "" {
+			r.Up = 0
 		}
 		if r.Of != store.ReadPlanChanges {
 			r.Since = 0
@@ -94,6 +98,36 @@ func (x *txn) aheadChanges(ctx context.Context, since uint64) (*aheadRead, error
 func (x *txn) changed() {
 	x.dirty = true
 	clear(x.ahead)
+}
+
+// updated keeps the answers read ahead true once t's own fields are
+// written as UpdateTask writes them: t in a task list read ahead gets
+// them in place (its body only where the list holds bodies), and the
+// plan's changes, which the write adds to, are dropped, as is every answer
+// not in yet (it will come as of before the write). The write changes no
+// task's place, dependency, claim, lifecycle or focus.
+func (x *txn) updated(t task.Task) {
+	x.dirty = true
+	for r, a := range x.ahead {
+		if !a.in || r.Of == store.ReadPlanChanges {
+			delete(x.ahead, r)
+			continue
+		}
+		if r.Of != store.ReadTask && r.Of != store.ReadChildren {
+			continue
+		}
+		for i := range a.tasks {
+			u := &a.tasks[i]
+			if u.ID != t.ID {
+				continue
+			}
+			u.Title, u.Status, u.Priority = t.Title, t.Status, t.Priority
+			u.UpdatedAt, u.CompletedAt = ts(t.UpdatedAt), fromTS(nullTS(t.CompletedAt))
+			if r.Of == store.ReadTask {
+				u.Body = t.Body
+			}
+		}
+	}
 }
 
 // answer returns the answer to r when r was read ahead, sending it first if
@@ -199,57 +233,83 @@ func (x *txn) aheadSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows
 	return "", nil, nil
 }
 
-// Reads of the task an agent's focus is on: its id first, then the task's
-// children or dependencies; one row with a zero for none, none for no
-// focus.
+// Reads of the task an agent's focus is on, or of its parent: that task's
+// id first, then its children, dependencies or row; one row with a zero
+// for none, none for no focus (or, for the parent, a focus on a task that
+// is not visible).
 const (
-	qFocusedChildren = `SELECT f.task_id, coalesce(t.id, 0), coalesce(t.parent_id, 0), coalesce(t.position, 0), coalesce(t.num, 0),
-		coalesce(t.title, ''), '', coalesce(t.status, ''), coalesce(t.priority, ''),
-		coalesce(t.created_at, 'epoch'), coalesce(t.updated_at, 'epoch'), t.completed_at
-		FROM focus f LEFT JOIN tasks t ON t.project_id = f.project_id AND t.parent_id = f.task_id AND t.removed_at IS NULL
-		WHERE f.project_id = $1 AND f.agent = $2 AND f.task_id IS NOT NULL ORDER BY t.position, t.id`
-	qFocusedDeps = `SELECT f.task_id, coalesce(d.depends_on, 0)
-		FROM focus f LEFT JOIN (task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on AND b.removed_at IS NULL)
-			ON d.project_id = f.project_id AND d.task_id = f.task_id
-		WHERE f.project_id = $1 AND f.agent = $2 AND f.task_id IS NOT NULL ORDER BY d.depends_on`
+	focusedCols = `coalesce(t.id, 0), coalesce(t.parent_id, 0), coalesce(t.position, 0), coalesce(t.num, 0),
+		coalesce(t.title, ''), %s, coalesce(t.status, ''), coalesce(t.priority, ''),
+		coalesce(t.created_at, 'epoch'), coalesce(t.updated_at, 'epoch'), t.completed_at`
+	// of: the focused task's id, or its parent's.
+	focusedOf = `FROM focus f JOIN tasks c ON c.project_id = f.project_id AND c.id = f.task_id AND c.removed_at IS NULL
+		CROSS JOIN LATERAL (SELECT %s AS id) o`
 )
 
-// focusedSQL is aheadSQL for a read of the task r.Agent's focus is on. Its
-// answer, once in, answers the same read of that task by id, unless a
-// write dropped it meanwhile. The transaction holds the project's lock, so
-// the focus is the one the write's FocusedTask reads in the same round trip.
+var (
+	qFocusedChildren = fmt.Sprintf(`SELECT o.id, `+focusedCols+` `+focusedOf+`
+		LEFT JOIN tasks t ON t.project_id = f.project_id AND t.parent_id = o.id AND t.removed_at IS NULL
+		WHERE f.project_id = $1 AND f.agent = $2 ORDER BY t.position, t.id`, "''", "c.id")
+	qFocusedSiblings = fmt.Sprintf(`SELECT o.id, `+focusedCols+` `+focusedOf+`
+		LEFT JOIN tasks t ON t.project_id = f.project_id AND t.parent_id = o.id AND t.removed_at IS NULL
+		WHERE f.project_id = $1 AND f.agent = $2 ORDER BY t.position, t.id`, "''", "c.parent_id")
+	qFocusedParent = fmt.Sprintf(`SELECT o.id, `+focusedCols+` `+focusedOf+`
+		LEFT JOIN tasks t ON t.project_id = f.project_id AND t.id = o.id AND t.removed_at IS NULL
+		WHERE f.project_id = $1 AND f.agent = $2 AND o.id <> 0`, "coalesce(t.body, '')", "c.parent_id")
+	qFocusedDeps = `SELECT c.id, coalesce(d.depends_on, 0)
+		FROM focus f JOIN tasks c ON c.project_id = f.project_id AND c.id = f.task_id AND c.removed_at IS NULL
+		LEFT JOIN (task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on AND b.removed_at IS NULL)
+			ON d.project_id = f.project_id AND d.task_id = c.id
+		WHERE f.project_id = $1 AND f.agent = $2 ORDER BY d.depends_on`
+)
+
+// focusedSQL is aheadSQL for a read of the task r.Agent's focus is on, or
+// of its parent (r.Up). Its answer, once in, answers the same read of that
+// task by id, unless a write dropped it meanwhile. The transaction holds
+// the project's lock, so the focus is the one the write's FocusedTask
+// reads in the same round trip.
 func (x *txn) focusedSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows) error) {
-	var focused int64
+	var (
+		of    int64
+		found bool // of is known
+	)
 	learn := func() {
-		if focused != 0 && x.ahead[r] == a {
+		if found && x.ahead[r] == a {
 			delete(x.ahead, r)
-			x.ahead[store.Read{Of: r.Of, ID: task.ID(focused)}] = a
+			x.ahead[store.Read{Of: r.Of, ID: task.ID(of)}] = a
 		}
 	}
-	switch r.Of {
-	case store.ReadChildren:
-		return qFocusedChildren, []any{x.p, r.Agent}, func(rows pgx.Rows) error {
-			tr := newTaskRow()
-			dest := append([]any{&focused}, tr.dest[:]...)
-			for rows.Next() {
-				tr.completed = nil
-				if err := rows.Scan(dest...); err != nil {
-					return err
-				}
-				if tr.id != 0 {
-					a.tasks = append(a.tasks, tr.task())
-				}
+	tasks := func(rows pgx.Rows) error {
+		tr := newTaskRow()
+		dest := append([]any{&of}, tr.dest[:]...)
+		for rows.Next() {
+			tr.completed = nil
+			if err := rows.Scan(dest...); err != nil {
+				return err
 			}
-			learn()
-			return nil
+			found = true
+			if tr.id != 0 {
+				a.tasks = append(a.tasks, tr.task())
+			}
 		}
-	case store.ReadTaskDeps:
+		learn()
+		return nil
+	}
+	switch {
+	case r.Of == store.ReadChildren && r.Up == 0:
+		return qFocusedChildren, []any{x.p, r.Agent}, tasks
+	case r.Of == store.ReadChildren && r.Up == 1:
+		return qFocusedSiblings, []any{x.p, r.Agent}, tasks
+	case r.Of == store.ReadTask && r.Up == 1:
+		return qFocusedParent, []any{x.p, r.Agent}, tasks
+	case r.Of == store.ReadTaskDeps && r.Up == 0:
 		return qFocusedDeps, []any{x.p, r.Agent}, func(rows pgx.Rows) error {
 			var dep int64
 			for rows.Next() {
-				if err := rows.Scan(&focused, &dep); err != nil {
+				if err := rows.Scan(&of, &dep); err != nil {
 					return err
 				}
+				found = true
 				if dep != 0 {
 					a.ids = append(a.ids, task.ID(dep))
 				}

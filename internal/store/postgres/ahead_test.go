@@ -312,10 +312,11 @@ func TestReadAheadNeverAsked(t *testing.T) {
 }
 
 // TestReadAheadOfFocusedTask: the children and dependencies of the task an
-// agent's focus is on, read ahead with the focus, answer the reads of that
-// task by id as the reads do: for a task with them and one without, for an
-// agent with no focus (the reads run when made), and not after a write
-// made after they were sent (the reads see the write).
+// agent's focus is on, and its parent and siblings, read ahead with the
+// focus, answer the reads of those tasks by id as the reads do: for a task
+// with them and one without, a root and a child, for an agent with no
+// focus (the reads run when made), and not after a write made after they
+// were sent (the reads see the write).
 func TestReadAheadOfFocusedTask(t *testing.T) {
 	ctx := context.Background()
 	s := newStore(t)
@@ -379,21 +380,72 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 	if len(want[parent.ID].Children) != 2 || len(want[parent.ID].Deps) != 2 {
 		t.Fatalf("seeded wrong: %+v", want[parent.ID])
 	}
-	for _, c := range []struct {
-		agent string
-		id    task.ID
-	}{{"on-parent", parent.ID}, {"on-leaf", dep.ID}, {"nobody", parent.ID}} {
-		err := s.Update(ctx, func(tx store.Tx) error {
-			tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadChildren, Agent: c.agent}, store.Read{Of: store.ReadTaskDeps, Agent: c.agent})
-			if _, _, err := tx.(focused).FocusedTask(ctx, c.agent); err != nil {
-				return err
+	// Its neighbours: the focused task's parent and siblings.
+	type around struct {
+		Parent   task.Task
+		Found    bool
+		Siblings []task.Task
+	}
+	readAround := func(tx store.Tx, of task.ID) (a around, err error) {
+		if of == 0 {
+			return a, nil
+		}
+		t, err := tx.Task(ctx, of)
+		if err != nil {
+			return a, err
+		}
+		if t.ParentID != 0 {
+			a.Parent, err = tx.Task(ctx, t.ParentID)
+			if err != nil {
+				return a, err
 			}
-			got, err := read(tx, c.id)
+			a.Found = true
+		}
+		a.Siblings, err = tx.Children(ctx, t.ParentID, false)
+		return a, err
+	}
+	wantAround := map[task.ID]around{}
+	err = s.View(ctx, func(tx store.Tx) error {
+		for _, id := range []task.ID{parent.ID, kids[0].ID, dep.ID} {
+			a, err := readAround(tx, id)
 			if err != nil {
 				return err
 			}
-			if !reflect.DeepEqual(got, want[c.id]) {
-				t.Errorf("%s: read ahead with the focus\n%+v\nwant\n%+v", c.agent, got, want[c.id])
+			wantAround[id] = a
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(ctx, func(tx store.Tx) error { return tx.SetFocus(ctx, "on-kid", kids[0].ID, now) }); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		agent string
+		id    task.ID
+	}{{"on-parent", parent.ID}, {"on-leaf", dep.ID}, {"on-kid", kids[0].ID}, {"nobody", parent.ID}} {
+		err := s.Update(ctx, func(tx store.Tx) error {
+			tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadChildren, Agent: c.agent}, store.Read{Of: store.ReadTaskDeps, Agent: c.agent},
+				store.Read{Of: store.ReadChildren, Agent: c.agent, Up: 1}, store.Read{Of: store.ReadTask, Agent: c.agent, Up: 1})
+			if _, _, err := tx.(focused).FocusedTask(ctx, c.agent); err != nil {
+				return err
+			}
+			if w, ok := want[c.id]; ok {
+				got, err := read(tx, c.id)
+				if err != nil {
+					return err
+				}
+				if !reflect.DeepEqual(got, w) {
+					t.Errorf("%s: read ahead with the focus\n%+v\nwant\n%+v", c.agent, got, w)
+				}
+			}
+			got, err := readAround(tx, c.id)
+			if err != nil {
+				return err
+			}
+			if !reflect.DeepEqual(got, wantAround[c.id]) {
+				t.Errorf("%s: parent and siblings read ahead with the focus\n%+v\nwant\n%+v", c.agent, got, wantAround[c.id])
 			}
 			return nil
 		})
@@ -419,6 +471,120 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 		}
 		if len(got.Children) != 3 || len(got.Deps) != 0 {
 			t.Errorf("reads after writes answered from before them: %+v", got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadAheadThroughOwnWrites: what complete_current_task reads ahead
+// (the task's parent and siblings, the focuses, its claim) stays true
+// through its writes of the task's own fields, its claim and the archive:
+// each read after them, answered from what was read ahead, equals the same
+// read made afresh once the write has committed; and a task list read
+// ahead but not yet in when the task is written is read again.
+func TestReadAheadThroughOwnWrites(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	parent := createTask(t, s, "parent")
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	var kid, other task.Task
+	err := s.Update(ctx, func(tx store.Tx) (err error) {
+		if kid, err = tx.CreateTask(ctx, task.Task{Title: "kid", Body: "kid's body", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID}); err != nil {
+			return err
+		}
+		if other, err = tx.CreateTask(ctx, task.Task{Title: "other", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID}); err != nil {
+			return err
+		}
+		if _, err := tx.ClaimTask(ctx, task.Claim{TaskID: kid.ID, Agent: "a1", ClaimedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
+			return err
+		}
+		return tx.SetFocus(ctx, "a1", kid.ID, now)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type aheader interface {
+		ReadAhead(context.Context, ...store.Read)
+	}
+	type after struct {
+		Kid, Parent task.Task
+		Siblings    []task.Task
+		Focuses     map[string]task.ID
+		Claimed     bool
+	}
+	readAfter := func(tx store.Tx) (a after, err error) {
+		if a.Kid, err = tx.Task(ctx, kid.ID); err != nil {
+			return a, err
+		}
+		if a.Parent, err = tx.Task(ctx, parent.ID); err != nil {
+			return a, err
+		}
+		if a.Siblings, err = tx.Children(ctx, parent.ID, false); err != nil {
+			return a, err
+		}
+		if a.Focuses, err = tx.Focuses(ctx); err != nil {
+			return a, err
+		}
+		_, a.Claimed, err = tx.TaskClaim(ctx, kid.ID)
+		return a, err
+	}
+	done := kid
+	done.Title, done.Body, done.Status, done.UpdatedAt, done.CompletedAt = "kid, done", "new body", task.StatusDone, now.Add(time.Second), now.Add(time.Second)
+	var got after
+	err = s.Update(ctx, func(tx store.Tx) error {
+		tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadTask, ID: kid.ID}, store.Read{Of: store.ReadTask, ID: parent.ID},
+			store.Read{Of: store.ReadChildren, ID: parent.ID}, store.Read{Of: store.ReadFocuses}, store.Read{Of: store.ReadTaskClaim, ID: kid.ID})
+		if _, err := tx.Task(ctx, other.ID); err != nil { // the reads are in
+			return err
+		}
+		if err := tx.UpdateTask(ctx, done); err != nil {
+			return err
+		}
+		if err := tx.(interface {
+			DropClaim(context.Context, task.ID) error
+		}).DropClaim(ctx, kid.ID); err != nil {
+			return err
+		}
+		if err := tx.Archive(ctx, task.Completion{TaskID: kid.ID, ParentID: parent.ID, Title: done.Title, CreatedAt: now, CompletedAt: now}); err != nil {
+			return err
+		}
+		got, err = readAfter(tx)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want after
+	err = s.View(ctx, func(tx store.Tx) (err error) {
+		want, err = readAfter(tx)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("read ahead, then the writes\n%+v\nwant (read afresh)\n%+v", got, want)
+	}
+	if want.Kid.Status != task.StatusDone || want.Siblings[0].Status != task.StatusDone || want.Claimed {
+		t.Fatalf("the writes did not happen: %+v", want)
+	}
+	// Still on its way when the task is written: read again.
+	err = s.Update(ctx, func(tx store.Tx) error {
+		tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadChildren, ID: parent.ID})
+		o := other
+		o.Title = "other, renamed"
+		if err := tx.UpdateTask(ctx, o); err != nil {
+			return err
+		}
+		sibs, err := tx.Children(ctx, parent.ID, false)
+		if err != nil {
+			return err
+		}
+		if len(sibs) != 2 || sibs[1].Title != "other, renamed" {
+			t.Errorf("siblings read ahead before a write, asked for after it: %+v", sibs)
 		}
 		return nil
 	})

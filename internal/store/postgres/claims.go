@@ -136,8 +136,12 @@ func (x *txn) ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool,
 // without saying whether there was one: it is sent with the next statement
 // (later). The service uses it, through an interface of its own, when it
 // closes a task.
+//
+// Of the answers read ahead, only the claim on id's is no longer true.
 func (x *txn) DropClaim(ctx context.Context, id task.ID) error {
-	x.later(qReleaseAny, []any{x.p, int64(id)}, func(_ pgconn.CommandTag, err error) error {
+	x.dirty = true
+	delete(x.ahead, store.Read{Of: store.ReadTaskClaim, ID: id})
+	x.tx.later(qReleaseAny, []any{x.p, int64(id)}, func(_ pgconn.CommandTag, err error) error {
 		if err != nil {
 			return fmt.Errorf("release claim on %s: %w", id, err)
 		}

@@ -166,7 +166,7 @@ func TestWriteRoundTrips(t *testing.T) {
 	limit := map[string]int{
 		"create_new_task":       1,
 		"update_current_task":   2,
-		"complete_current_task": 4,
+		"complete_current_task": 2,
 		"create_task":           4,
 		"update_task":           4,
 		"get_next_task":         1, // one statement (ReadPlan), no transaction

@@ -379,9 +379,13 @@ func (x *txn) CreateUnderCurrent(ctx context.Context, agent string, t task.Task,
 
 // UpdateTask is sent with the next statement (later): a task not there
 // fails the transaction with a *task.NotFoundError then.
+//
+// The answers read ahead stay true (updated): a write of one task's own
+// fields need not cost the reads of its neighbours a round trip again.
 func (x *txn) UpdateTask(ctx context.Context, t task.Task) error {
 	id := t.ID
-	x.later(qUpdateTask, []any{x.p, int64(id),
+	defer x.updated(t)
+	x.tx.later(qUpdateTask, []any{x.p, int64(id),
 		t.Title, t.Body, string(t.Status), string(t.Priority), ts(t.UpdatedAt), nullTS(t.CompletedAt)},
 		func(_ pgconn.CommandTag, err error) error {
 			if pgCode(err) == "P0002" { // no_data_found: cairn_found
@@ -462,8 +466,11 @@ func (x *txn) SetFocus(ctx context.Context, agent string, id task.ID, at time.Ti
 }
 
 // Archive is sent with the next statement (later).
+//
+// It changes nothing a read ahead answers (no read ahead reads the archive).
 func (x *txn) Archive(ctx context.Context, c task.Completion) error {
-	x.later(qArchive, []any{x.p, int64(c.TaskID), int64(c.ParentID), c.Title, c.Body, ts(c.CreatedAt), ts(c.CompletedAt)},
+	x.dirty = true
+	x.tx.later(qArchive, []any{x.p, int64(c.TaskID), int64(c.ParentID), c.Title, c.Body, ts(c.CreatedAt), ts(c.CompletedAt)},
 		func(_ pgconn.CommandTag, err error) error {
 			if err != nil {
 				return fmt.Errorf("archive task %s: %w", c.TaskID, err)
