@@ -16,6 +16,9 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/postgres"
+	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 )
 
@@ -147,13 +150,29 @@ var scenario = []step{
 // file. Each tool's answers are in testdata/<tool>.golden; review changes
 // to them in diffs, and regenerate with -update.
 func TestGolden(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cairn.db"), sqlite.Options{})
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "cairn.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	compareGolden(t, runGolden(t, st), *update)
+}
+
+// TestGoldenPostgres plays the golden scenario on PostgreSQL: every answer
+// must be the one the embedded store gives, word for word.
+func TestGoldenPostgres(t *testing.T) {
+	st, err := postgres.Open(context.Background(), pgtest.URL(t), postgres.Options{Project: pgtest.Project(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	compareGolden(t, runGolden(t, st), false)
+}
+
+// runGolden plays the scenario on st and returns each tool's answers.
+func runGolden(t *testing.T, st store.Store) map[string]*strings.Builder {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
 	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	now := func() time.Time { return clock }
 	set := service.NewSet(st, service.MemoryOptions{Branch: func() string { return "feat/login" }}, now)
@@ -243,7 +262,13 @@ func TestGolden(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("the golden scenario never calls %s: add a step for each", strings.Join(missing, ", "))
 	}
+	return got
+}
 
+// compareGolden compares each tool's answers with its golden file, or
+// writes them there (update).
+func compareGolden(t *testing.T, got map[string]*strings.Builder, update bool) {
+	t.Helper()
 	names := make([]string, 0, len(got))
 	for n := range got {
 		names = append(names, n)
@@ -251,7 +276,7 @@ func TestGolden(t *testing.T) {
 	sort.Strings(names)
 	for _, n := range names {
 		path := filepath.Join("testdata", n+".golden")
-		if *update {
+		if update {
 			if err := os.WriteFile(path, []byte(got[n].String()), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -13,10 +13,13 @@ import (
 )
 
 const (
-	qLoop     = `SELECT ` + colsBody + `, loop FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
-	qSetLoop  = `UPDATE tasks SET loop = $3 WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
-	qLoops    = `SELECT ` + colsNoBody + `, loop FROM tasks WHERE project_id = $1 AND loop IS NOT NULL AND removed_at IS NULL ORDER BY id`
-	qAddCkpt  = `INSERT INTO loop_checkpoints (project_id, task_id, note, state, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`
+	qLoop    = `SELECT ` + colsBody + `, loop FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
+	qSetLoop = `UPDATE tasks SET loop = $3 WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
+	qLoops   = `SELECT ` + colsNoBody + `, loop FROM tasks WHERE project_id = $1 AND loop IS NOT NULL AND removed_at IS NULL ORDER BY id`
+	// qAddCkpt numbers the checkpoint within its project (migration 0010):
+	// the write holds the project's lock, so no other takes the number.
+	qAddCkpt = `INSERT INTO loop_checkpoints (project_id, id, task_id, note, state, created_at)
+		SELECT $1, coalesce(max(id), 0) + 1, $2, $3, $4, $5 FROM loop_checkpoints WHERE project_id = $1 RETURNING id`
 	qCkpts    = `SELECT id, task_id, note, state, created_at FROM loop_checkpoints WHERE project_id = $1 AND task_id = $2 ORDER BY id`
 	qAddEvent = `INSERT INTO loop_events (project_id, task_id, kind, detail, at) VALUES ($1, $2, $3, $4, $5)`
 	qEvents   = `SELECT seq, task_id, kind, detail, at, count(*) OVER ()

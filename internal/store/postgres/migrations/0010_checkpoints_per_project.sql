@@ -1,0 +1,10 @@
+-- Loop checkpoints are numbered within their project, as on SQLite, where
+-- a project's first checkpoint is 1: a shared sequence numbered them
+-- across every project in the database, so an agent's first checkpoint
+-- could be 37 and told how many other projects had made. The numbers
+-- already given stay (they are unique within each project too); a new one
+-- is the project's highest plus one, taken under the project's write lock.
+ALTER TABLE loop_checkpoints DROP CONSTRAINT loop_checkpoints_pkey;
+ALTER TABLE loop_checkpoints ALTER COLUMN id DROP DEFAULT;
+DROP SEQUENCE IF EXISTS loop_checkpoints_id_seq;
+ALTER TABLE loop_checkpoints ADD PRIMARY KEY (project_id, id);
