@@ -5,6 +5,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -44,6 +45,17 @@ type focusedTask interface {
 // *into is the task as created once the transaction has committed.
 type createUnderCurrent interface {
 	CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status, at time.Time, into *task.Task) error
+}
+
+// updateCurrentBody is offered by a store whose transactions can write
+// the body of the agent's current task (see current; its status one of
+// open) in one statement sent with COMMIT (the PostgreSQL store's can:
+// update_current_task's whole write is one round trip under the project's
+// lock, not FocusedTask's and COMMIT's). *into is the task as written once
+// the transaction has committed; with no current task the transaction
+// fails with store.ErrNoCurrentTask.
+type updateCurrentBody interface {
+	UpdateCurrentBody(ctx context.Context, agent, body string, open []task.Status, at time.Time, into *task.Task) error
 }
 
 // openStatuses are the statuses task.Status.Open admits.
@@ -139,9 +151,14 @@ func zenOfBoard(b *task.Board) Zen {
 func mustCurrent(ctx context.Context, tx store.Tx, agent, nothingTo string) (task.Task, error) {
 	t, ok, err := current(ctx, tx, agent)
 	if err == nil && !ok {
-		err = problem.New(task.ErrZen, "no current task, so there is nothing to "+nothingTo, problem.CreateTask)
+		err = noCurrent(nothingTo)
 	}
 	return t, err
+}
+
+// noCurrent is mustCurrent's refusal.
+func noCurrent(nothingTo string) error {
+	return problem.New(task.ErrZen, "no current task, so there is nothing to "+nothingTo, problem.CreateTask)
 }
 
 func outlineOf(ctx context.Context, tx store.Tx) func() ([]task.Entry, error) {
@@ -764,6 +781,9 @@ func (f *Focus) UpdateCurrentTask(ctx context.Context, agent, body string) (task
 	}
 	var t task.Task
 	err := f.store.Update(ctx, func(tx store.Tx) error {
+		if uc, ok := tx.(updateCurrentBody); ok {
+			return uc.UpdateCurrentBody(ctx, agent, body, openStatuses, f.now(), &t)
+		}
 		cur, err := mustCurrent(ctx, tx, agent, "update")
 		if err != nil {
 			return err
@@ -772,6 +792,9 @@ func (f *Focus) UpdateCurrentTask(ctx context.Context, agent, body string) (task
 		t = cur
 		return tx.UpdateTask(ctx, cur)
 	})
+	if errors.Is(err, store.ErrNoCurrentTask) {
+		err = noCurrent("update")
+	}
 	if err != nil {
 		return task.Task{}, fmt.Errorf("update task: %w", err)
 	}

@@ -23,6 +23,11 @@ var ErrBusy = &problem.Error{Kind: problem.ErrUnavailable, What: "the project's 
 // ErrClosed is returned by a store that has been closed.
 var ErrClosed = errors.New("store is closed")
 
+// ErrNoCurrentTask is returned by a write of the agent's current task (a
+// method of the services' own interfaces) when the agent has none: its
+// focus is on no open, visible task. Nothing was changed.
+var ErrNoCurrentTask = errors.New("the agent has no current task")
+
 // ErrDuplicate is returned when a write would break a uniqueness rule the
 // method documents.
 var ErrDuplicate = errors.New("duplicate")

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"testing"
 	"time"
@@ -590,5 +591,76 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUpdateCurrentBody: sent with COMMIT, the body goes into the agent's
+// current task as the focus service finds it (current: the focus's task
+// when visible and open), and the task comes back as written; with no
+// current task (no focus, a focus on a closed or removed task, a cleared
+// focus) the transaction fails with store.ErrNoCurrentTask and changes
+// nothing, not even the version.
+func TestUpdateCurrentBody(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	type writer interface {
+		UpdateCurrentBody(ctx context.Context, agent, body string, open []task.Status, at time.Time, into *task.Task) error
+	}
+	open := []task.Status{task.StatusPending, task.StatusInProgress, task.StatusBlocked, task.StatusDeferred}
+	var openTask task.Task
+	err := s.Update(ctx, func(tx store.Tx) (err error) {
+		if openTask, err = tx.CreateTask(ctx, task.Task{Title: "open", Body: "old", Status: task.StatusInProgress, CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+			return err
+		}
+		done, err := tx.CreateTask(ctx, task.Task{Title: "done", Status: task.StatusDone, CreatedAt: now, UpdatedAt: now}, store.Placement{})
+		if err != nil {
+			return err
+		}
+		gone, err := tx.CreateTask(ctx, task.Task{Title: "gone", CreatedAt: now, UpdatedAt: now}, store.Placement{})
+		if err != nil {
+			return err
+		}
+		if _, err := tx.RemoveSubtree(ctx, gone.ID, now); err != nil {
+			return err
+		}
+		for agent, id := range map[string]task.ID{"on-open": openTask.ID, "on-done": done.ID, "on-gone": gone.ID, "cleared": 0} {
+			if err := tx.SetFocus(ctx, agent, id, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := now.Add(time.Minute)
+	for _, agent := range []string{"on-done", "on-gone", "cleared", "never"} {
+		before := version(t, s)
+		var got task.Task
+		err := s.Update(ctx, func(tx store.Tx) error {
+			return tx.(writer).UpdateCurrentBody(ctx, agent, "new", open, later, &got)
+		})
+		if !errors.Is(err, store.ErrNoCurrentTask) || got.ID != 0 || version(t, s) != before {
+			t.Errorf("%s: %v, wrote %+v, version %d -> %d; want ErrNoCurrentTask and nothing changed", agent, err, got, before, version(t, s))
+		}
+	}
+	var got task.Task
+	err = s.Update(ctx, func(tx store.Tx) error {
+		return tx.(writer).UpdateCurrentBody(ctx, "on-open", "new", open, later, &got)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored task.Task
+	err = s.View(ctx, func(tx store.Tx) (err error) {
+		stored, err = tx.Task(ctx, openTask.ID)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != stored || got.Body != "new" || !got.UpdatedAt.Equal(later) || got.Title != "open" {
+		t.Errorf("wrote %+v, stored %+v; want the body new as of %v", got, stored, later)
 	}
 }

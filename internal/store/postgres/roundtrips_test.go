@@ -165,7 +165,7 @@ func TestWriteRoundTrips(t *testing.T) {
 	// no longer pipelined).
 	limit := map[string]int{
 		"create_new_task":       1,
-		"update_current_task":   2,
+		"update_current_task":   1,
 		"complete_current_task": 2,
 		"create_task":           4,
 		"update_task":           4,

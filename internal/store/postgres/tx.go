@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -371,6 +372,47 @@ func (x *txn) CreateUnderCurrent(ctx context.Context, agent string, t task.Task,
 		}
 		*into = t
 		into.ID, into.ParentID, into.Position, into.Num = task.ID(id), task.ID(parent), int(position), int(num)
+		return nil
+	})
+	x.changed()
+	return nil
+}
+
+// qUpdateCurrentBody writes the body of the agent's current task (its
+// focus, when that task is visible and its status one of $5) and returns
+// the task; with none it fails (cairn_found), changing nothing. The count
+// is the outer side of the join, so it is evaluated however empty u is (a
+// plain join of an empty u need not evaluate it, and the transaction
+// would commit).
+const qUpdateCurrentBody = `
+	WITH u AS (UPDATE tasks t SET body = $3, updated_at = $4 FROM focus f
+		WHERE f.project_id = $1 AND f.agent = $2 AND t.project_id = $1 AND t.id = f.task_id
+			AND t.removed_at IS NULL AND t.status = ANY($5::text[])
+		RETURNING t.id, t.parent_id, t.position, t.num, t.title, t.body, t.status, t.priority, t.created_at, t.updated_at, t.completed_at)
+	SELECT u.* FROM (SELECT cairn_found(count(*)) FROM u) found LEFT JOIN u ON true`
+
+// UpdateCurrentBody writes body (as of at) into the agent's current task,
+// as the focus service's update_current_task does with FocusedTask and
+// UpdateTask, in one statement sent late, with the transaction's next one
+// or with COMMIT: the write's one round trip. *into is the task as written
+// once it has gone; with no current task the transaction fails with
+// store.ErrNoCurrentTask and changes nothing. The service uses it through
+// an interface of its own.
+func (x *txn) UpdateCurrentBody(ctx context.Context, agent, body string, open []task.Status, at time.Time, into *task.Task) error {
+	x.tx.read("update task", qUpdateCurrentBody, []any{x.p, agent, body, ts(at), strs(open)}, func(rows pgx.Rows) error {
+		r := newTaskRow()
+		if !rows.Next() {
+			err := rows.Err()
+			if pgCode(err) == "P0002" { // no_data_found: cairn_found
+				return store.ErrNoCurrentTask
+			}
+			return cmp.Or(err, error(store.ErrNoCurrentTask))
+		}
+		t, err := r.scan(rows)
+		if err != nil {
+			return err
+		}
+		*into = t
 		return nil
 	})
 	x.changed()

@@ -103,16 +103,18 @@ func (t *txConn) flush(ctx context.Context) error {
 	return br.Close()
 }
 
-// readRows hands the rows of q, a read in a batch, to its fn.
+// readRows hands the rows of q, a read in a batch, to its fn, failed ones
+// too (pgx's rows then say why), so that fn may say what a failure means.
 func readRows(br pgx.BatchResults, q queued) error {
 	rows, err := br.Query()
-	if err != nil {
-		return fmt.Errorf("%s: %w", q.what, err)
-	}
-	err = q.read(rows)
-	rows.Close()
-	if err == nil {
-		err = rows.Err()
+	if rows != nil {
+		if ferr := q.read(rows); ferr != nil {
+			err = ferr
+		}
+		rows.Close()
+		if err == nil {
+			err = rows.Err()
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", q.what, err)
