@@ -540,7 +540,7 @@ func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (su
 			return err
 		}
 		in.Parent = t.ID
-		if sub, err = p.create(ctx, tx, in); err != nil {
+		if err = p.create(ctx, tx, in, &sub); err != nil {
 			return err
 		}
 		if t, err = tx.Task(ctx, t.ID); err != nil {
@@ -559,9 +559,8 @@ func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (su
 func (p *Plan) Create(ctx context.Context, in NewTask) (Detail, error) {
 	scrub(&in)
 	var d Detail
-	err := p.store.Update(ctx, func(tx store.Tx) (err error) {
-		d, err = p.create(ctx, tx, in)
-		return err
+	err := p.store.Update(ctx, func(tx store.Tx) error {
+		return p.create(ctx, tx, in, &d)
 	})
 	if err != nil {
 		return Detail{}, fmt.Errorf("create task: %w", err)
@@ -569,8 +568,19 @@ func (p *Plan) Create(ctx context.Context, in NewTask) (Detail, error) {
 	return d, nil
 }
 
-// create is Create in tx.
-func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, error) {
+// createLater is offered by a store whose transactions can create a task
+// with its dependencies in one statement sent late, with the
+// transaction's next statement or with COMMIT (the PostgreSQL store's
+// can: create_task's insert then costs no round trip of its own under the
+// project's lock). *into is the task as created once that statement has
+// gone: at the latest when the transaction has committed.
+type createLater interface {
+	CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, deps []task.ID, into *task.Task) error
+}
+
+// create is Create in tx, into d; d.Task may be filled only when tx's next
+// statement goes (createLater).
+func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask, d *Detail) error {
 	if in.Priority == "" {
 		in.Priority = task.PriorityMedium
 	}
@@ -579,44 +589,49 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask) (Detail, err
 	}
 	for _, err := range []error{task.ValidateTitle(in.Title), validDescription(in.Description), validPriority(in.Priority), validStatus(in.Status)} {
 		if err != nil {
-			return Detail{}, err
+			return err
 		}
 	}
 	if in.Parent != 0 {
 		parent, err := tx.Task(ctx, in.Parent)
 		if err != nil {
-			return Detail{}, err
+			return err
 		}
 		if !parent.Status.Open() {
-			return Detail{}, &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", parent.ID, parent.Status), Fix: "add subtasks only to open tasks"}
+			return &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", parent.ID, parent.Status), Fix: "add subtasks only to open tasks"}
 		}
 	}
 	deps, depTasks, err := resolveDepTasks(ctx, tx, 0, in.Parent, in.Deps)
 	if err != nil {
-		return Detail{}, err
+		return err
 	}
 	now := p.now()
-	t, err := tx.CreateTask(ctx, task.Task{Title: in.Title, Body: in.Description, Priority: in.Priority,
-		Status: task.StatusPending, CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: in.Parent})
-	if err != nil {
-		return Detail{}, err
+	t := task.Task{Title: in.Title, Body: in.Description, Priority: in.Priority, Status: task.StatusPending, CreatedAt: now, UpdatedAt: now}
+	// A new task as created: what detail would read is known. It depends
+	// on depTasks, nothing depends on it or is under it yet, and it has no
+	// claim and no lifecycle.
+	if depTasks == nil {
+		depTasks = []task.Task{}
+	}
+	if cl, ok := tx.(createLater); ok && in.Status == task.StatusPending {
+		*d = Detail{Deps: depTasks, Dependents: []task.Task{}}
+		return cl.CreateTaskLater(ctx, t, in.Parent, deps, &d.Task)
+	}
+	if t, err = tx.CreateTask(ctx, t, store.Placement{Parent: in.Parent}); err != nil {
+		return err
 	}
 	if err := tx.SetDeps(ctx, t.ID, deps); err != nil {
-		return Detail{}, err
+		return err
 	}
 	if t.Status == in.Status {
-		// A new task as created: what detail would read is known. It
-		// depends on depTasks, nothing depends on it or is under it yet,
-		// and it has no claim and no lifecycle.
-		if depTasks == nil {
-			depTasks = []task.Task{}
-		}
-		return Detail{Task: t, Deps: depTasks, Dependents: []task.Task{}}, nil
+		*d = Detail{Task: t, Deps: depTasks, Dependents: []task.Task{}}
+		return nil
 	}
 	if t, err = setStatus(ctx, tx, t, in.Status, now, in.Force); err != nil {
-		return Detail{}, err
+		return err
 	}
-	return p.detailAfter(ctx, tx, t)
+	*d, err = p.detailAfter(ctx, tx, t)
+	return err
 }
 
 // setStatus moves t to status by the one model's rules: completion is

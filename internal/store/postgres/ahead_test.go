@@ -664,3 +664,69 @@ func TestUpdateCurrentBody(t *testing.T) {
 		t.Errorf("wrote %+v, stored %+v; want the body new as of %v", got, stored, later)
 	}
 }
+
+// TestCreateTaskLater: the task goes last under its parent with its
+// dependencies, as CreateTask and SetDeps place them, once the statement
+// has gone (with COMMIT here), and the plan's change feed carries it with
+// them.
+func TestCreateTaskLater(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	parent, dep := createTask(t, s, "parent"), createTask(t, s, "dep")
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	var first task.Task
+	err := s.Update(ctx, func(tx store.Tx) (err error) {
+		first, err = tx.CreateTask(ctx, task.Task{Title: "first", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var since uint64
+	err = s.View(ctx, func(tx store.Tx) (err error) {
+		_, since, err = tx.(planChanges).PlanChanges(ctx, 1)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type creator interface {
+		CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, deps []task.ID, into *task.Task) error
+	}
+	var got task.Task
+	err = s.Update(ctx, func(tx store.Tx) error {
+		return tx.(creator).CreateTaskLater(ctx, task.Task{Title: "later", Body: "b", CreatedAt: now, UpdatedAt: now}, parent.ID, []task.ID{dep.ID, first.ID}, &got)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.View(ctx, func(tx store.Tx) error {
+		stored, err := tx.Task(ctx, got.ID)
+		if err != nil {
+			return err
+		}
+		deps, err := tx.TaskDeps(ctx, got.ID)
+		if err != nil {
+			return err
+		}
+		c, _, err := tx.(planChanges).PlanChanges(ctx, since)
+		if err != nil {
+			return err
+		}
+		if got != stored || got.ParentID != parent.ID || got.Position != first.Position+1 || got.Num != first.Num+1 ||
+			got.Status != task.StatusPending || got.Priority != task.PriorityMedium {
+			t.Errorf("created %+v, stored %+v; want last under %s after %+v", got, stored, parent.ID, first)
+		}
+		want := []task.ID{first.ID, dep.ID}
+		if dep.ID < first.ID {
+			want = []task.ID{dep.ID, first.ID}
+		}
+		if !reflect.DeepEqual(deps, want) || len(c.Tasks) != 1 || c.Tasks[0].ID != got.ID || !reflect.DeepEqual(c.Deps[got.ID], want) {
+			t.Errorf("dependencies %v, changes %+v; want %v, and the task with them in the changes", deps, c, want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

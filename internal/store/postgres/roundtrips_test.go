@@ -167,7 +167,7 @@ func TestWriteRoundTrips(t *testing.T) {
 		"create_new_task":       1,
 		"update_current_task":   1,
 		"complete_current_task": 2,
-		"create_task":           4,
+		"create_task":           2,
 		"update_task":           4,
 		"get_next_task":         1, // one statement (ReadPlan), no transaction
 		"get_task":              1,

@@ -305,6 +305,54 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 	return t, nil
 }
 
+// qInsertWithDeps is qInsertTask, last under its parent, with its
+// dependencies ($10) in the same statement.
+const qInsertWithDeps = `
+	WITH nid AS (UPDATE projects SET next_task_id = next_task_id + 1 WHERE id = $1 RETURNING next_task_id - 1 AS id),
+	ins AS (INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at)
+		SELECT $1, nid.id, $2,
+			(SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = $2),
+			(SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = $2),
+			$3, $4, $5, $6, $7, $8, $9
+		FROM nid
+		RETURNING id, position, num),
+	deps AS (INSERT INTO task_deps (project_id, task_id, depends_on)
+		SELECT DISTINCT $1::bigint, ins.id, d FROM ins, unnest($10::bigint[]) AS d)
+	SELECT id, position, num FROM ins`
+
+// CreateTaskLater creates t last under parent, with its dependencies deps,
+// as CreateTask and SetDeps do, in one statement sent late, with the
+// transaction's next statement or with COMMIT; *into is the task as
+// created once it has gone. A failure fails the transaction. The plan
+// service uses it through an interface of its own.
+func (x *txn) CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, deps []task.ID, into *task.Task) error {
+	if t.Status == "" {
+		t.Status = task.StatusPending
+	}
+	if t.Priority == "" {
+		t.Priority = task.PriorityMedium
+	}
+	t.ParentID = parent
+	// Its rows are read as a read's; it fails only where PostgreSQL did,
+	// or where it wrote nothing (the project is gone).
+	x.tx.read("insert task", qInsertWithDeps, []any{x.p, int64(parent), t.Title, t.Body, string(t.Status), string(t.Priority),
+		ts(t.CreatedAt), ts(t.UpdatedAt), nullTS(t.CompletedAt), int64s(deps)}, func(rows pgx.Rows) error {
+		var id int64
+		var position, num int32
+		if !rows.Next() {
+			return cmp.Or(rows.Err(), errors.New("the project is gone"))
+		}
+		if err := rows.Scan(&id, &position, &num); err != nil {
+			return err
+		}
+		*into = t
+		into.ID, into.Position, into.Num = task.ID(id), int(position), int(num)
+		return nil
+	})
+	x.changed()
+	return nil
+}
+
 // qInsertUnderFocus is qInsertTask whose parent is the agent's ($2)
 // current task: the task its focus is on when that is visible and its
 // status one of $10, else none (a root task, in zen). The parent is looked
