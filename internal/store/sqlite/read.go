@@ -132,6 +132,10 @@ var planReadShapes = func() (qs [16]string) {
 var readPlanQueries = []string{planReadShapes[0], planReadShapes[4], planReadShapes[1], planReadShapes[2],
 	planReadShapes[4|8], planReadShapes[1|8]}
 
+// writePlanQueries are the shapes writes read in their transactions,
+// prepared on the writer's connection: a task's detail after a change.
+var writePlanQueries = []string{planReadShapes[2]}
+
 func planReadQuery(r store.PlanRead) (string, []any) {
 	shape := 0
 	if r.Agent != "" {

@@ -74,7 +74,7 @@ func TestWriteStatements(t *testing.T) {
 				Priority: task.PriorityHigh, Deps: []string{seeded[3]}})
 			return err
 		}},
-		{"update_task", 9, func() error {
+		{"update_task", 4, func() error {
 			_, err := svc.Plan.Update(ctx, seeded[5], service.Change{Status: &inProgress, Priority: &high, Description: &notes})
 			return err
 		}},
