@@ -69,7 +69,7 @@ func TestWriteStatements(t *testing.T) {
 			_, err := svc.Focus.UpdateCurrentTask(ctx, agent, "Progress: it works; edge cases next.")
 			return err
 		}},
-		{"create_task", 5, func() error {
+		{"create_task", 4, func() error {
 			_, err := svc.Plan.Create(ctx, service.NewTask{Title: "Follow-up", Description: "Found while working.",
 				Priority: task.PriorityHigh, Deps: []string{seeded[3]}})
 			return err
