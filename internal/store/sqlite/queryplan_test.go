@@ -40,6 +40,7 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		"qInsertTaskLast":        qInsertTaskLast,
 		"qInsertTaskAt":          qInsertTaskAt,
 		"qFocusedTask":           qFocusedTask,
+		"qInsertUnderFocus":      qInsertUnderFocus,
 	}
 	for i, q := range readPlanQueries { // ReadPlan's shapes
 		hot[fmt.Sprint("ReadPlan ", i)] = q

@@ -57,7 +57,7 @@ func TestWriteStatements(t *testing.T) {
 		max  int // statements, BEGIN included
 		call func() error
 	}{
-		{"create_new_task", 4, func() error {
+		{"create_new_task", 3, func() error {
 			_, err := svc.Focus.CreateNewTask(ctx, agent, "Step 1", "Do one thing.")
 			return err
 		}},
