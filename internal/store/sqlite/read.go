@@ -93,7 +93,7 @@ var planReadBranches = struct {
 			CROSS JOIN tasks t ON t.id = c.task_id AND t.removed_at IS NULL WHERE c.expires_at > ?4`,
 	taskLifecycle: `
 		UNION ALL SELECT 9, l.id, l.task_id, l.definition, l.phase, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-			FROM lifecycles l JOIN tasks t ON t.id = l.task_id WHERE t.removed_at IS NULL AND l.status = 'open' AND l.task_id = ?3`,
+			FROM lifecycles l JOIN tasks t ON t.id = l.task_id WHERE t.removed_at IS NULL AND l.status = 'open' AND l.task_id IN (?3)`,
 	lifecycles: `
 		UNION ALL SELECT 9, l.id, l.task_id, l.definition, l.phase, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 			FROM lifecycles l JOIN tasks t ON t.id = l.task_id WHERE t.removed_at IS NULL AND l.status = 'open'`,

@@ -73,6 +73,9 @@ func BenchmarkReadPlan(b *testing.B) {
 					}
 					r := shape.r
 					r.Since = rev
+					if r.Task != 0 {
+						r.Task = ids[i*7%1000] // a task of its own each call, as get_task's
+					}
 					res, err := s.ReadPlan(ctx, r)
 					if err != nil {
 						b.Fatal(err)
