@@ -781,6 +781,26 @@ func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, t task.Task) (Detai
 	if !ok || p.fullReads || from == nil || from.rev == 0 {
 		return detail(ctx, tx, t, p.now())
 	}
+	if pr, ok := tx.(planReader); ok {
+		// The changes, t's claim and its open lifecycle in one statement
+		// where they took six.
+		res, err := pr.ReadPlan(ctx, store.PlanRead{Since: from.rev, Task: t.ID})
+		if err != nil {
+			return Detail{}, err
+		}
+		b, ok := boardAround(from.board, res.Changes, t.ID)
+		if res.Reload || !ok {
+			return detail(ctx, tx, t, p.now())
+		}
+		d := neighboursOnBoard(b, t)
+		if res.Claim != nil && res.Claim.Live(p.now()) {
+			d.Claim = res.Claim
+		}
+		if m, ok := marksOf(res.Lifecycles)[t.ID]; ok {
+			d.Lifecycle = &m
+		}
+		return d, nil
+	}
 	// What detailOnBoard reads, with the changes: one round trip.
 	ahead(ctx, tx, store.Read{Of: store.ReadTaskClaim, ID: t.ID}, store.Read{Of: store.ReadOpenLifecycles, ID: t.ID})
 	c, _, err := pc.PlanChanges(ctx, from.rev)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -327,5 +328,61 @@ func TestNextOneTransactionOnPostgres(t *testing.T) {
 	}
 	if v, n := ts.views.Load(), ts.versions.Load(); v != 1 || n != 0 {
 		t.Errorf("get_next_task after a write ran %d transactions and %d version reads; want 1 and 0", v, n)
+	}
+}
+
+// TestUpdateAnswerCarriesClaimAndLifecycle: update_task's answer, built
+// from the cached board and the write's own read, carries the task's live
+// claim and open lifecycle as a full read of the task does, on a board
+// that another handle's writes have moved on meanwhile.
+func TestUpdateAnswerCarriesClaimAndLifecycle(t *testing.T) {
+	ctx := context.Background()
+	s, other := twoHandles(t)
+	set := service.NewSet(s, service.MemoryOptions{}, nil)
+	otherSet := service.NewSet(other, service.MemoryOptions{}, nil)
+	full := service.NewPlanFullReadsForTest(s)
+	var ids []string
+	for i := range 4 {
+		d, err := set.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("task ", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, d.ID.String())
+	}
+	if _, _, err := set.Plan.AddSubtask(ctx, ids[1], service.NewTask{Title: "under", Deps: []string{ids[2]}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := set.Plan.Claim(ctx, service.ClaimRequest{Agent: "ann", Ref: ids[1]}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := set.Lifecycles.Init(ctx, service.LifecycleInit{Task: ids[1]}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := set.Plan.Board(ctx); err != nil { // the board the answer starts from
+		t.Fatal(err)
+	}
+	deps := []string{ids[3]}
+	if _, err := otherSet.Plan.Update(ctx, ids[0], service.Change{Deps: &deps}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := otherSet.Plan.Create(ctx, service.NewTask{Title: "elsewhere", Deps: []string{ids[1]}}); err != nil {
+		t.Fatal(err)
+	}
+	st, notes := task.StatusInProgress, "notes"
+	got, err := set.Plan.Update(ctx, ids[1], service.Change{Status: &st, Description: &notes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Claim == nil || got.Lifecycle == nil || len(got.Dependents) != 1 || len(got.Subtasks) != 1 {
+		t.Fatalf("update answered claim %v, lifecycle %v, dependents %v, subtasks %v; want all four",
+			got.Claim, got.Lifecycle, got.Dependents, got.Subtasks)
+	}
+	want, err := full.Get(ctx, ids[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Imports = nil
+	if diff := cmp.Diff(want, got, cmpopts.EquateApproxTime(time.Microsecond)); diff != "" {
+		t.Fatalf("update answered a detail other than the full read's (-full +update):\n%s", diff)
 	}
 }

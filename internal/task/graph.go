@@ -159,11 +159,12 @@ type Board struct {
 	// ranked is every task Next could pick under some filter, best first;
 	// Next ranks them on its first call, so that later calls on the same
 	// board only walk the list to the first task the filter accepts. Apply
-	// carries a ranking over to the board it makes, fixing up only the tasks
-	// a change can move; rankDone says ranked is there to carry.
-	rankOnce sync.Once
-	ranked   []rankKey
-	rankDone atomic.Bool
+	// carries a ranking over to the board it makes (rankCarry), fixing up
+	// only the tasks a change can move; rankDone says ranked is made.
+	rankOnce  sync.Once
+	ranked    []rankKey
+	rankDone  atomic.Bool
+	rankCarry atomic.Pointer[rankCarry]
 
 	// outline is the board's tasks in Outline's order, worked out by
 	// OutlineRange once its first calls have walked only the head (heads
@@ -174,10 +175,11 @@ type Board struct {
 	heads       atomic.Int32
 
 	// byID is the board's tasks in id order (ByID), carried over by Apply
-	// like ranked; byIDDone says it is there to carry.
-	byIDOnce sync.Once
-	byID     []Listed
-	byIDDone atomic.Bool
+	// as patches (listCarry) until asked for; byIDDone says it is made.
+	byIDOnce  sync.Once
+	byID      []Listed
+	byIDDone  atomic.Bool
+	listCarry atomic.Pointer[listCarry]
 
 	rootsOnce sync.Once
 	roots     []ID // see Roots
@@ -732,8 +734,19 @@ func (b *Board) candidate(t *Task) (rankKey, bool) {
 	return k, true
 }
 
-// rank fills b.ranked: the candidates of every filter, in order.
+// rank fills b.ranked: the candidates of every filter, in order; from the
+// ranking Apply carried over (rankCarry) when there is one.
 func (b *Board) rank() {
+	// rankDone is stored before the carry goes, so that Apply finds one
+	// or the other.
+	defer b.rankCarry.Store(nil) // the board it came from can go
+	if p := b.rankCarry.Load(); p != nil {
+		if ranked, ok := p.ranking(); ok {
+			b.ranked = ranked
+			b.rankDone.Store(true)
+			return
+		}
+	}
 	keys := make([]rankKey, 0, b.Tasks.Len())
 	for _, t := range b.Tasks.All() {
 		if k, ok := b.candidate(t); ok {
@@ -745,10 +758,20 @@ func (b *Board) rank() {
 	b.rankDone.Store(true)
 }
 
-// rerank gives nb, which Apply made from b with c, b's ranking with the
-// tasks c can have moved taken out and put back where they now belong. It
-// does nothing (nb ranks itself when asked) if b was never ranked or if
-// the change reaches too much of the plan for this to pay.
+// rankCarry is a board's ranking not made yet: from's (made), less the
+// keys of the tasks the Applies since moved, with their new keys put in.
+type rankCarry struct {
+	from    *Board
+	removed []rankKey // keys of from's ranking to take out, in no order
+	added   []rankKey // keys to put in, in order
+}
+
+// rerank gives nb, which Apply made from b with c, b's ranking (made or
+// carried) with the tasks c can have moved taken out and put back where
+// they now belong, as a carry that Next makes into the ranking on its
+// first call: a board never ranked copies no ranking. It does nothing (nb
+// ranks itself when asked) if b has no ranking or if the change reaches
+// too much of the plan for this to pay.
 //
 // A task's place depends on its own fields and dependencies, its parent's
 // open children (rule 1), the statuses of its and its ancestors'
@@ -756,7 +779,12 @@ func (b *Board) rank() {
 // to task x can move x, x's parents (old and new), the tasks that depend on
 // x, and every descendant of those.
 func (nb *Board) rerank(b *Board, c Changes) {
-	if !b.rankDone.Load() {
+	var carry rankCarry
+	if p := b.rankCarry.Load(); p != nil {
+		carry = *p
+	} else if b.rankDone.Load() {
+		carry.from = b
+	} else {
 		return
 	}
 	moved := map[ID]bool{}
@@ -799,35 +827,63 @@ func (nb *Board) rerank(b *Board, c Changes) {
 			return
 		}
 	}
-	var back []rankKey
-	for id := range moved {
-		if t := nb.Tasks.Get(id); t != nil {
-			if k, ok := nb.candidate(t); ok {
-				back = append(back, k)
-			}
-		}
-	}
-	slices.SortFunc(back, compareKeys)
-	// Where the moved tasks are in b's ranking: at their keys on b (keys
-	// are unique, the id breaking ties). The runs between them are copied
-	// whole, each new key put in by a binary search: a change costs a copy
-	// of the ranking, not a look at each of its entries.
-	var cuts []int
+	// Out with the moved tasks' keys on b (keys are unique, the id
+	// breaking ties): a key put in since from's ranking leaves added, any
+	// other is taken out of from's. The slices are b's carry's too: both
+	// are copied before they change.
+	added := slices.Clone(carry.added)
+	removed := carry.removed[:len(carry.removed):len(carry.removed)]
 	for id := range moved {
 		t := b.Tasks.Get(id)
 		if t == nil {
 			continue
 		}
 		if k, ok := b.candidate(t); ok {
-			i, found := slices.BinarySearchFunc(b.ranked, k, compareKeys)
-			if !found {
-				return // not b's ranking after all: nb ranks itself when asked
+			if i, found := slices.BinarySearchFunc(added, k, compareKeys); found {
+				added = slices.Delete(added, i, i+1)
+			} else {
+				removed = append(removed, k)
 			}
-			cuts = append(cuts, i)
 		}
 	}
+	// In with their keys on nb.
+	for id := range moved {
+		if t := nb.Tasks.Get(id); t != nil {
+			if k, ok := nb.candidate(t); ok {
+				i, _ := slices.BinarySearchFunc(added, k, compareKeys)
+				added = slices.Insert(added, i, k)
+			}
+		}
+	}
+	if len(removed)+len(added) > limit {
+		return
+	}
+	carry.added, carry.removed = added, removed
+	nb.rankCarry.Store(&carry)
+}
+
+// ranking is the ranking the carry stands for. The removed keys are found
+// in from's ranking by a binary search and the runs between them copied
+// whole, each added key put in by a binary search: it costs a copy of the
+// ranking, not a look at each of its entries. ok is false if a removed key
+// is not in from's ranking (not the ranking it was carried from after
+// all): the board then ranks itself.
+func (p *rankCarry) ranking() (ranked []rankKey, ok bool) {
+	base := p.from.ranked
+	cuts := make([]int, 0, len(p.removed))
+	for _, k := range p.removed {
+		i, found := slices.BinarySearchFunc(base, k, compareKeys)
+		if !found {
+			return nil, false
+		}
+		cuts = append(cuts, i)
+	}
 	slices.Sort(cuts)
-	ranked := make([]rankKey, 0, len(b.ranked)-len(cuts)+len(back))
+	if len(slices.Compact(slices.Clone(cuts))) != len(cuts) {
+		return nil, false // a key taken out twice: not a ranking of this board
+	}
+	back := p.added
+	ranked = make([]rankKey, 0, len(base)-len(cuts)+len(back))
 	merge := func(run []rankKey) {
 		for len(run) > 0 && len(back) > 0 {
 			j, _ := slices.BinarySearchFunc(run, back[0], compareKeys)
@@ -841,13 +897,11 @@ func (nb *Board) rerank(b *Board, c Changes) {
 	}
 	from := 0
 	for _, i := range cuts {
-		merge(b.ranked[from:i])
+		merge(base[from:i])
 		from = i + 1
 	}
-	merge(b.ranked[from:])
-	ranked = append(ranked, back...)
-	nb.rankOnce.Do(func() { nb.ranked = ranked })
-	nb.rankDone.Store(true)
+	merge(base[from:])
+	return append(ranked, back...), true
 }
 
 // SortIDs sorts ids ascending; a helper for stable output.

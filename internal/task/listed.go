@@ -59,32 +59,58 @@ func listed(t *Task) Listed {
 
 // ByID returns the board's tasks in id order, to be read and not changed.
 // The list is made on the board's first call and kept (a board never
-// changes); Apply carries it over to the next board, patched, so a plan
-// listed again and again after small changes is not sorted each time.
-// ByID is safe for concurrent use.
+// changes); Apply carries a made list over to the boards that follow as
+// patches (relist), applied on the first call, so a plan listed again and
+// again after small changes is not sorted each time, and a board never
+// listed copies no list. ByID is safe for concurrent use.
 func (b *Board) ByID() []Listed {
-	b.byIDOnce.Do(func() { // unless Apply did (relist)
-		out := make([]Listed, 0, b.Tasks.Len())
-		for _, t := range b.Tasks.All() {
-			out = append(out, listed(t))
+	b.byIDOnce.Do(func() {
+		if p := b.listCarry.Load(); p != nil {
+			b.byID = p.list()
+		} else {
+			out := make([]Listed, 0, b.Tasks.Len())
+			for _, t := range b.Tasks.All() {
+				out = append(out, listed(t))
+			}
+			slices.SortFunc(out, func(x, y Listed) int { return cmp.Compare(x.ID, y.ID) })
+			b.byID = out
 		}
-		slices.SortFunc(out, func(x, y Listed) int { return cmp.Compare(x.ID, y.ID) })
-		b.byID = out
+		b.byIDDone.Store(true)
+		b.listCarry.Store(nil) // the board it came from can go
 	})
-	b.byIDDone.Store(true)
 	return b.byID
 }
 
-// relist gives nb, which Apply made from b with c, b's id order with c's
-// tasks put in (replacing their old entries) and its removed tasks taken
-// out, when b has one; otherwise nb lists itself when asked. The runs of
-// b's list between changes are copied whole.
+// listCarry is a board's id order not made yet: from's (made), with the
+// patches of the Applies since put in, in turn.
+type listCarry struct {
+	from    *Board
+	patches []listPatch
+	n       int // ids the patches name
+}
+
+// listPatch is what one Apply changes in the id order: the entries of its
+// tasks (one per id, the last of an id winning as in Apply, which replace
+// the ids' old entries) and the ids it removes.
+type listPatch struct {
+	put     []Listed
+	removed []ID
+}
+
+// relist gives nb, which Apply made from b with c, b's id order (made or
+// carried) with c as one more patch, when b has one; otherwise nb lists
+// itself when asked. Past a quarter of the plan's ids, patches would cost
+// more than a sort: nb lists itself too.
 func (nb *Board) relist(b *Board, c Changes) {
-	if !b.byIDDone.Load() {
+	var carry listCarry
+	if p := b.listCarry.Load(); p != nil {
+		carry = *p
+		carry.patches = carry.patches[:len(carry.patches):len(carry.patches)] // append copies
+	} else if b.byIDDone.Load() {
+		carry.from = b
+	} else {
 		return
 	}
-	old := b.ByID()
-	// The entries of c's tasks, the last of an id winning as in Apply.
 	put := make([]Listed, len(c.Tasks))
 	for i := range c.Tasks {
 		put[i] = listed(&c.Tasks[i])
@@ -98,14 +124,35 @@ func (nb *Board) relist(b *Board, c Changes) {
 		put[n] = l
 		n++
 	}
-	put = put[:n]
-	// Every id whose old entry goes: c's tasks' and the removed ones.
-	drop := make([]ID, 0, len(put)+len(c.Removed))
-	for _, l := range put {
-		drop = append(drop, l.ID)
+	carry.patches = append(carry.patches, listPatch{put: put[:n], removed: c.Removed})
+	carry.n += n + len(c.Removed)
+	if carry.n > len(carry.from.ByID())/4+64 {
+		return
 	}
-	drop = slices.Compact(slices.Sorted(slices.Values(append(drop, c.Removed...))))
-	out := make([]Listed, 0, len(old)+len(put))
+	nb.listCarry.Store(&carry)
+}
+
+// list is the id order the carry stands for: from's, with the last word of
+// the patches on each id they name (an entry, or none for a removed id; in
+// one patch, an entry over a removal, as Apply has it) put in, and the
+// runs of from's list between them copied whole.
+func (p *listCarry) list() []Listed {
+	old := p.from.ByID()
+	last := make(map[ID]*Listed, p.n)
+	for _, pt := range p.patches {
+		for _, id := range pt.removed {
+			last[id] = nil
+		}
+		for i := range pt.put {
+			last[pt.put[i].ID] = &pt.put[i]
+		}
+	}
+	drop := make([]ID, 0, len(last)) // every id whose old entry goes
+	for id := range last {
+		drop = append(drop, id)
+	}
+	slices.Sort(drop)
+	out := make([]Listed, 0, len(old)+len(drop))
 	i := 0 // old[:i] is done with
 	for _, id := range drop {
 		j, found := slices.BinarySearchFunc(old[i:], id, func(l Listed, id ID) int { return cmp.Compare(l.ID, id) })
@@ -114,12 +161,9 @@ func (nb *Board) relist(b *Board, c Changes) {
 		if found {
 			i++
 		}
-		if len(put) > 0 && put[0].ID == id {
-			out = append(out, put[0])
-			put = put[1:]
+		if l := last[id]; l != nil {
+			out = append(out, *l)
 		}
 	}
-	out = append(out, old[i:]...)
-	nb.byIDOnce.Do(func() { nb.byID = out })
-	nb.byIDDone.Store(true)
+	return append(out, old[i:]...)
 }

@@ -356,8 +356,10 @@ func (x *txn) Dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
 }
 
 func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
-	if _, err := x.exec(ctx, qClearDeps, int64(id)); err != nil {
-		return fmt.Errorf("set dependencies of %s: %w", id, err)
+	if id != x.created { // a task created in this transaction has none
+		if _, err := x.exec(ctx, qClearDeps, int64(id)); err != nil {
+			return fmt.Errorf("set dependencies of %s: %w", id, err)
+		}
 	}
 	for _, d := range deps {
 		if _, err := x.exec(ctx, qAddDep, int64(id), int64(d)); err != nil {

@@ -93,7 +93,7 @@ var planReadBranches = struct {
 			CROSS JOIN tasks t ON t.id = c.task_id AND t.removed_at IS NULL WHERE c.expires_at > ?4`,
 	taskLifecycle: `
 		UNION ALL SELECT 9, l.id, l.task_id, l.definition, l.phase, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-			FROM lifecycles l JOIN tasks t ON t.id = l.task_id WHERE t.removed_at IS NULL AND l.status = 'open' AND l.task_id = ?3`,
+			FROM lifecycles l JOIN tasks t ON t.id = l.task_id WHERE t.removed_at IS NULL AND l.status = 'open' AND l.task_id IN (?3)`,
 	lifecycles: `
 		UNION ALL SELECT 9, l.id, l.task_id, l.definition, l.phase, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 			FROM lifecycles l JOIN tasks t ON t.id = l.task_id WHERE t.removed_at IS NULL AND l.status = 'open'`,
@@ -131,6 +131,10 @@ var planReadShapes = func() (qs [16]string) {
 // claims, Current, Get, List, and BigPicture.
 var readPlanQueries = []string{planReadShapes[0], planReadShapes[4], planReadShapes[1], planReadShapes[2],
 	planReadShapes[4|8], planReadShapes[1|8]}
+
+// writePlanQueries are the shapes writes read in their transactions,
+// prepared on the writer's connection: a task's detail after a change.
+var writePlanQueries = []string{planReadShapes[2]}
 
 func planReadQuery(r store.PlanRead) (string, []any) {
 	shape := 0

@@ -61,6 +61,7 @@ var ErrEmptyDatabase = errors.New("the database file is empty")
 // Store is a store.Store on one SQLite file.
 type Store struct {
 	path   string
+	short  string          // the database as messages name it (name)
 	w      *sql.DB         // one connection, BEGIN IMMEDIATE
 	r      *sql.DB         // read-only pool
 	ws, rs *lazyStatements // prepared on w and r (stmts.go)
@@ -144,8 +145,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	r.SetMaxOpenConns(opts.ReadConns)
 	r.SetMaxIdleConns(opts.ReadConns)
 	r.SetConnMaxIdleTime(0)
-	s := &Store{path: path, w: w, r: r,
-		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries, memoryReadQueries, memoryWriteQueries, claimReadQueries, claimWriteQueries),
+	s := &Store{path: path, short: shortPath(path), w: w, r: r,
+		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries, memoryReadQueries, memoryWriteQueries, claimReadQueries, claimWriteQueries, writePlanQueries),
 		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, claimReadQueries, readPlanQueries),
 		n:  &counters{},
 	}
@@ -270,7 +271,7 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 
 // name is the database as messages name it: its last two path elements
 // (.cairn/cairn.db), not where the project lives on the server.
-func (s *Store) name() string { return shortPath(s.path) }
+func (s *Store) name() string { return s.short }
 
 func shortPath(p string) string {
 	return filepath.Join(filepath.Base(filepath.Dir(p)), filepath.Base(p))

@@ -57,7 +57,7 @@ func TestWriteStatements(t *testing.T) {
 		max  int // statements, BEGIN included
 		call func() error
 	}{
-		{"create_new_task", 4, func() error {
+		{"create_new_task", 3, func() error {
 			_, err := svc.Focus.CreateNewTask(ctx, agent, "Step 1", "Do one thing.")
 			return err
 		}},
@@ -69,12 +69,12 @@ func TestWriteStatements(t *testing.T) {
 			_, err := svc.Focus.UpdateCurrentTask(ctx, agent, "Progress: it works; edge cases next.")
 			return err
 		}},
-		{"create_task", 5, func() error {
+		{"create_task", 4, func() error {
 			_, err := svc.Plan.Create(ctx, service.NewTask{Title: "Follow-up", Description: "Found while working.",
 				Priority: task.PriorityHigh, Deps: []string{seeded[3]}})
 			return err
 		}},
-		{"update_task", 9, func() error {
+		{"update_task", 4, func() error {
 			_, err := svc.Plan.Update(ctx, seeded[5], service.Change{Status: &inProgress, Priority: &high, Description: &notes})
 			return err
 		}},

@@ -135,7 +135,7 @@ func (l *lazyStatements) close() error {
 var (
 	readQueries = []string{qTask, qChildren, qChildrenBody, qTasks, qCountTasks, qFocus, qFocusedTask,
 		qCountCompletion, qCompletionsAsc, qCompletionsDesc, qAncestors}
-	writeQueries = []string{qPlaceAfter, qShiftRight, qInsertTaskLast, qInsertTaskAt, qUpdateTask,
+	writeQueries = []string{qPlaceAfter, qShiftRight, qInsertTaskLast, qInsertTaskAt, qInsertUnderFocus, qUpdateTask,
 		qRemoveSubtree, qSetFocus, qArchive}
 )
 

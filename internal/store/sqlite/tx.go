@@ -17,6 +17,10 @@ type txn struct {
 	stmts statements      // the pool's prepared statements; see stmts.go
 	lazy  *lazyStatements // where stmts come from, told of built queries to prepare
 	n     *counters       // the store's; nil in a transaction of Open's
+	// created is the task this transaction created last: it has no
+	// dependencies to clear (ids are never reused), so SetDeps skips the
+	// DELETE for it.
+	created task.ID
 }
 
 func micros(t time.Time) int64 { return t.UTC().UnixMicro() }
@@ -301,6 +305,7 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 	if err != nil {
 		return task.Task{}, fmt.Errorf("insert task: %w", err)
 	}
+	x.created = t.ID
 	return t, nil
 }
 
