@@ -12,8 +12,6 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -26,25 +24,7 @@ import (
 // this process and from another handle on the same store, for every agent
 // and a spread of pages, on SQLite and PostgreSQL.
 func TestBigPictureFromBoardMatchesFullRead(t *testing.T) {
-	ctx := context.Background()
-	t.Run("sqlite", func(t *testing.T) {
-		s, other := twoHandles(t)
-		testBigPictureFromBoard(t, s, other)
-	})
-	t.Run("postgres", func(t *testing.T) {
-		url, name := pgtest.URL(t), pgtest.Project(t)
-		s, err := postgres.Open(ctx, url, postgres.Options{Project: name})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		other, err := postgres.Open(ctx, url, postgres.Options{Project: name}) // another instance's pool
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer other.Close()
-		testBigPictureFromBoard(t, s, other)
-	})
+	onBothStores(t, testBigPictureFromBoard)
 }
 
 func testBigPictureFromBoard(t *testing.T, s, other store.Store) {

@@ -700,7 +700,10 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 			return Detail{}, err
 		}
 	}
-	var d Detail
+	var (
+		d      Detail
+		finish func(context.Context) (Detail, error) // detailLater's
+	)
 	err := p.store.Update(ctx, func(tx store.Tx) error {
 		var (
 			t         task.Task
@@ -756,13 +759,76 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 				return err
 			}
 		}
+		var ok bool
+		if finish, ok = p.detailLater(ctx, tx, t); ok {
+			return nil
+		}
 		d, err = p.detailAfter(ctx, tx, t)
 		return err
 	})
+	if err == nil && finish != nil {
+		d, err = finish(ctx)
+	}
 	if err != nil {
 		return Detail{}, fmt.Errorf("update task: %w", err)
 	}
 	return d, nil
+}
+
+// detailOfRead is t's detail from a plan read made after t was written,
+// in the same transaction (store.PlanRead{Since: the board's revision,
+// Task: t.ID}): the neighbours from board with the read's changes applied
+// around t. ok is false when they cannot be (res.Reload, or a change
+// boardAround cannot follow).
+func detailOfRead(board *task.Board, res store.PlanReadResult, t task.Task, now time.Time) (Detail, bool) {
+	b, ok := boardAround(board, res.Changes, t.ID)
+	if res.Reload || !ok {
+		return Detail{}, false
+	}
+	d := neighboursOnBoard(b, t)
+	if res.Claim != nil && res.Claim.Live(now) {
+		d.Claim = res.Claim
+	}
+	if m, ok := marksOf(res.Lifecycles)[t.ID]; ok {
+		d.Lifecycle = &m
+	}
+	return d, true
+}
+
+// readPlanLater is offered by a store whose write transactions can send a
+// plan read late, with COMMIT (the PostgreSQL store's can): it sees the
+// transaction's writes, and *into is its answer once the transaction has
+// committed.
+type readPlanLater interface {
+	ReadPlanLater(ctx context.Context, r store.PlanRead, into *store.PlanReadResult)
+}
+
+// detailLater is detailAfter for a transaction that can read the plan
+// late (readPlanLater): the read goes with COMMIT, one round trip less
+// under the project's lock, and finish makes the detail from it once the
+// transaction has committed. ok is false, and nothing sent, when tx offers
+// no readPlanLater or no board is cached: call detailAfter.
+func (p *Plan) detailLater(ctx context.Context, tx store.Tx, t task.Task) (finish func(context.Context) (Detail, error), ok bool) {
+	rl, ok := tx.(readPlanLater)
+	from := p.cache.Load()
+	if !ok || p.fullReads || from == nil || from.rev == 0 {
+		return nil, false
+	}
+	res := new(store.PlanReadResult)
+	rl.ReadPlanLater(ctx, store.PlanRead{Since: from.rev, Task: t.ID}, res)
+	now := p.now()
+	return func(ctx context.Context) (Detail, error) {
+		if d, ok := detailOfRead(from.board, *res, t, now); ok {
+			return d, nil
+		}
+		// Rare (a row deleted outright): the neighbours as committed.
+		var d Detail
+		err := p.store.View(ctx, func(tx store.Tx) (err error) {
+			d, err = detail(ctx, tx, t, now)
+			return err
+		})
+		return d, err
+	}, true
 }
 
 // detailAfter is detail in a write's transaction, after its changes: on a
@@ -788,18 +854,10 @@ func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, t task.Task) (Detai
 		if err != nil {
 			return Detail{}, err
 		}
-		b, ok := boardAround(from.board, res.Changes, t.ID)
-		if res.Reload || !ok {
-			return detail(ctx, tx, t, p.now())
+		if d, ok := detailOfRead(from.board, res, t, p.now()); ok {
+			return d, nil
 		}
-		d := neighboursOnBoard(b, t)
-		if res.Claim != nil && res.Claim.Live(p.now()) {
-			d.Claim = res.Claim
-		}
-		if m, ok := marksOf(res.Lifecycles)[t.ID]; ok {
-			d.Lifecycle = &m
-		}
-		return d, nil
+		return detail(ctx, tx, t, p.now())
 	}
 	// What detailOnBoard reads, with the changes: one round trip.
 	ahead(ctx, tx, store.Read{Of: store.ReadTaskClaim, ID: t.ID}, store.Read{Of: store.ReadOpenLifecycles, ID: t.ID})

@@ -60,25 +60,7 @@ func fullBoard(t *testing.T, s store.Store) *task.Board {
 // deleted task is gone. At the end the cached board, refreshed change by
 // change, equals one built from scratch.
 func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
-	t.Run("sqlite", func(t *testing.T) {
-		s, other := twoHandles(t)
-		testBoardReflects(t, s, other)
-	})
-	t.Run("postgres", func(t *testing.T) {
-		ctx := context.Background()
-		url, name := pgtest.URL(t), pgtest.Project(t)
-		s, err := postgres.Open(ctx, url, postgres.Options{Project: name})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		other, err := postgres.Open(ctx, url, postgres.Options{Project: name}) // another instance's pool
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer other.Close()
-		testBoardReflects(t, s, other)
-	})
+	onBothStores(t, testBoardReflects)
 }
 
 func testBoardReflects(t *testing.T, s, other store.Store) {
@@ -336,8 +318,11 @@ func TestNextOneTransactionOnPostgres(t *testing.T) {
 // claim and open lifecycle as a full read of the task does, on a board
 // that another handle's writes have moved on meanwhile.
 func TestUpdateAnswerCarriesClaimAndLifecycle(t *testing.T) {
+	onBothStores(t, testUpdateAnswerCarries)
+}
+
+func testUpdateAnswerCarries(t *testing.T, s, other store.Store) {
 	ctx := context.Background()
-	s, other := twoHandles(t)
 	set := service.NewSet(s, service.MemoryOptions{}, nil)
 	otherSet := service.NewSet(other, service.MemoryOptions{}, nil)
 	full := service.NewPlanFullReadsForTest(s)

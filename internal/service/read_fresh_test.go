@@ -79,18 +79,7 @@ func TestCachedReadsSeeOtherWrites(t *testing.T) {
 		})
 	})
 	t.Run("postgres", func(t *testing.T) {
-		ctx := context.Background()
-		url, name := pgtest.URL(t), pgtest.Project(t)
-		s, err := postgres.Open(ctx, url, postgres.Options{Project: name})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		other, err := postgres.Open(ctx, url, postgres.Options{Project: name}) // another instance's pool
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer other.Close()
+		s, other, url, name := pgHandles(t)
 		testCachedReads(t, s, other, func(ctx context.Context, id task.ID) error {
 			c, err := pgx.Connect(ctx, url)
 			if err != nil {
@@ -261,6 +250,39 @@ func testCachedReads(t *testing.T, s, other store.Store, deleteRow func(context.
 			}
 		}
 	}
+}
+
+// onBothStores runs f on two handles of one new SQLite file and on two
+// pools of one new PostgreSQL project: s and another process's handle on
+// the same store.
+func onBothStores(t *testing.T, f func(t *testing.T, s, other store.Store)) {
+	t.Run("sqlite", func(t *testing.T) {
+		s, other := twoHandles(t)
+		f(t, s, other)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		s, other, _, _ := pgHandles(t)
+		f(t, s, other)
+	})
+}
+
+// pgHandles opens two stores on one new PostgreSQL project, each with a
+// pool of its own, as two processes would; both close when the test ends.
+// url and name are the database's and the project's.
+func pgHandles(t *testing.T) (s, other *postgres.Store, url, name string) {
+	t.Helper()
+	ctx := context.Background()
+	url, name = pgtest.URL(t), pgtest.Project(t)
+	var err error
+	if s, err = postgres.Open(ctx, url, postgres.Options{Project: name}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if other, err = postgres.Open(ctx, url, postgres.Options{Project: name}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	return s, other, url, name
 }
 
 // twoHandles opens a new SQLite store and a second handle on the same

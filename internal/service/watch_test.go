@@ -8,8 +8,6 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 )
 
@@ -32,17 +30,7 @@ func TestChangesSeesAnotherProcess(t *testing.T) {
 		testChanges(t, s, other)
 	})
 	t.Run("postgres", func(t *testing.T) {
-		url, name := pgtest.URL(t), pgtest.Project(t)
-		s, err := postgres.Open(context.Background(), url, postgres.Options{Project: name})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		other, err := postgres.Open(context.Background(), url, postgres.Options{Project: name}) // another instance
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer other.Close()
+		s, other, _, _ := pgHandles(t)
 		testChanges(t, s, other)
 	})
 }

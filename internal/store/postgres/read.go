@@ -46,6 +46,24 @@ func (x *txn) ReadPlan(ctx context.Context, r store.PlanRead) (store.PlanReadRes
 	return planReadRows(rows, r)
 }
 
+// ReadPlanLater is ReadPlan in the transaction, sent late: with its next
+// statement or with COMMIT, after the writes queued before it, which it
+// sees; *into is its answer once it has gone (at the latest when Update
+// returns). A write's answer read this way costs no round trip of its own
+// under the project's lock. A failure fails the transaction. The plan
+// service uses it through an interface of its own.
+func (x *txn) ReadPlanLater(ctx context.Context, r store.PlanRead, into *store.PlanReadResult) {
+	q, args := planReadQuery(x.p, r)
+	x.tx.read("after the write", q, args, func(rows pgx.Rows) error {
+		res, err := planReadRows(rows, r)
+		if err != nil {
+			return err
+		}
+		*into = res
+		return nil
+	})
+}
+
 // A plan read's rows: every branch has the columns of a changed task
 // (planReadCols), its kind first; the branches that are not tasks put
 // their values in the columns of the same type and pad the rest.

@@ -168,7 +168,7 @@ func TestWriteRoundTrips(t *testing.T) {
 		"update_current_task":   1,
 		"complete_current_task": 2,
 		"create_task":           2,
-		"update_task":           4,
+		"update_task":           2,
 		"get_next_task":         1, // one statement (ReadPlan), no transaction
 		"get_task":              1,
 		"get_current_task":      1,
