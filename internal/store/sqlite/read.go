@@ -1,11 +1,9 @@
 package sqlite
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn/internal/store"
@@ -224,16 +222,8 @@ func planReadRows(rows *sql.Rows, r store.PlanRead) (store.PlanReadResult, error
 	if !gotRev {
 		return res, fmt.Errorf("read plan: no plan revision")
 	}
-	res.Rev = uint64(rev)
 	// As PlanChanges: a revision behind the reader's means another
 	// database file took this one's place.
-	if r.Since == 0 || uint64(reset) > r.Since || uint64(rev) < r.Since {
-		res.Reload, res.Changes = true, task.Changes{}
-	}
-	// The orders the store's own reads give.
-	slices.SortFunc(res.Imports, func(a, b store.Import) int {
-		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.ExternalID, b.ExternalID))
-	})
-	slices.SortFunc(res.Lifecycles, func(a, b store.Lifecycle) int { return cmp.Compare(a.ID, b.ID) })
+	store.SettlePlanRead(&res, r, uint64(rev), uint64(reset))
 	return res, nil
 }
