@@ -39,10 +39,11 @@ type focusedTask interface {
 // createUnderCurrent is offered by a store whose transactions can create a
 // task as the last child of the agent's current task (see current; its
 // status one of open), or as a root task in zen, and focus the agent on
-// it (as of at), in one statement sent with COMMIT (the PostgreSQL store's
-// can: create_new_task's whole write is one round trip under the project's
-// lock, not the three of current, CreateTask and SetFocus with COMMIT).
-// *into is the task as created once the transaction has committed.
+// it (as of at), in one statement (both stores can; PostgreSQL's sends it
+// with COMMIT, so that create_new_task's whole write is one round trip
+// under the project's lock, not the three of current, CreateTask and
+// SetFocus with COMMIT). *into is the task as created, at the latest once
+// the transaction has committed.
 type createUnderCurrent interface {
 	CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status, at time.Time, into *task.Task) error
 }
