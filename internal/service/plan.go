@@ -827,7 +827,11 @@ func (p *Plan) detailLater(ctx context.Context, tx store.Tx, t task.Task) (finis
 			d, err = detail(ctx, tx, t, now)
 			return err
 		})
-		return d, err
+		if err != nil {
+			// The write is in: say so, or a retry would repeat it.
+			return Detail{}, fmt.Errorf("task %s was changed, but reading it back failed (get_task shows it): %w", t.ID, err)
+		}
+		return d, nil
 	}, true
 }
 

@@ -82,7 +82,9 @@ func (x *txn) ReadAhead(ctx context.Context, reads ...store.Read) {
 			if err := read(rows); err != nil {
 				return err
 			}
-			a.in = true
+			if rows.Err() == nil { // else no answer: readRows fails the transaction
+				a.in = true
+			}
 			return nil
 		})
 	}

@@ -54,7 +54,7 @@ func (x *txn) ReadPlan(ctx context.Context, r store.PlanRead) (store.PlanReadRes
 // service uses it through an interface of its own.
 func (x *txn) ReadPlanLater(ctx context.Context, r store.PlanRead, into *store.PlanReadResult) {
 	q, args := planReadQuery(x.p, r)
-	x.tx.read("after the write", q, args, func(rows pgx.Rows) error {
+	x.tx.read("read the task back", q, args, func(rows pgx.Rows) error {
 		res, err := planReadRows(rows, r)
 		if err != nil {
 			return err

@@ -447,7 +447,7 @@ const qUpdateCurrentBody = `
 // store.ErrNoCurrentTask and changes nothing. The service uses it through
 // an interface of its own.
 func (x *txn) UpdateCurrentBody(ctx context.Context, agent, body string, open []task.Status, at time.Time, into *task.Task) error {
-	x.tx.read("update task", qUpdateCurrentBody, []any{x.p, agent, body, ts(at), strs(open)}, func(rows pgx.Rows) error {
+	x.tx.read("write the current task's body", qUpdateCurrentBody, []any{x.p, agent, body, ts(at), strs(open)}, func(rows pgx.Rows) error {
 		r := newTaskRow()
 		if !rows.Next() {
 			err := rows.Err()
