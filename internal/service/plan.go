@@ -836,44 +836,30 @@ func (p *Plan) detailLater(ctx context.Context, tx store.Tx, t task.Task) (finis
 }
 
 // detailAfter is detail in a write's transaction, after its changes: on a
-// store with a change feed (planChanges), the neighbours come from the
-// cached board with the plan's changes since applied, its own included
-// (boardAround; nothing is cached: they are not committed). That is one or
-// two statements where detail makes one a neighbour and three more, and a
-// write holds the project's lock: each round trip saved there is saved for
-// every writer queued behind it. The board is taken now, with the lock
-// held, rather than before: it is then as new as the cache can be, so
-// fewer changes are read, and still no newer than what the write sees, as
-// no other write can commit meanwhile.
+// store whose transactions read the plan in one statement (planReader),
+// the neighbours come from the cached board with the plan's changes since
+// applied, its own included (detailOfRead; nothing is cached: they are not
+// committed), and t's claim and open lifecycle from the same statement.
+// That is one statement where detail makes one a neighbour and three more,
+// and a write holds the project's lock: each round trip saved there is
+// saved for every writer queued behind it. The board is taken now, with
+// the lock held, rather than before: it is then as new as the cache can
+// be, so fewer changes are read, and still no newer than what the write
+// sees, as no other write can commit meanwhile.
 func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, t task.Task) (Detail, error) {
 	from := p.cache.Load()
-	pc, ok := tx.(planChanges)
+	pr, ok := tx.(planReader)
 	if !ok || p.fullReads || from == nil || from.rev == 0 {
 		return detail(ctx, tx, t, p.now())
 	}
-	if pr, ok := tx.(planReader); ok {
-		// The changes, t's claim and its open lifecycle in one statement
-		// where they took six.
-		res, err := pr.ReadPlan(ctx, store.PlanRead{Since: from.rev, Task: t.ID})
-		if err != nil {
-			return Detail{}, err
-		}
-		if d, ok := detailOfRead(from.board, res, t, p.now()); ok {
-			return d, nil
-		}
-		return detail(ctx, tx, t, p.now())
-	}
-	// What detailOnBoard reads, with the changes: one round trip.
-	ahead(ctx, tx, store.Read{Of: store.ReadTaskClaim, ID: t.ID}, store.Read{Of: store.ReadOpenLifecycles, ID: t.ID})
-	c, _, err := pc.PlanChanges(ctx, from.rev)
+	res, err := pr.ReadPlan(ctx, store.PlanRead{Since: from.rev, Task: t.ID})
 	if err != nil {
 		return Detail{}, err
 	}
-	b, ok := boardAround(from.board, c, t.ID)
-	if !ok {
-		return detail(ctx, tx, t, p.now())
+	if d, ok := detailOfRead(from.board, res, t, p.now()); ok {
+		return d, nil
 	}
-	return detailOnBoard(ctx, tx, b, t, p.now())
+	return detail(ctx, tx, t, p.now())
 }
 
 // Deleted is the result of a deletion.
