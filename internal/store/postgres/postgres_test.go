@@ -517,29 +517,47 @@ func TestLockTimeoutIsBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	entered, release := make(chan struct{}), make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		done <- a.Update(ctx, func(tx store.Tx) error {
-			if _, err := tx.Tasks(ctx); err != nil { // takes the lock
-				return err
-			}
-			close(entered)
-			<-release
-			return nil
-		})
-	}()
-	<-entered
-	err = b.Update(ctx, func(tx store.Tx) error {
-		_, err := tx.CreateTask(ctx, task.Task{Title: "from b"}, store.Placement{})
-		return err
-	})
-	close(release)
-	if !errors.Is(err, store.ErrBusy) {
-		t.Fatalf("a write held up past the lock timeout: %v, want store.ErrBusy", err)
+	type later interface {
+		CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, deps []task.ID, into *task.Task) error
+		CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status, at time.Time, into *task.Task) error
 	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	// A write sent at once, and the writes sent with COMMIT, which then
+	// carries the lock's wait too.
+	writes := map[string]func(tx store.Tx, into *task.Task) error{
+		"CreateTask": func(tx store.Tx, into *task.Task) (err error) {
+			*into, err = tx.CreateTask(ctx, task.Task{Title: "from b"}, store.Placement{})
+			return err
+		},
+		"CreateTaskLater": func(tx store.Tx, into *task.Task) error {
+			return tx.(later).CreateTaskLater(ctx, task.Task{Title: "from b"}, 0, nil, into)
+		},
+		"CreateUnderCurrent": func(tx store.Tx, into *task.Task) error {
+			return tx.(later).CreateUnderCurrent(ctx, "b", task.Task{Title: "from b"}, []task.Status{task.StatusPending}, time.Now(), into)
+		},
+	}
+	for name, write := range writes {
+		entered, release := make(chan struct{}), make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			done <- a.Update(ctx, func(tx store.Tx) error {
+				if _, err := tx.Tasks(ctx); err != nil { // takes the lock
+					return err
+				}
+				close(entered)
+				<-release
+				return nil
+			})
+		}()
+		<-entered
+		var into task.Task
+		err = b.Update(ctx, func(tx store.Tx) error { return write(tx, &into) })
+		close(release)
+		if !errors.Is(err, store.ErrBusy) || into.ID != 0 {
+			t.Fatalf("%s held up past the lock timeout: %v, created %+v; want store.ErrBusy and nothing", name, err, into)
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := b.View(ctx, func(tx store.Tx) error {
 		ts, err := tx.Tasks(ctx)
