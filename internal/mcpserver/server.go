@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -334,13 +335,16 @@ func New(opts Options) (*mcp.Server, error) {
 	// Adding the tools is most of what New costs (the SDK checks each
 	// schema by marshaling and decoding it, twice), and the answer to
 	// initialize needs none of them: they are added beside it, and every
-	// other message waits until they are.
+	// other message waits until they are. The goroutine yields after each
+	// tool: one is not preempted for 10 ms, and when the answer's
+	// goroutines get no other processor they would wait for all of them.
 	added := make(chan struct{})
 	go func() {
 		defer close(added)
 		for _, t := range tools {
 			def := t.definition()
 			srv.AddTool(&def, t.build(s))
+			runtime.Gosched()
 		}
 	}()
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
