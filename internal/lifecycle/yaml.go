@@ -181,7 +181,8 @@ func kindName(n *yaml.Node) string {
 	return "something else"
 }
 
-var lineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+// lineRE is compiled on first use, not at every process start.
+var lineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`) })
 
 // yamlError turns the YAML library's error into a ParseError with its line.
 func yamlError(file string, err error) error {
@@ -191,7 +192,7 @@ func yamlError(file string, err error) error {
 		msg = te.Errors[0]
 	}
 	msg = strings.TrimPrefix(msg, "yaml: unmarshal errors:\n  ")
-	if m := lineRE.FindStringSubmatch(strings.TrimSpace(msg)); m != nil {
+	if m := lineRE().FindStringSubmatch(strings.TrimSpace(msg)); m != nil {
 		var line int
 		fmt.Sscan(m[1], &line)
 		return &ParseError{File: file, Line: line, Problem: m[2]}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -279,7 +280,11 @@ func New(opts Options) (*mcp.Server, error) {
 			prompts = append(prompts, p)
 		}
 	}
-	so := &mcp.ServerOptions{Instructions: instructions(want), Logger: opts.Logger}
+	so := &mcp.ServerOptions{Instructions: instructions(want), Logger: opts.Logger,
+		// The tools served are fixed for the server's life, so it says it
+		// sends no tools/list_changed (no listChanged); the tools can then
+		// be added while it runs (below) without one.
+		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{}}}
 	if len(prompts) > 0 {
 		so.CompletionHandler = s.completion(prompts)
 	}
@@ -323,11 +328,33 @@ func New(opts Options) (*mcp.Server, error) {
 		})
 	}
 	s.served = make(map[string]bool)
-	for _, t := range selectTools(want, opts.ReadOnly) {
+	tools := selectTools(want, opts.ReadOnly)
+	for _, t := range tools {
 		s.served[t.def.Name] = true
-		def := t.definition()
-		srv.AddTool(&def, t.build(s))
 	}
+	// Adding the tools is most of what New costs (the SDK checks each
+	// schema by marshaling and decoding it, twice), and the answer to
+	// initialize needs none of them: they are added beside it, and every
+	// other message waits until they are. The goroutine yields after each
+	// tool: one is not preempted for 10 ms, and when the answer's
+	// goroutines get no other processor they would wait for all of them.
+	added := make(chan struct{})
+	go func() {
+		defer close(added)
+		for _, t := range tools {
+			def := t.definition()
+			srv.AddTool(&def, t.build(s))
+			runtime.Gosched()
+		}
+	}()
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "initialize" && method != "server/discover" {
+				<-added
+			}
+			return next(ctx, method, req)
+		}
+	})
 	for _, p := range prompts {
 		def := p.def
 		srv.AddPrompt(&def, p.build(s))

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -18,25 +19,31 @@ const (
 	CueName   = "_name"
 )
 
-var (
-	// timeWords say when on their own.
-	timeWords = set(`yesterday today tonight tomorrow ago weekend fortnight
+// cueWords are the words Cues looks for: built on first use, not at every
+// process start.
+var cueWords = sync.OnceValue(func() *cueSets {
+	return &cueSets{
+		// time: words that say when on their own.
+		time: set(`yesterday today tonight tomorrow ago weekend fortnight
 		monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays
 		january february april june july august september october november december
-		spring summer autumn winter christmas easter halloween`)
-	// timeUnits say when or how long after a number or "last", "next",
-	// "this": "two weeks", "last month", "next year".
-	timeUnits = set(`minute minutes hour hours day days night nights week weeks month months year years
-		morning afternoon evening weekend summer winter spring autumn time`)
-	timeLead = set(`last next this`)
-	// placeLead are the prepositions a place's name follows: "in Lisbon",
-	// "up to the Lakes".
-	placeLead = set(`in at to from near around into outside`)
-	// countWords are the spelled numbers that count things ("one" is
-	// mostly a pronoun: "the Neil Young one").
-	countWords = set(`two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
-		seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand dozen`)
-)
+		spring summer autumn winter christmas easter halloween`),
+		// timeUnits: words that say when or how long after a number or
+		// "last", "next", "this": "two weeks", "last month", "next year".
+		timeUnits: set(`minute minutes hour hours day days night nights week weeks month months year years
+		morning afternoon evening weekend summer winter spring autumn time`),
+		timeLead: set(`last next this`),
+		// placeLead: the prepositions a place's name follows: "in Lisbon",
+		// "up to the Lakes".
+		placeLead: set(`in at to from near around into outside`),
+		// count: the spelled numbers that count things ("one" is mostly a
+		// pronoun: "the Neil Young one").
+		count: set(`two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
+		seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand dozen`),
+	}
+})
+
+type cueSets struct{ time, timeUnits, timeLead, placeLead, count map[string]bool }
 
 func set(s string) map[string]bool {
 	m := map[string]bool{}
@@ -81,20 +88,21 @@ func Cues(text string) []string {
 			f = rest
 		}
 	}
+	c := cueWords()
 	for i, w := range ws {
 		switch {
-		case timeWords[w.w], w.upper && (w.w == "may" || w.w == "march"):
+		case c.time[w.w], w.upper && (w.w == "may" || w.w == "march"):
 			has[0] = true
-		case timeLead[w.w] && i+1 < len(ws) && (timeUnits[ws[i+1].w] || timeWords[ws[i+1].w]):
+		case c.timeLead[w.w] && i+1 < len(ws) && (c.timeUnits[ws[i+1].w] || c.time[ws[i+1].w]):
 			has[0] = true
 		}
 		if w.upper {
 			has[3] = true
-			if i > 0 && placeLead[ws[i-1].w] {
+			if i > 0 && c.placeLead[ws[i-1].w] {
 				has[2] = true
 			}
 		}
-		if unicode.IsDigit(rune(w.w[0])) || countWords[w.w] {
+		if unicode.IsDigit(rune(w.w[0])) || c.count[w.w] {
 			has[1] = true
 			if len(w.w) == 4 && (strings.HasPrefix(w.w, "19") || strings.HasPrefix(w.w, "20")) && isDigits(w.w) {
 				has[0] = true // a year
@@ -102,7 +110,7 @@ func Cues(text string) []string {
 			if strings.HasSuffix(w.w, "am") || strings.HasSuffix(w.w, "pm") {
 				has[0] = true // 4pm
 			}
-			if i+1 < len(ws) && (timeUnits[ws[i+1].w] || ws[i+1].w == "o") {
+			if i+1 < len(ws) && (c.timeUnits[ws[i+1].w] || ws[i+1].w == "o") {
 				has[0] = true // two weeks, 5 o'clock
 			}
 		}

@@ -1,14 +1,24 @@
 package memory
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // irregular maps the past forms of common irregular English verbs to the
 // verb, so a question's "when did she go" finds "I went": Porter stemming
 // joins "painted" and "paint" but not "went" and "go". Forms that are also
 // common other words ("left", "found", "saw", "lay") are left out.
-var irregular = map[string]string{}
-
-func init() {
+//
+// Irregular plurals, and the words for close family and for a photo that
+// people use interchangeably ("my nana", "her grandmother"; "a pic", "the
+// picture"), are indexed and searched as one word, so "Leo's grandmother"
+// finds "my grandma is coming over". Left out: "nan" (also NaN), "image"
+// (a container image), "photograph" (its stem is also "photographer"'s).
+//
+// Built on first use, not at every process start.
+var irregular = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
 	// verb: past forms
 	for _, l := range strings.Split(`go went gone|run ran|buy bought|take took taken|make made|get got gotten|give gave given|
 		meet met|feel felt|think thought|tell told|keep kept|begin began begun|write wrote written|come came|
@@ -25,25 +35,19 @@ func init() {
 		f := strings.Fields(l)
 		for _, past := range f[1:] {
 			if past != "lay" && past != "born" && past != "lit" && past != "bit" && past != "fed" && past != "shot" {
-				irregular[past] = f[0]
+				m[past] = f[0]
 			}
 		}
 	}
-}
-
-// Irregular plurals, and the words for close family and for a photo that
-// people use interchangeably ("my nana", "her grandmother"; "a pic", "the
-// picture"), are indexed and searched as one word, so "Leo's grandmother"
-// finds "my grandma is coming over". Left out: "nan" (also NaN), "image"
-// (a container image), "photograph" (its stem is also "photographer"'s).
-func init() {
+	// plurals, family, photos: the word they are indexed as first
 	for _, l := range strings.Split(`child children kid kids|man men|woman women|foot feet|tooth teeth|mouse mice|
 		wife wives|grandma grandmother grandmothers granny grannies gran nana grandmas|
 		grandpa grandfather grandfathers grandad granddad grandpas|mum mother mothers mom mommy mummy mums moms|
 		dad father fathers daddy dads|photo photos picture pictures pic pics`, "|") {
 		f := strings.Fields(l)
 		for _, w := range f[1:] {
-			irregular[w] = f[0]
+			m[w] = f[0]
 		}
 	}
-}
+	return m
+})

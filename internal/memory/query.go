@@ -2,6 +2,7 @@ package memory
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -21,17 +22,19 @@ const AnalyzerVersion = 7
 // contractions and possessives ("Caroline's" splits into "caroline" and
 // "s"). Neither the index nor a query holds them: a question's "when did
 // she…" would otherwise match every entry.
-var stopwords = map[string]bool{}
-
-func init() {
+//
+// Built on first use, not at every process start.
+var stopwords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an and are as at be been being but by can could did do does doing done she
 		for from had has have having he her hers herself him himself his how i if in into is it its itself
 		me my myself no nor not of off on once only or our ours so some such than that the their theirs them
 		then there these they this those to too us very was we were what when where which while who whom
 		whose why will with would you your yours s t d ll m re ve don didn doesn isn wasn`) {
-		stopwords[w] = true
+		m[w] = true
 	}
-}
+	return m
+})
 
 // numberWords are spelled numbers, indexed and searched as digits so "ten"
 // finds "10" and the other way round.
@@ -44,7 +47,7 @@ var numberWords = map[string]string{
 }
 
 // IsStopword reports whether w (lower case) is left out of index and query.
-func IsStopword(w string) bool { return stopwords[w] }
+func IsStopword(w string) bool { return stopwords()[w] }
 
 // words splits text into lower-cased runs of letters and digits.
 func words(text string) []string {
@@ -56,13 +59,13 @@ func words(text string) []string {
 // Term is how a word is indexed and searched: number words as digits, an
 // irregular verb's past as the verb, then its Porter stem. Stopwords give "".
 func Term(w string) string {
-	if stopwords[w] {
+	if stopwords()[w] {
 		return ""
 	}
 	if d, ok := numberWords[w]; ok {
 		return d
 	}
-	if v, ok := irregular[w]; ok {
+	if v, ok := irregular()[w]; ok {
 		w = v
 	}
 	return Stem(w)

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Module is one buildable unit: a directory with a manifest.
@@ -412,13 +413,14 @@ func (w *walked) python(m *Module, dir, file, text string) {
 	}
 }
 
-var makeTarget = regexp.MustCompile(`(?m)^(build|test|check|lint)\s*:`)
+// makeTarget is compiled on first use, not at every process start.
+var makeTarget = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(build|test|check|lint)\s*:`) })
 
 // makefile adds `make build` and `make test` when the Makefile has them,
 // and a scripts/test the repository runs its tests with.
 func (w *walked) makefile(m *Module, dir string) {
 	if text := w.read(path.Join(dir, "Makefile")); text != "" {
-		for _, t := range makeTarget.FindAllStringSubmatch(text, -1) {
+		for _, t := range makeTarget().FindAllStringSubmatch(text, -1) {
 			switch t[1] {
 			case "build":
 				m.Build = union([]string{"make build"}, m.Build...)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/loop"
@@ -487,14 +488,16 @@ func queryWords(q string) []string {
 	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r > 127)
 	}) {
-		if len(w) >= 3 && !stopWords[w] && !slices.Contains(out, w) {
+		if len(w) >= 3 && !stopWords()[w] && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}
 	return out
 }
 
-var stopWords = func() map[string]bool {
+// stopWords are left out of the words a query is made of: built on first
+// use, not at every process start.
+var stopWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`the and for are but not you all any can had her was one our out has him his how its may new now old see two who
 		did get got let put say she too use with this that from they will would there their what about which when make like time just know take
@@ -504,7 +507,7 @@ var stopWords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 func listClip(items []string, n int) string {
 	if len(items) <= n {

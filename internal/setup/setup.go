@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 )
@@ -330,7 +331,10 @@ func runsHook(list []byte, hook string) bool {
 	return false
 }
 
-var codexTable = regexp.MustCompile(`(?m)^\s*\[\s*mcp_servers\s*\.\s*("cairn"|'cairn'|cairn)\s*\]`)
+// codexTable is compiled on first use, not at every process start.
+var codexTable = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*\[\s*mcp_servers\s*\.\s*("cairn"|'cairn'|cairn)\s*\]`)
+})
 
 // codexConfig adds the cairn server to .codex/config.toml.
 func codexConfig(root, command string) (Change, error) {
@@ -341,7 +345,7 @@ func codexConfig(root, command string) (Change, error) {
 		return c, err
 	}
 	c.Before = before
-	if codexTable.Match(before) {
+	if codexTable().Match(before) {
 		c.After, c.What = before, "cairn is configured already (left as it is)"
 		return c, nil
 	}

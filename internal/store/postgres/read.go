@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 
@@ -116,10 +117,11 @@ func branch(kind int, vals map[string]string, rest string) string {
 }
 
 // planReadShapes are the texts of every shape of plan read, by the
-// parameters it uses (planReadQuery): built once. $1 is the project, $2
+// parameters it uses (planReadQuery): built on the first read, not at
+// start (a stdio server on SQLite never uses them). $1 is the project, $2
 // the revision since; the agent, the task and the time claims must
 // outlive follow, numbered in that order, when the shape reads them.
-var planReadShapes = func() (qs [16]string) {
+var planReadShapes = sync.OnceValue(func() (qs [16]string) {
 	for shape := range qs {
 		n := 2
 		param := func() string { n++; return "$" + strconv.Itoa(n) }
@@ -169,7 +171,7 @@ var planReadShapes = func() (qs [16]string) {
 		qs[shape] = strings.Join(parts, "\nUNION ALL ")
 	}
 	return qs
-}()
+})
 
 // planReadQuery returns r's statement and its arguments.
 func planReadQuery(project int64, r store.PlanRead) (string, []any) {
@@ -190,7 +192,7 @@ func planReadQuery(project int64, r store.PlanRead) (string, []any) {
 	if r.Lifecycles {
 		shape |= 8
 	}
-	return planReadShapes[shape], args
+	return planReadShapes()[shape], args
 }
 
 // planReadRows reads a plan read's rows and closes them.

@@ -42,7 +42,7 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		"qFocusedTask":           qFocusedTask,
 		"qInsertUnderFocus":      qInsertUnderFocus,
 	}
-	for i, q := range readPlanQueries { // ReadPlan's shapes
+	for i, q := range readPlanQueries() { // ReadPlan's shapes
 		hot[fmt.Sprint("ReadPlan ", i)] = q
 	}
 	for name, q := range hot {
@@ -108,7 +108,7 @@ func TestPreparedQueriesKeepTheirPlan(t *testing.T) {
 	}
 	var queries []string
 	for _, qs := range [][]string{readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries,
-		memoryReadQueries, memoryWriteQueries, claimReadQueries, claimWriteQueries, readPlanQueries, writePlanQueries} {
+		memoryReadQueries, memoryWriteQueries, claimReadQueries, claimWriteQueries, readPlanQueries(), writePlanQueries()} {
 		queries = append(queries, qs...)
 	}
 	// Nor does one equate a parameter to a column that a join equates to

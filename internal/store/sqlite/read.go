@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -98,8 +99,9 @@ var planReadBranches = struct {
 }
 
 // planReadShapes are the texts of every shape of plan read, by
-// planReadShape: built once, and prepared on first use (queryBuilt).
-var planReadShapes = func() (qs [16]string) {
+// planReadShape: built once, when a store opens (not at every process
+// start), and prepared on first use (queryBuilt).
+var planReadShapes = sync.OnceValue(func() (qs [16]string) {
 	b := planReadBranches
 	for shape := range qs {
 		var sb strings.Builder
@@ -122,17 +124,19 @@ var planReadShapes = func() (qs [16]string) {
 		qs[shape] = sb.String()
 	}
 	return qs
-}()
+})
 
 // readPlanQueries are the shapes the services use, prepared with the
 // pool's other statements: Board and Next without and with an agent's
 // claims, Current, Get, List, and BigPicture.
-var readPlanQueries = []string{planReadShapes[0], planReadShapes[4], planReadShapes[1], planReadShapes[2],
-	planReadShapes[4|8], planReadShapes[1|8]}
+func readPlanQueries() []string {
+	qs := planReadShapes()
+	return []string{qs[0], qs[4], qs[1], qs[2], qs[4|8], qs[1|8]}
+}
 
 // writePlanQueries are the shapes writes read in their transactions,
 // prepared on the writer's connection: a task's detail after a change.
-var writePlanQueries = []string{planReadShapes[2]}
+func writePlanQueries() []string { return []string{planReadShapes()[2]} }
 
 func planReadQuery(r store.PlanRead) (string, []any) {
 	shape := 0
@@ -149,7 +153,7 @@ func planReadQuery(r store.PlanRead) (string, []any) {
 		shape |= 8
 	}
 	// Every query binds four parameters; one that uses fewer ignores the rest.
-	return planReadShapes[shape], []any{int64(r.Since), r.Agent, int64(r.Task), micros(r.Now)}
+	return planReadShapes()[shape], []any{int64(r.Since), r.Agent, int64(r.Task), micros(r.Now)}
 }
 
 // planReadRows reads a plan read's rows and closes them.
