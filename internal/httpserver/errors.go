@@ -148,6 +148,9 @@ type jsonErrors struct {
 	// onHeader, if set, runs once as the response's header is written,
 	// before the client can see it.
 	onHeader func()
+	// answered: the response to the POST's one request (id) has been
+	// written, so nothing follows it on this stream; see Flush.
+	answered bool
 }
 
 func (j *jsonErrors) headerOut() {
@@ -180,12 +183,21 @@ func (j *jsonErrors) Write(b []byte) (int, error) {
 	if j.status == 0 {
 		j.status = http.StatusOK
 	}
+	if j.id != nil && !j.answered {
+		j.answered = isResponseEvent(b)
+	}
 	return j.ResponseWriter.Write(b)
 }
 
-// Flush lets SSE responses stream.
+// Flush lets SSE responses stream: a progress notification, a log message
+// or a request to the client reaches it while the call runs. The response
+// to the POST's one request is the stream's last event, and the SDK
+// flushes it before it returns; that flush is left to net/http, which sends
+// the whole answer in one write (with a Content-Length when it is short)
+// as the handler returns, instead of one write for the event and another
+// for the end of the chunked body.
 func (j *jsonErrors) Flush() {
-	if !j.intercept {
+	if !j.intercept && !j.answered {
 		if f, ok := j.ResponseWriter.(http.Flusher); ok {
 			f.Flush()
 		}
@@ -205,6 +217,39 @@ func (j *jsonErrors) finish() {
 		}
 		writeProblem(j.ResponseWriter, p)
 	}
+}
+
+// isResponseEvent reports whether b, one write of the SDK's, is an SSE
+// event carrying a JSON-RPC response: its data starts
+// {"jsonrpc":"2.0","id":ID, then "result" or "error" (the SDK's field
+// order). A request to the client has "method" after the id, and a
+// notification no id, so neither is taken for one. A POST with one request
+// gets at most one response on its stream, so it is that request's.
+func isResponseEvent(b []byte) bool {
+	const head = `{"jsonrpc":"2.0","id":`
+	i := bytes.Index(b, []byte("data: "+head))
+	if i < 0 || (i > 0 && b[i-1] != '\n') {
+		return false
+	}
+	rest := b[i+len("data: "+head):]
+	if len(rest) > 0 && rest[0] == '"' { // a string id: skip to its closing quote
+		j := 1
+		for j < len(rest) && rest[j] != '"' {
+			if rest[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(rest) {
+			return false
+		}
+		rest = rest[j+1:]
+	} else if k := bytes.IndexByte(rest, ','); k >= 0 {
+		rest = rest[k:]
+	} else {
+		return false
+	}
+	return bytes.HasPrefix(rest, []byte(`,"result":`)) || bytes.HasPrefix(rest, []byte(`,"error":`))
 }
 
 // requestID returns the id of a single JSON-RPC request in body, or nil.

@@ -266,6 +266,8 @@ type currentOut struct {
 	CreatedAt  string    `json:"created_at"`
 	Breadcrumb []taskRef `json:"breadcrumb,omitempty"`
 	Left       []taskRef `json:"siblings_to_left,omitempty"`
+	LeftMore   int       `json:"more_to_left,omitempty"` // siblings to the left not listed; list_siblings has all
+	moreClosed bool      // every one of LeftMore is closed
 }
 
 func getCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, error) {
@@ -292,7 +294,11 @@ func viewCurrent(v service.CurrentView) currentOut {
 	}
 	for _, s := range v.Left {
 		out.Left = append(out.Left, taskRef{TaskID: s.ID.String(), Title: s.Title, Status: focusStatus(s, t.ID)})
+		// Open siblings are listed first: once a closed one is listed,
+		// every one left out is closed too.
+		out.moreClosed = out.moreClosed || !s.Status.Open()
 	}
+	out.LeftMore = v.LeftMore
 	return out
 }
 
@@ -312,7 +318,15 @@ func (o currentOut) text() string {
 		for i, s := range o.Left {
 			parts[i] = fmt.Sprintf("%s (%s)", s.label(), s.Status)
 		}
-		fmt.Fprintf(&b, "Left: %s\n", strings.Join(parts, ", "))
+		more := ""
+		if o.LeftMore > 0 {
+			closed := ""
+			if o.moreClosed {
+				closed = " closed"
+			}
+			more = fmt.Sprintf("; %d more%s (list_siblings)", o.LeftMore, closed)
+		}
+		fmt.Fprintf(&b, "Left: %s%s\n", strings.Join(parts, ", "), more)
 	}
 	if o.Body != "" {
 		fmt.Fprintf(&b, "Body:\n%s", o.Body)

@@ -245,7 +245,8 @@ type CurrentView struct {
 	ZenHint    Zen // in zen: what to start
 	Task       task.Task
 	Depth      int         // 1 for a root task
-	Left       []task.Task // siblings to the left, in order
+	Left       []task.Task // siblings to the left, in order: LeftShown of them at most (task.NearLeft)
+	LeftMore   int         // siblings to the left not in Left
 	Breadcrumb []task.Task // ancestors, root first
 }
 
@@ -276,7 +277,7 @@ func (f *Focus) Current(ctx context.Context, agent string) (CurrentView, error) 
 		if err != nil {
 			return err
 		}
-		v.Left = leftOf(sibs, cur.ID)
+		v.Left, v.LeftMore = task.NearLeft(leftOf(sibs, cur.ID), LeftShown)
 		return nil
 	})
 	if err == nil && v.Zen {
@@ -287,6 +288,10 @@ func (f *Focus) Current(ctx context.Context, agent string) (CurrentView, error) 
 	}
 	return v, nil
 }
+
+// LeftShown is how many siblings to its left YOU ARE HERE lists at most;
+// list_siblings lists them all.
+const LeftShown = 6
 
 func leftOf(sibs []task.Task, id task.ID) []task.Task {
 	for i, s := range sibs {

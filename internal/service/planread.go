@@ -255,7 +255,7 @@ func (f *Focus) currentRead(ctx context.Context, agent string) (v CurrentView, o
 	v.Task.Body = res.FocusBody
 	v.Breadcrumb = ancestorsOnBoard(b, t)
 	v.Depth = len(v.Breadcrumb) + 1
-	v.Left = leftOf(childrenOnBoard(b, t.ParentID), t.ID)
+	v.Left, v.LeftMore = task.NearLeft(leftOf(childrenOnBoard(b, t.ParentID), t.ID), LeftShown)
 	return v, true, nil
 }
 

@@ -105,3 +105,36 @@ func Subtree(tasks []Task, id ID) []Task {
 	}
 	return out
 }
+
+// NearLeft picks which of left, the siblings to the left of the current
+// task in position order, YOU ARE HERE shows: at most max of them, the open
+// ones first (they must close before the parent can), then the closed ones
+// nearest the current task, in position order. omitted counts the rest, so
+// that a level with hundreds of finished steps does not make every answer
+// list them all.
+func NearLeft(left []Task, max int) (shown []Task, omitted int) {
+	if len(left) <= max {
+		return left, 0
+	}
+	keep := make([]bool, len(left))
+	n := 0
+	for i := len(left) - 1; i >= 0 && n < max; i-- {
+		if left[i].Status.Open() {
+			keep[i] = true
+			n++
+		}
+	}
+	for i := len(left) - 1; i >= 0 && n < max; i-- {
+		if !keep[i] {
+			keep[i] = true
+			n++
+		}
+	}
+	shown = make([]Task, 0, max)
+	for i, t := range left {
+		if keep[i] {
+			shown = append(shown, t)
+		}
+	}
+	return shown, len(left) - len(shown)
+}

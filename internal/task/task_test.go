@@ -264,3 +264,37 @@ func TestStatusOpen(t *testing.T) {
 		t.Error("unknown status is valid")
 	}
 }
+
+func TestNearLeft(t *testing.T) {
+	var left []Task
+	for i := ID(1); i <= 20; i++ {
+		st := StatusDone
+		if i == 2 || i == 9 {
+			st = StatusPending
+		}
+		left = append(left, tk(i, 0, int(i), st))
+	}
+	idsOf := func(ts []Task) []ID {
+		var out []ID
+		for _, t := range ts {
+			out = append(out, t.ID)
+		}
+		return out
+	}
+	// The open ones, wherever they are, then the closed ones nearest the
+	// current task (right of the list), in position order.
+	shown, more := NearLeft(left, 5)
+	if diff := cmp.Diff([]ID{2, 9, 18, 19, 20}, idsOf(shown)); diff != "" || more != 15 {
+		t.Fatalf("NearLeft(20, 5): more %d, shown (-want +got):\n%s", more, diff)
+	}
+	// More open ones than room: the nearest open ones.
+	shown, more = NearLeft(left, 1)
+	if diff := cmp.Diff([]ID{9}, idsOf(shown)); diff != "" || more != 19 {
+		t.Fatalf("NearLeft(20, 1): more %d, shown (-want +got):\n%s", more, diff)
+	}
+	// Few enough: all of them, as they were.
+	shown, more = NearLeft(left[:4], 5)
+	if diff := cmp.Diff([]ID{1, 2, 3, 4}, idsOf(shown)); diff != "" || more != 0 {
+		t.Fatalf("NearLeft(4, 5): more %d, shown (-want +got):\n%s", more, diff)
+	}
+}
