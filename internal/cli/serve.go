@@ -82,7 +82,8 @@ keeps its own focus. A non-loopback address needs bearer tokens
 			ctx := cmd.Context()
 			// Until the client is initialized, nothing but the answer to
 			// initialize is on the path.
-			initialized := openWhenInitialized(ctx, lazy, log)
+			initialized, stopOpening := openWhenInitialized(ctx, lazy, log)
+			defer stopOpening() // before lazy.Close: a load in flight ends first
 			// A client that sends nothing after its first message gets both
 			// a moment later.
 			time.AfterFunc(initializedGrace, initialized)
@@ -137,24 +138,44 @@ keeps its own focus. A non-loopback address needs bearer tokens
 }
 
 // openWhenInitialized defers what need not happen before initialize (or
-// server/discover) is answered, opening the project and collecting the
-// garbage of building the tool list, until the returned function is
-// called, once the client is initialized. The project is opened then, so the first call is fast; a
-// failure is reported by each tool call instead.
-func openWhenInitialized(ctx context.Context, lazy *app.Lazy, log *slog.Logger) func() {
+// server/discover) is answered, opening the project (and loading its plan)
+// and collecting the garbage of building the tool list, until the returned
+// function is called, once the client is initialized. The project is
+// opened then, so the first call is fast; a failure is reported by each
+// tool call instead. stop cancels what is still under way and waits for it, so that the
+// store closes with no read of the plan in flight (and checkpoints its WAL).
+func openWhenInitialized(ctx context.Context, lazy *app.Lazy, log *slog.Logger) (initialized, stop func()) {
 	restoreGC := deferGC()
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	stop = func() {
+		cancel()
+		wg.Wait()
+	}
 	return sync.OnceFunc(func() {
 		restoreGC()
-		go func() {
-			if _, err := lazy.Get(ctx); err != nil {
+		wg.Go(func() {
+			s, err := lazy.Get(ctx)
+			if err != nil {
+				if ctx.Err() != nil {
+					return // the server is stopping
+				}
 				if errors.Is(err, project.ErrNoProject) {
 					log.Warn("no project yet; tools will answer with how to fix it", "error", err)
 				} else {
 					log.Error("open project", "error", err)
 				}
+				return
 			}
-		}()
-	})
+			// The plan's board too: loading it is most of a first call's
+			// time on a large plan (about 50 ms for 10,000 tasks), and a
+			// call that comes while it loads waits for this load rather
+			// than making its own.
+			if _, err := s.Plan.Board(ctx); err != nil {
+				log.Debug("load the plan ahead of the first call", "error", err)
+			}
+		})
+	}), stop
 }
 
 // initializedGrace is how long a stdio server waits for the client's second

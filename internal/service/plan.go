@@ -24,6 +24,7 @@ type Plan struct {
 
 	cache atomic.Pointer[boardCache] // the latest board; nil until the first
 	load  sync.Mutex                 // held while refreshing the cache: one refresh at a time
+	full  sync.Mutex                 // held while read loads the whole plan: one load at a time
 	mu    sync.Mutex                 // guards next
 	next  *refresh                   // the refresh stale callers join; nil: none yet
 	// snapshots: whether the store's transactions offer snapshotVersion

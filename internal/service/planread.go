@@ -33,40 +33,53 @@ func (p *Plan) read(ctx context.Context, r store.PlanRead) (res store.PlanReadRe
 	if !ok {
 		return res, nil, false, nil
 	}
-	if c := p.cache.Load(); c != nil && c.rev != 0 {
-		r.Since = c.rev
-		if res, err = pr.ReadPlan(ctx, r); err != nil {
+	for {
+		c := p.cache.Load()
+		if c != nil && c.rev != 0 {
+			r.Since = c.rev
+			if res, err = pr.ReadPlan(ctx, r); err != nil {
+				return res, nil, true, err
+			}
+			if !res.Reload {
+				b = c.board.Apply(res.Changes)
+				if res.Rev != c.rev {
+					p.keepRev(&boardCache{board: b, rev: res.Rev}, false)
+				}
+				return res, b, true, nil
+			}
+		}
+		// No board yet, or one the changes cannot bring up to date: the
+		// whole plan, and r, in one transaction. One caller loads it at a
+		// time (a server's first calls come together); one that waited
+		// while another loaded reads only what changed since.
+		p.full.Lock()
+		if n := p.cache.Load(); n != c && n != nil && n.rev != 0 {
+			p.full.Unlock()
+			continue
+		}
+		err = p.store.View(ctx, func(tx store.Tx) error {
+			pc, ok1 := tx.(planChanges)
+			tr, ok2 := tx.(planReader)
+			if !ok1 || !ok2 {
+				return errNoPlanReader
+			}
+			c, rev, err := pc.PlanChanges(ctx, 0)
+			if err != nil {
+				return err
+			}
+			b, r.Since = (*task.Board)(nil).Apply(c), rev
+			res, err = tr.ReadPlan(ctx, r)
+			return err
+		})
+		if err == nil {
+			p.keepRev(&boardCache{board: b, rev: res.Rev}, true)
+		}
+		p.full.Unlock()
+		if err != nil {
 			return res, nil, true, err
 		}
-		if !res.Reload {
-			b = c.board.Apply(res.Changes)
-			if res.Rev != c.rev {
-				p.keepRev(&boardCache{board: b, rev: res.Rev}, false)
-			}
-			return res, b, true, nil
-		}
+		return res, b, true, nil
 	}
-	// No board yet, or one the changes cannot bring up to date: the whole
-	// plan, and r, in one transaction.
-	err = p.store.View(ctx, func(tx store.Tx) error {
-		pc, ok1 := tx.(planChanges)
-		tr, ok2 := tx.(planReader)
-		if !ok1 || !ok2 {
-			return errNoPlanReader
-		}
-		c, rev, err := pc.PlanChanges(ctx, 0)
-		if err != nil {
-			return err
-		}
-		b, r.Since = (*task.Board)(nil).Apply(c), rev
-		res, err = tr.ReadPlan(ctx, r)
-		return err
-	})
-	if err != nil {
-		return res, nil, true, err
-	}
-	p.keepRev(&boardCache{board: b, rev: res.Rev}, true)
-	return res, b, true, nil
 }
 
 // errNoPlanReader: a store offers planReader but its transactions do not.

@@ -1,0 +1,71 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlite"
+)
+
+// viewCounter counts the store's read transactions: the whole-plan load
+// is one; the incremental reads go through ReadPlan, not View.
+type viewCounter struct {
+	*sqlite.Store
+	views atomic.Int32
+}
+
+func (v *viewCounter) View(ctx context.Context, fn func(store.Tx) error) error {
+	v.views.Add(1)
+	return v.Store.View(ctx, fn)
+}
+
+// TestFirstReadsLoadThePlanOnce: the calls a server gets together as it
+// starts (sixteen agents at once, or a warm-up and the first call) load
+// the whole plan once between them, not once each; every one answers.
+func TestFirstReadsLoadThePlanOnce(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	seed := service.NewSet(st, service.MemoryOptions{}, nil)
+	var last string
+	for i := range 1500 {
+		d, err := seed.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("task ", i), Description: "A task of the plan."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = d.ID.String()
+	}
+	if _, err := seed.Focus.SwitchFocus(ctx, "a", last); err != nil {
+		t.Fatal(err)
+	}
+
+	vc := &viewCounter{Store: st}
+	set := service.NewSet(vc, service.MemoryOptions{}, nil) // no board yet
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make([]error, 16)
+	for i := range errs {
+		wg.Go(func() {
+			<-start
+			v, err := set.Focus.Current(ctx, "a")
+			if err == nil && v.Task.ID.String() != last {
+				err = fmt.Errorf("current task %s, want %s", v.Task.ID, last)
+			}
+			errs[i] = err
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("reader %d: %v", i, err)
+		}
+	}
+	if n := vc.views.Load(); n != 1 {
+		t.Fatalf("16 first reads loaded the whole plan %d times, want once", n)
+	}
+}
