@@ -474,7 +474,7 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 	}
 	if len(tc.pending) == 0 {
 		end := "COMMIT"
-		if x.dirty {
+		if x.dirty && !x.bumped {
 			end = s.bump + "; COMMIT"
 		}
 		t0 := time.Now()
@@ -488,8 +488,9 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 	}
 	// Writes sent late go with the version bump and COMMIT: one round trip.
 	// What is pending may also be reads sent ahead and never asked for
-	// (ReadAhead), which change nothing: no bump for those alone.
-	if x.dirty {
+	// (ReadAhead), which change nothing: no bump for those alone; nor
+	// for writes that bumped the version themselves (txn.bumped).
+	if x.dirty && !x.bumped {
 		for _, q := range s.bumpBatch {
 			tc.later(q.sql, q.args, func(_ pgconn.CommandTag, err error) error { return err })
 		}
