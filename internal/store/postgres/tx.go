@@ -91,7 +91,7 @@ const (
 // and in the same UPDATE of the project's row bumps the version and
 // notifies (which a write otherwise does with COMMIT, in a statement of
 // its own: Store.bump): one statement and a PL/pgSQL call fewer per write,
-// about a fifth of PostgreSQL's work in update_task's transaction. It
+// about a sixth of PostgreSQL's work in update_task's transaction. It
 // takes the revision as cairn_plan_rev does: the project's next on the
 // transaction's first take, recorded in cairn.plan_rev, and on a later one
 // the same (the setting then names the project's current revision, which

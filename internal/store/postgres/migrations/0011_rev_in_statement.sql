@@ -2,9 +2,9 @@
 -- takeRev in tx.go) and stamp its rows with it: its UPDATE of the projects
 -- row is the one cairn_plan_rev would make, and it records the revision in
 -- cairn.plan_rev as cairn_plan_rev does, so the rest of the transaction
--- reuses it. The triggers of 0006 then skip the rows so stamped, which
--- saves a PL/pgSQL call, and the UPDATE it runs, on every task written
--- (about a quarter of PostgreSQL's work in a write of one task).
+-- reuses it; the same UPDATE bumps the version. The triggers of 0006 then
+-- skip the rows so stamped: a PL/pgSQL call, and the UPDATE it runs, saved
+-- on every task written.
 --
 -- A row is stamped by its statement when its revision moved: an INSERT
 -- that gives one (the column's default is 0), an UPDATE that sets a new
