@@ -176,27 +176,31 @@ func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
 		return nil, fmt.Errorf("read project %q: %w", name, err)
 	}
 	st := &Store{db: db, project: id, name: name, writer: make(chan struct{}, writeSlots),
-		// The statements that open a write: BEGIN, the lock timeout (it
-		// bounds the wait for another writer: the advisory lock, and any
-		// row lock after it) and the project's lock. The re-index on
-		// upgrade opens without a timeout (beginWait).
+		// The statements that open a write: BEGIN, and the project's lock
+		// taken under the lock timeout (it bounds the wait for another
+		// writer: the advisory lock, and any row lock after it). The
+		// timeout is set in the lock's own statement, by its WHERE, which
+		// PostgreSQL evaluates before the lock is asked for (a one-time
+		// filter): one statement fewer per write than a SET LOCAL of its
+		// own. The re-index on upgrade opens without a timeout (beginWait).
 		beginWrite: []queued{
 			{sql: "BEGIN ISOLATION LEVEL READ COMMITTED"},
-			{sql: fmt.Sprintf("SET LOCAL lock_timeout = %d", max(db.lockTimeout.Milliseconds(), 1))},
-			{sql: "SELECT pg_advisory_xact_lock($1, $2)", args: []any{int32(lockSpace), int32(id)}},
+			{sql: "SELECT pg_advisory_xact_lock($1, $2) WHERE set_config('lock_timeout', $3, true) IS NOT NULL",
+				args: []any{int32(lockSpace), int32(id), strconv.FormatInt(max(db.lockTimeout.Milliseconds(), 1), 10)}},
 		},
 		beginWait: []queued{
 			{sql: "BEGIN ISOLATION LEVEL READ COMMITTED"},
 			{sql: "SELECT pg_advisory_xact_lock($1, $2)", args: []any{int32(lockSpace), int32(id)}},
 		},
-		// Simple-protocol text (several statements, no parameters): the
-		// project id is an integer from the database, formatted here.
-		bump: fmt.Sprintf("UPDATE projects SET version = version + 1 WHERE id = %d; SELECT pg_notify('%s', '%d')",
+		// Simple-protocol text (to go before COMMIT, no parameters): the
+		// project id is an integer from the database, formatted here. The
+		// notification is the bump's RETURNING: one statement, not two.
+		bump: fmt.Sprintf("UPDATE projects SET version = version + 1 WHERE id = %d RETURNING pg_notify('%s', '%d')",
 			id, notifyChannel, id),
-		// The same as statements of their own, for a batch.
+		// The same as a statement of its own, for a batch.
 		bumpBatch: []queued{
-			{sql: "UPDATE projects SET version = version + 1 WHERE id = $1", args: []any{id}},
-			{sql: "SELECT pg_notify($1, $2)", args: []any{notifyChannel, strconv.FormatInt(id, 10)}},
+			{sql: "UPDATE projects SET version = version + 1 WHERE id = $1 RETURNING pg_notify($2, $3)",
+				args: []any{id, notifyChannel, strconv.FormatInt(id, 10)}},
 		},
 	}
 	var analyzer int32
@@ -237,8 +241,8 @@ type Store struct {
 	project int64
 	name    string
 	// The statements that open a write (sent with its first statement),
-	// and those that record a change with COMMIT (Project): bump as one
-	// text, bumpBatch as statements to go with writes sent late.
+	// and the one that records a change with COMMIT (Project): bump as
+	// text, bumpBatch as a statement to go with writes sent late.
 	beginWrite, beginWait []queued
 	bump                  string
 	bumpBatch             []queued
@@ -470,7 +474,7 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 	}
 	if len(tc.pending) == 0 {
 		end := "COMMIT"
-		if x.dirty {
+		if x.dirty && !x.bumped {
 			end = s.bump + "; COMMIT"
 		}
 		t0 := time.Now()
@@ -484,8 +488,9 @@ func (s *Store) run(ctx context.Context, fn func(store.Tx) error, begin []queued
 	}
 	// Writes sent late go with the version bump and COMMIT: one round trip.
 	// What is pending may also be reads sent ahead and never asked for
-	// (ReadAhead), which change nothing: no bump for those alone.
-	if x.dirty {
+	// (ReadAhead), which change nothing: no bump for those alone; nor
+	// for writes that bumped the version themselves (txn.bumped).
+	if x.dirty && !x.bumped {
 		for _, q := range s.bumpBatch {
 			tc.later(q.sql, q.args, func(_ pgconn.CommandTag, err error) error { return err })
 		}

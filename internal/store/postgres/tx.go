@@ -24,7 +24,10 @@ type txn struct {
 	// genericSearch: see DB.genericSearch.
 	genericSearch bool
 	dirty         bool // a write changed something: Update bumps the version
-	terms         *termCounts
+	// bumped: a statement sent took the plan's revision and so bumped the
+	// version and notified (takeRev, nextID): COMMIT need not.
+	bumped bool
+	terms  *termCounts
 	// snapshot: one snapshot for the whole transaction (a View), so what
 	// it read once stays true (rev).
 	snapshot bool
@@ -83,6 +86,35 @@ const (
 	colsBody   = `id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at`
 )
 
+// A statement that writes tasks takes the plan's revision itself, stamps
+// its rows with it, so that the triggers of migration 0006 skip them (0011),
+// and in the same UPDATE of the project's row bumps the version and
+// notifies (which a write otherwise does with COMMIT, in a statement of
+// its own: Store.bump): one statement and a PL/pgSQL call fewer per write,
+// about a sixth of PostgreSQL's work in update_task's transaction. It
+// takes the revision as cairn_plan_rev does: the project's next on the
+// transaction's first take, recorded in cairn.plan_rev, and on a later one
+// the same (the setting then names the project's current revision, which
+// only this transaction, holding the row's lock until it ends, can have
+// taken), so that a transaction has one revision, whoever took it first, a
+// statement or a trigger. $1 is the project.
+const (
+	// revTaken: this transaction has taken the current revision.
+	revTaken = `current_setting('cairn.plan_rev', true) IS NOT DISTINCT FROM $1::bigint::text || ':' || plan_rev`
+	// revBump is the SET list that takes the revision and bumps the
+	// version; revDone, its RETURNING list, records the revision and
+	// notifies (PostgreSQL sends one notification per transaction).
+	revBump = `plan_rev = plan_rev + CASE WHEN ` + revTaken + ` THEN 0 ELSE 1 END, version = version + 1`
+	revDone = `set_config('cairn.plan_rev', $1::bigint::text || ':' || plan_rev, true), pg_notify('` + notifyChannel + `', $1::bigint::text)`
+	// takeRev is a CTE (taken) that does it; revValue is the revision.
+	takeRev  = `taken AS (UPDATE projects SET ` + revBump + ` WHERE id = $1 RETURNING plan_rev, ` + revDone + `)`
+	revValue = `(SELECT plan_rev FROM taken)`
+	// nextID also takes the project's next task id, in the same UPDATE
+	// (a CTE, nid: id, rev, and what else the statement returns).
+	nextID = `nid AS (UPDATE projects SET next_task_id = next_task_id + 1, ` + revBump + `
+		WHERE id = $1 RETURNING next_task_id - 1 AS id, plan_rev AS rev, ` + revDone
+)
+
 const (
 	qTask          = `SELECT ` + colsBody + ` FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
 	qChildren      = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND removed_at IS NULL ORDER BY position, id`
@@ -115,32 +147,34 @@ const (
 		SELECT ` + colsNoBody + ` FROM up WHERE depth > 0 AND removed_at IS NULL ORDER BY depth DESC`
 
 	qPlaceAfter = `SELECT parent_id, position FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
-	qShiftRight = `UPDATE tasks SET position = position + 1 WHERE project_id = $1 AND parent_id = $2 AND position > $3`
+	qShiftRight = `WITH ` + takeRev + `
+		UPDATE tasks SET position = position + 1, rev = ` + revValue + ` WHERE project_id = $1 AND parent_id = $2 AND position > $3`
 	// qInsertTask takes the project's next id, the parent's next subtask
 	// number and (when $3 is NULL) the next position in one statement.
 	qInsertTask = `
-		WITH nid AS (UPDATE projects SET next_task_id = next_task_id + 1 WHERE id = $1 RETURNING next_task_id - 1 AS id)
-		INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at)
+		WITH ` + nextID + `)
+		INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at, rev)
 		SELECT $1, nid.id, $2,
 			coalesce($3::integer, (SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = $2)),
 			(SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = $2),
-			$4, $5, $6, $7, $8, $9, $10
+			$4, $5, $6, $7, $8, $9, $10, nid.rev
 		FROM nid
 		RETURNING id, position, num`
 	// qUpdateTask fails (no_data_found, cairn_found) when the task is
 	// not there, so that it may go in one batch with COMMIT (later).
-	qUpdateTask = `WITH u AS (UPDATE tasks SET title = $3, body = $4, status = $5, priority = $6, updated_at = $7, completed_at = $8
+	qUpdateTask = `WITH ` + takeRev + `,
+		u AS (UPDATE tasks SET title = $3, body = $4, status = $5, priority = $6, updated_at = $7, completed_at = $8, rev = ` + revValue + `
 		WHERE project_id = $1 AND id = $2 AND removed_at IS NULL RETURNING 1)
 		SELECT cairn_found(count(*)) FROM u`
 	// qRemoveSubtree hides the subtree and drops the edges that point into
 	// it, in one statement, and counts what it hid.
 	qRemoveSubtree = `
-		WITH RECURSIVE sub(id) AS (
+		WITH RECURSIVE ` + takeRev + `, sub(id) AS (
 			SELECT id FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL
 			UNION ALL
 			SELECT t.id FROM tasks t JOIN sub ON t.project_id = $1 AND t.parent_id = sub.id WHERE t.removed_at IS NULL
 		), hidden AS (
-			UPDATE tasks SET removed_at = $3 WHERE project_id = $1 AND id IN (SELECT id FROM sub) RETURNING id
+			UPDATE tasks SET removed_at = $3, rev = ` + revValue + ` WHERE project_id = $1 AND id IN (SELECT id FROM sub) RETURNING id
 		), dropped AS (
 			DELETE FROM task_deps WHERE project_id = $1 AND depends_on IN (SELECT id FROM hidden)
 		)
@@ -281,6 +315,7 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 			return task.Task{}, fmt.Errorf("make room after %s: %w", place.After, err)
 		}
 		x.changed()
+		x.bumped = true
 		p := after + 1
 		pos = &p
 	}
@@ -301,6 +336,7 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 		return task.Task{}, fmt.Errorf("insert task: %w", err)
 	}
 	x.changed()
+	x.bumped = true
 	t.ID, t.Position, t.Num = task.ID(id), int(position), int(num)
 	return t, nil
 }
@@ -308,12 +344,12 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 // qInsertWithDeps is qInsertTask, last under its parent, with its
 // dependencies ($10) in the same statement.
 const qInsertWithDeps = `
-	WITH nid AS (UPDATE projects SET next_task_id = next_task_id + 1 WHERE id = $1 RETURNING next_task_id - 1 AS id),
-	ins AS (INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at)
+	WITH ` + nextID + `),
+	ins AS (INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at, rev)
 		SELECT $1, nid.id, $2,
 			(SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = $2),
 			(SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = $2),
-			$3, $4, $5, $6, $7, $8, $9
+			$3, $4, $5, $6, $7, $8, $9, nid.rev
 		FROM nid
 		RETURNING id, position, num),
 	deps AS (INSERT INTO task_deps (project_id, task_id, depends_on)
@@ -350,6 +386,7 @@ func (x *txn) CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, 
 		return nil
 	})
 	x.changed()
+	x.bumped = true
 	return nil
 }
 
@@ -358,28 +395,28 @@ func (x *txn) CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, 
 // status one of $10, else none (a root task, in zen). The parent is looked
 // up once, with the id (a CTE that writes is evaluated once).
 const qInsertUnderFocus = `
-	WITH nid AS (UPDATE projects SET next_task_id = next_task_id + 1 WHERE id = $1 RETURNING next_task_id - 1 AS id,
+	WITH ` + nextID + `,
 		coalesce((SELECT t.id FROM focus f JOIN tasks t ON t.project_id = f.project_id AND t.id = f.task_id
 			WHERE f.project_id = $1 AND f.agent = $2 AND t.removed_at IS NULL AND t.status = ANY($10::text[])), 0) AS parent)
-	INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at)
+	INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at, rev)
 	SELECT $1, nid.id, nid.parent,
 		(SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = nid.parent),
 		(SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = nid.parent),
-		$3, $4, $5, $6, $7, $8, $9
+		$3, $4, $5, $6, $7, $8, $9, nid.rev
 	FROM nid
 	RETURNING id, parent_id, position, num`
 
 // qCreateFocused is qInsertUnderFocus that also moves the agent's focus
 // onto the task it creates ($11: when).
 const qCreateFocused = `
-	WITH nid AS (UPDATE projects SET next_task_id = next_task_id + 1 WHERE id = $1 RETURNING next_task_id - 1 AS id,
+	WITH ` + nextID + `,
 		coalesce((SELECT t.id FROM focus f JOIN tasks t ON t.project_id = f.project_id AND t.id = f.task_id
 			WHERE f.project_id = $1 AND f.agent = $2 AND t.removed_at IS NULL AND t.status = ANY($10::text[])), 0) AS parent),
-	ins AS (INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at)
+	ins AS (INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at, rev)
 		SELECT $1, nid.id, nid.parent,
 			(SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = nid.parent),
 			(SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = nid.parent),
-			$3, $4, $5, $6, $7, $8, $9
+			$3, $4, $5, $6, $7, $8, $9, nid.rev
 		FROM nid
 		RETURNING id, parent_id, position, num),
 	focused AS (INSERT INTO focus (project_id, agent, task_id, updated_at) SELECT $1, $2, id, $11 FROM ins
@@ -423,6 +460,7 @@ func (x *txn) CreateUnderCurrent(ctx context.Context, agent string, t task.Task,
 		return nil
 	})
 	x.changed()
+	x.bumped = true
 	return nil
 }
 
@@ -433,7 +471,8 @@ func (x *txn) CreateUnderCurrent(ctx context.Context, agent string, t task.Task,
 // plain join of an empty u need not evaluate it, and the transaction
 // would commit).
 const qUpdateCurrentBody = `
-	WITH u AS (UPDATE tasks t SET body = $3, updated_at = $4 FROM focus f
+	WITH ` + takeRev + `,
+	u AS (UPDATE tasks t SET body = $3, updated_at = $4, rev = ` + revValue + ` FROM focus f
 		WHERE f.project_id = $1 AND f.agent = $2 AND t.project_id = $1 AND t.id = f.task_id
 			AND t.removed_at IS NULL AND t.status = ANY($5::text[])
 		RETURNING t.id, t.parent_id, t.position, t.num, t.title, t.body, t.status, t.priority, t.created_at, t.updated_at, t.completed_at)
@@ -464,6 +503,7 @@ func (x *txn) UpdateCurrentBody(ctx context.Context, agent, body string, open []
 		return nil
 	})
 	x.changed()
+	x.bumped = true
 	return nil
 }
 
@@ -486,6 +526,7 @@ func (x *txn) UpdateTask(ctx context.Context, t task.Task) error {
 			}
 			return nil
 		})
+	x.bumped = true
 	return nil
 }
 
@@ -494,6 +535,7 @@ func (x *txn) RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int,
 	if err := x.tx.QueryRow(ctx, qRemoveSubtree, x.p, int64(id), ts(at)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("remove task %s: %w", id, err)
 	}
+	x.bumped = true
 	if n == 0 {
 		return 0, &task.NotFoundError{ID: id}
 	}
