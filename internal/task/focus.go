@@ -107,30 +107,30 @@ func Subtree(tasks []Task, id ID) []Task {
 }
 
 // NearLeft picks which of left, the siblings to the left of the current
-// task in position order, YOU ARE HERE shows: at most max of them, the open
+// task in position order, YOU ARE HERE shows: at most limit of them, the open
 // ones first (they must close before the parent can), then the closed ones
 // nearest the current task, in position order. omitted counts the rest, so
 // that a level with hundreds of finished steps does not make every answer
 // list them all.
-func NearLeft(left []Task, max int) (shown []Task, omitted int) {
-	if len(left) <= max {
+func NearLeft(left []Task, limit int) (shown []Task, omitted int) {
+	if len(left) <= limit {
 		return left, 0
 	}
 	keep := make([]bool, len(left))
 	n := 0
-	for i := len(left) - 1; i >= 0 && n < max; i-- {
+	for i := len(left) - 1; i >= 0 && n < limit; i-- {
 		if left[i].Status.Open() {
 			keep[i] = true
 			n++
 		}
 	}
-	for i := len(left) - 1; i >= 0 && n < max; i-- {
+	for i := len(left) - 1; i >= 0 && n < limit; i-- {
 		if !keep[i] {
 			keep[i] = true
 			n++
 		}
 	}
-	shown = make([]Task, 0, max)
+	shown = make([]Task, 0, limit)
 	for i, t := range left {
 		if keep[i] {
 			shown = append(shown, t)
