@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestIsResponseEvent(t *testing.T) {
@@ -40,16 +41,24 @@ func TestStreamFlushesUntilTheResponse(t *testing.T) {
 	const answer = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n"
 	read := make(chan struct{})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // as the SDK does; then a client gone cancels r's context
 		jw := &jsonErrors{ResponseWriter: w, id: []byte("7")}
 		jw.Header().Set("Content-Type", "text/event-stream")
 		io.WriteString(jw, note)
 		http.NewResponseController(jw).Flush()
-		<-read // the client has the notification before the answer is written
+		select { // the client has the notification before the answer is written
+		case <-read:
+		case <-r.Context().Done(): // the client gave up: the notification never came
+			return
+		}
 		io.WriteString(jw, answer)
 		http.NewResponseController(jw).Flush()
 	}))
 	defer ts.Close()
-	resp, err := http.Post(ts.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`))
+	// A notification held back would leave the client waiting: it gives up
+	// after a while, and the test fails instead of hanging.
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Post(ts.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
