@@ -255,6 +255,21 @@ func (l *Lazy) Get(ctx context.Context) (*Services, error) {
 	return s, nil
 }
 
+// hasStore reports whether the project already has a store to open: its
+// embedded database file exists, or it lives in a shared database, which
+// exists (opening a project new to it adds only the project's name).
+func (l *Lazy) hasStore() bool {
+	if teamMode(l.cfg) {
+		return true
+	}
+	root, err := findRoot(l.cfg)
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(project.DBPath(project.StoreRoot(root)))
+	return err == nil && fi.Mode().IsRegular() && fi.Size() > 0
+}
+
 // Close closes the services if they were opened.
 func (l *Lazy) Close() error {
 	l.mu.Lock()

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // DefaultProject names the project a server finds from its working directory
@@ -198,6 +200,38 @@ func (p *DirProjects) Ready(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// Preload opens, one after another, each served project that already has a
+// store, and loads its plan, so that the first request to it does not pay
+// for the load (about 50 ms of CPU for 10,000 tasks, more when many first
+// requests arrive together). A project without a store yet is left for its
+// first request, which creates it: a server does not make stores nobody
+// used. Failures are left for the requests too, which report them; they
+// are only logged here. Cancel ctx to stop it.
+func (p *DirProjects) Preload(ctx context.Context, log *slog.Logger) {
+	loaded := 0
+	for _, name := range p.names {
+		if ctx.Err() != nil {
+			return
+		}
+		l := p.lazy[name]
+		if !l.hasStore() {
+			continue
+		}
+		start := time.Now()
+		s, err := l.Get(ctx)
+		if err == nil {
+			_, err = s.Plan.Board(ctx)
+		}
+		if err != nil {
+			log.Debug("load a project ahead of its first request", "project", name, "error", err)
+			continue
+		}
+		loaded++
+		log.Debug("project loaded ahead of its first request", "project", name, "took", time.Since(start))
+	}
+	log.Debug("projects loaded ahead", "loaded", loaded, "served", len(p.names))
 }
 
 // ProjectError is a failure of one named project, so that a surface can

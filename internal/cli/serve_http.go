@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -172,6 +173,16 @@ func serveHTTP(ctx context.Context, log *slog.Logger, h httpFlags, cfg httpserve
 	if err != nil {
 		return err
 	}
+	// While the server waits for its first requests, the projects it
+	// serves are opened and their plans loaded. Stopped and waited for
+	// before the projects close, so no load is in flight then.
+	ahead, stopAhead := context.WithCancel(ctx)
+	var loading sync.WaitGroup
+	loading.Go(func() { projects.Preload(ahead, log) })
+	defer func() {
+		stopAhead()
+		loading.Wait()
+	}()
 	// Always said, whatever --log-level: tests and scripts that ask for
 	// port 0 learn the address here.
 	slog.New(slog.NewTextHandler(os.Stderr, nil)).Info("serving MCP over HTTP",

@@ -305,6 +305,41 @@ func TestHTTPProbes(t *testing.T) {
 	}
 }
 
+// TestHTTPLoadsProjectsAhead: a served project that has a store is opened,
+// and its plan loaded, before any request comes; one with no store yet is
+// left for its first request, which creates it.
+func TestHTTPLoadsProjectsAhead(t *testing.T) {
+	t.Parallel()
+	def, fresh := cairntest.Project(t), projectDir(t)
+	s := cairntest.Start(t, cairntest.Options{Dir: def})
+	s.OK("create_new_task", newTask("Loaded ahead"))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A store closed cleanly has no WAL; an open one has.
+	wal := filepath.Join(def, ".cairn", "cairn.db-wal")
+	if _, err := os.Stat(wal); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the WAL is still there after a clean stop: %v", err)
+	}
+
+	h := cairntest.StartHTTP(t, cairntest.Options{Dir: def, Args: []string{"--project", "fresh=" + fresh, "--log-level", "debug"}})
+	waitLog(t, h, "projects loaded ahead", 0)
+	if !strings.Contains(h.Log(), "loaded=1 served=2") {
+		t.Errorf("want the default project loaded ahead and the fresh one left:\n%s", h.Log())
+	}
+	if _, err := os.Stat(wal); err != nil {
+		t.Errorf("the default project was not opened before any request: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(fresh, ".cairn")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a store was made for a project no request has used: %v", err)
+	}
+	wantCurrent(t, h.Connect(cairntest.Client{}), "Loaded ahead")
+	h.Connect(cairntest.Client{Path: "/p/fresh/mcp"}).OK("create_new_task", newTask("In the fresh project"))
+	if _, err := os.Stat(filepath.Join(fresh, ".cairn", "cairn.db")); err != nil {
+		t.Errorf("the first request did not make the fresh project's store: %v", err)
+	}
+}
+
 // waitLog waits until the server has logged line more than seen times.
 func waitLog(t *testing.T, h *cairntest.HTTPServer, line string, seen int) {
 	t.Helper()
