@@ -32,7 +32,7 @@ type includeBodyArgs struct {
 }
 
 type taskIDArgs struct {
-	TaskID IDArg `json:"task_id" jsonschema:"id, or parentId.N"`
+	TaskID IDArg `json:"task_id" jsonschema:"id or parentId.N"`
 }
 
 type pageArgs struct {
@@ -93,16 +93,16 @@ func focusTools() []tool {
 			Description: "Add a child of the current task (a root in zen) and focus it."},
 			createNewTask),
 		declare(ts, mcp.Tool{Name: "extend_current_task",
-			Description: "Add the next step after the current task, at its level, and focus it."},
+			Description: "Add a sibling right after the current task and focus it."},
 			extendCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_current_task", Annotations: readOnly,
-			Description: "YOU ARE HERE: the current task, body, path from the root, left siblings."},
+			Description: "YOU ARE HERE: current task, body, breadcrumb, left siblings."},
 			getCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_big_picture", Annotations: readOnly,
-			Description: "The whole outline: ids, statuses, YOU ARE HERE; paged by line."},
+			Description: "Whole outline: ids, statuses, YOU ARE HERE; paged by line."},
 			getBigPicture, append(pageShape(service.OutlinePage), enum("format", "text", "json"))...),
 		declare(ts, mcp.Tool{Name: "complete_current_task",
-			Description: "Finish the current task (permanent; its children and dependencies first) and focus the next ready task."},
+			Description: "Finish the current task for good (children and dependencies first) and focus the next ready one."},
 			completeCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_completed_tasks", Annotations: readOnly,
 			Description: "Completed tasks with bodies and completion times."},
@@ -123,7 +123,7 @@ func focusTools() []tool {
 			Description: "Make any open task current, by id."},
 			switchFocus),
 		declare(ts, mcp.Tool{Name: "remove_task",
-			Description: "Remove a task and its subtasks from the outline; completed ones stay archived."},
+			Description: "Remove a task and its subtasks; completed ones stay archived."},
 			removeTask),
 	}
 }
