@@ -39,7 +39,7 @@ var inputSchemas = map[string]string{
 	"lifecycle_init":        "{\"type\":\"object\",\"properties\":{\"task_id\":{\"type\":\"string\"},\"definition\":{\"type\":\"string\",\"description\":\"default asdd\"}},\"required\":[\"task_id\"]}",
 	"lifecycle_list":        "{\"type\":\"object\",\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"open\",\"done\"]},\"phase\":{\"type\":\"string\"},\"offset\":{\"type\":\"integer\"},\"limit\":{\"type\":\"integer\",\"description\":\"default 20\",\"maximum\":100}}}",
 	"lifecycle_status":      "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}",
-	"list_siblings":         "{\"type\":\"object\",\"properties\":{\"include_body\":{\"type\":\"boolean\"}}}",
+	"list_siblings":         "{\"type\":\"object\",\"properties\":{\"include_body\":{\"type\":\"boolean\"},\"offset\":{\"type\":\"integer\"},\"limit\":{\"type\":\"integer\",\"maximum\":50}}}",
 	"loop_cancel":           "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}",
 	"loop_checkpoint":       "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"}},\"required\":[\"id\"]}",
 	"loop_checkpoints":      "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}",
