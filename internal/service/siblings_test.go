@@ -12,6 +12,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/postgres"
+	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -50,10 +52,23 @@ func (tx bodyCountingTx) Children(ctx context.Context, parent task.ID, withBody 
 
 // TestSiblingsPages: list_siblings pages back from the current task, the
 // nearest siblings first, each page in position order; the total is every
-// sibling to the left, and a page with bodies reads only its own.
+// sibling to the left, and a page with bodies reads only its own. On both
+// stores.
 func TestSiblingsPages(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) { testSiblingsPages(t, openStore(t)) })
+	t.Run("postgres", func(t *testing.T) {
+		st, err := postgres.Open(context.Background(), pgtest.URL(t), postgres.Options{Project: pgtest.Project(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		testSiblingsPages(t, st)
+	})
+}
+
+func testSiblingsPages(t *testing.T, base store.Store) {
 	ctx := context.Background()
-	st := &bodyCountingStore{Store: openStore(t)}
+	st := &bodyCountingStore{Store: base}
 	f := service.NewFocus(st)
 	const agent = "ann"
 	if z, err := f.Siblings(ctx, agent, service.SiblingsQuery{}); err != nil || !z.Zen {
