@@ -154,7 +154,7 @@ var focusSpecs = []toolSpec{
 	{tool: "update_current_task", base: map[string]string{"body": `"new body"`}, strings: []string{"body"}, required: []string{"body"}},
 	{tool: "get_stack_overview", base: map[string]string{}, ints: []string{"offset", "limit"}},
 	{tool: "peek_context", base: map[string]string{}, bools: []string{"include_body"}},
-	{tool: "list_siblings", base: map[string]string{}, bools: []string{"include_body"}},
+	{tool: "list_siblings", base: map[string]string{}, bools: []string{"include_body"}, ints: []string{"offset", "limit"}},
 	{tool: "switch_focus", base: map[string]string{"task_id": `"1"`}, refs: []string{"task_id"}, required: []string{"task_id"}},
 	{tool: "remove_task", base: map[string]string{"task_id": `"4"`}, refs: []string{"task_id"}, required: []string{"task_id"}},
 }
@@ -492,7 +492,7 @@ func storeState(t *testing.T, s *cairntest.Server) string {
 		{"get_completed_tasks", args{"limit": 100}},
 		{"get_current_task", args{}},
 		{"peek_context", args{"include_body": true}},
-		{"list_siblings", args{"include_body": true}},
+		{"list_siblings", args{"include_body": true, "limit": 50}},
 		{"query_tasks", args{"fields": []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "updatedAt"}, "limit": 50}},
 		{"loop_status", args{"id": "5", "history": true}},
 		{"loop_checkpoints", args{"id": "5"}},

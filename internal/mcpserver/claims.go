@@ -17,7 +17,7 @@ import (
 // claims what it works on for a lease.
 
 type claimArgs struct {
-	ID           IDArg `json:"id,omitempty" jsonschema:"omit for the best free ready task"`
+	ID           IDArg `json:"id,omitempty" jsonschema:"default: best free ready task"`
 	LeaseSeconds int   `json:"lease_seconds,omitempty" jsonschema:"default 900"`
 }
 
@@ -37,13 +37,13 @@ func claimTools() []tool {
 	lease := bounds("lease_seconds", 1, float64(task.MaxLease/time.Second))
 	return []tool{
 		declare(ts, mcp.Tool{Name: "claim_task",
-			Description: "Hold a task for a lease so other agents skip it; done or cancelled ends it."},
+			Description: "Lease a task so other agents skip it; done or cancelled ends it."},
 			claimTask, lease),
 		declare(ts, mcp.Tool{Name: "renew_claim",
 			Description: "Extend your claim's lease from now."},
 			renewClaim, lease),
 		declare(ts, mcp.Tool{Name: "release_task",
-			Description: "End your claim, optionally setting the status."},
+			Description: "End your claim."},
 			releaseTask),
 	}
 }

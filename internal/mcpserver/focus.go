@@ -32,7 +32,7 @@ type includeBodyArgs struct {
 }
 
 type taskIDArgs struct {
-	TaskID IDArg `json:"task_id" jsonschema:"id, or parentId.N"`
+	TaskID IDArg `json:"task_id" jsonschema:"id or parentId.N"`
 }
 
 type pageArgs struct {
@@ -93,16 +93,16 @@ func focusTools() []tool {
 			Description: "Add a child of the current task (a root in zen) and focus it."},
 			createNewTask),
 		declare(ts, mcp.Tool{Name: "extend_current_task",
-			Description: "Add the next step after the current task, at its level, and focus it."},
+			Description: "Add a sibling right after the current task and focus it."},
 			extendCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_current_task", Annotations: readOnly,
-			Description: "YOU ARE HERE: the current task, body, path from the root, left siblings."},
+			Description: "YOU ARE HERE: current task, body, breadcrumb, left siblings."},
 			getCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_big_picture", Annotations: readOnly,
-			Description: "The whole outline: ids, statuses, YOU ARE HERE; paged by line."},
+			Description: "Whole outline: ids, statuses, YOU ARE HERE; paged by line."},
 			getBigPicture, append(pageShape(service.OutlinePage), enum("format", "text", "json"))...),
 		declare(ts, mcp.Tool{Name: "complete_current_task",
-			Description: "Finish the current task (permanent; its children and dependencies first) and focus the next ready task."},
+			Description: "Finish the current task for good (children and dependencies first) and focus the next ready one."},
 			completeCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_completed_tasks", Annotations: readOnly,
 			Description: "Completed tasks with bodies and completion times."},
@@ -118,12 +118,12 @@ func focusTools() []tool {
 			peekContext),
 		declare(ts, mcp.Tool{Name: "list_siblings", Annotations: readOnly,
 			Description: "Tasks before the current one at its level."},
-			listSiblings),
+			listSiblings, pageShape(service.SiblingPage)...),
 		declare(ts, mcp.Tool{Name: "switch_focus",
 			Description: "Make any open task current, by id."},
 			switchFocus),
 		declare(ts, mcp.Tool{Name: "remove_task",
-			Description: "Remove a task and its subtasks from the outline; completed ones stay archived."},
+			Description: "Remove a task and its subtasks; completed ones stay archived."},
 			removeTask),
 	}
 }
@@ -631,37 +631,59 @@ func (o peekOut) text(current string) string {
 }
 
 type siblingsOut struct {
-	Count    int       `json:"count"`
-	Siblings []taskRef `json:"siblings"`
-	Zen      bool      `json:"zen,omitempty"`
+	Count      int       `json:"count"`
+	Siblings   []taskRef `json:"siblings"`
+	NextOffset int       `json:"next_offset,omitempty"`
+	Zen        bool      `json:"zen,omitempty"`
 }
 
-func listSiblings(ctx context.Context, c call, in includeBodyArgs) (string, any, error) {
-	isZen, left, err := c.Focus.Siblings(ctx, c.agent, in.IncludeBody)
-	if err != nil || isZen {
+type siblingsArgs struct {
+	IncludeBody bool `json:"include_body,omitempty"`
+	pageArgs
+}
+
+func listSiblings(ctx context.Context, c call, in siblingsArgs) (string, any, error) {
+	p, err := c.Focus.Siblings(ctx, c.agent, service.SiblingsQuery{WithBody: in.IncludeBody, Page: service.Page(in.pageArgs)})
+	if err != nil || p.Zen {
 		if err != nil {
 			return "", nil, err
 		}
 		return zen()
 	}
-	out := siblingsOut{Count: len(left), Siblings: []taskRef{}}
-	for _, s := range left {
+	out := siblingsOut{Count: p.Total, Siblings: []taskRef{}, NextOffset: p.NextOffset}
+	for _, s := range p.Left {
 		out.Siblings = append(out.Siblings, ref(s, 0, in.IncludeBody))
 	}
-	return out.text(), out, nil
+	return out.text(p), out, nil
 }
 
-// text is the siblings to the left, with their bodies if they were asked for.
-func (o siblingsOut) text() string {
+// text is a page of the siblings to the left, with their bodies if they
+// were asked for. Its first line says how many there are, which of them the
+// page shows (positions from the leftmost) and which offset shows the ones
+// before these.
+func (o siblingsOut) text(p service.Siblings) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d to the left of the current task", o.Count)
-	if o.Count > 0 {
+	switch {
+	case len(o.Siblings) == 0 && o.Count > 0:
+		fmt.Fprintf(&b, "; none at offset %d (offset 0 shows the nearest)", p.Offset)
+	case len(o.Siblings) < o.Count:
+		from := p.From()
+		fmt.Fprintf(&b, "; showing %d-%d from the leftmost", from, from+len(o.Siblings)-1)
+		if o.NextOffset != 0 {
+			fmt.Fprintf(&b, "; next offset %d shows %d-%d", o.NextOffset, max(1, from-len(o.Siblings)), from-1)
+		}
+	}
+	if len(o.Siblings) > 0 {
 		b.WriteString(":")
 	}
 	for _, r := range o.Siblings {
 		fmt.Fprintf(&b, "\n%s (%s)", r.label(), r.Status)
 		if r.Body != "" {
 			fmt.Fprintf(&b, "\n%s", r.Body)
+		}
+		if r.Clipped {
+			fmt.Fprintf(&b, "\n(body clipped at %d bytes; get_task %s shows it whole)", bodyPreview, r.TaskID)
 		}
 	}
 	return b.String()

@@ -143,6 +143,13 @@ var scenario = []step{
 	{"lifecycle_list", nil},
 	{"get_task", args{"id": "1"}},
 	{"get_big_picture", nil},
+	// Pages of the siblings to the left, counted back from the current task.
+	{"switch_focus", args{"task_id": "9"}},
+	{"list_siblings", args{"limit": 2}},
+	{"list_siblings", args{"offset": 2, "limit": 2, "include_body": true}},
+	{"list_siblings", args{"offset": 4}},
+	{"list_siblings", args{"limit": 51}},
+	{"list_siblings", args{"offset": -1}},
 }
 
 // TestGolden pins the text of every tool's answer on the scenario above,

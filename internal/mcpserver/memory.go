@@ -53,7 +53,7 @@ type entryArgs struct {
 	Tags    StringList `json:"tags,omitempty"`
 	Files   StringList `json:"files,omitempty"`
 	// Supersedes names the entry this one replaces.
-	Supersedes string `json:"supersedes,omitempty" jsonschema:"id it replaces: m12"`
+	Supersedes string `json:"supersedes,omitempty" jsonschema:"e.g. m12"`
 }
 
 func (a entryArgs) entry(t memory.Type) service.AddRequest {
@@ -119,7 +119,7 @@ func memoryTools() []tool {
 			Description: "Search memory; index lines, then memory_context or memory_get."},
 			memorySearch, typeItems("type"), minimum("offset", 0), bounds("limit", 1, float64(service.MemoryPage.Max))),
 		declare(ts, mcp.Tool{Name: "memory_context", Annotations: readOnly,
-			Description: "The entries recorded just before and after one entry."},
+			Description: "Entries recorded just before and after one entry."},
 			memoryContext, bounds("before", 0, service.MaxContext), bounds("after", 0, service.MaxContext)),
 		declare(ts, mcp.Tool{Name: "memory_get", Annotations: readOnly,
 			Description: "Full entries by id."},
@@ -128,10 +128,10 @@ func memoryTools() []tool {
 			Description: "Record a decision and why."},
 			addDecision),
 		declare(ts, mcp.Tool{Name: "memory_add_mistake",
-			Description: "Record a mistake: root cause, fix, prevention; a repeat adds an occurrence."},
+			Description: "Record a mistake; a repeat adds an occurrence."},
 			addMistake),
 		declare(ts, mcp.Tool{Name: "memory_add_convention",
-			Description: "Record a project convention with examples."},
+			Description: "Record a project convention."},
 			addConvention),
 		declare(ts, mcp.Tool{Name: "observation",
 			Description: "Record something learned; type context for free-form notes."},
@@ -140,7 +140,7 @@ func memoryTools() []tool {
 			Description: "Remove entries by ids, type or age."},
 			memoryPrune, typeItems("type"), minimum("older_than_days", 1)),
 		declare(ts, mcp.Tool{Name: "diagnose_error", Annotations: readOnly,
-			Description: "Find past mistakes like this error, with their fixes."},
+			Description: "Past mistakes like this error, with their fixes."},
 			diagnoseError, bounds("limit", 1, float64(service.DiagnosePage.Max))),
 	}
 }

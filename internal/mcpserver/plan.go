@@ -58,7 +58,7 @@ type getTasksArgs struct {
 }
 
 type idArgs struct {
-	ID IDArg `json:"id" jsonschema:"id, or parentId.N"`
+	ID IDArg `json:"id" jsonschema:"id or parentId.N"`
 }
 
 type createTaskArgs struct {
@@ -133,16 +133,16 @@ func planTools() []tool {
 			Description: "One task in full: description, dependencies, dependents, subtasks."},
 			getTask),
 		declare(ts, mcp.Tool{Name: "create_task",
-			Description: "Add a task to the plan; dependencies must not form a cycle."},
+			Description: "Add a task to the plan; no dependency cycles."},
 			createTask, enum("priority", priorityEnum...), enum("status", statusEnum...)),
 		declare(ts, mcp.Tool{Name: "update_task",
-			Description: "Change a task; done is permanent and needs its subtasks closed."},
+			Description: "Change a task; done is permanent and needs subtasks closed."},
 			updateTask, enum("priority", priorityEnum...), enum("status", statusEnum...)),
 		declare(ts, mcp.Tool{Name: "delete_task",
 			Description: "Delete a task and its subtasks; dependents drop the link."},
 			deleteTask),
 		declare(ts, mcp.Tool{Name: "get_next_task", Annotations: readOnly,
-			Description: "The best ready task by priority, and why; skips tasks others claimed."},
+			Description: "Best ready task by priority, and why; skips tasks others claimed."},
 			getNextTask),
 		declare(ts, mcp.Tool{Name: "query_tasks", Annotations: readOnly,
 			Description: "Tasks filtered, sorted, projected to chosen fields."},

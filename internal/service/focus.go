@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -290,7 +291,7 @@ func (f *Focus) Current(ctx context.Context, agent string) (CurrentView, error) 
 }
 
 // LeftShown is how many siblings to its left YOU ARE HERE lists at most;
-// list_siblings lists them all.
+// list_siblings pages through them all.
 const LeftShown = 6
 
 func leftOf(sibs []task.Task, id task.ID) []task.Task {
@@ -852,22 +853,81 @@ func (f *Focus) PeekContext(ctx context.Context, agent string, withBody bool) (C
 	return c, nil
 }
 
-// Siblings returns the tasks to the left of the current task at its level.
-func (f *Focus) Siblings(ctx context.Context, agent string, withBody bool) (zen bool, left []task.Task, err error) {
+// SiblingsQuery asks for a page of the siblings to the left of the current
+// task, counted back from it: offset 0 is the page nearest the current task,
+// the one a reader wants first. The page's size is SiblingPage's rule, or
+// SiblingBodyPage's with bodies.
+type SiblingsQuery struct {
+	WithBody bool
+	Page
+}
+
+// Siblings is a page of the siblings to the left of the current task.
+type Siblings struct {
+	Zen        bool
+	Left       []task.Task // the page, in position order
+	Total      int         // siblings to the left in all
+	Offset     int         // how many nearer the current task are not in Left
+	NextOffset int         // the page further left; zero: none
+}
+
+// From is the position of the page's first sibling among the siblings to
+// the left, counted from 1 at the leftmost (zero for an empty page).
+func (s Siblings) From() int {
+	if len(s.Left) == 0 {
+		return 0
+	}
+	return s.Total - s.Offset - len(s.Left) + 1
+}
+
+// Siblings returns a page of the tasks to the left of the current task at
+// its level: the page q.Offset siblings back from it, in position order.
+func (f *Focus) Siblings(ctx context.Context, agent string, q SiblingsQuery) (Siblings, error) {
+	rule := SiblingPage
+	if q.WithBody {
+		rule = SiblingBodyPage
+	}
+	p, err := rule.apply(q.Page)
+	if err != nil {
+		return Siblings{}, err
+	}
+	out := Siblings{Offset: p.Offset}
 	err = f.store.View(ctx, func(tx store.Tx) error {
 		cur, ok, err := current(ctx, tx, agent)
 		if err != nil || !ok {
-			zen = !ok
+			out.Zen = !ok
 			return err
 		}
-		sibs, err := tx.Children(ctx, cur.ParentID, withBody)
-		left = leftOf(sibs, cur.ID)
-		return err
+		// Without bodies: a level of hundreds of finished steps would
+		// otherwise read every body to show a page of them.
+		sibs, err := tx.Children(ctx, cur.ParentID, false)
+		if err != nil {
+			return err
+		}
+		left := leftOf(sibs, cur.ID)
+		out.Total = len(left)
+		// The window counts back from the current task: reverse
+		// positions, so that lo..hi of the reversed list is the page.
+		lo, hi, next := p.window(len(left))
+		out.Left = left[len(left)-hi : len(left)-lo]
+		out.NextOffset = next
+		if !q.WithBody {
+			return nil
+		}
+		out.Left = slices.Clone(out.Left) // the store's slice stays as it gave it
+		for i, s := range out.Left {
+			full, err := tx.Task(ctx, s.ID)
+			if err != nil {
+				return err
+			}
+			out.Left[i].Body = full.Body
+		}
+		return nil
 	})
 	if err != nil {
-		return false, nil, fmt.Errorf("list siblings: %w", err)
+		return Siblings{}, fmt.Errorf("list siblings: %w", err)
 	}
-	return zen, left, nil
+	return out, nil
 }
 
 // Switched is the result of a switch of focus.
