@@ -63,7 +63,7 @@ func Outline(tasks []Task) []Entry {
 // on now (see Board.Ready): focus never lands by itself on a deferred or
 // blocked task, or on one whose dependencies are open. siblings are left's
 // visible siblings in position order (left itself may be among them and is
-// skipped); parent is nil for a root task; outline is only loaded when the
+// skipped; closed ones may be left out, as they are never picked); parent is nil for a root task; outline is only loaded when the
 // first two rules find nothing.
 func NextFocus(left ID, siblings []Task, parent *Task, outline func() ([]Entry, error), ready func(Task) bool) (ID, error) {
 	for _, s := range siblings {

@@ -104,6 +104,16 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?)`
 )
 
+// qOpenChildren is OpenChildren's statement: its WHERE is
+// tasks_open_children's (migration 0011), and INDEXED BY holds the planner
+// to that index (without statistics it could take tasks_by_parent, which
+// reads the closed children too; SQLite refuses the statement if the index
+// could not serve it). The statuses are task.Status.Open's closed ones,
+// written as constants: a parameter there would tie the statement's plan
+// to its bindings.
+const qOpenChildren = `SELECT ` + colsNoBody + ` FROM tasks INDEXED BY tasks_open_children
+	WHERE parent_id IS ? AND removed_at IS NULL AND status NOT IN ('done', 'cancelled') ORDER BY position, id`
+
 type scanner interface{ Scan(...any) error }
 
 func scanTask(row scanner) (task.Task, error) { return newTaskRow().scan(row) }
@@ -238,6 +248,14 @@ func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]ta
 	ts, err := x.queryTasks(ctx, query, nullID(parent))
 	if err != nil {
 		return nil, fmt.Errorf("read children of %s: %w", parent, err)
+	}
+	return ts, nil
+}
+
+func (x *txn) OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
+	ts, err := x.queryTasks(ctx, qOpenChildren, nullID(parent))
+	if err != nil {
+		return nil, fmt.Errorf("read open children of %s: %w", parent, err)
 	}
 	return ts, nil
 }
