@@ -1,0 +1,215 @@
+package service_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/postgres"
+	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
+	"github.com/cairn-dev/cairn/internal/store/sqlite"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// eachStore runs fn on a fresh SQLite store and, when the test database is
+// set, on a fresh PostgreSQL project.
+func eachStore(t *testing.T, fn func(t *testing.T, s store.Store)) {
+	ctx := context.Background()
+	t.Run("sqlite", func(t *testing.T) {
+		s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cairn.db"), sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		fn(t, s)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		s, err := postgres.Open(ctx, pgtest.URL(t), postgres.Options{Project: pgtest.Project(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		fn(t, s)
+	})
+}
+
+// TestCompletionAmongManyClosedSiblings: on a level of hundreds of
+// finished steps, with open siblings of every kind between them (deferred,
+// blocked, waiting on a dependency, ready), a completion moves focus to the
+// leftmost ready sibling, then to the next, then to the parent; and the
+// parent, with open children among hundreds of closed ones, is refused
+// naming exactly the open ones.
+func TestCompletionAmongManyClosedSiblings(t *testing.T) {
+	eachStore(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		set := service.NewSet(s, service.MemoryOptions{}, nil)
+		const agent = "agent-1"
+		mk := func(title string, parent task.ID, st task.Status, deps ...string) task.ID {
+			t.Helper()
+			d, err := set.Plan.Create(ctx, service.NewTask{Title: title, Parent: parent, Status: st, Deps: deps})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d.ID
+		}
+		elsewhere := mk("elsewhere", 0, task.StatusPending)
+		batch := mk("batch", 0, task.StatusInProgress)
+		closed := func(n int, st task.Status) {
+			for i := range n {
+				mk(fmt.Sprint(st, " ", i), batch, st)
+			}
+		}
+		closed(120, task.StatusDone)
+		deferred := mk("deferred", batch, task.StatusDeferred)
+		closed(60, task.StatusDone)
+		closed(20, task.StatusCancelled)
+		blocked := mk("blocked", batch, task.StatusBlocked)
+		waiting := mk("waiting", batch, task.StatusPending, elsewhere.String())
+		closed(100, task.StatusDone)
+		ready1 := mk("ready 1", batch, task.StatusPending)
+		cur := mk("current", batch, task.StatusPending)
+		ready2 := mk("ready 2", batch, task.StatusInProgress)
+		closed(30, task.StatusDone)
+		if _, err := set.Focus.SwitchFocus(ctx, agent, cur.String()); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []task.ID{ready1, ready2, batch} {
+			c, err := set.Focus.CompleteCurrentTask(ctx, agent, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Next.ID != want {
+				t.Fatalf("completed %s, focus on %s %q; want %s", c.Task.ID, c.Next.ID, c.Next.Title, want)
+			}
+			v, err := set.Focus.Current(ctx, agent)
+			if err != nil || v.Task.ID != want {
+				t.Fatalf("current after completing %s: %+v, %v; want %s", c.Task.ID, v.Task, err, want)
+			}
+		}
+		_, err := set.Focus.CompleteCurrentTask(ctx, agent, false)
+		if !errors.Is(err, task.ErrHasOpenChildren) {
+			t.Fatalf("completing the batch with open children: %v; want ErrHasOpenChildren", err)
+		}
+		want := fmt.Sprintf(`has 3 incomplete: %s "deferred", %s "blocked", %s "waiting"`, deferred, blocked, waiting)
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal %q does not say %q", err, want)
+		}
+		// Once they are closed, the batch completes and focus leaves the
+		// level: to the one ready task left, elsewhere.
+		for _, id := range []task.ID{deferred, blocked} {
+			cancelled := task.StatusCancelled
+			if _, err := set.Plan.Update(ctx, id.String(), service.Change{Status: &cancelled}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := set.Focus.RemoveTask(ctx, "nobody", waiting.String()); err != nil {
+			t.Fatal(err)
+		}
+		c, err := set.Focus.CompleteCurrentTask(ctx, agent, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Task.ID != batch || c.Next.ID != elsewhere {
+			t.Errorf("completed %s, focus on %s; want %s, then %s", c.Task.ID, c.Next.ID, batch, elsewhere)
+		}
+	})
+}
+
+// rowTally counts the task rows a store's write transactions read through
+// the Tx methods that list tasks. Its transactions offer none of the
+// stores' own interfaces, so the services take their plain paths: the
+// reads of the Tx interface, each counted.
+type rowTally struct {
+	store.Store
+	rows atomic.Int64
+}
+
+func (r *rowTally) Update(ctx context.Context, fn func(store.Tx) error) error {
+	return r.Store.Update(ctx, func(tx store.Tx) error { return fn(tallyTx{tx, &r.rows}) })
+}
+
+type tallyTx struct {
+	store.Tx
+	rows *atomic.Int64
+}
+
+func (x tallyTx) Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
+	ts, err := x.Tx.Children(ctx, parent, withBody)
+	x.rows.Add(int64(len(ts)))
+	return ts, err
+}
+
+func (x tallyTx) OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
+	ts, err := x.Tx.OpenChildren(ctx, parent)
+	x.rows.Add(int64(len(ts)))
+	return ts, err
+}
+
+func (x tallyTx) Tasks(ctx context.Context) ([]task.Task, error) {
+	ts, err := x.Tx.Tasks(ctx)
+	x.rows.Add(int64(len(ts)))
+	return ts, err
+}
+
+func (x tallyTx) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
+	ts, err := x.Tx.Ancestors(ctx, id)
+	x.rows.Add(int64(len(ts)))
+	return ts, err
+}
+
+// TestCompletionReadsDoNotGrowWithClosedSiblings: the task rows a
+// create_new_task and complete_current_task read (the way agents work
+// through a batch: a step created under it, completed, focus back on the
+// batch) are as many after 300 finished steps as after 30: the focus rules
+// and the completion's check read the open children, not all of them.
+func TestCompletionReadsDoNotGrowWithClosedSiblings(t *testing.T) {
+	eachStore(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		rt := &rowTally{Store: s}
+		focus := service.NewFocus(rt)
+		const agent = "agent-1"
+		batch, err := focus.CreateNewTask(ctx, agent, "batch", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// An open sibling the steps' completions pass over.
+		if _, err := service.NewPlan(s).Create(ctx, service.NewTask{Title: "later", Parent: batch.ID, Status: task.StatusDeferred}); err != nil {
+			t.Fatal(err)
+		}
+		step := func(i int) int64 {
+			t.Helper()
+			before := rt.rows.Load()
+			if _, err := focus.CreateNewTask(ctx, agent, fmt.Sprint("step ", i), "Do one thing."); err != nil {
+				t.Fatal(err)
+			}
+			c, err := focus.CompleteCurrentTask(ctx, agent, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Next.ID != batch.ID {
+				t.Fatalf("step %d: focus on %s after the completion; want the batch, %s", i, c.Next.ID, batch.ID)
+			}
+			return rt.rows.Load() - before
+		}
+		var early, late int64
+		for i := range 300 {
+			n := step(i)
+			switch i {
+			case 29:
+				early = n
+			case 299:
+				late = n
+			}
+		}
+		t.Logf("task rows read by a step's creation and completion: %d after 30 finished steps, %d after 300", early, late)
+		if late != early {
+			t.Errorf("a step's creation and completion read %d task rows after 30 finished steps, %d after 300; want as many", early, late)
+		}
+	})
+}
