@@ -40,6 +40,7 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		"qInsertTaskLast":        qInsertTaskLast,
 		"qInsertTaskAt":          qInsertTaskAt,
 		"qFocusedTask":           qFocusedTask,
+		"qOpenChildren":          qOpenChildren,
 		"qInsertUnderFocus":      qInsertUnderFocus,
 	}
 	for i, q := range readPlanQueries() { // ReadPlan's shapes
