@@ -9,6 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
@@ -210,6 +213,68 @@ func TestCompletionReadsDoNotGrowWithClosedSiblings(t *testing.T) {
 		t.Logf("task rows read by a step's creation and completion: %d after 30 finished steps, %d after 300", early, late)
 		if late != early {
 			t.Errorf("a step's creation and completion read %d task rows after 30 finished steps, %d after 300; want as many", early, late)
+		}
+	})
+}
+
+// TestCurrentAmongManyClosedSiblings: YOU ARE HERE from the cached board
+// (Board.NearLeft) lists the same left siblings, and counts the same rest,
+// as the same call read in a transaction (NearLeft over every sibling), on
+// a level of hundreds of siblings of every status, some inserted out of id
+// order, for a focus at its start, in its middle and at its end.
+func TestCurrentAmongManyClosedSiblings(t *testing.T) {
+	eachStore(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		set := service.NewSet(s, service.MemoryOptions{}, nil)
+		ref := service.NewSet(plainStore{s}, service.MemoryOptions{}, nil)
+		const agent = "agent-1"
+		batch, err := set.Plan.Create(ctx, service.NewTask{Title: "batch"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		focusAt := map[int]bool{0: true, 1: true, 5: true, 100: true, 101: true, 200: true, 239: true}
+		var ids []task.ID
+		for i := range 240 {
+			st := task.StatusDone
+			switch {
+			case focusAt[i]:
+				st = task.StatusInProgress
+			case i%37 == 5 || i%53 == 0:
+				st = task.Statuses[i%len(task.Statuses)]
+			}
+			d, err := set.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("step ", i), Parent: batch.ID, Status: st})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, d.ID)
+		}
+		// Out of id order: a step inserted right of the 100th.
+		if _, err := set.Focus.SwitchFocus(ctx, agent, ids[100].String()); err != nil {
+			t.Fatal(err)
+		}
+		inserted, err := set.Focus.ExtendCurrentTask(ctx, agent, "inserted", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, at := range []task.ID{ids[0], ids[1], ids[5], inserted.ID, ids[101], ids[200], ids[239]} {
+			if _, err := set.Focus.SwitchFocus(ctx, agent, at.String()); err != nil {
+				t.Fatal(err)
+			}
+			got, err := set.Focus.Current(ctx, agent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ref.Focus.Current(ctx, agent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("focus on %s: YOU ARE HERE from the board differs from a transaction's (-tx +board):\n%s", at, diff)
+			}
+			if at == ids[239] && (len(got.Left) != service.LeftShown || got.LeftMore != 240-service.LeftShown) {
+				t.Errorf("focus on the last step: %d left siblings shown and %d more; want %d and %d",
+					len(got.Left), got.LeftMore, service.LeftShown, 240-service.LeftShown)
+			}
 		}
 	})
 }
