@@ -835,12 +835,14 @@ func (f *Focus) PeekContext(ctx context.Context, agent string, withBody bool) (C
 			}
 			c.Parent = &p
 		}
-		sibs, err := tx.Children(ctx, cur.ParentID, withBody)
+		// The one sibling it shows: a level of hundreds of finished steps
+		// is not read, bodies and all, to show the last.
+		left, found, err := tx.LeftSibling(ctx, cur, withBody)
 		if err != nil {
 			return err
 		}
-		if left := leftOf(sibs, cur.ID); len(left) > 0 {
-			c.Left = &left[len(left)-1]
+		if found {
+			c.Left = &left
 		}
 		return nil
 	})

@@ -221,7 +221,9 @@ func TestCompletionReadsDoNotGrowWithClosedSiblings(t *testing.T) {
 // (Board.NearLeft) lists the same left siblings, and counts the same rest,
 // as the same call read in a transaction (NearLeft over every sibling), on
 // a level of hundreds of siblings of every status, some inserted out of id
-// order, for a focus at its start, in its middle and at its end.
+// order, for a focus at its start, in its middle and at its end; and
+// peek_context (LeftSibling) shows the sibling before it in the level's
+// order, with its body or without.
 func TestCurrentAmongManyClosedSiblings(t *testing.T) {
 	eachStore(t, func(t *testing.T, s store.Store) {
 		ctx := context.Background()
@@ -270,6 +272,36 @@ func TestCurrentAmongManyClosedSiblings(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("focus on %s: YOU ARE HERE from the board differs from a transaction's (-tx +board):\n%s", at, diff)
+			}
+			// peek_context: the sibling immediately to the left, as the
+			// whole level read in order has it.
+			var level []task.Task
+			if err := s.View(ctx, func(tx store.Tx) (err error) {
+				level, err = tx.Children(ctx, batch.ID, true)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			var wantLeft *task.Task
+			for i, x := range level {
+				if x.ID == at && i > 0 {
+					wantLeft = &level[i-1]
+				}
+			}
+			for _, withBody := range []bool{true, false} {
+				c, err := set.Focus.PeekContext(ctx, agent, withBody)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w := wantLeft
+				if w != nil && !withBody {
+					nb := *w
+					nb.Body = ""
+					w = &nb
+				}
+				if diff := cmp.Diff(w, c.Left); diff != "" || c.Current.ID != at {
+					t.Errorf("peek_context on %s (bodies %v): current %s, left (-want +got):\n%s", at, withBody, c.Current.ID, diff)
+				}
 			}
 			if at == ids[239] && (len(got.Left) != service.LeftShown || got.LeftMore != 240-service.LeftShown) {
 				t.Errorf("focus on the last step: %d left siblings shown and %d more; want %d and %d",

@@ -140,7 +140,8 @@ func TestPlanReadUsesIndexes(t *testing.T) {
 // connection makes of them, on an analyzed project whose one level holds
 // 2,000 done tasks and 3 open ones: by tasks_by_parent they would read
 // every done one, and each completion on a long batch would cost more
-// than the one before.
+// than the one before. LeftSibling's finds its one sibling by
+// tasks_by_parent.
 func TestOpenChildrenUseTheirIndex(t *testing.T) {
 	ctx := context.Background()
 	s, err := Open(ctx, freshSchema(t), Options{Project: "open-children"})
@@ -149,7 +150,7 @@ func TestOpenChildrenUseTheirIndex(t *testing.T) {
 	}
 	defer s.Close()
 	now := time.Now()
-	var batch task.Task
+	var batch, last task.Task
 	err = s.Update(ctx, func(tx store.Tx) (err error) {
 		if batch, err = tx.CreateTask(ctx, task.Task{Title: "batch", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
 			return err
@@ -165,6 +166,7 @@ func TestOpenChildrenUseTheirIndex(t *testing.T) {
 				return err
 			}
 			if i == 2002 {
+				last = tk
 				if err := tx.SetFocus(ctx, "a1", tk.ID, now); err != nil {
 					return err
 				}
@@ -187,12 +189,13 @@ func TestOpenChildrenUseTheirIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, q := range []struct {
-		sql  string
-		args string
+		sql, args, index string
 	}{
-		{qOpenChildren, fmt.Sprintf("%d, %d", s.project, batch.ID)},
-		{qFocusedOpenChildren, fmt.Sprintf("%d, 'a2'", s.project)},
-		{qFocusedOpenSiblings, fmt.Sprintf("%d, 'a1'", s.project)},
+		{qOpenChildren, fmt.Sprintf("%d, %d", s.project, batch.ID), "tasks_open_children"},
+		{qFocusedOpenChildren, fmt.Sprintf("%d, 'a2'", s.project), "tasks_open_children"},
+		{qFocusedOpenSiblings, fmt.Sprintf("%d, 'a1'", s.project), "tasks_open_children"},
+		{qLeftSibling, fmt.Sprintf("%d, %d, %d, %d", s.project, batch.ID, last.Position, last.ID), "tasks_by_parent"},
+		{qLeftSiblingBody, fmt.Sprintf("%d, %d, %d, %d", s.project, batch.ID, last.Position, last.ID), "tasks_by_parent"},
 	} {
 		name := fmt.Sprintf("open_children_%d", i)
 		if _, err := c.Exec(ctx, `PREPARE `+name+` AS `+q.sql); err != nil {
@@ -213,8 +216,8 @@ func TestOpenChildrenUseTheirIndex(t *testing.T) {
 		if err := rows.Err(); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(plan.String(), "tasks_open_children") || strings.Contains(plan.String(), "Seq Scan on tasks") {
-			t.Errorf("%s\ndoes not read by tasks_open_children:\n%s", q.sql, plan.String())
+		if !strings.Contains(plan.String(), q.index) || strings.Contains(plan.String(), "Seq Scan on tasks") {
+			t.Errorf("%s\ndoes not read by %s:\n%s", q.sql, q.index, plan.String())
 		}
 		if _, err := c.Exec(ctx, `DEALLOCATE `+name); err != nil {
 			t.Fatal(err)

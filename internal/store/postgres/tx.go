@@ -294,6 +294,30 @@ func (x *txn) OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, er
 	return ts, nil
 }
 
+// qLeftSibling and qLeftSiblingBody are LeftSibling's: the nearest
+// sibling before (position, id), by a backward scan of tasks_by_parent.
+const (
+	qLeftSibling = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND removed_at IS NULL
+		AND position <= $3 AND (position < $3 OR id < $4) ORDER BY position DESC, id DESC LIMIT 1`
+	qLeftSiblingBody = `SELECT ` + colsBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND removed_at IS NULL
+		AND position <= $3 AND (position < $3 OR id < $4) ORDER BY position DESC, id DESC LIMIT 1`
+)
+
+func (x *txn) LeftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
+	query := qLeftSibling
+	if withBody {
+		query = qLeftSiblingBody
+	}
+	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, query, x.p, int64(of.ParentID), of.Position, int64(of.ID)))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return task.Task{}, false, nil
+	}
+	if err != nil {
+		return task.Task{}, false, fmt.Errorf("read the sibling left of %s: %w", of.ID, err)
+	}
+	return t, true, nil
+}
+
 func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
 	ts, err := x.queryTasks(ctx, qAncestors, x.p, int64(id))
 	if err != nil {

@@ -41,6 +41,8 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		"qInsertTaskAt":          qInsertTaskAt,
 		"qFocusedTask":           qFocusedTask,
 		"qOpenChildren":          qOpenChildren,
+		"qLeftSibling":           qLeftSibling,
+		"qLeftSiblingBody":       qLeftSiblingBody,
 		"qInsertUnderFocus":      qInsertUnderFocus,
 	}
 	for i, q := range readPlanQueries() { // ReadPlan's shapes

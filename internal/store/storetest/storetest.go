@@ -44,6 +44,7 @@ func Run(t *testing.T, b Backend) {
 		{"Ancestors", testAncestors},
 		{"UpdateTask", testUpdateTask},
 		{"OpenChildren", testOpenChildren},
+		{"LeftSibling", testLeftSibling},
 		{"RemoveSubtree", testRemoveSubtree},
 		{"IDsNeverReused", testIDsNeverReused},
 		{"Focus", testFocus},
@@ -341,6 +342,57 @@ func testOpenChildren(t *testing.T, s store.Store) {
 			return err
 		}
 		check(tx, p.ID, open)
+		return nil
+	})
+}
+
+// testLeftSibling: LeftSibling is the task before each one in Children's
+// order (none for the first), closed, inserted out of id order or not,
+// past a removed sibling, among the roots as among children; with its
+// body only when asked.
+func testLeftSibling(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	p := create(t, s, "p", store.Placement{})
+	var kids []task.Task
+	for i, st := range task.Statuses {
+		kids = append(kids, createTask(t, s, task.Task{Title: fmt.Sprint("kid ", i), Body: fmt.Sprint("body ", i), Status: st,
+			CreatedAt: t0, UpdatedAt: t0}, store.Placement{Parent: p.ID}))
+	}
+	createTask(t, s, task.Task{Title: "inserted", Body: "inserted's", CreatedAt: t0, UpdatedAt: t0}, store.Placement{After: kids[0].ID})
+	remove(t, s, kids[3].ID)
+	create(t, s, "root 2", store.Placement{})
+	create(t, s, "grandchild", store.Placement{Parent: kids[1].ID})
+	view(t, s, func(tx store.Tx) error {
+		for _, parent := range []task.ID{p.ID, 0} {
+			level, err := tx.Children(ctx, parent, true)
+			if err != nil {
+				return err
+			}
+			if len(level) < 2 {
+				t.Fatalf("level of %s: %q", parent, titles(level))
+			}
+			for i, c := range level {
+				for _, withBody := range []bool{false, true} {
+					got, found, err := tx.LeftSibling(ctx, c, withBody)
+					if err != nil {
+						return err
+					}
+					if i == 0 {
+						if found {
+							t.Errorf("LeftSibling(%s) = %q; want none", c.Title, got.Title)
+						}
+						continue
+					}
+					want := level[i-1]
+					if !withBody {
+						want.Body = ""
+					}
+					if diff := cmp.Diff(want, got); diff != "" || !found {
+						t.Errorf("LeftSibling(%s, %v): found %v (-want +got):\n%s", c.Title, withBody, found, diff)
+					}
+				}
+			}
+		}
 		return nil
 	})
 }
