@@ -529,8 +529,8 @@ func (m moved) current(ctx context.Context, tx store.Tx) (task.Task, error) {
 func moveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(task.ID) bool, also string, now time.Time) (moved, error) {
 	// The focuses and, when an agent is sure to move, what nextAfter reads
 	// first, in one round trip (with the caller's writes, on a store that
-	// sends them late). Not otherwise: the siblings of a root task are
-	// every root task.
+	// sends them late). Not otherwise: the open siblings of a root task
+	// are every open root task.
 	reads := []store.Read{{Of: store.ReadFocuses}}
 	if also != "" {
 		reads = append(reads, store.Read{Of: store.ReadOpenChildren, ID: left.ParentID})

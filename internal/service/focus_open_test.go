@@ -310,3 +310,85 @@ func TestCurrentAmongManyClosedSiblings(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkFocusLongLevel times the focus tools on a level of many
+// finished steps (SQLite, services as the server wires them): YOU ARE
+// HERE (get_current_task), peek_context with bodies, and a step's
+// create_new_task + complete_current_task (focus back on the batch). Their
+// cost should not grow with the finished steps: compare done=500 with
+// done=5000.
+//
+//	go test -run '^$' -bench FocusLongLevel -benchmem ./internal/service
+func BenchmarkFocusLongLevel(b *testing.B) {
+	for _, done := range []int{500, 5000} {
+		b.Run(fmt.Sprint("done=", done), func(b *testing.B) {
+			ctx := context.Background()
+			s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "cairn.db"), sqlite.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			var batch, cur task.Task
+			err = s.Update(ctx, func(tx store.Tx) (err error) {
+				if batch, err = tx.CreateTask(ctx, task.Task{Title: "batch"}, store.Placement{}); err != nil {
+					return err
+				}
+				for i := range done {
+					if _, err := tx.CreateTask(ctx, task.Task{Title: fmt.Sprint("step ", i), Body: "Did one thing.", Status: task.StatusDone},
+						store.Placement{Parent: batch.ID}); err != nil {
+						return err
+					}
+				}
+				cur, err = tx.CreateTask(ctx, task.Task{Title: "current", Body: "Doing it."}, store.Placement{Parent: batch.ID})
+				return err
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			set := service.NewSet(s, service.MemoryOptions{}, nil)
+			const agent = "bench"
+			focus := func(b *testing.B, id task.ID) {
+				if _, err := set.Focus.SwitchFocus(ctx, agent, id.String()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.Run("get_current_task", func(b *testing.B) {
+				focus(b, cur.ID)
+				b.ReportAllocs()
+				for b.Loop() {
+					v, err := set.Focus.Current(ctx, agent)
+					if err != nil || v.Task.ID != cur.ID || len(v.Left) != service.LeftShown || v.LeftMore != done-service.LeftShown {
+						b.Fatalf("%+v, %v", v, err)
+					}
+				}
+			})
+			b.Run("peek_context", func(b *testing.B) {
+				focus(b, cur.ID)
+				b.ReportAllocs()
+				for b.Loop() {
+					c, err := set.Focus.PeekContext(ctx, agent, true)
+					if err != nil || c.Left == nil || c.Left.Title != fmt.Sprint("step ", done-1) || c.Left.Body == "" {
+						b.Fatalf("%+v, %v", c.Left, err)
+					}
+				}
+			})
+			b.Run("step", func(b *testing.B) {
+				focus(b, batch.ID)
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if _, err := set.Focus.CreateNewTask(ctx, agent, fmt.Sprint("step ", i), "Do one thing."); err != nil {
+						b.Fatal(err)
+					}
+					c, err := set.Focus.CompleteCurrentTask(ctx, agent, false)
+					if err != nil || c.Next.ID != cur.ID {
+						// The open current step is the leftmost ready one.
+						b.Fatalf("focus on %s after a step; want %s: %v", c.Next.ID, cur.ID, err)
+					}
+					focus(b, batch.ID)
+					i++
+				}
+			})
+		})
+	}
+}
