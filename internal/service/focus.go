@@ -408,11 +408,11 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force boo
 	var c Completed
 	err := f.store.Update(ctx, func(tx store.Tx) error {
 		// What closeTask reads, with the focus: one round trip. The task's
-		// children and dependencies, then what moveFocusOff reads after
-		// closeTask's writes, which leave those answers true (they change
-		// the task's own fields, its claim and the archive).
-		reads := []store.Read{{Of: store.ReadChildren, Agent: agent}, {Of: store.ReadFocuses},
-			{Of: store.ReadChildren, Agent: agent, Up: 1}, {Of: store.ReadTask, Agent: agent, Up: 1}}
+		// open children and dependencies, then what moveFocusOff reads
+		// after closeTask's writes, which leave those answers true (they
+		// change the task's own fields, its claim and the archive).
+		reads := []store.Read{{Of: store.ReadOpenChildren, Agent: agent}, {Of: store.ReadFocuses},
+			{Of: store.ReadOpenChildren, Agent: agent, Up: 1}, {Of: store.ReadTask, Agent: agent, Up: 1}}
 		if !force {
 			reads = append(reads, store.Read{Of: store.ReadTaskDeps, Agent: agent})
 		}
@@ -448,20 +448,18 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 	if !t.Status.Open() {
 		return task.Task{}, moved{}, problem.New(task.ErrClosed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), "")
 	}
-	reads := []store.Read{{Of: store.ReadChildren, ID: t.ID}}
+	reads := []store.Read{{Of: store.ReadOpenChildren, ID: t.ID}}
 	if status == task.StatusDone && !force {
 		reads = append(reads, store.Read{Of: store.ReadTaskDeps, ID: t.ID})
 	}
 	ahead(ctx, tx, reads...) // one round trip for both
-	kids, err := tx.Children(ctx, t.ID, false)
+	kids, err := tx.OpenChildren(ctx, t.ID)
 	if err != nil {
 		return task.Task{}, moved{}, err
 	}
 	var open []string
 	for _, k := range kids {
-		if k.Status.Open() {
-			open = append(open, fmt.Sprintf("%s %q", k.ID, k.Title))
-		}
+		open = append(open, fmt.Sprintf("%s %q", k.ID, k.Title))
 	}
 	if len(open) > 0 {
 		return task.Task{}, moved{}, &problem.Error{Kind: task.ErrHasOpenChildren,
@@ -532,11 +530,11 @@ func (m moved) current(ctx context.Context, tx store.Tx) (task.Task, error) {
 func moveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(task.ID) bool, also string, now time.Time) (moved, error) {
 	// The focuses and, when an agent is sure to move, what nextAfter reads
 	// first, in one round trip (with the caller's writes, on a store that
-	// sends them late). Not otherwise: the siblings of a root task are
-	// every root task.
+	// sends them late). Not otherwise: the open siblings of a root task
+	// are every open root task.
 	reads := []store.Read{{Of: store.ReadFocuses}}
 	if also != "" {
-		reads = append(reads, store.Read{Of: store.ReadChildren, ID: left.ParentID})
+		reads = append(reads, store.Read{Of: store.ReadOpenChildren, ID: left.ParentID})
 		if left.ParentID != 0 {
 			reads = append(reads, store.Read{Of: store.ReadTask, ID: left.ParentID})
 		}
@@ -598,9 +596,12 @@ func checkDeps(ctx context.Context, tx store.Tx, id task.ID) error {
 	return nil
 }
 
-// nextAfter applies task.NextFocus after left was closed or removed.
+// nextAfter applies task.NextFocus after left was closed or removed. Of
+// left's siblings it reads the open ones, the only ones NextFocus can
+// pick: on a level of hundreds of finished steps, reading them all made
+// each completion cost more than the one before.
 func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (moved, error) {
-	sibs, err := tx.Children(ctx, left.ParentID, false)
+	sibs, err := tx.OpenChildren(ctx, left.ParentID)
 	if err != nil {
 		return moved{}, err
 	}
@@ -835,12 +836,14 @@ func (f *Focus) PeekContext(ctx context.Context, agent string, withBody bool) (C
 			}
 			c.Parent = &p
 		}
-		sibs, err := tx.Children(ctx, cur.ParentID, withBody)
+		// The one sibling it shows: a level of hundreds of finished steps
+		// is not read, bodies and all, to show the last.
+		left, found, err := tx.LeftSibling(ctx, cur, withBody)
 		if err != nil {
 			return err
 		}
-		if left := leftOf(sibs, cur.ID); len(left) > 0 {
-			c.Left = &left[len(left)-1]
+		if found {
+			c.Left = &left
 		}
 		return nil
 	})

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -118,26 +117,6 @@ next:
 		return task.Task{}, &task.NotFoundError{ID: t.ID, Sub: n}
 	}
 	return *t, nil
-}
-
-// childrenOnBoard is tx.Children(parent, false) on a board: the visible
-// children in position order, then id.
-func childrenOnBoard(b *task.Board, parent task.ID) []task.Task {
-	ids := b.Children[parent]
-	if parent == 0 {
-		ids = b.Roots()
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	out := make([]task.Task, len(ids))
-	for i, id := range ids {
-		out[i] = *b.Tasks.Get(id)
-	}
-	slices.SortFunc(out, func(x, y task.Task) int {
-		return cmp.Or(cmp.Compare(x.Position, y.Position), cmp.Compare(x.ID, y.ID))
-	})
-	return out
 }
 
 // ancestorsOnBoard is tx.Ancestors on a board: root first.
@@ -268,7 +247,7 @@ func (f *Focus) currentRead(ctx context.Context, agent string) (v CurrentView, o
 	v.Task.Body = res.FocusBody
 	v.Breadcrumb = ancestorsOnBoard(b, t)
 	v.Depth = len(v.Breadcrumb) + 1
-	v.Left, v.LeftMore = task.NearLeft(leftOf(childrenOnBoard(b, t.ParentID), t.ID), LeftShown)
+	v.Left, v.LeftMore = b.NearLeft(t, LeftShown)
 	return v, true, nil
 }
 

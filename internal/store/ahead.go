@@ -13,11 +13,11 @@ type Read struct {
 	Of    ReadOf
 	ID    task.ID
 	Since uint64 // ReadPlanChanges: the revision
-	// Agent, with ReadChildren, ReadTaskDeps or ReadTask and no ID: of the
-	// task the agent's focus is on, or with Up 1 of that task's parent,
-	// whose id the store learns with the answer; the calls of that read for
-	// that id take it. A write's first read is often the agent's focus:
-	// the reads of its task and its neighbours can go with it.
+	// Agent, with ReadChildren, ReadOpenChildren, ReadTaskDeps or ReadTask
+	// and no ID: of the task the agent's focus is on, or with Up 1 of that
+	// task's parent, whose id the store learns with the answer; the calls
+	// of that read for that id take it. A write's first read is often the
+	// agent's focus: the reads of its task and its neighbours can go with it.
 	Agent string
 	Up    uint8 // 0 or 1; ReadTask only with 1
 }
@@ -34,4 +34,5 @@ const (
 	ReadTaskClaim                        // Tx.TaskClaim(ID)
 	ReadOpenLifecycles                   // Tx.Lifecycles of ID's open lifecycles: LifecycleQuery{Status: LifecycleOpen, Tasks: {ID}}
 	ReadPlanChanges                      // the revision and the plan's changes after Since, for a store with a change feed (ID unused)
+	ReadOpenChildren                     // Tx.OpenChildren(ID)
 )

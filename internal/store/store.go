@@ -136,6 +136,18 @@ type Tx interface {
 	// Children returns the visible children of parent (zero: the roots) in
 	// position order; bodies only when withBody is set.
 	Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error)
+	// OpenChildren returns the visible children of parent (zero: the roots)
+	// whose status is open (task.Status.Open), in position order, without
+	// bodies. It reads those alone, whatever the closed children number:
+	// the focus rules and a completion's check look at no other, and on a
+	// level of hundreds of finished steps Children read them all.
+	OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error)
+	// LeftSibling returns the visible sibling immediately to the left of
+	// of (the children of of's parent in position order, then id; of's
+	// ParentID, Position and ID place it), with its body when withBody is
+	// set; found is false when none is. It reads that one sibling, not the
+	// level.
+	LeftSibling(ctx context.Context, of task.Task, withBody bool) (left task.Task, found bool, err error)
 	// Ancestors returns the visible ancestors of id, root first, without bodies.
 	Ancestors(ctx context.Context, id task.ID) ([]task.Task, error)
 	// Tasks returns every visible task without bodies, in no particular order.

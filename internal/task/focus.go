@@ -63,7 +63,7 @@ func Outline(tasks []Task) []Entry {
 // on now (see Board.Ready): focus never lands by itself on a deferred or
 // blocked task, or on one whose dependencies are open. siblings are left's
 // visible siblings in position order (left itself may be among them and is
-// skipped); parent is nil for a root task; outline is only loaded when the
+// skipped; closed ones may be left out, as they are never picked); parent is nil for a root task; outline is only loaded when the
 // first two rules find nothing.
 func NextFocus(left ID, siblings []Task, parent *Task, outline func() ([]Entry, error), ready func(Task) bool) (ID, error) {
 	for _, s := range siblings {
@@ -137,4 +137,80 @@ func NearLeft(left []Task, limit int) (shown []Task, omitted int) {
 		}
 	}
 	return shown, len(left) - len(shown)
+}
+
+// NearLeft is NearLeft of the siblings to the left of t on the board (its
+// parent's children, or the roots, in position order, then id): the same
+// tasks and count, worked out in one pass over the siblings that keeps the
+// limit nearest open ones and the limit nearest closed ones, without
+// copying or sorting the rest. On a level of thousands of finished steps
+// YOU ARE HERE sorted a copy of them all on every call.
+func (b *Board) NearLeft(t *Task, limit int) (shown []Task, omitted int) {
+	ids := b.Children[t.ParentID]
+	if t.ParentID == 0 {
+		ids = b.Roots()
+	}
+	if limit < 0 {
+		limit = 0
+	}
+	open, closed := make(nearest, 0, limit), make(nearest, 0, limit)
+	n := 0
+	for _, id := range ids {
+		s := b.Tasks.Get(id)
+		if s == nil || !leftOfTask(s, t) {
+			continue
+		}
+		n++
+		if s.Status.Open() {
+			open.add(s, limit)
+		} else {
+			closed.add(s, limit)
+		}
+	}
+	if n == 0 {
+		return nil, 0
+	}
+	// NearLeft's choice: the nearest open ones, then the nearest closed
+	// ones to fill the room; every one when they fit.
+	c := closed[max(0, len(closed)-(limit-len(open))):]
+	shown = make([]Task, 0, len(open)+len(c))
+	for i, j := 0, 0; i < len(open) || j < len(c); {
+		if j == len(c) || i < len(open) && leftOfTask(open[i], c[j]) {
+			shown = append(shown, *open[i])
+			i++
+		} else {
+			shown = append(shown, *c[j])
+			j++
+		}
+	}
+	return shown, n - len(shown)
+}
+
+// leftOfTask reports whether a comes before b among siblings: by position,
+// then id.
+func leftOfTask(a, b *Task) bool {
+	return a.Position < b.Position || a.Position == b.Position && a.ID < b.ID
+}
+
+// nearest holds at most limit tasks, those nearest the right (latest in
+// sibling order) of the ones added, in sibling order.
+type nearest []*Task
+
+func (n *nearest) add(t *Task, limit int) {
+	s := *n
+	if len(s) == limit {
+		if limit == 0 || !leftOfTask(s[0], t) {
+			return
+		}
+		copy(s, s[1:]) // the farthest goes
+		s = s[:len(s)-1]
+	}
+	i := len(s)
+	for i > 0 && leftOfTask(t, s[i-1]) {
+		i--
+	}
+	s = append(s, nil)
+	copy(s[i+1:], s[i:])
+	s[i] = t
+	*n = s
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -13,7 +14,7 @@ import (
 // aheadRead is the answer to a read sent ahead (ReadAhead).
 type aheadRead struct {
 	in         bool        // the answer came
-	tasks      []task.Task // ReadTask (none: not found), ReadChildren
+	tasks      []task.Task // ReadTask (none: not found), ReadChildren, ReadOpenChildren
 	ids        []task.ID   // ReadTaskDeps, ReadDependents
 	focuses    map[string]task.ID
 	claim      *task.Claim // ReadTaskClaim; nil: none
@@ -47,7 +48,7 @@ func (x *txn) ReadAhead(ctx context.Context, reads ...store.Read) {
 		switch r.Of {
 		case store.ReadFocuses, store.ReadPlanChanges:
 			r.ID = 0
-		case store.ReadChildren, store.ReadTaskDeps, store.ReadTask:
+		case store.ReadChildren, store.ReadOpenChildren, store.ReadTaskDeps, store.ReadTask:
 			if r.Agent != "" {
 				r.ID = 0
 			}
@@ -104,10 +105,12 @@ func (x *txn) changed() {
 
 // updated keeps the answers read ahead true once t's own fields are
 // written as UpdateTask writes them: t in a task list read ahead gets
-// them in place (its body only where the list holds bodies), and the
-// plan's changes, which the write adds to, are dropped, as is every answer
-// not in yet (it will come as of before the write). The write changes no
-// task's place, dependency, claim, lifecycle or focus.
+// them in place (its body only where the list holds bodies), and leaves a
+// list of open children once closed; the plan's changes, which the write
+// adds to, are dropped, as is every answer not in yet (it will come as of
+// before the write), and a list of t's parent's open children that t,
+// open now, is not in. The write changes no task's place, dependency,
+// claim, lifecycle or focus.
 func (x *txn) updated(t task.Task) {
 	x.dirty = true
 	for r, a := range x.ahead {
@@ -115,7 +118,19 @@ func (x *txn) updated(t task.Task) {
 			delete(x.ahead, r)
 			continue
 		}
-		if r.Of != store.ReadTask && r.Of != store.ReadChildren {
+		if r.Of == store.ReadOpenChildren {
+			i := slices.IndexFunc(a.tasks, func(u task.Task) bool { return u.ID == t.ID })
+			switch {
+			case i >= 0 && !t.Status.Open():
+				a.tasks = slices.Delete(a.tasks, i, i+1)
+				continue
+			case i < 0 && t.Status.Open() && (r.Agent != "" || r.ID == t.ParentID):
+				// Reopened (or an answer by agent, whose parent is
+				// not known): read again.
+				delete(x.ahead, r)
+				continue
+			}
+		} else if r.Of != store.ReadTask && r.Of != store.ReadChildren {
 			continue
 		}
 		for i := range a.tasks {
@@ -184,6 +199,8 @@ func (x *txn) aheadSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows
 		return qTask, []any{x.p, id}, tasks
 	case store.ReadChildren:
 		return qChildren, []any{x.p, id}, tasks
+	case store.ReadOpenChildren:
+		return qOpenChildren, []any{x.p, id}, tasks
 	case store.ReadTaskDeps:
 		return qTaskDeps, []any{x.p, id}, ids
 	case store.ReadDependents:
@@ -255,6 +272,16 @@ var (
 	qFocusedSiblings = fmt.Sprintf(`SELECT o.id, `+focusedCols+` `+focusedOf+`
 		LEFT JOIN tasks t ON t.project_id = f.project_id AND t.parent_id = o.id AND t.removed_at IS NULL
 		WHERE f.project_id = $1 AND f.agent = $2 ORDER BY t.position, t.id`, "''", "c.parent_id")
+	// The open ones (openChildrenWhere) of the focused task's children,
+	// and of its siblings.
+	qFocusedOpenChildren = fmt.Sprintf(`SELECT o.id, `+focusedCols+` `+focusedOf+`
+		LEFT JOIN tasks t ON t.project_id = f.project_id AND t.parent_id = o.id AND t.removed_at IS NULL
+			AND t.status NOT IN ('done', 'cancelled')
+		WHERE f.project_id = $1 AND f.agent = $2 ORDER BY t.position, t.id`, "''", "c.id")
+	qFocusedOpenSiblings = fmt.Sprintf(`SELECT o.id, `+focusedCols+` `+focusedOf+`
+		LEFT JOIN tasks t ON t.project_id = f.project_id AND t.parent_id = o.id AND t.removed_at IS NULL
+			AND t.status NOT IN ('done', 'cancelled')
+		WHERE f.project_id = $1 AND f.agent = $2 ORDER BY t.position, t.id`, "''", "c.parent_id")
 	qFocusedParent = fmt.Sprintf(`SELECT o.id, `+focusedCols+` `+focusedOf+`
 		LEFT JOIN tasks t ON t.project_id = f.project_id AND t.id = o.id AND t.removed_at IS NULL
 		WHERE f.project_id = $1 AND f.agent = $2 AND o.id <> 0`, "coalesce(t.body, '')", "c.parent_id")
@@ -302,6 +329,10 @@ func (x *txn) focusedSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Ro
 		return qFocusedChildren, []any{x.p, r.Agent}, tasks
 	case r.Of == store.ReadChildren && r.Up == 1:
 		return qFocusedSiblings, []any{x.p, r.Agent}, tasks
+	case r.Of == store.ReadOpenChildren && r.Up == 0:
+		return qFocusedOpenChildren, []any{x.p, r.Agent}, tasks
+	case r.Of == store.ReadOpenChildren && r.Up == 1:
+		return qFocusedOpenSiblings, []any{x.p, r.Agent}, tasks
 	case r.Of == store.ReadTask && r.Up == 1:
 		return qFocusedParent, []any{x.p, r.Agent}, tasks
 	case r.Of == store.ReadTaskDeps && r.Up == 0:

@@ -15,6 +15,7 @@ import (
 type reads struct {
 	Task       task.Task
 	Children   []task.Task
+	Open       []task.Task // OpenChildren
 	Deps       []task.ID
 	Dependents []task.ID
 	Focuses    map[string]task.ID
@@ -52,6 +53,9 @@ func readAll(ctx context.Context, tx store.Tx, parent, child, dep task.ID) (r re
 		return r, err
 	}
 	if r.Children, err = tx.Children(ctx, parent, false); err != nil {
+		return r, err
+	}
+	if r.Open, err = tx.OpenChildren(ctx, parent); err != nil {
 		return r, err
 	}
 	if r.Deps, err = tx.TaskDeps(ctx, child); err != nil {
@@ -122,7 +126,8 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := []store.Read{{Of: store.ReadTask, ID: parent.ID}, {Of: store.ReadChildren, ID: parent.ID}, {Of: store.ReadTaskDeps, ID: child.ID},
+	all := []store.Read{{Of: store.ReadTask, ID: parent.ID}, {Of: store.ReadChildren, ID: parent.ID}, {Of: store.ReadOpenChildren, ID: parent.ID},
+		{Of: store.ReadTaskDeps, ID: child.ID},
 		{Of: store.ReadDependents, ID: dep.ID}, {Of: store.ReadFocuses}, {Of: store.ReadTaskClaim, ID: child.ID},
 		{Of: store.ReadOpenLifecycles, ID: child.ID}, {Of: store.ReadPlanChanges, Since: 1}}
 	type aheader interface {
@@ -176,7 +181,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if got.Task.Title != "parent 2" || len(got.Children) != 2 || len(got.Deps) != 0 || len(got.Dependents) != 0 ||
+		if got.Task.Title != "parent 2" || len(got.Children) != 2 || len(got.Open) != 2 || len(got.Deps) != 0 || len(got.Dependents) != 0 ||
 			got.Focuses["a1"] != dep.ID || got.Claimed || len(got.Claims) != 0 || got.Rev == want.Rev || len(got.Changes.Tasks) != 4 {
 			t.Errorf("reads after writes answered from before them: %+v", got)
 		}
@@ -326,6 +331,11 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 	var kids []task.Task
 	var dep task.Task
 	err := s.Update(ctx, func(tx store.Tx) (err error) {
+		// A finished child first: the open children are not all of them.
+		if _, err := tx.CreateTask(ctx, task.Task{Title: "zero", Status: task.StatusDone, CreatedAt: now, UpdatedAt: now},
+			store.Placement{Parent: parent.ID}); err != nil {
+			return err
+		}
 		for _, title := range []string{"one", "two"} {
 			k, err := tx.CreateTask(ctx, task.Task{Title: title, CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID})
 			if err != nil {
@@ -355,10 +365,14 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 	}
 	type answer struct {
 		Children []task.Task
+		Open     []task.Task
 		Deps     []task.ID
 	}
 	read := func(tx store.Tx, id task.ID) (a answer, err error) {
 		if a.Children, err = tx.Children(ctx, id, false); err != nil {
+			return a, err
+		}
+		if a.Open, err = tx.OpenChildren(ctx, id); err != nil {
 			return a, err
 		}
 		a.Deps, err = tx.TaskDeps(ctx, id)
@@ -378,7 +392,7 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(want[parent.ID].Children) != 2 || len(want[parent.ID].Deps) != 2 {
+	if len(want[parent.ID].Children) != 3 || len(want[parent.ID].Open) != 2 || len(want[parent.ID].Deps) != 2 {
 		t.Fatalf("seeded wrong: %+v", want[parent.ID])
 	}
 	// Its neighbours: the focused task's parent and siblings.
@@ -386,6 +400,7 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 		Parent   task.Task
 		Found    bool
 		Siblings []task.Task
+		Open     []task.Task // the open siblings
 	}
 	readAround := func(tx store.Tx, of task.ID) (a around, err error) {
 		if of == 0 {
@@ -402,7 +417,10 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 			}
 			a.Found = true
 		}
-		a.Siblings, err = tx.Children(ctx, t.ParentID, false)
+		if a.Siblings, err = tx.Children(ctx, t.ParentID, false); err != nil {
+			return a, err
+		}
+		a.Open, err = tx.OpenChildren(ctx, t.ParentID)
 		return a, err
 	}
 	wantAround := map[task.ID]around{}
@@ -428,7 +446,8 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 	}{{"on-parent", parent.ID}, {"on-leaf", dep.ID}, {"on-kid", kids[0].ID}, {"nobody", parent.ID}} {
 		err := s.Update(ctx, func(tx store.Tx) error {
 			tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadChildren, Agent: c.agent}, store.Read{Of: store.ReadTaskDeps, Agent: c.agent},
-				store.Read{Of: store.ReadChildren, Agent: c.agent, Up: 1}, store.Read{Of: store.ReadTask, Agent: c.agent, Up: 1})
+				store.Read{Of: store.ReadChildren, Agent: c.agent, Up: 1}, store.Read{Of: store.ReadTask, Agent: c.agent, Up: 1},
+				store.Read{Of: store.ReadOpenChildren, Agent: c.agent}, store.Read{Of: store.ReadOpenChildren, Agent: c.agent, Up: 1})
 			if _, _, err := tx.(focused).FocusedTask(ctx, c.agent); err != nil {
 				return err
 			}
@@ -456,7 +475,8 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 	}
 	// A write after the reads were sent, before they are used.
 	err = s.Update(ctx, func(tx store.Tx) error {
-		tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadChildren, Agent: "on-parent"}, store.Read{Of: store.ReadTaskDeps, Agent: "on-parent"})
+		tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadChildren, Agent: "on-parent"}, store.Read{Of: store.ReadTaskDeps, Agent: "on-parent"},
+			store.Read{Of: store.ReadOpenChildren, Agent: "on-parent"})
 		if _, _, err := tx.(focused).FocusedTask(ctx, "on-parent"); err != nil {
 			return err
 		}
@@ -470,7 +490,7 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if len(got.Children) != 3 || len(got.Deps) != 0 {
+		if len(got.Children) != 4 || len(got.Open) != 3 || len(got.Deps) != 0 {
 			t.Errorf("reads after writes answered from before them: %+v", got)
 		}
 		return nil
@@ -513,6 +533,7 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 	type after struct {
 		Kid, Parent task.Task
 		Siblings    []task.Task
+		Open        []task.Task // the open siblings
 		Focuses     map[string]task.ID
 		Claimed     bool
 	}
@@ -526,6 +547,9 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 		if a.Siblings, err = tx.Children(ctx, parent.ID, false); err != nil {
 			return a, err
 		}
+		if a.Open, err = tx.OpenChildren(ctx, parent.ID); err != nil {
+			return a, err
+		}
 		if a.Focuses, err = tx.Focuses(ctx); err != nil {
 			return a, err
 		}
@@ -537,7 +561,8 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 	var got after
 	err = s.Update(ctx, func(tx store.Tx) error {
 		tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadTask, ID: kid.ID}, store.Read{Of: store.ReadTask, ID: parent.ID},
-			store.Read{Of: store.ReadChildren, ID: parent.ID}, store.Read{Of: store.ReadFocuses}, store.Read{Of: store.ReadTaskClaim, ID: kid.ID})
+			store.Read{Of: store.ReadChildren, ID: parent.ID}, store.Read{Of: store.ReadFocuses}, store.Read{Of: store.ReadTaskClaim, ID: kid.ID},
+			store.Read{Of: store.ReadOpenChildren, ID: parent.ID})
 		if _, err := tx.Task(ctx, other.ID); err != nil { // the reads are in
 			return err
 		}
@@ -569,12 +594,12 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("read ahead, then the writes\n%+v\nwant (read afresh)\n%+v", got, want)
 	}
-	if want.Kid.Status != task.StatusDone || want.Siblings[0].Status != task.StatusDone || want.Claimed {
+	if want.Kid.Status != task.StatusDone || want.Siblings[0].Status != task.StatusDone || len(want.Open) != 1 || want.Claimed {
 		t.Fatalf("the writes did not happen: %+v", want)
 	}
 	// Still on its way when the task is written: read again.
 	err = s.Update(ctx, func(tx store.Tx) error {
-		tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadChildren, ID: parent.ID})
+		tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadChildren, ID: parent.ID}, store.Read{Of: store.ReadOpenChildren, ID: parent.ID})
 		o := other
 		o.Title = "other, renamed"
 		if err := tx.UpdateTask(ctx, o); err != nil {
@@ -586,6 +611,37 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 		}
 		if len(sibs) != 2 || sibs[1].Title != "other, renamed" {
 			t.Errorf("siblings read ahead before a write, asked for after it: %+v", sibs)
+		}
+		open, err := tx.OpenChildren(ctx, parent.ID)
+		if err != nil {
+			return err
+		}
+		if len(open) != 1 || open[0].Title != "other, renamed" {
+			t.Errorf("open siblings read ahead before a write, asked for after it: %+v", open)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// In when a closed child is opened again: it is not in the answer,
+	// which is read again.
+	err = s.Update(ctx, func(tx store.Tx) error {
+		tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadOpenChildren, ID: parent.ID})
+		if _, err := tx.Task(ctx, other.ID); err != nil { // the read is in
+			return err
+		}
+		again := want.Kid
+		again.Status, again.CompletedAt = task.StatusPending, time.Time{}
+		if err := tx.UpdateTask(ctx, again); err != nil {
+			return err
+		}
+		open, err := tx.OpenChildren(ctx, parent.ID)
+		if err != nil {
+			return err
+		}
+		if len(open) != 2 || open[0].ID != kid.ID || open[0].Status != task.StatusPending {
+			t.Errorf("open children read ahead, then a child opened again: %+v", open)
 		}
 		return nil
 	})

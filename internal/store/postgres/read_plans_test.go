@@ -133,3 +133,94 @@ func TestPlanReadUsesIndexes(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenChildrenUseTheirIndex: OpenChildren's statement, and the reads
+// ahead of the focused task's open children and open siblings, find the
+// open children by tasks_open_children, as the generic plan every pooled
+// connection makes of them, on an analyzed project whose one level holds
+// 2,000 done tasks and 3 open ones: by tasks_by_parent they would read
+// every done one, and each completion on a long batch would cost more
+// than the one before. LeftSibling's finds its one sibling by
+// tasks_by_parent.
+func TestOpenChildrenUseTheirIndex(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, freshSchema(t), Options{Project: "open-children"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	now := time.Now()
+	var batch, last task.Task
+	err = s.Update(ctx, func(tx store.Tx) (err error) {
+		if batch, err = tx.CreateTask(ctx, task.Task{Title: "batch", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+			return err
+		}
+		for i := range 2003 {
+			st := task.StatusDone
+			if i%1000 == 500 {
+				st = task.StatusPending
+			}
+			tk, err := tx.CreateTask(ctx, task.Task{Title: fmt.Sprint("step ", i), Status: st, CreatedAt: now, UpdatedAt: now},
+				store.Placement{Parent: batch.ID})
+			if err != nil {
+				return err
+			}
+			if i == 2002 {
+				last = tk
+				if err := tx.SetFocus(ctx, "a1", tk.ID, now); err != nil {
+					return err
+				}
+			}
+		}
+		return tx.SetFocus(ctx, "a2", batch.ID, now)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.db.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	if _, err := c.Exec(ctx, `ANALYZE tasks, focus`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Exec(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range []struct {
+		sql, args, index string
+	}{
+		{qOpenChildren, fmt.Sprintf("%d, %d", s.project, batch.ID), "tasks_open_children"},
+		{qFocusedOpenChildren, fmt.Sprintf("%d, 'a2'", s.project), "tasks_open_children"},
+		{qFocusedOpenSiblings, fmt.Sprintf("%d, 'a1'", s.project), "tasks_open_children"},
+		{qLeftSibling, fmt.Sprintf("%d, %d, %d, %d", s.project, batch.ID, last.Position, last.ID), "tasks_by_parent"},
+		{qLeftSiblingBody, fmt.Sprintf("%d, %d, %d, %d", s.project, batch.ID, last.Position, last.ID), "tasks_by_parent"},
+	} {
+		name := fmt.Sprintf("open_children_%d", i)
+		if _, err := c.Exec(ctx, `PREPARE `+name+` AS `+q.sql); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := c.Query(ctx, `EXPLAIN EXECUTE `+name+`(`+q.args+`)`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan strings.Builder
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				t.Fatal(err)
+			}
+			plan.WriteString(line + "\n")
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(plan.String(), q.index) || strings.Contains(plan.String(), "Seq Scan on tasks") {
+			t.Errorf("%s\ndoes not read by %s:\n%s", q.sql, q.index, plan.String())
+		}
+		if _, err := c.Exec(ctx, `DEALLOCATE `+name); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -273,6 +273,51 @@ func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]ta
 	return ts, nil
 }
 
+// openChildrenWhere is what makes a child open (task.Status.Open), as
+// tasks_open_children (migration 0012) has it: the closed statuses as
+// constants, so that every plan of a statement with it may use the index.
+const openChildrenWhere = `removed_at IS NULL AND status NOT IN ('done', 'cancelled')`
+
+const qOpenChildren = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND ` +
+	openChildrenWhere + ` ORDER BY position, id`
+
+func (x *txn) OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
+	if ts, ok, err := x.answeredTasks(ctx, store.Read{Of: store.ReadOpenChildren, ID: parent}); err != nil {
+		return nil, fmt.Errorf("read open children of %s: %w", parent, err)
+	} else if ok {
+		return ts, nil
+	}
+	ts, err := x.queryTasks(ctx, qOpenChildren, x.p, int64(parent))
+	if err != nil {
+		return nil, fmt.Errorf("read open children of %s: %w", parent, err)
+	}
+	return ts, nil
+}
+
+// qLeftSibling and qLeftSiblingBody are LeftSibling's: the nearest
+// sibling before (position, id), by a backward scan of tasks_by_parent.
+const (
+	qLeftSibling = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND removed_at IS NULL
+		AND position <= $3 AND (position < $3 OR id < $4) ORDER BY position DESC, id DESC LIMIT 1`
+	qLeftSiblingBody = `SELECT ` + colsBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND removed_at IS NULL
+		AND position <= $3 AND (position < $3 OR id < $4) ORDER BY position DESC, id DESC LIMIT 1`
+)
+
+func (x *txn) LeftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
+	query := qLeftSibling
+	if withBody {
+		query = qLeftSiblingBody
+	}
+	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, query, x.p, int64(of.ParentID), of.Position, int64(of.ID)))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return task.Task{}, false, nil
+	}
+	if err != nil {
+		return task.Task{}, false, fmt.Errorf("read the sibling left of %s: %w", of.ID, err)
+	}
+	return t, true, nil
+}
+
 func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
 	ts, err := x.queryTasks(ctx, qAncestors, x.p, int64(id))
 	if err != nil {

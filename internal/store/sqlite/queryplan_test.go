@@ -40,6 +40,9 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		"qInsertTaskLast":        qInsertTaskLast,
 		"qInsertTaskAt":          qInsertTaskAt,
 		"qFocusedTask":           qFocusedTask,
+		"qOpenChildren":          qOpenChildren,
+		"qLeftSibling":           qLeftSibling,
+		"qLeftSiblingBody":       qLeftSiblingBody,
 		"qInsertUnderFocus":      qInsertUnderFocus,
 	}
 	for i, q := range readPlanQueries() { // ReadPlan's shapes

@@ -104,6 +104,26 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?)`
 )
 
+// qOpenChildren is OpenChildren's statement: its WHERE is
+// tasks_open_children's (migration 0011), and INDEXED BY holds the planner
+// to that index (without statistics it could take tasks_by_parent, which
+// reads the closed children too; SQLite refuses the statement if the index
+// could not serve it). The statuses are task.Status.Open's closed ones,
+// written as constants: a parameter there would tie the statement's plan
+// to its bindings.
+const qOpenChildren = `SELECT ` + colsNoBody + ` FROM tasks INDEXED BY tasks_open_children
+	WHERE parent_id IS ? AND removed_at IS NULL AND status NOT IN ('done', 'cancelled') ORDER BY position, id`
+
+// qLeftSibling and qLeftSiblingBody are LeftSibling's: the nearest
+// sibling before (position, id), found by a backward range of
+// tasks_by_parent that stops at the first visible one.
+const (
+	qLeftSibling = `SELECT ` + colsNoBody + ` FROM tasks WHERE parent_id IS ?1 AND removed_at IS NULL
+		AND position <= ?2 AND (position < ?2 OR id < ?3) ORDER BY position DESC, id DESC LIMIT 1`
+	qLeftSiblingBody = `SELECT ` + colsBody + ` FROM tasks WHERE parent_id IS ?1 AND removed_at IS NULL
+		AND position <= ?2 AND (position < ?2 OR id < ?3) ORDER BY position DESC, id DESC LIMIT 1`
+)
+
 type scanner interface{ Scan(...any) error }
 
 func scanTask(row scanner) (task.Task, error) { return newTaskRow().scan(row) }
@@ -240,6 +260,29 @@ func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]ta
 		return nil, fmt.Errorf("read children of %s: %w", parent, err)
 	}
 	return ts, nil
+}
+
+func (x *txn) OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
+	ts, err := x.queryTasks(ctx, qOpenChildren, nullID(parent))
+	if err != nil {
+		return nil, fmt.Errorf("read open children of %s: %w", parent, err)
+	}
+	return ts, nil
+}
+
+func (x *txn) LeftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
+	query := qLeftSibling
+	if withBody {
+		query = qLeftSiblingBody
+	}
+	t, err := scanTask(x.queryRow(ctx, query, nullID(of.ParentID), of.Position, int64(of.ID)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return task.Task{}, false, nil
+	}
+	if err != nil {
+		return task.Task{}, false, fmt.Errorf("read the sibling left of %s: %w", of.ID, err)
+	}
+	return t, true, nil
 }
 
 func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {

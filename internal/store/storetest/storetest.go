@@ -43,6 +43,8 @@ func Run(t *testing.T, b Backend) {
 		{"PlacementAfter", testPlacementAfter},
 		{"Ancestors", testAncestors},
 		{"UpdateTask", testUpdateTask},
+		{"OpenChildren", testOpenChildren},
+		{"LeftSibling", testLeftSibling},
 		{"RemoveSubtree", testRemoveSubtree},
 		{"IDsNeverReused", testIDsNeverReused},
 		{"Focus", testFocus},
@@ -253,6 +255,146 @@ func testUpdateTask(t *testing.T, s store.Store) {
 	if !errors.Is(err, task.ErrNotFound) {
 		t.Fatalf("update missing: %v", err)
 	}
+}
+
+// testOpenChildren: OpenChildren is Children (without bodies) less the
+// closed children, for children of every status (so a status added to
+// task.Statuses is judged as task.Status.Open judges it), placed out of id
+// order, with removed children, grandchildren and roots about; within a
+// transaction it sees the transaction's own writes, a child closed or
+// opened again included.
+func testOpenChildren(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	p := create(t, s, "p", store.Placement{})
+	createTask(t, s, task.Task{Title: "closed root", Status: task.StatusDone, CreatedAt: t0, UpdatedAt: t0}, store.Placement{})
+	empty := create(t, s, "empty", store.Placement{})
+	var first task.Task
+	for round := range 2 {
+		for _, st := range task.Statuses {
+			x := createTask(t, s, task.Task{Title: fmt.Sprint(st, " ", round), Status: st, CreatedAt: t0, UpdatedAt: t0},
+				store.Placement{Parent: p.ID})
+			if first.ID == 0 {
+				first = x
+			}
+		}
+	}
+	// Out of id order: right after the first child.
+	createTask(t, s, task.Task{Title: "inserted", Status: task.StatusPending, CreatedAt: t0, UpdatedAt: t0}, store.Placement{After: first.ID})
+	gone := create(t, s, "gone", store.Placement{Parent: p.ID})
+	remove(t, s, gone.ID)
+	create(t, s, "grandchild", store.Placement{Parent: first.ID})
+	wantOpen := func(tx store.Tx, parent task.ID) []task.Task {
+		all, err := tx.Children(ctx, parent, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []task.Task
+		for _, c := range all {
+			if c.Status.Open() {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	check := func(tx store.Tx, parent task.ID, wantTitles []string) {
+		t.Helper()
+		got, err := tx.OpenChildren(ctx, parent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantOpen(tx, parent), got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("OpenChildren(%s) is not the open ones of Children (-want +got):\n%s", parent, diff)
+		}
+		if !cmp.Equal(titles(got), wantTitles) {
+			t.Errorf("OpenChildren(%s) = %q; want %q", parent, titles(got), wantTitles)
+		}
+	}
+	var open []string
+	for round := range 2 {
+		for _, st := range task.Statuses {
+			if st.Open() {
+				open = append(open, fmt.Sprint(st, " ", round))
+			}
+		}
+	}
+	open = slices.Insert(open, 1, "inserted")
+	view(t, s, func(tx store.Tx) error {
+		check(tx, p.ID, open)
+		check(tx, 0, []string{"p", "empty"})
+		check(tx, empty.ID, []string{})
+		return nil
+	})
+	// In a write: a child closed, then opened again.
+	update(t, s, func(tx store.Tx) error {
+		check(tx, p.ID, open)
+		kids, err := tx.OpenChildren(ctx, p.ID)
+		if err != nil {
+			return err
+		}
+		x := kids[0]
+		x.Status, x.UpdatedAt, x.CompletedAt = task.StatusDone, t0, t0
+		if err := tx.UpdateTask(ctx, x); err != nil {
+			return err
+		}
+		check(tx, p.ID, open[1:])
+		x.Status, x.CompletedAt = task.StatusPending, time.Time{}
+		if err := tx.UpdateTask(ctx, x); err != nil {
+			return err
+		}
+		check(tx, p.ID, open)
+		return nil
+	})
+}
+
+// testLeftSibling: LeftSibling is the task before each one in Children's
+// order (none for the first), closed, inserted out of id order or not,
+// past a removed sibling, among the roots as among children; with its
+// body only when asked.
+func testLeftSibling(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	p := create(t, s, "p", store.Placement{})
+	var kids []task.Task
+	for i, st := range task.Statuses {
+		kids = append(kids, createTask(t, s, task.Task{Title: fmt.Sprint("kid ", i), Body: fmt.Sprint("body ", i), Status: st,
+			CreatedAt: t0, UpdatedAt: t0}, store.Placement{Parent: p.ID}))
+	}
+	createTask(t, s, task.Task{Title: "inserted", Body: "inserted's", CreatedAt: t0, UpdatedAt: t0}, store.Placement{After: kids[0].ID})
+	remove(t, s, kids[3].ID)
+	create(t, s, "root 2", store.Placement{})
+	create(t, s, "grandchild", store.Placement{Parent: kids[1].ID})
+	view(t, s, func(tx store.Tx) error {
+		for _, parent := range []task.ID{p.ID, 0} {
+			level, err := tx.Children(ctx, parent, true)
+			if err != nil {
+				return err
+			}
+			if len(level) < 2 {
+				t.Fatalf("level of %s: %q", parent, titles(level))
+			}
+			for i, c := range level {
+				for _, withBody := range []bool{false, true} {
+					got, found, err := tx.LeftSibling(ctx, c, withBody)
+					if err != nil {
+						return err
+					}
+					if i == 0 {
+						if found {
+							t.Errorf("LeftSibling(%s) = %q; want none", c.Title, got.Title)
+						}
+						continue
+					}
+					want := level[i-1]
+					if !withBody {
+						want.Body = ""
+					}
+					if diff := cmp.Diff(want, got); diff != "" || !found {
+						t.Errorf("LeftSibling(%s, %v): found %v (-want +got):\n%s", c.Title, withBody, found, diff)
+					}
+				}
+			}
+		}
+		return nil
+	})
 }
 
 func testRemoveSubtree(t *testing.T, s store.Store) {
