@@ -186,9 +186,15 @@ type planTask struct {
 	DependsOn    []taskLink `json:"dependsOn,omitempty"`
 	Dependents   []taskLink `json:"dependents,omitempty"`
 	Subtasks     []taskLink `json:"subtasks,omitempty"`
-	ImportedFrom []string   `json:"importedFrom,omitempty"` // e.g. "imported from tasks.json (taskmaster:master) task 3"
-	Claim        *claimOut  `json:"claim,omitempty"`
-	Lifecycle    *phaseOut  `json:"lifecycle,omitempty"`
+	// SubtasksMore and DependentsMore count those not listed: a task with
+	// hundreds of subtasks or dependents lists linksShown of each.
+	SubtasksMore   int `json:"subtasksMore,omitempty"`
+	DependentsMore int `json:"dependentsMore,omitempty"`
+	// moreOpen: how many of those not listed are open (text only).
+	subtasksMoreOpen, dependentsMoreOpen int
+	ImportedFrom                         []string  `json:"importedFrom,omitempty"` // e.g. "imported from tasks.json (taskmaster:master) task 3"
+	Claim                                *claimOut `json:"claim,omitempty"`
+	Lifecycle                            *phaseOut `json:"lifecycle,omitempty"`
 }
 
 // phaseOut is a task's open lifecycle as results show it.
@@ -250,10 +256,14 @@ func full(d service.Detail) planTask {
 	for _, x := range d.Deps {
 		p.DependsOn = append(p.DependsOn, link(x))
 	}
-	for _, x := range d.Dependents {
+	dependents, more, moreOpen := task.Glance(d.Dependents, linksShown)
+	p.DependentsMore, p.dependentsMoreOpen = more, moreOpen
+	for _, x := range dependents {
 		p.Dependents = append(p.Dependents, link(x))
 	}
-	for _, x := range d.Subtasks {
+	subtasks, more, moreOpen := task.Glance(d.Subtasks, linksShown)
+	p.SubtasksMore, p.subtasksMoreOpen = more, moreOpen
+	for _, x := range subtasks {
 		p.Subtasks = append(p.Subtasks, link(x))
 	}
 	for _, r := range d.Imports {
@@ -281,6 +291,22 @@ func line(p planTask) string {
 	return b.String()
 }
 
+// linksShown is how many subtasks, and how many dependents, a task's answer
+// lists at most (task.Glance picks them: the open ones first, then the
+// latest closed); the rest are counted.
+const linksShown = 20
+
+// omittedLinks says what a list of a task's subtasks or dependents left out.
+func omittedLinks(more, open int) string {
+	switch open {
+	case 0:
+		return fmt.Sprintf("%d more, all closed", more)
+	case more:
+		return fmt.Sprintf("%d more, all open", more)
+	}
+	return fmt.Sprintf("%d more, %d of them open", more, open)
+}
+
 // render is get_task's text: the task, then the tasks around it.
 func render(p planTask) string {
 	var b strings.Builder
@@ -295,11 +321,15 @@ func render(p planTask) string {
 	for _, f := range p.ImportedFrom {
 		b.WriteString("\n" + f)
 	}
-	links := func(name string, ls []taskLink) {
+	links := func(name string, ls []taskLink, more, moreOpen int) {
 		if len(ls) == 0 {
 			return
 		}
-		b.WriteString("\n" + name + ":")
+		b.WriteString("\n" + name)
+		if more > 0 {
+			fmt.Fprintf(&b, " (%d of %d: %s)", len(ls), len(ls)+more, omittedLinks(more, moreOpen))
+		}
+		b.WriteString(":")
 		for _, l := range ls {
 			id := l.ID
 			if l.Ref != "" {
@@ -308,9 +338,9 @@ func render(p planTask) string {
 			fmt.Fprintf(&b, "\n- %s %s: %s", id, l.Status, l.Title)
 		}
 	}
-	links("depends on", p.DependsOn)
-	links("dependents", p.Dependents)
-	links("subtasks", p.Subtasks)
+	links("depends on", p.DependsOn, 0, 0)
+	links("dependents", p.Dependents, p.DependentsMore, p.dependentsMoreOpen)
+	links("subtasks", p.Subtasks, p.SubtasksMore, p.subtasksMoreOpen)
 	if p.Description != "" {
 		b.WriteString("\n\n" + p.Description)
 	}

@@ -166,8 +166,12 @@ func (s *server) taskContext(ctx context.Context, req *mcp.GetPromptRequest) (*m
 	}
 	if len(d.Dependents) > 0 {
 		b.WriteString("\n## Dependent tasks (waiting on this)\n")
-		for _, x := range d.Dependents {
+		shown, more, moreOpen := task.Glance(d.Dependents, linksShown)
+		for _, x := range shown {
 			fmt.Fprintf(&b, "- [%s] %s\n", x.ID, x.Title)
+		}
+		if more > 0 {
+			fmt.Fprintf(&b, "- (%s)\n", omittedLinks(more, moreOpen))
 		}
 	}
 	if len(d.Subtasks) > 0 {
@@ -178,12 +182,16 @@ func (s *server) taskContext(ctx context.Context, req *mcp.GetPromptRequest) (*m
 			}
 		}
 		fmt.Fprintf(&b, "\n## Subtasks (%d/%d complete)\n", done, len(d.Subtasks))
-		for _, x := range d.Subtasks {
+		shown, more, moreOpen := task.Glance(d.Subtasks, linksShown)
+		for _, x := range shown {
 			box := " "
 			if x.Status == task.StatusDone {
 				box = "x"
 			}
 			fmt.Fprintf(&b, "- [%s] %s %s\n", box, task.RefString(x), x.Title)
+		}
+		if more > 0 {
+			fmt.Fprintf(&b, "- (%s)\n", omittedLinks(more, moreOpen))
 		}
 	}
 	return userText("Task "+d.ID.String(), strings.TrimRight(b.String(), "\n")), nil

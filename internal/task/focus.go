@@ -139,6 +139,42 @@ func NearLeft(left []Task, limit int) (shown []Task, omitted int) {
 	return shown, len(left) - len(shown)
 }
 
+// Glance picks which of level (a task's subtasks, or any tasks in position
+// order) an answer lists when it need not list them all: at most limit, the
+// open ones first from the left (the next to do), then the closed ones
+// nearest the end (the latest done), in position order. omitted counts the
+// rest, and omittedOpen the open ones among them, so that an answer can say
+// whether what it leaves out is all finished.
+func Glance(level []Task, limit int) (shown []Task, omitted, omittedOpen int) {
+	if len(level) <= limit {
+		return level, 0, 0
+	}
+	keep := make([]bool, len(level))
+	n := 0
+	for i := 0; i < len(level) && n < limit; i++ {
+		if level[i].Status.Open() {
+			keep[i] = true
+			n++
+		}
+	}
+	for i := len(level) - 1; i >= 0 && n < limit; i-- {
+		if !keep[i] && !level[i].Status.Open() {
+			keep[i] = true
+			n++
+		}
+	}
+	shown = make([]Task, 0, n)
+	for i, t := range level {
+		switch {
+		case keep[i]:
+			shown = append(shown, t)
+		case t.Status.Open():
+			omittedOpen++
+		}
+	}
+	return shown, len(level) - len(shown), omittedOpen
+}
+
 // NearLeft is NearLeft of the siblings to the left of t on the board (its
 // parent's children, or the roots, in position order, then id): the same
 // tasks and count, worked out in one pass over the siblings that keeps the

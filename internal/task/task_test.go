@@ -298,3 +298,48 @@ func TestNearLeft(t *testing.T) {
 		t.Fatalf("NearLeft(4, 5): more %d, shown (-want +got):\n%s", more, diff)
 	}
 }
+
+func TestGlance(t *testing.T) {
+	var level []Task
+	for i := ID(1); i <= 20; i++ {
+		st := StatusDone
+		switch i {
+		case 3, 11:
+			st = StatusPending
+		case 7:
+			st = StatusBlocked
+		case 19:
+			st = StatusCancelled
+		}
+		level = append(level, tk(i, 0, int(i), st))
+	}
+	idsOf := func(ts []Task) []ID {
+		var out []ID
+		for _, t := range ts {
+			out = append(out, t.ID)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		limit             int
+		want              []ID
+		omitted, openLeft int
+	}{
+		// The open ones, then the closed ones nearest the end, in
+		// position order; what is left out is all closed.
+		{6, []ID{3, 7, 11, 18, 19, 20}, 14, 0},
+		// More open ones than room: the first open ones, and the count
+		// of those left out says so.
+		{2, []ID{3, 7}, 18, 1},
+		{3, []ID{3, 7, 11}, 17, 0},
+		// Few enough: all of them, as they were.
+		{20, idsOf(level), 0, 0},
+		{0, nil, 20, 3},
+	} {
+		shown, omitted, openLeft := Glance(level, c.limit)
+		if diff := cmp.Diff(c.want, idsOf(shown)); diff != "" || omitted != c.omitted || openLeft != c.openLeft {
+			t.Errorf("Glance(20, %d): omitted %d (want %d), open among them %d (want %d), shown (-want +got):\n%s",
+				c.limit, omitted, c.omitted, openLeft, c.openLeft, diff)
+		}
+	}
+}
