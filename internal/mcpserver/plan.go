@@ -188,13 +188,15 @@ type planTask struct {
 	Subtasks     []taskLink `json:"subtasks,omitempty"`
 	// SubtasksMore and DependentsMore count those not listed: a task with
 	// hundreds of subtasks or dependents lists linksShown of each.
-	SubtasksMore   int `json:"subtasksMore,omitempty"`
-	DependentsMore int `json:"dependentsMore,omitempty"`
-	// moreOpen: how many of those not listed are open (text only).
+	SubtasksMore   int       `json:"subtasksMore,omitempty"`
+	DependentsMore int       `json:"dependentsMore,omitempty"`
+	ImportedFrom   []string  `json:"importedFrom,omitempty"` // e.g. "imported from tasks.json (taskmaster:master) task 3"
+	Claim          *claimOut `json:"claim,omitempty"`
+	Lifecycle      *phaseOut `json:"lifecycle,omitempty"`
+
+	// How many of the subtasks and dependents not listed are open (for
+	// the text).
 	subtasksMoreOpen, dependentsMoreOpen int
-	ImportedFrom                         []string  `json:"importedFrom,omitempty"` // e.g. "imported from tasks.json (taskmaster:master) task 3"
-	Claim                                *claimOut `json:"claim,omitempty"`
-	Lifecycle                            *phaseOut `json:"lifecycle,omitempty"`
 }
 
 // phaseOut is a task's open lifecycle as results show it.
