@@ -477,7 +477,10 @@ type deletedOut struct {
 	Removed   int        `json:"removed"`
 	Released  []taskLink `json:"released,omitempty"` // tasks that depended on what was deleted
 	Ready     []string   `json:"ready,omitempty"`    // of those, the ids now ready to work on
-	Message   string     `json:"message"`
+	// How many of each the answer leaves out (it lists linksShown of each).
+	ReleasedMore int    `json:"releasedMore,omitempty"`
+	ReadyMore    int    `json:"readyMore,omitempty"`
+	Message      string `json:"message"`
 }
 
 func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
@@ -497,8 +500,12 @@ func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
 	if len(r.Released) == 0 {
 		msg += "; no task depended on " + it + "."
 	} else {
-		names := make([]string, 0, len(r.Released))
-		for i, x := range r.Released {
+		// A task hundreds depended on answered with each of them, and each
+		// id that became ready: a list of linksShown of each, and counts.
+		released := r.Released[:min(len(r.Released), linksShown)]
+		out.ReleasedMore = len(r.Released) - len(released)
+		names := make([]string, 0, len(released))
+		for i, x := range released {
 			out.Released = append(out.Released, link(x))
 			if i < 10 {
 				names = append(names, label(x))
@@ -509,10 +516,18 @@ func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
 		}
 		msg += "; these no longer depend on " + it + ": " + strings.Join(names, ", ") + "."
 		if len(r.Ready) > 0 {
-			ready := make([]string, len(r.Ready))
+			ready := make([]string, 0, 10)
 			for i, id := range r.Ready {
-				out.Ready = append(out.Ready, id.String())
-				ready[i] = "[" + id.String() + "]"
+				if i < linksShown {
+					out.Ready = append(out.Ready, id.String())
+				}
+				if i < 10 {
+					ready = append(ready, "["+id.String()+"]")
+				}
+			}
+			out.ReadyMore = len(r.Ready) - len(out.Ready)
+			if n := len(r.Ready) - len(ready); n > 0 {
+				ready = append(ready, fmt.Sprintf("and %d more (get_next_task picks among them)", n))
 			}
 			msg += " Now ready: " + strings.Join(ready, ", ") + "."
 		}
@@ -525,7 +540,10 @@ type nextOut struct {
 	Task      *planTask `json:"task"`
 	Rationale string    `json:"rationale"`
 	Unblocks  []string  `json:"unblocks,omitempty"`
-	Skipped   int       `json:"skippedClaimed,omitempty"`
+	// UnblocksMore counts those Unblocks leaves out: it lists linksShown;
+	// get_task shows the task's dependents.
+	UnblocksMore int `json:"unblocksMore,omitempty"`
+	Skipped      int `json:"skippedClaimed,omitempty"`
 }
 
 func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, error) {
@@ -548,9 +566,10 @@ func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, err
 	p.Description, p.Clipped = preview(p.Description)
 	p.Dependents, p.DependsOn = nil, nil
 	out.Task = &p
-	for _, u := range r.Unblocks {
+	for _, u := range r.Unblocks[:min(len(r.Unblocks), linksShown)] {
 		out.Unblocks = append(out.Unblocks, u.ID.String())
 	}
+	out.UnblocksMore = len(r.Unblocks) - len(out.Unblocks)
 	text := r.Rationale + "\n" + line(p)
 	if p.Description != "" {
 		text += "\n\n" + p.Description

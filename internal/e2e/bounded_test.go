@@ -1,0 +1,59 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+)
+
+// small fails the test when an answer is far from the "about 2 KB" an
+// agent can afford.
+func small(t *testing.T, what string, r cairntest.Result, text, structured int) {
+	t.Helper()
+	b, _ := json.Marshal(r.Structured)
+	t.Logf("%s: %d bytes of text, %d structured", what, len(r.Text), len(b))
+	if len(r.Text) > text || len(b) > structured {
+		t.Errorf("%s answers %d bytes of text and %d structured, want at most %d and %d:\n%.3000s", what, len(r.Text), len(b), text, structured, r.Text)
+	}
+}
+
+// boundedLong is a long text, 5.7 KB.
+var boundedLong = strings.Repeat("the cache returned a stale entry after the eviction ran; ", 100)
+
+// boundedItems is a list of 30 files.
+func boundedItems() []string {
+	var items []string
+	for i := 0; i < 30; i++ {
+		items = append(items, fmt.Sprintf("internal/cache/shard%d.go", i))
+	}
+	return items
+}
+
+// TestPlanAnswersCapWhatATaskReleases: deleting a task 60 tasks depend on
+// lists 20 of those it releases and 20 of those now ready, and counts the
+// rest; get_next_task lists 20 of the tasks its pick unblocks. Before, both
+// listed them all.
+func TestPlanAnswersCapWhatATaskReleases(t *testing.T) {
+	t.Parallel()
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	base := s.OK("create_task", args{"title": "Shared base", "priority": "critical"}).Str("id")
+	for i := 1; i <= 60; i++ {
+		s.OK("create_task", args{"title": fmt.Sprintf("needs the base %d", i), "dependencies": []string{base}})
+	}
+	n := s.OK("get_next_task", args{})
+	if n.Structured["task"].(map[string]any)["id"] != base || len(n.Structured["unblocks"].([]any)) != 20 || n.Structured["unblocksMore"] != float64(40) {
+		t.Errorf("get_next_task: unblocks %v, more %v", n.Structured["unblocks"], n.Structured["unblocksMore"])
+	}
+	small(t, "get_next_task", n, 2048, 2048)
+	d := s.OK("delete_task", args{"id": base})
+	if len(d.Structured["released"].([]any)) != 20 || d.Structured["releasedMore"] != float64(40) ||
+		len(d.Structured["ready"].([]any)) != 20 || d.Structured["readyMore"] != float64(40) ||
+		!strings.Contains(d.Text, "and 50 more (get_next_task picks among them)") {
+		t.Errorf("delete_task: released %d (more %v), ready %d (more %v):\n%s", len(d.Structured["released"].([]any)), d.Structured["releasedMore"],
+			len(d.Structured["ready"].([]any)), d.Structured["readyMore"], d.Text)
+	}
+	small(t, "delete_task", d, 1024, 2560)
+}
