@@ -57,3 +57,43 @@ func TestPlanAnswersCapWhatATaskReleases(t *testing.T) {
 	}
 	small(t, "delete_task", d, 1024, 2560)
 }
+
+// TestDiagnoseErrorClipsPastMistakes: diagnose_error shows each past
+// mistake clipped (texts at 500 bytes, lists at 5 items) and says memory_get
+// shows it whole; before, each match was whole, up to 64 KiB of content and
+// lists of 50 items.
+func TestDiagnoseErrorClipsPastMistakes(t *testing.T) {
+	t.Parallel()
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	items := boundedItems()
+	var first string
+	for i := 0; i < 3; i++ {
+		id := s.OK("memory_add_mistake", args{"title": fmt.Sprintf("stale cache entry %d after eviction", i), "content": boundedLong,
+			"root_cause": boundedLong, "fix": "evict under the lock", "files": items, "facts": items}).Str("id")
+		if first == "" {
+			first = id
+		}
+	}
+	g := s.OK("diagnose_error", args{"error": "stale cache entry after eviction"})
+	ms := g.Structured["matches"].([]any)
+	if len(ms) != 3 || !strings.Contains(g.Text, "memory_get "+first+" shows it whole") {
+		t.Errorf("diagnose_error: %d matches, or no word on where the whole is:\n%s", len(ms), g.Text)
+	}
+	for _, m := range ms {
+		m := m.(map[string]any)
+		clipped, _ := m["clipped"].(string)
+		if len(m["files"].([]any)) != 5 || m["fix"] != "evict under the lock" || !strings.Contains(clipped, "memory_get") {
+			t.Errorf("diagnose_error's match %v: files %d, fix %q, clipped %q", m["id"], len(m["files"].([]any)), m["fix"], clipped)
+		}
+	}
+	small(t, "diagnose_error", g, 6144, 6144)
+	// What it leaves out is where it says.
+	if whole := s.OK("memory_get", args{"ids": []string{first}}); !strings.Contains(whole.Text, strings.TrimSpace(boundedLong)) {
+		t.Errorf("memory_get does not show the mistake whole")
+	}
+	// A short mistake is shown whole, with no word of clipping.
+	s.OK("memory_add_mistake", args{"title": "short mistake about the eviction lock", "content": "nil map", "fix": "make it"})
+	if g := s.OK("diagnose_error", args{"error": "short mistake about the eviction lock", "limit": 1}); strings.Contains(g.Text, "clipped") {
+		t.Errorf("diagnose_error clips a short mistake:\n%s", g.Text)
+	}
+}
