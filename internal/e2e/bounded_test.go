@@ -97,3 +97,27 @@ func TestDiagnoseErrorClipsPastMistakes(t *testing.T) {
 		t.Errorf("diagnose_error clips a short mistake:\n%s", g.Text)
 	}
 }
+
+// TestLoopCheckpointsPaged: loop_checkpoints answers a page, newest first;
+// before, a loop checkpointed at each iteration answered with every one.
+func TestLoopCheckpointsPaged(t *testing.T) {
+	t.Parallel()
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: []string{"--toolsets", "all"}})
+	lp := s.OK("loop_start", args{"objective": "Make the cache fast", "completion_criteria": "p99 under 1 ms"}).Str("id")
+	for i := 1; i <= 60; i++ {
+		s.OK("loop_record", args{"id": lp, "last_action": fmt.Sprintf("tuned shard %d", i)})
+		s.OK("loop_checkpoint", args{"id": lp, "note": fmt.Sprintf("after shard %d", i)})
+	}
+	c := s.OK("loop_checkpoints", args{"id": lp})
+	cps := c.Structured["checkpoints"].([]any)
+	if len(cps) != 20 || c.Structured["total"] != float64(60) || c.Structured["next_offset"] != float64(20) ||
+		cps[0].(map[string]any)["note"] != "after shard 60" || !strings.Contains(c.Text, "(next offset 20)") {
+		t.Errorf("loop_checkpoints: %d of %v, next %v:\n%s", len(cps), c.Structured["total"], c.Structured["next_offset"], c.Text)
+	}
+	small(t, "loop_checkpoints", c, 2048, 4096)
+	last := s.OK("loop_checkpoints", args{"id": lp, "offset": 40, "limit": 50})
+	if cps := last.Structured["checkpoints"].([]any); len(cps) != 20 || cps[19].(map[string]any)["note"] != "after shard 1" || last.Structured["next_offset"] != nil {
+		t.Errorf("loop_checkpoints' last page:\n%s", last.Text)
+	}
+	s.Err("loop_checkpoints", args{"id": lp, "limit": 51})
+}

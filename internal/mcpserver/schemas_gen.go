@@ -42,7 +42,7 @@ var inputSchemas = map[string]string{
 	"list_siblings":         "{\"type\":\"object\",\"properties\":{\"include_body\":{\"type\":\"boolean\"},\"offset\":{\"type\":\"integer\"},\"limit\":{\"type\":\"integer\",\"maximum\":50}}}",
 	"loop_cancel":           "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}",
 	"loop_checkpoint":       "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"}},\"required\":[\"id\"]}",
-	"loop_checkpoints":      "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}",
+	"loop_checkpoints":      "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"offset\":{\"type\":\"integer\"},\"limit\":{\"type\":\"integer\",\"maximum\":50}},\"required\":[\"id\"]}",
 	"loop_complete":         "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"evidence\":{\"type\":\"string\",\"description\":\"how the completion criteria were met\"},\"force\":{\"type\":\"boolean\",\"description\":\"complete although a task the loop depends on is open\"}},\"required\":[\"id\",\"evidence\"]}",
 	"loop_fail":             "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"code\":{\"type\":\"string\"},\"recoverable\":{\"type\":\"boolean\",\"description\":\"can be resumed (default false)\"}},\"required\":[\"id\",\"message\"]}",
 	"loop_list":             "{\"type\":\"object\",\"properties\":{\"status\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"default: those not finished\"},\"offset\":{\"type\":\"integer\"},\"limit\":{\"type\":\"integer\",\"maximum\":50}}}",
