@@ -121,3 +121,30 @@ func TestLoopCheckpointsPaged(t *testing.T) {
 	}
 	s.Err("loop_checkpoints", args{"id": lp, "limit": 51})
 }
+
+// TestSessionListIsIndexLines: the session list counts each session's
+// lists and clips its goal and summary; before, it answered with every
+// session's every decision, file and task, and goals and summaries whole.
+func TestSessionListIsIndexLines(t *testing.T) {
+	t.Parallel()
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: []string{"--toolsets", "all"}})
+	items := boundedItems()
+	goal := strings.Repeat("find why the cache misses on cold start; ", 25) // 1 KB
+	for i := 0; i < 25; i++ {
+		s.OK("session", args{"action": "start", "goal": fmt.Sprintf("session %d: ", i) + goal})
+		s.OK("session", args{"action": "update", "files_modified": items, "tasks_pending": []string{"1", "2", "3"}})
+		s.OK("session", args{"action": "end", "outcome": "success", "summary": boundedLong[:3000]})
+	}
+	l := s.OK("session", args{"action": "list"})
+	ss := l.Structured["sessions"].([]any)
+	if len(ss) != 20 || ss[0].(map[string]any)["files_modified"] != float64(30) || !strings.Contains(l.Text, "session get with session_id shows one whole") {
+		t.Errorf("session list: %d sessions, the first %v:\n%s", len(ss), ss[0], l.Text)
+	}
+	small(t, "session list", l, 4096, 10240)
+	// session get shows one whole.
+	id := ss[0].(map[string]any)["id"].(string)
+	if g := s.OK("session", args{"action": "get", "session_id": id}); !strings.Contains(g.Text, strings.TrimSpace(goal)) ||
+		!strings.Contains(g.Text, boundedLong[:3000]) || g.Structured["session"].(map[string]any)["goal"] != "session 24: "+strings.TrimSpace(goal) {
+		t.Errorf("session get does not show the goal and summary whole:\n%.500s", g.Text)
+	}
+}

@@ -156,12 +156,12 @@ func (in sessionArgs) patch() service.SessionPatch {
 }
 
 type sessionOut struct {
-	Session    *sessionView  `json:"session,omitempty"`
-	Sessions   []sessionView `json:"sessions,omitempty"`
-	Total      int           `json:"total,omitempty"`
-	NextOffset int           `json:"next_offset,omitempty"`
-	Previous   string        `json:"previous_ended,omitempty"`
-	Redacted   int           `json:"redacted,omitempty"`
+	Session    *sessionView   `json:"session,omitempty"`
+	Sessions   []sessionBrief `json:"sessions,omitempty"`
+	Total      int            `json:"total,omitempty"`
+	NextOffset int            `json:"next_offset,omitempty"`
+	Previous   string         `json:"previous_ended,omitempty"`
+	Redacted   int            `json:"redacted,omitempty"`
 }
 
 func sessionStart(ctx context.Context, c call, in sessionArgs) (string, any, error) {
@@ -220,23 +220,33 @@ func sessionList(ctx context.Context, c call, in sessionArgs) (string, any, erro
 	if err != nil {
 		return "", nil, err
 	}
-	out := sessionOut{Sessions: []sessionView{}, Total: l.Total, NextOffset: l.NextOffset}
+	out := sessionOut{Sessions: []sessionBrief{}, Total: l.Total, NextOffset: l.NextOffset}
 	lines := []string{fmt.Sprintf("%d of %s:", len(l.Sessions), plural(l.Total, "session", "sessions"))}
 	if l.Total == 0 {
 		lines = []string{"No sessions match."}
 	}
 	for _, s := range l.Sessions {
-		out.Sessions = append(out.Sessions, viewSession(s))
+		out.Sessions = append(out.Sessions, briefSession(s))
 		lines = append(lines, sessionLine(s))
 	}
 	if l.NextOffset != 0 {
 		lines = append(lines, fmt.Sprintf("(next offset %d)", l.NextOffset))
 	}
+	for _, s := range l.Sessions {
+		if len(s.Goal) > sessionListClip || len(s.Summary) > sessionListClip {
+			lines = append(lines, fmt.Sprintf("(goals and summaries clipped at %d bytes; session get with session_id shows one whole)", sessionListClip))
+			break
+		}
+	}
 	return strings.Join(lines, "\n"), out, nil
 }
 
 // sessionLine is a session in one line.
-func sessionLine(s memory.Session) string {
+func sessionLine(s memory.Session) string { return sessionLineClip(s, sessionListClip) }
+
+// sessionLineClip is sessionLine with the goal clipped at clip bytes (zero:
+// whole).
+func sessionLineClip(s memory.Session, clip int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s", s.ID)
 	if s.ThreadID != s.ID {
@@ -251,7 +261,11 @@ func sessionLine(s memory.Session) string {
 		b.WriteString(" on " + s.Branch)
 	}
 	if s.Goal != "" {
-		b.WriteString(": " + s.Goal)
+		goal := s.Goal
+		if clip > 0 {
+			goal = oneLine(problem.Clip(goal, clip))
+		}
+		b.WriteString(": " + goal)
 	}
 	if n := len(s.Decisions); n > 0 {
 		b.WriteString(" [" + plural(n, "decision", "decisions") + "]")
@@ -261,7 +275,7 @@ func sessionLine(s memory.Session) string {
 
 func renderSession(s memory.Session) string {
 	var b strings.Builder
-	b.WriteString(sessionLine(s))
+	b.WriteString(sessionLineClip(s, 0))
 	if s.ParentID != 0 {
 		b.WriteString("\nparent: " + s.ParentID.String())
 	}
@@ -485,6 +499,47 @@ type sessionView struct {
 	CommandsFailed []string         `json:"commands_failed,omitempty"`
 	Outcome        string           `json:"outcome,omitempty"`
 	Summary        string           `json:"summary,omitempty"`
+}
+
+// sessionListClip is how much of a session's goal and summary the session
+// list shows; session get shows them whole, with the lists the list counts.
+const sessionListClip = 120
+
+// sessionBrief is a session as the list shows it: its lists counted, its
+// goal and summary clipped. A session list answered with every session's
+// every decision, file and task: 4 KB a session, 80 KB a page.
+type sessionBrief struct {
+	ID             string           `json:"id"`
+	ThreadID       string           `json:"thread_id"`
+	ParentID       string           `json:"parent_id,omitempty"`
+	Agent          string           `json:"agent,omitempty"`
+	Branch         string           `json:"branch,omitempty"`
+	Goal           string           `json:"goal,omitempty"`
+	AI             *memory.Provider `json:"ai,omitempty"`
+	StartedAt      string           `json:"started_at"`
+	EndedAt        string           `json:"ended_at,omitempty"`
+	Outcome        string           `json:"outcome,omitempty"`
+	Summary        string           `json:"summary,omitempty"`
+	Decisions      int              `json:"decisions,omitempty"`
+	ErrorsResolved int              `json:"errors_resolved,omitempty"`
+	FilesModified  int              `json:"files_modified,omitempty"`
+	TasksCompleted int              `json:"tasks_completed,omitempty"`
+	TasksPending   int              `json:"tasks_pending,omitempty"`
+	TestsRun       int              `json:"tests_run,omitempty"`
+	CommandsFailed int              `json:"commands_failed,omitempty"`
+}
+
+func briefSession(s memory.Session) sessionBrief {
+	v := sessionBrief{ID: s.ID.String(), ThreadID: s.ThreadID.String(), ParentID: s.ParentID.String(), Agent: s.Agent, Branch: s.Branch,
+		Goal: problem.Clip(s.Goal, sessionListClip), StartedAt: ts(s.StartedAt), EndedAt: ts(s.EndedAt), Outcome: s.Outcome,
+		Summary: problem.Clip(s.Summary, sessionListClip), Decisions: len(s.Decisions), ErrorsResolved: len(s.ErrorsResolved),
+		FilesModified: len(s.FilesModified), TasksCompleted: len(s.TasksCompleted), TasksPending: len(s.TasksPending),
+		TestsRun: len(s.TestsRun), CommandsFailed: len(s.CommandsFailed)}
+	if s.AI != (memory.Provider{}) {
+		ai := s.AI
+		v.AI = &ai
+	}
+	return v
 }
 
 type branchView struct {
