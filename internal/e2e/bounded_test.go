@@ -148,3 +148,44 @@ func TestSessionListIsIndexLines(t *testing.T) {
 		t.Errorf("session get does not show the goal and summary whole:\n%.500s", g.Text)
 	}
 }
+
+// TestSessionAndBranchWritesAnswerInBrief: a session update or end, and a
+// branch save or merge, answer with the record's counts, not the record:
+// it grows with every update, and each answer carried it whole.
+func TestSessionAndBranchWritesAnswerInBrief(t *testing.T) {
+	t.Parallel()
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: []string{"--toolsets", "all"}})
+	items := boundedItems()
+	id := s.OK("session", args{"action": "start", "goal": "make the cache fast", "branch": "main"}).Structured["session"].(map[string]any)["id"]
+	var u, b cairntest.Result
+	for i := 0; i < 10; i++ {
+		var decisions []any
+		for j := 0; j < 10; j++ {
+			decisions = append(decisions, map[string]any{"decision": fmt.Sprintf("shard %d.%d keeps its own lock", i, j), "reasoning": boundedLong[:200]})
+		}
+		u = s.OK("session", args{"action": "update", "decisions": decisions, "files_modified": items})
+		b = s.OK("branch", args{"action": "save", "branch": "main", "notes": "cache work", "decisions": decisions})
+	}
+	if u.Structured["session"].(map[string]any)["decisions"] != float64(100) || !strings.Contains(u.Text, "session get shows its record") {
+		t.Errorf("session update: %v\n%s", u.Structured, u.Text)
+	}
+	small(t, "session update", u, 1024, 1024)
+	if b.Structured["branch"].(map[string]any)["decisions"] != float64(100) || !strings.Contains(b.Text, "100 decisions (branch get shows them)") {
+		t.Errorf("branch save: %v\n%s", b.Structured, b.Text)
+	}
+	small(t, "branch save", b, 1024, 1024)
+	e := s.OK("session", args{"action": "end", "outcome": "success", "summary": "sharded the cache"})
+	small(t, "session end", e, 1024, 1024)
+	if l := s.OK("branch", args{"action": "list"}); len(l.Structured["branches"].([]any)) != 1 {
+		t.Errorf("branch list: %s", l.Text)
+	} else {
+		small(t, "branch list", l, 1024, 1024)
+	}
+	// The whole record is where the answers say.
+	if g := s.OK("session", args{"action": "get", "session_id": id}); len(g.Structured["session"].(map[string]any)["decisions"].([]any)) != 100 {
+		t.Errorf("session get does not show the whole record")
+	}
+	if g := s.OK("branch", args{"action": "get", "branch": "main"}); len(g.Structured["branch"].(map[string]any)["decisions"].([]any)) < 100 {
+		t.Errorf("branch get does not show the whole record")
+	}
+}

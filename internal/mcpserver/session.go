@@ -194,11 +194,23 @@ func sessionEnd(ctx context.Context, c call, in sessionArgs) (string, any, error
 	return text, out, nil
 }
 
+// sessionChangedOut is a session just started, updated or ended, in brief:
+// its record grows with each update, and the answer to each carried it
+// whole; session get shows it.
+type sessionChangedOut struct {
+	Session  *sessionBrief `json:"session"`
+	Previous string        `json:"previous_ended,omitempty"`
+	Redacted int           `json:"redacted,omitempty"`
+}
+
 // sessionChanged renders a session just started, updated or ended.
-func sessionChanged(verb string, res service.SessionResult) (string, sessionOut) {
-	v := viewSession(res.Session)
-	out := sessionOut{Session: &v, Redacted: res.Redacted, Previous: res.Previous.String()}
+func sessionChanged(verb string, res service.SessionResult) (string, sessionChangedOut) {
+	v := briefSession(res.Session)
+	out := sessionChangedOut{Session: &v, Redacted: res.Redacted, Previous: res.Previous.String()}
 	text := verb + " " + sessionLine(res.Session)
+	if verb != "Started" {
+		text += " (session get shows its record)"
+	}
 	if res.Redacted > 0 {
 		text += "\nRedacted " + plural(res.Redacted, "private span or secret", "private spans or secrets") + " before storing."
 	}
@@ -331,11 +343,11 @@ func renderRecord(b *strings.Builder, ds []memory.Note, rs []memory.Resolved, fi
 }
 
 type branchOut struct {
-	Branch   *branchView  `json:"branch,omitempty"`
-	Branches []branchView `json:"branches,omitempty"`
-	Promoted []string     `json:"promoted,omitempty"`
-	Already  int          `json:"already_promoted,omitempty"`
-	Redacted int          `json:"redacted,omitempty"`
+	Branch   *branchView   `json:"branch,omitempty"`
+	Branches []branchBrief `json:"branches,omitempty"`
+	Promoted []string      `json:"promoted,omitempty"`
+	Already  int           `json:"already_promoted,omitempty"`
+	Redacted int           `json:"redacted,omitempty"`
 }
 
 func renderBranch(b memory.BranchContext) string {
@@ -379,12 +391,70 @@ func branchSave(ctx context.Context, c call, in branchArgs) (string, any, error)
 	if err != nil {
 		return "", nil, err
 	}
-	text := "Saved " + renderBranch(b)
+	text := "Saved " + branchLine(b)
 	if red > 0 {
 		text += "\nRedacted " + plural(red, "private span or secret", "private spans or secrets") + " before storing."
 	}
-	v := viewBranch(b)
-	return text, branchOut{Branch: &v, Redacted: red}, nil
+	v := briefBranch(b)
+	return text, branchChangedOut{Branch: &v, Redacted: red}, nil
+}
+
+// branchChangedOut is a branch context just saved or merged into, in
+// brief: it gathers every session's record on the branch, and the answer
+// to each save carried it whole; branch get shows it.
+type branchChangedOut struct {
+	Branch   *branchBrief `json:"branch"`
+	Redacted int          `json:"redacted,omitempty"`
+}
+
+// branchBrief is a branch context with its lists counted and its notes
+// clipped.
+type branchBrief struct {
+	Branch         string `json:"branch"`
+	Feature        string `json:"feature,omitempty"`
+	Phase          string `json:"phase,omitempty"`
+	Notes          string `json:"notes,omitempty"`
+	Decisions      int    `json:"decisions,omitempty"`
+	ErrorsResolved int    `json:"errors_resolved,omitempty"`
+	FilesModified  int    `json:"files_modified,omitempty"`
+	TasksCompleted int    `json:"tasks_completed,omitempty"`
+	TasksPending   int    `json:"tasks_pending,omitempty"`
+	Sessions       int    `json:"sessions,omitempty"`
+	MergedInto     string `json:"merged_into,omitempty"`
+	PromotedAt     string `json:"promoted_at,omitempty"`
+	UpdatedAt      string `json:"updated_at"`
+}
+
+func briefBranch(b memory.BranchContext) branchBrief {
+	return branchBrief{Branch: b.Branch, Feature: b.Feature, Phase: b.Phase, Notes: problem.Clip(b.Notes, sessionListClip),
+		Decisions: len(b.Decisions), ErrorsResolved: len(b.Errors), FilesModified: len(b.FilesModified),
+		TasksCompleted: len(b.TasksCompleted), TasksPending: len(b.TasksPending), Sessions: b.Sessions, MergedInto: b.MergedInto,
+		PromotedAt: ts(b.PromotedAt), UpdatedAt: ts(b.UpdatedAt)}
+}
+
+// branchLine is a branch context's first line, then what its record holds,
+// counted.
+func branchLine(b memory.BranchContext) string {
+	head, _, _ := strings.Cut(renderBranch(memory.BranchContext{Branch: b.Branch, Feature: b.Feature, Phase: b.Phase,
+		Sessions: b.Sessions, MergedInto: b.MergedInto, PromotedAt: b.PromotedAt}), "\n")
+	var n []string
+	for _, c := range []struct {
+		n        int
+		one, any string
+	}{{len(b.Decisions), "decision", "decisions"}, {len(b.Errors), "error resolved", "errors resolved"},
+		{len(b.FilesModified), "file modified", "files modified"}, {len(b.TasksCompleted), "task completed", "tasks completed"},
+		{len(b.TasksPending), "task pending", "tasks pending"}} {
+		if c.n > 0 {
+			n = append(n, plural(c.n, c.one, c.any))
+		}
+	}
+	if b.Notes != "" {
+		head += "\n" + problem.Clip(b.Notes, sessionListClip)
+	}
+	if len(n) == 0 {
+		return head
+	}
+	return head + "\n" + strings.Join(n, ", ") + " (branch get shows them)"
 }
 
 func branchPromote(ctx context.Context, c call, in branchArgs) (string, any, error) {
@@ -408,7 +478,7 @@ func branchList(ctx context.Context, c call, _ branchArgs) (string, any, error) 
 		return "", nil, err
 	}
 	cur := c.Memory.Branch()
-	out := branchOut{Branches: []branchView{}}
+	out := branchOut{Branches: []branchBrief{}}
 	lines := []string{plural(len(bs), "branch context", "branch contexts") + ":"}
 	if len(bs) == 0 {
 		lines = []string{"No branch context saved yet."}
@@ -418,7 +488,7 @@ func branchList(ctx context.Context, c call, _ branchArgs) (string, any, error) 
 		if b.Branch == cur {
 			mark = " <-- current"
 		}
-		out.Branches = append(out.Branches, viewBranch(b))
+		out.Branches = append(out.Branches, briefBranch(b))
 		lines = append(lines, fmt.Sprintf("%s: %s, %s, updated %s%s", b.Branch, plural(len(b.Decisions), "decision", "decisions"),
 			plural(b.Sessions, "session", "sessions"), b.UpdatedAt.Format(time.DateOnly), mark))
 	}
@@ -430,8 +500,8 @@ func branchMerge(ctx context.Context, c call, in branchArgs) (string, any, error
 	if err != nil {
 		return "", nil, err
 	}
-	v := viewBranch(b)
-	return "Merged into " + renderBranch(b), branchOut{Branch: &v}, nil
+	v := briefBranch(b)
+	return "Merged into " + branchLine(b), branchChangedOut{Branch: &v}, nil
 }
 
 // strict decodes b into v, refusing unknown fields: a misspelt "reason" must
