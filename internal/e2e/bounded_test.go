@@ -189,3 +189,39 @@ func TestSessionAndBranchWritesAnswerInBrief(t *testing.T) {
 		t.Errorf("branch get does not show the whole record")
 	}
 }
+
+// TestCompletedTasksClipBodies: get_completed_tasks shows each body up to
+// 500 bytes and says get_task shows it whole; before, a default page of 20
+// long bodies was over 40 KB (each clipped at 2,000 bytes).
+func TestCompletedTasksClipBodies(t *testing.T) {
+	t.Parallel()
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	s.OK("create_new_task", args{"title": "Release", "body": ""})
+	var first string
+	for i := 1; i <= 25; i++ {
+		id := s.OK("create_new_task", args{"title": fmt.Sprintf("step %d", i), "body": fmt.Sprintf("result %d: ", i) + boundedLong}).Str("task_id")
+		if first == "" {
+			first = id
+		}
+		s.OK("complete_current_task", args{})
+	}
+	s.OK("create_new_task", args{"title": "short one", "body": "done quickly"})
+	s.OK("complete_current_task", args{})
+	c := s.OK("get_completed_tasks", args{})
+	small(t, "get_completed_tasks", c, 12800, 12800)
+	ts := c.Structured["tasks"].([]any)
+	if len(ts) != 20 || c.Structured["count"] != float64(26) {
+		t.Fatalf("get_completed_tasks: %d of %v", len(ts), c.Structured["count"])
+	}
+	if x := ts[0].(map[string]any); x["task_id"] != first || x["body_truncated"] != true || len(x["body"].(string)) != 500+len("…") ||
+		!strings.Contains(c.Text, "(body clipped at 500 bytes; get_task "+first+" shows it whole)") {
+		t.Errorf("the first completed task: %v\n%.2000s", x, c.Text)
+	}
+	last := s.OK("get_completed_tasks", args{"offset": 20})
+	if x := last.Structured["tasks"].([]any)[5].(map[string]any); x["body"] != "done quickly" || x["body_truncated"] != nil {
+		t.Errorf("a short body: %v", x)
+	}
+	if g := s.OK("get_task", args{"id": first}); !strings.Contains(g.Text, strings.TrimSpace(boundedLong)) {
+		t.Errorf("get_task %s does not show the body whole:\n%.300s", first, g.Text)
+	}
+}
