@@ -1,10 +1,13 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
 )
@@ -223,5 +226,45 @@ func TestCompletedTasksClipBodies(t *testing.T) {
 	}
 	if g := s.OK("get_task", args{"id": first}); !strings.Contains(g.Text, strings.TrimSpace(boundedLong)) {
 		t.Errorf("get_task %s does not show the body whole:\n%.300s", first, g.Text)
+	}
+}
+
+// TestTaskDependingOnManyListsTwenty: a task that depends on 60 lists 20 of
+// them (the open first, then the latest closed) with a count of the rest,
+// in get_task, in create_task's and update_task's answers and in the task
+// prompt, as it lists its subtasks and dependents; its dependencies field
+// still has every id. Before, each listed all 60 with their titles.
+func TestTaskDependingOnManyListsTwenty(t *testing.T) {
+	t.Parallel()
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t)})
+	var deps []string
+	for i := 1; i <= 60; i++ {
+		st := "done"
+		if i > 55 {
+			st = "pending"
+		}
+		deps = append(deps, s.OK("create_task", args{"title": fmt.Sprintf("prerequisite %d with a realistic title", i), "status": st}).Str("id"))
+	}
+	c := s.OK("create_task", args{"title": "Needs them all", "dependencies": deps})
+	id := c.Str("id")
+	u := s.OK("update_task", args{"id": id, "title": "Needs them all, renamed"})
+	g := s.OK("get_task", args{"id": id})
+	for _, r := range []cairntest.Result{c, u, g} {
+		if n := len(r.Structured["dependsOn"].([]any)); n != 20 || r.Structured["dependsOnMore"] != float64(40) || len(r.Structured["dependencies"].([]any)) != 60 {
+			t.Errorf("lists %d dependencies (more %v), ids %d", n, r.Structured["dependsOnMore"], len(r.Structured["dependencies"].([]any)))
+		}
+		small(t, "a task on 60", r, 2048, 3072)
+	}
+	// The five open ones first, then the 15 latest done.
+	first := g.Structured["dependsOn"].([]any)[0].(map[string]any)
+	if first["id"] != deps[40] || !strings.Contains(g.Text, "depends on (20 of 60: 40 more, all closed):") {
+		t.Errorf("get_task's first dependency %v:\n%s", first, g.Text)
+	}
+	res, err := s.Session.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "task_context", Arguments: map[string]string{"taskId": id}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr := res.Messages[0].Content.(*mcp.TextContent).Text; strings.Count(pr, "\n- [") != 20 || !strings.Contains(pr, "- (40 more, all closed)") {
+		t.Errorf("the task prompt:\n%s", pr)
 	}
 }

@@ -186,17 +186,19 @@ type planTask struct {
 	DependsOn    []taskLink `json:"dependsOn,omitempty"`
 	Dependents   []taskLink `json:"dependents,omitempty"`
 	Subtasks     []taskLink `json:"subtasks,omitempty"`
-	// SubtasksMore and DependentsMore count those not listed: a task with
-	// hundreds of subtasks or dependents lists linksShown of each.
+	// SubtasksMore, DependentsMore and DependsOnMore count those not
+	// listed: a task with hundreds of subtasks, dependents or dependencies
+	// lists linksShown of each (dependencies has every id).
 	SubtasksMore   int       `json:"subtasksMore,omitempty"`
 	DependentsMore int       `json:"dependentsMore,omitempty"`
+	DependsOnMore  int       `json:"dependsOnMore,omitempty"`
 	ImportedFrom   []string  `json:"importedFrom,omitempty"` // e.g. "imported from tasks.json (taskmaster:master) task 3"
 	Claim          *claimOut `json:"claim,omitempty"`
 	Lifecycle      *phaseOut `json:"lifecycle,omitempty"`
 
 	// How many of the subtasks and dependents not listed are open (for
 	// the text).
-	subtasksMoreOpen, dependentsMoreOpen int
+	subtasksMoreOpen, dependentsMoreOpen, dependsOnMoreOpen int
 }
 
 // phaseOut is a task's open lifecycle as results show it.
@@ -255,7 +257,9 @@ func full(d service.Detail) planTask {
 		p.ParentID = d.ParentID.String()
 	}
 	p.CreatedAt, p.UpdatedAt, p.CompletedAt = ts(d.CreatedAt), ts(d.UpdatedAt), ts(d.CompletedAt)
-	for _, x := range d.Deps {
+	dependsOn, more, moreOpen := task.Glance(d.Deps, linksShown)
+	p.DependsOnMore, p.dependsOnMoreOpen = more, moreOpen
+	for _, x := range dependsOn {
 		p.DependsOn = append(p.DependsOn, link(x))
 	}
 	dependents, more, moreOpen := task.Glance(d.Dependents, linksShown)
@@ -340,7 +344,7 @@ func render(p planTask) string {
 			fmt.Fprintf(&b, "\n- %s %s: %s", id, l.Status, l.Title)
 		}
 	}
-	links("depends on", p.DependsOn, 0, 0)
+	links("depends on", p.DependsOn, p.DependsOnMore, p.dependsOnMoreOpen)
 	links("dependents", p.Dependents, p.DependentsMore, p.dependentsMoreOpen)
 	links("subtasks", p.Subtasks, p.SubtasksMore, p.subtasksMoreOpen)
 	if p.Description != "" {
