@@ -188,7 +188,7 @@ func TestSessionAndBranchWritesAnswerInBrief(t *testing.T) {
 	if g := s.OK("session", args{"action": "get", "session_id": id}); len(g.Structured["session"].(map[string]any)["decisions"].([]any)) != 100 {
 		t.Errorf("session get does not show the whole record")
 	}
-	if g := s.OK("branch", args{"action": "get", "branch": "main"}); len(g.Structured["branch"].(map[string]any)["decisions"].([]any)) < 100 {
+	if g := s.OK("branch", args{"action": "get", "branch": "main", "limit": 200}); len(g.Structured["branch"].(map[string]any)["decisions"].([]any)) < 100 {
 		t.Errorf("branch get does not show the whole record")
 	}
 }
@@ -267,4 +267,41 @@ func TestTaskDependingOnManyListsTwenty(t *testing.T) {
 	if pr := res.Messages[0].Content.(*mcp.TextContent).Text; strings.Count(pr, "\n- [") != 20 || !strings.Contains(pr, "- (40 more, all closed)") {
 		t.Errorf("the task prompt:\n%s", pr)
 	}
+}
+
+// TestBranchGetPagesItsLists: a branch's context gathers every session's
+// record on it; branch get shows the newest 20 of each list with the
+// totals, and offset pages back. Before, after 100 sessions it answered
+// with all 500 decisions and files (50 KB of text, 82 KB structured).
+func TestBranchGetPagesItsLists(t *testing.T) {
+	t.Parallel()
+	s := cairntest.Start(t, cairntest.Options{Dir: cairntest.Project(t), Args: []string{"--toolsets", "all"}})
+	for i := 0; i < 30; i++ {
+		s.OK("session", args{"action": "start", "goal": "work", "branch": "main"})
+		s.OK("session", args{"action": "update", "decisions": []any{map[string]any{"decision": fmt.Sprintf("decision %d: keep the shard lock short", i), "reasoning": "contention"}},
+			"files_modified": []string{fmt.Sprintf("internal/pkg%d/a.go", i), fmt.Sprintf("internal/pkg%d/b.go", i)}})
+		s.OK("session", args{"action": "end", "outcome": "success", "summary": "ok"})
+	}
+	g := s.OK("branch", args{"action": "get", "branch": "main"})
+	small(t, "branch get", g, 2048, 4096)
+	b := g.Structured["branch"].(map[string]any)
+	ds, fs := b["decisions"].([]any), b["files_modified"].([]any)
+	tot := g.Structured["totals"].(map[string]any)
+	if len(ds) != 20 || len(fs) != 20 || tot["decisions"] != float64(30) || tot["files_modified"] != float64(60) || g.Structured["next_offset"] != float64(20) ||
+		ds[19].(map[string]any)["decision"] != "decision 29: keep the shard lock short" || fs[19] != "internal/pkg29/b.go" ||
+		!strings.Contains(g.Text, "of 30 decisions") || !strings.Contains(g.Text, "next offset 20 shows older") {
+		t.Errorf("branch get: %d decisions, %d files, totals %v, next %v:\n%s", len(ds), len(fs), tot, g.Structured["next_offset"], g.Text)
+	}
+	older := s.OK("branch", args{"action": "get", "branch": "main", "offset": 20, "limit": 200})
+	ob := older.Structured["branch"].(map[string]any)
+	if ds := ob["decisions"].([]any); len(ds) != 10 || ds[0].(map[string]any)["decision"] != "decision 0: keep the shard lock short" ||
+		len(ob["files_modified"].([]any)) != 40 || older.Structured["next_offset"] != nil {
+		t.Errorf("branch get at offset 20: %v", older.Structured)
+	}
+	// All on one page: no totals, as before.
+	if all := s.OK("branch", args{"action": "get", "branch": "main", "limit": 200}); all.Structured["totals"] != nil || len(all.Structured["branch"].(map[string]any)["files_modified"].([]any)) != 60 {
+		t.Errorf("branch get, limit 200: %v", all.Structured["totals"])
+	}
+	s.Err("branch", args{"action": "get", "branch": "main", "limit": 201})
+	s.Err("branch", args{"action": "save", "branch": "main", "limit": 5})
 }

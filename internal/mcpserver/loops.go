@@ -113,7 +113,7 @@ func loopTools() []tool {
 			Description: "Save an immutable snapshot of the loop's state; returns its id."},
 			loopCheckpoint),
 		declare(ts, mcp.Tool{Name: "loop_checkpoints", Annotations: readOnly,
-			Description: "A loop's checkpoints, newest first, paged: id, iteration, note, time."},
+			Description: "A loop's checkpoints, newest first: id, iteration, note, time."},
 			loopCheckpoints, page...),
 		declare(ts, mcp.Tool{Name: "loop_pause",
 			Description: "Pause a loop until loop_resume."}, loopPause),

@@ -92,6 +92,8 @@ type branchArgs struct {
 	Feature string `json:"feature,omitempty"`
 	Phase   string `json:"phase,omitempty"`
 	Notes   string `json:"notes,omitempty"`
+	Offset  int    `json:"offset,omitempty"`
+	Limit   int    `json:"limit,omitempty"`
 	recordArgs
 }
 
@@ -126,13 +128,13 @@ func sessionTools() []tool {
 		declareActions(ts, mcp.Tool{Name: "branch",
 			Description: "Git-branch context: get, save (add to it), promote (decisions into permanent memory), list, merge (into another branch)."},
 			[]action[branchArgs]{
-				{name: "get", args: []string{"branch"}, readOnly: true, run: branchGet},
+				{name: "get", args: []string{"branch", "offset", "limit"}, readOnly: true, run: branchGet},
 				{name: "save", args: []string{"branch", "feature", "phase", "notes", "decisions", "errors_resolved", "files_modified", "tasks_completed", "tasks_pending"}, run: branchSave},
 				{name: "promote", args: []string{"branch"}, run: branchPromote},
 				{name: "list", readOnly: true, run: branchList},
 				{name: "merge", args: []string{"branch", "into"}, run: branchMerge},
 			},
-			recordShape),
+			minimum("offset", 0), bounds("limit", 1, float64(service.RecordPage.Max)), recordShape),
 	}
 }
 
@@ -346,8 +348,11 @@ type branchOut struct {
 	Branch   *branchView   `json:"branch,omitempty"`
 	Branches []branchBrief `json:"branches,omitempty"`
 	Promoted []string      `json:"promoted,omitempty"`
-	Already  int           `json:"already_promoted,omitempty"`
-	Redacted int           `json:"redacted,omitempty"`
+	// Totals and NextOffset: branch get shows a page of each list.
+	Totals     *branchTotals `json:"totals,omitempty"`
+	NextOffset int           `json:"next_offset,omitempty"`
+	Already    int           `json:"already_promoted,omitempty"`
+	Redacted   int           `json:"redacted,omitempty"`
 }
 
 func renderBranch(b memory.BranchContext) string {
@@ -376,12 +381,40 @@ func renderBranch(b memory.BranchContext) string {
 }
 
 func branchGet(ctx context.Context, c call, in branchArgs) (string, any, error) {
-	b, err := c.Memory.GetBranch(ctx, in.Branch)
+	pg, err := c.Memory.GetBranchPage(ctx, in.Branch, service.Page{Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
 	}
+	b := pg.BranchContext
 	v := viewBranch(b)
-	return renderBranch(b), branchOut{Branch: &v}, nil
+	out := branchOut{Branch: &v, NextOffset: pg.NextOffset}
+	text := renderBranch(b)
+	t := branchTotals{Decisions: pg.Decisions, ErrorsResolved: pg.Errors, FilesModified: pg.FilesModified,
+		TasksCompleted: pg.TasksCompleted, TasksPending: pg.TasksPending}
+	if t != (branchTotals{Decisions: len(b.Decisions), ErrorsResolved: len(b.Errors), FilesModified: len(b.FilesModified),
+		TasksCompleted: len(b.TasksCompleted), TasksPending: len(b.TasksPending)}) {
+		out.Totals = &t
+		text += fmt.Sprintf("\n(of each list the newest %d after skipping %d: of %s, %s, %s, %s and %s",
+			max(len(b.Decisions), len(b.Errors), len(b.FilesModified), len(b.TasksCompleted), len(b.TasksPending)), pg.Offset,
+			plural(t.Decisions, "decision", "decisions"), plural(t.ErrorsResolved, "error resolved", "errors resolved"),
+			plural(t.FilesModified, "file modified", "files modified"), plural(t.TasksCompleted, "task completed", "tasks completed"),
+			plural(t.TasksPending, "task pending", "tasks pending"))
+		if pg.NextOffset != 0 {
+			text += fmt.Sprintf("; next offset %d shows older", pg.NextOffset)
+		}
+		text += ")"
+	}
+	return text, out, nil
+}
+
+// branchTotals are the whole lengths of a branch context's lists, when
+// branch get shows a page of them.
+type branchTotals struct {
+	Decisions      int `json:"decisions"`
+	ErrorsResolved int `json:"errors_resolved"`
+	FilesModified  int `json:"files_modified"`
+	TasksCompleted int `json:"tasks_completed"`
+	TasksPending   int `json:"tasks_pending"`
 }
 
 func branchSave(ctx context.Context, c call, in branchArgs) (string, any, error) {
