@@ -289,7 +289,7 @@ func TestBranchGetPagesItsLists(t *testing.T) {
 	tot := g.Structured["totals"].(map[string]any)
 	if len(ds) != 20 || len(fs) != 20 || tot["decisions"] != float64(30) || tot["files_modified"] != float64(60) || g.Structured["next_offset"] != float64(20) ||
 		ds[19].(map[string]any)["decision"] != "decision 29: keep the shard lock short" || fs[19] != "internal/pkg29/b.go" ||
-		!strings.Contains(g.Text, "of 30 decisions") || !strings.Contains(g.Text, "next offset 20 shows older") {
+		!strings.Contains(g.Text, "(the newest 20 of each list of 30 decisions, 60 files modified; next offset 20 shows older)") || !strings.Contains(g.Text, "next offset 20 shows older") {
 		t.Errorf("branch get: %d decisions, %d files, totals %v, next %v:\n%s", len(ds), len(fs), tot, g.Structured["next_offset"], g.Text)
 	}
 	older := s.OK("branch", args{"action": "get", "branch": "main", "offset": 20, "limit": 200})

@@ -667,7 +667,7 @@ func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, e
 		o := entryOf(e)
 		text := RenderEntry(e)
 		if clipped {
-			o.Clipped = fmt.Sprintf("texts at %d bytes, lists at %d items; memory_get %s shows it whole", diagnoseClip, diagnoseItems, e.ID)
+			o.Clipped = fmt.Sprintf("texts clipped at %d bytes, lists at %d items; memory_get %s shows it whole", diagnoseClip, diagnoseItems, e.ID)
 			text += "\n(" + o.Clipped + ")"
 		}
 		out.Matches = append(out.Matches, o)

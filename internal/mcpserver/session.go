@@ -394,11 +394,23 @@ func branchGet(ctx context.Context, c call, in branchArgs) (string, any, error) 
 	if t != (branchTotals{Decisions: len(b.Decisions), ErrorsResolved: len(b.Errors), FilesModified: len(b.FilesModified),
 		TasksCompleted: len(b.TasksCompleted), TasksPending: len(b.TasksPending)}) {
 		out.Totals = &t
-		text += fmt.Sprintf("\n(of each list the newest %d after skipping %d: of %s, %s, %s, %s and %s",
-			max(len(b.Decisions), len(b.Errors), len(b.FilesModified), len(b.TasksCompleted), len(b.TasksPending)), pg.Offset,
-			plural(t.Decisions, "decision", "decisions"), plural(t.ErrorsResolved, "error resolved", "errors resolved"),
-			plural(t.FilesModified, "file modified", "files modified"), plural(t.TasksCompleted, "task completed", "tasks completed"),
-			plural(t.TasksPending, "task pending", "tasks pending"))
+		var of []string
+		for _, c := range []struct {
+			n        int
+			one, any string
+		}{{t.Decisions, "decision", "decisions"}, {t.ErrorsResolved, "error resolved", "errors resolved"},
+			{t.FilesModified, "file modified", "files modified"}, {t.TasksCompleted, "task completed", "tasks completed"},
+			{t.TasksPending, "task pending", "tasks pending"}} {
+			if c.n > 0 {
+				of = append(of, plural(c.n, c.one, c.any))
+			}
+		}
+		shown := max(len(b.Decisions), len(b.Errors), len(b.FilesModified), len(b.TasksCompleted), len(b.TasksPending))
+		text += fmt.Sprintf("\n(the newest %d of each list", shown)
+		if pg.Offset > 0 {
+			text += fmt.Sprintf(" after the newest %d", pg.Offset)
+		}
+		text += " of " + strings.Join(of, ", ")
 		if pg.NextOffset != 0 {
 			text += fmt.Sprintf("; next offset %d shows older", pg.NextOffset)
 		}
