@@ -311,7 +311,9 @@ func (b *Board) loops(w http.ResponseWriter, r *http.Request) {
 type loopData struct {
 	service.Loop
 	History     service.History
-	Checkpoints []service.Checkpoint
+	Checkpoints []service.Checkpoint // the newest, PlanPage.Max of them
+	// CheckpointsTotal counts them all.
+	CheckpointsTotal int
 }
 
 func (b *Board) loopPage(w http.ResponseWriter, r *http.Request) {
@@ -326,12 +328,12 @@ func (b *Board) loopPage(w http.ResponseWriter, r *http.Request) {
 		b.fail(w, r, err)
 		return
 	}
-	_, cps, err := set.Loops.Checkpoints(r.Context(), lp.ID.String())
+	_, cps, err := set.Loops.Checkpoints(r.Context(), lp.ID.String(), service.Page{Limit: service.PlanPage.Max})
 	if err != nil {
 		b.fail(w, r, err)
 		return
 	}
-	b.render(w, r, http.StatusOK, "loop", "Loop "+lp.ID.String(), loopData{Loop: lp, History: h, Checkpoints: cps})
+	b.render(w, r, http.StatusOK, "loop", "Loop "+lp.ID.String(), loopData{Loop: lp, History: h, Checkpoints: cps.Checkpoints, CheckpointsTotal: cps.Total})
 }
 
 func (b *Board) controlLoop(_ http.ResponseWriter, r *http.Request, set *service.Set) (string, error) {

@@ -169,12 +169,19 @@ func ref(t task.Task, current task.ID, withBody bool) taskRef {
 }
 
 // preview clips a body for a list; the flag says it was clipped.
-func preview(body string) (string, bool) {
-	if len(body) <= bodyPreview {
+func preview(body string) (string, bool) { return clipAt(body, bodyPreview) }
+
+// clipAt clips a body at n bytes; the flag says it was clipped.
+func clipAt(body string, n int) (string, bool) {
+	if len(body) <= n {
 		return body, false
 	}
-	return problem.Clip(body, bodyPreview), true
+	return problem.Clip(body, n), true
 }
+
+// completedPreview is how much of each body get_completed_tasks shows: a
+// page of 20 with bodies clipped at bodyPreview was up to 40 KB.
+const completedPreview = 500
 
 func label(t task.Task) string { return fmt.Sprintf("[%s] %s", t.ID, t.Title) }
 
@@ -482,7 +489,7 @@ func getCompletedTasks(ctx context.Context, c call, in completedArgs) (string, a
 	out := completedOut{Count: a.Total, Order: a.Order, Tasks: []taskRef{}, NextOffset: a.NextOffset}
 	for _, c := range a.Tasks {
 		r := taskRef{TaskID: c.TaskID.String(), Title: c.Title, CompletedAt: ts(c.CompletedAt)}
-		r.Body, r.Clipped = preview(c.Body)
+		r.Body, r.Clipped = clipAt(c.Body, completedPreview)
 		out.Tasks = append(out.Tasks, r)
 	}
 	return out.text(a.Offset), out, nil
@@ -501,7 +508,7 @@ func (o completedOut) text(offset int) string {
 			b.WriteString("\n" + indent(r.Body))
 		}
 		if r.Clipped {
-			fmt.Fprintf(&b, "\n  (body clipped at %d bytes; get_task %s shows it whole)", bodyPreview, r.TaskID)
+			fmt.Fprintf(&b, "\n  (body clipped at %d bytes; get_task %s shows it whole)", completedPreview, r.TaskID)
 		}
 	}
 	return b.String()

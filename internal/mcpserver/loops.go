@@ -62,6 +62,12 @@ type loopRecordArgs struct {
 	ArtifactsModified int        `json:"artifacts_modified,omitempty"`
 }
 
+type loopCheckpointsArgs struct {
+	ID     IDArg `json:"id"`
+	Offset int   `json:"offset,omitempty"`
+	Limit  int   `json:"limit,omitempty"`
+}
+
 type loopCheckpointArgs struct {
 	ID   IDArg  `json:"id"`
 	Note string `json:"note,omitempty"`
@@ -107,8 +113,8 @@ func loopTools() []tool {
 			Description: "Save an immutable snapshot of the loop's state; returns its id."},
 			loopCheckpoint),
 		declare(ts, mcp.Tool{Name: "loop_checkpoints", Annotations: readOnly,
-			Description: "A loop's checkpoints: id, iteration, note, time."},
-			loopCheckpoints),
+			Description: "A loop's checkpoints, newest first: id, iteration, note, time."},
+			loopCheckpoints, page...),
 		declare(ts, mcp.Tool{Name: "loop_pause",
 			Description: "Pause a loop until loop_resume."}, loopPause),
 		declare(ts, mcp.Tool{Name: "loop_resume",
@@ -335,13 +341,13 @@ type checkpointOut struct {
 	CreatedAt string  `json:"created_at"`
 }
 
-func loopCheckpoints(ctx context.Context, c call, in loopIDArgs) (string, any, error) {
-	lp, cps, err := c.Loops.Checkpoints(ctx, string(in.ID))
+func loopCheckpoints(ctx context.Context, c call, in loopCheckpointsArgs) (string, any, error) {
+	lp, page, err := c.Loops.Checkpoints(ctx, string(in.ID), service.Page{Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
 	}
-	out := checkpointsOut{LoopID: lp.ID.String(), Checkpoints: []checkpointOut{}}
-	for _, cp := range cps {
+	out := checkpointsOut{LoopID: lp.ID.String(), Checkpoints: []checkpointOut{}, Total: page.Total, Offset: page.Offset, NextOffset: page.NextOffset}
+	for _, cp := range page.Checkpoints {
 		st := cp.State
 		out.Checkpoints = append(out.Checkpoints, checkpointOut{ID: cp.ID, Iteration: st.Iteration, Status: string(st.Status),
 			Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: ts(cp.CreatedAt)})
@@ -352,13 +358,23 @@ func loopCheckpoints(ctx context.Context, c call, in loopIDArgs) (string, any, e
 type checkpointsOut struct {
 	LoopID      string          `json:"loop_id"`
 	Checkpoints []checkpointOut `json:"checkpoints"`
+	Total       int             `json:"total"`
+	Offset      int             `json:"offset,omitempty"`
+	NextOffset  int             `json:"next_offset,omitempty"`
 }
 
-// text lists a loop's checkpoints, a line each.
+// text lists a page of a loop's checkpoints, a line each.
 func (o checkpointsOut) text() string {
-	lines := []string{fmt.Sprintf("%s of loop %s", plural(len(o.Checkpoints), "checkpoint", "checkpoints"), o.LoopID)}
+	head := plural(o.Total, "checkpoint", "checkpoints") + " of loop " + o.LoopID
+	if len(o.Checkpoints) < o.Total {
+		head = fmt.Sprintf("%d of %s, newest first", len(o.Checkpoints), head)
+	}
+	lines := []string{head}
 	for _, c := range o.Checkpoints {
 		lines = append(lines, fmt.Sprintf("%d: iteration %d, %s, %g%% %s", c.ID, c.Iteration, c.Status, c.Progress, c.Note))
+	}
+	if o.NextOffset != 0 {
+		lines = append(lines, fmt.Sprintf("(next offset %d)", o.NextOffset))
 	}
 	return strings.Join(lines, "\n")
 }

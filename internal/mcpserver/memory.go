@@ -319,6 +319,8 @@ type entryOut struct {
 	Branch          string          `json:"branch,omitempty"`
 	CreatedAt       string          `json:"created_at"`
 	UpdatedAt       string          `json:"updated_at,omitempty"`
+	// Clipped says what a shortened entry left out and where it is whole.
+	Clipped string `json:"clipped,omitempty"`
 }
 
 // occurrenceOut is one recording of a known mistake.
@@ -661,8 +663,52 @@ func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, e
 	}
 	parts := []string{plural(len(es), "similar past mistake", "similar past mistakes") + ", best first:"}
 	for _, e := range es {
-		out.Matches = append(out.Matches, entryOf(e))
-		parts = append(parts, RenderEntry(e))
+		e, clipped := clipEntry(e, diagnoseClip, diagnoseItems)
+		o := entryOf(e)
+		text := RenderEntry(e)
+		if clipped {
+			o.Clipped = fmt.Sprintf("texts clipped at %d bytes, lists at %d items; memory_get %s shows it whole", diagnoseClip, diagnoseItems, e.ID)
+			text += "\n(" + o.Clipped + ")"
+		}
+		out.Matches = append(out.Matches, o)
+		parts = append(parts, text)
 	}
 	return strings.Join(parts, "\n\n"), out, nil
+}
+
+// How much of each past mistake diagnose_error shows: an entry may hold 64
+// KiB of content and lists of 50 items, and a few of them are an answer no
+// agent can afford. memory_get shows an entry whole.
+const (
+	diagnoseClip  = 500 // bytes of each text, and of each list item
+	diagnoseItems = 5   // items of each list
+)
+
+// clipEntry is e with its texts clipped at n bytes and its lists at items
+// (each item at n bytes), and whether anything was left out.
+func clipEntry(e memory.Entry, n, items int) (memory.Entry, bool) {
+	clipped := false
+	for _, s := range []*string{&e.Content, &e.Rationale, &e.RootCause, &e.Fix, &e.Prevention} {
+		if len(*s) > n {
+			*s, clipped = problem.Clip(*s, n), true
+		}
+	}
+	for _, l := range []*[]string{&e.Facts, &e.Files, &e.Alternatives, &e.Examples} {
+		if len(*l) > items {
+			*l, clipped = (*l)[:items:items], true
+		}
+		var c []string
+		for i, x := range *l {
+			if len(x) > n {
+				if c == nil {
+					c = append([]string(nil), (*l)...)
+				}
+				c[i], clipped = problem.Clip(x, n), true
+			}
+		}
+		if c != nil {
+			*l = c
+		}
+	}
+	return e, clipped
 }

@@ -186,17 +186,19 @@ type planTask struct {
 	DependsOn    []taskLink `json:"dependsOn,omitempty"`
 	Dependents   []taskLink `json:"dependents,omitempty"`
 	Subtasks     []taskLink `json:"subtasks,omitempty"`
-	// SubtasksMore and DependentsMore count those not listed: a task with
-	// hundreds of subtasks or dependents lists linksShown of each.
+	// SubtasksMore, DependentsMore and DependsOnMore count those not
+	// listed: a task with hundreds of subtasks, dependents or dependencies
+	// lists linksShown of each (dependencies has every id).
 	SubtasksMore   int       `json:"subtasksMore,omitempty"`
 	DependentsMore int       `json:"dependentsMore,omitempty"`
+	DependsOnMore  int       `json:"dependsOnMore,omitempty"`
 	ImportedFrom   []string  `json:"importedFrom,omitempty"` // e.g. "imported from tasks.json (taskmaster:master) task 3"
 	Claim          *claimOut `json:"claim,omitempty"`
 	Lifecycle      *phaseOut `json:"lifecycle,omitempty"`
 
 	// How many of the subtasks and dependents not listed are open (for
 	// the text).
-	subtasksMoreOpen, dependentsMoreOpen int
+	subtasksMoreOpen, dependentsMoreOpen, dependsOnMoreOpen int
 }
 
 // phaseOut is a task's open lifecycle as results show it.
@@ -255,7 +257,9 @@ func full(d service.Detail) planTask {
 		p.ParentID = d.ParentID.String()
 	}
 	p.CreatedAt, p.UpdatedAt, p.CompletedAt = ts(d.CreatedAt), ts(d.UpdatedAt), ts(d.CompletedAt)
-	for _, x := range d.Deps {
+	dependsOn, more, moreOpen := task.Glance(d.Deps, linksShown)
+	p.DependsOnMore, p.dependsOnMoreOpen = more, moreOpen
+	for _, x := range dependsOn {
 		p.DependsOn = append(p.DependsOn, link(x))
 	}
 	dependents, more, moreOpen := task.Glance(d.Dependents, linksShown)
@@ -340,7 +344,7 @@ func render(p planTask) string {
 			fmt.Fprintf(&b, "\n- %s %s: %s", id, l.Status, l.Title)
 		}
 	}
-	links("depends on", p.DependsOn, 0, 0)
+	links("depends on", p.DependsOn, p.DependsOnMore, p.dependsOnMoreOpen)
 	links("dependents", p.Dependents, p.DependentsMore, p.dependentsMoreOpen)
 	links("subtasks", p.Subtasks, p.SubtasksMore, p.subtasksMoreOpen)
 	if p.Description != "" {
@@ -477,7 +481,10 @@ type deletedOut struct {
 	Removed   int        `json:"removed"`
 	Released  []taskLink `json:"released,omitempty"` // tasks that depended on what was deleted
 	Ready     []string   `json:"ready,omitempty"`    // of those, the ids now ready to work on
-	Message   string     `json:"message"`
+	// How many of each the answer leaves out (it lists linksShown of each).
+	ReleasedMore int    `json:"releasedMore,omitempty"`
+	ReadyMore    int    `json:"readyMore,omitempty"`
+	Message      string `json:"message"`
 }
 
 func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
@@ -497,8 +504,12 @@ func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
 	if len(r.Released) == 0 {
 		msg += "; no task depended on " + it + "."
 	} else {
-		names := make([]string, 0, len(r.Released))
-		for i, x := range r.Released {
+		// A task hundreds depended on answered with each of them, and each
+		// id that became ready: a list of linksShown of each, and counts.
+		released := r.Released[:min(len(r.Released), linksShown)]
+		out.ReleasedMore = len(r.Released) - len(released)
+		names := make([]string, 0, len(released))
+		for i, x := range released {
 			out.Released = append(out.Released, link(x))
 			if i < 10 {
 				names = append(names, label(x))
@@ -509,10 +520,18 @@ func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
 		}
 		msg += "; these no longer depend on " + it + ": " + strings.Join(names, ", ") + "."
 		if len(r.Ready) > 0 {
-			ready := make([]string, len(r.Ready))
+			ready := make([]string, 0, 10)
 			for i, id := range r.Ready {
-				out.Ready = append(out.Ready, id.String())
-				ready[i] = "[" + id.String() + "]"
+				if i < linksShown {
+					out.Ready = append(out.Ready, id.String())
+				}
+				if i < 10 {
+					ready = append(ready, "["+id.String()+"]")
+				}
+			}
+			out.ReadyMore = len(r.Ready) - len(out.Ready)
+			if n := len(r.Ready) - len(ready); n > 0 {
+				ready = append(ready, fmt.Sprintf("and %d more (get_next_task picks among them)", n))
 			}
 			msg += " Now ready: " + strings.Join(ready, ", ") + "."
 		}
@@ -525,7 +544,10 @@ type nextOut struct {
 	Task      *planTask `json:"task"`
 	Rationale string    `json:"rationale"`
 	Unblocks  []string  `json:"unblocks,omitempty"`
-	Skipped   int       `json:"skippedClaimed,omitempty"`
+	// UnblocksMore counts those Unblocks leaves out: it lists linksShown;
+	// get_task shows the task's dependents.
+	UnblocksMore int `json:"unblocksMore,omitempty"`
+	Skipped      int `json:"skippedClaimed,omitempty"`
 }
 
 func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, error) {
@@ -548,9 +570,10 @@ func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, err
 	p.Description, p.Clipped = preview(p.Description)
 	p.Dependents, p.DependsOn = nil, nil
 	out.Task = &p
-	for _, u := range r.Unblocks {
+	for _, u := range r.Unblocks[:min(len(r.Unblocks), linksShown)] {
 		out.Unblocks = append(out.Unblocks, u.ID.String())
 	}
+	out.UnblocksMore = len(r.Unblocks) - len(out.Unblocks)
 	text := r.Rationale + "\n" + line(p)
 	if p.Description != "" {
 		text += "\n\n" + p.Description

@@ -156,12 +156,16 @@ func (s *server) taskContext(ctx context.Context, req *mcp.GetPromptRequest) (*m
 	}
 	if len(d.Deps) > 0 {
 		b.WriteString("\n## Dependencies\n")
-		for _, x := range d.Deps {
+		shown, more, moreOpen := task.Glance(d.Deps, linksShown)
+		for _, x := range shown {
 			mark := ""
 			if x.Status == task.StatusDone {
 				mark = " ✓"
 			}
 			fmt.Fprintf(&b, "- [%s] %s - status: %s%s\n", x.ID, x.Title, x.Status, mark)
+		}
+		if more > 0 {
+			fmt.Fprintf(&b, "- (%s)\n", omittedLinks(more, moreOpen))
 		}
 	}
 	if len(d.Dependents) > 0 {

@@ -92,6 +92,8 @@ type branchArgs struct {
 	Feature string `json:"feature,omitempty"`
 	Phase   string `json:"phase,omitempty"`
 	Notes   string `json:"notes,omitempty"`
+	Offset  int    `json:"offset,omitempty"`
+	Limit   int    `json:"limit,omitempty"`
 	recordArgs
 }
 
@@ -126,13 +128,13 @@ func sessionTools() []tool {
 		declareActions(ts, mcp.Tool{Name: "branch",
 			Description: "Git-branch context: get, save (add to it), promote (decisions into permanent memory), list, merge (into another branch)."},
 			[]action[branchArgs]{
-				{name: "get", args: []string{"branch"}, readOnly: true, run: branchGet},
+				{name: "get", args: []string{"branch", "offset", "limit"}, readOnly: true, run: branchGet},
 				{name: "save", args: []string{"branch", "feature", "phase", "notes", "decisions", "errors_resolved", "files_modified", "tasks_completed", "tasks_pending"}, run: branchSave},
 				{name: "promote", args: []string{"branch"}, run: branchPromote},
 				{name: "list", readOnly: true, run: branchList},
 				{name: "merge", args: []string{"branch", "into"}, run: branchMerge},
 			},
-			recordShape),
+			minimum("offset", 0), bounds("limit", 1, float64(service.RecordPage.Max)), recordShape),
 	}
 }
 
@@ -156,12 +158,12 @@ func (in sessionArgs) patch() service.SessionPatch {
 }
 
 type sessionOut struct {
-	Session    *sessionView  `json:"session,omitempty"`
-	Sessions   []sessionView `json:"sessions,omitempty"`
-	Total      int           `json:"total,omitempty"`
-	NextOffset int           `json:"next_offset,omitempty"`
-	Previous   string        `json:"previous_ended,omitempty"`
-	Redacted   int           `json:"redacted,omitempty"`
+	Session    *sessionView   `json:"session,omitempty"`
+	Sessions   []sessionBrief `json:"sessions,omitempty"`
+	Total      int            `json:"total,omitempty"`
+	NextOffset int            `json:"next_offset,omitempty"`
+	Previous   string         `json:"previous_ended,omitempty"`
+	Redacted   int            `json:"redacted,omitempty"`
 }
 
 func sessionStart(ctx context.Context, c call, in sessionArgs) (string, any, error) {
@@ -194,11 +196,23 @@ func sessionEnd(ctx context.Context, c call, in sessionArgs) (string, any, error
 	return text, out, nil
 }
 
+// sessionChangedOut is a session just started, updated or ended, in brief:
+// its record grows with each update, and the answer to each carried it
+// whole; session get shows it.
+type sessionChangedOut struct {
+	Session  *sessionBrief `json:"session"`
+	Previous string        `json:"previous_ended,omitempty"`
+	Redacted int           `json:"redacted,omitempty"`
+}
+
 // sessionChanged renders a session just started, updated or ended.
-func sessionChanged(verb string, res service.SessionResult) (string, sessionOut) {
-	v := viewSession(res.Session)
-	out := sessionOut{Session: &v, Redacted: res.Redacted, Previous: res.Previous.String()}
+func sessionChanged(verb string, res service.SessionResult) (string, sessionChangedOut) {
+	v := briefSession(res.Session)
+	out := sessionChangedOut{Session: &v, Redacted: res.Redacted, Previous: res.Previous.String()}
 	text := verb + " " + sessionLine(res.Session)
+	if verb != "Started" {
+		text += " (session get shows its record)"
+	}
 	if res.Redacted > 0 {
 		text += "\nRedacted " + plural(res.Redacted, "private span or secret", "private spans or secrets") + " before storing."
 	}
@@ -220,23 +234,33 @@ func sessionList(ctx context.Context, c call, in sessionArgs) (string, any, erro
 	if err != nil {
 		return "", nil, err
 	}
-	out := sessionOut{Sessions: []sessionView{}, Total: l.Total, NextOffset: l.NextOffset}
+	out := sessionOut{Sessions: []sessionBrief{}, Total: l.Total, NextOffset: l.NextOffset}
 	lines := []string{fmt.Sprintf("%d of %s:", len(l.Sessions), plural(l.Total, "session", "sessions"))}
 	if l.Total == 0 {
 		lines = []string{"No sessions match."}
 	}
 	for _, s := range l.Sessions {
-		out.Sessions = append(out.Sessions, viewSession(s))
+		out.Sessions = append(out.Sessions, briefSession(s))
 		lines = append(lines, sessionLine(s))
 	}
 	if l.NextOffset != 0 {
 		lines = append(lines, fmt.Sprintf("(next offset %d)", l.NextOffset))
 	}
+	for _, s := range l.Sessions {
+		if len(s.Goal) > sessionListClip || len(s.Summary) > sessionListClip {
+			lines = append(lines, fmt.Sprintf("(goals and summaries clipped at %d bytes; session get with session_id shows one whole)", sessionListClip))
+			break
+		}
+	}
 	return strings.Join(lines, "\n"), out, nil
 }
 
 // sessionLine is a session in one line.
-func sessionLine(s memory.Session) string {
+func sessionLine(s memory.Session) string { return sessionLineClip(s, sessionListClip) }
+
+// sessionLineClip is sessionLine with the goal clipped at clip bytes (zero:
+// whole).
+func sessionLineClip(s memory.Session, clip int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s", s.ID)
 	if s.ThreadID != s.ID {
@@ -251,7 +275,11 @@ func sessionLine(s memory.Session) string {
 		b.WriteString(" on " + s.Branch)
 	}
 	if s.Goal != "" {
-		b.WriteString(": " + s.Goal)
+		goal := s.Goal
+		if clip > 0 {
+			goal = oneLine(problem.Clip(goal, clip))
+		}
+		b.WriteString(": " + goal)
 	}
 	if n := len(s.Decisions); n > 0 {
 		b.WriteString(" [" + plural(n, "decision", "decisions") + "]")
@@ -261,7 +289,7 @@ func sessionLine(s memory.Session) string {
 
 func renderSession(s memory.Session) string {
 	var b strings.Builder
-	b.WriteString(sessionLine(s))
+	b.WriteString(sessionLineClip(s, 0))
 	if s.ParentID != 0 {
 		b.WriteString("\nparent: " + s.ParentID.String())
 	}
@@ -317,11 +345,14 @@ func renderRecord(b *strings.Builder, ds []memory.Note, rs []memory.Resolved, fi
 }
 
 type branchOut struct {
-	Branch   *branchView  `json:"branch,omitempty"`
-	Branches []branchView `json:"branches,omitempty"`
-	Promoted []string     `json:"promoted,omitempty"`
-	Already  int          `json:"already_promoted,omitempty"`
-	Redacted int          `json:"redacted,omitempty"`
+	Branch   *branchView   `json:"branch,omitempty"`
+	Branches []branchBrief `json:"branches,omitempty"`
+	Promoted []string      `json:"promoted,omitempty"`
+	// Totals and NextOffset: branch get shows a page of each list.
+	Totals     *branchTotals `json:"totals,omitempty"`
+	NextOffset int           `json:"next_offset,omitempty"`
+	Already    int           `json:"already_promoted,omitempty"`
+	Redacted   int           `json:"redacted,omitempty"`
 }
 
 func renderBranch(b memory.BranchContext) string {
@@ -350,12 +381,52 @@ func renderBranch(b memory.BranchContext) string {
 }
 
 func branchGet(ctx context.Context, c call, in branchArgs) (string, any, error) {
-	b, err := c.Memory.GetBranch(ctx, in.Branch)
+	pg, err := c.Memory.GetBranchPage(ctx, in.Branch, service.Page{Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
 	}
+	b := pg.BranchContext
 	v := viewBranch(b)
-	return renderBranch(b), branchOut{Branch: &v}, nil
+	out := branchOut{Branch: &v, NextOffset: pg.NextOffset}
+	text := renderBranch(b)
+	t := branchTotals{Decisions: pg.Decisions, ErrorsResolved: pg.Errors, FilesModified: pg.FilesModified,
+		TasksCompleted: pg.TasksCompleted, TasksPending: pg.TasksPending}
+	if t != (branchTotals{Decisions: len(b.Decisions), ErrorsResolved: len(b.Errors), FilesModified: len(b.FilesModified),
+		TasksCompleted: len(b.TasksCompleted), TasksPending: len(b.TasksPending)}) {
+		out.Totals = &t
+		var of []string
+		for _, c := range []struct {
+			n        int
+			one, any string
+		}{{t.Decisions, "decision", "decisions"}, {t.ErrorsResolved, "error resolved", "errors resolved"},
+			{t.FilesModified, "file modified", "files modified"}, {t.TasksCompleted, "task completed", "tasks completed"},
+			{t.TasksPending, "task pending", "tasks pending"}} {
+			if c.n > 0 {
+				of = append(of, plural(c.n, c.one, c.any))
+			}
+		}
+		shown := max(len(b.Decisions), len(b.Errors), len(b.FilesModified), len(b.TasksCompleted), len(b.TasksPending))
+		text += fmt.Sprintf("\n(the newest %d of each list", shown)
+		if pg.Offset > 0 {
+			text += fmt.Sprintf(" after the newest %d", pg.Offset)
+		}
+		text += " of " + strings.Join(of, ", ")
+		if pg.NextOffset != 0 {
+			text += fmt.Sprintf("; next offset %d shows older", pg.NextOffset)
+		}
+		text += ")"
+	}
+	return text, out, nil
+}
+
+// branchTotals are the whole lengths of a branch context's lists, when
+// branch get shows a page of them.
+type branchTotals struct {
+	Decisions      int `json:"decisions"`
+	ErrorsResolved int `json:"errors_resolved"`
+	FilesModified  int `json:"files_modified"`
+	TasksCompleted int `json:"tasks_completed"`
+	TasksPending   int `json:"tasks_pending"`
 }
 
 func branchSave(ctx context.Context, c call, in branchArgs) (string, any, error) {
@@ -365,12 +436,70 @@ func branchSave(ctx context.Context, c call, in branchArgs) (string, any, error)
 	if err != nil {
 		return "", nil, err
 	}
-	text := "Saved " + renderBranch(b)
+	text := "Saved " + branchLine(b)
 	if red > 0 {
 		text += "\nRedacted " + plural(red, "private span or secret", "private spans or secrets") + " before storing."
 	}
-	v := viewBranch(b)
-	return text, branchOut{Branch: &v, Redacted: red}, nil
+	v := briefBranch(b)
+	return text, branchChangedOut{Branch: &v, Redacted: red}, nil
+}
+
+// branchChangedOut is a branch context just saved or merged into, in
+// brief: it gathers every session's record on the branch, and the answer
+// to each save carried it whole; branch get shows it.
+type branchChangedOut struct {
+	Branch   *branchBrief `json:"branch"`
+	Redacted int          `json:"redacted,omitempty"`
+}
+
+// branchBrief is a branch context with its lists counted and its notes
+// clipped.
+type branchBrief struct {
+	Branch         string `json:"branch"`
+	Feature        string `json:"feature,omitempty"`
+	Phase          string `json:"phase,omitempty"`
+	Notes          string `json:"notes,omitempty"`
+	Decisions      int    `json:"decisions,omitempty"`
+	ErrorsResolved int    `json:"errors_resolved,omitempty"`
+	FilesModified  int    `json:"files_modified,omitempty"`
+	TasksCompleted int    `json:"tasks_completed,omitempty"`
+	TasksPending   int    `json:"tasks_pending,omitempty"`
+	Sessions       int    `json:"sessions,omitempty"`
+	MergedInto     string `json:"merged_into,omitempty"`
+	PromotedAt     string `json:"promoted_at,omitempty"`
+	UpdatedAt      string `json:"updated_at"`
+}
+
+func briefBranch(b memory.BranchContext) branchBrief {
+	return branchBrief{Branch: b.Branch, Feature: b.Feature, Phase: b.Phase, Notes: problem.Clip(b.Notes, sessionListClip),
+		Decisions: len(b.Decisions), ErrorsResolved: len(b.Errors), FilesModified: len(b.FilesModified),
+		TasksCompleted: len(b.TasksCompleted), TasksPending: len(b.TasksPending), Sessions: b.Sessions, MergedInto: b.MergedInto,
+		PromotedAt: ts(b.PromotedAt), UpdatedAt: ts(b.UpdatedAt)}
+}
+
+// branchLine is a branch context's first line, then what its record holds,
+// counted.
+func branchLine(b memory.BranchContext) string {
+	head, _, _ := strings.Cut(renderBranch(memory.BranchContext{Branch: b.Branch, Feature: b.Feature, Phase: b.Phase,
+		Sessions: b.Sessions, MergedInto: b.MergedInto, PromotedAt: b.PromotedAt}), "\n")
+	var n []string
+	for _, c := range []struct {
+		n        int
+		one, any string
+	}{{len(b.Decisions), "decision", "decisions"}, {len(b.Errors), "error resolved", "errors resolved"},
+		{len(b.FilesModified), "file modified", "files modified"}, {len(b.TasksCompleted), "task completed", "tasks completed"},
+		{len(b.TasksPending), "task pending", "tasks pending"}} {
+		if c.n > 0 {
+			n = append(n, plural(c.n, c.one, c.any))
+		}
+	}
+	if b.Notes != "" {
+		head += "\n" + problem.Clip(b.Notes, sessionListClip)
+	}
+	if len(n) == 0 {
+		return head
+	}
+	return head + "\n" + strings.Join(n, ", ") + " (branch get shows them)"
 }
 
 func branchPromote(ctx context.Context, c call, in branchArgs) (string, any, error) {
@@ -394,7 +523,7 @@ func branchList(ctx context.Context, c call, _ branchArgs) (string, any, error) 
 		return "", nil, err
 	}
 	cur := c.Memory.Branch()
-	out := branchOut{Branches: []branchView{}}
+	out := branchOut{Branches: []branchBrief{}}
 	lines := []string{plural(len(bs), "branch context", "branch contexts") + ":"}
 	if len(bs) == 0 {
 		lines = []string{"No branch context saved yet."}
@@ -404,7 +533,7 @@ func branchList(ctx context.Context, c call, _ branchArgs) (string, any, error) 
 		if b.Branch == cur {
 			mark = " <-- current"
 		}
-		out.Branches = append(out.Branches, viewBranch(b))
+		out.Branches = append(out.Branches, briefBranch(b))
 		lines = append(lines, fmt.Sprintf("%s: %s, %s, updated %s%s", b.Branch, plural(len(b.Decisions), "decision", "decisions"),
 			plural(b.Sessions, "session", "sessions"), b.UpdatedAt.Format(time.DateOnly), mark))
 	}
@@ -416,8 +545,8 @@ func branchMerge(ctx context.Context, c call, in branchArgs) (string, any, error
 	if err != nil {
 		return "", nil, err
 	}
-	v := viewBranch(b)
-	return "Merged into " + renderBranch(b), branchOut{Branch: &v}, nil
+	v := briefBranch(b)
+	return "Merged into " + branchLine(b), branchChangedOut{Branch: &v}, nil
 }
 
 // strict decodes b into v, refusing unknown fields: a misspelt "reason" must
@@ -485,6 +614,47 @@ type sessionView struct {
 	CommandsFailed []string         `json:"commands_failed,omitempty"`
 	Outcome        string           `json:"outcome,omitempty"`
 	Summary        string           `json:"summary,omitempty"`
+}
+
+// sessionListClip is how much of a session's goal and summary the session
+// list shows; session get shows them whole, with the lists the list counts.
+const sessionListClip = 120
+
+// sessionBrief is a session as the list shows it: its lists counted, its
+// goal and summary clipped. A session list answered with every session's
+// every decision, file and task: 4 KB a session, 80 KB a page.
+type sessionBrief struct {
+	ID             string           `json:"id"`
+	ThreadID       string           `json:"thread_id"`
+	ParentID       string           `json:"parent_id,omitempty"`
+	Agent          string           `json:"agent,omitempty"`
+	Branch         string           `json:"branch,omitempty"`
+	Goal           string           `json:"goal,omitempty"`
+	AI             *memory.Provider `json:"ai,omitempty"`
+	StartedAt      string           `json:"started_at"`
+	EndedAt        string           `json:"ended_at,omitempty"`
+	Outcome        string           `json:"outcome,omitempty"`
+	Summary        string           `json:"summary,omitempty"`
+	Decisions      int              `json:"decisions,omitempty"`
+	ErrorsResolved int              `json:"errors_resolved,omitempty"`
+	FilesModified  int              `json:"files_modified,omitempty"`
+	TasksCompleted int              `json:"tasks_completed,omitempty"`
+	TasksPending   int              `json:"tasks_pending,omitempty"`
+	TestsRun       int              `json:"tests_run,omitempty"`
+	CommandsFailed int              `json:"commands_failed,omitempty"`
+}
+
+func briefSession(s memory.Session) sessionBrief {
+	v := sessionBrief{ID: s.ID.String(), ThreadID: s.ThreadID.String(), ParentID: s.ParentID.String(), Agent: s.Agent, Branch: s.Branch,
+		Goal: problem.Clip(s.Goal, sessionListClip), StartedAt: ts(s.StartedAt), EndedAt: ts(s.EndedAt), Outcome: s.Outcome,
+		Summary: problem.Clip(s.Summary, sessionListClip), Decisions: len(s.Decisions), ErrorsResolved: len(s.ErrorsResolved),
+		FilesModified: len(s.FilesModified), TasksCompleted: len(s.TasksCompleted), TasksPending: len(s.TasksPending),
+		TestsRun: len(s.TestsRun), CommandsFailed: len(s.CommandsFailed)}
+	if s.AI != (memory.Provider{}) {
+		ai := s.AI
+		v.AI = &ai
+	}
+	return v
 }
 
 type branchView struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -481,30 +482,50 @@ type Checkpoint struct {
 	CreatedAt time.Time
 }
 
-// Checkpoints returns a loop's checkpoints with their states.
-func (l *Loops) Checkpoints(ctx context.Context, ref string) (Loop, []Checkpoint, error) {
+// Checkpoints is a page of a loop's checkpoints, newest first.
+type Checkpoints struct {
+	Checkpoints []Checkpoint
+	Total       int
+	Offset      int
+	NextOffset  int
+}
+
+// Checkpoints returns a page of a loop's checkpoints with their states,
+// newest first (PlanPage's rule): a loop checkpointed at every iteration
+// answered with hundreds, and the one to resume from is usually the latest.
+func (l *Loops) Checkpoints(ctx context.Context, ref string, pg Page) (Loop, Checkpoints, error) {
+	p, err := PlanPage.apply(pg)
+	if err != nil {
+		return Loop{}, Checkpoints{}, err
+	}
 	var (
 		lp  Loop
-		cps []Checkpoint
+		out = Checkpoints{Offset: p.Offset}
 	)
-	err := l.store.View(ctx, func(tx store.Tx) (err error) {
+	err = l.store.View(ctx, func(tx store.Tx) (err error) {
 		if lp, err = loadLoop(ctx, tx, ref); err != nil {
 			return err
 		}
 		rows, err := tx.Checkpoints(ctx, lp.ID)
-		for _, r := range rows {
+		if err != nil {
+			return err
+		}
+		slices.Reverse(rows)
+		lo, hi, next := p.window(len(rows))
+		out.Total, out.NextOffset = len(rows), next
+		for _, r := range rows[lo:hi] {
 			cp := Checkpoint{ID: r.ID, Note: r.Note, CreatedAt: r.CreatedAt}
 			if err := json.Unmarshal(r.State, &cp.State); err != nil {
 				return fmt.Errorf("decode checkpoint %d: %w", r.ID, err)
 			}
-			cps = append(cps, cp)
+			out.Checkpoints = append(out.Checkpoints, cp)
 		}
-		return err
+		return nil
 	})
 	if err != nil {
-		return Loop{}, nil, fmt.Errorf("loop checkpoints: %w", err)
+		return Loop{}, Checkpoints{}, fmt.Errorf("loop checkpoints: %w", err)
 	}
-	return lp, cps, nil
+	return lp, out, nil
 }
 
 // Pause pauses a loop.

@@ -31,6 +31,7 @@ var (
 	SessionPage   = PageRule{Default: 20, Max: 50}    // the session list
 	DiagnosePage  = PageRule{Default: 3, Max: 10}     // diagnose_error's similar mistakes
 	LifecyclePage = PageRule{Default: 20, Max: 100}   // lifecycle_list, `cairn lifecycles`
+	RecordPage    = PageRule{Default: 20, Max: 200}   // each list of a branch context (branch get), newest first
 	// The siblings to the left of the current task, nearest first: a line
 	// each, or with bodies (up to 2,000 bytes each) fewer. One Max, so that
 	// one schema bounds both.

@@ -392,6 +392,49 @@ func (m *Memory) GetBranch(ctx context.Context, name string) (memory.BranchConte
 	return b, err
 }
 
+// BranchPage is a branch context with a page of each of its lists: the
+// newest Limit after skipping the newest Offset, in the order recorded.
+// Every session that ends on a branch adds its record to the context, so a
+// long-lived branch's lists grow without end.
+type BranchPage struct {
+	memory.BranchContext
+	// Totals are the lists' whole lengths.
+	Decisions, Errors, FilesModified, TasksCompleted, TasksPending int
+	Offset                                                         int
+	NextOffset                                                     int // zero: no list has older items
+}
+
+// GetBranchPage returns a branch's context with a page of each of its
+// lists (RecordPage's rule), newest first.
+func (m *Memory) GetBranchPage(ctx context.Context, name string, pg Page) (BranchPage, error) {
+	p, err := RecordPage.apply(pg)
+	if err != nil {
+		return BranchPage{}, err
+	}
+	b, err := m.GetBranch(ctx, name)
+	if err != nil {
+		return BranchPage{}, err
+	}
+	out := BranchPage{Decisions: len(b.Decisions), Errors: len(b.Errors), FilesModified: len(b.FilesModified),
+		TasksCompleted: len(b.TasksCompleted), TasksPending: len(b.TasksPending), Offset: p.Offset}
+	longest := max(out.Decisions, out.Errors, out.FilesModified, out.TasksCompleted, out.TasksPending)
+	out.NextOffset = nextOffset(p.Offset, p.Limit, longest)
+	b.Decisions = newest(b.Decisions, p)
+	b.Errors = newest(b.Errors, p)
+	b.FilesModified = newest(b.FilesModified, p)
+	b.TasksCompleted = newest(b.TasksCompleted, p)
+	b.TasksPending = newest(b.TasksPending, p)
+	out.BranchContext = b
+	return out, nil
+}
+
+// newest is the page p of l counted from its end: the newest p.Limit items
+// after skipping the newest p.Offset, in l's order.
+func newest[T any](l []T, p Page) []T {
+	hi := max(0, len(l)-p.Offset)
+	return l[max(0, hi-p.Limit):hi]
+}
+
 // SaveBranch adds to a branch's context.
 func (m *Memory) SaveBranch(ctx context.Context, name string, p BranchPatch) (memory.BranchContext, int, error) {
 	name, err := m.branchName(name)
