@@ -359,9 +359,12 @@ type bigPictureOut struct {
 	Tasks      []*outlineNode `json:"tasks,omitempty"`
 	Total      int            `json:"total"`
 	CurrentID  string         `json:"current_task_id,omitempty"`
-	Zen        bool           `json:"zen,omitempty"`
-	NextTaskID string         `json:"next_task_id,omitempty"` // in zen: what get_next_task recommends
-	NextOffset int            `json:"next_offset,omitempty"`
+	// CurrentLine is the current task's line (from 1) when this page does
+	// not show it.
+	CurrentLine int    `json:"current_line,omitempty"`
+	Zen         bool   `json:"zen,omitempty"`
+	NextTaskID  string `json:"next_task_id,omitempty"` // in zen: what get_next_task recommends
+	NextOffset  int    `json:"next_offset,omitempty"`
 }
 
 func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any, error) {
@@ -376,7 +379,7 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 	if err != nil {
 		return "", nil, err
 	}
-	out := bigPictureOut{Format: format, Total: p.Total, Zen: p.Current == 0, NextOffset: p.NextOffset}
+	out := bigPictureOut{Format: format, Total: p.Total, Zen: p.Current == 0, NextOffset: p.NextOffset, CurrentLine: p.CurrentLine}
 	if p.Current != 0 {
 		out.CurrentID = p.Current.String()
 	} else {
@@ -414,6 +417,9 @@ func renderOutline(p service.Picture) string {
 		} else {
 			fmt.Fprintf(&b, "(%s)\n", zenText(p.Zen))
 		}
+	}
+	if p.CurrentLine > 0 {
+		fmt.Fprintf(&b, "(YOU ARE HERE is [%s], line %d, not on this page: offset %d starts a page at it)\n", p.Current, p.CurrentLine, p.CurrentLine-1)
 	}
 	if p.NextOffset != 0 || p.Offset > 0 {
 		fmt.Fprintf(&b, "(lines %d-%d of %d", p.Offset+1, p.Offset+len(p.Outline), p.Total)

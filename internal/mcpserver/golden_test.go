@@ -150,6 +150,8 @@ var scenario = []step{
 	{"list_siblings", args{"offset": 4}},
 	{"list_siblings", args{"limit": 51}},
 	{"list_siblings", args{"offset": -1}},
+	// A page that does not show YOU ARE HERE says where it is.
+	{"get_big_picture", args{"limit": 2}},
 }
 
 // TestGolden pins the text of every tool's answer on the scenario above,

@@ -310,7 +310,11 @@ type Picture struct {
 	Offset     int
 	NextOffset int     // zero: this is the last page
 	Current    task.ID // zero in zen
-	Zen        Zen     // in zen: what to start
+	// CurrentLine is the current task's line in the whole outline, from
+	// 1, when the page does not show it (zero when it does, or in zen):
+	// a page of a large plan can leave out YOU ARE HERE.
+	CurrentLine int
+	Zen         Zen // in zen: what to start
 	// Phases are the phases of the open lifecycles, by task.
 	Phases map[task.ID]string
 }
@@ -348,11 +352,13 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 				board = b
 			}
 		}
+		var line func(task.ID) (int, bool) // where a task is in the whole outline
 		if board != nil {
 			// The cached board's outline: the same lines as Outline over
 			// every task, without reading them.
 			lo, hi, next := page.window(board.Tasks.Len())
 			p.Outline, p.Total, p.NextOffset = board.OutlineRange(lo, hi), board.Tasks.Len(), next
+			line = board.OutlineLine
 		} else {
 			all, err := tx.Tasks(ctx)
 			if err != nil {
@@ -361,6 +367,10 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 			outline := task.Outline(all)
 			lo, hi, next := page.window(len(outline))
 			p.Outline, p.Total, p.NextOffset = outline[lo:hi], len(outline), next
+			line = func(id task.ID) (int, bool) {
+				i := slices.IndexFunc(outline, func(e task.Entry) bool { return e.ID == id })
+				return i, i >= 0
+			}
 		}
 		marks, err := lifecycleMarks(ctx, tx, nil)
 		if err != nil {
@@ -378,6 +388,7 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 		}
 		if ok {
 			p.Current = cur.ID
+			p.placeCurrent(line)
 		}
 		return nil
 	})
@@ -392,6 +403,17 @@ func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Pictur
 		return Picture{}, fmt.Errorf("get big picture: %w", err)
 	}
 	return p, nil
+}
+
+// placeCurrent sets CurrentLine when the page does not show the current
+// task; line finds a task in the whole outline.
+func (p *Picture) placeCurrent(line func(task.ID) (int, bool)) {
+	if p.Current == 0 || slices.ContainsFunc(p.Outline, func(e task.Entry) bool { return e.ID == p.Current }) {
+		return
+	}
+	if i, ok := line(p.Current); ok {
+		p.CurrentLine = i + 1
+	}
 }
 
 // Completed is the result of completing the current task.

@@ -271,6 +271,7 @@ func (f *Focus) pictureRead(ctx context.Context, agent string, page Page) (p Pic
 	}
 	if t := b.Tasks.Get(res.Focus); res.Focus != 0 && t != nil && t.Status.Open() {
 		p.Current = t.ID
+		p.placeCurrent(b.OutlineLine)
 	} else {
 		p.Zen = zenOfBoard(b)
 	}

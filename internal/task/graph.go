@@ -460,6 +460,24 @@ func (b *Board) OutlineRange(lo, hi int) []Entry {
 	return out
 }
 
+// OutlineLine returns where id is in the outline over the board's tasks,
+// counted from 0 (the index OutlineRange takes), and whether it is there.
+// It orders the whole outline, as OutlineRange does past its first calls,
+// and looks id up in it: for a page of the outline that does not show id.
+func (b *Board) OutlineLine(id ID) (int, bool) {
+	if !b.Tasks.Has(id) {
+		return 0, false
+	}
+	b.outlineOnce.Do(b.order)
+	b.outlineDone.Store(true)
+	for i, o := range b.outline {
+		if o.t.ID == id {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // OutlineRange walks the head of the outline, up to outlineHead entries,
 // for the first outlineHeads calls on a board; then it orders the whole.
 const (
