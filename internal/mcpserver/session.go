@@ -595,25 +595,44 @@ type resolvedView struct {
 	At        string `json:"at,omitempty"`
 }
 
+// sessionHead is what a session's views share: who, where, when.
+type sessionHead struct {
+	ID        string           `json:"id"`
+	ThreadID  string           `json:"thread_id"`
+	ParentID  string           `json:"parent_id,omitempty"`
+	Agent     string           `json:"agent,omitempty"`
+	Branch    string           `json:"branch,omitempty"`
+	Goal      string           `json:"goal,omitempty"`
+	AI        *memory.Provider `json:"ai,omitempty"`
+	StartedAt string           `json:"started_at"`
+	EndedAt   string           `json:"ended_at,omitempty"`
+}
+
+// headOf is s's head with its goal clipped at clip bytes (zero: whole).
+func headOf(s memory.Session, clip int) sessionHead {
+	h := sessionHead{ID: s.ID.String(), ThreadID: s.ThreadID.String(), ParentID: s.ParentID.String(), Agent: s.Agent, Branch: s.Branch,
+		Goal: s.Goal, StartedAt: ts(s.StartedAt), EndedAt: ts(s.EndedAt)}
+	if clip > 0 {
+		h.Goal = problem.Clip(s.Goal, clip)
+	}
+	if s.AI != (memory.Provider{}) {
+		ai := s.AI
+		h.AI = &ai
+	}
+	return h
+}
+
 type sessionView struct {
-	ID             string           `json:"id"`
-	ThreadID       string           `json:"thread_id"`
-	ParentID       string           `json:"parent_id,omitempty"`
-	Agent          string           `json:"agent,omitempty"`
-	Branch         string           `json:"branch,omitempty"`
-	Goal           string           `json:"goal,omitempty"`
-	AI             *memory.Provider `json:"ai,omitempty"`
-	StartedAt      string           `json:"started_at"`
-	EndedAt        string           `json:"ended_at,omitempty"`
-	Decisions      []noteView       `json:"decisions,omitempty"`
-	ErrorsResolved []resolvedView   `json:"errors_resolved,omitempty"`
-	FilesModified  []string         `json:"files_modified,omitempty"`
-	TasksCompleted []string         `json:"tasks_completed,omitempty"`
-	TasksPending   []string         `json:"tasks_pending,omitempty"`
-	TestsRun       []string         `json:"tests_run,omitempty"`
-	CommandsFailed []string         `json:"commands_failed,omitempty"`
-	Outcome        string           `json:"outcome,omitempty"`
-	Summary        string           `json:"summary,omitempty"`
+	sessionHead
+	Decisions      []noteView     `json:"decisions,omitempty"`
+	ErrorsResolved []resolvedView `json:"errors_resolved,omitempty"`
+	FilesModified  []string       `json:"files_modified,omitempty"`
+	TasksCompleted []string       `json:"tasks_completed,omitempty"`
+	TasksPending   []string       `json:"tasks_pending,omitempty"`
+	TestsRun       []string       `json:"tests_run,omitempty"`
+	CommandsFailed []string       `json:"commands_failed,omitempty"`
+	Outcome        string         `json:"outcome,omitempty"`
+	Summary        string         `json:"summary,omitempty"`
 }
 
 // sessionListClip is how much of a session's goal and summary the session
@@ -624,37 +643,23 @@ const sessionListClip = 120
 // goal and summary clipped. A session list answered with every session's
 // every decision, file and task: 4 KB a session, 80 KB a page.
 type sessionBrief struct {
-	ID             string           `json:"id"`
-	ThreadID       string           `json:"thread_id"`
-	ParentID       string           `json:"parent_id,omitempty"`
-	Agent          string           `json:"agent,omitempty"`
-	Branch         string           `json:"branch,omitempty"`
-	Goal           string           `json:"goal,omitempty"`
-	AI             *memory.Provider `json:"ai,omitempty"`
-	StartedAt      string           `json:"started_at"`
-	EndedAt        string           `json:"ended_at,omitempty"`
-	Outcome        string           `json:"outcome,omitempty"`
-	Summary        string           `json:"summary,omitempty"`
-	Decisions      int              `json:"decisions,omitempty"`
-	ErrorsResolved int              `json:"errors_resolved,omitempty"`
-	FilesModified  int              `json:"files_modified,omitempty"`
-	TasksCompleted int              `json:"tasks_completed,omitempty"`
-	TasksPending   int              `json:"tasks_pending,omitempty"`
-	TestsRun       int              `json:"tests_run,omitempty"`
-	CommandsFailed int              `json:"commands_failed,omitempty"`
+	sessionHead
+	Outcome        string `json:"outcome,omitempty"`
+	Summary        string `json:"summary,omitempty"`
+	Decisions      int    `json:"decisions,omitempty"`
+	ErrorsResolved int    `json:"errors_resolved,omitempty"`
+	FilesModified  int    `json:"files_modified,omitempty"`
+	TasksCompleted int    `json:"tasks_completed,omitempty"`
+	TasksPending   int    `json:"tasks_pending,omitempty"`
+	TestsRun       int    `json:"tests_run,omitempty"`
+	CommandsFailed int    `json:"commands_failed,omitempty"`
 }
 
 func briefSession(s memory.Session) sessionBrief {
-	v := sessionBrief{ID: s.ID.String(), ThreadID: s.ThreadID.String(), ParentID: s.ParentID.String(), Agent: s.Agent, Branch: s.Branch,
-		Goal: problem.Clip(s.Goal, sessionListClip), StartedAt: ts(s.StartedAt), EndedAt: ts(s.EndedAt), Outcome: s.Outcome,
+	return sessionBrief{sessionHead: headOf(s, sessionListClip), Outcome: s.Outcome,
 		Summary: problem.Clip(s.Summary, sessionListClip), Decisions: len(s.Decisions), ErrorsResolved: len(s.ErrorsResolved),
 		FilesModified: len(s.FilesModified), TasksCompleted: len(s.TasksCompleted), TasksPending: len(s.TasksPending),
 		TestsRun: len(s.TestsRun), CommandsFailed: len(s.CommandsFailed)}
-	if s.AI != (memory.Provider{}) {
-		ai := s.AI
-		v.AI = &ai
-	}
-	return v
 }
 
 type branchView struct {
@@ -686,14 +691,9 @@ func viewNotes(ns []memory.Note, rs []memory.Resolved) ([]noteView, []resolvedVi
 }
 
 func viewSession(s memory.Session) sessionView {
-	v := sessionView{ID: s.ID.String(), ThreadID: s.ThreadID.String(), ParentID: s.ParentID.String(), Agent: s.Agent, Branch: s.Branch,
-		Goal: s.Goal, StartedAt: ts(s.StartedAt), EndedAt: ts(s.EndedAt), FilesModified: s.FilesModified,
+	v := sessionView{sessionHead: headOf(s, 0), FilesModified: s.FilesModified,
 		TasksCompleted: s.TasksCompleted, TasksPending: s.TasksPending, TestsRun: s.TestsRun, CommandsFailed: s.CommandsFailed,
 		Outcome: s.Outcome, Summary: s.Summary}
-	if s.AI != (memory.Provider{}) {
-		ai := s.AI
-		v.AI = &ai
-	}
 	v.Decisions, v.ErrorsResolved = viewNotes(s.Decisions, s.ErrorsResolved)
 	return v
 }
