@@ -265,6 +265,15 @@ func TestStatusOpen(t *testing.T) {
 	}
 }
 
+// idsOf is the ids of ts, in order.
+func idsOf(ts []Task) []ID {
+	var out []ID
+	for _, t := range ts {
+		out = append(out, t.ID)
+	}
+	return out
+}
+
 func TestNearLeft(t *testing.T) {
 	var left []Task
 	for i := ID(1); i <= 20; i++ {
@@ -273,13 +282,6 @@ func TestNearLeft(t *testing.T) {
 			st = StatusPending
 		}
 		left = append(left, tk(i, 0, int(i), st))
-	}
-	idsOf := func(ts []Task) []ID {
-		var out []ID
-		for _, t := range ts {
-			out = append(out, t.ID)
-		}
-		return out
 	}
 	// The open ones, wherever they are, then the closed ones nearest the
 	// current task (right of the list), in position order.
@@ -312,13 +314,6 @@ func TestGlance(t *testing.T) {
 			st = StatusCancelled
 		}
 		level = append(level, tk(i, 0, int(i), st))
-	}
-	idsOf := func(ts []Task) []ID {
-		var out []ID
-		for _, t := range ts {
-			out = append(out, t.ID)
-		}
-		return out
 	}
 	for _, c := range []struct {
 		limit             int
