@@ -172,3 +172,24 @@ func ReadWants(file string) ([]Want, error) {
 	}
 	return out, sc.Err()
 }
+
+// External returns the directory of npm package pkg in the corpus of real
+// files that scripts/corpus.sh installs (listed in the check's
+// testdata/corpus.txt). Without the corpus the test is skipped, except
+// under CI=true, where it fails: CI always has it.
+func External(t *testing.T, pkg string) string {
+	t.Helper()
+	dir := os.Getenv("CAIRN_CORPUS_DIR")
+	if dir != "" {
+		p := filepath.Join(dir, "node_modules", filepath.FromSlash(pkg))
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	msg := fmt.Sprintf("npm package %s is not in the corpus: run eval \"$(bash scripts/corpus.sh)\" (CAIRN_CORPUS_DIR=%q)", pkg, dir)
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
