@@ -124,7 +124,7 @@ func Run(ctx context.Context, checkers []Checker, req Request) (*Report, error) 
 			return nil, err
 		}
 		in.Source, in.Params = src, req.Params[c.Name()]
-		res, err := c.Check(ctx, in)
+		res, err := safeCheck(ctx, c, in)
 		if err != nil {
 			return nil, fmt.Errorf("%s check: %w", c.Name(), err)
 		}
@@ -142,6 +142,17 @@ func Run(ctx context.Context, checkers []Checker, req Request) (*Report, error) 
 	rep.Findings = slices.CompactFunc(rep.Findings, func(a, b Finding) bool { return a == b })
 	slices.SortFunc(rep.Skipped, func(a, b Skipped) int { return cmp.Compare(a.Path, b.Path) })
 	return rep, nil
+}
+
+// safeCheck runs c, turning a panic in a parser fed hostile input into an
+// error rather than the end of the process.
+func safeCheck(ctx context.Context, c Checker, in *Input) (res Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the checker failed on this input (%v); please report it", r)
+		}
+	}()
+	return c.Check(ctx, in)
 }
 
 func compareFindings(a, b Finding) int {
