@@ -53,14 +53,14 @@ type stage struct {
 	final    bool // the final stage, or a stage it is built on
 
 	// What dispatching its instructions sets, inherited from base.
-	env        *envList
-	envKnown   bool            // false when built on an image, whose ENV is not known here
-	buildArgs  map[string]bool // ARGs declared without a value
-	workdirSet bool
-	shell      []string // the SHELL, nil for the default
-	user       *command // the last USER
-	aptYes     bool     // an apt config sets Assume-Yes
-	aptNoRec   bool     // an apt config sets Install-Recommends
+	env                          *envList
+	envKnown                     bool            // false when built on an image, whose ENV is not known here
+	buildArgs                    map[string]bool // ARGs declared without a value
+	workdirSet                   bool
+	shell                        []string // the SHELL, nil for the default
+	user                         *command // the last USER
+	aptYes                       bool     // an apt config sets Assume-Yes
+	aptNoRec                     bool     // an apt config sets Install-Recommends
 	cmd, entrypoint, healthcheck *command
 	updateAlone                  *position // an apt-get update with no install in its RUN
 }
@@ -283,18 +283,20 @@ func standardFrontend(ref string) bool {
 }
 
 func (f *file) newLinter(content []byte) *linter.Linter {
+	// As in BuildKit, check options given to the build replace the file's
+	// # check= directive.
 	cfg := &linter.Config{}
-	if v, _, _, ok := parser.ParseDirective("check", content); ok {
+	if f.opts.check != nil {
+		c := *f.opts.check
+		cfg = &c
+	} else if v, _, _, ok := parser.ParseDirective("check", content); ok {
 		if c, err := linter.ParseLintOptions(v); err == nil {
 			cfg = c
 		}
 	}
+	cfg.ReturnAsError = false
 	lint := linter.New(cfg)
 	lint.Warn = f.warn
-	if f.opts.check != nil {
-		lint = lint.WithMergedConfig(f.opts.check)
-	}
-	lint.ReturnAsError = false
 	return lint
 }
 

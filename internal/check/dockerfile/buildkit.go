@@ -427,6 +427,12 @@ func (f *file) dispatchStage(st *stage) {
 		st.buildArgs = map[string]bool{}
 		if !st.windows {
 			st.env.set("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+			if keys, ok := knownImageEnv(st.baseName); ok && !st.broken && !st.scratch {
+				st.envKnown = true
+				for _, k := range keys {
+					st.env.set(k, "")
+				}
+			}
 		}
 	}
 	stageLint := f.lint.WithMergedConfigFromComments(st.ins.Comments)
@@ -488,6 +494,33 @@ func (f *file) dispatchStage(st *stage) {
 		}
 		f.afterExpand(st, c)
 	}
+}
+
+// imageEnv is the ENV (beside PATH) of official images whose Dockerfiles
+// are well known, so that UndefinedVar judges a stage built on one as
+// docker build --check does, knowing the image's config. Other images'
+// ENV is not known here.
+var imageEnv = map[string][]string{
+	"alpine": nil, "busybox": nil, "debian": nil, "ubuntu": nil,
+	"golang": {"GOLANG_VERSION", "GOPATH", "GOTOOLCHAIN"},
+	"node":   {"NODE_VERSION", "YARN_VERSION"},
+	"python": {"LANG", "GPG_KEY", "PYTHON_VERSION", "PYTHON_SHA256", "PYTHON_PIP_VERSION", "PYTHON_SETUPTOOLS_VERSION",
+		"PYTHON_GET_PIP_URL", "PYTHON_GET_PIP_SHA256"},
+}
+
+// knownImageEnv returns the ENV of an official image of imageEnv.
+func knownImageEnv(ref string) ([]string, bool) {
+	named, err := reference.ParseNormalizedNamed(ref)
+	if err != nil || reference.Domain(named) != "docker.io" {
+		return nil, false
+	}
+	path := reference.Path(named)
+	name, ok := strings.CutPrefix(path, "library/")
+	if !ok {
+		return nil, false
+	}
+	keys, ok := imageEnv[name]
+	return keys, ok
 }
 
 func maps(m map[string]bool) map[string]bool {

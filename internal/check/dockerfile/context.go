@@ -193,7 +193,16 @@ func (f *file) ignored(pm *patternmatcher.PatternMatcher, s *copySource) bool {
 		cmd = "Add"
 	}
 	lint := f.lint.WithMergedConfigFromComments(s.st.ins.Comments).WithMergedConfigFromComments(s.c.c.Comments())
+	n := len(f.findings)
 	f.run(lint, &linter.RuleCopyIgnoredFile, s.c.c.Location(), "", linter.RuleCopyIgnoredFile.Format(cmd, p))
+	if len(f.findings) == n {
+		// CopyIgnoredFile is skipped by a # check= directive, but the
+		// build still fails: the file is not in the context.
+		line, col := f.word(s.c, s.raw)
+		f.addSev(RuleCopySourceMissing, check.Error, line, col,
+			fmt.Sprintf("%s source %s is excluded by .dockerignore, so it is not in the build context.", strings.ToUpper(s.c.c.Name()), s.raw),
+			"Remove its pattern from .dockerignore, or stop copying it.")
+	}
 	return true
 }
 

@@ -127,10 +127,10 @@ func shebangIsShell(line string) bool {
 
 // simpleCmd is one command of a script: the program and its arguments.
 type simpleCmd struct {
-	name string   // the program's base name, after wrappers (sudo, env)
-	args []string // the literal text of each argument; "" for one that is not literal
-	off  int      // offset of the program's word in the script
-	sudo bool     // run under sudo
+	name    string   // the program's base name, after wrappers (sudo, env)
+	args    []string // the literal text of each argument; "" for one that is not literal
+	off     int      // offset of the program's word in the script
+	sudo    bool     // run under sudo
 	sudoOff int
 }
 
