@@ -291,7 +291,11 @@ func (f *file) resolveStage(st *stage) {
 		} else if st.baseName == "scratch" {
 			st.scratch = true
 		} else if _, err := reference.ParseNormalizedNamed(st.baseName); err != nil {
-			f.buildError(st.node, fmt.Sprintf("failed to parse stage name %q: %v", st.baseName, err), imageRefFix(st.baseName, f))
+			// With a variable, InvalidDefaultArgInFrom says it: the build
+			// fails only without --build-arg.
+			if !strings.Contains(st.ins.BaseName, "$") {
+				f.buildError(st.node, fmt.Sprintf("failed to parse stage name %q: %v", st.baseName, err), imageRefFix(st.baseName, f))
+			}
 			st.broken = true
 		}
 	}

@@ -306,8 +306,8 @@ func (f *file) runPractices(st *stage, c *command, run *instructions.RunCommand)
 	defer func() {
 		// An apt configuration written here applies to the RUNs after it.
 		l := strings.ToLower(text)
-		st.aptYes = st.aptYes || strings.Contains(l, "assume-yes")
-		st.aptNoRec = st.aptNoRec || strings.Contains(l, "install-recommends")
+		st.aptYes = st.aptYes || strings.Contains(l, "apt::get::assume-yes")
+		st.aptNoRec = st.aptNoRec || strings.Contains(l, "apt::install-recommends")
 	}()
 	s := f.runScript(st, c, run)
 	facts := analyzeScript(s)
