@@ -87,8 +87,9 @@ var templateExts = []string{"j2", "jinja", "jinja2", "tmpl", "tpl", "template", 
 	"md", "txt", "orig", "bak", "rej", "swp", "dockerignore", "sh", "yml", "yaml", "json"}
 
 // Wants takes Dockerfile, Containerfile, Dockerfile.<name>, <name>.Dockerfile
-// (any case), but not templates (Dockerfile.j2, Dockerfile.tmpl), and a
-// Dockerfile.<name> only when its first bytes read like a Dockerfile.
+// (any case; also Dockerfile-<name> and Dockerfile_<name>), but not
+// templates (Dockerfile.j2, Dockerfile.tmpl), and a Dockerfile.<name> only
+// when its first bytes read like a Dockerfile.
 func (*Checker) Wants(p string, head []byte) bool {
 	name := strings.ToLower(path.Base(p))
 	switch {
@@ -96,11 +97,13 @@ func (*Checker) Wants(p string, head []byte) bool {
 		return true
 	case strings.HasSuffix(name, ".dockerfile") || strings.HasSuffix(name, ".containerfile"):
 		return true
-	case strings.HasPrefix(name, "dockerfile.") || strings.HasPrefix(name, "containerfile."):
-		ext := name[strings.LastIndex(name, ".")+1:]
-		for _, t := range templateExts {
-			if ext == t {
-				return false
+	case strings.HasPrefix(name, "dockerfile.") || strings.HasPrefix(name, "containerfile.") ||
+		strings.HasPrefix(name, "dockerfile-") || strings.HasPrefix(name, "dockerfile_") || strings.HasPrefix(name, "containerfile-"):
+		if i := strings.LastIndex(name, "."); i >= 0 {
+			for _, t := range templateExts {
+				if name[i+1:] == t {
+					return false
+				}
 			}
 		}
 		return len(head) == 0 || looksLikeDockerfile(head)

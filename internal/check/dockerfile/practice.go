@@ -63,7 +63,7 @@ type copySource struct {
 func (f *file) beforeExpand(st *stage, c *command) {
 	switch x := c.c.(type) {
 	case *instructions.AddCommand:
-		f.addPractices(c, x)
+		f.addPractices(st, c, x)
 		f.copyDest(st, c, &x.SourcesAndDest)
 		f.collectSources(st, c, x.SourcePaths, true)
 	case *instructions.CopyCommand:
@@ -97,16 +97,17 @@ func isGitSource(s string) bool {
 
 // addPractices is hadolint's DL3020: ADD of a local file or directory that
 // is no archive is a COPY.
-func (f *file) addPractices(c *command, x *instructions.AddCommand) {
-	for _, src := range x.SourcePaths {
-		if isURL(src) || isGitSource(src) || strings.Contains(src, "$") {
+func (f *file) addPractices(st *stage, c *command, x *instructions.AddCommand) {
+	for _, raw := range x.SourcePaths {
+		src, ok := f.wordValue(st, raw)
+		if !ok || isURL(src) || isGitSource(src) || strings.Contains(raw, "$") {
 			continue
 		}
 		l := strings.ToLower(src)
 		if slices.ContainsFunc(archiveExts, func(e string) bool { return strings.HasSuffix(l, e) }) {
 			continue
 		}
-		line, col := f.word(c, src)
+		line, col := f.word(c, raw)
 		f.add(RuleAddForCopy, line, col, fmt.Sprintf("ADD copies the local %s, which is what COPY does.", src),
 			"Use COPY; keep ADD for URLs, git sources and archives to unpack.")
 		return
@@ -130,21 +131,25 @@ func (f *file) copyDest(st *stage, c *command, sd *instructions.SourcesAndDest) 
 }
 
 func (f *file) collectSources(st *stage, c *command, srcs []string, add bool) {
-	for _, s := range srcs {
-		if add && (isURL(s) || isGitSource(s)) {
+	for _, raw := range srcs {
+		v, ok := f.wordValue(st, raw)
+		if add && (isURL(v) || isGitSource(v)) {
 			continue
 		}
-		cs := copySource{st: st, c: c, raw: s, add: add, path: s}
-		if strings.Contains(s, "$") {
-			res, unmatched, err := f.shlex.ProcessWord(s, st.env)
-			if err != nil || len(unmatched) > 0 {
-				cs.path = ""
-			} else {
-				cs.path = res
-			}
+		cs := copySource{st: st, c: c, raw: raw, add: add}
+		if ok {
+			cs.path = v
 		}
 		f.copies = append(f.copies, cs)
 	}
+}
+
+// wordValue is a word of an instruction as BuildKit expands it: quotes
+// removed, variables replaced. ok is false when it uses a variable the
+// stage does not define, or does not expand.
+func (f *file) wordValue(st *stage, raw string) (string, bool) {
+	v, unmatched, err := f.shlex.ProcessWord(raw, st.env)
+	return v, err == nil && len(unmatched) == 0
 }
 
 // copyFromUnknown is a COPY --from that names no stage: pulled as an
