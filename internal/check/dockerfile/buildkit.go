@@ -265,7 +265,14 @@ func (f *file) resolveStage(st *stage) {
 		f.buildError(st.node, err.Error(), "Fix the variable expansion in FROM.")
 		st.broken = true
 	case res.Result == "":
-		f.buildError(st.node, fmt.Sprintf("base name (%s) should not be blank", st.ins.BaseName), "Give the ARG a default, or name the image.")
+		declared := true
+		for k := range res.Unmatched {
+			declared = declared && f.allArgs[k]
+		}
+		if !declared || !strings.Contains(st.ins.BaseName, "$") {
+			// a declared ARG without a default is InvalidDefaultArgInFrom's
+			f.buildError(st.node, fmt.Sprintf("base name (%s) should not be blank", st.ins.BaseName), "Give the ARG a default, or name the image.")
+		}
 		st.broken = true
 	}
 	st.baseName = res.Result

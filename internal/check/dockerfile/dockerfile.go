@@ -84,7 +84,8 @@ func (*Checker) Rules() []check.Rule { return allRules }
 // templateExts mark a Dockerfile.<ext> that is a template or a copy, not
 // a Dockerfile.
 var templateExts = []string{"j2", "jinja", "jinja2", "tmpl", "tpl", "template", "in", "erb", "mustache", "hbs", "ejs",
-	"md", "txt", "orig", "bak", "rej", "swp", "dockerignore", "sh", "yml", "yaml", "json"}
+	"md", "txt", "orig", "bak", "rej", "swp", "dockerignore", "sh", "yml", "yaml", "json", "toml",
+	"go", "py", "js", "ts", "rs", "rb", "java", "c", "h", "cs", "php"}
 
 // Wants takes Dockerfile, Containerfile, Dockerfile.<name>, <name>.Dockerfile
 // (any case; also Dockerfile-<name> and Dockerfile_<name>), but not
