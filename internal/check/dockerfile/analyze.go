@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
+	bkcommand "github.com/moby/buildkit/frontend/dockerfile/command"
 	"github.com/moby/buildkit/frontend/dockerfile/instructions"
 	"github.com/moby/buildkit/frontend/dockerfile/linter"
 	"github.com/moby/buildkit/frontend/dockerfile/parser"
@@ -35,6 +37,44 @@ type file struct {
 	globalArgs *envList          // the meta ARGs' values over BuildKit's defaults
 	allArgs    map[string]bool   // every meta ARG's name, with a value or not
 	copies     []copySource      // COPY and ADD sources to look for in the build context
+	fromKeys   []string          // fromArgKeys, once computed
+	cloned     int               // variables copied from stage to stage so far
+	perRule    map[string]int    // findings by rule
+	dropped    map[string]int    // findings not listed, past maxPerRule
+	refs       map[string]parsedRef
+}
+
+// maxPerRule bounds the findings of one rule in one file; past it they
+// are counted in a note, not listed (a file of 300,000 bad lines says
+// what it has to say in the first hundred).
+const maxPerRule = 100
+
+// skip reports whether rule has its fill of findings in this file, and
+// counts the one not listed.
+func (f *file) skip(rule string) bool {
+	if f.perRule[rule] < maxPerRule {
+		return false
+	}
+	f.dropped[rule]++
+	return true
+}
+
+// keep records a finding unless its rule has its fill.
+func (f *file) keep(fd check.Finding) {
+	if f.skip(fd.Rule) {
+		return
+	}
+	f.perRule[fd.Rule]++
+	f.findings = append(f.findings, fd)
+}
+
+// notes says what was left out of the findings.
+func (f *file) notes() []string {
+	var out []string
+	for _, r := range slices.Sorted(maps.Keys(f.dropped)) {
+		out = append(out, fmt.Sprintf("%s: %d more findings of %s not listed (the first %d are)", f.path, f.dropped[r], r, maxPerRule))
+	}
+	return out
 }
 
 // stage is one FROM and its instructions, with what dispatching them
@@ -122,13 +162,12 @@ func (f *file) word(c *command, word string) (line, col int) {
 
 // add records a finding of rule at line:col.
 func (f *file) add(rule string, line, col int, msg, fix string) {
-	f.findings = append(f.findings, check.Finding{Rule: rule, File: f.path, Line: line, Col: col, Message: msg, Fix: fix})
+	f.keep(check.Finding{Rule: rule, File: f.path, Line: line, Col: col, Message: msg, Fix: fix})
 }
 
 // addSev records a finding with a severity of its own.
 func (f *file) addSev(rule string, sev check.Severity, line, col int, msg, fix string) {
-	f.add(rule, line, col, msg, fix)
-	f.findings[len(f.findings)-1].Severity = sev
+	f.keep(check.Finding{Rule: rule, Severity: sev, File: f.path, Line: line, Col: col, Message: msg, Fix: fix})
 }
 
 // warn receives BuildKit's lint warnings.
@@ -146,7 +185,7 @@ func (f *file) warn(name, _, _, msg string, loc []parser.Range) {
 		raw := f.src.line(fd.Line)
 		fd.Col = len(raw) - len(strings.TrimLeft(raw, " \t")) + 1
 	}
-	f.findings = append(f.findings, fd)
+	f.keep(fd)
 }
 
 // run runs a BuildKit rule through lint, which applies the file's
@@ -168,7 +207,8 @@ func sentence(s string) string {
 // analyzeFile checks one Dockerfile. skip is the reason it was not
 // checked, when it was not.
 func analyzeFile(path string, content []byte, opts *options) (f *file, skip string) {
-	f = &file{path: path, content: content, opts: opts, byName: map[string]*stage{}, allArgs: map[string]bool{}}
+	f = &file{path: path, content: content, opts: opts, byName: map[string]*stage{}, allArgs: map[string]bool{},
+		perRule: map[string]int{}, dropped: map[string]int{}}
 	if syntax, _, _, ok := parser.DetectSyntax(content); ok && !standardFrontend(syntax) {
 		return nil, "it names the Dockerfile frontend " + syntax + " (# syntax=), whose language is not BuildKit's standard one"
 	}
@@ -305,6 +345,9 @@ func (f *file) newLinter(content []byte) *linter.Linter {
 // instruction is reported.
 func (f *file) parseInstructions() {
 	for _, n := range f.ast.AST.Children {
+		if _, known := bkcommand.Commands[strings.ToLower(n.Value)]; !known && f.skip(RuleSyntax) {
+			continue // past the cap, an unknown instruction is not worth BuildKit's error (and its stack trace)
+		}
 		v, err := instructions.ParseInstructionWithLinter(n, f.lint)
 		if err != nil {
 			f.syntaxError(err, n)
@@ -356,7 +399,7 @@ func (f *file) syntaxError(err error, n *parser.Node) {
 	if end > line {
 		fd.EndLine = end
 	}
-	f.findings = append(f.findings, fd)
+	f.keep(fd)
 }
 
 func upperFirst(s string) string {

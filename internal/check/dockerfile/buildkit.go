@@ -2,6 +2,7 @@ package dockerfile
 
 import (
 	"fmt"
+	"maps"
 	"net"
 	"slices"
 	"strconv"
@@ -31,6 +32,9 @@ const (
 	defaultOS   = "linux"
 	defaultArch = "amd64"
 )
+
+// maxCloned bounds the variables copied from stage to stage.
+const maxCloned = 1 << 20
 
 // nonEnvArgs are ARGs BuildKit does not put in the environment.
 var nonEnvArgs = map[string]bool{"BUILDKIT_SBOM_SCAN_CONTEXT": true, "BUILDKIT_SBOM_SCAN_STAGE": true}
@@ -166,22 +170,26 @@ func (f *file) validateBaseImagesWithDefaultArgs() {
 		if err != nil {
 			return
 		}
-		if _, err := reference.ParseNormalizedNamed(res.Result); err != nil {
+		if _, err := f.parseRef(res.Result); err != nil {
 			f.run(f.lint, &linter.RuleInvalidDefaultArgInFrom, st.ins.Location, "", linter.RuleInvalidDefaultArgInFrom.Format(st.ins.BaseName))
 		}
 	}
 }
 
-// fromArgKeys are the names a FROM may use: the meta ARGs and defaults.
+// fromArgKeys are the names a FROM may use: the meta ARGs and defaults,
+// sorted.
 func (f *file) fromArgKeys() []string {
-	keys := slices.Clone(f.globalArgs.Keys())
-	for k := range f.allArgs {
-		if _, ok := f.globalArgs.Get(k); !ok {
-			keys = append(keys, k)
+	if f.fromKeys == nil {
+		keys := slices.Clone(f.globalArgs.Keys())
+		for k := range f.allArgs {
+			if _, ok := f.globalArgs.Get(k); !ok {
+				keys = append(keys, k)
+			}
 		}
+		slices.Sort(keys)
+		f.fromKeys = keys
 	}
-	slices.Sort(keys)
-	return keys
+	return f.fromKeys
 }
 
 // reportUnusedFromArgs is BuildKit's UndefinedArgInFrom: an error when the
@@ -190,7 +198,7 @@ func (f *file) fromArgKeys() []string {
 func (f *file) reportUnusedFromArgs(lint *linter.Linter, word string, unmatched map[string]struct{}, loc []parser.Range) {
 	keys := f.fromArgKeys()
 	for _, arg := range sortedKeys(unmatched) {
-		if slices.Contains(keys, arg) {
+		if _, found := slices.BinarySearch(keys, arg); found || f.skip(buildkitID(linter.RuleUndefinedArgInFrom.Name)) {
 			continue
 		}
 		s, _ := search(arg, keys)
@@ -297,7 +305,7 @@ func (f *file) resolveStage(st *stage) {
 			st.base = b
 		} else if st.baseName == "scratch" {
 			st.scratch = true
-		} else if _, err := reference.ParseNormalizedNamed(st.baseName); err != nil {
+		} else if _, err := f.parseRef(st.baseName); err != nil {
 			// With a variable, InvalidDefaultArgInFrom says it: the build
 			// fails only without --build-arg.
 			if !strings.Contains(st.ins.BaseName, "$") {
@@ -314,6 +322,25 @@ func (f *file) resolveStage(st *stage) {
 	if st.ins.Name != "" {
 		f.byName[strings.ToLower(st.ins.Name)] = st
 	}
+}
+
+// parseRef parses an image reference as BuildKit does, once per distinct
+// reference of the file (the parse is a large regexp).
+func (f *file) parseRef(s string) (reference.Named, error) {
+	if r, ok := f.refs[s]; ok {
+		return r.named, r.err
+	}
+	n, err := reference.ParseNormalizedNamed(s)
+	if f.refs == nil {
+		f.refs = map[string]parsedRef{}
+	}
+	f.refs[s] = parsedRef{n, err}
+	return n, err
+}
+
+type parsedRef struct {
+	named reference.Named
+	err   error
 }
 
 // imageRefFix is the fix for an invalid image reference: a stage name in
@@ -407,14 +434,10 @@ func (f *file) resolveCopyFrom(st *stage) {
 	}
 }
 
-// stageNamed finds a stage by name, as COPY --from does (case-insensitive).
+// stageNamed finds a stage by name, as COPY --from does (case-insensitive;
+// the last of a duplicated name, as BuildKit registers them).
 func (f *file) stageNamed(name string) *stage {
-	for _, st := range f.stages {
-		if st.ins.Name != "" && strings.EqualFold(st.ins.Name, name) {
-			return st
-		}
-	}
-	return nil
+	return f.byName[strings.ToLower(name)]
 }
 
 func stageLabel(st *stage) string {
@@ -427,18 +450,25 @@ func stageLabel(st *stage) string {
 // dispatchStage runs a stage's instructions through BuildKit's dispatch
 // checks and this checker's own.
 func (f *file) dispatchStage(st *stage) {
-	if b := st.base; b != nil {
+	if b := st.base; b != nil && f.cloned < maxCloned {
+		// A stage built on another starts with its environment. The copies
+		// are bounded: a file of thousands of stages each built on the one
+		// before, each with thousands of ENV, would be quadratic.
+		f.cloned += len(b.env.keys) + len(b.buildArgs)
 		st.env, st.envKnown = b.env.clone(), b.envKnown
-		st.buildArgs = maps(b.buildArgs)
+		st.buildArgs = maps.Clone(b.buildArgs)
 		st.workdirSet, st.shell, st.user = b.workdirSet, b.shell, b.user
 		st.aptYes, st.aptNoRec = b.aptYes, b.aptNoRec
 	} else {
+		if b != nil {
+			st.workdirSet, st.shell, st.user = b.workdirSet, b.shell, b.user
+		}
 		st.env = newEnv(st.windows)
 		st.envKnown = st.scratch
 		st.buildArgs = map[string]bool{}
 		if !st.windows {
 			st.env.set("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
-			if keys, ok := knownImageEnv(st.baseName); ok && !st.broken && !st.scratch {
+			if keys, ok := f.knownImageEnv(st.baseName); ok && !st.broken && !st.scratch {
 				st.envKnown = true
 				for _, k := range keys {
 					st.env.set(k, "")
@@ -520,8 +550,8 @@ var imageEnv = map[string][]string{
 }
 
 // knownImageEnv returns the ENV of an official image of imageEnv.
-func knownImageEnv(ref string) ([]string, bool) {
-	named, err := reference.ParseNormalizedNamed(ref)
+func (f *file) knownImageEnv(ref string) ([]string, bool) {
+	named, err := f.parseRef(ref)
 	if err != nil || reference.Domain(named) != "docker.io" {
 		return nil, false
 	}
@@ -532,14 +562,6 @@ func knownImageEnv(ref string) ([]string, bool) {
 	}
 	keys, ok := imageEnv[name]
 	return keys, ok
-}
-
-func maps(m map[string]bool) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // expand expands an instruction's words as BuildKit does before dispatch,
@@ -576,7 +598,7 @@ func (f *file) expand(st *stage, c *command, lint *linter.Linter) bool {
 // to a defined one) is reported.
 func (f *file) reportUnmatchedVariables(st *stage, c *command, lint *linter.Linter, unmatched map[string]struct{}) {
 	for _, name := range sortedKeys(unmatched) {
-		if st.buildArgs[name] || nonEnvArgs[name] {
+		if st.buildArgs[name] || nonEnvArgs[name] || f.perRule[buildkitID(linter.RuleUndefinedVar.Name)] >= maxPerRule {
 			continue
 		}
 		s, _ := search(name, st.env.Keys())

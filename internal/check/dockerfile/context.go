@@ -21,6 +21,10 @@ import (
 // .dockerignore excludes them (BuildKit's CopyIgnoredFile, which docker
 // build --check reports with the context at hand).
 
+// maxSources bounds the COPY and ADD sources looked for in one file (a
+// pattern is matched against every file of the context).
+const maxSources = 500
+
 // buildContext is a candidate build context: a directory of the project.
 type buildContext struct {
 	dir   string   // slash path relative to the root, "" for the root
@@ -74,7 +78,7 @@ func hasWildcard(p string) bool { return strings.ContainsAny(p, "*?[") }
 func (f *file) checkContext(src check.Source, contextDir string) string {
 	var srcs []*copySource
 	for i := range f.copies {
-		if f.copies[i].path != "" {
+		if f.copies[i].path != "" && len(srcs) < maxSources {
 			srcs = append(srcs, &f.copies[i])
 		}
 	}

@@ -197,6 +197,7 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 		}
 		if f != nil {
 			res.Findings = append(res.Findings, f.findings...)
+			res.Notes = append(res.Notes, f.notes()...)
 		}
 	}
 	return res, nil

@@ -21,7 +21,7 @@ func (f *file) fromPractices(st *stage) {
 		return
 	}
 	raw := st.ins.BaseName
-	ref, err := reference.ParseNormalizedNamed(st.baseName)
+	ref, err := f.parseRef(st.baseName)
 	if err != nil {
 		return
 	}
@@ -328,10 +328,14 @@ func (f *file) runPractices(st *stage, c *command, run *instructions.RunCommand)
 			return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(m.Target, p) || strings.Contains(m.Target, p) })
 		})
 	}
-	removes := func(dir string) bool {
-		return slices.ContainsFunc(facts.cmds, func(x simpleCmd) bool {
-			return x.name == "rm" && slices.ContainsFunc(x.args, func(a string) bool { return strings.Contains(a, dir) })
-		})
+	var rmAptLists, rmApkCache bool
+	for _, x := range facts.cmds {
+		if x.name == "rm" {
+			for _, a := range x.args {
+				rmAptLists = rmAptLists || strings.Contains(a, "/var/lib/apt/lists")
+				rmApkCache = rmApkCache || strings.Contains(a, "/var/cache/apk")
+			}
+		}
 	}
 	var update, install *simpleCmd
 	sudoSeen := false
@@ -374,7 +378,7 @@ func (f *file) runPractices(st *stage, c *command, run *instructions.RunCommand)
 			}
 		case "apk":
 			if st.final && len(x.args) > 0 && slices.Index(x.args, "add") >= 0 && !x.hasArg("--no-cache") &&
-				!cached("/var/cache/apk", "/etc/apk/cache") && !removes("/var/cache/apk") {
+				!cached("/var/cache/apk", "/etc/apk/cache") && !rmApkCache {
 				line, col := s.pos(x.off)
 				f.add(RuleApkNoCache, line, col, "apk add without --no-cache leaves its package index in the image.", "Use apk add --no-cache.")
 			}
@@ -387,7 +391,7 @@ func (f *file) runPractices(st *stage, c *command, run *instructions.RunCommand)
 			}
 		}
 	}
-	if update != nil && st.final && !removes("/var/lib/apt/lists") && !cached("/var/lib/apt") {
+	if update != nil && st.final && !rmAptLists && !cached("/var/lib/apt") {
 		line, col := s.pos(update.off)
 		f.add(RuleAptListsNotCleaned, line, col, "apt-get update's package lists stay in the image: this RUN does not remove /var/lib/apt/lists.",
 			"End the RUN with && rm -rf /var/lib/apt/lists/*.")

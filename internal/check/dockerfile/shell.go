@@ -15,6 +15,9 @@ import (
 // checks are skipped (a RUN that long is generated, not written).
 const maxScript = 256 << 10
 
+// maxPipes bounds the pipes of one script that are judged.
+const maxPipes = 32
+
 // script is the shell script a RUN runs, and the way back from its
 // offsets to the file.
 type script struct {
@@ -187,7 +190,9 @@ func analyzeScript(s *script) *shellFacts {
 				facts.yes = true
 			}
 		case *syntax.BinaryCmd:
-			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			// Whether the left side only prints is judged for the first
+			// pipes only: it walks the left side, quadratic on a long chain.
+			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && len(facts.pipes) < maxPipes {
 				facts.pipes = append(facts.pipes, pipe{off: int(x.OpPos.Offset()), feeder: onlyPrints(x.X)})
 			}
 		}
