@@ -62,7 +62,7 @@ func TestHostileInput(t *testing.T) {
 					t.Errorf("finding at line %d of %d: %s", f.Line, lines, f)
 				}
 			}
-			if d := time.Since(start); d > 10*time.Second {
+			if d := time.Since(start); d > 20*time.Second && !raceEnabled {
 				t.Errorf("took %s", d)
 			}
 			t.Logf("%d bytes, %d findings in %s", len(src), len(res.Findings), time.Since(start).Round(time.Millisecond))
