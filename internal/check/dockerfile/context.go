@@ -27,9 +27,13 @@ const maxSources = 500
 
 // buildContext is a candidate build context: a directory of the project.
 type buildContext struct {
-	dir   string   // slash path relative to the root, "" for the root
-	files []string // its files, relative to the root, sorted
+	dir      string   // slash path relative to the root, "" for the root
+	files    []string // its files, relative to the root, sorted
+	patterns int      // wildcard sources matched so far
 }
+
+// maxPatterns bounds the wildcard sources matched in one context.
+const maxPatterns = 50
 
 func (b *buildContext) label() string {
 	if b.dir == "" {
@@ -58,6 +62,9 @@ func (b *buildContext) exists(src check.Source, p string) bool {
 		}
 		i := sort.SearchStrings(b.files, full+"/")
 		return i < len(b.files) && strings.HasPrefix(b.files[i], full+"/")
+	}
+	if b.patterns++; b.patterns > maxPatterns {
+		return true // not judged: each pattern is matched against every file
 	}
 	for _, f := range b.files {
 		for q := f; q != b.dir && q != "." && q != ""; q = path.Dir(q) {
