@@ -93,15 +93,17 @@ type stage struct {
 	final    bool // the final stage, or a stage it is built on
 
 	// What dispatching its instructions sets, inherited from base.
-	env                          *envList
-	envKnown                     bool            // false when built on an image, whose ENV is not known here
-	buildArgs                    map[string]bool // ARGs declared without a value
-	workdirSet                   bool
-	shell                        []string // the SHELL, nil for the default
-	user                         *command // the last USER
-	aptYes                       bool     // an apt config sets Assume-Yes
-	aptNoRec                     bool     // an apt config sets Install-Recommends
-	cmd, entrypoint, healthcheck *command
+	env        *envList
+	envKnown   bool            // false when built on an image, whose ENV is not known here
+	buildArgs  map[string]bool // ARGs declared without a value
+	workdirSet bool
+	shell      []string // the SHELL, nil for the default
+	user       *command // the last USER
+	aptYes     bool     // an apt config sets Assume-Yes
+	aptNoRec   bool     // an apt config sets Install-Recommends
+
+	// What the stage itself sets.
+	cmd, entrypoint, healthcheck *command  // the last of each
 	updateAlone                  *position // an apt-get update with no install in its RUN
 }
 

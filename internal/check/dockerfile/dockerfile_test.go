@@ -175,6 +175,11 @@ RUN printf 'APT::Get::Assume-Yes "true";\nAPT::Install-Recommends "false";\n' > 
 RUN apt-get update && apt-get install curl && rm -rf /var/lib/apt/lists/*
 USER 1000
 `, []string{}},
+		{"options from a variable may hold -y", `FROM debian:12
+ARG APT_OPTS="-y --no-install-recommends"
+RUN apt-get update && apt-get install $APT_OPTS curl && rm -rf /var/lib/apt/lists/*
+USER 1000
+`, []string{"3 apt-no-install-recommends"}},
 		{"yes feeding apt-get", `FROM debian:12
 RUN apt-get update && yes | apt-get install --no-install-recommends curl && rm -rf /var/lib/apt/lists/*
 USER 1000

@@ -360,7 +360,8 @@ func (f *file) runPractices(st *stage, c *command, run *instructions.RunCommand)
 					install = x
 				}
 				line, col := s.pos(x.off)
-				if !aptAssumesYes(flags, configs) && !facts.yes && !st.aptYes {
+				// An argument that expands ($APT_OPTS) may hold the -y.
+				if !aptAssumesYes(flags, configs) && !facts.yes && !st.aptYes && !slices.Contains(x.args, "") {
 					f.add(RuleAptMissingYes, line, col, "apt-get install has no -y, so it stops at its confirmation prompt with no one to answer.",
 						"Add -y: apt-get install -y ...")
 				}
