@@ -605,4 +605,3 @@ func (d *doc) readPO(b []byte) {
 		d.add(&unit{key: k, po: e})
 	}
 }
-

@@ -121,12 +121,12 @@ func readParams(params map[string]string) (options, error) {
 
 // member is one file of a set.
 type member struct {
-	path   string
-	locale string
-	format format
-	given  []byte // its content when it was given to check; nil otherwise
+	path    string
+	locale  string
+	format  format
+	given   []byte // its content when it was given to check; nil otherwise
 	isGiven bool
-	doc    *doc
+	doc     *doc
 }
 
 // set is the translations of one thing in every locale.

@@ -80,7 +80,7 @@ func (p *icuParser) message(depth int, inPlural bool) error {
 	return nil
 }
 
-// quote reads an apostrophe at p.i: '' or a quoted literal, or a lone one.
+// quote reads an apostrophe at p.i: ” or a quoted literal, or a lone one.
 func (p *icuParser) quote(inPlural bool) {
 	p.i++
 	if p.i >= len(p.s) {
