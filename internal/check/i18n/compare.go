@@ -34,7 +34,7 @@ func locName(d *doc) string {
 // catalog's plural forms, flags and formats. base, when set, is the base
 // locale's file it is compared with.
 func (r *run) checkDoc(d *doc, base *doc) {
-	if d.declared != "" && d.locale != "" && !sameLocale(d.declared, d.locale) && language(d.declared) != "" {
+	if d.declared != "" && d.locale != "" && !compatibleLocales(d.declared, d.locale) {
 		r.finding(d, ruleLocale, d.declLine, 0, fmt.Sprintf("the file is named for locale %s but declares %s", d.locale, d.declared),
 			"make the declaration and the file name agree")
 	}
@@ -73,6 +73,7 @@ func (u *unit) leaves() []*leaf {
 // and returns its placeholders.
 func (r *run) messageChecks(d *doc, lf *leaf) []string {
 	phs, args, err := placeholders(d.syntax, lf.value, d.printf)
+	lf.phs, lf.phsErr, lf.phsDone = phs, err, true
 	if err != nil {
 		msg := err.Error()
 		if ie, ok := err.(*icuError); ok {
@@ -220,6 +221,12 @@ func (r *run) compare(base, t *doc) {
 		}
 		r.compareUnit(base, t, bu, tu)
 	}
+	if n := len(t.listVsString); n > 0 {
+		u := t.listVsString[0]
+		r.findingSev(t, check.Info, ruleShape, u.line(), u.col(), fmt.Sprintf("%d message%s (%s first) %s a list in one of this file and %s and a string in the other",
+			n, plural(n), u.display(), map[bool]string{true: "is", false: "are"}[n == 1], base.path),
+			"if the code reads a string (or a list), give every locale that kind of value")
+	}
 	for _, tu := range t.units {
 		if _, ok := base.byKey[tu.key]; ok {
 			continue
@@ -289,14 +296,14 @@ func (r *run) compareUnit(base, t *doc, bu, tu *unit) {
 			}
 			return
 		}
-		if bl.kind == vString || tl.kind == vString {
-			sev := check.Warning
-			if bl.kind == vString && tl.kind == vArray || bl.kind == vArray && tl.kind == vString {
-				sev = check.Warning
-			}
-			r.findingSev(t, sev, ruleShape, tl.line, tl.col, fmt.Sprintf("%s is %s here but %s in %s (%s:%d)", tu.display(), tl.kind, bl.kind, locName(base), base.path, bl.line),
-				"give it the same kind of value as in the base locale")
+		if bl.kind == vArray || tl.kind == vArray {
+			// A list of alternatives beside a single string is often meant
+			// (country names, synonyms): counted, said once a file.
+			t.listVsString = append(t.listVsString, tu)
+			return
 		}
+		r.findingSev(t, check.Warning, ruleShape, tl.line, tl.col, fmt.Sprintf("%s is %s here but %s in %s (%s:%d)", tu.display(), tl.kind, bl.kind, locName(base), base.path, bl.line),
+			"give it the same kind of value as in the base locale")
 		return
 	}
 	// Empty translations.
@@ -367,9 +374,12 @@ func (r *run) comparePlaceholders(base, t *doc, bu, tu *unit) {
 		if lf.kind != vString {
 			return nil
 		}
-		p, _, err := placeholders(d.syntax, lf.value, d.printf)
-		broken = broken || err != nil
-		return p
+		if !lf.phsDone {
+			lf.phs, _, lf.phsErr = placeholders(d.syntax, lf.value, d.printf)
+			lf.phsDone = true
+		}
+		broken = broken || lf.phsErr != nil
+		return lf.phs
 	}
 	var union []string
 	for _, lf := range bu.leaves() {
@@ -399,7 +409,14 @@ func (r *run) comparePlaceholders(base, t *doc, bu, tu *unit) {
 		if len(extra) > 0 {
 			parts = append(parts, "has "+strings.Join(extra, ", ")+" that the base does not")
 		}
-		r.finding(t, rulePlaceholder, lf.vline, 0, fmt.Sprintf("%s %s (%s:%d has %s)", strconv.Quote(clipText(lf.key)), strings.Join(parts, " and "), base.path, bOther.vline, listOrNone(ph(base, bOther))),
+		// An extra or misspelled placeholder prints raw or fails; a dropped
+		// one loses a value but renders (a translation may spell out what
+		// the key already says).
+		sev := check.Error
+		if len(extra) == 0 {
+			sev = check.Warning
+		}
+		r.findingSev(t, sev, rulePlaceholder, lf.vline, 0, fmt.Sprintf("%s %s (%s:%d has %s)", strconv.Quote(clipText(lf.key)), strings.Join(parts, " and "), base.path, bOther.vline, listOrNone(ph(base, bOther))),
 			"use the base message's placeholders, unchanged")
 	}
 }

@@ -58,7 +58,9 @@ type leaf struct {
 	declared   []string
 	hasDecl    bool // the message declares its placeholders (ARB, Chrome)
 	declLine   int
-	emptyAllow bool
+	phs        []string // its placeholders, once read
+	phsErr     error
+	phsDone    bool
 }
 
 // form is one plural form of a unit.
@@ -113,6 +115,9 @@ type doc struct {
 	po       *poFile
 	syntax   syntax // the placeholder syntax its set uses
 	printf   bool
+	// listVsString are messages that are a list here and a string in the
+	// base, or the reverse.
+	listVsString []*unit
 }
 
 func newDoc(p string, f format, loc string) *doc {
@@ -511,18 +516,22 @@ func (d *doc) group(leaves []*leaf) {
 	for _, lf := range leaves {
 		delete(fams, lf.key)
 	}
-	// An object whose keys are plural categories but that has nested
-	// objects too is no family.
-	for stem := range fams {
-		if _, ok := d.objects[stem]; ok && !strings.HasSuffix(stem, "_ordinal") {
-			for _, lf := range leaves {
-				if strings.HasPrefix(lf.key, stem+".") {
-					if rest := lf.key[len(stem)+1:]; strings.Contains(rest, ".") || !isPluralCategory(rest) {
-						delete(fams, stem)
-						break
-					}
+	// An object whose keys are plural categories but that has other keys
+	// or nested objects too is no family: look at each leaf's ancestors.
+	for _, lf := range leaves {
+		k := lf.key
+		for depth := 0; depth < 64; depth++ {
+			i := strings.LastIndexByte(k, '.')
+			if i < 0 {
+				break
+			}
+			parent := k[:i]
+			if f := fams[parent]; f != nil {
+				if rest := lf.key[len(parent)+1:]; strings.Contains(rest, ".") || !isPluralCategory(rest) {
+					delete(fams, parent)
 				}
 			}
+			k = parent
 		}
 	}
 	done := map[string]bool{}

@@ -97,6 +97,31 @@ func isAlnum(s string) bool {
 	return true
 }
 
+// compatibleLocales reports whether a file named for locale a may
+// declare b: the same language, and no two different regions ("zh" and
+// "zh_TW", "sr-latn" and "sr@latin" agree; "pt-BR" and "pt_PT" do not).
+func compatibleLocales(a, b string) bool {
+	if language(a) != language(b) {
+		return false
+	}
+	ra, rb := region(a), region(b)
+	return ra == "" || rb == "" || ra == rb
+}
+
+// region is the region subtag of a locale, upper case; "" for none.
+func region(loc string) string {
+	if i := strings.IndexAny(loc, "@."); i >= 0 {
+		loc = loc[:i]
+	}
+	parts := strings.FieldsFunc(loc, func(r rune) bool { return r == '-' || r == '_' })
+	for _, p := range parts[min(1, len(parts)):] {
+		if len(p) == 2 && isAlpha(p) || len(p) == 3 && isDigits(p) {
+			return strings.ToUpper(p)
+		}
+	}
+	return ""
+}
+
 // language is the language subtag of a locale, lower case: "pt" of "pt_BR".
 func language(loc string) string {
 	loc = strings.ToLower(loc)
