@@ -50,17 +50,17 @@ func (k valueKind) String() string {
 
 // leaf is one translated value and where it is.
 type leaf struct {
-	key        string // the full dotted path
-	kind       valueKind
-	value      string
-	line, col  int // the key's position
-	vline      int // the value's line
-	declared   []string
-	hasDecl    bool // the message declares its placeholders (ARB, Chrome)
-	declLine   int
-	phs        []string // its placeholders, once read
-	phsErr     error
-	phsDone    bool
+	key       string // the full dotted path
+	kind      valueKind
+	value     string
+	line, col int // the key's position
+	vline     int // the value's line
+	declared  []string
+	hasDecl   bool // the message declares its placeholders (ARB, Chrome)
+	declLine  int
+	phs       []string // its placeholders, once read
+	phsErr    error
+	phsDone   bool
 }
 
 // form is one plural form of a unit.
