@@ -174,20 +174,20 @@ func objectColor(v *jsonpos.Node) []problemAt {
 	cs := v.Get("colorSpace")
 	comps := v.Get("components")
 	if cs == nil || cs.Kind != jsonpos.String {
-		out = append(out, problemAt{v, "a color object needs a colorSpace string (srgb, oklch, display-p3, ...)"})
+		out = append(out, problemAt{n: v, msg: "a color object needs a colorSpace string (srgb, oklch, display-p3, ...)"})
 	}
 	if comps == nil || comps.Kind != jsonpos.Array {
-		out = append(out, problemAt{v, "a color object needs a components array"})
+		out = append(out, problemAt{n: v, msg: "a color object needs a components array"})
 	}
 	if len(out) > 0 {
 		return out
 	}
 	ranges, known := colorSpaces[cs.Str]
 	if !known {
-		return append(out, problemAt{cs, fmt.Sprintf("colorSpace %q is not one of the Color module's (srgb, srgb-linear, hsl, hwb, lab, lch, oklab, oklch, display-p3, a98-rgb, prophoto-rgb, rec2020, xyz-d65, xyz-d50)", cs.Str)})
+		return append(out, problemAt{n: cs, msg: fmt.Sprintf("colorSpace %q is not one of the Color module's (srgb, srgb-linear, hsl, hwb, lab, lch, oklab, oklch, display-p3, a98-rgb, prophoto-rgb, rec2020, xyz-d65, xyz-d50)", cs.Str)})
 	}
 	if len(comps.Elems) != 3 {
-		return append(out, problemAt{comps, fmt.Sprintf("%s has three components, not %d", cs.Str, len(comps.Elems))})
+		return append(out, problemAt{n: comps, msg: fmt.Sprintf("%s has three components, not %d", cs.Str, len(comps.Elems))})
 	}
 	for i, c := range comps.Elems {
 		if c.Kind == jsonpos.String && c.Str == "none" {
@@ -195,22 +195,25 @@ func objectColor(v *jsonpos.Node) []problemAt {
 		}
 		f, ok := c.Float()
 		if !ok {
-			out = append(out, problemAt{c, fmt.Sprintf("component %d of a %s color must be a number or \"none\"", i+1, cs.Str)})
+			out = append(out, problemAt{n: c, msg: fmt.Sprintf("component %d of a %s color must be a number or \"none\"", i+1, cs.Str)})
 			continue
 		}
 		r := ranges[i]
 		if f < r.min || f > r.max || (r.maxOpen && f == r.max) {
-			out = append(out, problemAt{c, fmt.Sprintf("component %d of a %s color is %s, outside %s", i+1, cs.Str, c.Str, r)})
+			out = append(out, problemAt{n: c, msg: fmt.Sprintf("component %d of a %s color is %s, outside %s", i+1, cs.Str, c.Str, r)})
 		}
 	}
 	if a := v.Get("alpha"); a != nil {
 		if f, ok := a.Float(); !ok || f < 0 || f > 1 {
-			out = append(out, problemAt{a, "alpha must be a number from 0 to 1"})
+			out = append(out, problemAt{n: a, msg: "alpha must be a number from 0 to 1"})
 		}
 	}
 	if h := v.Get("hex"); h != nil {
-		if h.Kind != jsonpos.String || len(h.Str) != 7 || h.Str[0] != '#' || cssColor(h.Str) != "" {
-			out = append(out, problemAt{h, "hex must be a six-digit CSS hex color (#rrggbb); alpha goes in alpha"})
+		switch {
+		case h.Kind != jsonpos.String || h.Str == "" || h.Str[0] != '#' || cssColor(h.Str) != "":
+			out = append(out, problemAt{n: h, msg: "hex must be a six-digit CSS hex color (#rrggbb); alpha goes in alpha"})
+		case len(h.Str) != 7:
+			out = append(out, problemAt{n: h, msg: fmt.Sprintf("hex %q is a CSS color, but the format wants six digits (#rrggbb) and the alpha in alpha", h.Str), warn: true})
 		}
 	}
 	return out

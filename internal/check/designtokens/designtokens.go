@@ -94,10 +94,19 @@ func wants(p string, head []byte) bool {
 		return false
 	}
 	h := strings.TrimLeft(string(head), "\ufeff \t\r\n")
+	if strings.Contains(h, "json-schema.org") {
+		return false // a JSON Schema (of tokens, maybe), not tokens
+	}
 	if !strings.HasPrefix(h, "{") && !strings.HasPrefix(h, "//") && !strings.HasPrefix(h, "/*") {
 		return false
 	}
-	for _, part := range strings.Split(path.Dir(p), "/") {
+	dirs := strings.Split(path.Dir(p), "/")
+	for _, part := range dirs {
+		if part == "dist" || part == "build" {
+			return false // a build's output, not the tokens a person edits
+		}
+	}
+	for _, part := range dirs {
 		if tokenDirs[strings.ToLower(part)] {
 			return true
 		}
@@ -283,7 +292,7 @@ func (r *run) refs(tok *token) {
 				tok.file.find(ruleUnresolved, n, "", fmt.Sprintf("%s: the alias {%s} %s", tok.name, ref, why), r.suggest(ref))
 				continue
 			}
-			if !tok.deprecated && r.deprecated(targets[0]) {
+			if len(targets) > 0 && !tok.deprecated && r.deprecated(targets[0]) {
 				tok.file.find(ruleDeprecated, n, "", fmt.Sprintf("%s aliases {%s}, which is deprecated", tok.name, ref), "alias the token that replaces it")
 			}
 		}
@@ -377,6 +386,9 @@ func (r *run) resolve(ref string) ([]*token, string) {
 		if ts := r.t.tokens[base]; ts != nil {
 			return ts, ""
 		}
+	}
+	if r.t.raw[ref] {
+		return []*token{}, "" // a plain value of a Style Dictionary file
 	}
 	if _, ok := r.t.groups[ref]; ok {
 		if r.t.tokens[ref+".$root"] != nil {
@@ -507,7 +519,7 @@ func (r *run) aliasValue(tok *token, typ string, n *jsonpos.Node, where string) 
 		return len(findRefs(n.Str)) > 0 // an alias inside text: not checked as a value
 	}
 	targets, _ := r.resolve(ref)
-	if targets == nil || typ == "" {
+	if len(targets) == 0 || typ == "" {
 		return true
 	}
 	for _, t := range targets {
@@ -547,7 +559,7 @@ func (r *run) typeOf(tok *token) string {
 		var target *token
 		if tok.value != nil && tok.value.Kind == jsonpos.String {
 			if ref, ok := wholeRef(tok.value.Str); ok {
-				if ts, _ := r.resolve(ref); ts != nil {
+				if ts, _ := r.resolve(ref); len(ts) > 0 {
 					target = ts[0]
 				}
 			}
@@ -579,7 +591,7 @@ func (r *run) edges(tok *token) []string {
 	if tok.value != nil {
 		walkStrings(tok.value, 0, func(n *jsonpos.Node) {
 			for _, ref := range findRefs(n.Str) {
-				if ts, _ := r.resolve(ref); ts != nil {
+				if ts, _ := r.resolve(ref); len(ts) > 0 {
 					out = append(out, ts[0].name)
 				}
 			}
@@ -655,6 +667,18 @@ func (r *run) cycles() {
 		for _, n := range scc {
 			in[n] = true
 		}
+		// One path a cycle, from its first token in file order.
+		first := scc[0]
+		for _, tok := range r.t.order {
+			if in[tok.name] {
+				first = tok.name
+				break
+			}
+		}
+		where := cyclePath(first, adj, in)
+		if len(scc) > 3 {
+			where = fmt.Sprintf("%d tokens, %s", len(scc), where)
+		}
 		for _, name := range scc {
 			for _, tok := range r.t.tokens[name] {
 				if !tok.file.given {
@@ -664,7 +688,7 @@ func (r *run) cycles() {
 				if tok.value != nil {
 					at = tok.value.Off
 				}
-				tok.file.findAt(ruleCycle, at, "", fmt.Sprintf("%s is in an alias cycle: %s", name, cyclePath(name, adj, in)),
+				tok.file.findAt(ruleCycle, at, "", fmt.Sprintf("%s is in an alias cycle: %s", name, where),
 					"give one token of the cycle an explicit value")
 			}
 		}

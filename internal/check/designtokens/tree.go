@@ -3,6 +3,7 @@ package designtokens
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/cairn-dev/cairn/internal/check"
@@ -26,6 +27,7 @@ func (d dialect) String() string {
 
 // tfile is one parsed token file.
 type tfile struct {
+	src      []byte
 	path     string
 	given    bool // checked, not only read to resolve aliases
 	lines    *jsonpos.Lines
@@ -70,24 +72,31 @@ type token struct {
 type tree struct {
 	tokens map[string][]*token
 	groups map[string]*jsonpos.Node
-	order  []*token // in file order
+	// raw are plain values of Style Dictionary files that are no token
+	// ("baseline": "16"): Style Dictionary resolves aliases to them too.
+	raw   map[string]bool
+	order []*token // in file order
 	// groupDeprecated are the groups marked $deprecated.
 	groupDeprecated map[string]bool
 }
 
 func newTree() *tree {
-	return &tree{tokens: map[string][]*token{}, groups: map[string]*jsonpos.Node{}, groupDeprecated: map[string]bool{}}
+	return &tree{tokens: map[string][]*token{}, groups: map[string]*jsonpos.Node{}, raw: map[string]bool{}, groupDeprecated: map[string]bool{}}
 }
 
 // studioTypes are Tokens Studio's types beside the specification's.
 var studioTypes = setOf("spacing sizing borderRadius borderWidth fontFamilies fontWeights fontSizes lineHeights letterSpacing paragraphSpacing paragraphIndent textCase textDecoration boxShadow composition asset boolean text other opacity")
+
+// sdTypes are the types Style Dictionary's own transforms know beside the
+// specification's.
+var sdTypes = setOf("fontSize size time asset content icon html fontStyle lineHeight letterSpacing")
 
 // maxTokens bounds what one check reads.
 const maxTokens = 200000
 
 // parseFile parses a token file and adds its tokens to t.
 func parseFile(t *tree, p string, b []byte, given bool, force string) *tfile {
-	f := &tfile{path: p, given: given, lines: jsonpos.NewLines(b)}
+	f := &tfile{src: b, path: p, given: given, lines: jsonpos.NewLines(b)}
 	root, err := jsonpos.Parse(b, jsonpos.Options{JSON5: strings.HasSuffix(p, ".json5")})
 	if err != nil {
 		var se *jsonpos.SyntaxError
@@ -162,13 +171,19 @@ func (f *tfile) dups(n *jsonpos.Node, depth int) {
 	switch n.Kind {
 	case jsonpos.Object:
 		seen := make(map[string]int, len(n.Members))
-		for _, m := range n.Members {
-			if first, ok := seen[m.Key]; ok {
-				l, _ := f.pos(first)
-				f.findAt(ruleDuplicate, m.KeyOff, "", fmt.Sprintf("the key %q is defined twice in this object (first on line %d); only this one is read", m.Key, l),
-					"remove one of the two, or rename it")
+		for i, m := range n.Members {
+			if j, ok := seen[m.Key]; ok {
+				first := n.Members[j]
+				l, _ := f.pos(first.KeyOff)
+				if string(f.src[first.Value.Off:first.Value.End]) == string(f.src[m.Value.Off:m.Value.End]) {
+					f.findAt(ruleDuplicate, m.KeyOff, check.Warning, fmt.Sprintf("the key %q is defined twice in this object, the same both times (first on line %d)", m.Key, l),
+						"remove the copy")
+				} else {
+					f.findAt(ruleDuplicate, m.KeyOff, "", fmt.Sprintf("the key %q is defined twice in this object (first on line %d); only this one is read", m.Key, l),
+						"remove one of the two, or rename it")
+				}
 			} else {
-				seen[m.Key] = m.KeyOff
+				seen[m.Key] = i
 			}
 			f.dups(m.Value, depth+1)
 		}
@@ -310,7 +325,9 @@ func (w *walker) checkType(v *jsonpos.Node) bool {
 		w.f.find(ruleInvalidProp, v, "", "$type must be a string naming a type, not "+kindName(v), `write "$type": "color" (or another type)`)
 		return false
 	}
-	if dtcgTypes[v.Str] || studioTypes[v.Str] {
+	if dtcgTypes[v.Str] || studioTypes[v.Str] || sdTypes[v.Str] || v.Str == "string" {
+		// "string": the format's own group example uses it, ahead of a
+		// definition.
 		return true
 	}
 	if w.f.dialect == dtcg {
@@ -386,7 +403,11 @@ func (w *walker) sd(obj *jsonpos.Node, path []string, depth int) {
 	}
 	for _, m := range obj.Members {
 		v := m.Value
-		if v.Kind != jsonpos.Object || strings.HasPrefix(m.Key, "$") {
+		if strings.HasPrefix(m.Key, "$") {
+			continue
+		}
+		if v.Kind != jsonpos.Object {
+			w.rawValue(joinName(path, m.Key), v, 0)
 			continue
 		}
 		p := joinPath(path, m.Key)
@@ -408,6 +429,20 @@ func (w *walker) sd(obj *jsonpos.Node, path []string, depth int) {
 			w.add(tok)
 		default:
 			w.sd(v, p, depth+1)
+		}
+	}
+}
+
+// rawValue indexes a plain value of a Style Dictionary file, and the
+// items of a list by index ({saturation.7}).
+func (w *walker) rawValue(name string, v *jsonpos.Node, depth int) {
+	if len(w.t.raw) >= maxTokens || depth > 8 {
+		return
+	}
+	w.t.raw[name] = true
+	if v.Kind == jsonpos.Array {
+		for i, e := range v.Elems {
+			w.rawValue(name+"."+strconv.Itoa(i), e, depth+1)
 		}
 	}
 }

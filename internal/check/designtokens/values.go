@@ -25,8 +25,10 @@ func family(t string) string {
 		return "fontFamily"
 	case "boxShadow":
 		return "shadow"
-	case "sd:time":
+	case "sd:time", "time":
 		return "duration"
+	case "fontSize", "size":
+		return "dimension"
 	}
 	return t
 }
@@ -46,8 +48,9 @@ func compatible(a, b string) bool {
 
 // problemAt is a problem with one node of a value.
 type problemAt struct {
-	n   *jsonpos.Node
-	msg string
+	n    *jsonpos.Node
+	msg  string
+	warn bool // the value is understood, but not as the format writes it
 }
 
 // vctx validates one token's value.
@@ -73,6 +76,9 @@ func (v *vctx) check(typ string, n *jsonpos.Node, where string) {
 	lenient := f.dialect == sdict || f.studio
 	switch typ {
 	case "color":
+		if lenient && n.Kind == jsonpos.Object {
+			return // Style Dictionary's {r, g, b} or {h, s, l}, for its color transforms
+		}
 		v.color(n)
 	case "fontWeight", "fontWeights":
 		v.fontWeight(n)
@@ -94,11 +100,11 @@ func (v *vctx) check(typ string, n *jsonpos.Node, where string) {
 	case "strokeStyle":
 		v.strokeStyle(n)
 	case "border":
-		v.composite(n, typ, []part{{"color", "color", true}, {"width", "dimension", true}, {"style", "strokeStyle", true}})
+		v.composite(n, typ, []part{{"color", "color", must}, {"width", "dimension", must}, {"style", "strokeStyle", must}})
 	case "transition":
-		v.composite(n, typ, []part{{"duration", "duration", true}, {"delay", "duration", true}, {"timingFunction", "cubicBezier", true}})
+		v.composite(n, typ, []part{{"duration", "duration", must}, {"delay", "duration", should}, {"timingFunction", "cubicBezier", should}})
 	case "typography":
-		v.composite(n, typ, []part{{"fontFamily", "fontFamily", true}, {"fontSize", "dimension", true}, {"fontWeight", "fontWeight", true}, {"letterSpacing", "dimension", true}, {"lineHeight", "number", true}})
+		v.composite(n, typ, []part{{"fontFamily", "fontFamily", must}, {"fontSize", "dimension", must}, {"fontWeight", "fontWeight", should}, {"letterSpacing", "dimension", should}, {"lineHeight", "lineHeight", should}})
 	case "shadow":
 		if n.Kind == jsonpos.Array {
 			if len(n.Elems) == 0 {
@@ -109,7 +115,7 @@ func (v *vctx) check(typ string, n *jsonpos.Node, where string) {
 			}
 			return
 		}
-		v.composite(n, typ, []part{{"color", "color", true}, {"offsetX", "dimension", true}, {"offsetY", "dimension", true}, {"blur", "dimension", true}, {"spread", "dimension", true}, {"inset", "boolean", false}})
+		v.composite(n, typ, []part{{"color", "color", must}, {"offsetX", "dimension", must}, {"offsetY", "dimension", must}, {"blur", "dimension", should}, {"spread", "dimension", should}, {"inset", "boolean", optional}})
 	case "gradient":
 		if n.Kind != jsonpos.Array {
 			v.bad(n, "", "a gradient is a list of stops, not "+kindName(n), `write [{"color": …, "position": 0}, …]`)
@@ -119,13 +125,22 @@ func (v *vctx) check(typ string, n *jsonpos.Node, where string) {
 			if v.r.aliasValue(v.tok, "gradient", e, "stop") {
 				continue
 			}
-			v.composite(e, "gradient stop", []part{{"color", "color", true}, {"position", "number", true}})
+			v.composite(e, "gradient stop", []part{{"color", "color", must}, {"position", "number", must}})
 			if p := e.Get("position"); p != nil {
 				if f, ok := p.Float(); ok && (f < 0 || f > 1) {
 					v.bad(p, check.Warning, fmt.Sprintf("a gradient stop at %s is outside [0, 1]; tools clamp it", p.Str), "give a position from 0 to 1")
 				}
 			}
 		}
+	case "lineHeight":
+		// A number (a multiple of the font size) as the format says; a
+		// dimension as the format's open issue #102 proposes and tools
+		// (Terrazzo, Style Dictionary) accept.
+		if n.Kind == jsonpos.Object {
+			v.measure(n, "dimension", []string{"px", "rem"}, cssLengths)
+			return
+		}
+		v.number(n, "lineHeight")
 	case "boolean":
 		if n.Kind != jsonpos.Bool {
 			v.bad(n, "", "inset must be true or false, not "+kindName(n), "write true or false")
@@ -136,8 +151,19 @@ func (v *vctx) check(typ string, n *jsonpos.Node, where string) {
 // part is one part of a composite value.
 type part struct {
 	name, typ string
-	required  bool
+	need      need
 }
+
+// need says how much a composite value needs a part.
+type need int
+
+const (
+	optional need = iota
+	// should: the format requires it, but CSS and the tools default it
+	// (a shadow's blur and spread, a transition's delay): a warning.
+	should
+	must // nothing stands in for it: an error
+)
 
 func (v *vctx) composite(n *jsonpos.Node, typ string, parts []part) {
 	if n.Kind != jsonpos.Object {
@@ -147,8 +173,11 @@ func (v *vctx) composite(n *jsonpos.Node, typ string, parts []part) {
 	for _, p := range parts {
 		sub := n.Get(p.name)
 		if sub == nil {
-			if p.required {
+			switch p.need {
+			case must:
 				v.bad(n, "", fmt.Sprintf("the %s value has no %s", typ, p.name), "add "+p.name+" ("+p.typ+")")
+			case should:
+				v.bad(n, check.Warning, fmt.Sprintf("the %s value has no %s, which the format requires (tools default it)", typ, p.name), "add "+p.name+" ("+p.typ+")")
 			}
 			continue
 		}
@@ -187,7 +216,11 @@ func (v *vctx) color(n *jsonpos.Node) {
 		}
 	case jsonpos.Object:
 		for _, p := range objectColor(n) {
-			v.bad(p.n, "", p.msg, "write the color as {\"colorSpace\": \"srgb\", \"components\": [r, g, b]} with components in range")
+			sev := check.Severity("")
+			if p.warn {
+				sev = check.Warning
+			}
+			v.bad(p.n, sev, p.msg, "write the color as {\"colorSpace\": \"srgb\", \"components\": [r, g, b], \"hex\": \"#rrggbb\"} with components in range")
 		}
 	default:
 		v.bad(n, "", "a color is a string or a color object, not "+kindName(n), "write a color: #rrggbb, or {colorSpace, components}")
@@ -336,7 +369,7 @@ func (v *vctx) number(n *jsonpos.Node, where string) {
 	}
 	what := "a number"
 	if where == "lineHeight" {
-		what = "lineHeight (a number, the multiple of the font size)"
+		what = "lineHeight (a number, the multiple of the font size, or a dimension)"
 	}
 	v.bad(n, "", fmt.Sprintf("%s is not %s", describe(n), what), "write a JSON number")
 }
