@@ -52,6 +52,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/internal/check"
+	"github.com/cairn-dev/cairn/internal/check/internal/findcap"
 	"github.com/cairn-dev/cairn/internal/check/internal/jsonpos"
 	"github.com/cairn-dev/cairn/internal/problem"
 )
@@ -186,6 +187,7 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 		r.res.Findings = append(r.res.Findings, f.findings...)
 	}
 	r.res.Notes = r.notes(extra)
+	r.res.Findings = findcap.Apply(r.res.Findings)
 	return r.res, nil
 }
 
@@ -679,10 +681,15 @@ func (r *run) cycles() {
 		if len(scc) > 3 {
 			where = fmt.Sprintf("%d tokens, %s", len(scc), where)
 		}
+		reported := 0
+		var last *token
 		for _, name := range scc {
 			for _, tok := range r.t.tokens[name] {
 				if !tok.file.given {
 					continue
+				}
+				if reported++; reported >= findcap.PerRule {
+					continue // counted below, not worded one by one
 				}
 				at := tok.keyOff
 				if tok.value != nil {
@@ -690,7 +697,12 @@ func (r *run) cycles() {
 				}
 				tok.file.findAt(ruleCycle, at, "", fmt.Sprintf("%s is in an alias cycle: %s", name, where),
 					"give one token of the cycle an explicit value")
+				last = tok
 			}
+		}
+		if reported >= findcap.PerRule && last != nil {
+			last.file.findAt(ruleCycle, last.keyOff, "", fmt.Sprintf("and %d more tokens of this cycle, not listed", reported-findcap.PerRule+1),
+				"give one token of the cycle an explicit value")
 		}
 	}
 }

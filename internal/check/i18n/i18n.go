@@ -60,6 +60,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cairn-dev/cairn/internal/check"
+	"github.com/cairn-dev/cairn/internal/check/internal/findcap"
 	"github.com/cairn-dev/cairn/internal/check/internal/jsonpos"
 	"github.com/cairn-dev/cairn/internal/problem"
 )
@@ -170,6 +171,7 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 	}
 	r.missingFiles(sets)
 	r.res.Notes = summarize(notes)
+	r.res.Findings = findcap.Apply(r.res.Findings)
 	return r.res, nil
 }
 

@@ -48,6 +48,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cairn-dev/cairn/internal/check"
+	"github.com/cairn-dev/cairn/internal/check/internal/findcap"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 )
@@ -208,6 +209,7 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 	} else {
 		r.res.Notes = append(r.res.Notes, fmt.Sprintf("%d knowledge entries read (%d checked)", len(r.entries), len(in.Files)))
 	}
+	r.res.Findings = findcap.Apply(r.res.Findings)
 	return r.res, nil
 }
 
