@@ -49,7 +49,7 @@ var rules = []check.Rule{
 		Fix: "Give the key the same shape as in the base locale.",
 		Bad: "en.json: {\"menu\": {\"open\": \"Open\"}}\nfr.json: {\"menu\": \"Ouvrir\"}", Good: "fr.json: {\"menu\": {\"open\": \"Ouvrir\"}}"},
 	{ID: rulePlaceholder, Severity: check.Error, Title: "Placeholders differ from the base message",
-		Why: "A translation that drops a placeholder loses the value (a name, a count); one that adds or misspells one prints it raw or fails: printf with the wrong directives can crash.",
+		Why: "A translation that adds or misspells a placeholder prints it raw or fails (printf with the wrong directives can crash): an error. One that drops a placeholder loses the value (a name, a count) but renders: a warning, since a translation may spell out what the key already says. In gettext catalogs with a format flag, both are errors, as msgfmt --check-format makes them.",
 		Fix: "Use exactly the base message's placeholders ({name}, {{name}}, %s, %{name}, %(name)s), translated around them.",
 		Bad: "en: \"Hello, {name}!\"\nfr: \"Bonjour, {nom} !\"", Good: "fr: \"Bonjour, {name} !\"",
 		Link: "https://www.gnu.org/software/gettext/manual/html_node/msgfmt-Invocation.html"},

@@ -300,8 +300,14 @@ func (r *run) frontMatter(e *entry) bool {
 			"end the front matter with a line of ---")
 		return false
 	}
-	var meta map[string]any
-	if err := yaml.Unmarshal([]byte(rest[:end]), &meta); err != nil {
+	// ParseDoc read the front matter already; only when it kept nothing
+	// is the YAML parsed again, for the error the tools swallowed.
+	var err error
+	if e.doc.Meta == nil {
+		var meta map[string]any
+		err = yaml.Unmarshal([]byte(rest[:end]), &meta)
+	}
+	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
 		line := 1
