@@ -367,20 +367,36 @@ func (d *doc) readYAML(b []byte) {
 		d.declared, d.declLine = n.Content[0].Value, n.Content[0].Line
 		n = n.Content[1]
 	}
-	w := &yamlWalker{d: d}
+	// Aliases may repeat what they name, but not multiply a small file
+	// into millions of values (billion laughs): the walk may take four
+	// steps a node of the document, and a margin.
+	w := &yamlWalker{d: d, budget: 4*countNodes(&root, 0) + 1000}
 	w.walk(n, "", 0)
 	if w.over {
-		d.finding("i18n/syntax", 1, 1, fmt.Sprintf("the file expands to more than %d values through YAML aliases; it was read only that far", maxLeaves),
+		d.finding("i18n/syntax", 1, 1, fmt.Sprintf("the file expands to more than %d values through YAML aliases (or %d in all); it was read only that far", w.budget, maxLeaves),
 			"expand the aliases by hand, or split the file")
 	}
 	d.group(w.out)
 }
 
 type yamlWalker struct {
-	d     *doc
-	out   []*leaf
-	steps int
-	over  bool
+	d      *doc
+	out    []*leaf
+	steps  int
+	budget int
+	over   bool
+}
+
+// countNodes counts a YAML document's nodes, aliases not followed.
+func countNodes(n *yaml.Node, depth int) int {
+	if n == nil || depth > 10000 {
+		return 0
+	}
+	c := 1
+	for _, k := range n.Content {
+		c += countNodes(k, depth+1)
+	}
+	return c
 }
 
 func resolveAlias(n *yaml.Node) *yaml.Node {
@@ -404,7 +420,7 @@ func (w *yamlWalker) walk(m *yaml.Node, prefix string, depth int) {
 		explicit[m.Content[i].Value] = true
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if w.steps++; w.steps > maxLeaves {
+		if w.steps++; w.steps > min(maxLeaves, w.budget) {
 			w.over = true
 			return
 		}
@@ -435,7 +451,7 @@ func (w *yamlWalker) walk(m *yaml.Node, prefix string, depth int) {
 				continue
 			}
 			for i := 0; i+1 < len(mm.Content); i += 2 {
-				if w.steps++; w.steps > maxLeaves {
+				if w.steps++; w.steps > min(maxLeaves, w.budget) {
 					w.over = true
 					return
 				}
