@@ -151,15 +151,15 @@ var pluralCats = func() map[string][]string {
 	groups := map[string]string{
 		"one few many":                "be pl ru uk",
 		"one few many other":          "mt",
-		"one few other":               "bs cs hr lt ro shi sk sr sh",
+		"one few other":               "bs cs hr lt mo ro shi sk sr sh",
 		"one two few many other":      "ga",
 		"one two few other":           "br dsb gd gv hsb sl",
 		"one two other":               "he iw iu kw naq se sma smj smn sms",
 		"zero one two few many other": "ar cy",
 		"zero one other":              "ksh lag lv prg",
 		"one other": "af ak am as ast az bem bez bg bh bn brx ca ce cgg chr ckb da de dv ee el en eo es et eu fa ff fi fil fo fr fur fy gl gsw gu " +
-			"ha haw hi hu hy io is it jgo jmc ka kab kk kkj kl kn ks ksb ku ky lb lg ln mas mg mgo mk ml mn mr nb nd ne nl nn nnh no nr ny nyn om or os " +
-			"pa ps pt rm rof rwk saq sd seh si sn so sq ss st sv sw ta te teo ti tk tl tn tr ts tzm ug ur uz ve vo vun wa wae xh xog yi zu",
+			"ha haw hi hu hy io is it ji jgo jmc ka kab kk kkj kl kn ks ksb ku ky lb lg ln mas mg mgo mk ml mn mr nah nb nd ne nl nn nnh no nr nso ny nyn om or os oss " +
+			"pa pap ps pt rm rof rwk saq sd seh si sn so sq ss st sv sw ta te teo ti tig tk tl tn tr ts tzm ug ur uz ve vo vun wa wae xh xog yi zu",
 	}
 	m := map[string][]string{}
 	for cats, langs := range groups {
