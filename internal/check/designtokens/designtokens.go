@@ -39,9 +39,9 @@
 // Param "format": auto (the default: DTCG if a file has any $value),
 // dtcg or style-dictionary.
 //
-// Not checked: YAML and JavaScript token sources, $extends group
-// inheritance beyond its target resolving, the Resolver module's sets and
-// modifiers, gamut or contrast.
+// Not checked: YAML and JavaScript token sources, $extends (group
+// inheritance), the Resolver module's sets and modifiers, alias cycles
+// through $extends, gamut or contrast.
 package designtokens
 
 import (
