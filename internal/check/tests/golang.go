@@ -300,10 +300,11 @@ func (p *goPkg) calleeAsserts(gf *goFile, fun ast.Expr, depth int) bool {
 	case *ast.Ident:
 		name = f.Name
 	case *ast.SelectorExpr:
-		if x, ok := f.X.(*ast.Ident); ok && !gf.imports[x.Name] {
-			if decls := p.funcs[f.Sel.Name]; len(decls) > 0 && allMethods(decls) {
-				name = f.Sel.Name
-			}
+		if x, ok := f.X.(*ast.Ident); ok && gf.imports[x.Name] {
+			return true // another package's function: testify, quicktest, a shared helper
+		}
+		if decls := p.funcs[f.Sel.Name]; len(decls) > 0 && allMethods(decls) {
+			name = f.Sel.Name // a method of the package's tests, by its name
 		}
 	case *ast.FuncLit:
 		return depth < 8 && p.bodyAsserts(gf, f.Type, f.Body, depth+1)

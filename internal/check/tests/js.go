@@ -377,7 +377,8 @@ func (f *jsFile) checkCall(c jsCall, memo map[string]int) []check.Finding {
 	}
 	// focused
 	focusAt := -1
-	if strings.HasPrefix(root.text, "f") && root.text != "fit" && (jsSuiteWords[root.text] || jsTestWords[root.text]) || root.text == "fit" {
+	switch root.text {
+	case "fit", "fdescribe", "fcontext", "ftest":
 		focusAt = c.root
 	}
 	if k, ok := c.modTok["only"]; ok {
@@ -400,11 +401,11 @@ func (f *jsFile) checkCall(c jsCall, memo map[string]int) []check.Finding {
 	if k, ok := c.modTok["skip"]; ok {
 		skipAt = k
 	}
-	if skipAt >= 0 && c.fn < 0 && len(c.args) > 0 && c.mods != nil && c.modTok["skip"] == skipAt {
-		skipAt = -1 // Playwright's test.skip(condition, reason) inside a test
+	if k, ok := c.modTok["skip"]; ok && skipAt == k && c.fn < 0 && len(c.args) > 0 {
+		skipAt = -1 // Playwright's test.skip(condition, reason) inside a test, or mocha's pending it.skip(title)
 	}
 	if k := f.optionTrue(c, "skip"); skipAt < 0 && k >= 0 {
-		skipAt = k
+		skipAt, name = k, name+"(..., { skip: true })"
 	}
 	if skipAt >= 0 && !f.commentNear(root.line, f.toks[skipAt].line) {
 		t := f.toks[skipAt]
@@ -412,7 +413,7 @@ func (f *jsFile) checkCall(c jsCall, memo map[string]int) []check.Finding {
 			Message: "the " + what + " " + title + " is skipped (" + name + ") and nothing says why",
 			Fix:     "say why on the line above (a comment with the issue or the condition to re-enable it), or delete the " + what})
 	}
-	if c.suite || c.fn < 0 || c.modTok["todo"] > 0 {
+	if _, todo := c.modTok["todo"]; c.suite || c.fn < 0 || todo {
 		return out
 	}
 	// empty, no assertion
@@ -499,6 +500,8 @@ func (f *jsFile) asserts(body [2]int, param string, memo map[string]int, depth i
 			return true
 		case t.text == "throw" || t.text == "cy" && f.punct(k+1, "."):
 			return true
+		case t.text == "skip" && f.punct(k-1, ".") && f.punct(k+1, "("):
+			return true // this.skip(), ctx.skip(): reported as a skip, not as asserting nothing
 		case (strings.HasPrefix(t.text, "assert") || strings.HasPrefix(t.text, "expect") || strings.HasPrefix(t.text, "verify") ||
 			strings.HasPrefix(t.text, "getBy") || strings.HasPrefix(t.text, "getAllBy") || strings.HasPrefix(t.text, "findBy") ||
 			strings.HasPrefix(t.text, "findAllBy")) && (f.punct(k+1, "(") || f.punct(k+1, "<")):
@@ -517,8 +520,8 @@ func (f *jsFile) asserts(body [2]int, param string, memo map[string]int, depth i
 		if f.punct(k-1, ".") || !f.punct(k+1, "(") {
 			continue
 		}
-		if mod, ok := f.imports[t.text]; ok && (strings.HasPrefix(mod, ".") || jsAssertModule(mod) || strings.Contains(mod, "test") || strings.Contains(mod, "helper")) {
-			return true // an assertion or a test helper imported from the project
+		if mod, ok := f.imports[t.text]; ok && (jsAssertModule(mod) || helperModule(mod)) {
+			return true // an assertion, or a helper of the project's tests
 		}
 		if r, ok := f.funcs[t.text]; ok && depth < 8 {
 			switch memo[t.text] {
@@ -757,6 +760,19 @@ func titleSaysNoThrow(title string) bool {
 	t := strings.ToLower(title)
 	for _, w := range []string{"throw", "crash", "panic", "not error", "compile"} {
 		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// helperModule reports whether a module a test imports from holds test
+// helpers (./helpers, ../test-utils, tests.support) rather than the code
+// under test: a call of one of its functions may assert.
+func helperModule(mod string) bool {
+	m := strings.ToLower(mod)
+	for _, w := range []string{"test", "helper", "util", "fixture", "spec", "mock", "support", "setup", "assert", "expect", "check", "harness"} {
+		if strings.Contains(m, w) {
 			return true
 		}
 	}

@@ -341,7 +341,10 @@ func (f *pyFile) checkTest(d *pyDef) []check.Finding {
 var pyAssertPrefixes = []string{"assert", "fail", "expect", "verify", "check"}
 
 // pyAssertNames are calls that assert whatever their prefix.
-var pyAssertNames = map[string]bool{"raises": true, "warns": true, "deprecated_call": true, "approx": true}
+// Skipping counts too: a test that skips itself is reported as skipped,
+// not as asserting nothing.
+var pyAssertNames = map[string]bool{"raises": true, "warns": true, "deprecated_call": true, "approx": true,
+	"skip": true, "skipTest": true, "xfail": true}
 
 // unittestMethods are TestCase's own methods that do not assert.
 var unittestMethods = map[string]bool{"setUp": true, "tearDown": true, "addCleanup": true, "subTest": true, "skipTest": true,
@@ -407,7 +410,7 @@ func (f *pyFile) bodyAsserts(d *pyDef, depth int) bool {
 			}
 			continue
 		}
-		if mod, ok := f.imports[t.text]; ok && (strings.HasPrefix(mod, ".") || strings.Contains(mod, "test") || strings.Contains(mod, "helper") || strings.Contains(mod, "util")) {
+		if mod, ok := f.imports[t.text]; ok && helperModule(mod) {
 			return true // a helper of the project's tests
 		}
 	}

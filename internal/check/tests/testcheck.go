@@ -210,6 +210,9 @@ func readParams(m map[string]string) (params, error) {
 				}
 			}
 		case "missing":
+			if v == "" {
+				continue
+			}
 			b, err := strconv.ParseBool(v)
 			if err != nil {
 				return p, &problem.FieldError{Field: "missing", Problem: problem.Quote(v) + " is not true or false",
