@@ -141,7 +141,7 @@ func parseGoProfile(b []byte) (*report, error) {
 		}
 		var k key
 		k.file = file
-		if _, err := fmt.Sscanf(fields[0], "%d.%d,%d.%d", &k.l0, &k.c0, &k.l1, &k.c1); err != nil || k.l0 < 1 || k.l1 < k.l0 || k.l1 > maxLine {
+		if !blockRange(fields[0], &k.l0, &k.c0, &k.l1, &k.c1) || k.l0 < 1 || k.l1 < k.l0 || k.l1 > maxLine {
 			return nil, &syntaxErr{n, "block " + strconv.Quote(fields[0]) + " is not line.col,line.col"}
 		}
 		stmts, err1 := strconv.ParseInt(fields[1], 10, 64)
@@ -697,3 +697,23 @@ func goModules(src check.Source, files []string) [][2]string {
 }
 
 func (m *pathMap) lookup(p string) *fileCov { return m.byProject[p] }
+
+// blockRange reads "l0.c0,l1.c1".
+func blockRange(s string, l0, c0, l1, c1 *int) bool {
+	a, b, ok := strings.Cut(s, ",")
+	if !ok {
+		return false
+	}
+	return lineCol(a, l0, c0) && lineCol(b, l1, c1)
+}
+
+func lineCol(s string, l, c *int) bool {
+	a, b, ok := strings.Cut(s, ".")
+	if !ok {
+		return false
+	}
+	var err1, err2 error
+	*l, err1 = strconv.Atoi(a)
+	*c, err2 = strconv.Atoi(b)
+	return err1 == nil && err2 == nil
+}

@@ -353,14 +353,14 @@ func (p *goPkg) check() []check.Finding {
 				continue
 			}
 			test := isTestFunc(gf, fd)
-			if test {
-				out = append(out, p.checkTest(gf, fd)...)
+			if !test && !hasTestingParam(gf, fd.Type) {
+				continue
 			}
-			if test || hasTestingParam(gf, fd.Type) {
-				out = append(out, p.goroutineFatal(gf, fd.Body, tNames(gf, fd.Type, fd.Body))...)
-			}
+			names := tNames(gf, fd.Type, fd.Body)
+			out = append(out, p.goroutineFatal(gf, fd.Body, names)...)
 			if test {
-				out = append(out, p.sleeps(gf, fd)...)
+				out = append(out, p.checkTest(gf, fd, names)...)
+				out = append(out, p.sleeps(gf, fd, names)...)
 				out = append(out, p.setenvParallel(gf, fd.Type, fd.Body, false)...)
 			}
 		}
@@ -387,7 +387,7 @@ func (p *goPkg) finding(gf *goFile, rule string, pos token.Pos, msg, fix string)
 	return check.Finding{Rule: rule, File: gf.path, Line: line, Col: col, Message: msg, Fix: fix}
 }
 
-func (p *goPkg) checkTest(gf *goFile, fd *ast.FuncDecl) []check.Finding {
+func (p *goPkg) checkTest(gf *goFile, fd *ast.FuncDecl, names map[string]bool) []check.Finding {
 	var out []check.Finding
 	name := fd.Name.Name
 	if len(fd.Body.List) == 0 {
@@ -398,7 +398,6 @@ func (p *goPkg) checkTest(gf *goFile, fd *ast.FuncDecl) []check.Finding {
 		out = append(out, p.finding(gf, ruleNoAssertion, fd.Name.Pos(), "the test "+name+" asserts nothing: it calls no t.Error, t.Fatal or assertion helper, so it passes unless it panics",
 			"check the result and report with t.Errorf/t.Fatalf (or testify's assert/require); if only a panic matters, say so in the name"))
 	}
-	names := tNames(gf, fd.Type, fd.Body)
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
@@ -432,12 +431,11 @@ func isEmptyString(e ast.Expr) bool {
 // sleeps finds time.Sleep in a test and its subtests, outside polling
 // loops and outside other function literals (a fake reader that simulates
 // latency, a goroutine).
-func (p *goPkg) sleeps(gf *goFile, fd *ast.FuncDecl) []check.Finding {
+func (p *goPkg) sleeps(gf *goFile, fd *ast.FuncDecl, names map[string]bool) []check.Finding {
 	if gf.time == "" {
 		return nil
 	}
 	var out []check.Finding
-	names := tNames(gf, fd.Type, fd.Body)
 	subtests := map[*ast.FuncLit]bool{}
 	var walk func(n ast.Node, loop bool)
 	walk = func(n ast.Node, loop bool) {

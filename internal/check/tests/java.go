@@ -12,6 +12,7 @@ type javaFile struct {
 	methods map[string][][2]int // method bodies by name
 	extends string              // what the first class extends
 	loops   [][2]int
+	inLoop  []bool
 	memo    map[string]int
 }
 
@@ -38,6 +39,7 @@ func checkJava(file check.File) []check.Finding {
 	}
 	f := &javaFile{jsFile: jsFile{path: file.Path, toks: toks, comments: comments, match: match}, methods: map[string][][2]int{}, memo: map[string]int{}}
 	f.scan()
+	f.inLoop = within(len(f.toks), f.loops)
 	var out []check.Finding
 	junit3 := strings.HasSuffix(f.extends, "TestCase")
 	for i := 0; i < len(f.toks); i++ {
@@ -213,7 +215,7 @@ func (f *javaFile) checkTest(name int, body [2]int, expected bool) []check.Findi
 			Fix:     "assert on the result (assertEquals, assertThat, verify(...)), or assertDoesNotThrow when not throwing is the point"})
 	}
 	for k := body[0]; k < body[1]; k++ {
-		if !f.is(k, tIdent, "sleep") || !f.punct(k-1, ".") || !f.punct(k+1, "(") || f.inLoop(k) {
+		if !f.is(k, tIdent, "sleep") || !f.punct(k-1, ".") || !f.punct(k+1, "(") || f.inLoop[k] {
 			continue
 		}
 		recv := f.toks[k-2].text
@@ -227,14 +229,6 @@ func (f *javaFile) checkTest(name int, body [2]int, expected bool) []check.Findi
 	return out
 }
 
-func (f *javaFile) inLoop(k int) bool {
-	for _, r := range f.loops {
-		if k >= r[0] && k < r[1] {
-			return true
-		}
-	}
-	return false
-}
 
 // javaAssertPrefixes start the names of calls that assert: JUnit's
 // assert*/fail, AssertJ's and Hamcrest's assertThat, Mockito's verify,

@@ -16,6 +16,7 @@ type jsFile struct {
 	match    []int // index of the matching bracket, -1 for other tokens
 	funcs    map[string][2]int
 	imports  map[string]string // local name -> module it was imported from
+	budget   int               // tokens asserts may still read
 }
 
 // jsMatch pairs the brackets of toks; a stray or unclosed one is an error
@@ -108,7 +109,7 @@ func checkJS(file check.File, jsx bool) []check.Finding {
 	if err != nil {
 		return []check.Finding{tokenSyntax(file.Path, err, "JavaScript/TypeScript")}
 	}
-	f := &jsFile{path: file.Path, toks: toks, comments: comments, match: match}
+	f := &jsFile{path: file.Path, toks: toks, comments: comments, match: match, budget: 32*len(toks) + 1024}
 	f.collectImports()
 	f.collectFuncs()
 	var out []check.Finding
@@ -172,8 +173,9 @@ func (f *jsFile) funcStarts() []int {
 				continue
 			}
 			// a concise body runs to the , ) ] } or ; that ends the expression
+			// (read up to a bound: chained arrows would make it quadratic)
 			k := i + 1
-			for k < len(f.toks) && !f.punct(k, ",") && !f.punct(k, ")") && !f.punct(k, "]") && !f.punct(k, "}") && !f.punct(k, ";") {
+			for k < len(f.toks) && k < i+4096 && !f.punct(k, ",") && !f.punct(k, ")") && !f.punct(k, "]") && !f.punct(k, "}") && !f.punct(k, ";") {
 				if f.punct(k, "(") || f.punct(k, "[") || f.punct(k, "{") {
 					k = f.match[k]
 				}
@@ -490,6 +492,12 @@ func (f *jsFile) commentNear(from, to int) bool {
 
 // asserts reports whether tokens body[0]..body[1] assert something.
 func (f *jsFile) asserts(body [2]int, param string, memo map[string]int, depth int) bool {
+	// Tests nested in tests would read the same tokens again and again: past
+	// a budget linear in the file, a test is taken to assert.
+	f.budget -= body[1] - body[0]
+	if f.budget < 0 {
+		return true
+	}
 	for k := body[0]; k < body[1]; k++ {
 		t := f.toks[k]
 		if t.kind != tIdent {
@@ -659,6 +667,7 @@ func (f *jsFile) sleeps(waits map[int]bool) []check.Finding {
 			loops = append(loops, [2]int{i + 1, f.match[i+1]})
 		}
 	}
+	inLoop := within(len(f.toks), loops)
 	for i := range f.toks {
 		t := f.toks[i]
 		if t.kind != tIdent {
@@ -695,7 +704,7 @@ func (f *jsFile) sleeps(waits map[int]bool) []check.Finding {
 		if starts == nil {
 			starts = f.funcStarts()
 		}
-		if !waits[starts[i]] || slices.ContainsFunc(loops, func(r [2]int) bool { return i > r[0] && i < r[1] }) {
+		if !waits[starts[i]] || inLoop[i] {
 			continue
 		}
 		{
@@ -777,4 +786,24 @@ func helperModule(mod string) bool {
 		}
 	}
 	return false
+}
+
+// within marks the tokens inside any of the ranges (exclusive ends), in
+// time linear in n and the ranges.
+func within(n int, ranges [][2]int) []bool {
+	diff := make([]int, n+2)
+	for _, r := range ranges {
+		if r[0] < 0 || r[1] <= r[0] || r[0] > n {
+			continue
+		}
+		diff[r[0]]++
+		diff[min(r[1], n+1)]--
+	}
+	out := make([]bool, n)
+	c := 0
+	for i := range n {
+		c += diff[i]
+		out[i] = c > 0
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package testcheck
 
 import (
 	"fmt"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -60,7 +61,7 @@ type jsLexer struct {
 
 // lexJS tokenizes src; jsx enables JSX (.jsx, .tsx, .js files).
 func lexJS(src []byte, jsx bool) ([]tok, []comment, *lexError) {
-	l := &jsLexer{src: src, line: 1, col: 1, jsx: jsx}
+	l := &jsLexer{src: src, line: 1, col: 1, jsx: jsx, toks: make([]tok, 0, len(src)/6+16)}
 	if len(src) > 1 && src[0] == '#' && src[1] == '!' {
 		for l.i < len(src) && src[l.i] != '\n' {
 			l.adv()
@@ -123,10 +124,16 @@ func (l *jsLexer) regexOK() bool {
 }
 
 func isIdentStart(r rune) bool {
-	return r == '$' || r == '_' || r == '\\' || unicode.IsLetter(r)
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '$' || r == '_' || r == '\\'
+	}
+	return unicode.IsLetter(r)
 }
 
 func isIdentPart(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '$' || r == '_' || r == '\\'
+	}
 	return isIdentStart(r) || unicode.IsDigit(r) || r == '\u200c' || r == '\u200d' || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r) || unicode.Is(unicode.Pc, r)
 }
 
@@ -265,7 +272,15 @@ var operators = []string{
 
 func (l *jsLexer) operator(line, col int) {
 	rest := l.src[l.i:]
+	if len(rest) == 1 || strings.IndexByte(">.=!*<&|?+-%^/", rest[0]) < 0 {
+		l.adv()
+		l.punct(string(rest[:1]), line, col)
+		return
+	}
 	for _, op := range operators {
+		if op[0] != rest[0] {
+			continue
+		}
 		if len(rest) >= len(op) && string(rest[:len(op)]) == op {
 			// ">>" and ">=" inside TypeScript generics are never what the
 			// test checks look at, so reading them whole is harmless.
@@ -313,7 +328,8 @@ func (l *jsLexer) str(q byte) {
 
 // template scans a template literal; each ${} inside is tokenized in turn.
 func (l *jsLexer) template() {
-	line, col := l.line, l.col
+	line0, col0 := l.line, l.col
+	line, col := line0, col0
 	l.adv()
 	start := l.i
 	for l.i < len(l.src) {
@@ -348,7 +364,7 @@ func (l *jsLexer) template() {
 			l.adv()
 		}
 	}
-	l.fail(line, col, "a template literal is not closed")
+	l.fail(line0, col0, "a template literal is not closed")
 }
 
 func (l *jsLexer) nest() bool {
@@ -561,7 +577,7 @@ func (l *jsLexer) jsxChildren(line, col int) {
 // lexJava tokenizes Java: the same C-like tokens, with text blocks and
 // character literals, and no regex or template literals.
 func lexJava(src []byte) ([]tok, []comment, *lexError) {
-	l := &jsLexer{src: src, line: 1, col: 1, java: true}
+	l := &jsLexer{src: src, line: 1, col: 1, java: true, toks: make([]tok, 0, len(src)/6+16)}
 	l.run(false)
 	return l.toks, l.comments, l.err
 }

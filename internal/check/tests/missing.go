@@ -436,11 +436,17 @@ func (x *testIndex) missingPython(ctx context.Context, f check.File) *check.Find
 	}
 	var names []string
 	line, col := 0, 0
+	withDefs := map[*pyDef]bool{}
+	for _, d := range pf.defs {
+		if d.parent != nil && !d.class && (!strings.HasPrefix(d.name, "_") || d.name == "__init__" || d.name == "__call__") {
+			withDefs[d.parent] = true
+		}
+	}
 	for _, d := range pf.defs {
 		if d.parent != nil || strings.HasPrefix(d.name, "_") {
 			continue
 		}
-		if d.class && !classHasDef(pf, d) {
+		if d.class && !withDefs[d] {
 			continue // a data class, an enum, a protocol
 		}
 		if line == 0 {
@@ -486,14 +492,6 @@ func (x *testIndex) missingPython(ctx context.Context, f check.File) *check.Find
 	return missingFinding(f.Path, line, col, "defines "+nameList(names), "test_"+stem+".py (or "+stem+"_test.py), or a test that imports it")
 }
 
-func classHasDef(pf *pyFile, c *pyDef) bool {
-	for _, d := range pf.defs {
-		if d.parent == c && !d.class && (!strings.HasPrefix(d.name, "_") || d.name == "__init__" || d.name == "__call__") {
-			return true
-		}
-	}
-	return false
-}
 
 // missingJava: Foo.java declaring a class with a method, no FooTest,
 // FooTests, TestFoo or FooIT, and no test naming Foo.

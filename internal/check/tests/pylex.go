@@ -28,7 +28,7 @@ type pyLexer struct {
 }
 
 func lexPython(src []byte) ([]tok, []comment, *lexError) {
-	l := &pyLexer{jsLexer: jsLexer{src: src, line: 1, col: 1}, indents: []int{0}}
+	l := &pyLexer{jsLexer: jsLexer{src: src, line: 1, col: 1, toks: make([]tok, 0, len(src)/6+16)}, indents: []int{0}}
 	l.lines()
 	return l.toks, l.comments, l.err
 }
@@ -279,7 +279,9 @@ func (l *pyLexer) field() {
 			l.adv()
 		case c == '"' || c == '\'':
 			l.pyString("", line, col)
-			l.toks = l.toks[:len(l.toks)-1] // the inner string is not a token of the line
+			if l.err == nil {
+				l.toks = l.toks[:len(l.toks)-1] // the inner string is not a token of the line
+			}
 		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 			start := l.i
 			for l.i < len(l.src) && (l.src[l.i] >= 'a' && l.src[l.i] <= 'z' || l.src[l.i] >= 'A' && l.src[l.i] <= 'Z') {

@@ -71,6 +71,10 @@ func (f *pyFile) block(i int, parent *pyDef, depth int) int {
 			i++
 			continue
 		case pIndent:
+			if depth >= maxNesting {
+				i++
+				continue
+			}
 			i = f.block(i+1, parent, depth+1)
 			continue
 		}
@@ -433,12 +437,13 @@ func onlyTestCaseBases(bases string) bool {
 func (f *pyFile) sleeps() []check.Finding {
 	var out []check.Finding
 	seen := map[int]bool{}
+	inLoop := within(len(f.toks), f.loops)
 	for _, d := range f.defs {
 		if d.class || !(strings.HasPrefix(d.name, "test") || d.parent != nil && pyTestClass(d.parent)) {
 			continue
 		}
 		for k := d.body[0]; k < d.body[1]; k++ {
-			if seen[k] || !f.is(k, pName, "sleep") || !f.op(k+1, "(") || f.inLoop(k) {
+			if seen[k] || !f.is(k, pName, "sleep") || !f.op(k+1, "(") || inLoop[k] {
 				continue
 			}
 			var what string
@@ -462,11 +467,3 @@ func (f *pyFile) sleeps() []check.Finding {
 	return out
 }
 
-func (f *pyFile) inLoop(k int) bool {
-	for _, r := range f.loops {
-		if k >= r[0] && k < r[1] {
-			return true
-		}
-	}
-	return false
-}
