@@ -275,7 +275,6 @@ func (f *pyFile) decoratorFindings(d *pyDef, what string) []check.Finding {
 			}
 			firstString = f.toks[open+1].kind == pString && f.toks[open+1].text != ""
 		}
-		last := name[strings.LastIndex(name, ".")+1:]
 		unittestSkip := name == "unittest.skip" || name == "skip" && f.imports["skip"] == "unittest"
 		unittestSkipIf := name == "unittest.skipIf" || name == "unittest.skipUnless" ||
 			(name == "skipIf" || name == "skipUnless") && f.imports[name] == "unittest"
@@ -294,7 +293,6 @@ func (f *pyFile) decoratorFindings(d *pyDef, what string) []check.Finding {
 				Message: "the " + what + " " + d.name + " is focused with @" + name + ": the rest of the suite does not run",
 				Fix:     "remove @" + name + " before committing"})
 		}
-		_ = last
 		if why != "" {
 			out = append(out, check.Finding{Rule: ruleSkipped, File: f.path, Line: at.line, Col: at.col,
 				Message: "the " + what + " " + d.name + " is skipped and " + why,

@@ -2,7 +2,6 @@ package testcheck
 
 import (
 	"context"
-	"fmt"
 	"path"
 	"slices"
 	"strconv"
@@ -358,4 +357,3 @@ func quote(s string) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-var _ = fmt.Sprintf
