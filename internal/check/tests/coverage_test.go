@@ -38,11 +38,11 @@ func noteWith(rep *check.Report, s string) bool {
 
 func TestGoCoverProfile(t *testing.T) {
 	rep := run(t, map[string]string{
-		"go.mod":       "module example.com/app // the app\n",
-		"pkg/a.go":     lines(30),
-		"pkg/b.go":     lines(10),
-		"sub/go.mod":   "module example.com/sub\n",
-		"sub/x/x.go":   lines(5),
+		"go.mod":     "module example.com/app // the app\n",
+		"pkg/a.go":   lines(30),
+		"pkg/b.go":   lines(10),
+		"sub/go.mod": "module example.com/sub\n",
+		"sub/x/x.go": lines(5),
 		"coverage.out": "mode: count\n" +
 			"example.com/app/pkg/a.go:3.10,5.2 2 4\n" +
 			"example.com/app/pkg/a.go:5.2,9.3 3 0\n" +
@@ -74,8 +74,8 @@ func TestGoCoverProfile(t *testing.T) {
 
 func TestLCOV(t *testing.T) {
 	rep := run(t, map[string]string{
-		"src/cart.ts":   lines(20),
-		"src/util.ts":   lines(5),
+		"src/cart.ts":      lines(20),
+		"src/util.ts":      lines(5),
 		"src/cart.test.ts": "import { Cart } from './cart'\nit('x', () => expect(new Cart()).toBeTruthy())\n",
 		"coverage/lcov.info": "TN:\nSF:/home/ci/work/app/src/cart.ts\nFN:1,Cart\nFNDA:1,Cart\nDA:1,1\nDA:2,0\nDA:3,0\nDA:5,2\nDA:7,0\nLF:5\nLH:2\nBRF:0\nBRH:0\nend_of_record\n" +
 			"TN:\nSF:src/util.ts\nDA:1,1\nDA:2,1\nLF:2\nLH:2\nend_of_record\n",

@@ -229,7 +229,6 @@ func (f *javaFile) checkTest(name int, body [2]int, expected bool) []check.Findi
 	return out
 }
 
-
 // javaAssertPrefixes start the names of calls that assert: JUnit's
 // assert*/fail, AssertJ's and Hamcrest's assertThat, Mockito's verify,
 // Reactor's StepVerifier verify*, Awaitility's until*, EasyMock's expect*.

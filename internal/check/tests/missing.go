@@ -492,7 +492,6 @@ func (x *testIndex) missingPython(ctx context.Context, f check.File) *check.Find
 	return missingFinding(f.Path, line, col, "defines "+nameList(names), "test_"+stem+".py (or "+stem+"_test.py), or a test that imports it")
 }
 
-
 // missingJava: Foo.java declaring a class with a method, no FooTest,
 // FooTests, TestFoo or FooIT, and no test naming Foo.
 func (x *testIndex) missingJava(ctx context.Context, f check.File) *check.Finding {

@@ -464,4 +464,3 @@ func (f *pyFile) sleeps() []check.Finding {
 	}
 	return out
 }
-

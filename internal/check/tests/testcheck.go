@@ -356,4 +356,3 @@ func quote(s string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
