@@ -5,7 +5,7 @@
 //
 // # What is checked
 //
-// For Go, JavaScript/TypeScript, Python and Java test files:
+// For Go, JavaScript/TypeScript, Python, Java and Rust test files:
 //
 //   - tests/no-assertion: a test that checks nothing. Go: no t.Error*,
 //     t.Fatal*, t.Fail*, t.Skip*, no *testing.T handed to a function that may
@@ -23,7 +23,11 @@
 //     the file or of the test class's project base that asserts. Java: no
 //     assert*/verify*/expect*/fail/assertThat/andExpect call, no
 //     @Test(expected=...), no helper of the class (or of a project base
-//     class) that asserts.
+//     class) that asserts. Rust (#[test], #[tokio::test], #[rstest],
+//     #[test_case]...): no assert*!/panic!/todo! or other macro of the
+//     crate's own (t!, check!, snapshot!: they nearly always assert), no
+//     unwrap/expect/?, no #[should_panic], no helper fn of the file that
+//     asserts.
 //   - tests/empty-test: a test whose body is empty (or pass/... in Python).
 //   - tests/focused (error): it.only, describe.only, test.only, fit,
 //     fdescribe, test(name, { only: true }), @pytest.mark.only.
@@ -32,12 +36,13 @@
 //     no comment on the line above or the same line; @pytest.mark.skip or
 //     skipif without reason=, @unittest.skip without a reason,
 //     pytest.skip()/self.skipTest() without one; @Disabled/@Ignore without a
-//     value.
+//     value; #[ignore] without = "reason".
 //   - tests/sleep-as-wait: time.Sleep in a Go test (and its subtests);
 //     await sleep/delay/wait(n), await new Promise(r => setTimeout(r, n)),
 //     await setTimeout(n) of timers/promises, page.waitForTimeout(n),
 //     cy.wait(n); time.sleep and await asyncio.sleep(n>0) in Python tests;
-//     Thread.sleep and TimeUnit sleep in Java tests. A sleep inside a loop is
+//     Thread.sleep and TimeUnit sleep in Java tests; thread::sleep and
+//     tokio::time::sleep in Rust tests. A sleep inside a loop is
 //     polling and not reported, nor one inside another function (a fake
 //     server simulating latency).
 //   - tests/setenv-in-parallel-test (error, Go): t.Setenv or t.Chdir in a
@@ -75,7 +80,7 @@
 // packages of testdata/corpus.txt: github.com/tdewolff/parse/v2/js failed
 // on 242 (every TypeScript and TSX file: it parses JavaScript only), and
 // github.com/dop251/goja/parser on 279; esbuild's parser is internal, and
-// tree-sitter needs cgo. Python's only pure-Go parser (go-python/gpython)
+// tree-sitter needs cgo. Rust has no pure-Go parser. Python's only pure-Go parser (go-python/gpython)
 // reads Python 3.4, before f-strings, async def and the walrus; Java has
 // none maintained. So each of those is read by a tokenizer of its own that
 // follows the language's lexical grammar where the checks need it to be
@@ -84,12 +89,14 @@
 // and JSX text and attributes (in .js/.jsx/.tsx; <T,> and <T>() are told
 // apart as type parameters); Python's INDENT/DEDENT, implicit line joining,
 // string prefixes, triple quotes and PEP 701 f-strings whose fields hold
-// strings with the same quote; Java's text blocks and character literals.
+// strings with the same quote; Java's text blocks and character literals;
+// Rust's raw strings r#"..."#, byte and C strings, nested block comments and
+// lifetimes told from character literals.
 // Brackets are matched. On the tokens the test structure is recognised:
 // describe/it/test calls with their modifiers (.only, .skip, .each(table),
 // Playwright's test.describe), their options object and callback body;
 // Python decorators, def and class blocks with their bases; Java
-// annotations and method bodies. Nothing in these checks needs more than
+// annotations and method bodies; Rust #[...] attributes and fn items. Nothing in these checks needs more than
 // that, so the tokenizers are sound for them; what they cannot see is
 // types (a helper's signature across files) and control flow.
 //
@@ -140,7 +147,7 @@
 // # Files a walk gives it
 //
 // Wants takes .go, .js/.jsx/.ts/.tsx/.mjs/.cjs/.mts/.cts (not .d.ts, .min.js),
-// .py and .java files outside vendored, installed, built and fixture
+// .py, .java and .rs files outside vendored, installed, built and fixture
 // directories (node_modules, vendor, testdata, fixtures, __fixtures__,
 // __mocks__, __snapshots__, dist, build, out, coverage, target, .venv,
 // third_party...): test files for the test checks, source files for
@@ -148,12 +155,14 @@
 // runner's convention: *_test.go; *.test.*, *.spec.*, *.cy.*, files under
 // __tests__/, test/, tests/, spec/, e2e/, cypress/; test_*.py, *_test.py,
 // tests.py, test*.py under a tests/ directory; *Test.java, *Tests.java,
-// Test*.java, *IT.java, *TestCase.java and anything under src/test/. Inline
+// Test*.java, *IT.java, *TestCase.java and anything under src/test/; every
+// .rs file (a Rust file without "test" in it is not tokenized). Inline
 // content is read as a test file of the language its name's extension says.
 //
 // # Not checked
 //
-// Rust and other languages' tests; control flow (an assertion in a branch
+// Other languages' tests; missing tests for Rust, whose convention is a
+// #[cfg(test)] module in the same file; control flow (an assertion in a branch
 // that never runs counts); assertions whose helper lives in another file of
 // a JavaScript, Python or Java project (an imported test helper is taken to
 // assert); whether a Go test's helper in another package asserts (it is

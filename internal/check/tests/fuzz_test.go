@@ -63,6 +63,14 @@ func FuzzJava(f *testing.F) {
 	})
 }
 
+func FuzzRust(f *testing.F) {
+	seeds(f, ".rs")
+	f.Add([]byte("#[test] fn a() { let c = '\\''; let s = r##\"x\"##; /* /* */ */ 'a: loop { break 'a; } }"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkInline(t, "lib_test.rs", b)
+	})
+}
+
 func FuzzGo(f *testing.F) {
 	seeds(f, ".go")
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -749,7 +749,7 @@ func (f *jsFile) timed(open int) bool {
 // typeLevel reports whether a test checks types at compile time: a
 // @ts-expect-error comment or a satisfies expression in its body.
 func (f *jsFile) typeLevel(c jsCall) bool {
-	from, to := f.toks[c.body[0]].line, f.toks[max(c.body[1]-1, c.body[0])].line
+	from, to := f.toks[max(c.body[0]-1, 0)].line, f.toks[min(c.body[1], len(f.toks)-1)].line
 	for _, cm := range f.comments {
 		if cm.line >= from && cm.line <= to && strings.Contains(cm.text, "@ts-expect-error") {
 			return true

@@ -1,6 +1,7 @@
 package testcheck
 
 import (
+	"bytes"
 	"context"
 	"path"
 	"slices"
@@ -44,7 +45,7 @@ func (*Checker) Rules() []check.Rule {
 			Bad:  "func TestParse(t *testing.T) {\n\tgot := Parse(\"x\"\n}",
 			Good: "func TestParse(t *testing.T) {\n\tgot := Parse(\"x\")\n\t_ = got\n}"},
 		{ID: ruleNoAssertion, Severity: check.Warning, Title: "Test asserts nothing",
-			Why:  "A test that never checks a result passes whatever the code does (unless it panics or throws): it gives coverage without confidence. Assertions are t.Error*/t.Fatal*/t.Fail*/t.Skip* or *testing.T handed to a helper (testify, a function of the package that calls those) in Go; expect/assert/should, a tape or node:test context's methods, a helper imported from the project in JavaScript; assert, raise, self.assert*, pytest.raises, mock's assert_* in Python; assert*/verify/fail/assertThat in Java. Examples, benchmarks and fuzz targets are not tests here.",
+			Why:  "A test that never checks a result passes whatever the code does (unless it panics or throws): it gives coverage without confidence. Assertions are t.Error*/t.Fatal*/t.Fail*/t.Skip* or *testing.T handed to a helper (testify, a function of the package that calls those) in Go; expect/assert/should, a tape or node:test context's methods, a helper imported from the project in JavaScript; assert, raise, self.assert*, pytest.raises, mock's assert_* in Python; assert*/verify/fail/assertThat in Java; assert*!, panic!, a crate's own test macros, unwrap/expect/? and #[should_panic] in Rust. Examples, benchmarks and fuzz targets are not tests here.",
 			Fix:  "Check the result (t.Errorf, expect(...), assert ..., assertEquals). When not failing is the point, say it: assert.NotPanics, expect(() => f()).not.toThrow(), assertDoesNotThrow.",
 			Bad:  "func TestParse(t *testing.T) {\n\tParse(\"a=1\")\n}",
 			Good: "func TestParse(t *testing.T) {\n\tgot, err := Parse(\"a=1\")\n\tif err != nil || got[\"a\"] != \"1\" {\n\t\tt.Fatalf(\"Parse = %v, %v\", got, err)\n\t}\n}"},
@@ -66,7 +67,7 @@ func (*Checker) Rules() []check.Rule {
 			Good: "@pytest.mark.skip(reason=\"flaky on CI until #123 lands\")\ndef test_upload(): ...",
 			Link: "https://github.com/jest-community/eslint-plugin-jest/blob/main/docs/rules/no-disabled-tests.md"},
 		{ID: ruleSleep, Severity: check.Warning, Title: "Sleep used as a wait",
-			Why:  "A fixed sleep is either too long (a slow suite) or too short on a loaded CI machine (a flaky test). Sleeps inside a loop are taken as polling and not reported.",
+			Why:  "A fixed sleep is either too long (a slow suite) or too short on a loaded CI machine (a flaky test): time.Sleep (Go), await sleep(n) or a setTimeout promise (JS), time.sleep (Python), Thread.sleep (Java), thread::sleep (Rust) in a test's own body. Sleeps inside a loop are taken as polling and not reported.",
 			Fix:  "Wait for the condition itself: a channel or WaitGroup, an awaited promise, waitFor/expect.poll, Awaitility, an Event; or use a fake clock.",
 			Bad:  "await new Promise((r) => setTimeout(r, 500))\nexpect(cache.size).toBe(0)",
 			Good: "await vi.waitFor(() => expect(cache.size).toBe(0))"},
@@ -108,6 +109,7 @@ const (
 	langJS     lang = "JavaScript/TypeScript"
 	langPython lang = "Python"
 	langJava   lang = "Java"
+	langRust   lang = "Rust"
 )
 
 // skipDirs hold files that are neither the project's tests nor its
@@ -146,6 +148,8 @@ func classify(p string) (l lang, test, ok bool) {
 		return langJava, strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") || strings.HasSuffix(stem, "IT") ||
 			strings.HasSuffix(stem, "TestCase") || strings.HasPrefix(stem, "Test") && len(stem) > 4 ||
 			strings.Contains(p, "src/test/"), true
+	case ext == ".rs":
+		return langRust, true, true // tests live beside the code (#[cfg(test)]) or under tests/
 	case jsExts[ext]:
 		if strings.HasSuffix(stem, ".d") || strings.HasSuffix(stem, ".min") || strings.HasSuffix(stem, ".bundle") {
 			return "", false, false
@@ -166,9 +170,10 @@ func jsTestName(stem string) bool {
 	return stem == "test" || stem == "tests" || stem == "spec"
 }
 
-// Wants takes the test files of Go, JavaScript/TypeScript, Python and Java
-// by their runners' conventions, and those languages' source files (for
-// tests/missing-tests); not vendored, installed, built or fixture files.
+// Wants takes the test files of Go, JavaScript/TypeScript, Python, Java
+// and Rust by their runners' conventions, and those languages' source
+// files (for tests/missing-tests; every .rs file, since Rust tests live
+// beside the code); not vendored, installed, built or fixture files.
 func (*Checker) Wants(p string, head []byte) bool {
 	_, _, ok := classify(p)
 	return ok
@@ -250,7 +255,7 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 		if !ok {
 			// named outright: read it by its extension
 			if l = langOf(f.Path); l == "" {
-				res.Skipped = append(res.Skipped, check.Skipped{Path: f.Path, Reason: "not a Go, JavaScript/TypeScript, Python or Java file, nor a coverage report"})
+				res.Skipped = append(res.Skipped, check.Skipped{Path: f.Path, Reason: "not a Go, JavaScript/TypeScript, Python, Java or Rust file, nor a coverage report"})
 				continue
 			}
 		}
@@ -278,6 +283,10 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 			res.Findings = append(res.Findings, checkPython(f)...)
 		case langJava:
 			res.Findings = append(res.Findings, checkJava(f)...)
+		case langRust:
+			if bytes.Contains(f.Content, []byte("test")) {
+				res.Findings = append(res.Findings, checkRust(f)...)
+			}
 		}
 	}
 	for _, dir := range goDirs {
@@ -333,6 +342,8 @@ func langOf(p string) lang {
 		return langPython
 	case ext == ".java":
 		return langJava
+	case ext == ".rs":
+		return langRust
 	case jsExts[ext]:
 		return langJS
 	}

@@ -35,6 +35,19 @@ func TestCorpus(t *testing.T) {
 	}
 }
 
+// TestValidCorpusIsClean holds the hand-written valid files to more than
+// checktest does: no warning either, only the coverage and missing-tests
+// information a project gets.
+func TestValidCorpusIsClean(t *testing.T) {
+	rep, err := check.Run(context.Background(), []check.Checker{New()}, check.Request{Root: "testdata/corpus/valid"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		t.Errorf("valid file: %s", f)
+	}
+}
+
 // run runs the checker over a directory of files written for the test.
 func run(t *testing.T, files map[string]string, params map[string]string) *check.Report {
 	t.Helper()
@@ -290,4 +303,39 @@ func TestRealNPMTestFiles(t *testing.T) {
 	if total < 300 {
 		t.Errorf("only %d real test files were read", total)
 	}
+}
+
+// TestRealRustTestFiles runs the checker over the Rust crates Debian's
+// librust-*-dev packages install, when the machine has them (they are not
+// part of CI's corpus: apt-get install librust-anyhow-dev and the like).
+func TestRealRustTestFiles(t *testing.T) {
+	const dir = "/usr/share/cargo/registry"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no Rust crates installed at " + dir)
+	}
+	rep, err := check.Run(context.Background(), []check.Checker{New()}, check.Request{Root: dir,
+		Params: map[string]map[string]string{"tests": {"missing": "false"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := (&dirLister{dir}).list()
+	var withTests int
+	for _, f := range files {
+		if strings.HasSuffix(f, ".rs") {
+			if b, err := os.ReadFile(filepath.Join(dir, f)); err == nil && strings.Contains(string(b), "#[test]") {
+				withTests++
+			}
+		}
+	}
+	by := map[string]int{}
+	for _, f := range rep.Findings {
+		by[string(f.Severity)+" "+f.Rule]++
+		if f.Severity == check.Error || os.Getenv("RUST_FINDINGS") != "" {
+			t.Log(f)
+		}
+		if f.Severity == check.Error {
+			t.Errorf("false error: %s", f)
+		}
+	}
+	t.Logf("real Rust: %d files with #[test], findings %v", withTests, by)
 }
