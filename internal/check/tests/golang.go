@@ -579,11 +579,13 @@ func (p *goPkg) setenvParallel(gf *goFile, ft *ast.FuncType, body *ast.BlockStmt
 	return out
 }
 
-// saysNoPanic reports whether a test's name says that not panicking (or
-// compiling) is what it checks: TestParseDoesNotPanic, TestWatchIsSafe.
+// saysNoPanic reports whether a test's name or title says that not
+// failing is what it checks: TestParseDoesNotPanic, TestWatchIsSafe,
+// shouldNotThrowForTrue, test_load_does_not_raise, "compiles".
 func saysNoPanic(name string) bool {
-	for _, w := range []string{"Panic", "panic", "Safe", "Smoke", "smoke", "Compile", "Crash", "crash"} {
-		if strings.Contains(name, w) {
+	n := strings.ToLower(name)
+	for _, w := range []string{"panic", "safe", "smoke", "compile", "crash", "throw", "raise", "not error"} {
+		if strings.Contains(n, w) {
 			return true
 		}
 	}

@@ -429,7 +429,7 @@ func (f *jsFile) checkCall(c jsCall, memo map[string]int) []check.Finding {
 	if c.parametric {
 		param = ""
 	}
-	if !f.asserts(c.body, param, memo, 0) && !f.typeLevel(c) && !titleSaysNoThrow(title) {
+	if !f.asserts(c.body, param, memo, 0) && !f.typeLevel(c) && !saysNoPanic(title) {
 		out = append(out, check.Finding{Rule: ruleNoAssertion, File: f.path, Line: root.line, Col: root.col,
 			Message: "the test " + title + " asserts nothing: it passes whatever the code does, unless it throws",
 			Fix:     "assert on the result (expect(...), assert...), or say in the test name what a throw would mean"})
@@ -763,17 +763,6 @@ func (f *jsFile) typeLevel(c jsCall) bool {
 	return false
 }
 
-// titleSaysNoThrow reports whether a test's title says not throwing is
-// what it checks ("does not throw on empty input").
-func titleSaysNoThrow(title string) bool {
-	t := strings.ToLower(title)
-	for _, w := range []string{"throw", "crash", "panic", "not error", "compile"} {
-		if strings.Contains(t, w) {
-			return true
-		}
-	}
-	return false
-}
 
 // helperModule reports whether a module a test imports from holds test
 // helpers (./helpers, ../test-utils, tests.support) rather than the code

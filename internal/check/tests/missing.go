@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn/internal/check"
@@ -123,7 +124,10 @@ func missingTests(ctx context.Context, src check.Source, sources []check.File) (
 			return res, err
 		}
 		l, _, _ := classify(f.Path)
-		if l == "" || generated(f.Content) || slicesAny(strings.Split(path.Dir(f.Path), "/"), noTestDirs) {
+		dirs := strings.Split(path.Dir(f.Path), "/")
+		if l == "" || generated(f.Content) || slicesAny(dirs, noTestDirs) || slicesAny(dirs, testDirs) {
+			// not source a test is expected for: examples, scripts, the
+			// tests' own support files
 			continue
 		}
 		if len(x.tests[l]) == 0 {
@@ -360,7 +364,9 @@ func (f *jsFile) exportedCode() ([]string, int, int) {
 		if line == 0 {
 			line, col = f.toks[i].line, f.toks[i].col
 		}
-		names = append(names, name)
+		if !slices.Contains(names, name) { // overloads repeat a function
+			names = append(names, name)
+		}
 	}
 	for i := 0; i < len(f.toks); i++ {
 		t := f.toks[i]
@@ -452,7 +458,9 @@ func (x *testIndex) missingPython(ctx context.Context, f check.File) *check.Find
 		if line == 0 {
 			line, col = d.line, d.col
 		}
-		names = append(names, d.name)
+		if !slices.Contains(names, d.name) { // @overload repeats a def
+			names = append(names, d.name)
+		}
 	}
 	if len(names) == 0 || x.stems[langPython][stem] {
 		return nil
