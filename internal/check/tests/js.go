@@ -763,7 +763,6 @@ func (f *jsFile) typeLevel(c jsCall) bool {
 	return false
 }
 
-
 // helperModule reports whether a module a test imports from holds test
 // helpers (./helpers, ../test-utils, tests.support) rather than the code
 // under test: a call of one of its functions may assert.
