@@ -34,7 +34,7 @@ var coverageLocations = []string{"coverage.out", "cover.out", "coverage.txt", "c
 
 // maxLine bounds the line numbers a report may give: beyond it the report
 // is not one a runner wrote.
-const maxLine = 10_000_000
+const maxLine = 1 << 20 // the project reader caps files at 1 MiB: no file has more lines
 
 // coverageFormat says which format content is in, "" for none.
 func coverageFormat(name string, b []byte) string {

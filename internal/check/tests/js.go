@@ -261,11 +261,12 @@ func (f *jsFile) testCall(i int) (jsCall, bool) {
 				continue
 			}
 			if j < len(f.toks) && f.toks[j].kind == tTemplate { // test.each`table`
-				for j < len(f.toks) && !f.punct(j, "(") {
-					j++
+				// to the ( after the table: its ${} parts are tokens too (a
+				// bound keeps a file of nothing but tables linear)
+				for end := j + 1024; j < len(f.toks) && j < end && !f.punct(j, "("); j++ {
 				}
 				c.parametric = true
-				continue
+				break // at the ( of the title and callback, or not a test
 			}
 		}
 		break
