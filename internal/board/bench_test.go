@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/benchseed"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 	"github.com/cairn-dev/cairn/internal/board"
 	"github.com/cairn-dev/cairn/internal/service"
 )

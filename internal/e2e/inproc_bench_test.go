@@ -21,7 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/benchseed"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/service"
 )

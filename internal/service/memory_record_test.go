@@ -11,7 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 )
 

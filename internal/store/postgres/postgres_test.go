@@ -15,8 +15,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
-	"github.com/cairn-dev/cairn/internal/store/storetest"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
+	"github.com/cairn-dev/cairn/internal/testing/storetest"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 

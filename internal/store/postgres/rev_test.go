@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 

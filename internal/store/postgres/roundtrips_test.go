@@ -12,7 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 

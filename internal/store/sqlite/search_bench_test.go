@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/benchseed"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 )

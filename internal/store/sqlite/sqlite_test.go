@@ -12,7 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
-	"github.com/cairn-dev/cairn/internal/store/storetest"
+	"github.com/cairn-dev/cairn/internal/testing/storetest"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
