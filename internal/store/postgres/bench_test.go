@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // benchStore opens a fresh project with n root tasks.
@@ -51,7 +51,7 @@ func BenchmarkCreateTask(b *testing.B) {
 	now := time.Now()
 	for b.Loop() {
 		err := s.Update(ctx, func(tx store.Tx) error {
-			t, err := tx.CreateTask(ctx, task.Task{Title: "x", CreatedAt: now, UpdatedAt: now}, store.Placement{})
+			t, err := tx.CreateTask(ctx, task.New("x", "", now), store.Placement{})
 			if err != nil {
 				return err
 			}
