@@ -15,6 +15,7 @@ import (
 	"github.com/moby/buildkit/frontend/dockerfile/shell"
 
 	"github.com/cairn-dev/cairn/internal/check"
+	"github.com/cairn-dev/cairn/internal/check/internal/findcap"
 )
 
 // file is the analysis of one Dockerfile.
@@ -41,13 +42,16 @@ type file struct {
 	cloned     int               // variables copied from stage to stage so far
 	perRule    map[string]int    // findings by rule
 	dropped    map[string]int    // findings not listed, past maxPerRule
+	lastOf     map[string]int    // index of the last finding listed, by rule
 	refs       map[string]parsedRef
 }
 
-// maxPerRule bounds the findings of one rule in one file; past it they
-// are counted in a note, not listed (a file of 300,000 bad lines says
-// what it has to say in the first hundred).
-const maxPerRule = 100
+// maxPerRule bounds the findings of one rule in one file, as every
+// validator bounds them (findcap); past it they are counted in one closing
+// finding. The cap is applied while checking, not after: past it the
+// checker does not pay for findings it will not list (BuildKit's errors
+// carry stack traces).
+const maxPerRule = findcap.PerRule
 
 // skip reports whether rule has its fill of findings in this file, and
 // counts the one not listed.
@@ -65,16 +69,19 @@ func (f *file) keep(fd check.Finding) {
 		return
 	}
 	f.perRule[fd.Rule]++
+	f.lastOf[fd.Rule] = len(f.findings)
 	f.findings = append(f.findings, fd)
 }
 
-// notes says what was left out of the findings.
-func (f *file) notes() []string {
-	var out []string
+// closeCapped adds, for each rule past the cap, the finding that counts
+// the rest, at the last listed one's line, worded as findcap words it.
+func (f *file) closeCapped() {
 	for _, r := range slices.Sorted(maps.Keys(f.dropped)) {
-		out = append(out, fmt.Sprintf("%s: %d more findings of %s not listed (the first %d are)", f.path, f.dropped[r], r, maxPerRule))
+		last := f.findings[f.lastOf[r]]
+		f.findings = append(f.findings, check.Finding{Rule: r, Severity: last.Severity, File: f.path, Line: last.Line,
+			Message: fmt.Sprintf("and %d more findings of %s in this file, not listed", f.dropped[r], r),
+			Fix:     "fix the ones listed, then check again"})
 	}
-	return out
 }
 
 // stage is one FROM and its instructions, with what dispatching them
@@ -210,7 +217,7 @@ func sentence(s string) string {
 // checked, when it was not.
 func analyzeFile(path string, content []byte, opts *options) (f *file, skip string) {
 	f = &file{path: path, content: content, opts: opts, byName: map[string]*stage{}, allArgs: map[string]bool{},
-		perRule: map[string]int{}, dropped: map[string]int{}}
+		perRule: map[string]int{}, dropped: map[string]int{}, lastOf: map[string]int{}}
 	if syntax, _, _, ok := parser.DetectSyntax(content); ok && !standardFrontend(syntax) {
 		return nil, "it names the Dockerfile frontend " + syntax + " (# syntax=), whose language is not BuildKit's standard one"
 	}

@@ -598,7 +598,13 @@ func (f *file) expand(st *stage, c *command, lint *linter.Linter) bool {
 // to a defined one) is reported.
 func (f *file) reportUnmatchedVariables(st *stage, c *command, lint *linter.Linter, unmatched map[string]struct{}) {
 	for _, name := range sortedKeys(unmatched) {
-		if st.buildArgs[name] || nonEnvArgs[name] || f.perRule[buildkitID(linter.RuleUndefinedVar.Name)] >= maxPerRule {
+		if st.buildArgs[name] || nonEnvArgs[name] {
+			continue
+		}
+		if id := buildkitID(linter.RuleUndefinedVar.Name); f.perRule[id] >= maxPerRule {
+			if st.envKnown {
+				f.skip(id) // counted; on an unknown image it might not have been reported
+			}
 			continue
 		}
 		s, _ := search(name, st.env.Keys())

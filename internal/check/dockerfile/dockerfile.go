@@ -48,8 +48,8 @@
 // and Dockerfiles for other frontends (a # syntax= naming another
 // frontend: skipped, with the reason).
 //
-// Bounds: at most 100 findings of a rule per file (the rest are counted
-// in a note), 20 parse errors, RUN scripts up to 256 KiB parsed as shell,
+// Bounds: at most findcap.PerRule findings of a rule per file (one more
+// finding counts the rest), 20 parse errors, RUN scripts up to 256 KiB parsed as shell,
 // 500 COPY sources looked for (50 of them wildcards).
 //
 // Params:
@@ -200,8 +200,8 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 			}
 		}
 		if f != nil {
+			f.closeCapped()
 			res.Findings = append(res.Findings, f.findings...)
-			res.Notes = append(res.Notes, f.notes()...)
 		}
 	}
 	return res, nil

@@ -170,3 +170,24 @@ func BenchmarkCheckTypical(b *testing.B)         { benchCheck(b, typical(b)) }
 func BenchmarkParseTypicalBaseline(b *testing.B) { benchParse(b, typical(b)) }
 func BenchmarkCheckLarge(b *testing.B)           { benchCheck(b, large()) }
 func BenchmarkParseLargeBaseline(b *testing.B)   { benchParse(b, large()) }
+
+// TestFindingCap checks that a rule lists at most findcap.PerRule findings
+// in a file, and one more that counts the rest.
+func TestFindingCap(t *testing.T) {
+	src := "FROM scratch\n" + strings.Repeat("COPY $nope /x\n", maxPerRule+7)
+	res, err := New().Check(context.Background(), &check.Input{Files: []check.File{{Path: "Dockerfile", Content: []byte(src)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	var last check.Finding
+	for _, f := range res.Findings {
+		if f.Rule == buildkitID("UndefinedVar") {
+			n++
+			last = f
+		}
+	}
+	if n != maxPerRule+1 || !strings.Contains(last.Message, "and 7 more findings") {
+		t.Errorf("%d UndefinedVar findings, the last %q; want %d and a count of 7 more", n, last.Message, maxPerRule+1)
+	}
+}
