@@ -16,7 +16,7 @@ func TestDump(t *testing.T) {
 	if root == "" {
 		t.Skip("set OPENAPI_DUMP to a directory")
 	}
-	rep, err := check.Run(context.Background(), []check.Checker{New()}, check.Request{Root: root})
+	rep, err := check.Run(context.Background(), []check.Checker{New()}, check.Request{Root: root, MaxFileSize: 64 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}

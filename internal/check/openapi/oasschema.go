@@ -55,20 +55,22 @@ const (
 	kindCallback    = "callback"
 	kindSchema      = "schema"
 	kindSecurity    = "securityScheme"
+	kindOperation   = "operation"
 )
 
 // defPointers maps each kind to its definition in each version's schema.
 var defPointers = map[version]map[string]string{
 	v20: {kindResponse: "/definitions/response", kindParameter: "/definitions/parameter",
-		kindPathItem: "/definitions/pathItem", kindSchema: "/definitions/schema"},
+		kindPathItem: "/definitions/pathItem", kindSchema: "/definitions/schema", kindOperation: "/definitions/operation"},
 	v30: {kindResponse: "/definitions/Response", kindParameter: "/definitions/Parameter",
 		kindPathItem: "/definitions/PathItem", kindRequestBody: "/definitions/RequestBody",
 		kindHeader: "/definitions/Header", kindExample: "/definitions/Example", kindLink: "/definitions/Link",
-		kindCallback: "/definitions/Callback", kindSchema: "/definitions/Schema", kindSecurity: "/definitions/SecurityScheme"},
+		kindCallback: "/definitions/Callback", kindSchema: "/definitions/Schema", kindSecurity: "/definitions/SecurityScheme",
+		kindOperation: "/definitions/Operation"},
 	v31: {kindResponse: "/$defs/response", kindParameter: "/$defs/parameter",
 		kindPathItem: "/$defs/path-item", kindRequestBody: "/$defs/request-body",
 		kindHeader: "/$defs/header", kindExample: "/$defs/example", kindLink: "/$defs/link",
-		kindCallback: "/$defs/callbacks", kindSecurity: "/$defs/security-scheme"},
+		kindCallback: "/$defs/callbacks", kindSecurity: "/$defs/security-scheme", kindOperation: "/$defs/operation"},
 }
 
 func init() { defPointers[v32] = defPointers[v31] }
@@ -107,6 +109,7 @@ func compileOAS(v version) *oasSchema {
 	if err != nil {
 		return &oasSchema{err: err}
 	}
+	patchOAS(v, doc)
 	c := jsonschema.NewCompiler()
 	c.UseRegexpEngine(lenientRegexp)
 	url := "cairn:oas-" + v.String() + ".json"
@@ -125,6 +128,30 @@ func compileOAS(v version) *oasSchema {
 	return s
 }
 
+// patchOAS fixes known bugs of the published schemas, which would report
+// valid documents: the 3.1 schema of 2022-10-07 names a Link's server
+// "body", and types a Link's parameters as strings where the specification
+// allows any value or expression.
+func patchOAS(v version, doc any) {
+	if v < v31 {
+		return
+	}
+	root, _ := doc.(map[string]any)
+	defs, _ := root["$defs"].(map[string]any)
+	link, _ := defs["link"].(map[string]any)
+	props, _ := link["properties"].(map[string]any)
+	if props == nil {
+		return
+	}
+	if body, ok := props["body"]; ok {
+		if _, has := props["server"]; !has {
+			props["server"] = body
+			delete(props, "body")
+		}
+	}
+	props["parameters"] = map[string]any{"type": "object"}
+}
+
 // lenientRegexp compiles patterns with Go's regexp; a pattern it does not
 // support (ECMA-262 lookarounds, backreferences) matches everything rather
 // than failing a valid document.
@@ -138,7 +165,7 @@ func lenientRegexp(s string) (jsonschema.Regexp, error) {
 
 type anyMatch string
 
-func (a anyMatch) String() string           { return string(a) }
+func (a anyMatch) String() string            { return string(a) }
 func (a anyMatch) MatchString(s string) bool { return true }
 
 // maxSchemaFindings caps the schema findings of one object, so that a
@@ -170,6 +197,9 @@ func (s *spec) validateShape(d *doc, node, key *yaml.Node, sch *jsonschema.Schem
 	seen := map[string]bool{}
 	n := 0
 	for _, l := range leaves {
+		if inExtension(l.loc) {
+			continue // an extension's content is free; the published schemas sometimes say otherwise
+		}
 		for _, f := range s.leafFindings(d, node, key, l, what) {
 			k := fmt.Sprintf("%d:%d:%s", f.Line, f.Col, f.Message)
 			if seen[k] {
@@ -184,6 +214,16 @@ func (s *spec) validateShape(d *doc, node, key *yaml.Node, sch *jsonschema.Schem
 	}
 }
 
+// inExtension reports whether loc is inside an x- extension.
+func inExtension(loc []string) bool {
+	for _, seg := range loc {
+		if strings.HasPrefix(seg, "x-") {
+			return true
+		}
+	}
+	return false
+}
+
 // leaf is one schema error worth reporting.
 type leaf struct {
 	loc  []string
@@ -191,6 +231,7 @@ type leaf struct {
 	// want merges the allowed values (or types) of branches that all
 	// failed at the same place on an enum, const or type.
 	want []string
+	note string // what else the error says (why a name is not allowed)
 }
 
 // condense reduces a validation error tree to the errors a person should
@@ -205,6 +246,15 @@ func condense(e *jsonschema.ValidationError) []leaf {
 		return bestBranch(e)
 	case *kind.AnyOf:
 		return bestBranch(e)
+	case *kind.PropertyNames:
+		// The name is the problem: place it at the key, with why.
+		var why []string
+		for _, c := range e.Causes {
+			for _, l := range condense(c) {
+				why = append(why, l.kind.LocalizedString(printer))
+			}
+		}
+		return []leaf{{loc: append(slices.Clip(e.InstanceLocation), k.Property), kind: k, note: strings.Join(why, "; ")}}
 	}
 	if len(e.Causes) == 0 {
 		return []leaf{{loc: e.InstanceLocation, kind: e.ErrorKind}}
@@ -306,6 +356,12 @@ func display(v any) string {
 // leafFindings places one schema error in its file: at the field a
 // missing or unknown field belongs to, else at the value that is wrong.
 func (s *spec) leafFindings(d *doc, root, rootKey *yaml.Node, l leaf, what string) []check.Finding {
+	if _, ok := l.kind.(*kind.PropertyNames); ok {
+		// jsonschema v6.0.3 shares the location slice of a propertyNames
+		// error with later siblings, so its segments can be wrong; its
+		// length and the name are right: find the key.
+		l.loc = findKey(root, l.loc)
+	}
 	key, n := locate(root, l.loc)
 	if len(l.loc) == 0 {
 		key = rootKey
@@ -342,6 +398,21 @@ func (s *spec) leafFindings(d *doc, root, rootKey *yaml.Node, l leaf, what strin
 		return []check.Finding{at(anchor, fmt.Sprintf("%s is %s; OpenAPI %s wants %s here", where, article(k.Got), s.v, strings.Join(k.Want, " or ")),
 			"write "+where+" as "+article(strings.Join(k.Want, " or ")))}
 	}
+	if pn, ok := l.kind.(*kind.PropertyNames); ok && key != nil {
+		parent := readablePath(l.loc[:len(l.loc)-1], what)
+		return []check.Finding{at(key, fmt.Sprintf("%s has the name %q, which OpenAPI %s does not allow: %s", parent, pn.Property, s.v, l.note),
+			"rename it so that it matches what the specification allows (components take letters, digits, '.', '_' and '-')")}
+	}
+	if _, ok := l.kind.(*kind.FalseSchema); ok && key != nil && len(l.loc) > 0 {
+		// unevaluatedProperties: false, or a property the schema forbids.
+		parent := readablePath(l.loc[:len(l.loc)-1], what)
+		return []check.Finding{at(key, fmt.Sprintf("%s has the field %q, which OpenAPI %s does not allow here", parent, key.Value, s.v),
+			"remove "+strconv.Quote(key.Value)+" (it belongs to another kind of object, or is a typo), or make it an extension: x-"+strings.TrimPrefix(key.Value, "x-"))}
+	}
+	if o, ok := l.kind.(*kind.OneOf); ok && len(o.Subschemas) > 1 {
+		return []check.Finding{at(anchor, fmt.Sprintf("%s fits more than one of the forms OpenAPI %s allows here, where it must fit exactly one (both schema and content, say, or both example and examples)", where, s.v),
+			"keep only the fields of one form")}
+	}
 	if l.want != nil {
 		return []check.Finding{at(n, fmt.Sprintf("%s is %s; it must be one of %s", where, describe(n), strings.Join(l.want, ", ")),
 			"use one of "+strings.Join(l.want, ", "))}
@@ -352,6 +423,52 @@ func (s *spec) leafFindings(d *doc, root, rootKey *yaml.Node, l leaf, what strin
 	}
 	return []check.Finding{at(anchor, fmt.Sprintf("%s: %s", where, l.kind.LocalizedString(printer)),
 		"make "+where+" match what the OpenAPI "+s.v.String()+" specification allows here")}
+}
+
+// findKey finds the location of a key named loc's last segment at loc's
+// depth, preferring the one whose path shares most with loc.
+func findKey(root *yaml.Node, loc []string) []string {
+	if len(loc) == 0 {
+		return loc
+	}
+	name, depth := loc[len(loc)-1], len(loc)
+	best, bestScore := loc, -1
+	var path []string
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if len(path) >= depth || n == nil {
+			return
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i].Value
+				if len(path) == depth-1 && k == name {
+					score := 0
+					for j := range path {
+						if path[j] == loc[j] {
+							score++
+						}
+					}
+					if score > bestScore {
+						best, bestScore = append(slices.Clone(path), k), score
+					}
+					continue
+				}
+				path = append(path, k)
+				walk(n.Content[i+1])
+				path = path[:len(path)-1]
+			}
+		case yaml.SequenceNode:
+			for i, it := range n.Content {
+				path = append(path, strconv.Itoa(i))
+				walk(it)
+				path = path[:len(path)-1]
+			}
+		}
+	}
+	walk(deAlias(root))
+	return best
 }
 
 // locate finds the node at loc under root, and the key node that names it.

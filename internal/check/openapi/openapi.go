@@ -331,7 +331,7 @@ func (s *spec) scanNode(d *doc, n *yaml.Node, parentKey string, follow func(*doc
 		}
 	case yaml.SequenceNode:
 		for _, it := range n.Content {
-			s.scanNode(d, it, parentKey, follow)
+			s.scanNode(d, it, "", follow) // items are objects, never names
 		}
 	}
 }

@@ -28,6 +28,7 @@ type walker struct {
 }
 
 type opSite struct {
+	node      *yaml.Node
 	label     string // "GET /pets"
 	file      string
 	line, col int
@@ -170,11 +171,16 @@ func (w *walker) pathItem(d *doc, key, n *yaml.Node, template bool) {
 	hasOps := false
 	for _, m := range w.methods() {
 		mk, op := get(pn, m)
-		if op == nil || op.Kind != yaml.MappingNode {
+		if op == nil {
 			continue
 		}
 		hasOps = true
-		w.operation(pd, key, mk, op, pathParams, vars, template, usedByOps)
+		// An operation is not meant to be a $ref, but tools follow one.
+		od, on, ok := w.obj(pd, op, kindOperation)
+		if !ok {
+			continue // its $ref does not resolve: nothing to say of its parameters
+		}
+		w.operation(od, key, mk, on, pathParams, vars, template, usedByOps)
 	}
 	if !template || !hasOps {
 		return
@@ -264,20 +270,33 @@ func (w *walker) paramBody(d *doc, n *yaml.Node) {
 	}
 	schema := val(n, "schema")
 	w.schema(d, schema)
-	w.exampleHolder(d, n, d, schema)
+	w.exampleHolder(d, n, d, schema, w.valueExample(d, schema))
 	pairs(val(n, "content"), func(k, v *yaml.Node) { w.mediaType(d, k, v) })
+}
+
+// valueExample keeps the examples of a parameter or header that are
+// values: a string example of an array or object schema is the value
+// serialized (ids=1,2), which its style, not its schema, describes.
+func (w *walker) valueExample(d *doc, schema *yaml.Node) func(*yaml.Node) bool {
+	t := ""
+	if _, sn, ok := w.obj(d, schema, kindSchema); ok {
+		t = str(sn, "type")
+	}
+	return func(v *yaml.Node) bool {
+		return !(v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" && (t == "array" || t == "object"))
+	}
 }
 
 func (w *walker) operation(d *doc, pathKey, methodKey, op *yaml.Node, pathParams []param, vars []string, template bool, _ map[string]bool) {
 	label := strings.ToUpper(methodKey.Value) + " " + pathKey.Value
 	if idKey, id := get(op, "operationId"); id != nil && id.Kind == yaml.ScalarNode && id.Value != "" {
 		line, col := d.pos(id)
-		if first, dup := w.ops[id.Value]; dup {
+		if first, dup := w.ops[id.Value]; dup && first.node != op {
 			w.finding(ruleOperationIDDuplicate, d, id,
 				fmt.Sprintf("operationId %s of %s is also the operationId of %s (%s:%d)", id.Value, label, first.label, first.file, first.line),
 				"give each operation its own operationId: generated clients name their methods by it")
-		} else {
-			w.ops[id.Value] = opSite{label: label, file: d.path, line: line, col: col}
+		} else if !dup {
+			w.ops[id.Value] = opSite{node: op, label: label, file: d.path, line: line, col: col}
 		}
 	} else if template {
 		at := methodKey
@@ -376,7 +395,7 @@ func (w *walker) header(d *doc, n *yaml.Node) {
 	}
 	schema := val(hn, "schema")
 	w.schema(hd, schema)
-	w.exampleHolder(hd, hn, hd, schema)
+	w.exampleHolder(hd, hn, hd, schema, w.valueExample(hd, schema))
 	pairs(val(hn, "content"), func(k, v *yaml.Node) { w.mediaType(hd, k, v) })
 }
 
@@ -492,9 +511,12 @@ type exampleJob struct {
 	what string
 }
 
+// example queues an example. A null example is taken as no example: specs
+// generated from code write null for one that is not set.
 func (w *walker) example(sd *doc, schema *yaml.Node, vd *doc, value *yaml.Node, what string) {
 	schema = deAlias(schema)
-	if schema == nil || value == nil || w.exSeen[value] {
+	value = deAlias(value)
+	if schema == nil || value == nil || w.exSeen[value] || (value.Kind == yaml.ScalarNode && value.ShortTag() == "!!null") {
 		return
 	}
 	w.exSeen[value] = true
