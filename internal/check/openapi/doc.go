@@ -12,6 +12,7 @@ import (
 
 	"github.com/pb33f/go-yaml"
 	"github.com/pb33f/libopenapi/datamodel"
+	yaml3 "go.yaml.in/yaml/v3"
 )
 
 // doc is one parsed file: the spec itself or a file its $refs lead to.
@@ -65,7 +66,11 @@ type syntaxError struct {
 	msg       string
 }
 
-var yamlLineRE = regexp.MustCompile(`line (\d+)(?:, column (\d+))?`)
+var (
+	yamlLineRE       = regexp.MustCompile(`line (\d+)`)
+	yamlLinePrefixRE = regexp.MustCompile(`^yaml: (line \d+: )?`)
+	yaml4PosRE       = regexp.MustCompile(`L(\d+)\.C(\d+)`)
+)
 
 // parseRoot parses the spec file with libopenapi, which reads JSON into the
 // same node tree yaml gives (with JSON's own line and column) and finds the
@@ -116,28 +121,52 @@ func syntaxOf(content []byte, err error) *syntaxError {
 		if jerr := json.Unmarshal(content, &v); jerr != nil {
 			var se *json.SyntaxError
 			if errors.As(jerr, &se) {
-				line, col := offsetPos(content, int(se.Offset))
+				line, col := offsetPos(content, int(se.Offset)-1)
 				return &syntaxError{line: line, col: col, msg: "invalid JSON: " + se.Error()}
 			}
 		}
 	}
+	// Two parsers: libopenapi's (go-yaml v4) knows where a problem is
+	// ("at L8.C7-L11.C8": the last position is the offending token);
+	// yaml.v3 words it as people know it ("did not find expected key").
 	var node yaml.Node
-	yerr := yaml.Unmarshal(content, &node)
-	if yerr == nil {
-		yerr = err
+	y4 := yaml.Unmarshal(content, &node)
+	var v3node yaml3.Node
+	y3 := yaml3.Unmarshal(content, &v3node)
+	if y4 == nil && y3 == nil {
+		if err == nil {
+			return &syntaxError{line: 1, col: 1, msg: "the file could not be read as YAML or JSON"}
+		}
+		// Both parse: libopenapi refused it after (a duplicate key, say).
+		msg := strings.TrimPrefix(err.Error(), "failed to decode YAML to JSON: ")
+		msg = strings.TrimPrefix(msg, "yaml: construct errors: ")
+		se := &syntaxError{line: 1, col: 1, msg: msg}
+		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+			se.line, _ = strconv.Atoi(m[1])
+			se.col = 0
+			se.msg = strings.TrimPrefix(yamlLinePrefixRE.ReplaceAllString("yaml: "+msg, ""), "line "+m[1]+": ")
+		}
+		return se
 	}
-	if yerr == nil {
-		yerr = errors.New("the file could not be read as YAML or JSON")
+	se := &syntaxError{line: 1, col: 1}
+	if y3 != nil {
+		se.msg = yamlLinePrefixRE.ReplaceAllString(y3.Error(), "")
+		if m := yamlLineRE.FindStringSubmatch(y3.Error()); m != nil {
+			se.line, _ = strconv.Atoi(m[1])
+			se.col = 0
+		}
 	}
-	msg := strings.TrimPrefix(yerr.Error(), "yaml: ")
-	msg = strings.TrimPrefix(msg, "unable to parse specification: ")
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	se := &syntaxError{line: 1, col: 1, msg: msg}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		se.line, _ = strconv.Atoi(m[1])
-		se.col = 0
-		if m[2] != "" {
+	if y4 != nil {
+		if se.msg == "" {
+			se.msg = y4.Error()
+		}
+		if ms := yaml4PosRE.FindAllStringSubmatch(y4.Error(), -1); ms != nil {
+			m := ms[len(ms)-1]
+			se.line, _ = strconv.Atoi(m[1])
 			se.col, _ = strconv.Atoi(m[2])
+		} else if m := yamlLineRE.FindStringSubmatch(y4.Error()); m != nil && y3 == nil {
+			se.line, _ = strconv.Atoi(m[1])
+			se.col = 0
 		}
 	}
 	return se

@@ -42,6 +42,10 @@ func newSchemaSet(s *spec) *schemaSet {
 	set.c.DefaultDraft(set.draft)
 	set.c.UseRegexpEngine(lenientRegexp)
 	set.c.UseLoader(set)
+	if s.params.assertFormats {
+		set.c.AssertFormat() // 2020-12 has format as an annotation unless told
+	}
+	set.c.RegisterFormat(&jsonschema.Format{Name: "uri-template", Validate: validateURITemplate})
 	return set
 }
 
@@ -265,4 +269,33 @@ func exampleMessage(what string, l leaf) string {
 		problem = l.kind.LocalizedString(printer)
 	}
 	return fmt.Sprintf("%s does not match its schema%s: %s", what, where, problem)
+}
+
+// validateURITemplate checks an RFC 6570 template: braces that pair up and
+// do not nest. (jsonschema v6.0.3 reads the template as a URL first, so
+// that "/search{?q,lang}" loses its closing brace to the query.)
+func validateURITemplate(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return nil
+	}
+	open := false
+	for _, c := range s {
+		switch c {
+		case '{':
+			if open {
+				return fmt.Errorf("nested curly braces")
+			}
+			open = true
+		case '}':
+			if !open {
+				return fmt.Errorf("a closing brace without its opening one")
+			}
+			open = false
+		}
+	}
+	if open {
+		return fmt.Errorf("no matching closing brace")
+	}
+	return nil
 }

@@ -75,41 +75,57 @@ func New() *Checker { return &Checker{} }
 // Name is "openapi".
 func (*Checker) Name() string { return "openapi" }
 
-// Wants reports whether path is a YAML or JSON file whose top level has an
-// openapi or swagger key, by its first bytes.
+// Wants reports whether path is a YAML or JSON file whose first bytes say
+// it is an OpenAPI document: a top-level openapi or swagger key, or, for a
+// spec whose keys are sorted (generated ones are: components, definitions
+// and paths come before openapi and swagger), a top-level components,
+// paths or definitions key. Check confirms on the whole file and skips one
+// that has neither openapi nor swagger at its top.
 func (*Checker) Wants(p string, head []byte) bool {
 	switch strings.ToLower(path.Ext(p)) {
 	case ".yaml", ".yml":
-		return yamlHeadIsSpec(head)
+		return headWants(yamlTopKeys(head))
 	case ".json":
-		return jsonHeadIsSpec(head)
+		return headWants(jsonTopKeys(head))
 	}
 	return false
 }
 
-// yamlHeadIsSpec looks for a top-level `openapi:` or `swagger:` key.
-func yamlHeadIsSpec(head []byte) bool {
+func headWants(keys []string) bool {
+	sure, maybe := false, false
+	for _, k := range keys {
+		switch k {
+		case "openapi", "swagger":
+			sure = true
+		case "components", "paths", "definitions", "securityDefinitions", "basePath":
+			maybe = true
+		case "$schema", "$id", "asyncapi":
+			return false // a JSON Schema or an AsyncAPI document
+		}
+	}
+	return sure || maybe
+}
+
+// yamlTopKeys lists the keys at the top level of a YAML head.
+func yamlTopKeys(head []byte) []string {
+	var keys []string
 	for line := range bytes.SplitSeq(head, []byte("\n")) {
 		line = bytes.TrimRight(line, "\r")
-		if len(line) == 0 || line[0] == ' ' || line[0] == '\t' || line[0] == '#' {
+		if len(line) == 0 || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '-' {
 			continue
 		}
-		l := bytes.TrimLeft(line, "\"'")
-		for _, k := range []string{"openapi", "swagger"} {
-			if rest, ok := bytes.CutPrefix(l, []byte(k)); ok {
-				rest = bytes.TrimLeft(rest, "\"'")
-				if bytes.HasPrefix(bytes.TrimLeft(rest, " \t"), []byte(":")) {
-					return true
-				}
-			}
+		k, _, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			continue
 		}
+		keys = append(keys, strings.Trim(strings.TrimSpace(string(k)), `"'`))
 	}
-	return false
+	return keys
 }
 
-// jsonHeadIsSpec looks for an "openapi" or "swagger" key at depth one of a
-// JSON object.
-func jsonHeadIsSpec(head []byte) bool {
+// jsonTopKeys lists the keys at depth one of a JSON head.
+func jsonTopKeys(head []byte) []string {
+	var keys []string
 	depth := 0
 	for i := 0; i < len(head); i++ {
 		switch head[i] {
@@ -126,19 +142,18 @@ func jsonHeadIsSpec(head []byte) bool {
 				j++
 			}
 			if j >= len(head) {
-				return false
+				return keys
 			}
 			s := string(head[i+1 : j])
 			i = j
-			if depth == 1 && (s == "openapi" || s == "swagger") {
-				rest := bytes.TrimLeft(head[j+1:], " \t\r\n")
-				if len(rest) > 0 && rest[0] == ':' {
-					return true
+			if depth == 1 {
+				if rest := bytes.TrimLeft(head[j+1:], " \t\r\n"); len(rest) > 0 && rest[0] == ':' {
+					keys = append(keys, s)
 				}
 			}
 		}
 	}
-	return false
+	return keys
 }
 
 // params are the checker's options.
@@ -215,11 +230,20 @@ func (s *spec) checkFile(f check.File) {
 	s.root = d
 	info, se := parseRoot(f.Content)
 	if se != nil {
+		if se.col == 0 {
+			se.col = indentCol(f.Content, se.line)
+		}
 		s.add(check.Finding{Rule: ruleSyntax, File: d.path, Line: se.line, Col: d.byteCol(se.line, se.col),
 			Message: "the file does not parse: " + se.msg, Fix: "fix the syntax at this line"})
 		return
 	}
 	root := info.RootNode.Content[0]
+	if k, _ := get(root, "openapi"); k == nil && root.Kind == yaml.MappingNode {
+		if k, _ := get(root, "swagger"); k == nil {
+			s.skipped = "not an OpenAPI document: it has no openapi or swagger key at its top"
+			return
+		}
+	}
 	if root.Kind != yaml.MappingNode {
 		line, col := d.pos(root)
 		s.add(check.Finding{Rule: ruleSyntax, File: d.path, Line: line, Col: col,
@@ -251,6 +275,23 @@ func (s *spec) checkFile(f check.File) {
 	s.w.walk()
 	s.unusedComponents()
 	s.checkExamples()
+}
+
+// indentCol is the column of the first character of a line that is not
+// a space: where a parser that gave only the line meant.
+func indentCol(content []byte, line int) int {
+	for i := 1; i < line; i++ {
+		j := bytes.IndexByte(content, '\n')
+		if j < 0 {
+			return 0
+		}
+		content = content[j+1:]
+	}
+	n := 0
+	for n < len(content) && (content[n] == ' ' || content[n] == '\t') {
+		n++
+	}
+	return n + 1
 }
 
 // badVersion reports an openapi or swagger version Cairn does not check.
