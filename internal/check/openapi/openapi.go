@@ -9,6 +9,16 @@
 // that tree, so each finding has the line and column of the original file:
 // of the spec, or of the file a $ref leads to.
 //
+// Why libopenapi rather than kin-openapi: kin-openapi has no validation of
+// 2.0 documents and no loader for their $refs; it stops at the first $ref
+// that does not resolve, with no line; and most of its validation errors
+// carry no position. libopenapi's parser gives every node its line and
+// column in YAML and in JSON, and carries the published schemas of 2.0,
+// 3.0, 3.1 and 3.2. Its document model is not used: building it fails
+// whole on one bad $ref too, so the rules walk the node tree themselves,
+// following $refs file by file. The schemas are run by
+// santhosh-tekuri/jsonschema, Go's standard JSON Schema validator.
+//
 // What is checked, each a rule (see Rules):
 //
 //   - openapi/syntax: the file, or a file a $ref leads to, does not parse;
@@ -23,7 +33,8 @@
 //   - openapi/ref-not-followed (info): a $ref to a URL (http, https, or any
 //     scheme), or to a file when the content was given inline. Cairn reads
 //     no network: such a $ref is said, never fetched.
-//   - openapi/operation-id-duplicate, openapi/operation-id-missing.
+//   - openapi/operation-id-duplicate (among paths, webhooks and callbacks),
+//     openapi/operation-id-missing (warning; under paths only).
 //   - openapi/path-param-undeclared, openapi/path-param-unused: a path
 //     template variable without its `in: path` parameter, and the reverse.
 //   - openapi/param-duplicate: the same name and location twice in one list.
@@ -31,18 +42,37 @@
 //     their template variables.
 //   - openapi/example-invalid: an example (or a schema's default) that does
 //     not match its schema, validated as JSON Schema (draft 4 semantics for
-//     2.0 and 3.0 with nullable, 2020-12 for 3.1).
+//     2.0 and 3.0 with nullable and x-nullable, 2020-12 for 3.1). Left
+//     alone, as not values of the schema: null examples (generators write
+//     null for "none"), string examples of non-JSON media types (a
+//     serialized body) and of array or object parameters and headers (a
+//     serialized value, ids=1,2), externalValue. readOnly and writeOnly
+//     properties are not required (either may apply), and a oneOf with a
+//     discriminator is read as anyOf.
+//   - openapi/enum-type: an enum value that is not of its schema's type.
 //   - openapi/security-undefined: a security requirement naming a scheme
 //     that securitySchemes (securityDefinitions in 2.0) does not define.
 //   - openapi/server-variable: a server URL {variable} that the server's
 //     variables do not define, or a default outside its enum.
 //   - openapi/component-unused (warning): a component nothing $refs.
 //
+// Files: Wants takes .yaml, .yml and .json files whose first bytes show a
+// top-level openapi or swagger key, or (for generated specs with sorted
+// keys, such as Stripe's and Kubernetes') a top-level components, paths
+// or definitions key and no $schema; Check skips a file that turns out to
+// have neither openapi nor swagger at its top. Files that $refs lead to
+// are read through the project (check.Source), within it and under the
+// size cap, at most 500 per spec.
+//
 // Params:
 //
 //   - example_formats: "assert" (default) checks an example's string
 //     formats (date-time, email, uuid, ...) as JSON Schema defines them;
 //     "ignore" treats format as an annotation.
+//
+// The published schemas have bugs that would report valid documents; they
+// are patched in memory (the 3.1 Link's server, named "body") or their
+// findings dropped (anything inside an x- extension).
 //
 // Not checked: the content of remote $refs (said, not fetched); $refs by
 // JSON Schema $id or $anchor (said as not followed); the semantics of

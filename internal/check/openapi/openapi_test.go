@@ -249,38 +249,41 @@ func known(t *testing.T) map[string]bool {
 // external runs the checker over dir (files up to 8 MiB: the large real
 // specs are over the 1 MiB a project walk reads) and fails for each error
 // that is not a known, hand-checked defect of that spec.
-func external(t *testing.T, source, dir string, paths []string, knownErrs map[string]bool) (files, errs int) {
+func external(t *testing.T, source, dir string, paths []string, knownErrs, found map[string]bool) (files, errs, clean int) {
 	t.Helper()
 	rep, err := check.Run(context.Background(), []check.Checker{New()}, check.Request{Root: dir, Paths: paths, MaxFileSize: 8 << 20, Only: []string{"openapi"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checktest.Declared(t, New(), rep.Findings)
+	withErrs := map[string]bool{}
 	for _, f := range rep.Findings {
 		if f.Severity != check.Error {
 			continue
 		}
 		errs++
+		withErrs[f.File] = true
 		key := source + "/" + f.File + ":" + strconv.Itoa(f.Line) + " " + f.Rule
 		if !knownErrs[key] {
 			t.Errorf("not a known defect of this real spec: %s\n\t%s", key, f)
 		}
-		delete(knownErrs, key)
+		found[key] = true
 	}
 	for _, s := range rep.Skipped {
 		t.Logf("%s: skipped %s: %s", source, s.Path, s.Reason)
 	}
-	return rep.ByChecker["openapi"], errs
+	files = rep.ByChecker["openapi"]
+	return files, errs, files - len(withErrs) // a finding in a $ref'd file counts against no spec: close enough
 }
 
 func TestExternalRealSpecs(t *testing.T) {
-	knownErrs := known(t)
-	total, totalErrs := 0, 0
+	knownErrs, found := known(t), map[string]bool{}
+	total, totalErrs, totalClean := 0, 0, 0
 	for _, pkg := range []string{"@readme/oas-examples", "@directus/specs", "@blockfrost/openapi"} {
 		dir := checktest.External(t, pkg)
-		n, e := external(t, "npm:"+pkg, dir, nil, knownErrs)
-		t.Logf("npm %s: %d specs, %d errors (all known)", pkg, n, e)
-		total, totalErrs = total+n, totalErrs+e
+		n, e, c := external(t, "npm:"+pkg, dir, nil, knownErrs, found)
+		t.Logf("npm %s: %d specs (%d without error), %d errors", pkg, n, c, e)
+		total, totalErrs, totalClean = total+n, totalErrs+e, totalClean+c
 	}
 	// libopenapi's module ships real specs (and broken ones for its own
 	// tests, left out here).
@@ -288,12 +291,14 @@ func TestExternalRealSpecs(t *testing.T) {
 	specs := []string{"test_specs/petstorev2.json", "test_specs/petstorev3.json", "test_specs/asana.yaml",
 		"test_specs/k8s.json", "test_specs/stripe.yaml", "test_specs/docusignv3.1.json", "test_specs/xsoar.json",
 		"test_specs/nested_files/openapi.yaml", "test_specs/circular_cross_file/orig/root.yaml"}
-	n, e := external(t, "go:libopenapi", dir, specs, knownErrs)
-	t.Logf("go module libopenapi: %d specs, %d errors (all known)", n, e)
-	total, totalErrs = total+n, totalErrs+e
-	t.Logf("real specs: %d, their errors %d, every one a known defect checked by hand", total, totalErrs)
+	n, e, c := external(t, "go:libopenapi", dir, specs, knownErrs, found)
+	t.Logf("go module libopenapi: %d specs (%d without error), %d errors", n, c, e)
+	total, totalErrs, totalClean = total+n, totalErrs+e, totalClean+c
+	t.Logf("real specs: %d (%d without error); their errors %d, each a known defect checked by hand", total, totalClean, totalErrs)
 	for k := range knownErrs {
-		t.Errorf("known defect no longer found: %s", k)
+		if !found[k] {
+			t.Errorf("known defect no longer found: %s", k)
+		}
 	}
 }
 

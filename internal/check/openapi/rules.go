@@ -18,6 +18,7 @@ const (
 	ruleSecurityUndefined    = "openapi/security-undefined"
 	ruleServerVariable       = "openapi/server-variable"
 	ruleComponentUnused      = "openapi/component-unused"
+	ruleEnumType             = "openapi/enum-type"
 )
 
 // Rules lists the rules of the OpenAPI check.
@@ -128,6 +129,15 @@ var rules = []check.Rule{
 		Bad:  "schema: {type: object, properties: {id: {type: integer}}}\nexample: {id: \"abc\"}",
 		Good: "schema: {type: object, properties: {id: {type: integer}}}\nexample: {id: 42}",
 		Link: "https://docs.stoplight.io/docs/spectral/4dec24461f3af-open-api-rules#oas3-valid-media-example",
+	},
+	{
+		ID: ruleEnumType, Severity: check.Error, Title: "Enum value of the wrong type",
+		Why: "An enum value that is not of the schema's type can never be sent or received: the type rejects it. " +
+			"It is usually a value YAML read as a number or a boolean where a string was meant: enum: [1, 2] or [true, false] under type: string.",
+		Fix:  "Quote the value if it is a string, or fix the schema's type.",
+		Bad:  "type: string\nenum: [1, 2, 3]",
+		Good: "type: string\nenum: ['1', '2', '3']",
+		Link: "https://redocly.com/docs/cli/rules/oas/no-enum-type-mismatch",
 	},
 	{
 		ID: ruleSecurityUndefined, Severity: check.Error, Title: "Undefined security scheme",

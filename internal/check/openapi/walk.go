@@ -167,7 +167,6 @@ func (w *walker) pathItem(d *doc, key, n *yaml.Node, template bool) {
 	}
 	w.servers(pd, val(pn, "servers"))
 	pathParams := w.params(pd, val(pn, "parameters"))
-	usedByOps := map[string]bool{}
 	hasOps := false
 	for _, m := range w.methods() {
 		mk, op := get(pn, m)
@@ -180,7 +179,7 @@ func (w *walker) pathItem(d *doc, key, n *yaml.Node, template bool) {
 		if !ok {
 			continue // its $ref does not resolve: nothing to say of its parameters
 		}
-		w.operation(od, key, mk, on, pathParams, vars, template, usedByOps)
+		w.operation(od, key, mk, on, pathParams, vars, template)
 	}
 	if !template || !hasOps {
 		return
@@ -287,7 +286,9 @@ func (w *walker) valueExample(d *doc, schema *yaml.Node) func(*yaml.Node) bool {
 	}
 }
 
-func (w *walker) operation(d *doc, pathKey, methodKey, op *yaml.Node, pathParams []param, vars []string, template bool, _ map[string]bool) {
+// operation checks one operation: its operationId, its parameters against
+// the path template (when it is under paths), and walks what it holds.
+func (w *walker) operation(d *doc, pathKey, methodKey, op *yaml.Node, pathParams []param, vars []string, template bool) {
 	label := strings.ToUpper(methodKey.Value) + " " + pathKey.Value
 	if idKey, id := get(op, "operationId"); id != nil && id.Kind == yaml.ScalarNode && id.Value != "" {
 		line, col := d.pos(id)
@@ -464,6 +465,7 @@ func (w *walker) schema(d *doc, n *yaml.Node) {
 	if def := val(n, "default"); def != nil {
 		w.example(d, n, d, def, "default")
 	}
+	w.enumTypes(d, n)
 	for _, k := range schemaMaps {
 		pairs(val(n, k), func(_, v *yaml.Node) { w.schema(d, v) })
 	}
@@ -581,7 +583,7 @@ func (w *walker) servers(d *doc, list *yaml.Node) {
 		}
 		pairs(vars, func(k, v *yaml.Node) {
 			enum := val(v, "enum")
-			dk, def := get(v, "default")
+			def := val(v, "default")
 			if enum == nil || enum.Kind != yaml.SequenceNode || def == nil || def.Kind != yaml.ScalarNode {
 				return
 			}
@@ -590,10 +592,70 @@ func (w *walker) servers(d *doc, list *yaml.Node) {
 					return
 				}
 			}
-			_ = dk
 			w.finding(ruleServerVariable, d, def,
 				fmt.Sprintf("server variable %s has default %s, which is not in its enum", k.Value, def.Value),
 				"make the default one of the enum's values, or add it to the enum")
 		})
 	}
+}
+
+// enumTypes reports enum values that are not of the schema's type: no
+// value could ever match them (Redocly's no-enum-type-mismatch).
+func (w *walker) enumTypes(d *doc, n *yaml.Node) {
+	enum := val(n, "enum")
+	tn := val(n, "type")
+	if enum == nil || enum.Kind != yaml.SequenceNode || tn == nil {
+		return
+	}
+	var types []string
+	switch tn.Kind {
+	case yaml.ScalarNode:
+		types = []string{tn.Value}
+	case yaml.SequenceNode:
+		for _, t := range items(tn) {
+			types = append(types, t.Value)
+		}
+	default:
+		return
+	}
+	if str(n, "nullable") == "true" || str(n, "x-nullable") == "true" {
+		types = append(types, "null")
+	}
+	for _, e := range items(enum) {
+		got := jsonType(e)
+		if got == "" || slices.Contains(types, got) || (got == "integer" && slices.Contains(types, "number")) {
+			continue
+		}
+		if got == "null" && w.s.v < v31 {
+			continue // 3.0.3 lets nullable schemas list null; many omit nullable
+		}
+		w.finding(ruleEnumType, d, e,
+			fmt.Sprintf("enum value %s is %s, but the schema's type is %s: no value can match it", describe(e), article(got), strings.Join(types, " or ")),
+			"make the enum value a "+strings.Join(types, " or ")+" (quote it if it is a string), or fix the type")
+	}
+}
+
+// jsonType is the JSON Schema type of a node's value; "" when unknown.
+func jsonType(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "object"
+	case yaml.SequenceNode:
+		return "array"
+	case yaml.ScalarNode:
+		switch v := scalarValue(n).(type) {
+		case nil:
+			return "null"
+		case bool:
+			return "boolean"
+		case string:
+			return "string"
+		case interface{ String() string }: // json.Number
+			if strings.ContainsAny(v.String(), ".eE") {
+				return "number"
+			}
+			return "integer"
+		}
+	}
+	return ""
 }
