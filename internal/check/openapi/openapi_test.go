@@ -314,3 +314,31 @@ func moduleDir(t *testing.T, mod string) string {
 	}
 	return filepath.Clean(dir)
 }
+
+// TestConcurrentChecksShareTheCompiledSchemas runs checks at once, as the
+// MCP server may: the OpenAPI schemas are compiled once and shared.
+func TestConcurrentChecksShareTheCompiledSchemas(t *testing.T) {
+	var specs []check.File
+	for _, p := range []string{"petstore-3.0.yaml", "petstore-3.1.json", "petstore-2.0.yaml"} {
+		b, err := os.ReadFile(filepath.Join("testdata/corpus/valid", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, check.File{Path: p, Content: b})
+	}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			res, err := New().Check(context.Background(), &check.Input{Files: specs})
+			if err == nil && len(res.Findings) != 0 {
+				err = errors.New(res.Findings[0].String())
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
