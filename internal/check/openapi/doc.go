@@ -198,18 +198,52 @@ func deAlias(n *yaml.Node) *yaml.Node {
 }
 
 // get returns the key and value nodes of key in mapping m (aliases
-// followed); nil when m is not a mapping or has no such key.
+// followed, YAML merge keys << looked into); nil when m is not a mapping
+// or has no such key.
 func get(m *yaml.Node, key string) (k, v *yaml.Node) {
+	return getDepth(m, key, 0)
+}
+
+func getDepth(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
 	m = deAlias(m)
-	if m == nil || m.Kind != yaml.MappingNode {
+	if m == nil || m.Kind != yaml.MappingNode || depth > maxAliasHops {
 		return nil, nil
 	}
+	var merges []*yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
+		if m.Content[i].Value == key && !isMergeKey(m.Content[i]) {
 			return m.Content[i], deAlias(m.Content[i+1])
+		}
+		if isMergeKey(m.Content[i]) {
+			merges = append(merges, m.Content[i+1])
+		}
+	}
+	for _, src := range merges {
+		for _, mm := range mergeSources(src) {
+			if k, v := getDepth(mm, key, depth+1); k != nil {
+				return k, v
+			}
 		}
 	}
 	return nil, nil
+}
+
+func isMergeKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && (k.Tag == "!!merge" || k.ShortTag() == "!!merge")
+}
+
+// mergeSources are the mappings a merge key's value names: one, or a list.
+func mergeSources(v *yaml.Node) []*yaml.Node {
+	v = deAlias(v)
+	switch {
+	case v == nil:
+		return nil
+	case v.Kind == yaml.MappingNode:
+		return []*yaml.Node{v}
+	case v.Kind == yaml.SequenceNode:
+		return v.Content
+	}
+	return nil
 }
 
 // val returns the value node of key in m.
@@ -227,15 +261,35 @@ func str(m *yaml.Node, key string) string {
 	return v.Value
 }
 
-// pairs calls f for each key and value of mapping m, aliases followed.
+// pairs calls f for each key and value of mapping m, aliases followed,
+// then for the keys YAML merge keys bring that m does not set itself.
 func pairs(m *yaml.Node, f func(k, v *yaml.Node)) {
+	pairsDepth(m, f, map[string]bool{}, 0)
+}
+
+func pairsDepth(m *yaml.Node, f func(k, v *yaml.Node), seen map[string]bool, depth int) {
 	m = deAlias(m)
-	if m == nil || m.Kind != yaml.MappingNode {
+	if m == nil || m.Kind != yaml.MappingNode || depth > maxAliasHops {
 		return
 	}
+	var merges []*yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if isMergeKey(k) {
+			merges = append(merges, m.Content[i+1])
+			continue
+		}
+		if seen[k.Value] {
+			continue
+		}
+		seen[k.Value] = true
 		if v := deAlias(m.Content[i+1]); v != nil {
-			f(m.Content[i], v)
+			f(k, v)
+		}
+	}
+	for _, src := range merges {
+		for _, mm := range mergeSources(src) {
+			pairsDepth(mm, f, seen, depth+1)
 		}
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"github.com/cairn-dev/cairn/internal/check"
 )
 
-// TestDump prints the findings for OPENAPI_DUMP (a directory or file); a
-// tool for looking at real specs by hand.
-func TestDump(t *testing.T) {
+// TestDumpFindingsOfADirectory prints the findings for the directory
+// OPENAPI_DUMP names: a tool for looking at real specs by hand.
+func TestDumpFindingsOfADirectory(t *testing.T) {
 	root := os.Getenv("OPENAPI_DUMP")
 	if root == "" {
 		t.Skip("set OPENAPI_DUMP to a directory")

@@ -93,6 +93,7 @@ import (
 	"github.com/pb33f/libopenapi/datamodel"
 
 	"github.com/cairn-dev/cairn/internal/check"
+	"github.com/cairn-dev/cairn/internal/check/internal/findcap"
 	"github.com/cairn-dev/cairn/internal/problem"
 )
 
@@ -233,7 +234,7 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 			res.Skipped = append(res.Skipped, check.Skipped{Path: f.Path, Reason: s.skipped})
 		}
 	}
-	res.Findings = append(res.Findings, fl.syntax...)
+	res.Findings = findcap.Apply(append(res.Findings, fl.syntax...))
 	return res, nil
 }
 
