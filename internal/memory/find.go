@@ -1,5 +1,7 @@
 package memory
 
+import "slices"
+
 // Secret is one secret FindSecrets found: its kind and its byte span in the
 // text, the secret alone (without the "password=" that told it apart).
 type Secret struct {
@@ -12,13 +14,18 @@ type Secret struct {
 // them. Private spans are not secrets and are not reported. The rules run in
 // Redact's order and a span an earlier rule claimed is not claimed again,
 // so a GitHub token after "token=" is a github_token, not a credential.
-// Like Redact it takes time linear in len(s).
-func FindSecrets(s string) []Secret {
+// The rules of the kinds in skip are not run: a scanner that judges those
+// kinds itself (credential assignments, at a higher bar than a memory entry
+// is redacted at) skips them.
+func FindSecrets(s string, skip ...Kind) []Secret {
 	lower := asciiLower(s)
 	var claimed []Secret // disjoint, by position
 	var found []Secret
 	for i := range secretRules {
 		rule := &secretRules[i]
+		if slices.Contains(skip, rule.kind) {
+			continue
+		}
 		found = found[:0]
 		rule.spans(s, lower, func(start, end int) {
 			found = append(found, Secret{Kind: rule.kind, Start: start, End: end})

@@ -73,3 +73,11 @@ func TestMergeDisjoint(t *testing.T) {
 		t.Errorf("mergeDisjoint (-want +got):\n%s", diff)
 	}
 }
+
+func TestFindSecrets_Skip(t *testing.T) {
+	text := "DB_PASSWORD=hunter22xyz token=" + fakeGitHubPAT
+	got := FindSecrets(text, KindCredentialAssignment)
+	if len(got) != 1 || got[0].Kind != KindGitHubToken {
+		t.Errorf("FindSecrets skipping credentials = %v, want the GitHub token alone", got)
+	}
+}
