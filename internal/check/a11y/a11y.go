@@ -63,6 +63,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/cairn-dev/cairn/internal/check"
@@ -109,9 +110,10 @@ func (*Checker) Wants(p string, head []byte) bool {
 	return looksLikeMarkup(head)
 }
 
-var tagRE = regexp.MustCompile(`<(?:[a-zA-Z][a-zA-Z0-9-]*|!doctype)[\s>/]`)
+// tagRE and langRE are compiled on first use, not when the binary starts.
+var tagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<(?:[a-zA-Z][a-zA-Z0-9-]*|!doctype)[\s>/]`) })
 
-func looksLikeMarkup(head []byte) bool { return tagRE.Match(head) }
+func looksLikeMarkup(head []byte) bool { return tagRE().Match(head) }
 
 type options struct {
 	render    string
@@ -340,11 +342,13 @@ func (f *finder) pageRules(h *node) {
 	}
 }
 
-var langRE = regexp.MustCompile(`^(?i)[a-z]{2,3}(?:-[a-z]{3}){0,3}(?:-[a-z]{4})?(?:-(?:[a-z]{2}|[0-9]{3}))?(?:-(?:[a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*(?:-[a-wyz0-9](?:-[a-z0-9]{2,8})+)*(?:-x(?:-[a-z0-9]{1,8})+)?$|^(?i)x(?:-[a-z0-9]{1,8})+$`)
+var langRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?i)[a-z]{2,3}(?:-[a-z]{3}){0,3}(?:-[a-z]{4})?(?:-(?:[a-z]{2}|[0-9]{3}))?(?:-(?:[a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*(?:-[a-wyz0-9](?:-[a-z0-9]{2,8})+)*(?:-x(?:-[a-z0-9]{1,8})+)?$|^(?i)x(?:-[a-z0-9]{1,8})+$`)
+})
 
 // validLang checks a lang value against BCP 47's grammar (langtag and
 // privateuse; the grandfathered tags aside).
-func validLang(s string) bool { return langRE.MatchString(strings.TrimSpace(s)) }
+func validLang(s string) bool { return langRE().MatchString(strings.TrimSpace(s)) }
 
 func (f *finder) images(n *node) {
 	if n.dynamic {

@@ -110,7 +110,7 @@ func TestExternal(t *testing.T) {
 func TestTemplates(t *testing.T) {
 	for _, tc := range []struct {
 		name, file, src string
-		want           []string // rules found
+		want            []string // rules found
 	}{
 		{"go alt from data", "a.gohtml", `<img src="x.png" alt="{{.Alt}}">`, nil},
 		{"go alt inside if", "a.gohtml", `<img src="x.png" {{if .A}}alt="{{.A}}"{{end}}>`, nil},

@@ -2,6 +2,7 @@ package perf
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -118,8 +119,7 @@ func TestExternal(t *testing.T) {
 	goFiles, goFindings := 0, map[string]int{}
 	for _, m := range []string{"github.com/chromedp/chromedp", "github.com/go-git/go-git/v5", "github.com/jackc/pgx/v5",
 		"github.com/modelcontextprotocol/go-sdk", "github.com/spf13/cobra", "go.yaml.in/yaml/v3"} {
-		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", m).Output()
-		dir := strings.TrimSpace(string(out))
+		dir, err := moduleDir(m)
 		if err != nil || dir == "" {
 			t.Fatalf("go list -m %s: %v", m, err)
 		}
@@ -322,4 +322,22 @@ func BenchmarkPerf(b *testing.B) {
 			gzipSize(large)
 		}
 	})
+}
+
+// moduleDir is the directory of a module of go.mod in the module cache,
+// downloaded first when it is not there yet.
+func moduleDir(m string) (string, error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", m).Output()
+	if dir := strings.TrimSpace(string(out)); err == nil && dir != "" {
+		return dir, nil
+	}
+	out, err = exec.Command("go", "mod", "download", "-json", m).Output()
+	if err != nil {
+		return "", err
+	}
+	var info struct{ Dir string }
+	if err := json.Unmarshal(out, &info); err != nil {
+		return "", err
+	}
+	return info.Dir, nil
 }

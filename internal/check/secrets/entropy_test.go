@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -59,8 +60,7 @@ func scanSet(t *testing.T, npm, mods []string, params map[string]string) setResu
 		dirs = append(dirs, checktest.External(t, p))
 	}
 	for _, m := range mods {
-		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", m).Output()
-		dir := strings.TrimSpace(string(out))
+		dir, err := moduleDir(m)
 		if err != nil || dir == "" {
 			t.Fatalf("go list -m %s: %v (is it in go.mod, and downloaded?)", m, err)
 		}
@@ -161,4 +161,22 @@ func keys(m map[string]int) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// moduleDir is the directory of a module of go.mod in the module cache,
+// downloaded first when it is not there yet.
+func moduleDir(m string) (string, error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", m).Output()
+	if dir := strings.TrimSpace(string(out)); err == nil && dir != "" {
+		return dir, nil
+	}
+	out, err = exec.Command("go", "mod", "download", "-json", m).Output()
+	if err != nil {
+		return "", err
+	}
+	var info struct{ Dir string }
+	if err := json.Unmarshal(out, &info); err != nil {
+		return "", err
+	}
+	return info.Dir, nil
 }

@@ -260,7 +260,7 @@ func TestHostileInput(t *testing.T) {
 	} {
 		start := time.Now()
 		Scan("x.env", []byte(text))
-		if d := time.Since(start); d > 3*time.Second {
+		if d := time.Since(start); d > slowdown*3*time.Second {
 			t.Errorf("%s: %v for %d bytes", name, d, len(text))
 		}
 	}
@@ -307,6 +307,9 @@ func BenchmarkScan(b *testing.B) {
 		}
 	})
 	root, _ := filepath.Abs("../../..")
+	if r := os.Getenv("SECRETS_BENCH_ROOT"); r != "" {
+		root = r // a checkout with its own .git directory, for the tracked scope
+	}
 	b.Run("cairn-repo", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := check.Run(context.Background(), []check.Checker{New()}, check.Request{Root: root}); err != nil {

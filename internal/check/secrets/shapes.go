@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"strings"
+	"sync"
 )
 
 // A shape is a provider's token format that Cairn's redaction shapes
@@ -261,25 +262,55 @@ type match struct {
 	start, end int
 }
 
-// findShapes returns every token of the shapes in s, in no particular order.
-func findShapes(s string) []match {
-	var out []match
-	for i := range shapes {
-		sh := &shapes[i]
+// prefixRef is one prefix of one shape.
+type prefixRef struct {
+	shape  int
+	prefix string
+}
+
+// prefixIndex maps the first two bytes of every prefix to the prefixes
+// that start with them; pairs marks which pairs start one, so the scan
+// looks up the map only where a prefix may start.
+type prefixIndex struct {
+	pairs [1 << 16]bool
+	refs  map[uint16][]prefixRef
+}
+
+var shapeIndex = sync.OnceValue(func() *prefixIndex {
+	ix := &prefixIndex{refs: map[uint16][]prefixRef{}}
+	for i, sh := range shapes {
 		for _, p := range sh.prefixes {
-			for from := 0; from < len(s); {
-				j := strings.Index(s[from:], p)
-				if j < 0 {
-					break
-				}
-				at := from + j
-				from = at + 1
-				start, end, ok := sh.measure(s, at, p)
-				if !ok {
-					continue
-				}
+			k := uint16(p[0])<<8 | uint16(p[1])
+			ix.pairs[k] = true
+			ix.refs[k] = append(ix.refs[k], prefixRef{i, p})
+		}
+	}
+	return ix
+})
+
+// findShapes returns every token of the shapes in s, in one pass over it.
+func findShapes(s string) []match {
+	ix := shapeIndex()
+	var out []match
+	skip := make([]int, len(shapes)) // per shape, where its last measured run ended
+	for i := 0; i+1 < len(s); i++ {
+		k := uint16(s[i])<<8 | uint16(s[i+1])
+		if !ix.pairs[k] {
+			continue
+		}
+		for _, r := range ix.refs[k] {
+			if i < skip[r.shape] || !strings.HasPrefix(s[i:], r.prefix) {
+				continue
+			}
+			sh := &shapes[r.shape]
+			start, end, ok := sh.measure(s, i, r.prefix)
+			if ok {
 				out = append(out, match{sh, start, end})
-				from = end
+			}
+			if sh.extent == nil {
+				// Another prefix inside the run just measured would measure
+				// the same run: skip to its end.
+				skip[r.shape] = max(end, i+1)
 			}
 		}
 	}
@@ -291,20 +322,20 @@ func (sh *shape) measure(s string, at int, p string) (int, int, bool) {
 	if sh.extent != nil {
 		return sh.extent(s, at)
 	}
-	if sh.wordStart && at > 0 && isWord(s[at-1]) {
-		return 0, 0, false
-	}
 	end := runOf(s, at+len(p), sh.alphabet, sh.max+1)
+	if sh.wordStart && at > 0 && isWord(s[at-1]) {
+		return 0, end, false
+	}
 	n := end - at - len(p)
 	if n < sh.min || n > sh.max {
-		return 0, 0, false
+		return 0, end, false
 	}
 	// The body must end where the token does, not inside a longer word.
 	if end < len(s) && isWord(s[end]) {
-		return 0, 0, false
+		return 0, end, false
 	}
 	if sh.check != nil && sh.check(s[at:end]) {
-		return 0, 0, false
+		return 0, end, false
 	}
 	return at, end, true
 }
