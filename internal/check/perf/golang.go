@@ -123,7 +123,31 @@ func (g *goChecker) add(pos token.Pos, end token.Pos, rule, msg string) {
 func (g *goChecker) function(ft *ast.FuncType, body *ast.BlockStmt, handler bool) {
 	strs := stringVars(ft, body)
 	exempt := deferThenLeave(body)
+	// inner are the names declared in the innermost loop (its range
+	// variables and its body's := and var): a string built up in one
+	// iteration and dropped is not the quadratic pattern.
+	type loop struct {
+		vars []ast.Expr
+		body ast.Node
+		decl map[string]bool // computed when first needed
+	}
+	var inner *loop
 	var walk func(n ast.Node, loops int)
+	loopBody := func(vars []ast.Expr, body ast.Node, loops int) {
+		saved := inner
+		inner = &loop{vars: vars, body: body}
+		walk(body, loops)
+		inner = saved
+	}
+	declaredInLoop := func(name string) bool {
+		if inner == nil {
+			return false
+		}
+		if inner.decl == nil {
+			inner.decl = declared(inner.vars, inner.body)
+		}
+		return inner.decl[name] || inner.decl[""] // "" : too large to read, so unknown
+	}
 	walk = func(n ast.Node, loops int) {
 		ast.Inspect(n, func(c ast.Node) bool {
 			if c == n {
@@ -140,14 +164,14 @@ func (g *goChecker) function(ft *ast.FuncType, body *ast.BlockStmt, handler bool
 				if v.Cond != nil {
 					walk(v.Cond, loops)
 				}
-				walk(v.Body, loops+1)
+				loopBody(nil, v.Body, loops+1)
 				if v.Post != nil {
 					walk(v.Post, loops+1)
 				}
 				return false
 			case *ast.RangeStmt:
 				walk(v.X, loops)
-				walk(v.Body, loops+1)
+				loopBody([]ast.Expr{v.Key, v.Value}, v.Body, loops+1)
 				return false
 			case *ast.DeferStmt:
 				if loops > 0 && !exempt[v] {
@@ -157,7 +181,7 @@ func (g *goChecker) function(ft *ast.FuncType, body *ast.BlockStmt, handler bool
 				g.call(v, loops, handler)
 			case *ast.AssignStmt:
 				if loops > 0 && v.Tok == token.ADD_ASSIGN && len(v.Lhs) == 1 {
-					if id, ok := v.Lhs[0].(*ast.Ident); ok && (strs[id.Name] || isStringy(v.Rhs[0])) {
+					if id, ok := v.Lhs[0].(*ast.Ident); ok && (strs[id.Name] || isStringy(v.Rhs[0])) && !declaredInLoop(id.Name) {
 						g.add(v.Pos(), v.End(), ruleConcatLoop, fmt.Sprintf("%s += … copies the whole string on every iteration of this loop", id.Name))
 					}
 				}
@@ -187,6 +211,45 @@ func (g *goChecker) function(ft *ast.FuncType, body *ast.BlockStmt, handler bool
 	walk(body, 0)
 }
 
+// maxDeclNodes bounds the nodes declared reads in one loop body.
+const maxDeclNodes = 20000
+
+// declared lists the names a loop declares: its range variables and
+// what its body declares with := or var (function literals aside).
+func declared(vars []ast.Expr, body ast.Node) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range vars {
+		if id, ok := e.(*ast.Ident); ok {
+			out[id.Name] = true
+		}
+	}
+	seen := 0
+	ast.Inspect(body, func(n ast.Node) bool {
+		if seen++; seen > maxDeclNodes {
+			out[""] = true
+			return false
+		}
+		switch v := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if v.Tok == token.DEFINE {
+				for _, l := range v.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						out[id.Name] = true
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for _, id := range v.Names {
+				out[id.Name] = true
+			}
+		}
+		return true
+	})
+	return out
+}
+
 // deferThenLeave finds the defers whose block ends by leaving the loop
 // (return, break, goto): "open, defer close, return what was read" runs
 // the deferred call once, not once per iteration.
@@ -195,6 +258,8 @@ func deferThenLeave(body *ast.BlockStmt) map[*ast.DeferStmt]bool {
 	ast.Inspect(body, func(n ast.Node) bool {
 		var list []ast.Stmt
 		switch b := n.(type) {
+		case *ast.FuncLit:
+			return false // its own function, read when it is walked
 		case *ast.BlockStmt:
 			list = b.List
 		case *ast.CaseClause:

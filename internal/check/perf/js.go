@@ -66,6 +66,7 @@ type jsVisitor struct {
 	handlerFns map[js.INode]bool
 	stack      []js.INode
 	out        []check.Finding
+	reported   map[string]bool
 }
 
 func (v *jsVisitor) top() *jsFrame { return &v.frames[len(v.frames)-1] }
@@ -86,9 +87,13 @@ func (v *jsVisitor) Enter(n js.INode) js.IVisitor {
 		v.call(x)
 	case *js.UnaryExpr:
 		if x.Op == js.AwaitToken && v.top().loops > 0 {
+			// The parser shares one Var among a name's uses, so an
+			// identifier's bytes may be its declaration's: the finding is
+			// placed only where the await keyword is seen just before.
 			if off := v.offsetOf(x.X); off >= 0 {
-				at := v.awaitOffset(off)
-				v.add(at, ruleAwaitInLoop, "await inside this loop runs each iteration's operation after the previous one finishes")
+				if at, ok := v.awaitOffset(off); ok {
+					v.add(at, ruleAwaitInLoop, "await inside this loop runs each iteration's operation after the previous one finishes")
+				}
 			}
 		}
 	}
@@ -125,7 +130,11 @@ func (v *jsVisitor) call(c *js.CallExpr) {
 		}
 	}
 	if syncCalls[name] && v.top().handler {
-		if off := v.offsetOf(c.X); off >= 0 {
+		target := js.INode(c.X)
+		if dot, ok := c.X.(*js.DotExpr); ok {
+			target = dot.Y // the property is the use site's own bytes
+		}
+		if off := v.offsetOf(target); off >= 0 && strings.HasPrefix(string(v.src[off:]), name) {
 			v.add(off, ruleSyncInHandler, fmt.Sprintf("%s blocks the event loop inside this request handler: every other request waits", name))
 		}
 	}
@@ -210,17 +219,29 @@ func (v *jsVisitor) sliceOffset(b []byte) int {
 	return int(at - start)
 }
 
-// awaitOffset steps back from the operand to the await keyword before it.
-func (v *jsVisitor) awaitOffset(off int) int {
-	lo := max(0, off-32)
-	if i := strings.LastIndex(string(v.src[lo:off]), "await"); i >= 0 {
-		return lo + i
+// awaitOffset steps back from the operand to the await keyword before it,
+// across spaces and opening parentheses only.
+func (v *jsVisitor) awaitOffset(off int) (int, bool) {
+	i := off
+	for i > 0 && (v.src[i-1] == ' ' || v.src[i-1] == '\t' || v.src[i-1] == '\n' || v.src[i-1] == '\r' || v.src[i-1] == '(') {
+		i--
 	}
-	return off
+	if i >= 5 && string(v.src[i-5:i]) == "await" {
+		return i - 5, true
+	}
+	return 0, false
 }
 
 func (v *jsVisitor) add(off int, rule, msg string) {
 	line, col := position(v.lines, off)
+	key := fmt.Sprint(rule, line, col)
+	if v.reported[key] {
+		return
+	}
+	if v.reported == nil {
+		v.reported = map[string]bool{}
+	}
+	v.reported[key] = true
 	v.out = append(v.out, check.Finding{Rule: rule, File: v.path, Line: line, Col: col, Message: msg, Fix: rules[ruleIndex(rule)].Fix})
 }
 

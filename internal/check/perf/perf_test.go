@@ -152,6 +152,8 @@ func TestGoPatterns(t *testing.T) {
 		{"defer then return", "for _, s := range xs { if s == \"\" { continue }; defer println(s); return }", nil},
 		{"defer in closure in loop", "for _, s := range xs { func() { defer println(s) }() }", nil},
 		{"string concat", "s := \"\"\nfor _, x := range xs { s += x }", []string{ruleConcatLoop}},
+		{"string per iteration", "for _, x := range xs { line := \"- \" + x\nline += \"!\"\nprintln(line) }", nil},
+		{"range var", "for _, x := range xs { x += \"!\"\nprintln(x) }", nil},
 		{"int add", "n := 0\nfor _, x := range xs { n += len(x) }", nil},
 		{"concat outside loop", "s := \"a\"\ns += \"b\"", nil},
 		{"time.After in loop", "for { select { case <-time.After(1): return } }", []string{ruleTimeAfterLoop}},
@@ -247,11 +249,12 @@ func TestManifestBundles(t *testing.T) {
 
 func TestHostileInput(t *testing.T) {
 	for name, f := range map[string]check.File{
-		"deep js":      {Path: "a.js", Content: []byte(strings.Repeat("(", 100000))},
-		"many loops":   {Path: "a.js", Content: []byte("async function f(){" + strings.Repeat("for(;;){await g();", 20000) + strings.Repeat("}", 20000) + "}")},
-		"deep go":      {Path: "a.go", Content: []byte("package p\nfunc f() {" + strings.Repeat("for {", 20000) + strings.Repeat("}", 20000) + "}")},
-		"junk":         {Path: "a.js", Content: []byte(strings.Repeat("\x00\xff{[", 100000))},
-		"long go expr": {Path: "a.go", Content: []byte("package p\nvar x = " + strings.Repeat("1+", 200000) + "1")},
+		"deep js":       {Path: "a.js", Content: []byte(strings.Repeat("(", 100000))},
+		"many loops":    {Path: "a.js", Content: []byte("async function f(){" + strings.Repeat("for(;;){await g();", 20000) + strings.Repeat("}", 20000) + "}")},
+		"deep go":       {Path: "a.go", Content: []byte("package p\nfunc f() {" + strings.Repeat("for {", 20000) + strings.Repeat("}", 20000) + "}")},
+		"deep closures": {Path: "a.go", Content: []byte("package p\nvar f = " + strings.Repeat("func() {", 5000) + strings.Repeat("}", 5000))},
+		"junk":          {Path: "a.js", Content: []byte(strings.Repeat("\x00\xff{[", 100000))},
+		"long go expr":  {Path: "a.go", Content: []byte("package p\nvar x = " + strings.Repeat("1+", 200000) + "1")},
 	} {
 		start := time.Now()
 		if strings.HasSuffix(f.Path, ".go") {
