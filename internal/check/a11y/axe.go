@@ -109,8 +109,9 @@ func renderAudit(ctx context.Context, in *check.Input, o options, docs map[strin
 			return
 		}
 		seen := &located{next: map[string]int{}}
+		text := string(content)
 		for _, v := range vs {
-			r.findings = append(r.findings, v.findings(cmpOr(file, target), content, seen)...)
+			r.findings = append(r.findings, v.findings(cmpOr(file, target), text, seen)...)
 		}
 	}
 	for _, f := range pages {
@@ -260,7 +261,7 @@ func axeRun(browser context.Context, target, axe string) ([]violation, error) {
 
 // findings maps a violation to one finding per node, at the line where
 // the node's markup is found in content (0 when it is not).
-func (v violation) findings(file string, content []byte, seen *located) []check.Finding {
+func (v violation) findings(file string, content string, seen *located) []check.Finding {
 	id := "a11y/axe-" + v.ID
 	if !knownAxe[v.ID] {
 		return nil
@@ -314,11 +315,10 @@ type located struct{ next map[string]int }
 // file: its start tag as written (the next occurrence after the last one
 // found), else its id, else its first long attribute value. 0, 0 when none
 // is found.
-func (l *located) locate(content []byte, outer string) (int, int) {
-	if len(content) == 0 || outer == "" {
+func (l *located) locate(s string, outer string) (int, int) {
+	if len(s) == 0 || outer == "" {
 		return 0, 0
 	}
-	s := string(content)
 	open := outer
 	if i := strings.IndexByte(open, '>'); i >= 0 {
 		open = open[:i+1]

@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -134,7 +135,7 @@ func (v *jsVisitor) call(c *js.CallExpr) {
 		if dot, ok := c.X.(*js.DotExpr); ok {
 			target = dot.Y // the property is the use site's own bytes
 		}
-		if off := v.offsetOf(target); off >= 0 && strings.HasPrefix(string(v.src[off:]), name) {
+		if off := v.offsetOf(target); off >= 0 && bytes.HasPrefix(v.src[off:], []byte(name)) {
 			v.add(off, ruleSyncInHandler, fmt.Sprintf("%s blocks the event loop inside this request handler: every other request waits", name))
 		}
 	}

@@ -295,7 +295,12 @@ func FuzzPatterns(f *testing.F) {
 func BenchmarkPerf(b *testing.B) {
 	goSrc, _ := os.ReadFile("testdata/corpus/valid/main.go")
 	jsSrc, _ := os.ReadFile("testdata/corpus/valid/server.js")
-	large := []byte(strings.Repeat(string(jsSrc), 1<<20/len(jsSrc)))
+	// Each copy in its own function scope, so the 1 MiB file parses whole.
+	seeded, _ := os.ReadFile("testdata/corpus/defects/server.js")
+	large := []byte(strings.Repeat("(function () {\n"+string(seeded)+"\n})();\n", 1<<20/len(seeded)))
+	if fs := checkJS(check.File{Path: "big.js", Content: large}); len(fs) == 0 || fs[0].Rule == ruleSyntax {
+		b.Fatalf("the large file should parse and have findings: %v", fs[:min(len(fs), 1)])
+	}
 	b.Run("go-typical", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
