@@ -186,6 +186,11 @@ func assignments(s string) []assignment {
 		vs, ve, quoted, ok := valueAfter(s, opEnd)
 		i = opEnd - 1
 		if !ok {
+			if ve > i {
+				// A bare run too long to be a value: every '=' in it would
+				// read the same run.
+				i = ve - 1
+			}
 			continue
 		}
 		out = append(out, assignment{name: name, start: vs, end: ve, quoted: quoted, password: password, strong: strongName(name)})
@@ -239,14 +244,22 @@ func valueAfter(s string, op int) (start, end int, quoted, ok bool) {
 		return j + 1, k, true, true
 	}
 	k := j
-	for k < len(s) && k-j <= maxValue && !strings.ContainsRune(" \t\r\n,;)}]", rune(s[k])) {
+	for k < len(s) && !valueStop[s[k]] {
 		k++
 	}
 	if k == j || k-j > maxValue {
-		return 0, 0, false, false
+		return 0, k, false, false
 	}
 	return j, k, false, true
 }
+
+// valueStop are the bytes that end a bare value.
+var valueStop = func() (t [256]bool) {
+	for _, c := range []byte(" \t\r\n,;)}]") {
+		t[c] = true
+	}
+	return t
+}()
 
 // entropy is the Shannon entropy of s in bits per byte.
 func entropy(s string) float64 {
