@@ -1,4 +1,4 @@
-package cli
+package serve
 
 import (
 	"fmt"
@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cairn-dev/cairn/internal/agent"
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/httpserver"
-	"github.com/cairn-dev/cairn/internal/mcpserver"
 )
 
 func boardCmd(version string) *cobra.Command {
@@ -30,7 +30,7 @@ needs no token; for a shared server use cairn serve --http with tokens.
 Ctrl-C stops it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			log, err := newLogger(logLevel)
+			log, err := app.NewLogger(logLevel)
 			if err != nil {
 				return err
 			}
@@ -54,7 +54,7 @@ Ctrl-C stops it.`,
 				Version:  version,
 				Toolsets: []string{"default"},
 				ReadOnly: readOnly,
-				Agent:    mcpserver.DefaultAgent,
+				Agent:    agent.Default,
 				Logger:   log,
 			}, app.Config{Logger: log, Embed: app.EmbedFromEnv()})
 		},
@@ -63,7 +63,7 @@ Ctrl-C stops it.`,
 	f.StringVar(&addr, "addr", "127.0.0.1:0", "loopback HOST:PORT to serve on; port 0 picks a free one")
 	f.BoolVar(&noOpen, "no-open", false, "print the URL without opening a browser")
 	f.BoolVar(&readOnly, "read-only", false, "a board that shows but cannot change the project")
-	f.StringVar(&logLevel, "log-level", envDefault("CAIRN_LOG_LEVEL", "warn"), "debug, info, warn or error (to stderr)")
+	f.StringVar(&logLevel, "log-level", app.EnvDefault("CAIRN_LOG_LEVEL", "warn"), "debug, info, warn or error (to stderr)")
 	return cmd
 }
 

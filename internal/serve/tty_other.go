@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !freebsd && !netbsd && !openbsd && !dragonfly
 
-package cli
+package serve
 
 // isTerminal reports whether fd is a terminal; here it cannot tell, and
 // says no.

@@ -1,4 +1,4 @@
-package cli
+package serve
 
 import (
 	"context"
@@ -43,14 +43,14 @@ type httpFlags struct {
 
 func (h *httpFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&h.addr, "http", envDefault("CAIRN_HTTP", ""),
+	f.StringVar(&h.addr, "http", app.EnvDefault("CAIRN_HTTP", ""),
 		"serve Streamable HTTP on ADDR (HOST:PORT, e.g. "+httpserver.DefaultAddr+") instead of stdio (env CAIRN_HTTP)")
 	f.BoolVar(&h.stateless, "stateless", envBool("CAIRN_STATELESS"), "HTTP: no sessions; each request stands alone (env CAIRN_STATELESS=1)")
 	f.BoolVar(&h.jsonResponse, "json-response", envBool("CAIRN_JSON_RESPONSE"), "HTTP: answer with application/json rather than an SSE stream (env CAIRN_JSON_RESPONSE=1)")
 	f.DurationVar(&h.sessionTimeout, "session-timeout", httpserver.DefaultSessionTimeout, "HTTP: close sessions idle this long; 0: never")
 	f.DurationVar(&h.drainTimeout, "drain-timeout", httpserver.DefaultDrainTimeout, "HTTP: on SIGTERM, how long to wait for calls in flight")
 	f.Int64Var(&h.maxBody, "max-body", httpserver.DefaultMaxBodyBytes, "HTTP: largest request body in bytes; larger ones get 413")
-	f.StringVar(&h.tokensFile, "tokens-file", envDefault("CAIRN_TOKENS_FILE", ""),
+	f.StringVar(&h.tokensFile, "tokens-file", app.EnvDefault("CAIRN_TOKENS_FILE", ""),
 		"HTTP: bearer tokens file (JSON, or lines of SECRET:PROJECTS:rw|ro); tokens in $CAIRN_TOKENS are added (env CAIRN_TOKENS_FILE)")
 	f.StringArrayVar(&h.projects, "project", nil,
 		"HTTP: serve a named project, NAME=DIR, at /p/NAME/mcp; repeatable; $CAIRN_PROJECTS (NAME=DIR,...) adds more")

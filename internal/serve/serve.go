@@ -1,4 +1,9 @@
-package cli
+// Package serve hosts Cairn's surfaces as servers: `cairn serve` (the MCP
+// server over stdio, or Streamable HTTP with the board), `cairn bridge`
+// (stdio to a remote Cairn) and `cairn board`. It wires the surfaces
+// (mcpserver, board, bridge) to the project's services; the surfaces do
+// not know each other.
+package serve
 
 import (
 	"context"
@@ -6,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -15,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/cairn-dev/cairn/internal/agent"
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/httpserver"
@@ -22,17 +27,21 @@ import (
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/brief"
-	"github.com/cairn-dev/cairn/internal/setup"
 )
+
+// Register adds the servers' commands to root.
+func Register(root *cobra.Command, version string) {
+	root.AddCommand(serveCmd(version), bridgeCmd(version), boardCmd(version))
+}
 
 func serveCmd(version string) *cobra.Command {
 	var (
-		toolsets string
-		readOnly bool
-		agent    string
-		sync     string
-		logLevel string
-		hf       httpFlags
+		toolsets  string
+		readOnly  bool
+		agentName string
+		sync      string
+		logLevel  string
+		hf        httpFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -49,7 +58,7 @@ keeps its own focus. A non-loopback address needs bearer tokens
 /readyz are probes; SIGTERM drains calls in flight and exits 0.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			log, err := newLogger(logLevel)
+			log, err := app.NewLogger(logLevel)
 			if err != nil {
 				return err
 			}
@@ -68,7 +77,7 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					Version:  version,
 					Toolsets: strings.Split(toolsets, ","),
 					ReadOnly: readOnly,
-					Agent:    agent,
+					Agent:    agentName,
 					Logger:   log,
 				}, app.Config{Durability: durability, Logger: log, Embed: embedCfg})
 			}
@@ -99,14 +108,14 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					}
 					return &s.Set, nil
 				},
-				Agent:       stdioAgent(cmd, agent),
+				Agent:       stdioAgent(cmd, agentName),
 				Logger:      log,
 				Context:     ctx,
 				Initialized: initialized,
 				Settings: []brief.Setting{
 					{Name: "toolsets", Value: toolsets, Source: brief.EnvSource(cmd.Flags().Changed("toolsets"), "toolsets", "CAIRN_TOOLSETS")},
 					{Name: "read-only", Value: fmt.Sprint(readOnly), Source: brief.EnvSource(cmd.Flags().Changed("read-only"), "read-only", "CAIRN_READ_ONLY")},
-					{Name: "agent", Value: agent, Source: brief.EnvSource(cmd.Flags().Changed("agent"), "agent", "CAIRN_AGENT")},
+					{Name: "agent", Value: agentName, Source: brief.EnvSource(cmd.Flags().Changed("agent"), "agent", "CAIRN_AGENT")},
 					{Name: "sync", Value: sync, Source: brief.EnvSource(cmd.Flags().Changed("sync"), "sync", "CAIRN_SYNC")},
 					{Name: "transport", Value: "stdio", Source: "default (--http not set)"},
 				},
@@ -125,15 +134,15 @@ keeps its own focus. A non-loopback address needs bearer tokens
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&toolsets, "toolsets", envDefault("CAIRN_TOOLSETS", "default"),
+	f.StringVar(&toolsets, "toolsets", app.EnvDefault("CAIRN_TOOLSETS", "default"),
 		"toolsets to serve, comma-separated: "+strings.Join(mcpserver.ToolsetNames(), ", ")+", default, all (env CAIRN_TOOLSETS)")
-	f.BoolVar(&readOnly, "read-only", envDefault("CAIRN_READ_ONLY", "") == "true" || envDefault("CAIRN_READ_ONLY", "") == "1",
+	f.BoolVar(&readOnly, "read-only", app.EnvDefault("CAIRN_READ_ONLY", "") == "true" || app.EnvDefault("CAIRN_READ_ONLY", "") == "1",
 		"serve only tools that do not write (env CAIRN_READ_ONLY=1)")
-	f.StringVar(&agent, "agent", envDefault("CAIRN_AGENT", mcpserver.DefaultAgent),
+	f.StringVar(&agentName, "agent", app.EnvDefault("CAIRN_AGENT", agent.Default),
 		"agent name; each agent keeps its own focus (env CAIRN_AGENT; default: the client's name from initialize, else default)")
-	f.StringVar(&sync, "sync", envDefault("CAIRN_SYNC", "normal"),
+	f.StringVar(&sync, "sync", app.EnvDefault("CAIRN_SYNC", "normal"),
 		"normal: survives a killed process; full: also survives power loss, one fsync per write (env CAIRN_SYNC)")
-	f.StringVar(&logLevel, "log-level", envDefault("CAIRN_LOG_LEVEL", "warn"), "debug, info, warn or error (to stderr)")
+	f.StringVar(&logLevel, "log-level", app.EnvDefault("CAIRN_LOG_LEVEL", "warn"), "debug, info, warn or error (to stderr)")
 	hf.register(cmd)
 	return cmd
 }
@@ -207,120 +216,14 @@ For people: cairn tasks, cairn show ID, cairn loops (cairn --help lists all).
 // stdioAgent names the agent of a stdio session: --agent or CAIRN_AGENT
 // when given, else the client's name from initialize (so two editors on
 // one project keep their own focus), else "default".
-func stdioAgent(cmd *cobra.Command, agent string) func(mcp.Request) string {
+func stdioAgent(cmd *cobra.Command, name string) func(mcp.Request) string {
 	if cmd.Flags().Changed("agent") || os.Getenv("CAIRN_AGENT") != "" {
-		return func(mcp.Request) string { return agent }
+		return func(mcp.Request) string { return name }
 	}
 	return func(req mcp.Request) string {
 		if n := mcpserver.ClientAgent(req); n != "" {
 			return n
 		}
-		return agent
+		return name
 	}
-}
-
-func initCmd() *cobra.Command {
-	var (
-		clients []string
-		hooks   bool
-		dryRun  bool
-		command string
-	)
-	cmd := &cobra.Command{
-		Use:   "init",
-		Short: "Make the current directory a Cairn project and wire it into your agent clients",
-		Long: `Creates .cairn/ (the project's store) and adds Cairn to the clients' project
-configuration, merging into the files that are there (keys it did not write are
-kept, formatting too) and changing nothing on a second run:
-
-  claude-code  .mcp.json (the server always loaded); with --hooks, .claude/settings.json
-  cursor       .cursor/mcp.json
-  vscode       .vscode/mcp.json
-  codex        .codex/config.toml
-  gemini       .gemini/settings.json
-
-and a short section on using Cairn in AGENTS.md. Without --client: Claude Code and
-every client whose directory the project has. --dry-run prints the diff only.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			wd, err := os.Getwd()
-			if err != nil {
-				return err
-			}
-			changes, err := setup.Plan(setup.Options{Root: wd, Clients: clients, Hooks: hooks, Command: command})
-			if err != nil {
-				return fmt.Errorf("nothing was written: %w", err)
-			}
-			w := cmd.OutOrStdout()
-			_, statErr := os.Stat(filepath.Join(wd, project.DirName))
-			fresh := statErr != nil
-			if dryRun {
-				if fresh {
-					fmt.Fprintf(w, "would create %s/ (the project's store)\n", project.DirName)
-				}
-				n := 0
-				for _, c := range changes {
-					if c.Changed() {
-						n++
-						fmt.Fprint(w, setup.Diff(c))
-					}
-				}
-				if n == 0 && !fresh {
-					fmt.Fprintln(w, "Nothing to change.")
-				}
-				return nil
-			}
-			dir, err := project.Init(wd)
-			if err != nil {
-				return err
-			}
-			s, err := app.Open(cmd.Context(), app.Config{Dir: wd, InitEmpty: true})
-			if err != nil {
-				return err
-			}
-			s.Close()
-			if err := setup.Apply(wd, changes); err != nil {
-				return err
-			}
-			if fresh {
-				fmt.Fprintf(w, "Initialized Cairn in %s\n", dir)
-			}
-			n := 0
-			for _, c := range changes {
-				verb := "unchanged"
-				switch {
-				case c.Before == nil:
-					verb = "created  "
-				case c.Changed():
-					verb = "updated  "
-				}
-				if c.Changed() {
-					n++
-				}
-				fmt.Fprintf(w, "%s %s: %s\n", verb, c.Path, c.What)
-			}
-			if n == 0 && !fresh {
-				fmt.Fprintln(w, "Nothing to change.")
-				return nil
-			}
-			for _, c := range changes {
-				if !c.Changed() || !strings.Contains(c.What, "adds hooks") {
-					continue
-				}
-				switch c.Path {
-				case ".claude/settings.json":
-					fmt.Fprintln(w, "Claude Code runs `cairn hook` on its events from its next session; cairn must be on its PATH.")
-				case ".gemini/settings.json":
-					fmt.Fprintln(w, "Gemini CLI runs `cairn hook --client gemini` on its events from its next session, in a folder it trusts; cairn must be on its PATH.")
-				}
-			}
-			return nil
-		},
-	}
-	f := cmd.Flags()
-	f.StringSliceVar(&clients, "client", nil, "clients to wire: "+strings.Join(setup.Clients, ", ")+" or all (repeatable or comma-separated)")
-	f.BoolVar(&hooks, "hooks", false, "also wire the hooks (cairn hook EVENT) of Claude Code into .claude/settings.json and of Gemini CLI into .gemini/settings.json")
-	f.BoolVar(&dryRun, "dry-run", false, "print the diff of what would change; write nothing")
-	f.StringVar(&command, "command", "cairn", "the command the clients run (a path if cairn is not on their PATH)")
-	return cmd
 }

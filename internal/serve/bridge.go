@@ -1,4 +1,4 @@
-package cli
+package serve
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/bridge"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 )
@@ -41,7 +42,7 @@ the protocol; logs go to stderr.`,
   claude mcp add cairn -- cairn bridge http://127.0.0.1:8080/mcp`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			log, err := newLogger(logLevel)
+			log, err := app.NewLogger(logLevel)
 			if err != nil {
 				return err
 			}
@@ -79,14 +80,14 @@ the protocol; logs go to stderr.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&token, "token", envDefault("CAIRN_BRIDGE_TOKEN", ""), "bearer token for the remote (env CAIRN_BRIDGE_TOKEN, which keeps it out of the process list)")
+	f.StringVar(&token, "token", app.EnvDefault("CAIRN_BRIDGE_TOKEN", ""), "bearer token for the remote (env CAIRN_BRIDGE_TOKEN, which keeps it out of the process list)")
 	f.StringArrayVar(&headers, "header", nil, "extra HTTP header for the remote, Name:value; repeatable")
-	f.StringVar(&cacheDir, "cache-dir", envDefault("CAIRN_BRIDGE_CACHE_DIR", ""), "where to cache the remote's lists (default: the user cache directory, under cairn/bridge)")
+	f.StringVar(&cacheDir, "cache-dir", app.EnvDefault("CAIRN_BRIDGE_CACHE_DIR", ""), "where to cache the remote's lists (default: the user cache directory, under cairn/bridge)")
 	f.BoolVar(&noCache, "no-cache", false, "do not read or write the list cache")
 	f.DurationVar(&retryMin, "retry-min", 500*time.Millisecond, "first reconnect delay; it doubles up to --retry-max, with jitter")
 	f.DurationVar(&retryMax, "retry-max", 30*time.Second, "longest reconnect delay")
 	f.DurationVar(&connectTimeout, "connect-timeout", 10*time.Second, "bound on one connection attempt")
-	f.StringVar(&logLevel, "log-level", envDefault("CAIRN_LOG_LEVEL", "warn"), "debug, info, warn or error (to stderr)")
+	f.StringVar(&logLevel, "log-level", app.EnvDefault("CAIRN_LOG_LEVEL", "warn"), "debug, info, warn or error (to stderr)")
 	f.IntVar(&caps.pages, "max-list-pages", bridge.DefaultMaxListPages, "most pages the bridge reads of each of the remote's lists")
 	f.IntVar(&caps.items, "max-list-items", bridge.DefaultMaxListItems, "most items it accepts in each of the remote's lists")
 	f.IntVar(&caps.listBytes, "max-list-bytes", bridge.DefaultMaxListBytes, "most bytes of JSON it accepts in each of the remote's lists")
