@@ -1,0 +1,314 @@
+package sqlcheck
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"vitess.io/vitess/go/vt/sqlparser"
+)
+
+var (
+	myParserOnce sync.Once
+	myParser     *sqlparser.Parser
+	myParserErr  error
+)
+
+func mysqlParser() (*sqlparser.Parser, error) {
+	myParserOnce.Do(func() {
+		myParser, myParserErr = sqlparser.New(sqlparser.Options{MySQLServerVersion: "8.0.40"})
+	})
+	return myParser, myParserErr
+}
+
+// piece is one statement's byte range in the file.
+type piece struct{ off, end int }
+
+var (
+	delimiterLine = regexp.MustCompile(`(?im)^[ \t]*DELIMITER[ \t]+(\S+)[ \t]*\r?$`)
+	vitessPos     = regexp.MustCompile(`at position (\d+)(?: near '(.*)')?`)
+	vitessAt      = regexp.MustCompile(` at position \d+`)
+	// storedProgram starts a statement Vitess's grammar does not cover (or
+	// only in part): its failure to parse is not reported as an error.
+	storedProgram = regexp.MustCompile(`(?is)^\s*(?:/\*!\d*\s*)?CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:/\*!\d*\s*)?DEFINER\s*=\s*\S+\s+(?:\*/\s*)?(?:/\*!\d*\s*)?)?(?:SQL\s+SECURITY\s+\w+\s+)?(TRIGGER|EVENT|FUNCTION|PROCEDURE|AGGREGATE|SPATIAL\s+REFERENCE\s+SYSTEM|SERVER|TABLESPACE|LOGFILE|RESOURCE\s+GROUP|ROLE|USER)\b`)
+)
+
+// mysqlPieces splits the file into statements: Vitess's splitter within
+// each stretch of the default delimiter, and the mysql client's DELIMITER
+// command for the others. The DELIMITER lines themselves are not
+// statements.
+func mysqlPieces(p *sqlparser.Parser, src string) []piece {
+	var out []piece
+	delim := ";"
+	pos := 0
+	region := func(end int) {
+		text := src[pos:end]
+		if strings.TrimSpace(text) == "" {
+			return
+		}
+		if delim == ";" {
+			parts, err := p.SplitStatementToPieces(text)
+			if err == nil {
+				base := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+				for _, s := range parts {
+					if len(s) == 0 || strings.TrimSpace(s) == "" {
+						continue
+					}
+					off := int(uintptr(unsafe.Pointer(unsafe.StringData(s))) - base)
+					if off < 0 || off+len(s) > len(text) {
+						continue
+					}
+					out = append(out, piece{pos + off, pos + off + len(s)})
+				}
+				return
+			}
+		}
+		for _, r := range splitOn(text, delim) {
+			out = append(out, piece{pos + r.off, pos + r.end})
+		}
+	}
+	for _, m := range delimiterLine.FindAllStringSubmatchIndex(src, -1) {
+		region(m[0])
+		delim = src[m[2]:m[3]]
+		pos = m[1]
+	}
+	region(len(src))
+	return out
+}
+
+// splitOn splits text on delim outside quotes and comments, as the mysql
+// client does under a DELIMITER command.
+func splitOn(text, delim string) []piece {
+	var out []piece
+	start := 0
+	for i := 0; i < len(text); {
+		switch c := text[i]; {
+		case c == '\'' || c == '"' || c == '`':
+			j := i + 1
+			for j < len(text) && text[j] != c {
+				if text[j] == '\\' && c != '`' {
+					j++
+				}
+				j++
+			}
+			i = j + 1
+		case c == '#' || c == '-' && strings.HasPrefix(text[i:], "-- "):
+			j := strings.IndexByte(text[i:], '\n')
+			if j < 0 {
+				i = len(text)
+			} else {
+				i += j + 1
+			}
+		case c == '/' && strings.HasPrefix(text[i:], "/*") && !strings.HasPrefix(text[i:], "/*!"):
+			j := strings.Index(text[i+2:], "*/")
+			if j < 0 {
+				i = len(text)
+			} else {
+				i += j + 4
+			}
+		case strings.HasPrefix(text[i:], delim):
+			if strings.TrimSpace(text[start:i]) != "" {
+				out = append(out, piece{start, i})
+			}
+			i += len(delim)
+			start = i
+		default:
+			i++
+		}
+	}
+	if strings.TrimSpace(text[start:]) != "" {
+		out = append(out, piece{start, len(text)})
+	}
+	return out
+}
+
+func checkMySQL(f *file) {
+	p, err := mysqlParser()
+	if err != nil {
+		f.notes = append(f.notes, "the MySQL parser could not start: "+err.Error())
+		return
+	}
+	text, n := placeholders(f.src)
+	if n > 0 {
+		f.notes = append(f.notes, fmt.Sprintf("%d ${placeholders} read as identifiers", n))
+	}
+	unchecked, errs := 0, 0
+	for _, pc := range mysqlPieces(p, text) {
+		stmtText := text[pc.off:pc.end]
+		start := skipSpace(f.src, pc.off, pc.end, true)
+		if start >= pc.end {
+			continue
+		}
+		st, err := p.ParseStrictDDL(stmtText)
+		if errors.Is(err, sqlparser.ErrEmpty) {
+			continue
+		}
+		if err != nil {
+			if storedProgram.MatchString(stmtText) {
+				unchecked++
+				continue
+			}
+			if errs >= maxSyntaxErrors {
+				continue
+			}
+			errs++
+			at, msg := pc.off, err.Error()
+			if m := vitessPos.FindStringSubmatch(msg); m != nil {
+				if p, err := strconv.Atoi(m[1]); err == nil {
+					at = pc.off + max(0, min(len(stmtText), p-1-len(m[2])))
+				}
+			}
+			msg = strings.TrimSpace(strings.TrimPrefix(msg, "Code: INVALID_ARGUMENT"))
+			msg = vitessAt.ReplaceAllString(msg, "")
+			f.add(ruleSyntax, at, 0, "MySQL (Vitess's parser): "+strings.Join(strings.Fields(msg), " "),
+				"Correct the statement here.")
+			continue
+		}
+		myRules(f, st, start)
+	}
+	if unchecked > 0 {
+		f.notes = append(f.notes, fmt.Sprintf("%d stored-program statements (CREATE TRIGGER/FUNCTION/EVENT…) not checked: Vitess's parser does not read them", unchecked))
+	}
+}
+
+func myRules(f *file, st sqlparser.Statement, start int) {
+	down := f.inDown(start)
+	switch s := st.(type) {
+	case *sqlparser.Update:
+		if s.Where == nil {
+			f.add(ruleUpdateNoWhere, start, 0, fmt.Sprintf("UPDATE %s has no WHERE clause: it changes every row", sqlparser.String(sqlparser.TableExprs(s.TableExprs))),
+				"Add a WHERE clause, or suppress with the reason every row must change.")
+		}
+	case *sqlparser.Delete:
+		if s.Where == nil {
+			f.add(ruleDeleteNoWhere, start, 0, fmt.Sprintf("DELETE FROM %s has no WHERE clause: it removes every row", sqlparser.String(sqlparser.TableExprs(s.TableExprs))),
+				"Add a WHERE clause, or suppress with the reason the table must be emptied.")
+		}
+	case *sqlparser.Select, *sqlparser.Union:
+		if !f.migration && !f.sqlc {
+			myStar(f, s.(sqlparser.TableStatement), start)
+		}
+	case *sqlparser.Insert:
+		if ts, ok := s.Rows.(sqlparser.TableStatement); ok && !f.migration && !f.sqlc {
+			myStar(f, ts, start)
+		}
+	case *sqlparser.CreateTable:
+		name := s.Table.Name.String()
+		if !s.Temp && s.OptLike == nil && s.Select == nil && s.TableSpec != nil && !myHasPK(s.TableSpec) {
+			f.add(ruleNoPrimaryKey, start, 0, fmt.Sprintf("table %s has no primary key", name), "Declare a PRIMARY KEY.")
+		}
+		f.markCreated(name)
+	case *sqlparser.DropTable:
+		names := sqlparser.String(s.FromTables)
+		if f.migration && !s.IfExists {
+			f.add(ruleDropIfExists, start, 0, fmt.Sprintf("DROP TABLE %s without IF EXISTS fails if it is already gone", names), "Write DROP TABLE IF EXISTS.")
+		}
+		if f.migration && !down && !s.Temp {
+			f.add(ruleDropTable, start, 0, fmt.Sprintf("DROP TABLE %s destroys the table and its data", names),
+				"Make sure nothing reads it and its data is not needed, then suppress with the reason.")
+		}
+	case *sqlparser.DropView:
+		if f.migration && !s.IfExists {
+			f.add(ruleDropIfExists, start, 0, fmt.Sprintf("DROP VIEW %s without IF EXISTS fails if it is already gone", sqlparser.String(s.FromTables)), "Write DROP VIEW IF EXISTS.")
+		}
+	case *sqlparser.TruncateTable:
+		if f.migration && !down {
+			f.add(ruleTruncate, start, 0, fmt.Sprintf("TRUNCATE %s removes every row", s.Table.Name.String()), "Delete only the rows meant, or suppress with the reason.")
+		}
+	case *sqlparser.RenameTable:
+		if f.migration && !down {
+			for _, tp := range s.TablePairs {
+				if !f.isCreated(tp.FromTable.Name.String()) {
+					f.add(ruleRename, start, 0, fmt.Sprintf("renaming table %s to %s breaks the code still using the old name", tp.FromTable.Name.String(), tp.ToTable.Name.String()),
+						"Create the new table (or a view under the old name) and move the code over first.")
+				}
+			}
+		}
+	case *sqlparser.AlterTable:
+		if f.migration && !down {
+			myAlter(f, s, start)
+		}
+	}
+}
+
+// myStar flags * in the outermost select list of a SELECT or each arm of a
+// UNION.
+func myStar(f *file, ts sqlparser.TableStatement, start int) {
+	switch s := ts.(type) {
+	case *sqlparser.Union:
+		myStar(f, s.Left, start)
+		myStar(f, s.Right, start)
+	case *sqlparser.Select:
+		if s.SelectExprs == nil {
+			return
+		}
+		for _, e := range s.SelectExprs.Exprs {
+			if _, ok := e.(*sqlparser.StarExpr); ok {
+				f.add(ruleSelectStar, start, 0, "SELECT * returns whatever columns the table has today; the code reading it changes meaning when they change",
+					"List the columns the code reads.")
+				return
+			}
+		}
+	}
+}
+
+func myHasPK(ts *sqlparser.TableSpec) bool {
+	for _, ix := range ts.Indexes {
+		if ix.Info != nil && ix.Info.Type == sqlparser.IndexTypePrimary {
+			return true
+		}
+	}
+	for _, c := range ts.Columns {
+		if c.Type != nil && c.Type.Options != nil && c.Type.Options.KeyOpt == sqlparser.ColKeyPrimary {
+			return true
+		}
+	}
+	return false
+}
+
+func myAlter(f *file, s *sqlparser.AlterTable, start int) {
+	table := s.Table.Name.String()
+	if f.isCreated(table) {
+		return
+	}
+	online := false // ALGORITHM=INPLACE or INSTANT: MySQL refuses rather than copies
+	for _, o := range s.AlterOptions {
+		if a, ok := o.(sqlparser.AlgorithmValue); ok {
+			switch strings.ToUpper(string(a)) {
+			case "INPLACE", "INSTANT":
+				online = true
+			}
+		}
+	}
+	for _, o := range s.AlterOptions {
+		switch a := o.(type) {
+		case *sqlparser.ModifyColumn:
+			if !online {
+				f.add(ruleColumnType, start, 0, fmt.Sprintf("MODIFY COLUMN %s.%s may copy the table, blocking writes while it does", table, a.NewColDefinition.Name.String()),
+					"Say ALGORITHM=INPLACE (or INSTANT) so MySQL refuses rather than copies, or use an online schema-change tool.")
+			}
+		case *sqlparser.ChangeColumn:
+			old, nw := a.OldColumn.Name.String(), a.NewColDefinition.Name.String()
+			if !strings.EqualFold(old, nw) {
+				f.add(ruleRename, start, 0, fmt.Sprintf("CHANGE COLUMN renames %s.%s to %s, breaking the code still using the old name", table, old, nw),
+					"Add the new column, keep both in sync while the code moves, then drop the old one.")
+			} else if !online {
+				f.add(ruleColumnType, start, 0, fmt.Sprintf("CHANGE COLUMN %s.%s may copy the table, blocking writes while it does", table, old),
+					"Say ALGORITHM=INPLACE (or INSTANT) so MySQL refuses rather than copies, or use an online schema-change tool.")
+			}
+		case *sqlparser.RenameColumn:
+			f.add(ruleRename, start, 0, fmt.Sprintf("renaming column %s.%s to %s breaks the code still using the old name", table, a.OldName.Name.String(), a.NewName.Name.String()),
+				"Add the new column, keep both in sync while the code moves, then drop the old one.")
+		case *sqlparser.RenameTableName:
+			f.add(ruleRename, start, 0, fmt.Sprintf("renaming table %s to %s breaks the code still using the old name", table, a.Table.Name.String()),
+				"Create the new table (or a view under the old name) and move the code over first.")
+		case *sqlparser.DropColumn:
+			f.add(ruleDropColumn, start, 0, fmt.Sprintf("dropping column %s.%s destroys its data and breaks code still reading it", table, a.Name.Name.String()),
+				"Stop using the column in a release first, then drop it and suppress with the reason.")
+		}
+	}
+}
