@@ -32,9 +32,13 @@ var (
 	delimiterLine = regexp.MustCompile(`(?im)^[ \t]*DELIMITER[ \t]+(\S+)[ \t]*\r?$`)
 	vitessPos     = regexp.MustCompile(`at position (\d+)(?: near '(.*)')?`)
 	vitessAt      = regexp.MustCompile(` at position \d+`)
-	// storedProgram starts a statement Vitess's grammar does not cover (or
-	// only in part): its failure to parse is not reported as an error.
-	storedProgram = regexp.MustCompile(`(?is)^\s*(?:/\*!\d*\s*)?CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:/\*!\d*\s*)?DEFINER\s*=\s*\S+\s+(?:\*/\s*)?(?:/\*!\d*\s*)?)?(?:SQL\s+SECURITY\s+\w+\s+)?(TRIGGER|EVENT|FUNCTION|PROCEDURE|AGGREGATE|SPATIAL\s+REFERENCE\s+SYSTEM|SERVER|TABLESPACE|LOGFILE|RESOURCE\s+GROUP|ROLE|USER)\b`)
+	// unread starts a statement Vitess's grammar does not cover (stored
+	// programs, accounts, replication and server administration): its
+	// failure to parse is not reported as an error.
+	unread = regexp.MustCompile(`(?is)^(?:/\*!\d*\s*)?(?:` +
+		`CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:/\*!\d*\s*)?DEFINER\s*=\s*\S+\s+(?:\*/\s*)?(?:/\*!\d*\s*)?)?(?:SQL\s+SECURITY\s+\w+\s+)?(?:TRIGGER|EVENT|FUNCTION|PROCEDURE|AGGREGATE|SPATIAL|SERVER|TABLESPACE|LOGFILE|RESOURCE|ROLE|USER)\b|` +
+		`(?:DROP|ALTER)\s+(?:TRIGGER|EVENT|FUNCTION|PROCEDURE|SERVER|TABLESPACE|LOGFILE|RESOURCE|ROLE|USER|INSTANCE)\b|` +
+		`(?:GRANT|REVOKE|RENAME\s+USER|SET\s+(?:PASSWORD|DEFAULT\s+ROLE|ROLE|RESOURCE\s+GROUP)|INSTALL|UNINSTALL|CHANGE\s+(?:MASTER|REPLICATION)|START\s+(?:SLAVE|REPLICA|GROUP_REPLICATION)|STOP\s+(?:SLAVE|REPLICA|GROUP_REPLICATION)|RESET|PURGE|HANDLER|CLONE|SHUTDOWN|RESTART|CACHE\s+INDEX|LOAD\s+INDEX|BINLOG|HELP|IMPORT\s+TABLE|XA|DO|CALL|SIGNAL|RESIGNAL|DECLARE|PREPARE|EXECUTE|DEALLOCATE)\b)`)
 )
 
 // mysqlPieces splits the file into statements: Vitess's splitter within
@@ -68,7 +72,26 @@ func mysqlPieces(p *sqlparser.Parser, src string) []piece {
 			}
 		}
 		for _, r := range splitOn(text, delim) {
-			out = append(out, piece{pos + r.off, pos + r.end})
+			body := text[r.off:r.end]
+			st := skipSpace(body, 0, len(body), true)
+			if unread.MatchString(body[st:]) {
+				out = append(out, piece{pos + r.off, pos + r.end})
+				continue
+			}
+			// not a stored program: the ; inside end statements as usual
+			parts, err := p.SplitStatementToPieces(body)
+			if err != nil {
+				out = append(out, piece{pos + r.off, pos + r.end})
+				continue
+			}
+			base := uintptr(unsafe.Pointer(unsafe.StringData(body)))
+			for _, s := range parts {
+				off := int(uintptr(unsafe.Pointer(unsafe.StringData(s))) - base)
+				if strings.TrimSpace(s) == "" || off < 0 || off+len(s) > len(body) {
+					continue
+				}
+				out = append(out, piece{pos + r.off + off, pos + r.off + off + len(s)})
+			}
 		}
 	}
 	for _, m := range delimiterLine.FindAllStringSubmatchIndex(src, -1) {
@@ -136,6 +159,10 @@ func checkMySQL(f *file) {
 	if n > 0 {
 		f.notes = append(f.notes, fmt.Sprintf("%d ${placeholders} read as identifiers", n))
 	}
+	text, n = mysqlClient(text)
+	if n > 0 {
+		f.notes = append(f.notes, "mysql client commands (lines starting with \\) skipped as the mysql client reads them")
+	}
 	unchecked, errs := 0, 0
 	for _, pc := range mysqlPieces(p, text) {
 		stmtText := text[pc.off:pc.end]
@@ -148,7 +175,7 @@ func checkMySQL(f *file) {
 			continue
 		}
 		if err != nil {
-			if storedProgram.MatchString(stmtText) {
+			if unread.MatchString(text[start:pc.end]) {
 				unchecked++
 				continue
 			}
@@ -171,7 +198,7 @@ func checkMySQL(f *file) {
 		myRules(f, st, start)
 	}
 	if unchecked > 0 {
-		f.notes = append(f.notes, fmt.Sprintf("%d stored-program statements (CREATE TRIGGER/FUNCTION/EVENT…) not checked: Vitess's parser does not read them", unchecked))
+		f.notes = append(f.notes, fmt.Sprintf("%d statements not checked: Vitess's parser does not read stored programs (CREATE TRIGGER/FUNCTION/EVENT…), accounts (CREATE USER, GRANT) or server administration", unchecked))
 	}
 }
 
@@ -199,7 +226,7 @@ func myRules(f *file, st sqlparser.Statement, start int) {
 	case *sqlparser.CreateTable:
 		name := s.Table.Name.String()
 		if !s.Temp && s.OptLike == nil && s.Select == nil && s.TableSpec != nil && !myHasPK(s.TableSpec) {
-			f.add(ruleNoPrimaryKey, start, 0, fmt.Sprintf("table %s has no primary key", name), "Declare a PRIMARY KEY.")
+			f.noPK = append(f.noPK, pendingPK{name, start})
 		}
 		f.markCreated(name)
 	case *sqlparser.DropTable:
@@ -229,6 +256,11 @@ func myRules(f *file, st sqlparser.Statement, start int) {
 			}
 		}
 	case *sqlparser.AlterTable:
+		for _, o := range s.AlterOptions {
+			if ad, ok := o.(*sqlparser.AddIndexDefinition); ok && ad.IndexDefinition != nil && ad.IndexDefinition.Info != nil && ad.IndexDefinition.Info.Type == sqlparser.IndexTypePrimary {
+				f.addedPK(s.Table.Name.String())
+			}
+		}
 		if f.migration && !down {
 			myAlter(f, s, start)
 		}
@@ -311,4 +343,26 @@ func myAlter(f *file, s *sqlparser.AlterTable, start int) {
 				"Stop using the column in a release first, then drop it and suppress with the reason.")
 		}
 	}
+}
+
+// mysqlClient blanks the mysql client's own backslash commands (\! echo,
+// \. file), which never reach the server. Offsets stay as they were.
+func mysqlClient(src string) (string, int) {
+	if !strings.Contains(src, "\n\\") && !strings.HasPrefix(strings.TrimSpace(src), "\\") {
+		return src, 0
+	}
+	b := []byte(src)
+	n := 0
+	for start := 0; start < len(b); {
+		end := start + strings.IndexByte(src[start:], '\n')
+		if end < start {
+			end = len(b)
+		}
+		if strings.HasPrefix(strings.TrimSpace(src[start:end]), "\\") {
+			blank(b[start:end])
+			n++
+		}
+		start = end + 1
+	}
+	return string(b), n
 }

@@ -72,10 +72,26 @@ func pgParse(text string) (stmts []pgStmt, perr *pgparser.Error, err error) {
 	return stmts, nil, nil
 }
 
-// pgSemicolons returns the offsets of the statement-ending semicolons
-// libpg_query's scanner sees in text (not those in strings, comments or
-// dollar-quoted bodies).
-func pgSemicolons(text string) ([]int, error) {
+// pgToken is one token of libpg_query's scanner.
+type pgToken struct{ start, end, token int }
+
+// The scanner's token numbers (pg_query.proto's Token) the checker reads.
+const (
+	pgTokColon   = 58
+	pgTokSemi    = 59
+	pgTokLParen  = 40
+	pgTokRParen  = 41
+	pgTokLBrack  = 91
+	pgTokRBrack  = 93
+	pgTokAtomic  = 301
+	pgTokBegin   = 308
+	pgTokEnd     = 404
+	pgTokCase    = 322
+	pgTokTypecst = 268
+)
+
+// pgScan runs libpg_query's scanner over text.
+func pgScan(text string) ([]pgToken, error) {
 	var b []byte
 	var err error
 	func() {
@@ -91,73 +107,144 @@ func pgSemicolons(text string) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	var semis []int
+	bad := errors.New("reading the PostgreSQL scan")
+	var toks []pgToken
 	// ScanResult{version=1, tokens=2}; ScanToken{start=1, end=2, token=4, keyword_kind=5}.
-	depth := 0 // parentheses: BEGIN ATOMIC bodies and CREATE RULE actions hold semicolons too
-	atomic := 0
-	var prev []int64
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
-			return nil, errors.New("reading the PostgreSQL scan")
+			return nil, bad
 		}
 		b = b[n:]
 		if num != 2 || typ != protowire.BytesType {
-			n = protowire.ConsumeFieldValue(num, typ, b)
-			if n < 0 {
-				return nil, errors.New("reading the PostgreSQL scan")
+			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+				return nil, bad
 			}
 			b = b[n:]
 			continue
 		}
-		tok, n := protowire.ConsumeBytes(b)
+		msg, n := protowire.ConsumeBytes(b)
 		if n < 0 {
-			return nil, errors.New("reading the PostgreSQL scan")
+			return nil, bad
 		}
 		b = b[n:]
-		var start, token int64
-		for len(tok) > 0 {
-			fnum, ftyp, m := protowire.ConsumeTag(tok)
+		var t pgToken
+		for len(msg) > 0 {
+			fnum, ftyp, m := protowire.ConsumeTag(msg)
 			if m < 0 {
-				break
+				return nil, bad
 			}
-			tok = tok[m:]
+			msg = msg[m:]
 			if ftyp != protowire.VarintType {
-				m = protowire.ConsumeFieldValue(fnum, ftyp, tok)
-				if m < 0 {
-					break
+				if m = protowire.ConsumeFieldValue(fnum, ftyp, msg); m < 0 {
+					return nil, bad
 				}
-				tok = tok[m:]
+				msg = msg[m:]
 				continue
 			}
-			v, m := protowire.ConsumeVarint(tok)
+			v, m := protowire.ConsumeVarint(msg)
 			if m < 0 {
-				break
+				return nil, bad
 			}
-			tok = tok[m:]
+			msg = msg[m:]
 			switch fnum {
 			case 1:
-				start = int64(v)
+				t.start = int(v)
+			case 2:
+				t.end = int(v)
 			case 4:
-				token = int64(v)
+				t.token = int(v)
 			}
 		}
-		word := strings.ToUpper(text[min(int(start), len(text)):min(int(start)+6, len(text))])
-		switch {
-		case token == '(':
+		t.start, t.end = min(max(t.start, 0), len(text)), min(max(t.end, 0), len(text))
+		toks = append(toks, t)
+	}
+	return toks, nil
+}
+
+// pgSemicolons returns the offsets of the statement-ending semicolons in
+// text: not those in strings, comments, dollar-quoted bodies, parentheses
+// (CREATE RULE actions) or BEGIN ATOMIC … END bodies.
+func pgSemicolons(text string) ([]int, error) {
+	toks, err := pgScan(text)
+	if err != nil {
+		return nil, err
+	}
+	var semis []int
+	depth, atomic, cases := 0, 0, 0
+	for i, t := range toks {
+		switch t.token {
+		case pgTokLParen:
 			depth++
-		case token == ')':
+		case pgTokRParen:
 			depth = max(0, depth-1)
-		case token == ';' && depth == 0 && atomic == 0:
-			semis = append(semis, int(start))
-		case strings.HasPrefix(word, "ATOMIC") && len(prev) > 0 && strings.EqualFold(text[prev[0]:min(int(prev[0])+5, len(text))], "BEGIN"):
-			atomic++
-		case strings.HasPrefix(word, "END") && atomic > 0 && (int(start)+3 >= len(text) || !isIdent(text[start+3])):
-			atomic--
+		case pgTokAtomic:
+			if i > 0 && toks[i-1].token == pgTokBegin {
+				atomic++
+			}
+		case pgTokCase:
+			if atomic > 0 {
+				cases++
+			}
+		case pgTokEnd:
+			if cases > 0 {
+				cases--
+			} else if atomic > 0 {
+				atomic--
+			}
+		case pgTokSemi:
+			if depth == 0 && atomic == 0 {
+				semis = append(semis, t.start)
+			}
 		}
-		prev = []int64{start}
 	}
 	return semis, nil
+}
+
+// psqlVariables rewrites psql's variable interpolations, which psql
+// replaces before the server sees the text: :name becomes the identifier
+// _name, :'name' the string 'name', :"name" the identifier "name". Named
+// query parameters (:id, as pgtyped or yesql write them) read the same
+// way. Casts (::) and array slices (a[1:n]) are left alone.
+func psqlVariables(text string) (string, int) {
+	if !strings.Contains(text, ":") {
+		return text, 0
+	}
+	toks, err := pgScan(text)
+	if err != nil {
+		return text, 0
+	}
+	var b []byte
+	n, brackets := 0, 0
+	for i, t := range toks {
+		switch t.token {
+		case pgTokLBrack:
+			brackets++
+		case pgTokRBrack:
+			brackets = max(0, brackets-1)
+		case pgTokColon:
+			if brackets > 0 || i+1 >= len(toks) || toks[i+1].start != t.end || t.end >= len(text) {
+				continue
+			}
+			c := text[t.end]
+			if c != '\'' && c != '"' && c != '_' && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+				continue
+			}
+			if b == nil {
+				b = []byte(text)
+			}
+			if c == '\'' || c == '"' {
+				b[t.start] = ' '
+			} else {
+				b[t.start] = '_'
+			}
+			n++
+		}
+	}
+	if b == nil {
+		return text, 0
+	}
+	return string(b), n
 }
 
 func isIdent(c byte) bool {
@@ -192,6 +279,10 @@ func checkPostgres(f *file) {
 	text, n = placeholders(text)
 	if n > 0 {
 		f.notes = append(f.notes, fmt.Sprintf("%d ${placeholders} read as identifiers", n))
+	}
+	text, n = psqlVariables(text)
+	if n > 0 {
+		f.notes = append(f.notes, fmt.Sprintf("%d psql variables or named parameters (:name) read as identifiers", n))
 	}
 	var stmts []pgStmt
 	base, errs := 0, 0
@@ -343,6 +434,15 @@ func pgRules(f *file, stmts []pgStmt) {
 				}
 			}
 		}
+		if kind == "AlterTableStmt" {
+			rel := rangeVarName(obj(n["relation"]))
+			for _, c := range arr(n["cmds"]) {
+				_, cmd := unwrap(c)
+				if _, cn := unwrap(cmd["def"]); str(cmd["subtype"]) == "AT_AddConstraint" && str(cn["contype"]) == "CONSTR_PRIMARY" {
+					f.addedPK(rel)
+				}
+			}
+		}
 		pgWhere(f, s.tree, s.base, start, 0)
 		if f.migration {
 			pgMigration(f, kind, n, start)
@@ -445,8 +545,7 @@ func pgCreateTable(f *file, n jmap, start int) {
 			return // LIKE … INCLUDING may bring one
 		}
 	}
-	f.add(ruleNoPrimaryKey, start, 0, fmt.Sprintf("table %s has no primary key", quoteName(rangeVarName(rel))),
-		"Declare a PRIMARY KEY.")
+	f.noPK = append(f.noPK, pendingPK{rangeVarName(rel), start})
 }
 
 // volatileFuncs are built-in functions PostgreSQL marks VOLATILE that a

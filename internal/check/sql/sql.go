@@ -194,6 +194,7 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 		case SQLite:
 			checkSQLite(ctx, fc)
 		}
+		fc.finish()
 		for _, n := range fc.notes {
 			note(n, f.Path)
 		}
@@ -235,6 +236,31 @@ type file struct {
 	findings  []check.Finding
 	notes     []string
 	created   map[string]bool // tables created in this file, lower-cased unqualified name
+	noPK      []pendingPK     // tables created without a primary key, unless a later ALTER adds one
+}
+
+// pendingPK is a table created without a primary key: a finding unless the
+// file adds one later (ALTER TABLE … ADD PRIMARY KEY, as pg_dump writes).
+type pendingPK struct {
+	name string
+	off  int
+}
+
+// addedPK notes that the file adds a primary key to table name.
+func (f *file) addedPK(name string) {
+	for i, p := range f.noPK {
+		if baseName(p.name) == baseName(name) {
+			f.noPK = append(f.noPK[:i], f.noPK[i+1:]...)
+			return
+		}
+	}
+}
+
+// finish reports what only the whole file could tell.
+func (f *file) finish() {
+	for _, p := range f.noPK {
+		f.add(ruleNoPrimaryKey, p.off, 0, fmt.Sprintf("table %s has no primary key", quoteName(p.name)), "Declare a PRIMARY KEY.")
+	}
 }
 
 func newFile(f check.File, kind string) *file {
