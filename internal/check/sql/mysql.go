@@ -35,11 +35,23 @@ var (
 	// unread starts a statement Vitess's grammar does not cover (stored
 	// programs, accounts, replication and server administration): its
 	// failure to parse is not reported as an error.
-	unread = regexp.MustCompile(`(?is)^(?:/\*!\d*\s*)?(?:` +
-		`CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:/\*!\d*\s*)?DEFINER\s*=\s*\S+\s+(?:\*/\s*)?(?:/\*!\d*\s*)?)?(?:SQL\s+SECURITY\s+\w+\s+)?(?:TRIGGER|EVENT|FUNCTION|PROCEDURE|AGGREGATE|SPATIAL|SERVER|TABLESPACE|LOGFILE|RESOURCE|ROLE|USER)\b|` +
+	unreadRE = regexp.MustCompile(`(?is)^\s*(?:` +
+		`CREATE\s+(?:OR\s+REPLACE\s+)?(?:ALGORITHM\s*=\s*\w+\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:SQL\s+SECURITY\s+\w+\s+)?(?:TRIGGER|EVENT|FUNCTION|PROCEDURE|AGGREGATE|SPATIAL|SERVER|TABLESPACE|LOGFILE|RESOURCE|ROLE|USER)\b|` +
 		`(?:DROP|ALTER)\s+(?:TRIGGER|EVENT|FUNCTION|PROCEDURE|SERVER|TABLESPACE|LOGFILE|RESOURCE|ROLE|USER|INSTANCE)\b|` +
 		`(?:GRANT|REVOKE|RENAME\s+USER|SET\s+(?:PASSWORD|DEFAULT\s+ROLE|ROLE|RESOURCE\s+GROUP)|INSTALL|UNINSTALL|CHANGE\s+(?:MASTER|REPLICATION)|START\s+(?:SLAVE|REPLICA|GROUP_REPLICATION)|STOP\s+(?:SLAVE|REPLICA|GROUP_REPLICATION)|RESET|PURGE|HANDLER|CLONE|SHUTDOWN|RESTART|CACHE\s+INDEX|LOAD\s+INDEX|BINLOG|HELP|IMPORT\s+TABLE|XA|DO|CALL|SIGNAL|RESIGNAL|DECLARE|PREPARE|EXECUTE|DEALLOCATE)\b)`)
+	versionComment = regexp.MustCompile(`/\*!\d*|\*/`)
 )
+
+// unread matches a statement's head against unreadRE, reading MySQL's
+// versioned comments (/*!50003 … */) as the server does: as code.
+type unreadMatcher struct{}
+
+var unread unreadMatcher
+
+func (unreadMatcher) MatchString(s string) bool {
+	head := s[:min(len(s), 400)]
+	return unreadRE.MatchString(versionComment.ReplaceAllString(head, " "))
+}
 
 // mysqlPieces splits the file into statements: Vitess's splitter within
 // each stretch of the default delimiter, and the mysql client's DELIMITER

@@ -373,6 +373,15 @@ func psqlClient(src string) (string, int) {
 		case strings.HasPrefix(trim, `\`):
 			blank(b[start:end])
 			n++
+		case strings.Contains(line, `\`):
+			// a meta-command after a query: \g, \gexec, \gset send it
+			if i := metaAfterQuery(line); i >= 0 {
+				blank(b[start+i : end])
+				if sendsQuery(line[i+1:]) {
+					b[start+i] = ';'
+				}
+				n++
+			}
 		case copyStdin.MatchString(line):
 			inCopy = true
 		}
@@ -382,6 +391,38 @@ func psqlClient(src string) (string, int) {
 		return src, 0
 	}
 	return string(b), n
+}
+
+// metaAfterQuery returns the index of a psql backslash command that
+// follows a query on its line (outside quotes), -1 if none.
+func metaAfterQuery(line string) int {
+	quote := byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '-' && strings.HasPrefix(line[i:], "--"):
+			return -1
+		case c == '\\' && i+1 < len(line) && (line[i+1] >= 'a' && line[i+1] <= 'z'):
+			return i
+		}
+	}
+	return -1
+}
+
+// sendsQuery reports whether a psql meta-command sends the query buffer.
+func sendsQuery(cmd string) bool {
+	name, _, _ := strings.Cut(cmd, " ")
+	switch strings.TrimSpace(name) {
+	case "g", "gx", "gexec", "gset", "gdesc", "crosstabview", "watch":
+		return true
+	}
+	return false
 }
 
 func blank(b []byte) {
