@@ -67,7 +67,7 @@ func mysqlPieces(p *sqlparser.Parser, src string) []piece {
 			return
 		}
 		if delim == ";" {
-			parts, err := p.SplitStatementToPieces(text)
+			parts, err := safeSplit(p, text)
 			if err == nil {
 				base := uintptr(unsafe.Pointer(unsafe.StringData(text)))
 				for _, s := range parts {
@@ -91,7 +91,7 @@ func mysqlPieces(p *sqlparser.Parser, src string) []piece {
 				continue
 			}
 			// not a stored program: the ; inside end statements as usual
-			parts, err := p.SplitStatementToPieces(body)
+			parts, err := safeSplit(p, body)
 			if err != nil {
 				out = append(out, piece{pos + r.off, pos + r.end})
 				continue
@@ -182,12 +182,12 @@ func checkMySQL(f *file) {
 		if start >= pc.end {
 			continue
 		}
-		st, err := p.ParseStrictDDL(stmtText)
+		st, err := safeParse(p, stmtText)
 		if errors.Is(err, sqlparser.ErrEmpty) {
 			continue
 		}
 		if err != nil {
-			if unread.MatchString(text[start:pc.end]) {
+			if errors.Is(err, errParserPanic) || unread.MatchString(text[start:pc.end]) {
 				unchecked++
 				continue
 			}
@@ -377,4 +377,27 @@ func mysqlClient(src string) (string, int) {
 		start = end + 1
 	}
 	return string(b), n
+}
+
+// safeSplit is Vitess's splitter, with a panic on hostile input (fuzzing
+// found one) turned into an error: the caller then splits on ; itself.
+func safeSplit(p *sqlparser.Parser, text string) (pieces []string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			pieces, err = nil, fmt.Errorf("vitess splitter: %v", r)
+		}
+	}()
+	return p.SplitStatementToPieces(text)
+}
+
+// errParserPanic is a statement Vitess's parser panicked on.
+var errParserPanic = errors.New("the parser failed on this statement")
+
+func safeParse(p *sqlparser.Parser, text string) (st sqlparser.Statement, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st, err = nil, errParserPanic
+		}
+	}()
+	return p.ParseStrictDDL(text)
 }
