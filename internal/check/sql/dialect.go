@@ -216,3 +216,21 @@ func sniff(b []byte) (Dialect, string) {
 	}
 	return "", ""
 }
+
+var (
+	tsqlTell   = regexp.MustCompile(`(?im)^\s*GO\s*;?\s*$|\[dbo\]\.|\bNVARCHAR\s*\(\s*MAX\s*\)|\bIDENTITY\s*\(\s*\d+\s*,\s*\d+\s*\)|^\s*SET\s+ANSI_NULLS\s+ON`)
+	oracleTell = regexp.MustCompile(`(?im)\bVARCHAR2\s*\(|\bCREATE\s+OR\s+REPLACE\s+PACKAGE\b|^\s*/\s*$`)
+)
+
+// foreign says why a file is in a dialect this check has no parser for
+// (SQL Server's T-SQL, Oracle's PL/SQL); "" when it is not.
+func foreign(b []byte) string {
+	b = b[:min(len(b), 64<<10)]
+	if m := tsqlTell.Find(b); m != nil {
+		return "SQL Server T-SQL (" + clip(string(m)) + "): this check parses PostgreSQL, MySQL and SQLite; pass the param dialect to check it as one of them"
+	}
+	if m := oracleTell.Find(b); m != nil {
+		return "Oracle SQL (" + clip(string(m)) + "): this check parses PostgreSQL, MySQL and SQLite; pass the param dialect to check it as one of them"
+	}
+	return ""
+}

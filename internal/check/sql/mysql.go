@@ -207,14 +207,14 @@ func checkMySQL(f *file) {
 				"Correct the statement here.")
 			continue
 		}
-		myRules(f, st, start)
+		myRules(f, st, start, pc.end)
 	}
 	if unchecked > 0 {
 		f.notes = append(f.notes, fmt.Sprintf("%d statements not checked: Vitess's parser does not read stored programs (CREATE TRIGGER/FUNCTION/EVENT…), accounts (CREATE USER, GRANT) or server administration", unchecked))
 	}
 }
 
-func myRules(f *file, st sqlparser.Statement, start int) {
+func myRules(f *file, st sqlparser.Statement, start, end int) {
 	down := f.inDown(start)
 	switch s := st.(type) {
 	case *sqlparser.Update:
@@ -229,11 +229,11 @@ func myRules(f *file, st sqlparser.Statement, start int) {
 		}
 	case *sqlparser.Select, *sqlparser.Union:
 		if !f.migration && !f.sqlc {
-			myStar(f, s.(sqlparser.TableStatement), start)
+			myStar(f, s.(sqlparser.TableStatement), start, end)
 		}
 	case *sqlparser.Insert:
 		if ts, ok := s.Rows.(sqlparser.TableStatement); ok && !f.migration && !f.sqlc {
-			myStar(f, ts, start)
+			myStar(f, ts, start, end)
 		}
 	case *sqlparser.CreateTable:
 		name := s.Table.Name.String()
@@ -281,18 +281,22 @@ func myRules(f *file, st sqlparser.Statement, start int) {
 
 // myStar flags * in the outermost select list of a SELECT or each arm of a
 // UNION.
-func myStar(f *file, ts sqlparser.TableStatement, start int) {
+func myStar(f *file, ts sqlparser.TableStatement, start, end int) {
 	switch s := ts.(type) {
 	case *sqlparser.Union:
-		myStar(f, s.Left, start)
-		myStar(f, s.Right, start)
+		myStar(f, s.Left, start, end)
+		myStar(f, s.Right, start, end)
 	case *sqlparser.Select:
 		if s.SelectExprs == nil {
 			return
 		}
 		for _, e := range s.SelectExprs.Exprs {
 			if _, ok := e.(*sqlparser.StarExpr); ok {
-				f.add(ruleSelectStar, start, 0, "SELECT * returns whatever columns the table has today; the code reading it changes meaning when they change",
+				at := starOffset(f.src, start, end)
+				if at < 0 {
+					at = start
+				}
+				f.add(ruleSelectStar, at, 0, "SELECT * returns whatever columns the table has today; the code reading it changes meaning when they change",
 					"List the columns the code reads.")
 				return
 			}

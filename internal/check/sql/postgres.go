@@ -703,6 +703,14 @@ func pgAlterCmd(f *file, rel string, fresh, down bool, cmd jmap, start int) {
 	case "AT_AddConstraint":
 		_, cn := unwrap(cmd["def"])
 		ct := str(cn["contype"])
+		if (ct == "CONSTR_UNIQUE" || ct == "CONSTR_PRIMARY") && str(cn["indexname"]) == "" && !fresh && !down {
+			what := "UNIQUE"
+			if ct == "CONSTR_PRIMARY" {
+				what = "PRIMARY KEY"
+			}
+			f.add(ruleUniqueConstraint, start, 0, fmt.Sprintf("adding %s constraint %s to %s builds its index under a lock that blocks reads and writes", what, quoteName(str(cn["conname"])), rel),
+				"Create the unique index CONCURRENTLY, then add the constraint USING INDEX.")
+		}
 		if (ct == "CONSTR_FOREIGN" || ct == "CONSTR_CHECK") && !bval(cn["skip_validation"]) && !fresh && !down {
 			what := "CHECK"
 			if ct == "CONSTR_FOREIGN" {

@@ -21,6 +21,7 @@ const (
 	ruleDropColumn        = "sql/drop-column"
 	ruleTruncate          = "sql/truncate"
 	ruleNoPrimaryKey      = "sql/create-table-without-primary-key"
+	ruleUniqueConstraint  = "sql/add-unique-constraint"
 )
 
 // migrationScope is the sentence every migration rule's Why ends with.
@@ -126,6 +127,16 @@ var rules = []check.Rule{
 		Bad:  "ALTER TABLE orders ADD CONSTRAINT orders_user_fk FOREIGN KEY (user_id) REFERENCES users (id);",
 		Good: "ALTER TABLE orders ADD CONSTRAINT orders_user_fk FOREIGN KEY (user_id) REFERENCES users (id) NOT VALID;\nALTER TABLE orders VALIDATE CONSTRAINT orders_user_fk;",
 		Link: "https://squawkhq.com/docs/constraint-missing-not-valid",
+	},
+	{
+		ID: ruleUniqueConstraint, Severity: check.Warning, Title: "UNIQUE or PRIMARY KEY constraint added without an index",
+		Why: "ALTER TABLE … ADD CONSTRAINT … UNIQUE (or PRIMARY KEY) builds its index while holding an ACCESS EXCLUSIVE " +
+			"lock on the PostgreSQL table: no reads, no writes until it is done. Building the index CONCURRENTLY first and " +
+			"adding the constraint USING INDEX takes the lock only for an instant." + migrationScope,
+		Fix:  "CREATE UNIQUE INDEX CONCURRENTLY the index, then ADD CONSTRAINT … UNIQUE USING INDEX (or PRIMARY KEY USING INDEX).",
+		Bad:  "ALTER TABLE users ADD CONSTRAINT users_email_key UNIQUE (email);",
+		Good: "CREATE UNIQUE INDEX CONCURRENTLY users_email_key ON users (email);\nALTER TABLE users ADD CONSTRAINT users_email_key UNIQUE USING INDEX users_email_key;",
+		Link: "https://squawkhq.com/docs/disallowed-unique-constraint",
 	},
 	{
 		ID: ruleSetNotNull, Severity: check.Warning, Title: "SET NOT NULL on an existing column",

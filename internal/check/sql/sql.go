@@ -182,6 +182,10 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 		}
 		d, why := p.dialect, "given by the param dialect"
 		if d == "" {
+			if why := foreign(f.Content); why != "" {
+				res.Skipped = append(res.Skipped, check.Skipped{Path: f.Path, Reason: why})
+				continue
+			}
 			d, why = dialectFor(f, project)
 		}
 		note(fmt.Sprintf("dialect %s, %s", d, why), f.Path)

@@ -276,6 +276,11 @@ func TestRulesOnTrees(t *testing.T) {
 			"CREATE TRIGGER tr AFTER INSERT ON t BEGIN UPDATE c SET n = n + 1; END;", nil},
 		{"sqlite multiplication is not a star", "sqlite", "q.sql", "SELECT a * b, 2*3 FROM t;", nil},
 		{"sqlite table star", "sqlite", "q.sql", "SELECT t.* FROM t;", []string{"1:10 sql/select-star"}},
+		{"mysql star found at the star", "mysql", "q.sql", "SELECT a FROM t UNION SELECT * FROM u;", []string{"1:30 sql/select-star"}},
+		{"unique constraint through an index is fine", "postgres", "migrations/1.sql",
+			"ALTER TABLE u ADD CONSTRAINT k UNIQUE USING INDEX k;", nil},
+		{"unique constraint building its index", "postgres", "migrations/1.sql",
+			"ALTER TABLE u ADD CONSTRAINT k UNIQUE (email);", []string{"1:1 sql/add-unique-constraint"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -285,6 +290,65 @@ func TestRulesOnTrees(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestForeignDialectsAreSkipped(t *testing.T) {
+	for _, src := range []string{
+		"CREATE TABLE [dbo].[Users] ([Id] INT IDENTITY(1,1) NOT NULL)\nGO\n",
+		"CREATE TABLE users (id NUMBER(10), name VARCHAR2(100));\n",
+	} {
+		res, err := New().Check(context.Background(), &check.Input{Files: []check.File{{Path: "a.sql", Content: []byte(src)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Skipped) != 1 || len(res.Findings) != 0 {
+			t.Errorf("%q: skipped %v, findings %v; want it skipped as a dialect without a parser", src, res.Skipped, res.Findings)
+		}
+	}
+	// the param says otherwise: checked, and wrong
+	res, _ := New().Check(context.Background(), &check.Input{Files: []check.File{{Path: "a.sql", Content: []byte("SELECT 1\nGO\nSELECT 2\n")}}, Params: map[string]string{"dialect": "postgres"}})
+	if len(res.Findings) == 0 {
+		t.Errorf("with dialect=postgres, T-SQL's GO should be a syntax error")
+	}
+}
+
+// TestConcurrentChecks runs the three dialects from several goroutines,
+// as the MCP server may (go test -race).
+func TestConcurrentChecks(t *testing.T) {
+	done := make(chan []string)
+	for i := range 6 {
+		d := []string{"postgres", "mysql", "sqlite"}[i%3]
+		go func() {
+			res, err := New().Check(context.Background(), &check.Input{
+				Files:  []check.File{{Path: "q.sql", Content: []byte("SELECT a FROM t;\nDELETE FROM t;\nSELECT a,\nFROM t;\n")}},
+				Params: map[string]string{"dialect": d}})
+			var got []string
+			if err != nil {
+				got = append(got, err.Error())
+			}
+			for _, f := range res.Findings {
+				got = append(got, itoa(f.Line)+" "+f.Rule)
+			}
+			done <- got
+		}()
+	}
+	for range 6 {
+		if diff := cmp.Diff([]string{"2 sql/delete-without-where", "4 sql/syntax"}, sortedCopy(<-done)); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	}
+}
+
+func sortedCopy(s []string) []string {
+	s = append([]string(nil), s...)
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if s[j] < s[i] {
+				s[i], s[j] = s[j], s[i]
+			}
+		}
+	}
+	return s
 }
 
 func TestTemplatesAreSkipped(t *testing.T) {

@@ -600,3 +600,34 @@ func (l *lexer) next() (token, bool) {
 	}
 	return token{}, false
 }
+
+// starOffset is where the first * of an outermost select list is in
+// src[off:end] (after SELECT, DISTINCT, ALL, a comma or a table name's
+// dot, at parenthesis depth 0); -1 if none. Vitess's tree has no
+// positions: this puts the finding on the star.
+func starOffset(src string, off, end int) int {
+	l := lexer{text: src[:min(end, len(src))], i: off}
+	depth, inList := 0, false
+	prev := ""
+	for {
+		t, ok := l.next()
+		if !ok {
+			return -1
+		}
+		w := strings.ToUpper(src[t.off:t.end])
+		switch {
+		case w == "(":
+			depth++
+		case w == ")":
+			depth--
+		case depth != 0:
+		case w == "SELECT":
+			inList = true
+		case w == "FROM":
+			inList = false
+		case w == "*" && inList && (prev == "SELECT" || prev == "DISTINCT" || prev == "ALL" || prev == "," || prev == "."):
+			return t.off
+		}
+		prev = w
+	}
+}

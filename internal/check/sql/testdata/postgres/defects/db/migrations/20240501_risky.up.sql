@@ -15,3 +15,4 @@ CREATE TABLE order_notes (order_id bigint, body text);
 SELECT id,
     FROM orders;
 DELETE FROM order_events;
+ALTER TABLE accounts ADD CONSTRAINT accounts_slug_key UNIQUE (slug);
