@@ -343,83 +343,165 @@ func pgMessage(e interface{ Error() string }, text string, at int) string {
 }
 
 var (
-	copyStdin = regexp.MustCompile(`(?i)^\s*COPY\b[^;]*\bFROM\s+(stdin|pstdin)\b[^;]*;\s*$`)
+	copyStdin = regexp.MustCompile(`(?is)^\s*(?:--[^\n]*\n\s*)*COPY\b[^;]*\bFROM\s+(stdin|pstdin)\b[^;]*;$`)
 )
 
 // psqlClient blanks what psql reads itself rather than sending to the
-// server: backslash-command lines, and the data lines after COPY … FROM
-// stdin up to "\.". Offsets and line numbers stay as they were.
+// server: backslash commands (a line of their own, or after a query, where
+// \g and its kin end the query as a semicolon would), and the data lines
+// after COPY … FROM stdin up to "\.". Like psql's own lexer it tracks
+// strings, quoted names, comments and dollar quotes, so a backslash inside
+// them is text. Offsets and line numbers stay as they were.
 func psqlClient(src string) (string, int) {
 	if !strings.Contains(src, "\\") {
 		return src, 0
 	}
-	b := []byte(src)
+	var b []byte
 	n := 0
-	inCopy := false
-	for start := 0; start < len(b); {
-		end := start + strings.IndexByte(src[start:], '\n')
-		if end < start {
-			end = len(b)
+	ensure := func() {
+		if b == nil {
+			b = []byte(src)
 		}
-		line := src[start:end]
-		trim := strings.TrimSpace(line)
-		switch {
-		case inCopy:
-			if trim == `\.` {
-				inCopy = false
+	}
+	const (
+		normal = iota
+		single
+		double
+		block
+		dollar
+	)
+	state, depth, tag := normal, 0, ""
+	escapes := false // in an E'…' string, where \' does not close it
+	lineStart := 0
+	stmtStart := 0 // where the current statement began, for COPY … FROM stdin
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c == '\n' {
+			lineStart = i + 1
+		}
+		switch state {
+		case single:
+			if c == '\\' && escapes {
+				i++
+			} else if c == '\'' {
+				state = normal
 			}
-			blank(b[start:end])
-			n++
-		case strings.HasPrefix(trim, `\`):
-			blank(b[start:end])
-			n++
-		case strings.Contains(line, `\`):
-			// a meta-command after a query: \g, \gexec, \gset send it
-			if i := metaAfterQuery(line); i >= 0 {
-				blank(b[start+i : end])
-				if sendsQuery(line[i+1:]) {
-					b[start+i] = ';'
+		case double:
+			if c == '"' {
+				state = normal
+			}
+		case block:
+			if c == '*' && i+1 < len(src) && src[i+1] == '/' {
+				if depth--; depth == 0 {
+					state = normal
+				}
+				i++
+			} else if c == '/' && i+1 < len(src) && src[i+1] == '*' {
+				depth++
+				i++
+			}
+		case dollar:
+			if c == '$' && strings.HasPrefix(src[i:], tag) {
+				i += len(tag) - 1
+				state = normal
+			}
+		case normal:
+			switch {
+			case c == '\'':
+				state = single
+				escapes = i > 0 && (src[i-1] == 'E' || src[i-1] == 'e') && (i == 1 || !isIdent(src[i-2]))
+			case c == '"':
+				state = double
+			case c == '-' && i+1 < len(src) && src[i+1] == '-':
+				j := strings.IndexByte(src[i:], '\n')
+				if j < 0 {
+					i = len(src)
+				} else {
+					i += j - 1
+				}
+			case c == '/' && i+1 < len(src) && src[i+1] == '*':
+				state, depth = block, 1
+				i++
+			case c == '$':
+				if t := dollarTag(src[i:]); t != "" && (i == 0 || !isIdent(src[i-1])) {
+					state, tag = dollar, t
+					i += len(t) - 1
+				}
+			case c == ';':
+				if copyStdin.MatchString(src[stmtStart:i+1]) {
+					// the data follows on the next line, up to \.
+					j := strings.IndexByte(src[i:], '\n')
+					if j < 0 {
+						break
+					}
+					start := i + j + 1
+					end := start
+					for end < len(src) {
+						e := strings.IndexByte(src[end:], '\n')
+						line := src[end:]
+						if e >= 0 {
+							line = src[end : end+e]
+						}
+						next := len(src)
+						if e >= 0 {
+							next = end + e + 1
+						}
+						end = next
+						if strings.TrimSpace(line) == `\.` {
+							break
+						}
+					}
+					ensure()
+					blank(b[start:end])
+					n++
+					i = end - 1
+					lineStart = end
+				}
+				stmtStart = i + 1
+			case c == '\\':
+				// a meta-command: to the end of the line
+				e := strings.IndexByte(src[i:], '\n')
+				end := len(src)
+				if e >= 0 {
+					end = i + e
+				}
+				ensure()
+				blank(b[i:end])
+				if strings.TrimSpace(src[lineStart:i]) != "" && sendsQuery(src[i+1:end]) {
+					b[i] = ';'
+					stmtStart = i + 1
 				}
 				n++
+				i = end - 1
 			}
-		case copyStdin.MatchString(line):
-			inCopy = true
 		}
-		start = end + 1
 	}
-	if n == 0 {
+	if b == nil {
 		return src, 0
 	}
 	return string(b), n
 }
 
-// metaAfterQuery returns the index of a psql backslash command that
-// follows a query on its line (outside quotes), -1 if none.
-func metaAfterQuery(line string) int {
-	quote := byte(0)
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '-' && strings.HasPrefix(line[i:], "--"):
-			return -1
-		case c == '\\' && i+1 < len(line) && (line[i+1] >= 'a' && line[i+1] <= 'z'):
-			return i
+// dollarTag returns the $tag$ that opens a dollar-quoted string at the
+// start of s, "" if none.
+func dollarTag(s string) string {
+	for j := 1; j < len(s); j++ {
+		switch c := s[j]; {
+		case c == '$':
+			return s[:j+1]
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 || j > 1 && c >= '0' && c <= '9':
+		default:
+			return ""
 		}
 	}
-	return -1
+	return ""
 }
 
 // sendsQuery reports whether a psql meta-command sends the query buffer.
 func sendsQuery(cmd string) bool {
 	name, _, _ := strings.Cut(cmd, " ")
 	switch strings.TrimSpace(name) {
-	case "g", "gx", "gexec", "gset", "gdesc", "crosstabview", "watch":
+	case "g", "gx", "gexec", "gset", "gdesc", "crosstabview", "watch", ";":
 		return true
 	}
 	return false

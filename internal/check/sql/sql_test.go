@@ -69,6 +69,9 @@ func TestExternalNPM(t *testing.T) {
 		{"connect-pg-simple", "table.sql", "postgres", "", 1},
 		{"express-mysql-session", "schema.sql", "mysql", "", 1},
 		{"express-session-sqlite", "build/migrations", "sqlite", "migration", 1},
+		{"mysql-import", "test/sample_dump_files", "mysql", "", 6},
+		{"pg-structure", "module-files/sql", "postgres", "", 12},
+		{"postgres-migrations", "dist/migrations", "postgres", "migration", 1},
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {
@@ -79,6 +82,24 @@ func TestExternalNPM(t *testing.T) {
 			}
 			noErrors(t, rep)
 		})
+	}
+}
+
+// TestExternalBrokenDumps: mysql-import ships dumps broken on purpose, to
+// test its own error path; each must be a syntax error at its line.
+func TestExternalBrokenDumps(t *testing.T) {
+	dir := checktest.External(t, "mysql-import")
+	rep := run(t, dir, map[string]string{"dialect": "mysql"}, "test/broken_dump_files")
+	var got []string
+	for _, f := range rep.Findings {
+		got = append(got, f.File+":"+itoa(f.Line)+" "+f.Rule)
+	}
+	want := []string{
+		"test/broken_dump_files/dump.sql:2 sql/syntax", "test/broken_dump_files/dump.sql:3 sql/syntax",
+		"test/broken_dump_files/dump_1.sql:2 sql/syntax", "test/broken_dump_files/dump_1.sql:3 sql/syntax",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
 
@@ -243,6 +264,25 @@ func TestSyntaxPositions(t *testing.T) {
 		got := findings(t, "db/queries/q.sql", c.content, map[string]string{"dialect": c.dialect, "kind": "migration"})
 		if diff := cmp.Diff(c.want, got); diff != "" {
 			t.Errorf("%s %q (-want +got):\n%s", c.dialect, c.content, diff)
+		}
+	}
+}
+
+// TestPsqlClientLines checks that what psql reads itself is skipped, and
+// backslashes in strings, comments and function bodies are left alone.
+func TestPsqlClientLines(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"\\set ON_ERROR_STOP on\nSELECT 1;\n", "                     \nSELECT 1;\n"},
+		{"SELECT 1 \\gexec\nSELECT 2;", "SELECT 1 ;     \nSELECT 2;"},
+		{"/* combined `\\dT+` */ SELECT 1;", "/* combined `\\dT+` */ SELECT 1;"},
+		{"SELECT E'it\\'s \\d', '\\x';", "SELECT E'it\\'s \\d', '\\x';"},
+		{"CREATE FUNCTION f() RETURNS text AS $b$ SELECT '\\n' $b$ LANGUAGE sql;", "CREATE FUNCTION f() RETURNS text AS $b$ SELECT '\\n' $b$ LANGUAGE sql;"},
+		{"COPY t (a) FROM stdin;\n1\\t2\n\\.\nSELECT 1;", "COPY t (a) FROM stdin;\n    \n  \nSELECT 1;"},
+	}
+	for _, c := range cases {
+		got, _ := psqlClient(c.in)
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("psqlClient(%q) (-want +got):\n%s", c.in, diff)
 		}
 	}
 }
