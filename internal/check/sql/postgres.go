@@ -428,7 +428,7 @@ func psqlClient(src string) (string, int) {
 					i += len(t) - 1
 				}
 			case c == ';':
-				if copyStdin.MatchString(src[stmtStart:i+1]) {
+				if copyStdin.MatchString(src[stmtStart : i+1]) {
 					// the data follows on the next line, up to \.
 					j := strings.IndexByte(src[i:], '\n')
 					if j < 0 {
