@@ -533,11 +533,61 @@ func placeholders(src string) (string, int) {
 	return src, n
 }
 
+// wrappingTool names the migration tool that runs this file inside a
+// transaction by default, as its markers say; "" if none does.
+func wrappingTool(src string) string {
+	lower := strings.ToLower(src)
+	switch {
+	case strings.Contains(lower, "-- +goose up"):
+		if !strings.Contains(lower, "-- +goose no transaction") {
+			return "goose"
+		}
+	case strings.Contains(lower, "-- migrate:up"):
+		line, _, _ := strings.Cut(lower[strings.Index(lower, "-- migrate:up"):], "\n")
+		if !strings.Contains(line, "transaction:false") {
+			return "dbmate"
+		}
+	case strings.Contains(lower, "-- +migrate up"):
+		line, _, _ := strings.Cut(lower[strings.Index(lower, "-- +migrate up"):], "\n")
+		if !strings.Contains(line, "notransaction") {
+			return "sql-migrate"
+		}
+	}
+	return ""
+}
+
 // pgRules applies the pattern rules to the parsed statements, in order.
 func pgRules(f *file, stmts []pgStmt) {
+	tool := ""
+	if f.migration {
+		tool = wrappingTool(f.src)
+	}
+	inTx := false
 	for _, s := range stmts {
 		start := firstToken(f.src, s.off, s.end)
 		kind, n := unwrap(s.tree)
+		switch kind {
+		case "TransactionStmt":
+			switch str(n["kind"]) {
+			case "TRANS_STMT_BEGIN", "TRANS_STMT_START":
+				inTx = true
+			case "TRANS_STMT_COMMIT", "TRANS_STMT_ROLLBACK":
+				inTx = false
+			}
+		case "IndexStmt", "DropStmt":
+			if bval(n["concurrent"]) && (inTx || tool != "") {
+				why := "between BEGIN and COMMIT"
+				if !inTx {
+					why = "in a " + tool + " migration, which " + tool + " runs in a transaction"
+				}
+				verb := "CREATE INDEX"
+				if kind == "DropStmt" {
+					verb = "DROP INDEX"
+				}
+				f.add(ruleConcurrentlyInTx, start, 0, fmt.Sprintf("%s CONCURRENTLY %s: PostgreSQL refuses it inside a transaction block", verb, why),
+					"Move it to a migration of its own that runs outside a transaction.")
+			}
+		}
 		switch kind {
 		case "CreateStmt":
 			pgCreateTable(f, n, start)
@@ -790,7 +840,7 @@ func pgAlterCmd(f *file, rel string, fresh, down bool, cmd jmap, start int) {
 			if ct == "CONSTR_PRIMARY" {
 				what = "PRIMARY KEY"
 			}
-			f.add(ruleUniqueConstraint, start, 0, fmt.Sprintf("adding %s constraint %s to %s builds its index under a lock that blocks reads and writes", what, quoteName(str(cn["conname"])), rel),
+			f.add(ruleUniqueConstraint, start, 0, fmt.Sprintf("adding %s to %s builds its index under a lock that blocks reads and writes", constraintName(what, cn), rel),
 				"Create the unique index CONCURRENTLY, then add the constraint USING INDEX.")
 		}
 		if (ct == "CONSTR_FOREIGN" || ct == "CONSTR_CHECK") && !bval(cn["skip_validation"]) && !fresh && !down {
@@ -798,7 +848,7 @@ func pgAlterCmd(f *file, rel string, fresh, down bool, cmd jmap, start int) {
 			if ct == "CONSTR_FOREIGN" {
 				what = "FOREIGN KEY"
 			}
-			f.add(ruleNotValid, start, 0, fmt.Sprintf("adding %s constraint %s to %s validates every row while blocking writes", what, quoteName(str(cn["conname"])), rel),
+			f.add(ruleNotValid, start, 0, fmt.Sprintf("adding %s to %s validates every row while blocking writes", constraintName(what, cn), rel),
 				"Add it NOT VALID, then VALIDATE CONSTRAINT in a later migration.")
 		}
 	case "AT_SetNotNull":
@@ -812,6 +862,15 @@ func pgAlterCmd(f *file, rel string, fresh, down bool, cmd jmap, start int) {
 				"Stop using the column in a release first, then drop it and suppress with the reason.")
 		}
 	}
+}
+
+// constraintName is "the UNIQUE constraint users_email_key", or "a UNIQUE
+// constraint" when it has no name.
+func constraintName(what string, cn jmap) string {
+	if name := str(cn["conname"]); name != "" {
+		return what + " constraint " + name
+	}
+	return "a " + what + " constraint"
 }
 
 // volatileCall returns the name of a volatile function a default calls,

@@ -22,6 +22,7 @@ const (
 	ruleTruncate          = "sql/truncate"
 	ruleNoPrimaryKey      = "sql/create-table-without-primary-key"
 	ruleUniqueConstraint  = "sql/add-unique-constraint"
+	ruleConcurrentlyInTx  = "sql/concurrently-in-transaction"
 )
 
 // migrationScope is the sentence every migration rule's Why ends with.
@@ -75,6 +76,17 @@ var rules = []check.Rule{
 		Bad:  "CREATE INDEX users_email_idx ON users (email);",
 		Good: "CREATE INDEX CONCURRENTLY users_email_idx ON users (email);",
 		Link: "https://squawkhq.com/docs/require-concurrent-index-creation",
+	},
+	{
+		ID: ruleConcurrentlyInTx, Severity: check.Error, Title: "CONCURRENTLY inside a transaction",
+		Why: "PostgreSQL refuses CREATE INDEX CONCURRENTLY and DROP INDEX CONCURRENTLY inside a transaction block " +
+			"(\"cannot run inside a transaction block\"), so the migration fails. Flagged between an explicit BEGIN and " +
+			"COMMIT, and in migrations whose tool wraps each one in a transaction unless told otherwise: goose (without " +
+			"-- +goose NO TRANSACTION), dbmate (without transaction:false), sql-migrate (without notransaction)." + migrationScope,
+		Fix:  "Run the statement outside a transaction: its own migration, marked non-transactional for the tool.",
+		Bad:  "-- +goose Up\nCREATE INDEX CONCURRENTLY orders_status_idx ON orders (status);",
+		Good: "-- +goose NO TRANSACTION\n-- +goose Up\nCREATE INDEX CONCURRENTLY orders_status_idx ON orders (status);",
+		Link: "https://squawkhq.com/docs/ban-concurrent-index-creation-in-transaction",
 	},
 	{
 		ID: ruleDropIndexConc, Severity: check.Warning, Title: "DROP INDEX without CONCURRENTLY",

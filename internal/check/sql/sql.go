@@ -26,10 +26,15 @@
 //     "unrecognized token", …); a table or column the file does not create
 //     ("no such table") is a fact about the rest of the project, not an error.
 //
-// psql's client-side lines (backslash commands, the data of COPY … FROM
-// stdin) are skipped as psql does; Flyway-style ${placeholders} are read as
-// identifiers; templated files (Jinja/dbt {{ }} or {% %}) are skipped with
-// the reason.
+// What a client reads before the server sees the text is read as the
+// client does: psql's backslash commands, \gexec and the data of COPY …
+// FROM stdin are skipped (found by a lexer that knows strings, comments
+// and dollar quotes, as psql's own does) and its :variables read as
+// identifiers (named parameters such as pgtyped's :id too); the mysql
+// client's DELIMITER and backslash commands likewise. Flyway-style
+// ${placeholders} are read as identifiers. Templated files (Jinja/dbt
+// {{ }} or {% %}) and files in a dialect without a parser here (SQL
+// Server's T-SQL, Oracle) are skipped with the reason.
 //
 // # Patterns
 //
