@@ -284,6 +284,7 @@ func checkPostgres(f *file) {
 	if n > 0 {
 		f.notes = append(f.notes, fmt.Sprintf("%d psql variables or named parameters (:name) read as identifiers", n))
 	}
+	colonVarsUsed := n > 0
 	var stmts []pgStmt
 	base, errs := 0, 0
 	for base < len(text) {
@@ -328,7 +329,135 @@ func checkPostgres(f *file) {
 		}
 		base += after + 1
 	}
+	for _, s := range stmts {
+		pgPlpgsql(f, text, s, colonVarsUsed)
+	}
 	pgRules(f, stmts)
+}
+
+var plpgsqlLine = regexp.MustCompile(`near line (\d+)`)
+
+// pgPlpgsql checks the body of a PL/pgSQL function or DO block with
+// PostgreSQL's PL/pgSQL parser: PostgreSQL compiles it at CREATE FUNCTION
+// (check_function_bodies is on by default), so a syntax error there fails
+// the migration. The error names a line of the body.
+func pgPlpgsql(f *file, text string, s pgStmt, colonVarsUsed bool) {
+	kind, n := unwrap(s.tree)
+	var opts []any
+	switch kind {
+	case "CreateFunctionStmt":
+		opts = arr(n["options"])
+	case "DoStmt":
+		opts = arr(n["args"])
+	default:
+		return
+	}
+	lang, body := "plpgsql", ""
+	for _, o := range opts {
+		_, d := unwrap(o)
+		switch str(d["defname"]) {
+		case "language":
+			_, a := unwrap(d["arg"])
+			lang = strings.ToLower(str(a["sval"]))
+		case "as":
+			k, a := unwrap(d["arg"])
+			if k == "List" {
+				if items := arr(a["items"]); len(items) > 0 {
+					_, a = unwrap(items[0])
+				}
+			}
+			body = str(a["sval"])
+		}
+	}
+	if lang != "plpgsql" || body == "" || s.end <= s.off {
+		return
+	}
+	stmtText := text[s.off:s.end]
+	if colonVarsUsed {
+		// the file's :name placeholders are filled in by its tool before
+		// PostgreSQL sees it, function bodies included
+		stmtText = colonVars(stmtText)
+	}
+	var perr *pgparser.Error
+	func() {
+		pgMu.Lock()
+		defer pgMu.Unlock()
+		defer func() { _ = recover() }()
+		_, err := pgparser.ParsePlPgSqlToJSON(stmtText)
+		perr, _ = errors.AsType[*pgparser.Error](err)
+	}()
+	if perr == nil {
+		return
+	}
+	at := firstToken(f.src, s.off, s.end)
+	if i := strings.Index(stmtText, body); i >= 0 {
+		at = s.off + i
+		if m := plpgsqlLine.FindStringSubmatch(perr.Context); m != nil {
+			line := 1
+			fmt.Sscan(m[1], &line)
+			for ; line > 1; line-- {
+				j := strings.IndexByte(f.src[at:s.end], '\n')
+				if j < 0 {
+					break
+				}
+				at += j + 1
+			}
+			at = skipBlanks(f.src, at)
+		}
+	}
+	name := "the DO block"
+	if kind == "CreateFunctionStmt" {
+		var parts []string
+		for _, p := range arr(n["funcname"]) {
+			_, sv := unwrap(p)
+			parts = append(parts, str(sv["sval"]))
+		}
+		name = "function " + strings.Join(parts, ".")
+	}
+	f.add(ruleSyntax, at, 0, fmt.Sprintf("PostgreSQL, PL/pgSQL body of %s: %s", name, perr.Message),
+		"Correct the function body here; PostgreSQL compiles it when the function is created.")
+}
+
+// colonVars rewrites :name as _name, leaving :=, :: and array slices
+// (a[1:n], a colon right after an expression inside brackets) alone. Same
+// length, so positions hold.
+func colonVars(s string) string {
+	var b []byte
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '[':
+			depth++
+		case ']':
+			depth = max(0, depth-1)
+		case ':':
+			if i+1 < len(s) && s[i+1] == ':' { // a cast
+				i++
+				continue
+			}
+			if i+1 >= len(s) || i > 0 && depth > 0 && (isIdent(s[i-1]) || s[i-1] == ')' || s[i-1] == ']') {
+				continue
+			}
+			if n := s[i+1]; n == '_' || n >= 'a' && n <= 'z' || n >= 'A' && n <= 'Z' {
+				if b == nil {
+					b = []byte(s)
+				}
+				b[i] = '_'
+			}
+		}
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
+}
+
+// skipBlanks moves past spaces and tabs on a line.
+func skipBlanks(src string, at int) int {
+	for at < len(src) && (src[at] == ' ' || src[at] == '\t') {
+		at++
+	}
+	return at
 }
 
 func lineOf(f *file, off int) int { l, _ := f.pos(off); return l }

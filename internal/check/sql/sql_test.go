@@ -253,6 +253,8 @@ func TestSyntaxPositions(t *testing.T) {
 		{"postgres", "CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; SELEC 2; $$ LANGUAGE sql;\nSELECT 1 FROM;\n",
 			[]string{"2:14 sql/syntax"}},
 		{"postgres", "SELECT (1", []string{"1:10 sql/syntax"}},
+		{"postgres", "SELECT 1;\nCREATE FUNCTION f() RETURNS int LANGUAGE plpgsql AS $$\nBEGIN\n  IF true THEN RETURN 1; END;\nEND;\n$$;\nDO $$ BEGIN PERFORM 1; END $$;\n",
+			[]string{"4:3 sql/syntax"}},
 		{"mysql", "SELECT 'é' FROM t;\nSELECT a FROM t WHER x = 1;\nDELETE FROM t;\n",
 			[]string{"2:22 sql/syntax", "3:1 sql/delete-without-where"}},
 		{"sqlite", "SELECT 'é';\nSELECT a FROM t WHER x = 1;\nDELETE FROM t;\n",
@@ -283,6 +285,21 @@ func TestPsqlClientLines(t *testing.T) {
 		got, _ := psqlClient(c.in)
 		if diff := cmp.Diff(c.want, got); diff != "" {
 			t.Errorf("psqlClient(%q) (-want +got):\n%s", c.in, diff)
+		}
+	}
+}
+
+func TestColonVars(t *testing.T) {
+	for in, want := range map[string]string{
+		"x := :A.b;":           "x := _A.b;",
+		"a[1:n], a[lo:hi]":     "a[1:n], a[lo:hi]",
+		"ARRAY[(a)):::S.t]":    "ARRAY[(a))::_S.t]",
+		"ARRAY[ :S.t ]":        "ARRAY[ _S.t ]",
+		"x::int, 'a:b'::text":  "x::int, 'a_b'::text",
+		"from :SCHEMA.f(:'v')": "from _SCHEMA.f(:'v')",
+	} {
+		if got := colonVars(in); got != want {
+			t.Errorf("colonVars(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
