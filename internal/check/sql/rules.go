@@ -33,9 +33,10 @@ const migrationScope = " Checked in migrations only: files under a migrations/, 
 var rules = []check.Rule{
 	{
 		ID: ruleSyntax, Severity: check.Error, Title: "SQL syntax error",
-		Why: "The statement does not parse in the dialect's own parser (PostgreSQL's parser through libpg_query, " +
-			"MySQL through Vitess's parser, SQLite through SQLite itself), so the database will refuse it. The " +
-			"dialect is the param dialect, else guessed from the project and stated in the notes.",
+		Why: "The statement does not parse in the dialect's own parser (PostgreSQL's parser through libpg_query, and " +
+			"its PL/pgSQL parser for function bodies; MySQL through Vitess's parser; SQLite through SQLite itself), so " +
+			"the database will refuse it. The dialect is the param dialect, else guessed from the project and stated " +
+			"in the notes.",
 		Fix:  "Correct the statement at the position given; if the dialect guess is wrong, pass dialect=postgres|mysql|sqlite.",
 		Bad:  "SELECT id, FROM users;",
 		Good: "SELECT id FROM users;",

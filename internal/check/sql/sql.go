@@ -12,7 +12,10 @@
 //     CPU, once; call WarmUp early in a long-running process to move that
 //     off the first request. Statement boundaries come from the parse tree
 //     (stmt_location) and, after a syntax error, from libpg_query's scanner,
-//     so checking goes on after the failing statement.
+//     so checking goes on after the failing statement. PL/pgSQL function
+//     and DO bodies go through PostgreSQL's PL/pgSQL parser too, since
+//     PostgreSQL compiles them at CREATE FUNCTION; their errors carry the
+//     body line PostgreSQL names.
 //   - MySQL: Vitess's MySQL 8 parser (vitess.io/vitess/go/vt/sqlparser),
 //     statements split by its SplitStatementToPieces; the mysql client's
 //     DELIMITER command is honoured. Stored-program bodies Vitess does not
