@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/cairn-dev/cairn/internal/service"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // TestTeamModeProjectsShareOnePool: an HTTP server of many projects on

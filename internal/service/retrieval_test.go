@@ -25,7 +25,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
-	"github.com/cairn-dev/cairn/internal/testutil/embedserver"
+	"github.com/cairn-dev/cairn/internal/testing/embedserver"
 )
 
 type retrievalSet struct {
