@@ -192,6 +192,9 @@ func dialectFor(f check.File, project guess) (Dialect, string) {
 		if len(project.others) > 0 {
 			why += "; the project also has " + strings.Join(project.others, ", ") + ": pass the param dialect to choose"
 		}
+		if strings.Contains(strings.ToLower(project.evidence), "mariadb") {
+			why += "; MariaDB is read with MySQL 8's grammar, so MariaDB-only syntax may be reported"
+		}
 		return project.dialect, why
 	}
 	if d, ev := sniff(f.Content); d != "" {
