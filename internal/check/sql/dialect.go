@@ -151,17 +151,49 @@ func composeClue(s string) (Dialect, string) {
 	return "", ""
 }
 
-// guessProject reads the project's manifests for its dialect.
-func guessProject(src check.Source) guess {
-	var g guess
-	if src == nil {
-		return g
+// guesser finds the dialect a project's manifests name, nearest first: a
+// file's own directory and its parents up to the root, so each part of a
+// monorepo speaks for itself. Results are kept per directory.
+type guesser struct {
+	src   check.Source
+	byDir map[string]guess
+}
+
+// forFile is the guess of the nearest directory above file that has one.
+func (g *guesser) forFile(file string) guess {
+	if g.src == nil {
+		return guess{}
 	}
+	dir := path.Dir(file)
+	for {
+		if dir == "." || dir == "/" {
+			dir = ""
+		}
+		if r := g.dir(dir); r.dialect != "" || dir == "" {
+			return r
+		}
+		dir = path.Dir(dir)
+	}
+}
+
+func (g *guesser) dir(dir string) guess {
+	if r, ok := g.byDir[dir]; ok {
+		return r
+	}
+	r := guessDir(g.src, dir)
+	g.byDir[dir] = r
+	return r
+}
+
+// guessDir reads the manifests in one directory of the project.
+func guessDir(src check.Source, dir string) guess {
+	var g guess
 	for _, c := range clues {
-		if !src.Exists(c.file) {
+		name := path.Join(dir, c.file)
+		if !src.Exists(name) {
 			continue
 		}
-		b, err := src.ReadFile(c.file)
+		b, err := src.ReadFile(name)
 		if err != nil {
 			continue
 		}
@@ -169,7 +201,7 @@ func guessProject(src check.Source) guess {
 		if d == "" {
 			continue
 		}
-		ev = fmt.Sprintf("%s %s", c.file, ev)
+		ev = fmt.Sprintf("%s %s", name, ev)
 		if g.dialect == "" {
 			g.dialect, g.evidence = d, ev
 		} else if d != g.dialect {

@@ -55,7 +55,8 @@
 //
 //   - dialect: postgres (postgresql, pg), mysql (mariadb) or sqlite
 //     (sqlite3). Without it the dialect is guessed per file: a path segment
-//     naming one (migrations/postgres/…), else the project (go.mod drivers,
+//     naming one (migrations/postgres/…), else the nearest manifests above
+//     the file, so each part of a monorepo speaks for itself (go.mod drivers,
 //     package.json, requirements.txt/pyproject.toml, Gemfile,
 //     config/database.yml, prisma/schema.prisma, sqlc.yaml, docker-compose
 //     images, .sqlfluff), else the file's own telltales (backquotes and
@@ -168,10 +169,7 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 	if err != nil {
 		return res, err
 	}
-	var project guess
-	if p.dialect == "" {
-		project = guessProject(in.Source)
-	}
+	projects := &guesser{src: in.Source, byDir: map[string]guess{}}
 	notes := map[string][]string{} // note → files
 	var order []string
 	note := func(n, file string) {
@@ -194,7 +192,7 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 				res.Skipped = append(res.Skipped, check.Skipped{Path: f.Path, Reason: why})
 				continue
 			}
-			d, why = dialectFor(f, project)
+			d, why = dialectFor(f, projects.forFile(f.Path))
 		}
 		note(fmt.Sprintf("dialect %s, %s", d, why), f.Path)
 		fc := newFile(f, p.kind)
