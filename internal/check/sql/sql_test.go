@@ -1,15 +1,17 @@
 package sqlcheck
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/cairn-dev/cairn/internal/problem"
@@ -98,7 +100,7 @@ func TestExternalBrokenDumps(t *testing.T) {
 		"test/broken_dump_files/dump.sql:2 sql/syntax", "test/broken_dump_files/dump.sql:3 sql/syntax",
 		"test/broken_dump_files/dump_1.sql:2 sql/syntax", "test/broken_dump_files/dump_1.sql:3 sql/syntax",
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := gocmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -141,6 +143,28 @@ func TestExternalGoModules(t *testing.T) {
 		}
 		noErrors(t, rep)
 	})
+}
+
+// TestInlineThroughRun checks content given inline, as validate_sql gets
+// it: no project to read, so the params say what it is.
+func TestInlineThroughRun(t *testing.T) {
+	rep, err := check.Run(context.Background(), []check.Checker{New()}, check.Request{
+		Inline: &check.File{Path: "inline.sql", Content: []byte("CREATE INDEX orders_idx ON orders (created_at);\nUPDATE orders SET x = 1;\n")},
+		Params: map[string]map[string]string{"sql": {"dialect": "postgres", "kind": "migration"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Findings {
+		got = append(got, fmt.Sprintf("%s:%d:%d %s %s", cmp.Or(f.File, "<inline>"), f.Line, f.Col, f.Severity, f.Rule))
+		if f.Link == "" {
+			t.Errorf("%s: no link", f)
+		}
+	}
+	want := []string{"inline.sql:1:1 warning sql/create-index-not-concurrently", "inline.sql:2:1 warning sql/update-without-where"}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }
 
 func TestParamsRefuseBadValues(t *testing.T) {
@@ -268,7 +292,7 @@ func TestSyntaxPositions(t *testing.T) {
 	}
 	for _, c := range cases {
 		got := findings(t, "db/queries/q.sql", c.content, map[string]string{"dialect": c.dialect, "kind": "migration"})
-		if diff := cmp.Diff(c.want, got); diff != "" {
+		if diff := gocmp.Diff(c.want, got); diff != "" {
 			t.Errorf("%s %q (-want +got):\n%s", c.dialect, c.content, diff)
 		}
 	}
@@ -287,7 +311,7 @@ func TestPsqlClientLines(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, _ := psqlClient(c.in)
-		if diff := cmp.Diff(c.want, got); diff != "" {
+		if diff := gocmp.Diff(c.want, got); diff != "" {
 			t.Errorf("psqlClient(%q) (-want +got):\n%s", c.in, diff)
 		}
 	}
@@ -346,7 +370,7 @@ func TestRulesOnTrees(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := findings(t, c.path, c.content, map[string]string{"dialect": c.dialect})
-			if diff := cmp.Diff(c.want, got); diff != "" {
+			if diff := gocmp.Diff(c.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -394,7 +418,7 @@ func TestConcurrentChecks(t *testing.T) {
 		}()
 	}
 	for range 6 {
-		if diff := cmp.Diff([]string{"2 sql/delete-without-where", "4 sql/syntax"}, sortedCopy(<-done)); diff != "" {
+		if diff := gocmp.Diff([]string{"2 sql/delete-without-where", "4 sql/syntax"}, sortedCopy(<-done)); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 	}
