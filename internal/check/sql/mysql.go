@@ -218,12 +218,12 @@ func myRules(f *file, st sqlparser.Statement, start, end int) {
 	down := f.inDown(start)
 	switch s := st.(type) {
 	case *sqlparser.Update:
-		if s.Where == nil {
+		if s.Where == nil && !myJoinRestricts(s.TableExprs) {
 			f.add(ruleUpdateNoWhere, start, 0, fmt.Sprintf("UPDATE %s has no WHERE clause: it changes every row", sqlparser.String(sqlparser.TableExprs(s.TableExprs))),
 				"Add a WHERE clause, or suppress with the reason every row must change.")
 		}
 	case *sqlparser.Delete:
-		if s.Where == nil {
+		if s.Where == nil && !myJoinRestricts(s.TableExprs) {
 			f.add(ruleDeleteNoWhere, start, 0, fmt.Sprintf("DELETE FROM %s has no WHERE clause: it removes every row", sqlparser.String(sqlparser.TableExprs(s.TableExprs))),
 				"Add a WHERE clause, or suppress with the reason the table must be emptied.")
 		}
@@ -277,6 +277,27 @@ func myRules(f *file, st sqlparser.Statement, start, end int) {
 			myAlter(f, s, start)
 		}
 	}
+}
+
+// myJoinRestricts reports whether a multi-table UPDATE or DELETE is
+// restricted by an inner join's ON or USING, as MySQL allows in place of a
+// WHERE clause.
+func myJoinRestricts(tes []sqlparser.TableExpr) bool {
+	for _, te := range tes {
+		j, ok := te.(*sqlparser.JoinTableExpr)
+		if !ok {
+			continue
+		}
+		switch j.Join {
+		case sqlparser.NormalJoinType, sqlparser.StraightJoinType:
+			if j.Condition != nil && (j.Condition.On != nil || len(j.Condition.Using) > 0) {
+				return true
+			}
+		case sqlparser.NaturalJoinType:
+			return true
+		}
+	}
+	return false
 }
 
 // myStar flags * in the outermost select list of a SELECT or each arm of a
