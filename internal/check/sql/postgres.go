@@ -207,7 +207,7 @@ func pgSemicolons(text string) ([]int, error) {
 // query parameters (:id, as pgtyped or yesql write them) read the same
 // way. Casts (::) and array slices (a[1:n]) are left alone.
 func psqlVariables(text string) (string, int) {
-	if !strings.Contains(text, ":") {
+	if !maybeColonVar(text) {
 		return text, 0
 	}
 	toks, err := pgScan(text)
@@ -416,6 +416,31 @@ func pgPlpgsql(f *file, text string, s pgStmt, colonVarsUsed bool) {
 	}
 	f.add(ruleSyntax, at, 0, fmt.Sprintf("PostgreSQL, PL/pgSQL body of %s: %s", name, perr.Message),
 		"Correct the function body here; PostgreSQL compiles it when the function is created.")
+}
+
+// maybeColonVar reports whether text has a colon that could start a psql
+// variable: not part of :: or :=, and followed by a letter, _ or a quote.
+// Most files have none, and are spared a scan.
+func maybeColonVar(text string) bool {
+	for i := strings.IndexByte(text, ':'); i >= 0 && i+1 < len(text); i++ {
+		if text[i] != ':' {
+			j := strings.IndexByte(text[i:], ':')
+			if j < 0 {
+				return false
+			}
+			i += j
+			if i+1 >= len(text) {
+				return false
+			}
+		}
+		switch c := text[i+1]; {
+		case c == ':':
+			i++ // a cast: both colons
+		case c == '_' || c == '\'' || c == '"' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			return true
+		}
+	}
+	return false
 }
 
 // colonVars rewrites :name as _name, leaving :=, :: and array slices

@@ -317,6 +317,16 @@ func TestPsqlClientLines(t *testing.T) {
 	}
 }
 
+func TestMaybeColonVar(t *testing.T) {
+	for in, want := range map[string]bool{
+		"x := 1; y::int; '{}'::jsonb": false, ":a": true, "x = :'v'": true, "a:::S.t": true, "ab": false, "a:": false, "a[1:2]": false,
+	} {
+		if got := maybeColonVar(in); got != want {
+			t.Errorf("maybeColonVar(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
 func TestColonVars(t *testing.T) {
 	for in, want := range map[string]string{
 		"x := :A.b;":           "x := _A.b;",
