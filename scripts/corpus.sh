@@ -21,8 +21,8 @@ if [[ ! -f $DIR/installed.txt ]] || [[ $(cat "$DIR/installed.txt") != "$want" ]]
   rm -rf "$DIR"
   mkdir -p "$DIR"
   # --ignore-scripts: these are files to read, never code to run.
-  # --legacy-peer-deps: the lists are unrelated packages side by side; their
-  # peer ranges (react 18 for one, 19 for another) need not agree.
+  # --legacy-peer-deps: packages of unrelated checks may want different
+  # peers (react 18 and 19); they are read, never run together.
   npm install --prefix "$DIR" --no-save --no-audit --no-fund --ignore-scripts --legacy-peer-deps --loglevel=error "${pkgs[@]}" >&2
   printf '%s\n' "$want" >"$DIR/installed.txt"
 fi
