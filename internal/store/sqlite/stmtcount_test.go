@@ -7,8 +7,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -80,6 +83,89 @@ func TestWriteStatements(t *testing.T) {
 		}},
 	} {
 		warm()
+		counts := map[string]int{}
+		stop := sqlite.CountStatements(func(q string) { counts[q]++ })
+		err := c.call()
+		stop()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		n := 0
+		var lines []string
+		for _, q := range slices.Sorted(maps.Keys(counts)) {
+			n += counts[q]
+			lines = append(lines, fmt.Sprintf("  %d× %s", counts[q], strings.Join(strings.Fields(q), " ")))
+		}
+		t.Logf("%s: %d statements\n%s", c.name, n, strings.Join(lines, "\n"))
+		if n > c.max {
+			t.Errorf("%s ran %d statements, more than %d:\n%s", c.name, n, c.max, strings.Join(lines, "\n"))
+		}
+	}
+}
+
+// TestMemoryReadStatements counts the statements memory's reads run on
+// SQLite, through the memory service as the tools call it, on a memory
+// with superseded and expired entries (which a search leaves out after
+// ranking), and fails if a read runs more than it did when the count was
+// last cut. Run with -v to see them.
+func TestMemoryReadStatements(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, sqlite.Options{})
+	t0 := time.Now().Add(-time.Hour).UTC().Truncate(time.Microsecond)
+	err := s.Update(ctx, func(tx store.Tx) error {
+		var prev memory.Entry
+		for i := range 40 {
+			e := memory.Entry{Type: memory.Decision, Title: fmt.Sprintf("decision %d on caching", i),
+				Content: fmt.Sprintf("the cache keeps %d entries warm for the planner", i), Tags: []string{"cache"},
+				SessionID: fmt.Sprint("s", i%3), Branch: "main", CreatedAt: t0.Add(time.Duration(i) * time.Minute)}
+			e.UpdatedAt = e.CreatedAt
+			if i%10 == 9 {
+				e.ExpiresAt = t0 // expired
+			}
+			got, err := tx.AddMemory(ctx, e)
+			if err != nil {
+				return err
+			}
+			if i%7 == 6 { // supersedes the one before
+				prev.SupersededBy = got.ID
+				if err := tx.UpdateMemory(ctx, prev); err != nil {
+					return err
+				}
+			}
+			prev = got
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := service.NewSet(s, service.MemoryOptions{}, nil).Memory
+	for _, c := range []struct {
+		name string
+		max  int // statements, BEGIN included
+		call func() error
+	}{
+		{"search", 9, func() error {
+			_, err := mem.Search(ctx, service.SearchQuery{Text: "caching planner"})
+			return err
+		}},
+		{"search filtered", 9, func() error {
+			_, err := mem.Search(ctx, service.SearchQuery{Text: "caching planner", Tags: []string{"cache"}, Branch: "main"})
+			return err
+		}},
+		{"search second page", 8, func() error {
+			_, err := mem.Search(ctx, service.SearchQuery{Text: "cache", Page: service.Page{Offset: 10, Limit: 5}})
+			return err
+		}},
+		{"recent", 3, func() error {
+			_, err := mem.Search(ctx, service.SearchQuery{})
+			return err
+		}},
+		{"context", 6, func() error {
+			_, err := mem.Context(ctx, service.ContextQuery{ID: "m20", SameSession: true})
+			return err
+		}},
+	} {
 		counts := map[string]int{}
 		stop := sqlite.CountStatements(func(q string) { counts[q]++ })
 		err := c.call()
