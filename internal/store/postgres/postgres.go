@@ -69,7 +69,7 @@ type DB struct {
 	lis         *listener
 	lockTimeout time.Duration
 	// genericSearch: memory search plans its statements generically
-	// whatever the connection's plan_cache_mode (see SearchMemory); false
+	// whatever the connection's plan_cache_mode (see txn.MemoryIndex); false
 	// when the URL sets plan_cache_mode or the server predates it.
 	genericSearch bool
 }

@@ -179,7 +179,7 @@ func TestMigrateMemoryDetails(t *testing.T) {
 		if err != nil || !ok || first.ID != 2 {
 			t.Errorf("MistakeByFingerprint after migration = %v %v %v, want m2", first.ID, ok, err)
 		}
-		res, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: "concurrency", Tags: []string{"sqlite"}})
+		res, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: "concurrency", Tags: []string{"sqlite"}})
 		if err != nil || len(res.Hits) != 1 || res.Hits[0].Entry.ID != 1 {
 			t.Errorf("search after migration: %+v %v", res.Hits, err)
 		}

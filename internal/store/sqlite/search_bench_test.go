@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 )
 
 // BenchmarkSearchMemory is memory search in the store alone, on the
@@ -47,7 +47,7 @@ func BenchmarkSearchMemory(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		if err := st.View(ctx, func(tx store.Tx) error {
-			_, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: qs[i%len(qs)], Limit: 10})
+			_, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: qs[i%len(qs)], Limit: 10})
 			return err
 		}); err != nil {
 			b.Fatal(err)
