@@ -16,6 +16,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/migrate"
 	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
@@ -186,7 +187,7 @@ func TestMigratePlaceholderMissed(t *testing.T) {
 	}
 	// Then at version 5: migrations 6 and 7 (the plan revision, no
 	// tsvector) came later, and run after the repair.
-	old := append(append(append([]migration{}, ms[:2]...), migration{version: 3, name: "0003_memory_details.sql", sql: "SELECT 1"}), ms[3:5]...)
+	old := append(append(append([]migrate.Migration{}, ms[:2]...), migrate.Migration{Version: 3, Name: "0003_memory_details.sql", SQL: "SELECT 1"}), ms[3:5]...)
 	if err := migrateTo(ctx, pool, old); err != nil {
 		t.Fatal(err)
 	}

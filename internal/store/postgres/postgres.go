@@ -107,7 +107,7 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open PostgreSQL database %s: cannot connect (is the server up, and the URL right?): %w", where(cfg), err)
 	}
-	if err := migrate(ctx, pool); err != nil {
+	if err := upgrade(ctx, pool); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open PostgreSQL database %s: %w", where(cfg), err)
 	}

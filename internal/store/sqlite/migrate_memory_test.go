@@ -14,6 +14,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/migrate"
 )
 
 // oldEntry is a row as schema 6 stored it: a column per detail.
@@ -211,7 +212,7 @@ func TestMigratePlaceholderMissed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := append(append(append([]migration{}, ms[:6]...), migration{version: 7, name: "0007_memory_details.sql", sql: "SELECT 1"}), ms[7:]...)
+	old := append(append(append([]migrate.Migration{}, ms[:6]...), migrate.Migration{Version: 7, Name: "0007_memory_details.sql", SQL: "SELECT 1"}), ms[7:]...)
 	if err := migrateTo(ctx, raw, old); err != nil {
 		t.Fatal(err)
 	}
