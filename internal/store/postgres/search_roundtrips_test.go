@@ -61,15 +61,15 @@ func TestMemoryReadRoundTrips(t *testing.T) {
 		limit int
 		call  func() error
 	}{
-		{"search", 8, func() error {
+		{"search", 7, func() error {
 			_, err := mem.Search(ctx, service.SearchQuery{Text: "caching planner"})
 			return err
 		}},
-		{"search filtered", 8, func() error {
+		{"search filtered", 7, func() error {
 			_, err := mem.Search(ctx, service.SearchQuery{Text: "caching planner", Tags: []string{"cache"}, Branch: "main"})
 			return err
 		}},
-		{"search second page", 8, func() error {
+		{"search second page", 7, func() error {
 			_, err := mem.Search(ctx, service.SearchQuery{Text: "cache", Page: service.Page{Offset: 10, Limit: 5}})
 			return err
 		}},
