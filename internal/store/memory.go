@@ -37,9 +37,8 @@ type MemoryTx interface {
 	MistakeByFingerprint(ctx context.Context, fp string) (memory.Entry, bool, error)
 	// SelectMemories returns the entries s selects, in id order (newest
 	// first with s.Newest), from s.Offset on and at most s.Limit of them
-	// (zero: all), and how many it selects in all (zero with s.SkipCount).
-	// A page that shows the total (see MemorySelector.PageTotal) needs no
-	// count.
+	// (zero: all), and how many it selects in all: the page's
+	// MemorySelector.PageTotal, or else counted.
 	SelectMemories(ctx context.Context, s MemorySelector) ([]memory.Entry, int, error)
 	// DeleteMemories deletes entries with their index rows, vectors and
 	// occurrences, and returns how many there were. Entries they had
@@ -167,13 +166,16 @@ func (s MemorySelector) Filtered() bool {
 		s.HideSuperseded || !s.Now.IsZero() || s.WithoutVector != ""
 }
 
-// PageTotal returns the total a page of n entries that s selected shows,
-// with ok false when it shows none and the entries must be counted: a
-// page shorter than its limit ends the list (Offset plus n), unless it is
-// empty past the start (the offset may be beyond the end).
+// PageTotal returns the total SelectMemories returns with a page of n
+// entries that s selected, with ok false when the page does not show it
+// and the entries must be counted: a page shorter than its limit ends the
+// list (Offset plus n), unless it is empty past the start (the offset may
+// be beyond the end). With SkipCount the total is zero.
 func (s MemorySelector) PageTotal(n int) (total int, ok bool) {
-	full := s.Limit > 0 && n == s.Limit
-	if full || (n == 0 && s.Offset > 0) {
+	switch {
+	case s.SkipCount:
+		return 0, true
+	case s.Limit > 0 && n == s.Limit, n == 0 && s.Offset > 0:
 		return 0, false
 	}
 	return s.Offset + n, true

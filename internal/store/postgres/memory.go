@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -213,16 +212,7 @@ func (x *txn) scanMemories(ctx context.Context, q string, args ...any) ([]memory
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []memory.Entry
-	for rows.Next() {
-		e, err := scanMemory(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return pgx.AppendRows([]memory.Entry(nil), rows, func(row pgx.CollectableRow) (memory.Entry, error) { return scanMemory(row) })
 }
 
 func pgCode(err error) string {
@@ -285,30 +275,24 @@ func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
 }
 
 // qBefore is the entries a new entry's dialogue context comes from
-// (rank.Context); qNext, those whose context holds an entry.
+// (rank.Context); qNext, those whose context holds an entry; qAfter pages
+// through the entries to re-index them.
 var (
 	qBefore = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id < $2 ORDER BY e.id DESC LIMIT ` + strconv.Itoa(rank.ContextDepth)
 	qNext   = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT ` + strconv.Itoa(rank.ContextDepth)
+	qAfter  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT ` + strconv.Itoa(rank.RebuildPage)
 )
 
-// repost indexes again the entries whose dialogue context (rank.Context)
-// holds the entries at ids, after those changed or went, so the index stays
-// the one adding the entries as they are now would build.
+// repost indexes again the entries whose dialogue context may hold the
+// entries at ids (see rank.Following), after those changed or went.
 func (x *txn) repost(ctx context.Context, ids ...memory.ID) error {
-	done := map[memory.ID]bool{}
-	for _, id := range ids {
-		next, err := x.scanMemories(ctx, qNext, x.p, int64(id))
-		if err != nil {
+	es, err := rank.Following(ids, func(id memory.ID) ([]memory.Entry, error) { return x.scanMemories(ctx, qNext, x.p, int64(id)) })
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		if err := x.index(ctx, e); err != nil {
 			return err
-		}
-		for _, f := range next {
-			if done[f.ID] || slices.Contains(ids, f.ID) {
-				continue
-			}
-			done[f.ID] = true
-			if err := x.index(ctx, f); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
@@ -493,7 +477,7 @@ func (x *txn) post(ctx context.Context, e memory.Entry) error {
 	if err != nil {
 		return err
 	}
-	d := rank.Analyze(e.Title, e.SearchText(), e.Tags, rank.Context(e, prev...)...)
+	d := rank.AnalyzeEntry(e, prev...)
 	if len(d.TF) == 0 {
 		return nil
 	}
@@ -520,7 +504,8 @@ func (x *txn) post(ctx context.Context, e memory.Entry) error {
 }
 
 // reindex rebuilds the project's full-text index when another analyzer
-// built it (or none: a project migrated from tsvector search).
+// built it (or none: a project migrated from tsvector search; see
+// rank.Rebuild).
 func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 	var analyzer int32
 	if err := x.tx.QueryRow(ctx, `SELECT memory_analyzer FROM projects WHERE id = $1`, x.p).Scan(&analyzer); err != nil {
@@ -533,40 +518,25 @@ func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 	if err := x.tx.QueryRow(ctx, `SELECT count(*) FROM memory_entries WHERE project_id = $1`, x.p).Scan(&entries); err != nil {
 		return fmt.Errorf("read memory index: %w", err)
 	}
-	start := time.Now()
-	if entries == 0 { // a new project
-		log = slog.New(slog.DiscardHandler)
-	}
-	log.Warn("rebuilding the memory search index for this version of Cairn; searches and writes wait until it is done",
-		"entries", entries, "analyzer", memory.AnalyzerVersion, "was", analyzer)
+	return rank.Rebuild{Entries: entries, Was: int(analyzer),
+		Start: func() error { return x.resetIndex(ctx) },
+		Next: func(after memory.ID) ([]memory.Entry, error) {
+			return x.scanMemories(ctx, qAfter, x.p, int64(after))
+		},
+		Add: func(e memory.Entry) error { return x.post(ctx, e) },
+	}.Run(log)
+}
+
+// resetIndex empties the project's full-text index.
+func (x *txn) resetIndex(ctx context.Context) error {
 	for _, q := range []string{`DELETE FROM memory_postings WHERE project_id = $1`, `DELETE FROM memory_terms WHERE project_id = $1`,
 		`UPDATE projects SET memory_docs = 0, memory_len = 0, memory_analyzer = ` + strconv.Itoa(memory.AnalyzerVersion) + ` WHERE id = $1`} {
 		if _, err := x.tx.Exec(ctx, q, x.p); err != nil {
-			return fmt.Errorf("reset memory index: %w", err)
+			return err
 		}
 	}
 	x.changed()
-	done, reported := 0, start
-	for after := int64(0); ; {
-		es, err := x.scanMemories(ctx, `SELECT `+memCols+` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT 500`, x.p, after)
-		if err != nil {
-			return fmt.Errorf("reindex memory: %w", err)
-		}
-		if len(es) == 0 {
-			log.Warn("rebuilt the memory search index", "entries", done, "took", time.Since(start).Round(time.Millisecond))
-			return nil
-		}
-		for _, e := range es {
-			if err := x.post(ctx, e); err != nil {
-				return fmt.Errorf("reindex memory %s: %w", e.ID, err)
-			}
-		}
-		after = int64(es[len(es)-1].ID)
-		if done += len(es); time.Since(reported) >= 5*time.Second {
-			reported = time.Now()
-			log.Info("rebuilding the memory search index", "done", done, "entries", entries)
-		}
-	}
+	return nil
 }
 
 func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) {

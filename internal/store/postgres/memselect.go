@@ -88,9 +88,6 @@ func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]mem
 	if err != nil {
 		return nil, 0, fmt.Errorf("select memory: %w", err)
 	}
-	if s.SkipCount {
-		return out, 0, nil
-	}
 	if total, ok := s.PageTotal(len(out)); ok {
 		return out, total, nil
 	}

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	_ "modernc.org/sqlite/vec" // vec_distance_cosine for the memory's embeddings
 
@@ -104,7 +103,7 @@ var (
 	// qBefore is the entries a new entry's dialogue context comes from
 	// (rank.Context); qAfter pages through the entries to re-index them.
 	qBefore     = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id < ? ORDER BY e.id DESC LIMIT ` + strconv.Itoa(rank.ContextDepth)
-	qAfter      = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id > ? ORDER BY e.id LIMIT 500`
+	qAfter      = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id > ? ORDER BY e.id LIMIT ` + strconv.Itoa(rank.RebuildPage)
 	qNext       = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id > ? ORDER BY e.id LIMIT ` + strconv.Itoa(rank.ContextDepth)
 	qTermRemove = `UPDATE memory_terms SET df = df - 1 WHERE term = ?`
 	qTermsDF    = `SELECT term, df FROM memory_terms WHERE term IN (SELECT value FROM json_each(?)) AND df > 0`
@@ -220,17 +219,24 @@ func scanMemory(row scanner, extra ...any) (memory.Entry, error) {
 
 func (x *txn) scanMemories(ctx context.Context, q string, args ...any) ([]memory.Entry, error) {
 	rows, err := x.query(ctx, q, args...)
+	return collect(rows, err, scanEntry)
+}
+
+func scanEntry(row scanner) (memory.Entry, error) { return scanMemory(row) }
+
+// collect reads every row a query returned with scan, and closes them.
+func collect[T any](rows *sql.Rows, err error, scan func(scanner) (T, error)) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []memory.Entry
+	var out []T
 	for rows.Next() {
-		e, err := scanMemory(rows)
+		v, err := scan(rows)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, e)
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }
@@ -261,7 +267,7 @@ func (x *txn) post(ctx context.Context, e memory.Entry) error {
 	if err != nil {
 		return err
 	}
-	d := rank.Analyze(e.Title, e.SearchText(), e.Tags, rank.Context(e, prev...)...)
+	d := rank.AnalyzeEntry(e, prev...)
 	if len(d.TF) == 0 {
 		return nil
 	}
@@ -333,15 +339,16 @@ func (x *txn) unindex(ctx context.Context, id memory.ID) error {
 }
 
 // reindex rebuilds the full-text index from the entries when it was built
-// by another analyzer (or never: a database migrated from FTS5). It builds
-// the same index as adding the entries one by one in id order would, but
-// keeps the context turns, the counts and the document frequencies in
-// memory instead of reading and updating them for every entry, and logs
-// its progress: a large memory takes a while.
+// by another analyzer (or never: a database migrated from FTS5; see
+// rank.Rebuild). It builds the same index as adding the entries one by one
+// in id order would, but keeps the context turns, the counts and the
+// document frequencies in memory instead of reading and updating them for
+// every entry, and loads the postings in key order without their
+// secondary indexes.
 func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 	var (
-		docs, analyzer int
-		total          float64
+		docs, analyzer, entries int
+		total                   float64
 	)
 	if err := x.queryRow(ctx, qIndexStats).Scan(&docs, &total, &analyzer); err != nil {
 		return fmt.Errorf("read memory index: %w", err)
@@ -349,47 +356,8 @@ func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 	if analyzer == memory.AnalyzerVersion {
 		return nil
 	}
-	var entries int
 	if err := x.queryRow(ctx, `SELECT count(*) FROM memory_entries`).Scan(&entries); err != nil {
 		return fmt.Errorf("read memory index: %w", err)
-	}
-	start := time.Now()
-	if entries == 0 { // a new store
-		log = slog.New(slog.DiscardHandler)
-	}
-	log.Warn("rebuilding the memory search index for this version of Cairn; searches and writes wait until it is done",
-		"entries", entries, "analyzer", memory.AnalyzerVersion, "was", analyzer)
-	// The postings' secondary indexes are dropped for the load and made
-	// again after it, by their own definitions: one sort each instead of
-	// a B-tree insertion per posting.
-	var indexes []string
-	rows, err := x.query(ctx, `SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'memory_postings' AND sql IS NOT NULL ORDER BY name`)
-	if err != nil {
-		return fmt.Errorf("reindex memory: %w", err)
-	}
-	for rows.Next() {
-		var q string
-		if err := rows.Scan(&q); err != nil {
-			rows.Close()
-			return fmt.Errorf("reindex memory: %w", err)
-		}
-		indexes = append(indexes, q)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("reindex memory: %w", err)
-	}
-	for _, q := range indexes {
-		name := strings.Fields(q)[2] // CREATE INDEX name ON ...
-		if _, err := x.exec(ctx, `DROP INDEX `+name); err != nil {
-			return fmt.Errorf("reindex memory: %w", err)
-		}
-	}
-	for _, q := range []string{`DELETE FROM memory_postings`, `DELETE FROM memory_terms`,
-		`UPDATE memory_index SET docs = 0, total_len = 0, analyzer = ` + fmt.Sprint(memory.AnalyzerVersion)} {
-		if _, err := x.exec(ctx, q); err != nil {
-			return fmt.Errorf("reset memory index: %w", err)
-		}
 	}
 	// The load touches pages all over the postings' B-tree: a page cache
 	// large enough to hold it saves spilling and re-reading them.
@@ -401,62 +369,89 @@ func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 		return fmt.Errorf("reindex memory: %w", err)
 	}
 	defer x.exec(ctx, `PRAGMA cache_size = `+strconv.Itoa(cache))
-	docs, total = 0, 0
-	var (
-		df       = map[string]int{}
-		prev     []memory.Entry // newest first, as rank.Context takes them
-		done     int
-		reported = start
-		load     = postingLoader{x: x}
-	)
-	for after := int64(0); ; {
-		es, err := x.scanMemories(ctx, qAfter, after)
-		if err != nil {
-			return fmt.Errorf("reindex memory: %w", err)
-		}
-		if len(es) == 0 {
-			break
-		}
-		for _, e := range es {
-			d := rank.Analyze(e.Title, e.SearchText(), e.Tags, rank.Context(e, prev...)...)
-			prev = append([]memory.Entry{e}, prev[:min(len(prev), rank.ContextDepth-1)]...)
-			if len(d.TF) == 0 {
-				continue
-			}
-			avgdl := (total + d.Len) / float64(docs+1)
-			for t, tf := range d.TF {
-				if err := load.add(ctx, posting{t, int64(e.ID), tf, d.Len, rank.Impact(tf, d.Len, avgdl)}); err != nil {
-					return fmt.Errorf("reindex memory %s: %w", e.ID, err)
-				}
-				df[t]++
-			}
-			docs++
-			total += d.Len
-		}
-		after = int64(es[len(es)-1].ID)
-		if done += len(es); time.Since(reported) >= 5*time.Second {
-			reported = time.Now()
-			log.Info("rebuilding the memory search index", "done", done, "entries", entries)
+	l := &indexLoad{x: x, df: map[string]int{}, load: postingLoader{x: x}}
+	return rank.Rebuild{Entries: entries, Was: analyzer,
+		Start: func() error { return l.start(ctx) },
+		Next: func(after memory.ID) ([]memory.Entry, error) {
+			return x.scanMemories(ctx, qAfter, int64(after))
+		},
+		Add:    func(e memory.Entry) error { return l.add(ctx, e) },
+		Finish: func() error { return l.finish(ctx) },
+	}.Run(log)
+}
+
+// indexLoad is a rebuild of the index in one pass: what it has counted so
+// far, and the postings' secondary indexes it dropped.
+type indexLoad struct {
+	x       *txn
+	docs    int
+	total   float64
+	df      map[string]int
+	prev    []memory.Entry // newest first, as rank.Context takes them
+	load    postingLoader
+	indexes []string
+}
+
+// start empties the index and drops the postings' secondary indexes, to
+// be made again after the load by their own definitions: one sort each
+// instead of a B-tree insertion per posting.
+func (l *indexLoad) start(ctx context.Context) error {
+	rows, err := l.x.query(ctx, `SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'memory_postings' AND sql IS NOT NULL ORDER BY name`)
+	if l.indexes, err = collect(rows, err, func(r scanner) (q string, err error) { return q, r.Scan(&q) }); err != nil {
+		return err
+	}
+	for _, q := range l.indexes {
+		name := strings.Fields(q)[2] // CREATE INDEX name ON ...
+		if _, err := l.x.exec(ctx, `DROP INDEX `+name); err != nil {
+			return err
 		}
 	}
-	if err := load.flush(ctx); err != nil {
-		return fmt.Errorf("reindex memory: %w", err)
-	}
-	for _, q := range indexes {
-		if _, err := x.exec(ctx, q); err != nil {
-			return fmt.Errorf("reindex memory: %w", err)
+	for _, q := range []string{`DELETE FROM memory_postings`, `DELETE FROM memory_terms`,
+		`UPDATE memory_index SET docs = 0, total_len = 0, analyzer = ` + fmt.Sprint(memory.AnalyzerVersion)} {
+		if _, err := l.x.exec(ctx, q); err != nil {
+			return err
 		}
 	}
-	for t, n := range df {
-		if _, err := x.exec(ctx, qTermSet, t, n); err != nil {
-			return fmt.Errorf("reindex memory: %w", err)
-		}
-	}
-	if _, err := x.exec(ctx, qIndexSet, docs, total); err != nil {
-		return fmt.Errorf("reindex memory: %w", err)
-	}
-	log.Warn("rebuilt the memory search index", "entries", done, "took", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// add indexes e after the entries added before it.
+func (l *indexLoad) add(ctx context.Context, e memory.Entry) error {
+	d := rank.AnalyzeEntry(e, l.prev...)
+	l.prev = append([]memory.Entry{e}, l.prev[:min(len(l.prev), rank.ContextDepth-1)]...)
+	if len(d.TF) == 0 {
+		return nil
+	}
+	avgdl := (l.total + d.Len) / float64(l.docs+1)
+	for t, tf := range d.TF {
+		if err := l.load.add(ctx, posting{t, int64(e.ID), tf, d.Len, rank.Impact(tf, d.Len, avgdl)}); err != nil {
+			return err
+		}
+		l.df[t]++
+	}
+	l.docs++
+	l.total += d.Len
+	return nil
+}
+
+// finish writes the postings still held, makes the secondary indexes
+// again, and writes the counts.
+func (l *indexLoad) finish(ctx context.Context) error {
+	if err := l.load.flush(ctx); err != nil {
+		return err
+	}
+	for _, q := range l.indexes {
+		if _, err := l.x.exec(ctx, q); err != nil {
+			return err
+		}
+	}
+	for t, n := range l.df {
+		if _, err := l.x.exec(ctx, qTermSet, t, n); err != nil {
+			return err
+		}
+	}
+	_, err := l.x.exec(ctx, qIndexSet, l.docs, l.total)
+	return err
 }
 
 // postingLoader inserts postings in runs sorted by key, many rows to a
@@ -551,27 +546,19 @@ func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
 	return nil
 }
 
-// repost indexes again the entries whose dialogue context (rank.Context)
-// holds the entries at ids, after those changed or went, so the index stays
-// the one adding the entries as they are now would build.
+// repost indexes again the entries whose dialogue context may hold the
+// entries at ids (see rank.Following), after those changed or went.
 func (x *txn) repost(ctx context.Context, ids ...memory.ID) error {
-	done := map[memory.ID]bool{}
-	for _, id := range ids {
-		next, err := x.scanMemories(ctx, qNext, int64(id))
-		if err != nil {
+	es, err := rank.Following(ids, func(id memory.ID) ([]memory.Entry, error) { return x.scanMemories(ctx, qNext, int64(id)) })
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		if err := x.unindex(ctx, e.ID); err != nil {
 			return err
 		}
-		for _, f := range next {
-			if done[f.ID] || slices.Contains(ids, f.ID) {
-				continue
-			}
-			done[f.ID] = true
-			if err := x.unindex(ctx, f.ID); err != nil {
-				return err
-			}
-			if err := x.post(ctx, f); err != nil {
-				return err
-			}
+		if err := x.post(ctx, e); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -91,12 +91,10 @@ func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]mem
 		q += ` LIMIT ? OFFSET ?`
 		page = append(args[:len(args):len(args)], limitOrAll(s.Limit), max(s.Offset, 0))
 	}
-	out, err := x.scanBuilt(ctx, q, page...)
+	rows, err := x.queryBuilt(ctx, q, page...)
+	out, err := collect(rows, err, scanEntry)
 	if err != nil {
 		return nil, 0, fmt.Errorf("select memory: %w", err)
-	}
-	if s.SkipCount {
-		return out, 0, nil
 	}
 	if total, ok := s.PageTotal(len(out)); ok {
 		return out, total, nil
@@ -115,24 +113,6 @@ func limitOrAll(n int) int {
 		return n
 	}
 	return -1
-}
-
-// scanBuilt is scanMemories for a query built per call (see queryBuilt).
-func (x *txn) scanBuilt(ctx context.Context, q string, args ...any) ([]memory.Entry, error) {
-	rows, err := x.queryBuilt(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []memory.Entry
-	for rows.Next() {
-		e, err := scanMemory(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
 }
 
 // qHidden are the entries a search's superseded and expiry rules leave

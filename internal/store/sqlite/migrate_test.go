@@ -74,4 +74,3 @@ func TestMigrateRecordsAndFillsGaps(t *testing.T) {
 		t.Errorf("user_version = %d; want the highest applied, %d", v, ms[len(ms)-1].Version)
 	}
 }
-
