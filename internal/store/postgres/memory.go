@@ -15,6 +15,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/table"
 	"github.com/cairn-dev/cairn/internal/store/rank"
 )
 
@@ -22,34 +23,26 @@ import (
 // them (project_id and the full-text columns aside): the one list that the
 // select lists, the insert and update statements, their arguments and the
 // scan destinations are all made from.
-var memColumns = []memColumn{
-	{name: "id", dest: func(r *memRow) any { return &r.id }},
-	{name: "uid", arg: func(e memory.Entry) any { return e.UID }, dest: func(r *memRow) any { return &r.e.UID }},
-	{name: "type", arg: func(e memory.Entry) any { return string(e.Type) }, dest: func(r *memRow) any { return &r.typ }},
-	{name: "title", arg: func(e memory.Entry) any { return e.Title }, dest: func(r *memRow) any { return &r.e.Title }},
-	{name: "content", arg: func(e memory.Entry) any { return e.Content }, dest: func(r *memRow) any { return &r.e.Content }},
-	{name: "facts", arg: func(e memory.Entry) any { return list(e.Facts) }, dest: func(r *memRow) any { return &r.facts }},
-	{name: "tags", arg: func(e memory.Entry) any { return list(e.Tags) }, dest: func(r *memRow) any { return &r.tags }},
-	{name: "files", arg: func(e memory.Entry) any { return list(e.Files) }, dest: func(r *memRow) any { return &r.files }},
-	{name: "session_id", arg: func(e memory.Entry) any { return e.SessionID }, dest: func(r *memRow) any { return &r.e.SessionID }},
-	{name: "branch", arg: func(e memory.Entry) any { return e.Branch }, dest: func(r *memRow) any { return &r.e.Branch }},
-	{name: "occurrences", arg: func(e memory.Entry) any { return int32(e.Occurrences) }, dest: func(r *memRow) any { return &r.occ }},
-	{name: "details", arg: func(e memory.Entry) any { return nullJSON(e.Details()) }, dest: func(r *memRow) any { return &r.details }},
-	{name: "file_hashes", arg: func(e memory.Entry) any { return jsonMap(e.FileHashes) }, dest: func(r *memRow) any { return &r.hashes }},
-	{name: "superseded_by", arg: func(e memory.Entry) any { return nullMemID(e.SupersededBy) }, dest: func(r *memRow) any { return &r.supersededBy }},
-	{name: "expires_at", arg: func(e memory.Entry) any { return nullTS(e.ExpiresAt) }, dest: func(r *memRow) any { return &r.expires }},
-	{name: "fingerprint", arg: func(e memory.Entry) any { return fingerprint(e) }},
-	{name: "search_body", arg: func(e memory.Entry) any { return e.SearchText() }},
-	{name: "created_at", arg: func(e memory.Entry) any { return ts(e.CreatedAt) }, dest: func(r *memRow) any { return &r.created }},
-	{name: "updated_at", arg: func(e memory.Entry) any { return ts(e.UpdatedAt) }, dest: func(r *memRow) any { return &r.updated }},
-}
-
-// memColumn is one column: arg is its value for an entry (nil: never
-// written), dest where a read puts it (nil: never read).
-type memColumn struct {
-	name string
-	arg  func(memory.Entry) any
-	dest func(*memRow) any
+var memColumns = table.Columns[memory.Entry, memRow]{
+	{Name: "id", Dest: func(r *memRow) any { return &r.id }},
+	{Name: "uid", Arg: func(e memory.Entry) any { return e.UID }, Dest: func(r *memRow) any { return &r.e.UID }},
+	{Name: "type", Arg: func(e memory.Entry) any { return string(e.Type) }, Dest: func(r *memRow) any { return &r.typ }},
+	{Name: "title", Arg: func(e memory.Entry) any { return e.Title }, Dest: func(r *memRow) any { return &r.e.Title }},
+	{Name: "content", Arg: func(e memory.Entry) any { return e.Content }, Dest: func(r *memRow) any { return &r.e.Content }},
+	{Name: "facts", Arg: func(e memory.Entry) any { return list(e.Facts) }, Dest: func(r *memRow) any { return &r.facts }},
+	{Name: "tags", Arg: func(e memory.Entry) any { return list(e.Tags) }, Dest: func(r *memRow) any { return &r.tags }},
+	{Name: "files", Arg: func(e memory.Entry) any { return list(e.Files) }, Dest: func(r *memRow) any { return &r.files }},
+	{Name: "session_id", Arg: func(e memory.Entry) any { return e.SessionID }, Dest: func(r *memRow) any { return &r.e.SessionID }},
+	{Name: "branch", Arg: func(e memory.Entry) any { return e.Branch }, Dest: func(r *memRow) any { return &r.e.Branch }},
+	{Name: "occurrences", Arg: func(e memory.Entry) any { return int32(e.Occurrences) }, Dest: func(r *memRow) any { return &r.occ }},
+	{Name: "details", Arg: func(e memory.Entry) any { return nullJSON(e.Details()) }, Dest: func(r *memRow) any { return &r.details }},
+	{Name: "file_hashes", Arg: func(e memory.Entry) any { return jsonMap(e.FileHashes) }, Dest: func(r *memRow) any { return &r.hashes }},
+	{Name: "superseded_by", Arg: func(e memory.Entry) any { return nullMemID(e.SupersededBy) }, Dest: func(r *memRow) any { return &r.supersededBy }},
+	{Name: "expires_at", Arg: func(e memory.Entry) any { return nullTS(e.ExpiresAt) }, Dest: func(r *memRow) any { return &r.expires }},
+	{Name: "fingerprint", Arg: func(e memory.Entry) any { return fingerprint(e) }},
+	{Name: "search_body", Arg: func(e memory.Entry) any { return e.SearchText() }},
+	{Name: "created_at", Arg: func(e memory.Entry) any { return ts(e.CreatedAt) }, Dest: func(r *memRow) any { return &r.created }},
+	{Name: "updated_at", Arg: func(e memory.Entry) any { return ts(e.UpdatedAt) }, Dest: func(r *memRow) any { return &r.updated }},
 }
 
 // memRow is a row being read, before it becomes an entry.
@@ -65,20 +58,9 @@ type memRow struct {
 	created, updated   time.Time
 }
 
-// selectList renders the columns a read lists.
-func selectList() string {
-	var cols []string
-	for _, c := range memColumns {
-		if c.dest != nil {
-			cols = append(cols, "e."+c.name)
-		}
-	}
-	return strings.Join(cols, ", ")
-}
-
 var (
 	// memCols are an entry's columns, as scanMemory reads them.
-	memCols = selectList()
+	memCols = memColumns.Select("e.")
 
 	qMemoriesByID = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id = ANY($2)`
 	qMemoryByUID  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.uid = $2`
@@ -114,12 +96,10 @@ const (
 // columns, each a parameter.
 func (x *txn) writeMemory(e memory.Entry, id memory.ID) (string, []any) {
 	p := &params{args: []any{x.p}}
-	var names, vals []string
-	for _, c := range memColumns {
-		if c.arg == nil {
-			continue
-		}
-		names, vals = append(names, c.name), append(vals, p.add(c.arg(e)))
+	names := memColumns.Written()
+	var vals []string
+	for _, v := range memColumns.Args(e) {
+		vals = append(vals, p.add(v))
 	}
 	if id == 0 {
 		return `WITH nid AS (UPDATE projects SET next_memory_id = next_memory_id + 1 WHERE id = $1 RETURNING next_memory_id - 1 AS id)
@@ -173,16 +153,10 @@ func fingerprint(e memory.Entry) *string {
 	return &fp
 }
 
-// scanMemory reads one row of memCols, plus extra.
-func scanMemory(row pgx.Row, extra ...any) (memory.Entry, error) {
+// scanMemory reads one row of memCols.
+func scanMemory(row pgx.Row) (memory.Entry, error) {
 	var r memRow
-	dest := make([]any, 0, len(memColumns)+len(extra))
-	for _, c := range memColumns {
-		if c.dest != nil {
-			dest = append(dest, c.dest(&r))
-		}
-	}
-	if err := row.Scan(append(dest, extra...)...); err != nil {
+	if err := row.Scan(memColumns.Dests(&r)...); err != nil {
 		return memory.Entry{}, err
 	}
 	e := r.e
@@ -381,25 +355,22 @@ func (x *txn) Occurrences(ctx context.Context, id memory.ID, limit int) ([]memor
 	if err != nil {
 		return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
 	}
-	defer rows.Close()
-	var out []memory.Occurrence
-	for rows.Next() {
-		var (
-			o     memory.Occurrence
-			n     int32
-			at    time.Time
-			extra []byte
-		)
-		if err := rows.Scan(&n, &at, &o.SessionID, &o.Branch, &o.Title, &o.Content, &extra); err != nil {
-			return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
-		}
-		o.N, o.At = int(n), at.UTC()
-		if err := o.SetExtra(extra); err != nil {
-			return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
-		}
-		out = append(out, o)
+	var (
+		out   []memory.Occurrence
+		o     memory.Occurrence
+		n     int32
+		at    time.Time
+		extra []byte
+	)
+	_, err = pgx.ForEachRow(rows, []any{&n, &at, &o.SessionID, &o.Branch, &o.Title, &o.Content, &extra}, func() error {
+		one := memory.Occurrence{N: int(n), At: at.UTC(), SessionID: o.SessionID, Branch: o.Branch, Title: o.Title, Content: o.Content}
+		out = append(out, one)
+		return out[len(out)-1].SetExtra(extra)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Index upkeep: see migrations/0004_memory_postings.sql.

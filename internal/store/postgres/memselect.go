@@ -170,24 +170,21 @@ func (s *source) DF(ctx context.Context, terms []string) (map[string]int, error)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	out := make(map[string]int, len(terms))
-	for rows.Next() {
-		var (
-			t   string
-			n   int64
-			len float64
-		)
-		if err := rows.Scan(&t, &n, &len); err != nil {
-			return nil, err
+	var (
+		t      string
+		n      int64
+		length float64
+	)
+	_, err = pgx.ForEachRow(rows, []any{&t, &n, &length}, func() error {
+		if t == "" { // the project's counts
+			s.docs, s.len, s.stats = n, length, true
+		} else {
+			out[t] = int(n)
 		}
-		if t == "" {
-			s.docs, s.len, s.stats = n, len, true
-			continue
-		}
-		out[t] = int(n)
-	}
-	return out, rows.Err()
+		return nil
+	})
+	return out, err
 }
 
 func (s source) Top(ctx context.Context, terms []string, limits []int) ([][]rank.Posting, error) {
@@ -230,21 +227,17 @@ func (s source) Lookup(ctx context.Context, terms []string, entries []int64) (ma
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	out := make(map[string][]rank.Posting, len(terms))
-	for rows.Next() {
-		var (
-			t      string
-			p      rank.Posting
-			tf, dl float32
-		)
-		if err := rows.Scan(&t, &p.Entry, &tf, &dl); err != nil {
-			return nil, err
-		}
-		p.TF, p.Len = float64(tf), float64(dl)
-		out[t] = append(out[t], p)
-	}
-	return out, rows.Err()
+	var (
+		t      string
+		e      int64
+		tf, dl float32
+	)
+	_, err = pgx.ForEachRow(rows, []any{&t, &e, &tf, &dl}, func() error {
+		out[t] = append(out[t], rank.Posting{Entry: e, TF: float64(tf), Len: float64(dl)})
+		return nil
+	})
+	return out, err
 }
 
 // NearestMemories reads the candidates' vectors and ranks them here by
@@ -258,19 +251,15 @@ func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, 
 	if err != nil {
 		return nil, fmt.Errorf("nearest memory: %w", err)
 	}
-	defer rows.Close()
-	var out []store.ScoredID
-	for rows.Next() {
-		var (
-			id int64
-			v  []float32
-		)
-		if err := rows.Scan(&id, &v); err != nil {
-			return nil, fmt.Errorf("nearest memory: %w", err)
-		}
+	var (
+		out []store.ScoredID
+		id  int64
+		v   []float32
+	)
+	if _, err := pgx.ForEachRow(rows, []any{&id, &v}, func() error {
 		out = append(out, store.ScoredID{ID: memory.ID(id), Score: cosine(vec, v)})
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}); err != nil {
 		return nil, fmt.Errorf("nearest memory: %w", err)
 	}
 	slices.SortFunc(out, func(a, b store.ScoredID) int {

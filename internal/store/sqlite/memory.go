@@ -16,39 +16,32 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/table"
 	"github.com/cairn-dev/cairn/internal/store/rank"
 )
 
 // memColumns are memory_entries' columns as the store reads and writes
 // them: the one list that the select lists, the insert and update
 // statements, their arguments and the scan destinations are all made from.
-var memColumns = []memColumn{
-	{name: "id", dest: func(r *memRow) any { return &r.e.ID }},
-	{name: "uid", arg: func(e memory.Entry) any { return e.UID }, dest: func(r *memRow) any { return &r.e.UID }},
-	{name: "type", arg: func(e memory.Entry) any { return string(e.Type) }, dest: func(r *memRow) any { return &r.typ }},
-	{name: "title", arg: func(e memory.Entry) any { return e.Title }, dest: func(r *memRow) any { return &r.e.Title }},
-	{name: "content", arg: func(e memory.Entry) any { return e.Content }, dest: func(r *memRow) any { return &r.e.Content }},
-	{name: "facts", arg: func(e memory.Entry) any { return jsonList(e.Facts) }, dest: func(r *memRow) any { return &r.facts }},
-	{name: "tags", arg: func(e memory.Entry) any { return jsonList(e.Tags) }, dest: func(r *memRow) any { return &r.tags }},
-	{name: "files", arg: func(e memory.Entry) any { return jsonList(e.Files) }, dest: func(r *memRow) any { return &r.files }},
-	{name: "session_id", arg: func(e memory.Entry) any { return e.SessionID }, dest: func(r *memRow) any { return &r.e.SessionID }},
-	{name: "branch", arg: func(e memory.Entry) any { return e.Branch }, dest: func(r *memRow) any { return &r.e.Branch }},
-	{name: "occurrences", arg: func(e memory.Entry) any { return e.Occurrences }, dest: func(r *memRow) any { return &r.e.Occurrences }},
-	{name: "details", arg: func(e memory.Entry) any { return nullBytes(e.Details()) }, dest: func(r *memRow) any { return &r.details }},
-	{name: "file_hashes", arg: func(e memory.Entry) any { return jsonMap(e.FileHashes) }, dest: func(r *memRow) any { return &r.hashes }},
-	{name: "superseded_by", arg: func(e memory.Entry) any { return nullMemID(e.SupersededBy) }, dest: func(r *memRow) any { return &r.supersededBy }},
-	{name: "expires_at", arg: func(e memory.Entry) any { return nullMicros(e.ExpiresAt) }, dest: func(r *memRow) any { return &r.expires }},
-	{name: "fingerprint", arg: fingerprint},
-	{name: "created_at", arg: func(e memory.Entry) any { return micros(e.CreatedAt) }, dest: func(r *memRow) any { return &r.created }},
-	{name: "updated_at", arg: func(e memory.Entry) any { return micros(e.UpdatedAt) }, dest: func(r *memRow) any { return &r.updated }},
-}
-
-// memColumn is one column: arg is its value for an entry (nil: never
-// written), dest where a read puts it (nil: never read).
-type memColumn struct {
-	name string
-	arg  func(memory.Entry) any
-	dest func(*memRow) any
+var memColumns = table.Columns[memory.Entry, memRow]{
+	{Name: "id", Dest: func(r *memRow) any { return &r.e.ID }},
+	{Name: "uid", Arg: func(e memory.Entry) any { return e.UID }, Dest: func(r *memRow) any { return &r.e.UID }},
+	{Name: "type", Arg: func(e memory.Entry) any { return string(e.Type) }, Dest: func(r *memRow) any { return &r.typ }},
+	{Name: "title", Arg: func(e memory.Entry) any { return e.Title }, Dest: func(r *memRow) any { return &r.e.Title }},
+	{Name: "content", Arg: func(e memory.Entry) any { return e.Content }, Dest: func(r *memRow) any { return &r.e.Content }},
+	{Name: "facts", Arg: func(e memory.Entry) any { return jsonList(e.Facts) }, Dest: func(r *memRow) any { return &r.facts }},
+	{Name: "tags", Arg: func(e memory.Entry) any { return jsonList(e.Tags) }, Dest: func(r *memRow) any { return &r.tags }},
+	{Name: "files", Arg: func(e memory.Entry) any { return jsonList(e.Files) }, Dest: func(r *memRow) any { return &r.files }},
+	{Name: "session_id", Arg: func(e memory.Entry) any { return e.SessionID }, Dest: func(r *memRow) any { return &r.e.SessionID }},
+	{Name: "branch", Arg: func(e memory.Entry) any { return e.Branch }, Dest: func(r *memRow) any { return &r.e.Branch }},
+	{Name: "occurrences", Arg: func(e memory.Entry) any { return e.Occurrences }, Dest: func(r *memRow) any { return &r.e.Occurrences }},
+	{Name: "details", Arg: func(e memory.Entry) any { return nullBytes(e.Details()) }, Dest: func(r *memRow) any { return &r.details }},
+	{Name: "file_hashes", Arg: func(e memory.Entry) any { return jsonMap(e.FileHashes) }, Dest: func(r *memRow) any { return &r.hashes }},
+	{Name: "superseded_by", Arg: func(e memory.Entry) any { return nullMemID(e.SupersededBy) }, Dest: func(r *memRow) any { return &r.supersededBy }},
+	{Name: "expires_at", Arg: func(e memory.Entry) any { return nullMicros(e.ExpiresAt) }, Dest: func(r *memRow) any { return &r.expires }},
+	{Name: "fingerprint", Arg: fingerprint},
+	{Name: "created_at", Arg: func(e memory.Entry) any { return micros(e.CreatedAt) }, Dest: func(r *memRow) any { return &r.created }},
+	{Name: "updated_at", Arg: func(e memory.Entry) any { return micros(e.UpdatedAt) }, Dest: func(r *memRow) any { return &r.updated }},
 }
 
 // memRow is a row being read, before it becomes an entry.
@@ -60,34 +53,12 @@ type memRow struct {
 	created, updated                    sql.NullInt64
 }
 
-// selectList renders the columns a read lists.
-func selectList() string {
-	var cols []string
-	for _, c := range memColumns {
-		if c.dest != nil {
-			cols = append(cols, "e."+c.name)
-		}
-	}
-	return strings.Join(cols, ", ")
-}
-
-// written are the columns a write sets, in memArgs' order.
-func written() []string {
-	var out []string
-	for _, c := range memColumns {
-		if c.arg != nil {
-			out = append(out, c.name)
-		}
-	}
-	return out
-}
-
 var (
 	// memCols are an entry's columns, as scanMemory reads them.
-	memCols = selectList()
+	memCols = memColumns.Select("e.")
 
-	qAddMemory      = `INSERT INTO memory_entries (` + strings.Join(written(), ", ") + `) VALUES (` + placeholders(len(written())) + `) RETURNING id`
-	qUpdateMemory   = `UPDATE memory_entries SET ` + strings.Join(written(), " = ?, ") + ` = ? WHERE id = ?`
+	qAddMemory      = `INSERT INTO memory_entries (` + strings.Join(memColumns.Written(), ", ") + `) VALUES (` + placeholders(len(memColumns.Written())) + `) RETURNING id`
+	qUpdateMemory   = `UPDATE memory_entries SET ` + strings.Join(memColumns.Written(), " = ?, ") + ` = ? WHERE id = ?`
 	qMemory         = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id = ?`
 	qMemoryByUID    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.uid = ?`
 	qMistakeByFP    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.fingerprint = ?`
@@ -170,28 +141,10 @@ func fingerprint(e memory.Entry) any {
 	return memory.Fingerprint(e.Title)
 }
 
-// memArgs are an entry's values for the written columns.
-func memArgs(e memory.Entry) []any {
-	var out []any
-	for _, c := range memColumns {
-		if c.arg != nil {
-			out = append(out, c.arg(e))
-		}
-	}
-	return out
-}
-
-// scanMemory reads one row of memCols, plus any extra destinations after
-// them.
-func scanMemory(row scanner, extra ...any) (memory.Entry, error) {
+// scanMemory reads one row of memCols.
+func scanMemory(row scanner) (memory.Entry, error) {
 	var r memRow
-	dest := make([]any, 0, len(memColumns)+len(extra))
-	for _, c := range memColumns {
-		if c.dest != nil {
-			dest = append(dest, c.dest(&r))
-		}
-	}
-	if err := row.Scan(append(dest, extra...)...); err != nil {
+	if err := row.Scan(memColumns.Dests(&r)...); err != nil {
 		return memory.Entry{}, err
 	}
 	e := r.e
@@ -219,10 +172,8 @@ func scanMemory(row scanner, extra ...any) (memory.Entry, error) {
 
 func (x *txn) scanMemories(ctx context.Context, q string, args ...any) ([]memory.Entry, error) {
 	rows, err := x.query(ctx, q, args...)
-	return collect(rows, err, scanEntry)
+	return collect(rows, err, scanMemory)
 }
-
-func scanEntry(row scanner) (memory.Entry, error) { return scanMemory(row) }
 
 // collect reads every row a query returned with scan, and closes them.
 func collect[T any](rows *sql.Rows, err error, scan func(scanner) (T, error)) ([]T, error) {
@@ -514,7 +465,7 @@ func (x *txn) AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, erro
 	if e.UID == "" {
 		e.UID = memory.NewUID()
 	}
-	if err := x.queryRow(ctx, qAddMemory, memArgs(e)...).Scan(&e.ID); err != nil {
+	if err := x.queryRow(ctx, qAddMemory, memColumns.Args(e)...).Scan(&e.ID); err != nil {
 		if isUnique(err) {
 			return memory.Entry{}, fmt.Errorf("add memory: %w", store.ErrDuplicate)
 		}
@@ -527,7 +478,7 @@ func (x *txn) AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, erro
 }
 
 func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
-	res, err := x.exec(ctx, qUpdateMemory, append(memArgs(e), int64(e.ID))...)
+	res, err := x.exec(ctx, qUpdateMemory, append(memColumns.Args(e), int64(e.ID))...)
 	if err != nil {
 		if isUnique(err) {
 			return fmt.Errorf("update memory %s: %w", e.ID, store.ErrDuplicate)

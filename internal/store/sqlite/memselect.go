@@ -92,7 +92,7 @@ func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]mem
 		page = append(args[:len(args):len(args)], limitOrAll(s.Limit), max(s.Offset, 0))
 	}
 	rows, err := x.queryBuilt(ctx, q, page...)
-	out, err := collect(rows, err, scanEntry)
+	out, err := collect(rows, err, scanMemory)
 	if err != nil {
 		return nil, 0, fmt.Errorf("select memory: %w", err)
 	}
