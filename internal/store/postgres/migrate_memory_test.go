@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/migrate"
 	"github.com/cairn-dev/cairn/internal/testing/pgtest"
+	"github.com/cairn-dev/cairn/internal/testing/storetest"
 )
 
 // TestMigrateMemoryDetails opens a database an older Cairn left at schema
@@ -319,27 +320,7 @@ func TestMigrateFromLegacyRunner(t *testing.T) {
 			if d := cmp.Diff(want, names); d != "" {
 				t.Errorf("versions recorded after opening (-want +got):\n%s", d)
 			}
-			err = s.View(ctx, func(tx store.Tx) error {
-				tk, err := tx.Task(ctx, 1)
-				if err != nil || tk.Title != "Old task" || tk.Body != "kept" {
-					t.Errorf("task 1 = %+v, %v", tk, err)
-				}
-				r, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: "journal"})
-				if err != nil {
-					return err
-				}
-				if len(r.Hits) != 1 || r.Hits[0].Entry.ID != 1 {
-					t.Errorf("search after opening: %+v", r)
-				}
-				es, err := tx.Memories(ctx, []memory.ID{1})
-				if err != nil || len(es) != 1 || es[0].Rationale != "concurrency" {
-					t.Errorf("m1 = %+v, %v", es, err)
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			storetest.CheckUpgraded(t, s, "kept")
 		})
 	}
 }

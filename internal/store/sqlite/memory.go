@@ -16,8 +16,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/store/table"
 	"github.com/cairn-dev/cairn/internal/store/rank"
+	"github.com/cairn-dev/cairn/internal/store/table"
 )
 
 // memColumns are memory_entries' columns as the store reads and writes
@@ -175,21 +175,33 @@ func (x *txn) scanMemories(ctx context.Context, q string, args ...any) ([]memory
 	return collect(rows, err, scanMemory)
 }
 
+// each calls fn for every row a query returned (err: its error), and
+// closes them.
+func each(rows *sql.Rows, err error, fn func(scanner) error) error {
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 // collect reads every row a query returned with scan, and closes them.
 func collect[T any](rows *sql.Rows, err error, scan func(scanner) (T, error)) ([]T, error) {
+	var out []T
+	err = each(rows, err, func(r scanner) error {
+		v, err := scan(r)
+		out = append(out, v)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // index writes the entry's postings (see internal/store/rank) and tags,
@@ -257,24 +269,10 @@ func (x *txn) postings(ctx context.Context, id memory.ID, d rank.Doc, docs int, 
 
 // unindex removes an entry's postings and uncounts them.
 func (x *txn) unindex(ctx context.Context, id memory.ID) error {
+	var dl float64
 	rows, err := x.query(ctx, qPostingsOf, int64(id))
-	if err != nil {
-		return err
-	}
-	var (
-		terms []string
-		dl    float64
-	)
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t, &dl); err != nil {
-			rows.Close()
-			return err
-		}
-		terms = append(terms, t)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(terms) == 0 {
+	terms, err := collect(rows, err, func(r scanner) (t string, err error) { return t, r.Scan(&t, &dl) })
+	if err != nil || len(terms) == 0 {
 		return err
 	}
 	for _, t := range terms {
@@ -535,19 +533,7 @@ func (x *txn) Memories(ctx context.Context, ids []memory.ID) ([]memory.Entry, er
 
 func (x *txn) supersedes(ctx context.Context, id memory.ID) ([]memory.ID, error) {
 	rows, err := x.query(ctx, qSupersedes, int64(id))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []memory.ID
-	for rows.Next() {
-		var old int64
-		if err := rows.Scan(&old); err != nil {
-			return nil, err
-		}
-		out = append(out, memory.ID(old))
-	}
-	return out, rows.Err()
+	return collect(rows, err, func(r scanner) (old memory.ID, err error) { return old, r.Scan(&old) })
 }
 
 func (x *txn) AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurrence) error {
@@ -562,27 +548,24 @@ func (x *txn) AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurren
 
 func (x *txn) Occurrences(ctx context.Context, id memory.ID, limit int) ([]memory.Occurrence, error) {
 	rows, err := x.query(ctx, qOccurrences, int64(id), limit)
+	out, err := collect(rows, err, scanOccurrence)
 	if err != nil {
 		return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
 	}
-	defer rows.Close()
-	var out []memory.Occurrence
-	for rows.Next() {
-		var (
-			o     memory.Occurrence
-			at    sql.NullInt64
-			extra sql.NullString
-		)
-		if err := rows.Scan(&o.N, &at, &o.SessionID, &o.Branch, &o.Title, &o.Content, &extra); err != nil {
-			return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
-		}
-		o.At = fromMicros(at)
-		if err := o.SetExtra([]byte(extra.String)); err != nil {
-			return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
-		}
-		out = append(out, o)
+	return out, nil
+}
+
+func scanOccurrence(r scanner) (memory.Occurrence, error) {
+	var (
+		o     memory.Occurrence
+		at    sql.NullInt64
+		extra sql.NullString
+	)
+	if err := r.Scan(&o.N, &at, &o.SessionID, &o.Branch, &o.Title, &o.Content, &extra); err != nil {
+		return o, err
 	}
-	return out, rows.Err()
+	o.At = fromMicros(at)
+	return o, o.SetExtra([]byte(extra.String))
 }
 
 func (x *txn) one(ctx context.Context, q string, arg any) (memory.Entry, bool, error) {

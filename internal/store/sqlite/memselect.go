@@ -128,21 +128,15 @@ func (x *txn) HiddenMemories(ctx context.Context, s store.MemorySelector, limit 
 	var out []memory.ID
 	read := func(q string, args ...any) error {
 		rows, err := x.query(ctx, q, append(args, limit)...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() && len(out) < limit {
+		return each(rows, err, func(r scanner) error {
 			var id memory.ID
-			if err := rows.Scan(&id); err != nil {
+			if err := r.Scan(&id); err != nil || seen[id] || len(out) == limit {
 				return err
 			}
-			if !seen[id] {
-				seen[id] = true
-				out = append(out, id)
-			}
-		}
-		return rows.Err()
+			seen[id] = true
+			out = append(out, id)
+			return nil
+		})
 	}
 	if s.HideSuperseded {
 		if err := read(qSupersededIDs); err != nil {
@@ -180,23 +174,18 @@ func (s source) Stats(ctx context.Context) (int, float64, error) {
 }
 
 func (s source) DF(ctx context.Context, terms []string) (map[string]int, error) {
-	rows, err := s.x.query(ctx, qTermsDF, jsonList(terms))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	out := make(map[string]int, len(terms))
-	for rows.Next() {
+	rows, err := s.x.query(ctx, qTermsDF, jsonList(terms))
+	err = each(rows, err, func(r scanner) error {
 		var (
 			t  string
 			df int
 		)
-		if err := rows.Scan(&t, &df); err != nil {
-			return nil, err
-		}
+		err := r.Scan(&t, &df)
 		out[t] = df
-	}
-	return out, rows.Err()
+		return err
+	})
+	return out, err
 }
 
 // packed reads postings packed into one text value by the query, "entry
@@ -249,48 +238,39 @@ const qLookup = `SELECT p.term, p.entry_id, p.tf, p.dl FROM json_each(?) t CROSS
 
 func (s source) Lookup(ctx context.Context, terms []string, entries []int64) (map[string][]rank.Posting, error) {
 	ids, _ := json.Marshal(entries)
-	rows, err := s.x.query(ctx, qLookup, jsonList(terms), string(ids))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	out := make(map[string][]rank.Posting, len(terms))
-	for rows.Next() {
+	rows, err := s.x.query(ctx, qLookup, jsonList(terms), string(ids))
+	err = each(rows, err, func(r scanner) error {
 		var (
 			t string
 			p rank.Posting
 		)
-		if err := rows.Scan(&t, &p.Entry, &p.TF, &p.Len); err != nil {
-			return nil, err
-		}
+		err := r.Scan(&t, &p.Entry, &p.TF, &p.Len)
 		out[t] = append(out[t], p)
-	}
-	return out, rows.Err()
+		return err
+	})
+	return out, err
 }
 
 func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, s store.MemorySelector, limit int) ([]store.ScoredID, error) {
 	where, args := filters(s)
 	query := `SELECT v.entry_id, vec_distance_cosine(v.vec, ?) AS d FROM memory_vectors v JOIN memory_entries e ON e.id = v.entry_id
 	WHERE v.model = ?` + where + ` ORDER BY d, v.entry_id LIMIT ?`
+	var out []store.ScoredID
 	rows, err := x.query(ctx, query, append(append([]any{memory.EncodeVector(vec), model}, args...), limit)...)
+	err = each(rows, err, func(r scanner) error {
+		var (
+			id memory.ID
+			d  sql.NullFloat64
+		)
+		if err := r.Scan(&id, &d); err != nil || !d.Valid { // a zero vector has no direction: similar to nothing
+			return err
+		}
+		out = append(out, store.ScoredID{ID: id, Score: 1 - d.Float64})
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("nearest memory: %w", err)
 	}
-	defer rows.Close()
-	var out []store.ScoredID
-	for rows.Next() {
-		var (
-			s store.ScoredID
-			d sql.NullFloat64
-		)
-		if err := rows.Scan(&s.ID, &d); err != nil {
-			return nil, fmt.Errorf("nearest memory: %w", err)
-		}
-		if !d.Valid {
-			continue // a zero vector has no direction: similar to nothing
-		}
-		s.Score = 1 - d.Float64
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return out, nil
 }

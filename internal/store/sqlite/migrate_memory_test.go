@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/migrate"
+	"github.com/cairn-dev/cairn/internal/testing/storetest"
 )
 
 // oldEntry is a row as schema 6 stored it: a column per detail.
@@ -384,21 +385,5 @@ func TestOpenMainsOlderDatabase(t *testing.T) {
 	if d := cmp.Diff(wantSchema(t), schemaState(t, path)); d != "" {
 		t.Errorf("bookkeeping after opening (-want +got):\n%s", d)
 	}
-	err = s.View(ctx, func(tx store.Tx) error {
-		tk, err := tx.Task(ctx, 1)
-		if err != nil || tk.Title != "Old task" || tk.Body != "from version 8" {
-			t.Errorf("task 1 = %+v, %v", tk, err)
-		}
-		r, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: "journal"})
-		if err != nil {
-			return err
-		}
-		if len(r.Hits) != 1 || r.Hits[0].Entry.ID != 1 {
-			t.Errorf("search after opening: %+v", r.Hits)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	storetest.CheckUpgraded(t, s, "from version 8")
 }

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/storetest"
 )
 
 // TestWriteStatements counts the statements the write tools of
@@ -83,105 +83,47 @@ func TestWriteStatements(t *testing.T) {
 		}},
 	} {
 		warm()
-		counts := map[string]int{}
-		stop := sqlite.CountStatements(func(q string) { counts[q]++ })
-		err := c.call()
-		stop()
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		n := 0
-		var lines []string
-		for _, q := range slices.Sorted(maps.Keys(counts)) {
-			n += counts[q]
-			lines = append(lines, fmt.Sprintf("  %d× %s", counts[q], strings.Join(strings.Fields(q), " ")))
-		}
-		t.Logf("%s: %d statements\n%s", c.name, n, strings.Join(lines, "\n"))
-		if n > c.max {
-			t.Errorf("%s ran %d statements, more than %d:\n%s", c.name, n, c.max, strings.Join(lines, "\n"))
-		}
+		countStatements(t, c.name, c.max, c.call)
 	}
 }
 
-// TestMemoryReadStatements counts the statements memory's reads run on
-// SQLite, through the memory service as the tools call it, on a memory
-// with superseded and expired entries (which a search leaves out after
-// ranking), and fails if a read runs more than it did when the count was
-// last cut. Run with -v to see them.
+// countStatements runs call, logs the statements it ran, and fails the
+// test if they are more than most.
+func countStatements(t *testing.T, name string, most int, call func() error) {
+	t.Helper()
+	counts := map[string]int{}
+	stop := sqlite.CountStatements(func(q string) { counts[q]++ })
+	err := call()
+	stop()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	n := 0
+	var lines []string
+	for _, q := range slices.Sorted(maps.Keys(counts)) {
+		n += counts[q]
+		lines = append(lines, fmt.Sprintf("  %d× %s", counts[q], strings.Join(strings.Fields(q), " ")))
+	}
+	t.Logf("%s: %d statements\n%s", name, n, strings.Join(lines, "\n"))
+	if n > most {
+		t.Errorf("%s ran %d statements, more than %d:\n%s", name, n, most, strings.Join(lines, "\n"))
+	}
+}
+
+// TestMemoryReadStatements counts the statements the memory tools' reads
+// run on SQLite (storetest.MemoryReads: searches, a listing, a timeline,
+// BEGIN included), on a memory with superseded and expired entries (which
+// a search leaves out after ranking), and fails if a read runs more than
+// it did when the count was last cut. Run with -v to see them.
 func TestMemoryReadStatements(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, sqlite.Options{})
-	t0 := time.Now().Add(-time.Hour).UTC().Truncate(time.Microsecond)
-	err := s.Update(ctx, func(tx store.Tx) error {
-		var prev memory.Entry
-		for i := range 40 {
-			e := memory.Entry{Type: memory.Decision, Title: fmt.Sprintf("decision %d on caching", i),
-				Content: fmt.Sprintf("the cache keeps %d entries warm for the planner", i), Tags: []string{"cache"},
-				SessionID: fmt.Sprint("s", i%3), Branch: "main", CreatedAt: t0.Add(time.Duration(i) * time.Minute)}
-			e.UpdatedAt = e.CreatedAt
-			if i%10 == 9 {
-				e.ExpiresAt = t0 // expired
-			}
-			got, err := tx.AddMemory(ctx, e)
-			if err != nil {
-				return err
-			}
-			if i%7 == 6 { // supersedes the one before
-				prev.SupersededBy = got.ID
-				if err := tx.UpdateMemory(ctx, prev); err != nil {
-					return err
-				}
-			}
-			prev = got
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem := service.NewSet(s, service.MemoryOptions{}, nil).Memory
-	for _, c := range []struct {
-		name string
-		max  int // statements, BEGIN included
-		call func() error
-	}{
-		{"search", 9, func() error {
-			_, err := mem.Search(ctx, service.SearchQuery{Text: "caching planner"})
-			return err
-		}},
-		{"search filtered", 9, func() error {
-			_, err := mem.Search(ctx, service.SearchQuery{Text: "caching planner", Tags: []string{"cache"}, Branch: "main"})
-			return err
-		}},
-		{"search second page", 8, func() error {
-			_, err := mem.Search(ctx, service.SearchQuery{Text: "cache", Page: service.Page{Offset: 10, Limit: 5}})
-			return err
-		}},
-		{"recent", 3, func() error {
-			_, err := mem.Search(ctx, service.SearchQuery{})
-			return err
-		}},
-		{"context", 6, func() error {
-			_, err := mem.Context(ctx, service.ContextQuery{ID: "m20", SameSession: true})
-			return err
-		}},
-	} {
-		counts := map[string]int{}
-		stop := sqlite.CountStatements(func(q string) { counts[q]++ })
-		err := c.call()
-		stop()
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		n := 0
-		var lines []string
-		for _, q := range slices.Sorted(maps.Keys(counts)) {
-			n += counts[q]
-			lines = append(lines, fmt.Sprintf("  %d× %s", counts[q], strings.Join(strings.Fields(q), " ")))
-		}
-		t.Logf("%s: %d statements\n%s", c.name, n, strings.Join(lines, "\n"))
-		if n > c.max {
-			t.Errorf("%s ran %d statements, more than %d:\n%s", c.name, n, c.max, strings.Join(lines, "\n"))
-		}
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	storetest.SeedMemoryReads(t, s, now)
+	most := map[string]int{"search": 9, "search filtered": 9, "search second page": 8, "recent": 3, "context": 6}
+	for _, r := range storetest.MemoryReads(now) {
+		countStatements(t, r.Name, most[r.Name], func() error {
+			return s.View(ctx, func(tx store.Tx) error { return r.Read(ctx, tx) })
+		})
 	}
 }
