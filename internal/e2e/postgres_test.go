@@ -14,9 +14,9 @@ import (
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 	"github.com/cairn-dev/cairn/internal/task"
 	"github.com/cairn-dev/cairn/internal/testing/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 var allToolsets = []string{"--toolsets", "all"}
@@ -35,7 +35,8 @@ func openPG(t *testing.T, url, project string) pgInstance {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return pgInstance{store: s, svc: service.Set{Focus: service.NewFocus(s), Plan: service.NewPlan(s), Loops: service.NewLoops(s)}}
+	plan := service.NewPlan(s)
+	return pgInstance{store: s, svc: service.Set{Focus: service.NewFocus(s, plan), Plan: plan, Loops: service.NewLoops(s)}}
 }
 
 // TestPostgresNoLostWrites: two instances on one PostgreSQL project, eight

@@ -46,7 +46,8 @@ func TestBusyStoreIsUnavailable(t *testing.T) {
 	}
 	defer conn.ExecContext(context.Background(), "ROLLBACK")
 
-	set := &service.Set{Focus: service.NewFocus(st), Plan: service.NewPlan(st), Loops: service.NewLoops(st),
+	plan := service.NewPlan(st)
+	set := &service.Set{Focus: service.NewFocus(st, plan), Plan: plan, Loops: service.NewLoops(st),
 		Memory: service.NewMemory(st, service.MemoryOptions{})}
 	srv, err := mcpserver.New(mcpserver.Options{Version: "test",
 		Services: func(context.Context) (*service.Set, error) { return set, nil }})

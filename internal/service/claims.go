@@ -286,26 +286,10 @@ func (p *Plan) Release(ctx context.Context, r ReleaseRequest) (ReleaseResult, er
 			}
 		}
 		res.Task = t
-		return dropClaim(ctx, tx, t.ID)
+		return tx.DropClaim(ctx, t.ID)
 	})
 	if err != nil {
 		return ReleaseResult{}, fmt.Errorf("release task: %w", err)
 	}
 	return res, nil
-}
-
-// claimDropper is offered by a store whose transactions can end a claim
-// without saying whether there was one (the PostgreSQL store's send the
-// statement with the next one: a round trip less under the write lock).
-type claimDropper interface {
-	DropClaim(ctx context.Context, id task.ID) error
-}
-
-// dropClaim ends any claim on id.
-func dropClaim(ctx context.Context, tx store.Tx, id task.ID) error {
-	if d, ok := tx.(claimDropper); ok {
-		return d.DropClaim(ctx, id)
-	}
-	_, err := tx.ReleaseClaim(ctx, id, "")
-	return err
 }

@@ -17,84 +17,29 @@ import (
 )
 
 // Focus is the focus stack: each agent's YOU ARE HERE on the project's task
-// tree, and the rules that move it.
+// tree, and the rules that move it. Its reads answer from the plan
+// service's cached board.
 type Focus struct {
 	store store.Store
 	now   func() time.Time
-	plan  *Plan // for its cached board, when the focus service has one
+	plan  *Plan
 }
 
-// NewFocus returns the focus service over s.
-func NewFocus(s store.Store) *Focus {
-	return &Focus{store: s, now: func() time.Time { return time.Now().UTC() }}
+// NewFocus returns the focus service over s, reading the board plan keeps.
+func NewFocus(s store.Store, plan *Plan) *Focus {
+	return &Focus{store: s, now: func() time.Time { return time.Now().UTC() }, plan: plan}
 }
-
-// focusedTask is offered by a store whose transactions can read an agent's
-// focus and the task it is on in one statement (the PostgreSQL store's can:
-// one round trip, not two). found is false when the agent has no focus or
-// its task is not visible (tx.Task's NotFound).
-type focusedTask interface {
-	FocusedTask(ctx context.Context, agent string) (t task.Task, found bool, err error)
-}
-
-// createUnderCurrent is offered by a store whose transactions can create a
-// task as the last child of the agent's current task (see current; its
-// status one of open), or as a root task in zen, and focus the agent on
-// it (as of at), in one statement (both stores can; PostgreSQL's sends it
-// with COMMIT, so that create_new_task's whole write is one round trip
-// under the project's lock, not the three of current, CreateTask and
-// SetFocus with COMMIT). *into is the task as created, at the latest once
-// the transaction has committed.
-type createUnderCurrent interface {
-	CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status, at time.Time, into *task.Task) error
-}
-
-// updateCurrentBody is offered by a store whose transactions can write
-// the body of the agent's current task (see current; its status one of
-// open) in one statement sent with COMMIT (the PostgreSQL store's can:
-// update_current_task's whole write is one round trip under the project's
-// lock, not FocusedTask's and COMMIT's). *into is the task as written once
-// the transaction has committed; with no current task the transaction
-// fails with store.ErrNoCurrentTask.
-type updateCurrentBody interface {
-	UpdateCurrentBody(ctx context.Context, agent, body string, open []task.Status, at time.Time, into *task.Task) error
-}
-
-// openStatuses are the statuses task.Status.Open admits.
-var openStatuses = func() []task.Status {
-	var out []task.Status
-	for _, s := range task.Statuses {
-		if s.Open() {
-			out = append(out, s)
-		}
-	}
-	return out
-}()
 
 // current resolves the agent's current task: its focus pointer when that
 // names an open, visible task; otherwise zen (ok is false). An agent that
 // never took focus is in zen: focus is not derived from the outline, since
 // the end of a plan made with create_task is the work to do last.
 func current(ctx context.Context, tx store.Tx, agent string) (t task.Task, ok bool, err error) {
-	if ft, ok := tx.(focusedTask); ok {
-		t, found, err := ft.FocusedTask(ctx, agent)
-		if err != nil || !found || !t.Status.Open() {
-			return task.Task{}, false, err
-		}
-		return t, true, nil
-	}
-	id, err := tx.Focus(ctx, agent)
-	if err != nil || id == 0 {
+	t, found, err := tx.FocusedTask(ctx, agent)
+	if err != nil || !found || !t.Status.Open() {
 		return task.Task{}, false, err
 	}
-	t, err = tx.Task(ctx, id)
-	switch {
-	case err == nil && t.Status.Open():
-		return t, true, nil
-	case err != nil && !isNotFound(err):
-		return task.Task{}, false, err
-	}
-	return task.Task{}, false, nil
+	return t, true, nil
 }
 
 // Zen says what an agent without a current task can do: the task
@@ -106,31 +51,14 @@ type Zen struct {
 }
 
 // zen works out Zen for an agent without a current task, after (never
-// inside) the transaction that found it so: from the plan service's cached
-// board when the focus service has one (see NewSet), else from a read of
-// the whole plan. The hint may be a moment newer than the answer around it.
+// inside) the transaction that found it so, from the cached board: the
+// hint may be a moment newer than the answer around it.
 func (f *Focus) zen(ctx context.Context) (Zen, error) {
-	if f.plan != nil {
-		b, err := f.plan.Board(ctx)
-		if err != nil {
-			return Zen{}, err
-		}
-		return zenOfBoard(b), nil
+	b, err := f.plan.Board(ctx)
+	if err != nil {
+		return Zen{}, err
 	}
-	var z Zen
-	err := f.store.View(ctx, func(tx store.Tx) error {
-		all, err := tx.Tasks(ctx)
-		if err != nil {
-			return err
-		}
-		deps, err := tx.Deps(ctx)
-		if err != nil {
-			return err
-		}
-		z = zenOfBoard(task.NewBoard(all, deps))
-		return nil
-	})
-	return z, err
+	return zenOfBoard(b), nil
 }
 
 func zenOfBoard(b *task.Board) Zen {
@@ -163,16 +91,6 @@ func noCurrent(nothingTo string) error {
 	return problem.New(task.ErrZen, "no current task, so there is nothing to "+nothingTo, problem.CreateTask)
 }
 
-func outlineOf(ctx context.Context, tx store.Tx) func() ([]task.Entry, error) {
-	return func() ([]task.Entry, error) {
-		all, err := tx.Tasks(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return task.Outline(all), nil
-	}
-}
-
 func validateNew(title, body string) error {
 	if err := task.ValidateTitle(title); err != nil {
 		return err
@@ -190,22 +108,7 @@ func (f *Focus) CreateNewTask(ctx context.Context, agent, title, body string) (t
 	var created task.Task
 	err := f.store.Update(ctx, func(tx store.Tx) (err error) {
 		now := f.now()
-		t := task.Task{Title: title, Body: body, CreatedAt: now, UpdatedAt: now}
-		if cu, ok := tx.(createUnderCurrent); ok {
-			return cu.CreateUnderCurrent(ctx, agent, t, openStatuses, now, &created)
-		}
-		cur, ok, err := current(ctx, tx, agent)
-		if err != nil {
-			return err
-		}
-		var place store.Placement
-		if ok {
-			place.Parent = cur.ID
-		}
-		if created, err = tx.CreateTask(ctx, t, place); err != nil {
-			return err
-		}
-		return tx.SetFocus(ctx, agent, created.ID, now)
+		return tx.CreateUnderCurrent(ctx, agent, task.New(title, body, now), task.OpenStatuses, now, &created)
 	})
 	if err != nil {
 		return task.Task{}, fmt.Errorf("create task: %w", err)
@@ -227,7 +130,7 @@ func (f *Focus) ExtendCurrentTask(ctx context.Context, agent, title, body string
 			return err
 		}
 		now := f.now()
-		created, err = tx.CreateTask(ctx, task.Task{Title: title, Body: body, CreatedAt: now, UpdatedAt: now},
+		created, err = tx.CreateTask(ctx, task.New(title, body, now),
 			store.Placement{After: cur.ID})
 		if err != nil {
 			return err
@@ -251,39 +154,10 @@ type CurrentView struct {
 	Breadcrumb []task.Task // ancestors, root first
 }
 
-// Current returns the agent's current task and its context.
+// Current returns the agent's current task and its context, from one plan
+// read.
 func (f *Focus) Current(ctx context.Context, agent string) (CurrentView, error) {
-	if v, ok, err := f.currentRead(ctx, agent); ok {
-		if err != nil {
-			return CurrentView{}, fmt.Errorf("get current task: %w", err)
-		}
-		return v, nil
-	}
-	var v CurrentView
-	err := f.store.View(ctx, func(tx store.Tx) error {
-		cur, ok, err := current(ctx, tx, agent)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			v.Zen = true
-			return nil
-		}
-		v.Task = cur
-		if v.Breadcrumb, err = tx.Ancestors(ctx, cur.ID); err != nil {
-			return err
-		}
-		v.Depth = len(v.Breadcrumb) + 1
-		sibs, err := tx.Children(ctx, cur.ParentID, false)
-		if err != nil {
-			return err
-		}
-		v.Left, v.LeftMore = task.NearLeft(leftOf(sibs, cur.ID), LeftShown)
-		return nil
-	})
-	if err == nil && v.Zen {
-		v.ZenHint, err = f.zen(ctx)
-	}
+	v, err := f.currentRead(ctx, agent)
 	if err != nil {
 		return CurrentView{}, fmt.Errorf("get current task: %w", err)
 	}
@@ -320,85 +194,13 @@ type Picture struct {
 }
 
 // BigPicture returns a page of the outline of every visible task (a line a
-// task, OutlinePage's rule) and where the agent is.
+// task, OutlinePage's rule) and where the agent is, from one plan read.
 func (f *Focus) BigPicture(ctx context.Context, agent string, page Page) (Picture, error) {
 	page, err := OutlinePage.apply(page)
 	if err != nil {
 		return Picture{}, err
 	}
-	if p, ok, err := f.pictureRead(ctx, agent, page); ok {
-		if err != nil {
-			return Picture{}, fmt.Errorf("get big picture: %w", err)
-		}
-		return p, nil
-	}
-	p := Picture{Offset: page.Offset}
-	var (
-		from  *boardCache
-		board *task.Board // as of the transaction's snapshot; nil: the store cannot say
-	)
-	if f.plan != nil {
-		if from, err = f.plan.snapshot(ctx); err != nil {
-			return Picture{}, fmt.Errorf("get big picture: %w", err)
-		}
-	}
-	err = f.store.View(ctx, func(tx store.Tx) error {
-		if f.plan != nil {
-			b, ok, err := f.plan.boardAt(ctx, tx, from)
-			if err != nil {
-				return err
-			}
-			if ok {
-				board = b
-			}
-		}
-		var line func(task.ID) (int, bool) // where a task is in the whole outline
-		if board != nil {
-			// The cached board's outline: the same lines as Outline over
-			// every task, without reading them.
-			lo, hi, next := page.window(board.Tasks.Len())
-			p.Outline, p.Total, p.NextOffset = board.OutlineRange(lo, hi), board.Tasks.Len(), next
-			line = board.OutlineLine
-		} else {
-			all, err := tx.Tasks(ctx)
-			if err != nil {
-				return err
-			}
-			outline := task.Outline(all)
-			lo, hi, next := page.window(len(outline))
-			p.Outline, p.Total, p.NextOffset = outline[lo:hi], len(outline), next
-			line = func(id task.ID) (int, bool) {
-				i := slices.IndexFunc(outline, func(e task.Entry) bool { return e.ID == id })
-				return i, i >= 0
-			}
-		}
-		marks, err := lifecycleMarks(ctx, tx, nil)
-		if err != nil {
-			return err
-		}
-		for id, m := range marks {
-			if p.Phases == nil {
-				p.Phases = map[task.ID]string{}
-			}
-			p.Phases[id] = m.Phase
-		}
-		cur, ok, err := current(ctx, tx, agent)
-		if err != nil {
-			return err
-		}
-		if ok {
-			p.Current = cur.ID
-			p.placeCurrent(line)
-		}
-		return nil
-	})
-	if err == nil && p.Current == 0 {
-		if board != nil {
-			p.Zen = zenOfBoard(board) // the plan the outline shows
-		} else {
-			p.Zen, err = f.zen(ctx)
-		}
-	}
+	p, err := f.pictureRead(ctx, agent, page)
 	if err != nil {
 		return Picture{}, fmt.Errorf("get big picture: %w", err)
 	}
@@ -501,7 +303,7 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		return task.Task{}, moved{}, err
 	}
 	// A closed task is nobody's work any more: its claim ends.
-	if err := dropClaim(ctx, tx, t.ID); err != nil {
+	if err := tx.DropClaim(ctx, t.ID); err != nil {
 		return task.Task{}, moved{}, err
 	}
 	if status == task.StatusDone {
@@ -811,16 +613,7 @@ func (f *Focus) UpdateCurrentTask(ctx context.Context, agent, body string) (task
 	}
 	var t task.Task
 	err := f.store.Update(ctx, func(tx store.Tx) error {
-		if uc, ok := tx.(updateCurrentBody); ok {
-			return uc.UpdateCurrentBody(ctx, agent, body, openStatuses, f.now(), &t)
-		}
-		cur, err := mustCurrent(ctx, tx, agent, "update")
-		if err != nil {
-			return err
-		}
-		cur.Body, cur.UpdatedAt = body, f.now()
-		t = cur
-		return tx.UpdateTask(ctx, cur)
+		return tx.UpdateCurrentBody(ctx, agent, body, task.OpenStatuses, f.now(), &t)
 	})
 	if errors.Is(err, store.ErrNoCurrentTask) {
 		err = noCurrent("update")
@@ -1075,8 +868,8 @@ type Set struct {
 // NewSet returns every service over one store. now, if not nil, is their
 // clock (a test fixes it so answers are the same on every run).
 func NewSet(st store.Store, mopts MemoryOptions, now func() time.Time) *Set {
-	s := &Set{Focus: NewFocus(st), Plan: NewPlan(st), Loops: NewLoops(st), Memory: NewMemory(st, mopts), Lifecycles: NewLifecycles(st, "")}
-	s.Focus.plan = s.Plan
+	plan := NewPlan(st)
+	s := &Set{Focus: NewFocus(st, plan), Plan: plan, Loops: NewLoops(st), Memory: NewMemory(st, mopts), Lifecycles: NewLifecycles(st, "")}
 	if now != nil {
 		s.Focus.now, s.Plan.now, s.Loops.now, s.Memory.now, s.Lifecycles.now = now, now, now, now, now
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -15,9 +16,9 @@ import (
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // eachStore runs fn on a fresh SQLite store and, when the test database is
@@ -175,7 +176,7 @@ func TestCompletionReadsDoNotGrowWithClosedSiblings(t *testing.T) {
 	eachStore(t, func(t *testing.T, s store.Store) {
 		ctx := context.Background()
 		rt := &rowTally{Store: s}
-		focus := service.NewFocus(rt)
+		focus := service.NewFocus(rt, service.NewPlan(rt))
 		const agent = "agent-1"
 		batch, err := focus.CreateNewTask(ctx, agent, "batch", "")
 		if err != nil {
@@ -330,7 +331,7 @@ func BenchmarkFocusLongLevel(b *testing.B) {
 			defer s.Close()
 			var batch, cur task.Task
 			err = s.Update(ctx, func(tx store.Tx) (err error) {
-				if batch, err = tx.CreateTask(ctx, task.Task{Title: "batch"}, store.Placement{}); err != nil {
+				if batch, err = tx.CreateTask(ctx, task.New("batch", "", time.Now()), store.Placement{}); err != nil {
 					return err
 				}
 				for i := range done {

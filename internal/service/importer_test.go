@@ -176,7 +176,7 @@ func TestImportMapping(t *testing.T) {
 		t.Errorf("statuses: 4 %s, 5 %s", get("4").Status, get("5").Status)
 	}
 	// Done tasks are archived, subtasks before their parent.
-	a, err := service.NewFocus(s).CompletedTasks(ctx, service.CompletedQuery{Page: service.Page{Limit: 100}})
+	a, err := service.NewFocus(s, service.NewPlan(s)).CompletedTasks(ctx, service.CompletedQuery{Page: service.Page{Limit: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}

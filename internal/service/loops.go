@@ -133,7 +133,7 @@ func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
 		st := loop.New(in.Objective, in.Criteria, in.MaxIterations,
 			loop.Metadata{CreatedBy: in.CreatedBy, Priority: in.Priority, Tags: in.Tags, ExecutionMode: in.ExecutionMode}, now)
 		t, err := tx.CreateTask(ctx, task.Task{Title: in.Objective, Body: "Completion criteria: " + in.Criteria,
-			Priority: task.Priority(in.Priority), CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent})
+			Status: task.StatusPending, Priority: task.Priority(in.Priority), CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent})
 		if err != nil {
 			return err
 		}

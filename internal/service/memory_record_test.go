@@ -11,8 +11,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // TestRecordMistakeConcurrently: four writers, each with its own store

@@ -33,8 +33,6 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 16))
 	cached := service.NewSet(s, service.MemoryOptions{}, nil)
-	full := service.NewFocus(s)
-	fullPlan := service.NewPlanFullReadsForTest(s)
 	otherSet := service.NewSet(other, service.MemoryOptions{}, nil)
 
 	agents := []string{"a", "b", "c"}
@@ -49,7 +47,7 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 		if err != nil {
 			return err
 		}
-		want, err := fullPlan.Get(ctx, r)
+		want, err := service.FullGetForTest(ctx, s, r)
 		if err != nil {
 			t.Fatalf("get %s after its update: %v", r, err)
 		}
@@ -67,7 +65,7 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 		if err != nil {
 			return err
 		}
-		want, err := fullPlan.Get(ctx, got.ID.String())
+		want, err := service.FullGetForTest(ctx, s, got.ID.String())
 		if err != nil {
 			t.Fatalf("get %s after its creation: %v", got.ID, err)
 		}
@@ -143,7 +141,7 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 		}
 		// get_task's neighbours from the board are the store's too.
 		for id := 1; id <= n; id += 1 + rng.IntN(3) {
-			want, werr := fullPlan.Get(ctx, fmt.Sprint(id))
+			want, werr := service.FullGetForTest(ctx, s, fmt.Sprint(id))
 			got, gerr := cached.Plan.Get(ctx, fmt.Sprint(id))
 			if fmt.Sprint(werr) != fmt.Sprint(gerr) {
 				t.Fatalf("after %s: get %d: error %v; full read %v", what, id, gerr, werr)
@@ -155,7 +153,7 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 		// get_tasks' pages from the board are the store's too.
 		for _, q := range lists {
 			q.Page = pages[rng.IntN(len(pages))]
-			want, werr := fullPlan.List(ctx, q)
+			want, werr := service.FullListForTest(ctx, cached.Plan, q)
 			got, gerr := cached.Plan.List(ctx, q)
 			if fmt.Sprint(werr) != fmt.Sprint(gerr) {
 				t.Fatalf("after %s: list %+v: error %v; full read %v", what, q, gerr, werr)
@@ -167,7 +165,7 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 		for _, agent := range agents {
 			for _, pg := range pages {
 				pg.Offset = min(pg.Offset, n)
-				want, werr := full.BigPicture(ctx, agent, pg)
+				want, werr := service.FullPictureForTest(ctx, s, agent, pg)
 				got, gerr := cached.Focus.BigPicture(ctx, agent, pg)
 				if fmt.Sprint(werr) != fmt.Sprint(gerr) {
 					t.Fatalf("after %s: agent %s page %+v: error %v; full read %v", what, agent, pg, gerr, werr)

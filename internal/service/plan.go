@@ -7,66 +7,27 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/service/boardcache"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
 // Plan is the dependency-aware task board: the plan specification's view of
-// the same task tree the focus stack walks.
+// the same task tree the focus stack walks. Its reads answer from the
+// cached board (boardcache), brought to the store's snapshot in the one
+// statement that reads the rest.
 type Plan struct {
 	store store.Store
 	now   func() time.Time
-
-	cache atomic.Pointer[boardCache] // the latest board; nil until the first
-	load  sync.Mutex                 // held while refreshing the cache: one refresh at a time
-	full  sync.Mutex                 // held while read loads the whole plan: one load at a time
-	mu    sync.Mutex                 // guards next
-	next  *refresh                   // the refresh stale callers join; nil: none yet
-	// snapshots: whether the store's transactions offer snapshotVersion
-	// and planChanges (boardIn): 0 not known yet, 1 yes, -1 no.
-	snapshots atomic.Int32
-	// fullReads makes Get read a task's neighbours from the store rather
-	// than the board: the tests' reference.
-	fullReads bool
-}
-
-// boardCache is a board and where it stands: the store version read before
-// its snapshot (so the board is at least as new as the version says) and, on
-// stores that offer planChanges, the plan revision it reflects.
-type boardCache struct {
-	board   *task.Board
-	version uint64
-	rev     uint64
-}
-
-// planChanges is offered by a store whose transactions can say what changed
-// in the plan since a revision (the SQLite store can), so the board is
-// refreshed by reading the changes rather than every task. Others reload the
-// board whole whenever the store's version changes.
-type planChanges interface {
-	// PlanChanges returns the changes after revision since (the whole plan
-	// when since is 0, or when the store cannot tell), and the revision
-	// they bring the board to.
-	PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error)
-}
-
-// snapshotVersion is offered by a store whose transactions can read the
-// store's version as of their snapshot (the PostgreSQL store's can, with
-// the plan revision, in one round trip), a version that only grows: a
-// board is then brought up to date inside the caller's own transaction
-// (see boardIn), with no second connection and no wait on other callers.
-type snapshotVersion interface {
-	SnapshotVersion(ctx context.Context) (uint64, error)
+	board *boardcache.Cache
 }
 
 // NewPlan returns the plan service over s.
 func NewPlan(s store.Store) *Plan {
-	return &Plan{store: s, now: func() time.Time { return time.Now().UTC() }}
+	return &Plan{store: s, now: func() time.Time { return time.Now().UTC() }, board: boardcache.New(s)}
 }
 
 // resolveRef finds the visible task a reference names; field names the
@@ -103,119 +64,14 @@ type Detail struct {
 	Imports    []ImportRef // where it was imported from; only Get fills it
 }
 
-func detail(ctx context.Context, tx store.Tx, t task.Task, now time.Time) (Detail, error) {
-	d := Detail{Task: t}
-	ahead(ctx, tx, store.Read{Of: store.ReadTaskDeps, ID: t.ID}, store.Read{Of: store.ReadDependents, ID: t.ID},
-		store.Read{Of: store.ReadChildren, ID: t.ID}, store.Read{Of: store.ReadTaskClaim, ID: t.ID},
-		store.Read{Of: store.ReadOpenLifecycles, ID: t.ID})
-	load := func(ids []task.ID, err error) ([]task.Task, error) {
-		if err != nil {
-			return nil, err
-		}
-		aheadTasks(ctx, tx, ids)
-		out := make([]task.Task, 0, len(ids))
-		for _, id := range ids {
-			x, err := tx.Task(ctx, id)
-			if err != nil {
-				return nil, err
-			}
-			x.Body = ""
-			out = append(out, x)
-		}
-		return out, nil
-	}
-	var err error
-	if d.Deps, err = load(tx.TaskDeps(ctx, t.ID)); err != nil {
-		return Detail{}, err
-	}
-	if d.Dependents, err = load(tx.Dependents(ctx, t.ID)); err != nil {
-		return Detail{}, err
-	}
-	if d.Subtasks, err = tx.Children(ctx, t.ID, false); err != nil {
-		return Detail{}, err
-	}
-	if err := claimAndLifecycle(ctx, tx, &d, now); err != nil {
-		return Detail{}, err
-	}
-	return d, nil
-}
-
-// Get returns one task with its body, dependencies, dependents and subtasks.
-// The neighbours come from the cached board brought to the read's snapshot
-// (boardAt) when the store offers a change feed: one query instead of one
-// a neighbour.
+// Get returns one task with its body, dependencies, dependents and subtasks,
+// from one plan read (see getRead).
 func (p *Plan) Get(ctx context.Context, ref string) (Detail, error) {
-	if d, ok, err := p.getRead(ctx, ref); ok {
-		if err != nil {
-			return Detail{}, fmt.Errorf("get task: %w", err)
-		}
-		return d, nil
-	}
-	var from *boardCache
-	if !p.fullReads {
-		var err error
-		if from, err = p.snapshot(ctx); err != nil {
-			return Detail{}, fmt.Errorf("get task: %w", err)
-		}
-	}
-	var d Detail
-	err := p.store.View(ctx, func(tx store.Tx) error {
-		t, err := resolveRef(ctx, tx, ref, "id")
-		if err != nil {
-			return err
-		}
-		var b *task.Board
-		if !p.fullReads {
-			if b, _, err = p.boardAt(ctx, tx, from); err != nil {
-				return err
-			}
-		}
-		if b != nil && b.Tasks.Get(t.ID) != nil {
-			d, err = detailOnBoard(ctx, tx, b, t, p.now())
-		} else {
-			d, err = detail(ctx, tx, t, p.now())
-		}
-		if err != nil {
-			return err
-		}
-		ms, err := tx.ImportsOf(ctx, t.ID)
-		d.Imports = importRefs(ms)
-		return err
-	})
+	d, err := p.getRead(ctx, ref)
 	if err != nil {
 		return Detail{}, fmt.Errorf("get task: %w", err)
 	}
 	return d, nil
-}
-
-// detailOnBoard is detail with the dependencies, dependents and subtasks
-// taken from b, a board as of tx's snapshot, in the orders the store
-// gives them (ids; position, then id).
-func detailOnBoard(ctx context.Context, tx store.Tx, b *task.Board, t task.Task, now time.Time) (Detail, error) {
-	d := neighboursOnBoard(b, t)
-	ahead(ctx, tx, store.Read{Of: store.ReadTaskClaim, ID: t.ID}, store.Read{Of: store.ReadOpenLifecycles, ID: t.ID})
-	if err := claimAndLifecycle(ctx, tx, &d, now); err != nil {
-		return Detail{}, err
-	}
-	return d, nil
-}
-
-// claimAndLifecycle fills d's live claim and open lifecycle, which no
-// board holds.
-func claimAndLifecycle(ctx context.Context, tx store.Tx, d *Detail, now time.Time) error {
-	if c, ok, err := tx.TaskClaim(ctx, d.ID); err != nil {
-		return err
-	} else if ok && c.Live(now) {
-		d.Claim = &c
-	}
-	marks, err := lifecycleMarks(ctx, tx, []task.ID{d.ID})
-	if err != nil {
-		return err
-	}
-	if m, ok := marks[d.ID]; ok {
-		d.Lifecycle = &m
-	}
-	return nil
 }
 
 // neighboursOnBoard is t's detail as far as b holds it: dependencies,
@@ -344,50 +200,42 @@ func parseTime(field, s string) (time.Time, error) {
 		Fix: "use a date such as 2025-12-10 or 2025-12-10T09:00:00Z"}
 }
 
-// List returns a page of the tasks q selects.
+// List returns a page of the tasks q selects: from the board when it can
+// answer q (onBoard), else from the store's query.
 func (p *Plan) List(ctx context.Context, q TaskQuery) (TaskPage, error) {
 	sq, err := q.query()
 	if err != nil {
 		return TaskPage{}, err
 	}
-	if out, ok, err := p.listRead(ctx, sq); ok {
-		if err != nil {
-			return TaskPage{}, fmt.Errorf("list tasks: %w", err)
-		}
-		out.NextOffset = nextOffset(out.Offset, len(out.Items), out.Total)
-		return out, nil
+	var out TaskPage
+	if onBoard(sq) {
+		out, err = p.listRead(ctx, sq)
+	} else {
+		out, err = p.listQuery(ctx, sq)
 	}
+	if err != nil {
+		return TaskPage{}, fmt.Errorf("list tasks: %w", err)
+	}
+	out.NextOffset = nextOffset(out.Offset, len(out.Items), out.Total)
+	return out, nil
+}
+
+// listQuery is List's page from the store's query: bodies, or bounds on
+// times, which the board does not hold.
+func (p *Plan) listQuery(ctx context.Context, sq store.Query) (TaskPage, error) {
 	out := TaskPage{Offset: sq.Offset}
-	// The page comes from the cached board brought to the read's snapshot
-	// (see Get) when it can: the store's count and page of the tasks were
-	// most of a get_tasks call's CPU.
-	var from *boardCache
-	if !p.fullReads && onBoard(sq) {
-		if from, err = p.snapshot(ctx); err != nil {
-			return TaskPage{}, fmt.Errorf("list tasks: %w", err)
-		}
-	}
-	err = p.store.View(ctx, func(tx store.Tx) (err error) {
-		var b *task.Board
-		if from != nil {
-			if b, _, err = p.boardAt(ctx, tx, from); err != nil {
-				return err
-			}
-		}
-		var ts []task.Task
-		if b != nil {
-			ts, out.Total = queryBoard(b, sq)
-		} else if ts, out.Total, err = tx.Query(ctx, sq); err != nil {
+	err := p.store.View(ctx, func(tx store.Tx) error {
+		ts, total, err := tx.Query(ctx, sq)
+		if err != nil {
 			return err
 		}
+		out.Total = total
 		ids := make([]task.ID, len(ts))
 		for i, t := range ts {
 			ids[i] = t.ID
 		}
-		var deps task.Deps
-		if b != nil {
-			deps = depsOnBoard(b, ts)
-		} else if deps, err = tx.DepsOf(ctx, ids); err != nil {
+		deps, err := tx.DepsOf(ctx, ids)
+		if err != nil {
 			return err
 		}
 		claims, err := tx.Claims(ctx, p.now())
@@ -399,22 +247,23 @@ func (p *Plan) List(ctx context.Context, q TaskQuery) (TaskPage, error) {
 			return err
 		}
 		for _, t := range ts {
-			it := Item{Task: t, Deps: deps[t.ID]}
-			if c, ok := claims[t.ID]; ok {
-				it.Claim = &c
-			}
-			if m, ok := marks[t.ID]; ok {
-				it.Lifecycle = &m
-			}
-			out.Items = append(out.Items, it)
+			out.Items = append(out.Items, item(t, deps[t.ID], claims, marks))
 		}
 		return nil
 	})
-	if err != nil {
-		return TaskPage{}, fmt.Errorf("list tasks: %w", err)
+	return out, err
+}
+
+// item is a task as a list shows it.
+func item(t task.Task, deps []task.ID, claims map[task.ID]task.Claim, marks map[task.ID]LifecycleMark) Item {
+	it := Item{Task: t, Deps: deps}
+	if c, ok := claims[t.ID]; ok {
+		it.Claim = &c
 	}
-	out.NextOffset = nextOffset(out.Offset, len(out.Items), out.Total)
-	return out, nil
+	if m, ok := marks[t.ID]; ok {
+		it.Lifecycle = &m
+	}
+	return it
 }
 
 // NewTask is what create_task and add_subtask take.
@@ -535,21 +384,21 @@ func resolveDepTasks(ctx context.Context, tx store.Tx, id, parent task.ID, refs 
 // new subtask and its parent.
 func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (sub, parent Detail, err error) {
 	scrub(&in)
+	var finish later
 	err = p.store.Update(ctx, func(tx store.Tx) error {
 		t, err := resolveRef(ctx, tx, parentRef, "parentId")
 		if err != nil {
 			return err
 		}
 		in.Parent = t.ID
-		if err = p.create(ctx, tx, in, &sub); err != nil {
-			return err
-		}
-		if t, err = tx.Task(ctx, t.ID); err != nil {
-			return err
-		}
-		parent, err = detail(ctx, tx, t, p.now())
-		return err
+		return p.create(ctx, tx, in, &sub, &finish)
 	})
+	if err == nil {
+		sub, err = finish.detail(ctx, sub)
+	}
+	if err == nil {
+		parent, err = p.Get(ctx, sub.ParentID.String())
+	}
 	if err != nil {
 		return Detail{}, Detail{}, fmt.Errorf("add subtask: %w", err)
 	}
@@ -559,29 +408,27 @@ func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (su
 // Create adds a task (a subtask when Parent is set) and returns it.
 func (p *Plan) Create(ctx context.Context, in NewTask) (Detail, error) {
 	scrub(&in)
-	var d Detail
+	var (
+		d      Detail
+		finish later
+	)
 	err := p.store.Update(ctx, func(tx store.Tx) error {
-		return p.create(ctx, tx, in, &d)
+		return p.create(ctx, tx, in, &d, &finish)
 	})
+	if err == nil {
+		d, err = finish.detail(ctx, d)
+	}
 	if err != nil {
 		return Detail{}, fmt.Errorf("create task: %w", err)
 	}
 	return d, nil
 }
 
-// createLater is offered by a store whose transactions can create a task
-// with its dependencies in one statement sent late, with the
-// transaction's next statement or with COMMIT (the PostgreSQL store's
-// can: create_task's insert then costs no round trip of its own under the
-// project's lock). *into is the task as created once that statement has
-// gone: at the latest when the transaction has committed.
-type createLater interface {
-	CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, deps []task.ID, into *task.Task) error
-}
-
-// create is Create in tx, into d; d.Task may be filled only when tx's next
-// statement goes (createLater).
-func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask, d *Detail) error {
+// create is Create in tx, into d, which is whole once the transaction has
+// committed (its task comes with the store's next statement: see
+// store.Tx.CreateTaskLater), or, when *finish is set, is what finish
+// makes of it then.
+func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask, d *Detail, finish *later) error {
 	if in.Priority == "" {
 		in.Priority = task.PriorityMedium
 	}
@@ -614,9 +461,9 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask, d *Detail) e
 	if depTasks == nil {
 		depTasks = []task.Task{}
 	}
-	if cl, ok := tx.(createLater); ok && in.Status == task.StatusPending {
+	if in.Status == task.StatusPending {
 		*d = Detail{Deps: depTasks, Dependents: []task.Task{}}
-		return cl.CreateTaskLater(ctx, t, in.Parent, deps, &d.Task)
+		return tx.CreateTaskLater(ctx, t, in.Parent, deps, &d.Task)
 	}
 	if t, err = tx.CreateTask(ctx, t, store.Placement{Parent: in.Parent}); err != nil {
 		return err
@@ -624,15 +471,12 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask, d *Detail) e
 	if err := tx.SetDeps(ctx, t.ID, deps); err != nil {
 		return err
 	}
-	if t.Status == in.Status {
-		*d = Detail{Task: t, Deps: depTasks, Dependents: []task.Task{}}
-		return nil
-	}
 	if t, err = setStatus(ctx, tx, t, in.Status, now, in.Force); err != nil {
 		return err
 	}
-	*d, err = p.detailAfter(ctx, tx, t)
-	return err
+	d.Task = t
+	*finish = p.detailLater(ctx, tx, t)
+	return nil
 }
 
 // setStatus moves t to status by the one model's rules: completion is
@@ -703,7 +547,7 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 	}
 	var (
 		d      Detail
-		finish func(context.Context) (Detail, error) // detailLater's
+		finish later
 	)
 	err := p.store.Update(ctx, func(tx store.Tx) error {
 		var (
@@ -760,15 +604,11 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 				return err
 			}
 		}
-		var ok bool
-		if finish, ok = p.detailLater(ctx, tx, t); ok {
-			return nil
-		}
-		d, err = p.detailAfter(ctx, tx, t)
-		return err
+		finish = p.detailLater(ctx, tx, t)
+		return nil
 	})
-	if err == nil && finish != nil {
-		d, err = finish(ctx)
+	if err == nil {
+		d, err = finish.detail(ctx, d)
 	}
 	if err != nil {
 		return Detail{}, fmt.Errorf("update task: %w", err)
@@ -796,71 +636,46 @@ func detailOfRead(board *task.Board, res store.PlanReadResult, t task.Task, now 
 	return d, true
 }
 
-// readPlanLater is offered by a store whose write transactions can send a
-// plan read late, with COMMIT (the PostgreSQL store's can): it sees the
-// transaction's writes, and *into is its answer once the transaction has
-// committed.
-type readPlanLater interface {
-	ReadPlanLater(ctx context.Context, r store.PlanRead, into *store.PlanReadResult)
+// later makes a write's detail once its transaction has committed; nil
+// when the write knows it whole already.
+type later func(context.Context) (Detail, error)
+
+// detail returns what f makes, or d when f is nil.
+func (f later) detail(ctx context.Context, d Detail) (Detail, error) {
+	if f == nil {
+		return d, nil
+	}
+	return f(ctx)
 }
 
-// detailLater is detailAfter for a transaction that can read the plan
-// late (readPlanLater): the read goes with COMMIT, one round trip less
-// under the project's lock, and finish makes the detail from it once the
-// transaction has committed. ok is false, and nothing sent, when tx offers
-// no readPlanLater or no board is cached: call detailAfter.
-func (p *Plan) detailLater(ctx context.Context, tx store.Tx, t task.Task) (finish func(context.Context) (Detail, error), ok bool) {
-	rl, ok := tx.(readPlanLater)
-	from := p.cache.Load()
-	if !ok || p.fullReads || from == nil || from.rev == 0 {
-		return nil, false
-	}
+// detailLater asks, in the write's transaction, for what t's detail needs
+// beside the cached board (t's claim and open lifecycle, and the plan's
+// changes since the board, the write's own included), in a read the store
+// sends with COMMIT: one round trip less under the project's lock. The
+// detail is made from it once the transaction has committed: the board's
+// neighbours around t brought up to the write (detailOfRead). Without a
+// cached board, or when its changes cannot be followed there (rare: a row
+// deleted outright), it is read afresh after the commit.
+func (p *Plan) detailLater(ctx context.Context, tx store.Tx, t task.Task) later {
+	from := p.board.Latest()
 	res := new(store.PlanReadResult)
-	rl.ReadPlanLater(ctx, store.PlanRead{Since: from.rev, Task: t.ID}, res)
+	if from != nil {
+		tx.ReadPlanLater(ctx, store.PlanRead{Since: from.Rev, Task: t.ID}, res)
+	}
 	now := p.now()
 	return func(ctx context.Context) (Detail, error) {
-		if d, ok := detailOfRead(from.board, *res, t, now); ok {
-			return d, nil
+		if from != nil {
+			if d, ok := detailOfRead(from.Board, *res, t, now); ok {
+				return d, nil
+			}
 		}
-		// Rare (a row deleted outright): the neighbours as committed.
-		var d Detail
-		err := p.store.View(ctx, func(tx store.Tx) (err error) {
-			d, err = detail(ctx, tx, t, now)
-			return err
-		})
+		d, err := p.getRead(ctx, t.ID.String())
 		if err != nil {
 			// The write is in: say so, or a retry would repeat it.
 			return Detail{}, fmt.Errorf("task %s was changed, but reading it back failed (get_task shows it): %w", t.ID, err)
 		}
 		return d, nil
-	}, true
-}
-
-// detailAfter is detail in a write's transaction, after its changes: on a
-// store whose transactions read the plan in one statement (planReader),
-// the neighbours come from the cached board with the plan's changes since
-// applied, its own included (detailOfRead; nothing is cached: they are not
-// committed), and t's claim and open lifecycle from the same statement.
-// That is one statement where detail makes one a neighbour and three more,
-// and a write holds the project's lock: each round trip saved there is
-// saved for every writer queued behind it. The board is taken now, with
-// the lock held, rather than before: it is then as new as the cache can
-// be, so fewer changes are read, and still no newer than what the write
-// sees, as no other write can commit meanwhile.
-func (p *Plan) detailAfter(ctx context.Context, tx store.Tx, t task.Task) (Detail, error) {
-	from := p.cache.Load()
-	pr, ok := tx.(planReader)
-	if !ok || p.fullReads || from == nil || from.rev == 0 {
-		return detail(ctx, tx, t, p.now())
 	}
-	res, err := pr.ReadPlan(ctx, store.PlanRead{Since: from.rev, Task: t.ID})
-	if err != nil {
-		return Detail{}, err
-	}
-	if d, ok := detailOfRead(from.board, res, t, p.now()); ok {
-		return d, nil
-	}
-	return detail(ctx, tx, t, p.now())
 }
 
 // Deleted is the result of a deletion.
@@ -953,273 +768,21 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 	return r, nil
 }
 
-// Board returns the whole plan graph, from cache while the store is
-// unchanged. Callers must not modify it.
-//
-// Any committed write changes the store's version, so a call that starts
-// after a write returns a board that reflects it. A changed version is
-// caught up with one refresh, shared by the callers waiting on it: on
-// stores that offer planChanges the refresh reads only the tasks changed
-// since the cached board, so writes (this process's or another's) cost a
-// reader little. Readers of the cached board never wait for a refresh.
-//
-// On a store that offers planReader (SQLite), the revision and the
-// changes since the cached board are read in one statement (see read). On
-// a store whose transactions offer snapshotVersion (PostgreSQL), the
-// version and the changes are read in the caller's own transaction (see
-// boardIn). Elsewhere refreshes run one at a time (sharedBoard).
+// Board returns the whole plan graph as of now, from the cached board
+// brought up to the store's snapshot (see boardcache). Callers must not
+// modify it.
 func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
-	b, _, err := p.boardAndClaims(ctx, "")
-	return b, err
-}
-
-// sharedBoard is Board on a store that offers no snapshotVersion.
-// Refreshes run one at a time. Callers that find the board stale while one
-// runs join the next refresh, which reads the version only once it starts
-// (after they joined): under a steady stream of writes a caller waits for
-// at most the running refresh and its own, not for one refresh per caller
-// queued ahead of it.
-func (p *Plan) sharedBoard(ctx context.Context) (*task.Board, error) {
-	v, err := p.store.Version(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if c := p.cache.Load(); c != nil && c.version == v {
-		return c.board, nil
-	}
-	p.mu.Lock()
-	r, run := p.next, false
-	if r == nil {
-		r, run = &refresh{done: make(chan struct{})}, true
-		p.next = r
-	}
-	p.mu.Unlock()
-	if run {
-		// Not cancelled with this caller: others wait on the same refresh.
-		go p.refresh(context.WithoutCancel(ctx), r)
-	}
-	select {
-	case <-r.done:
-		return r.board, r.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return p.board.Board(ctx)
 }
 
 // boardAndClaims returns the board (see Board) and the test for tasks
-// other agents hold (heldByOthers; nil for no agent). On a store whose
-// transactions offer snapshotVersion and planChanges both come from one
-// transaction: one connection, and no waiting on a refresh another caller
-// runs.
+// other agents hold (heldBy; nil for no agent), from one plan read.
 func (p *Plan) boardAndClaims(ctx context.Context, agent string) (*task.Board, func(task.ID) bool, error) {
-	// On a store that offers planReader: one statement.
-	if res, b, ok, err := p.read(ctx, store.PlanRead{Claims: agent != "", Now: p.now()}); ok {
-		if err != nil {
-			return nil, nil, err
-		}
-		return b, heldBy(res.Claims, agent), nil
-	}
-	if p.snapshots.Load() >= 0 {
-		var (
-			b    *task.Board
-			skip func(task.ID) bool
-			ok   bool
-		)
-		err := p.store.View(ctx, func(tx store.Tx) (err error) {
-			if b, ok, err = p.boardIn(ctx, tx); !ok || err != nil {
-				return err
-			}
-			skip, err = p.heldByOthersIn(ctx, tx, agent)
-			return err
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		if ok {
-			p.snapshots.Store(1)
-			return b, skip, nil
-		}
-		p.snapshots.Store(-1)
-	}
-	b, err := p.sharedBoard(ctx)
+	res, b, err := p.board.Read(ctx, store.PlanRead{Claims: agent != "", Now: p.now()})
 	if err != nil {
 		return nil, nil, err
 	}
-	skip, err := p.heldByOthers(ctx, agent)
-	return b, skip, err
-}
-
-// boardIn returns the board as of tx's snapshot, or one newer: the cached
-// board when it is at least as new, else the cached board with the changes
-// up to the snapshot applied (and cached, unless a newer one was meanwhile).
-// ok is false, and nothing read, when tx offers no snapshotVersion or
-// planChanges.
-func (p *Plan) boardIn(ctx context.Context, tx store.Tx) (b *task.Board, ok bool, err error) {
-	sv, ok := tx.(snapshotVersion)
-	pc, ok2 := tx.(planChanges)
-	if !ok || !ok2 {
-		return nil, false, nil
-	}
-	v, err := sv.SnapshotVersion(ctx)
-	if err != nil {
-		return nil, true, err
-	}
-	old := p.cache.Load()
-	if old != nil && old.version >= v {
-		return old.board, true, nil
-	}
-	var since uint64
-	if old != nil {
-		since, b = old.rev, old.board
-	}
-	c, rev, err := pc.PlanChanges(ctx, since)
-	if err != nil {
-		return nil, true, err
-	}
-	next := &boardCache{board: b.Apply(c), version: v, rev: rev}
-	p.keep(next, true)
-	return next.board, true, nil
-}
-
-// keep caches next; with monotonic versions, only if no newer board was
-// cached meanwhile.
-func (p *Plan) keep(next *boardCache, monotonic bool) {
-	if !monotonic {
-		p.cache.Store(next)
-		return
-	}
-	for {
-		cur := p.cache.Load()
-		if cur != nil && cur.version >= next.version || p.cache.CompareAndSwap(cur, next) {
-			return
-		}
-	}
-}
-
-// refresh is one board refresh and the callers waiting on it.
-type refresh struct {
-	done  chan struct{} // closed when board and err are set
-	board *task.Board
-	err   error
-}
-
-// refresh brings the cache up to date for r's callers, after the refresh
-// running before it.
-func (p *Plan) refresh(ctx context.Context, r *refresh) {
-	defer close(r.done)
-	p.load.Lock()
-	defer p.load.Unlock()
-	// From here on, callers join the next refresh: the version read below
-	// comes after every write r's callers could have seen.
-	p.mu.Lock()
-	p.next = nil
-	p.mu.Unlock()
-	old := p.cache.Load()
-	next := &boardCache{}
-	monotonic := false // versions only grow (snapshotVersion): keep the newest board
-	err := p.store.View(ctx, func(tx store.Tx) (err error) {
-		// The version is read before the snapshot's first read, or as of
-		// the snapshot: the board is at least as new as it says.
-		if sv, ok := tx.(snapshotVersion); ok {
-			monotonic = true
-			next.version, err = sv.SnapshotVersion(ctx)
-		} else {
-			next.version, err = p.store.Version(ctx)
-		}
-		if err != nil {
-			return err
-		}
-		if old != nil && (old.version == next.version || monotonic && old.version > next.version) {
-			next = old
-			return nil
-		}
-		if pc, ok := tx.(planChanges); ok {
-			var since uint64
-			if old != nil {
-				since = old.rev
-			}
-			c, rev, err := pc.PlanChanges(ctx, since)
-			if err != nil {
-				return err
-			}
-			var b *task.Board
-			if old != nil {
-				b = old.board
-			}
-			next.board, next.rev = b.Apply(c), rev
-			return nil
-		}
-		ts, err := tx.Tasks(ctx)
-		if err != nil {
-			return err
-		}
-		deps, err := tx.Deps(ctx)
-		if err != nil {
-			return err
-		}
-		next.board = task.NewBoard(ts, deps)
-		return nil
-	})
-	if err != nil {
-		r.err = err
-		return
-	}
-	// If a write landed after the version was read, the next call sees a
-	// newer version and refreshes, so the cache is never stale.
-	p.keep(next, monotonic)
-	r.board = next.board
-}
-
-// snapshot returns the cached board for a caller to take before its
-// transaction begins and pass to boardAt inside it. On a store whose
-// transactions offer snapshotVersion it is the board as cached (boardAt
-// reads what changed since, in the caller's transaction, and caches the
-// result); elsewhere it is first brought up to the store's version (see
-// Board).
-func (p *Plan) snapshot(ctx context.Context) (*boardCache, error) {
-	if p.snapshots.Load() > 0 {
-		return p.cache.Load(), nil
-	}
-	if _, err := p.Board(ctx); err != nil {
-		return nil, err
-	}
-	return p.cache.Load(), nil
-}
-
-// boardAt returns the board exactly as of tx's snapshot (boardIn may return
-// a newer one): from was taken (with snapshot) before tx began, so it is no
-// newer than tx, and the board is it with the plan's changes since, read in
-// tx (none, most of the time: one query). ok is false when the store cannot
-// list changes (see planChanges); the caller then reads the tasks itself.
-// On a store that offers snapshotVersion the board is cached too (a newer
-// one may be already); elsewhere it is not, the cache being kept by store
-// version. tx is a View's: a write's uncommitted changes are never cached.
-func (p *Plan) boardAt(ctx context.Context, tx store.Tx, from *boardCache) (b *task.Board, ok bool, err error) {
-	pc, ok := tx.(planChanges)
-	if !ok {
-		return nil, false, nil
-	}
-	var since uint64
-	if from != nil {
-		since, b = from.rev, from.board
-	}
-	c, rev, err := pc.PlanChanges(ctx, since)
-	if err != nil {
-		return nil, false, err
-	}
-	b = b.Apply(c)
-	if sv, ok := tx.(snapshotVersion); ok {
-		// As of tx's snapshot, whose version only grows: worth caching
-		// unless a newer board was meanwhile.
-		v, err := sv.SnapshotVersion(ctx)
-		if err != nil {
-			return nil, false, err
-		}
-		if old := p.cache.Load(); old == nil || old.version < v {
-			p.keep(&boardCache{board: b, version: v, rev: rev}, true)
-		}
-	}
-	return b, true, nil
+	return b, heldBy(res.Claims, agent), nil
 }
 
 // NextQuery narrows the candidates for the next task: statuses (default
@@ -1376,22 +939,20 @@ func (p *Plan) DeleteSubtask(ctx context.Context, ref string) (Detail, error) {
 	if err := requireSubtaskRef(ref); err != nil {
 		return Detail{}, err
 	}
-	var parent Detail
+	var parentID task.ID
 	err := p.store.Update(ctx, func(tx store.Tx) error {
 		t, err := resolveRef(ctx, tx, ref, "subtaskId")
 		if err != nil {
 			return err
 		}
-		if _, err := p.remove(ctx, tx, t); err != nil {
-			return err
-		}
-		pt, err := tx.Task(ctx, t.ParentID)
-		if err != nil {
-			return err
-		}
-		parent, err = detail(ctx, tx, pt, p.now())
+		parentID = t.ParentID
+		_, err = p.remove(ctx, tx, t)
 		return err
 	})
+	var parent Detail
+	if err == nil {
+		parent, err = p.Get(ctx, parentID.String())
+	}
 	if err != nil {
 		return Detail{}, fmt.Errorf("delete subtask: %w", err)
 	}

@@ -3,8 +3,6 @@ package service_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -17,9 +15,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/testing/pgtest"
-	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // boardView renders a board for comparison: every task without its
@@ -65,7 +62,8 @@ func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
 
 func testBoardReflects(t *testing.T, s, other store.Store) {
 	ctx := context.Background()
-	plan, focus, otherPlan := service.NewPlan(s), service.NewFocus(s), service.NewPlan(other)
+	plan, otherPlan := service.NewPlan(s), service.NewPlan(other)
+	focus := service.NewFocus(s, plan)
 	for i := range 40 {
 		in := service.NewTask{Title: fmt.Sprintf("seed %d", i)}
 		if i > 0 {
@@ -195,73 +193,15 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 	}
 }
 
-// countingStore counts View calls (board refreshes) and reports a new
-// version on every read, as a store under a steady stream of writes would;
-// gate, while set, holds every View until it is closed.
-type countingStore struct {
-	store.Store
-	views   atomic.Int32
-	version atomic.Uint64
-	gate    atomic.Pointer[chan struct{}]
-}
-
-func (c *countingStore) Version(context.Context) (uint64, error) { return c.version.Add(1), nil }
-
-func (c *countingStore) View(ctx context.Context, fn func(store.Tx) error) error {
-	c.views.Add(1)
-	if g := c.gate.Load(); g != nil {
-		<-*g
-	}
-	return c.Store.View(ctx, fn)
-}
-
-// TestBoardRefreshesShared: callers that find the board stale while a
-// refresh runs share the next one, rather than each running its own in
-// turn (which, under a steady stream of writes, made the last of N callers
-// wait for N refreshes).
-func TestBoardRefreshesShared(t *testing.T) {
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cairn.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	cs := &countingStore{Store: s}
-	plan := service.NewPlan(cs)
-	if _, err := plan.Create(ctx, service.NewTask{Title: "a"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := plan.Board(ctx); err != nil {
-		t.Fatal(err)
-	}
-	gate := make(chan struct{})
-	cs.gate.Store(&gate)
-	before := cs.views.Load()
-	var wg sync.WaitGroup
-	for range 10 {
-		wg.Go(func() {
-			if b, err := plan.Board(ctx); err != nil || b.Tasks.Len() != 1 {
-				t.Errorf("board: %v, %v", b, err)
-			}
-		})
-	}
-	// Let every caller reach its wait (a refresh running, the rest queued).
-	for cs.views.Load() == before {
-		runtime.Gosched()
-	}
-	time.Sleep(50 * time.Millisecond)
-	cs.gate.Store(nil)
-	close(gate)
-	wg.Wait()
-	if n := cs.views.Load() - before; n > 2 {
-		t.Errorf("10 callers of a stale board ran %d refreshes; want at most 2 (the one running and one shared by the rest)", n)
-	}
-}
-
-// tallyStore counts a store's transactions and version reads.
+// tallyStore counts a store's transactions, version reads and plan reads.
 type tallyStore struct {
 	store.Store
-	views, versions atomic.Int32
+	views, versions, reads atomic.Int32
+}
+
+func (c *tallyStore) ReadPlan(ctx context.Context, r store.PlanRead) (store.PlanReadResult, error) {
+	c.reads.Add(1)
+	return c.Store.ReadPlan(ctx, r)
 }
 
 func (c *tallyStore) Version(ctx context.Context) (uint64, error) {
@@ -274,11 +214,11 @@ func (c *tallyStore) View(ctx context.Context, fn func(store.Tx) error) error {
 	return c.Store.View(ctx, fn)
 }
 
-// TestNextOneTransactionOnPostgres: on PostgreSQL, get_next_task after a
-// write reads the version, the plan's changes and the claims in one
-// transaction (one pooled connection), instead of a version read, a
-// refresh other callers queue behind, and a claims read.
-func TestNextOneTransactionOnPostgres(t *testing.T) {
+// TestNextOneStatementOnPostgres: on PostgreSQL, get_next_task after a
+// write reads the plan's changes and the claims in one statement (the plan
+// read, on one pooled connection), with no transaction and no version
+// read.
+func TestNextOneStatementOnPostgres(t *testing.T) {
 	ctx := context.Background()
 	s, err := postgres.Open(ctx, pgtest.URL(t), postgres.Options{Project: pgtest.Project(t)})
 	if err != nil {
@@ -301,6 +241,7 @@ func TestNextOneTransactionOnPostgres(t *testing.T) {
 	}
 	ts.views.Store(0)
 	ts.versions.Store(0)
+	ts.reads.Store(0)
 	r, err := plan.Next(ctx, service.NextQuery{Agent: "a"})
 	if err != nil {
 		t.Fatal(err)
@@ -308,8 +249,8 @@ func TestNextOneTransactionOnPostgres(t *testing.T) {
 	if r.Task == nil || r.Task.ID != x.ID {
 		t.Fatalf("next after creating a critical task: %+v, want %s", r.Task, x.ID)
 	}
-	if v, n := ts.views.Load(), ts.versions.Load(); v != 1 || n != 0 {
-		t.Errorf("get_next_task after a write ran %d transactions and %d version reads; want 1 and 0", v, n)
+	if v, n, r := ts.views.Load(), ts.versions.Load(), ts.reads.Load(); v != 0 || n != 0 || r != 1 {
+		t.Errorf("get_next_task after a write ran %d transactions, %d version reads and %d plan reads; want 0, 0 and 1", v, n, r)
 	}
 }
 
@@ -325,7 +266,6 @@ func testUpdateAnswerCarries(t *testing.T, s, other store.Store) {
 	ctx := context.Background()
 	set := service.NewSet(s, service.MemoryOptions{}, nil)
 	otherSet := service.NewSet(other, service.MemoryOptions{}, nil)
-	full := service.NewPlanFullReadsForTest(s)
 	var ids []string
 	for i := range 4 {
 		d, err := set.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("task ", i)})
@@ -362,7 +302,7 @@ func testUpdateAnswerCarries(t *testing.T, s, other store.Store) {
 		t.Fatalf("update answered claim %v, lifecycle %v, dependents %v, subtasks %v; want all four",
 			got.Claim, got.Lifecycle, got.Dependents, got.Subtasks)
 	}
-	want, err := full.Get(ctx, ids[1])
+	want, err := service.FullGetForTest(ctx, s, ids[1])
 	if err != nil {
 		t.Fatal(err)
 	}

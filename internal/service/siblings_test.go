@@ -13,8 +13,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // bodyCountingStore counts the bodies its transactions read.
@@ -69,7 +69,7 @@ func TestSiblingsPages(t *testing.T) {
 func testSiblingsPages(t *testing.T, base store.Store) {
 	ctx := context.Background()
 	st := &bodyCountingStore{Store: base}
-	f := service.NewFocus(st)
+	f := service.NewFocus(st, service.NewPlan(st))
 	const agent = "ann"
 	if z, err := f.Siblings(ctx, agent, service.SiblingsQuery{}); err != nil || !z.Zen {
 		t.Fatalf("in zen: %+v, %v; want zen", z, err)
@@ -151,7 +151,8 @@ func testSiblingsPages(t *testing.T, base store.Store) {
 // service, with the field, the problem and the fix, before anything is read.
 func TestSiblingsRefusesBadPages(t *testing.T) {
 	ctx := context.Background()
-	f := service.NewFocus(openStore(t))
+	st := openStore(t)
+	f := service.NewFocus(st, service.NewPlan(st))
 	if _, err := f.CreateNewTask(ctx, "ann", "Batch", ""); err != nil {
 		t.Fatal(err)
 	}

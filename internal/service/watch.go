@@ -11,34 +11,25 @@ import (
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
-// ChangePoll is how often Changes reads the store's version when the store
-// cannot tell it of commits (it implements no store.Watcher): a cheap read,
-// so another process's change shows within a fraction of a second.
-var ChangePoll = 200 * time.Millisecond
-
-// ChangeBackstop is how often Changes reads the version of a store that
-// tells it of commits (a store.Watcher) all the same: should the
-// notifications stop (a listener that cannot reconnect, a connection
-// pooler that drops LISTEN), changes still show, late.
+// ChangeBackstop is how often Changes reads the store's version although
+// the store tells it of commits (Store.Watch): should the notifications
+// stop (a listener that cannot reconnect, a connection pooler that drops
+// LISTEN), changes still show, late.
 var ChangeBackstop = 5 * time.Second
 
 // Changes returns a channel that receives the store's version after every
 // committed change to the project, by this process or another, until ctx
-// ends. Values are coalesced: one receive may stand for many changes. A
-// store.Watcher (PostgreSQL's LISTEN/NOTIFY, SQLite's one data_version
+// ends. Values are coalesced: one receive may stand for many changes. The
+// store's Watch (PostgreSQL's LISTEN/NOTIFY, SQLite's one data_version
 // poller per open store) wakes it, with a read every ChangeBackstop as a
-// backstop; a store that is not one is polled every ChangePoll. The first
+// backstop. The first
 // value is the version when Changes was called, so a caller that
 // (re)connects always catches up.
 func (s *Set) Changes(ctx context.Context) <-chan uint64 {
 	st := s.Plan.store
 	out := make(chan uint64, 1)
-	var wake <-chan struct{}
-	every := ChangePoll
-	if w, ok := st.(store.Watcher); ok {
-		wake, every = w.Watch(ctx), ChangeBackstop
-	}
-	t := time.NewTicker(every)
+	wake := st.Watch(ctx)
+	t := time.NewTicker(ChangeBackstop)
 	context.AfterFunc(ctx, t.Stop)
 	tick := t.C
 	go func() {

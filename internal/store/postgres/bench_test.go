@@ -51,7 +51,7 @@ func BenchmarkCreateTask(b *testing.B) {
 	now := time.Now()
 	for b.Loop() {
 		err := s.Update(ctx, func(tx store.Tx) error {
-			t, err := tx.CreateTask(ctx, task.Task{Title: "x", CreatedAt: now, UpdatedAt: now}, store.Placement{})
+			t, err := tx.CreateTask(ctx, task.New("x", "", now), store.Placement{})
 			if err != nil {
 				return err
 			}

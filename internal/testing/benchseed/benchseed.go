@@ -78,7 +78,7 @@ func Seed(ctx context.Context, dir string, s Shape) (Result, error) {
 		add := func(parent task.ID, title string) (task.ID, error) {
 			at := base.Add(time.Duration(n) * time.Second)
 			n++
-			t, err := tx.CreateTask(ctx, task.Task{Title: title, Body: body, CreatedAt: at, UpdatedAt: at},
+			t, err := tx.CreateTask(ctx, task.New(title, body, at),
 				store.Placement{Parent: parent})
 			return t.ID, err
 		}

@@ -41,7 +41,7 @@ func TestSeedAndClone(t *testing.T) {
 	if n != res.Tasks {
 		t.Fatalf("clone has %d tasks, want %d", n, res.Tasks)
 	}
-	v, err := service.NewFocus(st).Current(ctx, Agent)
+	v, err := service.NewFocus(st, service.NewPlan(st)).Current(ctx, Agent)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,11 +18,11 @@ func testFocusedTask(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	at := time.Date(2026, 11, 26, 10, 0, 0, 123456000, time.UTC)
 	err := s.Update(ctx, func(tx store.Tx) error {
-		a, err := tx.CreateTask(ctx, task.Task{Title: "a", Body: "body of a", CreatedAt: at, UpdatedAt: at, CompletedAt: at, Status: task.StatusDone}, store.Placement{})
+		a, err := tx.CreateTask(ctx, task.Task{Title: "a", Body: "body of a", CreatedAt: at, UpdatedAt: at, CompletedAt: at, Status: task.StatusDone, Priority: task.PriorityMedium}, store.Placement{})
 		if err != nil {
 			return err
 		}
-		b, err := tx.CreateTask(ctx, task.Task{Title: "b", CreatedAt: at, UpdatedAt: at}, store.Placement{Parent: a.ID})
+		b, err := tx.CreateTask(ctx, task.New("b", "", at), store.Placement{Parent: a.ID})
 		if err != nil {
 			return err
 		}
@@ -39,9 +39,6 @@ func testFocusedTask(t *testing.T, s store.Store) {
 	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	type focused interface {
-		FocusedTask(ctx context.Context, agent string) (task.Task, bool, error)
 	}
 	err = s.View(ctx, func(tx store.Tx) error {
 		for _, agent := range []string{"nobody", "on-a", "on-b", "cleared", "on-removed"} {
@@ -60,11 +57,7 @@ func testFocusedTask(t *testing.T, s store.Store) {
 					want = task.Task{}
 				}
 			}
-			ft, ok := tx.(focused)
-			if !ok {
-				t.Fatalf("the store's transaction (%T) offers no FocusedTask", tx)
-			}
-			got, found, err := ft.FocusedTask(ctx, agent)
+			got, found, err := tx.FocusedTask(ctx, agent)
 			if err != nil {
 				return err
 			}

@@ -17,10 +17,6 @@ import (
 // planChanger is the change feed the service's board cache reads (its own
 // interface, service.planChanges): every backend offers it, so that a board
 // is refreshed by what changed rather than by reading every task.
-type planChanger interface {
-	PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error)
-}
-
 func planChanges(t *testing.T, s store.Store, since uint64) (task.Changes, uint64) {
 	t.Helper()
 	var (
@@ -28,11 +24,7 @@ func planChanges(t *testing.T, s store.Store, since uint64) (task.Changes, uint6
 		rev uint64
 	)
 	view(t, s, func(tx store.Tx) (err error) {
-		pc, ok := tx.(planChanger)
-		if !ok {
-			return fmt.Errorf("%T has no PlanChanges: the board would reload every task after each write", tx)
-		}
-		c, rev, err = pc.PlanChanges(context.Background(), since)
+		c, rev, err = tx.PlanChanges(context.Background(), since)
 		return err
 	})
 	return c, rev
@@ -193,7 +185,7 @@ func testPlanChangesConcurrent(t *testing.T, s, s2 store.Store) {
 			var prev task.ID
 			for i := range 15 {
 				err := st.Update(ctx, func(tx store.Tx) error {
-					n, err := tx.CreateTask(ctx, task.Task{Title: fmt.Sprintf("w%d.%d", w, i), CreatedAt: t0, UpdatedAt: t0},
+					n, err := tx.CreateTask(ctx, task.New(fmt.Sprintf("w%d.%d", w, i), "", t0),
 						store.Placement{Parent: roots[w].ID})
 					if err != nil {
 						return err
@@ -266,14 +258,11 @@ func testPlanChangesConcurrent(t *testing.T, s, s2 store.Store) {
 	sameBoard(t, task.NewBoard(ts, deps), board)
 }
 
-// testWatch: a store.Watcher wakes its watchers after a commit by the
-// same handle and by another (another process), and every watcher of a
-// handle hears it.
+// testWatch: Watch wakes a store's watchers after a commit by the same
+// handle and by another (another process), and every watcher of a handle
+// hears it.
 func testWatch(t *testing.T, s, s2 store.Store) {
-	w, ok := s.(store.Watcher)
-	if !ok {
-		t.Skipf("%T does not implement store.Watcher", s)
-	}
+	w := s
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	chs := []<-chan struct{}{w.Watch(ctx), w.Watch(ctx), w.Watch(ctx)}

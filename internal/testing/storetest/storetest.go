@@ -116,7 +116,7 @@ func create(t *testing.T, s store.Store, title string, place store.Placement) ta
 	t.Helper()
 	var out task.Task
 	update(t, s, func(tx store.Tx) (err error) {
-		out, err = tx.CreateTask(context.Background(), task.Task{Title: title, Body: "body of " + title, CreatedAt: t0, UpdatedAt: t0}, place)
+		out, err = tx.CreateTask(context.Background(), task.New(title, "body of "+title, t0), place)
 		return err
 	})
 	return out
@@ -279,7 +279,7 @@ func testOpenChildren(t *testing.T, s store.Store) {
 		}
 	}
 	// Out of id order: right after the first child.
-	createTask(t, s, task.Task{Title: "inserted", Status: task.StatusPending, CreatedAt: t0, UpdatedAt: t0}, store.Placement{After: first.ID})
+	createTask(t, s, task.New("inserted", "", t0), store.Placement{After: first.ID})
 	gone := create(t, s, "gone", store.Placement{Parent: p.ID})
 	remove(t, s, gone.ID)
 	create(t, s, "grandchild", store.Placement{Parent: first.ID})
@@ -358,7 +358,7 @@ func testLeftSibling(t *testing.T, s store.Store) {
 		kids = append(kids, createTask(t, s, task.Task{Title: fmt.Sprint("kid ", i), Body: fmt.Sprint("body ", i), Status: st,
 			CreatedAt: t0, UpdatedAt: t0}, store.Placement{Parent: p.ID}))
 	}
-	createTask(t, s, task.Task{Title: "inserted", Body: "inserted's", CreatedAt: t0, UpdatedAt: t0}, store.Placement{After: kids[0].ID})
+	createTask(t, s, task.New("inserted", "inserted's", t0), store.Placement{After: kids[0].ID})
 	remove(t, s, kids[3].ID)
 	create(t, s, "root 2", store.Placement{})
 	create(t, s, "grandchild", store.Placement{Parent: kids[1].ID})
@@ -514,7 +514,7 @@ func testCompletions(t *testing.T, s store.Store) {
 func testRollback(t *testing.T, s store.Store) {
 	boom := errors.New("boom")
 	err := s.Update(context.Background(), func(tx store.Tx) error {
-		if _, err := tx.CreateTask(context.Background(), task.Task{Title: "ghost", CreatedAt: t0, UpdatedAt: t0}, store.Placement{}); err != nil {
+		if _, err := tx.CreateTask(context.Background(), task.New("ghost", "", t0), store.Placement{}); err != nil {
 			return err
 		}
 		return boom
@@ -542,7 +542,7 @@ func testConcurrentWriters(t *testing.T, s store.Store) {
 			for i := range each {
 				var created task.Task
 				err := s.Update(context.Background(), func(tx store.Tx) (err error) {
-					created, err = tx.CreateTask(context.Background(), task.Task{Title: fmt.Sprintf("w%d-%d", w, i), CreatedAt: t0, UpdatedAt: t0}, store.Placement{})
+					created, err = tx.CreateTask(context.Background(), task.New(fmt.Sprintf("w%d-%d", w, i), "", t0), store.Placement{})
 					if err != nil {
 						return err
 					}
@@ -578,8 +578,16 @@ func testConcurrentWriters(t *testing.T, s store.Store) {
 }
 
 // createTask stores t (times and status as given) at place and returns it.
+// createTask stores x at place; a status or priority x leaves out is the
+// model's default (the store keeps none of its own).
 func createTask(t *testing.T, s store.Store, x task.Task, place store.Placement) task.Task {
 	t.Helper()
+	if x.Status == "" {
+		x.Status = task.StatusPending
+	}
+	if x.Priority == "" {
+		x.Priority = task.PriorityMedium
+	}
 	var out task.Task
 	update(t, s, func(tx store.Tx) (err error) {
 		out, err = tx.CreateTask(context.Background(), x, place)
@@ -707,7 +715,7 @@ func testChildNumbersInOneTx(t *testing.T, s store.Store) {
 	var nums []int
 	update(t, s, func(tx store.Tx) error {
 		for i := range 3 {
-			c, err := tx.CreateTask(ctx, task.Task{Title: fmt.Sprint("c", i), CreatedAt: t0, UpdatedAt: t0}, store.Placement{Parent: p.ID})
+			c, err := tx.CreateTask(ctx, task.New(fmt.Sprint("c", i), "", t0), store.Placement{Parent: p.ID})
 			if err != nil {
 				return err
 			}
@@ -1277,7 +1285,7 @@ func testVersion(t *testing.T, s, s2 store.Store) {
 	unchanged("after reads here and in the other store", v)
 	boom := errors.New("boom")
 	if err := s.Update(ctx, func(tx store.Tx) error {
-		if _, err := tx.CreateTask(ctx, task.Task{Title: "ghost", CreatedAt: t0, UpdatedAt: t0}, store.Placement{}); err != nil {
+		if _, err := tx.CreateTask(ctx, task.New("ghost", "", t0), store.Placement{}); err != nil {
 			return err
 		}
 		return boom
