@@ -15,8 +15,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/store/table"
 	"github.com/cairn-dev/cairn/internal/store/rank"
+	"github.com/cairn-dev/cairn/internal/store/table"
 )
 
 // memColumns are memory_entries' columns as the store reads and writes
