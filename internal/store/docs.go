@@ -51,18 +51,18 @@ type providerDoc struct {
 // session, lists and all; the lists became events in the migration that
 // made version 2).
 type sessionDocV1 struct {
-	ID           int64       `json:"id"`
-	ThreadID     int64       `json:"threadId"`
-	ParentID     int64       `json:"parentId"`
-	Agent        string      `json:"agent"`
-	Branch       string      `json:"branch"`
-	Goal         string      `json:"goal"`
-	AI           providerDoc `json:"ai"`
-	StartedAt    time.Time   `json:"startedAt"`
-	EndedAt      time.Time   `json:"endedAt"`
-	TasksPending []string    `json:"tasksPending"`
-	Outcome      string      `json:"outcome"`
-	Summary      string      `json:"summary"`
+	ID           memory.SessionID `json:"id"` // "s4"
+	ThreadID     memory.SessionID `json:"threadId"`
+	ParentID     memory.SessionID `json:"parentId"`
+	Agent        string           `json:"agent"`
+	Branch       string           `json:"branch"`
+	Goal         string           `json:"goal"`
+	AI           providerDoc      `json:"ai"`
+	StartedAt    time.Time        `json:"startedAt"`
+	EndedAt      time.Time        `json:"endedAt"`
+	TasksPending []string         `json:"tasksPending"`
+	Outcome      string           `json:"outcome"`
+	Summary      string           `json:"summary"`
 }
 
 // EncodeSession is a session's head as a store keeps it.
@@ -92,7 +92,7 @@ func DecodeSession(b []byte) (memory.Session, error) {
 		if err := json.Unmarshal(b, &d); err != nil {
 			return memory.Session{}, fmt.Errorf("decode session (version 1): %w", err)
 		}
-		return memory.Session{ID: memory.SessionID(d.ID), ThreadID: memory.SessionID(d.ThreadID), ParentID: memory.SessionID(d.ParentID),
+		return memory.Session{ID: d.ID, ThreadID: d.ThreadID, ParentID: d.ParentID,
 			Agent: d.Agent, Branch: d.Branch, Goal: d.Goal, AI: memory.Provider(d.AI), StartedAt: d.StartedAt, EndedAt: d.EndedAt,
 			TasksPending: d.TasksPending, Outcome: d.Outcome, Summary: d.Summary}, nil
 	case sessionDocV:

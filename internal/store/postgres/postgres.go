@@ -69,7 +69,7 @@ type DB struct {
 	lis         *listener
 	lockTimeout time.Duration
 	// genericSearch: memory search plans its statements generically
-	// whatever the connection's plan_cache_mode (see SearchMemory); false
+	// whatever the connection's plan_cache_mode (see txn.MemoryIndex); false
 	// when the URL sets plan_cache_mode or the server predates it.
 	genericSearch bool
 }
@@ -107,7 +107,7 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open PostgreSQL database %s: cannot connect (is the server up, and the URL right?): %w", where(cfg), err)
 	}
-	if err := migrate(ctx, pool); err != nil {
+	if err := upgrade(ctx, pool); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open PostgreSQL database %s: %w", where(cfg), err)
 	}

@@ -184,21 +184,21 @@ func testMemoryTimeline(t *testing.T, s store.Store) {
 		ids = append(ids, addMemory(t, s, memory.Entry{Type: memory.Insight, Title: fmt.Sprint("e", i), SessionID: session}).ID)
 	}
 	view(t, s, func(tx store.Tx) error {
-		older, newer, err := tx.MemoryTimeline(ctx, ids[3], 2, 2, false)
+		older, newer, err := store.MemoryTimeline(ctx, tx, ids[3], 2, 2, false)
 		if err != nil {
 			return err
 		}
 		if fmt.Sprint(entryIDs(older), entryIDs(newer)) != fmt.Sprint(ids[1:3], ids[4:6]) {
 			t.Errorf("timeline = %v %v", entryIDs(older), entryIDs(newer))
 		}
-		older, newer, err = tx.MemoryTimeline(ctx, ids[2], 5, 1, true)
+		older, newer, err = store.MemoryTimeline(ctx, tx, ids[2], 5, 1, true)
 		if err != nil {
 			return err
 		}
 		if fmt.Sprint(entryIDs(older), entryIDs(newer)) != fmt.Sprint([]memory.ID{ids[0]}, []memory.ID{ids[4]}) {
 			t.Errorf("same-session timeline = %v %v", entryIDs(older), entryIDs(newer))
 		}
-		if _, _, err := tx.MemoryTimeline(ctx, 999, 1, 1, false); !errors.Is(err, memory.ErrNotFound) {
+		if _, _, err := store.MemoryTimeline(ctx, tx, 999, 1, 1, false); !errors.Is(err, memory.ErrNotFound) {
 			t.Errorf("timeline of 999: %v", err)
 		}
 		return nil
@@ -283,31 +283,31 @@ func testMemoryVectors(t *testing.T, s store.Store) {
 		t.Errorf("vector for a missing entry: %v", err)
 	}
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemoryQuery{}, 2)
+		got, err := tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 2)
 		if err != nil {
 			return err
 		}
 		if len(got) != 2 || got[0].ID != a.ID || got[1].ID != b.ID || got[0].Score < 0.99 || got[1].Score > got[0].Score {
 			t.Errorf("nearest = %+v", got)
 		}
-		got, err = tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemoryQuery{Branch: "feat"}, 5)
+		got, err = tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemorySelector{Branch: "feat", HideSuperseded: true}, 5)
 		if err != nil {
 			return err
 		}
 		if len(got) != 1 || got[0].ID != c.ID {
 			t.Errorf("nearest on feat = %+v", got)
 		}
-		if got, _ := tx.NearestMemories(ctx, "model-b", []float32{0, 1, 0}, store.MemoryQuery{}, 5); len(got) != 0 {
+		if got, _ := tx.NearestMemories(ctx, "model-b", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 5); len(got) != 0 {
 			t.Errorf("another model's vectors are used: %+v", got)
 		}
-		missing, err := tx.MissingVectors(ctx, "model-b", 2)
+		missing, _, err := tx.SelectMemories(ctx, store.MemorySelector{WithoutVector: "model-b", Limit: 2, SkipCount: true})
 		if err != nil {
 			return err
 		}
 		if fmt.Sprint(entryIDs(missing)) != fmt.Sprint([]memory.ID{a.ID, b.ID}) {
 			t.Errorf("missing for model-b = %v", entryIDs(missing))
 		}
-		if m, _ := tx.MissingVectors(ctx, "model-a", 5); len(m) != 0 {
+		if m, _, _ := tx.SelectMemories(ctx, store.MemorySelector{WithoutVector: "model-a", Limit: 5, SkipCount: true}); len(m) != 0 {
 			t.Errorf("missing for model-a = %v", entryIDs(m))
 		}
 		return nil
@@ -511,6 +511,6 @@ func testBranchContexts(t *testing.T, s store.Store) {
 }
 
 func searchMem(ctx context.Context, tx store.Tx, q store.MemoryQuery) ([]store.MemoryHit, int, error) {
-	r, err := tx.SearchMemory(ctx, q)
+	r, err := store.SearchMemory(ctx, tx, q)
 	return r.Hits, r.Total, err
 }
