@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -26,9 +27,36 @@ func outputLines(out string) []string {
 	raw := strings.Split(out, "\n")
 	ls := make([]string, 0, len(raw))
 	for _, l := range raw {
+		if isGoJSON(l) {
+			ls = append(ls, goJSONText(l)...)
+			continue
+		}
 		ls = append(ls, cleanLine(l))
 	}
 	return ls
+}
+
+// isGoJSON reports a go test -json event, which is read as the output it
+// carries.
+func isGoJSON(l string) bool {
+	return strings.HasPrefix(l, `{"Time":"`) && strings.Contains(l, `"Action":"`) || strings.HasPrefix(l, `{"Action":"`)
+}
+
+// goJSONText is the output a go test -json event carries, none for the
+// others.
+func goJSONText(l string) []string {
+	if len(l) > maxLine*4 || !strings.Contains(l, `"Output"`) {
+		return nil
+	}
+	var ev struct{ Output string }
+	if json.Unmarshal([]byte(l), &ev) != nil || ev.Output == "" {
+		return nil
+	}
+	var out []string
+	for _, t := range strings.Split(strings.TrimRight(ev.Output, "\n"), "\n") {
+		out = append(out, cleanLine(t))
+	}
+	return out
 }
 
 // cleanLine strips ANSI escapes, keeps what a terminal would show after
@@ -123,24 +151,46 @@ func leadingInt(s string) (int, string, bool) {
 	return n, s[i:], err == nil
 }
 
-// countWords reads "3 passed, 1 failed" (any separators in seps) into a
-// map of word to count; ok is false when a part is not a count and a
-// word.
+// countWords reads "3 passed, 1 failed" (parts split at any of seps)
+// into a map of lower-case word to count; parts that are not a count and
+// a word are passed over.
 func countWords(s string, seps string) (map[string]int, bool) {
 	out := map[string]int{}
 	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(seps, r) }) {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
 		n, rest, ok := leadingInt(part)
 		rest = strings.TrimSpace(rest)
-		if !ok || rest == "" {
-			return nil, false
+		if ok && rest != "" {
+			out[strings.ToLower(rest)] += n
 		}
-		out[strings.ToLower(rest)] += n
 	}
 	return out, len(out) > 0
+}
+
+// keyCounts reads "Failed: 0, Passed: 5" and "failures=1, errors=2" into
+// a map of lower-case key to count.
+func keyCounts(s string, seps string) map[string]int {
+	out := map[string]int{}
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(seps, r) }) {
+		k, v, ok := strings.Cut(part, ":")
+		if !ok {
+			k, v, ok = strings.Cut(part, "=")
+		}
+		if n, _, isInt := leadingInt(v); ok && isInt {
+			out[strings.ToLower(strings.TrimSpace(k))] += n
+		}
+	}
+	return out
+}
+
+// trimParens drops a trailing parenthesised part: "(6)", "(12ms)".
+func trimParens(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, ")") {
+		if i := strings.LastIndexByte(s, '('); i >= 0 {
+			return strings.TrimSpace(s[:i])
+		}
+	}
+	return s
 }
 
 // names collects failing test names, once each, the first few.
@@ -171,8 +221,4 @@ func (n names) first() []string {
 	return out
 }
 
-// cutAfter returns what follows the first sep in s.
-func cutAfter(s, sep string) (string, bool) {
-	_, after, ok := strings.Cut(s, sep)
-	return after, ok
-}
+func itoa(n int) string { return strconv.Itoa(n) }
