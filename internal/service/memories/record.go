@@ -6,14 +6,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/runs"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/words"
@@ -59,10 +58,10 @@ func (m *Memory) RecordToolUse(ctx context.Context, in ToolUse) (ToolUseRecorded
 			out.Files = append(out.Files, rel)
 		}
 	}
-	cmd, _ := memory.Redact(strings.TrimSpace(in.Command))
-	cmd = words.OneLine(cmd, maxHookCommand)
+	full, _ := memory.Redact(strings.TrimSpace(in.Command))
+	cmd := words.OneLine(full, maxHookCommand)
 	errText, _ := memory.Redact(strings.TrimSpace(in.Error))
-	out.Test = cmd != "" && IsTestCommand(cmd)
+	_, out.Test = runs.Test(full) // the whole command: clipped, a test run at its end would be lost
 	if len(out.Files) == 0 && !out.Test && !in.Failed {
 		return out, nil // nothing worth a write
 	}
@@ -169,16 +168,6 @@ func (m *Memory) relative(f string) (string, bool) {
 	}
 	return filepath.ToSlash(rel), true
 }
-
-// testCommand is compiled on first use, not by every process start.
-var testCommand = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(^|[\s;&|/])(go test|cargo test|cargo nextest|npm (run )?test|pnpm (run )?test|yarn (run )?test|bun test|` +
-		`npx (jest|vitest|playwright)|jest|vitest|pytest|python -m (pytest|unittest)|tox|mvn( -\S+)* (test|verify)|gradlew?( -\S+)* (test|check)|` +
-		`rspec|rake test|phpunit|dotnet test|mix test|make (test|check)|ctest|scripts/test)\b`)
-})
-
-// IsTestCommand reports whether a shell command runs a test suite.
-func IsTestCommand(cmd string) bool { return testCommand().MatchString(cmd) }
 
 func firstLine(s string) string {
 	for _, l := range strings.Split(s, "\n") {
