@@ -8,35 +8,27 @@ import "strings"
 // is on the next line, pytest's FAILED line cut short. The kind is the
 // line's, else the error type the added line names.
 func complete(ls []string, c candidate) (string, string) {
-	text := completeText(ls, c)
-	if c.kind == "" && text != c.text {
-		_, d, _ := strings.Cut(text[len(strings.TrimSuffix(c.text, ":")):], ": ")
-		c.kind = exceptionName(d)
-	}
-	return text, c.kind
-}
-
-func completeText(ls []string, c candidate) string {
+	head, detail := c.text, ""
 	t := c.text
 	switch {
 	case strings.HasPrefix(t, "--- FAIL: "):
 		name, _, _ := strings.Cut(strings.TrimPrefix(t, "--- FAIL: "), " (")
-		if d := goAssertion(ls, c.at); d != "" {
-			return "--- FAIL: " + name + ": " + d
-		}
+		head, detail = "--- FAIL: "+name, goAssertion(ls, c.at)
 	case c.kind == "panic" && strings.HasSuffix(t, ":"), strings.HasPrefix(t, "● "), strings.HasPrefix(t, "FAIL "),
 		c.score == scoreException && strings.HasSuffix(t, ":"):
-		if d := nextText(ls, c.at); d != "" {
-			return strings.TrimSuffix(t, ":") + ": " + d
-		}
+		head, detail = strings.TrimSuffix(t, ":"), nextText(ls, c.at)
 	case strings.HasPrefix(t, "not ok "):
-		if d := tapError(ls, c.at); d != "" {
-			return t + ": " + d
-		}
+		detail = tapError(ls, c.at)
 	case strings.HasPrefix(t, "FAILED ") && strings.HasSuffix(t, "..."):
-		return pytestFull(ls, t)
+		return pytestFull(ls, t), c.kind
 	}
-	return t
+	if detail == "" {
+		return t, c.kind
+	}
+	if c.kind == "" {
+		c.kind = exceptionName(detail)
+	}
+	return head + ": " + detail, c.kind
 }
 
 // nextText is the next non-empty line after i (within a few), as text.

@@ -44,10 +44,9 @@ func Failure(command, output string) Failed {
 // "Process Group PGID: N" and "Output: " prefix.
 func dropHookLines(ls []string) []string {
 	out := ls[:0:0]
-	for i, l := range ls {
+	for _, l := range ls {
 		switch {
-		case i == 0 && isExitCode(l, "Exit code "):
-		case isExitCode(l, "Exit Code: "), strings.HasPrefix(l, "Process Group PGID: "),
+		case isExitCode(l, "Exit code "), isExitCode(l, "Exit Code: "), strings.HasPrefix(l, "Process Group PGID: "),
 			l == "Error: (none)", l == "Signal: (none)", l == "Background PIDs: (none)":
 		default:
 			if rest, ok := strings.CutPrefix(l, "Output: "); ok && len(out) == 0 {

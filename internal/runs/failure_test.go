@@ -148,14 +148,14 @@ func TestFailureFixtures(t *testing.T) {
 // checkFailed checks what holds for every failure.
 func checkFailed(t *testing.T, name string, f Failed) {
 	t.Helper()
-	if strings.HasPrefix(f.Line, "Exit code") || len(f.Line) > maxShown {
+	if isExitCode(f.Line, "Exit code ") || len(f.Line) > maxShown {
 		t.Errorf("%s: line %q", name, f.Line)
 	}
 	if len(f.Tail) > maxTail || len(f.Fingerprint) != 16 {
 		t.Errorf("%s: tail %d lines, fingerprint %q", name, len(f.Tail), f.Fingerprint)
 	}
 	for _, l := range f.Tail {
-		if len(l) > maxShown || strings.HasPrefix(l, "Exit code") || strings.TrimSpace(l) == "" {
+		if len(l) > maxShown || isExitCode(l, "Exit code ") || strings.TrimSpace(l) == "" {
 			t.Errorf("%s: tail line %q", name, l)
 		}
 	}

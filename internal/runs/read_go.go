@@ -14,6 +14,10 @@ type goRun struct {
 	failedNames        []string
 }
 
+// maxGoFailing bounds the failing tests (and subtests) remembered, of
+// which the first few are kept.
+const maxGoFailing = 64
+
 // readGo reads go test output, text (-v or not) or -json (whose events
 // outputLines has turned into the text they carry).
 func readGo(ls []string) report {
@@ -69,7 +73,9 @@ func (g *goRun) result(l string) {
 			g.Passed++
 		}
 	case "FAIL":
-		g.failedNames = append(g.failedNames, name)
+		if len(g.failedNames) < maxGoFailing {
+			g.failedNames = append(g.failedNames, name)
+		}
 		if top {
 			g.Failed++
 		}
