@@ -59,7 +59,7 @@ func dropHookLines(ls []string) []string {
 }
 
 func isExitCode(l, prefix string) bool {
-	rest, ok := strings.CutPrefix(l, prefix)
+	rest, ok := strings.CutPrefix(strings.Join(strings.Fields(l), " "), prefix)
 	_, tail, isInt := leadingInt(rest)
 	return ok && isInt && tail == ""
 }
