@@ -182,8 +182,10 @@ type Event struct {
 
 // TestResult is what a test run said.
 type TestResult struct {
-	Runner  string
+	Runner string
+	// OK says no test failed; None that the run found no test to run.
 	OK      bool
+	None    bool
 	Passed  int
 	Failed  int
 	Skipped int

@@ -120,6 +120,7 @@ type eventDoc struct {
 type testDoc struct {
 	Runner  string   `json:"runner,omitempty"`
 	OK      bool     `json:"ok"`
+	None    bool     `json:"none,omitempty"`
 	Passed  int      `json:"passed,omitempty"`
 	Failed  int      `json:"failed,omitempty"`
 	Skipped int      `json:"skipped,omitempty"`
@@ -132,7 +133,7 @@ type testDoc struct {
 func EncodeEventData(e memory.Event) (string, error) {
 	d := eventDoc{Note: e.Note, Tail: e.Tail, Type: e.Type}
 	if t := e.Test; t != nil {
-		d.Test = &testDoc{Runner: t.Runner, OK: t.OK, Passed: t.Passed, Failed: t.Failed, Skipped: t.Skipped, Counted: t.Counted,
+		d.Test = &testDoc{Runner: t.Runner, OK: t.OK, None: t.None, Passed: t.Passed, Failed: t.Failed, Skipped: t.Skipped, Counted: t.Counted,
 			Summary: t.Summary, Failing: t.Failing}
 	}
 	if d.Note == "" && d.Tail == nil && d.Type == "" && d.Test == nil {
@@ -156,7 +157,7 @@ func DecodeEventData(s string, e *memory.Event) error {
 	}
 	e.Note, e.Tail, e.Type = d.Note, d.Tail, d.Type
 	if t := d.Test; t != nil {
-		e.Test = &memory.TestResult{Runner: t.Runner, OK: t.OK, Passed: t.Passed, Failed: t.Failed, Skipped: t.Skipped, Counted: t.Counted,
+		e.Test = &memory.TestResult{Runner: t.Runner, OK: t.OK, None: t.None, Passed: t.Passed, Failed: t.Failed, Skipped: t.Skipped, Counted: t.Counted,
 			Summary: t.Summary, Failing: t.Failing}
 	}
 	return nil
