@@ -21,6 +21,6 @@ func main() {
 	defer stop()
 	if err := cli.Root(version).ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "cairn:", cli.Message(err))
-		os.Exit(1)
+		os.Exit(cli.ExitStatus(err))
 	}
 }

@@ -1,9 +1,5 @@
 package service
 
-import (
-	"errors"
+import "github.com/cairn-dev/cairn/internal/problem"
 
-	"github.com/cairn-dev/cairn/internal/task"
-)
-
-func isNotFound(err error) bool { return errors.Is(err, task.ErrNotFound) }
+func isNotFound(err error) bool { return problem.Is(err, problem.NotFound) }

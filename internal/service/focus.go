@@ -88,7 +88,7 @@ func mustCurrent(ctx context.Context, tx store.Tx, agent, nothingTo string) (tas
 
 // noCurrent is mustCurrent's refusal.
 func noCurrent(nothingTo string) error {
-	return problem.New(task.ErrZen, "no current task, so there is nothing to "+nothingTo, problem.CreateTask)
+	return problem.New(problem.Zen, "no current task, so there is nothing to "+nothingTo, problem.CreateTask)
 }
 
 func validateNew(title, body string) error {
@@ -270,7 +270,7 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force boo
 // of task.NextFocus. It returns t as stored, and where the focus moved.
 func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, agent string, force bool) (task.Task, moved, error) {
 	if !t.Status.Open() {
-		return task.Task{}, moved{}, problem.New(task.ErrClosed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), "")
+		return task.Task{}, moved{}, problem.New(problem.Closed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), problem.NoAction)
 	}
 	reads := []store.Read{{Of: store.ReadOpenChildren, ID: t.ID}}
 	if status == task.StatusDone && !force {
@@ -286,9 +286,9 @@ func closeTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		open = append(open, fmt.Sprintf("%s %q", k.ID, k.Title))
 	}
 	if len(open) > 0 {
-		return task.Task{}, moved{}, &problem.Error{Kind: task.ErrHasOpenChildren,
-			What: fmt.Sprintf("task %s has %d incomplete: %s", t.ID, len(open), problem.Clip(strings.Join(open, ", "), 300)),
-			Fix:  "complete or cancel them first, or remove them"}
+		return task.Task{}, moved{}, &problem.Error{Kind: problem.OpenChildren,
+			Problem: fmt.Sprintf("task %s has %d incomplete: %s", t.ID, len(open), problem.Clip(strings.Join(open, ", "), 300)),
+			Fix:     "complete or cancel them first, or remove them"}
 	}
 	if status == task.StatusDone && !force {
 		if err := checkDeps(ctx, tx, t.ID); err != nil {
@@ -772,7 +772,7 @@ func (f *Focus) SwitchFocus(ctx context.Context, agent, ref string) (Switched, e
 			return err
 		}
 		if !t.Status.Open() {
-			return problem.New(task.ErrClosed, fmt.Sprintf("task %s is %s and completion is permanent", t.ID, t.Status), problem.ListOutline)
+			return problem.New(problem.Closed, fmt.Sprintf("task %s is %s and completion is permanent", t.ID, t.Status), problem.ListOutline)
 		}
 		s.Task = t
 		if s.Path, err = tx.Ancestors(ctx, t.ID); err != nil {

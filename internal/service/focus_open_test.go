@@ -2,7 +2,6 @@ package service_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
@@ -97,7 +97,7 @@ func TestCompletionAmongManyClosedSiblings(t *testing.T) {
 			}
 		}
 		_, err := set.Focus.CompleteCurrentTask(ctx, agent, false)
-		if !errors.Is(err, task.ErrHasOpenChildren) {
+		if !problem.Is(err, problem.OpenChildren) {
 			t.Fatalf("completing the batch with open children: %v; want ErrHasOpenChildren", err)
 		}
 		want := fmt.Sprintf(`has 3 incomplete: %s "deferred", %s "blocked", %s "waiting"`, deferred, blocked, waiting)

@@ -230,7 +230,7 @@ func (m *Memory) Record(ctx context.Context, agent string, req AddRequest) (Reco
 		return nil
 	})
 	if err != nil {
-		if _, ok := errors.AsType[*problem.FieldError](err); ok {
+		if problem.Is(err, problem.Invalid) {
 			return Recorded{}, err
 		}
 		return Recorded{}, fmt.Errorf("record %s: %w", e.Type, err)
@@ -317,7 +317,7 @@ func (m *Memory) embedEntries(ctx context.Context, es ...memory.Entry) string {
 	if err == nil {
 		err = m.store.Update(ctx, func(tx store.Tx) error {
 			for i, e := range es {
-				if err := tx.SetMemoryVector(ctx, e.ID, m.opts.Model, vecs[i]); err != nil && !errors.Is(err, memory.ErrNotFound) {
+				if err := tx.SetMemoryVector(ctx, e.ID, m.opts.Model, vecs[i]); err != nil && !isNotFound(err) {
 					return err
 				}
 			}
@@ -671,7 +671,7 @@ func (m *Memory) Context(ctx context.Context, q ContextQuery) (Timeline, error) 
 			return err
 		}
 		if len(es) == 0 {
-			return &memory.NotFoundError{Kind: "entry", ID: anchor.String()}
+			return memory.NotFound("entry", anchor.String())
 		}
 		tl.Anchor = m.hit(es[0], es[0].Content, 0)
 		older, newer, err := tx.MemoryTimeline(ctx, anchor, before, after, sameSession)

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -128,7 +127,7 @@ func (b *Brain) candidates(ctx context.Context, req OptimizeRequest, words []str
 				continue
 			}
 			d, err := b.set.Plan.Get(ctx, c)
-			if fe, ok := errors.AsType[*problem.FieldError](err); ok {
+			if fe, ok := problem.As(err); ok && fe.Kind == problem.Invalid {
 				return nil, &problem.FieldError{Field: fmt.Sprintf("candidates[%d]", i), Problem: fe.Problem, Fix: "pass ids such as m12 (memory) or 12 (a task)"}
 			}
 			if err != nil {

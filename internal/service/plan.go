@@ -351,7 +351,7 @@ func resolveDepTasks(ctx context.Context, tx store.Tx, id, parent task.ID, refs 
 	}
 	if id != 0 {
 		if c := task.FindCycle(nil, id, out); c != nil { // the task itself
-			return nil, nil, &task.CycleError{Path: c}
+			return nil, nil, task.Cycle(c)
 		}
 	}
 	// A task cannot wait for its own ancestor: the ancestor cannot finish
@@ -375,7 +375,7 @@ func resolveDepTasks(ctx context.Context, tx store.Tx, id, parent task.ID, refs 
 		return nil, nil, err
 	}
 	if c := task.FindCycle(deps, id, out); c != nil {
-		return nil, nil, &task.CycleError{Path: c}
+		return nil, nil, task.Cycle(c)
 	}
 	return out, ts, nil
 }
@@ -446,7 +446,7 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask, d *Detail, f
 			return err
 		}
 		if !parent.Status.Open() {
-			return &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", parent.ID, parent.Status), Fix: "add subtasks only to open tasks"}
+			return &problem.Error{Kind: problem.Closed, Problem: fmt.Sprintf("task %s is %s", parent.ID, parent.Status), Fix: "add subtasks only to open tasks"}
 		}
 	}
 	deps, depTasks, err := resolveDepTasks(ctx, tx, 0, in.Parent, in.Deps)
@@ -491,7 +491,7 @@ func setStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 	case status == t.Status:
 		return t, nil
 	case t.Status == task.StatusDone:
-		return task.Task{}, &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is done and completion is permanent", t.ID), Fix: "create a new task for follow-up work"}
+		return task.Task{}, &problem.Error{Kind: problem.Closed, Problem: fmt.Sprintf("task %s is done and completion is permanent", t.ID), Fix: "create a new task for follow-up work"}
 	default: // an open task closes
 		t, _, err := closeTask(ctx, tx, t, status, now, "", force)
 		return t, err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base32"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -200,8 +199,8 @@ func parseSessionID(field, s string) (memory.SessionID, error) {
 
 // withField names the argument behind a not-found error.
 func withField(err error, field string) error {
-	if nf, ok := errors.AsType[*memory.NotFoundError](err); ok {
-		return &problem.FieldError{Field: field, Problem: fmt.Sprintf("names %s %s, which does not exist", nf.Kind, nf.ID),
+	if m, ok := memory.MissingOf(err); ok {
+		return &problem.FieldError{Field: field, Problem: fmt.Sprintf("names %s %s, which does not exist", m.What, m.ID),
 			Fix: "pass an existing id", Hint: problem.ListSessions}
 	}
 	return err
@@ -255,7 +254,7 @@ func (m *Memory) changeSession(ctx context.Context, agent, ref string, p Session
 			return withField(err, "session_id")
 		}
 		if !s.Open() {
-			return problem.New(memory.ErrEnded, fmt.Sprintf("session %s ended at %s", s.ID, s.EndedAt.Format("2006-01-02 15:04")), problem.StartSession)
+			return problem.New(problem.Closed, fmt.Sprintf("session %s ended at %s", s.ID, s.EndedAt.Format("2006-01-02 15:04")), problem.StartSession)
 		}
 		now := m.now()
 		p.apply(&s, now)
@@ -516,7 +515,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 			return err
 		}
 		if !ok {
-			return &memory.NotFoundError{Kind: "branch context", ID: name}
+			return memory.NotFound("branch context", name)
 		}
 		for _, d := range b.Decisions {
 			uid := promotedUID(name, d.Decision)
@@ -599,7 +598,7 @@ func (m *Memory) MergeBranch(ctx context.Context, from, into string) (memory.Bra
 			return err
 		}
 		if !ok {
-			return &memory.NotFoundError{Kind: "branch context", ID: from}
+			return memory.NotFound("branch context", from)
 		}
 		dst, _, err := tx.BranchContext(ctx, into)
 		if err != nil {

@@ -2,9 +2,10 @@ package task
 
 import (
 	"errors"
-	"github.com/cairn-dev/cairn/internal/problem"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -28,7 +29,7 @@ func TestParseID(t *testing.T) {
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("ParseID(%q) = %v, %v; want %v, ok=%v", tc.in, got, err, tc.want, tc.ok)
 		}
-		if err != nil && !errors.Is(err, ErrInvalid) {
+		if err != nil && !problem.Is(err, problem.Invalid) {
 			t.Errorf("ParseID(%q) error %v is not ErrInvalid", tc.in, err)
 		}
 	}
@@ -68,7 +69,7 @@ func TestValidateBody(t *testing.T) {
 		t.Fatalf("1 MiB body refused: %v", err)
 	}
 	err := ValidateBody(strings.Repeat("x", MaxBodyLen+1))
-	if !errors.Is(err, ErrInvalid) || len(err.Error()) > 200 {
+	if !problem.Is(err, problem.Invalid) || len(err.Error()) > 200 {
 		t.Fatalf("oversized body: %v", err)
 	}
 }

@@ -323,7 +323,7 @@ func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
 		return fmt.Errorf("update memory %s: %w", e.ID, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return &memory.NotFoundError{Kind: "entry", ID: e.ID.String()}
+		return memory.NotFound("entry", e.ID.String())
 	}
 	x.changed()
 	if err := x.index(ctx, e); err != nil {
@@ -437,7 +437,7 @@ func (x *txn) AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurren
 		return fmt.Errorf("record occurrence %d of %s: %w", o.N, id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return &memory.NotFoundError{Kind: "entry", ID: id.String()}
+		return memory.NotFound("entry", id.String())
 	}
 	x.changed()
 	return nil
@@ -933,7 +933,7 @@ func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 func (x *txn) MemoryTimeline(ctx context.Context, anchor memory.ID, before, after int, sameSession bool) ([]memory.Entry, []memory.Entry, error) {
 	a, err := scanMemory(x.tx.QueryRow(ctx, qMemory, x.p, int64(anchor)))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil, &memory.NotFoundError{Kind: "entry", ID: anchor.String()}
+		return nil, nil, memory.NotFound("entry", anchor.String())
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("read memory %s: %w", anchor, err)
@@ -1017,7 +1017,7 @@ func (x *txn) SetMemoryVector(ctx context.Context, id memory.ID, model string, v
 		return fmt.Errorf("store vector of %s: %w", id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return &memory.NotFoundError{Kind: "entry", ID: id.String()}
+		return memory.NotFound("entry", id.String())
 	}
 	x.changed()
 	return nil
@@ -1124,7 +1124,7 @@ func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
 		return fmt.Errorf("save session %s: %w", s.ID, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return &memory.NotFoundError{Kind: "session", ID: s.ID.String()}
+		return memory.NotFound("session", s.ID.String())
 	}
 	x.changed()
 	return nil
@@ -1134,7 +1134,7 @@ func (x *txn) Session(ctx context.Context, id memory.SessionID) (memory.Session,
 	var doc string
 	err := x.tx.QueryRow(ctx, qSession, x.p, int64(id)).Scan(&doc)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return memory.Session{}, &memory.NotFoundError{Kind: "session", ID: id.String()}
+		return memory.Session{}, memory.NotFound("session", id.String())
 	}
 	if err != nil {
 		return memory.Session{}, fmt.Errorf("read session %s: %w", id, err)

@@ -562,7 +562,7 @@ func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
 		return fmt.Errorf("update memory %s: %w", e.ID, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return &memory.NotFoundError{Kind: "entry", ID: e.ID.String()}
+		return memory.NotFound("entry", e.ID.String())
 	}
 	if err := x.index(ctx, e); err != nil {
 		return fmt.Errorf("index memory %s: %w", e.ID, err)
@@ -637,7 +637,7 @@ func (x *txn) supersedes(ctx context.Context, id memory.ID) ([]memory.ID, error)
 func (x *txn) AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurrence) error {
 	if _, err := x.exec(ctx, qAddOccurrence, int64(id), o.N, micros(o.At), o.SessionID, o.Branch, o.Title, o.Content, nullBytes(o.Extra())); err != nil {
 		if sqliteCode(err) == constraintFK {
-			return &memory.NotFoundError{Kind: "entry", ID: id.String()}
+			return memory.NotFound("entry", id.String())
 		}
 		return fmt.Errorf("record occurrence %d of %s: %w", o.N, id, err)
 	}
@@ -1017,7 +1017,7 @@ func hitOnly(e memory.Entry) memory.Entry {
 func (x *txn) MemoryTimeline(ctx context.Context, anchor memory.ID, before, after int, sameSession bool) ([]memory.Entry, []memory.Entry, error) {
 	a, err := scanMemory(x.queryRow(ctx, qMemory, int64(anchor)))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil, &memory.NotFoundError{Kind: "entry", ID: anchor.String()}
+		return nil, nil, memory.NotFound("entry", anchor.String())
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("read memory %s: %w", anchor, err)
@@ -1101,7 +1101,7 @@ func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) 
 func (x *txn) SetMemoryVector(ctx context.Context, id memory.ID, model string, vec []float32) error {
 	if _, err := x.exec(ctx, qSetVector, model, int64(id), memory.EncodeVector(vec)); err != nil {
 		if sqliteCode(err) == constraintFK {
-			return &memory.NotFoundError{Kind: "entry", ID: id.String()}
+			return memory.NotFound("entry", id.String())
 		}
 		return fmt.Errorf("store vector of %s: %w", id, err)
 	}
@@ -1176,7 +1176,7 @@ func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
 		return fmt.Errorf("save session %s: %w", s.ID, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return &memory.NotFoundError{Kind: "session", ID: s.ID.String()}
+		return memory.NotFound("session", s.ID.String())
 	}
 	return nil
 }
@@ -1185,7 +1185,7 @@ func (x *txn) Session(ctx context.Context, id memory.SessionID) (memory.Session,
 	var doc string
 	err := x.queryRow(ctx, qSession, int64(id)).Scan(&doc)
 	if errors.Is(err, sql.ErrNoRows) {
-		return memory.Session{}, &memory.NotFoundError{Kind: "session", ID: id.String()}
+		return memory.Session{}, memory.NotFound("session", id.String())
 	}
 	if err != nil {
 		return memory.Session{}, fmt.Errorf("read session %s: %w", id, err)
