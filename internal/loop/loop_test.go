@@ -59,7 +59,7 @@ func TestTransitions(t *testing.T) {
 			}
 			if !want {
 				if !problem.Is(err, problem.Transition) {
-					t.Errorf("%s on %s: want a TransitionError, got %v", op, status, err)
+					t.Errorf("%s on %s: want an illegal transition, got %v", op, status, err)
 					continue
 				}
 				if !strings.Contains(err.Error(), string(status)) {

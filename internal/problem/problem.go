@@ -294,7 +294,8 @@ var cancelled = &Error{Kind: Cancelled, Problem: "the call was cancelled or time
 
 // Of returns the refusal err is: its first Error; for a call cut short by
 // its context, a Cancelled one; for anything else, an Internal one whose
-// Problem is err's text (surfaces show it to no one but the operator).
+// Problem is err's text, which only the CLI shows (its user runs the
+// process); the MCP server and the board log it and say less.
 func Of(err error) *Error {
 	if e, ok := As(err); ok {
 		return e

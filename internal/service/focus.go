@@ -76,7 +76,7 @@ func zenOfBoard(b *task.Board) Zen {
 }
 
 // mustCurrent is current for an operation that needs a task: in zen it
-// fails with task.ErrZen, saying what there is nothing to do and that a task
+// fails with a Zen refusal, saying what there is nothing to do and that a task
 // must be created first.
 func mustCurrent(ctx context.Context, tx store.Tx, agent, nothingTo string) (task.Task, error) {
 	t, ok, err := current(ctx, tx, agent)

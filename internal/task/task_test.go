@@ -30,7 +30,7 @@ func TestParseID(t *testing.T) {
 			t.Errorf("ParseID(%q) = %v, %v; want %v, ok=%v", tc.in, got, err, tc.want, tc.ok)
 		}
 		if err != nil && !problem.Is(err, problem.Invalid) {
-			t.Errorf("ParseID(%q) error %v is not ErrInvalid", tc.in, err)
+			t.Errorf("ParseID(%q) error %v is not an invalid argument", tc.in, err)
 		}
 	}
 }

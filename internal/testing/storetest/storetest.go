@@ -163,7 +163,7 @@ func testCreateAndRead(t *testing.T, s store.Store) {
 			t.Errorf("Task (-want +got):\n%s", diff)
 		}
 		if _, err := tx.Task(ctx, 999); !problem.Is(err, problem.NotFound) {
-			t.Errorf("missing task: %v, want ErrNotFound", err)
+			t.Errorf("missing task: %v, want not found", err)
 		}
 		n, err := tx.CountTasks(ctx)
 		if err != nil || n != 3 {
@@ -837,7 +837,7 @@ func testQueryFilters(t *testing.T, s store.Store) {
 		return err
 	})
 	if !problem.Is(err, problem.Invalid) {
-		t.Errorf("unknown sort: %v, want ErrInvalid", err)
+		t.Errorf("unknown sort: %v, want an invalid argument", err)
 	}
 }
 
