@@ -15,8 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/setup"
@@ -104,7 +104,7 @@ names there) into .gemini/settings.json.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&agent, "agent", envDefault("CAIRN_AGENT", hookAgent),
+	cmd.Flags().StringVar(&agent, "agent", app.EnvDefault("CAIRN_AGENT", hookAgent),
 		"agent name (env CAIRN_AGENT); default "+hookAgent+", the name Claude Code gives cairn serve, so the hooks and the tools share YOU ARE HERE")
 	cmd.Flags().IntVar(&budget, "budget", brief.DefaultBootstrapBudget, "session-start: the bootstrap's budget in tokens")
 	cmd.Flags().StringVar(&client, "client", clientClaude, "whose hook this is: "+clientClaude+" or "+clientGemini+" (its agent is then "+setup.GeminiAgent+")")
@@ -170,7 +170,7 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 	case "session-start":
 		res, err := s.Brief.StartHook(ctx, brief.HookStart{Agent: agent, Source: in.Source,
 			AI: memory.Provider{Provider: providerOf(in.Model), Model: in.Model, Client: client},
-			Boot: brief.BootstrapRequest{BudgetTokens: budget, MaxBytes: hookMaxBytes, Hint: mcpserver.ContextHint,
+			Boot: brief.BootstrapRequest{BudgetTokens: budget, MaxBytes: hookMaxBytes, Hint: render.BootstrapHint,
 				// A hook is a new process: building the o200k encoder would
 				// be most of its time (about 20 ms of CPU of 30).
 				Estimate: true}})

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/project"
+	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/service/page"
 )
@@ -46,7 +46,7 @@ func memorySearchCmd() *cobra.Command {
 				}
 				w := cmd.OutOrStdout()
 				if asJSON {
-					return printJSON(w, mcpserver.SearchView(res))
+					return printJSON(w, render.Search(res))
 				}
 				if res.Total == 0 {
 					fmt.Fprintln(w, "No entries match.")
@@ -90,7 +90,7 @@ func memoryShowCmd() *cobra.Command {
 				}
 				w := cmd.OutOrStdout()
 				if asJSON {
-					if err := printJSON(w, mcpserver.EntriesView(es, missing)); err != nil {
+					if err := printJSON(w, render.Entries(es, missing)); err != nil {
 						return err
 					}
 				} else {
@@ -98,7 +98,7 @@ func memoryShowCmd() *cobra.Command {
 						if i > 0 {
 							fmt.Fprintln(w)
 						}
-						fmt.Fprintln(w, mcpserver.RenderEntry(e))
+						fmt.Fprintln(w, render.Entry(e))
 					}
 				}
 				if len(missing) > 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/projectinfo"
+	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 )
 
@@ -172,28 +173,8 @@ func toolsetOf(name string) string {
 	return "?"
 }
 
-// ContextHint words, as tool calls, how to fetch what a bootstrap section
-// left out.
-func ContextHint(section string) string {
-	switch section {
-	case brief.SecInstructions:
-		return "read the files"
-	case brief.SecConventions, brief.SecMistakes, brief.SecDecisions:
-		return "memory_search type=" + strings.TrimSuffix(section, "s")
-	case brief.SecLoops:
-		return "loop_list"
-	case brief.SecProject:
-		return "detect_project"
-	case brief.SecSession:
-		return "session action=get"
-	case brief.SecBranch:
-		return "branch action=get"
-	}
-	return brief.NeutralHint(section)
-}
-
 func bootstrapTool(ctx context.Context, c call, in bootstrapArgs) (string, any, error) {
-	b, err := c.Brief.Bootstrap(ctx, brief.BootstrapRequest{Agent: c.agent, BudgetTokens: in.BudgetTokens, Query: in.Query, Hint: ContextHint})
+	b, err := c.Brief.Bootstrap(ctx, brief.BootstrapRequest{Agent: c.agent, BudgetTokens: in.BudgetTokens, Query: in.Query, Hint: render.BootstrapHint})
 	if err != nil {
 		return "", nil, err
 	}

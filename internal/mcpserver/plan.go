@@ -314,8 +314,8 @@ func omittedLinks(more, open int) string {
 	return fmt.Sprintf("%d more, %d of them open", more, open)
 }
 
-// render is get_task's text: the task, then the tasks around it.
-func render(p planTask) string {
+// taskText is get_task's text: the task, then the tasks around it.
+func taskText(p planTask) string {
 	var b strings.Builder
 	b.WriteString(line(p))
 	if p.ParentID != "" {
@@ -424,7 +424,7 @@ func getTask(ctx context.Context, c call, in idArgs) (string, any, error) {
 		return "", nil, err
 	}
 	p := full(d)
-	return render(p), p, nil
+	return taskText(p), p, nil
 }
 
 type changedOut struct {
@@ -734,7 +734,7 @@ type parentOut struct {
 func parentResult(msg string, d plan.Detail) (string, any, error) {
 	p := full(d)
 	p.Description, p.Clipped = preview(p.Description)
-	return msg + "\n" + render(p), parentOut{Parent: p, Message: msg}, nil
+	return msg + "\n" + taskText(p), parentOut{Parent: p, Message: msg}, nil
 }
 
 func updateSubtask(ctx context.Context, c call, in updateSubtaskArgs) (string, any, error) {

@@ -6,7 +6,6 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
@@ -20,6 +19,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/agent"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 )
@@ -55,29 +55,6 @@ type Options struct {
 	Settings []brief.Setting
 }
 
-// DefaultAgent is the agent of a session whose client gave no usable name.
-const DefaultAgent = "default"
-
-// MaxAgentLen bounds an agent's name, in bytes.
-const MaxAgentLen = 128
-
-// CheckAgent says what is wrong with an agent name, or nil: 1 to
-// MaxAgentLen bytes, not blank, no control characters.
-func CheckAgent(a string) error {
-	if len(a) > MaxAgentLen {
-		return fmt.Errorf("%d bytes is too long", len(a))
-	}
-	for _, r := range a {
-		if r < 0x20 || r == 0x7f {
-			return errors.New("contains a control character")
-		}
-	}
-	if strings.TrimSpace(a) == "" {
-		return errors.New("is blank")
-	}
-	return nil
-}
-
 // ClientAgent is the agent a request's client names itself at initialize
 // (clientInfo.name), or "" if it gave no usable name. Two editors on one
 // project thus keep their own focus without configuration.
@@ -90,9 +67,7 @@ func ClientAgent(req mcp.Request) string {
 		return ""
 	}
 	if ip := ss.InitializeParams(); ip != nil && ip.ClientInfo != nil {
-		if n := strings.TrimSpace(ip.ClientInfo.Name); n != "" && CheckAgent(n) == nil {
-			return n
-		}
+		return agent.FromClient(ip.ClientInfo.Name)
 	}
 	return ""
 }
@@ -229,7 +204,7 @@ func (s *server) agent(req mcp.Request) string {
 			return a
 		}
 	}
-	return DefaultAgent
+	return agent.Default
 }
 
 // instructions are sent to the client at initialization; clients show them

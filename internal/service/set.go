@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/projectinfo"
-	"github.com/cairn-dev/cairn/internal/service/boardcache"
+	"github.com/cairn-dev/cairn/internal/service/internal/boardcache"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 	"github.com/cairn-dev/cairn/internal/service/focus"
 	"github.com/cairn-dev/cairn/internal/service/knowledge"
