@@ -71,8 +71,8 @@ type MemoryTx interface {
 	CreateSession(ctx context.Context, s memory.Session) (memory.Session, error)
 	// UpdateSession rewrites the head of the session with s's ID.
 	UpdateSession(ctx context.Context, s memory.Session) error
-	// Session returns a session's head (its Record empty) or a
-	// *memory.NotFoundError.
+	// Session returns a session's head (its Record empty), or a
+	// memory.NotFound refusal.
 	Session(ctx context.Context, id memory.SessionID) (memory.Session, error)
 	// Sessions returns a page of session heads, newest first, and the total.
 	Sessions(ctx context.Context, q SessionQuery) ([]memory.Session, int, error)

@@ -192,14 +192,14 @@ func prefix(s string, n int) string {
 // MemoryTimeline returns up to before entries recorded just before the
 // anchor and up to after just after it (by ID, oldest first), within the
 // anchor's session when sameSession is set, leaving out superseded entries.
-// An anchor that does not exist is a *memory.NotFoundError.
+// An anchor that does not exist is a memory.NotFound refusal.
 func MemoryTimeline(ctx context.Context, tx MemoryTx, anchor memory.ID, before, after int, sameSession bool) (older, newer []memory.Entry, err error) {
 	a, _, err := tx.SelectMemories(ctx, MemorySelector{IDs: []memory.ID{anchor}, SkipCount: true})
 	if err != nil {
 		return nil, nil, fmt.Errorf("read memory %s: %w", anchor, err)
 	}
 	if len(a) == 0 {
-		return nil, nil, &memory.NotFoundError{Kind: "entry", ID: anchor.String()}
+		return nil, nil, memory.NotFound("entry", anchor.String())
 	}
 	around := MemorySelector{HideSuperseded: true, SkipCount: true}
 	if sameSession {

@@ -269,7 +269,7 @@ func (m *Memory) Record(ctx context.Context, agent string, req AddRequest) (Reco
 			Subject: rec.Entry.ID.String(), Detail: string(rec.Entry.Type) + ": " + rec.Entry.Title, At: now})
 	})
 	if err != nil {
-		if _, ok := errors.AsType[*problem.FieldError](err); ok {
+		if problem.Is(err, problem.Invalid) {
 			return Recorded{}, err
 		}
 		return Recorded{}, fmt.Errorf("record %s: %w", e.Type, err)
@@ -356,7 +356,7 @@ func (m *Memory) embedEntries(ctx context.Context, es ...memory.Entry) string {
 	if err == nil {
 		err = m.store.Update(ctx, func(tx store.Tx) error {
 			for i, e := range es {
-				if err := tx.SetMemoryVector(ctx, e.ID, m.opts.Model, vecs[i]); err != nil && !errors.Is(err, memory.ErrNotFound) {
+				if err := tx.SetMemoryVector(ctx, e.ID, m.opts.Model, vecs[i]); err != nil && !problem.Is(err, problem.NotFound) {
 					return err
 				}
 			}
@@ -701,7 +701,7 @@ func (m *Memory) Context(ctx context.Context, q ContextQuery) (Timeline, error) 
 			return err
 		}
 		if len(es) == 0 {
-			return &memory.NotFoundError{Kind: "entry", ID: anchor.String()}
+			return memory.NotFound("entry", anchor.String())
 		}
 		tl.Anchor = m.HitOf(es[0], es[0].Content, 0)
 		older, newer, err := store.MemoryTimeline(ctx, tx, anchor, before, after, sameSession)

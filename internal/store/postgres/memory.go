@@ -227,7 +227,7 @@ func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
 		return fmt.Errorf("update memory %s: %w", e.ID, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return &memory.NotFoundError{Kind: "entry", ID: e.ID.String()}
+		return memory.NotFound("entry", e.ID.String())
 	}
 	x.changed()
 	if err := x.index(ctx, e); err != nil {
@@ -335,7 +335,7 @@ func (x *txn) AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurren
 		return fmt.Errorf("record occurrence %d of %s: %w", o.N, id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return &memory.NotFoundError{Kind: "entry", ID: id.String()}
+		return memory.NotFound("entry", id.String())
 	}
 	x.changed()
 	return nil
@@ -534,7 +534,7 @@ func (x *txn) SetMemoryVector(ctx context.Context, id memory.ID, model string, v
 		return fmt.Errorf("store vector of %s: %w", id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return &memory.NotFoundError{Kind: "entry", ID: id.String()}
+		return memory.NotFound("entry", id.String())
 	}
 	x.changed()
 	return nil

@@ -31,6 +31,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 )
 
@@ -399,13 +400,13 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 }
 
 // fault turns PostgreSQL's storage failures (disk full, a read-only
-// server or transaction, corrupt data) into a *store.FaultError that says
+// server or transaction, corrupt data) into a store.Fault that says
 // what an operator must do; other errors pass unchanged.
 func fault(err error) error {
 	if err == nil {
 		return nil
 	}
-	if _, ok := errors.AsType[*store.FaultError](err); ok {
+	if _, ok := problem.As(err); ok {
 		return err
 	}
 	var problem, fix string
@@ -424,7 +425,7 @@ func fault(err error) error {
 	default:
 		return err
 	}
-	return &store.FaultError{Problem: problem, Fix: fix, Err: err}
+	return store.Fault(problem, fix, err)
 }
 
 // beginView opens a View.

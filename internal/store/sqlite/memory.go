@@ -478,7 +478,7 @@ func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
 		return fmt.Errorf("update memory %s: %w", e.ID, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return &memory.NotFoundError{Kind: "entry", ID: e.ID.String()}
+		return memory.NotFound("entry", e.ID.String())
 	}
 	if err := x.index(ctx, e); err != nil {
 		return fmt.Errorf("index memory %s: %w", e.ID, err)
@@ -533,7 +533,7 @@ func (x *txn) supersedes(ctx context.Context, id memory.ID) ([]memory.ID, error)
 func (x *txn) AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurrence) error {
 	if _, err := x.exec(ctx, qAddOccurrence, int64(id), o.N, micros(o.At), o.SessionID, o.Branch, o.Title, o.Content, nullBytes(o.Extra())); err != nil {
 		if sqliteCode(err) == constraintFK {
-			return &memory.NotFoundError{Kind: "entry", ID: id.String()}
+			return memory.NotFound("entry", id.String())
 		}
 		return fmt.Errorf("record occurrence %d of %s: %w", o.N, id, err)
 	}
@@ -612,7 +612,7 @@ func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) 
 func (x *txn) SetMemoryVector(ctx context.Context, id memory.ID, model string, vec []float32) error {
 	if _, err := x.exec(ctx, qSetVector, model, int64(id), memory.EncodeVector(vec)); err != nil {
 		if sqliteCode(err) == constraintFK {
-			return &memory.NotFoundError{Kind: "entry", ID: id.String()}
+			return memory.NotFound("entry", id.String())
 		}
 		return fmt.Errorf("store vector of %s: %w", id, err)
 	}

@@ -12,6 +12,7 @@ import (
 	sqlitedrv "modernc.org/sqlite"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/migrate"
 )
@@ -75,14 +76,14 @@ const (
 )
 
 // fault turns a storage failure (disk full, read-only, corrupt, I/O) into
-// a *store.FaultError that says what a person must do; other errors pass
+// a store.Fault that says what a person must do; other errors pass
 // unchanged. db names the database in the message without its full path
 // (answers reach remote agents).
 func fault(err error, db string) error {
 	if err == nil {
 		return nil
 	}
-	if _, ok := errors.AsType[*store.FaultError](err); ok {
+	if _, ok := problem.As(err); ok {
 		return err
 	}
 	var problem, fix string
@@ -105,7 +106,7 @@ func fault(err error, db string) error {
 	default:
 		return err
 	}
-	return &store.FaultError{Problem: problem, Fix: fix, Err: err}
+	return store.Fault(problem, fix, err)
 }
 
 // isBusy reports whether err is SQLITE_BUSY (with any extended code).

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 )
 
@@ -86,7 +87,7 @@ func testMemoryAddAndRead(t *testing.T, s store.Store) {
 	err := s.Update(ctx, func(tx store.Tx) error {
 		return tx.UpdateMemory(ctx, memory.Entry{ID: 999, UID: "zzzzzzzzzz", Type: memory.Insight, Title: "t"})
 	})
-	if !errors.Is(err, memory.ErrNotFound) {
+	if !problem.Is(err, problem.NotFound) {
 		t.Errorf("UpdateMemory(999) = %v, want not found", err)
 	}
 }
@@ -198,7 +199,7 @@ func testMemoryTimeline(t *testing.T, s store.Store) {
 		if fmt.Sprint(entryIDs(older), entryIDs(newer)) != fmt.Sprint([]memory.ID{ids[0]}, []memory.ID{ids[4]}) {
 			t.Errorf("same-session timeline = %v %v", entryIDs(older), entryIDs(newer))
 		}
-		if _, _, err := store.MemoryTimeline(ctx, tx, 999, 1, 1, false); !errors.Is(err, memory.ErrNotFound) {
+		if _, _, err := store.MemoryTimeline(ctx, tx, 999, 1, 1, false); !problem.Is(err, problem.NotFound) {
 			t.Errorf("timeline of 999: %v", err)
 		}
 		return nil
@@ -279,7 +280,7 @@ func testMemoryVectors(t *testing.T, s store.Store) {
 		return tx.SetMemoryVector(ctx, a.ID, "model-a", []float32{0, 1, 0})
 	})
 	err := s.Update(ctx, func(tx store.Tx) error { return tx.SetMemoryVector(ctx, 999, "model-a", []float32{1}) })
-	if !errors.Is(err, memory.ErrNotFound) {
+	if !problem.Is(err, problem.NotFound) {
 		t.Errorf("vector for a missing entry: %v", err)
 	}
 	view(t, s, func(tx store.Tx) error {
@@ -341,7 +342,7 @@ func testSessions(t *testing.T, s store.Store) {
 		if d := cmp.Diff(first, got); d != "" {
 			t.Errorf("session (-want +got):\n%s", d)
 		}
-		if _, err := tx.Session(ctx, 999); !errors.Is(err, memory.ErrNotFound) {
+		if _, err := tx.Session(ctx, 999); !problem.Is(err, problem.NotFound) {
 			t.Errorf("Session(999) = %v", err)
 		}
 		list, total, err := tx.Sessions(ctx, store.SessionQuery{ThreadID: first.ID})
@@ -372,7 +373,7 @@ func testSessions(t *testing.T, s store.Store) {
 		}
 		return nil
 	})
-	if err := s.Update(ctx, func(tx store.Tx) error { return tx.UpdateSession(ctx, memory.Session{ID: 999}) }); !errors.Is(err, memory.ErrNotFound) {
+	if err := s.Update(ctx, func(tx store.Tx) error { return tx.UpdateSession(ctx, memory.Session{ID: 999}) }); !problem.Is(err, problem.NotFound) {
 		t.Errorf("UpdateSession(999) = %v", err)
 	}
 }

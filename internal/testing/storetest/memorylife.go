@@ -97,8 +97,8 @@ func testMemoryOccurrences(t *testing.T, s store.Store) {
 	})
 	update(t, s, func(tx store.Tx) error {
 		err := tx.AddOccurrence(ctx, 9999, memory.Occurrence{N: 1, At: t0, Title: "x"})
-		if _, ok := err.(*memory.NotFoundError); !ok {
-			t.Errorf("occurrence of a missing entry: %v, want a NotFoundError", err)
+		if m, ok := memory.MissingOf(err); !ok || m.What != "entry" {
+			t.Errorf("occurrence of a missing entry: %v, want the entry not found", err)
 		}
 		_, err = tx.DeleteMemories(ctx, []memory.ID{m.ID})
 		return err
