@@ -37,7 +37,7 @@ func init() {
 		{id: "info", name: "info", keywords: []string{"info"}},
 		{id: "pie", name: "pie", keywords: []string{"pie"}},
 		{id: "requirement", name: "requirementDiagram", keywords: []string{"requirement"}},
-		{id: "sequence", name: "sequenceDiagram", keywords: []string{"sequenceDiagram"}},
+		{id: "sequence", name: "sequenceDiagram", keywords: []string{"sequenceDiagram"}, parse: parseSequence},
 		{id: "swimlanes", name: "swimlane-beta", detect: wordPrefix("swimlane-beta")},
 		{id: "flowchart-v2", name: "flowchart", keywords: []string{"graph", "flowchart"}, parse: parseFlowchart},
 		{id: "timeline", name: "timeline", keywords: []string{"timeline"}},

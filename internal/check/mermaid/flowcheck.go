@@ -45,26 +45,11 @@ func (p *flowParser) checkModel() {
 	}
 }
 
-// checkShapeData parses a node's @{ ... } as Mermaid does (YAML, in braces
-// when on one line) and checks its shape.
+// checkShapeData parses a node's @{ ... } as Mermaid does and checks its
+// shape.
 func (p *flowParser) checkShapeData(s shapeData) {
-	text := s.text
-	if !strings.Contains(text, "\n") {
-		text = "{\n" + text + "\n}"
-	} else {
-		text += "\n"
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-		_, msg := yamlErrorLine(err)
-		if yamlStricter(msg, s.text) {
-			return
-		}
-		p.d.report(ruleUnknownShape, p.code, s.from, s.to-1, "the shape data is not valid YAML: "+msg,
-			"write it as key: value pairs separated by commas, quoting values that hold : or #: A@{ shape: rect, label: \"a: b\" }")
-		return
-	}
-	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+	doc, ok := parseMetadata(p.d, p.code, s)
+	if !ok || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return
 	}
 	root := doc.Content[0]
@@ -96,6 +81,28 @@ var shapeSet = func() map[string]bool {
 }()
 
 func validShape(s string) bool { return shapeSet[s] }
+
+// parseMetadata parses an @{ ... } block's YAML as Mermaid does (js-yaml,
+// wrapped in braces when on one line), reporting an error in it.
+func parseMetadata(d *diagram, code src, s shapeData) (*yaml.Node, bool) {
+	text := s.text
+	if !strings.Contains(text, "\n") {
+		text = "{\n" + text + "\n}"
+	} else {
+		text += "\n"
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		_, msg := yamlErrorLine(err)
+		if yamlStricter(msg, s.text) {
+			return nil, false
+		}
+		d.report(ruleSyntax, code, s.from, s.to-1, "the @{ ... } data is not valid YAML: "+msg,
+			"write it as key: value pairs separated by commas, quoting values that hold : or #: A@{ shape: rect, label: \"a: b\" }")
+		return nil, false
+	}
+	return &doc, true
+}
 
 // shapeNames are the names @{ shape: ... } accepts: Mermaid's shapes and
 // their aliases, in lowercase.

@@ -20,6 +20,7 @@ const (
 	rulePieValue        = "mermaid/pie-value"
 	ruleActivation      = "mermaid/sequence-activation"
 	ruleGitGraph        = "mermaid/git-graph"
+	ruleParticipant     = "mermaid/sequence-participant"
 	ruleValue           = "mermaid/invalid-value"
 )
 
@@ -116,6 +117,12 @@ var rules = []check.Rule{
 		Bad:  "sequenceDiagram\n    A->>B: hi\n    deactivate B",
 		Good: "sequenceDiagram\n    A->>+B: hi\n    deactivate B",
 		Link: "https://mermaid.js.org/syntax/sequenceDiagram.html#activations"},
+	{ID: ruleParticipant, Severity: check.Error, Title: "Participant created, destroyed or boxed wrongly",
+		Why:  "Mermaid refuses a sequence diagram that creates a participant that already exists, creates or destroys one without a message to or from it right after, or puts one participant in two boxes.",
+		Fix:  "Follow create participant X with a message to X and destroy X with a message from or to X; declare each participant in one box.",
+		Bad:  "sequenceDiagram\n    A->>B: hi\n    create participant B\n    A->>B: again",
+		Good: "sequenceDiagram\n    A->>C: hi\n    create participant B\n    A->>B: again",
+		Link: "https://mermaid.js.org/syntax/sequenceDiagram.html#actor-creation-and-destruction-v10-3-0"},
 	{ID: ruleGitGraph, Severity: check.Error, Title: "Impossible gitGraph operation",
 		Why:  "Mermaid refuses a gitGraph that checks out or merges a branch that does not exist, creates a branch twice, merges a branch into itself or cherry-picks a commit that is not there.",
 		Fix:  "Create the branch before using it, and name existing branches and commit ids.",
