@@ -31,7 +31,7 @@ func init() {
 		{id: "agentflow", name: "agentflow-beta", detect: wordPrefix("agentflow-beta")},
 		{id: "c4", name: "C4", detect: detectC4},
 		{id: "kanban", name: "kanban", keywords: []string{"kanban"}},
-		{id: "classDiagram", name: "classDiagram", keywords: []string{"classDiagram"}},
+		{id: "classDiagram", name: "classDiagram", keywords: []string{"classDiagram"}, parse: parseClass},
 		{id: "er", name: "erDiagram", keywords: []string{"erDiagram"}},
 		{id: "gantt", name: "gantt", keywords: []string{"gantt"}},
 		{id: "info", name: "info", keywords: []string{"info"}},

@@ -34,7 +34,7 @@ func (p *flowParser) checkModel() {
 				continue
 			}
 			p.d.report(ruleUndefinedClass, p.code, n.from, n.to-1,
-				fmt.Sprintf("class %s is applied but no classDef defines it, so it adds no style", quoteShort(n.val)),
+				fmt.Sprintf("class %s is applied but no classDef of the diagram defines it; unless the page's CSS does, it adds no style", quoteShort(n.val)),
 				"define it with classDef "+n.val+" fill:...,stroke:..., or fix the name"+nearestHintTokens(n.val, m.classDefs))
 		}
 	}
