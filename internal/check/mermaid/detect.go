@@ -42,7 +42,7 @@ func init() {
 		{id: "flowchart-v2", name: "flowchart", keywords: []string{"graph", "flowchart"}, parse: parseFlowchart},
 		{id: "timeline", name: "timeline", keywords: []string{"timeline"}},
 		{id: "gitGraph", name: "gitGraph", keywords: []string{"gitGraph"}},
-		{id: "stateDiagram", name: "stateDiagram", keywords: []string{"stateDiagram"}},
+		{id: "stateDiagram", name: "stateDiagram", keywords: []string{"stateDiagram"}, parse: parseState},
 		{id: "journey", name: "journey", keywords: []string{"journey"}},
 		{id: "quadrantChart", name: "quadrantChart", keywords: []string{"quadrantChart"}},
 		{id: "sankey", name: "sankey", keywords: []string{"sankey"}},
