@@ -32,7 +32,7 @@ func init() {
 		{id: "c4", name: "C4", detect: detectC4},
 		{id: "kanban", name: "kanban", keywords: []string{"kanban"}},
 		{id: "classDiagram", name: "classDiagram", keywords: []string{"classDiagram"}, parse: parseClass},
-		{id: "er", name: "erDiagram", keywords: []string{"erDiagram"}},
+		{id: "er", name: "erDiagram", keywords: []string{"erDiagram"}, parse: parseER},
 		{id: "gantt", name: "gantt", keywords: []string{"gantt"}},
 		{id: "info", name: "info", keywords: []string{"info"}},
 		{id: "pie", name: "pie", keywords: []string{"pie"}},
