@@ -33,7 +33,7 @@ func init() {
 		{id: "kanban", name: "kanban", keywords: []string{"kanban"}},
 		{id: "classDiagram", name: "classDiagram", keywords: []string{"classDiagram"}, parse: parseClass},
 		{id: "er", name: "erDiagram", keywords: []string{"erDiagram"}, parse: parseER},
-		{id: "gantt", name: "gantt", keywords: []string{"gantt"}},
+		{id: "gantt", name: "gantt", keywords: []string{"gantt"}, parse: parseGantt},
 		{id: "info", name: "info", keywords: []string{"info"}},
 		{id: "pie", name: "pie", keywords: []string{"pie"}},
 		{id: "requirement", name: "requirementDiagram", keywords: []string{"requirement"}},
