@@ -35,7 +35,7 @@ func init() {
 		{id: "er", name: "erDiagram", keywords: []string{"erDiagram"}, parse: parseER},
 		{id: "gantt", name: "gantt", keywords: []string{"gantt"}, parse: parseGantt},
 		{id: "info", name: "info", keywords: []string{"info"}},
-		{id: "pie", name: "pie", keywords: []string{"pie"}},
+		{id: "pie", name: "pie", keywords: []string{"pie"}, parse: parsePie},
 		{id: "requirement", name: "requirementDiagram", keywords: []string{"requirement"}},
 		{id: "sequence", name: "sequenceDiagram", keywords: []string{"sequenceDiagram"}, parse: parseSequence},
 		{id: "swimlanes", name: "swimlane-beta", detect: wordPrefix("swimlane-beta")},
