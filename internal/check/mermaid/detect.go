@@ -41,7 +41,7 @@ func init() {
 		{id: "swimlanes", name: "swimlane-beta", detect: wordPrefix("swimlane-beta")},
 		{id: "flowchart-v2", name: "flowchart", keywords: []string{"graph", "flowchart"}, parse: parseFlowchart},
 		{id: "timeline", name: "timeline", keywords: []string{"timeline"}, parse: parseTimeline},
-		{id: "gitGraph", name: "gitGraph", keywords: []string{"gitGraph"}},
+		{id: "gitGraph", name: "gitGraph", keywords: []string{"gitGraph"}, parse: parseGitGraph},
 		{id: "stateDiagram", name: "stateDiagram", keywords: []string{"stateDiagram"}, parse: parseState},
 		{id: "journey", name: "journey", keywords: []string{"journey"}, parse: parseJourney},
 		{id: "quadrantChart", name: "quadrantChart", keywords: []string{"quadrantChart"}},

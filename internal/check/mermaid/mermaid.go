@@ -43,6 +43,8 @@ import (
 	"sort"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/cairn-dev/cairn/internal/problem"
 )
@@ -134,11 +136,16 @@ type diagram struct {
 	fc  *fileCheck
 	raw src
 	typ *diagramType
+	// frontMatter and inits are the diagram's settings: its front matter
+	// and the JSON of its init directives.
+	frontMatter *yaml.Node
+	inits       []map[string]any
 }
 
 func (fc *fileCheck) checkDiagram(raw src) {
 	d := &diagram{fc: fc, raw: raw}
 	p := prepare(d, raw)
+	d.frontMatter = p.frontMatter
 	typ, ok := detect(d, p.cleaned)
 	if !ok {
 		return
@@ -191,3 +198,39 @@ func checkSize(d *diagram, cleaned src) {
 
 // maxTextSize is Mermaid's default maxTextSize.
 const maxTextSize = 50000
+
+// setting returns a diagram type's setting (config.<section>.<key>), from
+// an init directive or the front matter's config, as Mermaid merges them
+// (directives win).
+func (d *diagram) setting(section, key string) (string, bool) {
+	for i := len(d.inits) - 1; i >= 0; i-- {
+		for _, top := range []string{section, "config"} {
+			if m, ok := d.inits[i][top].(map[string]any); ok {
+				if v, ok := m[key]; ok {
+					return fmt.Sprint(v), true
+				}
+			}
+		}
+	}
+	return yamlPath(d.frontMatter, "config", section, key)
+}
+
+// yamlPath looks up a scalar by mapping keys.
+func yamlPath(n *yaml.Node, keys ...string) (string, bool) {
+	for _, k := range keys {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return "", false
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				next = n.Content[i+1]
+			}
+		}
+		n = next
+	}
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return "", false
+	}
+	return n.Value, true
+}

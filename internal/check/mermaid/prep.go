@@ -311,7 +311,11 @@ func checkDirective(d *diagram, s src, dir directive) {
 		}
 		args := strings.ReplaceAll(strings.TrimSpace(dir.args), "'", "\"")
 		var v any
-		if err := json.Unmarshal([]byte(args), &v); err != nil {
+		err := json.Unmarshal([]byte(args), &v)
+		if m, ok := v.(map[string]any); ok {
+			d.inits = append(d.inits, m)
+		}
+		if err != nil {
 			d.report(ruleDirective, s, dir.from, dir.to,
 				"the %%{init}%% directive's argument is not JSON ("+jsonErr(err)+"), so Mermaid ignores every init directive of this diagram",
 				`write it as JSON with quoted keys, e.g. %%{init: {"theme": "dark"}}%%, or move the settings to front matter config:`)
