@@ -26,7 +26,7 @@ func init() {
 		{id: "error", name: "error", detect: func(t string) bool { return strings.ToLower(strings.TrimSpace(t)) == "error" }},
 		{id: "---", name: "---", keywords: []string{"---"}},
 		{id: "flowchart-elk", name: "flowchart-elk", keywords: []string{"flowchart-elk"}, parse: parseFlowchart},
-		{id: "mindmap", name: "mindmap", keywords: []string{"mindmap"}},
+		{id: "mindmap", name: "mindmap", keywords: []string{"mindmap"}, parse: parseMindmap},
 		{id: "architecture", name: "architecture", keywords: []string{"architecture"}},
 		{id: "agentflow", name: "agentflow-beta", detect: wordPrefix("agentflow-beta")},
 		{id: "c4", name: "C4", detect: detectC4},
