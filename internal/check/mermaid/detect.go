@@ -44,7 +44,7 @@ func init() {
 		{id: "gitGraph", name: "gitGraph", keywords: []string{"gitGraph"}, parse: parseGitGraph},
 		{id: "stateDiagram", name: "stateDiagram", keywords: []string{"stateDiagram"}, parse: parseState},
 		{id: "journey", name: "journey", keywords: []string{"journey"}, parse: parseJourney},
-		{id: "quadrantChart", name: "quadrantChart", keywords: []string{"quadrantChart"}},
+		{id: "quadrantChart", name: "quadrantChart", keywords: []string{"quadrantChart"}, parse: parseQuadrant},
 		{id: "sankey", name: "sankey", keywords: []string{"sankey"}},
 		{id: "packet", name: "packet", keywords: []string{"packet"}},
 		{id: "xychart", name: "xychart", keywords: []string{"xychart"}},

@@ -130,10 +130,10 @@ var rules = []check.Rule{
 		Good: "gitGraph\n    commit\n    branch develop\n    checkout develop",
 		Link: "https://mermaid.js.org/syntax/gitgraph.html"},
 	{ID: ruleValue, Severity: check.Error, Title: "Value Mermaid refuses",
-		Why:  "Some statements parse but carry a value Mermaid's code then refuses or cannot draw: a quadrant point outside 0..1, a packet field whose end is before its start.",
-		Fix:  "Use a value in the range the diagram type allows.",
-		Bad:  "quadrantChart\n    Point A: [1.4, 0.3]",
-		Good: "quadrantChart\n    Point A: [0.4, 0.3]",
+		Why:  "Some statements parse but carry a value Mermaid's code then refuses or cannot draw: a quadrant point style it does not know, a gantt task with too many parts, a journey score that is not a number.",
+		Fix:  "Use a value of the kind the diagram type takes; the message names it.",
+		Bad:  "quadrantChart\n    Point A: [0.4, 0.3] radius: big",
+		Good: "quadrantChart\n    Point A: [0.4, 0.3] radius: 10",
 		Link: syntaxDocs},
 }
 
