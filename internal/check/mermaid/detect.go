@@ -47,7 +47,7 @@ func init() {
 		{id: "quadrantChart", name: "quadrantChart", keywords: []string{"quadrantChart"}, parse: parseQuadrant},
 		{id: "sankey", name: "sankey", keywords: []string{"sankey"}},
 		{id: "packet", name: "packet", keywords: []string{"packet"}},
-		{id: "xychart", name: "xychart", keywords: []string{"xychart"}},
+		{id: "xychart", name: "xychart", keywords: []string{"xychart"}, parse: parseXYChart},
 		{id: "block", name: "block", keywords: []string{"block"}},
 		{id: "eventmodeling", name: "eventmodeling", keywords: []string{"eventmodeling"}},
 		{id: "treeView", name: "treeView-beta", keywords: []string{"treeView-beta"}},
