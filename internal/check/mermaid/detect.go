@@ -36,7 +36,7 @@ func init() {
 		{id: "gantt", name: "gantt", keywords: []string{"gantt"}, parse: parseGantt},
 		{id: "info", name: "info", keywords: []string{"info"}},
 		{id: "pie", name: "pie", keywords: []string{"pie"}, parse: parsePie},
-		{id: "requirement", name: "requirementDiagram", keywords: []string{"requirement"}},
+		{id: "requirement", name: "requirementDiagram", keywords: []string{"requirement"}, parse: parseRequirement},
 		{id: "sequence", name: "sequenceDiagram", keywords: []string{"sequenceDiagram"}, parse: parseSequence},
 		{id: "swimlanes", name: "swimlane-beta", detect: wordPrefix("swimlane-beta")},
 		{id: "flowchart-v2", name: "flowchart", keywords: []string{"graph", "flowchart"}, parse: parseFlowchart},
