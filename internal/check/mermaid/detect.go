@@ -29,7 +29,7 @@ func init() {
 		{id: "mindmap", name: "mindmap", keywords: []string{"mindmap"}, parse: parseMindmap},
 		{id: "architecture", name: "architecture", keywords: []string{"architecture"}},
 		{id: "agentflow", name: "agentflow-beta", detect: wordPrefix("agentflow-beta")},
-		{id: "c4", name: "C4", detect: detectC4},
+		{id: "c4", name: "C4", detect: detectC4, parse: parseC4},
 		{id: "kanban", name: "kanban", keywords: []string{"kanban"}},
 		{id: "classDiagram", name: "classDiagram", keywords: []string{"classDiagram"}, parse: parseClass},
 		{id: "er", name: "erDiagram", keywords: []string{"erDiagram"}, parse: parseER},
