@@ -119,7 +119,6 @@ func kvOpen(t string, i int) int {
 type c4Parser struct {
 	parser
 	code  src
-	depth int
 }
 
 func parseC4(d *diagram, code src) {
@@ -201,10 +200,7 @@ func (p *c4Parser) attributes(kw token) {
 func (p *c4Parser) boundary() {
 	kw := p.take()
 	p.attributes(kw)
-	p.depth++
-	if p.depth > maxNesting {
-		p.failMsg(kw, "boundaries are nested too deeply to check")
-	}
+	p.enter(kw)
 	if _, ok := p.accept("LBRACE"); ok {
 		p.expect("NEWLINE", "a line break after {")
 	} else {
@@ -221,5 +217,5 @@ func (p *c4Parser) boundary() {
 		p.fail(fmt.Sprintf("} to close the %s opened at line %d", kw.val, line))
 	}
 	p.take()
-	p.depth--
+	p.leave()
 }

@@ -280,7 +280,8 @@ func (p *classParser) duplicateBody(kw, name token) {
 }
 
 func (p *classParser) namespace() {
-	p.take()
+	p.enter(p.take())
+	defer p.leave()
 	p.namespaceName()
 	p.classLabel()
 	p.expect("STRUCT_START", "{ to open the namespace")

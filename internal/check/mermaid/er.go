@@ -411,7 +411,6 @@ type erParser struct {
 	classDefs map[string]bool
 	refs      []flowRef
 	classUses []token
-	depth     int
 }
 
 func parseER(d *diagram, code src) {
@@ -618,10 +617,7 @@ func (p *erParser) separator() {
 
 func (p *erParser) subgraph() {
 	open := p.take()
-	p.depth++
-	if p.depth > maxNesting {
-		p.failMsg(open, "subgraphs are nested too deeply to check")
-	}
+	p.enter(open)
 	p.entityName("the subgraph's id")
 	if _, ok := p.accept("SQS"); ok {
 		p.entityName("the subgraph's title")
@@ -637,7 +633,7 @@ func (p *erParser) subgraph() {
 		p.failMsg(p.peek(0), fmt.Sprintf("the subgraph opened at line %d is never closed: expected end", line))
 	}
 	p.take()
-	p.depth--
+	p.leave()
 }
 
 func (p *erParser) erHint(found token, expected string) string {

@@ -589,7 +589,9 @@ func (p *flowParser) subgraph() {
 		p.fail("a line break after the subgraph title")
 	}
 	p.take()
+	p.enter(open)
 	p.document(&open)
+	p.leave()
 }
 
 // textNoTags is a subgraph title: words, or a string followed by words.

@@ -101,6 +101,11 @@ func parseMetadata(d *diagram, code src, s shapeData) (*yaml.Node, bool) {
 			"write it as key: value pairs separated by commas, quoting values that hold : or #: A@{ shape: rect, label: \"a: b\" }")
 		return nil, false
 	}
+	if k := duplicateKey(&doc, 0); k != nil {
+		d.report(ruleSyntax, code, s.from, s.to-1, fmt.Sprintf("the @{ ... } data has the key %q twice, which Mermaid's YAML reader refuses", k.Value),
+			"keep one of the two keys")
+		return nil, false
+	}
 	return &doc, true
 }
 

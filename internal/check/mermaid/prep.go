@@ -180,6 +180,13 @@ func checkFrontMatter(d *diagram, y src) *yaml.Node {
 	if len(doc.Content) == 0 {
 		return nil
 	}
+	if k := duplicateKey(&doc, 0); k != nil {
+		at := lineColOffset(y.text, k.Line, k.Column)
+		d.report(ruleFrontMatter, y, at, at+len(k.Value)-1,
+			fmt.Sprintf("the front matter has the key %q twice in one mapping, which Mermaid's YAML reader refuses", k.Value),
+			"keep one of the two keys")
+		return nil
+	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
 		return root
@@ -483,4 +490,33 @@ func styleSemicolon(line, kw string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// duplicateKey finds a key given twice in one mapping, as js-yaml (which
+// refuses that) would; depth bounds the walk.
+func duplicateKey(n *yaml.Node, depth int) *yaml.Node {
+	if n == nil || depth > 100 {
+		return nil
+	}
+	if n.Kind == yaml.MappingNode {
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind == yaml.ScalarNode && k.Value != "<<" {
+				if seen[k.Value] {
+					return k
+				}
+				seen[k.Value] = true
+			}
+		}
+	}
+	if n.Kind == yaml.AliasNode {
+		return nil
+	}
+	for _, c := range n.Content {
+		if k := duplicateKey(c, depth+1); k != nil {
+			return k
+		}
+	}
+	return nil
 }

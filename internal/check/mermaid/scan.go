@@ -143,9 +143,23 @@ type parser struct {
 	buf  []token
 	// hint, when set, turns a syntax error into a more helpful message for
 	// the diagram type.
-	hint func(found token, expected string) string
-	last token // the last token taken
+	hint  func(found token, expected string) string
+	last  token // the last token taken
+	depth int   // how deeply blocks nest, bounded by maxNesting
 }
+
+// enter notes one more level of nested blocks, refusing more than
+// maxNesting (Mermaid's parsers have no such bound, but no real diagram
+// nests that deep, and a bound keeps the recursion small).
+func (p *parser) enter(at token) {
+	p.depth++
+	if p.depth > maxNesting {
+		p.failMsg(at, fmt.Sprintf("blocks are nested more than %d deep here, too deep to check", maxNesting))
+	}
+}
+
+// leave closes a level entered with enter.
+func (p *parser) leave() { p.depth-- }
 
 func newParser(d *diagram, code src, lex tokenSource) parser {
 	return parser{d: d, code: code, lex: lex}

@@ -206,6 +206,8 @@ var blockSections = map[string]string{"alt": "else", "par": "and", "par_over": "
 func (p *seqParser) block() {
 	open := p.take()
 	p.expect("restOfLine", "the block's text")
+	p.enter(open)
+	defer p.leave()
 	section := blockSections[open.kind]
 	for {
 		p.document(&open)

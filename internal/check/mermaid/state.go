@@ -16,7 +16,6 @@ type stateParser struct {
 	classDefs map[string]token
 	refs      []flowRef
 	classUses []token
-	depth     int
 	// descrs counts each state's descriptions; composite marks the states
 	// with a body. Mermaid refuses a composite state with two.
 	descrs    map[string]int
@@ -158,17 +157,14 @@ func (p *stateParser) optionalBody() bool {
 	if !ok {
 		return false
 	}
-	p.depth++
-	if p.depth > maxNesting {
-		p.failMsg(open, "composite states are nested too deeply to check")
-	}
+	p.enter(open)
 	p.document(true)
 	if !p.at("STRUCT_STOP") {
 		line, _ := p.d.fc.lines.pos(p.code.fileOff(open.from))
 		p.failMsg(p.peek(0), fmt.Sprintf("the composite state opened by { at line %d is never closed: expected } before the end of the diagram", line))
 	}
 	p.take()
-	p.depth--
+	p.leave()
 	return true
 }
 
