@@ -118,7 +118,7 @@ func kvOpen(t string, i int) int {
 
 type c4Parser struct {
 	parser
-	code  src
+	code src
 }
 
 func parseC4(d *diagram, code src) {

@@ -185,10 +185,12 @@ func (p *reqParser) block(element bool) {
 	p.expect("STRUCT_START", "{ to open the block")
 	p.expect("NEWLINE", "a line break after {")
 	fields := map[string]func(){
-		"ID":         func() { p.value("the id") },
-		"TEXT":       func() { p.value("the text") },
-		"RISK":       func() { p.oneOf("a risk: low, medium or high", "LOW_RISK", "MED_RISK", "HIGH_RISK") },
-		"VERIFYMTHD": func() { p.oneOf("a verify method: analysis, demonstration, inspection or test", "VERIFY_ANALYSIS", "VERIFY_DEMONSTRATION", "VERIFY_INSPECTION", "VERIFY_TEST") },
+		"ID":   func() { p.value("the id") },
+		"TEXT": func() { p.value("the text") },
+		"RISK": func() { p.oneOf("a risk: low, medium or high", "LOW_RISK", "MED_RISK", "HIGH_RISK") },
+		"VERIFYMTHD": func() {
+			p.oneOf("a verify method: analysis, demonstration, inspection or test", "VERIFY_ANALYSIS", "VERIFY_DEMONSTRATION", "VERIFY_INSPECTION", "VERIFY_TEST")
+		},
 	}
 	want := "id:, text:, risk:, verifyMethod: or }"
 	if element {
