@@ -186,12 +186,17 @@ func detectUsecase(t string) bool {
 // reportUnknown reports text that starts with no diagram type, naming the
 // types Mermaid knows.
 func reportUnknown(d *diagram, cleaned src, t string) {
+	if strings.TrimSpace(cleaned.text) == "" {
+		d.report(ruleUnknownDiagram, d.raw, 0, -1, "the diagram is empty: it has no diagram type",
+			"start the diagram with one of "+knownKeywords())
+		return
+	}
 	at := skipJSSpace(cleaned.text, 0)
 	word := cleaned.text[at:lineEnd(cleaned.text, at)]
 	if i := strings.IndexAny(word, " \t"); i >= 0 {
 		word = word[:i]
 	}
-	msg := "the diagram is empty: it has no diagram type"
+	msg := "the diagram's text after its comments is empty: it has no diagram type"
 	if strings.TrimSpace(t) != "" {
 		msg = "Mermaid knows no diagram type " + quoteShort(word)
 	}

@@ -40,7 +40,7 @@ func (p *flowParser) checkModel() {
 	}
 	if m.edges > maxEdges {
 		p.d.report(ruleSizeLimit, p.code, 0, -1,
-			fmt.Sprintf("the flowchart has %d links, over Mermaid's default maxEdges of %d: sites that keep the default show an error instead", m.edges, maxEdges),
+			fmt.Sprintf("the flowchart has %d links, over Mermaid's default maxEdges of %d, so Mermaid refuses it unless the site raises the limit", m.edges, maxEdges),
 			"split the flowchart, or raise maxEdges in mermaid.initialize wherever it is rendered")
 	}
 }

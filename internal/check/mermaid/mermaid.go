@@ -192,7 +192,7 @@ func checkSize(d *diagram, cleaned src) {
 		return
 	}
 	d.report(ruleSizeLimit, cleaned, 0, -1,
-		fmt.Sprintf("the diagram is %d characters long, over Mermaid's default maxTextSize of %d: sites that keep the default show an error instead", n, maxTextSize),
+		fmt.Sprintf("the diagram is %d characters long, over Mermaid's default maxTextSize of %d, so Mermaid shows an error instead unless the site raises the limit", n, maxTextSize),
 		"split the diagram, or raise maxTextSize in mermaid.initialize wherever it is rendered")
 }
 
