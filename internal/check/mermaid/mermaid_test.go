@@ -130,7 +130,6 @@ func tallyString(m map[string]int) string {
 	return strings.Join(parts, " ")
 }
 
-
 // finding is the part of a finding the position tests compare.
 type finding struct {
 	Line, Col int
