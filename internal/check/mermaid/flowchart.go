@@ -391,14 +391,6 @@ func (p *flowParser) edgeText(start token) {
 	}
 }
 
-// spaces expects one or more spaces.
-func (p *flowParser) spaces(what string) {
-	p.expect("SPACE", what)
-	for p.at("SPACE") {
-		p.take()
-	}
-}
-
 func (p *flowParser) styleStatement() {
 	kw := p.take()
 	p.expect("SPACE", "a space after style")

@@ -325,10 +325,7 @@ type ganttParser struct {
 	clicks     []token
 }
 
-type ganttTask struct {
-	name, data token
-	id         string
-}
+type ganttTask struct{ name, data token }
 
 func parseGantt(d *diagram, code src) {
 	p := &ganttParser{parser: newParser(d, code, &ganttLexer{t: code.text, stack: []ganttState{gsInitial}}), code: code,
