@@ -13,22 +13,26 @@
 // comment lines, entity encoding. Type detection follows Mermaid's
 // detectors in their order.
 //
-// Checked diagram types: flowchart/graph, sequenceDiagram, classDiagram,
-// stateDiagram(-v2), erDiagram, gantt, pie, journey, gitGraph, mindmap,
-// timeline, quadrantChart, xychart(-beta), requirementDiagram, C4 (C4Context,
-// C4Container, C4Component, C4Dynamic, C4Deployment), kanban, packet,
-// info, radar-beta, treemap, architecture, sankey, block. Other types Mermaid
-// knows (venn, ishikawa, wardley, treeView, eventmodeling, cynefin, usecase,
-// railroad, agentflow, swimlane) are reported in the result's notes as not
-// checked, never passed silently; text of no type Mermaid knows is a
-// finding.
+// Checked diagram types: flowchart/graph (and flowchart-elk),
+// sequenceDiagram, classDiagram, stateDiagram(-v2), erDiagram, gantt, pie,
+// journey, gitGraph, mindmap, timeline, quadrantChart, xychart(-beta),
+// requirementDiagram, C4 (C4Context, C4Container, C4Component, C4Dynamic,
+// C4Deployment), kanban, packet(-beta), sankey(-beta) and info. Other types
+// Mermaid knows (architecture, block, radar, treemap, venn, ishikawa,
+// wardley, treeView, eventmodeling, cynefin, usecase, railroad, agentflow,
+// swimlane) are reported in the result's notes as not checked, never
+// passed silently; text of no type Mermaid knows is a finding that names
+// the types it knows.
 //
 // Beyond syntax, it reports what Mermaid's own code refuses after parsing
 // (an unknown @{ shape }, a linkStyle index past the last link, a negative
-// pie value, a gitGraph checkout of a branch that does not exist) and what
+// pie value, a gitGraph checkout of a branch that does not exist, a
+// sequence deactivation with no activation, a second mind map root, a
+// packet field out of order, more than 500 flowchart links) and what
 // renders wrongly without an error (a gantt task after an id that no task
-// has, a date that does not match dateFormat, a style or class on a node
-// the diagram never draws, an undefined classDef).
+// has, a date that does not match dateFormat, read with dayjs's strict
+// rules as Mermaid reads it, a style or class on a node the diagram never
+// draws, an undefined classDef, a journey score that is not a number).
 //
 // Not checked: the meaning of config values, CSS in style statements,
 // Markdown in labels, icon names, and whether a diagram lays out well.
