@@ -14,7 +14,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/benchseed"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 )
 
 func main() {

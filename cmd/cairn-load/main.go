@@ -23,7 +23,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/loadgen"
+	"github.com/cairn-dev/cairn/internal/testing/loadgen"
 )
 
 func main() {

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/benchseed"
 	"github.com/cairn-dev/cairn/internal/board"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 )
 
 // BenchmarkBoardPages renders the board's pages on a seeded 10,000-task plan

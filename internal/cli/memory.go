@@ -11,7 +11,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/project"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/service/page"
 )
 
 func memoryCmd() *cobra.Command {
@@ -34,7 +35,7 @@ func memorySearchCmd() *cobra.Command {
 		Short: "Search memory (newest first without a query)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			q := service.SearchQuery{Types: splitList(types), Tags: splitList(tags), Branch: branch, Page: service.Page{Offset: offset, Limit: limit}}
+			q := memories.SearchQuery{Types: splitList(types), Tags: splitList(tags), Branch: branch, Page: page.Page{Offset: offset, Limit: limit}}
 			if len(args) == 1 {
 				q.Text = args[0]
 			}
@@ -69,7 +70,7 @@ func memorySearchCmd() *cobra.Command {
 	f.StringVar(&types, "type", "", "entry types, comma-separated")
 	f.StringVar(&tags, "tag", "", "tags, comma-separated (any)")
 	f.StringVar(&branch, "branch", "", "git branch the entries were recorded on")
-	f.IntVar(&limit, "limit", 0, fmt.Sprintf("entries to show, 1 to %d (default %d)", service.MemoryPage.Max, service.MemoryPage.Default))
+	f.IntVar(&limit, "limit", 0, fmt.Sprintf("entries to show, 1 to %d (default %d)", page.Memory.Max, page.Memory.Default))
 	f.IntVar(&offset, "offset", 0, "entries to skip")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd

@@ -21,6 +21,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/brief"
 	"github.com/cairn-dev/cairn/internal/setup"
 )
 
@@ -102,11 +103,11 @@ keeps its own focus. A non-loopback address needs bearer tokens
 				Logger:      log,
 				Context:     ctx,
 				Initialized: initialized,
-				Settings: []service.Setting{
-					{Name: "toolsets", Value: toolsets, Source: service.EnvSource(cmd.Flags().Changed("toolsets"), "toolsets", "CAIRN_TOOLSETS")},
-					{Name: "read-only", Value: fmt.Sprint(readOnly), Source: service.EnvSource(cmd.Flags().Changed("read-only"), "read-only", "CAIRN_READ_ONLY")},
-					{Name: "agent", Value: agent, Source: service.EnvSource(cmd.Flags().Changed("agent"), "agent", "CAIRN_AGENT")},
-					{Name: "sync", Value: sync, Source: service.EnvSource(cmd.Flags().Changed("sync"), "sync", "CAIRN_SYNC")},
+				Settings: []brief.Setting{
+					{Name: "toolsets", Value: toolsets, Source: brief.EnvSource(cmd.Flags().Changed("toolsets"), "toolsets", "CAIRN_TOOLSETS")},
+					{Name: "read-only", Value: fmt.Sprint(readOnly), Source: brief.EnvSource(cmd.Flags().Changed("read-only"), "read-only", "CAIRN_READ_ONLY")},
+					{Name: "agent", Value: agent, Source: brief.EnvSource(cmd.Flags().Changed("agent"), "agent", "CAIRN_AGENT")},
+					{Name: "sync", Value: sync, Source: brief.EnvSource(cmd.Flags().Changed("sync"), "sync", "CAIRN_SYNC")},
 					{Name: "transport", Value: "stdio", Source: "default (--http not set)"},
 				},
 			})

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
 
 // Bad input, end to end: every focus tool gets wrong types, missing and null

@@ -29,8 +29,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cairn-dev/cairn/internal/benchseed"
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
 
 // benchWarmup calls precede every latency measurement.

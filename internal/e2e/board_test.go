@@ -20,7 +20,7 @@ import (
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
 
 // chromium returns the system Chromium (Debian's chromium package, which

@@ -25,7 +25,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
 
 // benchTool is a cheap read-only call whose cost is mostly the round trip.

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // Claims when many agents share one plan: eight agents, each its own

@@ -10,8 +10,8 @@ import (
 
 	"github.com/tiktoken-go/tokenizer"
 
-	"github.com/cairn-dev/cairn/internal/benchseed"
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
 
 // seededProject is a fresh copy of a project with 1,000 tasks, 10,000

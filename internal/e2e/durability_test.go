@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
 
 // ---------------------------------------------------------------------------

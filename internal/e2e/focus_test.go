@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 type args = map[string]any

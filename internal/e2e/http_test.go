@@ -21,7 +21,7 @@ import (
 
 	_ "modernc.org/sqlite" // to hold a project's write lock from the test
 
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
 
 // Streamable HTTP, end to end: the real binary (`cairn serve --http`) on a

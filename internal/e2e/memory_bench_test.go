@@ -15,7 +15,7 @@ import (
 
 	"github.com/tiktoken-go/tokenizer"
 
-	"github.com/cairn-dev/cairn/internal/benchseed"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 )
 
 func BenchmarkMemorySearch(b *testing.B) {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
-	"github.com/cairn-dev/cairn/internal/testutil/embedserver"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/embedserver"
 )
 
 // TestMemoryHybridSearch: with an embedding provider configured (a local

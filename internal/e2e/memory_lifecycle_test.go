@@ -16,8 +16,8 @@ import (
 	"github.com/tiktoken-go/tokenizer"
 	_ "modernc.org/sqlite"
 
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // onBothStores runs fn against the embedded store and, when the test

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
 
 var memoryAll = []string{"--toolsets", "focus,plan,memory,session"}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
 
 // TestRedactionEverywhere: every tool that stores text passes it through

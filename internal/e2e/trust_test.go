@@ -12,7 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cairn-dev/cairn/internal/testutil/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
 
 // newPlan makes the six tasks of a fresh plan through create_task: 3

@@ -16,10 +16,11 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // update regenerates the golden files: go test ./internal/mcpserver -run TestGolden -update
@@ -184,7 +185,6 @@ func runGolden(t *testing.T, st store.Store) map[string]*strings.Builder {
 	defer cancel()
 	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	now := func() time.Time { return clock }
-	set := service.NewSet(st, service.MemoryOptions{Branch: func() string { return "feat/login" }}, now)
 	root := filepath.Join(t.TempDir(), "demo")
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
@@ -211,7 +211,7 @@ func runGolden(t *testing.T, st store.Store) map[string]*strings.Builder {
 			t.Fatal(err)
 		}
 	}
-	service.NewBrain(st, set, service.BrainOptions{Root: root})
+	set := service.New(st, service.Options{Root: root, Memory: memories.MemoryOptions{Branch: func() string { return "feat/login" }}, Now: now})
 	srv, err := mcpserver.New(mcpserver.Options{Version: "golden", Toolsets: []string{"all"},
 		Services: func(context.Context) (*service.Set, error) { return set, nil }, Context: ctx})
 	if err != nil {

@@ -12,7 +12,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/service/page"
 )
 
 // The memory toolset: typed project memory searched in three layers
@@ -56,8 +57,8 @@ type entryArgs struct {
 	Supersedes string `json:"supersedes,omitempty" jsonschema:"e.g. m12"`
 }
 
-func (a entryArgs) entry(t memory.Type) service.AddRequest {
-	return service.AddRequest{Entry: memory.Entry{Type: t, Title: a.Title, Content: a.Content, Facts: a.Facts, Tags: a.Tags, Files: a.Files},
+func (a entryArgs) entry(t memory.Type) memories.AddRequest {
+	return memories.AddRequest{Entry: memory.Entry{Type: t, Title: a.Title, Content: a.Content, Facts: a.Facts, Tags: a.Tags, Files: a.Files},
 		Supersedes: a.Supersedes}
 }
 
@@ -117,10 +118,10 @@ func memoryTools() []tool {
 	return []tool{
 		declare(ts, mcp.Tool{Name: "memory_search", Annotations: readOnly,
 			Description: "Search memory; index lines, then memory_context or memory_get."},
-			memorySearch, typeItems("type"), minimum("offset", 0), bounds("limit", 1, float64(service.MemoryPage.Max))),
+			memorySearch, typeItems("type"), minimum("offset", 0), bounds("limit", 1, float64(page.Memory.Max))),
 		declare(ts, mcp.Tool{Name: "memory_context", Annotations: readOnly,
 			Description: "Entries recorded just before and after one entry."},
-			memoryContext, bounds("before", 0, service.MaxContext), bounds("after", 0, service.MaxContext)),
+			memoryContext, bounds("before", 0, memories.MaxContext), bounds("after", 0, memories.MaxContext)),
 		declare(ts, mcp.Tool{Name: "memory_get", Annotations: readOnly,
 			Description: "Full entries by id."},
 			memoryGet),
@@ -135,13 +136,13 @@ func memoryTools() []tool {
 			addConvention),
 		declare(ts, mcp.Tool{Name: "observation",
 			Description: "Record something learned; type context for free-form notes."},
-			addObservation, enum("type", observationTypes()...), bounds("expires_in_days", 1, service.MaxExpiryDays)),
+			addObservation, enum("type", observationTypes()...), bounds("expires_in_days", 1, memories.MaxExpiryDays)),
 		declare(ts, mcp.Tool{Name: "memory_prune",
 			Description: "Remove entries by ids, type or age."},
 			memoryPrune, typeItems("type"), minimum("older_than_days", 1)),
 		declare(ts, mcp.Tool{Name: "diagnose_error", Annotations: readOnly,
 			Description: "Past mistakes like this error, with their fixes."},
-			diagnoseError, bounds("limit", 1, float64(service.DiagnosePage.Max))),
+			diagnoseError, bounds("limit", 1, float64(page.Diagnose.Max))),
 	}
 }
 
@@ -168,7 +169,7 @@ type hitOut struct {
 	Stale        []string `json:"stale,omitempty"`
 }
 
-func hitOf(h service.Hit) hitOut {
+func hitOf(h memories.Hit) hitOut {
 	o := hitOut{ID: h.ID.String(), Type: string(h.Type), Title: h.Title, Snippet: h.Snippet, Date: h.CreatedAt.Format(time.DateOnly), Stale: h.Stale}
 	o.Score = float64(int(h.Score*1000+0.5)) / 1000
 	if h.Occurrences > 1 {
@@ -215,9 +216,9 @@ type searchOut struct {
 }
 
 func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any, error) {
-	res, err := c.Memory.Search(ctx, service.SearchQuery{Text: in.Query, Types: in.Type, Tags: in.Tag, SessionID: in.SessionID,
+	res, err := c.Memory.Search(ctx, memories.SearchQuery{Text: in.Query, Types: in.Type, Tags: in.Tag, SessionID: in.SessionID,
 		Branch: in.Branch, After: in.After, Before: in.Before, IncludeSuperseded: in.IncludeSuperseded,
-		Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
+		Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
@@ -227,7 +228,7 @@ func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any
 
 // SearchView is a search result as memory_search's structuredContent (and
 // `cairn memory search --json`) shows it.
-func SearchView(res service.SearchResult) searchOut {
+func SearchView(res memories.SearchResult) searchOut {
 	out := searchOut{Hits: []hitOut{}, Total: res.Total, AtLeast: res.AtLeast, Offset: res.Offset, NextOffset: res.NextOffset, Mode: res.Mode, Note: res.Note}
 	for _, h := range res.Hits {
 		out.Hits = append(out.Hits, hitOf(h))
@@ -236,7 +237,7 @@ func SearchView(res service.SearchResult) searchOut {
 }
 
 // renderSearch is the index as text: a header, a note, a line a hit.
-func renderSearch(res service.SearchResult, out searchOut) string {
+func renderSearch(res memories.SearchResult, out searchOut) string {
 	var lines []string
 	switch {
 	case res.Total == 0:
@@ -270,7 +271,7 @@ type contextOut struct {
 }
 
 func memoryContext(ctx context.Context, c call, in memoryContextArgs) (string, any, error) {
-	tl, err := c.Memory.Context(ctx, service.ContextQuery{ID: string(in.ID), Before: in.Before, After: in.After, SameSession: in.SameSession})
+	tl, err := c.Memory.Context(ctx, memories.ContextQuery{ID: string(in.ID), Before: in.Before, After: in.After, SameSession: in.SameSession})
 	if err != nil {
 		return "", nil, err
 	}
@@ -522,7 +523,7 @@ type recordedOut struct {
 	Note        string   `json:"note,omitempty"`
 }
 
-func record(ctx context.Context, c call, req service.AddRequest) (string, any, error) {
+func record(ctx context.Context, c call, req memories.AddRequest) (string, any, error) {
 	r, err := c.Memory.Record(ctx, c.agent, req)
 	if err != nil {
 		return "", nil, err
@@ -608,13 +609,13 @@ type pruneOut struct {
 
 func memoryPrune(ctx context.Context, c call, in memoryPruneArgs) (string, any, error) {
 	dry := in.DryRun == nil || *in.DryRun
-	p, err := c.Memory.Prune(ctx, service.PruneQuery{IDs: in.IDs, Types: in.Type, OlderThanDays: in.OlderThanDays, DryRun: dry})
+	p, err := c.Memory.Prune(ctx, memories.PruneQuery{IDs: in.IDs, Types: in.Type, OlderThanDays: in.OlderThanDays, DryRun: dry})
 	if err != nil {
 		return "", nil, err
 	}
 	out := pruneOut{DryRun: dry, Total: p.Total, Deleted: p.Deleted, Entries: []hitOut{}}
 	for _, e := range p.Entries {
-		out.Entries = append(out.Entries, hitOf(service.Hit{ID: e.ID, Type: e.Type, Title: e.Title, CreatedAt: e.CreatedAt}))
+		out.Entries = append(out.Entries, hitOf(memories.Hit{ID: e.ID, Type: e.Type, Title: e.Title, CreatedAt: e.CreatedAt}))
 	}
 	return out.text(), out, nil
 }
@@ -649,7 +650,7 @@ type diagnoseOut struct {
 }
 
 func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, error) {
-	es, note, err := c.Memory.Diagnose(ctx, service.DiagnoseQuery{Error: in.Error, Limit: in.Limit})
+	es, note, err := c.Memory.Diagnose(ctx, memories.DiagnoseQuery{Error: in.Error, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
 	}

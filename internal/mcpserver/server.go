@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/brief"
 )
 
 // Options configure a server.
@@ -51,7 +52,7 @@ type Options struct {
 	Initialized func()
 	// Settings are the surface's configuration and where each value came
 	// from (flags, environment), for get_config.
-	Settings []service.Setting
+	Settings []brief.Setting
 }
 
 // DefaultAgent is the agent of a session whose client gave no usable name.

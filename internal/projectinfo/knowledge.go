@@ -69,6 +69,22 @@ type Knowledge struct {
 
 const maxKnowledgeDocs = 2000
 
+// KnowledgeMaxDepth is how many folders deep under KnowledgePaths.Knowledge
+// entries are read: knowledge/1/2/3/4/5/6/entry.md is, one folder deeper
+// is not.
+const KnowledgeMaxDepth = 6
+
+// ParseDoc reads a document as the context tools read it: its first 256
+// KiB (what they read of a file), then its front matter and body. The
+// hands' validate_tkb_entry uses it to see an entry as query_tkb and
+// get_tkb_entry will.
+func ParseDoc(kind, rel, text string) Doc {
+	if len(text) > maxRead {
+		text = text[:maxRead]
+	}
+	return parseDoc(kind, rel, text)
+}
+
 // readKnowledge scans the knowledge folders.
 func readKnowledge(w *walked) Knowledge {
 	var k Knowledge
@@ -113,7 +129,7 @@ func readKnowledge(w *walked) Knowledge {
 		return out
 	}
 	md := func(_ string, d fs.DirEntry) bool { return strings.HasSuffix(d.Name(), ".md") && d.Type().IsRegular() }
-	for _, rel := range walk(KnowledgePaths.Knowledge, 6, md) {
+	for _, rel := range walk(KnowledgePaths.Knowledge, KnowledgeMaxDepth, md) {
 		add(DocKnowledge, rel)
 	}
 	for _, rel := range walk(KnowledgePaths.Skills, 1, func(_ string, d fs.DirEntry) bool { return d.Name() == "SKILL.md" && d.Type().IsRegular() }) {

@@ -3,8 +3,6 @@ package service_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -15,11 +13,13 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/lifecycles"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
-	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/oracle"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // boardView renders a board for comparison: every task without its
@@ -65,27 +65,28 @@ func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
 
 func testBoardReflects(t *testing.T, s, other store.Store) {
 	ctx := context.Background()
-	plan, focus, otherPlan := service.NewPlan(s), service.NewFocus(s), service.NewPlan(other)
+	set := service.New(s, service.Options{})
+	pl, fs, otherPlan := set.Plan, set.Focus, service.New(other, service.Options{}).Plan
 	for i := range 40 {
-		in := service.NewTask{Title: fmt.Sprintf("seed %d", i)}
+		in := plan.NewTask{Title: fmt.Sprintf("seed %d", i)}
 		if i > 0 {
 			in.Deps = []string{fmt.Sprint(1 + i/2)}
 		}
-		if _, err := plan.Create(ctx, in); err != nil {
+		if _, err := pl.Create(ctx, in); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// The focus agent works under a task of its own, which no writer
 	// deletes: completing a step brings it back there.
-	if _, err := focus.CreateNewTask(ctx, "agent0", "focus root", ""); err != nil {
+	if _, err := fs.CreateNewTask(ctx, "agent0", "focus root", ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := plan.Next(ctx, service.NextQuery{}); err != nil { // the board is cached from here on
+	if _, err := pl.Next(ctx, plan.NextQuery{}); err != nil { // the board is cached from here on
 		t.Fatal(err)
 	}
 
 	board := func() *task.Board {
-		b, err := plan.Board(ctx)
+		b, err := pl.Board(ctx)
 		if err != nil {
 			t.Error(err)
 			return task.NewBoard(nil, nil)
@@ -103,7 +104,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 	for range 3 {
 		readers.Go(func() {
 			for !stop.Load() {
-				r, err := plan.Next(ctx, service.NextQuery{})
+				r, err := pl.Next(ctx, plan.NextQuery{})
 				if err != nil {
 					t.Error(err)
 					return
@@ -117,13 +118,13 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 	var writers sync.WaitGroup
 	for w := range 4 {
 		writers.Go(func() {
-			p := plan
+			p := pl
 			if w == 3 {
 				p = otherPlan // its writes reach plan only through the file
 			}
 			critical := task.PriorityCritical
 			for i := range 15 {
-				a, err := p.Create(ctx, service.NewTask{Title: fmt.Sprintf("w%d a%d", w, i), Priority: critical})
+				a, err := p.Create(ctx, plan.NewTask{Title: fmt.Sprintf("w%d a%d", w, i), Priority: critical})
 				if err != nil {
 					t.Error(err)
 					return
@@ -131,7 +132,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 				if got := status(board(), a.ID); got != task.StatusPending {
 					t.Errorf("writer %d: created task %s is %s on the board", w, a.ID, got)
 				}
-				bt, err := p.Create(ctx, service.NewTask{Title: fmt.Sprintf("w%d b%d", w, i), Priority: critical, Deps: []string{a.ID.String()}})
+				bt, err := p.Create(ctx, plan.NewTask{Title: fmt.Sprintf("w%d b%d", w, i), Priority: critical, Deps: []string{a.ID.String()}})
 				if err != nil {
 					t.Error(err)
 					return
@@ -140,7 +141,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 					t.Errorf("writer %d: %s depends on open %s but is not blocked", w, bt.ID, a.ID)
 				}
 				done := task.StatusDone
-				if _, err := p.Update(ctx, a.ID.String(), service.Change{Status: &done}); err != nil {
+				if _, err := p.Update(ctx, a.ID.String(), plan.Change{Status: &done}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -151,7 +152,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 				if b.Blocked(bt.ID) {
 					t.Errorf("writer %d: %s is still blocked after its dependency %s finished", w, bt.ID, a.ID)
 				}
-				r, err := plan.Next(ctx, service.NextQuery{Priorities: []string{string(critical)}})
+				r, err := pl.Next(ctx, plan.NextQuery{Priorities: []string{string(critical)}})
 				if err != nil {
 					t.Error(err)
 					return
@@ -168,7 +169,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 				}
 				if w == 0 { // the focus stack's writes change the plan too
 					agent := fmt.Sprintf("agent%d", w)
-					x, err := focus.CreateNewTask(ctx, agent, fmt.Sprintf("focus %d", i), "")
+					x, err := fs.CreateNewTask(ctx, agent, fmt.Sprintf("focus %d", i), "")
 					if err != nil {
 						t.Error(err)
 						return
@@ -176,7 +177,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 					if got := status(board(), x.ID); got != task.StatusPending {
 						t.Errorf("focus task %s is %s on the board", x.ID, got)
 					}
-					if _, err := focus.CompleteCurrentTask(ctx, agent, false); err != nil {
+					if _, err := fs.CompleteCurrentTask(ctx, agent, false); err != nil {
 						t.Error(err)
 						return
 					}
@@ -195,73 +196,15 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 	}
 }
 
-// countingStore counts View calls (board refreshes) and reports a new
-// version on every read, as a store under a steady stream of writes would;
-// gate, while set, holds every View until it is closed.
-type countingStore struct {
-	store.Store
-	views   atomic.Int32
-	version atomic.Uint64
-	gate    atomic.Pointer[chan struct{}]
-}
-
-func (c *countingStore) Version(context.Context) (uint64, error) { return c.version.Add(1), nil }
-
-func (c *countingStore) View(ctx context.Context, fn func(store.Tx) error) error {
-	c.views.Add(1)
-	if g := c.gate.Load(); g != nil {
-		<-*g
-	}
-	return c.Store.View(ctx, fn)
-}
-
-// TestBoardRefreshesShared: callers that find the board stale while a
-// refresh runs share the next one, rather than each running its own in
-// turn (which, under a steady stream of writes, made the last of N callers
-// wait for N refreshes).
-func TestBoardRefreshesShared(t *testing.T) {
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cairn.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	cs := &countingStore{Store: s}
-	plan := service.NewPlan(cs)
-	if _, err := plan.Create(ctx, service.NewTask{Title: "a"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := plan.Board(ctx); err != nil {
-		t.Fatal(err)
-	}
-	gate := make(chan struct{})
-	cs.gate.Store(&gate)
-	before := cs.views.Load()
-	var wg sync.WaitGroup
-	for range 10 {
-		wg.Go(func() {
-			if b, err := plan.Board(ctx); err != nil || b.Tasks.Len() != 1 {
-				t.Errorf("board: %v, %v", b, err)
-			}
-		})
-	}
-	// Let every caller reach its wait (a refresh running, the rest queued).
-	for cs.views.Load() == before {
-		runtime.Gosched()
-	}
-	time.Sleep(50 * time.Millisecond)
-	cs.gate.Store(nil)
-	close(gate)
-	wg.Wait()
-	if n := cs.views.Load() - before; n > 2 {
-		t.Errorf("10 callers of a stale board ran %d refreshes; want at most 2 (the one running and one shared by the rest)", n)
-	}
-}
-
-// tallyStore counts a store's transactions and version reads.
+// tallyStore counts a store's transactions, version reads and plan reads.
 type tallyStore struct {
 	store.Store
-	views, versions atomic.Int32
+	views, versions, reads atomic.Int32
+}
+
+func (c *tallyStore) ReadPlan(ctx context.Context, r store.PlanRead) (store.PlanReadResult, error) {
+	c.reads.Add(1)
+	return c.Store.ReadPlan(ctx, r)
 }
 
 func (c *tallyStore) Version(ctx context.Context) (uint64, error) {
@@ -274,11 +217,11 @@ func (c *tallyStore) View(ctx context.Context, fn func(store.Tx) error) error {
 	return c.Store.View(ctx, fn)
 }
 
-// TestNextOneTransactionOnPostgres: on PostgreSQL, get_next_task after a
-// write reads the version, the plan's changes and the claims in one
-// transaction (one pooled connection), instead of a version read, a
-// refresh other callers queue behind, and a claims read.
-func TestNextOneTransactionOnPostgres(t *testing.T) {
+// TestNextOneStatementOnPostgres: on PostgreSQL, get_next_task after a
+// write reads the plan's changes and the claims in one statement (the plan
+// read, on one pooled connection), with no transaction and no version
+// read.
+func TestNextOneStatementOnPostgres(t *testing.T) {
 	ctx := context.Background()
 	s, err := postgres.Open(ctx, pgtest.URL(t), postgres.Options{Project: pgtest.Project(t)})
 	if err != nil {
@@ -286,30 +229,31 @@ func TestNextOneTransactionOnPostgres(t *testing.T) {
 	}
 	defer s.Close()
 	ts := &tallyStore{Store: s}
-	plan := service.NewPlan(ts)
+	pl := service.New(ts, service.Options{}).Plan
 	for i := range 3 {
-		if _, err := plan.Create(ctx, service.NewTask{Title: fmt.Sprint("t", i)}); err != nil {
+		if _, err := pl.Create(ctx, plan.NewTask{Title: fmt.Sprint("t", i)}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := plan.Next(ctx, service.NextQuery{Agent: "a"}); err != nil {
+		if _, err := pl.Next(ctx, plan.NextQuery{Agent: "a"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	x, err := plan.Create(ctx, service.NewTask{Title: "urgent", Priority: task.PriorityCritical})
+	x, err := pl.Create(ctx, plan.NewTask{Title: "urgent", Priority: task.PriorityCritical})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts.views.Store(0)
 	ts.versions.Store(0)
-	r, err := plan.Next(ctx, service.NextQuery{Agent: "a"})
+	ts.reads.Store(0)
+	r, err := pl.Next(ctx, plan.NextQuery{Agent: "a"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Task == nil || r.Task.ID != x.ID {
 		t.Fatalf("next after creating a critical task: %+v, want %s", r.Task, x.ID)
 	}
-	if v, n := ts.views.Load(), ts.versions.Load(); v != 1 || n != 0 {
-		t.Errorf("get_next_task after a write ran %d transactions and %d version reads; want 1 and 0", v, n)
+	if v, n, r := ts.views.Load(), ts.versions.Load(), ts.reads.Load(); v != 0 || n != 0 || r != 1 {
+		t.Errorf("get_next_task after a write ran %d transactions, %d version reads and %d plan reads; want 0, 0 and 1", v, n, r)
 	}
 }
 
@@ -323,38 +267,37 @@ func TestUpdateAnswerCarriesClaimAndLifecycle(t *testing.T) {
 
 func testUpdateAnswerCarries(t *testing.T, s, other store.Store) {
 	ctx := context.Background()
-	set := service.NewSet(s, service.MemoryOptions{}, nil)
-	otherSet := service.NewSet(other, service.MemoryOptions{}, nil)
-	full := service.NewPlanFullReadsForTest(s)
+	set := service.New(s, service.Options{})
+	otherSet := service.New(other, service.Options{})
 	var ids []string
 	for i := range 4 {
-		d, err := set.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("task ", i)})
+		d, err := set.Plan.Create(ctx, plan.NewTask{Title: fmt.Sprint("task ", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, d.ID.String())
 	}
-	if _, _, err := set.Plan.AddSubtask(ctx, ids[1], service.NewTask{Title: "under", Deps: []string{ids[2]}}); err != nil {
+	if _, _, err := set.Plan.AddSubtask(ctx, ids[1], plan.NewTask{Title: "under", Deps: []string{ids[2]}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := set.Plan.Claim(ctx, service.ClaimRequest{Agent: "ann", Ref: ids[1]}); err != nil {
+	if _, err := set.Plan.Claim(ctx, plan.ClaimRequest{Agent: "ann", Ref: ids[1]}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := set.Lifecycles.Init(ctx, service.LifecycleInit{Task: ids[1]}); err != nil {
+	if _, err := set.Lifecycles.Init(ctx, lifecycles.LifecycleInit{Task: ids[1]}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := set.Plan.Board(ctx); err != nil { // the board the answer starts from
 		t.Fatal(err)
 	}
 	deps := []string{ids[3]}
-	if _, err := otherSet.Plan.Update(ctx, ids[0], service.Change{Deps: &deps}); err != nil {
+	if _, err := otherSet.Plan.Update(ctx, ids[0], plan.Change{Deps: &deps}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := otherSet.Plan.Create(ctx, service.NewTask{Title: "elsewhere", Deps: []string{ids[1]}}); err != nil {
+	if _, err := otherSet.Plan.Create(ctx, plan.NewTask{Title: "elsewhere", Deps: []string{ids[1]}}); err != nil {
 		t.Fatal(err)
 	}
 	st, notes := task.StatusInProgress, "notes"
-	got, err := set.Plan.Update(ctx, ids[1], service.Change{Status: &st, Description: &notes})
+	got, err := set.Plan.Update(ctx, ids[1], plan.Change{Status: &st, Description: &notes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +305,7 @@ func testUpdateAnswerCarries(t *testing.T, s, other store.Store) {
 		t.Fatalf("update answered claim %v, lifecycle %v, dependents %v, subtasks %v; want all four",
 			got.Claim, got.Lifecycle, got.Dependents, got.Subtasks)
 	}
-	want, err := full.Get(ctx, ids[1])
+	want, err := oracle.Get(ctx, s, ids[1])
 	if err != nil {
 		t.Fatal(err)
 	}

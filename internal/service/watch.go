@@ -2,43 +2,28 @@ package service
 
 import (
 	"context"
-	"fmt"
-	"slices"
-	"strings"
 	"time"
-
-	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/task"
 )
 
-// ChangePoll is how often Changes reads the store's version when the store
-// cannot tell it of commits (it implements no store.Watcher): a cheap read,
-// so another process's change shows within a fraction of a second.
-var ChangePoll = 200 * time.Millisecond
-
-// ChangeBackstop is how often Changes reads the version of a store that
-// tells it of commits (a store.Watcher) all the same: should the
-// notifications stop (a listener that cannot reconnect, a connection
-// pooler that drops LISTEN), changes still show, late.
+// ChangeBackstop is how often Changes reads the store's version although
+// the store tells it of commits (Store.Watch): should the notifications
+// stop (a listener that cannot reconnect, a connection pooler that drops
+// LISTEN), changes still show, late.
 var ChangeBackstop = 5 * time.Second
 
 // Changes returns a channel that receives the store's version after every
 // committed change to the project, by this process or another, until ctx
-// ends. Values are coalesced: one receive may stand for many changes. A
-// store.Watcher (PostgreSQL's LISTEN/NOTIFY, SQLite's one data_version
+// ends. Values are coalesced: one receive may stand for many changes. The
+// store's Watch (PostgreSQL's LISTEN/NOTIFY, SQLite's one data_version
 // poller per open store) wakes it, with a read every ChangeBackstop as a
-// backstop; a store that is not one is polled every ChangePoll. The first
+// backstop. The first
 // value is the version when Changes was called, so a caller that
 // (re)connects always catches up.
 func (s *Set) Changes(ctx context.Context) <-chan uint64 {
-	st := s.Plan.store
+	st := s.store
 	out := make(chan uint64, 1)
-	var wake <-chan struct{}
-	every := ChangePoll
-	if w, ok := st.(store.Watcher); ok {
-		wake, every = w.Watch(ctx), ChangeBackstop
-	}
-	t := time.NewTicker(every)
+	wake := st.Watch(ctx)
+	t := time.NewTicker(ChangeBackstop)
 	context.AfterFunc(ctx, t.Stop)
 	tick := t.C
 	go func() {
@@ -70,47 +55,6 @@ func (s *Set) Changes(ctx context.Context) <-chan uint64 {
 	return out
 }
 
-// AgentFocus is where one agent is: its YOU ARE HERE.
-type AgentFocus struct {
-	Agent string
-	Task  task.Task
-}
-
-// Agents returns every agent whose focus names an open task, by agent
-// name: the people watching see where each one is.
-func (f *Focus) Agents(ctx context.Context) ([]AgentFocus, error) {
-	var out []AgentFocus
-	err := f.store.View(ctx, func(tx store.Tx) error {
-		m, err := tx.Focuses(ctx)
-		if err != nil {
-			return err
-		}
-		for agent, id := range m {
-			t, err := tx.Task(ctx, id)
-			if err != nil {
-				if isNotFound(err) {
-					continue
-				}
-				return err
-			}
-			if t.Status.Open() {
-				t.Body = ""
-				out = append(out, AgentFocus{Agent: agent, Task: t})
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list agents' focus: %w", err)
-	}
-	sortAgents(out)
-	return out, nil
-}
-
-func sortAgents(a []AgentFocus) {
-	slices.SortFunc(a, func(x, y AgentFocus) int { return strings.Compare(x.Agent, y.Agent) })
-}
-
 // Version returns the project's store version: it changes with every
 // committed change, and Changes sends it.
-func (s *Set) Version(ctx context.Context) (uint64, error) { return s.Plan.store.Version(ctx) }
+func (s *Set) Version(ctx context.Context) (uint64, error) { return s.store.Version(ctx) }

@@ -26,6 +26,10 @@ type ClaimTx interface {
 	// ReleaseClaim ends the claim on id held by agent (any agent's when
 	// agent is empty) and reports whether there was one.
 	ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool, error)
+	// DropClaim ends any claim on id without saying whether there was one
+	// (the PostgreSQL store sends it with the next statement): a task that
+	// closes is nobody's work any more.
+	DropClaim(ctx context.Context, id task.ID) error
 }
 
 // Lifecycle is a task walking the phases of a lifecycle definition. State is

@@ -53,23 +53,21 @@ type Store interface {
 	// Version returns a number that changes whenever a change to the store
 	// is committed, by this process or another. Caches key on it.
 	Version(ctx context.Context) (uint64, error)
-	// Close releases the store's resources.
-	Close() error
-}
-
-// Watcher is implemented by stores that are told when any instance commits a
-// change (the PostgreSQL store, through LISTEN/NOTIFY). A surface that polls
-// Version to notice other processes' writes can select on Watch's channel as
-// well, and check at once instead of waiting for its next poll. A store that
-// does not implement Watcher is polled as before.
-type Watcher interface {
 	// Watch returns a channel that receives a value after a change to the
-	// store is committed, by this instance or another. Values are coalesced:
+	// store is committed, by this instance or another (as soon as the store
+	// can tell: PostgreSQL is told through LISTEN/NOTIFY, SQLite notices
+	// another process's commit when it next looks). Values are coalesced:
 	// one receive may stand for many changes, so re-read (or compare
 	// Version) rather than count. It also receives one when the store may
 	// have missed notifications (after reconnecting its listener). The
 	// channel stops receiving when ctx ends.
 	Watch(ctx context.Context) <-chan struct{}
+	// ReadPlan answers r in one statement, outside any transaction, from
+	// one snapshot: the plan's revision, its changes since r.Since, and
+	// the rows r names. A read of the cached board costs that statement.
+	ReadPlan(ctx context.Context, r PlanRead) (PlanReadResult, error)
+	// Close releases the store's resources.
+	Close() error
 }
 
 // Query selects, orders and pages visible tasks for the plan's lists.
@@ -220,6 +218,43 @@ type Tx interface {
 	// LoopEvents returns a page of a loop's history, oldest first, and the total.
 	LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]LoopEvent, int, error)
 
+	// FocusedTask returns the visible task the agent's focus is on, read
+	// with the focus in one statement: every focus tool begins with it.
+	// found is false when the agent has no focus or its task is not
+	// visible.
+	FocusedTask(ctx context.Context, agent string) (t task.Task, found bool, err error)
+	// CreateUnderCurrent creates t as the last child of the agent's
+	// current task (its focus, when that task is visible and its status is
+	// one of open), or as a root task when it has none, and moves the
+	// agent's focus onto it as of at: create_new_task's whole write.
+	// *into is the task as created once Update returns (the PostgreSQL
+	// store sends the statement with COMMIT).
+	CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status, at time.Time, into *task.Task) error
+	// UpdateCurrentBody writes body (as of at) into the agent's current
+	// task (as CreateUnderCurrent finds it): update_current_task's whole
+	// write. *into is the task as written once Update returns; with no
+	// current task the transaction fails with ErrNoCurrentTask and
+	// changes nothing.
+	UpdateCurrentBody(ctx context.Context, agent, body string, open []task.Status, at time.Time, into *task.Task) error
+	// CreateTaskLater is CreateTask last under parent and SetDeps in one
+	// statement; *into is the task as created once Update returns (the
+	// PostgreSQL store sends it with the next statement or COMMIT).
+	CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, deps []task.ID, into *task.Task) error
+	// PlanChanges returns the plan's changes after revision since (the
+	// whole plan when since is 0, or when the changes cannot be followed),
+	// as of the transaction's snapshot and its own writes, and the
+	// revision they bring a board to.
+	PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error)
+	// ReadPlanLater answers r as ReadPlan does, seeing the transaction's
+	// writes; *into is the answer once Update returns (the PostgreSQL store
+	// sends it with COMMIT, one round trip less under the project's lock).
+	ReadPlanLater(ctx context.Context, r PlanRead, into *PlanReadResult)
+	// ReadAhead names reads the caller is about to make in the transaction:
+	// a store that can send them together (PostgreSQL, with its next
+	// statement: one round trip for all) does; another ignores it. The
+	// calls that follow return the same answers either way.
+	ReadAhead(ctx context.Context, reads ...Read)
+
 	MemoryTx
 	ClaimTx
 	LifecycleTx
@@ -259,9 +294,8 @@ type Import struct {
 	ExternalID string
 }
 
-// PlanRead asks a store that can (both stores, through an interface of
-// the services' own) for what one read of the plan needs beside a cached
-// board, in one statement and so one snapshot: the plan's revision, what
+// PlanRead asks a store (Store.ReadPlan, Tx.ReadPlanLater) for what one
+// read of the plan needs beside a cached board, in one statement and so one snapshot: the plan's revision, what
 // changed since the reader's board, and the rows named here.
 type PlanRead struct {
 	Since      uint64    // the reader's board revision: changes after it come back

@@ -62,6 +62,17 @@ func (s Status) Valid() bool {
 // not keep their parent from being completed.
 func (s Status) Open() bool { return s != StatusDone && s != StatusCancelled }
 
+// OpenStatuses are the statuses Open admits, for a store to filter on.
+var OpenStatuses = func() []Status {
+	var out []Status
+	for _, s := range Statuses {
+		if s.Open() {
+			out = append(out, s)
+		}
+	}
+	return out
+}()
+
 // Priority orders tasks in the plan.
 type Priority string
 
@@ -93,6 +104,12 @@ type Task struct {
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 	CompletedAt time.Time // zero while the task is open
+}
+
+// New returns a new task as the model starts one: pending, of medium
+// priority, created and updated at at. The store gives it its ID and place.
+func New(title, body string, at time.Time) Task {
+	return Task{Title: title, Body: body, Status: StatusPending, Priority: PriorityMedium, CreatedAt: at, UpdatedAt: at}
 }
 
 // Completion is the archived record of a task at the moment it was completed.

@@ -34,8 +34,7 @@ type aheadRead struct {
 //
 // A read sent ahead answers as the data is where it was queued, after the
 // writes queued before it; a write of this transaction after it (changed)
-// drops every answer sent ahead, and the calls that follow read again. The
-// service uses it through an interface of its own.
+// drops every answer sent ahead, and the calls that follow read again.
 func (x *txn) ReadAhead(ctx context.Context, reads ...store.Read) {
 	if x.snapshot {
 		// A View's reads are sent as they are made: read ahead, they

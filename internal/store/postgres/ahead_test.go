@@ -84,13 +84,13 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	var parent, child, dep task.Task
 	err := s.Update(ctx, func(tx store.Tx) (err error) {
-		if parent, err = tx.CreateTask(ctx, task.Task{Title: "parent", Body: "p", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+		if parent, err = tx.CreateTask(ctx, task.New("parent", "p", now), store.Placement{}); err != nil {
 			return err
 		}
-		if child, err = tx.CreateTask(ctx, task.Task{Title: "child", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID}); err != nil {
+		if child, err = tx.CreateTask(ctx, task.New("child", "", now), store.Placement{Parent: parent.ID}); err != nil {
 			return err
 		}
-		if dep, err = tx.CreateTask(ctx, task.Task{Title: "dep", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+		if dep, err = tx.CreateTask(ctx, task.New("dep", "", now), store.Placement{}); err != nil {
 			return err
 		}
 		if err := tx.SetDeps(ctx, child.ID, []task.ID{dep.ID}); err != nil {
@@ -171,7 +171,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 		if err := tx.SetDeps(ctx, child.ID, nil); err != nil {
 			return err
 		}
-		if _, err := tx.CreateTask(ctx, task.Task{Title: "child 2", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID}); err != nil {
+		if _, err := tx.CreateTask(ctx, task.New("child 2", "", now), store.Placement{Parent: parent.ID}); err != nil {
 			return err
 		}
 		if _, err := tx.ReleaseClaim(ctx, child.ID, ""); err != nil {
@@ -221,14 +221,14 @@ func TestCreateUnderCurrent(t *testing.T) {
 				return task.Task{}
 			}
 			var x task.Task
-			x, err = tx.CreateTask(ctx, task.Task{Title: title, Status: st, CreatedAt: now, UpdatedAt: now}, store.Placement{})
+			x, err = tx.CreateTask(ctx, task.Task{Title: title, Status: st, Priority: task.PriorityMedium, CreatedAt: now, UpdatedAt: now}, store.Placement{})
 			return x
 		}
 		openTask, doneTask, gone = mk("open", task.StatusInProgress), mk("done", task.StatusDone), mk("gone", task.StatusPending)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.CreateTask(ctx, task.Task{Title: "first child", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: openTask.ID}); err != nil {
+		if _, err := tx.CreateTask(ctx, task.New("first child", "", now), store.Placement{Parent: openTask.ID}); err != nil {
 			return err
 		}
 		if _, err := tx.RemoveSubtree(ctx, gone.ID, now); err != nil {
@@ -255,7 +255,7 @@ func TestCreateUnderCurrent(t *testing.T) {
 				return err
 			}
 			var got task.Task
-			if err := tx.(creator).CreateUnderCurrent(ctx, c.agent, task.Task{Title: "new " + c.agent, CreatedAt: now, UpdatedAt: now}, open, now, &got); err != nil {
+			if err := tx.(creator).CreateUnderCurrent(ctx, c.agent, task.New("new "+c.agent, "", now), open, now, &got); err != nil {
 				return err
 			}
 			if got.ID != 0 {
@@ -274,7 +274,7 @@ func TestCreateUnderCurrent(t *testing.T) {
 				return err
 			}
 			// As CreateTask places it: the one it creates next follows it.
-			next, err := tx.CreateTask(ctx, task.Task{Title: "next", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: c.parent})
+			next, err := tx.CreateTask(ctx, task.New("next", "", now), store.Placement{Parent: c.parent})
 			if err != nil {
 				return err
 			}
@@ -332,18 +332,18 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 	var dep task.Task
 	err := s.Update(ctx, func(tx store.Tx) (err error) {
 		// A finished child first: the open children are not all of them.
-		if _, err := tx.CreateTask(ctx, task.Task{Title: "zero", Status: task.StatusDone, CreatedAt: now, UpdatedAt: now},
+		if _, err := tx.CreateTask(ctx, task.Task{Title: "zero", Status: task.StatusDone, Priority: task.PriorityMedium, CreatedAt: now, UpdatedAt: now},
 			store.Placement{Parent: parent.ID}); err != nil {
 			return err
 		}
 		for _, title := range []string{"one", "two"} {
-			k, err := tx.CreateTask(ctx, task.Task{Title: title, CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID})
+			k, err := tx.CreateTask(ctx, task.New(title, "", now), store.Placement{Parent: parent.ID})
 			if err != nil {
 				return err
 			}
 			kids = append(kids, k)
 		}
-		if dep, err = tx.CreateTask(ctx, task.Task{Title: "dep", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+		if dep, err = tx.CreateTask(ctx, task.New("dep", "", now), store.Placement{}); err != nil {
 			return err
 		}
 		if err := tx.SetDeps(ctx, parent.ID, []task.ID{dep.ID, kids[1].ID}); err != nil {
@@ -480,7 +480,7 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 		if _, _, err := tx.(focused).FocusedTask(ctx, "on-parent"); err != nil {
 			return err
 		}
-		if _, err := tx.CreateTask(ctx, task.Task{Title: "three", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID}); err != nil {
+		if _, err := tx.CreateTask(ctx, task.New("three", "", now), store.Placement{Parent: parent.ID}); err != nil {
 			return err
 		}
 		if err := tx.SetDeps(ctx, parent.ID, nil); err != nil {
@@ -513,10 +513,10 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	var kid, other task.Task
 	err := s.Update(ctx, func(tx store.Tx) (err error) {
-		if kid, err = tx.CreateTask(ctx, task.Task{Title: "kid", Body: "kid's body", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID}); err != nil {
+		if kid, err = tx.CreateTask(ctx, task.New("kid", "kid's body", now), store.Placement{Parent: parent.ID}); err != nil {
 			return err
 		}
-		if other, err = tx.CreateTask(ctx, task.Task{Title: "other", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID}); err != nil {
+		if other, err = tx.CreateTask(ctx, task.New("other", "", now), store.Placement{Parent: parent.ID}); err != nil {
 			return err
 		}
 		if _, err := tx.ClaimTask(ctx, task.Claim{TaskID: kid.ID, Agent: "a1", ClaimedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
@@ -666,14 +666,14 @@ func TestUpdateCurrentBody(t *testing.T) {
 	open := []task.Status{task.StatusPending, task.StatusInProgress, task.StatusBlocked, task.StatusDeferred}
 	var openTask task.Task
 	err := s.Update(ctx, func(tx store.Tx) (err error) {
-		if openTask, err = tx.CreateTask(ctx, task.Task{Title: "open", Body: "old", Status: task.StatusInProgress, CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+		if openTask, err = tx.CreateTask(ctx, task.Task{Title: "open", Body: "old", Status: task.StatusInProgress, Priority: task.PriorityMedium, CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
 			return err
 		}
-		done, err := tx.CreateTask(ctx, task.Task{Title: "done", Status: task.StatusDone, CreatedAt: now, UpdatedAt: now}, store.Placement{})
+		done, err := tx.CreateTask(ctx, task.Task{Title: "done", Status: task.StatusDone, Priority: task.PriorityMedium, CreatedAt: now, UpdatedAt: now}, store.Placement{})
 		if err != nil {
 			return err
 		}
-		gone, err := tx.CreateTask(ctx, task.Task{Title: "gone", CreatedAt: now, UpdatedAt: now}, store.Placement{})
+		gone, err := tx.CreateTask(ctx, task.New("gone", "", now), store.Placement{})
 		if err != nil {
 			return err
 		}
@@ -732,7 +732,7 @@ func TestCreateTaskLater(t *testing.T) {
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	var first task.Task
 	err := s.Update(ctx, func(tx store.Tx) (err error) {
-		first, err = tx.CreateTask(ctx, task.Task{Title: "first", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent.ID})
+		first, err = tx.CreateTask(ctx, task.New("first", "", now), store.Placement{Parent: parent.ID})
 		return err
 	})
 	if err != nil {
@@ -751,7 +751,7 @@ func TestCreateTaskLater(t *testing.T) {
 	}
 	var got task.Task
 	err = s.Update(ctx, func(tx store.Tx) error {
-		return tx.(creator).CreateTaskLater(ctx, task.Task{Title: "later", Body: "b", CreatedAt: now, UpdatedAt: now}, parent.ID, []task.ID{dep.ID, first.ID}, &got)
+		return tx.(creator).CreateTaskLater(ctx, task.New("later", "b", now), parent.ID, []task.ID{dep.ID, first.ID}, &got)
 	})
 	if err != nil {
 		t.Fatal(err)

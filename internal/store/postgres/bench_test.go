@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/benchseed"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // benchStore opens a fresh project with n root tasks.
@@ -51,7 +51,7 @@ func BenchmarkCreateTask(b *testing.B) {
 	now := time.Now()
 	for b.Loop() {
 		err := s.Update(ctx, func(tx store.Tx) error {
-			t, err := tx.CreateTask(ctx, task.Task{Title: "x", CreatedAt: now, UpdatedAt: now}, store.Placement{})
+			t, err := tx.CreateTask(ctx, task.New("x", "", now), store.Placement{})
 			if err != nil {
 				return err
 			}
@@ -117,7 +117,7 @@ func BenchmarkVersion(b *testing.B) {
 }
 
 // BenchmarkSearchMemory: memory search on PostgreSQL over the entries the
-// end-to-end memory benchmark seeds (internal/benchseed), with the same
+// end-to-end memory benchmark seeds (internal/testing/benchseed), with the same
 // queries; reports latency percentiles. CAIRN_BENCH_MEMORY sets how many
 // entries (default 10,000; seeding takes a while).
 //
@@ -169,7 +169,7 @@ func BenchmarkSearchMemory(b *testing.B) {
 func BenchmarkFocusCycle(b *testing.B) {
 	ctx := context.Background()
 	s, _ := benchStore(b, 200)
-	f := service.NewSet(s, service.MemoryOptions{}, nil).Focus
+	f := service.New(s, service.Options{}).Focus
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {

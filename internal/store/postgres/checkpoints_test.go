@@ -24,7 +24,7 @@ func TestCheckpointsNumberedPerProject(t *testing.T) {
 		defer s.Close()
 		var ids []int64
 		err = s.Update(ctx, func(tx store.Tx) error {
-			lp, err := tx.CreateTask(ctx, task.Task{Title: "loop", CreatedAt: now, UpdatedAt: now}, store.Placement{})
+			lp, err := tx.CreateTask(ctx, task.New("loop", "", now), store.Placement{})
 			if err != nil {
 				return err
 			}

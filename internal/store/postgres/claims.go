@@ -134,8 +134,7 @@ func (x *txn) ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool,
 
 // DropClaim ends any claim on id, as ReleaseClaim(ctx, id, "") does,
 // without saying whether there was one: it is sent with the next statement
-// (later). The service uses it, through an interface of its own, when it
-// closes a task.
+// (later).
 //
 // Of the answers read ahead, only the claim on id's is no longer true.
 func (x *txn) DropClaim(ctx context.Context, id task.ID) error {

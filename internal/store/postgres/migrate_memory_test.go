@@ -16,7 +16,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // TestMigrateMemoryDetails opens a database an older Cairn left at schema

@@ -263,8 +263,8 @@ func (x *txn) readPlanRev(ctx context.Context) error {
 
 // SnapshotVersion returns the project's version (Store.Version) as this
 // transaction sees it; in a View, PlanChanges then reads the plan revision
-// of the same snapshot without another round trip. The service's board
-// cache uses it through an interface of its own.
+// of the same snapshot without another round trip. No service needs it
+// (the board cache goes by plan revision); the read-ahead tests use it.
 func (x *txn) SnapshotVersion(ctx context.Context) (uint64, error) {
 	if err := x.readPlanRev(ctx); err != nil {
 		return 0, err
@@ -276,9 +276,8 @@ func (x *txn) SnapshotVersion(ctx context.Context) (uint64, error) {
 // after revision since, and the revision the answer brings a reader to (see
 // migration 0006). since 0, a change only a full reload can follow, or a
 // revision ahead of the project's (another database took this one's place)
-// returns the whole plan (Full). The service's board cache uses it, through
-// an interface of its own, to refresh without reading every task. Called in
-// a View, every read shares one snapshot.
+// returns the whole plan (Full). The board cache loads the plan with it;
+// called in a View, every read shares one snapshot.
 func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error) {
 	// In a write, the changes go in the same round trip as the revision
 	// (ReadAhead; in a View it does nothing).

@@ -8,7 +8,7 @@
 // READ READ ONLY: one snapshot. A transaction that changed something bumps
 // its project's version counter (Version reads it) and NOTIFYs the project
 // on one channel; each DB's listener connection wakes the project's watchers
-// (store.Watcher).
+// (store.Store.Watch).
 //
 // pgx prepares each statement once per connection and reuses it (its
 // statement cache); the queries name their project first so the indexes,
@@ -254,8 +254,7 @@ type Store struct {
 }
 
 var (
-	_ store.Store   = (*Store)(nil)
-	_ store.Watcher = (*Store)(nil)
+	_ store.Store = (*Store)(nil)
 )
 
 // Open connects to url, migrates, and returns the store of opts.Project,
@@ -542,7 +541,7 @@ func (s *Store) Version(ctx context.Context) (uint64, error) {
 	return uint64(v), nil
 }
 
-// Watch implements store.Watcher.
+// Watch implements store.Store.
 func (s *Store) Watch(ctx context.Context) <-chan struct{} {
 	return s.db.lis.watch(ctx, s.project)
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
-	"github.com/cairn-dev/cairn/internal/store/storetest"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
+	"github.com/cairn-dev/cairn/internal/testing/storetest"
 )
 
 var (
@@ -146,7 +146,7 @@ func TestWatchHearsOtherInstance(t *testing.T) {
 
 	boom := errors.New("boom")
 	if err := b.Update(ctx, func(tx store.Tx) error {
-		if _, err := tx.CreateTask(ctx, task.Task{Title: "ghost"}, store.Placement{}); err != nil {
+		if _, err := tx.CreateTask(ctx, task.New("ghost", "", time.Now()), store.Placement{}); err != nil {
 			return err
 		}
 		return boom
@@ -417,7 +417,7 @@ func TestUpdateLocksFromItsStart(t *testing.T) {
 			}
 			close(entered)
 			<-release
-			_, err := tx.CreateTask(ctx, task.Task{Title: "from a"}, store.Placement{})
+			_, err := tx.CreateTask(ctx, task.New("from a", "", time.Now()), store.Placement{})
 			return err
 		})
 	}()
@@ -425,7 +425,7 @@ func TestUpdateLocksFromItsStart(t *testing.T) {
 	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
 	err := b.Update(short, func(tx store.Tx) error {
-		_, err := tx.CreateTask(ctx, task.Task{Title: "from b"}, store.Placement{})
+		_, err := tx.CreateTask(ctx, task.New("from b", "", time.Now()), store.Placement{})
 		return err
 	})
 	if err == nil {
@@ -525,14 +525,14 @@ func TestLockTimeoutIsBusy(t *testing.T) {
 	// carries the lock's wait too.
 	writes := map[string]func(tx store.Tx, into *task.Task) error{
 		"CreateTask": func(tx store.Tx, into *task.Task) (err error) {
-			*into, err = tx.CreateTask(ctx, task.Task{Title: "from b"}, store.Placement{})
+			*into, err = tx.CreateTask(ctx, task.New("from b", "", time.Now()), store.Placement{})
 			return err
 		},
 		"CreateTaskLater": func(tx store.Tx, into *task.Task) error {
-			return tx.(later).CreateTaskLater(ctx, task.Task{Title: "from b"}, 0, nil, into)
+			return tx.(later).CreateTaskLater(ctx, task.New("from b", "", time.Now()), 0, nil, into)
 		},
 		"CreateUnderCurrent": func(tx store.Tx, into *task.Task) error {
-			return tx.(later).CreateUnderCurrent(ctx, "b", task.Task{Title: "from b"}, []task.Status{task.StatusPending}, time.Now(), into)
+			return tx.(later).CreateUnderCurrent(ctx, "b", task.New("from b", "", time.Now()), []task.Status{task.StatusPending}, time.Now(), into)
 		},
 	}
 	for name, write := range writes {

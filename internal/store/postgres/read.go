@@ -51,8 +51,7 @@ func (x *txn) ReadPlan(ctx context.Context, r store.PlanRead) (store.PlanReadRes
 // statement or with COMMIT, after the writes queued before it, which it
 // sees; *into is its answer once it has gone (at the latest when Update
 // returns). A write's answer read this way costs no round trip of its own
-// under the project's lock. A failure fails the transaction. The plan
-// service uses it through an interface of its own.
+// under the project's lock. A failure fails the transaction.
 func (x *txn) ReadPlanLater(ctx context.Context, r store.PlanRead, into *store.PlanReadResult) {
 	q, args := planReadQuery(x.p, r)
 	x.tx.read("read the task back", q, args, func(rows pgx.Rows) error {

@@ -152,7 +152,7 @@ func TestOpenChildrenUseTheirIndex(t *testing.T) {
 	now := time.Now()
 	var batch, last task.Task
 	err = s.Update(ctx, func(tx store.Tx) (err error) {
-		if batch, err = tx.CreateTask(ctx, task.Task{Title: "batch", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+		if batch, err = tx.CreateTask(ctx, task.New("batch", "", now), store.Placement{}); err != nil {
 			return err
 		}
 		for i := range 2003 {
@@ -160,7 +160,7 @@ func TestOpenChildrenUseTheirIndex(t *testing.T) {
 			if i%1000 == 500 {
 				st = task.StatusPending
 			}
-			tk, err := tx.CreateTask(ctx, task.Task{Title: fmt.Sprint("step ", i), Status: st, CreatedAt: now, UpdatedAt: now},
+			tk, err := tx.CreateTask(ctx, task.Task{Title: fmt.Sprint("step ", i), Status: st, Priority: task.PriorityMedium, CreatedAt: now, UpdatedAt: now},
 				store.Placement{Parent: batch.ID})
 			if err != nil {
 				return err

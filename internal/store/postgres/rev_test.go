@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // TestRevisionOncePerTransaction: the tasks a transaction writes share one
@@ -93,7 +93,7 @@ func TestRevisionOncePerTransaction(t *testing.T) {
 			if err := tx.SetDeps(ctx, b.ID, []task.ID{a.ID}); err != nil { // the trigger reuses it
 				return err
 			}
-			if d, err = tx.CreateTask(ctx, task.Task{Title: "d"}, store.Placement{}); err != nil {
+			if d, err = tx.CreateTask(ctx, task.New("d", "", time.Now()), store.Placement{}); err != nil {
 				return err
 			}
 			c.Title = "c, renamed"

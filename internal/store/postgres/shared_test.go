@@ -12,8 +12,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
-	"github.com/cairn-dev/cairn/internal/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
 // TestOpenSharedOnePool: eight projects opened with OpenShared on one

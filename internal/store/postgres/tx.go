@@ -364,12 +364,6 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 		p := after + 1
 		pos = &p
 	}
-	if t.Status == "" {
-		t.Status = task.StatusPending
-	}
-	if t.Priority == "" {
-		t.Priority = task.PriorityMedium
-	}
 	var (
 		id       int64
 		position int32
@@ -404,15 +398,8 @@ const qInsertWithDeps = `
 // CreateTaskLater creates t last under parent, with its dependencies deps,
 // as CreateTask and SetDeps do, in one statement sent late, with the
 // transaction's next statement or with COMMIT; *into is the task as
-// created once it has gone. A failure fails the transaction. The plan
-// service uses it through an interface of its own.
+// created once it has gone. A failure fails the transaction.
 func (x *txn) CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, deps []task.ID, into *task.Task) error {
-	if t.Status == "" {
-		t.Status = task.StatusPending
-	}
-	if t.Priority == "" {
-		t.Priority = task.PriorityMedium
-	}
 	t.ParentID = parent
 	// Its rows are read as a read's; it fails only where PostgreSQL did,
 	// or where it wrote nothing (the project is gone).
@@ -477,14 +464,8 @@ const qCreateFocused = `
 // create_new_task's transaction takes one round trip, during which alone
 // it holds the project's lock; *into is the task as created once it has
 // gone (at the latest when Update returns). A failure fails the
-// transaction. The service uses it through an interface of its own.
+// transaction.
 func (x *txn) CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status, at time.Time, into *task.Task) error {
-	if t.Status == "" {
-		t.Status = task.StatusPending
-	}
-	if t.Priority == "" {
-		t.Priority = task.PriorityMedium
-	}
 	// Its rows are read as a read's; it fails only where PostgreSQL did,
 	// or where it wrote nothing (the project is gone).
 	x.tx.read("insert task", qCreateFocused, []any{x.p, agent, t.Title, t.Body, string(t.Status), string(t.Priority),
@@ -528,8 +509,7 @@ const qUpdateCurrentBody = `
 // UpdateTask, in one statement sent late, with the transaction's next one
 // or with COMMIT: the write's one round trip. *into is the task as written
 // once it has gone; with no current task the transaction fails with
-// store.ErrNoCurrentTask and changes nothing. The service uses it through
-// an interface of its own.
+// store.ErrNoCurrentTask and changes nothing.
 func (x *txn) UpdateCurrentBody(ctx context.Context, agent, body string, open []task.Status, at time.Time, into *task.Task) error {
 	x.tx.read("write the current task's body", qUpdateCurrentBody, []any{x.p, agent, body, ts(at), strs(open)}, func(rows pgx.Rows) error {
 		r := newTaskRow()
@@ -610,8 +590,7 @@ const qFocusedTask = `SELECT coalesce(t.id, 0), coalesce(t.parent_id, 0), coales
 
 // FocusedTask returns the task the agent's focus is on, as Focus and then
 // Task would, in one round trip; found is false when the agent has no
-// focus or its task is not visible. The focus service uses it through an
-// interface of its own.
+// focus or its task is not visible.
 func (x *txn) FocusedTask(ctx context.Context, agent string) (task.Task, bool, error) {
 	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qFocusedTask, x.p, agent))
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && t.ID == 0) {

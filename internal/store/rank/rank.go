@@ -31,7 +31,7 @@ import (
 // BM25 parameters, and how much a word counts in each field (whole
 // numbers: the stores keep frequencies as integers). Field weights
 // were measured on the conversational benchmark's development seed
-// (internal/testutil/convbench): titles are often short and generic (a
+// (internal/testing/convbench): titles are often short and generic (a
 // speaker and a date), so a heavy title weight ranks every entry of one
 // speaker above the turn that answers.
 //

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
-	"github.com/cairn-dev/cairn/internal/testutil/convbench"
+	"github.com/cairn-dev/cairn/internal/testing/convbench"
 )
 
 // memSource is an index in memory, for testing the search algorithm.

@@ -35,7 +35,7 @@ func TestFullDiskIsAFault(t *testing.T) {
 	t0 := time.Now()
 	for i := range 1000 {
 		err = s.Update(ctx, func(tx store.Tx) error {
-			_, err := tx.CreateTask(ctx, task.Task{Title: "t", Body: body, CreatedAt: t0, UpdatedAt: t0}, store.Placement{})
+			_, err := tx.CreateTask(ctx, task.New("t", body, t0), store.Placement{})
 			return err
 		})
 		if err != nil {

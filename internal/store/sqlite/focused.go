@@ -51,8 +51,7 @@ const qInsertUnderFocus = `WITH cur(id) AS (
 // or as a root task when it has none, in one statement, and moves the
 // agent's focus onto it (as of at): what the focus service's
 // create_new_task does with FocusedTask, CreateTask and SetFocus, one
-// statement less under the write lock. *into is the task as created. The
-// service uses it through an interface of its own.
+// statement less under the write lock. *into is the task as created.
 func (x *txn) CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status, at time.Time, into *task.Task) error {
 	t, err := x.createUnderCurrent(ctx, agent, t, open)
 	if err != nil {
@@ -66,12 +65,6 @@ func (x *txn) CreateUnderCurrent(ctx context.Context, agent string, t task.Task,
 }
 
 func (x *txn) createUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status) (task.Task, error) {
-	if t.Status == "" {
-		t.Status = task.StatusPending
-	}
-	if t.Priority == "" {
-		t.Priority = task.PriorityMedium
-	}
 	statuses, err := json.Marshal(open)
 	if err != nil {
 		return task.Task{}, fmt.Errorf("insert task: %w", err)

@@ -252,8 +252,7 @@ func (x *txn) Deps(ctx context.Context) (task.Deps, error) {
 // PlanChanges returns what changed in the plan's tasks and dependencies
 // after revision since, and the revision the answer brings a reader to (see
 // migration 0006). since 0, or a change only a full reload can follow,
-// returns the whole plan (Full). The service's board cache uses it, through
-// an interface of its own, to refresh without reading every task.
+// returns the whole plan (Full). The board cache loads the plan with it.
 func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error) {
 	var rev, reset int64
 	if err := x.queryRow(ctx, qPlanRev).Scan(&rev, &reset); err != nil {

@@ -52,13 +52,13 @@ func TestPlanChanges(t *testing.T) {
 	now := time.Now().UTC()
 	var a, b, c task.Task
 	update(func(tx store.Tx) (err error) {
-		if a, err = tx.CreateTask(ctx, task.Task{Title: "a", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+		if a, err = tx.CreateTask(ctx, task.New("a", "", now), store.Placement{}); err != nil {
 			return err
 		}
-		if b, err = tx.CreateTask(ctx, task.Task{Title: "b", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+		if b, err = tx.CreateTask(ctx, task.New("b", "", now), store.Placement{}); err != nil {
 			return err
 		}
-		if c, err = tx.CreateTask(ctx, task.Task{Title: "c", CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: b.ID}); err != nil {
+		if c, err = tx.CreateTask(ctx, task.New("c", "", now), store.Placement{Parent: b.ID}); err != nil {
 			return err
 		}
 		return tx.SetDeps(ctx, a.ID, []task.ID{b.ID})

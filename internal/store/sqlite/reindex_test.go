@@ -15,11 +15,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/cairn-dev/cairn/internal/benchseed"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
-	"github.com/cairn-dev/cairn/internal/store/storetest"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
+	"github.com/cairn-dev/cairn/internal/testing/storetest"
 )
 
 // indexDump is memory search's whole index as rows of text.

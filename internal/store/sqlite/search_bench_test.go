@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/benchseed"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 )
 
 // BenchmarkSearchMemory is memory search in the store alone, on the

@@ -263,7 +263,8 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 	}
 	defer tx.Rollback()
 	s.n.txs.Add(1)
-	if err := fn(&txn{tx: tx, stmts: stmts, lazy: s.rs, n: s.n}); err != nil {
+	x := &txn{tx: tx, stmts: stmts, lazy: s.rs, n: s.n}
+	if err := cmp.Or(fn(x), x.failed); err != nil {
 		return fault(err, s.name())
 	}
 	return fault(tx.Commit(), s.name())
@@ -289,7 +290,8 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	}
 	defer tx.Rollback()
 	s.n.txs.Add(1)
-	if err := fn(&txn{tx: tx, stmts: stmts, lazy: s.ws, n: s.n}); err != nil {
+	x := &txn{tx: tx, stmts: stmts, lazy: s.ws, n: s.n}
+	if err := cmp.Or(fn(x), x.failed); err != nil {
 		return fault(busy(err), s.name())
 	}
 	if err := tx.Commit(); err != nil {

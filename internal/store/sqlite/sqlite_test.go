@@ -12,8 +12,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
-	"github.com/cairn-dev/cairn/internal/store/storetest"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/storetest"
 )
 
 func open(t *testing.T, opts sqlite.Options) *sqlite.Store {
@@ -169,11 +169,11 @@ func TestCallerGivesUp(t *testing.T) {
 	ctx, cancel := context.WithCancel(bg)
 	err := s.Update(ctx, func(tx store.Tx) error {
 		now := time.Now()
-		if _, err := tx.CreateTask(ctx, task.Task{Title: "kept?", CreatedAt: now, UpdatedAt: now}, store.Placement{}); err != nil {
+		if _, err := tx.CreateTask(ctx, task.New("kept?", "", now), store.Placement{}); err != nil {
 			return err
 		}
 		cancel()
-		_, err := tx.CreateTask(ctx, task.Task{Title: "after", CreatedAt: now, UpdatedAt: now}, store.Placement{})
+		_, err := tx.CreateTask(ctx, task.New("after", "", now), store.Placement{})
 		return err
 	})
 	if !errors.Is(err, context.Canceled) {

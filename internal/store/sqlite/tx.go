@@ -21,6 +21,16 @@ type txn struct {
 	// dependencies to clear (ids are never reused), so SetDeps skips the
 	// DELETE for it.
 	created task.ID
+	// failed is the error of a call that returns none (ReadPlanLater):
+	// the transaction fails with it.
+	failed error
+}
+
+// fail fails the transaction with err, unless it failed already.
+func (x *txn) fail(err error) {
+	if x.failed == nil {
+		x.failed = err
+	}
 }
 
 func micros(t time.Time) int64 { return t.UTC().UnixMicro() }
@@ -328,12 +338,6 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 			return task.Task{}, fmt.Errorf("make room after %s: %w", place.After, err)
 		}
 		t.Position = pos + 1
-	}
-	if t.Status == "" {
-		t.Status = task.StatusPending
-	}
-	if t.Priority == "" {
-		t.Priority = task.PriorityMedium
 	}
 	var err error
 	if place.After != 0 {

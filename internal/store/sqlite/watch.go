@@ -13,7 +13,7 @@ import (
 // many watchers it has. This process's own commits wake watchers at once.
 var WatchPoll = 100 * time.Millisecond
 
-var _ store.Watcher = (*Store)(nil)
+var _ store.Store = (*Store)(nil)
 
 // watchHub fans one data_version poller out to every watcher of a store.
 // The poller runs while there is a watcher and stops with the last one.
@@ -34,7 +34,7 @@ func (w *watchSub) wake() {
 	}
 }
 
-// Watch implements store.Watcher: the channel receives a value after a
+// Watch implements store.Store: the channel receives a value after a
 // commit by this store (at once) or by another process (within WatchPoll).
 func (s *Store) Watch(ctx context.Context) <-chan struct{} {
 	return s.hub.watch(ctx, s.Version)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package designtokens
+
+const slow = 1

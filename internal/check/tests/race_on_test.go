@@ -1,0 +1,6 @@
+//go:build race
+
+package testcheck
+
+// raceSlowdown stretches time bounds under the race detector.
+const raceSlowdown = 5

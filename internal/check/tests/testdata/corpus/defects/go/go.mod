@@ -1,0 +1,3 @@
+module example.com/defects
+
+go 1.24

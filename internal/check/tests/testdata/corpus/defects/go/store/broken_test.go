@@ -1,0 +1,8 @@
+package store
+
+import "testing"
+
+func TestBroken(t *testing.T) {
+	var s Store
+	s.Put("a", "1"
+}

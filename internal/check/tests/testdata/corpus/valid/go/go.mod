@@ -1,0 +1,3 @@
+module example.com/kvstore
+
+go 1.24

@@ -1,0 +1,3 @@
+from .stock import Stock, restock
+
+__all__ = ["Stock", "restock"]

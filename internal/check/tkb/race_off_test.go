@@ -1,0 +1,5 @@
+//go:build !race
+
+package tkb
+
+const slow = 1
