@@ -27,7 +27,7 @@ func init() {
 		{id: "---", name: "---", keywords: []string{"---"}},
 		{id: "flowchart-elk", name: "flowchart-elk", keywords: []string{"flowchart-elk"}, parse: parseFlowchart},
 		{id: "mindmap", name: "mindmap", keywords: []string{"mindmap"}, parse: parseMindmap},
-		{id: "architecture", name: "architecture", keywords: []string{"architecture"}},
+		{id: "architecture", name: "architecture", keywords: []string{"architecture"}, parse: parseArchitecture},
 		{id: "agentflow", name: "agentflow-beta", detect: wordPrefix("agentflow-beta")},
 		{id: "c4", name: "C4", detect: detectC4, parse: parseC4},
 		{id: "kanban", name: "kanban", keywords: []string{"kanban"}, parse: parseKanban},
