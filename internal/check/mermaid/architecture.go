@@ -173,7 +173,7 @@ func (p *archParser) archHint(found token, expected string) string {
 
 // populate replays architectureDb's checks in its order.
 func (p *archParser) populate() {
-	kinds := map[string]string{}
+	kinds, parents := map[string]string{}, map[string]string{}
 	fail := func(at token, msg string) {
 		from, last := tokenSpan(p.code.text, at)
 		p.d.report(ruleValue, p.code, from, last, msg+", which Mermaid refuses", "fix the ids; the message says which")
@@ -199,6 +199,9 @@ func (p *archParser) populate() {
 				return
 			}
 			kinds[d.id.val] = kind
+			if d.hasParent && kind == "node" {
+				parents[d.id.val] = d.parent.val
+			}
 		}
 	}
 	for _, e := range p.edges {
@@ -211,6 +214,20 @@ func (p *archParser) populate() {
 				fail(end, fmt.Sprintf("the edge names group %s; an edge joins services or junctions (use service{group} to leave a group)", quoteShort(end.val)))
 				return
 			}
+		}
+	}
+	for _, e := range p.edges {
+		l, r := parents[e.lhs.val], parents[e.rhs.val]
+		if l == "" || r == "" || l != r {
+			continue
+		}
+		if e.lhsGroup {
+			fail(e.lhs, fmt.Sprintf("%s{group} leaves its group, but %s is in the same group %s", e.lhs.val, quoteShort(e.rhs.val), quoteShort(l)))
+			return
+		}
+		if e.rhsGroup {
+			fail(e.rhs, fmt.Sprintf("%s{group} leaves its group, but %s is in the same group %s", e.rhs.val, quoteShort(e.lhs.val), quoteShort(r)))
+			return
 		}
 	}
 	for _, members := range p.alignings {
