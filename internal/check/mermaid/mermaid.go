@@ -17,8 +17,8 @@
 // sequenceDiagram, classDiagram, stateDiagram(-v2), erDiagram, gantt, pie,
 // journey, gitGraph, mindmap, timeline, quadrantChart, xychart(-beta),
 // requirementDiagram, C4 (C4Context, C4Container, C4Component, C4Dynamic,
-// C4Deployment), kanban, packet(-beta), sankey(-beta) and info. Other types
-// Mermaid knows (architecture, block, radar, treemap, venn, ishikawa,
+// C4Deployment), kanban, packet(-beta), sankey(-beta), architecture-beta and
+// info. Other types Mermaid knows (block, radar, treemap, venn, ishikawa,
 // wardley, treeView, eventmodeling, cynefin, usecase, railroad, agentflow,
 // swimlane) are reported in the result's notes as not checked, never
 // passed silently; text of no type Mermaid knows is a finding that names
@@ -36,6 +36,10 @@
 //
 // Not checked: the meaning of config values, CSS in style statements,
 // Markdown in labels, icon names, and whether a diagram lays out well.
+// Front matter and @{ } data are read with go-yaml, which in rare cases
+// accepts or refuses YAML that Mermaid's js-yaml reads the other way; a
+// gantt date outside dateFormat is an error only where JavaScript's own
+// date reading surely fails too, and a warning otherwise.
 //
 // Params: none.
 package mermaid
