@@ -2,6 +2,7 @@ package mermaid
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // diagramType is a diagram type Mermaid knows, as its detector finds it.
@@ -212,9 +213,16 @@ func knownKeywords() string {
 		"wardley-beta, treeView-beta, eventmodeling, cynefin-beta, usecase-beta, railroad-beta"
 }
 
-func quoteShort(s string) string {
-	if len(s) > 40 {
-		s = s[:37] + "..."
+func quoteShort(s string) string { return `"` + shorten(s) + `"` }
+
+// shorten cuts s to about 40 bytes, at a character boundary.
+func shorten(s string) string {
+	if len(s) <= 40 {
+		return s
 	}
-	return `"` + s + `"`
+	cut := 37
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }

@@ -30,7 +30,9 @@ type prepared struct {
 // prepare runs Mermaid's preprocessing over raw, reporting broken front
 // matter and directives to d.
 func prepare(d *diagram, raw src) prepared {
-	s := normalizeText(raw)
+	// Pages render a diagram's text trimmed (mermaid.run trims each
+	// element's text), so front matter after blank lines still counts.
+	s := trimStart(normalizeText(raw))
 	var p prepared
 	s, p.frontMatter = frontMatter(d, s)
 	s = directives(d, s)

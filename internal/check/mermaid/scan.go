@@ -271,9 +271,7 @@ func describe(t token) string {
 	if v == "" {
 		return t.kind
 	}
-	if len(v) > 40 {
-		v = v[:37] + "..."
-	}
+	v = shorten(v)
 	if t.kind == tokError {
 		return fmt.Sprintf("%q, which Mermaid cannot read here", v)
 	}
