@@ -177,7 +177,7 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 		return schema
 	})
 	return tool{toolset: ts, def: def, schema: schema, key: def.Name, build: func(s *server) mcp.ToolHandler {
-		return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		return s.measured(ts, def.Name, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 			defer func() {
 				if r := recover(); r != nil {
 					s.log.ErrorContext(ctx, "tool panicked", "tool", def.Name, "panic", r, "stack", string(debug.Stack()))
@@ -205,7 +205,7 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 				Content:           []mcp.Content{&mcp.TextContent{Text: text}},
 				StructuredContent: out,
 			}, nil
-		}
+		})
 	}}
 }
 
