@@ -57,7 +57,8 @@ type Health struct {
 	Score      int // 0 to 100
 	Components []Component
 	// Bottleneck is the lifecycle phase whose median time is longest and
-	// clearly (intervals apart) longer than every other's; "" if none.
+	// clearly (intervals apart) longer than every other's, among phases
+	// with the minimum sample; "" if none.
 	Bottleneck string
 }
 
@@ -96,7 +97,7 @@ func (s *Service) Health(ctx context.Context, days int) (Health, error) {
 		for _, c := range comps {
 			add(c)
 			if c.Name == "lifecycle" {
-				h.Bottleneck = bottleneck(c.Phases)
+				h.Bottleneck = bottleneck(c.Phases, s.opts.MinSample)
 			}
 		}
 		cc, cp := eventRate(calls, w, usage.KindCheck), eventRate(calls, w.previous(), usage.KindCheck)
@@ -282,8 +283,15 @@ func lifecycleComponent(ctx context.Context, tx store.Tx) (Component, error) {
 }
 
 // bottleneck is the phase whose median is longest and whose interval lies
-// above every other phase's.
-func bottleneck(ps []PhaseTime) string {
+// above every other phase's, among the phases left at least minSample
+// times.
+func bottleneck(all []PhaseTime, minSample int) string {
+	var ps []PhaseTime
+	for _, p := range all {
+		if p.Median.N >= minSample {
+			ps = append(ps, p)
+		}
+	}
 	if len(ps) < 2 {
 		return ""
 	}

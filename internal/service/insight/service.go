@@ -74,3 +74,6 @@ func (s *Service) RollUp(ctx context.Context, cutoff time.Time) (int, error) {
 	}
 	return rollUpBefore(ctx, s.st, cutoff)
 }
+
+// MinSample is the fewest sessions a measure needs to be compared.
+func (s *Service) MinSample() int { return s.opts.MinSample }
