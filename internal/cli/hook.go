@@ -160,7 +160,9 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 		defer s.Close()
 	}
 	start := time.Now()
-	defer func() { recordHook(ctx, s, event, hookClient(client, in).Name, agent, in.Model, time.Since(start), err) }()
+	defer func() {
+		recordHook(ctx, s, event, hookClient(client, in).Name, agent, in.Model, time.Since(start), err)
+	}()
 	w := cmd.OutOrStdout()
 	// addContext gives the model text, as the client wants it.
 	addContext := func(text string) error {

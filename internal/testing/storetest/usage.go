@@ -37,10 +37,12 @@ func testUsage(t *testing.T, s store.Store) {
 	}
 	// Two batches, the second one first in time: the order is by time.
 	update(t, s, func(tx store.Tx) error { return tx.AddUsage(ctx, es[3:]) })
-	update(t, s, func(tx store.Tx) error { if err := tx.AddUsage(ctx, nil); err != nil {
+	update(t, s, func(tx store.Tx) error {
+		if err := tx.AddUsage(ctx, nil); err != nil {
 			return err
 		}
-		return tx.AddUsage(ctx, es[:3]) })
+		return tx.AddUsage(ctx, es[:3])
+	})
 	if diff := cmp.Diff(es, usageEvents(t, s, store.UsageQuery{})); diff != "" {
 		t.Fatalf("all events (-want +got):\n%s", diff)
 	}
