@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -409,4 +410,46 @@ func sidesText(sides []Side) string {
 		parts = append(parts, fmt.Sprintf("%s %.0f%% of %d", sd.Model, 100*sd.Value, sd.N))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// Day is one day of the window: its sessions and their test pass rate.
+type Day struct {
+	Day      time.Time
+	Sessions int
+	TestPass usage.Rate
+}
+
+// Daily is the window day by day, oldest first.
+func (s *Service) Daily(ctx context.Context, days int) ([]Day, error) {
+	q := Query{Days: days}
+	if err := q.clean(); err != nil {
+		return nil, err
+	}
+	fs, err := s.read(ctx, q.Days)
+	if err != nil {
+		return nil, fmt.Errorf("daily: %w", err)
+	}
+	first := usage.DayOf(s.window(q.Days).since)
+	out := make([]Day, q.Days+1)
+	tested, passed := make([]int, len(out)), make([]int, len(out))
+	for i := range out {
+		out[i].Day = first.AddDate(0, 0, i)
+	}
+	for _, f := range fs {
+		i := int(usage.DayOf(f.Start).Sub(first) / (24 * time.Hour))
+		if i < 0 || i >= len(out) {
+			continue
+		}
+		out[i].Sessions++
+		if f.Tested {
+			tested[i]++
+			if f.Passed {
+				passed[i]++
+			}
+		}
+	}
+	for i := range out {
+		out[i].TestPass = usage.Wilson(passed[i], tested[i])
+	}
+	return out, nil
 }
