@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 )
@@ -38,6 +39,12 @@ import (
 // at 4 KiB pages, about 250 frames: a few hundred small transactions, and
 // little for a process opening the store to read.
 const checkpointAt = 1 << 20
+
+// checkpointAtLink, when set at link time (go build -ldflags "-X
+// github.com/cairn-dev/cairn/internal/store/sqlite.checkpointAtLink=0"),
+// replaces checkpointAt in that binary: the durability tests build one that
+// checkpoints after every commit, so that their kills land in checkpoints.
+var checkpointAtLink string
 
 // journalSizeLimit is what the writer leaves of the log file when it
 // starts the log over.
@@ -69,6 +76,9 @@ func newCheckpointer(path string, sync Sync, log *slog.Logger) (*checkpointer, e
 	db.SetConnMaxIdleTime(0)
 	c := &checkpointer{wal: path + "-wal", db: db, log: log}
 	c.at.Store(checkpointAt)
+	if n, err := strconv.ParseInt(checkpointAtLink, 10, 64); err == nil {
+		c.at.Store(n)
+	}
 	return c, nil
 }
 

@@ -104,13 +104,13 @@ func TestWALBoundedAcrossProcesses(t *testing.T) {
 	}
 }
 
-// TestCheckpointWaitsForNoReader: a reader's snapshot holds the log (a
+// TestWALCheckpointWaitsForNoReader: a reader's snapshot holds the log (a
 // checkpoint may not copy past it, nor start the log over under it), and
 // the writer's checkpoints go on without waiting for it: with an hour's
 // busy timeout, a checkpoint that waited would never return, since the
 // reader ends only after the writes. Once the reader is done, the next
 // commit empties the log.
-func TestCheckpointWaitsForNoReader(t *testing.T) {
+func TestWALCheckpointWaitsForNoReader(t *testing.T) {
 	w := open(t, sqlite.Options{BusyTimeout: time.Hour})
 	r, err := sqlite.Open(context.Background(), w.Path(), sqlite.Options{BusyTimeout: time.Hour})
 	if err != nil {
@@ -164,10 +164,10 @@ func TestCheckpointWaitsForNoReader(t *testing.T) {
 	}
 }
 
-// TestCheckpointWaitsForNoWriter: a checkpoint while another connection
+// TestWALCheckpointWaitsForNoWriter: a checkpoint while another connection
 // holds the write lock copies what it can and returns at once (it cannot
 // empty a log another is appending to), and the writer's commit is intact.
-func TestCheckpointWaitsForNoWriter(t *testing.T) {
+func TestWALCheckpointWaitsForNoWriter(t *testing.T) {
 	a := open(t, sqlite.Options{BusyTimeout: time.Hour})
 	b, err := sqlite.Open(context.Background(), a.Path(), sqlite.Options{BusyTimeout: time.Hour})
 	if err != nil {
