@@ -83,6 +83,7 @@ func New(o Options) (*Board, error) {
 	m.HandleFunc("POST /loop/{id}/{op}", b.edit(b.controlLoop))
 	m.HandleFunc("GET /memory", b.memory)
 	m.HandleFunc("GET /sessions", b.sessions)
+	m.HandleFunc("GET /session/{id}", b.sessionPage)
 	m.HandleFunc("GET /events", b.events)
 	sub, _ := fs.Sub(assetFS, "assets")
 	assets := http.FileServerFS(sub)

@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/lifecycles"
 	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // The lifecycle toolset: a task (a story) walks phases whose exit criteria
@@ -134,7 +135,7 @@ func lifecycleGet(ctx context.Context, c call, in lifecycleGetArgs) (string, any
 // renderDefinitions lists the lifecycle definitions and the files skipped.
 func renderDefinitions(ds lifecycles.Definitions) (string, any, error) {
 	out := definitionsOut{}
-	lines := []string{fmt.Sprintf("%s (default %s):", plural(len(ds.List), "lifecycle definition", "lifecycle definitions"), lifecycle.DefaultName)}
+	lines := []string{fmt.Sprintf("%s (default %s):", words.Plural(len(ds.List), "lifecycle definition", "lifecycle definitions"), lifecycle.DefaultName)}
 	for _, d := range ds.List {
 		out.Definitions = append(out.Definitions, definitionOut{Name: d.Name, Description: d.Description, Source: d.Source, PhaseNames: d.PhaseNames()})
 		lines = append(lines, fmt.Sprintf("- %s (%s): %s", d.Name, d.Source, strings.Join(d.PhaseNames(), " → ")))
@@ -264,7 +265,7 @@ func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 		first := max(0, len(v.History)-historyShown)
 		switch {
 		case i == first && first > 0:
-			fmt.Fprintf(&b, "\nhistory (%s earlier):", plural(first, "change", "changes"))
+			fmt.Fprintf(&b, "\nhistory (%s earlier):", words.Plural(first, "change", "changes"))
 		case i == first:
 			b.WriteString("\nhistory:")
 		}
@@ -381,7 +382,7 @@ func lifecycleList(ctx context.Context, c call, in lifecycleListArgs) (string, a
 		return "", nil, err
 	}
 	out := lifecycleListOut{Lifecycles: []lifecycleItemOut{}, Total: page.Total, Offset: page.Offset, NextOffset: page.NextOffset}
-	lines := []string{plural(page.Total, "lifecycle matches", "lifecycles match")}
+	lines := []string{words.Plural(page.Total, "lifecycle matches", "lifecycles match")}
 	switch n := len(page.Items); {
 	case n == page.Total:
 		lines[0] += ":"

@@ -24,6 +24,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/httpserver"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
+	"github.com/cairn-dev/cairn/internal/proc"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/brief"
@@ -109,6 +110,7 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					return &s.Set, nil
 				},
 				Agent:       stdioAgent(cmd, agentName),
+				Procs:       proc.Ancestors(),
 				Logger:      log,
 				Context:     ctx,
 				Initialized: initialized,

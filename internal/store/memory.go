@@ -66,15 +66,28 @@ type MemoryTx interface {
 	// how many entries there are.
 	CountVectors(ctx context.Context, model string) (withVector, total int, err error)
 
-	// CreateSession stores s with a new ID and returns it; a zero ThreadID
-	// makes the session the start of its own thread.
+	// CreateSession stores s's head with a new ID and returns it; a zero
+	// ThreadID makes the session the start of its own thread. Its record is
+	// its events (RecordEvent).
 	CreateSession(ctx context.Context, s memory.Session) (memory.Session, error)
-	// UpdateSession rewrites the session with s's ID.
+	// UpdateSession rewrites the head of the session with s's ID.
 	UpdateSession(ctx context.Context, s memory.Session) error
-	// Session returns a session or a *memory.NotFoundError.
+	// Session returns a session's head (its Record empty) or a
+	// *memory.NotFoundError.
 	Session(ctx context.Context, id memory.SessionID) (memory.Session, error)
-	// Sessions returns a page of sessions, newest first, and the total.
+	// Sessions returns a page of session heads, newest first, and the total.
 	Sessions(ctx context.Context, q SessionQuery) ([]memory.Session, int, error)
+	// RecordEvent adds e to its session: a new event, or, for one of the
+	// same kind and key already there, one more (Count), with e's subject,
+	// detail, data and time. Nothing else of the session is rewritten, so
+	// a long session costs each event the same.
+	RecordEvent(ctx context.Context, e memory.Event) error
+	// Events returns the events q selects, newest first, and how many of
+	// each kind it selects in all, by session.
+	Events(ctx context.Context, q EventQuery) ([]memory.Event, EventTotals, error)
+	// ResolveEvents marks the unresolved events of a session with this kind
+	// and subject resolved as of at, and returns how many there were.
+	ResolveEvents(ctx context.Context, session memory.SessionID, kind memory.EventKind, subject string, at time.Time) (int, error)
 
 	// BranchContext returns a branch's context, if one was saved.
 	BranchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error)
@@ -138,7 +151,40 @@ type SessionQuery struct {
 	ThreadID memory.SessionID
 	Agent    string
 	Branch   string
+	// ClientKey selects the session a client names (memory.Client.Key).
+	ClientKey string
+	// Procs selects the sessions whose client process is one of these.
+	Procs    []memory.Proc
 	OpenOnly bool
 	Offset   int
-	Limit    int // zero: 20
+	Limit    int // zero: no limit
+}
+
+// EventQuery selects session events.
+type EventQuery struct {
+	Sessions []memory.SessionID // any of these; empty: every session's
+	Kinds    []memory.EventKind // any of these; empty: all
+	// Unresolved keeps only events not resolved.
+	Unresolved bool
+	// PerKind caps the events of each kind returned (the newest); zero: no
+	// cap. Limit caps them all; zero: no cap.
+	PerKind int
+	Limit   int
+	// TotalsOnly counts the events and returns none.
+	TotalsOnly bool
+}
+
+// EventTotals counts events by session and kind.
+type EventTotals map[memory.SessionID]map[memory.EventKind]int
+
+// Of is the counts of one session's events, by kind (nil: none).
+func (t EventTotals) Of(id memory.SessionID) map[memory.EventKind]int { return t[id] }
+
+// AddTotal sets the count of a session's events of kind k (stores fill t
+// with it).
+func (t EventTotals) AddTotal(id memory.SessionID, k memory.EventKind, n int) {
+	if t[id] == nil {
+		t[id] = map[memory.EventKind]int{}
+	}
+	t[id][k] = n
 }

@@ -353,6 +353,17 @@ func (l *Lifecycles) Advance(ctx context.Context, r AdvanceRequest) (AdvanceResu
 		if err := tx.UpdateLifecycle(ctx, rec); err != nil {
 			return err
 		}
+		if res.From != phase {
+			to := phase
+			if to == "" {
+				to = "done"
+			}
+			id := strconv.FormatInt(rec.ID, 10)
+			if err := tasks.Note(ctx, tx, memory.Event{Kind: memory.EventLifecycle, Key: id + ":" + res.From + ">" + to, Subject: "lifecycle " + id,
+				Detail: res.From + " → " + to, At: now}); err != nil {
+				return err
+			}
+		}
 		res.LifecycleView, err = l.view(ctx, tx, rec, now)
 		return err
 	})

@@ -135,18 +135,12 @@ var (
 )
 
 const (
-	qCountVectors  = `SELECT (SELECT count(*) FROM memory_vectors WHERE model = ?), (SELECT count(*) FROM memory_entries)`
-	qAddSession    = `INSERT INTO sessions (thread_id, agent, branch, started_at, ended_at, doc) VALUES (?, ?, ?, ?, ?, '{}') RETURNING id`
-	qUpdateSession = `UPDATE sessions SET thread_id = ?, agent = ?, branch = ?, started_at = ?, ended_at = ?, doc = ? WHERE id = ?`
-	qSession       = `SELECT doc FROM sessions WHERE id = ?`
-	qBranch        = `SELECT doc FROM branch_contexts WHERE branch = ?`
-	qSetBranch     = `INSERT INTO branch_contexts (branch, updated_at, doc) VALUES (?, ?, ?) ON CONFLICT (branch) DO UPDATE SET updated_at = excluded.updated_at, doc = excluded.doc`
-	qBranches      = `SELECT doc FROM branch_contexts ORDER BY updated_at DESC, branch`
+	qCountVectors = `SELECT (SELECT count(*) FROM memory_vectors WHERE model = ?), (SELECT count(*) FROM memory_entries)`
 )
 
 var (
-	memoryReadQueries  = []string{qMemoriesIn, qIndexStats, qTermTop, qTermsDF, qTermLookup, qMemory, qMemoryByUID, qMistakeByFP, qSupersedes, qOccurrences, qOlder, qNewer, qOlderSession, qNewerSession, qMissingVectors, qCountVectors, qSession, qBranch, qBranches}
-	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qIndexSet, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermSet, qTermRemove, qBefore, qAfter, qNext, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qUnsupersede, qAddOccurrence, qSetVector, qAddSession, qUpdateSession, qSetBranch}
+	memoryReadQueries  = []string{qMemoriesIn, qIndexStats, qTermTop, qTermsDF, qTermLookup, qMemory, qMemoryByUID, qMistakeByFP, qSupersedes, qOccurrences, qOlder, qNewer, qOlderSession, qNewerSession, qMissingVectors, qCountVectors}
+	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qIndexSet, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermSet, qTermRemove, qBefore, qAfter, qNext, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qUnsupersede, qAddOccurrence, qSetVector}
 )
 
 func jsonList(l []string) any {
@@ -1149,146 +1143,4 @@ func (x *txn) CountVectors(ctx context.Context, model string) (int, int, error) 
 		return 0, 0, fmt.Errorf("count vectors: %w", err)
 	}
 	return with, total, nil
-}
-
-func (x *txn) CreateSession(ctx context.Context, s memory.Session) (memory.Session, error) {
-	var id int64
-	if err := x.queryRow(ctx, qAddSession, int64(s.ThreadID), s.Agent, s.Branch, micros(s.StartedAt), nullMicros(s.EndedAt)).Scan(&id); err != nil {
-		return memory.Session{}, fmt.Errorf("start session: %w", err)
-	}
-	s.ID = memory.SessionID(id)
-	if s.ThreadID == 0 {
-		s.ThreadID = s.ID
-	}
-	if err := x.UpdateSession(ctx, s); err != nil {
-		return memory.Session{}, err
-	}
-	return s, nil
-}
-
-func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
-	doc, err := json.Marshal(s)
-	if err != nil {
-		return fmt.Errorf("encode session %s: %w", s.ID, err)
-	}
-	res, err := x.exec(ctx, qUpdateSession, int64(s.ThreadID), s.Agent, s.Branch, micros(s.StartedAt), nullMicros(s.EndedAt), string(doc), int64(s.ID))
-	if err != nil {
-		return fmt.Errorf("save session %s: %w", s.ID, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return &memory.NotFoundError{Kind: "session", ID: s.ID.String()}
-	}
-	return nil
-}
-
-func (x *txn) Session(ctx context.Context, id memory.SessionID) (memory.Session, error) {
-	var doc string
-	err := x.queryRow(ctx, qSession, int64(id)).Scan(&doc)
-	if errors.Is(err, sql.ErrNoRows) {
-		return memory.Session{}, &memory.NotFoundError{Kind: "session", ID: id.String()}
-	}
-	if err != nil {
-		return memory.Session{}, fmt.Errorf("read session %s: %w", id, err)
-	}
-	var s memory.Session
-	if err := json.Unmarshal([]byte(doc), &s); err != nil {
-		return memory.Session{}, fmt.Errorf("decode session %s: %w", id, err)
-	}
-	return s, nil
-}
-
-func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 20
-	}
-	var (
-		where strings.Builder
-		args  []any
-	)
-	if q.ThreadID != 0 {
-		where.WriteString(" AND thread_id = ?")
-		args = append(args, int64(q.ThreadID))
-	}
-	if q.Agent != "" {
-		where.WriteString(" AND agent = ?")
-		args = append(args, q.Agent)
-	}
-	if q.Branch != "" {
-		where.WriteString(" AND branch = ?")
-		args = append(args, q.Branch)
-	}
-	if q.OpenOnly {
-		where.WriteString(" AND ended_at IS NULL")
-	}
-	var total int
-	if err := x.queryRow(ctx, `SELECT count(*) FROM sessions WHERE 1`+where.String(), args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count sessions: %w", err)
-	}
-	rows, err := x.query(ctx, `SELECT doc FROM sessions WHERE 1`+where.String()+` ORDER BY id DESC LIMIT ? OFFSET ?`, append(args, limit, q.Offset)...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("list sessions: %w", err)
-	}
-	defer rows.Close()
-	var out []memory.Session
-	for rows.Next() {
-		var doc string
-		var s memory.Session
-		if err := rows.Scan(&doc); err != nil {
-			return nil, 0, fmt.Errorf("list sessions: %w", err)
-		}
-		if err := json.Unmarshal([]byte(doc), &s); err != nil {
-			return nil, 0, fmt.Errorf("decode session: %w", err)
-		}
-		out = append(out, s)
-	}
-	return out, total, rows.Err()
-}
-
-func (x *txn) BranchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error) {
-	var doc string
-	err := x.queryRow(ctx, qBranch, branch).Scan(&doc)
-	if errors.Is(err, sql.ErrNoRows) {
-		return memory.BranchContext{}, false, nil
-	}
-	if err != nil {
-		return memory.BranchContext{}, false, fmt.Errorf("read branch %s: %w", branch, err)
-	}
-	var b memory.BranchContext
-	if err := json.Unmarshal([]byte(doc), &b); err != nil {
-		return memory.BranchContext{}, false, fmt.Errorf("decode branch %s: %w", branch, err)
-	}
-	return b, true, nil
-}
-
-func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {
-	doc, err := json.Marshal(b)
-	if err != nil {
-		return fmt.Errorf("encode branch %s: %w", b.Branch, err)
-	}
-	if _, err := x.exec(ctx, qSetBranch, b.Branch, micros(b.UpdatedAt), string(doc)); err != nil {
-		return fmt.Errorf("save branch %s: %w", b.Branch, err)
-	}
-	return nil
-}
-
-func (x *txn) BranchContexts(ctx context.Context) ([]memory.BranchContext, error) {
-	rows, err := x.query(ctx, qBranches)
-	if err != nil {
-		return nil, fmt.Errorf("list branches: %w", err)
-	}
-	defer rows.Close()
-	var out []memory.BranchContext
-	for rows.Next() {
-		var doc string
-		var b memory.BranchContext
-		if err := rows.Scan(&doc); err != nil {
-			return nil, fmt.Errorf("list branches: %w", err)
-		}
-		if err := json.Unmarshal([]byte(doc), &b); err != nil {
-			return nil, fmt.Errorf("decode branch: %w", err)
-		}
-		out = append(out, b)
-	}
-	return out, rows.Err()
 }

@@ -78,6 +78,7 @@ func Run(t *testing.T, b Backend) {
 		{"MemoryOccurrences", testMemoryOccurrences},
 		{"MemorySupersedeExpire", testMemorySupersedeExpire},
 		{"Sessions", testSessions},
+		{"SessionEvents", testSessionEvents},
 		{"BranchContexts", testBranchContexts},
 		{"Claims", testClaims},
 		{"ClaimRace", func(t *testing.T, s store.Store) { testClaimRace(t, s, b.OpenAgain(t, s)) }},

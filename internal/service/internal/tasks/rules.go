@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -85,6 +86,9 @@ func CloseTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 	if status == task.StatusDone {
 		if err := tx.Archive(ctx, task.Completion{TaskID: t.ID, ParentID: t.ParentID, Title: t.Title,
 			Body: t.Body, CreatedAt: t.CreatedAt, CompletedAt: now}); err != nil {
+			return task.Task{}, Moved{}, err
+		}
+		if err := Note(ctx, tx, memory.Event{Kind: memory.EventTask, Key: t.ID.String(), Subject: t.ID.String(), Detail: t.Title, At: now}); err != nil {
 			return task.Task{}, Moved{}, err
 		}
 	}
@@ -337,4 +341,14 @@ func CurrentAfter(ctx context.Context, tx store.Tx, agent string) (task.Task, er
 		return task.Task{}, err
 	}
 	return t, nil
+}
+
+// Note records e in the session ctx carries (see memory.WithSession): what
+// a call does while an agent's session is open is the session's. Without a
+// session it does nothing.
+func Note(ctx context.Context, tx store.Tx, e memory.Event) error {
+	if e.Session = memory.SessionFrom(ctx); e.Session == 0 {
+		return nil
+	}
+	return tx.RecordEvent(ctx, e)
 }
