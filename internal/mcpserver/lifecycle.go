@@ -81,7 +81,7 @@ func lifecycleTools() []tool {
 
 func (c call) lifecycles() (*lifecycles.Lifecycles, error) {
 	if c.Lifecycles == nil {
-		return nil, fmt.Errorf("%w: lifecycles are not available for this project", problem.ErrUnavailable)
+		return nil, &problem.Error{Kind: problem.Unavailable, Problem: "unavailable: lifecycles are not available for this project"}
 	}
 	return c.Lifecycles, nil
 }
@@ -141,8 +141,8 @@ func renderDefinitions(ds lifecycles.Definitions) (string, any, error) {
 		lines = append(lines, fmt.Sprintf("- %s (%s): %s", d.Name, d.Source, strings.Join(d.PhaseNames(), " → ")))
 	}
 	for _, p := range ds.Problems {
-		out.Problems = append(out.Problems, p.Error())
-		lines = append(lines, "malformed, skipped: "+p.Error())
+		out.Problems = append(out.Problems, lifecycle.Where(p))
+		lines = append(lines, "malformed, skipped: "+lifecycle.Where(p))
 	}
 	return strings.Join(lines, "\n"), out, nil
 }

@@ -2,33 +2,37 @@ package memory
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
-// ErrNotFound means no entry, session or branch context has the given id.
-var ErrNotFound = errors.New("not found")
-
-// ErrEnded means a session has ended and takes no more records.
-var ErrEnded = errors.New("the session has ended")
-
-// NotFoundError names what was not found: Kind is "entry", "session" or
-// "branch".
-type NotFoundError struct {
-	Kind string
+// Missing names what was not found: What is "entry", "session" or
+// "branch context".
+type Missing struct {
+	What string
 	ID   string
 }
 
-func (e *NotFoundError) Error() string { return fmt.Sprintf("%s %s not found", e.Kind, e.ID) }
+// listing is what lists the ids of each kind of thing.
+var listing = map[string]problem.Action{"session": problem.ListSessions, "branch context": problem.ListBranches}
 
-// Refusal marks the message as one a user reads as it is.
-func (e *NotFoundError) Refusal() {}
+// NotFound refuses id: no entry, session or branch context (what) has it.
+// The Missing is the Error's Detail.
+func NotFound(what, id string) error {
+	hint, ok := listing[what]
+	if !ok {
+		hint = problem.SearchMemory
+	}
+	return &problem.Error{Kind: problem.NotFound, Problem: fmt.Sprintf("%s %s not found", what, id), Hint: hint,
+		Detail: Missing{What: what, ID: id}}
+}
 
-// Unwrap makes every NotFoundError an ErrNotFound.
-func (e *NotFoundError) Unwrap() error { return ErrNotFound }
+// MissingOf returns what err says was not found.
+func MissingOf(err error) (Missing, bool) { return problem.DetailOf[Missing](err) }
 
 // SessionID is a session's number within its project, shown as "s4".
 type SessionID int64
@@ -182,8 +186,10 @@ type Event struct {
 
 // TestResult is what a test run said.
 type TestResult struct {
-	Runner  string
+	Runner string
+	// OK says no test failed; None that the run found no test to run.
 	OK      bool
+	None    bool
 	Passed  int
 	Failed  int
 	Skipped int

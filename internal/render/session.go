@@ -73,6 +73,12 @@ func Session(s memory.Session) string {
 	Record(&b, r.Decisions(), r.ResolvedErrors(), r.Subjects(memory.EventFile), r.Subjects(memory.EventTask), s.TasksPending)
 	for _, t := range r.Of(memory.EventTest) {
 		fmt.Fprintf(&b, "\ntest run: %s: %s", t.Subject, t.Detail)
+		if t.Test != nil && len(t.Test.Failing) > 0 {
+			b.WriteString(" (" + strings.Join(t.Test.Failing, ", ") + ")")
+		}
+		if t.Count > 1 {
+			fmt.Fprintf(&b, ", run %d times", t.Count)
+		}
 	}
 	if fs := r.Of(memory.EventFailure); len(fs) > 0 {
 		b.WriteString("\nfailures:")
@@ -181,19 +187,23 @@ func HeadOf(s memory.Session, clip int) SessionHead {
 
 // TestView is a test run as session get shows it: its command's last run.
 type TestView struct {
-	Command string `json:"command"`
-	OK      bool   `json:"ok"`
-	Passed  int    `json:"passed,omitempty"`
-	Failed  int    `json:"failed,omitempty"`
-	Skipped int    `json:"skipped,omitempty"`
-	Runs    int    `json:"runs,omitempty"`
-	At      string `json:"at"`
+	Command string   `json:"command"`
+	Runner  string   `json:"runner,omitempty"`
+	OK      bool     `json:"ok"`
+	NoTests bool     `json:"no_tests,omitempty"`
+	Passed  int      `json:"passed,omitempty"`
+	Failed  int      `json:"failed,omitempty"`
+	Skipped int      `json:"skipped,omitempty"`
+	Failing []string `json:"failing,omitempty"` // the first failing tests
+	Runs    int      `json:"runs,omitempty"`
+	At      string   `json:"at"`
 }
 
 // FailureView is a distinct failure of a command.
 type FailureView struct {
 	Command  string   `json:"command"`
 	Line     string   `json:"line"`
+	Type     string   `json:"type,omitempty"` // the error's type or code: ValueError, E0308
 	Tail     []string `json:"tail,omitempty"`
 	Times    int      `json:"times,omitempty"`
 	Resolved string   `json:"resolved_at,omitempty"`
@@ -266,12 +276,12 @@ func SessionViewOf(s memory.Session) SessionView {
 	for _, t := range r.Of(memory.EventTest) {
 		tv := TestView{Command: t.Subject, Runs: t.Count, At: Time(t.At)}
 		if t.Test != nil {
-			tv.OK, tv.Passed, tv.Failed, tv.Skipped = t.Test.OK, t.Test.Passed, t.Test.Failed, t.Test.Skipped
+			tv.Runner, tv.OK, tv.NoTests, tv.Passed, tv.Failed, tv.Skipped, tv.Failing = t.Test.Runner, t.Test.OK, t.Test.None, t.Test.Passed, t.Test.Failed, t.Test.Skipped, t.Test.Failing
 		}
 		v.Tests = append(v.Tests, tv)
 	}
 	for _, f := range r.Of(memory.EventFailure) {
-		v.Failures = append(v.Failures, FailureView{Command: f.Subject, Line: f.Detail, Tail: f.Tail, Times: f.Count, Resolved: Time(f.ResolvedAt), At: Time(f.At)})
+		v.Failures = append(v.Failures, FailureView{Command: f.Subject, Line: f.Detail, Type: f.Type, Tail: f.Tail, Times: f.Count, Resolved: Time(f.ResolvedAt), At: Time(f.At)})
 	}
 	for _, k := range memory.EventKinds {
 		if n := r.Total(k); n > len(r.Of(k)) {

@@ -24,8 +24,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/httpserver"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/proc"
-	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 )
@@ -172,7 +172,7 @@ func openWhenInitialized(ctx context.Context, lazy *app.Lazy, log *slog.Logger) 
 				if ctx.Err() != nil {
 					return // the server is stopping
 				}
-				if errors.Is(err, project.ErrNoProject) {
+				if problem.Is(err, problem.NoProject) {
 					log.Warn("no project yet; tools will answer with how to fix it", "error", err)
 				} else {
 					log.Error("open project", "error", err)

@@ -51,18 +51,18 @@ type providerDoc struct {
 // session, lists and all; the lists became events in the migration that
 // made version 2).
 type sessionDocV1 struct {
-	ID           int64       `json:"id"`
-	ThreadID     int64       `json:"threadId"`
-	ParentID     int64       `json:"parentId"`
-	Agent        string      `json:"agent"`
-	Branch       string      `json:"branch"`
-	Goal         string      `json:"goal"`
-	AI           providerDoc `json:"ai"`
-	StartedAt    time.Time   `json:"startedAt"`
-	EndedAt      time.Time   `json:"endedAt"`
-	TasksPending []string    `json:"tasksPending"`
-	Outcome      string      `json:"outcome"`
-	Summary      string      `json:"summary"`
+	ID           memory.SessionID `json:"id"` // "s4"
+	ThreadID     memory.SessionID `json:"threadId"`
+	ParentID     memory.SessionID `json:"parentId"`
+	Agent        string           `json:"agent"`
+	Branch       string           `json:"branch"`
+	Goal         string           `json:"goal"`
+	AI           providerDoc      `json:"ai"`
+	StartedAt    time.Time        `json:"startedAt"`
+	EndedAt      time.Time        `json:"endedAt"`
+	TasksPending []string         `json:"tasksPending"`
+	Outcome      string           `json:"outcome"`
+	Summary      string           `json:"summary"`
 }
 
 // EncodeSession is a session's head as a store keeps it.
@@ -92,7 +92,7 @@ func DecodeSession(b []byte) (memory.Session, error) {
 		if err := json.Unmarshal(b, &d); err != nil {
 			return memory.Session{}, fmt.Errorf("decode session (version 1): %w", err)
 		}
-		return memory.Session{ID: memory.SessionID(d.ID), ThreadID: memory.SessionID(d.ThreadID), ParentID: memory.SessionID(d.ParentID),
+		return memory.Session{ID: d.ID, ThreadID: d.ThreadID, ParentID: d.ParentID,
 			Agent: d.Agent, Branch: d.Branch, Goal: d.Goal, AI: memory.Provider(d.AI), StartedAt: d.StartedAt, EndedAt: d.EndedAt,
 			TasksPending: d.TasksPending, Outcome: d.Outcome, Summary: d.Summary}, nil
 	case sessionDocV:
@@ -120,6 +120,7 @@ type eventDoc struct {
 type testDoc struct {
 	Runner  string   `json:"runner,omitempty"`
 	OK      bool     `json:"ok"`
+	None    bool     `json:"none,omitempty"`
 	Passed  int      `json:"passed,omitempty"`
 	Failed  int      `json:"failed,omitempty"`
 	Skipped int      `json:"skipped,omitempty"`
@@ -132,7 +133,7 @@ type testDoc struct {
 func EncodeEventData(e memory.Event) (string, error) {
 	d := eventDoc{Note: e.Note, Tail: e.Tail, Type: e.Type}
 	if t := e.Test; t != nil {
-		d.Test = &testDoc{Runner: t.Runner, OK: t.OK, Passed: t.Passed, Failed: t.Failed, Skipped: t.Skipped, Counted: t.Counted,
+		d.Test = &testDoc{Runner: t.Runner, OK: t.OK, None: t.None, Passed: t.Passed, Failed: t.Failed, Skipped: t.Skipped, Counted: t.Counted,
 			Summary: t.Summary, Failing: t.Failing}
 	}
 	if d.Note == "" && d.Tail == nil && d.Type == "" && d.Test == nil {
@@ -156,7 +157,7 @@ func DecodeEventData(s string, e *memory.Event) error {
 	}
 	e.Note, e.Tail, e.Type = d.Note, d.Tail, d.Type
 	if t := d.Test; t != nil {
-		e.Test = &memory.TestResult{Runner: t.Runner, OK: t.OK, Passed: t.Passed, Failed: t.Failed, Skipped: t.Skipped, Counted: t.Counted,
+		e.Test = &memory.TestResult{Runner: t.Runner, OK: t.OK, None: t.None, Passed: t.Passed, Failed: t.Failed, Skipped: t.Skipped, Counted: t.Counted,
 			Summary: t.Summary, Failing: t.Failing}
 	}
 	return nil

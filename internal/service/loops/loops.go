@@ -134,7 +134,7 @@ func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
 				return err
 			}
 			if !p.Status.Open() {
-				return &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", p.ID, p.Status), Fix: "start loops under open tasks"}
+				return &problem.Error{Kind: problem.Closed, Problem: fmt.Sprintf("task %s is %s", p.ID, p.Status), Fix: "start loops under open tasks"}
 			}
 			parent = p.ID
 		}

@@ -180,7 +180,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 			return err
 		}
 		if !ok {
-			return &memory.NotFoundError{Kind: "branch context", ID: name}
+			return memory.NotFound("branch context", name)
 		}
 		for _, d := range b.Decisions {
 			uid := promotedUID(name, d.Decision)
@@ -263,7 +263,7 @@ func (m *Memory) MergeBranch(ctx context.Context, from, into string) (memory.Bra
 			return err
 		}
 		if !ok {
-			return &memory.NotFoundError{Kind: "branch context", ID: from}
+			return memory.NotFound("branch context", from)
 		}
 		dst, _, err := tx.BranchContext(ctx, into)
 		if err != nil {

@@ -269,7 +269,7 @@ func (m *Memory) Record(ctx context.Context, agent string, req AddRequest) (Reco
 			Subject: rec.Entry.ID.String(), Detail: string(rec.Entry.Type) + ": " + rec.Entry.Title, At: now})
 	})
 	if err != nil {
-		if _, ok := errors.AsType[*problem.FieldError](err); ok {
+		if problem.Is(err, problem.Invalid) {
 			return Recorded{}, err
 		}
 		return Recorded{}, fmt.Errorf("record %s: %w", e.Type, err)
@@ -356,7 +356,7 @@ func (m *Memory) embedEntries(ctx context.Context, es ...memory.Entry) string {
 	if err == nil {
 		err = m.store.Update(ctx, func(tx store.Tx) error {
 			for i, e := range es {
-				if err := tx.SetMemoryVector(ctx, e.ID, m.opts.Model, vecs[i]); err != nil && !errors.Is(err, memory.ErrNotFound) {
+				if err := tx.SetMemoryVector(ctx, e.ID, m.opts.Model, vecs[i]); err != nil && !problem.Is(err, problem.NotFound) {
 					return err
 				}
 			}
@@ -383,7 +383,7 @@ func (m *Memory) Backfill(ctx context.Context, batch, limit int) (done, missing 
 	for limit <= 0 || done < limit {
 		var es []memory.Entry
 		if err := m.store.View(ctx, func(tx store.Tx) (err error) {
-			es, err = tx.MissingVectors(ctx, m.opts.Model, batch)
+			es, _, err = tx.SelectMemories(ctx, store.MemorySelector{WithoutVector: m.opts.Model, Limit: batch, SkipCount: true})
 			return err
 		}); err != nil {
 			return done, 0, err
@@ -516,7 +516,7 @@ func (m *Memory) search(ctx context.Context, q store.MemoryQuery) (SearchResult,
 	}
 	var page store.MemoryResult
 	err := m.store.View(ctx, func(tx store.Tx) (err error) {
-		page, err = tx.SearchMemory(ctx, q)
+		page, err = store.SearchMemory(ctx, tx, q)
 		return err
 	})
 	if err != nil {
@@ -571,12 +571,12 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 	res := SearchResult{Offset: q.Offset, Mode: "hybrid"}
 	err = m.store.View(ctx, func(tx store.Tx) error {
 		var err error
-		lexPage, err := tx.SearchMemory(ctx, deep)
+		lexPage, err := store.SearchMemory(ctx, tx, deep)
 		if err != nil {
 			return err
 		}
 		lex = lexPage.Hits
-		if sem, err = tx.NearestMemories(ctx, m.opts.Model, vecs[0], q, top); err != nil {
+		if sem, err = tx.NearestMemories(ctx, m.opts.Model, vecs[0], q.Selector(), top); err != nil {
 			return err
 		}
 		lexical := make([]memory.Scored, len(lex))
@@ -701,10 +701,10 @@ func (m *Memory) Context(ctx context.Context, q ContextQuery) (Timeline, error) 
 			return err
 		}
 		if len(es) == 0 {
-			return &memory.NotFoundError{Kind: "entry", ID: anchor.String()}
+			return memory.NotFound("entry", anchor.String())
 		}
 		tl.Anchor = m.HitOf(es[0], es[0].Content, 0)
-		older, newer, err := tx.MemoryTimeline(ctx, anchor, before, after, sameSession)
+		older, newer, err := store.MemoryTimeline(ctx, tx, anchor, before, after, sameSession)
 		for _, e := range older {
 			tl.Before = append(tl.Before, m.HitOf(e, e.Content, 0))
 		}

@@ -7,14 +7,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/runs"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/words"
@@ -217,7 +216,6 @@ type ToolUseRecorded struct {
 const (
 	maxHookCommand = 200
 	maxHookError   = 2000
-	maxTailLine    = 200
 )
 
 // RecordToolUse adds what one tool call did to its session (the client's,
@@ -235,20 +233,22 @@ func (m *Memory) RecordToolUse(ctx context.Context, in ToolUse) (ToolUseRecorded
 			out.Files = append(out.Files, rel)
 		}
 	}
-	cmd, _ := memory.Redact(strings.TrimSpace(noNUL(in.Command)))
-	cmd = words.OneLine(cmd, maxHookCommand)
+	full, _ := memory.Redact(strings.TrimSpace(noNUL(in.Command)))
+	cmd := words.OneLine(full, maxHookCommand)
+	output, _ := memory.Redact(strings.TrimSpace(noNUL(in.Output)))
 	errText, _ := memory.Redact(strings.TrimSpace(noNUL(in.Error)))
-	test := cmd != "" && IsTestCommand(cmd)
 	if len(out.Files) == 0 && cmd == "" && !in.Failed {
 		return out, nil // nothing worth a write
 	}
-	if test {
-		out.Test = &memory.TestResult{OK: !in.Failed}
+	// The whole command, not the clipped one: a test run at the end of a
+	// long line would be lost.
+	if runner, ok := runs.Test(full); ok {
+		out.Test = testResult(runs.ParseTest(runner, output+"\n"+errText, !in.Failed))
 	}
 	what := cmp.Or(cmd, in.Tool)
 	var fail memory.Event
 	if in.Failed {
-		fail = failureEvent(what, errText)
+		fail = failureEvent(what, full, errText)
 		out.Failure = fail.Detail
 	}
 	now := m.now()
@@ -301,56 +301,27 @@ func (m *Memory) RecordToolUse(ctx context.Context, in ToolUse) (ToolUseRecorded
 func noNUL(s string) string { return strings.ReplaceAll(s, "\x00", "") }
 
 // failureEvent is a failed command's event: the line that says what went
-// wrong, a short tail, keyed by the command and the line so that each
-// distinct failure of a command is its own event.
-func failureEvent(what, errText string) memory.Event {
-	line := informativeLine(errText)
-	sum := sha256.Sum256([]byte(line))
-	e := memory.Event{Kind: memory.EventFailure, Key: what + "\n" + hex.EncodeToString(sum[:8]), Subject: what, Detail: line}
-	lines := nonEmptyLines(errText)
-	for _, l := range lines[max(0, len(lines)-5):] {
-		e.Tail = append(e.Tail, problem.Clip(l, maxTailLine))
-	}
-	return e
+// wrong and a short tail, keyed by the command and the failure's
+// fingerprint, so that each distinct failure of a command is its own event
+// and the same failure seen again (another temporary path, another line
+// number) counts on the first.
+func failureEvent(what, command, errText string) memory.Event {
+	f := runs.Failure(command, errText)
+	line := cmp.Or(f.Line, "(no error text)")
+	return memory.Event{Kind: memory.EventFailure, Key: what + "\n" + f.Fingerprint, Subject: what, Detail: line, Type: f.Kind, Tail: f.Tail}
 }
 
-// informativeLine is the line of a failure's output that says what went
-// wrong: the last line that is not a wrapper's noise (the client's exit
-// status, make's "*** [target] Error 1", a shell's process ids).
-func informativeLine(s string) string {
-	lines := nonEmptyLines(s)
-	for i := len(lines) - 1; i >= 0; i-- {
-		if !noise(lines[i]) {
-			return words.OneLine(lines[i], 300)
-		}
-	}
-	return "(no error text)"
-}
-
-// noise reports whether a line of output only says a command failed, not
-// why.
-func noise(l string) bool {
-	low := strings.ToLower(l)
-	for _, p := range []string{"exit code", "exit status", "process group pgid", "background pids", "signal: "} {
-		if strings.HasPrefix(low, p) {
-			return true
-		}
-	}
-	return strings.HasPrefix(l, "make") && strings.Contains(l, ": *** ")
-}
-
-func nonEmptyLines(s string) []string {
-	var out []string
-	for l := range strings.SplitSeq(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			out = append(out, l)
-		}
-	}
-	return out
+// testResult is what a session keeps of a test run's result.
+func testResult(r runs.TestResult) *memory.TestResult {
+	return &memory.TestResult{Runner: string(r.Runner), OK: r.Outcome != runs.TestsFailed, None: r.Outcome == runs.NoTests,
+		Passed: r.Passed, Failed: r.Failed + r.Errors, Skipped: r.Skipped, Counted: r.Counted, Summary: r.Summary, Failing: r.Failing}
 }
 
 // testDetail is a test run's result in a line.
 func testDetail(t memory.TestResult) string {
+	if t.None {
+		return "no tests ran"
+	}
 	verdict := "passed"
 	if !t.OK {
 		verdict = "failed"
@@ -428,16 +399,6 @@ func (m *Memory) relative(f string) (string, bool) {
 	}
 	return filepath.ToSlash(rel), true
 }
-
-// testCommand is compiled on first use, not by every process start.
-var testCommand = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(^|[\s;&|/])(go test|cargo test|cargo nextest|npm (run )?test|pnpm (run )?test|yarn (run )?test|bun test|` +
-		`npx (jest|vitest|playwright)|jest|vitest|pytest|python3? -m (pytest|unittest)|tox|mvn( -\S+)* (test|verify)|gradlew?( -\S+)* (test|check)|` +
-		`rspec|rake test|phpunit|dotnet test|mix test|make (test|check)|ctest|scripts/test)\b`)
-})
-
-// IsTestCommand reports whether a shell command runs a test suite.
-func IsTestCommand(cmd string) bool { return testCommand().MatchString(cmd) }
 
 // Folded is what a fold did.
 type Folded struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -254,8 +253,8 @@ func parseSessionID(field, s string) (memory.SessionID, error) {
 
 // withField names the argument behind a not-found error.
 func withField(err error, field string) error {
-	if nf, ok := errors.AsType[*memory.NotFoundError](err); ok {
-		return &problem.FieldError{Field: field, Problem: fmt.Sprintf("names %s %s, which does not exist", nf.Kind, nf.ID),
+	if m, ok := memory.MissingOf(err); ok {
+		return &problem.FieldError{Field: field, Problem: fmt.Sprintf("names %s %s, which does not exist", m.What, m.ID),
 			Fix: "pass an existing id", Hint: problem.ListSessions}
 	}
 	return err
@@ -309,7 +308,7 @@ func (m *Memory) changeSession(ctx context.Context, agent, ref string, p Session
 			return withField(err, "session_id")
 		}
 		if !s.Open() {
-			return problem.New(memory.ErrEnded, fmt.Sprintf("session %s ended at %s", s.ID, s.EndedAt.Format("2006-01-02 15:04")), problem.StartSession)
+			return problem.New(problem.Closed, fmt.Sprintf("session %s ended at %s", s.ID, s.EndedAt.Format("2006-01-02 15:04")), problem.StartSession)
 		}
 		now := m.now()
 		p.apply(&s)

@@ -64,7 +64,7 @@ func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
 		return fmt.Errorf("save session %s: %w", s.ID, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return &memory.NotFoundError{Kind: "session", ID: s.ID.String()}
+		return memory.NotFound("session", s.ID.String())
 	}
 	x.changed()
 	return nil
@@ -74,7 +74,7 @@ func (x *txn) Session(ctx context.Context, id memory.SessionID) (memory.Session,
 	var doc string
 	err := x.tx.QueryRow(ctx, qSession, x.p, int64(id)).Scan(&doc)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return memory.Session{}, &memory.NotFoundError{Kind: "session", ID: id.String()}
+		return memory.Session{}, memory.NotFound("session", id.String())
 	}
 	if err != nil {
 		return memory.Session{}, fmt.Errorf("read session %s: %w", id, err)

@@ -64,7 +64,7 @@ func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
 		return fmt.Errorf("save session %s: %w", s.ID, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return &memory.NotFoundError{Kind: "session", ID: s.ID.String()}
+		return memory.NotFound("session", s.ID.String())
 	}
 	return nil
 }
@@ -73,7 +73,7 @@ func (x *txn) Session(ctx context.Context, id memory.SessionID) (memory.Session,
 	var doc string
 	err := x.queryRow(ctx, qSession, int64(id)).Scan(&doc)
 	if errors.Is(err, sql.ErrNoRows) {
-		return memory.Session{}, &memory.NotFoundError{Kind: "session", ID: id.String()}
+		return memory.Session{}, memory.NotFound("session", id.String())
 	}
 	if err != nil {
 		return memory.Session{}, fmt.Errorf("read session %s: %w", id, err)

@@ -23,9 +23,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Sync is SQLite's synchronous setting in WAL mode.
@@ -197,10 +198,10 @@ func CheckNotEmpty(path string) error {
 	if !emptyFile(path) {
 		return nil
 	}
-	return fmt.Errorf("open database %s: %w", path, &store.FaultError{
-		Problem: "the database " + shortPath(path) + " is an empty file (0 bytes): it holds no Cairn data, and opening it would silently start a new store (ids from 1, no memory)",
-		Fix:     "if it was truncated or badly copied, restore it from a backup; to start a new store here, run `cairn init` in the project (or delete the file)",
-		Err:     ErrEmptyDatabase})
+	return fmt.Errorf("open database %s: %w", path, store.Fault(
+		"the database "+shortPath(path)+" is an empty file (0 bytes): it holds no Cairn data, and opening it would silently start a new store (ids from 1, no memory)",
+		"if it was truncated or badly copied, restore it from a backup; to start a new store here, run `cairn init` in the project (or delete the file)",
+		ErrEmptyDatabase))
 }
 
 // emptyFile reports whether path is an existing database file with no

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 )
 
@@ -86,7 +87,7 @@ func testMemoryAddAndRead(t *testing.T, s store.Store) {
 	err := s.Update(ctx, func(tx store.Tx) error {
 		return tx.UpdateMemory(ctx, memory.Entry{ID: 999, UID: "zzzzzzzzzz", Type: memory.Insight, Title: "t"})
 	})
-	if !errors.Is(err, memory.ErrNotFound) {
+	if !problem.Is(err, problem.NotFound) {
 		t.Errorf("UpdateMemory(999) = %v, want not found", err)
 	}
 }
@@ -184,21 +185,21 @@ func testMemoryTimeline(t *testing.T, s store.Store) {
 		ids = append(ids, addMemory(t, s, memory.Entry{Type: memory.Insight, Title: fmt.Sprint("e", i), SessionID: session}).ID)
 	}
 	view(t, s, func(tx store.Tx) error {
-		older, newer, err := tx.MemoryTimeline(ctx, ids[3], 2, 2, false)
+		older, newer, err := store.MemoryTimeline(ctx, tx, ids[3], 2, 2, false)
 		if err != nil {
 			return err
 		}
 		if fmt.Sprint(entryIDs(older), entryIDs(newer)) != fmt.Sprint(ids[1:3], ids[4:6]) {
 			t.Errorf("timeline = %v %v", entryIDs(older), entryIDs(newer))
 		}
-		older, newer, err = tx.MemoryTimeline(ctx, ids[2], 5, 1, true)
+		older, newer, err = store.MemoryTimeline(ctx, tx, ids[2], 5, 1, true)
 		if err != nil {
 			return err
 		}
 		if fmt.Sprint(entryIDs(older), entryIDs(newer)) != fmt.Sprint([]memory.ID{ids[0]}, []memory.ID{ids[4]}) {
 			t.Errorf("same-session timeline = %v %v", entryIDs(older), entryIDs(newer))
 		}
-		if _, _, err := tx.MemoryTimeline(ctx, 999, 1, 1, false); !errors.Is(err, memory.ErrNotFound) {
+		if _, _, err := store.MemoryTimeline(ctx, tx, 999, 1, 1, false); !problem.Is(err, problem.NotFound) {
 			t.Errorf("timeline of 999: %v", err)
 		}
 		return nil
@@ -279,35 +280,35 @@ func testMemoryVectors(t *testing.T, s store.Store) {
 		return tx.SetMemoryVector(ctx, a.ID, "model-a", []float32{0, 1, 0})
 	})
 	err := s.Update(ctx, func(tx store.Tx) error { return tx.SetMemoryVector(ctx, 999, "model-a", []float32{1}) })
-	if !errors.Is(err, memory.ErrNotFound) {
+	if !problem.Is(err, problem.NotFound) {
 		t.Errorf("vector for a missing entry: %v", err)
 	}
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemoryQuery{}, 2)
+		got, err := tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 2)
 		if err != nil {
 			return err
 		}
 		if len(got) != 2 || got[0].ID != a.ID || got[1].ID != b.ID || got[0].Score < 0.99 || got[1].Score > got[0].Score {
 			t.Errorf("nearest = %+v", got)
 		}
-		got, err = tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemoryQuery{Branch: "feat"}, 5)
+		got, err = tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemorySelector{Branch: "feat", HideSuperseded: true}, 5)
 		if err != nil {
 			return err
 		}
 		if len(got) != 1 || got[0].ID != c.ID {
 			t.Errorf("nearest on feat = %+v", got)
 		}
-		if got, _ := tx.NearestMemories(ctx, "model-b", []float32{0, 1, 0}, store.MemoryQuery{}, 5); len(got) != 0 {
+		if got, _ := tx.NearestMemories(ctx, "model-b", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 5); len(got) != 0 {
 			t.Errorf("another model's vectors are used: %+v", got)
 		}
-		missing, err := tx.MissingVectors(ctx, "model-b", 2)
+		missing, _, err := tx.SelectMemories(ctx, store.MemorySelector{WithoutVector: "model-b", Limit: 2, SkipCount: true})
 		if err != nil {
 			return err
 		}
 		if fmt.Sprint(entryIDs(missing)) != fmt.Sprint([]memory.ID{a.ID, b.ID}) {
 			t.Errorf("missing for model-b = %v", entryIDs(missing))
 		}
-		if m, _ := tx.MissingVectors(ctx, "model-a", 5); len(m) != 0 {
+		if m, _, _ := tx.SelectMemories(ctx, store.MemorySelector{WithoutVector: "model-a", Limit: 5, SkipCount: true}); len(m) != 0 {
 			t.Errorf("missing for model-a = %v", entryIDs(m))
 		}
 		return nil
@@ -341,7 +342,7 @@ func testSessions(t *testing.T, s store.Store) {
 		if d := cmp.Diff(first, got); d != "" {
 			t.Errorf("session (-want +got):\n%s", d)
 		}
-		if _, err := tx.Session(ctx, 999); !errors.Is(err, memory.ErrNotFound) {
+		if _, err := tx.Session(ctx, 999); !problem.Is(err, problem.NotFound) {
 			t.Errorf("Session(999) = %v", err)
 		}
 		list, total, err := tx.Sessions(ctx, store.SessionQuery{ThreadID: first.ID})
@@ -372,7 +373,7 @@ func testSessions(t *testing.T, s store.Store) {
 		}
 		return nil
 	})
-	if err := s.Update(ctx, func(tx store.Tx) error { return tx.UpdateSession(ctx, memory.Session{ID: 999}) }); !errors.Is(err, memory.ErrNotFound) {
+	if err := s.Update(ctx, func(tx store.Tx) error { return tx.UpdateSession(ctx, memory.Session{ID: 999}) }); !problem.Is(err, problem.NotFound) {
 		t.Errorf("UpdateSession(999) = %v", err)
 	}
 }
@@ -511,6 +512,6 @@ func testBranchContexts(t *testing.T, s store.Store) {
 }
 
 func searchMem(ctx context.Context, tx store.Tx, q store.MemoryQuery) ([]store.MemoryHit, int, error) {
-	r, err := tx.SearchMemory(ctx, q)
+	r, err := store.SearchMemory(ctx, tx, q)
 	return r.Hits, r.Total, err
 }
