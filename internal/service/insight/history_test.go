@@ -206,8 +206,8 @@ func TestPlantedDifferences(t *testing.T) {
 // narrower intervals would fail this), and the planted difference is found
 // in nearly every history (the Bonferroni level costs some power).
 func TestPlantedCoverage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("many histories")
+	if testing.Short() || raceEnabled {
+		t.Skip("many histories: run without -short and -race")
 	}
 	const seeds = 10
 	var held, total, found int
@@ -233,8 +233,11 @@ func TestPlantedCoverage(t *testing.T) {
 // so over many histories a few may: at most 3 of the 24 asked here), and
 // no model is recommended.
 func TestNoDifferenceNoRanking(t *testing.T) {
-	ranked, asked := 0, 0
-	for seed := uint64(1); seed <= 8; seed++ {
+	ranked, asked, seeds := 0, 0, uint64(8)
+	if raceEnabled {
+		seeds = 1
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
 		models := []benchseed.ModelProfile{model("model-a", 0.8), model("model-b", 0.8), model("model-c", 0.8)}
 		s := history(t, benchseed.HistoryShape{Models: models, Sessions: 720, Lifecycles: 30, Phases: phases[:1], Seed: seed})
 		ctx := context.Background()
