@@ -2,11 +2,19 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/chromedp"
+
+	"github.com/cairn-dev/cairn/internal/project"
+	"github.com/cairn-dev/cairn/internal/store/sqlite"
+	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
 
@@ -46,7 +54,7 @@ func TestInsightKill(t *testing.T) {
 	if after < written || after > written+1+30 {
 		t.Errorf("after kill -9: %d calls recorded; want %d to %d", after, written, written+31)
 	}
-	t.Logf("%d of the 30 calls made just before the kill were written", after-written-1)
+	t.Logf("%d of the 31 calls after the read were written before the kill", after-written)
 	probeWritable(t, s, "after the kill")
 	noErrors(t, "the restarted server", s.Log())
 }
@@ -84,4 +92,47 @@ func TestInsightModelKnown(t *testing.T) {
 	if rec.Structured["abstain"] != true {
 		t.Errorf("model_recommend on 2 sessions: %s; want an abstention", rec.Text)
 	}
+}
+
+// TestBoardInsightBrowser: the board's Insight page, in headless Chromium,
+// on a generated history: the health score and its components, the daily
+// line, and the models, tools and phases as SVG bars (no script draws
+// them), with the planted slow phase marked.
+func TestBoardInsightBrowser(t *testing.T) {
+	ctx := browser(t)
+	dir := cairntest.Project(t)
+	st, err := sqlite.Open(context.Background(), project.DBPath(dir), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := func(name string, pass float64) benchseed.ModelProfile {
+		return benchseed.ModelProfile{Name: name, DefaultPass: pass, Unresolved: 0.1, TaskMinutes: 20, CallErrors: 0.2}
+	}
+	if err := benchseed.SeedHistory(context.Background(), st, benchseed.HistoryShape{Models: []benchseed.ModelProfile{m("model-a", 0.9), m("model-b", 0.6)},
+		Sessions: 200, Days: 20, End: time.Now().UTC(), Lifecycles: 20, Seed: 1,
+		Phases: []benchseed.PhaseProfile{{Name: "PLAN", Median: time.Hour}, {Name: "BUILD", Median: 4 * time.Hour}, {Name: "SHIP", Median: time.Hour}}}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	srv := cairntest.StartHTTP(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "all"}})
+	var score string
+	var bars, lines int
+	run(t, ctx, 20*time.Second, "insight page", chromedp.Navigate(srv.URL+"/insight"), live(),
+		chromedp.Text("#health-score", &score, chromedp.ByID),
+		mainHas("model-a"), mainHas("model-b"), mainHas("memory_search"), mainHas("Bottleneck:"),
+		chromedp.Evaluate(`document.querySelectorAll("svg.bars g.bar").length`, &bars),
+		chromedp.Evaluate(`document.querySelectorAll("svg.daily polyline").length`, &lines))
+	if n, err := strconv.Atoi(score); err != nil || n <= 0 || n > 100 {
+		t.Errorf("health score %q", score)
+	}
+	// 2 models, 3 tools, 3 phases.
+	if bars != 8 || lines != 1 {
+		t.Errorf("%d bars and %d daily lines drawn, want 8 and 1", bars, lines)
+	}
+	var slow string
+	run(t, ctx, 5*time.Second, "the slow phase is marked", chromedp.Evaluate(`document.querySelector("g.bar.bad[data-label='BUILD']") ? "BUILD" : ""`, &slow))
+	if slow != "BUILD" {
+		t.Error("BUILD is not marked as the bottleneck")
+	}
+	shoot(t, ctx, screenshots(t), "insight")
 }
