@@ -62,7 +62,13 @@ type Recorder struct {
 	recorded atomic.Int64
 	dropped  atomic.Int64
 	lastRoll time.Time // the loop's own: zero rolls up at the first tick
+	// redacted caches the redaction of the short fields that repeat from
+	// call to call (model, client, version, agent): the loop's own.
+	redacted map[string]string
 }
+
+// maxRedactedCache bounds the cache of redacted fields.
+const maxRedactedCache = 1024
 
 // NewRecorder returns a recorder over st; its goroutine starts with the
 // first event.
@@ -216,7 +222,12 @@ func (r *Recorder) loop() {
 func (r *Recorder) write(batch []usage.Event) error {
 	for i := range batch {
 		e := &batch[i]
-		memory.RedactFields(&e.Subject, &e.Model, &e.Client, &e.ClientVersion, &e.Agent)
+		if e.Subject != "" {
+			memory.RedactFields(&e.Subject)
+		}
+		for _, f := range []*string{&e.Model, &e.Client, &e.ClientVersion, &e.Agent} {
+			*f = r.redact(*f)
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
@@ -228,6 +239,22 @@ func (r *Recorder) write(batch []usage.Event) error {
 	}
 	r.recorded.Add(int64(len(batch)))
 	return nil
+}
+
+// redact is memory.Redact of a short field that repeats, cached.
+func (r *Recorder) redact(s string) string {
+	if s == "" {
+		return s
+	}
+	if out, ok := r.redacted[s]; ok {
+		return out
+	}
+	out, _ := memory.Redact(s)
+	if r.redacted == nil || len(r.redacted) >= maxRedactedCache {
+		r.redacted = map[string]string{}
+	}
+	r.redacted[s] = out
+	return out
 }
 
 // rollUp folds raw events older than the retention into daily aggregates.

@@ -133,3 +133,22 @@ func TestRollUp(t *testing.T) {
 		t.Errorf("days = %+v, want two of 4 calls", ds)
 	}
 }
+
+// BenchmarkRecorder: what recording costs a call, the batch's write to
+// SQLite included (allocations are the stable measure on a loaded host).
+func BenchmarkRecorder(b *testing.B) {
+	st := openStore(b)
+	r := NewRecorder(st, RecorderOptions{FlushEvery: time.Hour})
+	defer r.Close()
+	e := usage.Event{Kind: usage.KindCall, Name: "get_current_task", Toolset: "focus", Agent: "claude-code", Session: 3,
+		Client: "claude-code", ClientVersion: "2.1.3", Model: "claude-opus-4-5", Duration: time.Millisecond, Outcome: usage.OK, Bytes: 900}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.Record(e)
+		if i%256 == 255 {
+			if err := r.Flush(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

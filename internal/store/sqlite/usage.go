@@ -24,12 +24,32 @@ const (
 			count = excluded.count, duration_us = excluded.duration_us, bytes = excluded.bytes, hist = excluded.hist`
 )
 
+// usageRows is how many events one INSERT writes: a statement a row cost
+// the recorder most of its time.
+const usageRows = 64
+
+// qAddUsageRows is the INSERT of usageRows events.
+var qAddUsageRows = qAddUsage + strings.Repeat(", (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", usageRows-1)
+
 func (x *txn) AddUsage(ctx context.Context, es []usage.Event) error {
-	for _, e := range es {
-		if _, err := x.exec(ctx, qAddUsage, micros(e.At), string(e.Kind), e.Name, e.Toolset, e.Agent, e.Session, e.Client, e.ClientVersion,
-			e.Model, e.Duration.Microseconds(), e.Outcome, e.Bytes, e.Subject); err != nil {
+	args := make([]any, 0, 13*usageRows)
+	for len(es) > 0 {
+		n := len(es)
+		q := qAddUsageRows
+		if n >= usageRows {
+			n = usageRows
+		} else {
+			q = qAddUsage + strings.Repeat(", (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", n-1)
+		}
+		args = args[:0]
+		for _, e := range es[:n] {
+			args = append(args, micros(e.At), string(e.Kind), e.Name, e.Toolset, e.Agent, e.Session, e.Client, e.ClientVersion,
+				e.Model, e.Duration.Microseconds(), e.Outcome, e.Bytes, e.Subject)
+		}
+		if _, err := x.exec(ctx, q, args...); err != nil {
 			return fmt.Errorf("record usage: %w", err)
 		}
+		es = es[n:]
 	}
 	return nil
 }
