@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -126,9 +129,7 @@ func wireSchema(s *jsonschema.Schema) *jsonschema.Schema {
 	var strip func(*jsonschema.Schema)
 	strip = func(s *jsonschema.Schema) {
 		for _, p := range s.Properties {
-			if p.Type == "integer" && p.Minimum != nil && (*p.Minimum == 0 || *p.Minimum == 1) {
-				p.Minimum = nil
-			}
+			p.Minimum = advertisedMin(p)
 			strip(p)
 		}
 	}
@@ -136,20 +137,49 @@ func wireSchema(s *jsonschema.Schema) *jsonschema.Schema {
 	return w
 }
 
+// advertisedMin is p's minimum as tools/list declares it: none for an
+// integer's minimum of 0 or 1 (see wireSchema). Decoding enforces this one,
+// the bound the client was shown, and leaves less to the services.
+func advertisedMin(p *jsonschema.Schema) *float64 {
+	if p.Type == "integer" && p.Minimum != nil && (*p.Minimum == 0 || *p.Minimum == 1) {
+		return nil
+	}
+	return p.Minimum
+}
+
+// fullSchemas caches fullSchema: deriving a schema is most of what decoding
+// such an argument would cost.
+var fullSchemas sync.Map // reflect.Type → *jsonschema.Schema
+
 // fullSchema is the schema derived from t, for decoding an object whose
 // advertised schema was shortened to a description.
 func fullSchema(t reflect.Type) *jsonschema.Schema {
+	if s, ok := fullSchemas.Load(t); ok {
+		return s.(*jsonschema.Schema)
+	}
 	s, err := jsonschema.ForType(t, schemaOpts)
 	if err != nil {
 		panic(err)
 	}
 	compact(s)
+	fullSchemas.Store(t, s)
 	return s
 }
 
-// decodeArgs decodes a tool's arguments into In. Unlike a plain unmarshal, it
-// checks every field separately, so each error names the field, what is wrong
-// with it and how to fix it, and never shows Go types or echoes a large value.
+// decodeArgs decodes a tool's arguments into In and validates them against
+// the schema the tool declares, in one place: a handler gets arguments of
+// the declared types, names, enums and bounds (see checkValue for the
+// keywords). Unlike a plain unmarshal or a schema validator, it checks every
+// field separately, so each error names the field, what is wrong with it and
+// how to fix it, and never shows Go types or echoes a large value.
+//
+// It is stricter than the schema in two ways: an argument the tool does not
+// take is refused (the schema leaves out "additionalProperties": false to
+// save tokens), and text must be valid UTF-8. It is more lenient, as the
+// services are, in four: null is an absent argument; an id may be a number
+// (IDArg) and a single value stands for a list of one (IDList, StringList);
+// an enum's value is matched ignoring case and surrounding space, and
+// handed on as declared; and an optional enum left empty ("") is absent.
 func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, error) {
 	var in In
 	raw = bytes.TrimSpace(raw)
@@ -233,6 +263,12 @@ func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, 
 		}
 		if !validText(b) {
 			return &problem.FieldError{Field: prefix + name, Problem: "is not valid UTF-8", Fix: "send " + name + " as UTF-8 text"}
+		}
+		if p := schema.Properties[name]; p != nil {
+			a := arg{field: prefix + name, name: name, required: slices.Contains(schema.Required, name), fixer: fixerOf(v)}
+			if err := checkValue(f, p, a); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -420,4 +456,226 @@ func hex4(b []byte) (rune, bool) {
 		r = r<<4 | rune(c)
 	}
 	return r, true
+}
+
+// arg names the argument checkValue checks, for its messages.
+type arg struct {
+	field    string // as the message names it: "sort.field", "type[2]"
+	name     string // the property's own name: "field", "type"
+	required bool
+	fixer    enumFixer // the argument struct's own words, or nil
+}
+
+// enumFixer is an argument struct that words the fix for a value outside an
+// enum itself, where it knows better than the list of values (observation:
+// a decision has a tool of its own).
+type enumFixer interface {
+	enumFix(name, value string) string
+}
+
+func fixerOf(v reflect.Value) enumFixer {
+	if v.CanAddr() {
+		if f, ok := v.Addr().Interface().(enumFixer); ok {
+			return f
+		}
+	}
+	return nil
+}
+
+// checkedKeywords are the schema keywords checkValue enforces beyond the
+// types, names and required arguments that decodeObject checks.
+// TestDeclaredKeywordsChecked holds every declaration to them.
+var checkedKeywords = []string{"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+	"minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "items"}
+
+// checkValue checks the decoded value v of an argument against its schema
+// p: the keywords its Go type does not already guarantee (checkedKeywords).
+// An enum's value is matched ignoring case and surrounding space and set to
+// its declared spelling, so handlers and services see one spelling.
+func checkValue(v reflect.Value, p *jsonschema.Schema, a arg) error {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return checkString(v, p, a)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return checkNumber(float64(v.Int()), strconv.FormatInt(v.Int(), 10), p, a)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return checkNumber(float64(v.Uint()), strconv.FormatUint(v.Uint(), 10), p, a)
+	case reflect.Float32, reflect.Float64:
+		return checkNumber(v.Float(), strconv.FormatFloat(v.Float(), 'g', -1, 64), p, a)
+	case reflect.Slice:
+		return checkList(v, p, a)
+	}
+	return nil
+}
+
+func checkString(v reflect.Value, p *jsonschema.Schema, a arg) error {
+	s := v.String()
+	if len(p.Enum) > 0 {
+		if s == "" && !a.required {
+			return nil // an optional choice left empty is absent
+		}
+		want := strings.TrimSpace(s)
+		i := slices.IndexFunc(p.Enum, func(e any) bool { return strings.EqualFold(enumString(e), want) })
+		if i < 0 {
+			fix := ""
+			if a.fixer != nil {
+				fix = a.fixer.enumFix(a.name, want)
+			}
+			if fix == "" {
+				fix = "use " + choices(p.Enum)
+			}
+			return &problem.FieldError{Field: a.field, Problem: "is " + problem.Quote(s), Fix: fix}
+		}
+		if e := enumString(p.Enum[i]); e != s && v.CanSet() {
+			v.SetString(e)
+			s = e
+		}
+	}
+	if p.MinLength != nil || p.MaxLength != nil {
+		n := utf8.RuneCountInString(s)
+		if p.MaxLength != nil && n > *p.MaxLength {
+			return &problem.FieldError{Field: a.field, Problem: "is " + strconv.Itoa(n) + " characters long",
+				Fix: "shorten it to " + strconv.Itoa(*p.MaxLength) + " characters"}
+		}
+		if p.MinLength != nil && n < *p.MinLength {
+			return &problem.FieldError{Field: a.field, Problem: "is " + strconv.Itoa(n) + " characters long",
+				Fix: "give at least " + strconv.Itoa(*p.MinLength) + " characters"}
+		}
+	}
+	if p.Pattern != "" && !pattern(p.Pattern).MatchString(s) {
+		return &problem.FieldError{Field: a.field, Problem: "is " + problem.Quote(s),
+			Fix: "use a value that matches " + problem.Clip(p.Pattern, 80)}
+	}
+	return nil
+}
+
+// enumString is an enum's value as a string; the declarations' enums are of
+// strings (task.Status and the like), which TestDeclaredKeywordsChecked holds
+// them to.
+func enumString(e any) string {
+	if v := reflect.ValueOf(e); v.Kind() == reflect.String {
+		return v.String()
+	}
+	return ""
+}
+
+// patterns caches the compiled patterns of the schemas, by source.
+var patterns sync.Map // string → *regexp.Regexp
+
+// pattern compiles a schema's pattern once. Declarations are tested
+// (TestDeclaredKeywordsChecked), so one that does not compile is a
+// programming error.
+func pattern(src string) *regexp.Regexp {
+	if re, ok := patterns.Load(src); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(src)
+	patterns.Store(src, re)
+	return re
+}
+
+func checkNumber(n float64, text string, p *jsonschema.Schema, a arg) error {
+	lo, hi := advertisedMin(p), p.Maximum
+	if (lo == nil || n >= *lo) && (hi == nil || n <= *hi) &&
+		(p.ExclusiveMinimum == nil || n > *p.ExclusiveMinimum) && (p.ExclusiveMaximum == nil || n < *p.ExclusiveMaximum) {
+		return nil
+	}
+	return &problem.FieldError{Field: a.field, Problem: "is " + text, Fix: rangeFix(p, a)}
+}
+
+// rangeFix says which numbers an argument takes, with the bounds of its
+// full schema (an integer's minimum of 0 or 1 too), and its default if its
+// description gives one.
+func rangeFix(p *jsonschema.Schema, a arg) string {
+	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+	if a.name == "limit" && p.Minimum != nil && p.Maximum != nil {
+		// A page's limit, worded as every list's page rule words it.
+		return "pass a limit from " + num(*p.Minimum) + " to " + num(*p.Maximum)
+	}
+	var fix string
+	switch {
+	case p.Minimum != nil && p.Maximum != nil:
+		fix = "use " + num(*p.Minimum) + " to " + num(*p.Maximum)
+	case p.Maximum != nil:
+		fix = "use " + num(*p.Maximum) + " or less"
+	case p.Minimum != nil:
+		fix = "use " + num(*p.Minimum) + " or more"
+	case p.ExclusiveMinimum != nil && p.ExclusiveMaximum != nil:
+		fix = "use more than " + num(*p.ExclusiveMinimum) + " and less than " + num(*p.ExclusiveMaximum)
+	case p.ExclusiveMaximum != nil:
+		fix = "use less than " + num(*p.ExclusiveMaximum)
+	default:
+		fix = "use more than " + num(*p.ExclusiveMinimum)
+	}
+	switch {
+	case strings.HasPrefix(p.Description, "default "):
+		fix += " (" + p.Description + ")"
+	case !a.required:
+		fix += ", or leave it out"
+	}
+	return fix
+}
+
+func checkList(v reflect.Value, p *jsonschema.Schema, a arg) error {
+	n := v.Len()
+	if p.MaxItems != nil && n > *p.MaxItems {
+		return &problem.FieldError{Field: a.field, Problem: "has " + plural(n, "item", "items"),
+			Fix: "pass at most " + strconv.Itoa(*p.MaxItems)}
+	}
+	if p.MinItems != nil && n < *p.MinItems {
+		return &problem.FieldError{Field: a.field, Problem: "has " + plural(n, "item", "items"),
+			Fix: "pass at least " + strconv.Itoa(*p.MinItems)}
+	}
+	items := p.Items != nil && constrains(p.Items)
+	if !items && !p.UniqueItems {
+		return nil
+	}
+	item := a
+	item.required = true // an item is there: "" is a value
+	for i := range n {
+		if items {
+			if err := checkValue(v.Index(i), p.Items, item); err != nil {
+				// Named by its index only now: most calls have no error,
+				// and a name for each item would cost an allocation.
+				if fe, ok := err.(*problem.FieldError); ok {
+					fe.Field = a.field + "[" + strconv.Itoa(i) + "]" + strings.TrimPrefix(fe.Field, a.field)
+				}
+				return err
+			}
+		}
+		if p.UniqueItems && v.Index(i).Comparable() {
+			for j := range i {
+				if v.Index(j).Equal(v.Index(i)) {
+					return &problem.FieldError{Field: a.field + "[" + strconv.Itoa(i) + "]", Problem: "repeats item " + strconv.Itoa(j),
+						Fix: "pass each value once"}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// constrains reports whether p has a keyword checkValue enforces.
+func constrains(p *jsonschema.Schema) bool {
+	return len(p.Enum) > 0 || p.Minimum != nil || p.Maximum != nil || p.ExclusiveMinimum != nil || p.ExclusiveMaximum != nil ||
+		p.MinLength != nil || p.MaxLength != nil || p.Pattern != "" || p.MinItems != nil || p.MaxItems != nil || p.UniqueItems ||
+		(p.Items != nil && constrains(p.Items))
+}
+
+// choices words an enum's values: "a, b or c".
+func choices(enum []any) string {
+	vs := make([]string, len(enum))
+	for i, e := range enum {
+		vs[i] = fmt.Sprint(e)
+	}
+	if len(vs) < 2 {
+		return strings.Join(vs, "")
+	}
+	return strings.Join(vs[:len(vs)-1], ", ") + " or " + vs[len(vs)-1]
 }
