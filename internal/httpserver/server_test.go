@@ -303,8 +303,10 @@ func TestPeekRequestMatchesEncodingJSON(t *testing.T) {
 
 func TestInflight(t *testing.T) {
 	var f inflight
-	if !f.add() || !f.add() {
-		t.Fatal("add refused")
+	for range 2 {
+		if !f.add() {
+			t.Fatal("add refused")
+		}
 	}
 	done := make(chan bool)
 	go func() { done <- f.wait(context.Background()) }()
