@@ -21,7 +21,9 @@ if [[ ! -f $DIR/installed.txt ]] || [[ $(cat "$DIR/installed.txt") != "$want" ]]
   rm -rf "$DIR"
   mkdir -p "$DIR"
   # --ignore-scripts: these are files to read, never code to run.
-  npm install --prefix "$DIR" --no-save --no-audit --no-fund --ignore-scripts --loglevel=error "${pkgs[@]}" >&2
+  # --legacy-peer-deps: packages of unrelated checks may want different
+  # peers (react 18 and 19); they are read, never run together.
+  npm install --prefix "$DIR" --no-save --no-audit --no-fund --ignore-scripts --legacy-peer-deps --loglevel=error "${pkgs[@]}" >&2
   printf '%s\n' "$want" >"$DIR/installed.txt"
 fi
 echo "export CAIRN_CORPUS_DIR=$DIR"

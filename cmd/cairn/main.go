@@ -1,5 +1,5 @@
-// Command cairn is Cairn's one binary: the MCP server (cairn serve) and the
-// human commands on the same store.
+// Command cairn is Cairn's one binary: the servers (cairn serve, bridge,
+// board) and the human commands on the same store.
 package main
 
 import (
@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/cairn-dev/cairn/internal/cli"
+	"github.com/cairn-dev/cairn/internal/serve"
 )
 
 // version is set at build time with -ldflags "-X main.version=…"; otherwise
@@ -19,7 +20,10 @@ var version = ""
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := cli.Root(version).ExecuteContext(ctx); err != nil {
+	v := cli.Version(version)
+	root := cli.Root(v)
+	serve.Register(root, v)
+	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "cairn:", cli.Message(err))
 		os.Exit(1)
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/brief"
+	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
@@ -112,7 +114,7 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 	if err != nil {
 		return nil, err
 	}
-	mopts := service.MemoryOptions{
+	mopts := memories.MemoryOptions{
 		Branch: func() string { return project.GitBranch(root) },
 		Root:   root,
 		Logger: cfg.Logger,
@@ -125,14 +127,12 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		}
 		mopts.Embedder, mopts.Model = c, c.Model()
 	}
-	s := &Services{Set: *service.NewSet(st, mopts, nil), Root: root, Store: st}
-	s.Lifecycles = service.NewLifecycles(st, service.LifecycleDir(root))
-	service.NewBrain(st, &s.Set, service.BrainOptions{Root: root, Settings: settings(cfg, root)})
-	return s, nil
+	set := service.New(st, service.Options{Root: root, Memory: mopts, Settings: settings(cfg, root)})
+	return &Services{Set: *set, Root: root, Store: st}, nil
 }
 
 // settings say which project and store were opened, and why.
-func settings(cfg Config, root string) []service.Setting {
+func settings(cfg Config, root string) []brief.Setting {
 	rootSrc := "detected: the nearest .cairn or .git upward from the working directory"
 	switch {
 	case cfg.Root != "":
@@ -140,13 +140,13 @@ func settings(cfg Config, root string) []service.Setting {
 	case os.Getenv(project.EnvRoot) != "":
 		rootSrc = "env " + project.EnvRoot
 	}
-	out := []service.Setting{{Name: "project root", Value: root, Source: rootSrc}}
+	out := []brief.Setting{{Name: "project root", Value: root, Source: rootSrc}}
 	url, src := cfg.DatabaseURL, "server configuration"
 	if url == "" {
 		url, src = os.Getenv(EnvDatabaseURL), "env "+EnvDatabaseURL
 	}
 	if url == "" {
-		return append(out, service.Setting{Name: "store", Value: "SQLite " + project.DBPath(root), Source: "default (" + EnvDatabaseURL + " unset)"})
+		return append(out, brief.Setting{Name: "store", Value: "SQLite " + project.DBPath(root), Source: "default (" + EnvDatabaseURL + " unset)"})
 	}
 	name, nsrc := cfg.Project, "server configuration"
 	if name == "" {
@@ -155,8 +155,8 @@ func settings(cfg Config, root string) []service.Setting {
 	if name == "" {
 		name, nsrc = filepath.Base(root), "default: the root's name"
 	}
-	return append(out, service.Setting{Name: "store", Value: "PostgreSQL (" + src + ")", Source: src},
-		service.Setting{Name: "project name", Value: name, Source: nsrc})
+	return append(out, brief.Setting{Name: "store", Value: "PostgreSQL (" + src + ")", Source: src},
+		brief.Setting{Name: "project name", Value: name, Source: nsrc})
 }
 
 // openStore opens the project's PostgreSQL store in team mode, else its

@@ -12,7 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
@@ -53,13 +53,13 @@ func TestTeamModeProjectsShareOnePool(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Plan.Create(ctx, service.NewTask{Title: "in " + name}); err != nil {
+		if _, err := s.Plan.Create(ctx, plan.NewTask{Title: "in " + name}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for name := range named {
 		s, _ := p.Get(ctx, name)
-		page, err := s.Plan.List(ctx, service.TaskQuery{})
+		page, err := s.Plan.List(ctx, plan.TaskQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -247,7 +247,7 @@ func (b *Board) renderPage(w http.ResponseWriter, r *http.Request, status int, n
 	if msg != "" && status == http.StatusOK {
 		status = http.StatusUnprocessableEntity
 	}
-	p := page{Access: a, Title: title, Nav: name, Error: msg, Data: data, Path: r.URL.Path}
+	p := pageData{Access: a, Title: title, Nav: name, Error: msg, Data: data, Path: r.URL.Path}
 	if v, ok := r.Context().Value(versionKey{}).(*uint64); ok && *v != 0 {
 		p.Version = strconv.FormatUint(*v, 10)
 	}
@@ -263,8 +263,8 @@ func (b *Board) renderPage(w http.ResponseWriter, r *http.Request, status int, n
 	_, _ = fmt.Fprint(w, buf.String())
 }
 
-// page is what every template gets.
-type page struct {
+// pageData is what every template gets.
+type pageData struct {
 	Access
 	Title string
 	Nav   string

@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/board"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -47,7 +48,7 @@ func TestEdits(t *testing.T) {
 		if w.Code != http.StatusForbidden || !strings.Contains(w.Body.String(), "read-only") {
 			t.Errorf("read-only POST: %d %s", w.Code, w.Body.String())
 		}
-		if pg, err := s.Plan.List(ctx, service.TaskQuery{}); err != nil || pg.Total != 0 {
+		if pg, err := s.Plan.List(ctx, plan.TaskQuery{}); err != nil || pg.Total != 0 {
 			t.Errorf("a read-only board created a task: %+v %v", pg, err)
 		}
 	})
@@ -69,7 +70,7 @@ func TestEdits(t *testing.T) {
 
 	t.Run("refusal shows the service's words", func(t *testing.T) {
 		bad := task.Status("finished")
-		_, err := s.Plan.Update(ctx, "1", service.Change{Status: &bad})
+		_, err := s.Plan.Update(ctx, "1", plan.Change{Status: &bad})
 		if err == nil {
 			t.Fatal("the service took status finished")
 		}

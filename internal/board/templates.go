@@ -82,7 +82,7 @@ func parseTemplates() (*templates, error) {
 	return t, nil
 }
 
-func (t *templates) execute(w io.Writer, name string, p page) error {
+func (t *templates) execute(w io.Writer, name string, p pageData) error {
 	pt, ok := t.pages[name]
 	if !ok {
 		return fmt.Errorf("no template %q", name)

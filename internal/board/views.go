@@ -10,6 +10,11 @@ import (
 	"github.com/cairn-dev/cairn/internal/loop"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/focus"
+	"github.com/cairn-dev/cairn/internal/service/loops"
+	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -22,7 +27,7 @@ type outlineLine struct {
 
 type outlineData struct {
 	Lines      []outlineLine
-	Agents     []service.AgentFocus
+	Agents     []focus.AgentFocus
 	Total      int
 	Offset     int
 	NextOffset int
@@ -40,7 +45,7 @@ func (b *Board) outline(w http.ResponseWriter, r *http.Request) {
 		b.fail(w, r, err)
 		return
 	}
-	pic, err := set.Focus.BigPicture(r.Context(), "", service.Page{Offset: offset(r, "offset")})
+	pic, err := set.Focus.BigPicture(r.Context(), "", page.Page{Offset: offset(r, "offset")})
 	if err != nil {
 		b.fail(w, r, err)
 		return
@@ -50,7 +55,7 @@ func (b *Board) outline(w http.ResponseWriter, r *http.Request) {
 		at[a.Task.ID] = append(at[a.Task.ID], a.Agent)
 	}
 	d := outlineData{Agents: agents, Total: pic.Total, Offset: pic.Offset, NextOffset: pic.NextOffset,
-		PrevOffset: max(0, pic.Offset-service.OutlinePage.Default)}
+		PrevOffset: max(0, pic.Offset-page.Outline.Default)}
 	for _, e := range pic.Outline {
 		d.Lines = append(d.Lines, outlineLine{Entry: e, Agents: at[e.ID]})
 	}
@@ -59,7 +64,7 @@ func (b *Board) outline(w http.ResponseWriter, r *http.Request) {
 
 // card is a task on the plan: its dependencies and what it blocks.
 type card struct {
-	service.Item
+	plan.Item
 	Waiting []task.ID // dependencies not yet done
 	Blocks  []task.ID // tasks waiting on this one
 	Agents  []string
@@ -112,14 +117,14 @@ func (b *Board) plan(w http.ResponseWriter, r *http.Request) {
 	d := planData{Single: single, Statuses: task.Statuses, Priorities: task.Priorities}
 	limit := columnPage
 	if single {
-		limit = service.PlanPage.Max
+		limit = page.Plan.Max
 	}
 	for _, s := range statuses {
 		off := 0
 		if single {
 			off = offset(r, "offset")
 		}
-		pg, err := set.Plan.List(ctx, service.TaskQuery{Statuses: []string{string(s)}, Sort: "priority", Page: service.Page{Offset: off, Limit: limit}})
+		pg, err := set.Plan.List(ctx, plan.TaskQuery{Statuses: []string{string(s)}, Sort: "priority", Page: page.Page{Offset: off, Limit: limit}})
 		if err != nil {
 			b.fail(w, r, err)
 			return
@@ -139,7 +144,7 @@ func (b *Board) plan(w http.ResponseWriter, r *http.Request) {
 }
 
 type taskData struct {
-	service.Detail
+	plan.Detail
 	Parent     *task.Task
 	DepsOfDeps map[task.ID][]task.Task // the second ring: what each dependency waits on
 	Agents     []string
@@ -187,7 +192,7 @@ func (b *Board) taskPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (b *Board) newTask(_ http.ResponseWriter, r *http.Request, set *service.Set) (string, error) {
-	in := service.NewTask{
+	in := plan.NewTask{
 		Title:       r.PostFormValue("title"),
 		Description: r.PostFormValue("description"),
 		Priority:    task.Priority(strings.ToLower(r.PostFormValue("priority"))),
@@ -210,7 +215,7 @@ func (b *Board) newTask(_ http.ResponseWriter, r *http.Request, set *service.Set
 }
 
 func (b *Board) addSubtask(_ http.ResponseWriter, r *http.Request, set *service.Set) (string, error) {
-	in := service.NewTask{Title: r.PostFormValue("title"), Priority: task.Priority(strings.ToLower(r.PostFormValue("priority")))}
+	in := plan.NewTask{Title: r.PostFormValue("title"), Priority: task.Priority(strings.ToLower(r.PostFormValue("priority")))}
 	sub, _, err := set.Plan.AddSubtask(r.Context(), r.PathValue("id"), in)
 	if err != nil {
 		return "", err
@@ -221,7 +226,7 @@ func (b *Board) addSubtask(_ http.ResponseWriter, r *http.Request, set *service.
 // updateTask applies the fields the form sent, as update_task would: a
 // field left out stays.
 func (b *Board) updateTask(_ http.ResponseWriter, r *http.Request, set *service.Set) (string, error) {
-	var c service.Change
+	var c plan.Change
 	if v, ok := r.PostForm["title"]; ok {
 		c.Title = &v[0]
 	}
@@ -262,7 +267,7 @@ func (b *Board) changeDeps(_ http.ResponseWriter, r *http.Request, set *service.
 	if rm := strings.TrimPrefix(strings.TrimSpace(r.PostFormValue("remove")), "#"); rm != "" {
 		deps = slices.DeleteFunc(deps, func(s string) bool { return s == rm })
 	}
-	if _, err := set.Plan.Update(ctx, d.ID.String(), service.Change{Deps: &deps}); err != nil {
+	if _, err := set.Plan.Update(ctx, d.ID.String(), plan.Change{Deps: &deps}); err != nil {
 		return "", err
 	}
 	return "task/" + d.ID.String(), nil
@@ -284,7 +289,7 @@ func backOr(r *http.Request, def string) string {
 }
 
 type loopsData struct {
-	Loops      []service.Loop
+	Loops      []loops.Loop
 	Total      int
 	Offset     int
 	NextOffset int
@@ -297,7 +302,7 @@ func (b *Board) loops(w http.ResponseWriter, r *http.Request) {
 		b.fail(w, r, err)
 		return
 	}
-	pg, err := set.Loops.List(r.Context(), service.LoopQuery{All: true, Page: service.Page{Offset: offset(r, "offset")}})
+	pg, err := set.Loops.List(r.Context(), loops.LoopQuery{All: true, Page: page.Page{Offset: offset(r, "offset")}})
 	if err != nil {
 		b.fail(w, r, err)
 		return
@@ -305,13 +310,13 @@ func (b *Board) loops(w http.ResponseWriter, r *http.Request) {
 	// Newest first: the loops people watch are the ones running now.
 	slices.Reverse(pg.Loops)
 	b.render(w, r, http.StatusOK, "loops", "Loops", loopsData{Loops: pg.Loops, Total: pg.Total, Offset: pg.Offset,
-		NextOffset: pg.NextOffset, PrevOffset: max(0, pg.Offset-service.PlanPage.Default)})
+		NextOffset: pg.NextOffset, PrevOffset: max(0, pg.Offset-page.Plan.Default)})
 }
 
 type loopData struct {
-	service.Loop
-	History     service.History
-	Checkpoints []service.Checkpoint // the newest, PlanPage.Max of them
+	loops.Loop
+	History     loops.History
+	Checkpoints []loops.Checkpoint // the newest, PlanPage.Max of them
 	// CheckpointsTotal counts them all.
 	CheckpointsTotal int
 }
@@ -322,13 +327,13 @@ func (b *Board) loopPage(w http.ResponseWriter, r *http.Request) {
 		b.fail(w, r, err)
 		return
 	}
-	lp, h, err := set.Loops.Status(r.Context(), r.PathValue("id"), service.StatusQuery{History: true,
-		Page: service.Page{Offset: offset(r, "offset"), Limit: service.PlanPage.Max}})
+	lp, h, err := set.Loops.Status(r.Context(), r.PathValue("id"), loops.StatusQuery{History: true,
+		Page: page.Page{Offset: offset(r, "offset"), Limit: page.Plan.Max}})
 	if err != nil {
 		b.fail(w, r, err)
 		return
 	}
-	_, cps, err := set.Loops.Checkpoints(r.Context(), lp.ID.String(), service.Page{Limit: service.PlanPage.Max})
+	_, cps, err := set.Loops.Checkpoints(r.Context(), lp.ID.String(), page.Page{Limit: page.Plan.Max})
 	if err != nil {
 		b.fail(w, r, err)
 		return
@@ -363,7 +368,7 @@ type memoryData struct {
 	Query   string
 	Type    string
 	Types   []string
-	Result  service.SearchResult
+	Result  memories.SearchResult
 	Entries []memory.Entry // the page's entries in full, in rank order
 	All     bool           // superseded entries listed too
 	Now     time.Time      // to mark expired observations
@@ -377,7 +382,7 @@ func (b *Board) memory(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	d := memoryData{Query: q.Get("q"), Type: q.Get("type"), Types: memory.TypeNames(), All: q.Get("all") == "1", Now: time.Now()}
-	sq := service.SearchQuery{Text: d.Query, IncludeSuperseded: d.All, Page: service.Page{Offset: offset(r, "offset"), Limit: 20}}
+	sq := memories.SearchQuery{Text: d.Query, IncludeSuperseded: d.All, Page: page.Page{Offset: offset(r, "offset"), Limit: 20}}
 	if d.Type != "" {
 		sq.Types = []string{d.Type}
 	}
@@ -409,7 +414,7 @@ func (b *Board) memory(w http.ResponseWriter, r *http.Request) {
 }
 
 type sessionsData struct {
-	List     service.SessionList
+	List     memories.SessionList
 	Branches []memory.BranchContext
 }
 
@@ -420,7 +425,7 @@ func (b *Board) sessions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var d sessionsData
-	if d.List, err = set.Memory.Sessions(r.Context(), service.SessionQuery{Page: service.Page{Offset: offset(r, "offset")}}); err != nil {
+	if d.List, err = set.Memory.Sessions(r.Context(), memories.SessionQuery{Page: page.Page{Offset: offset(r, "offset")}}); err != nil {
 		b.fail(w, r, err)
 		return
 	}

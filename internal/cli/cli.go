@@ -1,33 +1,37 @@
-// Package cli is Cairn's command line: `cairn serve` for agents and the
-// commands people use on the same store.
+// Package cli is Cairn's command line for people (tasks, loops, memory,
+// lifecycles, import, init) and the hook commands agents' clients run, on
+// the same services the MCP tools use. The servers' commands are
+// internal/serve's.
 package cli
 
 import (
 	"fmt"
-	"log/slog"
-	"os"
 	"runtime/debug"
-	"strings"
 
 	"github.com/spf13/cobra"
 )
 
-// Root returns the cairn command with all its subcommands.
+// Root returns the cairn command with the human commands; the servers'
+// commands (serve, bridge, board) are added by the binary (see
+// internal/serve). version is the build's, else the module's.
 func Root(version string) *cobra.Command {
-	if version == "" {
-		version = buildVersion()
-	}
+	version = Version(version)
 	root := &cobra.Command{
 		Use:           "cairn",
 		Short:         "Working memory for AI coding agents over MCP: a focus stack, a dependency-aware plan, iterative loops, project memory",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(serveCmd(version), initCmd(), versionCmd(version), tasksCmd(), nextCmd(), showCmd(), loopsCmd(), loopCmd(), lifecyclesCmd(), lifecycleCmd(), importCmd(), memoryCmd(), bridgeCmd(version), hookCmd(), boardCmd(version))
+	root.AddCommand(initCmd(), versionCmd(version), tasksCmd(), nextCmd(), showCmd(), loopsCmd(), loopCmd(), lifecyclesCmd(), lifecycleCmd(), importCmd(), memoryCmd(), hookCmd())
 	return root
 }
 
-func buildVersion() string {
+// Version is version when set at build time, else the module's version
+// from the build info, else "dev".
+func Version(version string) string {
+	if version != "" {
+		return version
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
@@ -44,21 +48,4 @@ func versionCmd(version string) *cobra.Command {
 			return err
 		},
 	}
-}
-
-// envDefault returns the environment variable's value, or def when unset.
-func envDefault(name, def string) string {
-	if v, ok := os.LookupEnv(name); ok {
-		return v
-	}
-	return def
-}
-
-// newLogger logs to stderr: in stdio mode stdout is the protocol.
-func newLogger(level string) (*slog.Logger, error) {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(strings.ToUpper(level))); err != nil {
-		return nil, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})), nil
 }

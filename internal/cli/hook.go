@@ -15,9 +15,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/memory"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/render"
+	"github.com/cairn-dev/cairn/internal/service/brief"
+	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/setup"
 )
 
@@ -103,9 +104,9 @@ names there) into .gemini/settings.json.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&agent, "agent", envDefault("CAIRN_AGENT", hookAgent),
+	cmd.Flags().StringVar(&agent, "agent", app.EnvDefault("CAIRN_AGENT", hookAgent),
 		"agent name (env CAIRN_AGENT); default "+hookAgent+", the name Claude Code gives cairn serve, so the hooks and the tools share YOU ARE HERE")
-	cmd.Flags().IntVar(&budget, "budget", service.DefaultBootstrapBudget, "session-start: the bootstrap's budget in tokens")
+	cmd.Flags().IntVar(&budget, "budget", brief.DefaultBootstrapBudget, "session-start: the bootstrap's budget in tokens")
 	cmd.Flags().StringVar(&client, "client", clientClaude, "whose hook this is: "+clientClaude+" or "+clientGemini+" (its agent is then "+setup.GeminiAgent+")")
 	return cmd
 }
@@ -165,12 +166,11 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 		_, err := io.WriteString(w, text)
 		return err
 	}
-	b := s.Brain
 	switch event {
 	case "session-start":
-		res, err := b.StartHook(ctx, service.HookStart{Agent: agent, Source: in.Source,
+		res, err := s.Brief.StartHook(ctx, brief.HookStart{Agent: agent, Source: in.Source,
 			AI: memory.Provider{Provider: providerOf(in.Model), Model: in.Model, Client: client},
-			Boot: service.BootstrapRequest{BudgetTokens: budget, MaxBytes: hookMaxBytes, Hint: mcpserver.ContextHint,
+			Boot: brief.BootstrapRequest{BudgetTokens: budget, MaxBytes: hookMaxBytes, Hint: render.BootstrapHint,
 				// A hook is a new process: building the o200k encoder would
 				// be most of its time (about 20 ms of CPU of 30).
 				Estimate: true}})
@@ -179,24 +179,24 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 		}
 		return addContext(res.Bootstrap.Text)
 	case "user-prompt-submit":
-		hits, err := b.Recall(ctx, in.Prompt)
+		hits, err := s.Memory.Recall(ctx, in.Prompt)
 		if err != nil || len(hits) == 0 {
 			return err
 		}
 		var out strings.Builder
 		out.WriteString("Cairn memory that matches this prompt (memory_get ids for the full entries):\n")
 		for _, h := range hits {
-			out.WriteString("- " + string(h.Type) + " " + service.IndexLine(h) + "\n")
+			out.WriteString("- " + string(h.Type) + " " + memories.IndexLine(h) + "\n")
 		}
 		return addContext(out.String())
 	case "post-tool-use":
-		_, err := b.RecordToolUse(ctx, toolUse(agent, in))
+		_, err := s.Memory.RecordToolUse(ctx, toolUse(agent, in))
 		return err
 	case "pre-compact", "stop":
-		_, err := b.FoldHook(ctx, agent, false)
+		_, err := s.Memory.FoldHook(ctx, agent, false)
 		return err
 	case "session-end":
-		_, err := b.FoldHook(ctx, agent, true)
+		_, err := s.Memory.FoldHook(ctx, agent, true)
 		return err
 	}
 	return errors.New("unreachable")
@@ -204,8 +204,8 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 
 // toolUse reads what a tool call did from its hook input: the files an
 // edit wrote, the command a shell ran and whether it failed.
-func toolUse(agent string, in hookInput) service.ToolUse {
-	u := service.ToolUse{Agent: agent, Tool: in.ToolName}
+func toolUse(agent string, in hookInput) memories.ToolUse {
+	u := memories.ToolUse{Agent: agent, Tool: in.ToolName}
 	var ti struct {
 		FilePath     string `json:"file_path"`
 		NotebookPath string `json:"notebook_path"`

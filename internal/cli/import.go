@@ -13,7 +13,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/importer"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 )
 
 func importCmd() *cobra.Command {
@@ -78,7 +78,7 @@ bad title, refuses the import.`,
 			for i := range parsed.Sets {
 				parsed.Sets[i].File = file
 			}
-			rep, err := service.NewImporter(s.Store).Import(cmd.Context(), parsed.Sets, service.ImportOptions{DryRun: dryRun})
+			rep, err := plan.NewImporter(s.Store).Import(cmd.Context(), parsed.Sets, plan.ImportOptions{DryRun: dryRun})
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
@@ -149,7 +149,7 @@ type importSkipJSON struct {
 	Reason     string `json:"reason"`
 }
 
-func writeImportJSON(w io.Writer, path, root string, parsed importer.Result, rep service.ImportReport) error {
+func writeImportJSON(w io.Writer, path, root string, parsed importer.Result, rep plan.ImportReport) error {
 	out := importJSON{File: path, Format: parsed.Format, Project: root, DryRun: rep.DryRun,
 		Created: rep.Created, Updated: rep.Updated, Unchanged: rep.Unchanged,
 		Sources: []string{}, Tasks: []importTaskJSON{}, Notes: append(slices.Clone(parsed.Notes), rep.Notes...)}
@@ -178,7 +178,7 @@ func writeImportJSON(w io.Writer, path, root string, parsed importer.Result, rep
 // maxLines bounds each list of the text summary; --json has everything.
 const maxLines = 20
 
-func writeImportText(w io.Writer, path, root string, parsed importer.Result, rep service.ImportReport) {
+func writeImportText(w io.Writer, path, root string, parsed importer.Result, rep plan.ImportReport) {
 	var sources []string
 	for _, s := range parsed.Sets {
 		sources = append(sources, s.Source)
@@ -223,7 +223,7 @@ func writeImportText(w io.Writer, path, root string, parsed importer.Result, rep
 	writeMapping(w, rep, multi)
 	var updated []string
 	for _, t := range rep.Tasks {
-		if t.Action == service.ImportUpdated {
+		if t.Action == plan.ImportUpdated {
 			updated = append(updated, fmt.Sprintf("%s → [%s]: %s", name(t.Source, t.ExternalID), t.Ref, strings.Join(t.Changes, ", ")))
 		}
 	}
@@ -243,7 +243,7 @@ func writeImportText(w io.Writer, path, root string, parsed importer.Result, rep
 
 // writeMapping prints which Cairn id each task of the file became, several
 // to a line, per set; --json has the same as tasks[].
-func writeMapping(w io.Writer, rep service.ImportReport, multi bool) {
+func writeMapping(w io.Writer, rep plan.ImportReport, multi bool) {
 	if len(rep.Tasks) == 0 {
 		return
 	}

@@ -8,7 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/lifecycles"
+	"github.com/cairn-dev/cairn/internal/service/page"
 )
 
 func lifecyclesCmd() *cobra.Command {
@@ -22,7 +23,7 @@ func lifecyclesCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return withProject(cmd, func(s *app.Services) error {
-				page, err := s.Lifecycles.List(cmd.Context(), service.LifecycleList{Status: status, Phase: phase, Page: service.Page{Offset: offset, Limit: limit}})
+				page, err := s.Lifecycles.List(cmd.Context(), lifecycles.LifecycleList{Status: status, Phase: phase, Page: page.Page{Offset: offset, Limit: limit}})
 				if err != nil {
 					return err
 				}
@@ -55,7 +56,7 @@ func lifecyclesCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&status, "status", "", "open or done")
 	f.StringVar(&phase, "phase", "", "only lifecycles in this phase")
-	f.IntVar(&limit, "limit", 0, fmt.Sprintf("show at most this many (default %d, at most %d)", service.LifecyclePage.Default, service.LifecyclePage.Max))
+	f.IntVar(&limit, "limit", 0, fmt.Sprintf("show at most this many (default %d, at most %d)", page.Lifecycle.Default, page.Lifecycle.Max))
 	f.IntVar(&offset, "offset", 0, "skip this many")
 	return cmd
 }

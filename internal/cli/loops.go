@@ -9,7 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/loops"
+	"github.com/cairn-dev/cairn/internal/service/page"
 )
 
 // bar draws a progress bar of width cells for a percentage.
@@ -30,22 +31,22 @@ func loopsCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return withProject(cmd, func(s *app.Services) error {
-				var loops []service.Loop
-				q := service.LoopQuery{Statuses: splitList(status), All: all, Page: service.Page{Limit: service.PlanPage.Max}}
+				var list []loops.Loop
+				q := loops.LoopQuery{Statuses: splitList(status), All: all, Page: page.Page{Limit: page.Plan.Max}}
 				for {
-					page, err := s.Loops.List(cmd.Context(), q)
+					pg, err := s.Loops.List(cmd.Context(), q)
 					if err != nil {
 						return err
 					}
-					loops = append(loops, page.Loops...)
-					if q.Offset = page.NextOffset; q.Offset == 0 {
+					list = append(list, pg.Loops...)
+					if q.Offset = pg.NextOffset; q.Offset == 0 {
 						break
 					}
 				}
 				w := cmd.OutOrStdout()
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 				n := 0
-				for _, lp := range loops {
+				for _, lp := range list {
 					if n == 0 {
 						fmt.Fprintln(tw, "ID\tSTATUS\tITERATION\tPROGRESS\tOBJECTIVE")
 					}
@@ -84,7 +85,7 @@ func loopCmd() *cobra.Command {
 				if !history {
 					return nil
 				}
-				q := service.StatusQuery{History: true, Page: service.Page{Limit: service.PlanPage.Max}}
+				q := loops.StatusQuery{History: true, Page: page.Page{Limit: page.Plan.Max}}
 				for {
 					_, h, err := s.Loops.Status(cmd.Context(), args[0], q)
 					if err != nil {
@@ -107,7 +108,7 @@ func loopCmd() *cobra.Command {
 	return cmd
 }
 
-func showLoop(w io.Writer, lp service.Loop) {
+func showLoop(w io.Writer, lp loops.Loop) {
 	st := lp.State
 	fmt.Fprintf(w, "Loop %s: %s\n", lp.ID, st.Objective)
 	fmt.Fprintf(w, "%s %3.0f%%  %s, iteration %d of %d\n", bar(st.Progress.Percentage, 30), st.Progress.Percentage, st.Status, st.Iteration, st.MaxIterations)

@@ -9,9 +9,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/project"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/render"
+	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/service/page"
 )
 
 func memoryCmd() *cobra.Command {
@@ -34,7 +35,7 @@ func memorySearchCmd() *cobra.Command {
 		Short: "Search memory (newest first without a query)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			q := service.SearchQuery{Types: splitList(types), Tags: splitList(tags), Branch: branch, Page: service.Page{Offset: offset, Limit: limit}}
+			q := memories.SearchQuery{Types: splitList(types), Tags: splitList(tags), Branch: branch, Page: page.Page{Offset: offset, Limit: limit}}
 			if len(args) == 1 {
 				q.Text = args[0]
 			}
@@ -45,7 +46,7 @@ func memorySearchCmd() *cobra.Command {
 				}
 				w := cmd.OutOrStdout()
 				if asJSON {
-					return printJSON(w, mcpserver.SearchView(res))
+					return printJSON(w, render.Search(res))
 				}
 				if res.Total == 0 {
 					fmt.Fprintln(w, "No entries match.")
@@ -69,7 +70,7 @@ func memorySearchCmd() *cobra.Command {
 	f.StringVar(&types, "type", "", "entry types, comma-separated")
 	f.StringVar(&tags, "tag", "", "tags, comma-separated (any)")
 	f.StringVar(&branch, "branch", "", "git branch the entries were recorded on")
-	f.IntVar(&limit, "limit", 0, fmt.Sprintf("entries to show, 1 to %d (default %d)", service.MemoryPage.Max, service.MemoryPage.Default))
+	f.IntVar(&limit, "limit", 0, fmt.Sprintf("entries to show, 1 to %d (default %d)", page.Memory.Max, page.Memory.Default))
 	f.IntVar(&offset, "offset", 0, "entries to skip")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
@@ -89,7 +90,7 @@ func memoryShowCmd() *cobra.Command {
 				}
 				w := cmd.OutOrStdout()
 				if asJSON {
-					if err := printJSON(w, mcpserver.EntriesView(es, missing)); err != nil {
+					if err := printJSON(w, render.Entries(es, missing)); err != nil {
 						return err
 					}
 				} else {
@@ -97,7 +98,7 @@ func memoryShowCmd() *cobra.Command {
 						if i > 0 {
 							fmt.Fprintln(w)
 						}
-						fmt.Fprintln(w, mcpserver.RenderEntry(e))
+						fmt.Fprintln(w, render.Entry(e))
 					}
 				}
 				if len(missing) > 0 {

@@ -11,7 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -54,8 +55,8 @@ func tasksCmd() *cobra.Command {
 		Short: "List the plan's tasks as a table (open ones unless --all or --status)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			q := service.TaskQuery{Statuses: splitList(status), Priorities: splitList(priority), OpenOnly: !all, Sort: sortBy,
-				Page: service.Page{Offset: offset, Limit: limit}}
+			q := plan.TaskQuery{Statuses: splitList(status), Priorities: splitList(priority), OpenOnly: !all, Sort: sortBy,
+				Page: page.Page{Offset: offset, Limit: limit}}
 			if cmd.Flags().Changed("desc") {
 				q.Order = "asc"
 				if desc {
@@ -105,7 +106,7 @@ type jsonClaim struct {
 }
 
 // held is a task's claim and phase as the table and show print them.
-func held(c *task.Claim, l *service.LifecycleMark, now time.Time) string {
+func held(c *task.Claim, l *plan.LifecycleMark, now time.Time) string {
 	var out string
 	if l != nil {
 		out += fmt.Sprintf(" [phase %s, lifecycle %d]", l.Phase, l.ID)
@@ -122,16 +123,16 @@ func held(c *task.Claim, l *service.LifecycleMark, now time.Time) string {
 
 // allTasks is the page q asks for; with no limit, every page from q's
 // offset on, read at the service's largest page size.
-func allTasks(cmd *cobra.Command, s *app.Services, q service.TaskQuery) (service.TaskPage, error) {
+func allTasks(cmd *cobra.Command, s *app.Services, q plan.TaskQuery) (plan.TaskPage, error) {
 	if q.Limit != 0 {
 		return s.Plan.List(cmd.Context(), q)
 	}
-	q.Limit = service.PlanPage.Max
-	var all service.TaskPage
+	q.Limit = page.Plan.Max
+	var all plan.TaskPage
 	for {
 		page, err := s.Plan.List(cmd.Context(), q)
 		if err != nil {
-			return service.TaskPage{}, err
+			return plan.TaskPage{}, err
 		}
 		if all.Items == nil {
 			all.Offset = page.Offset
@@ -144,7 +145,7 @@ func allTasks(cmd *cobra.Command, s *app.Services, q service.TaskQuery) (service
 	}
 }
 
-func jsonItems(items []service.Item) []jsonTask {
+func jsonItems(items []plan.Item) []jsonTask {
 	out := []jsonTask{}
 	for _, it := range items {
 		j := jsonTask{ID: it.ID.String(), Title: it.Title, Status: string(it.Status), Priority: string(it.Priority),
@@ -166,7 +167,7 @@ func jsonItems(items []service.Item) []jsonTask {
 	return out
 }
 
-func taskTable(w io.Writer, items []service.Item, total, offset int) error {
+func taskTable(w io.Writer, items []plan.Item, total, offset int) error {
 	if total == 0 {
 		_, err := fmt.Fprintln(w, "No tasks. Agents add them with create_task or create_new_task; `cairn tasks --all` shows done ones.")
 		return err
@@ -207,7 +208,7 @@ func nextCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return withProject(cmd, func(s *app.Services) error {
-				r, err := s.Plan.Next(cmd.Context(), service.NextQuery{})
+				r, err := s.Plan.Next(cmd.Context(), plan.NextQuery{})
 				if err != nil {
 					return err
 				}
@@ -215,7 +216,7 @@ func nextCmd() *cobra.Command {
 				if asJSON {
 					out := map[string]any{"rationale": r.Rationale}
 					if r.Task != nil {
-						out["task"] = jsonItems([]service.Item{{Task: *r.Task}})[0]
+						out["task"] = jsonItems([]plan.Item{{Task: *r.Task}})[0]
 					}
 					return printJSON(w, out)
 				}
@@ -257,7 +258,7 @@ func showCmd() *cobra.Command {
 	}
 }
 
-func showDetail(w io.Writer, d service.Detail) error {
+func showDetail(w io.Writer, d plan.Detail) error {
 	fmt.Fprintf(w, "%s  %s\n", d.ID, d.Title)
 	if d.ParentID != 0 {
 		fmt.Fprintf(w, "subtask %s of %s\n", task.RefString(d.Task), d.ParentID)

@@ -25,7 +25,7 @@ import (
 	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/cairn-dev/cairn/internal/app"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 	"github.com/cairn-dev/cairn/internal/testing/benchseed"
@@ -381,13 +381,13 @@ func BenchmarkPlanService(b *testing.B) {
 	ctx := context.Background()
 	b.Run("Next", func(b *testing.B) {
 		p := openPlanBenchProject(b).Plan
-		if _, err := p.Next(ctx, service.NextQuery{}); err != nil {
+		if _, err := p.Next(ctx, plan.NextQuery{}); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportAllocs()
 		b.ResetTimer()
 		for range b.N {
-			if _, err := p.Next(ctx, service.NextQuery{}); err != nil {
+			if _, err := p.Next(ctx, plan.NextQuery{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -396,7 +396,7 @@ func BenchmarkPlanService(b *testing.B) {
 	// board catches up with the change and ranks again.
 	b.Run("NextAfterWrite", func(b *testing.B) {
 		p := openPlanBenchProject(b).Plan
-		if _, err := p.Next(ctx, service.NextQuery{}); err != nil {
+		if _, err := p.Next(ctx, plan.NextQuery{}); err != nil {
 			b.Fatal(err)
 		}
 		prios := []task.Priority{task.PriorityLow, task.PriorityMedium}
@@ -404,11 +404,11 @@ func BenchmarkPlanService(b *testing.B) {
 		b.ResetTimer()
 		for i := range b.N {
 			b.StopTimer()
-			if _, err := p.Update(ctx, fmt.Sprint(1+i%1000), service.Change{Priority: &prios[i%2]}); err != nil {
+			if _, err := p.Update(ctx, fmt.Sprint(1+i%1000), plan.Change{Priority: &prios[i%2]}); err != nil {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			if _, err := p.Next(ctx, service.NextQuery{}); err != nil {
+			if _, err := p.Next(ctx, plan.NextQuery{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -418,7 +418,7 @@ func BenchmarkPlanService(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for range b.N {
-			if _, err := p.List(ctx, service.TaskQuery{Statuses: []string{"pending"}}); err != nil {
+			if _, err := p.List(ctx, plan.TaskQuery{Statuses: []string{"pending"}}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/loops"
+	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -35,8 +37,7 @@ func openPG(t *testing.T, url, project string) pgInstance {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	plan := service.NewPlan(s)
-	return pgInstance{store: s, svc: service.Set{Focus: service.NewFocus(s, plan), Plan: plan, Loops: service.NewLoops(s)}}
+	return pgInstance{store: s, svc: *service.New(s, service.Options{})}
 }
 
 // TestPostgresNoLostWrites: two instances on one PostgreSQL project, eight
@@ -51,7 +52,7 @@ func TestPostgresNoLostWrites(t *testing.T) {
 	project := pgtest.Project(t)
 	instances := []pgInstance{openPG(t, url, project), openPG(t, url, project)}
 	ctx := context.Background()
-	lp, err := instances[0].svc.Loops.Start(ctx, service.Start{Objective: "shared loop", Criteria: "every writer recorded", MaxIterations: 10000})
+	lp, err := instances[0].svc.Loops.Start(ctx, loops.Start{Objective: "shared loop", Criteria: "every writer recorded", MaxIterations: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestPostgresNoLostWrites(t *testing.T) {
 						acks = append(acks, ack{agent, created.ID, title})
 					}
 					mu.Unlock()
-					_, err = in.svc.Loops.Record(ctx, ref, service.Record{LastAction: title})
+					_, err = in.svc.Loops.Record(ctx, ref, loops.Record{LastAction: title})
 					mu.Lock()
 					if err != nil {
 						errs = append(errs, fmt.Errorf("record %s: %w", title, err))
@@ -165,7 +166,7 @@ func TestPostgresNoLostWrites(t *testing.T) {
 		if got.State.Iteration != records || records != 2*writers*rounds {
 			t.Errorf("instance %d: the loop counted %d iterations; %d were acknowledged (of %d)", n, got.State.Iteration, records, 2*writers*rounds)
 		}
-		_, h, err := in.svc.Loops.Status(ctx, lp.ID.String(), service.StatusQuery{History: true, Page: service.Page{Limit: 1}})
+		_, h, err := in.svc.Loops.Status(ctx, lp.ID.String(), loops.StatusQuery{History: true, Page: page.Page{Limit: 1}})
 		total := h.Total
 		if err != nil || total != records+1 { // + its start
 			t.Errorf("instance %d: loop history has %d events (%v), want %d", n, total, err, records+1)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -25,7 +26,7 @@ func BenchmarkWriteTools(b *testing.B) {
 		call func(svc *service.Set, i int) error
 	}{
 		{"create_task", func(svc *service.Set, i int) error {
-			_, err := svc.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("Follow-up ", i), Description: "Found while working.",
+			_, err := svc.Plan.Create(ctx, plan.NewTask{Title: fmt.Sprint("Follow-up ", i), Description: "Found while working.",
 				Priority: prios[i%2], Deps: []string{fmt.Sprint(1 + i%1000)}})
 			return err
 		}},
@@ -34,7 +35,7 @@ func BenchmarkWriteTools(b *testing.B) {
 			if i%2 == 1 {
 				st = &pending
 			}
-			_, err := svc.Plan.Update(ctx, open[i%len(open)].String(), service.Change{Status: st, Priority: &prios[i%2], Description: &notes})
+			_, err := svc.Plan.Update(ctx, open[i%len(open)].String(), plan.Change{Status: st, Priority: &prios[i%2], Description: &notes})
 			return err
 		}},
 		{"focus_cycle", func(svc *service.Set, i int) error {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 )
 
 // TestBoardEventsOutliveReadTimeout: the board's event stream stays open
@@ -65,7 +65,7 @@ func TestBoardEventsOutliveReadTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Plan.Create(ctx, service.NewTask{Title: "after the deadline"}); err != nil {
+	if _, err := p.Plan.Create(ctx, plan.NewTask{Title: "after the deadline"}); err != nil {
 		t.Fatal(err)
 	}
 	wait("a change after the read deadline")

@@ -29,6 +29,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/cairn-dev/cairn/internal/agent"
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/board"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
@@ -50,7 +51,7 @@ const (
 
 	metadataPath = "/.well-known/oauth-protected-resource"
 	answerGrace  = 250 * time.Millisecond
-	maxAgentLen  = mcpserver.MaxAgentLen
+	maxAgentLen  = agent.MaxLen
 )
 
 // Config configures a Server.
@@ -63,7 +64,7 @@ type Config struct {
 	Toolsets []string
 	ReadOnly bool
 	// Agent is the agent of a request with neither an X-Cairn-Agent header
-	// nor a client name; default mcpserver.DefaultAgent.
+	// nor a client name; default agent.Default.
 	Agent string
 
 	Stateless      bool
@@ -147,7 +148,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Agent == "" {
-		cfg.Agent = mcpserver.DefaultAgent
+		cfg.Agent = agent.Default
 	}
 	if cfg.SessionTimeout == 0 {
 		cfg.SessionTimeout = DefaultSessionTimeout
@@ -621,7 +622,7 @@ func (s *Server) agent(req mcp.Request) string {
 	return s.cfg.Agent
 }
 
-func checkAgent(a string) error { return mcpserver.CheckAgent(a) }
+func checkAgent(a string) error { return agent.Check(a) }
 
 // checkHost guards against DNS rebinding: a page on evil.example that
 // resolves its name to 127.0.0.1 reaches a loopback server with Host:

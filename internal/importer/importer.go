@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -27,7 +27,7 @@ var Formats = []string{Taskmaster, Todori}
 // Result is a parsed file.
 type Result struct {
 	Format string
-	Sets   []service.ImportSet
+	Sets   []plan.ImportSet
 	// Notes say what the parser had to interpret: statuses and priorities
 	// that are not Cairn's, timestamps it could not read.
 	Notes []string
@@ -36,8 +36,8 @@ type Result struct {
 // Count returns how many tasks the result holds, subtasks included.
 func (r Result) Count() int {
 	n := 0
-	var walk func([]service.ImportTask)
-	walk = func(ts []service.ImportTask) {
+	var walk func([]plan.ImportTask)
+	walk = func(ts []plan.ImportTask) {
 		for _, t := range ts {
 			n++
 			walk(t.Subtasks)
@@ -240,18 +240,18 @@ func body(description string, sections ...[2]string) string {
 // its number alone ("2" for "5.2") to the sibling's full id, as Taskmaster
 // (and hierarchical ids generally) mean them. A plain number with no such
 // sibling, or naming the subtask itself, stays as it is: a top-level task.
-func resolveDeps(ts []service.ImportTask) {
+func resolveDeps(ts []plan.ImportTask) {
 	ids := map[string]bool{}
-	var collect func([]service.ImportTask)
-	collect = func(ts []service.ImportTask) {
+	var collect func([]plan.ImportTask)
+	collect = func(ts []plan.ImportTask) {
 		for _, t := range ts {
 			ids[t.ExternalID] = true
 			collect(t.Subtasks)
 		}
 	}
 	collect(ts)
-	var walk func(ts []service.ImportTask, parent string)
-	walk = func(ts []service.ImportTask, parent string) {
+	var walk func(ts []plan.ImportTask, parent string)
+	walk = func(ts []plan.ImportTask, parent string) {
 		for i := range ts {
 			t := &ts[i]
 			for j, d := range t.Deps {

@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 )
 
 // flat renders a set one task a line: "id status/priority title <- deps",
 // subtasks indented, so a table can say what a parse should give.
-func flat(s service.ImportSet) []string {
+func flat(s plan.ImportSet) []string {
 	var out []string
-	var walk func(ts []service.ImportTask, depth int)
-	walk = func(ts []service.ImportTask, depth int) {
+	var walk func(ts []plan.ImportTask, depth int)
+	walk = func(ts []plan.ImportTask, depth int) {
 		for _, t := range ts {
 			line := strings.Repeat("  ", depth) + t.ExternalID + " " + string(t.Status) + "/" + string(t.Priority) + " " + t.Title
 			if len(t.Deps) > 0 {
@@ -29,10 +29,10 @@ func flat(s service.ImportSet) []string {
 	return out
 }
 
-func find(s service.ImportSet, id string) *service.ImportTask {
-	var found *service.ImportTask
-	var walk func(ts []service.ImportTask)
-	walk = func(ts []service.ImportTask) {
+func find(s plan.ImportSet, id string) *plan.ImportTask {
+	var found *plan.ImportTask
+	var walk func(ts []plan.ImportTask)
+	walk = func(ts []plan.ImportTask) {
 		for i := range ts {
 			if ts[i].ExternalID == id {
 				found = &ts[i]

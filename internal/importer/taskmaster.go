@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 )
 
 // tmID is a Taskmaster id or dependency: a number, or a string such as "3"
@@ -83,7 +83,7 @@ func ParseTaskmaster(data []byte, opts Options) (Result, error) {
 		if err := json.Unmarshal(tags[name], &tag); err != nil {
 			return Result{}, errSyntax("Taskmaster", fmt.Errorf("tag %q: %w", name, err))
 		}
-		set := service.ImportSet{Source: Taskmaster + ":" + name}
+		set := plan.ImportSet{Source: Taskmaster + ":" + name}
 		for i, t := range tag.Tasks {
 			set.Tasks = append(set.Tasks, tmConvert(t, "", i+1, &n))
 		}
@@ -140,12 +140,12 @@ func taskmasterTags(data []byte) (map[string]json.RawMessage, []string, error) {
 	return tags, order, nil
 }
 
-func tmConvert(t tmTask, parent string, pos int, n *notes) service.ImportTask {
+func tmConvert(t tmTask, parent string, pos int, n *notes) plan.ImportTask {
 	id := string(t.ID)
 	if parent != "" {
 		id = subtaskID(parent, id, pos)
 	}
-	out := service.ImportTask{
+	out := plan.ImportTask{
 		ExternalID:  id,
 		Title:       t.Title,
 		Description: body(t.Description, [2]string{"Details", t.Details}, [2]string{"Test strategy", t.TestStrategy}),

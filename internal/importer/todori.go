@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/cairn-dev/cairn/internal/service"
 )
 
 // todoriSource is the mapping namespace of Todori imports.
@@ -43,7 +42,7 @@ func ParseTodori(data []byte) (Result, error) {
 		return Result{}, errSyntax("Todori", err)
 	}
 	if len(root.Content) == 0 {
-		return Result{Format: Todori, Sets: []service.ImportSet{{Source: todoriSource}}}, nil
+		return Result{Format: Todori, Sets: []plan.ImportSet{{Source: todoriSource}}}, nil
 	}
 	doc := root.Content[0]
 	var list []tdTask
@@ -67,15 +66,15 @@ func ParseTodori(data []byte) (Result, error) {
 		return Result{}, fmt.Errorf("not a Todori tasks.yaml: expected a list of tasks or an object with a tasks list")
 	}
 	var n notes
-	set := service.ImportSet{Source: todoriSource}
+	set := plan.ImportSet{Source: todoriSource}
 	for i, t := range list {
 		set.Tasks = append(set.Tasks, tdConvert(t, "", i+1, &n))
 	}
 	resolveDeps(set.Tasks)
-	return Result{Format: Todori, Sets: []service.ImportSet{set}, Notes: n.list()}, nil
+	return Result{Format: Todori, Sets: []plan.ImportSet{set}, Notes: n.list()}, nil
 }
 
-func tdConvert(t tdTask, parent string, pos int, n *notes) service.ImportTask {
+func tdConvert(t tdTask, parent string, pos int, n *notes) plan.ImportTask {
 	id := strings.TrimSpace(t.ID)
 	if parent != "" {
 		id = subtaskID(parent, id, pos)
@@ -87,7 +86,7 @@ func tdConvert(t tdTask, parent string, pos int, n *notes) service.ImportTask {
 	if updated == "" {
 		updated = t.UpdatedAt
 	}
-	out := service.ImportTask{
+	out := plan.ImportTask{
 		ExternalID:  id,
 		Title:       t.Title,
 		Description: strings.TrimSpace(t.Description),

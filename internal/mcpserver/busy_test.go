@@ -46,9 +46,7 @@ func TestBusyStoreIsUnavailable(t *testing.T) {
 	}
 	defer conn.ExecContext(context.Background(), "ROLLBACK")
 
-	plan := service.NewPlan(st)
-	set := &service.Set{Focus: service.NewFocus(st, plan), Plan: plan, Loops: service.NewLoops(st),
-		Memory: service.NewMemory(st, service.MemoryOptions{})}
+	set := service.New(st, service.Options{})
 	srv, err := mcpserver.New(mcpserver.Options{Version: "test",
 		Services: func(context.Context) (*service.Set, error) { return set, nil }})
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/problem"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -84,7 +84,7 @@ type claimResultOut struct {
 	Message string    `json:"message"`
 }
 
-func claimResult(verb string, r service.ClaimResult) (string, any, error) {
+func claimResult(verb string, r plan.ClaimResult) (string, any, error) {
 	out := claimResultOut{Renewed: r.Renewed, Skipped: r.Skipped}
 	if r.Task.ID == 0 {
 		out.Message = r.Message
@@ -109,7 +109,7 @@ func claimResult(verb string, r service.ClaimResult) (string, any, error) {
 }
 
 func claimTask(ctx context.Context, c call, in claimArgs) (string, any, error) {
-	r, err := c.Plan.Claim(ctx, service.ClaimRequest{Agent: c.agent, Ref: strings.TrimSpace(string(in.ID)), LeaseSeconds: in.LeaseSeconds})
+	r, err := c.Plan.Claim(ctx, plan.ClaimRequest{Agent: c.agent, Ref: strings.TrimSpace(string(in.ID)), LeaseSeconds: in.LeaseSeconds})
 	if err != nil {
 		return "", nil, err
 	}
@@ -120,7 +120,7 @@ func renewClaim(ctx context.Context, c call, in renewArgs) (string, any, error) 
 	if strings.TrimSpace(string(in.ID)) == "" {
 		return "", nil, &problem.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to renew"}
 	}
-	r, err := c.Plan.Renew(ctx, service.ClaimRequest{Agent: c.agent, Ref: string(in.ID), LeaseSeconds: in.LeaseSeconds})
+	r, err := c.Plan.Renew(ctx, plan.ClaimRequest{Agent: c.agent, Ref: string(in.ID), LeaseSeconds: in.LeaseSeconds})
 	if err != nil {
 		return "", nil, err
 	}
@@ -136,7 +136,7 @@ func releaseTask(ctx context.Context, c call, in releaseArgs) (string, any, erro
 	if strings.TrimSpace(string(in.ID)) == "" {
 		return "", nil, &problem.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to release"}
 	}
-	r, err := c.Plan.Release(ctx, service.ReleaseRequest{Agent: c.agent, Ref: string(in.ID), Status: in.Status, Force: in.Force})
+	r, err := c.Plan.Release(ctx, plan.ReleaseRequest{Agent: c.agent, Ref: string(in.ID), Status: in.Status, Force: in.Force})
 	if err != nil {
 		return "", nil, err
 	}

@@ -9,7 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/projectinfo"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/render"
+	"github.com/cairn-dev/cairn/internal/service/brief"
 )
 
 // The context toolset: one call that starts a session knowing where it is
@@ -42,13 +43,13 @@ func contextTools() []tool {
 	return []tool{
 		declare(ts, mcp.Tool{Name: "bootstrap", Annotations: readOnly,
 			Description: "Start of a session in one call, within a token budget: YOU ARE HERE, the next task, loops, session, project, instruction digest, conventions, mistakes, decisions (ids for memory_get)."},
-			bootstrapTool, bounds("budget_tokens", service.MinBootstrapBudget, service.MaxBootstrapBudget)),
+			bootstrapTool, bounds("budget_tokens", brief.MinBootstrapBudget, brief.MaxBootstrapBudget)),
 		declare(ts, mcp.Tool{Name: "detect_project", Annotations: readOnly,
 			Description: "The project's languages, frameworks, package managers, build and test commands, per module, from its manifests; CI, containers, agent instruction files."},
 			detectProjectTool),
 		declare(ts, mcp.Tool{Name: "optimize_context", Annotations: readOnly,
 			Description: "Chooses, within a token budget, the memory entries, tasks and instruction lines most relevant to a query; says what it dropped and why."},
-			optimizeContextTool, bounds("budget_tokens", 50, service.MaxBootstrapBudget)),
+			optimizeContextTool, bounds("budget_tokens", 50, brief.MaxBootstrapBudget)),
 		declare(ts, mcp.Tool{Name: "tech_compatibility", Annotations: readOnly,
 			Description: "Checks the project's stack (from detect_project) for tools that clash or overlap, and where each technology asked about is used; a score out of 100."},
 			techCompatibilityTool),
@@ -68,12 +69,12 @@ func getConfigTool(_ context.Context, c call, _ getConfigArgs) (string, any, err
 		if len(ts) == 0 {
 			ts = []string{"default"}
 		}
-		surface = []service.Setting{{Name: "toolsets", Value: strings.Join(ts, ","), Source: "server"},
+		surface = []brief.Setting{{Name: "toolsets", Value: strings.Join(ts, ","), Source: "server"},
 			{Name: "read-only", Value: fmt.Sprint(c.s.opts.ReadOnly), Source: "server"}}
 	}
-	surface = append(surface, service.Setting{Name: "agent (this call)", Value: c.agent, Source: "--agent, else the X-Cairn-Agent header or the client's name"},
-		service.Setting{Name: "tools served", Value: fmt.Sprint(len(c.s.served)), Source: "the toolsets, less writes when read-only"})
-	settings := c.Brain.Config(surface)
+	surface = append(surface, brief.Setting{Name: "agent (this call)", Value: c.agent, Source: "--agent, else the X-Cairn-Agent header or the client's name"},
+		brief.Setting{Name: "tools served", Value: fmt.Sprint(len(c.s.served)), Source: "the toolsets, less writes when read-only"})
+	settings := c.Brief.Config(surface)
 	lines := make([]string, len(settings))
 	for i, st := range settings {
 		lines[i] = fmt.Sprintf("%s: %s  [%s]", st.Name, st.Value, st.Source)
@@ -91,7 +92,7 @@ type suggestion struct {
 }
 
 func suggestNextTool(ctx context.Context, c call, _ suggestNextArgs) (string, any, error) {
-	ss, err := c.Brain.SuggestNext(ctx, c.agent)
+	ss, err := c.Brief.SuggestNext(ctx, c.agent)
 	if err != nil {
 		return "", nil, err
 	}
@@ -108,29 +109,29 @@ func suggestNextTool(ctx context.Context, c call, _ suggestNextArgs) (string, an
 }
 
 // suggestionOf words a suggested next step as the tool call that takes it.
-func suggestionOf(s service.Suggestion) (suggestion, bool) {
+func suggestionOf(s brief.Suggestion) (suggestion, bool) {
 	sg := suggestion{Why: s.Why, Arguments: map[string]any{}}
 	switch s.Kind {
-	case service.SuggestComplete:
+	case brief.SuggestComplete:
 		sg.Tool = "complete_current_task"
-	case service.SuggestSwitch:
+	case brief.SuggestSwitch:
 		sg.Tool, sg.Arguments["task_id"] = "switch_focus", s.TaskID
-	case service.SuggestNext:
+	case brief.SuggestNext:
 		sg.Tool = "get_next_task"
-	case service.SuggestCreate:
+	case brief.SuggestCreate:
 		sg.Tool, sg.Needs = "create_new_task", []string{"title"}
-	case service.SuggestLoopRecord:
+	case brief.SuggestLoopRecord:
 		sg.Tool, sg.Arguments["id"], sg.Needs = "loop_record", s.LoopID, []string{"last_action"}
-	case service.SuggestLoopResume:
+	case brief.SuggestLoopResume:
 		sg.Tool, sg.Arguments["id"] = "loop_resume", s.LoopID
-	case service.SuggestStartSess:
+	case brief.SuggestStartSess:
 		sg.Tool, sg.Arguments["action"] = "session", "start"
 		if s.Goal != "" {
 			sg.Arguments["goal"] = s.Goal
 		}
-	case service.SuggestAddMistake:
+	case brief.SuggestAddMistake:
 		sg.Tool, sg.Arguments["title"], sg.Needs = "memory_add_mistake", s.Title, []string{"root_cause", "fix", "prevention"}
-	case service.SuggestNoteCurrent:
+	case brief.SuggestNoteCurrent:
 		sg.Tool, sg.Needs = "update_current_task", []string{"body"}
 	default:
 		return sg, false
@@ -172,28 +173,8 @@ func toolsetOf(name string) string {
 	return "?"
 }
 
-// ContextHint words, as tool calls, how to fetch what a bootstrap section
-// left out.
-func ContextHint(section string) string {
-	switch section {
-	case service.SecInstructions:
-		return "read the files"
-	case service.SecConventions, service.SecMistakes, service.SecDecisions:
-		return "memory_search type=" + strings.TrimSuffix(section, "s")
-	case service.SecLoops:
-		return "loop_list"
-	case service.SecProject:
-		return "detect_project"
-	case service.SecSession:
-		return "session action=get"
-	case service.SecBranch:
-		return "branch action=get"
-	}
-	return service.NeutralHint(section)
-}
-
 func bootstrapTool(ctx context.Context, c call, in bootstrapArgs) (string, any, error) {
-	b, err := c.Brain.Bootstrap(ctx, service.BootstrapRequest{Agent: c.agent, BudgetTokens: in.BudgetTokens, Query: in.Query, Hint: ContextHint})
+	b, err := c.Brief.Bootstrap(ctx, brief.BootstrapRequest{Agent: c.agent, BudgetTokens: in.BudgetTokens, Query: in.Query, Hint: render.BootstrapHint})
 	if err != nil {
 		return "", nil, err
 	}
@@ -201,7 +182,7 @@ func bootstrapTool(ctx context.Context, c call, in bootstrapArgs) (string, any, 
 }
 
 func detectProjectTool(_ context.Context, c call, _ detectProjectArgs) (string, any, error) {
-	info := c.Brain.Project()
+	info := c.Knowledge.Project()
 	return RenderProject(info), info, nil
 }
 
@@ -252,7 +233,7 @@ func RenderProject(info projectinfo.Info) string {
 }
 
 func optimizeContextTool(ctx context.Context, c call, in optimizeContextArgs) (string, any, error) {
-	o, err := c.Brain.OptimizeContext(ctx, service.OptimizeRequest{Query: in.Query, BudgetTokens: in.BudgetTokens, Candidates: in.Candidates})
+	o, err := c.Brief.OptimizeContext(ctx, brief.OptimizeRequest{Query: in.Query, BudgetTokens: in.BudgetTokens, Candidates: in.Candidates})
 	if err != nil {
 		return "", nil, err
 	}
@@ -279,10 +260,10 @@ func optimizeContextTool(ctx context.Context, c call, in optimizeContextArgs) (s
 		Ref, Kind, Why string
 	}
 	out := struct {
-		Chosen  []service.ContextItem `json:"chosen"`
-		Dropped []dropped             `json:"dropped,omitempty"`
-		Tokens  int                   `json:"tokens"`
-		Budget  int                   `json:"budget"`
+		Chosen  []brief.ContextItem `json:"chosen"`
+		Dropped []dropped           `json:"dropped,omitempty"`
+		Tokens  int                 `json:"tokens"`
+		Budget  int                 `json:"budget"`
 	}{Chosen: o.Chosen, Tokens: o.Tokens, Budget: o.Budget}
 	for _, it := range o.Dropped {
 		out.Dropped = append(out.Dropped, dropped{it.Ref, it.Kind, it.Why})
@@ -291,7 +272,7 @@ func optimizeContextTool(ctx context.Context, c call, in optimizeContextArgs) (s
 }
 
 func techCompatibilityTool(_ context.Context, c call, in techCompatibilityArgs) (string, any, error) {
-	r, err := c.Brain.TechCompatibility(in.Stack)
+	r, err := c.Knowledge.TechCompatibility(in.Stack)
 	if err != nil {
 		return "", nil, err
 	}

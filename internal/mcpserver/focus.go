@@ -11,7 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/problem"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/focus"
+	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -72,7 +73,7 @@ func minimum(field string, min float64) func(*jsonschema.Schema) {
 }
 
 // pageShape bounds offset and limit by the service's page rule.
-func pageShape(r service.PageRule) []func(*jsonschema.Schema) {
+func pageShape(r page.Rule) []func(*jsonschema.Schema) {
 	return []func(*jsonschema.Schema){minimum("offset", 0), bounds("limit", 1, float64(r.Max))}
 }
 
@@ -85,8 +86,8 @@ var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 
 func focusTools() []tool {
 	const ts = "focus"
-	page := func(extra ...func(*jsonschema.Schema)) []func(*jsonschema.Schema) {
-		return append(pageShape(service.ArchivePage), extra...)
+	archive := func(extra ...func(*jsonschema.Schema)) []func(*jsonschema.Schema) {
+		return append(pageShape(page.Archive), extra...)
 	}
 	return []tool{
 		declare(ts, mcp.Tool{Name: "create_new_task",
@@ -100,25 +101,25 @@ func focusTools() []tool {
 			getCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_big_picture", Annotations: readOnly,
 			Description: "Whole outline: ids, statuses, YOU ARE HERE; paged by line."},
-			getBigPicture, append(pageShape(service.OutlinePage), enum("format", "text", "json"))...),
+			getBigPicture, append(pageShape(page.Outline), enum("format", "text", "json"))...),
 		declare(ts, mcp.Tool{Name: "complete_current_task",
 			Description: "Finish the current task for good (children and dependencies first) and focus the next ready one."},
 			completeCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_completed_tasks", Annotations: readOnly,
 			Description: "Completed tasks with bodies and completion times."},
-			getCompletedTasks, page(enum("order", "chronological", "logical"))...),
+			getCompletedTasks, archive(enum("order", "chronological", "logical"))...),
 		declare(ts, mcp.Tool{Name: "update_current_task",
 			Description: "Replace the current task's body (notes, results)."},
 			updateCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_stack_overview", Annotations: readOnly,
 			Description: "Every task as a row: id, parent, depth, status, title."},
-			getStackOverview, pageShape(service.OutlinePage)...),
+			getStackOverview, pageShape(page.Outline)...),
 		declare(ts, mcp.Tool{Name: "peek_context", Annotations: readOnly,
 			Description: "The current task's parent and previous sibling; focus stays."},
 			peekContext),
 		declare(ts, mcp.Tool{Name: "list_siblings", Annotations: readOnly,
 			Description: "Tasks before the current one at its level."},
-			listSiblings, pageShape(service.SiblingPage)...),
+			listSiblings, pageShape(page.Sibling)...),
 		declare(ts, mcp.Tool{Name: "switch_focus",
 			Description: "Make any open task current, by id."},
 			switchFocus),
@@ -236,7 +237,7 @@ func zen() (string, any, error) { return zenMessage, zenOut{Zen: true, Message: 
 
 // zenText says what an agent in zen can start: the task get_next_task
 // would recommend, else what is open, else that all is done.
-func zenText(z service.Zen) string {
+func zenText(z focus.Zen) string {
 	switch {
 	case z.Next != nil:
 		return fmt.Sprintf("Zen: no current task. Next (as get_next_task recommends): %s; switch_focus %s to start it, or create_new_task for new work.",
@@ -251,14 +252,14 @@ func zenText(z service.Zen) string {
 	return "Zen: all tasks are complete. Start new work with create_new_task."
 }
 
-func nextID(z service.Zen) string {
+func nextID(z focus.Zen) string {
 	if z.Next == nil {
 		return ""
 	}
 	return z.Next.ID.String()
 }
 
-func zenFrom(z service.Zen) (string, any, error) {
+func zenFrom(z focus.Zen) (string, any, error) {
 	msg := zenText(z)
 	return msg, zenOut{Zen: true, Message: msg, NextTaskID: nextID(z)}, nil
 }
@@ -293,7 +294,7 @@ func getCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, error) 
 	return out.text(), out, nil
 }
 
-func viewCurrent(v service.CurrentView) currentOut {
+func viewCurrent(v focus.CurrentView) currentOut {
 	t := v.Task
 	out := currentOut{TaskID: t.ID.String(), Title: t.Title, Body: t.Body, Status: "current", Depth: v.Depth, CreatedAt: ts(t.CreatedAt)}
 	for _, a := range v.Breadcrumb {
@@ -372,7 +373,7 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 	if format == "" {
 		format = "text"
 	}
-	p, err := c.Focus.BigPicture(ctx, c.agent, service.Page(in.pageArgs))
+	p, err := c.Focus.BigPicture(ctx, c.agent, page.Page(in.pageArgs))
 	if err != nil {
 		return "", nil, err
 	}
@@ -392,7 +393,7 @@ func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any,
 }
 
 // renderOutline is a page of the outline, indented, with YOU ARE HERE.
-func renderOutline(p service.Picture) string {
+func renderOutline(p focus.Picture) string {
 	var b strings.Builder
 	if p.Total == 0 {
 		b.WriteString("(no tasks yet: zen) Start with create_new_task.")
@@ -485,7 +486,7 @@ type completedOut struct {
 }
 
 func getCompletedTasks(ctx context.Context, c call, in completedArgs) (string, any, error) {
-	a, err := c.Focus.CompletedTasks(ctx, service.CompletedQuery{Order: in.Order, Page: service.Page(in.pageArgs)})
+	a, err := c.Focus.CompletedTasks(ctx, focus.CompletedQuery{Order: in.Order, Page: page.Page(in.pageArgs)})
 	if err != nil {
 		return "", nil, err
 	}
@@ -550,7 +551,7 @@ type overviewOut struct {
 }
 
 func getStackOverview(ctx context.Context, c call, in pageArgs) (string, any, error) {
-	p, err := c.Focus.BigPicture(ctx, c.agent, service.Page(in))
+	p, err := c.Focus.BigPicture(ctx, c.agent, page.Page(in))
 	if err != nil {
 		return "", nil, err
 	}
@@ -653,7 +654,7 @@ type siblingsArgs struct {
 }
 
 func listSiblings(ctx context.Context, c call, in siblingsArgs) (string, any, error) {
-	p, err := c.Focus.Siblings(ctx, c.agent, service.SiblingsQuery{WithBody: in.IncludeBody, Page: service.Page(in.pageArgs)})
+	p, err := c.Focus.Siblings(ctx, c.agent, focus.SiblingsQuery{WithBody: in.IncludeBody, Page: page.Page(in.pageArgs)})
 	if err != nil || p.Zen {
 		if err != nil {
 			return "", nil, err
@@ -671,7 +672,7 @@ func listSiblings(ctx context.Context, c call, in siblingsArgs) (string, any, er
 // were asked for. Its first line says how many there are, which of them the
 // page shows (positions from the leftmost) and which offset shows the ones
 // before these.
-func (o siblingsOut) text(p service.Siblings) string {
+func (o siblingsOut) text(p focus.Siblings) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d to the left of the current task", o.Count)
 	switch {

@@ -19,6 +19,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
@@ -190,7 +191,6 @@ func runGolden(t *testing.T, st store.Store) map[string]*archive {
 	defer cancel()
 	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	now := func() time.Time { return clock }
-	set := service.NewSet(st, service.MemoryOptions{Branch: func() string { return "feat/login" }}, now)
 	root := filepath.Join(t.TempDir(), "demo")
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
@@ -217,7 +217,7 @@ func runGolden(t *testing.T, st store.Store) map[string]*archive {
 			t.Fatal(err)
 		}
 	}
-	service.NewBrain(st, set, service.BrainOptions{Root: root})
+	set := service.New(st, service.Options{Root: root, Memory: memories.MemoryOptions{Branch: func() string { return "feat/login" }}, Now: now})
 	srv, err := mcpserver.New(mcpserver.Options{Version: "golden", Toolsets: []string{"all"},
 		Services: func(context.Context) (*service.Set, error) { return set, nil }, Context: ctx})
 	if err != nil {

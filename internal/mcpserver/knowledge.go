@@ -8,7 +8,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/projectinfo"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/knowledge"
+	"github.com/cairn-dev/cairn/internal/service/page"
 )
 
 // The context toolset's project knowledge: the knowledge base
@@ -44,7 +45,7 @@ func knowledgeTools() []tool {
 	const ts = "context"
 	return []tool{
 		declare(ts, mcp.Tool{Name: "query_tkb", Annotations: readOnly, Description: "Searches the project's knowledge base (knowledge/**/*.md) by words, category, maturity and use case; index lines, get_tkb_entry for one."},
-			queryTKBTool, pageShape(service.KnowledgePage)...),
+			queryTKBTool, pageShape(knowledge.KnowledgePage)...),
 		declare(ts, mcp.Tool{Name: "get_tkb_entry", Annotations: readOnly, Description: "One knowledge base entry in full: front matter and body."}, tkbEntryTool),
 		declare(ts, mcp.Tool{Name: "get_agent", Annotations: readOnly, Description: "A skill (skills/*/SKILL.md) or agent (.claude/agents/*.md): its front matter parsed, and its instructions."}, agentTool),
 		declare(ts, mcp.Tool{Name: "get_competency_matrix", Annotations: readOnly, Description: "Every skill and agent with the expertise it declares."}, competencyTool),
@@ -59,8 +60,8 @@ func knowledgeTools() []tool {
 const noKnowledge = "This project has no %s yet: add Markdown files under %s (YAML front matter: %s)."
 
 func queryTKBTool(_ context.Context, c call, in queryTKBArgs) (string, any, error) {
-	p, err := c.Brain.QueryTKB(service.TKBQuery{Query: in.Query, Category: in.Category, Maturity: in.Maturity, UseCase: in.UseCase,
-		Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
+	p, err := c.Knowledge.QueryTKB(knowledge.TKBQuery{Query: in.Query, Category: in.Category, Maturity: in.Maturity, UseCase: in.UseCase,
+		Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
@@ -127,7 +128,7 @@ func firstNonEmpty(s ...string) string {
 	return ""
 }
 
-func renderDoc(d service.Document) string {
+func renderDoc(d knowledge.Document) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s)", d.Path, d.Kind)
 	if t := firstNonEmpty(d.Title, d.Name); t != "" {
@@ -148,7 +149,7 @@ func renderDoc(d service.Document) string {
 	return b.String()
 }
 
-func docOut(d service.Document) any {
+func docOut(d knowledge.Document) any {
 	return struct {
 		projectinfo.Doc
 		Body    string `json:"body,omitempty"`
@@ -157,7 +158,7 @@ func docOut(d service.Document) any {
 }
 
 func tkbEntryTool(_ context.Context, c call, in tkbEntryArgs) (string, any, error) {
-	d, err := c.Brain.TKBEntry(in.Entry)
+	d, err := c.Knowledge.TKBEntry(in.Entry)
 	if err != nil {
 		return "", nil, err
 	}
@@ -165,7 +166,7 @@ func tkbEntryTool(_ context.Context, c call, in tkbEntryArgs) (string, any, erro
 }
 
 func agentTool(_ context.Context, c call, in agentArgs) (string, any, error) {
-	d, err := c.Brain.Agent(in.Name)
+	d, err := c.Knowledge.Agent(in.Name)
 	if err != nil {
 		return "", nil, err
 	}
@@ -173,7 +174,7 @@ func agentTool(_ context.Context, c call, in agentArgs) (string, any, error) {
 }
 
 func competencyTool(_ context.Context, c call, _ noArgs) (string, any, error) {
-	rows, all := c.Brain.CompetencyMatrix()
+	rows, all := c.Knowledge.CompetencyMatrix()
 	out := map[string]any{"rows": viewCompetencies(rows), "expertise": all}
 	if len(rows) == 0 {
 		return fmt.Sprintf(noKnowledge, "skills or agents", "skills/NAME/SKILL.md or .claude/agents/", "name, description, expertise"), out, nil
@@ -190,7 +191,7 @@ func competencyTool(_ context.Context, c call, _ noArgs) (string, any, error) {
 }
 
 func classifyTool(_ context.Context, c call, in classifyArgs) (string, any, error) {
-	cl, err := c.Brain.ClassifyTask(in.Description)
+	cl, err := c.Knowledge.ClassifyTask(in.Description)
 	if err != nil {
 		return "", nil, err
 	}
@@ -200,7 +201,7 @@ func classifyTool(_ context.Context, c call, in classifyArgs) (string, any, erro
 	var lines []string
 	for _, g := range []struct {
 		name string
-		ms   []service.Match
+		ms   []knowledge.Match
 		tool string
 	}{{"skills and agents", cl.Agents, "get_agent"}, {"workflows", cl.Workflows, ""}, {"templates", cl.Templates, ""}} {
 		if len(g.ms) == 0 {
@@ -220,7 +221,7 @@ func classifyTool(_ context.Context, c call, in classifyArgs) (string, any, erro
 }
 
 func routingTool(_ context.Context, c call, _ noArgs) (string, any, error) {
-	r := c.Brain.RoutingTable()
+	r := c.Knowledge.RoutingTable()
 	if r.Path != "" {
 		text := "Routing table from " + r.Path + ":\n\n" + r.Text
 		if r.Clipped {
@@ -252,7 +253,7 @@ type competencyView struct {
 	Expertise []string `json:"expertise,omitempty"`
 }
 
-func viewCompetencies(rows []service.Competency) []competencyView {
+func viewCompetencies(rows []knowledge.Competency) []competencyView {
 	out := make([]competencyView, len(rows))
 	for i, r := range rows {
 		out[i] = competencyView{r.Name, r.Kind, r.Path, r.Expertise}
@@ -272,8 +273,8 @@ type classificationView struct {
 	Empty     bool        `json:"empty,omitempty"`
 }
 
-func viewClassification(c service.Classification) classificationView {
-	view := func(ms []service.Match) []matchView {
+func viewClassification(c knowledge.Classification) classificationView {
+	view := func(ms []knowledge.Match) []matchView {
 		out := make([]matchView, len(ms))
 		for i, m := range ms {
 			out[i] = matchView{m.Doc, m.Score}
@@ -290,12 +291,12 @@ type routingView struct {
 	Rows    []competencyView `json:"rows,omitempty"`
 }
 
-func viewRouting(r service.Routing) routingView {
+func viewRouting(r knowledge.Routing) routingView {
 	return routingView{r.Path, r.Text, r.Clipped, viewCompetencies(r.Rows)}
 }
 
 func heuristicsTool(ctx context.Context, c call, in heuristicsArgs) (string, any, error) {
-	a, err := c.Brain.ApplyHeuristics(ctx, in.Decision)
+	a, err := c.Knowledge.ApplyHeuristics(ctx, in.Decision)
 	if err != nil {
 		return "", nil, err
 	}

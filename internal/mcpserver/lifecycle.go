@@ -11,7 +11,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/lifecycle"
 	"github.com/cairn-dev/cairn/internal/problem"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/lifecycles"
+	"github.com/cairn-dev/cairn/internal/service/page"
 )
 
 // The lifecycle toolset: a task (a story) walks phases whose exit criteria
@@ -73,11 +74,11 @@ func lifecycleTools() []tool {
 			lifecycleStatus),
 		declare(ts, mcp.Tool{Name: "lifecycle_list", Annotations: readOnly,
 			Description: "Lifecycles, filtered, 20 a page."},
-			lifecycleList, append(pageShape(service.LifecyclePage), enum("status", "open", "done"))...),
+			lifecycleList, append(pageShape(page.Lifecycle), enum("status", "open", "done"))...),
 	}
 }
 
-func (c call) lifecycles() (*service.Lifecycles, error) {
+func (c call) lifecycles() (*lifecycles.Lifecycles, error) {
 	if c.Lifecycles == nil {
 		return nil, fmt.Errorf("%w: lifecycles are not available for this project", problem.ErrUnavailable)
 	}
@@ -131,7 +132,7 @@ func lifecycleGet(ctx context.Context, c call, in lifecycleGetArgs) (string, any
 }
 
 // renderDefinitions lists the lifecycle definitions and the files skipped.
-func renderDefinitions(ds service.Definitions) (string, any, error) {
+func renderDefinitions(ds lifecycles.Definitions) (string, any, error) {
 	out := definitionsOut{}
 	lines := []string{fmt.Sprintf("%s (default %s):", plural(len(ds.List), "lifecycle definition", "lifecycle definitions"), lifecycle.DefaultName)}
 	for _, d := range ds.List {
@@ -209,7 +210,7 @@ const (
 
 func dur(d time.Duration) string { return d.Round(time.Second).String() }
 
-func lifecycleResult(v service.LifecycleView) (string, lifecycleOut) {
+func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 	out := lifecycleOut{ID: v.ID, Task: link(v.Task), Definition: v.Definition, Status: v.Status, Phase: v.Phase,
 		PhaseNum: v.PhaseNum, Phases: v.Phases}
 	var b strings.Builder
@@ -297,7 +298,7 @@ func lifecycleInit(ctx context.Context, c call, in lifecycleInitArgs) (string, a
 	if err != nil {
 		return "", nil, err
 	}
-	v, err := l.Init(ctx, service.LifecycleInit{Task: string(in.TaskID), Definition: in.Definition})
+	v, err := l.Init(ctx, lifecycles.LifecycleInit{Task: string(in.TaskID), Definition: in.Definition})
 	if err != nil {
 		return "", nil, err
 	}
@@ -311,7 +312,7 @@ func lifecycleAdvance(ctx context.Context, c call, in lifecycleAdvanceArgs) (str
 	if err != nil {
 		return "", nil, err
 	}
-	req := service.AdvanceRequest{ID: string(in.ID), Evidence: in.Evidence, To: in.To, Reason: in.Reason, Hold: in.Hold}
+	req := lifecycles.AdvanceRequest{ID: string(in.ID), Evidence: in.Evidence, To: in.To, Reason: in.Reason, Hold: in.Hold}
 	if len(in.Checks) > 0 {
 		req.Checks = map[string]lifecycle.Check{}
 		for k, ch := range in.Checks {
@@ -375,7 +376,7 @@ func lifecycleList(ctx context.Context, c call, in lifecycleListArgs) (string, a
 	if err != nil {
 		return "", nil, err
 	}
-	page, err := l.List(ctx, service.LifecycleList{Status: in.Status, Phase: in.Phase, Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
+	page, err := l.List(ctx, lifecycles.LifecycleList{Status: in.Status, Phase: in.Phase, Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}

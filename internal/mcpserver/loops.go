@@ -12,7 +12,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/loop"
 	"github.com/cairn-dev/cairn/internal/problem"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/loops"
+	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -94,7 +95,7 @@ type loopFailArgs struct {
 
 func loopTools() []tool {
 	const ts = "loops"
-	page := pageShape(service.PlanPage)
+	page := pageShape(page.Plan)
 	return []tool{
 		declare(ts, mcp.Tool{Name: "loop_start",
 			Description: "Start an iterative loop toward an objective, with completion criteria and an iteration budget."},
@@ -150,7 +151,7 @@ type loopOut struct {
 	LegalNext          []string       `json:"legal_next"`
 }
 
-func outLoop(lp service.Loop, full bool) loopOut {
+func outLoop(lp loops.Loop, full bool) loopOut {
 	st := lp.State
 	o := loopOut{ID: lp.ID.String(), URI: LoopURI(lp.ID), Objective: st.Objective, Status: st.Status,
 		Iteration: st.Iteration, MaxIterations: st.MaxIterations, LastAction: st.LastAction, NextSteps: st.NextSteps,
@@ -220,7 +221,7 @@ func loopText(o loopOut) string {
 	return b.String()
 }
 
-func loopResult(c call, lp service.Loop, msg string) (string, any, error) {
+func loopResult(c call, lp loops.Loop, msg string) (string, any, error) {
 	c.loopChanged()
 	o := outLoop(lp, false)
 	type withMessage struct {
@@ -231,7 +232,7 @@ func loopResult(c call, lp service.Loop, msg string) (string, any, error) {
 }
 
 func loopStart(ctx context.Context, c call, in loopStartArgs) (string, any, error) {
-	lp, err := c.Loops.Start(ctx, service.Start{Objective: in.Objective, Criteria: in.CompletionCriteria, MaxIterations: in.MaxIterations,
+	lp, err := c.Loops.Start(ctx, loops.Start{Objective: in.Objective, Criteria: in.CompletionCriteria, MaxIterations: in.MaxIterations,
 		ExecutionMode: in.ExecutionMode, Priority: in.Priority, Tags: in.Tags, Parent: string(in.Parent), CreatedBy: c.agent})
 	if err != nil {
 		return "", nil, err
@@ -254,7 +255,7 @@ type statusOut struct {
 }
 
 func loopStatus(ctx context.Context, c call, in loopStatusArgs) (string, any, error) {
-	lp, h, err := c.Loops.Status(ctx, string(in.ID), service.StatusQuery{History: in.History, Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
+	lp, h, err := c.Loops.Status(ctx, string(in.ID), loops.StatusQuery{History: in.History, Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
@@ -267,7 +268,7 @@ func loopStatus(ctx context.Context, c call, in loopStatusArgs) (string, any, er
 }
 
 // renderHistory adds a page of a loop's history to its status.
-func renderHistory(out *statusOut, h service.History) string {
+func renderHistory(out *statusOut, h loops.History) string {
 	out.HistorySize, out.NextOffset = h.Total, h.NextOffset
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nhistory (%d of %d", len(h.Events), h.Total)
@@ -293,7 +294,7 @@ type loopListOut struct {
 }
 
 func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error) {
-	page, err := c.Loops.List(ctx, service.LoopQuery{Statuses: in.Status, Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
+	page, err := c.Loops.List(ctx, loops.LoopQuery{Statuses: in.Status, Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
@@ -312,7 +313,7 @@ func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error)
 }
 
 func loopRecord(ctx context.Context, c call, in loopRecordArgs) (string, any, error) {
-	r := service.Record{LastAction: in.LastAction, NextSteps: in.NextSteps, Percentage: in.Percentage, Message: in.Message,
+	r := loops.Record{LastAction: in.LastAction, NextSteps: in.NextSteps, Percentage: in.Percentage, Message: in.Message,
 		ArtifactsCreated: in.ArtifactsCreated, ArtifactsModified: in.ArtifactsModified}
 	lp, err := c.Loops.Record(ctx, string(in.ID), r)
 	if err != nil {
@@ -345,7 +346,7 @@ type checkpointOut struct {
 }
 
 func loopCheckpoints(ctx context.Context, c call, in loopCheckpointsArgs) (string, any, error) {
-	lp, page, err := c.Loops.Checkpoints(ctx, string(in.ID), service.Page{Offset: in.Offset, Limit: in.Limit})
+	lp, page, err := c.Loops.Checkpoints(ctx, string(in.ID), page.Page{Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
 	}

@@ -3,16 +3,16 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/render"
+	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/service/page"
 )
 
 // The memory toolset: typed project memory searched in three layers
@@ -56,8 +56,8 @@ type entryArgs struct {
 	Supersedes string `json:"supersedes,omitempty" jsonschema:"e.g. m12"`
 }
 
-func (a entryArgs) entry(t memory.Type) service.AddRequest {
-	return service.AddRequest{Entry: memory.Entry{Type: t, Title: a.Title, Content: a.Content, Facts: a.Facts, Tags: a.Tags, Files: a.Files},
+func (a entryArgs) entry(t memory.Type) memories.AddRequest {
+	return memories.AddRequest{Entry: memory.Entry{Type: t, Title: a.Title, Content: a.Content, Facts: a.Facts, Tags: a.Tags, Files: a.Files},
 		Supersedes: a.Supersedes}
 }
 
@@ -117,10 +117,10 @@ func memoryTools() []tool {
 	return []tool{
 		declare(ts, mcp.Tool{Name: "memory_search", Annotations: readOnly,
 			Description: "Search memory; index lines, then memory_context or memory_get."},
-			memorySearch, typeItems("type"), minimum("offset", 0), bounds("limit", 1, float64(service.MemoryPage.Max))),
+			memorySearch, typeItems("type"), minimum("offset", 0), bounds("limit", 1, float64(page.Memory.Max))),
 		declare(ts, mcp.Tool{Name: "memory_context", Annotations: readOnly,
 			Description: "Entries recorded just before and after one entry."},
-			memoryContext, bounds("before", 0, service.MaxContext), bounds("after", 0, service.MaxContext)),
+			memoryContext, bounds("before", 0, memories.MaxContext), bounds("after", 0, memories.MaxContext)),
 		declare(ts, mcp.Tool{Name: "memory_get", Annotations: readOnly,
 			Description: "Full entries by id."},
 			memoryGet),
@@ -135,13 +135,13 @@ func memoryTools() []tool {
 			addConvention),
 		declare(ts, mcp.Tool{Name: "observation",
 			Description: "Record something learned; type context for free-form notes."},
-			addObservation, enum("type", observationTypes()...), bounds("expires_in_days", 1, service.MaxExpiryDays)),
+			addObservation, enum("type", observationTypes()...), bounds("expires_in_days", 1, memories.MaxExpiryDays)),
 		declare(ts, mcp.Tool{Name: "memory_prune",
 			Description: "Remove entries by ids, type or age."},
 			memoryPrune, typeItems("type"), minimum("older_than_days", 1)),
 		declare(ts, mcp.Tool{Name: "diagnose_error", Annotations: readOnly,
 			Description: "Past mistakes like this error, with their fixes."},
-			diagnoseError, bounds("limit", 1, float64(service.DiagnosePage.Max))),
+			diagnoseError, bounds("limit", 1, float64(page.Diagnose.Max))),
 	}
 }
 
@@ -155,88 +155,19 @@ func observationTypes() []any {
 	return out
 }
 
-// hitOut is one line of the index.
-type hitOut struct {
-	ID           string   `json:"id"`
-	Type         string   `json:"type"`
-	Title        string   `json:"title"`
-	Snippet      string   `json:"snippet,omitempty"`
-	Date         string   `json:"date"`
-	Score        float64  `json:"score,omitempty"`
-	Occurrences  int      `json:"occurrences,omitempty"`
-	SupersededBy string   `json:"superseded_by,omitempty"`
-	Stale        []string `json:"stale,omitempty"`
-}
-
-func hitOf(h service.Hit) hitOut {
-	o := hitOut{ID: h.ID.String(), Type: string(h.Type), Title: h.Title, Snippet: h.Snippet, Date: h.CreatedAt.Format(time.DateOnly), Stale: h.Stale}
-	o.Score = float64(int(h.Score*1000+0.5)) / 1000
-	if h.Occurrences > 1 {
-		o.Occurrences = h.Occurrences
-	}
-	if h.SupersededBy != 0 {
-		o.SupersededBy = h.SupersededBy.String()
-	}
-	return o
-}
-
-// hitLine renders an index line: "m12 decision 2026-11-20 Title — snippet",
-// with the hit's relevance after the date when it was ranked ("score 7.41":
-// a weak best match says the memory may not hold the answer).
-func hitLine(h hitOut) string {
-	s := h.ID + " " + h.Type + " " + h.Date + " "
-	if h.Score > 0 {
-		s += "score " + strconv.FormatFloat(h.Score, 'g', 3, 64) + " "
-	}
-	s += h.Title
-	if h.Occurrences > 1 {
-		s += fmt.Sprintf(" (×%d)", h.Occurrences)
-	}
-	if h.SupersededBy != "" {
-		s += " [superseded by " + h.SupersededBy + "]"
-	}
-	if len(h.Stale) > 0 {
-		s += " [stale: " + strings.Join(h.Stale, ", ") + "]"
-	}
-	if h.Snippet != "" && h.Snippet != h.Title {
-		s += " — " + h.Snippet
-	}
-	return s
-}
-
-type searchOut struct {
-	Hits       []hitOut `json:"hits"`
-	Total      int      `json:"total"`
-	AtLeast    bool     `json:"total_is_lower_bound,omitempty"`
-	Offset     int      `json:"offset"`
-	NextOffset int      `json:"next_offset,omitempty"`
-	Mode       string   `json:"mode"`
-	Note       string   `json:"note,omitempty"`
-}
-
 func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any, error) {
-	res, err := c.Memory.Search(ctx, service.SearchQuery{Text: in.Query, Types: in.Type, Tags: in.Tag, SessionID: in.SessionID,
+	res, err := c.Memory.Search(ctx, memories.SearchQuery{Text: in.Query, Types: in.Type, Tags: in.Tag, SessionID: in.SessionID,
 		Branch: in.Branch, After: in.After, Before: in.Before, IncludeSuperseded: in.IncludeSuperseded,
-		Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
+		Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
-	out := SearchView(res)
+	out := render.Search(res)
 	return renderSearch(res, out), out, nil
 }
 
-// SearchView is a search result as memory_search's structuredContent (and
-// `cairn memory search --json`) shows it.
-func SearchView(res service.SearchResult) searchOut {
-	out := searchOut{Hits: []hitOut{}, Total: res.Total, AtLeast: res.AtLeast, Offset: res.Offset, NextOffset: res.NextOffset, Mode: res.Mode, Note: res.Note}
-	for _, h := range res.Hits {
-		out.Hits = append(out.Hits, hitOf(h))
-	}
-	return out
-}
-
 // renderSearch is the index as text: a header, a note, a line a hit.
-func renderSearch(res service.SearchResult, out searchOut) string {
+func renderSearch(res memories.SearchResult, out render.SearchView) string {
 	var lines []string
 	switch {
 	case res.Total == 0:
@@ -258,253 +189,54 @@ func renderSearch(res service.SearchResult, out searchOut) string {
 		lines = append(lines, "note: "+res.Note)
 	}
 	for _, h := range out.Hits {
-		lines = append(lines, hitLine(h))
+		lines = append(lines, render.HitLine(h))
 	}
 	return strings.Join(lines, "\n")
 }
 
 type contextOut struct {
-	Anchor hitOut   `json:"anchor"`
-	Before []hitOut `json:"before"`
-	After  []hitOut `json:"after"`
+	Anchor render.HitView   `json:"anchor"`
+	Before []render.HitView `json:"before"`
+	After  []render.HitView `json:"after"`
 }
 
 func memoryContext(ctx context.Context, c call, in memoryContextArgs) (string, any, error) {
-	tl, err := c.Memory.Context(ctx, service.ContextQuery{ID: string(in.ID), Before: in.Before, After: in.After, SameSession: in.SameSession})
+	tl, err := c.Memory.Context(ctx, memories.ContextQuery{ID: string(in.ID), Before: in.Before, After: in.After, SameSession: in.SameSession})
 	if err != nil {
 		return "", nil, err
 	}
-	out := contextOut{Anchor: hitOf(tl.Anchor), Before: []hitOut{}, After: []hitOut{}}
+	out := contextOut{Anchor: render.HitOf(tl.Anchor), Before: []render.HitView{}, After: []render.HitView{}}
 	var lines []string
 	for _, h := range tl.Before {
-		o := hitOf(h)
+		o := render.HitOf(h)
 		out.Before = append(out.Before, o)
-		lines = append(lines, "  "+hitLine(o))
+		lines = append(lines, "  "+render.HitLine(o))
 	}
-	lines = append(lines, "> "+hitLine(out.Anchor))
+	lines = append(lines, "> "+render.HitLine(out.Anchor))
 	for _, h := range tl.After {
-		o := hitOf(h)
+		o := render.HitOf(h)
 		out.After = append(out.After, o)
-		lines = append(lines, "  "+hitLine(o))
+		lines = append(lines, "  "+render.HitLine(o))
 	}
 	return strings.Join(lines, "\n"), out, nil
 }
 
-// entryOut is an entry in full.
-type entryOut struct {
-	ID              string          `json:"id"`
-	UID             string          `json:"uid"`
-	Type            string          `json:"type"`
-	Title           string          `json:"title"`
-	Content         string          `json:"content,omitempty"`
-	Facts           []string        `json:"facts,omitempty"`
-	Tags            []string        `json:"tags,omitempty"`
-	Files           []string        `json:"files,omitempty"`
-	Stale           []string        `json:"stale,omitempty"`
-	Rationale       string          `json:"rationale,omitempty"`
-	Alternatives    []string        `json:"alternatives,omitempty"`
-	RootCause       string          `json:"root_cause,omitempty"`
-	Fix             string          `json:"fix,omitempty"`
-	Prevention      string          `json:"prevention,omitempty"`
-	Occurrences     int             `json:"occurrences,omitempty"`
-	LastSeen        string          `json:"last_seen,omitempty"`
-	Recent          []occurrenceOut `json:"recent_occurrences,omitempty"`
-	Examples        []string        `json:"examples,omitempty"`
-	DiscoveryTokens int             `json:"discovery_tokens,omitempty"`
-	SupersededBy    string          `json:"superseded_by,omitempty"`
-	Supersedes      []string        `json:"supersedes,omitempty"`
-	ExpiresAt       string          `json:"expires_at,omitempty"`
-	Expired         bool            `json:"expired,omitempty"`
-	SessionID       string          `json:"session_id,omitempty"`
-	Branch          string          `json:"branch,omitempty"`
-	CreatedAt       string          `json:"created_at"`
-	UpdatedAt       string          `json:"updated_at,omitempty"`
-	// Clipped says what a shortened entry left out and where it is whole.
-	Clipped string `json:"clipped,omitempty"`
-}
-
-// occurrenceOut is one recording of a known mistake.
-type occurrenceOut struct {
-	N          int    `json:"n"`
-	At         string `json:"at"`
-	SessionID  string `json:"session_id,omitempty"`
-	Branch     string `json:"branch,omitempty"`
-	Title      string `json:"title,omitempty"` // when worded unlike the entry
-	Content    string `json:"content,omitempty"`
-	RootCause  string `json:"root_cause,omitempty"`
-	Fix        string `json:"fix,omitempty"`
-	Prevention string `json:"prevention,omitempty"`
-}
-
-// occurrenceContent bounds an occurrence's content in memory_get: the
-// entry's own content is in full, occurrences are evidence.
-const occurrenceContent = 200
-
-func entryOf(e memory.Entry) entryOut {
-	o := entryOut{ID: e.ID.String(), UID: e.UID, Type: string(e.Type), Title: e.Title, Content: e.Content, Facts: e.Facts, Tags: e.Tags,
-		Files: e.Files, Stale: e.Stale, Rationale: e.Rationale, Alternatives: e.Alternatives, RootCause: e.RootCause, Fix: e.Fix, Prevention: e.Prevention,
-		Occurrences: e.Occurrences, Examples: e.Examples, DiscoveryTokens: e.DiscoveryTokens, SessionID: e.SessionID, Branch: e.Branch,
-		CreatedAt: ts(e.CreatedAt)}
-	if !e.UpdatedAt.Equal(e.CreatedAt) {
-		o.UpdatedAt = ts(e.UpdatedAt)
-	}
-	if e.Occurrences > 1 {
-		o.LastSeen = ts(e.UpdatedAt)
-	}
-	for _, r := range e.Recent {
-		if e.Occurrences <= 1 {
-			break // the entry itself says it all
-		}
-		ro := occurrenceOut{N: r.N, At: ts(r.At), SessionID: r.SessionID, Branch: r.Branch, Content: problem.Clip(r.Content, occurrenceContent)}
-		if r.Title != e.Title {
-			ro.Title = r.Title
-		}
-		// An occurrence's analysis is shown where the entry's differs.
-		for _, a := range []struct {
-			dst      *string
-			own, cur string
-		}{{&ro.RootCause, r.RootCause, e.RootCause}, {&ro.Fix, r.Fix, e.Fix}, {&ro.Prevention, r.Prevention, e.Prevention}} {
-			if a.own != a.cur {
-				*a.dst = problem.Clip(a.own, occurrenceContent)
-			}
-		}
-		o.Recent = append(o.Recent, ro)
-	}
-	if e.SupersededBy != 0 {
-		o.SupersededBy = e.SupersededBy.String()
-	}
-	for _, id := range e.Supersedes {
-		o.Supersedes = append(o.Supersedes, id.String())
-	}
-	if !e.ExpiresAt.IsZero() {
-		o.ExpiresAt, o.Expired = ts(e.ExpiresAt), e.Expired(time.Now())
-	}
-	return o
-}
-
-// RenderEntry is an entry as text, for the model and the CLI alike.
-func RenderEntry(e memory.Entry) string {
-	var b strings.Builder
-	o := entryOf(e)
-	fmt.Fprintf(&b, "%s %s: %s\n", e.ID, e.Type, e.Title)
-	meta := []string{e.CreatedAt.Format(time.DateOnly)}
-	if e.Branch != "" {
-		meta = append(meta, "branch "+e.Branch)
-	}
-	if e.SessionID != "" {
-		meta = append(meta, "session "+e.SessionID)
-	}
-	if e.Occurrences > 1 {
-		meta = append(meta, fmt.Sprintf("seen %d times (first %s, last %s)", e.Occurrences, e.CreatedAt.Format(time.DateOnly), e.UpdatedAt.Format(time.DateOnly)))
-	}
-	if e.DiscoveryTokens > 0 {
-		meta = append(meta, fmt.Sprintf("%d discovery tokens", e.DiscoveryTokens))
-	}
-	if len(e.Tags) > 0 {
-		meta = append(meta, "tags "+strings.Join(e.Tags, ", "))
-	}
-	b.WriteString(strings.Join(meta, " · "))
-	if o.SupersededBy != "" {
-		b.WriteString("\nSUPERSEDED by " + o.SupersededBy + ": kept for history, left out of search; read " + o.SupersededBy + " instead.")
-	}
-	if len(o.Supersedes) > 0 {
-		b.WriteString("\nsupersedes " + strings.Join(o.Supersedes, ", "))
-	}
-	if o.ExpiresAt != "" {
-		if o.Expired {
-			b.WriteString("\nEXPIRED " + e.ExpiresAt.Format(time.DateOnly) + ": left out of search.")
-		} else {
-			b.WriteString("\nexpires " + e.ExpiresAt.Format(time.DateOnly))
-		}
-	}
-	if len(e.Stale) > 0 {
-		b.WriteString("\nSTALE: changed or gone since recorded: " + strings.Join(e.Stale, ", ") + "; re-check before trusting this.")
-	}
-	if e.Content != "" {
-		b.WriteString("\n" + e.Content)
-	}
-	field := func(name, v string) {
-		if v != "" {
-			b.WriteString("\n" + name + ": " + v)
-		}
-	}
-	list := func(name string, l []string) {
-		if len(l) > 0 {
-			b.WriteString("\n" + name + ":")
-			for _, s := range l {
-				b.WriteString("\n- " + s)
-			}
-		}
-	}
-	field("rationale", e.Rationale)
-	list("alternatives", e.Alternatives)
-	field("root cause", e.RootCause)
-	field("fix", e.Fix)
-	field("prevention", e.Prevention)
-	list("examples", e.Examples)
-	list("facts", e.Facts)
-	list("files", e.Files)
-	if len(o.Recent) > 0 {
-		fmt.Fprintf(&b, "\nlatest occurrences (%d of %d):", len(o.Recent), e.Occurrences)
-		for _, r := range o.Recent {
-			line := fmt.Sprintf("\n- #%d %s", r.N, r.At[:min(len(r.At), 16)])
-			if r.SessionID != "" {
-				line += " " + r.SessionID
-			}
-			if r.Branch != "" && r.Branch != e.Branch {
-				line += " on " + r.Branch
-			}
-			if r.Title != "" {
-				line += " " + strconv.Quote(problem.Clip(r.Title, 80))
-			}
-			if r.Content != "" {
-				line += ": " + oneLine(r.Content)
-			}
-			for _, a := range []struct{ name, v string }{{"root cause", r.RootCause}, {"fix", r.Fix}, {"prevention", r.Prevention}} {
-				if a.v != "" {
-					line += " (its " + a.name + ": " + oneLine(a.v) + ")"
-				}
-			}
-			b.WriteString(line)
-		}
-	}
-	return b.String()
-}
-
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-type getOut struct {
-	Entries []entryOut `json:"entries"`
-	Missing []string   `json:"missing,omitempty"`
-}
 
 func memoryGet(ctx context.Context, c call, in memoryGetArgs) (string, any, error) {
 	es, missing, err := c.Memory.Get(ctx, in.IDs)
 	if err != nil {
 		return "", nil, err
 	}
-	out := EntriesView(es, missing)
+	out := render.Entries(es, missing)
 	parts := make([]string, 0, len(es)+1)
 	for _, e := range es {
-		parts = append(parts, RenderEntry(e))
+		parts = append(parts, render.Entry(e))
 	}
 	if len(missing) > 0 {
 		parts = append(parts, "not found: "+strings.Join(out.Missing, ", "))
 	}
 	return strings.Join(parts, "\n\n"), out, nil
-}
-
-// EntriesView is full entries as memory_get's structuredContent (and
-// `cairn memory show --json`) shows them.
-func EntriesView(es []memory.Entry, missing []memory.ID) getOut {
-	out := getOut{Entries: []entryOut{}}
-	for _, e := range es {
-		out.Entries = append(out.Entries, entryOf(e))
-	}
-	for _, id := range missing {
-		out.Missing = append(out.Missing, id.String())
-	}
-	return out
 }
 
 type recordedOut struct {
@@ -522,7 +254,7 @@ type recordedOut struct {
 	Note        string   `json:"note,omitempty"`
 }
 
-func record(ctx context.Context, c call, req service.AddRequest) (string, any, error) {
+func record(ctx context.Context, c call, req memories.AddRequest) (string, any, error) {
 	r, err := c.Memory.Record(ctx, c.agent, req)
 	if err != nil {
 		return "", nil, err
@@ -601,21 +333,21 @@ func addObservation(ctx context.Context, c call, in observationArgs) (string, an
 }
 
 type pruneOut struct {
-	DryRun  bool     `json:"dry_run"`
-	Total   int      `json:"total"`
-	Deleted int      `json:"deleted"`
-	Entries []hitOut `json:"entries"`
+	DryRun  bool             `json:"dry_run"`
+	Total   int              `json:"total"`
+	Deleted int              `json:"deleted"`
+	Entries []render.HitView `json:"entries"`
 }
 
 func memoryPrune(ctx context.Context, c call, in memoryPruneArgs) (string, any, error) {
 	dry := in.DryRun == nil || *in.DryRun
-	p, err := c.Memory.Prune(ctx, service.PruneQuery{IDs: in.IDs, Types: in.Type, OlderThanDays: in.OlderThanDays, DryRun: dry})
+	p, err := c.Memory.Prune(ctx, memories.PruneQuery{IDs: in.IDs, Types: in.Type, OlderThanDays: in.OlderThanDays, DryRun: dry})
 	if err != nil {
 		return "", nil, err
 	}
-	out := pruneOut{DryRun: dry, Total: p.Total, Deleted: p.Deleted, Entries: []hitOut{}}
+	out := pruneOut{DryRun: dry, Total: p.Total, Deleted: p.Deleted, Entries: []render.HitView{}}
 	for _, e := range p.Entries {
-		out.Entries = append(out.Entries, hitOf(service.Hit{ID: e.ID, Type: e.Type, Title: e.Title, CreatedAt: e.CreatedAt}))
+		out.Entries = append(out.Entries, render.HitOf(memories.Hit{ID: e.ID, Type: e.Type, Title: e.Title, CreatedAt: e.CreatedAt}))
 	}
 	return out.text(), out, nil
 }
@@ -636,7 +368,7 @@ func (o pruneOut) text() string {
 		lines = append(lines, fmt.Sprintf("Removed %s.", plural(o.Deleted, "entry", "entries")))
 	}
 	for _, h := range o.Entries {
-		lines = append(lines, hitLine(h))
+		lines = append(lines, render.HitLine(h))
 	}
 	if o.Total > len(o.Entries) {
 		lines = append(lines, fmt.Sprintf("… and %d more", o.Total-len(o.Entries)))
@@ -645,16 +377,16 @@ func (o pruneOut) text() string {
 }
 
 type diagnoseOut struct {
-	Matches []entryOut `json:"matches"`
-	Note    string     `json:"note,omitempty"`
+	Matches []render.EntryView `json:"matches"`
+	Note    string             `json:"note,omitempty"`
 }
 
 func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, error) {
-	es, note, err := c.Memory.Diagnose(ctx, service.DiagnoseQuery{Error: in.Error, Limit: in.Limit})
+	es, note, err := c.Memory.Diagnose(ctx, memories.DiagnoseQuery{Error: in.Error, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
 	}
-	out := diagnoseOut{Matches: []entryOut{}, Note: note}
+	out := diagnoseOut{Matches: []render.EntryView{}, Note: note}
 	if len(es) == 0 {
 		text := "No similar mistake is recorded. Once fixed, record it with memory_add_mistake."
 		if note != "" {
@@ -665,8 +397,8 @@ func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, e
 	parts := []string{plural(len(es), "similar past mistake", "similar past mistakes") + ", best first:"}
 	for _, e := range es {
 		e, clipped := clipEntry(e, diagnoseClip, diagnoseItems)
-		o := entryOf(e)
-		text := RenderEntry(e)
+		o := render.EntryOf(e)
+		text := render.Entry(e)
 		if clipped {
 			o.Clipped = fmt.Sprintf("texts clipped at %d bytes, lists at %d items; memory_get %s shows it whole", diagnoseClip, diagnoseItems, e.ID)
 			text += "\n(" + o.Clipped + ")"

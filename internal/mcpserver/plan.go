@@ -13,7 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/problem"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -124,7 +125,7 @@ var (
 
 func planTools() []tool {
 	const ts = "plan"
-	page := pageShape(service.PlanPage)
+	page := pageShape(page.Plan)
 	return []tool{
 		declare(ts, mcp.Tool{Name: "get_tasks", Annotations: readOnly,
 			Description: "Tasks with status, priority and dependencies, 20 a page."},
@@ -207,7 +208,7 @@ type phaseOut struct {
 	Phase string `json:"phase"`
 }
 
-func phaseOf(m *service.LifecycleMark) *phaseOut {
+func phaseOf(m *plan.LifecycleMark) *phaseOut {
 	if m == nil {
 		return nil
 	}
@@ -246,7 +247,7 @@ func item(t task.Task, deps []task.ID) planTask {
 	return p
 }
 
-func full(d service.Detail) planTask {
+func full(d plan.Detail) planTask {
 	ids := make([]task.ID, len(d.Deps))
 	for i, x := range d.Deps {
 		ids[i] = x.ID
@@ -313,8 +314,8 @@ func omittedLinks(more, open int) string {
 	return fmt.Sprintf("%d more, %d of them open", more, open)
 }
 
-// render is get_task's text: the task, then the tasks around it.
-func render(p planTask) string {
+// taskText is get_task's text: the task, then the tasks around it.
+func taskText(p planTask) string {
 	var b strings.Builder
 	b.WriteString(line(p))
 	if p.ParentID != "" {
@@ -354,8 +355,8 @@ func render(p planTask) string {
 }
 
 // query is the service's request for these filters.
-func (f filterArgs) query() service.TaskQuery {
-	return service.TaskQuery{Statuses: f.Status, Priorities: f.Priority, CreatedAfter: f.CreatedAfter,
+func (f filterArgs) query() plan.TaskQuery {
+	return plan.TaskQuery{Statuses: f.Status, Priorities: f.Priority, CreatedAfter: f.CreatedAfter,
 		CreatedBefore: f.CreatedBefore, UpdatedAfter: f.UpdatedAfter, UpdatedBefore: f.UpdatedBefore}
 }
 
@@ -396,7 +397,7 @@ func pageText(n, offset, total, next int) string {
 
 func getTasks(ctx context.Context, c call, in getTasksArgs) (string, any, error) {
 	q := in.filterArgs.query()
-	q.Page = service.Page{Offset: in.Offset, Limit: in.Limit}
+	q.Page = page.Page{Offset: in.Offset, Limit: in.Limit}
 	page, err := c.Plan.List(ctx, q)
 	if err != nil {
 		return "", nil, err
@@ -405,7 +406,7 @@ func getTasks(ctx context.Context, c call, in getTasksArgs) (string, any, error)
 }
 
 // renderTasks is a page of tasks: a header line, then a line a task.
-func renderTasks(page service.TaskPage) (string, any, error) {
+func renderTasks(page plan.TaskPage) (string, any, error) {
 	out := tasksOut{Tasks: []planTask{}, Total: page.Total, Offset: page.Offset, NextOffset: page.NextOffset}
 	lines := []string{pageText(len(page.Items), page.Offset, page.Total, page.NextOffset)}
 	for _, it := range page.Items {
@@ -423,7 +424,7 @@ func getTask(ctx context.Context, c call, in idArgs) (string, any, error) {
 		return "", nil, err
 	}
 	p := full(d)
-	return render(p), p, nil
+	return taskText(p), p, nil
 }
 
 type changedOut struct {
@@ -431,7 +432,7 @@ type changedOut struct {
 	Message string `json:"message"`
 }
 
-func changed(verb string, d service.Detail) (string, any, error) {
+func changed(verb string, d plan.Detail) (string, any, error) {
 	p := full(d)
 	p.Description, p.Clipped = preview(p.Description) // the caller just sent it
 	msg := verb + " task " + line(p)
@@ -439,7 +440,7 @@ func changed(verb string, d service.Detail) (string, any, error) {
 }
 
 func createTask(ctx context.Context, c call, in createTaskArgs) (string, any, error) {
-	d, err := c.Plan.Create(ctx, service.NewTask{Title: in.Title, Description: in.Description,
+	d, err := c.Plan.Create(ctx, plan.NewTask{Title: in.Title, Description: in.Description,
 		Priority: task.Priority(strings.ToLower(in.Priority)), Status: task.Status(strings.ToLower(in.Status)), Deps: in.Dependencies, Force: in.Force})
 	if err != nil {
 		return "", nil, err
@@ -447,8 +448,8 @@ func createTask(ctx context.Context, c call, in createTaskArgs) (string, any, er
 	return changed("Created", d)
 }
 
-func change(title, description, status, priority *string, deps *IDList, force bool) service.Change {
-	ch := service.Change{Title: title, Description: description, Force: force}
+func change(title, description, status, priority *string, deps *IDList, force bool) plan.Change {
+	ch := plan.Change{Title: title, Description: description, Force: force}
 	if status != nil {
 		s := task.Status(strings.ToLower(*status))
 		ch.Status = &s
@@ -551,7 +552,7 @@ type nextOut struct {
 }
 
 func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, error) {
-	r, err := c.Plan.Next(ctx, service.NextQuery{Statuses: in.Status, Priorities: in.Priority, Agent: c.agent})
+	r, err := c.Plan.Next(ctx, plan.NextQuery{Statuses: in.Status, Priorities: in.Priority, Agent: c.agent})
 	if err != nil {
 		return "", nil, err
 	}
@@ -596,7 +597,7 @@ var queryNames = map[string]string{"status": "filters.status", "priority": "filt
 
 func queryTasks(ctx context.Context, c call, in queryTasksArgs) (string, any, error) {
 	q := in.Filters.query()
-	q.Sort, q.Order, q.Page = in.Sort.Field, in.Sort.Order, service.Page{Offset: in.Offset, Limit: in.Limit}
+	q.Sort, q.Order, q.Page = in.Sort.Field, in.Sort.Order, page.Page{Offset: in.Offset, Limit: in.Limit}
 	fields := []string(in.Fields)
 	if len(fields) == 0 {
 		fields = []string{"id", "title", "status", "priority"}
@@ -615,7 +616,7 @@ func queryTasks(ctx context.Context, c call, in queryTasksArgs) (string, any, er
 }
 
 // renderProjection is a page of tasks, each cut down to fields.
-func renderProjection(page service.TaskPage, fields []string) (string, any, error) {
+func renderProjection(page plan.TaskPage, fields []string) (string, any, error) {
 	out := queryOut{Tasks: []map[string]any{}, Total: page.Total, Offset: page.Offset, NextOffset: page.NextOffset}
 	lines := []string{pageText(len(page.Items), page.Offset, page.Total, page.NextOffset)}
 	for _, it := range page.Items {
@@ -628,7 +629,7 @@ func renderProjection(page service.TaskPage, fields []string) (string, any, erro
 
 // project is one task's chosen fields: as a row, and as text cells ("-"
 // for an empty one).
-func projectItem(it service.Item, fields []string) (map[string]any, []string) {
+func projectItem(it plan.Item, fields []string) (map[string]any, []string) {
 	p := item(it.Task, it.Deps)
 	row := map[string]any{}
 	var cells []string
@@ -644,7 +645,7 @@ func projectItem(it service.Item, fields []string) (map[string]any, []string) {
 	return row, cells
 }
 
-func fieldValue(it service.Item, p planTask, f string) any {
+func fieldValue(it plan.Item, p planTask, f string) any {
 	switch f {
 	case "id":
 		return p.ID
@@ -718,7 +719,7 @@ func getTaskStats(ctx context.Context, c call, _ noArgs) (string, any, error) {
 }
 
 func addSubtask(ctx context.Context, c call, in addSubtaskArgs) (string, any, error) {
-	sub, parent, err := c.Plan.AddSubtask(ctx, string(in.ParentID), service.NewTask{Title: in.Title, Description: in.Description})
+	sub, parent, err := c.Plan.AddSubtask(ctx, string(in.ParentID), plan.NewTask{Title: in.Title, Description: in.Description})
 	if err != nil {
 		return "", nil, err
 	}
@@ -730,10 +731,10 @@ type parentOut struct {
 	Message string   `json:"message"`
 }
 
-func parentResult(msg string, d service.Detail) (string, any, error) {
+func parentResult(msg string, d plan.Detail) (string, any, error) {
 	p := full(d)
 	p.Description, p.Clipped = preview(p.Description)
-	return msg + "\n" + render(p), parentOut{Parent: p, Message: msg}, nil
+	return msg + "\n" + taskText(p), parentOut{Parent: p, Message: msg}, nil
 }
 
 func updateSubtask(ctx context.Context, c call, in updateSubtaskArgs) (string, any, error) {

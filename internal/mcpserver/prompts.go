@@ -10,7 +10,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/problem"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/lifecycles"
+	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -81,7 +83,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 		fmt.Fprintf(&b, "\n## YOU ARE HERE\n[%s] %s\n", cur.Task.ID, cur.Task.Title)
 	}
 	if svc.Lifecycles != nil {
-		open, err := svc.Lifecycles.List(ctx, service.LifecycleList{Status: "open", Page: service.Page{Limit: 5}})
+		open, err := svc.Lifecycles.List(ctx, lifecycles.LifecycleList{Status: "open", Page: page.Page{Limit: 5}})
 		if err != nil {
 			return nil, promptError(ctx, s, "session_restore", err)
 		}
@@ -92,7 +94,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 			}
 		}
 	}
-	next, err := svc.Plan.Next(ctx, service.NextQuery{Agent: s.agent(req)})
+	next, err := svc.Plan.Next(ctx, plan.NextQuery{Agent: s.agent(req)})
 	if err != nil {
 		return nil, promptError(ctx, s, "session_restore", err)
 	}

@@ -6,7 +6,6 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
@@ -20,7 +19,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/agent"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/brief"
 )
 
 // Options configure a server.
@@ -51,30 +52,7 @@ type Options struct {
 	Initialized func()
 	// Settings are the surface's configuration and where each value came
 	// from (flags, environment), for get_config.
-	Settings []service.Setting
-}
-
-// DefaultAgent is the agent of a session whose client gave no usable name.
-const DefaultAgent = "default"
-
-// MaxAgentLen bounds an agent's name, in bytes.
-const MaxAgentLen = 128
-
-// CheckAgent says what is wrong with an agent name, or nil: 1 to
-// MaxAgentLen bytes, not blank, no control characters.
-func CheckAgent(a string) error {
-	if len(a) > MaxAgentLen {
-		return fmt.Errorf("%d bytes is too long", len(a))
-	}
-	for _, r := range a {
-		if r < 0x20 || r == 0x7f {
-			return errors.New("contains a control character")
-		}
-	}
-	if strings.TrimSpace(a) == "" {
-		return errors.New("is blank")
-	}
-	return nil
+	Settings []brief.Setting
 }
 
 // ClientAgent is the agent a request's client names itself at initialize
@@ -89,9 +67,7 @@ func ClientAgent(req mcp.Request) string {
 		return ""
 	}
 	if ip := ss.InitializeParams(); ip != nil && ip.ClientInfo != nil {
-		if n := strings.TrimSpace(ip.ClientInfo.Name); n != "" && CheckAgent(n) == nil {
-			return n
-		}
+		return agent.FromClient(ip.ClientInfo.Name)
 	}
 	return ""
 }
@@ -228,7 +204,7 @@ func (s *server) agent(req mcp.Request) string {
 			return a
 		}
 	}
-	return DefaultAgent
+	return agent.Default
 }
 
 // instructions are sent to the client at initialization; clients show them

@@ -14,7 +14,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/service/page"
 )
 
 // The session toolset: working sessions, threaded across reconnects, and
@@ -124,7 +125,7 @@ func sessionTools() []tool {
 				{name: "get", args: []string{"session_id"}, readOnly: true, run: sessionGet},
 				{name: "list", args: []string{"thread_id", "branch", "open_only", "offset", "limit"}, readOnly: true, run: sessionList},
 			},
-			enum("outcome", anys(memory.Outcomes)...), minimum("offset", 0), bounds("limit", 1, float64(service.SessionPage.Max)), recordShape),
+			enum("outcome", anys(memory.Outcomes)...), minimum("offset", 0), bounds("limit", 1, float64(page.Session.Max)), recordShape),
 		declareActions(ts, mcp.Tool{Name: "branch",
 			Description: "Git-branch context: get, save (add to it), promote (decisions into permanent memory), list, merge (into another branch)."},
 			[]action[branchArgs]{
@@ -134,7 +135,7 @@ func sessionTools() []tool {
 				{name: "list", readOnly: true, run: branchList},
 				{name: "merge", args: []string{"branch", "into"}, run: branchMerge},
 			},
-			minimum("offset", 0), bounds("limit", 1, float64(service.RecordPage.Max)), recordShape),
+			minimum("offset", 0), bounds("limit", 1, float64(page.Record.Max)), recordShape),
 	}
 }
 
@@ -147,9 +148,9 @@ func anys[T ~string](ss []T) []any {
 	return out
 }
 
-func (in sessionArgs) patch() service.SessionPatch {
+func (in sessionArgs) patch() memories.SessionPatch {
 	ns, rs := in.notes()
-	p := service.SessionPatch{Goal: in.Goal, Decisions: ns, ErrorsResolved: rs, FilesModified: in.FilesModified,
+	p := memories.SessionPatch{Goal: in.Goal, Decisions: ns, ErrorsResolved: rs, FilesModified: in.FilesModified,
 		TasksCompleted: in.TasksCompleted, TasksPending: in.pending(), Outcome: strings.TrimSpace(in.Outcome), Summary: in.Summary}
 	if in.AI != nil {
 		p.AI = memory.Provider{Provider: strings.TrimSpace(in.AI.Provider), Model: strings.TrimSpace(in.AI.Model), Client: strings.TrimSpace(in.AI.Client)}
@@ -206,7 +207,7 @@ type sessionChangedOut struct {
 }
 
 // sessionChanged renders a session just started, updated or ended.
-func sessionChanged(verb string, res service.SessionResult) (string, sessionChangedOut) {
+func sessionChanged(verb string, res memories.SessionResult) (string, sessionChangedOut) {
 	v := briefSession(res.Session)
 	out := sessionChangedOut{Session: &v, Redacted: res.Redacted, Previous: res.Previous.String()}
 	text := verb + " " + sessionLine(res.Session)
@@ -229,8 +230,8 @@ func sessionGet(ctx context.Context, c call, in sessionArgs) (string, any, error
 }
 
 func sessionList(ctx context.Context, c call, in sessionArgs) (string, any, error) {
-	l, err := c.Memory.Sessions(ctx, service.SessionQuery{ThreadID: in.ThreadID, Branch: in.Branch, OpenOnly: in.OpenOnly,
-		Page: service.Page{Offset: in.Offset, Limit: in.Limit}})
+	l, err := c.Memory.Sessions(ctx, memories.SessionQuery{ThreadID: in.ThreadID, Branch: in.Branch, OpenOnly: in.OpenOnly,
+		Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
@@ -381,7 +382,7 @@ func renderBranch(b memory.BranchContext) string {
 }
 
 func branchGet(ctx context.Context, c call, in branchArgs) (string, any, error) {
-	pg, err := c.Memory.GetBranchPage(ctx, in.Branch, service.Page{Offset: in.Offset, Limit: in.Limit})
+	pg, err := c.Memory.GetBranchPage(ctx, in.Branch, page.Page{Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
 	}
@@ -431,7 +432,7 @@ type branchTotals struct {
 
 func branchSave(ctx context.Context, c call, in branchArgs) (string, any, error) {
 	ns, rs := in.notes()
-	b, red, err := c.Memory.SaveBranch(ctx, in.Branch, service.BranchPatch{Feature: in.Feature, Phase: in.Phase, Notes: in.Notes,
+	b, red, err := c.Memory.SaveBranch(ctx, in.Branch, memories.BranchPatch{Feature: in.Feature, Phase: in.Phase, Notes: in.Notes,
 		Decisions: ns, Errors: rs, FilesModified: in.FilesModified, TasksCompleted: in.TasksCompleted, TasksPending: in.pending()})
 	if err != nil {
 		return "", nil, err

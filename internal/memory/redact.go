@@ -250,6 +250,27 @@ type secretRule struct {
 const maxRetries = 64
 
 func (rule *secretRule) apply(s, lower string) (string, int) {
+	var b strings.Builder
+	at, n := 0, 0
+	rule.spans(s, lower, func(start, end int) {
+		if n == 0 {
+			b.Grow(len(s))
+		}
+		b.WriteString(s[at:start])
+		b.WriteString(marker(rule.kind))
+		at = end
+		n++
+	})
+	if n == 0 {
+		return s, 0
+	}
+	b.WriteString(s[at:])
+	return b.String(), n
+}
+
+// spans calls yield with the start and end of each secret the rule finds in
+// s (lower is s with ASCII lowercased), left to right, never overlapping.
+func (rule *secretRule) spans(s, lower string, yield func(start, end int)) {
 	hay := s
 	if rule.fold {
 		hay = lower
@@ -261,10 +282,9 @@ func (rule *secretRule) apply(s, lower string) (string, int) {
 		found = found || f.next[i] >= 0
 	}
 	if !found {
-		return s, 0
+		return
 	}
-	var b strings.Builder
-	at, n, retries := 0, 0, 0
+	retries := 0
 	for pos := 0; pos < len(s); {
 		m := f.find(pos)
 		if m == nil {
@@ -286,20 +306,9 @@ func (rule *secretRule) apply(s, lower string) (string, int) {
 			}
 			continue
 		}
-		if n == 0 {
-			b.Grow(len(s))
-		}
-		b.WriteString(s[at:start])
-		b.WriteString(marker(rule.kind))
-		at = end
-		n++
+		yield(start, end)
 		pos = max(m[1], m[0]+1)
 	}
-	if n == 0 {
-		return s, 0
-	}
-	b.WriteString(s[at:])
-	return b.String(), n
 }
 
 // finder finds a rule's candidates in s from a position on.

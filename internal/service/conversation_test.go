@@ -27,7 +27,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/memory"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/testing/convbench"
 	"github.com/cairn-dev/cairn/internal/testing/embedserver"
@@ -123,12 +124,12 @@ func measureSet(t *testing.T, set convbench.Set, client *embedding.Client, hybri
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := service.MemoryOptions{}
+		opts := memories.MemoryOptions{}
 		if hybridOn {
-			opts = service.MemoryOptions{Embedder: client, Model: client.Model()}
+			opts = memories.MemoryOptions{Embedder: client, Model: client.Model()}
 		}
-		hybrid := service.NewMemory(st, opts)
-		lexical := service.NewMemory(st, service.MemoryOptions{})
+		hybrid := memories.NewMemory(st, opts)
+		lexical := memories.NewMemory(st, memories.MemoryOptions{})
 		turnOf := map[memory.ID]int{}
 		for i, tn := range dlg.Turns {
 			r, err := hybrid.Add(ctx, "", memory.Entry{Type: memory.Insight, Title: tn.Title, Content: tn.Text, Tags: tn.Tags})
@@ -148,12 +149,12 @@ func measureSet(t *testing.T, set convbench.Set, client *embedding.Client, hybri
 			score("plain-bm25", q.Category, baseline.Search(q.Text, 10), q.Answers)
 			for _, m := range []struct {
 				name string
-				svc  *service.Memory
+				svc  *memories.Memory
 			}{{"cairn-fts", lexical}, {"hybrid", hybrid}} {
 				if m.name == "hybrid" && !hybridOn {
 					continue
 				}
-				r, err := m.svc.Search(ctx, service.SearchQuery{Text: q.Text, Page: service.Page{Limit: 10}})
+				r, err := m.svc.Search(ctx, memories.SearchQuery{Text: q.Text, Page: page.Page{Limit: 10}})
 				if err != nil {
 					t.Fatal(err)
 				}

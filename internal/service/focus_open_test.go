@@ -14,6 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/focus"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
@@ -52,11 +54,11 @@ func eachStore(t *testing.T, fn func(t *testing.T, s store.Store)) {
 func TestCompletionAmongManyClosedSiblings(t *testing.T) {
 	eachStore(t, func(t *testing.T, s store.Store) {
 		ctx := context.Background()
-		set := service.NewSet(s, service.MemoryOptions{}, nil)
+		set := service.New(s, service.Options{})
 		const agent = "agent-1"
 		mk := func(title string, parent task.ID, st task.Status, deps ...string) task.ID {
 			t.Helper()
-			d, err := set.Plan.Create(ctx, service.NewTask{Title: title, Parent: parent, Status: st, Deps: deps})
+			d, err := set.Plan.Create(ctx, plan.NewTask{Title: title, Parent: parent, Status: st, Deps: deps})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +110,7 @@ func TestCompletionAmongManyClosedSiblings(t *testing.T) {
 		// level: to the one ready task left, elsewhere.
 		for _, id := range []task.ID{deferred, blocked} {
 			cancelled := task.StatusCancelled
-			if _, err := set.Plan.Update(ctx, id.String(), service.Change{Status: &cancelled}); err != nil {
+			if _, err := set.Plan.Update(ctx, id.String(), plan.Change{Status: &cancelled}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -176,23 +178,23 @@ func TestCompletionReadsDoNotGrowWithClosedSiblings(t *testing.T) {
 	eachStore(t, func(t *testing.T, s store.Store) {
 		ctx := context.Background()
 		rt := &rowTally{Store: s}
-		focus := service.NewFocus(rt, service.NewPlan(rt))
+		fs := service.New(rt, service.Options{}).Focus
 		const agent = "agent-1"
-		batch, err := focus.CreateNewTask(ctx, agent, "batch", "")
+		batch, err := fs.CreateNewTask(ctx, agent, "batch", "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		// An open sibling the steps' completions pass over.
-		if _, err := service.NewPlan(s).Create(ctx, service.NewTask{Title: "later", Parent: batch.ID, Status: task.StatusDeferred}); err != nil {
+		if _, err := service.New(s, service.Options{}).Plan.Create(ctx, plan.NewTask{Title: "later", Parent: batch.ID, Status: task.StatusDeferred}); err != nil {
 			t.Fatal(err)
 		}
 		step := func(i int) int64 {
 			t.Helper()
 			before := rt.rows.Load()
-			if _, err := focus.CreateNewTask(ctx, agent, fmt.Sprint("step ", i), "Do one thing."); err != nil {
+			if _, err := fs.CreateNewTask(ctx, agent, fmt.Sprint("step ", i), "Do one thing."); err != nil {
 				t.Fatal(err)
 			}
-			c, err := focus.CompleteCurrentTask(ctx, agent, false)
+			c, err := fs.CompleteCurrentTask(ctx, agent, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -228,10 +230,10 @@ func TestCompletionReadsDoNotGrowWithClosedSiblings(t *testing.T) {
 func TestCurrentAmongManyClosedSiblings(t *testing.T) {
 	eachStore(t, func(t *testing.T, s store.Store) {
 		ctx := context.Background()
-		set := service.NewSet(s, service.MemoryOptions{}, nil)
-		ref := service.NewSet(plainStore{s}, service.MemoryOptions{}, nil)
+		set := service.New(s, service.Options{})
+		ref := service.New(plainStore{s}, service.Options{})
 		const agent = "agent-1"
-		batch, err := set.Plan.Create(ctx, service.NewTask{Title: "batch"})
+		batch, err := set.Plan.Create(ctx, plan.NewTask{Title: "batch"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,7 +247,7 @@ func TestCurrentAmongManyClosedSiblings(t *testing.T) {
 			case i%37 == 5 || i%53 == 0:
 				st = task.Statuses[i%len(task.Statuses)]
 			}
-			d, err := set.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("step ", i), Parent: batch.ID, Status: st})
+			d, err := set.Plan.Create(ctx, plan.NewTask{Title: fmt.Sprint("step ", i), Parent: batch.ID, Status: st})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -304,9 +306,9 @@ func TestCurrentAmongManyClosedSiblings(t *testing.T) {
 					t.Errorf("peek_context on %s (bodies %v): current %s, left (-want +got):\n%s", at, withBody, c.Current.ID, diff)
 				}
 			}
-			if at == ids[239] && (len(got.Left) != service.LeftShown || got.LeftMore != 240-service.LeftShown) {
+			if at == ids[239] && (len(got.Left) != focus.LeftShown || got.LeftMore != 240-focus.LeftShown) {
 				t.Errorf("focus on the last step: %d left siblings shown and %d more; want %d and %d",
-					len(got.Left), got.LeftMore, service.LeftShown, 240-service.LeftShown)
+					len(got.Left), got.LeftMore, focus.LeftShown, 240-focus.LeftShown)
 			}
 		}
 	})
@@ -346,25 +348,25 @@ func BenchmarkFocusLongLevel(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			set := service.NewSet(s, service.MemoryOptions{}, nil)
+			set := service.New(s, service.Options{})
 			const agent = "bench"
-			focus := func(b *testing.B, id task.ID) {
+			focusOn := func(b *testing.B, id task.ID) {
 				if _, err := set.Focus.SwitchFocus(ctx, agent, id.String()); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.Run("get_current_task", func(b *testing.B) {
-				focus(b, cur.ID)
+				focusOn(b, cur.ID)
 				b.ReportAllocs()
 				for b.Loop() {
 					v, err := set.Focus.Current(ctx, agent)
-					if err != nil || v.Task.ID != cur.ID || len(v.Left) != service.LeftShown || v.LeftMore != done-service.LeftShown {
+					if err != nil || v.Task.ID != cur.ID || len(v.Left) != focus.LeftShown || v.LeftMore != done-focus.LeftShown {
 						b.Fatalf("%+v, %v", v, err)
 					}
 				}
 			})
 			b.Run("peek_context", func(b *testing.B) {
-				focus(b, cur.ID)
+				focusOn(b, cur.ID)
 				b.ReportAllocs()
 				for b.Loop() {
 					c, err := set.Focus.PeekContext(ctx, agent, true)
@@ -374,7 +376,7 @@ func BenchmarkFocusLongLevel(b *testing.B) {
 				}
 			})
 			b.Run("step", func(b *testing.B) {
-				focus(b, batch.ID)
+				focusOn(b, batch.ID)
 				b.ReportAllocs()
 				i := 0
 				for b.Loop() {
@@ -386,7 +388,7 @@ func BenchmarkFocusLongLevel(b *testing.B) {
 						// The open current step is the leftmost ready one.
 						b.Fatalf("focus on %s after a step; want %s: %v", c.Next.ID, cur.ID, err)
 					}
-					focus(b, batch.ID)
+					focusOn(b, batch.ID)
 					i++
 				}
 			})

@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/focus"
+	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -81,16 +84,16 @@ var created = time.Date(2025, 11, 2, 9, 0, 0, 0, time.UTC)
 // subtasks, an open one with subtasks depending on a sibling and on a
 // subtask elsewhere, a dependency on a task not in the file, a cancelled
 // and a deferred task.
-func sample() []service.ImportSet {
-	return []service.ImportSet{{Source: "taskmaster:master", Tasks: []service.ImportTask{
+func sample() []plan.ImportSet {
+	return []plan.ImportSet{{Source: "taskmaster:master", Tasks: []plan.ImportTask{
 		{ExternalID: "1", Title: "Scaffold", Description: "layout", Status: task.StatusDone, Priority: task.PriorityHigh,
 			CreatedAt: created, UpdatedAt: created.Add(48 * time.Hour),
-			Subtasks: []service.ImportTask{
+			Subtasks: []plan.ImportTask{
 				{ExternalID: "1.1", Title: "go mod init", Status: task.StatusDone},
 				{ExternalID: "1.2", Title: "CI", Status: task.StatusDone, Deps: []string{"1.1"}},
 			}},
 		{ExternalID: "2", Title: "User API", Status: task.StatusInProgress, Priority: task.PriorityHigh, Deps: []string{"1", "1.2"},
-			Subtasks: []service.ImportTask{
+			Subtasks: []plan.ImportTask{
 				{ExternalID: "2.1", Title: "Routes", Status: task.StatusDone},
 				{ExternalID: "2.2", Title: "Handlers", Deps: []string{"2.1"}},
 				{ExternalID: "2.3", Title: "Validation", Deps: []string{"2.2", "2"}}, // "2" is its parent: skipped
@@ -105,17 +108,17 @@ func TestImportMapping(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
 	// A task that is not the import's: ids continue after it.
-	if _, err := service.NewPlan(s).Create(ctx, service.NewTask{Title: "Existing"}); err != nil {
+	if _, err := service.New(s, service.Options{}).Plan.Create(ctx, plan.NewTask{Title: "Existing"}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := service.NewImporter(s).Import(ctx, sample(), service.ImportOptions{})
+	rep, err := plan.NewImporter(s).Import(ctx, sample(), plan.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Created != 10 || rep.Updated != 0 || rep.Unchanged != 0 || len(rep.Tasks) != 10 {
 		t.Fatalf("report: %+v", rep)
 	}
-	wantSkipped := []service.SkippedDep{
+	wantSkipped := []plan.SkippedDep{
 		{Source: "taskmaster:master", Task: "2.3", Dep: "2", Reason: "is an ancestor of the task, which can only finish after it"},
 		{Source: "taskmaster:master", Task: "3", Dep: "99", Reason: "not in the file"},
 	}
@@ -123,10 +126,10 @@ func TestImportMapping(t *testing.T) {
 		t.Errorf("skipped deps: %+v", rep.SkippedDeps)
 	}
 
-	plan := service.NewPlan(s)
-	get := func(ext string) service.Detail {
+	pl := service.New(s, service.Options{}).Plan
+	get := func(ext string) plan.Detail {
 		t.Helper()
-		d, err := plan.Get(ctx, mapped(t, s, "taskmaster:master", ext).String())
+		d, err := pl.Get(ctx, mapped(t, s, "taskmaster:master", ext).String())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +159,7 @@ func TestImportMapping(t *testing.T) {
 	if two.Status != task.StatusInProgress {
 		t.Errorf("task 2 status %s", two.Status)
 	}
-	deps := func(d service.Detail) []string {
+	deps := func(d plan.Detail) []string {
 		var out []string
 		for _, x := range d.Deps {
 			out = append(out, task.RefString(x))
@@ -176,7 +179,7 @@ func TestImportMapping(t *testing.T) {
 		t.Errorf("statuses: 4 %s, 5 %s", get("4").Status, get("5").Status)
 	}
 	// Done tasks are archived, subtasks before their parent.
-	a, err := service.NewFocus(s, service.NewPlan(s)).CompletedTasks(ctx, service.CompletedQuery{Page: service.Page{Limit: 100}})
+	a, err := service.New(s, service.Options{}).Focus.CompletedTasks(ctx, focus.CompletedQuery{Page: page.Page{Limit: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +190,7 @@ func TestImportMapping(t *testing.T) {
 	if !slices.Equal(archived, []string{"go mod init", "CI", "Scaffold", "Routes"}) {
 		t.Errorf("archive: %v", archived)
 	}
-	if rep.Tasks[0].ExternalID != "1" || rep.Tasks[0].Ref != "2" || rep.Tasks[1].Ref != "2.1" || rep.Tasks[0].Action != service.ImportCreated {
+	if rep.Tasks[0].ExternalID != "1" || rep.Tasks[0].Ref != "2" || rep.Tasks[1].Ref != "2.1" || rep.Tasks[0].Action != plan.ImportCreated {
 		t.Errorf("report tasks: %+v", rep.Tasks[:2])
 	}
 }
@@ -195,12 +198,12 @@ func TestImportMapping(t *testing.T) {
 func TestImportIdempotent(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
-	im := service.NewImporter(s)
-	if _, err := im.Import(ctx, sample(), service.ImportOptions{}); err != nil {
+	im := plan.NewImporter(s)
+	if _, err := im.Import(ctx, sample(), plan.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	before := dump(t, s)
-	rep, err := im.Import(ctx, sample(), service.ImportOptions{})
+	rep, err := im.Import(ctx, sample(), plan.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,12 +222,12 @@ func TestImportIdempotent(t *testing.T) {
 	ts[1].Title = "User API v2"                      // title
 	ts[1].Status = task.StatusPending                // back: kept in-progress
 	ts[1].Subtasks[1].Status = task.StatusInProgress // forward
-	ts[1].Subtasks = append(ts[1].Subtasks, service.ImportTask{ExternalID: "2.4", Title: "Rate limits"})
+	ts[1].Subtasks = append(ts[1].Subtasks, plan.ImportTask{ExternalID: "2.4", Title: "Rate limits"})
 	ts[2].Priority = task.PriorityCritical         // priority
 	ts[2].Deps = []string{"2", "4"}                // dependencies
 	ts[4].Description = "README and API reference" // description
 	ts[4].Status = task.StatusDone                 // deferred → done, but 3 is open: in-progress
-	rep, err = im.Import(ctx, sets, service.ImportOptions{})
+	rep, err = im.Import(ctx, sets, plan.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +261,7 @@ func TestImportIdempotent(t *testing.T) {
 	}
 	// The new subtask went to the end of its parent, numbered after the others.
 	two := mapped(t, s, "taskmaster:master", "2")
-	d, err := service.NewPlan(s).Get(ctx, two.String()+".4")
+	d, err := service.New(s, service.Options{}).Plan.Get(ctx, two.String()+".4")
 	if err != nil || d.Title != "Rate limits" || d.ID != mapped(t, s, "taskmaster:master", "2.4") {
 		t.Fatalf("new subtask: %+v %v", d.Task, err)
 	}
@@ -273,43 +276,43 @@ func TestImportRefusals(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
 		name   string
-		mutate func([]service.ImportSet) []service.ImportSet
+		mutate func([]plan.ImportSet) []plan.ImportSet
 		is     error
 		want   string
 	}{
-		{"cycle", func(s []service.ImportSet) []service.ImportSet {
+		{"cycle", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[0].Deps = []string{"5"} // 1 → 5 → 3 → 2 → 1
 			return s
 		}, task.ErrCycle, "dependency cycle in taskmaster:master: 5 → 3 → 2 → 1 → 5; nothing was imported"},
-		{"self", func(s []service.ImportSet) []service.ImportSet {
+		{"self", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[3].Deps = []string{"4"}
 			return s
 		}, task.ErrCycle, "dependency cycle in taskmaster:master: 4 → 4"},
-		{"subtask cycle", func(s []service.ImportSet) []service.ImportSet {
+		{"subtask cycle", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[1].Subtasks[0].Deps = []string{"2.3"}
 			return s
 		}, task.ErrCycle, "2.3 → 2.2 → 2.1 → 2.3"},
-		{"empty title", func(s []service.ImportSet) []service.ImportSet {
+		{"empty title", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[1].Subtasks[2].Title = "  "
 			return s
 		}, task.ErrInvalid, "task 2.3 (taskmaster:master): title is empty"},
-		{"long title", func(s []service.ImportSet) []service.ImportSet {
+		{"long title", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[2].Title = strings.Repeat("x", 300)
 			return s
 		}, task.ErrInvalid, "task 3 (taskmaster:master): title is 300 characters, over the limit of 256"},
-		{"multi-line title", func(s []service.ImportSet) []service.ImportSet {
+		{"multi-line title", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[2].Title = "a\nb"
 			return s
 		}, task.ErrInvalid, "task 3 (taskmaster:master): title contains a line break"},
-		{"duplicate id", func(s []service.ImportSet) []service.ImportSet {
+		{"duplicate id", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[4].ExternalID = "3"
 			return s
 		}, task.ErrInvalid, "task 3 (taskmaster:master): id appears more than once"},
-		{"missing id", func(s []service.ImportSet) []service.ImportSet {
+		{"missing id", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[1].Subtasks[1].ExternalID = ""
 			return s
 		}, task.ErrInvalid, "task #2 under 2 (taskmaster:master): id is missing"},
-		{"bad status", func(s []service.ImportSet) []service.ImportSet {
+		{"bad status", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[2].Status = "review"
 			return s
 		}, task.ErrInvalid, "task 3 (taskmaster:master): status is \"review\""},
@@ -317,15 +320,15 @@ func TestImportRefusals(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := openStore(t)
-			im := service.NewImporter(s)
+			im := plan.NewImporter(s)
 			// A first import that worked, then the refused one on top.
-			if _, err := im.Import(ctx, sample(), service.ImportOptions{}); err != nil {
+			if _, err := im.Import(ctx, sample(), plan.ImportOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			before := dump(t, s)
 			sets := sample()
-			sets[0].Tasks = append(sets[0].Tasks, service.ImportTask{ExternalID: "6", Title: "New in the file"})
-			_, err := im.Import(ctx, tc.mutate(sets), service.ImportOptions{})
+			sets[0].Tasks = append(sets[0].Tasks, plan.ImportTask{ExternalID: "6", Title: "New in the file"})
+			_, err := im.Import(ctx, tc.mutate(sets), plan.ImportOptions{})
 			if !errors.Is(err, tc.is) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %v saying %q", err, tc.is, tc.want)
 			}
@@ -334,7 +337,7 @@ func TestImportRefusals(t *testing.T) {
 			}
 			// And on an empty store, nothing is created.
 			empty := openStore(t)
-			if _, err := service.NewImporter(empty).Import(ctx, tc.mutate(sample()), service.ImportOptions{}); err == nil {
+			if _, err := plan.NewImporter(empty).Import(ctx, tc.mutate(sample()), plan.ImportOptions{}); err == nil {
 				t.Fatal("refused import succeeded on an empty store")
 			}
 			if got := dump(t, empty); got != "" {
@@ -347,31 +350,31 @@ func TestImportRefusals(t *testing.T) {
 func TestImportClosingRules(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
-	im := service.NewImporter(s)
+	im := plan.NewImporter(s)
 	src := "todori"
-	sets := []service.ImportSet{{Source: src, Tasks: []service.ImportTask{
-		{ExternalID: "p", Title: "Parent done, child open", Status: task.StatusDone, Subtasks: []service.ImportTask{
+	sets := []plan.ImportSet{{Source: src, Tasks: []plan.ImportTask{
+		{ExternalID: "p", Title: "Parent done, child open", Status: task.StatusDone, Subtasks: []plan.ImportTask{
 			{ExternalID: "p.1", Title: "done child", Status: task.StatusDone},
 			{ExternalID: "p.2", Title: "open child", Status: task.StatusPending},
 		}},
 		{ExternalID: "q", Title: "Closed", Status: task.StatusDone},
 	}}}
-	rep, err := im.Import(ctx, sets, service.ImportOptions{})
+	rep, err := im.Import(ctx, sets, plan.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := service.NewPlan(s).Get(ctx, mapped(t, s, src, "p").String())
+	p, _ := service.New(s, service.Options{}).Plan.Get(ctx, mapped(t, s, src, "p").String())
 	if p.Status != task.StatusInProgress || len(rep.Notes) != 1 ||
 		!strings.Contains(rep.Notes[0], "is done in the file but its subtasks "+p.ID.String()+".2 are open; made it in-progress instead") {
 		t.Fatalf("parent: %s, notes %q", p.Status, rep.Notes)
 	}
 	// A done task in Cairn takes no new open subtask; a closed one is fine.
-	sets[0].Tasks[1].Subtasks = []service.ImportTask{
+	sets[0].Tasks[1].Subtasks = []plan.ImportTask{
 		{ExternalID: "q.1", Title: "late open work"},
 		{ExternalID: "q.2", Title: "late done work", Status: task.StatusDone},
 	}
 	sets[0].Tasks[0].Deps = []string{"q.1"}
-	rep, err = im.Import(ctx, sets, service.ImportOptions{})
+	rep, err = im.Import(ctx, sets, plan.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,8 +385,8 @@ func TestImportClosingRules(t *testing.T) {
 
 	// A dry run reports and changes nothing.
 	before := dump(t, s)
-	sets[0].Tasks = append(sets[0].Tasks, service.ImportTask{ExternalID: "r", Title: "Dry"})
-	rep, err = im.Import(ctx, sets, service.ImportOptions{DryRun: true})
+	sets[0].Tasks = append(sets[0].Tasks, plan.ImportTask{ExternalID: "r", Title: "Dry"})
+	rep, err = im.Import(ctx, sets, plan.ImportOptions{DryRun: true})
 	if err != nil || !rep.DryRun || rep.Created != 1 {
 		t.Fatalf("dry run: %+v %v", rep, err)
 	}
@@ -394,10 +397,10 @@ func TestImportClosingRules(t *testing.T) {
 
 // chain is n tasks, each depending on the one before; with cycle, the
 // first depends on the last.
-func chain(n int, cycle bool) []service.ImportSet {
-	ts := make([]service.ImportTask, n)
+func chain(n int, cycle bool) []plan.ImportSet {
+	ts := make([]plan.ImportTask, n)
 	for i := range ts {
-		ts[i] = service.ImportTask{ExternalID: fmt.Sprint(i + 1), Title: "t"}
+		ts[i] = plan.ImportTask{ExternalID: fmt.Sprint(i + 1), Title: "t"}
 		if i > 0 {
 			ts[i].Deps = []string{fmt.Sprint(i)}
 		}
@@ -405,7 +408,7 @@ func chain(n int, cycle bool) []service.ImportSet {
 	if cycle {
 		ts[0].Deps = []string{fmt.Sprint(n)}
 	}
-	return []service.ImportSet{{Source: "big", Tasks: ts}}
+	return []plan.ImportSet{{Source: "big", Tasks: ts}}
 }
 
 // TestImportCycleCheckIsLinear: the cycle check over a 200,000-task file
@@ -413,11 +416,11 @@ func chain(n int, cycle bool) []service.ImportSet {
 // cancelled import stops before it writes anything.
 func TestImportCycleCheckIsLinear(t *testing.T) {
 	s := openStore(t)
-	im := service.NewImporter(s)
+	im := plan.NewImporter(s)
 	before := dump(t, s)
 	start := time.Now()
-	_, err := im.Import(context.Background(), chain(200_000, true), service.ImportOptions{})
-	var ce *service.ImportCycleError
+	_, err := im.Import(context.Background(), chain(200_000, true), plan.ImportOptions{})
+	var ce *plan.ImportCycleError
 	if !errors.As(err, &ce) || len(ce.Path) != 200_001 || ce.Path[0] != "200000" {
 		t.Fatalf("a 200,000-task cycle: %T %.200v", err, err)
 	}
@@ -425,7 +428,7 @@ func TestImportCycleCheckIsLinear(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := im.Import(ctx, chain(200_000, false), service.ImportOptions{}); !errors.Is(err, context.Canceled) {
+	if _, err := im.Import(ctx, chain(200_000, false), plan.ImportOptions{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled import: %v, want context.Canceled", err)
 	}
 	if dump(t, s) != before {
@@ -438,10 +441,10 @@ func TestImportCycleCheckIsLinear(t *testing.T) {
 //
 //	go test -run '^$' -bench ImportPlan -benchtime 5x ./internal/service/
 func BenchmarkImportPlan(b *testing.B) {
-	im := service.NewImporter(nil)
+	im := plan.NewImporter(nil)
 	sets := chain(20_000, true)
 	for range b.N {
-		if _, err := im.Import(context.Background(), sets, service.ImportOptions{}); err == nil {
+		if _, err := im.Import(context.Background(), sets, plan.ImportOptions{}); err == nil {
 			b.Fatal("no cycle found")
 		}
 	}
@@ -453,21 +456,21 @@ func BenchmarkImportPlan(b *testing.B) {
 func TestImportDoneAfterLaterDependency(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
-	rep, err := service.NewImporter(s).Import(ctx, []service.ImportSet{{Source: "taskmaster:master", Tasks: []service.ImportTask{
+	rep, err := plan.NewImporter(s).Import(ctx, []plan.ImportSet{{Source: "taskmaster:master", Tasks: []plan.ImportTask{
 		{ExternalID: "1", Title: "Ship", Status: task.StatusDone, Deps: []string{"2"}},
-		{ExternalID: "2", Title: "Build", Status: task.StatusDone, Subtasks: []service.ImportTask{
+		{ExternalID: "2", Title: "Build", Status: task.StatusDone, Subtasks: []plan.ImportTask{
 			{ExternalID: "2.1", Title: "Compile", Status: task.StatusDone, Deps: []string{"3"}},
 		}},
 		{ExternalID: "3", Title: "Configure", Status: task.StatusDone},
 		{ExternalID: "4", Title: "Announce", Status: task.StatusDone, Deps: []string{"5"}},
 		{ExternalID: "5", Title: "Write post", Status: task.StatusPending},
-	}}}, service.ImportOptions{})
+	}}}, plan.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	status := map[string]task.Status{}
 	for _, it := range rep.Tasks {
-		d, err := service.NewPlan(s).Get(ctx, it.ID.String())
+		d, err := service.New(s, service.Options{}).Plan.Get(ctx, it.ID.String())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -489,26 +492,26 @@ func TestImportDoneAfterLaterDependency(t *testing.T) {
 func TestImportAdoptsUnkeyedMappings(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
-	im := service.NewImporter(s)
-	if _, err := im.Import(ctx, sample(), service.ImportOptions{}); err != nil { // no File: as before
+	im := plan.NewImporter(s)
+	if _, err := im.Import(ctx, sample(), plan.ImportOptions{}); err != nil { // no File: as before
 		t.Fatal(err)
 	}
-	keyed := func(file string) []service.ImportSet {
+	keyed := func(file string) []plan.ImportSet {
 		sets := sample()
 		for i := range sets {
 			sets[i].File = file
 		}
 		return sets
 	}
-	rep, err := im.Import(ctx, keyed(".taskmaster/tasks/tasks.json"), service.ImportOptions{})
+	rep, err := im.Import(ctx, keyed(".taskmaster/tasks/tasks.json"), plan.ImportOptions{})
 	if err != nil || rep.Created != 0 || rep.Unchanged != 10 {
 		t.Fatalf("first keyed import: %+v %v", rep, err)
 	}
-	d, err := service.NewPlan(s).Get(ctx, rep.Tasks[0].ID.String())
+	d, err := service.New(s, service.Options{}).Plan.Get(ctx, rep.Tasks[0].ID.String())
 	if err != nil || len(d.Imports) != 1 || d.Imports[0].File != ".taskmaster/tasks/tasks.json" {
 		t.Fatalf("imports of an adopted task: %+v %v", d.Imports, err)
 	}
-	rep, err = im.Import(ctx, keyed("other.json"), service.ImportOptions{})
+	rep, err = im.Import(ctx, keyed("other.json"), plan.ImportOptions{})
 	if err != nil || rep.Created != 10 {
 		t.Fatalf("another file: %+v %v", rep, err)
 	}

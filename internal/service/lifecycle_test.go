@@ -9,7 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/lifecycle"
 	"github.com/cairn-dev/cairn/internal/problem"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/lifecycles"
 )
 
 func TestLifecycleDefinitions(t *testing.T) {
@@ -28,7 +28,7 @@ func TestLifecycleDefinitions(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(dir, "outside.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	l := service.NewLifecycles(openStore(t), dir)
+	l := lifecycles.NewLifecycles(openStore(t), dir, nil)
 	ds, err := l.Definitions()
 	if err != nil {
 		t.Fatal(err)

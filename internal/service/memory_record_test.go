@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/internal/memory"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
@@ -51,8 +52,8 @@ func TestRecordMistakeConcurrently(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			open := backend(t)
 			const writers, each = 4, 50
-			first := service.NewMemory(open(), service.MemoryOptions{})
-			known, err := first.Record(ctx, "a", service.AddRequest{Entry: memory.Entry{Type: memory.Mistake,
+			first := memories.NewMemory(open(), memories.MemoryOptions{})
+			known, err := first.Record(ctx, "a", memories.AddRequest{Entry: memory.Entry{Type: memory.Mistake,
 				Title: "deadlock in pool.go:10:2 after 30ms", Content: "first", RootCause: "lock order", Fix: "take a before b"}})
 			if err != nil {
 				t.Fatal(err)
@@ -60,17 +61,17 @@ func TestRecordMistakeConcurrently(t *testing.T) {
 			var wg sync.WaitGroup
 			errs := make(chan error, writers*each*2)
 			for w := range writers {
-				m := service.NewMemory(open(), service.MemoryOptions{})
+				m := memories.NewMemory(open(), memories.MemoryOptions{})
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
 					for i := range each {
 						n := w*each + i
-						if _, err := m.Record(ctx, fmt.Sprint("agent", w), service.AddRequest{Entry: memory.Entry{Type: memory.Mistake,
+						if _, err := m.Record(ctx, fmt.Sprint("agent", w), memories.AddRequest{Entry: memory.Entry{Type: memory.Mistake,
 							Title: fmt.Sprintf("Deadlock in pool.go:%d:%d after %dms", n+11, w, n), Content: fmt.Sprintf("run %d", n), RootCause: "same"}}); err != nil {
 							errs <- err
 						}
-						if _, err := m.Record(ctx, "", service.AddRequest{Entry: memory.Entry{Type: memory.Mistake,
+						if _, err := m.Record(ctx, "", memories.AddRequest{Entry: memory.Entry{Type: memory.Mistake,
 							Title: fmt.Sprintf("flaky test %d in worker", n)}}); err != nil {
 							errs <- err
 						}
@@ -87,10 +88,10 @@ func TestRecordMistakeConcurrently(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := es[0]
-			if e.Occurrences != writers*each+1 || e.RootCause != "lock order" || e.Content != "first" || len(e.Recent) != service.RecentOccurrences {
+			if e.Occurrences != writers*each+1 || e.RootCause != "lock order" || e.Content != "first" || len(e.Recent) != memories.RecentOccurrences {
 				t.Fatalf("after %d recordings: %d occurrences, root cause %q, content %q, %d recent", writers*each+1, e.Occurrences, e.RootCause, e.Content, len(e.Recent))
 			}
-			res, err := first.Search(ctx, service.SearchQuery{Types: []string{"mistake"}, Page: service.Page{Limit: 1}})
+			res, err := first.Search(ctx, memories.SearchQuery{Types: []string{"mistake"}, Page: page.Page{Limit: 1}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/internal/memory"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/memories"
 )
 
 // TestMemoryFilesRefuseSymlinks: a symbolic link committed under
@@ -17,7 +17,7 @@ import (
 // write outside the project, and import skip it rather than read outside.
 func TestMemoryFilesRefuseSymlinks(t *testing.T) {
 	ctx := context.Background()
-	m := service.NewMemory(openStore(t), service.MemoryOptions{})
+	m := memories.NewMemory(openStore(t), memories.MemoryOptions{})
 	if _, err := m.Add(ctx, "a", memory.Entry{Type: memory.Convention, Title: "tabs", Content: "use tabs"}); err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestMemoryFilesRefuseSymlinks(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := m.Export(ctx, dir)
-		if !errors.Is(err, service.ErrSymlink) || !strings.Contains(err.Error(), link.at) {
+		if !errors.Is(err, memories.ErrSymlink) || !strings.Contains(err.Error(), link.at) {
 			t.Errorf("export with %s linked: %v, want a refusal naming it", link.at, err)
 		}
 		if left, _ := os.ReadDir(outside); len(left) != 0 {
@@ -67,7 +67,7 @@ func TestMemoryFilesRefuseSymlinks(t *testing.T) {
 	// A linked memory directory is refused outright.
 	os.RemoveAll(dir)
 	os.Symlink(outside, dir)
-	if _, err := m.Import(ctx, dir); !errors.Is(err, service.ErrSymlink) {
+	if _, err := m.Import(ctx, dir); !errors.Is(err, memories.ErrSymlink) {
 		t.Fatalf("import of a linked directory: %v", err)
 	}
 }
@@ -76,7 +76,7 @@ func TestMemoryFilesRefuseSymlinks(t *testing.T) {
 // through redaction like its text.
 func TestImportRedactsBranchAndTags(t *testing.T) {
 	ctx := context.Background()
-	m := service.NewMemory(openStore(t), service.MemoryOptions{})
+	m := memories.NewMemory(openStore(t), memories.MemoryOptions{})
 	dir := filepath.Join(t.TempDir(), "memory")
 	os.MkdirAll(filepath.Join(dir, "decisions"), 0o755)
 	pat := "ghp_" + "Zq00a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6"
@@ -113,7 +113,7 @@ func TestScrubReachesEveryString(t *testing.T) {
 		Nested: []inner{{Note: pat}}, Map: map[string]inner{"a": {Note: pat}}}
 	p := pat
 	in.Ptr = &p
-	if n := service.ScrubForTest(&in); n != 6 {
+	if n := memory.Scrub(&in); n != 6 {
 		t.Fatalf("scrubbed %d, want 6: %+v", n, in)
 	}
 	for _, s := range []string{in.Title, *in.Ptr, in.List[1], in.Evidence["tests_pass"], in.Nested[0].Note, in.Map["a"].Note} {
@@ -133,12 +133,12 @@ func TestScrubReachesEveryString(t *testing.T) {
 // rather than linked; a file naming itself is skipped.
 func TestSupersessionTravelsInFiles(t *testing.T) {
 	ctx := context.Background()
-	a := service.NewMemory(openStore(t), service.MemoryOptions{})
+	a := memories.NewMemory(openStore(t), memories.MemoryOptions{})
 	old, err := a.Add(ctx, "x", memory.Entry{Type: memory.Decision, Title: "store sessions in redis", Content: "redis holds sessions"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	nu, err := a.Record(ctx, "x", service.AddRequest{Entry: memory.Entry{Type: memory.Decision, Title: "store sessions in postgres",
+	nu, err := a.Record(ctx, "x", memories.AddRequest{Entry: memory.Entry{Type: memory.Decision, Title: "store sessions in postgres",
 		Content: "postgres holds sessions"}, Supersedes: old.Entry.ID.String()})
 	if err != nil {
 		t.Fatal(err)
@@ -152,12 +152,12 @@ func TestSupersessionTravelsInFiles(t *testing.T) {
 		t.Fatalf("the replaced decision's file does not name its replacement:\n%s", b)
 	}
 
-	m := service.NewMemory(openStore(t), service.MemoryOptions{})
+	m := memories.NewMemory(openStore(t), memories.MemoryOptions{})
 	im, err := m.Import(ctx, dir)
 	if err != nil || im.Added != 2 || im.Superseded != 1 || len(im.Notes)+len(im.Problems) != 0 {
 		t.Fatalf("import: %+v %v", im, err)
 	}
-	res, err := m.Search(ctx, service.SearchQuery{Text: "where are sessions stored"})
+	res, err := m.Search(ctx, memories.SearchQuery{Text: "where are sessions stored"})
 	if err != nil {
 		t.Fatal(err)
 	}

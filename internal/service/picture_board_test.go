@@ -11,8 +11,11 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/oracle"
 )
 
 // TestBigPictureFromBoardMatchesFullRead: the big picture built from the
@@ -32,8 +35,8 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 16))
-	cached := service.NewSet(s, service.MemoryOptions{}, nil)
-	otherSet := service.NewSet(other, service.MemoryOptions{}, nil)
+	cached := service.New(s, service.Options{})
+	otherSet := service.New(other, service.Options{})
 
 	agents := []string{"a", "b", "c"}
 	statuses := []task.Status{task.StatusPending, task.StatusInProgress, task.StatusBlocked, task.StatusDeferred, task.StatusDone, task.StatusCancelled}
@@ -42,12 +45,12 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 	// updated updates and checks the task update_task answers with (its
 	// neighbours from the cached board and the write's own changes) against
 	// a full read of the task just written.
-	updated := func(set *service.Set, r string, c service.Change) error {
+	updated := func(set *service.Set, r string, c plan.Change) error {
 		got, err := set.Plan.Update(ctx, r, c)
 		if err != nil {
 			return err
 		}
-		want, err := service.FullGetForTest(ctx, s, r)
+		want, err := oracle.Get(ctx, s, r)
 		if err != nil {
 			t.Fatalf("get %s after its update: %v", r, err)
 		}
@@ -61,11 +64,11 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 	}
 	// created checks the task create_task and add_subtask answer with (known
 	// without reading it back) against a full read of it.
-	created := func(got service.Detail, err error) error {
+	created := func(got plan.Detail, err error) error {
 		if err != nil {
 			return err
 		}
-		want, err := service.FullGetForTest(ctx, s, got.ID.String())
+		want, err := oracle.Get(ctx, s, got.ID.String())
 		if err != nil {
 			t.Fatalf("get %s after its creation: %v", got.ID, err)
 		}
@@ -100,12 +103,12 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 				_, err = set.Plan.Delete(ctx, ref())
 			}
 		case 6, 7:
-			in := service.NewTask{Title: title, Priority: task.Priorities[rng.IntN(len(task.Priorities))]}
+			in := plan.NewTask{Title: title, Priority: task.Priorities[rng.IntN(len(task.Priorities))]}
 			if rng.IntN(2) == 0 {
 				in.Deps = []string{ref()}
 			}
 			if rng.IntN(2) == 0 {
-				var sub service.Detail
+				var sub plan.Detail
 				if sub, _, err = set.Plan.AddSubtask(ctx, ref(), in); err == nil {
 					err = created(sub, nil)
 				}
@@ -114,11 +117,11 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 			}
 		case 8:
 			st := statuses[rng.IntN(len(statuses))]
-			err = updated(set, ref(), service.Change{Status: &st, Force: true})
+			err = updated(set, ref(), plan.Change{Status: &st, Force: true})
 		case 9:
 			title := title + " renamed"
 			deps := []string{ref()}
-			c := service.Change{Title: &title, Deps: &deps}
+			c := plan.Change{Title: &title, Deps: &deps}
 			if rng.IntN(2) == 0 { // the fields and the status in one write
 				st := statuses[rng.IntN(len(statuses))]
 				c.Status, c.Force = &st, true
@@ -130,8 +133,8 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 		}
 		return fmt.Sprintf("step %d: op %d by %s: %v", i, op, agent, err)
 	}
-	pages := []service.Page{{}, {Limit: 1}, {Limit: 7}, {Offset: 3, Limit: 5}, {Offset: 40}}
-	lists := []service.TaskQuery{{}, {Statuses: []string{"pending"}}, {OpenOnly: true, Sort: "priority"},
+	pages := []page.Page{{}, {Limit: 1}, {Limit: 7}, {Offset: 3, Limit: 5}, {Offset: 40}}
+	lists := []plan.TaskQuery{{}, {Statuses: []string{"pending"}}, {OpenOnly: true, Sort: "priority"},
 		{Statuses: []string{"done", "cancelled"}, Sort: "status", Order: "desc"}, {Priorities: []string{"high", "critical"}, Sort: "created"},
 		{Sort: "updated", Order: "desc"}, {Sort: "status"}, {Statuses: []string{"in-progress"}, Priorities: []string{"low"}, Order: "desc"}}
 	for i := range 300 {
@@ -141,7 +144,7 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 		}
 		// get_task's neighbours from the board are the store's too.
 		for id := 1; id <= n; id += 1 + rng.IntN(3) {
-			want, werr := service.FullGetForTest(ctx, s, fmt.Sprint(id))
+			want, werr := oracle.Get(ctx, s, fmt.Sprint(id))
 			got, gerr := cached.Plan.Get(ctx, fmt.Sprint(id))
 			if fmt.Sprint(werr) != fmt.Sprint(gerr) {
 				t.Fatalf("after %s: get %d: error %v; full read %v", what, id, gerr, werr)
@@ -153,7 +156,7 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 		// get_tasks' pages from the board are the store's too.
 		for _, q := range lists {
 			q.Page = pages[rng.IntN(len(pages))]
-			want, werr := service.FullListForTest(ctx, cached.Plan, q)
+			want, werr := oracle.List(ctx, s, q)
 			got, gerr := cached.Plan.List(ctx, q)
 			if fmt.Sprint(werr) != fmt.Sprint(gerr) {
 				t.Fatalf("after %s: list %+v: error %v; full read %v", what, q, gerr, werr)
@@ -165,7 +168,7 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 		for _, agent := range agents {
 			for _, pg := range pages {
 				pg.Offset = min(pg.Offset, n)
-				want, werr := service.FullPictureForTest(ctx, s, agent, pg)
+				want, werr := oracle.Picture(ctx, s, agent, pg)
 				got, gerr := cached.Focus.BigPicture(ctx, agent, pg)
 				if fmt.Sprint(werr) != fmt.Sprint(gerr) {
 					t.Fatalf("after %s: agent %s page %+v: error %v; full read %v", what, agent, pg, gerr, werr)

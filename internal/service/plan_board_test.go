@@ -13,9 +13,12 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/lifecycles"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/oracle"
 	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
 
@@ -62,28 +65,28 @@ func TestBoardReflectsAcknowledgedWrites(t *testing.T) {
 
 func testBoardReflects(t *testing.T, s, other store.Store) {
 	ctx := context.Background()
-	plan, otherPlan := service.NewPlan(s), service.NewPlan(other)
-	focus := service.NewFocus(s, plan)
+	set := service.New(s, service.Options{})
+	pl, fs, otherPlan := set.Plan, set.Focus, service.New(other, service.Options{}).Plan
 	for i := range 40 {
-		in := service.NewTask{Title: fmt.Sprintf("seed %d", i)}
+		in := plan.NewTask{Title: fmt.Sprintf("seed %d", i)}
 		if i > 0 {
 			in.Deps = []string{fmt.Sprint(1 + i/2)}
 		}
-		if _, err := plan.Create(ctx, in); err != nil {
+		if _, err := pl.Create(ctx, in); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// The focus agent works under a task of its own, which no writer
 	// deletes: completing a step brings it back there.
-	if _, err := focus.CreateNewTask(ctx, "agent0", "focus root", ""); err != nil {
+	if _, err := fs.CreateNewTask(ctx, "agent0", "focus root", ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := plan.Next(ctx, service.NextQuery{}); err != nil { // the board is cached from here on
+	if _, err := pl.Next(ctx, plan.NextQuery{}); err != nil { // the board is cached from here on
 		t.Fatal(err)
 	}
 
 	board := func() *task.Board {
-		b, err := plan.Board(ctx)
+		b, err := pl.Board(ctx)
 		if err != nil {
 			t.Error(err)
 			return task.NewBoard(nil, nil)
@@ -101,7 +104,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 	for range 3 {
 		readers.Go(func() {
 			for !stop.Load() {
-				r, err := plan.Next(ctx, service.NextQuery{})
+				r, err := pl.Next(ctx, plan.NextQuery{})
 				if err != nil {
 					t.Error(err)
 					return
@@ -115,13 +118,13 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 	var writers sync.WaitGroup
 	for w := range 4 {
 		writers.Go(func() {
-			p := plan
+			p := pl
 			if w == 3 {
 				p = otherPlan // its writes reach plan only through the file
 			}
 			critical := task.PriorityCritical
 			for i := range 15 {
-				a, err := p.Create(ctx, service.NewTask{Title: fmt.Sprintf("w%d a%d", w, i), Priority: critical})
+				a, err := p.Create(ctx, plan.NewTask{Title: fmt.Sprintf("w%d a%d", w, i), Priority: critical})
 				if err != nil {
 					t.Error(err)
 					return
@@ -129,7 +132,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 				if got := status(board(), a.ID); got != task.StatusPending {
 					t.Errorf("writer %d: created task %s is %s on the board", w, a.ID, got)
 				}
-				bt, err := p.Create(ctx, service.NewTask{Title: fmt.Sprintf("w%d b%d", w, i), Priority: critical, Deps: []string{a.ID.String()}})
+				bt, err := p.Create(ctx, plan.NewTask{Title: fmt.Sprintf("w%d b%d", w, i), Priority: critical, Deps: []string{a.ID.String()}})
 				if err != nil {
 					t.Error(err)
 					return
@@ -138,7 +141,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 					t.Errorf("writer %d: %s depends on open %s but is not blocked", w, bt.ID, a.ID)
 				}
 				done := task.StatusDone
-				if _, err := p.Update(ctx, a.ID.String(), service.Change{Status: &done}); err != nil {
+				if _, err := p.Update(ctx, a.ID.String(), plan.Change{Status: &done}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -149,7 +152,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 				if b.Blocked(bt.ID) {
 					t.Errorf("writer %d: %s is still blocked after its dependency %s finished", w, bt.ID, a.ID)
 				}
-				r, err := plan.Next(ctx, service.NextQuery{Priorities: []string{string(critical)}})
+				r, err := pl.Next(ctx, plan.NextQuery{Priorities: []string{string(critical)}})
 				if err != nil {
 					t.Error(err)
 					return
@@ -166,7 +169,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 				}
 				if w == 0 { // the focus stack's writes change the plan too
 					agent := fmt.Sprintf("agent%d", w)
-					x, err := focus.CreateNewTask(ctx, agent, fmt.Sprintf("focus %d", i), "")
+					x, err := fs.CreateNewTask(ctx, agent, fmt.Sprintf("focus %d", i), "")
 					if err != nil {
 						t.Error(err)
 						return
@@ -174,7 +177,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 					if got := status(board(), x.ID); got != task.StatusPending {
 						t.Errorf("focus task %s is %s on the board", x.ID, got)
 					}
-					if _, err := focus.CompleteCurrentTask(ctx, agent, false); err != nil {
+					if _, err := fs.CompleteCurrentTask(ctx, agent, false); err != nil {
 						t.Error(err)
 						return
 					}
@@ -226,23 +229,23 @@ func TestNextOneStatementOnPostgres(t *testing.T) {
 	}
 	defer s.Close()
 	ts := &tallyStore{Store: s}
-	plan := service.NewPlan(ts)
+	pl := service.New(ts, service.Options{}).Plan
 	for i := range 3 {
-		if _, err := plan.Create(ctx, service.NewTask{Title: fmt.Sprint("t", i)}); err != nil {
+		if _, err := pl.Create(ctx, plan.NewTask{Title: fmt.Sprint("t", i)}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := plan.Next(ctx, service.NextQuery{Agent: "a"}); err != nil {
+		if _, err := pl.Next(ctx, plan.NextQuery{Agent: "a"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	x, err := plan.Create(ctx, service.NewTask{Title: "urgent", Priority: task.PriorityCritical})
+	x, err := pl.Create(ctx, plan.NewTask{Title: "urgent", Priority: task.PriorityCritical})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts.views.Store(0)
 	ts.versions.Store(0)
 	ts.reads.Store(0)
-	r, err := plan.Next(ctx, service.NextQuery{Agent: "a"})
+	r, err := pl.Next(ctx, plan.NextQuery{Agent: "a"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,37 +267,37 @@ func TestUpdateAnswerCarriesClaimAndLifecycle(t *testing.T) {
 
 func testUpdateAnswerCarries(t *testing.T, s, other store.Store) {
 	ctx := context.Background()
-	set := service.NewSet(s, service.MemoryOptions{}, nil)
-	otherSet := service.NewSet(other, service.MemoryOptions{}, nil)
+	set := service.New(s, service.Options{})
+	otherSet := service.New(other, service.Options{})
 	var ids []string
 	for i := range 4 {
-		d, err := set.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("task ", i)})
+		d, err := set.Plan.Create(ctx, plan.NewTask{Title: fmt.Sprint("task ", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, d.ID.String())
 	}
-	if _, _, err := set.Plan.AddSubtask(ctx, ids[1], service.NewTask{Title: "under", Deps: []string{ids[2]}}); err != nil {
+	if _, _, err := set.Plan.AddSubtask(ctx, ids[1], plan.NewTask{Title: "under", Deps: []string{ids[2]}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := set.Plan.Claim(ctx, service.ClaimRequest{Agent: "ann", Ref: ids[1]}); err != nil {
+	if _, err := set.Plan.Claim(ctx, plan.ClaimRequest{Agent: "ann", Ref: ids[1]}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := set.Lifecycles.Init(ctx, service.LifecycleInit{Task: ids[1]}); err != nil {
+	if _, err := set.Lifecycles.Init(ctx, lifecycles.LifecycleInit{Task: ids[1]}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := set.Plan.Board(ctx); err != nil { // the board the answer starts from
 		t.Fatal(err)
 	}
 	deps := []string{ids[3]}
-	if _, err := otherSet.Plan.Update(ctx, ids[0], service.Change{Deps: &deps}); err != nil {
+	if _, err := otherSet.Plan.Update(ctx, ids[0], plan.Change{Deps: &deps}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := otherSet.Plan.Create(ctx, service.NewTask{Title: "elsewhere", Deps: []string{ids[1]}}); err != nil {
+	if _, err := otherSet.Plan.Create(ctx, plan.NewTask{Title: "elsewhere", Deps: []string{ids[1]}}); err != nil {
 		t.Fatal(err)
 	}
 	st, notes := task.StatusInProgress, "notes"
-	got, err := set.Plan.Update(ctx, ids[1], service.Change{Status: &st, Description: &notes})
+	got, err := set.Plan.Update(ctx, ids[1], plan.Change{Status: &st, Description: &notes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +305,7 @@ func testUpdateAnswerCarries(t *testing.T, s, other store.Store) {
 		t.Fatalf("update answered claim %v, lifecycle %v, dependents %v, subtasks %v; want all four",
 			got.Claim, got.Lifecycle, got.Dependents, got.Subtasks)
 	}
-	want, err := service.FullGetForTest(ctx, s, ids[1])
+	want, err := oracle.Get(ctx, s, ids[1])
 	if err != nil {
 		t.Fatal(err)
 	}

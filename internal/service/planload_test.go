@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 )
@@ -30,10 +31,10 @@ func (v *viewCounter) View(ctx context.Context, fn func(store.Tx) error) error {
 func TestFirstReadsLoadThePlanOnce(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
-	seed := service.NewSet(st, service.MemoryOptions{}, nil)
+	seed := service.New(st, service.Options{})
 	var last string
 	for i := range 1500 {
-		d, err := seed.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("task ", i), Description: "A task of the plan."})
+		d, err := seed.Plan.Create(ctx, plan.NewTask{Title: fmt.Sprint("task ", i), Description: "A task of the plan."})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func TestFirstReadsLoadThePlanOnce(t *testing.T) {
 	}
 
 	vc := &viewCounter{Store: st}
-	set := service.NewSet(vc, service.MemoryOptions{}, nil) // no board yet
+	set := service.New(vc, service.Options{}) // no board yet
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	errs := make([]error, 16)

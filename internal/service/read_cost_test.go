@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/lifecycles"
+	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 )
 
@@ -26,18 +29,18 @@ func readCalls(set *service.Set, agent, ref string) []struct {
 		{"get_current_task", func(ctx context.Context) error { _, err := set.Focus.Current(ctx, agent); return err }},
 		{"get_task", func(ctx context.Context) error { _, err := set.Plan.Get(ctx, ref); return err }},
 		{"get_tasks", func(ctx context.Context) error {
-			_, err := set.Plan.List(ctx, service.TaskQuery{OpenOnly: true})
+			_, err := set.Plan.List(ctx, plan.TaskQuery{OpenOnly: true})
 			return err
 		}},
 		{"get_next_task", func(ctx context.Context) error {
-			r, err := set.Plan.Next(ctx, service.NextQuery{Agent: agent})
+			r, err := set.Plan.Next(ctx, plan.NextQuery{Agent: agent})
 			if err == nil && r.Task != nil {
 				_, err = set.Plan.Get(ctx, r.Task.ID.String())
 			}
 			return err
 		}},
 		{"get_big_picture", func(ctx context.Context) error {
-			_, err := set.Focus.BigPicture(ctx, agent, service.Page{})
+			_, err := set.Focus.BigPicture(ctx, agent, page.Page{})
 			return err
 		}},
 	}
@@ -51,25 +54,25 @@ func seedReads(t *testing.T, set *service.Set, agent string) string {
 	ctx := context.Background()
 	var last string
 	for i := range 5 {
-		d, err := set.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("root ", i)})
+		d, err := set.Plan.Create(ctx, plan.NewTask{Title: fmt.Sprint("root ", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for j := range 3 {
-			sub, _, err := set.Plan.AddSubtask(ctx, d.ID.String(), service.NewTask{Title: fmt.Sprint("step ", j), Description: "body"})
+			sub, _, err := set.Plan.AddSubtask(ctx, d.ID.String(), plan.NewTask{Title: fmt.Sprint("step ", j), Description: "body"})
 			if err != nil {
 				t.Fatal(err)
 			}
 			last = sub.ID.String()
 		}
 	}
-	if _, err := set.Plan.Update(ctx, "5", service.Change{Deps: &[]string{"1"}}); err != nil {
+	if _, err := set.Plan.Update(ctx, "5", plan.Change{Deps: &[]string{"1"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := set.Plan.Claim(ctx, service.ClaimRequest{Agent: "other", Ref: "9"}); err != nil {
+	if _, err := set.Plan.Claim(ctx, plan.ClaimRequest{Agent: "other", Ref: "9"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := set.Lifecycles.Init(ctx, service.LifecycleInit{Task: "13"}); err != nil {
+	if _, err := set.Lifecycles.Init(ctx, lifecycles.LifecycleInit{Task: "13"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := set.Focus.SwitchFocus(ctx, agent, last); err != nil {
@@ -85,8 +88,8 @@ func seedReads(t *testing.T, set *service.Set, agent string) string {
 func TestReadCost(t *testing.T) {
 	ctx := context.Background()
 	s, other := twoHandles(t)
-	set := service.NewSet(s, service.MemoryOptions{}, nil)
-	otherSet := service.NewSet(other, service.MemoryOptions{}, nil)
+	set := service.New(s, service.Options{})
+	otherSet := service.New(other, service.Options{})
 	ref := seedReads(t, set, "me")
 	const n = 10
 	for _, c := range readCalls(set, "me", ref) {
@@ -103,7 +106,7 @@ func TestReadCost(t *testing.T) {
 		var wst, wtx uint64
 		for i := range n {
 			title := fmt.Sprint("changed ", i)
-			if _, err := otherSet.Plan.Update(ctx, "17", service.Change{Title: &title}); err != nil {
+			if _, err := otherSet.Plan.Update(ctx, "17", plan.Change{Title: &title}); err != nil {
 				t.Fatal(err)
 			}
 			a, b := s.Counters()
@@ -139,14 +142,14 @@ func TestColdReadsConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := seedReads(t, service.NewSet(seed, service.MemoryOptions{}, nil), "me")
+	ref := seedReads(t, service.New(seed, service.Options{}), "me")
 	seed.Close()
 	for round := range 5 {
 		s, err := sqlite.Open(ctx, path, sqlite.Options{ReadConns: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		set := service.NewSet(s, service.MemoryOptions{}, nil)
+		set := service.New(s, service.Options{})
 		var wg sync.WaitGroup
 		for i := range 16 {
 			c := readCalls(set, "me", ref)[i%5]
@@ -171,14 +174,14 @@ func BenchmarkReadTools(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	set := service.NewSet(s, service.MemoryOptions{}, nil)
+	set := service.New(s, service.Options{})
 	for i := range 250 {
-		d, err := set.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("root ", i), Description: "some words"})
+		d, err := set.Plan.Create(ctx, plan.NewTask{Title: fmt.Sprint("root ", i), Description: "some words"})
 		if err != nil {
 			b.Fatal(err)
 		}
 		for j := range 3 {
-			if _, _, err := set.Plan.AddSubtask(ctx, d.ID.String(), service.NewTask{Title: fmt.Sprint("step ", j)}); err != nil {
+			if _, _, err := set.Plan.AddSubtask(ctx, d.ID.String(), plan.NewTask{Title: fmt.Sprint("step ", j)}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -189,7 +192,7 @@ func BenchmarkReadTools(b *testing.B) {
 	for _, mode := range []struct {
 		name string
 		set  *service.Set
-	}{{"board", set}, {"tx", service.NewSet(plainStore{s}, service.MemoryOptions{}, nil)}} {
+	}{{"board", set}, {"tx", service.New(plainStore{s}, service.Options{})}} {
 		for _, c := range readCalls(mode.set, "me", "497.2") {
 			b.Run(c.name+"/"+mode.name, func(b *testing.B) {
 				// CPU time as well as wall time: on a busy machine the

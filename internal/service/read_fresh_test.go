@@ -12,6 +12,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/focus"
+	"github.com/cairn-dev/cairn/internal/service/lifecycles"
+	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
@@ -26,12 +30,12 @@ type plainStore struct{ store.Store }
 // readAnswers are the answers of the read tools the board serves, for one
 // agent and task reference.
 type readAnswers struct {
-	Current service.CurrentView
-	Detail  service.Detail
+	Current focus.CurrentView
+	Detail  plan.Detail
 	GetErr  string
-	List    service.TaskPage
-	Next    service.Recommendation
-	Picture service.Picture
+	List    plan.TaskPage
+	Next    plan.Recommendation
+	Picture focus.Picture
 }
 
 func answers(t *testing.T, set *service.Set, agent, ref string) readAnswers {
@@ -47,13 +51,13 @@ func answers(t *testing.T, set *service.Set, agent, ref string) readAnswers {
 	if a.Detail, err = set.Plan.Get(ctx, ref); err != nil {
 		a.GetErr = err.Error()
 	}
-	if a.List, err = set.Plan.List(ctx, service.TaskQuery{}); err != nil {
+	if a.List, err = set.Plan.List(ctx, plan.TaskQuery{}); err != nil {
 		t.Fatal(err)
 	}
-	if a.Next, err = set.Plan.Next(ctx, service.NextQuery{Agent: agent}); err != nil {
+	if a.Next, err = set.Plan.Next(ctx, plan.NextQuery{Agent: agent}); err != nil {
 		t.Fatal(err)
 	}
-	if a.Picture, err = set.Focus.BigPicture(ctx, agent, service.Page{}); err != nil {
+	if a.Picture, err = set.Focus.BigPicture(ctx, agent, page.Page{}); err != nil {
 		t.Fatal(err)
 	}
 	return a
@@ -97,9 +101,9 @@ func TestCachedReadsSeeOtherWrites(t *testing.T) {
 // deleteRow deletes a task's row outright, as no Cairn write does.
 func testCachedReads(t *testing.T, s, other store.Store, deleteRow func(context.Context, task.ID) error) {
 	ctx := context.Background()
-	set := service.NewSet(s, service.MemoryOptions{}, nil)
-	ref := service.NewSet(plainStore{s}, service.MemoryOptions{}, nil) // reads in transactions
-	o := service.NewSet(other, service.MemoryOptions{}, nil)
+	set := service.New(s, service.Options{})
+	ref := service.New(plainStore{s}, service.Options{}) // reads in transactions
+	o := service.New(other, service.Options{})
 	seedReads(t, set, "me") // roots 1, 5, 9, 13, 17, each with 3 subtasks; "me" on 20
 
 	str := func(s string) *string { return &s }
@@ -121,7 +125,7 @@ func testCachedReads(t *testing.T, s, other store.Store, deleteRow func(context.
 			return ""
 		}},
 		{"it rewrites the focused task's body", func() error {
-			_, err := o.Plan.Update(ctx, "6", service.Change{Description: str("new body")})
+			_, err := o.Plan.Update(ctx, "6", plan.Change{Description: str("new body")})
 			return err
 		}, "6", func(a readAnswers) string {
 			if a.Current.Task.Body != "new body" || a.Detail.Body != "new body" {
@@ -130,7 +134,7 @@ func testCachedReads(t *testing.T, s, other store.Store, deleteRow func(context.
 			return ""
 		}},
 		{"it retitles a sibling", func() error {
-			_, err := o.Plan.Update(ctx, "6", service.Change{Title: str("renamed")})
+			_, err := o.Plan.Update(ctx, "6", plan.Change{Title: str("renamed")})
 			if err == nil {
 				_, err = o.Focus.SwitchFocus(ctx, "me", "7")
 			}
@@ -142,7 +146,7 @@ func testCachedReads(t *testing.T, s, other store.Store, deleteRow func(context.
 			return ""
 		}},
 		{"it claims the next task", func() error {
-			_, err := o.Plan.Claim(ctx, service.ClaimRequest{Agent: "rival", Ref: "1"})
+			_, err := o.Plan.Claim(ctx, plan.ClaimRequest{Agent: "rival", Ref: "1"})
 			return err
 		}, "1", func(a readAnswers) string {
 			if a.Detail.Claim == nil || a.Detail.Claim.Agent != "rival" || a.Next.Task != nil && a.Next.Task.ID == 1 {
@@ -151,7 +155,7 @@ func testCachedReads(t *testing.T, s, other store.Store, deleteRow func(context.
 			return ""
 		}},
 		{"it releases it", func() error {
-			_, err := o.Plan.Release(ctx, service.ReleaseRequest{Agent: "rival", Ref: "1"})
+			_, err := o.Plan.Release(ctx, plan.ReleaseRequest{Agent: "rival", Ref: "1"})
 			return err
 		}, "1", func(a readAnswers) string {
 			if a.Detail.Claim != nil {
@@ -160,7 +164,7 @@ func testCachedReads(t *testing.T, s, other store.Store, deleteRow func(context.
 			return ""
 		}},
 		{"it starts a lifecycle", func() error {
-			_, err := o.Lifecycles.Init(ctx, service.LifecycleInit{Task: "17"})
+			_, err := o.Lifecycles.Init(ctx, lifecycles.LifecycleInit{Task: "17"})
 			return err
 		}, "17", func(a readAnswers) string {
 			if a.Detail.Lifecycle == nil || a.Picture.Phases[17] == "" {
@@ -177,7 +181,7 @@ func testCachedReads(t *testing.T, s, other store.Store, deleteRow func(context.
 			return ""
 		}},
 		{"it adds a subtask under my task", func() error {
-			_, _, err := o.Plan.AddSubtask(ctx, "7", service.NewTask{Title: "deeper"})
+			_, _, err := o.Plan.AddSubtask(ctx, "7", plan.NewTask{Title: "deeper"})
 			return err
 		}, "7.1", func(a readAnswers) string {
 			if a.Detail.Title != "deeper" || a.List.Total != 21 {
@@ -186,7 +190,7 @@ func testCachedReads(t *testing.T, s, other store.Store, deleteRow func(context.
 			return ""
 		}},
 		{"it makes a dependency", func() error {
-			_, err := o.Plan.Update(ctx, "9", service.Change{Deps: &[]string{"13"}})
+			_, err := o.Plan.Update(ctx, "9", plan.Change{Deps: &[]string{"13"}})
 			return err
 		}, "9", func(a readAnswers) string {
 			if len(a.Detail.Deps) != 1 || a.Detail.Deps[0].ID != 13 {
@@ -195,9 +199,9 @@ func testCachedReads(t *testing.T, s, other store.Store, deleteRow func(context.
 			return ""
 		}},
 		{"it completes my task", func() error {
-			_, err := o.Plan.Update(ctx, "7.1", service.Change{Status: st(task.StatusDone)})
+			_, err := o.Plan.Update(ctx, "7.1", plan.Change{Status: st(task.StatusDone)})
 			if err == nil {
-				_, err = o.Plan.Update(ctx, "7", service.Change{Status: st(task.StatusDone)})
+				_, err = o.Plan.Update(ctx, "7", plan.Change{Status: st(task.StatusDone)})
 			}
 			return err
 		}, "7", func(a readAnswers) string {

@@ -23,7 +23,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/memory"
-	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/testing/embedserver"
 )
@@ -98,8 +99,8 @@ func TestRetrieval(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	hybrid := service.NewMemory(st, service.MemoryOptions{Embedder: client, Model: client.Model()})
-	lexical := service.NewMemory(st, service.MemoryOptions{})
+	hybrid := memories.NewMemory(st, memories.MemoryOptions{Embedder: client, Model: client.Model()})
+	lexical := memories.NewMemory(st, memories.MemoryOptions{})
 	ids := map[string]memory.ID{}
 	for _, e := range set.Entries {
 		r, err := hybrid.Add(ctx, "", memory.Entry{Type: memory.Type(e.Type), Title: e.Title, Content: e.Content, Tags: e.Tags})
@@ -119,9 +120,9 @@ func TestRetrieval(t *testing.T) {
 		}
 		for _, mode := range []struct {
 			name string
-			m    *service.Memory
+			m    *memories.Memory
 		}{{"bm25", lexical}, {"hybrid", hybrid}} {
-			res, err := mode.m.Search(ctx, service.SearchQuery{Text: q.Query, Page: service.Page{Limit: 10}})
+			res, err := mode.m.Search(ctx, memories.SearchQuery{Text: q.Query, Page: page.Page{Limit: 10}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/focus"
+	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -69,9 +71,9 @@ func TestSiblingsPages(t *testing.T) {
 func testSiblingsPages(t *testing.T, base store.Store) {
 	ctx := context.Background()
 	st := &bodyCountingStore{Store: base}
-	f := service.NewFocus(st, service.NewPlan(st))
+	f := service.New(st, service.Options{}).Focus
 	const agent = "ann"
-	if z, err := f.Siblings(ctx, agent, service.SiblingsQuery{}); err != nil || !z.Zen {
+	if z, err := f.Siblings(ctx, agent, focus.SiblingsQuery{}); err != nil || !z.Zen {
 		t.Fatalf("in zen: %+v, %v; want zen", z, err)
 	}
 	if _, err := f.CreateNewTask(ctx, agent, "Batch", ""); err != nil {
@@ -97,23 +99,23 @@ func testSiblingsPages(t *testing.T, base store.Store) {
 		}
 		return out
 	}
-	type page struct {
+	type pageWant struct {
 		Titles                  []string
 		Total, From, NextOffset int
 	}
 	for _, c := range []struct {
 		name string
-		q    service.SiblingsQuery
-		want page
+		q    focus.SiblingsQuery
+		want pageWant
 	}{
-		{"first page: the nearest", service.SiblingsQuery{}, page{steps(16, 25), done, 16, 10}},
-		{"next page", service.SiblingsQuery{Page: service.Page{Offset: 10}}, page{steps(6, 15), done, 6, 20}},
-		{"last page: the leftmost", service.SiblingsQuery{Page: service.Page{Offset: 20}}, page{steps(1, 5), done, 1, 0}},
-		{"a page of one", service.SiblingsQuery{Page: service.Page{Offset: 3, Limit: 1}}, page{steps(22, 22), done, 22, 4}},
-		{"all of them", service.SiblingsQuery{Page: service.Page{Limit: 50}}, page{steps(1, 25), done, 1, 0}},
-		{"past the end", service.SiblingsQuery{Page: service.Page{Offset: done}}, page{nil, done, 0, 0}},
-		{"far past the end", service.SiblingsQuery{Page: service.Page{Offset: 1000}}, page{nil, done, 0, 0}},
-		{"with bodies: fewer", service.SiblingsQuery{WithBody: true}, page{steps(23, 25), done, 23, 3}},
+		{"first page: the nearest", focus.SiblingsQuery{}, pageWant{steps(16, 25), done, 16, 10}},
+		{"next page", focus.SiblingsQuery{Page: page.Page{Offset: 10}}, pageWant{steps(6, 15), done, 6, 20}},
+		{"last page: the leftmost", focus.SiblingsQuery{Page: page.Page{Offset: 20}}, pageWant{steps(1, 5), done, 1, 0}},
+		{"a page of one", focus.SiblingsQuery{Page: page.Page{Offset: 3, Limit: 1}}, pageWant{steps(22, 22), done, 22, 4}},
+		{"all of them", focus.SiblingsQuery{Page: page.Page{Limit: 50}}, pageWant{steps(1, 25), done, 1, 0}},
+		{"past the end", focus.SiblingsQuery{Page: page.Page{Offset: done}}, pageWant{nil, done, 0, 0}},
+		{"far past the end", focus.SiblingsQuery{Page: page.Page{Offset: 1000}}, pageWant{nil, done, 0, 0}},
+		{"with bodies: fewer", focus.SiblingsQuery{WithBody: true}, pageWant{steps(23, 25), done, 23, 3}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st.bodies = 0
@@ -121,7 +123,7 @@ func testSiblingsPages(t *testing.T, base store.Store) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := page{Total: s.Total, From: s.From(), NextOffset: s.NextOffset}
+			got := pageWant{Total: s.Total, From: s.From(), NextOffset: s.NextOffset}
 			for _, l := range s.Left {
 				got.Titles = append(got.Titles, l.Title)
 				want := ""
@@ -152,18 +154,18 @@ func testSiblingsPages(t *testing.T, base store.Store) {
 func TestSiblingsRefusesBadPages(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
-	f := service.NewFocus(st, service.NewPlan(st))
+	f := service.New(st, service.Options{}).Focus
 	if _, err := f.CreateNewTask(ctx, "ann", "Batch", ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		q             service.SiblingsQuery
+		q             focus.SiblingsQuery
 		field, reason string
 	}{
-		{service.SiblingsQuery{Page: service.Page{Offset: -1}}, "offset", "is negative"},
-		{service.SiblingsQuery{Page: service.Page{Limit: -1}}, "limit", "is -1"},
-		{service.SiblingsQuery{Page: service.Page{Limit: service.SiblingPage.Max + 1}}, "limit", fmt.Sprint("is ", service.SiblingPage.Max+1)},
-		{service.SiblingsQuery{WithBody: true, Page: service.Page{Limit: service.SiblingBodyPage.Max + 1}}, "limit", fmt.Sprint("is ", service.SiblingBodyPage.Max+1)},
+		{focus.SiblingsQuery{Page: page.Page{Offset: -1}}, "offset", "is negative"},
+		{focus.SiblingsQuery{Page: page.Page{Limit: -1}}, "limit", "is -1"},
+		{focus.SiblingsQuery{Page: page.Page{Limit: page.Sibling.Max + 1}}, "limit", fmt.Sprint("is ", page.Sibling.Max+1)},
+		{focus.SiblingsQuery{WithBody: true, Page: page.Page{Limit: page.SiblingBody.Max + 1}}, "limit", fmt.Sprint("is ", page.SiblingBody.Max+1)},
 	} {
 		_, err := f.Siblings(ctx, "ann", c.q)
 		var fe *problem.FieldError
@@ -173,7 +175,7 @@ func TestSiblingsRefusesBadPages(t *testing.T) {
 	}
 	// One schema bounds both pages: the limit a page of bodies accepts is
 	// the one the schema advertises.
-	if service.SiblingBodyPage.Max != service.SiblingPage.Max {
-		t.Errorf("SiblingBodyPage.Max %d != SiblingPage.Max %d", service.SiblingBodyPage.Max, service.SiblingPage.Max)
+	if page.SiblingBody.Max != page.Sibling.Max {
+		t.Errorf("page.SiblingBody.Max %d != page.Sibling.Max %d", page.SiblingBody.Max, page.Sibling.Max)
 	}
 }

@@ -2,13 +2,7 @@ package service
 
 import (
 	"context"
-	"fmt"
-	"slices"
-	"strings"
 	"time"
-
-	"github.com/cairn-dev/cairn/internal/store"
-	"github.com/cairn-dev/cairn/internal/task"
 )
 
 // ChangeBackstop is how often Changes reads the store's version although
@@ -26,7 +20,7 @@ var ChangeBackstop = 5 * time.Second
 // value is the version when Changes was called, so a caller that
 // (re)connects always catches up.
 func (s *Set) Changes(ctx context.Context) <-chan uint64 {
-	st := s.Plan.store
+	st := s.store
 	out := make(chan uint64, 1)
 	wake := st.Watch(ctx)
 	t := time.NewTicker(ChangeBackstop)
@@ -61,47 +55,6 @@ func (s *Set) Changes(ctx context.Context) <-chan uint64 {
 	return out
 }
 
-// AgentFocus is where one agent is: its YOU ARE HERE.
-type AgentFocus struct {
-	Agent string
-	Task  task.Task
-}
-
-// Agents returns every agent whose focus names an open task, by agent
-// name: the people watching see where each one is.
-func (f *Focus) Agents(ctx context.Context) ([]AgentFocus, error) {
-	var out []AgentFocus
-	err := f.store.View(ctx, func(tx store.Tx) error {
-		m, err := tx.Focuses(ctx)
-		if err != nil {
-			return err
-		}
-		for agent, id := range m {
-			t, err := tx.Task(ctx, id)
-			if err != nil {
-				if isNotFound(err) {
-					continue
-				}
-				return err
-			}
-			if t.Status.Open() {
-				t.Body = ""
-				out = append(out, AgentFocus{Agent: agent, Task: t})
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list agents' focus: %w", err)
-	}
-	sortAgents(out)
-	return out, nil
-}
-
-func sortAgents(a []AgentFocus) {
-	slices.SortFunc(a, func(x, y AgentFocus) int { return strings.Compare(x.Agent, y.Agent) })
-}
-
 // Version returns the project's store version: it changes with every
 // committed change, and Changes sends it.
-func (s *Set) Version(ctx context.Context) (uint64, error) { return s.Plan.store.Version(ctx) }
+func (s *Set) Version(ctx context.Context) (uint64, error) { return s.store.Version(ctx) }

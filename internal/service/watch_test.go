@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 )
@@ -38,7 +39,7 @@ func TestChangesSeesAnotherProcess(t *testing.T) {
 func testChanges(t *testing.T, s, other store.Store) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	set := service.NewSet(s, service.MemoryOptions{}, nil)
+	set := service.New(s, service.Options{})
 	ch := set.Changes(ctx)
 	recv := func(what string) uint64 {
 		t.Helper()
@@ -57,7 +58,7 @@ func testChanges(t *testing.T, s, other store.Store) {
 	if now, err := set.Version(ctx); err != nil || now != first {
 		t.Fatalf("first value %d, version %d (%v)", first, now, err)
 	}
-	if _, err := service.NewPlan(other).Create(ctx, service.NewTask{Title: "from another process"}); err != nil {
+	if _, err := service.New(other, service.Options{}).Plan.Create(ctx, plan.NewTask{Title: "from another process"}); err != nil {
 		t.Fatal(err)
 	}
 	if v := recv("after another process's write"); v == first {
@@ -91,9 +92,9 @@ func TestChangesBackstop(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	ch := service.NewSet(deafStore{s}, service.MemoryOptions{}, nil).Changes(ctx)
+	ch := service.New(deafStore{s}, service.Options{}).Changes(ctx)
 	first := <-ch
-	if _, err := service.NewPlan(s).Create(ctx, service.NewTask{Title: "unheard"}); err != nil {
+	if _, err := service.New(s, service.Options{}).Plan.Create(ctx, plan.NewTask{Title: "unheard"}); err != nil {
 		t.Fatal(err)
 	}
 	select {

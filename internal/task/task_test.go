@@ -2,9 +2,10 @@ package task
 
 import (
 	"errors"
-	"github.com/cairn-dev/cairn/internal/problem"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 
 	"github.com/google/go-cmp/cmp"
 )

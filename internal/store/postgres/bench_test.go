@@ -169,7 +169,7 @@ func BenchmarkSearchMemory(b *testing.B) {
 func BenchmarkFocusCycle(b *testing.B) {
 	ctx := context.Background()
 	s, _ := benchStore(b, 200)
-	f := service.NewSet(s, service.MemoryOptions{}, nil).Focus
+	f := service.New(s, service.Options{}).Focus
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/task"
 	"github.com/cairn-dev/cairn/internal/testing/pgtest"
@@ -77,10 +78,10 @@ func TestWriteRoundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	set := service.NewSet(st, service.MemoryOptions{}, nil)
+	set := service.New(st, service.Options{})
 	var ids, open []string
 	for i := range 60 {
-		in := service.NewTask{Title: fmt.Sprintf("plan task %d", i), Description: "seeded"}
+		in := plan.NewTask{Title: fmt.Sprintf("plan task %d", i), Description: "seeded"}
 		if i%3 == 0 {
 			in.Status = task.StatusDone
 		}
@@ -136,7 +137,7 @@ func TestWriteRoundTrips(t *testing.T) {
 			return err
 		})
 		measure("get_next_task", func() error {
-			_, err := set.Plan.Next(ctx, service.NextQuery{Agent: agent})
+			_, err := set.Plan.Next(ctx, plan.NextQuery{Agent: agent})
 			return err
 		})
 		measure("get_task", func() error {
@@ -148,14 +149,14 @@ func TestWriteRoundTrips(t *testing.T) {
 			return err
 		})
 		measure("create_task", func() error {
-			_, err := set.Plan.Create(ctx, service.NewTask{Title: fmt.Sprint("follow-up ", round), Description: "found while working",
+			_, err := set.Plan.Create(ctx, plan.NewTask{Title: fmt.Sprint("follow-up ", round), Description: "found while working",
 				Priority: task.PriorityHigh, Deps: []string{ids[10+round]}})
 			return err
 		})
 		for i, status := range []task.Status{task.StatusInProgress, task.StatusPending} {
 			desc, prio := fmt.Sprint("notes ", round, i), task.PriorityLow
 			measure("update_task", func() error {
-				_, err := set.Plan.Update(ctx, open[10+round*2+i], service.Change{Status: &status, Priority: &prio, Description: &desc})
+				_, err := set.Plan.Update(ctx, open[10+round*2+i], plan.Change{Status: &status, Priority: &prio, Description: &desc})
 				return err
 			})
 		}

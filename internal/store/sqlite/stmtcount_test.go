@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -22,17 +23,17 @@ import (
 func TestWriteStatements(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, sqlite.Options{})
-	svc := service.NewSet(s, service.MemoryOptions{}, nil)
+	svc := service.New(s, service.Options{})
 	const agent = "agent-1"
 	var seeded []string
 	for i := range 20 {
-		d, err := svc.Plan.Create(ctx, service.NewTask{Title: fmt.Sprintf("Seeded %d", i), Description: "A seeded task."})
+		d, err := svc.Plan.Create(ctx, plan.NewTask{Title: fmt.Sprintf("Seeded %d", i), Description: "A seeded task."})
 		if err != nil {
 			t.Fatal(err)
 		}
 		seeded = append(seeded, d.Task.ID.String())
 	}
-	box, err := svc.Plan.Create(ctx, service.NewTask{Title: "Agents"})
+	box, err := svc.Plan.Create(ctx, plan.NewTask{Title: "Agents"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,12 +71,12 @@ func TestWriteStatements(t *testing.T) {
 			return err
 		}},
 		{"create_task", 4, func() error {
-			_, err := svc.Plan.Create(ctx, service.NewTask{Title: "Follow-up", Description: "Found while working.",
+			_, err := svc.Plan.Create(ctx, plan.NewTask{Title: "Follow-up", Description: "Found while working.",
 				Priority: task.PriorityHigh, Deps: []string{seeded[3]}})
 			return err
 		}},
 		{"update_task", 4, func() error {
-			_, err := svc.Plan.Update(ctx, seeded[5], service.Change{Status: &inProgress, Priority: &high, Description: &notes})
+			_, err := svc.Plan.Update(ctx, seeded[5], plan.Change{Status: &inProgress, Priority: &high, Description: &notes})
 			return err
 		}},
 	} {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -41,7 +42,7 @@ func TestSeedAndClone(t *testing.T) {
 	if n != res.Tasks {
 		t.Fatalf("clone has %d tasks, want %d", n, res.Tasks)
 	}
-	v, err := service.NewFocus(st, service.NewPlan(st)).Current(ctx, Agent)
+	v, err := service.New(st, service.Options{}).Focus.Current(ctx, Agent)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestSeedPlan(t *testing.T) {
 			t.Fatalf("open task %v under closed %v", id, t0.ParentID)
 		}
 	}
-	next, err := service.NewPlan(st).Next(ctx, service.NextQuery{})
+	next, err := service.New(st, service.Options{}).Plan.Next(ctx, plan.NextQuery{})
 	if err != nil || next.Task == nil {
 		t.Fatalf("next task: %+v, %v", next, err)
 	}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package a11y
+
+const slowdown = 1

@@ -1,0 +1,5 @@
+//go:build !race
+
+package dockerfile
+
+const raceEnabled = false

@@ -1,0 +1,3 @@
+module example.com/service
+
+go 1.23

@@ -1,0 +1,3 @@
+function total(items) {
+  return items.reduce((a, b) => a + b, 0;
+}

@@ -1,0 +1,11 @@
+ALTER TABLE orders MODIFY COLUMN total decimal(14,2) NOT NULL;
+ALTER TABLE customers CHANGE COLUMN name full_name varchar(255);
+ALTER TABLE customers RENAME COLUMN email TO email_address;
+ALTER TABLE orders DROP COLUMN meta;
+DROP TABLE archived_orders;
+TRUNCATE TABLE order_events;
+RENAME TABLE carts TO baskets;
+CREATE TABLE tags (name varchar(40) NOT NULL);
+UPDATE customers SET status = 'active';
+DELETE FROM sessions;
+ALTER TABLE orders ADD COLUMN region varchar(8) NOT NUL;

@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS members;
+DROP TABLE IF EXISTS accounts;

@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cairn-dev/cairn/internal/app"
+	"github.com/cairn-dev/cairn/internal/project"
+	"github.com/cairn-dev/cairn/internal/setup"
+	"github.com/spf13/cobra"
+)
+
+func initCmd() *cobra.Command {
+	var (
+		clients []string
+		hooks   bool
+		dryRun  bool
+		command string
+	)
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Make the current directory a Cairn project and wire it into your agent clients",
+		Long: `Creates .cairn/ (the project's store) and adds Cairn to the clients' project
+configuration, merging into the files that are there (keys it did not write are
+kept, formatting too) and changing nothing on a second run:
+
+  claude-code  .mcp.json (the server always loaded); with --hooks, .claude/settings.json
+  cursor       .cursor/mcp.json
+  vscode       .vscode/mcp.json
+  codex        .codex/config.toml
+  gemini       .gemini/settings.json
+
+and a short section on using Cairn in AGENTS.md. Without --client: Claude Code and
+every client whose directory the project has. --dry-run prints the diff only.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			wd, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			changes, err := setup.Plan(setup.Options{Root: wd, Clients: clients, Hooks: hooks, Command: command})
+			if err != nil {
+				return fmt.Errorf("nothing was written: %w", err)
+			}
+			w := cmd.OutOrStdout()
+			_, statErr := os.Stat(filepath.Join(wd, project.DirName))
+			fresh := statErr != nil
+			if dryRun {
+				if fresh {
+					fmt.Fprintf(w, "would create %s/ (the project's store)\n", project.DirName)
+				}
+				n := 0
+				for _, c := range changes {
+					if c.Changed() {
+						n++
+						fmt.Fprint(w, setup.Diff(c))
+					}
+				}
+				if n == 0 && !fresh {
+					fmt.Fprintln(w, "Nothing to change.")
+				}
+				return nil
+			}
+			dir, err := project.Init(wd)
+			if err != nil {
+				return err
+			}
+			s, err := app.Open(cmd.Context(), app.Config{Dir: wd, InitEmpty: true})
+			if err != nil {
+				return err
+			}
+			s.Close()
+			if err := setup.Apply(wd, changes); err != nil {
+				return err
+			}
+			if fresh {
+				fmt.Fprintf(w, "Initialized Cairn in %s\n", dir)
+			}
+			n := 0
+			for _, c := range changes {
+				verb := "unchanged"
+				switch {
+				case c.Before == nil:
+					verb = "created  "
+				case c.Changed():
+					verb = "updated  "
+				}
+				if c.Changed() {
+					n++
+				}
+				fmt.Fprintf(w, "%s %s: %s\n", verb, c.Path, c.What)
+			}
+			if n == 0 && !fresh {
+				fmt.Fprintln(w, "Nothing to change.")
+				return nil
+			}
+			for _, c := range changes {
+				if !c.Changed() || !strings.Contains(c.What, "adds hooks") {
+					continue
+				}
+				switch c.Path {
+				case ".claude/settings.json":
+					fmt.Fprintln(w, "Claude Code runs `cairn hook` on its events from its next session; cairn must be on its PATH.")
+				case ".gemini/settings.json":
+					fmt.Fprintln(w, "Gemini CLI runs `cairn hook --client gemini` on its events from its next session, in a folder it trusts; cairn must be on its PATH.")
+				}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&clients, "client", nil, "clients to wire: "+strings.Join(setup.Clients, ", ")+" or all (repeatable or comma-separated)")
+	f.BoolVar(&hooks, "hooks", false, "also wire the hooks (cairn hook EVENT) of Claude Code into .claude/settings.json and of Gemini CLI into .gemini/settings.json")
+	f.BoolVar(&dryRun, "dry-run", false, "print the diff of what would change; write nothing")
+	f.StringVar(&command, "command", "cairn", "the command the clients run (a path if cairn is not on their PATH)")
+	return cmd
+}

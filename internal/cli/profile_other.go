@@ -1,6 +1,0 @@
-//go:build !unix
-
-package cli
-
-// onProfileSignal: no SIGUSR1 here; profiles cover the whole run.
-func onProfileSignal(func()) (cancel func()) { return func() {} }
