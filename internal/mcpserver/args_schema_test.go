@@ -173,10 +173,7 @@ func validArgs(s *jsonschema.Schema) map[string]any {
 // probes are the values worth trying against a property's keywords: each
 // enum value and one outside it; each bound, and the numbers either side.
 func probes(p *jsonschema.Schema) []any {
-	var out []any
-	for _, e := range p.Enum {
-		out = append(out, e)
-	}
+	out := slices.Clone(p.Enum)
 	if len(p.Enum) > 0 {
 		out = append(out, "nope")
 	}

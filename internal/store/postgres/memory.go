@@ -557,26 +557,6 @@ func (s *source) DF(ctx context.Context, terms []string) (map[string]int, error)
 	return out, rows.Err()
 }
 
-func scanPostings(rows pgx.Rows, err error) ([]rank.Posting, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []rank.Posting
-	for rows.Next() {
-		var (
-			p      rank.Posting
-			tf, dl float32
-		)
-		if err := rows.Scan(&p.Entry, &tf, &dl); err != nil {
-			return nil, err
-		}
-		p.TF, p.Len = float64(tf), float64(dl)
-		out = append(out, p)
-	}
-	return out, rows.Err()
-}
-
 func (s source) Top(ctx context.Context, terms []string, limits []int) ([][]rank.Posting, error) {
 	lims := make([]int32, len(limits))
 	for i, l := range limits {

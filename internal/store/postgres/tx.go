@@ -422,24 +422,11 @@ func (x *txn) CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, 
 	return nil
 }
 
-// qInsertUnderFocus is qInsertTask whose parent is the agent's ($2)
-// current task: the task its focus is on when that is visible and its
-// status one of $10, else none (a root task, in zen). The parent is looked
-// up once, with the id (a CTE that writes is evaluated once).
-const qInsertUnderFocus = `
-	WITH ` + nextID + `,
-		coalesce((SELECT t.id FROM focus f JOIN tasks t ON t.project_id = f.project_id AND t.id = f.task_id
-			WHERE f.project_id = $1 AND f.agent = $2 AND t.removed_at IS NULL AND t.status = ANY($10::text[])), 0) AS parent)
-	INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at, rev)
-	SELECT $1, nid.id, nid.parent,
-		(SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = nid.parent),
-		(SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = nid.parent),
-		$3, $4, $5, $6, $7, $8, $9, nid.rev
-	FROM nid
-	RETURNING id, parent_id, position, num`
-
-// qCreateFocused is qInsertUnderFocus that also moves the agent's focus
-// onto the task it creates ($11: when).
+// qCreateFocused is qInsertTask whose parent is the agent's ($2) current
+// task: the task its focus is on when that is visible and its status one
+// of $10, else none (a root task, in zen); the parent is looked up once,
+// with the id (a CTE that writes is evaluated once). It also moves the
+// agent's focus onto the task it creates ($11: when).
 const qCreateFocused = `
 	WITH ` + nextID + `,
 		coalesce((SELECT t.id FROM focus f JOIN tasks t ON t.project_id = f.project_id AND t.id = f.task_id
