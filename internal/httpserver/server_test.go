@@ -232,11 +232,11 @@ func TestSessionTimeout(t *testing.T) {
 		if err := call(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(150 * time.Millisecond) // idle, within the timeout: a call renews it
+		time.Sleep(150 * time.Millisecond) // idle on the bubble's clock, within the timeout: a call renews it
 		if err := call(); err != nil {
 			t.Fatalf("a call within the timeout: %v", err)
 		}
-		time.Sleep(250 * time.Millisecond) // idle past the timeout
+		time.Sleep(250 * time.Millisecond) // idle on the bubble's clock, past the timeout
 		if err := call(); err == nil || !errors.Is(err, mcp.ErrSessionMissing) {
 			t.Fatalf("call on an expired session: %v, want ErrSessionMissing", err)
 		}

@@ -168,7 +168,7 @@ func TestToolsAddedBesideInitialize(t *testing.T) {
 				// The SDK sends a list change 10 ms after the last one: the
 				// bubble's clock passes that, and every goroutine has done
 				// what it will.
-				time.Sleep(time.Second)
+				time.Sleep(time.Second) // on the bubble's clock
 				synctest.Wait()
 				if n := changed.Load(); n != 0 {
 					t.Errorf("%d tools/list_changed notifications, want none", n)

@@ -36,8 +36,7 @@ func TestWatchOnePoller(t *testing.T) {
 		for range 50 {
 			chs = append(chs, h.watch(ctx, version))
 		}
-		// Twenty polls on the bubble's clock.
-		time.Sleep(20 * WatchPoll)
+		time.Sleep(20 * WatchPoll) // twenty polls, on the bubble's clock
 		synctest.Wait()
 		if n := calls.Load(); n < 20 {
 			t.Fatalf("%d version reads in 20 polls' time", n)
