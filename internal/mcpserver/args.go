@@ -266,7 +266,7 @@ func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, 
 			return &problem.FieldError{Field: prefix + name, Problem: "is not valid UTF-8", Fix: "send " + name + " as UTF-8 text"}
 		}
 		if sub != nil && constrains(sub) { // most arguments are free text, ids and flags
-			a := arg{field: prefix + name, name: name, required: slices.Contains(schema.Required, name), fixer: fixerOf(v)}
+			a := arg{field: prefix + name, name: name, required: slices.Contains(schema.Required, name), fixer: fixerOf(v), single: b[0] != '['}
 			if err := checkValue(f, sub, a); err != nil {
 				return err
 			}
@@ -479,6 +479,7 @@ type arg struct {
 	name     string // the property's own name: "field", "type"
 	required bool
 	fixer    enumFixer // the argument struct's own words, or nil
+	single   bool      // a list sent as its one value (StringList, IDList): its item is named as the argument
 }
 
 // enumFixer is an argument struct that words the fix for a value outside an
@@ -558,12 +559,12 @@ func checkString(v reflect.Value, p *jsonschema.Schema, a arg) error {
 	if p.MinLength != nil || p.MaxLength != nil {
 		n := utf8.RuneCountInString(s)
 		if p.MaxLength != nil && n > *p.MaxLength {
-			return &problem.FieldError{Field: a.field, Problem: "is " + strconv.Itoa(n) + " characters long",
-				Fix: "shorten it to " + strconv.Itoa(*p.MaxLength) + " characters"}
+			return &problem.FieldError{Field: a.field, Problem: "is " + plural(n, "character", "characters") + " long",
+				Fix: "shorten it to " + plural(*p.MaxLength, "character", "characters")}
 		}
 		if p.MinLength != nil && n < *p.MinLength {
-			return &problem.FieldError{Field: a.field, Problem: "is " + strconv.Itoa(n) + " characters long",
-				Fix: "give at least " + strconv.Itoa(*p.MinLength) + " characters"}
+			return &problem.FieldError{Field: a.field, Problem: "is " + plural(n, "character", "characters") + " long",
+				Fix: "give at least " + plural(*p.MinLength, "character", "characters")}
 		}
 	}
 	if p.Pattern != "" && !pattern(p.Pattern).MatchString(s) {
@@ -664,7 +665,7 @@ func checkList(v reflect.Value, p *jsonschema.Schema, a arg) error {
 			if err := checkValue(v.Index(i), p.Items, item); err != nil {
 				// Named by its index only now: most calls have no error,
 				// and a name for each item would cost an allocation.
-				if fe, ok := err.(*problem.FieldError); ok {
+				if fe, ok := err.(*problem.FieldError); ok && !a.single {
 					fe.Field = a.field + "[" + strconv.Itoa(i) + "]" + strings.TrimPrefix(fe.Field, a.field)
 				}
 				return err

@@ -252,11 +252,11 @@ func TestDeclaredKeywordsChecked(t *testing.T) {
 
 // keywordArgs exercises the keywords no tool declares yet.
 type keywordArgs struct {
-	Code  string   `json:"code,omitempty"`
-	Name  string   `json:"name,omitempty"`
-	Tags  []string `json:"tags,omitempty"`
-	Ratio float64  `json:"ratio,omitempty"`
-	Pick  []string `json:"pick,omitempty"`
+	Code  string     `json:"code,omitempty"`
+	Name  string     `json:"name,omitempty"`
+	Tags  []string   `json:"tags,omitempty"`
+	Ratio float64    `json:"ratio,omitempty"`
+	Pick  StringList `json:"pick,omitempty"`
 }
 
 // TestCheckedKeywords: the keywords that no declaration uses yet are
@@ -271,7 +271,8 @@ func TestCheckedKeywords(t *testing.T) {
 			s.Properties["name"].MinLength, s.Properties["name"].MaxLength = ptr(2), ptr(5)
 			s.Properties["tags"].MinItems, s.Properties["tags"].MaxItems, s.Properties["tags"].UniqueItems = ptr(1), ptr(3), true
 			s.Properties["ratio"].ExclusiveMinimum, s.Properties["ratio"].ExclusiveMaximum = f(0), f(1)
-			s.Properties["pick"].Items = &jsonschema.Schema{Type: "string", Enum: []any{"red", "green"}}
+			// A fresh schema: StringList's is shared by every field of its type.
+			s.Properties["pick"] = &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string", Enum: []any{"red", "green"}}}
 		})
 	_, resolved := advertised(t, tl)
 	for _, c := range []struct {
@@ -282,7 +283,7 @@ func TestCheckedKeywords(t *testing.T) {
 		{`{"code":"ab12"}`, `code is "ab12": use a value that matches ^[A-Z]{2}[0-9]+$`},
 		{`{"name":"ab"}`, ""},
 		{`{"name":"abcde"}`, ""},
-		{`{"name":"é"}`, "name is 1 characters long: give at least 2 characters"},
+		{`{"name":"é"}`, "name is 1 character long: give at least 2 characters"},
 		{`{"name":"ééééé"}`, ""},
 		{`{"name":"abcdef"}`, "name is 6 characters long: shorten it to 5 characters"},
 		{`{"tags":["a"]}`, ""},
@@ -295,6 +296,7 @@ func TestCheckedKeywords(t *testing.T) {
 		{`{"pick":["red","green"]}`, ""},
 		{`{"pick":["red","blue"]}`, `pick[1] is "blue": use red or green`},
 		{`{"pick":["red",""]}`, `pick[1] is "": use red or green`},
+		{`{"pick":"blue"}`, `pick is "blue": use red or green`}, // a list of one, sent as its value
 	} {
 		var instance any
 		if err := json.Unmarshal([]byte(c.args), &instance); err != nil {
