@@ -266,7 +266,7 @@ func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, 
 			return &problem.FieldError{Field: prefix + name, Problem: "is not valid UTF-8", Fix: "send " + name + " as UTF-8 text"}
 		}
 		if sub != nil && constrains(sub) { // most arguments are free text, ids and flags
-			a := arg{field: prefix + name, name: name, required: slices.Contains(schema.Required, name), fixer: fixerOf(v), single: b[0] != '['}
+			a := arg{field: prefix + name, name: name, required: slices.Contains(schema.Required, name), args: argsOf(v), item: -1, single: b[0] != '['}
 			if err := checkValue(f, sub, a); err != nil {
 				return err
 			}
@@ -475,11 +475,21 @@ func hex4(b []byte) (rune, bool) {
 
 // arg names the argument checkValue checks, for its messages.
 type arg struct {
-	field    string // as the message names it: "sort.field", "type[2]"
+	field    string // the argument's path: "sort.field", "type"
 	name     string // the property's own name: "field", "type"
 	required bool
-	fixer    enumFixer // the argument struct's own words, or nil
-	single   bool      // a list sent as its one value (StringList, IDList): its item is named as the argument
+	args     any  // the argument struct (a pointer), for its enumFixer and enumAliaser
+	item     int  // the item of a list checked, or -1
+	single   bool // a list sent as its one value (StringList, IDList): its item is named as the argument
+}
+
+// at names what is checked in a message: the argument, or its item
+// ("tags[2]"). It is built only for a message: most calls have none.
+func (a arg) at() string {
+	if a.item < 0 || a.single {
+		return a.field
+	}
+	return a.field + "[" + strconv.Itoa(a.item) + "]"
 }
 
 // enumFixer is an argument struct that words the fix for a value outside an
@@ -489,11 +499,15 @@ type enumFixer interface {
 	enumFix(name, value string) string
 }
 
-func fixerOf(v reflect.Value) enumFixer {
+// enumAliaser is an argument struct that takes a value outside an enum, an
+// older word the service still reads (loops' "normal" priority), as is.
+type enumAliaser interface {
+	enumAlias(name, value string) bool
+}
+
+func argsOf(v reflect.Value) any {
 	if v.CanAddr() {
-		if f, ok := v.Addr().Interface().(enumFixer); ok {
-			return f
-		}
+		return v.Addr().Interface()
 	}
 	return nil
 }
@@ -542,12 +556,19 @@ func checkString(v reflect.Value, p *jsonschema.Schema, a arg) error {
 			i = slices.IndexFunc(p.Enum, func(e any) bool { return strings.EqualFold(enumString(e), want) })
 		}
 		if i < 0 {
+			if al, ok := a.args.(enumAliaser); ok && al.enumAlias(a.name, want) {
+				return nil
+			}
 			fix := ""
-			if a.fixer != nil {
-				fix = a.fixer.enumFix(a.name, want)
+			if f, ok := a.args.(enumFixer); ok {
+				fix = f.enumFix(a.name, want)
 			}
 			if fix == "" {
 				fix = "use " + choices(p.Enum)
+			}
+			// In the services' words: a value "is" wrong, a list "has" one.
+			if a.item >= 0 {
+				return &problem.FieldError{Field: a.field, Problem: "has " + problem.Quote(s), Fix: fix}
 			}
 			return &problem.FieldError{Field: a.field, Problem: "is " + problem.Quote(s), Fix: fix}
 		}
@@ -559,16 +580,16 @@ func checkString(v reflect.Value, p *jsonschema.Schema, a arg) error {
 	if p.MinLength != nil || p.MaxLength != nil {
 		n := utf8.RuneCountInString(s)
 		if p.MaxLength != nil && n > *p.MaxLength {
-			return &problem.FieldError{Field: a.field, Problem: "is " + plural(n, "character", "characters") + " long",
+			return &problem.FieldError{Field: a.at(), Problem: "is " + plural(n, "character", "characters") + " long",
 				Fix: "shorten it to " + plural(*p.MaxLength, "character", "characters")}
 		}
 		if p.MinLength != nil && n < *p.MinLength {
-			return &problem.FieldError{Field: a.field, Problem: "is " + plural(n, "character", "characters") + " long",
+			return &problem.FieldError{Field: a.at(), Problem: "is " + plural(n, "character", "characters") + " long",
 				Fix: "give at least " + plural(*p.MinLength, "character", "characters")}
 		}
 	}
 	if p.Pattern != "" && !pattern(p.Pattern).MatchString(s) {
-		return &problem.FieldError{Field: a.field, Problem: "is " + problem.Quote(s),
+		return &problem.FieldError{Field: a.at(), Problem: "is " + problem.Quote(s),
 			Fix: "use a value that matches " + problem.Clip(p.Pattern, 80)}
 	}
 	return nil
@@ -608,7 +629,7 @@ func checkNumber(n float64, text string, p *jsonschema.Schema, a arg) error {
 		(p.ExclusiveMinimum == nil || n > *p.ExclusiveMinimum) && (p.ExclusiveMaximum == nil || n < *p.ExclusiveMaximum) {
 		return nil
 	}
-	return &problem.FieldError{Field: a.field, Problem: "is " + text, Fix: rangeFix(p, a)}
+	return &problem.FieldError{Field: a.at(), Problem: "is " + text, Fix: rangeFix(p, a)}
 }
 
 // rangeFix says which numbers an argument takes, with the bounds of its
@@ -647,11 +668,11 @@ func rangeFix(p *jsonschema.Schema, a arg) string {
 func checkList(v reflect.Value, p *jsonschema.Schema, a arg) error {
 	n := v.Len()
 	if p.MaxItems != nil && n > *p.MaxItems {
-		return &problem.FieldError{Field: a.field, Problem: "has " + plural(n, "item", "items"),
+		return &problem.FieldError{Field: a.at(), Problem: "has " + plural(n, "item", "items"),
 			Fix: "pass at most " + strconv.Itoa(*p.MaxItems)}
 	}
 	if p.MinItems != nil && n < *p.MinItems {
-		return &problem.FieldError{Field: a.field, Problem: "has " + plural(n, "item", "items"),
+		return &problem.FieldError{Field: a.at(), Problem: "has " + plural(n, "item", "items"),
 			Fix: "pass at least " + strconv.Itoa(*p.MinItems)}
 	}
 	items := p.Items != nil && constrains(p.Items)
@@ -661,20 +682,16 @@ func checkList(v reflect.Value, p *jsonschema.Schema, a arg) error {
 	item := a
 	item.required = true // an item is there: "" is a value
 	for i := range n {
+		item.item = i
 		if items {
 			if err := checkValue(v.Index(i), p.Items, item); err != nil {
-				// Named by its index only now: most calls have no error,
-				// and a name for each item would cost an allocation.
-				if fe, ok := err.(*problem.FieldError); ok && !a.single {
-					fe.Field = a.field + "[" + strconv.Itoa(i) + "]" + strings.TrimPrefix(fe.Field, a.field)
-				}
 				return err
 			}
 		}
 		if p.UniqueItems && v.Index(i).Comparable() {
 			for j := range i {
 				if v.Index(j).Equal(v.Index(i)) {
-					return &problem.FieldError{Field: a.field + "[" + strconv.Itoa(i) + "]", Problem: "repeats item " + strconv.Itoa(j),
+					return &problem.FieldError{Field: item.at(), Problem: "repeats item " + strconv.Itoa(j),
 						Fix: "pass each value once"}
 				}
 			}

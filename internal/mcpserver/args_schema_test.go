@@ -294,9 +294,9 @@ func TestCheckedKeywords(t *testing.T) {
 		{`{"ratio":1}`, "ratio is 1: use more than 0 and less than 1, or leave it out"},
 		{`{"ratio":-0.5}`, "ratio is -0.5: use more than 0 and less than 1, or leave it out"},
 		{`{"pick":["red","green"]}`, ""},
-		{`{"pick":["red","blue"]}`, `pick[1] is "blue": use red or green`},
-		{`{"pick":["red",""]}`, `pick[1] is "": use red or green`},
-		{`{"pick":"blue"}`, `pick is "blue": use red or green`}, // a list of one, sent as its value
+		{`{"pick":["red","blue"]}`, `pick has "blue": use red or green`},
+		{`{"pick":["red",""]}`, `pick has "": use red or green`},
+		{`{"pick":"blue"}`, `pick has "blue": use red or green`}, // a list of one, sent as its value
 	} {
 		var instance any
 		if err := json.Unmarshal([]byte(c.args), &instance); err != nil {
@@ -327,7 +327,8 @@ func TestArgumentRefusals(t *testing.T) {
 		{"list_siblings", `{"limit":51}`, "limit is 51: pass a limit from 1 to 50"},
 		{"create_task", `{"title":"t","priority":"urgent"}`, `priority is "urgent": use critical, high, medium or low`},
 		{"query_tasks", `{"sort":{"field":"size"}}`, `sort.field is "size": use priority, created, updated or status`},
-		{"memory_search", `{"type":["decision","note"]}`, `type[1] is "note": use decision, mistake, convention, pattern, preference, insight, tool_outcome, workflow_outcome or context`},
+		{"memory_search", `{"type":["decision","note"]}`, `type has "note": use decision, mistake, convention, pattern, preference, insight, tool_outcome, workflow_outcome or context`},
+		{"loop_start", `{"objective":"o","completion_criteria":"c","priority":"urgent"}`, `priority is "urgent": use critical, high, medium or low`},
 		{"observation", `{"type":"decision","title":"t"}`, `type is "decision": use memory_add_decision for a decision, which keeps its own fields`},
 		{"observation", `{"type":"note","title":"t"}`, `type is "note": use pattern, preference, insight, tool_outcome, workflow_outcome or context`},
 		{"session", `{"action":"stop"}`, `action is "stop": use start, update, end, get or list`},
@@ -347,6 +348,12 @@ func TestArgumentRefusals(t *testing.T) {
 	in, err := decodeArgs[createTaskArgs](json.RawMessage(`{"title":"t","priority":" HIGH ","status":"In-Progress"}`), toolSchema(t, "create_task"))
 	if err != nil || in.Priority != "high" || in.Status != "in-progress" {
 		t.Errorf("create_task with HIGH, In-Progress: %+v, %v; want the declared spellings", in, err)
+	}
+	if l, err := decodeArgs[loopStartArgs](json.RawMessage(`{"objective":"o","completion_criteria":"c","priority":"normal"}`), toolSchema(t, "loop_start")); err != nil || l.Priority != "normal" {
+		t.Errorf("loop_start with the old priority normal: %+v, %v; want it passed on for the service to read", l, err)
+	}
+	if q, err := decodeArgs[queryTasksArgs](json.RawMessage(`{"sort":{"field":"id"}}`), toolSchema(t, "query_tasks")); err != nil || q.Sort.Field != "id" {
+		t.Errorf("query_tasks sorted by id, the default order: %+v, %v", q.Sort, err)
 	}
 	q, err := decodeArgs[memorySearchArgs](json.RawMessage(`{"type":"Decision"}`), toolSchema(t, "memory_search"))
 	if err != nil || !slices.Equal(q.Type, StringList{"decision"}) {

@@ -36,6 +36,12 @@ type loopStartArgs struct {
 	Parent             IDArg      `json:"parent,omitempty" jsonschema:"task to start the loop under"`
 }
 
+// enumAlias takes the priority "normal", loops' old word for medium, which
+// the loops service still reads (and never shows).
+func (loopStartArgs) enumAlias(name, value string) bool {
+	return name == "priority" && strings.EqualFold(value, "normal")
+}
+
 type loopIDArgs struct {
 	ID IDArg `json:"id"`
 }
