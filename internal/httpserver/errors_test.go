@@ -6,7 +6,23 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/testing/problemtest"
 )
+
+// TestErrorTables: every kind has its status, and a refusal is answered
+// with it. The server's refusals name no action (what to do is their Fix).
+func TestErrorTables(t *testing.T) {
+	problemtest.Run(t, problemtest.Surface{
+		Code: func(k problem.Kind) int { return httpStatus[k] },
+		Answer: func(err error) (int, string) {
+			e, _ := problem.As(err)
+			a := answerFor("reason", e)
+			return a.Status, a.Problem + "; " + a.Fix
+		},
+	})
+}
 
 // TestSDKRefusals: each refusal the SDK's handler answers in plain text
 // reaches the client as a JSON problem with its own reason and a fix, told
@@ -63,8 +79,8 @@ func TestSDKRefusals(t *testing.T) {
 			body, _ := io.ReadAll(resp.Body)
 			var eb struct {
 				Error struct {
-					Message string  `json:"message"`
-					Data    problem `json:"data"`
+					Message string `json:"message"`
+					Data    answer `json:"data"`
 				} `json:"error"`
 			}
 			if err := json.Unmarshal(body, &eb); err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // IDArg is a task id argument. The schema says string ("12"), but an agent
@@ -580,12 +581,12 @@ func checkString(v reflect.Value, p *jsonschema.Schema, a arg) error {
 	if p.MinLength != nil || p.MaxLength != nil {
 		n := utf8.RuneCountInString(s)
 		if p.MaxLength != nil && n > *p.MaxLength {
-			return &problem.FieldError{Field: a.at(), Problem: "is " + plural(n, "character", "characters") + " long",
-				Fix: "shorten it to " + plural(*p.MaxLength, "character", "characters")}
+			return &problem.FieldError{Field: a.at(), Problem: "is " + words.Plural(n, "character", "characters") + " long",
+				Fix: "shorten it to " + words.Plural(*p.MaxLength, "character", "characters")}
 		}
 		if p.MinLength != nil && n < *p.MinLength {
-			return &problem.FieldError{Field: a.at(), Problem: "is " + plural(n, "character", "characters") + " long",
-				Fix: "give at least " + plural(*p.MinLength, "character", "characters")}
+			return &problem.FieldError{Field: a.at(), Problem: "is " + words.Plural(n, "character", "characters") + " long",
+				Fix: "give at least " + words.Plural(*p.MinLength, "character", "characters")}
 		}
 	}
 	if p.Pattern != "" && !pattern(p.Pattern).MatchString(s) {
@@ -668,11 +669,11 @@ func rangeFix(p *jsonschema.Schema, a arg) string {
 func checkList(v reflect.Value, p *jsonschema.Schema, a arg) error {
 	n := v.Len()
 	if p.MaxItems != nil && n > *p.MaxItems {
-		return &problem.FieldError{Field: a.at(), Problem: "has " + plural(n, "item", "items"),
+		return &problem.FieldError{Field: a.at(), Problem: "has " + words.Plural(n, "item", "items"),
 			Fix: "pass at most " + strconv.Itoa(*p.MaxItems)}
 	}
 	if p.MinItems != nil && n < *p.MinItems {
-		return &problem.FieldError{Field: a.at(), Problem: "has " + plural(n, "item", "items"),
+		return &problem.FieldError{Field: a.at(), Problem: "has " + words.Plural(n, "item", "items"),
 			Fix: "pass at least " + strconv.Itoa(*p.MinItems)}
 	}
 	items := p.Items != nil && constrains(p.Items)

@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // The memory toolset: typed project memory searched in three layers
@@ -221,8 +222,6 @@ func memoryContext(ctx context.Context, c call, in memoryContextArgs) (string, a
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 func memoryGet(ctx context.Context, c call, in memoryGetArgs) (string, any, error) {
 	es, missing, err := c.Memory.Get(ctx, in.IDs)
 	if err != nil {
@@ -290,7 +289,7 @@ func record(ctx context.Context, c call, req memories.AddRequest) (string, any, 
 		text += fmt.Sprintf("\n%s is now superseded by %s: kept, left out of search.", r.Superseded, r.Entry.ID)
 	}
 	if r.Redacted > 0 {
-		text += "\nRedacted " + plural(r.Redacted, "private span or secret", "private spans or secrets") + " before storing."
+		text += "\nRedacted " + words.Plural(r.Redacted, "private span or secret", "private spans or secrets") + " before storing."
 	}
 	if r.EmbedError != "" {
 		text += "\nnote: " + r.EmbedError
@@ -363,9 +362,9 @@ func (o pruneOut) text() string {
 		if o.Total == 1 {
 			them = "it"
 		}
-		lines = append(lines, fmt.Sprintf("Dry run: %s would be removed. Call again with dry_run false to remove %s.", plural(o.Total, "entry", "entries"), them))
+		lines = append(lines, fmt.Sprintf("Dry run: %s would be removed. Call again with dry_run false to remove %s.", words.Plural(o.Total, "entry", "entries"), them))
 	default:
-		lines = append(lines, fmt.Sprintf("Removed %s.", plural(o.Deleted, "entry", "entries")))
+		lines = append(lines, fmt.Sprintf("Removed %s.", words.Plural(o.Deleted, "entry", "entries")))
 	}
 	for _, h := range o.Entries {
 		lines = append(lines, render.HitLine(h))
@@ -394,7 +393,7 @@ func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, e
 		}
 		return text, out, nil
 	}
-	parts := []string{plural(len(es), "similar past mistake", "similar past mistakes") + ", best first:"}
+	parts := []string{words.Plural(len(es), "similar past mistake", "similar past mistakes") + ", best first:"}
 	for _, e := range es {
 		e, clipped := clipEntry(e, diagnoseClip, diagnoseItems)
 		o := render.EntryOf(e)
