@@ -243,6 +243,9 @@ type secretRule struct {
 	// text's edge) before and after the match, so a run cut out of a longer blob
 	// (test data, a hash) is not taken for a key.
 	boundB64 bool
+	// find, when set, replaces re: the leftmost candidate at or after pos, as
+	// FindStringSubmatchIndex would give it, or nil.
+	find func(f *finder, pos int) []int
 }
 
 // maxRetries bounds how often one application of a rule looks again inside a vetoed
@@ -275,7 +278,7 @@ func (rule *secretRule) spans(s, lower string, yield func(start, end int)) {
 	if rule.fold {
 		hay = lower
 	}
-	f := finder{rule: rule, s: s, hay: hay, next: make([]int, len(rule.hints))}
+	f := finder{rule: rule, s: s, hay: hay, next: make([]int, len(rule.hints)), endFrom: -1}
 	found := false
 	for i, h := range rule.hints {
 		f.next[i] = strings.Index(hay, h)
@@ -316,10 +319,17 @@ type finder struct {
 	rule   *secretRule
 	s, hay string
 	next   []int // per hint, its next known occurrence in hay at or after the last position asked, or -1
+	// end and endFrom remember findPrivateKey's last search for an END line:
+	// the first one at or after endFrom is at end (-1: there is none), so each
+	// part of the text is searched for one once.
+	end, endFrom, endStart int
 }
 
 // find returns the leftmost candidate at or after pos as submatch indexes into s.
 func (f *finder) find(pos int) []int {
+	if f.rule.find != nil {
+		return f.rule.find(f, pos)
+	}
 	if !f.rule.atHint {
 		return offset(f.rule.re.FindStringSubmatchIndex(f.s[pos:]), pos)
 	}
@@ -402,8 +412,10 @@ var secretRules = []secretRule{
 		kind:  KindPrivateKey,
 		hints: []string{"PRIVATE KEY"},
 		// Through the END line; a key pasted without its END line is removed through
-		// the lines that are all base64.
-		re: lazyRE(`(?m)-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=]*(?:\r?\n[A-Za-z0-9+/=]+\r?$)*)`),
+		// the lines that are all base64. Found by findPrivateKey, not a regexp: a
+		// lazy search for the END line from every BEGIN line is quadratic in text
+		// of many BEGIN lines and no END.
+		find: findPrivateKey,
 	},
 	{
 		kind:  KindSlackWebhook,
@@ -716,4 +728,108 @@ func notCredential(v string) bool {
 		return true
 	}
 	return false
+}
+
+var (
+	pemBegin = lazyRE(`^-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
+	pemEnd   = lazyRE(`^-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
+)
+
+// maxPEMLabel bounds how far before "PRIVATE KEY" a BEGIN or END line's
+// dashes may start ("-----BEGIN ENCRYPTED PRIVATE KEY-----" is 39 bytes).
+const maxPEMLabel = 64
+
+// findPrivateKey finds the leftmost private-key block at or after pos: its
+// BEGIN line through the first END line after it or, with none, through the
+// lines after it that are all base64. Each part of s is read a bounded number
+// of times, however many BEGIN lines it holds.
+func findPrivateKey(f *finder, pos int) []int {
+	s := f.s
+	for from := pos; from < len(s); {
+		i := strings.Index(s[from:], "PRIVATE KEY")
+		if i < 0 {
+			return nil
+		}
+		hint := from + i
+		from = hint + 1
+		// The BEGIN line's dashes start within maxPEMLabel bytes before the hint.
+		lo := max(pos, hint-maxPEMLabel)
+		start := strings.LastIndex(s[lo:hint], "-----BEGIN")
+		if start < 0 {
+			continue
+		}
+		start += lo
+		head := pemBegin.FindStringIndex(s[start:min(len(s), hint+len("PRIVATE KEY BLOCK-----"))])
+		if head == nil {
+			continue
+		}
+		body := start + head[1]
+		if end := f.pemEndAfter(body); end >= 0 {
+			return []int{start, end}
+		}
+		return []int{start, base64Lines(s, body)}
+	}
+	return nil
+}
+
+// pemEndAfter is the end of the first END line at or after from, or -1.
+func (f *finder) pemEndAfter(from int) int {
+	if f.endFrom >= 0 && from >= f.endFrom && (f.end < 0 || from <= f.endAt()) {
+		return f.end
+	}
+	s := f.s
+	f.endFrom, f.end = from, -1
+	for at := from; at < len(s); {
+		i := strings.Index(s[at:], "-----END")
+		if i < 0 {
+			break
+		}
+		at += i
+		if m := pemEnd.FindStringIndex(s[at:min(len(s), at+maxPEMLabel+len("PRIVATE KEY BLOCK-----"))]); m != nil {
+			f.end = at + m[1]
+			f.endStart = at
+			break
+		}
+		at++
+	}
+	return f.end
+}
+
+// endAt is where the remembered END line starts.
+func (f *finder) endAt() int { return f.endStart }
+
+// base64Lines is the end of a key's body pasted without its END line: the
+// rest of the BEGIN line's base64 characters, then every following line
+// that is all base64 (a trailing \r allowed).
+func base64Lines(s string, at int) int {
+	isB64 := func(c byte) bool {
+		return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '='
+	}
+	for at < len(s) && isB64(s[at]) {
+		at++
+	}
+	for {
+		i := at
+		if i < len(s) && s[i] == '\r' {
+			i++
+		}
+		if i >= len(s) || s[i] != '\n' {
+			return at
+		}
+		i++
+		j := i
+		for j < len(s) && isB64(s[j]) {
+			j++
+		}
+		if j == i {
+			return at
+		}
+		if j < len(s) && s[j] == '\r' {
+			j++
+		}
+		if j < len(s) && s[j] != '\n' {
+			return at // the line holds more than base64
+		}
+		at = j
+	}
 }
