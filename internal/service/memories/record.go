@@ -527,17 +527,17 @@ func Took(start, end time.Time) string {
 const (
 	recallLimit    = 3
 	recallMinWords = 2
+	recallWords    = 16 // of the prompt's, the first ones searched with
 )
 
 // Recall returns at most a few memory entries that bear on a prompt, only
 // when they match it well: at least two of its words, and half of them
 // (up to four). Nothing is better than noise in an agent's context.
 func (m *Memory) Recall(ctx context.Context, prompt string) ([]Hit, error) {
-	ws := words.Query(prompt)
+	ws := words.QueryN(prompt, recallWords)
 	if len(ws) < recallMinWords {
 		return nil, nil
 	}
-	ws = ws[:min(len(ws), 16)]
 	res, err := m.Search(ctx, SearchQuery{Text: strings.Join(ws, " "),
 		Types: []string{"decision", "mistake", "convention", "pattern", "preference", "insight"}, Page: page.Page{Limit: 8}})
 	if err != nil {
