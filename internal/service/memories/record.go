@@ -216,6 +216,8 @@ type ToolUseRecorded struct {
 const (
 	maxHookCommand = 200
 	maxHookError   = 2000
+	maxHookPath    = 512 // bytes of a file's path
+	maxHookFiles   = 64  // files of one tool call
 )
 
 // RecordToolUse adds what one tool call did to its session (the client's,
@@ -229,8 +231,14 @@ const (
 func (m *Memory) RecordToolUse(ctx context.Context, in ToolUse) (ToolUseRecorded, error) {
 	var out ToolUseRecorded
 	for _, f := range in.Files {
+		if len(out.Files) == maxHookFiles {
+			break
+		}
 		if rel, ok := m.relative(f); ok {
-			out.Files = append(out.Files, rel)
+			// A path is text an agent reads back: redacted like the rest,
+			// and clipped (a 5 MB path was stored whole).
+			rel, _ = memory.Redact(rel)
+			out.Files = append(out.Files, problem.Clip(rel, maxHookPath))
 		}
 	}
 	full, _ := memory.Redact(strings.TrimSpace(noNUL(in.Command)))
