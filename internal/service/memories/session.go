@@ -167,7 +167,7 @@ func (m *Memory) StartSession(ctx context.Context, agent, parentRef, branch stri
 		return SessionResult{}, err
 	}
 	if branch = strings.TrimSpace(branch); branch == "" {
-		branch = m.opts.Branch()
+		branch = m.Branch()
 	}
 	now := m.now()
 	res := SessionResult{Redacted: red}
