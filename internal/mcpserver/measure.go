@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/usage"
 )
 
@@ -24,23 +25,37 @@ var envModel = sync.OnceValue(func() string { return strings.TrimSpace(os.Getenv
 // argument that names it.
 var knowledgeReads = map[string]string{"query_tkb": "query", "get_tkb_entry": "entry", "get_agent": "name"}
 
+// measureKey carries a call's measure in its context.
+type measureKey struct{}
+
+// callMeasure is what the handler tells the measure: the project's
+// services, once it has them (a call refused before, for its arguments or
+// an unopened project, has none and is not recorded).
+type callMeasure struct{ svc *service.Set }
+
+// noteServices tells the call's measure its services.
+func noteServices(ctx context.Context, svc *service.Set) {
+	if m, ok := ctx.Value(measureKey{}).(*callMeasure); ok {
+		m.svc = svc
+	}
+}
+
 // measured wraps a tool's handler so that each call is handed to the
 // project's insight recorder: a non-blocking send, written in a batch
 // later, so recording never slows or fails the call.
 func (s *server) measured(ts, name string, h mcp.ToolHandler) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		res, err := h(ctx, req)
-		s.recordCall(ctx, req, ts, name, time.Since(start), res)
+		m := &callMeasure{}
+		res, err := h(context.WithValue(ctx, measureKey{}, m), req)
+		if m.svc != nil && m.svc.Insight.Enabled() {
+			s.recordCall(m.svc, req, ts, name, time.Since(start), res)
+		}
 		return res, err
 	}
 }
 
-func (s *server) recordCall(ctx context.Context, req *mcp.CallToolRequest, ts, name string, d time.Duration, res *mcp.CallToolResult) {
-	svc, err := s.opts.Services(ctx)
-	if err != nil || !svc.Insight.Enabled() {
-		return
-	}
+func (s *server) recordCall(svc *service.Set, req *mcp.CallToolRequest, ts, name string, d time.Duration, res *mcp.CallToolResult) {
 	e := usage.Event{Kind: usage.KindCall, Name: name, Toolset: ts, Agent: s.agent(req), Duration: d, Outcome: usage.OK, Model: envModel()}
 	if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
 		if ip := ss.InitializeParams(); ip != nil && ip.ClientInfo != nil {

@@ -194,6 +194,7 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 			if err != nil {
 				return errorResult(ctx, s.log, def.Name, err), nil
 			}
+			noteServices(ctx, svc)
 			ctx, agent := s.attach(ctx, svc, s.agent(req), def.Annotations != nil && def.Annotations.ReadOnlyHint)
 			text, out, err := h(ctx, call{Set: svc, agent: agent, s: s}, in)
 			if err != nil {
