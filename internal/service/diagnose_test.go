@@ -1,0 +1,268 @@
+package service_test
+
+// The diagnose benchmark: a labelled set (internal/memory/testdata/
+// diagnose.json: the memory of a fictional monorepo, 112 entries of which
+// 59 are mistakes and 24 failed commands the hooks recorded, and 105 errors
+// as agents paste them, in Python, Go, TypeScript and Node, Rust, Java and
+// shell, each with the entries a developer would want called similar,
+// often none) run through the memory service on a real SQLite store. It
+// reports the precision and recall of "similar" (over pairs of an error
+// and a past entry) for what diagnose_error did before (the mistakes a
+// full-text search of the error ranks first, every one called similar) and
+// for Diagnose now, on the 73 errors the parser and the rule were developed
+// and tuned on (dev) and on 32 written afterwards (report):
+//
+//	go test -count=1 -run '^TestDiagnoseBenchmark$' -v ./internal/service/
+//
+// Measured: before, dev precision 0.21 recall 0.74, report 0.20 and 0.68
+// (every error got three "similar" mistakes). After, dev 1.00 and 0.97.
+// The report half's first run gave precision 0.80, recall 0.86 (F1 0.83);
+// what it got wrong then led to three fixes, so it is no longer unseen:
+// the React, net/http and hydration messages read as types, tool names
+// (git, docker) as generic words, and a name weighed by how many past
+// errors like this one name it rather than by its commonest word
+// ("test_totals.py" is rare where "totals" is not). With them: precision
+// 0.87, recall 0.93. What is still wrong there: a shared word that is a
+// coincidence ("upload", "starting", "handlers", "utils"), the exit code
+// that was the clue (137, dropped as noise), and one cause behind two
+// compiler codes (TS2322 and TS2345).
+//
+// CAIRN_DIAGBENCH_SWEEP=1 also prints the grid of rules it was tuned over,
+// by F1 on dev (a few minutes). The test fails when Diagnose falls below
+// the bar on either half.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/store/sqlite"
+)
+
+type diagnoseSet struct {
+	Entries []struct {
+		Key, Type, Title, Content string
+		RootCause                 string `json:"root_cause"`
+		Fix                       string
+		Files, Tags, Facts        []string
+	} `json:"entries"`
+	Queries []struct {
+		Error, Split, Note string
+		Relevant           []string
+	} `json:"queries"`
+}
+
+// similarScores count the pairs (error, past entry) called similar.
+type similarScores struct {
+	tp, fp, fn       int
+	none, noneRight  int // errors with no similar entry, and those answered with none
+	queries          int
+	misses, wrongOut []string
+}
+
+func (s similarScores) precision() float64 {
+	if s.tp+s.fp == 0 {
+		return 1
+	}
+	return float64(s.tp) / float64(s.tp+s.fp)
+}
+
+func (s similarScores) recall() float64 {
+	if s.tp+s.fn == 0 {
+		return 1
+	}
+	return float64(s.tp) / float64(s.tp+s.fn)
+}
+
+func (s similarScores) f1() float64 {
+	p, r := s.precision(), s.recall()
+	if p+r == 0 {
+		return 0
+	}
+	return 2 * p * r / (p + r)
+}
+
+func (s similarScores) String() string {
+	return fmt.Sprintf("precision %.2f  recall %.2f  F1 %.2f  (%d right, %d wrong, %d missed; %d of %d errors with none answered none)",
+		s.precision(), s.recall(), s.f1(), s.tp, s.fp, s.fn, s.noneRight, s.none)
+}
+
+func (s *similarScores) add(label string, got []string, relevant []string, why map[string]string) {
+	s.queries++
+	if len(relevant) == 0 {
+		s.none++
+		if len(got) == 0 {
+			s.noneRight++
+		}
+	}
+	for _, g := range got {
+		if slices.Contains(relevant, g) {
+			s.tp++
+		} else {
+			s.fp++
+			s.wrongOut = append(s.wrongOut, label+" -> "+g+" ("+why[g]+")")
+		}
+	}
+	for _, r := range relevant {
+		if !slices.Contains(got, r) {
+			s.fn++
+			s.misses = append(s.misses, label+" misses "+r)
+		}
+	}
+}
+
+func loadDiagnoseSet(t *testing.T) (diagnoseSet, *memories.Memory, map[memory.ID]string) {
+	t.Helper()
+	ctx := context.Background()
+	b, err := os.ReadFile(filepath.Join("..", "memory", "testdata", "diagnose.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var set diagnoseSet
+	if err := json.Unmarshal(b, &set); err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cairn.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	m := memories.NewMemory(st, memories.MemoryOptions{})
+	keys := map[memory.ID]string{}
+	for _, e := range set.Entries {
+		r, err := m.Add(ctx, "", memory.Entry{Type: memory.Type(e.Type), Title: e.Title, Content: e.Content, RootCause: e.RootCause, Fix: e.Fix,
+			Files: e.Files, Tags: e.Tags, Facts: e.Facts})
+		if err != nil {
+			t.Fatalf("%s: %v", e.Key, err)
+		}
+		if r.Counted {
+			t.Fatalf("%s: counted as an occurrence of %s", e.Key, keys[r.Entry.ID])
+		}
+		keys[r.Entry.ID] = e.Key
+	}
+	return set, m, keys
+}
+
+// measureDiagnose runs every query of the set: before (a full-text search
+// of mistakes, its first page called similar) or after (Diagnose), and
+// scores each split.
+func measureDiagnose(t *testing.T, set diagnoseSet, m *memories.Memory, keys map[memory.ID]string, before bool) map[string]*similarScores {
+	t.Helper()
+	ctx := context.Background()
+	out := map[string]*similarScores{"dev": {}, "report": {}}
+	for i, q := range set.Queries {
+		var got []string
+		why := map[string]string{}
+		if before {
+			res, err := m.Search(ctx, memories.SearchQuery{Text: q.Error, Types: []string{"mistake"}, Page: page.Page{Limit: page.Diagnose.Default}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range res.Hits {
+				got = append(got, keys[h.ID])
+			}
+		} else {
+			d, err := m.Diagnose(ctx, memories.DiagnoseQuery{Error: q.Error})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range d.Matches {
+				got = append(got, keys[x.Entry.ID])
+				why[keys[x.Entry.ID]] = x.Why()
+			}
+		}
+		label := fmt.Sprintf("q%d %q", i, firstLineOf(q.Error))
+		out[q.Split].add(label, got, q.Relevant, why)
+	}
+	return out
+}
+
+func firstLineOf(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "Traceback") {
+			return l[:min(len(l), 60)]
+		}
+	}
+	return ""
+}
+
+func TestDiagnoseBenchmark(t *testing.T) {
+	if raceEnabled {
+		t.Skip("slow under -race; scripts/test runs it without: go test -run TestDiagnoseBenchmark ./internal/service")
+	}
+	set, m, keys := loadDiagnoseSet(t)
+	before := measureDiagnose(t, set, m, keys, true)
+	after := measureDiagnose(t, set, m, keys, false)
+	var b strings.Builder
+	for _, split := range []string{"dev", "report"} {
+		fmt.Fprintf(&b, "%-6s (%d errors) before: %s\n", split, before[split].queries, before[split])
+		fmt.Fprintf(&b, "%-6s (%d errors) after:  %s\n", split, after[split].queries, after[split])
+	}
+	t.Logf("diagnose_error's \"similar\" over %d entries:\n%s", len(set.Entries), b.String())
+	for _, split := range []string{"dev", "report"} {
+		for _, s := range append(after[split].wrongOut, after[split].misses...) {
+			t.Logf("after, %s: %s", split, s)
+		}
+	}
+	if os.Getenv("CAIRN_DIAGBENCH_SWEEP") != "" {
+		sweepDiagnose(t, set, m, keys)
+	}
+	for _, bar := range []struct {
+		split             string
+		precision, recall float64
+	}{{"dev", 0.95, 0.9}, {"report", 0.8, 0.85}} {
+		s := after[bar.split]
+		if s.precision() < bar.precision || s.recall() < bar.recall {
+			t.Errorf("%s: precision %.2f, recall %.2f; want at least %.2f and %.2f", bar.split, s.precision(), s.recall(), bar.precision, bar.recall)
+		}
+		if s.f1() < before[bar.split].f1()+0.4 {
+			t.Errorf("%s: F1 %.2f, before %.2f; want it at least 0.4 higher", bar.split, s.f1(), before[bar.split].f1())
+		}
+	}
+}
+
+// sweepDiagnose prints the rules of a grid by their F1 on dev (and, for
+// reference only, on the report half).
+func sweepDiagnose(t *testing.T, set diagnoseSet, m *memories.Memory, keys map[memory.ID]string) {
+	saved := memories.Similar
+	defer func() { memories.Similar = saved }()
+	type result struct {
+		rule        memories.SimilarRule
+		dev, report *similarScores
+	}
+	var rs []result
+	for _, share := range []float64{0.02, 0.05, 0.1, 0.2, 1} {
+		for _, minCommon := range []int{2, 4, 8, 16} {
+			for _, typed := range []int{1, 2} {
+				for _, untyped := range []int{1, 2, 3} {
+					for _, cover := range []float64{0.3, 0.5} {
+						memories.Similar = memories.SimilarRule{CommonShare: share, CommonMin: minCommon, TypedMin: typed, UntypedMin: untyped,
+							UntypedCover: cover, Depth: saved.Depth}
+						s := measureDiagnose(t, set, m, keys, false)
+						rs = append(rs, result{memories.Similar, s["dev"], s["report"]})
+					}
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(rs, func(a, b result) int {
+		if a.dev.f1() != b.dev.f1() {
+			if a.dev.f1() > b.dev.f1() {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+	for _, r := range rs[:min(len(rs), 25)] {
+		t.Logf("%+v\n  dev    %s\n  report %s", r.rule, r.dev, r.report)
+	}
+}
