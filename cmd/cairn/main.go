@@ -25,6 +25,6 @@ func main() {
 	serve.Register(root, v)
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "cairn:", cli.Message(err))
-		os.Exit(1)
+		os.Exit(cli.ExitStatus(err))
 	}
 }

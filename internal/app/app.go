@@ -210,7 +210,7 @@ func DatabaseProject(cfg Config, root string) string {
 func findRoot(cfg Config) (string, error) {
 	if cfg.Root != "" {
 		if fi, err := os.Stat(cfg.Root); err != nil || !fi.IsDir() {
-			return "", fmt.Errorf("%w: %s is not a directory", project.ErrNoProject, cfg.Root)
+			return "", project.NoRoot(cfg.Root + " is not a directory")
 		}
 		return filepath.Abs(cfg.Root)
 	}
@@ -218,7 +218,7 @@ func findRoot(cfg Config) (string, error) {
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return "", fmt.Errorf("%w: %v", project.ErrNoProject, err)
+			return "", project.NoRoot(err.Error())
 		}
 		dir = wd
 	}

@@ -83,6 +83,7 @@ func New(o Options) (*Board, error) {
 	m.HandleFunc("POST /loop/{id}/{op}", b.edit(b.controlLoop))
 	m.HandleFunc("GET /memory", b.memory)
 	m.HandleFunc("GET /sessions", b.sessions)
+	m.HandleFunc("GET /session/{id}", b.sessionPage)
 	m.HandleFunc("GET /events", b.events)
 	sub, _ := fs.Sub(assetFS, "assets")
 	assets := http.FileServerFS(sub)
@@ -159,15 +160,12 @@ func offset(r *http.Request, name string) int {
 
 // fail renders a failure to read what a page shows.
 func (b *Board) fail(w http.ResponseWriter, r *http.Request, err error) {
-	msg, known := message(err)
-	status := http.StatusUnprocessableEntity
-	if !known {
+	msg, status, failed := refusal(err)
+	if failed {
 		b.log.Error("board", "path", r.URL.Path, "error", err)
-		status = http.StatusInternalServerError
-		msg = "something went wrong reading the project (details are in the server log); reload to retry"
 	}
-	if isNotFound(err) {
-		status = http.StatusNotFound
+	if msg == "" {
+		msg = "something went wrong reading the project (details are in the server log); reload to retry"
 	}
 	b.renderPage(w, r, status, "error", "Problem", nil, msg)
 }
@@ -197,9 +195,11 @@ func (b *Board) edit(fn func(w http.ResponseWriter, r *http.Request, set *servic
 		defer cancel()
 		to, err := fn(w, r.WithContext(ctx), set)
 		if err != nil {
-			msg, known := message(err)
-			if !known {
+			msg, _, failed := refusal(err)
+			if failed {
 				b.log.Error("board edit", "path", r.URL.Path, "error", err)
+			}
+			if msg == "" {
 				msg = "the change failed (details are in the server log); nothing was changed unless the page shows it"
 			}
 			b.refused(w, r, msg)

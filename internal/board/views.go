@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/loop"
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/focus"
 	"github.com/cairn-dev/cairn/internal/service/loops"
@@ -415,6 +416,7 @@ func (b *Board) memory(w http.ResponseWriter, r *http.Request) {
 
 type sessionsData struct {
 	List     memories.SessionList
+	Rows     []render.SessionBrief
 	Branches []memory.BranchContext
 }
 
@@ -429,11 +431,30 @@ func (b *Board) sessions(w http.ResponseWriter, r *http.Request) {
 		b.fail(w, r, err)
 		return
 	}
+	for _, s := range d.List.Sessions {
+		d.Rows = append(d.Rows, render.BriefOf(s))
+	}
 	if d.Branches, err = set.Memory.Branches(r.Context()); err != nil {
 		b.fail(w, r, err)
 		return
 	}
 	b.render(w, r, http.StatusOK, "sessions", "Sessions", d)
+}
+
+// sessionPage shows one session and its record, as session get and cairn
+// session ID show it.
+func (b *Board) sessionPage(w http.ResponseWriter, r *http.Request) {
+	set, err := b.services(r)
+	if err != nil {
+		b.fail(w, r, err)
+		return
+	}
+	s, err := set.Memory.Session(r.Context(), "", r.PathValue("id"), page.Page{Limit: page.Record.Max})
+	if err != nil {
+		b.fail(w, r, err)
+		return
+	}
+	b.render(w, r, http.StatusOK, "session", "Session "+s.ID.String(), render.SessionViewOf(s))
 }
 
 // loopActions are the controls a loop in status s offers.

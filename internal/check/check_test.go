@@ -166,11 +166,11 @@ func TestRunInline(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 	for _, in := range []check.File{{Path: "x.bin", Content: []byte("a\x00")}, {Path: "x.md", Content: []byte("TODO")}} {
-		if _, err := check.Run(context.Background(), []check.Checker{c}, check.Request{Inline: &in}); !errors.Is(err, problem.ErrInvalid) {
+		if _, err := check.Run(context.Background(), []check.Checker{c}, check.Request{Inline: &in}); !problem.Is(err, problem.Invalid) {
 			t.Errorf("%s: err = %v, want invalid", in.Path, err)
 		}
 	}
-	if _, err := check.Run(context.Background(), []check.Checker{c}, check.Request{Only: []string{"nope"}}); !errors.Is(err, problem.ErrInvalid) {
+	if _, err := check.Run(context.Background(), []check.Checker{c}, check.Request{Only: []string{"nope"}}); !problem.Is(err, problem.Invalid) {
 		t.Errorf("only nope: err = %v", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/proc"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 	"github.com/cairn-dev/cairn/internal/service/memories"
@@ -82,8 +83,8 @@ func hookCmd() *cobra.Command {
   session-start       opens (or, for source resume|compact, carries on) the session and prints the bootstrap
   user-prompt-submit  prints a few lines of memory that match the prompt well, or nothing
   post-tool-use       records files modified, tests run and failed commands (also for PostToolUseFailure)
-  pre-compact, stop   folds the session's record into its branch's context
-  session-end         folds it and ends the session
+  pre-compact, stop   nothing to do: every event is recorded as it happens
+  session-end         ends the session: its outcome from its record, folded into its branch
 A hook never fails the agent: any problem is one line on stderr and exit status 0.
 ` + "`cairn init --hooks`" + ` wires these into .claude/settings.json, and for Gemini CLI
 (--client gemini: BeforeAgent, AfterTool, PreCompress, AfterAgent are the events'
@@ -168,7 +169,7 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 	}
 	switch event {
 	case "session-start":
-		res, err := s.Brief.StartHook(ctx, brief.HookStart{Agent: agent, Source: in.Source,
+		res, err := s.Brief.StartHook(ctx, brief.HookStart{Agent: agent, Client: hookClient(client, in), Source: in.Source,
 			AI: memory.Provider{Provider: providerOf(in.Model), Model: in.Model, Client: client},
 			Boot: brief.BootstrapRequest{BudgetTokens: budget, MaxBytes: hookMaxBytes, Hint: render.BootstrapHint,
 				// A hook is a new process: building the o200k encoder would
@@ -190,20 +191,38 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 		}
 		return addContext(out.String())
 	case "post-tool-use":
-		_, err := s.Memory.RecordToolUse(ctx, toolUse(agent, in))
+		u := toolUse(agent, in)
+		u.Client = hookClient(client, in)
+		_, err := s.Memory.RecordToolUse(ctx, u)
 		return err
 	case "pre-compact", "stop":
-		_, err := s.Memory.FoldHook(ctx, agent, false)
-		return err
+		// Nothing to fold: every event is in the store as it happens, and
+		// the session's record is read from there.
+		return nil
 	case "session-end":
-		_, err := s.Memory.FoldHook(ctx, agent, true)
+		_, err := s.Memory.EndClient(ctx, agent, hookClient(client, in))
 		return err
 	}
 	return errors.New("unreachable")
 }
 
+// hookClient is the client a hook is from: its name, its own session id
+// and its process (the nearest ancestor of this one that is not a shell:
+// its MCP servers descend from it too, which links them to the session).
+func hookClient(client string, in hookInput) memory.Client {
+	c := memory.Client{Name: client, SessionID: strings.TrimSpace(in.SessionID)}
+	if c.Name == clientGemini {
+		c.Name = setup.GeminiAgent
+	}
+	if p, ok := proc.Client(); ok {
+		c.Proc = p
+	}
+	return c
+}
+
 // toolUse reads what a tool call did from its hook input: the files an
-// edit wrote, the command a shell ran and whether it failed.
+// edit wrote, the command a shell ran, what it printed and whether it
+// failed.
 func toolUse(agent string, in hookInput) memories.ToolUse {
 	u := memories.ToolUse{Agent: agent, Tool: in.ToolName}
 	var ti struct {
@@ -238,9 +257,11 @@ func toolUse(agent string, in hookInput) memories.ToolUse {
 	var tr struct {
 		ExitCode  *int   `json:"exit_code"`
 		ExitCode2 *int   `json:"exitCode"`
+		Stdout    string `json:"stdout"`
 		Stderr    string `json:"stderr"`
 	}
 	_ = json.Unmarshal(in.ToolResponse, &tr)
+	u.Output = strings.TrimSpace(tr.Stdout + "\n" + tr.Stderr)
 	for _, c := range []*int{tr.ExitCode, tr.ExitCode2} {
 		if c != nil && *c != 0 {
 			u.Failed, u.Error = true, fmt.Sprintf("exit status %d\n%s", *c, tr.Stderr)

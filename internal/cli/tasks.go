@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -221,7 +222,7 @@ func nextCmd() *cobra.Command {
 					return printJSON(w, out)
 				}
 				if r.Task == nil {
-					if r.Hint != "" {
+					if r.Hint != problem.NoAction {
 						r.Rationale += "; " + commandHints(r.Hint) + "."
 					}
 					_, err := fmt.Fprintln(w, r.Rationale)

@@ -185,8 +185,16 @@ func TestSessionAndBranchWritesAnswerInBrief(t *testing.T) {
 		small(t, "branch list", l, 1024, 1024)
 	}
 	// The whole record is where the answers say.
-	if g := s.OK("session", args{"action": "get", "session_id": id}); len(g.Structured["session"].(map[string]any)["decisions"].([]any)) != 100 {
-		t.Errorf("session get does not show the whole record")
+	// session get shows the newest of each list and counts them all;
+	// its limit shows more.
+	g := s.OK("session", args{"action": "get", "session_id": id})
+	if v := g.Structured["session"].(map[string]any); len(v["decisions"].([]any)) != 20 || v["totals"].(map[string]any)["decision"] != float64(100) ||
+		!strings.Contains(g.Text, "20 of 100 decision)") {
+		t.Errorf("session get: %v\n%s", v["totals"], g.Text)
+	}
+	small(t, "session get", g, 8192, 8192)
+	if g := s.OK("session", args{"action": "get", "session_id": id, "limit": 200}); len(g.Structured["session"].(map[string]any)["decisions"].([]any)) != 100 {
+		t.Errorf("session get with limit 200 does not show the whole record")
 	}
 	if g := s.OK("branch", args{"action": "get", "branch": "main", "limit": 200}); len(g.Structured["branch"].(map[string]any)["decisions"].([]any)) < 100 {
 		t.Errorf("branch get does not show the whole record")

@@ -303,7 +303,7 @@ func TestHooksOnPostgres(t *testing.T) {
 		t.Errorf("the server does not see the hook's mistake candidate: %s", cand.Text)
 	}
 	hook("session-end", "session-end-prompt_input_exit")
-	if sess := s.OK("session", args{"action": "get", "session_id": "s1"}); !strings.Contains(sess.Text, "s1 partial") || !strings.Contains(sess.Text, "\nended ") {
+	if sess := s.OK("session", args{"action": "get", "session_id": "s1"}); !strings.Contains(sess.Text, "s1 failed") || !strings.Contains(sess.Text, "\nended ") {
 		t.Errorf("session after session-end on PostgreSQL: %s", sess.Text)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".cairn", "cairn.db")); err == nil {

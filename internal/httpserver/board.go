@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/board"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 )
 
@@ -43,8 +44,8 @@ func (s *Server) serveBoard(w http.ResponseWriter, r *http.Request, pathProject,
 	}
 	if s.draining.Load() {
 		w.Header().Set("Connection", "close")
-		writeProblem(w, problem{Status: http.StatusServiceUnavailable, Reason: "shutting_down",
-			Problem: "the server is shutting down", Fix: "reload after the restart"})
+		writeProblem(w, *answerFor("shutting_down", &problem.Error{Kind: problem.Unavailable,
+			Problem: "the server is shutting down", Fix: "reload after the restart"}))
 		return
 	}
 	if p := s.checkHost(r); p != nil {
@@ -108,7 +109,7 @@ func (s *Server) serveBoard(w http.ResponseWriter, r *http.Request, pathProject,
 
 // boardToken finds the token of a board request: the Authorization header,
 // else the board cookie. With no tokens configured every request passes.
-func (s *Server) boardToken(r *http.Request) (tok *Token, viaCookie bool, p *problem) {
+func (s *Server) boardToken(r *http.Request) (tok *Token, viaCookie bool, p *answer) {
 	if !s.AuthRequired() {
 		return nil, false, nil
 	}
@@ -118,14 +119,14 @@ func (s *Server) boardToken(r *http.Request) (tok *Token, viaCookie bool, p *pro
 	}
 	c, err := r.Cookie(BoardCookie)
 	if err != nil || c.Value == "" {
-		return nil, false, &problem{Status: http.StatusUnauthorized, Reason: "missing_token",
-			Problem: "this board needs a token", Fix: "sign in with a token (the same as for /mcp)"}
+		return nil, false, answerFor("missing_token", &problem.Error{Kind: problem.Unauthorized,
+			Problem: "this board needs a token", Fix: "sign in with a token (the same as for /mcp)"})
 	}
 	t, ok := s.tokens.find(c.Value)
 	if !ok {
 		s.log.Warn("rejected an unknown board cookie", "remote", r.RemoteAddr, "path", r.URL.Path)
-		return nil, true, &problem{Status: http.StatusUnauthorized, Reason: "invalid_token",
-			Problem: "the token you signed in with is no longer valid; sign in again", Fix: "sign in again"}
+		return nil, true, answerFor("invalid_token", &problem.Error{Kind: problem.Unauthorized,
+			Problem: "the token you signed in with is no longer valid; sign in again", Fix: "sign in again"})
 	}
 	return &t, true, nil
 }
@@ -163,7 +164,7 @@ func (s *Server) boardLogin(w http.ResponseWriter, r *http.Request, base, pathPr
 // form that changes anything must name the board's own origin (Origin, or
 // Sec-Fetch-Site: same-origin for a browser that omits it). A request that
 // carries its token in the Authorization header is no browser's doing.
-func (s *Server) checkSameOrigin(r *http.Request) *problem {
+func (s *Server) checkSameOrigin(r *http.Request) *answer {
 	if r.Header.Get("Authorization") != "" {
 		return nil
 	}
@@ -175,9 +176,9 @@ func (s *Server) checkSameOrigin(r *http.Request) *problem {
 	if r.Header.Get("Sec-Fetch-Site") == "same-origin" {
 		return nil
 	}
-	return &problem{Status: http.StatusForbidden, Reason: "origin_not_allowed",
+	return answerFor("origin_not_allowed", &problem.Error{Kind: problem.Forbidden,
 		Problem: "a change to the board must come from the board's own page (no Origin header was sent)",
-		Fix:     "submit the form on the board; a script sends Authorization: Bearer <token> instead"}
+		Fix:     "submit the form on the board; a script sends Authorization: Bearer <token> instead"})
 }
 
 // discard is a ResponseWriter for authenticate's challenge header, which

@@ -8,11 +8,14 @@ import (
 	"strings"
 
 	segjson "github.com/segmentio/encoding/json"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
-// A problem is an HTTP error answer: the status, a stable reason code, what
-// was wrong and how to fix it.
-type problem struct {
+// An answer is the JSON body an HTTP request is refused with: the status,
+// a stable reason code, what was wrong and how to fix it. The server's own
+// refusals are problem.Errors (see answerFor); sdkProblem relays the SDK's.
+type answer struct {
 	Status  int    `json:"status"`
 	Reason  string `json:"reason"`
 	Problem string `json:"problem"`
@@ -22,6 +25,43 @@ type problem struct {
 	// that clients match the error to their call and show its message; else
 	// null.
 	id json.RawMessage
+}
+
+// httpStatus is the status a request refused for each kind is answered
+// with. The server itself refuses only the transport's kinds (and
+// Unavailable, NotFound, Invalid, Internal); the others are a tool's
+// answers, which travel inside a 200 response, and have a status here so
+// that the table is whole.
+var httpStatus = [problem.NumKinds]int{
+	problem.Invalid:          http.StatusBadRequest,
+	problem.NotFound:         http.StatusNotFound,
+	problem.Cycle:            http.StatusConflict,
+	problem.NoProject:        http.StatusNotFound,
+	problem.Zen:              http.StatusConflict,
+	problem.OpenChildren:     http.StatusConflict,
+	problem.Closed:           http.StatusConflict,
+	problem.Transition:       http.StatusConflict,
+	problem.OpenDeps:         http.StatusConflict,
+	problem.Claimed:          http.StatusConflict,
+	problem.CriteriaMissing:  http.StatusConflict,
+	problem.Malformed:        http.StatusUnprocessableEntity,
+	problem.Unavailable:      http.StatusServiceUnavailable,
+	problem.Storage:          http.StatusServiceUnavailable,
+	problem.Cancelled:        http.StatusServiceUnavailable,
+	problem.Unauthorized:     http.StatusUnauthorized,
+	problem.Forbidden:        http.StatusForbidden,
+	problem.TooLarge:         http.StatusRequestEntityTooLarge,
+	problem.UnsupportedMedia: http.StatusUnsupportedMediaType,
+	problem.TooMany:          http.StatusTooManyRequests,
+	problem.Internal:         http.StatusInternalServerError,
+}
+
+// answerFor is the answer to a request refused for e: the status of e's
+// kind and reason, a code that names the refusal more finely than its kind
+// (missing_token, invalid_token…) for clients that match on it. e names no
+// action: what to do is in its Fix.
+func answerFor(reason string, e *problem.Error) *answer {
+	return &answer{Status: httpStatus[e.Kind], Reason: reason, Problem: e.Problem, Fix: e.Fix}
 }
 
 // JSON-RPC error codes used in problem bodies.
@@ -38,13 +78,13 @@ type errorBody struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Error   struct {
-		Code    int     `json:"code"`
-		Message string  `json:"message"`
-		Data    problem `json:"data"`
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    answer `json:"data"`
 	} `json:"error"`
 }
 
-func (p problem) body() []byte {
+func (p answer) body() []byte {
 	var b errorBody
 	b.JSONRPC = "2.0"
 	b.ID = json.RawMessage("null")
@@ -70,7 +110,7 @@ func (p problem) body() []byte {
 	return out.Bytes()
 }
 
-func writeProblem(w http.ResponseWriter, p problem) {
+func writeProblem(w http.ResponseWriter, p answer) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -81,9 +121,9 @@ func writeProblem(w http.ResponseWriter, p problem) {
 
 // sdkProblem turns a plain-text error from the SDK's handler into a problem
 // with a fix.
-func sdkProblem(status int, text string) problem {
+func sdkProblem(status int, text string) answer {
 	text = strings.TrimSpace(text)
-	p := problem{Status: status, Reason: reasonFor(status), Problem: text}
+	p := answer{Status: status, Reason: reasonFor(status), Problem: text}
 	lower := strings.ToLower(text)
 	switch {
 	case strings.Contains(lower, "accept must contain"):

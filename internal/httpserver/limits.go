@@ -4,11 +4,12 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"net"
-	"net/http"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 // Defaults of the resource bounds.
@@ -53,7 +54,7 @@ func newSessions() *sessions {
 // admit reserves room for a new session of owner, or says why there is
 // none. The reservation ends with release (always) after register (if the
 // session was made).
-func (s *Server) admit(owner string) *problem {
+func (s *Server) admit(owner string) *answer {
 	t := s.sess
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -88,13 +89,13 @@ func (s *Server) admit(owner string) *problem {
 			}
 		}
 		if perToken {
-			return &problem{Status: http.StatusTooManyRequests, Reason: "too_many_sessions",
+			return answerFor("too_many_sessions", &problem.Error{Kind: problem.TooMany,
 				Problem: fmt.Sprintf("this token already has %d live sessions, the limit per token", s.cfg.MaxSessionsPerToken),
-				Fix:     "reuse a session, end idle ones (DELETE with Mcp-Session-Id), or ask the operator to raise --max-sessions-per-token"}
+				Fix:     "reuse a session, end idle ones (DELETE with Mcp-Session-Id), or ask the operator to raise --max-sessions-per-token"})
 		}
-		return &problem{Status: http.StatusServiceUnavailable, Reason: "too_many_sessions",
+		return answerFor("too_many_sessions", &problem.Error{Kind: problem.Unavailable,
 			Problem: fmt.Sprintf("the server has %d live sessions, its limit", s.cfg.MaxSessions),
-			Fix:     "retry later, or ask the operator to raise --max-sessions or to set --session-evict idlest"}
+			Fix:     "retry later, or ask the operator to raise --max-sessions or to set --session-evict idlest"})
 	}
 }
 
@@ -216,9 +217,9 @@ type limitListener struct {
 }
 
 func newLimitListener(ln net.Listener, n int) *limitListener {
-	p := problem{Status: http.StatusServiceUnavailable, Reason: "too_many_connections",
+	p := *answerFor("too_many_connections", &problem.Error{Kind: problem.Unavailable,
 		Problem: fmt.Sprintf("the server has %d open connections, its limit", n),
-		Fix:     "retry later, reuse a keep-alive connection, or ask the operator to raise --max-conns"}
+		Fix:     "retry later, reuse a keep-alive connection, or ask the operator to raise --max-conns"})
 	body := p.body()
 	resp := fmt.Appendf(nil, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
 	return &limitListener{Listener: ln, slots: make(chan struct{}, n), full: resp}

@@ -33,6 +33,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/board"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 )
 
@@ -244,9 +245,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc(metadataPath, s.metadata)
 	mux.HandleFunc(metadataPath+"/{rest...}", s.metadata)
 	notFound := func(w http.ResponseWriter, r *http.Request) {
-		writeProblem(w, problem{Status: http.StatusNotFound, Reason: "not_found",
+		writeProblem(w, *answerFor("not_found", &problem.Error{Kind: problem.NotFound,
 			Problem: fmt.Sprintf("no such path %q", r.URL.Path),
-			Fix:     "MCP is at /mcp (the default project) or /p/{project}/mcp; the board at / or /p/{project}/; probes at /healthz and /readyz"})
+			Fix:     "MCP is at /mcp (the default project) or /p/{project}/mcp; the board at / or /p/{project}/; probes at /healthz and /readyz"}))
 	}
 	mux.HandleFunc("/p/{project}/{rest...}", func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.PathValue("rest"), "mcp/") {
@@ -344,7 +345,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.draining.Load() {
-		writeProblem(w, problem{Status: http.StatusServiceUnavailable, Reason: "shutting_down", Problem: "the server is shutting down"})
+		writeProblem(w, *answerFor("shutting_down", &problem.Error{Kind: problem.Unavailable, Problem: "the server is shutting down"}))
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
@@ -357,8 +358,8 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		if pe, ok := errors.AsType[*app.ProjectError](err); ok {
 			what = fmt.Sprintf("project %q: its store does not answer", pe.Name)
 		}
-		writeProblem(w, problem{Status: http.StatusServiceUnavailable, Reason: "not_ready", Problem: what,
-			Fix: "the server log says why"})
+		writeProblem(w, *answerFor("not_ready", &problem.Error{Kind: problem.Unavailable, Problem: what,
+			Fix: "the server log says why"}))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -374,8 +375,8 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.AuthRequired() {
-		writeProblem(w, problem{Status: http.StatusNotFound, Reason: "not_found",
-			Problem: "this server needs no authorization", Fix: "call /mcp without a token"})
+		writeProblem(w, *answerFor("not_found", &problem.Error{Kind: problem.NotFound,
+			Problem: "this server needs no authorization", Fix: "call /mcp without a token"}))
 		return
 	}
 	path := "/" + r.PathValue("rest")
@@ -403,8 +404,8 @@ func baseURL(r *http.Request) string {
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject string) {
 	if s.draining.Load() {
 		w.Header().Set("Connection", "close")
-		s.refuse(w, r, problem{Status: http.StatusServiceUnavailable, Reason: "shutting_down",
-			Problem: "the server is shutting down", Fix: "retry against another instance or after the restart"})
+		s.refuse(w, r, *answerFor("shutting_down", &problem.Error{Kind: problem.Unavailable,
+			Problem: "the server is shutting down", Fix: "retry against another instance or after the restart"}))
 		return
 	}
 	if p := s.checkHost(r); p != nil {
@@ -429,15 +430,15 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 		return
 	}
 	if a := r.Header.Get(HeaderAgent); tok != nil && tok.Agent != "" && a != "" && a != tok.Agent {
-		s.refuse(w, r, problem{Status: http.StatusForbidden, Reason: "agent_not_allowed",
+		s.refuse(w, r, *answerFor("agent_not_allowed", &problem.Error{Kind: problem.Forbidden,
 			Problem: fmt.Sprintf("this token is bound to agent %q; %s names another", tok.Agent, HeaderAgent),
-			Fix:     "omit " + HeaderAgent + " or send the token's agent"})
+			Fix:     "omit " + HeaderAgent + " or send the token's agent"}))
 		return
 	}
 	if a := r.Header.Get(HeaderAgent); a != "" {
 		if err := checkAgent(a); err != nil {
-			s.refuse(w, r, problem{Status: http.StatusBadRequest, Reason: "invalid_agent", Problem: HeaderAgent + ": " + err.Error(),
-				Fix: fmt.Sprintf("send 1 to %d printable characters, or omit the header to use the client's name", maxAgentLen)})
+			s.refuse(w, r, *answerFor("invalid_agent", &problem.Error{Kind: problem.Invalid, Problem: HeaderAgent + ": " + err.Error(),
+				Fix: fmt.Sprintf("send 1 to %d printable characters, or omit the header to use the client's name", maxAgentLen)}))
 			return
 		}
 	}
@@ -452,7 +453,9 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 		}
 		id, initialize = peekRequest(body)
 		if !s.calls.add() {
-			writeProblem(w, problem{id: id, Status: http.StatusServiceUnavailable, Reason: "shutting_down", Problem: "the server is shutting down"})
+			p := answerFor("shutting_down", &problem.Error{Kind: problem.Unavailable, Problem: "the server is shutting down"})
+			p.id = id
+			writeProblem(w, *p)
 			return
 		}
 		defer s.calls.done()
@@ -492,7 +495,9 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 	h, err := s.handler(name, readOnly)
 	if err != nil {
 		s.log.Error("build MCP server", "project", name, "error", err)
-		writeProblem(w, problem{id: id, Status: http.StatusInternalServerError, Reason: "internal", Problem: "could not build the MCP server for project " + name})
+		p := answerFor("internal", &problem.Error{Kind: problem.Internal, Problem: "could not build the MCP server for project " + name})
+		p.id = id
+		writeProblem(w, *p)
 		return
 	}
 	var next http.Handler = h
@@ -535,7 +540,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 // body (read up to 64 KiB) holds one.
 // The read is deadlined (a client that trickles its body is cut off, not
 // waited for) and the connection closed unless the body was read whole.
-func (s *Server) refuse(w http.ResponseWriter, r *http.Request, p problem) {
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, p answer) {
 	if r.Method == http.MethodPost && r.Body != nil {
 		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(min(s.cfg.ReadTimeout, refuseDrainTimeout)))
 		b, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
@@ -627,7 +632,7 @@ func checkAgent(a string) error { return agent.Check(a) }
 // checkHost guards against DNS rebinding: a page on evil.example that
 // resolves its name to 127.0.0.1 reaches a loopback server with Host:
 // evil.example.
-func (s *Server) checkHost(r *http.Request) *problem {
+func (s *Server) checkHost(r *http.Request) *answer {
 	host := hostname(r.Host)
 	if isLoopbackHost(host) || slices.ContainsFunc(s.cfg.AllowedHosts, func(h string) bool { return strings.EqualFold(h, host) }) {
 		return nil
@@ -645,9 +650,9 @@ func (s *Server) checkHost(r *http.Request) *problem {
 	if !viaLoopback && len(s.cfg.AllowedHosts) == 0 {
 		return nil
 	}
-	return &problem{Status: http.StatusForbidden, Reason: "host_not_allowed",
+	return answerFor("host_not_allowed", &problem.Error{Kind: problem.Forbidden,
 		Problem: fmt.Sprintf("Host %q is not allowed (a guard against DNS rebinding)", r.Host),
-		Fix:     "connect by localhost or 127.0.0.1, or start the server with --allowed-host NAME"}
+		Fix:     "connect by localhost or 127.0.0.1, or start the server with --allowed-host NAME"})
 }
 
 // hostOK writes the Host problem, if any, for the probes and metadata.
@@ -662,7 +667,7 @@ func (s *Server) hostOK(w http.ResponseWriter, r *http.Request) bool {
 // checkOrigin refuses browser requests from other sites: an Origin must be
 // the server's own or an allowed one. Requests without Origin (not from a
 // browser) pass.
-func (s *Server) checkOrigin(r *http.Request) *problem {
+func (s *Server) checkOrigin(r *http.Request) *answer {
 	origin := r.Header.Get("Origin")
 	if origin == "" || slices.Contains(s.cfg.AllowedOrigins, "*") {
 		return nil
@@ -681,13 +686,13 @@ func (s *Server) checkOrigin(r *http.Request) *problem {
 	if len(origin) < 200 {
 		fix = "call from the server's own origin, or start the server with --allowed-origin " + origin
 	}
-	return &problem{Status: http.StatusForbidden, Reason: "origin_not_allowed",
-		Problem: fmt.Sprintf("Origin %.200q is not allowed", origin), Fix: fix}
+	return answerFor("origin_not_allowed", &problem.Error{Kind: problem.Forbidden,
+		Problem: fmt.Sprintf("Origin %.200q is not allowed", origin), Fix: fix})
 }
 
 // authenticate finds the request's token; with no tokens configured every
 // request passes with none.
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Token, *problem) {
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Token, *answer) {
 	if !s.AuthRequired() {
 		return nil, nil
 	}
@@ -697,14 +702,14 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Token, *
 	switch {
 	case h == "":
 		s.challenge(w, r, "", "")
-		return nil, &problem{Status: http.StatusUnauthorized, Reason: "missing_token",
+		return nil, answerFor("missing_token", &problem.Error{Kind: problem.Unauthorized,
 			Problem: "this server needs a bearer token",
-			Fix:     "send Authorization: Bearer <token>; tokens are configured with CAIRN_TOKENS or --tokens-file"}
+			Fix:     "send Authorization: Bearer <token>; tokens are configured with CAIRN_TOKENS or --tokens-file"})
 	case !strings.EqualFold(scheme, "Bearer") || secret == "":
 		s.challenge(w, r, "invalid_request", "use the Bearer scheme")
-		return nil, &problem{Status: http.StatusUnauthorized, Reason: "invalid_authorization",
+		return nil, answerFor("invalid_authorization", &problem.Error{Kind: problem.Unauthorized,
 			Problem: "the Authorization header is not a bearer token",
-			Fix:     "send Authorization: Bearer <token>"}
+			Fix:     "send Authorization: Bearer <token>"})
 	}
 	tok, ok := s.tokens.find(secret)
 	if !ok {
@@ -712,9 +717,9 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Token, *
 			s.log.Warn("rejected an unknown bearer token", "remote", r.RemoteAddr, "path", r.URL.Path, "times", n)
 		}
 		s.challenge(w, r, "invalid_token", "unknown token")
-		return nil, &problem{Status: http.StatusUnauthorized, Reason: "invalid_token",
+		return nil, answerFor("invalid_token", &problem.Error{Kind: problem.Unauthorized,
 			Problem: "the bearer token is not one this server knows",
-			Fix:     "check the token for typos, or ask the server's operator for one"}
+			Fix:     "check the token for typos, or ask the server's operator for one"})
 	}
 	return &tok, nil
 }
@@ -735,16 +740,16 @@ func (s *Server) challenge(w http.ResponseWriter, r *http.Request, code, desc st
 // project decides which project a request is for: the URL path
 // (/p/{project}/mcp), else the X-Cairn-Project header, else the token's only
 // project, else the default project.
-func (s *Server) project(r *http.Request, fromPath string, tok *Token) (string, *problem) {
+func (s *Server) project(r *http.Request, fromPath string, tok *Token) (string, *answer) {
 	fromHeader := r.Header.Get(HeaderProject)
 	name := app.DefaultProject
 	switch {
 	case fromPath != "":
 		name = fromPath
 		if fromHeader != "" && fromHeader != fromPath {
-			return "", &problem{Status: http.StatusBadRequest, Reason: "conflicting_project",
+			return "", answerFor("conflicting_project", &problem.Error{Kind: problem.Invalid,
 				Problem: fmt.Sprintf("the path names project %q but %s names %q", fromPath, HeaderProject, fromHeader),
-				Fix:     "name the project once, in the path or in the header"}
+				Fix:     "name the project once, in the path or in the header"})
 		}
 	case fromHeader != "":
 		name = fromHeader
@@ -754,15 +759,15 @@ func (s *Server) project(r *http.Request, fromPath string, tok *Token) (string, 
 		}
 	}
 	if err := app.CheckProjectName(name); err != nil {
-		return "", &problem{Status: http.StatusBadRequest, Reason: "invalid_project", Problem: err.Error()}
+		return "", answerFor("invalid_project", &problem.Error{Kind: problem.Invalid, Problem: err.Error()})
 	}
 	if tok != nil && !tok.allows(name) {
-		return "", &problem{Status: http.StatusForbidden, Reason: "project_not_allowed",
+		return "", answerFor("project_not_allowed", &problem.Error{Kind: problem.Forbidden,
 			Problem: fmt.Sprintf("this token may not use project %q", name),
-			Fix:     fmt.Sprintf("use a project it allows (%s), or a token for %s", strings.Join(tok.Projects, ", "), name)}
+			Fix:     fmt.Sprintf("use a project it allows (%s), or a token for %s", strings.Join(tok.Projects, ", "), name)})
 	}
 	if err := s.cfg.Projects.Check(name); err != nil {
-		return "", &problem{Status: http.StatusNotFound, Reason: "unknown_project", Problem: err.Error()}
+		return "", answerFor("unknown_project", &problem.Error{Kind: problem.NotFound, Problem: err.Error()})
 	}
 	return name, nil
 }
@@ -770,20 +775,20 @@ func (s *Server) project(r *http.Request, fromPath string, tok *Token) (string, 
 // readBody reads a POST body up to the limit, so that an oversized one gets
 // 413 however it is sent, and checks what the SDK would refuse less clearly:
 // the content type and that the body is JSON at all.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *problem) {
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *answer) {
 	limit := s.cfg.MaxBodyBytes
-	tooLarge := &problem{Status: http.StatusRequestEntityTooLarge, Reason: "body_too_large",
+	tooLarge := answerFor("body_too_large", &problem.Error{Kind: problem.TooLarge,
 		Problem: fmt.Sprintf("the request body is over the limit of %d bytes", limit),
-		Fix:     "send a smaller message: keep large material in files and store a summary or the file's path (a task body holds at most 1 MiB); the server's operator can raise --max-body"}
+		Fix:     "send a smaller message: keep large material in files and store a summary or the file's path (a task body holds at most 1 MiB); the server's operator can raise --max-body"})
 	if r.ContentLength > limit {
 		w.Header().Set("Connection", "close")
 		return nil, tooLarge
 	}
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-		return nil, &problem{Status: http.StatusUnsupportedMediaType, Reason: "unsupported_media_type",
+		return nil, answerFor("unsupported_media_type", &problem.Error{Kind: problem.UnsupportedMedia,
 			Problem: fmt.Sprintf("Content-Type %.100q is not application/json", ct),
-			Fix:     "send Content-Type: application/json with a JSON-RPC message"}
+			Fix:     "send Content-Type: application/json with a JSON-RPC message"})
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
@@ -792,13 +797,13 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *prob
 			w.Header().Set("Connection", "close")
 			return nil, tooLarge
 		}
-		return nil, &problem{Status: http.StatusBadRequest, Reason: "invalid_request", Problem: "could not read the request body",
-			Fix: "send the whole body, with a correct Content-Length"}
+		return nil, answerFor("invalid_request", &problem.Error{Kind: problem.Invalid, Problem: "could not read the request body",
+			Fix: "send the whole body, with a correct Content-Length"})
 	}
 	if !json.Valid(body) {
-		return nil, &problem{Status: http.StatusBadRequest, Reason: "parse_error",
+		return nil, answerFor("parse_error", &problem.Error{Kind: problem.Invalid,
 			Problem: "the request body is not valid JSON",
-			Fix:     "send one JSON-RPC message, or an array of them, as JSON"}
+			Fix:     "send one JSON-RPC message, or an array of them, as JSON"})
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))

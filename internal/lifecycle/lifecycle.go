@@ -107,32 +107,22 @@ type Step struct {
 	Hold bool
 }
 
-// MissingError refuses an advance: the current phase's criteria without
-// (passing) evidence.
-type MissingError struct {
-	Phase   string
-	Missing []Criterion
-	Failed  map[string]int // gates whose reported command exited non-zero
-}
-
-func (e *MissingError) Error() string {
-	parts := make([]string, len(e.Missing))
-	for i, c := range e.Missing {
+// unmet refuses an advance: the criteria of phase without (passing)
+// evidence, failed naming the gates whose reported command exited non-zero.
+func unmet(phase string, missing []Criterion, failed map[string]int) error {
+	parts := make([]string, len(missing))
+	for i, c := range missing {
 		parts[i] = c.ID
-		if code, ok := e.Failed[c.ID]; ok {
+		if code, ok := failed[c.ID]; ok {
 			parts[i] += fmt.Sprintf(" (command exited %d)", code)
 		} else if c.Gate {
 			parts[i] += " (gate: report a command that exits 0)"
 		}
 	}
-	return fmt.Sprintf("phase %s cannot end: no evidence for %s", e.Phase, strings.Join(parts, ", "))
+	return &problem.Error{Kind: problem.CriteriaMissing,
+		Problem: fmt.Sprintf("phase %s cannot end: no evidence for %s", phase, strings.Join(parts, ", ")),
+		Fix:     "nothing changed: give evidence (checks for gates) for them and advance again"}
 }
-
-// Unwrap makes a MissingError an ErrIncomplete.
-func (e *MissingError) Unwrap() error { return ErrIncomplete }
-
-// ErrIncomplete means an exit criterion lacks evidence.
-var ErrIncomplete = fmt.Errorf("exit criteria not met")
 
 // Missing returns the criteria of phase without satisfying evidence in ev.
 func Missing(p Phase, ev map[string]Evidence) []Criterion {
@@ -148,8 +138,8 @@ func Missing(p Phase, ev map[string]Evidence) []Criterion {
 // Apply validates s against d for a lifecycle in phase since phaseSince
 // with state st, and returns the new phase ("" when the last phase ended)
 // and state. st is not modified. Nothing is returned but an error when the
-// step is refused: a *problem.FieldError for bad arguments, a *MissingError
-// for missing evidence.
+// step is refused: an Invalid problem.Error for bad arguments, a
+// CriteriaMissing one for missing evidence.
 func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, now time.Time) (string, State, error) {
 	cur := d.Index(phase)
 	if cur < 0 {
@@ -244,7 +234,7 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 			Fix: fmt.Sprintf("phases advance one at a time: pass no to, to go on to %s", d.Phases[cur+1].Name)}
 	}
 	if m := Missing(p, ev); len(m) > 0 {
-		return "", State{}, &MissingError{Phase: p.Name, Missing: m, Failed: failed}
+		return "", State{}, unmet(p.Name, m, failed)
 	}
 	t := Transition{From: p.Name, At: now, Spent: now.Sub(phaseSince), Reason: strings.TrimSpace(s.Reason)}
 	if to < len(d.Phases) {
@@ -275,17 +265,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// ErrMalformed means a definition file could not be read; a *ParseError
-// says where and why.
-var ErrMalformed = fmt.Errorf("malformed lifecycle definition")
-
-// ErrNotFound means no lifecycle has the given id.
-var ErrNotFound = fmt.Errorf("lifecycle not found")
-
-// NotFoundError names the lifecycle that was not found.
-type NotFoundError struct{ ID int64 }
-
-func (e *NotFoundError) Error() string { return fmt.Sprintf("lifecycle %d not found", e.ID) }
-
-// Unwrap makes a NotFoundError an ErrNotFound.
-func (e *NotFoundError) Unwrap() error { return ErrNotFound }
+// NotFound refuses id: no lifecycle has it.
+func NotFound(id int64) error {
+	return &problem.Error{Kind: problem.NotFound, Problem: fmt.Sprintf("lifecycle %d not found", id), Hint: problem.ListLifecycles}
+}

@@ -1,7 +1,6 @@
 package lifecycle
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -78,10 +77,8 @@ func TestApply(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v; want one containing %q", err, tc.wantErr)
 				}
-				var fe *problem.FieldError
-				var me *MissingError
-				if !errors.As(err, &fe) && !errors.As(err, &me) {
-					t.Errorf("err is %T; want a FieldError or MissingError", err)
+				if k := problem.KindOf(err); k != problem.Invalid && k != problem.CriteriaMissing {
+					t.Errorf("err is %v (%s); want an invalid argument or criteria missing", err, k)
 				}
 				return
 			}
@@ -154,8 +151,8 @@ phases:
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("bad.yaml", []byte(tc.yaml))
-			var pe *ParseError
-			if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), tc.want) {
+			fp, ok := FileProblemOf(err)
+			if !ok || !problem.Is(err, problem.Malformed) || !strings.HasPrefix(fp.String(), tc.want) {
 				t.Errorf("Parse error = %v; want one starting %q", err, tc.want)
 			}
 		})

@@ -14,22 +14,29 @@ import (
 	"github.com/cairn-dev/cairn/internal/problem"
 )
 
-// ParseError is a malformed definition file: where and what.
-type ParseError struct {
+// FileProblem says where a definition file is malformed, and how.
+type FileProblem struct {
 	File    string
 	Line    int // 0 when unknown
 	Problem string
 }
 
-// Unwrap makes a ParseError an ErrMalformed.
-func (e *ParseError) Unwrap() error { return ErrMalformed }
-
-func (e *ParseError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Problem)
+func (p FileProblem) String() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Problem)
 	}
-	return fmt.Sprintf("%s: %s", e.File, e.Problem)
+	return fmt.Sprintf("%s: %s", p.File, p.Problem)
 }
+
+// Malformed refuses definition file (at line, 0 when unknown) for
+// what; the FileProblem is the Error's Detail.
+func Malformed(file string, line int, what string) error {
+	p := FileProblem{File: file, Line: line, Problem: what}
+	return &problem.Error{Kind: problem.Malformed, Problem: "definition file " + p.String(), Hint: problem.FixDefinition, Detail: p}
+}
+
+// FileProblemOf returns where and how the file err refuses is malformed.
+func FileProblemOf(err error) (FileProblem, bool) { return problem.DetailOf[FileProblem](err) }
 
 // MaxFileSize bounds a definition file.
 const MaxFileSize = 256 << 10
@@ -59,7 +66,7 @@ type fileCriterion struct {
 }
 
 // Parse reads one definition from YAML. file names it in errors, which are
-// *ParseError with the line of the problem.
+// Malformed (see Malformed) with the line of the problem.
 //
 //	name: review
 //	description: optional
@@ -74,7 +81,7 @@ type fileCriterion struct {
 //	        gate: true
 func Parse(file string, data []byte) (Definition, error) {
 	fail := func(line int, format string, args ...any) (Definition, error) {
-		return Definition{}, &ParseError{File: file, Line: line, Problem: fmt.Sprintf(format, args...)}
+		return Definition{}, Malformed(file, line, fmt.Sprintf(format, args...))
 	}
 	if len(data) > MaxFileSize {
 		return fail(0, "is %d bytes, over the limit of %d", len(data), MaxFileSize)
@@ -184,7 +191,7 @@ func kindName(n *yaml.Node) string {
 // lineRE is compiled on first use, not at every process start.
 var lineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`) })
 
-// yamlError turns the YAML library's error into a ParseError with its line.
+// yamlError turns the YAML library's error into a Malformed one with its line.
 func yamlError(file string, err error) error {
 	msg := err.Error()
 	var te *yaml.TypeError
@@ -195,7 +202,16 @@ func yamlError(file string, err error) error {
 	if m := lineRE().FindStringSubmatch(strings.TrimSpace(msg)); m != nil {
 		var line int
 		fmt.Sscan(m[1], &line)
-		return &ParseError{File: file, Line: line, Problem: m[2]}
+		return Malformed(file, line, m[2])
 	}
-	return &ParseError{File: file, Problem: strings.TrimPrefix(msg, "yaml: ")}
+	return Malformed(file, 0, strings.TrimPrefix(msg, "yaml: "))
+}
+
+// Where says where and how the file err refuses is malformed (its
+// FileProblem), or, for any other error, what err says.
+func Where(err error) string {
+	if p, ok := FileProblemOf(err); ok {
+		return p.String()
+	}
+	return err.Error()
 }

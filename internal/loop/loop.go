@@ -5,10 +5,8 @@
 package loop
 
 import (
-	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/problem"
@@ -100,43 +98,6 @@ const (
 	MaxBudget    = 100000
 )
 
-// ErrTransition is an operation the loop's status does not allow.
-var ErrTransition = errors.New("illegal loop transition")
-
-// TransitionError says what was refused, where the loop is and what it can
-// do next.
-type TransitionError struct {
-	Op     string
-	Status Status
-	Legal  []Op
-	Why    string
-}
-
-func (e *TransitionError) Error() string { return e.Render(nil, nil) }
-
-// Render writes the refusal as one sentence, naming the legal operations
-// with name (nil: their domain names) and the way to start over with r.
-func (e *TransitionError) Render(name func(Op) string, r problem.Renderer) string {
-	msg := fmt.Sprintf("cannot %s: the loop is %s", e.Op, e.Status)
-	if e.Why != "" {
-		msg += " (" + e.Why + ")"
-	}
-	if len(e.Legal) == 0 {
-		return (&problem.Error{What: msg, Fix: "it is finished", Hint: problem.StartLoop}).Render(r)
-	}
-	names := make([]string, len(e.Legal))
-	for i, op := range e.Legal {
-		names[i] = string(op)
-		if name != nil {
-			names[i] = name(op)
-		}
-	}
-	return msg + "; legal next: " + strings.Join(names, ", ")
-}
-
-// Unwrap makes every TransitionError an ErrTransition.
-func (e *TransitionError) Unwrap() error { return ErrTransition }
-
 // Op names an operation that changes a loop's state. Surfaces name them in
 // their own words (over MCP, each is a tool: loop_ and the op).
 type Op string
@@ -153,6 +114,32 @@ const (
 )
 
 var ops = []Op{OpRecord, OpCheckpoint, OpPause, OpResume, OpCancel, OpComplete, OpFail}
+
+var actions = map[Op]problem.Action{
+	OpRecord: problem.LoopRecord, OpCheckpoint: problem.LoopCheckpoint, OpPause: problem.LoopPause,
+	OpResume: problem.LoopResume, OpCancel: problem.LoopCancel, OpComplete: problem.LoopComplete, OpFail: problem.LoopFail,
+}
+
+// Action is the operation as an action, which each surface words.
+func (op Op) Action() problem.Action { return actions[op] }
+
+// refuse refuses operation what on a loop in st's state (why, if set, says
+// more): a Transition Error naming the operations legal instead, or, for a
+// finished loop, saying to start a new one.
+func refuse(what string, st *State, why string) error {
+	e := &problem.Error{Kind: problem.Transition, Problem: fmt.Sprintf("cannot %s: the loop is %s", what, st.Status)}
+	if why != "" {
+		e.Problem += " (" + why + ")"
+	}
+	legal := st.Legal()
+	if len(legal) == 0 {
+		e.Fix, e.Hint = "it is finished", problem.StartLoop
+	}
+	for _, op := range legal {
+		e.Next = append(e.Next, op.Action())
+	}
+	return e
+}
 
 // allowed reports whether op is legal in the loop's current state.
 func (st *State) allowed(op Op) (bool, string) {
@@ -198,7 +185,7 @@ func (st *State) check(op Op, what string) error {
 	if ok {
 		return nil
 	}
-	return &TransitionError{Op: what, Status: st.Status, Legal: st.Legal(), Why: why}
+	return refuse(what, st, why)
 }
 
 // New returns a loop in its pending state.
@@ -290,8 +277,7 @@ func (st *State) Resume(from *State, maxIterations int, now time.Time) error {
 		next.MaxIterations = maxIterations
 	}
 	if next.Iteration >= next.MaxIterations {
-		return &TransitionError{Op: "resume", Status: st.Status, Legal: st.Legal(),
-			Why: fmt.Sprintf("iteration %d has used up max_iterations %d; pass a higher max_iterations", next.Iteration, next.MaxIterations)}
+		return refuse("resume", st, fmt.Sprintf("iteration %d has used up max_iterations %d; pass a higher max_iterations", next.Iteration, next.MaxIterations))
 	}
 	next.Status, next.Error, next.UpdatedAt = Running, nil, now
 	*st = next

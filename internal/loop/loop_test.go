@@ -1,10 +1,11 @@
 package loop
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -57,9 +58,8 @@ func TestTransitions(t *testing.T) {
 				t.Errorf("%s on %s: unexpected %v", op, status, err)
 			}
 			if !want {
-				var te *TransitionError
-				if !errors.As(err, &te) || !errors.Is(err, ErrTransition) {
-					t.Errorf("%s on %s: want a TransitionError, got %v", op, status, err)
+				if !problem.Is(err, problem.Transition) {
+					t.Errorf("%s on %s: want an illegal transition, got %v", op, status, err)
 					continue
 				}
 				if !strings.Contains(err.Error(), string(status)) {

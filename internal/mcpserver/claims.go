@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // Claims, in the plan toolset: when several agents share one plan, each
@@ -102,7 +103,7 @@ func claimResult(verb string, r plan.ClaimResult) (string, any, error) {
 		out.Message += fmt.Sprintf(" It took over %s's claim, which expired %s.", r.Expired.Agent, ts(r.Expired.ExpiresAt))
 	}
 	if r.Skipped > 0 {
-		out.Message += " Skipped " + plural(r.Skipped, "ready task", "ready tasks") + " other agents hold."
+		out.Message += " Skipped " + words.Plural(r.Skipped, "ready task", "ready tasks") + " other agents hold."
 	}
 	out.Message += " renew_claim before then; release_task when done."
 	return out.Message + "\n" + line(p), out, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/brief"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // The context toolset: one call that starts a session knowing where it is
@@ -276,7 +277,7 @@ func techCompatibilityTool(_ context.Context, c call, in techCompatibilityArgs) 
 	if err != nil {
 		return "", nil, err
 	}
-	lines := []string{fmt.Sprintf("Compatibility %d/100: %s.", r.Score, plural(len(r.Findings), "finding", "findings"))}
+	lines := []string{fmt.Sprintf("Compatibility %d/100: %s.", r.Score, words.Plural(len(r.Findings), "finding", "findings"))}
 	for _, f := range r.Findings {
 		where := ""
 		if f.Module != "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 	"github.com/cairn-dev/cairn/internal/service/knowledge"
 	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // The context toolset's project knowledge: the knowledge base
@@ -97,7 +98,7 @@ type tkbOut struct {
 
 // text is a page of knowledge entries (at offset), a line each.
 func (o tkbOut) text(offset int) string {
-	lines := []string{fmt.Sprintf("%d-%d of %s:", offset+1, offset+len(o.Entries), plural(o.Total, "entry", "entries"))}
+	lines := []string{fmt.Sprintf("%d-%d of %s:", offset+1, offset+len(o.Entries), words.Plural(o.Total, "entry", "entries"))}
 	for _, d := range o.Entries {
 		line := "- " + d.Path
 		for _, tag := range []string{d.Category, d.Maturity} {
@@ -179,7 +180,7 @@ func competencyTool(_ context.Context, c call, _ noArgs) (string, any, error) {
 	if len(rows) == 0 {
 		return fmt.Sprintf(noKnowledge, "skills or agents", "skills/NAME/SKILL.md or .claude/agents/", "name, description, expertise"), out, nil
 	}
-	lines := []string{fmt.Sprintf("%s, %s:", plural(len(rows), "skill or agent", "skills and agents"), plural(len(all), "area of expertise", "areas of expertise"))}
+	lines := []string{fmt.Sprintf("%s, %s:", words.Plural(len(rows), "skill or agent", "skills and agents"), words.Plural(len(all), "area of expertise", "areas of expertise"))}
 	for _, r := range rows {
 		ex := strings.Join(r.Expertise, ", ")
 		if ex == "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/lifecycles"
 	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // The lifecycle toolset: a task (a story) walks phases whose exit criteria
@@ -80,7 +81,7 @@ func lifecycleTools() []tool {
 
 func (c call) lifecycles() (*lifecycles.Lifecycles, error) {
 	if c.Lifecycles == nil {
-		return nil, fmt.Errorf("%w: lifecycles are not available for this project", problem.ErrUnavailable)
+		return nil, &problem.Error{Kind: problem.Unavailable, Problem: "unavailable: lifecycles are not available for this project"}
 	}
 	return c.Lifecycles, nil
 }
@@ -134,14 +135,14 @@ func lifecycleGet(ctx context.Context, c call, in lifecycleGetArgs) (string, any
 // renderDefinitions lists the lifecycle definitions and the files skipped.
 func renderDefinitions(ds lifecycles.Definitions) (string, any, error) {
 	out := definitionsOut{}
-	lines := []string{fmt.Sprintf("%s (default %s):", plural(len(ds.List), "lifecycle definition", "lifecycle definitions"), lifecycle.DefaultName)}
+	lines := []string{fmt.Sprintf("%s (default %s):", words.Plural(len(ds.List), "lifecycle definition", "lifecycle definitions"), lifecycle.DefaultName)}
 	for _, d := range ds.List {
 		out.Definitions = append(out.Definitions, definitionOut{Name: d.Name, Description: d.Description, Source: d.Source, PhaseNames: d.PhaseNames()})
 		lines = append(lines, fmt.Sprintf("- %s (%s): %s", d.Name, d.Source, strings.Join(d.PhaseNames(), " → ")))
 	}
 	for _, p := range ds.Problems {
-		out.Problems = append(out.Problems, p.Error())
-		lines = append(lines, "malformed, skipped: "+p.Error())
+		out.Problems = append(out.Problems, lifecycle.Where(p))
+		lines = append(lines, "malformed, skipped: "+lifecycle.Where(p))
 	}
 	return strings.Join(lines, "\n"), out, nil
 }
@@ -264,7 +265,7 @@ func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 		first := max(0, len(v.History)-historyShown)
 		switch {
 		case i == first && first > 0:
-			fmt.Fprintf(&b, "\nhistory (%s earlier):", plural(first, "change", "changes"))
+			fmt.Fprintf(&b, "\nhistory (%s earlier):", words.Plural(first, "change", "changes"))
 		case i == first:
 			b.WriteString("\nhistory:")
 		}
@@ -381,7 +382,7 @@ func lifecycleList(ctx context.Context, c call, in lifecycleListArgs) (string, a
 		return "", nil, err
 	}
 	out := lifecycleListOut{Lifecycles: []lifecycleItemOut{}, Total: page.Total, Offset: page.Offset, NextOffset: page.NextOffset}
-	lines := []string{plural(page.Total, "lifecycle matches", "lifecycles match")}
+	lines := []string{words.Plural(page.Total, "lifecycle matches", "lifecycles match")}
 	switch n := len(page.Items); {
 	case n == page.Total:
 		lines[0] += ":"

@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service/loops"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // The loops toolset: iterative agent loops with completion criteria, an
@@ -213,7 +214,7 @@ func loopText(o loopOut) string {
 		b.WriteString("\nevidence: " + o.Evidence)
 	}
 	if o.Progress != nil && o.Progress.Checkpoints > 0 {
-		b.WriteString("\n" + plural(o.Progress.Checkpoints, "checkpoint", "checkpoints") + " (loop_checkpoints lists them)")
+		b.WriteString("\n" + words.Plural(o.Progress.Checkpoints, "checkpoint", "checkpoints") + " (loop_checkpoints lists them)")
 	}
 	if len(o.LegalNext) > 0 {
 		b.WriteString("\nlegal next: " + strings.Join(o.LegalNext, ", "))
@@ -296,7 +297,7 @@ func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error)
 		return "", nil, err
 	}
 	out := loopListOut{Loops: []loopOut{}, Total: page.Total, NextOffset: page.NextOffset}
-	lines := []string{plural(page.Total, "loop", "loops")}
+	lines := []string{words.Plural(page.Total, "loop", "loops")}
 	if page.NextOffset != 0 {
 		lines[0] += fmt.Sprintf(" (next offset %d)", page.NextOffset)
 	}
@@ -366,7 +367,7 @@ type checkpointsOut struct {
 
 // text lists a page of a loop's checkpoints, a line each.
 func (o checkpointsOut) text() string {
-	head := plural(o.Total, "checkpoint", "checkpoints") + " of loop " + o.LoopID
+	head := words.Plural(o.Total, "checkpoint", "checkpoints") + " of loop " + o.LoopID
 	if len(o.Checkpoints) < o.Total {
 		head = fmt.Sprintf("%d of %s, newest first", len(o.Checkpoints), head)
 	}
@@ -413,7 +414,7 @@ func loopComplete(ctx context.Context, c call, in loopCompleteArgs) (string, any
 	if err != nil {
 		return "", nil, err
 	}
-	return loopResult(c, lp, fmt.Sprintf("Completed loop %s after %s.", lp.ID, plural(lp.State.Iteration, "iteration", "iterations")))
+	return loopResult(c, lp, fmt.Sprintf("Completed loop %s after %s.", lp.ID, words.Plural(lp.State.Iteration, "iteration", "iterations")))
 }
 
 func loopFail(ctx context.Context, c call, in loopFailArgs) (string, any, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // The memory toolset: typed project memory searched in three layers
@@ -221,8 +223,6 @@ func memoryContext(ctx context.Context, c call, in memoryContextArgs) (string, a
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 func memoryGet(ctx context.Context, c call, in memoryGetArgs) (string, any, error) {
 	es, missing, err := c.Memory.Get(ctx, in.IDs)
 	if err != nil {
@@ -290,7 +290,7 @@ func record(ctx context.Context, c call, req memories.AddRequest) (string, any, 
 		text += fmt.Sprintf("\n%s is now superseded by %s: kept, left out of search.", r.Superseded, r.Entry.ID)
 	}
 	if r.Redacted > 0 {
-		text += "\nRedacted " + plural(r.Redacted, "private span or secret", "private spans or secrets") + " before storing."
+		text += "\nRedacted " + words.Plural(r.Redacted, "private span or secret", "private spans or secrets") + " before storing."
 	}
 	if r.EmbedError != "" {
 		text += "\nnote: " + r.EmbedError
@@ -362,9 +362,9 @@ func (o pruneOut) text() string {
 		if o.Total == 1 {
 			them = "it"
 		}
-		lines = append(lines, fmt.Sprintf("Dry run: %s would be removed. Call again with dry_run false to remove %s.", plural(o.Total, "entry", "entries"), them))
+		lines = append(lines, fmt.Sprintf("Dry run: %s would be removed. Call again with dry_run false to remove %s.", words.Plural(o.Total, "entry", "entries"), them))
 	default:
-		lines = append(lines, fmt.Sprintf("Removed %s.", plural(o.Deleted, "entry", "entries")))
+		lines = append(lines, fmt.Sprintf("Removed %s.", words.Plural(o.Deleted, "entry", "entries")))
 	}
 	for _, h := range o.Entries {
 		lines = append(lines, render.HitLine(h))
@@ -394,6 +394,11 @@ type diagnoseMatch struct {
 	render.EntryView
 	Source string `json:"source"` // "mistake" or "recorded_failure"
 	Why    string `json:"why"`
+	// FailureLine is the failure of the session record that matched, where
+	// one did rather than the entry's last error text.
+	FailureLine string `json:"failure_line,omitempty"`
+	// Resolved is the day a later run of the command passed.
+	Resolved string `json:"resolved,omitempty"`
 }
 
 func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, error) {
@@ -416,7 +421,7 @@ func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, e
 		for _, id := range d.SameTypeOnly {
 			out.SameTypeOnly = append(out.SameTypeOnly, id.String())
 		}
-		lines := []string{fmt.Sprintf("No similar past mistake or recorded failure (read as %s; %s compared).", read, plural(d.Compared, "entry", "entries"))}
+		lines := []string{fmt.Sprintf("No similar past mistake or recorded failure (read as %s; %s compared).", read, words.Plural(d.Compared, "entry", "entries"))}
 		if len(out.SameTypeOnly) > 0 {
 			lines = append(lines, strings.Join(out.SameTypeOnly, ", ")+" state the same type of error but share nothing else distinctive with it: not similar.")
 		}
@@ -435,12 +440,12 @@ func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, e
 	var head string
 	switch failures {
 	case 0:
-		head = plural(len(d.Matches), "similar past mistake", "similar past mistakes")
+		head = words.Plural(len(d.Matches), "similar past mistake", "similar past mistakes")
 	case len(d.Matches):
-		head = plural(failures, "similar recorded failure", "similar recorded failures")
+		head = words.Plural(failures, "similar recorded failure", "similar recorded failures")
 	default:
-		head = fmt.Sprintf("%d similar: %s and %s", len(d.Matches), plural(len(d.Matches)-failures, "past mistake", "past mistakes"),
-			plural(failures, "recorded failure", "recorded failures"))
+		head = fmt.Sprintf("%d similar: %s and %s", len(d.Matches), words.Plural(len(d.Matches)-failures, "past mistake", "past mistakes"),
+			words.Plural(failures, "recorded failure", "recorded failures"))
 	}
 	parts := []string{fmt.Sprintf("%s, best first (read as %s):", head, read)}
 	for _, m := range d.Matches {
@@ -452,6 +457,14 @@ func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, e
 			head = fmt.Sprintf("%s recorded failure (a failed command a hook recorded, not yet a confirmed mistake): %s", e.ID, e.Title)
 		}
 		text := head + "\nsimilar: " + o.Why
+		if m.Event != nil {
+			o.FailureLine = m.Event.Detail
+			text += "\nits failure: " + m.Event.Detail
+		}
+		if !m.Resolved.IsZero() {
+			o.Resolved = m.Resolved.Format(time.DateOnly)
+			text += "\nresolved " + o.Resolved + ": a later run of the command passed"
+		}
 		if body != "" {
 			text += "\n" + body
 		}

@@ -558,7 +558,7 @@ func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, err
 	}
 	out := nextOut{Rationale: r.Rationale, Skipped: r.Skipped}
 	if r.Task == nil {
-		if r.Hint != "" {
+		if r.Hint != problem.NoAction {
 			out.Rationale += "; " + toolHints(r.Hint) + "."
 		}
 		return out.Rationale, out, nil

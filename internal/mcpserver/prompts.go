@@ -108,7 +108,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 		if d.Body != "" {
 			fmt.Fprintf(&b, "\n%s\n", problem.Clip(d.Body, 500))
 		}
-	} else if next.Hint != "" {
+	} else if next.Hint != problem.NoAction {
 		b.WriteString(next.Rationale + "; " + toolHints(next.Hint) + ".\n")
 	} else {
 		b.WriteString(next.Rationale + "\n")

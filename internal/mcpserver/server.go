@@ -15,11 +15,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/agent"
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 )
@@ -53,6 +55,13 @@ type Options struct {
 	// Settings are the surface's configuration and where each value came
 	// from (flags, environment), for get_config.
 	Settings []brief.Setting
+	// Procs are this server's ancestor processes, parent first (a stdio
+	// server's, proc.Ancestors). A client runs its hooks and its stdio
+	// servers as children, so the session a hook of the same window opened
+	// names one of them: the server's calls are that session's, and speak
+	// as its agent (a second window of a client has an agent of its own).
+	// Empty: a call that writes belongs to the agent's open session.
+	Procs []memory.Proc
 }
 
 // ClientAgent is the agent a request's client names itself at initialize
@@ -131,10 +140,11 @@ func allTools() []tool {
 }
 
 type server struct {
-	opts   Options
-	log    *slog.Logger
-	loops  *loopWatch      // nil unless the loops toolset is served
-	served map[string]bool // the names of the tools served
+	attached attachment
+	opts     Options
+	log      *slog.Logger
+	loops    *loopWatch      // nil unless the loops toolset is served
+	served   map[string]bool // the names of the tools served
 }
 
 // call is what a handler gets besides its arguments.
@@ -183,7 +193,8 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 			if err != nil {
 				return errorResult(ctx, s.log, def.Name, err), nil
 			}
-			text, out, err := h(ctx, call{Set: svc, agent: s.agent(req), s: s}, in)
+			ctx, agent := s.attach(ctx, svc, s.agent(req), def.Annotations != nil && def.Annotations.ReadOnlyHint)
+			text, out, err := h(ctx, call{Set: svc, agent: agent, s: s}, in)
 			if err != nil {
 				return errorResult(ctx, s.log, def.Name, err), nil
 			}
@@ -196,6 +207,49 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 			}, nil
 		}
 	}}
+}
+
+// attachment is the session a server's calls were last found to work in,
+// kept for attachFor: sessions start and end far less often than calls.
+type attachment struct {
+	mu    sync.Mutex
+	agent string
+	at    time.Time
+	s     memory.Session
+	found bool
+}
+
+// attachFor is how long a server trusts the session it found for its calls.
+const attachFor = 2 * time.Second
+
+// attach returns ctx carrying the session the call works in (see
+// Options.Procs) and the agent the call speaks as. A read needs it only to
+// know its agent, which only a linked window changes.
+func (s *server) attach(ctx context.Context, svc *service.Set, agent string, read bool) (context.Context, string) {
+	if read && len(s.opts.Procs) == 0 {
+		return ctx, agent
+	}
+	a := &s.attached
+	a.mu.Lock()
+	sess, found, fresh := a.s, a.found, a.agent == agent && time.Since(a.at) < attachFor
+	a.mu.Unlock()
+	if !fresh {
+		var err error
+		if sess, found, err = svc.Memory.Attach(ctx, agent, s.opts.Procs); err != nil {
+			s.log.WarnContext(ctx, "find the session of a call", "error", err)
+			return ctx, agent
+		}
+		a.mu.Lock()
+		a.agent, a.at, a.s, a.found = agent, time.Now(), sess, found
+		a.mu.Unlock()
+	}
+	if !found {
+		return ctx, agent
+	}
+	if sess.Client.Proc.PID != 0 && sess.Agent != "" {
+		agent = sess.Agent // the window's own agent
+	}
+	return memory.WithSession(ctx, sess.ID), agent
 }
 
 func (s *server) agent(req mcp.Request) string {
@@ -415,14 +469,6 @@ func ToolNames(names []string, readOnly bool) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
-}
-
-// plural is n with the noun in its number: "1 loop", "2 loops".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // growStack grows the calling goroutine's stack while it is shallow. The SDK

@@ -14,8 +14,10 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // The session toolset: working sessions, threaded across reconnects, and
@@ -122,10 +124,10 @@ func sessionTools() []tool {
 				{name: "start", args: append(slices.Clone(recordFields), "parent_session_id", "branch"), run: sessionStart},
 				{name: "update", args: append(slices.Clone(recordFields), "session_id"), run: sessionUpdate},
 				{name: "end", args: append(slices.Clone(recordFields), "session_id", "outcome"), run: sessionEnd},
-				{name: "get", args: []string{"session_id"}, readOnly: true, run: sessionGet},
+				{name: "get", args: []string{"session_id", "limit"}, readOnly: true, run: sessionGet},
 				{name: "list", args: []string{"thread_id", "branch", "open_only", "offset", "limit"}, readOnly: true, run: sessionList},
 			},
-			enum("outcome", anys(memory.Outcomes)...), minimum("offset", 0), bounds("limit", 1, float64(page.Session.Max)), recordShape),
+			enum("outcome", anys(memory.Outcomes)...), minimum("offset", 0), bounds("limit", 1, float64(max(page.Session.Max, page.Record.Max))), recordShape),
 		declareActions(ts, mcp.Tool{Name: "branch",
 			Description: "Git-branch context: get, save (add to it), promote (decisions into permanent memory), list, merge (into another branch)."},
 			[]action[branchArgs]{
@@ -159,12 +161,12 @@ func (in sessionArgs) patch() memories.SessionPatch {
 }
 
 type sessionOut struct {
-	Session    *sessionView   `json:"session,omitempty"`
-	Sessions   []sessionBrief `json:"sessions,omitempty"`
-	Total      int            `json:"total,omitempty"`
-	NextOffset int            `json:"next_offset,omitempty"`
-	Previous   string         `json:"previous_ended,omitempty"`
-	Redacted   int            `json:"redacted,omitempty"`
+	Session    *render.SessionView   `json:"session,omitempty"`
+	Sessions   []render.SessionBrief `json:"sessions,omitempty"`
+	Total      int                   `json:"total,omitempty"`
+	NextOffset int                   `json:"next_offset,omitempty"`
+	Previous   string                `json:"previous_ended,omitempty"`
+	Redacted   int                   `json:"redacted,omitempty"`
 }
 
 func sessionStart(ctx context.Context, c call, in sessionArgs) (string, any, error) {
@@ -201,32 +203,32 @@ func sessionEnd(ctx context.Context, c call, in sessionArgs) (string, any, error
 // its record grows with each update, and the answer to each carried it
 // whole; session get shows it.
 type sessionChangedOut struct {
-	Session  *sessionBrief `json:"session"`
-	Previous string        `json:"previous_ended,omitempty"`
-	Redacted int           `json:"redacted,omitempty"`
+	Session  *render.SessionBrief `json:"session"`
+	Previous string               `json:"previous_ended,omitempty"`
+	Redacted int                  `json:"redacted,omitempty"`
 }
 
 // sessionChanged renders a session just started, updated or ended.
 func sessionChanged(verb string, res memories.SessionResult) (string, sessionChangedOut) {
-	v := briefSession(res.Session)
+	v := render.BriefOf(res.Session)
 	out := sessionChangedOut{Session: &v, Redacted: res.Redacted, Previous: res.Previous.String()}
-	text := verb + " " + sessionLine(res.Session)
+	text := verb + " " + render.SessionLine(res.Session)
 	if verb != "Started" {
 		text += " (session get shows its record)"
 	}
 	if res.Redacted > 0 {
-		text += "\nRedacted " + plural(res.Redacted, "private span or secret", "private spans or secrets") + " before storing."
+		text += "\nRedacted " + words.Plural(res.Redacted, "private span or secret", "private spans or secrets") + " before storing."
 	}
 	return text, out
 }
 
 func sessionGet(ctx context.Context, c call, in sessionArgs) (string, any, error) {
-	s, err := c.Memory.Session(ctx, c.agent, in.SessionID)
+	s, err := c.Memory.Session(ctx, c.agent, in.SessionID, page.Page{Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
 	}
-	v := viewSession(s)
-	return renderSession(s), sessionOut{Session: &v}, nil
+	v := render.SessionViewOf(s)
+	return render.Session(s), sessionOut{Session: &v}, nil
 }
 
 func sessionList(ctx context.Context, c call, in sessionArgs) (string, any, error) {
@@ -235,114 +237,25 @@ func sessionList(ctx context.Context, c call, in sessionArgs) (string, any, erro
 	if err != nil {
 		return "", nil, err
 	}
-	out := sessionOut{Sessions: []sessionBrief{}, Total: l.Total, NextOffset: l.NextOffset}
-	lines := []string{fmt.Sprintf("%d of %s:", len(l.Sessions), plural(l.Total, "session", "sessions"))}
+	out := sessionOut{Sessions: []render.SessionBrief{}, Total: l.Total, NextOffset: l.NextOffset}
+	lines := []string{fmt.Sprintf("%d of %s:", len(l.Sessions), words.Plural(l.Total, "session", "sessions"))}
 	if l.Total == 0 {
 		lines = []string{"No sessions match."}
 	}
 	for _, s := range l.Sessions {
-		out.Sessions = append(out.Sessions, briefSession(s))
-		lines = append(lines, sessionLine(s))
+		out.Sessions = append(out.Sessions, render.BriefOf(s))
+		lines = append(lines, render.SessionLine(s))
 	}
 	if l.NextOffset != 0 {
 		lines = append(lines, fmt.Sprintf("(next offset %d)", l.NextOffset))
 	}
 	for _, s := range l.Sessions {
-		if len(s.Goal) > sessionListClip || len(s.Summary) > sessionListClip {
-			lines = append(lines, fmt.Sprintf("(goals and summaries clipped at %d bytes; session get with session_id shows one whole)", sessionListClip))
+		if len(s.Goal) > render.SessionListClip || len(s.Summary) > render.SessionListClip {
+			lines = append(lines, fmt.Sprintf("(goals and summaries clipped at %d bytes; session get with session_id shows one whole)", render.SessionListClip))
 			break
 		}
 	}
 	return strings.Join(lines, "\n"), out, nil
-}
-
-// sessionLine is a session in one line.
-func sessionLine(s memory.Session) string { return sessionLineClip(s, sessionListClip) }
-
-// sessionLineClip is sessionLine with the goal clipped at clip bytes (zero:
-// whole).
-func sessionLineClip(s memory.Session, clip int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s", s.ID)
-	if s.ThreadID != s.ID {
-		fmt.Fprintf(&b, " (thread %s)", s.ThreadID)
-	}
-	state := "open"
-	if !s.Open() {
-		state = s.Outcome
-	}
-	fmt.Fprintf(&b, " %s %s", state, s.StartedAt.Format("2006-01-02 15:04"))
-	if s.Branch != "" {
-		b.WriteString(" on " + s.Branch)
-	}
-	if s.Goal != "" {
-		goal := s.Goal
-		if clip > 0 {
-			goal = oneLine(problem.Clip(goal, clip))
-		}
-		b.WriteString(": " + goal)
-	}
-	if n := len(s.Decisions); n > 0 {
-		b.WriteString(" [" + plural(n, "decision", "decisions") + "]")
-	}
-	return b.String()
-}
-
-func renderSession(s memory.Session) string {
-	var b strings.Builder
-	b.WriteString(sessionLineClip(s, 0))
-	if s.ParentID != 0 {
-		b.WriteString("\nparent: " + s.ParentID.String())
-	}
-	if s.AI != (memory.Provider{}) {
-		fmt.Fprintf(&b, "\nai: %s %s via %s", s.AI.Provider, s.AI.Model, s.AI.Client)
-	}
-	if !s.Open() {
-		fmt.Fprintf(&b, "\nended %s (%s)", s.EndedAt.Format(time.RFC3339), s.EndedAt.Sub(s.StartedAt).Round(time.Second))
-	}
-	if s.Summary != "" {
-		b.WriteString("\n" + s.Summary)
-	}
-	renderRecord(&b, s.Decisions, s.ErrorsResolved, s.FilesModified, s.TasksCompleted, s.TasksPending)
-	if len(s.TestsRun) > 0 {
-		b.WriteString("\ntests run: " + strings.Join(s.TestsRun, "; "))
-	}
-	if len(s.CommandsFailed) > 0 {
-		b.WriteString("\ncommands failed:")
-		for _, c := range s.CommandsFailed {
-			b.WriteString("\n- " + c)
-		}
-	}
-	return b.String()
-}
-
-func renderRecord(b *strings.Builder, ds []memory.Note, rs []memory.Resolved, files, done, pending []string) {
-	if len(ds) > 0 {
-		b.WriteString("\ndecisions:")
-		for _, d := range ds {
-			b.WriteString("\n- " + d.Decision)
-			if d.Reasoning != "" {
-				b.WriteString(" (because " + d.Reasoning + ")")
-			}
-		}
-	}
-	if len(rs) > 0 {
-		b.WriteString("\nerrors resolved:")
-		for _, r := range rs {
-			b.WriteString("\n- " + r.Error)
-			if r.Fix != "" {
-				b.WriteString(" → " + r.Fix)
-			}
-		}
-	}
-	for _, l := range []struct {
-		name  string
-		items []string
-	}{{"files modified", files}, {"tasks completed", done}, {"tasks pending", pending}} {
-		if len(l.items) > 0 {
-			b.WriteString("\n" + l.name + ": " + strings.Join(l.items, ", "))
-		}
-	}
 }
 
 type branchOut struct {
@@ -366,7 +279,7 @@ func renderBranch(b memory.BranchContext) string {
 		s.WriteString(" [" + b.Phase + "]")
 	}
 	if b.Sessions > 0 {
-		s.WriteString(" · " + plural(b.Sessions, "session", "sessions"))
+		s.WriteString(" · " + words.Plural(b.Sessions, "session", "sessions"))
 	}
 	if b.MergedInto != "" {
 		s.WriteString(" · merged into " + b.MergedInto)
@@ -377,7 +290,7 @@ func renderBranch(b memory.BranchContext) string {
 	if b.Notes != "" {
 		s.WriteString("\n" + b.Notes)
 	}
-	renderRecord(&s, b.Decisions, b.Errors, b.FilesModified, b.TasksCompleted, b.TasksPending)
+	render.Record(&s, b.Decisions, b.Errors, b.FilesModified, b.TasksCompleted, b.TasksPending)
 	return s.String()
 }
 
@@ -403,7 +316,7 @@ func branchGet(ctx context.Context, c call, in branchArgs) (string, any, error) 
 			{t.FilesModified, "file modified", "files modified"}, {t.TasksCompleted, "task completed", "tasks completed"},
 			{t.TasksPending, "task pending", "tasks pending"}} {
 			if c.n > 0 {
-				of = append(of, plural(c.n, c.one, c.any))
+				of = append(of, words.Plural(c.n, c.one, c.any))
 			}
 		}
 		shown := max(len(b.Decisions), len(b.Errors), len(b.FilesModified), len(b.TasksCompleted), len(b.TasksPending))
@@ -439,7 +352,7 @@ func branchSave(ctx context.Context, c call, in branchArgs) (string, any, error)
 	}
 	text := "Saved " + branchLine(b)
 	if red > 0 {
-		text += "\nRedacted " + plural(red, "private span or secret", "private spans or secrets") + " before storing."
+		text += "\nRedacted " + words.Plural(red, "private span or secret", "private spans or secrets") + " before storing."
 	}
 	v := briefBranch(b)
 	return text, branchChangedOut{Branch: &v, Redacted: red}, nil
@@ -472,7 +385,7 @@ type branchBrief struct {
 }
 
 func briefBranch(b memory.BranchContext) branchBrief {
-	return branchBrief{Branch: b.Branch, Feature: b.Feature, Phase: b.Phase, Notes: problem.Clip(b.Notes, sessionListClip),
+	return branchBrief{Branch: b.Branch, Feature: b.Feature, Phase: b.Phase, Notes: problem.Clip(b.Notes, render.SessionListClip),
 		Decisions: len(b.Decisions), ErrorsResolved: len(b.Errors), FilesModified: len(b.FilesModified),
 		TasksCompleted: len(b.TasksCompleted), TasksPending: len(b.TasksPending), Sessions: b.Sessions, MergedInto: b.MergedInto,
 		PromotedAt: ts(b.PromotedAt), UpdatedAt: ts(b.UpdatedAt)}
@@ -491,11 +404,11 @@ func branchLine(b memory.BranchContext) string {
 		{len(b.FilesModified), "file modified", "files modified"}, {len(b.TasksCompleted), "task completed", "tasks completed"},
 		{len(b.TasksPending), "task pending", "tasks pending"}} {
 		if c.n > 0 {
-			n = append(n, plural(c.n, c.one, c.any))
+			n = append(n, words.Plural(c.n, c.one, c.any))
 		}
 	}
 	if b.Notes != "" {
-		head += "\n" + problem.Clip(b.Notes, sessionListClip)
+		head += "\n" + problem.Clip(b.Notes, render.SessionListClip)
 	}
 	if len(n) == 0 {
 		return head
@@ -510,7 +423,7 @@ func branchPromote(ctx context.Context, c call, in branchArgs) (string, any, err
 	}
 	out := branchOut{Already: p.Already, Promoted: []string{}}
 	lines := []string{fmt.Sprintf("Promoted %s from branch %s into permanent memory (%d already were).",
-		plural(len(p.Added), "entry", "entries"), p.Branch, p.Already)}
+		words.Plural(len(p.Added), "entry", "entries"), p.Branch, p.Already)}
 	for _, e := range p.Added {
 		out.Promoted = append(out.Promoted, e.ID.String())
 		lines = append(lines, fmt.Sprintf("%s %s: %s", e.ID, e.Type, e.Title))
@@ -525,7 +438,7 @@ func branchList(ctx context.Context, c call, _ branchArgs) (string, any, error) 
 	}
 	cur := c.Memory.Branch()
 	out := branchOut{Branches: []branchBrief{}}
-	lines := []string{plural(len(bs), "branch context", "branch contexts") + ":"}
+	lines := []string{words.Plural(len(bs), "branch context", "branch contexts") + ":"}
 	if len(bs) == 0 {
 		lines = []string{"No branch context saved yet."}
 	}
@@ -535,8 +448,8 @@ func branchList(ctx context.Context, c call, _ branchArgs) (string, any, error) 
 			mark = " <-- current"
 		}
 		out.Branches = append(out.Branches, briefBranch(b))
-		lines = append(lines, fmt.Sprintf("%s: %s, %s, updated %s%s", b.Branch, plural(len(b.Decisions), "decision", "decisions"),
-			plural(b.Sessions, "session", "sessions"), b.UpdatedAt.Format(time.DateOnly), mark))
+		lines = append(lines, fmt.Sprintf("%s: %s, %s, updated %s%s", b.Branch, words.Plural(len(b.Decisions), "decision", "decisions"),
+			words.Plural(b.Sessions, "session", "sessions"), b.UpdatedAt.Format(time.DateOnly), mark))
 	}
 	return strings.Join(lines, "\n"), out, nil
 }
@@ -582,127 +495,26 @@ func (a *aiArg) UnmarshalJSON(b []byte) error {
 // The session tools speak snake_case on the wire, whatever the storage's
 // JSON says: these views are what their structuredContent carries.
 
-type noteView struct {
-	Decision  string `json:"decision"`
-	Reasoning string `json:"reasoning,omitempty"`
-	SessionID string `json:"session_id,omitempty"`
-	At        string `json:"at,omitempty"`
-}
-
-type resolvedView struct {
-	Error     string `json:"error"`
-	Fix       string `json:"fix,omitempty"`
-	SessionID string `json:"session_id,omitempty"`
-	At        string `json:"at,omitempty"`
-}
-
-// sessionHead is what a session's views share: who, where, when.
-type sessionHead struct {
-	ID        string           `json:"id"`
-	ThreadID  string           `json:"thread_id"`
-	ParentID  string           `json:"parent_id,omitempty"`
-	Agent     string           `json:"agent,omitempty"`
-	Branch    string           `json:"branch,omitempty"`
-	Goal      string           `json:"goal,omitempty"`
-	AI        *memory.Provider `json:"ai,omitempty"`
-	StartedAt string           `json:"started_at"`
-	EndedAt   string           `json:"ended_at,omitempty"`
-}
-
-// headOf is s's head with its goal clipped at clip bytes (zero: whole).
-func headOf(s memory.Session, clip int) sessionHead {
-	h := sessionHead{ID: s.ID.String(), ThreadID: s.ThreadID.String(), ParentID: s.ParentID.String(), Agent: s.Agent, Branch: s.Branch,
-		Goal: s.Goal, StartedAt: ts(s.StartedAt), EndedAt: ts(s.EndedAt)}
-	if clip > 0 {
-		h.Goal = problem.Clip(s.Goal, clip)
-	}
-	if s.AI != (memory.Provider{}) {
-		ai := s.AI
-		h.AI = &ai
-	}
-	return h
-}
-
-type sessionView struct {
-	sessionHead
-	Decisions      []noteView     `json:"decisions,omitempty"`
-	ErrorsResolved []resolvedView `json:"errors_resolved,omitempty"`
-	FilesModified  []string       `json:"files_modified,omitempty"`
-	TasksCompleted []string       `json:"tasks_completed,omitempty"`
-	TasksPending   []string       `json:"tasks_pending,omitempty"`
-	TestsRun       []string       `json:"tests_run,omitempty"`
-	CommandsFailed []string       `json:"commands_failed,omitempty"`
-	Outcome        string         `json:"outcome,omitempty"`
-	Summary        string         `json:"summary,omitempty"`
-}
-
-// sessionListClip is how much of a session's goal and summary the session
-// list shows; session get shows them whole, with the lists the list counts.
-const sessionListClip = 120
-
-// sessionBrief is a session as the list shows it: its lists counted, its
-// goal and summary clipped. A session list answered with every session's
-// every decision, file and task: 4 KB a session, 80 KB a page.
-type sessionBrief struct {
-	sessionHead
-	Outcome        string `json:"outcome,omitempty"`
-	Summary        string `json:"summary,omitempty"`
-	Decisions      int    `json:"decisions,omitempty"`
-	ErrorsResolved int    `json:"errors_resolved,omitempty"`
-	FilesModified  int    `json:"files_modified,omitempty"`
-	TasksCompleted int    `json:"tasks_completed,omitempty"`
-	TasksPending   int    `json:"tasks_pending,omitempty"`
-	TestsRun       int    `json:"tests_run,omitempty"`
-	CommandsFailed int    `json:"commands_failed,omitempty"`
-}
-
-func briefSession(s memory.Session) sessionBrief {
-	return sessionBrief{sessionHead: headOf(s, sessionListClip), Outcome: s.Outcome,
-		Summary: problem.Clip(s.Summary, sessionListClip), Decisions: len(s.Decisions), ErrorsResolved: len(s.ErrorsResolved),
-		FilesModified: len(s.FilesModified), TasksCompleted: len(s.TasksCompleted), TasksPending: len(s.TasksPending),
-		TestsRun: len(s.TestsRun), CommandsFailed: len(s.CommandsFailed)}
-}
-
 type branchView struct {
-	Branch         string         `json:"branch"`
-	Feature        string         `json:"feature,omitempty"`
-	Phase          string         `json:"phase,omitempty"`
-	Notes          string         `json:"notes,omitempty"`
-	Decisions      []noteView     `json:"decisions,omitempty"`
-	ErrorsResolved []resolvedView `json:"errors_resolved,omitempty"`
-	FilesModified  []string       `json:"files_modified,omitempty"`
-	TasksCompleted []string       `json:"tasks_completed,omitempty"`
-	TasksPending   []string       `json:"tasks_pending,omitempty"`
-	Sessions       int            `json:"sessions,omitempty"`
-	MergedInto     string         `json:"merged_into,omitempty"`
-	PromotedAt     string         `json:"promoted_at,omitempty"`
-	UpdatedAt      string         `json:"updated_at"`
-}
-
-func viewNotes(ns []memory.Note, rs []memory.Resolved) ([]noteView, []resolvedView) {
-	var nv []noteView
-	for _, n := range ns {
-		nv = append(nv, noteView{Decision: n.Decision, Reasoning: n.Reasoning, SessionID: n.SessionID.String(), At: ts(n.At)})
-	}
-	var rv []resolvedView
-	for _, r := range rs {
-		rv = append(rv, resolvedView{Error: r.Error, Fix: r.Fix, SessionID: r.SessionID.String(), At: ts(r.At)})
-	}
-	return nv, rv
-}
-
-func viewSession(s memory.Session) sessionView {
-	v := sessionView{sessionHead: headOf(s, 0), FilesModified: s.FilesModified,
-		TasksCompleted: s.TasksCompleted, TasksPending: s.TasksPending, TestsRun: s.TestsRun, CommandsFailed: s.CommandsFailed,
-		Outcome: s.Outcome, Summary: s.Summary}
-	v.Decisions, v.ErrorsResolved = viewNotes(s.Decisions, s.ErrorsResolved)
-	return v
+	Branch         string                `json:"branch"`
+	Feature        string                `json:"feature,omitempty"`
+	Phase          string                `json:"phase,omitempty"`
+	Notes          string                `json:"notes,omitempty"`
+	Decisions      []render.NoteView     `json:"decisions,omitempty"`
+	ErrorsResolved []render.ResolvedView `json:"errors_resolved,omitempty"`
+	FilesModified  []string              `json:"files_modified,omitempty"`
+	TasksCompleted []string              `json:"tasks_completed,omitempty"`
+	TasksPending   []string              `json:"tasks_pending,omitempty"`
+	Sessions       int                   `json:"sessions,omitempty"`
+	MergedInto     string                `json:"merged_into,omitempty"`
+	PromotedAt     string                `json:"promoted_at,omitempty"`
+	UpdatedAt      string                `json:"updated_at"`
 }
 
 func viewBranch(b memory.BranchContext) branchView {
 	v := branchView{Branch: b.Branch, Feature: b.Feature, Phase: b.Phase, Notes: b.Notes, FilesModified: b.FilesModified,
 		TasksCompleted: b.TasksCompleted, TasksPending: b.TasksPending, Sessions: b.Sessions, MergedInto: b.MergedInto,
 		PromotedAt: ts(b.PromotedAt), UpdatedAt: ts(b.UpdatedAt)}
-	v.Decisions, v.ErrorsResolved = viewNotes(b.Decisions, b.Errors)
+	v.Decisions, v.ErrorsResolved = render.NotesOf(b.Decisions, b.Errors)
 	return v
 }

@@ -1,33 +1,38 @@
 package memory
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
-// ErrNotFound means no entry, session or branch context has the given id.
-var ErrNotFound = errors.New("not found")
-
-// ErrEnded means a session has ended and takes no more records.
-var ErrEnded = errors.New("the session has ended")
-
-// NotFoundError names what was not found: Kind is "entry", "session" or
-// "branch".
-type NotFoundError struct {
-	Kind string
+// Missing names what was not found: What is "entry", "session" or
+// "branch context".
+type Missing struct {
+	What string
 	ID   string
 }
 
-func (e *NotFoundError) Error() string { return fmt.Sprintf("%s %s not found", e.Kind, e.ID) }
+// listing is what lists the ids of each kind of thing.
+var listing = map[string]problem.Action{"session": problem.ListSessions, "branch context": problem.ListBranches}
 
-// Refusal marks the message as one a user reads as it is.
-func (e *NotFoundError) Refusal() {}
+// NotFound refuses id: no entry, session or branch context (what) has it.
+// The Missing is the Error's Detail.
+func NotFound(what, id string) error {
+	hint, ok := listing[what]
+	if !ok {
+		hint = problem.SearchMemory
+	}
+	return &problem.Error{Kind: problem.NotFound, Problem: fmt.Sprintf("%s %s not found", what, id), Hint: hint,
+		Detail: Missing{What: what, ID: id}}
+}
 
-// Unwrap makes every NotFoundError an ErrNotFound.
-func (e *NotFoundError) Unwrap() error { return ErrNotFound }
+// MissingOf returns what err says was not found.
+func MissingOf(err error) (Missing, bool) { return problem.DetailOf[Missing](err) }
 
 // SessionID is a session's number within its project, shown as "s4".
 type SessionID int64
@@ -77,36 +82,235 @@ type Provider struct {
 // Outcomes a session can end with.
 var Outcomes = []string{"success", "partial", "failed", "abandoned"}
 
-// Session is one working session of an agent. Sessions thread: a session
-// started from a parent joins the parent's thread, so memory carries across
+// Client is the agent's client a session belongs to: its name, its own id
+// for the session (Claude Code's and Gemini CLI's session_id), and the
+// process that runs it, which the client's MCP servers descend from too.
+type Client struct {
+	Name      string
+	SessionID string
+	Proc      Proc
+}
+
+// Key is what names the session among a project's: the client's name and
+// its session id; "" when the client gave none.
+func (c Client) Key() string {
+	if c.SessionID == "" {
+		return ""
+	}
+	return c.Name + ":" + c.SessionID
+}
+
+// Proc names a process across time: its pid and when it started (in the
+// operating system's own ticks), so that a pid the system reuses is not
+// taken for the old process.
+type Proc struct {
+	PID   int
+	Start uint64
+}
+
+// Session is one working session of an agent: its head, and what happened
+// in it (Record), read from its events. Sessions thread: a session started
+// from a parent joins the parent's thread, so memory carries across
 // reconnects.
 type Session struct {
-	ID        SessionID `json:"id"`
-	ThreadID  SessionID `json:"threadId"`
-	ParentID  SessionID `json:"parentId,omitempty"`
-	Agent     string    `json:"agent,omitempty"`
-	Branch    string    `json:"branch,omitempty"`
-	Goal      string    `json:"goal,omitempty"`
-	AI        Provider  `json:"ai,omitzero"`
-	StartedAt time.Time `json:"startedAt"`
-	EndedAt   time.Time `json:"endedAt,omitzero"`
+	ID        SessionID
+	ThreadID  SessionID
+	ParentID  SessionID
+	Agent     string
+	Client    Client
+	Branch    string
+	Goal      string
+	AI        Provider
+	StartedAt time.Time
+	EndedAt   time.Time
+	// TasksPending is what the agent said is left (session update's
+	// tasks_pending, which replaces it).
+	TasksPending []string
 
-	Decisions      []Note     `json:"decisions,omitempty"`
-	ErrorsResolved []Resolved `json:"errorsResolved,omitempty"`
-	FilesModified  []string   `json:"filesModified,omitempty"`
-	TasksCompleted []string   `json:"tasksCompleted,omitempty"`
-	TasksPending   []string   `json:"tasksPending,omitempty"`
-	// TestsRun and CommandsFailed are what the agent's hooks saw it run:
-	// test commands, and commands that failed (with their first error line).
-	TestsRun       []string `json:"testsRun,omitempty"`
-	CommandsFailed []string `json:"commandsFailed,omitempty"`
+	Outcome string // one of Outcomes, once ended
+	// OutcomeWhy says what the outcome was made from: the evidence when
+	// Cairn computed it, or that the agent said so.
+	OutcomeWhy string
+	Summary    string
 
-	Outcome string `json:"outcome,omitempty"` // one of Outcomes, once ended
-	Summary string `json:"summary,omitempty"`
+	Record Record
 }
 
 // Open reports whether the session has not ended.
 func (s Session) Open() bool { return s.EndedAt.IsZero() }
+
+// EventKind is what an event of a session records.
+type EventKind string
+
+// The kinds of session events, and what each one's Key is.
+const (
+	EventFile      EventKind = "file"      // a file modified; Key: its path in the project
+	EventTest      EventKind = "test"      // a test run; Key: the command
+	EventFailure   EventKind = "failure"   // a command that failed; Key: the command and the failure's fingerprint
+	EventTask      EventKind = "task"      // a task completed; Key: its id
+	EventMemory    EventKind = "memory"    // a memory entry written; Key: its id
+	EventDecision  EventKind = "decision"  // a decision the agent noted; Key: a digest of it
+	EventResolved  EventKind = "resolved"  // an error the agent noted as fixed; Key: a digest of it
+	EventLoop      EventKind = "loop"      // a loop iteration or end; Key: the loop and its iteration
+	EventLifecycle EventKind = "lifecycle" // a lifecycle phase change; Key: the lifecycle and its phase
+)
+
+// EventKinds lists the kinds in the order a record shows them.
+var EventKinds = []EventKind{EventTest, EventFailure, EventFile, EventTask, EventMemory, EventDecision, EventResolved, EventLoop, EventLifecycle}
+
+// Event is one thing that happened in a session. An event recorded again
+// (the same kind and key) is counted, not repeated: Count and At grow.
+type Event struct {
+	Session SessionID
+	Kind    EventKind
+	Key     string
+	// Subject is what the event is about (the file, the command, the task
+	// or entry id); Detail says what happened, in a line.
+	Subject string
+	Detail  string
+	// Note is more: a decision's reasoning, a fix.
+	Note string
+	// Tail is the last lines of a failure's output; Type the error's type
+	// where the language names one (ValueError, E0308).
+	Tail []string
+	Type string
+	// Test is a test run's result.
+	Test *TestResult
+	// ResolvedAt is when a later run of the same command passed (a
+	// failure), zero while unresolved.
+	ResolvedAt time.Time
+	Count      int
+	FirstAt    time.Time
+	At         time.Time
+}
+
+// TestResult is what a test run said.
+type TestResult struct {
+	Runner string
+	// OK says no test failed; None that the run found no test to run.
+	OK      bool
+	None    bool
+	Passed  int
+	Failed  int
+	Skipped int
+	// Counted says the runner's output gave the counts; without it only OK
+	// is known (from the exit status).
+	Counted bool
+	Summary string   // the runner's own summary line
+	Failing []string // the first failing tests' names
+}
+
+// Record is what happened in a session, from its events: the newest of
+// each kind (at most a page each) and how many there are of each.
+type Record struct {
+	Events map[EventKind][]Event // newest first
+	Totals map[EventKind]int
+}
+
+// Of returns the record's events of a kind, newest first.
+func (r Record) Of(k EventKind) []Event { return r.Events[k] }
+
+// Total is how many events of kind k the session holds, shown or not.
+func (r Record) Total(k EventKind) int { return r.Totals[k] }
+
+// Subjects returns the subjects of the record's events of kind k, newest
+// first.
+func (r Record) Subjects(k EventKind) []string {
+	es := r.Events[k]
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Subject
+	}
+	return out
+}
+
+// Unresolved returns the record's failures no later run fixed, newest
+// first.
+func (r Record) Unresolved() []Event {
+	var out []Event
+	for _, e := range r.Events[EventFailure] {
+		if e.ResolvedAt.IsZero() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// LastTests returns the newest run of each test command, newest first: a
+// session's tests pass at its end when each of these did.
+func (r Record) LastTests() []Event {
+	return r.Events[EventTest] // one event a command: At is its last run
+}
+
+// Outcome works out how a session ended from its record, and says why:
+// completed when its last test runs passed (or, with no tests run, when it
+// completed tasks and left no failure unresolved); failed when a last test
+// run failed, or failures are unresolved and nothing was completed;
+// partial otherwise.
+func (r Record) Outcome() (outcome, why string) {
+	tests, open := r.LastTests(), r.Unresolved()
+	var failing []string
+	for _, t := range tests {
+		if t.Test != nil && !t.Test.OK {
+			failing = append(failing, t.Subject)
+		}
+	}
+	done := r.Total(EventTask)
+	switch {
+	case len(failing) > 0:
+		return "failed", fmt.Sprintf("the last run of %s failed", quoteList(failing, 2))
+	case len(tests) > 0 && len(open) == 0:
+		return "success", fmt.Sprintf("the last run of %s passed", quoteList(subjects(tests), 2))
+	case len(tests) > 0:
+		return "partial", fmt.Sprintf("tests passed, but %d failed command(s) were not run again successfully (%s)", len(open), quoteList(subjects(open), 2))
+	case done > 0 && len(open) == 0:
+		return "success", fmt.Sprintf("%d task(s) completed, no failure left unresolved; no tests were run", done)
+	case len(open) > 0 && done == 0:
+		return "failed", fmt.Sprintf("%d failed command(s) left unresolved and nothing completed (%s)", len(open), quoteList(subjects(open), 2))
+	case len(open) > 0:
+		return "partial", fmt.Sprintf("%d task(s) completed, but %d failed command(s) left unresolved", done, len(open))
+	}
+	return "partial", "no tests run, no task completed: nothing shows the work is done"
+}
+
+func subjects(es []Event) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Subject
+	}
+	return out
+}
+
+// quoteList quotes the first n items and counts the rest.
+func quoteList(items []string, n int) string {
+	var qs []string
+	for i, s := range items {
+		if i == n {
+			qs = append(qs, fmt.Sprintf("%d more", len(items)-n))
+			break
+		}
+		qs = append(qs, strconv.Quote(s))
+	}
+	return strings.Join(qs, ", ")
+}
+
+// Decisions are the record's decisions as notes, newest first.
+func (r Record) Decisions() []Note {
+	var out []Note
+	for _, e := range r.Events[EventDecision] {
+		out = append(out, Note{Decision: e.Detail, Reasoning: e.Note, SessionID: e.Session, At: e.FirstAt})
+	}
+	return out
+}
+
+// ResolvedErrors are the record's errors noted as fixed, newest first.
+func (r Record) ResolvedErrors() []Resolved {
+	var out []Resolved
+	for _, e := range r.Events[EventResolved] {
+		out = append(out, Resolved{Error: e.Detail, Fix: e.Note, SessionID: e.Session, At: e.FirstAt})
+	}
+	return out
+}
 
 // BranchContext is what a git branch's work has learned, kept across the
 // sessions on it until the branch is merged or promoted.
@@ -205,4 +409,23 @@ func (id *SessionID) UnmarshalText(b []byte) error {
 	v, err := ParseSessionID(string(b))
 	*id = v
 	return err
+}
+
+// sessionKey carries a session in a context.
+type sessionKey struct{}
+
+// WithSession returns ctx carrying the session a call works in: what the
+// services do under it (tasks completed, memory written, loop iterations,
+// lifecycle phases) becomes its events.
+func WithSession(ctx context.Context, id SessionID) context.Context {
+	if id == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, sessionKey{}, id)
+}
+
+// SessionFrom is the session ctx carries, zero for none.
+func SessionFrom(ctx context.Context) SessionID {
+	id, _ := ctx.Value(sessionKey{}).(SessionID)
+	return id
 }

@@ -1,140 +1,280 @@
-// Package problem holds the errors Cairn's domains and services refuse a call
-// with, in words a person or a model can act on, and without naming any
-// surface: a FieldError says which argument is wrong and how to fix it; an
-// Error says what is wrong and carries a typed Hint (an Action) that each
-// surface renders in its own words (a tool name over MCP, a command in the
-// CLI, a button on the board).
+// Package problem holds the one error type Cairn refuses a call with: an
+// Error of a Kind from a closed set, saying what is wrong and what to do in
+// words a person or a model can act on, without naming any surface. What to
+// do is words every surface shares (Fix) and typed Actions (Hint, Next) that
+// each surface renders in its own words: a tool name over MCP, a command in
+// the CLI, a page or a button on the board. Each surface keeps one table
+// from Kind to its code, status or exit status and one from Action to its
+// words; the surfaces' tests run every Kind and every Action through them.
 package problem
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"strings"
 )
 
-// ErrInvalid means an argument breaks a rule; a *FieldError says which.
-var ErrInvalid = errors.New("invalid argument")
+// Kind is what a call was refused for. Surfaces map each kind to a stable
+// code (MCP), status (HTTP, the board) or exit status (the CLI).
+type Kind uint8
 
-// ErrUnavailable means a call could not be served now, but may be if it is
-// retried: the store was busy past its timeout.
-var ErrUnavailable = errors.New("unavailable")
-
-// ErrFault is wrapped by every *FaultError.
-var ErrFault = errors.New("storage fault")
-
-// FaultError is a failure of what lies under a store rather than of the
-// request: the disk is full, the file system is read-only, the database is
-// corrupt or is not one. Problem says what is wrong and Fix what a person
-// must do; Err is the driver's error, for logs.
-type FaultError struct {
-	Problem string
-	Fix     string
-	Err     error
-}
-
-func (e *FaultError) Error() string { return e.Problem + ": " + e.Fix }
-
-// Unwrap makes a FaultError both ErrFault and its cause.
-func (e *FaultError) Unwrap() []error { return []error{ErrFault, e.Err} }
-
-// FieldError is an invalid argument: which field, what is wrong, how to fix
-// it. Hint, when set, is rendered after Fix by the surface.
-type FieldError struct {
-	Field   string
-	Problem string
-	Fix     string
-	Hint    Action
-}
-
-func (e *FieldError) Error() string { return e.Render(nil) }
-
-// Render writes the error as one sentence, rendering its hint with r (nil:
-// the hint's neutral wording).
-func (e *FieldError) Render(r Renderer) string {
-	msg := e.Field + " " + e.Problem
-	if fix := join(e.Fix, r.render(e.Hint)); fix != "" {
-		msg += ": " + fix
-	}
-	return msg
-}
-
-// Unwrap makes every FieldError an ErrInvalid.
-func (e *FieldError) Unwrap() error { return ErrInvalid }
-
-// Action is what the user can do next, named by the domain. Surfaces map
-// each to their own words; an action a surface does not know is rendered
-// by its neutral wording (Action.String).
-type Action string
-
-// The actions a refusal can point to.
+// The kinds. Invalid is the zero Kind, so that a FieldError literal, which
+// names no kind, is one.
 const (
-	CreateTask     Action = "create a task"
-	ListTasks      Action = "list the tasks"
-	ListOutline    Action = "look at the outline for an open task"
-	ListBlocked    Action = "look at the blocked tasks and what they wait on"
-	NextTask       Action = "ask for the next task"
-	StartLoop      Action = "start a new loop"
-	ListLoops      Action = "list the loops"
-	ListCheckpoint Action = "list the loop's checkpoints"
-	ControlLoop    Action = "pause, resume, complete, fail or cancel it as a loop"
-	SearchMemory   Action = "search the memory"
-	ListSessions   Action = "list the sessions"
-	StartSession   Action = "start a session"
-	ListBranches   Action = "list the saved branch contexts"
-	ExportMemory   Action = "export the memory first"
-	RetryEmbedding Action = "retry the embeddings later (memory backfill)"
-	ForceDone      Action = "or mark it done anyway with force"
-	ClaimTask      Action = "claim the task first"
-	ClaimFree      Action = "claim a free task instead"
-	ListLifecycles Action = "list the lifecycles"
-	StartLifecycle Action = "start a new lifecycle"
-	AdvanceOpen    Action = "advance the open lifecycle instead"
+	// Invalid: an argument breaks a rule; Field names it when one does.
+	Invalid Kind = iota
+	// NotFound: no task, memory entry, session, lifecycle… has the id.
+	NotFound
+	// Cycle: a dependency change would close a cycle.
+	Cycle
+	// NoProject: no project root could be found.
+	NoProject
+	// Zen: the call needs a current task and the agent has none.
+	Zen
+	// OpenChildren: a task cannot be completed before its children.
+	OpenChildren
+	// Closed: the task is completed or cancelled, or the session has ended.
+	Closed
+	// Transition: the loop's state does not allow the operation.
+	Transition
+	// OpenDeps: a task cannot be done while a task it depends on is open.
+	OpenDeps
+	// Claimed: another agent holds a live claim on the task.
+	Claimed
+	// CriteriaMissing: a phase's exit criteria lack evidence.
+	CriteriaMissing
+	// Malformed: a definition file could not be read.
+	Malformed
+	// Unavailable: the call could not be served now but may be if it is
+	// retried (the store was busy past its timeout, the server is full).
+	Unavailable
+	// Storage: what lies under the store failed (a full disk, a read-only
+	// file system, a corrupt database); a person must act.
+	Storage
+	// Cancelled: the call was cancelled or timed out before it finished.
+	Cancelled
+	// Unauthorized: the caller did not show a token the server knows.
+	Unauthorized
+	// Forbidden: the caller may not do this (its token's scope, a
+	// read-only board, a request from another origin).
+	Forbidden
+	// TooLarge: a request is over the size limit.
+	TooLarge
+	// UnsupportedMedia: a request's body is not of a type the server reads.
+	UnsupportedMedia
+	// TooMany: the caller holds as much as it may (sessions per token).
+	TooMany
+	// Internal is not a refusal: a bug or an I/O failure. Surfaces log it
+	// and answer without its internals.
+	Internal
+
+	// NumKinds is the number of kinds; surfaces size their tables by it.
+	NumKinds = iota
 )
 
-func (a Action) String() string { return string(a) }
+var kindNames = [NumKinds]string{
+	Invalid:          "invalid argument",
+	NotFound:         "not found",
+	Cycle:            "dependency cycle",
+	NoProject:        "no project root",
+	Zen:              "no current task",
+	OpenChildren:     "task has incomplete children",
+	Closed:           "closed",
+	Transition:       "illegal loop transition",
+	OpenDeps:         "task has open dependencies",
+	Claimed:          "task is claimed by another agent",
+	CriteriaMissing:  "exit criteria not met",
+	Malformed:        "malformed definition",
+	Unavailable:      "unavailable",
+	Storage:          "storage fault",
+	Cancelled:        "cancelled",
+	Unauthorized:     "unauthorized",
+	Forbidden:        "forbidden",
+	TooLarge:         "too large",
+	UnsupportedMedia: "unsupported media type",
+	TooMany:          "too many",
+	Internal:         "internal error",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind " + strconv.Itoa(int(k))
+}
+
+// Action is what the user can do next, named by the domain. Each surface
+// words every action in its own terms.
+type Action uint8
+
+// The actions a refusal can point to. The zero Action is none.
+const (
+	NoAction Action = iota
+
+	CreateTask
+	ListTasks
+	ListOutline
+	ListBlocked
+	ForceDone
+	StartLoop
+	ListLoops
+	ListCheckpoint
+	ControlLoop
+	SearchMemory
+	ListSessions
+	StartSession
+	ListBranches
+	ExportMemory
+	ClaimTask
+	ClaimFree
+	ListLifecycles
+	StartLifecycle
+	AdvanceOpen
+	FixDefinition
+	CheckChanged
+
+	// The operations of a loop, named in a refusal's list of what is legal
+	// next.
+	LoopRecord
+	LoopCheckpoint
+	LoopPause
+	LoopResume
+	LoopCancel
+	LoopComplete
+	LoopFail
+
+	// NumActions is the number of actions, NoAction included; surfaces
+	// size their tables by it.
+	NumActions = iota
+)
+
+var actionWords = [NumActions]string{
+	CreateTask:     "create a task",
+	ListTasks:      "list the tasks",
+	ListOutline:    "look at the outline for an open task",
+	ListBlocked:    "look at the blocked tasks and what they wait on",
+	ForceDone:      "or mark it done anyway with force",
+	StartLoop:      "start a new loop",
+	ListLoops:      "list the loops",
+	ListCheckpoint: "list the loop's checkpoints",
+	ControlLoop:    "pause, resume, complete, fail or cancel it as a loop",
+	SearchMemory:   "search the memory",
+	ListSessions:   "list the sessions",
+	StartSession:   "start a session",
+	ListBranches:   "list the saved branch contexts",
+	ExportMemory:   "export the memory first",
+	ClaimTask:      "claim the task first",
+	ClaimFree:      "claim a free task instead",
+	ListLifecycles: "list the lifecycles",
+	StartLifecycle: "start a new lifecycle",
+	AdvanceOpen:    "advance the open lifecycle instead",
+	FixDefinition:  "fix the file",
+	CheckChanged:   "nothing was changed unless a later read shows it",
+	LoopRecord:     "record",
+	LoopCheckpoint: "checkpoint",
+	LoopPause:      "pause",
+	LoopResume:     "resume",
+	LoopCancel:     "cancel",
+	LoopComplete:   "complete",
+	LoopFail:       "fail",
+}
+
+// String is the action's neutral wording, for logs and tests.
+func (a Action) String() string {
+	if int(a) < len(actionWords) {
+		return actionWords[a]
+	}
+	return "action " + strconv.Itoa(int(a))
+}
 
 // Renderer words an action for one surface: a tool call over MCP, a command
-// in the CLI. It returns "" for an action it does not know.
+// in the CLI. nil words every action neutrally (Action.String).
 type Renderer func(Action) string
 
 func (r Renderer) render(a Action) string {
-	if a == "" {
+	switch {
+	case a == NoAction:
 		return ""
+	case r == nil:
+		return a.String()
 	}
-	if r != nil {
-		if s := r(a); s != "" {
-			return s
-		}
-	}
-	return string(a)
+	return r(a)
 }
 
-// Error is a refusal: Kind is the sentinel callers test (task.ErrZen,
-// task.ErrClosed, …), What says what is wrong, Fix and Hint what to do.
+// Error is a refusal: what is wrong (Field and Problem), what to do (Fix,
+// Hint), and what may be done instead (Next). Domain packages construct it
+// (task.NotFound, task.Cycle, …) with the structure behind the words in
+// Detail, so a caller that needs that structure reads it from there.
 type Error struct {
-	Kind error
-	What string
-	Fix  string
+	Kind Kind
+	// Field names the argument at fault in an Invalid refusal, if one is.
+	Field string
+	// Problem says what is wrong (after Field, when set).
+	Problem string
+	// Fix says what to do, in words every surface shares.
+	Fix string
+	// Hint is what to do in each surface's words, after Fix.
 	Hint Action
+	// Next lists the operations that are legal instead ("legal next: …").
+	Next []Action
+	// Detail is the structure behind the words (the claim, the cycle's
+	// path, the open dependencies), read with DetailOf.
+	Detail any
+	// Err is the cause, for logs; it is never shown.
+	Err error
 }
+
+// FieldError is an invalid argument written as a literal:
+// &problem.FieldError{Field, Problem, Fix, Hint}. It is an Error whose Kind
+// is the zero Kind, Invalid.
+type FieldError = Error
 
 // New returns an Error of kind with what is wrong and the action to take.
-func New(kind error, what string, hint Action) *Error {
-	return &Error{Kind: kind, What: what, Hint: hint}
+func New(kind Kind, problem string, hint Action) *Error {
+	return &Error{Kind: kind, Problem: problem, Hint: hint}
+}
+
+// Fault returns a Storage Error: what is wrong under the store, what a
+// person must do, and the driver's error for the logs.
+func Fault(problem, fix string, err error) *Error {
+	return &Error{Kind: Storage, Problem: problem + ": " + fix, Err: err}
 }
 
 func (e *Error) Error() string { return e.Render(nil) }
 
-// Render writes the error as one sentence, rendering its hint with r.
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Render writes the error as one sentence, rendering its actions with r.
 func (e *Error) Render(r Renderer) string {
-	if fix := join(e.Fix, r.render(e.Hint)); fix != "" {
-		return e.What + "; " + fix
+	msg := e.Problem
+	if e.Field != "" {
+		msg = e.Field + " " + e.Problem
 	}
-	return e.What
+	if len(e.Next) > 0 {
+		names := make([]string, len(e.Next))
+		for i, a := range e.Next {
+			names[i] = r.render(a)
+		}
+		msg += "; legal next: " + strings.Join(names, ", ")
+	}
+	fix := join(e.Fix, r.render(e.Hint))
+	switch {
+	case fix == "":
+		return msg
+	case e.Field != "":
+		return msg + ": " + fix
+	}
+	return msg + "; " + fix
 }
 
-// Unwrap returns the error's kind.
-func (e *Error) Unwrap() error { return e.Kind }
+// With returns a copy of e that says fix after its own.
+func (e *Error) With(fix string) *Error {
+	c := *e
+	c.Fix = join(e.Fix, fix)
+	return &c
+}
 
 func join(fix, hint string) string {
 	switch {
@@ -146,29 +286,55 @@ func join(fix, hint string) string {
 	return fix + "; " + hint
 }
 
-// Refusal is implemented by a domain's own error types (task not found,
-// dependency cycle) whose message is already the one sentence a user reads,
-// so Message shows it without the wrapping around it.
-type Refusal interface {
-	error
-	Refusal()
+// As returns the first Error in err's chain.
+func As(err error) (*Error, bool) { return errors.AsType[*Error](err) }
+
+// cancelled is what a call cut short by its context is refused with.
+var cancelled = &Error{Kind: Cancelled, Problem: "the call was cancelled or timed out before it finished", Hint: CheckChanged}
+
+// Of returns the refusal err is: its first Error; for a call cut short by
+// its context, a Cancelled one; for anything else, an Internal one whose
+// Problem is err's text, which only the CLI shows (its user runs the
+// process); the MCP server and the board log it and say less.
+func Of(err error) *Error {
+	if e, ok := As(err); ok {
+		return e
+	}
+	if KindOf(err) == Cancelled {
+		c := *cancelled
+		c.Err = err
+		return &c
+	}
+	return &Error{Kind: Internal, Problem: err.Error(), Err: err}
 }
 
-// Message is what a user reads for err: the innermost refusal (an Error or
-// a FieldError) rendered with r, without the wrapping its callers added for
-// their logs; any other error is err.Error(). ok reports whether a refusal
-// was found.
-func Message(err error, r Renderer) (msg string, ok bool) {
-	if fe, found := errors.AsType[*FieldError](err); found {
-		return fe.Render(r), true
+// KindOf returns the kind of refusal err is (see Of).
+func KindOf(err error) Kind {
+	if e, ok := As(err); ok {
+		return e.Kind
 	}
-	if pe, found := errors.AsType[*Error](err); found {
-		return pe.Render(r), true
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return Cancelled
 	}
-	if rf, found := errors.AsType[Refusal](err); found {
-		return rf.Error(), true
+	return Internal
+}
+
+// Is reports whether err is a refusal of kind k.
+func Is(err error, k Kind) bool { return err != nil && KindOf(err) == k }
+
+// DetailOf returns the first Detail of type T along err's chain of Errors.
+func DetailOf[T any](err error) (T, bool) {
+	for {
+		e, ok := As(err)
+		if !ok {
+			var zero T
+			return zero, false
+		}
+		if d, ok := e.Detail.(T); ok {
+			return d, true
+		}
+		err = e.Err
 	}
-	return err.Error(), false
 }
 
 // Clip shortens s to at most n bytes on a rune boundary, marking the cut

@@ -7,10 +7,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
-// ErrNoProject means no project root could be found.
-var ErrNoProject = errors.New("no project root")
+// NoRoot refuses to serve without a project root: why says where none
+// was found and how to give one.
+func NoRoot(why string) error {
+	return &problem.Error{Kind: problem.NoProject, Problem: "no project root: " + why}
+}
 
 // EnvRoot names the environment variable that sets the project root.
 const EnvRoot = "CAIRN_PROJECT_ROOT"
@@ -24,16 +29,16 @@ func FindRoot(dir string) (string, error) {
 	if env := os.Getenv(EnvRoot); env != "" {
 		abs, err := filepath.Abs(env)
 		if err != nil {
-			return "", fmt.Errorf("%w: %s=%q: %v", ErrNoProject, EnvRoot, env, err)
+			return "", NoRoot(fmt.Sprintf("%s=%q: %v", EnvRoot, env, err))
 		}
 		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			return "", fmt.Errorf("%w: %s=%q is not a directory; point it at your project's directory", ErrNoProject, EnvRoot, env)
+			return "", NoRoot(fmt.Sprintf("%s=%q is not a directory; point it at your project's directory", EnvRoot, env))
 		}
 		return abs, nil
 	}
 	start, err := filepath.Abs(dir)
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrNoProject, err)
+		return "", NoRoot(err.Error())
 	}
 	for d := start; ; {
 		for _, marker := range []string{DirName, ".git"} {
@@ -47,8 +52,8 @@ func FindRoot(dir string) (string, error) {
 		}
 		d = parent
 	}
-	return "", fmt.Errorf("%w: no .cairn or .git directory in %s or above; run `cairn init` in your project's directory, "+
-		"or set %s to it (in your MCP client's config, the server's env)", ErrNoProject, start, EnvRoot)
+	return "", NoRoot(fmt.Sprintf("no .cairn or .git directory in %s or above; run `cairn init` in your project's directory, "+
+		"or set %s to it (in your MCP client's config, the server's env)", start, EnvRoot))
 }
 
 // DBPath returns where the embedded database of the project at root lives.

@@ -24,7 +24,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/embedding"
 	"github.com/cairn-dev/cairn/internal/httpserver"
 	"github.com/cairn-dev/cairn/internal/mcpserver"
-	"github.com/cairn-dev/cairn/internal/project"
+	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/proc"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 )
@@ -109,6 +110,7 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					return &s.Set, nil
 				},
 				Agent:       stdioAgent(cmd, agentName),
+				Procs:       proc.Ancestors(),
 				Logger:      log,
 				Context:     ctx,
 				Initialized: initialized,
@@ -170,7 +172,7 @@ func openWhenInitialized(ctx context.Context, lazy *app.Lazy, log *slog.Logger) 
 				if ctx.Err() != nil {
 					return // the server is stopping
 				}
-				if errors.Is(err, project.ErrNoProject) {
+				if problem.Is(err, problem.NoProject) {
 					log.Warn("no project yet; tools will answer with how to fix it", "error", err)
 				} else {
 					log.Error("open project", "error", err)

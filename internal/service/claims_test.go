@@ -51,8 +51,7 @@ func TestClaimPicksTheBestFreeTask(t *testing.T) {
 	}
 	// Claiming ann's task names her and the end of her lease.
 	_, err := p.Claim(ctx, plan.ClaimRequest{Agent: "bob", Ref: first})
-	var ce *task.ClaimedError
-	if !errors.As(err, &ce) || ce.Claim.Agent != "ann" || ce.Claim.ExpiresAt.Sub(ce.Claim.ClaimedAt) != task.DefaultLease {
+	if c, ok := task.ClaimOf(err); !ok || c.Agent != "ann" || c.ExpiresAt.Sub(c.ClaimedAt) != task.DefaultLease {
 		t.Errorf("bob claims ann's task: %v", err)
 	}
 	// Claiming one's own again renews it.

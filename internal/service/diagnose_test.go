@@ -245,7 +245,7 @@ func sweepDiagnose(t *testing.T, set diagnoseSet, m *memories.Memory, keys map[m
 				for _, untyped := range []int{1, 2, 3} {
 					for _, cover := range []float64{0.3, 0.5} {
 						memories.Similar = memories.SimilarRule{CommonShare: share, CommonMin: minCommon, TypedMin: typed, UntypedMin: untyped,
-							UntypedCover: cover, Depth: saved.Depth}
+							UntypedCover: cover, Depth: saved.Depth, Events: saved.Events}
 						s := measureDiagnose(t, set, m, keys, false)
 						rs = append(rs, result{memories.Similar, s["dev"], s["report"]})
 					}

@@ -2,7 +2,6 @@ package service_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/focus"
 	"github.com/cairn-dev/cairn/internal/service/plan"
@@ -99,8 +99,8 @@ func TestCompletionAmongManyClosedSiblings(t *testing.T) {
 			}
 		}
 		_, err := set.Focus.CompleteCurrentTask(ctx, agent, false)
-		if !errors.Is(err, task.ErrHasOpenChildren) {
-			t.Fatalf("completing the batch with open children: %v; want ErrHasOpenChildren", err)
+		if !problem.Is(err, problem.OpenChildren) {
+			t.Fatalf("completing the batch with open children: %v; want it refused for open children", err)
 		}
 		want := fmt.Sprintf(`has 3 incomplete: %s "deferred", %s "blocked", %s "waiting"`, deferred, blocked, waiting)
 		if !strings.Contains(err.Error(), want) {

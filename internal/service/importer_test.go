@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/focus"
 	"github.com/cairn-dev/cairn/internal/service/page"
@@ -277,45 +278,45 @@ func TestImportRefusals(t *testing.T) {
 	tests := []struct {
 		name   string
 		mutate func([]plan.ImportSet) []plan.ImportSet
-		is     error
+		is     problem.Kind
 		want   string
 	}{
 		{"cycle", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[0].Deps = []string{"5"} // 1 → 5 → 3 → 2 → 1
 			return s
-		}, task.ErrCycle, "dependency cycle in taskmaster:master: 5 → 3 → 2 → 1 → 5; nothing was imported"},
+		}, problem.Cycle, "dependency cycle in taskmaster:master: 5 → 3 → 2 → 1 → 5; nothing was imported"},
 		{"self", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[3].Deps = []string{"4"}
 			return s
-		}, task.ErrCycle, "dependency cycle in taskmaster:master: 4 → 4"},
+		}, problem.Cycle, "dependency cycle in taskmaster:master: 4 → 4"},
 		{"subtask cycle", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[1].Subtasks[0].Deps = []string{"2.3"}
 			return s
-		}, task.ErrCycle, "2.3 → 2.2 → 2.1 → 2.3"},
+		}, problem.Cycle, "2.3 → 2.2 → 2.1 → 2.3"},
 		{"empty title", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[1].Subtasks[2].Title = "  "
 			return s
-		}, task.ErrInvalid, "task 2.3 (taskmaster:master): title is empty"},
+		}, problem.Invalid, "task 2.3 (taskmaster:master): title is empty"},
 		{"long title", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[2].Title = strings.Repeat("x", 300)
 			return s
-		}, task.ErrInvalid, "task 3 (taskmaster:master): title is 300 characters, over the limit of 256"},
+		}, problem.Invalid, "task 3 (taskmaster:master): title is 300 characters, over the limit of 256"},
 		{"multi-line title", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[2].Title = "a\nb"
 			return s
-		}, task.ErrInvalid, "task 3 (taskmaster:master): title contains a line break"},
+		}, problem.Invalid, "task 3 (taskmaster:master): title contains a line break"},
 		{"duplicate id", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[4].ExternalID = "3"
 			return s
-		}, task.ErrInvalid, "task 3 (taskmaster:master): id appears more than once"},
+		}, problem.Invalid, "task 3 (taskmaster:master): id appears more than once"},
 		{"missing id", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[1].Subtasks[1].ExternalID = ""
 			return s
-		}, task.ErrInvalid, "task #2 under 2 (taskmaster:master): id is missing"},
+		}, problem.Invalid, "task #2 under 2 (taskmaster:master): id is missing"},
 		{"bad status", func(s []plan.ImportSet) []plan.ImportSet {
 			s[0].Tasks[2].Status = "review"
 			return s
-		}, task.ErrInvalid, "task 3 (taskmaster:master): status is \"review\""},
+		}, problem.Invalid, "task 3 (taskmaster:master): status is \"review\""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -329,7 +330,7 @@ func TestImportRefusals(t *testing.T) {
 			sets := sample()
 			sets[0].Tasks = append(sets[0].Tasks, plan.ImportTask{ExternalID: "6", Title: "New in the file"})
 			_, err := im.Import(ctx, tc.mutate(sets), plan.ImportOptions{})
-			if !errors.Is(err, tc.is) || !strings.Contains(err.Error(), tc.want) {
+			if !problem.Is(err, tc.is) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %v saying %q", err, tc.is, tc.want)
 			}
 			if after := dump(t, s); after != before {
@@ -420,8 +421,8 @@ func TestImportCycleCheckIsLinear(t *testing.T) {
 	before := dump(t, s)
 	start := time.Now()
 	_, err := im.Import(context.Background(), chain(200_000, true), plan.ImportOptions{})
-	var ce *plan.ImportCycleError
-	if !errors.As(err, &ce) || len(ce.Path) != 200_001 || ce.Path[0] != "200000" {
+	ce, ok := problem.DetailOf[plan.ImportCycle](err)
+	if !ok || len(ce.Path) != 200_001 || ce.Path[0] != "200000" {
 		t.Fatalf("a 200,000-task cycle: %T %.200v", err, err)
 	}
 	t.Logf("cycle check of 200,000 tasks: %v", time.Since(start))

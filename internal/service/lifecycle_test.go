@@ -42,7 +42,7 @@ func TestLifecycleDefinitions(t *testing.T) {
 	}
 	var problems []string
 	for _, p := range ds.Problems {
-		problems = append(problems, p.Error())
+		problems = append(problems, lifecycle.Where(p))
 	}
 	want := []string{
 		".cairn/lifecycles/asdd.yaml:1: name asdd is already defined; choose another",
@@ -60,9 +60,10 @@ func TestLifecycleDefinitions(t *testing.T) {
 	if d, err := l.Definition(""); err != nil || d.Name != lifecycle.DefaultName {
 		t.Errorf("the default definition: %v, %v", d.Name, err)
 	}
-	var pe *lifecycle.ParseError
-	if _, err := l.Definition("broken"); !errors.As(err, &pe) || pe.Line != 2 {
-		t.Errorf("a malformed definition by name: %v; want its ParseError at line 2", err)
+	if _, err := l.Definition("broken"); !problem.Is(err, problem.Malformed) {
+		t.Errorf("a malformed definition by name: %v; want it refused as malformed", err)
+	} else if fp, _ := lifecycle.FileProblemOf(err); fp.Line != 2 {
+		t.Errorf("a malformed definition by name: %v; want it at line 2", err)
 	}
 	var fe *problem.FieldError
 	if _, err := l.Definition("nope"); !errors.As(err, &fe) || fe.Field != "definition" || !strings.Contains(fe.Fix, "asdd, asdd6, mine") {

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/projectinfo"
-	"github.com/cairn-dev/cairn/internal/service/internal/boardcache"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 	"github.com/cairn-dev/cairn/internal/service/focus"
+	"github.com/cairn-dev/cairn/internal/service/internal/boardcache"
 	"github.com/cairn-dev/cairn/internal/service/knowledge"
 	"github.com/cairn-dev/cairn/internal/service/lifecycles"
 	"github.com/cairn-dev/cairn/internal/service/loops"

@@ -12,8 +12,8 @@ type ClaimTx interface {
 	// ClaimTask is one compare-and-set: it gives c.Agent the claim on the
 	// visible open task c.TaskID until c.ExpiresAt, unless another agent
 	// holds a claim still live at c.ClaimedAt; then nothing changes and it
-	// returns a *task.ClaimedError naming that claim. A task that is not
-	// there, or is done or cancelled, is a *task.NotFoundError. It returns the claim it
+	// returns a task.Claimed refusal naming that claim. A task that is not
+	// there, or is done or cancelled, is a task.NotFound one. It returns the claim it
 	// replaced: zero when there was none, else the caller's own (a renewal,
 	// which keeps its ClaimedAt) or another agent's expired one.
 	ClaimTask(ctx context.Context, c task.Claim) (prev task.Claim, err error)

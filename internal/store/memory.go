@@ -5,11 +5,13 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/store/rank"
 )
 
 // MemoryTx is what a transaction can read and write of the project's memory:
 // typed entries with their full-text index and vectors, sessions and branch
-// contexts.
+// contexts. It holds primitives: searching and timelines are written once,
+// above every store, on them (SearchMemory, MemoryTimeline).
 type MemoryTx interface {
 	// AddMemory stores e with a new ID (and a new UID unless e has one) and
 	// returns it. A mistake's fingerprint is unique among mistakes: adding
@@ -33,48 +35,58 @@ type MemoryTx interface {
 	// MistakeByFingerprint returns the mistake whose title has this
 	// memory.Fingerprint.
 	MistakeByFingerprint(ctx context.Context, fp string) (memory.Entry, bool, error)
-	// SearchMemory returns a page of the entries q selects, best first.
-	// With Text, entries match any of its words in full text and are ranked
-	// by BM25, each with a snippet; without, newest first. A backend may
-	// bound the work of a query whose words are in very many entries: it
-	// then ranks by its rarer words, or lists newest first the entries
-	// holding all the words, and says so in the result.
-	SearchMemory(ctx context.Context, q MemoryQuery) (MemoryResult, error)
-	// MemoryTimeline returns up to before entries recorded just before the
-	// anchor and up to after just after it (by ID, oldest first), within
-	// the anchor's session when sameSession is set, leaving out superseded
-	// entries.
-	MemoryTimeline(ctx context.Context, anchor memory.ID, before, after int, sameSession bool) (older, newer []memory.Entry, err error)
-	// SelectMemories returns the entries s selects, oldest first, at most
-	// s.Limit of them (zero: all), and how many it selects in all.
+	// SelectMemories returns the entries s selects, in id order (newest
+	// first with s.Newest), from s.Offset on and at most s.Limit of them
+	// (zero: all), and how many it selects in all: the page's
+	// MemorySelector.PageTotal, or else counted.
 	SelectMemories(ctx context.Context, s MemorySelector) ([]memory.Entry, int, error)
 	// DeleteMemories deletes entries with their index rows, vectors and
 	// occurrences, and returns how many there were. Entries they had
 	// superseded are current again.
 	DeleteMemories(ctx context.Context, ids []memory.ID) (int, error)
 
+	// MemoryIndex returns the full-text index (see package rank) as a
+	// search over the entries s selects sees it: its postings, term counts
+	// and statistics. s's order and page do not matter. Searching is
+	// SearchMemory's, above every store.
+	MemoryIndex(ctx context.Context, s MemorySelector) (rank.Source, error)
+	// HiddenMemories returns up to limit entries that s's HideSuperseded
+	// and Now leave out (superseded, or expired by then), in no order; its
+	// other fields do not matter.
+	HiddenMemories(ctx context.Context, s MemorySelector, limit int) ([]memory.ID, error)
+
 	// SetMemoryVector stores an entry's embedding under a model's name.
 	SetMemoryVector(ctx context.Context, id memory.ID, model string, vec []float32) error
-	// MissingVectors returns up to limit entries, oldest first, that have
-	// no vector for model.
-	MissingVectors(ctx context.Context, model string, limit int) ([]memory.Entry, error)
-	// NearestMemories returns up to limit entries that q's filters select
-	// (its Text is ignored) and that have a vector for model, nearest to vec
-	// by cosine distance first.
-	NearestMemories(ctx context.Context, model string, vec []float32, q MemoryQuery, limit int) ([]ScoredID, error)
+	// NearestMemories returns up to limit entries that s selects (its order
+	// and page aside) and that have a vector for model, nearest to vec by
+	// cosine distance first.
+	NearestMemories(ctx context.Context, model string, vec []float32, s MemorySelector, limit int) ([]ScoredID, error)
 	// CountVectors returns how many entries have a vector for model, and
 	// how many entries there are.
 	CountVectors(ctx context.Context, model string) (withVector, total int, err error)
 
-	// CreateSession stores s with a new ID and returns it; a zero ThreadID
-	// makes the session the start of its own thread.
+	// CreateSession stores s's head with a new ID and returns it; a zero
+	// ThreadID makes the session the start of its own thread. Its record is
+	// its events (RecordEvent).
 	CreateSession(ctx context.Context, s memory.Session) (memory.Session, error)
-	// UpdateSession rewrites the session with s's ID.
+	// UpdateSession rewrites the head of the session with s's ID.
 	UpdateSession(ctx context.Context, s memory.Session) error
-	// Session returns a session or a *memory.NotFoundError.
+	// Session returns a session's head (its Record empty), or a
+	// memory.NotFound refusal.
 	Session(ctx context.Context, id memory.SessionID) (memory.Session, error)
-	// Sessions returns a page of sessions, newest first, and the total.
+	// Sessions returns a page of session heads, newest first, and the total.
 	Sessions(ctx context.Context, q SessionQuery) ([]memory.Session, int, error)
+	// RecordEvent adds e to its session: a new event, or, for one of the
+	// same kind and key already there, one more (Count), with e's subject,
+	// detail, data and time. Nothing else of the session is rewritten, so
+	// a long session costs each event the same.
+	RecordEvent(ctx context.Context, e memory.Event) error
+	// Events returns the events q selects, newest first, and how many of
+	// each kind it selects in all, by session.
+	Events(ctx context.Context, q EventQuery) ([]memory.Event, EventTotals, error)
+	// ResolveEvents marks the unresolved events of a session with this kind
+	// and subject resolved as of at, and returns how many there were.
+	ResolveEvents(ctx context.Context, session memory.SessionID, kind memory.EventKind, subject string, at time.Time) (int, error)
 
 	// BranchContext returns a branch's context, if one was saved.
 	BranchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error)
@@ -99,7 +111,13 @@ type MemoryQuery struct {
 	// Now, when set, leaves out entries that had expired by then.
 	Now    time.Time
 	Offset int
-	Limit  int // zero: 10
+	Limit  int // zero: DefaultMemoryLimit
+}
+
+// Selector is q's filters (not its text, order or page) as a selector.
+func (q MemoryQuery) Selector() MemorySelector {
+	return MemorySelector{Types: q.Types, Tags: q.Tags, SessionID: q.SessionID, Branch: q.Branch,
+		After: q.After, Before: q.Before, HideSuperseded: !q.IncludeSuperseded, Now: q.Now}
 }
 
 // MemoryResult is a page of a memory search.
@@ -124,13 +142,56 @@ type ScoredID struct {
 	Score float64
 }
 
-// MemorySelector selects entries to prune or export. Set fields combine
-// with AND; at least one of IDs, Types and Before should be set.
+// MemorySelector selects, orders and pages memory entries: the filters of
+// a search (MemoryQuery.Selector) and of every list not ranked by
+// relevance (a search without words, a timeline, pruning and export, the
+// entries still to embed). Set fields combine with AND; pruning sets at
+// least one of IDs, Types and Before.
 type MemorySelector struct {
-	IDs    []memory.ID
-	Types  []memory.Type
-	Before time.Time // created before
-	Limit  int
+	IDs       []memory.ID
+	Types     []memory.Type // any of these
+	Tags      []string      // having any of these tags
+	SessionID string
+	Branch    string
+	After     time.Time // created at or after; zero: unbounded
+	Before    time.Time // created before
+	// Below and Above bound the ids: entries recorded before (after) the
+	// entry with this id; zero: unbounded.
+	Below, Above memory.ID
+	// HideSuperseded leaves out entries another one replaced; Now, when
+	// set, leaves out entries that had expired by then.
+	HideSuperseded bool
+	Now            time.Time
+	// WithoutVector keeps only the entries with no vector for this model.
+	WithoutVector string
+
+	Newest    bool // newest (highest id) first; else oldest first
+	Offset    int
+	Limit     int  // zero: all
+	SkipCount bool // SelectMemories need not count the entries selected
+}
+
+// Filtered reports whether s leaves out any entry: whether any of its
+// filters is set.
+func (s MemorySelector) Filtered() bool {
+	return len(s.IDs) > 0 || len(s.Types) > 0 || len(s.Tags) > 0 || s.SessionID != "" || s.Branch != "" ||
+		!s.After.IsZero() || !s.Before.IsZero() || s.Below != 0 || s.Above != 0 ||
+		s.HideSuperseded || !s.Now.IsZero() || s.WithoutVector != ""
+}
+
+// PageTotal returns the total SelectMemories returns with a page of n
+// entries that s selected, with ok false when the page does not show it
+// and the entries must be counted: a page shorter than its limit ends the
+// list (Offset plus n), unless it is empty past the start (the offset may
+// be beyond the end). With SkipCount the total is zero.
+func (s MemorySelector) PageTotal(n int) (total int, ok bool) {
+	switch {
+	case s.SkipCount:
+		return 0, true
+	case s.Limit > 0 && n == s.Limit, n == 0 && s.Offset > 0:
+		return 0, false
+	}
+	return s.Offset + n, true
 }
 
 // SessionQuery filters the session list.
@@ -138,7 +199,40 @@ type SessionQuery struct {
 	ThreadID memory.SessionID
 	Agent    string
 	Branch   string
+	// ClientKey selects the session a client names (memory.Client.Key).
+	ClientKey string
+	// Procs selects the sessions whose client process is one of these.
+	Procs    []memory.Proc
 	OpenOnly bool
 	Offset   int
-	Limit    int // zero: 20
+	Limit    int // zero: no limit
+}
+
+// EventQuery selects session events.
+type EventQuery struct {
+	Sessions []memory.SessionID // any of these; empty: every session's
+	Kinds    []memory.EventKind // any of these; empty: all
+	// Unresolved keeps only events not resolved.
+	Unresolved bool
+	// PerKind caps the events of each kind returned (the newest); zero: no
+	// cap. Limit caps them all; zero: no cap.
+	PerKind int
+	Limit   int
+	// TotalsOnly counts the events and returns none.
+	TotalsOnly bool
+}
+
+// EventTotals counts events by session and kind.
+type EventTotals map[memory.SessionID]map[memory.EventKind]int
+
+// Of is the counts of one session's events, by kind (nil: none).
+func (t EventTotals) Of(id memory.SessionID) map[memory.EventKind]int { return t[id] }
+
+// AddTotal sets the count of a session's events of kind k (stores fill t
+// with it).
+func (t EventTotals) AddTotal(id memory.SessionID, k memory.EventKind, n int) {
+	if t[id] == nil {
+		t[id] = map[memory.EventKind]int{}
+	}
+	t[id][k] = n
 }

@@ -17,7 +17,7 @@ import (
 
 // ErrBusy means another writer held the database past the store's busy
 // timeout; nothing was changed, and the call may be retried.
-var ErrBusy = &problem.Error{Kind: problem.ErrUnavailable, What: "the project's database is busy with another writer",
+var ErrBusy = &problem.Error{Kind: problem.Unavailable, Problem: "the project's database is busy with another writer",
 	Fix: "nothing was changed; retry in a moment"}
 
 // ErrClosed is returned by a store that has been closed.
@@ -32,13 +32,12 @@ var ErrNoCurrentTask = errors.New("the agent has no current task")
 // method documents.
 var ErrDuplicate = errors.New("duplicate")
 
-// ErrFault and FaultError are problem's: a failure of the storage under
-// the store (see problem.FaultError), which stores report and surfaces
-// render without importing a store.
-var ErrFault = problem.ErrFault
-
-// FaultError is problem.FaultError.
-type FaultError = problem.FaultError
+// Fault is a failure of the storage under the store (a full disk, a
+// read-only file system, a corrupt database) that a person must act on: a
+// problem.Error of kind Storage saying what is wrong and what to do, with
+// the driver's error for the logs. Stores report them; surfaces render
+// them without importing a store.
+func Fault(what, fix string, err error) error { return problem.Fault(what, fix, err) }
 
 // Store is one project's durable state.
 type Store interface {
@@ -129,7 +128,7 @@ type Placement struct {
 // returns it whatever fn made of that call. Either way the transaction
 // writes nothing.
 type Tx interface {
-	// Task returns a visible task with its body, or a *task.NotFoundError.
+	// Task returns a visible task with its body, or a task.NotFound refusal.
 	Task(ctx context.Context, id task.ID) (task.Task, error)
 	// Children returns the visible children of parent (zero: the roots) in
 	// position order; bodies only when withBody is set.
@@ -173,7 +172,7 @@ type Tx interface {
 	Focuses(ctx context.Context) (map[string]task.ID, error)
 
 	// Child returns the visible child of parent (zero: the roots) whose
-	// subtask number is num, with its body, or a *task.NotFoundError.
+	// subtask number is num, with its body, or a task.SubtaskNotFound refusal.
 	// Numbers are assigned at creation, one more than any sibling's ever
 	// was, and never reused.
 	Child(ctx context.Context, parent task.ID, num int) (task.Task, error)

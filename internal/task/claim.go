@@ -1,9 +1,10 @@
 package task
 
 import (
-	"errors"
 	"fmt"
 	"time"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 // Claims: when several agents pull work from one plan, an agent claims a
@@ -17,9 +18,6 @@ const DefaultLease = 15 * time.Minute
 // MaxLease bounds a lease: a forgotten claim must expire within a day.
 const MaxLease = 24 * time.Hour
 
-// ErrClaimed means another agent holds a live claim on the task.
-var ErrClaimed = errors.New("task is claimed by another agent")
-
 // Claim is an agent's hold on a task until ExpiresAt.
 type Claim struct {
 	TaskID    ID
@@ -31,14 +29,13 @@ type Claim struct {
 // Live reports whether the claim still holds at now.
 func (c Claim) Live(now time.Time) bool { return c.Agent != "" && now.Before(c.ExpiresAt) }
 
-// ClaimedError refuses a claim on a task another agent holds.
-type ClaimedError struct {
-	Claim Claim
+// Claimed refuses a claim on, or a write to, a task another agent holds
+// with c; c is the Error's Detail.
+func Claimed(c Claim) error {
+	return &problem.Error{Kind: problem.Claimed,
+		Problem: fmt.Sprintf("task %s is claimed by %s until %s", c.TaskID, c.Agent, c.ExpiresAt.UTC().Format(time.RFC3339)),
+		Hint:    problem.ClaimFree, Detail: c}
 }
 
-func (e *ClaimedError) Error() string {
-	return fmt.Sprintf("task %s is claimed by %s until %s", e.Claim.TaskID, e.Claim.Agent, e.Claim.ExpiresAt.UTC().Format(time.RFC3339))
-}
-
-// Unwrap makes every ClaimedError an ErrClaimed.
-func (e *ClaimedError) Unwrap() error { return ErrClaimed }
+// ClaimOf returns the claim err is refused for.
+func ClaimOf(err error) (Claim, bool) { return problem.DetailOf[Claim](err) }

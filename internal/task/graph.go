@@ -2,37 +2,15 @@ package task
 
 import (
 	"cmp"
-	"fmt"
 	"maps"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 )
 
 // Deps maps a task to the tasks it depends on.
 type Deps map[ID][]ID
-
-// CycleError is a dependency change refused because it would close a cycle.
-type CycleError struct{ Path []ID }
-
-func (e *CycleError) Error() string {
-	parts := make([]string, len(e.Path))
-	for i, id := range e.Path {
-		parts[i] = id.String()
-	}
-	return "dependency cycle " + strings.Join(parts, " → ")
-}
-
-// ErrCycle is what every CycleError is.
-var ErrCycle = fmt.Errorf("dependency cycle")
-
-// Refusal marks the message as one a user reads as it is.
-func (e *CycleError) Refusal() {}
-
-// Unwrap makes every CycleError an ErrCycle.
-func (e *CycleError) Unwrap() error { return ErrCycle }
 
 // FindCycle reports the cycle that giving task id the dependencies next would
 // close, as a path from id back to id (id → … → id), or nil if none would.

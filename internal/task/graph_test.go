@@ -1,7 +1,6 @@
 package task
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 func TestFindCycle(t *testing.T) {
@@ -36,9 +37,10 @@ func TestFindCycle(t *testing.T) {
 			}
 		})
 	}
-	err := error(&CycleError{Path: []ID{1, 2, 1}})
-	if !errors.Is(err, ErrCycle) || err.Error() != "dependency cycle 1 → 2 → 1" {
-		t.Fatalf("CycleError: %v", err)
+	err := fmt.Errorf("update: %w", Cycle([]ID{1, 2, 1}))
+	if path, ok := CycleOf(err); !problem.Is(err, problem.Cycle) || !ok || len(path) != 3 ||
+		problem.Of(err).Error() != "dependency cycle 1 → 2 → 1; drop one of these dependencies" {
+		t.Fatalf("Cycle: %v", err)
 	}
 }
 

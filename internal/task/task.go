@@ -5,11 +5,12 @@ package task
 
 import (
 	"fmt"
-	"github.com/cairn-dev/cairn/internal/problem"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/internal/problem"
 )
 
 // ID identifies a task within a project. IDs are small integers, assigned in
@@ -25,7 +26,7 @@ func ParseID(s string) (ID, error) {
 	s = strings.TrimPrefix(strings.TrimSpace(s), "#")
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%w: not a task id", ErrInvalid)
+		return 0, &problem.Error{Kind: problem.Invalid, Problem: "invalid argument: not a task id"}
 	}
 	return ID(n), nil
 }
@@ -171,7 +172,7 @@ func ParseRef(s string) (Ref, error) {
 	for _, p := range parts[1:] {
 		n, err := strconv.Atoi(p)
 		if err != nil || n <= 0 || len(p) > 9 {
-			return Ref{}, fmt.Errorf("%w: not a task reference", ErrInvalid)
+			return Ref{}, &problem.Error{Kind: problem.Invalid, Problem: "invalid argument: not a task reference"}
 		}
 		r.Path = append(r.Path, n)
 	}

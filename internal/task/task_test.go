@@ -29,8 +29,8 @@ func TestParseID(t *testing.T) {
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("ParseID(%q) = %v, %v; want %v, ok=%v", tc.in, got, err, tc.want, tc.ok)
 		}
-		if err != nil && !errors.Is(err, ErrInvalid) {
-			t.Errorf("ParseID(%q) error %v is not ErrInvalid", tc.in, err)
+		if err != nil && !problem.Is(err, problem.Invalid) {
+			t.Errorf("ParseID(%q) error %v is not an invalid argument", tc.in, err)
 		}
 	}
 }
@@ -69,7 +69,7 @@ func TestValidateBody(t *testing.T) {
 		t.Fatalf("1 MiB body refused: %v", err)
 	}
 	err := ValidateBody(strings.Repeat("x", MaxBodyLen+1))
-	if !errors.Is(err, ErrInvalid) || len(err.Error()) > 200 {
+	if !problem.Is(err, problem.Invalid) || len(err.Error()) > 200 {
 		t.Fatalf("oversized body: %v", err)
 	}
 }

@@ -19,6 +19,14 @@ func Count(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
+// Plural words n with the noun's own forms: "1 entry", "3 entries".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // List joins the first n items with commas and counts the rest:
 // "a, b and 3 more".
 func List(items []string, n int) string {

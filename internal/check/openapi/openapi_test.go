@@ -207,7 +207,7 @@ func TestHostileInputIsBounded(t *testing.T) {
 			if err != nil {
 				t.Fatalf("a Go error on hostile input: %v", err)
 			}
-			if d := time.Since(start); d > 5*time.Second {
+			if d := time.Since(start); d > 30*time.Second { // a hang or a blow-up, not a speed budget
 				t.Errorf("took %v", d)
 			}
 			_ = res

@@ -260,7 +260,7 @@ func TestHostileInput(t *testing.T) {
 	} {
 		start := time.Now()
 		Scan("x.env", []byte(text))
-		if d := time.Since(start); d > slowdown*3*time.Second {
+		if d := time.Since(start); d > slowdown*30*time.Second { // a hang or a quadratic blow-up, not a speed budget: BenchmarkScan measures that
 			t.Errorf("%s: %v for %d bytes", name, d, len(text))
 		}
 	}

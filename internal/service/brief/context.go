@@ -69,7 +69,10 @@ const (
 
 // BootstrapRequest is what bootstrap takes.
 type BootstrapRequest struct {
-	Agent        string
+	Agent string
+	// Client is the agent's client, when the caller knows it (a hook): its
+	// session is the one the bootstrap shows.
+	Client       memory.Client
 	BudgetTokens int    // zero: DefaultBootstrapBudget
 	Query        string // biases memory and instructions toward a topic
 	// MaxBytes caps the text whatever the token budget (hooks: what the
@@ -220,31 +223,9 @@ func (c *Service) gather(ctx context.Context, req BootstrapRequest) ([]*section,
 		out.Next = rec.Task.ID.String()
 	}
 
-	sess := &section{name: SecSession, title: "Session", essential: true}
-	open, _, err := c.memory.AgentSessions(ctx, req.Agent, true)
+	sess, err := c.sessionSection(ctx, req, &out)
 	if err != nil {
 		return nil, out, err
-	}
-	if len(open) == 0 {
-		sess.lines = []string{"no open session"}
-	} else {
-		s := open[0]
-		out.Session = s.ID.String()
-		sess.lines = []string{sessionSummary(s, c.opts.Now())}
-		sess.essential = false
-		sess.first = 1
-		for _, d := range s.Decisions {
-			sess.lines = append(sess.lines, "decided: "+words.OneLine(d.Decision, 160))
-		}
-		for _, e := range s.ErrorsResolved {
-			sess.lines = append(sess.lines, "resolved: "+words.OneLine(e.Error, 120)+" → "+words.OneLine(e.Fix, 120))
-		}
-		if len(s.FilesModified) > 0 {
-			sess.lines = append(sess.lines, "files modified: "+words.List(s.FilesModified, 12))
-		}
-		if len(s.TestsRun) > 0 {
-			sess.lines = append(sess.lines, "tests run: "+words.List(s.TestsRun, 5))
-		}
 	}
 
 	loopSec := &section{name: SecLoops, title: "Loops", first: 3}
@@ -354,29 +335,81 @@ func (c *Service) memoryLines(ctx context.Context, typ memory.Type, query string
 	return lines, nil
 }
 
-func sessionSummary(s memory.Session, now time.Time) string {
-	line := fmt.Sprintf("%s open since %s", s.ID, s.StartedAt.Format("2006-01-02 15:04"))
-	if d := now.Sub(s.StartedAt).Round(time.Minute); d > 0 {
-		line += fmt.Sprintf(" (%s)", d)
+// sessionSection is the session the agent works in (its client's, else
+// its open one) and what it has done, with the failures of its recent
+// sessions that no later run fixed.
+func (c *Service) sessionSection(ctx context.Context, req BootstrapRequest, out *Bootstrap) (*section, error) {
+	sec := &section{name: SecSession, title: "Session", essential: true}
+	s, found, err := c.memory.OpenSession(ctx, req.Agent, req.Client)
+	if err != nil {
+		return nil, err
 	}
+	if !found {
+		sec.lines = []string{"no open session"}
+	} else {
+		out.Session = s.ID.String()
+		sec.lines = []string{sessionSummary(s, c.opts.Now())}
+		sec.essential, sec.first = false, 1
+		r := s.Record
+		for _, d := range r.Decisions() {
+			sec.lines = append(sec.lines, "decided: "+words.OneLine(d.Decision, 160))
+		}
+		for _, e := range r.ResolvedErrors() {
+			sec.lines = append(sec.lines, "resolved: "+words.OneLine(e.Error, 120)+" → "+words.OneLine(e.Fix, 120))
+		}
+		if n := r.Total(memory.EventFile); n > 0 {
+			sec.lines = append(sec.lines, "files modified: "+words.List(r.Subjects(memory.EventFile), 12)+more(n, len(r.Of(memory.EventFile))))
+		}
+		for _, t := range r.Of(memory.EventTest) {
+			sec.lines = append(sec.lines, "tests: "+words.OneLine(t.Subject, 100)+" "+t.Detail)
+		}
+	}
+	failed, err := c.memory.Unresolved(ctx, req.Agent, unresolvedShown)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range failed {
+		line := fmt.Sprintf("unresolved failure (%s): %s: %s", f.Session, words.OneLine(f.Subject, 80), words.OneLine(f.Detail, 160))
+		sec.lines = append(sec.lines, line)
+	}
+	return sec, nil
+}
+
+// unresolvedShown is how many unresolved failures a bootstrap lists.
+const unresolvedShown = 5
+
+// more says how many of n a list of shown left out.
+func more(n, shown int) string {
+	if n <= shown {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of %d)", shown, n)
+}
+
+func sessionSummary(s memory.Session, now time.Time) string {
+	line := fmt.Sprintf("%s open since %s (%s)", s.ID, s.StartedAt.Format("2006-01-02 15:04"), memories.Took(s.StartedAt, now))
 	if s.ThreadID != s.ID {
 		line += fmt.Sprintf(", thread %s", s.ThreadID)
 	}
 	if s.Goal != "" {
 		line += ": " + words.OneLine(s.Goal, 160)
 	}
+	r := s.Record
 	var parts []string
-	if n := len(s.FilesModified); n > 0 {
+	if n := r.Total(memory.EventFile); n > 0 {
 		parts = append(parts, words.Count(n, "file")+" modified")
 	}
-	if n := len(s.Decisions); n > 0 {
+	if n := r.Total(memory.EventDecision); n > 0 {
 		parts = append(parts, words.Count(n, "decision"))
 	}
-	if n := len(s.TasksCompleted); n > 0 {
+	if n := r.Total(memory.EventTask); n > 0 {
 		parts = append(parts, words.Count(n, "task")+" completed")
 	}
-	if n := len(s.CommandsFailed); n > 0 {
-		parts = append(parts, words.Count(n, "failed command"))
+	if n := r.Total(memory.EventMemory); n > 0 {
+		parts = append(parts, words.Plural(n, "memory entry", "memory entries")+" written")
+	}
+	if n := len(r.Unresolved()); n > 0 {
+		parts = append(parts, words.Count(n, "failure")+" unresolved")
 	}
 	if len(parts) > 0 {
 		line += " · " + strings.Join(parts, ", ")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/loop"
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
 	"github.com/cairn-dev/cairn/internal/words"
@@ -99,19 +100,19 @@ func (b *Service) SuggestNext(ctx context.Context, agent string) ([]Suggestion, 
 				Why: fmt.Sprintf("loop [%s] is paused at iteration %d/%d: %s", l.ID, l.State.Iteration, l.State.MaxIterations, words.OneLine(l.State.Objective, 100))})
 		}
 	}
-	open, _, err := b.memory.AgentSessions(ctx, agent, true)
+	sess, found, err := b.memory.OpenSession(ctx, agent, memory.Client{})
 	if err != nil {
 		return nil, err
 	}
-	if len(open) == 0 {
+	if !found {
 		s := Suggestion{Kind: SuggestStartSess, Why: "no open session: one keeps what you decide and change for the next session"}
 		if !cur.Zen {
 			s.Goal = cur.Task.Title
 		}
 		out = append(out, s)
-	} else if failed := open[0].CommandsFailed; len(failed) > 0 {
-		out = append(out, Suggestion{Kind: SuggestAddMistake, Title: words.OneLine(failed[len(failed)-1], 120),
-			Why: fmt.Sprintf("%s this session: once you know why, record the cause, fix and prevention", words.Count(len(failed), "failed command"))})
+	} else if failed := sess.Record.Unresolved(); len(failed) > 0 {
+		out = append(out, Suggestion{Kind: SuggestAddMistake, Title: words.OneLine(failed[0].Subject+": "+failed[0].Detail, 120),
+			Why: fmt.Sprintf("%s left unresolved this session: once you know why, record the cause, fix and prevention", words.Count(len(failed), "failure"))})
 	}
 	return out, nil
 }

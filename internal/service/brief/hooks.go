@@ -17,11 +17,14 @@ import (
 // HookStart is what a session-start hook knows.
 type HookStart struct {
 	Agent string
+	// Client is the agent's client: its name, its own session id and its
+	// process.
+	Client memory.Client
 	// Source is why the client's session started: startup, resume, clear
-	// or compact. resume and compact continue the agent's open session.
+	// or compact. resume and compact continue the client's session.
 	Source string
 	AI     memory.Provider
-	Boot   BootstrapRequest // Agent is filled in
+	Boot   BootstrapRequest // Agent and Client are filled in
 }
 
 // HookStarted is what a session-start hook did and the context it gives.
@@ -31,36 +34,16 @@ type HookStarted struct {
 	Bootstrap Bootstrap
 }
 
-// StartHook opens the agent's session (or carries on its open one when the
-// client resumed or compacted) and builds the bootstrap.
+// StartHook opens the client's session (or carries it on when the client
+// resumed or compacted it) and builds the bootstrap for the agent the
+// session speaks as (a second window of a client gets an agent of its own).
 func (b *Service) StartHook(ctx context.Context, in HookStart) (HookStarted, error) {
-	var out HookStarted
-	m := b.memory
-	open, _, err := b.memory.AgentSessions(ctx, in.Agent, true)
+	res, err := b.memory.StartClient(ctx, memories.ClientStart{Agent: in.Agent, Client: in.Client, Source: in.Source, AI: in.AI})
 	if err != nil {
-		return out, err
+		return HookStarted{}, err
 	}
-	if (in.Source == "resume" || in.Source == "compact") && len(open) > 0 {
-		out.Session, out.Resumed = open[0], true
-	} else {
-		var parent memory.SessionID
-		if in.Source == "resume" || in.Source == "compact" {
-			// No open session: continue the agent's last thread.
-			last, _, err := b.memory.AgentSessions(ctx, in.Agent, false)
-			if err != nil {
-				return out, err
-			}
-			if len(last) > 0 {
-				parent = last[0].ID
-			}
-		}
-		res, err := m.StartSession(ctx, in.Agent, parent.String(), "", memories.SessionPatch{AI: in.AI})
-		if err != nil {
-			return out, err
-		}
-		out.Session = res.Session
-	}
-	in.Boot.Agent = in.Agent
+	out := HookStarted{Session: res.Session, Resumed: res.Resumed}
+	in.Boot.Agent, in.Boot.Client = res.Session.Agent, in.Client
 	out.Bootstrap, err = b.Bootstrap(ctx, in.Boot)
 	return out, err
 }

@@ -2,7 +2,6 @@ package brief
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -121,7 +120,7 @@ func (b *Service) candidates(ctx context.Context, req OptimizeRequest, ws []stri
 				continue
 			}
 			d, err := b.plan.Get(ctx, c)
-			if fe, ok := errors.AsType[*problem.FieldError](err); ok {
+			if fe, ok := problem.As(err); ok && fe.Kind == problem.Invalid {
 				return nil, &problem.FieldError{Field: fmt.Sprintf("candidates[%d]", i), Problem: fe.Problem, Fix: "pass ids such as m12 (memory) or 12 (a task)"}
 			}
 			if err != nil {

@@ -459,7 +459,7 @@ func (f *Focus) SwitchFocus(ctx context.Context, agent, ref string) (Switched, e
 			return err
 		}
 		if !t.Status.Open() {
-			return problem.New(task.ErrClosed, fmt.Sprintf("task %s is %s and completion is permanent", t.ID, t.Status), problem.ListOutline)
+			return problem.New(problem.Closed, fmt.Sprintf("task %s is %s and completion is permanent", t.ID, t.Status), problem.ListOutline)
 		}
 		s.Task = t
 		if s.Path, err = tx.Ancestors(ctx, t.ID); err != nil {

@@ -3,7 +3,6 @@ package lifecycles
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,7 +46,7 @@ func LifecycleDir(root string) string { return filepath.Join(root, ".cairn", "li
 // could not be read.
 type Definitions struct {
 	List     []lifecycle.Definition // built-ins first, then the project's by name
-	Problems []error                // *lifecycle.ParseError for malformed files
+	Problems []error                // lifecycle.Malformed refusals, one a file
 }
 
 // Definitions reads the built-in and project definitions.
@@ -69,11 +68,11 @@ func (l *Lifecycles) Definitions() (Definitions, error) {
 		fi, err := os.Lstat(f)
 		if err != nil || !fi.Mode().IsRegular() {
 			// Nothing follows a symlink out of the project.
-			out.Problems = append(out.Problems, &lifecycle.ParseError{File: rel, Problem: "is not a regular file"})
+			out.Problems = append(out.Problems, lifecycle.Malformed(rel, 0, "is not a regular file"))
 			continue
 		}
 		if fi.Size() > lifecycle.MaxFileSize {
-			out.Problems = append(out.Problems, &lifecycle.ParseError{File: rel, Problem: fmt.Sprintf("is %d bytes, over the limit of %d", fi.Size(), lifecycle.MaxFileSize)})
+			out.Problems = append(out.Problems, lifecycle.Malformed(rel, 0, fmt.Sprintf("is %d bytes, over the limit of %d", fi.Size(), lifecycle.MaxFileSize)))
 			continue
 		}
 		b, err := os.ReadFile(f)
@@ -86,7 +85,7 @@ func (l *Lifecycles) Definitions() (Definitions, error) {
 			continue
 		}
 		if out.find(d.Name) != nil || findDef(custom, d.Name) != nil {
-			out.Problems = append(out.Problems, &lifecycle.ParseError{File: rel, Line: 1, Problem: fmt.Sprintf("name %s is already defined; choose another", d.Name)})
+			out.Problems = append(out.Problems, lifecycle.Malformed(rel, 1, fmt.Sprintf("name %s is already defined; choose another", d.Name)))
 			continue
 		}
 		custom = append(custom, d)
@@ -109,7 +108,7 @@ func (d Definitions) find(name string) *lifecycle.Definition { return findDef(d.
 
 // Definition returns the named definition (the default when name is
 // empty). A name that matches a malformed file is refused with that file's
-// *lifecycle.ParseError.
+// lifecycle.Malformed refusal.
 func (l *Lifecycles) Definition(name string) (lifecycle.Definition, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
@@ -123,8 +122,7 @@ func (l *Lifecycles) Definition(name string) (lifecycle.Definition, error) {
 		return *d, nil
 	}
 	for _, p := range ds.Problems {
-		var pe *lifecycle.ParseError
-		if errors.As(p, &pe) && strings.TrimSuffix(strings.TrimSuffix(filepath.Base(pe.File), ".yaml"), ".yml") == name {
+		if fp, ok := lifecycle.FileProblemOf(p); ok && strings.TrimSuffix(strings.TrimSuffix(filepath.Base(fp.File), ".yaml"), ".yml") == name {
 			return lifecycle.Definition{}, p
 		}
 	}
@@ -134,7 +132,7 @@ func (l *Lifecycles) Definition(name string) (lifecycle.Definition, error) {
 	}
 	fix := "use " + strings.Join(names, ", ") + ", or add .cairn/lifecycles/" + problem.Clip(name, 40) + ".yaml"
 	if len(ds.Problems) > 0 {
-		fix += fmt.Sprintf(" (%d definition files are malformed: %s)", len(ds.Problems), problem.Clip(ds.Problems[0].Error(), 200))
+		fix += fmt.Sprintf(" (%d definition files are malformed: %s)", len(ds.Problems), problem.Clip(lifecycle.Where(ds.Problems[0]), 200))
 	}
 	return lifecycle.Definition{}, &problem.FieldError{Field: "definition", Problem: fmt.Sprintf("is %q, which is not defined", problem.Clip(name, 40)), Fix: fix}
 }
@@ -230,10 +228,10 @@ func (l *Lifecycles) load(ctx context.Context, tx store.Tx, ref string) (store.L
 		return store.Lifecycle{}, err
 	}
 	if !ok {
-		return store.Lifecycle{}, &lifecycle.NotFoundError{ID: id}
+		return store.Lifecycle{}, lifecycle.NotFound(id)
 	}
 	if _, err := tx.Task(ctx, r.TaskID); tasks.IsNotFound(err) {
-		return store.Lifecycle{}, &lifecycle.NotFoundError{ID: id}
+		return store.Lifecycle{}, lifecycle.NotFound(id)
 	}
 	return r, nil
 }
@@ -262,7 +260,7 @@ func (l *Lifecycles) Init(ctx context.Context, r LifecycleInit) (LifecycleView, 
 			return err
 		}
 		if !t.Status.Open() {
-			return &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", t.ID, t.Status), Fix: "use an open task"}
+			return &problem.Error{Kind: problem.Closed, Problem: fmt.Sprintf("task %s is %s", t.ID, t.Status), Fix: "use an open task"}
 		}
 		if m, err := tasks.LifecycleMarks(ctx, tx, []task.ID{t.ID}); err != nil {
 			return err
@@ -320,7 +318,7 @@ func (l *Lifecycles) Advance(ctx context.Context, r AdvanceRequest) (AdvanceResu
 			return err
 		}
 		if rec.Status != store.LifecycleOpen {
-			return &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("lifecycle %d is %s", rec.ID, rec.Status), Hint: problem.StartLifecycle}
+			return &problem.Error{Kind: problem.Closed, Problem: fmt.Sprintf("lifecycle %d is %s", rec.ID, rec.Status), Hint: problem.StartLifecycle}
 		}
 		d, err := l.Definition(rec.Definition)
 		if err != nil {
@@ -352,6 +350,17 @@ func (l *Lifecycles) Advance(ctx context.Context, r AdvanceRequest) (AdvanceResu
 		rec.State, rec.UpdatedAt = b, now
 		if err := tx.UpdateLifecycle(ctx, rec); err != nil {
 			return err
+		}
+		if res.From != phase {
+			to := phase
+			if to == "" {
+				to = "done"
+			}
+			id := strconv.FormatInt(rec.ID, 10)
+			if err := tasks.Note(ctx, tx, memory.Event{Kind: memory.EventLifecycle, Key: id + ":" + res.From + ">" + to, Subject: "lifecycle " + id,
+				Detail: res.From + " → " + to, At: now}); err != nil {
+				return err
+			}
 		}
 		res.LifecycleView, err = l.view(ctx, tx, rec, now)
 		return err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -16,6 +17,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // Loops runs iterative agent loops. A loop is a task that carries loop
@@ -132,7 +134,7 @@ func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
 				return err
 			}
 			if !p.Status.Open() {
-				return &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", p.ID, p.Status), Fix: "start loops under open tasks"}
+				return &problem.Error{Kind: problem.Closed, Problem: fmt.Sprintf("task %s is %s", p.ID, p.Status), Fix: "start loops under open tasks"}
 			}
 			parent = p.ID
 		}
@@ -224,7 +226,19 @@ func (l *Loops) save(ctx context.Context, tx store.Tx, lp *Loop, kind, detail st
 			return err
 		}
 	}
-	return tx.AddLoopEvent(ctx, store.LoopEvent{TaskID: lp.ID, Kind: kind, Detail: detail, At: now})
+	if err := tx.AddLoopEvent(ctx, store.LoopEvent{TaskID: lp.ID, Kind: kind, Detail: detail, At: now}); err != nil {
+		return err
+	}
+	return tasks.Note(ctx, tx, memory.Event{Kind: memory.EventLoop, Key: fmt.Sprintf("%s#%d:%s", lp.ID, lp.State.Iteration, kind),
+		Subject: "loop " + lp.ID.String(), Detail: kind + " at iteration " + strconv.Itoa(lp.State.Iteration) + detailSuffix(detail), At: now})
+}
+
+// detailSuffix is a loop event's detail after its kind, clipped to a line.
+func detailSuffix(detail string) string {
+	if detail = words.OneLine(detail, 120); detail == "" {
+		return ""
+	}
+	return ": " + detail
 }
 
 // change runs one transition on a loop in one transaction.

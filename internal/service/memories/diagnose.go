@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -41,12 +42,14 @@ type SimilarRule struct {
 	UntypedMin   int
 	UntypedCover float64
 	// Depth is how many full-text candidates of each kind (mistakes,
-	// recorded failures) are compared.
-	Depth int
+	// recorded failures) are compared, and Events how many of the newest
+	// failure events of the session records.
+	Depth  int
+	Events int
 }
 
 // Similar is the rule Diagnose applies.
-var Similar = SimilarRule{CommonShare: 0.05, CommonMin: 8, TypedMin: 1, UntypedMin: 2, UntypedCover: 0.5, Depth: 30}
+var Similar = SimilarRule{CommonShare: 0.05, CommonMin: 8, TypedMin: 1, UntypedMin: 2, UntypedCover: 0.5, Depth: 30, Events: 200}
 
 // failureTags are the tags of a failed command a hook recorded (see
 // RecordToolUse).
@@ -76,6 +79,13 @@ type Match struct {
 	// mistake-candidate), not a mistake an agent confirmed with its fix.
 	Failure  bool
 	Evidence memory.Evidence
+	// Event is the failure event of the session record that matched, when
+	// one did rather than the entry's text: each distinct failure of a
+	// command is an event, and its candidate entry keeps the last.
+	Event *memory.Event
+	// Resolved is when a later run of the failed command passed, when
+	// every failure of it the record holds is resolved (zero otherwise).
+	Resolved time.Time
 }
 
 // Why says in a few words why it matched.
@@ -88,9 +98,12 @@ func (m Match) Why() string { return m.Evidence.String() }
 // An error of no known type needs several distinctive names and words in
 // common. A word is distinctive unless it is generic to errors ("error",
 // "failed", "line") or in a large share of the project's entries (see
-// Similar). Candidates come from a full-text search of each kind and the
-// mistakes whose fingerprint is a key line's; they are ranked by the
-// evidence.
+// Similar). Candidates are the mistakes and mistake candidates a full-text
+// search of each kind finds, the mistakes whose fingerprint is a key
+// line's, and the newest failure events of the session records (each
+// distinct failure of a command, where its candidate entry keeps only the
+// last error text), read through the candidate they belong to; they are
+// ranked by the evidence.
 func (m *Memory) Diagnose(ctx context.Context, q DiagnoseQuery) (Diagnosis, error) {
 	q, err := q.normalize()
 	if err != nil {
@@ -104,56 +117,31 @@ func (m *Memory) Diagnose(ctx context.Context, q DiagnoseQuery) (Diagnosis, erro
 		return d, nil
 	}
 	now := m.now()
-	var cands []candidate
+	var chosen []candidate
 	err = m.store.View(ctx, func(tx store.Tx) error {
-		cands = nil
-		seen := map[memory.ID]bool{}
-		var ids []memory.ID
-		for _, sq := range []store.MemoryQuery{
-			{Text: text, Types: []memory.Type{memory.Mistake}, Limit: rule.Depth, Now: now},
-			{Text: text, Types: []memory.Type{memory.ToolOutcome}, Tags: failureTags, Limit: rule.Depth, Now: now},
-		} {
-			r, err := tx.SearchMemory(ctx, sq)
-			if err != nil {
-				return err
-			}
-			for _, h := range r.Hits {
-				if !seen[h.Entry.ID] {
-					seen[h.Entry.ID] = true
-					ids = append(ids, h.Entry.ID)
-				}
-			}
-		}
-		for _, fp := range d.Read.Prints {
-			e, ok, err := tx.MistakeByFingerprint(ctx, fp)
-			if err != nil {
-				return err
-			}
-			if ok && e.SupersededBy == 0 && !seen[e.ID] {
-				seen[e.ID] = true
-				ids = append(ids, e.ID)
-			}
-		}
-		es, err := tx.Memories(ctx, ids)
+		chosen, d.SameTypeOnly, d.Compared = nil, nil, 0
+		cands, err := m.diagnoseCandidates(ctx, tx, d.Read, text, rule, now)
 		if err != nil {
 			return err
 		}
-		var past []memory.ErrorText
-		held := map[string]bool{} // the terms some candidate holds
-		for _, e := range es {
-			failure := e.Type == memory.ToolOutcome
-			if failure && !slices.ContainsFunc(e.Tags, func(t string) bool { return slices.Contains(failureTags, t) }) {
-				continue
-			}
-			x := m.entryError(e)
-			for _, t := range x.Terms() {
-				held[t] = true
-			}
-			cands = append(cands, candidate{e: e, failure: failure})
-			past = append(past, x)
-		}
 		// How common a word is matters where it is shared; an error of no
 		// known type also counts the distinctive words it holds.
+		held := map[string]bool{} // the terms some candidate holds
+		named := map[string]int{} // how many candidates name each name
+		for _, c := range cands {
+			seen := map[string]bool{}
+			for _, x := range c.texts {
+				for _, t := range x.Terms() {
+					held[t] = true
+				}
+				for _, nm := range x.Names {
+					if !seen[nm] {
+						seen[nm] = true
+						named[nm]++
+					}
+				}
+			}
+		}
 		var terms []string
 		for _, t := range d.Read.Terms() {
 			if held[t] || !d.Read.Typed() {
@@ -167,50 +155,171 @@ func (m *Memory) Diagnose(ctx context.Context, q DiagnoseQuery) (Diagnosis, erro
 		// A name ("sample2.csv", "parse_line") is as common as the past
 		// errors like this one that name it: the index holds its words, not
 		// it, and a name of common words ("test_totals.py") can be rare.
-		named := map[string]int{}
-		for _, x := range past {
-			for _, nm := range x.Names {
-				named[nm]++
-			}
-		}
 		w := memory.Weights{Term: termWeight, Name: func(nm string) float64 { return rule.weight(named[nm], n) }}
 		for i := range cands {
-			cands[i].ev = memory.Compare(d.Read, past[i], w)
+			for j, x := range cands[i].texts {
+				if ev := memory.Compare(d.Read, x, w); j == 0 || ev.Score > cands[i].ev.Score {
+					cands[i].ev, cands[i].best = ev, j
+				}
+			}
+		}
+		d.Compared = len(cands)
+		slices.SortStableFunc(cands, func(a, b candidate) int {
+			return cmp.Or(cmp.Compare(b.ev.Score, a.ev.Score), cmpBool(a.failure, b.failure), b.updated().Compare(a.updated()))
+		})
+		for _, c := range cands {
+			switch {
+			case rule.similar(d.Read, c.ev):
+				if len(chosen) >= q.Limit {
+					continue
+				}
+				if c.e.ID == 0 { // known by its failure events alone
+					e, ok, err := tx.MemoryByUID(ctx, c.uid)
+					if err != nil {
+						return err
+					}
+					if !ok {
+						continue // the candidate was discarded
+					}
+					c.e = e
+				}
+				chosen = append(chosen, c)
+			case len(c.ev.Types) > 0 && len(d.SameTypeOnly) < 3 && c.e.ID != 0:
+				d.SameTypeOnly = append(d.SameTypeOnly, c.e.ID)
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		return Diagnosis{}, fmt.Errorf("diagnose: %w", err)
 	}
-	d.Compared = len(cands)
-	slices.SortStableFunc(cands, func(a, b candidate) int {
-		return cmp.Or(cmp.Compare(b.ev.Score, a.ev.Score), cmpBool(a.failure, b.failure), b.e.UpdatedAt.Compare(a.e.UpdatedAt))
-	})
-	var ids []memory.ID
-	byID := map[memory.ID]candidate{}
-	for _, c := range cands {
-		switch {
-		case rule.similar(d.Read, c.ev):
-			if len(ids) < q.Limit {
-				ids = append(ids, c.e.ID)
-				byID[c.e.ID] = c
-			}
-		case len(c.ev.Types) > 0 && len(d.SameTypeOnly) < 3:
-			d.SameTypeOnly = append(d.SameTypeOnly, c.e.ID)
-		}
-	}
-	if len(ids) == 0 {
+	if len(chosen) == 0 {
 		return d, nil
+	}
+	ids := make([]memory.ID, len(chosen))
+	for i, c := range chosen {
+		ids[i] = c.e.ID
 	}
 	es, _, err := m.get(ctx, ids) // with occurrences and file changes
 	if err != nil {
 		return Diagnosis{}, err
 	}
+	byID := map[memory.ID]memory.Entry{}
 	for _, e := range es {
-		c := byID[e.ID]
-		d.Matches = append(d.Matches, Match{Entry: e, Failure: c.failure, Evidence: c.ev})
+		byID[e.ID] = e
+	}
+	for _, c := range chosen {
+		e, ok := byID[c.e.ID]
+		if !ok {
+			continue
+		}
+		match := Match{Entry: e, Failure: c.failure, Evidence: c.ev}
+		if c.best > 0 { // one of its failure events matched
+			ev := c.events[c.best-1]
+			match.Event = &ev
+		}
+		for i, ev := range c.events {
+			if ev.ResolvedAt.IsZero() {
+				match.Resolved = time.Time{}
+				break
+			}
+			if i == 0 || ev.ResolvedAt.After(match.Resolved) {
+				match.Resolved = ev.ResolvedAt
+			}
+		}
+		d.Matches = append(d.Matches, match)
 	}
 	return d, nil
+}
+
+// diagnoseCandidates gathers what Diagnose compares: the entries full-text
+// searches find (mistakes, and the mistake candidates hooks recorded),
+// the mistakes titled with a key line's fingerprint, and the newest failure
+// events of the session records, grouped with the candidate entry each
+// belongs to. Each candidate has its texts: its entry's first (when read),
+// then its failure events'.
+func (m *Memory) diagnoseCandidates(ctx context.Context, tx store.Tx, read memory.ErrorText, text string, rule SimilarRule, now time.Time) ([]candidate, error) {
+	seen := map[memory.ID]bool{}
+	var ids []memory.ID
+	for _, sq := range []store.MemoryQuery{
+		{Text: text, Types: []memory.Type{memory.Mistake}, Limit: rule.Depth, Now: now},
+		{Text: text, Types: []memory.Type{memory.ToolOutcome}, Tags: failureTags, Limit: rule.Depth, Now: now},
+	} {
+		r, err := store.SearchMemory(ctx, tx, sq)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range r.Hits {
+			if !seen[h.Entry.ID] {
+				seen[h.Entry.ID] = true
+				ids = append(ids, h.Entry.ID)
+			}
+		}
+	}
+	for _, fp := range read.Prints {
+		e, ok, err := tx.MistakeByFingerprint(ctx, fp)
+		if err != nil {
+			return nil, err
+		}
+		if ok && e.SupersededBy == 0 && !seen[e.ID] {
+			seen[e.ID] = true
+			ids = append(ids, e.ID)
+		}
+	}
+	es, err := tx.Memories(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var cands []candidate
+	byUID := map[string]int{}
+	for _, e := range es {
+		failure := e.Type == memory.ToolOutcome
+		if failure && !slices.ContainsFunc(e.Tags, func(t string) bool { return slices.Contains(failureTags, t) }) {
+			continue
+		}
+		if failure && e.UID != "" {
+			byUID[e.UID] = len(cands)
+		}
+		cands = append(cands, candidate{e: e, uid: e.UID, failure: failure, texts: []memory.ErrorText{m.entryError(e)}})
+	}
+	if rule.Events <= 0 {
+		return cands, nil
+	}
+	evs, _, err := tx.Events(ctx, store.EventQuery{Kinds: []memory.EventKind{memory.EventFailure}, Limit: rule.Events})
+	if err != nil {
+		return nil, err
+	}
+	for _, ev := range evs {
+		uid := candidateUID(ev.Session, ev.Subject)
+		i, ok := byUID[uid]
+		if !ok {
+			i = len(cands)
+			byUID[uid] = i
+			cands = append(cands, candidate{uid: uid, failure: true, at: ev.At})
+		}
+		cands[i].events = append(cands[i].events, ev)
+		if len(cands[i].texts) == 0 && cands[i].e.ID == 0 {
+			cands[i].texts = append(cands[i].texts, memory.ErrorText{}) // no entry read: an empty first text
+		}
+		cands[i].texts = append(cands[i].texts, eventError(ev))
+	}
+	return cands, nil
+}
+
+// eventError reads a failure event as ParseError reads an error: its
+// informative line, the error's type where the language names one, and the
+// tail of the output.
+func eventError(ev memory.Event) memory.ErrorText {
+	lines := append([]string{ev.Detail}, ev.Tail...)
+	x := memory.ParseError(strings.Join(lines, "\n"))
+	if ev.Type != "" {
+		for _, t := range memory.ParseError(ev.Type).Types {
+			if !slices.Contains(x.Types, t) {
+				x.Types = append(x.Types, t)
+			}
+		}
+	}
+	return x
 }
 
 // entryError is memory.EntryError(e), read once for each version of e.
@@ -243,10 +352,26 @@ type readError struct {
 	x       memory.ErrorText
 }
 
+// candidate is a past entry Diagnose compares, or a mistake candidate
+// known by its failure events alone (e unread, uid set).
 type candidate struct {
 	e       memory.Entry
+	uid     string
 	failure bool
-	ev      memory.Evidence
+	// texts are its errors as read: its entry's first (an empty one when
+	// unread), then its failure events' (events).
+	texts  []memory.ErrorText
+	events []memory.Event
+	at     time.Time // its newest failure event, when its entry is unread
+	ev     memory.Evidence
+	best   int // the text ev is of
+}
+
+func (c candidate) updated() time.Time {
+	if c.e.ID != 0 {
+		return c.e.UpdatedAt
+	}
+	return c.at
 }
 
 // cmpBool orders false before true.
@@ -289,14 +414,14 @@ func termWeights(ctx context.Context, tx store.Tx, e memory.ErrorText, terms []s
 	if len(terms) > memory.MaxTerms {
 		terms = terms[:memory.MaxTerms]
 	}
-	all, err := tx.SearchMemory(ctx, store.MemoryQuery{Limit: 1, IncludeSuperseded: true})
+	all, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Limit: 1, IncludeSuperseded: true})
 	if err != nil {
 		return 0, nil, err
 	}
 	n := max(all.Total, 1)
 	df := make(map[string]int, len(terms))
 	for _, t := range terms {
-		r, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: e.Shown(t), Limit: 1, IncludeSuperseded: true})
+		r, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: e.Shown(t), Limit: 1, IncludeSuperseded: true})
 		if err != nil {
 			return 0, nil, err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/proc"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/words"
@@ -33,6 +34,9 @@ type MemoryOptions struct {
 	EmbedTimeout time.Duration
 	// Now is the clock; nil is time.Now in UTC (a test fixes it).
 	Now func() time.Time
+	// Alive says whether a client's process still runs; nil asks the
+	// system (proc.Alive). A session whose client has gone is ended.
+	Alive func(memory.Proc) bool
 	// Branch returns the current git branch ("" if unknown); entries and
 	// sessions recorded without one get it.
 	Branch func() string
@@ -65,6 +69,9 @@ func NewMemory(s store.Store, opts MemoryOptions) *Memory {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opts.Alive == nil {
+		opts.Alive = proc.Alive
+	}
 	now := opts.Now
 	if now == nil {
 		now = func() time.Time { return time.Now().UTC() }
@@ -77,6 +84,9 @@ func (m *Memory) Semantic() bool { return m.opts.Embedder != nil }
 
 // Branch is the current git branch, "" if unknown.
 func (m *Memory) Branch() string { return m.opts.Branch() }
+
+// alive says whether a client's process still runs.
+func (o MemoryOptions) alive(p memory.Proc) bool { return o.Alive(p) }
 
 // Model names the embedding model that ranks searches with BM25, "" when
 // none is configured.
@@ -193,17 +203,22 @@ func (m *Memory) Record(ctx context.Context, agent string, req AddRequest) (Reco
 	}
 	e.FileHashes = m.markFiles(e)
 	rec := Recorded{Redacted: redacted, Superseded: supersedes}
-	err := m.store.Update(ctx, func(tx store.Tx) error {
+	write := func(tx store.Tx) error {
 		rec = Recorded{Redacted: redacted, Superseded: supersedes} // a retried transaction starts over
-		if e.SessionID == "" && agent != "" {
-			open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 1})
-			if err != nil {
-				return err
-			}
-			if len(open) > 0 {
-				e.SessionID = open[0].ID.String()
+		if e.SessionID == "" {
+			if sid := memory.SessionFrom(ctx); sid != 0 {
+				e.SessionID = sid.String()
+			} else if agent != "" {
+				open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 1})
+				if err != nil {
+					return err
+				}
+				if len(open) > 0 {
+					e.SessionID = open[0].ID.String()
+				}
 			}
 		}
+
 		if e.Type == memory.Mistake {
 			known, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint(e.Title))
 			if err != nil {
@@ -242,9 +257,21 @@ func (m *Memory) Record(ctx context.Context, agent string, req AddRequest) (Reco
 			return supersede(ctx, tx, rec.Entry, supersedes)
 		}
 		return nil
+	}
+	err := m.store.Update(ctx, func(tx store.Tx) error {
+		if err := write(tx); err != nil {
+			return err
+		}
+		// What is written in a session is the session's.
+		sid, err := memory.ParseSessionID(e.SessionID)
+		if err != nil {
+			return nil
+		}
+		return tx.RecordEvent(ctx, memory.Event{Session: sid, Kind: memory.EventMemory, Key: rec.Entry.ID.String(),
+			Subject: rec.Entry.ID.String(), Detail: string(rec.Entry.Type) + ": " + rec.Entry.Title, At: now})
 	})
 	if err != nil {
-		if _, ok := errors.AsType[*problem.FieldError](err); ok {
+		if problem.Is(err, problem.Invalid) {
 			return Recorded{}, err
 		}
 		return Recorded{}, fmt.Errorf("record %s: %w", e.Type, err)
@@ -331,7 +358,7 @@ func (m *Memory) embedEntries(ctx context.Context, es ...memory.Entry) string {
 	if err == nil {
 		err = m.store.Update(ctx, func(tx store.Tx) error {
 			for i, e := range es {
-				if err := tx.SetMemoryVector(ctx, e.ID, m.opts.Model, vecs[i]); err != nil && !errors.Is(err, memory.ErrNotFound) {
+				if err := tx.SetMemoryVector(ctx, e.ID, m.opts.Model, vecs[i]); err != nil && !problem.Is(err, problem.NotFound) {
 					return err
 				}
 			}
@@ -358,7 +385,7 @@ func (m *Memory) Backfill(ctx context.Context, batch, limit int) (done, missing 
 	for limit <= 0 || done < limit {
 		var es []memory.Entry
 		if err := m.store.View(ctx, func(tx store.Tx) (err error) {
-			es, err = tx.MissingVectors(ctx, m.opts.Model, batch)
+			es, _, err = tx.SelectMemories(ctx, store.MemorySelector{WithoutVector: m.opts.Model, Limit: batch, SkipCount: true})
 			return err
 		}); err != nil {
 			return done, 0, err
@@ -492,7 +519,7 @@ func (m *Memory) search(ctx context.Context, q store.MemoryQuery) (SearchResult,
 	}
 	var page store.MemoryResult
 	err := m.store.View(ctx, func(tx store.Tx) (err error) {
-		page, err = tx.SearchMemory(ctx, q)
+		page, err = store.SearchMemory(ctx, tx, q)
 		return err
 	})
 	if err != nil {
@@ -547,12 +574,12 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 	res := SearchResult{Offset: q.Offset, Mode: "hybrid"}
 	err = m.store.View(ctx, func(tx store.Tx) error {
 		var err error
-		lexPage, err := tx.SearchMemory(ctx, deep)
+		lexPage, err := store.SearchMemory(ctx, tx, deep)
 		if err != nil {
 			return err
 		}
 		lex = lexPage.Hits
-		if sem, err = tx.NearestMemories(ctx, m.opts.Model, vecs[0], q, top); err != nil {
+		if sem, err = tx.NearestMemories(ctx, m.opts.Model, vecs[0], q.Selector(), top); err != nil {
 			return err
 		}
 		lexical := make([]memory.Scored, len(lex))
@@ -677,10 +704,10 @@ func (m *Memory) Context(ctx context.Context, q ContextQuery) (Timeline, error) 
 			return err
 		}
 		if len(es) == 0 {
-			return &memory.NotFoundError{Kind: "entry", ID: anchor.String()}
+			return memory.NotFound("entry", anchor.String())
 		}
 		tl.Anchor = m.HitOf(es[0], es[0].Content, 0)
-		older, newer, err := tx.MemoryTimeline(ctx, anchor, before, after, sameSession)
+		older, newer, err := store.MemoryTimeline(ctx, tx, anchor, before, after, sameSession)
 		for _, e := range older {
 			tl.Before = append(tl.Before, m.HitOf(e, e.Content, 0))
 		}

@@ -208,7 +208,7 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 	})
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return out, problem.New(fs.ErrNotExist, dir+" does not exist", problem.ExportMemory)
+			return out, problem.New(problem.NotFound, dir+" does not exist", problem.ExportMemory)
 		}
 		return out, fmt.Errorf("import memory: %w", err)
 	}

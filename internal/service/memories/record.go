@@ -1,57 +1,231 @@
 package memories
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/runs"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/words"
 )
 
+// What an agent client's hooks report, and what Cairn does with it: the
+// session each of the client's sessions opens (keyed by the client's own
+// session id, so that two windows never share or end each other's), the
+// events of what it did, and its outcome at the end. Every method is one
+// short transaction; none needs the network.
+
+// ClientStart is what a session-start hook knows.
+type ClientStart struct {
+	// Agent is the agent the hook speaks for (its --agent: the client's
+	// name); a second window of the same client gets an agent of its own.
+	Agent  string
+	Client memory.Client
+	// Source is why the client's session started: startup, resume, clear
+	// or compact. resume and compact continue the client's session.
+	Source string
+	AI     memory.Provider
+}
+
+// ClientStarted is the session a client's session start opened or
+// continued.
+type ClientStarted struct {
+	Session memory.Session
+	Resumed bool
+	// Ended are the sessions of the same agent whose client had gone
+	// without ending them: ended now, as abandoned.
+	Ended []memory.SessionID
+}
+
+// StartClient opens the session of a client's session (or continues it:
+// resume, compact, or a session already open under the client's key). Other
+// windows' sessions are left as they are; sessions of the agent whose client
+// process has gone are ended as abandoned.
+func (m *Memory) StartClient(ctx context.Context, in ClientStart) (ClientStarted, error) {
+	var out ClientStarted
+	m.scrubStart(&in)
+	now := m.now()
+	err := m.store.Update(ctx, func(tx store.Tx) error {
+		s, found, err := m.byClient(ctx, tx, in.Client)
+		if err != nil {
+			return err
+		}
+		if found {
+			s.Client.Proc = cmpProc(in.Client.Proc, s.Client.Proc)
+			if !s.Open() {
+				s.EndedAt, s.Outcome, s.OutcomeWhy = time.Time{}, "", ""
+			}
+			if in.AI != (memory.Provider{}) {
+				s.AI = in.AI
+			}
+			out.Session, out.Resumed = s, true
+			return tx.UpdateSession(ctx, s)
+		}
+		if out.Ended, err = m.endGone(ctx, tx, in.Agent, now); err != nil {
+			return err
+		}
+		agent, err := m.windowAgent(ctx, tx, in.Agent, in.Client)
+		if err != nil {
+			return err
+		}
+		s = memory.Session{Agent: agent, Client: in.Client, Branch: m.Branch(), AI: in.AI, StartedAt: now}
+		if in.Source == "resume" || in.Source == "compact" {
+			// A client session Cairn has not seen: continue the agent's
+			// last thread.
+			last, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, Limit: 1})
+			if err != nil {
+				return err
+			}
+			if len(last) > 0 {
+				s.ParentID, s.ThreadID = last[0].ID, last[0].ThreadID
+			}
+		}
+		out.Session, err = tx.CreateSession(ctx, s)
+		return err
+	})
+	if err != nil {
+		return ClientStarted{}, fmt.Errorf("start session: %w", err)
+	}
+	return out, nil
+}
+
+// scrubStart redacts what a client sent of itself.
+func (m *Memory) scrubStart(in *ClientStart) {
+	memory.Scrub(&in.AI)
+	in.Client.Name = words.OneLine(in.Client.Name, 64)
+	in.Client.SessionID = words.OneLine(in.Client.SessionID, 128)
+}
+
+// cmpProc is p when known, else old: a resumed session runs in the client
+// process that resumed it.
+func cmpProc(p, old memory.Proc) memory.Proc {
+	if p.PID != 0 {
+		return p
+	}
+	return old
+}
+
+// byClient is the session a client's key names, open or not.
+func (m *Memory) byClient(ctx context.Context, tx store.Tx, c memory.Client) (memory.Session, bool, error) {
+	if c.Key() == "" {
+		return memory.Session{}, false, nil
+	}
+	ss, _, err := tx.Sessions(ctx, store.SessionQuery{ClientKey: c.Key(), Limit: 1})
+	if err != nil || len(ss) == 0 {
+		return memory.Session{}, false, err
+	}
+	return ss[0], true, nil
+}
+
+// windowAgent is the agent a new client session speaks as: agent itself,
+// unless another window of the same client is open with a live client
+// process, which keeps agent; then agent/<the first 8 characters of the
+// client's session id>, so the two windows keep a YOU ARE HERE each.
+func (m *Memory) windowAgent(ctx context.Context, tx store.Tx, agent string, c memory.Client) (string, error) {
+	if c.SessionID == "" {
+		return agent, nil
+	}
+	open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 16})
+	if err != nil {
+		return "", err
+	}
+	for _, s := range open {
+		if s.Client.Key() != c.Key() && s.Client.Proc.PID != 0 && s.Client.Proc != c.Proc && m.opts.alive(s.Client.Proc) {
+			return agent + "/" + shortID(c.SessionID), nil
+		}
+	}
+	return agent, nil
+}
+
+// shortID is the first 8 letters and digits of a client's session id.
+func shortID(id string) string {
+	var b strings.Builder
+	for _, r := range id {
+		if b.Len() == 8 {
+			break
+		}
+		if r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// endGone ends, as abandoned, the open sessions of agent (and of its
+// windows, agent/…) whose client process is known and has gone: a client
+// killed without its session-end hook.
+func (m *Memory) endGone(ctx context.Context, tx store.Tx, agent string, now time.Time) ([]memory.SessionID, error) {
+	open, _, err := tx.Sessions(ctx, store.SessionQuery{OpenOnly: true, Limit: 64})
+	if err != nil {
+		return nil, err
+	}
+	var out []memory.SessionID
+	for _, s := range open {
+		if (s.Agent != agent && !strings.HasPrefix(s.Agent, agent+"/")) || s.Client.Proc.PID == 0 || m.opts.alive(s.Client.Proc) {
+			continue
+		}
+		s.EndedAt, s.Outcome, s.OutcomeWhy = now, "abandoned", "its client went away without ending it"
+		if err := tx.UpdateSession(ctx, s); err != nil {
+			return nil, err
+		}
+		out = append(out, s.ID)
+	}
+	return out, nil
+}
+
 // ToolUse is one tool call an agent made, as a post-tool-use hook saw it.
 type ToolUse struct {
-	Agent string
-	Tool  string
+	Agent  string
+	Client memory.Client
+	Tool   string
 	// Files the call modified (absolute, or relative to the root); files
 	// outside the project are not recorded.
 	Files []string
-	// Command is the shell command it ran, if any.
+	// Command is the shell command it ran, if any; Output what it printed
+	// when it succeeded.
 	Command string
+	Output  string
 	Failed  bool
-	Error   string // what the failure said
+	Error   string // what the failure said: its output
 }
 
 // ToolUseRecorded says what RecordToolUse kept.
 type ToolUseRecorded struct {
-	Session   memory.SessionID
-	Files     []string
-	Test      bool      // the command ran tests
-	Candidate memory.ID // the mistake candidate a failed command became
+	Session memory.SessionID
+	Files   []string
+	Test    *memory.TestResult // the command ran tests: their result
+	// Failure is the informative line of a failed command; Resolved counts
+	// the earlier failures of the command that this run, passing, resolved.
+	Failure  string
+	Resolved int
+	// Candidate is the mistake candidate a failed command became.
+	Candidate memory.ID
 }
 
 // Limits on what a hook records.
 const (
 	maxHookCommand = 200
 	maxHookError   = 2000
-	maxFailed      = 50
 )
 
-// RecordToolUse adds what one tool call did to the agent's open session
-// (starting one if none is open): files modified, tests run, and for a
-// failed command a mistake candidate (a tool_outcome entry tagged
-// mistake-candidate, with the error text) to confirm or discard. All text
-// is redacted first.
+// RecordToolUse adds what one tool call did to its session (the client's,
+// else the agent's open one, else a new one): the files modified, a test
+// run and its result, a failure with the line that says what went wrong
+// (each distinct failure of a command kept), the failures of a command that
+// a later run of it passed resolved, and for a failure a mistake candidate
+// (a tool_outcome entry tagged mistake-candidate, with the error text) to
+// confirm or discard. All text is redacted first. Each is an event row:
+// nothing else of the session is rewritten.
 func (m *Memory) RecordToolUse(ctx context.Context, in ToolUse) (ToolUseRecorded, error) {
 	var out ToolUseRecorded
 	for _, f := range in.Files {
@@ -59,47 +233,62 @@ func (m *Memory) RecordToolUse(ctx context.Context, in ToolUse) (ToolUseRecorded
 			out.Files = append(out.Files, rel)
 		}
 	}
-	cmd, _ := memory.Redact(strings.TrimSpace(in.Command))
-	cmd = words.OneLine(cmd, maxHookCommand)
-	errText, _ := memory.Redact(strings.TrimSpace(in.Error))
-	out.Test = cmd != "" && IsTestCommand(cmd)
-	if len(out.Files) == 0 && !out.Test && !in.Failed {
+	full, _ := memory.Redact(strings.TrimSpace(noNUL(in.Command)))
+	cmd := words.OneLine(full, maxHookCommand)
+	output, _ := memory.Redact(strings.TrimSpace(noNUL(in.Output)))
+	errText, _ := memory.Redact(strings.TrimSpace(noNUL(in.Error)))
+	if len(out.Files) == 0 && cmd == "" && !in.Failed {
 		return out, nil // nothing worth a write
+	}
+	// The whole command, not the clipped one: a test run at the end of a
+	// long line would be lost.
+	if runner, ok := runs.Test(full); ok {
+		out.Test = testResult(runs.ParseTest(runner, output+"\n"+errText, !in.Failed))
+	}
+	what := cmp.Or(cmd, in.Tool)
+	var fail memory.Event
+	if in.Failed {
+		fail = failureEvent(what, full, errText)
+		out.Failure = fail.Detail
 	}
 	now := m.now()
 	var added []memory.Entry
 	err := m.store.Update(ctx, func(tx store.Tx) error {
-		s, err := m.openSession(ctx, tx, in.Agent, now)
+		s, err := m.hookSession(ctx, tx, in.Agent, in.Client, now)
 		if err != nil {
 			return err
 		}
 		out.Session = s.ID
-		s.FilesModified = memory.Union(s.FilesModified, out.Files)
-		if out.Test {
-			s.TestsRun = memory.Union(s.TestsRun, []string{cmd})
-		}
-		if in.Failed {
-			what := cmd
-			if what == "" {
-				what = in.Tool
-			}
-			line := what
-			if first := firstLine(errText); first != "" {
-				line += ": " + words.OneLine(first, 160)
-			}
-			if len(s.CommandsFailed) < maxFailed {
-				s.CommandsFailed = memory.Union(s.CommandsFailed, []string{line})
-			}
-			e, isNew, err := m.candidate(ctx, tx, s, in.Tool, what, errText, now)
-			if err != nil {
+		for _, f := range out.Files {
+			if err := tx.RecordEvent(ctx, memory.Event{Session: s.ID, Kind: memory.EventFile, Key: f, Subject: f, At: now}); err != nil {
 				return err
 			}
-			out.Candidate = e.ID
-			if isNew {
-				added = append(added, e)
+		}
+		if out.Test != nil {
+			if err := tx.RecordEvent(ctx, memory.Event{Session: s.ID, Kind: memory.EventTest, Key: cmd, Subject: cmd, Detail: testDetail(*out.Test),
+				Test: out.Test, At: now}); err != nil {
+				return err
 			}
 		}
-		return tx.UpdateSession(ctx, s)
+		if !in.Failed {
+			if cmd != "" {
+				out.Resolved, err = tx.ResolveEvents(ctx, s.ID, memory.EventFailure, cmd, now)
+			}
+			return err
+		}
+		fail.Session, fail.At = s.ID, now
+		if err := tx.RecordEvent(ctx, fail); err != nil {
+			return err
+		}
+		e, isNew, err := m.candidate(ctx, tx, s, in.Tool, what, errText, now)
+		if err != nil {
+			return err
+		}
+		out.Candidate = e.ID
+		if isNew {
+			added = append(added, e)
+		}
+		return nil
 	})
 	if err != nil {
 		return ToolUseRecorded{}, fmt.Errorf("record tool use: %w", err)
@@ -108,11 +297,67 @@ func (m *Memory) RecordToolUse(ctx context.Context, in ToolUse) (ToolUseRecorded
 	return out, nil
 }
 
+// noNUL drops NUL bytes, which no text column takes.
+func noNUL(s string) string { return strings.ReplaceAll(s, "\x00", "") }
+
+// failureEvent is a failed command's event: the line that says what went
+// wrong and a short tail, keyed by the command and the failure's
+// fingerprint, so that each distinct failure of a command is its own event
+// and the same failure seen again (another temporary path, another line
+// number) counts on the first.
+func failureEvent(what, command, errText string) memory.Event {
+	f := runs.Failure(command, errText)
+	line := cmp.Or(f.Line, "(no error text)")
+	return memory.Event{Kind: memory.EventFailure, Key: what + "\n" + f.Fingerprint, Subject: what, Detail: line, Type: f.Kind, Tail: f.Tail}
+}
+
+// testResult is what a session keeps of a test run's result.
+func testResult(r runs.TestResult) *memory.TestResult {
+	return &memory.TestResult{Runner: string(r.Runner), OK: r.Outcome != runs.TestsFailed, None: r.Outcome == runs.NoTests,
+		Passed: r.Passed, Failed: r.Failed + r.Errors, Skipped: r.Skipped, Counted: r.Counted, Summary: r.Summary, Failing: r.Failing}
+}
+
+// testDetail is a test run's result in a line.
+func testDetail(t memory.TestResult) string {
+	if t.None {
+		return "no tests ran"
+	}
+	verdict := "passed"
+	if !t.OK {
+		verdict = "failed"
+	}
+	if !t.Counted {
+		return verdict
+	}
+	return fmt.Sprintf("%s: %d passed, %d failed, %d skipped", verdict, t.Passed, t.Failed, t.Skipped)
+}
+
+// hookSession is the session a hook's event belongs to: the client's
+// session (by its key), else the agent's open session, else a new one.
+func (m *Memory) hookSession(ctx context.Context, tx store.Tx, agent string, c memory.Client, now time.Time) (memory.Session, error) {
+	if s, found, err := m.byClient(ctx, tx, c); err != nil || found {
+		return s, err
+	}
+	if c.Key() == "" {
+		open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 1})
+		if err != nil || len(open) > 0 {
+			if len(open) > 0 {
+				return open[0], err
+			}
+			return memory.Session{}, err
+		}
+	}
+	agent, err := m.windowAgent(ctx, tx, agent, c)
+	if err != nil {
+		return memory.Session{}, err
+	}
+	return tx.CreateSession(ctx, memory.Session{Agent: agent, Client: c, Branch: m.Branch(), StartedAt: now})
+}
+
 // candidate records a failed command as a tool_outcome entry, once per
 // command and session: a repeat updates the error text.
 func (m *Memory) candidate(ctx context.Context, tx store.Tx, s memory.Session, tool, what, errText string, now time.Time) (memory.Entry, bool, error) {
-	sum := sha256.Sum256([]byte(s.ID.String() + "\x00" + what))
-	uid := "h" + hex.EncodeToString(sum[:10])
+	uid := candidateUID(s.ID, what)
 	content := problem.Clip(errText, maxHookError)
 	if content == "" {
 		content = "(no error text)"
@@ -138,20 +383,11 @@ func (m *Memory) candidate(ctx context.Context, tx store.Tx, s memory.Session, t
 	return e, err == nil, err
 }
 
-// openSession is the agent's open session, or a new one.
-func (m *Memory) openSession(ctx context.Context, tx store.Tx, agent string, now time.Time) (memory.Session, error) {
-	open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 1})
-	if err != nil {
-		return memory.Session{}, err
-	}
-	if len(open) > 0 {
-		return open[0], nil
-	}
-	s, err := tx.CreateSession(ctx, memory.Session{Agent: agent, Branch: m.Branch(), StartedAt: now})
-	if err != nil {
-		return memory.Session{}, err
-	}
-	return s, nil
+// candidateUID is the UID of the mistake candidate a failed command became
+// in a session: one per command (its failure events' subject) and session.
+func candidateUID(session memory.SessionID, what string) string {
+	sum := sha256.Sum256([]byte(session.String() + "\x00" + what))
+	return "h" + hex.EncodeToString(sum[:10])
 }
 
 // relative is f relative to the root, if it is inside it.
@@ -170,69 +406,78 @@ func (m *Memory) relative(f string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-// testCommand is compiled on first use, not by every process start.
-var testCommand = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(^|[\s;&|/])(go test|cargo test|cargo nextest|npm (run )?test|pnpm (run )?test|yarn (run )?test|bun test|` +
-		`npx (jest|vitest|playwright)|jest|vitest|pytest|python -m (pytest|unittest)|tox|mvn( -\S+)* (test|verify)|gradlew?( -\S+)* (test|check)|` +
-		`rspec|rake test|phpunit|dotnet test|mix test|make (test|check)|ctest|scripts/test)\b`)
-})
-
-// IsTestCommand reports whether a shell command runs a test suite.
-func IsTestCommand(cmd string) bool { return testCommand().MatchString(cmd) }
-
-func firstLine(s string) string {
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
-		}
-	}
-	return ""
-}
-
 // Folded is what a fold did.
 type Folded struct {
 	Session memory.Session
 	Ended   bool
 }
 
-// FoldHook folds the agent's open session into its branch's context (what
-// a pre-compact or stop hook does: only what is new is added); with end it
-// also ends the session, with a summary written from its record unless the
-// agent wrote one (a session-end hook). No open session: nothing to do.
-func (m *Memory) FoldHook(ctx context.Context, agent string, end bool) (Folded, error) {
+// EndClient ends the client's session (the agent's open one when the client
+// gave no key): its outcome, unless the agent set one, is worked out from
+// its record (memory.Record.Outcome) and says why; a summary is written
+// from the record unless the agent wrote one; its record is folded into its
+// branch's context. No session: nothing to do.
+func (m *Memory) EndClient(ctx context.Context, agent string, c memory.Client) (Folded, error) {
 	var out Folded
 	now := m.now()
 	err := m.store.Update(ctx, func(tx store.Tx) error {
-		open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 1})
-		if err != nil || len(open) == 0 {
+		s, found, err := m.byClient(ctx, tx, c)
+		if err != nil {
 			return err
 		}
-		s := open[0]
+		if !found && c.Key() == "" {
+			open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 1})
+			if err != nil {
+				return err
+			}
+			if len(open) > 0 {
+				s, found = open[0], true
+			}
+		}
+		if !found || !s.Open() {
+			return nil
+		}
+		rec, err := readRecord(ctx, tx, s.ID, outcomeEvents)
+		if err != nil {
+			return err
+		}
+		s.Record = rec
+		s.EndedAt = now
+		if s.Outcome == "" {
+			s.Outcome, s.OutcomeWhy = rec.Outcome()
+		}
 		if s.Summary == "" || strings.HasPrefix(s.Summary, autoSummary) {
 			s.Summary = SessionRecap(s, now)
 		}
-		note := ""
-		sessions := 0
-		if end {
-			s.EndedAt = now
-			if s.Outcome == "" {
-				s.Outcome = "success"
-				if len(s.CommandsFailed) > 0 && len(s.TestsRun) == 0 {
-					s.Outcome = "partial"
-				}
-			}
-			note, sessions, out.Ended = s.Summary, 1, true
-		}
-		out.Session = s
-		if err := foldBranch(ctx, tx, s, sessions, note, now); err != nil {
+		out.Session, out.Ended = s, true
+		if err := foldBranch(ctx, tx, s, 1, s.Summary, now); err != nil {
 			return err
 		}
 		return tx.UpdateSession(ctx, s)
 	})
 	if err != nil {
-		return Folded{}, fmt.Errorf("fold session: %w", err)
+		return Folded{}, fmt.Errorf("end session: %w", err)
 	}
 	return out, nil
+}
+
+// outcomeEvents is how many events of each kind an outcome is worked out
+// from: enough that a long session's unresolved failures and last test runs
+// all count.
+const outcomeEvents = 500
+
+// readRecord reads a session's record: the newest perKind events of each
+// kind, and how many there are of each.
+func readRecord(ctx context.Context, tx store.Tx, id memory.SessionID, perKind int) (memory.Record, error) {
+	es, totals, err := tx.Events(ctx, store.EventQuery{Sessions: []memory.SessionID{id}, PerKind: perKind})
+	if err != nil {
+		return memory.Record{}, err
+	}
+	rec := memory.Record{Events: map[memory.EventKind][]memory.Event{}, Totals: totals.Of(id)}
+	for _, e := range es {
+		rec.Events[e.Kind] = append(rec.Events[e.Kind], e)
+	}
+	return rec, nil
 }
 
 // autoSummary starts a summary Cairn wrote, which it may rewrite.
@@ -244,30 +489,44 @@ func SessionRecap(s memory.Session, now time.Time) string {
 	if !s.EndedAt.IsZero() {
 		end = s.EndedAt
 	}
+	r := s.Record
 	var parts []string
-	if n := len(s.FilesModified); n > 0 {
-		parts = append(parts, fmt.Sprintf("%s modified (%s)", words.Count(n, "file"), words.List(s.FilesModified, 4)))
+	if n := r.Total(memory.EventFile); n > 0 {
+		parts = append(parts, fmt.Sprintf("%s modified (%s)", words.Count(n, "file"), words.List(r.Subjects(memory.EventFile), 4)))
 	}
-	if len(s.TestsRun) > 0 {
-		parts = append(parts, "tests run: "+words.List(s.TestsRun, 3))
+	if n := r.Total(memory.EventTest); n > 0 {
+		var runs []string
+		for _, t := range r.Of(memory.EventTest) {
+			runs = append(runs, t.Subject+" ("+t.Detail+")")
+		}
+		parts = append(parts, "tests run: "+words.List(runs, 3))
 	}
-	if n := len(s.CommandsFailed); n > 0 {
-		parts = append(parts, words.Count(n, "failed command"))
+	if open := r.Unresolved(); len(open) > 0 {
+		parts = append(parts, words.Count(len(open), "failure")+" left unresolved")
 	}
-	if n := len(s.Decisions); n > 0 {
+	if n := r.Total(memory.EventDecision); n > 0 {
 		parts = append(parts, words.Count(n, "decision"))
 	}
-	if n := len(s.TasksCompleted); n > 0 {
-		parts = append(parts, fmt.Sprintf("tasks completed: %s", words.List(s.TasksCompleted, 5)))
+	if n := r.Total(memory.EventTask); n > 0 {
+		parts = append(parts, fmt.Sprintf("tasks completed: %s", words.List(r.Subjects(memory.EventTask), 5)))
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "nothing recorded")
 	}
-	took := "under a minute"
-	if d := end.Sub(s.StartedAt).Round(time.Minute); d > 0 {
-		took = d.String()
+	return fmt.Sprintf("%s%s, %s: %s.", autoSummary, s.ID, Took(s.StartedAt, end), strings.Join(parts, "; "))
+}
+
+// Took words how long from start to end took, the same way everywhere:
+// "under a minute", "48s" never beside "1m0s".
+func Took(start, end time.Time) string {
+	d := end.Sub(start)
+	switch {
+	case d < time.Minute:
+		return "under a minute"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d.Minutes()))
 	}
-	return fmt.Sprintf("%s%s, %s: %s.", autoSummary, s.ID, took, strings.Join(parts, "; "))
+	return fmt.Sprintf("%dh %02dmin", int(d.Hours()), int(d.Minutes())%60)
 }
 
 // Recall limits.
@@ -310,16 +569,104 @@ func (m *Memory) Recall(ctx context.Context, prompt string) ([]Hit, error) {
 	return out, nil
 }
 
-// AgentSessions are the agent's newest session (open only, or any), at
-// most one.
-func (m *Memory) AgentSessions(ctx context.Context, agent string, openOnly bool) ([]memory.Session, int, error) {
+// OpenSession is the agent's open session (with its record), if it has
+// one: the client's session when the hook or server knows its key.
+func (m *Memory) OpenSession(ctx context.Context, agent string, c memory.Client) (memory.Session, bool, error) {
 	var (
-		out   []memory.Session
-		total int
+		s     memory.Session
+		found bool
 	)
 	err := m.store.View(ctx, func(tx store.Tx) (err error) {
-		out, total, err = tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: openOnly, Limit: 1})
+		if s, found, err = m.byClient(ctx, tx, c); err != nil || (found && s.Open()) {
+			if found {
+				s.Record, err = readRecord(ctx, tx, s.ID, page.Record.Default)
+			}
+			return err
+		}
+		open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 1})
+		if err != nil || len(open) == 0 {
+			found = false
+			return err
+		}
+		s, found = open[0], true
+		s.Record, err = readRecord(ctx, tx, s.ID, page.Record.Default)
 		return err
 	})
-	return out, total, err
+	return s, found, err
+}
+
+// LastSession is the agent's newest session, open or ended.
+func (m *Memory) LastSession(ctx context.Context, agent string) (memory.Session, bool, error) {
+	var out []memory.Session
+	err := m.store.View(ctx, func(tx store.Tx) (err error) {
+		out, _, err = tx.Sessions(ctx, store.SessionQuery{Agent: agent, Limit: 1})
+		return err
+	})
+	if err != nil || len(out) == 0 {
+		return memory.Session{}, false, err
+	}
+	return out[0], true, nil
+}
+
+// recentSessions is how many of an agent's newest sessions Unresolved looks
+// through.
+const recentSessions = 5
+
+// Unresolved returns up to n failures, newest first, that no later run of
+// the same command fixed, from the agent's recent sessions: what the next
+// session should know it left broken.
+func (m *Memory) Unresolved(ctx context.Context, agent string, n int) ([]memory.Event, error) {
+	var out []memory.Event
+	err := m.store.View(ctx, func(tx store.Tx) error {
+		ss, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, Limit: recentSessions})
+		if err != nil || len(ss) == 0 {
+			return err
+		}
+		ids := make([]memory.SessionID, len(ss))
+		for i, s := range ss {
+			ids[i] = s.ID
+		}
+		out, _, err = tx.Events(ctx, store.EventQuery{Sessions: ids, Kinds: []memory.EventKind{memory.EventFailure}, Unresolved: true, Limit: n})
+		return err
+	})
+	return out, err
+}
+
+// Attach finds the session a client's MCP server works in: the open session
+// whose client process is the server's nearest ancestor among procs (its
+// ancestors, parent first: the window that started it), else the agent's
+// open session that no client process owns (one started with the session
+// tool). A window never attaches to another window's session. The session
+// comes without its record.
+func (m *Memory) Attach(ctx context.Context, agent string, procs []memory.Proc) (memory.Session, bool, error) {
+	var (
+		out   memory.Session
+		found bool
+	)
+	err := m.store.View(ctx, func(tx store.Tx) error {
+		if len(procs) > 0 {
+			ss, _, err := tx.Sessions(ctx, store.SessionQuery{Procs: procs, OpenOnly: true, Limit: 16})
+			if err != nil {
+				return err
+			}
+			best := len(procs)
+			for _, s := range ss { // newest first: the newest wins a tie
+				if i := slices.Index(procs, s.Client.Proc); i >= 0 && i < best {
+					out, found, best = s, true, i
+				}
+			}
+			if found {
+				return nil
+			}
+		}
+		open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 16})
+		for _, s := range open {
+			if s.Client.Proc.PID == 0 {
+				out, found = s, true
+				break
+			}
+		}
+		return err
+	})
+	return out, found, err
 }

@@ -3,10 +3,10 @@ package memories
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/base32"
-	"errors"
+	"encoding/hex"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -84,7 +84,8 @@ func (p *SessionPatch) clean() (int, error) {
 	return n, nil
 }
 
-func (p SessionPatch) apply(s *memory.Session, now time.Time) {
+// apply sets the head fields p sets.
+func (p SessionPatch) apply(s *memory.Session) {
 	if p.Goal != "" {
 		s.Goal = p.Goal
 	}
@@ -95,21 +96,52 @@ func (p SessionPatch) apply(s *memory.Session, now time.Time) {
 		s.Summary = p.Summary
 	}
 	if p.Outcome != "" {
-		s.Outcome = p.Outcome
+		s.Outcome, s.OutcomeWhy = p.Outcome, "the agent said so"
 	}
-	for _, d := range p.Decisions {
-		d.SessionID, d.At = s.ID, now
-		s.Decisions = append(s.Decisions, d)
-	}
-	for _, r := range p.ErrorsResolved {
-		r.SessionID, r.At = s.ID, now
-		s.ErrorsResolved = append(s.ErrorsResolved, r)
-	}
-	s.FilesModified = memory.Union(s.FilesModified, p.FilesModified)
-	s.TasksCompleted = memory.Union(s.TasksCompleted, p.TasksCompleted)
 	if p.TasksPending != nil {
 		s.TasksPending = memory.Union(nil, p.TasksPending)
 	}
+}
+
+// events are what p adds to session id's record, as of at.
+func (p SessionPatch) events(id memory.SessionID, at time.Time) []memory.Event {
+	var out []memory.Event
+	add := func(kind memory.EventKind, key, subject, detail, note string) {
+		out = append(out, memory.Event{Session: id, Kind: kind, Key: key, Subject: subject, Detail: detail, Note: note, At: at})
+	}
+	for _, d := range p.Decisions {
+		add(memory.EventDecision, digest(d.Decision), "", d.Decision, d.Reasoning)
+	}
+	for _, r := range p.ErrorsResolved {
+		add(memory.EventResolved, digest(r.Error), "", r.Error, r.Fix)
+	}
+	for _, f := range p.FilesModified {
+		if f = strings.TrimSpace(f); f != "" {
+			add(memory.EventFile, f, f, "", "")
+		}
+	}
+	for _, t := range p.TasksCompleted {
+		if t = strings.TrimSpace(t); t != "" {
+			add(memory.EventTask, t, t, "", "")
+		}
+	}
+	return out
+}
+
+// digest keys an event by its text.
+func digest(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:12])
+}
+
+// record adds events to the session.
+func record(ctx context.Context, tx store.Tx, es []memory.Event) error {
+	for _, e := range es {
+		if err := tx.RecordEvent(ctx, e); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SessionResult is a session and how many secrets were redacted from what
@@ -141,7 +173,7 @@ func (m *Memory) StartSession(ctx context.Context, agent, parentRef, branch stri
 	res := SessionResult{Redacted: red}
 	err = m.store.Update(ctx, func(tx store.Tx) error {
 		s := memory.Session{Agent: agent, Branch: branch, StartedAt: now}
-		open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 1})
+		open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 16})
 		if err != nil {
 			return err
 		}
@@ -157,32 +189,52 @@ func (m *Memory) StartSession(ctx context.Context, agent, parentRef, branch stri
 		}
 		// The agent's open sessions end here: one agent works in one session.
 		for _, o := range open {
-			o.EndedAt = now
 			if o.Outcome == "" {
-				o.Outcome = "abandoned"
+				o.Outcome, o.OutcomeWhy = "abandoned", "the agent started another session without ending it"
 				if o.ID == parent {
-					o.Outcome = "partial"
+					o.Outcome, o.OutcomeWhy = "partial", "the agent continued it in a new session"
 				}
 			}
 			res.Previous = o.ID
-			if err := tx.UpdateSession(ctx, o); err != nil {
-				return err
-			}
-			if err := m.foldIntoBranch(ctx, tx, o); err != nil {
+			if err := m.end(ctx, tx, o, now); err != nil {
 				return err
 			}
 		}
+		p.apply(&s)
 		if s, err = tx.CreateSession(ctx, s); err != nil {
 			return err
 		}
-		p.apply(&s, now)
-		res.Session = s
-		return tx.UpdateSession(ctx, s)
+		if err := record(ctx, tx, p.events(s.ID, now)); err != nil {
+			return err
+		}
+		res.Session, err = withTotals(ctx, tx, s)
+		return err
 	})
 	if err != nil {
 		return SessionResult{}, fmt.Errorf("start session: %w", err)
 	}
 	return res, nil
+}
+
+// withTotals is s with its record counted (the events themselves are not
+// read): what an answer about a session just changed says of it.
+func withTotals(ctx context.Context, tx store.Tx, s memory.Session) (memory.Session, error) {
+	_, totals, err := tx.Events(ctx, store.EventQuery{Sessions: []memory.SessionID{s.ID}, TotalsOnly: true})
+	s.Record.Totals = totals.Of(s.ID)
+	return s, err
+}
+
+// end ends s as of now and folds its record into its branch's context.
+func (m *Memory) end(ctx context.Context, tx store.Tx, s memory.Session, now time.Time) error {
+	rec, err := readRecord(ctx, tx, s.ID, outcomeEvents)
+	if err != nil {
+		return err
+	}
+	s.Record, s.EndedAt = rec, now
+	if err := foldBranch(ctx, tx, s, 1, "", now); err != nil {
+		return err
+	}
+	return tx.UpdateSession(ctx, s)
 }
 
 // parseSessionID reads a session id ("s4" or "4") for the argument field;
@@ -201,8 +253,8 @@ func parseSessionID(field, s string) (memory.SessionID, error) {
 
 // withField names the argument behind a not-found error.
 func withField(err error, field string) error {
-	if nf, ok := errors.AsType[*memory.NotFoundError](err); ok {
-		return &problem.FieldError{Field: field, Problem: fmt.Sprintf("names %s %s, which does not exist", nf.Kind, nf.ID),
+	if m, ok := memory.MissingOf(err); ok {
+		return &problem.FieldError{Field: field, Problem: fmt.Sprintf("names %s %s, which does not exist", m.What, m.ID),
 			Fix: "pass an existing id", Hint: problem.ListSessions}
 	}
 	return err
@@ -256,17 +308,20 @@ func (m *Memory) changeSession(ctx context.Context, agent, ref string, p Session
 			return withField(err, "session_id")
 		}
 		if !s.Open() {
-			return problem.New(memory.ErrEnded, fmt.Sprintf("session %s ended at %s", s.ID, s.EndedAt.Format("2006-01-02 15:04")), problem.StartSession)
+			return problem.New(problem.Closed, fmt.Sprintf("session %s ended at %s", s.ID, s.EndedAt.Format("2006-01-02 15:04")), problem.StartSession)
 		}
 		now := m.now()
-		p.apply(&s, now)
-		if end {
-			s.EndedAt = now
-			if err := m.foldIntoBranch(ctx, tx, s); err != nil {
-				return err
-			}
+		p.apply(&s)
+		if err := record(ctx, tx, p.events(s.ID, now)); err != nil {
+			return err
 		}
-		res.Session = s
+		if res.Session, err = withTotals(ctx, tx, s); err != nil {
+			return err
+		}
+		if end {
+			res.Session.EndedAt = now
+			return m.end(ctx, tx, s, now)
+		}
 		return tx.UpdateSession(ctx, s)
 	})
 	if err != nil {
@@ -275,14 +330,9 @@ func (m *Memory) changeSession(ctx context.Context, agent, ref string, p Session
 	return res, nil
 }
 
-// foldIntoBranch adds an ended session's record to its branch's context.
-func (m *Memory) foldIntoBranch(ctx context.Context, tx store.Tx, s memory.Session) error {
-	return foldBranch(ctx, tx, s, 1, "", m.now())
-}
-
 // foldBranch adds a session's record to its branch's context, counting
-// sessions more sessions (zero while the session goes on: folding it again
-// adds only what is new) and appending note.
+// sessions more sessions and appending note: what a session ending leaves
+// on its branch. Each list keeps its newest maxSessionList items.
 func foldBranch(ctx context.Context, tx store.Tx, s memory.Session, sessions int, note string, now time.Time) error {
 	if s.Branch == "" {
 		return nil
@@ -292,22 +342,47 @@ func foldBranch(ctx context.Context, tx store.Tx, s memory.Session, sessions int
 		return err
 	}
 	b.Branch = s.Branch
-	b = memory.Merge(b, memory.BranchContext{Notes: note, Decisions: s.Decisions, Errors: s.ErrorsResolved, FilesModified: s.FilesModified,
-		TasksCompleted: s.TasksCompleted, Sessions: sessions})
-	b.TasksPending = s.TasksPending
+	r := s.Record
+	b = memory.Merge(b, memory.BranchContext{Notes: note, Decisions: reversed(r.Decisions()), Errors: reversed(r.ResolvedErrors()),
+		FilesModified: reversed(r.Subjects(memory.EventFile)), TasksCompleted: reversed(r.Subjects(memory.EventTask)), Sessions: sessions})
+	if s.TasksPending != nil {
+		b.TasksPending = s.TasksPending
+	}
+	b.Decisions, b.Errors = lastN(b.Decisions, maxSessionList), lastN(b.Errors, maxSessionList)
+	b.FilesModified, b.TasksCompleted = lastN(b.FilesModified, maxSessionList), lastN(b.TasksCompleted, maxSessionList)
 	b.UpdatedAt = now
 	return tx.SetBranchContext(ctx, b)
 }
 
-// Session returns one session.
-func (m *Memory) Session(ctx context.Context, agent, ref string) (memory.Session, error) {
+// reversed is l oldest first (a record lists newest first).
+func reversed[T any](l []T) []T {
+	out := slices.Clone(l)
+	slices.Reverse(out)
+	return out
+}
+
+// lastN is the last n items of l.
+func lastN[T any](l []T, n int) []T { return l[max(0, len(l)-n):] }
+
+// Session returns one session with its record: the newest events of each
+// kind, as many as pg's limit (page.Record's rule), and how many there are.
+func (m *Memory) Session(ctx context.Context, agent, ref string, pg page.Page) (memory.Session, error) {
 	id, err := parseSessionID("session_id", ref)
 	if err != nil {
 		return memory.Session{}, err
 	}
+	if pg.Offset != 0 {
+		return memory.Session{}, &problem.FieldError{Field: "offset", Problem: "is not taken by session get", Fix: "pass limit (up to " + strconv.Itoa(page.Record.Max) + ") to see more of each list"}
+	}
+	if pg, err = page.Record.Apply(pg); err != nil {
+		return memory.Session{}, err
+	}
 	var s memory.Session
 	err = m.store.View(ctx, func(tx store.Tx) (err error) {
-		s, err = m.resolveSession(ctx, tx, agent, id)
+		if s, err = m.resolveSession(ctx, tx, agent, id); err != nil {
+			return err
+		}
+		s.Record, err = readRecord(ctx, tx, s.ID, pg.Limit)
 		return err
 	})
 	return s, err
@@ -344,289 +419,20 @@ func (m *Memory) Sessions(ctx context.Context, q SessionQuery) (SessionList, err
 	err = m.store.View(ctx, func(tx store.Tx) (err error) {
 		out.Sessions, out.Total, err = tx.Sessions(ctx, store.SessionQuery{ThreadID: thread, Branch: strings.TrimSpace(q.Branch),
 			OpenOnly: q.OpenOnly, Offset: p.Offset, Limit: p.Limit})
+		if err != nil || len(out.Sessions) == 0 {
+			return err
+		}
+		// Each session's record, counted: one read for the page.
+		ids := make([]memory.SessionID, len(out.Sessions))
+		for i, s := range out.Sessions {
+			ids[i] = s.ID
+		}
+		_, totals, err := tx.Events(ctx, store.EventQuery{Sessions: ids, TotalsOnly: true})
+		for i := range out.Sessions {
+			out.Sessions[i].Record.Totals = totals.Of(out.Sessions[i].ID)
+		}
 		return err
 	})
 	out.NextOffset = page.NextOffset(out.Offset, len(out.Sessions), out.Total)
 	return out, err
-}
-
-// BranchPatch is what a branch save adds.
-type BranchPatch struct {
-	Feature, Phase, Notes string
-	Decisions             []memory.Note
-	Errors                []memory.Resolved
-	FilesModified         []string
-	TasksCompleted        []string
-	TasksPending          []string
-}
-
-// branchName is the branch a call names, else the current one.
-func (m *Memory) branchName(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		name = m.opts.Branch()
-	}
-	if name == "" {
-		return "", &problem.FieldError{Field: "branch", Problem: "is missing and the project is not in a git work tree",
-			Fix: "pass the branch name"}
-	}
-	if len(name) > 255 || strings.ContainsAny(name, " \t\n~^:?*[\\") {
-		return "", &problem.FieldError{Field: "branch", Problem: fmt.Sprintf("is %q, not a git branch name", problem.Clip(name, 40)), Fix: "use the name git shows, such as feat/login"}
-	}
-	return name, nil
-}
-
-// GetBranch returns a branch's context (the current branch's by default);
-// a branch nothing was saved for has an empty one.
-func (m *Memory) GetBranch(ctx context.Context, name string) (memory.BranchContext, error) {
-	name, err := m.branchName(name)
-	if err != nil {
-		return memory.BranchContext{}, err
-	}
-	var b memory.BranchContext
-	err = m.store.View(ctx, func(tx store.Tx) error {
-		var err error
-		b, _, err = tx.BranchContext(ctx, name)
-		return err
-	})
-	b.Branch = name
-	return b, err
-}
-
-// BranchPage is a branch context with a page of each of its lists: the
-// newest Limit after skipping the newest Offset, in the order recorded.
-// Every session that ends on a branch adds its record to the context, so a
-// long-lived branch's lists grow without end.
-type BranchPage struct {
-	memory.BranchContext
-	// Totals are the lists' whole lengths.
-	Decisions, Errors, FilesModified, TasksCompleted, TasksPending int
-	Offset                                                         int
-	NextOffset                                                     int // zero: no list has older items
-}
-
-// GetBranchPage returns a branch's context with a page of each of its
-// lists (page.Record's rule), newest first.
-func (m *Memory) GetBranchPage(ctx context.Context, name string, pg page.Page) (BranchPage, error) {
-	p, err := page.Record.Apply(pg)
-	if err != nil {
-		return BranchPage{}, err
-	}
-	b, err := m.GetBranch(ctx, name)
-	if err != nil {
-		return BranchPage{}, err
-	}
-	out := BranchPage{Decisions: len(b.Decisions), Errors: len(b.Errors), FilesModified: len(b.FilesModified),
-		TasksCompleted: len(b.TasksCompleted), TasksPending: len(b.TasksPending), Offset: p.Offset}
-	longest := max(out.Decisions, out.Errors, out.FilesModified, out.TasksCompleted, out.TasksPending)
-	out.NextOffset = page.NextOffset(p.Offset, p.Limit, longest)
-	b.Decisions = newest(b.Decisions, p)
-	b.Errors = newest(b.Errors, p)
-	b.FilesModified = newest(b.FilesModified, p)
-	b.TasksCompleted = newest(b.TasksCompleted, p)
-	b.TasksPending = newest(b.TasksPending, p)
-	out.BranchContext = b
-	return out, nil
-}
-
-// newest is the page p of l counted from its end: the newest p.Limit items
-// after skipping the newest p.Offset, in l's order.
-func newest[T any](l []T, p page.Page) []T {
-	hi := max(0, len(l)-p.Offset)
-	return l[max(0, hi-p.Limit):hi]
-}
-
-// SaveBranch adds to a branch's context.
-func (m *Memory) SaveBranch(ctx context.Context, name string, p BranchPatch) (memory.BranchContext, int, error) {
-	name, err := m.branchName(name)
-	if err != nil {
-		return memory.BranchContext{}, 0, err
-	}
-	sp := SessionPatch{Goal: p.Feature, Summary: p.Notes, Decisions: p.Decisions, ErrorsResolved: p.Errors,
-		FilesModified: p.FilesModified, TasksCompleted: p.TasksCompleted, TasksPending: p.TasksPending}
-	red, err := sp.clean()
-	if err != nil {
-		return memory.BranchContext{}, red, err
-	}
-	phase, r := memory.Redact(p.Phase)
-	red += r.Total
-	var b memory.BranchContext
-	err = m.store.Update(ctx, func(tx store.Tx) error {
-		var err error
-		if b, _, err = tx.BranchContext(ctx, name); err != nil {
-			return err
-		}
-		b.Branch = name
-		if sp.Goal != "" {
-			b.Feature = sp.Goal
-		}
-		if phase = strings.TrimSpace(phase); phase != "" {
-			b.Phase = phase
-		}
-		b = memory.Merge(b, memory.BranchContext{Notes: sp.Summary, Decisions: sp.Decisions, Errors: sp.ErrorsResolved,
-			FilesModified: sp.FilesModified, TasksCompleted: sp.TasksCompleted})
-		if sp.TasksPending != nil {
-			b.TasksPending = memory.Union(nil, sp.TasksPending)
-		}
-		b.UpdatedAt = m.now()
-		return tx.SetBranchContext(ctx, b)
-	})
-	if err != nil {
-		return memory.BranchContext{}, red, fmt.Errorf("save branch %s: %w", name, err)
-	}
-	return b, red, nil
-}
-
-// Branches lists every branch's context, most recently updated first.
-func (m *Memory) Branches(ctx context.Context) ([]memory.BranchContext, error) {
-	var out []memory.BranchContext
-	err := m.store.View(ctx, func(tx store.Tx) (err error) {
-		out, err = tx.BranchContexts(ctx)
-		return err
-	})
-	return out, err
-}
-
-// Promoted is what a promotion made permanent.
-type Promoted struct {
-	Branch  string
-	Added   []memory.Entry // new decisions and mistakes
-	Already int            // promoted before, left as they were
-}
-
-// promotedUID is the uid of a branch decision's permanent entry, the same
-// every time, so promoting twice adds nothing.
-func promotedUID(branch, decision string) string {
-	sum := sha256.Sum256([]byte(branch + "\x00" + decision))
-	return "p" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:10]))
-}
-
-// PromoteBranch moves a branch's decisions into permanent memory as
-// decision entries (and its resolved errors as mistakes), once each.
-func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, error) {
-	name, err := m.branchName(name)
-	if err != nil {
-		return Promoted{}, err
-	}
-	pr := Promoted{Branch: name}
-	now := m.now()
-	var added []memory.Entry
-	err = m.store.Update(ctx, func(tx store.Tx) error {
-		b, ok, err := tx.BranchContext(ctx, name)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return &memory.NotFoundError{Kind: "branch context", ID: name}
-		}
-		for _, d := range b.Decisions {
-			uid := promotedUID(name, d.Decision)
-			if _, ok, err := tx.MemoryByUID(ctx, uid); err != nil {
-				return err
-			} else if ok {
-				pr.Already++
-				continue
-			}
-			e := memory.Entry{UID: uid, Type: memory.Decision, Title: problem.Clip(d.Decision, memory.MaxTitle), Content: d.Decision,
-				Rationale: d.Reasoning, Branch: name, SessionID: d.SessionID.String(), Tags: []string{"promoted"}, CreatedAt: now, UpdatedAt: now}
-			e.Normalize()
-			if err := memory.Validate(e); err != nil {
-				return err
-			}
-			if e, err = tx.AddMemory(ctx, e); err != nil {
-				return err
-			}
-			added = append(added, e)
-		}
-		for _, r := range b.Errors {
-			uid := promotedUID(name, "error\x00"+r.Error)
-			if _, ok, err := tx.MemoryByUID(ctx, uid); err != nil {
-				return err
-			} else if ok {
-				pr.Already++
-				continue
-			}
-			e := memory.Entry{UID: uid, Type: memory.Mistake, Title: problem.Clip(r.Error, memory.MaxTitle), Content: r.Error, Fix: r.Fix,
-				Branch: name, SessionID: r.SessionID.String(), Tags: []string{"promoted"}, Occurrences: 1, CreatedAt: now, UpdatedAt: now}
-			e.Normalize()
-			// A mistake already in memory is not counted again: promoting
-			// twice must change nothing.
-			if _, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint(e.Title)); err != nil {
-				return err
-			} else if ok {
-				pr.Already++
-				continue
-			}
-			if e, err = tx.AddMemory(ctx, e); err != nil {
-				return err
-			}
-			// Its first recording, as Record keeps for every mistake.
-			if err := tx.AddOccurrence(ctx, e.ID, memory.OccurrenceOf(e, 1)); err != nil {
-				return err
-			}
-			added = append(added, e)
-		}
-		b.PromotedAt, b.UpdatedAt = now, now
-		return tx.SetBranchContext(ctx, b)
-	})
-	if err != nil {
-		return Promoted{}, fmt.Errorf("promote branch %s: %w", name, err)
-	}
-	pr.Added = added
-	m.embedEntries(ctx, added...)
-	return pr, nil
-}
-
-// MergeBranch folds one branch's context into another's, as the branch
-// itself is merged; the source remembers where it went.
-func (m *Memory) MergeBranch(ctx context.Context, from, into string) (memory.BranchContext, error) {
-	if strings.TrimSpace(into) == "" {
-		return memory.BranchContext{}, &problem.FieldError{Field: "into", Problem: "is required to merge", Fix: "pass the branch it merges into, such as main"}
-	}
-	from, err := m.branchName(from)
-	if err != nil {
-		return memory.BranchContext{}, withFieldName(err, "from")
-	}
-	if into, err = m.branchName(into); err != nil {
-		return memory.BranchContext{}, withFieldName(err, "into")
-	}
-	if from == into {
-		return memory.BranchContext{}, &problem.FieldError{Field: "into", Problem: "is the branch being merged", Fix: "pass into: the branch it is merged into, such as main"}
-	}
-	var out memory.BranchContext
-	err = m.store.Update(ctx, func(tx store.Tx) error {
-		src, ok, err := tx.BranchContext(ctx, from)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return &memory.NotFoundError{Kind: "branch context", ID: from}
-		}
-		dst, _, err := tx.BranchContext(ctx, into)
-		if err != nil {
-			return err
-		}
-		dst.Branch = into
-		dst = memory.Merge(dst, src)
-		now := m.now()
-		dst.UpdatedAt, src.MergedInto, src.UpdatedAt = now, into, now
-		out = dst
-		if err := tx.SetBranchContext(ctx, src); err != nil {
-			return err
-		}
-		return tx.SetBranchContext(ctx, dst)
-	})
-	if err != nil {
-		return memory.BranchContext{}, fmt.Errorf("merge branch %s into %s: %w", from, into, err)
-	}
-	return out, nil
-}
-
-func withFieldName(err error, field string) error {
-	if fe, ok := err.(*problem.FieldError); ok {
-		c := *fe
-		c.Field = field
-		return &c
-	}
-	return err
 }

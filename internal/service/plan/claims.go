@@ -97,7 +97,7 @@ func (p *Plan) heldByOthersIn(ctx context.Context, tx store.Tx, agent string) (f
 
 // Claim takes a claim for r.Agent: on the task r.Ref names, or on the best
 // ready task nobody holds. Claiming a task another agent holds is refused
-// with a *task.ClaimedError; claiming one's own renews it.
+// with a task.Claimed refusal; claiming one's own renews it.
 func (p *Plan) Claim(ctx context.Context, r ClaimRequest) (ClaimResult, error) {
 	lease, err := validLease(r.LeaseSeconds)
 	if err != nil {
@@ -138,7 +138,7 @@ func (p *Plan) Claim(ctx context.Context, r ClaimRequest) (ClaimResult, error) {
 				return err
 			}
 			if !t.Status.Open() {
-				return &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", t.ID, t.Status), Fix: "use an open task"}
+				return &problem.Error{Kind: problem.Closed, Problem: fmt.Sprintf("task %s is %s", t.ID, t.Status), Fix: "use an open task"}
 			}
 			res, err = claimOne(ctx, tx, t, c)
 			return err
@@ -162,10 +162,9 @@ func (p *Plan) Claim(ctx context.Context, r ClaimRequest) (ClaimResult, error) {
 				return nil
 			}
 			one, err := claimOne(ctx, tx, *pick, c)
-			var ce *task.ClaimedError
-			switch {
-			case errors.As(err, &ce):
-				held[pick.ID] = ce.Claim
+			switch hc, claimed := task.ClaimOf(err); {
+			case claimed:
+				held[pick.ID] = hc
 				continue
 			case tasks.IsNotFound(err):
 				gone[pick.ID] = true
@@ -240,7 +239,7 @@ func holds(ctx context.Context, tx store.Tx, t task.Task, agent string, now time
 	case !ok:
 		return &problem.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, which nobody has claimed", t.ID), Hint: problem.ClaimTask}
 	case c.Agent != agent && c.Live(now):
-		return &task.ClaimedError{Claim: c}
+		return task.Claimed(c)
 	case c.Agent != agent:
 		return &problem.FieldError{Field: "id", Problem: fmt.Sprintf("names task %s, claimed by %s (expired %s), not by you", t.ID, c.Agent, c.ExpiresAt.Format(time.RFC3339)),
 			Hint: problem.ClaimTask}

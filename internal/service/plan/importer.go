@@ -145,40 +145,32 @@ type SkippedTask struct {
 	Reason string
 }
 
-// ImportError refuses an import because of one task of the file.
-type ImportError struct {
+// importRefusal refuses an import because of task ref of the file from
+// source: err, usually an invalid field, said of that task.
+func importRefusal(source, ref string, err error) error {
+	e := *problem.Of(err)
+	e.Field = strings.TrimSpace(fmt.Sprintf("task %s (%s): %s", ref, source, e.Field))
+	return e.With("nothing was imported")
+}
+
+// ImportCycle is the Detail of an import refused because its file from
+// Source has a dependency cycle: Path, in external ids, from a task back
+// to itself.
+type ImportCycle struct {
 	Source string
-	Task   string // external id
-	Err    error  // usually a *problem.FieldError
+	Path   []string
 }
 
-func (e *ImportError) Error() string {
-	return fmt.Sprintf("task %s (%s): %v; nothing was imported", e.Task, e.Source, e.Err)
-}
-
-func (e *ImportError) Unwrap() error { return e.Err }
-
-// ImportCycleError refuses an import whose file has a dependency cycle.
-type ImportCycleError struct {
-	Source string
-	Path   []string // external ids, from a task back to itself
-}
-
-func (e *ImportCycleError) Error() string {
-	path := strings.Join(e.Path, " → ")
-	if n := len(e.Path); n > 21 {
+// importCycle refuses an import whose file has the dependency cycle c.
+func importCycle(c ImportCycle) error {
+	path := strings.Join(c.Path, " → ")
+	if n := len(c.Path); n > 21 {
 		// A long cycle is named by its ends: the message stays short.
-		path = fmt.Sprintf("%s → … (%d tasks) … → %s", strings.Join(e.Path[:10], " → "), n-1, strings.Join(e.Path[n-10:], " → "))
+		path = fmt.Sprintf("%s → … (%d tasks) … → %s", strings.Join(c.Path[:10], " → "), n-1, strings.Join(c.Path[n-10:], " → "))
 	}
-	return fmt.Sprintf("dependency cycle in %s: %s; nothing was imported: break the cycle in the file and import again",
-		e.Source, path)
+	return &problem.Error{Kind: problem.Cycle, Detail: c,
+		Problem: fmt.Sprintf("dependency cycle in %s: %s; nothing was imported: break the cycle in the file and import again", c.Source, path)}
 }
-
-// Refusal marks the message as one a user reads as it is.
-func (e *ImportCycleError) Refusal() {}
-
-// Unwrap makes every ImportCycleError a task.ErrCycle.
-func (e *ImportCycleError) Unwrap() error { return task.ErrCycle }
 
 // Importer brings another tool's tasks into the project, keeping what it
 // imported before in step instead of duplicating it.
@@ -217,7 +209,7 @@ func planImport(ctx context.Context, sets []ImportSet) ([]*inode, []SkippedDep, 
 	for si := range sets {
 		set := &sets[si]
 		if strings.TrimSpace(set.Source) == "" {
-			return nil, nil, fmt.Errorf("%w: an import set has no source", task.ErrInvalid)
+			return nil, nil, &problem.Error{Kind: problem.Invalid, Problem: "invalid argument: an import set has no source"}
 		}
 		byID := map[string]*inode{}
 		var walk func(ts []ImportTask, parent *inode) error
@@ -229,11 +221,11 @@ func planImport(ctx context.Context, sets []ImportSet) ([]*inode, []SkippedDep, 
 				in := &ts[i]
 				n := &inode{src: set.Source, mapKey: mappingKey(set.Source, set.File), in: in, parent: parent, key: task.ID(len(nodes) + 1)}
 				if err := validImport(in); err != nil {
-					return &ImportError{Source: set.Source, Task: refOr(in.ExternalID, parent, i), Err: err}
+					return importRefusal(set.Source, refOr(in.ExternalID, parent, i), err)
 				}
 				if byID[in.ExternalID] != nil {
-					return &ImportError{Source: set.Source, Task: in.ExternalID, Err: &problem.FieldError{Field: "id",
-						Problem: "appears more than once in the file", Fix: "give every task its own id"}}
+					return importRefusal(set.Source, in.ExternalID, &problem.FieldError{Field: "id",
+						Problem: "appears more than once in the file", Fix: "give every task its own id"})
 				}
 				byID[in.ExternalID] = n
 				nodes = append(nodes, n)
@@ -275,7 +267,7 @@ func planImport(ctx context.Context, sets []ImportSet) ([]*inode, []SkippedDep, 
 			for i, n := range c {
 				path[i] = n.in.ExternalID
 			}
-			return nil, nil, &ImportCycleError{Source: set.Source, Path: path}
+			return nil, nil, importCycle(ImportCycle{Source: set.Source, Path: path})
 		}
 	}
 	return nodes, skipped, nil
@@ -716,15 +708,15 @@ func importStatus(ctx context.Context, tx store.Tx, n *inode, rep *ImportReport,
 	}
 	if want == task.StatusDone {
 		if err := tasks.CheckDeps(ctx, tx, n.t.ID); err != nil {
-			var od *task.OpenDepsError
-			if !errors.As(err, &od) {
+			open, ok := task.OpenDepsOf(err)
+			if !ok {
 				return false, err
 			}
 			if !final {
 				return true, nil
 			}
-			refs := make([]string, len(od.Open))
-			for i, d := range od.Open {
+			refs := make([]string, len(open))
+			for i, d := range open {
 				refs[i] = task.RefString(d)
 			}
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: is done in the file but depends on %s, not done in Cairn; made it %s instead",

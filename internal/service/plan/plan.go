@@ -302,7 +302,7 @@ func resolveDepTasks(ctx context.Context, tx store.Tx, id, parent task.ID, refs 
 	}
 	if id != 0 {
 		if c := task.FindCycle(nil, id, out); c != nil { // the task itself
-			return nil, nil, &task.CycleError{Path: c}
+			return nil, nil, task.Cycle(c)
 		}
 	}
 	// A task cannot wait for its own ancestor: the ancestor cannot finish
@@ -326,7 +326,7 @@ func resolveDepTasks(ctx context.Context, tx store.Tx, id, parent task.ID, refs 
 		return nil, nil, err
 	}
 	if c := task.FindCycle(deps, id, out); c != nil {
-		return nil, nil, &task.CycleError{Path: c}
+		return nil, nil, task.Cycle(c)
 	}
 	return out, ts, nil
 }
@@ -397,7 +397,7 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask, d *Detail, f
 			return err
 		}
 		if !parent.Status.Open() {
-			return &problem.Error{Kind: task.ErrClosed, What: fmt.Sprintf("task %s is %s", parent.ID, parent.Status), Fix: "add subtasks only to open tasks"}
+			return &problem.Error{Kind: problem.Closed, Problem: fmt.Sprintf("task %s is %s", parent.ID, parent.Status), Fix: "add subtasks only to open tasks"}
 		}
 	}
 	deps, depTasks, err := resolveDepTasks(ctx, tx, 0, in.Parent, in.Deps)

@@ -15,7 +15,7 @@ import (
 func resolveOnBoard(b *task.Board, r task.Ref) (task.Task, error) {
 	t := b.Tasks.Get(r.ID)
 	if t == nil {
-		return task.Task{}, &task.NotFoundError{ID: r.ID}
+		return task.Task{}, task.NotFound(r.ID)
 	}
 next:
 	for _, n := range r.Path {
@@ -25,7 +25,7 @@ next:
 				continue next
 			}
 		}
-		return task.Task{}, &task.NotFoundError{ID: t.ID, Sub: n}
+		return task.Task{}, task.SubtaskNotFound(t.ID, n)
 	}
 	return *t, nil
 }

@@ -148,7 +148,7 @@ func BenchmarkSearchMemory(b *testing.B) {
 	for i := range b.N {
 		t0 := time.Now()
 		if err := s.View(ctx, func(tx store.Tx) error {
-			_, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: qs[i%len(qs)], Limit: 10})
+			_, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: qs[i%len(qs)], Limit: 10})
 			return err
 		}); err != nil {
 			b.Fatal(err)

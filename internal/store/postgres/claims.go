@@ -87,9 +87,9 @@ func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
 	}
 	if n == 0 {
 		if agent == nil || !prev.Live(c.ClaimedAt) || prev.Agent == c.Agent {
-			return task.Claim{}, &task.NotFoundError{ID: c.TaskID}
+			return task.Claim{}, task.NotFound(c.TaskID)
 		}
-		return task.Claim{}, &task.ClaimedError{Claim: prev}
+		return task.Claim{}, task.Claimed(prev)
 	}
 	x.changed()
 	return prev, nil

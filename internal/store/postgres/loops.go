@@ -56,7 +56,7 @@ func (r *loopRow) scan(row pgx.Row) (task.Task, []byte, error) {
 func (x *txn) Loop(ctx context.Context, id task.ID) (task.Task, []byte, error) {
 	t, state, err := newLoopRow().scan(x.tx.QueryRow(ctx, qLoop, x.p, int64(id)))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return task.Task{}, nil, &task.NotFoundError{ID: id}
+		return task.Task{}, nil, task.NotFound(id)
 	}
 	if err != nil {
 		return task.Task{}, nil, fmt.Errorf("read loop %s: %w", id, err)
@@ -70,7 +70,7 @@ func (x *txn) SetLoop(ctx context.Context, id task.ID, state []byte) error {
 		return fmt.Errorf("save loop %s: %w", id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return &task.NotFoundError{ID: id}
+		return task.NotFound(id)
 	}
 	x.changed()
 	return nil

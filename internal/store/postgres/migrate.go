@@ -4,61 +4,23 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
-	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/store/migrate"
 )
 
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
+// loadMigrations reads this store's migrations.
+func loadMigrations() ([]migrate.Migration, error) { return migrate.Load(migrationFS, "migrations") }
 
-func loadMigrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFS, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %q: name must start with a number and '_'", e.Name())
-		}
-		b, err := migrationFS.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	// Numbers are reserved per line of work, so a build may lack some (a gap
-	// is allowed); each number is used once.
-	for i, m := range ms {
-		if m.version < 1 || (i > 0 && m.version == ms[i-1].version) {
-			return nil, fmt.Errorf("migration %q: version %d is not a new positive number", m.name, m.version)
-		}
-	}
-	return ms, nil
-}
-
-// migrate brings the schema up to date in one transaction that first takes
-// the migration advisory lock: when several processes start at once on a new
-// database, one applies each migration and the others wait for it, then find
-// nothing to do. A process killed halfway leaves the old schema (DDL is
-// transactional in PostgreSQL).
-func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+// upgrade brings the schema up to date (see package migrate and dialect).
+func upgrade(ctx context.Context, pool *pgxpool.Pool) error {
 	ms, err := loadMigrations()
 	if err != nil {
 		return err
@@ -68,22 +30,36 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 
 // migrateTo applies ms, the migrations up to a version (all of them but in
 // tests that build a database as an older Cairn left it).
-func migrateTo(ctx context.Context, pool *pgxpool.Pool, ms []migration) error {
-	// The common case, an up-to-date schema, reads a few rows and takes no lock.
-	if applied, err := appliedMigrations(ctx, pool); err == nil && pending(ms, applied) == nil {
-		missed, err := placeholderMissed(ctx, pool, applied, ms)
-		if err != nil {
-			return err
-		}
-		if missed == nil {
-			return nil
-		}
-	}
-	tx, err := pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
+func migrateTo(ctx context.Context, pool *pgxpool.Pool, ms []migrate.Migration) error {
+	return migrate.Run(ctx, dialect{pool}, ms)
+}
+
+// dialect is the migration runner's PostgreSQL: applied versions are the
+// rows of cairn_schema. The migration transaction first takes the
+// migration advisory lock: when several processes start at once on a new
+// database, one applies each migration and the others wait for it, then
+// find nothing to do. DDL is transactional in PostgreSQL, so a process
+// killed halfway leaves the old schema.
+type dialect struct{ pool *pgxpool.Pool }
+
+func (d dialect) Applied(ctx context.Context) (map[int]bool, error) {
+	return appliedMigrations(ctx, d.pool)
+}
+
+func (d dialect) Begin(ctx context.Context) (migrate.Tx, error) {
+	tx, err := d.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {
-		return fmt.Errorf("begin migration: %w", err)
+		return nil, err
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
+	if err := recordSchema(ctx, tx); err != nil {
+		tx.Rollback(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return migrationTx{tx}, nil
+}
+
+// recordSchema takes the migration lock and makes cairn_schema.
+func recordSchema(ctx context.Context, tx pgx.Tx) error {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, int32(lockSpace), int32(migrationLock)); err != nil {
 		return fmt.Errorf("take the migration lock: %w", err)
 	}
@@ -93,77 +69,59 @@ func migrateTo(ctx context.Context, pool *pgxpool.Pool, ms []migration) error {
 		applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
 		return fmt.Errorf("create the schema version table: %w", err)
 	}
-	applied, err := appliedMigrations(ctx, tx)
-	if err != nil {
-		return err
-	}
-	last := ms[len(ms)-1].version
-	for v := range applied {
-		if v > last {
-			return fmt.Errorf("database schema version %d is newer than this cairn (%d): upgrade cairn", v, last)
-		}
-	}
-	// Numbers are reserved per line of work: a migration may arrive after a
-	// higher one, so every one not yet recorded is applied, in order.
-	missed, err := placeholderMissed(ctx, tx, applied, ms)
-	if err != nil {
-		return err
-	}
-	if missed != nil { // recorded already: run it, record nothing
-		if _, err := tx.Exec(ctx, missed.sql); err != nil {
-			return fmt.Errorf("apply migration %s: %w", missed.name, err)
-		}
-		if err := afterMigration[missed.version](ctx, tx); err != nil {
-			return fmt.Errorf("apply migration %s: %w", missed.name, err)
-		}
-	}
-	for _, m := range pending(ms, applied) {
-		if _, err := tx.Exec(ctx, m.sql); err != nil {
-			return fmt.Errorf("apply migration %s: %w", m.name, err)
-		}
-		if fix := afterMigration[m.version]; fix != nil {
-			if err := fix(ctx, tx); err != nil {
-				return fmt.Errorf("apply migration %s: %w", m.name, err)
-			}
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO cairn_schema (version, name) VALUES ($1, $2)`, m.version, m.name); err != nil {
-			return fmt.Errorf("record migration %s: %w", m.name, err)
-		}
-	}
-	return tx.Commit(ctx)
+	return nil
 }
+
+type migrationTx struct{ tx pgx.Tx }
+
+func (t migrationTx) Applied(ctx context.Context) (map[int]bool, error) {
+	return appliedMigrations(ctx, t.tx)
+}
+
+func (t migrationTx) Apply(ctx context.Context, m migrate.Migration) error {
+	if _, err := t.tx.Exec(ctx, m.SQL); err != nil {
+		return err
+	}
+	if step := afterMigration[m.Version]; step != nil {
+		if err := step(ctx, t.tx); err != nil {
+			return err
+		}
+	}
+	if _, err := t.tx.Exec(ctx, `INSERT INTO cairn_schema (version, name) VALUES ($1, $2) ON CONFLICT (version) DO NOTHING`, m.Version, m.Name); err != nil {
+		return fmt.Errorf("record migration: %w", err)
+	}
+	return nil
+}
+
+func (t migrationTx) Commit(ctx context.Context, _ int) error { return t.tx.Commit(ctx) }
+
+func (t migrationTx) Rollback(ctx context.Context) error { return t.tx.Rollback(ctx) }
 
 type queryer interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// appliedMigrations returns the versions recorded in cairn_schema.
+// appliedMigrations returns the versions recorded in cairn_schema, but a
+// placeholder recorded and never run (see placeholderMissed).
 func appliedMigrations(ctx context.Context, q queryer) (map[int]bool, error) {
 	rows, err := q.Query(ctx, `SELECT version FROM cairn_schema`)
 	if err != nil {
 		return nil, fmt.Errorf("read schema versions: %w", err)
 	}
-	defer rows.Close()
+	versions, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		return nil, fmt.Errorf("read schema versions: %w", err)
+	}
 	applied := map[int]bool{}
-	for rows.Next() {
-		var v int
-		if err := rows.Scan(&v); err != nil {
-			return nil, fmt.Errorf("read schema versions: %w", err)
-		}
-		applied[v] = true
+	for _, v := range versions {
+		applied[int(v)] = true
 	}
-	return applied, rows.Err()
-}
-
-// pending returns the migrations not yet applied, in order.
-func pending(ms []migration, applied map[int]bool) []migration {
-	var out []migration
-	for _, m := range ms {
-		if !applied[m.version] {
-			out = append(out, m)
-		}
+	missed, err := placeholderMissed(ctx, q, applied)
+	if missed {
+		delete(applied, placeholder)
 	}
-	return out
+	return applied, err
 }
 
 // afterMigration holds the steps SQL cannot do, run in the migration's
@@ -215,33 +173,21 @@ func refingerprint(ctx context.Context, tx pgx.Tx) error {
 	return nil
 }
 
-// placeholderMissed returns migration 3 when the database has it recorded
-// but never ran it: for a while version 3 was a placeholder (SELECT 1)
-// while the memory details were on their branch, so a database made then
-// lacks the details column. nil when nothing was missed.
-func placeholderMissed(ctx context.Context, q interface {
-	QueryRow(context.Context, string, ...any) pgx.Row
-}, applied map[int]bool, ms []migration) (*migration, error) {
-	const v = 3
-	if !applied[v] {
-		return nil, nil
-	}
-	var m *migration
-	for i := range ms {
-		if ms[i].version == v {
-			m = &ms[i]
-		}
-	}
-	if m == nil {
-		return nil, nil
+// placeholder is the version that was for a while a placeholder (SELECT 1)
+// while the memory details were on their branch: a database made then has
+// it recorded but lacks the details column.
+const placeholder = 3
+
+// placeholderMissed reports whether the database has the placeholder
+// recorded but never ran it.
+func placeholderMissed(ctx context.Context, q queryer, recorded map[int]bool) (bool, error) {
+	if !recorded[placeholder] {
+		return false, nil
 	}
 	var ok bool
 	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM information_schema.columns
 		WHERE table_schema = current_schema() AND table_name = 'memory_entries' AND column_name = 'details')`).Scan(&ok); err != nil {
-		return nil, fmt.Errorf("read schema: %w", err)
+		return false, fmt.Errorf("read schema: %w", err)
 	}
-	if ok {
-		return nil, nil
-	}
-	return m, nil
+	return !ok, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -105,7 +106,7 @@ func scanFocuses(rows pgx.Rows) (map[string]task.ID, error) {
 func (x *txn) Child(ctx context.Context, parent task.ID, num int) (task.Task, error) {
 	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qChild, x.p, int64(parent), int32(min(max(num, -1<<31), 1<<31-1))))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return task.Task{}, &task.NotFoundError{ID: parent, Sub: num}
+		return task.Task{}, task.SubtaskNotFound(parent, num)
 	}
 	if err != nil {
 		return task.Task{}, fmt.Errorf("read subtask %s.%d: %w", parent, num, err)
@@ -152,7 +153,7 @@ func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error
 		order = "updated_at"
 	case store.SortID, "":
 	default:
-		return nil, 0, fmt.Errorf("%w: unknown sort %q", task.ErrInvalid, q.Sort)
+		return nil, 0, &problem.Error{Kind: problem.Invalid, Problem: fmt.Sprintf("invalid argument: unknown sort %q", q.Sort)}
 	}
 	cond := strings.Join(where, " AND ")
 	var total int64

@@ -31,6 +31,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 )
 
@@ -69,7 +70,7 @@ type DB struct {
 	lis         *listener
 	lockTimeout time.Duration
 	// genericSearch: memory search plans its statements generically
-	// whatever the connection's plan_cache_mode (see SearchMemory); false
+	// whatever the connection's plan_cache_mode (see txn.MemoryIndex); false
 	// when the URL sets plan_cache_mode or the server predates it.
 	genericSearch bool
 }
@@ -107,7 +108,7 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open PostgreSQL database %s: cannot connect (is the server up, and the URL right?): %w", where(cfg), err)
 	}
-	if err := migrate(ctx, pool); err != nil {
+	if err := upgrade(ctx, pool); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open PostgreSQL database %s: %w", where(cfg), err)
 	}
@@ -399,13 +400,13 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 }
 
 // fault turns PostgreSQL's storage failures (disk full, a read-only
-// server or transaction, corrupt data) into a *store.FaultError that says
+// server or transaction, corrupt data) into a store.Fault that says
 // what an operator must do; other errors pass unchanged.
 func fault(err error) error {
 	if err == nil {
 		return nil
 	}
-	if _, ok := errors.AsType[*store.FaultError](err); ok {
+	if _, ok := problem.As(err); ok {
 		return err
 	}
 	var problem, fix string
@@ -424,7 +425,7 @@ func fault(err error) error {
 	default:
 		return err
 	}
-	return &store.FaultError{Problem: problem, Fix: fix, Err: err}
+	return store.Fault(problem, fix, err)
 }
 
 // beginView opens a View.

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -245,7 +246,7 @@ func TestProjectsAreSeparate(t *testing.T) {
 		if id, err := tx.Focus(ctx, "alice"); err != nil || id != 0 {
 			t.Errorf("q's focus for alice = %v, %v; want none", id, err)
 		}
-		if _, err := tx.Task(ctx, 2); !errors.Is(err, task.ErrNotFound) {
+		if _, err := tx.Task(ctx, 2); !problem.Is(err, problem.NotFound) {
 			t.Errorf("p's task 2 through q: %v", err)
 		}
 		return nil
@@ -487,7 +488,7 @@ func TestDuplicateMistakeKeepsTransaction(t *testing.T) {
 
 // TestReadOnlyServerIsAFault: a server that accepts no writes (here
 // default_transaction_read_only, as a replica behaves) is a
-// *store.FaultError that says so and what to do, from the first write a
+// store.Fault that says so and what to do, from the first write a
 // store makes (registering its project) on.
 func TestReadOnlyServerIsAFault(t *testing.T) {
 	project := pgtest.Project(t)
@@ -498,8 +499,7 @@ func TestReadOnlyServerIsAFault(t *testing.T) {
 		sep = "&"
 	}
 	_, err := postgres.Open(context.Background(), url+sep+"default_transaction_read_only=on", postgres.Options{Project: project})
-	fe, ok := errors.AsType[*store.FaultError](err)
-	if !ok || !errors.Is(err, store.ErrFault) || !strings.Contains(fe.Problem, "accepts no writes") {
+	if !problem.Is(err, problem.Storage) || !strings.Contains(problem.Of(err).Problem, "accepts no writes") {
 		t.Fatalf("opening a project on a read-only server: %v", err)
 	}
 }
@@ -592,11 +592,10 @@ func TestLateWriteFailsTheTransaction(t *testing.T) {
 		_, readErr = tx.Task(ctx, a.ID) // carries the update
 		return nil                      // as a caller that misread the read's error would
 	})
-	var nf *task.NotFoundError
-	if !errors.As(err, &nf) || nf.ID != 999 {
+	if !problem.Is(err, problem.NotFound) || problem.Of(err).Problem != "task 999 not found" {
 		t.Fatalf("Update = %v; want task 999 not found", err)
 	}
-	if readErr == nil || errors.Is(readErr, task.ErrNotFound) {
+	if readErr == nil || problem.Is(readErr, problem.NotFound) {
 		t.Errorf("the read that carried the failed write = %v; want an error that is not its own NotFound", readErr)
 	}
 	err = s.Update(ctx, func(tx store.Tx) error {
@@ -605,7 +604,7 @@ func TestLateWriteFailsTheTransaction(t *testing.T) {
 		}
 		return tx.UpdateTask(ctx, task.Task{ID: 999, Title: "x"}) // goes with COMMIT, which it must stop
 	})
-	if !errors.As(err, &nf) || nf.ID != 999 {
+	if !problem.Is(err, problem.NotFound) || problem.Of(err).Problem != "task 999 not found" {
 		t.Fatalf("Update ending in an update of no task = %v; want task 999 not found", err)
 	}
 	err = s.Update(ctx, func(tx store.Tx) error {

@@ -62,6 +62,18 @@ func (w *writeLog) len() int {
 	return len(w.trips)
 }
 
+// openLogged opens a store of a new project whose round trips wl counts.
+func openLogged(t *testing.T) (st *postgres.Store, wl *writeLog) {
+	t.Helper()
+	wl = &writeLog{}
+	st, err := postgres.Open(context.Background(), pgtest.URL(t), postgres.Options{Project: pgtest.Project(t), Logger: slog.New(wl)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st, wl
+}
+
 // TestWriteRoundTrips counts the round trips each write tool of load.sh's
 // mix makes to PostgreSQL while it holds the project's lock (the first,
 // which takes it, and COMMIT included), on a plan like cairn-load's: a
@@ -72,12 +84,7 @@ func (w *writeLog) len() int {
 // prints the counts.
 func TestWriteRoundTrips(t *testing.T) {
 	ctx := context.Background()
-	wl := &writeLog{}
-	st, err := postgres.Open(ctx, pgtest.URL(t), postgres.Options{Project: pgtest.Project(t), Logger: slog.New(wl)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, wl := openLogged(t)
 	set := service.New(st, service.Options{})
 	var ids, open []string
 	for i := range 60 {

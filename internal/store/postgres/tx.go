@@ -243,13 +243,13 @@ func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
 		return task.Task{}, fmt.Errorf("read task %s: %w", id, err)
 	} else if ok {
 		if len(ts) == 0 {
-			return task.Task{}, &task.NotFoundError{ID: id}
+			return task.Task{}, task.NotFound(id)
 		}
 		return ts[0], nil
 	}
 	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qTask, x.p, int64(id)))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return task.Task{}, &task.NotFoundError{ID: id}
+		return task.Task{}, task.NotFound(id)
 	}
 	if err != nil {
 		return task.Task{}, fmt.Errorf("read task %s: %w", id, err)
@@ -350,7 +350,7 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 		var after int32
 		err := x.tx.QueryRow(ctx, qPlaceAfter, x.p, int64(place.After)).Scan(&parent, &after)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return task.Task{}, &task.NotFoundError{ID: place.After}
+			return task.Task{}, task.NotFound(place.After)
 		}
 		if err != nil {
 			return task.Task{}, fmt.Errorf("read task %s: %w", place.After, err)
@@ -422,24 +422,11 @@ func (x *txn) CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, 
 	return nil
 }
 
-// qInsertUnderFocus is qInsertTask whose parent is the agent's ($2)
-// current task: the task its focus is on when that is visible and its
-// status one of $10, else none (a root task, in zen). The parent is looked
-// up once, with the id (a CTE that writes is evaluated once).
-const qInsertUnderFocus = `
-	WITH ` + nextID + `,
-		coalesce((SELECT t.id FROM focus f JOIN tasks t ON t.project_id = f.project_id AND t.id = f.task_id
-			WHERE f.project_id = $1 AND f.agent = $2 AND t.removed_at IS NULL AND t.status = ANY($10::text[])), 0) AS parent)
-	INSERT INTO tasks (project_id, id, parent_id, position, num, title, body, status, priority, created_at, updated_at, completed_at, rev)
-	SELECT $1, nid.id, nid.parent,
-		(SELECT coalesce(max(position), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = nid.parent),
-		(SELECT coalesce(max(num), 0) + 1 FROM tasks WHERE project_id = $1 AND parent_id = nid.parent),
-		$3, $4, $5, $6, $7, $8, $9, nid.rev
-	FROM nid
-	RETURNING id, parent_id, position, num`
-
-// qCreateFocused is qInsertUnderFocus that also moves the agent's focus
-// onto the task it creates ($11: when).
+// qCreateFocused is qInsertTask whose parent is the agent's ($2) current
+// task (the task its focus is on when that is visible and its status one of
+// $10, else none: a root task, in zen), and that moves the agent's focus onto
+// the task it creates ($11: when). The parent is looked up once, with the id
+// (a CTE that writes is evaluated once).
 const qCreateFocused = `
 	WITH ` + nextID + `,
 		coalesce((SELECT t.id FROM focus f JOIN tasks t ON t.project_id = f.project_id AND t.id = f.task_id
@@ -533,7 +520,7 @@ func (x *txn) UpdateCurrentBody(ctx context.Context, agent, body string, open []
 }
 
 // UpdateTask is sent with the next statement (later): a task not there
-// fails the transaction with a *task.NotFoundError then.
+// fails the transaction with a task.NotFound refusal then.
 //
 // The answers read ahead stay true (updated): a write of one task's own
 // fields need not cost the reads of its neighbours a round trip again.
@@ -544,7 +531,7 @@ func (x *txn) UpdateTask(ctx context.Context, t task.Task) error {
 		t.Title, t.Body, string(t.Status), string(t.Priority), ts(t.UpdatedAt), nullTS(t.CompletedAt)},
 		func(_ pgconn.CommandTag, err error) error {
 			if pgCode(err) == "P0002" { // no_data_found: cairn_found
-				return &task.NotFoundError{ID: id}
+				return task.NotFound(id)
 			}
 			if err != nil {
 				return fmt.Errorf("update task %s: %w", id, err)
@@ -562,7 +549,7 @@ func (x *txn) RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int,
 	}
 	x.bumped = true
 	if n == 0 {
-		return 0, &task.NotFoundError{ID: id}
+		return 0, task.NotFound(id)
 	}
 	x.changed()
 	return int(n), nil

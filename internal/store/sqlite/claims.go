@@ -71,9 +71,9 @@ func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		if prev.Agent == "" || !prev.Live(c.ClaimedAt) || prev.Agent == c.Agent {
-			return task.Claim{}, &task.NotFoundError{ID: c.TaskID}
+			return task.Claim{}, task.NotFound(c.TaskID)
 		}
-		return task.Claim{}, &task.ClaimedError{Claim: prev}
+		return task.Claim{}, task.Claimed(prev)
 	}
 	return prev, nil
 }
@@ -146,7 +146,7 @@ func (x *txn) CreateLifecycle(ctx context.Context, l store.Lifecycle) (int64, er
 		micros(l.StartedAt), micros(l.PhaseSince), micros(l.UpdatedAt), string(l.State)).Scan(&id)
 	if err != nil {
 		if sqliteCode(err) == constraintFK {
-			return 0, &task.NotFoundError{ID: l.TaskID}
+			return 0, task.NotFound(l.TaskID)
 		}
 		return 0, fmt.Errorf("add lifecycle: %w", err)
 	}

@@ -2,20 +2,20 @@ package sqlite
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
 // TestFullDiskIsAFault: when the database cannot grow (SQLite's own
 // SQLITE_FULL, reached here by capping the page count, as a full disk
-// reaches it), a write fails with a *store.FaultError that says the disk is
+// reaches it), a write fails with a store.Fault that says the disk is
 // full and what to do, not an internal error.
 func TestFullDiskIsAFault(t *testing.T) {
 	ctx := context.Background()
@@ -43,8 +43,7 @@ func TestFullDiskIsAFault(t *testing.T) {
 			break
 		}
 	}
-	fe, ok := errors.AsType[*store.FaultError](err)
-	if !ok || !errors.Is(err, store.ErrFault) || !strings.Contains(fe.Problem, "is full") || !strings.Contains(fe.Fix, "free space") {
+	if msg := problem.Of(err).Problem; !problem.Is(err, problem.Storage) || !strings.Contains(msg, "is full") || !strings.Contains(msg, "free space") {
 		t.Fatalf("a write to a full database: %v", err)
 	}
 	if strings.Contains(err.Error(), s.path) {

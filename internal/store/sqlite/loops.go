@@ -48,7 +48,7 @@ func scanLoop(row scanner) (task.Task, []byte, error) {
 func (x *txn) Loop(ctx context.Context, id task.ID) (task.Task, []byte, error) {
 	t, state, err := scanLoop(x.queryRow(ctx, qLoop, int64(id)))
 	if errors.Is(err, sql.ErrNoRows) {
-		return task.Task{}, nil, &task.NotFoundError{ID: id}
+		return task.Task{}, nil, task.NotFound(id)
 	}
 	if err != nil {
 		return task.Task{}, nil, fmt.Errorf("read loop %s: %w", id, err)
@@ -62,7 +62,7 @@ func (x *txn) SetLoop(ctx context.Context, id task.ID, state []byte) error {
 		return fmt.Errorf("save loop %s: %w", id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return &task.NotFoundError{ID: id}
+		return task.NotFound(id)
 	}
 	return nil
 }

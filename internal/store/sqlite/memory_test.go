@@ -46,7 +46,7 @@ func TestSearchRanksCommonWords(t *testing.T) {
 		t.Helper()
 		var r store.MemoryResult
 		if err := s.View(ctx, func(tx store.Tx) (err error) {
-			r, err = tx.SearchMemory(ctx, store.MemoryQuery{Text: text, Limit: 10})
+			r, err = store.SearchMemory(ctx, tx, store.MemoryQuery{Text: text, Limit: 10})
 			return err
 		}); err != nil {
 			t.Fatal(err)

@@ -2,61 +2,26 @@ package sqlite
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
-	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	sqlitedrv "modernc.org/sqlite"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/migrate"
 )
 
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-func loadMigrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFS, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %q: name must start with a number and '_'", e.Name())
-		}
-		b, err := migrationFS.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	// Numbers are reserved per line of work, so a build may lack some (a gap
-	// is allowed); each number is used once.
-	for i, m := range ms {
-		if m.version < 1 || (i > 0 && m.version == ms[i-1].version) {
-			return nil, fmt.Errorf("migration %q: version %d is not a new positive number", m.name, m.version)
-		}
-	}
-	return ms, nil
-}
+// loadMigrations reads this store's migrations.
+func loadMigrations() ([]migrate.Migration, error) { return migrate.Load(migrationFS, "migrations") }
 
 // migrateRetrying connects the writer and migrates, retrying for up to
 // timeout while SQLite answers SQLITE_BUSY.
@@ -72,7 +37,7 @@ func loadMigrations() ([]migration, error) {
 func migrateRetrying(ctx context.Context, db *sql.DB, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		err := migrate(ctx, db)
+		err := upgrade(ctx, db)
 		if err == nil || !isBusy(err) || time.Now().Add(wait).After(deadline) {
 			return err
 		}
@@ -111,14 +76,14 @@ const (
 )
 
 // fault turns a storage failure (disk full, read-only, corrupt, I/O) into
-// a *store.FaultError that says what a person must do; other errors pass
+// a store.Fault that says what a person must do; other errors pass
 // unchanged. db names the database in the message without its full path
 // (answers reach remote agents).
 func fault(err error, db string) error {
 	if err == nil {
 		return nil
 	}
-	if _, ok := errors.AsType[*store.FaultError](err); ok {
+	if _, ok := problem.As(err); ok {
 		return err
 	}
 	var problem, fix string
@@ -141,22 +106,14 @@ func fault(err error, db string) error {
 	default:
 		return err
 	}
-	return &store.FaultError{Problem: problem, Fix: fix, Err: err}
+	return store.Fault(problem, fix, err)
 }
 
 // isBusy reports whether err is SQLITE_BUSY (with any extended code).
 func isBusy(err error) bool { return sqliteCode(err)&0xff == sqliteBusy }
 
-// migrate brings the schema up to date. It runs in one immediate transaction,
-// so several processes opening a new database at once apply each migration
-// exactly once, and a process killed halfway leaves the old schema intact.
-//
-// Applied versions are listed in cairn_schema, since the numbers are
-// reserved per line of work and a migration may arrive after a higher one
-// (a database from before that table has versions 1 to user_version).
-// user_version holds the highest applied, so an older cairn refuses a newer
-// database.
-func migrate(ctx context.Context, db *sql.DB) error {
+// upgrade brings the schema up to date (see package migrate and dialect).
+func upgrade(ctx context.Context, db *sql.DB) error {
 	ms, err := loadMigrations()
 	if err != nil {
 		return err
@@ -166,77 +123,108 @@ func migrate(ctx context.Context, db *sql.DB) error {
 
 // migrateTo applies ms, the migrations up to a version (all of them but in
 // tests that build a database as an older Cairn left it).
-func migrateTo(ctx context.Context, db *sql.DB, ms []migration) error {
-	if applied, err := appliedMigrations(ctx, db); err == nil && pending(ms, applied) == nil {
-		missed, err := placeholderMissed(ctx, db, applied, ms)
-		if err != nil {
-			return err
-		}
-		if missed == nil {
-			return nil // the common case: no write lock taken
-		}
-	}
-	tx, err := db.BeginTx(ctx, nil) // the writer's connections begin IMMEDIATE
+func migrateTo(ctx context.Context, db *sql.DB, ms []migrate.Migration) error {
+	return migrate.Run(ctx, dialect{db}, ms)
+}
+
+// dialect is the migration runner's SQLite. Applied versions are listed
+// in cairn_schema, since the numbers are reserved per line of work and a
+// migration may arrive after a higher one (a database from before that
+// table has versions 1 to user_version). user_version holds the highest
+// applied, so an older cairn refuses a newer database. The migration
+// transaction begins IMMEDIATE (the writer's connections all do): several
+// processes opening a new database at once apply each migration exactly
+// once.
+type dialect struct{ db *sql.DB }
+
+func (d dialect) Applied(ctx context.Context) (map[int]bool, error) {
+	return appliedMigrations(ctx, d.db)
+}
+
+// Begin makes the bookkeeping table, and fills it in for a database from
+// before it.
+func (d dialect) Begin(ctx context.Context) (migrate.Tx, error) {
+	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin migration: %w", err)
+		return nil, err
 	}
-	defer tx.Rollback()
 	applied, err := appliedMigrations(ctx, tx)
+	if err == nil {
+		err = recordSchema(ctx, tx, applied)
+	}
 	if err != nil {
-		return err
+		tx.Rollback()
+		return nil, err
 	}
-	last := ms[len(ms)-1].version
-	for v := range applied {
-		if v > last {
-			return fmt.Errorf("database schema version %d is newer than this cairn (%d): upgrade cairn", v, last)
-		}
-	}
+	return migrationTx{tx}, nil
+}
+
+// recordSchema makes cairn_schema and records in it the versions applied
+// (from user_version, in a database from before the table).
+func recordSchema(ctx context.Context, tx *sql.Tx, applied map[int]bool) error {
 	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS cairn_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL)`); err != nil {
 		return fmt.Errorf("create the schema version table: %w", err)
 	}
-	for v := range applied { // a database from before the table
+	for v := range applied {
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO cairn_schema (version, name) VALUES (?, '')`, v); err != nil {
 			return fmt.Errorf("record schema version: %w", err)
 		}
 	}
-	missed, err := placeholderMissed(ctx, tx, applied, ms)
-	if err != nil {
+	return nil
+}
+
+type migrationTx struct{ tx *sql.Tx }
+
+func (t migrationTx) Applied(ctx context.Context) (map[int]bool, error) {
+	return appliedMigrations(ctx, t.tx)
+}
+
+func (t migrationTx) Apply(ctx context.Context, m migrate.Migration) error {
+	if _, err := t.tx.ExecContext(ctx, m.SQL); err != nil {
 		return err
 	}
-	if missed != nil { // recorded already: run it, record nothing
-		if _, err := tx.ExecContext(ctx, missed.sql); err != nil {
-			return fmt.Errorf("apply migration %s: %w", missed.name, err)
-		}
-		if err := afterMigration[missed.version](ctx, tx); err != nil {
-			return fmt.Errorf("apply migration %s: %w", missed.name, err)
+	if step := afterMigration[m.Version]; step != nil {
+		if err := step(ctx, t.tx); err != nil {
+			return err
 		}
 	}
-	for _, m := range pending(ms, applied) {
-		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-			return fmt.Errorf("apply migration %s: %w", m.name, err)
-		}
-		if fix := afterMigration[m.version]; fix != nil {
-			if err := fix(ctx, tx); err != nil {
-				return fmt.Errorf("apply migration %s: %w", m.name, err)
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO cairn_schema (version, name) VALUES (?, ?)`, m.version, m.name); err != nil {
-			return fmt.Errorf("record migration %s: %w", m.name, err)
-		}
+	if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO cairn_schema (version, name) VALUES (?, ?)`, m.Version, m.Name); err != nil {
+		return fmt.Errorf("record migration: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", last)); err != nil {
+	return nil
+}
+
+func (t migrationTx) Commit(ctx context.Context, latest int) error {
+	if _, err := t.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", latest)); err != nil {
 		return fmt.Errorf("set schema version: %w", err)
 	}
-	return tx.Commit()
+	return t.tx.Commit()
 }
+
+func (t migrationTx) Rollback(context.Context) error { return t.tx.Rollback() }
 
 type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// appliedMigrations returns the versions applied to the database.
+// appliedMigrations returns the versions applied to the database: those
+// recorded (or 1 to user_version, before cairn_schema), but a placeholder
+// recorded and never run (see placeholderMissed).
 func appliedMigrations(ctx context.Context, q queryer) (map[int]bool, error) {
+	applied, err := recordedMigrations(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	missed, err := placeholderMissed(ctx, q, applied)
+	if missed {
+		delete(applied, placeholder)
+	}
+	return applied, err
+}
+
+// recordedMigrations returns the versions the database records.
+func recordedMigrations(ctx context.Context, q queryer) (map[int]bool, error) {
 	var current, tables int
 	if err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
 		return nil, fmt.Errorf("read schema version: %w", err)
@@ -266,30 +254,10 @@ func appliedMigrations(ctx context.Context, q queryer) (map[int]bool, error) {
 	return applied, rows.Err()
 }
 
-// pending returns the migrations not yet applied, in order.
-func pending(ms []migration, applied map[int]bool) []migration {
-	var out []migration
-	for _, m := range ms {
-		if !applied[m.version] {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // SchemaID identifies this build's migrations (a hash of their files), so
 // databases seeded and cached by a build with another schema (another work
 // tree, an older commit) are never taken for this one's.
-func SchemaID() string {
-	h := sha256.New()
-	entries, _ := migrationFS.ReadDir("migrations")
-	for _, e := range entries {
-		b, _ := migrationFS.ReadFile("migrations/" + e.Name())
-		h.Write([]byte(e.Name()))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil)[:6])
-}
+func SchemaID() string { return migrate.ID(migrationFS, "migrations") }
 
 // afterMigration holds the steps SQL cannot do, run in the migration's
 // transaction right after the migration of that version.
@@ -348,30 +316,20 @@ func refingerprint(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// placeholderMissed returns migration 7 when the database has it recorded
-// but never ran it: for a while version 7 was a placeholder (SELECT 1)
-// while the memory details were on their branch, so a database made then
-// lacks the details column. nil when nothing was missed.
-func placeholderMissed(ctx context.Context, q queryer, applied map[int]bool, ms []migration) (*migration, error) {
-	const v = 7
-	if !applied[v] {
-		return nil, nil
-	}
-	var m *migration
-	for i := range ms {
-		if ms[i].version == v {
-			m = &ms[i]
-		}
-	}
-	if m == nil {
-		return nil, nil
+// placeholder is the version that was for a while a placeholder (SELECT 1)
+// while the memory details were on their branch: a database made then has
+// it recorded but lacks the details column.
+const placeholder = 7
+
+// placeholderMissed reports whether the database has the placeholder
+// recorded but never ran it.
+func placeholderMissed(ctx context.Context, q queryer, recorded map[int]bool) (bool, error) {
+	if !recorded[placeholder] {
+		return false, nil
 	}
 	var n int
 	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('memory_entries') WHERE name = 'details'`).Scan(&n); err != nil {
-		return nil, fmt.Errorf("read schema: %w", err)
+		return false, fmt.Errorf("read schema: %w", err)
 	}
-	if n > 0 {
-		return nil, nil
-	}
-	return m, nil
+	return n == 0, nil
 }

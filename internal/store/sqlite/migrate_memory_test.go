@@ -1,11 +1,14 @@
 package sqlite
 
 import (
+	"compress/gzip"
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -14,6 +17,8 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/migrate"
+	"github.com/cairn-dev/cairn/internal/testing/storetest"
 )
 
 // oldEntry is a row as schema 6 stored it: a column per detail.
@@ -179,7 +184,7 @@ func TestMigrateMemoryDetails(t *testing.T) {
 		if err != nil || !ok || first.ID != 2 {
 			t.Errorf("MistakeByFingerprint after migration = %v %v %v, want m2", first.ID, ok, err)
 		}
-		res, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: "concurrency", Tags: []string{"sqlite"}})
+		res, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: "concurrency", Tags: []string{"sqlite"}})
 		if err != nil || len(res.Hits) != 1 || res.Hits[0].Entry.ID != 1 {
 			t.Errorf("search after migration: %+v %v", res.Hits, err)
 		}
@@ -211,7 +216,7 @@ func TestMigratePlaceholderMissed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := append(append(append([]migration{}, ms[:6]...), migration{version: 7, name: "0007_memory_details.sql", sql: "SELECT 1"}), ms[7:]...)
+	old := append(append(append([]migrate.Migration{}, ms[:6]...), migrate.Migration{Version: 7, Name: "0007_memory_details.sql", SQL: "SELECT 1"}), ms[7:]...)
 	if err := migrateTo(ctx, raw, old); err != nil {
 		t.Fatal(err)
 	}
@@ -232,4 +237,159 @@ func TestMigratePlaceholderMissed(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// unpack writes the gzipped database testdata/name into a new directory
+// and returns its path.
+func unpack(t *testing.T, name string) string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cairn.db")
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// schemaState is a database's migration bookkeeping: user_version and
+// the rows of cairn_schema.
+func schemaState(t *testing.T, path string) []string {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var v int
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	out := []string{fmt.Sprint("user_version ", v)}
+	rows, err := db.Query(`SELECT version, name FROM cairn_schema ORDER BY version`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			n    int
+			name string
+		)
+		if err := rows.Scan(&n, &name); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprint(n, " ", name))
+	}
+	return out
+}
+
+// checkSchema checks the bookkeeping of the database at path, opened by
+// this build: it records every migration of the build, as the runners
+// before package migrate did, and still every version it recorded before
+// (so a database at the build's schema ran none).
+func checkSchema(t *testing.T, path string, before []string) {
+	t.Helper()
+	ms, err := loadMigrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{fmt.Sprint("user_version ", ms[len(ms)-1].Version)}
+	for _, m := range ms {
+		want = append(want, fmt.Sprint(m.Version, " ", m.Name))
+	}
+	after := schemaState(t, path)
+	if d := cmp.Diff(want, after); d != "" {
+		t.Errorf("bookkeeping after opening (-want +got):\n%s", d)
+	}
+	for _, row := range before[1:] {
+		if !slices.Contains(after, row) {
+			t.Errorf("opening lost the record %q", row)
+		}
+	}
+}
+
+// TestOpenMainsDatabase opens a store that Cairn's main made at 517f6cc
+// (testdata/main-517f6cc.db.gz: a plan, memory of every kind with a
+// superseded entry, a mistake seen twice, an expiring insight and a
+// vector, a session and a branch context) with the runner of package
+// migrate: it runs only the migrations main lacked (none, as this was
+// written), keeps the bookkeeping main wrote, and every part reads back.
+func TestOpenMainsDatabase(t *testing.T) {
+	ctx := context.Background()
+	path := unpack(t, "main-517f6cc.db.gz")
+	before := schemaState(t, path)
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	checkSchema(t, path, before)
+	err = s.View(ctx, func(tx store.Tx) error {
+		if n, err := tx.CountTasks(ctx); err != nil || n != 4 {
+			t.Errorf("tasks: %d, %v; want 4", n, err)
+		}
+		r, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: "WAL busy timeout"})
+		if err != nil {
+			return err
+		}
+		if len(r.Hits) != 1 || r.Hits[0].Entry.ID != 4 || r.Hits[0].Entry.Title != "Use WAL mode and a busy timeout" {
+			t.Errorf("search (m1 superseded by m4): %+v", r.Hits)
+		}
+		es, err := tx.Memories(ctx, []memory.ID{1, 2})
+		if err != nil || len(es) != 2 || es[0].SupersededBy != 4 || es[0].Rationale != "concurrency" || es[1].Occurrences != 2 {
+			t.Errorf("m1, m2 = %+v, %v", es, err)
+		}
+		if occ, err := tx.Occurrences(ctx, 2, 10); err != nil || len(occ) != 2 {
+			t.Errorf("occurrences of m2: %+v, %v", occ, err)
+		}
+		if with, total, err := tx.CountVectors(ctx, "model-a"); err != nil || with != 1 || total != 5 {
+			t.Errorf("vectors: %d of %d, %v", with, total, err)
+		}
+		if ss, n, err := tx.Sessions(ctx, store.SessionQuery{}); err != nil || n != 1 || ss[0].Agent != "agent-1" {
+			t.Errorf("sessions: %+v %d %v", ss, n, err)
+		}
+		if b, ok, err := tx.BranchContext(ctx, "main"); err != nil || !ok || b.Feature != "store split" {
+			t.Errorf("branch context: %+v %v %v", b, ok, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOpenMainsOlderDatabase opens a store that main's runner left at
+// version 8 (testdata/main-517f6cc-v8.db.gz, with a task and an entry
+// written then): the runner of package migrate applies the rest, records
+// them as main's did, and the data is kept and found (the memory index,
+// built by no analyzer then, is rebuilt).
+func TestOpenMainsOlderDatabase(t *testing.T) {
+	ctx := context.Background()
+	path := unpack(t, "main-517f6cc-v8.db.gz")
+	before := schemaState(t, path)
+	if before[0] != "user_version 8" || len(before) != 9 {
+		t.Fatalf("the fixture is not at version 8: %v", before)
+	}
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	checkSchema(t, path, before)
+	storetest.CheckUpgraded(t, s, "from version 8")
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -71,7 +72,7 @@ func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
 func (x *txn) Child(ctx context.Context, parent task.ID, num int) (task.Task, error) {
 	t, err := scanTask(x.queryRow(ctx, qChild, nullID(parent), num))
 	if errors.Is(err, sql.ErrNoRows) {
-		return task.Task{}, &task.NotFoundError{ID: parent, Sub: num}
+		return task.Task{}, task.SubtaskNotFound(parent, num)
 	}
 	if err != nil {
 		return task.Task{}, fmt.Errorf("read subtask %s.%d: %w", parent, num, err)
@@ -136,7 +137,7 @@ func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error
 		order = "updated_at"
 	case store.SortID, "":
 	default:
-		return nil, 0, fmt.Errorf("%w: unknown sort %q", task.ErrInvalid, q.Sort)
+		return nil, 0, &problem.Error{Kind: problem.Invalid, Problem: fmt.Sprintf("invalid argument: unknown sort %q", q.Sort)}
 	}
 	dir := " ASC"
 	if q.Desc {

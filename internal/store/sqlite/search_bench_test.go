@@ -47,7 +47,7 @@ func BenchmarkSearchMemory(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		if err := st.View(ctx, func(tx store.Tx) error {
-			_, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: qs[i%len(qs)], Limit: 10})
+			_, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: qs[i%len(qs)], Limit: 10})
 			return err
 		}); err != nil {
 			b.Fatal(err)

@@ -23,9 +23,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Sync is SQLite's synchronous setting in WAL mode.
@@ -146,8 +147,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	r.SetMaxIdleConns(opts.ReadConns)
 	r.SetConnMaxIdleTime(0)
 	s := &Store{path: path, short: shortPath(path), w: w, r: r,
-		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries, memoryReadQueries, memoryWriteQueries, claimReadQueries, claimWriteQueries, writePlanQueries()),
-		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, claimReadQueries, readPlanQueries()),
+		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries, memoryReadQueries, memoryWriteQueries, sessionReadQueries, sessionWriteQueries, claimReadQueries, claimWriteQueries, writePlanQueries()),
+		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, sessionReadQueries, claimReadQueries, readPlanQueries()),
 		n:  &counters{},
 	}
 	s.v = &versioner{db: r, n: s.n}
@@ -182,10 +183,10 @@ func CheckNotEmpty(path string) error {
 	if !emptyFile(path) {
 		return nil
 	}
-	return fmt.Errorf("open database %s: %w", path, &store.FaultError{
-		Problem: "the database " + shortPath(path) + " is an empty file (0 bytes): it holds no Cairn data, and opening it would silently start a new store (ids from 1, no memory)",
-		Fix:     "if it was truncated or badly copied, restore it from a backup; to start a new store here, run `cairn init` in the project (or delete the file)",
-		Err:     ErrEmptyDatabase})
+	return fmt.Errorf("open database %s: %w", path, store.Fault(
+		"the database "+shortPath(path)+" is an empty file (0 bytes): it holds no Cairn data, and opening it would silently start a new store (ids from 1, no memory)",
+		"if it was truncated or badly copied, restore it from a backup; to start a new store here, run `cairn init` in the project (or delete the file)",
+		ErrEmptyDatabase))
 }
 
 // emptyFile reports whether path is an existing database file with no

@@ -7,11 +7,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/plan"
+	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/testing/storetest"
 )
 
 // TestWriteStatements counts the statements the write tools of
@@ -81,22 +84,47 @@ func TestWriteStatements(t *testing.T) {
 		}},
 	} {
 		warm()
-		counts := map[string]int{}
-		stop := sqlite.CountStatements(func(q string) { counts[q]++ })
-		err := c.call()
-		stop()
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		n := 0
-		var lines []string
-		for _, q := range slices.Sorted(maps.Keys(counts)) {
-			n += counts[q]
-			lines = append(lines, fmt.Sprintf("  %d× %s", counts[q], strings.Join(strings.Fields(q), " ")))
-		}
-		t.Logf("%s: %d statements\n%s", c.name, n, strings.Join(lines, "\n"))
-		if n > c.max {
-			t.Errorf("%s ran %d statements, more than %d:\n%s", c.name, n, c.max, strings.Join(lines, "\n"))
-		}
+		countStatements(t, c.name, c.max, c.call)
+	}
+}
+
+// countStatements runs call, logs the statements it ran, and fails the
+// test if they are more than most.
+func countStatements(t *testing.T, name string, most int, call func() error) {
+	t.Helper()
+	counts := map[string]int{}
+	stop := sqlite.CountStatements(func(q string) { counts[q]++ })
+	err := call()
+	stop()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	n := 0
+	var lines []string
+	for _, q := range slices.Sorted(maps.Keys(counts)) {
+		n += counts[q]
+		lines = append(lines, fmt.Sprintf("  %d× %s", counts[q], strings.Join(strings.Fields(q), " ")))
+	}
+	t.Logf("%s: %d statements\n%s", name, n, strings.Join(lines, "\n"))
+	if n > most {
+		t.Errorf("%s ran %d statements, more than %d:\n%s", name, n, most, strings.Join(lines, "\n"))
+	}
+}
+
+// TestMemoryReadStatements counts the statements the memory tools' reads
+// run on SQLite (storetest.MemoryReads: searches, a listing, a timeline,
+// BEGIN included), on a memory with superseded and expired entries (which
+// a search leaves out after ranking), and fails if a read runs more than
+// it did when the count was last cut. Run with -v to see them.
+func TestMemoryReadStatements(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, sqlite.Options{})
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	storetest.SeedMemoryReads(t, s, now)
+	most := map[string]int{"search": 9, "search filtered": 9, "search second page": 8, "recent": 3, "context": 6}
+	for _, r := range storetest.MemoryReads(now) {
+		countStatements(t, r.Name, most[r.Name], func() error {
+			return s.View(ctx, func(tx store.Tx) error { return r.Read(ctx, tx) })
+		})
 	}
 }

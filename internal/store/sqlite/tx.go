@@ -252,7 +252,7 @@ func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task
 func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
 	t, err := scanTask(x.queryRow(ctx, qTask, int64(id)))
 	if errors.Is(err, sql.ErrNoRows) {
-		return task.Task{}, &task.NotFoundError{ID: id}
+		return task.Task{}, task.NotFound(id)
 	}
 	if err != nil {
 		return task.Task{}, fmt.Errorf("read task %s: %w", id, err)
@@ -328,7 +328,7 @@ func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement
 		)
 		err := x.queryRow(ctx, qPlaceAfter, int64(place.After)).Scan(&parent, &pos)
 		if errors.Is(err, sql.ErrNoRows) {
-			return task.Task{}, &task.NotFoundError{ID: place.After}
+			return task.Task{}, task.NotFound(place.After)
 		}
 		if err != nil {
 			return task.Task{}, fmt.Errorf("read task %s: %w", place.After, err)
@@ -363,7 +363,7 @@ func (x *txn) UpdateTask(ctx context.Context, t task.Task) error {
 		return fmt.Errorf("update task %s: %w", t.ID, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return &task.NotFoundError{ID: t.ID}
+		return task.NotFound(t.ID)
 	}
 	return nil
 }
@@ -375,7 +375,7 @@ func (x *txn) RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int,
 	}
 	n, _ := res.RowsAffected()
 	if n == 0 {
-		return 0, &task.NotFoundError{ID: id}
+		return 0, task.NotFound(id)
 	}
 	if _, err := x.exec(ctx, qDropDepsOn, micros(at)); err != nil {
 		return 0, fmt.Errorf("remove task %s from dependencies: %w", id, err)

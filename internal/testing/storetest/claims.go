@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -32,9 +33,8 @@ func testClaims(t *testing.T, s store.Store) {
 	}
 	// Another agent is refused while the lease runs, and told whose it is.
 	_, err = claim(s, a.ID, "bob", t0.Add(59*time.Minute), time.Hour)
-	var ce *task.ClaimedError
-	if !errors.As(err, &ce) || ce.Claim.Agent != "ann" || !ce.Claim.ExpiresAt.Equal(t0.Add(time.Hour)) {
-		t.Fatalf("claim of a held task: %v; want ClaimedError naming ann until t0+1h", err)
+	if c, ok := task.ClaimOf(err); !problem.Is(err, problem.Claimed) || !ok || c.Agent != "ann" || !c.ExpiresAt.Equal(t0.Add(time.Hour)) {
+		t.Fatalf("claim of a held task: %v; want a Claimed refusal naming ann until t0+1h", err)
 	}
 	// The holder renews: ClaimedAt stays, the lease moves.
 	prev, err = claim(s, a.ID, "ann", t0.Add(30*time.Minute), time.Hour)
@@ -88,13 +88,13 @@ func testClaims(t *testing.T, s store.Store) {
 	})
 	// A missing or removed task cannot be claimed; a removed task's claim
 	// is not listed.
-	if _, err := claim(s, 9999, "ann", t0, time.Hour); !errors.Is(err, task.ErrNotFound) {
+	if _, err := claim(s, 9999, "ann", t0, time.Hour); !problem.Is(err, problem.NotFound) {
 		t.Errorf("claim of a missing task: %v; want not found", err)
 	}
 	done := create(t, s, "done", store.Placement{})
 	done.Status, done.CompletedAt = task.StatusDone, t0
 	update(t, s, func(tx store.Tx) error { return tx.UpdateTask(ctx, done) })
-	if _, err := claim(s, done.ID, "ann", t0, time.Hour); !errors.Is(err, task.ErrNotFound) {
+	if _, err := claim(s, done.ID, "ann", t0, time.Hour); !problem.Is(err, problem.NotFound) {
 		t.Errorf("claim of a done task: %v; want not found (only open tasks are claimed)", err)
 	}
 	if _, err := claim(s, b.ID, "ann", t0, time.Hour); err != nil {
@@ -133,7 +133,7 @@ func testClaimRace(t *testing.T, s, s2 store.Store) {
 				switch {
 				case err == nil:
 					won[g] = append(won[g], id)
-				case !errors.Is(err, task.ErrClaimed):
+				case !problem.Is(err, problem.Claimed):
 					errs <- err
 				}
 			}
@@ -184,7 +184,7 @@ func testLifecycles(t *testing.T, s store.Store) {
 			return err
 		})
 		return id, err
-	}(); !errors.Is(err, task.ErrNotFound) {
+	}(); !problem.Is(err, problem.NotFound) {
 		t.Errorf("lifecycle on a missing task: %v; want not found", err)
 	}
 	l.Phase, l.PhaseSince, l.UpdatedAt, l.State = "STORY", t0.Add(time.Hour), t0.Add(time.Hour), []byte(`{"y":2}`)

@@ -2,10 +2,10 @@ package storetest
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -51,7 +51,7 @@ func testFocusedTask(t *testing.T, s store.Store) {
 				want, err = tx.Task(ctx, id)
 				if err == nil {
 					wantFound = true
-				} else if _, ok := errors.AsType[*task.NotFoundError](err); !ok {
+				} else if !problem.Is(err, problem.NotFound) {
 					return err
 				} else {
 					want = task.Task{}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 )
 
@@ -85,7 +87,7 @@ func testMemoryAddAndRead(t *testing.T, s store.Store) {
 	err := s.Update(ctx, func(tx store.Tx) error {
 		return tx.UpdateMemory(ctx, memory.Entry{ID: 999, UID: "zzzzzzzzzz", Type: memory.Insight, Title: "t"})
 	})
-	if !errors.Is(err, memory.ErrNotFound) {
+	if !problem.Is(err, problem.NotFound) {
 		t.Errorf("UpdateMemory(999) = %v, want not found", err)
 	}
 }
@@ -183,21 +185,21 @@ func testMemoryTimeline(t *testing.T, s store.Store) {
 		ids = append(ids, addMemory(t, s, memory.Entry{Type: memory.Insight, Title: fmt.Sprint("e", i), SessionID: session}).ID)
 	}
 	view(t, s, func(tx store.Tx) error {
-		older, newer, err := tx.MemoryTimeline(ctx, ids[3], 2, 2, false)
+		older, newer, err := store.MemoryTimeline(ctx, tx, ids[3], 2, 2, false)
 		if err != nil {
 			return err
 		}
 		if fmt.Sprint(entryIDs(older), entryIDs(newer)) != fmt.Sprint(ids[1:3], ids[4:6]) {
 			t.Errorf("timeline = %v %v", entryIDs(older), entryIDs(newer))
 		}
-		older, newer, err = tx.MemoryTimeline(ctx, ids[2], 5, 1, true)
+		older, newer, err = store.MemoryTimeline(ctx, tx, ids[2], 5, 1, true)
 		if err != nil {
 			return err
 		}
 		if fmt.Sprint(entryIDs(older), entryIDs(newer)) != fmt.Sprint([]memory.ID{ids[0]}, []memory.ID{ids[4]}) {
 			t.Errorf("same-session timeline = %v %v", entryIDs(older), entryIDs(newer))
 		}
-		if _, _, err := tx.MemoryTimeline(ctx, 999, 1, 1, false); !errors.Is(err, memory.ErrNotFound) {
+		if _, _, err := store.MemoryTimeline(ctx, tx, 999, 1, 1, false); !problem.Is(err, problem.NotFound) {
 			t.Errorf("timeline of 999: %v", err)
 		}
 		return nil
@@ -278,35 +280,35 @@ func testMemoryVectors(t *testing.T, s store.Store) {
 		return tx.SetMemoryVector(ctx, a.ID, "model-a", []float32{0, 1, 0})
 	})
 	err := s.Update(ctx, func(tx store.Tx) error { return tx.SetMemoryVector(ctx, 999, "model-a", []float32{1}) })
-	if !errors.Is(err, memory.ErrNotFound) {
+	if !problem.Is(err, problem.NotFound) {
 		t.Errorf("vector for a missing entry: %v", err)
 	}
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemoryQuery{}, 2)
+		got, err := tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 2)
 		if err != nil {
 			return err
 		}
 		if len(got) != 2 || got[0].ID != a.ID || got[1].ID != b.ID || got[0].Score < 0.99 || got[1].Score > got[0].Score {
 			t.Errorf("nearest = %+v", got)
 		}
-		got, err = tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemoryQuery{Branch: "feat"}, 5)
+		got, err = tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemorySelector{Branch: "feat", HideSuperseded: true}, 5)
 		if err != nil {
 			return err
 		}
 		if len(got) != 1 || got[0].ID != c.ID {
 			t.Errorf("nearest on feat = %+v", got)
 		}
-		if got, _ := tx.NearestMemories(ctx, "model-b", []float32{0, 1, 0}, store.MemoryQuery{}, 5); len(got) != 0 {
+		if got, _ := tx.NearestMemories(ctx, "model-b", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 5); len(got) != 0 {
 			t.Errorf("another model's vectors are used: %+v", got)
 		}
-		missing, err := tx.MissingVectors(ctx, "model-b", 2)
+		missing, _, err := tx.SelectMemories(ctx, store.MemorySelector{WithoutVector: "model-b", Limit: 2, SkipCount: true})
 		if err != nil {
 			return err
 		}
 		if fmt.Sprint(entryIDs(missing)) != fmt.Sprint([]memory.ID{a.ID, b.ID}) {
 			t.Errorf("missing for model-b = %v", entryIDs(missing))
 		}
-		if m, _ := tx.MissingVectors(ctx, "model-a", 5); len(m) != 0 {
+		if m, _, _ := tx.SelectMemories(ctx, store.MemorySelector{WithoutVector: "model-a", Limit: 5, SkipCount: true}); len(m) != 0 {
 			t.Errorf("missing for model-a = %v", entryIDs(m))
 		}
 		return nil
@@ -318,7 +320,8 @@ func testSessions(t *testing.T, s store.Store) {
 	var first, child memory.Session
 	update(t, s, func(tx store.Tx) (err error) {
 		first, err = tx.CreateSession(ctx, memory.Session{Agent: "a", Branch: "main", Goal: "g", StartedAt: t0,
-			AI: memory.Provider{Provider: "anthropic", Model: "m", Client: "claude-code"}})
+			AI:     memory.Provider{Provider: "anthropic", Model: "m", Client: "claude-code"},
+			Client: memory.Client{Name: "claude-code", SessionID: "2f6c1a9e", Proc: memory.Proc{PID: 4242, Start: 99}}})
 		if err != nil {
 			return err
 		}
@@ -328,9 +331,8 @@ func testSessions(t *testing.T, s store.Store) {
 	if first.ID == 0 || first.ThreadID != first.ID || child.ThreadID != first.ID || child.ID == first.ID {
 		t.Fatalf("ids: first %+v child %+v", first, child)
 	}
-	first.EndedAt, first.Outcome = t0.Add(30*time.Minute), "success"
-	first.Decisions = []memory.Note{{Decision: "d", Reasoning: "r", At: t0}}
-	first.FilesModified = []string{"a.go"}
+	first.EndedAt, first.Outcome, first.OutcomeWhy = t0.Add(30*time.Minute), "success", "tests passed"
+	first.TasksPending = []string{"7"}
 	update(t, s, func(tx store.Tx) error { return tx.UpdateSession(ctx, first) })
 	view(t, s, func(tx store.Tx) error {
 		got, err := tx.Session(ctx, first.ID)
@@ -340,7 +342,7 @@ func testSessions(t *testing.T, s store.Store) {
 		if d := cmp.Diff(first, got); d != "" {
 			t.Errorf("session (-want +got):\n%s", d)
 		}
-		if _, err := tx.Session(ctx, 999); !errors.Is(err, memory.ErrNotFound) {
+		if _, err := tx.Session(ctx, 999); !problem.Is(err, problem.NotFound) {
 			t.Errorf("Session(999) = %v", err)
 		}
 		list, total, err := tx.Sessions(ctx, store.SessionQuery{ThreadID: first.ID})
@@ -358,10 +360,123 @@ func testSessions(t *testing.T, s store.Store) {
 		if total != 1 || list[0].ID != first.ID {
 			t.Errorf("sessions on main = %d", total)
 		}
+		list, total, _ = tx.Sessions(ctx, store.SessionQuery{ClientKey: "claude-code:2f6c1a9e"})
+		if total != 1 || list[0].ID != first.ID {
+			t.Errorf("sessions of the client's key = %d", total)
+		}
+		list, total, _ = tx.Sessions(ctx, store.SessionQuery{Procs: []memory.Proc{{PID: 1, Start: 1}, {PID: 4242, Start: 99}}})
+		if total != 1 || list[0].ID != first.ID {
+			t.Errorf("sessions of the client's process = %d", total)
+		}
+		if _, total, _ = tx.Sessions(ctx, store.SessionQuery{Procs: []memory.Proc{{PID: 4242, Start: 100}}}); total != 0 {
+			t.Errorf("a reused pid (another start time) matched %d sessions", total)
+		}
 		return nil
 	})
-	if err := s.Update(ctx, func(tx store.Tx) error { return tx.UpdateSession(ctx, memory.Session{ID: 999}) }); !errors.Is(err, memory.ErrNotFound) {
+	if err := s.Update(ctx, func(tx store.Tx) error { return tx.UpdateSession(ctx, memory.Session{ID: 999}) }); !problem.Is(err, problem.NotFound) {
 		t.Errorf("UpdateSession(999) = %v", err)
+	}
+}
+
+// testSessionEvents: events are counted again, not repeated; a page of each
+// kind comes newest first with every kind's total; failures resolve, and a
+// failure seen again after it was resolved is unresolved again.
+func testSessionEvents(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	var a, b memory.Session
+	update(t, s, func(tx store.Tx) (err error) {
+		if a, err = tx.CreateSession(ctx, memory.Session{Agent: "a", StartedAt: t0}); err != nil {
+			return err
+		}
+		b, err = tx.CreateSession(ctx, memory.Session{Agent: "b", StartedAt: t0})
+		return err
+	})
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	events := []memory.Event{
+		{Session: a.ID, Kind: memory.EventFile, Key: "a.go", Subject: "a.go", At: at(1)},
+		{Session: a.ID, Kind: memory.EventFile, Key: "b.go", Subject: "b.go", At: at(2)},
+		{Session: a.ID, Kind: memory.EventFile, Key: "a.go", Subject: "a.go", At: at(3)}, // counted again
+		{Session: a.ID, Kind: memory.EventTest, Key: "go test ./...", Subject: "go test ./...", Detail: "failed",
+			Test: &memory.TestResult{Runner: "go", Failed: 1, Passed: 4, Counted: true, Failing: []string{"TestX"}}, At: at(4)},
+		{Session: a.ID, Kind: memory.EventFailure, Key: "go test\nf1", Subject: "go test ./...", Detail: "--- FAIL: TestX",
+			Tail: []string{"x_test.go:12: want 2, got 3"}, Type: "FAIL", At: at(4)},
+		{Session: a.ID, Kind: memory.EventDecision, Key: "d1", Detail: "use WAL", Note: "readers never wait", At: at(5)},
+		{Session: b.ID, Kind: memory.EventFile, Key: "c.go", Subject: "c.go", At: at(6)},
+	}
+	update(t, s, func(tx store.Tx) error {
+		for _, e := range events {
+			if err := tx.RecordEvent(ctx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	view(t, s, func(tx store.Tx) error {
+		es, totals, err := tx.Events(ctx, store.EventQuery{Sessions: []memory.SessionID{a.ID}, PerKind: 1})
+		if err != nil {
+			return err
+		}
+		want := map[memory.EventKind]int{memory.EventFile: 2, memory.EventTest: 1, memory.EventFailure: 1, memory.EventDecision: 1}
+		if d := cmp.Diff(want, totals.Of(a.ID)); d != "" {
+			t.Errorf("totals (-want +got):\n%s", d)
+		}
+		var files []memory.Event
+		for _, e := range es {
+			if e.Kind == memory.EventFile {
+				files = append(files, e)
+			}
+		}
+		if len(files) != 1 || files[0].Subject != "a.go" || files[0].Count != 2 || !files[0].At.Equal(at(3)) || !files[0].FirstAt.Equal(at(1)) {
+			t.Errorf("the newest file event = %+v; want a.go, counted twice, first at 1 min, last at 3", files)
+		}
+		for _, e := range es {
+			switch e.Kind {
+			case memory.EventTest:
+				if e.Test == nil || e.Test.Passed != 4 || e.Test.Failed != 1 || !slices.Equal(e.Test.Failing, []string{"TestX"}) {
+					t.Errorf("test event = %+v", e.Test)
+				}
+			case memory.EventFailure:
+				if e.Detail != "--- FAIL: TestX" || len(e.Tail) != 1 || e.Type != "FAIL" || !e.ResolvedAt.IsZero() {
+					t.Errorf("failure event = %+v", e)
+				}
+			case memory.EventDecision:
+				if e.Detail != "use WAL" || e.Note != "readers never wait" {
+					t.Errorf("decision event = %+v", e)
+				}
+			}
+		}
+		_, totals, err = tx.Events(ctx, store.EventQuery{Sessions: []memory.SessionID{a.ID, b.ID}, Kinds: []memory.EventKind{memory.EventFile}, TotalsOnly: true})
+		if err != nil {
+			return err
+		}
+		if totals.Of(a.ID)[memory.EventFile] != 2 || totals.Of(b.ID)[memory.EventFile] != 1 {
+			t.Errorf("totals by session = %v", totals)
+		}
+		return nil
+	})
+	var n int
+	update(t, s, func(tx store.Tx) (err error) {
+		n, err = tx.ResolveEvents(ctx, a.ID, memory.EventFailure, "go test ./...", at(7))
+		return err
+	})
+	if n != 1 {
+		t.Errorf("resolved %d failures, want 1", n)
+	}
+	unresolved := func() int {
+		var k int
+		view(t, s, func(tx store.Tx) error {
+			es, _, err := tx.Events(ctx, store.EventQuery{Kinds: []memory.EventKind{memory.EventFailure}, Unresolved: true})
+			k = len(es)
+			return err
+		})
+		return k
+	}
+	if k := unresolved(); k != 0 {
+		t.Errorf("%d unresolved failures after the resolution, want 0", k)
+	}
+	update(t, s, func(tx store.Tx) error { return tx.RecordEvent(ctx, events[4]) })
+	if k := unresolved(); k != 1 {
+		t.Errorf("%d unresolved failures after it failed again, want 1", k)
 	}
 }
 
@@ -397,6 +512,6 @@ func testBranchContexts(t *testing.T, s store.Store) {
 }
 
 func searchMem(ctx context.Context, tx store.Tx, q store.MemoryQuery) ([]store.MemoryHit, int, error) {
-	r, err := tx.SearchMemory(ctx, q)
+	r, err := store.SearchMemory(ctx, tx, q)
 	return r.Hits, r.Total, err
 }

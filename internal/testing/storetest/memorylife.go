@@ -40,7 +40,7 @@ func testMemoryDetails(t *testing.T, s store.Store) {
 		}
 		// A search hit carries what the index line needs: file hashes
 		// (to say stale) and the expiry.
-		r, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: "free-form"})
+		r, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: "free-form"})
 		if err != nil {
 			return err
 		}
@@ -97,8 +97,8 @@ func testMemoryOccurrences(t *testing.T, s store.Store) {
 	})
 	update(t, s, func(tx store.Tx) error {
 		err := tx.AddOccurrence(ctx, 9999, memory.Occurrence{N: 1, At: t0, Title: "x"})
-		if _, ok := err.(*memory.NotFoundError); !ok {
-			t.Errorf("occurrence of a missing entry: %v, want a NotFoundError", err)
+		if m, ok := memory.MissingOf(err); !ok || m.What != "entry" {
+			t.Errorf("occurrence of a missing entry: %v, want the entry not found", err)
 		}
 		_, err = tx.DeleteMemories(ctx, []memory.ID{m.ID})
 		return err
@@ -151,7 +151,7 @@ func testMemorySupersedeExpire(t *testing.T, s store.Store) {
 			{store.MemoryQuery{Text: "sessions", Now: t0.Add(time.Minute)}, []memory.ID{nw.ID, exp.ID}},
 			{store.MemoryQuery{Types: []memory.Type{memory.Decision}}, []memory.ID{nw.ID}},
 		} {
-			r, err := tx.SearchMemory(ctx, tc.q)
+			r, err := store.SearchMemory(ctx, tx, tc.q)
 			if err != nil {
 				return err
 			}
@@ -160,21 +160,21 @@ func testMemorySupersedeExpire(t *testing.T, s store.Store) {
 				t.Errorf("search %+v = %v (total %d), want %v", tc.q, got, r.Total, tc.want)
 			}
 		}
-		r, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: "redis", IncludeSuperseded: true})
+		r, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: "redis", IncludeSuperseded: true})
 		if err != nil {
 			return err
 		}
 		if len(r.Hits) != 1 || r.Hits[0].Entry.SupersededBy != nw.ID {
 			t.Errorf("a superseded hit does not say by what: %+v", r.Hits)
 		}
-		near, err := tx.NearestMemories(ctx, "m", []float32{1, 0}, store.MemoryQuery{}, 10)
+		near, err := tx.NearestMemories(ctx, "m", []float32{1, 0}, store.MemorySelector{HideSuperseded: true}, 10)
 		if err != nil {
 			return err
 		}
 		if len(near) != 1 || near[0].ID != nw.ID {
 			t.Errorf("nearest without superseded: %v", near)
 		}
-		older, _, err := tx.MemoryTimeline(ctx, mid.ID, 5, 0, false)
+		older, _, err := store.MemoryTimeline(ctx, tx, mid.ID, 5, 0, false)
 		if err != nil {
 			return err
 		}

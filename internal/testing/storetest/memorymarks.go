@@ -34,7 +34,7 @@ func testMemoryFileMarks(t *testing.T, s store.Store) {
 			if len(got) != 1 || !maps.Equal(got[0].FileHashes, want) {
 				t.Errorf("%s: read back %v, want %v", what, got, want)
 			}
-			r, err := tx.SearchMemory(ctx, store.MemoryQuery{Text: "marks survive"})
+			r, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: "marks survive"})
 			if err != nil {
 				return err
 			}

@@ -44,7 +44,7 @@ func testMemorySearchRanksAlways(t *testing.T, s store.Store) {
 		t.Helper()
 		var r store.MemoryResult
 		view(t, s, func(tx store.Tx) (err error) {
-			r, err = tx.SearchMemory(ctx, q)
+			r, err = store.SearchMemory(ctx, tx, q)
 			return err
 		})
 		for i, h := range r.Hits {
@@ -246,7 +246,7 @@ func searchTop10(t *testing.T, s store.Store, text string) []memory.ID {
 	t.Helper()
 	var r store.MemoryResult
 	view(t, s, func(tx store.Tx) (err error) {
-		r, err = tx.SearchMemory(context.Background(), store.MemoryQuery{Text: text, Limit: 10})
+		r, err = store.SearchMemory(context.Background(), tx, store.MemoryQuery{Text: text, Limit: 10})
 		return err
 	})
 	var out []memory.ID

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
 )
@@ -79,6 +80,7 @@ func Run(t *testing.T, b Backend) {
 		{"MemoryOccurrences", testMemoryOccurrences},
 		{"MemorySupersedeExpire", testMemorySupersedeExpire},
 		{"Sessions", testSessions},
+		{"SessionEvents", testSessionEvents},
 		{"BranchContexts", testBranchContexts},
 		{"Claims", testClaims},
 		{"ClaimRace", func(t *testing.T, s store.Store) { testClaimRace(t, s, b.OpenAgain(t, s)) }},
@@ -162,8 +164,8 @@ func testCreateAndRead(t *testing.T, s store.Store) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Task (-want +got):\n%s", diff)
 		}
-		if _, err := tx.Task(ctx, 999); !errors.Is(err, task.ErrNotFound) {
-			t.Errorf("missing task: %v, want ErrNotFound", err)
+		if _, err := tx.Task(ctx, 999); !problem.Is(err, problem.NotFound) {
+			t.Errorf("missing task: %v, want not found", err)
 		}
 		n, err := tx.CountTasks(ctx)
 		if err != nil || n != 3 {
@@ -213,7 +215,7 @@ func testPlacementAfter(t *testing.T, s store.Store) {
 		_, err := tx.CreateTask(context.Background(), task.Task{Title: "orphan"}, store.Placement{After: 999})
 		return err
 	})
-	if !errors.Is(err, task.ErrNotFound) {
+	if !problem.Is(err, problem.NotFound) {
 		t.Fatalf("After a missing task: %v", err)
 	}
 }
@@ -253,7 +255,7 @@ func testUpdateTask(t *testing.T, s store.Store) {
 	err := s.Update(context.Background(), func(tx store.Tx) error {
 		return tx.UpdateTask(context.Background(), task.Task{ID: 999, Title: "x"})
 	})
-	if !errors.Is(err, task.ErrNotFound) {
+	if !problem.Is(err, problem.NotFound) {
 		t.Fatalf("update missing: %v", err)
 	}
 }
@@ -410,13 +412,13 @@ func testRemoveSubtree(t *testing.T, s store.Store) {
 			t.Errorf("RemoveSubtree = %d, %v; want 3", n, err)
 		}
 		_, err = tx.RemoveSubtree(ctx, a.ID, t0)
-		if !errors.Is(err, task.ErrNotFound) {
+		if !problem.Is(err, problem.NotFound) {
 			t.Errorf("second removal: %v", err)
 		}
 		return nil
 	})
 	view(t, s, func(tx store.Tx) error {
-		if _, err := tx.Task(ctx, b.ID); !errors.Is(err, task.ErrNotFound) {
+		if _, err := tx.Task(ctx, b.ID); !problem.Is(err, problem.NotFound) {
 			t.Errorf("removed task still readable: %v", err)
 		}
 		all, _ := tx.Tasks(ctx)
@@ -605,12 +607,12 @@ func remove(t *testing.T, s store.Store, id task.ID) {
 	})
 }
 
-// wantNotFound checks that err is a *task.NotFoundError naming id and sub.
+// wantNotFound checks that err refuses subtask sub of task id as not found.
 func wantNotFound(t *testing.T, what string, err error, id task.ID, sub int) {
 	t.Helper()
-	var nf *task.NotFoundError
-	if !errors.Is(err, task.ErrNotFound) || !errors.As(err, &nf) || nf.ID != id || nf.Sub != sub {
-		t.Errorf("%s: error %v (%#v), want a NotFoundError for %v.%d", what, err, nf, id, sub)
+	want := task.SubtaskNotFound(id, sub)
+	if !problem.Is(err, problem.NotFound) || problem.Of(err).Problem != problem.Of(want).Problem {
+		t.Errorf("%s: error %v, want %v", what, err, want)
 	}
 }
 
@@ -836,8 +838,8 @@ func testQueryFilters(t *testing.T, s store.Store) {
 		_, _, err := tx.Query(context.Background(), store.Query{Sort: "title"})
 		return err
 	})
-	if !errors.Is(err, task.ErrInvalid) {
-		t.Errorf("unknown sort: %v, want ErrInvalid", err)
+	if !problem.Is(err, problem.Invalid) {
+		t.Errorf("unknown sort: %v, want an invalid argument", err)
 	}
 }
 
@@ -1391,7 +1393,7 @@ func testLoops(t *testing.T, s store.Store) {
 		return tx.SetLoop(ctx, a.ID, []byte(`{"status":"running","iteration":2}`)) // replaces
 	})
 	err := s.Update(ctx, func(tx store.Tx) error { return tx.SetLoop(ctx, 999, []byte(`{}`)) })
-	if !errors.Is(err, task.ErrNotFound) {
+	if !problem.Is(err, problem.NotFound) {
 		t.Errorf("SetLoop on a missing task: %v", err)
 	}
 	view(t, s, func(tx store.Tx) error {
@@ -1402,7 +1404,7 @@ func testLoops(t *testing.T, s store.Store) {
 		if _, state, err := tx.Loop(ctx, plain.ID); err != nil || state != nil {
 			t.Errorf("Loop(plain) = %s, %v; want no state", state, err)
 		}
-		if _, _, err := tx.Loop(ctx, 999); !errors.Is(err, task.ErrNotFound) {
+		if _, _, err := tx.Loop(ctx, 999); !problem.Is(err, problem.NotFound) {
 			t.Errorf("Loop(missing): %v", err)
 		}
 		rows, err := tx.Loops(ctx)

@@ -1,9 +1,5 @@
 package tasks
 
-import (
-	"errors"
+import "github.com/cairn-dev/cairn/internal/problem"
 
-	"github.com/cairn-dev/cairn/internal/task"
-)
-
-func IsNotFound(err error) bool { return errors.Is(err, task.ErrNotFound) }
+func IsNotFound(err error) bool { return problem.Is(err, problem.NotFound) }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -24,7 +25,7 @@ func Current(ctx context.Context, tx store.Tx, agent string) (t task.Task, ok bo
 }
 
 // MustCurrent is current for an operation that needs a task: in zen it
-// fails with task.ErrZen, saying what there is nothing to do and that a task
+// fails with a Zen refusal, saying what there is nothing to do and that a task
 // must be created first.
 func MustCurrent(ctx context.Context, tx store.Tx, agent, nothingTo string) (task.Task, error) {
 	t, ok, err := Current(ctx, tx, agent)
@@ -36,7 +37,7 @@ func MustCurrent(ctx context.Context, tx store.Tx, agent, nothingTo string) (tas
 
 // NoCurrent is mustCurrent's refusal.
 func NoCurrent(nothingTo string) error {
-	return problem.New(task.ErrZen, "no current task, so there is nothing to "+nothingTo, problem.CreateTask)
+	return problem.New(problem.Zen, "no current task, so there is nothing to "+nothingTo, problem.CreateTask)
 }
 
 // CloseTask completes (done) or cancels t: its children must be closed
@@ -46,7 +47,7 @@ func NoCurrent(nothingTo string) error {
 // of task.NextFocus. It returns t as stored, and where the focus moved.
 func CloseTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, agent string, force bool) (task.Task, Moved, error) {
 	if !t.Status.Open() {
-		return task.Task{}, Moved{}, problem.New(task.ErrClosed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), "")
+		return task.Task{}, Moved{}, problem.New(problem.Closed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), problem.NoAction)
 	}
 	reads := []store.Read{{Of: store.ReadOpenChildren, ID: t.ID}}
 	if status == task.StatusDone && !force {
@@ -62,9 +63,9 @@ func CloseTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		open = append(open, fmt.Sprintf("%s %q", k.ID, k.Title))
 	}
 	if len(open) > 0 {
-		return task.Task{}, Moved{}, &problem.Error{Kind: task.ErrHasOpenChildren,
-			What: fmt.Sprintf("task %s has %d incomplete: %s", t.ID, len(open), problem.Clip(strings.Join(open, ", "), 300)),
-			Fix:  "complete or cancel them first, or remove them"}
+		return task.Task{}, Moved{}, &problem.Error{Kind: problem.OpenChildren,
+			Problem: fmt.Sprintf("task %s has %d incomplete: %s", t.ID, len(open), problem.Clip(strings.Join(open, ", "), 300)),
+			Fix:     "complete or cancel them first, or remove them"}
 	}
 	if status == task.StatusDone && !force {
 		if err := CheckDeps(ctx, tx, t.ID); err != nil {
@@ -85,6 +86,9 @@ func CloseTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 	if status == task.StatusDone {
 		if err := tx.Archive(ctx, task.Completion{TaskID: t.ID, ParentID: t.ParentID, Title: t.Title,
 			Body: t.Body, CreatedAt: t.CreatedAt, CompletedAt: now}); err != nil {
+			return task.Task{}, Moved{}, err
+		}
+		if err := Note(ctx, tx, memory.Event{Kind: memory.EventTask, Key: t.ID.String(), Subject: t.ID.String(), Detail: t.Title, At: now}); err != nil {
 			return task.Task{}, Moved{}, err
 		}
 	}
@@ -337,4 +341,14 @@ func CurrentAfter(ctx context.Context, tx store.Tx, agent string) (task.Task, er
 		return task.Task{}, err
 	}
 	return t, nil
+}
+
+// Note records e in the session ctx carries (see memory.WithSession): what
+// a call does while an agent's session is open is the session's. Without a
+// session it does nothing.
+func Note(ctx context.Context, tx store.Tx, e memory.Event) error {
+	if e.Session = memory.SessionFrom(ctx); e.Session == 0 {
+		return nil
+	}
+	return tx.RecordEvent(ctx, e)
 }

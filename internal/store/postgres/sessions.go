@@ -1,0 +1,309 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/store"
+)
+
+// Sessions keep their head as a document (store.EncodeSession) and their
+// record as events, a row each (session_events): a hook appends one, or
+// counts one again, and never rewrites the session.
+const (
+	qAddSession = `WITH nid AS (UPDATE projects SET next_session_id = next_session_id + 1 WHERE id = $1 RETURNING next_session_id - 1 AS id)
+	INSERT INTO sessions (project_id, id, thread_id, agent, branch, started_at, ended_at, client_key, pid, pstart, doc)
+	SELECT $1, nid.id, $2, $3, $4, $5, $6, $7, $8, $9, '{}' FROM nid RETURNING id`
+	qUpdateSession = `UPDATE sessions SET thread_id = $3, agent = $4, branch = $5, started_at = $6, ended_at = $7,
+	client_key = $8, pid = $9, pstart = $10, doc = $11 WHERE project_id = $1 AND id = $2`
+	qSession     = `SELECT doc FROM sessions WHERE project_id = $1 AND id = $2`
+	qRecordEvent = `INSERT INTO session_events (project_id, session_id, kind, key, subject, detail, data, count, first_at, at)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $8)
+	ON CONFLICT (project_id, session_id, kind, key) DO UPDATE SET subject = excluded.subject, detail = excluded.detail, data = excluded.data,
+		count = session_events.count + 1, at = excluded.at, resolved_at = NULL`
+	qResolveEvents = `UPDATE session_events SET resolved_at = $5
+	WHERE project_id = $1 AND session_id = $2 AND kind = $3 AND subject = $4 AND resolved_at IS NULL`
+	qBranch    = `SELECT doc FROM branch_contexts WHERE project_id = $1 AND branch = $2`
+	qSetBranch = `INSERT INTO branch_contexts (project_id, branch, updated_at, doc) VALUES ($1, $2, $3, $4)
+	ON CONFLICT (project_id, branch) DO UPDATE SET updated_at = excluded.updated_at, doc = excluded.doc`
+	qBranches = `SELECT doc FROM branch_contexts WHERE project_id = $1 ORDER BY updated_at DESC, branch`
+)
+
+func (x *txn) CreateSession(ctx context.Context, s memory.Session) (memory.Session, error) {
+	var id int64
+	if err := x.tx.QueryRow(ctx, qAddSession, x.p, int64(s.ThreadID), s.Agent, s.Branch, ts(s.StartedAt), nullTS(s.EndedAt),
+		s.Client.Key(), s.Client.Proc.PID, int64(s.Client.Proc.Start)).Scan(&id); err != nil {
+		return memory.Session{}, fmt.Errorf("start session: %w", err)
+	}
+	x.changed()
+	s.ID = memory.SessionID(id)
+	if s.ThreadID == 0 {
+		s.ThreadID = s.ID
+	}
+	if err := x.UpdateSession(ctx, s); err != nil {
+		return memory.Session{}, err
+	}
+	return s, nil
+}
+
+func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
+	doc, err := store.EncodeSession(s)
+	if err != nil {
+		return err
+	}
+	tag, err := x.tx.Exec(ctx, qUpdateSession, x.p, int64(s.ID), int64(s.ThreadID), s.Agent, s.Branch, ts(s.StartedAt), nullTS(s.EndedAt),
+		s.Client.Key(), s.Client.Proc.PID, int64(s.Client.Proc.Start), string(doc))
+	if err != nil {
+		return fmt.Errorf("save session %s: %w", s.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return memory.NotFound("session", s.ID.String())
+	}
+	x.changed()
+	return nil
+}
+
+func (x *txn) Session(ctx context.Context, id memory.SessionID) (memory.Session, error) {
+	var doc string
+	err := x.tx.QueryRow(ctx, qSession, x.p, int64(id)).Scan(&doc)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return memory.Session{}, memory.NotFound("session", id.String())
+	}
+	if err != nil {
+		return memory.Session{}, fmt.Errorf("read session %s: %w", id, err)
+	}
+	return decodeSession(id, doc)
+}
+
+// decodeSession reads a session's document; a version 1 document's id is
+// the row's.
+func decodeSession(id memory.SessionID, doc string) (memory.Session, error) {
+	s, err := store.DecodeSession([]byte(doc))
+	if err != nil {
+		return memory.Session{}, fmt.Errorf("session %s: %w", id, err)
+	}
+	s.ID = id
+	if s.ThreadID == 0 {
+		s.ThreadID = id
+	}
+	return s, nil
+}
+
+func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
+	p := &params{args: []any{x.p}}
+	var where strings.Builder
+	if q.ThreadID != 0 {
+		where.WriteString(" AND thread_id = " + p.add(int64(q.ThreadID)))
+	}
+	if q.Agent != "" {
+		where.WriteString(" AND agent = " + p.add(q.Agent))
+	}
+	if q.Branch != "" {
+		where.WriteString(" AND branch = " + p.add(q.Branch))
+	}
+	if q.ClientKey != "" {
+		where.WriteString(" AND client_key = " + p.add(q.ClientKey))
+	}
+	if len(q.Procs) > 0 {
+		var ors []string
+		for _, pr := range q.Procs {
+			ors = append(ors, "(pid = "+p.add(int32(pr.PID))+" AND pstart = "+p.add(int64(pr.Start))+")")
+		}
+		where.WriteString(" AND pid <> 0 AND (" + strings.Join(ors, " OR ") + ")")
+	}
+	if q.OpenOnly {
+		where.WriteString(" AND ended_at IS NULL")
+	}
+	var total int64
+	if err := x.tx.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE project_id = $1`+where.String(), p.args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count sessions: %w", err)
+	}
+	if total == 0 || int64(q.Offset) >= total {
+		return nil, int(total), nil
+	}
+	list := `SELECT id, doc FROM sessions WHERE project_id = $1` + where.String() + ` ORDER BY id DESC`
+	if q.Limit > 0 {
+		list += ` LIMIT ` + p.add(int64(q.Limit))
+	}
+	list += ` OFFSET ` + p.add(int64(max(q.Offset, 0)))
+	rows, err := x.tx.Query(ctx, list, p.args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []memory.Session
+	for rows.Next() {
+		var (
+			id  int64
+			doc string
+		)
+		if err := rows.Scan(&id, &doc); err != nil {
+			return nil, 0, fmt.Errorf("list sessions: %w", err)
+		}
+		s, err := decodeSession(memory.SessionID(id), doc)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, s)
+	}
+	return out, int(total), rows.Err()
+}
+
+// RecordEvent is sent with the transaction's next statement (later): an
+// event needs no answer.
+func (x *txn) RecordEvent(ctx context.Context, e memory.Event) error {
+	data, err := store.EncodeEventData(e)
+	if err != nil {
+		return err
+	}
+	x.dirty = true
+	x.tx.later(qRecordEvent, []any{x.p, int64(e.Session), string(e.Kind), e.Key, e.Subject, e.Detail, data, ts(e.At)},
+		func(_ pgconn.CommandTag, err error) error {
+			if err != nil {
+				return fmt.Errorf("record %s event of session %s: %w", e.Kind, e.Session, err)
+			}
+			return nil
+		})
+	return nil
+}
+
+func (x *txn) ResolveEvents(ctx context.Context, session memory.SessionID, kind memory.EventKind, subject string, at time.Time) (int, error) {
+	tag, err := x.tx.Exec(ctx, qResolveEvents, x.p, int64(session), string(kind), subject, ts(at))
+	if err != nil {
+		return 0, fmt.Errorf("resolve %s events of session %s: %w", kind, session, err)
+	}
+	x.changed()
+	return int(tag.RowsAffected()), nil
+}
+
+func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, store.EventTotals, error) {
+	p := &params{args: []any{x.p}}
+	var where strings.Builder
+	if len(q.Sessions) > 0 {
+		ids := make([]int64, len(q.Sessions))
+		for i, id := range q.Sessions {
+			ids[i] = int64(id)
+		}
+		where.WriteString(" AND session_id = ANY(" + p.add(ids) + ")")
+	}
+	if len(q.Kinds) > 0 {
+		where.WriteString(" AND kind = ANY(" + p.add(strs(q.Kinds)) + ")")
+	}
+	if q.Unresolved {
+		where.WriteString(" AND resolved_at IS NULL")
+	}
+	totals := store.EventTotals{}
+	rows, err := x.tx.Query(ctx, `SELECT session_id, kind, count(*) FROM session_events WHERE project_id = $1`+where.String()+` GROUP BY session_id, kind`, p.args...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("count session events: %w", err)
+	}
+	for rows.Next() {
+		var (
+			sid int64
+			k   string
+			n   int64
+		)
+		if err := rows.Scan(&sid, &k, &n); err != nil {
+			rows.Close()
+			return nil, nil, fmt.Errorf("count session events: %w", err)
+		}
+		totals.AddTotal(memory.SessionID(sid), memory.EventKind(k), int(n))
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(totals) == 0 || q.TotalsOnly {
+		return nil, totals, err
+	}
+	list := `SELECT session_id, kind, key, subject, detail, data, count, first_at, at, resolved_at FROM (
+		SELECT e.*, row_number() OVER (PARTITION BY kind ORDER BY at DESC, id DESC) AS rn FROM session_events e WHERE project_id = $1` + where.String() + `) ev`
+	if q.PerKind > 0 {
+		list += ` WHERE rn <= ` + p.add(int64(q.PerKind))
+	}
+	list += ` ORDER BY at DESC, id DESC`
+	if q.Limit > 0 {
+		list += ` LIMIT ` + p.add(int64(q.Limit))
+	}
+	rows, err = x.tx.Query(ctx, list, p.args...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read session events: %w", err)
+	}
+	defer rows.Close()
+	var out []memory.Event
+	for rows.Next() {
+		var (
+			e          memory.Event
+			sid        int64
+			count      int32
+			kind, data string
+			resolved   *time.Time
+		)
+		if err := rows.Scan(&sid, &kind, &e.Key, &e.Subject, &e.Detail, &data, &count, &e.FirstAt, &e.At, &resolved); err != nil {
+			return nil, nil, fmt.Errorf("read session events: %w", err)
+		}
+		e.Session, e.Kind, e.Count = memory.SessionID(sid), memory.EventKind(kind), int(count)
+		e.FirstAt, e.At = e.FirstAt.UTC(), e.At.UTC()
+		if resolved != nil {
+			e.ResolvedAt = resolved.UTC()
+		}
+		if err := store.DecodeEventData(data, &e); err != nil {
+			return nil, nil, err
+		}
+		out = append(out, e)
+	}
+	return out, totals, rows.Err()
+}
+
+func (x *txn) BranchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error) {
+	var doc string
+	err := x.tx.QueryRow(ctx, qBranch, x.p, branch).Scan(&doc)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return memory.BranchContext{}, false, nil
+	}
+	if err != nil {
+		return memory.BranchContext{}, false, fmt.Errorf("read branch %s: %w", branch, err)
+	}
+	b, err := store.DecodeBranch([]byte(doc))
+	if err != nil {
+		return memory.BranchContext{}, false, fmt.Errorf("branch %s: %w", branch, err)
+	}
+	return b, true, nil
+}
+
+func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {
+	doc, err := store.EncodeBranch(b)
+	if err != nil {
+		return err
+	}
+	if _, err := x.tx.Exec(ctx, qSetBranch, x.p, b.Branch, ts(b.UpdatedAt), string(doc)); err != nil {
+		return fmt.Errorf("save branch %s: %w", b.Branch, err)
+	}
+	x.changed()
+	return nil
+}
+
+func (x *txn) BranchContexts(ctx context.Context) ([]memory.BranchContext, error) {
+	rows, err := x.tx.Query(ctx, qBranches, x.p)
+	if err != nil {
+		return nil, fmt.Errorf("list branches: %w", err)
+	}
+	defer rows.Close()
+	var out []memory.BranchContext
+	for rows.Next() {
+		var doc string
+		if err := rows.Scan(&doc); err != nil {
+			return nil, fmt.Errorf("list branches: %w", err)
+		}
+		b, err := store.DecodeBranch([]byte(doc))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}

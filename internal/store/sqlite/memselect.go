@@ -1,0 +1,276 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/rank"
+)
+
+// The memory's read primitives: selecting entries, and the full-text
+// index a search reads. What a search or a timeline does with them is
+// store.SearchMemory's and store.MemoryTimeline's.
+
+// filters renders s's filters as AND clauses on e.
+func filters(s store.MemorySelector) (string, []any) {
+	var (
+		b    strings.Builder
+		args []any
+	)
+	and := func(clause string, vs ...any) {
+		b.WriteString(" AND " + clause)
+		args = append(args, vs...)
+	}
+	if len(s.IDs) > 0 {
+		ids, _ := json.Marshal(anys(s.IDs, func(id memory.ID) any { return int64(id) }))
+		and("e.id IN (SELECT value FROM json_each(?))", string(ids))
+	}
+	if len(s.Types) > 0 {
+		and("e.type IN ("+placeholders(len(s.Types))+")", anys(s.Types, func(t memory.Type) any { return string(t) })...)
+	}
+	if len(s.Tags) > 0 {
+		and("e.id IN (SELECT entry_id FROM memory_tags WHERE tag IN ("+placeholders(len(s.Tags))+"))", anys(s.Tags, func(t string) any { return t })...)
+	}
+	if s.SessionID != "" {
+		and("e.session_id = ?", s.SessionID)
+	}
+	if s.Branch != "" {
+		and("e.branch = ?", s.Branch)
+	}
+	if !s.After.IsZero() {
+		and("e.created_at >= ?", micros(s.After))
+	}
+	if !s.Before.IsZero() {
+		and("e.created_at < ?", micros(s.Before))
+	}
+	if s.Below != 0 {
+		and("e.id < ?", int64(s.Below))
+	}
+	if s.Above != 0 {
+		and("e.id > ?", int64(s.Above))
+	}
+	if s.HideSuperseded {
+		and("e.superseded_by IS NULL")
+	}
+	if !s.Now.IsZero() {
+		and("(e.expires_at IS NULL OR e.expires_at > ?)", micros(s.Now))
+	}
+	if s.WithoutVector != "" {
+		and("NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.model = ? AND v.entry_id = e.id)", s.WithoutVector)
+	}
+	return b.String(), args
+}
+
+func anys[T any](vs []T, f func(T) any) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = f(v)
+	}
+	return out
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]memory.Entry, int, error) {
+	where, args := filters(s)
+	q := `SELECT ` + memCols + ` FROM memory_entries e WHERE 1` + where + ` ORDER BY e.id`
+	if s.Newest {
+		q += ` DESC`
+	}
+	page := args
+	if s.Limit > 0 || s.Offset > 0 {
+		q += ` LIMIT ? OFFSET ?`
+		page = append(args[:len(args):len(args)], limitOrAll(s.Limit), max(s.Offset, 0))
+	}
+	rows, err := x.queryBuilt(ctx, q, page...)
+	out, err := collect(rows, err, scanMemory)
+	if err != nil {
+		return nil, 0, fmt.Errorf("select memory: %w", err)
+	}
+	if total, ok := s.PageTotal(len(out)); ok {
+		return out, total, nil
+	}
+	var total int
+	if err := x.queryRowBuilt(ctx, `SELECT count(*) FROM memory_entries e WHERE 1`+where, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count memory: %w", err)
+	}
+	return out, total, nil
+}
+
+// limitOrAll is a selector's limit as SQLite's LIMIT takes it: -1 for
+// none (zero).
+func limitOrAll(n int) int {
+	if n > 0 {
+		return n
+	}
+	return -1
+}
+
+// qHidden are the entries a search's superseded and expiry rules leave
+// out: two queries, not a UNION, which SQLite would merge in id order by
+// scanning the table instead of reading the two partial indexes.
+const (
+	qSupersededIDs = `SELECT id FROM memory_entries WHERE superseded_by IS NOT NULL LIMIT ?`
+	qExpiredIDs    = `SELECT id FROM memory_entries WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?`
+)
+
+func (x *txn) HiddenMemories(ctx context.Context, s store.MemorySelector, limit int) ([]memory.ID, error) {
+	seen := map[memory.ID]bool{}
+	var out []memory.ID
+	read := func(q string, args ...any) error {
+		rows, err := x.query(ctx, q, append(args, limit)...)
+		return each(rows, err, func(r scanner) error {
+			var id memory.ID
+			if err := r.Scan(&id); err != nil || seen[id] || len(out) == limit {
+				return err
+			}
+			seen[id] = true
+			out = append(out, id)
+			return nil
+		})
+	}
+	if s.HideSuperseded {
+		if err := read(qSupersededIDs); err != nil {
+			return nil, fmt.Errorf("read hidden memory: %w", err)
+		}
+	}
+	if !s.Now.IsZero() && len(out) < limit {
+		if err := read(qExpiredIDs, micros(s.Now)); err != nil {
+			return nil, fmt.Errorf("read hidden memory: %w", err)
+		}
+	}
+	return out, nil
+}
+
+func (x *txn) MemoryIndex(_ context.Context, s store.MemorySelector) (rank.Source, error) {
+	where, args := filters(s)
+	return source{x: x, where: where, args: args}, nil
+}
+
+// source is the full-text index as one search sees it: rank.Source with
+// the search's filters applied to the postings it reads.
+type source struct {
+	x     *txn
+	where string
+	args  []any
+}
+
+func (s source) Stats(ctx context.Context) (int, float64, error) {
+	var (
+		docs, analyzer int
+		total          float64
+	)
+	err := s.x.queryRow(ctx, qIndexStats).Scan(&docs, &total, &analyzer)
+	return docs, total, err
+}
+
+func (s source) DF(ctx context.Context, terms []string) (map[string]int, error) {
+	out := make(map[string]int, len(terms))
+	rows, err := s.x.query(ctx, qTermsDF, jsonList(terms))
+	err = each(rows, err, func(r scanner) error {
+		var (
+			t  string
+			df int
+		)
+		err := r.Scan(&t, &df)
+		out[t] = df
+		return err
+	})
+	return out, err
+}
+
+// packed reads postings packed into one text value by the query, "entry
+// tf dl" triples separated by spaces: one row instead of hundreds, which
+// is most of what reading postings costs through database/sql.
+func packed(row *sql.Row) ([]rank.Posting, error) {
+	var s sql.NullString
+	if err := row.Scan(&s); err != nil {
+		return nil, err
+	}
+	f := strings.Fields(s.String)
+	out := make([]rank.Posting, 0, len(f)/3)
+	for i := 0; i+2 < len(f); i += 3 {
+		e, err1 := strconv.ParseInt(f[i], 10, 64)
+		tf, err2 := strconv.ParseFloat(f[i+1], 64)
+		dl, err3 := strconv.ParseFloat(f[i+2], 64)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return nil, fmt.Errorf("read postings: %w", err)
+		}
+		out = append(out, rank.Posting{Entry: e, TF: tf, Len: dl})
+	}
+	return out, nil
+}
+
+func (s source) Top(ctx context.Context, terms []string, limits []int) ([][]rank.Posting, error) {
+	out := make([][]rank.Posting, len(terms))
+	for i, t := range terms {
+		var err error
+		if s.where == "" {
+			out[i], err = packed(s.x.queryRow(ctx, qTermTop, t, limits[i]))
+		} else {
+			// CROSS JOIN keeps the postings in impact order as the outer loop.
+			q := `SELECT group_concat(id || ' ' || tf || ' ' || dl, ' ') FROM (SELECT p.entry_id AS id, p.tf, p.dl
+			FROM memory_postings p CROSS JOIN memory_entries e ON e.id = p.entry_id
+			WHERE p.term = ?` + s.where + ` ORDER BY p.impact DESC LIMIT ?)`
+			out[i], err = packed(s.x.queryRow(ctx, q, append(append([]any{t}, s.args...), limits[i])...))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// qLookup reads the postings of some terms in some entries: by term (the
+// CROSS JOIN keeps the terms the outer loop), each the primary key's
+// lookups of the entries.
+const qLookup = `SELECT p.term, p.entry_id, p.tf, p.dl FROM json_each(?) t CROSS JOIN memory_postings p ON p.term = t.value
+	WHERE p.entry_id IN (SELECT value FROM json_each(?))`
+
+func (s source) Lookup(ctx context.Context, terms []string, entries []int64) (map[string][]rank.Posting, error) {
+	ids, _ := json.Marshal(entries)
+	out := make(map[string][]rank.Posting, len(terms))
+	rows, err := s.x.query(ctx, qLookup, jsonList(terms), string(ids))
+	err = each(rows, err, func(r scanner) error {
+		var (
+			t string
+			p rank.Posting
+		)
+		err := r.Scan(&t, &p.Entry, &p.TF, &p.Len)
+		out[t] = append(out[t], p)
+		return err
+	})
+	return out, err
+}
+
+func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, s store.MemorySelector, limit int) ([]store.ScoredID, error) {
+	where, args := filters(s)
+	query := `SELECT v.entry_id, vec_distance_cosine(v.vec, ?) AS d FROM memory_vectors v JOIN memory_entries e ON e.id = v.entry_id
+	WHERE v.model = ?` + where + ` ORDER BY d, v.entry_id LIMIT ?`
+	var out []store.ScoredID
+	rows, err := x.query(ctx, query, append(append([]any{memory.EncodeVector(vec), model}, args...), limit)...)
+	err = each(rows, err, func(r scanner) error {
+		var (
+			id memory.ID
+			d  sql.NullFloat64
+		)
+		if err := r.Scan(&id, &d); err != nil || !d.Valid { // a zero vector has no direction: similar to nothing
+			return err
+		}
+		out = append(out, store.ScoredID{ID: id, Score: 1 - d.Float64})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("nearest memory: %w", err)
+	}
+	return out, nil
+}
