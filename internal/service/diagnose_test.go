@@ -2,34 +2,32 @@ package service_test
 
 // The diagnose benchmark: a labelled set (internal/memory/testdata/
 // diagnose.json: the memory of a fictional monorepo, 112 entries of which
-// 59 are mistakes and 24 failed commands the hooks recorded, and 105 errors
-// as agents paste them, in Python, Go, TypeScript and Node, Rust, Java and
-// shell, each with the entries a developer would want called similar,
-// often none) run through the memory service on a real SQLite store. It
-// reports the precision and recall of "similar" (over pairs of an error
-// and a past entry) for what diagnose_error did before (the mistakes a
-// full-text search of the error ranks first, every one called similar) and
-// for Diagnose now, on the 73 errors the parser and the rule were developed
-// and tuned on (dev) and on 32 written afterwards (report):
+// 59 are mistakes and 24 failed commands, recorded here as the hooks record
+// them (RecordToolUse: a mistake candidate and a failure event of the
+// session record each), and 145 errors as agents paste them, in Python, Go,
+// TypeScript and Node, Rust, Java and shell, each with the entries a
+// developer would want called similar, often none) run through the memory
+// service on a real SQLite store. It reports the precision and recall of
+// "similar" (over pairs of an error and a past entry) for what
+// diagnose_error did before (the mistakes a full-text search of the error
+// ranks first, every one called similar) and for Diagnose now, on three
+// splits:
+//
+//   - dev (73 errors): the parser and the rule were developed and tuned on
+//     them;
+//   - seen (32): written afterwards as a report set, but read after its
+//     first run (precision 0.80, recall 0.86) and fixed against (the React,
+//     net/http and hydration messages read as types, tool names as generic
+//     words, a name weighed by the past errors naming it), so no longer
+//     unseen;
+//   - heldout (40): written last, labelled before any run, and reported as
+//     first measured; its bar below was set before that run.
 //
 //	go test -count=1 -run '^TestDiagnoseBenchmark$' -v ./internal/service/
 //
-// Measured: before, dev precision 0.21 recall 0.74, report 0.20 and 0.68
-// (every error got three "similar" mistakes). After, dev 1.00 and 0.97.
-// The report half's first run gave precision 0.80, recall 0.86 (F1 0.83);
-// what it got wrong then led to three fixes, so it is no longer unseen:
-// the React, net/http and hydration messages read as types, tool names
-// (git, docker) as generic words, and a name weighed by how many past
-// errors like this one name it rather than by its commonest word
-// ("test_totals.py" is rare where "totals" is not). With them: precision
-// 0.87, recall 0.93. What is still wrong there: a shared word that is a
-// coincidence ("upload", "starting", "handlers", "utils"), the exit code
-// that was the clue (137, dropped as noise), and one cause behind two
-// compiler codes (TS2322 and TS2345).
-//
 // CAIRN_DIAGBENCH_SWEEP=1 also prints the grid of rules it was tuned over,
 // by F1 on dev (a few minutes). The test fails when Diagnose falls below
-// the bar on either half.
+// the bar on any split.
 
 import (
 	"context"
@@ -138,6 +136,18 @@ func loadDiagnoseSet(t *testing.T) (diagnoseSet, *memories.Memory, map[memory.ID
 	m := memories.NewMemory(st, memories.MemoryOptions{})
 	keys := map[memory.ID]string{}
 	for _, e := range set.Entries {
+		if cmd, ok := strings.CutPrefix(e.Title, "Failed: "); ok && e.Type == string(memory.ToolOutcome) {
+			// A failed command, as the post-tool-use hook records it.
+			r, err := m.RecordToolUse(ctx, memories.ToolUse{Agent: "bench", Tool: "Bash", Command: cmd, Failed: true, Error: e.Content})
+			if err != nil || r.Candidate == 0 {
+				t.Fatalf("%s: %v (candidate %v)", e.Key, err, r.Candidate)
+			}
+			if _, dup := keys[r.Candidate]; dup {
+				t.Fatalf("%s: recorded on %s's candidate", e.Key, keys[r.Candidate])
+			}
+			keys[r.Candidate] = e.Key
+			continue
+		}
 		r, err := m.Add(ctx, "", memory.Entry{Type: memory.Type(e.Type), Title: e.Title, Content: e.Content, RootCause: e.RootCause, Fix: e.Fix,
 			Files: e.Files, Tags: e.Tags, Facts: e.Facts})
 		if err != nil {
@@ -157,7 +167,10 @@ func loadDiagnoseSet(t *testing.T) (diagnoseSet, *memories.Memory, map[memory.ID
 func measureDiagnose(t *testing.T, set diagnoseSet, m *memories.Memory, keys map[memory.ID]string, before bool) map[string]*similarScores {
 	t.Helper()
 	ctx := context.Background()
-	out := map[string]*similarScores{"dev": {}, "report": {}}
+	out := map[string]*similarScores{}
+	for _, split := range splits {
+		out[split] = &similarScores{}
+	}
 	for i, q := range set.Queries {
 		var got []string
 		why := map[string]string{}
@@ -180,7 +193,11 @@ func measureDiagnose(t *testing.T, set diagnoseSet, m *memories.Memory, keys map
 			}
 		}
 		label := fmt.Sprintf("q%d %q", i, firstLineOf(q.Error))
-		out[q.Split].add(label, got, q.Relevant, why)
+		s, ok := out[q.Split]
+		if !ok {
+			t.Fatalf("q%d: split %q", i, q.Split)
+		}
+		s.add(label, got, q.Relevant, why)
 	}
 	return out
 }
@@ -202,12 +219,12 @@ func TestDiagnoseBenchmark(t *testing.T) {
 	before := measureDiagnose(t, set, m, keys, true)
 	after := measureDiagnose(t, set, m, keys, false)
 	var b strings.Builder
-	for _, split := range []string{"dev", "report"} {
+	for _, split := range splits {
 		fmt.Fprintf(&b, "%-6s (%d errors) before: %s\n", split, before[split].queries, before[split])
 		fmt.Fprintf(&b, "%-6s (%d errors) after:  %s\n", split, after[split].queries, after[split])
 	}
 	t.Logf("diagnose_error's \"similar\" over %d entries:\n%s", len(set.Entries), b.String())
-	for _, split := range []string{"dev", "report"} {
+	for _, split := range splits {
 		for _, s := range append(after[split].wrongOut, after[split].misses...) {
 			t.Logf("after, %s: %s", split, s)
 		}
@@ -218,25 +235,29 @@ func TestDiagnoseBenchmark(t *testing.T) {
 	for _, bar := range []struct {
 		split             string
 		precision, recall float64
-	}{{"dev", 0.95, 0.9}, {"report", 0.8, 0.85}} {
+		gain              float64 // F1 above before's
+	}{{"dev", 0.95, 0.9, 0.4}, {"seen", 0.8, 0.85, 0.4}, {"heldout", 0.75, 0.75, 0.3}} {
 		s := after[bar.split]
 		if s.precision() < bar.precision || s.recall() < bar.recall {
 			t.Errorf("%s: precision %.2f, recall %.2f; want at least %.2f and %.2f", bar.split, s.precision(), s.recall(), bar.precision, bar.recall)
 		}
-		if s.f1() < before[bar.split].f1()+0.4 {
-			t.Errorf("%s: F1 %.2f, before %.2f; want it at least 0.4 higher", bar.split, s.f1(), before[bar.split].f1())
+		if s.f1() < before[bar.split].f1()+bar.gain {
+			t.Errorf("%s: F1 %.2f, before %.2f; want it at least %.2f higher", bar.split, s.f1(), before[bar.split].f1(), bar.gain)
 		}
 	}
 }
 
+// splits are the diagnose set's parts (see the top of the file).
+var splits = []string{"dev", "seen", "heldout"}
+
 // sweepDiagnose prints the rules of a grid by their F1 on dev (and, for
-// reference only, on the report half).
+// reference only, on the seen split; never on heldout).
 func sweepDiagnose(t *testing.T, set diagnoseSet, m *memories.Memory, keys map[memory.ID]string) {
 	saved := memories.Similar
 	defer func() { memories.Similar = saved }()
 	type result struct {
-		rule        memories.SimilarRule
-		dev, report *similarScores
+		rule      memories.SimilarRule
+		dev, seen *similarScores
 	}
 	var rs []result
 	for _, share := range []float64{0.02, 0.05, 0.1, 0.2, 1} {
@@ -247,7 +268,7 @@ func sweepDiagnose(t *testing.T, set diagnoseSet, m *memories.Memory, keys map[m
 						memories.Similar = memories.SimilarRule{CommonShare: share, CommonMin: minCommon, TypedMin: typed, UntypedMin: untyped,
 							UntypedCover: cover, Depth: saved.Depth, Events: saved.Events}
 						s := measureDiagnose(t, set, m, keys, false)
-						rs = append(rs, result{memories.Similar, s["dev"], s["report"]})
+						rs = append(rs, result{memories.Similar, s["dev"], s["seen"]})
 					}
 				}
 			}
@@ -263,6 +284,6 @@ func sweepDiagnose(t *testing.T, set diagnoseSet, m *memories.Memory, keys map[m
 		return 0
 	})
 	for _, r := range rs[:min(len(rs), 25)] {
-		t.Logf("%+v\n  dev    %s\n  report %s", r.rule, r.dev, r.report)
+		t.Logf("%+v\n  dev    %s\n  seen   %s", r.rule, r.dev, r.seen)
 	}
 }
