@@ -142,7 +142,7 @@ func memoryTools() []tool {
 			Description: "Remove entries by ids, type or age."},
 			memoryPrune, typeItems("type"), minimum("older_than_days", 1)),
 		declare(ts, mcp.Tool{Name: "diagnose_error", Annotations: readOnly,
-			Description: "Past mistakes like this error, with their fixes."},
+			Description: "Past mistakes and failed commands like this error, with fixes."},
 			diagnoseError, bounds("limit", 1, float64(page.Diagnose.Max))),
 	}
 }

@@ -287,3 +287,59 @@ func sweepDiagnose(t *testing.T, set diagnoseSet, m *memories.Memory, keys map[m
 		t.Logf("%+v\n  dev    %s\n  seen   %s", r.rule, r.dev, r.seen)
 	}
 }
+
+// TestDiagnoseFailureEvents: each distinct failure of a command is a
+// failure event of the session record, while its mistake candidate keeps
+// the last error text; diagnose_error finds an earlier failure through its
+// event, says which failure matched, and that a later run passed.
+func TestDiagnoseFailureEvents(t *testing.T) {
+	ctx := context.Background()
+	m := memories.NewMemory(openStore(t), memories.MemoryOptions{})
+	const cmd = "python analytics/analyze.py --week 12"
+	first := "Traceback (most recent call last):\n  File \"/home/dev/p/analytics/analyze.py\", line 31, in <module>\n" +
+		"    events = pd.read_csv(\"data/sample2.csv\")\nFileNotFoundError: [Errno 2] No such file or directory: 'data/sample2.csv'\nExit code 1"
+	second := "Traceback (most recent call last):\n  File \"/home/dev/p/analytics/analyze.py\", line 44, in <module>\n" +
+		"    week = events[events.week == args.week]\nAttributeError: 'DataFrame' object has no attribute 'week'\nExit code 1"
+	var cand memory.ID
+	for _, e := range []string{first, second} {
+		r, err := m.RecordToolUse(ctx, memories.ToolUse{Agent: "a", Tool: "Bash", Command: cmd, Failed: true, Error: e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cand = r.Candidate
+	}
+	es, _, err := m.Get(ctx, []string{cand.String()})
+	if err != nil || !strings.Contains(es[0].Content, "AttributeError") || strings.Contains(es[0].Content, "sample2") {
+		t.Fatalf("the candidate should hold the last failure alone: %v %+v", err, es)
+	}
+	diagnose := func() memories.Diagnosis {
+		t.Helper()
+		d, err := m.Diagnose(ctx, memories.DiagnoseQuery{Error: "FileNotFoundError: [Errno 2] No such file or directory: 'data/sample2.csv'"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	d := diagnose()
+	if len(d.Matches) != 1 || d.Matches[0].Entry.ID != cand || !d.Matches[0].Failure || d.Matches[0].Event == nil ||
+		!strings.Contains(d.Matches[0].Event.Detail, "sample2.csv") || !d.Matches[0].Resolved.IsZero() {
+		t.Fatalf("the first failure, through its event: %+v", d.Matches)
+	}
+	if !strings.Contains(d.Matches[0].Why(), "sample2.csv") {
+		t.Errorf("why: %q", d.Matches[0].Why())
+	}
+	// A later run of the command passed: both failures are resolved.
+	if _, err := m.RecordToolUse(ctx, memories.ToolUse{Agent: "a", Tool: "Bash", Command: cmd}); err != nil {
+		t.Fatal(err)
+	}
+	if d := diagnose(); len(d.Matches) != 1 || d.Matches[0].Resolved.IsZero() {
+		t.Errorf("resolved: %+v", d.Matches)
+	}
+	// With the events left out, the earlier failure is not found.
+	saved := memories.Similar
+	defer func() { memories.Similar = saved }()
+	memories.Similar.Events = 0
+	if d := diagnose(); len(d.Matches) != 0 {
+		t.Errorf("without events: %+v", d.Matches)
+	}
+}
