@@ -365,8 +365,7 @@ func (m *Memory) hookSession(ctx context.Context, tx store.Tx, agent string, c m
 // candidate records a failed command as a tool_outcome entry, once per
 // command and session: a repeat updates the error text.
 func (m *Memory) candidate(ctx context.Context, tx store.Tx, s memory.Session, tool, what, errText string, now time.Time) (memory.Entry, bool, error) {
-	sum := sha256.Sum256([]byte(s.ID.String() + "\x00" + what))
-	uid := "h" + hex.EncodeToString(sum[:10])
+	uid := candidateUID(s.ID, what)
 	content := problem.Clip(errText, maxHookError)
 	if content == "" {
 		content = "(no error text)"
@@ -390,6 +389,13 @@ func (m *Memory) candidate(ctx context.Context, tx store.Tx, s memory.Session, t
 	}
 	e, err := tx.AddMemory(ctx, e)
 	return e, err == nil, err
+}
+
+// candidateUID is the UID of the mistake candidate a failed command became
+// in a session: one per command (its failure events' subject) and session.
+func candidateUID(session memory.SessionID, what string) string {
+	sum := sha256.Sum256([]byte(session.String() + "\x00" + what))
+	return "h" + hex.EncodeToString(sum[:10])
 }
 
 // relative is f relative to the root, if it is inside it.
