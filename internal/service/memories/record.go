@@ -504,6 +504,17 @@ func SessionRecap(s memory.Session, now time.Time) string {
 	if n := r.Total(memory.EventTask); n > 0 {
 		parts = append(parts, fmt.Sprintf("tasks completed: %s", words.List(r.Subjects(memory.EventTask), 5)))
 	}
+	if ms := r.Of(memory.EventMemory); len(ms) > 0 {
+		// A decision or mistake written to memory in the session is its
+		// work too: named with its type and id, where the next session
+		// can memory_get it.
+		written := make([]string, len(ms))
+		for i, e := range ms {
+			typ, _, _ := strings.Cut(e.Detail, ": ")
+			written[i] = strings.TrimSpace(typ + " " + e.Subject)
+		}
+		parts = append(parts, "memory written: "+words.List(written, 4))
+	}
 	if len(parts) == 0 {
 		parts = append(parts, "nothing recorded")
 	}
