@@ -325,3 +325,42 @@ func TestTwoWindows(t *testing.T) {
 		t.Log(s.OK("bootstrap", nil).Text)
 	}
 }
+
+// TestTwoWindowsClear: /clear in a window gives the client a new session
+// id, so Cairn a new session, but the window is the same: it keeps its
+// agent, and with it its YOU ARE HERE; the other window is untouched.
+// Either window: the first keeps the client's name as its agent, the
+// second has one of its own.
+func TestTwoWindowsClear(t *testing.T) {
+	for _, clearing := range []string{"A", "B"} {
+		t.Run(clearing, func(t *testing.T) {
+			dir := cairntest.Project(t)
+			opts := func(name string) cairntest.WindowOptions {
+				return cairntest.WindowOptions{Name: name, Dir: dir, Args: []string{"--toolsets", "all"}}
+			}
+			a, b := cairntest.StartWindow(t, opts("A")), cairntest.StartWindow(t, opts("B"))
+			a.Hook("session-start", claudePayload(t, dir, sessionA, "session-start-startup", nil))
+			b.Hook("session-start", claudePayload(t, dir, sessionB, "session-start-startup", nil))
+			idA := taskID(t, a.OK("create_new_task", map[string]any{"title": "Parse the ages in people.csv as numbers"}))
+			idB := taskID(t, b.OK("create_new_task", map[string]any{"title": "Cover csvstats with pytest"}))
+			w, other, sid, id, otherID := a, b, sessionA, idA, idB
+			if clearing == "B" {
+				w, other, sid, id, otherID = b, a, sessionB, idB, idA
+			}
+			before := youAreHere(w.OK("get_current_task", nil).Text)
+
+			const cleared = "c41d7e05-9b2a-4f63-8d1e-2a7c5b9e0f38"
+			w.Hook("session-end", claudePayload(t, dir, sid, "session-end-clear", nil))
+			start := w.Hook("session-start", claudePayload(t, dir, cleared, "session-start-clear", nil)).Stdout
+			if here := youAreHere(start); !strings.Contains(here, "["+id+"]") {
+				t.Errorf("after /clear, %s's bootstrap lost its YOU ARE HERE [%s] (before: %s):\n%s", clearing, id, before, start)
+			}
+			if after := youAreHere(w.OK("get_current_task", nil).Text); after != before {
+				t.Errorf("after /clear, %s's tools speak as another agent:\nbefore: %s\nafter:  %s", clearing, before, after)
+			}
+			if here := youAreHere(other.OK("get_current_task", nil).Text); !strings.Contains(here, "["+otherID+"]") {
+				t.Errorf("%s's /clear moved the other window: %s", clearing, here)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -64,6 +65,52 @@ func TestFocusRulesPassOverAnotherWindowsTask(t *testing.T) {
 		complete("ann")
 		if got := current("ann"); got != bobs {
 			t.Fatalf("ann moved to %v; want %v, free once bob's session ended", got, bobs)
+		}
+	})
+}
+
+// TestClientWindowsKeepTheirAgents: the second window of a client speaks
+// as an agent of its own; a new client session in a window (/clear) keeps
+// the window's agent, whichever window it is, so its YOU ARE HERE stays;
+// a new window in a process that has gone is not taken for the old one.
+func TestClientWindowsKeepTheirAgents(t *testing.T) {
+	eachStore(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		alive := map[int]bool{101: true, 202: true}
+		m := service.New(s, service.Options{Memory: memories.MemoryOptions{Alive: func(p memory.Proc) bool { return alive[p.PID] }}}).Memory
+		start := func(pid int, sid string) string {
+			t.Helper()
+			r, err := m.StartClient(ctx, memories.ClientStart{Agent: "claude-code", Source: "startup",
+				Client: memory.Client{Name: "claude-code", SessionID: sid, Proc: memory.Proc{PID: pid, Start: uint64(pid) * 10}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.Session.Agent
+		}
+		end := func(pid int, sid string) {
+			t.Helper()
+			if _, err := m.EndClient(ctx, "claude-code", memory.Client{Name: "claude-code", SessionID: sid, Proc: memory.Proc{PID: pid, Start: uint64(pid) * 10}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a, b := start(101, "aaaaaaaa-1"), start(202, "bbbbbbbb-1")
+		if a != "claude-code" || b != "claude-code/bbbbbbbb" {
+			t.Fatalf("windows' agents: %q, %q", a, b)
+		}
+		// /clear in each window: the same agent as before.
+		end(202, "bbbbbbbb-1")
+		if got := start(202, "cccccccc-2"); got != b {
+			t.Errorf("B after /clear speaks as %q, want %q", got, b)
+		}
+		end(101, "aaaaaaaa-1")
+		if got := start(101, "dddddddd-2"); got != a {
+			t.Errorf("A after /clear speaks as %q, want %q", got, a)
+		}
+		// B's process goes; a new window (another process) while A is open
+		// is a window of its own, not B.
+		alive[202] = false
+		if got := start(303, "eeeeeeee-1"); got != "claude-code/eeeeeeee" {
+			t.Errorf("a new window speaks as %q", got)
 		}
 	})
 }
