@@ -313,17 +313,6 @@ func TestTwoWindows(t *testing.T) {
 	if !strings.Contains(hereA, "agent "+ra.Agent+")") || !strings.Contains(hereB, "agent "+rb.Agent+")") {
 		t.Errorf("YOU ARE HERE of agents other than the sessions' %q, %q:\nA: %s\nB: %s", ra.Agent, rb.Agent, hereA, hereB)
 	}
-	if os.Getenv("TWDEBUG") != "" {
-		for _, args := range [][]string{{"session", sA}, {"session", sB}, {"sessions"}, {"tasks"}} {
-			cmd := exec.Command(cairntest.Binary(t), args...)
-			cmd.Dir = dir
-			out, _ := cmd.CombinedOutput()
-			t.Logf("%v:\n%s", args, out)
-		}
-		s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "all"}})
-		t.Log(s.OK("branch", map[string]any{"action": "get"}).Text)
-		t.Log(s.OK("bootstrap", nil).Text)
-	}
 }
 
 // TestTwoWindowsClear: /clear in a window gives the client a new session
