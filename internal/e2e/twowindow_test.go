@@ -239,6 +239,11 @@ func TestTwoWindows(t *testing.T) {
 		!strings.Contains(own, "a_only.txt") || strings.Contains(own, "b_only.txt") || strings.Contains(own, "pytest") {
 		t.Errorf("A's resume does not show A's session %s and A's files only:\n%s", sA, resumed)
 	}
+	// The branch context has B's ended session in it; it does not say
+	// "0 decisions" while B's decision is in memory.
+	if br := section(resumed, "## Branch context"); !strings.Contains(br, "b_only.txt") || strings.Contains(br, "0 decisions") {
+		t.Errorf("A's resume, branch context:\n%s", br)
+	}
 	if here := youAreHere(resumed); strings.Contains(here, "["+idB+"]") {
 		t.Errorf("A's resume shows B's YOU ARE HERE: %s\n%s", here, resumed)
 	}
