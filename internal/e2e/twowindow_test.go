@@ -85,6 +85,7 @@ type sessionRecord struct {
 	ID             string   `json:"id"`
 	Agent          string   `json:"agent"`
 	Client         string   `json:"client"`
+	ClientSession  string   `json:"client_session"`
 	StartedAt      string   `json:"started_at"`
 	EndedAt        string   `json:"ended_at"`
 	FilesModified  []string `json:"files_modified"`
@@ -265,8 +266,8 @@ func TestTwoWindows(t *testing.T) {
 	if ra.Agent == rb.Agent || ra.Agent == "" || rb.Agent == "" {
 		t.Errorf("the windows share an agent: A %q, B %q", ra.Agent, rb.Agent)
 	}
-	if ra.Client != "claude-code" || rb.Client != "claude-code" {
-		t.Errorf("clients: A %q, B %q", ra.Client, rb.Client)
+	if ra.Client != "claude-code" || rb.Client != "claude-code" || ra.ClientSession != sessionA || rb.ClientSession != sessionB {
+		t.Errorf("clients: A %q %q, B %q %q", ra.Client, ra.ClientSession, rb.Client, rb.ClientSession)
 	}
 	same := func(who, what string, got, want []string) {
 		t.Helper()
