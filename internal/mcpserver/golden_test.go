@@ -165,6 +165,9 @@ var scenario = []step{
 	{"model_recommend", nil},
 	{"project_health", nil},
 	{"tool_usage", args{"tool": "no_such_tool"}},
+	// One name in common with a past mistake, and another type of error:
+	// not similar.
+	{"diagnose_error", args{"error": "Traceback (most recent call last):\n  File \"auth.py\", line 9, in callback\n    uri = params['redirect_uri']\nKeyError: 'redirect_uri'"}},
 }
 
 // TestGolden pins every tool's answers on the scenario above, their text
