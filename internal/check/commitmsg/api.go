@@ -235,3 +235,25 @@ func pyAPI(src []byte) []decl {
 	}
 	return out
 }
+
+// Rust's public items, the obvious cases: pub fn (in impl blocks too),
+// struct, enum, trait, type, const, static, mod, at any indentation;
+// pub(crate) and narrower are not public.
+var rustPub = regexp.MustCompile(`(?m)^\s*pub\s+(?:(?:async|const|unsafe|extern\s+"C")\s+)*(fn|struct|enum|trait|type|const|static|mod|union)\s+([A-Za-z_]\w*)`)
+
+func rustAPI(src []byte) []decl {
+	var out []decl
+	for _, m := range rustPub.FindAllSubmatch(src, -1) {
+		kind := "func"
+		switch string(m[1]) {
+		case "struct", "enum", "trait", "type", "union":
+			kind = "type"
+		case "const", "static":
+			kind = "const"
+		case "mod":
+			kind = "export"
+		}
+		out = append(out, decl{key: kind + " " + string(m[2])})
+	}
+	return out
+}

@@ -18,6 +18,9 @@ type apiResult struct {
 	// renames are "Old to New" pairs: a removal and an addition of the
 	// same shape in one package.
 	renames []string
+	// moves are "Name to dir": a declaration that left one package for
+	// another with its shape.
+	moves []string
 	// weight sums the added API: 1 a func, method or type; 0.5 a const,
 	// var or field (a fix often adds an error value).
 	weight float64
@@ -40,7 +43,7 @@ func (a apiResult) removedNames() []string {
 	for _, c := range a.changes {
 		if c.Change == "removed" && !strings.HasPrefix(c.Decl, "field ") && !strings.HasPrefix(c.Decl, "interface method ") {
 			n := shortName(c.Decl)
-			if !slices.ContainsFunc(a.renames, func(r string) bool { return strings.HasPrefix(r, n+" to ") }) {
+			if !slices.ContainsFunc(append(slices.Clone(a.renames), a.moves...), func(r string) bool { return strings.HasPrefix(r, n+" to ") }) {
 				out = append(out, n)
 			}
 		}
@@ -87,6 +90,8 @@ func lang(p string) string {
 		return "js"
 	case ".py":
 		return "py"
+	case ".rs":
+		return "rs"
 	}
 	return ""
 }
@@ -159,6 +164,8 @@ func apiChanges(infos []*fileInfo, in Input, s *Suggestion) apiResult {
 				if isInternal(p) {
 					public[k] = false
 				}
+			case "rs":
+				decls = rustAPI(src)
 			case "py":
 				decls = pyAPI(src)
 				if isInternal(p) || strings.HasPrefix(path.Base(p), "_") && path.Base(p) != "__init__.py" {
@@ -174,19 +181,40 @@ func apiChanges(infos []*fileInfo, in Input, s *Suggestion) apiResult {
 	if unread > 0 {
 		s.Reasons = append(s.Reasons, fmt.Sprintf("%d source file(s) could not be read before and after: their exported API is not compared", unread))
 	}
+	// Removed and added keys per package, then declarations that left one
+	// package for another with their shape: moves, not new API.
+	type delta struct{ removed, added []string }
+	deltas := map[pkgKey]*delta{}
+	gone := map[string]pkgKey{} // lang+key+shape → where it was removed
 	for _, k := range order {
 		o, n := get(olds, k), get(news, k)
-		var removed, added []string
+		d := &delta{}
 		for key := range o.decls {
 			if _, ok := n.decls[key]; !ok {
-				removed = append(removed, key)
+				d.removed = append(d.removed, key)
+				gone[k.lang+"\x00"+key+"\x00"+o.decls[key]] = k
 			}
 		}
 		for key := range n.decls {
 			if _, ok := o.decls[key]; !ok {
-				added = append(added, key)
+				d.added = append(d.added, key)
 			}
 		}
+		deltas[k] = d
+	}
+	moved := map[string]bool{} // "dir\x00key" of an addition that is a move
+	for _, k := range order {
+		n := get(news, k)
+		for _, a := range deltas[k].added {
+			if from, ok := gone[k.lang+"\x00"+a+"\x00"+n.decls[a]]; ok && from != k && kindOf(a) != "field" && kindOf(a) != "imethod" {
+				moved[k.dir+"\x00"+a] = true
+				res.moves = append(res.moves, shortName(a)+" to "+k.dir)
+			}
+		}
+	}
+	for _, k := range order {
+		o, n := get(olds, k), get(news, k)
+		removed, added := deltas[k].removed, deltas[k].added
 		slices.Sort(removed)
 		slices.Sort(added)
 		// A removal and an addition of one shape and kind: a rename.
@@ -229,7 +257,7 @@ func apiChanges(infos []*fileInfo, in Input, s *Suggestion) apiResult {
 					res.breaking = true
 				}
 			}
-			if renamed[a] {
+			if renamed[a] || moved[k.dir+"\x00"+a] {
 				continue
 			}
 			switch kindOf(a) {
@@ -382,6 +410,11 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 		s.Reasons = append(s.Reasons, "type style: the source lines differ only in white space")
 		return "style", "format " + namesOf(src, 2)
 	}
+	// Only comments changed: documentation.
+	if commentOnly(src) {
+		s.Reasons = append(s.Reasons, "type docs: every changed source line is a comment or blank")
+		return "docs", "document " + orFiles(hunkFuncs(src), src)
+	}
 	// Signals.
 	var fix, perf, ref float64
 	var fixWhy, perfWhy, refWhy []string
@@ -397,8 +430,17 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 			refWhy = append(refWhy, "renamed "+fi.OldPath)
 		}
 		removed, added := fi.sides()
-		guarded := false
+		guarded, cached := false, false
+		if c := changedCondition(fi.FileDiff); c != "" {
+			fix++
+			fixWhy = append(fixWhy, fmt.Sprintf("a condition changed in %s (%s)", fi.Path(), clip(c, 40)))
+		}
 		for _, l := range added {
+			if !cached && !isComment(l) && perfCodeRE.MatchString(l) {
+				cached = true
+				perf += 2
+				perfWhy = append(perfWhy, fmt.Sprintf("%s added in %s", perfCodeRE.FindString(l), fi.Path()))
+			}
 			if isComment(l) || hasString(l) {
 				if m := fixWordRE.FindString(l); m != "" {
 					fix++
@@ -554,6 +596,91 @@ func hunkFuncs(src []*fileInfo) []string {
 		}
 	}
 	return out
+}
+
+var perfCodeRE = regexp.MustCompile(`\b(lru_cache|functools\.cache|cached_property|useMemo|useCallback|React\.memo|sync\.Pool|singleflight|memoize|memoized)\b|@cache\b`)
+
+// commentOnly is true when every changed line of the files is blank or a
+// line comment (//, #, /* ... */ continuation lines).
+func commentOnly(src []*fileInfo) bool {
+	seen := false
+	for _, fi := range src {
+		if fi.Status != Modified {
+			return false
+		}
+		removed, added := fi.sides()
+		for _, l := range append(removed, added...) {
+			t := strings.TrimSpace(l)
+			if t == "" {
+				continue
+			}
+			seen = true
+			switch lang(fi.Path()) {
+			case "py":
+				if !strings.HasPrefix(t, "#") {
+					return false
+				}
+			case "":
+				return false
+			default:
+				if !(strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*")) {
+					return false
+				}
+			}
+		}
+	}
+	return seen
+}
+
+// condLine is a line whose change alters control flow.
+var condLine = regexp.MustCompile(`^\s*(if|for|while|elif|else if|\} else if|case|return|switch|until|unless)\b|[<>]=?|[!=]==?|&&|\|\|`)
+
+// changedCondition finds a line replaced in place (a run of at most three
+// removed lines followed by as many added ones) where a condition or a
+// comparison changed: the shape of most one-line bug fixes. It returns the
+// new line, or "".
+func changedCondition(f *FileDiff) string {
+	for _, h := range f.Hunks {
+		for i := 0; i < len(h.Lines); {
+			j := i
+			for j < len(h.Lines) && h.Lines[j][0] == '-' {
+				j++
+			}
+			k := j
+			for k < len(h.Lines) && h.Lines[k][0] == '+' {
+				k++
+			}
+			if nr, na := j-i, k-j; nr > 0 && nr == na && nr <= 3 {
+				for x := 0; x < nr; x++ {
+					o, n := h.Lines[i+x][1:], h.Lines[j+x][1:]
+					if o != n && condLine.MatchString(o) && condLine.MatchString(n) && !isComment(n) && similar(o, n) {
+						return strings.TrimSpace(n)
+					}
+				}
+			}
+			if k == i {
+				k++
+			}
+			i = k
+		}
+	}
+	return ""
+}
+
+// similar is true when two lines share most of their words: an edit of
+// one line, not a line replaced by another.
+func similar(a, b string) bool {
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	if len(wa) == 0 || len(wb) == 0 {
+		return false
+	}
+	same := 0
+	for _, w := range wa {
+		if slices.Contains(wb, w) {
+			same++
+		}
+	}
+	return 2*same >= max(len(wa), len(wb))
 }
 
 func isComment(l string) bool {
