@@ -372,7 +372,7 @@ func contents(f *FileDiff, in Input) (oldC, newC []byte, ok bool) {
 
 var (
 	fixWordRE  = regexp.MustCompile(`(?i)\b(fix(es|ed)?|bug|regression|panics?|crash(es)?|nil pointer|nil map|null pointer|undefined is not|off[- ]by[- ]one|race|deadlock|leaks?|overflow|incorrect(ly)?|wrong|broken|typo|workaround|edge case|corrupt(s|ed)?|must not|should not|prevents?|guard|avoid|instead of|was ignored|never (set|closed|called)|double|twice|missing)\b`)
-	perfWordRE = regexp.MustCompile(`(?i)\b(perf(ormance)?|faster|speed ?up|allocations?|allocs?|preallocat\w*|memoi[sz]\w*|benchmark\w*|quadratic|hot path|fast path|sync\.Pool|amortiz\w*|O\(n\)|O\(1\)|O\(n\^?2\)|cache[ds]?)\b`)
+	perfWordRE = regexp.MustCompile(`(?i)(\b(perf(ormance)?|faster|slow|speed ?up|allocations?|allocs?|preallocat\w*|memoi[sz]\w*|benchmark\w*|quadratic|linear (scan|search|time)|hot path|fast path|sync\.Pool|amortiz\w*|cache[ds]?|throughput|latency)\b|\bO\((1|n|n\^?2|n log n|log n)\))`)
 	guardRE    = regexp.MustCompile(`^\s*(if\b.*(== nil|!= nil|== null|=== undefined|is None|is not None|len\(|< 0|<= 0|>= len|> len|\.length|!ok|== ""|=== ""|== 0\b)|except\b|catch\b|raise\b|throw\b|return .*(err|Err|error)|defer .*Close\(\)|\w+\.Unlock\(\)|\w+ = min\(|\w+ = max\()`)
 	refWordRE  = regexp.MustCompile(`(?i)\b(refactor\w*|rename[ds]?|extract(ed|s)?|inline[ds]?|simplif(y|ies|ied)|split|reorgani[sz]e[ds]?|deduplicat\w*|clean ?up|move[ds]?|helper)\b`)
 	funcCtxRE  = regexp.MustCompile(`(?:func\s+(?:\([^)]*?\*?(\w+)(?:\[[^\]]*\])?\)\s*)?(\w+)|def\s+(\w+)|function\s*\*?\s*(\w+)|class\s+(\w+)|(\w+)\s*\([^)]*\)\s*\{)`)
@@ -416,8 +416,8 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 		return "docs", "document " + orFiles(hunkFuncs(src), src)
 	}
 	// Signals.
-	var fix, perf, ref float64
-	var fixWhy, perfWhy, refWhy []string
+	var fix, perf, ref, feat float64
+	var fixWhy, perfWhy, refWhy, featWhy []string
 	srcChanged := 0
 	newFiles := 0
 	for _, fi := range src {
@@ -434,6 +434,14 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 		if c := changedCondition(fi.FileDiff); c != "" {
 			fix++
 			fixWhy = append(fixWhy, fmt.Sprintf("a condition changed in %s (%s)", fi.Path(), clip(c, 40)))
+		}
+		if c := nullSafety(removed, added); c != "" {
+			fix++
+			fixWhy = append(fixWhy, fmt.Sprintf("null-safe access added in %s (%s)", fi.Path(), clip(c, 40)))
+		}
+		if f := newOption(added); f != "" {
+			feat++
+			featWhy = append(featWhy, fmt.Sprintf("a command-line option added in %s (%s)", fi.Path(), clip(f, 40)))
 		}
 		for _, l := range added {
 			if !cached && !isComment(l) && perfCodeRE.MatchString(l) {
@@ -456,7 +464,13 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 			}
 			if guardRE.MatchString(l) && !guarded {
 				guarded = true
-				fix += 0.5
+				// An error or bounds check added to a small edit of an
+				// existing function is most often the fix itself.
+				w := 0.5
+				if fi.Status == Modified && fi.Added+fi.Removed <= 12 {
+					w = 1
+				}
+				fix += w
 				fixWhy = append(fixWhy, "a guard added in "+fi.Path())
 			}
 			if strings.Contains(l, "sync.Pool") || regexp.MustCompile(`make\([^,]+,\s*0\s*,`).MatchString(l) || strings.Contains(l, ".Grow(") {
@@ -498,8 +512,13 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 		ref += 2
 		refWhy = append(refWhy, "renamed "+strings.Join(clipList(api.renames, 2), ", "))
 	}
-	newAPI := api.weight + float64(newFiles)
+	newAPI := api.weight + float64(newFiles) + feat
 	funcs := hunkFuncs(src)
+	added, removedN := 0, 0
+	for _, fi := range src {
+		added += fi.Added
+		removedN += fi.Removed
+	}
 
 	switch {
 	case newAPI >= 1 && !(fix >= 3 && newAPI <= 1):
@@ -511,6 +530,10 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 				}
 			}
 		}
+		if len(what) == 0 && len(featWhy) > 0 {
+			s.Reasons = append(s.Reasons, "type feat: "+strings.Join(clipList(uniq(featWhy), 2), "; "))
+			return "feat", "add " + orFiles(funcs, src) + " option"
+		}
 		s.Reasons = append(s.Reasons, fmt.Sprintf("type feat: new API (%s)", strings.Join(clipList(what, 4), ", ")))
 		if len(what) > 3 {
 			what = append(slices.Clone(what[:2]), fmt.Sprintf("%d more", len(what)-2))
@@ -519,9 +542,13 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 	case perf >= 2 && perf > fix:
 		s.Reasons = append(s.Reasons, "type perf: "+strings.Join(clipList(uniq(perfWhy), 3), "; "))
 		return "perf", "speed up " + orFiles(funcs, src)
-	case fix >= 1 && fix >= ref:
+	case fix >= 1 && fix >= ref && (fix >= 2 || len(api.changedNames())+len(api.removedNames()) == 0):
 		s.Reasons = append(s.Reasons, "type fix: "+strings.Join(clipList(uniq(fixWhy), 3), "; "))
 		return "fix", "fix " + orFiles(funcs, src)
+	}
+	if ref == 0 && added >= 10 && added > 3*removedN {
+		s.Reasons = append(s.Reasons, fmt.Sprintf("type feat: code added to existing functions (+%d -%d) with no sign of a fix or a restructuring", added, removedN))
+		return "feat", "extend " + orFiles(funcs, src)
 	}
 	why := "no new API and no sign of a fix"
 	if len(refWhy) > 0 {
@@ -633,7 +660,7 @@ func commentOnly(src []*fileInfo) bool {
 }
 
 // condLine is a line whose change alters control flow.
-var condLine = regexp.MustCompile(`^\s*(if|for|while|elif|else if|\} else if|case|return|switch|until|unless)\b|[<>]=?|[!=]==?|&&|\|\|`)
+var condLine = regexp.MustCompile(`^\s*(if|for|while|elif|else if|\} else if|case|switch|until|unless)\b|\s(<|>|<=|>=|==|!=|===|!==|&&|\|\|)\s`)
 
 // changedCondition finds a line replaced in place (a run of at most three
 // removed lines followed by as many added ones) where a condition or a
@@ -653,7 +680,7 @@ func changedCondition(f *FileDiff) string {
 			if nr, na := j-i, k-j; nr > 0 && nr == na && nr <= 3 {
 				for x := 0; x < nr; x++ {
 					o, n := h.Lines[i+x][1:], h.Lines[j+x][1:]
-					if o != n && condLine.MatchString(o) && condLine.MatchString(n) && !isComment(n) && similar(o, n) {
+					if o != n && condLine.MatchString(o) && condLine.MatchString(n) && !isComment(n) && similar(o, n) && !renameOnly(o, n) {
 						return strings.TrimSpace(n)
 					}
 				}
@@ -665,6 +692,39 @@ func changedCondition(f *FileDiff) string {
 		}
 	}
 	return ""
+}
+
+var tokenRE = regexp.MustCompile(`\w+|[^\s\w]+`)
+
+// renameOnly is true when two lines differ only in identifiers put in
+// place of others (a renamed call), not in an operator, a literal or a
+// clause.
+func renameOnly(a, b string) bool {
+	ta, tb := tokenRE.FindAllString(a, -1), tokenRE.FindAllString(b, -1)
+	if len(ta) != len(tb) {
+		return false
+	}
+	for i := range ta {
+		if ta[i] == tb[i] {
+			continue
+		}
+		if !isIdent(ta[i]) || !isIdent(tb[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isIdent(t string) bool {
+	if t == "" || t[0] >= '0' && t[0] <= '9' {
+		return false
+	}
+	for _, r := range t {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // similar is true when two lines share most of their words: an edit of
@@ -683,6 +743,36 @@ func similar(a, b string) bool {
 	return 2*same >= max(len(wa), len(wb))
 }
 
+// nullSafety finds an added line that reads a value null-safely (?.,
+// ??, getattr with a default, .get(...)) where the removed lines did not.
+func nullSafety(removed, added []string) string {
+	had := strings.Join(removed, "\n")
+	for _, l := range added {
+		if isComment(l) {
+			continue
+		}
+		for _, tok := range []string{"?.", " ?? ", "getattr(", ".get("} {
+			if strings.Contains(l, tok) && !strings.Contains(had, tok) && len(removed) > 0 {
+				return strings.TrimSpace(l)
+			}
+		}
+	}
+	return ""
+}
+
+// optionRE is a command-line option declared: Go's flag and pflag/cobra,
+// Python's argparse and click, JS commander and yargs.
+var optionRE = regexp.MustCompile(`\bflag\.(Bool|String|Int|Int64|Duration|Float64|Uint|Var|StringVar|BoolVar|IntVar|DurationVar)\(|Flags\(\)\.\w+\(|\.add_argument\(\s*["']--|@click\.option\(|\.option\(\s*["']-`)
+
+func newOption(added []string) string {
+	for _, l := range added {
+		if !isComment(l) && optionRE.MatchString(l) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
 func isComment(l string) bool {
 	t := strings.TrimSpace(l)
 	return strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, `"""`) || strings.Contains(l, " // ") || strings.Contains(l, " # ")
@@ -695,16 +785,22 @@ func hasString(l string) bool {
 // sameIgnoringSpace is true when removed and added hold the same lines
 // once white space is removed.
 func sameIgnoringSpace(removed, added []string) bool {
+	// Formatters also change quote style and trailing commas (black,
+	// prettier): those count as formatting too.
 	squash := func(ls []string) string {
 		var b strings.Builder
 		for _, l := range ls {
 			for _, r := range l {
-				if r != ' ' && r != '\t' && r != '\r' {
+				switch r {
+				case ' ', '\t', '\r':
+				case '\'':
+					b.WriteRune('"')
+				default:
 					b.WriteRune(r)
 				}
 			}
 		}
-		return b.String()
+		return strings.NewReplacer(",}", "}", ",]", "]", ",)", ")").Replace(b.String())
 	}
 	return len(removed)+len(added) > 0 && squash(removed) == squash(added)
 }
