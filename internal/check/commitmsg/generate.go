@@ -68,6 +68,7 @@ const (
 
 var (
 	docExt    = []string{".md", ".mdx", ".rst", ".adoc", ".asciidoc", ".txt", ".org"}
+	docTools  = []string{"mkdocs.yml", "mkdocs.yaml", ".readthedocs.yaml", ".readthedocs.yml", "docusaurus.config.js", "docusaurus.config.ts", "conf.py", "book.toml", "antora.yml", "typedoc.json", ".vitepress"}
 	docNames  = []string{"readme", "changelog", "license", "licence", "notice", "authors", "contributing", "code_of_conduct", "security", "history", "copying"}
 	lockFiles = []string{"go.sum", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock", "uv.lock", "cargo.lock", "pipfile.lock", "gemfile.lock", "composer.lock"}
 	manifests = []string{"go.mod", "package.json", "pyproject.toml", "cargo.toml", "pipfile", "gemfile", "composer.json"}
@@ -95,6 +96,7 @@ func categorize(p string) category {
 		strings.Contains(base, ".test."), strings.Contains(base, ".spec."):
 		return catTest
 	case slices.ContainsFunc(docNames, func(n string) bool { return strings.TrimSuffix(base, ext) == n || base == n }),
+		slices.Contains(docTools, base) && (base != "conf.py" || has("docs", "doc")),
 		slices.Contains(docExt, ext) && ext != ".txt", has("docs", "doc", "documentation") && !slices.Contains(srcExt, ext) || has("docs", "doc") && ext == ".txt":
 		return catDocs
 	case slices.Contains(buildName, base), strings.HasPrefix(base, "dockerfile"), strings.HasPrefix(base, "docker-compose"), strings.HasPrefix(base, "compose."), ext == ".mk",

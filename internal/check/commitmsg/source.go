@@ -371,7 +371,7 @@ func contents(f *FileDiff, in Input) (oldC, newC []byte, ok bool) {
 }
 
 var (
-	fixWordRE  = regexp.MustCompile(`(?i)\b(fix(es|ed)?|bug|regression|panics?|crash(es)?|nil pointer|nil map|null pointer|undefined is not|off[- ]by[- ]one|race|deadlock|leaks?|overflow|incorrect(ly)?|wrong|broken|typo|workaround|edge case|corrupt(s|ed)?|must not|should not|prevents?|guard|avoid|instead of|was ignored|never (set|closed|called)|double|twice|missing)\b`)
+	fixWordRE  = regexp.MustCompile(`(?i)\b(fix(es|ed|ing)?|bug(s|gy)?|regress(ion|ed)?|panic(s|ked|king)?|crash(es|ed|ing)?|nil pointer|nil map|null pointer|undefined is not|off[- ]by[- ]one|rac(e|es|ed|ing|y)|data race|deadlock(s|ed)?|leak(s|ed|ing)?|overflow(s|ed|ing)?|underflow(s|ed)?|incorrect(ly)?|wrong(ly)?|broke(n)?|break(s|ing)? on|typo|workaround|edge case|corrupt(s|ed|ion)?|must not|should not|prevents?|guard|was ignored|ignored|never (set|closed|called|freed)|twice|missing|failed|fails|lost|hang(s|ing)?|stuck|truncat(ed|es)|mis\w+)\b`)
 	perfWordRE = regexp.MustCompile(`(?i)(\b(perf(ormance)?|faster|slow|speed ?up|allocations?|allocs?|preallocat\w*|memoi[sz]\w*|benchmark\w*|quadratic|linear (scan|search|time)|hot path|fast path|sync\.Pool|amortiz\w*|cache[ds]?|throughput|latency)\b|\bO\((1|n|n\^?2|n log n|log n)\))`)
 	guardRE    = regexp.MustCompile(`^\s*(if\b.*(== nil|!= nil|== null|=== undefined|is None|is not None|len\(|< 0|<= 0|>= len|> len|\.length|!ok|== ""|=== ""|== 0\b)|except\b|catch\b|raise\b|throw\b|return .*(err|Err|error)|defer .*Close\(\)|\w+\.Unlock\(\)|\w+ = min\(|\w+ = max\()`)
 	refWordRE  = regexp.MustCompile(`(?i)\b(refactor\w*|rename[ds]?|extract(ed|s)?|inline[ds]?|simplif(y|ies|ied)|split|reorgani[sz]e[ds]?|deduplicat\w*|clean ?up|move[ds]?|helper)\b`)
@@ -420,10 +420,17 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 	var fixWhy, perfWhy, refWhy, featWhy []string
 	srcChanged := 0
 	newFiles := 0
+	movedFrom := movedCode(infos)
 	for _, fi := range src {
 		srcChanged += fi.Added + fi.Removed
 		if fi.Status == Added && fi.Added > 0 {
-			newFiles++
+			switch {
+			case movedFrom[fi.Path()]:
+				ref += 2
+				refWhy = append(refWhy, fi.Path()+" holds code moved from other files")
+			case lang(fi.Path()) == "":
+				newFiles++ // no API reader for it: the file itself is the news
+			}
 		}
 		if fi.Status == Renamed {
 			ref += 2
@@ -546,6 +553,10 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 		s.Reasons = append(s.Reasons, "type fix: "+strings.Join(clipList(uniq(fixWhy), 3), "; "))
 		return "fix", "fix " + orFiles(funcs, src)
 	}
+	if ref == 0 && removedN > 0 && added > 0 && added+removedN <= 6 && len(api.removedNames()) == 0 && !slices.ContainsFunc(src, func(fi *fileInfo) bool { return fi.Status != Modified }) {
+		s.Reasons = append(s.Reasons, fmt.Sprintf("type fix: a small in-place edit of existing code (+%d -%d), the usual shape of a fix", added, removedN))
+		return "fix", "fix " + orFiles(funcs, src)
+	}
 	if ref == 0 && added >= 10 && added > 3*removedN {
 		s.Reasons = append(s.Reasons, fmt.Sprintf("type feat: code added to existing functions (+%d -%d) with no sign of a fix or a restructuring", added, removedN))
 		return "feat", "extend " + orFiles(funcs, src)
@@ -625,7 +636,7 @@ func hunkFuncs(src []*fileInfo) []string {
 	return out
 }
 
-var perfCodeRE = regexp.MustCompile(`\b(lru_cache|functools\.cache|cached_property|useMemo|useCallback|React\.memo|sync\.Pool|singleflight|memoize|memoized)\b|@cache\b`)
+var perfCodeRE = regexp.MustCompile(`\b(lru_cache|functools\.cache|cached_property|useMemo|useCallback|React\.memo|sync\.Pool|singleflight|memoize|memoized|debounce|throttle|requestAnimationFrame|lazy_static|OnceCell|sync\.Once)\b|@cache\b`)
 
 // commentOnly is true when every changed line of the files is blank or a
 // line comment (//, #, /* ... */ continuation lines).
@@ -741,6 +752,43 @@ func similar(a, b string) bool {
 		}
 	}
 	return 2*same >= max(len(wa), len(wb))
+}
+
+// movedCode reports the added files whose lines were mostly removed from
+// other files of the diff: code moved, not written.
+func movedCode(infos []*fileInfo) map[string]bool {
+	gone := map[string]int{}
+	for _, fi := range infos {
+		removed, _ := fi.sides()
+		for _, l := range removed {
+			if t := strings.TrimSpace(l); len(t) > 3 {
+				gone[t]++
+			}
+		}
+	}
+	out := map[string]bool{}
+	for _, fi := range infos {
+		if fi.Status != Added {
+			continue
+		}
+		_, added := fi.sides()
+		total, seen := 0, 0
+		for _, l := range added {
+			t := strings.TrimSpace(l)
+			if len(t) <= 3 || strings.HasPrefix(t, "package ") || strings.HasPrefix(t, "import") {
+				continue
+			}
+			total++
+			if gone[t] > 0 {
+				gone[t]--
+				seen++
+			}
+		}
+		if total > 0 && 10*seen >= 6*total {
+			out[fi.Path()] = true
+		}
+	}
+	return out
 }
 
 // nullSafety finds an added line that reads a value null-safely (?.,
