@@ -3,8 +3,8 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn/internal/check"

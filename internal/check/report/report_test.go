@@ -104,7 +104,7 @@ func TestSARIFContent(t *testing.T) {
 			Tool struct {
 				Driver struct {
 					Rules []struct {
-						ID, HelpURI string
+						ID, HelpURI          string
 						DefaultConfiguration struct{ Level string }
 					}
 				}
