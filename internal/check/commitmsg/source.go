@@ -480,7 +480,7 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 				fix += w
 				fixWhy = append(fixWhy, "a guard added in "+fi.Path())
 			}
-			if strings.Contains(l, "sync.Pool") || regexp.MustCompile(`make\([^,]+,\s*0\s*,`).MatchString(l) || strings.Contains(l, ".Grow(") {
+			if strings.Contains(l, "sync.Pool") || preallocRE.MatchString(l) || strings.Contains(l, ".Grow(") {
 				perf++
 				perfWhy = append(perfWhy, "preallocation or pooling in "+fi.Path())
 			}
@@ -635,6 +635,8 @@ func hunkFuncs(src []*fileInfo) []string {
 	}
 	return out
 }
+
+var preallocRE = regexp.MustCompile(`make\([^,]+,\s*0\s*,`)
 
 var perfCodeRE = regexp.MustCompile(`\b(lru_cache|functools\.cache|cached_property|useMemo|useCallback|React\.memo|sync\.Pool|singleflight|memoize|memoized|debounce|throttle|requestAnimationFrame|lazy_static|OnceCell|sync\.Once)\b|@cache\b`)
 
