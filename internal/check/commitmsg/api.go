@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"go/types"
 	"regexp"
 	"strings"
 )
@@ -62,7 +61,7 @@ func goAPI(src []byte) (pkg string, decls []decl, ok bool) {
 							}
 							for _, n := range names {
 								if ast.IsExported(n.Name) {
-									add("field "+s.Name.Name+"."+n.Name, types.ExprString(fl.Type))
+									add("field "+s.Name.Name+"."+n.Name, exprString(fl.Type))
 								}
 							}
 						}
@@ -70,11 +69,11 @@ func goAPI(src []byte) (pkg string, decls []decl, ok bool) {
 						add("type "+s.Name.Name, "interface"+tp)
 						for _, m := range t.Methods.List {
 							if len(m.Names) == 0 {
-								add("imethod "+s.Name.Name+".embed "+types.ExprString(m.Type), "")
+								add("imethod "+s.Name.Name+".embed "+exprString(m.Type), "")
 								continue
 							}
 							for _, n := range m.Names {
-								sh := types.ExprString(m.Type)
+								sh := exprString(m.Type)
 								if ft, ok := m.Type.(*ast.FuncType); ok {
 									sh = funcShape(ft)
 								}
@@ -86,7 +85,7 @@ func goAPI(src []byte) (pkg string, decls []decl, ok bool) {
 						if s.Assign.IsValid() {
 							eq = "= "
 						}
-						add("type "+s.Name.Name, tp+eq+types.ExprString(s.Type))
+						add("type "+s.Name.Name, tp+eq+exprString(s.Type))
 					}
 				case *ast.ValueSpec:
 					kind := "var"
@@ -99,7 +98,7 @@ func goAPI(src []byte) (pkg string, decls []decl, ok bool) {
 						}
 						sh := ""
 						if s.Type != nil {
-							sh = types.ExprString(s.Type)
+							sh = exprString(s.Type)
 						}
 						add(kind+" "+n.Name, sh)
 					}
@@ -125,7 +124,7 @@ func recvName(e ast.Expr) string {
 		case *ast.Ident:
 			return t.Name
 		default:
-			return types.ExprString(e)
+			return exprString(e)
 		}
 	}
 }
@@ -151,7 +150,7 @@ func fieldsShape(fl *ast.FieldList) string {
 	for _, f := range fl.List {
 		n := max(len(f.Names), 1)
 		for range n {
-			parts = append(parts, types.ExprString(f.Type))
+			parts = append(parts, exprString(f.Type))
 		}
 	}
 	return strings.Join(parts, ", ")
