@@ -64,6 +64,7 @@ const (
 	catBuild  category = "build"
 	catChore  category = "chore"
 	catSource category = "source"
+	catData   category = "data" // JSON, YAML, TOML... that no other category claims
 )
 
 var (
@@ -74,6 +75,7 @@ var (
 	manifests = []string{"go.mod", "package.json", "pyproject.toml", "cargo.toml", "pipfile", "gemfile", "composer.json"}
 	buildName = []string{"makefile", "gnumakefile", "dockerfile", "containerfile", "cmakelists.txt", "justfile", "taskfile.yml", "magefile.go", "setup.py", "setup.cfg", "build.gradle", "pom.xml", ".dockerignore", "goreleaser.yml", ".goreleaser.yml", ".goreleaser.yaml"}
 	choreName = []string{".gitignore", ".gitattributes", ".editorconfig", "codeowners", ".prettierrc", ".prettierignore", ".eslintrc", ".eslintrc.json", ".eslintrc.js", ".golangci.yml", ".golangci.yaml", "ruff.toml", ".pre-commit-config.yaml", "renovate.json", ".nvmrc", ".tool-versions", ".mailmap"}
+	dataExt   = []string{".json", ".yaml", ".yml", ".toml", ".xml", ".csv", ".tsv", ".ini", ".cfg", ".conf", ".properties", ".env"}
 	srcExt    = []string{".go", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".py", ".rs", ".java", ".kt", ".rb", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".swift", ".php", ".scala", ".sql", ".sh", ".css", ".scss", ".html", ".vue", ".svelte", ".proto", ".graphql", ".lua", ".ex", ".exs", ".dart", ".zig"}
 )
 
@@ -97,7 +99,10 @@ func categorize(p string) category {
 		return catTest
 	case slices.ContainsFunc(docNames, func(n string) bool { return strings.TrimSuffix(base, ext) == n || base == n }),
 		slices.Contains(docTools, base) && (base != "conf.py" || has("docs", "doc")),
-		slices.Contains(docExt, ext) && ext != ".txt", has("docs", "doc", "documentation") && !slices.Contains(srcExt, ext) || has("docs", "doc") && ext == ".txt":
+		slices.Contains(docExt, ext) && ext != ".txt", has("docs", "doc", "documentation") && !slices.Contains(srcExt, ext) || has("docs", "doc") && ext == ".txt",
+		// A documentation site's own tree (Hugo's www/, Docusaurus'
+		// website/): its templates, schemas and styles are docs.
+		len(segs) > 0 && (segs[0] == "www" || segs[0] == "website") && !slices.Contains(dataExt, ext):
 		return catDocs
 	case slices.Contains(buildName, base), strings.HasPrefix(base, "dockerfile"), strings.HasPrefix(base, "docker-compose"), strings.HasPrefix(base, "compose."), ext == ".mk",
 		strings.HasPrefix(base, "webpack.config"), strings.HasPrefix(base, "vite.config"), strings.HasPrefix(base, "rollup.config"), strings.HasPrefix(base, "tsconfig"), strings.HasPrefix(base, "babel.config"),
@@ -105,6 +110,8 @@ func categorize(p string) category {
 		return catBuild
 	case slices.Contains(choreName, base), strings.HasPrefix(lp, ".github/"), strings.HasPrefix(lp, ".vscode/"), strings.HasPrefix(lp, ".idea/"), strings.HasPrefix(base, ".eslintrc"), strings.HasPrefix(base, ".prettierrc"):
 		return catChore
+	case slices.Contains(dataExt, ext):
+		return catData
 	}
 	return catSource
 }
@@ -147,7 +154,7 @@ func Generate(in Input) (*Suggestion, error) {
 		return true
 	}
 	var cats []string
-	for _, c := range []category{catSource, catTest, catDocs, catDeps, catBuild, catCI, catChore} {
+	for _, c := range []category{catSource, catTest, catDocs, catDeps, catBuild, catCI, catChore, catData} {
 		if count[c] > 0 {
 			cats = append(cats, fmt.Sprintf("%d %s", count[c], c))
 		}
@@ -195,9 +202,9 @@ func Generate(in Input) (*Suggestion, error) {
 		s.Type = "build"
 		s.Reasons = append(s.Reasons, "type build: only build files (Makefile, Dockerfile, bundler config, manifests) changed")
 		subject = verbFor(infos) + " " + namesOf(infos, 2)
-	case only(catChore, catDocs, catBuild, catCI):
+	case only(catChore, catDocs, catBuild, catCI, catData):
 		s.Type = "chore"
-		s.Reasons = append(s.Reasons, "type chore: only repository housekeeping files changed")
+		s.Reasons = append(s.Reasons, "type chore: only repository housekeeping, configuration or data files changed")
 		subject = verbFor(infos) + " " + namesOf(infos, 2)
 	default:
 		s.Type, subject = sourceType(infos, api, s)

@@ -378,6 +378,9 @@ var (
 	funcCtxRE  = regexp.MustCompile(`(?:func\s+(?:\([^)]*?\*?(\w+)(?:\[[^\]]*\])?\)\s*)?(\w+)|def\s+(\w+)|function\s*\*?\s*(\w+)|class\s+(\w+)|(\w+)\s*\([^)]*\)\s*\{)`)
 	benchAddRE = regexp.MustCompile(`^func Benchmark\w+\(`)
 	regTestRE  = regexp.MustCompile(`(?i)(regression|bug|issue\d*|fix|panic|crash|nil|empty|zero|negative|overflow|edge|invalid|malformed)`)
+	// strongTestRE names a test after a bug; regTestRE's other words (an
+	// empty or invalid input) name edge cases features test too.
+	strongTestRE = regexp.MustCompile(`(?i)(regression|bug|issue\d*|fix|panic|crash)`)
 )
 
 // sourceType infers the type of a change that touches source code, and
@@ -416,7 +419,8 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 		return "docs", "document " + orFiles(hunkFuncs(src), src)
 	}
 	// Signals.
-	var fix, perf, ref, feat float64
+	var fix, perf, ref, feat, guards float64
+	option := false
 	var fixWhy, perfWhy, refWhy, featWhy []string
 	srcChanged := 0
 	newFiles := 0
@@ -448,6 +452,7 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 		}
 		if f := newOption(added); f != "" {
 			feat++
+			option = true
 			featWhy = append(featWhy, fmt.Sprintf("a command-line option added in %s (%s)", fi.Path(), clip(f, 40)))
 		}
 		for _, l := range added {
@@ -469,7 +474,7 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 					ref += 0.5
 				}
 			}
-			if guardRE.MatchString(l) && !guarded {
+			if guardRE.MatchString(l) && !guarded && guards < 1 {
 				guarded = true
 				// An error or bounds check added to a small edit of an
 				// existing function is most often the fix itself.
@@ -477,6 +482,8 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 				if fi.Status == Modified && fi.Added+fi.Removed <= 12 {
 					w = 1
 				}
+				w = min(w, 1-guards) // error checks come with any new code: at most one point in all
+				guards += w
 				fix += w
 				fixWhy = append(fixWhy, "a guard added in "+fi.Path())
 			}
@@ -496,13 +503,13 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 		_, added := fi.sides()
 		for _, l := range added {
 			if m := goTestRE.FindStringSubmatch(l); m != nil && regTestRE.MatchString(m[2]) {
-				fix += 1.5
+				fix += testWeight(m[2])
 				fixWhy = append(fixWhy, "test "+m[1]+m[2]+" added")
 			} else if m := pyTestRE.FindStringSubmatch(l); m != nil && regTestRE.MatchString(m[1]) {
-				fix += 1.5
+				fix += testWeight(m[1])
 				fixWhy = append(fixWhy, "test test_"+m[1]+" added")
 			} else if m := jsTestRE.FindStringSubmatch(l); m != nil && regTestRE.MatchString(m[1]) {
-				fix += 1.5
+				fix += testWeight(m[1])
 				fixWhy = append(fixWhy, fmt.Sprintf("test %q added", m[1]))
 			}
 			if benchAddRE.MatchString(l) {
@@ -511,7 +518,16 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 			}
 		}
 	}
-	if len(tests) > 0 && srcChanged <= 30 && api.weight < 1 {
+	// Code changed with its user documentation (not the changelog): the
+	// behavior people use changed, the way features are written.
+	for _, fi := range infos {
+		if fi.cat == catDocs && !strings.HasPrefix(strings.ToLower(path.Base(fi.Path())), "changelog") {
+			feat += 1.5
+			featWhy = append(featWhy, "documentation updated with the code ("+fi.Path()+")")
+			break
+		}
+	}
+	if len(tests) > 0 && srcChanged <= 30 && api.weight < 1 && feat == 0 {
 		fix++
 		fixWhy = append(fixWhy, fmt.Sprintf("a small source change (%d lines) with tests", srcChanged))
 	}
@@ -523,12 +539,15 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 	funcs := hunkFuncs(src)
 	added, removedN := 0, 0
 	for _, fi := range src {
+		if !isCode(fi.Path()) {
+			continue
+		}
 		added += fi.Added
 		removedN += fi.Removed
 	}
 
 	switch {
-	case newAPI >= 1 && !(fix >= 3 && newAPI <= 1):
+	case newAPI >= 1 && !(fix >= 3 && newAPI <= 1.5):
 		what := api.added
 		if len(what) == 0 {
 			for _, fi := range src {
@@ -539,7 +558,10 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 		}
 		if len(what) == 0 && len(featWhy) > 0 {
 			s.Reasons = append(s.Reasons, "type feat: "+strings.Join(clipList(uniq(featWhy), 2), "; "))
-			return "feat", "add " + orFiles(funcs, src) + " option"
+			if option {
+				return "feat", "add " + orFiles(funcs, src) + " option"
+			}
+			return "feat", "extend " + orFiles(funcs, src)
 		}
 		s.Reasons = append(s.Reasons, fmt.Sprintf("type feat: new API (%s)", strings.Join(clipList(what, 4), ", ")))
 		if len(what) > 3 {
@@ -754,6 +776,23 @@ func similar(a, b string) bool {
 		}
 	}
 	return 2*same >= max(len(wa), len(wb))
+}
+
+// testWeight is how much a test's name says a bug was fixed.
+func testWeight(name string) float64 {
+	if strongTestRE.MatchString(name) {
+		return 1.5
+	}
+	return 0.5
+}
+
+// isCode is true for a program's source, not markup, styles or data.
+func isCode(p string) bool {
+	switch path.Ext(p) {
+	case ".html", ".css", ".scss", ".sql", ".proto", ".graphql", "":
+		return false
+	}
+	return slices.Contains(srcExt, path.Ext(p))
 }
 
 // movedCode reports the added files whose lines were mostly removed from
