@@ -47,6 +47,7 @@ func readCargo(p *project, r *Report, name string, opt Options) {
 				for _, k := range []string{"git", "path"} {
 					if _, ok := v[k]; ok {
 						e.Note = strings.TrimPrefix(e.Note+"; a "+k+" dependency", "; ")
+						e.notRange = true
 					}
 				}
 			}

@@ -47,6 +47,7 @@ func readNPM(p *project, r *Report, name string, _ Options) {
 		ev := Evidence{Kind: Declared, Ecosystem: "npm", File: "package.json", Line: lineOf(data, strconv.Quote(name), secAt), Name: name, Constraint: c, Scope: sec}
 		if _, err := npmRange(c); err != nil {
 			ev.Note = npmKind(c)
+			ev.notRange = ev.Note != "" && !strings.HasPrefix(ev.Note, "a dist-tag")
 		}
 		if sec == "peerDependencies" {
 			ev.Note = strings.TrimPrefix(ev.Note+"; a peer: the consuming project installs it", "; ")

@@ -141,10 +141,10 @@ func readPyproject(p *project, b []byte, want string, add func(Evidence)) {
 	pep := func(reqs []string, scope string) {
 		for _, s := range reqs {
 			n, spec, note, ok := parsePEP508(s)
-			if !ok || pyName(n) != want {
+			if !ok || want != "" && pyName(n) != want {
 				continue
 			}
-			add(Evidence{Kind: Declared, File: "pyproject.toml", Line: lineOf(b, s, 0), Name: n, Constraint: spec, Version: exactPin(spec), Scope: scope, Note: note})
+			add(Evidence{Kind: Declared, File: "pyproject.toml", Line: lineOf(b, s, 0), Name: n, Constraint: spec, Version: exactPin(spec), Scope: scope, Note: note, notRange: strings.Contains(note, "URL dependency")})
 		}
 	}
 	pep(doc.Project.Dependencies, "project.dependencies")
@@ -163,7 +163,7 @@ func readPyproject(p *project, b []byte, want string, add func(Evidence)) {
 	pep(doc.Tool.UV.DevDependencies, "tool.uv.dev-dependencies")
 	poetry := func(deps map[string]any, scope string) {
 		for _, n := range sortedKeys(deps) {
-			if pyName(n) != want {
+			if want != "" && pyName(n) != want {
 				continue
 			}
 			e := Evidence{Kind: Declared, File: "pyproject.toml", Name: n, Scope: scope}
@@ -179,6 +179,7 @@ func readPyproject(p *project, b []byte, want string, add func(Evidence)) {
 				for _, k := range []string{"git", "path", "url"} {
 					if _, ok := v[k]; ok {
 						e.Note = "a " + k + " dependency"
+						e.notRange = true
 					}
 				}
 			case []any:
@@ -263,10 +264,10 @@ func readRequirements(p *project, file, want string, add func(Evidence), seen ma
 			text = text[:i] // per-requirement options: --hash=...
 		}
 		n2, spec, note, ok := parsePEP508(text)
-		if !ok || pyName(n2) != want {
+		if !ok || want != "" && pyName(n2) != want {
 			continue
 		}
-		add(Evidence{Kind: Declared, File: file, Line: start, Name: n2, Constraint: spec, Version: exactPin(spec), Scope: "requirements", Note: note})
+		add(Evidence{Kind: Declared, File: file, Line: start, Name: n2, Constraint: spec, Version: exactPin(spec), Scope: "requirements", Note: note, notRange: strings.Contains(note, "URL dependency")})
 	}
 }
 

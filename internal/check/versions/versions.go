@@ -19,6 +19,9 @@
 // specifiers and Poetry's ^ and ~ with this package's PEP 440 reader, Go
 // versions with golang.org/x/mod/semver.
 //
+// Drift runs the same comparison for every dependency the root's
+// manifests declare (DeclaredNames), for a CI run or a compliance check.
+//
 // What it does not do: it never names a "latest" version (nothing here
 // talks to a registry); it reads the project root only (not each package
 // of a monorepo's workspaces); it does not resolve a range to the version
@@ -69,6 +72,10 @@ type Evidence struct {
 	Version string `json:"version,omitempty"`
 	Scope   string `json:"scope,omitempty"` // devDependencies, dev group, build-dependencies...
 	Note    string `json:"note,omitempty"`  // "replaced by ../fork", "git dependency"
+	// notRange marks a declaration that is a path, URL or git source: a
+	// lock may record it under another shape, so its absence from the
+	// lock is not reported.
+	notRange bool
 }
 
 // Report is the answer for one dependency.
@@ -411,7 +418,7 @@ func declaredNotLocked(p *project, r *Report, eco, name string, lockFiles []stri
 		if e.Ecosystem != eco {
 			continue
 		}
-		if e.Kind == Declared && decl == nil && !strings.Contains(e.Note, "not locked") {
+		if e.Kind == Declared && decl == nil && !e.notRange {
 			decl = &r.Evidence[i]
 		}
 		if e.Kind == Locked {
