@@ -136,8 +136,13 @@ func funcShape(ft *ast.FuncType) string {
 		s = "[" + fieldsShape(ft.TypeParams) + "]"
 	}
 	s += "(" + fieldsShape(ft.Params) + ")"
-	if ft.Results != nil {
-		s += " (" + fieldsShape(ft.Results) + ")"
+	if ft.Results != nil && len(ft.Results.List) > 0 {
+		res := fieldsShape(ft.Results)
+		if len(ft.Results.List) == 1 && len(ft.Results.List[0].Names) <= 1 {
+			s += " " + res
+		} else {
+			s += " (" + res + ")"
+		}
 	}
 	return s
 }

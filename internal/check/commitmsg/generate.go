@@ -220,7 +220,7 @@ func Generate(in Input) (*Suggestion, error) {
 	s.Body = body(infos, api)
 	var footers []string
 	if s.Breaking {
-		footers = append(footers, "BREAKING CHANGE: "+wrap(api.breakingText(), 72))
+		footers = append(footers, wrap("BREAKING CHANGE: "+api.breakingText(), 72))
 	}
 	if len(in.Refs) > 0 {
 		footers = append(footers, "Refs: "+strings.Join(in.Refs, ", "))
