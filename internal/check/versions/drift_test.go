@@ -53,8 +53,8 @@ func uniqRules(rs []string) []string {
 }
 
 func TestDriftOnARealProject(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads a real project")
+	if testing.Short() || raceEnabled {
+		t.Skip("reads a real project: too slow under the race detector, run without -race")
 	}
 	dir := filepath.Join(moduleDir(t, "vitess.io/vitess"), "web", "vtadmin")
 	got, err := Drift(context.Background(), os.DirFS(dir), Options{NoCaches: true})
