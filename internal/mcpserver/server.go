@@ -145,6 +145,7 @@ type server struct {
 	opts     Options
 	log      *slog.Logger
 	loops    *loopWatch      // nil unless the loops toolset is served
+	subs     subscriptions   // each session's resource subscriptions
 	served   map[string]bool // the names of the tools served
 }
 
@@ -327,8 +328,11 @@ func New(opts Options) (*mcp.Server, error) {
 	}
 	if want["loops"] {
 		// Subscriptions are tracked by the SDK; the watcher notifies them.
-		so.SubscribeHandler = func(context.Context, *mcp.SubscribeRequest) error { return nil }
-		so.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
+		// Cairn admits only loops that exist, and a bounded number a
+		// session: 30,000 subscriptions on one session held 264 MB for
+		// its life.
+		so.SubscribeHandler = s.subscribe
+		so.UnsubscribeHandler = s.unsubscribe
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cairn", Title: "Cairn", Version: opts.Version}, so)
 	if want["loops"] {
