@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // templates holds one template set a page: the layout with that page's
@@ -30,6 +31,8 @@ var funcs = template.FuncMap{
 	"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"pct":   func(f float64) int { return int(math.Round(math.Max(0, math.Min(100, f)))) },
 	"add":   func(a, b int) int { return a + b },
+	// plural is a count with its noun: {{plural .N "entry" "entries"}}.
+	"plural": words.Plural,
 	"ids": func(ids []task.ID) string {
 		s := make([]string, len(ids))
 		for i, id := range ids {

@@ -209,8 +209,6 @@ const (
 	historyKept  = 20
 )
 
-func dur(d time.Duration) string { return d.Round(time.Second).String() }
-
 func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 	out := lifecycleOut{ID: v.ID, Task: link(v.Task), Definition: v.Definition, Status: v.Status, Phase: v.Phase,
 		PhaseNum: v.PhaseNum, Phases: v.Phases}
@@ -220,7 +218,7 @@ func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 		fmt.Fprintf(&b, "%s, started %s.", v.Status, ts(v.StartedAt))
 	} else {
 		out.Since, out.TimeInPhase = ts(v.PhaseSince), int64(v.TimeInPhase/time.Second)
-		fmt.Fprintf(&b, "phase %s (%d/%d) for %s.", v.Phase, v.PhaseNum, v.Phases, dur(v.TimeInPhase))
+		fmt.Fprintf(&b, "phase %s (%d/%d) for %s.", v.Phase, v.PhaseNum, v.Phases, words.Duration(v.TimeInPhase))
 		if v.Goal != "" {
 			b.WriteString(" Goal: " + v.Goal)
 		}
@@ -274,7 +272,7 @@ func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 			if to == "" {
 				to = "done"
 			}
-			fmt.Fprintf(&b, "\n- %s → %s after %s", h.From, to, dur(h.Spent))
+			fmt.Fprintf(&b, "\n- %s → %s after %s", h.From, to, words.Duration(h.Spent))
 			if h.Back {
 				b.WriteString(" (loop back: " + clipText(h.Reason, 200) + ")")
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // Lifecycles walks tasks through the phases of a lifecycle definition: the
@@ -132,7 +133,7 @@ func (l *Lifecycles) Definition(name string) (lifecycle.Definition, error) {
 	}
 	fix := "use " + strings.Join(names, ", ") + ", or add .cairn/lifecycles/" + problem.Clip(name, 40) + ".yaml"
 	if len(ds.Problems) > 0 {
-		fix += fmt.Sprintf(" (%d definition files are malformed: %s)", len(ds.Problems), problem.Clip(lifecycle.Where(ds.Problems[0]), 200))
+		fix += fmt.Sprintf(" (%s malformed: %s)", words.Plural(len(ds.Problems), "definition file is", "definition files are"), problem.Clip(lifecycle.Where(ds.Problems[0]), 200))
 	}
 	return lifecycle.Definition{}, &problem.FieldError{Field: "definition", Problem: fmt.Sprintf("is %q, which is not defined", problem.Clip(name, 40)), Fix: fix}
 }
