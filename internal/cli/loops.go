@@ -125,7 +125,11 @@ func showLoop(w io.Writer, lp loops.Loop) {
 		if st.Finished() {
 			break // a finished loop has no next step
 		}
-		fmt.Fprintf(w, "Next %d: %s\n", i+1, n)
+		from := ""
+		if i == 0 && st.NextStepsFrom != 0 && st.NextStepsFrom < st.Iteration {
+			from = fmt.Sprintf(" (given at iteration %d)", st.NextStepsFrom)
+		}
+		fmt.Fprintf(w, "Next %d%s: %s\n", i+1, from, n)
 	}
 	if st.Error != nil {
 		fmt.Fprintf(w, "Error: %s (code %s, recoverable %v)\n", st.Error.Message, st.Error.Code, st.Error.Recoverable)
