@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/loop"
@@ -35,6 +36,12 @@ type loopStartArgs struct {
 	Priority           string     `json:"priority,omitempty"`
 	Tags               StringList `json:"tags,omitempty"`
 	Parent             IDArg      `json:"parent,omitempty" jsonschema:"task to start the loop under"`
+}
+
+// enumAlias takes the priority "normal", loops' old word for medium, which
+// the loops service still reads (and never shows).
+func (loopStartArgs) enumAlias(name, value string) bool {
+	return name == "priority" && strings.EqualFold(value, "normal")
 }
 
 type loopIDArgs struct {
@@ -284,8 +291,11 @@ func renderHistory(out *statusOut, h loops.History) string {
 		fmt.Fprintf(&b, "; next offset %d", h.NextOffset)
 	}
 	b.WriteString("):")
-	for _, e := range h.Events {
-		x := historyEntry{Seq: e.Seq, Kind: e.Kind, Detail: e.Detail, At: ts(e.At)}
+	for i, e := range h.Events {
+		// seq is the event's place in the loop's history, from 1: the
+		// store's row id numbers the events of every loop (on PostgreSQL,
+		// of every project) in one sequence, so it differed by store.
+		x := historyEntry{Seq: int64(h.Offset + i + 1), Kind: e.Kind, Detail: e.Detail, At: ts(e.At)}
 		out.History = append(out.History, x)
 		b.WriteString(strings.TrimRight(fmt.Sprintf("\n%s %s %s", x.At, x.Kind, x.Detail), " "))
 	}
@@ -575,5 +585,61 @@ func (w *loopWatch) check(ctx context.Context) error {
 		}
 	}
 	w.version, w.primed = v, true
+	return nil
+}
+
+// maxSubscriptions bounds one session's resource subscriptions.
+const maxSubscriptions = 64
+
+// subscriptions counts each session's subscriptions, as the SDK holds them.
+type subscriptions struct {
+	mu sync.Mutex
+	by map[*mcp.ServerSession]map[string]bool
+}
+
+// subscribe admits a subscription to a loop that exists, up to
+// maxSubscriptions a session.
+func (s *server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
+	uri := req.Params.URI
+	ref, ok := strings.CutPrefix(uri, "cairn://loops/")
+	if !ok || ref == "" {
+		return mcp.ResourceNotFoundError(uri)
+	}
+	svc, err := s.opts.Services(ctx)
+	if err != nil {
+		return promptError(ctx, s, "resources/subscribe", err)
+	}
+	if _, err := svc.Loops.Get(ctx, ref); err != nil {
+		return mcp.ResourceNotFoundError(uri)
+	}
+	subs := &s.subs
+	subs.mu.Lock()
+	defer subs.mu.Unlock()
+	if subs.by == nil {
+		subs.by = map[*mcp.ServerSession]map[string]bool{}
+	}
+	mine := subs.by[req.Session]
+	if mine == nil {
+		mine = map[string]bool{}
+		subs.by[req.Session] = mine
+		go func(ss *mcp.ServerSession) { // forget the session with it
+			ss.Wait()
+			subs.mu.Lock()
+			delete(subs.by, ss)
+			subs.mu.Unlock()
+		}(req.Session)
+	}
+	if !mine[uri] && len(mine) >= maxSubscriptions {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("this session holds %d subscriptions, the most it may: unsubscribe from a loop it no longer watches", maxSubscriptions)}
+	}
+	mine[uri] = true
+	return nil
+}
+
+func (s *server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
+	s.subs.mu.Lock()
+	defer s.subs.mu.Unlock()
+	delete(s.subs.by[req.Session], req.Params.URI)
 	return nil
 }

@@ -144,6 +144,7 @@ type server struct {
 	opts     Options
 	log      *slog.Logger
 	loops    *loopWatch      // nil unless the loops toolset is served
+	subs     subscriptions   // each session's resource subscriptions
 	served   map[string]bool // the names of the tools served
 }
 
@@ -314,14 +315,22 @@ func New(opts Options) (*mcp.Server, error) {
 		// The tools served are fixed for the server's life, so it says it
 		// sends no tools/list_changed (no listChanged); the tools can then
 		// be added while it runs (below) without one.
-		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{}}}
+		//
+		// No logging capability: MCP logging is deprecated (SEP-2577), and
+		// Cairn never sent a log message over MCP; its log goes to stderr
+		// (stdio) or the HTTP server's log. The SDK still answers a client
+		// that sends logging/setLevel anyway with {}.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}}
 	if len(prompts) > 0 {
 		so.CompletionHandler = s.completion(prompts)
 	}
 	if want["loops"] {
 		// Subscriptions are tracked by the SDK; the watcher notifies them.
-		so.SubscribeHandler = func(context.Context, *mcp.SubscribeRequest) error { return nil }
-		so.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
+		// Cairn admits only loops that exist, and a bounded number a
+		// session: 30,000 subscriptions on one session held 264 MB for
+		// its life.
+		so.SubscribeHandler = s.subscribe
+		so.UnsubscribeHandler = s.unsubscribe
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cairn", Title: "Cairn", Version: opts.Version}, so)
 	if want["loops"] {
