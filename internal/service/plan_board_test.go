@@ -160,7 +160,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 				if r.Task != nil && r.Task.ID == a.ID {
 					t.Errorf("writer %d: next task is %s, finished", w, a.ID)
 				}
-				if _, err := p.Delete(ctx, bt.ID.String()); err != nil {
+				if _, err := p.Delete(ctx, bt.ID.String(), plan.Writer{}); err != nil {
 					t.Error(err)
 					return
 				}

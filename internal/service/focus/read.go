@@ -11,7 +11,8 @@ import (
 
 // currentRead is Current from one plan read.
 func (f *Focus) currentRead(ctx context.Context, agent string) (CurrentView, error) {
-	res, b, err := f.board.Read(ctx, store.PlanRead{Agent: agent})
+	now := f.now()
+	res, b, err := f.board.Read(ctx, store.PlanRead{Agent: agent, Claims: true, Now: now})
 	if err != nil {
 		return CurrentView{}, err
 	}
@@ -26,6 +27,9 @@ func (f *Focus) currentRead(ctx context.Context, agent string) (CurrentView, err
 	v.Breadcrumb = tasks.AncestorsOnBoard(b, t)
 	v.Depth = len(v.Breadcrumb) + 1
 	v.Left, v.LeftMore = b.NearLeft(t, LeftShown)
+	if c, ok := res.Claims[t.ID]; ok && c.Agent != agent && c.Live(now) {
+		v.Held = &c
+	}
 	return v, nil
 }
 
