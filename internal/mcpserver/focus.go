@@ -249,6 +249,8 @@ func zenText(z focus.Zen) string {
 			label(*z.Next), z.Next.ID)
 	case z.Total == 0:
 		return "Zen: no tasks yet. Start work with create_new_task."
+	case z.Held > 0:
+		return fmt.Sprintf("Zen: no current task, and other agents hold every ready task (%d); get_tasks shows who, or create_new_task for new work.", z.Held)
 	case z.Open == 1:
 		return "Zen: no current task, and the 1 open task is not ready (deferred, blocked or waiting on a dependency); get_tasks shows it, switch_focus works on it anyway."
 	case z.Open > 1:
@@ -517,6 +519,9 @@ func completeCurrentTask(ctx context.Context, c call, in completeArgs) (string, 
 	}
 	msg := fmt.Sprintf("Completed %s.", label(r.Task))
 	out := completeOut{TaskID: r.Task.ID.String(), CompletedAt: ts(r.Task.CompletedAt)}
+	passed, held := passedText(r.Passed)
+	msg += passed
+	out.Passed = held
 	if r.Next.ID == 0 {
 		out.Zen = true
 		msg += " " + zenText(r.Zen)
@@ -525,9 +530,6 @@ func completeCurrentTask(ctx context.Context, c call, in completeArgs) (string, 
 		out.CurrentID = r.Next.ID.String()
 		msg += fmt.Sprintf(" Now current: %s.", label(r.Next))
 	}
-	passed, held := passedText(r.Passed)
-	msg += passed
-	out.Passed = held
 	out.Message = msg
 	return msg, out, nil
 }
@@ -781,11 +783,11 @@ func switchFocus(ctx context.Context, c call, in taskIDArgs) (string, any, error
 	if s.Previous != 0 {
 		out.PreviousID = s.Previous.String()
 	}
-	started := ""
+	status := string(s.Task.Status)
 	if s.Started {
-		started = ", now in-progress"
+		status = "now " + status
 	}
-	out.Message = fmt.Sprintf("Focus is on %s (%s%s). Path: %s.", label(s.Task), s.Task.Status, started, strings.Join(out.FocusPath, " > "))
+	out.Message = fmt.Sprintf("Focus is on %s (%s). Path: %s.", label(s.Task), status, strings.Join(out.FocusPath, " > "))
 	if len(s.Waits) > 0 {
 		names := make([]string, 0, waitsShown+1)
 		for i, w := range s.Waits {

@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
@@ -31,6 +32,10 @@ type step struct {
 	tool string
 	args map[string]any
 }
+
+// rivalClaims is a step that is not a call: another agent, "rival", claims
+// the task args["id"] names for an hour, through the service.
+const rivalClaims = "(rival claims)"
 
 type args = map[string]any
 
@@ -153,6 +158,23 @@ var scenario = []step{
 	{"list_siblings", args{"offset": -1}},
 	// A page that does not show YOU ARE HERE says where it is.
 	{"get_big_picture", args{"limit": 2}},
+	// Focus on a task that waits names what it waits on; completing it
+	// is refused for the same.
+	{"create_task", args{"title": "Write release notes"}},
+	{"create_task", args{"title": "Publish", "dependencies": []any{11}}},
+	{"switch_focus", args{"task_id": "12"}},
+	{"complete_current_task", nil},
+	// Another agent's claim: focus passes over its task, and writes to it
+	// are refused unless forced.
+	{rivalClaims, args{"id": "1"}},
+	{"switch_focus", args{"task_id": "11"}},
+	{"complete_current_task", nil},
+	{"update_task", args{"id": "1", "title": "Ship it"}},
+	{"delete_task", args{"id": "1"}},
+	{"switch_focus", args{"task_id": "1"}},
+	{"get_current_task", nil},
+	{"bootstrap", args{"budget_tokens": 300}},
+	{"update_task", args{"id": "1", "priority": "high", "force": true}},
 }
 
 // TestGolden pins the text of every tool's answer on the scenario above,
@@ -231,6 +253,12 @@ func runGolden(t *testing.T, st store.Store) map[string]*strings.Builder {
 
 	got := map[string]*strings.Builder{}
 	for i, s := range scenario {
+		if s.tool == rivalClaims {
+			if _, err := set.Plan.Claim(ctx, plan.ClaimRequest{Agent: "rival", Ref: s.args["id"].(string), LeaseSeconds: 3600}); err != nil {
+				t.Fatalf("step %d: rival claims %v: %v", i, s.args["id"], err)
+			}
+			continue
+		}
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: s.tool, Arguments: s.args})
 		if err != nil {
 			t.Fatalf("step %d %s: %v", i, s.tool, err)

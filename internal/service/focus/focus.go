@@ -49,17 +49,35 @@ type Zen struct {
 	Next  *task.Task // nil when no task is ready
 	Open  int        // open tasks, ready or not
 	Total int        // visible tasks, closed ones included
+	// Held counts the ready tasks Next passed over as other agents hold
+	// them.
+	Held int
 }
 
 // zen works out Zen for an agent without a current task, after (never
 // inside) the transaction that found it so, from the cached board: the
 // hint may be a moment newer than the answer around it.
-func (f *Focus) zen(ctx context.Context) (Zen, error) {
-	b, err := f.plans.Board(ctx)
+func (f *Focus) zen(ctx context.Context, agent string) (Zen, error) {
+	res, b, err := f.board.Read(ctx, store.PlanRead{Claims: true, Now: f.now()})
 	if err != nil {
 		return Zen{}, err
 	}
-	return ZenOf(b), nil
+	return zenFor(b, res.Claims, agent), nil
+}
+
+// zenFor is Zen on a board for agent, whose next task is none other agents
+// hold (claims: the live ones), as get_next_task recommends for it.
+func zenFor(b *task.Board, claims map[task.ID]task.Claim, agent string) Zen {
+	z := ZenOf(b)
+	if skip := task.HeldBy(claims, agent); skip != nil {
+		t, held, ok := b.NextExcept(task.NextFilter{}, skip)
+		z.Next, z.Held = nil, held
+		if ok {
+			c := *t
+			z.Next = &c
+		}
+	}
+	return z
 }
 
 // ZenOf is Zen on a board: what get_next_task would recommend, and the
@@ -292,7 +310,7 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force boo
 		return err
 	})
 	if err == nil && c.Next.ID == 0 {
-		c.Zen, err = f.zen(ctx)
+		c.Zen, err = f.zen(ctx, agent)
 	}
 	if err == nil {
 		c.Passed, err = f.heldTasks(ctx, passed)
@@ -618,7 +636,7 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string, force bool) (
 		return err
 	})
 	if err == nil && r.Next.ID == 0 {
-		r.Zen, err = f.zen(ctx)
+		r.Zen, err = f.zen(ctx, agent)
 	}
 	if err != nil {
 		return Removed{}, fmt.Errorf("remove task: %w", err)

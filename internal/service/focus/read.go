@@ -20,7 +20,7 @@ func (f *Focus) currentRead(ctx context.Context, agent string) (CurrentView, err
 	// task; otherwise zen.
 	t := b.Tasks.Get(res.Focus)
 	if res.Focus == 0 || t == nil || !t.Status.Open() {
-		return CurrentView{Zen: true, ZenHint: ZenOf(b)}, nil
+		return CurrentView{Zen: true, ZenHint: zenFor(b, res.Claims, agent)}, nil
 	}
 	v := CurrentView{Task: *t}
 	v.Task.Body = res.FocusBody
@@ -35,7 +35,7 @@ func (f *Focus) currentRead(ctx context.Context, agent string) (CurrentView, err
 
 // pictureRead is BigPicture from one plan read.
 func (f *Focus) pictureRead(ctx context.Context, agent string, pg page.Page) (Picture, error) {
-	res, b, err := f.board.Read(ctx, store.PlanRead{Agent: agent, Lifecycles: true})
+	res, b, err := f.board.Read(ctx, store.PlanRead{Agent: agent, Lifecycles: true, Claims: true, Now: f.now()})
 	if err != nil {
 		return Picture{}, err
 	}
@@ -52,7 +52,7 @@ func (f *Focus) pictureRead(ctx context.Context, agent string, pg page.Page) (Pi
 		p.Current = t.ID
 		p.placeCurrent(b.OutlineLine)
 	} else {
-		p.Zen = ZenOf(b)
+		p.Zen = zenFor(b, res.Claims, agent)
 	}
 	return p, nil
 }
