@@ -713,13 +713,13 @@ func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 }
 
 // boardAndClaims returns the board (see Board) and the test for tasks
-// other agents hold (heldBy; nil for no agent), from one plan read.
+// other agents hold (task.HeldBy; nil for no agent), from one plan read.
 func (p *Plan) boardAndClaims(ctx context.Context, agent string) (*task.Board, func(task.ID) bool, error) {
 	res, b, err := p.board.Read(ctx, store.PlanRead{Claims: agent != "", Now: p.now()})
 	if err != nil {
 		return nil, nil, err
 	}
-	return b, heldBy(res.Claims, agent), nil
+	return b, task.HeldBy(res.Claims, agent), nil
 }
 
 // NextQuery narrows the candidates for the next task: statuses (default
