@@ -75,6 +75,11 @@ func commandHints(a problem.Action) string { return commandWords[a] }
 // added for their logs; any other error as it is.
 func Message(err error) string {
 	e := problem.Of(err)
+	if e.Kind == problem.NoProject && e.Err != nil {
+		// At a terminal the directories searched are the person's own:
+		// said here, never over a server (project.FindRoot).
+		return e.Render(commandHints) + " (" + e.Err.Error() + ")"
+	}
 	if e.Kind != problem.Internal {
 		return e.Render(commandHints)
 	}

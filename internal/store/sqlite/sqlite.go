@@ -198,28 +198,31 @@ func CheckNotEmpty(path string) error {
 	if !emptyFile(path) {
 		return nil
 	}
+	fix := "if it was truncated or badly copied, restore it from a backup; to start a new store here, run `cairn init` in the project (or delete the file)"
+	if walHasCommit(path + "-wal") {
+		// SQLite would delete the log at the first open: say so before
+		// anyone runs the command that does.
+		fix = "its write-ahead log " + shortPath(path) + "-wal holds committed transactions, which SQLite deletes when it opens an empty database: copy that file somewhere safe first, then " + fix
+	}
 	return fmt.Errorf("open database %s: %w", path, store.Fault(
 		"the database "+shortPath(path)+" is an empty file (0 bytes): it holds no Cairn data, and opening it would silently start a new store (ids from 1, no memory)",
-		"if it was truncated or badly copied, restore it from a backup; to start a new store here, run `cairn init` in the project (or delete the file)",
-		ErrEmptyDatabase))
+		fix, ErrEmptyDatabase))
 }
 
 // emptyFile reports whether path is an existing database file with no
-// data: 0 bytes, and none of SQLite's companion files (-journal, -wal,
-// -shm), which would mean a creation that was interrupted and that SQLite
-// recovers. Cairn itself never leaves such a file (see createAtomically):
-// one is a truncated database, a bad copy or a stray touch.
+// data: 0 bytes, and no hot rollback journal beside it that SQLite would
+// roll back into it (a transaction that shrank the file, interrupted). A
+// write-ahead log does not count: SQLite deletes the log of a 0-byte
+// database rather than replay it (TestSQLiteDiscardsTheLogOfAnEmptyDatabase),
+// and the hooks leave -wal and -shm files beside every store, which used to
+// excuse a truncated one. Cairn itself never leaves an empty database (see
+// createAtomically): one is a truncated database, a bad copy or a stray touch.
 func emptyFile(path string) bool {
 	fi, err := os.Stat(path)
 	if err != nil || fi.Size() > 0 {
 		return false
 	}
-	for _, x := range []string{"-journal", "-wal", "-shm"} {
-		if _, err := os.Stat(path + x); err == nil {
-			return false
-		}
-	}
-	return true
+	return !hotJournal(path + "-journal")
 }
 
 // applicationID marks a SQLite file as Cairn's ("CAIR").

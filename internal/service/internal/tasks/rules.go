@@ -138,7 +138,8 @@ func (m Moved) Current(ctx context.Context, tx store.Tx) (task.Task, error) {
 // MoveFocusOff moves every agent whose focus is on a task that inside
 // selects (and the agent named by also, if any) to where the focus rules go
 // after left was closed or removed, passing over the tasks other agents
-// hold (claims: the live claims; nil: read them if an agent moves), and
+// hold (claims: the live claims; nil: read them if an agent moves) and
+// those other windows are at (takenByOthers), and
 // says where also went (or, without also, the first agent; zero: none was
 // moved). A pending task focus lands on starts: it is in progress. Agents
 // focused elsewhere stay.
@@ -179,6 +180,10 @@ func MoveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(
 			return Moved{}, err
 		}
 	}
+	taken, err := takenByOthers(ctx, tx, focuses, agents)
+	if err != nil {
+		return Moved{}, err
+	}
 	// Agents that hold none of the claims see the same tasks held: one
 	// walk of the rules for all of them.
 	key := func(agent string) string {
@@ -189,7 +194,7 @@ func MoveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(
 		}
 		return ""
 	}
-	rules, err := newNextAfter(ctx, tx, left)
+	rules, err := newNextAfter(ctx, tx, left, taken)
 	if err != nil {
 		return Moved{}, err
 	}
@@ -291,6 +296,38 @@ func (w Writer) CheckTask(ctx context.Context, tx store.Tx, id task.ID, now time
 	return w.Check(map[task.ID]task.Claim{id: c}, id)
 }
 
+// takenByOthers is the tasks other agents than moving are at now: the
+// focus of each agent with an open session (a client window at work), so
+// that the focus rules do not move an agent onto another's YOU ARE HERE. An
+// agent without an open session may have left long ago: its focus takes
+// nothing. Nil when no other agent has a focus.
+func takenByOthers(ctx context.Context, tx store.Tx, focuses map[string]task.ID, moving []string) (map[task.ID]bool, error) {
+	var others []string
+	for agent, id := range focuses {
+		if id != 0 && !slices.Contains(moving, agent) {
+			others = append(others, agent)
+		}
+	}
+	if len(others) == 0 {
+		return nil, nil
+	}
+	taken := map[task.ID]bool{}
+	for offset := 0; ; {
+		open, total, err := tx.Sessions(ctx, store.SessionQuery{OpenOnly: true, Offset: offset, Limit: 100})
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range open {
+			if slices.Contains(others, s.Agent) {
+				taken[focuses[s.Agent]] = true
+			}
+		}
+		if offset += len(open); len(open) == 0 || offset >= total {
+			return taken, nil
+		}
+	}
+}
+
 // CheckDeps refuses (task.OpenDeps) to mark id done while a
 // task it depends on is neither done nor cancelled.
 func CheckDeps(ctx context.Context, tx store.Tx, id task.ID) error {
@@ -341,7 +378,9 @@ type nextAfter struct {
 	rerr    *error
 }
 
-func newNextAfter(ctx context.Context, tx store.Tx, left task.Task) (*nextAfter, error) {
+// newNextAfter reads what the rules need; taken are the tasks other
+// windows are at (takenByOthers), which count as not ready.
+func newNextAfter(ctx context.Context, tx store.Tx, left task.Task, taken map[task.ID]bool) (*nextAfter, error) {
 	sibs, err := tx.OpenChildren(ctx, left.ParentID)
 	if err != nil {
 		return nil, err
@@ -396,6 +435,9 @@ func newNextAfter(ctx context.Context, tx store.Tx, left task.Task) (*nextAfter,
 		return task.Outline(all), nil
 	}
 	n.ready = func(t task.Task) bool {
+		if taken[t.ID] {
+			return false
+		}
 		if board == nil {
 			return siblingReady(t)
 		}
