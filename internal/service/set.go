@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 	"github.com/cairn-dev/cairn/internal/service/focus"
+	"github.com/cairn-dev/cairn/internal/service/insight"
 	"github.com/cairn-dev/cairn/internal/service/internal/boardcache"
 	"github.com/cairn-dev/cairn/internal/service/knowledge"
 	"github.com/cairn-dev/cairn/internal/service/lifecycles"
@@ -29,6 +30,7 @@ type Set struct {
 	Memory     *memories.Memory
 	Knowledge  *knowledge.Service
 	Brief      *brief.Service
+	Insight    *insight.Service
 
 	store store.Store
 }
@@ -49,6 +51,8 @@ type Options struct {
 	Detector *projectinfo.Detector
 	// Count measures text in tokens; nil is o200k_base.
 	Count func(string) int
+	// Insight configures the usage recorder and the analyses.
+	Insight insight.Options
 	// Now is every service's clock; nil is time.Now in UTC (a test fixes
 	// it so that answers are the same on every run).
 	Now func() time.Time
@@ -68,6 +72,10 @@ func New(st store.Store, opts Options) *Set {
 	if opts.Root != "" {
 		lifecycleDir = lifecycles.LifecycleDir(opts.Root)
 	}
+	io := opts.Insight
+	if io.Now == nil {
+		io.Now = opts.Now
+	}
 	board := boardcache.New(st)
 	p := plan.NewPlan(st, board, opts.Now)
 	f := focus.NewFocus(st, board, p, opts.Now)
@@ -82,6 +90,7 @@ func New(st store.Store, opts Options) *Set {
 		Memory:     m,
 		Knowledge:  k,
 		Brief:      brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now}),
+		Insight:    insight.New(st, io),
 		store:      st,
 	}
 }
