@@ -95,6 +95,12 @@ func (s *Server) serveBoard(w http.ResponseWriter, r *http.Request, pathProject,
 		return
 	}
 	if rest == "events" {
+		release, p := s.admitStream(tok)
+		if p != nil {
+			writeProblem(w, *p)
+			return
+		}
+		defer release()
 		// The event stream stays open: lift the read deadline ReadTimeout
 		// set, as for MCP's streams, or the server would cut it.
 		_ = http.NewResponseController(w).SetReadDeadline(time.Time{})

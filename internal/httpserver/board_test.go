@@ -70,3 +70,42 @@ func TestBoardEventsOutliveReadTimeout(t *testing.T) {
 		wait("a change after the read deadline")
 	})
 }
+
+// TestBoardStreamsBounded: one token's open /events streams are bounded,
+// and all tokens' together take at most a quarter of the connection slots
+// (issue 34, attack 6: any token could hold all 2,048 with /events, and
+// /healthz and every MCP client got 503).
+func TestBoardStreamsBounded(t *testing.T) {
+	s := &Server{cfg: Config{MaxConns: 2048}}
+	a, b := &Token{Name: "a"}, &Token{Name: "b"}
+	var releases []func()
+	for range DefaultMaxStreamsPerToken {
+		r, p := s.admitStream(a)
+		if p != nil {
+			t.Fatalf("stream %d: %v", len(releases)+1, p.Problem)
+		}
+		releases = append(releases, r)
+	}
+	if _, p := s.admitStream(a); p == nil || p.Status != http.StatusTooManyRequests {
+		t.Fatalf("a token's stream past the bound: %+v", p)
+	}
+	if r, p := s.admitStream(b); p != nil {
+		t.Fatalf("another token's stream: %v", p.Problem)
+	} else {
+		r()
+	}
+	releases[0]()
+	if _, p := s.admitStream(a); p != nil {
+		t.Fatalf("a stream after one closed: %v", p.Problem)
+	}
+
+	small := &Server{cfg: Config{MaxConns: 8}}
+	for i := range 2 {
+		if _, p := small.admitStream(&Token{Name: strings.Repeat("x", i+1)}); p != nil {
+			t.Fatalf("stream %d of 2: %v", i+1, p.Problem)
+		}
+	}
+	if _, p := small.admitStream(&Token{Name: "z"}); p == nil {
+		t.Fatal("streams past a quarter of the connections")
+	}
+}
