@@ -52,6 +52,7 @@ var boardWords = [problem.NumActions]string{
 	problem.ExportMemory:   "`cairn memory export` writes it",
 	problem.ClaimTask:      "an agent claims it with claim_task first",
 	problem.ClaimFree:      "an agent's claim_task without id picks a free task",
+	problem.OverrideClaim:  "or an agent writes anyway with force: true",
 	problem.ListLifecycles: "`cairn lifecycles` lists them",
 	problem.StartLifecycle: "an agent starts a new one with lifecycle_init",
 	problem.AdvanceOpen:    "`cairn lifecycles` shows the open one",

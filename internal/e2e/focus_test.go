@@ -72,9 +72,10 @@ func testScenario(t *testing.T, o cairntest.Options) {
 	s.OK("extend_current_task", newTask("Analyze competitor solutions")) // 4
 	wantCurrent(t, s, "Analyze competitor solutions")
 
-	const mid = `[1] Design new feature (pending)
-  [2] Research requirements (pending)
-    [3] Interview users (pending)
+	// Each task took focus as it was made: each is in progress.
+	const mid = `[1] Design new feature (in-progress)
+  [2] Research requirements (in-progress)
+    [3] Interview users (in-progress)
     [4] Analyze competitor solutions (current) <-- YOU ARE HERE`
 	if got := bigPicture(t, s); got != mid {
 		t.Fatalf("big picture after step 4:\n%s\nwant:\n%s", got, mid)

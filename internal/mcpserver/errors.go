@@ -88,6 +88,7 @@ var toolWords = [problem.NumActions]string{
 	problem.ExportMemory:   "`cairn memory export` writes it",
 	problem.ClaimTask:      "use claim_task first",
 	problem.ClaimFree:      "claim_task without id picks a free task",
+	problem.OverrideClaim:  "or pass force: true to write anyway",
 	problem.ListLifecycles: "use lifecycle_list to see them",
 	problem.StartLifecycle: "use lifecycle_init to start a new one",
 	problem.AdvanceOpen:    "use lifecycle_advance on the open one",

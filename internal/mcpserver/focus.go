@@ -55,7 +55,12 @@ type completedArgs struct {
 type noArgs struct{}
 
 type completeArgs struct {
-	Force bool `json:"force,omitempty" jsonschema:"done despite open dependencies"`
+	Force bool `json:"force,omitempty"`
+}
+
+type removeArgs struct {
+	TaskID IDArg `json:"task_id" jsonschema:"id or parentId.N"`
+	Force  bool  `json:"force,omitempty"`
 }
 
 // bodyPreview is how much of a body a list shows before it is clipped.
@@ -245,6 +250,8 @@ func zenText(z focus.Zen) string {
 			label(*z.Next), z.Next.ID)
 	case z.Total == 0:
 		return "Zen: no tasks yet. Start work with create_new_task."
+	case z.Held > 0:
+		return fmt.Sprintf("Zen: no current task, and other agents hold every ready task (%d); get_tasks shows who, or create_new_task for new work.", z.Held)
 	case z.Open == 1:
 		return "Zen: no current task, and the 1 open task is not ready (deferred, blocked or waiting on a dependency); get_tasks shows it, switch_focus works on it anyway."
 	case z.Open > 1:
@@ -276,6 +283,7 @@ type currentOut struct {
 	Breadcrumb []taskRef `json:"breadcrumb,omitempty"`
 	Left       []taskRef `json:"siblings_to_left,omitempty"`
 	LeftMore   int       `json:"more_to_left,omitempty"` // siblings to the left not listed; list_siblings has all
+	Held       *claimOut `json:"held_by,omitempty"`      // another agent's live claim on the task
 	moreClosed bool      // every one of LeftMore is closed
 }
 
@@ -308,13 +316,22 @@ func viewCurrent(v focus.CurrentView) currentOut {
 		out.moreClosed = out.moreClosed || !s.Status.Open()
 	}
 	out.LeftMore = v.LeftMore
+	out.Held = claimOf(v.Held, false)
 	return out
+}
+
+// heldText says who holds a task another agent claimed, and what to do.
+func heldText(c *claimOut) string {
+	return fmt.Sprintf("held by %s until %s: ask them, or wait; writing to it needs force: true", c.Agent, c.Until)
 }
 
 // text is YOU ARE HERE: the task, its path, its left siblings, its body.
 func (o currentOut) text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "YOU ARE HERE: [%s] %s (depth %d; agent %s)\n", o.TaskID, o.Title, o.Depth, o.Agent)
+	if o.Held != nil {
+		fmt.Fprintf(&b, "Claim: %s\n", heldText(o.Held))
+	}
 	if len(o.Breadcrumb) > 0 {
 		parts := make([]string, len(o.Breadcrumb))
 		for i, a := range o.Breadcrumb {
@@ -458,6 +475,39 @@ type completeOut struct {
 	CurrentID   string `json:"current_task_id,omitempty"`
 	Zen         bool   `json:"zen,omitempty"`
 	NextTaskID  string `json:"next_task_id,omitempty"` // in zen: what get_next_task recommends
+	// Passed are the tasks focus passed over as other agents hold them.
+	Passed []heldOut `json:"passed_held,omitempty"`
+}
+
+// heldOut is a task another agent holds.
+type heldOut struct {
+	TaskID string `json:"task_id"`
+	Title  string `json:"title"`
+	Agent  string `json:"agent"`
+	Until  string `json:"until"`
+}
+
+// passedShown is how many passed-over tasks an answer names.
+const passedShown = 3
+
+// passedText names the tasks focus passed over, as others hold them.
+func passedText(hs []focus.HeldTask) (string, []heldOut) {
+	if len(hs) == 0 {
+		return "", nil
+	}
+	var (
+		out   []heldOut
+		names []string
+	)
+	for _, h := range hs[:min(len(hs), passedShown)] {
+		o := heldOut{TaskID: h.Task.ID.String(), Title: h.Task.Title, Agent: h.Claim.Agent, Until: ts(h.Claim.ExpiresAt)}
+		out = append(out, o)
+		names = append(names, fmt.Sprintf("%s (%s holds it until %s)", label(h.Task), o.Agent, o.Until))
+	}
+	if n := len(hs) - len(out); n > 0 {
+		names = append(names, fmt.Sprintf("%d more", n))
+	}
+	return " Passed over " + strings.Join(names, ", ") + ".", out
 }
 
 func completeCurrentTask(ctx context.Context, c call, in completeArgs) (string, any, error) {
@@ -467,6 +517,9 @@ func completeCurrentTask(ctx context.Context, c call, in completeArgs) (string, 
 	}
 	msg := fmt.Sprintf("Completed %s.", label(r.Task))
 	out := completeOut{TaskID: r.Task.ID.String(), CompletedAt: ts(r.Task.CompletedAt)}
+	passed, held := passedText(r.Passed)
+	msg += passed
+	out.Passed = held
 	if r.Next.ID == 0 {
 		out.Zen = true
 		msg += " " + zenText(r.Zen)
@@ -702,19 +755,25 @@ func (o siblingsOut) text(p focus.Siblings) string {
 }
 
 type switchOut struct {
-	Success    bool     `json:"success"`
-	TaskID     string   `json:"task_id"`
-	PreviousID string   `json:"previous_task_id,omitempty"`
-	FocusPath  []string `json:"focus_path"`
-	Message    string   `json:"message"`
+	Success    bool       `json:"success"`
+	TaskID     string     `json:"task_id"`
+	Status     string     `json:"status"`
+	PreviousID string     `json:"previous_task_id,omitempty"`
+	FocusPath  []string   `json:"focus_path"`
+	WaitsOn    []taskLink `json:"waits_on,omitempty"` // open dependencies
+	Held       *claimOut  `json:"held_by,omitempty"`  // another agent's live claim
+	Message    string     `json:"message"`
 }
+
+// waitsShown is how many open dependencies switch_focus names.
+const waitsShown = 5
 
 func switchFocus(ctx context.Context, c call, in taskIDArgs) (string, any, error) {
 	s, err := c.Focus.SwitchFocus(ctx, c.agent, string(in.TaskID))
 	if err != nil {
 		return "", nil, err
 	}
-	out := switchOut{Success: true, TaskID: s.Task.ID.String()}
+	out := switchOut{Success: true, TaskID: s.Task.ID.String(), Status: string(s.Task.Status)}
 	for _, a := range s.Path {
 		out.FocusPath = append(out.FocusPath, a.Title)
 	}
@@ -722,7 +781,27 @@ func switchFocus(ctx context.Context, c call, in taskIDArgs) (string, any, error
 	if s.Previous != 0 {
 		out.PreviousID = s.Previous.String()
 	}
-	out.Message = fmt.Sprintf("Focus is on %s. Path: %s.", label(s.Task), strings.Join(out.FocusPath, " > "))
+	status := string(s.Task.Status)
+	if s.Started {
+		status = "now " + status
+	}
+	out.Message = fmt.Sprintf("Focus is on %s (%s). Path: %s.", label(s.Task), status, strings.Join(out.FocusPath, " > "))
+	if len(s.Waits) > 0 {
+		names := make([]string, 0, waitsShown+1)
+		for i, w := range s.Waits {
+			if i < waitsShown {
+				out.WaitsOn = append(out.WaitsOn, link(w))
+				names = append(names, fmt.Sprintf("%s (%s)", label(w), w.Status))
+			}
+		}
+		if n := len(s.Waits) - len(out.WaitsOn); n > 0 {
+			names = append(names, fmt.Sprintf("%d more", n))
+		}
+		out.Message += " It waits on " + strings.Join(names, ", ") + ": complete_current_task refuses it until they are done."
+	}
+	if out.Held = claimOf(s.Held, false); out.Held != nil {
+		out.Message += " It is " + heldText(out.Held) + "."
+	}
 	return out.Message, out, nil
 }
 
@@ -735,8 +814,8 @@ type removeOut struct {
 	Zen          bool   `json:"zen,omitempty"`
 }
 
-func removeTask(ctx context.Context, c call, in taskIDArgs) (string, any, error) {
-	r, err := c.Focus.RemoveTask(ctx, c.agent, string(in.TaskID))
+func removeTask(ctx context.Context, c call, in removeArgs) (string, any, error) {
+	r, err := c.Focus.RemoveTask(ctx, c.agent, string(in.TaskID), in.Force)
 	if err != nil {
 		return "", nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
@@ -34,6 +35,10 @@ type step struct {
 	tool string
 	args map[string]any
 }
+
+// rivalClaims is a step that is not a call: another agent, "rival", claims
+// the task args["id"] names for an hour, through the service.
+const rivalClaims = "(rival claims)"
 
 type args = map[string]any
 
@@ -169,6 +174,23 @@ var scenario = []step{
 	// One name in common with a past mistake, and another type of error:
 	// not similar.
 	{"diagnose_error", args{"error": "Traceback (most recent call last):\n  File \"auth.py\", line 9, in callback\n    uri = params['redirect_uri']\nKeyError: 'redirect_uri'"}},
+	// Focus on a task that waits names what it waits on; completing it
+	// is refused for the same.
+	{"create_task", args{"title": "Write release notes"}},
+	{"create_task", args{"title": "Publish", "dependencies": []any{11}}},
+	{"switch_focus", args{"task_id": "12"}},
+	{"complete_current_task", nil},
+	// Another agent's claim: focus passes over its task, and writes to it
+	// are refused unless forced.
+	{rivalClaims, args{"id": "1"}},
+	{"switch_focus", args{"task_id": "11"}},
+	{"complete_current_task", nil},
+	{"update_task", args{"id": "1", "title": "Ship it"}},
+	{"delete_task", args{"id": "1"}},
+	{"switch_focus", args{"task_id": "1"}},
+	{"get_current_task", nil},
+	{"bootstrap", args{"budget_tokens": 300}},
+	{"update_task", args{"id": "1", "priority": "high", "force": true}},
 }
 
 // TestGolden pins every tool's answers on the scenario above, their text
@@ -250,6 +272,12 @@ func runGolden(t *testing.T, st store.Store) map[string]*archive {
 
 	got := map[string]*archive{}
 	for i, s := range scenario {
+		if s.tool == rivalClaims {
+			if _, err := set.Plan.Claim(ctx, plan.ClaimRequest{Agent: "rival", Ref: s.args["id"].(string), LeaseSeconds: 3600}); err != nil {
+				t.Fatalf("step %d: rival claims %v: %v", i, s.args["id"], err)
+			}
+			continue
+		}
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: s.tool, Arguments: s.args})
 		if err != nil {
 			t.Fatalf("step %d %s: %v", i, s.tool, err)

@@ -79,7 +79,12 @@ type updateTaskArgs struct {
 	Status       *string `json:"status,omitempty"`
 	Priority     *string `json:"priority,omitempty"`
 	Dependencies *IDList `json:"dependencies,omitempty" jsonschema:"replaces the list"`
-	Force        bool    `json:"force,omitempty" jsonschema:"done despite open dependencies"`
+	Force        bool    `json:"force,omitempty"`
+}
+
+type deleteArgs struct {
+	ID    IDArg `json:"id" jsonschema:"id or parentId.N"`
+	Force bool  `json:"force,omitempty"`
 }
 
 type nextTaskArgs struct {
@@ -117,11 +122,12 @@ type updateSubtaskArgs struct {
 	Status      *string `json:"status,omitempty"`
 	Title       *string `json:"title,omitempty"`
 	Description *string `json:"description,omitempty"`
-	Force       bool    `json:"force,omitempty" jsonschema:"done despite open dependencies"`
+	Force       bool    `json:"force,omitempty"`
 }
 
 type subtaskIDArgs struct {
 	SubtaskID IDArg `json:"subtaskId" jsonschema:"parentId.N"`
+	Force     bool  `json:"force,omitempty"`
 }
 
 var (
@@ -476,7 +482,9 @@ func change(title, description, status, priority *string, deps *IDList, force bo
 }
 
 func updateTask(ctx context.Context, c call, in updateTaskArgs) (string, any, error) {
-	d, err := c.Plan.Update(ctx, string(in.ID), change(in.Title, in.Description, in.Status, in.Priority, in.Dependencies, in.Force))
+	ch := change(in.Title, in.Description, in.Status, in.Priority, in.Dependencies, in.Force)
+	ch.Agent = c.agent
+	d, err := c.Plan.Update(ctx, string(in.ID), ch)
 	if err != nil {
 		return "", nil, err
 	}
@@ -495,8 +503,8 @@ type deletedOut struct {
 	Message      string `json:"message"`
 }
 
-func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
-	r, err := c.Plan.Delete(ctx, string(in.ID))
+func deleteTask(ctx context.Context, c call, in deleteArgs) (string, any, error) {
+	r, err := c.Plan.Delete(ctx, string(in.ID), plan.Writer{Agent: c.agent, Force: in.Force})
 	if err != nil {
 		return "", nil, err
 	}
@@ -745,7 +753,9 @@ func parentResult(msg string, d plan.Detail) (string, any, error) {
 }
 
 func updateSubtask(ctx context.Context, c call, in updateSubtaskArgs) (string, any, error) {
-	d, err := c.Plan.UpdateSubtask(ctx, string(in.SubtaskID), change(in.Title, in.Description, in.Status, nil, nil, in.Force))
+	ch := change(in.Title, in.Description, in.Status, nil, nil, in.Force)
+	ch.Agent = c.agent
+	d, err := c.Plan.UpdateSubtask(ctx, string(in.SubtaskID), ch)
 	if err != nil {
 		return "", nil, err
 	}
@@ -753,7 +763,7 @@ func updateSubtask(ctx context.Context, c call, in updateSubtaskArgs) (string, a
 }
 
 func deleteSubtask(ctx context.Context, c call, in subtaskIDArgs) (string, any, error) {
-	d, err := c.Plan.DeleteSubtask(ctx, string(in.SubtaskID))
+	d, err := c.Plan.DeleteSubtask(ctx, string(in.SubtaskID), plan.Writer{Agent: c.agent, Force: in.Force})
 	if err != nil {
 		return "", nil, err
 	}

@@ -128,6 +128,7 @@ const (
 	ExportMemory
 	ClaimTask
 	ClaimFree
+	OverrideClaim
 	ListLifecycles
 	StartLifecycle
 	AdvanceOpen
@@ -166,6 +167,7 @@ var actionWords = [NumActions]string{
 	ExportMemory:   "export the memory first",
 	ClaimTask:      "claim the task first",
 	ClaimFree:      "claim a free task instead",
+	OverrideClaim:  "or write anyway with force",
 	ListLifecycles: "list the lifecycles",
 	StartLifecycle: "start a new lifecycle",
 	AdvanceOpen:    "advance the open lifecycle instead",

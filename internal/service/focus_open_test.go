@@ -114,7 +114,7 @@ func TestCompletionAmongManyClosedSiblings(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if _, err := set.Focus.RemoveTask(ctx, "nobody", waiting.String()); err != nil {
+		if _, err := set.Focus.RemoveTask(ctx, "nobody", waiting.String(), false); err != nil {
 			t.Fatal(err)
 		}
 		c, err := set.Focus.CompleteCurrentTask(ctx, agent, false)

@@ -98,9 +98,9 @@ func testBigPictureFromBoard(t *testing.T, s, other store.Store) {
 			_, err = set.Focus.SwitchFocus(ctx, agent, ref())
 		case 5:
 			if rng.IntN(3) == 0 {
-				_, err = set.Focus.RemoveTask(ctx, agent, ref())
+				_, err = set.Focus.RemoveTask(ctx, agent, ref(), false)
 			} else {
-				_, err = set.Plan.Delete(ctx, ref())
+				_, err = set.Plan.Delete(ctx, ref(), plan.Writer{})
 			}
 		case 6, 7:
 			in := plan.NewTask{Title: title, Priority: task.Priorities[rng.IntN(len(task.Priorities))]}

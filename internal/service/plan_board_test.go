@@ -160,7 +160,7 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 				if r.Task != nil && r.Task.ID == a.ID {
 					t.Errorf("writer %d: next task is %s, finished", w, a.ID)
 				}
-				if _, err := p.Delete(ctx, bt.ID.String()); err != nil {
+				if _, err := p.Delete(ctx, bt.ID.String(), plan.Writer{}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -174,7 +174,8 @@ func testBoardReflects(t *testing.T, s, other store.Store) {
 						t.Error(err)
 						return
 					}
-					if got := status(board(), x.ID); got != task.StatusPending {
+					// It takes the agent's focus: it is in progress.
+					if got := status(board(), x.ID); got != task.StatusInProgress {
 						t.Errorf("focus task %s is %s on the board", x.ID, got)
 					}
 					if _, err := fs.CompleteCurrentTask(ctx, agent, false); err != nil {

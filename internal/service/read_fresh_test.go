@@ -211,7 +211,7 @@ func testCachedReads(t *testing.T, s, other store.Store, deleteRow func(context.
 			return ""
 		}},
 		{"it deletes a task", func() error {
-			_, err := o.Plan.Delete(ctx, "13")
+			_, err := o.Plan.Delete(ctx, "13", plan.Writer{})
 			return err
 		}, "13", func(a readAnswers) string {
 			if a.GetErr == "" || a.Picture.Phases[13] != "" {

@@ -35,4 +35,5 @@ const (
 	ReadOpenLifecycles                   // Tx.Lifecycles of ID's open lifecycles: LifecycleQuery{Status: LifecycleOpen, Tasks: {ID}}
 	ReadPlanChanges                      // the revision and the plan's changes after Since, for a store with a change feed (ID unused)
 	ReadOpenChildren                     // Tx.OpenChildren(ID)
+	ReadClaims                           // Tx.Claims, at any time (ID unused): the claims on visible tasks, expired ones too
 )

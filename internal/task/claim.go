@@ -39,3 +39,24 @@ func Claimed(c Claim) error {
 
 // ClaimOf returns the claim err is refused for.
 func ClaimOf(err error) (Claim, bool) { return problem.DetailOf[Claim](err) }
+
+// Held refuses a write to a task another agent holds with c, unless the
+// writer overrides the claim; c is the Error's Detail.
+func Held(c Claim) error {
+	return &problem.Error{Kind: problem.Claimed,
+		Problem: fmt.Sprintf("task %s is claimed by %s until %s", c.TaskID, c.Agent, c.ExpiresAt.UTC().Format(time.RFC3339)),
+		Fix:     "wait for the lease to end or ask " + c.Agent + " to release it",
+		Hint:    problem.OverrideClaim, Detail: c}
+}
+
+// HeldBy returns a test for the tasks claims (live ones) give to an agent
+// other than agent; nil when none do, or agent is empty.
+func HeldBy(claims map[ID]Claim, agent string) func(ID) bool {
+	if agent == "" || len(claims) == 0 {
+		return nil
+	}
+	return func(id ID) bool {
+		c, ok := claims[id]
+		return ok && c.Agent != agent
+	}
+}

@@ -1,6 +1,9 @@
 package task
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // Entry is a task placed in the outline: the depth-first order of the big
 // picture, children in position order, with its depth (0 for a root).
@@ -66,24 +69,42 @@ func Outline(tasks []Task) []Entry {
 // skipped; closed ones may be left out, as they are never picked); parent is nil for a root task; outline is only loaded when the
 // first two rules find nothing.
 func NextFocus(left ID, siblings []Task, parent *Task, outline func() ([]Entry, error), ready func(Task) bool) (ID, error) {
+	id, _, err := NextFocusExcept(left, siblings, parent, outline, ready, nil)
+	return id, err
+}
+
+// NextFocusExcept is NextFocus passing over the tasks held selects (tasks
+// other agents hold; nil: none), which it returns in the order it met
+// them: the ones it would have picked but for their holders.
+func NextFocusExcept(left ID, siblings []Task, parent *Task, outline func() ([]Entry, error), ready func(Task) bool, held func(ID) bool) (ID, []ID, error) {
+	var passed []ID
+	free := func(id ID) bool {
+		if held != nil && held(id) {
+			if !slices.Contains(passed, id) {
+				passed = append(passed, id)
+			}
+			return false
+		}
+		return true
+	}
 	for _, s := range siblings {
-		if s.ID != left && s.Status.Open() && ready(s) {
-			return s.ID, nil
+		if s.ID != left && s.Status.Open() && ready(s) && free(s.ID) {
+			return s.ID, passed, nil
 		}
 	}
-	if parent != nil && parent.Status.Open() {
-		return parent.ID, nil
+	if parent != nil && parent.Status.Open() && free(parent.ID) {
+		return parent.ID, passed, nil
 	}
 	all, err := outline()
 	if err != nil {
-		return 0, err
+		return 0, passed, err
 	}
 	for i := len(all) - 1; i >= 0; i-- {
-		if all[i].ID != left && all[i].Status.Open() && ready(all[i].Task) {
-			return all[i].ID, nil
+		if all[i].ID != left && all[i].Status.Open() && ready(all[i].Task) && free(all[i].ID) {
+			return all[i].ID, passed, nil
 		}
 	}
-	return 0, nil
+	return 0, passed, nil
 }
 
 // Subtree returns the task id and all its descendants among tasks.

@@ -207,6 +207,9 @@ func (c *Service) gather(ctx context.Context, req BootstrapRequest) ([]*section,
 			}
 			line += " under " + strings.Join(names, " › ")
 		}
+		if h := cur.Held; h != nil {
+			line += fmt.Sprintf("\n  held by %s until %s: ask them or wait; writing to it needs force", h.Agent, h.ExpiresAt.UTC().Format(time.RFC3339))
+		}
 		if b := strings.TrimSpace(cur.Task.Body); b != "" {
 			line += "\n  notes: " + words.OneLine(b, 200)
 		}

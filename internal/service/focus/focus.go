@@ -49,17 +49,35 @@ type Zen struct {
 	Next  *task.Task // nil when no task is ready
 	Open  int        // open tasks, ready or not
 	Total int        // visible tasks, closed ones included
+	// Held counts the ready tasks Next passed over as other agents hold
+	// them.
+	Held int
 }
 
 // zen works out Zen for an agent without a current task, after (never
 // inside) the transaction that found it so, from the cached board: the
 // hint may be a moment newer than the answer around it.
-func (f *Focus) zen(ctx context.Context) (Zen, error) {
-	b, err := f.plans.Board(ctx)
+func (f *Focus) zen(ctx context.Context, agent string) (Zen, error) {
+	res, b, err := f.board.Read(ctx, store.PlanRead{Claims: true, Now: f.now()})
 	if err != nil {
 		return Zen{}, err
 	}
-	return ZenOf(b), nil
+	return zenFor(b, res.Claims, agent), nil
+}
+
+// zenFor is Zen on a board for agent, whose next task is none other agents
+// hold (claims: the live ones), as get_next_task recommends for it.
+func zenFor(b *task.Board, claims map[task.ID]task.Claim, agent string) Zen {
+	z := ZenOf(b)
+	if skip := task.HeldBy(claims, agent); skip != nil {
+		t, held, ok := b.NextExcept(task.NextFilter{}, skip)
+		z.Next, z.Held = nil, held
+		if ok {
+			c := *t
+			z.Next = &c
+		}
+	}
+	return z
 }
 
 // ZenOf is Zen on a board: what get_next_task would recommend, and the
@@ -95,12 +113,19 @@ func (f *Focus) CreateNewTask(ctx context.Context, agent, title, body string) (t
 	var created task.Task
 	err := f.store.Update(ctx, func(tx store.Tx) (err error) {
 		now := f.now()
-		return tx.CreateUnderCurrent(ctx, agent, task.New(title, body, now), task.OpenStatuses, now, &created)
+		return tx.CreateUnderCurrent(ctx, agent, started(task.New(title, body, now)), task.OpenStatuses, now, &created)
 	})
 	if err != nil {
 		return task.Task{}, fmt.Errorf("create task: %w", err)
 	}
 	return created, nil
+}
+
+// started is a new task that takes its agent's focus: focus and status
+// agree, so it is in progress from the start.
+func started(t task.Task) task.Task {
+	t.Status = task.StatusInProgress
+	return t
 }
 
 // ExtendCurrentTask adds the next step at the current level: a sibling
@@ -117,7 +142,7 @@ func (f *Focus) ExtendCurrentTask(ctx context.Context, agent, title, body string
 			return err
 		}
 		now := f.now()
-		created, err = tx.CreateTask(ctx, task.New(title, body, now),
+		created, err = tx.CreateTask(ctx, started(task.New(title, body, now)),
 			store.Placement{After: cur.ID})
 		if err != nil {
 			return err
@@ -139,6 +164,8 @@ type CurrentView struct {
 	Left       []task.Task // siblings to the left, in order: LeftShown of them at most (task.NearLeft)
 	LeftMore   int         // siblings to the left not in Left
 	Breadcrumb []task.Task // ancestors, root first
+	// Held is the live claim another agent holds on the task; nil: none.
+	Held *task.Claim
 }
 
 // Current returns the agent's current task and its context, from one plan
@@ -210,20 +237,54 @@ type Completed struct {
 	Task task.Task // as completed
 	Next task.Task // the new current task; zero ID in zen
 	Zen  Zen       // in zen: what is left
+	// Passed are the tasks the focus rules would have moved to but passed
+	// over, as other agents hold them, in the order the rules met them.
+	Passed []HeldTask
+}
+
+// HeldTask is a task another agent holds, and its claim.
+type HeldTask struct {
+	Task  task.Task // without its body
+	Claim task.Claim
+}
+
+// heldTasks names the tasks of claims from the cached board.
+func (f *Focus) heldTasks(ctx context.Context, claims []task.Claim) ([]HeldTask, error) {
+	if len(claims) == 0 {
+		return nil, nil
+	}
+	b, err := f.plans.Board(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]HeldTask, 0, len(claims))
+	for _, c := range claims {
+		h := HeldTask{Task: task.Task{ID: c.TaskID}, Claim: c}
+		if t := b.Tasks.Get(c.TaskID); t != nil {
+			h.Task = *t
+		}
+		out = append(out, h)
+	}
+	return out, nil
 }
 
 // CompleteCurrentTask completes the agent's current task, archives it and
-// moves focus by the rules of task.NextFocus. A task with open children is
-// refused, and so is one with open dependencies unless force is set.
+// moves focus by the rules of task.NextFocus, passing over tasks other
+// agents hold. A task with open children is refused, and so are one with
+// open dependencies and one another agent holds, unless force is set.
 func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force bool) (Completed, error) {
-	var c Completed
+	var (
+		c      Completed
+		passed []task.Claim
+	)
 	err := f.store.Update(ctx, func(tx store.Tx) error {
 		// What closeTask reads, with the focus: one round trip. The task's
 		// open children and dependencies, then what moveFocusOff reads
 		// after closeTask's writes, which leave those answers true (they
 		// change the task's own fields, its claim and the archive).
 		reads := []store.Read{{Of: store.ReadOpenChildren, Agent: agent}, {Of: store.ReadFocuses},
-			{Of: store.ReadOpenChildren, Agent: agent, Up: 1}, {Of: store.ReadTask, Agent: agent, Up: 1}}
+			{Of: store.ReadOpenChildren, Agent: agent, Up: 1}, {Of: store.ReadTask, Agent: agent, Up: 1},
+			{Of: store.ReadClaims}}
 		if !force {
 			reads = append(reads, store.Read{Of: store.ReadTaskDeps, Agent: agent})
 		}
@@ -233,16 +294,26 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force boo
 			return err
 		}
 		now := f.now()
-		var to tasks.Moved
-		if cur, to, err = tasks.CloseTask(ctx, tx, cur, task.StatusDone, now, agent, force); err != nil {
+		claims, err := tx.Claims(ctx, now)
+		if err != nil {
 			return err
 		}
-		c.Task = cur
+		if err := (tasks.Writer{Agent: agent, Force: force}).Check(claims, cur.ID); err != nil {
+			return err
+		}
+		var to tasks.Moved
+		if cur, to, err = tasks.CloseTask(ctx, tx, cur, task.StatusDone, now, agent, force, claims); err != nil {
+			return err
+		}
+		c.Task, passed = cur, to.Passed
 		c.Next, err = to.Current(ctx, tx)
 		return err
 	})
 	if err == nil && c.Next.ID == 0 {
-		c.Zen, err = f.zen(ctx)
+		c.Zen, err = f.zen(ctx, agent)
+	}
+	if err == nil {
+		c.Passed, err = f.heldTasks(ctx, passed)
 	}
 	if err != nil {
 		return Completed{}, fmt.Errorf("complete task: %w", err)
@@ -440,10 +511,18 @@ type Switched struct {
 	Previous task.ID // zero if the agent was in zen
 	Task     task.Task
 	Path     []task.Task // ancestors of Task, root first
+	// Started says Task was pending and is now in progress.
+	Started bool
+	// Waits are the open tasks Task depends on, in id order: it cannot be
+	// completed before them.
+	Waits []task.Task
+	// Held is the live claim another agent holds on Task; nil: none.
+	Held *task.Claim
 }
 
 // SwitchFocus points the agent at any open task, named by id ("12") or as a
-// subtask ("12.3").
+// subtask ("12.3"). A pending task starts: it is in progress (a loop's
+// task keeps the loop's status).
 func (f *Focus) SwitchFocus(ctx context.Context, agent, ref string) (Switched, error) {
 	var s Switched
 	err := f.store.Update(ctx, func(tx store.Tx) error {
@@ -454,18 +533,31 @@ func (f *Focus) SwitchFocus(ctx context.Context, agent, ref string) (Switched, e
 		if ok {
 			s.Previous = prev.ID
 		}
-		t, err := tasks.ResolveRef(ctx, tx, ref, "task_id")
+		t, loopState, err := tasks.ResolveLoopRef(ctx, tx, ref, "task_id")
 		if err != nil {
 			return err
 		}
 		if !t.Status.Open() {
 			return problem.New(problem.Closed, fmt.Sprintf("task %s is %s and completion is permanent", t.ID, t.Status), problem.ListOutline)
 		}
-		s.Task = t
+		now := f.now()
+		if c, found, err := tx.TaskClaim(ctx, t.ID); err != nil {
+			return err
+		} else if found && c.Agent != agent && c.Live(now) {
+			s.Held = &c
+		}
+		if s.Waits, err = tasks.OpenDeps(ctx, tx, t.ID); err != nil {
+			return err
+		}
+		was := t.Status
+		if t, err = tasks.Start(ctx, tx, t, loopState, now); err != nil {
+			return err
+		}
+		s.Task, s.Started = t, was != t.Status
 		if s.Path, err = tx.Ancestors(ctx, t.ID); err != nil {
 			return err
 		}
-		return tx.SetFocus(ctx, agent, t.ID, f.now())
+		return tx.SetFocus(ctx, agent, t.ID, now)
 	})
 	if err != nil {
 		return Switched{}, fmt.Errorf("switch focus: %w", err)
@@ -485,8 +577,9 @@ type Removed struct {
 
 // RemoveTask hides a task and its descendants from the structure. Completed
 // tasks among them stay in the archive. If the agent's focus was inside the
-// subtree it moves on as after a completion.
-func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, error) {
+// subtree it moves on as after a completion. A subtree with a task another
+// agent holds is refused unless force is set.
+func (f *Focus) RemoveTask(ctx context.Context, agent, ref string, force bool) (Removed, error) {
 	var r Removed
 	err := f.store.Update(ctx, func(tx store.Tx) error {
 		t, err := tasks.ResolveRef(ctx, tx, ref, "task_id")
@@ -504,12 +597,21 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, err
 			return err
 		}
 		sub := task.Subtree(all, id)
-		for _, s := range sub {
+		ids := make([]task.ID, len(sub))
+		for i, s := range sub {
+			ids[i] = s.ID
 			if s.Status == task.StatusDone {
 				r.Archived++
 			}
 		}
 		now := f.now()
+		claims, err := tx.Claims(ctx, now)
+		if err != nil {
+			return err
+		}
+		if err := (tasks.Writer{Agent: agent, Force: force}).Check(claims, ids...); err != nil {
+			return err
+		}
 		if r.Count, err = tx.RemoveSubtree(ctx, id, now); err != nil {
 			return err
 		}
@@ -522,7 +624,7 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, err
 		if r.MovedOn {
 			also = agent
 		}
-		to, err := tasks.MoveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, also, now)
+		to, err := tasks.MoveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, also, now, claims)
 		if err != nil {
 			return err
 		}
@@ -534,7 +636,7 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string) (Removed, err
 		return err
 	})
 	if err == nil && r.Next.ID == 0 {
-		r.Zen, err = f.zen(ctx)
+		r.Zen, err = f.zen(ctx, agent)
 	}
 	if err != nil {
 		return Removed{}, fmt.Errorf("remove task: %w", err)

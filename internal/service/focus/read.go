@@ -11,7 +11,8 @@ import (
 
 // currentRead is Current from one plan read.
 func (f *Focus) currentRead(ctx context.Context, agent string) (CurrentView, error) {
-	res, b, err := f.board.Read(ctx, store.PlanRead{Agent: agent})
+	now := f.now()
+	res, b, err := f.board.Read(ctx, store.PlanRead{Agent: agent, Claims: true, Now: now})
 	if err != nil {
 		return CurrentView{}, err
 	}
@@ -19,19 +20,22 @@ func (f *Focus) currentRead(ctx context.Context, agent string) (CurrentView, err
 	// task; otherwise zen.
 	t := b.Tasks.Get(res.Focus)
 	if res.Focus == 0 || t == nil || !t.Status.Open() {
-		return CurrentView{Zen: true, ZenHint: ZenOf(b)}, nil
+		return CurrentView{Zen: true, ZenHint: zenFor(b, res.Claims, agent)}, nil
 	}
 	v := CurrentView{Task: *t}
 	v.Task.Body = res.FocusBody
 	v.Breadcrumb = tasks.AncestorsOnBoard(b, t)
 	v.Depth = len(v.Breadcrumb) + 1
 	v.Left, v.LeftMore = b.NearLeft(t, LeftShown)
+	if c, ok := res.Claims[t.ID]; ok && c.Agent != agent && c.Live(now) {
+		v.Held = &c
+	}
 	return v, nil
 }
 
 // pictureRead is BigPicture from one plan read.
 func (f *Focus) pictureRead(ctx context.Context, agent string, pg page.Page) (Picture, error) {
-	res, b, err := f.board.Read(ctx, store.PlanRead{Agent: agent, Lifecycles: true})
+	res, b, err := f.board.Read(ctx, store.PlanRead{Agent: agent, Lifecycles: true, Claims: true, Now: f.now()})
 	if err != nil {
 		return Picture{}, err
 	}
@@ -48,7 +52,7 @@ func (f *Focus) pictureRead(ctx context.Context, agent string, pg page.Page) (Pi
 		p.Current = t.ID
 		p.placeCurrent(b.OutlineLine)
 	} else {
-		p.Zen = ZenOf(b)
+		p.Zen = zenFor(b, res.Claims, agent)
 	}
 	return p, nil
 }

@@ -155,11 +155,22 @@ func (p *Plan) Claim(ctx context.Context, r ClaimRequest) (ClaimResult, error) {
 	return res, nil
 }
 
+// claimOne gives c to t; a pending t starts (in progress) with it.
 func claimOne(ctx context.Context, tx store.Tx, t task.Task, c task.Claim) (ClaimResult, error) {
 	c.TaskID = t.ID
 	prev, err := tx.ClaimTask(ctx, c)
 	if err != nil {
 		return ClaimResult{}, err
+	}
+	if t.Status == task.StatusPending {
+		// Read whole (a board's task has no body) with its loop state.
+		full, loopState, err := tx.Loop(ctx, t.ID)
+		if err != nil {
+			return ClaimResult{}, err
+		}
+		if t, err = tasks.Start(ctx, tx, full, loopState, c.ClaimedAt); err != nil {
+			return ClaimResult{}, err
+		}
 	}
 	res := ClaimResult{Task: t, Claim: c}
 	switch {

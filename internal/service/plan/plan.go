@@ -261,8 +261,14 @@ type Change struct {
 	Status      *task.Status
 	Priority    *task.Priority
 	Deps        *[]string
-	Force       bool // status done although a dependency is open
+	// Agent is the writer: a task another agent holds is refused it
+	// unless Force is set. Empty: a person, whom claims do not stop.
+	Agent string
+	Force bool // status done although a dependency is open; write over another's claim
 }
+
+// Writer is who writes to a task: see tasks.Writer.
+type Writer = tasks.Writer
 
 // resolveDeps turns dependency references into ids for task id (zero for a
 // task not yet created), refusing unknown tasks, the task itself, its
@@ -431,19 +437,6 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask, d *Detail, f
 	return nil
 }
 
-// resolveLoopRef is tasks.ResolveRef that also returns the task's loop state (nil:
-// not a loop), reading both at once when ref names a task by id.
-func resolveLoopRef(ctx context.Context, tx store.Tx, ref, field string) (task.Task, []byte, error) {
-	if r, err := task.ParseRef(ref); err == nil && len(r.Path) == 0 {
-		return tx.Loop(ctx, r.ID)
-	}
-	t, err := tasks.ResolveRef(ctx, tx, ref, field)
-	if err != nil {
-		return task.Task{}, nil, err
-	}
-	return tx.Loop(ctx, t.ID)
-}
-
 // Update changes a task and returns it.
 func (p *Plan) Update(ctx context.Context, ref string, c Change) (Detail, error) {
 	return p.update(ctx, ref, "id", c)
@@ -482,12 +475,20 @@ func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail,
 			loopState []byte
 			err       error
 		)
+		w := tasks.Writer{Agent: c.Agent, Force: c.Force}
+		if r, perr := task.ParseRef(ref); perr == nil && len(r.Path) == 0 && c.Agent != "" && !c.Force {
+			// The claim goes with the task's read: no round trip of its own.
+			tasks.Ahead(ctx, tx, store.Read{Of: store.ReadTaskClaim, ID: r.ID})
+		}
 		if c.Status != nil {
-			t, loopState, err = resolveLoopRef(ctx, tx, ref, field)
+			t, loopState, err = tasks.ResolveLoopRef(ctx, tx, ref, field)
 		} else {
 			t, err = tasks.ResolveRef(ctx, tx, ref, field)
 		}
 		if err != nil {
+			return err
+		}
+		if err := w.CheckTask(ctx, tx, t.ID, p.now()); err != nil {
 			return err
 		}
 		if c.Status != nil && *c.Status != t.Status && loopState != nil {
@@ -618,15 +619,16 @@ type Deleted struct {
 
 // Delete removes a task and its subtasks from the plan; other tasks stop
 // depending on them, agents focused inside move on, and completed ones stay
-// in the archive.
-func (p *Plan) Delete(ctx context.Context, ref string) (Deleted, error) {
+// in the archive. A task of them another agent than w's holds is refused
+// unless w.Force is set.
+func (p *Plan) Delete(ctx context.Context, ref string, w Writer) (Deleted, error) {
 	var r Deleted
 	err := p.store.Update(ctx, func(tx store.Tx) error {
 		t, err := tasks.ResolveRef(ctx, tx, ref, "id")
 		if err != nil {
 			return err
 		}
-		r, err = p.remove(ctx, tx, t)
+		r, err = p.remove(ctx, tx, t, w)
 		return err
 	})
 	if err != nil {
@@ -635,14 +637,23 @@ func (p *Plan) Delete(ctx context.Context, ref string) (Deleted, error) {
 	return r, nil
 }
 
-func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, error) {
+func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task, w Writer) (Deleted, error) {
 	all, err := tx.Tasks(ctx)
 	if err != nil {
 		return Deleted{}, err
 	}
 	in := map[task.ID]bool{}
+	var ids []task.ID
 	for _, x := range task.Subtree(all, t.ID) {
 		in[x.ID] = true
+		ids = append(ids, x.ID)
+	}
+	claims, err := tx.Claims(ctx, p.now())
+	if err != nil {
+		return Deleted{}, err
+	}
+	if err := w.Check(claims, ids...); err != nil {
+		return Deleted{}, err
 	}
 	// Who loses a dependency, read before the edges go with the subtree.
 	released := map[task.ID]bool{}
@@ -662,13 +673,13 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task) (Deleted, e
 	if r.Count, err = tx.RemoveSubtree(ctx, t.ID, now); err != nil {
 		return Deleted{}, err
 	}
-	if _, err := tasks.MoveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now); err != nil {
+	if _, err := tasks.MoveFocusOff(ctx, tx, t, func(id task.ID) bool { return in[id] }, "", now, claims); err != nil {
 		return Deleted{}, err
 	}
 	if len(released) == 0 {
 		return r, nil
 	}
-	ids := make([]task.ID, 0, len(released))
+	ids = make([]task.ID, 0, len(released))
 	for id := range released {
 		ids = append(ids, id)
 	}
@@ -703,13 +714,13 @@ func (p *Plan) Board(ctx context.Context) (*task.Board, error) {
 }
 
 // boardAndClaims returns the board (see Board) and the test for tasks
-// other agents hold (heldBy; nil for no agent), from one plan read.
+// other agents hold (task.HeldBy; nil for no agent), from one plan read.
 func (p *Plan) boardAndClaims(ctx context.Context, agent string) (*task.Board, func(task.ID) bool, error) {
 	res, b, err := p.board.Read(ctx, store.PlanRead{Claims: agent != "", Now: p.now()})
 	if err != nil {
 		return nil, nil, err
 	}
-	return b, heldBy(res.Claims, agent), nil
+	return b, task.HeldBy(res.Claims, agent), nil
 }
 
 // NextQuery narrows the candidates for the next task: statuses (default
@@ -861,8 +872,8 @@ func (p *Plan) UpdateSubtask(ctx context.Context, ref string, c Change) (Detail,
 }
 
 // DeleteSubtask removes a subtask (and its own subtasks) and returns its
-// parent.
-func (p *Plan) DeleteSubtask(ctx context.Context, ref string) (Detail, error) {
+// parent; claims refuse it as they do Delete.
+func (p *Plan) DeleteSubtask(ctx context.Context, ref string, w Writer) (Detail, error) {
 	if err := requireSubtaskRef(ref); err != nil {
 		return Detail{}, err
 	}
@@ -873,7 +884,7 @@ func (p *Plan) DeleteSubtask(ctx context.Context, ref string) (Detail, error) {
 			return err
 		}
 		parentID = t.ParentID
-		_, err = p.remove(ctx, tx, t)
+		_, err = p.remove(ctx, tx, t, w)
 		return err
 	})
 	var parent Detail

@@ -30,17 +30,6 @@ next:
 	return *t, nil
 }
 
-// heldBy is the test heldByOthersIn makes of the live claims.
-func heldBy(claims map[task.ID]task.Claim, agent string) func(task.ID) bool {
-	if agent == "" || len(claims) == 0 {
-		return nil
-	}
-	return func(id task.ID) bool {
-		c, ok := claims[id]
-		return ok && c.Agent != agent
-	}
-}
-
 // getRead is Get from one plan read: the task's body, claim, imports and
 // open lifecycle with the board's changes since the cache, in one
 // statement. A subtask reference ("12.3") is resolved on the cached board

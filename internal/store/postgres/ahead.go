@@ -17,7 +17,8 @@ type aheadRead struct {
 	tasks      []task.Task // ReadTask (none: not found), ReadChildren, ReadOpenChildren
 	ids        []task.ID   // ReadTaskDeps, ReadDependents
 	focuses    map[string]task.ID
-	claim      *task.Claim // ReadTaskClaim; nil: none
+	claim      *task.Claim            // ReadTaskClaim; nil: none
+	claims     map[task.ID]task.Claim // ReadClaims: live or expired
 	lifecycles []store.Lifecycle
 	changes    task.Changes // ReadPlanChanges, with the revision in rev
 	rev        planRev
@@ -45,14 +46,14 @@ func (x *txn) ReadAhead(ctx context.Context, reads ...store.Read) {
 	}
 	for _, r := range reads {
 		switch r.Of {
-		case store.ReadFocuses, store.ReadPlanChanges:
+		case store.ReadFocuses, store.ReadPlanChanges, store.ReadClaims:
 			r.ID = 0
 		case store.ReadChildren, store.ReadOpenChildren, store.ReadTaskDeps, store.ReadTask:
 			if r.Agent != "" {
 				r.ID = 0
 			}
 		}
-		if r.ID != 0 || r.Of == store.ReadFocuses || r.Of == store.ReadPlanChanges {
+		if r.ID != 0 || r.Of == store.ReadFocuses || r.Of == store.ReadPlanChanges || r.Of == store.ReadClaims {
 			r.Agent = ""
 		}
 		if r.Agent == "" {
@@ -221,6 +222,12 @@ func (x *txn) aheadSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows
 				a.claim = &c
 			}
 			return nil
+		}
+	case store.ReadClaims:
+		return qAllClaims, []any{x.p}, func(rows pgx.Rows) error {
+			var err error
+			a.claims, err = scanClaims(rows)
+			return err
 		}
 	case store.ReadPlanChanges:
 		// The changes, bounded by the revision as the statement finds it,

@@ -38,6 +38,11 @@ const (
 	qClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
 		JOIN tasks t ON t.project_id = c.project_id AND t.id = c.task_id AND t.removed_at IS NULL
 		WHERE c.project_id = $1 AND c.expires_at > $2`
+	// qAllClaims is qClaims at any time, for a read sent ahead, which
+	// knows no time: Claims keeps the live ones.
+	qAllClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
+		JOIN tasks t ON t.project_id = c.project_id AND t.id = c.task_id AND t.removed_at IS NULL
+		WHERE c.project_id = $1`
 	qRelease    = `DELETE FROM claims WHERE project_id = $1 AND task_id = $2 AND agent = $3`
 	qReleaseAny = `DELETE FROM claims WHERE project_id = $1 AND task_id = $2`
 
@@ -95,17 +100,39 @@ func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
 	return prev, nil
 }
 
+// Claims answers from the claims read ahead (ReadClaims), if they were,
+// keeping those live at now.
 func (x *txn) Claims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error) {
+	if a, err := x.answer(ctx, store.Read{Of: store.ReadClaims}); err != nil {
+		return nil, fmt.Errorf("read claims: %w", err)
+	} else if a != nil {
+		out := make(map[task.ID]task.Claim, len(a.claims))
+		for id, c := range a.claims {
+			if c.Live(now) {
+				out[id] = c
+			}
+		}
+		return out, nil
+	}
 	rows, err := x.tx.Query(ctx, qClaims, x.p, ts(now))
 	if err != nil {
 		return nil, fmt.Errorf("read claims: %w", err)
 	}
 	defer rows.Close()
+	out, err := scanClaims(rows)
+	if err != nil {
+		return nil, fmt.Errorf("read claims: %w", err)
+	}
+	return out, nil
+}
+
+// scanClaims reads rows of task_id, agent, claimed_at, expires_at.
+func scanClaims(rows pgx.Rows) (map[task.ID]task.Claim, error) {
 	out := map[task.ID]task.Claim{}
 	for rows.Next() {
 		var c task.Claim
 		if err := rows.Scan(&c.TaskID, &c.Agent, &c.ClaimedAt, &c.ExpiresAt); err != nil {
-			return nil, fmt.Errorf("read claims: %w", err)
+			return nil, err
 		}
 		c.ClaimedAt, c.ExpiresAt = c.ClaimedAt.UTC(), c.ExpiresAt.UTC()
 		out[c.TaskID] = c
@@ -136,10 +163,17 @@ func (x *txn) ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool,
 // without saying whether there was one: it is sent with the next statement
 // (later).
 //
-// Of the answers read ahead, only the claim on id's is no longer true.
+// Of the answers read ahead, only the claim on id's is no longer true
+// (alone, or among all the claims).
 func (x *txn) DropClaim(ctx context.Context, id task.ID) error {
 	x.dirty = true
 	delete(x.ahead, store.Read{Of: store.ReadTaskClaim, ID: id})
+	all := store.Read{Of: store.ReadClaims}
+	if a := x.ahead[all]; a != nil && a.in {
+		delete(a.claims, id)
+	} else {
+		delete(x.ahead, all)
+	}
 	x.tx.later(qReleaseAny, []any{x.p, int64(id)}, func(_ pgconn.CommandTag, err error) error {
 		if err != nil {
 			return fmt.Errorf("release claim on %s: %w", id, err)

@@ -163,7 +163,7 @@ func TestWriteRoundTrips(t *testing.T) {
 		for i, status := range []task.Status{task.StatusInProgress, task.StatusPending} {
 			desc, prio := fmt.Sprint("notes ", round, i), task.PriorityLow
 			measure("update_task", func() error {
-				_, err := set.Plan.Update(ctx, open[10+round*2+i], plan.Change{Status: &status, Priority: &prio, Description: &desc})
+				_, err := set.Plan.Update(ctx, open[10+round*2+i], plan.Change{Status: &status, Priority: &prio, Description: &desc, Agent: agent})
 				return err
 			})
 		}

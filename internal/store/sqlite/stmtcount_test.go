@@ -65,7 +65,9 @@ func TestWriteStatements(t *testing.T) {
 			_, err := svc.Focus.CreateNewTask(ctx, agent, "Step 1", "Do one thing.")
 			return err
 		}},
-		{"complete_current_task", 11, func() error {
+		// 12: the live claims are read, for whether another agent holds
+		// the task and which tasks the focus rules pass over.
+		{"complete_current_task", 12, func() error {
 			_, err := svc.Focus.CompleteCurrentTask(ctx, agent, false)
 			return err
 		}},
@@ -78,8 +80,10 @@ func TestWriteStatements(t *testing.T) {
 				Priority: task.PriorityHigh, Deps: []string{seeded[3]}})
 			return err
 		}},
-		{"update_task", 4, func() error {
-			_, err := svc.Plan.Update(ctx, seeded[5], plan.Change{Status: &inProgress, Priority: &high, Description: &notes})
+		// 5: as an agent writes it, whose write another agent's claim
+		// refuses: the claim on the task is read.
+		{"update_task", 5, func() error {
+			_, err := svc.Plan.Update(ctx, seeded[5], plan.Change{Status: &inProgress, Priority: &high, Description: &notes, Agent: agent})
 			return err
 		}},
 	} {

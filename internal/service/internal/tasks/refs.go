@@ -73,7 +73,7 @@ func SetStatus(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 	case t.Status == task.StatusDone:
 		return task.Task{}, &problem.Error{Kind: problem.Closed, Problem: fmt.Sprintf("task %s is done and completion is permanent", t.ID), Fix: "create a new task for follow-up work"}
 	default: // an open task closes
-		t, _, err := CloseTask(ctx, tx, t, status, now, "", force)
+		t, _, err := CloseTask(ctx, tx, t, status, now, "", force, nil)
 		return t, err
 	}
 }

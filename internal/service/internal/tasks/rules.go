@@ -46,7 +46,10 @@ func NoCurrent(nothingTo string) error {
 // completion is archived. Every agent focused on t, and the agent
 // who asked (whose focus may only have been derived), moves on by the rules
 // of task.NextFocus. It returns t as stored, and where the focus moved.
-func CloseTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, agent string, force bool) (task.Task, Moved, error) {
+//
+// claims are the live claims, for the focus rules to pass over the tasks
+// other agents hold; nil: read them if an agent moves.
+func CloseTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status, now time.Time, agent string, force bool, claims map[task.ID]task.Claim) (task.Task, Moved, error) {
 	if !t.Status.Open() {
 		return task.Task{}, Moved{}, problem.New(problem.Closed, fmt.Sprintf("task %s is already %s, and that is permanent", t.ID, t.Status), problem.NoAction)
 	}
@@ -93,15 +96,19 @@ func CloseTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 			return task.Task{}, Moved{}, err
 		}
 	}
-	to, err := MoveFocusOff(ctx, tx, t, func(id task.ID) bool { return id == t.ID }, agent, now)
+	to, err := MoveFocusOff(ctx, tx, t, func(id task.ID) bool { return id == t.ID }, agent, now, claims)
 	return t, to, err
 }
 
 // Moved is where moveFocusOff Moved agents: the task, zero for zen, and
 // the task itself when the move read it whole.
 type Moved struct {
-	id   task.ID
-	read *task.Task
+	id     task.ID
+	read   *task.Task
+	status task.Status // the task's status as the rules saw it
+	// Passed are the claims of the tasks the focus rules would have
+	// picked but passed over, as other agents hold them.
+	Passed []task.Claim
 }
 
 // Current is Current for an agent just moved here, from what the move
@@ -130,9 +137,13 @@ func (m Moved) Current(ctx context.Context, tx store.Tx) (task.Task, error) {
 
 // MoveFocusOff moves every agent whose focus is on a task that inside
 // selects (and the agent named by also, if any) to where the focus rules go
-// after left was closed or removed, and says where that is (zero: none was
-// moved). Agents focused elsewhere stay.
-func MoveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(task.ID) bool, also string, now time.Time) (Moved, error) {
+// after left was closed or removed, passing over the tasks other agents
+// hold (claims: the live claims; nil: read them if an agent moves) and
+// those other windows are at (takenByOthers), and
+// says where also went (or, without also, the first agent; zero: none was
+// moved). A pending task focus lands on starts: it is in progress. Agents
+// focused elsewhere stay.
+func MoveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(task.ID) bool, also string, now time.Time, claims map[task.ID]task.Claim) (Moved, error) {
 	// The focuses and, when an agent is sure to move, what nextAfter reads
 	// first, in one round trip (with the caller's writes, on a store that
 	// sends them late). Not otherwise: the open siblings of a root task
@@ -142,6 +153,9 @@ func MoveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(
 		reads = append(reads, store.Read{Of: store.ReadOpenChildren, ID: left.ParentID})
 		if left.ParentID != 0 {
 			reads = append(reads, store.Read{Of: store.ReadTask, ID: left.ParentID})
+		}
+		if claims == nil {
+			reads = append(reads, store.Read{Of: store.ReadClaims})
 		}
 	}
 	Ahead(ctx, tx, reads...)
@@ -156,25 +170,130 @@ func MoveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(
 		}
 	}
 	if also != "" {
-		agents = append(agents, also)
+		agents = append(agents, also) // last: its move is the one returned
 	}
 	if len(agents) == 0 {
 		return Moved{}, nil
+	}
+	if claims == nil {
+		if claims, err = tx.Claims(ctx, now); err != nil {
+			return Moved{}, err
+		}
 	}
 	taken, err := takenByOthers(ctx, tx, focuses, agents)
 	if err != nil {
 		return Moved{}, err
 	}
-	next, err := nextAfter(ctx, tx, left, taken)
+	// Agents that hold none of the claims see the same tasks held: one
+	// walk of the rules for all of them.
+	key := func(agent string) string {
+		for _, c := range claims {
+			if c.Agent == agent {
+				return agent
+			}
+		}
+		return ""
+	}
+	rules, err := newNextAfter(ctx, tx, left, taken)
 	if err != nil {
 		return Moved{}, err
 	}
+	walked := map[string]Moved{}
+	var last Moved
 	for _, agent := range agents {
+		k := key(agent)
+		next, ok := walked[k]
+		if !ok {
+			if next, err = rules.next(task.HeldBy(claims, agent), claims); err != nil {
+				return Moved{}, err
+			}
+			if next, err = start(ctx, tx, next, now); err != nil {
+				return Moved{}, err
+			}
+			walked[k] = next
+		}
 		if err := tx.SetFocus(ctx, agent, next.id, now); err != nil {
 			return Moved{}, err
 		}
+		last = next
 	}
-	return next, nil
+	if also == "" {
+		return walked[key(agents[0])], nil
+	}
+	return last, nil
+}
+
+// start makes the task focus moved to in progress if it was pending (and
+// is not a loop, whose status follows the loop).
+func start(ctx context.Context, tx store.Tx, m Moved, now time.Time) (Moved, error) {
+	if m.id == 0 || m.status != task.StatusPending {
+		return m, nil
+	}
+	t, loopState, err := tx.Loop(ctx, m.id)
+	if err != nil || loopState != nil || t.Status != task.StatusPending {
+		return m, err
+	}
+	if t, err = SetStatus(ctx, tx, t, task.StatusInProgress, now, false); err != nil {
+		return m, err
+	}
+	m.read = &t
+	return m, nil
+}
+
+// Start makes t, which an agent is about to focus, in progress if it is
+// pending and not a loop (loopState: its loop's; nil: none).
+func Start(ctx context.Context, tx store.Tx, t task.Task, loopState []byte, now time.Time) (task.Task, error) {
+	if t.Status != task.StatusPending || loopState != nil {
+		return t, nil
+	}
+	return SetStatus(ctx, tx, t, task.StatusInProgress, now, false)
+}
+
+// ResolveLoopRef is ResolveRef that also returns the task's loop state
+// (nil: not a loop), reading both at once when ref names a task by id.
+func ResolveLoopRef(ctx context.Context, tx store.Tx, ref, field string) (task.Task, []byte, error) {
+	if r, err := task.ParseRef(ref); err == nil && len(r.Path) == 0 {
+		return tx.Loop(ctx, r.ID)
+	}
+	t, err := ResolveRef(ctx, tx, ref, field)
+	if err != nil {
+		return task.Task{}, nil, err
+	}
+	return tx.Loop(ctx, t.ID)
+}
+
+// Writer is who writes to a task: the agent (empty: a person, at the board
+// or the CLI, whom claims do not stop) and whether it writes over other
+// agents' claims (force).
+type Writer struct {
+	Agent string
+	Force bool
+}
+
+// Check refuses (task.Held) a write to the tasks ids when another agent
+// than w's holds a live claim (in claims) on one of them.
+func (w Writer) Check(claims map[task.ID]task.Claim, ids ...task.ID) error {
+	if w.Agent == "" || w.Force {
+		return nil
+	}
+	for _, id := range ids {
+		if c, ok := claims[id]; ok && c.Agent != w.Agent {
+			return task.Held(c)
+		}
+	}
+	return nil
+}
+
+// CheckTask is Check for one task, reading its claim (live at now).
+func (w Writer) CheckTask(ctx context.Context, tx store.Tx, id task.ID, now time.Time) error {
+	if w.Agent == "" || w.Force {
+		return nil
+	}
+	c, ok, err := tx.TaskClaim(ctx, id)
+	if err != nil || !ok || !c.Live(now) {
+		return err
+	}
+	return w.Check(map[task.ID]task.Claim{id: c}, id)
 }
 
 // takenByOthers is the tasks other agents than moving are at now: the
@@ -212,9 +331,19 @@ func takenByOthers(ctx context.Context, tx store.Tx, focuses map[string]task.ID,
 // CheckDeps refuses (task.OpenDeps) to mark id done while a
 // task it depends on is neither done nor cancelled.
 func CheckDeps(ctx context.Context, tx store.Tx, id task.ID) error {
+	open, err := OpenDeps(ctx, tx, id)
+	if err == nil && len(open) > 0 {
+		err = task.OpenDeps(id, open)
+	}
+	return err
+}
+
+// OpenDeps returns the tasks id depends on that are neither done nor
+// cancelled, without their bodies: what CheckDeps refuses for.
+func OpenDeps(ctx context.Context, tx store.Tx, id task.ID) ([]task.Task, error) {
 	deps, err := tx.TaskDeps(ctx, id)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	aheadTasks(ctx, tx, deps)
 	var open []task.Task
@@ -224,33 +353,43 @@ func CheckDeps(ctx context.Context, tx store.Tx, id task.ID) error {
 			continue
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !dt.Status.Satisfied() {
 			dt.Body = ""
 			open = append(open, dt)
 		}
 	}
-	if len(open) > 0 {
-		return task.OpenDeps(id, open)
-	}
-	return nil
+	return open, nil
 }
 
-// nextAfter applies task.NextFocus after left was closed or removed. Of
-// left's siblings it reads the open ones, the only ones NextFocus can
-// pick: on a level of hundreds of finished steps, reading them all made
-// each completion cost more than the one before.
-func nextAfter(ctx context.Context, tx store.Tx, left task.Task, taken map[task.ID]bool) (Moved, error) {
+// nextAfter applies task.NextFocus after left was closed or removed, for
+// one agent or several (next), reading what the rules need once. Of left's
+// siblings it reads the open ones, the only ones NextFocus can pick: on a
+// level of hundreds of finished steps, reading them all made each
+// completion cost more than the one before.
+type nextAfter struct {
+	left    task.Task
+	sibs    []task.Task
+	parent  *task.Task
+	ready   func(task.Task) bool
+	outline func() ([]task.Entry, error)
+	board   func() *task.Board
+	rerr    *error
+}
+
+// newNextAfter reads what the rules need; taken are the tasks other
+// windows are at (takenByOthers), which count as not ready.
+func newNextAfter(ctx context.Context, tx store.Tx, left task.Task, taken map[task.ID]bool) (*nextAfter, error) {
 	sibs, err := tx.OpenChildren(ctx, left.ParentID)
 	if err != nil {
-		return Moved{}, err
+		return nil, err
 	}
 	var parent *task.Task
 	if left.ParentID != 0 {
 		p, err := tx.Task(ctx, left.ParentID)
 		if err != nil && !IsNotFound(err) {
-			return Moved{}, err
+			return nil, err
 		}
 		if err == nil {
 			parent = &p
@@ -287,14 +426,15 @@ func nextAfter(ctx context.Context, tx store.Tx, left task.Task, taken map[task.
 			board = task.NewBoard(all, deps)
 		}
 	}
-	outline := func() ([]task.Entry, error) {
+	n := &nextAfter{left: left, sibs: sibs, parent: parent, rerr: &rerr}
+	n.outline = func() ([]task.Entry, error) {
 		load()
 		if rerr != nil {
 			return nil, rerr
 		}
 		return task.Outline(all), nil
 	}
-	ready := func(t task.Task) bool {
+	n.ready = func(t task.Task) bool {
 		if taken[t.ID] {
 			return false
 		}
@@ -303,15 +443,38 @@ func nextAfter(ctx context.Context, tx store.Tx, left task.Task, taken map[task.
 		}
 		return board.Ready(t.ID)
 	}
-	id, err := task.NextFocus(left.ID, sibs, parent, outline, ready)
-	if rerr != nil {
-		return Moved{}, rerr
+	n.board = func() *task.Board { return board }
+	return n, nil
+}
+
+// next is where the rules go for an agent that held selects the tasks of
+// others; claims name their holders.
+func (n *nextAfter) next(held func(task.ID) bool, claims map[task.ID]task.Claim) (Moved, error) {
+	id, passed, err := task.NextFocusExcept(n.left.ID, n.sibs, n.parent, n.outline, n.ready, held)
+	if *n.rerr != nil {
+		return Moved{}, *n.rerr
+	}
+	if err != nil {
+		return Moved{}, err
 	}
 	m := Moved{id: id}
-	if parent != nil && id == parent.ID {
-		m.read = parent
+	for _, p := range passed {
+		m.Passed = append(m.Passed, claims[p])
 	}
-	return m, err
+	switch {
+	case id == 0:
+	case n.parent != nil && id == n.parent.ID:
+		m.read, m.status = n.parent, n.parent.Status
+	default:
+		if i := slices.IndexFunc(n.sibs, func(s task.Task) bool { return s.ID == id }); i >= 0 {
+			m.status = n.sibs[i].Status
+		} else if b := n.board(); b != nil {
+			if t := b.Tasks.Get(id); t != nil {
+				m.status = t.Status
+			}
+		}
+	}
+	return m, nil
 }
 
 // readiness tells whether tasks are ready (see task.Board.Ready) with a few
