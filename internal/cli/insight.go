@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/insight"
 	"github.com/cairn-dev/cairn/internal/usage"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // statsCmd shows what the insight tools measure, for people: models side by
@@ -263,9 +265,10 @@ func healthTable(w io.Writer, h insight.Health, daily []insight.Day) error {
 	for _, c := range h.Components {
 		for i, p := range c.Phases {
 			if i == 0 {
-				fmt.Fprintln(w, "\nMedian time per lifecycle phase (hours):")
+				fmt.Fprintln(w, "\nMedian time per lifecycle phase:")
 			}
-			fmt.Fprintf(w, "  %-14s %s %.3g [%.3g-%.3g] of %d\n", p.Phase, shareBar(p.Median.Mid/maxPhase(c.Phases), 20), p.Median.Mid, p.Median.Lo, p.Median.Hi, p.Median.N)
+			h := func(x float64) string { return words.Duration(time.Duration(x * float64(time.Hour))) }
+			fmt.Fprintf(w, "  %-14s %s %s [%s-%s] of %d\n", p.Phase, shareBar(p.Median.Mid/maxPhase(c.Phases), 20), h(p.Median.Mid), h(p.Median.Lo), h(p.Median.Hi), p.Median.N)
 		}
 	}
 	if h.Bottleneck != "" {

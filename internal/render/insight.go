@@ -147,6 +147,16 @@ func med(m usage.Median) string {
 	return fmt.Sprintf("%.3g [%.3g–%.3g]", m.Mid, m.Lo, m.Hi)
 }
 
+// medHours words a median of hours as durations: "4m [3m–6m]", not
+// "0.0667 [0.05–0.1]h".
+func medHours(m usage.Median) string {
+	if m.N == 0 {
+		return "n/a"
+	}
+	h := func(x float64) string { return words.Duration(time.Duration(x * float64(time.Hour))) }
+	return fmt.Sprintf("%s [%s–%s]", h(m.Mid), h(m.Lo), h(m.Hi))
+}
+
 // SideView is one model's value in a comparison.
 type SideView struct {
 	Model string  `json:"model"`
@@ -316,7 +326,7 @@ func Health(h insight.Health) (string, HealthView) {
 		var phases []string
 		for _, p := range c.Phases {
 			cv.Phases = append(cv.Phases, PhaseView{p.Phase, *medianView(p.Median)})
-			phases = append(phases, fmt.Sprintf("%s %sh", p.Phase, med(p.Median)))
+			phases = append(phases, p.Phase+" "+medHours(p.Median))
 		}
 		v.Components = append(v.Components, cv)
 		fmt.Fprintf(&b, "- %s %s ×%g: %s", c.Name, score, c.Weight, c.Detail)
