@@ -32,8 +32,9 @@ const (
 	updateEnv     = "UPDATE_TOOLSNAPS"
 	updateCommand = "UPDATE_TOOLSNAPS=true go test ./internal/mcpserver -run TestToolSnaps"
 	// targetTokensPerTool is the budget the tool surface aims for on average,
-	// over every toolset; the test fails above it.
-	targetTokensPerTool = 90
+	// over every toolset; the test fails above it. Issue 28 raised it from 90
+	// to 100 when the hands toolset came with its per-check params.
+	targetTokensPerTool = 100
 	// maxDefaultTokens is what tools/list may cost with the default toolsets
 	// (no --toolsets): an agent pays it on every turn, so the test fails
 	// above it (issues 12 and 16).

@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 	"github.com/cairn-dev/cairn/internal/service/focus"
+	"github.com/cairn-dev/cairn/internal/service/hands"
 	"github.com/cairn-dev/cairn/internal/service/internal/boardcache"
 	"github.com/cairn-dev/cairn/internal/service/knowledge"
 	"github.com/cairn-dev/cairn/internal/service/lifecycles"
@@ -29,6 +30,7 @@ type Set struct {
 	Memory     *memories.Memory
 	Knowledge  *knowledge.Service
 	Brief      *brief.Service
+	Hands      *hands.Service
 
 	store store.Store
 }
@@ -82,6 +84,7 @@ func New(st store.Store, opts Options) *Set {
 		Memory:     m,
 		Knowledge:  k,
 		Brief:      brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now}),
+		Hands:      hands.New(opts.Root),
 		store:      st,
 	}
 }
