@@ -1,5 +1,13 @@
 package mcpserver_test
 
+import (
+	"slices"
+	"testing"
+
+	"github.com/cairn-dev/cairn/internal/mcpserver"
+	"github.com/cairn-dev/cairn/internal/service/hands"
+)
+
 // The hands' part of the golden scenario: files with one defect or two of
 // each kind, added to the golden project under testdata/ (which
 // detect_project does not read, so the other answers stay as they are),
@@ -38,4 +46,28 @@ func init() {
 		step{"scan_secrets", args{"content": "aws_key = AKIAIOSFODNN7EXAMPLE\n", "name": "settings.py"}},
 		step{"validate_sql", args{"path": "testdata/hands/db", "dialect": "postgres", "limit": 1, "offset": 1}},
 	)
+}
+
+// TestHandsToolsetIsOptIn: the hands are served when asked for, each check
+// by its tool, and never by default.
+func TestHandsToolsetIsOptIn(t *testing.T) {
+	def, err := mcpserver.ToolNames([]string{"default"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served, err := mcpserver.ToolNames([]string{"hands"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range hands.Kinds {
+		if slices.Contains(def, k.Tool) {
+			t.Errorf("%s is served by default", k.Tool)
+		}
+		if !slices.Contains(served, k.Tool) {
+			t.Errorf("%s is not served by --toolsets hands --read-only", k.Tool)
+		}
+	}
+	if len(served) != len(hands.Kinds) {
+		t.Errorf("the hands toolset serves %v", served)
+	}
 }
