@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/cairn-dev/cairn/internal/memory"
 )
 
 // Default is the agent of a session whose client gave no usable name.
@@ -17,7 +19,9 @@ const Default = "default"
 const MaxLen = 128
 
 // Check says what is wrong with an agent name, or nil: 1 to MaxLen bytes,
-// not blank, no control characters.
+// not blank, no control characters, nothing redaction would remove (a
+// name is stored with every session, focus and claim, and shown to every
+// agent on the project).
 func Check(a string) error {
 	if len(a) > MaxLen {
 		return fmt.Errorf("%d bytes is too long", len(a))
@@ -29,6 +33,9 @@ func Check(a string) error {
 	}
 	if strings.TrimSpace(a) == "" {
 		return errors.New("is blank")
+	}
+	if _, r := memory.Redact(a); r.Total > 0 {
+		return fmt.Errorf("holds what looks like a secret (%s); name the agent without it", r)
 	}
 	return nil
 }

@@ -82,12 +82,14 @@ func TestTeamModeProjectsShareOnePool(t *testing.T) {
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
+	// The server ends a backend shortly after its client hangs up: poll
+	// it, another process, with a deadline.
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		if err := admin.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1`, appName).Scan(&n); err != nil || n == 0 {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // polling the server, another process
 	}
 	if n != 0 {
 		t.Errorf("%d connections left after the projects closed", n)

@@ -111,7 +111,6 @@ type Bridge struct {
 	begun     int             // connection attempts started
 	changed   chan struct{}   // closed and replaced on every connection state change
 	subs      map[string]bool // resources the local client subscribed to
-	level     mcp.LoggingLevel
 
 	attempted chan struct{} // closed when the first connection attempt is over
 	broken    chan brokenSession
@@ -193,7 +192,6 @@ func New(opts Options) (*Bridge, error) {
 		PromptListChangedHandler:    func(context.Context, *mcp.PromptListChangedRequest) { b.askRefresh() },
 		ResourceListChangedHandler:  func(context.Context, *mcp.ResourceListChangedRequest) { b.askRefresh() },
 		ResourceUpdatedHandler:      b.onResourceUpdated,
-		LoggingMessageHandler:       b.onLog,
 		ProgressNotificationHandler: b.onRemoteProgress,
 	})
 	b.server = mcp.NewServer(&mcp.Implementation{Name: "cairn-bridge", Version: opts.Version}, &mcp.ServerOptions{
@@ -202,12 +200,17 @@ func New(opts Options) (*Bridge, error) {
 		// remote may be down at start, and capabilities cannot change
 		// after initialize. A request the remote does not support gets
 		// the remote's own error.
+		//
+		// Logging is not among them: MCP logging is deprecated (SEP-2577:
+		// a server's log belongs on its stderr, or OpenTelemetry). The
+		// bridge's own log goes to its stderr; a remote's stays in the
+		// remote's log (Cairn's never sent any over MCP), so the bridge
+		// neither sets a level on the remote nor relays its messages.
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:       &mcp.ToolCapabilities{ListChanged: true},
 			Prompts:     &mcp.PromptCapabilities{ListChanged: true},
 			Resources:   &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 			Completions: &mcp.CompletionCapabilities{},
-			Logging:     &mcp.LoggingCapabilities{},
 		},
 		// The local client gets the protocol the remote is spoken to in,
 		// so what it sees is what the remote sent.
@@ -330,18 +333,6 @@ func (b *Bridge) forward(next mcp.MethodHandler) mcp.MethodHandler {
 			return b.list(ctx, method, req, next, func(cs *mcp.ClientSession, cursor string) (mcp.Result, error) {
 				return cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
 			})
-		case "logging/setLevel":
-			p := req.GetParams().(*mcp.SetLoggingLevelParams)
-			b.mu.Lock()
-			b.level = p.Level
-			cs := b.sess
-			b.mu.Unlock()
-			if cs != nil { // else it is applied on (re)connect
-				if err := b.classify(cs, cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: p.Level})); isRemoteError(err) {
-					return nil, err
-				}
-			}
-			return next(ctx, method, req)
 		case "ping":
 			// The bridge answers for itself; while connected the ping goes
 			// through to the remote too, so a client's liveness check sees
@@ -557,14 +548,6 @@ func (b *Bridge) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) e
 func (b *Bridge) onResourceUpdated(ctx context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 	if err := b.server.ResourceUpdated(ctx, req.Params); err != nil {
 		b.log.Debug("forward resources/updated", "error", err)
-	}
-}
-
-func (b *Bridge) onLog(ctx context.Context, req *mcp.LoggingMessageRequest) {
-	for ss := range b.server.Sessions() {
-		if err := ss.Log(ctx, req.Params); err != nil {
-			b.log.Debug("forward notifications/message", "error", err)
-		}
 	}
 }
 

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -18,36 +19,33 @@ import (
 )
 
 // remoteServer is a small MCP server over real Streamable HTTP whose tools
-// exercise what Cairn's own do not: progress, log messages, a slow call to
-// cancel.
+// exercise what Cairn's own do not: progress, a slow call to cancel.
 type remoteServer struct {
 	*httptest.Server
-	mu        sync.Mutex
-	cancelled bool
+	slowStarted   chan struct{} // a slow call is running
+	slowCancelled chan struct{} // a slow call saw its cancellation
 }
 
 func newRemote(t testing.TB) *remoteServer {
 	t.Helper()
-	r := &remoteServer{}
+	r := &remoteServer{slowStarted: make(chan struct{}, 1), slowCancelled: make(chan struct{}, 1)}
 	s := mcp.NewServer(&mcp.Implementation{Name: "remote", Version: "1"}, &mcp.ServerOptions{Instructions: "use echo"})
 	type in struct {
 		Text string `json:"text"`
 	}
-	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echo with progress and a log line"},
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echo with progress"},
 		func(ctx context.Context, req *mcp.CallToolRequest, a in) (*mcp.CallToolResult, any, error) {
 			if tok := req.Params.GetProgressToken(); tok != nil {
 				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: 1, Total: 2, Message: "half"})
 			}
-			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Data: "echoing " + a.Text})
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.Text}}}, nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "waits to be cancelled"},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			signal(r.slowStarted)
 			select {
 			case <-ctx.Done():
-				r.mu.Lock()
-				r.cancelled = true
-				r.mu.Unlock()
+				signal(r.slowCancelled)
 				return nil, nil, ctx.Err()
 			case <-time.After(10 * time.Second):
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "not cancelled"}}}, nil, nil
@@ -94,31 +92,43 @@ func local(t testing.TB, url string, opts Options, copts *mcp.ClientOptions) (*B
 	return b, cs
 }
 
+// signal records an event on a channel of capacity 1, once.
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// await waits for an event on c; the timeout only fails a hung test.
+func await(t *testing.T, c <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-c:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: not within 10s", what)
+	}
+}
+
 func TestNotificationsBothWays(t *testing.T) {
 	r := newRemote(t)
-	var (
-		mu       sync.Mutex
-		progress []string
-		logs     []string
-	)
+	progress := make(chan string, 1)
 	_, cs := local(t, r.URL, Options{}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			progress = append(progress, req.Params.Message)
-			mu.Unlock()
-		},
-		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
-			mu.Lock()
-			logs = append(logs, req.Params.Data.(string))
-			mu.Unlock()
+			select {
+			case progress <- req.Params.Message:
+			default: // one is enough
+			}
 		},
 	})
 	ctx := context.Background()
-	if ir := cs.InitializeResult(); ir.ServerInfo.Name != "remote" || ir.Instructions != "use echo" {
+	ir := cs.InitializeResult()
+	if ir.ServerInfo.Name != "remote" || ir.Instructions != "use echo" {
 		t.Fatalf("initialize shows the remote: %+v %q", ir.ServerInfo, ir.Instructions)
 	}
-	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
-		t.Fatal(err)
+	// MCP logging is deprecated (SEP-2577): the bridge does not offer it.
+	if caps, _ := json.Marshal(ir.Capabilities); strings.Contains(string(caps), `"logging"`) {
+		t.Errorf("the bridge advertises logging: %s", caps)
 	}
 	p := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}}
 	p.SetProgressToken("tok-1")
@@ -126,40 +136,25 @@ func TestNotificationsBothWays(t *testing.T) {
 	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "hi" {
 		t.Fatalf("echo: %v %v", res, err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		mu.Lock()
-		ok := len(progress) == 1 && len(logs) == 1
-		mu.Unlock()
-		if ok {
-			break
+	select {
+	case m := <-progress:
+		if m != "half" {
+			t.Fatalf("progress %q", m)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("progress %v, logs %v", progress, logs)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if progress[0] != "half" || logs[0] != "echoing hi" {
-		t.Fatalf("progress %v, logs %v", progress, logs)
+	case <-time.After(10 * time.Second):
+		t.Fatal("no progress notification within 10s")
 	}
 
 	// The local client's cancellation reaches the remote.
 	cctx, cancel := context.WithCancel(ctx)
-	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	go func() {
+		<-r.slowStarted // the call is running on the remote
+		cancel()
+	}()
 	if _, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: "slow"}); err == nil {
 		t.Fatal("slow: want cancelled")
 	}
-	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
-		r.mu.Lock()
-		c := r.cancelled
-		r.mu.Unlock()
-		if c {
-			break
-		}
-		if time.Since(start) > 5*time.Second {
-			t.Fatal("the remote's handler was not cancelled")
-		}
-	}
+	await(t, r.slowCancelled, "the remote's handler cancelled")
 }
 
 func TestCacheWrittenAtomically(t *testing.T) {

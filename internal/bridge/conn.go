@@ -438,18 +438,12 @@ func (b *Bridge) online(ctx context.Context, cs *mcp.ClientSession, snap *snapsh
 	for uri := range b.subs {
 		subs = append(subs, uri)
 	}
-	level := b.level
 	b.notifyLocked()
 	b.mu.Unlock()
 	slices.Sort(subs)
 	for _, uri := range subs {
 		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
 			b.log.Warn("re-subscribe on the remote", "uri", uri, "error", err)
-		}
-	}
-	if level != "" {
-		if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: level}); err != nil {
-			b.log.Warn("set the log level on the remote", "error", err)
 		}
 	}
 	b.updateLists(snap)

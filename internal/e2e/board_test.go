@@ -74,7 +74,7 @@ func browser(t *testing.T) context.Context {
 		cancelC()
 		cancelA()
 		for i := 0; i < 50 && os.RemoveAll(profile) != nil; i++ {
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(100 * time.Millisecond) // Chromium's helpers, other processes, are still writing
 		}
 	})
 	if err := chromedp.Run(ctx); err != nil { // start the browser now
@@ -98,7 +98,7 @@ func run(t *testing.T, ctx context.Context, d time.Duration, what string, action
 			return
 		}
 		if navigated(err) && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(50 * time.Millisecond) // the browser, another process, is loading the next page
 			continue
 		}
 		var text string

@@ -461,7 +461,12 @@ func TestBridgeReconnects(t *testing.T) {
 			t.Fatalf("%s: get_task after restart: %v", stop.name, d.Structured)
 		}
 		if !stop.idle {
-			time.Sleep(300 * time.Millisecond) // the new remote's watcher sees the loop first
+			// The call's retry renewed the subscription; resources/list,
+			// forwarded, brings the new remote's loop watcher up to date
+			// (it looks before it answers): the next change is news to it.
+			if _, err := b.Session.ListResources(ctx, nil); err != nil {
+				t.Fatalf("%s: resources/list after the restart: %v", stop.name, err)
+			}
 			record()
 			heard(time.Hour) // until ctx ends
 		}
@@ -491,7 +496,8 @@ func TestBridgeResourceUpdated(t *testing.T) {
 	if err := b.Session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // the remote's watcher sees the current state first
+	// resources/list (forwarded) brought the remote's loop watcher up to
+	// date, and the subscription is in: the next change is news to it.
 	// Change the loop from another client, straight on the remote.
 	callVia(t, r.direct(t, nil), "loop_record", args{"id": d.Str("id"), "last_action": "changed elsewhere"})
 	select {

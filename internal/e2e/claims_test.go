@@ -172,7 +172,7 @@ func testClaimRace(t *testing.T, agents []*cairntest.Server) {
 		if r.Str("reason") != "claimed" || time.Now().After(deadline) {
 			t.Fatalf("claim after the lease: %s", r.Text)
 		}
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(200 * time.Millisecond) // a real lease, in the server process, runs out on the wall clock
 	}
 	if ex, _ := took.Structured["replacedExpired"].(map[string]any); ex["agent"] != "agent-0" || ex["until"] != until ||
 		!strings.Contains(took.Text, "took over agent-0's claim, which expired "+until) {

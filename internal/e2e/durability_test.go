@@ -410,7 +410,7 @@ func writeUntilKilled(t *testing.T, s *cairntest.Server, m *model, rng *rand.Ran
 			return
 		}
 		if delay > 0 {
-			time.Sleep(delay)
+			time.Sleep(delay) // the moment of the kill is what the test varies
 		}
 		killed.Store(true)
 		s.Kill()
@@ -655,12 +655,12 @@ func TestKillDuringFirstOpen(t *testing.T) {
 				dir = cairntest.Project(t)
 			}
 			p := cairntest.Spawn(t, cairntest.Options{Dir: dir})
-			time.Sleep(delay)
+			time.Sleep(delay) // the moment of the kill, in the start, is what the test varies
 			p.Kill()
 			state := dbState(dir)
 			if i%3 == 2 { // and kill the next open too, while it recovers what was left
 				p2 := cairntest.Spawn(t, cairntest.Options{Dir: dir})
-				time.Sleep(again)
+				time.Sleep(again) // as above, in the recovery
 				p2.Kill()
 				state += fmt.Sprintf("; killed again at %v: %s", again, dbState(dir))
 			}
@@ -700,7 +700,7 @@ func TestKillDuringFirstWrite(t *testing.T) {
 				r, err := s.CallErr(opTool[o.kind], o.args())
 				done <- result{r, err}
 			}()
-			time.Sleep(delay)
+			time.Sleep(delay) // the moment of the kill, in the call, is what the test varies
 			s.Kill()
 			res := <-done
 			s.Close()

@@ -340,14 +340,15 @@ func TestHTTPLoadsProjectsAhead(t *testing.T) {
 	}
 }
 
-// waitLog waits until the server has logged line more than seen times.
+// waitLog waits until the server has logged line more than seen times:
+// it polls the log, since the server is another process.
 func waitLog(t *testing.T, h *cairntest.HTTPServer, line string, seen int) {
 	t.Helper()
 	for wait := time.Now().Add(10 * time.Second); strings.Count(h.Log(), line) <= seen; {
 		if time.Now().After(wait) {
 			t.Fatalf("the server did not log %s:\n%s", line, h.Log())
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond) // polling another process's log
 	}
 }
 
@@ -390,12 +391,14 @@ func TestHTTPShutdownDrains(t *testing.T) {
 		r, err := c.CallErr("create_new_task", newTask("In flight at SIGTERM"))
 		done <- result{r, err}
 	}()
+	// Logged once admitted: the call is in flight, and SIGTERM must let it
+	// finish, whether it waits on the write lock yet or is on its way.
 	waitLog(t, h, inFlight, seen)
-	time.Sleep(50 * time.Millisecond) // on to the write lock
 	if err := h.Terminate(); err != nil {
 		t.Fatal(err)
 	}
-	// New connections are refused while the call is still in flight.
+	// New connections are refused while the call is still in flight (the
+	// server is another process: poll it).
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		resp, err := http.Get(h.URL + "/healthz")
@@ -406,7 +409,7 @@ func TestHTTPShutdownDrains(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("still accepting connections 5s after SIGTERM")
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // polling another process
 	}
 	select {
 	case r := <-done:

@@ -136,7 +136,9 @@ func TestLoopSubscription(t *testing.T) {
 	if err := watcher.Session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // let the watcher see the current state first
+	// resources/list brought the watcher up to date (it looks at the loops
+	// before it answers), and the subscription is in: the next change is
+	// news to it.
 	other.OK("loop_record", args{"id": id, "last_action": "changed elsewhere"})
 	select {
 	case <-got:

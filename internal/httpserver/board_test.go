@@ -6,67 +6,67 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/service/plan"
 )
 
 // TestBoardEventsOutliveReadTimeout: the board's event stream stays open
-// past the server's read deadline and carries a change made after it.
+// past the server's read deadline and carries a change made after it. In
+// a bubble, over pipes: the deadline passes on the bubble's clock.
 func TestBoardEventsOutliveReadTimeout(t *testing.T) {
-	s, _ := newTestServer(t, Config{ReadTimeout: 300 * time.Millisecond})
-	ln, err := s.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { s.Serve(ctx, ln); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-
-	resp, err := http.Get("http://" + ln.Addr().String() + "/events")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || ct != "text/event-stream" {
-		t.Fatalf("GET /events: %d %s", resp.StatusCode, ct)
-	}
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			lines <- sc.Text()
+	synctest.Test(t, func(t *testing.T) {
+		s := newServer(t, Config{ReadTimeout: 300 * time.Millisecond})
+		url, hc := servePipes(t, s)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, "GET", url+"/events", nil)
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
 		}
-		close(lines)
-	}()
-	changes := 0
-	wait := func(what string) {
-		t.Helper()
-		timeout := time.After(10 * time.Second)
-		for {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					t.Fatalf("%s: the stream ended", what)
-				}
-				if strings.HasPrefix(l, "event: change") {
-					changes++
+		defer resp.Body.Close()
+		if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || ct != "text/event-stream" {
+			t.Fatalf("GET /events: %d %s", resp.StatusCode, ct)
+		}
+		lines := make(chan string)
+		go func() {
+			sc := bufio.NewScanner(resp.Body)
+			for sc.Scan() {
+				select {
+				case lines <- sc.Text():
+				case <-ctx.Done():
 					return
 				}
-			case <-timeout:
-				t.Fatalf("%s: no change event", what)
+			}
+			close(lines)
+		}()
+		wait := func(what string) {
+			t.Helper()
+			for {
+				select {
+				case l, ok := <-lines:
+					if !ok {
+						t.Fatalf("%s: the stream ended", what)
+					}
+					if strings.HasPrefix(l, "event: change") {
+						return
+					}
+				case <-time.After(10 * time.Second): // the bubble's time: only if nothing else can happen
+					t.Fatalf("%s: no change event", what)
+				}
 			}
 		}
-	}
-	wait("the current version")
-	time.Sleep(time.Second) // past the read deadline
-	p, err := s.cfg.Projects.Get(ctx, "default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Plan.Create(ctx, plan.NewTask{Title: "after the deadline"}); err != nil {
-		t.Fatal(err)
-	}
-	wait("a change after the read deadline")
+		wait("the current version")
+		time.Sleep(time.Second) // past the read deadline, on the bubble's clock
+		p, err := s.cfg.Projects.Get(ctx, "default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Plan.Create(ctx, plan.NewTask{Title: "after the deadline"}); err != nil {
+			t.Fatal(err)
+		}
+		wait("a change after the read deadline")
+	})
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/cairn-dev/cairn/internal/problem"
@@ -119,39 +121,78 @@ func writeProblem(w http.ResponseWriter, p answer) {
 	_, _ = w.Write(p.body())
 }
 
-// sdkProblem turns a plain-text error from the SDK's handler into a problem
-// with a fix.
-func sdkProblem(status int, text string) answer {
-	text = strings.TrimSpace(text)
-	p := answer{Status: status, Reason: reasonFor(status), Problem: text}
-	lower := strings.ToLower(text)
-	switch {
-	case strings.Contains(lower, "accept must contain"):
-		p.Reason = "not_acceptable"
-		p.Fix = "send Accept: application/json, text/event-stream"
-	case strings.Contains(lower, "content-type"):
-		p.Reason = "unsupported_media_type"
+// sdkProblem turns a plain-text error answer of the SDK's handler into an
+// answer with a fix. The SDK's refusals are typed by their status alone, and
+// their words are its own to change: they are shown as the problem, never
+// read. Where one status has several causes (400), the request r tells them
+// apart by what it sent: the headers the SDK checks.
+func sdkProblem(status int, text string, r *http.Request) answer {
+	p := answer{Status: status, Reason: reasonFor(status), Problem: strings.TrimSpace(text)}
+	switch status {
+	case http.StatusUnsupportedMediaType:
 		p.Fix = "send Content-Type: application/json with a JSON-RPC message"
-	case strings.Contains(lower, "session not found"):
+	case http.StatusNotFound:
+		// The SDK's only plain-text 404: no such session (or one closing).
 		p.Reason = "session_not_found"
 		p.Fix = "the session ended (idle timeout, DELETE or a restart); initialize a new one without Mcp-Session-Id"
-	case strings.Contains(lower, "session user mismatch"):
+	case http.StatusForbidden:
+		// Host and Origin are checked before the handler (its own checks
+		// are off), so its only 403 is a session another token started.
 		p.Reason = "session_token_mismatch"
 		p.Fix = "a session belongs to the token that started it; send that token, or initialize a new session"
-	case strings.Contains(lower, "requires an mcp-session-id"):
-		p.Reason = "session_required"
-		p.Fix = "send the Mcp-Session-Id header the initialize response gave you"
-	case strings.Contains(lower, "unsupported protocol version"):
-		p.Reason = "unsupported_protocol_version"
-		p.Fix = "send an MCP-Protocol-Version this server lists, or omit the header and initialize again"
-	case status == http.StatusMethodNotAllowed:
+	case http.StatusMethodNotAllowed:
 		p.Fix = "send JSON-RPC messages with POST; GET and DELETE need a session (not in stateless mode)"
-	case status == http.StatusRequestEntityTooLarge:
+	case http.StatusRequestEntityTooLarge:
 		p.Fix = "send a smaller message"
-	case status == http.StatusBadRequest:
-		p.Fix = "send one JSON-RPC message (or a batch) as the body, per the MCP Streamable HTTP transport"
+	case http.StatusBadRequest:
+		p.Reason, p.Fix = badRequest(r)
 	}
 	return p
+}
+
+// badRequest says which of the SDK's 400 refusals r met, from what r sent,
+// in the order the SDK checks: the protocol version header, then (on a
+// POST) the media types it accepts, then the session header that GET and
+// DELETE need; else the body, which is not one JSON-RPC message.
+func badRequest(r *http.Request) (reason, fix string) {
+	if r == nil {
+		return "invalid_request", invalidBodyFix
+	}
+	if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !slices.Contains(mcp.SupportedProtocolVersions(), v) {
+		return "unsupported_protocol_version", "send an MCP-Protocol-Version this server lists, or omit the header and initialize again"
+	}
+	jsonOK, streamOK := acceptable(r.Header.Values("Accept"))
+	switch {
+	case r.Method == http.MethodPost && !(jsonOK && streamOK):
+		return "not_acceptable", "send Accept: application/json, text/event-stream"
+	case r.Method == http.MethodGet && !streamOK:
+		return "not_acceptable", "send Accept: text/event-stream"
+	case (r.Method == http.MethodGet || r.Method == http.MethodDelete) && r.Header.Get("Mcp-Session-Id") == "":
+		return "session_required", "send the Mcp-Session-Id header the initialize response gave you"
+	}
+	return "invalid_request", invalidBodyFix
+}
+
+const invalidBodyFix = "send one JSON-RPC message (or a batch) as the body, per the MCP Streamable HTTP transport"
+
+// acceptable reports whether Accept header values take JSON and an event
+// stream: a media range that covers each (application/json or
+// application/*, text/event-stream or text/*, */*), parameters aside.
+func acceptable(values []string) (jsonOK, streamOK bool) {
+	for _, v := range values {
+		for r := range strings.SplitSeq(v, ",") {
+			base, _, _ := strings.Cut(r, ";")
+			switch strings.ToLower(strings.TrimSpace(base)) {
+			case "application/json", "application/*":
+				jsonOK = true
+			case "text/event-stream", "text/*":
+				streamOK = true
+			case "*/*":
+				jsonOK, streamOK = true, true
+			}
+		}
+	}
+	return jsonOK, streamOK
 }
 
 func reasonFor(status int) string {
@@ -181,6 +222,7 @@ func reasonFor(status int) string {
 // included, passes through untouched.
 type jsonErrors struct {
 	http.ResponseWriter
+	req       *http.Request   // what sdkProblem tells a 400's causes apart by
 	id        json.RawMessage // the request's JSON-RPC id, if any
 	intercept bool
 	status    int
@@ -249,7 +291,7 @@ func (j *jsonErrors) Unwrap() http.ResponseWriter { return j.ResponseWriter }
 
 func (j *jsonErrors) finish() {
 	if j.intercept {
-		p := sdkProblem(j.status, j.buf.String())
+		p := sdkProblem(j.status, j.buf.String(), j.req)
 		if p.Reason != "session_not_found" {
 			// A null id keeps a 404 a lost session to the SDK's client
 			// (ErrSessionMissing), which then stops using it.

@@ -134,10 +134,19 @@ func TestSessionCapMemory(t *testing.T) {
 // connection limit live there, not in the handler).
 func serveReal(t *testing.T, cfg Config) string {
 	t.Helper()
+	return serveRealOn(t, cfg, nil)
+}
+
+// serveRealOn is serveReal with the listener wrapped by wrap, if set.
+func serveRealOn(t *testing.T, cfg Config, wrap func(net.Listener) net.Listener) string {
+	t.Helper()
 	s, _ := newTestServer(t, cfg)
 	ln, err := s.Listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if wrap != nil {
+		ln = wrap(ln)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -220,7 +229,11 @@ func TestSlowAndIdleConnections(t *testing.T) {
 	t.Run("connection limit", func(t *testing.T) {
 		// A server of its own, whose held connections are not closed for
 		// being slow while the test runs.
-		addr := serveReal(t, Config{ReadTimeout: 30 * time.Second, MaxConns: 40})
+		var accepting *acceptSignal
+		addr := serveRealOn(t, Config{ReadTimeout: 30 * time.Second, MaxConns: 40}, func(ln net.Listener) net.Listener {
+			accepting = &acceptSignal{Listener: ln, calls: make(chan int, 64)}
+			return accepting
+		})
 		var conns []net.Conn
 		defer func() {
 			for _, c := range conns {
@@ -234,7 +247,9 @@ func TestSlowAndIdleConnections(t *testing.T) {
 			}
 			conns = append(conns, c)
 		}
-		time.Sleep(100 * time.Millisecond) // let the server accept them
+		// The server asks for a 41st connection once it has taken the 40th
+		// (a connection is given its slot before the next is accepted).
+		accepting.await(t, 41)
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
@@ -250,4 +265,37 @@ func TestSlowAndIdleConnections(t *testing.T) {
 			t.Fatalf("over the limit: %d %s", resp.StatusCode, body)
 		}
 	})
+}
+
+// acceptSignal reports each call of Accept, numbered from 1, before it
+// waits for a connection.
+type acceptSignal struct {
+	net.Listener
+	n     int // only the server's accept loop counts
+	calls chan int
+}
+
+func (l *acceptSignal) Accept() (net.Conn, error) {
+	l.n++
+	select {
+	case l.calls <- l.n:
+	default: // the test reads only up to the call it waits for
+	}
+	return l.Listener.Accept()
+}
+
+// await waits until the server calls Accept for the nth time.
+func (l *acceptSignal) await(t *testing.T, n int) {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case got := <-l.calls:
+			if got >= n {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("the server did not come to accept connection %d within 10s", n)
+		}
+	}
 }

@@ -517,7 +517,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 		defer stop()
 		r = r.WithContext(ctx)
 	}
-	jw := &jsonErrors{ResponseWriter: w, id: id}
+	jw := &jsonErrors{ResponseWriter: w, req: r, id: id}
 	if newSession {
 		// Registered before the client can see the session id, so its
 		// next request finds the entry.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -98,6 +99,15 @@ func TestTokenSet(t *testing.T) {
 
 func newTestServer(t testing.TB, cfg Config) (*Server, *httptest.Server) {
 	t.Helper()
+	s := newServer(t, cfg)
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	return s, ts
+}
+
+// newServer is a server of one project, in a temporary directory.
+func newServer(t testing.TB, cfg Config) *Server {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, ".cairn"), 0o755); err != nil {
 		t.Fatal(err)
@@ -113,9 +123,7 @@ func newTestServer(t testing.TB, cfg Config) (*Server, *httptest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(s.Handler())
-	t.Cleanup(ts.Close)
-	return s, ts
+	return s
 }
 
 func TestListenRefusesOpenAddressWithoutTokens(t *testing.T) {
@@ -205,24 +213,34 @@ func TestMetadataOnlyWithTokens(t *testing.T) {
 }
 
 // TestSessionTimeout: an idle session is closed after the timeout, and a
-// request on it is told to start a new one.
+// request on it is told to start a new one. In a bubble, over pipes: the
+// idle time passes on the bubble's clock.
 func TestSessionTimeout(t *testing.T) {
-	_, ts := newTestServer(t, Config{SessionTimeout: 200 * time.Millisecond})
-	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	sess, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", MaxRetries: -1, DisableStandaloneSSE: true}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
-	if _, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: "get_current_task", Arguments: map[string]any{}}); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(600 * time.Millisecond)
-	_, err = sess.CallTool(ctx, &mcp.CallToolParams{Name: "get_current_task", Arguments: map[string]any{}})
-	if err == nil || !errors.Is(err, mcp.ErrSessionMissing) {
-		t.Fatalf("call on an expired session: %v, want ErrSessionMissing", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		url, hc := servePipes(t, newServer(t, Config{SessionTimeout: 200 * time.Millisecond}))
+		ctx := context.Background()
+		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+		sess, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sess.Close()
+		call := func() error {
+			_, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: "get_current_task", Arguments: map[string]any{}})
+			return err
+		}
+		if err := call(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(150 * time.Millisecond) // idle on the bubble's clock, within the timeout: a call renews it
+		if err := call(); err != nil {
+			t.Fatalf("a call within the timeout: %v", err)
+		}
+		time.Sleep(250 * time.Millisecond) // idle on the bubble's clock, past the timeout
+		if err := call(); err == nil || !errors.Is(err, mcp.ErrSessionMissing) {
+			t.Fatalf("call on an expired session: %v, want ErrSessionMissing", err)
+		}
+	})
 }
 
 func TestRequestID(t *testing.T) {
@@ -303,8 +321,10 @@ func TestPeekRequestMatchesEncodingJSON(t *testing.T) {
 
 func TestInflight(t *testing.T) {
 	var f inflight
-	if !f.add() || !f.add() {
-		t.Fatal("add refused")
+	for range 2 {
+		if !f.add() {
+			t.Fatal("add refused")
+		}
 	}
 	done := make(chan bool)
 	go func() { done <- f.wait(context.Background()) }()

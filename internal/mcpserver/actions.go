@@ -83,11 +83,8 @@ func names[In any](actions []action[In], last string) string {
 
 func dispatch[In actionArgs](actions []action[In]) handlerFunc[In] {
 	return func(ctx context.Context, c call, in In) (string, any, error) {
-		i := slices.IndexFunc(actions, func(a action[In]) bool { return a.name == in.verb() })
-		if i < 0 {
-			return "", nil, &problem.FieldError{Field: "action", Problem: "is " + problem.Quote(in.verb()), Fix: "use " + names(actions, " or ")}
-		}
-		a := actions[i]
+		// One of the actions: decodeArgs checked it against the schema's enum.
+		a := actions[slices.IndexFunc(actions, func(a action[In]) bool { return a.name == in.verb() })]
 		for _, n := range in.sentNames() {
 			if n != "action" && !slices.Contains(a.args, n) {
 				return "", nil, &problem.FieldError{Field: n, Problem: "does not apply to action " + a.name,

@@ -6,14 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // IDArg is a task id argument. The schema says string ("12"), but an agent
@@ -126,9 +130,7 @@ func wireSchema(s *jsonschema.Schema) *jsonschema.Schema {
 	var strip func(*jsonschema.Schema)
 	strip = func(s *jsonschema.Schema) {
 		for _, p := range s.Properties {
-			if p.Type == "integer" && p.Minimum != nil && (*p.Minimum == 0 || *p.Minimum == 1) {
-				p.Minimum = nil
-			}
+			p.Minimum = advertisedMin(p)
 			strip(p)
 		}
 	}
@@ -136,20 +138,49 @@ func wireSchema(s *jsonschema.Schema) *jsonschema.Schema {
 	return w
 }
 
+// advertisedMin is p's minimum as tools/list declares it: none for an
+// integer's minimum of 0 or 1 (see wireSchema). Decoding enforces this one,
+// the bound the client was shown, and leaves less to the services.
+func advertisedMin(p *jsonschema.Schema) *float64 {
+	if p.Type == "integer" && p.Minimum != nil && (*p.Minimum == 0 || *p.Minimum == 1) {
+		return nil
+	}
+	return p.Minimum
+}
+
+// fullSchemas caches fullSchema: deriving a schema is most of what decoding
+// such an argument would cost.
+var fullSchemas sync.Map // reflect.Type → *jsonschema.Schema
+
 // fullSchema is the schema derived from t, for decoding an object whose
 // advertised schema was shortened to a description.
 func fullSchema(t reflect.Type) *jsonschema.Schema {
+	if s, ok := fullSchemas.Load(t); ok {
+		return s.(*jsonschema.Schema)
+	}
 	s, err := jsonschema.ForType(t, schemaOpts)
 	if err != nil {
 		panic(err)
 	}
 	compact(s)
+	fullSchemas.Store(t, s)
 	return s
 }
 
-// decodeArgs decodes a tool's arguments into In. Unlike a plain unmarshal, it
-// checks every field separately, so each error names the field, what is wrong
-// with it and how to fix it, and never shows Go types or echoes a large value.
+// decodeArgs decodes a tool's arguments into In and validates them against
+// the schema the tool declares, in one place: a handler gets arguments of
+// the declared types, names, enums and bounds (see checkValue for the
+// keywords). Unlike a plain unmarshal or a schema validator, it checks every
+// field separately, so each error names the field, what is wrong with it and
+// how to fix it, and never shows Go types or echoes a large value.
+//
+// It is stricter than the schema in two ways: an argument the tool does not
+// take is refused (the schema leaves out "additionalProperties": false to
+// save tokens), and text must be valid UTF-8. It is more lenient, as the
+// services are, in four: null is an absent argument; an id may be a number
+// (IDArg) and a single value stands for a list of one (IDList, StringList);
+// an enum's value is matched ignoring case and surrounding space, and
+// handed on as declared; and an optional enum left empty ("") is absent.
 func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, error) {
 	var in In
 	raw = bytes.TrimSpace(raw)
@@ -191,7 +222,7 @@ func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, 
 		return &problem.FieldError{Field: what, Problem: "must be a JSON object",
 			Fix: "send " + what + " as an object with the fields " + fieldList(schema)}
 	}
-	byName := jsonFields(v.Type())
+	byName := fieldsOf(v.Type())
 	// Report problems in a stable order: unknown names first, then by name.
 	names := make([]string, 0, len(fields))
 	for name := range fields {
@@ -219,7 +250,8 @@ func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, 
 			continue // an absent optional field
 		}
 		f := v.FieldByIndex(byName[name])
-		if sub := schema.Properties[name]; f.Kind() == reflect.Struct && sub != nil && sub.Type == "object" {
+		sub := schema.Properties[name]
+		if f.Kind() == reflect.Struct && sub != nil && sub.Type == "object" {
 			if len(sub.Properties) == 0 {
 				sub = fullSchema(f.Type())
 			}
@@ -233,6 +265,12 @@ func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, 
 		}
 		if !validText(b) {
 			return &problem.FieldError{Field: prefix + name, Problem: "is not valid UTF-8", Fix: "send " + name + " as UTF-8 text"}
+		}
+		if sub != nil && constrains(sub) { // most arguments are free text, ids and flags
+			a := arg{field: prefix + name, name: name, required: slices.Contains(schema.Required, name), args: argsOf(v), item: -1, single: b[0] != '['}
+			if err := checkValue(f, sub, a); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -261,6 +299,20 @@ func argError(err error, b []byte, schema *jsonschema.Schema, prefix, name strin
 	}
 	return &problem.FieldError{Field: prefix + name, Problem: "must be " + want + ", not " + jsonKind(b),
 		Fix: "pass " + name + " as " + want}
+}
+
+// fieldIndexes caches jsonFields by type: deriving it was a fifth of what
+// decoding a call's arguments cost.
+var fieldIndexes sync.Map // reflect.Type → map[string][]int
+
+// fieldsOf is jsonFields(t), derived once; the map is only read.
+func fieldsOf(t reflect.Type) map[string][]int {
+	if m, ok := fieldIndexes.Load(t); ok {
+		return m.(map[string][]int)
+	}
+	m := jsonFields(t)
+	fieldIndexes.Store(t, m)
+	return m
 }
 
 // jsonFields maps the JSON names of a struct's fields to their indexes.
@@ -420,4 +472,250 @@ func hex4(b []byte) (rune, bool) {
 		r = r<<4 | rune(c)
 	}
 	return r, true
+}
+
+// arg names the argument checkValue checks, for its messages.
+type arg struct {
+	field    string // the argument's path: "sort.field", "type"
+	name     string // the property's own name: "field", "type"
+	required bool
+	args     any  // the argument struct (a pointer), for its enumFixer and enumAliaser
+	item     int  // the item of a list checked, or -1
+	single   bool // a list sent as its one value (StringList, IDList): its item is named as the argument
+}
+
+// at names what is checked in a message: the argument, or its item
+// ("tags[2]"). It is built only for a message: most calls have none.
+func (a arg) at() string {
+	if a.item < 0 || a.single {
+		return a.field
+	}
+	return a.field + "[" + strconv.Itoa(a.item) + "]"
+}
+
+// enumFixer is an argument struct that words the fix for a value outside an
+// enum itself, where it knows better than the list of values (observation:
+// a decision has a tool of its own).
+type enumFixer interface {
+	enumFix(name, value string) string
+}
+
+// enumAliaser is an argument struct that takes a value outside an enum, an
+// older word the service still reads (loops' "normal" priority), as is.
+type enumAliaser interface {
+	enumAlias(name, value string) bool
+}
+
+func argsOf(v reflect.Value) any {
+	if v.CanAddr() {
+		return v.Addr().Interface()
+	}
+	return nil
+}
+
+// checkedKeywords are the schema keywords checkValue enforces beyond the
+// types, names and required arguments that decodeObject checks.
+// TestDeclaredKeywordsChecked holds every declaration to them.
+var checkedKeywords = []string{"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+	"minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "items"}
+
+// checkValue checks the decoded value v of an argument against its schema
+// p: the keywords its Go type does not already guarantee (checkedKeywords).
+// An enum's value is matched ignoring case and surrounding space and set to
+// its declared spelling, so handlers and services see one spelling.
+func checkValue(v reflect.Value, p *jsonschema.Schema, a arg) error {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return checkString(v, p, a)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return checkNumber(float64(v.Int()), strconv.FormatInt(v.Int(), 10), p, a)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return checkNumber(float64(v.Uint()), strconv.FormatUint(v.Uint(), 10), p, a)
+	case reflect.Float32, reflect.Float64:
+		return checkNumber(v.Float(), strconv.FormatFloat(v.Float(), 'g', -1, 64), p, a)
+	case reflect.Slice:
+		return checkList(v, p, a)
+	}
+	return nil
+}
+
+func checkString(v reflect.Value, p *jsonschema.Schema, a arg) error {
+	s := v.String()
+	if len(p.Enum) > 0 {
+		if s == "" && !a.required {
+			return nil // an optional choice left empty is absent
+		}
+		want := strings.TrimSpace(s)
+		i := slices.IndexFunc(p.Enum, func(e any) bool { return enumString(e) == s }) // as declared, mostly
+		if i < 0 {
+			i = slices.IndexFunc(p.Enum, func(e any) bool { return strings.EqualFold(enumString(e), want) })
+		}
+		if i < 0 {
+			if al, ok := a.args.(enumAliaser); ok && al.enumAlias(a.name, want) {
+				return nil
+			}
+			fix := ""
+			if f, ok := a.args.(enumFixer); ok {
+				fix = f.enumFix(a.name, want)
+			}
+			if fix == "" {
+				fix = "use " + choices(p.Enum)
+			}
+			// In the services' words: a value "is" wrong, a list "has" one.
+			if a.item >= 0 {
+				return &problem.FieldError{Field: a.field, Problem: "has " + problem.Quote(s), Fix: fix}
+			}
+			return &problem.FieldError{Field: a.field, Problem: "is " + problem.Quote(s), Fix: fix}
+		}
+		if e := enumString(p.Enum[i]); e != s && v.CanSet() {
+			v.SetString(e)
+			s = e
+		}
+	}
+	if p.MinLength != nil || p.MaxLength != nil {
+		n := utf8.RuneCountInString(s)
+		if p.MaxLength != nil && n > *p.MaxLength {
+			return &problem.FieldError{Field: a.at(), Problem: "is " + words.Plural(n, "character", "characters") + " long",
+				Fix: "shorten it to " + words.Plural(*p.MaxLength, "character", "characters")}
+		}
+		if p.MinLength != nil && n < *p.MinLength {
+			return &problem.FieldError{Field: a.at(), Problem: "is " + words.Plural(n, "character", "characters") + " long",
+				Fix: "give at least " + words.Plural(*p.MinLength, "character", "characters")}
+		}
+	}
+	if p.Pattern != "" && !pattern(p.Pattern).MatchString(s) {
+		return &problem.FieldError{Field: a.at(), Problem: "is " + problem.Quote(s),
+			Fix: "use a value that matches " + problem.Clip(p.Pattern, 80)}
+	}
+	return nil
+}
+
+// enumString is an enum's value as a string; the declarations' enums are of
+// strings (task.Status and the like), which TestDeclaredKeywordsChecked holds
+// them to.
+func enumString(e any) string {
+	if s, ok := e.(string); ok {
+		return s
+	}
+	if v := reflect.ValueOf(e); v.Kind() == reflect.String {
+		return v.String()
+	}
+	return ""
+}
+
+// patterns caches the compiled patterns of the schemas, by source.
+var patterns sync.Map // string → *regexp.Regexp
+
+// pattern compiles a schema's pattern once. Declarations are tested
+// (TestDeclaredKeywordsChecked), so one that does not compile is a
+// programming error.
+func pattern(src string) *regexp.Regexp {
+	if re, ok := patterns.Load(src); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(src)
+	patterns.Store(src, re)
+	return re
+}
+
+func checkNumber(n float64, text string, p *jsonschema.Schema, a arg) error {
+	lo, hi := advertisedMin(p), p.Maximum
+	if (lo == nil || n >= *lo) && (hi == nil || n <= *hi) &&
+		(p.ExclusiveMinimum == nil || n > *p.ExclusiveMinimum) && (p.ExclusiveMaximum == nil || n < *p.ExclusiveMaximum) {
+		return nil
+	}
+	return &problem.FieldError{Field: a.at(), Problem: "is " + text, Fix: rangeFix(p, a)}
+}
+
+// rangeFix says which numbers an argument takes, with the bounds of its
+// full schema (an integer's minimum of 0 or 1 too), and its default if its
+// description gives one.
+func rangeFix(p *jsonschema.Schema, a arg) string {
+	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+	if a.name == "limit" && p.Minimum != nil && p.Maximum != nil {
+		// A page's limit, worded as every list's page rule words it.
+		return "pass a limit from " + num(*p.Minimum) + " to " + num(*p.Maximum)
+	}
+	var fix string
+	switch {
+	case p.Minimum != nil && p.Maximum != nil:
+		fix = "use " + num(*p.Minimum) + " to " + num(*p.Maximum)
+	case p.Maximum != nil:
+		fix = "use " + num(*p.Maximum) + " or less"
+	case p.Minimum != nil:
+		fix = "use " + num(*p.Minimum) + " or more"
+	case p.ExclusiveMinimum != nil && p.ExclusiveMaximum != nil:
+		fix = "use more than " + num(*p.ExclusiveMinimum) + " and less than " + num(*p.ExclusiveMaximum)
+	case p.ExclusiveMaximum != nil:
+		fix = "use less than " + num(*p.ExclusiveMaximum)
+	default:
+		fix = "use more than " + num(*p.ExclusiveMinimum)
+	}
+	switch {
+	case strings.HasPrefix(p.Description, "default "):
+		fix += " (" + p.Description + ")"
+	case !a.required:
+		fix += ", or leave it out"
+	}
+	return fix
+}
+
+func checkList(v reflect.Value, p *jsonschema.Schema, a arg) error {
+	n := v.Len()
+	if p.MaxItems != nil && n > *p.MaxItems {
+		return &problem.FieldError{Field: a.at(), Problem: "has " + words.Plural(n, "item", "items"),
+			Fix: "pass at most " + strconv.Itoa(*p.MaxItems)}
+	}
+	if p.MinItems != nil && n < *p.MinItems {
+		return &problem.FieldError{Field: a.at(), Problem: "has " + words.Plural(n, "item", "items"),
+			Fix: "pass at least " + strconv.Itoa(*p.MinItems)}
+	}
+	items := p.Items != nil && constrains(p.Items)
+	if !items && !p.UniqueItems {
+		return nil
+	}
+	item := a
+	item.required = true // an item is there: "" is a value
+	for i := range n {
+		item.item = i
+		if items {
+			if err := checkValue(v.Index(i), p.Items, item); err != nil {
+				return err
+			}
+		}
+		if p.UniqueItems && v.Index(i).Comparable() {
+			for j := range i {
+				if v.Index(j).Equal(v.Index(i)) {
+					return &problem.FieldError{Field: item.at(), Problem: "repeats item " + strconv.Itoa(j),
+						Fix: "pass each value once"}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// constrains reports whether p has a keyword checkValue enforces.
+func constrains(p *jsonschema.Schema) bool {
+	return len(p.Enum) > 0 || p.Minimum != nil || p.Maximum != nil || p.ExclusiveMinimum != nil || p.ExclusiveMaximum != nil ||
+		p.MinLength != nil || p.MaxLength != nil || p.Pattern != "" || p.MinItems != nil || p.MaxItems != nil || p.UniqueItems ||
+		(p.Items != nil && constrains(p.Items))
+}
+
+// choices words an enum's values: "a, b or c".
+func choices(enum []any) string {
+	vs := make([]string, len(enum))
+	for i, e := range enum {
+		vs[i] = fmt.Sprint(e)
+	}
+	if len(vs) < 2 {
+		return strings.Join(vs, "")
+	}
+	return strings.Join(vs[:len(vs)-1], ", ") + " or " + vs[len(vs)-1]
 }

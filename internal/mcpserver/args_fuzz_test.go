@@ -33,7 +33,7 @@ var argSeeds = []string{
 	`{"offset":9223372036854775807}`, `{"offset":9223372036854775808}`, `{"format":"json"}`, `{"format":1}`,
 	`{"order":"logical"}`, `{"order":["logical"]}`, `{"` + strings.Repeat("k", 300) + `":1}`,
 	`{"body":"` + strings.Repeat("\\u0000", 100) + `"}`, `{"title":[[[[[[[[[[]]]]]]]]]]}`, `  {"title":"t","body":""}  `,
-	`{"title":"t","body":""} x`, "{\"title\":\"\x8e\",\"title\":\"\",\"body\":\"\"}", "{\"title\":\"t\",\"body\":\"\"}\n", `{"":1}`, `{"offset":-0}`, `{"limit":1e2}`,
+	`{"title":"t","body":""} x`, `{"format":"XML"}`, `{"format":" Json "}`, `{"format":""}`, `{"limit":1001}`, `{"order":"Logical"}`, "{\"title\":\"\x8e\",\"title\":\"\",\"body\":\"\"}", "{\"title\":\"t\",\"body\":\"\"}\n", `{"":1}`, `{"offset":-0}`, `{"limit":1e2}`,
 }
 
 // FuzzDecodeArgs feeds arbitrary bytes to decodeArgs for every argument
@@ -44,27 +44,62 @@ func FuzzDecodeArgs(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		fuzzDecode[newTaskArgs](t, raw)
-		fuzzDecode[bodyArgs](t, raw)
-		fuzzDecode[includeBodyArgs](t, raw)
-		fuzzDecode[pageArgs](t, raw)
-		fuzzDecode[bigPictureArgs](t, raw)
-		fuzzDecode[completedArgs](t, raw)
-		fuzzDecode[noArgs](t, raw)
-		fuzzDecode[taskIDArgs](t, raw)
+		fuzzDecode[newTaskArgs](t, "create_new_task", raw)
+		fuzzDecode[bodyArgs](t, "update_current_task", raw)
+		fuzzDecode[includeBodyArgs](t, "peek_context", raw)
+		fuzzDecode[pageArgs](t, "get_stack_overview", raw)
+		fuzzDecode[bigPictureArgs](t, "get_big_picture", raw)
+		fuzzDecode[completedArgs](t, "get_completed_tasks", raw)
+		fuzzDecode[noArgs](t, "get_current_task", raw)
+		fuzzDecode[taskIDArgs](t, "switch_focus", raw)
 	})
 }
 
-func fuzzDecode[In any](t *testing.T, raw []byte) (In, error) {
+// fuzzDecode decodes raw as the arguments of the tool named tool, whose
+// argument struct is In, with the tool's schema: enums and bounds too.
+func fuzzDecode[In any](t *testing.T, tool string, raw []byte) (In, error) {
 	t.Helper()
-	schema := inputSchema[In]()
+	schema := toolSchema(t, tool)
 	in, err := decodeArgs[In](json.RawMessage(raw), schema)
 	if err != nil {
 		checkFieldError(t, raw, err)
 		return in, err
 	}
 	checkAccepted(t, raw, schema)
+	// What the handler gets is valid by the schema the tool declares, as
+	// the SDK's validator reads it: an enum's value as declared, a number
+	// within its bounds, an id as a string.
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var instance any
+	if err := json.Unmarshal(b, &instance); err != nil {
+		t.Fatal(err)
+	}
+	if err := resolvedSchema(t, tool).Validate(instance); err != nil {
+		t.Fatalf("decoded %q as %s, which the declared schema refuses: %v", clipBytes(raw), b, err)
+	}
 	return in, nil
+}
+
+var resolvedSchemas = map[string]*jsonschema.Resolved{}
+
+// resolvedSchema is the advertised schema of the tool named name, resolved
+// for the SDK's validator, once.
+func resolvedSchema(t *testing.T, name string) *jsonschema.Resolved {
+	if r, ok := resolvedSchemas[name]; ok {
+		return r
+	}
+	for _, tl := range allTools() {
+		if tl.def.Name == name {
+			_, r := advertised(t, tl)
+			resolvedSchemas[name] = r
+			return r
+		}
+	}
+	t.Fatalf("no tool %s", name)
+	return nil
 }
 
 func checkFieldError(t *testing.T, raw []byte, err error) {

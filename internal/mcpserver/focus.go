@@ -369,12 +369,9 @@ type bigPictureOut struct {
 }
 
 func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any, error) {
-	format := strings.ToLower(in.Format)
+	format := in.Format // decodeArgs checked it against the schema's enum
 	if format == "" {
 		format = "text"
-	}
-	if format != "text" && format != "json" {
-		return "", nil, &problem.FieldError{Field: "format", Problem: fmt.Sprintf("is %s", problem.Quote(in.Format)), Fix: `use "text" or "json"`}
 	}
 	p, err := c.Focus.BigPicture(ctx, c.agent, page.Page(in.pageArgs))
 	if err != nil {

@@ -1,12 +1,14 @@
 package mcpserver_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -15,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/mcpserver"
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -24,7 +27,7 @@ import (
 )
 
 // update regenerates the golden files: go test ./internal/mcpserver -run TestGolden -update
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from this run")
+var update = flag.Bool("update", false, "rewrite testdata/*.txtar from this run")
 
 // step is one call of the golden scenario.
 type step struct {
@@ -155,10 +158,13 @@ var scenario = []step{
 	{"get_big_picture", args{"limit": 2}},
 }
 
-// TestGolden pins the text of every tool's answer on the scenario above,
-// driven through the real server over the SDK's client, on a real SQLite
-// file. Each tool's answers are in testdata/<tool>.golden; review changes
-// to them in diffs, and regenerate with -update.
+// TestGolden pins every tool's answers on the scenario above, their text
+// and their structuredContent, driven through the real server over the
+// SDK's client, on a real SQLite file. Each tool's answers are a txtar
+// archive, testdata/<tool>.txtar, as the SDK pins its conformance
+// exchanges: for each call its arguments, its text and its
+// structuredContent. Review changes to them in diffs, and regenerate with
+// -update.
 func TestGolden(t *testing.T) {
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "cairn.db"), sqlite.Options{})
 	if err != nil {
@@ -180,7 +186,7 @@ func TestGoldenPostgres(t *testing.T) {
 }
 
 // runGolden plays the scenario on st and returns each tool's answers.
-func runGolden(t *testing.T, st store.Store) map[string]*strings.Builder {
+func runGolden(t *testing.T, st store.Store) map[string]*archive {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
@@ -238,33 +244,23 @@ func runGolden(t *testing.T, st store.Store) map[string]*strings.Builder {
 	}
 	defer cs.Close()
 
-	got := map[string]*strings.Builder{}
+	got := map[string]*archive{}
 	for i, s := range scenario {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: s.tool, Arguments: s.args})
 		if err != nil {
 			t.Fatalf("step %d %s: %v", i, s.tool, err)
 		}
 		clock = clock.Add(time.Minute)
-		b := got[s.tool]
-		if b == nil {
-			b = &strings.Builder{}
-			got[s.tool] = b
+		ar := got[s.tool]
+		if ar == nil {
+			ar = &archive{Comment: []byte(s.tool + ": its answers in the golden scenario (golden_test.go), the same on SQLite and PostgreSQL.\n" +
+				"For each call: its arguments, its text and its structuredContent.\n" +
+				"Regenerate with go test ./internal/mcpserver -run TestGolden -update, and review the diff.\n")}
+			got[s.tool] = ar
 		}
-		a, _ := json.Marshal(s.args)
-		if s.args == nil {
-			a = []byte("{}")
-		}
-		fmt.Fprintf(b, "### %s %s\n", s.tool, a)
-		if res.IsError {
-			b.WriteString("(isError)\n")
-		}
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
+		n := len(ar.Files)/3 + 1
+		ar.Files = append(ar.Files, goldenCall(t, s, n, res)...)
 		casing(t, s.tool, res.StructuredContent)
-		b.WriteString("\n\n")
 	}
 
 	tools, err := cs.ListTools(ctx, nil)
@@ -283,9 +279,108 @@ func runGolden(t *testing.T, st store.Store) map[string]*strings.Builder {
 	return got
 }
 
+// goldenCall is one call's files in its tool's archive: "call N" holds the
+// arguments, "call N text" the text (marked isError for a refusal) and
+// "call N structuredContent" the structured result, indented.
+func goldenCall(t *testing.T, s step, n int, res *mcp.CallToolResult) []file {
+	t.Helper()
+	args, err := json.Marshal(s.args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.args == nil {
+		args = []byte("{}")
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	if marker.MatchString(text.String()) {
+		t.Fatalf("%s call %d: a line of its text reads as a txtar file marker: %q", s.tool, n, text.String())
+	}
+	var structured bytes.Buffer
+	scrubUIDs(t, res.StructuredContent)
+	enc := json.NewEncoder(&structured)
+	enc.SetEscapeHTML(false) // "<-- YOU ARE HERE" as the client reads it
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(res.StructuredContent); err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("call %d", n)
+	textName := name + " text"
+	if res.IsError {
+		textName += " (isError)"
+	}
+	return []file{
+		{Name: name, Data: append(args, '\n')},
+		{Name: textName, Data: []byte(text.String() + "\n")},
+		{Name: name + " structuredContent", Data: structured.Bytes()},
+	}
+}
+
+// scrubUIDs replaces each memory entry's uid in a structured answer, random
+// by design (memory.NewUID), with a placeholder, once it has checked its
+// shape: the archives pin that it is there, not its value.
+func scrubUIDs(t *testing.T, v any) {
+	t.Helper()
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if s, ok := e.(string); ok && k == "uid" {
+				if !memory.ValidUID(s) {
+					t.Errorf("uid %q is not one memory.NewUID makes", s)
+				}
+				x[k] = "(a random uid)"
+				continue
+			}
+			scrubUIDs(t, e)
+		}
+	case []any:
+		for _, e := range x {
+			scrubUIDs(t, e)
+		}
+	}
+}
+
+// An archive is a txtar archive (golang.org/x/tools/txtar, the format of
+// the SDK's conformance files): a comment, then files, each a line
+// "-- name --" and its lines.
+type archive struct {
+	Comment []byte
+	Files   []file
+}
+
+type file struct {
+	Name string
+	Data []byte
+}
+
+// format is the archive as txtar.Format writes it: every part ends with a
+// newline.
+func (a *archive) format() []byte {
+	var b bytes.Buffer
+	nl := func(d []byte) {
+		b.Write(d)
+		if len(d) > 0 && d[len(d)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+	}
+	nl(a.Comment)
+	for _, f := range a.Files {
+		fmt.Fprintf(&b, "-- %s --\n", f.Name)
+		nl(f.Data)
+	}
+	return b.Bytes()
+}
+
+// marker is a line that txtar would take for the start of a file.
+var marker = regexp.MustCompile(`(?m)^-- .* --$`)
+
 // compareGolden compares each tool's answers with its golden file, or
 // writes them there (update).
-func compareGolden(t *testing.T, got map[string]*strings.Builder, update bool) {
+func compareGolden(t *testing.T, got map[string]*archive, update bool) {
 	t.Helper()
 	names := make([]string, 0, len(got))
 	for n := range got {
@@ -293,9 +388,10 @@ func compareGolden(t *testing.T, got map[string]*strings.Builder, update bool) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		path := filepath.Join("testdata", n+".golden")
+		path := filepath.Join("testdata", n+".txtar")
+		now := got[n].format()
 		if update {
-			if err := os.WriteFile(path, []byte(got[n].String()), 0o644); err != nil {
+			if err := os.WriteFile(path, now, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			continue
@@ -305,9 +401,20 @@ func compareGolden(t *testing.T, got map[string]*strings.Builder, update bool) {
 			t.Errorf("%s: %v (run go test ./internal/mcpserver -run TestGolden -update)", path, err)
 			continue
 		}
-		if string(want) != got[n].String() {
+		if string(want) != string(now) {
 			t.Errorf("%s differs (- golden, + now):\n%s\nIf the change is intended, review it and run go test ./internal/mcpserver -run TestGolden -update",
-				path, lineDiff(string(want), got[n].String()))
+				path, lineDiff(string(want), string(now)))
+		}
+	}
+	if update {
+		// A tool the scenario no longer calls leaves no stale archive.
+		files, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
+		for _, f := range files {
+			if got[strings.TrimSuffix(filepath.Base(f), ".txtar")] == nil {
+				if err := os.Remove(f); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 	}
 }

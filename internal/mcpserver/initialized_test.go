@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -123,53 +124,56 @@ func TestToolsAddedBesideInitialize(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range []string{"2025-06-18", "2026-07-28"} {
+		// In a bubble: the SDK's list-change notice waits on a timer, which
+		// the bubble's clock runs past at once.
 		t.Run(v, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			srv, err := mcpserver.New(mcpserver.Options{Toolsets: []string{"all"},
-				Services: func(context.Context) (*service.Set, error) { return nil, errors.New("not needed") }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ct, st := mcp.NewInMemoryTransports()
-			ss, err := srv.Connect(ctx, st, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ss.Close()
-			var changed atomic.Int32
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
-				ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed.Add(1) },
-			}).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: v})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cs.Close()
-			if caps := cs.InitializeResult().Capabilities; caps.Tools == nil || caps.Tools.ListChanged {
-				t.Errorf("tools capability %+v, want present without listChanged", caps.Tools)
-			}
-			res, err := cs.ListTools(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, tl := range res.Tools {
-				got = append(got, tl.Name)
-			}
-			slices.Sort(got)
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Fatalf("tools/list right after initialize: %d tools %v, want %d %v", len(got), got, len(want), want)
-			}
-			// The SDK sends a list change 10 ms after the last one; give it
-			// time to, then make a round trip behind it.
-			time.Sleep(50 * time.Millisecond)
-			if err := cs.Ping(ctx, nil); err != nil {
-				t.Fatal(err)
-			}
-			if n := changed.Load(); n != 0 {
-				t.Errorf("%d tools/list_changed notifications, want none", n)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				srv, err := mcpserver.New(mcpserver.Options{Toolsets: []string{"all"}, Context: ctx,
+					Services: func(context.Context) (*service.Set, error) { return nil, errors.New("not needed") }})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ct, st := mcp.NewInMemoryTransports()
+				ss, err := srv.Connect(ctx, st, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer ss.Close()
+				var changed atomic.Int32
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+					ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed.Add(1) },
+				}).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: v})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer cs.Close()
+				if caps := cs.InitializeResult().Capabilities; caps.Tools == nil || caps.Tools.ListChanged {
+					t.Errorf("tools capability %+v, want present without listChanged", caps.Tools)
+				}
+				res, err := cs.ListTools(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, tl := range res.Tools {
+					got = append(got, tl.Name)
+				}
+				slices.Sort(got)
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Fatalf("tools/list right after initialize: %d tools %v, want %d %v", len(got), got, len(want), want)
+				}
+				// The SDK sends a list change 10 ms after the last one: the
+				// bubble's clock passes that, and every goroutine has done
+				// what it will.
+				time.Sleep(time.Second) // on the bubble's clock
+				synctest.Wait()
+				if n := changed.Load(); n != 0 {
+					t.Errorf("%d tools/list_changed notifications, want none", n)
+				}
+			})
 		})
 	}
 }

@@ -37,6 +37,12 @@ type loopStartArgs struct {
 	Parent             IDArg      `json:"parent,omitempty" jsonschema:"task to start the loop under"`
 }
 
+// enumAlias takes the priority "normal", loops' old word for medium, which
+// the loops service still reads (and never shows).
+func (loopStartArgs) enumAlias(name, value string) bool {
+	return name == "priority" && strings.EqualFold(value, "normal")
+}
+
 type loopIDArgs struct {
 	ID IDArg `json:"id"`
 }
@@ -277,8 +283,11 @@ func renderHistory(out *statusOut, h loops.History) string {
 		fmt.Fprintf(&b, "; next offset %d", h.NextOffset)
 	}
 	b.WriteString("):")
-	for _, e := range h.Events {
-		x := historyEntry{Seq: e.Seq, Kind: e.Kind, Detail: e.Detail, At: ts(e.At)}
+	for i, e := range h.Events {
+		// seq is the event's place in the loop's history, from 1: the
+		// store's row id numbers the events of every loop (on PostgreSQL,
+		// of every project) in one sequence, so it differed by store.
+		x := historyEntry{Seq: int64(h.Offset + i + 1), Kind: e.Kind, Detail: e.Detail, At: ts(e.At)}
 		out.History = append(out.History, x)
 		b.WriteString(strings.TrimRight(fmt.Sprintf("\n%s %s %s", x.At, x.Kind, x.Detail), " "))
 	}

@@ -316,16 +316,17 @@ func addConvention(ctx context.Context, c call, in addConventionArgs) (string, a
 	return record(ctx, c, r)
 }
 
-func addObservation(ctx context.Context, c call, in observationArgs) (string, any, error) {
-	t := memory.Type(strings.ToLower(strings.TrimSpace(in.Type)))
-	if !t.Observation() {
-		fix := "use pattern, preference, insight, tool_outcome, workflow_outcome or context"
-		if t.Valid() {
-			fix = "use memory_add_" + string(t) + " for a " + string(t) + ", which keeps its own fields"
-		}
-		return "", nil, &problem.FieldError{Field: "type", Problem: fmt.Sprintf("is %s", problem.Quote(in.Type)), Fix: fix}
+// enumFix points a type with a tool of its own (decision, mistake,
+// convention), which the schema's enum leaves out, to that tool.
+func (observationArgs) enumFix(name, value string) string {
+	if t := memory.Type(strings.ToLower(value)); name == "type" && t.Valid() {
+		return "use memory_add_" + string(t) + " for a " + string(t) + ", which keeps its own fields"
 	}
-	r := in.entry(t)
+	return ""
+}
+
+func addObservation(ctx context.Context, c call, in observationArgs) (string, any, error) {
+	r := in.entry(memory.Type(in.Type)) // an observation type: decodeArgs checked it against the schema's enum
 	r.Entry.DiscoveryTokens, r.ExpiresInDays = in.DiscoveryTokens, in.ExpiresInDays
 	return record(ctx, c, r)
 }

@@ -91,6 +91,12 @@ type sortArgs struct {
 	Order string `json:"order,omitempty" jsonschema:"priority desc is most important first"`
 }
 
+// enumAlias takes the sort field "id", the default order, which the
+// schema leaves out and the plan service reads.
+func (sortArgs) enumAlias(name, value string) bool {
+	return name == "field" && strings.EqualFold(value, "id")
+}
+
 type queryTasksArgs struct {
 	Filters filterArgs `json:"filters,omitempty"`
 	Sort    sortArgs   `json:"sort,omitempty"`

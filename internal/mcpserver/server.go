@@ -316,7 +316,12 @@ func New(opts Options) (*mcp.Server, error) {
 		// The tools served are fixed for the server's life, so it says it
 		// sends no tools/list_changed (no listChanged); the tools can then
 		// be added while it runs (below) without one.
-		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{}}}
+		//
+		// No logging capability: MCP logging is deprecated (SEP-2577), and
+		// Cairn never sent a log message over MCP; its log goes to stderr
+		// (stdio) or the HTTP server's log. The SDK still answers a client
+		// that sends logging/setLevel anyway with {}.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}}
 	if len(prompts) > 0 {
 		so.CompletionHandler = s.completion(prompts)
 	}

@@ -9,9 +9,10 @@ type Secret struct {
 	Start, End int
 }
 
-// FindSecrets returns the secrets Redact would remove from s, in order of
-// position, for a scanner that reports where they are rather than removing
-// them. Private spans are not secrets and are not reported. The rules run in
+// FindSecrets returns the secrets Redact's rules would remove from s, in
+// order of position, for a scanner that reports where they are rather than
+// removing them. Private spans are not secrets and are not reported; the
+// provider shapes Redact also removes are FindShapes'. The rules run in
 // Redact's order and a span an earlier rule claimed is not claimed again,
 // so a GitHub token after "token=" is a github_token, not a credential.
 // The rules of the kinds in skip are not run: a scanner that judges those

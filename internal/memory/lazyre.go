@@ -41,3 +41,5 @@ func (l *lazyRegexp) FindStringSubmatchIndex(s string) []int {
 func (l *lazyRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return l.get().FindAllStringSubmatchIndex(s, n)
 }
+
+func (l *lazyRegexp) FindStringIndex(s string) []int { return l.get().FindStringIndex(s) }

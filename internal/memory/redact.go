@@ -41,6 +41,12 @@ const (
 	KindShopifyToken         Kind = "shopify_token"
 	KindDigitalOceanToken    Kind = "digitalocean_token"
 	KindPyPIToken            Kind = "pypi_token"
+	KindTelegramToken        Kind = "telegram_bot_token"
+	KindGoogleOAuthToken     Kind = "google_oauth_token"
+	KindVaultToken           Kind = "vault_token" // also a provider shape's kind, at a lower length bar
+	KindSentryDSN            Kind = "sentry_dsn"
+	KindHeaderToken          Kind = "header_token"     // X-API-Key: …, Authorization: token …
+	KindCommandPassword      Kind = "command_password" // mysql -p…, sshpass -p, redis-cli -a, curl -u user:…
 )
 
 // markerPrefix starts every replacement. Rules never match their own markers, which
@@ -115,6 +121,7 @@ func (r Redactions) String() string {
 func Redact(s string) (string, Redactions) {
 	var r Redactions
 	s = redactPrivate(s, &r)
+	s = redactShapes(s, &r)
 	// A replacement can put a marker's ']' right before text that an earlier rule needs
 	// a word boundary for, so repeat until nothing changes. In practice one or two
 	// rounds; the cap only guards against a pathological input.
@@ -163,6 +170,34 @@ func RedactStrings(ss []string) Redactions {
 	}
 	return total
 }
+
+// redactShapes replaces the provider tokens FindShapes finds, each with a
+// marker of its shape's kind (the rule id with _ for -: vault_token).
+func redactShapes(s string, r *Redactions) string {
+	ms := FindShapes(s)
+	if len(ms) == 0 {
+		return s
+	}
+	slices.SortStableFunc(ms, func(a, b ShapeMatch) int { return a.Start - b.Start })
+	var b strings.Builder
+	b.Grow(len(s))
+	at := 0
+	for _, m := range ms {
+		if m.Start < at {
+			continue // inside a token already replaced
+		}
+		k := ShapeKind(m.Shape)
+		b.WriteString(s[at:m.Start])
+		b.WriteString(marker(k))
+		at = m.End
+		r.add(k, 1)
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}
+
+// ShapeKind is the redaction kind of a provider shape.
+func ShapeKind(sh *Shape) Kind { return Kind(strings.ReplaceAll(sh.Rule, "-", "_")) }
 
 var privateTag = lazyRE(`(?i)<\s*(/?)\s*private\s*>`)
 
@@ -243,6 +278,9 @@ type secretRule struct {
 	// text's edge) before and after the match, so a run cut out of a longer blob
 	// (test data, a hash) is not taken for a key.
 	boundB64 bool
+	// find, when set, replaces re: the leftmost candidate at or after pos, as
+	// FindStringSubmatchIndex would give it, or nil.
+	find func(f *finder, pos int) []int
 }
 
 // maxRetries bounds how often one application of a rule looks again inside a vetoed
@@ -275,7 +313,7 @@ func (rule *secretRule) spans(s, lower string, yield func(start, end int)) {
 	if rule.fold {
 		hay = lower
 	}
-	f := finder{rule: rule, s: s, hay: hay, next: make([]int, len(rule.hints))}
+	f := finder{rule: rule, s: s, hay: hay, next: make([]int, len(rule.hints)), endFrom: -1}
 	found := false
 	for i, h := range rule.hints {
 		f.next[i] = strings.Index(hay, h)
@@ -291,8 +329,11 @@ func (rule *secretRule) spans(s, lower string, yield func(start, end int)) {
 			break
 		}
 		start, end := m[0], m[1]
-		if len(m) >= 4 && m[2] >= 0 {
-			start, end = m[2], m[3]
+		for g := 2; g+1 < len(m); g += 2 { // the first group that matched: the secret
+			if m[g] >= 0 {
+				start, end = m[g], m[g+1]
+				break
+			}
 		}
 		secret := s[start:end]
 		if !rule.accept(s, m[0], m[1], secret) {
@@ -316,10 +357,17 @@ type finder struct {
 	rule   *secretRule
 	s, hay string
 	next   []int // per hint, its next known occurrence in hay at or after the last position asked, or -1
+	// end and endFrom remember findPrivateKey's last search for an END line:
+	// the first one at or after endFrom is at end (-1: there is none), so each
+	// part of the text is searched for one once.
+	end, endFrom, endStart int
 }
 
 // find returns the leftmost candidate at or after pos as submatch indexes into s.
 func (f *finder) find(pos int) []int {
+	if f.rule.find != nil {
+		return f.rule.find(f, pos)
+	}
 	if !f.rule.atHint {
 		return offset(f.rule.re.FindStringSubmatchIndex(f.s[pos:]), pos)
 	}
@@ -402,8 +450,10 @@ var secretRules = []secretRule{
 		kind:  KindPrivateKey,
 		hints: []string{"PRIVATE KEY"},
 		// Through the END line; a key pasted without its END line is removed through
-		// the lines that are all base64.
-		re: lazyRE(`(?m)-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=]*(?:\r?\n[A-Za-z0-9+/=]+\r?$)*)`),
+		// the lines that are all base64. Found by findPrivateKey, not a regexp: a
+		// lazy search for the END line from every BEGIN line is quadratic in text
+		// of many BEGIN lines and no END.
+		find: findPrivateKey,
 	},
 	{
 		kind:  KindSlackWebhook,
@@ -548,6 +598,94 @@ var secretRules = []secretRule{
 		boundStart: true,
 		minLen:     50,
 		keep:       notMachineMade,
+	},
+	{
+		// A Telegram bot token: the bot's numeric id, a colon, 35 characters
+		// that start with AA.
+		kind:       KindTelegramToken,
+		hints:      []string{":AA"},
+		re:         lazyRE(`[0-9]+:AA[A-Za-z0-9_-]+`),
+		boundStart: true, boundEnd: true,
+		keep: func(s string) bool {
+			id, tok, _ := strings.Cut(s, ":")
+			return len(id) < 8 || len(id) > 10 || len(tok) != 35
+		},
+	},
+	{
+		kind:       KindGoogleOAuthToken,
+		hints:      []string{"ya29."},
+		re:         lazyRE(`ya29\.[0-9A-Za-z_-]+`),
+		boundStart: true,
+		minLen:     30,
+		keep:       notMachineMade,
+	},
+	{
+		// Vault service, batch and recovery tokens: the provider shape asks
+		// for the 90 characters of a real one; a shorter one redacts too.
+		kind:       KindVaultToken,
+		hints:      []string{"hvs.", "hvb.", "hvr."},
+		re:         lazyRE(`hv[sbr]\.[A-Za-z0-9_-]+`),
+		boundStart: true,
+		minLen:     24,
+		keep:       notMachineMade,
+	},
+	{
+		// https://<key>@o1.ingest.sentry.io/2: the key is the DSN's secret.
+		kind:  KindSentryDSN,
+		hints: []string{"sentry"},
+		fold:  true,
+		re:    lazyRE(`://([0-9a-fA-F]+)(?::[0-9a-fA-F]+)?@[A-Za-z0-9.-]*sentry`),
+		keep:  func(s string) bool { return len(s) != 32 },
+	},
+	{
+		// X-API-Key: …, X-Auth-Token: …, Authorization: token … / apikey …
+		kind:   KindHeaderToken,
+		hints:  []string{"x-api-key", "x-auth-token", "x-access-token", "api-key:", "authorization"},
+		fold:   true,
+		atHint: true,
+		re:     lazyRE(`^(?i)(?:x-api-key|x-auth-token|x-access-token|api-key|authorization)["']?\s*[:=]\s*["']?(?:(?:token|apikey|api-key|key)\s+)?([^\s"',;]+)`),
+		minLen: 8,
+		keep: func(v string) bool {
+			return isReference(v) || strings.EqualFold(v, "bearer") || strings.EqualFold(v, "basic") || lacksDigit(v)
+		},
+	},
+	{
+		// A password given on a command line: mysql -pS3cret (attached),
+		// sshpass -p, docker/podman/az login -p, redis-cli -a, openssl
+		// -k/-pass, and --password/--passwd with = or a space.
+		kind:   KindCommandPassword,
+		hints:  []string{"mysql", "mariadb", "sshpass", "login", "redis-cli", "openssl", "--pass"},
+		atHint: true,
+		re: lazyRE(`^(?:(?:mysql[a-z]*|mariadb[a-z-]*)[^\n;&|]{0,200}?[ \t]-p([^\s'"-][^\s'"]*)` +
+			`|sshpass[ \t]+-p[ \t]*(\S+)` +
+			`|login[^\n;&|]{0,200}?[ \t]-p[ \t]+(\S+)` +
+			`|redis-cli[^\n;&|]{0,200}?[ \t]-a[ \t]+(\S+)` +
+			`|openssl[^\n;&|]{0,200}?[ \t]-(?:k|pass)[ \t]+(?:pass:)?(\S+)` +
+			`|--pass(?:word|wd)?(?:=|[ \t]+)['"]?([^\s'"]+))`),
+		minLen: 3,
+		keep: func(v string) bool {
+			// openssl's -pass env:NAME, file:PATH, fd:N, stdin say where it is.
+			return isReference(v) || v == "stdin" || strings.HasPrefix(v, "env:") || strings.HasPrefix(v, "file:") || strings.HasPrefix(v, "fd:")
+		},
+	},
+	{
+		// curl -u user:password, --user user:password: the part after the
+		// colon.
+		kind:   KindCommandPassword,
+		hints:  []string{"curl"},
+		atHint: true,
+		re:     lazyRE(`^curl[^\n;&|]{0,200}?[ \t](?:-u|--user)(?:[ \t]+|=)?['"]?[^\s:'"]+:([^\s'"]+)`),
+		minLen: 3,
+		keep:   isReference,
+	},
+	{
+		// heroku config:set NAME=value (or NAME value).
+		kind:   KindCommandPassword,
+		hints:  []string{"config:set"},
+		atHint: true,
+		re:     lazyRE(`^config:set[ \t]+(?:-[a-z]+[ \t]+\S+[ \t]+)*[A-Za-z_][A-Za-z0-9_]*(?:=|[ \t]+)(\S+)`),
+		minLen: 6,
+		keep:   isReference,
 	},
 	{
 		kind:  KindOpenAIKey,
@@ -716,4 +854,108 @@ func notCredential(v string) bool {
 		return true
 	}
 	return false
+}
+
+var (
+	pemBegin = lazyRE(`^-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
+	pemEnd   = lazyRE(`^-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
+)
+
+// maxPEMLabel bounds how far before "PRIVATE KEY" a BEGIN or END line's
+// dashes may start ("-----BEGIN ENCRYPTED PRIVATE KEY-----" is 39 bytes).
+const maxPEMLabel = 64
+
+// findPrivateKey finds the leftmost private-key block at or after pos: its
+// BEGIN line through the first END line after it or, with none, through the
+// lines after it that are all base64. Each part of s is read a bounded number
+// of times, however many BEGIN lines it holds.
+func findPrivateKey(f *finder, pos int) []int {
+	s := f.s
+	for from := pos; from < len(s); {
+		i := strings.Index(s[from:], "PRIVATE KEY")
+		if i < 0 {
+			return nil
+		}
+		hint := from + i
+		from = hint + 1
+		// The BEGIN line's dashes start within maxPEMLabel bytes before the hint.
+		lo := max(pos, hint-maxPEMLabel)
+		start := strings.LastIndex(s[lo:hint], "-----BEGIN")
+		if start < 0 {
+			continue
+		}
+		start += lo
+		head := pemBegin.FindStringIndex(s[start:min(len(s), hint+len("PRIVATE KEY BLOCK-----"))])
+		if head == nil {
+			continue
+		}
+		body := start + head[1]
+		if end := f.pemEndAfter(body); end >= 0 {
+			return []int{start, end}
+		}
+		return []int{start, base64Lines(s, body)}
+	}
+	return nil
+}
+
+// pemEndAfter is the end of the first END line at or after from, or -1.
+func (f *finder) pemEndAfter(from int) int {
+	if f.endFrom >= 0 && from >= f.endFrom && (f.end < 0 || from <= f.endAt()) {
+		return f.end
+	}
+	s := f.s
+	f.endFrom, f.end = from, -1
+	for at := from; at < len(s); {
+		i := strings.Index(s[at:], "-----END")
+		if i < 0 {
+			break
+		}
+		at += i
+		if m := pemEnd.FindStringIndex(s[at:min(len(s), at+maxPEMLabel+len("PRIVATE KEY BLOCK-----"))]); m != nil {
+			f.end = at + m[1]
+			f.endStart = at
+			break
+		}
+		at++
+	}
+	return f.end
+}
+
+// endAt is where the remembered END line starts.
+func (f *finder) endAt() int { return f.endStart }
+
+// base64Lines is the end of a key's body pasted without its END line: the
+// rest of the BEGIN line's base64 characters, then every following line
+// that is all base64 (a trailing \r allowed).
+func base64Lines(s string, at int) int {
+	isB64 := func(c byte) bool {
+		return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '='
+	}
+	for at < len(s) && isB64(s[at]) {
+		at++
+	}
+	for {
+		i := at
+		if i < len(s) && s[i] == '\r' {
+			i++
+		}
+		if i >= len(s) || s[i] != '\n' {
+			return at
+		}
+		i++
+		j := i
+		for j < len(s) && isB64(s[j]) {
+			j++
+		}
+		if j == i {
+			return at
+		}
+		if j < len(s) && s[j] == '\r' {
+			j++
+		}
+		if j < len(s) && s[j] != '\n' {
+			return at // the line holds more than base64
+		}
+		at = j
+	}
 }

@@ -61,10 +61,23 @@ func DBPath(root string) string { return filepath.Join(root, DirName, "cairn.db"
 
 // Init creates root/.cairn (if missing) with a .gitignore that keeps the
 // database out of version control. It returns the directory's path.
+//
+// A symbolic link in the store's place is refused, dangling or not: a
+// .cairn that is a link, or a cairn.db (or its -wal, -shm, -journal) that
+// is one, would put the project's store wherever the link points, outside
+// the project, where a committed link can aim it.
 func Init(root string) (string, error) {
 	dir := filepath.Join(root, DirName)
+	if err := notLink(dir); err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("create %s: %w", dir, err)
+	}
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		if err := notLink(DBPath(root) + suffix); err != nil {
+			return "", err
+		}
 	}
 	gi := filepath.Join(dir, ".gitignore")
 	if _, err := os.Stat(gi); errors.Is(err, os.ErrNotExist) {
@@ -73,4 +86,15 @@ func Init(root string) (string, error) {
 		}
 	}
 	return dir, nil
+}
+
+// notLink refuses a path that is a symbolic link; a missing path passes.
+func notLink(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return nil
+	}
+	return &problem.Error{Kind: problem.Storage,
+		Problem: fmt.Sprintf("%s is a symbolic link: Cairn keeps a project's store inside the project, not where a link points", filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path))),
+		Fix:     "replace the link with a directory or file of its own (move what it points to into its place if that is the store you want)"}
 }

@@ -15,7 +15,14 @@ import (
 // live*(1+minPercent/100), so a growing live heap never makes the
 // collector thrash, as a fixed memory limit near it would.
 func tuneGC(minPercent int, headroom uint64) (stop func()) {
-	t := &gcTuner{min: minPercent, headroom: headroom, last: -1}
+	return startGCTuner(minPercent, headroom, nil)
+}
+
+// startGCTuner is tuneGC with a hook that, if set, hears each percent the
+// tuner computes, on the finalizer goroutine, after setting it: tests wait
+// on it rather than for the finalizer to have run.
+func startGCTuner(minPercent int, headroom uint64, adjusted func(percent int)) (stop func()) {
+	t := &gcTuner{min: minPercent, headroom: headroom, last: -1, adjusted: adjusted}
 	t.arm()
 	return func() {
 		t.stopped.Store(true)
@@ -29,6 +36,7 @@ type gcTuner struct {
 	stopped  atomic.Bool
 	last     int // the percent set last; only the finalizer goroutine uses it
 	sample   [1]metrics.Sample
+	adjusted func(percent int) // see startGCTuner
 }
 
 // gcCycle is garbage as soon as it is made: its finalizer runs after each
@@ -57,6 +65,9 @@ func (t *gcTuner) adjust() {
 	if t.last < 0 || p*10 < t.last*9 || p*10 > t.last*11 {
 		debug.SetGCPercent(p)
 		t.last = p
+	}
+	if t.adjusted != nil {
+		t.adjusted(p)
 	}
 }
 

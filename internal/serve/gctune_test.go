@@ -31,20 +31,24 @@ func TestGCPercentFor(t *testing.T) {
 func TestTuneGC(t *testing.T) {
 	old := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(old)
-	stop := tuneGC(150, 1<<30)
+	adjusted := make(chan int, 1)
+	stop := startGCTuner(150, 1<<30, func(p int) {
+		select {
+		case adjusted <- p:
+		default: // the test reads the first
+		}
+	})
 	defer stop()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond) // the finalizer runs on its own goroutine
-		p := debug.SetGCPercent(-1)
-		debug.SetGCPercent(p)
-		if p > 150 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("GC percent %d after collections; want it raised above 150 for a heap far under 1 GiB", p)
-		}
+	runtime.GC()
+	select {
+	case <-adjusted: // the tuner ran after a collection
+	case <-time.After(10 * time.Second):
+		t.Fatal("the tuner did not run within 10s of a collection")
+	}
+	p := debug.SetGCPercent(-1) // reads the percent
+	debug.SetGCPercent(p)
+	if p <= 150 {
+		t.Fatalf("GC percent %d after a collection; want it raised above 150 for a heap far under 1 GiB", p)
 	}
 	stop()
 	if p := debug.SetGCPercent(old); p != 150 {

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service/memories"
@@ -188,5 +190,72 @@ func TestSupersessionTravelsInFiles(t *testing.T) {
 	if im.Added != 3 || im.Superseded != 1 || len(im.Notes) != 2 || !strings.Contains(notes, "zzzzzzzz99 names no entry") ||
 		!strings.Contains(notes, "loop") || len(im.Problems) != 1 || !strings.Contains(im.Problems[0], "names the entry itself") {
 		t.Fatalf("import of hand-edited links: %+v", im)
+	}
+}
+
+// TestMemoryFilesSkipFIFOsAndHugeFiles: a FIFO named like a memory file
+// made import and export block for ever, and a 300 MB file was read whole
+// (issue 34, attack 16). Import skips both with a reason and imports the
+// rest; export refuses to compare against a FIFO.
+func TestMemoryFilesSkipFIFOsAndHugeFiles(t *testing.T) {
+	ctx := context.Background()
+	m := memories.NewMemory(openStore(t), memories.MemoryOptions{})
+	if _, err := m.Add(ctx, "a", memory.Entry{Type: memory.Convention, Title: "tabs", Content: "use tabs"}); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), ".cairn", "memory")
+	if _, err := m.Export(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	decisions := filepath.Join(dir, "decisions")
+	os.MkdirAll(decisions, 0o755)
+	if err := syscall.Mkfifo(filepath.Join(decisions, "fifo.md"), 0o644); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	huge := "---\nuid: hugehuge12\ntype: decision\ntitle: huge\n---\n" + strings.Repeat("x", 2<<20)
+	os.WriteFile(filepath.Join(decisions, "huge.md"), []byte(huge), 0o644)
+	os.WriteFile(filepath.Join(decisions, "ok.md"), []byte("---\nuid: okokokok12\ntype: decision\ntitle: use sqlite\ncreated: 2026-11-29T00:00:00Z\n---\nembedded\n"), 0o644)
+
+	done := make(chan struct{})
+	var im memories.Imported
+	var err error
+	go func() { im, err = m.Import(ctx, dir); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute): // a hang, not a speed budget
+		t.Fatal("import blocked on the FIFO")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if im.Added != 1 || len(im.Problems) != 2 {
+		t.Fatalf("import: %+v", im)
+	}
+	for _, p := range im.Problems {
+		if !strings.Contains(p, "not a regular file") && !strings.Contains(p, "over 1024 KiB") {
+			t.Errorf("problem %q does not say why", p)
+		}
+	}
+
+	os.Remove(filepath.Join(decisions, "huge.md"))
+	os.Remove(filepath.Join(decisions, "ok.md"))
+	os.Remove(filepath.Join(decisions, "fifo.md"))
+	convs, _ := filepath.Glob(filepath.Join(dir, "conventions", "*.md"))
+	if len(convs) != 1 {
+		t.Fatalf("exported conventions: %v", convs)
+	}
+	os.Remove(convs[0])
+	if err := syscall.Mkfifo(convs[0], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done = make(chan struct{})
+	go func() { _, err = m.Export(ctx, dir); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("export blocked on the FIFO")
+	}
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("export over a FIFO: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/internal/problem"
 )
@@ -48,15 +49,36 @@ func OneLine(s string, n int) string {
 // Query returns a query's words worth matching, in order and once each:
 // lower case, three letters or more, not the commonest English words. It
 // is linear in the query's length, however many distinct words it has.
-func Query(q string) []string {
+func Query(q string) []string { return QueryN(q, -1) }
+
+// QueryN is Query's first n words (all of them when n < 0): it stops
+// reading the query once it has them, so a caller that uses a few words
+// of a long text pays for those alone.
+func QueryN(q string, n int) []string {
 	var (
 		out  []string
 		seen = map[string]bool{}
 		stop = stopWords()
 	)
-	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r > 127)
-	}) {
+	isWord := func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r > 127
+	}
+	for i := 0; i < len(q) && (n < 0 || len(out) < n); {
+		r, size := utf8.DecodeRuneInString(q[i:])
+		if !isWord(r) {
+			i += size
+			continue
+		}
+		j := i
+		for j < len(q) {
+			r, size := utf8.DecodeRuneInString(q[j:])
+			if !isWord(r) {
+				break
+			}
+			j += size
+		}
+		w := strings.ToLower(q[i:j])
+		i = j
 		if len(w) >= 3 && !stop[w] && !seen[w] {
 			seen[w] = true
 			out = append(out, w)

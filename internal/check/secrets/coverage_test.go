@@ -97,7 +97,7 @@ func TestGitleaksCoverage(t *testing.T) {
 			switch {
 			case rule == ruleGeneric || rule == rulePassword:
 				how = "assignment test (" + strings.TrimPrefix(rule, "secrets/") + ")"
-			case slices.ContainsFunc(shapes, func(s shape) bool { return "secrets/"+s.rule == rule }):
+			case slices.ContainsFunc(memory.ProviderShapes(), func(s memory.Shape) bool { return "secrets/"+s.Rule == rule }):
 				how = "provider format added here"
 			default:
 				how = "Cairn's redaction shapes"

@@ -92,7 +92,7 @@ func base64Lines(s string, i int) int {
 			break
 		}
 		for c := 0; c < len(line); c++ {
-			if !base64Std.has(line[c]) {
+			if !isBase64(line[c]) {
 				return end
 			}
 		}

@@ -101,14 +101,14 @@ func buildRules() []check.Rule {
 		r.Link = gitleaksRules
 		out = append(out, r)
 	}
-	for _, sh := range shapes {
+	for _, sh := range memory.ProviderShapes() {
 		out = append(out, check.Rule{
-			ID: "secrets/" + sh.rule, Severity: check.Error, Title: sh.title(),
-			Why:  "A " + sh.provider + " credential in the repository acts as its owner for whoever has a copy of the code.",
+			ID: "secrets/" + sh.Rule, Severity: check.Error, Title: sh.Title(),
+			Why:  "A " + sh.Provider + " credential in the repository acts as its owner for whoever has a copy of the code.",
 			Fix:  fixGeneral,
-			Bad:  "TOKEN=" + strings.Join(sh.prefixes[:1], "") + "… (a live " + sh.provider + " token)",
-			Good: "TOKEN=${" + strings.ToUpper(strings.NewReplacer("-", "_", " ", "_").Replace(sh.rule)) + "}",
-			Link: cmpOr(sh.docs, gitleaksRules),
+			Bad:  "TOKEN=" + strings.Join(sh.Prefixes[:1], "") + "… (a live " + sh.Provider + " token)",
+			Good: "TOKEN=${" + strings.ToUpper(strings.NewReplacer("-", "_", " ", "_").Replace(sh.Rule)) + "}",
+			Link: cmpOr(sh.Docs, gitleaksRules),
 		})
 	}
 	out = append(out,

@@ -61,8 +61,8 @@ func scan(p, text string, lineNos []int, o options) []check.Finding {
 		}
 		all = append(all, found{rule: r.ID, what: article(r.Title), start: s.Start, end: s.End})
 	}
-	for _, m := range findShapes(text) {
-		all = append(all, found{rule: "secrets/" + m.shape.rule, what: article(m.shape.title()), start: m.start, end: m.end})
+	for _, m := range memory.FindShapes(text) {
+		all = append(all, found{rule: "secrets/" + m.Shape.Rule, what: article(m.Shape.Title()), start: m.Start, end: m.End})
 	}
 	code := isCode(p)
 	for _, a := range assignments(text) {
@@ -232,7 +232,7 @@ func pemBody(v string) int {
 			return 0
 		}
 		for i := 0; i < len(line); i++ {
-			if base64Std.has(line[i]) {
+			if isBase64(line[i]) {
 				n++
 			}
 		}
@@ -317,7 +317,7 @@ func isUUID(v string) bool {
 			}
 			continue
 		}
-		if !hexAny.has(c) {
+		if !isHex(c) {
 			return false
 		}
 	}
@@ -415,4 +415,16 @@ func lineStarts(s string) []int {
 func position(lines []int, off int) (int, int) {
 	i := sort.SearchInts(lines, off+1) - 1
 	return i + 1, off - lines[i] + 1
+}
+
+func isWord(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+func isBase64(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '='
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

@@ -55,6 +55,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/cairn-dev/cairn/internal/check"
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
 )
 
@@ -184,7 +185,7 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 		res.Findings = append(res.Findings, scan(f.Path, string(f.Content), nil, o)...)
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("secrets: scanned %d files with Cairn's %d redaction shapes, %d more provider formats and the entropy test (threshold %.1f bits/char)",
-		scanned, len(kindOrder), len(shapes), o.entropy))
+		scanned, len(kindOrder), len(memory.ProviderShapes()), o.entropy))
 	if allowed > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("secrets: %d files skipped by the allow param", allowed))
 	}

@@ -289,7 +289,7 @@ func BenchmarkScan(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	large, err := os.ReadFile("shapes.go")
+	large, err := os.ReadFile(filepath.Join("..", "..", "memory", "shapes.go"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -61,13 +61,13 @@ func (b *Service) OptimizeContext(ctx context.Context, req OptimizeRequest) (Opt
 		return Optimized{}, &problem.FieldError{Field: "budget_tokens", Problem: fmt.Sprintf("is %d", req.BudgetTokens),
 			Fix: fmt.Sprintf("use 50 to %d (default %d)", MaxBootstrapBudget, DefaultOptimizeBudget)}
 	}
+	if len(req.Query) > knowledge.MaxQuery {
+		return Optimized{}, &problem.FieldError{Field: "query", Problem: fmt.Sprintf("is %d bytes", len(req.Query)), Fix: fmt.Sprintf("keep it under %d", knowledge.MaxQuery)}
+	}
 	ws := words.Query(req.Query)
 	if len(ws) == 0 {
 		return Optimized{}, &problem.FieldError{Field: "query", Problem: "has no word to match (three letters or more, not a stop word)",
 			Fix: "give the topic in a few words, such as \"database busy timeout\""}
-	}
-	if len(req.Query) > knowledge.MaxQuery {
-		return Optimized{}, &problem.FieldError{Field: "query", Problem: fmt.Sprintf("is %d bytes", len(req.Query)), Fix: fmt.Sprintf("keep it under %d", knowledge.MaxQuery)}
 	}
 	if len(req.Candidates) > maxCandidates {
 		return Optimized{}, &problem.FieldError{Field: "candidates", Problem: fmt.Sprintf("has %d items", len(req.Candidates)), Fix: fmt.Sprintf("give at most %d", maxCandidates)}

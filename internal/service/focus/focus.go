@@ -274,7 +274,7 @@ func (f *Focus) CompletedTasks(ctx context.Context, q CompletedQuery) (Archive, 
 		out.Order = "chronological"
 	case "chronological", "logical":
 	default:
-		return Archive{}, &problem.FieldError{Field: "order", Problem: "is " + problem.Quote(q.Order), Fix: `use "chronological" or "logical"`}
+		return Archive{}, &problem.FieldError{Field: "order", Problem: "is " + problem.Quote(q.Order), Fix: "use chronological or logical"}
 	}
 	p, err := page.Archive.Apply(q.Page)
 	if err != nil {

@@ -198,13 +198,13 @@ type Classification struct {
 // workflows and templates whose names, descriptions, expertise and
 // triggers share its words: the best three of each.
 func (b *Service) ClassifyTask(description string) (Classification, error) {
+	if len(description) > 4096 {
+		return Classification{}, &problem.FieldError{Field: "description", Problem: fmt.Sprintf("is %d bytes", len(description)), Fix: "keep it under 4096: the task in a few sentences"}
+	}
 	ws := words.Query(description)
 	if len(ws) == 0 {
 		return Classification{}, &problem.FieldError{Field: "description", Problem: "has no word to match (three letters or more, not a stop word)",
 			Fix: "give the task in a sentence, such as \"add OAuth login to the admin UI\""}
-	}
-	if len(description) > 4096 {
-		return Classification{}, &problem.FieldError{Field: "description", Problem: fmt.Sprintf("is %d bytes", len(description)), Fix: "keep it under 4096: the task in a few sentences"}
 	}
 	k := b.Knowledge()
 	best := func(kinds ...string) []Match {

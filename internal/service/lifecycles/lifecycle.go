@@ -422,7 +422,7 @@ var LifecycleStatuses = []string{store.LifecycleOpen, store.LifecycleDone}
 func (l *Lifecycles) List(ctx context.Context, q LifecycleList) (LifecyclesPage, error) {
 	q.Status = strings.ToLower(strings.TrimSpace(q.Status))
 	if q.Status != "" && !slices.Contains(LifecycleStatuses, q.Status) {
-		return LifecyclesPage{}, &problem.FieldError{Field: "status", Problem: "is " + problem.Quote(q.Status), Fix: "use " + page.OneOf(LifecycleStatuses) + ", or omit it"}
+		return LifecyclesPage{}, &problem.FieldError{Field: "status", Problem: "is " + problem.Quote(q.Status), Fix: "use " + page.OneOf(LifecycleStatuses)}
 	}
 	pg, err := page.Lifecycle.Apply(q.Page)
 	if err != nil {

@@ -27,7 +27,7 @@ type BranchPatch struct {
 func (m *Memory) branchName(name string) (string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
-		name = m.opts.Branch()
+		name = m.Branch()
 	}
 	if name == "" {
 		return "", &problem.FieldError{Field: "branch", Problem: "is missing and the project is not in a git work tree",
@@ -36,7 +36,7 @@ func (m *Memory) branchName(name string) (string, error) {
 	if len(name) > 255 || strings.ContainsAny(name, " \t\n~^:?*[\\") {
 		return "", &problem.FieldError{Field: "branch", Problem: fmt.Sprintf("is %q, not a git branch name", problem.Clip(name, 40)), Fix: "use the name git shows, such as feat/login"}
 	}
-	return name, nil
+	return redactedBranch(name), nil
 }
 
 // GetBranch returns a branch's context (the current branch's by default);

@@ -81,7 +81,15 @@ func NewMemory(s store.Store, opts MemoryOptions) *Memory {
 func (m *Memory) Semantic() bool { return m.opts.Embedder != nil }
 
 // Branch is the current git branch, "" if unknown.
-func (m *Memory) Branch() string { return m.opts.Branch() }
+func (m *Memory) Branch() string { return redactedBranch(m.opts.Branch()) }
+
+// redactedBranch is a branch name as it is stored and shown: with what
+// looks like a secret redacted (a branch named after a token, a ticket
+// URL with a key), like every other text a session keeps.
+func redactedBranch(b string) string {
+	out, _ := memory.Redact(b)
+	return out
+}
 
 // alive says whether a client's process still runs.
 func (o MemoryOptions) alive(p memory.Proc) bool { return o.Alive(p) }

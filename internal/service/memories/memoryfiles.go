@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -70,7 +71,10 @@ func (m *Memory) Export(ctx context.Context, dir string) (Exported, error) {
 			return out, fmt.Errorf("export memory: %w", err)
 		}
 		path := filepath.Join(dir, filepath.FromSlash(rel))
-		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, b) {
+		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+			return out, fmt.Errorf("export memory: %s is not a regular file; remove it and export again", filepath.ToSlash(filepath.Join(filepath.Base(dir), rel)))
+		}
+		if old, err := readCapped(path, maxMemoryFile); err == nil && bytes.Equal(old, b) {
 			out.Unchanged++
 			continue
 		}
@@ -192,7 +196,13 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 		if d.IsDir() || !strings.HasSuffix(path, ".md") {
 			return nil
 		}
-		b, err := os.ReadFile(path)
+		if !d.Type().IsRegular() {
+			// A FIFO would block the read for ever; a device, a socket
+			// hold no memory file.
+			out.Problems = append(out.Problems, rel+": not a regular file, skipped")
+			return nil
+		}
+		b, err := readCapped(path, maxMemoryFile)
 		if err != nil {
 			out.Problems = append(out.Problems, rel+": "+err.Error())
 			return nil
@@ -311,4 +321,26 @@ func sameEntry(a, b memory.Entry) bool {
 	b.UpdatedAt, b.CreatedAt = a.UpdatedAt, a.CreatedAt
 	fb, _ := memory.MarshalFile(memory.File{Entry: b})
 	return bytes.Equal(fa, fb)
+}
+
+// maxMemoryFile is the largest memory file import reads (an entry's
+// content is capped far below it).
+const maxMemoryFile = 1 << 20
+
+// readCapped reads the regular file at path, refusing one over max bytes
+// without reading it whole.
+func readCapped(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("over %d KiB, skipped (a memory file is a few KiB)", max>>10)
+	}
+	return b, nil
 }

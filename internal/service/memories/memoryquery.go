@@ -79,7 +79,7 @@ func parseTypes(field string, in []string) ([]memory.Type, error) {
 	for _, s := range in {
 		t := memory.Type(strings.ToLower(strings.TrimSpace(s)))
 		if !t.Valid() {
-			return nil, &problem.FieldError{Field: field, Problem: "has " + problem.Quote(s), Fix: "use " + strings.Join(memory.TypeNames(), ", ")}
+			return nil, &problem.FieldError{Field: field, Problem: "has " + problem.Quote(s), Fix: "use " + page.OneOf(memory.Types)}
 		}
 		out = append(out, t)
 	}

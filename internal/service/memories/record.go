@@ -216,6 +216,8 @@ type ToolUseRecorded struct {
 const (
 	maxHookCommand = 200
 	maxHookError   = 2000
+	maxHookPath    = 512 // bytes of a file's path
+	maxHookFiles   = 64  // files of one tool call
 )
 
 // RecordToolUse adds what one tool call did to its session (the client's,
@@ -229,8 +231,14 @@ const (
 func (m *Memory) RecordToolUse(ctx context.Context, in ToolUse) (ToolUseRecorded, error) {
 	var out ToolUseRecorded
 	for _, f := range in.Files {
+		if len(out.Files) == maxHookFiles {
+			break
+		}
 		if rel, ok := m.relative(f); ok {
-			out.Files = append(out.Files, rel)
+			// A path is text an agent reads back: redacted like the rest,
+			// and clipped (a 5 MB path was stored whole).
+			rel, _ = memory.Redact(rel)
+			out.Files = append(out.Files, problem.Clip(rel, maxHookPath))
 		}
 	}
 	full, _ := memory.Redact(strings.TrimSpace(noNUL(in.Command)))
@@ -527,17 +535,17 @@ func Took(start, end time.Time) string {
 const (
 	recallLimit    = 3
 	recallMinWords = 2
+	recallWords    = 16 // of the prompt's, the first ones searched with
 )
 
 // Recall returns at most a few memory entries that bear on a prompt, only
 // when they match it well: at least two of its words, and half of them
 // (up to four). Nothing is better than noise in an agent's context.
 func (m *Memory) Recall(ctx context.Context, prompt string) ([]Hit, error) {
-	ws := words.Query(prompt)
+	ws := words.QueryN(prompt, recallWords)
 	if len(ws) < recallMinWords {
 		return nil, nil
 	}
-	ws = ws[:min(len(ws), 16)]
 	res, err := m.Search(ctx, SearchQuery{Text: strings.Join(ws, " "),
 		Types: []string{"decision", "mistake", "convention", "pattern", "preference", "insight"}, Page: page.Page{Limit: 8}})
 	if err != nil {

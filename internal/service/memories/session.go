@@ -60,7 +60,7 @@ func (p *SessionPatch) clean() (int, error) {
 		}
 	}
 	if p.Outcome != "" && !slices.Contains(memory.Outcomes, p.Outcome) {
-		return n, &problem.FieldError{Field: "outcome", Problem: fmt.Sprintf("is %q", problem.Clip(p.Outcome, 40)), Fix: "use " + strings.Join(memory.Outcomes, ", ")}
+		return n, &problem.FieldError{Field: "outcome", Problem: "is " + problem.Quote(p.Outcome), Fix: "use " + page.OneOf(memory.Outcomes)}
 	}
 	for _, f := range []struct {
 		name string
@@ -167,7 +167,7 @@ func (m *Memory) StartSession(ctx context.Context, agent, parentRef, branch stri
 		return SessionResult{}, err
 	}
 	if branch = strings.TrimSpace(branch); branch == "" {
-		branch = m.opts.Branch()
+		branch = m.Branch()
 	}
 	now := m.now()
 	res := SessionResult{Redacted: red}

@@ -69,32 +69,6 @@ func requireAgent(agent string) error {
 	return nil
 }
 
-// heldByOthers returns a test for tasks another agent holds a live claim
-// on; nil when agent is empty (no claims are consulted).
-func (p *Plan) heldByOthers(ctx context.Context, agent string) (func(task.ID) bool, error) {
-	if agent == "" {
-		return nil, nil
-	}
-	var skip func(task.ID) bool
-	err := p.store.View(ctx, func(tx store.Tx) (err error) {
-		skip, err = p.heldByOthersIn(ctx, tx, agent)
-		return err
-	})
-	return skip, err
-}
-
-// heldByOthersIn is heldByOthers in a transaction.
-func (p *Plan) heldByOthersIn(ctx context.Context, tx store.Tx, agent string) (func(task.ID) bool, error) {
-	if agent == "" {
-		return nil, nil
-	}
-	claims, err := tx.Claims(ctx, p.now())
-	if err != nil {
-		return nil, err
-	}
-	return heldBy(claims, agent), nil
-}
-
 // Claim takes a claim for r.Agent: on the task r.Ref names, or on the best
 // ready task nobody holds. Claiming a task another agent holds is refused
 // with a task.Claimed refusal; claiming one's own renews it.

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/task"
 	"github.com/cairn-dev/cairn/internal/testing/pgtest"
 )
@@ -24,8 +25,24 @@ func TestRevisionOncePerTransaction(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s := newStore(t)
-	other := openOwn(t, s.Name())
-	wake := other.Watch(ctx)
+	// The other instance: a pool of its own, as another process, with a
+	// second project on its listener, whose wakes are barriers.
+	odb, err := postgres.OpenDB(ctx, pgtest.URL(t), postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer odb.Close()
+	other, err := odb.Project(ctx, s.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	fence, err := odb.Project(ctx, s.Name()+"-fence")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fence.Close()
+	wake, fenced := other.Watch(ctx), fence.Watch(ctx)
 	a, b, c := createTask(t, s, "a"), createTask(t, s, "b"), createTask(t, s, "c")
 	waitWake(t, wake, "after the tasks were created")
 
@@ -34,6 +51,21 @@ func TestRevisionOncePerTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
+	// settle waits until the other instance has heard every notification
+	// committed so far, then drops the wakes they left: PostgreSQL delivers
+	// notifications in commit order, and the listener passes them on one
+	// by one, so once it wakes the fence's watcher for a notification sent
+	// now, it has passed on all before it.
+	settle := func() {
+		t.Helper()
+		if _, err := conn.Exec(ctx, `SELECT pg_notify('cairn_changes', $1::text)`, strconv.FormatInt(fence.ProjectID(), 10)); err != nil {
+			t.Fatal(err)
+		}
+		waitWake(t, fenced, "for the fence")
+		for len(wake) > 0 {
+			<-wake
+		}
+	}
 	planRev := func() uint64 {
 		t.Helper()
 		var n int64
@@ -47,12 +79,7 @@ func TestRevisionOncePerTransaction(t *testing.T) {
 	// moved and the other instance heard of it.
 	step := func(what string, want []task.ID, write func() error) {
 		t.Helper()
-		// The wakes of the writes before are in (or late: then this
-		// check is weaker, never wrong).
-		time.Sleep(100 * time.Millisecond)
-		for len(wake) > 0 {
-			<-wake
-		}
+		settle() // no wake of the writes before is left to answer for this one
 		rev, v := planRev(), version(t, s)
 		if err := write(); err != nil {
 			t.Fatalf("%s: %v", what, err)

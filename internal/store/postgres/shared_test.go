@@ -98,10 +98,11 @@ func TestOpenSharedOnePool(t *testing.T) {
 	for _, s := range stores[1:] {
 		s.Close()
 	}
-	// The server ends a backend shortly after its client hangs up.
+	// The server ends a backend shortly after its client hangs up: poll
+	// it, another process, with a deadline.
 	deadline := time.Now().Add(10 * time.Second)
 	for conns() != 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // polling the server, another process
 	}
 	if n := conns(); n != 0 {
 		t.Errorf("%d connections left after every project closed; the shared pool should be closed", n)
@@ -157,11 +158,18 @@ func TestMemoryWritesNoTsvector(t *testing.T) {
 // the read waited behind them all.
 func TestWritersDoNotHoldThePool(t *testing.T) {
 	ctx := context.Background()
-	s, err := postgres.Open(ctx, pgtest.URL(t), postgres.Options{Project: pgtest.Project(t), MaxConns: 3})
+	project := pgtest.Project(t)
+	app := "cairn-writers-" + project[len(project)-12:]
+	s, err := postgres.Open(ctx, withParam(t, "application_name", app), postgres.Options{Project: project, MaxConns: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	admin, err := pgx.Connect(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
 	createTask(t, s, "seed")
 	holding, release := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
@@ -179,10 +187,31 @@ func TestWritersDoNotHoldThePool(t *testing.T) {
 		}
 	})
 	<-holding
+	var started sync.WaitGroup
+	started.Add(3)
 	for i := range 3 {
-		wg.Go(func() { createTask(t, s, fmt.Sprint("queued ", i)) })
+		wg.Go(func() {
+			started.Done()
+			createTask(t, s, fmt.Sprint("queued ", i))
+		})
 	}
-	time.Sleep(200 * time.Millisecond) // the queued writers are waiting by now
+	started.Wait()
+	// The next writer waits on the project's lock in the server: poll the
+	// server, another process, until it shows it waiting.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var waiting int
+		if err := admin.QueryRow(ctx, `SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+			WHERE l.locktype = 'advisory' AND NOT l.granted AND a.application_name = $1`, app).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no writer waits on the project's lock 10s after three were started")
+		}
+		time.Sleep(10 * time.Millisecond) // polling the server, another process
+	}
 	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var n int

@@ -66,6 +66,7 @@ type Store struct {
 	w      *sql.DB         // one connection, BEGIN IMMEDIATE
 	r      *sql.DB         // read-only pool
 	ws, rs *lazyStatements // prepared on w and r (stmts.go)
+	ck     *checkpointer   // keeps the log bounded (wal.go)
 	v      *versioner
 	hub    watchHub // Watch's watchers and their one poller (watch.go)
 	n      *counters
@@ -111,19 +112,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	dsn := func(txlock string, extra ...string) string {
-		q := url.Values{}
-		q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
-		q.Add("_pragma", "journal_mode(WAL)")
-		q.Add("_pragma", "synchronous("+string(opts.Sync)+")")
-		q.Add("_pragma", "foreign_keys(1)")
-		for _, p := range extra {
-			q.Add("_pragma", p)
-		}
-		q.Set("_txlock", txlock)
-		return path + "?" + q.Encode()
-	}
-	w, err := sql.Open("sqlite", dsn("immediate"))
+	w, err := sql.Open("sqlite", dsn(path, opts.BusyTimeout, opts.Sync, "immediate"))
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -138,25 +127,51 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	r, err := sql.Open("sqlite", dsn("deferred", "query_only(1)"))
+	r, err := sql.Open("sqlite", dsn(path, opts.BusyTimeout, opts.Sync, "deferred", "query_only(1)"))
 	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	log := cmp.Or(opts.Logger, slog.Default())
+	ck, err := newCheckpointer(path, opts.Sync, log)
+	if err != nil {
+		r.Close()
 		w.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	r.SetMaxOpenConns(opts.ReadConns)
 	r.SetMaxIdleConns(opts.ReadConns)
 	r.SetConnMaxIdleTime(0)
-	s := &Store{path: path, short: shortPath(path), w: w, r: r,
+	s := &Store{path: path, short: shortPath(path), w: w, r: r, ck: ck,
 		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries, memoryReadQueries, memoryWriteQueries, sessionReadQueries, sessionWriteQueries, claimReadQueries, claimWriteQueries, writePlanQueries()),
 		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, sessionReadQueries, claimReadQueries, readPlanQueries()),
 		n:  &counters{},
 	}
 	s.v = &versioner{db: r, n: s.n}
-	if err := s.reindexMemory(ctx, cmp.Or(opts.Logger, slog.Default())); err != nil {
+	if err := s.reindexMemory(ctx, log); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
+	// A new store's migrations, or a log an older cairn let grow.
+	s.ck.afterCommit(ctx)
 	return s, nil
+}
+
+// dsn is the data source name of a connection to the database at path.
+func dsn(path string, busyTimeout time.Duration, sync Sync, txlock string, extra ...string) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous("+string(sync)+")")
+	q.Add("_pragma", "foreign_keys(1)")
+	// The writer cuts the log file back to this when it starts the log
+	// over (wal.go).
+	q.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", journalSizeLimit))
+	for _, p := range extra {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", txlock)
+	return path + "?" + q.Encode()
 }
 
 // reindexMemory rebuilds memory search's index if another analyzer built
@@ -183,28 +198,31 @@ func CheckNotEmpty(path string) error {
 	if !emptyFile(path) {
 		return nil
 	}
+	fix := "if it was truncated or badly copied, restore it from a backup; to start a new store here, run `cairn init` in the project (or delete the file)"
+	if walHasCommit(path + "-wal") {
+		// SQLite would delete the log at the first open: say so before
+		// anyone runs the command that does.
+		fix = "its write-ahead log " + shortPath(path) + "-wal holds committed transactions, which SQLite deletes when it opens an empty database: copy that file somewhere safe first, then " + fix
+	}
 	return fmt.Errorf("open database %s: %w", path, store.Fault(
 		"the database "+shortPath(path)+" is an empty file (0 bytes): it holds no Cairn data, and opening it would silently start a new store (ids from 1, no memory)",
-		"if it was truncated or badly copied, restore it from a backup; to start a new store here, run `cairn init` in the project (or delete the file)",
-		ErrEmptyDatabase))
+		fix, ErrEmptyDatabase))
 }
 
 // emptyFile reports whether path is an existing database file with no
-// data: 0 bytes, and none of SQLite's companion files (-journal, -wal,
-// -shm), which would mean a creation that was interrupted and that SQLite
-// recovers. Cairn itself never leaves such a file (see createAtomically):
-// one is a truncated database, a bad copy or a stray touch.
+// data: 0 bytes, and no hot rollback journal beside it that SQLite would
+// roll back into it (a transaction that shrank the file, interrupted). A
+// write-ahead log does not count: SQLite deletes the log of a 0-byte
+// database rather than replay it (TestSQLiteDiscardsTheLogOfAnEmptyDatabase),
+// and the hooks leave -wal and -shm files beside every store, which used to
+// excuse a truncated one. Cairn itself never leaves an empty database (see
+// createAtomically): one is a truncated database, a bad copy or a stray touch.
 func emptyFile(path string) bool {
 	fi, err := os.Stat(path)
 	if err != nil || fi.Size() > 0 {
 		return false
 	}
-	for _, x := range []string{"-journal", "-wal", "-shm"} {
-		if _, err := os.Stat(path + x); err == nil {
-			return false
-		}
-	}
-	return true
+	return !hotJournal(path + "-journal")
 }
 
 // applicationID marks a SQLite file as Cairn's ("CAIR").
@@ -242,10 +260,11 @@ func createAtomically(ctx context.Context, path string) {
 // Path returns the database file's path.
 func (s *Store) Path() string { return s.path }
 
-// Close closes both pools.
+// Close closes both pools. The last connection to the database in any
+// process checkpoints the log and removes it.
 func (s *Store) Close() error {
 	s.hub.close()
-	return errors.Join(s.v.close(), s.rs.close(), s.ws.close(), s.r.Close(), s.w.Close())
+	return errors.Join(s.v.close(), s.rs.close(), s.ws.close(), s.ck.close(), s.r.Close(), s.w.Close())
 }
 
 // Version implements store.Store.
@@ -299,6 +318,7 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 		return fault(fmt.Errorf("commit: %w", busy(err)), s.name())
 	}
 	s.hub.changed()
+	s.ck.afterCommit(ctx)
 	return nil
 }
 

@@ -94,20 +94,25 @@ func testPlanChanges(t *testing.T, s, s2 store.Store) {
 
 	// Placing a task after a sibling moves the siblings behind it.
 	e := create(t, s, "e", store.Placement{After: a.ID})
-	got, _ = planChanges(t, s, rev)
-	if got.Full || !slices.Contains(changedIDs(got), e.ID) || !slices.Contains(changedIDs(got), b.ID) || !slices.Contains(changedIDs(got), d.ID) {
-		t.Fatalf("after placing e after a: %+v, want e and the siblings it moved (b, d)", got)
+	got, rev2 = planChanges(t, s, rev)
+	if got.Full || !slices.Contains(changedIDs(got), e.ID) || !slices.Contains(changedIDs(got), b.ID) || !slices.Contains(changedIDs(got), d.ID) || rev2 <= rev {
+		t.Fatalf("after placing e after a: %+v at %d (was %d), want e and the siblings it moved (b, d)", got, rev2, rev)
 	}
+	rev = rev2
 
 	// Removing b hides c too; a task depending on b is named, without the
 	// edge.
 	update(t, s, func(tx store.Tx) error { return tx.SetDeps(ctx, e.ID, []task.ID{b.ID, d.ID}) })
-	_, rev = planChanges(t, s, 0)
+	got, rev2 = planChanges(t, s, rev)
+	if got.Full || !slices.Equal(changedIDs(got), []task.ID{e.ID}) || !cmp.Equal(got.Deps[e.ID], []task.ID{b.ID, d.ID}) || rev2 <= rev {
+		t.Fatalf("after e's dependencies changed: %+v at %d (was %d)", got, rev2, rev)
+	}
+	rev = rev2
 	update(t, s2, func(tx store.Tx) error { _, err := tx.RemoveSubtree(ctx, b.ID, t0); return err })
-	got, _ = planChanges(t, s, rev)
+	got, rev2 = planChanges(t, s, rev)
 	slices.Sort(got.Removed)
-	if got.Full || !slices.Equal(got.Removed, []task.ID{b.ID, c.ID}) || !slices.Contains(changedIDs(got), e.ID) || !cmp.Equal(got.Deps[e.ID], []task.ID{d.ID}) {
-		t.Fatalf("after removing b: %+v; want b and c removed, e changed depending on d only", got)
+	if got.Full || !slices.Equal(got.Removed, []task.ID{b.ID, c.ID}) || !slices.Contains(changedIDs(got), e.ID) || !cmp.Equal(got.Deps[e.ID], []task.ID{d.ID}) || rev2 <= rev {
+		t.Fatalf("after removing b: %+v at %d (was %d); want b and c removed, e changed depending on d only", got, rev2, rev)
 	}
 	for _, x := range got.Tasks {
 		if x.ID == b.ID || x.ID == c.ID {
