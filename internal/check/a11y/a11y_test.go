@@ -303,7 +303,7 @@ func TestHostileInput(t *testing.T) {
 		start := time.Now()
 		audit("x.gohtml", parse("x.gohtml", []byte(src)))
 		t.Logf("%s: %v", name, time.Since(start))
-		if d := time.Since(start); d > slowdown*3*time.Second {
+		if d := time.Since(start); d > slowdown*30*time.Second { // a hang or a blow-up, not a speed budget
 			t.Errorf("%s: %v for %d bytes", name, d, len(src))
 		}
 	}

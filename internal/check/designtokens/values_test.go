@@ -174,7 +174,7 @@ func TestHostile(t *testing.T) {
 			if _, err := New().Check(context.Background(), &check.Input{Files: []check.File{{Path: "x.tokens.json", Content: []byte(tc.body)}}}); err != nil {
 				t.Fatal(err)
 			}
-			if d := time.Since(start); d > slow*3*time.Second {
+			if d := time.Since(start); d > slow*30*time.Second { // a hang or a blow-up, not a speed budget
 				t.Errorf("took %v", d)
 			}
 		})

@@ -128,7 +128,7 @@ func TestHostile(t *testing.T) {
 			if _, err := New().Check(context.Background(), in); err != nil {
 				t.Fatal(err)
 			}
-			if d := time.Since(start); d > slow*2*time.Second {
+			if d := time.Since(start); d > slow*30*time.Second { // a hang or a blow-up, not a speed budget
 				t.Errorf("took %v", d)
 			}
 		})

@@ -248,7 +248,7 @@ func TestHostileInput(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
 			checkFile("x.mmd", in)
-			if d := time.Since(start); d > 5*time.Second {
+			if d := time.Since(start); d > 30*time.Second { // a hang or a blow-up, not a speed budget
 				t.Errorf("took %v", d)
 			}
 		})

@@ -38,7 +38,7 @@ func FuzzCheck(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Go error: %v", err)
 		}
-		if d := time.Since(start); d > 10*time.Second {
+		if d := time.Since(start); d > 30*time.Second { // a hang or a blow-up, not a speed budget
 			t.Fatalf("took %v on %d bytes", d, len(content))
 		}
 	})

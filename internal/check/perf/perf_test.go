@@ -263,7 +263,7 @@ func TestHostileInput(t *testing.T) {
 			checkJS(f)
 		}
 		t.Logf("%s: %v", name, time.Since(start))
-		if d := time.Since(start); d > slowdown*3*time.Second {
+		if d := time.Since(start); d > slowdown*30*time.Second { // a hang or a blow-up, not a speed budget
 			t.Errorf("%s: %v", name, d)
 		}
 	}

@@ -113,7 +113,7 @@ func TestHostile(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = rep
-			if d := time.Since(start); d > slow*3*time.Second {
+			if d := time.Since(start); d > slow*30*time.Second { // a hang or a blow-up, not a speed budget
 				t.Errorf("took %v", d)
 			}
 		})
