@@ -159,7 +159,7 @@ func TestHandsOverMCP(t *testing.T) {
 		{"scan_secrets", args{"path": "escape.env"}, "path \"escape.env\" is outside the project"},
 		{"validate_sql", args{"path": "db/missing.sql"}, "path \"db/missing.sql\" does not exist"},
 		{"validate_sql", args{"content": strings.Repeat("SELECT 1;\n", 110_000)}, "content is 1100000 bytes, over the 1048576-byte cap"},
-		{"validate_sql", args{"content": "SELECT 1", "dialect": "oracle"}, "dialect \"oracle\""},
+		{"validate_sql", args{"content": "SELECT 1", "dialect": "oracle"}, "dialect is \"oracle\": use postgres, mysql or sqlite"},
 		{"validate_sql", args{"content": "SELECT 1", "path": "db"}, "content and path were both given"},
 		{"validate_mermaid", args{"limit": 1000}, "limit"},
 	} {

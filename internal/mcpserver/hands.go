@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -127,10 +128,17 @@ func handsTools() []tool {
 	}
 }
 
+// warmUp compiles PostgreSQL's parser (seconds of CPU, once a process) in
+// the background at the first hands call of any kind, so that a later
+// validate_sql does not wait for it; a server that never checks anything
+// never pays for it.
+var warmUp sync.Once
+
 // handsTool is the handler of the tool that runs check name: the common
 // arguments say what to check, the others are the check's params.
 func handsTool[In handsArgs](name string) handlerFunc[In] {
 	return func(ctx context.Context, c call, in In) (string, any, error) {
+		warmUp.Do(func() { go hands.WarmUp() })
 		a := in.common()
 		req := hands.Request{Checks: []string{name}, Content: a.Content, Name: a.Name,
 			Params: map[string]map[string]string{name: checkParams(in)}, Page: page.Page{Offset: a.Offset, Limit: a.Limit}}

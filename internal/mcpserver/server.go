@@ -24,7 +24,6 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/brief"
-	"github.com/cairn-dev/cairn/internal/service/hands"
 )
 
 // Options configure a server.
@@ -352,11 +351,6 @@ func New(opts Options) (*mcp.Server, error) {
 			ctx = context.Background()
 		}
 		go s.loops.run(ctx)
-	}
-	if init := opts.Initialized; init != nil && want["hands"] {
-		// PostgreSQL's parser compiles on its first use (seconds of CPU):
-		// once the client is initialized, not on its first validate_sql.
-		opts.Initialized = func() { init(); go hands.WarmUp() }
 	}
 	if opts.Initialized != nil {
 		var seen atomic.Int32
