@@ -78,6 +78,11 @@ func Message(err error) string {
 		return "" // said already (cairn check's findings)
 	}
 	e := problem.Of(err)
+	if e.Kind == problem.NoProject && e.Err != nil {
+		// At a terminal the directories searched are the person's own:
+		// said here, never over a server (project.FindRoot).
+		return e.Render(commandHints) + " (" + e.Err.Error() + ")"
+	}
 	if e.Kind != problem.Internal {
 		return e.Render(commandHints)
 	}

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -75,6 +77,7 @@ func hookCmd() *cobra.Command {
 	var (
 		agent, client string
 		budget        int
+		deadline      time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "hook EVENT",
@@ -99,6 +102,8 @@ names there) into .gemini/settings.json.`,
 			if !cmd.Flags().Changed("agent") && os.Getenv("CAIRN_AGENT") == "" && client == clientGemini {
 				agent = setup.GeminiAgent
 			}
+			stop := guardHook(cmd.ErrOrStderr(), args, deadline)
+			defer stop()
 			if err := runHook(cmd, args, client, agent, budget); err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "cairn hook %s: %s\n", strings.Join(args, " "), oneLineErr(err))
 			}
@@ -108,8 +113,42 @@ names there) into .gemini/settings.json.`,
 	cmd.Flags().StringVar(&agent, "agent", app.EnvDefault("CAIRN_AGENT", hookAgent),
 		"agent name (env CAIRN_AGENT); default "+hookAgent+", the name Claude Code gives cairn serve, so the hooks and the tools share YOU ARE HERE")
 	cmd.Flags().IntVar(&budget, "budget", brief.DefaultBootstrapBudget, "session-start: the bootstrap's budget in tokens")
+	cmd.Flags().DurationVar(&deadline, "deadline", hookDeadline, "the most a hook may take, whatever it waits for; past it, it exits 0 (clients time hooks out at 10 s)")
 	cmd.Flags().StringVar(&client, "client", clientClaude, "whose hook this is: "+clientClaude+" or "+clientGemini+" (its agent is then "+setup.GeminiAgent+")")
 	return cmd
+}
+
+// hookDeadline is the most a hook takes: under the 10 s that cairn init
+// gives Claude Code's and Gemini CLI's hooks, so the client never has to
+// kill one.
+const hookDeadline = 8 * time.Second
+
+// guardHook ends the process, with exit status 0 and a line on stderr,
+// when the hook outlives its deadline or is asked to stop (SIGTERM,
+// SIGINT): a wait on another process's lock or a CPU-bound step does not
+// look at a context. Exiting mid-write is safe: a write is one
+// transaction, kept whole or not at all. The returned func disarms it.
+func guardHook(stderr io.Writer, args []string, deadline time.Duration) func() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	t := time.NewTimer(deadline)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+			return
+		case s := <-sig:
+			fmt.Fprintf(stderr, "cairn hook %s: stopped by %v; what was committed stays, the rest is not recorded\n", strings.Join(args, " "), s)
+		case <-t.C:
+			fmt.Fprintf(stderr, "cairn hook %s: took over %v (is another process holding the store?); what was committed stays, the rest is not recorded\n", strings.Join(args, " "), deadline)
+		}
+		os.Exit(0)
+	}()
+	return func() {
+		signal.Stop(sig)
+		t.Stop()
+		close(done)
+	}
 }
 
 func oneLineErr(err error) string {

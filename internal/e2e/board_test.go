@@ -522,7 +522,8 @@ func TestBoardBrowserReconnect(t *testing.T) {
 
 // TestBoardShowsStaleAndSuperseded: the memory view leaves superseded
 // entries out unless asked, marks them with their replacement when listed,
-// and marks an entry whose recorded files changed since as stale.
+// and marks an entry whose file (named as a whole) changed since it was
+// recorded.
 func TestBoardShowsStaleAndSuperseded(t *testing.T) {
 	dir := cairntest.Project(t)
 	if err := os.WriteFile(filepath.Join(dir, "schema.sql"), []byte("CREATE TABLE a (id int);\n"), 0o644); err != nil {
@@ -540,7 +541,7 @@ func TestBoardShowsStaleAndSuperseded(t *testing.T) {
 		t.Errorf("default search should hide the superseded m1 and show m2:\n%s", body)
 	}
 	_, body = get(t, srv.URL+"/memory?q=ids+schema&all=1", nil)
-	for _, want := range []string{"Keep ids as integers", `superseded by <a href="#m2">m2</a>`, "stale: schema.sql", "replaces m1"} {
+	for _, want := range []string{"Keep ids as integers", `superseded by <a href="#m2">m2</a>`, "file changed since ", ": schema.sql", "replaces m1"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("with all=1 the memory view lacks %q:\n%s", want, body)
 		}

@@ -2,12 +2,15 @@ package e2e
 
 import (
 	"bytes"
+	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -320,5 +323,61 @@ func TestHookNeverFails(t *testing.T) {
 	// A flag a later version adds is ignored, not an error.
 	if r := runHookRaw(t, dir, []byte("{}"), "stop", "--bogus"); r.stdout != "" || r.stderr != "" {
 		t.Errorf("unknown flag: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+}
+
+// TestHookOutlivesNoDeadline: with another process holding the store's
+// write lock, a hook waited out the store's 10 s busy timeout, past the
+// client's own 10 s (issue 34, attack 15). It now exits 0 at its deadline
+// with one line on stderr, and SIGTERM ends it at once the same way.
+func TestHookOutlivesNoDeadline(t *testing.T) {
+	dir := cairntest.Project(t)
+	runHook(t, dir, "session-start", "session-start-startup")
+	db, err := sql.Open("sqlite", filepath.Join(dir, ".cairn", "cairn.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(context.Background(), "ROLLBACK")
+	payload, err := os.ReadFile(filepath.Join("testdata", "hooks", "post-tool-use-write.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload = bytes.ReplaceAll(payload, []byte("{{CWD}}"), []byte(dir))
+	r := runHookRaw(t, dir, payload, "post-tool-use", "--deadline", "300ms")
+	if !strings.Contains(r.stderr, "took over 300ms") || strings.Count(r.stderr, "\n") != 1 {
+		t.Fatalf("a hook blocked by a lock: stderr %q", r.stderr)
+	}
+
+	cmd := exec.Command(cairntest.Binary(t), "hook", "post-tool-use")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CAIRN_PROJECT_ROOT=")
+	cmd.Stdin = bytes.NewReader(payload)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Once the hook has the store open it waits on the lock, its guard set
+	// long before: polling another process's open files.
+	for opened := false; !opened; time.Sleep(5 * time.Millisecond) { // polling another process
+		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", cmd.Process.Pid))
+		for _, fd := range fds {
+			if l, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", cmd.Process.Pid, fd.Name())); strings.HasSuffix(l, "cairn.db") {
+				opened = true
+			}
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil || !strings.Contains(errb.String(), "stopped by terminated") {
+		t.Fatalf("SIGTERM: %v (a hook must exit 0, saying why)\nstderr: %s", err, errb.String())
 	}
 }

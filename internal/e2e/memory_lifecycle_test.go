@@ -203,8 +203,12 @@ func testSupersede(t *testing.T, env []string) {
 	}
 }
 
-// TestMemoryStaleFiles: an entry naming files remembers their hashes; when
-// one changes or goes, search hits and memory_get say which.
+// TestMemoryStaleFiles: an entry naming files remembers them, and the
+// parts of them it points at (lines, symbols its text names as code). A
+// search hit and memory_get say it is stale only when such a part changed
+// or the file is gone; a file it names as a whole that changed is "file
+// changed since", whatever else changed is not news, and lines that moved
+// say where they are now.
 func TestMemoryStaleFiles(t *testing.T) {
 	dir := cairntest.Project(t)
 	write := func(name, body string) {
@@ -217,26 +221,47 @@ func TestMemoryStaleFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	const z = "package z\n\nfunc Parse(s string) int {\n\treturn len(s)\n}\n\nfunc Other() int { return 1 }\n"
 	write("internal/x.go", "package x\n")
 	write("internal/y.go", "package y\n")
+	write("internal/z.go", z)
 	write("README.md", "hello\n")
+	write("docs/notes.md", "one\ntwo\nthree\nfour\n")
 	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: memoryAll})
 	id := s.OK("memory_add_convention", args{"title": "Stores wrap errors with the verb", "files": []string{"internal/x.go", "internal/y.go", "README.md", "missing.go"}}).Str("id")
-	if r := s.OK("memory_search", args{"query": "stores wrap errors"}); strings.Contains(r.Text, "stale") {
-		t.Fatalf("fresh entry marked stale: %s", r.Text)
+	parse := s.OK("memory_add_decision", args{"title": "Parse counts bytes", "content": "`Parse` returns the length in bytes, not runes", "files": []string{"internal/z.go"}}).Str("id")
+	notes := s.OK("observation", args{"type": "context", "title": "The notes name the steps", "files": []string{"docs/notes.md:2-3"}}).Str("id")
+	if r := s.OK("memory_search", args{"query": "stores wrap errors"}); strings.Contains(r.Text, "stale") || strings.Contains(r.Text, "changed") {
+		t.Fatalf("fresh entry marked: %s", r.Text)
 	}
 	write("internal/x.go", "package x // changed\n")
 	if err := os.Remove(filepath.Join(dir, "internal/y.go")); err != nil {
 		t.Fatal(err)
 	}
+	write("internal/z.go", strings.Replace(z, "return 1", "return 2", 1))
+	write("docs/notes.md", "zero\none\ntwo\nthree\nfour\n")
 	r := s.OK("memory_search", args{"query": "stores wrap errors"})
 	hit := r.Structured["hits"].([]any)[0].(map[string]any)
-	if fmt.Sprint(hit["stale"]) != "[internal/x.go internal/y.go]" || !strings.Contains(r.Text, "[stale: internal/x.go, internal/y.go]") {
+	if fmt.Sprint(hit["stale"]) != "[internal/y.go: gone]" || fmt.Sprint(hit["files_changed"]) != "[internal/x.go]" ||
+		!strings.Contains(r.Text, "[stale: internal/y.go: gone]") || !strings.Contains(r.Text, "[file changed since "+hit["date"].(string)+": internal/x.go]") {
 		t.Fatalf("stale hit: %v\n%s", hit, r.Text)
 	}
 	g := s.OK("memory_get", args{"ids": []string{id}})
-	if !strings.Contains(g.Text, "STALE: changed or gone since recorded: internal/x.go, internal/y.go") {
+	if !strings.Contains(g.Text, "STALE: what it points at changed or is gone since recorded: internal/y.go: gone") ||
+		!strings.Contains(g.Text, "file changed since ") || !strings.Contains(g.Text, ": internal/x.go (it names no lines or symbol there") {
 		t.Fatalf("memory_get: %s", g.Text)
+	}
+	// Another function of z.go changed: the decision still holds.
+	if g := s.OK("memory_get", args{"ids": []string{parse}}); strings.Contains(g.Text, "STALE") || strings.Contains(g.Text, "changed since") {
+		t.Fatalf("another function changed, and the entry is marked: %s", g.Text)
+	}
+	write("internal/z.go", strings.Replace(z, "len(s)", "utf8.RuneCountInString(s)", 1))
+	if g := s.OK("memory_get", args{"ids": []string{parse}}); !strings.Contains(g.Text, "STALE: what it points at changed or is gone since recorded: internal/z.go: func Parse changed") {
+		t.Fatalf("Parse changed: %s", g.Text)
+	}
+	// The lines a name gives moved down one: where they are now.
+	if g := s.OK("memory_get", args{"ids": []string{notes}}); strings.Contains(g.Text, "STALE") || !strings.Contains(g.Text, "moved since recorded: docs/notes.md:2-3: lines 2-3 now lines 3-4") {
+		t.Fatalf("moved lines: %s", g.Text)
 	}
 }
 

@@ -436,6 +436,12 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject st
 		return
 	}
 	if a := r.Header.Get(HeaderAgent); a != "" {
+		if _, taken := s.tokens.boundElsewhere(a, tok); taken {
+			s.refuse(w, r, *answerFor("agent_not_allowed", &problem.Error{Kind: problem.Forbidden,
+				Problem: fmt.Sprintf("agent %q is bound to another token", a),
+				Fix:     "omit " + HeaderAgent + ", or use that agent's own token"}))
+			return
+		}
 		if err := checkAgent(a); err != nil {
 			s.refuse(w, r, *answerFor("invalid_agent", &problem.Error{Kind: problem.Invalid, Problem: HeaderAgent + ": " + err.Error(),
 				Fix: fmt.Sprintf("send 1 to %d printable characters, or omit the header to use the client's name", maxAgentLen)}))
@@ -622,9 +628,26 @@ func (s *Server) agent(req mcp.Request) string {
 		}
 	}
 	if n := mcpserver.ClientAgent(req); n != "" {
-		return n
+		// A client named like a bound agent does not become it.
+		if _, taken := s.tokens.boundElsewhere(n, s.tokenOf(req)); !taken {
+			return n
+		}
 	}
 	return s.cfg.Agent
+}
+
+// tokenOf is the token a request showed, or nil.
+func (s *Server) tokenOf(req mcp.Request) *Token {
+	ex := req.GetExtra()
+	if ex == nil || ex.TokenInfo == nil {
+		return nil
+	}
+	for i := range s.tokens.tokens {
+		if s.tokens.tokens[i].Name == ex.TokenInfo.UserID {
+			return &s.tokens.tokens[i]
+		}
+	}
+	return nil
 }
 
 func checkAgent(a string) error { return agent.Check(a) }

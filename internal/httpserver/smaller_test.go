@@ -94,4 +94,24 @@ func TestSayOnlyWhatTheCallerMayKnow(t *testing.T) {
 	if st, b := post("/mcp", "bR8n2YcF6hJ1sD5q", HeaderAgent, "someone-else"); st != 403 || !strings.Contains(b, "agent_not_allowed") {
 		t.Fatalf("a bound token acting as another agent: %d %s", st, b)
 	}
+	// The other way round (issue 34, attack 10): another token naming the
+	// bound agent, which released ci-bot's claim.
+	if st, b := post("/mcp", "aK3v9QxZ2mP7wL4t", HeaderAgent, "ci-bot"); st != 403 || !strings.Contains(b, "agent_not_allowed") || !strings.Contains(b, "bound to another token") {
+		t.Fatalf("another token acting as the bound agent: %d %s", st, b)
+	}
+	if st, b := post("/mcp", "bR8n2YcF6hJ1sD5q", HeaderAgent, "ci-bot"); st == 403 {
+		t.Fatalf("the bound token naming its own agent: %d %s", st, b)
+	}
+}
+
+// TestOneTokenPerBoundAgent: two tokens bound to one agent name are a
+// configuration error, said at start.
+func TestOneTokenPerBoundAgent(t *testing.T) {
+	_, err := newTokenSet([]Token{
+		{Name: "a", Secret: "aK3v9QxZ2mP7wL4t", Projects: []string{"*"}, Agent: "ci-bot"},
+		{Name: "b", Secret: "bR8n2YcF6hJ1sD5q", Projects: []string{"*"}, Agent: "ci-bot"},
+	})
+	if err == nil || !strings.Contains(err.Error(), "both bound to agent") {
+		t.Fatalf("newTokenSet: %v", err)
+	}
 }

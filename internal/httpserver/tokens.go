@@ -205,10 +205,22 @@ func LoadTokensFile(path string) ([]Token, error) {
 type tokenSet struct {
 	tokens  []Token
 	digests [][sha256.Size]byte
+	bound   map[string]string // agent name → the token bound to it
+}
+
+// boundElsewhere names the token an agent name is bound to when that is not
+// the token the request showed (tok nil: none): a name bound to one token
+// is refused to every other, or any token could act as ci-bot by naming it.
+func (ts *tokenSet) boundElsewhere(agent string, tok *Token) (string, bool) {
+	owner, ok := ts.bound[agent]
+	if !ok || tok != nil && tok.Name == owner {
+		return "", false
+	}
+	return owner, true
 }
 
 func newTokenSet(tokens []Token) (*tokenSet, error) {
-	ts := &tokenSet{}
+	ts := &tokenSet{bound: map[string]string{}}
 	seen := map[[sha256.Size]byte]string{}
 	for _, t := range tokens {
 		if err := t.validate(); err != nil {
@@ -219,6 +231,12 @@ func newTokenSet(tokens []Token) (*tokenSet, error) {
 			return nil, fmt.Errorf("tokens %s and %s have the same secret; give each its own", other, t.Name)
 		}
 		seen[d] = t.Name
+		if t.Agent != "" {
+			if other, dup := ts.bound[t.Agent]; dup {
+				return nil, fmt.Errorf("tokens %s and %s are both bound to agent %q; bind each agent to one token", other, t.Name, t.Agent)
+			}
+			ts.bound[t.Agent] = t.Name
+		}
 		ts.tokens = append(ts.tokens, t)
 		ts.digests = append(ts.digests, d)
 	}

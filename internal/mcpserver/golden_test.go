@@ -156,6 +156,9 @@ var scenario = []step{
 	{"list_siblings", args{"offset": -1}},
 	// A page that does not show YOU ARE HERE says where it is.
 	{"get_big_picture", args{"limit": 2}},
+	// One name in common with a past mistake, and another type of error:
+	// not similar.
+	{"diagnose_error", args{"error": "Traceback (most recent call last):\n  File \"auth.py\", line 9, in callback\n    uri = params['redirect_uri']\nKeyError: 'redirect_uri'"}},
 }
 
 // TestGolden pins every tool's answers on the scenario above, their text

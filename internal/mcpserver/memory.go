@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -141,7 +142,7 @@ func memoryTools() []tool {
 			Description: "Remove entries by ids, type or age."},
 			memoryPrune, typeItems("type"), minimum("older_than_days", 1)),
 		declare(ts, mcp.Tool{Name: "diagnose_error", Annotations: readOnly,
-			Description: "Past mistakes like this error, with their fixes."},
+			Description: "Past mistakes and failed commands like this error, with fixes."},
 			diagnoseError, bounds("limit", 1, float64(page.Diagnose.Max))),
 	}
 }
@@ -376,34 +377,107 @@ func (o pruneOut) text() string {
 }
 
 type diagnoseOut struct {
-	Matches []render.EntryView `json:"matches"`
-	Note    string             `json:"note,omitempty"`
+	ReadAs       readAs          `json:"read_as"`
+	Matches      []diagnoseMatch `json:"matches"`
+	SameTypeOnly []string        `json:"same_type_only,omitempty"`
+	Note         string          `json:"note,omitempty"`
+}
+
+// readAs is how diagnose_error read the error.
+type readAs struct {
+	Types []string `json:"types,omitempty"`
+	Names []string `json:"names,omitempty"`
+}
+
+// diagnoseMatch is a similar past entry: a mistake, or a failed command a
+// hook recorded, and why it is similar.
+type diagnoseMatch struct {
+	render.EntryView
+	Source string `json:"source"` // "mistake" or "recorded_failure"
+	Why    string `json:"why"`
+	// FailureLine is the failure of the session record that matched, where
+	// one did rather than the entry's last error text.
+	FailureLine string `json:"failure_line,omitempty"`
+	// Resolved is the day a later run of the command passed.
+	Resolved string `json:"resolved,omitempty"`
 }
 
 func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, error) {
-	es, note, err := c.Memory.Diagnose(ctx, memories.DiagnoseQuery{Error: in.Error, Limit: in.Limit})
+	d, err := c.Memory.Diagnose(ctx, memories.DiagnoseQuery{Error: in.Error, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
 	}
-	out := diagnoseOut{Matches: []render.EntryView{}, Note: note}
-	if len(es) == 0 {
-		text := "No similar mistake is recorded. Once fixed, record it with memory_add_mistake."
-		if note != "" {
-			text += "\nnote: " + note
-		}
-		return text, out, nil
+	out := diagnoseOut{Matches: []diagnoseMatch{}, Note: d.Note, ReadAs: readAs{Types: d.Read.Types}}
+	for _, n := range d.Read.Names[:min(len(d.Read.Names), 3)] {
+		out.ReadAs.Names = append(out.ReadAs.Names, d.Read.Shown(n))
 	}
-	parts := []string{words.Plural(len(es), "similar past mistake", "similar past mistakes") + ", best first:"}
-	for _, e := range es {
-		e, clipped := clipEntry(e, diagnoseClip, diagnoseItems)
-		o := render.EntryOf(e)
-		text := render.Entry(e)
+	read := "no known error type"
+	if len(out.ReadAs.Types) > 0 {
+		read = strings.Join(out.ReadAs.Types, ", ")
+	}
+	if len(out.ReadAs.Names) > 0 {
+		read += "; naming " + strings.Join(out.ReadAs.Names, ", ")
+	}
+	if len(d.Matches) == 0 {
+		for _, id := range d.SameTypeOnly {
+			out.SameTypeOnly = append(out.SameTypeOnly, id.String())
+		}
+		lines := []string{fmt.Sprintf("No similar past mistake or recorded failure (read as %s; %s compared).", read, words.Plural(d.Compared, "entry", "entries"))}
+		if len(out.SameTypeOnly) > 0 {
+			lines = append(lines, strings.Join(out.SameTypeOnly, ", ")+" state the same type of error but share nothing else distinctive with it: not similar.")
+		}
+		lines = append(lines, "Once fixed, record it with memory_add_mistake (its key line as the title, with root_cause and fix) so that the next one is found.")
+		if d.Note != "" {
+			lines = append(lines, "note: "+d.Note)
+		}
+		return strings.Join(lines, "\n"), out, nil
+	}
+	failures := 0
+	for _, m := range d.Matches {
+		if m.Failure {
+			failures++
+		}
+	}
+	var head string
+	switch failures {
+	case 0:
+		head = words.Plural(len(d.Matches), "similar past mistake", "similar past mistakes")
+	case len(d.Matches):
+		head = words.Plural(failures, "similar recorded failure", "similar recorded failures")
+	default:
+		head = fmt.Sprintf("%d similar: %s and %s", len(d.Matches), words.Plural(len(d.Matches)-failures, "past mistake", "past mistakes"),
+			words.Plural(failures, "recorded failure", "recorded failures"))
+	}
+	parts := []string{fmt.Sprintf("%s, best first (read as %s):", head, read)}
+	for _, m := range d.Matches {
+		e, clipped := clipEntry(m.Entry, diagnoseClip, diagnoseItems)
+		o := diagnoseMatch{EntryView: render.EntryOf(e), Source: "mistake", Why: m.Why()}
+		head, body, _ := strings.Cut(render.Entry(e), "\n")
+		if m.Failure {
+			o.Source = "recorded_failure"
+			head = fmt.Sprintf("%s recorded failure (a failed command a hook recorded, not yet a confirmed mistake): %s", e.ID, e.Title)
+		}
+		text := head + "\nsimilar: " + o.Why
+		if m.Event != nil {
+			o.FailureLine = m.Event.Detail
+			text += "\nits failure: " + m.Event.Detail
+		}
+		if !m.Resolved.IsZero() {
+			o.Resolved = m.Resolved.Format(time.DateOnly)
+			text += "\nresolved " + o.Resolved + ": a later run of the command passed"
+		}
+		if body != "" {
+			text += "\n" + body
+		}
 		if clipped {
 			o.Clipped = fmt.Sprintf("texts clipped at %d bytes, lists at %d items; memory_get %s shows it whole", diagnoseClip, diagnoseItems, e.ID)
 			text += "\n(" + o.Clipped + ")"
 		}
 		out.Matches = append(out.Matches, o)
 		parts = append(parts, text)
+	}
+	if failures == len(d.Matches) {
+		parts = append(parts, "No confirmed mistake with a fix matches: once fixed, record it with memory_add_mistake.")
 	}
 	return strings.Join(parts, "\n\n"), out, nil
 }

@@ -108,8 +108,9 @@ type Entry struct {
 	DiscoveryTokens int `detail:"discovery_tokens"`
 
 	// FileHashes maps each of Files that existed when the entry was
-	// stored (relative to the project root) to its content hash, so a
-	// reader can tell the entry may be stale.
+	// stored (relative to the project root) to its mark: the file's content
+	// hash and the hashes of the parts of it the entry points at (see
+	// Mark), so a reader can tell whether the entry still holds.
 	FileHashes map[string]string
 	// SupersededBy is the entry that replaces this one (0: none); a
 	// superseded entry is kept but left out of searches by default.
@@ -121,10 +122,10 @@ type Entry struct {
 	ExpiresAt time.Time
 
 	// Filled by the memory service's full reads, never stored: Recent is
-	// a mistake's latest few occurrences (newest first), Stale the files
-	// that changed or are gone since the entry was recorded.
-	Recent []Occurrence
-	Stale  []string
+	// a mistake's latest few occurrences (newest first), Changed what
+	// became of its files since the entry was recorded.
+	Recent  []Occurrence
+	Changed []FileChange
 
 	CreatedAt time.Time
 	UpdatedAt time.Time

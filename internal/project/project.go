@@ -52,8 +52,12 @@ func FindRoot(dir string) (string, error) {
 		}
 		d = parent
 	}
-	return "", NoRoot(fmt.Sprintf("no .cairn or .git directory in %s or above; run `cairn init` in your project's directory, "+
-		"or set %s to it (in your MCP client's config, the server's env)", start, EnvRoot))
+	// The directory is for the logs, not the words: a server over HTTP
+	// would show its own paths to every client (issue 34, attack 18).
+	return "", &problem.Error{Kind: problem.NoProject,
+		Problem: fmt.Sprintf("no project root: no .cairn or .git directory in the working directory or above; run `cairn init` in your project's directory, "+
+			"or set %s to it (in your MCP client's config, the server's env)", EnvRoot),
+		Err: fmt.Errorf("looked in %s and above", start)}
 }
 
 // DBPath returns where the embedded database of the project at root lives.

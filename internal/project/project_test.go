@@ -59,3 +59,19 @@ func TestInitRefusesLinksInTheStoresPlace(t *testing.T) {
 		t.Fatalf("a plain project: %v", err)
 	}
 }
+
+// TestNoRootNamesNoPath: the refusal is shown to every client of a server
+// (issue 34, attack 18); the directory searched is its cause, for logs and
+// the CLI.
+func TestNoRootNamesNoPath(t *testing.T) {
+	t.Setenv(EnvRoot, "")
+	dir := t.TempDir()
+	_, err := FindRoot(dir)
+	var pe *problem.Error
+	if !errors.As(err, &pe) || pe.Kind != problem.NoProject || strings.Contains(err.Error(), dir) {
+		t.Fatalf("FindRoot: %v", err)
+	}
+	if pe.Err == nil || !strings.Contains(pe.Err.Error(), dir) {
+		t.Fatalf("the cause does not name the directory: %v", pe.Err)
+	}
+}

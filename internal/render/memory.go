@@ -16,19 +16,28 @@ import (
 
 // HitView is one line of the index.
 type HitView struct {
-	ID           string   `json:"id"`
-	Type         string   `json:"type"`
-	Title        string   `json:"title"`
-	Snippet      string   `json:"snippet,omitempty"`
-	Date         string   `json:"date"`
-	Score        float64  `json:"score,omitempty"`
-	Occurrences  int      `json:"occurrences,omitempty"`
-	SupersededBy string   `json:"superseded_by,omitempty"`
-	Stale        []string `json:"stale,omitempty"`
+	ID           string  `json:"id"`
+	Type         string  `json:"type"`
+	Title        string  `json:"title"`
+	Snippet      string  `json:"snippet,omitempty"`
+	Date         string  `json:"date"`
+	Score        float64 `json:"score,omitempty"`
+	Occurrences  int     `json:"occurrences,omitempty"`
+	SupersededBy string  `json:"superseded_by,omitempty"`
+	// Stale says what the entry points at that changed or is gone since
+	// it was recorded ("store.go: func Parse changed", "y.go: gone").
+	Stale []string `json:"stale,omitempty"`
+	// FilesChanged are files it names as a whole (or named before the
+	// parts it points at were remembered) that changed since the date:
+	// whether it still holds is unknown.
+	FilesChanged []string `json:"files_changed,omitempty"`
+	// Moved are parts it points at found unchanged elsewhere in their file.
+	Moved []string `json:"moved,omitempty"`
 }
 
 func HitOf(h memories.Hit) HitView {
-	o := HitView{ID: h.ID.String(), Type: string(h.Type), Title: h.Title, Snippet: h.Snippet, Date: h.CreatedAt.Format(time.DateOnly), Stale: h.Stale}
+	o := HitView{ID: h.ID.String(), Type: string(h.Type), Title: h.Title, Snippet: h.Snippet, Date: h.CreatedAt.Format(time.DateOnly)}
+	o.Stale, o.FilesChanged, o.Moved = memory.Changes(h.Changed)
 	o.Score = float64(int(h.Score*1000+0.5)) / 1000
 	if h.Occurrences > 1 {
 		o.Occurrences = h.Occurrences
@@ -55,7 +64,13 @@ func HitLine(h HitView) string {
 		s += " [superseded by " + h.SupersededBy + "]"
 	}
 	if len(h.Stale) > 0 {
-		s += " [stale: " + strings.Join(h.Stale, ", ") + "]"
+		s += " [stale: " + strings.Join(h.Stale, "; ") + "]"
+	}
+	if len(h.FilesChanged) > 0 {
+		s += " [file changed since " + h.Date + ": " + strings.Join(h.FilesChanged, ", ") + "]"
+	}
+	if len(h.Moved) > 0 {
+		s += " [moved: " + strings.Join(h.Moved, "; ") + "]"
 	}
 	if h.Snippet != "" && h.Snippet != h.Title {
 		s += " — " + h.Snippet
@@ -94,6 +109,8 @@ type EntryView struct {
 	Tags            []string         `json:"tags,omitempty"`
 	Files           []string         `json:"files,omitempty"`
 	Stale           []string         `json:"stale,omitempty"`
+	FilesChanged    []string         `json:"files_changed,omitempty"`
+	Moved           []string         `json:"moved,omitempty"`
 	Rationale       string           `json:"rationale,omitempty"`
 	Alternatives    []string         `json:"alternatives,omitempty"`
 	RootCause       string           `json:"root_cause,omitempty"`
@@ -131,9 +148,10 @@ type OccurrenceView struct {
 
 func EntryOf(e memory.Entry) EntryView {
 	o := EntryView{ID: e.ID.String(), UID: e.UID, Type: string(e.Type), Title: e.Title, Content: e.Content, Facts: e.Facts, Tags: e.Tags,
-		Files: e.Files, Stale: e.Stale, Rationale: e.Rationale, Alternatives: e.Alternatives, RootCause: e.RootCause, Fix: e.Fix, Prevention: e.Prevention,
+		Files: e.Files, Rationale: e.Rationale, Alternatives: e.Alternatives, RootCause: e.RootCause, Fix: e.Fix, Prevention: e.Prevention,
 		Occurrences: e.Occurrences, Examples: e.Examples, DiscoveryTokens: e.DiscoveryTokens, SessionID: e.SessionID, Branch: e.Branch,
 		CreatedAt: Time(e.CreatedAt)}
+	o.Stale, o.FilesChanged, o.Moved = memory.Changes(e.Changed)
 	if !e.UpdatedAt.Equal(e.CreatedAt) {
 		o.UpdatedAt = Time(e.UpdatedAt)
 	}
@@ -206,8 +224,14 @@ func Entry(e memory.Entry) string {
 			b.WriteString("\nexpires " + e.ExpiresAt.Format(time.DateOnly))
 		}
 	}
-	if len(e.Stale) > 0 {
-		b.WriteString("\nSTALE: changed or gone since recorded: " + strings.Join(e.Stale, ", ") + "; re-check before trusting this.")
+	if len(o.Stale) > 0 {
+		b.WriteString("\nSTALE: what it points at changed or is gone since recorded: " + strings.Join(o.Stale, "; ") + "; re-check before trusting this.")
+	}
+	if len(o.FilesChanged) > 0 {
+		b.WriteString("\n" + memory.ChangedSince(o.FilesChanged, e.CreatedAt) + " (it names no lines or symbol there: check that it still holds)")
+	}
+	if len(o.Moved) > 0 {
+		b.WriteString("\nmoved since recorded: " + strings.Join(o.Moved, "; "))
 	}
 	if e.Content != "" {
 		b.WriteString("\n" + e.Content)

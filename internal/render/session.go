@@ -212,6 +212,9 @@ type FailureView struct {
 
 type SessionView struct {
 	SessionHead
+	// ClientSession is the client's own id of the session (Claude Code's
+	// session_id), which the session is keyed by.
+	ClientSession  string         `json:"client_session,omitempty"`
 	Decisions      []NoteView     `json:"decisions,omitempty"`
 	ErrorsResolved []ResolvedView `json:"errors_resolved,omitempty"`
 	FilesModified  []string       `json:"files_modified,omitempty"`
@@ -270,7 +273,7 @@ func NotesOf(ns []memory.Note, rs []memory.Resolved) ([]NoteView, []ResolvedView
 
 func SessionViewOf(s memory.Session) SessionView {
 	r := s.Record
-	v := SessionView{SessionHead: HeadOf(s, 0), FilesModified: r.Subjects(memory.EventFile), TasksCompleted: r.Subjects(memory.EventTask),
+	v := SessionView{SessionHead: HeadOf(s, 0), ClientSession: s.Client.SessionID, FilesModified: r.Subjects(memory.EventFile), TasksCompleted: r.Subjects(memory.EventTask),
 		TasksPending: s.TasksPending, MemoryWritten: r.Subjects(memory.EventMemory), Outcome: s.Outcome, OutcomeWhy: s.OutcomeWhy, Summary: s.Summary}
 	v.Decisions, v.ErrorsResolved = NotesOf(r.Decisions(), r.ResolvedErrors())
 	for _, t := range r.Of(memory.EventTest) {

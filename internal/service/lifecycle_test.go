@@ -2,10 +2,12 @@ package service_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/lifecycle"
 	"github.com/cairn-dev/cairn/internal/problem"
@@ -68,5 +70,54 @@ func TestLifecycleDefinitions(t *testing.T) {
 	var fe *problem.FieldError
 	if _, err := l.Definition("nope"); !errors.As(err, &fe) || fe.Field != "definition" || !strings.Contains(fe.Fix, "asdd, asdd6, mine") {
 		t.Errorf("an unknown definition: %v", err)
+	}
+}
+
+// TestLifecycleDefinitionsBounded: a symlinked lifecycles directory is not
+// followed, a directory of many files is read up to its bound, and an
+// edited file is read again while an unchanged one is not (issue 34,
+// attack 11: 300 files of 250 KB made every lifecycle call take 12-30 s).
+func TestLifecycleDefinitionsBounded(t *testing.T) {
+	const one = "phases:\n  - name: A\n    exit:\n      - id: a\n        text: t\n"
+	root := t.TempDir()
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "leak.yaml"), []byte("name: leak\n"+one), 0o644)
+	linked := filepath.Join(root, "lifecycles")
+	if err := os.Symlink(outside, linked); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := lifecycles.NewLifecycles(openStore(t), linked, nil).Definitions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ds.List {
+		if d.Name == "leak" {
+			t.Fatal("a definition was read through a symlinked directory")
+		}
+	}
+	if len(ds.Problems) != 1 || !strings.Contains(lifecycle.Where(ds.Problems[0]), "symbolic link") {
+		t.Fatalf("problems: %v", ds.Problems)
+	}
+
+	dir := t.TempDir()
+	for i := range 70 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("l%02d.yaml", i)), []byte(fmt.Sprintf("name: l%02d\n%s", i, one)), 0o644)
+	}
+	l := lifecycles.NewLifecycles(openStore(t), dir, nil)
+	ds, err = l.Definitions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(ds.List) - len(lifecycle.Builtins()); n != 64 || len(ds.Problems) != 1 || !strings.Contains(lifecycle.Where(ds.Problems[0]), "holds 70 definition files") {
+		t.Fatalf("%d definitions read, problems %v", n, ds.Problems)
+	}
+
+	// A changed file is read again; its mtime moves with the write.
+	f := filepath.Join(dir, "l00.yaml")
+	os.WriteFile(f, []byte("name: renamed\n"+one), 0o644)
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(f, later, later)
+	if d, err := l.Definition("renamed"); err != nil || d.Name != "renamed" {
+		t.Fatalf("the edited definition: %v %v", d.Name, err)
 	}
 }

@@ -136,6 +136,11 @@ func (p *parser) value() (*node, error) {
 			if err != nil {
 				return nil, err
 			}
+			if n.get(key) != nil {
+				// Parsers keep one of the two, not all the same one: an
+				// edit could land in the one a client discards.
+				return nil, p.fail(fmt.Sprintf("key %q appears twice in one object; remove one", key))
+			}
 			n.members = append(n.members, member{key, v})
 			p.ws()
 			if p.pos < len(p.b) && p.b[p.pos] == ',' {

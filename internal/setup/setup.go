@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/BurntSushi/toml"
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 )
 
@@ -148,7 +149,42 @@ func read(root, rel string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("is not a regular file (a symlink or a directory): leave it, or replace it with a file")
 	}
+	if fi.Size() > maxConfigFile {
+		return nil, fmt.Errorf("is %d KiB; cairn init edits files of up to %d KiB: add Cairn to it by hand", fi.Size()>>10, maxConfigFile>>10)
+	}
+	if err := noLinkedDirs(root, rel); err != nil {
+		return nil, err
+	}
 	return os.ReadFile(p)
+}
+
+// maxConfigFile bounds the files init reads and edits (a 40 MB .mcp.json
+// cost 3.9 GB and two and a half minutes).
+const maxConfigFile = 1 << 20
+
+// noLinkedDirs refuses a symbolic link among the directories from root
+// down to rel's: a committed .claude that links elsewhere would have init
+// write hooks into the settings file it points to.
+func noLinkedDirs(root, rel string) error {
+	p := root
+	parts := strings.Split(filepath.ToSlash(filepath.Dir(filepath.FromSlash(rel))), "/")
+	for _, c := range parts {
+		if c == "." || c == "" {
+			continue
+		}
+		p = filepath.Join(p, c)
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // created as a directory
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("lies under %s, a symbolic link: init writes only inside the project; replace the link with a directory", c)
+		}
+	}
+	return nil
 }
 
 // mcpServer adds the cairn server under key in a JSON config.
@@ -336,6 +372,11 @@ var codexTable = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^\s*\[\s*mcp_servers\s*\.\s*("cairn"|'cairn'|cairn)\s*\]`)
 })
 
+// codexHeader finds a table header of mcp_servers or one of its servers.
+var codexHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*\[\s*mcp_servers\s*[.\]]`)
+})
+
 // codexConfig adds the cairn server to .codex/config.toml.
 func codexConfig(root, command string) (Change, error) {
 	const rel = ".codex/config.toml"
@@ -345,9 +386,22 @@ func codexConfig(root, command string) (Change, error) {
 		return c, err
 	}
 	c.Before = before
-	if codexTable().Match(before) {
+	// Parsed before it is edited: an edit of text that is not TOML, or
+	// whose mcp_servers is an inline table, would leave a file the client
+	// cannot read while init said it succeeded.
+	var doc map[string]any
+	if _, err := toml.Decode(string(before), &doc); err != nil {
+		return c, fmt.Errorf("is not valid TOML (%s); fix it, then run cairn init again", oneLine(err))
+	}
+	if servers, ok := doc["mcp_servers"].(map[string]any); ok && servers["cairn"] != nil || codexTable().Match(before) {
 		c.After, c.What = before, "cairn is configured already (left as it is)"
 		return c, nil
+	}
+	if _, ok := doc["mcp_servers"]; ok && !codexHeader().Match(before) {
+		// Written inline (mcp_servers = { … }) or with dotted keys: a
+		// [mcp_servers.cairn] table may not add to it, and BurntSushi's
+		// parser lets it through where Codex's does not.
+		return c, fmt.Errorf("writes mcp_servers without a [mcp_servers.…] table header, which a [mcp_servers.cairn] table may not add to; add Cairn by hand:\n[mcp_servers.cairn]\ncommand = %q\nargs = [\"serve\"]", command)
 	}
 	var b bytes.Buffer
 	b.Write(before)
@@ -357,10 +411,16 @@ func codexConfig(root, command string) (Change, error) {
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "[mcp_servers.cairn]\ncommand = %q\nargs = [\"serve\"]\n", command)
+	snippet := fmt.Sprintf("[mcp_servers.cairn]\ncommand = %q\nargs = [\"serve\"]\n", command)
+	b.WriteString(snippet)
+	if _, err := toml.Decode(b.String(), &doc); err != nil {
+		return c, fmt.Errorf("cannot take a [mcp_servers.cairn] table as it is written (%s); add Cairn by hand:\n%s", oneLine(err), snippet)
+	}
 	c.After, c.What = b.Bytes(), "adds the cairn MCP server"
 	return c, nil
 }
+
+func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 
 // agentsSection writes Cairn's section of AGENTS.md between markers: added
 // at the end if absent, rewritten if init's own text changed.
@@ -422,23 +482,50 @@ func Apply(root string, changes []Change) error {
 			continue
 		}
 		p := filepath.Join(root, filepath.FromSlash(c.Path))
+		if err := noLinkedDirs(root, c.Path); err != nil {
+			return fmt.Errorf("write %s: %w", c.Path, err)
+		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return fmt.Errorf("create %s: %w", filepath.Dir(c.Path), err)
 		}
 		mode := os.FileMode(0o644)
-		if fi, err := os.Stat(p); err == nil {
+		if fi, err := os.Lstat(p); err == nil {
+			if !fi.Mode().IsRegular() {
+				return fmt.Errorf("write %s: is not a regular file (a symlink or a directory); leave it, or replace it with a file", c.Path)
+			}
 			mode = fi.Mode().Perm()
 		}
-		tmp := p + ".cairn-tmp"
-		if err := os.WriteFile(tmp, c.After, mode); err != nil {
-			return fmt.Errorf("write %s: %w", c.Path, err)
-		}
-		if err := os.Rename(tmp, p); err != nil {
-			os.Remove(tmp)
+		if err := writeNew(p, c.After, mode); err != nil {
 			return fmt.Errorf("write %s: %w", c.Path, err)
 		}
 	}
 	return nil
+}
+
+// writeNew replaces the file at p with b through a temporary file of a
+// random name, created exclusively beside it: no predictable name a
+// committed symlink could stand in for, and no two inits writing one
+// temporary file.
+func writeNew(p string, b []byte, mode os.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".cairn-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, p)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
 }
 
 // obj is a JSON object that keeps its keys in the order written.

@@ -62,7 +62,7 @@ func TestHostileInput(t *testing.T) {
 					t.Errorf("finding at line %d of %d: %s", f.Line, lines, f)
 				}
 			}
-			if d := time.Since(start); d > 20*time.Second && !raceEnabled {
+			if d := time.Since(start); d > 120*time.Second && !raceEnabled { // a hang, not a speed budget (6 s under a load of 30)
 				t.Errorf("took %s", d)
 			}
 			t.Logf("%d bytes, %d findings in %s", len(src), len(res.Findings), time.Since(start).Round(time.Millisecond))

@@ -265,7 +265,17 @@ func (c *Service) gather(ctx context.Context, req BootstrapRequest) ([]*section,
 			if b.Phase != "" {
 				line += " [" + b.Phase + "]"
 			}
-			line += " · " + words.Count(b.Sessions, "session") + ", " + words.Count(len(b.Decisions), "decision") + ", " + words.Count(len(b.FilesModified), "file")
+			// Only counts that say something: "0 decisions" beside a
+			// decision written to memory on the branch (listed under
+			// Decisions) reads as if the branch had none.
+			counts := []string{words.Count(b.Sessions, "session")}
+			if n := len(b.Decisions); n > 0 {
+				counts = append(counts, words.Count(n, "decision"))
+			}
+			if n := len(b.FilesModified); n > 0 {
+				counts = append(counts, words.Count(n, "file"))
+			}
+			line += " · " + strings.Join(counts, ", ")
 			br.lines = append(br.lines, line)
 			if len(b.TasksPending) > 0 {
 				br.lines = append(br.lines, "pending: "+words.List(b.TasksPending, 8))

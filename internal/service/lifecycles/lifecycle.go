@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/lifecycle"
@@ -27,7 +28,26 @@ type Lifecycles struct {
 	store store.Store
 	dir   string // where the project's definitions are; "" for none
 	now   func() time.Time
+
+	mu     sync.Mutex
+	parsed map[string]parsedFile // by file path: each file parsed once until it changes
 }
+
+// parsedFile is one definition file as last parsed, with what identified
+// that version of it.
+type parsedFile struct {
+	size int64
+	mod  time.Time
+	def  lifecycle.Definition
+	err  error
+}
+
+// Bounds on a project's definitions: every lifecycle call reads them, and
+// 300 files of 250 KB made each call take 12 to 30 s and 724 MB.
+const (
+	maxDefinitionFiles = 64
+	maxDefinitionBytes = 2 << 20 // all files together
+)
 
 // NewLifecycles returns the lifecycle service over s, reading custom
 // definitions from dir (read on every call, so edits apply at once).
@@ -55,6 +75,12 @@ func (l *Lifecycles) Definitions() (Definitions, error) {
 	if l.dir == "" {
 		return out, nil
 	}
+	if fi, err := os.Lstat(l.dir); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		// Nothing follows a symlink out of the project: a committed link
+		// would show an outside file's text to every client.
+		out.Problems = append(out.Problems, lifecycle.Malformed(filepath.Join(".cairn", "lifecycles"), 0, "is a symbolic link, not read; make it a directory of the project"))
+		return out, nil
+	}
 	files, err := filepath.Glob(filepath.Join(l.dir, "*.yaml"))
 	if err != nil {
 		return out, err
@@ -62,7 +88,13 @@ func (l *Lifecycles) Definitions() (Definitions, error) {
 	more, _ := filepath.Glob(filepath.Join(l.dir, "*.yml"))
 	files = append(files, more...)
 	sort.Strings(files)
+	if len(files) > maxDefinitionFiles {
+		out.Problems = append(out.Problems, lifecycle.Malformed(filepath.Join(".cairn", "lifecycles"), 0,
+			fmt.Sprintf("holds %d definition files; the first %d by name are read", len(files), maxDefinitionFiles)))
+		files = files[:maxDefinitionFiles]
+	}
 	var custom []lifecycle.Definition
+	var total int64
 	for _, f := range files {
 		rel := filepath.Join(".cairn", "lifecycles", filepath.Base(f))
 		fi, err := os.Lstat(f)
@@ -75,12 +107,15 @@ func (l *Lifecycles) Definitions() (Definitions, error) {
 			out.Problems = append(out.Problems, lifecycle.Malformed(rel, 0, fmt.Sprintf("is %d bytes, over the limit of %d", fi.Size(), lifecycle.MaxFileSize)))
 			continue
 		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return out, fmt.Errorf("read %s: %w", rel, err)
+		if total += fi.Size(); total > maxDefinitionBytes {
+			out.Problems = append(out.Problems, lifecycle.Malformed(rel, 0, fmt.Sprintf("not read: the definitions before it hold %d bytes of the %d all may hold", total-fi.Size(), maxDefinitionBytes)))
+			continue
 		}
-		d, err := lifecycle.Parse(rel, b)
+		d, err := l.parse(f, rel, fi)
 		if err != nil {
+			if _, ok := lifecycle.FileProblemOf(err); !ok {
+				return out, err
+			}
 			out.Problems = append(out.Problems, err)
 			continue
 		}
@@ -93,6 +128,30 @@ func (l *Lifecycles) Definitions() (Definitions, error) {
 	sort.Slice(custom, func(i, j int) bool { return custom[i].Name < custom[j].Name })
 	out.List = append(out.List, custom...)
 	return out, nil
+}
+
+// parse returns the definition in file f (fi its Lstat), parsed once for
+// each size and modification time it has had; a read failure is returned
+// as is, a parse failure as the file's Malformed refusal.
+func (l *Lifecycles) parse(f, rel string, fi os.FileInfo) (lifecycle.Definition, error) {
+	l.mu.Lock()
+	p, ok := l.parsed[f]
+	l.mu.Unlock()
+	if ok && p.size == fi.Size() && p.mod.Equal(fi.ModTime()) {
+		return p.def, p.err
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return lifecycle.Definition{}, fmt.Errorf("read %s: %w", rel, err)
+	}
+	d, err := lifecycle.Parse(rel, b)
+	l.mu.Lock()
+	if l.parsed == nil {
+		l.parsed = map[string]parsedFile{}
+	}
+	l.parsed[f] = parsedFile{size: fi.Size(), mod: fi.ModTime(), def: d, err: err}
+	l.mu.Unlock()
+	return d, err
 }
 
 func findDef(ds []lifecycle.Definition, name string) *lifecycle.Definition {

@@ -54,6 +54,8 @@ type Memory struct {
 	opts   MemoryOptions
 	now    func() time.Time
 	hashes fileHashCache
+	checks partChecks
+	errs   readErrors
 }
 
 // NewMemory returns the memory service over s.
@@ -207,7 +209,7 @@ func (m *Memory) Record(ctx context.Context, agent string, req AddRequest) (Reco
 	if req.ExpiresInDays > 0 {
 		e.ExpiresAt = now.Add(time.Duration(req.ExpiresInDays) * 24 * time.Hour)
 	}
-	e.FileHashes = m.hashFiles(e.Files)
+	e.FileHashes = m.markFiles(e)
 	rec := Recorded{Redacted: redacted, Superseded: supersedes}
 	write := func(tx store.Tx) error {
 		rec = Recorded{Redacted: redacted, Superseded: supersedes} // a retried transaction starts over
@@ -424,8 +426,9 @@ type Hit struct {
 	Occurrences int // mistakes only
 	// SupersededBy is set on a superseded entry (listed only on request).
 	SupersededBy memory.ID
-	// Stale lists the entry's files that changed or are gone since.
-	Stale []string
+	// Changed is what became of the entry's files since it was recorded
+	// (see Changes).
+	Changed []memory.FileChange
 }
 
 // SearchResult is a page of the index.
@@ -551,7 +554,7 @@ func joinNote(a, b string) string {
 // files.
 func (m *Memory) HitOf(e memory.Entry, snippet string, score float64) Hit {
 	return Hit{ID: e.ID, Type: e.Type, Title: e.Title, Snippet: words.OneLine(snippet, snippetLen), CreatedAt: e.CreatedAt, Score: score,
-		Occurrences: e.Occurrences, SupersededBy: e.SupersededBy, Stale: m.Stale(e)}
+		Occurrences: e.Occurrences, SupersededBy: e.SupersededBy, Changed: m.Changes(e)}
 }
 
 // hybrid fuses the BM25 ranking with the embedding ranking by their
@@ -734,7 +737,8 @@ const MaxGet = 20
 const RecentOccurrences = 3
 
 // Get is layer 3: full entries, in the order asked, and the ids not found;
-// a mistake with its latest occurrences, every entry with its stale files.
+// a mistake with its latest occurrences, every entry with what became of
+// its files.
 func (m *Memory) Get(ctx context.Context, refs []string) ([]memory.Entry, []memory.ID, error) {
 	if len(refs) == 0 {
 		return nil, nil, &problem.FieldError{Field: "ids", Problem: "is empty", Fix: `pass the ids a search listed, such as ["m12"]`, Hint: problem.SearchMemory}
@@ -765,7 +769,7 @@ func (m *Memory) get(ctx context.Context, ids []memory.ID) ([]memory.Entry, []me
 		return nil
 	})
 	for i := range es {
-		es[i].Stale = m.Stale(es[i])
+		es[i].Changed = m.Changes(es[i])
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("get memory: %w", err)
@@ -827,23 +831,4 @@ func (m *Memory) Prune(ctx context.Context, q PruneQuery) (Pruned, error) {
 		return Pruned{}, fmt.Errorf("prune memory: %w", err)
 	}
 	return p, nil
-}
-
-// Diagnose finds past mistakes like the error text, best first, with their
-// fixes.
-func (m *Memory) Diagnose(ctx context.Context, q DiagnoseQuery) ([]memory.Entry, string, error) {
-	q, err := q.normalize()
-	if err != nil {
-		return nil, "", err
-	}
-	res, err := m.search(ctx, store.MemoryQuery{Text: q.Error, Types: []memory.Type{memory.Mistake}, Limit: q.Limit})
-	if err != nil {
-		return nil, "", err
-	}
-	ids := make([]memory.ID, len(res.Hits))
-	for i, h := range res.Hits {
-		ids[i] = h.ID
-	}
-	es, _, err := m.get(ctx, ids)
-	return es, res.Note, err
 }

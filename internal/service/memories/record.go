@@ -127,13 +127,26 @@ func (m *Memory) byClient(ctx context.Context, tx store.Tx, c memory.Client) (me
 	return ss[0], true, nil
 }
 
-// windowAgent is the agent a new client session speaks as: agent itself,
+// windowAgent is the agent a new client session speaks as: the agent of
+// the window's last session (its client process's), else agent itself,
 // unless another window of the same client is open with a live client
 // process, which keeps agent; then agent/<the first 8 characters of the
 // client's session id>, so the two windows keep a YOU ARE HERE each.
 func (m *Memory) windowAgent(ctx context.Context, tx store.Tx, agent string, c memory.Client) (string, error) {
 	if c.SessionID == "" {
 		return agent, nil
+	}
+	// The same window with a new client session (after /clear, or a new
+	// conversation in the same process) keeps the agent it had, and with
+	// it its YOU ARE HERE.
+	if c.Proc.PID != 0 {
+		prev, _, err := tx.Sessions(ctx, store.SessionQuery{Procs: []memory.Proc{c.Proc}, Limit: 1})
+		if err != nil {
+			return "", err
+		}
+		if len(prev) > 0 && prev[0].Client.Name == c.Name && (prev[0].Agent == agent || strings.HasPrefix(prev[0].Agent, agent+"/")) {
+			return prev[0].Agent, nil
+		}
 	}
 	open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 16})
 	if err != nil {
@@ -365,8 +378,7 @@ func (m *Memory) hookSession(ctx context.Context, tx store.Tx, agent string, c m
 // candidate records a failed command as a tool_outcome entry, once per
 // command and session: a repeat updates the error text.
 func (m *Memory) candidate(ctx context.Context, tx store.Tx, s memory.Session, tool, what, errText string, now time.Time) (memory.Entry, bool, error) {
-	sum := sha256.Sum256([]byte(s.ID.String() + "\x00" + what))
-	uid := "h" + hex.EncodeToString(sum[:10])
+	uid := candidateUID(s.ID, what)
 	content := problem.Clip(errText, maxHookError)
 	if content == "" {
 		content = "(no error text)"
@@ -390,6 +402,13 @@ func (m *Memory) candidate(ctx context.Context, tx store.Tx, s memory.Session, t
 	}
 	e, err := tx.AddMemory(ctx, e)
 	return e, err == nil, err
+}
+
+// candidateUID is the UID of the mistake candidate a failed command became
+// in a session: one per command (its failure events' subject) and session.
+func candidateUID(session memory.SessionID, what string) string {
+	sum := sha256.Sum256([]byte(session.String() + "\x00" + what))
+	return "h" + hex.EncodeToString(sum[:10])
 }
 
 // relative is f relative to the root, if it is inside it.
@@ -511,6 +530,17 @@ func SessionRecap(s memory.Session, now time.Time) string {
 	}
 	if n := r.Total(memory.EventTask); n > 0 {
 		parts = append(parts, fmt.Sprintf("tasks completed: %s", words.List(r.Subjects(memory.EventTask), 5)))
+	}
+	if ms := r.Of(memory.EventMemory); len(ms) > 0 {
+		// A decision or mistake written to memory in the session is its
+		// work too: named with its type and id, where the next session
+		// can memory_get it.
+		written := make([]string, len(ms))
+		for i, e := range ms {
+			typ, _, _ := strings.Cut(e.Detail, ": ")
+			written[i] = strings.TrimSpace(typ + " " + e.Subject)
+		}
+		parts = append(parts, "memory written: "+words.List(written, 4))
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "nothing recorded")

@@ -76,6 +76,7 @@ func Run(t *testing.T, b Backend) {
 		{"MemorySelectDelete", testMemorySelectDelete},
 		{"MemoryVectors", testMemoryVectors},
 		{"MemoryDetails", testMemoryDetails},
+		{"MemoryFileMarks", testMemoryFileMarks},
 		{"MemoryOccurrences", testMemoryOccurrences},
 		{"MemorySupersedeExpire", testMemorySupersedeExpire},
 		{"Sessions", testSessions},

@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -160,7 +161,11 @@ func MoveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(
 	if len(agents) == 0 {
 		return Moved{}, nil
 	}
-	next, err := nextAfter(ctx, tx, left)
+	taken, err := takenByOthers(ctx, tx, focuses, agents)
+	if err != nil {
+		return Moved{}, err
+	}
+	next, err := nextAfter(ctx, tx, left, taken)
 	if err != nil {
 		return Moved{}, err
 	}
@@ -170,6 +175,38 @@ func MoveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(
 		}
 	}
 	return next, nil
+}
+
+// takenByOthers is the tasks other agents than moving are at now: the
+// focus of each agent with an open session (a client window at work), so
+// that the focus rules do not move an agent onto another's YOU ARE HERE. An
+// agent without an open session may have left long ago: its focus takes
+// nothing. Nil when no other agent has a focus.
+func takenByOthers(ctx context.Context, tx store.Tx, focuses map[string]task.ID, moving []string) (map[task.ID]bool, error) {
+	var others []string
+	for agent, id := range focuses {
+		if id != 0 && !slices.Contains(moving, agent) {
+			others = append(others, agent)
+		}
+	}
+	if len(others) == 0 {
+		return nil, nil
+	}
+	taken := map[task.ID]bool{}
+	for offset := 0; ; {
+		open, total, err := tx.Sessions(ctx, store.SessionQuery{OpenOnly: true, Offset: offset, Limit: 100})
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range open {
+			if slices.Contains(others, s.Agent) {
+				taken[focuses[s.Agent]] = true
+			}
+		}
+		if offset += len(open); len(open) == 0 || offset >= total {
+			return taken, nil
+		}
+	}
 }
 
 // CheckDeps refuses (task.OpenDeps) to mark id done while a
@@ -204,7 +241,7 @@ func CheckDeps(ctx context.Context, tx store.Tx, id task.ID) error {
 // left's siblings it reads the open ones, the only ones NextFocus can
 // pick: on a level of hundreds of finished steps, reading them all made
 // each completion cost more than the one before.
-func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (Moved, error) {
+func nextAfter(ctx context.Context, tx store.Tx, left task.Task, taken map[task.ID]bool) (Moved, error) {
 	sibs, err := tx.OpenChildren(ctx, left.ParentID)
 	if err != nil {
 		return Moved{}, err
@@ -258,6 +295,9 @@ func nextAfter(ctx context.Context, tx store.Tx, left task.Task) (Moved, error) 
 		return task.Outline(all), nil
 	}
 	ready := func(t task.Task) bool {
+		if taken[t.ID] {
+			return false
+		}
 		if board == nil {
 			return siblingReady(t)
 		}
