@@ -127,7 +127,13 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		}
 		mopts.Embedder, mopts.Model = c, c.Model()
 	}
-	set := service.New(st, service.Options{Root: root, Memory: mopts, Settings: settings(cfg, root)})
+	io, iset, err := insightOptions(root)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	io.Recorder.Logger = cfg.Logger
+	set := service.New(st, service.Options{Root: root, Memory: mopts, Settings: append(settings(cfg, root), iset...), Insight: io})
 	return &Services{Set: *set, Root: root, Store: st}, nil
 }
 
@@ -225,8 +231,11 @@ func findRoot(cfg Config) (string, error) {
 	return project.FindRoot(dir)
 }
 
-// Close closes the store.
-func (s *Services) Close() error { return s.Store.Close() }
+// Close writes the usage events still held and closes the store.
+func (s *Services) Close() error {
+	s.Insight.Close()
+	return s.Store.Close()
+}
 
 // Lazy opens the project on first use and retries after a failure, so a
 // server can start (and answer initialize) at once, and a project created

@@ -84,6 +84,7 @@ func New(o Options) (*Board, error) {
 	m.HandleFunc("GET /memory", b.memory)
 	m.HandleFunc("GET /sessions", b.sessions)
 	m.HandleFunc("GET /session/{id}", b.sessionPage)
+	m.HandleFunc("GET /insight", b.insightPage)
 	m.HandleFunc("GET /events", b.events)
 	sub, _ := fs.Sub(assetFS, "assets")
 	assets := http.FileServerFS(sub)

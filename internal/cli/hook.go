@@ -18,11 +18,13 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/proc"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/setup"
+	"github.com/cairn-dev/cairn/internal/usage"
 )
 
 // The hook events `cairn hook` answers, named as Claude Code's events are,
@@ -155,7 +157,7 @@ func oneLineErr(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
-func runHook(cmd *cobra.Command, args []string, client, agent string, budget int) error {
+func runHook(cmd *cobra.Command, args []string, client, agent string, budget int) (err error) {
 	if len(args) != 1 || !slices.Contains(hookEvents, args[0]) {
 		return fmt.Errorf("name one event: %s", strings.Join(hookEvents, ", "))
 	}
@@ -197,6 +199,10 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 	if os.Getenv(app.EnvDatabaseURL) != "" {
 		defer s.Close()
 	}
+	start := time.Now()
+	defer func() {
+		recordHook(ctx, s, event, hookClient(client, in).Name, agent, in.Model, time.Since(start), err)
+	}()
 	w := cmd.OutOrStdout()
 	// addContext gives the model text, as the client wants it.
 	addContext := func(text string) error {
@@ -244,6 +250,20 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 		return err
 	}
 	return errors.New("unreachable")
+}
+
+// recordHook hands the hook's measure to the insight recorder and writes
+// it before the process ends (a hook is a process of its own).
+func recordHook(ctx context.Context, s *app.Services, event, client, agent, model string, d time.Duration, err error) {
+	if !s.Insight.Enabled() {
+		return
+	}
+	e := usage.Event{Kind: usage.KindHook, Name: event, Agent: agent, Client: client, Model: model, Duration: d, Outcome: usage.OK}
+	if err != nil {
+		e.Outcome = problem.KindOf(err).String()
+	}
+	s.Insight.Record(e)
+	_ = s.Insight.Flush(ctx)
 }
 
 // hookClient is the client a hook is from: its name, its own session id

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -206,5 +207,40 @@ func TestPostgresLoopSubscriptionAcrossHTTP(t *testing.T) {
 		}
 	case <-ctx.Done():
 		t.Fatalf("A sent no resources/updated after B changed the loop\nA's log:\n%s", a.Log())
+	}
+}
+
+// TestLoopSubscriptionsBounded: a session subscribes only to loops that
+// exist, and to at most 64 (issue 34, attack 7: 30,000 subscriptions held
+// 264 MB for the session's life). On the 2025 protocol, whose
+// resources/subscribe answers each request (the 2026 one subscribes
+// through a listen stream, and the same handler admits it).
+func TestLoopSubscriptionsBounded(t *testing.T) {
+	dir := cairntest.Project(t)
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: loopsOnly, ProtocolVersion: "2025-06-18"})
+	ctx := context.Background()
+	for _, bad := range []string{"cairn://loops/999999", "cairn://tasks/1", "https://example.com/x"} {
+		if err := s.Session.Subscribe(ctx, &mcp.SubscribeParams{URI: bad}); err == nil {
+			t.Errorf("subscribe to %s: accepted", bad)
+		}
+	}
+	var uris []string
+	for i := range 65 {
+		uris = append(uris, "cairn://loops/"+s.OK("loop_start", args{"objective": fmt.Sprintf("loop %d", i), "completion_criteria": "c"}).Str("id"))
+	}
+	for i, uri := range uris {
+		err := s.Session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+		if i < 64 && err != nil || i == 64 && (err == nil || !strings.Contains(err.Error(), "unsubscribe")) {
+			t.Fatalf("subscription %d: %v", i+1, err)
+		}
+	}
+	if err := s.Session.Subscribe(ctx, &mcp.SubscribeParams{URI: uris[0]}); err != nil {
+		t.Fatalf("subscribing again to a loop held: %v", err)
+	}
+	if err := s.Session.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uris[0]}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Session.Subscribe(ctx, &mcp.SubscribeParams{URI: uris[64]}); err != nil {
+		t.Fatalf("a subscription after an unsubscribe: %v", err)
 	}
 }

@@ -156,6 +156,15 @@ var scenario = []step{
 	{"list_siblings", args{"offset": -1}},
 	// A page that does not show YOU ARE HERE says where it is.
 	{"get_big_picture", args{"limit": 2}},
+	// Insight over the calls above (their latencies are real time, so
+	// tool_usage is asked about a tool never called).
+	{"model_performance", nil},
+	{"model_performance", args{"by": "agent", "task_type": "frontend"}},
+	{"model_compare", args{"models": []any{"m1", "m2"}}},
+	{"model_recommend", args{"task": "style the login form"}},
+	{"model_recommend", nil},
+	{"project_health", nil},
+	{"tool_usage", args{"tool": "no_such_tool"}},
 	// One name in common with a past mistake, and another type of error:
 	// not similar.
 	{"diagnose_error", args{"error": "Traceback (most recent call last):\n  File \"auth.py\", line 9, in callback\n    uri = params['redirect_uri']\nKeyError: 'redirect_uri'"}},

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/loop"
@@ -577,5 +578,61 @@ func (w *loopWatch) check(ctx context.Context) error {
 		}
 	}
 	w.version, w.primed = v, true
+	return nil
+}
+
+// maxSubscriptions bounds one session's resource subscriptions.
+const maxSubscriptions = 64
+
+// subscriptions counts each session's subscriptions, as the SDK holds them.
+type subscriptions struct {
+	mu sync.Mutex
+	by map[*mcp.ServerSession]map[string]bool
+}
+
+// subscribe admits a subscription to a loop that exists, up to
+// maxSubscriptions a session.
+func (s *server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
+	uri := req.Params.URI
+	ref, ok := strings.CutPrefix(uri, "cairn://loops/")
+	if !ok || ref == "" {
+		return mcp.ResourceNotFoundError(uri)
+	}
+	svc, err := s.opts.Services(ctx)
+	if err != nil {
+		return promptError(ctx, s, "resources/subscribe", err)
+	}
+	if _, err := svc.Loops.Get(ctx, ref); err != nil {
+		return mcp.ResourceNotFoundError(uri)
+	}
+	subs := &s.subs
+	subs.mu.Lock()
+	defer subs.mu.Unlock()
+	if subs.by == nil {
+		subs.by = map[*mcp.ServerSession]map[string]bool{}
+	}
+	mine := subs.by[req.Session]
+	if mine == nil {
+		mine = map[string]bool{}
+		subs.by[req.Session] = mine
+		go func(ss *mcp.ServerSession) { // forget the session with it
+			ss.Wait()
+			subs.mu.Lock()
+			delete(subs.by, ss)
+			subs.mu.Unlock()
+		}(req.Session)
+	}
+	if !mine[uri] && len(mine) >= maxSubscriptions {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("this session holds %d subscriptions, the most it may: unsubscribe from a loop it no longer watches", maxSubscriptions)}
+	}
+	mine[uri] = true
+	return nil
+}
+
+func (s *server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
+	s.subs.mu.Lock()
+	defer s.subs.mu.Unlock()
+	delete(s.subs.by[req.Session], req.Params.URI)
 	return nil
 }

@@ -97,6 +97,7 @@ var toolsets = []toolset{
 	{"session", "working sessions (threaded) and git-branch context", false},
 	{"context", "session start in one call (bootstrap), project detection, configuration, next steps", false},
 	{"lifecycle", "phases with exit criteria and gates for a story: advance with evidence, loop back", false},
+	{"insight", "measured use: model performance, comparison, recommendation, project health, tool usage", false},
 	{"hands", "validators of the agent's work: OpenAPI, SQL, Dockerfiles, Mermaid, tests, locales, tokens, markup, secrets", false},
 }
 
@@ -137,7 +138,7 @@ func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotat
 
 // allTools is every declared tool, in declaration order.
 func allTools() []tool {
-	return slices.Concat(focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), handsTools())
+	return slices.Concat(focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools())
 }
 
 type server struct {
@@ -145,6 +146,7 @@ type server struct {
 	opts     Options
 	log      *slog.Logger
 	loops    *loopWatch      // nil unless the loops toolset is served
+	subs     subscriptions   // each session's resource subscriptions
 	served   map[string]bool // the names of the tools served
 }
 
@@ -178,7 +180,7 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 		return schema
 	})
 	return tool{toolset: ts, def: def, schema: schema, key: def.Name, build: func(s *server) mcp.ToolHandler {
-		return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		return s.measured(ts, def.Name, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 			defer func() {
 				if r := recover(); r != nil {
 					s.log.ErrorContext(ctx, "tool panicked", "tool", def.Name, "panic", r, "stack", string(debug.Stack()))
@@ -194,6 +196,7 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 			if err != nil {
 				return errorResult(ctx, s.log, def.Name, err), nil
 			}
+			noteServices(ctx, svc)
 			ctx, agent := s.attach(ctx, svc, s.agent(req), def.Annotations != nil && def.Annotations.ReadOnlyHint)
 			text, out, err := h(ctx, call{Set: svc, agent: agent, s: s}, in)
 			if err != nil {
@@ -206,7 +209,7 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 				Content:           []mcp.Content{&mcp.TextContent{Text: text}},
 				StructuredContent: out,
 			}, nil
-		}
+		})
 	}}
 }
 
@@ -326,8 +329,11 @@ func New(opts Options) (*mcp.Server, error) {
 	}
 	if want["loops"] {
 		// Subscriptions are tracked by the SDK; the watcher notifies them.
-		so.SubscribeHandler = func(context.Context, *mcp.SubscribeRequest) error { return nil }
-		so.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
+		// Cairn admits only loops that exist, and a bounded number a
+		// session: 30,000 subscriptions on one session held 264 MB for
+		// its life.
+		so.SubscribeHandler = s.subscribe
+		so.UnsubscribeHandler = s.unsubscribe
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cairn", Title: "Cairn", Version: opts.Version}, so)
 	if want["loops"] {

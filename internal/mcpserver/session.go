@@ -37,6 +37,7 @@ type aiArg struct {
 	Provider string `json:"provider,omitempty"`
 	Model    string `json:"model,omitempty"`
 	Client   string `json:"client,omitempty"`
+	Version  string `json:"version,omitempty"`
 }
 
 // recordArgs is what session update/end and branch save add.
@@ -114,7 +115,7 @@ func sessionTools() []tool {
 		s.Properties["decisions"] = &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "object"}, Description: "[{decision, reasoning}]"}
 		s.Properties["errors_resolved"] = &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "object"}, Description: "[{error, fix}]"}
 		if s.Properties["ai"] != nil {
-			s.Properties["ai"] = &jsonschema.Schema{Type: "object", Description: "{provider, model, client}"}
+			s.Properties["ai"] = &jsonschema.Schema{Type: "object", Description: "{provider, model, client, version}"}
 		}
 	}
 	return []tool{
@@ -155,7 +156,7 @@ func (in sessionArgs) patch() memories.SessionPatch {
 	p := memories.SessionPatch{Goal: in.Goal, Decisions: ns, ErrorsResolved: rs, FilesModified: in.FilesModified,
 		TasksCompleted: in.TasksCompleted, TasksPending: in.pending(), Outcome: strings.TrimSpace(in.Outcome), Summary: in.Summary}
 	if in.AI != nil {
-		p.AI = memory.Provider{Provider: strings.TrimSpace(in.AI.Provider), Model: strings.TrimSpace(in.AI.Model), Client: strings.TrimSpace(in.AI.Client)}
+		p.AI = memory.Provider{Provider: strings.TrimSpace(in.AI.Provider), Model: strings.TrimSpace(in.AI.Model), Client: strings.TrimSpace(in.AI.Client), Version: strings.TrimSpace(in.AI.Version)}
 	}
 	return p
 }
@@ -489,7 +490,7 @@ func (r *resolvedArg) UnmarshalJSON(b []byte) error {
 // UnmarshalJSON decodes the AI description strictly.
 func (a *aiArg) UnmarshalJSON(b []byte) error {
 	type plain aiArg
-	return strict(b, (*plain)(a), "ai", `{"provider": "…", "model": "…", "client": "…"}`)
+	return strict(b, (*plain)(a), "ai", `{"provider": "…", "model": "…", "client": "…", "version": "…"}`)
 }
 
 // The session tools speak snake_case on the wire, whatever the storage's

@@ -76,7 +76,23 @@ type Resolved struct {
 type Provider struct {
 	Provider string `json:"provider,omitempty"` // anthropic, openai, ollama, …
 	Model    string `json:"model,omitempty"`
-	Client   string `json:"client,omitempty"` // claude-code, cursor, …
+	Client   string `json:"client,omitempty"`  // claude-code, cursor, …
+	Version  string `json:"version,omitempty"` // the client's version
+}
+
+// With is p with the fields o sets replacing its own: what a client or
+// agent says of its AI adds to what was known, and an empty field never
+// erases one.
+func (p Provider) With(o Provider) Provider {
+	for _, f := range []struct {
+		dst *string
+		src string
+	}{{&p.Provider, o.Provider}, {&p.Model, o.Model}, {&p.Client, o.Client}, {&p.Version, o.Version}} {
+		if f.src != "" {
+			*f.dst = f.src
+		}
+	}
+	return p
 }
 
 // Outcomes a session can end with.

@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service/brief"
 	"github.com/cairn-dev/cairn/internal/service/focus"
 	"github.com/cairn-dev/cairn/internal/service/hands"
+	"github.com/cairn-dev/cairn/internal/service/insight"
 	"github.com/cairn-dev/cairn/internal/service/internal/boardcache"
 	"github.com/cairn-dev/cairn/internal/service/knowledge"
 	"github.com/cairn-dev/cairn/internal/service/lifecycles"
@@ -31,6 +32,7 @@ type Set struct {
 	Knowledge  *knowledge.Service
 	Brief      *brief.Service
 	Hands      *hands.Service
+	Insight    *insight.Service
 
 	store store.Store
 }
@@ -51,6 +53,8 @@ type Options struct {
 	Detector *projectinfo.Detector
 	// Count measures text in tokens; nil is o200k_base.
 	Count func(string) int
+	// Insight configures the usage recorder and the analyses.
+	Insight insight.Options
 	// Now is every service's clock; nil is time.Now in UTC (a test fixes
 	// it so that answers are the same on every run).
 	Now func() time.Time
@@ -70,6 +74,10 @@ func New(st store.Store, opts Options) *Set {
 	if opts.Root != "" {
 		lifecycleDir = lifecycles.LifecycleDir(opts.Root)
 	}
+	io := opts.Insight
+	if io.Now == nil {
+		io.Now = opts.Now
+	}
 	board := boardcache.New(st)
 	p := plan.NewPlan(st, board, opts.Now)
 	f := focus.NewFocus(st, board, p, opts.Now)
@@ -85,6 +93,7 @@ func New(st store.Store, opts Options) *Set {
 		Knowledge:  k,
 		Brief:      brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now}),
 		Hands:      hands.New(opts.Root),
+		Insight:    insight.New(st, io),
 		store:      st,
 	}
 }

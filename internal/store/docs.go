@@ -45,6 +45,7 @@ type providerDoc struct {
 	Provider string `json:"provider,omitempty"`
 	Model    string `json:"model,omitempty"`
 	Client   string `json:"client,omitempty"`
+	Version  string `json:"version,omitempty"`
 }
 
 // sessionDocV1 is the head of a session as version 1 wrote it (the whole

@@ -257,6 +257,7 @@ type Tx interface {
 	MemoryTx
 	ClaimTx
 	LifecycleTx
+	UsageTx
 
 	// Completions returns archived completions in the order they happened
 	// (newestFirst reverses it), paged, and how many there are in all.

@@ -180,7 +180,7 @@ func (s *Service) Check(ctx context.Context, req Request) (Result, error) {
 		return Result{}, &problem.FieldError{Field: "content", Problem: "and path were both given",
 			Fix: "pass path to check project files, or content to check text, not both"}
 	}
-	cfg, err := project.LoadConfig(s.root)
+	cfg, err := project.ReadConfig(s.root)
 	if err != nil {
 		return Result{}, err
 	}

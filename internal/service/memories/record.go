@@ -65,9 +65,7 @@ func (m *Memory) StartClient(ctx context.Context, in ClientStart) (ClientStarted
 			if !s.Open() {
 				s.EndedAt, s.Outcome, s.OutcomeWhy = time.Time{}, "", ""
 			}
-			if in.AI != (memory.Provider{}) {
-				s.AI = in.AI
-			}
+			s.AI = s.AI.With(in.AI)
 			out.Session, out.Resumed = s, true
 			return tx.UpdateSession(ctx, s)
 		}

@@ -89,9 +89,7 @@ func (p SessionPatch) apply(s *memory.Session) {
 	if p.Goal != "" {
 		s.Goal = p.Goal
 	}
-	if p.AI != (memory.Provider{}) {
-		s.AI = p.AI
-	}
+	s.AI = s.AI.With(p.AI)
 	if p.Summary != "" {
 		s.Summary = p.Summary
 	}

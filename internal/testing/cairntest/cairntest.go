@@ -83,6 +83,9 @@ type Options struct {
 	// ClientName is the name the client gives at initialize; default
 	// "cairntest".
 	ClientName string
+	// ProtocolVersion is the version the client asks for at initialize;
+	// default the SDK's latest.
+	ProtocolVersion string
 }
 
 // Start runs `cairn serve` in dir and connects a client. The server is
@@ -126,7 +129,7 @@ func startErr(ctx context.Context, tb testing.TB, o Options, copts *mcp.ClientOp
 		name = "cairntest"
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, copts)
-	sess, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	sess, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, &mcp.ClientSessionOptions{ProtocolVersion: o.ProtocolVersion})
 	if err != nil {
 		return nil, fmt.Errorf("connect to cairn serve: %w (stderr: %s)", err, lw.String())
 	}

@@ -85,6 +85,8 @@ func Run(t *testing.T, b Backend) {
 		{"Claims", testClaims},
 		{"ClaimRace", func(t *testing.T, s store.Store) { testClaimRace(t, s, b.OpenAgain(t, s)) }},
 		{"Lifecycles", testLifecycles},
+		{"Usage", testUsage},
+		{"UsageDays", testUsageDays},
 		{"Version", func(t *testing.T, s store.Store) { testVersion(t, s, b.OpenAgain(t, s)) }},
 		{"VersionConcurrent", func(t *testing.T, s store.Store) { testVersionConcurrent(t, s, b.OpenAgain(t, s)) }},
 		{"PlanChanges", func(t *testing.T, s store.Store) { testPlanChanges(t, s, b.OpenAgain(t, s)) }},

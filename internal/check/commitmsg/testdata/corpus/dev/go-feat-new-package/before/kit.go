@@ -1,0 +1,2 @@
+// Package kit collects small helpers.
+package kit

@@ -1,0 +1,3 @@
+module github.com/acme/semkit
+
+go 1.22

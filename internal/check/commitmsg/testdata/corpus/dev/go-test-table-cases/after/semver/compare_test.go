@@ -1,0 +1,21 @@
+package semver
+
+import "testing"
+
+func TestCompare(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"1.0.0", "1.0.0", 0},
+		{"1.0.0", "1.0.1", -1},
+		{"1.10.0", "1.9.0", 1},
+		{"2.0.0", "10.0.0", -1},
+		{"1.0.0-rc.1", "1.0.0", -1},
+	}
+	for _, tt := range tests {
+		if got := Compare(tt.a, tt.b); got != tt.want {
+			t.Errorf("Compare(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,3 @@
+from .client import get, post
+
+__all__ = ["get", "post"]

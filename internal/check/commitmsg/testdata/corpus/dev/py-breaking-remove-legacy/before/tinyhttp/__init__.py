@@ -1,0 +1,3 @@
+from .client import get, post, get_json_legacy
+
+__all__ = ["get", "post", "get_json_legacy"]

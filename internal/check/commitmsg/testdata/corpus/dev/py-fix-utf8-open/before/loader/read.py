@@ -1,0 +1,6 @@
+import csv
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))

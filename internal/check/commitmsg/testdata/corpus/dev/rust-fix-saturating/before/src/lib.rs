@@ -1,0 +1,17 @@
+pub struct Meter {
+    total: u32,
+}
+
+impl Meter {
+    pub fn new() -> Self {
+        Meter { total: 0 }
+    }
+
+    pub fn add(&mut self, n: u32) {
+        self.total = self.total + n;
+    }
+
+    pub fn total(&self) -> u32 {
+        self.total
+    }
+}

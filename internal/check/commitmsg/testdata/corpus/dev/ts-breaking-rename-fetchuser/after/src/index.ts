@@ -1,0 +1,2 @@
+export { getUser } from "./users";
+export type { User } from "./users";

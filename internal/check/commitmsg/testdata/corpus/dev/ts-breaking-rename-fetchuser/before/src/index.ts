@@ -1,0 +1,2 @@
+export { fetchUser } from "./users";
+export type { User } from "./users";

@@ -1,0 +1,2 @@
+export { default as Badge } from "./Badge";
+export { default as Button } from "./Button";

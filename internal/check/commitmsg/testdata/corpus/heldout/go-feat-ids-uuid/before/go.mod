@@ -1,0 +1,3 @@
+module github.com/acme/orders
+
+go 1.22

@@ -1,0 +1,16 @@
+package srv
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/acme/app/internal/auth"
+)
+
+func Handler(a *auth.Checker) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		slog.Info("request", "path", r.URL.Path)
+		fmt.Fprintln(w, a.User(r))
+	})
+}

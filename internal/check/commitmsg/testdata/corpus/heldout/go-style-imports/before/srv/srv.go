@@ -1,0 +1,15 @@
+package srv
+
+import (
+	"net/http"
+	"github.com/acme/app/internal/auth"
+	"fmt"
+	"log/slog"
+)
+
+func Handler(a *auth.Checker) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		slog.Info("request", "path", r.URL.Path)
+		fmt.Fprintln(w, a.User(r))
+	})
+}

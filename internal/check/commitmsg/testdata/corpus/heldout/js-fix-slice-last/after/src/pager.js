@@ -1,0 +1,3 @@
+export function firstN(items, n) {
+  return items.slice(0, n);
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package versions
+
+const raceEnabled = false

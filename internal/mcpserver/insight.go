@@ -1,0 +1,110 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/render"
+	"github.com/cairn-dev/cairn/internal/service/insight"
+	"github.com/cairn-dev/cairn/internal/usage"
+)
+
+type windowArgs struct {
+	Days int `json:"days,omitempty" jsonschema:"default 30"`
+}
+
+type performanceArgs struct {
+	windowArgs
+	By       string `json:"by,omitempty"`
+	TaskType string `json:"task_type,omitempty"`
+}
+
+type compareArgs struct {
+	windowArgs
+	Models   []string `json:"models,omitempty"`
+	TaskType string   `json:"task_type,omitempty"`
+}
+
+type recommendArgs struct {
+	windowArgs
+	Task     string `json:"task,omitempty" jsonschema:"in words"`
+	TaskType string `json:"task_type,omitempty"`
+}
+
+type toolUsageArgs struct {
+	windowArgs
+	Tool string `json:"tool,omitempty"`
+	Top  int    `json:"top,omitempty" jsonschema:"tools listed; default 10"`
+}
+
+func insightTools() []tool {
+	const ts = "insight"
+	types := enum("task_type", anys(usage.TaskTypes)...)
+	days := bounds("days", 1, 3650)
+	return []tool{
+		declare(ts, mcp.Tool{Name: "model_performance", Annotations: readOnly,
+			Description: "Per model (or client, agent): sessions, tasks, test pass rate at session end, unresolved failures, rework, time per task, by task type, with 95% intervals."},
+			performanceTool, days, types, enum("by", anys(insight.Groupings)...)),
+		declare(ts, mcp.Tool{Name: "model_compare", Annotations: readOnly,
+			Description: "Models side by side with sample sizes and intervals; names a difference only where the data shows one, else \"not enough data\" or none."},
+			compareTool, days, types),
+		declare(ts, mcp.Tool{Name: "model_recommend", Annotations: readOnly,
+			Description: "The model with the best evidence for a task or task type, and why; abstains when the data cannot tell."},
+			recommendTool, days, types),
+		declare(ts, mcp.Tool{Name: "project_health", Annotations: readOnly,
+			Description: "Health score 0-100 from named weighted components (tests, failures, mistakes, memory, plan, loops, lifecycle, checks, tools), each with value, trend and data."},
+			healthTool, days),
+		declare(ts, mcp.Tool{Name: "tool_usage", Annotations: readOnly,
+			Description: "Cairn's tool calls: counts, error rates, p50/p95 latency, answer size, clients, common call sequences."},
+			toolUsageTool, days, bounds("top", 1, 50)),
+	}
+}
+
+func performanceTool(ctx context.Context, c call, in performanceArgs) (string, any, error) {
+	p, err := c.Insight.Performance(ctx, insight.Query{Days: in.Days, By: in.By, TaskType: in.TaskType})
+	if err != nil {
+		return "", nil, err
+	}
+	text, out := render.Performance(p)
+	return text, out, nil
+}
+
+func compareTool(ctx context.Context, c call, in compareArgs) (string, any, error) {
+	r, err := c.Insight.Compare(ctx, insight.Query{Days: in.Days, Models: in.Models, TaskType: in.TaskType})
+	if err != nil {
+		return "", nil, err
+	}
+	text, out := render.Compare(r)
+	return text, out, nil
+}
+
+func recommendTool(ctx context.Context, c call, in recommendArgs) (string, any, error) {
+	r, err := c.Insight.Recommend(ctx, insight.Query{Days: in.Days, Task: in.Task, TaskType: in.TaskType})
+	if err != nil {
+		return "", nil, err
+	}
+	text, out := render.Recommend(r, c.Insight.MinSample())
+	return text, out, nil
+}
+
+func healthTool(ctx context.Context, c call, in windowArgs) (string, any, error) {
+	h, err := c.Insight.Health(ctx, in.Days)
+	if err != nil {
+		return "", nil, err
+	}
+	text, out := render.Health(h)
+	return text, out, nil
+}
+
+func toolUsageTool(ctx context.Context, c call, in toolUsageArgs) (string, any, error) {
+	if in.Top == 0 {
+		in.Top = 10
+	}
+	u, err := c.Insight.ToolUsage(ctx, in.Days, in.Tool, in.Top)
+	if err != nil {
+		return "", nil, err
+	}
+	text, out := render.ToolUsage(u)
+	return text, out, nil
+}

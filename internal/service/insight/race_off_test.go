@@ -1,0 +1,5 @@
+//go:build !race
+
+package insight_test
+
+const raceEnabled = false

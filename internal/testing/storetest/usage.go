@@ -1,0 +1,100 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/usage"
+)
+
+func usageEvents(t *testing.T, s store.Store, q store.UsageQuery) []usage.Event {
+	t.Helper()
+	var out []usage.Event
+	view(t, s, func(tx store.Tx) (err error) {
+		out, err = tx.UsageEvents(context.Background(), q)
+		return err
+	})
+	return out
+}
+
+// testUsage: events come back as added, oldest first, selected by time and
+// kind, the newest ones with a limit; deleting takes those before a time.
+func testUsage(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	var es []usage.Event
+	for i := range 6 {
+		e := usage.Event{At: t0.Add(time.Duration(i) * time.Minute), Kind: usage.KindCall, Name: "get_current_task", Toolset: "focus",
+			Agent: "claude-code", Session: int64(i % 2), Client: "claude-code", ClientVersion: "2.1.3", Model: "claude-opus-4-5",
+			Duration: time.Duration(i+1) * 1500 * time.Microsecond, Outcome: usage.OK, Bytes: 100 * i, Subject: "ü subject"}
+		if i == 3 {
+			e.Kind, e.Name, e.Outcome, e.Toolset = usage.KindHook, "post-tool-use", "invalid", ""
+		}
+		es = append(es, e)
+	}
+	// Two batches, the second one first in time: the order is by time.
+	update(t, s, func(tx store.Tx) error { return tx.AddUsage(ctx, es[3:]) })
+	update(t, s, func(tx store.Tx) error {
+		if err := tx.AddUsage(ctx, nil); err != nil {
+			return err
+		}
+		return tx.AddUsage(ctx, es[:3])
+	})
+	if diff := cmp.Diff(es, usageEvents(t, s, store.UsageQuery{})); diff != "" {
+		t.Fatalf("all events (-want +got):\n%s", diff)
+	}
+	got := usageEvents(t, s, store.UsageQuery{Since: es[1].At, Before: es[5].At, Kinds: []usage.Kind{usage.KindCall}})
+	if diff := cmp.Diff([]usage.Event{es[1], es[2], es[4]}, got); diff != "" {
+		t.Errorf("window and kind (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(es[4:], usageEvents(t, s, store.UsageQuery{Limit: 2})); diff != "" {
+		t.Errorf("the newest two, oldest first (-want +got):\n%s", diff)
+	}
+	var n int
+	update(t, s, func(tx store.Tx) (err error) {
+		n, err = tx.DeleteUsage(ctx, es[2].At)
+		return err
+	})
+	if n != 2 {
+		t.Errorf("DeleteUsage before the third = %d, want 2", n)
+	}
+	if diff := cmp.Diff(es[2:], usageEvents(t, s, store.UsageQuery{})); diff != "" {
+		t.Errorf("after delete (-want +got):\n%s", diff)
+	}
+}
+
+// testUsageDays: days add up when the same day and key come again (a
+// rollup run twice over its halves), and are selected by day.
+func testUsageDays(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mk := func(day int, dur time.Duration, model string) usage.Event {
+		return usage.Event{At: t0.AddDate(0, 0, day).Add(time.Hour), Kind: usage.KindCall, Name: "memory_search", Toolset: "memory",
+			Agent: "a", Client: "c", Model: model, Duration: dur, Outcome: usage.OK, Bytes: 10}
+	}
+	first := []usage.Event{mk(0, time.Millisecond, "m1"), mk(0, 3*time.Millisecond, "m1"), mk(1, time.Second, "m1")}
+	second := []usage.Event{mk(0, 5*time.Millisecond, "m1"), mk(0, time.Millisecond, "m2")}
+	update(t, s, func(tx store.Tx) error { return tx.AddUsageDays(ctx, usage.RollUp(first)) })
+	update(t, s, func(tx store.Tx) error { return tx.AddUsageDays(ctx, usage.RollUp(second)) })
+	var got []usage.Day
+	view(t, s, func(tx store.Tx) (err error) {
+		got, err = tx.UsageDays(ctx, store.UsageQuery{})
+		return err
+	})
+	want := usage.RollUp(append(append([]usage.Event{}, first...), second...))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("days (-want +got):\n%s", diff)
+	}
+	if got[0].Count != 3 || got[0].Duration != 9*time.Millisecond || got[0].Bytes != 30 {
+		t.Errorf("day 0 m1 = %d calls, %v, %d bytes; want 3, 9ms, 30", got[0].Count, got[0].Duration, got[0].Bytes)
+	}
+	view(t, s, func(tx store.Tx) (err error) {
+		got, err = tx.UsageDays(ctx, store.UsageQuery{Since: usage.DayOf(t0.AddDate(0, 0, 1))})
+		return err
+	})
+	if len(got) != 1 || got[0].Count != 1 || got[0].Hist.Quantile(0.5) < 700*time.Millisecond {
+		t.Errorf("days since day 1 = %+v, want the one second-long call", got)
+	}
+}
