@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,13 +76,14 @@ type DirProjects struct {
 	lazy    map[string]*Lazy
 	dbNames map[string]string // project → its name in the shared database (team mode)
 	mu      sync.Mutex
+	def     Config // the default project's, for a root found only later
 }
 
 // NewDirProjects serves def as DefaultProject and each of named (name →
 // project root directory). A named directory must exist; naming "default"
 // replaces the one found from the working directory.
 func NewDirProjects(def Config, named map[string]string) (*DirProjects, error) {
-	p := &DirProjects{lazy: map[string]*Lazy{DefaultProject: NewLazy(def)}}
+	p := &DirProjects{lazy: map[string]*Lazy{DefaultProject: NewLazy(def)}, def: def}
 	for name, dir := range named {
 		if err := CheckProjectName(name); err != nil {
 			return nil, err
@@ -141,7 +143,11 @@ func (p *DirProjects) checkDatabaseProjects(def Config, named map[string]string)
 
 // DatabaseProjects maps each served project to its project in the shared
 // database (team mode; nil on the embedded store).
-func (p *DirProjects) DatabaseProjects() map[string]string { return p.dbNames }
+func (p *DirProjects) DatabaseProjects() map[string]string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return maps.Clone(p.dbNames)
+}
 
 // ParseProjects parses name=DIR pairs (from --project flags or the
 // comma-separated $CAIRN_PROJECTS).
@@ -184,7 +190,37 @@ func (p *DirProjects) Get(ctx context.Context, name string) (*Services, error) {
 	if err := p.Check(name); err != nil {
 		return nil, err
 	}
+	if name == DefaultProject && p.dbNames != nil {
+		if err := p.checkLateDefault(); err != nil {
+			return nil, err
+		}
+	}
 	return p.lazy[name].Get(ctx)
+}
+
+// checkLateDefault makes the start's collision check for a default project
+// whose root was not there at start (no .git or .cairn yet) and is now: its
+// database project may be a served project's, and a token scoped to
+// default would then read that project's tasks.
+func (p *DirProjects) checkLateDefault() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, known := p.dbNames[DefaultProject]; known {
+		return nil
+	}
+	root, err := findRoot(p.def)
+	if err != nil {
+		return nil // reported when the project is opened
+	}
+	db := DatabaseProject(p.def, root)
+	for name, other := range p.dbNames {
+		if other == db {
+			return fmt.Errorf("projects %s and %s would both be project %q in the database (CAIRN_DATABASE_URL): a token for one could use the other; "+
+				"name the default project's database project with CAIRN_PROJECT, or serve the other under another name", DefaultProject, name, db)
+		}
+	}
+	p.dbNames[DefaultProject] = db
+	return nil
 }
 
 // Ready implements Projects: every configured project opens and its store

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -56,5 +57,33 @@ func TestValidProjectNameIsTheExpression(t *testing.T) {
 		if got, want := validProjectName(n), re.MatchString(n); got != want {
 			t.Errorf("validProjectName(%q) = %v; the expression says %v", n, got, want)
 		}
+	}
+}
+
+// TestTeamModeLateDefaultRoot: a default project with no .git or .cairn at
+// start passed the start's check; once it gains one, its database project
+// may be a served project's (issue 34, attack 5). Opening it is refused
+// then, and nothing is opened.
+func TestTeamModeLateDefaultRoot(t *testing.T) {
+	t.Setenv(EnvDatabaseURL, "postgres://unused.invalid/cairn") // never dialled: the check comes first
+	t.Setenv(EnvProject, "")
+	t.Setenv("CAIRN_PROJECT_ROOT", "")
+	dir := filepath.Join(t.TempDir(), "web")
+	other := t.TempDir()
+	for _, d := range []string{dir, filepath.Join(other, ".cairn")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := NewDirProjects(Config{Dir: dir}, map[string]string{"web": other})
+	if err != nil {
+		t.Fatalf("no root yet: %v", err)
+	}
+	defer p.Close()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Get(context.Background(), DefaultProject); err == nil || !strings.Contains(err.Error(), `default and web would both be project "web"`) {
+		t.Fatalf("the default project gained a root named like web: %v", err)
 	}
 }

@@ -40,7 +40,10 @@ type Options struct {
 
 // Access is who a request is from, as the HTTP server established it.
 type Access struct {
-	Project  string
+	Project string // the project's name in the server's routes ("default" for the one it was started in)
+	// Name is what the page calls the project: its directory's name for
+	// the default project; empty is Project.
+	Name     string
 	Base     string // the board's path: "/" or "/p/NAME/"
 	ReadOnly bool   // no edit controls, and edits refused
 	Login    bool   // the board was opened with a login (offer a logout)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // templates holds one template set a page: the layout with that page's
@@ -30,6 +31,18 @@ var funcs = template.FuncMap{
 	"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"pct":   func(f float64) int { return int(math.Round(math.Max(0, math.Min(100, f)))) },
 	"add":   func(a, b int) int { return a + b },
+	// took is how long from one RFC 3339 time to another, worded as every
+	// elapsed time is (words.Duration); "" when either is not a time.
+	"took": func(from, to string) string {
+		a, errA := time.Parse(time.RFC3339, from)
+		b, errB := time.Parse(time.RFC3339, to)
+		if errA != nil || errB != nil {
+			return ""
+		}
+		return words.Duration(b.Sub(a))
+	},
+	// plural is a count with its noun: {{plural .N "entry" "entries"}}.
+	"plural": words.Plural,
 	"ids": func(ids []task.ID) string {
 		s := make([]string, len(ids))
 		for i, id := range ids {

@@ -339,6 +339,9 @@ func (b *Board) loopPage(w http.ResponseWriter, r *http.Request) {
 		b.fail(w, r, err)
 		return
 	}
+	if lp.State.Finished() {
+		lp.State.NextSteps = nil // a finished loop has no next step, whenever it was stored
+	}
 	b.render(w, r, http.StatusOK, "loop", "Loop "+lp.ID.String(), loopData{Loop: lp, History: h, Checkpoints: cps.Checkpoints, CheckpointsTotal: cps.Total})
 }
 

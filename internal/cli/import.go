@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/importer"
 	"github.com/cairn-dev/cairn/internal/service/plan"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 func importCmd() *cobra.Command {
@@ -192,12 +193,8 @@ func writeImportText(w io.Writer, path, root string, parsed importer.Result, rep
 	if n := len(rep.SkippedTasks); n > 0 {
 		fmt.Fprintf(w, ", skipped %d", n)
 	}
-	switch n := len(rep.SkippedDeps); n {
-	case 0:
-	case 1:
-		fmt.Fprint(w, "; 1 dependency skipped")
-	default:
-		fmt.Fprintf(w, "; %d dependencies skipped", n)
+	if n := len(rep.SkippedDeps); n > 0 {
+		fmt.Fprintf(w, "; %s skipped", words.Plural(n, "dependency", "dependencies"))
 	}
 	fmt.Fprintln(w)
 	multi := len(parsed.Sets) > 1

@@ -3,13 +3,13 @@ package cli
 import (
 	"fmt"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/service/lifecycles"
 	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 func lifecyclesCmd() *cobra.Command {
@@ -38,7 +38,7 @@ func lifecyclesCmd() *cobra.Command {
 				for _, it := range items {
 					ph, since := it.Status, "-"
 					if it.Status == "open" {
-						ph, since = it.Phase, it.PhaseSince.Format("2006-01-02 15:04")
+						ph, since = it.Phase, when(it.PhaseSince)
 					}
 					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\n", it.ID, it.Task.ID, it.Definition, ph, since, it.Loops, it.Task.Title)
 				}
@@ -75,9 +75,9 @@ func lifecycleCmd() *cobra.Command {
 				w := cmd.OutOrStdout()
 				fmt.Fprintf(w, "Lifecycle %d (%s) on task %s  %s\n", v.ID, v.Definition, v.Task.ID, v.Task.Title)
 				if v.Phase == "" {
-					fmt.Fprintf(w, "%s, started %s\n", v.Status, v.StartedAt.Format("2006-01-02 15:04"))
+					fmt.Fprintf(w, "%s, started %s\n", v.Status, when(v.StartedAt))
 				} else {
-					fmt.Fprintf(w, "phase %s (%d of %d) for %s\n", v.Phase, v.PhaseNum, v.Phases, v.TimeInPhase.Round(time.Second))
+					fmt.Fprintf(w, "phase %s (%d of %d) for %s\n", v.Phase, v.PhaseNum, v.Phases, words.Duration(v.TimeInPhase))
 				}
 				for _, m := range v.Met {
 					ev := m.Evidence.Text
@@ -100,7 +100,7 @@ func lifecycleCmd() *cobra.Command {
 						if to == "" {
 							to = "done"
 						}
-						fmt.Fprintf(w, "  %s  %s → %s after %s", h.At.Format("2006-01-02 15:04"), h.From, to, h.Spent.Round(time.Second))
+						fmt.Fprintf(w, "  %s  %s → %s after %s", when(h.At), h.From, to, words.Duration(h.Spent))
 						if h.Back {
 							fmt.Fprintf(w, " (loop back: %s)", h.Reason)
 						}

@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/service/loops"
 	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // bar draws a progress bar of width cells for a percentage.
@@ -95,7 +96,7 @@ func loopCmd() *cobra.Command {
 						fmt.Fprintf(w, "\nHistory (%d):\n", h.Total)
 					}
 					for _, e := range h.Events {
-						fmt.Fprintf(w, "  %s  %-10s %s\n", e.At.Format("2006-01-02 15:04:05"), e.Kind, e.Detail)
+						fmt.Fprintf(w, "  %s  %-10s %s\n", when(e.At), e.Kind, e.Detail)
 					}
 					if q.Offset = h.NextOffset; q.Offset == 0 {
 						return nil
@@ -116,7 +117,7 @@ func showLoop(w io.Writer, lp loops.Loop) {
 	if st.Progress.Message != "" {
 		fmt.Fprintf(w, "Progress: %s\n", st.Progress.Message)
 	}
-	fmt.Fprintf(w, "Artifacts: %d created, %d modified; %s\n", st.Progress.ArtifactsCreated, st.Progress.ArtifactsModified, plural(st.Progress.Checkpoints, "checkpoint", "checkpoints"))
+	fmt.Fprintf(w, "Artifacts: %d created, %d modified; %s\n", st.Progress.ArtifactsCreated, st.Progress.ArtifactsModified, words.Plural(st.Progress.Checkpoints, "checkpoint", "checkpoints"))
 	if st.LastAction != "" {
 		fmt.Fprintf(w, "Last action: %s\n", st.LastAction)
 	}
@@ -124,7 +125,11 @@ func showLoop(w io.Writer, lp loops.Loop) {
 		if st.Finished() {
 			break // a finished loop has no next step
 		}
-		fmt.Fprintf(w, "Next %d: %s\n", i+1, n)
+		from := ""
+		if i == 0 && st.NextStepsFrom != 0 && st.NextStepsFrom < st.Iteration {
+			from = fmt.Sprintf(" (given at iteration %d)", st.NextStepsFrom)
+		}
+		fmt.Fprintf(w, "Next %d%s: %s\n", i+1, from, n)
 	}
 	if st.Error != nil {
 		fmt.Fprintf(w, "Error: %s (code %s, recoverable %v)\n", st.Error.Message, st.Error.Code, st.Error.Recoverable)
@@ -132,8 +137,8 @@ func showLoop(w io.Writer, lp loops.Loop) {
 	if st.Evidence != "" {
 		fmt.Fprintf(w, "Evidence: %s\n", st.Evidence)
 	}
-	fmt.Fprintf(w, "Started %s by %s, updated %s; mode %s, priority %s\n", st.CreatedAt.Format("2006-01-02 15:04"),
-		orDash(st.Metadata.CreatedBy), st.UpdatedAt.Format("2006-01-02 15:04"), st.Metadata.ExecutionMode, st.Metadata.Priority)
+	fmt.Fprintf(w, "Started %s by %s, updated %s; mode %s, priority %s\n", when(st.CreatedAt),
+		orDash(st.Metadata.CreatedBy), when(st.UpdatedAt), st.Metadata.ExecutionMode, st.Metadata.Priority)
 }
 
 func orDash(s string) string {
@@ -141,12 +146,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// plural is n with the noun in its number: "1 checkpoint", "2 checkpoints".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 func memoryCmd() *cobra.Command {
@@ -57,7 +58,7 @@ func memorySearchCmd() *cobra.Command {
 					fmt.Fprintln(w, "note: "+res.Note)
 				}
 				for _, h := range res.Hits {
-					fmt.Fprintf(w, "%-6s %-16s %s  %s\n", h.ID, h.Type, h.CreatedAt.Format(time.DateOnly), h.Title)
+					fmt.Fprintf(w, "%-6s %-16s %s  %s\n", h.ID, h.Type, h.CreatedAt.Local().Format(time.DateOnly), h.Title)
 					if h.Snippet != "" && h.Snippet != h.Title {
 						fmt.Fprintf(w, "       %s\n", h.Snippet)
 					}
@@ -173,13 +174,13 @@ func memoryImportCmd() *cobra.Command {
 					fmt.Fprintln(w, "note: "+n)
 				}
 				if im.Redacted > 0 {
-					fmt.Fprintln(w, "redacted "+plural(im.Redacted, "private span or secret", "private spans or secrets"))
+					fmt.Fprintln(w, "redacted "+words.Plural(im.Redacted, "private span or secret", "private spans or secrets"))
 				}
 				for _, p := range im.Problems {
 					fmt.Fprintln(w, "skipped "+p)
 				}
 				if len(im.Problems) > 0 {
-					return fmt.Errorf("%s skipped", plural(len(im.Problems), "file", "files"))
+					return fmt.Errorf("%s skipped", words.Plural(len(im.Problems), "file", "files"))
 				}
 				return nil
 			})
@@ -198,7 +199,7 @@ func memoryBackfillCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return withProject(cmd, func(s *app.Services) error {
 				done, missing, err := s.Memory.Backfill(cmd.Context(), batch, limit)
-				fmt.Fprintf(cmd.OutOrStdout(), "Embedded %d entries; %d still without a vector\n", done, missing)
+				fmt.Fprintf(cmd.OutOrStdout(), "Embedded %s; %d still without a vector\n", words.Plural(done, "entry", "entries"), missing)
 				return err
 			})
 		},

@@ -60,7 +60,7 @@ func sessionsCmd() *cobra.Command {
 					if !end.IsZero() {
 						took = memories.Took(x.StartedAt, end)
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", x.ID, state, x.StartedAt.Format("2006-01-02 15:04"), took,
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", x.ID, state, when(x.StartedAt), took,
 						x.Agent, x.Branch, recordCounts(x.Record), words.OneLine(x.Goal, 60))
 				}
 				if err := tw.Flush(); err != nil {

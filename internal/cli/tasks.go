@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -115,9 +116,9 @@ func held(c *task.Claim, l *plan.LifecycleMark, now time.Time) string {
 	switch {
 	case c == nil:
 	case c.Live(now):
-		out += fmt.Sprintf(" [claimed by %s until %s]", c.Agent, c.ExpiresAt.Format("2006-01-02 15:04:05Z"))
+		out += fmt.Sprintf(" [claimed by %s until %s]", c.Agent, when(c.ExpiresAt))
 	default:
-		out += fmt.Sprintf(" [claim by %s expired %s]", c.Agent, c.ExpiresAt.Format("2006-01-02 15:04:05Z"))
+		out += fmt.Sprintf(" [claim by %s expired %s]", c.Agent, when(c.ExpiresAt))
 	}
 	return out
 }
@@ -150,7 +151,7 @@ func jsonItems(items []plan.Item) []jsonTask {
 	out := []jsonTask{}
 	for _, it := range items {
 		j := jsonTask{ID: it.ID.String(), Title: it.Title, Status: string(it.Status), Priority: string(it.Priority),
-			Created: it.CreatedAt.Format("2006-01-02T15:04:05Z"), Updated: it.UpdatedAt.Format("2006-01-02T15:04:05Z")}
+			Created: render.Time(it.CreatedAt), Updated: render.Time(it.UpdatedAt)}
 		if it.ParentID != 0 {
 			j.Ref = task.RefString(it.Task)
 		}
@@ -158,7 +159,7 @@ func jsonItems(items []plan.Item) []jsonTask {
 			j.Deps = append(j.Deps, d.String())
 		}
 		if it.Claim != nil {
-			j.Claim = &jsonClaim{Agent: it.Claim.Agent, Until: it.Claim.ExpiresAt.Format("2006-01-02T15:04:05Z")}
+			j.Claim = &jsonClaim{Agent: it.Claim.Agent, Until: render.Time(it.Claim.ExpiresAt)}
 		}
 		if it.Lifecycle != nil {
 			j.Phase = it.Lifecycle.Phase
@@ -265,9 +266,9 @@ func showDetail(w io.Writer, d plan.Detail) error {
 		fmt.Fprintf(w, "subtask %s of %s\n", task.RefString(d.Task), d.ParentID)
 	}
 	fmt.Fprintf(w, "status %s, priority %s, created %s, updated %s", d.Status, d.Priority,
-		d.CreatedAt.Format("2006-01-02 15:04"), d.UpdatedAt.Format("2006-01-02 15:04"))
+		when(d.CreatedAt), when(d.UpdatedAt))
 	if !d.CompletedAt.IsZero() {
-		fmt.Fprintf(w, ", done %s", d.CompletedAt.Format("2006-01-02 15:04"))
+		fmt.Fprintf(w, ", done %s", when(d.CompletedAt))
 	}
 	fmt.Fprintln(w)
 	if h := held(d.Claim, d.Lifecycle, time.Now()); h != "" {

@@ -4,6 +4,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
@@ -99,10 +100,15 @@ func TestClaimsCLI(t *testing.T) {
 	id := s.OK("create_task", args{"title": "Export"}).Str("id")
 	until := s.OK("claim_task", args{"id": id}).Structured["claim"].(map[string]any)["until"].(string)
 	s.OK("lifecycle_init", args{"task_id": id})
-	when := strings.Replace(until, "T", " ", 1)
+	at, err := time.Parse(time.RFC3339, until)
+	if err != nil {
+		t.Fatalf("claim until %q: %v", until, err)
+	}
+	// The CLI shows local time to the minute, the same in every table.
+	when := at.Local().Format("2006-01-02 15:04")
 	want := "Export [phase SYNC, lifecycle 1] [claimed by ann until " + when + "]"
-	if out := cairn(t, dir, false, "tasks"); !strings.Contains(out, want) {
-		t.Errorf("cairn tasks lacks %q:\n%s", want, out)
+	if out := cairn(t, dir, false, "tasks"); !strings.Contains(out, want) || strings.Contains(out, "Z]") {
+		t.Errorf("cairn tasks lacks %q (or mixes in a UTC marker):\n%s", want, out)
 	}
 	if out := cairn(t, dir, false, "show", id); !strings.Contains(out, "[phase SYNC, lifecycle 1] [claimed by ann until "+when+"]") {
 		t.Errorf("cairn show lacks the claim and phase:\n%s", out)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -100,6 +101,15 @@ func TestInitEmpty(t *testing.T) {
 	for _, f := range []string{".mcp.json", ".claude/settings.json", ".cursor/mcp.json", ".vscode/mcp.json", ".gemini/settings.json"} {
 		if !json.Valid([]byte(files[f])) {
 			t.Errorf("%s is not valid JSON:\n%s", f, files[f])
+		}
+		// A new file is written as a merge writes one: two-space indents
+		// and a final newline, never on one line.
+		var flat, pretty bytes.Buffer
+		if err := json.Compact(&flat, []byte(files[f])); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Indent(&pretty, flat.Bytes(), "", "  "); err != nil || pretty.String()+"\n" != files[f] {
+			t.Errorf("%s is not pretty-printed with two spaces and a final newline:\n%s", f, files[f])
 		}
 		if !strings.Contains(out, "created   "+f) {
 			t.Errorf("init did not say it created %s:\n%s", f, out)

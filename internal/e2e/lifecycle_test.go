@@ -120,15 +120,30 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("second lifecycle on one task: %s", e.Text)
 	}
 
-	// A refused advance names what is missing and changes nothing, even the
-	// evidence it did carry.
+	// An advance with no evidence is refused, names what is missing and
+	// changes nothing.
 	before := lifecycleState(t, s, id)
-	e = s.Err("lifecycle_advance", args{"id": id, "evidence": map[string]string{"context_loaded": "read the memory"}})
-	if e.Str("reason") != "criteria_missing" || !strings.Contains(e.Str("message"), "phase SYNC cannot end: no evidence for branch_synced") {
+	e = s.Err("lifecycle_advance", args{"id": id})
+	if e.Str("reason") != "criteria_missing" || !strings.Contains(e.Str("message"), "phase SYNC cannot end: no evidence for context_loaded, branch_synced") ||
+		!strings.Contains(e.Text, "hold") {
 		t.Errorf("refused advance: %s", e.Text)
 	}
 	if after := lifecycleState(t, s, id); after != before {
 		t.Errorf("a refused advance changed the lifecycle:\nbefore %s\nafter  %s", before, after)
+	}
+	// One with evidence for one of two criteria keeps it, stays, and says
+	// which criterion still lacks evidence and that hold records without
+	// advancing.
+	r = s.OK("lifecycle_advance", args{"id": id, "evidence": map[string]string{"context_loaded": "read the memory"}})
+	if r.Str("phase") != "SYNC" || r.Structured["notAdvanced"] != true || !strings.Contains(r.Text, "Not advanced: SYNC still lacks evidence for branch_synced") ||
+		!strings.Contains(r.Text, "hold") || !strings.Contains(r.Text, "met context_loaded: read the memory") {
+		t.Errorf("advance with half the evidence: %s", r.Text)
+	}
+	if met := r.Structured["met"].([]any); len(met) != 1 || met[0].(map[string]any)["id"] != "context_loaded" {
+		t.Errorf("the evidence given is not recorded against its criterion: %v", r.Structured["met"])
+	}
+	if hist, _ := r.Structured["history"].([]any); len(hist) != 0 {
+		t.Errorf("staying in SYNC added history: %v", hist)
 	}
 	// Evidence can be recorded first (hold), then the rest given.
 	r = s.OK("lifecycle_advance", args{"id": id, "evidence": map[string]string{"context_loaded": "read the memory"}, "hold": true})
@@ -172,15 +187,15 @@ func TestLifecycle(t *testing.T) {
 	for _, p := range [][2]string{{"STORY", "PLAN"}, {"PLAN", "COMMIT_SPEC"}, {"COMMIT_SPEC", "EXECUTE"}, {"EXECUTE", "TEST"}} {
 		advance(p[0], p[1])
 	}
-	// A gate is not met by words, nor by a failing command.
-	e = s.Err("lifecycle_advance", args{"id": id, "evidence": map[string]string{"tests_written": "csv_test.go", "tests_pass": "they pass"}})
-	if !strings.Contains(e.Str("message"), "tests_pass (gate") {
-		t.Errorf("gate met by words: %s", e.Text)
+	// A gate is not met by words, nor by a failing command: the phase stays.
+	r = s.OK("lifecycle_advance", args{"id": id, "evidence": map[string]string{"tests_written": "csv_test.go", "tests_pass": "they pass"}})
+	if r.Str("phase") != "TEST" || !strings.Contains(r.Text, "missing tests_pass (gate") {
+		t.Errorf("gate met by words: %s", r.Text)
 	}
-	e = s.Err("lifecycle_advance", args{"id": id, "evidence": map[string]string{"tests_written": "csv_test.go"},
+	r = s.OK("lifecycle_advance", args{"id": id, "evidence": map[string]string{"tests_written": "csv_test.go"},
 		"checks": map[string]any{"tests_pass": map[string]any{"command": "go test ./...", "exit_code": 1}}})
-	if !strings.Contains(e.Str("message"), "tests_pass (command exited 1)") {
-		t.Errorf("gate met by a failing command: %s", e.Text)
+	if r.Str("phase") != "TEST" || !strings.Contains(r.Text, "missing tests_pass (gate: checks with exit_code 0; `go test ./...` exited 1)") {
+		t.Errorf("gate met by a failing command: %s", r.Text)
 	}
 	// TEST finds a divergence from the plan: back to PLAN, with the reason.
 	r = s.OK("lifecycle_advance", args{"id": id, "to": "PLAN", "reason": "the export needs streaming; the plan loads everything in memory"})

@@ -63,7 +63,7 @@ func TestMemoryHybridSearch(t *testing.T) {
 	cmd.Dir = dir
 	cmd.Env = append(cmd.Environ(), env...)
 	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "Embedded 1 entries; 0 still without a vector") {
+	if err != nil || !strings.Contains(string(out), "Embedded 1 entry; 0 still without a vector") {
 		t.Fatalf("backfill: %v\n%s", err, out)
 	}
 	s = cairntest.Start(t, cairntest.Options{Dir: dir, Args: memoryAll, Env: env})

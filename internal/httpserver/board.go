@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/board"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
@@ -95,11 +97,17 @@ func (s *Server) serveBoard(w http.ResponseWriter, r *http.Request, pathProject,
 		return
 	}
 	if rest == "events" {
+		release, p := s.admitStream(tok)
+		if p != nil {
+			writeProblem(w, *p)
+			return
+		}
+		defer release()
 		// The event stream stays open: lift the read deadline ReadTimeout
 		// set, as for MCP's streams, or the server would cut it.
 		_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	}
-	a := board.Access{Project: name, Base: base, ReadOnly: s.cfg.ReadOnly || (tok != nil && tok.ReadOnly), Login: viaCookie}
+	a := board.Access{Project: name, Name: s.projectName(r.Context(), name), Base: base, ReadOnly: s.cfg.ReadOnly || (tok != nil && tok.ReadOnly), Login: viaCookie}
 	start := time.Now()
 	s.board.ServeHTTP(w, r, a, rest)
 	if rest != "events" {
@@ -188,3 +196,17 @@ type discard struct{}
 func (discard) Header() http.Header         { return http.Header{} }
 func (discard) Write(b []byte) (int, error) { return len(b), nil }
 func (discard) WriteHeader(int)             {}
+
+// projectName is what the board calls a project: a named one by its name,
+// the default one (the directory the server was started in) by its
+// directory's name, as the bootstrap does, never "default".
+func (s *Server) projectName(ctx context.Context, name string) string {
+	if name != app.DefaultProject {
+		return name
+	}
+	p, err := s.cfg.Projects.Get(ctx, name)
+	if err != nil || p.Root == "" {
+		return name // the page's own request reports the error
+	}
+	return filepath.Base(p.Root)
+}

@@ -20,6 +20,10 @@ const (
 	DefaultIdleTimeout         = 60 * time.Second
 	DefaultReadHeaderTimeout   = 10 * time.Second
 	DefaultMaxConns            = 2048
+	// DefaultMaxStreamsPerToken bounds one token's open board event
+	// streams (a tab each); all tokens' together take at most a quarter of
+	// MaxConns, so probes and MCP clients keep the rest.
+	DefaultMaxStreamsPerToken = 32
 
 	// EvictRefuse and EvictIdlest are the policies at a session cap:
 	// refuse the new session, or close the idlest one to make room.
@@ -292,4 +296,41 @@ func (l *badTokenLog) note(secret string) (int, bool) {
 	}
 	b.last = time.Now()
 	return b.n, true
+}
+
+// streams counts the open board event streams, globally and per token.
+type streams struct {
+	mu    sync.Mutex
+	by    map[string]int
+	total int
+}
+
+// admitStream reserves a board event stream for tok (nil without tokens),
+// or says why there is none: any token, read-only too, could otherwise
+// hold every connection slot with /events and leave /healthz and every
+// MCP client a 503. The returned func gives the slot back.
+func (s *Server) admitStream(tok *Token) (func(), *answer) {
+	owner := ""
+	if tok != nil {
+		owner = tok.Name
+	}
+	st := &s.streams
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.by == nil {
+		st.by = map[string]int{}
+	}
+	if st.by[owner] >= DefaultMaxStreamsPerToken || st.total >= max(1, s.cfg.MaxConns/4) {
+		return nil, answerFor("too_many_streams", &problem.Error{Kind: problem.TooMany,
+			Problem: fmt.Sprintf("%d board tabs are open with this token (%d on the server), the most it serves", st.by[owner], st.total),
+			Fix:     "close a board tab, then reload"})
+	}
+	st.by[owner]++
+	st.total++
+	return func() {
+		st.mu.Lock()
+		st.by[owner]--
+		st.total--
+		st.mu.Unlock()
+	}, nil
 }

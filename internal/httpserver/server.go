@@ -117,6 +117,7 @@ type Server struct {
 	servers  map[handlerKey]*mcp.Server
 
 	sess      *sessions
+	streams   streams // the board's open event streams
 	badTokens badTokenLog
 
 	board *board.Board

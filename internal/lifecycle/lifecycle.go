@@ -103,25 +103,25 @@ type Step struct {
 	// an earlier phase loops back (Reason required).
 	To     string
 	Reason string
-	// Hold records the evidence and stays in the phase.
+	// Hold records the evidence and stays in the phase. An advance that
+	// carries evidence but leaves a criterion without any holds too: what
+	// was given is kept, not thrown away with the refusal.
 	Hold bool
 }
 
-// unmet refuses an advance: the criteria of phase without (passing)
-// evidence, failed naming the gates whose reported command exited non-zero.
-func unmet(phase string, missing []Criterion, failed map[string]int) error {
+// unmet refuses an advance that carried no evidence: the criteria of phase
+// without (passing) evidence.
+func unmet(phase string, missing []Criterion) error {
 	parts := make([]string, len(missing))
 	for i, c := range missing {
 		parts[i] = c.ID
-		if code, ok := failed[c.ID]; ok {
-			parts[i] += fmt.Sprintf(" (command exited %d)", code)
-		} else if c.Gate {
+		if c.Gate {
 			parts[i] += " (gate: report a command that exits 0)"
 		}
 	}
 	return &problem.Error{Kind: problem.CriteriaMissing,
 		Problem: fmt.Sprintf("phase %s cannot end: no evidence for %s", phase, strings.Join(parts, ", ")),
-		Fix:     "nothing changed: give evidence (checks for gates) for them and advance again"}
+		Fix:     "nothing changed: give evidence (checks for gates) for them and advance again; hold: true records evidence for some without advancing"}
 }
 
 // Missing returns the criteria of phase without satisfying evidence in ev.
@@ -139,7 +139,9 @@ func Missing(p Phase, ev map[string]Evidence) []Criterion {
 // with state st, and returns the new phase ("" when the last phase ended)
 // and state. st is not modified. Nothing is returned but an error when the
 // step is refused: an Invalid problem.Error for bad arguments, a
-// CriteriaMissing one for missing evidence.
+// CriteriaMissing one for missing evidence when the step carried none. A
+// step that carries evidence and still leaves criteria unmet stays in the
+// phase with that evidence recorded (Missing says what is left).
 func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, now time.Time) (string, State, error) {
 	cur := d.Index(phase)
 	if cur < 0 {
@@ -176,7 +178,6 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 		e.Text, e.At = text, now
 		ev[id] = e
 	}
-	failed := map[string]int{}
 	for _, id := range sortedKeys(s.Checks) {
 		if err := known("checks", id); err != nil {
 			return "", State{}, err
@@ -190,9 +191,6 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 		e := ev[id]
 		e.Command, e.ExitCode, e.At = cmd, &code, now
 		ev[id] = e
-		if code != 0 {
-			failed[id] = code
-		}
 	}
 	next := State{Evidence: map[string]map[string]Evidence{}, History: slices.Clone(st.History)}
 	for k, v := range st.Evidence {
@@ -234,7 +232,10 @@ func Apply(d Definition, phase string, phaseSince time.Time, st State, s Step, n
 			Fix: fmt.Sprintf("phases advance one at a time: pass no to, to go on to %s", d.Phases[cur+1].Name)}
 	}
 	if m := Missing(p, ev); len(m) > 0 {
-		return "", State{}, unmet(p.Name, m, failed)
+		if len(s.Evidence) == 0 && len(s.Checks) == 0 {
+			return "", State{}, unmet(p.Name, m)
+		}
+		return p.Name, next, nil
 	}
 	t := Transition{From: p.Name, At: now, Spent: now.Sub(phaseSince), Reason: strings.TrimSpace(s.Reason)}
 	if to < len(d.Phases) {

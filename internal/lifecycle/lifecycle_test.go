@@ -50,15 +50,19 @@ func TestApply(t *testing.T) {
 	}{
 		{"advance with all evidence", "SYNC", State{},
 			Step{Evidence: map[string]string{"context_loaded": "read memory", "branch_synced": "at abc123"}}, "STORY", ""},
-		{"missing named", "SYNC", State{},
-			Step{Evidence: map[string]string{"context_loaded": "read memory"}}, "", "no evidence for branch_synced"},
+		{"missing named", "SYNC", State{}, Step{}, "", "no evidence for context_loaded, branch_synced"},
+		{"some evidence is kept, the phase stays", "SYNC", State{},
+			Step{Evidence: map[string]string{"context_loaded": "read memory"}}, "SYNC", ""},
 		{"evidence held earlier counts", "SYNC",
 			State{Evidence: map[string]map[string]Evidence{"SYNC": {"branch_synced": {Text: "at abc"}}}},
 			Step{Evidence: map[string]string{"context_loaded": "read"}}, "STORY", ""},
-		{"gate needs a command", "TEST", State{},
-			Step{Evidence: map[string]string{"tests_written": "x_test.go", "tests_pass": "they pass"}}, "", "tests_pass (gate"},
-		{"gate failing command", "TEST", State{},
-			Step{Evidence: map[string]string{"tests_written": "x_test.go"}, Checks: map[string]Check{"tests_pass": {"go test ./...", 1}}}, "", "tests_pass (command exited 1)"},
+		{"gate needs a command", "TEST",
+			State{Evidence: map[string]map[string]Evidence{"TEST": {"tests_written": {Text: "x_test.go"}, "tests_pass": {Text: "they pass"}}}},
+			Step{}, "", "tests_pass (gate"},
+		{"gate words stay short of it", "TEST", State{},
+			Step{Evidence: map[string]string{"tests_written": "x_test.go", "tests_pass": "they pass"}}, "TEST", ""},
+		{"gate failing command stays", "TEST", State{},
+			Step{Evidence: map[string]string{"tests_written": "x_test.go"}, Checks: map[string]Check{"tests_pass": {"go test ./...", 1}}}, "TEST", ""},
 		{"gate passing command", "TEST", State{},
 			Step{Evidence: map[string]string{"tests_written": "x_test.go"}, Checks: map[string]Check{"tests_pass": {"go test ./...", 0}}}, "VERIFY", ""},
 		{"loop back needs a reason", "TEST", State{}, Step{To: "PLAN"}, "", "reason is empty"},
@@ -88,7 +92,21 @@ func TestApply(t *testing.T) {
 			if phase != tc.wantPhase {
 				t.Errorf("phase = %q; want %q", phase, tc.wantPhase)
 			}
-			if !tc.step.Hold {
+			if tc.wantPhase == tc.phase && tc.step.To == "" { // held, asked or not
+				if len(st.History) != 0 {
+					t.Errorf("a step that stays in %s added history %+v", tc.phase, st.History)
+				}
+				for id := range tc.step.Evidence {
+					if st.Evidence[tc.phase][id].Text == "" {
+						t.Errorf("the evidence given for %s was not kept: %+v", id, st.Evidence[tc.phase])
+					}
+				}
+				for id, c := range tc.step.Checks {
+					if e := st.Evidence[tc.phase][id]; e.Command != c.Command || e.ExitCode == nil || *e.ExitCode != c.ExitCode {
+						t.Errorf("the check given for %s was not kept: %+v", id, e)
+					}
+				}
+			} else {
 				last := st.History[len(st.History)-1]
 				if last.From != tc.phase || last.To != tc.wantPhase || last.Spent != time.Hour || last.Back != (tc.step.To != "" && d.Index(tc.step.To) <= d.Index(tc.phase)) {
 					t.Errorf("history entry = %+v", last)

@@ -75,19 +75,23 @@ type Metadata struct {
 
 // State is everything a loop carries; it is stored with its task as JSON.
 type State struct {
-	Objective          string    `json:"objective"`
-	CompletionCriteria string    `json:"completion_criteria"`
-	Iteration          int       `json:"iteration"`
-	MaxIterations      int       `json:"max_iterations"`
-	Status             Status    `json:"status"`
-	Progress           Progress  `json:"progress"`
-	LastAction         string    `json:"last_action,omitempty"`
-	NextSteps          []string  `json:"next_steps,omitempty"`
-	Error              *Error    `json:"error,omitempty"`
-	Evidence           string    `json:"evidence,omitempty"`
-	Metadata           Metadata  `json:"metadata"`
-	CreatedAt          time.Time `json:"created_at"`
-	UpdatedAt          time.Time `json:"updated_at"`
+	Objective          string   `json:"objective"`
+	CompletionCriteria string   `json:"completion_criteria"`
+	Iteration          int      `json:"iteration"`
+	MaxIterations      int      `json:"max_iterations"`
+	Status             Status   `json:"status"`
+	Progress           Progress `json:"progress"`
+	LastAction         string   `json:"last_action,omitempty"`
+	NextSteps          []string `json:"next_steps,omitempty"`
+	// NextStepsFrom is the iteration whose report gave NextSteps: an
+	// iteration reported without next steps keeps the earlier ones, and
+	// says whose they are.
+	NextStepsFrom int       `json:"next_steps_from,omitempty"`
+	Error         *Error    `json:"error,omitempty"`
+	Evidence      string    `json:"evidence,omitempty"`
+	Metadata      Metadata  `json:"metadata"`
+	CreatedAt     time.Time `json:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
 }
 
 // Limits on what a loop may hold.
@@ -221,7 +225,10 @@ func (st *State) Record(it Iteration, now time.Time) error {
 	st.Iteration++
 	st.LastAction = it.LastAction
 	if it.NextSteps != nil {
-		st.NextSteps = it.NextSteps
+		st.NextSteps, st.NextStepsFrom = it.NextSteps, st.Iteration
+		if len(it.NextSteps) == 0 {
+			st.NextSteps, st.NextStepsFrom = nil, 0
+		}
 	}
 	if it.Progress != nil {
 		checkpoints := st.Progress.Checkpoints
@@ -271,7 +278,7 @@ func (st *State) Resume(from *State, maxIterations int, now time.Time) error {
 		next.Progress = from.Progress
 		next.Progress.Checkpoints = st.Progress.Checkpoints
 		next.LastAction = from.LastAction
-		next.NextSteps = slices.Clone(from.NextSteps)
+		next.NextSteps, next.NextStepsFrom = slices.Clone(from.NextSteps), from.NextStepsFrom
 	}
 	if maxIterations != 0 {
 		next.MaxIterations = maxIterations
@@ -290,6 +297,7 @@ func (st *State) Cancel(now time.Time) error {
 		return err
 	}
 	st.Status, st.UpdatedAt = Cancelled, now
+	st.dropNextSteps()
 	return nil
 }
 
@@ -300,6 +308,7 @@ func (st *State) Complete(evidence string, now time.Time) error {
 	}
 	st.Status, st.Evidence, st.Error, st.UpdatedAt = Completed, evidence, nil, now
 	st.Progress.Percentage = 100
+	st.dropNextSteps()
 	return nil
 }
 
@@ -309,5 +318,12 @@ func (st *State) Fail(e Error, now time.Time) error {
 		return err
 	}
 	st.Status, st.Error, st.UpdatedAt = Failed, &e, now
+	if st.Finished() {
+		st.dropNextSteps()
+	}
 	return nil
 }
+
+// dropNextSteps forgets the next steps of a loop that is over: whatever
+// surface shows it, a finished loop has no next step.
+func (st *State) dropNextSteps() { st.NextSteps, st.NextStepsFrom = nil, 0 }

@@ -137,3 +137,43 @@ func TestProgressMessageIsPerIteration(t *testing.T) {
 		t.Errorf("after an iteration that reported no progress: %+v; want the percentage kept and the message gone", st.Progress)
 	}
 }
+
+// TestNextStepsSayWhoseTheyAre: an iteration reported without next steps
+// keeps the earlier ones and names the iteration that gave them; an empty
+// list clears them; a loop that is over has none, whatever ended it.
+func TestNextStepsSayWhoseTheyAre(t *testing.T) {
+	st := New("obj", "crit", 10, Metadata{}, t0)
+	st.Record(Iteration{LastAction: "a", NextSteps: []string{"fix the lexer"}}, t0)
+	if st.NextStepsFrom != 1 {
+		t.Errorf("next steps given at iteration 1 say %d", st.NextStepsFrom)
+	}
+	st.Record(Iteration{LastAction: "fixed the lexer"}, t0)
+	if len(st.NextSteps) != 1 || st.NextStepsFrom != 1 || st.Iteration != 2 {
+		t.Errorf("after an iteration without next steps: %q from %d at %d; want the earlier ones, from 1", st.NextSteps, st.NextStepsFrom, st.Iteration)
+	}
+	st.Record(Iteration{LastAction: "c", NextSteps: []string{}}, t0)
+	if st.NextSteps != nil || st.NextStepsFrom != 0 {
+		t.Errorf("an empty list kept %q from %d", st.NextSteps, st.NextStepsFrom)
+	}
+	for name, end := range map[string]func(*State) error{
+		"complete":              func(s *State) error { return s.Complete("green", t0) },
+		"cancel":                func(s *State) error { return s.Cancel(t0) },
+		"unrecoverable failure": func(s *State) error { return s.Fail(Error{Message: "gone"}, t0) },
+	} {
+		s := New("obj", "crit", 10, Metadata{}, t0)
+		s.Record(Iteration{LastAction: "a", NextSteps: []string{"b"}}, t0)
+		if err := end(&s); err != nil {
+			t.Fatal(err)
+		}
+		if s.NextSteps != nil || s.NextStepsFrom != 0 {
+			t.Errorf("after %s the loop still has next steps %q", name, s.NextSteps)
+		}
+	}
+	// A recoverable failure is resumed from where it stood: its steps stay.
+	s := New("obj", "crit", 10, Metadata{}, t0)
+	s.Record(Iteration{LastAction: "a", NextSteps: []string{"b"}}, t0)
+	s.Fail(Error{Message: "flaky", Recoverable: true}, t0)
+	if len(s.NextSteps) != 1 {
+		t.Errorf("a recoverable failure dropped the next steps")
+	}
+}

@@ -239,7 +239,7 @@ func optimizeContextTool(ctx context.Context, c call, in optimizeContextArgs) (s
 		return "", nil, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d items in %d of %d tokens (o200k):", len(o.Chosen), o.Tokens, o.Budget)
+	fmt.Fprintf(&b, "%s in %d of %d tokens (o200k):", words.Count(len(o.Chosen), "item"), o.Tokens, o.Budget)
 	if len(o.Chosen) == 0 {
 		b.WriteString(" nothing matches the query.")
 	}

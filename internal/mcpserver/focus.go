@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service/focus"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // The focus toolset: the 12 commands of the focus-stack specification, with
@@ -585,7 +586,7 @@ func (o overviewOut) text() string {
 		}
 		fmt.Fprintf(&b, "%s\t%s\t%d\t%s\t%s\n", r.TaskID, parent, r.Depth, r.Status, r.Title)
 	}
-	fmt.Fprintf(&b, "(%d of %d tasks", len(o.Tasks), o.Count)
+	fmt.Fprintf(&b, "(%d of %s", len(o.Tasks), words.Count(o.Count, "task"))
 	if o.NextOffset != 0 {
 		fmt.Fprintf(&b, "; next offset %d", o.NextOffset)
 	}
@@ -742,9 +743,9 @@ func removeTask(ctx context.Context, c call, in taskIDArgs) (string, any, error)
 	out := removeOut{TaskID: r.Task.ID.String(), Removed: r.Count, ArchivedKept: r.Archived}
 	msg := fmt.Sprintf("Removed %s", label(r.Task))
 	if r.Count > 1 {
-		msg += fmt.Sprintf(" and %d subtasks", r.Count-1)
+		msg += " and " + words.Count(r.Count-1, "subtask")
 	}
-	msg += fmt.Sprintf(" from the outline; %d completed stay in the archive.", r.Archived)
+	msg += " from the outline; " + words.Plural(r.Archived, "completed task stays", "completed stay") + " in the archive."
 	if r.Next.ID == 0 {
 		out.Zen = true
 		if r.MovedOn {

@@ -139,6 +139,7 @@ var scenario = []step{
 	{"lifecycle_get", nil},
 	{"lifecycle_get", args{"definition": "asdd6"}},
 	{"lifecycle_init", args{"task_id": "1"}},
+	{"lifecycle_advance", args{"id": "1"}},
 	{"lifecycle_advance", args{"id": "1", "evidence": args{"context_loaded": "read the memory"}}},
 	{"lifecycle_advance", args{"id": "1", "evidence": args{"context_loaded": "read the memory"}, "hold": true}},
 	{"lifecycle_advance", args{"id": "1", "evidence": args{"branch_synced": "main at abc123"}}},

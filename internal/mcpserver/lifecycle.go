@@ -63,7 +63,7 @@ func lifecycleTools() []tool {
 			Description: "Start a lifecycle on a task (a story), in its first phase."},
 			lifecycleInit),
 		declare(ts, mcp.Tool{Name: "lifecycle_advance",
-			Description: "Move to the next phase once every exit criterion has evidence; else nothing changes and the missing are named."},
+			Description: "Move to the next phase once every exit criterion has evidence; else record it and name the missing."},
 			lifecycleAdvance, func(s *jsonschema.Schema) {
 				// The shape of a check is said in words: its schema cost more
 				// than the rest of the tool.
@@ -198,6 +198,7 @@ type lifecycleOut struct {
 	LoopBacks   int              `json:"loopBacks,omitempty"`
 	Durations   map[string]int64 `json:"secondsByPhase,omitempty"`
 	From        string           `json:"from,omitempty"`
+	NotAdvanced bool             `json:"notAdvanced,omitempty"` // evidence recorded, criteria still missing
 	Message     string           `json:"message,omitempty"`
 }
 
@@ -209,8 +210,6 @@ const (
 	historyKept  = 20
 )
 
-func dur(d time.Duration) string { return d.Round(time.Second).String() }
-
 func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 	out := lifecycleOut{ID: v.ID, Task: link(v.Task), Definition: v.Definition, Status: v.Status, Phase: v.Phase,
 		PhaseNum: v.PhaseNum, Phases: v.Phases}
@@ -220,7 +219,7 @@ func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 		fmt.Fprintf(&b, "%s, started %s.", v.Status, ts(v.StartedAt))
 	} else {
 		out.Since, out.TimeInPhase = ts(v.PhaseSince), int64(v.TimeInPhase/time.Second)
-		fmt.Fprintf(&b, "phase %s (%d/%d) for %s.", v.Phase, v.PhaseNum, v.Phases, dur(v.TimeInPhase))
+		fmt.Fprintf(&b, "phase %s (%d/%d) for %s.", v.Phase, v.PhaseNum, v.Phases, words.Duration(v.TimeInPhase))
 		if v.Goal != "" {
 			b.WriteString(" Goal: " + v.Goal)
 		}
@@ -239,9 +238,16 @@ func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 	}
 	for _, m := range v.Missing {
 		out.Missing = append(out.Missing, criterionOut{ID: m.ID, Text: m.Text, Gate: m.Gate})
-		g := ""
+		var notes []string
 		if m.Gate {
-			g = " (gate: checks with exit_code 0)"
+			notes = append(notes, "gate: checks with exit_code 0")
+		}
+		if e := m.Short; e != nil && e.Command != "" && e.ExitCode != nil && *e.ExitCode != 0 {
+			notes = append(notes, fmt.Sprintf("`%s` exited %d", clipText(e.Command, 200), *e.ExitCode))
+		}
+		g := ""
+		if len(notes) > 0 {
+			g = " (" + strings.Join(notes, "; ") + ")"
 		}
 		fmt.Fprintf(&b, "\nmissing %s%s: %s", m.ID, g, m.Text)
 	}
@@ -274,7 +280,7 @@ func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 			if to == "" {
 				to = "done"
 			}
-			fmt.Fprintf(&b, "\n- %s → %s after %s", h.From, to, dur(h.Spent))
+			fmt.Fprintf(&b, "\n- %s → %s after %s", h.From, to, words.Duration(h.Spent))
 			if h.Back {
 				b.WriteString(" (loop back: " + clipText(h.Reason, 200) + ")")
 			}
@@ -332,6 +338,14 @@ func lifecycleAdvance(ctx context.Context, c call, in lifecycleAdvanceArgs) (str
 	switch {
 	case in.Hold:
 		out.Message = fmt.Sprintf("Recorded evidence; still in %s.", r.Phase)
+	case r.Stayed:
+		out.NotAdvanced = true
+		ids := make([]string, len(r.Missing))
+		for i, m := range r.Missing {
+			ids[i] = m.ID
+		}
+		out.Message = fmt.Sprintf("Not advanced: %s still lacks evidence for %s. The evidence given is recorded; give the rest and advance again (hold: true records evidence without trying to advance).",
+			r.Phase, strings.Join(ids, ", "))
 	case r.Phase == "":
 		out.Message = fmt.Sprintf("Finished %s: the lifecycle is done; complete the task when its work is.", r.From)
 	case len(r.History) > 0 && r.History[len(r.History)-1].Back:

@@ -150,6 +150,7 @@ type loopOut struct {
 	Progress           *loop.Progress `json:"progress,omitempty"`
 	LastAction         string         `json:"last_action,omitempty"`
 	NextSteps          []string       `json:"next_steps,omitempty"`
+	NextStepsFrom      int            `json:"next_steps_from,omitempty"` // the iteration that gave them, when earlier than this one
 	Error              *loop.Error    `json:"error,omitempty"`
 	Evidence           string         `json:"evidence,omitempty"`
 	Metadata           *loop.Metadata `json:"metadata,omitempty"`
@@ -166,6 +167,8 @@ func outLoop(lp loops.Loop, full bool) loopOut {
 		Error: st.Error, Evidence: problem.Clip(st.Evidence, 300), UpdatedAt: ts(st.UpdatedAt), LegalNext: []string{}}
 	if st.Finished() {
 		o.NextSteps = nil // a finished loop has no next step
+	} else if st.NextStepsFrom != 0 && st.NextStepsFrom < st.Iteration {
+		o.NextStepsFrom = st.NextStepsFrom
 	}
 	for _, op := range st.Legal() {
 		o.LegalNext = append(o.LegalNext, loopTool(op))
@@ -209,7 +212,11 @@ func loopText(o loopOut) string {
 		b.WriteString("\nlast: " + o.LastAction)
 	}
 	if len(o.NextSteps) > 0 {
-		b.WriteString("\nnext: " + strings.Join(o.NextSteps, "; "))
+		b.WriteString("\nnext")
+		if o.NextStepsFrom != 0 {
+			fmt.Fprintf(&b, " (given at iteration %d)", o.NextStepsFrom)
+		}
+		b.WriteString(": " + strings.Join(o.NextSteps, "; "))
 	}
 	if o.Error != nil {
 		fmt.Fprintf(&b, "\nerror: %s", o.Error.Message)
@@ -313,7 +320,7 @@ func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error)
 	}
 	for _, lp := range page.Loops {
 		o := outLoop(lp, false)
-		o.LastAction, o.NextSteps = "", nil // list rows stay one line
+		o.LastAction, o.NextSteps, o.NextStepsFrom = "", nil, 0 // list rows stay one line
 		out.Loops = append(out.Loops, o)
 		lines = append(lines, loopLine(o))
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // The plan toolset: the task board of the plan specification, with its tool
@@ -501,7 +502,7 @@ func deleteTask(ctx context.Context, c call, in idArgs) (string, any, error) {
 	}
 	msg := fmt.Sprintf("Deleted task %s %q", r.Task.ID, r.Task.Title)
 	if r.Count > 1 {
-		msg += fmt.Sprintf(" and %d subtasks", r.Count-1)
+		msg += " and " + words.Count(r.Count-1, "subtask")
 	}
 	out := deletedOut{Success: true, DeletedID: r.Task.ID.String(), Removed: r.Count}
 	it := "it"
@@ -719,8 +720,8 @@ func getTaskStats(ctx context.Context, c call, _ noArgs) (string, any, error) {
 	}
 	out.DependencyStats.MaxDepth = s.MaxDepth
 	out.DependencyStats.AverageDepsPerTask = math.Round(s.AvgDepsPerTask*100) / 100
-	text := fmt.Sprintf("%d tasks: %s.\nPriority: %s.\nBlocked or waiting: %d. Average completion: %.1f days. Dependency depth: %d, %.2f per task.",
-		s.Total, strings.Join(st, ", "), strings.Join(pr, ", "), s.BlockedCount, out.AvgCompletionDays, s.MaxDepth, s.AvgDepsPerTask)
+	text := fmt.Sprintf("%s: %s.\nPriority: %s.\nBlocked or waiting: %d. Average completion: %.1f days. Dependency depth: %d, %.2f per task.",
+		words.Count(s.Total, "task"), strings.Join(st, ", "), strings.Join(pr, ", "), s.BlockedCount, out.AvgCompletionDays, s.MaxDepth, s.AvgDepsPerTask)
 	return text, out, nil
 }
 

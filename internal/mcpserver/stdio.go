@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,6 +37,7 @@ type StdioTransport struct {
 	Out          io.Writer
 	MaxLine      int           // default DefaultMaxLine
 	DrainTimeout time.Duration // default DefaultDrainTimeout
+	MaxInFlight  int           // requests read and not yet answered; default DefaultMaxInFlight
 	Logger       *slog.Logger
 }
 
@@ -64,6 +66,7 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 		closed:   make(chan struct{}),
 		pending:  map[jsonrpc.ID]bool{},
 		drain:    drain,
+		slots:    make(chan struct{}, cmp.Or(t.MaxInFlight, DefaultMaxInFlight)),
 	}
 	go c.readLoop(bufio.NewReaderSize(t.In, 64<<10), maxLine)
 	return c, nil
@@ -86,20 +89,38 @@ type lineConn struct {
 	pending map[jsonrpc.ID]bool
 	idle    chan struct{}
 	drain   time.Duration
+	// slots holds a token for each request in pending: at MaxInFlight
+	// the reader stops reading until one is answered, so a client that
+	// writes requests and never reads the answers fills its own pipe, not
+	// this process's memory (200,000 pings grew it past 1 GB).
+	slots chan struct{}
 }
 
+// DefaultMaxInFlight bounds the requests read and not yet answered.
+const DefaultMaxInFlight = 128
+
 // track notes a request that must be answered before the end of input is
-// reported, and forgets one the client cancelled (it gets no answer).
-func (c *lineConn) track(msg jsonrpc.Message) {
+// reported, waiting for a slot when MaxInFlight are unanswered, and forgets
+// one the client cancelled (it gets no answer). It reports false when the
+// connection closed while it waited.
+func (c *lineConn) track(msg jsonrpc.Message) bool {
 	req, ok := msg.(*jsonrpc.Request)
 	if !ok {
-		return
+		return true
 	}
 	if req.ID.IsValid() {
+		select {
+		case c.slots <- struct{}{}:
+		case <-c.closed:
+			return false
+		}
 		c.pmu.Lock()
+		if c.pending[req.ID] {
+			<-c.slots // the id is in flight already: one slot for both
+		}
 		c.pending[req.ID] = true
 		c.pmu.Unlock()
-		return
+		return true
 	}
 	if req.Method == "notifications/cancelled" {
 		var p struct {
@@ -111,13 +132,18 @@ func (c *lineConn) track(msg jsonrpc.Message) {
 			}
 		}
 	}
+	return true
 }
 
 // answered forgets a request once its response is written.
 func (c *lineConn) answered(id jsonrpc.ID) {
 	c.pmu.Lock()
 	defer c.pmu.Unlock()
+	if !c.pending[id] {
+		return
+	}
 	delete(c.pending, id)
+	<-c.slots
 	if len(c.pending) == 0 && c.idle != nil {
 		close(c.idle)
 		c.idle = nil
@@ -157,7 +183,9 @@ func (c *lineConn) readLoop(r *bufio.Reader, maxLine int) {
 			c.reject(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message too large: over %d bytes on one line; send a smaller message", maxLine))
 		} else if line = bytes.Trim(line, jsonSpace); len(line) > 0 {
 			if msg, ok := c.decode(line); ok {
-				c.track(msg)
+				if !c.track(msg) {
+					return
+				}
 				select {
 				case c.incoming <- msg:
 				case <-c.closed:

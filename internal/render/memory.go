@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // HitView is one line of the index.
@@ -205,7 +206,7 @@ func Entry(e memory.Entry) string {
 		meta = append(meta, fmt.Sprintf("seen %d times (first %s, last %s)", e.Occurrences, e.CreatedAt.Format(time.DateOnly), e.UpdatedAt.Format(time.DateOnly)))
 	}
 	if e.DiscoveryTokens > 0 {
-		meta = append(meta, fmt.Sprintf("%d discovery tokens", e.DiscoveryTokens))
+		meta = append(meta, words.Count(e.DiscoveryTokens, "discovery token"))
 	}
 	if len(e.Tags) > 0 {
 		meta = append(meta, "tags "+strings.Join(e.Tags, ", "))

@@ -195,7 +195,7 @@ func (p *parser) value() (*node, error) {
 // An empty document is an empty object.
 func parseDoc(doc []byte) (*node, []byte, error) {
 	if len(bytes.TrimSpace(doc)) == 0 {
-		doc = []byte("{}\n")
+		doc = []byte("{\n}\n") // a new file is written pretty-printed, as merges are
 	}
 	p := &parser{b: plain(doc)}
 	n, err := p.value()

@@ -94,7 +94,7 @@ func (b *Service) SuggestNext(ctx context.Context, agent string) ([]Suggestion, 
 		switch {
 		case l.State.Status == loop.Running && now.Sub(l.State.UpdatedAt) > staleLoop:
 			out = append(out, Suggestion{Kind: SuggestLoopRecord, LoopID: l.ID.String(),
-				Why: fmt.Sprintf("loop [%s] is running, iteration %d/%d, and has recorded nothing for %s", l.ID, l.State.Iteration, l.State.MaxIterations, now.Sub(l.State.UpdatedAt).Round(time.Minute))})
+				Why: fmt.Sprintf("loop [%s] is running, iteration %d/%d, and has recorded nothing for %s", l.ID, l.State.Iteration, l.State.MaxIterations, words.Duration(now.Sub(l.State.UpdatedAt)))})
 		case l.State.Status == loop.Paused:
 			out = append(out, Suggestion{Kind: SuggestLoopResume, LoopID: l.ID.String(),
 				Why: fmt.Sprintf("loop [%s] is paused at iteration %d/%d: %s", l.ID, l.State.Iteration, l.State.MaxIterations, words.OneLine(l.State.Objective, 100))})

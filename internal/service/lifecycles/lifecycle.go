@@ -20,6 +20,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // Lifecycles walks tasks through the phases of a lifecycle definition: the
@@ -191,7 +192,7 @@ func (l *Lifecycles) Definition(name string) (lifecycle.Definition, error) {
 	}
 	fix := "use " + strings.Join(names, ", ") + ", or add .cairn/lifecycles/" + problem.Clip(name, 40) + ".yaml"
 	if len(ds.Problems) > 0 {
-		fix += fmt.Sprintf(" (%d definition files are malformed: %s)", len(ds.Problems), problem.Clip(lifecycle.Where(ds.Problems[0]), 200))
+		fix += fmt.Sprintf(" (%s malformed: %s)", words.Plural(len(ds.Problems), "definition file is", "definition files are"), problem.Clip(lifecycle.Where(ds.Problems[0]), 200))
 	}
 	return lifecycle.Definition{}, &problem.FieldError{Field: "definition", Problem: fmt.Sprintf("is %q, which is not defined", problem.Clip(name, 40)), Fix: fix}
 }
@@ -210,9 +211,16 @@ type LifecycleView struct {
 	TimeInPhase time.Duration
 	Goal        string
 	Met         []MetCriterion
-	Missing     []lifecycle.Criterion
+	Missing     []MissingCriterion
 	History     []lifecycle.Transition
 	Durations   map[string]time.Duration
+}
+
+// MissingCriterion is an exit criterion without evidence that meets it,
+// and the evidence it has if any: a gate's words, or a command that failed.
+type MissingCriterion struct {
+	lifecycle.Criterion
+	Short *lifecycle.Evidence
 }
 
 // MetCriterion is an exit criterion with its evidence.
@@ -258,10 +266,13 @@ func (l *Lifecycles) view(ctx context.Context, tx store.Tx, r store.Lifecycle, n
 		v.PhaseNum, v.Goal = i+1, p.Goal
 		ev := st.Evidence[p.Name]
 		for _, c := range p.Exit {
-			if e, ok := ev[c.ID]; ok && e.Met(c) {
+			switch e, ok := ev[c.ID]; {
+			case ok && e.Met(c):
 				v.Met = append(v.Met, MetCriterion{Criterion: c, Evidence: e})
-			} else {
-				v.Missing = append(v.Missing, c)
+			case ok:
+				v.Missing = append(v.Missing, MissingCriterion{Criterion: c, Short: &e})
+			default:
+				v.Missing = append(v.Missing, MissingCriterion{Criterion: c})
 			}
 		}
 	}
@@ -355,6 +366,10 @@ type AdvanceRequest struct {
 // AdvanceResult is a phase change (or, with Hold, recorded evidence).
 type AdvanceResult struct {
 	From string
+	// Stayed says an advance was asked for but criteria still lack
+	// evidence: the evidence given is recorded, the phase is the same,
+	// and Missing names what is left.
+	Stayed bool
 	LifecycleView
 }
 
@@ -400,6 +415,8 @@ func (l *Lifecycles) Advance(ctx context.Context, r AdvanceRequest) (AdvanceResu
 		res.From = rec.Phase
 		if phase != rec.Phase || len(next.History) != len(st.History) {
 			rec.PhaseSince = now
+		} else if !r.Hold {
+			res.Stayed = true
 		}
 		if phase == "" {
 			rec.Status = store.LifecycleDone

@@ -546,18 +546,9 @@ func SessionRecap(s memory.Session, now time.Time) string {
 	return fmt.Sprintf("%s%s, %s: %s.", autoSummary, s.ID, Took(s.StartedAt, end), strings.Join(parts, "; "))
 }
 
-// Took words how long from start to end took, the same way everywhere:
-// "under a minute", "48s" never beside "1m0s".
-func Took(start, end time.Time) string {
-	d := end.Sub(start)
-	switch {
-	case d < time.Minute:
-		return "under a minute"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min", int(d.Minutes()))
-	}
-	return fmt.Sprintf("%dh %02dmin", int(d.Hours()), int(d.Minutes())%60)
-}
+// Took words how long from start to end took, as every elapsed time is
+// worded (words.Duration): "48s" never beside "1m0s".
+func Took(start, end time.Time) string { return words.Duration(end.Sub(start)) }
 
 // Recall limits.
 const (

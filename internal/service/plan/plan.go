@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // Plan is the dependency-aware task board: the plan specification's view of
@@ -770,7 +771,7 @@ func (p *Plan) Next(ctx context.Context, q NextQuery) (Recommendation, error) {
 	var why []string
 	why = append(why, string(t.Priority)+" priority")
 	if n := len(b.Deps[t.ID]); n > 0 {
-		why = append(why, fmt.Sprintf("its %d dependencies are done", n))
+		why = append(why, "its "+words.Plural(n, "dependency is", "dependencies are")+" done")
 	} else {
 		why = append(why, "no dependencies")
 	}
