@@ -24,9 +24,7 @@ func main() {
 	root := cli.Root(v)
 	serve.Register(root, v)
 	if err := root.ExecuteContext(ctx); err != nil {
-		if msg := cli.Message(err); msg != "" {
-			fmt.Fprintln(os.Stderr, "cairn:", msg)
-		}
+		fmt.Fprintln(os.Stderr, "cairn:", cli.Message(err))
 		os.Exit(cli.ExitStatus(err))
 	}
 }
