@@ -98,6 +98,10 @@ func Start(tb testing.TB, o Options) *Server {
 // StartWith is Start with client options, such as notification handlers.
 func StartWith(tb testing.TB, o Options, copts *mcp.ClientOptions) *Server {
 	tb.Helper()
+	// The first start of a test process builds the binary: on a loaded
+	// machine that takes longer than a connect may, so it is done before
+	// the connect's deadline starts.
+	Binary(tb)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	s, err := startErr(ctx, tb, o, copts)
