@@ -228,9 +228,37 @@ func fileList(files []string) string {
 }
 
 // templated says why a file is a template rather than SQL; "" if it is not.
+//
+// Only a tag outside string literals and comments counts: there it is what
+// no parser reads, while LIKE '{%' is SQL, and '{{ var("day") }}' in a dbt
+// model parses as the string it is.
 func templated(b []byte) string {
-	if bytes.Contains(b, []byte("{{")) || bytes.Contains(b, []byte("{%")) {
-		return "a template (Jinja/dbt {{ }} or {% %}), not SQL a parser can read"
+	if !bytes.Contains(b, []byte("{{")) && !bytes.Contains(b, []byte("{%")) {
+		return ""
+	}
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '\'':
+			j := bytes.IndexByte(b[i+1:], '\'')
+			if j < 0 {
+				return ""
+			}
+			i += j + 1 // '' inside a string reads as two strings: the same
+		case c == '-' && i+1 < len(b) && b[i+1] == '-':
+			j := bytes.IndexByte(b[i:], '\n')
+			if j < 0 {
+				return ""
+			}
+			i += j
+		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+			j := bytes.Index(b[i+2:], []byte("*/"))
+			if j < 0 {
+				return ""
+			}
+			i += j + 3
+		case c == '{' && i+1 < len(b) && (b[i+1] == '{' || b[i+1] == '%'):
+			return "a template (Jinja/dbt {{ }} or {% %}), not SQL a parser can read"
+		}
 	}
 	return ""
 }

@@ -458,6 +458,22 @@ func TestTemplatesAreSkipped(t *testing.T) {
 	if len(res.Skipped) != 1 || len(res.Findings) != 0 {
 		t.Errorf("skipped %v, findings %v; want the template skipped", res.Skipped, res.Findings)
 	}
+	for _, tc := range []struct {
+		sql  string
+		skip bool
+	}{
+		{"{% if is_incremental() %}\nSELECT 1\n{% endif %}", true},
+		{"SELECT id FROM docs WHERE doc LIKE '{%';", false}, // Cairn's own migration 0013
+		{"SELECT 1 FROM t WHERE d > '{{ var(\"day\") }}';", false},
+		{"-- {{ not a tag }}\nSELECT 1;", false},
+		{"/* {% nor this %} */ SELECT 1;", false},
+		{"SELECT 'it''s' || {{ col }} FROM t;", true},
+		{"SELECT '{{ unterminated", false},
+	} {
+		if got := templated([]byte(tc.sql)) != ""; got != tc.skip {
+			t.Errorf("templated(%q) = %v, want %v", tc.sql, got, tc.skip)
+		}
+	}
 }
 
 // TestHostileInput feeds what no parser should choke on: deep nesting,
