@@ -21,10 +21,13 @@ SCENARIO_TIMEOUT=60 # seconds, per scenario
 
 # Cairn runs with every toolset, so tools, prompts (with completion) and
 # the loops' resources (list, templates, subscriptions) are all served.
-# resources-(un)subscribe name a fixture URI, but subscribing needs no
-# resource to exist, so they hold Cairn to the protocol too.
+# resources-(un)subscribe are left out: they subscribe to the suite's
+# fixture URI, and Cairn accepts subscriptions only to loops that exist (a
+# session subscribing to anything held unbounded memory: issue 34, attack
+# 7). Subscribing and unsubscribing on real loops is tested end to end
+# (TestLoopSubscription, TestLoopSubscriptionsBounded).
 GATING=(server-initialize ping tools-list prompts-list completion-complete
-  resources-list resources-subscribe resources-unsubscribe logging-set-level
+  resources-list logging-set-level
   server-sse-polling server-sse-multiple-streams dns-rebinding-protection)
 # logging-set-level: Cairn declares no logging capability (MCP logging is
 # deprecated, SEP-2577; its log goes to stderr), but the SDK still answers
