@@ -357,9 +357,10 @@ type finder struct {
 	rule   *secretRule
 	s, hay string
 	next   []int // per hint, its next known occurrence in hay at or after the last position asked, or -1
-	// end and endFrom remember findPrivateKey's last search for an END line:
-	// the first one at or after endFrom is at end (-1: there is none), so each
-	// part of the text is searched for one once.
+	// end, endFrom and endStart remember findPrivateKey's last search for
+	// an END line: the first one at or after endFrom starts at endStart and
+	// ends at end (-1: there is none), so each part of the text is searched
+	// for one once.
 	end, endFrom, endStart int
 }
 
@@ -900,7 +901,7 @@ func findPrivateKey(f *finder, pos int) []int {
 
 // pemEndAfter is the end of the first END line at or after from, or -1.
 func (f *finder) pemEndAfter(from int) int {
-	if f.endFrom >= 0 && from >= f.endFrom && (f.end < 0 || from <= f.endAt()) {
+	if f.endFrom >= 0 && from >= f.endFrom && (f.end < 0 || from <= f.endStart) {
 		return f.end
 	}
 	s := f.s
@@ -920,9 +921,6 @@ func (f *finder) pemEndAfter(from int) int {
 	}
 	return f.end
 }
-
-// endAt is where the remembered END line starts.
-func (f *finder) endAt() int { return f.endStart }
 
 // base64Lines is the end of a key's body pasted without its END line: the
 // rest of the BEGIN line's base64 characters, then every following line

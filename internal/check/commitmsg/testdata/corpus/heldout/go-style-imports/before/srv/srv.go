@@ -1,10 +1,10 @@
 package srv
 
 import (
-	"net/http"
-	"github.com/acme/app/internal/auth"
 	"fmt"
+	"github.com/acme/app/internal/auth"
 	"log/slog"
+	"net/http"
 )
 
 func Handler(a *auth.Checker) http.Handler {
