@@ -252,6 +252,15 @@ func runGolden(t *testing.T, st store.Store) map[string]*archive {
 			t.Fatal(err)
 		}
 	}
+	for rel, text := range handsFiles {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	set := service.New(st, service.Options{Root: root, Memory: memories.MemoryOptions{Branch: func() string { return "feat/login" }}, Now: now})
 	srv, err := mcpserver.New(mcpserver.Options{Version: "golden", Toolsets: []string{"all"},
 		Services: func(context.Context) (*service.Set, error) { return set, nil }, Context: ctx})
