@@ -42,6 +42,11 @@ func hookSpecificContext(t *testing.T, r hookRun, event string) string {
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || out.HookSpecificOutput.HookEventName != event {
 		t.Fatalf("%s: stdout is not hookSpecificOutput JSON for the event (%v):\n%s\nstderr: %s", event, err, r.stdout, r.stderr)
 	}
+	// Codex's output schemas allow no other properties, at either level.
+	var keys map[string]map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &keys); err != nil || len(keys) != 1 || len(keys["hookSpecificOutput"]) != 2 {
+		t.Errorf("%s: keys other than hookSpecificOutput {hookEventName, additionalContext}: %s", event, r.stdout)
+	}
 	return out.HookSpecificOutput.AdditionalContext
 }
 
