@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 )
 
 // Hooks of Codex CLI, Cursor and VS Code (GitHub Copilot agent mode), each
@@ -101,7 +103,23 @@ func codexHooks(root, command string) (Change, error) {
 	if err != nil {
 		return c, err
 	}
-	return finishHooks(c, before, doc, added), nil
+	c = finishHooks(c, before, doc, added)
+	// What would keep the hooks from running, said, not changed: Codex
+	// runs none when its config turns the feature off ("hooks", once
+	// "codex_hooks", under [features]).
+	if cfg, err := read(root, ".codex/config.toml"); err == nil && len(cfg) > 0 {
+		var doc struct {
+			Features map[string]any `toml:"features"`
+		}
+		if _, err := toml.Decode(string(cfg), &doc); err == nil {
+			for _, k := range []string{"hooks", "codex_hooks"} {
+				if v, ok := doc.Features[k].(bool); ok && !v {
+					c.What += "; note: .codex/config.toml sets [features] " + k + " = false, so Codex runs no hooks"
+				}
+			}
+		}
+	}
+	return c, nil
 }
 
 func asTriples(specs []hookSpec) []struct{ event, hook, matcher string } {

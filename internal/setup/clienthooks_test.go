@@ -301,3 +301,19 @@ func TestHookShapeChecksFail(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexHooksOffSaid: hooks turned off in Codex's config are said, and
+// the config is left as it is.
+func TestCodexHooksOffSaid(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".codex"), 0o755)
+	conf := "model = \"gpt-5.1-codex\"\n\n[features]\nhooks = false\n"
+	os.WriteFile(filepath.Join(root, ".codex", "config.toml"), []byte(conf), 0o644)
+	out := planApply(t, root, Options{Clients: []string{"codex"}, Hooks: true})
+	if !strings.Contains(out, "[features] hooks = false, so Codex runs no hooks") {
+		t.Errorf("not said:\n%s", out)
+	}
+	if b := readFile(t, root, ".codex/config.toml"); !strings.HasPrefix(string(b), conf) {
+		t.Errorf("the features were changed:\n%s", b)
+	}
+}
