@@ -24,7 +24,9 @@ func main() {
 	root := cli.Root(v)
 	serve.Register(root, v)
 	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "cairn:", cli.Message(err))
+		if msg := cli.Message(err); msg != "" {
+			fmt.Fprintln(os.Stderr, "cairn:", msg)
+		}
 		os.Exit(cli.ExitStatus(err))
 	}
 }

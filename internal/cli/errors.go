@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"io/fs"
 
 	"github.com/cairn-dev/cairn/internal/problem"
@@ -74,6 +75,9 @@ func commandHints(a problem.Action) string { return commandWords[a] }
 // its actions worded as commands, never the chain of wrapping the services
 // added for their logs; any other error as it is.
 func Message(err error) string {
+	if se, ok := errors.AsType[*statusError](err); ok && se.err == nil {
+		return "" // said already (cairn check's findings)
+	}
 	e := problem.Of(err)
 	if e.Kind == problem.NoProject && e.Err != nil {
 		// At a terminal the directories searched are the person's own:
@@ -90,7 +94,12 @@ func Message(err error) string {
 }
 
 // ExitStatus is the exit status of a command that failed with err.
-func ExitStatus(err error) int { return exitStatus[problem.KindOf(err)] }
+func ExitStatus(err error) int {
+	if se, ok := errors.AsType[*statusError](err); ok {
+		return se.status
+	}
+	return exitStatus[problem.KindOf(err)]
+}
 
 func pathVerb(op string) string {
 	switch op {

@@ -90,8 +90,11 @@ var scenario = []step{
 	{"loop_status", args{"id": "8", "history": true}},
 	{"loop_complete", args{"id": "8", "evidence": "ok  ./... 3.1s"}},
 	{"loop_pause", args{"id": "8"}},
-	{"loop_start", args{"objective": "Flaky test hunt", "completion_criteria": "100 green runs"}},
+	{"loop_start", args{"objective": "Flaky test hunt", "completion_criteria": "100 green runs", "metadata": args{"priority": "high"}}},
+	{"loop_start", args{"objective": "Flaky test hunt", "completion_criteria": "100 green runs",
+		"description": "TestCheckout fails about once in 30 runs on CI, never locally.", "metadata": args{"ticket": "CI-412", "runs": args{"ci": 30, "local": 0}}}},
 	{"loop_fail", args{"id": "9", "message": "runner died", "recoverable": false}},
+	{"loop_status", args{"id": "9"}},
 	{"loop_start", args{"objective": "Tidy imports", "completion_criteria": "gofmt -l is empty"}},
 	{"loop_cancel", args{"id": "10"}},
 	{"loop_pause", args{"id": "10"}},
@@ -244,6 +247,15 @@ func runGolden(t *testing.T, st store.Store) map[string]*archive {
 		"workflows/bugfix.md":        "---\nname: bugfix\ndescription: Reproduce, fix, test a bug\ntriggers: [bug, regression, fix]\n---\n1. Write a failing test.\n",
 		"templates/adr.md":           "---\nname: adr\ndescription: An architecture decision record\n---\n# Decision\n",
 	} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for rel, text := range handsFiles {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)

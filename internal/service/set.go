@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 	"github.com/cairn-dev/cairn/internal/service/focus"
+	"github.com/cairn-dev/cairn/internal/service/hands"
 	"github.com/cairn-dev/cairn/internal/service/insight"
 	"github.com/cairn-dev/cairn/internal/service/internal/boardcache"
 	"github.com/cairn-dev/cairn/internal/service/knowledge"
@@ -30,6 +31,7 @@ type Set struct {
 	Memory     *memories.Memory
 	Knowledge  *knowledge.Service
 	Brief      *brief.Service
+	Hands      *hands.Service
 	Insight    *insight.Service
 
 	store store.Store
@@ -90,6 +92,7 @@ func New(st store.Store, opts Options) *Set {
 		Memory:     m,
 		Knowledge:  k,
 		Brief:      brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now}),
+		Hands:      hands.New(opts.Root),
 		Insight:    insight.New(st, io),
 		store:      st,
 	}

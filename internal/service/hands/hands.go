@@ -1,0 +1,248 @@
+// Package hands is the service behind Cairn's hands: it runs the validators
+// of internal/check (one named check, or every one that reads the files)
+// over the project's files or over content given inline, with the project's
+// suppressions from .cairn/config.toml, and pages the findings. The MCP
+// tools of the hands toolset and `cairn check` are its surfaces; they say
+// the same findings in the same words (internal/render).
+//
+// What it owns: the project root (every path stays inside it; a symbolic
+// link out of it is refused, as check.Run refuses it), the choice of checks,
+// the project-level suppressions and default params, and the page. What
+// each check reads and reports is its package's.
+package hands
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/cairn-dev/cairn/internal/check"
+	"github.com/cairn-dev/cairn/internal/check/a11y"
+	"github.com/cairn-dev/cairn/internal/check/designtokens"
+	"github.com/cairn-dev/cairn/internal/check/dockerfile"
+	"github.com/cairn-dev/cairn/internal/check/i18n"
+	"github.com/cairn-dev/cairn/internal/check/mermaid"
+	"github.com/cairn-dev/cairn/internal/check/openapi"
+	"github.com/cairn-dev/cairn/internal/check/perf"
+	"github.com/cairn-dev/cairn/internal/check/secrets"
+	sqlcheck "github.com/cairn-dev/cairn/internal/check/sql"
+	testcheck "github.com/cairn-dev/cairn/internal/check/tests"
+	"github.com/cairn-dev/cairn/internal/check/tkb"
+	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/project"
+	"github.com/cairn-dev/cairn/internal/service/page"
+)
+
+// Kind is one check as the surfaces name it.
+type Kind struct {
+	Check string // the checker's name and the prefix of its rule ids: "sql"
+	Tool  string // its MCP tool: "validate_sql"
+	// Inline is the file name inline content gets when the caller names
+	// none: its extension says the format the check reads by default.
+	Inline string
+}
+
+// Kinds lists every check, in the order the tools are declared.
+var Kinds = []Kind{
+	{"mermaid", "validate_mermaid", "diagram.mmd"},
+	{"openapi", "validate_openapi", "openapi.yaml"},
+	{"sql", "validate_sql", "query.sql"},
+	{"tests", "validate_tests", "example_test.go"},
+	{"dockerfile", "validate_dockerfile", "Dockerfile"},
+	{"i18n", "validate_i18n", "locales/en.json"},
+	{"tkb", "validate_tkb_entry", "knowledge/entry.md"},
+	{"designtokens", "validate_design_tokens", "tokens/tokens.json"},
+	{"a11y", "audit_accessibility", "page.html"},
+	{"perf", "audit_performance", "app.js"},
+	{"secrets", "scan_secrets", "inline.env"},
+}
+
+// KindOf returns the kind whose check is named name.
+func KindOf(name string) (Kind, bool) {
+	i := slices.IndexFunc(Kinds, func(k Kind) bool { return k.Check == name })
+	if i < 0 {
+		return Kind{}, false
+	}
+	return Kinds[i], true
+}
+
+// CheckNames lists the checks' names.
+func CheckNames() []string {
+	out := make([]string, len(Kinds))
+	for i, k := range Kinds {
+		out[i] = k.Check
+	}
+	return out
+}
+
+// Checkers returns a new checker of each kind, in the order of Kinds.
+func Checkers() []check.Checker {
+	return []check.Checker{mermaid.New(), openapi.New(), sqlcheck.New(), testcheck.New(), dockerfile.New(),
+		i18n.New(), tkb.New(), designtokens.New(), a11y.New(), perf.New(), secrets.New()}
+}
+
+// WarmUp does once, now, the slow set-up a check would otherwise do on its
+// first call (compiling PostgreSQL's parser: seconds of CPU and about 250 MB
+// while it compiles). The MCP server calls it in the background at its first
+// hands call, not at start: a server that never checks never pays.
+func WarmUp() { sqlcheck.WarmUp() }
+
+// Page is the findings' page rule.
+var Page = page.Rule{Default: 20, Max: 200}
+
+// Service runs the checks of one project.
+type Service struct {
+	root     string
+	checkers []check.Checker
+}
+
+// New returns the hands of the project at root ("" for none: every call is
+// then refused as NoProject).
+func New(root string) *Service { return &Service{root: root, checkers: Checkers()} }
+
+// Request says what to check.
+type Request struct {
+	// Checks names the checks to run; empty: every check that reads the
+	// files given (by name, extension and first bytes).
+	Checks []string
+	// Paths are files or directories, relative to the project root or
+	// absolute inside it; empty: the whole project.
+	Paths []string
+	// Content, when not empty, is checked instead of Paths, as a file named
+	// Name (default: the check's Kind.Inline); nothing else is read.
+	Content string
+	Name    string
+	// Params are the checks' params by check name; they override the
+	// project's defaults (checks.params in .cairn/config.toml).
+	Params map[string]map[string]string
+	// Page is the page of findings; All returns every finding.
+	Page page.Page
+	All  bool
+}
+
+// Result is what the checks found.
+type Result struct {
+	// Checks are the checks that read at least one file, and Asked those
+	// the request named (or every one).
+	Checks []string
+	Asked  []string
+	// Findings is the page; Total counts every finding; Offset and
+	// NextOffset place the page (NextOffset 0: the last page).
+	Findings   []check.Finding
+	Total      int
+	Offset     int
+	NextOffset int
+	// BySeverity and ByRule count every finding, not only the page's.
+	BySeverity map[check.Severity]int
+	ByRule     map[string]int
+	Files      int            // files checked
+	ByCheck    map[string]int // files checked by each check
+	Skipped    []check.Skipped
+	Notes      []string
+	// Suppressed counts the findings a suppression removed (inline
+	// cairn:ignore comments and the project's checks.ignore), by rule.
+	Suppressed      map[string]int
+	SuppressedTotal int
+	// Inline is the name inline content was checked as ("" for paths).
+	Inline string
+}
+
+// Errors is the number of findings of severity error.
+func (r Result) Errors() int { return r.BySeverity[check.Error] }
+
+// Root is the project root the service checks.
+func (s *Service) Root() string { return s.root }
+
+// Check runs the request.
+func (s *Service) Check(ctx context.Context, req Request) (Result, error) {
+	if s.root == "" {
+		return Result{}, project.NoRoot("the hands check a project's files; start Cairn inside the project or set " + project.EnvRoot)
+	}
+	pg := req.Page
+	if !req.All {
+		var err error
+		if pg, err = Page.Apply(req.Page); err != nil {
+			return Result{}, err
+		}
+	}
+	for _, name := range req.Checks {
+		if _, ok := KindOf(name); !ok {
+			return Result{}, &problem.FieldError{Field: "only", Problem: problem.Quote(name) + " is not a check",
+				Fix: "use one of " + strings.Join(CheckNames(), ", ")}
+		}
+	}
+	if req.Content == "" && req.Name != "" {
+		return Result{}, &problem.FieldError{Field: "name", Problem: "names inline content, but no content was given",
+			Fix: "pass content with it, or give the file as path"}
+	}
+	if req.Content != "" && len(req.Paths) > 0 {
+		return Result{}, &problem.FieldError{Field: "content", Problem: "and path were both given",
+			Fix: "pass path to check project files, or content to check text, not both"}
+	}
+	cfg, err := project.ReadConfig(s.root)
+	if err != nil {
+		return Result{}, err
+	}
+	creq := check.Request{Root: s.root, Paths: req.Paths, Only: req.Checks, Params: params(cfg, req.Params)}
+	for _, ig := range cfg.Checks.Ignore {
+		creq.Ignore = append(creq.Ignore, check.Suppression{Rule: ig.Rule, Path: ig.Path, Reason: ig.Reason})
+	}
+	res := Result{Asked: slices.Clone(req.Checks)}
+	if len(res.Asked) == 0 {
+		res.Asked = CheckNames()
+	}
+	if req.Content != "" {
+		name := req.Name
+		if name == "" {
+			if len(req.Checks) != 1 {
+				return Result{}, &problem.FieldError{Field: "name", Problem: "is needed to tell which check reads the content",
+					Fix: "pass a file name whose extension says the format (schema.sql, Dockerfile), or name one check"}
+			}
+			k, _ := KindOf(req.Checks[0])
+			name = k.Inline
+		}
+		creq.Inline = &check.File{Path: name, Content: []byte(req.Content)}
+		res.Inline = name
+	}
+	rep, err := check.Run(ctx, s.checkers, creq)
+	if err != nil {
+		return Result{}, err
+	}
+	res.BySeverity, res.ByRule = rep.Counts()
+	res.Total, res.Files, res.ByCheck = len(rep.Findings), rep.Files, rep.ByChecker
+	res.Skipped, res.Notes = rep.Skipped, rep.Notes
+	res.Suppressed, res.SuppressedTotal = rep.Suppressed, rep.SuppressedTotal()
+	for _, k := range Kinds {
+		if rep.ByChecker[k.Check] > 0 {
+			res.Checks = append(res.Checks, k.Check)
+		}
+	}
+	if req.All {
+		res.Findings = rep.Findings
+		return res, nil
+	}
+	lo, hi, next := pg.Window(len(rep.Findings))
+	res.Findings, res.Offset, res.NextOffset = rep.Findings[lo:hi], lo, next
+	return res, nil
+}
+
+// params merges the project's default params (config) with the request's,
+// the request's winning key by key.
+func params(cfg project.Config, req map[string]map[string]string) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for name, ps := range cfg.Checks.Params {
+		m := map[string]string{}
+		for k, v := range ps {
+			m[k] = project.ParamString(v)
+		}
+		out[name] = m
+	}
+	for name, ps := range req {
+		if out[name] == nil {
+			out[name] = map[string]string{}
+		}
+		maps.Copy(out[name], ps)
+	}
+	return out
+}
