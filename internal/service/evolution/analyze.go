@@ -208,7 +208,7 @@ func (s *Service) mistakes(h history) []Candidate {
 		out = append(out, Candidate{Key: "rule:" + fp, Kind: KindRule, Title: "rule against a recurring mistake: " + oneLine(g.detail),
 			Evidence:   Evidence{Sessions: shown(ids(g.sessions)), Count: k, Of: len(h.sessions), Statistic: fmt.Sprintf("the same failure fingerprint in %d of %d sessions", k, len(h.sessions)), Examples: g.examples},
 			Confidence: succession(k, k), Method: successionMethod + fmt.Sprintf(" over the %d sessions that hit it: the chance it recurs in the next where it can", k),
-			Change:     s.newFile(rel, body)})
+			Change: s.newFile(rel, body)})
 	}
 	return out
 }
@@ -255,7 +255,7 @@ func (s *Service) sequences(h history) []Candidate {
 		out = append(out, Candidate{Key: "workflow:" + strings.Join(t[:], ">"), Kind: KindWorkflow, Title: "workflow " + t[0] + " → " + t[1] + " → " + t[2],
 			Evidence:   Evidence{Sessions: shown(ids(set)), Count: k, Of: n, Statistic: fmt.Sprintf("%s → %s → %s in %d sessions; %d of the %d sessions calling %s → %s went on to %s", t[0], t[1], t[2], k, k, n, t[0], t[1], t[2])},
 			Confidence: succession(k, n), Method: successionMethod + fmt.Sprintf(" with k=%d sessions continuing to %s of n=%d calling %s → %s", k, t[2], n, t[0], t[1]),
-			Change:     s.newFile(rel, body)})
+			Change: s.newFile(rel, body)})
 	}
 	return out
 }
@@ -299,7 +299,7 @@ func (s *Service) severities(h history) []Candidate {
 			Evidence: Evidence{Sessions: shown(ids(st.sessions)), Count: len(st.sessions), Of: len(h.sessions),
 				Statistic: fmt.Sprintf("%d of %d violations of %s fixed by the next run of it in the session", st.fixed, st.violations, name)},
 			Confidence: succession(st.fixed, st.violations), Method: successionMethod + fmt.Sprintf(" with k=%d violations fixed right after of n=%d", st.fixed, st.violations),
-			Change:     s.tomlLine(project_config, "evolution.severity", name, "error")})
+			Change: s.tomlLine(project_config, "evolution.severity", name, "error")})
 	}
 	return out
 }
@@ -375,7 +375,7 @@ func (s *Service) knowledgeEntries(h history) []Candidate {
 			Evidence: Evidence{Sessions: shown(ids(set)), Count: nIn, Of: len(h.sessions),
 				Statistic: fmt.Sprintf("sessions that read it failed %.0f%% (%d of %d), the others %.0f%% (%d of %d)", 100*a.P, badIn, nIn, 100*b.P, badOut, nOut)},
 			Confidence: conf, Method: fmt.Sprintf("1 − p of a one-sided two-proportion z test, Bonferroni over the %d entries tested", m),
-			Change:     s.edit(d.Path, snapshot, setMaturity(snapshot.Data, "proven"))})
+			Change: s.edit(d.Path, snapshot, setMaturity(snapshot.Data, "proven"))})
 	}
 	return out
 }
@@ -450,9 +450,9 @@ func (s *Service) models(ctx context.Context) ([]Candidate, error) {
 		}
 		line := fmt.Sprintf("- %s work: prefer %s (tests pass %.0f%% of %d sessions; next best %s %.0f%% of %d)", f.r.TaskType, f.r.Model, 100*f.best.Value, f.best.N, worst.Model, 100*worst.Value, worst.N)
 		out = append(out, Candidate{Key: "routing:" + f.r.TaskType + ":" + f.r.Model, Kind: KindRouting, Title: "route " + f.r.TaskType + " work to " + f.r.Model,
-			Evidence: Evidence{Count: n, Of: n, Statistic: "test pass rate at session end, " + strings.Join(stat, "; ") + fmt.Sprintf(" (intervals at %.1f%%)", 100*(1-0.05/float64(max(1, m))))},
+			Evidence:   Evidence{Count: n, Of: n, Statistic: "test pass rate at session end, " + strings.Join(stat, "; ") + fmt.Sprintf(" (intervals at %.1f%%)", 100*(1-0.05/float64(max(1, m))))},
 			Confidence: 1 - math.Min(1, float64(max(1, m))*p), Method: fmt.Sprintf("1 − p of a one-sided two-proportion z test against the closest model, Bonferroni over %d comparisons", max(1, m)),
-			Change:     s.routingLine(f.r.TaskType, line)})
+			Change: s.routingLine(f.r.TaskType, line)})
 	}
 	return out, nil
 }

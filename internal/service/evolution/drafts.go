@@ -219,7 +219,9 @@ func (s *Service) Drafts(q DraftQuery) ([]Draft, error) {
 			out = append(out, d)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Draft) int { return cmp.Or(cmp.Compare(b.Confidence, a.Confidence), b.Created.Compare(a.Created)) })
+	slices.SortStableFunc(out, func(a, b Draft) int {
+		return cmp.Or(cmp.Compare(b.Confidence, a.Confidence), b.Created.Compare(a.Created))
+	})
 	return out, nil
 }
 

@@ -73,10 +73,10 @@ func score(t *testing.T, cs []evolution.Candidate, p benchseed.Planted) (found, 
 		count    int
 		sessions []int64
 	}{
-		"rule:" + p.MistakeFingerprint:                   {len(p.MistakeSessions), sessionIDs(p.MistakeSessions)},
-		"workflow:" + strings.Join(p.Sequence[:], ">"):   {len(p.SequenceSessions), sessionIDs(p.SequenceSessions)},
-		"severity:" + p.Rule:                             {len(p.RuleSessions), sessionIDs(p.RuleSessions)},
-		"routing:" + p.TaskType + ":" + p.Better:         {-1, nil},
+		"rule:" + p.MistakeFingerprint:                 {len(p.MistakeSessions), sessionIDs(p.MistakeSessions)},
+		"workflow:" + strings.Join(p.Sequence[:], ">"): {len(p.SequenceSessions), sessionIDs(p.SequenceSessions)},
+		"severity:" + p.Rule:                           {len(p.RuleSessions), sessionIDs(p.RuleSessions)},
+		"routing:" + p.TaskType + ":" + p.Better:       {-1, nil},
 	}
 	seen := map[string]bool{}
 	for _, c := range cs {

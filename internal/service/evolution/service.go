@@ -94,7 +94,7 @@ type Analysis struct {
 	// Learning: fewer sessions than the learning period; Off: the kill
 	// switch. Either way nothing is applied or drafted.
 	Learning, Off bool
-	Candidates   []Candidate
+	Candidates    []Candidate
 	// Handled counts the patterns found again that were already drafted,
 	// applied, reverted or rejected (not proposed again).
 	Handled int
