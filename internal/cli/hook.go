@@ -224,7 +224,7 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 		if err != nil {
 			return err
 		}
-		return addContext(res.Bootstrap.Text)
+		return addContext(res.Bootstrap.Text + s.Evolution.AnnounceText("hook"))
 	case "user-prompt-submit":
 		hits, err := s.Memory.Recall(ctx, in.Prompt)
 		if err != nil || len(hits) == 0 {

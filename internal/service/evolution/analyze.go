@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/projectinfo"
@@ -633,5 +632,3 @@ func oneLine(s string) string {
 	}
 	return s
 }
-
-var _ = time.Second

@@ -534,3 +534,16 @@ func (s *Service) Announcements(surface string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// AnnounceText is Announcements as a paragraph to append to a session's
+// opening text ("" when there is nothing to tell, or it cannot be read).
+func (s *Service) AnnounceText(surface string) string {
+	if s == nil {
+		return ""
+	}
+	ls, err := s.Announcements(surface)
+	if err != nil || len(ls) == 0 {
+		return ""
+	}
+	return "\n\nEvolution applied on its own since the last session:\n- " + strings.Join(ls, "\n- ")
+}
