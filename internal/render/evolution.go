@@ -53,7 +53,7 @@ type AnalysisView struct {
 	DryRun     bool            `json:"dry_run"`
 	Handled    int             `json:"handled"`
 	Candidates []CandidateView `json:"candidates"`
-	Applied    []ChangeView     `json:"applied,omitempty"`
+	Applied    []ChangeView    `json:"applied,omitempty"`
 	Drafted    []string        `json:"drafted,omitempty"`
 	Failed     []string        `json:"failed,omitempty"`
 }
@@ -115,7 +115,7 @@ type StatusView struct {
 	Sessions int                 `json:"sessions"`
 	Learning bool                `json:"learning"`
 	Off      bool                `json:"off"`
-	Learned  []ChangeView         `json:"learned"`
+	Learned  []ChangeView        `json:"learned"`
 	Pending  []evolution.Pending `json:"pending"`
 	Drafts   map[string]int      `json:"drafts"`
 	Log      int                 `json:"log_entries"`
@@ -158,9 +158,9 @@ func EvolutionStatus(s evolution.Status) (string, StatusView) {
 // ReviewView is evolution_review's structured answer.
 type ReviewView struct {
 	Entry    ChangeView `json:"entry"`
-	Diff     string    `json:"diff"`
-	Reverted int       `json:"reverted_by,omitempty"`
-	Current  bool      `json:"current"`
+	Diff     string     `json:"diff"`
+	Reverted int        `json:"reverted_by,omitempty"`
+	Current  bool       `json:"current"`
 }
 
 // EvolutionReview renders evolution_review.
