@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -50,6 +52,9 @@ func TestEvolutionThroughTheBinary(t *testing.T) {
 	if b := s.OK("bootstrap", nil); !strings.Contains(b.Text, "Evolution applied on its own") {
 		t.Fatalf("bootstrap does not announce the change:\n%s", b.Text)
 	}
+	if h := runHook(t, dir, "session-start", "session-start-startup"); !strings.Contains(h.stdout, "Evolution applied on its own") {
+		t.Fatalf("the session-start hook does not announce the change:\n%s", h.stdout)
+	}
 	// Revert every applied change: the rule file is gone again.
 	for _, line := range strings.Split(r.Text, "\n") {
 		if rest, ok := strings.CutPrefix(line, "Applied change "); ok {
@@ -73,5 +78,83 @@ func TestEvolutionThroughTheBinary(t *testing.T) {
 	}
 	if st := s.OK("evolution_status", nil); !strings.Contains(st.Text, "log entries") {
 		t.Fatalf("status: %s", st.Text)
+	}
+}
+
+// TestEvolutionFromRealHooks builds its history through the real hooks: in
+// six Claude Code sessions the same migration fails (its temp path
+// differs each time), in two others a one-off error; evolution_analyze
+// finds the recurring one with its six sessions, drafts a rule for it and
+// proposes nothing from the one-offs; the draft is approved into the
+// knowledge folder.
+func TestEvolutionFromRealHooks(t *testing.T) {
+	t.Parallel()
+	dir := cairntest.Project(t)
+	if err := os.WriteFile(filepath.Join(dir, ".cairn", "config.toml"), []byte("[evolution]\nlearning_sessions = 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hook := func(event, id string, fields map[string]any) {
+		payload := map[string]any{"session_id": id, "cwd": dir, "transcript_path": "/tmp/t.jsonl", "permission_mode": "default"}
+		for k, v := range fields {
+			payload[k] = v
+		}
+		b, err := json.Marshal(payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runHookRaw(t, dir, b, event)
+	}
+	fail := func(id, command, errText string) {
+		hook("post-tool-use", id, map[string]any{"hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_use_id": "toolu_" + id,
+			"tool_input": map[string]any{"command": command}, "error": errText, "is_interrupt": false})
+	}
+	for i := range 8 {
+		id := fmt.Sprintf("0000000%d-7d3b-4c1e-9a55-0b8e2d4f6a71", i)
+		hook("session-start", id, map[string]any{"hook_event_name": "SessionStart", "source": "startup", "model": "claude-sonnet-4-5"})
+		if i < 6 {
+			fail(id, "make migrate-check", fmt.Sprintf("Exit code 2\nmigrate: open /tmp/mig-%d/0007_accounts.sql: column \"currency\" already exists\nmake: *** [Makefile:14: migrate-check] Error 1", 1000+i*37))
+		} else {
+			fail(id, "go vet ./...", fmt.Sprintf("Exit code 1\nvet: pkg%d/x.go:3:1: unreachable code number %d", i, i))
+		}
+		hook("session-end", id, map[string]any{"hook_event_name": "SessionEnd", "reason": "other"})
+	}
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,evolution"}})
+	r := s.OK("evolution_analyze", nil)
+	cands, _ := r.Structured["candidates"].([]any)
+	var rule map[string]any
+	for _, c := range cands {
+		c := c.(map[string]any)
+		if c["action"] != "pending" && c["kind"] != "rule" {
+			t.Errorf("proposed from noise: %v", c["key"])
+		}
+		if c["kind"] == "rule" {
+			if rule != nil {
+				t.Errorf("two rule candidates: %v and %v", rule["key"], c["key"])
+			}
+			rule = c
+		}
+	}
+	if rule == nil {
+		t.Fatalf("no rule for the recurring failure:\n%s", r.Text)
+	}
+	if ev := rule["evidence"].(map[string]any); num(ev["count"]) != 6 || rule["action"] != "draft" {
+		t.Fatalf("rule candidate: %d sessions, action %v (want 6, draft):\n%s", num(ev["count"]), rule["action"], r.Text)
+	}
+	drafted, _ := r.Structured["drafted"].([]any)
+	if len(drafted) != 1 {
+		t.Fatalf("drafted %v", drafted)
+	}
+	id := drafted[0].(string)
+	s.OK("draft_approve", args{"id": id})
+	rules, _ := filepath.Glob(filepath.Join(dir, "knowledge", "rules", "*.md"))
+	if len(rules) != 1 {
+		t.Fatalf("approved rule files: %v", rules)
+	}
+	if b, _ := os.ReadFile(rules[0]); !strings.Contains(string(b), "recurred in 6 sessions") {
+		t.Fatalf("the rule: %s", b)
+	}
+	// Found again, it is not proposed again.
+	if again := s.OK("evolution_analyze", args{"dry_run": true}); !strings.Contains(again.Text, "already drafted") {
+		t.Fatalf("second analysis:\n%s", again.Text)
 	}
 }
