@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
 
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
@@ -156,5 +160,78 @@ func TestEvolutionFromRealHooks(t *testing.T) {
 	// Found again, it is not proposed again.
 	if again := s.OK("evolution_analyze", args{"dry_run": true}); !strings.Contains(again.Text, "already drafted") {
 		t.Fatalf("second analysis:\n%s", again.Text)
+	}
+}
+
+// TestBoardDraftsBrowser: the board's Drafts page in headless Chromium
+// lists the drafts with their evidence; a read-only token sees no
+// controls and its POST is refused; a read-write token approves one (the
+// file lands in the project) and rejects another, through the same
+// service as the tools.
+func TestBoardDraftsBrowser(t *testing.T) {
+	ctx := browser(t)
+	dir := cairntest.Project(t)
+	st, err := sqlite.Open(context.Background(), project.DBPath(dir), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := benchseed.DefaultEvolutionShape(4)
+	h.End = time.Now().UTC()
+	if _, err := benchseed.SeedEvolution(context.Background(), st, h); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	// Nothing clears the auto bar: every proposal is a draft.
+	if err := os.WriteFile(filepath.Join(dir, ".cairn", "config.toml"), []byte("[evolution]\nauto_confidence = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := cairntest.StartHTTP(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,evolution"},
+		Env: []string{"CAIRN_TOKENS=" + boardRW + ":*:rw;" + boardRO + ":*:ro"}})
+	agent := srv.Connect(cairntest.Client{Name: "claude", Header: http.Header{"Authorization": {"Bearer " + boardRW}}})
+	r := agent.OK("evolution_analyze", nil)
+	var rule, workflow string
+	for _, d := range r.Structured["drafted"].([]any) {
+		switch id := d.(string); {
+		case strings.HasPrefix(id, "rule-"):
+			rule = id
+		case strings.HasPrefix(id, "workflow-"):
+			workflow = id
+		}
+	}
+	if rule == "" || workflow == "" {
+		t.Fatalf("drafts: %v\n%s", r.Structured["drafted"], r.Text)
+	}
+	shots := screenshots(t)
+	var forms, items int
+	run(t, ctx, 15*time.Second, "drafts, read-only", chromedp.Navigate(srv.URL+"/#token="+boardRO), live(),
+		chromedp.Navigate(srv.URL+"/drafts"), live(), mainHas("recurring mistake"), mainHas("12 of"),
+		chromedp.Evaluate(`document.querySelectorAll("main form").length`, &forms),
+		chromedp.Evaluate(`document.querySelectorAll("li.draft").length`, &items))
+	if forms != 0 || items != 4 {
+		t.Errorf("read-only drafts page: %d forms, %d drafts (want 0 and 4)", forms, items)
+	}
+	var status int
+	run(t, ctx, 10*time.Second, "post anyway", chromedp.Evaluate(`fetch("/draft/`+rule+`/approve", {method: "POST"}).then(r => r.status)`, &status,
+		func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	if status != http.StatusForbidden {
+		t.Errorf("a read-only board's approve: status %d, want 403", status)
+	}
+	shoot(t, ctx, shots, "drafts-read-only")
+	run(t, ctx, 20*time.Second, "approve and reject", chromedp.Navigate(srv.URL+"/#token="+boardRW), live(),
+		chromedp.Navigate(srv.URL+"/drafts"), live(),
+		chromedp.Click("#draft-"+rule+" button.approve", chromedp.ByQuery), live(),
+		chromedp.SetValue("#draft-"+workflow+" input[name=reason]", "not our way", chromedp.ByQuery),
+		chromedp.Click("#draft-"+workflow+" button.reject", chromedp.ByQuery), live(),
+		chromedp.Evaluate(`document.querySelectorAll("li.draft").length`, &items))
+	if items != 2 {
+		t.Errorf("%d drafts still awaiting, want 2", items)
+	}
+	shoot(t, ctx, shots, "drafts")
+	rules, _ := filepath.Glob(filepath.Join(dir, "knowledge", "rules", "*.md"))
+	if len(rules) != 1 {
+		t.Errorf("approved from the board: rule files %v", rules)
+	}
+	if l := agent.OK("draft_list", args{"status": "rejected"}); !strings.Contains(l.Text, workflow) {
+		t.Errorf("the rejection did not reach the service: %s", l.Text)
 	}
 }
