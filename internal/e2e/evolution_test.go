@@ -219,9 +219,9 @@ func TestBoardDraftsBrowser(t *testing.T) {
 	shoot(t, ctx, shots, "drafts-read-only")
 	run(t, ctx, 20*time.Second, "approve and reject", chromedp.Navigate(srv.URL+"/#token="+boardRW), live(),
 		chromedp.Navigate(srv.URL+"/drafts"), live(),
-		chromedp.Click("#draft-"+rule+" button.approve", chromedp.ByQuery), live(),
+		chromedp.Click("#draft-"+rule+" button.approve", chromedp.ByQuery), chromedp.WaitNotPresent("#draft-"+rule, chromedp.ByQuery), live(),
 		chromedp.SetValue("#draft-"+workflow+" input[name=reason]", "not our way", chromedp.ByQuery),
-		chromedp.Click("#draft-"+workflow+" button.reject", chromedp.ByQuery), live(),
+		chromedp.Click("#draft-"+workflow+" button.reject", chromedp.ByQuery), chromedp.WaitNotPresent("#draft-"+workflow, chromedp.ByQuery), live(),
 		chromedp.Evaluate(`document.querySelectorAll("li.draft").length`, &items))
 	if items != 2 {
 		t.Errorf("%d drafts still awaiting, want 2", items)

@@ -98,7 +98,10 @@ func (s *Service) saveDraft(d Draft, content []byte) (Draft, error) {
 	if err != nil {
 		return Draft{}, err
 	}
-	base := d.Kind + "-" + slugOf(d.Title)
+	base := slugOf(d.Title)
+	if !strings.HasPrefix(base, d.Kind+"-") {
+		base = d.Kind + "-" + base
+	}
 	d.ID = base
 	for i := 2; slices.ContainsFunc(m.Drafts, func(x Draft) bool { return x.ID == d.ID }); i++ {
 		d.ID = fmt.Sprintf("%s-%d", base, i)
