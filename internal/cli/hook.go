@@ -246,8 +246,14 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 		// the session's record is read from there.
 		return nil
 	case "session-end":
-		_, err := s.Memory.EndClient(ctx, agent, hookClient(client, in))
-		return err
+		if _, err := s.Memory.EndClient(ctx, agent, hookClient(client, in)); err != nil {
+			return err
+		}
+		// After a session, the evolution engine looks for patterns
+		// ([evolution] analyze_on_session_end); what it finds is in
+		// evolution_status, and a failure here is not the hook's.
+		_, _ = s.Evolution.AfterSession(ctx)
+		return nil
 	}
 	return errors.New("unreachable")
 }

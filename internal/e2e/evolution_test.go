@@ -94,34 +94,11 @@ func TestEvolutionThroughTheBinary(t *testing.T) {
 func TestEvolutionFromRealHooks(t *testing.T) {
 	t.Parallel()
 	dir := cairntest.Project(t)
-	if err := os.WriteFile(filepath.Join(dir, ".cairn", "config.toml"), []byte("[evolution]\nlearning_sessions = 0\n"), 0o644); err != nil {
+	// The analysis is asked for below, not run by the session-end hook.
+	if err := os.WriteFile(filepath.Join(dir, ".cairn", "config.toml"), []byte("[evolution]\nlearning_sessions = 0\nanalyze_on_session_end = false\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	hook := func(event, id string, fields map[string]any) {
-		payload := map[string]any{"session_id": id, "cwd": dir, "transcript_path": "/tmp/t.jsonl", "permission_mode": "default"}
-		for k, v := range fields {
-			payload[k] = v
-		}
-		b, err := json.Marshal(payload)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runHookRaw(t, dir, b, event)
-	}
-	fail := func(id, command, errText string) {
-		hook("post-tool-use", id, map[string]any{"hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_use_id": "toolu_" + id,
-			"tool_input": map[string]any{"command": command}, "error": errText, "is_interrupt": false})
-	}
-	for i := range 8 {
-		id := fmt.Sprintf("0000000%d-7d3b-4c1e-9a55-0b8e2d4f6a71", i)
-		hook("session-start", id, map[string]any{"hook_event_name": "SessionStart", "source": "startup", "model": "claude-sonnet-4-5"})
-		if i < 6 {
-			fail(id, "make migrate-check", fmt.Sprintf("Exit code 2\nmigrate: open /tmp/mig-%d/0007_accounts.sql: column \"currency\" already exists\nmake: *** [Makefile:14: migrate-check] Error 1", 1000+i*37))
-		} else {
-			fail(id, "go vet ./...", fmt.Sprintf("Exit code 1\nvet: pkg%d/x.go:3:1: unreachable code number %d", i, i))
-		}
-		hook("session-end", id, map[string]any{"hook_event_name": "SessionEnd", "reason": "other"})
-	}
+	hookSessions(t, dir, 0, 6, 2)
 	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,evolution"}})
 	r := s.OK("evolution_analyze", nil)
 	cands, _ := r.Structured["candidates"].([]any)
@@ -233,5 +210,63 @@ func TestBoardDraftsBrowser(t *testing.T) {
 	}
 	if l := agent.OK("draft_list", args{"status": "rejected"}); !strings.Contains(l.Text, workflow) {
 		t.Errorf("the rejection did not reach the service: %s", l.Text)
+	}
+}
+
+// hookSessions runs Claude Code sessions through the real hooks: in the
+// first recurring (numbered from from) the same migration fails (its temp path differs each
+// time), in the next oneOffs a one-off error each.
+func hookSessions(t *testing.T, dir string, from, recurring, oneOffs int) {
+	t.Helper()
+	hook := func(event, id string, fields map[string]any) {
+		payload := map[string]any{"session_id": id, "cwd": dir, "transcript_path": "/tmp/t.jsonl", "permission_mode": "default"}
+		for k, v := range fields {
+			payload[k] = v
+		}
+		b, err := json.Marshal(payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runHookRaw(t, dir, b, event)
+	}
+	fail := func(id, command, errText string) {
+		hook("post-tool-use", id, map[string]any{"hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_use_id": "toolu_" + id,
+			"tool_input": map[string]any{"command": command}, "error": errText, "is_interrupt": false})
+	}
+	for i := range recurring + oneOffs {
+		id := fmt.Sprintf("%08d-7d3b-4c1e-9a55-0b8e2d4f6a71", from+i)
+		hook("session-start", id, map[string]any{"hook_event_name": "SessionStart", "source": "startup", "model": "claude-sonnet-4-5"})
+		if i < recurring {
+			fail(id, "make migrate-check", fmt.Sprintf("Exit code 2\nmigrate: open /tmp/mig-%d/0007_accounts.sql: column \"currency\" already exists\nmake: *** [Makefile:14: migrate-check] Error 1", 1000+i*37))
+		} else {
+			fail(id, "go vet ./...", fmt.Sprintf("Exit code 1\nvet: pkg%d/x.go:3:1: unreachable code number %d", i, i))
+		}
+		hook("session-end", id, map[string]any{"hook_event_name": "SessionEnd", "reason": "other"})
+	}
+}
+
+// TestEvolutionAfterSessionEnd: with nothing but the hooks, the
+// session-end hook's analysis drafts the rule once the mistake has
+// recurred in five sessions (the draft bar), with those five as evidence.
+func TestEvolutionAfterSessionEnd(t *testing.T) {
+	t.Parallel()
+	dir := cairntest.Project(t)
+	if err := os.WriteFile(filepath.Join(dir, ".cairn", "config.toml"), []byte("[evolution]\nlearning_sessions = 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hookSessions(t, dir, 0, 4, 0)
+	if drafts, _ := filepath.Glob(filepath.Join(dir, ".cairn", "drafts", "rules", "*.md")); len(drafts) != 0 {
+		t.Fatalf("drafted after 4 sessions: %v", drafts)
+	}
+	hookSessions(t, dir, 4, 1, 0)
+	drafts, _ := filepath.Glob(filepath.Join(dir, ".cairn", "drafts", "rules", "*.md"))
+	if len(drafts) != 1 {
+		t.Fatalf("after the fifth session: drafts %v", drafts)
+	}
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,evolution"}})
+	l := s.OK("draft_list", nil)
+	ds, _ := l.Structured["drafts"].([]any)
+	if len(ds) != 1 || num(ds[0].(map[string]any)["evidence"].(map[string]any)["count"]) != 5 {
+		t.Fatalf("draft_list: %s", l.Text)
 	}
 }

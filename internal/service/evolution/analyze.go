@@ -89,34 +89,46 @@ type history struct {
 	bad      map[int64]bool // left a failure unresolved or its tests failing
 }
 
-func (s *Service) readHistory(ctx context.Context) (history, error) {
+func (s *Service) readHistory(ctx context.Context, days int) (history, error) {
 	h := history{calls: map[int64][]usage.Event{}, checks: map[int64][]usage.Event{}, reads: map[int64]map[string]bool{}, bad: map[int64]bool{}}
 	if s.insight != nil {
 		if err := s.insight.Flush(ctx); err != nil {
 			return h, err
 		}
 	}
+	since := s.now().AddDate(0, 0, -days)
 	err := s.st.View(ctx, func(tx store.Tx) error {
-		var err error
-		if h.sessions, _, err = tx.Sessions(ctx, store.SessionQuery{}); err != nil {
-			return err
-		}
-		es, _, err := tx.Events(ctx, store.EventQuery{Kinds: []memory.EventKind{memory.EventFailure, memory.EventTest}})
+		all, _, err := tx.Sessions(ctx, store.SessionQuery{})
 		if err != nil {
 			return err
 		}
-		for _, e := range es {
-			switch {
-			case e.Kind == memory.EventFailure:
-				h.failures = append(h.failures, e)
-				if e.ResolvedAt.IsZero() {
-					h.bad[int64(e.Session)] = true
-				}
-			case e.Test != nil && !e.Test.OK:
-				h.bad[int64(e.Session)] = true
+		for _, x := range all {
+			if !x.StartedAt.Before(since) {
+				h.sessions = append(h.sessions, x)
 			}
 		}
-		us, err := tx.UsageEvents(ctx, store.UsageQuery{Kinds: []usage.Kind{usage.KindCall, usage.KindCheck, usage.KindRead}})
+		for lo := 0; lo < len(h.sessions); lo += eventChunk {
+			ids := make([]memory.SessionID, 0, eventChunk)
+			for _, x := range h.sessions[lo:min(lo+eventChunk, len(h.sessions))] {
+				ids = append(ids, x.ID)
+			}
+			es, _, err := tx.Events(ctx, store.EventQuery{Sessions: ids, Kinds: []memory.EventKind{memory.EventFailure, memory.EventTest}})
+			if err != nil {
+				return err
+			}
+			for _, e := range es {
+				switch {
+				case e.Kind == memory.EventFailure:
+					h.failures = append(h.failures, e)
+					if e.ResolvedAt.IsZero() {
+						h.bad[int64(e.Session)] = true
+					}
+				case e.Test != nil && !e.Test.OK:
+					h.bad[int64(e.Session)] = true
+				}
+			}
+		}
+		us, err := tx.UsageEvents(ctx, store.UsageQuery{Since: since, Kinds: []usage.Kind{usage.KindCall, usage.KindCheck, usage.KindRead}})
 		if err != nil {
 			return err
 		}
@@ -145,6 +157,9 @@ func (s *Service) readHistory(ctx context.Context) (history, error) {
 	}
 	return h, err
 }
+
+// eventChunk is how many sessions one read of events names.
+const eventChunk = 200
 
 // succession is Laplace's rule of succession: the chance the next trial
 // succeeds after k successes in n.
@@ -396,7 +411,7 @@ func oneSidedP(a, b usage.Rate) float64 {
 
 // models reads insight's recommendation for each task type: a model whose
 // test pass rate beats every other's by more than the uncertainty.
-func (s *Service) models(ctx context.Context) ([]Candidate, error) {
+func (s *Service) models(ctx context.Context, days int) ([]Candidate, error) {
 	if s.insight == nil {
 		return nil, nil
 	}
@@ -409,7 +424,7 @@ func (s *Service) models(ctx context.Context) ([]Candidate, error) {
 	}
 	var fs []found
 	for _, ty := range usage.TaskTypes {
-		r, err := s.insight.Recommend(ctx, insight.Query{Days: 3650, TaskType: ty})
+		r, err := s.insight.Recommend(ctx, insight.Query{Days: days, TaskType: ty})
 		if err != nil {
 			return nil, err
 		}
@@ -479,13 +494,13 @@ func (st Settings) decide(c *Candidate) {
 }
 
 // candidates runs every detector over the history.
-func (s *Service) candidates(ctx context.Context, h history) ([]Candidate, error) {
+func (s *Service) candidates(ctx context.Context, h history, days int) ([]Candidate, error) {
 	var out []Candidate
 	out = append(out, s.mistakes(h)...)
 	out = append(out, s.sequences(h)...)
 	out = append(out, s.severities(h)...)
 	out = append(out, s.knowledgeEntries(h)...)
-	ms, err := s.models(ctx)
+	ms, err := s.models(ctx, days)
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,8 @@ import (
 //	auto_min_sessions = 10
 //	draft_min_sessions = 5
 //	learning_sessions = 10    # the first sessions only collect data
+//	window_days = 90          # the history read, back from now
+//	analyze_on_session_end = true  # the session-end hook runs an analysis
 type Settings struct {
 	Enabled          bool
 	AutoConfidence   float64
@@ -33,13 +35,15 @@ type Settings struct {
 	AutoMinSessions  int
 	DraftMinSessions int
 	LearningSessions int
+	WindowDays       int
+	OnSessionEnd     bool
 	// Source is where the settings came from: "default" or the file.
 	Source string
 }
 
 // DefaultSettings are the seed's thresholds.
 func DefaultSettings() Settings {
-	return Settings{Enabled: true, AutoConfidence: 0.9, DraftConfidence: 0.7, AutoMinSessions: 10, DraftMinSessions: 5, LearningSessions: 10, Source: "default"}
+	return Settings{Enabled: true, AutoConfidence: 0.9, DraftConfidence: 0.7, AutoMinSessions: 10, DraftMinSessions: 5, LearningSessions: 10, WindowDays: 90, OnSessionEnd: true, Source: "default"}
 }
 
 // ReadSettings reads the [evolution] table of the project's config; a
@@ -54,6 +58,11 @@ func ReadSettings(cfg project.Config) (Settings, error) {
 		return s, err
 	} else if ok {
 		s.Enabled = v
+	}
+	if v, ok, err := cfg.Bool("evolution", "analyze_on_session_end"); err != nil {
+		return s, err
+	} else if ok {
+		s.OnSessionEnd = v
 	}
 	frac := func(key string, into *float64) error {
 		v, ok, err := cfg.Float("evolution", key)
@@ -80,11 +89,14 @@ func ReadSettings(cfg project.Config) (Settings, error) {
 	for _, err := range []error{
 		frac("auto_confidence", &s.AutoConfidence), frac("draft_confidence", &s.DraftConfidence),
 		count("auto_min_sessions", &s.AutoMinSessions), count("draft_min_sessions", &s.DraftMinSessions),
-		count("learning_sessions", &s.LearningSessions),
+		count("learning_sessions", &s.LearningSessions), count("window_days", &s.WindowDays),
 	} {
 		if err != nil {
 			return s, err
 		}
+	}
+	if s.WindowDays < 1 || s.WindowDays > 3650 {
+		return s, fmt.Errorf("%s: [evolution] window_days = %d: write 1 to 3650", cfg.Path, s.WindowDays)
 	}
 	if s.DraftConfidence > s.AutoConfidence {
 		return s, fmt.Errorf("%s: [evolution] draft_confidence %v is above auto_confidence %v: keep draft ≤ auto", cfg.Path, s.DraftConfidence, s.AutoConfidence)
@@ -98,7 +110,8 @@ func (s Settings) String() string {
 		return "off (kill switch): nothing applied or drafted"
 	}
 	return "auto > " + pct(s.AutoConfidence) + " with ≥ " + strconv.Itoa(s.AutoMinSessions) + " sessions; draft ≥ " + pct(s.DraftConfidence) +
-		" with ≥ " + strconv.Itoa(s.DraftMinSessions) + "; else pending; learning period " + strconv.Itoa(s.LearningSessions) + " sessions"
+		" with ≥ " + strconv.Itoa(s.DraftMinSessions) + "; else pending; learning period " + strconv.Itoa(s.LearningSessions) + " sessions; last " +
+		strconv.Itoa(s.WindowDays) + " days"
 }
 
 func pct(f float64) string { return strconv.FormatFloat(100*f, 'f', -1, 64) + "%" }

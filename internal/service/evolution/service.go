@@ -118,11 +118,11 @@ func (s *Service) Analyze(ctx context.Context, q Query) (Analysis, error) {
 	if err != nil {
 		return Analysis{}, err
 	}
-	h, err := s.readHistory(ctx)
+	h, err := s.readHistory(ctx, st.WindowDays)
 	if err != nil {
 		return Analysis{}, fmt.Errorf("evolution: read the history: %w", err)
 	}
-	cs, err := s.candidates(ctx, h)
+	cs, err := s.candidates(ctx, h, st.WindowDays)
 	if err != nil {
 		return Analysis{}, fmt.Errorf("evolution: %w", err)
 	}
@@ -494,6 +494,22 @@ func (s *Service) Status(ctx context.Context) (Status, error) {
 		out.Drafts[d.Status]++
 	}
 	return out, nil
+}
+
+// AfterSession runs an analysis when a session ends, if the settings
+// want it (analyze_on_session_end, the engine on; in the learning period
+// the analysis only keeps its candidates pending); it reports whether it
+// ran.
+func (s *Service) AfterSession(ctx context.Context) (bool, error) {
+	if s == nil || s.root == "" {
+		return false, nil
+	}
+	st, err := s.Settings()
+	if err != nil || !st.Enabled || !st.OnSessionEnd {
+		return false, err
+	}
+	_, err = s.Analyze(ctx, Query{})
+	return err == nil, err
 }
 
 // Announcements are the changes applied on their own since the last call
