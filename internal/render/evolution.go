@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/service/evolution"
+	"github.com/cairn-dev/cairn/internal/words"
 )
 
 // The evolution answers: candidates with their evidence, drafts, the log.
@@ -62,7 +63,7 @@ type AnalysisView struct {
 func Analysis(a evolution.Analysis, withDiff bool) (string, AnalysisView) {
 	v := AnalysisView{Sessions: a.Sessions, Learning: a.Learning, Off: a.Off, DryRun: a.DryRun, Handled: a.Handled, Failed: a.Failed, Candidates: []CandidateView{}}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Evolution over %d sessions: %d candidates", a.Sessions, len(a.Candidates))
+	fmt.Fprintf(&b, "Evolution over %s: %s", words.Count(a.Sessions, "session"), words.Count(len(a.Candidates), "candidate"))
 	if a.Handled > 0 {
 		fmt.Fprintf(&b, " (%d more already drafted, applied or rejected)", a.Handled)
 	}
@@ -136,7 +137,7 @@ func EvolutionStatus(s evolution.Status) (string, StatusView) {
 	case s.Learning:
 		state = fmt.Sprintf("in its learning period (%d of %d sessions)", s.Sessions, s.Settings.LearningSessions)
 	}
-	fmt.Fprintf(&b, "Evolution is %s: %s (%s). %d sessions, %d log entries.\n", state, s.Settings.String(), s.Settings.Source, s.Sessions, s.Log)
+	fmt.Fprintf(&b, "Evolution is %s: %s (%s). %s, %s.\n", state, s.Settings.String(), s.Settings.Source, words.Count(s.Sessions, "session"), words.Plural(s.Log, "log entry", "log entries"))
 	if s.SettingsError != "" {
 		fmt.Fprintf(&b, "Config not read (defaults used): %s\n", s.SettingsError)
 	}
@@ -210,7 +211,7 @@ func DraftsText(ds []evolution.Draft) (string, []evolution.Draft) {
 		return "No drafts match.", ds
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d drafts, most confident first:\n", len(ds))
+	fmt.Fprintf(&b, "%s, most confident first:\n", words.Count(len(ds), "draft"))
 	for _, d := range ds {
 		fmt.Fprintf(&b, "- %s [%s %.0f%%] %s → %s\n  %s (%s)\n", d.ID, d.Status, 100*d.Confidence, d.Title, d.Target, d.Evidence.Statistic, d.File)
 	}
