@@ -1,0 +1,154 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/check/report"
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/render"
+	"github.com/cairn-dev/cairn/internal/service/hands"
+	"github.com/cairn-dev/cairn/internal/service/page"
+)
+
+// The hands' second part: dependency versions, commit messages and CI
+// reports. None runs a command of the project; git is read.
+
+type verifyVersionArgs struct {
+	Name     string `json:"name" jsonschema:"as the manifest spells it"`
+	Believed string `json:"believed,omitempty" jsonschema:"version you think it is"`
+	Path     string `json:"path,omitempty" jsonschema:"manifest dir; default root"`
+}
+
+type commitMessageArgs struct {
+	Message string   `json:"message,omitempty" jsonschema:"check this message instead"`
+	Diff    string   `json:"diff,omitempty" jsonschema:"unified diff; default staged"`
+	Range   string   `json:"range,omitempty" jsonschema:"A..B, A...B or a commit"`
+	Refs    []string `json:"refs,omitempty" jsonschema:"Refs footer; default tasks done this session"`
+}
+
+type ciArgs struct {
+	Base   string `json:"base,omitempty" jsonschema:"branch to diff against via merge base"`
+	Diff   string `json:"diff,omitempty" jsonschema:"unified diff instead of base"`
+	Only   string `json:"only,omitempty" jsonschema:"checks, comma-separated"`
+	Offset int    `json:"offset,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
+}
+
+type ciReportArgs struct {
+	ciArgs
+	Lines  bool   `json:"lines,omitempty" jsonschema:"only findings on changed lines"`
+	Format string `json:"format,omitempty"`
+}
+
+type ciDiffArgs struct {
+	ciArgs
+	AllLines bool `json:"all_lines,omitempty" jsonschema:"keep findings off changed lines"`
+}
+
+func handsCITools() []tool {
+	const ts = "hands"
+	return []tool{
+		declare(ts, mcp.Tool{Name: "verify_version", Annotations: readOnly,
+			Description: "A dependency's declared, locked and installed versions, offline; whether they and your belief agree."},
+			verifyVersion),
+		declare(ts, mcp.Tool{Name: "generate_commit_message", Annotations: readOnly,
+			Description: "Conventional Commits message from staged changes, a range or a diff (breaking Go API flagged); or checks message."},
+			generateCommitMessage),
+		declare(ts, mcp.Tool{Name: "ci_report", Annotations: readOnly,
+			Description: "Every check and version drift over the tree or changes since base, as text, markdown, github or sarif."},
+			ciReport, append(pageShape(hands.Page), enum("format", "text", "markdown", "github", "sarif"))...),
+		declare(ts, mcp.Tool{Name: "ci_diff_check", Annotations: readOnly,
+			Description: "Checks only the files and lines changed since base (merge base) or in diff."},
+			ciDiffCheck, pageShape(hands.Page)...),
+	}
+}
+
+func verifyVersion(ctx context.Context, c call, in verifyVersionArgs) (string, any, error) {
+	r, err := c.Hands.VerifyVersion(ctx, hands.VersionRequest{Name: in.Name, Believed: in.Believed, Dir: in.Path})
+	if err != nil {
+		return "", nil, err
+	}
+	return render.VersionText(r), r, nil
+}
+
+func generateCommitMessage(ctx context.Context, c call, in commitMessageArgs) (string, any, error) {
+	req := hands.CommitRequest{Message: in.Message, Diff: in.Diff, Range: in.Range, Refs: in.Refs}
+	if in.Message == "" && in.Refs == nil && c.Memory != nil {
+		// The tasks this agent completed in its open session.
+		if s, ok, err := c.Memory.OpenSession(ctx, c.agent, memory.Client{}); err == nil && ok {
+			for _, e := range s.Record.Of(memory.EventTask) {
+				req.Refs = append(req.Refs, e.Key)
+			}
+		}
+	}
+	r, err := c.Hands.CommitMessage(ctx, req)
+	if err != nil {
+		return "", nil, err
+	}
+	return render.CommitText(r), render.CommitViewOf(r), nil
+}
+
+func ciRequest(a ciArgs) hands.CIRequest {
+	return hands.CIRequest{Base: a.Base, Diff: a.Diff, Checks: splitOnly(a.Only), Page: page.Page{Offset: a.Offset, Limit: a.Limit}}
+}
+
+func splitOnly(s string) []string {
+	var out []string
+	for p := range strings.SplitSeq(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func ciReport(ctx context.Context, c call, in ciReportArgs) (string, any, error) {
+	req := ciRequest(in.ciArgs)
+	req.Lines = in.Lines
+	r, err := c.Hands.CI(ctx, req)
+	if err != nil {
+		return "", nil, err
+	}
+	view := render.CIViewOf(r)
+	if in.Format == "" || in.Format == "text" {
+		return render.CIText(r, render.CheckTool), view, nil
+	}
+	var b bytes.Buffer
+	switch in.Format {
+	case "markdown":
+		err = report.Markdown(&b, r.Findings, report.MarkdownOptions{})
+	case "github":
+		err = report.GitHub(&b, r.Findings)
+	case "sarif":
+		err = report.SARIF(&b, report.Tool{Name: "cairn", Version: c.s.opts.Version, InformationURI: "https://github.com/cairn-dev/cairn"}, c.Hands.Rules(), r.Findings)
+	default:
+		return "", nil, &problem.FieldError{Field: "format", Problem: problem.Quote(in.Format) + " is not a format", Fix: "use text, markdown, github or sarif"}
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	head := fmt.Sprintf("Scope: %s. Findings %d-%d of %d (%s).", r.Scope, r.Offset+min(1, len(r.Findings)), r.Offset+len(r.Findings), r.Total, in.Format)
+	if r.NextOffset > 0 {
+		head += fmt.Sprintf(" Next page: offset %d.", r.NextOffset)
+	}
+	return head + "\n" + b.String(), view, nil
+}
+
+func ciDiffCheck(ctx context.Context, c call, in ciDiffArgs) (string, any, error) {
+	if in.Base == "" && in.Diff == "" {
+		return "", nil, &problem.FieldError{Field: "base", Problem: "is missing, and so is diff", Fix: "pass base (origin/main) or a unified diff; ci_report checks the whole tree"}
+	}
+	req := ciRequest(in.ciArgs)
+	req.Lines = !in.AllLines
+	r, err := c.Hands.CI(ctx, req)
+	if err != nil {
+		return "", nil, err
+	}
+	return render.CIText(r, render.CheckTool), render.CIViewOf(r), nil
+}
