@@ -48,6 +48,7 @@ func ciRepo(t *testing.T) string {
 	write("db/old.sql", "DELETE FROM old;\n")
 	write("api/api.go", "package api\n\n// Open opens.\nfunc Open(name string) error { return nil }\n\n// Close closes.\nfunc Close() {}\n")
 	write("test.sh", "#!/bin/sh\necho '3 passed in 0.01s'\n")
+	write(".cairn/rules/sql.yaml", "rules:\n  - id: no-purge\n    globs: ['db/**']\n    match: { pattern: '^DELETE FROM [a-z]+;' }\n")
 	write(".cairn/config.toml", "[[ci.commands]]\nname = \"tests\"\nrun = \"sh test.sh\"\ntimeout = \"1m\"\n\n[[ci.commands]]\nname = \"lint\"\nrun = \"echo 'lint: 2 problems' >&2; exit 4\"\n")
 	git("init", "-q", "-b", "main")
 	git("add", "-A")
@@ -82,8 +83,8 @@ func TestCICommand(t *testing.T) {
 		}
 		files = append(files, l[strings.Index(l, "file=")+5:strings.Index(l, ",line=")]+":"+strings.Split(strings.Split(l, ",line=")[1], ",")[0])
 	}
-	if got := strings.Join(files, " "); got != "db/a.sql:3 db/new.sql:1" {
-		t.Errorf("annotations on %s, want db/a.sql:3 db/new.sql:1\n%s", got, out)
+	if got := strings.Join(files, " "); got != "db/a.sql:3 db/a.sql:3 db/new.sql:1" {
+		t.Errorf("annotations on %s, want db/a.sql:3 (the check and the project rule) db/new.sql:1\n%s", got, out)
 	}
 	if _, _, code := runCheck(t, dir, "ci", "--diff", "main", "--no-commands", "--fail-on", "warning"); code != 1 {
 		t.Errorf("--fail-on warning: exit %d, want 1", code)
@@ -108,7 +109,7 @@ func TestCICommand(t *testing.T) {
 		rules = append(rules, f["file"].(string)+" "+f["rule"].(string))
 	}
 	got := strings.Join(rules, "\n")
-	for _, want := range []string{"db/old.sql sql/delete-without-where", "db/a.sql sql/update-without-where", ".cairn/config.toml ci/command-failed"} {
+	for _, want := range []string{"db/old.sql sql/delete-without-where", "db/a.sql sql/update-without-where", ".cairn/config.toml ci/command-failed", "db/old.sql project/no-purge"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("cairn ci lacks %s:\n%s", want, got)
 		}
@@ -178,6 +179,14 @@ func TestCommitMsgCommandAndTools(t *testing.T) {
 	}
 	if len(r.Text) > 2048 {
 		t.Errorf("ci_diff_check answers %d bytes", len(r.Text))
+	}
+	r = s.OK("check_compliance", args{"base": "main"})
+	if !strings.Contains(r.Text, "Compliance ") || !strings.Contains(r.Text, "project/no-purge") {
+		t.Errorf("check_compliance:\n%s", r.Text)
+	}
+	r = s.OK("explain_violation", args{"rule": "no-purge"})
+	if !strings.Contains(r.Text, ".cairn/rules/sql.yaml:2") {
+		t.Errorf("explain_violation:\n%s", r.Text)
 	}
 	r = s.OK("verify_version", args{"name": "example.com/none"})
 	if !strings.Contains(r.Text, "not found") {

@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/hands"
+	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/service/page"
 )
 
@@ -151,4 +152,63 @@ func ciDiffCheck(ctx context.Context, c call, in ciDiffArgs) (string, any, error
 		return "", nil, err
 	}
 	return render.CIText(r, render.CheckTool), render.CIViewOf(r), nil
+}
+
+type complianceArgs struct {
+	Path string `json:"path,omitempty" jsonschema:"file or dir; default all"`
+	ciArgs
+	Lines bool `json:"lines,omitempty" jsonschema:"with base/diff: changed lines only"`
+}
+
+type explainArgs struct {
+	Rule string `json:"rule" jsonschema:"rule id, e.g. sql/update-without-where"`
+}
+
+func handsRuleTools() []tool {
+	const ts = "hands"
+	return []tool{
+		declare(ts, mcp.Tool{Name: "check_compliance", Annotations: readOnly,
+			Description: "Project rules (.cairn/rules, rules/) and every check over paths or a change; findings and a compliance score."},
+			checkCompliance, pageShape(hands.Page)...),
+		declare(ts, mcp.Tool{Name: "explain_violation", Annotations: readOnly,
+			Description: "Why a rule exists, bad and good example, fix, and what project memory says about it."},
+			explainViolation),
+	}
+}
+
+func checkCompliance(ctx context.Context, c call, in complianceArgs) (string, any, error) {
+	req := ciRequest(in.ciArgs)
+	req.Lines = in.Lines
+	if in.Path != "" {
+		req.Paths = []string{in.Path}
+	}
+	r, err := c.Hands.CI(ctx, req)
+	if err != nil {
+		return "", nil, err
+	}
+	return render.ComplianceText(r, render.CheckTool), render.ComplianceViewOf(r), nil
+}
+
+// explainMemory is how many memory entries an explanation lists.
+const explainMemory = 3
+
+func explainViolation(ctx context.Context, c call, in explainArgs) (string, any, error) {
+	e, err := c.Hands.Explain(in.Rule)
+	if err != nil {
+		return "", nil, err
+	}
+	var mem []render.MemoryRef
+	if c.Memory != nil {
+		q := memories.SearchQuery{Text: e.Words + " " + strings.Join(e.Globs, " "), Page: page.Page{Limit: explainMemory},
+			Types: []string{string(memory.Decision), string(memory.Convention), string(memory.Mistake), string(memory.Pattern)}}
+		res, err := c.Memory.Search(ctx, q)
+		if err != nil {
+			return "", nil, err
+		}
+		for _, h := range res.Hits {
+			mem = append(mem, render.MemoryRef{ID: h.ID.String(), Type: string(h.Type), Title: h.Title, Snippet: h.Snippet})
+		}
+	}
+	v := render.ExplainViewOf(e, mem)
+	return render.ExplainText(v), v, nil
 }

@@ -26,6 +26,18 @@ func init() {
 	handsFiles["cart/cart.go"] = "package cart\n\n// Empty says whether the cart is empty.\nfunc Empty(items []string) bool { return len(items) == 0 }\n"
 	handsFiles["testdata/hands/app/package.json"] = `{"name":"app","dependencies":{"left-pad":"^1.3.0"}}` + "\n"
 	handsFiles["testdata/hands/app/package-lock.json"] = `{"name":"app","lockfileVersion":3,"packages":{"":{"dependencies":{"left-pad":"^1.3.0"}},"node_modules/left-pad":{"version":"1.1.0"}}}` + "\n"
+	handsFiles[".cairn/rules/shop.yaml"] = `rules:
+  - id: no-status-literal
+    title: order status written as a literal
+    globs: ["**/*.sql"]
+    rationale: Order statuses come from the order_status enum; a literal drifts when the enum changes.
+    bad: UPDATE orders SET status = 'open';
+    good: UPDATE orders SET status = 'open'::order_status WHERE id = $1;
+    fix: Cast to order_status.
+    match: { pattern: "status = '[a-z]+'(;|\\s)" }
+  - id: readme
+    match: { require_file: README.md }
+`
 	scenario = append(scenario,
 		step{"verify_version", args{"name": "left-pad", "believed": "1.3.0", "path": "testdata/hands/app"}},
 		step{"verify_version", args{"name": "left-pad", "path": "../outside"}},
@@ -36,11 +48,17 @@ func init() {
 		step{"ci_diff_check", args{}},
 		step{"ci_report", args{"diff": ciGoldenDiff, "format": "github"}},
 		step{"ci_report", args{"diff": ciGoldenDiff, "lines": true, "format": "markdown"}},
+		step{"check_compliance", args{"path": "testdata/hands/db"}},
+		step{"check_compliance", args{"diff": ciGoldenDiff, "lines": true, "only": "project"}},
+		step{"memory_add_mistake", args{"title": "UPDATE without WHERE reset every order status", "content": "The orders migration ran UPDATE orders SET status without a WHERE clause.", "fix": "Add the WHERE clause; validate_sql flags it."}},
+		step{"explain_violation", args{"rule": "project/no-status-literal"}},
+		step{"explain_violation", args{"rule": "sql/update-without-where"}},
+		step{"explain_violation", args{"rule": "sql/update-without"}},
 	)
 }
 
 // ciTools are the tools of the hands' second part.
-var ciTools = []string{"verify_version", "generate_commit_message", "ci_report", "ci_diff_check"}
+var ciTools = []string{"verify_version", "generate_commit_message", "ci_report", "ci_diff_check", "check_compliance", "explain_violation"}
 
 func TestHandsCIToolsAreReadOnlyAndOptIn(t *testing.T) {
 	def, err := mcpserver.ToolNames([]string{"default"}, false)

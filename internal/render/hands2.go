@@ -251,3 +251,120 @@ func rangesText(rs [][2]int) string {
 	}
 	return " lines " + strings.Join(parts, ", ")
 }
+
+// ComplianceView is check_compliance's structured answer.
+type ComplianceView struct {
+	CIView
+	Score           hands.Score `json:"score"`
+	ScoreDefinition string      `json:"score_definition"`
+	ProjectRules    int         `json:"project_rules"`
+	RuleFiles       []string    `json:"rule_files,omitempty"`
+}
+
+// ComplianceViewOf is r's structured answer.
+func ComplianceViewOf(r hands.CIResult) ComplianceView {
+	return ComplianceView{CIView: CIViewOf(r), Score: r.Score, ScoreDefinition: hands.ScoreDefinition, ProjectRules: r.Rules, RuleFiles: r.RuleFiles}
+}
+
+// ComplianceText is the score, what it counts, the project rules run,
+// then the run as CIText says it.
+func ComplianceText(r hands.CIResult, s CheckSurface) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Compliance %.1f%%: %d of %d units clean (score = %s).\n", r.Score.Value, r.Score.Units-r.Score.Failing, r.Score.Units, hands.ScoreDefinition)
+	if r.Rules > 0 {
+		fmt.Fprintf(&b, "Project rules: %d from %s.\n", r.Rules, strings.Join(r.RuleFiles[:min(len(r.RuleFiles), 4)], ", "))
+	} else {
+		fmt.Fprintf(&b, "Project rules: none (write them in .cairn/rules/*.yaml, or as front matter with match: in rules/*.md).\n")
+	}
+	b.WriteString(CIText(r, s))
+	return b.String()
+}
+
+// ExplainView is explain_violation's structured answer.
+type ExplainView struct {
+	ID       string      `json:"id"`
+	Severity string      `json:"severity"`
+	Title    string      `json:"title"`
+	Why      string      `json:"why,omitempty"`
+	Fix      string      `json:"fix,omitempty"`
+	Bad      string      `json:"bad,omitempty"`
+	Good     string      `json:"good,omitempty"`
+	Link     string      `json:"link,omitempty"`
+	Checker  string      `json:"checker"`
+	Project  bool        `json:"project_rule,omitempty"`
+	Source   string      `json:"source,omitempty"`
+	Globs    []string    `json:"globs,omitempty"`
+	Matcher  string      `json:"matcher,omitempty"`
+	Memory   []MemoryRef `json:"memory"`
+}
+
+// MemoryRef is a memory entry an explanation points to.
+type MemoryRef struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	Title   string `json:"title"`
+	Snippet string `json:"snippet,omitempty"`
+}
+
+// ExplainViewOf is e's structured answer with the memory entries found.
+func ExplainViewOf(e hands.Explanation, mem []MemoryRef) ExplainView {
+	r := e.Rule
+	if mem == nil {
+		mem = []MemoryRef{}
+	}
+	return ExplainView{ID: r.ID, Severity: string(r.Severity), Title: r.Title, Why: r.Why, Fix: r.Fix, Bad: r.Bad, Good: r.Good, Link: r.Link,
+		Checker: e.Checker, Project: e.Project, Source: e.Source, Globs: e.Globs, Matcher: e.Matcher, Memory: mem}
+}
+
+// ExplainText is the explanation in words.
+func ExplainText(v ExplainView) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s, %s): %s.", v.ID, v.Severity, cmpStr(map[bool]string{true: "project rule", false: v.Checker + " check"}[v.Project], v.Checker), v.Title)
+	if v.Project {
+		fmt.Fprintf(&b, "\nWritten at %s; checks %s", v.Source, v.Matcher)
+		if len(v.Globs) > 0 {
+			fmt.Fprintf(&b, " in %s", strings.Join(v.Globs, ", "))
+		}
+		b.WriteString(".")
+	}
+	if v.Why != "" {
+		b.WriteString("\nWhy: " + clip(v.Why, 500))
+	}
+	if v.Bad != "" {
+		b.WriteString("\nBad:\n" + indent(clipLines(v.Bad, 8)))
+	}
+	if v.Good != "" {
+		b.WriteString("\nGood:\n" + indent(clipLines(v.Good, 8)))
+	}
+	if v.Fix != "" {
+		b.WriteString("\nFix: " + clip(v.Fix, 300))
+	}
+	if strings.HasPrefix(v.Link, "http") {
+		b.WriteString("\nMore: " + v.Link)
+	}
+	if len(v.Memory) == 0 {
+		b.WriteString("\nMemory: nothing in this project's memory names this rule or its files.")
+	} else {
+		b.WriteString("\nMemory:")
+		for _, m := range v.Memory {
+			fmt.Fprintf(&b, "\n- %s %s: %s", m.ID, m.Type, clip(m.Title, 120))
+			if m.Snippet != "" {
+				b.WriteString(" — " + clip(m.Snippet, 160))
+			}
+		}
+	}
+	b.WriteString("\nSuppress an intended finding: `cairn:ignore " + v.ID + " reason` on or above its line.")
+	return b.String()
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+func clipLines(s string, n int) string {
+	ls := strings.Split(s, "\n")
+	if len(ls) > n {
+		ls = append(ls[:n], "…")
+	}
+	return strings.Join(ls, "\n")
+}

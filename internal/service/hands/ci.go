@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/cairn-dev/cairn/internal/check/commitmsg"
+	"github.com/cairn-dev/cairn/internal/check/rules"
 	"github.com/cairn-dev/cairn/internal/check/versions"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/project"
@@ -28,6 +29,9 @@ type CIRequest struct {
 	// Diff is a unified diff naming the changed files and lines, instead
 	// of Base (the files are read as they are now).
 	Diff string
+	// Paths, instead of Base or Diff, are files or directories to check
+	// (relative to the root).
+	Paths []string
 	// Lines keeps only the findings on changed lines (and those about a
 	// changed file as a whole).
 	Lines bool
@@ -59,6 +63,11 @@ type CIResult struct {
 	// Drift says whether the dependency versions were compared (the
 	// whole tree, or a change to a manifest or lock file).
 	Drift bool
+	// Rules counts the project's own rules run, read from RuleFiles.
+	Rules     int
+	RuleFiles []string
+	// Score is the compliance score (see Score).
+	Score Score
 }
 
 // CI runs the checks a CI job runs: every validator over the tree or the
@@ -77,15 +86,30 @@ func (s *Service) CI(ctx context.Context, req CIRequest) (CIResult, error) {
 	if req.Base != "" && req.Diff != "" {
 		return CIResult{}, &problem.FieldError{Field: "base", Problem: "and diff were both given", Fix: "pass base to diff against a branch, or diff to give the change, not both"}
 	}
+	if len(req.Paths) > 0 && (req.Base != "" || req.Diff != "") {
+		return CIResult{}, &problem.FieldError{Field: "path", Problem: "was given with base or diff", Fix: "check paths, or a change, not both"}
+	}
 	if req.Lines && req.Base == "" && req.Diff == "" {
 		return CIResult{}, &problem.FieldError{Field: "lines", Problem: "needs a change to know the changed lines", Fix: "pass base (origin/main) or diff with it"}
 	}
 	var res CIResult
-	whole := req.Base == "" && req.Diff == ""
+	set, err := rules.Load(s.root)
+	if err != nil {
+		return CIResult{}, err
+	}
+	checkers := s.checkers
+	if len(set.Rules) > 0 {
+		checkers = append(slices.Clone(s.checkers), set.Checker())
+	}
+	res.Rules, res.RuleFiles = len(set.Rules), set.Files
+	whole := req.Base == "" && req.Diff == "" && len(req.Paths) == 0
 	creq := Request{Checks: req.Checks, All: true}
 	switch {
 	case whole:
 		res.Scope = "the whole tree"
+	case len(req.Paths) > 0:
+		res.Scope = "paths " + strings.Join(req.Paths, ", ")
+		creq.Paths = req.Paths
 	case req.Base != "":
 		mb, err := s.mergeBase(ctx, "base", req.Base, "HEAD")
 		if err != nil {
@@ -103,7 +127,7 @@ func (s *Service) CI(ctx context.Context, req CIRequest) (CIResult, error) {
 		}
 		res.Scope = "the diff given"
 	}
-	if !whole {
+	if req.Base != "" || req.Diff != "" {
 		for _, c := range res.Changed {
 			if c.Status != "deleted" && s.isFile(c.Path) {
 				creq.Paths = append(creq.Paths, c.Path)
@@ -112,7 +136,7 @@ func (s *Service) CI(ctx context.Context, req CIRequest) (CIResult, error) {
 	}
 	var findings []check.Finding
 	if whole || len(creq.Paths) > 0 {
-		r, err := s.Check(ctx, creq)
+		r, err := s.checkWith(ctx, creq, checkers)
 		if err != nil {
 			return CIResult{}, err
 		}
@@ -121,7 +145,10 @@ func (s *Service) CI(ctx context.Context, req CIRequest) (CIResult, error) {
 	} else {
 		res.Asked = slices.Clone(req.Checks)
 	}
-	if whole || slices.ContainsFunc(res.Changed, func(c Changed) bool { return isDepFile(c.Path) }) {
+	if whole && (len(req.Checks) == 0 || slices.Contains(req.Checks, rules.Name)) {
+		findings = append(findings, set.Required(os.DirFS(s.root))...)
+	}
+	if len(req.Checks) == 0 && (whole || slices.ContainsFunc(res.Changed, func(c Changed) bool { return isDepFile(c.Path) })) {
 		drift, err := versions.Drift(ctx, os.DirFS(s.root), versions.Options{})
 		if err != nil {
 			return CIResult{}, err
@@ -133,6 +160,7 @@ func (s *Service) CI(ctx context.Context, req CIRequest) (CIResult, error) {
 		findings, res.OffLines = onChangedLines(findings, res.Changed)
 	}
 	sortFindings(findings)
+	res.Score = scoreOf(res.Files, findings)
 	res.Result = summarize(res.Result, findings, pg, req.All)
 	return res, nil
 }
@@ -303,6 +331,9 @@ func (s *Service) Rules() []check.Rule {
 	out = append(out, versions.Rules()...)
 	out = append(out, commitmsg.Rules()...)
 	out = append(out, commandRules...)
+	if set, err := rules.Load(s.root); err == nil {
+		out = append(out, set.Checker().Rules()...)
+	}
 	return out
 }
 

@@ -231,3 +231,48 @@ func TestRunCommandRecordsExitAndTimeout(t *testing.T) {
 		t.Errorf("slow: %+v", slow)
 	}
 }
+
+func TestComplianceRunsProjectRulesWithAScore(t *testing.T) {
+	root := project(t, map[string]string{
+		".cairn/rules/r.yaml": "rules:\n  - id: no-delete\n    severity: error\n    globs: ['**/*.sql']\n    match: { pattern: '^DELETE' }\n  - id: readme\n    match: { require_file: README.md }\n",
+		"db/a.sql":            "DELETE FROM t WHERE id = 1;\n",
+		"db/b.sql":            "SELECT 1;\n",
+		"db/c.sql":            "SELECT 2;\n",
+	})
+	h := hands.New(root)
+	res, err := h.CI(context.Background(), hands.CIRequest{All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rules(res.Findings)
+	if !slices.Contains(got, "db/a.sql project/no-delete") || !slices.Contains(got, " project/readme") || res.Rules != 2 {
+		t.Errorf("findings %v, rules %d", got, res.Rules)
+	}
+	// 3 files checked + 1 project-wide finding = 4 units; a.sql and the
+	// missing README fail: 50%.
+	if res.Score.Units != 4 || res.Score.Failing != 2 || res.Score.Value != 50 {
+		t.Errorf("score %+v", res.Score)
+	}
+	res, err = h.CI(context.Background(), hands.CIRequest{Paths: []string{"db/b.sql"}, All: true})
+	if err != nil || res.Score.Value != 100 || len(res.Findings) != 0 {
+		t.Errorf("a clean path: %v %+v %v", err, res.Score, rules(res.Findings))
+	}
+	e, err := h.Explain("no-delete")
+	if err != nil || !e.Project || e.Source != ".cairn/rules/r.yaml:2" || e.Rule.ID != "project/no-delete" {
+		t.Errorf("explain: %v %+v", err, e)
+	}
+	if e, err := h.Explain("sql/update-without-where"); err != nil || e.Checker != "sql" || e.Rule.Bad == "" {
+		t.Errorf("explain a validator's rule: %v %+v", err, e)
+	}
+	if _, err := h.Explain("sql/nope"); !errors.As(err, new(*problem.FieldError)) {
+		t.Errorf("unknown rule: %v", err)
+	}
+	// A malformed rule file refuses the run, naming file and line.
+	if err := os.WriteFile(filepath.Join(root, ".cairn/rules/r.yaml"), []byte("rules:\n  - id: x\n    match: { max_lines: many }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.CI(context.Background(), hands.CIRequest{All: true})
+	if pe, ok := errors.AsType[*problem.Error](err); !ok || pe.Kind != problem.Malformed || !strings.Contains(pe.Problem, ".cairn/rules/r.yaml:3:") {
+		t.Errorf("malformed: %v", err)
+	}
+}
