@@ -125,6 +125,16 @@ func TestCICommand(t *testing.T) {
 		t.Errorf("no session of agent ci recorded:\n%s", sessions)
 	}
 
+	// The recorded test run is the tests_pass gate's evidence; the failed
+	// lint command is an unresolved failure.
+	srv := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "hands", "--read-only"}})
+	gates := srv.OK("check_quality_gates", args{}).Text
+	for _, want := range []string{"PASS tests_pass [TEST]: sh test.sh", "FAIL no_unresolved_failures", "UNKNOWN coverage"} {
+		if !strings.Contains(gates, want) {
+			t.Errorf("check_quality_gates lacks %q:\n%s", want, gates)
+		}
+	}
+
 	// SARIF 2.1.0 to a file.
 	sarif := filepath.Join(t.TempDir(), "out.sarif")
 	if _, _, code := runCheck(t, dir, "ci", "--no-commands", "--format", "sarif", "--output", sarif); code != 0 {

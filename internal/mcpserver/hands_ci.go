@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/render"
+	"github.com/cairn-dev/cairn/internal/service/gates"
 	"github.com/cairn-dev/cairn/internal/service/hands"
 	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/service/page"
@@ -211,4 +212,30 @@ func explainViolation(ctx context.Context, c call, in explainArgs) (string, any,
 	}
 	v := render.ExplainViewOf(e, mem)
 	return render.ExplainText(v), v, nil
+}
+
+type gatesArgs struct {
+	Lifecycle string   `json:"lifecycle,omitempty" jsonschema:"lifecycle id; default asdd's gates"`
+	Coverage  string   `json:"coverage,omitempty" jsonschema:"coverage report path"`
+	Threshold *float64 `json:"threshold,omitempty" jsonschema:"min coverage %"`
+}
+
+func handsGateTools() []tool {
+	return []tool{
+		declare("hands", mcp.Tool{Name: "check_quality_gates", Annotations: readOnly,
+			Description: "Lifecycle quality gates from recorded evidence: test runs, check findings, coverage, failures; runs nothing."},
+			checkQualityGates, bounds("threshold", 0, 100)),
+	}
+}
+
+func checkQualityGates(ctx context.Context, c call, in gatesArgs) (string, any, error) {
+	req := gates.Request{Agent: c.agent, Lifecycle: in.Lifecycle, Coverage: in.Coverage}
+	if in.Threshold != nil {
+		req.Threshold = *in.Threshold
+	}
+	r, err := gates.New(c.Hands, c.Memory, c.Lifecycles).Evaluate(ctx, req)
+	if err != nil {
+		return "", nil, err
+	}
+	return render.GatesText(r), r, nil
 }

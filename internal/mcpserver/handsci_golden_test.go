@@ -54,11 +54,13 @@ func init() {
 		step{"explain_violation", args{"rule": "project/no-status-literal"}},
 		step{"explain_violation", args{"rule": "sql/update-without-where"}},
 		step{"explain_violation", args{"rule": "sql/update-without"}},
+		step{"check_quality_gates", args{}},
+		step{"check_quality_gates", args{"threshold": 150}},
 	)
 }
 
 // ciTools are the tools of the hands' second part.
-var ciTools = []string{"verify_version", "generate_commit_message", "ci_report", "ci_diff_check", "check_compliance", "explain_violation"}
+var ciTools = []string{"verify_version", "generate_commit_message", "ci_report", "ci_diff_check", "check_compliance", "explain_violation", "check_quality_gates"}
 
 func TestHandsCIToolsAreReadOnlyAndOptIn(t *testing.T) {
 	def, err := mcpserver.ToolNames([]string{"default"}, false)

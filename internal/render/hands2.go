@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/cairn-dev/cairn/internal/check/commitmsg"
 	"github.com/cairn-dev/cairn/internal/check/versions"
+	"github.com/cairn-dev/cairn/internal/service/gates"
 	"github.com/cairn-dev/cairn/internal/service/hands"
 	"github.com/cairn-dev/cairn/internal/words"
 )
@@ -367,4 +368,38 @@ func clipLines(s string, n int) string {
 		ls = append(ls[:n], "…")
 	}
 	return strings.Join(ls, "\n")
+}
+
+// GatesText is the gates' verdicts, one line each, failures first.
+func GatesText(r gates.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Quality gates: %d pass, %d fail, %d unknown", r.Pass, r.Fail, r.Unknown)
+	if r.Lifecycle != "" {
+		fmt.Fprintf(&b, " (lifecycle %s)", r.Lifecycle)
+	}
+	b.WriteString(".")
+	order := map[string]int{gates.Fail: 0, gates.Unknown: 1, gates.Pass: 2}
+	gs := slices.Clone(r.Gates)
+	slices.SortStableFunc(gs, func(a, b gates.Gate) int { return order[a.Status] - order[b.Status] })
+	for _, g := range gs {
+		fmt.Fprintf(&b, "\n%s %s", strings.ToUpper(g.Status), g.ID)
+		if g.Phase != "" {
+			fmt.Fprintf(&b, " [%s]", g.Phase)
+		}
+		if g.Evidence != "" {
+			fmt.Fprintf(&b, ": %s", clip(g.Evidence, 220))
+		}
+		if g.Source != "" && g.Status != gates.Unknown {
+			fmt.Fprintf(&b, " (%s", g.Source)
+			if !g.At.IsZero() {
+				b.WriteString(", " + Time(g.At))
+			}
+			b.WriteString(")")
+		}
+		if g.Needs != "" {
+			b.WriteString(". Needs: " + clip(g.Needs, 200))
+		}
+	}
+	b.WriteString("\nThis tool runs no command: cairn ci runs the project's commands and records their results for these gates.")
+	return b.String()
 }

@@ -2,6 +2,7 @@ package hands
 
 import (
 	"github.com/cairn-dev/cairn/internal/check"
+	"github.com/cairn-dev/cairn/internal/project"
 )
 
 // ScoreDefinition says what the compliance score counts, as every answer
@@ -37,3 +38,24 @@ func scoreOf(files int, findings []check.Finding) Score {
 	}
 	return sc
 }
+
+// ProjectParam is a check's default param from .cairn/config.toml ("" when
+// it is not set).
+func (s *Service) ProjectParam(checkName, key string) (string, error) {
+	if s.root == "" {
+		return "", nil
+	}
+	cfg, err := project.ReadConfig(s.root)
+	if err != nil {
+		return "", err
+	}
+	v, ok := cfg.Checks.Params[checkName][key]
+	if !ok {
+		return "", nil
+	}
+	return project.ParamString(v), nil
+}
+
+// IsFile reports whether rel (relative to the root) is a regular file of
+// the project.
+func (s *Service) IsFile(rel string) bool { return s.root != "" && s.isFile(rel) }
