@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service/gates"
 	"github.com/cairn-dev/cairn/internal/service/hands"
 	"github.com/cairn-dev/cairn/internal/service/memories"
+	"github.com/cairn-dev/cairn/internal/service/migrate"
 	"github.com/cairn-dev/cairn/internal/service/page"
 )
 
@@ -238,4 +239,35 @@ func checkQualityGates(ctx context.Context, c call, in gatesArgs) (string, any, 
 		return "", nil, err
 	}
 	return render.GatesText(r), r, nil
+}
+
+type migrationArgs struct {
+	Name   string `json:"name" jsonschema:"dependency, as its manifest spells it"`
+	To     string `json:"to" jsonschema:"target version"`
+	Path   string `json:"path,omitempty" jsonschema:"manifest dir; default root"`
+	Create bool   `json:"create,omitempty" jsonschema:"make the tasks (default: dry run)"`
+}
+
+func handsMigrationTools() []tool {
+	return []tool{
+		declare("hands", mcp.Tool{Name: "plan_migration",
+			Description: "Upgrade plan as tasks with dependencies: guardrails, verified steps, cleanup; known breaking changes. Dry run unless create."},
+			planMigration),
+	}
+}
+
+func planMigration(ctx context.Context, c call, in migrationArgs) (string, any, error) {
+	m := migrate.New(c.Hands, c.Knowledge, c.Plan)
+	p, err := m.Plan(ctx, migrate.Request{Name: in.Name, To: in.To, Dir: in.Path})
+	if err != nil {
+		return "", nil, err
+	}
+	if !in.Create {
+		return render.MigrationText(p, nil), render.MigrationView{Plan: p}, nil
+	}
+	created, err := m.Create(ctx, p)
+	if err != nil {
+		return "", nil, err
+	}
+	return render.MigrationText(p, &created), render.MigrationView{Plan: p, Created: &created}, nil
 }

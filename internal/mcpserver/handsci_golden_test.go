@@ -56,11 +56,17 @@ func init() {
 		step{"explain_violation", args{"rule": "sql/update-without"}},
 		step{"check_quality_gates", args{}},
 		step{"check_quality_gates", args{"threshold": 150}},
+		step{"plan_migration", args{"name": "left-pad", "to": "2.0.0", "path": "testdata/hands/app"}},
+		step{"plan_migration", args{"name": "left-pad", "to": "2.0.0", "path": "testdata/hands/app", "create": true}},
+		step{"plan_migration", args{"name": "right-pad", "to": "2.0.0"}},
 	)
 }
 
 // ciTools are the tools of the hands' second part.
 var ciTools = []string{"verify_version", "generate_commit_message", "ci_report", "ci_diff_check", "check_compliance", "explain_violation", "check_quality_gates"}
+
+// ciWriteTools are the hands tools that may write (not served read-only).
+var ciWriteTools = []string{"plan_migration"}
 
 func TestHandsCIToolsAreReadOnlyAndOptIn(t *testing.T) {
 	def, err := mcpserver.ToolNames([]string{"default"}, false)
@@ -70,6 +76,15 @@ func TestHandsCIToolsAreReadOnlyAndOptIn(t *testing.T) {
 	served, err := mcpserver.ToolNames([]string{"hands"}, true)
 	if err != nil {
 		t.Fatal(err)
+	}
+	all, err := mcpserver.ToolNames([]string{"hands"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range ciWriteTools {
+		if slices.Contains(served, name) || !slices.Contains(all, name) || slices.Contains(def, name) {
+			t.Errorf("%s: read-only %v, all %v", name, slices.Contains(served, name), slices.Contains(all, name))
+		}
 	}
 	for _, name := range ciTools {
 		if slices.Contains(def, name) {

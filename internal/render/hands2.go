@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/check/versions"
 	"github.com/cairn-dev/cairn/internal/service/gates"
 	"github.com/cairn-dev/cairn/internal/service/hands"
+	"github.com/cairn-dev/cairn/internal/service/migrate"
 	"github.com/cairn-dev/cairn/internal/words"
 )
 
@@ -401,5 +402,52 @@ func GatesText(r gates.Result) string {
 		}
 	}
 	b.WriteString("\nThis tool runs no command: cairn ci runs the project's commands and records their results for these gates.")
+	return b.String()
+}
+
+// MigrationView is plan_migration's structured answer.
+type MigrationView struct {
+	Plan    migrate.Plan     `json:"plan"`
+	Created *migrate.Created `json:"created,omitempty"`
+}
+
+// MigrationText is the plan in words: from and to, the breaking changes
+// known (or that they are not), each step with its verification and what
+// it waits for; and the tasks made, when they were.
+func MigrationText(p migrate.Plan, created *migrate.Created) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Migrate %s (%s) from %s to %s", p.Name, cmpStr(p.Ecosystem, "?"), cmpStr(p.From, "?"), p.To)
+	if len(p.Files) > 0 {
+		fmt.Fprintf(&b, "; in %s", strings.Join(p.Files[:min(len(p.Files), 4)], ", "))
+	}
+	b.WriteString(".")
+	if !p.BreakingKnown {
+		fmt.Fprintf(&b, "\nBreaking changes: unknown (no knowledge entry of this project names %s).", p.Name)
+	}
+	for _, br := range p.Breaking {
+		fmt.Fprintf(&b, "\nBreaking (%s): %s", br.Entry, clip(br.Title, 100))
+		if len(br.Lines) > 0 {
+			b.WriteString(": " + clip(strings.Join(br.Lines, "; "), 200))
+		}
+	}
+	for _, s := range p.Steps {
+		id := s.Key
+		if created != nil {
+			id = fmt.Sprintf("%s #%d", s.Key, created.Tasks[s.Key])
+		}
+		fmt.Fprintf(&b, "\n%s %s: %s", id, s.Kind, s.Title)
+		if len(s.After) > 0 {
+			fmt.Fprintf(&b, " (after %s)", strings.Join(s.After, ", "))
+		}
+		fmt.Fprintf(&b, "\n    verify: %s", clip(s.Verify, 160))
+	}
+	for _, n := range p.Notes {
+		b.WriteString("\nNote: " + clip(n, 200))
+	}
+	if created == nil {
+		b.WriteString("\nDry run: nothing was written. Call again with create: true to make these tasks.")
+	} else {
+		fmt.Fprintf(&b, "\nCreated task %d with %d subtasks, dependencies as above.", created.Parent, len(created.Tasks))
+	}
 	return b.String()
 }
