@@ -84,11 +84,9 @@ func pageShape(r page.Rule) []func(*jsonschema.Schema) {
 }
 
 // readOnly marks a tool that changes nothing: --read-only keeps only these,
-// and clients use the hint to run them without asking. Tools that write carry
-// no annotations at all: the SDK sends readOnlyHint and idempotentHint with
-// every annotation object, so the other hints would cost tokens on every
-// tools/list for a distinction no client acts on.
-var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
+// and clients use the hint to run them without asking. Tools that write
+// take theirs from writeHints (annotations.go).
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: closedWorld}
 
 func focusTools() []tool {
 	const ts = "focus"

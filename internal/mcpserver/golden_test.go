@@ -60,6 +60,7 @@ var scenario = []step{
 	{"switch_focus", args{"task_id": "2"}},
 	{"complete_current_task", nil},
 	{"get_stack_overview", nil},
+	{"toolsets", nil},
 	{"get_big_picture", nil},
 	{"get_big_picture", args{"format": "json", "limit": 2}},
 	{"get_completed_tasks", nil},
