@@ -309,15 +309,30 @@ func instructions(want map[string]bool) string {
 
 // New builds the MCP server with the selected tools and prompts.
 func New(opts Options) (*mcp.Server, error) {
+	srv, _, err := newServer(opts)
+	return srv, err
+}
+
+// NewWithDirect is New, and a Direct that calls the same server's tools
+// without an MCP session (the REST surface).
+func NewWithDirect(opts Options) (*mcp.Server, *Direct, error) {
+	srv, s, err := newServer(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return srv, &Direct{s: s}, nil
+}
+
+func newServer(opts Options) (*mcp.Server, *server, error) {
 	want, err := resolveToolsets(opts.Toolsets)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.Services == nil {
-		return nil, fmt.Errorf("mcpserver: Options.Services is required")
+		return nil, nil, fmt.Errorf("mcpserver: Options.Services is required")
 	}
 	s := &server{opts: opts, log: opts.Logger}
 	var prompts []prompt
@@ -434,7 +449,7 @@ func New(opts Options) (*mcp.Server, error) {
 		def := p.def
 		srv.AddPrompt(&def, p.build(s))
 	}
-	return srv, nil
+	return srv, s, nil
 }
 
 func selectTools(want map[string]bool, readOnly bool) []tool {
