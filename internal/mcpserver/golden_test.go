@@ -60,7 +60,6 @@ var scenario = []step{
 	{"switch_focus", args{"task_id": "2"}},
 	{"complete_current_task", nil},
 	{"get_stack_overview", nil},
-	{"toolsets", nil},
 	{"get_big_picture", nil},
 	{"get_big_picture", args{"format": "json", "limit": 2}},
 	{"get_completed_tasks", nil},
@@ -311,7 +310,9 @@ func runGolden(t *testing.T, st store.Store) map[string]*archive {
 	}
 	var missing []string
 	for _, tl := range tools.Tools {
-		if got[tl.Name] == nil {
+		// toolsets answers with token costs that move with every
+		// description: TestToolsetsCall tests it instead.
+		if got[tl.Name] == nil && tl.Name != "toolsets" {
 			missing = append(missing, tl.Name)
 		}
 	}
