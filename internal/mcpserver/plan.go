@@ -65,6 +65,7 @@ type idArgs struct {
 
 type createTaskArgs struct {
 	Title        string `json:"title"`
+	ParentID     IDArg  `json:"parentId,omitempty" jsonschema:"makes it a subtask"`
 	Description  string `json:"description,omitempty"`
 	Priority     string `json:"priority,omitempty"`
 	Dependencies IDList `json:"dependencies,omitempty" jsonschema:"ids to finish first"`
@@ -147,7 +148,7 @@ func planTools() []tool {
 			Description: "One task in full: description, dependencies, dependents, subtasks."},
 			getTask),
 		declare(ts, mcp.Tool{Name: "create_task",
-			Description: "Add a task with dependencies to the plan; focus stays. A step under the current task: create_new_task."},
+			Description: "Add a task (with dependencies, under parentId if given) to the plan; focus stays. A step under the current task: create_new_task."},
 			createTask, enum("priority", priorityEnum...), enum("status", statusEnum...)),
 		declare(ts, mcp.Tool{Name: "update_task",
 			Description: "Change a task; done is permanent and needs subtasks closed."},
@@ -453,8 +454,16 @@ func changed(verb string, d plan.Detail) (string, any, error) {
 }
 
 func createTask(ctx context.Context, c call, in createTaskArgs) (string, any, error) {
-	d, err := c.Plan.Create(ctx, plan.NewTask{Title: in.Title, Description: in.Description,
-		Priority: task.Priority(strings.ToLower(in.Priority)), Status: task.Status(strings.ToLower(in.Status)), Deps: in.Dependencies, Force: in.Force})
+	nt := plan.NewTask{Title: in.Title, Description: in.Description,
+		Priority: task.Priority(strings.ToLower(in.Priority)), Status: task.Status(strings.ToLower(in.Status)), Deps: in.Dependencies, Force: in.Force}
+	var d plan.Detail
+	var err error
+	if in.ParentID != "" {
+		// The same checks as add_subtask, with dependencies too, in one write.
+		d, _, err = c.Plan.AddSubtask(ctx, string(in.ParentID), nt)
+	} else {
+		d, err = c.Plan.Create(ctx, nt)
+	}
 	if err != nil {
 		return "", nil, err
 	}

@@ -12,6 +12,6 @@ var toolsetTokens = map[string]int{
 	"lifecycle": 370,
 	"loops":     863,
 	"memory":    1000,
-	"plan":      1154,
+	"plan":      1178,
 	"session":   592,
 }
