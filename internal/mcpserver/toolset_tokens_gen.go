@@ -10,7 +10,7 @@ var toolsetTokens = map[string]int{
 	"hands":     1311,
 	"insight":   471,
 	"lifecycle": 370,
-	"loops":     863,
+	"loops":     898,
 	"memory":    1000,
 	"plan":      1178,
 	"session":   592,
