@@ -111,6 +111,7 @@ var scenario = []step{
 	{"session", args{"action": "start", "goal": "login page"}},
 	{"session", args{"action": "update", "decisions": []any{args{"decision": "Use PKCE", "reasoning": "public client"}}, "files_modified": []any{"auth.go"}}},
 	{"session", args{"action": "get"}},
+	{"feedback", args{"rating": "good", "tool": "memory_search", "note": "found the PKCE decision"}},
 	{"session", args{"action": "end", "summary": "login works"}},
 	{"session", args{"action": "list"}},
 	{"branch", args{"action": "save", "feature": "login", "notes": "behind a flag"}},
@@ -169,6 +170,9 @@ var scenario = []step{
 	{"model_compare", args{"models": []any{"m1", "m2"}}},
 	{"model_recommend", args{"task": "style the login form"}},
 	{"model_recommend", nil},
+	{"feedback", args{"rating": "bad", "session_id": "s1", "by": "person", "note": "slow"}},
+	{"feedback", args{"rating": "meh"}},
+	{"model_performance", args{"class": "unknown"}},
 	{"project_health", nil},
 	{"tool_usage", args{"tool": "no_such_tool"}},
 	// One name in common with a past mistake, and another type of error:

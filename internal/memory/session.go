@@ -169,10 +169,28 @@ const (
 	EventResolved  EventKind = "resolved"  // an error the agent noted as fixed; Key: a digest of it
 	EventLoop      EventKind = "loop"      // a loop iteration or end; Key: the loop and its iteration
 	EventLifecycle EventKind = "lifecycle" // a lifecycle phase change; Key: the lifecycle and its phase
+	// EventRevert is work undone: a commit reverted or an edit undone in
+	// the session; Key: what was undone, Detail: the evidence.
+	EventRevert EventKind = "revert"
+	// EventFeedback is a rating a person or agent gave the session or one
+	// of its answers; Key: the rating, what it rates and a digest of the
+	// note; Subject: "session" or the tool; Detail: good or bad; Type: who
+	// gave it (person or agent); Note: the note, redacted.
+	EventFeedback EventKind = "feedback"
+	// EventEdit is a file edit's digests, kept so that an edit that undoes
+	// an earlier one is seen (not shown in the record); Key: the path and
+	// the digests of the text replaced and of the text put in.
+	EventEdit EventKind = "edit"
+)
+
+// What a revert event's Key starts with ("commit:…", "edit:…").
+const (
+	RevertCommit = "commit"
+	RevertEdit   = "edit"
 )
 
 // EventKinds lists the kinds in the order a record shows them.
-var EventKinds = []EventKind{EventTest, EventFailure, EventFile, EventTask, EventMemory, EventDecision, EventResolved, EventLoop, EventLifecycle}
+var EventKinds = []EventKind{EventTest, EventFailure, EventFile, EventTask, EventMemory, EventDecision, EventResolved, EventLoop, EventLifecycle, EventRevert, EventFeedback}
 
 // Event is one thing that happened in a session. An event recorded again
 // (the same kind and key) is counted, not repeated: Count and At grow.

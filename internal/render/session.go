@@ -97,9 +97,15 @@ func Session(s memory.Session) string {
 	if ms := r.Of(memory.EventMemory); len(ms) > 0 {
 		b.WriteString("\nmemory written: " + strings.Join(r.Subjects(memory.EventMemory), ", "))
 	}
-	for _, k := range []memory.EventKind{memory.EventLoop, memory.EventLifecycle} {
+	for _, k := range []memory.EventKind{memory.EventLoop, memory.EventLifecycle, memory.EventRevert} {
 		for _, e := range r.Of(k) {
 			fmt.Fprintf(&b, "\n%s %s: %s", k, e.Subject, e.Detail)
+		}
+	}
+	for _, e := range r.Of(memory.EventFeedback) {
+		fmt.Fprintf(&b, "\nfeedback %s on %s (%s)", e.Detail, e.Subject, e.Type)
+		if e.Note != "" {
+			b.WriteString(": " + e.Note)
 		}
 	}
 	var capped []string
