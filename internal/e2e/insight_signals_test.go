@@ -62,6 +62,10 @@ func TestInsightSignals(t *testing.T) {
 		t.Errorf("a long note: %s", err.Text)
 	}
 
+	runHook(t, dir, "session-end", "session-end-prompt_input_exit")
+	if ended := s.OK("session", map[string]any{"action": "get", "session_id": "s1"}); !strings.Contains(ended.Text, `reverted 2 time(s): "4f2a9c1", "internal/ledger/post.go"`) {
+		t.Errorf("the outcome's evidence does not name the reverts:\n%s", ended.Text)
+	}
 	p := s.OK("model_performance", nil)
 	if !strings.Contains(p.Text, "claude-sonnet-4-5-20250929: 1 session") || !strings.Contains(p.Text, "reverted work in 100%") ||
 		!strings.Contains(p.Text, "(1 commits, 1 edits undone)") || !strings.Contains(p.Text, "feedback 1 good, 0 bad (answers 0 good, 1 bad)") {

@@ -280,8 +280,17 @@ func (r Record) LastTests() []Event {
 // completed when its last test runs passed (or, with no tests run, when it
 // completed tasks and left no failure unresolved); failed when a last test
 // run failed, or failures are unresolved and nothing was completed;
-// partial otherwise.
+// partial otherwise. Work the session reverted (commits, edits undone) is
+// named in why: evidence beside the outcome, which it does not change.
 func (r Record) Outcome() (outcome, why string) {
+	outcome, why = r.outcome()
+	if n := r.Total(EventRevert); n > 0 {
+		why += fmt.Sprintf("; reverted %d time(s): %s", n, quoteList(r.Subjects(EventRevert), 2))
+	}
+	return outcome, why
+}
+
+func (r Record) outcome() (outcome, why string) {
 	tests, open := r.LastTests(), r.Unresolved()
 	var failing []string
 	for _, t := range tests {
