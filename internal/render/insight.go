@@ -260,6 +260,7 @@ type MeasureComparisonView struct {
 type CompareView struct {
 	Days      int                     `json:"days"`
 	TaskType  string                  `json:"task_type,omitempty"`
+	Class     string                  `json:"class,omitempty"`
 	MinSample int                     `json:"min_sample"`
 	Level     float64                 `json:"level"`
 	Measures  []MeasureComparisonView `json:"measures"`
@@ -303,11 +304,14 @@ func num(measure string, x float64) string {
 
 // Compare renders model_compare's answer.
 func Compare(c insight.Comparison) (string, CompareView) {
-	v := CompareView{Days: c.Days, TaskType: c.TaskType, MinSample: c.MinSample, Level: r3(c.Level), Measures: []MeasureComparisonView{}}
+	v := CompareView{Days: c.Days, TaskType: c.TaskType, Class: c.Class, MinSample: c.MinSample, Level: r3(c.Level), Measures: []MeasureComparisonView{}}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Models over %d days", c.Days)
 	if c.TaskType != "" {
 		fmt.Fprintf(&b, ", %s tasks", c.TaskType)
+	}
+	if c.Class != "" {
+		fmt.Fprintf(&b, ", classified %s", c.Class)
 	}
 	fmt.Fprintf(&b, " (intervals at %.1f%%, minimum sample %d):\n", 100*c.Level, c.MinSample)
 	for _, m := range c.Measures {
