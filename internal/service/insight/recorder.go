@@ -20,7 +20,7 @@ import (
 // Defaults of the recorder.
 const (
 	DefaultBuffer     = 4096
-	DefaultBatch      = 256
+	DefaultBatch      = 1024
 	DefaultFlushEvery = time.Second
 	DefaultRetention  = 30 * 24 * time.Hour
 	rollupEvery       = 6 * time.Hour
