@@ -137,6 +137,12 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		return nil, err
 	}
 	io.Recorder.Logger = cfg.Logger
+	st, bset, err := withBranchFiles(st, root, cfg.Logger)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	iset = append(iset, bset...)
 	set := service.New(st, service.Options{Root: root, Memory: mopts, Settings: append(settings(cfg, root), iset...), Insight: io})
 	return &Services{Set: *set, Root: root, Store: st}, nil
 }
