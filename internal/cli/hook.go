@@ -316,10 +316,16 @@ func hookClient(client string, in hookInput) memory.Client {
 // failed.
 func toolUse(agent string, in hookInput) memories.ToolUse {
 	u := memories.ToolUse{Agent: agent, Tool: in.ToolName}
+	type edit struct {
+		OldString string `json:"old_string"`
+		NewString string `json:"new_string"`
+	}
 	var ti struct {
 		FilePath     string `json:"file_path"`
 		NotebookPath string `json:"notebook_path"`
 		Command      string `json:"command"`
+		edit
+		Edits []edit `json:"edits"` // MultiEdit
 	}
 	_ = json.Unmarshal(in.ToolInput, &ti)
 	switch in.ToolName {
@@ -328,6 +334,15 @@ func toolUse(agent string, in hookInput) memories.ToolUse {
 		for _, f := range []string{ti.FilePath, ti.NotebookPath} {
 			if f != "" {
 				u.Files = append(u.Files, f)
+			}
+		}
+		// The text an edit replaced and put in: an edit that puts back
+		// what an earlier one replaced undoes it.
+		if ti.FilePath != "" && in.HookEventName != "PostToolUseFailure" {
+			for _, e := range append([]edit{ti.edit}, ti.Edits...) {
+				if e.OldString != "" && e.OldString != e.NewString {
+					u.Edits = append(u.Edits, memories.Edit{Path: ti.FilePath, Old: e.OldString, New: e.NewString})
+				}
 			}
 		}
 	case "Bash":

@@ -29,3 +29,30 @@ func TestGeminiShellFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestToolUseEdits: the text replacements of Claude Code's Edit and
+// MultiEdit and Gemini CLI's replace are read from their payloads; a
+// Write, a failed edit and an edit that changes nothing give none.
+func TestToolUseEdits(t *testing.T) {
+	for _, tc := range []struct {
+		name, tool, event, input string
+		want                     int
+	}{
+		{"edit", "Edit", "PostToolUse", `{"file_path":"/p/a.go","old_string":"a","new_string":"b"}`, 1},
+		{"multi", "MultiEdit", "PostToolUse", `{"file_path":"/p/a.go","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"}]}`, 2},
+		{"gemini", "replace", "AfterTool", `{"file_path":"/p/a.go","old_string":"x","new_string":"y","instruction":"z"}`, 1},
+		{"write", "Write", "PostToolUse", `{"file_path":"/p/a.go","content":"package a"}`, 0},
+		{"failed", "Edit", "PostToolUseFailure", `{"file_path":"/p/a.go","old_string":"a","new_string":"b"}`, 0},
+		{"no change", "Edit", "PostToolUse", `{"file_path":"/p/a.go","old_string":"a","new_string":"a"}`, 0},
+	} {
+		u := toolUse("a", hookInput{ToolName: tc.tool, HookEventName: tc.event, ToolInput: json.RawMessage(tc.input)})
+		if len(u.Edits) != tc.want {
+			t.Errorf("%s: %d edits %+v, want %d", tc.name, len(u.Edits), u.Edits, tc.want)
+		}
+		for _, e := range u.Edits {
+			if e.Path != "/p/a.go" || e.Old == "" {
+				t.Errorf("%s: edit %+v", tc.name, e)
+			}
+		}
+	}
+}

@@ -24,6 +24,7 @@ func statsCmd() *cobra.Command {
 	var (
 		days                 int
 		by, taskType, models string
+		class                string
 		recommend            string
 		compare, tools       bool
 		asJSON               bool
@@ -42,7 +43,7 @@ Rates carry 95% intervals. --json prints what the matching tool answers.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return withProject(cmd, func(s *app.Services) error {
 				ctx, w := cmd.Context(), cmd.OutOrStdout()
-				q := insight.Query{Days: days, By: by, TaskType: taskType, Models: splitList(models), Task: recommend}
+				q := insight.Query{Days: days, By: by, TaskType: taskType, Models: splitList(models), Task: recommend, Class: class}
 				switch {
 				case tools:
 					u, err := s.Insight.ToolUsage(ctx, days, "", 20)
@@ -97,6 +98,7 @@ Rates carry 95% intervals. --json prints what the matching tool answers.`,
 	f.IntVar(&days, "days", 30, "the window, in days back from now")
 	f.StringVar(&by, "by", "", "model (default), client or agent")
 	f.StringVar(&taskType, "type", "", "only sessions of this task type: "+strings.Join(usage.TaskTypes, ", "))
+	f.StringVar(&class, "class", "", "only sessions classify_task matched to this skill or agent (unknown: unclassified)")
 	f.StringVar(&models, "models", "", "--compare: these models, comma-separated (default every one seen)")
 	f.StringVar(&recommend, "recommend", "", "a task in words: the model with the best evidence for its type")
 	f.BoolVar(&compare, "compare", false, "models side by side, with the differences the sample shows")
@@ -286,4 +288,33 @@ func maxPhase(ps []insight.PhaseTime) float64 {
 		return 1
 	}
 	return m
+}
+
+// feedbackCmd rates a session, or one tool's answer in it, for a person at
+// the terminal: the feedback tool's rating, given by a person.
+func feedbackCmd() *cobra.Command {
+	var session, tool, note string
+	cmd := &cobra.Command{
+		Use:   "feedback good|bad",
+		Short: "Rate a session (default the newest) or one tool's answer in it: counted by stats and health",
+		Long: `Rates the newest session, or --session's, good or bad; --tool rates that tool's
+answer instead of the whole session; --note says why (redacted like all text).
+cairn stats and cairn health count the ratings.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withProject(cmd, func(s *app.Services) error {
+				r, err := s.Insight.Give(cmd.Context(), "", insight.Feedback{Session: session, Rating: args[0], Tool: tool, Note: note, By: insight.ByPerson})
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintf(cmd.OutOrStdout(), "Recorded: %s of %s rated %s (given %d times).\n", r.Target, r.Session, r.Rating, r.Count)
+				return err
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&session, "session", "", "the session rated, such as s4 (default the newest)")
+	f.StringVar(&tool, "tool", "", "rate this tool's answer in the session instead of the session")
+	f.StringVar(&note, "note", "", "why, in a sentence")
+	return cmd
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/render"
+	"github.com/cairn-dev/cairn/internal/service/insight"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 	"github.com/cairn-dev/cairn/internal/usage"
@@ -87,7 +88,7 @@ func TestStatsAndHealth(t *testing.T) {
 		}
 	}
 	var h render.HealthView
-	if err := json.Unmarshal([]byte(runCLI(t, "health", "--json")), &h); err != nil || h.Score <= 0 || len(h.Components) != 9 {
+	if err := json.Unmarshal([]byte(runCLI(t, "health", "--json")), &h); err != nil || h.Score <= 0 || len(h.Components) != len(insight.HealthComponents) {
 		t.Errorf("cairn health --json: %+v, %v", h, err)
 	}
 }

@@ -70,6 +70,8 @@ var writeHints = map[string]*mcp.ToolAnnotations{
 	// lifecycle
 	"lifecycle_init":    adds,
 	"lifecycle_advance": adds,
+	// insight
+	"feedback": adds, // the same rating again counts once more
 	// hands
 	"plan_migration": adds, // with create, the plan's tasks; a dry run writes nothing
 	// evolution

@@ -18,12 +18,14 @@ type performanceArgs struct {
 	windowArgs
 	By       string `json:"by,omitempty"`
 	TaskType string `json:"task_type,omitempty"`
+	Class    string `json:"class,omitempty" jsonschema:"only sessions classify_task matched to this skill or agent; unknown: unclassified"`
 }
 
 type compareArgs struct {
 	windowArgs
 	Models   []string `json:"models,omitempty"`
 	TaskType string   `json:"task_type,omitempty"`
+	Class    string   `json:"class,omitempty" jsonschema:"as in model_performance"`
 }
 
 type recommendArgs struct {
@@ -44,7 +46,7 @@ func insightTools() []tool {
 	days := bounds("days", 1, 3650)
 	return []tool{
 		declare(ts, mcp.Tool{Name: "model_performance", Annotations: readOnly,
-			Description: "Per model (or client, agent): sessions, tasks, test pass rate at session end, unresolved failures, rework, time per task, by task type, with 95% intervals."},
+			Description: "Per model (or client, agent): sessions, tasks, test pass rate at session end, failures, rework, reverts, bad answers, feedback, time per task, by task type and class, with 95% intervals."},
 			performanceTool, days, types, enum("by", anys(insight.Groupings)...)),
 		declare(ts, mcp.Tool{Name: "model_compare", Annotations: readOnly,
 			Description: "Models side by side with sample sizes and intervals; names a difference only where the data shows one, else \"not enough data\" or none."},
@@ -53,16 +55,17 @@ func insightTools() []tool {
 			Description: "The model with the best evidence for a task or task type, and why; abstains when the data cannot tell."},
 			recommendTool, days, types),
 		declare(ts, mcp.Tool{Name: "project_health", Annotations: readOnly,
-			Description: "Health score 0-100 from named weighted components (tests, failures, mistakes, memory, plan, loops, lifecycle, checks, tools), each with value, trend and data."},
+			Description: "Health score 0-100 from named weighted components (tests, failures, mistakes, memory, plan, loops, lifecycle, checks, tools, feedback, reverts), each with value, trend and data."},
 			healthTool, days),
 		declare(ts, mcp.Tool{Name: "tool_usage", Annotations: readOnly,
 			Description: "Cairn's tool calls: counts, error rates, p50/p95 latency, answer size, clients, common call sequences."},
 			toolUsageTool, days, bounds("top", 1, 50)),
+		feedbackTool(),
 	}
 }
 
 func performanceTool(ctx context.Context, c call, in performanceArgs) (string, any, error) {
-	p, err := c.Insight.Performance(ctx, insight.Query{Days: in.Days, By: in.By, TaskType: in.TaskType})
+	p, err := c.Insight.Performance(ctx, insight.Query{Days: in.Days, By: in.By, TaskType: in.TaskType, Class: in.Class})
 	if err != nil {
 		return "", nil, err
 	}
@@ -71,7 +74,7 @@ func performanceTool(ctx context.Context, c call, in performanceArgs) (string, a
 }
 
 func compareTool(ctx context.Context, c call, in compareArgs) (string, any, error) {
-	r, err := c.Insight.Compare(ctx, insight.Query{Days: in.Days, Models: in.Models, TaskType: in.TaskType})
+	r, err := c.Insight.Compare(ctx, insight.Query{Days: in.Days, Models: in.Models, TaskType: in.TaskType, Class: in.Class})
 	if err != nil {
 		return "", nil, err
 	}

@@ -191,10 +191,18 @@ func competencyTool(_ context.Context, c call, _ noArgs) (string, any, error) {
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func classifyTool(_ context.Context, c call, in classifyArgs) (string, any, error) {
+func classifyTool(ctx context.Context, c call, in classifyArgs) (string, any, error) {
 	cl, err := c.Knowledge.ClassifyTask(in.Description)
 	if err != nil {
 		return "", nil, err
+	}
+	// The best skill or agent is the task's type for insight (its
+	// workflow when no skill or agent matches).
+	for _, ms := range [][]knowledge.Match{cl.Agents, cl.Workflows} {
+		if len(ms) > 0 {
+			noteClass(ctx, ms[0].Name)
+			break
+		}
 	}
 	if cl.Empty {
 		return fmt.Sprintf(noKnowledge, "skills, agents, workflows or templates", "skills/, .claude/agents/, workflows/ or templates/", "name, description, expertise or triggers"), viewClassification(cl), nil

@@ -31,12 +31,23 @@ type measureKey struct{}
 // callMeasure is what the handler tells the measure: the project's
 // services, once it has them (a call refused before, for its arguments or
 // an unopened project, has none and is not recorded).
-type callMeasure struct{ svc *service.Set }
+type callMeasure struct {
+	svc *service.Set
+	// class is what a classify_task call matched best, if anything.
+	class string
+}
 
 // noteServices tells the call's measure its services.
 func noteServices(ctx context.Context, svc *service.Set) {
 	if m, ok := ctx.Value(measureKey{}).(*callMeasure); ok {
 		m.svc = svc
+	}
+}
+
+// noteClass tells the call's measure what the task it classified matched.
+func noteClass(ctx context.Context, class string) {
+	if m, ok := ctx.Value(measureKey{}).(*callMeasure); ok {
+		m.class = class
 	}
 }
 
@@ -49,14 +60,17 @@ func (s *server) measured(ts, name string, h mcp.ToolHandler) mcp.ToolHandler {
 		m := &callMeasure{}
 		res, err := h(context.WithValue(ctx, measureKey{}, m), req)
 		if m.svc != nil && m.svc.Insight.Enabled() {
-			s.recordCall(m.svc, req, ts, name, time.Since(start), res)
+			s.recordCall(m.svc, req, ts, name, time.Since(start), res, m.class)
 		}
 		return res, err
 	}
 }
 
-func (s *server) recordCall(svc *service.Set, req *mcp.CallToolRequest, ts, name string, d time.Duration, res *mcp.CallToolResult) {
+func (s *server) recordCall(svc *service.Set, req *mcp.CallToolRequest, ts, name string, d time.Duration, res *mcp.CallToolResult, class string) {
 	e := usage.Event{Kind: usage.KindCall, Name: name, Toolset: ts, Agent: s.agent(req), Duration: d, Outcome: usage.OK, Model: envModel()}
+	if req.Params != nil {
+		e.Subject = usage.ArgsDigest(req.Params.Arguments)
+	}
 	if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
 		if ip := ss.InitializeParams(); ip != nil && ip.ClientInfo != nil {
 			e.Client, e.ClientVersion = ip.ClientInfo.Name, ip.ClientInfo.Version
@@ -87,6 +101,11 @@ func (s *server) recordCall(svc *service.Set, req *mcp.CallToolRequest, ts, name
 		}
 	}
 	svc.Insight.Record(e)
+	if class != "" && !e.Failed() {
+		c := e
+		c.Kind, c.Subject = usage.KindClass, class
+		svc.Insight.Record(c)
+	}
 	if arg, ok := knowledgeReads[name]; ok && !e.Failed() {
 		var args map[string]any
 		if json.Unmarshal(req.Params.Arguments, &args) == nil {

@@ -9,7 +9,7 @@ var toolsetTokens = map[string]int{
 	"evolution": 548,
 	"focus":     644,
 	"hands":     2181,
-	"insight":   471,
+	"insight":   658,
 	"lifecycle": 370,
 	"loops":     898,
 	"memory":    1000,

@@ -169,10 +169,28 @@ const (
 	EventResolved  EventKind = "resolved"  // an error the agent noted as fixed; Key: a digest of it
 	EventLoop      EventKind = "loop"      // a loop iteration or end; Key: the loop and its iteration
 	EventLifecycle EventKind = "lifecycle" // a lifecycle phase change; Key: the lifecycle and its phase
+	// EventRevert is work undone: a commit reverted or an edit undone in
+	// the session; Key: what was undone, Detail: the evidence.
+	EventRevert EventKind = "revert"
+	// EventFeedback is a rating a person or agent gave the session or one
+	// of its answers; Key: the rating, what it rates and a digest of the
+	// note; Subject: "session" or the tool; Detail: good or bad; Type: who
+	// gave it (person or agent); Note: the note, redacted.
+	EventFeedback EventKind = "feedback"
+	// EventEdit is a file edit's digests, kept so that an edit that undoes
+	// an earlier one is seen (not shown in the record); Key: the path and
+	// the digests of the text replaced and of the text put in.
+	EventEdit EventKind = "edit"
+)
+
+// What a revert event's Key starts with ("commit:…", "edit:…").
+const (
+	RevertCommit = "commit"
+	RevertEdit   = "edit"
 )
 
 // EventKinds lists the kinds in the order a record shows them.
-var EventKinds = []EventKind{EventTest, EventFailure, EventFile, EventTask, EventMemory, EventDecision, EventResolved, EventLoop, EventLifecycle}
+var EventKinds = []EventKind{EventTest, EventFailure, EventFile, EventTask, EventMemory, EventDecision, EventResolved, EventLoop, EventLifecycle, EventRevert, EventFeedback}
 
 // Event is one thing that happened in a session. An event recorded again
 // (the same kind and key) is counted, not repeated: Count and At grow.
@@ -262,8 +280,17 @@ func (r Record) LastTests() []Event {
 // completed when its last test runs passed (or, with no tests run, when it
 // completed tasks and left no failure unresolved); failed when a last test
 // run failed, or failures are unresolved and nothing was completed;
-// partial otherwise.
+// partial otherwise. Work the session reverted (commits, edits undone) is
+// named in why: evidence beside the outcome, which it does not change.
 func (r Record) Outcome() (outcome, why string) {
+	outcome, why = r.outcome()
+	if n := r.Total(EventRevert); n > 0 {
+		why += fmt.Sprintf("; reverted %d time(s): %s", n, quoteList(r.Subjects(EventRevert), 2))
+	}
+	return outcome, why
+}
+
+func (r Record) outcome() (outcome, why string) {
 	tests, open := r.LastTests(), r.Unresolved()
 	var failing []string
 	for _, t := range tests {

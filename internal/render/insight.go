@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -57,11 +58,56 @@ type MeasuresView struct {
 	Rework      *RateView   `json:"rework,omitempty"`
 	TimePerTask *MedianView `json:"time_per_task_min,omitempty"`
 	LoopIters   *MedianView `json:"loop_iterations,omitempty"`
+	Revert      *RevertView `json:"revert,omitempty"`
+	BadAnswers  *RateView   `json:"bad_answers,omitempty"`
+	// Errored and Retried split the bad answers.
+	Errored  int           `json:"answers_errored,omitempty"`
+	Retried  int           `json:"answers_retried,omitempty"`
+	Feedback *FeedbackView `json:"feedback,omitempty"`
+}
+
+// RevertView is the sessions that reverted work, and the evidence.
+type RevertView struct {
+	RateView
+	Commits  int      `json:"commits,omitempty"`
+	Edits    int      `json:"edits,omitempty"`
+	Evidence []string `json:"evidence,omitempty"`
+}
+
+// FeedbackView counts the ratings given: of sessions, and of answers.
+type FeedbackView struct {
+	Good        int `json:"good"`
+	Bad         int `json:"bad"`
+	AnswersGood int `json:"answers_good,omitempty"`
+	AnswersBad  int `json:"answers_bad,omitempty"`
+}
+
+func feedbackView(c insight.FeedbackCounts) *FeedbackView {
+	if c.Total() == 0 {
+		return nil
+	}
+	v := FeedbackView(c)
+	return &v
 }
 
 func measuresView(m insight.Measures) MeasuresView {
-	return MeasuresView{Sessions: m.Sessions, Tasks: m.Tasks, TestPass: rateView(m.TestPass), Failure: rateView(m.Failure),
-		Rework: rateView(m.Rework), TimePerTask: medianView(m.TimePerTask), LoopIters: medianView(m.LoopIters)}
+	v := MeasuresView{Sessions: m.Sessions, Tasks: m.Tasks, TestPass: rateView(m.TestPass), Failure: rateView(m.Failure),
+		Rework: rateView(m.Rework), TimePerTask: medianView(m.TimePerTask), LoopIters: medianView(m.LoopIters),
+		BadAnswers: rateView(m.BadAnswers), Errored: m.Answers.Errored, Retried: m.Answers.Retried, Feedback: feedbackView(m.Feedback)}
+	if r := rateView(m.Revert); r != nil && r.K > 0 {
+		v.Revert = &RevertView{RateView: *r, Commits: m.Commits, Edits: m.Edits, Evidence: m.Evidence}
+	}
+	return v
+}
+
+// feedbackText is the ratings in a few words: "feedback 3 good, 1 bad
+// (answers 0 good, 2 bad)".
+func feedbackText(c insight.FeedbackCounts) string {
+	t := fmt.Sprintf("feedback %d good, %d bad", c.Good, c.Bad)
+	if c.AnswersGood+c.AnswersBad > 0 {
+		t += fmt.Sprintf(" (answers %d good, %d bad)", c.AnswersGood, c.AnswersBad)
+	}
+	return t
 }
 
 // GroupView is one model's (client's, agent's) measures.
@@ -70,6 +116,7 @@ type GroupView struct {
 	MeasuresView
 	ModelFrom map[string]int          `json:"model_from,omitempty"`
 	ByType    map[string]MeasuresView `json:"by_type,omitempty"`
+	ByClass   map[string]MeasuresView `json:"by_class,omitempty"`
 }
 
 // PerformanceView is model_performance's answer.
@@ -77,6 +124,7 @@ type PerformanceView struct {
 	Days     int               `json:"days"`
 	By       string            `json:"by"`
 	TaskType string            `json:"task_type,omitempty"`
+	Class    string            `json:"class,omitempty"`
 	Sessions int               `json:"sessions"`
 	Groups   []GroupView       `json:"groups"`
 	More     int               `json:"more_groups,omitempty"`
@@ -88,11 +136,14 @@ const maxGroups = 8
 
 // Performance renders model_performance's answer.
 func Performance(p insight.Performance) (string, PerformanceView) {
-	v := PerformanceView{Days: p.Days, By: p.By, TaskType: p.TaskType, Sessions: p.Sessions, Groups: []GroupView{}, Derived: insight.Derivations}
+	v := PerformanceView{Days: p.Days, By: p.By, TaskType: p.TaskType, Class: p.Class, Sessions: p.Sessions, Groups: []GroupView{}, Derived: insight.Derivations}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s in %d days, by %s", words.Count(p.Sessions, "session"), p.Days, p.By)
 	if p.TaskType != "" {
 		fmt.Fprintf(&b, ", %s tasks", p.TaskType)
+	}
+	if p.Class != "" {
+		fmt.Fprintf(&b, ", classified %s", p.Class)
 	}
 	b.WriteString(" (95% intervals; derivations in structured content):\n")
 	for i, g := range p.Groups {
@@ -114,13 +165,34 @@ func Performance(p insight.Performance) (string, PerformanceView) {
 				}
 			}
 		}
+		var classes []string
+		if _, none := g.ByClass[usage.Unknown]; len(g.ByClass) > 1 || len(g.ByClass) == 1 && !none {
+			gv.ByClass = map[string]MeasuresView{}
+			for _, c := range slices.Sorted(maps.Keys(g.ByClass)) {
+				m := g.ByClass[c]
+				gv.ByClass[c] = MeasuresView{Sessions: m.Sessions, TestPass: rateView(m.TestPass)}
+				classes = append(classes, fmt.Sprintf("%s: %s, tests pass %s", c, words.Count(m.Sessions, "session"), pct(m.TestPass)))
+			}
+		}
 		v.Groups = append(v.Groups, gv)
 		fmt.Fprintf(&b, "- %s: %s, %s; tests pass %s; unresolved failures %s; rework %s; %s min/task",
 			g.Key, words.Count(g.Sessions, "session"), words.Count(g.Tasks, "task"), pct(g.TestPass), pct(g.Failure), pct(g.Rework), med(g.TimePerTask))
 		if g.LoopIters.N > 0 {
 			fmt.Fprintf(&b, "; loops done in %s iterations", med(g.LoopIters))
 		}
+		if g.Revert.K > 0 {
+			fmt.Fprintf(&b, "; reverted work in %s (%d commits, %d edits undone)", pct(g.Revert), g.Commits, g.Edits)
+		}
+		if g.Answers.Calls > 0 {
+			fmt.Fprintf(&b, "; bad answers %s", pct(g.BadAnswers))
+		}
+		if g.Feedback.Total() > 0 {
+			b.WriteString("; " + feedbackText(g.Feedback))
+		}
 		b.WriteString("\n")
+		if len(classes) > 0 {
+			fmt.Fprintf(&b, "  by classify_task match: %s\n", strings.Join(classes, "; "))
+		}
 		if len(types) > 0 && p.TaskType == "" {
 			fmt.Fprintf(&b, "  tests by type: %s\n", strings.Join(types, ", "))
 		}
@@ -188,6 +260,7 @@ type MeasureComparisonView struct {
 type CompareView struct {
 	Days      int                     `json:"days"`
 	TaskType  string                  `json:"task_type,omitempty"`
+	Class     string                  `json:"class,omitempty"`
 	MinSample int                     `json:"min_sample"`
 	Level     float64                 `json:"level"`
 	Measures  []MeasureComparisonView `json:"measures"`
@@ -231,11 +304,14 @@ func num(measure string, x float64) string {
 
 // Compare renders model_compare's answer.
 func Compare(c insight.Comparison) (string, CompareView) {
-	v := CompareView{Days: c.Days, TaskType: c.TaskType, MinSample: c.MinSample, Level: r3(c.Level), Measures: []MeasureComparisonView{}}
+	v := CompareView{Days: c.Days, TaskType: c.TaskType, Class: c.Class, MinSample: c.MinSample, Level: r3(c.Level), Measures: []MeasureComparisonView{}}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Models over %d days", c.Days)
 	if c.TaskType != "" {
 		fmt.Fprintf(&b, ", %s tasks", c.TaskType)
+	}
+	if c.Class != "" {
+		fmt.Fprintf(&b, ", classified %s", c.Class)
 	}
 	fmt.Fprintf(&b, " (intervals at %.1f%%, minimum sample %d):\n", 100*c.Level, c.MinSample)
 	for _, m := range c.Measures {
@@ -354,6 +430,8 @@ type ToolStatView struct {
 	P95ms     float64   `json:"p95_ms"`
 	MeanBytes int64     `json:"mean_bytes"`
 	Agents    int       `json:"agents"`
+	Retried   int       `json:"retried,omitempty"`
+	Bad       *RateView `json:"bad_answers,omitempty"`
 }
 
 // SequenceView is a common pair of consecutive calls.
@@ -373,6 +451,7 @@ type ToolUsageView struct {
 	Recorded  int64          `json:"recorded"`
 	Dropped   int64          `json:"dropped"`
 	RolledUp  bool           `json:"rolled_up,omitempty"`
+	Answers   string         `json:"answers_derived,omitempty"`
 }
 
 func ms(d time.Duration) float64 { return r3(float64(d) / float64(time.Millisecond)) }
@@ -380,6 +459,9 @@ func ms(d time.Duration) float64 { return r3(float64(d) / float64(time.Milliseco
 // ToolUsage renders tool_usage's answer.
 func ToolUsage(u insight.ToolUsage) (string, ToolUsageView) {
 	v := ToolUsageView{Days: u.Days, Calls: u.Calls, Tools: []ToolStatView{}, ByClient: u.ByClient, Recorded: u.Recorded, Dropped: u.Dropped, RolledUp: u.RolledUp}
+	if len(u.Tools) > 0 {
+		v.Answers = insight.AnswerDerivation
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d tool calls in %d days", u.Calls, u.Days)
 	if u.Dropped > 0 {
@@ -387,8 +469,12 @@ func ToolUsage(u insight.ToolUsage) (string, ToolUsageView) {
 	}
 	b.WriteString(":\n")
 	for _, t := range u.Tools {
-		v.Tools = append(v.Tools, ToolStatView{t.Tool, t.Toolset, t.Calls, rateView(t.Errors), ms(t.P50), ms(t.P95), t.Bytes, t.Agents})
-		fmt.Fprintf(&b, "- %s: %d calls, %.1f%% errors, p50 %s p95 %s, %d B\n", t.Tool, t.Calls, 100*t.Errors.P, dur(t.P50), dur(t.P95), t.Bytes)
+		v.Tools = append(v.Tools, ToolStatView{t.Tool, t.Toolset, t.Calls, rateView(t.Errors), ms(t.P50), ms(t.P95), t.Bytes, t.Agents, t.Retried, rateView(t.Bad)})
+		fmt.Fprintf(&b, "- %s: %d calls, %.1f%% errors", t.Tool, t.Calls, 100*t.Errors.P)
+		if t.Retried > 0 {
+			fmt.Fprintf(&b, ", %d retried (bad answers %.1f%%)", t.Retried, 100*t.Bad.P)
+		}
+		fmt.Fprintf(&b, ", p50 %s p95 %s, %d B\n", dur(t.P50), dur(t.P95), t.Bytes)
 	}
 	if len(u.Sequences) > 0 {
 		var seqs []string
@@ -397,6 +483,9 @@ func ToolUsage(u insight.ToolUsage) (string, ToolUsageView) {
 			seqs = append(seqs, fmt.Sprintf("%s → %s ×%d", s.From, s.To, s.Count))
 		}
 		fmt.Fprintf(&b, "Common sequences: %s\n", strings.Join(seqs, "; "))
+	}
+	if len(u.Tools) > 0 {
+		b.WriteString("A bad answer errored, or was retried at once with other arguments (answers_derived).\n")
 	}
 	if len(u.ByClient) > 0 {
 		var cs []string

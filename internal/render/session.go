@@ -97,9 +97,15 @@ func Session(s memory.Session) string {
 	if ms := r.Of(memory.EventMemory); len(ms) > 0 {
 		b.WriteString("\nmemory written: " + strings.Join(r.Subjects(memory.EventMemory), ", "))
 	}
-	for _, k := range []memory.EventKind{memory.EventLoop, memory.EventLifecycle} {
+	for _, k := range []memory.EventKind{memory.EventLoop, memory.EventLifecycle, memory.EventRevert} {
 		for _, e := range r.Of(k) {
 			fmt.Fprintf(&b, "\n%s %s: %s", k, e.Subject, e.Detail)
+		}
+	}
+	for _, e := range r.Of(memory.EventFeedback) {
+		fmt.Fprintf(&b, "\nfeedback %s on %s (%s)", e.Detail, e.Subject, e.Type)
+		if e.Note != "" {
+			b.WriteString(": " + e.Note)
 		}
 	}
 	var capped []string
@@ -223,6 +229,10 @@ type SessionView struct {
 	Tests          []TestView     `json:"tests,omitempty"`
 	Failures       []FailureView  `json:"failures,omitempty"`
 	MemoryWritten  []string       `json:"memory_written,omitempty"`
+	// Reverts are the work the session undid ("what: evidence"), Feedback
+	// the ratings it received ("bad on memory_search (agent): note").
+	Reverts  []string `json:"reverts,omitempty"`
+	Feedback []string `json:"feedback,omitempty"`
 	// Totals count each list whole where it shows only its newest.
 	Totals     map[string]int `json:"totals,omitempty"`
 	Outcome    string         `json:"outcome,omitempty"`
@@ -285,6 +295,16 @@ func SessionViewOf(s memory.Session) SessionView {
 	}
 	for _, f := range r.Of(memory.EventFailure) {
 		v.Failures = append(v.Failures, FailureView{Command: f.Subject, Line: f.Detail, Type: f.Type, Tail: f.Tail, Times: f.Count, Resolved: Time(f.ResolvedAt), At: Time(f.At)})
+	}
+	for _, e := range r.Of(memory.EventRevert) {
+		v.Reverts = append(v.Reverts, e.Subject+": "+e.Detail)
+	}
+	for _, e := range r.Of(memory.EventFeedback) {
+		f := fmt.Sprintf("%s on %s (%s)", e.Detail, e.Subject, e.Type)
+		if e.Note != "" {
+			f += ": " + e.Note
+		}
+		v.Feedback = append(v.Feedback, f)
 	}
 	for _, k := range memory.EventKinds {
 		if n := r.Total(k); n > len(r.Of(k)) {

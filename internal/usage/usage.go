@@ -6,6 +6,7 @@ package usage
 
 import (
 	"cmp"
+	"hash/fnv"
 	"math"
 	"slices"
 	"strconv"
@@ -22,10 +23,11 @@ const (
 	KindHook  Kind = "hook"  // a client's hook; Name is the event
 	KindRead  Kind = "read"  // a knowledge entry read; Name is the tool, Subject the entry
 	KindCheck Kind = "check" // a check run (hands); Name is the check, Outcome ok or failed
+	KindClass Kind = "class" // a task classified; Name is the tool, Subject what it matched best
 )
 
 // Kinds lists every kind.
-var Kinds = []Kind{KindCall, KindHook, KindRead, KindCheck}
+var Kinds = []Kind{KindCall, KindHook, KindRead, KindCheck, KindClass}
 
 // OK is the outcome of an event that succeeded; any other outcome names
 // what went wrong (a problem kind, "failed" for a check that found
@@ -51,8 +53,11 @@ type Event struct {
 	Model         string
 	Duration      time.Duration
 	Outcome       string
-	Bytes         int    // the answer's size
-	Subject       string // what a read or check was about
+	Bytes         int // the answer's size
+	// Subject is what a read or check was about, what a classification
+	// matched; for a call, a digest of its arguments (ArgsDigest), so that
+	// a call retried with other arguments is seen.
+	Subject string
 }
 
 // Failed reports whether the event did not succeed.
@@ -208,4 +213,27 @@ func RollUp(es []Event) []Day {
 func compareKeys(a, b Key) int {
 	return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Toolset, b.Toolset),
 		cmp.Compare(a.Agent, b.Agent), cmp.Compare(a.Client, b.Client), cmp.Compare(a.Model, b.Model), cmp.Compare(a.Outcome, b.Outcome))
+}
+
+// ArgsDigest is a short digest of a call's arguments (their JSON as
+// sent): two calls with the same digest had the same arguments, byte for
+// byte. It is not a secret's hash: it only tells calls apart.
+func ArgsDigest(args []byte) string {
+	h := fnv.New64a()
+	h.Write(args)
+	return strconv.FormatUint(h.Sum64(), 36)
+}
+
+// IsDigest reports whether s has the shape ArgsDigest gives: nothing to
+// redact in it.
+func IsDigest(s string) bool {
+	if s == "" || len(s) > 13 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z') {
+			return false
+		}
+	}
+	return true
 }

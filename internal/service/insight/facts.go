@@ -30,7 +30,17 @@ type sessionFacts struct {
 	Reworked  int // its completed tasks completed again later (reopened)
 	Failing   bool
 	LoopIters []float64 // iterations of the loops it completed
+	Feedback  FeedbackCounts
+	// Commits and Edits count the commits it reverted and the edits it
+	// undid (revert events, recorded by the hooks with their evidence).
+	Commits, Edits int
+	Evidence       []string // what each revert was, newest last, at most a few
+	Class          string   // the classify_task match of its work, else unknown
+	Answers        Answers  // its tool answers' quality (AnswerDerivation)
 }
+
+// maxEvidence bounds the revert evidence a session keeps for an answer.
+const maxEvidence = 3
 
 // Derivations say how each outcome signal is derived from the records.
 var Derivations = map[string]string{
@@ -41,6 +51,10 @@ var Derivations = map[string]string{
 	"rework":        "completed tasks completed again later (reopened, in the same or a later session), of tasks completed",
 	"time_per_task": "minutes from a session's start to its end divided by the tasks it completed, ended sessions with a task",
 	"loop_iters":    "iterations at which the loops completed in the session were completed",
+	"feedback":      "ratings from the feedback tool or cairn feedback, of sessions or of answers (a tool named)",
+	"revert":        "sessions with a commit reverted (git revert, a \"Revert…\" commit), an edit undone (an Edit restoring text an earlier Edit of the file replaced) or a task reopened",
+	"answers":       AnswerDerivation,
+	"class":         "classify_task's best match in the session (its last call), else unknown",
 }
 
 // window is a span of time the analyses read.
@@ -72,14 +86,19 @@ func (s *Service) facts(ctx context.Context, tx store.Tx, w window) ([]sessionFa
 		}
 	}
 	slices.SortFunc(sessions, func(a, b memory.Session) int { return cmp.Compare(a.ID, b.ID) })
-	callModels, err := sessionModels(ctx, tx, w)
+	callModels, answers, err := sessionModels(ctx, tx, w)
+	if err != nil {
+		return nil, err
+	}
+	classes, err := sessionClasses(ctx, tx, w)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]sessionFacts, len(sessions))
 	index := map[memory.SessionID]int{}
 	for i, x := range sessions {
-		f := sessionFacts{ID: x.ID, Agent: x.Agent, Client: cmp.Or(x.AI.Client, x.Client.Name), Start: x.StartedAt, Model: usage.Unknown}
+		f := sessionFacts{ID: x.ID, Agent: x.Agent, Client: cmp.Or(x.AI.Client, x.Client.Name), Start: x.StartedAt, Model: usage.Unknown,
+			Class: cmp.Or(classes[int64(x.ID)], usage.Unknown), Answers: answers[int64(x.ID)]}
 		if !x.EndedAt.IsZero() {
 			f.Dur = x.EndedAt.Sub(x.StartedAt)
 		}
@@ -100,7 +119,7 @@ func (s *Service) facts(ctx context.Context, tx store.Tx, w window) ([]sessionFa
 		for _, x := range sessions[lo:min(lo+eventChunk, len(sessions))] {
 			ids = append(ids, x.ID)
 		}
-		es, _, err := tx.Events(ctx, store.EventQuery{Sessions: ids, Kinds: []memory.EventKind{memory.EventTest, memory.EventFailure, memory.EventTask, memory.EventLoop}})
+		es, _, err := tx.Events(ctx, store.EventQuery{Sessions: ids, Kinds: []memory.EventKind{memory.EventTest, memory.EventFailure, memory.EventTask, memory.EventLoop, memory.EventFeedback, memory.EventRevert}})
 		if err != nil {
 			return nil, err
 		}
@@ -138,6 +157,17 @@ func (s *Service) facts(ctx context.Context, tx store.Tx, w window) ([]sessionFa
 				if n, ok := loopCompletion(e.Key); ok {
 					f.LoopIters = append(f.LoopIters, float64(n))
 				}
+			case memory.EventFeedback:
+				f.Feedback.countFeedback(e)
+			case memory.EventRevert:
+				if strings.HasPrefix(e.Key, memory.RevertEdit+":") {
+					f.Edits += max(e.Count, 1)
+				} else {
+					f.Commits += max(e.Count, 1)
+				}
+				if len(f.Evidence) < maxEvidence {
+					f.Evidence = append(f.Evidence, e.Subject+": "+e.Detail)
+				}
 			}
 		}
 		for _, id := range ids {
@@ -169,14 +199,21 @@ func loopCompletion(key string) (int, bool) {
 }
 
 // sessionModels is, for each session with calls in w that named a model,
-// the model named most often.
-func sessionModels(ctx context.Context, tx store.Tx, w window) (map[int64]string, error) {
+// the model named most often; and each session's answers' quality.
+func sessionModels(ctx context.Context, tx store.Tx, w window) (map[int64]string, map[int64]Answers, error) {
 	es, err := tx.UsageEvents(ctx, store.UsageQuery{Since: w.since.Add(-24 * time.Hour), Before: w.until, Kinds: []usage.Kind{usage.KindCall}})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	counts := map[int64]map[string]int{}
-	for _, e := range es {
+	answers := map[int64]Answers{}
+	qs := qualities(es)
+	for i, e := range es {
+		if e.Session != 0 {
+			a := answers[e.Session]
+			a.count(qs[i])
+			answers[e.Session] = a
+		}
 		if e.Session == 0 || e.Model == "" {
 			continue
 		}
@@ -194,6 +231,22 @@ func sessionModels(ctx context.Context, tx store.Tx, w window) (map[int64]string
 			}
 		}
 		out[id] = best
+	}
+	return out, answers, nil
+}
+
+// sessionClasses is, for each session with a classify_task call in w that
+// matched something, what its last such call matched best.
+func sessionClasses(ctx context.Context, tx store.Tx, w window) (map[int64]string, error) {
+	es, err := tx.UsageEvents(ctx, store.UsageQuery{Since: w.since.Add(-24 * time.Hour), Before: w.until, Kinds: []usage.Kind{usage.KindClass}})
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64]string{}
+	for _, e := range es { // oldest first: the last one wins
+		if e.Session != 0 && e.Subject != "" {
+			out[e.Session] = e.Subject
+		}
 	}
 	return out, nil
 }

@@ -19,7 +19,7 @@ import (
 var HealthComponents = []struct {
 	Name   string
 	Weight float64
-}{{"tests", 3}, {"failures", 2}, {"mistakes", 1}, {"memory", 1}, {"plan", 1}, {"loops", 1}, {"lifecycle", 1}, {"checks", 2}, {"tools", 1}}
+}{{"tests", 3}, {"failures", 2}, {"mistakes", 1}, {"memory", 1}, {"plan", 1}, {"loops", 1}, {"lifecycle", 1}, {"checks", 2}, {"tools", 1}, {"feedback", 2}, {"reverts", 1}}
 
 // Component is one part of the health score.
 type Component struct {
@@ -104,6 +104,17 @@ func (s *Service) Health(ctx context.Context, days int) (Health, error) {
 		add(rateComponent("checks", cc, cp, false, "check runs (hands) that found problems"))
 		tc, tp := eventRate(calls, w, usage.KindCall), eventRate(calls, w.previous(), usage.KindCall)
 		add(rateComponent("tools", tc, tp, false, "tool calls that ended in an error"))
+		fc, fp := feedbackRate(mc.Feedback), feedbackRate(mp.Feedback)
+		f := rateComponent("feedback", fc, fp, true, "ratings good (feedback tool, cairn feedback)")
+		if fc.N > 0 {
+			f.Detail += fmt.Sprintf(": sessions %d good, %d bad; answers %d good, %d bad", mc.Feedback.Good, mc.Feedback.Bad, mc.Feedback.AnswersGood, mc.Feedback.AnswersBad)
+		}
+		add(f)
+		r := rateComponent("reverts", mc.Revert, mp.Revert, false, "sessions that reverted work")
+		if mc.Revert.K > 0 {
+			r.Detail += fmt.Sprintf(" (%d commits reverted, %d edits undone, the rest tasks reopened)", mc.Commits, mc.Edits)
+		}
+		add(r)
 		return nil
 	})
 	if err != nil {
@@ -160,6 +171,11 @@ func rateComponent(name string, cur, prev usage.Rate, higher bool, what string) 
 		c.Trend = "n/a"
 	}
 	return c
+}
+
+// feedbackRate is the share of ratings that were good.
+func feedbackRate(c FeedbackCounts) usage.Rate {
+	return usage.Wilson(c.Good+c.AnswersGood, c.Total())
 }
 
 // eventRate is the share of events of kind k in w that failed.

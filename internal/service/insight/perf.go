@@ -21,6 +21,9 @@ type Query struct {
 	TaskType string   // only sessions of this task type; empty: all
 	Models   []string // compare: these (two or more); empty: every model with sessions
 	Task     string   // recommend: the task, in words (its type is read from them)
+	// Class keeps only sessions whose work classify_task matched to this
+	// skill or agent ("unknown": sessions never classified); empty: all.
+	Class string
 }
 
 // Groupings of model_performance.
@@ -46,6 +49,10 @@ func (q *Query) clean() error {
 	if q.TaskType != "" && !slices.Contains(usage.TaskTypes, q.TaskType) {
 		return &problem.FieldError{Field: "task_type", Problem: "is " + problem.Quote(q.TaskType), Fix: "use " + strings.Join(usage.TaskTypes, ", ")}
 	}
+	q.Class = strings.TrimSpace(q.Class)
+	if len(q.Class) > 100 || strings.ContainsAny(q.Class, "\n\t") {
+		return &problem.FieldError{Field: "class", Problem: "is " + problem.Quote(problem.Clip(q.Class, 40)) + ", not a skill or agent name", Fix: "use a name classify_task answers with (model_performance lists them under by_class), or unknown"}
+	}
 	return nil
 }
 
@@ -58,15 +65,37 @@ type Measures struct {
 	Rework      usage.Rate
 	TimePerTask usage.Median // minutes
 	LoopIters   usage.Median
+	// Revert is the share of sessions that reverted work (a commit
+	// reverted, an edit undone, a completed task reopened); Commits and
+	// Edits count the reverts, Evidence shows a few.
+	Revert         usage.Rate
+	Commits, Edits int
+	Evidence       []string
+	Feedback       FeedbackCounts
+	// BadAnswers is the share of tool answers that were bad (Answers).
+	BadAnswers usage.Rate
+	Answers    Answers
 }
 
 // measure sums fs.
 func measure(fs []sessionFacts, z float64) Measures {
 	m := Measures{Sessions: len(fs)}
-	var tested, passed, failing, reworked int
+	var tested, passed, failing, reworked, reverted int
 	var perTask, iters []float64
 	for _, f := range fs {
 		m.Tasks += f.Tasks
+		m.Commits += f.Commits
+		m.Edits += f.Edits
+		m.Feedback.add(f.Feedback)
+		m.Answers.add(f.Answers)
+		if f.Commits+f.Edits+f.Reworked > 0 {
+			reverted++
+		}
+		for _, ev := range f.Evidence {
+			if len(m.Evidence) < maxEvidence {
+				m.Evidence = append(m.Evidence, f.ID.String()+" "+ev)
+			}
+		}
 		reworked += f.Reworked
 		if f.Tested {
 			tested++
@@ -85,6 +114,7 @@ func measure(fs []sessionFacts, z float64) Measures {
 	m.TestPass, m.Failure = usage.WilsonZ(passed, tested, z), usage.WilsonZ(failing, len(fs), z)
 	m.Rework = usage.WilsonZ(min(reworked, m.Tasks), m.Tasks, z)
 	m.TimePerTask, m.LoopIters = usage.MedianZ(perTask, z), usage.MedianZ(iters, z)
+	m.Revert, m.BadAnswers = usage.WilsonZ(reverted, len(fs), z), m.Answers.Rate(z)
 	return m
 }
 
@@ -97,6 +127,9 @@ type Group struct {
 	FromSession, FromCalls int
 	Measures
 	ByType map[string]Measures
+	// ByClass is the measures by what classify_task matched the sessions'
+	// work to (usage.Unknown: not classified).
+	ByClass map[string]Measures
 }
 
 // Performance is model_performance's answer.
@@ -104,6 +137,7 @@ type Performance struct {
 	Days     int
 	By       string
 	TaskType string
+	Class    string
 	Sessions int
 	Groups   []Group // most sessions first
 }
@@ -114,8 +148,23 @@ func keyOf(f sessionFacts, by string) string {
 		return f.Client
 	case "agent":
 		return f.Agent
+	case "class":
+		return f.Class
 	}
 	return f.Model
+}
+
+func ofClass(fs []sessionFacts, c string) []sessionFacts {
+	if c == "" {
+		return fs
+	}
+	var out []sessionFacts
+	for _, f := range fs {
+		if f.Class == c {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func ofType(fs []sessionFacts, t string) []sessionFacts {
@@ -152,10 +201,13 @@ func (s *Service) Performance(ctx context.Context, q Query) (Performance, error)
 	if err != nil {
 		return Performance{}, fmt.Errorf("model performance: %w", err)
 	}
-	fs = ofType(fs, q.TaskType)
-	out := Performance{Days: q.Days, By: q.By, TaskType: q.TaskType, Sessions: len(fs)}
+	fs = ofClass(ofType(fs, q.TaskType), q.Class)
+	out := Performance{Days: q.Days, By: q.By, TaskType: q.TaskType, Class: q.Class, Sessions: len(fs)}
 	for key, gfs := range groupBy(fs, q.By) {
-		g := Group{Key: key, Measures: measure(gfs, usage.ZFor(0.05)), ByType: map[string]Measures{}}
+		g := Group{Key: key, Measures: measure(gfs, usage.ZFor(0.05)), ByType: map[string]Measures{}, ByClass: map[string]Measures{}}
+		for c, cfs := range groupBy(gfs, "class") {
+			g.ByClass[c] = measure(cfs, usage.ZFor(0.05))
+		}
 		for _, f := range gfs {
 			switch f.ModelFrom {
 			case "session":
@@ -231,6 +283,7 @@ type MeasureComparison struct {
 type Comparison struct {
 	Days      int
 	TaskType  string
+	Class     string
 	MinSample int
 	// Level is the confidence of each interval: 95% over all the
 	// comparisons made (Bonferroni), so a history with no difference
@@ -248,7 +301,7 @@ func (s *Service) Compare(ctx context.Context, q Query) (Comparison, error) {
 	if err != nil {
 		return Comparison{}, fmt.Errorf("model compare: %w", err)
 	}
-	return s.compare(ofType(fs, q.TaskType), q), nil
+	return s.compare(ofClass(ofType(fs, q.TaskType), q.Class), q), nil
 }
 
 func (s *Service) compare(fs []sessionFacts, q Query) Comparison {
@@ -263,7 +316,7 @@ func (s *Service) compare(fs []sessionFacts, q Query) Comparison {
 	pairs := max(1, len(models)*(len(models)-1)/2)
 	alpha := 0.05 / float64(pairs*len(compared))
 	z := usage.ZFor(alpha)
-	out := Comparison{Days: q.Days, TaskType: q.TaskType, MinSample: s.opts.MinSample, Level: 1 - alpha}
+	out := Comparison{Days: q.Days, TaskType: q.TaskType, Class: q.Class, MinSample: s.opts.MinSample, Level: 1 - alpha}
 	ms := map[string]Measures{}
 	for _, m := range models {
 		ms[m] = measure(groups[m], z)

@@ -20,7 +20,7 @@ import (
 // Defaults of the recorder.
 const (
 	DefaultBuffer     = 4096
-	DefaultBatch      = 256
+	DefaultBatch      = 1024
 	DefaultFlushEvery = time.Second
 	DefaultRetention  = 30 * 24 * time.Hour
 	rollupEvery       = 6 * time.Hour
@@ -222,7 +222,7 @@ func (r *Recorder) loop() {
 func (r *Recorder) write(batch []usage.Event) error {
 	for i := range batch {
 		e := &batch[i]
-		if e.Subject != "" {
+		if e.Subject != "" && !(e.Kind == usage.KindCall && usage.IsDigest(e.Subject)) {
 			memory.RedactFields(&e.Subject)
 		}
 		for _, f := range []*string{&e.Model, &e.Client, &e.ClientVersion, &e.Agent} {

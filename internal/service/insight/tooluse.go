@@ -21,6 +21,12 @@ type ToolStat struct {
 	P50, P95 time.Duration
 	Bytes    int64 // the answers' mean size
 	Agents   int   // how many agents called it
+	// Retried counts the answers that succeeded but were retried at once
+	// with other arguments; Bad is errored and retried answers of all
+	// (AnswerDerivation; raw events only: the daily aggregates keep no
+	// order).
+	Retried int
+	Bad     usage.Rate
 }
 
 // Sequence is two tools called one after the other by the same session
@@ -80,10 +86,11 @@ func (s *Service) ToolUsage(ctx context.Context, days int, tool string, top int)
 	out := ToolUsage{Days: q.Days, ByClient: map[string]int{}, Recorded: c.Recorded, Dropped: c.Dropped, RolledUp: len(rolled) > 0}
 	type acc struct {
 		ToolStat
-		bad    int
-		durs   []float64
-		hist   usage.Hist
-		agents map[string]bool
+		bad     int
+		answers Answers
+		durs    []float64
+		hist    usage.Hist
+		agents  map[string]bool
 	}
 	byTool := map[string]*acc{}
 	get := func(name, ts string) *acc {
@@ -94,11 +101,13 @@ func (s *Service) ToolUsage(ctx context.Context, days int, tool string, top int)
 		}
 		return a
 	}
-	for _, e := range es {
+	qs := qualities(es)
+	for i, e := range es {
 		if tool != "" && e.Name != tool {
 			continue
 		}
 		a := get(e.Name, e.Toolset)
+		a.answers.count(qs[i])
 		a.Calls++
 		a.Bytes += int64(e.Bytes)
 		a.durs = append(a.durs, float64(e.Duration))
@@ -126,6 +135,7 @@ func (s *Service) ToolUsage(ctx context.Context, days int, tool string, top int)
 	for _, a := range byTool {
 		st := a.ToolStat
 		st.Errors, st.Agents = usage.Wilson(a.bad, a.Calls), len(a.agents)
+		st.Retried, st.Bad = a.answers.Retried, a.answers.Rate(usage.ZFor(0.05))
 		if a.Calls > 0 {
 			st.Bytes /= int64(a.Calls)
 		}

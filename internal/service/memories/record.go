@@ -208,6 +208,16 @@ type ToolUse struct {
 	Output  string
 	Failed  bool
 	Error   string // what the failure said: its output
+	// Edits are the text replacements the call made (Edit, MultiEdit,
+	// Gemini CLI's replace): an edit that puts back text an earlier edit
+	// of the same file in the session replaced undoes it.
+	Edits []Edit
+}
+
+// Edit is one text replacement in a file.
+type Edit struct {
+	Path     string
+	Old, New string
 }
 
 // ToolUseRecorded says what RecordToolUse kept.
@@ -221,6 +231,8 @@ type ToolUseRecorded struct {
 	Resolved int
 	// Candidate is the mistake candidate a failed command became.
 	Candidate memory.ID
+	// Reverts say what the call undid: a commit reverted, an edit undone.
+	Reverts []string
 }
 
 // Limits on what a hook records.
@@ -259,6 +271,11 @@ func (m *Memory) RecordToolUse(ctx context.Context, in ToolUse) (ToolUseRecorded
 	if len(out.Files) == 0 && cmd == "" && !in.Failed {
 		return out, nil // nothing worth a write
 	}
+	edits := m.editDigests(in.Edits)
+	var reverts []runs.Revert
+	if !in.Failed && cmd != "" {
+		reverts = runs.Reverts(full)
+	}
 	// The whole command, not the clipped one: a test run at the end of a
 	// long line would be lost.
 	if runner, ok := runs.Test(full); ok {
@@ -288,6 +305,22 @@ func (m *Memory) RecordToolUse(ctx context.Context, in ToolUse) (ToolUseRecorded
 				Test: out.Test, At: now}); err != nil {
 				return err
 			}
+		}
+		undone, err := recordEdits(ctx, tx, s.ID, edits, now)
+		if err != nil {
+			return err
+		}
+		out.Reverts = append(out.Reverts, undone...)
+		for _, r := range reverts {
+			what := words.OneLine(r.What, maxHookCommand)
+			detail := "git revert " + what
+			if r.How == "commit message" {
+				detail = "a commit whose message starts Revert"
+			}
+			if err := tx.RecordEvent(ctx, memory.Event{Session: s.ID, Kind: memory.EventRevert, Key: memory.RevertCommit + ":" + what, Subject: what, Detail: detail, At: now}); err != nil {
+				return err
+			}
+			out.Reverts = append(out.Reverts, "commit "+what)
 		}
 		if !in.Failed {
 			if cmd != "" {
