@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/distribution/reference"
 	"github.com/moby/buildkit/frontend/dockerfile/instructions"
 	"github.com/moby/buildkit/frontend/dockerfile/linter"
 	"github.com/moby/buildkit/frontend/dockerfile/parser"
@@ -325,12 +324,12 @@ func (f *file) resolveStage(st *stage) {
 }
 
 // parseRef parses an image reference as BuildKit does, once per distinct
-// reference of the file (the parse is a large regexp).
-func (f *file) parseRef(s string) (reference.Named, error) {
+// reference of the file.
+func (f *file) parseRef(s string) (imageRef, error) {
 	if r, ok := f.refs[s]; ok {
 		return r.named, r.err
 	}
-	n, err := reference.ParseNormalizedNamed(s)
+	n, err := parseImageRef(s)
 	if f.refs == nil {
 		f.refs = map[string]parsedRef{}
 	}
@@ -339,7 +338,7 @@ func (f *file) parseRef(s string) (reference.Named, error) {
 }
 
 type parsedRef struct {
-	named reference.Named
+	named imageRef
 	err   error
 }
 
@@ -552,10 +551,10 @@ var imageEnv = map[string][]string{
 // knownImageEnv returns the ENV of an official image of imageEnv.
 func (f *file) knownImageEnv(ref string) ([]string, bool) {
 	named, err := f.parseRef(ref)
-	if err != nil || reference.Domain(named) != "docker.io" {
+	if err != nil || named.domain != defaultRegistry {
 		return nil, false
 	}
-	path := reference.Path(named)
+	path := named.path
 	name, ok := strings.CutPrefix(path, "library/")
 	if !ok {
 		return nil, false

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/distribution/reference"
 	"github.com/moby/buildkit/frontend/dockerfile/instructions"
 )
 
@@ -25,13 +24,13 @@ func (f *file) fromPractices(st *stage) {
 	if err != nil {
 		return
 	}
-	if _, ok := ref.(reference.Digested); ok {
+	if ref.digest != "" {
 		return
 	}
 	from := &command{node: st.node}
 	line, col := f.word(from, raw)
-	if t, ok := ref.(reference.Tagged); ok {
-		if t.Tag() == "latest" && !strings.Contains(raw, "$") {
+	if ref.tag != "" {
+		if ref.tag == "latest" && !strings.Contains(raw, "$") {
 			f.add(RuleImageLatest, line, col, fmt.Sprintf("The base image %s is :latest, which moves.", raw),
 				"Pin a version tag, or a digest (image@sha256:...).")
 		}
