@@ -79,10 +79,10 @@ func New() *Checker { return &Checker{} }
 // Name is "a11y".
 func (*Checker) Name() string { return "a11y" }
 
-var rules = buildRules()
+var rules = sync.OnceValue(buildRules)
 
 // Rules lists every rule, axe-core's included.
-func (*Checker) Rules() []check.Rule { return rules }
+func (*Checker) Rules() []check.Rule { return rules() }
 
 // markupExt are the extensions read as markup; templateExt those that
 // are templates whatever their content.
