@@ -84,6 +84,7 @@ func New(st store.Store, opts Options) *Set {
 	l := loops.NewLoops(st, opts.Now)
 	m := memories.NewMemory(st, mo)
 	k := knowledge.New(opts.Root, opts.Detector, m)
+	ins := insight.New(st, io)
 	return &Set{
 		Focus:      f,
 		Plan:       p,
@@ -92,8 +93,8 @@ func New(st store.Store, opts Options) *Set {
 		Memory:     m,
 		Knowledge:  k,
 		Brief:      brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now}),
-		Hands:      hands.New(opts.Root),
-		Insight:    insight.New(st, io),
+		Hands:      hands.New(opts.Root).Recording(ins.Record),
+		Insight:    ins,
 		store:      st,
 	}
 }
