@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/moby/buildkit/frontend/dockerfile/instructions"
 	"github.com/moby/buildkit/frontend/dockerfile/linter"
@@ -540,13 +541,15 @@ func (f *file) dispatchStage(st *stage) {
 // are well known, so that UndefinedVar judges a stage built on one as
 // docker build --check does, knowing the image's config. Other images'
 // ENV is not known here.
-var imageEnv = map[string][]string{
-	"alpine": nil, "busybox": nil, "debian": nil, "ubuntu": nil,
-	"golang": {"GOLANG_VERSION", "GOPATH", "GOTOOLCHAIN"},
-	"node":   {"NODE_VERSION", "YARN_VERSION"},
-	"python": {"LANG", "GPG_KEY", "PYTHON_VERSION", "PYTHON_SHA256", "PYTHON_PIP_VERSION", "PYTHON_SETUPTOOLS_VERSION",
-		"PYTHON_GET_PIP_URL", "PYTHON_GET_PIP_SHA256"},
-}
+var imageEnv = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"alpine": nil, "busybox": nil, "debian": nil, "ubuntu": nil,
+		"golang": {"GOLANG_VERSION", "GOPATH", "GOTOOLCHAIN"},
+		"node":   {"NODE_VERSION", "YARN_VERSION"},
+		"python": {"LANG", "GPG_KEY", "PYTHON_VERSION", "PYTHON_SHA256", "PYTHON_PIP_VERSION", "PYTHON_SETUPTOOLS_VERSION",
+			"PYTHON_GET_PIP_URL", "PYTHON_GET_PIP_SHA256"},
+	}
+})
 
 // knownImageEnv returns the ENV of an official image of imageEnv.
 func (f *file) knownImageEnv(ref string) ([]string, bool) {
@@ -559,7 +562,7 @@ func (f *file) knownImageEnv(ref string) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	keys, ok := imageEnv[name]
+	keys, ok := imageEnv()[name]
 	return keys, ok
 }
 
@@ -802,13 +805,15 @@ func parsePortNumber(s string) (int, error) {
 }
 
 // linuxSignals are the names STOPSIGNAL accepts (without SIG).
-var linuxSignals = map[string]bool{
-	"ABRT": true, "ALRM": true, "BUS": true, "CHLD": true, "CLD": true, "CONT": true, "FPE": true, "HUP": true,
-	"ILL": true, "INT": true, "IO": true, "IOT": true, "KILL": true, "PIPE": true, "POLL": true, "PROF": true,
-	"PWR": true, "QUIT": true, "SEGV": true, "STKFLT": true, "STOP": true, "SYS": true, "TERM": true, "TRAP": true,
-	"TSTP": true, "TTIN": true, "TTOU": true, "URG": true, "USR1": true, "USR2": true, "VTALRM": true, "WINCH": true,
-	"XCPU": true, "XFSZ": true, "UNUSED": true,
-}
+var linuxSignals = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"ABRT": true, "ALRM": true, "BUS": true, "CHLD": true, "CLD": true, "CONT": true, "FPE": true, "HUP": true,
+		"ILL": true, "INT": true, "IO": true, "IOT": true, "KILL": true, "PIPE": true, "POLL": true, "PROF": true,
+		"PWR": true, "QUIT": true, "SEGV": true, "STKFLT": true, "STOP": true, "SYS": true, "TERM": true, "TRAP": true,
+		"TSTP": true, "TTIN": true, "TTOU": true, "URG": true, "USR1": true, "USR2": true, "VTALRM": true, "WINCH": true,
+		"XCPU": true, "XFSZ": true, "UNUSED": true,
+	}
+})
 
 // validSignal reports whether s is a signal STOPSIGNAL accepts: a number,
 // a name, or RTMIN/RTMAX with an offset.
@@ -817,7 +822,7 @@ func validSignal(s string) bool {
 		return n > 0
 	}
 	name := strings.TrimPrefix(strings.ToUpper(s), "SIG")
-	if linuxSignals[name] {
+	if linuxSignals()[name] {
 		return true
 	}
 	for _, rt := range []string{"RTMIN", "RTMAX"} {
