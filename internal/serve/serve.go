@@ -88,6 +88,11 @@ keeps its own focus. A non-loopback address needs bearer tokens
 			if err := app.CheckStore(app.Config{}); err != nil {
 				return err // an empty database: refuse to start rather than make a new store
 			}
+			stopProfiles, err := startProfiles(log)
+			if err != nil {
+				return err
+			}
+			defer stopProfiles()
 			lazy := app.NewLazy(app.Config{Durability: durability, Logger: log, Embed: embedCfg})
 			defer lazy.Close()
 			ctx := cmd.Context()
