@@ -80,7 +80,7 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					ReadOnly: readOnly,
 					Agent:    agentName,
 					Logger:   log,
-				}, app.Config{Durability: durability, Logger: log, Embed: embedCfg})
+				}, app.Config{Durability: durability, Logger: log, Embed: embedCfg, Upkeep: true})
 			}
 			if err := hf.stdioOnly(cmd); err != nil {
 				return err
@@ -93,7 +93,7 @@ keeps its own focus. A non-loopback address needs bearer tokens
 				return err
 			}
 			defer stopProfiles()
-			lazy := app.NewLazy(app.Config{Durability: durability, Logger: log, Embed: embedCfg})
+			lazy := app.NewLazy(app.Config{Durability: durability, Logger: log, Embed: embedCfg, Upkeep: true})
 			defer lazy.Close()
 			ctx := cmd.Context()
 			// Until the client is initialized, nothing but the answer to

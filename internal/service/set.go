@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 	"github.com/cairn-dev/cairn/internal/service/brief"
+	"github.com/cairn-dev/cairn/internal/service/evolution"
 	"github.com/cairn-dev/cairn/internal/service/focus"
 	"github.com/cairn-dev/cairn/internal/service/hands"
 	"github.com/cairn-dev/cairn/internal/service/insight"
@@ -33,6 +34,7 @@ type Set struct {
 	Brief      *brief.Service
 	Hands      *hands.Service
 	Insight    *insight.Service
+	Evolution  *evolution.Service
 
 	store store.Store
 }
@@ -84,7 +86,7 @@ func New(st store.Store, opts Options) *Set {
 	l := loops.NewLoops(st, opts.Now)
 	m := memories.NewMemory(st, mo)
 	k := knowledge.New(opts.Root, opts.Detector, m)
-	ins := insight.New(st, io)
+	in := insight.New(st, io)
 	return &Set{
 		Focus:      f,
 		Plan:       p,
@@ -93,8 +95,11 @@ func New(st store.Store, opts Options) *Set {
 		Memory:     m,
 		Knowledge:  k,
 		Brief:      brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now}),
-		Hands:      hands.New(opts.Root).Recording(ins.Record),
-		Insight:    ins,
-		store:      st,
+		Hands:      hands.New(opts.Root).Recording(in.Record),
+		Insight:    in,
+		Evolution: evolution.New(opts.Root, st, evolution.Options{Insight: in, Now: opts.Now,
+			Docs:    func() []projectinfo.Doc { return k.Knowledge().Docs },
+			Routing: func() string { return k.Knowledge().RoutingPath }}),
+		store: st,
 	}
 }
