@@ -61,6 +61,19 @@ type Options struct {
 	// MaxResponseBytes caps the body of each of the remote's answers to a
 	// request. Default 32 MiB.
 	MaxResponseBytes int64
+	// Builtin, if set, are the lists of the Cairn this bridge is built
+	// into: served, marked as not confirmed, while the remote has never
+	// answered and nothing is cached, so a client's first lists are not
+	// empty. The remote's own lists replace them when it answers.
+	Builtin *Builtin
+}
+
+// Builtin are a build's own lists (see Options.Builtin).
+type Builtin struct {
+	ServerInfo   *mcp.Implementation
+	Instructions string
+	Tools        []*mcp.Tool
+	Prompts      []*mcp.Prompt
 }
 
 // Default caps on what the bridge accepts from the remote.
@@ -80,6 +93,10 @@ const remoteProtocolVersion = "2025-11-25"
 // localProtocolVersions are the versions the bridge offers its local client:
 // up to the one it speaks to the remote.
 var localProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// BuiltinNote ends the instructions while the lists are the bridge's own
+// (Options.Builtin): the model knows they may not be the remote's.
+const BuiltinNote = "(Not yet confirmed by the remote: these tools and prompts are the ones this bridge's build of Cairn serves; calls fail until the remote answers, and its own lists then replace these.)"
 
 // CodeUnavailable is the JSON-RPC error code of a request the bridge cannot
 // forward because the remote is unreachable (a tools/call gets an isError
@@ -104,6 +121,7 @@ type Bridge struct {
 	sess      *mcp.ClientSession // nil while disconnected
 	snap      *snapshot          // last known lists: from the remote, else the cache
 	fromCache bool               // snap came from the cache and the remote was not reached since
+	builtin   bool               // snap is Options.Builtin: the remote was never reached
 	downSince time.Time
 	cause     error
 	retry     time.Duration
@@ -263,18 +281,35 @@ func (b *Bridge) Start(ctx context.Context) error {
 			b.log.Info("lists loaded from cache", "path", b.cachePath, "saved_at", s.SavedAt, "tools", len(s.Tools))
 		}
 	}
-	go b.supervise(ctx)
 	b.mu.Lock()
-	haveLists := b.snap != nil
+	noLists := b.snap == nil
 	b.mu.Unlock()
-	if !haveLists {
+	if bi := b.opts.Builtin; noLists && bi != nil {
+		s := &snapshot{URL: b.safeURL, ServerInfo: bi.ServerInfo, Tools: bi.Tools, Prompts: bi.Prompts,
+			Instructions: strings.TrimSpace(bi.Instructions + "\n\n" + BuiltinNote)}
+		b.mu.Lock()
+		b.snap, b.fromCache, b.builtin = s, true, true
+		b.mu.Unlock()
+		b.regMu.Lock()
+		b.apply(s)
+		b.regMu.Unlock()
+		b.log.Info("remote never reached and no cache: serving this build's own lists until it answers", "tools", len(s.Tools), "prompts", len(s.Prompts))
+	}
+	go b.supervise(ctx)
+	if noLists {
+		// The first attempt is waited for even with the built-in lists, so
+		// that a reachable remote's own lists are the client's first.
 		select {
 		case <-b.attempted:
 		case <-ctx.Done():
 		}
 		b.mu.Lock()
-		if b.sess == nil && b.snap == nil {
-			b.log.Warn("remote unreachable and no cached lists: serving empty lists until it is reachable",
+		if b.sess == nil {
+			serving := "empty lists"
+			if b.builtin {
+				serving = "this build's own lists, unconfirmed,"
+			}
+			b.log.Warn("remote unreachable and no cached lists: serving "+serving+" until it is reachable",
 				"url", b.safeURL, "cause", b.cause)
 		}
 		b.mu.Unlock()
@@ -610,6 +645,8 @@ func (b *Bridge) unavailableLocked() *unavailableError {
 	switch {
 	case b.snap == nil:
 		tail = "no tools are known yet: there is no cached list from an earlier connection; they will be announced with tools/list_changed once the remote answers"
+	case b.builtin:
+		tail = "the tools listed are this bridge's own build of Cairn's, not yet confirmed by the remote; the remote's own are announced with tools/list_changed once it answers"
 	case b.fromCache:
 		tail = "the last known tools are listed from cache"
 	default:

@@ -457,7 +457,7 @@ func (b *Bridge) online(ctx context.Context, cs *mcp.ClientSession, snap *snapsh
 func (b *Bridge) updateLists(snap *snapshot) {
 	b.mu.Lock()
 	old := b.snap
-	b.snap, b.fromCache = snap, false
+	b.snap, b.fromCache, b.builtin = snap, false, false
 	b.mu.Unlock()
 	b.regMu.Lock()
 	b.apply(snap)

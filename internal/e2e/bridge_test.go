@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/bridge"
+	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
 
@@ -288,7 +291,8 @@ func resultText(r *mcp.CallToolResult) string {
 
 // TestBridgeDegraded: with the remote down the bridge still starts, lists
 // what it cached, and answers each call with a clear error; with no cache it
-// starts empty and says so.
+// lists the tools and prompts of its own build, says they are not yet
+// confirmed by the remote, and answers calls with the same error.
 func TestBridgeDegraded(t *testing.T) {
 	cache := t.TempDir()
 	r := startRemote(t, "127.0.0.1:0", cairntest.Project(t), "--log-level", "debug")
@@ -324,17 +328,44 @@ func TestBridgeDegraded(t *testing.T) {
 		t.Fatalf("degraded initialize: %+v %q", ir.ServerInfo, ir.Instructions)
 	}
 
-	// No cache, no remote: it starts, lists nothing, and says so.
+	// No cache, no remote: it starts with its own build's lists (the
+	// remote's defaults: this test's remote is the same build), marked
+	// as not confirmed.
 	empty := startBridge(t, r.URL, t.TempDir(), nil)
-	if tools, err := empty.Session.ListTools(context.Background(), nil); err != nil || len(tools.Tools) != 0 {
-		t.Fatalf("no cache, no remote: tools %v %v", tools, err)
+	own, err := empty.Session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The remote serves every toolset; the bridge, not knowing, its
+	// build's default ones: each exactly as the remote lists it.
+	def, err := mcpserver.ToolNames(nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote := map[string]*mcp.Tool{}
+	for _, tl := range live.Tools {
+		remote[tl.Name] = tl
+	}
+	var names []string
+	for _, tl := range own.Tools {
+		names = append(names, tl.Name)
+		if d := cmp.Diff(asJSON(t, remote[tl.Name]), asJSON(t, tl)); d != "" {
+			t.Errorf("no cache, no remote: built-in %s differs from the remote's (-remote +built-in):\n%s", tl.Name, d)
+		}
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, def) {
+		t.Fatalf("no cache, no remote: lists %v, want this build's defaults %v", names, def)
+	}
+	if ps, err := empty.Session.ListPrompts(context.Background(), nil); err != nil || len(ps.Prompts) == 0 {
+		t.Fatalf("no cache, no remote: prompts %v %v", ps, err)
 	}
 	res = callVia(t, empty.Session, "get_tasks", args{})
-	if text := resultText(res); !res.IsError || !strings.Contains(text, "no tools are known yet") {
+	if text := resultText(res); !res.IsError || !strings.Contains(text, "not yet confirmed by the remote") || !strings.Contains(text, "unreachable since") {
 		t.Fatalf("no cache, no remote: %q", text)
 	}
-	if !strings.Contains(empty.Session.InitializeResult().Instructions, "no tools are known yet") {
-		t.Fatalf("no cache, no remote: instructions %q", empty.Session.InitializeResult().Instructions)
+	if ir := empty.Session.InitializeResult(); !strings.Contains(ir.Instructions, bridge.BuiltinNote) || !strings.Contains(ir.Instructions, "get_current_task") {
+		t.Fatalf("no cache, no remote: instructions %q", ir.Instructions)
 	}
 }
 
@@ -360,8 +391,8 @@ func TestBridgeReconnects(t *testing.T) {
 	}, "--token", bridgeToken)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if tools, _ := b.Session.ListTools(ctx, nil); len(tools.Tools) != 0 {
-		t.Fatalf("remote down, no cache: %d tools", len(tools.Tools))
+	if tools, _ := b.Session.ListTools(ctx, nil); len(tools.Tools) == 0 || slices.ContainsFunc(tools.Tools, func(tl *mcp.Tool) bool { return tl.Name == "loop_start" }) {
+		t.Fatalf("remote never reached, no cache: %d tools, want the built-in default ones", len(tools.Tools))
 	}
 
 	r := startRemote(t, addr, dir, "--log-level", "debug")
@@ -371,8 +402,11 @@ func TestBridgeReconnects(t *testing.T) {
 		t.Fatal("no tools/list_changed after the remote came up")
 	}
 	tools, err := b.Session.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) < 20 {
-		t.Fatalf("tools after the remote came up: %d %v", len(tools.Tools), err)
+	if err != nil || len(tools.Tools) < 20 || !slices.ContainsFunc(tools.Tools, func(tl *mcp.Tool) bool { return tl.Name == "loop_start" }) {
+		t.Fatalf("tools after the remote came up (--toolsets all): %d %v", len(tools.Tools), err)
+	}
+	if ir := b.Session.InitializeResult(); !strings.Contains(ir.Instructions, bridge.BuiltinNote) {
+		t.Errorf("initialize with the remote never reached: %q", ir.Instructions)
 	}
 	id := func() string {
 		res := callVia(t, b.Session, "create_task", args{"title": "after reconnect"})
@@ -535,12 +569,15 @@ func TestBridgeBadInput(t *testing.T) {
 }
 
 // TestBridgeListCaps: a remote whose tool list is over the bridge's cap is
-// refused with the flag that raises the cap, and the flag lets it through.
+// refused with the flag that raises the cap (the bridge's own lists are
+// listed meanwhile), and the flag lets it through.
 func TestBridgeListCaps(t *testing.T) {
 	r := startRemote(t, "127.0.0.1:0", cairntest.Project(t))
 	capped := startBridge(t, r.URL, t.TempDir(), nil, "--token", bridgeToken, "--max-list-items", "10")
-	if tools, err := capped.Session.ListTools(context.Background(), nil); err != nil || len(tools.Tools) != 0 {
-		t.Fatalf("over the cap: tools %v %v; want none listed", tools, err)
+	// The remote's list is refused, so the bridge has only its own
+	// build's, unconfirmed (the remote serves every toolset).
+	if tools, err := capped.Session.ListTools(context.Background(), nil); err != nil || slices.ContainsFunc(tools.Tools, func(tl *mcp.Tool) bool { return tl.Name == "loop_start" }) {
+		t.Fatalf("over the cap: tools %v %v; want only the built-in ones listed", tools, err)
 	}
 	res := callVia(t, capped.Session, "get_tasks", args{})
 	if text := resultText(res); !res.IsError || !strings.Contains(text, "cap of 10 items (raise it with --max-list-items)") {

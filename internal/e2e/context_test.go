@@ -173,7 +173,7 @@ func TestSuggestNext(t *testing.T) {
 	dir := cairntest.Project(t)
 	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,context"}})
 	r := s.OK("suggest_next", map[string]any{})
-	if !strings.Contains(r.Text, "1. create_new_task {}: zen") || !strings.Contains(r.Text, `session {"action":"start"}`) || !strings.Contains(r.Text, "[in the session toolset, not served") {
+	if !strings.Contains(r.Text, "1. create_new_task {}: zen") || !strings.Contains(r.Text, `session {"action":"start"}`) || !strings.Contains(r.Text, "[in the session toolset: enable it with the toolsets tool") {
 		t.Errorf("empty project:\n%s", r.Text)
 	}
 	s.OK("create_task", map[string]any{"title": "Ship the parser"})

@@ -115,6 +115,7 @@ type Server struct {
 	mu       sync.Mutex
 	handlers map[handlerKey]*mcp.StreamableHTTPHandler
 	servers  map[handlerKey]*mcp.Server
+	directs  map[handlerKey]*mcpserver.Direct // the same servers' tools, for REST
 
 	sess      *sessions
 	streams   streams // the board's open event streams
@@ -199,7 +200,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, tokens: ts, handlers: map[handlerKey]*mcp.StreamableHTTPHandler{},
-		servers: map[handlerKey]*mcp.Server{}, sess: newSessions()}
+		servers: map[handlerKey]*mcp.Server{}, directs: map[handlerKey]*mcpserver.Direct{}, sess: newSessions()}
 	s.bg, s.bgCancel = context.WithCancel(context.Background())
 	s.streamsCtx, s.endStreams = context.WithCancel(context.Background())
 	if s.board, err = s.newBoard(); err != nil {
@@ -240,6 +241,12 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) { s.serveMCP(w, r, "") })
 	mux.HandleFunc("/p/{project}/mcp", func(w http.ResponseWriter, r *http.Request) {
 		s.serveMCP(w, r, r.PathValue("project"))
+	})
+	mux.HandleFunc("GET /mcp/tools", func(w http.ResponseWriter, r *http.Request) { s.serveREST(w, r, "", "") })
+	mux.HandleFunc("POST /mcp/tools/{name}", func(w http.ResponseWriter, r *http.Request) { s.serveREST(w, r, "", r.PathValue("name")) })
+	mux.HandleFunc("GET /p/{project}/mcp/tools", func(w http.ResponseWriter, r *http.Request) { s.serveREST(w, r, r.PathValue("project"), "") })
+	mux.HandleFunc("POST /p/{project}/mcp/tools/{name}", func(w http.ResponseWriter, r *http.Request) {
+		s.serveREST(w, r, r.PathValue("project"), r.PathValue("name"))
 	})
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
@@ -399,55 +406,67 @@ func baseURL(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-// serveMCP checks a request to an MCP endpoint, in the order that leaks
-// least: Host and Origin, the token, the project and the token's right to it,
-// the body; then hands it to the SDK's handler for (project, read-only).
-func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject string) {
+// gate checks what every request to a project's MCP endpoints must pass,
+// in the order that leaks least: Host and Origin, the token, the project
+// and the token's right to it, the agent it names. On a refusal it has
+// answered and returns ok false.
+func (s *Server) gate(w http.ResponseWriter, r *http.Request, pathProject string) (tok *Token, name string, ok bool) {
 	if s.draining.Load() {
 		w.Header().Set("Connection", "close")
 		s.refuse(w, r, *answerFor("shutting_down", &problem.Error{Kind: problem.Unavailable,
 			Problem: "the server is shutting down", Fix: "retry against another instance or after the restart"}))
-		return
+		return nil, "", false
 	}
 	if p := s.checkHost(r); p != nil {
 		s.refuse(w, r, *p)
-		return
+		return nil, "", false
 	}
 	if p := s.checkOrigin(r); p != nil {
 		s.refuse(w, r, *p)
-		return
+		return nil, "", false
 	}
 	tok, p := s.authenticate(w, r)
 	if p != nil {
 		s.refuse(w, r, *p)
-		return
+		return nil, "", false
 	}
-	name, p := s.project(r, pathProject, tok)
+	name, p = s.project(r, pathProject, tok)
 	if p != nil {
 		if p.Status == http.StatusForbidden {
 			s.challenge(w, r, "insufficient_scope", p.Problem)
 		}
 		s.refuse(w, r, *p)
-		return
+		return nil, "", false
 	}
 	if a := r.Header.Get(HeaderAgent); tok != nil && tok.Agent != "" && a != "" && a != tok.Agent {
 		s.refuse(w, r, *answerFor("agent_not_allowed", &problem.Error{Kind: problem.Forbidden,
 			Problem: fmt.Sprintf("this token is bound to agent %q; %s names another", tok.Agent, HeaderAgent),
 			Fix:     "omit " + HeaderAgent + " or send the token's agent"}))
-		return
+		return nil, "", false
 	}
 	if a := r.Header.Get(HeaderAgent); a != "" {
 		if _, taken := s.tokens.boundElsewhere(a, tok); taken {
 			s.refuse(w, r, *answerFor("agent_not_allowed", &problem.Error{Kind: problem.Forbidden,
 				Problem: fmt.Sprintf("agent %q is bound to another token", a),
 				Fix:     "omit " + HeaderAgent + ", or use that agent's own token"}))
-			return
+			return nil, "", false
 		}
 		if err := checkAgent(a); err != nil {
 			s.refuse(w, r, *answerFor("invalid_agent", &problem.Error{Kind: problem.Invalid, Problem: HeaderAgent + ": " + err.Error(),
 				Fix: fmt.Sprintf("send 1 to %d printable characters, or omit the header to use the client's name", maxAgentLen)}))
-			return
+			return nil, "", false
 		}
+	}
+	return tok, name, true
+}
+
+// serveMCP checks a request to an MCP endpoint, in the order that leaks
+// least: Host and Origin, the token, the project and the token's right to it,
+// the body; then hands it to the SDK's handler for (project, read-only).
+func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, pathProject string) {
+	tok, name, ok := s.gate(w, r, pathProject)
+	if !ok {
+		return
 	}
 	var id json.RawMessage
 	initialize := false
@@ -572,7 +591,7 @@ func (s *Server) handler(project string, readOnly bool) (*mcp.StreamableHTTPHand
 	if h := s.handlers[key]; h != nil {
 		return h, nil
 	}
-	srv, err := mcpserver.New(mcpserver.Options{
+	srv, direct, err := mcpserver.NewWithDirect(mcpserver.Options{
 		Version:  s.cfg.Version,
 		Toolsets: s.cfg.Toolsets,
 		ReadOnly: readOnly,
@@ -612,6 +631,7 @@ func (s *Server) handler(project string, readOnly bool) (*mcp.StreamableHTTPHand
 	})
 	s.handlers[key] = h
 	s.servers[key] = srv
+	s.directs[key] = direct
 	return h, nil
 }
 

@@ -101,7 +101,7 @@ func suggestNextTool(ctx context.Context, c call, _ suggestNextArgs) (string, an
 	for _, s := range ss {
 		if sg, ok := suggestionOf(s); ok {
 			if !c.s.served[sg.Tool] {
-				sg.NotServed = "in the " + toolsetOf(sg.Tool) + " toolset, not served: add it with --toolsets"
+				sg.NotServed = "in the " + toolsetOf(sg.Tool) + " toolset: enable it with the toolsets tool"
 			}
 			out.Suggestions = append(out.Suggestions, sg)
 		}

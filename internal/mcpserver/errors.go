@@ -35,6 +35,10 @@ type ToolError struct {
 	Code    int    `json:"code"`
 	Reason  string `json:"reason"`
 	Message string `json:"message"`
+
+	kind  problem.Kind
+	field string // the argument at fault, for the REST surface
+	fix   string
 }
 
 // toolCode is a kind's code and reason in a failed tool result.
@@ -131,7 +135,7 @@ func classify(err error) ToolError {
 	e := problem.Of(err)
 	c := toolCodes[e.Kind]
 	if e.Kind == problem.Internal {
-		return ToolError{c.code, c.reason, "internal error (details are in the server log); retry once, and report it if it persists"}
+		return ToolError{Code: c.code, Reason: c.reason, Message: "internal error (details are in the server log); retry once, and report it if it persists", kind: e.Kind}
 	}
-	return ToolError{c.code, c.reason, e.Render(toolHints)}
+	return ToolError{Code: c.code, Reason: c.reason, Message: e.Render(toolHints), kind: e.Kind, field: e.Field, fix: e.Fix}
 }

@@ -84,11 +84,9 @@ func pageShape(r page.Rule) []func(*jsonschema.Schema) {
 }
 
 // readOnly marks a tool that changes nothing: --read-only keeps only these,
-// and clients use the hint to run them without asking. Tools that write carry
-// no annotations at all: the SDK sends readOnlyHint and idempotentHint with
-// every annotation object, so the other hints would cost tokens on every
-// tools/list for a distinction no client acts on.
-var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
+// and clients use the hint to run them without asking. Tools that write
+// take theirs from writeHints (annotations.go).
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: closedWorld}
 
 func focusTools() []tool {
 	const ts = "focus"
@@ -97,7 +95,7 @@ func focusTools() []tool {
 	}
 	return []tool{
 		declare(ts, mcp.Tool{Name: "create_new_task",
-			Description: "Add a child of the current task (a root in zen) and focus it."},
+			Description: "Add a child of the current task (a root in zen) and focus it. For a task with dependencies, not focused: create_task."},
 			createNewTask),
 		declare(ts, mcp.Tool{Name: "extend_current_task",
 			Description: "Add a sibling right after the current task and focus it."},
@@ -106,7 +104,7 @@ func focusTools() []tool {
 			Description: "YOU ARE HERE: current task, body, breadcrumb, left siblings."},
 			getCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_big_picture", Annotations: readOnly,
-			Description: "Whole outline: ids, statuses, YOU ARE HERE; paged by line."},
+			Description: "The task tree with YOU ARE HERE; paged by line. Flat rows: get_stack_overview."},
 			getBigPicture, append(pageShape(page.Outline), enum("format", "text", "json"))...),
 		declare(ts, mcp.Tool{Name: "complete_current_task",
 			Description: "Finish the current task for good (children and dependencies first) and focus the next ready one."},
@@ -118,7 +116,7 @@ func focusTools() []tool {
 			Description: "Replace the current task's body (notes, results)."},
 			updateCurrentTask),
 		declare(ts, mcp.Tool{Name: "get_stack_overview", Annotations: readOnly,
-			Description: "Every task as a row: id, parent, depth, status, title."},
+			Description: "Every task as a flat row: id, parent, depth, status, title."},
 			getStackOverview, pageShape(page.Outline)...),
 		declare(ts, mcp.Tool{Name: "peek_context", Annotations: readOnly,
 			Description: "The current task's parent and previous sibling; focus stays."},
@@ -130,7 +128,7 @@ func focusTools() []tool {
 			Description: "Make any open task current, by id."},
 			switchFocus),
 		declare(ts, mcp.Tool{Name: "remove_task",
-			Description: "Remove a task and its subtasks; completed ones stay archived."},
+			Description: "Remove a task and its subtasks from the outline, moving focus on if it was here; completed ones stay archived. delete_task: the plan's twin."},
 			removeTask),
 	}
 }

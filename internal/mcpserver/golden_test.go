@@ -328,7 +328,9 @@ func runGolden(t *testing.T, st store.Store) map[string]*archive {
 	}
 	var missing []string
 	for _, tl := range tools.Tools {
-		if got[tl.Name] == nil {
+		// toolsets answers with token costs that move with every
+		// description: TestToolsetsCall tests it instead.
+		if got[tl.Name] == nil && tl.Name != "toolsets" {
 			missing = append(missing, tl.Name)
 		}
 	}

@@ -76,15 +76,15 @@ func testInitializedDefersWork(t *testing.T, version string) {
 }
 
 // TestInstructionsNameToolsetsNotServed: the instructions say which
-// toolsets are not served and how a user adds one, so a model that needs
-// loops in a default session can say what to do.
+// toolsets are off and how the model turns one on, so a model that needs
+// loops in a default session gets them with one call.
 func TestInstructionsNameToolsetsNotServed(t *testing.T) {
 	for _, tc := range []struct {
 		toolsets []string
 		want     string // "" means no such sentence
 	}{
-		{nil, "Not served here: the loops, session, context, lifecycle, insight, evolution, hands toolsets; if a task needs one, ask the user to add it with --toolsets (or CAIRN_TOOLSETS) and restart Cairn."},
-		{[]string{"default", "loops"}, "Not served here: the session, context, lifecycle, insight, evolution, hands toolsets;"},
+		{nil, "Off at the start: the loops, session, context, lifecycle, insight, evolution, hands toolsets; call toolsets to see them and enable one for this session."},
+		{[]string{"default", "loops"}, "Off at the start: the session, context, lifecycle, insight, evolution, hands toolsets;"},
 		{[]string{"all"}, ""},
 	} {
 		srv, err := mcpserver.New(mcpserver.Options{Toolsets: tc.toolsets,
@@ -106,7 +106,7 @@ func TestInstructionsNameToolsetsNotServed(t *testing.T) {
 		cs.Close()
 		ss.Close()
 		switch {
-		case tc.want == "" && strings.Contains(got, "Not served"):
+		case tc.want == "" && strings.Contains(got, "Off at the start"):
 			t.Errorf("%v: instructions name toolsets not served, but all are: %s", tc.toolsets, got)
 		case tc.want != "" && !strings.Contains(got, tc.want):
 			t.Errorf("%v: instructions %q lack %q", tc.toolsets, got, tc.want)
@@ -117,7 +117,8 @@ func TestInstructionsNameToolsetsNotServed(t *testing.T) {
 // TestToolsAddedBesideInitialize: New adds the tools while the server
 // answers initialize; a tools/list right after it (or server/discover)
 // still lists every tool served, and the tools added after the session
-// began send no tools/list_changed, since the server says it sends none.
+// began send no tools/list_changed: the list the client sees did not
+// change (the server sends one when a session changes its toolsets).
 func TestToolsAddedBesideInitialize(t *testing.T) {
 	want, err := mcpserver.ToolNames([]string{"all"}, false)
 	if err != nil {
@@ -149,8 +150,8 @@ func TestToolsAddedBesideInitialize(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer cs.Close()
-				if caps := cs.InitializeResult().Capabilities; caps.Tools == nil || caps.Tools.ListChanged {
-					t.Errorf("tools capability %+v, want present without listChanged", caps.Tools)
+				if caps := cs.InitializeResult().Capabilities; caps.Tools == nil || !caps.Tools.ListChanged {
+					t.Errorf("tools capability %+v, want present with listChanged", caps.Tools)
 				}
 				res, err := cs.ListTools(ctx, nil)
 				if err != nil {

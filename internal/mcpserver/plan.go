@@ -65,6 +65,7 @@ type idArgs struct {
 
 type createTaskArgs struct {
 	Title        string `json:"title"`
+	ParentID     IDArg  `json:"parentId,omitempty" jsonschema:"makes it a subtask"`
 	Description  string `json:"description,omitempty"`
 	Priority     string `json:"priority,omitempty"`
 	Dependencies IDList `json:"dependencies,omitempty" jsonschema:"ids to finish first"`
@@ -141,25 +142,25 @@ func planTools() []tool {
 	page := pageShape(page.Plan)
 	return []tool{
 		declare(ts, mcp.Tool{Name: "get_tasks", Annotations: readOnly,
-			Description: "Tasks with status, priority and dependencies, 20 a page."},
+			Description: "Tasks with status, priority and dependencies, 20 a page. Filter any field: query_tasks."},
 			getTasks, page...),
 		declare(ts, mcp.Tool{Name: "get_task", Annotations: readOnly,
 			Description: "One task in full: description, dependencies, dependents, subtasks."},
 			getTask),
 		declare(ts, mcp.Tool{Name: "create_task",
-			Description: "Add a task to the plan; no dependency cycles."},
+			Description: "Add a task (with dependencies, under parentId if given) to the plan; focus stays. A step under the current task: create_new_task."},
 			createTask, enum("priority", priorityEnum...), enum("status", statusEnum...)),
 		declare(ts, mcp.Tool{Name: "update_task",
 			Description: "Change a task; done is permanent and needs subtasks closed."},
 			updateTask, enum("priority", priorityEnum...), enum("status", statusEnum...)),
 		declare(ts, mcp.Tool{Name: "delete_task",
-			Description: "Delete a task and its subtasks; dependents drop the link."},
+			Description: "Delete a task and its subtasks; dependents drop the link. remove_task also moves focus."},
 			deleteTask),
 		declare(ts, mcp.Tool{Name: "get_next_task", Annotations: readOnly,
 			Description: "Best ready task by priority, and why; skips tasks others claimed."},
 			getNextTask),
 		declare(ts, mcp.Tool{Name: "query_tasks", Annotations: readOnly,
-			Description: "Tasks filtered, sorted, projected to chosen fields."},
+			Description: "Tasks filtered by any field, sorted, with chosen fields only."},
 			queryTasks, append(page, func(s *jsonschema.Schema) {
 				s.Properties["filters"] = &jsonschema.Schema{Type: "object",
 					Description: "as in get_tasks"}
@@ -453,8 +454,16 @@ func changed(verb string, d plan.Detail) (string, any, error) {
 }
 
 func createTask(ctx context.Context, c call, in createTaskArgs) (string, any, error) {
-	d, err := c.Plan.Create(ctx, plan.NewTask{Title: in.Title, Description: in.Description,
-		Priority: task.Priority(strings.ToLower(in.Priority)), Status: task.Status(strings.ToLower(in.Status)), Deps: in.Dependencies, Force: in.Force})
+	nt := plan.NewTask{Title: in.Title, Description: in.Description,
+		Priority: task.Priority(strings.ToLower(in.Priority)), Status: task.Status(strings.ToLower(in.Status)), Deps: in.Dependencies, Force: in.Force}
+	var d plan.Detail
+	var err error
+	if in.ParentID != "" {
+		// The same checks as add_subtask, with dependencies too, in one write.
+		d, _, err = c.Plan.AddSubtask(ctx, string(in.ParentID), nt)
+	} else {
+		d, err = c.Plan.Create(ctx, nt)
+	}
 	if err != nil {
 		return "", nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -118,6 +119,8 @@ type tool struct {
 	// readOnlyVariant, if set, is what --read-only serves instead of a
 	// writing tool: the same tool with its read actions only.
 	readOnlyVariant *tool
+	// always: served whatever the toolsets (the toolsets tool).
+	always bool
 }
 
 // definition is the tool as tools/list shows it, with its input schema:
@@ -137,18 +140,27 @@ func (t tool) definition() mcp.Tool {
 
 func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotations.ReadOnlyHint }
 
-// allTools is every declared tool, in declaration order.
+// allTools is every declared tool, in declaration order, each writing
+// tool with its hints from writeHints.
 func allTools() []tool {
-	return slices.Concat(focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools())
+	ts := slices.Concat([]tool{toolsetsToolDecl()}, focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools())
+	for i := range ts {
+		if ts[i].def.Annotations == nil {
+			ts[i].def.Annotations = writeHints[ts[i].def.Name]
+		}
+	}
+	return ts
 }
 
 type server struct {
 	attached attachment
 	opts     Options
 	log      *slog.Logger
-	loops    *loopWatch      // nil unless the loops toolset is served
+	loops    atomic.Pointer[loopWatch] // nil until the loops toolset is served
+	loopOnce sync.Once
 	subs     subscriptions   // each session's resource subscriptions
-	served   map[string]bool // the names of the tools served
+	served   map[string]bool // the names of the tools served from the start
+	dyn      *dynamic        // each session's toolsets
 }
 
 // call is what a handler gets besides its arguments.
@@ -161,8 +173,8 @@ type call struct {
 // loopChanged tells the loop watcher to look now rather than at its next
 // poll, so this process's subscribers hear of its own changes at once.
 func (c call) loopChanged() {
-	if c.s.loops != nil {
-		c.s.loops.changed()
+	if lw := c.s.loops.Load(); lw != nil {
+		lw.changed()
 	}
 }
 
@@ -291,22 +303,37 @@ func instructions(want map[string]bool) string {
 		}
 	}
 	if len(off) > 0 {
-		b.WriteString(" Not served here: the " + strings.Join(off, ", ") + " toolsets; if a task needs one, ask the user to add it with --toolsets (or CAIRN_TOOLSETS) and restart Cairn.")
+		b.WriteString(" Off at the start: the " + strings.Join(off, ", ") + " toolsets; call toolsets to see them and enable one for this session.")
 	}
 	return b.String()
 }
 
 // New builds the MCP server with the selected tools and prompts.
 func New(opts Options) (*mcp.Server, error) {
+	srv, _, err := newServer(opts)
+	return srv, err
+}
+
+// NewWithDirect is New, and a Direct that calls the same server's tools
+// without an MCP session (the REST surface).
+func NewWithDirect(opts Options) (*mcp.Server, *Direct, error) {
+	srv, s, err := newServer(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return srv, &Direct{s: s}, nil
+}
+
+func newServer(opts Options) (*mcp.Server, *server, error) {
 	want, err := resolveToolsets(opts.Toolsets)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.Services == nil {
-		return nil, fmt.Errorf("mcpserver: Options.Services is required")
+		return nil, nil, fmt.Errorf("mcpserver: Options.Services is required")
 	}
 	s := &server{opts: opts, log: opts.Logger}
 	var prompts []prompt
@@ -316,15 +343,14 @@ func New(opts Options) (*mcp.Server, error) {
 		}
 	}
 	so := &mcp.ServerOptions{Instructions: instructions(want), Logger: opts.Logger,
-		// The tools served are fixed for the server's life, so it says it
-		// sends no tools/list_changed (no listChanged); the tools can then
-		// be added while it runs (below) without one.
+		// Tools come and go per session (the toolsets tool): the server
+		// says it sends tools/list_changed.
 		//
 		// No logging capability: MCP logging is deprecated (SEP-2577), and
 		// Cairn never sent a log message over MCP; its log goes to stderr
 		// (stdio) or the HTTP server's log. The SDK still answers a client
 		// that sends logging/setLevel anyway with {}.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}}
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}}
 	if len(prompts) > 0 {
 		so.CompletionHandler = s.completion(prompts)
 	}
@@ -338,27 +364,22 @@ func New(opts Options) (*mcp.Server, error) {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cairn", Title: "Cairn", Version: opts.Version}, so)
 	if want["loops"] {
-		srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: loopURITemplate, Name: "loop", Title: "Loop",
-			Description: "An iterative loop's state, live: subscribe for resources/updated.", MIMEType: "application/json"}, s.readLoop)
-		s.loops = newLoopWatch(s, srv)
-		// resources/list must show the loops as they are now, not as of the
-		// watcher's last poll: bring it up to date first.
-		srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-				if method == "resources/list" {
-					if err := s.loops.check(ctx); err != nil {
+		s.startLoops(srv)
+	}
+	// resources/list must show the loops as they are now, not as of the
+	// watcher's last poll: bring it up to date first.
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "resources/list" {
+				if lw := s.loops.Load(); lw != nil {
+					if err := lw.check(ctx); err != nil {
 						s.log.Debug("loop watch before resources/list", "error", err)
 					}
 				}
-				return next(ctx, method, req)
 			}
-		})
-		ctx := opts.Context
-		if ctx == nil {
-			ctx = context.Background()
+			return next(ctx, method, req)
 		}
-		go s.loops.run(ctx)
-	}
+	})
 	if opts.Initialized != nil {
 		var seen atomic.Int32
 		srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -375,6 +396,31 @@ func New(opts Options) (*mcp.Server, error) {
 	for _, t := range tools {
 		s.served[t.def.Name] = true
 	}
+	s.dyn = &dynamic{srv: srv, base: want, added: maps.Clone(want), tools: map[string]tool{}, owner: map[string]string{}, order: ToolsetNames()}
+	every := map[string]bool{}
+	for _, n := range ToolsetNames() {
+		every[n] = true
+	}
+	var ctl tool
+	for _, t := range selectTools(every, opts.ReadOnly) {
+		if t.always {
+			ctl = t
+			continue
+		}
+		s.dyn.tools[t.def.Name] = t
+		s.dyn.owner[t.def.Name] = t.toolset
+	}
+	ctlDef, ctlHandler := ctl.definition(), ctl.build(s)
+	s.dyn.ctl = func() (*mcp.Tool, mcp.ToolHandler) { d := ctlDef; return &d, ctlHandler }
+	s.dyn.added1 = func(ts string, tools []tool) {
+		for _, t := range tools {
+			def := t.definition()
+			srv.AddTool(&def, t.build(s))
+		}
+		if ts == "loops" {
+			s.startLoops(srv)
+		}
+	}
 	// Adding the tools is most of what New costs (the SDK checks each
 	// schema by marshaling and decoding it, twice), and the answer to
 	// initialize needs none of them: they are added beside it, and every
@@ -390,6 +436,8 @@ func New(opts Options) (*mcp.Server, error) {
 			runtime.Gosched()
 		}
 	}()
+	srv.AddReceivingMiddleware(s.filterTools)
+	srv.AddSendingMiddleware(s.quietStart)
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method != "initialize" && method != "server/discover" {
@@ -402,13 +450,15 @@ func New(opts Options) (*mcp.Server, error) {
 		def := p.def
 		srv.AddPrompt(&def, p.build(s))
 	}
-	return srv, nil
+	return srv, s, nil
 }
 
 func selectTools(want map[string]bool, readOnly bool) []tool {
 	var out []tool
 	for _, t := range allTools() {
 		switch {
+		case t.always:
+			out = append(out, t)
 		case !want[t.toolset]:
 		case !readOnly || t.readOnly():
 			out = append(out, t)
@@ -482,6 +532,23 @@ func ToolNames(names []string, readOnly bool) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// startLoops serves the loop resources and starts their watcher, once: at
+// New when the loops toolset is served from the start, else when a session
+// first turns it on.
+func (s *server) startLoops(srv *mcp.Server) {
+	s.loopOnce.Do(func() {
+		srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: loopURITemplate, Name: "loop", Title: "Loop",
+			Description: "An iterative loop's state, live: subscribe for resources/updated.", MIMEType: "application/json"}, s.readLoop)
+		lw := newLoopWatch(s, srv)
+		s.loops.Store(lw)
+		ctx := s.opts.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		go lw.run(ctx)
+	})
 }
 
 // growStack grows the calling goroutine's stack while it is shallow. The SDK

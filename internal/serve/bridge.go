@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/internal/app"
@@ -58,7 +59,13 @@ the protocol; logs go to stderr.`,
 			if err := caps.check(); err != nil {
 				return err
 			}
+			tools, prompts, instr, err := mcpserver.Lists(nil, false)
+			if err != nil {
+				return err
+			}
 			b, err := bridge.New(bridge.Options{
+				Builtin: &bridge.Builtin{ServerInfo: &mcp.Implementation{Name: "cairn", Title: "Cairn", Version: version},
+					Instructions: instr, Tools: tools, Prompts: prompts},
 				URL: args[0], Token: token, Header: h,
 				CacheDir: cacheDir, NoCache: noCache,
 				RetryMin: retryMin, RetryMax: retryMax, ConnectTimeout: connectTimeout,

@@ -1,0 +1,7 @@
+package mcpserver
+
+// Exported for the external tests.
+var (
+	ToolsetTokens = toolsetTokens
+	ToolsetOf     = toolsetOf
+)
