@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/internal/problem"
@@ -40,6 +41,19 @@ type Request struct {
 	MaxFileSize int64
 	// MaxFiles caps a walk; default DefaultMaxFiles.
 	MaxFiles int
+	// Observe, when set, is told of each checker that ran: how long it
+	// took, on how many files, what it found (after suppressions) or how
+	// it failed. Usage measurement hangs here; it must not block.
+	Observe func(CheckRun)
+}
+
+// CheckRun is one checker's run within Run.
+type CheckRun struct {
+	Check      string
+	Files      int
+	Duration   time.Duration
+	BySeverity map[Severity]int
+	Err        error // the checker failed (Run returns the error too)
 }
 
 // Report is what Run found, over every checker.
@@ -115,6 +129,7 @@ func Run(ctx context.Context, checkers []Checker, req Request) (*Report, error) 
 		}
 	}
 	checked := map[string]bool{}
+	var runs []CheckRun
 	for _, c := range run {
 		in := inputs[c.Name()]
 		if in == nil || len(in.Files) == 0 {
@@ -124,8 +139,16 @@ func Run(ctx context.Context, checkers []Checker, req Request) (*Report, error) 
 			return nil, err
 		}
 		in.Source, in.Params = src, req.Params[c.Name()]
+		began := time.Now()
 		res, err := safeCheck(ctx, c, in)
+		if req.Observe != nil {
+			runs = append(runs, CheckRun{Check: c.Name(), Files: len(in.Files), Duration: time.Since(began),
+				BySeverity: map[Severity]int{}, Err: err})
+		}
 		if err != nil {
+			if req.Observe != nil {
+				observe(req.Observe, runs[len(runs)-1:], nil)
+			}
 			return nil, fmt.Errorf("%s check: %w", c.Name(), err)
 		}
 		rep.ByChecker[c.Name()] = len(in.Files)
@@ -141,7 +164,25 @@ func Run(ctx context.Context, checkers []Checker, req Request) (*Report, error) 
 	slices.SortFunc(rep.Findings, compareFindings)
 	rep.Findings = slices.CompactFunc(rep.Findings, func(a, b Finding) bool { return a == b })
 	slices.SortFunc(rep.Skipped, func(a, b Skipped) int { return cmp.Compare(a.Path, b.Path) })
+	observe(req.Observe, runs, rep.Findings)
 	return rep, nil
+}
+
+// observe tells fn of each run, with the findings (after suppressions)
+// counted by severity under the checker whose rule prefix they carry.
+func observe(fn func(CheckRun), runs []CheckRun, findings []Finding) {
+	if fn == nil {
+		return
+	}
+	for _, f := range findings {
+		name, _, _ := strings.Cut(f.Rule, "/")
+		if i := slices.IndexFunc(runs, func(r CheckRun) bool { return r.Check == name }); i >= 0 {
+			runs[i].BySeverity[f.Severity]++
+		}
+	}
+	for _, r := range runs {
+		fn(r)
+	}
 }
 
 // safeCheck runs c, turning a panic in a parser fed hostile input into an

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/project"
@@ -107,7 +108,17 @@ func runCheck(cmd *cobra.Command, args, only, rawParams []string, failOn string,
 		}
 		paths[i] = a
 	}
-	res, err := hands.New(root).Check(cmd.Context(), hands.Request{Checks: only, Paths: paths, Params: params, All: true})
+	h := hands.New(root)
+	// Each check run is recorded for insight in a project Cairn already
+	// keeps (one without .cairn gets none made); a check never fails for
+	// want of it.
+	if fi, err := os.Stat(filepath.Join(project.StoreRoot(root), project.DirName)); err == nil && fi.IsDir() {
+		if s, err := app.Open(cmd.Context(), app.Config{Root: root}); err == nil {
+			defer s.Close()
+			h = h.Recording(s.Insight.Record)
+		}
+	}
+	res, err := h.Check(cmd.Context(), hands.Request{Checks: only, Paths: paths, Params: params, All: true})
 	if err != nil {
 		return err
 	}

@@ -309,3 +309,37 @@ func TestCheckCommand(t *testing.T) {
 		t.Errorf("malformed config: exit %d, %s", code, errOut)
 	}
 }
+
+// TestCheckCommandIsMeasured: the checks `cairn check` runs are recorded
+// by the insight recorder, and `cairn health` reads them back as its checks
+// component.
+func TestCheckCommandIsMeasured(t *testing.T) {
+	dir, _ := handsProject(t)
+	if _, _, code := runCheck(t, dir, "check", "--only", "sql,mermaid"); code != 1 {
+		t.Fatalf("cairn check exits %d, want 1", code)
+	}
+	if _, _, code := runCheck(t, dir, "check", "--only", "mermaid", "docs/ok.mmd"); code != 0 {
+		t.Fatalf("cairn check docs/ok.mmd exits %d, want 0", code)
+	}
+	out, errOut, code := runCheck(t, dir, "health", "--json")
+	var v struct {
+		Components []struct {
+			Name  string  `json:"name"`
+			N     int     `json:"n"`
+			Value float64 `json:"value"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || code != 0 {
+		t.Fatalf("cairn health --json: exit %d, %v:\n%s%s", code, err, out, errOut)
+	}
+	for _, c := range v.Components {
+		if c.Name == "checks" {
+			// Three check runs: sql and mermaid, then mermaid alone.
+			if c.N != 3 {
+				t.Errorf("health's checks component: %+v, want 3 runs", c)
+			}
+			return
+		}
+	}
+	t.Errorf("cairn health has no checks component:\n%s", out)
+}

@@ -95,7 +95,7 @@ func New(st store.Store, opts Options) *Set {
 		Memory:     m,
 		Knowledge:  k,
 		Brief:      brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now}),
-		Hands:      hands.New(opts.Root),
+		Hands:      hands.New(opts.Root).Recording(in.Record),
 		Insight:    in,
 		Evolution: evolution.New(opts.Root, st, evolution.Options{Insight: in, Now: opts.Now,
 			Docs:    func() []projectinfo.Doc { return k.Knowledge().Docs },

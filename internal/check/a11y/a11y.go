@@ -79,10 +79,10 @@ func New() *Checker { return &Checker{} }
 // Name is "a11y".
 func (*Checker) Name() string { return "a11y" }
 
-var rules = buildRules()
+var rules = sync.OnceValue(buildRules)
 
 // Rules lists every rule, axe-core's included.
-func (*Checker) Rules() []check.Rule { return rules }
+func (*Checker) Rules() []check.Rule { return rules() }
 
 // markupExt are the extensions read as markup; templateExt those that
 // are templates whatever their content.
@@ -487,11 +487,11 @@ func (f *finder) aria(n *node, ids map[string][]*node) {
 	if hasRole && !isDyn(roleAttr) {
 		for _, r := range strings.Fields(lower(roleAttr)) {
 			switch {
-			case ariaRoles[r]:
+			case ariaRoles()[r]:
 				if role == "" {
 					role = r
 				}
-			case abstractRoles[r]:
+			case abstractRoles()[r]:
 				f.add(n, ruleAriaRoles, fmt.Sprintf("role=%q is an abstract role, which authors must not use", r), "Use a concrete role (button, listbox, region…).")
 			default:
 				f.add(n, ruleAriaRoles, fmt.Sprintf("role=%q is not a WAI-ARIA role", r), "Use a role WAI-ARIA defines, or remove it.")
@@ -516,11 +516,11 @@ func (f *finder) aria(n *node, ids map[string][]*node) {
 		if !strings.HasPrefix(k, "aria-") {
 			continue
 		}
-		if !ariaAttrs[k] {
+		if !ariaAttrs()[k] {
 			f.add(n, ruleAriaValidAttr, fmt.Sprintf("%s is not a WAI-ARIA attribute", k), "Fix the name (aria-labelledby, aria-describedby…) or remove it.")
 			continue
 		}
-		if roles, ok := roleAttrs[k]; ok && effective != "" && effective != "generic" && !roles[effective] {
+		if roles, ok := roleAttrs()[k]; ok && effective != "" && effective != "generic" && !roles[effective] {
 			f.add(n, ruleAriaAllowed, fmt.Sprintf("%s is not supported by the role %q of %s", k, effective, describe(n)),
 				"Give the element a role that has this state, or remove the attribute.")
 		}
@@ -535,7 +535,7 @@ func (f *finder) aria(n *node, ids map[string][]*node) {
 
 // badValue says what is wrong with an ARIA attribute's value, "" if nothing.
 func badValue(k, v string, ids map[string][]*node) string {
-	spec, ok := ariaValues[k]
+	spec, ok := ariaValues()[k]
 	if !ok {
 		return ""
 	}
@@ -688,11 +688,11 @@ func validAutocomplete(v string) bool {
 	}
 	switch {
 	case len(toks) == 1:
-		return autofillFields[toks[0]] || contactFields[toks[0]]
+		return autofillFields()[toks[0]] || contactFields()[toks[0]]
 	case len(toks) == 2:
 		switch toks[0] {
 		case "home", "work", "mobile", "fax", "pager":
-			return contactFields[toks[1]]
+			return contactFields()[toks[1]]
 		}
 	}
 	return false

@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/runtime"
@@ -263,7 +264,7 @@ func axeRun(browser context.Context, target, axe string) ([]violation, error) {
 // the node's markup is found in content (0 when it is not).
 func (v violation) findings(file string, content string, seen *located) []check.Finding {
 	id := "a11y/axe-" + v.ID
-	if !knownAxe[v.ID] {
+	if !knownAxe()[v.ID] {
 		return nil
 	}
 	sev := check.Warning
@@ -283,13 +284,15 @@ func (v violation) findings(file string, content string, seen *located) []check.
 	return out
 }
 
-var knownAxe = func() map[string]bool {
-	m := map[string]bool{}
-	for _, id := range axeRuleIDs {
-		m[id] = true
-	}
-	return m
-}()
+var knownAxe = sync.OnceValue(func() map[string]bool {
+	return func() map[string]bool {
+		m := map[string]bool{}
+		for _, id := range axeRuleIDs {
+			m[id] = true
+		}
+		return m
+	}()
+})
 
 // flatten turns axe-core's target (selectors, nested for frames and
 // shadow roots) into strings.
@@ -358,15 +361,17 @@ func (l *located) locate(s string, outer string) (int, int) {
 
 // sameAs maps axe-core's rules to the markup rules that find the same
 // thing, so a rendered audit does not repeat a finding.
-var sameAs = map[string]string{
-	"image-alt": ruleImageAlt, "input-image-alt": ruleImageAlt, "area-alt": ruleImageAlt, "label": ruleInputLabel,
-	"select-name": ruleInputLabel, "html-has-lang": ruleHTMLLang, "html-lang-valid": ruleLangValid,
-	"heading-order": ruleHeadingOrder, "empty-heading": ruleEmptyHeading, "link-name": ruleLinkName,
-	"button-name": ruleButtonName, "input-button-name": ruleButtonName, "aria-roles": ruleAriaRoles,
-	"aria-valid-attr": ruleAriaValidAttr, "aria-valid-attr-value": ruleAriaAttrValue, "aria-allowed-attr": ruleAriaAllowed,
-	"duplicate-id": ruleDuplicateID, "duplicate-id-aria": ruleDuplicateIDRef, "color-contrast": ruleContrast,
-	"tabindex": ruleTabindex, "document-title": ruleDocTitle, "autocomplete-valid": ruleAutocomplete,
-}
+var sameAs = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"image-alt": ruleImageAlt, "input-image-alt": ruleImageAlt, "area-alt": ruleImageAlt, "label": ruleInputLabel,
+		"select-name": ruleInputLabel, "html-has-lang": ruleHTMLLang, "html-lang-valid": ruleLangValid,
+		"heading-order": ruleHeadingOrder, "empty-heading": ruleEmptyHeading, "link-name": ruleLinkName,
+		"button-name": ruleButtonName, "input-button-name": ruleButtonName, "aria-roles": ruleAriaRoles,
+		"aria-valid-attr": ruleAriaValidAttr, "aria-valid-attr-value": ruleAriaAttrValue, "aria-allowed-attr": ruleAriaAllowed,
+		"duplicate-id": ruleDuplicateID, "duplicate-id-aria": ruleDuplicateIDRef, "color-contrast": ruleContrast,
+		"tabindex": ruleTabindex, "document-title": ruleDocTitle, "autocomplete-valid": ruleAutocomplete,
+	}
+})
 
 // dedupeAxe drops the axe-core findings a markup rule already reported at
 // the same line.
@@ -381,7 +386,7 @@ func dedupeAxe(static, axe []check.Finding) []check.Finding {
 	}
 	var out []check.Finding
 	for _, f := range axe {
-		if r, ok := sameAs[strings.TrimPrefix(f.Rule, "a11y/axe-")]; ok && f.Line > 0 && have[key{f.File, r, f.Line}] {
+		if r, ok := sameAs()[strings.TrimPrefix(f.Rule, "a11y/axe-")]; ok && f.Line > 0 && have[key{f.File, r, f.Line}] {
 			continue
 		}
 		out = append(out, f)

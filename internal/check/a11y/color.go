@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // rgb is an opaque sRGB color, each channel 0-255.
@@ -11,23 +12,25 @@ type rgb struct{ r, g, b float64 }
 
 // namedColors are the CSS named colors most used in inline styles; a name
 // not here is not judged.
-var namedColors = map[string]rgb{
-	"black": {0, 0, 0}, "white": {255, 255, 255}, "red": {255, 0, 0}, "green": {0, 128, 0}, "blue": {0, 0, 255},
-	"yellow": {255, 255, 0}, "orange": {255, 165, 0}, "gray": {128, 128, 128}, "grey": {128, 128, 128},
-	"silver": {192, 192, 192}, "lightgray": {211, 211, 211}, "lightgrey": {211, 211, 211}, "darkgray": {169, 169, 169},
-	"darkgrey": {169, 169, 169}, "gainsboro": {220, 220, 220}, "whitesmoke": {245, 245, 245}, "navy": {0, 0, 128},
-	"maroon": {128, 0, 0}, "purple": {128, 0, 128}, "teal": {0, 128, 128}, "olive": {128, 128, 0}, "lime": {0, 255, 0},
-	"aqua": {0, 255, 255}, "cyan": {0, 255, 255}, "fuchsia": {255, 0, 255}, "magenta": {255, 0, 255},
-	"pink": {255, 192, 203}, "lightyellow": {255, 255, 224}, "ivory": {255, 255, 240}, "beige": {245, 245, 220},
-	"lightblue": {173, 216, 230}, "skyblue": {135, 206, 235}, "lightgreen": {144, 238, 144}, "darkblue": {0, 0, 139},
-	"darkred": {139, 0, 0}, "darkgreen": {0, 100, 0}, "dimgray": {105, 105, 105}, "dimgrey": {105, 105, 105},
-	"slategray": {112, 128, 144}, "lightslategray": {119, 136, 153}, "gold": {255, 215, 0}, "khaki": {240, 230, 140},
-	"tomato": {255, 99, 71}, "coral": {255, 127, 80}, "salmon": {250, 128, 114}, "crimson": {220, 20, 60},
-	"brown": {165, 42, 42}, "tan": {210, 180, 140}, "wheat": {245, 222, 179}, "linen": {250, 240, 230},
-	"aliceblue": {240, 248, 255}, "ghostwhite": {248, 248, 255}, "snow": {255, 250, 250}, "honeydew": {240, 255, 240},
-	"mintcream": {245, 255, 250}, "azure": {240, 255, 255}, "lavender": {230, 230, 250}, "steelblue": {70, 130, 180},
-	"royalblue": {65, 105, 225}, "indigo": {75, 0, 130}, "violet": {238, 130, 238}, "orchid": {218, 112, 214},
-}
+var namedColors = sync.OnceValue(func() map[string]rgb {
+	return map[string]rgb{
+		"black": {0, 0, 0}, "white": {255, 255, 255}, "red": {255, 0, 0}, "green": {0, 128, 0}, "blue": {0, 0, 255},
+		"yellow": {255, 255, 0}, "orange": {255, 165, 0}, "gray": {128, 128, 128}, "grey": {128, 128, 128},
+		"silver": {192, 192, 192}, "lightgray": {211, 211, 211}, "lightgrey": {211, 211, 211}, "darkgray": {169, 169, 169},
+		"darkgrey": {169, 169, 169}, "gainsboro": {220, 220, 220}, "whitesmoke": {245, 245, 245}, "navy": {0, 0, 128},
+		"maroon": {128, 0, 0}, "purple": {128, 0, 128}, "teal": {0, 128, 128}, "olive": {128, 128, 0}, "lime": {0, 255, 0},
+		"aqua": {0, 255, 255}, "cyan": {0, 255, 255}, "fuchsia": {255, 0, 255}, "magenta": {255, 0, 255},
+		"pink": {255, 192, 203}, "lightyellow": {255, 255, 224}, "ivory": {255, 255, 240}, "beige": {245, 245, 220},
+		"lightblue": {173, 216, 230}, "skyblue": {135, 206, 235}, "lightgreen": {144, 238, 144}, "darkblue": {0, 0, 139},
+		"darkred": {139, 0, 0}, "darkgreen": {0, 100, 0}, "dimgray": {105, 105, 105}, "dimgrey": {105, 105, 105},
+		"slategray": {112, 128, 144}, "lightslategray": {119, 136, 153}, "gold": {255, 215, 0}, "khaki": {240, 230, 140},
+		"tomato": {255, 99, 71}, "coral": {255, 127, 80}, "salmon": {250, 128, 114}, "crimson": {220, 20, 60},
+		"brown": {165, 42, 42}, "tan": {210, 180, 140}, "wheat": {245, 222, 179}, "linen": {250, 240, 230},
+		"aliceblue": {240, 248, 255}, "ghostwhite": {248, 248, 255}, "snow": {255, 250, 250}, "honeydew": {240, 255, 240},
+		"mintcream": {245, 255, 250}, "azure": {240, 255, 255}, "lavender": {230, 230, 250}, "steelblue": {70, 130, 180},
+		"royalblue": {65, 105, 225}, "indigo": {75, 0, 130}, "violet": {238, 130, 238}, "orchid": {218, 112, 214},
+	}
+})
 
 // parseColor reads a CSS color: #rgb, #rgba, #rrggbb, #rrggbbaa, rgb(),
 // rgba(), hsl(), hsla() and the named colors above. ok is false for what
@@ -35,7 +38,7 @@ var namedColors = map[string]rgb{
 // result depends on what is under it), an unknown name.
 func parseColor(s string) (rgb, bool) {
 	s = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "!important")))
-	if c, ok := namedColors[s]; ok {
+	if c, ok := namedColors()[s]; ok {
 		return c, true
 	}
 	if strings.HasPrefix(s, "#") {

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"regexp"
 	"strings"
+
+	"github.com/cairn-dev/cairn/internal/check"
 )
 
 // decl is one exported declaration: its key ("func Open", "method
@@ -164,24 +166,24 @@ func fieldsShape(fl *ast.FieldList) string {
 // JS/TS exports, the obvious cases: export declarations, export lists,
 // export default, CommonJS exports.NAME and module.exports = { ... }.
 var (
-	jsExportDecl = regexp.MustCompile(`(?m)^export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|class|const|let|var|interface|type|enum|namespace)\s+([A-Za-z_$][\w$]*)`)
-	jsExportDef  = regexp.MustCompile(`(?m)^export\s+default\b`)
-	jsExportList = regexp.MustCompile(`(?m)^export\s*(?:type\s*)?\{([^}]*)\}`)
-	cjsExport    = regexp.MustCompile(`(?m)^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=`)
-	cjsObject    = regexp.MustCompile(`(?m)^module\.exports\s*=\s*\{([^}]*)\}`)
+	jsExportDecl = check.LazyRegexp(`(?m)^export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|class|const|let|var|interface|type|enum|namespace)\s+([A-Za-z_$][\w$]*)`)
+	jsExportDef  = check.LazyRegexp(`(?m)^export\s+default\b`)
+	jsExportList = check.LazyRegexp(`(?m)^export\s*(?:type\s*)?\{([^}]*)\}`)
+	cjsExport    = check.LazyRegexp(`(?m)^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=`)
+	cjsObject    = check.LazyRegexp(`(?m)^module\.exports\s*=\s*\{([^}]*)\}`)
 )
 
 // jsAPI lists a JS/TS module's exported names.
 func jsAPI(src []byte) []decl {
 	var out []decl
 	s := string(src)
-	for _, m := range jsExportDecl.FindAllStringSubmatch(s, -1) {
+	for _, m := range jsExportDecl().FindAllStringSubmatch(s, -1) {
 		out = append(out, decl{key: "export " + m[1]})
 	}
-	if jsExportDef.MatchString(s) {
+	if jsExportDef().MatchString(s) {
 		out = append(out, decl{key: "export default"})
 	}
-	for _, re := range []*regexp.Regexp{jsExportList, cjsObject} {
+	for _, re := range []*regexp.Regexp{jsExportList(), cjsObject()} {
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
 			for _, item := range strings.Split(m[1], ",") {
 				item = strings.TrimSpace(item)
@@ -198,7 +200,7 @@ func jsAPI(src []byte) []decl {
 			}
 		}
 	}
-	for _, m := range cjsExport.FindAllStringSubmatch(s, -1) {
+	for _, m := range cjsExport().FindAllStringSubmatch(s, -1) {
 		out = append(out, decl{key: "export " + m[1]})
 	}
 	return out
@@ -206,11 +208,11 @@ func jsAPI(src []byte) []decl {
 
 // Python's public top-level names: def, async def and class at column 0
 // whose name does not start with an underscore.
-var pyTopLevel = regexp.MustCompile(`(?m)^(?:async\s+def|def|class)\s+([A-Za-z]\w*)\s*([(:\[])`)
+var pyTopLevel = check.LazyRegexp(`(?m)^(?:async\s+def|def|class)\s+([A-Za-z]\w*)\s*([(:\[])`)
 
 func pyAPI(src []byte) []decl {
 	var out []decl
-	for _, m := range pyTopLevel.FindAllSubmatchIndex(src, -1) {
+	for _, m := range pyTopLevel().FindAllSubmatchIndex(src, -1) {
 		name := string(src[m[2]:m[3]])
 		shape := ""
 		if src[m[4]] == '(' {
@@ -243,11 +245,11 @@ func pyAPI(src []byte) []decl {
 // Rust's public items, the obvious cases: pub fn (in impl blocks too),
 // struct, enum, trait, type, const, static, mod, at any indentation;
 // pub(crate) and narrower are not public.
-var rustPub = regexp.MustCompile(`(?m)^\s*pub\s+(?:(?:async|const|unsafe|extern\s+"C")\s+)*(fn|struct|enum|trait|type|const|static|mod|union)\s+([A-Za-z_]\w*)`)
+var rustPub = check.LazyRegexp(`(?m)^\s*pub\s+(?:(?:async|const|unsafe|extern\s+"C")\s+)*(fn|struct|enum|trait|type|const|static|mod|union)\s+([A-Za-z_]\w*)`)
 
 func rustAPI(src []byte) []decl {
 	var out []decl
-	for _, m := range rustPub.FindAllSubmatch(src, -1) {
+	for _, m := range rustPub().FindAllSubmatch(src, -1) {
 		kind := "func"
 		switch string(m[1]) {
 		case "struct", "enum", "trait", "type", "union":

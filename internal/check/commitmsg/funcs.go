@@ -4,8 +4,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"regexp"
 	"strings"
+
+	"github.com/cairn-dev/cairn/internal/check"
 )
 
 // changedLines are the lines of the new content a file's hunks touch: each
@@ -76,7 +77,7 @@ func changedFuncs(fi *fileInfo) []string {
 		src := strings.Split(string(fi.newContent), "\n")
 		for _, l := range lines {
 			for i := min(l-1, len(src)-1); i >= 0 && i >= l-400; i-- {
-				if m := defLineRE.FindStringSubmatch(src[i]); m != nil {
+				if m := defLineRE().FindStringSubmatch(src[i]); m != nil {
 					add(m[1] + m[2] + m[3])
 					break
 				}
@@ -86,4 +87,4 @@ func changedFuncs(fi *fileInfo) []string {
 	return out
 }
 
-var defLineRE = regexp.MustCompile(`^\s*(?:export\s+)?(?:async\s+)?(?:def\s+(\w+)|function\s*\*?\s*(\w+)|(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?\()`)
+var defLineRE = check.LazyRegexp(`^\s*(?:export\s+)?(?:async\s+)?(?:def\s+(\w+)|function\s*\*?\s*(\w+)|(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?\()`)

@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/internal/check"
 )
 
 // Input is what Generate writes a message from.
@@ -337,9 +338,9 @@ func uniq(xs []string) []string {
 
 // Test names added: Go TestXxx, Python test_xxx, JS it("...")/test("...").
 var (
-	goTestRE = regexp.MustCompile(`^func (Test|Benchmark|Fuzz)(\w+)\(`)
-	pyTestRE = regexp.MustCompile(`^\s*(?:async\s+)?def test_(\w+)\(`)
-	jsTestRE = regexp.MustCompile(`^\s*(?:it|test|describe)\(\s*['"\x60]([^'"\x60]{1,60})`)
+	goTestRE = check.LazyRegexp(`^func (Test|Benchmark|Fuzz)(\w+)\(`)
+	pyTestRE = check.LazyRegexp(`^\s*(?:async\s+)?def test_(\w+)\(`)
+	jsTestRE = check.LazyRegexp(`^\s*(?:it|test|describe)\(\s*['"\x60]([^'"\x60]{1,60})`)
 )
 
 func testSubject(infos []*fileInfo) string {
@@ -347,15 +348,15 @@ func testSubject(infos []*fileInfo) string {
 	for _, fi := range infos {
 		_, added := fi.sides()
 		for _, l := range added {
-			if m := goTestRE.FindStringSubmatch(l); m != nil {
+			if m := goTestRE().FindStringSubmatch(l); m != nil {
 				n := m[2]
 				if i := strings.IndexByte(n, '_'); i > 0 {
 					n = n[:i]
 				}
 				names = append(names, n)
-			} else if m := pyTestRE.FindStringSubmatch(l); m != nil {
+			} else if m := pyTestRE().FindStringSubmatch(l); m != nil {
 				names = append(names, m[1])
-			} else if m := jsTestRE.FindStringSubmatch(l); m != nil && strings.HasPrefix(strings.TrimSpace(l), "describe") {
+			} else if m := jsTestRE().FindStringSubmatch(l); m != nil && strings.HasPrefix(strings.TrimSpace(l), "describe") {
 				names = append(names, m[1])
 			}
 		}
@@ -375,10 +376,10 @@ func testSubject(infos []*fileInfo) string {
 
 // Dependency version changes in manifests and locks.
 var (
-	goRequireRE = regexp.MustCompile(`^\s*(?:require\s+)?([A-Za-z0-9][\w.\-~/]*\.[\w.\-~/]+)\s+(v[0-9][^\s/]*)(\s*// indirect)?\s*$`)
-	jsonDepRE   = regexp.MustCompile(`^\s*"(@?[\w.\-]+(?:/[\w.\-]+)?)"\s*:\s*"([~^<>=]*\s*\d[^"]*)"\s*,?\s*$`)
-	tomlDepRE   = regexp.MustCompile(`^\s*"?([A-Za-z0-9][\w.\-]*)"?\s*=\s*(?:"([^"]*\d[^"]*)"|\{.*version\s*=\s*"([^"]+)".*\})\s*$`)
-	pepDepRE    = regexp.MustCompile(`^\s*"?([A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*((?:[<>=!~]=?|===)\s*[\w.*+!-]+(?:\s*,\s*(?:[<>=!~]=?)\s*[\w.*+!-]+)*)"?,?\s*$`)
+	goRequireRE = check.LazyRegexp(`^\s*(?:require\s+)?([A-Za-z0-9][\w.\-~/]*\.[\w.\-~/]+)\s+(v[0-9][^\s/]*)(\s*// indirect)?\s*$`)
+	jsonDepRE   = check.LazyRegexp(`^\s*"(@?[\w.\-]+(?:/[\w.\-]+)?)"\s*:\s*"([~^<>=]*\s*\d[^"]*)"\s*,?\s*$`)
+	tomlDepRE   = check.LazyRegexp(`^\s*"?([A-Za-z0-9][\w.\-]*)"?\s*=\s*(?:"([^"]*\d[^"]*)"|\{.*version\s*=\s*"([^"]+)".*\})\s*$`)
+	pepDepRE    = check.LazyRegexp(`^\s*"?([A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*((?:[<>=!~]=?|===)\s*[\w.*+!-]+(?:\s*,\s*(?:[<>=!~]=?)\s*[\w.*+!-]+)*)"?,?\s*$`)
 )
 
 // depChanges reads the version changes of a dependency manifest; other is
@@ -393,25 +394,25 @@ func depChanges(f *FileDiff) (changes []string, other bool) {
 	parse := func(l string) (string, string, bool) {
 		switch {
 		case base == "go.mod":
-			if m := goRequireRE.FindStringSubmatch(l); m != nil && m[3] == "" {
+			if m := goRequireRE().FindStringSubmatch(l); m != nil && m[3] == "" {
 				return m[1], m[2], true
 			}
-			if m := goRequireRE.FindStringSubmatch(l); m != nil {
+			if m := goRequireRE().FindStringSubmatch(l); m != nil {
 				return m[1], m[2] + " (indirect)", true
 			}
 		case base == "package.json" || base == "composer.json":
-			if m := jsonDepRE.FindStringSubmatch(l); m != nil && m[1] != "version" {
+			if m := jsonDepRE().FindStringSubmatch(l); m != nil && m[1] != "version" {
 				return m[1], m[2], true
 			}
 		case base == "cargo.toml" || base == "pyproject.toml" || base == "pipfile":
-			if m := tomlDepRE.FindStringSubmatch(l); m != nil && m[1] != "version" && m[1] != "python" {
+			if m := tomlDepRE().FindStringSubmatch(l); m != nil && m[1] != "version" && m[1] != "python" {
 				return m[1], m[2] + m[3], true
 			}
-			if m := pepDepRE.FindStringSubmatch(l); m != nil {
+			if m := pepDepRE().FindStringSubmatch(l); m != nil {
 				return m[1], m[2], true
 			}
 		case strings.HasPrefix(base, "requirements"):
-			if m := pepDepRE.FindStringSubmatch(l); m != nil {
+			if m := pepDepRE().FindStringSubmatch(l); m != nil {
 				return m[1], m[2], true
 			}
 		}
@@ -504,12 +505,12 @@ func scopeOf(infos []*fileInfo, s *Suggestion) string {
 	return scope
 }
 
-var scopeJunk = regexp.MustCompile(`[^a-z0-9-]+`)
+var scopeJunk = check.LazyRegexp(`[^a-z0-9-]+`)
 
 // cleanScope makes a directory name a scope: lower case, kebab-case, at
 // most 24 characters ("" when nothing usable is left).
 func cleanScope(s string) string {
-	s = strings.Trim(scopeJunk.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	s = strings.Trim(scopeJunk().ReplaceAllString(strings.ToLower(s), "-"), "-")
 	if len(s) > 24 {
 		return ""
 	}

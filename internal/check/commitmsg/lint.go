@@ -25,7 +25,6 @@ package commitmsg
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -69,10 +68,10 @@ type numbered struct {
 }
 
 // headerRE is the header of a conventional commit: type, (scope), !, ": ".
-var headerRE = regexp.MustCompile(`^(\w[\w-]*)(?:\(([^()\r\n]*)\))?(!)?: (.*)$`)
+var headerRE = check.LazyRegexp(`^(\w[\w-]*)(?:\(([^()\r\n]*)\))?(!)?: (.*)$`)
 
 // footerRE is a trailer token: a word with hyphens, or BREAKING CHANGE.
-var footerRE = regexp.MustCompile(`^(BREAKING CHANGE|[\w-]+)(: | #)(.*)$`)
+var footerRE = check.LazyRegexp(`^(BREAKING CHANGE|[\w-]+)(: | #)(.*)$`)
 
 // Parse reads a message. It never fails: a header that is not
 // conventional leaves Type empty.
@@ -99,7 +98,7 @@ func Parse(msg string) *Message {
 		return m
 	}
 	m.Header = m.lines[0].text
-	if g := headerRE.FindStringSubmatch(m.Header); g != nil {
+	if g := headerRE().FindStringSubmatch(m.Header); g != nil {
 		m.Type, m.Scope, m.Bang, m.Subject = g[1], g[2], g[3] == "!", g[4]
 	}
 	// Footers: the last paragraph, when every line of it is a trailer (or
@@ -110,7 +109,7 @@ func Parse(msg string) *Message {
 		start--
 	}
 	if start > 0 {
-		isFooter := footerRE.MatchString(m.lines[start].text)
+		isFooter := footerRE().MatchString(m.lines[start].text)
 		if !isFooter {
 			// Trailers glued to the body: a trailing run of well-known
 			// tokens inside the last paragraph.
@@ -125,7 +124,7 @@ func Parse(msg string) *Message {
 		if isFooter {
 			m.footerStart = start
 			for _, l := range m.lines[start:] {
-				if g := footerRE.FindStringSubmatch(l.text); g != nil {
+				if g := footerRE().FindStringSubmatch(l.text); g != nil {
 					m.Footers = append(m.Footers, Footer{Token: g[1], Value: g[3], Line: l.n})
 				} else if len(m.Footers) > 0 {
 					m.Footers[len(m.Footers)-1].Value += "\n" + l.text
@@ -175,7 +174,7 @@ type Options struct {
 }
 
 // ignored are the messages commitlint skips by default.
-var ignored = regexp.MustCompile(`^((Merge (pull request|branch|remote-tracking branch|tag) .*)|(Merge .* into .*)|(Revert ".*")|(fixup! .*)|(squash! .*)|(amend! .*)|(Automatic merge.*)|(Auto-merged .* into .*))`)
+var ignored = check.LazyRegexp(`^((Merge (pull request|branch|remote-tracking branch|tag) .*)|(Merge .* into .*)|(Revert ".*")|(fixup! .*)|(squash! .*)|(amend! .*)|(Automatic merge.*)|(Auto-merged .* into .*))`)
 
 // Lint checks msg and returns its findings (File empty, Line and Col in
 // the message as given, comment lines counted).
@@ -203,7 +202,7 @@ func Lint(msg string, opt Options) []check.Finding {
 		return out
 	}
 	hl := m.lines[0].n
-	if ignored.MatchString(m.Header) {
+	if ignored().MatchString(m.Header) {
 		return nil
 	}
 	if n := utf8.RuneCountInString(m.Header); n > max {
@@ -290,7 +289,7 @@ func Lint(msg string, opt Options) []check.Finding {
 // trailerToken reports whether a line is a trailer with a well-known
 // token (prose such as "Note: ..." is not taken for one).
 func trailerToken(l string) bool {
-	g := footerRE.FindStringSubmatch(l)
+	g := footerRE().FindStringSubmatch(l)
 	if g == nil {
 		return false
 	}

@@ -3,9 +3,10 @@ package commitmsg
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/cairn-dev/cairn/internal/check"
 )
 
 // apiResult is what comparing the exported API found.
@@ -371,16 +372,16 @@ func contents(f *FileDiff, in Input) (oldC, newC []byte, ok bool) {
 }
 
 var (
-	fixWordRE  = regexp.MustCompile(`(?i)\b(fix(es|ed|ing)?|bug(s|gy)?|regress(ion|ed)?|panic(s|ked|king)?|crash(es|ed|ing)?|nil pointer|nil map|null pointer|undefined is not|off[- ]by[- ]one|rac(e|es|ed|ing|y)|data race|deadlock(s|ed)?|leak(s|ed|ing)?|overflow(s|ed|ing)?|underflow(s|ed)?|incorrect(ly)?|wrong(ly)?|broke(n)?|break(s|ing)? on|typo|workaround|edge case|corrupt(s|ed|ion)?|must not|should not|prevents?|guard|was ignored|ignored|never (set|closed|called|freed)|twice|missing|failed|fails|lost|hang(s|ing)?|stuck|truncat(ed|es)|mis\w+)\b`)
-	perfWordRE = regexp.MustCompile(`(?i)(\b(perf(ormance)?|faster|slow|speed ?up|allocations?|allocs?|preallocat\w*|memoi[sz]\w*|benchmark\w*|quadratic|linear (scan|search|time)|hot path|fast path|sync\.Pool|amortiz\w*|cache[ds]?|throughput|latency)\b|\bO\((1|n|n\^?2|n log n|log n)\))`)
-	guardRE    = regexp.MustCompile(`^\s*(if\b.*(== nil|!= nil|== null|=== undefined|is None|is not None|len\(|< 0|<= 0|>= len|> len|\.length|!ok|== ""|=== ""|== 0\b)|except\b|catch\b|raise\b|throw\b|return .*(err|Err|error)|defer .*Close\(\)|\w+\.Unlock\(\)|\w+ = min\(|\w+ = max\()`)
-	refWordRE  = regexp.MustCompile(`(?i)\b(refactor\w*|rename[ds]?|extract(ed|s)?|inline[ds]?|simplif(y|ies|ied)|split|reorgani[sz]e[ds]?|deduplicat\w*|clean ?up|move[ds]?|helper)\b`)
-	funcCtxRE  = regexp.MustCompile(`(?:func\s+(?:\([^)]*?\*?(\w+)(?:\[[^\]]*\])?\)\s*)?(\w+)|def\s+(\w+)|function\s*\*?\s*(\w+)|class\s+(\w+)|(\w+)\s*\([^)]*\)\s*\{)`)
-	benchAddRE = regexp.MustCompile(`^func Benchmark\w+\(`)
-	regTestRE  = regexp.MustCompile(`(?i)(regression|bug|issue\d*|fix|panic|crash|nil|empty|zero|negative|overflow|edge|invalid|malformed)`)
+	fixWordRE  = check.LazyRegexp(`(?i)\b(fix(es|ed|ing)?|bug(s|gy)?|regress(ion|ed)?|panic(s|ked|king)?|crash(es|ed|ing)?|nil pointer|nil map|null pointer|undefined is not|off[- ]by[- ]one|rac(e|es|ed|ing|y)|data race|deadlock(s|ed)?|leak(s|ed|ing)?|overflow(s|ed|ing)?|underflow(s|ed)?|incorrect(ly)?|wrong(ly)?|broke(n)?|break(s|ing)? on|typo|workaround|edge case|corrupt(s|ed|ion)?|must not|should not|prevents?|guard|was ignored|ignored|never (set|closed|called|freed)|twice|missing|failed|fails|lost|hang(s|ing)?|stuck|truncat(ed|es)|mis\w+)\b`)
+	perfWordRE = check.LazyRegexp(`(?i)(\b(perf(ormance)?|faster|slow|speed ?up|allocations?|allocs?|preallocat\w*|memoi[sz]\w*|benchmark\w*|quadratic|linear (scan|search|time)|hot path|fast path|sync\.Pool|amortiz\w*|cache[ds]?|throughput|latency)\b|\bO\((1|n|n\^?2|n log n|log n)\))`)
+	guardRE    = check.LazyRegexp(`^\s*(if\b.*(== nil|!= nil|== null|=== undefined|is None|is not None|len\(|< 0|<= 0|>= len|> len|\.length|!ok|== ""|=== ""|== 0\b)|except\b|catch\b|raise\b|throw\b|return .*(err|Err|error)|defer .*Close\(\)|\w+\.Unlock\(\)|\w+ = min\(|\w+ = max\()`)
+	refWordRE  = check.LazyRegexp(`(?i)\b(refactor\w*|rename[ds]?|extract(ed|s)?|inline[ds]?|simplif(y|ies|ied)|split|reorgani[sz]e[ds]?|deduplicat\w*|clean ?up|move[ds]?|helper)\b`)
+	funcCtxRE  = check.LazyRegexp(`(?:func\s+(?:\([^)]*?\*?(\w+)(?:\[[^\]]*\])?\)\s*)?(\w+)|def\s+(\w+)|function\s*\*?\s*(\w+)|class\s+(\w+)|(\w+)\s*\([^)]*\)\s*\{)`)
+	benchAddRE = check.LazyRegexp(`^func Benchmark\w+\(`)
+	regTestRE  = check.LazyRegexp(`(?i)(regression|bug|issue\d*|fix|panic|crash|nil|empty|zero|negative|overflow|edge|invalid|malformed)`)
 	// strongTestRE names a test after a bug; regTestRE's other words (an
 	// empty or invalid input) name edge cases features test too.
-	strongTestRE = regexp.MustCompile(`(?i)(regression|bug|issue\d*|fix|panic|crash)`)
+	strongTestRE = check.LazyRegexp(`(?i)(regression|bug|issue\d*|fix|panic|crash)`)
 )
 
 // sourceType infers the type of a change that touches source code, and
@@ -456,25 +457,25 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 			featWhy = append(featWhy, fmt.Sprintf("a command-line option added in %s (%s)", fi.Path(), clip(f, 40)))
 		}
 		for _, l := range added {
-			if !cached && !isComment(l) && perfCodeRE.MatchString(l) {
+			if !cached && !isComment(l) && perfCodeRE().MatchString(l) {
 				cached = true
 				perf += 2
-				perfWhy = append(perfWhy, fmt.Sprintf("%s added in %s", perfCodeRE.FindString(l), fi.Path()))
+				perfWhy = append(perfWhy, fmt.Sprintf("%s added in %s", perfCodeRE().FindString(l), fi.Path()))
 			}
 			if isComment(l) || hasString(l) {
-				if m := fixWordRE.FindString(l); m != "" {
+				if m := fixWordRE().FindString(l); m != "" {
 					fix++
 					fixWhy = append(fixWhy, fmt.Sprintf("%q in %s", strings.ToLower(m), fi.Path()))
 				}
-				if m := perfWordRE.FindString(l); m != "" {
+				if m := perfWordRE().FindString(l); m != "" {
 					perf++
 					perfWhy = append(perfWhy, fmt.Sprintf("%q in %s", m, fi.Path()))
 				}
-				if m := refWordRE.FindString(l); m != "" && isComment(l) {
+				if m := refWordRE().FindString(l); m != "" && isComment(l) {
 					ref += 0.5
 				}
 			}
-			if guardRE.MatchString(l) && !guarded && guards < 1 {
+			if guardRE().MatchString(l) && !guarded && guards < 1 {
 				guarded = true
 				// An error or bounds check added to a small edit of an
 				// existing function is most often the fix itself.
@@ -487,7 +488,7 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 				fix += w
 				fixWhy = append(fixWhy, "a guard added in "+fi.Path())
 			}
-			if strings.Contains(l, "sync.Pool") || preallocRE.MatchString(l) || strings.Contains(l, ".Grow(") {
+			if strings.Contains(l, "sync.Pool") || preallocRE().MatchString(l) || strings.Contains(l, ".Grow(") {
 				perf++
 				perfWhy = append(perfWhy, "preallocation or pooling in "+fi.Path())
 			}
@@ -502,17 +503,17 @@ func sourceType(infos []*fileInfo, api apiResult, s *Suggestion) (string, string
 	for _, fi := range tests {
 		_, added := fi.sides()
 		for _, l := range added {
-			if m := goTestRE.FindStringSubmatch(l); m != nil && regTestRE.MatchString(m[2]) {
+			if m := goTestRE().FindStringSubmatch(l); m != nil && regTestRE().MatchString(m[2]) {
 				fix += testWeight(m[2])
 				fixWhy = append(fixWhy, "test "+m[1]+m[2]+" added")
-			} else if m := pyTestRE.FindStringSubmatch(l); m != nil && regTestRE.MatchString(m[1]) {
+			} else if m := pyTestRE().FindStringSubmatch(l); m != nil && regTestRE().MatchString(m[1]) {
 				fix += testWeight(m[1])
 				fixWhy = append(fixWhy, "test test_"+m[1]+" added")
-			} else if m := jsTestRE.FindStringSubmatch(l); m != nil && regTestRE.MatchString(m[1]) {
+			} else if m := jsTestRE().FindStringSubmatch(l); m != nil && regTestRE().MatchString(m[1]) {
 				fix += testWeight(m[1])
 				fixWhy = append(fixWhy, fmt.Sprintf("test %q added", m[1]))
 			}
-			if benchAddRE.MatchString(l) {
+			if benchAddRE().MatchString(l) {
 				perf++
 				perfWhy = append(perfWhy, "a benchmark added")
 			}
@@ -630,7 +631,7 @@ func hunkFuncs(src []*fileInfo) []string {
 	}
 	for _, fi := range src {
 		for _, h := range fi.Hunks {
-			m := funcCtxRE.FindStringSubmatch(h.Section)
+			m := funcCtxRE().FindStringSubmatch(h.Section)
 			if m == nil {
 				continue
 			}
@@ -658,9 +659,9 @@ func hunkFuncs(src []*fileInfo) []string {
 	return out
 }
 
-var preallocRE = regexp.MustCompile(`make\([^,]+,\s*0\s*,`)
+var preallocRE = check.LazyRegexp(`make\([^,]+,\s*0\s*,`)
 
-var perfCodeRE = regexp.MustCompile(`\b(lru_cache|functools\.cache|cached_property|useMemo|useCallback|React\.memo|sync\.Pool|singleflight|memoize|memoized|debounce|throttle|requestAnimationFrame|lazy_static|OnceCell|sync\.Once)\b|@cache\b`)
+var perfCodeRE = check.LazyRegexp(`\b(lru_cache|functools\.cache|cached_property|useMemo|useCallback|React\.memo|sync\.Pool|singleflight|memoize|memoized|debounce|throttle|requestAnimationFrame|lazy_static|OnceCell|sync\.Once)\b|@cache\b`)
 
 // commentOnly is true when every changed line of the files is blank or a
 // line comment (//, #, /* ... */ continuation lines).
@@ -695,7 +696,7 @@ func commentOnly(src []*fileInfo) bool {
 }
 
 // condLine is a line whose change alters control flow.
-var condLine = regexp.MustCompile(`^\s*(if|for|while|elif|else if|\} else if|case|switch|until|unless)\b|\s(<|>|<=|>=|==|!=|===|!==|&&|\|\|)\s`)
+var condLine = check.LazyRegexp(`^\s*(if|for|while|elif|else if|\} else if|case|switch|until|unless)\b|\s(<|>|<=|>=|==|!=|===|!==|&&|\|\|)\s`)
 
 // changedCondition finds a line replaced in place (a run of at most three
 // removed lines followed by as many added ones) where a condition or a
@@ -715,7 +716,7 @@ func changedCondition(f *FileDiff) string {
 			if nr, na := j-i, k-j; nr > 0 && nr == na && nr <= 3 {
 				for x := 0; x < nr; x++ {
 					o, n := h.Lines[i+x][1:], h.Lines[j+x][1:]
-					if o != n && condLine.MatchString(o) && condLine.MatchString(n) && !isComment(n) && similar(o, n) && !renameOnly(o, n) {
+					if o != n && condLine().MatchString(o) && condLine().MatchString(n) && !isComment(n) && similar(o, n) && !renameOnly(o, n) {
 						return strings.TrimSpace(n)
 					}
 				}
@@ -729,13 +730,13 @@ func changedCondition(f *FileDiff) string {
 	return ""
 }
 
-var tokenRE = regexp.MustCompile(`\w+|[^\s\w]+`)
+var tokenRE = check.LazyRegexp(`\w+|[^\s\w]+`)
 
 // renameOnly is true when two lines differ only in identifiers put in
 // place of others (a renamed call), not in an operator, a literal or a
 // clause.
 func renameOnly(a, b string) bool {
-	ta, tb := tokenRE.FindAllString(a, -1), tokenRE.FindAllString(b, -1)
+	ta, tb := tokenRE().FindAllString(a, -1), tokenRE().FindAllString(b, -1)
 	if len(ta) != len(tb) {
 		return false
 	}
@@ -780,7 +781,7 @@ func similar(a, b string) bool {
 
 // testWeight is how much a test's name says a bug was fixed.
 func testWeight(name string) float64 {
-	if strongTestRE.MatchString(name) {
+	if strongTestRE().MatchString(name) {
 		return 1.5
 	}
 	return 0.5
@@ -851,11 +852,11 @@ func nullSafety(removed, added []string) string {
 
 // optionRE is a command-line option declared: Go's flag and pflag/cobra,
 // Python's argparse and click, JS commander and yargs.
-var optionRE = regexp.MustCompile(`\bflag\.(Bool|String|Int|Int64|Duration|Float64|Uint|Var|StringVar|BoolVar|IntVar|DurationVar)\(|Flags\(\)\.\w+\(|\.add_argument\(\s*["']--|@click\.option\(|\.option\(\s*["']-`)
+var optionRE = check.LazyRegexp(`\bflag\.(Bool|String|Int|Int64|Duration|Float64|Uint|Var|StringVar|BoolVar|IntVar|DurationVar)\(|Flags\(\)\.\w+\(|\.add_argument\(\s*["']--|@click\.option\(|\.option\(\s*["']-`)
 
 func newOption(added []string) string {
 	for _, l := range added {
-		if !isComment(l) && optionRE.MatchString(l) {
+		if !isComment(l) && optionRE().MatchString(l) {
 			return strings.TrimSpace(l)
 		}
 	}

@@ -5,12 +5,15 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/internal/check/internal/jsonpos"
 )
 
 // namedColors are CSS Color 4's named colors, transparent and currentcolor.
-var namedColors = setOf("aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan darkgoldenrod darkgray darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite gold goldenrod gray green greenyellow grey honeydew hotpink indianred indigo ivory khaki lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen lightskyblue lightslategray lightslategrey lightsteelblue lightyellow lime limegreen linen magenta maroon mediumaquamarine mediumblue mediumorchid mediumpurple mediumseagreen mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream mistyrose moccasin navajowhite navy oldlace olive olivedrab orange orangered orchid palegoldenrod palegreen paleturquoise palevioletred papayawhip peachpuff peru pink plum powderblue purple rebeccapurple red rosybrown royalblue saddlebrown salmon sandybrown seagreen seashell sienna silver skyblue slateblue slategray slategrey snow springgreen steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow yellowgreen transparent currentcolor")
+var namedColors = sync.OnceValue(func() map[string]bool {
+	return setOf("aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan darkgoldenrod darkgray darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite gold goldenrod gray green greenyellow grey honeydew hotpink indianred indigo ivory khaki lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen lightskyblue lightslategray lightslategrey lightsteelblue lightyellow lime limegreen linen magenta maroon mediumaquamarine mediumblue mediumorchid mediumpurple mediumseagreen mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream mistyrose moccasin navajowhite navy oldlace olive olivedrab orange orangered orchid palegoldenrod palegreen paleturquoise palevioletred papayawhip peachpuff peru pink plum powderblue purple rebeccapurple red rosybrown royalblue saddlebrown salmon sandybrown seagreen seashell sienna silver skyblue slateblue slategray slategrey snow springgreen steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow yellowgreen transparent currentcolor")
+})
 
 func setOf(s string) map[string]bool {
 	m := map[string]bool{}
@@ -43,7 +46,7 @@ func cssColor(s string) string {
 		return fmt.Sprintf("%q has %d hex digits; a hex color has 3, 4, 6 or 8", s, len(h))
 	}
 	lower := strings.ToLower(t)
-	if namedColors[lower] {
+	if namedColors()[lower] {
 		return ""
 	}
 	open := strings.IndexByte(lower, '(')
@@ -65,7 +68,7 @@ func cssColor(s string) string {
 			return fmt.Sprintf("%q: %s() takes three components and an optional alpha, not %d", s, fn, len(args)+boolInt(alpha != ""))
 		}
 	case "color":
-		if len(args) != 4 || !cssColorSpaces[args[0]] {
+		if len(args) != 4 || !cssColorSpaces()[args[0]] {
 			return fmt.Sprintf("%q: color() takes a color space (srgb, display-p3, ...) and three components", s)
 		}
 		args = args[1:]
@@ -80,7 +83,9 @@ func cssColor(s string) string {
 	return ""
 }
 
-var cssColorSpaces = setOf("srgb srgb-linear display-p3 a98-rgb prophoto-rgb rec2020 xyz xyz-d50 xyz-d65")
+var cssColorSpaces = sync.OnceValue(func() map[string]bool {
+	return setOf("srgb srgb-linear display-p3 a98-rgb prophoto-rgb rec2020 xyz xyz-d50 xyz-d65")
+})
 
 func boolInt(b bool) int {
 	if b {
@@ -149,22 +154,24 @@ var (
 	nonNeg = compRange{0, math.Inf(1), false}
 )
 
-var colorSpaces = map[string][3]compRange{
-	"srgb":         {unit01, unit01, unit01},
-	"srgb-linear":  {unit01, unit01, unit01},
-	"hsl":          {hue, pct100, pct100},
-	"hwb":          {hue, pct100, pct100},
-	"lab":          {pct100, anyNum, anyNum},
-	"lch":          {pct100, nonNeg, hue},
-	"oklab":        {unit01, anyNum, anyNum},
-	"oklch":        {unit01, nonNeg, hue},
-	"display-p3":   {unit01, unit01, unit01},
-	"a98-rgb":      {unit01, unit01, unit01},
-	"prophoto-rgb": {unit01, unit01, unit01},
-	"rec2020":      {unit01, unit01, unit01},
-	"xyz-d65":      {anyNum, anyNum, anyNum},
-	"xyz-d50":      {anyNum, anyNum, anyNum},
-}
+var colorSpaces = sync.OnceValue(func() map[string][3]compRange {
+	return map[string][3]compRange{
+		"srgb":         {unit01, unit01, unit01},
+		"srgb-linear":  {unit01, unit01, unit01},
+		"hsl":          {hue, pct100, pct100},
+		"hwb":          {hue, pct100, pct100},
+		"lab":          {pct100, anyNum, anyNum},
+		"lch":          {pct100, nonNeg, hue},
+		"oklab":        {unit01, anyNum, anyNum},
+		"oklch":        {unit01, nonNeg, hue},
+		"display-p3":   {unit01, unit01, unit01},
+		"a98-rgb":      {unit01, unit01, unit01},
+		"prophoto-rgb": {unit01, unit01, unit01},
+		"rec2020":      {unit01, unit01, unit01},
+		"xyz-d65":      {anyNum, anyNum, anyNum},
+		"xyz-d50":      {anyNum, anyNum, anyNum},
+	}
+})
 
 // objectColor checks the Color module's object form: colorSpace,
 // components, optional alpha and hex. It returns problems, each with the
@@ -182,7 +189,7 @@ func objectColor(v *jsonpos.Node) []problemAt {
 	if len(out) > 0 {
 		return out
 	}
-	ranges, known := colorSpaces[cs.Str]
+	ranges, known := colorSpaces()[cs.Str]
 	if !known {
 		return append(out, problemAt{n: cs, msg: fmt.Sprintf("colorSpace %q is not one of the Color module's (srgb, srgb-linear, hsl, hwb, lab, lch, oklab, oklch, display-p3, a98-rgb, prophoto-rgb, rec2020, xyz-d65, xyz-d50)", cs.Str)})
 	}

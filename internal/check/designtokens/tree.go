@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/cairn-dev/cairn/internal/check/internal/jsonpos"
@@ -85,11 +86,15 @@ func newTree() *tree {
 }
 
 // studioTypes are Tokens Studio's types beside the specification's.
-var studioTypes = setOf("spacing sizing borderRadius borderWidth fontFamilies fontWeights fontSizes lineHeights letterSpacing paragraphSpacing paragraphIndent textCase textDecoration boxShadow composition asset boolean text other opacity")
+var studioTypes = sync.OnceValue(func() map[string]bool {
+	return setOf("spacing sizing borderRadius borderWidth fontFamilies fontWeights fontSizes lineHeights letterSpacing paragraphSpacing paragraphIndent textCase textDecoration boxShadow composition asset boolean text other opacity")
+})
 
 // sdTypes are the types Style Dictionary's own transforms know beside the
 // specification's.
-var sdTypes = setOf("fontSize size time asset content icon html fontStyle lineHeight letterSpacing")
+var sdTypes = sync.OnceValue(func() map[string]bool {
+	return setOf("fontSize size time asset content icon html fontStyle lineHeight letterSpacing")
+})
 
 // maxTokens bounds what one check reads.
 const maxTokens = 200000
@@ -153,7 +158,7 @@ func usesStudio(n *jsonpos.Node, depth int) bool {
 		return false
 	}
 	for _, m := range n.Members {
-		if m.Key == "$type" && m.Value.Kind == jsonpos.String && studioTypes[m.Value.Str] {
+		if m.Key == "$type" && m.Value.Kind == jsonpos.String && studioTypes()[m.Value.Str] {
 			return true
 		}
 		if usesStudio(m.Value, depth+1) {
@@ -325,14 +330,14 @@ func (w *walker) checkType(v *jsonpos.Node) bool {
 		w.f.find(ruleInvalidProp, v, "", "$type must be a string naming a type, not "+kindName(v), `write "$type": "color" (or another type)`)
 		return false
 	}
-	if dtcgTypes[v.Str] || studioTypes[v.Str] || sdTypes[v.Str] || v.Str == "string" {
+	if dtcgTypes()[v.Str] || studioTypes()[v.Str] || sdTypes()[v.Str] || v.Str == "string" {
 		// "string": the format's own group example uses it, ahead of a
 		// definition.
 		return true
 	}
 	if w.f.dialect == dtcg {
 		fix := "use one of " + dtcgTypeList
-		if t, ok := caseless[strings.ToLower(v.Str)]; ok {
+		if t, ok := caseless()[strings.ToLower(v.Str)]; ok {
 			fix = "$type is case-sensitive: write " + t
 		}
 		w.f.find(ruleUnknownType, v, "", fmt.Sprintf("$type %q is not a type of the Design Tokens format", v.Str), fix)
@@ -342,15 +347,17 @@ func (w *walker) checkType(v *jsonpos.Node) bool {
 
 var dtcgTypeList = "color, dimension, fontFamily, fontWeight, duration, cubicBezier, number, strokeStyle, border, transition, shadow, gradient, typography"
 
-var dtcgTypes = setOf(strings.ReplaceAll(dtcgTypeList, ",", ""))
+var dtcgTypes = sync.OnceValue(func() map[string]bool { return setOf(strings.ReplaceAll(dtcgTypeList, ",", "")) })
 
-var caseless = func() map[string]string {
-	m := map[string]string{}
-	for t := range dtcgTypes {
-		m[strings.ToLower(t)] = t
-	}
-	return m
-}()
+var caseless = sync.OnceValue(func() map[string]string {
+	return func() map[string]string {
+		m := map[string]string{}
+		for t := range dtcgTypes() {
+			m[strings.ToLower(t)] = t
+		}
+		return m
+	}()
+})
 
 // props checks the kind of a group's or token's $description,
 // $extensions and $deprecated.

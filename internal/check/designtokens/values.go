@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/cairn-dev/cairn/internal/check/internal/jsonpos"
@@ -43,7 +44,7 @@ func compatible(a, b string) bool {
 	if fa == fb {
 		return true
 	}
-	return !(dtcgTypes[fa] && dtcgTypes[fb])
+	return !(dtcgTypes()[fa] && dtcgTypes()[fb])
 }
 
 // problemAt is a problem with one node of a value.
@@ -88,7 +89,7 @@ func (v *vctx) check(typ string, n *jsonpos.Node, where string) {
 	}
 	switch typ {
 	case "dimension":
-		v.measure(n, "dimension", []string{"px", "rem"}, cssLengths)
+		v.measure(n, "dimension", []string{"px", "rem"}, cssLengths())
 	case "duration":
 		v.measure(n, "duration", []string{"ms", "s"}, nil)
 	case "number":
@@ -137,7 +138,7 @@ func (v *vctx) check(typ string, n *jsonpos.Node, where string) {
 		// dimension as the format's open issue #102 proposes and tools
 		// (Terrazzo, Style Dictionary) accept.
 		if n.Kind == jsonpos.Object {
-			v.measure(n, "dimension", []string{"px", "rem"}, cssLengths)
+			v.measure(n, "dimension", []string{"px", "rem"}, cssLengths())
 			return
 		}
 		v.number(n, "lineHeight")
@@ -228,7 +229,9 @@ func (v *vctx) color(n *jsonpos.Node) {
 }
 
 // fontWeights are the format's named weights.
-var fontWeights = setOf("thin hairline extra-light ultra-light light normal regular book medium semi-bold demi-bold bold extra-bold ultra-bold black heavy extra-black ultra-black")
+var fontWeights = sync.OnceValue(func() map[string]bool {
+	return setOf("thin hairline extra-light ultra-light light normal regular book medium semi-bold demi-bold bold extra-bold ultra-bold black heavy extra-black ultra-black")
+})
 
 func (v *vctx) fontWeight(n *jsonpos.Node) {
 	switch n.Kind {
@@ -238,7 +241,7 @@ func (v *vctx) fontWeight(n *jsonpos.Node) {
 		}
 		return
 	case jsonpos.String:
-		if fontWeights[n.Str] {
+		if fontWeights()[n.Str] {
 			return
 		}
 		if f, err := strconv.ParseFloat(n.Str, 64); err == nil {
@@ -253,7 +256,7 @@ func (v *vctx) fontWeight(n *jsonpos.Node) {
 			return // Tokens Studio and Style Dictionary take font style names ("Bold Italic")
 		}
 		fix := "use a number from 1 to 1000, or thin, extra-light, light, normal, medium, semi-bold, bold, extra-bold, black, extra-black (and their aliases)"
-		if fontWeights[strings.ToLower(n.Str)] {
+		if fontWeights()[strings.ToLower(n.Str)] {
 			fix = "the names are lower case: write " + strings.ToLower(n.Str)
 		}
 		v.bad(n, "", fmt.Sprintf("%q is not a font weight", n.Str), fix)
@@ -264,7 +267,9 @@ func (v *vctx) fontWeight(n *jsonpos.Node) {
 
 // cssLengths are CSS's length units beyond px and rem: valid CSS, but not
 // portable design-token dimensions.
-var cssLengths = setOf("em ex ch ic cap lh rlh vw vh vi vb vmin vmax svw svh lvw lvh dvw dvh cqw cqh cqi cqb cqmin cqmax cm mm q in pt pc % dp sp fr")
+var cssLengths = sync.OnceValue(func() map[string]bool {
+	return setOf("em ex ch ic cap lh rlh vw vh vi vb vmin vmax svw svh lvw lvh dvw dvh cqw cqh cqi cqb cqmin cqmax cm mm q in pt pc % dp sp fr")
+})
 
 // measure checks a dimension or duration: {value, unit} (2025.10), or a
 // string "16px" / "200ms" (earlier drafts).
@@ -426,12 +431,12 @@ func (v *vctx) cubicBezier(n *jsonpos.Node) {
 	}
 }
 
-var strokeStyles = setOf("solid dashed dotted double groove ridge outset inset")
+var strokeStyles = sync.OnceValue(func() map[string]bool { return setOf("solid dashed dotted double groove ridge outset inset") })
 
 func (v *vctx) strokeStyle(n *jsonpos.Node) {
 	switch n.Kind {
 	case jsonpos.String:
-		if !strokeStyles[n.Str] {
+		if !strokeStyles()[n.Str] {
 			v.bad(n, "", fmt.Sprintf("%q is not a stroke style", n.Str), "use solid, dashed, dotted, double, groove, ridge, outset or inset, or {dashArray, lineCap}")
 		}
 	case jsonpos.Object:

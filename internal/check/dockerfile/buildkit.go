@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
-	"github.com/distribution/reference"
 	"github.com/moby/buildkit/frontend/dockerfile/instructions"
 	"github.com/moby/buildkit/frontend/dockerfile/linter"
 	"github.com/moby/buildkit/frontend/dockerfile/parser"
@@ -325,12 +325,12 @@ func (f *file) resolveStage(st *stage) {
 }
 
 // parseRef parses an image reference as BuildKit does, once per distinct
-// reference of the file (the parse is a large regexp).
-func (f *file) parseRef(s string) (reference.Named, error) {
+// reference of the file.
+func (f *file) parseRef(s string) (imageRef, error) {
 	if r, ok := f.refs[s]; ok {
 		return r.named, r.err
 	}
-	n, err := reference.ParseNormalizedNamed(s)
+	n, err := parseImageRef(s)
 	if f.refs == nil {
 		f.refs = map[string]parsedRef{}
 	}
@@ -339,7 +339,7 @@ func (f *file) parseRef(s string) (reference.Named, error) {
 }
 
 type parsedRef struct {
-	named reference.Named
+	named imageRef
 	err   error
 }
 
@@ -541,26 +541,28 @@ func (f *file) dispatchStage(st *stage) {
 // are well known, so that UndefinedVar judges a stage built on one as
 // docker build --check does, knowing the image's config. Other images'
 // ENV is not known here.
-var imageEnv = map[string][]string{
-	"alpine": nil, "busybox": nil, "debian": nil, "ubuntu": nil,
-	"golang": {"GOLANG_VERSION", "GOPATH", "GOTOOLCHAIN"},
-	"node":   {"NODE_VERSION", "YARN_VERSION"},
-	"python": {"LANG", "GPG_KEY", "PYTHON_VERSION", "PYTHON_SHA256", "PYTHON_PIP_VERSION", "PYTHON_SETUPTOOLS_VERSION",
-		"PYTHON_GET_PIP_URL", "PYTHON_GET_PIP_SHA256"},
-}
+var imageEnv = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"alpine": nil, "busybox": nil, "debian": nil, "ubuntu": nil,
+		"golang": {"GOLANG_VERSION", "GOPATH", "GOTOOLCHAIN"},
+		"node":   {"NODE_VERSION", "YARN_VERSION"},
+		"python": {"LANG", "GPG_KEY", "PYTHON_VERSION", "PYTHON_SHA256", "PYTHON_PIP_VERSION", "PYTHON_SETUPTOOLS_VERSION",
+			"PYTHON_GET_PIP_URL", "PYTHON_GET_PIP_SHA256"},
+	}
+})
 
 // knownImageEnv returns the ENV of an official image of imageEnv.
 func (f *file) knownImageEnv(ref string) ([]string, bool) {
 	named, err := f.parseRef(ref)
-	if err != nil || reference.Domain(named) != "docker.io" {
+	if err != nil || named.domain != defaultRegistry {
 		return nil, false
 	}
-	path := reference.Path(named)
+	path := named.path
 	name, ok := strings.CutPrefix(path, "library/")
 	if !ok {
 		return nil, false
 	}
-	keys, ok := imageEnv[name]
+	keys, ok := imageEnv()[name]
 	return keys, ok
 }
 
@@ -803,13 +805,15 @@ func parsePortNumber(s string) (int, error) {
 }
 
 // linuxSignals are the names STOPSIGNAL accepts (without SIG).
-var linuxSignals = map[string]bool{
-	"ABRT": true, "ALRM": true, "BUS": true, "CHLD": true, "CLD": true, "CONT": true, "FPE": true, "HUP": true,
-	"ILL": true, "INT": true, "IO": true, "IOT": true, "KILL": true, "PIPE": true, "POLL": true, "PROF": true,
-	"PWR": true, "QUIT": true, "SEGV": true, "STKFLT": true, "STOP": true, "SYS": true, "TERM": true, "TRAP": true,
-	"TSTP": true, "TTIN": true, "TTOU": true, "URG": true, "USR1": true, "USR2": true, "VTALRM": true, "WINCH": true,
-	"XCPU": true, "XFSZ": true, "UNUSED": true,
-}
+var linuxSignals = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"ABRT": true, "ALRM": true, "BUS": true, "CHLD": true, "CLD": true, "CONT": true, "FPE": true, "HUP": true,
+		"ILL": true, "INT": true, "IO": true, "IOT": true, "KILL": true, "PIPE": true, "POLL": true, "PROF": true,
+		"PWR": true, "QUIT": true, "SEGV": true, "STKFLT": true, "STOP": true, "SYS": true, "TERM": true, "TRAP": true,
+		"TSTP": true, "TTIN": true, "TTOU": true, "URG": true, "USR1": true, "USR2": true, "VTALRM": true, "WINCH": true,
+		"XCPU": true, "XFSZ": true, "UNUSED": true,
+	}
+})
 
 // validSignal reports whether s is a signal STOPSIGNAL accepts: a number,
 // a name, or RTMIN/RTMAX with an offset.
@@ -818,7 +822,7 @@ func validSignal(s string) bool {
 		return n > 0
 	}
 	name := strings.TrimPrefix(strings.ToUpper(s), "SIG")
-	if linuxSignals[name] {
+	if linuxSignals()[name] {
 		return true
 	}
 	for _, rt := range []string{"RTMIN", "RTMAX"} {

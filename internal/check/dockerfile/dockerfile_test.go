@@ -469,7 +469,7 @@ func TestKebab(t *testing.T) {
 		}
 	}
 	// BuildKit's own links are the kebab of the name.
-	for _, r := range buildkitRules {
+	for _, r := range buildkitRules() {
 		if l := buildkitLink(r.rule.RuleName()); r.rule.RuleName() != "InvalidBaseImagePlatform" && !strings.HasSuffix(l, "/"+kebab(r.rule.RuleName())+"/") {
 			t.Errorf("link %s", l)
 		}

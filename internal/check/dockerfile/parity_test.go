@@ -424,7 +424,7 @@ func TestBuildKitCheckParity(t *testing.T) {
 // buildkitName is the BuildKit rule name of a rule id, "" for this
 // checker's own rules.
 func buildkitName(id string) string {
-	for _, r := range buildkitRules {
+	for _, r := range buildkitRules() {
 		if buildkitID(r.rule.RuleName()) == id {
 			return r.rule.RuleName()
 		}

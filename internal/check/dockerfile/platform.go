@@ -2,9 +2,10 @@ package dockerfile
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/cairn-dev/cairn/internal/check"
 )
 
 // platform is an os/arch[/variant], as FROM --platform gives it.
@@ -16,7 +17,7 @@ var (
 	knownArch = []string{"386", "amd64", "amd64p32", "arm", "armbe", "arm64", "arm64be", "loong64", "mips", "mipsle",
 		"mips64", "mips64le", "mips64p32", "mips64p32le", "ppc", "ppc64", "ppc64le", "riscv", "riscv64", "s390", "s390x",
 		"sparc", "sparc64", "wasm"}
-	rePlatformPart = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+	rePlatformPart = check.LazyRegexp(`^[A-Za-z0-9_.-]+$`)
 )
 
 // parsePlatform parses a platform as containerd's platforms.Parse does
@@ -32,8 +33,8 @@ func parsePlatform(s string) (platform, error) {
 	}
 	parts := strings.Split(s, "/")
 	for _, p := range parts {
-		if !rePlatformPart.MatchString(p) {
-			return platform{}, fmt.Errorf("%q is an invalid component of %q: platform specifier component must match %q", p, s, rePlatformPart.String())
+		if !rePlatformPart().MatchString(p) {
+			return platform{}, fmt.Errorf("%q is an invalid component of %q: platform specifier component must match %q", p, s, rePlatformPart().String())
 		}
 	}
 	switch len(parts) {

@@ -3,11 +3,10 @@ package dockerfile
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
-	"github.com/distribution/reference"
+	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/moby/buildkit/frontend/dockerfile/instructions"
 )
 
@@ -25,13 +24,13 @@ func (f *file) fromPractices(st *stage) {
 	if err != nil {
 		return
 	}
-	if _, ok := ref.(reference.Digested); ok {
+	if ref.digest != "" {
 		return
 	}
 	from := &command{node: st.node}
 	line, col := f.word(from, raw)
-	if t, ok := ref.(reference.Tagged); ok {
-		if t.Tag() == "latest" && !strings.Contains(raw, "$") {
+	if ref.tag != "" {
+		if ref.tag == "latest" && !strings.Contains(raw, "$") {
 			f.add(RuleImageLatest, line, col, fmt.Sprintf("The base image %s is :latest, which moves.", raw),
 				"Pin a version tag, or a digest (image@sha256:...).")
 		}
@@ -223,8 +222,8 @@ func nonRootImage(ref string) bool {
 }
 
 var (
-	rePip    = regexp.MustCompile(`^pip[0-9]*(\.[0-9]+)?$`)
-	rePython = regexp.MustCompile(`^python[0-9]*(\.[0-9]+)?$`)
+	rePip    = check.LazyRegexp(`^pip[0-9]*(\.[0-9]+)?$`)
+	rePython = check.LazyRegexp(`^python[0-9]*(\.[0-9]+)?$`)
 )
 
 // aptArgs splits apt-get's arguments into its subcommand, its flags and
@@ -265,7 +264,7 @@ func aptConfigIs(configs []string, key string, vals ...string) bool {
 	return false
 }
 
-var reShortFlags = regexp.MustCompile(`^-[a-zA-Z]+$`)
+var reShortFlags = check.LazyRegexp(`^-[a-zA-Z]+$`)
 
 // aptAssumesYes reports whether apt-get's flags answer its prompt.
 func aptAssumesYes(flags, configs []string) bool {
@@ -273,7 +272,7 @@ func aptAssumesYes(flags, configs []string) bool {
 		switch {
 		case slices.Contains([]string{"-y", "--yes", "--assume-yes", "--force-yes", "-q=2", "--quiet=2"}, fl):
 			return true
-		case reShortFlags.MatchString(fl) && (strings.Contains(fl, "y") || strings.Count(fl, "q") >= 2):
+		case reShortFlags().MatchString(fl) && (strings.Contains(fl, "y") || strings.Count(fl, "q") >= 2):
 			return true
 		}
 	}
@@ -288,8 +287,8 @@ func aptAssumesYes(flags, configs []string) bool {
 func pipInstall(c simpleCmd) (bool, []string) {
 	args := c.args
 	switch {
-	case rePip.MatchString(c.name):
-	case rePython.MatchString(c.name) && len(args) >= 2 && args[0] == "-m" && rePip.MatchString(args[1]):
+	case rePip().MatchString(c.name):
+	case rePython().MatchString(c.name) && len(args) >= 2 && args[0] == "-m" && rePip().MatchString(args[1]):
 		args = args[2:]
 	default:
 		return false, nil

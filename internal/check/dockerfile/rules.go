@@ -2,6 +2,7 @@ package dockerfile
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/moby/buildkit/frontend/dockerfile/linter"
@@ -76,92 +77,94 @@ type buildkitRule struct {
 // package; the others are run here on the parsed instructions with
 // BuildKit's own rule values (names, messages), the way its dockerfile2llb
 // package runs them, which is not imported (see the package doc).
-var buildkitRules = []buildkitRule{
-	{&linter.RuleStageNameCasing, check.Warning, "Stage name not lowercase",
-		"BuildKit lowercases stage names; a mixed-case name reads like an image and is easy to mistype in COPY --from.",
-		"Write the stage name in lowercase.",
-		"FROM golang:1.23 AS Builder", "FROM golang:1.23 AS builder"},
-	{&linter.RuleFromAsCasing, check.Warning, "FROM and AS in different case",
-		"Mixing the case of FROM and AS in one instruction hurts readability.",
-		"Write AS in the case FROM is written in.",
-		"FROM debian:12 as build", "FROM debian:12 AS build"},
-	{&linter.RuleNoEmptyContinuation, check.Warning, "Empty continuation line",
-		"An empty line inside a line continuation is deprecated and will be an error in a future Dockerfile syntax.",
-		"Remove the empty line, or make it a comment.",
-		"RUN apk add \\\n\n    curl", "RUN apk add \\\n    curl"},
-	{&linter.RuleConsistentInstructionCasing, check.Warning, "Inconsistent instruction casing",
-		"Instructions should all be uppercase or all lowercase; a mixed style hurts readability.",
-		"Write the instruction in the case most of the file uses.",
-		"FROM alpine:3.20\nrun echo hi", "FROM alpine:3.20\nRUN echo hi"},
-	{&linter.RuleDuplicateStageName, check.Error, "Duplicate stage name",
-		"Two stages with one name make FROM and COPY --from references ambiguous: the later stage silently wins.",
-		"Give each stage its own name.",
-		"FROM alpine:3.20 AS build\nFROM debian:12 AS build", "FROM alpine:3.20 AS build-alpine\nFROM debian:12 AS build-debian"},
-	{&linter.RuleReservedStageName, check.Warning, "Reserved stage name",
-		"\"scratch\" and \"context\" have a meaning of their own to the builder and cannot name a stage usefully.",
-		"Rename the stage.",
-		"FROM alpine:3.20 AS scratch", "FROM alpine:3.20 AS base"},
-	{&linter.RuleJSONArgsRecommended, check.Warning, "Shell form CMD or ENTRYPOINT",
-		"In shell form the program runs under /bin/sh -c, which does not pass on signals: `docker stop` waits and then kills it.",
-		"Use the exec (JSON) form, or an entrypoint script that ends in exec.",
-		"CMD node server.js", "CMD [\"node\", \"server.js\"]"},
-	{&linter.RuleMaintainerDeprecated, check.Warning, "MAINTAINER is deprecated",
-		"MAINTAINER is deprecated; the author belongs in a label.",
-		"Use LABEL org.opencontainers.image.authors=\"...\".",
-		"MAINTAINER Jane <jane@example.com>", "LABEL org.opencontainers.image.authors=\"jane@example.com\""},
-	{&linter.RuleUndefinedArgInFrom, check.Warning, "Undeclared ARG in FROM",
-		"A variable in FROM must be declared by an ARG before the first FROM; an undeclared one expands to nothing, and --build-arg cannot set it.",
-		"Declare it with ARG before the first FROM (with a default), or fix the name.",
-		"FROM node:${NODE_VERSION}", "ARG NODE_VERSION=22\nFROM node:${NODE_VERSION}"},
-	{&linter.RuleWorkdirRelativePath, check.Warning, "Relative WORKDIR",
-		"A relative WORKDIR, before any absolute one in the build, lands wherever the base image's working directory is, which can change upstream.",
-		"Use an absolute path.",
-		"WORKDIR app", "WORKDIR /app"},
-	{&linter.RuleUndefinedVar, check.Warning, "Undefined variable",
-		"A variable used before any ARG or ENV defines it expands to an empty string, often from a typo. The base image's own ENV is not known here, so for a stage on an external image only a likely typo (a near match of a defined name) is reported.",
-		"Define it with ARG or ENV before the use, or fix the name.",
-		"ENV PATH=$PAHT:/app/bin", "ENV PATH=$PATH:/app/bin"},
-	{&linter.RuleMultipleInstructionsDisallowed, check.Warning, "Repeated CMD, ENTRYPOINT or HEALTHCHECK",
-		"A stage has only one CMD, ENTRYPOINT and HEALTHCHECK: every earlier one is ignored.",
-		"Keep only the last one.",
-		"CMD [\"a\"]\nCMD [\"b\"]", "CMD [\"b\"]"},
-	{&linter.RuleLegacyKeyValueFormat, check.Warning, "Legacy key value format",
-		"`ENV key value` (a space, not =) is deprecated and sets one variable with the rest of the line as its value.",
-		"Write key=value.",
-		"ENV NODE_ENV production", "ENV NODE_ENV=production"},
-	{&linter.RuleRedundantTargetPlatform, check.Warning, "Redundant --platform=$TARGETPLATFORM",
-		"A stage is built for the target platform by default; saying so adds nothing.",
-		"Remove the --platform flag.",
-		"FROM --platform=$TARGETPLATFORM alpine:3.20", "FROM alpine:3.20"},
-	{&linter.RuleSecretsUsedInArgOrEnv, check.Warning, "Secret in ARG or ENV",
-		"ARG and ENV values stay in the image's metadata and history, where anyone with the image can read them.",
-		"Pass the secret with a secret mount: RUN --mount=type=secret,id=token ..., and docker build --secret.",
-		"ARG NPM_TOKEN\nRUN npm ci", "RUN --mount=type=secret,id=npm_token,env=NPM_TOKEN npm ci"},
-	{&linter.RuleInvalidDefaultArgInFrom, check.Warning, "FROM invalid with default ARGs",
-		"With the ARGs' default values the FROM image reference is empty or invalid, so the build fails unless --build-arg is given.",
-		"Give the ARG a default that makes a valid image reference.",
-		"ARG TAG\nFROM alpine:$TAG", "ARG TAG=3.20\nFROM alpine:$TAG"},
-	{&linter.RuleFromPlatformFlagConstDisallowed, check.Warning, "Constant FROM --platform",
-		"A constant --platform pins the stage to one platform and defeats multi-platform builds.",
-		"Drop the flag, or use $BUILDPLATFORM; or name the stage after the platform if it is meant to be platform-specific.",
-		"FROM --platform=linux/amd64 golang:1.23 AS build", "FROM --platform=$BUILDPLATFORM golang:1.23 AS build"},
-	{&linter.RuleCopyIgnoredFile, check.Error, "COPY of a .dockerignore'd file",
-		"A file the .dockerignore excludes is not in the build context, so COPY or ADD of it fails.",
-		"Remove the pattern from .dockerignore, or stop copying the file.",
-		".dockerignore: *.md\nCOPY README.md /app/", "COPY docs/ /app/docs/"},
-	{&linter.RuleExposeProtoCasing, check.Warning, "EXPOSE protocol not lowercase",
-		"Protocols in EXPOSE are lowercase (tcp, udp, sctp).",
-		"Write the protocol in lowercase.",
-		"EXPOSE 80/TCP", "EXPOSE 80/tcp"},
-	{&linter.RuleExposeInvalidFormat, check.Warning, "EXPOSE with an IP or host port",
-		"EXPOSE documents a container port; an IP address or host-port mapping belongs to docker run -p, and will be an error in a future release.",
-		"Keep only the container port (and protocol).",
-		"EXPOSE 127.0.0.1:8080:80", "EXPOSE 80"},
-	{&linter.RuleInvalidDefinitionDescription, check.Info, "Comment not a description (experimental)",
-		"A comment right above FROM or ARG is taken as its description by `docker build --call=outline` when it starts with the name; this experimental check runs only when the Dockerfile enables it (# check=experimental=...).",
-		"Start the comment with the stage or argument name, or put an empty line between.",
-		"# the build stage\nFROM alpine:3.20 AS build", "# build compiles the program\nFROM alpine:3.20 AS build"},
-}
+var buildkitRules = sync.OnceValue(func() []buildkitRule {
+	return []buildkitRule{
+		{&linter.RuleStageNameCasing, check.Warning, "Stage name not lowercase",
+			"BuildKit lowercases stage names; a mixed-case name reads like an image and is easy to mistype in COPY --from.",
+			"Write the stage name in lowercase.",
+			"FROM golang:1.23 AS Builder", "FROM golang:1.23 AS builder"},
+		{&linter.RuleFromAsCasing, check.Warning, "FROM and AS in different case",
+			"Mixing the case of FROM and AS in one instruction hurts readability.",
+			"Write AS in the case FROM is written in.",
+			"FROM debian:12 as build", "FROM debian:12 AS build"},
+		{&linter.RuleNoEmptyContinuation, check.Warning, "Empty continuation line",
+			"An empty line inside a line continuation is deprecated and will be an error in a future Dockerfile syntax.",
+			"Remove the empty line, or make it a comment.",
+			"RUN apk add \\\n\n    curl", "RUN apk add \\\n    curl"},
+		{&linter.RuleConsistentInstructionCasing, check.Warning, "Inconsistent instruction casing",
+			"Instructions should all be uppercase or all lowercase; a mixed style hurts readability.",
+			"Write the instruction in the case most of the file uses.",
+			"FROM alpine:3.20\nrun echo hi", "FROM alpine:3.20\nRUN echo hi"},
+		{&linter.RuleDuplicateStageName, check.Error, "Duplicate stage name",
+			"Two stages with one name make FROM and COPY --from references ambiguous: the later stage silently wins.",
+			"Give each stage its own name.",
+			"FROM alpine:3.20 AS build\nFROM debian:12 AS build", "FROM alpine:3.20 AS build-alpine\nFROM debian:12 AS build-debian"},
+		{&linter.RuleReservedStageName, check.Warning, "Reserved stage name",
+			"\"scratch\" and \"context\" have a meaning of their own to the builder and cannot name a stage usefully.",
+			"Rename the stage.",
+			"FROM alpine:3.20 AS scratch", "FROM alpine:3.20 AS base"},
+		{&linter.RuleJSONArgsRecommended, check.Warning, "Shell form CMD or ENTRYPOINT",
+			"In shell form the program runs under /bin/sh -c, which does not pass on signals: `docker stop` waits and then kills it.",
+			"Use the exec (JSON) form, or an entrypoint script that ends in exec.",
+			"CMD node server.js", "CMD [\"node\", \"server.js\"]"},
+		{&linter.RuleMaintainerDeprecated, check.Warning, "MAINTAINER is deprecated",
+			"MAINTAINER is deprecated; the author belongs in a label.",
+			"Use LABEL org.opencontainers.image.authors=\"...\".",
+			"MAINTAINER Jane <jane@example.com>", "LABEL org.opencontainers.image.authors=\"jane@example.com\""},
+		{&linter.RuleUndefinedArgInFrom, check.Warning, "Undeclared ARG in FROM",
+			"A variable in FROM must be declared by an ARG before the first FROM; an undeclared one expands to nothing, and --build-arg cannot set it.",
+			"Declare it with ARG before the first FROM (with a default), or fix the name.",
+			"FROM node:${NODE_VERSION}", "ARG NODE_VERSION=22\nFROM node:${NODE_VERSION}"},
+		{&linter.RuleWorkdirRelativePath, check.Warning, "Relative WORKDIR",
+			"A relative WORKDIR, before any absolute one in the build, lands wherever the base image's working directory is, which can change upstream.",
+			"Use an absolute path.",
+			"WORKDIR app", "WORKDIR /app"},
+		{&linter.RuleUndefinedVar, check.Warning, "Undefined variable",
+			"A variable used before any ARG or ENV defines it expands to an empty string, often from a typo. The base image's own ENV is not known here, so for a stage on an external image only a likely typo (a near match of a defined name) is reported.",
+			"Define it with ARG or ENV before the use, or fix the name.",
+			"ENV PATH=$PAHT:/app/bin", "ENV PATH=$PATH:/app/bin"},
+		{&linter.RuleMultipleInstructionsDisallowed, check.Warning, "Repeated CMD, ENTRYPOINT or HEALTHCHECK",
+			"A stage has only one CMD, ENTRYPOINT and HEALTHCHECK: every earlier one is ignored.",
+			"Keep only the last one.",
+			"CMD [\"a\"]\nCMD [\"b\"]", "CMD [\"b\"]"},
+		{&linter.RuleLegacyKeyValueFormat, check.Warning, "Legacy key value format",
+			"`ENV key value` (a space, not =) is deprecated and sets one variable with the rest of the line as its value.",
+			"Write key=value.",
+			"ENV NODE_ENV production", "ENV NODE_ENV=production"},
+		{&linter.RuleRedundantTargetPlatform, check.Warning, "Redundant --platform=$TARGETPLATFORM",
+			"A stage is built for the target platform by default; saying so adds nothing.",
+			"Remove the --platform flag.",
+			"FROM --platform=$TARGETPLATFORM alpine:3.20", "FROM alpine:3.20"},
+		{&linter.RuleSecretsUsedInArgOrEnv, check.Warning, "Secret in ARG or ENV",
+			"ARG and ENV values stay in the image's metadata and history, where anyone with the image can read them.",
+			"Pass the secret with a secret mount: RUN --mount=type=secret,id=token ..., and docker build --secret.",
+			"ARG NPM_TOKEN\nRUN npm ci", "RUN --mount=type=secret,id=npm_token,env=NPM_TOKEN npm ci"},
+		{&linter.RuleInvalidDefaultArgInFrom, check.Warning, "FROM invalid with default ARGs",
+			"With the ARGs' default values the FROM image reference is empty or invalid, so the build fails unless --build-arg is given.",
+			"Give the ARG a default that makes a valid image reference.",
+			"ARG TAG\nFROM alpine:$TAG", "ARG TAG=3.20\nFROM alpine:$TAG"},
+		{&linter.RuleFromPlatformFlagConstDisallowed, check.Warning, "Constant FROM --platform",
+			"A constant --platform pins the stage to one platform and defeats multi-platform builds.",
+			"Drop the flag, or use $BUILDPLATFORM; or name the stage after the platform if it is meant to be platform-specific.",
+			"FROM --platform=linux/amd64 golang:1.23 AS build", "FROM --platform=$BUILDPLATFORM golang:1.23 AS build"},
+		{&linter.RuleCopyIgnoredFile, check.Error, "COPY of a .dockerignore'd file",
+			"A file the .dockerignore excludes is not in the build context, so COPY or ADD of it fails.",
+			"Remove the pattern from .dockerignore, or stop copying the file.",
+			".dockerignore: *.md\nCOPY README.md /app/", "COPY docs/ /app/docs/"},
+		{&linter.RuleExposeProtoCasing, check.Warning, "EXPOSE protocol not lowercase",
+			"Protocols in EXPOSE are lowercase (tcp, udp, sctp).",
+			"Write the protocol in lowercase.",
+			"EXPOSE 80/TCP", "EXPOSE 80/tcp"},
+		{&linter.RuleExposeInvalidFormat, check.Warning, "EXPOSE with an IP or host port",
+			"EXPOSE documents a container port; an IP address or host-port mapping belongs to docker run -p, and will be an error in a future release.",
+			"Keep only the container port (and protocol).",
+			"EXPOSE 127.0.0.1:8080:80", "EXPOSE 80"},
+		{&linter.RuleInvalidDefinitionDescription, check.Info, "Comment not a description (experimental)",
+			"A comment right above FROM or ARG is taken as its description by `docker build --call=outline` when it starts with the name; this experimental check runs only when the Dockerfile enables it (# check=experimental=...).",
+			"Start the comment with the stage or argument name, or put an empty line between.",
+			"# the build stage\nFROM alpine:3.20 AS build", "# build compiles the program\nFROM alpine:3.20 AS build"},
+	}
+})
 
 // ownRules are the rules of this checker that BuildKit does not have.
 var ownRules = []check.Rule{
@@ -269,9 +272,9 @@ var ownRules = []check.Rule{
 
 // ruleByName maps BuildKit's rule names to their entry.
 var ruleByName = func() map[string]*buildkitRule {
-	m := make(map[string]*buildkitRule, len(buildkitRules))
-	for i := range buildkitRules {
-		m[buildkitRules[i].rule.RuleName()] = &buildkitRules[i]
+	m := make(map[string]*buildkitRule, len(buildkitRules()))
+	for i := range buildkitRules() {
+		m[buildkitRules()[i].rule.RuleName()] = &buildkitRules()[i]
 	}
 	return m
 }()
@@ -279,7 +282,7 @@ var ruleByName = func() map[string]*buildkitRule {
 // allRules is Rules(): BuildKit's checks, then this checker's own.
 var allRules = func() []check.Rule {
 	var out []check.Rule
-	for _, r := range buildkitRules {
+	for _, r := range buildkitRules() {
 		name := r.rule.RuleName()
 		out = append(out, check.Rule{
 			ID: buildkitID(name), Severity: r.severity, Title: r.title,

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -334,7 +333,7 @@ func (d *doc) nlsLeaves(root *jsonpos.Node, lines *jsonpos.Lines) []*leaf {
 
 // ---- YAML ----
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = check.LazyRegexp(`line (\d+)`)
 
 func (d *doc) readYAML(b []byte) {
 	var root yaml.Node
@@ -346,7 +345,7 @@ func (d *doc) readYAML(b []byte) {
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		line := 0
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		if m := yamlLine().FindStringSubmatch(msg); m != nil {
 			line, _ = strconv.Atoi(m[1])
 			msg = strings.TrimSpace(strings.TrimPrefix(strings.Replace(msg, m[0]+":", "", 1), " "))
 		}

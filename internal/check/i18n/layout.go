@@ -3,6 +3,7 @@ package i18n
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // Where locale files are, by the conventions of the tools that load them.
@@ -19,7 +20,9 @@ import (
 //	package.nls.json, package.nls.de.json     package.nls.*.json (the file without a locale is the default)
 
 // localeDirs are folder names that hold locale files.
-var localeDirs = setOf("locales locale i18n l10n lang langs language languages translations translation messages intl nls _locales lc_messages po texts strings")
+var localeDirs = sync.OnceValue(func() map[string]bool {
+	return setOf("locales locale i18n l10n lang langs language languages translations translation messages intl nls _locales lc_messages po texts strings")
+})
 
 // placement is where a file sits in its set.
 type placement struct {
@@ -140,7 +143,7 @@ func wants(p string, head []byte) bool {
 	// config/locales, and only when it starts like a mapping.
 	inLocaleDir := false
 	for _, part := range strings.Split(path.Dir(p), "/") {
-		if localeDirs[strings.ToLower(part)] {
+		if localeDirs()[strings.ToLower(part)] {
 			inLocaleDir = true
 			break
 		}

@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"strings"
+	"sync"
 )
 
 // iso639_1 are the two-letter language codes (ISO 639-1), the first
@@ -147,28 +148,30 @@ func sameLocale(a, b string) bool {
 // `other` stands in. Derived from CLDR's plural rules (TestPluralTable
 // checks them against golang.org/x/text's copy), with Hebrew as CLDR 42
 // has it (one, two, other). A language not listed needs only `other`.
-var pluralCats = func() map[string][]string {
-	groups := map[string]string{
-		"one few many":                "be pl ru uk",
-		"one few many other":          "mt",
-		"one few other":               "bs cs hr lt mo ro shi sk sr sh",
-		"one two few many other":      "ga",
-		"one two few other":           "br dsb gd gv hsb sl",
-		"one two other":               "he iw iu kw naq se sma smj smn sms",
-		"zero one two few many other": "ar cy",
-		"zero one other":              "ksh lag lv prg",
-		"one other": "af ak am as ast az bem bez bg bh bn brx ca ce cgg chr ckb da de dv ee el en eo es et eu fa ff fi fil fo fr fur fy gl gsw gu " +
-			"ha haw hi hu hy io is it ji jgo jmc ka kab kk kkj kl kn ks ksb ku ky lb lg ln mas mg mgo mk ml mn mr nah nb nd ne nl nn nnh no nr nso ny nyn om or os oss " +
-			"pa pap ps pt rm rof rwk saq sd seh si sn so sq ss st sv sw ta te teo ti tig tk tl tn tr ts tzm ug ur uz ve vo vun wa wae xh xog yi zu",
-	}
-	m := map[string][]string{}
-	for cats, langs := range groups {
-		for _, l := range strings.Fields(langs) {
-			m[l] = strings.Fields(cats)
+var pluralCats = sync.OnceValue(func() map[string][]string {
+	return func() map[string][]string {
+		groups := map[string]string{
+			"one few many":                "be pl ru uk",
+			"one few many other":          "mt",
+			"one few other":               "bs cs hr lt mo ro shi sk sr sh",
+			"one two few many other":      "ga",
+			"one two few other":           "br dsb gd gv hsb sl",
+			"one two other":               "he iw iu kw naq se sma smj smn sms",
+			"zero one two few many other": "ar cy",
+			"zero one other":              "ksh lag lv prg",
+			"one other": "af ak am as ast az bem bez bg bh bn brx ca ce cgg chr ckb da de dv ee el en eo es et eu fa ff fi fil fo fr fur fy gl gsw gu " +
+				"ha haw hi hu hy io is it ji jgo jmc ka kab kk kkj kl kn ks ksb ku ky lb lg ln mas mg mgo mk ml mn mr nah nb nd ne nl nn nnh no nr nso ny nyn om or os oss " +
+				"pa pap ps pt rm rof rwk saq sd seh si sn so sq ss st sv sw ta te teo ti tig tk tl tn tr ts tzm ug ur uz ve vo vun wa wae xh xog yi zu",
 		}
-	}
-	return m
-}()
+		m := map[string][]string{}
+		for cats, langs := range groups {
+			for _, l := range strings.Fields(langs) {
+				m[l] = strings.Fields(cats)
+			}
+		}
+		return m
+	}()
+})
 
 // pluralCategories are CLDR's plural category keywords.
 var pluralCategories = []string{"zero", "one", "two", "few", "many", "other"}
@@ -185,7 +188,7 @@ func isPluralCategory(s string) bool {
 // neededCategories are the plural categories a locale's whole numbers
 // select (Russian needs no "other" for them; ICU still requires it).
 func neededCategories(loc string) []string {
-	cats, ok := pluralCats[language(loc)]
+	cats, ok := pluralCats()[language(loc)]
 	if !ok {
 		return []string{"other"}
 	}

@@ -2,6 +2,7 @@ package mermaid
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -20,10 +21,9 @@ type diagramType struct {
 
 // diagramTypes are Mermaid's detectors in the order it tries them
 // (diagram-orchestration.ts): the first that matches decides.
-var diagramTypes []*diagramType
-
-func init() {
-	diagramTypes = []*diagramType{
+// (Built on first use: an init would cost every cairn process.)
+var diagramTypes = sync.OnceValue(func() []*diagramType {
+	return []*diagramType{
 		{id: "error", name: "error", detect: func(t string) bool { return strings.ToLower(strings.TrimSpace(t)) == "error" }},
 		{id: "---", name: "---", keywords: []string{"---"}},
 		{id: "flowchart-elk", name: "flowchart-elk", keywords: []string{"flowchart-elk"}, parse: parseFlowchart},
@@ -64,13 +64,13 @@ func init() {
 		{id: "cynefin", name: "cynefin-beta", detect: detectCynefin},
 		{id: "usecase", name: "usecase-beta", detect: detectUsecase},
 	}
-}
+})
 
 // detect finds the diagram type of cleaned (the text after front matter,
 // directives and comment lines are removed), reporting text of no type.
 func detect(d *diagram, cleaned src) (*diagramType, bool) {
 	t := detectionText(cleaned.text)
-	for _, typ := range diagramTypes {
+	for _, typ := range diagramTypes() {
 		if typ.matches(t) {
 			if typ.id == "---" {
 				d.report(ruleFrontMatter, cleaned, 0, 2, "the diagram starts with --- but has no closed front matter block",

@@ -2,8 +2,9 @@ package mermaid
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/cairn-dev/cairn/internal/check"
 )
 
 // Quadrant charts, after quadrant.jison (case-insensitive): axes,
@@ -328,9 +329,9 @@ func (p *quadrantParser) styles() {
 }
 
 var (
-	hexColor  = regexp.MustCompile(`^#?([\dA-Fa-f]{6}|[\dA-Fa-f]{3})$`)
-	pixelSize = regexp.MustCompile(`^\d+px$`)
-	wholeNum  = regexp.MustCompile(`^\d+$`)
+	hexColor  = check.LazyRegexp(`^#?([\dA-Fa-f]{6}|[\dA-Fa-f]{3})$`)
+	pixelSize = check.LazyRegexp(`^\d+px$`)
+	wholeNum  = check.LazyRegexp(`^\d+$`)
 )
 
 // checkStyle is quadrantDb's parseStyles for one style.
@@ -341,15 +342,15 @@ func (p *quadrantParser) checkStyle(s token) {
 	var want string
 	switch key {
 	case "radius":
-		if !wholeNum.MatchString(value) {
+		if !wholeNum().MatchString(value) {
 			want = "a whole number"
 		}
 	case "color", "stroke-color":
-		if !hexColor.MatchString(value) {
+		if !hexColor().MatchString(value) {
 			want = "a hex colour such as #ff0000"
 		}
 	case "stroke-width":
-		if !pixelSize.MatchString(value) {
+		if !pixelSize().MatchString(value) {
 			want = "a number of pixels such as 2px"
 		}
 	default:

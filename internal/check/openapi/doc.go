@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/pb33f/go-yaml"
 	"github.com/pb33f/libopenapi/datamodel"
 	yaml3 "go.yaml.in/yaml/v3"
@@ -67,9 +67,9 @@ type syntaxError struct {
 }
 
 var (
-	yamlLineRE       = regexp.MustCompile(`line (\d+)`)
-	yamlLinePrefixRE = regexp.MustCompile(`^yaml: (line \d+: )?`)
-	yaml4PosRE       = regexp.MustCompile(`L(\d+)\.C(\d+)`)
+	yamlLineRE       = check.LazyRegexp(`line (\d+)`)
+	yamlLinePrefixRE = check.LazyRegexp(`^yaml: (line \d+: )?`)
+	yaml4PosRE       = check.LazyRegexp(`L(\d+)\.C(\d+)`)
 )
 
 // parseRoot parses the spec file with libopenapi, which reads JSON into the
@@ -141,17 +141,17 @@ func syntaxOf(content []byte, err error) *syntaxError {
 		msg := strings.TrimPrefix(err.Error(), "failed to decode YAML to JSON: ")
 		msg = strings.TrimPrefix(msg, "yaml: construct errors: ")
 		se := &syntaxError{line: 1, col: 1, msg: msg}
-		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 			se.line, _ = strconv.Atoi(m[1])
 			se.col = 0
-			se.msg = strings.TrimPrefix(yamlLinePrefixRE.ReplaceAllString("yaml: "+msg, ""), "line "+m[1]+": ")
+			se.msg = strings.TrimPrefix(yamlLinePrefixRE().ReplaceAllString("yaml: "+msg, ""), "line "+m[1]+": ")
 		}
 		return se
 	}
 	se := &syntaxError{line: 1, col: 1}
 	if y3 != nil {
-		se.msg = yamlLinePrefixRE.ReplaceAllString(y3.Error(), "")
-		if m := yamlLineRE.FindStringSubmatch(y3.Error()); m != nil {
+		se.msg = yamlLinePrefixRE().ReplaceAllString(y3.Error(), "")
+		if m := yamlLineRE().FindStringSubmatch(y3.Error()); m != nil {
 			se.line, _ = strconv.Atoi(m[1])
 			se.col = 0
 		}
@@ -160,11 +160,11 @@ func syntaxOf(content []byte, err error) *syntaxError {
 		if se.msg == "" {
 			se.msg = y4.Error()
 		}
-		if ms := yaml4PosRE.FindAllStringSubmatch(y4.Error(), -1); ms != nil {
+		if ms := yaml4PosRE().FindAllStringSubmatch(y4.Error(), -1); ms != nil {
 			m := ms[len(ms)-1]
 			se.line, _ = strconv.Atoi(m[1])
 			se.col, _ = strconv.Atoi(m[2])
-		} else if m := yamlLineRE.FindStringSubmatch(y4.Error()); m != nil && y3 == nil {
+		} else if m := yamlLineRE().FindStringSubmatch(y4.Error()); m != nil && y3 == nil {
 			se.line, _ = strconv.Atoi(m[1])
 			se.col = 0
 		}

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/pb33f/go-yaml"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/cairn-dev/cairn/internal/check"
+	"github.com/cairn-dev/cairn/internal/check/internal/jsonschema"
 )
 
 // maxExampleFindings caps the example findings of one spec.
@@ -19,12 +19,11 @@ const maxExampleFindings = 200
 // schema a $ref or an example needs, compiled on demand: an invalid schema
 // spoils only the examples that use it.
 type schemaSet struct {
-	s     *spec
-	ids   map[*yaml.Node]string
-	srcs  map[string]schemaSrc
-	c     *jsonschema.Compiler
-	conv  *converter
-	draft *jsonschema.Draft
+	s    *spec
+	ids  map[*yaml.Node]string
+	srcs map[string]schemaSrc
+	c    *jsonschema.Compiler
+	conv *converter
 }
 
 type schemaSrc struct {
@@ -33,19 +32,14 @@ type schemaSrc struct {
 }
 
 func newSchemaSet(s *spec) *schemaSet {
-	set := &schemaSet{s: s, ids: map[*yaml.Node]string{}, srcs: map[string]schemaSrc{}, c: jsonschema.NewCompiler(),
-		conv: &converter{budget: 4_000_000}}
-	set.draft = jsonschema.Draft4
+	set := &schemaSet{s: s, ids: map[*yaml.Node]string{}, srcs: map[string]schemaSrc{}, conv: &converter{budget: 4_000_000}}
+	draft := jsonschema.Draft4
 	if s.v >= v31 {
-		set.draft = jsonschema.Draft2020
+		draft = jsonschema.Draft2020
 	}
-	set.c.DefaultDraft(set.draft)
-	set.c.UseRegexpEngine(lenientRegexp)
-	set.c.UseLoader(set)
-	if s.params.assertFormats {
-		set.c.AssertFormat() // 2020-12 has format as an annotation unless told
-	}
-	set.c.RegisterFormat(&jsonschema.Format{Name: "uri-template", Validate: validateURITemplate})
+	set.c = &jsonschema.Compiler{Draft: draft, Regexp: lenientRegexp, Load: set.Load,
+		AssertFormat: s.params.assertFormats, // 2020-12 has format as an annotation unless told
+		Formats:      map[string]func(any) error{"uri-template": validateURITemplate}}
 	return set
 }
 
@@ -266,14 +260,14 @@ func exampleMessage(what string, l leaf) string {
 	if l.want != nil {
 		problem = "it must be one of " + strings.Join(l.want, ", ")
 	} else {
-		problem = l.kind.LocalizedString(printer)
+		problem = l.kind.String()
 	}
 	return fmt.Sprintf("%s does not match its schema%s: %s", what, where, problem)
 }
 
 // validateURITemplate checks an RFC 6570 template: braces that pair up and
-// do not nest. (jsonschema v6.0.3 reads the template as a URL first, so
-// that "/search{?q,lang}" loses its closing brace to the query.)
+// do not nest. (Read as a URL first, "/search{?q,lang}" would lose its
+// closing brace to the query.)
 func validateURITemplate(v any) error {
 	s, ok := v.(string)
 	if !ok {

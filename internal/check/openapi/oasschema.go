@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -10,12 +11,9 @@ import (
 
 	"github.com/pb33f/go-yaml"
 	"github.com/pb33f/libopenapi/datamodel"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 
 	"github.com/cairn-dev/cairn/internal/check"
+	"github.com/cairn-dev/cairn/internal/check/internal/jsonschema"
 )
 
 // version is the OpenAPI version a spec declares.
@@ -105,16 +103,25 @@ func schemaFor(v version) *oasSchema {
 }
 
 func compileOAS(v version) *oasSchema {
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(oasSources[v]))
+	doc, err := decodeJSON(oasSources[v])
 	if err != nil {
 		return &oasSchema{err: err}
 	}
 	patchOAS(v, doc)
-	c := jsonschema.NewCompiler()
-	c.UseRegexpEngine(lenientRegexp)
+	c := &jsonschema.Compiler{Regexp: lenientRegexp}
 	url := "cairn:oas-" + v.String() + ".json"
 	if err := c.AddResource(url, doc); err != nil {
 		return &oasSchema{err: err}
+	}
+	if v == v20 {
+		// The 2.0 schema takes some of its definitions from draft 4's.
+		parts, err := decodeJSON(draft4Parts)
+		if err != nil {
+			return &oasSchema{err: err}
+		}
+		if err := c.AddResource(draft4URL, parts); err != nil {
+			return &oasSchema{err: err}
+		}
 	}
 	s := &oasSchema{defs: map[string]*jsonschema.Schema{}}
 	if s.root, err = c.Compile(url); err != nil {
@@ -172,7 +179,47 @@ func (a anyMatch) MatchString(s string) bool { return true }
 // document with the wrong shape throughout says so without flooding.
 const maxSchemaFindings = 100
 
-var printer = message.NewPrinter(language.English)
+// decodeJSON decodes a JSON document, its numbers as json.Number.
+func decodeJSON(s string) (any, error) {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// draft4URL is draft 4's metaschema, of which the OpenAPI 2.0 schema uses
+// a few definitions: draft4Parts has those, as the draft defines them.
+const draft4URL = "http://json-schema.org/draft-04/schema"
+
+const draft4Parts = `{
+  "$schema": "http://json-schema.org/draft-04/schema#",
+  "definitions": {
+    "positiveInteger": {"type": "integer", "minimum": 0},
+    "positiveIntegerDefault0": {"allOf": [{"$ref": "#/definitions/positiveInteger"}, {"default": 0}]},
+    "simpleTypes": {"enum": ["array", "boolean", "integer", "null", "number", "object", "string"]},
+    "stringArray": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": true}
+  },
+  "properties": {
+    "title": {"type": "string"},
+    "description": {"type": "string"},
+    "default": {},
+    "multipleOf": {"type": "number", "minimum": 0, "exclusiveMinimum": true},
+    "maximum": {"type": "number"},
+    "exclusiveMaximum": {"type": "boolean", "default": false},
+    "minimum": {"type": "number"},
+    "exclusiveMinimum": {"type": "boolean", "default": false},
+    "pattern": {"type": "string", "format": "regex"},
+    "uniqueItems": {"type": "boolean", "default": false},
+    "enum": {"type": "array", "minItems": 1, "uniqueItems": true},
+    "type": {"anyOf": [
+      {"$ref": "#/definitions/simpleTypes"},
+      {"type": "array", "items": {"$ref": "#/definitions/simpleTypes"}, "minItems": 1, "uniqueItems": true}
+    ]}
+  }
+}`
 
 // validateShape checks node (in file d) against schema sch, returning the
 // findings of rule openapi/schema at the lines the errors are.
@@ -227,7 +274,7 @@ func inExtension(loc []string) bool {
 // leaf is one schema error worth reporting.
 type leaf struct {
 	loc  []string
-	kind jsonschema.ErrorKind
+	kind jsonschema.Kind
 	// want merges the allowed values (or types) of branches that all
 	// failed at the same place on an enum, const or type.
 	want []string
@@ -238,26 +285,26 @@ type leaf struct {
 // read: of a oneOf or anyOf, only the branch that got furthest into the
 // document, not the error of every alternative.
 func condense(e *jsonschema.ValidationError) []leaf {
-	switch k := e.ErrorKind.(type) {
-	case *kind.OneOf:
+	switch k := e.Kind.(type) {
+	case jsonschema.OneOf:
 		if len(k.Subschemas) > 1 {
 			return []leaf{{loc: e.InstanceLocation, kind: k}}
 		}
 		return bestBranch(e)
-	case *kind.AnyOf:
+	case jsonschema.AnyOf:
 		return bestBranch(e)
-	case *kind.PropertyNames:
+	case jsonschema.PropertyNames:
 		// The name is the problem: place it at the key, with why.
 		var why []string
 		for _, c := range e.Causes {
 			for _, l := range condense(c) {
-				why = append(why, l.kind.LocalizedString(printer))
+				why = append(why, l.kind.String())
 			}
 		}
 		return []leaf{{loc: append(slices.Clip(e.InstanceLocation), k.Property), kind: k, note: strings.Join(why, "; ")}}
 	}
 	if len(e.Causes) == 0 {
-		return []leaf{{loc: e.InstanceLocation, kind: e.ErrorKind}}
+		return []leaf{{loc: e.InstanceLocation, kind: e.Kind}}
 	}
 	var out []leaf
 	for _, c := range e.Causes {
@@ -276,7 +323,7 @@ func bestBranch(e *jsonschema.ValidationError) []leaf {
 		branches = append(branches, ls)
 	}
 	if len(branches) == 0 {
-		return []leaf{{loc: e.InstanceLocation, kind: e.ErrorKind}}
+		return []leaf{{loc: e.InstanceLocation, kind: e.Kind}}
 	}
 	depth := func(ls []leaf) int {
 		d := 0
@@ -310,7 +357,7 @@ func isRefAlternative(ls []leaf, at int) bool {
 	if len(ls) != 1 || len(ls[0].loc) != at {
 		return false
 	}
-	r, ok := ls[0].kind.(*kind.Required)
+	r, ok := ls[0].kind.(jsonschema.Required)
 	return ok && len(r.Missing) == 1 && r.Missing[0] == "$ref"
 }
 
@@ -323,11 +370,11 @@ func mergeWants(top [][]leaf, depth int) (leaf, bool) {
 				continue
 			}
 			switch k := l.kind.(type) {
-			case *kind.Enum:
+			case jsonschema.Enum:
 				for _, w := range k.Want {
 					wants = append(wants, display(w))
 				}
-			case *kind.Const:
+			case jsonschema.Const:
 				wants = append(wants, display(k.Want))
 			default:
 				return leaf{}, false
@@ -356,10 +403,8 @@ func display(v any) string {
 // leafFindings places one schema error in its file: at the field a
 // missing or unknown field belongs to, else at the value that is wrong.
 func (s *spec) leafFindings(d *doc, root, rootKey *yaml.Node, l leaf, what string) []check.Finding {
-	if _, ok := l.kind.(*kind.PropertyNames); ok {
-		// jsonschema v6.0.3 shares the location slice of a propertyNames
-		// error with later siblings, so its segments can be wrong; its
-		// length and the name are right: find the key.
+	if _, ok := l.kind.(jsonschema.PropertyNames); ok {
+		// The error is the object's; the name is one of its keys.
 		l.loc = findKey(root, l.loc)
 	}
 	key, n := locate(root, l.loc)
@@ -380,10 +425,10 @@ func (s *spec) leafFindings(d *doc, root, rootKey *yaml.Node, l leaf, what strin
 		anchor = n
 	}
 	switch k := l.kind.(type) {
-	case *kind.Required:
+	case jsonschema.Required:
 		return []check.Finding{at(anchor, fmt.Sprintf("%s is missing the required field%s %s", where, plural(len(k.Missing)), quoteAll(k.Missing)),
 			"add "+quoteAll(k.Missing)+" here, as the OpenAPI "+s.v.String()+" specification requires")}
-	case *kind.AdditionalProperties:
+	case jsonschema.AdditionalProperties:
 		var out []check.Finding
 		for _, p := range k.Properties {
 			pk, _ := get(n, p)
@@ -394,22 +439,22 @@ func (s *spec) leafFindings(d *doc, root, rootKey *yaml.Node, l leaf, what strin
 				"remove or rename "+strconv.Quote(p)+" (a typo?), or make it an extension: x-"+strings.TrimPrefix(p, "x-")))
 		}
 		return out
-	case *kind.Type:
+	case jsonschema.Type:
 		return []check.Finding{at(anchor, fmt.Sprintf("%s is %s; OpenAPI %s wants %s here", where, article(k.Got), s.v, strings.Join(k.Want, " or ")),
 			"write "+where+" as "+article(strings.Join(k.Want, " or ")))}
 	}
-	if pn, ok := l.kind.(*kind.PropertyNames); ok && key != nil {
+	if pn, ok := l.kind.(jsonschema.PropertyNames); ok && key != nil {
 		parent := readablePath(l.loc[:len(l.loc)-1], what)
 		return []check.Finding{at(key, fmt.Sprintf("%s has the name %q, which OpenAPI %s does not allow: %s", parent, pn.Property, s.v, l.note),
 			"rename it so that it matches what the specification allows (components take letters, digits, '.', '_' and '-')")}
 	}
-	if _, ok := l.kind.(*kind.FalseSchema); ok && key != nil && len(l.loc) > 0 {
+	if _, ok := l.kind.(jsonschema.FalseSchema); ok && key != nil && len(l.loc) > 0 {
 		// unevaluatedProperties: false, or a property the schema forbids.
 		parent := readablePath(l.loc[:len(l.loc)-1], what)
 		return []check.Finding{at(key, fmt.Sprintf("%s has the field %q, which OpenAPI %s does not allow here", parent, key.Value, s.v),
 			"remove "+strconv.Quote(key.Value)+" (it belongs to another kind of object, or is a typo), or make it an extension: x-"+strings.TrimPrefix(key.Value, "x-"))}
 	}
-	if o, ok := l.kind.(*kind.OneOf); ok && len(o.Subschemas) > 1 {
+	if o, ok := l.kind.(jsonschema.OneOf); ok && len(o.Subschemas) > 1 {
 		return []check.Finding{at(anchor, fmt.Sprintf("%s fits more than one of the forms OpenAPI %s allows here, where it must fit exactly one (both schema and content, say, or both example and examples)", where, s.v),
 			"keep only the fields of one form")}
 	}
@@ -417,11 +462,11 @@ func (s *spec) leafFindings(d *doc, root, rootKey *yaml.Node, l leaf, what strin
 		return []check.Finding{at(n, fmt.Sprintf("%s is %s; it must be one of %s", where, describe(n), strings.Join(l.want, ", ")),
 			"use one of "+strings.Join(l.want, ", "))}
 	}
-	if _, ok := l.kind.(*kind.Enum); ok {
-		return []check.Finding{at(n, fmt.Sprintf("%s is %s; %s", where, describe(n), l.kind.LocalizedString(printer)),
+	if _, ok := l.kind.(jsonschema.Enum); ok {
+		return []check.Finding{at(n, fmt.Sprintf("%s is %s; %s", where, describe(n), l.kind.String()),
 			"use a value the OpenAPI "+s.v.String()+" specification allows here")}
 	}
-	return []check.Finding{at(anchor, fmt.Sprintf("%s: %s", where, l.kind.LocalizedString(printer)),
+	return []check.Finding{at(anchor, fmt.Sprintf("%s: %s", where, l.kind.String()),
 		"make "+where+" match what the OpenAPI "+s.v.String()+" specification allows here")}
 }
 

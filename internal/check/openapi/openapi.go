@@ -16,8 +16,9 @@
 // column in YAML and in JSON, and carries the published schemas of 2.0,
 // 3.0, 3.1 and 3.2. Its document model is not used: building it fails
 // whole on one bad $ref too, so the rules walk the node tree themselves,
-// following $refs file by file. The schemas are run by
-// santhosh-tekuri/jsonschema, Go's standard JSON Schema validator.
+// following $refs file by file. The schemas are run by Cairn's own JSON
+// Schema validator (internal/check/internal/jsonschema, drafts 4 and
+// 2020-12), which keeps every error with its place in the document.
 //
 // What is checked, each a rule (see Rules):
 //

@@ -2,7 +2,6 @@ package openapi
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -146,7 +145,7 @@ func (w *walker) walk() {
 
 // --- paths and operations ---
 
-var templateVarRE = regexp.MustCompile(`\{([^{}/]*)\}`)
+var templateVarRE = check.LazyRegexp(`\{([^{}/]*)\}`)
 
 // pathItem walks one path item. Under paths (template true) its key is a
 // path template whose variables the operations must declare.
@@ -198,7 +197,7 @@ func (w *walker) pathItem(d *doc, key, n *yaml.Node, template bool) {
 // the same one with other variable names; it returns the variables.
 func (w *walker) pathTemplate(d *doc, key *yaml.Node) []string {
 	var vars []string
-	for _, m := range templateVarRE.FindAllStringSubmatch(key.Value, -1) {
+	for _, m := range templateVarRE().FindAllStringSubmatch(key.Value, -1) {
 		name := m[1]
 		if slices.Contains(vars, name) {
 			w.finding(ruleParamDuplicate, d, key, fmt.Sprintf("path %s has the variable {%s} twice", key.Value, name),
@@ -207,7 +206,7 @@ func (w *walker) pathTemplate(d *doc, key *yaml.Node) []string {
 		}
 		vars = append(vars, name)
 	}
-	shape := templateVarRE.ReplaceAllString(key.Value, "{}")
+	shape := templateVarRE().ReplaceAllString(key.Value, "{}")
 	if first, ok := w.paths[shape]; ok && first.Value != key.Value {
 		w.finding(rulePathIdentical, d, key,
 			fmt.Sprintf("path %s is the same path as %s (line %d): only the names of their variables differ", key.Value, first.Value, first.Line),
@@ -570,7 +569,7 @@ func (w *walker) servers(d *doc, list *yaml.Node) {
 			continue
 		}
 		vars := val(srv, "variables")
-		for _, m := range templateVarRE.FindAllStringSubmatch(url.Value, -1) {
+		for _, m := range templateVarRE().FindAllStringSubmatch(url.Value, -1) {
 			if k, _ := get(vars, m[1]); k == nil {
 				at := url
 				if urlKey == nil {

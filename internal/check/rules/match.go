@@ -8,7 +8,6 @@ import (
 	"go/token"
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -194,7 +193,7 @@ func lines(b []byte) []string {
 	return strings.Split(s, "\n")
 }
 
-var heading = regexp.MustCompile(`^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$`)
+var heading = check.LazyRegexp(`^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$`)
 
 func hasSection(b []byte, m Matcher) bool {
 	fence := false
@@ -207,7 +206,7 @@ func hasSection(b []byte, m Matcher) bool {
 		if fence {
 			continue
 		}
-		h := heading.FindStringSubmatch(l)
+		h := heading().FindStringSubmatch(l)
 		if h == nil {
 			continue
 		}
@@ -350,8 +349,8 @@ func jsImports(src []byte) []Import {
 }
 
 var (
-	pyImport = regexp.MustCompile(`^(\s*)import\s+(.+)$`)
-	pyFrom   = regexp.MustCompile(`^(\s*)from\s+(\.*[\w.]*)\s+import\b`)
+	pyImport = check.LazyRegexp(`^(\s*)import\s+(.+)$`)
+	pyFrom   = check.LazyRegexp(`^(\s*)from\s+(\.*[\w.]*)\s+import\b`)
 )
 
 // pyImports reads Python's import statements line by line, outside
@@ -372,11 +371,11 @@ func pyImports(src []byte) []Import {
 				inStr = q
 			}
 		}
-		if m := pyFrom.FindStringSubmatch(code); m != nil {
+		if m := pyFrom().FindStringSubmatch(code); m != nil {
 			out = append(out, Import{m[2], i + 1, len(m[1]) + 1})
 			continue
 		}
-		if m := pyImport.FindStringSubmatch(code); m != nil {
+		if m := pyImport().FindStringSubmatch(code); m != nil {
 			for part := range strings.SplitSeq(strings.TrimRight(m[2], "\\ ;"), ",") {
 				name, _, _ := strings.Cut(strings.TrimSpace(part), " ")
 				if name != "" && name != "(" {
@@ -438,7 +437,7 @@ func recvName(e ast.Expr) string {
 	return "?"
 }
 
-var pyDef = regexp.MustCompile(`^(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)`)
+var pyDef = check.LazyRegexp(`^(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)`)
 
 // pyDefs lists Python's def (or class) blocks, each ending before the next
 // line indented as much or less (blank and comment lines aside).
@@ -447,7 +446,7 @@ func pyDefs(src []byte, kw string) []Decl {
 	var out []Decl
 	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
 	for i, l := range ls {
-		m := pyDef.FindStringSubmatch(l)
+		m := pyDef().FindStringSubmatch(l)
 		if m == nil || m[2] != kw {
 			continue
 		}
@@ -482,7 +481,7 @@ func Names(p string, src []byte, target string) []Decl {
 			switch x := d.(type) {
 			case *ast.FuncDecl:
 				n := x.Name.Name
-				if target != "function" || n == "main" || n == "init" || n == "_" || strings.HasSuffix(p, "_test.go") && testFunc.MatchString(n) {
+				if target != "function" || n == "main" || n == "init" || n == "_" || strings.HasSuffix(p, "_test.go") && testFunc().MatchString(n) {
 					continue
 				}
 				pos := fset.Position(x.Name.Pos())
@@ -516,4 +515,4 @@ func Names(p string, src []byte, target string) []Decl {
 	return nil
 }
 
-var testFunc = regexp.MustCompile(`^(Test|Benchmark|Fuzz|Example)`)
+var testFunc = check.LazyRegexp(`^(Test|Benchmark|Fuzz|Example)`)

@@ -262,10 +262,10 @@ func ParseYAML(file string, b []byte) ([]*Rule, []string) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		line := 1
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 			line, _ = strconv.Atoi(m[1])
 		}
-		return nil, []string{fmt.Sprintf("%s:%d: not YAML: %s", file, line, yamlLine.ReplaceAllString(err.Error(), ""))}
+		return nil, []string{fmt.Sprintf("%s:%d: not YAML: %s", file, line, yamlLine().ReplaceAllString(err.Error(), ""))}
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
@@ -303,7 +303,7 @@ func ParseYAML(file string, b []byte) ([]*Rule, []string) {
 	return out, probs
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLine = check.LazyRegexp(`^yaml: line (\d+): `)
 
 func mapValue(m *yaml.Node, key string) *yaml.Node {
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -314,7 +314,7 @@ func mapValue(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-var idShape = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+var idShape = check.LazyRegexp(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
 // parseRule reads one rule mapping; lineOffset is added to its lines (a
 // Markdown file's front matter starts after the --- line).
@@ -379,7 +379,7 @@ func parseRule(file string, n *yaml.Node, lineOffset int) (*Rule, []string) {
 	switch {
 	case r.ID == "":
 		bad(n, "the rule has no id")
-	case !idShape.MatchString(r.ID):
+	case !idShape().MatchString(r.ID):
 		bad(n, "id %q: use lower case letters, digits, '.', '_' and '-' (at most 64)", r.ID)
 	}
 	if r.Title == "" {
@@ -523,7 +523,7 @@ func ParseMarkdown(file string, b []byte) (r *Rule, isRule bool, probs []string)
 	body := strings.TrimLeft(s[4+end+4:], "\n")
 	var n yaml.Node
 	if err := yaml.Unmarshal([]byte(front), &n); err != nil {
-		if matchKey.MatchString(front) {
+		if matchKey().MatchString(front) {
 			return nil, true, []string{fmt.Sprintf("%s:2: front matter is not YAML: %v", file, err)}
 		}
 		return nil, false, nil // someone else's front matter
@@ -540,7 +540,7 @@ func ParseMarkdown(file string, b []byte) (r *Rule, isRule bool, probs []string)
 	return r, true, probs
 }
 
-var matchKey = regexp.MustCompile(`(?m)^match\s*:`)
+var matchKey = check.LazyRegexp(`(?m)^match\s*:`)
 
 // sortRules orders rules by id.
 func sortRules(rs []*Rule) {

@@ -51,6 +51,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -68,10 +69,10 @@ func New() *Checker { return &Checker{} }
 // Name is "secrets".
 func (*Checker) Name() string { return "secrets" }
 
-var rules = buildRules()
+var rules = sync.OnceValue(buildRules)
 
 // Rules lists every rule.
-func (*Checker) Rules() []check.Rule { return rules }
+func (*Checker) Rules() []check.Rule { return rules() }
 
 // skipExt are files that hold no secrets worth reading as text.
 var skipExt = map[string]bool{
@@ -234,12 +235,12 @@ func ScanLines(path string, lines []Line) []check.Finding {
 // does.
 func settle(fs []check.Finding) []check.Finding {
 	for i := range fs {
-		j := slices.IndexFunc(rules, func(r check.Rule) bool { return r.ID == fs[i].Rule })
+		j := slices.IndexFunc(rules(), func(r check.Rule) bool { return r.ID == fs[i].Rule })
 		if j >= 0 {
 			if fs[i].Severity == "" {
-				fs[i].Severity = rules[j].Severity
+				fs[i].Severity = rules()[j].Severity
 			}
-			fs[i].Link = check.RuleLink(rules[j])
+			fs[i].Link = check.RuleLink(rules()[j])
 		}
 	}
 	return fs

@@ -37,28 +37,25 @@ var driverSignals = []struct {
 }
 
 var (
-	npmPG     = regexp.MustCompile(`"(pg|postgres|pg-promise|@neondatabase/serverless|@vercel/postgres|slonik)"\s*:`)
-	npmMySQL  = regexp.MustCompile(`"(mysql|mysql2|mariadb)"\s*:`)
-	npmSQLite = regexp.MustCompile(`"(sqlite3|better-sqlite3|sqlite|@libsql/client)"\s*:`)
-	pyPG      = regexp.MustCompile(`(?im)^\s*["']?(psycopg2?(-binary)?|psycopg\[[^\]]*\]|asyncpg|pg8000)\b`)
-	pyMySQL   = regexp.MustCompile(`(?im)^\s*["']?(mysqlclient|pymysql|mysql-connector-python|aiomysql)\b`)
-	gemPG     = regexp.MustCompile(`(?m)^\s*gem\s+["']pg["']`)
-	gemMySQL  = regexp.MustCompile(`(?m)^\s*gem\s+["'](mysql2|trilogy)["']`)
-	gemSQLite = regexp.MustCompile(`(?m)^\s*gem\s+["']sqlite3["']`)
-	adapter   = regexp.MustCompile(`(?m)^\s*adapter:\s*["']?(postgresql|postgis|mysql2|trilogy|sqlite3)`)
-	prisma    = regexp.MustCompile(`(?s)datasource\s+\w+\s*\{[^}]*provider\s*=\s*"(postgresql|postgres|mysql|sqlite|cockroachdb)"`)
-	sqlcEng   = regexp.MustCompile(`(?m)^\s*-?\s*"?engine"?\s*:\s*"?(postgresql|mysql|sqlite)`)
-	composeDB = regexp.MustCompile(`(?m)^\s*image:\s*["']?(?:[\w.-]+/)*(postgres|postgis|timescaledb|mysql|mariadb)\b[^\s"']*`)
-	sqlfluff  = regexp.MustCompile(`(?m)^\s*dialect\s*=\s*(postgres|mysql|sqlite|mariadb)\b`)
+	npmPG     = check.LazyRegexp(`"(pg|postgres|pg-promise|@neondatabase/serverless|@vercel/postgres|slonik)"\s*:`)
+	npmMySQL  = check.LazyRegexp(`"(mysql|mysql2|mariadb)"\s*:`)
+	npmSQLite = check.LazyRegexp(`"(sqlite3|better-sqlite3|sqlite|@libsql/client)"\s*:`)
+	pyPG      = check.LazyRegexp(`(?im)^\s*["']?(psycopg2?(-binary)?|psycopg\[[^\]]*\]|asyncpg|pg8000)\b`)
+	pyMySQL   = check.LazyRegexp(`(?im)^\s*["']?(mysqlclient|pymysql|mysql-connector-python|aiomysql)\b`)
+	gemPG     = check.LazyRegexp(`(?m)^\s*gem\s+["']pg["']`)
+	gemMySQL  = check.LazyRegexp(`(?m)^\s*gem\s+["'](mysql2|trilogy)["']`)
+	gemSQLite = check.LazyRegexp(`(?m)^\s*gem\s+["']sqlite3["']`)
+	adapter   = check.LazyRegexp(`(?m)^\s*adapter:\s*["']?(postgresql|postgis|mysql2|trilogy|sqlite3)`)
+	prisma    = check.LazyRegexp(`(?s)datasource\s+\w+\s*\{[^}]*provider\s*=\s*"(postgresql|postgres|mysql|sqlite|cockroachdb)"`)
+	sqlcEng   = check.LazyRegexp(`(?m)^\s*-?\s*"?engine"?\s*:\s*"?(postgresql|mysql|sqlite)`)
+	composeDB = check.LazyRegexp(`(?m)^\s*image:\s*["']?(?:[\w.-]+/)*(postgres|postgis|timescaledb|mysql|mariadb)\b[^\s"']*`)
+	sqlfluff  = check.LazyRegexp(`(?m)^\s*dialect\s*=\s*(postgres|mysql|sqlite|mariadb)\b`)
 )
 
-func regexClue(res ...struct {
-	re *regexp.Regexp
-	d  Dialect
-}) func(string) (Dialect, string) {
+func regexClue(res ...reD) func(string) (Dialect, string) {
 	return func(s string) (Dialect, string) {
 		for _, r := range res {
-			if m := r.re.FindStringSubmatch(s); m != nil {
+			if m := r.re().FindStringSubmatch(s); m != nil {
 				return r.d, strings.TrimSpace(m[0])
 			}
 		}
@@ -66,8 +63,9 @@ func regexClue(res ...struct {
 	}
 }
 
+// reD is a lazily compiled expression and the dialect it says.
 type reD = struct {
-	re *regexp.Regexp
+	re func() *regexp.Regexp
 	d  Dialect
 }
 
@@ -76,7 +74,7 @@ type reD = struct {
 var clues = []clue{
 	{"sqlc.yaml", sqlcClue}, {"sqlc.yml", sqlcClue}, {"sqlc.json", sqlcClue},
 	{".sqlfluff", func(s string) (Dialect, string) {
-		if m := sqlfluff.FindStringSubmatch(s); m != nil {
+		if m := sqlfluff().FindStringSubmatch(s); m != nil {
 			d, _ := ParseDialect(m[1])
 			return d, strings.TrimSpace(m[0])
 		}
@@ -84,7 +82,7 @@ var clues = []clue{
 	}},
 	{"prisma/schema.prisma", prismaClue}, {"schema.prisma", prismaClue},
 	{"config/database.yml", func(s string) (Dialect, string) {
-		if m := adapter.FindStringSubmatch(s); m != nil {
+		if m := adapter().FindStringSubmatch(s); m != nil {
 			switch m[1] {
 			case "postgresql", "postgis":
 				return Postgres, strings.TrimSpace(m[0])
@@ -122,7 +120,7 @@ var clues = []clue{
 }
 
 func sqlcClue(s string) (Dialect, string) {
-	if m := sqlcEng.FindStringSubmatch(s); m != nil {
+	if m := sqlcEng().FindStringSubmatch(s); m != nil {
 		d, _ := ParseDialect(m[1])
 		return d, "engine " + m[1]
 	}
@@ -130,7 +128,7 @@ func sqlcClue(s string) (Dialect, string) {
 }
 
 func prismaClue(s string) (Dialect, string) {
-	if m := prisma.FindStringSubmatch(s); m != nil {
+	if m := prisma().FindStringSubmatch(s); m != nil {
 		d, ok := ParseDialect(m[1])
 		if !ok && m[1] == "cockroachdb" {
 			d = Postgres
@@ -141,7 +139,7 @@ func prismaClue(s string) (Dialect, string) {
 }
 
 func composeClue(s string) (Dialect, string) {
-	if m := composeDB.FindStringSubmatch(s); m != nil {
+	if m := composeDB().FindStringSubmatch(s); m != nil {
 		switch m[1] {
 		case "mysql", "mariadb":
 			return MySQL, "image " + strings.Trim(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m[0]), "image:")), `"'`)
@@ -236,35 +234,35 @@ func dialectFor(f check.File, project guess) (Dialect, string) {
 }
 
 var (
-	mysqlTell  = regexp.MustCompile("(?i)\\bENGINE\\s*=\\s*(InnoDB|MyISAM|MEMORY|Aria)\\b|\\bAUTO_INCREMENT\\b|`\\w+`\\s*\\(|CREATE TABLE `")
-	sqliteTell = regexp.MustCompile(`(?i)\bAUTOINCREMENT\b|\bWITHOUT\s+ROWID\b|\bPRAGMA\s+\w+`)
+	mysqlTell  = check.LazyRegexp("(?i)\\bENGINE\\s*=\\s*(InnoDB|MyISAM|MEMORY|Aria)\\b|\\bAUTO_INCREMENT\\b|`\\w+`\\s*\\(|CREATE TABLE `")
+	sqliteTell = check.LazyRegexp(`(?i)\bAUTOINCREMENT\b|\bWITHOUT\s+ROWID\b|\bPRAGMA\s+\w+`)
 )
 
 // sniff looks for a dialect's telltales in a file's first 64 KiB.
 func sniff(b []byte) (Dialect, string) {
 	b = b[:min(len(b), 64<<10)]
-	if m := mysqlTell.Find(b); m != nil {
+	if m := mysqlTell().Find(b); m != nil {
 		return MySQL, clip(string(m))
 	}
-	if m := sqliteTell.Find(b); m != nil {
+	if m := sqliteTell().Find(b); m != nil {
 		return SQLite, clip(string(m))
 	}
 	return "", ""
 }
 
 var (
-	tsqlTell   = regexp.MustCompile(`(?im)^\s*GO\s*;?\s*$|\[dbo\]\.|\bNVARCHAR\s*\(\s*MAX\s*\)|\bIDENTITY\s*\(\s*\d+\s*,\s*\d+\s*\)|^\s*SET\s+ANSI_NULLS\s+ON`)
-	oracleTell = regexp.MustCompile(`(?im)\bVARCHAR2\s*\(|\bCREATE\s+OR\s+REPLACE\s+PACKAGE\b|^\s*/\s*$`)
+	tsqlTell   = check.LazyRegexp(`(?im)^\s*GO\s*;?\s*$|\[dbo\]\.|\bNVARCHAR\s*\(\s*MAX\s*\)|\bIDENTITY\s*\(\s*\d+\s*,\s*\d+\s*\)|^\s*SET\s+ANSI_NULLS\s+ON`)
+	oracleTell = check.LazyRegexp(`(?im)\bVARCHAR2\s*\(|\bCREATE\s+OR\s+REPLACE\s+PACKAGE\b|^\s*/\s*$`)
 )
 
 // foreign says why a file is in a dialect this check has no parser for
 // (SQL Server's T-SQL, Oracle's PL/SQL); "" when it is not.
 func foreign(b []byte) string {
 	b = b[:min(len(b), 64<<10)]
-	if m := tsqlTell.Find(b); m != nil {
+	if m := tsqlTell().Find(b); m != nil {
 		return "SQL Server T-SQL (" + clip(string(m)) + "): this check parses PostgreSQL, MySQL and SQLite; pass the param dialect to check it as one of them"
 	}
-	if m := oracleTell.Find(b); m != nil {
+	if m := oracleTell().Find(b); m != nil {
 		return "Oracle SQL (" + clip(string(m)) + "): this check parses PostgreSQL, MySQL and SQLite; pass the param dialect to check it as one of them"
 	}
 	return ""

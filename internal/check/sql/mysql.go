@@ -3,12 +3,12 @@ package sqlcheck
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
 
+	"github.com/cairn-dev/cairn/internal/check"
 	"vitess.io/vitess/go/vt/sqlparser"
 )
 
@@ -29,17 +29,17 @@ func mysqlParser() (*sqlparser.Parser, error) {
 type piece struct{ off, end int }
 
 var (
-	delimiterLine = regexp.MustCompile(`(?im)^[ \t]*DELIMITER[ \t]+(\S+)[ \t]*\r?$`)
-	vitessPos     = regexp.MustCompile(`at position (\d+)(?: near '(.*)')?`)
-	vitessAt      = regexp.MustCompile(` at position \d+`)
+	delimiterLine = check.LazyRegexp(`(?im)^[ \t]*DELIMITER[ \t]+(\S+)[ \t]*\r?$`)
+	vitessPos     = check.LazyRegexp(`at position (\d+)(?: near '(.*)')?`)
+	vitessAt      = check.LazyRegexp(` at position \d+`)
 	// unread starts a statement Vitess's grammar does not cover (stored
 	// programs, accounts, replication and server administration): its
 	// failure to parse is not reported as an error.
-	unreadRE = regexp.MustCompile(`(?is)^\s*(?:` +
+	unreadRE = check.LazyRegexp(`(?is)^\s*(?:` +
 		`CREATE\s+(?:OR\s+REPLACE\s+)?(?:ALGORITHM\s*=\s*\w+\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:SQL\s+SECURITY\s+\w+\s+)?(?:TRIGGER|EVENT|FUNCTION|PROCEDURE|AGGREGATE|SPATIAL|SERVER|TABLESPACE|LOGFILE|RESOURCE|ROLE|USER)\b|` +
 		`(?:DROP|ALTER)\s+(?:TRIGGER|EVENT|FUNCTION|PROCEDURE|SERVER|TABLESPACE|LOGFILE|RESOURCE|ROLE|USER|INSTANCE)\b|` +
 		`(?:GRANT|REVOKE|RENAME\s+USER|SET\s+(?:PASSWORD|DEFAULT\s+ROLE|ROLE|RESOURCE\s+GROUP)|INSTALL|UNINSTALL|CHANGE\s+(?:MASTER|REPLICATION)|START\s+(?:SLAVE|REPLICA|GROUP_REPLICATION)|STOP\s+(?:SLAVE|REPLICA|GROUP_REPLICATION)|RESET|PURGE|HANDLER|CLONE|SHUTDOWN|RESTART|CACHE\s+INDEX|LOAD\s+INDEX|BINLOG|HELP|IMPORT\s+TABLE|XA|DO|CALL|SIGNAL|RESIGNAL|DECLARE|PREPARE|EXECUTE|DEALLOCATE)\b)`)
-	versionComment = regexp.MustCompile(`/\*!\d*|\*/`)
+	versionComment = check.LazyRegexp(`/\*!\d*|\*/`)
 )
 
 // unread matches a statement's head against unreadRE, reading MySQL's
@@ -50,7 +50,7 @@ var unread unreadMatcher
 
 func (unreadMatcher) MatchString(s string) bool {
 	head := s[:min(len(s), 400)]
-	return unreadRE.MatchString(versionComment.ReplaceAllString(head, " "))
+	return unreadRE().MatchString(versionComment().ReplaceAllString(head, " "))
 }
 
 // mysqlPieces splits the file into statements: Vitess's splitter within
@@ -106,7 +106,7 @@ func mysqlPieces(p *sqlparser.Parser, src string) []piece {
 			}
 		}
 	}
-	for _, m := range delimiterLine.FindAllStringSubmatchIndex(src, -1) {
+	for _, m := range delimiterLine().FindAllStringSubmatchIndex(src, -1) {
 		region(m[0])
 		delim = src[m[2]:m[3]]
 		pos = m[1]
@@ -196,13 +196,13 @@ func checkMySQL(f *file) {
 			}
 			errs++
 			at, msg := pc.off, err.Error()
-			if m := vitessPos.FindStringSubmatch(msg); m != nil {
+			if m := vitessPos().FindStringSubmatch(msg); m != nil {
 				if p, err := strconv.Atoi(m[1]); err == nil {
 					at = pc.off + max(0, min(len(stmtText), p-1-len(m[2])))
 				}
 			}
 			msg = strings.TrimSpace(strings.TrimPrefix(msg, "Code: INVALID_ARGUMENT"))
-			msg = vitessAt.ReplaceAllString(msg, "")
+			msg = vitessAt().ReplaceAllString(msg, "")
 			f.add(ruleSyntax, at, 0, "MySQL (Vitess's parser): "+strings.Join(strings.Fields(msg), " "),
 				"Correct the statement here.")
 			continue

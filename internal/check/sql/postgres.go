@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 
+	"github.com/cairn-dev/cairn/internal/check"
 	pgparser "github.com/wasilibs/go-pgquery/parser"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -335,7 +335,7 @@ func checkPostgres(f *file) {
 	pgRules(f, stmts)
 }
 
-var plpgsqlLine = regexp.MustCompile(`near line (\d+)`)
+var plpgsqlLine = check.LazyRegexp(`near line (\d+)`)
 
 // pgPlpgsql checks the body of a PL/pgSQL function or DO block with
 // PostgreSQL's PL/pgSQL parser: PostgreSQL compiles it at CREATE FUNCTION
@@ -392,7 +392,7 @@ func pgPlpgsql(f *file, text string, s pgStmt, colonVarsUsed bool) {
 	at := firstToken(f.src, s.off, s.end)
 	if i := strings.Index(stmtText, body); i >= 0 {
 		at = s.off + i
-		if m := plpgsqlLine.FindStringSubmatch(perr.Context); m != nil {
+		if m := plpgsqlLine().FindStringSubmatch(perr.Context); m != nil {
 			line := 1
 			fmt.Sscan(m[1], &line)
 			for ; line > 1; line-- {
@@ -497,7 +497,7 @@ func pgMessage(e interface{ Error() string }, text string, at int) string {
 }
 
 var (
-	copyStdin = regexp.MustCompile(`(?is)^\s*(?:--[^\n]*\n\s*)*COPY\b[^;]*\bFROM\s+(stdin|pstdin)\b[^;]*;$`)
+	copyStdin = check.LazyRegexp(`(?is)^\s*(?:--[^\n]*\n\s*)*COPY\b[^;]*\bFROM\s+(stdin|pstdin)\b[^;]*;$`)
 )
 
 // psqlClient blanks what psql reads itself rather than sending to the
@@ -582,7 +582,7 @@ func psqlClient(src string) (string, int) {
 					i += len(t) - 1
 				}
 			case c == ';':
-				if copyStdin.MatchString(src[stmtStart : i+1]) {
+				if copyStdin().MatchString(src[stmtStart : i+1]) {
 					// the data follows on the next line, up to \.
 					j := strings.IndexByte(src[i:], '\n')
 					if j < 0 {
@@ -670,7 +670,7 @@ func blank(b []byte) {
 }
 
 var (
-	flywayPH = regexp.MustCompile(`\$\{[A-Za-z0-9_.:-]{1,100}\}`)
+	flywayPH = check.LazyRegexp(`\$\{[A-Za-z0-9_.:-]{1,100}\}`)
 )
 
 // placeholders rewrites ${name} (Flyway, Liquibase and others) as an
@@ -679,7 +679,7 @@ var (
 func placeholders(src string) (string, int) {
 	n := 0
 	if strings.Contains(src, "${") {
-		src = flywayPH.ReplaceAllStringFunc(src, func(m string) string {
+		src = flywayPH().ReplaceAllStringFunc(src, func(m string) string {
 			n++
 			return "_" + strings.Repeat("x", len(m)-1)
 		})

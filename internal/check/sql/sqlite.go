@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"unsafe"
 
+	"github.com/cairn-dev/cairn/internal/check"
 	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -79,7 +79,7 @@ var sqliteSyntax = []string{
 	"unknown or unsupported join type",
 }
 
-var noSuchTable = regexp.MustCompile(`^no such table: (\S+)$`)
+var noSuchTable = check.LazyRegexp(`^no such table: (\S+)$`)
 
 func isSQLiteSyntax(msg string) bool {
 	for _, s := range sqliteSyntax {
@@ -133,7 +133,7 @@ func checkSQLite(ctx context.Context, f *file) {
 			if stmt != 0 {
 				sqlite3.Xsqlite3_finalize(tls, stmt)
 			}
-			if m := noSuchTable.FindStringSubmatch(msg); m != nil && stubs < 50 && earlyResolving(text, off) {
+			if m := noSuchTable().FindStringSubmatch(msg); m != nil && stubs < 50 && earlyResolving(text, off) {
 				// ALTER TABLE and CREATE TRIGGER look their table up before
 				// the rest of the statement is parsed: give them a stub, so
 				// the parse goes on.

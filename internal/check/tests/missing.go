@@ -6,7 +6,6 @@ import (
 	"go/parser"
 	"go/token"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -101,10 +100,10 @@ func (x *testIndex) read(ctx context.Context, l lang, each func(p string, b []by
 	return nil
 }
 
-var generatedRE = regexp.MustCompile(`(?m)^(//|#|/\*|\s\*)\s*(Code generated .* DO NOT EDIT|@generated|This file is auto-?generated|Auto-?generated|DO NOT EDIT)`)
+var generatedRE = check.LazyRegexp(`(?m)^(//|#|/\*|\s\*)\s*(Code generated .* DO NOT EDIT|@generated|This file is auto-?generated|Auto-?generated|DO NOT EDIT)`)
 
 func generated(b []byte) bool {
-	return generatedRE.Match(b[:min(len(b), 2048)])
+	return generatedRE().Match(b[:min(len(b), 2048)])
 }
 
 // noTestDirs hold source that is not expected to have tests of its own.
@@ -274,14 +273,14 @@ func (x *testIndex) goDirIdents(dir string) map[string]bool {
 }
 
 // jsConfigName matches configuration files, which have no tests.
-var jsConfigName = regexp.MustCompile(`(^|[./-])(config|conf|rc|setup|setupTests|stories|story|mock|mocks|fixture|fixtures|d|vite-env|env|polyfills?|types?|constants?|index)$`)
+var jsConfigName = check.LazyRegexp(`(^|[./-])(config|conf|rc|setup|setupTests|stories|story|mock|mocks|fixture|fixtures|d|vite-env|env|polyfills?|types?|constants?|index)$`)
 
 // missingJS: src/foo.ts with exported functions or classes, no test file
 // named for it, and no test file importing it.
 func (x *testIndex) missingJS(ctx context.Context, f check.File) *check.Finding {
 	base := path.Base(f.Path)
 	stem := strings.TrimSuffix(base, path.Ext(base))
-	if jsConfigName.MatchString(stem) || strings.HasPrefix(base, ".") || strings.HasSuffix(stem, ".config") {
+	if jsConfigName().MatchString(stem) || strings.HasPrefix(base, ".") || strings.HasSuffix(stem, ".config") {
 		return nil
 	}
 	toks, _, err := lexJS(f.Content, path.Ext(base) != ".ts" && path.Ext(base) != ".mts" && path.Ext(base) != ".cts")

@@ -40,7 +40,6 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -254,8 +253,8 @@ func (r *run) find(e *entry, rule string, sev check.Severity, line, col int, msg
 }
 
 var (
-	yamlLine   = regexp.MustCompile(`line (\d+)`)
-	yamlAtLine = regexp.MustCompile(`at line (\d+)`)
+	yamlLine   = check.LazyRegexp(`line (\d+)`)
+	yamlAtLine = check.LazyRegexp(`at line (\d+)`)
 )
 
 // checkEntry checks one given entry.
@@ -311,12 +310,12 @@ func (r *run) frontMatter(e *entry) bool {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
 		line := 1
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		if m := yamlLine().FindStringSubmatch(msg); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			line = n + fm.first - 1
 			msg = strings.Replace(msg, m[0], "line "+strconv.Itoa(line), 1)
 			// "already defined at line N" names a YAML line too.
-			if m2 := yamlAtLine.FindStringSubmatch(msg); m2 != nil {
+			if m2 := yamlAtLine().FindStringSubmatch(msg); m2 != nil {
 				n2, _ := strconv.Atoi(m2[1])
 				msg = strings.Replace(msg, m2[0], "at line "+strconv.Itoa(n2+fm.first-1), 1)
 			}
@@ -582,10 +581,10 @@ func normalize(s string) string {
 // Links.
 
 var (
-	inlineLink = regexp.MustCompile(`!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)`)
-	refDef     = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?`)
-	wikiLink   = regexp.MustCompile(`\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]`)
-	scheme     = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`)
+	inlineLink = check.LazyRegexp(`!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)`)
+	refDef     = check.LazyRegexp(`^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?`)
+	wikiLink   = check.LazyRegexp(`\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]`)
+	scheme     = check.LazyRegexp(`^[a-zA-Z][a-zA-Z0-9+.-]*:`)
 )
 
 // links checks the body's links and the front matter's references.
@@ -646,13 +645,13 @@ func (r *run) links(e *entry) {
 			continue
 		}
 		line = stripCodeSpans(line)
-		for _, m := range inlineLink.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range inlineLink().FindAllStringSubmatchIndex(line, -1) {
 			r.checkLink(e, line[m[2]:m[3]], i+1, m[2]+1)
 		}
-		if m := refDef.FindStringSubmatchIndex(line); m != nil {
+		if m := refDef().FindStringSubmatchIndex(line); m != nil {
 			r.checkLink(e, line[m[2]:m[3]], i+1, m[2]+1)
 		}
-		for _, m := range wikiLink.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range wikiLink().FindAllStringSubmatchIndex(line, -1) {
 			ref := strings.TrimSpace(line[m[2]:m[3]])
 			if !r.resolvesRef(e, ref) {
 				r.find(e, ruleBrokenLink, "", i+1, m[0]+1, fmt.Sprintf("the wiki link [[%s]] names no entry and no file", ref), "name an existing entry")
@@ -682,7 +681,7 @@ func stripCodeSpans(s string) string {
 
 // checkLink reports a Markdown link to a project file that is not there.
 func (r *run) checkLink(e *entry, target string, line, col int) {
-	if target == "" || strings.HasPrefix(target, "#") || scheme.MatchString(target) || strings.HasPrefix(target, "//") {
+	if target == "" || strings.HasPrefix(target, "#") || scheme().MatchString(target) || strings.HasPrefix(target, "//") {
 		return
 	}
 	if i := strings.IndexAny(target, "#?"); i >= 0 {
@@ -735,7 +734,7 @@ func (r *run) exists(p string) bool {
 // one (its path, its name, its path without .md), or a project file.
 func (r *run) resolvesRef(e *entry, ref string) bool {
 	ref = strings.TrimSpace(ref)
-	if ref == "" || scheme.MatchString(ref) {
+	if ref == "" || scheme().MatchString(ref) {
 		return true
 	}
 	if r.byName == nil {

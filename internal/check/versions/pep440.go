@@ -3,10 +3,11 @@ package versions
 import (
 	"cmp"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cairn-dev/cairn/internal/check"
 )
 
 // pep440 is a version as PEP 440 defines it (the parts that order).
@@ -25,7 +26,7 @@ type prePart struct {
 }
 
 // pep440RE is PEP 440's permissive version syntax (appendix B), anchored.
-var pep440RE = regexp.MustCompile(`^v?(?:(\d+)!)?(\d+(?:\.\d+)*)` +
+var pep440RE = check.LazyRegexp(`^v?(?:(\d+)!)?(\d+(?:\.\d+)*)` +
 	`(?:[-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?(\d+)?)?` +
 	`(?:-(\d+)|[-_.]?(post|rev|r)[-_.]?(\d+)?)?` +
 	`(?:[-_.]?(dev)[-_.]?(\d+)?)?` +
@@ -36,7 +37,7 @@ func parsePEP440(s string) (pep440, error) {
 	if len(s) > 128 {
 		return pep440{}, fmt.Errorf("version %.20q... is too long", s)
 	}
-	m := pep440RE.FindStringSubmatch(s)
+	m := pep440RE().FindStringSubmatch(s)
 	if m == nil {
 		return pep440{}, fmt.Errorf("%q is not a PEP 440 version", s)
 	}

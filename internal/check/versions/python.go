@@ -6,26 +6,26 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/cairn-dev/cairn/internal/check"
 )
 
 // pyName normalizes a distribution name as PEP 503 does.
 func pyName(s string) string {
-	return strings.ToLower(pyNameSep.ReplaceAllString(strings.TrimSpace(s), "-"))
+	return strings.ToLower(pyNameSep().ReplaceAllString(strings.TrimSpace(s), "-"))
 }
 
-var pyNameSep = regexp.MustCompile(`[-_.]+`)
+var pyNameSep = check.LazyRegexp(`[-_.]+`)
 
 // pep508RE splits a requirement: name, extras, the rest.
-var pep508RE = regexp.MustCompile(`^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?\s*(.*)$`)
+var pep508RE = check.LazyRegexp(`^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?\s*(.*)$`)
 
 // parsePEP508 reads "name[extras] (specs) ; marker" or "name @ url".
 func parsePEP508(s string) (name, spec, note string, ok bool) {
-	m := pep508RE.FindStringSubmatch(s)
+	m := pep508RE().FindStringSubmatch(s)
 	if m == nil {
 		return "", "", "", false
 	}

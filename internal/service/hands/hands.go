@@ -13,6 +13,7 @@ package hands
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -32,6 +33,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service/page"
+	"github.com/cairn-dev/cairn/internal/usage"
 )
 
 // Kind is one check as the surfaces name it.
@@ -95,11 +97,48 @@ var Page = page.Rule{Default: 20, Max: 200}
 type Service struct {
 	root     string
 	checkers []check.Checker
+	record   func(usage.Event)
 }
 
 // New returns the hands of the project at root ("" for none: every call is
 // then refused as NoProject).
 func New(root string) *Service { return &Service{root: root, checkers: Checkers()} }
+
+// Recording returns the service with each check it runs measured: one
+// usage event a checker run, handed to record (the insight recorder, which
+// takes it off the request path and never blocks).
+func (s *Service) Recording(record func(usage.Event)) *Service {
+	s.record = record
+	return s
+}
+
+// checkEvent is the usage event of one checker's run: Outcome ok, failed
+// (it found errors) or error (the checker itself failed); Subject says
+// the files and the findings by severity.
+func checkEvent(r check.CheckRun) usage.Event {
+	out := usage.OK
+	switch {
+	case r.Err != nil:
+		out = "error"
+	case r.BySeverity[check.Error] > 0:
+		out = "failed"
+	}
+	return usage.Event{Kind: usage.KindCheck, Name: r.Check, Toolset: "hands", Duration: r.Duration, Outcome: out,
+		Subject: CheckSubject(r.Files, r.BySeverity[check.Error], r.BySeverity[check.Warning], r.BySeverity[check.Info])}
+}
+
+// CheckSubject writes what a check event was about: "files=3 error=1
+// warning=2 info=0", which ParseCheckSubject reads back.
+func CheckSubject(files, errs, warnings, infos int) string {
+	return fmt.Sprintf("files=%d error=%d warning=%d info=%d", files, errs, warnings, infos)
+}
+
+// ParseCheckSubject reads a check event's subject; ok is false for any
+// other text.
+func ParseCheckSubject(s string) (files, errs, warnings, infos int, ok bool) {
+	n, err := fmt.Sscanf(s, "files=%d error=%d warning=%d info=%d", &files, &errs, &warnings, &infos)
+	return files, errs, warnings, infos, err == nil && n == 4
+}
 
 // Request says what to check.
 type Request struct {
@@ -191,6 +230,9 @@ func (s *Service) checkWith(ctx context.Context, req Request, checkers []check.C
 		return Result{}, err
 	}
 	creq := check.Request{Root: s.root, Paths: req.Paths, Only: req.Checks, Params: params(cfg, req.Params)}
+	if s.record != nil {
+		creq.Observe = func(r check.CheckRun) { s.record(checkEvent(r)) }
+	}
 	for _, ig := range cfg.Checks.Ignore {
 		creq.Ignore = append(creq.Ignore, check.Suppression{Rule: ig.Rule, Path: ig.Path, Reason: ig.Reason})
 	}
