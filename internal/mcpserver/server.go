@@ -145,9 +145,12 @@ type server struct {
 	attached attachment
 	opts     Options
 	log      *slog.Logger
-	loops    *loopWatch      // nil unless the loops toolset is served
-	subs     subscriptions   // each session's resource subscriptions
-	served   map[string]bool // the names of the tools served
+	loops    *loopWatch     // nil unless the loops toolset is served
+	watch    *resourceWatch // the other live resources' subscribers
+	// resources are the resources and templates served (resources.go).
+	resources []resourceDef
+	subs      subscriptions   // each session's resource subscriptions
+	served    map[string]bool // the names of the tools served
 }
 
 // call is what a handler gets besides its arguments.
@@ -324,18 +327,27 @@ func New(opts Options) (*mcp.Server, error) {
 		// (stdio) or the HTTP server's log. The SDK still answers a client
 		// that sends logging/setLevel anyway with {}.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}}
-	if len(prompts) > 0 {
-		so.CompletionHandler = s.completion(prompts)
-	}
-	if want["loops"] {
-		// Subscriptions are tracked by the SDK; the watcher notifies them.
-		// Cairn admits only loops that exist, and a bounded number a
-		// session: 30,000 subscriptions on one session held 264 MB for
-		// its life.
-		so.SubscribeHandler = s.subscribe
-		so.UnsubscribeHandler = s.unsubscribe
-	}
+	so.CompletionHandler = s.completion(prompts)
+	// Subscriptions are tracked by the SDK; the watchers notify them.
+	// Cairn admits only loops that exist and live resources that read, and
+	// a bounded number a session: 30,000 subscriptions on one session held
+	// 264 MB for its life.
+	so.SubscribeHandler = s.subscribe
+	so.UnsubscribeHandler = s.unsubscribe
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cairn", Title: "Cairn", Version: opts.Version}, so)
+	s.addResources(srv)
+	s.watch = newResourceWatch(s, srv)
+	// A write by this process is seen at once, not at the change feed's
+	// next wake-up.
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method == "tools/call" {
+				s.watch.changed()
+			}
+			return res, err
+		}
+	})
 	if want["loops"] {
 		srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: loopURITemplate, Name: "loop", Title: "Loop",
 			Description: "An iterative loop's state, live: subscribe for resources/updated.", MIMEType: "application/json"}, s.readLoop)
