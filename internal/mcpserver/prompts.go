@@ -16,7 +16,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
-// prompt is one prompt's declaration, served with its toolset.
+// prompt is one prompt's declaration, served with its toolset (empty:
+// whatever the toolsets).
 type prompt struct {
 	toolset string
 	def     mcp.Prompt
@@ -25,7 +26,7 @@ type prompt struct {
 	complete func(ctx context.Context, s *server, arg, prefix string) (mcp.CompletionResultDetails, error)
 }
 
-func allPrompts() []prompt { return planPrompts() }
+func allPrompts() []prompt { return append(planPrompts(), workPrompts()...) }
 
 func planPrompts() []prompt {
 	return []prompt{

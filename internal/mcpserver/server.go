@@ -313,7 +313,7 @@ func New(opts Options) (*mcp.Server, error) {
 	s := &server{opts: opts, log: opts.Logger}
 	var prompts []prompt
 	for _, p := range allPrompts() {
-		if want[p.toolset] {
+		if p.toolset == "" || want[p.toolset] {
 			prompts = append(prompts, p)
 		}
 	}
