@@ -62,6 +62,9 @@ type Options struct {
 	// as its agent (a second window of a client has an agent of its own).
 	// Empty: a call that writes belongs to the agent's open session.
 	Procs []memory.Proc
+	// ConfigProblems are the refusals of malformed configuration files;
+	// the instructions say them.
+	ConfigProblems []string
 }
 
 // ClientAgent is the agent a request's client names itself at initialize
@@ -271,7 +274,7 @@ func (s *server) agent(req mcp.Request) string {
 // instructions are sent to the client at initialization; clients show them
 // to the model, so they say in a few lines how to use Cairn well, naming
 // only the tools of the toolsets served.
-func instructions(want map[string]bool) string {
+func instructions(want map[string]bool, problems ...string) string {
 	var b strings.Builder
 	b.WriteString("Cairn is your working memory for this project.")
 	if want["focus"] {
@@ -295,6 +298,9 @@ func instructions(want map[string]bool) string {
 	if len(off) > 0 {
 		b.WriteString(" Not served here: the " + strings.Join(off, ", ") + " toolsets; if a task needs one, ask the user to add it with --toolsets (or CAIRN_TOOLSETS) and restart Cairn.")
 	}
+	for _, p := range problems {
+		b.WriteString(" Configuration refused: " + p + "; tell the user.")
+	}
 	return b.String()
 }
 
@@ -317,7 +323,7 @@ func New(opts Options) (*mcp.Server, error) {
 			prompts = append(prompts, p)
 		}
 	}
-	so := &mcp.ServerOptions{Instructions: instructions(want), Logger: opts.Logger,
+	so := &mcp.ServerOptions{Instructions: instructions(want, opts.ConfigProblems...), Logger: opts.Logger,
 		// The tools served are fixed for the server's life, so it says it
 		// sends no tools/list_changed (no listChanged); the tools can then
 		// be added while it runs (below) without one.

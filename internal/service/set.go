@@ -55,6 +55,13 @@ type Options struct {
 	Count func(string) int
 	// Insight configures the usage recorder and the analyses.
 	Insight insight.Options
+	// KnowledgePaths are the folders the knowledge base is read from
+	// ([knowledge]); nil is projectinfo.KnowledgePaths.
+	KnowledgePaths *projectinfo.Paths
+	// BootstrapBudget is a bootstrap's budget when a call names none.
+	BootstrapBudget int
+	// ConfigProblems are the refusals of malformed configuration files.
+	ConfigProblems []string
 	// Now is every service's clock; nil is time.Now in UTC (a test fixes
 	// it so that answers are the same on every run).
 	Now func() time.Time
@@ -83,7 +90,14 @@ func New(st store.Store, opts Options) *Set {
 	f := focus.NewFocus(st, board, p, opts.Now)
 	l := loops.NewLoops(st, opts.Now)
 	m := memories.NewMemory(st, mo)
-	k := knowledge.New(opts.Root, opts.Detector, m)
+	det := opts.Detector
+	if det == nil {
+		det = projectinfo.NewDetector()
+	}
+	if opts.KnowledgePaths != nil {
+		det.Paths = *opts.KnowledgePaths
+	}
+	k := knowledge.New(opts.Root, det, m)
 	return &Set{
 		Focus:      f,
 		Plan:       p,
@@ -91,7 +105,8 @@ func New(st store.Store, opts Options) *Set {
 		Lifecycles: lifecycles.NewLifecycles(st, lifecycleDir, opts.Now),
 		Memory:     m,
 		Knowledge:  k,
-		Brief:      brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now}),
+		Brief:      brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now,
+			Budget: opts.BootstrapBudget, ConfigProblems: opts.ConfigProblems}),
 		Hands:      hands.New(opts.Root),
 		Insight:    insight.New(st, io),
 		store:      st,
