@@ -105,10 +105,10 @@ func New(st store.Store, opts Options) *Set {
 		Lifecycles: lifecycles.NewLifecycles(st, lifecycleDir, opts.Now),
 		Memory:     m,
 		Knowledge:  k,
-		Brief:      brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now,
+		Brief: brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now,
 			Budget: opts.BootstrapBudget, ConfigProblems: opts.ConfigProblems}),
-		Hands:      hands.New(opts.Root),
-		Insight:    insight.New(st, io),
-		store:      st,
+		Hands:   hands.New(opts.Root),
+		Insight: insight.New(st, io),
+		store:   st,
 	}
 }
