@@ -147,7 +147,7 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 	}
 	io.Recorder.Logger = cfg.Logger
 	set := service.New(st, service.Options{Root: root, Memory: mopts, Settings: append(append(settings(cfg, root), iset...), configSettings(rs, proj, problems)...),
-		Insight: io, KnowledgePaths: knowledgePaths(rs), BootstrapBudget: intSetting(rs, "budgets.bootstrap_tokens"), ConfigProblems: problems})
+		Insight: io, KnowledgePaths: KnowledgePaths(rs), BootstrapBudget: intSetting(rs, "budgets.bootstrap_tokens"), ConfigProblems: problems})
 	return &Services{Set: *set, Root: root, Store: st}, nil
 }
 

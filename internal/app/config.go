@@ -54,8 +54,8 @@ func boolSetting(rs []project.Resolved, id string) (v, ok bool) {
 	return false, false
 }
 
-// knowledgePaths are the [knowledge] folders, nil when all are defaults.
-func knowledgePaths(rs []project.Resolved) *projectinfo.Paths {
+// KnowledgePaths are the [knowledge] folders, nil when all are defaults.
+func KnowledgePaths(rs []project.Resolved) *projectinfo.Paths {
 	p := projectinfo.KnowledgePaths
 	changed := false
 	for _, f := range []struct {

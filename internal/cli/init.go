@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/project"
+	"github.com/cairn-dev/cairn/internal/service/scaffold"
 	"github.com/cairn-dev/cairn/internal/setup"
 	"github.com/spf13/cobra"
 )
@@ -18,6 +20,7 @@ func initCmd() *cobra.Command {
 		hooks   bool
 		dryRun  bool
 		command string
+		level   string
 	)
 	cmd := &cobra.Command{
 		Use:   "init",
@@ -40,6 +43,9 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 			if err != nil {
 				return err
 			}
+			if level != "" && !slices.Contains(scaffold.Levels, level) {
+				return fmt.Errorf("--scaffold %q: use %s; nothing was written", level, strings.Join(scaffold.Levels, ", "))
+			}
 			changes, err := setup.Plan(setup.Options{Root: wd, Clients: clients, Hooks: hooks, Command: command})
 			if err != nil {
 				return fmt.Errorf("nothing was written: %w", err)
@@ -58,10 +64,10 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 						fmt.Fprint(w, setup.Diff(c))
 					}
 				}
-				if n == 0 && !fresh {
+				if n == 0 && !fresh && level == "" {
 					fmt.Fprintln(w, "Nothing to change.")
 				}
-				return nil
+				return runScaffold(w, wd, level, true)
 			}
 			dir, err := project.Init(wd)
 			if err != nil {
@@ -92,8 +98,13 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 				}
 				fmt.Fprintf(w, "%s %s: %s\n", verb, c.Path, c.What)
 			}
+			if err := runScaffold(w, wd, level, false); err != nil {
+				return err
+			}
 			if n == 0 && !fresh {
-				fmt.Fprintln(w, "Nothing to change.")
+				if level == "" {
+					fmt.Fprintln(w, "Nothing to change.")
+				}
 				return nil
 			}
 			for _, c := range changes {
@@ -114,6 +125,7 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 	f.StringSliceVar(&clients, "client", nil, "clients to wire: "+strings.Join(setup.Clients, ", ")+" or all (repeatable or comma-separated)")
 	f.BoolVar(&hooks, "hooks", false, "also wire the hooks (cairn hook EVENT) of Claude Code into .claude/settings.json and of Gemini CLI into .gemini/settings.json")
 	f.BoolVar(&dryRun, "dry-run", false, "print the diff of what would change; write nothing")
+	f.StringVar(&level, "scaffold", "", "also write the knowledge folders the context tools read, with starter content: minimal, standard or full (never replacing a file)")
 	f.StringVar(&command, "command", "cairn", "the command the clients run (a path if cairn is not on their PATH)")
 	return cmd
 }

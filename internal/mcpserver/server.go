@@ -141,7 +141,7 @@ func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotat
 
 // allTools is every declared tool, in declaration order.
 func allTools() []tool {
-	return slices.Concat(focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools())
+	return slices.Concat(focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), scaffoldTools())
 }
 
 type server struct {

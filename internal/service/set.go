@@ -19,6 +19,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service/loops"
 	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/service/plan"
+	"github.com/cairn-dev/cairn/internal/service/scaffold"
 	"github.com/cairn-dev/cairn/internal/store"
 )
 
@@ -33,6 +34,7 @@ type Set struct {
 	Brief      *brief.Service
 	Hands      *hands.Service
 	Insight    *insight.Service
+	Scaffold   *scaffold.Service
 
 	store store.Store
 }
@@ -97,6 +99,10 @@ func New(st store.Store, opts Options) *Set {
 	if opts.KnowledgePaths != nil {
 		det.Paths = *opts.KnowledgePaths
 	}
+	paths := projectinfo.KnowledgePaths
+	if opts.KnowledgePaths != nil {
+		paths = *opts.KnowledgePaths
+	}
 	k := knowledge.New(opts.Root, det, m)
 	return &Set{
 		Focus:      f,
@@ -107,8 +113,9 @@ func New(st store.Store, opts Options) *Set {
 		Knowledge:  k,
 		Brief: brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now,
 			Budget: opts.BootstrapBudget, ConfigProblems: opts.ConfigProblems}),
-		Hands:   hands.New(opts.Root),
-		Insight: insight.New(st, io),
-		store:   st,
+		Scaffold: scaffold.New(opts.Root, paths),
+		Hands:    hands.New(opts.Root),
+		Insight:  insight.New(st, io),
+		store:    st,
 	}
 }
