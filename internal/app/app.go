@@ -59,6 +59,10 @@ type Config struct {
 	// settings a flag, the environment or a configuration file may set
 	// (project.Resolve).
 	Flags map[string]string
+	// Upkeep is set by long-lived processes (the servers, the board): the
+	// store runs an upgrade's re-index of a large memory in the background
+	// there; hooks and the CLI leave it to them.
+	Upkeep bool
 }
 
 // Durability says what an acknowledged write survives.
@@ -146,6 +150,12 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		return nil, err
 	}
 	io.Recorder.Logger = cfg.Logger
+	st, bset, err := withBranchFiles(st, root, cfg.Logger)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	iset = append(iset, bset...)
 	set := service.New(st, service.Options{Root: root, Memory: mopts, Settings: append(append(settings(cfg, root), iset...), configSettings(rs, proj, problems)...),
 		Insight: io, KnowledgePaths: KnowledgePaths(rs), BootstrapBudget: intSetting(rs, "budgets.bootstrap_tokens"), ConfigProblems: problems})
 	return &Services{Set: *set, Root: root, Store: st}, nil
@@ -189,12 +199,12 @@ func openStore(ctx context.Context, cfg Config, root string) (store.Store, error
 	}
 	if url != "" {
 		// One pool per database for all the projects this process serves.
-		return postgres.OpenShared(ctx, url, postgres.Options{Project: DatabaseProject(cfg, root), Logger: cfg.Logger})
+		return postgres.OpenShared(ctx, url, postgres.Options{Project: DatabaseProject(cfg, root), Logger: cfg.Logger, Upkeep: cfg.Upkeep})
 	}
 	if _, err := project.Init(root); err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Durability.sqlite(), InitEmpty: cfg.InitEmpty, Logger: cfg.Logger})
+	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Durability.sqlite(), InitEmpty: cfg.InitEmpty, Logger: cfg.Logger, Upkeep: cfg.Upkeep})
 }
 
 // CheckStore refuses, before a server starts, a project whose embedded

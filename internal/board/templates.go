@@ -1,6 +1,7 @@
 package board
 
 import (
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -52,7 +53,16 @@ var funcs = template.FuncMap{
 	},
 	"status":      func(s task.Status) string { return strings.ReplaceAll(string(s), "-", " ") },
 	"loopActions": loopActions,
-	"indent":      func(d int) int { return min(d, 12) },
+	// jsonText is a value as compact JSON, for free-form data such as a
+	// loop's metadata.
+	"jsonText": func(v any) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return ""
+		}
+		return string(b)
+	},
+	"indent": func(d int) int { return min(d, 12) },
 	"first": func(s string, n int) string {
 		if len(s) <= n {
 			return s

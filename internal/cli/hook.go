@@ -73,6 +73,7 @@ type hookInput struct {
 	Trigger        string          `json:"trigger"` // PreCompact: manual, auto
 	Reason         string          `json:"reason"`  // SessionEnd
 	StopHookActive bool            `json:"stop_hook_active"`
+	clientInput
 }
 
 func hookCmd() *cobra.Command {
@@ -83,7 +84,7 @@ func hookCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "hook EVENT",
-		Short: "Answer an agent client's hook (Claude Code, Gemini CLI): " + strings.Join(hookEvents, ", "),
+		Short: "Answer an agent client's hook (Claude Code, Gemini CLI, Codex CLI, Cursor, VS Code): " + strings.Join(hookEvents, ", "),
 		Long: `Reads the hook's JSON on stdin and answers as the event expects:
   session-start       opens (or, for source resume|compact, carries on) the session and prints the bootstrap
   user-prompt-submit  prints a few lines of memory that match the prompt well, or nothing
@@ -91,22 +92,28 @@ func hookCmd() *cobra.Command {
   pre-compact, stop   nothing to do: every event is recorded as it happens
   session-end         ends the session: its outcome from its record, folded into its branch
 A hook never fails the agent: any problem is one line on stderr and exit status 0.
-` + "`cairn init --hooks`" + ` wires these into .claude/settings.json, and for Gemini CLI
+` + "`cairn init --hooks`" + ` wires these into .claude/settings.json; for Gemini CLI
 (--client gemini: BeforeAgent, AfterTool, PreCompress, AfterAgent are the events'
-names there) into .gemini/settings.json.`,
+names there) into .gemini/settings.json; for Codex CLI (--client codex) into
+.codex/hooks.json; for Cursor (--client cursor: sessionStart, postToolUse,
+postToolUseFailure, preCompact, stop, sessionEnd) into .cursor/hooks.json; for VS
+Code (--client vscode) into .github/hooks/cairn.json. Without --client, the
+payload says whose it is (VS Code also runs the hooks of .claude/settings.json).`,
 		Args:               cobra.ArbitraryArgs,
 		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if client != clientClaude && client != clientGemini {
-				fmt.Fprintf(cmd.ErrOrStderr(), "cairn hook: --client %q: use %s or %s\n", client, clientClaude, clientGemini)
+			if client = strings.ToLower(strings.TrimSpace(client)); client == "claude" {
+				client = clientClaude
+			}
+			if !slices.Contains(hookClients, client) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "cairn hook: --client %q: use one of %s\n", client, strings.Join(hookClients, ", "))
 				return nil
 			}
-			if !cmd.Flags().Changed("agent") && os.Getenv("CAIRN_AGENT") == "" && client == clientGemini {
-				agent = setup.GeminiAgent
-			}
+			h := hookRequest{client: client, detect: !cmd.Flags().Changed("client"), agent: agent,
+				agentSet: cmd.Flags().Changed("agent") || os.Getenv("CAIRN_AGENT") != ""}
 			stop := guardHook(cmd.ErrOrStderr(), args, deadline)
 			defer stop()
-			if err := runHook(cmd, args, client, agent, budget); err != nil {
+			if err := runHook(cmd, args, h, budget); err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "cairn hook %s: %s\n", strings.Join(args, " "), oneLineErr(err))
 			}
 			return nil
@@ -116,7 +123,7 @@ names there) into .gemini/settings.json.`,
 		"agent name (env CAIRN_AGENT); default "+hookAgent+", the name Claude Code gives cairn serve, so the hooks and the tools share YOU ARE HERE")
 	cmd.Flags().IntVar(&budget, "budget", brief.DefaultBootstrapBudget, "session-start: the bootstrap's budget in tokens")
 	cmd.Flags().DurationVar(&deadline, "deadline", hookDeadline, "the most a hook may take, whatever it waits for; past it, it exits 0 (clients time hooks out at 10 s)")
-	cmd.Flags().StringVar(&client, "client", clientClaude, "whose hook this is: "+clientClaude+" or "+clientGemini+" (its agent is then "+setup.GeminiAgent+")")
+	cmd.Flags().StringVar(&client, "client", clientClaude, "whose hook this is: "+strings.Join(hookClients, ", ")+"; its agent is then the one cairn init starts its server with (gemini-cli, codex, cursor, vscode); unset, the payload says")
 	return cmd
 }
 
@@ -157,7 +164,14 @@ func oneLineErr(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
-func runHook(cmd *cobra.Command, args []string, client, agent string, budget int) (err error) {
+// hookRequest says whose hook runs: the client (--client), whether to
+// read it from the payload instead, and the agent it speaks for.
+type hookRequest struct {
+	client, agent    string
+	detect, agentSet bool
+}
+
+func runHook(cmd *cobra.Command, args []string, h hookRequest, budget int) (err error) {
 	if len(args) != 1 || !slices.Contains(hookEvents, args[0]) {
 		return fmt.Errorf("name one event: %s", strings.Join(hookEvents, ", "))
 	}
@@ -175,11 +189,19 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 			return fmt.Errorf("the hook input is not the JSON object a hook gets: %v", err)
 		}
 	}
-	if event == "stop" && in.StopHookActive {
-		return nil
+	client, agent := h.client, h.agent
+	if h.detect {
+		client = detectClient(in)
 	}
-	dir := in.Cwd
-	for _, env := range []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"} {
+	if !h.agentSet {
+		agent = clientAgents[client]
+	}
+	w := cmd.OutOrStdout()
+	if event == "stop" && in.StopHookActive {
+		return writeNothing(w, client)
+	}
+	dir := in.projectDir()
+	for _, env := range []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"} {
 		if dir == "" {
 			dir = os.Getenv(env)
 		}
@@ -203,15 +225,15 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 	defer func() {
 		recordHook(ctx, s, event, hookClient(client, in).Name, agent, in.Model, time.Since(start), err)
 	}()
-	w := cmd.OutOrStdout()
 	// addContext gives the model text, as the client wants it.
 	addContext := func(text string) error {
-		if client == clientGemini {
-			return json.NewEncoder(w).Encode(map[string]any{"hookSpecificOutput": map[string]string{
-				"hookEventName": in.HookEventName, "additionalContext": text}})
+		return writeContext(w, client, in.eventName(client, event), text)
+	}
+	nothing := func(err error) error {
+		if err != nil {
+			return err
 		}
-		_, err := io.WriteString(w, text)
-		return err
+		return writeNothing(w, client)
 	}
 	switch event {
 	case "session-start":
@@ -228,7 +250,7 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 	case "user-prompt-submit":
 		hits, err := s.Memory.Recall(ctx, in.Prompt)
 		if err != nil || len(hits) == 0 {
-			return err
+			return nothing(err)
 		}
 		var out strings.Builder
 		out.WriteString("Cairn memory that matches this prompt (memory_get ids for the full entries):\n")
@@ -238,16 +260,19 @@ func runHook(cmd *cobra.Command, args []string, client, agent string, budget int
 		return addContext(out.String())
 	case "post-tool-use":
 		u := toolUse(agent, in)
+		if client == clientCodex || client == clientCursor || client == clientVSCode {
+			u = clientToolUse(agent, client, in)
+		}
 		u.Client = hookClient(client, in)
 		_, err := s.Memory.RecordToolUse(ctx, u)
-		return err
+		return nothing(err)
 	case "pre-compact", "stop":
 		// Nothing to fold: every event is in the store as it happens, and
 		// the session's record is read from there.
-		return nil
+		return nothing(nil)
 	case "session-end":
 		_, err := s.Memory.EndClient(ctx, agent, hookClient(client, in))
-		return err
+		return nothing(err)
 	}
 	return errors.New("unreachable")
 }
@@ -270,7 +295,7 @@ func recordHook(ctx context.Context, s *app.Services, event, client, agent, mode
 // and its process (the nearest ancestor of this one that is not a shell:
 // its MCP servers descend from it too, which links them to the session).
 func hookClient(client string, in hookInput) memory.Client {
-	c := memory.Client{Name: client, SessionID: strings.TrimSpace(in.SessionID)}
+	c := memory.Client{Name: client, SessionID: in.sessionID(client)}
 	if c.Name == clientGemini {
 		c.Name = setup.GeminiAgent
 	}

@@ -30,10 +30,11 @@ configuration, merging into the files that are there (keys it did not write are
 kept, formatting too) and changing nothing on a second run:
 
   claude-code  .mcp.json (the server always loaded); with --hooks, .claude/settings.json
-  cursor       .cursor/mcp.json
-  vscode       .vscode/mcp.json
-  codex        .codex/config.toml
-  gemini       .gemini/settings.json
+  cursor       .cursor/mcp.json; with --hooks, .cursor/hooks.json
+  vscode       .vscode/mcp.json; with --hooks, .github/hooks/cairn.json (unless VS Code
+               runs the cairn hooks of .claude/settings.json already)
+  codex        .codex/config.toml; with --hooks, .codex/hooks.json
+  gemini       .gemini/settings.json (hooks in the same file)
 
 and a short section on using Cairn in AGENTS.md. Without --client: Claude Code and
 every client whose directory the project has. --dry-run prints the diff only.`,
@@ -88,9 +89,10 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 			for _, c := range changes {
 				verb := "unchanged"
 				switch {
+				case !c.Changed():
 				case c.Before == nil:
 					verb = "created  "
-				case c.Changed():
+				default:
 					verb = "updated  "
 				}
 				if c.Changed() {
@@ -116,6 +118,12 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 					fmt.Fprintln(w, "Claude Code runs `cairn hook` on its events from its next session; cairn must be on its PATH.")
 				case ".gemini/settings.json":
 					fmt.Fprintln(w, "Gemini CLI runs `cairn hook --client gemini` on its events from its next session, in a folder it trusts; cairn must be on its PATH.")
+				case ".codex/hooks.json":
+					fmt.Fprintln(w, "Codex CLI runs `cairn hook --client codex` on its events once you trust the project's hooks (hooks must not be off in its config); cairn must be on its PATH.")
+				case ".cursor/hooks.json":
+					fmt.Fprintln(w, "Cursor runs `cairn hook --client cursor` on its agent's events from its next session; cairn must be on its PATH.")
+				case setup.VSCodeHooksFile:
+					fmt.Fprintln(w, "VS Code runs `cairn hook --client vscode` on its agent's events (agent hooks are in preview; an organization may turn them off); cairn must be on its PATH.")
 				}
 			}
 			return nil
@@ -123,7 +131,7 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 	}
 	f := cmd.Flags()
 	f.StringSliceVar(&clients, "client", nil, "clients to wire: "+strings.Join(setup.Clients, ", ")+" or all (repeatable or comma-separated)")
-	f.BoolVar(&hooks, "hooks", false, "also wire the hooks (cairn hook EVENT) of Claude Code into .claude/settings.json and of Gemini CLI into .gemini/settings.json")
+	f.BoolVar(&hooks, "hooks", false, "also wire the clients' hooks (cairn hook EVENT): Claude Code, Gemini CLI, Codex CLI, Cursor, VS Code")
 	f.BoolVar(&dryRun, "dry-run", false, "print the diff of what would change; write nothing")
 	f.StringVar(&level, "scaffold", "", "also write the knowledge folders the context tools read, with starter content: minimal, standard or full (never replacing a file)")
 	f.StringVar(&command, "command", "cairn", "the command the clients run (a path if cairn is not on their PATH)")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -139,6 +140,17 @@ func showLoop(w io.Writer, lp loops.Loop) {
 	}
 	fmt.Fprintf(w, "Started %s by %s, updated %s; mode %s, priority %s\n", when(st.CreatedAt),
 		orDash(st.Metadata.CreatedBy), when(st.UpdatedAt), st.Metadata.ExecutionMode, st.Metadata.Priority)
+	if st.Description != "" {
+		fmt.Fprintf(w, "Description: %s\n", st.Description)
+	}
+	if len(st.Metadata.Tags) > 0 {
+		fmt.Fprintf(w, "Tags: %s\n", strings.Join(st.Metadata.Tags, ", "))
+	}
+	if len(st.Metadata.Extra) > 0 {
+		if b, err := json.Marshal(st.Metadata.Extra); err == nil {
+			fmt.Fprintf(w, "Metadata: %s\n", b)
+		}
+	}
 }
 
 func orDash(s string) string {

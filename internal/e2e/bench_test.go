@@ -305,3 +305,58 @@ func BenchmarkGetCurrentTask(b *testing.B) {
 func BenchmarkCreateNewTask(b *testing.B) {
 	benchCalls(b, "create_new_task", func(i int) any { return benchCreateArgs(i) })
 }
+
+// BenchmarkVsPing measures each tool against the floor of the same client
+// and server in the same run: every call alternates with a ping (the SDK's
+// own round trip, which Cairn's code does not touch), and the ratio of
+// their p50s is what Cairn adds above the protocol (issue 34's goal: at
+// most 2x for a read such as get_task). On the 10,000-task project.
+//
+//	go test -run '^$' -bench '^BenchmarkVsPing$' -benchtime 2000x ./internal/e2e/
+func BenchmarkVsPing(b *testing.B) {
+	tools := []struct {
+		name string
+		args func(i int) any
+	}{
+		{"get_task", func(i int) any { return map[string]any{"id": fmt.Sprint(1 + (i+1000)%1000)} }},
+		{"get_current_task", func(int) any { return map[string]any{} }},
+		{"get_next_task", func(int) any { return map[string]any{} }},
+		{"memory_search", func(i int) any {
+			return map[string]any{"query": []string{"flaky test", "database lock", "release"}[(i+300)%3]}
+		}},
+	}
+	for _, tool := range tools {
+		b.Run(tool.name, func(b *testing.B) {
+			s := startBench(b, benchProject(b))
+			defer s.close()
+			ctx := context.Background()
+			for i := range benchWarmup {
+				s.call(b, tool.name, tool.args(-1-i))
+				if err := s.session.Ping(ctx, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			calls := make([]time.Duration, b.N)
+			pings := make([]time.Duration, b.N)
+			b.ResetTimer()
+			for i := range b.N {
+				start := time.Now()
+				s.call(b, tool.name, tool.args(i))
+				calls[i] = time.Since(start)
+				start = time.Now()
+				if err := s.session.Ping(ctx, nil); err != nil {
+					b.Fatal(err)
+				}
+				pings[i] = time.Since(start)
+			}
+			b.StopTimer()
+			slices.Sort(calls)
+			slices.Sort(pings)
+			c50, p50 := benchPercentile(calls, 50), benchPercentile(pings, 50)
+			b.ReportMetric(benchMicros(c50), "call-p50-µs")
+			b.ReportMetric(benchMicros(p50), "ping-p50-µs")
+			b.ReportMetric(float64(c50)/float64(p50), "x-ping-p50")
+			b.ReportMetric(float64(benchPercentile(calls, 99))/float64(benchPercentile(pings, 99)), "x-ping-p99")
+		})
+	}
+}

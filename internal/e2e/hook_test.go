@@ -287,8 +287,8 @@ func TestHooksGemini(t *testing.T) {
 		t.Errorf("branch after session-end: %s", br.Text)
 	}
 	// A client the hook does not know: one line on stderr, nothing else.
-	if r := runHookRaw(t, dir, nil, "--client", "cursor", "session-start"); r.stdout != "" || !strings.Contains(r.stderr, `--client "cursor": use claude-code or gemini`) {
-		t.Errorf("--client cursor: stdout %q, stderr %q", r.stdout, r.stderr)
+	if r := runHookRaw(t, dir, nil, "--client", "zed", "session-start"); r.stdout != "" || !strings.Contains(r.stderr, `--client "zed": use one of claude-code, gemini, codex, cursor, vscode`) {
+		t.Errorf("--client zed: stdout %q, stderr %q", r.stdout, r.stderr)
 	}
 }
 

@@ -179,7 +179,8 @@ func TestInitEmpty(t *testing.T) {
 	if !strings.Contains(out, "Gemini CLI runs `cairn hook --client gemini`") {
 		t.Errorf("init did not say Gemini CLI's hooks run from its next session:\n%s", out)
 	}
-	if !strings.Contains(files[".codex/config.toml"], "[mcp_servers.cairn]\ncommand = \"cairn\"\nargs = [\"serve\"]\n") {
+	// With hooks, Codex's server runs as the agent its hooks speak for.
+	if !strings.Contains(files[".codex/config.toml"], "[mcp_servers.cairn]\ncommand = \"cairn\"\nargs = [\"serve\", \"--agent\", \"codex\"]\n") {
 		t.Errorf(".codex/config.toml:\n%s", files[".codex/config.toml"])
 	}
 	if !strings.Contains(files["AGENTS.md"], "<!-- cairn:begin -->\n## Working memory: Cairn") {
@@ -274,7 +275,7 @@ func TestInitExisting(t *testing.T) {
 	if !strings.Contains(files[".vscode/mcp.json"], "\t\t\"cairn\": {\n\t\t\t\"type\": \"stdio\",") || !strings.Contains(files[".vscode/mcp.json"], "// browser automation") {
 		t.Errorf(".vscode/mcp.json:\n%s", files[".vscode/mcp.json"])
 	}
-	if files[".cursor/mcp.json"] != `{ "mcpServers": {"cairn": {"command":"cairn","args":["serve"]}} }`+"\n" {
+	if files[".cursor/mcp.json"] != `{ "mcpServers": {"cairn": {"command":"cairn","args":["serve","--agent","cursor"]}} }`+"\n" {
 		t.Errorf(".cursor/mcp.json:\n%s", files[".cursor/mcp.json"])
 	}
 	// Gemini: the user's own cairn entry is left as it is, the hooks are

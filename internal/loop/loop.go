@@ -71,12 +71,16 @@ type Metadata struct {
 	Priority      string   `json:"priority"`
 	Tags          []string `json:"tags,omitempty"`
 	ExecutionMode string   `json:"execution_mode"`
+	// Extra is the free-form metadata, encoded beside the fields above
+	// (ValidateMetadata bounds it).
+	Extra map[string]any `json:"-"`
 }
 
 // State is everything a loop carries; it is stored with its task as JSON.
 type State struct {
 	Objective          string   `json:"objective"`
 	CompletionCriteria string   `json:"completion_criteria"`
+	Description        string   `json:"description,omitempty"`
 	Iteration          int      `json:"iteration"`
 	MaxIterations      int      `json:"max_iterations"`
 	Status             Status   `json:"status"`

@@ -29,13 +29,15 @@ func LoopURI(id task.ID) string { return "cairn://loops/" + id.String() }
 const loopURITemplate = "cairn://loops/{id}"
 
 type loopStartArgs struct {
-	Objective          string     `json:"objective" jsonschema:"what the loop is to achieve, one line"`
-	CompletionCriteria string     `json:"completion_criteria" jsonschema:"how to tell it is done, e.g. a command that passes"`
-	MaxIterations      int        `json:"max_iterations,omitempty" jsonschema:"default 200"`
-	ExecutionMode      string     `json:"execution_mode,omitempty"`
-	Priority           string     `json:"priority,omitempty"`
-	Tags               StringList `json:"tags,omitempty"`
-	Parent             IDArg      `json:"parent,omitempty" jsonschema:"task to start the loop under"`
+	Objective          string         `json:"objective" jsonschema:"what the loop is to achieve, one line"`
+	CompletionCriteria string         `json:"completion_criteria" jsonschema:"how to tell it is done, e.g. a command that passes"`
+	MaxIterations      int            `json:"max_iterations,omitempty" jsonschema:"default 200"`
+	ExecutionMode      string         `json:"execution_mode,omitempty"`
+	Priority           string         `json:"priority,omitempty"`
+	Tags               StringList     `json:"tags,omitempty"`
+	Parent             IDArg          `json:"parent,omitempty" jsonschema:"task to start the loop under"`
+	Description        string         `json:"description,omitempty" jsonschema:"the loop in detail"`
+	Metadata           map[string]any `json:"metadata,omitempty" jsonschema:"free-form JSON object, up to 4 KiB"`
 }
 
 // enumAlias takes the priority "normal", loops' old word for medium, which
@@ -143,6 +145,7 @@ type loopOut struct {
 	ID                 string         `json:"id"`
 	URI                string         `json:"uri"`
 	Objective          string         `json:"objective"`
+	Description        string         `json:"description,omitempty"`
 	CompletionCriteria string         `json:"completion_criteria,omitempty"`
 	Status             loop.Status    `json:"status"`
 	Iteration          int            `json:"iteration"`
@@ -177,6 +180,7 @@ func outLoop(lp loops.Loop, full bool) loopOut {
 	o.Progress = &p
 	if full {
 		o.CompletionCriteria, o.Evidence, o.CreatedAt = st.CompletionCriteria, st.Evidence, ts(st.CreatedAt)
+		o.Description = st.Description
 		m := st.Metadata
 		o.Metadata = &m
 		if lp.Task.ParentID != 0 {
@@ -196,6 +200,9 @@ func loopLine(o loopOut) string {
 func loopText(o loopOut) string {
 	var b strings.Builder
 	b.WriteString(loopLine(o))
+	if o.Description != "" {
+		b.WriteString("\n" + problem.Clip(o.Description, 600))
+	}
 	if o.CompletionCriteria != "" {
 		b.WriteString("\ndone when: " + o.CompletionCriteria)
 	}
@@ -203,6 +210,14 @@ func loopText(o loopOut) string {
 		fmt.Fprintf(&b, "\n%s · started %s by %s · mode %s · priority %s", o.URI, o.CreatedAt, m.CreatedBy, m.ExecutionMode, m.Priority)
 		if o.ParentID != "" {
 			b.WriteString(" · under task " + o.ParentID)
+		}
+		if len(m.Tags) > 0 {
+			b.WriteString(" · tags " + strings.Join(m.Tags, ", "))
+		}
+		if len(m.Extra) > 0 {
+			if raw, err := json.Marshal(m.Extra); err == nil {
+				b.WriteString("\nmetadata: " + problem.Clip(string(raw), 600))
+			}
 		}
 	}
 	if o.Progress.Message != "" {
@@ -248,7 +263,8 @@ func loopResult(c call, lp loops.Loop, msg string) (string, any, error) {
 
 func loopStart(ctx context.Context, c call, in loopStartArgs) (string, any, error) {
 	lp, err := c.Loops.Start(ctx, loops.Start{Objective: in.Objective, Criteria: in.CompletionCriteria, MaxIterations: in.MaxIterations,
-		ExecutionMode: in.ExecutionMode, Priority: in.Priority, Tags: in.Tags, Parent: string(in.Parent), CreatedBy: c.agent})
+		ExecutionMode: in.ExecutionMode, Priority: in.Priority, Tags: in.Tags, Parent: string(in.Parent), CreatedBy: c.agent,
+		Description: in.Description, Metadata: in.Metadata})
 	if err != nil {
 		return "", nil, err
 	}

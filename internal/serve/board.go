@@ -56,7 +56,7 @@ Ctrl-C stops it.`,
 				ReadOnly: readOnly,
 				Agent:    agent.Default,
 				Logger:   log,
-			}, app.Config{Logger: log, Embed: app.EmbedFromEnv()})
+			}, app.Config{Logger: log, Embed: app.EmbedFromEnv(), Upkeep: true})
 		},
 	}
 	f := cmd.Flags()

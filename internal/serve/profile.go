@@ -9,8 +9,8 @@ import (
 	"sync"
 )
 
-// startProfiles is for developers measuring `cairn serve --http` under load
-// (scripts/load.sh says how): with CAIRN_CPUPROFILE=FILE the server writes a
+// startProfiles is for developers measuring `cairn serve` (stdio, or --http
+// under load: scripts/load.sh says how): with CAIRN_CPUPROFILE=FILE the server writes a
 // CPU profile to FILE, and with CAIRN_MEMPROFILE=FILE its allocations to
 // FILE, when it stops. On Unix, SIGUSR1 starts both over: the CPU profile
 // from then on, and the allocations so far written to FILE.start, to

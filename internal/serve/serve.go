@@ -82,7 +82,7 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					ReadOnly: readOnly,
 					Agent:    agentName,
 					Logger:   log,
-				}, app.Config{Durability: durability, Logger: log, Embed: embedCfg})
+				}, app.Config{Durability: durability, Logger: log, Embed: embedCfg, Upkeep: true})
 			}
 			if err := hf.stdioOnly(cmd); err != nil {
 				return err
@@ -100,7 +100,12 @@ keeps its own focus. A non-loopback address needs bearer tokens
 			if err := app.CheckStore(app.Config{}); err != nil {
 				return err // an empty database: refuse to start rather than make a new store
 			}
-			lazy := app.NewLazy(app.Config{Durability: durability, Logger: log, Embed: embedCfg, Flags: flags})
+			stopProfiles, err := startProfiles(log)
+			if err != nil {
+				return err
+			}
+			defer stopProfiles()
+			lazy := app.NewLazy(app.Config{Durability: durability, Logger: log, Embed: embedCfg, Upkeep: true, Flags: flags})
 			defer lazy.Close()
 			ctx := cmd.Context()
 			// Until the client is initialized, nothing but the answer to

@@ -1,7 +1,7 @@
 // Package setup wires a project into the agent clients people use: the MCP
 // server in each client's project configuration (Claude Code, Cursor, VS
-// Code, Codex, Gemini CLI), Claude Code's and Gemini CLI's hooks, and a short section in
-// AGENTS.md. It merges into the files that are there, never dropping or
+// Code, Codex, Gemini CLI), every client's hooks (clienthooks.go for Codex,
+// Cursor and VS Code), and a short section in AGENTS.md. It merges into the files that are there, never dropping or
 // rewriting what it did not write, and a second run changes nothing.
 package setup
 
@@ -35,7 +35,8 @@ type Options struct {
 	// Clients to wire; empty means Claude Code and every client whose
 	// directory the project already has.
 	Clients []string
-	// Hooks adds Claude Code's and Gemini CLI's hooks (cairn hook EVENT).
+	// Hooks adds each client's hooks (cairn hook EVENT), and names the agent
+	// of the servers it adds (serve --agent) as the hooks do.
 	Hooks bool
 	// Command is how the clients run cairn; default "cairn".
 	Command string
@@ -50,7 +51,10 @@ type Change struct {
 }
 
 // Changed reports whether the file's content changes.
-func (c Change) Changed() bool { return c.Before == nil || !bytes.Equal(c.Before, c.After) }
+// A Change with no After writes nothing (a file init decided not to write).
+func (c Change) Changed() bool {
+	return c.After != nil && (c.Before == nil || !bytes.Equal(c.Before, c.After))
+}
 
 // ResolveClients turns --client values into client names.
 func ResolveClients(root string, names []string) ([]string, error) {
@@ -95,7 +99,14 @@ func Plan(o Options) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	server := obj{{"command", o.Command}, {"args", []string{"serve"}}}
+	serve := func(agent string) []string {
+		if o.Hooks && agent != "" {
+			// The hooks speak for this agent: so must the tools.
+			return []string{"serve", "--agent", agent}
+		}
+		return []string{"serve"}
+	}
+	var claudeSettings []byte // .claude/settings.json as this init leaves it
 	var out []Change
 	var errs []error
 	add := func(c Change, err error) {
@@ -113,14 +124,30 @@ func Plan(o Options) ([]Change, error) {
 			// search, so the agent sees YOU ARE HERE's tools from the first turn.
 			add(mcpServer(o.Root, ".mcp.json", "mcpServers", obj{{"type", "stdio"}, {"command", o.Command}, {"args", []string{"serve"}}, {"alwaysLoad", true}}))
 			if o.Hooks {
-				add(claudeHooks(o.Root, o.Command))
+				c, err := claudeHooks(o.Root, o.Command)
+				claudeSettings = c.After
+				add(c, err)
 			}
 		case "cursor":
-			add(mcpServer(o.Root, ".cursor/mcp.json", "mcpServers", server))
+			c, err := mcpServer(o.Root, ".cursor/mcp.json", "mcpServers", obj{{"command", o.Command}, {"args", serve(CursorAgent)}})
+			add(withAgentNote(c, o.Hooks, "mcpServers", CursorAgent), err)
+			if o.Hooks {
+				add(cursorHooks(o.Root, o.Command))
+			}
 		case "vscode":
-			add(mcpServer(o.Root, ".vscode/mcp.json", "servers", obj{{"type", "stdio"}, {"command", o.Command}, {"args", []string{"serve"}}}))
+			c, err := mcpServer(o.Root, ".vscode/mcp.json", "servers", obj{{"type", "stdio"}, {"command", o.Command}, {"args", serve(VSCodeAgent)}})
+			add(withAgentNote(c, o.Hooks, "servers", VSCodeAgent), err)
+			if o.Hooks {
+				if claudeSettings == nil {
+					claudeSettings, _ = read(o.Root, ".claude/settings.json")
+				}
+				add(vscodeHooks(o.Root, o.Command, claudeRunsCairn(claudeSettings)))
+			}
 		case "codex":
-			add(codexConfig(o.Root, o.Command))
+			add(codexConfig(o.Root, o.Command, serve(CodexAgent)))
+			if o.Hooks {
+				add(codexHooks(o.Root, o.Command))
+			}
 		case "gemini":
 			// The agent is named, not taken from Gemini CLI's client name
 			// (which has varied between versions), so that the hooks speak
@@ -378,7 +405,7 @@ var codexHeader = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // codexConfig adds the cairn server to .codex/config.toml.
-func codexConfig(root, command string) (Change, error) {
+func codexConfig(root, command string, args []string) (Change, error) {
 	const rel = ".codex/config.toml"
 	c := Change{Path: rel}
 	before, err := read(root, rel)
@@ -395,6 +422,21 @@ func codexConfig(root, command string) (Change, error) {
 	}
 	if servers, ok := doc["mcp_servers"].(map[string]any); ok && servers["cairn"] != nil || codexTable().Match(before) {
 		c.After, c.What = before, "cairn is configured already (left as it is)"
+		if len(args) == 3 {
+			var have []string
+			if s, ok := servers["cairn"].(map[string]any); ok {
+				if list, ok := s["args"].([]any); ok {
+					for _, a := range list {
+						if a, ok := a.(string); ok {
+							have = append(have, a)
+						}
+					}
+				}
+			}
+			if !containsPair(have, args[1], args[2]) {
+				c.What += "; note: its cairn server runs without --agent " + args[2] + "; add it to args so the hooks and the tools share YOU ARE HERE"
+			}
+		}
 		return c, nil
 	}
 	if _, ok := doc["mcp_servers"]; ok && !codexHeader().Match(before) {
@@ -411,7 +453,11 @@ func codexConfig(root, command string) (Change, error) {
 		}
 		b.WriteByte('\n')
 	}
-	snippet := fmt.Sprintf("[mcp_servers.cairn]\ncommand = %q\nargs = [\"serve\"]\n", command)
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = fmt.Sprintf("%q", a)
+	}
+	snippet := fmt.Sprintf("[mcp_servers.cairn]\ncommand = %q\nargs = [%s]\n", command, strings.Join(quoted, ", "))
 	b.WriteString(snippet)
 	if _, err := toml.Decode(b.String(), &doc); err != nil {
 		return c, fmt.Errorf("cannot take a [mcp_servers.cairn] table as it is written (%s); add Cairn by hand:\n%s", oneLine(err), snippet)

@@ -83,7 +83,7 @@ func TestCodexConfigParsedBeforeEdited(t *testing.T) {
 			root := t.TempDir()
 			os.MkdirAll(filepath.Join(root, ".codex"), 0o755)
 			os.WriteFile(filepath.Join(root, ".codex", "config.toml"), []byte(c.before), 0o644)
-			ch, err := codexConfig(root, "cairn")
+			ch, err := codexConfig(root, "cairn", []string{"serve"})
 			if c.want != "" {
 				if err == nil || !strings.Contains(err.Error(), c.want) {
 					t.Fatalf("codexConfig: %v", err)

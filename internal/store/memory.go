@@ -49,7 +49,7 @@ type MemoryTx interface {
 	// search over the entries s selects sees it: its postings, term counts
 	// and statistics. s's order and page do not matter. Searching is
 	// SearchMemory's, above every store.
-	MemoryIndex(ctx context.Context, s MemorySelector) (rank.Source, error)
+	MemoryIndex(ctx context.Context, s MemorySelector) (MemoryIndex, error)
 	// HiddenMemories returns up to limit entries that s's HideSuperseded
 	// and Now leave out (superseded, or expired by then), in no order; its
 	// other fields do not matter.
@@ -127,6 +127,17 @@ type MemoryResult struct {
 	// is a lower bound (counting further would cost more than it says).
 	Total   int
 	AtLeast bool
+	// Unindexed is how many entries an upgrade's re-index, under way in
+	// the background, has not indexed yet: a text search cannot find them.
+	Unindexed int
+}
+
+// MemoryIndex is the full-text index as one search sees it.
+type MemoryIndex interface {
+	rank.Source
+	// Unindexed counts the entries a re-index under way (rank.Resume) has
+	// not indexed yet; zero when none is under way.
+	Unindexed(ctx context.Context) (int, error)
 }
 
 // MemoryHit is an entry as a search lists it: no content, a snippet instead.

@@ -107,6 +107,9 @@ func rankMemory(ctx context.Context, tx MemoryTx, q MemoryQuery, terms []string)
 		return MemoryResult{}, err
 	}
 	res := MemoryResult{Total: r.Total, AtLeast: r.AtLeast}
+	if res.Unindexed, err = idx.Unindexed(ctx); err != nil {
+		return MemoryResult{}, err
+	}
 	if r.AtLeast && !s.Filtered() {
 		res.Total = max(res.Total, r.MaxDF)
 	}

@@ -55,6 +55,10 @@ type Start struct {
 	Tags          []string
 	Parent        string // a task reference, or empty for a root loop
 	CreatedBy     string
+	// Description says more than the objective's line; Metadata is
+	// free-form (loop.ValidateMetadata bounds it).
+	Description string
+	Metadata    map[string]any
 }
 
 var (
@@ -99,6 +103,12 @@ func (in *Start) validate() error {
 	if err := tasks.ValidPriority(task.Priority(in.Priority)); err != nil {
 		return err
 	}
+	if err := checkText("description", in.Description, loop.MaxDescription); err != nil {
+		return err
+	}
+	if err := loop.ValidateMetadata(in.Metadata); err != nil {
+		return err
+	}
 	if len(in.Tags) > loop.MaxTags {
 		return &problem.FieldError{Field: "tags", Problem: fmt.Sprintf("has %d tags", len(in.Tags)), Fix: fmt.Sprintf("keep at most %d", loop.MaxTags)}
 	}
@@ -125,6 +135,7 @@ func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
 	if err := in.validate(); err != nil {
 		return Loop{}, err
 	}
+	in.Metadata = scrubMetadata(in.Metadata).(map[string]any)
 	var out Loop
 	err := l.store.Update(ctx, func(tx store.Tx) error {
 		var parent task.ID
@@ -140,14 +151,25 @@ func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
 		}
 		now := l.now()
 		st := loop.New(in.Objective, in.Criteria, in.MaxIterations,
-			loop.Metadata{CreatedBy: in.CreatedBy, Priority: in.Priority, Tags: in.Tags, ExecutionMode: in.ExecutionMode}, now)
-		t, err := tx.CreateTask(ctx, task.Task{Title: in.Objective, Body: "Completion criteria: " + in.Criteria,
+			loop.Metadata{CreatedBy: in.CreatedBy, Priority: in.Priority, Tags: in.Tags, ExecutionMode: in.ExecutionMode, Extra: in.Metadata}, now)
+		st.Description = strings.TrimSpace(in.Description)
+		body := "Completion criteria: " + in.Criteria
+		if st.Description != "" {
+			body = st.Description + "\n\n" + body
+		}
+		t, err := tx.CreateTask(ctx, task.Task{Title: in.Objective, Body: body,
 			Status: task.StatusPending, Priority: task.Priority(in.Priority), CreatedAt: now, UpdatedAt: now}, store.Placement{Parent: parent})
 		if err != nil {
 			return err
 		}
 		out = Loop{ID: t.ID, Task: t, State: st}
-		return l.save(ctx, tx, &out, "start", fmt.Sprintf("max_iterations %d", st.MaxIterations), now)
+		// Seed 001's creation phase ends with a checkpoint: the state to
+		// go back to if the first iterations go wrong.
+		cp, err := autoCheckpoint(ctx, tx, &out, "loop started", now)
+		if err != nil {
+			return err
+		}
+		return l.save(ctx, tx, &out, "start", fmt.Sprintf("max_iterations %d; checkpoint %d", st.MaxIterations, cp), now)
 	})
 	if err != nil {
 		return Loop{}, fmt.Errorf("start loop: %w", err)
@@ -480,14 +502,8 @@ func (l *Loops) Checkpoint(ctx context.Context, ref, note string) (Loop, int64, 
 	}
 	var id int64
 	lp, err := l.change(ctx, ref, "checkpoint", func(lp *Loop, tx store.Tx, now time.Time) (string, string, error) {
-		if err := lp.State.Checkpoint(now); err != nil {
-			return "", "", err
-		}
-		raw, err := json.Marshal(lp.State)
-		if err != nil {
-			return "", "", err
-		}
-		if id, err = tx.AddCheckpoint(ctx, store.Checkpoint{TaskID: lp.ID, Note: note, State: raw, CreatedAt: now}); err != nil {
+		var err error
+		if id, err = autoCheckpoint(ctx, tx, lp, note, now); err != nil {
 			return "", "", err
 		}
 		return "checkpoint", fmt.Sprintf("checkpoint %d at iteration %d", id, lp.State.Iteration), nil
@@ -620,8 +636,63 @@ func (l *Loops) Complete(ctx context.Context, ref, evidence string, force bool) 
 				return "", "", err
 			}
 		}
-		return "complete", problem.Clip(evidence, 200), lp.State.Complete(evidence, now)
+		if err := lp.State.Checkpoint(now); err != nil {
+			return "", "", err
+		}
+		if err := lp.State.Complete(evidence, now); err != nil {
+			return "", "", err
+		}
+		// Seed 001's completion phase: a final checkpoint, the state the
+		// loop ended in.
+		cp, err := addCheckpoint(ctx, tx, lp, "loop completed", now)
+		if err != nil {
+			return "", "", err
+		}
+		return "complete", fmt.Sprintf("%s; checkpoint %d", problem.Clip(evidence, 200), cp), nil
 	})
+}
+
+// autoCheckpoint counts a checkpoint on the loop and stores its state.
+func autoCheckpoint(ctx context.Context, tx store.Tx, lp *Loop, note string, now time.Time) (int64, error) {
+	if err := lp.State.Checkpoint(now); err != nil {
+		return 0, err
+	}
+	return addCheckpoint(ctx, tx, lp, note, now)
+}
+
+// addCheckpoint stores the loop's state as a checkpoint (already counted).
+func addCheckpoint(ctx context.Context, tx store.Tx, lp *Loop, note string, now time.Time) (int64, error) {
+	raw, err := json.Marshal(lp.State)
+	if err != nil {
+		return 0, err
+	}
+	return tx.AddCheckpoint(ctx, store.Checkpoint{TaskID: lp.ID, Note: note, State: raw, CreatedAt: now})
+}
+
+// scrubMetadata redacts secrets in the strings of free-form metadata
+// (memory.Scrub cannot set a map's values).
+func scrubMetadata(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		if v == nil {
+			return map[string]any(nil)
+		}
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = scrubMetadata(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = scrubMetadata(x)
+		}
+		return out
+	case string:
+		s, _ := memory.Redact(v)
+		return s
+	}
+	return v
 }
 
 // Fail stops a loop with an error.

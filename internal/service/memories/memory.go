@@ -534,6 +534,7 @@ func (m *Memory) search(ctx context.Context, q store.MemoryQuery) (SearchResult,
 		return SearchResult{}, fmt.Errorf("search memory: %w", err)
 	}
 	res.Total, res.AtLeast = page.Total, page.AtLeast
+	res.Note = joinNote(res.Note, unindexedNote(page.Unindexed))
 	if res.Mode == "bm25" && len(memory.Terms(q.Text)) == 0 {
 		res.Note = joinNote(res.Note, "every word of the query is too common to search by; name what the entry is about")
 	}
@@ -544,10 +545,18 @@ func (m *Memory) search(ctx context.Context, q store.MemoryQuery) (SearchResult,
 }
 
 func joinNote(a, b string) string {
-	if a == "" {
-		return b
+	if a == "" || b == "" {
+		return a + b
 	}
 	return a + "; " + b
+}
+
+// unindexedNote says that n entries are not searched yet, if any are.
+func unindexedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the search index is being rebuilt after an upgrade: the %d newest entries are not searched yet; a running Cairn server completes it in the background, so search again shortly", n)
 }
 
 // HitOf is an index line of e; only the lines shown pay for checking their
@@ -587,6 +596,7 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 			return err
 		}
 		lex = lexPage.Hits
+		res.Note = unindexedNote(lexPage.Unindexed)
 		if sem, err = tx.NearestMemories(ctx, m.opts.Model, vecs[0], q.Selector(), top); err != nil {
 			return err
 		}

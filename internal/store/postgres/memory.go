@@ -246,6 +246,8 @@ var (
 	qBefore = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id < $2 ORDER BY e.id DESC LIMIT ` + strconv.Itoa(rank.ContextDepth)
 	qNext   = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT ` + strconv.Itoa(rank.ContextDepth)
 	qAfter  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT ` + strconv.Itoa(rank.RebuildPage)
+	// qStepAfter pages through them for a background re-index's step.
+	qStepAfter = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id > $2 ORDER BY e.id LIMIT ` + strconv.Itoa(rank.StepPage)
 )
 
 // repost indexes again the entries whose dialogue context may hold the
@@ -366,7 +368,11 @@ func (x *txn) Occurrences(ctx context.Context, id memory.ID, limit int) ([]memor
 
 // Index upkeep: see migrations/0004_memory_postings.sql.
 const (
-	qUnindex = `WITH d AS (DELETE FROM memory_postings WHERE project_id = $1 AND entry_id = ANY($2) RETURNING term, entry_id, dl),
+	// qUnindex leaves the postings of entries a re-index under way has not
+	// reached: they are the old analyzer's, not counted, and the re-index
+	// replaces them when it gets there.
+	qUnindex = `WITH d AS (DELETE FROM memory_postings WHERE project_id = $1 AND entry_id = ANY($2)
+		AND entry_id <= coalesce((SELECT memory_rebuilt_to FROM projects WHERE id = $1), entry_id) RETURNING term, entry_id, dl),
 	t AS (UPDATE memory_terms m SET df = m.df - c.n FROM (SELECT term, count(*) AS n FROM d GROUP BY term) c
 		WHERE m.project_id = $1 AND m.term = c.term)
 	UPDATE projects SET memory_docs = memory_docs - e.n, memory_len = memory_len - e.len
@@ -385,6 +391,7 @@ type termCounts struct {
 	len      float64
 	baseDocs int64 // the project's counts when first read
 	baseLen  float64
+	through  *int64 // how far a re-index under way has come; nil: none
 }
 
 func (x *txn) counts(ctx context.Context) (*termCounts, error) {
@@ -392,7 +399,7 @@ func (x *txn) counts(ctx context.Context) (*termCounts, error) {
 		return x.terms, nil
 	}
 	c := &termCounts{df: map[string]int{}}
-	if err := x.tx.QueryRow(ctx, `SELECT memory_docs, memory_len FROM projects WHERE id = $1`, x.p).Scan(&c.baseDocs, &c.baseLen); err != nil {
+	if err := x.tx.QueryRow(ctx, `SELECT memory_docs, memory_len, memory_rebuilt_to FROM projects WHERE id = $1`, x.p).Scan(&c.baseDocs, &c.baseLen, &c.through); err != nil {
 		return nil, err
 	}
 	x.terms = c
@@ -447,6 +454,9 @@ func (x *txn) post(ctx context.Context, e memory.Entry) error {
 	if err != nil {
 		return err
 	}
+	if c.through != nil && int64(e.ID) > *c.through {
+		return nil // the re-index under way indexes it when it gets there
+	}
 	c.docs++
 	c.len += d.Len
 	avgdl := (c.baseLen + c.len) / float64(c.baseDocs+c.docs)
@@ -492,13 +502,72 @@ func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 // resetIndex empties the project's full-text index.
 func (x *txn) resetIndex(ctx context.Context) error {
 	for _, q := range []string{`DELETE FROM memory_postings WHERE project_id = $1`, `DELETE FROM memory_terms WHERE project_id = $1`,
-		`UPDATE projects SET memory_docs = 0, memory_len = 0, memory_analyzer = ` + strconv.Itoa(memory.AnalyzerVersion) + ` WHERE id = $1`} {
+		`UPDATE projects SET memory_docs = 0, memory_len = 0, memory_rebuilt_to = NULL, memory_analyzer = ` + strconv.Itoa(memory.AnalyzerVersion) + ` WHERE id = $1`} {
 		if _, err := x.tx.Exec(ctx, q, x.p); err != nil {
 			return err
 		}
 	}
 	x.changed()
 	return nil
+}
+
+// startReindex begins a background re-index (rank.Resume) of an index
+// another analyzer built: it empties the counts and marks that nothing is
+// indexed yet. The old postings stay until each step replaces those of its
+// entries (deleting a large project's at once would hold its lock for
+// seconds); searches and unindexing ignore those beyond the mark. Another
+// process may have begun it already: then it does nothing.
+func (x *txn) startReindex(ctx context.Context) error {
+	var analyzer int32
+	if err := x.tx.QueryRow(ctx, `SELECT memory_analyzer FROM projects WHERE id = $1`, x.p).Scan(&analyzer); err != nil {
+		return fmt.Errorf("read memory index: %w", err)
+	}
+	if int(analyzer) == memory.AnalyzerVersion {
+		return nil
+	}
+	for _, q := range []string{`DELETE FROM memory_terms WHERE project_id = $1`,
+		`UPDATE projects SET memory_docs = 0, memory_len = 0, memory_rebuilt_to = 0, memory_analyzer = ` + strconv.Itoa(memory.AnalyzerVersion) + ` WHERE id = $1`} {
+		if _, err := x.tx.Exec(ctx, q, x.p); err != nil {
+			return fmt.Errorf("reset memory index: %w", err)
+		}
+	}
+	x.changed()
+	return nil
+}
+
+// reindexStep is a step of a background re-index (rank.Step): it replaces
+// the old postings of the next entries after the mark with those adding
+// them would write, and moves the mark past them; with none left it
+// clears the mark.
+func (x *txn) reindexStep(ctx context.Context) (memory.ID, bool, error) {
+	c, err := x.counts(ctx)
+	if err != nil || c.through == nil {
+		return 0, true, err
+	}
+	es, err := x.scanMemories(ctx, qStepAfter, x.p, *c.through)
+	if err != nil {
+		return 0, false, err
+	}
+	if len(es) == 0 {
+		_, err := x.tx.Exec(ctx, `UPDATE projects SET memory_rebuilt_to = NULL WHERE id = $1`, x.p)
+		x.changed()
+		return memory.ID(*c.through), err == nil, err
+	}
+	last := int64(es[len(es)-1].ID)
+	if _, err := x.tx.Exec(ctx, `DELETE FROM memory_postings WHERE project_id = $1 AND entry_id > $2 AND entry_id <= $3`, x.p, *c.through, last); err != nil {
+		return 0, false, err
+	}
+	if _, err := x.tx.Exec(ctx, `UPDATE projects SET memory_rebuilt_to = $2 WHERE id = $1`, x.p, last); err != nil {
+		return 0, false, err
+	}
+	c.through = &last
+	for _, e := range es {
+		if err := x.post(ctx, e); err != nil {
+			return 0, false, fmt.Errorf("index memory %s: %w", e.ID, err)
+		}
+	}
+	x.changed()
+	return memory.ID(last), false, nil
 }
 
 func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) {

@@ -127,7 +127,7 @@ func (x *txn) HiddenMemories(ctx context.Context, s store.MemorySelector, limit 
 
 // MemoryIndex counts the transaction's own new entries first, so its
 // search finds them.
-func (x *txn) MemoryIndex(ctx context.Context, s store.MemorySelector) (rank.Source, error) {
+func (x *txn) MemoryIndex(ctx context.Context, s store.MemorySelector) (store.MemoryIndex, error) {
 	if err := x.flushTerms(ctx); err != nil {
 		return nil, fmt.Errorf("count memory terms: %w", err)
 	}
@@ -147,38 +147,61 @@ func (x *txn) MemoryIndex(ctx context.Context, s store.MemorySelector) (rank.Sou
 // source is the full-text index as one search sees it: rank.Source with
 // the search's filters applied to the postings it reads.
 type source struct {
-	x     *txn
-	s     store.MemorySelector
-	stats bool // docs and len are read
-	docs  int64
-	len   float64
+	x       *txn
+	s       store.MemorySelector
+	stats   bool // docs, len and through are read
+	docs    int64
+	len     float64
+	through *int64 // how far a re-index under way has come; nil: none
 }
 
 func (s *source) Stats(ctx context.Context) (int, float64, error) {
 	if !s.stats {
-		if err := s.x.tx.QueryRow(ctx, `SELECT memory_docs, memory_len FROM projects WHERE id = $1`, s.x.p).Scan(&s.docs, &s.len); err != nil {
+		if err := s.x.tx.QueryRow(ctx, `SELECT memory_docs, memory_len, memory_rebuilt_to FROM projects WHERE id = $1`, s.x.p).Scan(&s.docs, &s.len, &s.through); err != nil {
 			return 0, 0, err
 		}
+		s.stats = true
 	}
 	return int(s.docs), s.len, nil
 }
 
+// indexed is a condition on postings p that leaves out those of entries a
+// re-index under way has not reached (the old analyzer's); empty when none
+// is under way. The project's counts have been read (Stats or DF).
+func (s *source) indexed(p *params) string {
+	if s.through == nil {
+		return ""
+	}
+	return " AND p.entry_id <= " + p.add(*s.through)
+}
+
+// Unindexed counts the entries a re-index under way has not indexed yet.
+func (s *source) Unindexed(ctx context.Context) (int, error) {
+	if _, _, err := s.Stats(ctx); err != nil || s.through == nil {
+		return 0, err
+	}
+	var n int
+	err := s.x.tx.QueryRow(ctx, `SELECT count(*) FROM memory_entries WHERE project_id = $1 AND id > $2`, s.x.p, *s.through).Scan(&n)
+	return n, err
+}
+
 // DF reads the project's counts with the terms', in one round trip.
 func (s *source) DF(ctx context.Context, terms []string) (map[string]int, error) {
-	rows, err := s.x.tx.Query(ctx, `SELECT '', memory_docs, memory_len FROM projects WHERE id = $1
-	UNION ALL SELECT term, df, 0 FROM memory_terms WHERE project_id = $1 AND term = ANY($2) AND df > 0`, s.x.p, terms)
+	rows, err := s.x.tx.Query(ctx, `SELECT '', memory_docs, memory_len, memory_rebuilt_to FROM projects WHERE id = $1
+	UNION ALL SELECT term, df, 0, NULL FROM memory_terms WHERE project_id = $1 AND term = ANY($2) AND df > 0`, s.x.p, terms)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]int, len(terms))
 	var (
-		t      string
-		n      int64
-		length float64
+		t       string
+		n       int64
+		length  float64
+		through *int64
 	)
-	_, err = pgx.ForEachRow(rows, []any{&t, &n, &length}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&t, &n, &length, &through}, func() error {
 		if t == "" { // the project's counts
-			s.docs, s.len, s.stats = n, length, true
+			s.docs, s.len, s.through, s.stats = n, length, through, true
 		} else {
 			out[t] = int(n)
 		}
@@ -187,7 +210,7 @@ func (s *source) DF(ctx context.Context, terms []string) (map[string]int, error)
 	return out, err
 }
 
-func (s source) Top(ctx context.Context, terms []string, limits []int) ([][]rank.Posting, error) {
+func (s *source) Top(ctx context.Context, terms []string, limits []int) ([][]rank.Posting, error) {
 	lims := make([]int32, len(limits))
 	for i, l := range limits {
 		lims[i] = int32(l)
@@ -198,6 +221,7 @@ func (s source) Top(ctx context.Context, terms []string, limits []int) ([][]rank
 	if where != "" {
 		from += ` JOIN memory_entries e ON e.project_id = p.project_id AND e.id = p.entry_id`
 	}
+	where += s.indexed(p)
 	rows, err := s.x.tx.Query(ctx, `SELECT t.i, l.entry_id, l.tf, l.dl FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS t(term, lim, i)
 	CROSS JOIN LATERAL (SELECT p.entry_id, p.tf, p.dl, p.impact FROM `+from+` WHERE p.project_id = $1 AND p.term = t.term`+where+`
 		ORDER BY p.impact DESC, p.entry_id LIMIT t.lim) l ORDER BY t.i, l.impact DESC, l.entry_id`, p.args...)
@@ -221,9 +245,10 @@ func (s source) Top(ctx context.Context, terms []string, limits []int) ([][]rank
 	return out, rows.Err()
 }
 
-func (s source) Lookup(ctx context.Context, terms []string, entries []int64) (map[string][]rank.Posting, error) {
-	rows, err := s.x.tx.Query(ctx, `SELECT term, entry_id, tf, dl FROM memory_postings WHERE project_id = $1 AND term = ANY($2)
-	AND entry_id = ANY($3)`, s.x.p, terms, entries)
+func (s *source) Lookup(ctx context.Context, terms []string, entries []int64) (map[string][]rank.Posting, error) {
+	p := &params{args: []any{s.x.p, terms, entries}}
+	rows, err := s.x.tx.Query(ctx, `SELECT term, entry_id, tf, dl FROM memory_postings p WHERE project_id = $1 AND term = ANY($2)
+	AND entry_id = ANY($3)`+s.indexed(p), p.args...)
 	if err != nil {
 		return nil, err
 	}

@@ -33,6 +33,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/rank"
 )
 
 // Advisory lock keys: pg_advisory_xact_lock(lockSpace, project id) holds a
@@ -61,6 +62,10 @@ type Options struct {
 	// project before it fails with store.ErrBusy, changing nothing;
 	// default 10s, as SQLite's busy timeout.
 	LockTimeout time.Duration
+	// Upkeep is for a long-lived process (a server): it runs an upgrade's
+	// re-index of a project's large memory in the background until it is
+	// done (rank.Resume). A short-lived one leaves it to such a process.
+	Upkeep bool
 }
 
 // DB is one pool on a Cairn database, shared by the projects it serves.
@@ -69,6 +74,7 @@ type DB struct {
 	log         *slog.Logger
 	lis         *listener
 	lockTimeout time.Duration
+	upkeep      bool // Options.Upkeep
 	// genericSearch: memory search plans its statements generically
 	// whatever the connection's plan_cache_mode (see txn.MemoryIndex); false
 	// when the URL sets plan_cache_mode or the server predates it.
@@ -112,7 +118,7 @@ func OpenDB(ctx context.Context, url string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open PostgreSQL database %s: %w", where(cfg), err)
 	}
-	db := &DB{pool: pool, log: log, lockTimeout: cmp.Or(opts.LockTimeout, 10*time.Second)}
+	db := &DB{pool: pool, log: log, lockTimeout: cmp.Or(opts.LockTimeout, 10*time.Second), upkeep: opts.Upkeep}
 	if !ownPlans {
 		var version int
 		if err := pool.QueryRow(ctx, `SELECT current_setting('server_version_num')::int`).Scan(&version); err == nil {
@@ -204,22 +210,61 @@ func (db *DB) Project(ctx context.Context, name string) (*Store, error) {
 				args: []any{id, notifyChannel, strconv.FormatInt(id, 10)}},
 		},
 	}
-	var analyzer int32
-	if err := db.pool.QueryRow(ctx, `SELECT memory_analyzer FROM projects WHERE id = $1`, id).Scan(&analyzer); err != nil {
-		return nil, fmt.Errorf("read project %q: %w", name, err)
-	}
-	if int(analyzer) != memory.AnalyzerVersion {
-		// Not cancelled with the call that opened the project: a client
-		// giving up must not throw a long re-index away (see sqlite).
-		ctx := context.WithoutCancel(ctx)
-		// Nor bounded by the lock timeout: another process may be a
-		// minute into the same re-index, and this one waits for it.
-		reindex := func(tx store.Tx) error { return tx.(*txn).reindex(ctx, db.log) }
-		if err := fault(st.run(ctx, reindex, st.beginWait, false)); err != nil {
-			return nil, fmt.Errorf("open project %q: %w", name, err)
-		}
+	if err := st.reindexMemory(ctx); err != nil {
+		return nil, fmt.Errorf("open project %q: %w", name, err)
 	}
 	return st, nil
+}
+
+// reindexMemory rebuilds the project's memory search index if another
+// analyzer built it: a small memory at once, a large one in the background
+// (rank.Resume), which upkeep starts or resumes.
+func (st *Store) reindexMemory(ctx context.Context) error {
+	var (
+		analyzer int32
+		through  *int64
+		entries  int
+	)
+	if err := st.db.pool.QueryRow(ctx, `SELECT memory_analyzer, memory_rebuilt_to,
+		CASE WHEN memory_analyzer <> $2 OR memory_rebuilt_to IS NOT NULL THEN (SELECT count(*) FROM memory_entries WHERE project_id = $1) ELSE 0 END
+		FROM projects WHERE id = $1`, st.project, memory.AnalyzerVersion).Scan(&analyzer, &through, &entries); err != nil {
+		return fmt.Errorf("read memory index: %w", err)
+	}
+	// Not cancelled with the call that opened the project: a client
+	// giving up must not throw a re-index away (see sqlite).
+	ctx = context.WithoutCancel(ctx)
+	log := st.db.log
+	if int(analyzer) != memory.AnalyzerVersion {
+		// Nor bounded by the lock timeout: another process may be a
+		// while into the same work, and this one waits for it.
+		if entries <= rank.BackgroundAbove {
+			return fault(st.run(ctx, func(tx store.Tx) error { return tx.(*txn).reindex(ctx, log) }, st.beginWait, false))
+		}
+		if err := fault(st.run(ctx, func(tx store.Tx) error { return tx.(*txn).startReindex(ctx) }, st.beginWait, false)); err != nil {
+			return err
+		}
+		through = new(int64)
+		log.Warn("rebuilding the memory search index for this version of Cairn in the background; searches find the entries indexed so far and say how many are not yet",
+			"project", st.name, "entries", entries, "analyzer", memory.AnalyzerVersion, "was", analyzer, "here", st.db.upkeep)
+	}
+	if through == nil || !st.db.upkeep {
+		return nil
+	}
+	bg, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rank.Resume(bg, log.With("project", st.name), entries, func(ctx context.Context) (through memory.ID, complete bool, err error) {
+			err = st.Update(ctx, func(tx store.Tx) (err error) {
+				through, complete, err = tx.(*txn).reindexStep(ctx)
+				return err
+			})
+			return through, complete, err
+		})
+	}()
+	st.upkeepDone = done
+	st.stopUpkeep = func() { cancel(); <-done }
+	return nil
 }
 
 func checkName(name string) error {
@@ -249,6 +294,11 @@ type Store struct {
 	bumpBatch             []queued
 
 	writer chan struct{} // a slot for each of this store's writers holding a connection (Update)
+
+	// stopUpkeep stops a background re-index and waits for it; nil: none.
+	// upkeepDone is closed when it has ended.
+	stopUpkeep func()
+	upkeepDone chan struct{}
 
 	mu     sync.Mutex
 	closed bool
@@ -291,6 +341,9 @@ func (s *Store) isClosed() bool {
 
 // Close implements store.Store.
 func (s *Store) Close() error {
+	if s.stopUpkeep != nil {
+		s.stopUpkeep()
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

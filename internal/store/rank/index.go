@@ -1,9 +1,12 @@
 package rank
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
@@ -108,4 +111,100 @@ func (r Rebuild) Run(log *slog.Logger) error {
 	}
 	log.Warn("rebuilt the memory search index", "entries", done, "took", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// An upgrade's re-index of a large memory runs in the background, in
+// steps, each a write transaction of its own, so the store serves while it
+// runs: a store empties its index and marks how far the re-index has come
+// (nothing yet), then each step indexes the next entries in id order, as
+// adding them one by one would, and moves the mark past them. Searches find
+// the entries indexed so far and say how many are not yet; writes index
+// entries the mark has passed and leave the rest to the re-index. The mark
+// is in the database, so a re-index stopped by a kill resumes where it
+// stopped, in whichever process opens the store next.
+
+// BackgroundAbove is the size of memory, in entries, above which an
+// upgrade's re-index runs in the background; a smaller one is re-indexed
+// on open, in well under a second.
+const BackgroundAbove = RebuildPage
+
+// StepPage is how many entries one step of a background re-index indexes:
+// small enough that the write lock a step holds is never held long.
+const StepPage = 200
+
+// Step indexes the next entries of a re-index under way and reports the
+// last entry indexed so far and whether the re-index is complete.
+type Step func(ctx context.Context) (through memory.ID, complete bool, err error)
+
+// Resume runs a re-index under way to its end in steps, unless ctx ends
+// first. Between steps it waits a quarter of the last step's time, so
+// writers of this and other processes get the lock; a failed step (another
+// process holding the lock past its timeout, say) is tried again after a
+// pause that grows to a minute.
+func Resume(ctx context.Context, log *slog.Logger, entries int, step Step) {
+	start, reported := time.Now(), time.Now()
+	steps, backoff := 0, time.Second
+	for ctx.Err() == nil {
+		t := time.Now()
+		through, complete, err := step(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			log.Warn("re-indexing memory in the background: a step failed; trying again", "error", err, "in", backoff)
+			if !sleep(ctx, backoff) {
+				return
+			}
+			backoff = min(2*backoff, time.Minute)
+			continue
+		}
+		backoff = time.Second
+		if complete {
+			if steps > 0 {
+				log.Warn("rebuilt the memory search index in the background", "entries", entries, "took", time.Since(start).Round(time.Millisecond))
+			}
+			return
+		}
+		steps++
+		if h := stopHook.Load(); h != nil && !(*h)() {
+			return
+		}
+		if time.Since(reported) >= rebuildReport {
+			reported = time.Now()
+			log.Info("re-indexing memory in the background", "through", through, "entries", entries)
+		}
+		if !sleep(ctx, max(time.Since(t)/4, time.Millisecond)) {
+			return
+		}
+	}
+}
+
+// stopHook, when set, is asked after each step whether to go on.
+var stopHook atomic.Pointer[func() bool]
+
+// StopResumesAfter is for tests: every re-index Resume runs stops after
+// its nth step from now, as if its process were killed, until the returned
+// restore is called. Tests that use it must not run in parallel.
+func StopResumesAfter(n int) (restore func()) {
+	var mu sync.Mutex
+	hook := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		n--
+		return n > 0
+	}
+	stopHook.Store(&hook)
+	return func() { stopHook.Store(nil) }
+}
+
+// sleep waits d, or until ctx ends: false then.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }

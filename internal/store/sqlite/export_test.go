@@ -1,5 +1,9 @@
 package sqlite
 
+// UpkeepDone is closed when the store's background re-index has ended
+// (nil: none was started).
+func (s *Store) UpkeepDone() <-chan struct{} { return s.upkeepDone }
+
 // CountStatements has every statement a transaction runs counted by its
 // text, until the returned stop is called; each transaction counts as
 // "BEGIN" (View) or "BEGIN IMMEDIATE" (Update). Tests that use it must not

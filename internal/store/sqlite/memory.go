@@ -63,7 +63,7 @@ var (
 	qMemoryByUID    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.uid = ?`
 	qMistakeByFP    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.fingerprint = ?`
 	qSupersedes     = `SELECT id FROM memory_entries WHERE superseded_by = ? ORDER BY id`
-	qIndexStats     = `SELECT docs, total_len, analyzer FROM memory_index WHERE id = 1`
+	qIndexStats     = `SELECT docs, total_len, analyzer, rebuilt_to FROM memory_index WHERE id = 1`
 	qIndexAdd       = `UPDATE memory_index SET docs = docs + ?, total_len = total_len + ? WHERE id = 1`
 	qPostingsOf     = `SELECT term, dl FROM memory_postings WHERE entry_id = ?`
 	qPostingsDelete = `DELETE FROM memory_postings WHERE entry_id = ?`
@@ -75,6 +75,10 @@ var (
 	// (rank.Context); qAfter pages through the entries to re-index them.
 	qBefore     = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id < ? ORDER BY e.id DESC LIMIT ` + strconv.Itoa(rank.ContextDepth)
 	qAfter      = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id > ? ORDER BY e.id LIMIT ` + strconv.Itoa(rank.RebuildPage)
+	qStepAfter  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id > ? ORDER BY e.id LIMIT ` + strconv.Itoa(rank.StepPage)
+	qRebuiltTo  = `UPDATE memory_index SET rebuilt_to = ? WHERE id = 1`
+	qStepSet    = `UPDATE memory_index SET docs = ?, total_len = ?, rebuilt_to = ? WHERE id = 1`
+	qTermsAdd   = `INSERT INTO memory_terms (term, df) SELECT key, value FROM json_each(?) WHERE true ON CONFLICT (term) DO UPDATE SET df = df + excluded.df`
 	qNext       = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id > ? ORDER BY e.id LIMIT ` + strconv.Itoa(rank.ContextDepth)
 	qTermRemove = `UPDATE memory_terms SET df = df - 1 WHERE term = ?`
 	qTermsDF    = `SELECT term, df FROM memory_terms WHERE term IN (SELECT value FROM json_each(?)) AND df > 0`
@@ -95,7 +99,7 @@ const (
 
 var (
 	memoryReadQueries  = []string{qIndexStats, qTermTop, qTermsDF, qLookup, qSupersededIDs, qExpiredIDs, qMemory, qMemoryByUID, qMistakeByFP, qSupersedes, qOccurrences, qCountVectors}
-	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qIndexSet, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermSet, qTermRemove, qBefore, qAfter, qNext, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qUnsupersede, qAddOccurrence, qSetVector}
+	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qIndexSet, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermSet, qTermRemove, qBefore, qAfter, qStepAfter, qRebuiltTo, qStepSet, qTermsAdd, qNext, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qUnsupersede, qAddOccurrence, qSetVector}
 )
 
 func jsonList(l []string) any {
@@ -228,15 +232,14 @@ func (x *txn) post(ctx context.Context, e memory.Entry) error {
 	if len(d.TF) == 0 {
 		return nil
 	}
-	var (
-		docs     int
-		total    float64
-		analyzer int
-	)
-	if err := x.queryRow(ctx, qIndexStats).Scan(&docs, &total, &analyzer); err != nil {
+	st, err := x.indexStats(ctx)
+	if err != nil {
 		return err
 	}
-	if err := x.postings(ctx, e.ID, d, docs, total); err != nil {
+	if st.rebuilding() && int64(e.ID) > st.through.Int64 {
+		return nil // the re-index under way indexes it when it gets there
+	}
+	if err := x.postings(ctx, e.ID, d, st.docs, st.total); err != nil {
 		return err
 	}
 	for t := range d.TF {
@@ -289,16 +292,14 @@ func (x *txn) unindex(ctx context.Context, id memory.ID) error {
 // every entry, and loads the postings in key order without their
 // secondary indexes.
 func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
-	var (
-		docs, analyzer, entries int
-		total                   float64
-	)
-	if err := x.queryRow(ctx, qIndexStats).Scan(&docs, &total, &analyzer); err != nil {
+	st, err := x.indexStats(ctx)
+	if err != nil {
 		return fmt.Errorf("read memory index: %w", err)
 	}
-	if analyzer == memory.AnalyzerVersion {
+	if st.analyzer == memory.AnalyzerVersion {
 		return nil
 	}
+	var entries int
 	if err := x.queryRow(ctx, `SELECT count(*) FROM memory_entries`).Scan(&entries); err != nil {
 		return fmt.Errorf("read memory index: %w", err)
 	}
@@ -313,7 +314,7 @@ func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 	}
 	defer x.exec(ctx, `PRAGMA cache_size = `+strconv.Itoa(cache))
 	l := &indexLoad{x: x, df: map[string]int{}, load: postingLoader{x: x}}
-	return rank.Rebuild{Entries: entries, Was: analyzer,
+	return rank.Rebuild{Entries: entries, Was: st.analyzer,
 		Start: func() error { return l.start(ctx) },
 		Next: func(after memory.ID) ([]memory.Entry, error) {
 			return x.scanMemories(ctx, qAfter, int64(after))
@@ -321,6 +322,112 @@ func (x *txn) reindex(ctx context.Context, log *slog.Logger) error {
 		Add:    func(e memory.Entry) error { return l.add(ctx, e) },
 		Finish: func() error { return l.finish(ctx) },
 	}.Run(log)
+}
+
+// indexStats is memory_index's row: the index's counts, the analyzer that
+// built it, and how far a re-index under way has come.
+type indexStats struct {
+	docs     int
+	total    float64
+	analyzer int
+	through  sql.NullInt64 // NULL: no re-index under way
+}
+
+func (st indexStats) rebuilding() bool { return st.through.Valid }
+
+func (x *txn) indexStats(ctx context.Context) (indexStats, error) {
+	var st indexStats
+	err := x.queryRow(ctx, qIndexStats).Scan(&st.docs, &st.total, &st.analyzer, &st.through)
+	return st, err
+}
+
+// startReindex begins a background re-index (rank.Resume) of an index
+// another analyzer built: it empties the index and marks that nothing is
+// indexed yet. Another process may have begun it already: then it does
+// nothing. It runs on a connection of its own with foreign keys off, so
+// that SQLite empties the postings as a whole (its truncate optimization)
+// rather than row by row, which holds the write lock for a minute on a
+// large memory; nothing else runs on the writer meanwhile.
+func (s *Store) startReindex(ctx context.Context) error {
+	c, err := s.w.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return err
+	}
+	defer c.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`)
+	tx, err := c.BeginTx(ctx, nil)
+	if err != nil {
+		return fault(fmt.Errorf("begin write: %w", busy(err)), s.name())
+	}
+	defer tx.Rollback()
+	var analyzer int
+	if err := tx.QueryRowContext(ctx, `SELECT analyzer FROM memory_index WHERE id = 1`).Scan(&analyzer); err != nil || analyzer == memory.AnalyzerVersion {
+		return err
+	}
+	for _, q := range []string{`DELETE FROM memory_postings`, `DELETE FROM memory_terms`,
+		`UPDATE memory_index SET docs = 0, total_len = 0, rebuilt_to = 0, analyzer = ` + fmt.Sprint(memory.AnalyzerVersion)} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("reset memory index: %w", err)
+		}
+	}
+	return tx.Commit()
+}
+
+// reindexStep is a step of a background re-index (rank.Step): it writes
+// the postings of the next entries after the mark as adding them would,
+// counts them, and moves the mark past them; with none left it clears the
+// mark.
+func (x *txn) reindexStep(ctx context.Context) (memory.ID, bool, error) {
+	st, err := x.indexStats(ctx)
+	if err != nil || !st.rebuilding() {
+		return 0, true, err
+	}
+	es, err := x.scanMemories(ctx, qStepAfter, st.through.Int64)
+	if err != nil {
+		return 0, false, err
+	}
+	if len(es) == 0 {
+		_, err := x.exec(ctx, qRebuiltTo, nil)
+		return memory.ID(st.through.Int64), err == nil, err
+	}
+	last := es[len(es)-1].ID
+	prev, err := x.scanMemories(ctx, qBefore, int64(es[0].ID))
+	if err != nil {
+		return 0, false, err
+	}
+	df := map[string]int{}
+	load := postingLoader{x: x}
+	for _, e := range es {
+		d := rank.AnalyzeEntry(e, prev...)
+		prev = append([]memory.Entry{e}, prev[:min(len(prev), rank.ContextDepth-1)]...)
+		if len(d.TF) == 0 {
+			continue
+		}
+		avgdl := (st.total + d.Len) / float64(st.docs+1)
+		for t, tf := range d.TF {
+			load.rows = append(load.rows, posting{t, int64(e.ID), tf, d.Len, rank.Impact(tf, d.Len, avgdl)})
+			df[t]++
+		}
+		st.docs++
+		st.total += d.Len
+	}
+	if err := load.flush(ctx); err != nil {
+		return 0, false, err
+	}
+	if len(df) > 0 {
+		b, err := json.Marshal(df)
+		if err != nil {
+			return 0, false, err
+		}
+		if _, err := x.exec(ctx, qTermsAdd, string(b)); err != nil {
+			return 0, false, err
+		}
+	}
+	_, err = x.exec(ctx, qStepSet, st.docs, st.total, int64(last))
+	return last, false, err
 }
 
 // indexLoad is a rebuild of the index in one pass: what it has counted so
@@ -350,7 +457,7 @@ func (l *indexLoad) start(ctx context.Context) error {
 		}
 	}
 	for _, q := range []string{`DELETE FROM memory_postings`, `DELETE FROM memory_terms`,
-		`UPDATE memory_index SET docs = 0, total_len = 0, analyzer = ` + fmt.Sprint(memory.AnalyzerVersion)} {
+		`UPDATE memory_index SET docs = 0, total_len = 0, rebuilt_to = NULL, analyzer = ` + fmt.Sprint(memory.AnalyzerVersion)} {
 		if _, err := l.x.exec(ctx, q); err != nil {
 			return err
 		}

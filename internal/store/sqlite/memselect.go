@@ -151,9 +151,9 @@ func (x *txn) HiddenMemories(ctx context.Context, s store.MemorySelector, limit 
 	return out, nil
 }
 
-func (x *txn) MemoryIndex(_ context.Context, s store.MemorySelector) (rank.Source, error) {
+func (x *txn) MemoryIndex(_ context.Context, s store.MemorySelector) (store.MemoryIndex, error) {
 	where, args := filters(s)
-	return source{x: x, where: where, args: args}, nil
+	return &source{x: x, where: where, args: args}, nil
 }
 
 // source is the full-text index as one search sees it: rank.Source with
@@ -162,18 +162,37 @@ type source struct {
 	x     *txn
 	where string
 	args  []any
+	st    *indexStats // once read
 }
 
-func (s source) Stats(ctx context.Context) (int, float64, error) {
-	var (
-		docs, analyzer int
-		total          float64
-	)
-	err := s.x.queryRow(ctx, qIndexStats).Scan(&docs, &total, &analyzer)
-	return docs, total, err
+func (s *source) stats(ctx context.Context) (indexStats, error) {
+	if s.st == nil {
+		st, err := s.x.indexStats(ctx)
+		if err != nil {
+			return st, err
+		}
+		s.st = &st
+	}
+	return *s.st, nil
 }
 
-func (s source) DF(ctx context.Context, terms []string) (map[string]int, error) {
+func (s *source) Stats(ctx context.Context) (int, float64, error) {
+	st, err := s.stats(ctx)
+	return st.docs, st.total, err
+}
+
+// Unindexed counts the entries a re-index under way has not indexed yet.
+func (s *source) Unindexed(ctx context.Context) (int, error) {
+	st, err := s.stats(ctx)
+	if err != nil || !st.rebuilding() {
+		return 0, err
+	}
+	var n int
+	err = s.x.queryRow(ctx, `SELECT count(*) FROM memory_entries WHERE id > ?`, st.through.Int64).Scan(&n)
+	return n, err
+}
+
+func (s *source) DF(ctx context.Context, terms []string) (map[string]int, error) {
 	out := make(map[string]int, len(terms))
 	rows, err := s.x.query(ctx, qTermsDF, jsonList(terms))
 	err = each(rows, err, func(r scanner) error {
@@ -210,7 +229,7 @@ func packed(row *sql.Row) ([]rank.Posting, error) {
 	return out, nil
 }
 
-func (s source) Top(ctx context.Context, terms []string, limits []int) ([][]rank.Posting, error) {
+func (s *source) Top(ctx context.Context, terms []string, limits []int) ([][]rank.Posting, error) {
 	out := make([][]rank.Posting, len(terms))
 	for i, t := range terms {
 		var err error
@@ -236,7 +255,7 @@ func (s source) Top(ctx context.Context, terms []string, limits []int) ([][]rank
 const qLookup = `SELECT p.term, p.entry_id, p.tf, p.dl FROM json_each(?) t CROSS JOIN memory_postings p ON p.term = t.value
 	WHERE p.entry_id IN (SELECT value FROM json_each(?))`
 
-func (s source) Lookup(ctx context.Context, terms []string, entries []int64) (map[string][]rank.Posting, error) {
+func (s *source) Lookup(ctx context.Context, terms []string, entries []int64) (map[string][]rank.Posting, error) {
 	ids, _ := json.Marshal(entries)
 	out := make(map[string][]rank.Posting, len(terms))
 	rows, err := s.x.query(ctx, qLookup, jsonList(terms), string(ids))

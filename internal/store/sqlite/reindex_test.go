@@ -17,6 +17,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/rank"
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 	"github.com/cairn-dev/cairn/internal/testing/storetest"
@@ -139,10 +140,11 @@ func TestReindexMatchesAdding(t *testing.T) {
 
 	forgetAnalyzer(t, path)
 	var log bytes.Buffer
-	s2, err := sqlite.Open(ctx, path, sqlite.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	s2, err := sqlite.Open(ctx, path, sqlite.Options{Upkeep: true, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
+	waitUpkeep(t, s2)
 	s2.Close()
 	if diff := cmp.Diff(added, indexDump(t, path)); diff != "" {
 		t.Errorf("rebuilt index differs from the one adding built (-added +rebuilt):\n%s", diff)
@@ -155,13 +157,145 @@ func TestReindexMatchesAdding(t *testing.T) {
 
 	// Opening again finds the index current: nothing is rebuilt.
 	log.Reset()
-	s3, err := sqlite.Open(ctx, path, sqlite.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	s3, err := sqlite.Open(ctx, path, sqlite.Options{Upkeep: true, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s3.Close()
 	if log.Len() != 0 {
 		t.Errorf("a current index was rebuilt again:\n%s", log.String())
+	}
+}
+
+// waitUpkeep waits for s's background re-index to end; a minute without
+// it is a hang.
+func waitUpkeep(t *testing.T, s *sqlite.Store) {
+	t.Helper()
+	if s.UpkeepDone() == nil {
+		t.Fatal("no background re-index was started")
+	}
+	select {
+	case <-s.UpkeepDone():
+	case <-time.After(time.Minute):
+		t.Fatal("the background re-index has not ended after a minute")
+	}
+}
+
+// searchAll runs a text search for text over every entry.
+func searchAll(t *testing.T, s *sqlite.Store, text string) store.MemoryResult {
+	t.Helper()
+	var res store.MemoryResult
+	err := s.View(context.Background(), func(tx store.Tx) (err error) {
+		res, err = store.SearchMemory(context.Background(), tx, store.MemoryQuery{Text: text, Limit: 50})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// rebuiltTo reads how far a background re-index has come: -1 when none is
+// under way.
+func rebuiltTo(t *testing.T, path string) int64 {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n sql.NullInt64
+	if err := db.QueryRow(`SELECT rebuilt_to FROM memory_index`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if !n.Valid {
+		return -1
+	}
+	return n.Int64
+}
+
+// TestReindexInBackground: an upgrade's re-index of a large memory does
+// not hold up opening the store. Until it is done, searches find the
+// entries indexed so far and count the rest; a write to an entry the
+// re-index has not reached leaves it to the re-index; a re-index stopped
+// midway (its process killed) resumes at the entry where it stopped, in the
+// next process that keeps the store; and the index it completes is the one
+// adding the entries built, row for row.
+func TestReindexInBackground(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, sqlite.Options{})
+	path := s.Path()
+	if err := benchseed.SeedMemoryStore(ctx, s, 1500); err != nil {
+		t.Fatal(err)
+	}
+	var last memory.Entry
+	err := s.Update(ctx, func(tx store.Tx) (err error) {
+		last, err = tx.AddMemory(ctx, memory.Entry{Type: memory.Decision, Title: "Keep the zebra fixtures", Content: "zebra fixtures stay in testdata",
+			CreatedAt: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC), UpdatedAt: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := searchAll(t, s, "zebra"); len(res.Hits) != 1 || res.Unindexed != 0 {
+		t.Fatalf("before the upgrade: %d hits, %d unindexed; want 1 and 0", len(res.Hits), res.Unindexed)
+	}
+	s.Close()
+	added := indexDump(t, path)
+	forgetAnalyzer(t, path)
+
+	// A process without upkeep (a hook) opens it: the index is emptied
+	// and marked, nothing more.
+	s2, err := sqlite.Open(ctx, path, sqlite.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rebuiltTo(t, path); got != 0 {
+		t.Fatalf("after an open without upkeep the re-index stands at %d; want 0 (begun, nothing indexed)", got)
+	}
+	res := searchAll(t, s2, "zebra")
+	if len(res.Hits) != 0 || res.Unindexed != 1501 {
+		t.Fatalf("search while nothing is indexed: %d hits, %d unindexed; want 0 and 1501", len(res.Hits), res.Unindexed)
+	}
+	// Saving the newest entry again, beyond the mark, indexes nothing yet.
+	if err := s2.Update(ctx, func(tx store.Tx) error { return tx.UpdateMemory(ctx, last) }); err != nil {
+		t.Fatal(err)
+	}
+	s2.Close()
+
+	// A server keeps it, and is killed after two steps.
+	restore := rank.StopResumesAfter(2)
+	s3, err := sqlite.Open(ctx, path, sqlite.Options{Upkeep: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUpkeep(t, s3)
+	restore()
+	if got := rebuiltTo(t, path); got <= 0 || got >= int64(last.ID) {
+		t.Fatalf("after two steps the re-index stands at %d; want between 0 and %d", got, last.ID)
+	}
+	through := rebuiltTo(t, path)
+	res = searchAll(t, s3, "zebra")
+	if len(res.Hits) != 0 || res.Unindexed != int(int64(last.ID)-through) {
+		t.Fatalf("search midway: %d hits, %d unindexed; want 0 and %d", len(res.Hits), res.Unindexed, int64(last.ID)-through)
+	}
+	s3.Close()
+
+	// The next server resumes and completes it.
+	s4, err := sqlite.Open(ctx, path, sqlite.Options{Upkeep: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUpkeep(t, s4)
+	if res := searchAll(t, s4, "zebra"); len(res.Hits) != 1 || res.Unindexed != 0 {
+		t.Errorf("after the re-index: %d hits, %d unindexed; want 1 and 0", len(res.Hits), res.Unindexed)
+	}
+	s4.Close()
+	if got := rebuiltTo(t, path); got != -1 {
+		t.Errorf("after the re-index the mark is %d; want none (NULL)", got)
+	}
+	if diff := cmp.Diff(added, indexDump(t, path)); diff != "" {
+		t.Errorf("the index rebuilt in the background differs from the one adding built (-added +rebuilt):\n%s", diff)
 	}
 }
 
@@ -186,8 +320,9 @@ func TestEditsKeepDialogueContext(t *testing.T) {
 	}
 }
 
-// TestReindexTime logs how long the rebuild of CAIRN_REINDEX_ENTRIES
-// (default 10,000) seeded entries takes.
+// TestReindexTime logs how long opening a store of CAIRN_REINDEX_ENTRIES
+// (default 10,000) seeded entries indexed by an older analyzer takes, and
+// how long its background re-index takes after that.
 //
 //	CAIRN_REINDEX_ENTRIES=100000 go test -run TestReindexTime -v ./internal/store/sqlite/
 func TestReindexTime(t *testing.T) {
@@ -207,11 +342,20 @@ func TestReindexTime(t *testing.T) {
 	path := filepath.Join(dir, ".cairn", "cairn.db")
 	forgetAnalyzer(t, path)
 	start := time.Now()
-	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	s, err := sqlite.Open(ctx, path, sqlite.Options{Upkeep: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	opened := time.Since(start)
+	first := searchAll(t, s, "error")
+	firstCall := time.Since(start)
+	select {
+	case <-s.UpkeepDone():
+	case <-time.After(30 * time.Minute):
+		t.Fatal("the background re-index has not ended after 30 minutes")
+	}
 	took := time.Since(start)
 	s.Close()
-	t.Logf("rebuilt the index of %d entries in %v (%.0f entries/s)", n, took.Round(time.Millisecond), float64(n)/took.Seconds())
+	t.Logf("%d entries: opened in %v; a search right after answered at %v (%d entries not indexed yet); re-indexed in the background in %v (%.0f entries/s)",
+		n, opened.Round(time.Millisecond), firstCall.Round(time.Millisecond), first.Unindexed, took.Round(time.Millisecond), float64(n)/took.Seconds())
 }

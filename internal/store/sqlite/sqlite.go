@@ -27,6 +27,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/rank"
 )
 
 // Sync is SQLite's synchronous setting in WAL mode.
@@ -53,6 +54,11 @@ type Options struct {
 	// Logger hears about long work on open (rebuilding memory search's
 	// index after an upgrade); nil: slog.Default().
 	Logger *slog.Logger
+	// Upkeep is for a long-lived process (a server, the board): it runs
+	// an upgrade's re-index of a large memory in the background until it
+	// is done (rank.Resume). A short-lived one (a hook, the CLI) leaves
+	// it to such a process; its searches say what is not indexed yet.
+	Upkeep bool
 }
 
 // ErrEmptyDatabase is wrapped by Open's error for a database file that
@@ -70,6 +76,10 @@ type Store struct {
 	v      *versioner
 	hub    watchHub // Watch's watchers and their one poller (watch.go)
 	n      *counters
+	// stopUpkeep stops a background re-index and waits for it; nil: none.
+	// upkeepDone is closed when it has ended.
+	stopUpkeep func()
+	upkeepDone chan struct{}
 }
 
 // counters count what the store asks SQLite to do: statements run (a
@@ -148,7 +158,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		n:  &counters{},
 	}
 	s.v = &versioner{db: r, n: s.n}
-	if err := s.reindexMemory(ctx, log); err != nil {
+	if err := s.reindexMemory(ctx, log, opts.Upkeep); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -175,20 +185,56 @@ func dsn(path string, busyTimeout time.Duration, sync Sync, txlock string, extra
 }
 
 // reindexMemory rebuilds memory search's index if another analyzer built
-// it. Reading first keeps the usual open free of a write transaction.
-func (s *Store) reindexMemory(ctx context.Context, log *slog.Logger) error {
-	var analyzer int
-	if err := s.r.QueryRowContext(ctx, `SELECT analyzer FROM memory_index WHERE id = 1`).Scan(&analyzer); err != nil {
+// it: a small memory at once, a large one in the background (rank.Resume),
+// which upkeep starts or resumes. Reading first keeps the usual open free
+// of a write transaction.
+func (s *Store) reindexMemory(ctx context.Context, log *slog.Logger, upkeep bool) error {
+	var (
+		analyzer int
+		through  sql.NullInt64
+	)
+	if err := s.r.QueryRowContext(ctx, `SELECT analyzer, rebuilt_to FROM memory_index WHERE id = 1`).Scan(&analyzer, &through); err != nil {
 		return fmt.Errorf("read memory index: %w", err)
 	}
-	if analyzer == memory.AnalyzerVersion {
+	// Not cancelled with the call that opened the store: a client giving
+	// up must not throw the work away, or every later call would start it
+	// over.
+	ctx = context.WithoutCancel(ctx)
+	var entries int
+	if analyzer != memory.AnalyzerVersion || through.Valid {
+		if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM memory_entries`).Scan(&entries); err != nil {
+			return fmt.Errorf("read memory index: %w", err)
+		}
+	}
+	if analyzer != memory.AnalyzerVersion {
+		if entries <= rank.BackgroundAbove {
+			return s.Update(ctx, func(tx store.Tx) error { return tx.(*txn).reindex(ctx, log) })
+		}
+		if err := s.startReindex(ctx); err != nil {
+			return fmt.Errorf("reset memory index: %w", err)
+		}
+		through.Valid = true
+		log.Warn("rebuilding the memory search index for this version of Cairn in the background; searches find the entries indexed so far and say how many are not yet",
+			"entries", entries, "analyzer", memory.AnalyzerVersion, "was", analyzer, "here", upkeep)
+	}
+	if !through.Valid || !upkeep {
 		return nil
 	}
-	// A large memory takes a while to re-index; a client that gives up on
-	// its call must not throw that work away, or every later call would
-	// start it over.
-	ctx = context.WithoutCancel(ctx)
-	return s.Update(ctx, func(tx store.Tx) error { return tx.(*txn).reindex(ctx, log) })
+	bg, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rank.Resume(bg, log, entries, func(ctx context.Context) (through memory.ID, complete bool, err error) {
+			err = s.Update(ctx, func(tx store.Tx) (err error) {
+				through, complete, err = tx.(*txn).reindexStep(ctx)
+				return err
+			})
+			return through, complete, err
+		})
+	}()
+	s.upkeepDone = done
+	s.stopUpkeep = func() { cancel(); <-done }
+	return nil
 }
 
 // CheckNotEmpty refuses a database file that exists but is empty (see
@@ -263,6 +309,9 @@ func (s *Store) Path() string { return s.path }
 // Close closes both pools. The last connection to the database in any
 // process checkpoints the log and removes it.
 func (s *Store) Close() error {
+	if s.stopUpkeep != nil {
+		s.stopUpkeep()
+	}
 	s.hub.close()
 	return errors.Join(s.v.close(), s.rs.close(), s.ws.close(), s.ck.close(), s.r.Close(), s.w.Close())
 }

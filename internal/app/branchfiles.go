@@ -1,0 +1,36 @@
+package app
+
+import (
+	"log/slog"
+
+	"github.com/cairn-dev/cairn/internal/project"
+	"github.com/cairn-dev/cairn/internal/service/branchfiles"
+	"github.com/cairn-dev/cairn/internal/service/brief"
+	"github.com/cairn-dev/cairn/internal/store"
+)
+
+// withBranchFiles has every change of a branch context also written to
+// .cairn/branches/<branch>.json (seed 004: branch context visible in git),
+// unless the project's config says [branches] files = false.
+func withBranchFiles(st store.Store, root string, logger *slog.Logger) (store.Store, []brief.Setting, error) {
+	if root == "" {
+		return st, nil, nil
+	}
+	cfg, err := project.ReadConfig(root)
+	if err != nil {
+		return st, nil, err
+	}
+	on, set, err := cfg.Bool("branches", "files")
+	if err != nil {
+		return st, nil, err
+	}
+	src := "default"
+	if set {
+		src = cfg.Path
+	}
+	if set && !on {
+		return st, []brief.Setting{{Name: "branches.files", Value: "off: branch contexts stay in the store only", Source: src}}, nil
+	}
+	return branchfiles.NewStore(st, &branchfiles.Writer{Root: root, Logger: logger}),
+		[]brief.Setting{{Name: "branches.files", Value: "on: each branch context written to " + branchfiles.Dir + "/<branch>.json when it changes", Source: src}}, nil
+}
