@@ -150,7 +150,7 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		return nil, err
 	}
 	io.Recorder.Logger = cfg.Logger
-	st, bset, err := withBranchFiles(st, root, cfg.Logger)
+	st, bset, err := withBranchFiles(st, root, cfg.Logger, rs)
 	if err != nil {
 		st.Close()
 		return nil, err

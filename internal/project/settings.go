@@ -75,6 +75,7 @@ func init() {
 		Key{Table: "knowledge", Name: "agents", Default: ".claude/agents", Help: "folder of agents (*.md)", Check: checkRel},
 		Key{Table: "knowledge", Name: "workflows", Default: "workflows", Help: "folder of workflows (*.md)", Check: checkRel},
 		Key{Table: "knowledge", Name: "templates", Default: "templates", Help: "folder of templates (*.md)", Check: checkRel},
+		Key{Table: "branches", Name: "files", Default: "true", Help: "write each branch context to .cairn/branches/<branch>.json", Check: checkBool},
 		Key{Table: "insight", Name: "enabled", Env: "CAIRN_INSIGHT", Default: "true", Help: "record tool use locally for the insight tools", Check: checkBool},
 		Key{Table: "insight", Name: "retention_days", Default: "30", Help: "days of raw events kept before they roll up", Check: checkRange(1, 3650)},
 		Key{Table: "insight", Name: "min_sample", Default: "10", Help: "sessions a measure needs to be compared", Check: checkRange(2, 10000)},
