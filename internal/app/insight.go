@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service/brief"
+	"github.com/cairn-dev/cairn/internal/service/evolution"
 	"github.com/cairn-dev/cairn/internal/service/insight"
 )
 
@@ -49,9 +50,14 @@ func insightOptions(rs []project.Resolved, proj project.Layer) (insight.Options,
 			o.Weights[name] = w
 		}
 	}
+	ev, err := evolution.ReadSettings(cfg)
+	if err != nil {
+		return o, nil, err
+	}
+	evSet := brief.Setting{Name: "evolution", Value: ev.String(), Source: ev.Source}
 	value := "on: tool calls, hooks, reads and checks recorded locally"
 	if o.Recorder.Off {
 		value = "off: nothing recorded"
 	}
-	return o, []brief.Setting{{Name: "insight", Value: value, Source: en.Source}}, nil
+	return o, []brief.Setting{{Name: "insight", Value: value, Source: en.Source}, evSet}, nil
 }

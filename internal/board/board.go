@@ -88,6 +88,8 @@ func New(o Options) (*Board, error) {
 	m.HandleFunc("GET /sessions", b.sessions)
 	m.HandleFunc("GET /session/{id}", b.sessionPage)
 	m.HandleFunc("GET /insight", b.insightPage)
+	m.HandleFunc("GET /drafts", b.draftsPage)
+	m.HandleFunc("POST /draft/{id}/{op}", b.edit(b.decideDraft))
 	m.HandleFunc("GET /events", b.events)
 	sub, _ := fs.Sub(assetFS, "assets")
 	assets := http.FileServerFS(sub)

@@ -28,10 +28,11 @@ var funcs = template.FuncMap{
 		}
 		return t.UTC().Format("2006-01-02 15:04 UTC")
 	},
-	"clock": func(t time.Time) string { return t.UTC().Format("15:04 UTC") },
-	"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"pct":   func(f float64) int { return int(math.Round(math.Max(0, math.Min(100, f)))) },
-	"add":   func(a, b int) int { return a + b },
+	"clock":  func(t time.Time) string { return t.UTC().Format("15:04 UTC") },
+	"iso":    func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"pct":    func(f float64) int { return int(math.Round(math.Max(0, math.Min(100, f)))) },
+	"add":    func(a, b int) int { return a + b },
+	"mul100": func(f float64) float64 { return 100 * f },
 	// took is how long from one RFC 3339 time to another, worded as every
 	// elapsed time is (words.Duration); "" when either is not a time.
 	"took": func(from, to string) string {

@@ -25,7 +25,7 @@ func Root(version string) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(initCmd(), versionCmd(version), tasksCmd(), nextCmd(), showCmd(), loopsCmd(), loopCmd(), lifecyclesCmd(), lifecycleCmd(), importCmd(), memoryCmd(), sessionsCmd(), sessionCmd(), hookCmd(), statsCmd(), healthCmd(), checkCmd())
+	root.AddCommand(initCmd(), versionCmd(version), tasksCmd(), nextCmd(), showCmd(), loopsCmd(), loopCmd(), lifecyclesCmd(), lifecycleCmd(), importCmd(), memoryCmd(), sessionsCmd(), sessionCmd(), hookCmd(), statsCmd(), healthCmd(), checkCmd(), ciCmd(version), commitMsgCmd(), evolutionCmd(), draftsCmd())
 	return root
 }
 

@@ -246,7 +246,7 @@ func runHook(cmd *cobra.Command, args []string, h hookRequest, budget int) (err 
 		if err != nil {
 			return err
 		}
-		return addContext(res.Bootstrap.Text)
+		return addContext(res.Bootstrap.Text + s.Evolution.AnnounceText("hook"))
 	case "user-prompt-submit":
 		hits, err := s.Memory.Recall(ctx, in.Prompt)
 		if err != nil || len(hits) == 0 {
@@ -271,8 +271,14 @@ func runHook(cmd *cobra.Command, args []string, h hookRequest, budget int) (err 
 		// the session's record is read from there.
 		return nothing(nil)
 	case "session-end":
-		_, err := s.Memory.EndClient(ctx, agent, hookClient(client, in))
-		return nothing(err)
+		if _, err := s.Memory.EndClient(ctx, agent, hookClient(client, in)); err != nil {
+			return nothing(err)
+		}
+		// After a session, the evolution engine looks for patterns
+		// ([evolution] analyze_on_session_end); what it finds is in
+		// evolution_status, and a failure here is not the hook's.
+		_, _ = s.Evolution.AfterSession(ctx)
+		return nothing(nil)
 	}
 	return errors.New("unreachable")
 }

@@ -16,11 +16,12 @@ import (
 
 func initCmd() *cobra.Command {
 	var (
-		clients []string
-		hooks   bool
-		dryRun  bool
-		command string
-		level   string
+		clients  []string
+		hooks    bool
+		dryRun   bool
+		command  string
+		gitHooks bool
+		level    string
 	)
 	cmd := &cobra.Command{
 		Use:   "init",
@@ -46,6 +47,9 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 			}
 			if level != "" && !slices.Contains(scaffold.Levels, level) {
 				return fmt.Errorf("--scaffold %q: use %s; nothing was written", level, strings.Join(scaffold.Levels, ", "))
+			}
+			if gitHooks {
+				return initGitHooks(cmd, wd, command, dryRun)
 			}
 			changes, err := setup.Plan(setup.Options{Root: wd, Clients: clients, Hooks: hooks, Command: command})
 			if err != nil {
@@ -132,8 +136,43 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 	f := cmd.Flags()
 	f.StringSliceVar(&clients, "client", nil, "clients to wire: "+strings.Join(setup.Clients, ", ")+" or all (repeatable or comma-separated)")
 	f.BoolVar(&hooks, "hooks", false, "also wire the clients' hooks (cairn hook EVENT): Claude Code, Gemini CLI, Codex CLI, Cursor, VS Code")
+	f.BoolVar(&gitHooks, "git-hooks", false, "install git hooks instead: commit-msg (cairn commit-msg --check) and pre-commit (a secret scan of the staged files); with a hook manager (core.hooksPath, husky, pre-commit, lefthook) print how to add them there; a hook you wrote is never overwritten")
 	f.BoolVar(&dryRun, "dry-run", false, "print the diff of what would change; write nothing")
 	f.StringVar(&level, "scaffold", "", "also write the knowledge folders the context tools read, with starter content: minimal, standard or full (never replacing a file)")
 	f.StringVar(&command, "command", "cairn", "the command the clients run (a path if cairn is not on their PATH)")
 	return cmd
+}
+
+// initGitHooks installs the git hooks, or says how to add them to the
+// project's hook manager.
+func initGitHooks(cmd *cobra.Command, root, command string, dryRun bool) error {
+	plan, err := setup.PlanGitHooks(root, command)
+	if err != nil {
+		return fmt.Errorf("nothing was written: %w", err)
+	}
+	w := cmd.OutOrStdout()
+	if plan.Manager != "" {
+		fmt.Fprintf(w, "This project manages its git hooks with %s: nothing was written.\n%s\n", plan.Manager, plan.Advice)
+		return nil
+	}
+	if !dryRun {
+		if err := setup.ApplyGitHooks(plan); err != nil {
+			return err
+		}
+	}
+	for _, h := range plan.Hooks {
+		switch h.State {
+		case "kept":
+			fmt.Fprintf(w, "kept      %s: it is yours, not Cairn's; add this line to it:\n  %s\n", h.Path, h.Line)
+		case "same":
+			fmt.Fprintf(w, "unchanged %s\n", h.Path)
+		default:
+			verb := map[string]string{"create": "created  ", "update": "updated  "}[h.State]
+			if dryRun {
+				verb = "would " + h.State
+			}
+			fmt.Fprintf(w, "%s %s: %s\n", verb, h.Path, h.Line)
+		}
+	}
+	return nil
 }

@@ -179,6 +179,7 @@ func bootstrapTool(ctx context.Context, c call, in bootstrapArgs) (string, any, 
 	if err != nil {
 		return "", nil, err
 	}
+	b.Text += c.Evolution.AnnounceText("bootstrap")
 	return b.Text, b, nil
 }
 

@@ -174,6 +174,21 @@ var scenario = []step{
 	{"model_recommend", nil},
 	{"project_health", nil},
 	{"tool_usage", args{"tool": "no_such_tool"}},
+	// Evolution: too few sessions to learn from; a draft by hand,
+	// approved, reviewed and reverted; another rejected.
+	{"evolution_status", nil},
+	{"evolution_analyze", args{"dry_run": true}},
+	{"draft_create", args{"kind": "workflow", "title": "Release checklist", "content": "---\nname: release\n---\n1. tests\n2. tag\n"}},
+	{"draft_create", args{"kind": "rule", "title": "No sleeps in tests", "content": "Wait on a condition, never on time."}},
+	{"draft_create", args{"kind": "nonsense"}},
+	{"draft_list", args{"kind": "workflow"}},
+	{"draft_approve", args{"id": "workflow-release-checklist"}},
+	{"draft_approve", args{"id": "workflow-release-checklist"}},
+	{"draft_reject", args{"id": "rule-no-sleeps-in-tests", "reason": "covered by the style guide"}},
+	{"evolution_review", nil},
+	{"evolution_revert", args{"seq": 1}},
+	{"evolution_revert", args{"seq": 1}},
+	{"draft_list", nil},
 	// One name in common with a past mistake, and another type of error:
 	// not similar.
 	{"diagnose_error", args{"error": "Traceback (most recent call last):\n  File \"auth.py\", line 9, in callback\n    uri = params['redirect_uri']\nKeyError: 'redirect_uri'"}},

@@ -67,7 +67,7 @@ func TestHandsToolsetIsOptIn(t *testing.T) {
 			t.Errorf("%s is not served by --toolsets hands --read-only", k.Tool)
 		}
 	}
-	if len(served) != len(hands.Kinds) {
+	if len(served) != len(hands.Kinds)+len(ciTools) {
 		t.Errorf("the hands toolset serves %v", served)
 	}
 }

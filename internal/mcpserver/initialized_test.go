@@ -83,8 +83,8 @@ func TestInstructionsNameToolsetsNotServed(t *testing.T) {
 		toolsets []string
 		want     string // "" means no such sentence
 	}{
-		{nil, "Not served here: the loops, session, context, lifecycle, insight, hands toolsets; if a task needs one, ask the user to add it with --toolsets (or CAIRN_TOOLSETS) and restart Cairn."},
-		{[]string{"default", "loops"}, "Not served here: the session, context, lifecycle, insight, hands toolsets;"},
+		{nil, "Not served here: the loops, session, context, lifecycle, insight, evolution, hands toolsets; if a task needs one, ask the user to add it with --toolsets (or CAIRN_TOOLSETS) and restart Cairn."},
+		{[]string{"default", "loops"}, "Not served here: the session, context, lifecycle, insight, evolution, hands toolsets;"},
 		{[]string{"all"}, ""},
 	} {
 		srv, err := mcpserver.New(mcpserver.Options{Toolsets: tc.toolsets,

@@ -101,6 +101,7 @@ var toolsets = []toolset{
 	{"context", "session start in one call (bootstrap), project detection, configuration, next steps", false},
 	{"lifecycle", "phases with exit criteria and gates for a story: advance with evidence, loop back", false},
 	{"insight", "measured use: model performance, comparison, recommendation, project health, tool usage", false},
+	{"evolution", "patterns across sessions become drafts and changes: analyze, status, review, revert, drafts", false},
 	{"hands", "validators of the agent's work: OpenAPI, SQL, Dockerfiles, Mermaid, tests, locales, tokens, markup, secrets", false},
 }
 
@@ -141,7 +142,7 @@ func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotat
 
 // allTools is every declared tool, in declaration order.
 func allTools() []tool {
-	return slices.Concat(focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), scaffoldTools())
+	return slices.Concat(focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools(), scaffoldTools())
 }
 
 type server struct {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 	"github.com/cairn-dev/cairn/internal/service/brief"
+	"github.com/cairn-dev/cairn/internal/service/evolution"
 	"github.com/cairn-dev/cairn/internal/service/focus"
 	"github.com/cairn-dev/cairn/internal/service/hands"
 	"github.com/cairn-dev/cairn/internal/service/insight"
@@ -35,6 +36,7 @@ type Set struct {
 	Hands      *hands.Service
 	Insight    *insight.Service
 	Scaffold   *scaffold.Service
+	Evolution  *evolution.Service
 
 	store store.Store
 }
@@ -104,6 +106,7 @@ func New(st store.Store, opts Options) *Set {
 		paths = *opts.KnowledgePaths
 	}
 	k := knowledge.New(opts.Root, det, m)
+	in := insight.New(st, io)
 	return &Set{
 		Focus:      f,
 		Plan:       p,
@@ -115,7 +118,10 @@ func New(st store.Store, opts Options) *Set {
 			Budget: opts.BootstrapBudget, ConfigProblems: opts.ConfigProblems}),
 		Scaffold: scaffold.New(opts.Root, paths),
 		Hands:    hands.New(opts.Root),
-		Insight:  insight.New(st, io),
-		store:    st,
+		Insight:  in,
+		Evolution: evolution.New(opts.Root, st, evolution.Options{Insight: in, Now: opts.Now,
+			Docs:    func() []projectinfo.Doc { return k.Knowledge().Docs },
+			Routing: func() string { return k.Knowledge().RoutingPath }}),
+		store: st,
 	}
 }

@@ -717,3 +717,7 @@ func lineCol(s string, l, c *int) bool {
 	*c, err2 = strconv.Atoi(b)
 	return err1 == nil && err2 == nil
 }
+
+// CoverageLocations are the paths a coverage report is looked for at when
+// none is named, in order.
+func CoverageLocations() []string { return slices.Clone(coverageLocations) }

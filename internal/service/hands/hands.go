@@ -156,6 +156,12 @@ func (s *Service) Root() string { return s.root }
 
 // Check runs the request.
 func (s *Service) Check(ctx context.Context, req Request) (Result, error) {
+	return s.checkWith(ctx, req, s.checkers)
+}
+
+// checkWith runs the request with checkers (the validators, and a
+// project's rules when they are read).
+func (s *Service) checkWith(ctx context.Context, req Request, checkers []check.Checker) (Result, error) {
 	if s.root == "" {
 		return Result{}, project.NoRoot("the hands check a project's files; start Cairn inside the project or set " + project.EnvRoot)
 	}
@@ -167,7 +173,7 @@ func (s *Service) Check(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	for _, name := range req.Checks {
-		if _, ok := KindOf(name); !ok {
+		if !slices.ContainsFunc(checkers, func(c check.Checker) bool { return c.Name() == name }) {
 			return Result{}, &problem.FieldError{Field: "only", Problem: problem.Quote(name) + " is not a check",
 				Fix: "use one of " + strings.Join(CheckNames(), ", ")}
 		}
@@ -205,7 +211,7 @@ func (s *Service) Check(ctx context.Context, req Request) (Result, error) {
 		creq.Inline = &check.File{Path: name, Content: []byte(req.Content)}
 		res.Inline = name
 	}
-	rep, err := check.Run(ctx, s.checkers, creq)
+	rep, err := check.Run(ctx, checkers, creq)
 	if err != nil {
 		return Result{}, err
 	}
@@ -213,9 +219,9 @@ func (s *Service) Check(ctx context.Context, req Request) (Result, error) {
 	res.Total, res.Files, res.ByCheck = len(rep.Findings), rep.Files, rep.ByChecker
 	res.Skipped, res.Notes = rep.Skipped, rep.Notes
 	res.Suppressed, res.SuppressedTotal = rep.Suppressed, rep.SuppressedTotal()
-	for _, k := range Kinds {
-		if rep.ByChecker[k.Check] > 0 {
-			res.Checks = append(res.Checks, k.Check)
+	for _, c := range checkers {
+		if rep.ByChecker[c.Name()] > 0 {
+			res.Checks = append(res.Checks, c.Name())
 		}
 	}
 	if req.All {
