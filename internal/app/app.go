@@ -55,6 +55,10 @@ type Config struct {
 	// through an OpenAI-compatible /v1/embeddings endpoint. EmbedFromEnv
 	// reads it from CAIRN_EMBED_URL, CAIRN_EMBED_MODEL and CAIRN_EMBED_KEY.
 	Embed embedding.Config
+	// Flags are the command's flags that were given, by name, for the
+	// settings a flag, the environment or a configuration file may set
+	// (project.Resolve).
+	Flags map[string]string
 	// Upkeep is set by long-lived processes (the servers, the board): the
 	// store runs an upgrade's re-index of a large memory in the background
 	// there; hooks and the CLI leave it to them.
@@ -131,19 +135,29 @@ func Open(ctx context.Context, cfg Config) (*Services, error) {
 		}
 		mopts.Embedder, mopts.Model = c, c.Model()
 	}
-	io, iset, err := insightOptions(root)
+	// A malformed configuration file does not stop the project from
+	// opening: its settings take their defaults, and get_config and every
+	// bootstrap say why.
+	rs, proj, problems := project.Settings(root, cfg.Flags)
+	for _, p := range problems {
+		if cfg.Logger != nil {
+			cfg.Logger.Warn("configuration refused", "problem", p)
+		}
+	}
+	io, iset, err := insightOptions(rs, proj)
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
 	io.Recorder.Logger = cfg.Logger
-	st, bset, err := withBranchFiles(st, root, cfg.Logger)
+	st, bset, err := withBranchFiles(st, root, cfg.Logger, rs)
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
 	iset = append(iset, bset...)
-	set := service.New(st, service.Options{Root: root, Memory: mopts, Settings: append(settings(cfg, root), iset...), Insight: io})
+	set := service.New(st, service.Options{Root: root, Memory: mopts, Settings: append(append(settings(cfg, root), iset...), configSettings(rs, proj, problems)...),
+		Insight: io, KnowledgePaths: KnowledgePaths(rs), BootstrapBudget: intSetting(rs, "budgets.bootstrap_tokens"), ConfigProblems: problems})
 	return &Services{Set: *set, Root: root, Store: st}, nil
 }
 

@@ -12,22 +12,13 @@ import (
 // withBranchFiles has every change of a branch context also written to
 // .cairn/branches/<branch>.json (seed 004: branch context visible in git),
 // unless the project's config says [branches] files = false.
-func withBranchFiles(st store.Store, root string, logger *slog.Logger) (store.Store, []brief.Setting, error) {
+func withBranchFiles(st store.Store, root string, logger *slog.Logger, rs []project.Resolved) (store.Store, []brief.Setting, error) {
 	if root == "" {
 		return st, nil, nil
 	}
-	cfg, err := project.ReadConfig(root)
-	if err != nil {
-		return st, nil, err
-	}
-	on, set, err := cfg.Bool("branches", "files")
-	if err != nil {
-		return st, nil, err
-	}
-	src := "default"
-	if set {
-		src = cfg.Path
-	}
+	r, _ := project.Lookup(rs, "branches.files")
+	on, set := boolSetting(rs, "branches.files")
+	src := r.Source
 	if set && !on {
 		return st, []brief.Setting{{Name: "branches.files", Value: "off: branch contexts stay in the store only", Source: src}}, nil
 	}

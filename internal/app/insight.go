@@ -2,8 +2,6 @@ package app
 
 import (
 	"fmt"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/project"
@@ -16,8 +14,9 @@ import (
 // whatever the project's configuration says.
 const EnvInsight = "CAIRN_INSIGHT"
 
-// insightOptions reads the [insight] table of the project's configuration
-// (.cairn/config.toml):
+// insightOptions reads the [insight] settings (resolved from the
+// environment and the configuration files) and the project file's
+// [insight.health_weights] table:
 //
 //	[insight]
 //	enabled = true        # record usage (false: record nothing)
@@ -25,38 +24,19 @@ const EnvInsight = "CAIRN_INSIGHT"
 //	min_sample = 10       # sessions a measure needs to be compared
 //	[insight.health_weights]
 //	tests = 3             # project_health's components by name
-func insightOptions(root string) (insight.Options, []brief.Setting, error) {
+func insightOptions(rs []project.Resolved, proj project.Layer) (insight.Options, []brief.Setting, error) {
 	var o insight.Options
-	cfg, err := project.ReadConfig(root)
-	if err != nil {
-		return o, nil, err
+	en, _ := project.Lookup(rs, "insight.enabled")
+	if on, ok := boolSetting(rs, "insight.enabled"); ok && !on {
+		o.Recorder.Off = true
 	}
-	src := "default"
-	if cfg.Table("insight") != nil {
-		src = cfg.Path
+	if r, ok := project.Lookup(rs, "insight.retention_days"); ok && r.Source != "default" {
+		o.Recorder.Retention = time.Duration(float64(intSetting(rs, r.ID())) * float64(24*time.Hour))
 	}
-	enabled, set, err := cfg.Bool("insight", "enabled")
-	if err != nil {
-		return o, nil, err
+	if r, ok := project.Lookup(rs, "insight.min_sample"); ok && r.Source != "default" {
+		o.MinSample = max(2, intSetting(rs, r.ID()))
 	}
-	o.Recorder.Off = set && !enabled
-	switch strings.ToLower(strings.TrimSpace(os.Getenv(EnvInsight))) {
-	case "off", "false", "0", "no":
-		o.Recorder.Off, src = true, "env "+EnvInsight
-	}
-	if d, ok, err := cfg.Float("insight", "retention_days"); err != nil {
-		return o, nil, err
-	} else if ok {
-		if d < 1 {
-			return o, nil, fmt.Errorf("%s: [insight] retention_days = %v: keep at least 1 day", cfg.Path, d)
-		}
-		o.Recorder.Retention = time.Duration(d * float64(24*time.Hour))
-	}
-	if n, ok, err := cfg.Float("insight", "min_sample"); err != nil {
-		return o, nil, err
-	} else if ok {
-		o.MinSample = max(2, int(n))
-	}
+	cfg := proj.Config
 	if ws := cfg.Table("insight.health_weights"); ws != nil {
 		o.Weights = map[string]float64{}
 		for name := range ws {
@@ -79,5 +59,5 @@ func insightOptions(root string) (insight.Options, []brief.Setting, error) {
 	if o.Recorder.Off {
 		value = "off: nothing recorded"
 	}
-	return o, []brief.Setting{{Name: "insight", Value: value, Source: src}, evSet}, nil
+	return o, []brief.Setting{{Name: "insight", Value: value, Source: en.Source}, evSet}, nil
 }

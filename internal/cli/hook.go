@@ -239,7 +239,7 @@ func runHook(cmd *cobra.Command, args []string, h hookRequest, budget int) (err 
 	case "session-start":
 		res, err := s.Brief.StartHook(ctx, brief.HookStart{Agent: agent, Client: hookClient(client, in), Source: in.Source,
 			AI: memory.Provider{Provider: providerOf(in.Model), Model: in.Model, Client: client},
-			Boot: brief.BootstrapRequest{BudgetTokens: budget, MaxBytes: hookMaxBytes, Hint: render.BootstrapHint,
+			Boot: brief.BootstrapRequest{BudgetTokens: hookBudget(cmd, budget, s.Root), MaxBytes: hookMaxBytes, Hint: render.BootstrapHint,
 				// A hook is a new process: building the o200k encoder would
 				// be most of its time (about 20 ms of CPU of 30).
 				Estimate: true}})

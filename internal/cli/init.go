@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn/internal/app"
 	"github.com/cairn-dev/cairn/internal/project"
+	"github.com/cairn-dev/cairn/internal/service/scaffold"
 	"github.com/cairn-dev/cairn/internal/setup"
 	"github.com/spf13/cobra"
 )
@@ -19,6 +21,7 @@ func initCmd() *cobra.Command {
 		dryRun   bool
 		command  string
 		gitHooks bool
+		level    string
 	)
 	cmd := &cobra.Command{
 		Use:   "init",
@@ -42,6 +45,9 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 			if err != nil {
 				return err
 			}
+			if level != "" && !slices.Contains(scaffold.Levels, level) {
+				return fmt.Errorf("--scaffold %q: use %s; nothing was written", level, strings.Join(scaffold.Levels, ", "))
+			}
 			if gitHooks {
 				return initGitHooks(cmd, wd, command, dryRun)
 			}
@@ -63,10 +69,10 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 						fmt.Fprint(w, setup.Diff(c))
 					}
 				}
-				if n == 0 && !fresh {
+				if n == 0 && !fresh && level == "" {
 					fmt.Fprintln(w, "Nothing to change.")
 				}
-				return nil
+				return runScaffold(w, wd, level, true)
 			}
 			dir, err := project.Init(wd)
 			if err != nil {
@@ -98,8 +104,13 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 				}
 				fmt.Fprintf(w, "%s %s: %s\n", verb, c.Path, c.What)
 			}
+			if err := runScaffold(w, wd, level, false); err != nil {
+				return err
+			}
 			if n == 0 && !fresh {
-				fmt.Fprintln(w, "Nothing to change.")
+				if level == "" {
+					fmt.Fprintln(w, "Nothing to change.")
+				}
 				return nil
 			}
 			for _, c := range changes {
@@ -127,6 +138,7 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 	f.BoolVar(&hooks, "hooks", false, "also wire the clients' hooks (cairn hook EVENT): Claude Code, Gemini CLI, Codex CLI, Cursor, VS Code")
 	f.BoolVar(&gitHooks, "git-hooks", false, "install git hooks instead: commit-msg (cairn commit-msg --check) and pre-commit (a secret scan of the staged files); with a hook manager (core.hooksPath, husky, pre-commit, lefthook) print how to add them there; a hook you wrote is never overwritten")
 	f.BoolVar(&dryRun, "dry-run", false, "print the diff of what would change; write nothing")
+	f.StringVar(&level, "scaffold", "", "also write the knowledge folders the context tools read, with starter content: minimal, standard or full (never replacing a file)")
 	f.StringVar(&command, "command", "cairn", "the command the clients run (a path if cairn is not on their PATH)")
 	return cmd
 }

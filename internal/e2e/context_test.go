@@ -152,13 +152,13 @@ func TestGetConfig(t *testing.T) {
 	r := s.OK("get_config", map[string]any{})
 	t.Log(r.Text)
 	for _, want := range []string{
-		"toolsets: default,context  [flag --toolsets]",
-		"read-only: false  [default]",
+		"server.toolsets: default,context  [flag --toolsets]",
+		"server.read_only: false  [default]",
 		"agent: builder  [env CAIRN_AGENT]",
 		"project root: " + dir + "  [detected: the nearest .cairn or .git upward from the working directory]",
 		"store: SQLite " + filepath.Join(dir, ".cairn", "cairn.db") + "  [default (CAIRN_DATABASE_URL unset)]",
 		"embeddings: off: memory search is BM25 only",
-		"bootstrap budget: 1500 tokens",
+		"budgets.bootstrap_tokens: 1500  [default]",
 		"agent instructions: CLAUDE.md  [detected]",
 	} {
 		if !strings.Contains(r.Text, want) {

@@ -167,8 +167,8 @@ func TestListOrder(t *testing.T) {
 			t.Errorf("%s are not in their documented order (sorted by name or URI): %v", names[i], l)
 		}
 	}
-	if len(first[2]) != 12 {
-		t.Errorf("resources/list has %d loops, want 12: %v", len(first[2]), first[2])
+	if n := len(slices.DeleteFunc(slices.Clone(first[2]), func(u string) bool { return !strings.HasPrefix(u, "cairn://loops/") })); n != 12 {
+		t.Errorf("resources/list has %d loops, want 12: %v", n, first[2])
 	}
 	for _, version := range []string{"2025-11-25", "2025-06-18", "2026-07-28"} {
 		again := lists(version) // each a new process: a restart

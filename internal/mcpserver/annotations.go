@@ -70,6 +70,8 @@ var writeHints = map[string]*mcp.ToolAnnotations{
 	// lifecycle
 	"lifecycle_init":    adds,
 	"lifecycle_advance": adds,
+	// context
+	"scaffold": sets, // never replaces a file: a second call writes nothing more
 	// insight
 	"feedback": adds, // the same rating again counts once more
 	// hands

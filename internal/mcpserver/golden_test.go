@@ -213,6 +213,7 @@ var scenario = []step{
 	{"get_current_task", nil},
 	{"bootstrap", args{"budget_tokens": 300}},
 	{"update_task", args{"id": "1", "priority": "high", "force": true}},
+	{"scaffold", args{"level": "full", "dry_run": true}},
 }
 
 // TestGolden pins every tool's answers on the scenario above, their text

@@ -613,20 +613,12 @@ type subscriptions struct {
 	by map[*mcp.ServerSession]map[string]bool
 }
 
-// subscribe admits a subscription to a loop that exists, up to
-// maxSubscriptions a session.
+// subscribe admits a subscription to a loop that exists, or to a live
+// resource (canSubscribe), up to maxSubscriptions a session.
 func (s *server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
-	ref, ok := strings.CutPrefix(uri, "cairn://loops/")
-	if !ok || ref == "" {
-		return mcp.ResourceNotFoundError(uri)
-	}
-	svc, err := s.opts.Services(ctx)
-	if err != nil {
-		return promptError(ctx, s, "resources/subscribe", err)
-	}
-	if _, err := svc.Loops.Get(ctx, ref); err != nil {
-		return mcp.ResourceNotFoundError(uri)
+	if err := s.canSubscribe(ctx, req); err != nil {
+		return err
 	}
 	subs := &s.subs
 	subs.mu.Lock()

@@ -16,7 +16,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
-// prompt is one prompt's declaration, served with its toolset.
+// prompt is one prompt's declaration, served with its toolset (empty:
+// whatever the toolsets).
 type prompt struct {
 	toolset string
 	def     mcp.Prompt
@@ -25,7 +26,7 @@ type prompt struct {
 	complete func(ctx context.Context, s *server, arg, prefix string) (mcp.CompletionResultDetails, error)
 }
 
-func allPrompts() []prompt { return planPrompts() }
+func allPrompts() []prompt { return append(planPrompts(), workPrompts()...) }
 
 func planPrompts() []prompt {
 	return []prompt{
@@ -213,30 +214,11 @@ func completeTaskID(ctx context.Context, s *server, arg, prefix string) (mcp.Com
 	if err != nil {
 		return mcp.CompletionResultDetails{}, err
 	}
-	b, err := svc.Plan.Board(ctx)
+	ids, err := taskIDs(ctx, svc, prefix)
 	if err != nil {
 		return mcp.CompletionResultDetails{}, err
 	}
-	prefix = strings.TrimPrefix(strings.TrimSpace(prefix), "#")
-	var open, closed []task.ID
-	for id, t := range b.Tasks.All() {
-		if strings.HasPrefix(id.String(), prefix) {
-			if t.Status.Open() {
-				open = append(open, id)
-			} else {
-				closed = append(closed, id)
-			}
-		}
-	}
-	task.SortIDs(open)
-	task.SortIDs(closed)
-	all := append(open, closed...)
-	const max = 100 // the protocol's limit per answer
-	out := mcp.CompletionResultDetails{Values: []string{}, Total: len(all), HasMore: len(all) > max}
-	for _, id := range all[:min(len(all), max)] {
-		out.Values = append(out.Values, id.String())
-	}
-	return out, nil
+	return completed(ids), nil
 }
 
 // completion answers completion/complete for the served prompts.
@@ -248,6 +230,13 @@ func (s *server) completion(prompts []prompt) func(context.Context, *mcp.Complet
 	return func(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 		empty := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
 		ref := req.Params.Ref
+		if ref != nil && ref.Type == "ref/resource" {
+			d, err := s.completeResource(ctx, ref.URI, req.Params.Argument.Name, req.Params.Argument.Value)
+			if err != nil {
+				return nil, promptError(ctx, s, "completion/complete", err)
+			}
+			return &mcp.CompleteResult{Completion: d}, nil
+		}
 		if ref == nil || ref.Type != "ref/prompt" {
 			return empty, nil
 		}

@@ -63,6 +63,9 @@ type Options struct {
 	// as its agent (a second window of a client has an agent of its own).
 	// Empty: a call that writes belongs to the agent's open session.
 	Procs []memory.Proc
+	// ConfigProblems are the refusals of malformed configuration files;
+	// the instructions say them.
+	ConfigProblems []string
 }
 
 // ClientAgent is the agent a request's client names itself at initialize
@@ -143,7 +146,7 @@ func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotat
 // allTools is every declared tool, in declaration order, each writing
 // tool with its hints from writeHints.
 func allTools() []tool {
-	ts := slices.Concat([]tool{toolsetsToolDecl()}, focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools())
+	ts := slices.Concat([]tool{toolsetsToolDecl()}, focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools(), scaffoldTools())
 	for i := range ts {
 		if ts[i].def.Annotations == nil {
 			ts[i].def.Annotations = writeHints[ts[i].def.Name]
@@ -158,9 +161,12 @@ type server struct {
 	log      *slog.Logger
 	loops    atomic.Pointer[loopWatch] // nil until the loops toolset is served
 	loopOnce sync.Once
-	subs     subscriptions   // each session's resource subscriptions
-	served   map[string]bool // the names of the tools served from the start
-	dyn      *dynamic        // each session's toolsets
+	watch    *resourceWatch // the other live resources' subscribers
+	// resources are the resources and templates served (resources.go).
+	resources []resourceDef
+	subs      subscriptions   // each session's resource subscriptions
+	served    map[string]bool // the names of the tools served from the start
+	dyn       *dynamic        // each session's toolsets
 }
 
 // call is what a handler gets besides its arguments.
@@ -281,7 +287,7 @@ func (s *server) agent(req mcp.Request) string {
 // instructions are sent to the client at initialization; clients show them
 // to the model, so they say in a few lines how to use Cairn well, naming
 // only the tools of the toolsets served.
-func instructions(want map[string]bool) string {
+func instructions(want map[string]bool, problems ...string) string {
 	var b strings.Builder
 	b.WriteString("Cairn is your working memory for this project.")
 	if want["focus"] {
@@ -304,6 +310,9 @@ func instructions(want map[string]bool) string {
 	}
 	if len(off) > 0 {
 		b.WriteString(" Off at the start: the " + strings.Join(off, ", ") + " toolsets; call toolsets to see them and enable one for this session.")
+	}
+	for _, p := range problems {
+		b.WriteString(" Configuration refused: " + p + "; tell the user.")
 	}
 	return b.String()
 }
@@ -338,11 +347,11 @@ func newServer(opts Options) (*mcp.Server, *server, error) {
 	s := &server{opts: opts, log: opts.Logger}
 	var prompts []prompt
 	for _, p := range allPrompts() {
-		if want[p.toolset] {
+		if p.toolset == "" || want[p.toolset] {
 			prompts = append(prompts, p)
 		}
 	}
-	so := &mcp.ServerOptions{Instructions: instructions(want), Logger: opts.Logger,
+	so := &mcp.ServerOptions{Instructions: instructions(want, opts.ConfigProblems...), Logger: opts.Logger,
 		// Tools come and go per session (the toolsets tool): the server
 		// says it sends tools/list_changed.
 		//
@@ -351,18 +360,27 @@ func newServer(opts Options) (*mcp.Server, *server, error) {
 		// (stdio) or the HTTP server's log. The SDK still answers a client
 		// that sends logging/setLevel anyway with {}.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}}
-	if len(prompts) > 0 {
-		so.CompletionHandler = s.completion(prompts)
-	}
-	if want["loops"] {
-		// Subscriptions are tracked by the SDK; the watcher notifies them.
-		// Cairn admits only loops that exist, and a bounded number a
-		// session: 30,000 subscriptions on one session held 264 MB for
-		// its life.
-		so.SubscribeHandler = s.subscribe
-		so.UnsubscribeHandler = s.unsubscribe
-	}
+	so.CompletionHandler = s.completion(prompts)
+	// Subscriptions are tracked by the SDK; the watchers notify them.
+	// Cairn admits only loops that exist and live resources that read, and
+	// a bounded number a session: 30,000 subscriptions on one session held
+	// 264 MB for its life.
+	so.SubscribeHandler = s.subscribe
+	so.UnsubscribeHandler = s.unsubscribe
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cairn", Title: "Cairn", Version: opts.Version}, so)
+	s.addResources(srv)
+	s.watch = newResourceWatch(s, srv)
+	// A write by this process is seen at once, not at the change feed's
+	// next wake-up.
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method == "tools/call" {
+				s.watch.changed()
+			}
+			return res, err
+		}
+	})
 	if want["loops"] {
 		s.startLoops(srv)
 	}

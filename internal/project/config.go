@@ -71,7 +71,13 @@ type CheckIgnore struct {
 // [checks] entry that breaks a rule, is a Malformed refusal naming the file
 // (and the line, or the entry) and the fix.
 func ReadConfig(root string) (Config, error) {
-	c := Config{Path: filepath.Join(root, DirName, ConfigName), tables: map[string]map[string]string{}}
+	return readConfigFile(filepath.Join(root, DirName, ConfigName), ConfigFile)
+}
+
+// readConfigFile reads a configuration file at path, named in messages as
+// name.
+func readConfigFile(path, name string) (Config, error) {
+	c := Config{Path: path, tables: map[string]map[string]string{}}
 	fi, err := os.Stat(c.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -79,9 +85,9 @@ func ReadConfig(root string) (Config, error) {
 	case err != nil:
 		return c, fmt.Errorf("read %s: %w", c.Path, err)
 	case !fi.Mode().IsRegular():
-		return c, configError(ConfigFile+" is not a regular file", "make it a file, or remove it")
+		return c, configError(name+" is not a regular file", "make it a file, or remove it")
 	case fi.Size() > maxConfig:
-		return c, configError(fmt.Sprintf("%s is %d bytes, over %d", ConfigFile, fi.Size(), maxConfig), "keep it small")
+		return c, configError(fmt.Sprintf("%s is %d bytes, over %d", name, fi.Size(), maxConfig), "keep it small")
 	}
 	b, err := os.ReadFile(c.Path)
 	if err != nil {
@@ -100,15 +106,15 @@ func ReadConfig(root string) (Config, error) {
 	}
 	md, err := toml.Decode(string(b), &v)
 	if err != nil {
-		return c, configError(ConfigFile+" [checks]: "+err.Error(), "fix the value's type")
+		return c, configError(name+" [checks]: "+err.Error(), "fix the value's type")
 	}
 	for _, k := range md.Undecoded() {
 		if len(k) > 0 && k[0] == "checks" && (len(k) < 2 || k[1] != "params") {
-			return c, configError(ConfigFile+" has an unknown key "+problem.Quote(k.String()), "use checks.ignore (rule, path, reason) or checks.params.<check>")
+			return c, configError(name+" has an unknown key "+problem.Quote(k.String()), "use checks.ignore (rule, path, reason) or checks.params.<check>")
 		}
 	}
 	for i, ig := range v.Checks.Ignore {
-		at := fmt.Sprintf("%s checks.ignore[%d]", ConfigFile, i+1)
+		at := fmt.Sprintf("%s checks.ignore[%d]", name, i+1)
 		switch {
 		case strings.TrimSpace(ig.Rule) == "":
 			return c, configError(at+" has no rule", `name the rule it suppresses: rule = "secrets/generic-secret" (or "secrets/*")`)

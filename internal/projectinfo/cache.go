@@ -2,6 +2,7 @@ package projectinfo
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"sync"
 )
@@ -10,6 +11,9 @@ import (
 // directory it read changes (by modification time), so repeated calls cost
 // a few stats. It is safe for concurrent use.
 type Detector struct {
+	// Paths are the knowledge folders; zero is KnowledgePaths. Set it
+	// before the first use.
+	Paths     Paths
 	mu        sync.Mutex
 	cache     map[string]*entry
 	knowledge map[string]*knowledgeEntry
@@ -41,12 +45,16 @@ func (d *Detector) Knowledge(root string) Knowledge {
 	}
 	w := &walked{root: root, stamps: make(map[string]int64)}
 	// The root and the folders' parents tell when a folder appears.
-	for _, dir := range []string{".", ".claude", "templates", "docs"} {
+	paths := d.Paths
+	if paths.Knowledge == "" {
+		paths = KnowledgePaths
+	}
+	for _, dir := range []string{".", ".claude", "templates", "docs", path.Dir(paths.Knowledge), path.Dir(paths.Skills), path.Dir(paths.Agents), path.Dir(paths.Workflows), path.Dir(paths.Templates)} {
 		if fi, err := os.Lstat(filepath.Join(root, dir)); err == nil {
 			w.stamp(dir, fi)
 		}
 	}
-	e := &knowledgeEntry{k: readKnowledge(w), stamps: w.stamps}
+	e := &knowledgeEntry{k: readKnowledge(w, paths), stamps: w.stamps}
 	d.knowledge[root] = e
 	return e.k
 }

@@ -24,11 +24,15 @@ import (
 // The folders are fixed relative to the root (KnowledgePaths); a project
 // without them has an empty knowledge base.
 
-// KnowledgePaths are where knowledge is read from, relative to the root.
-var KnowledgePaths = struct {
+// Paths are the folders knowledge is read from, relative to the root.
+type Paths struct {
 	Knowledge, Skills, Agents, Workflows, Templates string
 	Routing                                         []string
-}{"knowledge", "skills", ".claude/agents", "workflows", "templates", []string{"routing.md", "templates/routing.md", "docs/routing.md"}}
+}
+
+// KnowledgePaths are where knowledge is read from by default; a project's
+// [knowledge] table names others (Detector.Paths).
+var KnowledgePaths = Paths{"knowledge", "skills", ".claude/agents", "workflows", "templates", []string{"routing.md", "templates/routing.md", "docs/routing.md"}}
 
 // Doc kinds.
 const (
@@ -86,7 +90,7 @@ func ParseDoc(kind, rel, text string) Doc {
 }
 
 // readKnowledge scans the knowledge folders.
-func readKnowledge(w *walked) Knowledge {
+func readKnowledge(w *walked, paths Paths) Knowledge {
 	var k Knowledge
 	add := func(kind, rel string) {
 		if len(k.Docs) >= maxKnowledgeDocs {
@@ -129,24 +133,24 @@ func readKnowledge(w *walked) Knowledge {
 		return out
 	}
 	md := func(_ string, d fs.DirEntry) bool { return strings.HasSuffix(d.Name(), ".md") && d.Type().IsRegular() }
-	for _, rel := range walk(KnowledgePaths.Knowledge, KnowledgeMaxDepth, md) {
+	for _, rel := range walk(paths.Knowledge, KnowledgeMaxDepth, md) {
 		add(DocKnowledge, rel)
 	}
-	for _, rel := range walk(KnowledgePaths.Skills, 1, func(_ string, d fs.DirEntry) bool { return d.Name() == "SKILL.md" && d.Type().IsRegular() }) {
+	for _, rel := range walk(paths.Skills, 1, func(_ string, d fs.DirEntry) bool { return d.Name() == "SKILL.md" && d.Type().IsRegular() }) {
 		add(DocSkill, rel)
 	}
-	for _, rel := range walk(KnowledgePaths.Agents, 0, md) {
+	for _, rel := range walk(paths.Agents, 0, md) {
 		add(DocAgent, rel)
 	}
-	for _, rel := range walk(KnowledgePaths.Workflows, 1, md) {
+	for _, rel := range walk(paths.Workflows, 1, md) {
 		add(DocWorkflow, rel)
 	}
-	for _, rel := range walk(KnowledgePaths.Templates, 1, md) {
+	for _, rel := range walk(paths.Templates, 1, md) {
 		if path.Base(rel) != "routing.md" {
 			add(DocTemplate, rel)
 		}
 	}
-	for _, rel := range KnowledgePaths.Routing {
+	for _, rel := range paths.Routing {
 		if text := w.read(rel); text != "" {
 			k.Routing, k.RoutingPath = text, rel
 			break

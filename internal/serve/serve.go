@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +27,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/proc"
+	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/brief"
 )
@@ -85,6 +87,16 @@ keeps its own focus. A non-loopback address needs bearer tokens
 			if err := hf.stdioOnly(cmd); err != nil {
 				return err
 			}
+			// The toolsets and read-only come from the flags, else the
+			// environment, else .cairn/config.toml, else the user's file.
+			flags := changedFlags(cmd, "toolsets", "read-only")
+			rs, problems := serveSettings(flags)
+			if r, ok := project.Lookup(rs, "server.toolsets"); ok {
+				toolsets = r.Value
+			}
+			if r, ok := project.Lookup(rs, "server.read_only"); ok {
+				readOnly, _ = strconv.ParseBool(r.Value)
+			}
 			if err := app.CheckStore(app.Config{}); err != nil {
 				return err // an empty database: refuse to start rather than make a new store
 			}
@@ -93,7 +105,7 @@ keeps its own focus. A non-loopback address needs bearer tokens
 				return err
 			}
 			defer stopProfiles()
-			lazy := app.NewLazy(app.Config{Durability: durability, Logger: log, Embed: embedCfg, Upkeep: true})
+			lazy := app.NewLazy(app.Config{Durability: durability, Logger: log, Embed: embedCfg, Upkeep: true, Flags: flags})
 			defer lazy.Close()
 			ctx := cmd.Context()
 			// Until the client is initialized, nothing but the answer to
@@ -114,14 +126,13 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					}
 					return &s.Set, nil
 				},
-				Agent:       stdioAgent(cmd, agentName),
-				Procs:       proc.Ancestors(),
-				Logger:      log,
-				Context:     ctx,
-				Initialized: initialized,
+				Agent:          stdioAgent(cmd, agentName),
+				Procs:          proc.Ancestors(),
+				Logger:         log,
+				Context:        ctx,
+				Initialized:    initialized,
+				ConfigProblems: problems,
 				Settings: []brief.Setting{
-					{Name: "toolsets", Value: toolsets, Source: brief.EnvSource(cmd.Flags().Changed("toolsets"), "toolsets", "CAIRN_TOOLSETS")},
-					{Name: "read-only", Value: fmt.Sprint(readOnly), Source: brief.EnvSource(cmd.Flags().Changed("read-only"), "read-only", "CAIRN_READ_ONLY")},
 					{Name: "agent", Value: agentName, Source: brief.EnvSource(cmd.Flags().Changed("agent"), "agent", "CAIRN_AGENT")},
 					{Name: "sync", Value: sync, Source: brief.EnvSource(cmd.Flags().Changed("sync"), "sync", "CAIRN_SYNC")},
 					{Name: "transport", Value: "stdio", Source: "default (--http not set)"},
@@ -233,4 +244,29 @@ func stdioAgent(cmd *cobra.Command, name string) func(mcp.Request) string {
 		}
 		return name
 	}
+}
+
+// changedFlags are the named flags the command was given, by name.
+func changedFlags(cmd *cobra.Command, names ...string) map[string]string {
+	out := map[string]string{}
+	for _, n := range names {
+		if f := cmd.Flags().Lookup(n); f != nil && f.Changed {
+			out[n] = f.Value.String()
+		}
+	}
+	return out
+}
+
+// serveSettings resolves the settings of the project in the working
+// directory (none found: the environment, the user's file and the
+// defaults), and the refusals of malformed files.
+func serveSettings(flags map[string]string) ([]project.Resolved, []string) {
+	root := ""
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := project.FindRoot(wd); err == nil {
+			root = r
+		}
+	}
+	rs, _, problems := project.Settings(root, flags)
+	return rs, problems
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service/loops"
 	"github.com/cairn-dev/cairn/internal/service/memories"
 	"github.com/cairn-dev/cairn/internal/service/plan"
+	"github.com/cairn-dev/cairn/internal/service/scaffold"
 	"github.com/cairn-dev/cairn/internal/store"
 )
 
@@ -34,6 +35,7 @@ type Set struct {
 	Brief      *brief.Service
 	Hands      *hands.Service
 	Insight    *insight.Service
+	Scaffold   *scaffold.Service
 	Evolution  *evolution.Service
 
 	store store.Store
@@ -57,6 +59,13 @@ type Options struct {
 	Count func(string) int
 	// Insight configures the usage recorder and the analyses.
 	Insight insight.Options
+	// KnowledgePaths are the folders the knowledge base is read from
+	// ([knowledge]); nil is projectinfo.KnowledgePaths.
+	KnowledgePaths *projectinfo.Paths
+	// BootstrapBudget is a bootstrap's budget when a call names none.
+	BootstrapBudget int
+	// ConfigProblems are the refusals of malformed configuration files.
+	ConfigProblems []string
 	// Now is every service's clock; nil is time.Now in UTC (a test fixes
 	// it so that answers are the same on every run).
 	Now func() time.Time
@@ -85,7 +94,18 @@ func New(st store.Store, opts Options) *Set {
 	f := focus.NewFocus(st, board, p, opts.Now)
 	l := loops.NewLoops(st, opts.Now)
 	m := memories.NewMemory(st, mo)
-	k := knowledge.New(opts.Root, opts.Detector, m)
+	det := opts.Detector
+	if det == nil {
+		det = projectinfo.NewDetector()
+	}
+	if opts.KnowledgePaths != nil {
+		det.Paths = *opts.KnowledgePaths
+	}
+	paths := projectinfo.KnowledgePaths
+	if opts.KnowledgePaths != nil {
+		paths = *opts.KnowledgePaths
+	}
+	k := knowledge.New(opts.Root, det, m)
 	in := insight.New(st, io)
 	return &Set{
 		Focus:      f,
@@ -94,9 +114,11 @@ func New(st store.Store, opts Options) *Set {
 		Lifecycles: lifecycles.NewLifecycles(st, lifecycleDir, opts.Now),
 		Memory:     m,
 		Knowledge:  k,
-		Brief:      brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now}),
-		Hands:      hands.New(opts.Root).Recording(in.Record),
-		Insight:    in,
+		Brief: brief.New(f, p, l, m, k, brief.Options{Count: opts.Count, Settings: opts.Settings, Now: opts.Now,
+			Budget: opts.BootstrapBudget, ConfigProblems: opts.ConfigProblems}),
+		Scaffold: scaffold.New(opts.Root, paths),
+		Hands:    hands.New(opts.Root).Recording(in.Record),
+		Insight:  in,
 		Evolution: evolution.New(opts.Root, st, evolution.Options{Insight: in, Now: opts.Now,
 			Docs:    func() []projectinfo.Doc { return k.Knowledge().Docs },
 			Routing: func() string { return k.Knowledge().RoutingPath }}),

@@ -468,6 +468,10 @@ func codexConfig(root, command string, args []string) (Change, error) {
 
 func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 
+// AgentsSection is the change that writes Cairn's section of AGENTS.md
+// (scaffold adds it where it is absent).
+func AgentsSection(root string) (Change, error) { return agentsSection(root) }
+
 // agentsSection writes Cairn's section of AGENTS.md between markers: added
 // at the end if absent, rewritten if init's own text changed.
 func agentsSection(root string) (Change, error) {

@@ -1,7 +1,6 @@
 package brief
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/cairn-dev/cairn/internal/words"
@@ -27,7 +26,6 @@ func (b *Service) Config(surface []Setting) []Setting {
 		emb = Setting{"embeddings", "on: " + b.memory.Model(), "env CAIRN_EMBED_URL, CAIRN_EMBED_MODEL"}
 	}
 	out = append(out, emb,
-		Setting{"bootstrap budget", fmt.Sprintf("%d tokens (%d to %d)", DefaultBootstrapBudget, MinBootstrapBudget, MaxBootstrapBudget), "default; bootstrap's budget_tokens, cairn hook --budget"},
 		Setting{"hook session-start cap", "9500 bytes", "built in (Claude Code cuts added context above 10,000 characters)"})
 	if ins := b.knowledge.Project().Instructions; len(ins) > 0 {
 		out = append(out, Setting{"agent instructions", words.List(ins, 6), "detected"})

@@ -4,6 +4,7 @@
 package brief
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -33,6 +34,12 @@ type Options struct {
 	Settings []Setting
 	// Now is the clock; default time.Now in UTC (a test fixes it).
 	Now func() time.Time
+	// Budget is a bootstrap's budget when a request names none ([budgets]
+	// bootstrap_tokens); zero is DefaultBootstrapBudget.
+	Budget int
+	// ConfigProblems are the refusals of malformed configuration files:
+	// every bootstrap says them, so a broken file is not silently ignored.
+	ConfigProblems []string
 }
 
 // Service is the picture of a session: what an agent needs to start
@@ -156,7 +163,7 @@ type section struct {
 // within the budget; what did not fit is counted and named.
 func (c *Service) Bootstrap(ctx context.Context, req BootstrapRequest) (Bootstrap, error) {
 	if req.BudgetTokens == 0 {
-		req.BudgetTokens = DefaultBootstrapBudget
+		req.BudgetTokens = cmp.Or(c.opts.Budget, DefaultBootstrapBudget)
 	}
 	if req.BudgetTokens < MinBootstrapBudget || req.BudgetTokens > MaxBootstrapBudget {
 		return Bootstrap{}, &problem.FieldError{Field: "budget_tokens", Problem: fmt.Sprintf("is %d", req.BudgetTokens),
@@ -189,6 +196,9 @@ func (c *Service) gather(ctx context.Context, req BootstrapRequest) ([]*section,
 		head += " · branch " + branch
 	}
 	head += " · " + c.opts.Now().Format("2006-01-02 15:04 UTC")
+	for _, p := range c.opts.ConfigProblems {
+		head += "\nConfiguration refused: " + p
+	}
 
 	here := &section{name: SecHere, title: "YOU ARE HERE", essential: true}
 	cur, err := c.focus.Current(ctx, req.Agent)
