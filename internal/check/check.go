@@ -31,6 +31,9 @@ const (
 // Severities lists the severities, most serious first.
 var Severities = []Severity{Error, Warning, Info}
 
+// Above says whether s is more serious than t.
+func (s Severity) Above(t Severity) bool { return s.rank() < t.rank() }
+
 // rank orders severities: 0 for Error, 2 for Info, 3 for an unknown one.
 func (s Severity) rank() int {
 	if i := slices.Index(Severities, s); i >= 0 {

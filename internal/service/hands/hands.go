@@ -257,6 +257,9 @@ func (s *Service) checkWith(ctx context.Context, req Request, checkers []check.C
 	if err != nil {
 		return Result{}, err
 	}
+	if raised := raise(rep.Findings, cfg.Table("evolution.severity")); len(raised) > 0 {
+		rep.Notes = append(rep.Notes, "severity raised by [evolution.severity] in .cairn/config.toml for "+strings.Join(raised, ", "))
+	}
 	res.BySeverity, res.ByRule = rep.Counts()
 	res.Total, res.Files, res.ByCheck = len(rep.Findings), rep.Files, rep.ByChecker
 	res.Skipped, res.Notes = rep.Skipped, rep.Notes
@@ -273,6 +276,31 @@ func (s *Service) checkWith(ctx context.Context, req Request, checkers []check.C
 	lo, hi, next := pg.Window(len(rep.Findings))
 	res.Findings, res.Offset, res.NextOffset = rep.Findings[lo:hi], lo, next
 	return res, nil
+}
+
+// raise applies the [evolution.severity] table, which the evolution engine
+// writes for a check whose violations are always fixed right after (and a
+// person may edit): a key is a check's name or a rule's id, its value the
+// severity that check's or rule's findings have at least. It returns the
+// keys that raised a finding, sorted; a value that is not a severity is
+// ignored.
+func raise(fs []check.Finding, table map[string]string) []string {
+	if len(table) == 0 {
+		return nil
+	}
+	hit := map[string]bool{}
+	for i := range fs {
+		f := &fs[i]
+		for _, key := range []string{f.Rule, strings.SplitN(f.Rule, "/", 2)[0]} {
+			to := check.Severity(table[key])
+			if !slices.Contains(check.Severities, to) || !to.Above(f.Severity) {
+				continue
+			}
+			f.Severity = to
+			hit[key] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(hit))
 }
 
 // params merges the project's default params (config) with the request's,

@@ -310,3 +310,56 @@ func with(a, b map[string]string) map[string]string {
 	}
 	return out
 }
+
+// TestEvolutionRaisesSeverity: [evolution.severity], which the evolution
+// engine writes for a check whose violations are always fixed at once,
+// raises that check's (or that rule's) findings to the severity it names,
+// and the answer says so; findings already as serious, and other checks'
+// findings, are left as they were.
+func TestEvolutionRaisesSeverity(t *testing.T) {
+	files := map[string]string{"Dockerfile": "FROM node:latest\nCOPY . /app\nCMD [\"node\", \"/app/server.js\"]\n"}
+	ctx := context.Background()
+	before, err := hands.New(project(t, files)).Check(ctx, hands.Request{Checks: []string{"dockerfile"}, All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var below []string
+	for _, f := range before.Findings {
+		if f.Severity != check.Error {
+			below = append(below, f.Rule)
+		}
+	}
+	if len(below) == 0 {
+		t.Fatalf("the Dockerfile has no finding below error to raise: %v", before.Findings)
+	}
+	raised := with(files, map[string]string{".cairn/config.toml": "[evolution.severity]\n\"dockerfile\" = \"error\"\n\"sql\" = \"error\"\n"})
+	after, err := hands.New(project(t, raised)).Check(ctx, hands.Request{Checks: []string{"dockerfile"}, All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after.Findings) != len(before.Findings) {
+		t.Fatalf("raising a severity changed the findings: %d -> %d", len(before.Findings), len(after.Findings))
+	}
+	for _, f := range after.Findings {
+		if f.Severity != check.Error {
+			t.Errorf("%s is still %s under [evolution.severity] dockerfile = error", f.Rule, f.Severity)
+		}
+	}
+	if after.BySeverity[check.Error] != len(after.Findings) {
+		t.Errorf("counts by severity %v do not follow the raised findings", after.BySeverity)
+	}
+	if !slices.ContainsFunc(after.Notes, func(n string) bool { return strings.Contains(n, "[evolution.severity]") && strings.Contains(n, "dockerfile") && !strings.Contains(n, "sql") }) {
+		t.Errorf("the answer does not say which severities were raised (only dockerfile's findings were): %v", after.Notes)
+	}
+	// A rule id raises only that rule.
+	one := with(files, map[string]string{".cairn/config.toml": "[evolution.severity]\n\"" + below[0] + "\" = \"error\"\n"})
+	res, err := hands.New(project(t, one)).Check(ctx, hands.Request{Checks: []string{"dockerfile"}, All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Findings {
+		if f.Rule == below[0] && f.Severity != check.Error {
+			t.Errorf("%s is %s under its own [evolution.severity] entry", f.Rule, f.Severity)
+		}
+	}
+}
