@@ -348,7 +348,9 @@ func TestEvolutionRaisesSeverity(t *testing.T) {
 	if after.BySeverity[check.Error] != len(after.Findings) {
 		t.Errorf("counts by severity %v do not follow the raised findings", after.BySeverity)
 	}
-	if !slices.ContainsFunc(after.Notes, func(n string) bool { return strings.Contains(n, "[evolution.severity]") && strings.Contains(n, "dockerfile") && !strings.Contains(n, "sql") }) {
+	if !slices.ContainsFunc(after.Notes, func(n string) bool {
+		return strings.Contains(n, "[evolution.severity]") && strings.Contains(n, "dockerfile") && !strings.Contains(n, "sql")
+	}) {
 		t.Errorf("the answer does not say which severities were raised (only dockerfile's findings were): %v", after.Notes)
 	}
 	// A rule id raises only that rule.
