@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -247,8 +248,11 @@ func TestGoldenPostgres(t *testing.T) {
 func runGolden(t *testing.T, st store.Store) map[string]*archive {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	now := func() time.Time { return clock }
+	// The clock is read by the services' background work too (the insight
+	// recorder stamps events), hence atomic.
+	var clock atomic.Int64
+	clock.Store(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC).UnixNano())
+	now := func() time.Time { return time.Unix(0, clock.Load()).UTC() }
 	root := filepath.Join(t.TempDir(), "demo")
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
@@ -314,7 +318,7 @@ func runGolden(t *testing.T, st store.Store) map[string]*archive {
 		if err != nil {
 			t.Fatalf("step %d %s: %v", i, s.tool, err)
 		}
-		clock = clock.Add(time.Minute)
+		clock.Add(int64(time.Minute))
 		ar := got[s.tool]
 		if ar == nil {
 			ar = &archive{Comment: []byte(s.tool + ": its answers in the golden scenario (golden_test.go), the same on SQLite and PostgreSQL.\n" +
