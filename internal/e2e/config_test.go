@@ -101,3 +101,21 @@ func TestMalformedConfig(t *testing.T) {
 		t.Errorf("tools with a refused file: %v", names)
 	}
 }
+
+// TestProjectConfigOverHTTP: `cairn serve --http` takes [server] toolsets
+// and read_only from the default project's config file as stdio does, and
+// the flag still wins.
+func TestProjectConfigOverHTTP(t *testing.T) {
+	dir := cairntest.Project(t)
+	env := []string{"XDG_CONFIG_HOME=" + t.TempDir()}
+	writeFile(t, filepath.Join(dir, ".cairn", "config.toml"), "[server]\ntoolsets = \"focus,loops\"\nread_only = true\n")
+	h := cairntest.StartHTTP(t, cairntest.Options{Dir: dir, Env: env})
+	names := servedTools(t, h.Connect(cairntest.Client{}))
+	if !slices.Contains(names, "loop_status") || slices.Contains(names, "loop_start") || slices.Contains(names, "memory_search") {
+		t.Fatalf("tools over HTTP under [server] toolsets = focus,loops and read_only: %v", names)
+	}
+	f := cairntest.StartHTTP(t, cairntest.Options{Dir: dir, Env: env, Args: []string{"--toolsets", "memory", "--read-only=false"}})
+	if names := servedTools(t, f.Connect(cairntest.Client{})); slices.Contains(names, "loop_status") || !slices.Contains(names, "memory_add_decision") {
+		t.Fatalf("--toolsets and --read-only over HTTP under a config file: %v", names)
+	}
+}

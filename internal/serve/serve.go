@@ -75,20 +75,9 @@ keeps its own focus. A non-loopback address needs bearer tokens
 					return fmt.Errorf("CAIRN_EMBED_URL / CAIRN_EMBED_MODEL: %w", err)
 				}
 			}
-			if cmd.Flags().Changed("http") || hf.addr != "" {
-				return serveHTTP(cmd.Context(), log, hf, httpserver.Config{
-					Version:  version,
-					Toolsets: strings.Split(toolsets, ","),
-					ReadOnly: readOnly,
-					Agent:    agentName,
-					Logger:   log,
-				}, app.Config{Durability: durability, Logger: log, Embed: embedCfg, Upkeep: true})
-			}
-			if err := hf.stdioOnly(cmd); err != nil {
-				return err
-			}
 			// The toolsets and read-only come from the flags, else the
-			// environment, else .cairn/config.toml, else the user's file.
+			// environment, else .cairn/config.toml (over HTTP: the default
+			// project's, the working directory's), else the user's file.
 			flags := changedFlags(cmd, "toolsets", "read-only")
 			rs, problems := serveSettings(flags)
 			if r, ok := project.Lookup(rs, "server.toolsets"); ok {
@@ -96,6 +85,21 @@ keeps its own focus. A non-loopback address needs bearer tokens
 			}
 			if r, ok := project.Lookup(rs, "server.read_only"); ok {
 				readOnly, _ = strconv.ParseBool(r.Value)
+			}
+			if cmd.Flags().Changed("http") || hf.addr != "" {
+				for _, p := range problems {
+					log.Warn("configuration refused; serving with the defaults for that file", "problem", p)
+				}
+				return serveHTTP(cmd.Context(), log, hf, httpserver.Config{
+					Version:  version,
+					Toolsets: strings.Split(toolsets, ","),
+					ReadOnly: readOnly,
+					Agent:    agentName,
+					Logger:   log,
+				}, app.Config{Durability: durability, Logger: log, Embed: embedCfg, Upkeep: true, Flags: flags})
+			}
+			if err := hf.stdioOnly(cmd); err != nil {
+				return err
 			}
 			if err := app.CheckStore(app.Config{}); err != nil {
 				return err // an empty database: refuse to start rather than make a new store
