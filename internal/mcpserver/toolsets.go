@@ -155,14 +155,16 @@ type toolsetsOut struct {
 func (o toolsetsOut) text() string {
 	var b strings.Builder
 	for _, ts := range o.Toolsets {
-		state := "off"
-		if ts.On {
-			state = "on"
+		if ts.On { // its tools are in the list already
+			fmt.Fprintf(&b, "%s [on, %d tools, ~%d tokens]: %s.\n", ts.Name, len(ts.Tools), ts.Tokens, ts.For)
+			continue
 		}
-		fmt.Fprintf(&b, "%s [%s, %d tools, ~%d tokens]: %s. %s\n", ts.Name, state, len(ts.Tools), ts.Tokens, ts.For, strings.Join(ts.Tools, ", "))
+		fmt.Fprintf(&b, "%s [off, %d tools, ~%d tokens]: %s. %s\n", ts.Name, len(ts.Tools), ts.Tokens, ts.For, strings.Join(ts.Tools, ", "))
 	}
 	if o.Note != "" {
 		b.WriteString(o.Note + "\n")
+	} else if i := slices.IndexFunc(o.Toolsets, func(ts toolsetOut) bool { return !ts.On }); i >= 0 {
+		fmt.Fprintf(&b, "Turn one on for this session: toolsets {\"enable\": [%q]}.\n", o.Toolsets[i].Name)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

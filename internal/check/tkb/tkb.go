@@ -206,7 +206,11 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 	if in.Source == nil {
 		r.res.Notes = append(r.res.Notes, "content given inline: links to files and names of other entries are not checked")
 	} else {
-		r.res.Notes = append(r.res.Notes, fmt.Sprintf("%d knowledge entries read (%d checked)", len(r.entries), len(in.Files)))
+		entries := "entries"
+		if len(r.entries) == 1 {
+			entries = "entry"
+		}
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("%d knowledge %s read (%d checked)", len(r.entries), entries, len(in.Files)))
 	}
 	r.res.Findings = findcap.Apply(r.res.Findings)
 	return r.res, nil
