@@ -3,7 +3,6 @@ package loop
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 
 	"github.com/cairn-dev/cairn/internal/problem"
@@ -24,7 +23,24 @@ const (
 // knownMetadata are the keys Metadata holds in its own fields.
 var knownMetadata = []string{"created_by", "priority", "tags", "execution_mode"}
 
-var metadataKey = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)
+// validKey says whether k is a metadata key: a letter, then up to 63
+// letters, digits, '_', '.' or '-' (checked by hand: a package-level
+// regexp is compiled by every cairn process at start, hooks included).
+func validKey(k string) bool {
+	if len(k) == 0 || len(k) > 64 {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // ValidateMetadata checks free-form metadata: a JSON object of at most
 // MaxMetadataKeys keys (named like identifiers, none of the keys Metadata
@@ -52,7 +68,7 @@ func ValidateMetadata(extra map[string]any) error {
 			}
 			for k, x := range v {
 				keys++
-				if !metadataKey.MatchString(k) {
+				if !validKey(k) {
 					return fe("has the key "+problem.Quote(problem.Clip(k, 40)), "name keys with letters, digits, _ . - (a letter first, up to 64)")
 				}
 				if err := walk(x, depth+1, at+"."+k); err != nil {
