@@ -387,7 +387,17 @@ type HealthView struct {
 func Health(h insight.Health) (string, HealthView) {
 	v := HealthView{Days: h.Days, Score: h.Score, Bottleneck: h.Bottleneck, Components: []ComponentView{}}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Project health %d/100 over %d days (component score × weight; trend against the %d days before):\n", h.Score, h.Days, h.Days)
+	counted, weighted := 0, 0
+	for _, c := range h.Components {
+		if c.Weight > 0 {
+			weighted++
+			if c.HasData {
+				counted++
+			}
+		}
+	}
+	fmt.Fprintf(&b, "Project health %d/100 over %d days, from the %d of %d weighted components that have data (component score × weight; trend against the %d days before):\n",
+		h.Score, h.Days, counted, weighted, h.Days)
 	for _, c := range h.Components {
 		cv := ComponentView{Name: c.Name, Weight: c.Weight, Value: r3(c.Value), N: c.N, Trend: c.Trend, Detail: c.Detail, Counted: c.HasData && c.Weight > 0}
 		score := "—"
