@@ -511,16 +511,22 @@ func newLoopWatch(s *server, srv *mcp.Server) *loopWatch {
 	return &loopWatch{s: s, srv: srv, kick: make(chan struct{}, 1), seen: map[task.ID]time.Time{}, listed: map[task.ID]bool{}}
 }
 
-func (w *loopWatch) run(ctx context.Context) {
+func (w *loopWatch) run(ctx context.Context) { watchChanges(ctx, w.s, w.kick, "loop watch", w.check) }
+
+// watchChanges calls check after every change to the project's store, by
+// any process (its change feed), and whenever kick fires, at most once a
+// loopCheckGap, until ctx ends; before the project opens it retries every
+// loopRetry. The loop watcher and the resource watcher run on it.
+func watchChanges(ctx context.Context, s *server, kick <-chan struct{}, name string, check func(context.Context) error) {
 	for ctx.Err() == nil {
-		svc, err := w.s.opts.Services(ctx)
+		svc, err := s.opts.Services(ctx)
 		if err != nil {
-			w.s.log.Debug("loop watch: no project yet", "error", err)
+			s.log.Debug(name+": no project yet", "error", err)
 			select {
 			case <-ctx.Done():
 				return
 			case <-time.After(loopRetry):
-			case <-w.kick:
+			case <-kick:
 			}
 			continue
 		}
@@ -533,10 +539,10 @@ func (w *loopWatch) run(ctx context.Context) {
 				if !ok {
 					return
 				}
-			case <-w.kick:
+			case <-kick:
 			}
-			if err := w.check(ctx); err != nil && ctx.Err() == nil {
-				w.s.log.Debug("loop watch", "error", err)
+			if err := check(ctx); err != nil && ctx.Err() == nil {
+				s.log.Debug(name, "error", err)
 			}
 			select {
 			case <-ctx.Done():

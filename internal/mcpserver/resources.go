@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -371,38 +370,7 @@ func (w *resourceWatch) check(ctx context.Context) error {
 // run checks on every change to the store, by any process (the change
 // feed the loop watcher reads), and when kicked.
 func (w *resourceWatch) run(ctx context.Context) {
-	for ctx.Err() == nil {
-		svc, err := w.s.opts.Services(ctx)
-		if err != nil {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(loopRetry):
-			case <-w.kick:
-			}
-			continue
-		}
-		changes := svc.Changes(ctx)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case _, ok := <-changes:
-				if !ok {
-					return
-				}
-			case <-w.kick:
-			}
-			if err := w.check(ctx); err != nil && ctx.Err() == nil {
-				w.s.log.Debug("resource watch", "error", err)
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(loopCheckGap):
-			}
-		}
-	}
+	watchChanges(ctx, w.s, w.kick, "resource watch", w.check)
 }
 
 // completeResource offers values for a template's argument.
