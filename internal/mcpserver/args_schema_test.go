@@ -32,7 +32,7 @@ func decodeCall(t *testing.T, tl tool, raw string) (accepted bool, msg string) {
 	s := &server{log: slog.New(slog.DiscardHandler), opts: Options{
 		Services: func(context.Context) (*service.Set, error) { reached = true; return nil, errDecoded },
 	}}
-	res, err := tl.build(s)(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: tl.def.Name, Arguments: json.RawMessage(raw)}})
+	res, err := s.handler(tl)(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: tl.def.Name, Arguments: json.RawMessage(raw)}})
 	if err != nil {
 		t.Fatalf("%s %s: protocol error %v", tl.key, raw, err)
 	}

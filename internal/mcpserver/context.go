@@ -64,17 +64,9 @@ func contextTools() []tool {
 }
 
 func getConfigTool(_ context.Context, c call, _ getConfigArgs) (string, any, error) {
-	surface := c.s.opts.Settings
-	if len(surface) == 0 {
-		ts := c.s.opts.Toolsets
-		if len(ts) == 0 {
-			ts = []string{"default"}
-		}
-		surface = []brief.Setting{{Name: "toolsets", Value: strings.Join(ts, ","), Source: "server"},
-			{Name: "read-only", Value: fmt.Sprint(c.s.opts.ReadOnly), Source: "server"}}
-	}
+	surface := c.host.Settings()
 	surface = append(surface, brief.Setting{Name: "agent (this call)", Value: c.agent, Source: "--agent, else the X-Cairn-Agent header or the client's name"},
-		brief.Setting{Name: "tools served", Value: fmt.Sprint(len(c.s.served)), Source: "the toolsets, less writes when read-only"})
+		brief.Setting{Name: "tools served", Value: fmt.Sprint(c.host.NumServed()), Source: "the toolsets, less writes when read-only"})
 	settings := c.Brief.Config(surface)
 	lines := make([]string, len(settings))
 	for i, st := range settings {
@@ -100,8 +92,8 @@ func suggestNextTool(ctx context.Context, c call, _ suggestNextArgs) (string, an
 	out := suggestionsOut{Suggestions: make([]suggestion, 0, len(ss))}
 	for _, s := range ss {
 		if sg, ok := suggestionOf(s); ok {
-			if !c.s.served[sg.Tool] {
-				sg.NotServed = "in the " + toolsetOf(sg.Tool) + " toolset: enable it with the toolsets tool"
+			if !c.host.Served(sg.Tool) {
+				sg.NotServed = "in the " + c.host.ToolsetOf(sg.Tool) + " toolset: enable it with the toolsets tool"
 			}
 			out.Suggestions = append(out.Suggestions, sg)
 		}

@@ -61,7 +61,7 @@ func (d *Direct) Call(ctx context.Context, name string, args json.RawMessage, ex
 		if d.handlers == nil {
 			d.handlers = map[string]mcp.ToolHandler{}
 		}
-		h = t.build(d.s)
+		h = d.s.handler(t)
 		d.handlers[name] = h
 	}
 	d.mu.Unlock()

@@ -129,7 +129,7 @@ func ciReport(ctx context.Context, c call, in ciReportArgs) (string, any, error)
 	case "github":
 		err = report.GitHub(&b, r.Findings)
 	case "sarif":
-		err = report.SARIF(&b, report.Tool{Name: "cairn", Version: c.s.opts.Version, InformationURI: "https://github.com/cairn-dev/cairn"}, c.Hands.Rules(), r.Findings)
+		err = report.SARIF(&b, report.Tool{Name: "cairn", Version: c.host.Version(), InformationURI: "https://github.com/cairn-dev/cairn"}, c.Hands.Rules(), r.Findings)
 	default:
 		return "", nil, &problem.FieldError{Field: "format", Problem: problem.Quote(in.Format) + " is not a format", Fix: "use text, markdown, github or sarif"}
 	}

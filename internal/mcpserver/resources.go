@@ -183,7 +183,7 @@ func (s *server) readResource(ctx context.Context, svc *service.Set, agent, uri 
 	if !ok {
 		return "", mcp.ResourceNotFoundError(uri)
 	}
-	text, err := d.read(ctx, call{Set: svc, agent: agent, s: s}, arg)
+	text, err := d.read(ctx, call{Set: svc, agent: agent, host: s}, arg)
 	if err != nil {
 		var fe *problem.FieldError
 		if k := problem.Of(err).Kind; k == problem.NotFound || (d.template() && errors.As(err, &fe)) {
@@ -381,7 +381,7 @@ func (s *server) completeResource(ctx context.Context, uriTemplate, arg, prefix 
 		if err != nil {
 			return empty, err
 		}
-		return completeLoops(ctx, call{Set: svc, s: s}, prefix)
+		return completeLoops(ctx, call{Set: svc, host: s}, prefix)
 	}
 	for _, d := range s.resources {
 		if d.uri != uriTemplate || d.complete == nil || d.argName() != arg {
@@ -391,7 +391,7 @@ func (s *server) completeResource(ctx context.Context, uriTemplate, arg, prefix 
 		if err != nil {
 			return empty, err
 		}
-		vs, err := d.complete(ctx, call{Set: svc, s: s}, prefix)
+		vs, err := d.complete(ctx, call{Set: svc, host: s}, prefix)
 		if err != nil {
 			return empty, err
 		}

@@ -117,8 +117,10 @@ type tool struct {
 	schema func() *jsonschema.Schema
 	// key names the tool's generated schema: its name, with " read-only"
 	// for a read-only variant.
-	key   string
-	build func(*server) mcp.ToolHandler
+	key string
+	// bind decodes a call's arguments against the schema (a refusal
+	// names the field) and returns the handler bound to them.
+	bind func(args json.RawMessage) (bound, error)
 	// readOnlyVariant, if set, is what --read-only serves instead of a
 	// writing tool: the same tool with its read actions only.
 	readOnlyVariant *tool
@@ -173,20 +175,36 @@ type server struct {
 type call struct {
 	*service.Set
 	agent string
-	s     *server
+	host  host
+}
+
+// host is what a handler may ask of the server that runs it.
+type host interface {
+	// LoopChanged tells the loop watcher to look now.
+	LoopChanged()
+	// Version is the server's version.
+	Version() string
+	// Settings are the surface's configuration and where each value
+	// came from.
+	Settings() []brief.Setting
+	// Served reports whether the named tool is served from the start;
+	// NumServed counts those tools.
+	Served(name string) bool
+	NumServed() int
+	// ToolsetOf names the toolset that declares a tool.
+	ToolsetOf(name string) string
 }
 
 // loopChanged tells the loop watcher to look now rather than at its next
 // poll, so this process's subscribers hear of its own changes at once.
-func (c call) loopChanged() {
-	if lw := c.s.loops.Load(); lw != nil {
-		lw.changed()
-	}
-}
+func (c call) loopChanged() { c.host.LoopChanged() }
 
 // handlerFunc is a typed tool handler. It returns the compact text rendering
 // for the model and the structured result, or an error.
 type handlerFunc[In any] func(ctx context.Context, c call, in In) (text string, out any, err error)
+
+// bound is a handler with its arguments decoded.
+type bound func(ctx context.Context, c call) (text string, out any, err error)
 
 // declare builds a tool declaration from its typed handler. The input schema
 // is derived from In; shape, if given, refines it (enums, bounds).
@@ -198,39 +216,81 @@ func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*
 		}
 		return schema
 	})
-	return tool{toolset: ts, def: def, schema: schema, key: def.Name, build: func(s *server) mcp.ToolHandler {
-		return s.measured(ts, def.Name, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-			defer func() {
-				if r := recover(); r != nil {
-					s.log.ErrorContext(ctx, "tool panicked", "tool", def.Name, "panic", r, "stack", string(debug.Stack()))
-					res, err = errorResult(ctx, s.log, def.Name, fmt.Errorf("panic: %v", r)), nil
-				}
-			}()
-			growStack(0)
-			in, err := decodeArgs[In](req.Params.Arguments, schema())
-			if err != nil {
-				return errorResult(ctx, s.log, def.Name, err), nil
-			}
-			svc, err := s.opts.Services(ctx)
-			if err != nil {
-				return errorResult(ctx, s.log, def.Name, err), nil
-			}
-			noteServices(ctx, svc)
-			ctx, agent := s.attach(ctx, svc, s.agent(req), def.Annotations != nil && def.Annotations.ReadOnlyHint)
-			text, out, err := h(ctx, call{Set: svc, agent: agent, s: s}, in)
-			if err != nil {
-				return errorResult(ctx, s.log, def.Name, err), nil
-			}
-			// out itself, not its JSON: the SDK marshals the result once
-			// more at each level, re-compacting a json.RawMessage each
-			// time, while a value is encoded once, where it sits.
-			return &mcp.CallToolResult{
-				Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-				StructuredContent: out,
-			}, nil
-		})
+	return tool{toolset: ts, def: def, schema: schema, key: def.Name, bind: func(args json.RawMessage) (bound, error) {
+		in, err := decodeArgs[In](args, schema())
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, c call) (string, any, error) { return h(ctx, c, in) }, nil
 	}}
 }
+
+// handler is a tool's MCP handler on this server: measured, its panics
+// recovered, its arguments decoded, its refusals made results.
+func (s *server) handler(t tool) mcp.ToolHandler {
+	if t.always {
+		return s.toolsetsHandler(t)
+	}
+	ts, def := t.toolset, t.def
+	return s.measured(ts, def.Name, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.ErrorContext(ctx, "tool panicked", "tool", def.Name, "panic", r, "stack", string(debug.Stack()))
+				res, err = errorResult(ctx, s.log, def.Name, fmt.Errorf("panic: %v", r)), nil
+			}
+		}()
+		growStack(0)
+		run, err := t.bind(req.Params.Arguments)
+		if err != nil {
+			return errorResult(ctx, s.log, def.Name, err), nil
+		}
+		svc, err := s.opts.Services(ctx)
+		if err != nil {
+			return errorResult(ctx, s.log, def.Name, err), nil
+		}
+		noteServices(ctx, svc)
+		ctx, agent := s.attach(ctx, svc, s.agent(req), def.Annotations != nil && def.Annotations.ReadOnlyHint)
+		text, out, err := run(ctx, call{Set: svc, agent: agent, host: s})
+		if err != nil {
+			return errorResult(ctx, s.log, def.Name, err), nil
+		}
+		// out itself, not its JSON: the SDK marshals the result once
+		// more at each level, re-compacting a json.RawMessage each
+		// time, while a value is encoded once, where it sits.
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+			StructuredContent: out,
+		}, nil
+	})
+}
+
+// The server is its handlers' host.
+
+func (s *server) LoopChanged() {
+	if lw := s.loops.Load(); lw != nil {
+		lw.changed()
+	}
+}
+
+func (s *server) Version() string { return s.opts.Version }
+
+func (s *server) Settings() []brief.Setting {
+	if len(s.opts.Settings) > 0 {
+		return s.opts.Settings
+	}
+	ts := s.opts.Toolsets
+	if len(ts) == 0 {
+		ts = []string{"default"}
+	}
+	return []brief.Setting{{Name: "toolsets", Value: strings.Join(ts, ","), Source: "server"},
+		{Name: "read-only", Value: fmt.Sprint(s.opts.ReadOnly), Source: "server"}}
+}
+
+func (s *server) Served(name string) bool { return s.served[name] }
+
+func (s *server) NumServed() int { return len(s.served) }
+
+func (s *server) ToolsetOf(name string) string { return toolsetOf(name) }
 
 // attachment is the session a server's calls were last found to work in,
 // kept for attachFor: sessions start and end far less often than calls.
@@ -428,12 +488,12 @@ func newServer(opts Options) (*mcp.Server, *server, error) {
 		s.dyn.tools[t.def.Name] = t
 		s.dyn.owner[t.def.Name] = t.toolset
 	}
-	ctlDef, ctlHandler := ctl.definition(), ctl.build(s)
+	ctlDef, ctlHandler := ctl.definition(), s.handler(ctl)
 	s.dyn.ctl = func() (*mcp.Tool, mcp.ToolHandler) { d := ctlDef; return &d, ctlHandler }
 	s.dyn.added1 = func(ts string, tools []tool) {
 		for _, t := range tools {
 			def := t.definition()
-			srv.AddTool(&def, t.build(s))
+			srv.AddTool(&def, s.handler(t))
 		}
 		if ts == "loops" {
 			s.startLoops(srv)
@@ -450,7 +510,7 @@ func newServer(opts Options) (*mcp.Server, *server, error) {
 		defer close(added)
 		for _, t := range tools {
 			def := t.definition()
-			srv.AddTool(&def, t.build(s))
+			srv.AddTool(&def, s.handler(t))
 			runtime.Gosched()
 		}
 	}()

@@ -198,26 +198,32 @@ func toolsetsToolDecl() tool {
 	def := mcp.Tool{Name: toolsetsTool,
 
 		Description: "List Cairn's toolsets (use, tools, token cost, on/off); enable or disable some for this session."}
-	schema := sync.OnceValue(inputSchema[toolsetsArgs])
-	return tool{toolset: toolsetsTool, def: def, schema: schema, key: def.Name, always: true, build: func(s *server) mcp.ToolHandler {
-		return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-			defer func() {
-				if r := recover(); r != nil {
-					s.log.ErrorContext(ctx, "tool panicked", "tool", def.Name, "panic", r, "stack", string(debug.Stack()))
-					res, err = errorResult(ctx, s.log, def.Name, fmt.Errorf("panic: %v", r)), nil
-				}
-			}()
-			in, err := decodeArgs[toolsetsArgs](req.Params.Arguments, schema())
-			if err != nil {
-				return errorResult(ctx, s.log, def.Name, err), nil
+	return tool{toolset: toolsetsTool, def: def, schema: toolsetsSchema, key: def.Name, always: true}
+}
+
+var toolsetsSchema = sync.OnceValue(inputSchema[toolsetsArgs])
+
+// toolsetsHandler is the toolsets tool's handler, which works on the
+// server rather than the project.
+func (s *server) toolsetsHandler(t tool) mcp.ToolHandler {
+	def := t.def
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.ErrorContext(ctx, "tool panicked", "tool", def.Name, "panic", r, "stack", string(debug.Stack()))
+				res, err = errorResult(ctx, s.log, def.Name, fmt.Errorf("panic: %v", r)), nil
 			}
-			out, err := s.toolsetsCall(req.Session, in)
-			if err != nil {
-				return errorResult(ctx, s.log, def.Name, err), nil
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}, StructuredContent: out}, nil
+		}()
+		in, err := decodeArgs[toolsetsArgs](req.Params.Arguments, toolsetsSchema())
+		if err != nil {
+			return errorResult(ctx, s.log, def.Name, err), nil
 		}
-	}}
+		out, err := s.toolsetsCall(req.Session, in)
+		if err != nil {
+			return errorResult(ctx, s.log, def.Name, err), nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}, StructuredContent: out}, nil
+	}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -65,7 +65,7 @@ func completeBy(by map[string]completer) func(ctx context.Context, s *server, ar
 		if err != nil {
 			return mcp.CompletionResultDetails{}, err
 		}
-		vs, err := f(ctx, call{Set: svc, s: s}, prefix)
+		vs, err := f(ctx, call{Set: svc, host: s}, prefix)
 		if err != nil {
 			return mcp.CompletionResultDetails{}, err
 		}
@@ -118,7 +118,7 @@ func (s *server) promptHandler(name string, f promptFunc) mcp.PromptHandler {
 		for k, v := range req.Params.Arguments {
 			args[k] = strings.TrimSpace(v)
 		}
-		text, err := f(ctx, call{Set: svc, agent: agent, s: s}, args)
+		text, err := f(ctx, call{Set: svc, agent: agent, host: s}, args)
 		if err != nil {
 			return nil, promptError(ctx, s, name, err)
 		}
