@@ -50,7 +50,7 @@ func decodeCall(t *testing.T, tl tool, raw string) (accepted bool, msg string) {
 func advertised(t *testing.T, tl tool) (*jsonschema.Schema, *jsonschema.Resolved) {
 	t.Helper()
 	var s jsonschema.Schema
-	b, err := json.Marshal(tl.definition().InputSchema)
+	b, err := json.Marshal(definition(tl).InputSchema)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func (d *Direct) Tools() []mcp.Tool {
 	var out []mcp.Tool
 	for _, t := range allTools() {
 		if dt, ok := d.s.dyn.tools[t.def.Name]; ok {
-			out = append(out, dt.definition())
+			out = append(out, definition(dt))
 		}
 	}
 	return out

@@ -79,7 +79,7 @@ func lifecycleTools() []tool {
 	}
 }
 
-func (c call) lifecycles() (*lifecycles.Lifecycles, error) {
+func lifecyclesOf(c call) (*lifecycles.Lifecycles, error) {
 	if c.Lifecycles == nil {
 		return nil, &problem.Error{Kind: problem.Unavailable, Problem: "unavailable: lifecycles are not available for this project"}
 	}
@@ -114,7 +114,7 @@ type definitionsOut struct {
 }
 
 func lifecycleGet(ctx context.Context, c call, in lifecycleGetArgs) (string, any, error) {
-	l, err := c.lifecycles()
+	l, err := lifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -301,7 +301,7 @@ func clipText(s string, n int) string {
 }
 
 func lifecycleInit(ctx context.Context, c call, in lifecycleInitArgs) (string, any, error) {
-	l, err := c.lifecycles()
+	l, err := lifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -315,7 +315,7 @@ func lifecycleInit(ctx context.Context, c call, in lifecycleInitArgs) (string, a
 }
 
 func lifecycleAdvance(ctx context.Context, c call, in lifecycleAdvanceArgs) (string, any, error) {
-	l, err := c.lifecycles()
+	l, err := lifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -357,7 +357,7 @@ func lifecycleAdvance(ctx context.Context, c call, in lifecycleAdvanceArgs) (str
 }
 
 func lifecycleStatus(ctx context.Context, c call, in lifecycleIDArgs) (string, any, error) {
-	l, err := c.lifecycles()
+	l, err := lifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -387,7 +387,7 @@ type lifecycleListOut struct {
 }
 
 func lifecycleList(ctx context.Context, c call, in lifecycleListArgs) (string, any, error) {
-	l, err := c.lifecycles()
+	l, err := lifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}

@@ -131,10 +131,11 @@ type subtaskIDArgs struct {
 	Force     bool  `json:"force,omitempty"`
 }
 
+var priorityEnum = anys(task.Priorities)
+
 var (
-	statusEnum   = anys(task.Statuses)
-	priorityEnum = anys(task.Priorities)
-	fieldNames   = []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "parentId", "createdAt", "updatedAt", "completedAt"}
+	statusEnum = anys(task.Statuses)
+	fieldNames = []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "parentId", "createdAt", "updatedAt", "completedAt"}
 )
 
 func planTools() []tool {

@@ -504,7 +504,7 @@ func completeBranches(ctx context.Context, c call, prefix string) ([]string, err
 }
 
 func completeLifecycles(ctx context.Context, c call, prefix string) ([]string, error) {
-	l, err := c.lifecycles()
+	l, err := lifecyclesOf(c)
 	if err != nil {
 		return nil, err
 	}

@@ -133,7 +133,7 @@ type tool struct {
 // starts without deriving and marshaling every schema, which took most of
 // the time before it could answer initialize. TestInputSchemasGenerated
 // holds the generated JSON to the declarations.
-func (t tool) definition() mcp.Tool {
+func definition(t tool) mcp.Tool {
 	def := t.def
 	if js, ok := inputSchemas[t.key]; ok {
 		def.InputSchema = json.RawMessage(js)
@@ -488,11 +488,11 @@ func newServer(opts Options) (*mcp.Server, *server, error) {
 		s.dyn.tools[t.def.Name] = t
 		s.dyn.owner[t.def.Name] = t.toolset
 	}
-	ctlDef, ctlHandler := ctl.definition(), s.handler(ctl)
+	ctlDef, ctlHandler := definition(ctl), s.handler(ctl)
 	s.dyn.ctl = func() (*mcp.Tool, mcp.ToolHandler) { d := ctlDef; return &d, ctlHandler }
 	s.dyn.added1 = func(ts string, tools []tool) {
 		for _, t := range tools {
-			def := t.definition()
+			def := definition(t)
 			srv.AddTool(&def, s.handler(t))
 		}
 		if ts == "loops" {
@@ -509,7 +509,7 @@ func newServer(opts Options) (*mcp.Server, *server, error) {
 	go func() {
 		defer close(added)
 		for _, t := range tools {
-			def := t.definition()
+			def := definition(t)
 			srv.AddTool(&def, s.handler(t))
 			runtime.Gosched()
 		}
