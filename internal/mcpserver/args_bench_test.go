@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 )
 
 // BenchmarkDecodeArgs is what decoding a call's arguments costs, on every
@@ -46,7 +48,7 @@ func BenchmarkDecodeArgs(b *testing.B) {
 }
 
 func decodeOnly[In any](raw json.RawMessage, schema *jsonschema.Schema) error {
-	_, err := decodeArgs[In](raw, schema)
+	_, err := tool.DecodeArgs[In](raw, schema)
 	return err
 }
 
@@ -54,8 +56,8 @@ func decodeOnly[In any](raw json.RawMessage, schema *jsonschema.Schema) error {
 func toolSchema(tb testing.TB, name string) *jsonschema.Schema {
 	tb.Helper()
 	for _, t := range allTools() {
-		if t.def.Name == name {
-			return t.schema()
+		if t.Def.Name == name {
+			return t.Schema()
 		}
 	}
 	tb.Fatalf("no tool %s", name)

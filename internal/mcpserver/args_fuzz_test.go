@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/problem"
 )
 
@@ -50,17 +51,17 @@ func FuzzDecodeArgs(f *testing.F) {
 		fuzzDecode[pageArgs](t, "get_stack_overview", raw)
 		fuzzDecode[bigPictureArgs](t, "get_big_picture", raw)
 		fuzzDecode[completedArgs](t, "get_completed_tasks", raw)
-		fuzzDecode[noArgs](t, "get_current_task", raw)
+		fuzzDecode[tool.NoArgs](t, "get_current_task", raw)
 		fuzzDecode[taskIDArgs](t, "switch_focus", raw)
 	})
 }
 
-// fuzzDecode decodes raw as the arguments of the tool named tool, whose
+// fuzzDecode decodes raw as the arguments of the tool named name, whose
 // argument struct is In, with the tool's schema: enums and bounds too.
-func fuzzDecode[In any](t *testing.T, tool string, raw []byte) (In, error) {
+func fuzzDecode[In any](t *testing.T, name string, raw []byte) (In, error) {
 	t.Helper()
-	schema := toolSchema(t, tool)
-	in, err := decodeArgs[In](json.RawMessage(raw), schema)
+	schema := toolSchema(t, name)
+	in, err := tool.DecodeArgs[In](json.RawMessage(raw), schema)
 	if err != nil {
 		checkFieldError(t, raw, err)
 		return in, err
@@ -77,7 +78,7 @@ func fuzzDecode[In any](t *testing.T, tool string, raw []byte) (In, error) {
 	if err := json.Unmarshal(b, &instance); err != nil {
 		t.Fatal(err)
 	}
-	if err := resolvedSchema(t, tool).Validate(instance); err != nil {
+	if err := resolvedSchema(t, name).Validate(instance); err != nil {
 		t.Fatalf("decoded %q as %s, which the declared schema refuses: %v", clipBytes(raw), b, err)
 	}
 	return in, nil
@@ -92,7 +93,7 @@ func resolvedSchema(t *testing.T, name string) *jsonschema.Resolved {
 		return r
 	}
 	for _, tl := range allTools() {
-		if tl.def.Name == name {
+		if tl.Def.Name == name {
 			_, r := advertised(t, tl)
 			resolvedSchemas[name] = r
 			return r
@@ -221,7 +222,7 @@ func TestValidText(t *testing.T) {
 		`"\ue000\uffff\u0000"`:       true,
 		`"\uDBFF\uDFFF\uD800\uDC00"`: true,
 	} {
-		if got := validText([]byte(raw)); got != want {
+		if got := tool.ValidText([]byte(raw)); got != want {
 			t.Errorf("validText(%s) = %v, want %v", raw, got, want)
 		}
 	}

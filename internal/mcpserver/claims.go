@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -18,71 +19,44 @@ import (
 // claims what it works on for a lease.
 
 type claimArgs struct {
-	ID           IDArg `json:"id,omitempty" jsonschema:"default: best free ready task"`
-	LeaseSeconds int   `json:"lease_seconds,omitempty" jsonschema:"default 900"`
+	ID           tool.IDArg `json:"id,omitempty" jsonschema:"default: best free ready task"`
+	LeaseSeconds int        `json:"lease_seconds,omitempty" jsonschema:"default 900"`
 }
 
 type renewArgs struct {
-	ID           IDArg `json:"id"`
-	LeaseSeconds int   `json:"lease_seconds,omitempty" jsonschema:"default 900"`
+	ID           tool.IDArg `json:"id"`
+	LeaseSeconds int        `json:"lease_seconds,omitempty" jsonschema:"default 900"`
 }
 
 type releaseArgs struct {
-	ID     IDArg  `json:"id"`
-	Status string `json:"status,omitempty" jsonschema:"e.g. done"`
-	Force  bool   `json:"force,omitempty" jsonschema:"done despite open dependencies"`
+	ID     tool.IDArg `json:"id"`
+	Status string     `json:"status,omitempty" jsonschema:"e.g. done"`
+	Force  bool       `json:"force,omitempty" jsonschema:"done despite open dependencies"`
 }
 
-func claimTools() []tool {
+func claimTools() []tool.Tool {
 	const ts = "plan"
-	lease := bounds("lease_seconds", 1, float64(task.MaxLease/time.Second))
-	return []tool{
-		declare(ts, mcp.Tool{Name: "claim_task",
+	lease := tool.Bounds("lease_seconds", 1, float64(task.MaxLease/time.Second))
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "claim_task",
 			Description: "Lease a task so other agents skip it; done or cancelled ends it."},
 			claimTask, lease),
-		declare(ts, mcp.Tool{Name: "renew_claim",
+		tool.Declare(ts, mcp.Tool{Name: "renew_claim",
 			Description: "Extend your claim's lease from now."},
 			renewClaim, lease),
-		declare(ts, mcp.Tool{Name: "release_task",
+		tool.Declare(ts, mcp.Tool{Name: "release_task",
 			Description: "End your claim."},
 			releaseTask),
 	}
 }
 
-// claimOut is a claim as results show it.
-type claimOut struct {
-	Agent string `json:"agent"`
-	Since string `json:"since,omitempty"`
-	Until string `json:"until"`
-	// Expired is set when the lease has run out: anyone may claim the task.
-	Expired bool `json:"expired,omitempty"`
-}
-
-func claimOf(c *task.Claim, expired bool) *claimOut {
-	if c == nil {
-		return nil
-	}
-	return &claimOut{Agent: c.Agent, Since: ts(c.ClaimedAt), Until: ts(c.ExpiresAt), Expired: expired}
-}
-
-// claimText is a claim in a task's line.
-func claimText(c *claimOut) string {
-	if c == nil {
-		return ""
-	}
-	if c.Expired {
-		return fmt.Sprintf(" [claim by %s expired %s]", c.Agent, c.Until)
-	}
-	return fmt.Sprintf(" [claimed by %s until %s]", c.Agent, c.Until)
-}
-
 type claimResultOut struct {
-	Task    *planTask `json:"task,omitempty"`
-	Claim   *claimOut `json:"claim,omitempty"`
-	Expired *claimOut `json:"replacedExpired,omitempty"`
-	Renewed bool      `json:"renewed,omitempty"`
-	Skipped int       `json:"skipped,omitempty"`
-	Message string    `json:"message"`
+	Task    *planTask      `json:"task,omitempty"`
+	Claim   *tool.ClaimOut `json:"claim,omitempty"`
+	Expired *tool.ClaimOut `json:"replacedExpired,omitempty"`
+	Renewed bool           `json:"renewed,omitempty"`
+	Skipped int            `json:"skipped,omitempty"`
+	Message string         `json:"message"`
 }
 
 func claimResult(verb string, r plan.ClaimResult) (string, any, error) {
@@ -93,14 +67,14 @@ func claimResult(verb string, r plan.ClaimResult) (string, any, error) {
 	}
 	p := item(r.Task, nil)
 	out.Task = &p
-	out.Claim = claimOf(&r.Claim, false)
-	out.Message = fmt.Sprintf("%s task %s %q until %s.", verb, r.Task.ID, r.Task.Title, ts(r.Claim.ExpiresAt))
+	out.Claim = tool.ClaimOf(&r.Claim, false)
+	out.Message = fmt.Sprintf("%s task %s %q until %s.", verb, r.Task.ID, r.Task.Title, tool.Stamp(r.Claim.ExpiresAt))
 	if r.Renewed && verb == "Claimed" {
-		out.Message = fmt.Sprintf("Renewed your claim on task %s %q until %s.", r.Task.ID, r.Task.Title, ts(r.Claim.ExpiresAt))
+		out.Message = fmt.Sprintf("Renewed your claim on task %s %q until %s.", r.Task.ID, r.Task.Title, tool.Stamp(r.Claim.ExpiresAt))
 	}
 	if r.Expired != nil {
-		out.Expired = claimOf(r.Expired, true)
-		out.Message += fmt.Sprintf(" It took over %s's claim, which expired %s.", r.Expired.Agent, ts(r.Expired.ExpiresAt))
+		out.Expired = tool.ClaimOf(r.Expired, true)
+		out.Message += fmt.Sprintf(" It took over %s's claim, which expired %s.", r.Expired.Agent, tool.Stamp(r.Expired.ExpiresAt))
 	}
 	if r.Skipped > 0 {
 		out.Message += " Skipped " + words.Plural(r.Skipped, "ready task", "ready tasks") + " other agents hold."
@@ -109,19 +83,19 @@ func claimResult(verb string, r plan.ClaimResult) (string, any, error) {
 	return out.Message + "\n" + line(p), out, nil
 }
 
-func claimTask(ctx context.Context, c call, in claimArgs) (string, any, error) {
-	r, err := c.Plan.Claim(ctx, plan.ClaimRequest{Agent: c.agent, Ref: strings.TrimSpace(string(in.ID)), LeaseSeconds: in.LeaseSeconds})
+func claimTask(ctx context.Context, c tool.Call, in claimArgs) (string, any, error) {
+	r, err := c.Plan.Claim(ctx, plan.ClaimRequest{Agent: c.Agent, Ref: strings.TrimSpace(string(in.ID)), LeaseSeconds: in.LeaseSeconds})
 	if err != nil {
 		return "", nil, err
 	}
 	return claimResult("Claimed", r)
 }
 
-func renewClaim(ctx context.Context, c call, in renewArgs) (string, any, error) {
+func renewClaim(ctx context.Context, c tool.Call, in renewArgs) (string, any, error) {
 	if strings.TrimSpace(string(in.ID)) == "" {
 		return "", nil, &problem.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to renew"}
 	}
-	r, err := c.Plan.Renew(ctx, plan.ClaimRequest{Agent: c.agent, Ref: string(in.ID), LeaseSeconds: in.LeaseSeconds})
+	r, err := c.Plan.Renew(ctx, plan.ClaimRequest{Agent: c.Agent, Ref: string(in.ID), LeaseSeconds: in.LeaseSeconds})
 	if err != nil {
 		return "", nil, err
 	}
@@ -133,11 +107,11 @@ type releaseOut struct {
 	Message string   `json:"message"`
 }
 
-func releaseTask(ctx context.Context, c call, in releaseArgs) (string, any, error) {
+func releaseTask(ctx context.Context, c tool.Call, in releaseArgs) (string, any, error) {
 	if strings.TrimSpace(string(in.ID)) == "" {
 		return "", nil, &problem.FieldError{Field: "id", Problem: "is missing", Fix: "pass the task whose claim to release"}
 	}
-	r, err := c.Plan.Release(ctx, plan.ReleaseRequest{Agent: c.agent, Ref: string(in.ID), Status: in.Status, Force: in.Force})
+	r, err := c.Plan.Release(ctx, plan.ReleaseRequest{Agent: c.Agent, Ref: string(in.ID), Status: in.Status, Force: in.Force})
 	if err != nil {
 		return "", nil, err
 	}

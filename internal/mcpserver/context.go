@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/brief"
@@ -26,47 +27,47 @@ type bootstrapArgs struct {
 type detectProjectArgs struct{}
 
 type optimizeContextArgs struct {
-	Query        string     `json:"query" jsonschema:"the topic"`
-	BudgetTokens int        `json:"budget_tokens,omitempty" jsonschema:"default 1000"`
-	Candidates   StringList `json:"candidates,omitempty" jsonschema:"ids to choose among (m12, 12); default: what the query finds"`
+	Query        string          `json:"query" jsonschema:"the topic"`
+	BudgetTokens int             `json:"budget_tokens,omitempty" jsonschema:"default 1000"`
+	Candidates   tool.StringList `json:"candidates,omitempty" jsonschema:"ids to choose among (m12, 12); default: what the query finds"`
 }
 
 type techCompatibilityArgs struct {
-	Stack StringList `json:"stack,omitempty" jsonschema:"technologies to check; default what the project uses"`
+	Stack tool.StringList `json:"stack,omitempty" jsonschema:"technologies to check; default what the project uses"`
 }
 
 type getConfigArgs struct{}
 
 type suggestNextArgs struct{}
 
-func contextTools() []tool {
+func contextTools() []tool.Tool {
 	const ts = "context"
-	return []tool{
-		declare(ts, mcp.Tool{Name: "bootstrap", Annotations: readOnly,
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "bootstrap", Annotations: tool.ReadOnly,
 			Description: "Start of a session in one call, within a token budget: YOU ARE HERE, the next task, loops, session, project, instruction digest, conventions, mistakes, decisions (ids for memory_get)."},
-			bootstrapTool, bounds("budget_tokens", brief.MinBootstrapBudget, brief.MaxBootstrapBudget)),
-		declare(ts, mcp.Tool{Name: "detect_project", Annotations: readOnly,
+			bootstrapTool, tool.Bounds("budget_tokens", brief.MinBootstrapBudget, brief.MaxBootstrapBudget)),
+		tool.Declare(ts, mcp.Tool{Name: "detect_project", Annotations: tool.ReadOnly,
 			Description: "The project's languages, frameworks, package managers, build and test commands, per module, from its manifests; CI, containers, agent instruction files."},
 			detectProjectTool),
-		declare(ts, mcp.Tool{Name: "optimize_context", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "optimize_context", Annotations: tool.ReadOnly,
 			Description: "Chooses, within a token budget, the memory entries, tasks and instruction lines most relevant to a query; says what it dropped and why."},
-			optimizeContextTool, bounds("budget_tokens", 50, brief.MaxBootstrapBudget)),
-		declare(ts, mcp.Tool{Name: "tech_compatibility", Annotations: readOnly,
+			optimizeContextTool, tool.Bounds("budget_tokens", 50, brief.MaxBootstrapBudget)),
+		tool.Declare(ts, mcp.Tool{Name: "tech_compatibility", Annotations: tool.ReadOnly,
 			Description: "Checks the project's stack (from detect_project) for tools that clash or overlap, and where each technology asked about is used; a score out of 100."},
 			techCompatibilityTool),
-		declare(ts, mcp.Tool{Name: "get_config", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "get_config", Annotations: tool.ReadOnly,
 			Description: "The configuration in force (toolsets, agent, project root, store, branch, embeddings, budgets) and where each value came from."},
 			getConfigTool),
-		declare(ts, mcp.Tool{Name: "suggest_next", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "suggest_next", Annotations: tool.ReadOnly,
 			Description: "The next steps from where you are (focus, subtasks, loops, session), each a tool call with its arguments filled in."},
 			suggestNextTool),
 	}
 }
 
-func getConfigTool(_ context.Context, c call, _ getConfigArgs) (string, any, error) {
-	surface := c.host.Settings()
-	surface = append(surface, brief.Setting{Name: "agent (this call)", Value: c.agent, Source: "--agent, else the X-Cairn-Agent header or the client's name"},
-		brief.Setting{Name: "tools served", Value: fmt.Sprint(c.host.NumServed()), Source: "the toolsets, less writes when read-only"})
+func getConfigTool(_ context.Context, c tool.Call, _ getConfigArgs) (string, any, error) {
+	surface := c.Host.Settings()
+	surface = append(surface, brief.Setting{Name: "agent (this call)", Value: c.Agent, Source: "--agent, else the X-Cairn-Agent header or the client's name"},
+		brief.Setting{Name: "tools served", Value: fmt.Sprint(c.Host.NumServed()), Source: "the toolsets, less writes when read-only"})
 	settings := c.Brief.Config(surface)
 	lines := make([]string, len(settings))
 	for i, st := range settings {
@@ -84,16 +85,16 @@ type suggestion struct {
 	NotServed string         `json:"not_served,omitempty"` // how to get the tool if it is not served
 }
 
-func suggestNextTool(ctx context.Context, c call, _ suggestNextArgs) (string, any, error) {
-	ss, err := c.Brief.SuggestNext(ctx, c.agent)
+func suggestNextTool(ctx context.Context, c tool.Call, _ suggestNextArgs) (string, any, error) {
+	ss, err := c.Brief.SuggestNext(ctx, c.Agent)
 	if err != nil {
 		return "", nil, err
 	}
 	out := suggestionsOut{Suggestions: make([]suggestion, 0, len(ss))}
 	for _, s := range ss {
 		if sg, ok := suggestionOf(s); ok {
-			if !c.host.Served(sg.Tool) {
-				sg.NotServed = "in the " + c.host.ToolsetOf(sg.Tool) + " toolset: enable it with the toolsets tool"
+			if !c.Host.Served(sg.Tool) {
+				sg.NotServed = "in the " + c.Host.ToolsetOf(sg.Tool) + " toolset: enable it with the toolsets tool"
 			}
 			out.Suggestions = append(out.Suggestions, sg)
 		}
@@ -159,15 +160,15 @@ func (o suggestionsOut) text() string {
 // toolsetOf names the toolset that declares a tool.
 func toolsetOf(name string) string {
 	for _, t := range allTools() {
-		if t.def.Name == name {
-			return t.toolset
+		if t.Def.Name == name {
+			return t.Toolset
 		}
 	}
 	return "?"
 }
 
-func bootstrapTool(ctx context.Context, c call, in bootstrapArgs) (string, any, error) {
-	b, err := c.Brief.Bootstrap(ctx, brief.BootstrapRequest{Agent: c.agent, BudgetTokens: in.BudgetTokens, Query: in.Query, Hint: render.BootstrapHint})
+func bootstrapTool(ctx context.Context, c tool.Call, in bootstrapArgs) (string, any, error) {
+	b, err := c.Brief.Bootstrap(ctx, brief.BootstrapRequest{Agent: c.Agent, BudgetTokens: in.BudgetTokens, Query: in.Query, Hint: render.BootstrapHint})
 	if err != nil {
 		return "", nil, err
 	}
@@ -175,7 +176,7 @@ func bootstrapTool(ctx context.Context, c call, in bootstrapArgs) (string, any, 
 	return b.Text, b, nil
 }
 
-func detectProjectTool(_ context.Context, c call, _ detectProjectArgs) (string, any, error) {
+func detectProjectTool(_ context.Context, c tool.Call, _ detectProjectArgs) (string, any, error) {
 	info := c.Knowledge.Project()
 	return RenderProject(info), info, nil
 }
@@ -226,7 +227,7 @@ func RenderProject(info projectinfo.Info) string {
 	return b.String()
 }
 
-func optimizeContextTool(ctx context.Context, c call, in optimizeContextArgs) (string, any, error) {
+func optimizeContextTool(ctx context.Context, c tool.Call, in optimizeContextArgs) (string, any, error) {
 	o, err := c.Brief.OptimizeContext(ctx, brief.OptimizeRequest{Query: in.Query, BudgetTokens: in.BudgetTokens, Candidates: in.Candidates})
 	if err != nil {
 		return "", nil, err
@@ -265,7 +266,7 @@ func optimizeContextTool(ctx context.Context, c call, in optimizeContextArgs) (s
 	return b.String(), out, nil
 }
 
-func techCompatibilityTool(_ context.Context, c call, in techCompatibilityArgs) (string, any, error) {
+func techCompatibilityTool(_ context.Context, c tool.Call, in techCompatibilityArgs) (string, any, error) {
 	r, err := c.Knowledge.TechCompatibility(in.Stack)
 	if err != nil {
 		return "", nil, err

@@ -26,7 +26,7 @@ type Direct struct {
 func (d *Direct) Tools() []mcp.Tool {
 	var out []mcp.Tool
 	for _, t := range allTools() {
-		if dt, ok := d.s.dyn.tools[t.def.Name]; ok {
+		if dt, ok := d.s.dyn.tools[t.Def.Name]; ok {
 			out = append(out, definition(dt))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/loop"
+	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/loops"
 	"github.com/cairn-dev/cairn/internal/service/page"
@@ -29,113 +30,113 @@ func LoopURI(id task.ID) string { return "cairn://loops/" + id.String() }
 const loopURITemplate = "cairn://loops/{id}"
 
 type loopStartArgs struct {
-	Objective          string         `json:"objective" jsonschema:"what the loop is to achieve, one line"`
-	CompletionCriteria string         `json:"completion_criteria" jsonschema:"how to tell it is done, e.g. a command that passes"`
-	MaxIterations      int            `json:"max_iterations,omitempty" jsonschema:"default 200"`
-	ExecutionMode      string         `json:"execution_mode,omitempty"`
-	Priority           string         `json:"priority,omitempty"`
-	Tags               StringList     `json:"tags,omitempty"`
-	Parent             IDArg          `json:"parent,omitempty" jsonschema:"task to start the loop under"`
-	Description        string         `json:"description,omitempty" jsonschema:"the loop in detail"`
-	Metadata           map[string]any `json:"metadata,omitempty" jsonschema:"free-form JSON object, up to 4 KiB"`
+	Objective          string          `json:"objective" jsonschema:"what the loop is to achieve, one line"`
+	CompletionCriteria string          `json:"completion_criteria" jsonschema:"how to tell it is done, e.g. a command that passes"`
+	MaxIterations      int             `json:"max_iterations,omitempty" jsonschema:"default 200"`
+	ExecutionMode      string          `json:"execution_mode,omitempty"`
+	Priority           string          `json:"priority,omitempty"`
+	Tags               tool.StringList `json:"tags,omitempty"`
+	Parent             tool.IDArg      `json:"parent,omitempty" jsonschema:"task to start the loop under"`
+	Description        string          `json:"description,omitempty" jsonschema:"the loop in detail"`
+	Metadata           map[string]any  `json:"metadata,omitempty" jsonschema:"free-form JSON object, up to 4 KiB"`
 }
 
-// enumAlias takes the priority "normal", loops' old word for medium, which
+// EnumAlias takes the priority "normal", loops' old word for medium, which
 // the loops service still reads (and never shows).
-func (loopStartArgs) enumAlias(name, value string) bool {
+func (loopStartArgs) EnumAlias(name, value string) bool {
 	return name == "priority" && strings.EqualFold(value, "normal")
 }
 
 type loopIDArgs struct {
-	ID IDArg `json:"id"`
+	ID tool.IDArg `json:"id"`
 }
 
 type loopStatusArgs struct {
-	ID      IDArg `json:"id"`
-	History bool  `json:"history,omitempty" jsonschema:"include the history, paged"`
-	Offset  int   `json:"offset,omitempty"`
-	Limit   int   `json:"limit,omitempty"`
+	ID      tool.IDArg `json:"id"`
+	History bool       `json:"history,omitempty" jsonschema:"include the history, paged"`
+	Offset  int        `json:"offset,omitempty"`
+	Limit   int        `json:"limit,omitempty"`
 }
 
 type loopListArgs struct {
-	Status StringList `json:"status,omitempty" jsonschema:"default: those not finished"`
+	Status tool.StringList `json:"status,omitempty" jsonschema:"default: those not finished"`
+	Offset int             `json:"offset,omitempty"`
+	Limit  int             `json:"limit,omitempty"`
+}
+
+type loopRecordArgs struct {
+	ID                tool.IDArg      `json:"id"`
+	LastAction        string          `json:"last_action" jsonschema:"what this iteration did"`
+	NextSteps         tool.StringList `json:"next_steps,omitempty"`
+	Percentage        *float64        `json:"percentage,omitempty"`
+	Message           string          `json:"message,omitempty" jsonschema:"progress message"`
+	ArtifactsCreated  int             `json:"artifacts_created,omitempty"`
+	ArtifactsModified int             `json:"artifacts_modified,omitempty"`
+}
+
+type loopCheckpointsArgs struct {
+	ID     tool.IDArg `json:"id"`
 	Offset int        `json:"offset,omitempty"`
 	Limit  int        `json:"limit,omitempty"`
 }
 
-type loopRecordArgs struct {
-	ID                IDArg      `json:"id"`
-	LastAction        string     `json:"last_action" jsonschema:"what this iteration did"`
-	NextSteps         StringList `json:"next_steps,omitempty"`
-	Percentage        *float64   `json:"percentage,omitempty"`
-	Message           string     `json:"message,omitempty" jsonschema:"progress message"`
-	ArtifactsCreated  int        `json:"artifacts_created,omitempty"`
-	ArtifactsModified int        `json:"artifacts_modified,omitempty"`
-}
-
-type loopCheckpointsArgs struct {
-	ID     IDArg `json:"id"`
-	Offset int   `json:"offset,omitempty"`
-	Limit  int   `json:"limit,omitempty"`
-}
-
 type loopCheckpointArgs struct {
-	ID   IDArg  `json:"id"`
-	Note string `json:"note,omitempty"`
+	ID   tool.IDArg `json:"id"`
+	Note string     `json:"note,omitempty"`
 }
 
 type loopResumeArgs struct {
-	ID             IDArg `json:"id"`
-	FromCheckpoint int64 `json:"from_checkpoint,omitempty" jsonschema:"checkpoint id to restore"`
-	MaxIterations  int   `json:"max_iterations,omitempty" jsonschema:"a new budget"`
+	ID             tool.IDArg `json:"id"`
+	FromCheckpoint int64      `json:"from_checkpoint,omitempty" jsonschema:"checkpoint id to restore"`
+	MaxIterations  int        `json:"max_iterations,omitempty" jsonschema:"a new budget"`
 }
 
 type loopCompleteArgs struct {
-	ID       IDArg  `json:"id"`
-	Evidence string `json:"evidence" jsonschema:"how the completion criteria were met"`
-	Force    bool   `json:"force,omitempty" jsonschema:"complete although a task the loop depends on is open"`
+	ID       tool.IDArg `json:"id"`
+	Evidence string     `json:"evidence" jsonschema:"how the completion criteria were met"`
+	Force    bool       `json:"force,omitempty" jsonschema:"complete although a task the loop depends on is open"`
 }
 
 type loopFailArgs struct {
-	ID          IDArg  `json:"id"`
-	Message     string `json:"message"`
-	Code        string `json:"code,omitempty"`
-	Recoverable bool   `json:"recoverable,omitempty" jsonschema:"can be resumed (default false)"`
+	ID          tool.IDArg `json:"id"`
+	Message     string     `json:"message"`
+	Code        string     `json:"code,omitempty"`
+	Recoverable bool       `json:"recoverable,omitempty" jsonschema:"can be resumed (default false)"`
 }
 
-func loopTools() []tool {
+func loopTools() []tool.Tool {
 	const ts = "loops"
-	page := pageShape(page.Plan)
-	return []tool{
-		declare(ts, mcp.Tool{Name: "loop_start",
+	page := tool.PageShape(page.Plan)
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "loop_start",
 			Description: "Start an iterative loop toward an objective, with completion criteria and an iteration budget."},
-			loopStart, minimum("max_iterations", 1), enum("execution_mode", "strict", "seeded", "logged", "default"),
-			enum("priority", priorityEnum...)),
-		declare(ts, mcp.Tool{Name: "loop_status", Annotations: readOnly,
+			loopStart, tool.Minimum("max_iterations", 1), tool.Enum("execution_mode", "strict", "seeded", "logged", "default"),
+			tool.Enum("priority", tool.PriorityEnum...)),
+		tool.Declare(ts, mcp.Tool{Name: "loop_status", Annotations: tool.ReadOnly,
 			Description: "A loop's state and legal next steps; history only on request, paged."},
 			loopStatus, page...),
-		declare(ts, mcp.Tool{Name: "loop_list", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "loop_list", Annotations: tool.ReadOnly,
 			Description: "Loops by status (default: not finished), paged."},
 			loopList, page...),
-		declare(ts, mcp.Tool{Name: "loop_record",
+		tool.Declare(ts, mcp.Tool{Name: "loop_record",
 			Description: "Record one iteration: what was done, next steps, progress. Stops the loop at max_iterations."},
-			loopRecord, bounds("percentage", 0, 100), minimum("artifacts_created", 0), minimum("artifacts_modified", 0)),
-		declare(ts, mcp.Tool{Name: "loop_checkpoint",
+			loopRecord, tool.Bounds("percentage", 0, 100), tool.Minimum("artifacts_created", 0), tool.Minimum("artifacts_modified", 0)),
+		tool.Declare(ts, mcp.Tool{Name: "loop_checkpoint",
 			Description: "Save an immutable snapshot of the loop's state; returns its id."},
 			loopCheckpoint),
-		declare(ts, mcp.Tool{Name: "loop_checkpoints", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "loop_checkpoints", Annotations: tool.ReadOnly,
 			Description: "A loop's checkpoints, newest first: id, iteration, note, time."},
 			loopCheckpoints, page...),
-		declare(ts, mcp.Tool{Name: "loop_pause",
+		tool.Declare(ts, mcp.Tool{Name: "loop_pause",
 			Description: "Pause a loop until loop_resume."}, loopPause),
-		declare(ts, mcp.Tool{Name: "loop_resume",
+		tool.Declare(ts, mcp.Tool{Name: "loop_resume",
 			Description: "Resume a paused (or recoverably failed) loop, optionally from a checkpoint or with a new budget."},
-			loopResume, minimum("from_checkpoint", 1), minimum("max_iterations", 1)),
-		declare(ts, mcp.Tool{Name: "loop_cancel",
+			loopResume, tool.Minimum("from_checkpoint", 1), tool.Minimum("max_iterations", 1)),
+		tool.Declare(ts, mcp.Tool{Name: "loop_cancel",
 			Description: "Cancel a loop for good."}, loopCancel),
-		declare(ts, mcp.Tool{Name: "loop_complete",
+		tool.Declare(ts, mcp.Tool{Name: "loop_complete",
 			Description: "Complete a loop, with evidence that its criteria are met."}, loopComplete),
-		declare(ts, mcp.Tool{Name: "loop_fail",
+		tool.Declare(ts, mcp.Tool{Name: "loop_fail",
 			Description: "Stop a loop with an error; a recoverable one can be resumed."}, loopFail),
 	}
 }
@@ -167,19 +168,19 @@ func outLoop(lp loops.Loop, full bool) loopOut {
 	st := lp.State
 	o := loopOut{ID: lp.ID.String(), URI: LoopURI(lp.ID), Objective: st.Objective, Status: st.Status,
 		Iteration: st.Iteration, MaxIterations: st.MaxIterations, LastAction: st.LastAction, NextSteps: st.NextSteps,
-		Error: st.Error, Evidence: problem.Clip(st.Evidence, 300), UpdatedAt: ts(st.UpdatedAt), LegalNext: []string{}}
+		Error: st.Error, Evidence: problem.Clip(st.Evidence, 300), UpdatedAt: tool.Stamp(st.UpdatedAt), LegalNext: []string{}}
 	if st.Finished() {
 		o.NextSteps = nil // a finished loop has no next step
 	} else if st.NextStepsFrom != 0 && st.NextStepsFrom < st.Iteration {
 		o.NextStepsFrom = st.NextStepsFrom
 	}
 	for _, op := range st.Legal() {
-		o.LegalNext = append(o.LegalNext, loopTool(op))
+		o.LegalNext = append(o.LegalNext, tool.LoopTool(op))
 	}
 	p := st.Progress
 	o.Progress = &p
 	if full {
-		o.CompletionCriteria, o.Evidence, o.CreatedAt = st.CompletionCriteria, st.Evidence, ts(st.CreatedAt)
+		o.CompletionCriteria, o.Evidence, o.CreatedAt = st.CompletionCriteria, st.Evidence, tool.Stamp(st.CreatedAt)
 		o.Description = st.Description
 		m := st.Metadata
 		o.Metadata = &m
@@ -251,8 +252,8 @@ func loopText(o loopOut) string {
 	return b.String()
 }
 
-func loopResult(c call, lp loops.Loop, msg string) (string, any, error) {
-	c.loopChanged()
+func loopResult(c tool.Call, lp loops.Loop, msg string) (string, any, error) {
+	c.LoopChanged()
 	o := outLoop(lp, false)
 	type withMessage struct {
 		loopOut
@@ -261,9 +262,9 @@ func loopResult(c call, lp loops.Loop, msg string) (string, any, error) {
 	return msg + "\n" + loopText(o), withMessage{o, msg}, nil
 }
 
-func loopStart(ctx context.Context, c call, in loopStartArgs) (string, any, error) {
+func loopStart(ctx context.Context, c tool.Call, in loopStartArgs) (string, any, error) {
 	lp, err := c.Loops.Start(ctx, loops.Start{Objective: in.Objective, Criteria: in.CompletionCriteria, MaxIterations: in.MaxIterations,
-		ExecutionMode: in.ExecutionMode, Priority: in.Priority, Tags: in.Tags, Parent: string(in.Parent), CreatedBy: c.agent,
+		ExecutionMode: in.ExecutionMode, Priority: in.Priority, Tags: in.Tags, Parent: string(in.Parent), CreatedBy: c.Agent,
 		Description: in.Description, Metadata: in.Metadata})
 	if err != nil {
 		return "", nil, err
@@ -285,7 +286,7 @@ type statusOut struct {
 	NextOffset  int            `json:"next_offset,omitempty"`
 }
 
-func loopStatus(ctx context.Context, c call, in loopStatusArgs) (string, any, error) {
+func loopStatus(ctx context.Context, c tool.Call, in loopStatusArgs) (string, any, error) {
 	lp, h, err := c.Loops.Status(ctx, string(in.ID), loops.StatusQuery{History: in.History, Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
@@ -311,7 +312,7 @@ func renderHistory(out *statusOut, h loops.History) string {
 		// seq is the event's place in the loop's history, from 1: the
 		// store's row id numbers the events of every loop (on PostgreSQL,
 		// of every project) in one sequence, so it differed by store.
-		x := historyEntry{Seq: int64(h.Offset + i + 1), Kind: e.Kind, Detail: e.Detail, At: ts(e.At)}
+		x := historyEntry{Seq: int64(h.Offset + i + 1), Kind: e.Kind, Detail: e.Detail, At: tool.Stamp(e.At)}
 		out.History = append(out.History, x)
 		b.WriteString(strings.TrimRight(fmt.Sprintf("\n%s %s %s", x.At, x.Kind, x.Detail), " "))
 	}
@@ -324,7 +325,7 @@ type loopListOut struct {
 	NextOffset int       `json:"next_offset,omitempty"`
 }
 
-func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error) {
+func loopList(ctx context.Context, c tool.Call, in loopListArgs) (string, any, error) {
 	page, err := c.Loops.List(ctx, loops.LoopQuery{Statuses: in.Status, Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
@@ -343,7 +344,7 @@ func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error)
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func loopRecord(ctx context.Context, c call, in loopRecordArgs) (string, any, error) {
+func loopRecord(ctx context.Context, c tool.Call, in loopRecordArgs) (string, any, error) {
 	r := loops.Record{LastAction: in.LastAction, NextSteps: in.NextSteps, Percentage: in.Percentage, Message: in.Message,
 		ArtifactsCreated: in.ArtifactsCreated, ArtifactsModified: in.ArtifactsModified}
 	lp, err := c.Loops.Record(ctx, string(in.ID), r)
@@ -357,12 +358,12 @@ func loopRecord(ctx context.Context, c call, in loopRecordArgs) (string, any, er
 	return loopResult(c, lp, msg)
 }
 
-func loopCheckpoint(ctx context.Context, c call, in loopCheckpointArgs) (string, any, error) {
+func loopCheckpoint(ctx context.Context, c tool.Call, in loopCheckpointArgs) (string, any, error) {
 	lp, id, err := c.Loops.Checkpoint(ctx, string(in.ID), in.Note)
 	if err != nil {
 		return "", nil, err
 	}
-	c.loopChanged()
+	c.LoopChanged()
 	msg := fmt.Sprintf("Saved checkpoint %d of loop %s at iteration %d; loop_resume from_checkpoint %d restores it.", id, lp.ID, lp.State.Iteration, id)
 	return msg, map[string]any{"checkpoint_id": id, "loop_id": lp.ID.String(), "iteration": lp.State.Iteration, "message": msg}, nil
 }
@@ -376,7 +377,7 @@ type checkpointOut struct {
 	CreatedAt string  `json:"created_at"`
 }
 
-func loopCheckpoints(ctx context.Context, c call, in loopCheckpointsArgs) (string, any, error) {
+func loopCheckpoints(ctx context.Context, c tool.Call, in loopCheckpointsArgs) (string, any, error) {
 	lp, page, err := c.Loops.Checkpoints(ctx, string(in.ID), page.Page{Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
@@ -385,7 +386,7 @@ func loopCheckpoints(ctx context.Context, c call, in loopCheckpointsArgs) (strin
 	for _, cp := range page.Checkpoints {
 		st := cp.State
 		out.Checkpoints = append(out.Checkpoints, checkpointOut{ID: cp.ID, Iteration: st.Iteration, Status: string(st.Status),
-			Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: ts(cp.CreatedAt)})
+			Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: tool.Stamp(cp.CreatedAt)})
 	}
 	return out.text(), out, nil
 }
@@ -414,7 +415,7 @@ func (o checkpointsOut) text() string {
 	return strings.Join(lines, "\n")
 }
 
-func loopPause(ctx context.Context, c call, in loopIDArgs) (string, any, error) {
+func loopPause(ctx context.Context, c tool.Call, in loopIDArgs) (string, any, error) {
 	lp, err := c.Loops.Pause(ctx, string(in.ID))
 	if err != nil {
 		return "", nil, err
@@ -422,7 +423,7 @@ func loopPause(ctx context.Context, c call, in loopIDArgs) (string, any, error) 
 	return loopResult(c, lp, fmt.Sprintf("Paused loop %s.", lp.ID))
 }
 
-func loopResume(ctx context.Context, c call, in loopResumeArgs) (string, any, error) {
+func loopResume(ctx context.Context, c tool.Call, in loopResumeArgs) (string, any, error) {
 	lp, err := c.Loops.Resume(ctx, string(in.ID), in.FromCheckpoint, in.MaxIterations)
 	if err != nil {
 		return "", nil, err
@@ -434,7 +435,7 @@ func loopResume(ctx context.Context, c call, in loopResumeArgs) (string, any, er
 	return loopResult(c, lp, msg)
 }
 
-func loopCancel(ctx context.Context, c call, in loopIDArgs) (string, any, error) {
+func loopCancel(ctx context.Context, c tool.Call, in loopIDArgs) (string, any, error) {
 	lp, err := c.Loops.Cancel(ctx, string(in.ID))
 	if err != nil {
 		return "", nil, err
@@ -442,7 +443,7 @@ func loopCancel(ctx context.Context, c call, in loopIDArgs) (string, any, error)
 	return loopResult(c, lp, fmt.Sprintf("Cancelled loop %s.", lp.ID))
 }
 
-func loopComplete(ctx context.Context, c call, in loopCompleteArgs) (string, any, error) {
+func loopComplete(ctx context.Context, c tool.Call, in loopCompleteArgs) (string, any, error) {
 	lp, err := c.Loops.Complete(ctx, string(in.ID), in.Evidence, in.Force)
 	if err != nil {
 		return "", nil, err
@@ -450,7 +451,7 @@ func loopComplete(ctx context.Context, c call, in loopCompleteArgs) (string, any
 	return loopResult(c, lp, fmt.Sprintf("Completed loop %s after %s.", lp.ID, words.Plural(lp.State.Iteration, "iteration", "iterations")))
 }
 
-func loopFail(ctx context.Context, c call, in loopFailArgs) (string, any, error) {
+func loopFail(ctx context.Context, c tool.Call, in loopFailArgs) (string, any, error) {
 	lp, err := c.Loops.Fail(ctx, string(in.ID), loop.Error{Message: in.Message, Code: in.Code, Recoverable: in.Recoverable})
 	if err != nil {
 		return "", nil, err

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/lifecycles"
 	"github.com/cairn-dev/cairn/internal/service/page"
@@ -110,7 +111,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 			fmt.Fprintf(&b, "\n%s\n", problem.Clip(d.Body, 500))
 		}
 	} else if next.Hint != problem.NoAction {
-		b.WriteString(next.Rationale + "; " + toolHints(next.Hint) + ".\n")
+		b.WriteString(next.Rationale + "; " + tool.ToolHints(next.Hint) + ".\n")
 	} else {
 		b.WriteString(next.Rationale + "\n")
 	}
@@ -125,7 +126,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 			if t.UpdatedAt.Equal(t.CreatedAt) {
 				what = "created"
 			}
-			fmt.Fprintf(&b, "%d. [%s] %s - %s (%s)\n", i+1, t.ID, t.Title, what, ts(t.UpdatedAt))
+			fmt.Fprintf(&b, "%d. [%s] %s - %s (%s)\n", i+1, t.ID, t.Title, what, tool.Stamp(t.UpdatedAt))
 		}
 	}
 	return userText("Project status", strings.TrimRight(b.String(), "\n")), nil

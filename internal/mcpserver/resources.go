@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/knowledge"
@@ -40,10 +41,10 @@ type resourceDef struct {
 	live bool
 	// read renders the resource through a tool's handler; arg is the
 	// template's argument ("" for a concrete resource).
-	read func(ctx context.Context, c call, arg string) (string, error)
+	read func(ctx context.Context, c tool.Call, arg string) (string, error)
 	// complete offers values of the template's argument that start with
 	// prefix; nil for a concrete resource.
-	complete func(ctx context.Context, c call, prefix string) ([]string, error)
+	complete func(ctx context.Context, c tool.Call, prefix string) ([]string, error)
 }
 
 func (d resourceDef) template() bool { return strings.Contains(d.uri, "{") }
@@ -59,8 +60,8 @@ func (d resourceDef) argName() string {
 
 // text adapts a tool handler to a resource: the handler's text, its
 // structured answer dropped.
-func text[In any](h handlerFunc[In], in func(arg string) In) func(ctx context.Context, c call, arg string) (string, error) {
-	return func(ctx context.Context, c call, arg string) (string, error) {
+func text[In any](h tool.HandlerFunc[In], in func(arg string) In) func(ctx context.Context, c tool.Call, arg string) (string, error) {
+	return func(ctx context.Context, c tool.Call, arg string) (string, error) {
 		t, _, err := h(ctx, c, in(arg))
 		return t, err
 	}
@@ -76,7 +77,7 @@ func resourceDefs() []resourceDef {
 			read:        text(getBigPicture, fixed(bigPictureArgs{}))},
 		{uri: "cairn://current", name: "current", title: "YOU ARE HERE", live: true,
 			description: "The current task with its context (the reading agent's focus).",
-			read:        text(getCurrentTask, fixed(noArgs{}))},
+			read:        text(getCurrentTask, fixed(tool.NoArgs{}))},
 		{uri: "cairn://plan", name: "plan", title: "Plan", live: true,
 			description: "The task board's first page: status, priority, dependencies.",
 			read:        text(getTasks, fixed(getTasksArgs{}))},
@@ -106,15 +107,15 @@ func resourceDefs() []resourceDef {
 			read:        text(queryTKBTool, fixed(queryTKBArgs{}))},
 		{uri: "cairn://agents", name: "agents", title: "Skills and agents",
 			description: "Every skill and agent with the expertise it declares.",
-			read:        text(competencyTool, fixed(noArgs{}))},
+			read:        text(competencyTool, fixed(tool.NoArgs{}))},
 
 		{uri: "cairn://tasks/{id}", name: "task", title: "Task", live: true,
 			description: "One task: description, dependencies, dependents, subtasks.",
-			read:        text(getTask, func(a string) idArgs { return idArgs{ID: IDArg(a)} }),
+			read:        text(getTask, func(a string) idArgs { return idArgs{ID: tool.IDArg(a)} }),
 			complete:    completeTasks},
 		{uri: "cairn://memory/{id}", name: "memory-entry", title: "Memory entry", live: true,
 			description: "One memory entry in full (decision, mistake, convention, observation).",
-			read:        text(memoryGet, func(a string) memoryGetArgs { return memoryGetArgs{IDs: IDList{a}} }),
+			read:        text(memoryGet, func(a string) memoryGetArgs { return memoryGetArgs{IDs: tool.IDList{a}} }),
 			complete:    completeMemory},
 		{uri: "cairn://sessions/{id}", name: "session", title: "Session", live: true,
 			description: "One working session and its record.",
@@ -126,7 +127,7 @@ func resourceDefs() []resourceDef {
 			complete:    completeBranches},
 		{uri: "cairn://lifecycles/{id}", name: "lifecycle", title: "Lifecycle", live: true,
 			description: "A lifecycle's phase, exit criteria and history.",
-			read:        text(lifecycleStatus, func(a string) lifecycleIDArgs { return lifecycleIDArgs{ID: IDArg(a)} }),
+			read:        text(lifecycleStatus, func(a string) lifecycleIDArgs { return lifecycleIDArgs{ID: tool.IDArg(a)} }),
 			complete:    completeLifecycles},
 		{uri: "cairn://knowledge/{+entry}", name: "knowledge-entry", title: "Knowledge entry",
 			description: "One knowledge base entry in full.",
@@ -183,7 +184,7 @@ func (s *server) readResource(ctx context.Context, svc *service.Set, agent, uri 
 	if !ok {
 		return "", mcp.ResourceNotFoundError(uri)
 	}
-	text, err := d.read(ctx, call{Set: svc, agent: agent, host: s}, arg)
+	text, err := d.read(ctx, tool.Call{Set: svc, Agent: agent, Host: s}, arg)
 	if err != nil {
 		var fe *problem.FieldError
 		if k := problem.Of(err).Kind; k == problem.NotFound || (d.template() && errors.As(err, &fe)) {
@@ -381,7 +382,7 @@ func (s *server) completeResource(ctx context.Context, uriTemplate, arg, prefix 
 		if err != nil {
 			return empty, err
 		}
-		return completeLoops(ctx, call{Set: svc, host: s}, prefix)
+		return completeLoops(ctx, tool.Call{Set: svc, Host: s}, prefix)
 	}
 	for _, d := range s.resources {
 		if d.uri != uriTemplate || d.complete == nil || d.argName() != arg {
@@ -391,7 +392,7 @@ func (s *server) completeResource(ctx context.Context, uriTemplate, arg, prefix 
 		if err != nil {
 			return empty, err
 		}
-		vs, err := d.complete(ctx, call{Set: svc, host: s}, prefix)
+		vs, err := d.complete(ctx, tool.Call{Set: svc, Host: s}, prefix)
 		if err != nil {
 			return empty, err
 		}
@@ -449,12 +450,12 @@ func taskIDs(ctx context.Context, svc *service.Set, prefix string) ([]string, er
 	return out, nil
 }
 
-func completeTasks(ctx context.Context, c call, prefix string) ([]string, error) {
+func completeTasks(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
 	return taskIDs(ctx, c.Set, prefix)
 }
 
 // completeMemory offers the newest entries' ids.
-func completeMemory(ctx context.Context, c call, prefix string) ([]string, error) {
+func completeMemory(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
 	res, err := c.Memory.Search(ctx, memories.SearchQuery{Page: page.Page{Limit: page.Memory.Max}})
 	if err != nil {
 		return nil, err
@@ -467,7 +468,7 @@ func completeMemory(ctx context.Context, c call, prefix string) ([]string, error
 }
 
 // completeMistakes offers the titles of recorded mistakes.
-func completeMistakes(ctx context.Context, c call, prefix string) ([]string, error) {
+func completeMistakes(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
 	res, err := c.Memory.Search(ctx, memories.SearchQuery{Types: []string{"mistake"}, Page: page.Page{Limit: page.Memory.Max}})
 	if err != nil {
 		return nil, err
@@ -479,7 +480,7 @@ func completeMistakes(ctx context.Context, c call, prefix string) ([]string, err
 	return startsWith(ts, prefix), nil
 }
 
-func completeSessions(ctx context.Context, c call, prefix string) ([]string, error) {
+func completeSessions(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
 	l, err := c.Memory.Sessions(ctx, memories.SessionQuery{Page: page.Page{Limit: page.Session.Max}})
 	if err != nil {
 		return nil, err
@@ -491,7 +492,7 @@ func completeSessions(ctx context.Context, c call, prefix string) ([]string, err
 	return startsWith(ids, prefix), nil
 }
 
-func completeBranches(ctx context.Context, c call, prefix string) ([]string, error) {
+func completeBranches(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
 	bs, err := c.Memory.Branches(ctx)
 	if err != nil {
 		return nil, err
@@ -503,7 +504,7 @@ func completeBranches(ctx context.Context, c call, prefix string) ([]string, err
 	return startsWith(names, prefix), nil
 }
 
-func completeLifecycles(ctx context.Context, c call, prefix string) ([]string, error) {
+func completeLifecycles(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
 	l, err := lifecyclesOf(c)
 	if err != nil {
 		return nil, err
@@ -519,7 +520,7 @@ func completeLifecycles(ctx context.Context, c call, prefix string) ([]string, e
 	return startsWith(ids, prefix), nil
 }
 
-func completeKnowledge(_ context.Context, c call, prefix string) ([]string, error) {
+func completeKnowledge(_ context.Context, c tool.Call, prefix string) ([]string, error) {
 	var paths []string
 	for off := 0; ; {
 		p, err := c.Knowledge.QueryTKB(knowledgeQuery(off))
@@ -541,7 +542,7 @@ func knowledgeQuery(offset int) knowledge.TKBQuery {
 	return knowledge.TKBQuery{Page: page.Page{Offset: offset, Limit: knowledge.KnowledgePage.Max}}
 }
 
-func completeAgents(_ context.Context, c call, prefix string) ([]string, error) {
+func completeAgents(_ context.Context, c tool.Call, prefix string) ([]string, error) {
 	var names []string
 	for _, d := range c.Knowledge.Agents() {
 		names = append(names, firstNonEmpty(d.Name, d.Path))
@@ -549,7 +550,7 @@ func completeAgents(_ context.Context, c call, prefix string) ([]string, error) 
 	return startsWith(names, prefix), nil
 }
 
-func completeLoops(ctx context.Context, c call, prefix string) (mcp.CompletionResultDetails, error) {
+func completeLoops(ctx context.Context, c tool.Call, prefix string) (mcp.CompletionResultDetails, error) {
 	ls, err := c.Loops.All(ctx)
 	if err != nil {
 		return mcp.CompletionResultDetails{}, err

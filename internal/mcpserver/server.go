@@ -18,10 +18,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/agent"
+	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/brief"
@@ -106,52 +106,28 @@ var toolsets = []toolset{
 	{"hands", "validators of the agent's work: OpenAPI, SQL, Dockerfiles, Mermaid, tests, locales, tokens, markup, secrets", false},
 }
 
-// tool is one tool's declaration: its toolset, its MCP definition and a
-// handler built once the server exists.
-type tool struct {
-	toolset string
-	def     mcp.Tool // without InputSchema: see schema
-	// schema is the input schema, derived from the argument type on first
-	// use: by the first call, since tools/list sends the generated copy
-	// (see definition).
-	schema func() *jsonschema.Schema
-	// key names the tool's generated schema: its name, with " read-only"
-	// for a read-only variant.
-	key string
-	// bind decodes a call's arguments against the schema (a refusal
-	// names the field) and returns the handler bound to them.
-	bind func(args json.RawMessage) (bound, error)
-	// readOnlyVariant, if set, is what --read-only serves instead of a
-	// writing tool: the same tool with its read actions only.
-	readOnlyVariant *tool
-	// always: served whatever the toolsets (the toolsets tool).
-	always bool
-}
-
 // definition is the tool as tools/list shows it, with its input schema:
 // the JSON generated from the declaration (schemas_gen.go), so a server
 // starts without deriving and marshaling every schema, which took most of
 // the time before it could answer initialize. TestInputSchemasGenerated
 // holds the generated JSON to the declarations.
-func definition(t tool) mcp.Tool {
-	def := t.def
-	if js, ok := inputSchemas[t.key]; ok {
+func definition(t tool.Tool) mcp.Tool {
+	def := t.Def
+	if js, ok := inputSchemas[t.Key]; ok {
 		def.InputSchema = json.RawMessage(js)
 	} else {
-		def.InputSchema = wireSchema(t.schema())
+		def.InputSchema = tool.WireSchema(t.Schema())
 	}
 	return def
 }
 
-func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotations.ReadOnlyHint }
-
 // allTools is every declared tool, in declaration order, each writing
 // tool with its hints from writeHints.
-func allTools() []tool {
-	ts := slices.Concat([]tool{toolsetsToolDecl()}, focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools(), scaffoldTools())
+func allTools() []tool.Tool {
+	ts := slices.Concat([]tool.Tool{toolsetsToolDecl()}, focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools(), scaffoldTools())
 	for i := range ts {
-		if ts[i].def.Annotations == nil {
-			ts[i].def.Annotations = writeHints[ts[i].def.Name]
+		if ts[i].Def.Annotations == nil {
+			ts[i].Def.Annotations = writeHints[ts[i].Def.Name]
 		}
 	}
 	return ts
@@ -171,67 +147,13 @@ type server struct {
 	dyn       *dynamic        // each session's toolsets
 }
 
-// call is what a handler gets besides its arguments.
-type call struct {
-	*service.Set
-	agent string
-	host  host
-}
-
-// host is what a handler may ask of the server that runs it.
-type host interface {
-	// LoopChanged tells the loop watcher to look now.
-	LoopChanged()
-	// Version is the server's version.
-	Version() string
-	// Settings are the surface's configuration and where each value
-	// came from.
-	Settings() []brief.Setting
-	// Served reports whether the named tool is served from the start;
-	// NumServed counts those tools.
-	Served(name string) bool
-	NumServed() int
-	// ToolsetOf names the toolset that declares a tool.
-	ToolsetOf(name string) string
-}
-
-// loopChanged tells the loop watcher to look now rather than at its next
-// poll, so this process's subscribers hear of its own changes at once.
-func (c call) loopChanged() { c.host.LoopChanged() }
-
-// handlerFunc is a typed tool handler. It returns the compact text rendering
-// for the model and the structured result, or an error.
-type handlerFunc[In any] func(ctx context.Context, c call, in In) (text string, out any, err error)
-
-// bound is a handler with its arguments decoded.
-type bound func(ctx context.Context, c call) (text string, out any, err error)
-
-// declare builds a tool declaration from its typed handler. The input schema
-// is derived from In; shape, if given, refines it (enums, bounds).
-func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*jsonschema.Schema)) tool {
-	schema := sync.OnceValue(func() *jsonschema.Schema {
-		schema := inputSchema[In]()
-		for _, f := range shape {
-			f(schema)
-		}
-		return schema
-	})
-	return tool{toolset: ts, def: def, schema: schema, key: def.Name, bind: func(args json.RawMessage) (bound, error) {
-		in, err := decodeArgs[In](args, schema())
-		if err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, c call) (string, any, error) { return h(ctx, c, in) }, nil
-	}}
-}
-
 // handler is a tool's MCP handler on this server: measured, its panics
 // recovered, its arguments decoded, its refusals made results.
-func (s *server) handler(t tool) mcp.ToolHandler {
-	if t.always {
+func (s *server) handler(t tool.Tool) mcp.ToolHandler {
+	if t.Always {
 		return s.toolsetsHandler(t)
 	}
-	ts, def := t.toolset, t.def
+	ts, def := t.Toolset, t.Def
 	return s.measured(ts, def.Name, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -240,7 +162,7 @@ func (s *server) handler(t tool) mcp.ToolHandler {
 			}
 		}()
 		growStack(0)
-		run, err := t.bind(req.Params.Arguments)
+		run, err := t.Bind(req.Params.Arguments)
 		if err != nil {
 			return errorResult(ctx, s.log, def.Name, err), nil
 		}
@@ -248,9 +170,9 @@ func (s *server) handler(t tool) mcp.ToolHandler {
 		if err != nil {
 			return errorResult(ctx, s.log, def.Name, err), nil
 		}
-		noteServices(ctx, svc)
+		tool.NoteServices(ctx, svc)
 		ctx, agent := s.attach(ctx, svc, s.agent(req), def.Annotations != nil && def.Annotations.ReadOnlyHint)
-		text, out, err := run(ctx, call{Set: svc, agent: agent, host: s})
+		text, out, err := run(ctx, tool.Call{Set: svc, Agent: agent, Host: s})
 		if err != nil {
 			return errorResult(ctx, s.log, def.Name, err), nil
 		}
@@ -472,25 +394,25 @@ func newServer(opts Options) (*mcp.Server, *server, error) {
 	s.served = make(map[string]bool)
 	tools := selectTools(want, opts.ReadOnly)
 	for _, t := range tools {
-		s.served[t.def.Name] = true
+		s.served[t.Def.Name] = true
 	}
-	s.dyn = &dynamic{srv: srv, base: want, added: maps.Clone(want), tools: map[string]tool{}, owner: map[string]string{}, order: ToolsetNames()}
+	s.dyn = &dynamic{srv: srv, base: want, added: maps.Clone(want), tools: map[string]tool.Tool{}, owner: map[string]string{}, order: ToolsetNames()}
 	every := map[string]bool{}
 	for _, n := range ToolsetNames() {
 		every[n] = true
 	}
-	var ctl tool
+	var ctl tool.Tool
 	for _, t := range selectTools(every, opts.ReadOnly) {
-		if t.always {
+		if t.Always {
 			ctl = t
 			continue
 		}
-		s.dyn.tools[t.def.Name] = t
-		s.dyn.owner[t.def.Name] = t.toolset
+		s.dyn.tools[t.Def.Name] = t
+		s.dyn.owner[t.Def.Name] = t.Toolset
 	}
 	ctlDef, ctlHandler := definition(ctl), s.handler(ctl)
 	s.dyn.ctl = func() (*mcp.Tool, mcp.ToolHandler) { d := ctlDef; return &d, ctlHandler }
-	s.dyn.added1 = func(ts string, tools []tool) {
+	s.dyn.added1 = func(ts string, tools []tool.Tool) {
 		for _, t := range tools {
 			def := definition(t)
 			srv.AddTool(&def, s.handler(t))
@@ -531,24 +453,24 @@ func newServer(opts Options) (*mcp.Server, *server, error) {
 	return srv, s, nil
 }
 
-func selectTools(want map[string]bool, readOnly bool) []tool {
-	var out []tool
+func selectTools(want map[string]bool, readOnly bool) []tool.Tool {
+	var out []tool.Tool
 	for _, t := range allTools() {
 		switch {
-		case t.always:
+		case t.Always:
 			out = append(out, t)
-		case !want[t.toolset]:
-		case !readOnly || t.readOnly():
+		case !want[t.Toolset]:
+		case !readOnly || t.ReadOnly():
 			out = append(out, t)
-		case t.readOnlyVariant != nil:
-			out = append(out, *t.readOnlyVariant)
+		case t.ReadOnlyVariant != nil:
+			out = append(out, *t.ReadOnlyVariant)
 		}
 	}
 	return out
 }
 
 // SelectTools applies --toolsets and --read-only to the declared tools.
-func SelectTools(names []string, readOnly bool) ([]tool, error) {
+func SelectTools(names []string, readOnly bool) ([]tool.Tool, error) {
 	want, err := resolveToolsets(names)
 	if err != nil {
 		return nil, err
@@ -606,7 +528,7 @@ func ToolNames(names []string, readOnly bool) ([]string, error) {
 	}
 	out := make([]string, len(ts))
 	for i, t := range ts {
-		out[i] = t.def.Name
+		out[i] = t.Def.Name
 	}
 	sort.Strings(out)
 	return out, nil

@@ -1,4 +1,4 @@
-package mcpserver
+package tool
 
 import (
 	"context"
@@ -15,22 +15,22 @@ import (
 // An action is one action of a multi-action tool, declared once: the
 // arguments it takes besides "action", whether it only reads, and what it
 // does.
-type action[In any] struct {
-	name     string
-	args     []string
-	readOnly bool
-	run      handlerFunc[In]
+type Action[In any] struct {
+	Name     string
+	Args     []string
+	ReadOnly bool
+	Run      HandlerFunc[In]
 }
 
 // actionArgs is what a multi-action tool's arguments tell the dispatcher:
 // the action asked for, and which arguments were sent (from sent).
 type actionArgs interface {
-	verb() string
-	has(string) bool
-	sentNames() []string
+	Verb() string
+	Has(string) bool
+	SentNames() []string
 }
 
-func (s sent) sentNames() []string {
+func (s Sent) SentNames() []string {
 	names := make([]string, 0, len(s.names))
 	for n := range s.names {
 		names = append(names, n)
@@ -39,41 +39,41 @@ func (s sent) sentNames() []string {
 	return names
 }
 
-// declareActions declares a multi-action tool. Its handler runs the action
+// DeclareActions declares a multi-action tool. Its handler runs the action
 // asked for and refuses an argument the action does not take, so a
 // misplaced one is never silently dropped. Served --read-only, the tool
 // keeps its read actions only (and says so), under the same name.
-func declareActions[In actionArgs](ts string, def mcp.Tool, actions []action[In], shape ...func(*jsonschema.Schema)) tool {
-	t := declare(ts, def, dispatch(actions), append(shape, actionEnum(actions))...)
-	var reads []action[In]
+func DeclareActions[In actionArgs](ts string, def mcp.Tool, actions []Action[In], shape ...func(*jsonschema.Schema)) Tool {
+	t := Declare(ts, def, dispatch(actions), append(shape, actionEnum(actions))...)
+	var reads []Action[In]
 	for _, a := range actions {
-		if a.readOnly {
+		if a.ReadOnly {
 			reads = append(reads, a)
 		}
 	}
 	if len(reads) > 0 {
 		ro := def
-		ro.Annotations = readOnly
+		ro.Annotations = ReadOnly
 		ro.Description += " Read-only here: " + names(reads, " and ") + "."
-		r := declare(ts, ro, dispatch(reads), append(shape, actionEnum(reads))...)
-		r.key = def.Name + " read-only"
-		t.readOnlyVariant = &r
+		r := Declare(ts, ro, dispatch(reads), append(shape, actionEnum(reads))...)
+		r.Key = def.Name + " read-only"
+		t.ReadOnlyVariant = &r
 	}
 	return t
 }
 
-func actionEnum[In any](actions []action[In]) func(*jsonschema.Schema) {
+func actionEnum[In any](actions []Action[In]) func(*jsonschema.Schema) {
 	vals := make([]any, len(actions))
 	for i, a := range actions {
-		vals[i] = a.name
+		vals[i] = a.Name
 	}
-	return enum("action", vals...)
+	return Enum("action", vals...)
 }
 
-func names[In any](actions []action[In], last string) string {
+func names[In any](actions []Action[In], last string) string {
 	ns := make([]string, len(actions))
 	for i, a := range actions {
-		ns[i] = a.name
+		ns[i] = a.Name
 	}
 	if len(ns) < 2 {
 		return strings.Join(ns, "")
@@ -81,16 +81,16 @@ func names[In any](actions []action[In], last string) string {
 	return strings.Join(ns[:len(ns)-1], ", ") + last + ns[len(ns)-1]
 }
 
-func dispatch[In actionArgs](actions []action[In]) handlerFunc[In] {
-	return func(ctx context.Context, c call, in In) (string, any, error) {
+func dispatch[In actionArgs](actions []Action[In]) HandlerFunc[In] {
+	return func(ctx context.Context, c Call, in In) (string, any, error) {
 		// One of the actions: decodeArgs checked it against the schema's enum.
-		a := actions[slices.IndexFunc(actions, func(a action[In]) bool { return a.name == in.verb() })]
-		for _, n := range in.sentNames() {
-			if n != "action" && !slices.Contains(a.args, n) {
-				return "", nil, &problem.FieldError{Field: n, Problem: "does not apply to action " + a.name,
+		a := actions[slices.IndexFunc(actions, func(a Action[In]) bool { return a.Name == in.Verb() })]
+		for _, n := range in.SentNames() {
+			if n != "action" && !slices.Contains(a.Args, n) {
+				return "", nil, &problem.FieldError{Field: n, Problem: "does not apply to action " + a.Name,
 					Fix: "leave it out, or use an action it applies to"}
 			}
 		}
-		return a.run(ctx, c, in)
+		return a.Run(ctx, c, in)
 	}
 }
