@@ -8,6 +8,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 )
 
 // BenchmarkDecodeArgs is what decoding a call's arguments costs, on every
@@ -19,7 +20,7 @@ func BenchmarkDecodeArgs(b *testing.B) {
 		decode     func(json.RawMessage, *jsonschema.Schema) error
 	}{
 		{"create_task", `{"title":"Deploy to staging","description":"after CI","priority":"high","status":"pending","dependencies":[4,"5"]}`, decodeOnly[createTaskArgs]},
-		{"get_big_picture", `{"format":"json","offset":0,"limit":50}`, decodeOnly[bigPictureArgs]},
+		{"get_big_picture", `{"format":"json","offset":0,"limit":50}`, decodeOnly[focustools.BigPictureArgs]},
 		{"memory_search", `{"query":"redirect login","type":["decision","mistake"],"tag":"auth","limit":10}`, decodeOnly[memorySearchArgs]},
 		{"query_tasks", `{"filters":{"priority":["high","low"]},"fields":["id","title","priority"],"sort":{"field":"priority","order":"desc"},"limit":20}`, decodeOnly[queryTasksArgs]},
 		{"session", `{"action":"update","decisions":[{"decision":"Use PKCE","reasoning":"public client"}],"files_modified":["auth.go"]}`, decodeOnly[sessionArgs]},

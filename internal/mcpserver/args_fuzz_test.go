@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 	"github.com/cairn-dev/cairn/internal/problem"
 )
 
@@ -45,14 +46,14 @@ func FuzzDecodeArgs(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		fuzzDecode[newTaskArgs](t, "create_new_task", raw)
-		fuzzDecode[bodyArgs](t, "update_current_task", raw)
-		fuzzDecode[includeBodyArgs](t, "peek_context", raw)
-		fuzzDecode[pageArgs](t, "get_stack_overview", raw)
-		fuzzDecode[bigPictureArgs](t, "get_big_picture", raw)
-		fuzzDecode[completedArgs](t, "get_completed_tasks", raw)
+		fuzzDecode[focustools.NewTaskArgs](t, "create_new_task", raw)
+		fuzzDecode[focustools.BodyArgs](t, "update_current_task", raw)
+		fuzzDecode[focustools.IncludeBodyArgs](t, "peek_context", raw)
+		fuzzDecode[focustools.PageArgs](t, "get_stack_overview", raw)
+		fuzzDecode[focustools.BigPictureArgs](t, "get_big_picture", raw)
+		fuzzDecode[focustools.CompletedArgs](t, "get_completed_tasks", raw)
 		fuzzDecode[tool.NoArgs](t, "get_current_task", raw)
-		fuzzDecode[taskIDArgs](t, "switch_focus", raw)
+		fuzzDecode[focustools.TaskIDArgs](t, "switch_focus", raw)
 	})
 }
 

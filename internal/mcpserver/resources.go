@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/knowledge"
@@ -74,10 +75,10 @@ func resourceDefs() []resourceDef {
 	return []resourceDef{
 		{uri: "cairn://big-picture", name: "big-picture", title: "Big picture", live: true,
 			description: "The whole plan as an outline, YOU ARE HERE marked.",
-			read:        text(getBigPicture, fixed(bigPictureArgs{}))},
+			read:        text(focustools.GetBigPicture, fixed(focustools.BigPictureArgs{}))},
 		{uri: "cairn://current", name: "current", title: "YOU ARE HERE", live: true,
 			description: "The current task with its context (the reading agent's focus).",
-			read:        text(getCurrentTask, fixed(tool.NoArgs{}))},
+			read:        text(focustools.GetCurrentTask, fixed(tool.NoArgs{}))},
 		{uri: "cairn://plan", name: "plan", title: "Plan", live: true,
 			description: "The task board's first page: status, priority, dependencies.",
 			read:        text(getTasks, fixed(getTasksArgs{}))},

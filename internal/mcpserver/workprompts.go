@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/brief"
@@ -230,7 +231,7 @@ func reviewPrompt(ctx context.Context, c tool.Call, args map[string]string) (str
 		}
 		section(&b, "The task", text)
 	} else {
-		text, _, err := getCurrentTask(ctx, c, tool.NoArgs{})
+		text, _, err := focustools.GetCurrentTask(ctx, c, tool.NoArgs{})
 		if err != nil {
 			return "", err
 		}
@@ -266,7 +267,7 @@ func handoffPrompt(ctx context.Context, c tool.Call, args map[string]string) (st
 	default:
 		section(&b, "This session", "No open session: the record below is what the plan and the branch hold.")
 	}
-	if text, _, err = getCurrentTask(ctx, c, tool.NoArgs{}); err != nil {
+	if text, _, err = focustools.GetCurrentTask(ctx, c, tool.NoArgs{}); err != nil {
 		return "", err
 	}
 	section(&b, "YOU ARE HERE", text)

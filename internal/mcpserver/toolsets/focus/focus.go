@@ -1,4 +1,4 @@
-package mcpserver
+package focus
 
 import (
 	"context"
@@ -19,36 +19,36 @@ import (
 // The focus toolset: the 12 commands of the focus-stack specification, with
 // its parameter and result field names.
 
-type newTaskArgs struct {
+type NewTaskArgs struct {
 	Title string `json:"title"`
 	Body  string `json:"body,omitempty"`
 }
 
-type bodyArgs struct {
+type BodyArgs struct {
 	Body string `json:"body"`
 }
 
-type includeBodyArgs struct {
+type IncludeBodyArgs struct {
 	IncludeBody bool `json:"include_body,omitempty"`
 }
 
-type taskIDArgs struct {
+type TaskIDArgs struct {
 	TaskID tool.IDArg `json:"task_id" jsonschema:"id or parentId.N"`
 }
 
-type pageArgs struct {
+type PageArgs struct {
 	Offset int `json:"offset,omitempty"`
 	Limit  int `json:"limit,omitempty"`
 }
 
-type bigPictureArgs struct {
+type BigPictureArgs struct {
 	Format string `json:"format,omitempty"`
-	pageArgs
+	PageArgs
 }
 
-type completedArgs struct {
+type CompletedArgs struct {
 	Order string `json:"order,omitempty" jsonschema:"logical: last completed first"`
-	pageArgs
+	PageArgs
 }
 
 type completeArgs struct {
@@ -60,7 +60,7 @@ type removeArgs struct {
 	Force  bool       `json:"force,omitempty"`
 }
 
-func focusTools() []tool.Tool {
+func Tools() []tool.Tool {
 	const ts = "focus"
 	archive := func(extra ...func(*jsonschema.Schema)) []func(*jsonschema.Schema) {
 		return append(tool.PageShape(page.Archive), extra...)
@@ -74,10 +74,10 @@ func focusTools() []tool.Tool {
 			extendCurrentTask),
 		tool.Declare(ts, mcp.Tool{Name: "get_current_task", Annotations: tool.ReadOnly,
 			Description: "YOU ARE HERE: current task, body, breadcrumb, left siblings."},
-			getCurrentTask),
+			GetCurrentTask),
 		tool.Declare(ts, mcp.Tool{Name: "get_big_picture", Annotations: tool.ReadOnly,
 			Description: "The task tree with YOU ARE HERE; paged by line. Flat rows: get_stack_overview."},
-			getBigPicture, append(tool.PageShape(page.Outline), tool.Enum("format", "text", "json"))...),
+			GetBigPicture, append(tool.PageShape(page.Outline), tool.Enum("format", "text", "json"))...),
 		tool.Declare(ts, mcp.Tool{Name: "complete_current_task",
 			Description: "Finish the current task for good (children and dependencies first) and focus the next ready one."},
 			completeCurrentTask),
@@ -160,7 +160,7 @@ func created(t task.Task, how string) (string, any, error) {
 	return msg, out, nil
 }
 
-func createNewTask(ctx context.Context, c tool.Call, in newTaskArgs) (string, any, error) {
+func createNewTask(ctx context.Context, c tool.Call, in NewTaskArgs) (string, any, error) {
 	t, err := c.Focus.CreateNewTask(ctx, c.Agent, in.Title, in.Body)
 	if err != nil {
 		return "", nil, err
@@ -172,7 +172,7 @@ func createNewTask(ctx context.Context, c tool.Call, in newTaskArgs) (string, an
 	return created(t, how)
 }
 
-func extendCurrentTask(ctx context.Context, c tool.Call, in newTaskArgs) (string, any, error) {
+func extendCurrentTask(ctx context.Context, c tool.Call, in NewTaskArgs) (string, any, error) {
 	t, err := c.Focus.ExtendCurrentTask(ctx, c.Agent, in.Title, in.Body)
 	if err != nil {
 		return "", nil, err
@@ -237,7 +237,7 @@ type currentOut struct {
 	moreClosed bool           // every one of LeftMore is closed
 }
 
-func getCurrentTask(ctx context.Context, c tool.Call, _ tool.NoArgs) (string, any, error) {
+func GetCurrentTask(ctx context.Context, c tool.Call, _ tool.NoArgs) (string, any, error) {
 	v, err := c.Focus.Current(ctx, c.Agent)
 	if err != nil || v.Zen {
 		if err != nil {
@@ -336,12 +336,12 @@ type bigPictureOut struct {
 	NextOffset  int    `json:"next_offset,omitempty"`
 }
 
-func getBigPicture(ctx context.Context, c tool.Call, in bigPictureArgs) (string, any, error) {
+func GetBigPicture(ctx context.Context, c tool.Call, in BigPictureArgs) (string, any, error) {
 	format := in.Format // decodeArgs checked it against the schema's enum
 	if format == "" {
 		format = "text"
 	}
-	p, err := c.Focus.BigPicture(ctx, c.Agent, page.Page(in.pageArgs))
+	p, err := c.Focus.BigPicture(ctx, c.Agent, page.Page(in.PageArgs))
 	if err != nil {
 		return "", nil, err
 	}
@@ -489,8 +489,8 @@ type completedOut struct {
 	NextOffset int       `json:"next_offset,omitempty"`
 }
 
-func getCompletedTasks(ctx context.Context, c tool.Call, in completedArgs) (string, any, error) {
-	a, err := c.Focus.CompletedTasks(ctx, focus.CompletedQuery{Order: in.Order, Page: page.Page(in.pageArgs)})
+func getCompletedTasks(ctx context.Context, c tool.Call, in CompletedArgs) (string, any, error) {
+	a, err := c.Focus.CompletedTasks(ctx, focus.CompletedQuery{Order: in.Order, Page: page.Page(in.PageArgs)})
 	if err != nil {
 		return "", nil, err
 	}
@@ -530,7 +530,7 @@ type messageOut struct {
 	Message string `json:"message"`
 }
 
-func updateCurrentTask(ctx context.Context, c tool.Call, in bodyArgs) (string, any, error) {
+func updateCurrentTask(ctx context.Context, c tool.Call, in BodyArgs) (string, any, error) {
 	t, err := c.Focus.UpdateCurrentTask(ctx, c.Agent, in.Body)
 	if err != nil {
 		return "", nil, err
@@ -554,7 +554,7 @@ type overviewOut struct {
 	NextOffset int           `json:"next_offset,omitempty"`
 }
 
-func getStackOverview(ctx context.Context, c tool.Call, in pageArgs) (string, any, error) {
+func getStackOverview(ctx context.Context, c tool.Call, in PageArgs) (string, any, error) {
 	p, err := c.Focus.BigPicture(ctx, c.Agent, page.Page(in))
 	if err != nil {
 		return "", nil, err
@@ -605,7 +605,7 @@ type peekOut struct {
 	Message   string   `json:"message,omitempty"`
 }
 
-func peekContext(ctx context.Context, c tool.Call, in includeBodyArgs) (string, any, error) {
+func peekContext(ctx context.Context, c tool.Call, in IncludeBodyArgs) (string, any, error) {
 	v, err := c.Focus.PeekContext(ctx, c.Agent, in.IncludeBody)
 	if err != nil || v.Zen {
 		if err != nil {
@@ -654,11 +654,11 @@ type siblingsOut struct {
 
 type siblingsArgs struct {
 	IncludeBody bool `json:"include_body,omitempty"`
-	pageArgs
+	PageArgs
 }
 
 func listSiblings(ctx context.Context, c tool.Call, in siblingsArgs) (string, any, error) {
-	p, err := c.Focus.Siblings(ctx, c.Agent, focus.SiblingsQuery{WithBody: in.IncludeBody, Page: page.Page(in.pageArgs)})
+	p, err := c.Focus.Siblings(ctx, c.Agent, focus.SiblingsQuery{WithBody: in.IncludeBody, Page: page.Page(in.PageArgs)})
 	if err != nil || p.Zen {
 		if err != nil {
 			return "", nil, err
@@ -718,7 +718,7 @@ type switchOut struct {
 // waitsShown is how many open dependencies switch_focus names.
 const waitsShown = 5
 
-func switchFocus(ctx context.Context, c tool.Call, in taskIDArgs) (string, any, error) {
+func switchFocus(ctx context.Context, c tool.Call, in TaskIDArgs) (string, any, error) {
 	s, err := c.Focus.SwitchFocus(ctx, c.Agent, string(in.TaskID))
 	if err != nil {
 		return "", nil, err
