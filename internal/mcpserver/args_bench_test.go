@@ -9,6 +9,7 @@ import (
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
+	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 )
 
 // BenchmarkDecodeArgs is what decoding a call's arguments costs, on every
@@ -19,10 +20,10 @@ func BenchmarkDecodeArgs(b *testing.B) {
 		tool, args string
 		decode     func(json.RawMessage, *jsonschema.Schema) error
 	}{
-		{"create_task", `{"title":"Deploy to staging","description":"after CI","priority":"high","status":"pending","dependencies":[4,"5"]}`, decodeOnly[createTaskArgs]},
+		{"create_task", `{"title":"Deploy to staging","description":"after CI","priority":"high","status":"pending","dependencies":[4,"5"]}`, decodeOnly[plantools.CreateTaskArgs]},
 		{"get_big_picture", `{"format":"json","offset":0,"limit":50}`, decodeOnly[focustools.BigPictureArgs]},
 		{"memory_search", `{"query":"redirect login","type":["decision","mistake"],"tag":"auth","limit":10}`, decodeOnly[memorySearchArgs]},
-		{"query_tasks", `{"filters":{"priority":["high","low"]},"fields":["id","title","priority"],"sort":{"field":"priority","order":"desc"},"limit":20}`, decodeOnly[queryTasksArgs]},
+		{"query_tasks", `{"filters":{"priority":["high","low"]},"fields":["id","title","priority"],"sort":{"field":"priority","order":"desc"},"limit":20}`, decodeOnly[plantools.QueryTasksArgs]},
 		{"session", `{"action":"update","decisions":[{"decision":"Use PKCE","reasoning":"public client"}],"files_modified":["auth.go"]}`, decodeOnly[sessionArgs]},
 		{"loop_record", `{"id":"8","last_action":"fixed the parser","next_steps":["fix the lexer"],"percentage":40,"message":"parser done"}`, decodeOnly[loopRecordArgs]},
 	} {

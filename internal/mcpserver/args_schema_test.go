@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 	"github.com/cairn-dev/cairn/internal/service"
 )
 
@@ -349,14 +350,14 @@ func TestArgumentRefusals(t *testing.T) {
 		}
 	}
 
-	in, err := tool.DecodeArgs[createTaskArgs](json.RawMessage(`{"title":"t","priority":" HIGH ","status":"In-Progress"}`), toolSchema(t, "create_task"))
+	in, err := tool.DecodeArgs[plantools.CreateTaskArgs](json.RawMessage(`{"title":"t","priority":" HIGH ","status":"In-Progress"}`), toolSchema(t, "create_task"))
 	if err != nil || in.Priority != "high" || in.Status != "in-progress" {
 		t.Errorf("create_task with HIGH, In-Progress: %+v, %v; want the declared spellings", in, err)
 	}
 	if l, err := tool.DecodeArgs[loopStartArgs](json.RawMessage(`{"objective":"o","completion_criteria":"c","priority":"normal"}`), toolSchema(t, "loop_start")); err != nil || l.Priority != "normal" {
 		t.Errorf("loop_start with the old priority normal: %+v, %v; want it passed on for the service to read", l, err)
 	}
-	if q, err := tool.DecodeArgs[queryTasksArgs](json.RawMessage(`{"sort":{"field":"id"}}`), toolSchema(t, "query_tasks")); err != nil || q.Sort.Field != "id" {
+	if q, err := tool.DecodeArgs[plantools.QueryTasksArgs](json.RawMessage(`{"sort":{"field":"id"}}`), toolSchema(t, "query_tasks")); err != nil || q.Sort.Field != "id" {
 		t.Errorf("query_tasks sorted by id, the default order: %+v, %v", q.Sort, err)
 	}
 	q, err := tool.DecodeArgs[memorySearchArgs](json.RawMessage(`{"type":"Decision"}`), toolSchema(t, "memory_search"))

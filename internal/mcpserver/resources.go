@@ -14,6 +14,7 @@ import (
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
+	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/knowledge"
@@ -81,10 +82,10 @@ func resourceDefs() []resourceDef {
 			read:        text(focustools.GetCurrentTask, fixed(tool.NoArgs{}))},
 		{uri: "cairn://plan", name: "plan", title: "Plan", live: true,
 			description: "The task board's first page: status, priority, dependencies.",
-			read:        text(getTasks, fixed(getTasksArgs{}))},
+			read:        text(plantools.GetTasks, fixed(plantools.GetTasksArgs{}))},
 		{uri: "cairn://next", name: "next", title: "Next task", live: true,
 			description: "The task to work on next, and why.",
-			read:        text(getNextTask, fixed(nextTaskArgs{}))},
+			read:        text(plantools.GetNextTask, fixed(plantools.NextTaskArgs{}))},
 		{uri: "cairn://sessions", name: "sessions", title: "Recent sessions", live: true,
 			description: "The newest working sessions.",
 			read:        text(sessionList, fixed(sessionArgs{Action: "list"}))},
@@ -112,7 +113,7 @@ func resourceDefs() []resourceDef {
 
 		{uri: "cairn://tasks/{id}", name: "task", title: "Task", live: true,
 			description: "One task: description, dependencies, dependents, subtasks.",
-			read:        text(getTask, func(a string) idArgs { return idArgs{ID: tool.IDArg(a)} }),
+			read:        text(plantools.GetTask, func(a string) plantools.IDArgs { return plantools.IDArgs{ID: tool.IDArg(a)} }),
 			complete:    completeTasks},
 		{uri: "cairn://memory/{id}", name: "memory-entry", title: "Memory entry", live: true,
 			description: "One memory entry in full (decision, mistake, convention, observation).",

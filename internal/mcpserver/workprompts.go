@@ -10,6 +10,7 @@ import (
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
+	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/brief"
@@ -178,7 +179,7 @@ func planTaskPrompt(ctx context.Context, c tool.Call, args map[string]string) (s
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Plan this task\n%s", problem.Clip(desc, 2000))
 	if p := args["parent"]; p != "" {
-		text, _, err := getTask(ctx, c, idArgs{ID: tool.IDArg(p)})
+		text, _, err := plantools.GetTask(ctx, c, plantools.IDArgs{ID: tool.IDArg(p)})
 		if err != nil {
 			return "", argField(err, "parent")
 		}
@@ -225,7 +226,7 @@ func reviewPrompt(ctx context.Context, c tool.Call, args map[string]string) (str
 	var b strings.Builder
 	b.WriteString("# Review before commit")
 	if id := args["task_id"]; id != "" {
-		text, _, err := getTask(ctx, c, idArgs{ID: tool.IDArg(id)})
+		text, _, err := plantools.GetTask(ctx, c, plantools.IDArgs{ID: tool.IDArg(id)})
 		if err != nil {
 			return "", argField(err, "task_id")
 		}
@@ -274,7 +275,7 @@ func handoffPrompt(ctx context.Context, c tool.Call, args map[string]string) (st
 	if text, _, err := branchGet(ctx, c, branchArgs{Action: "get", Limit: 5}); err == nil {
 		section(&b, "The branch", text)
 	}
-	if text, _, err = getNextTask(ctx, c, nextTaskArgs{}); err != nil {
+	if text, _, err = plantools.GetNextTask(ctx, c, plantools.NextTaskArgs{}); err != nil {
 		return "", err
 	}
 	section(&b, "Next", text)

@@ -1,4 +1,4 @@
-package mcpserver
+package plan
 
 import (
 	"context"
@@ -22,7 +22,7 @@ import (
 // The plan toolset: the task board of the plan specification, with its tool
 // and parameter names, on the same task tree as the focus stack.
 
-type filterArgs struct {
+type FilterArgs struct {
 	Status        tool.StringList `json:"status,omitempty" jsonschema:"pending, in-progress, blocked, done, deferred, cancelled"`
 	Priority      tool.StringList `json:"priority,omitempty" jsonschema:"critical, high, medium, low"`
 	CreatedAfter  string          `json:"createdAfter,omitempty" jsonschema:"ISO 8601"`
@@ -31,17 +31,17 @@ type filterArgs struct {
 	UpdatedBefore string          `json:"updatedBefore,omitempty"`
 }
 
-type getTasksArgs struct {
-	filterArgs
+type GetTasksArgs struct {
+	FilterArgs
 	Offset int `json:"offset,omitempty"`
 	Limit  int `json:"limit,omitempty" `
 }
 
-type idArgs struct {
+type IDArgs struct {
 	ID tool.IDArg `json:"id" jsonschema:"id or parentId.N"`
 }
 
-type createTaskArgs struct {
+type CreateTaskArgs struct {
 	Title        string      `json:"title"`
 	ParentID     tool.IDArg  `json:"parentId,omitempty" jsonschema:"makes it a subtask"`
 	Description  string      `json:"description,omitempty"`
@@ -66,7 +66,7 @@ type deleteArgs struct {
 	Force bool       `json:"force,omitempty"`
 }
 
-type nextTaskArgs struct {
+type NextTaskArgs struct {
 	Status   tool.StringList `json:"status,omitempty" jsonschema:"default pending, in-progress"`
 	Priority tool.StringList `json:"priority,omitempty"`
 }
@@ -82,8 +82,8 @@ func (sortArgs) EnumAlias(name, value string) bool {
 	return name == "field" && strings.EqualFold(value, "id")
 }
 
-type queryTasksArgs struct {
-	Filters filterArgs      `json:"filters,omitempty"`
+type QueryTasksArgs struct {
+	Filters FilterArgs      `json:"filters,omitempty"`
 	Sort    sortArgs        `json:"sort,omitempty"`
 	Fields  tool.StringList `json:"fields,omitempty" jsonschema:"default id, title, status, priority"`
 	Offset  int             `json:"offset,omitempty"`
@@ -114,16 +114,16 @@ var (
 	fieldNames = []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "parentId", "createdAt", "updatedAt", "completedAt"}
 )
 
-func planTools() []tool.Tool {
+func Tools() []tool.Tool {
 	const ts = "plan"
 	page := tool.PageShape(page.Plan)
 	return []tool.Tool{
 		tool.Declare(ts, mcp.Tool{Name: "get_tasks", Annotations: tool.ReadOnly,
 			Description: "Tasks with status, priority and dependencies, 20 a page. Filter any field: query_tasks."},
-			getTasks, page...),
+			GetTasks, page...),
 		tool.Declare(ts, mcp.Tool{Name: "get_task", Annotations: tool.ReadOnly,
 			Description: "One task in full: description, dependencies, dependents, subtasks."},
-			getTask),
+			GetTask),
 		tool.Declare(ts, mcp.Tool{Name: "create_task",
 			Description: "Add a task (with dependencies, under parentId if given) to the plan; focus stays. A step under the current task: create_new_task."},
 			createTask, tool.Enum("priority", tool.PriorityEnum...), tool.Enum("status", statusEnum...)),
@@ -135,7 +135,7 @@ func planTools() []tool.Tool {
 			deleteTask),
 		tool.Declare(ts, mcp.Tool{Name: "get_next_task", Annotations: tool.ReadOnly,
 			Description: "Best ready task by priority, and why; skips tasks others claimed."},
-			getNextTask),
+			GetNextTask),
 		tool.Declare(ts, mcp.Tool{Name: "query_tasks", Annotations: tool.ReadOnly,
 			Description: "Tasks filtered by any field, sorted, with chosen fields only."},
 			queryTasks, append(page, func(s *jsonschema.Schema) {
@@ -233,17 +233,17 @@ func full(d plan.Detail) planTask {
 		p.ParentID = d.ParentID.String()
 	}
 	p.CreatedAt, p.UpdatedAt, p.CompletedAt = tool.Stamp(d.CreatedAt), tool.Stamp(d.UpdatedAt), tool.Stamp(d.CompletedAt)
-	dependsOn, more, moreOpen := task.Glance(d.Deps, linksShown)
+	dependsOn, more, moreOpen := task.Glance(d.Deps, LinksShown)
 	p.DependsOnMore, p.dependsOnMoreOpen = more, moreOpen
 	for _, x := range dependsOn {
 		p.DependsOn = append(p.DependsOn, tool.Link(x))
 	}
-	dependents, more, moreOpen := task.Glance(d.Dependents, linksShown)
+	dependents, more, moreOpen := task.Glance(d.Dependents, LinksShown)
 	p.DependentsMore, p.dependentsMoreOpen = more, moreOpen
 	for _, x := range dependents {
 		p.Dependents = append(p.Dependents, tool.Link(x))
 	}
-	subtasks, more, moreOpen := task.Glance(d.Subtasks, linksShown)
+	subtasks, more, moreOpen := task.Glance(d.Subtasks, LinksShown)
 	p.SubtasksMore, p.subtasksMoreOpen = more, moreOpen
 	for _, x := range subtasks {
 		p.Subtasks = append(p.Subtasks, tool.Link(x))
@@ -273,13 +273,13 @@ func line(p planTask) string {
 	return b.String()
 }
 
-// linksShown is how many subtasks, and how many dependents, a task's answer
+// LinksShown is how many subtasks, and how many dependents, a task's answer
 // lists at most (task.Glance picks them: the open ones first, then the
 // latest closed); the rest are counted.
-const linksShown = 20
+const LinksShown = 20
 
-// omittedLinks says what a list of a task's subtasks or dependents left out.
-func omittedLinks(more, open int) string {
+// OmittedLinks says what a list of a task's subtasks or dependents left out.
+func OmittedLinks(more, open int) string {
 	switch open {
 	case 0:
 		return fmt.Sprintf("%d more, all closed", more)
@@ -309,7 +309,7 @@ func taskText(p planTask) string {
 		}
 		b.WriteString("\n" + name)
 		if more > 0 {
-			fmt.Fprintf(&b, " (%d of %d: %s)", len(ls), len(ls)+more, omittedLinks(more, moreOpen))
+			fmt.Fprintf(&b, " (%d of %d: %s)", len(ls), len(ls)+more, OmittedLinks(more, moreOpen))
 		}
 		b.WriteString(":")
 		for _, l := range ls {
@@ -330,7 +330,7 @@ func taskText(p planTask) string {
 }
 
 // query is the service's request for these filters.
-func (f filterArgs) query() plan.TaskQuery {
+func (f FilterArgs) query() plan.TaskQuery {
 	return plan.TaskQuery{Statuses: f.Status, Priorities: f.Priority, CreatedAfter: f.CreatedAfter,
 		CreatedBefore: f.CreatedBefore, UpdatedAfter: f.UpdatedAfter, UpdatedBefore: f.UpdatedBefore}
 }
@@ -370,8 +370,8 @@ func pageText(n, offset, total, next int) string {
 	return s + ":"
 }
 
-func getTasks(ctx context.Context, c tool.Call, in getTasksArgs) (string, any, error) {
-	q := in.filterArgs.query()
+func GetTasks(ctx context.Context, c tool.Call, in GetTasksArgs) (string, any, error) {
+	q := in.FilterArgs.query()
 	q.Page = page.Page{Offset: in.Offset, Limit: in.Limit}
 	page, err := c.Plan.List(ctx, q)
 	if err != nil {
@@ -393,7 +393,7 @@ func renderTasks(page plan.TaskPage) (string, any, error) {
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func getTask(ctx context.Context, c tool.Call, in idArgs) (string, any, error) {
+func GetTask(ctx context.Context, c tool.Call, in IDArgs) (string, any, error) {
 	d, err := c.Plan.Get(ctx, string(in.ID))
 	if err != nil {
 		return "", nil, err
@@ -414,7 +414,7 @@ func changed(verb string, d plan.Detail) (string, any, error) {
 	return msg, changedOut{planTask: p, Message: msg}, nil
 }
 
-func createTask(ctx context.Context, c tool.Call, in createTaskArgs) (string, any, error) {
+func createTask(ctx context.Context, c tool.Call, in CreateTaskArgs) (string, any, error) {
 	nt := plan.NewTask{Title: in.Title, Description: in.Description,
 		Priority: task.Priority(strings.ToLower(in.Priority)), Status: task.Status(strings.ToLower(in.Status)), Deps: in.Dependencies, Force: in.Force}
 	var d plan.Detail
@@ -492,7 +492,7 @@ func deleteTask(ctx context.Context, c tool.Call, in deleteArgs) (string, any, e
 	} else {
 		// A task hundreds depended on answered with each of them, and each
 		// id that became ready: a list of linksShown of each, and counts.
-		released := r.Released[:min(len(r.Released), linksShown)]
+		released := r.Released[:min(len(r.Released), LinksShown)]
 		out.ReleasedMore = len(r.Released) - len(released)
 		names := make([]string, 0, len(released))
 		for i, x := range released {
@@ -508,7 +508,7 @@ func deleteTask(ctx context.Context, c tool.Call, in deleteArgs) (string, any, e
 		if len(r.Ready) > 0 {
 			ready := make([]string, 0, 10)
 			for i, id := range r.Ready {
-				if i < linksShown {
+				if i < LinksShown {
 					out.Ready = append(out.Ready, id.String())
 				}
 				if i < 10 {
@@ -536,7 +536,7 @@ type nextOut struct {
 	Skipped      int `json:"skippedClaimed,omitempty"`
 }
 
-func getNextTask(ctx context.Context, c tool.Call, in nextTaskArgs) (string, any, error) {
+func GetNextTask(ctx context.Context, c tool.Call, in NextTaskArgs) (string, any, error) {
 	r, err := c.Plan.Next(ctx, plan.NextQuery{Statuses: in.Status, Priorities: in.Priority, Agent: c.Agent})
 	if err != nil {
 		return "", nil, err
@@ -556,7 +556,7 @@ func getNextTask(ctx context.Context, c tool.Call, in nextTaskArgs) (string, any
 	p.Description, p.Clipped = tool.Preview(p.Description)
 	p.Dependents, p.DependsOn = nil, nil
 	out.Task = &p
-	for _, u := range r.Unblocks[:min(len(r.Unblocks), linksShown)] {
+	for _, u := range r.Unblocks[:min(len(r.Unblocks), LinksShown)] {
 		out.Unblocks = append(out.Unblocks, u.ID.String())
 	}
 	out.UnblocksMore = len(r.Unblocks) - len(out.Unblocks)
@@ -580,7 +580,7 @@ var queryNames = map[string]string{"status": "filters.status", "priority": "filt
 	"updatedAfter": "filters.updatedAfter", "updatedBefore": "filters.updatedBefore",
 	"sort": "sort.field", "order": "sort.order"}
 
-func queryTasks(ctx context.Context, c tool.Call, in queryTasksArgs) (string, any, error) {
+func queryTasks(ctx context.Context, c tool.Call, in QueryTasksArgs) (string, any, error) {
 	q := in.Filters.query()
 	q.Sort, q.Order, q.Page = in.Sort.Field, in.Sort.Order, page.Page{Offset: in.Offset, Limit: in.Limit}
 	fields := []string(in.Fields)
