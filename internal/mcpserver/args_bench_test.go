@@ -9,6 +9,7 @@ import (
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
+	loopstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/loops"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 )
 
@@ -25,7 +26,7 @@ func BenchmarkDecodeArgs(b *testing.B) {
 		{"memory_search", `{"query":"redirect login","type":["decision","mistake"],"tag":"auth","limit":10}`, decodeOnly[memorySearchArgs]},
 		{"query_tasks", `{"filters":{"priority":["high","low"]},"fields":["id","title","priority"],"sort":{"field":"priority","order":"desc"},"limit":20}`, decodeOnly[plantools.QueryTasksArgs]},
 		{"session", `{"action":"update","decisions":[{"decision":"Use PKCE","reasoning":"public client"}],"files_modified":["auth.go"]}`, decodeOnly[sessionArgs]},
-		{"loop_record", `{"id":"8","last_action":"fixed the parser","next_steps":["fix the lexer"],"percentage":40,"message":"parser done"}`, decodeOnly[loopRecordArgs]},
+		{"loop_record", `{"id":"8","last_action":"fixed the parser","next_steps":["fix the lexer"],"percentage":40,"message":"parser done"}`, decodeOnly[loopstools.LoopRecordArgs]},
 	} {
 		schema := toolSchema(b, c.tool)
 		raw := json.RawMessage(c.args)

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	loopstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/loops"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 	"github.com/cairn-dev/cairn/internal/service"
 )
@@ -354,7 +355,7 @@ func TestArgumentRefusals(t *testing.T) {
 	if err != nil || in.Priority != "high" || in.Status != "in-progress" {
 		t.Errorf("create_task with HIGH, In-Progress: %+v, %v; want the declared spellings", in, err)
 	}
-	if l, err := tool.DecodeArgs[loopStartArgs](json.RawMessage(`{"objective":"o","completion_criteria":"c","priority":"normal"}`), toolSchema(t, "loop_start")); err != nil || l.Priority != "normal" {
+	if l, err := tool.DecodeArgs[loopstools.LoopStartArgs](json.RawMessage(`{"objective":"o","completion_criteria":"c","priority":"normal"}`), toolSchema(t, "loop_start")); err != nil || l.Priority != "normal" {
 		t.Errorf("loop_start with the old priority normal: %+v, %v; want it passed on for the service to read", l, err)
 	}
 	if q, err := tool.DecodeArgs[plantools.QueryTasksArgs](json.RawMessage(`{"sort":{"field":"id"}}`), toolSchema(t, "query_tasks")); err != nil || q.Sort.Field != "id" {
@@ -364,7 +365,7 @@ func TestArgumentRefusals(t *testing.T) {
 	if err != nil || !slices.Equal(q.Type, tool.StringList{"decision"}) {
 		t.Errorf("memory_search with type Decision: %+v, %v", q.Type, err)
 	}
-	if _, err := tool.DecodeArgs[loopRecordArgs](json.RawMessage(fmt.Sprintf(`{"id":"1","last_action":"a","percentage":%g}`, math.SmallestNonzeroFloat64)), toolSchema(t, "loop_record")); err != nil {
+	if _, err := tool.DecodeArgs[loopstools.LoopRecordArgs](json.RawMessage(fmt.Sprintf(`{"id":"1","last_action":"a","percentage":%g}`, math.SmallestNonzeroFloat64)), toolSchema(t, "loop_record")); err != nil {
 		t.Errorf("a tiny percentage: %v", err)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/agent"
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
+	loopstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/loops"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
@@ -126,7 +127,7 @@ func definition(t tool.Tool) mcp.Tool {
 // allTools is every declared tool, in declaration order, each writing
 // tool with its hints from writeHints.
 func allTools() []tool.Tool {
-	ts := slices.Concat([]tool.Tool{toolsetsToolDecl()}, focustools.Tools(), plantools.Tools(), plantools.ClaimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools(), scaffoldTools())
+	ts := slices.Concat([]tool.Tool{toolsetsToolDecl()}, focustools.Tools(), plantools.Tools(), plantools.ClaimTools(), loopstools.Tools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools(), scaffoldTools())
 	for i := range ts {
 		if ts[i].Def.Annotations == nil {
 			ts[i].Def.Annotations = writeHints[ts[i].Def.Name]
