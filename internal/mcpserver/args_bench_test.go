@@ -10,6 +10,7 @@ import (
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 	loopstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/loops"
+	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 )
 
@@ -23,7 +24,7 @@ func BenchmarkDecodeArgs(b *testing.B) {
 	}{
 		{"create_task", `{"title":"Deploy to staging","description":"after CI","priority":"high","status":"pending","dependencies":[4,"5"]}`, decodeOnly[plantools.CreateTaskArgs]},
 		{"get_big_picture", `{"format":"json","offset":0,"limit":50}`, decodeOnly[focustools.BigPictureArgs]},
-		{"memory_search", `{"query":"redirect login","type":["decision","mistake"],"tag":"auth","limit":10}`, decodeOnly[memorySearchArgs]},
+		{"memory_search", `{"query":"redirect login","type":["decision","mistake"],"tag":"auth","limit":10}`, decodeOnly[memorytools.MemorySearchArgs]},
 		{"query_tasks", `{"filters":{"priority":["high","low"]},"fields":["id","title","priority"],"sort":{"field":"priority","order":"desc"},"limit":20}`, decodeOnly[plantools.QueryTasksArgs]},
 		{"session", `{"action":"update","decisions":[{"decision":"Use PKCE","reasoning":"public client"}],"files_modified":["auth.go"]}`, decodeOnly[sessionArgs]},
 		{"loop_record", `{"id":"8","last_action":"fixed the parser","next_steps":["fix the lexer"],"percentage":40,"message":"parser done"}`, decodeOnly[loopstools.LoopRecordArgs]},

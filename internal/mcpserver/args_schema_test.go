@@ -18,6 +18,7 @@ import (
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	loopstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/loops"
+	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 	"github.com/cairn-dev/cairn/internal/service"
 )
@@ -361,7 +362,7 @@ func TestArgumentRefusals(t *testing.T) {
 	if q, err := tool.DecodeArgs[plantools.QueryTasksArgs](json.RawMessage(`{"sort":{"field":"id"}}`), toolSchema(t, "query_tasks")); err != nil || q.Sort.Field != "id" {
 		t.Errorf("query_tasks sorted by id, the default order: %+v, %v", q.Sort, err)
 	}
-	q, err := tool.DecodeArgs[memorySearchArgs](json.RawMessage(`{"type":"Decision"}`), toolSchema(t, "memory_search"))
+	q, err := tool.DecodeArgs[memorytools.MemorySearchArgs](json.RawMessage(`{"type":"Decision"}`), toolSchema(t, "memory_search"))
 	if err != nil || !slices.Equal(q.Type, tool.StringList{"decision"}) {
 		t.Errorf("memory_search with type Decision: %+v, %v", q.Type, err)
 	}

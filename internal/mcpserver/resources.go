@@ -14,6 +14,7 @@ import (
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
+	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
@@ -117,7 +118,7 @@ func resourceDefs() []resourceDef {
 			complete:    completeTasks},
 		{uri: "cairn://memory/{id}", name: "memory-entry", title: "Memory entry", live: true,
 			description: "One memory entry in full (decision, mistake, convention, observation).",
-			read:        text(memoryGet, func(a string) memoryGetArgs { return memoryGetArgs{IDs: tool.IDList{a}} }),
+			read:        text(memorytools.MemoryGet, func(a string) memorytools.MemoryGetArgs { return memorytools.MemoryGetArgs{IDs: tool.IDList{a}} }),
 			complete:    completeMemory},
 		{uri: "cairn://sessions/{id}", name: "session", title: "Session", live: true,
 			description: "One working session and its record.",

@@ -10,6 +10,7 @@ import (
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
+	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/render"
@@ -190,7 +191,7 @@ func planTaskPrompt(ctx context.Context, c tool.Call, args map[string]string) (s
 		return "", err
 	}
 	section(&b, "Who and how (classify_task)", text)
-	text, _, err = memorySearch(ctx, c, memorySearchArgs{Query: desc, Limit: 5})
+	text, _, err = memorytools.MemorySearch(ctx, c, memorytools.MemorySearchArgs{Query: desc, Limit: 5})
 	if err != nil {
 		return "", err
 	}
@@ -210,7 +211,7 @@ func diagnosePrompt(ctx context.Context, c tool.Call, args map[string]string) (s
 	if msg == "" {
 		return "", &problem.FieldError{Field: "error", Problem: "is required", Fix: "pass the error message or its key line"}
 	}
-	text, _, err := diagnoseError(ctx, c, diagnoseArgs{Error: msg})
+	text, _, err := memorytools.DiagnoseError(ctx, c, memorytools.DiagnoseArgs{Error: msg})
 	if err != nil {
 		return "", err
 	}
@@ -239,7 +240,7 @@ func reviewPrompt(ctx context.Context, c tool.Call, args map[string]string) (str
 		section(&b, "The task (YOU ARE HERE)", text)
 	}
 	for _, q := range []struct{ title, typ string }{{"Conventions to keep", "convention"}, {"Mistakes not to repeat", "mistake"}} {
-		text, _, err := memorySearch(ctx, c, memorySearchArgs{Type: tool.StringList{q.typ}, Limit: 8})
+		text, _, err := memorytools.MemorySearch(ctx, c, memorytools.MemorySearchArgs{Type: tool.StringList{q.typ}, Limit: 8})
 		if err != nil {
 			return "", err
 		}

@@ -1,4 +1,4 @@
-package mcpserver
+package memory
 
 import (
 	"context"
@@ -23,7 +23,7 @@ import (
 // error diagnosis. Argument names follow the memory specification's
 // snake_case.
 
-type memorySearchArgs struct {
+type MemorySearchArgs struct {
 	Query     string          `json:"query,omitempty" jsonschema:"plain words; empty lists the newest"`
 	Type      tool.StringList `json:"type,omitempty"`
 	Tag       tool.StringList `json:"tag,omitempty" jsonschema:"any of these"`
@@ -44,7 +44,7 @@ type memoryContextArgs struct {
 	SameSession bool       `json:"same_session,omitempty"`
 }
 
-type memoryGetArgs struct {
+type MemoryGetArgs struct {
 	IDs tool.IDList `json:"ids" jsonschema:"at most 20"`
 }
 
@@ -98,12 +98,12 @@ type memoryPruneArgs struct {
 	DryRun        *bool           `json:"dry_run,omitempty" jsonschema:"default true"`
 }
 
-type diagnoseArgs struct {
+type DiagnoseArgs struct {
 	Error string `json:"error"`
 	Limit int    `json:"limit,omitempty"`
 }
 
-func memoryTools() []tool.Tool {
+func Tools() []tool.Tool {
 	const ts = "memory"
 	types := make([]any, len(memory.Types))
 	for i, t := range memory.Types {
@@ -120,13 +120,13 @@ func memoryTools() []tool.Tool {
 	return []tool.Tool{
 		tool.Declare(ts, mcp.Tool{Name: "memory_search", Annotations: tool.ReadOnly,
 			Description: "Search memory; index lines, then memory_context or memory_get."},
-			memorySearch, typeItems("type"), tool.Minimum("offset", 0), tool.Bounds("limit", 1, float64(page.Memory.Max))),
+			MemorySearch, typeItems("type"), tool.Minimum("offset", 0), tool.Bounds("limit", 1, float64(page.Memory.Max))),
 		tool.Declare(ts, mcp.Tool{Name: "memory_context", Annotations: tool.ReadOnly,
 			Description: "Entries recorded just before and after one entry."},
 			memoryContext, tool.Bounds("before", 0, memories.MaxContext), tool.Bounds("after", 0, memories.MaxContext)),
 		tool.Declare(ts, mcp.Tool{Name: "memory_get", Annotations: tool.ReadOnly,
 			Description: "Full entries by id."},
-			memoryGet),
+			MemoryGet),
 		tool.Declare(ts, mcp.Tool{Name: "memory_add_decision",
 			Description: "Record a decision and why."},
 			addDecision),
@@ -144,7 +144,7 @@ func memoryTools() []tool.Tool {
 			memoryPrune, typeItems("type"), tool.Minimum("older_than_days", 1)),
 		tool.Declare(ts, mcp.Tool{Name: "diagnose_error", Annotations: tool.ReadOnly,
 			Description: "Past mistakes and failed commands like this error, with fixes."},
-			diagnoseError, tool.Bounds("limit", 1, float64(page.Diagnose.Max))),
+			DiagnoseError, tool.Bounds("limit", 1, float64(page.Diagnose.Max))),
 	}
 }
 
@@ -158,7 +158,7 @@ func observationTypes() []any {
 	return out
 }
 
-func memorySearch(ctx context.Context, c tool.Call, in memorySearchArgs) (string, any, error) {
+func MemorySearch(ctx context.Context, c tool.Call, in MemorySearchArgs) (string, any, error) {
 	res, err := c.Memory.Search(ctx, memories.SearchQuery{Text: in.Query, Types: in.Type, Tags: in.Tag, SessionID: in.SessionID,
 		Branch: in.Branch, After: in.After, Before: in.Before, IncludeSuperseded: in.IncludeSuperseded,
 		Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
@@ -224,7 +224,7 @@ func memoryContext(ctx context.Context, c tool.Call, in memoryContextArgs) (stri
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func memoryGet(ctx context.Context, c tool.Call, in memoryGetArgs) (string, any, error) {
+func MemoryGet(ctx context.Context, c tool.Call, in MemoryGetArgs) (string, any, error) {
 	es, missing, err := c.Memory.Get(ctx, in.IDs)
 	if err != nil {
 		return "", nil, err
@@ -403,7 +403,7 @@ type diagnoseMatch struct {
 	Resolved string `json:"resolved,omitempty"`
 }
 
-func diagnoseError(ctx context.Context, c tool.Call, in diagnoseArgs) (string, any, error) {
+func DiagnoseError(ctx context.Context, c tool.Call, in DiagnoseArgs) (string, any, error) {
 	d, err := c.Memory.Diagnose(ctx, memories.DiagnoseQuery{Error: in.Error, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
