@@ -12,6 +12,7 @@ import (
 	loopstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/loops"
 	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
+	sessiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/session"
 )
 
 // BenchmarkDecodeArgs is what decoding a call's arguments costs, on every
@@ -26,7 +27,7 @@ func BenchmarkDecodeArgs(b *testing.B) {
 		{"get_big_picture", `{"format":"json","offset":0,"limit":50}`, decodeOnly[focustools.BigPictureArgs]},
 		{"memory_search", `{"query":"redirect login","type":["decision","mistake"],"tag":"auth","limit":10}`, decodeOnly[memorytools.MemorySearchArgs]},
 		{"query_tasks", `{"filters":{"priority":["high","low"]},"fields":["id","title","priority"],"sort":{"field":"priority","order":"desc"},"limit":20}`, decodeOnly[plantools.QueryTasksArgs]},
-		{"session", `{"action":"update","decisions":[{"decision":"Use PKCE","reasoning":"public client"}],"files_modified":["auth.go"]}`, decodeOnly[sessionArgs]},
+		{"session", `{"action":"update","decisions":[{"decision":"Use PKCE","reasoning":"public client"}],"files_modified":["auth.go"]}`, decodeOnly[sessiontools.SessionArgs]},
 		{"loop_record", `{"id":"8","last_action":"fixed the parser","next_steps":["fix the lexer"],"percentage":40,"message":"parser done"}`, decodeOnly[loopstools.LoopRecordArgs]},
 	} {
 		schema := toolSchema(b, c.tool)

@@ -16,6 +16,7 @@ import (
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
+	sessiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/session"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/knowledge"
@@ -89,10 +90,10 @@ func resourceDefs() []resourceDef {
 			read:        text(plantools.GetNextTask, fixed(plantools.NextTaskArgs{}))},
 		{uri: "cairn://sessions", name: "sessions", title: "Recent sessions", live: true,
 			description: "The newest working sessions.",
-			read:        text(sessionList, fixed(sessionArgs{Action: "list"}))},
+			read:        text(sessiontools.SessionList, fixed(sessiontools.SessionArgs{Action: "list"}))},
 		{uri: "cairn://branches", name: "branches", title: "Branch contexts", live: true,
 			description: "Every saved branch context; the current branch marked.",
-			read:        text(branchList, fixed(branchArgs{Action: "list"}))},
+			read:        text(sessiontools.BranchList, fixed(sessiontools.BranchArgs{Action: "list"}))},
 		{uri: "cairn://lifecycles", name: "lifecycles", title: "Open lifecycles", live: true,
 			description: "The lifecycles in progress and their phases.",
 			read:        text(lifecycleList, fixed(lifecycleListArgs{Status: "open"}))},
@@ -122,11 +123,11 @@ func resourceDefs() []resourceDef {
 			complete:    completeMemory},
 		{uri: "cairn://sessions/{id}", name: "session", title: "Session", live: true,
 			description: "One working session and its record.",
-			read:        text(sessionGet, func(a string) sessionArgs { return sessionArgs{Action: "get", SessionID: a} }),
+			read:        text(sessiontools.SessionGet, func(a string) sessiontools.SessionArgs { return sessiontools.SessionArgs{Action: "get", SessionID: a} }),
 			complete:    completeSessions},
 		{uri: "cairn://branches/{+name}", name: "branch", title: "Branch context", live: true,
 			description: "A git branch's context: feature, phase, decisions, files.",
-			read:        text(branchGet, func(a string) branchArgs { return branchArgs{Action: "get", Branch: a} }),
+			read:        text(sessiontools.BranchGet, func(a string) sessiontools.BranchArgs { return sessiontools.BranchArgs{Action: "get", Branch: a} }),
 			complete:    completeBranches},
 		{uri: "cairn://lifecycles/{id}", name: "lifecycle", title: "Lifecycle", live: true,
 			description: "A lifecycle's phase, exit criteria and history.",

@@ -26,6 +26,7 @@ import (
 	loopstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/loops"
 	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
+	sessiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/session"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/brief"
@@ -128,7 +129,7 @@ func definition(t tool.Tool) mcp.Tool {
 // allTools is every declared tool, in declaration order, each writing
 // tool with its hints from writeHints.
 func allTools() []tool.Tool {
-	ts := slices.Concat([]tool.Tool{toolsetsToolDecl()}, focustools.Tools(), plantools.Tools(), plantools.ClaimTools(), loopstools.Tools(), memorytools.Tools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools(), scaffoldTools())
+	ts := slices.Concat([]tool.Tool{toolsetsToolDecl()}, focustools.Tools(), plantools.Tools(), plantools.ClaimTools(), loopstools.Tools(), memorytools.Tools(), sessiontools.Tools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools(), scaffoldTools())
 	for i := range ts {
 		if ts[i].Def.Annotations == nil {
 			ts[i].Def.Annotations = writeHints[ts[i].Def.Name]

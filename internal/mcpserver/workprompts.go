@@ -12,6 +12,7 @@ import (
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
+	sessiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/session"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/brief"
@@ -246,7 +247,7 @@ func reviewPrompt(ctx context.Context, c tool.Call, args map[string]string) (str
 		}
 		section(&b, q.title, text)
 	}
-	if text, _, err := branchGet(ctx, c, branchArgs{Action: "get", Limit: 5}); err == nil {
+	if text, _, err := sessiontools.BranchGet(ctx, c, sessiontools.BranchArgs{Action: "get", Limit: 5}); err == nil {
 		section(&b, "The branch", text)
 	}
 	section(&b, "Checklist", "1. The change does what the task says, and nothing it does not.\n"+
@@ -260,7 +261,7 @@ func reviewPrompt(ctx context.Context, c tool.Call, args map[string]string) (str
 func handoffPrompt(ctx context.Context, c tool.Call, args map[string]string) (string, error) {
 	var b strings.Builder
 	b.WriteString("# Hand off")
-	text, _, err := sessionGet(ctx, c, sessionArgs{Action: "get", SessionID: args["session_id"], Limit: 10})
+	text, _, err := sessiontools.SessionGet(ctx, c, sessiontools.SessionArgs{Action: "get", SessionID: args["session_id"], Limit: 10})
 	switch {
 	case err == nil:
 		section(&b, "This session", text)
@@ -273,7 +274,7 @@ func handoffPrompt(ctx context.Context, c tool.Call, args map[string]string) (st
 		return "", err
 	}
 	section(&b, "YOU ARE HERE", text)
-	if text, _, err := branchGet(ctx, c, branchArgs{Action: "get", Limit: 5}); err == nil {
+	if text, _, err := sessiontools.BranchGet(ctx, c, sessiontools.BranchArgs{Action: "get", Limit: 5}); err == nil {
 		section(&b, "The branch", text)
 	}
 	if text, _, err = plantools.GetNextTask(ctx, c, plantools.NextTaskArgs{}); err != nil {

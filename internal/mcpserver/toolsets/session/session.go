@@ -1,4 +1,4 @@
-package mcpserver
+package session
 
 import (
 	"bytes"
@@ -72,7 +72,7 @@ func (r recordArgs) pending() []string {
 	return *r.TasksPending
 }
 
-type sessionArgs struct {
+type SessionArgs struct {
 	tool.Sent
 	Action          string `json:"action"`
 	SessionID       string `json:"session_id,omitempty" jsonschema:"default: this agent's open session"`
@@ -89,7 +89,7 @@ type sessionArgs struct {
 	Limit    int    `json:"limit,omitempty" jsonschema:"default 20"`
 }
 
-type branchArgs struct {
+type BranchArgs struct {
 	tool.Sent
 	Action  string `json:"action"`
 	Branch  string `json:"branch,omitempty" jsonschema:"default the current git branch"`
@@ -102,13 +102,13 @@ type branchArgs struct {
 	recordArgs
 }
 
-func (a sessionArgs) Verb() string { return a.Action }
-func (a branchArgs) Verb() string  { return a.Action }
+func (a SessionArgs) Verb() string { return a.Action }
+func (a BranchArgs) Verb() string  { return a.Action }
 
 // recordFields are the arguments that add to a session's record.
 var recordFields = []string{"decisions", "errors_resolved", "files_modified", "tasks_completed", "tasks_pending", "goal", "summary", "ai"}
 
-func sessionTools() []tool.Tool {
+func Tools() []tool.Tool {
 	const ts = "session"
 	// Nested objects are described rather than spelled out: the decoder
 	// still checks them field by field, and every tool's schema stays cheap.
@@ -122,28 +122,28 @@ func sessionTools() []tool.Tool {
 	return []tool.Tool{
 		tool.DeclareActions(ts, mcp.Tool{Name: "session",
 			Description: "Working session: start (threads onto the agent's last one), update (record decisions, fixes, files, tasks), end (outcome; folds into the branch), get, list."},
-			[]tool.Action[sessionArgs]{
+			[]tool.Action[SessionArgs]{
 				{Name: "start", Args: append(slices.Clone(recordFields), "parent_session_id", "branch"), Run: sessionStart},
 				{Name: "update", Args: append(slices.Clone(recordFields), "session_id"), Run: sessionUpdate},
 				{Name: "end", Args: append(slices.Clone(recordFields), "session_id", "outcome"), Run: sessionEnd},
-				{Name: "get", Args: []string{"session_id", "limit"}, ReadOnly: true, Run: sessionGet},
-				{Name: "list", Args: []string{"thread_id", "branch", "open_only", "offset", "limit"}, ReadOnly: true, Run: sessionList},
+				{Name: "get", Args: []string{"session_id", "limit"}, ReadOnly: true, Run: SessionGet},
+				{Name: "list", Args: []string{"thread_id", "branch", "open_only", "offset", "limit"}, ReadOnly: true, Run: SessionList},
 			},
 			tool.Enum("outcome", tool.Anys(memory.Outcomes)...), tool.Minimum("offset", 0), tool.Bounds("limit", 1, float64(max(page.Session.Max, page.Record.Max))), recordShape),
 		tool.DeclareActions(ts, mcp.Tool{Name: "branch",
 			Description: "Git-branch context: get, save (add to it), promote (decisions into permanent memory), list, merge (into another branch)."},
-			[]tool.Action[branchArgs]{
-				{Name: "get", Args: []string{"branch", "offset", "limit"}, ReadOnly: true, Run: branchGet},
+			[]tool.Action[BranchArgs]{
+				{Name: "get", Args: []string{"branch", "offset", "limit"}, ReadOnly: true, Run: BranchGet},
 				{Name: "save", Args: []string{"branch", "feature", "phase", "notes", "decisions", "errors_resolved", "files_modified", "tasks_completed", "tasks_pending"}, Run: branchSave},
 				{Name: "promote", Args: []string{"branch"}, Run: branchPromote},
-				{Name: "list", ReadOnly: true, Run: branchList},
+				{Name: "list", ReadOnly: true, Run: BranchList},
 				{Name: "merge", Args: []string{"branch", "into"}, Run: branchMerge},
 			},
 			tool.Minimum("offset", 0), tool.Bounds("limit", 1, float64(page.Record.Max)), recordShape),
 	}
 }
 
-func (in sessionArgs) patch() memories.SessionPatch {
+func (in SessionArgs) patch() memories.SessionPatch {
 	ns, rs := in.notes()
 	p := memories.SessionPatch{Goal: in.Goal, Decisions: ns, ErrorsResolved: rs, FilesModified: in.FilesModified,
 		TasksCompleted: in.TasksCompleted, TasksPending: in.pending(), Outcome: strings.TrimSpace(in.Outcome), Summary: in.Summary}
@@ -162,7 +162,7 @@ type sessionOut struct {
 	Redacted   int                   `json:"redacted,omitempty"`
 }
 
-func sessionStart(ctx context.Context, c tool.Call, in sessionArgs) (string, any, error) {
+func sessionStart(ctx context.Context, c tool.Call, in SessionArgs) (string, any, error) {
 	res, err := c.Memory.StartSession(ctx, c.Agent, in.ParentSessionID, in.Branch, in.patch())
 	if err != nil {
 		return "", nil, err
@@ -174,7 +174,7 @@ func sessionStart(ctx context.Context, c tool.Call, in sessionArgs) (string, any
 	return text, out, nil
 }
 
-func sessionUpdate(ctx context.Context, c tool.Call, in sessionArgs) (string, any, error) {
+func sessionUpdate(ctx context.Context, c tool.Call, in SessionArgs) (string, any, error) {
 	res, err := c.Memory.UpdateSession(ctx, c.Agent, in.SessionID, in.patch())
 	if err != nil {
 		return "", nil, err
@@ -183,7 +183,7 @@ func sessionUpdate(ctx context.Context, c tool.Call, in sessionArgs) (string, an
 	return text, out, nil
 }
 
-func sessionEnd(ctx context.Context, c tool.Call, in sessionArgs) (string, any, error) {
+func sessionEnd(ctx context.Context, c tool.Call, in SessionArgs) (string, any, error) {
 	res, err := c.Memory.EndSession(ctx, c.Agent, in.SessionID, in.patch())
 	if err != nil {
 		return "", nil, err
@@ -215,7 +215,7 @@ func sessionChanged(verb string, res memories.SessionResult) (string, sessionCha
 	return text, out
 }
 
-func sessionGet(ctx context.Context, c tool.Call, in sessionArgs) (string, any, error) {
+func SessionGet(ctx context.Context, c tool.Call, in SessionArgs) (string, any, error) {
 	s, err := c.Memory.Session(ctx, c.Agent, in.SessionID, page.Page{Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
@@ -224,7 +224,7 @@ func sessionGet(ctx context.Context, c tool.Call, in sessionArgs) (string, any, 
 	return render.Session(s), sessionOut{Session: &v}, nil
 }
 
-func sessionList(ctx context.Context, c tool.Call, in sessionArgs) (string, any, error) {
+func SessionList(ctx context.Context, c tool.Call, in SessionArgs) (string, any, error) {
 	l, err := c.Memory.Sessions(ctx, memories.SessionQuery{ThreadID: in.ThreadID, Branch: in.Branch, OpenOnly: in.OpenOnly,
 		Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
@@ -287,7 +287,7 @@ func renderBranch(b memory.BranchContext) string {
 	return s.String()
 }
 
-func branchGet(ctx context.Context, c tool.Call, in branchArgs) (string, any, error) {
+func BranchGet(ctx context.Context, c tool.Call, in BranchArgs) (string, any, error) {
 	pg, err := c.Memory.GetBranchPage(ctx, in.Branch, page.Page{Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
@@ -336,7 +336,7 @@ type branchTotals struct {
 	TasksPending   int `json:"tasks_pending"`
 }
 
-func branchSave(ctx context.Context, c tool.Call, in branchArgs) (string, any, error) {
+func branchSave(ctx context.Context, c tool.Call, in BranchArgs) (string, any, error) {
 	ns, rs := in.notes()
 	b, red, err := c.Memory.SaveBranch(ctx, in.Branch, memories.BranchPatch{Feature: in.Feature, Phase: in.Phase, Notes: in.Notes,
 		Decisions: ns, Errors: rs, FilesModified: in.FilesModified, TasksCompleted: in.TasksCompleted, TasksPending: in.pending()})
@@ -409,7 +409,7 @@ func branchLine(b memory.BranchContext) string {
 	return head + "\n" + strings.Join(n, ", ") + " (branch get shows them)"
 }
 
-func branchPromote(ctx context.Context, c tool.Call, in branchArgs) (string, any, error) {
+func branchPromote(ctx context.Context, c tool.Call, in BranchArgs) (string, any, error) {
 	p, err := c.Memory.PromoteBranch(ctx, in.Branch)
 	if err != nil {
 		return "", nil, err
@@ -424,7 +424,7 @@ func branchPromote(ctx context.Context, c tool.Call, in branchArgs) (string, any
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func branchList(ctx context.Context, c tool.Call, _ branchArgs) (string, any, error) {
+func BranchList(ctx context.Context, c tool.Call, _ BranchArgs) (string, any, error) {
 	bs, err := c.Memory.Branches(ctx)
 	if err != nil {
 		return "", nil, err
@@ -447,7 +447,7 @@ func branchList(ctx context.Context, c tool.Call, _ branchArgs) (string, any, er
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func branchMerge(ctx context.Context, c tool.Call, in branchArgs) (string, any, error) {
+func branchMerge(ctx context.Context, c tool.Call, in BranchArgs) (string, any, error) {
 	b, err := c.Memory.MergeBranch(ctx, in.Branch, in.Into)
 	if err != nil {
 		return "", nil, err
