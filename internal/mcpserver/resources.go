@@ -16,6 +16,7 @@ import (
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
+	projecttools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/project"
 	sessiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/session"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
@@ -102,16 +103,16 @@ func resourceDefs() []resourceDef {
 			read:        text(healthTool, fixed(windowArgs{}))},
 		{uri: "cairn://project", name: "project", title: "Project",
 			description: "The detected stack: languages, frameworks, build and test commands.",
-			read:        text(detectProjectTool, fixed(detectProjectArgs{}))},
+			read:        text(projecttools.DetectProjectTool, fixed(projecttools.DetectProjectArgs{}))},
 		{uri: "cairn://config", name: "config", title: "Configuration",
 			description: "The settings in force and where each came from.",
-			read:        text(getConfigTool, fixed(getConfigArgs{}))},
+			read:        text(projecttools.GetConfigTool, fixed(projecttools.GetConfigArgs{}))},
 		{uri: "cairn://knowledge", name: "knowledge", title: "Knowledge base",
 			description: "The knowledge base's entries, a line each.",
-			read:        text(queryTKBTool, fixed(queryTKBArgs{}))},
+			read:        text(projecttools.QueryTKBTool, fixed(projecttools.QueryTKBArgs{}))},
 		{uri: "cairn://agents", name: "agents", title: "Skills and agents",
 			description: "Every skill and agent with the expertise it declares.",
-			read:        text(competencyTool, fixed(tool.NoArgs{}))},
+			read:        text(projecttools.CompetencyTool, fixed(tool.NoArgs{}))},
 
 		{uri: "cairn://tasks/{id}", name: "task", title: "Task", live: true,
 			description: "One task: description, dependencies, dependents, subtasks.",
@@ -135,11 +136,11 @@ func resourceDefs() []resourceDef {
 			complete:    completeLifecycles},
 		{uri: "cairn://knowledge/{+entry}", name: "knowledge-entry", title: "Knowledge entry",
 			description: "One knowledge base entry in full.",
-			read:        text(tkbEntryTool, func(a string) tkbEntryArgs { return tkbEntryArgs{Entry: a} }),
+			read:        text(projecttools.TKBEntryTool, func(a string) projecttools.TKBEntryArgs { return projecttools.TKBEntryArgs{Entry: a} }),
 			complete:    completeKnowledge},
 		{uri: "cairn://agents/{name}", name: "agent", title: "Skill or agent",
 			description: "A skill or agent's front matter and instructions.",
-			read:        text(agentTool, func(a string) agentArgs { return agentArgs{Name: a} }),
+			read:        text(projecttools.AgentTool, func(a string) projecttools.AgentArgs { return projecttools.AgentArgs{Name: a} }),
 			complete:    completeAgents},
 	}
 }
@@ -549,7 +550,7 @@ func knowledgeQuery(offset int) knowledge.TKBQuery {
 func completeAgents(_ context.Context, c tool.Call, prefix string) ([]string, error) {
 	var names []string
 	for _, d := range c.Knowledge.Agents() {
-		names = append(names, firstNonEmpty(d.Name, d.Path))
+		names = append(names, projecttools.FirstNonEmpty(d.Name, d.Path))
 	}
 	return startsWith(names, prefix), nil
 }

@@ -26,6 +26,7 @@ import (
 	loopstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/loops"
 	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
+	projecttools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/project"
 	sessiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/session"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
@@ -129,7 +130,7 @@ func definition(t tool.Tool) mcp.Tool {
 // allTools is every declared tool, in declaration order, each writing
 // tool with its hints from writeHints.
 func allTools() []tool.Tool {
-	ts := slices.Concat([]tool.Tool{toolsetsToolDecl()}, focustools.Tools(), plantools.Tools(), plantools.ClaimTools(), loopstools.Tools(), memorytools.Tools(), sessiontools.Tools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools(), scaffoldTools())
+	ts := slices.Concat([]tool.Tool{toolsetsToolDecl()}, focustools.Tools(), plantools.Tools(), plantools.ClaimTools(), loopstools.Tools(), memorytools.Tools(), sessiontools.Tools(), projecttools.Tools(), projecttools.KnowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools(), projecttools.ScaffoldTools())
 	for i := range ts {
 		if ts[i].Def.Annotations == nil {
 			ts[i].Def.Annotations = writeHints[ts[i].Def.Name]
@@ -576,3 +577,13 @@ func growStack(i int) byte {
 
 //go:noinline
 func touch(b []byte, i int) byte { return b[-i%len(b)] }
+
+// toolsetOf names the toolset that declares a tool.
+func toolsetOf(name string) string {
+	for _, t := range allTools() {
+		if t.Def.Name == name {
+			return t.Toolset
+		}
+	}
+	return "?"
+}

@@ -12,6 +12,7 @@ import (
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
+	projecttools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/project"
 	sessiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/session"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/render"
@@ -187,7 +188,7 @@ func planTaskPrompt(ctx context.Context, c tool.Call, args map[string]string) (s
 		}
 		section(&b, "Under", text)
 	}
-	text, _, err := classifyTool(ctx, c, classifyArgs{Description: desc})
+	text, _, err := projecttools.ClassifyTool(ctx, c, projecttools.ClassifyArgs{Description: desc})
 	if err != nil {
 		return "", err
 	}

@@ -1,4 +1,4 @@
-package mcpserver
+package project
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // (knowledge/**/*.md), skills and agents (skills/*/SKILL.md,
 // .claude/agents/*.md), workflows, templates and the routing table.
 
-type queryTKBArgs struct {
+type QueryTKBArgs struct {
 	Query    string `json:"query,omitempty" jsonschema:"words to rank by"`
 	Category string `json:"category,omitempty"`
 	Maturity string `json:"maturity,omitempty"`
@@ -27,11 +27,11 @@ type queryTKBArgs struct {
 	Limit    int    `json:"limit,omitempty" jsonschema:"default 10"`
 }
 
-type tkbEntryArgs struct {
+type TKBEntryArgs struct {
 	Entry string `json:"entry" jsonschema:"path or name, as query_tkb lists it"`
 }
 
-type agentArgs struct {
+type AgentArgs struct {
 	Name string `json:"name" jsonschema:"skill or agent name, or its path"`
 }
 
@@ -39,19 +39,19 @@ type heuristicsArgs struct {
 	Decision string `json:"decision" jsonschema:"the decision, in a sentence or a few"`
 }
 
-type classifyArgs struct {
+type ClassifyArgs struct {
 	Description string `json:"description" jsonschema:"the task, in a sentence or a few"`
 }
 
-func knowledgeTools() []tool.Tool {
+func KnowledgeTools() []tool.Tool {
 	const ts = "context"
 	return []tool.Tool{
 		tool.Declare(ts, mcp.Tool{Name: "query_tkb", Annotations: tool.ReadOnly, Description: "Searches the project's knowledge base (knowledge/**/*.md) by words, category, maturity and use case; index lines, get_tkb_entry for one."},
-			queryTKBTool, tool.PageShape(knowledge.KnowledgePage)...),
-		tool.Declare(ts, mcp.Tool{Name: "get_tkb_entry", Annotations: tool.ReadOnly, Description: "One knowledge base entry in full: front matter and body."}, tkbEntryTool),
-		tool.Declare(ts, mcp.Tool{Name: "get_agent", Annotations: tool.ReadOnly, Description: "A skill (skills/*/SKILL.md) or agent (.claude/agents/*.md): its front matter parsed, and its instructions."}, agentTool),
-		tool.Declare(ts, mcp.Tool{Name: "get_competency_matrix", Annotations: tool.ReadOnly, Description: "Every skill and agent with the expertise it declares."}, competencyTool),
-		tool.Declare(ts, mcp.Tool{Name: "classify_task", Annotations: tool.ReadOnly, Description: "The skills or agents, workflows (workflows/*.md) and templates that match a task description, best first."}, classifyTool),
+			QueryTKBTool, tool.PageShape(knowledge.KnowledgePage)...),
+		tool.Declare(ts, mcp.Tool{Name: "get_tkb_entry", Annotations: tool.ReadOnly, Description: "One knowledge base entry in full: front matter and body."}, TKBEntryTool),
+		tool.Declare(ts, mcp.Tool{Name: "get_agent", Annotations: tool.ReadOnly, Description: "A skill (skills/*/SKILL.md) or agent (.claude/agents/*.md): its front matter parsed, and its instructions."}, AgentTool),
+		tool.Declare(ts, mcp.Tool{Name: "get_competency_matrix", Annotations: tool.ReadOnly, Description: "Every skill and agent with the expertise it declares."}, CompetencyTool),
+		tool.Declare(ts, mcp.Tool{Name: "classify_task", Annotations: tool.ReadOnly, Description: "The skills or agents, workflows (workflows/*.md) and templates that match a task description, best first."}, ClassifyTool),
 		tool.Declare(ts, mcp.Tool{Name: "apply_heuristics", Annotations: tool.ReadOnly,
 			Description: "A decision against the project's heuristics (heuristics.md, else a default ten) as questions to answer, and the past decisions and mistakes it recalls."},
 			heuristicsTool),
@@ -61,7 +61,7 @@ func knowledgeTools() []tool.Tool {
 
 const noKnowledge = "This project has no %s yet: add Markdown files under %s (YAML front matter: %s)."
 
-func queryTKBTool(_ context.Context, c tool.Call, in queryTKBArgs) (string, any, error) {
+func QueryTKBTool(_ context.Context, c tool.Call, in QueryTKBArgs) (string, any, error) {
 	p, err := c.Knowledge.QueryTKB(knowledge.TKBQuery{Query: in.Query, Category: in.Category, Maturity: in.Maturity, UseCase: in.UseCase,
 		Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
@@ -107,7 +107,7 @@ func (o tkbOut) text(offset int) string {
 				line += " · " + tag
 			}
 		}
-		if t := firstNonEmpty(d.Title, d.Name); t != "" {
+		if t := FirstNonEmpty(d.Title, d.Name); t != "" {
 			line += ": " + t
 		}
 		if d.Description != "" {
@@ -121,7 +121,7 @@ func (o tkbOut) text(offset int) string {
 	return strings.Join(lines, "\n")
 }
 
-func firstNonEmpty(s ...string) string {
+func FirstNonEmpty(s ...string) string {
 	for _, x := range s {
 		if x != "" {
 			return x
@@ -133,7 +133,7 @@ func firstNonEmpty(s ...string) string {
 func renderDoc(d knowledge.Document) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s)", d.Path, d.Kind)
-	if t := firstNonEmpty(d.Title, d.Name); t != "" {
+	if t := FirstNonEmpty(d.Title, d.Name); t != "" {
 		b.WriteString(": " + t)
 	}
 	for _, f := range []struct{ k, v string }{{"description", d.Description}, {"category", d.Category}, {"maturity", d.Maturity},
@@ -159,7 +159,7 @@ func docOut(d knowledge.Document) any {
 	}{d.Doc, d.Body, d.Clipped}
 }
 
-func tkbEntryTool(_ context.Context, c tool.Call, in tkbEntryArgs) (string, any, error) {
+func TKBEntryTool(_ context.Context, c tool.Call, in TKBEntryArgs) (string, any, error) {
 	d, err := c.Knowledge.TKBEntry(in.Entry)
 	if err != nil {
 		return "", nil, err
@@ -167,7 +167,7 @@ func tkbEntryTool(_ context.Context, c tool.Call, in tkbEntryArgs) (string, any,
 	return renderDoc(d), docOut(d), nil
 }
 
-func agentTool(_ context.Context, c tool.Call, in agentArgs) (string, any, error) {
+func AgentTool(_ context.Context, c tool.Call, in AgentArgs) (string, any, error) {
 	d, err := c.Knowledge.Agent(in.Name)
 	if err != nil {
 		return "", nil, err
@@ -175,7 +175,7 @@ func agentTool(_ context.Context, c tool.Call, in agentArgs) (string, any, error
 	return renderDoc(d), docOut(d), nil
 }
 
-func competencyTool(_ context.Context, c tool.Call, _ tool.NoArgs) (string, any, error) {
+func CompetencyTool(_ context.Context, c tool.Call, _ tool.NoArgs) (string, any, error) {
 	rows, all := c.Knowledge.CompetencyMatrix()
 	out := map[string]any{"rows": viewCompetencies(rows), "expertise": all}
 	if len(rows) == 0 {
@@ -192,7 +192,7 @@ func competencyTool(_ context.Context, c tool.Call, _ tool.NoArgs) (string, any,
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func classifyTool(ctx context.Context, c tool.Call, in classifyArgs) (string, any, error) {
+func ClassifyTool(ctx context.Context, c tool.Call, in ClassifyArgs) (string, any, error) {
 	cl, err := c.Knowledge.ClassifyTask(in.Description)
 	if err != nil {
 		return "", nil, err

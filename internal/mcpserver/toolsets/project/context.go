@@ -1,4 +1,4 @@
-package mcpserver
+package project
 
 import (
 	"context"
@@ -24,7 +24,7 @@ type bootstrapArgs struct {
 	Query        string `json:"query,omitempty" jsonschema:"a topic to favour in memory and instructions"`
 }
 
-type detectProjectArgs struct{}
+type DetectProjectArgs struct{}
 
 type optimizeContextArgs struct {
 	Query        string          `json:"query" jsonschema:"the topic"`
@@ -36,11 +36,11 @@ type techCompatibilityArgs struct {
 	Stack tool.StringList `json:"stack,omitempty" jsonschema:"technologies to check; default what the project uses"`
 }
 
-type getConfigArgs struct{}
+type GetConfigArgs struct{}
 
 type suggestNextArgs struct{}
 
-func contextTools() []tool.Tool {
+func Tools() []tool.Tool {
 	const ts = "context"
 	return []tool.Tool{
 		tool.Declare(ts, mcp.Tool{Name: "bootstrap", Annotations: tool.ReadOnly,
@@ -48,7 +48,7 @@ func contextTools() []tool.Tool {
 			bootstrapTool, tool.Bounds("budget_tokens", brief.MinBootstrapBudget, brief.MaxBootstrapBudget)),
 		tool.Declare(ts, mcp.Tool{Name: "detect_project", Annotations: tool.ReadOnly,
 			Description: "The project's languages, frameworks, package managers, build and test commands, per module, from its manifests; CI, containers, agent instruction files."},
-			detectProjectTool),
+			DetectProjectTool),
 		tool.Declare(ts, mcp.Tool{Name: "optimize_context", Annotations: tool.ReadOnly,
 			Description: "Chooses, within a token budget, the memory entries, tasks and instruction lines most relevant to a query; says what it dropped and why."},
 			optimizeContextTool, tool.Bounds("budget_tokens", 50, brief.MaxBootstrapBudget)),
@@ -57,14 +57,14 @@ func contextTools() []tool.Tool {
 			techCompatibilityTool),
 		tool.Declare(ts, mcp.Tool{Name: "get_config", Annotations: tool.ReadOnly,
 			Description: "The configuration in force (toolsets, agent, project root, store, branch, embeddings, budgets) and where each value came from."},
-			getConfigTool),
+			GetConfigTool),
 		tool.Declare(ts, mcp.Tool{Name: "suggest_next", Annotations: tool.ReadOnly,
 			Description: "The next steps from where you are (focus, subtasks, loops, session), each a tool call with its arguments filled in."},
 			suggestNextTool),
 	}
 }
 
-func getConfigTool(_ context.Context, c tool.Call, _ getConfigArgs) (string, any, error) {
+func GetConfigTool(_ context.Context, c tool.Call, _ GetConfigArgs) (string, any, error) {
 	surface := c.Host.Settings()
 	surface = append(surface, brief.Setting{Name: "agent (this call)", Value: c.Agent, Source: "--agent, else the X-Cairn-Agent header or the client's name"},
 		brief.Setting{Name: "tools served", Value: fmt.Sprint(c.Host.NumServed()), Source: "the toolsets, less writes when read-only"})
@@ -157,16 +157,6 @@ func (o suggestionsOut) text() string {
 	return strings.Join(lines, "\n")
 }
 
-// toolsetOf names the toolset that declares a tool.
-func toolsetOf(name string) string {
-	for _, t := range allTools() {
-		if t.Def.Name == name {
-			return t.Toolset
-		}
-	}
-	return "?"
-}
-
 func bootstrapTool(ctx context.Context, c tool.Call, in bootstrapArgs) (string, any, error) {
 	b, err := c.Brief.Bootstrap(ctx, brief.BootstrapRequest{Agent: c.Agent, BudgetTokens: in.BudgetTokens, Query: in.Query, Hint: render.BootstrapHint})
 	if err != nil {
@@ -176,7 +166,7 @@ func bootstrapTool(ctx context.Context, c tool.Call, in bootstrapArgs) (string, 
 	return b.Text, b, nil
 }
 
-func detectProjectTool(_ context.Context, c tool.Call, _ detectProjectArgs) (string, any, error) {
+func DetectProjectTool(_ context.Context, c tool.Call, _ DetectProjectArgs) (string, any, error) {
 	info := c.Knowledge.Project()
 	return RenderProject(info), info, nil
 }

@@ -1,4 +1,4 @@
-package mcpserver
+package project
 
 import (
 	"context"
@@ -16,7 +16,7 @@ type scaffoldArgs struct {
 	DryRun bool   `json:"dry_run,omitempty" jsonschema:"say what it would write; write nothing"`
 }
 
-func scaffoldTools() []tool.Tool {
+func ScaffoldTools() []tool.Tool {
 	return []tool.Tool{
 		tool.Declare("context", mcp.Tool{Name: "scaffold",
 			Description: "Writes the knowledge folders the context tools read (AGENTS.md section, rules, knowledge, skills, workflows; full: agents, templates) with starter content. Never replaces a file."},
