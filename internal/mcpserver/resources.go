@@ -14,6 +14,7 @@ import (
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
+	lifecycletools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/lifecycle"
 	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 	projecttools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/project"
@@ -97,7 +98,7 @@ func resourceDefs() []resourceDef {
 			read:        text(sessiontools.BranchList, fixed(sessiontools.BranchArgs{Action: "list"}))},
 		{uri: "cairn://lifecycles", name: "lifecycles", title: "Open lifecycles", live: true,
 			description: "The lifecycles in progress and their phases.",
-			read:        text(lifecycleList, fixed(lifecycleListArgs{Status: "open"}))},
+			read:        text(lifecycletools.LifecycleList, fixed(lifecycletools.LifecycleListArgs{Status: "open"}))},
 		{uri: "cairn://health", name: "health", title: "Project health",
 			description: "The health score from measured use, with its parts.",
 			read:        text(healthTool, fixed(windowArgs{}))},
@@ -132,8 +133,10 @@ func resourceDefs() []resourceDef {
 			complete:    completeBranches},
 		{uri: "cairn://lifecycles/{id}", name: "lifecycle", title: "Lifecycle", live: true,
 			description: "A lifecycle's phase, exit criteria and history.",
-			read:        text(lifecycleStatus, func(a string) lifecycleIDArgs { return lifecycleIDArgs{ID: tool.IDArg(a)} }),
-			complete:    completeLifecycles},
+			read: text(lifecycletools.LifecycleStatus, func(a string) lifecycletools.LifecycleIDArgs {
+				return lifecycletools.LifecycleIDArgs{ID: tool.IDArg(a)}
+			}),
+			complete: completeLifecycles},
 		{uri: "cairn://knowledge/{+entry}", name: "knowledge-entry", title: "Knowledge entry",
 			description: "One knowledge base entry in full.",
 			read:        text(projecttools.TKBEntryTool, func(a string) projecttools.TKBEntryArgs { return projecttools.TKBEntryArgs{Entry: a} }),
@@ -510,7 +513,7 @@ func completeBranches(ctx context.Context, c tool.Call, prefix string) ([]string
 }
 
 func completeLifecycles(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
-	l, err := lifecyclesOf(c)
+	l, err := lifecycletools.LifecyclesOf(c)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package mcpserver
+package lifecycle
 
 import (
 	"context"
@@ -43,18 +43,18 @@ type lifecycleAdvanceArgs struct {
 	Hold     bool                `json:"hold,omitempty" jsonschema:"record only, stay"`
 }
 
-type lifecycleIDArgs struct {
+type LifecycleIDArgs struct {
 	ID tool.IDArg `json:"id"`
 }
 
-type lifecycleListArgs struct {
+type LifecycleListArgs struct {
 	Status string `json:"status,omitempty"`
 	Phase  string `json:"phase,omitempty"`
 	Offset int    `json:"offset,omitempty"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"default 20"`
 }
 
-func lifecycleTools() []tool.Tool {
+func Tools() []tool.Tool {
 	const ts = "lifecycle"
 	return []tool.Tool{
 		tool.Declare(ts, mcp.Tool{Name: "lifecycle_get", Annotations: tool.ReadOnly,
@@ -73,14 +73,14 @@ func lifecycleTools() []tool.Tool {
 			}),
 		tool.Declare(ts, mcp.Tool{Name: "lifecycle_status", Annotations: tool.ReadOnly,
 			Description: "A lifecycle's phase, criteria met and missing, time in phase, history."},
-			lifecycleStatus),
+			LifecycleStatus),
 		tool.Declare(ts, mcp.Tool{Name: "lifecycle_list", Annotations: tool.ReadOnly,
 			Description: "Lifecycles, filtered, 20 a page."},
-			lifecycleList, append(tool.PageShape(page.Lifecycle), tool.Enum("status", "open", "done"))...),
+			LifecycleList, append(tool.PageShape(page.Lifecycle), tool.Enum("status", "open", "done"))...),
 	}
 }
 
-func lifecyclesOf(c tool.Call) (*lifecycles.Lifecycles, error) {
+func LifecyclesOf(c tool.Call) (*lifecycles.Lifecycles, error) {
 	if c.Lifecycles == nil {
 		return nil, &problem.Error{Kind: problem.Unavailable, Problem: "unavailable: lifecycles are not available for this project"}
 	}
@@ -115,7 +115,7 @@ type definitionsOut struct {
 }
 
 func lifecycleGet(ctx context.Context, c tool.Call, in lifecycleGetArgs) (string, any, error) {
-	l, err := lifecyclesOf(c)
+	l, err := LifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -302,7 +302,7 @@ func clipText(s string, n int) string {
 }
 
 func lifecycleInit(ctx context.Context, c tool.Call, in lifecycleInitArgs) (string, any, error) {
-	l, err := lifecyclesOf(c)
+	l, err := LifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -316,7 +316,7 @@ func lifecycleInit(ctx context.Context, c tool.Call, in lifecycleInitArgs) (stri
 }
 
 func lifecycleAdvance(ctx context.Context, c tool.Call, in lifecycleAdvanceArgs) (string, any, error) {
-	l, err := lifecyclesOf(c)
+	l, err := LifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -357,8 +357,8 @@ func lifecycleAdvance(ctx context.Context, c tool.Call, in lifecycleAdvanceArgs)
 	return out.Message + "\n" + text, out, nil
 }
 
-func lifecycleStatus(ctx context.Context, c tool.Call, in lifecycleIDArgs) (string, any, error) {
-	l, err := lifecyclesOf(c)
+func LifecycleStatus(ctx context.Context, c tool.Call, in LifecycleIDArgs) (string, any, error) {
+	l, err := LifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -387,8 +387,8 @@ type lifecycleListOut struct {
 	NextOffset int                `json:"nextOffset,omitempty"`
 }
 
-func lifecycleList(ctx context.Context, c tool.Call, in lifecycleListArgs) (string, any, error) {
-	l, err := lifecyclesOf(c)
+func LifecycleList(ctx context.Context, c tool.Call, in LifecycleListArgs) (string, any, error) {
+	l, err := LifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
