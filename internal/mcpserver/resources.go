@@ -14,6 +14,7 @@ import (
 
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
+	insighttools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/insight"
 	lifecycletools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/lifecycle"
 	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
@@ -101,7 +102,7 @@ func resourceDefs() []resourceDef {
 			read:        text(lifecycletools.LifecycleList, fixed(lifecycletools.LifecycleListArgs{Status: "open"}))},
 		{uri: "cairn://health", name: "health", title: "Project health",
 			description: "The health score from measured use, with its parts.",
-			read:        text(healthTool, fixed(windowArgs{}))},
+			read:        text(insighttools.HealthTool, fixed(insighttools.WindowArgs{}))},
 		{uri: "cairn://project", name: "project", title: "Project",
 			description: "The detected stack: languages, frameworks, build and test commands.",
 			read:        text(projecttools.DetectProjectTool, fixed(projecttools.DetectProjectArgs{}))},

@@ -1,4 +1,4 @@
-package mcpserver
+package insight
 
 import (
 	"context"
@@ -11,37 +11,37 @@ import (
 	"github.com/cairn-dev/cairn/internal/usage"
 )
 
-type windowArgs struct {
+type WindowArgs struct {
 	Days int `json:"days,omitempty" jsonschema:"default 30"`
 }
 
 type performanceArgs struct {
-	windowArgs
+	WindowArgs
 	By       string `json:"by,omitempty"`
 	TaskType string `json:"task_type,omitempty"`
 	Class    string `json:"class,omitempty" jsonschema:"only sessions classify_task matched to this skill or agent; unknown: unclassified"`
 }
 
 type compareArgs struct {
-	windowArgs
+	WindowArgs
 	Models   []string `json:"models,omitempty"`
 	TaskType string   `json:"task_type,omitempty"`
 	Class    string   `json:"class,omitempty" jsonschema:"as in model_performance"`
 }
 
 type recommendArgs struct {
-	windowArgs
+	WindowArgs
 	Task     string `json:"task,omitempty" jsonschema:"in words"`
 	TaskType string `json:"task_type,omitempty"`
 }
 
 type toolUsageArgs struct {
-	windowArgs
+	WindowArgs
 	Tool string `json:"tool,omitempty"`
 	Top  int    `json:"top,omitempty" jsonschema:"tools listed; default 10"`
 }
 
-func insightTools() []tool.Tool {
+func Tools() []tool.Tool {
 	const ts = "insight"
 	types := tool.Enum("task_type", tool.Anys(usage.TaskTypes)...)
 	days := tool.Bounds("days", 1, 3650)
@@ -57,7 +57,7 @@ func insightTools() []tool.Tool {
 			recommendTool, days, types),
 		tool.Declare(ts, mcp.Tool{Name: "project_health", Annotations: tool.ReadOnly,
 			Description: "Health score 0-100 from named weighted components (tests, failures, mistakes, memory, plan, loops, lifecycle, checks, tools, feedback, reverts), each with value, trend and data."},
-			healthTool, days),
+			HealthTool, days),
 		tool.Declare(ts, mcp.Tool{Name: "tool_usage", Annotations: tool.ReadOnly,
 			Description: "Cairn's tool calls: counts, error rates, p50/p95 latency, answer size, clients, common call sequences."},
 			toolUsageTool, days, tool.Bounds("top", 1, 50)),
@@ -92,7 +92,7 @@ func recommendTool(ctx context.Context, c tool.Call, in recommendArgs) (string, 
 	return text, out, nil
 }
 
-func healthTool(ctx context.Context, c tool.Call, in windowArgs) (string, any, error) {
+func HealthTool(ctx context.Context, c tool.Call, in WindowArgs) (string, any, error) {
 	h, err := c.Insight.Health(ctx, in.Days)
 	if err != nil {
 		return "", nil, err
