@@ -22,6 +22,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/agent"
 	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	evolutiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/evolution"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 	insighttools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/insight"
 	lifecycletools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/lifecycle"
@@ -132,7 +133,7 @@ func definition(t tool.Tool) mcp.Tool {
 // allTools is every declared tool, in declaration order, each writing
 // tool with its hints from writeHints.
 func allTools() []tool.Tool {
-	ts := slices.Concat([]tool.Tool{toolsetsToolDecl()}, focustools.Tools(), plantools.Tools(), plantools.ClaimTools(), loopstools.Tools(), memorytools.Tools(), sessiontools.Tools(), projecttools.Tools(), projecttools.KnowledgeTools(), lifecycletools.Tools(), insighttools.Tools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools(), projecttools.ScaffoldTools())
+	ts := slices.Concat([]tool.Tool{toolsetsToolDecl()}, focustools.Tools(), plantools.Tools(), plantools.ClaimTools(), loopstools.Tools(), memorytools.Tools(), sessiontools.Tools(), projecttools.Tools(), projecttools.KnowledgeTools(), lifecycletools.Tools(), insighttools.Tools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutiontools.Tools(), projecttools.ScaffoldTools())
 	for i := range ts {
 		if ts[i].Def.Annotations == nil {
 			ts[i].Def.Annotations = writeHints[ts[i].Def.Name]

@@ -1,4 +1,4 @@
-package mcpserver
+package evolution
 
 import (
 	"context"
@@ -41,7 +41,7 @@ type draftIDArgs struct {
 	Reason string `json:"reason,omitempty" jsonschema:"reject only"`
 }
 
-func evolutionTools() []tool.Tool {
+func Tools() []tool.Tool {
 	const ts = "evolution"
 	kinds := tool.Enum("kind", tool.Anys(evolution.Kinds)...)
 	return []tool.Tool{
