@@ -1,4 +1,4 @@
-package mcpserver
+package hands
 
 import (
 	"context"
@@ -87,7 +87,7 @@ type (
 // handsArgs is what every hands tool's arguments give the handler.
 type handsArgs interface{ common() checkArgs }
 
-func handsTools() []tool.Tool {
+func Tools() []tool.Tool {
 	const ts = "hands"
 	shape := func(extra ...func(*jsonschema.Schema)) []func(*jsonschema.Schema) {
 		return append(tool.PageShape(hands.Page), extra...)
