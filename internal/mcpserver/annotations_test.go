@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 )
 
 // TestAnnotationsDecided holds every tool to a decision on each hint, so a

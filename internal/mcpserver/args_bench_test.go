@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 	loopstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/loops"
 	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 )
 
 //go:generate go test -run TestReadmeToolTables -update .

@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/usage"
 )
@@ -32,8 +32,8 @@ var knowledgeReads = map[string]string{"query_tkb": "query", "get_tkb_entry": "e
 func (s *server) measured(ts, name string, h mcp.ToolHandler) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		m := &tool.CallMeasure{}
-		res, err := h(context.WithValue(ctx, tool.MeasureKey{}, m), req)
+		m := &tool.Measure{}
+		res, err := h(tool.Measuring(ctx, m), req)
 		if m.Svc != nil && m.Svc.Insight.Enabled() {
 			s.recordCall(m.Svc, req, ts, name, time.Since(start), res, m.Class)
 		}

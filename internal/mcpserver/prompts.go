@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/lifecycles"

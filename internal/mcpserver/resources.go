@@ -12,7 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 	insighttools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/insight"
 	lifecycletools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/lifecycle"

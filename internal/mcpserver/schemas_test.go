@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"testing"
 
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 )
 
 const schemasGen = "schemas_gen.go"

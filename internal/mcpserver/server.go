@@ -21,7 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/agent"
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	evolutiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/evolution"
 	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 	handstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/hands"

@@ -22,9 +22,9 @@ type Action[In any] struct {
 	Run      HandlerFunc[In]
 }
 
-// actionArgs is what a multi-action tool's arguments tell the dispatcher:
+// ActionArgs is what a multi-action tool's arguments tell the dispatcher:
 // the action asked for, and which arguments were sent (from sent).
-type actionArgs interface {
+type ActionArgs interface {
 	Verb() string
 	Has(string) bool
 	SentNames() []string
@@ -43,7 +43,7 @@ func (s Sent) SentNames() []string {
 // asked for and refuses an argument the action does not take, so a
 // misplaced one is never silently dropped. Served --read-only, the tool
 // keeps its read actions only (and says so), under the same name.
-func DeclareActions[In actionArgs](ts string, def mcp.Tool, actions []Action[In], shape ...func(*jsonschema.Schema)) Tool {
+func DeclareActions[In ActionArgs](ts string, def mcp.Tool, actions []Action[In], shape ...func(*jsonschema.Schema)) Tool {
 	t := Declare(ts, def, dispatch(actions), append(shape, actionEnum(actions))...)
 	var reads []Action[In]
 	for _, a := range actions {
@@ -81,7 +81,7 @@ func names[In any](actions []Action[In], last string) string {
 	return strings.Join(ns[:len(ns)-1], ", ") + last + ns[len(ns)-1]
 }
 
-func dispatch[In actionArgs](actions []Action[In]) HandlerFunc[In] {
+func dispatch[In ActionArgs](actions []Action[In]) HandlerFunc[In] {
 	return func(ctx context.Context, c Call, in In) (string, any, error) {
 		// One of the actions: decodeArgs checked it against the schema's enum.
 		a := actions[slices.IndexFunc(actions, func(a Action[In]) bool { return a.Name == in.Verb() })]

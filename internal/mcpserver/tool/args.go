@@ -263,7 +263,7 @@ func decodeObject(raw []byte, v reflect.Value, schema *jsonschema.Schema, what, 
 		if err := json.Unmarshal(b, f.Addr().Interface()); err != nil {
 			return argError(err, b, schema, prefix, name)
 		}
-		if !ValidText(b) {
+		if !validText(b) {
 			return &problem.FieldError{Field: prefix + name, Problem: "is not valid UTF-8", Fix: "send " + name + " as UTF-8 text"}
 		}
 		if sub != nil && constrains(sub) { // most arguments are free text, ids and flags
@@ -416,10 +416,10 @@ func jsonKind(b []byte) string {
 	return "a number"
 }
 
-// ValidText reports whether a raw JSON value is valid UTF-8 with no escaped
+// validText reports whether a raw JSON value is valid UTF-8 with no escaped
 // lone surrogate ("\ud800"). encoding/json quietly replaces either with
 // U+FFFD, which would store text the client never sent.
-func ValidText(b []byte) bool {
+func validText(b []byte) bool {
 	if !utf8.Valid(b) {
 		return false
 	}

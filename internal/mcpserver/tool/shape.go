@@ -29,7 +29,7 @@ func PageShape(r page.Rule) []func(*jsonschema.Schema) {
 
 // ReadOnly marks a tool that changes nothing: --read-only keeps only these,
 // and clients use the hint to run them without asking. Tools that write
-// take theirs from writeHints (annotations.go).
+// take theirs from the core's writeHints (mcpserver/annotations.go).
 var ReadOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ClosedWorld}
 
 var PriorityEnum = Anys(task.Priorities)

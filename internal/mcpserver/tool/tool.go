@@ -1,3 +1,9 @@
+// Package tool is the toolkit Cairn's MCP toolsets declare their tools
+// with: a declaration (Declare, DeclareActions) binds typed arguments,
+// decoded and checked against the schema it declares, to a handler over the
+// project's services; shapes refine a schema (Enum, Bounds, PageShape);
+// views and action words shared by several toolsets keep their answers
+// alike. It knows no server: internal/mcpserver serves the declarations.
 package tool
 
 import (
@@ -40,11 +46,11 @@ func (t Tool) ReadOnly() bool { return t.Def.Annotations != nil && t.Def.Annotat
 type Call struct {
 	*service.Set
 	Agent string
-	Host  host
+	Host  Host
 }
 
-// host is what a handler may ask of the server that runs it.
-type host interface {
+// Host is what a handler may ask of the server that runs it.
+type Host interface {
 	// LoopChanged tells the loop watcher to look now.
 	LoopChanged()
 	// Version is the server's version.

@@ -1,3 +1,5 @@
+// Package evolution declares the evolution toolset: patterns across
+// sessions become drafts and changes, reviewed and reverted.
 package evolution
 
 import (
@@ -5,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/evolution"
 )

@@ -1,3 +1,5 @@
+// Package insight declares the insight toolset: measured use, model
+// performance and comparison, recommendation, project health, feedback.
 package insight
 
 import (
@@ -5,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/insight"
 	"github.com/cairn-dev/cairn/internal/usage"

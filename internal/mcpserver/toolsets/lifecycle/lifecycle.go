@@ -1,3 +1,5 @@
+// Package lifecycle declares the lifecycle toolset: phases with exit
+// criteria and gates, advanced with evidence.
 package lifecycle
 
 import (
@@ -10,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/lifecycle"
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/lifecycles"
 	"github.com/cairn-dev/cairn/internal/service/page"

@@ -1,3 +1,6 @@
+// Package loops declares the loops toolset: iterative loops with
+// completion criteria and checkpoints. Their live resources are served by
+// internal/mcpserver.
 package loops
 
 import (
@@ -9,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/loop"
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/loops"
 	"github.com/cairn-dev/cairn/internal/service/page"

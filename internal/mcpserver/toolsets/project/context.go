@@ -1,3 +1,6 @@
+// Package project declares the context toolset: the session start in one
+// call (bootstrap), project detection, configuration, knowledge, next
+// steps, scaffolding.
 package project
 
 import (
@@ -8,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/brief"

@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	tool "github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/service/scaffold"
 )
 
