@@ -134,7 +134,7 @@ func definition(t tool.Tool) mcp.Tool {
 // allTools is every declared tool, in declaration order, each writing
 // tool with its hints from writeHints.
 func allTools() []tool.Tool {
-	ts := slices.Concat([]tool.Tool{toolsetsToolDecl()}, focustools.Tools(), plantools.Tools(), plantools.ClaimTools(), loopstools.Tools(), memorytools.Tools(), sessiontools.Tools(), projecttools.Tools(), projecttools.KnowledgeTools(), lifecycletools.Tools(), insighttools.Tools(), handstools.Tools(), handstools.HandsCITools(), handstools.HandsRuleTools(), handstools.HandsGateTools(), handstools.HandsMigrationTools(), evolutiontools.Tools(), projecttools.ScaffoldTools())
+	ts := slices.Concat([]tool.Tool{toolsetsToolDecl()}, focustools.Tools(), plantools.Tools(), loopstools.Tools(), memorytools.Tools(), sessiontools.Tools(), projecttools.Tools(), lifecycletools.Tools(), insighttools.Tools(), handstools.Tools(), evolutiontools.Tools(), projecttools.ScaffoldTools())
 	for i := range ts {
 		if ts[i].Def.Annotations == nil {
 			ts[i].Def.Annotations = writeHints[ts[i].Def.Name]

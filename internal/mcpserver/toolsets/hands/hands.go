@@ -5,6 +5,7 @@ package hands
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 
@@ -89,7 +90,12 @@ type (
 // handsArgs is what every hands tool's arguments give the handler.
 type handsArgs interface{ common() checkArgs }
 
+// Tools are the hands toolset's tools, in the order people read them.
 func Tools() []tool.Tool {
+	return slices.Concat(validatorTools(), ciTools(), ruleTools(), gateTools(), migrationTools())
+}
+
+func validatorTools() []tool.Tool {
 	const ts = "hands"
 	shape := func(extra ...func(*jsonschema.Schema)) []func(*jsonschema.Schema) {
 		return append(tool.PageShape(hands.Page), extra...)

@@ -55,7 +55,7 @@ type ciDiffArgs struct {
 	AllLines bool `json:"all_lines,omitempty" jsonschema:"keep findings off changed lines"`
 }
 
-func HandsCITools() []tool.Tool {
+func ciTools() []tool.Tool {
 	const ts = "hands"
 	return []tool.Tool{
 		tool.Declare(ts, mcp.Tool{Name: "verify_version", Annotations: tool.ReadOnly,
@@ -167,7 +167,7 @@ type explainArgs struct {
 	Rule string `json:"rule" jsonschema:"rule id, e.g. sql/update-without-where"`
 }
 
-func HandsRuleTools() []tool.Tool {
+func ruleTools() []tool.Tool {
 	const ts = "hands"
 	return []tool.Tool{
 		tool.Declare(ts, mcp.Tool{Name: "check_compliance", Annotations: tool.ReadOnly,
@@ -222,7 +222,7 @@ type gatesArgs struct {
 	Threshold *float64 `json:"threshold,omitempty" jsonschema:"min coverage %"`
 }
 
-func HandsGateTools() []tool.Tool {
+func gateTools() []tool.Tool {
 	return []tool.Tool{
 		tool.Declare("hands", mcp.Tool{Name: "check_quality_gates", Annotations: tool.ReadOnly,
 			Description: "Lifecycle quality gates from recorded evidence: test runs, check findings, coverage, failures; runs nothing."},
@@ -249,7 +249,7 @@ type migrationArgs struct {
 	Create bool   `json:"create,omitempty" jsonschema:"make the tasks (default: dry run)"`
 }
 
-func HandsMigrationTools() []tool.Tool {
+func migrationTools() []tool.Tool {
 	return []tool.Tool{
 		tool.Declare("hands", mcp.Tool{Name: "plan_migration",
 			Description: "Upgrade plan as tasks with dependencies: guardrails, verified steps, cleanup; known breaking changes. Dry run unless create."},

@@ -34,7 +34,7 @@ type releaseArgs struct {
 	Force  bool       `json:"force,omitempty" jsonschema:"done despite open dependencies"`
 }
 
-func ClaimTools() []tool.Tool {
+func claimTools() []tool.Tool {
 	const ts = "plan"
 	lease := tool.Bounds("lease_seconds", 1, float64(task.MaxLease/time.Second))
 	return []tool.Tool{

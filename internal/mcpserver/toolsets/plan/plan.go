@@ -116,7 +116,10 @@ var (
 	fieldNames = []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "parentId", "createdAt", "updatedAt", "completedAt"}
 )
 
-func Tools() []tool.Tool {
+// Tools are the plan toolset's tools: the board's, then the claims'.
+func Tools() []tool.Tool { return slices.Concat(boardTools(), claimTools()) }
+
+func boardTools() []tool.Tool {
 	const ts = "plan"
 	page := tool.PageShape(page.Plan)
 	return []tool.Tool{

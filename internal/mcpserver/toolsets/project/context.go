@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,7 +44,11 @@ type GetConfigArgs struct{}
 
 type suggestNextArgs struct{}
 
-func Tools() []tool.Tool {
+// Tools are the context toolset's tools but scaffold (ScaffoldTools),
+// which the server lists after the others.
+func Tools() []tool.Tool { return slices.Concat(contextTools(), knowledgeTools()) }
+
+func contextTools() []tool.Tool {
 	const ts = "context"
 	return []tool.Tool{
 		tool.Declare(ts, mcp.Tool{Name: "bootstrap", Annotations: tool.ReadOnly,

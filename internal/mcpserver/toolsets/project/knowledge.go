@@ -43,7 +43,7 @@ type ClassifyArgs struct {
 	Description string `json:"description" jsonschema:"the task, in a sentence or a few"`
 }
 
-func KnowledgeTools() []tool.Tool {
+func knowledgeTools() []tool.Tool {
 	const ts = "context"
 	return []tool.Tool{
 		tool.Declare(ts, mcp.Tool{Name: "query_tkb", Annotations: tool.ReadOnly, Description: "Searches the project's knowledge base (knowledge/**/*.md) by words, category, maturity and use case; index lines, get_tkb_entry for one."},

@@ -16,6 +16,8 @@ type scaffoldArgs struct {
 	DryRun bool   `json:"dry_run,omitempty" jsonschema:"say what it would write; write nothing"`
 }
 
+// ScaffoldTools are the context toolset's scaffold tool, which the server
+// lists after every other toolset's.
 func ScaffoldTools() []tool.Tool {
 	return []tool.Tool{
 		tool.Declare("context", mcp.Tool{Name: "scaffold",
