@@ -1,6 +1,9 @@
-// Package mcpserver is Cairn's MCP surface: the toolsets as data, each tool a
-// declaration with typed arguments and a thin handler over a service, and the
-// one place where errors become tool results.
+// Package mcpserver is Cairn's MCP surface: the toolsets as data, the one
+// place where errors become tool results, resources, prompts and the stdio
+// transport. Each toolset's tools are declared in a package of its own under
+// toolsets/, with the toolkit in tool/ (a declaration with typed arguments
+// and a thin handler over a service); this package assembles them in
+// allTools and serves them.
 package mcpserver
 
 import (

@@ -139,8 +139,8 @@ func Tools() []tool.Tool {
 	}
 }
 
-// loopOut is a loop as the loop tools and the resource show it.
-type loopOut struct {
+// LoopOut is a loop as the loop tools and the resource show it.
+type LoopOut struct {
 	ID                 string         `json:"id"`
 	URI                string         `json:"uri"`
 	Objective          string         `json:"objective"`
@@ -162,9 +162,11 @@ type loopOut struct {
 	LegalNext          []string       `json:"legal_next"`
 }
 
-func OutLoop(lp loops.Loop, full bool) loopOut {
+// OutLoop is lp as the loop tools show it: full adds its criteria,
+// evidence, description and metadata, else its last action is clipped.
+func OutLoop(lp loops.Loop, full bool) LoopOut {
 	st := lp.State
-	o := loopOut{ID: lp.ID.String(), URI: LoopURI(lp.ID), Objective: st.Objective, Status: st.Status,
+	o := LoopOut{ID: lp.ID.String(), URI: LoopURI(lp.ID), Objective: st.Objective, Status: st.Status,
 		Iteration: st.Iteration, MaxIterations: st.MaxIterations, LastAction: st.LastAction, NextSteps: st.NextSteps,
 		Error: st.Error, Evidence: problem.Clip(st.Evidence, 300), UpdatedAt: tool.Stamp(st.UpdatedAt), LegalNext: []string{}}
 	if st.Finished() {
@@ -192,11 +194,11 @@ func OutLoop(lp loops.Loop, full bool) loopOut {
 }
 
 // loopLine is a loop in one line of text.
-func loopLine(o loopOut) string {
+func loopLine(o LoopOut) string {
 	return fmt.Sprintf("loop %s %s %d/%d (%g%%): %s", o.ID, o.Status, o.Iteration, o.MaxIterations, o.Progress.Percentage, o.Objective)
 }
 
-func loopText(o loopOut) string {
+func loopText(o LoopOut) string {
 	var b strings.Builder
 	b.WriteString(loopLine(o))
 	if o.Description != "" {
@@ -254,7 +256,7 @@ func loopResult(c tool.Call, lp loops.Loop, msg string) (string, any, error) {
 	c.LoopChanged()
 	o := OutLoop(lp, false)
 	type withMessage struct {
-		loopOut
+		LoopOut
 		Message string `json:"message"`
 	}
 	return msg + "\n" + loopText(o), withMessage{o, msg}, nil
@@ -278,7 +280,7 @@ type historyEntry struct {
 }
 
 type statusOut struct {
-	loopOut
+	LoopOut
 	History     []historyEntry `json:"history,omitempty"`
 	HistorySize int            `json:"history_total,omitempty"`
 	NextOffset  int            `json:"next_offset,omitempty"`
@@ -289,8 +291,8 @@ func loopStatus(ctx context.Context, c tool.Call, in loopStatusArgs) (string, an
 	if err != nil {
 		return "", nil, err
 	}
-	out := statusOut{loopOut: OutLoop(lp, true)}
-	text := loopText(out.loopOut)
+	out := statusOut{LoopOut: OutLoop(lp, true)}
+	text := loopText(out.LoopOut)
 	if in.History {
 		text += renderHistory(&out, h)
 	}
@@ -318,7 +320,7 @@ func renderHistory(out *statusOut, h loops.History) string {
 }
 
 type loopListOut struct {
-	Loops      []loopOut `json:"loops"`
+	Loops      []LoopOut `json:"loops"`
 	Total      int       `json:"total"`
 	NextOffset int       `json:"next_offset,omitempty"`
 }
@@ -328,7 +330,7 @@ func loopList(ctx context.Context, c tool.Call, in loopListArgs) (string, any, e
 	if err != nil {
 		return "", nil, err
 	}
-	out := loopListOut{Loops: []loopOut{}, Total: page.Total, NextOffset: page.NextOffset}
+	out := loopListOut{Loops: []LoopOut{}, Total: page.Total, NextOffset: page.NextOffset}
 	lines := []string{words.Plural(page.Total, "loop", "loops")}
 	if page.NextOffset != 0 {
 		lines[0] += fmt.Sprintf(" (next offset %d)", page.NextOffset)
