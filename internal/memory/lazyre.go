@@ -5,8 +5,8 @@ import (
 	"sync"
 )
 
-// A lazyRegexp is compiled on first use. The package has some forty
-// patterns (secret rules, fingerprint blurs); compiling them at init made
+// A lazyRegexp is compiled on first use. The package has many
+// patterns (error text, fingerprint blurs); compiling them at init made
 // every process start, `cairn serve` answering initialize included, pay
 // about a millisecond for patterns most sessions never use.
 type lazyRegexp struct {
