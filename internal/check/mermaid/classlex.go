@@ -132,14 +132,6 @@ func (l *classLexer) lexOne(st classState) (token, bool) {
 	return l.initial()
 }
 
-// indexByteFrom is the index of the first c at or after i, or len(t).
-func indexByteFrom(t string, i int, c byte) int {
-	if j := strings.IndexByte(t[i:], c); j >= 0 {
-		return i + j
-	}
-	return len(t)
-}
-
 func (l *classLexer) callbackName() (token, bool) {
 	t, i := l.t, l.pos
 	if t[i] == '(' {
@@ -296,17 +288,6 @@ func (l *classLexer) namespaceBody() (token, bool) {
 	return token{}, false
 }
 
-// newlineRunEnd matches \s*(\r?\n)+ at i: white space ending in line
-// breaks; 0 for none.
-func newlineRunEnd(t string, i int) int {
-	j := skipJSSpace(t, i)
-	nl := strings.LastIndexByte(t[i:j], '\n')
-	if nl < 0 {
-		return 0
-	}
-	return i + nl + 1
-}
-
 func (l *classLexer) initial() (token, bool) {
 	t, i := l.t, l.pos
 	if kind, end := l.dir.match(t, i); kind != "" && kind != "direction_td" {
@@ -337,14 +318,6 @@ func (l *classLexer) initial() (token, bool) {
 		return token{}, false
 	}
 	return l.initialKeywords()
-}
-
-// newlineRunFrom skips (\r?\n)* at i.
-func newlineRunFrom(t string, i int) int {
-	for i < len(t) && (t[i] == '\n' || t[i] == '\r' && i+1 < len(t) && t[i+1] == '\n') {
-		i++
-	}
-	return i
 }
 
 func (l *classLexer) initialKeywords() (token, bool) {

@@ -3,21 +3,7 @@ package mermaid
 import (
 	"strings"
 	"sync"
-	"unicode/utf8"
 )
-
-// diagramType is a diagram type Mermaid knows, as its detector finds it.
-type diagramType struct {
-	id   string // Mermaid's id for it: "flowchart-v2"
-	name string // the keyword people write: "flowchart"
-	// detect reports whether text (comments and white space at its start
-	// skipped) is of this type; nil: it starts with one of keywords.
-	detect   func(text string) bool
-	keywords []string
-	// parse checks the diagram's code; nil: this package does not parse
-	// the type, and says so.
-	parse func(d *diagram, code src)
-}
 
 // diagramTypes are Mermaid's detectors in the order it tries them
 // (diagram-orchestration.ts): the first that matches decides.
@@ -211,18 +197,4 @@ func knownKeywords() string {
 		"mindmap, timeline, quadrantChart, xychart, requirementDiagram, C4Context, C4Container, C4Component, C4Dynamic, " +
 		"C4Deployment, kanban, packet, radar-beta, treemap, architecture-beta, sankey, block, info, venn-beta, ishikawa, " +
 		"wardley-beta, treeView-beta, eventmodeling, cynefin-beta, usecase-beta, railroad-beta"
-}
-
-func quoteShort(s string) string { return `"` + shorten(s) + `"` }
-
-// shorten cuts s to about 40 bytes, at a character boundary.
-func shorten(s string) string {
-	if len(s) <= 40 {
-		return s
-	}
-	cut := 37
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
 }

@@ -29,17 +29,6 @@ type flowModel struct {
 	lastNode  token // the last node id read, for messages
 }
 
-type flowRef struct {
-	id   string
-	at   token
-	verb string
-}
-
-type shapeData struct {
-	text     string
-	from, to int
-}
-
 func parseFlowchart(d *diagram, code src) {
 	code = trimAfterBraces(code)
 	p := &flowParser{parser: newParser(d, code, newFlowLexer(code.text)), code: code, m: &flowModel{
@@ -485,20 +474,6 @@ func (p *flowParser) classDefStatement() {
 	}
 	p.expect("SPACE", "a space before the styles")
 	p.stylesOpt()
-}
-
-// splitIDs splits "a,b" as Mermaid does for class and classDef, keeping
-// each part's position.
-func splitIDs(t token) []token {
-	var out []token
-	from := t.from
-	for _, part := range strings.Split(t.val, ",") {
-		if part != "" {
-			out = append(out, token{kind: t.kind, val: part, from: from, to: from + len(part)})
-		}
-		from += len(part) + 1
-	}
-	return out
 }
 
 func (p *flowParser) classStatement() {

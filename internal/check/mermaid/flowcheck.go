@@ -2,7 +2,6 @@ package mermaid
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -82,33 +81,6 @@ var shapeSet = func() map[string]bool {
 
 func validShape(s string) bool { return shapeSet[s] }
 
-// parseMetadata parses an @{ ... } block's YAML as Mermaid does (js-yaml,
-// wrapped in braces when on one line), reporting an error in it.
-func parseMetadata(d *diagram, code src, s shapeData) (*yaml.Node, bool) {
-	text := s.text
-	if !strings.Contains(text, "\n") {
-		text = "{\n" + text + "\n}"
-	} else {
-		text += "\n"
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-		_, msg := yamlErrorLine(err)
-		if yamlStricter(msg, s.text) {
-			return nil, false
-		}
-		d.report(ruleSyntax, code, s.from, s.to-1, "the @{ ... } data is not valid YAML: "+msg,
-			"write it as key: value pairs separated by commas, quoting values that hold : or #: A@{ shape: rect, label: \"a: b\" }")
-		return nil, false
-	}
-	if k := duplicateKey(&doc, 0); k != nil {
-		d.report(ruleSyntax, code, s.from, s.to-1, fmt.Sprintf("the @{ ... } data has the key %q twice, which Mermaid's YAML reader refuses", k.Value),
-			"keep one of the two keys")
-		return nil, false
-	}
-	return &doc, true
-}
-
 // shapeNames are the names @{ shape: ... } accepts: Mermaid's shapes and
 // their aliases, in lowercase.
 var shapeNames = []string{
@@ -134,78 +106,4 @@ var shapeNames = []string{
 	"tag-rect", "tagged-document", "tagged-process", "tagged-rectangle", "terminal", "text", "trap-b",
 	"trap-t", "trapezoid", "trapezoid-bottom", "trapezoid-top", "tri", "triangle", "win-pane",
 	"window-pane",
-}
-
-// nearestHint suggests the known name closest to s, if one is close.
-func nearestHint(s string, known map[string]bool) string {
-	best, bestD := "", 3
-	names := make([]string, 0, len(known))
-	for k := range known {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		if d := editDistance(strings.ToLower(s), strings.ToLower(k), bestD); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if best == "" || best == s {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %s?)", quoteShort(best))
-}
-
-func nearestHintTokens(s string, known map[string]token) string {
-	m := make(map[string]bool, len(known))
-	for k := range known {
-		m[k] = true
-	}
-	return nearestHint(s, m)
-}
-
-// editDistance is the Levenshtein distance of a and b, or limit when it is
-// at least limit (long strings are not compared).
-func editDistance(a, b string, limit int) int {
-	if len(a) > 64 || len(b) > 64 {
-		return limit
-	}
-	if d := len(a) - len(b); d >= limit || -d >= limit {
-		return limit
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(b)], limit)
-}
-
-// yamlStricter reports a YAML error that go-yaml gives where Mermaid's
-// js-yaml (YAML 1.2) may accept the text: plain scalars that start with
-// ":" or hold "?" in a flow mapping.
-func yamlStricter(msg, text string) bool {
-	if !strings.Contains(msg, "did not find expected node content") &&
-		!strings.Contains(msg, "did not find expected ',' or '}'") {
-		return false
-	}
-	if strings.Contains(text, "?") {
-		return true
-	}
-	for i := 0; i+1 < len(text); i++ {
-		if text[i] == ':' && (i == 0 || text[i-1] == ' ' || text[i-1] == ',' || text[i-1] == ':') && text[i+1] != ' ' {
-			return true
-		}
-	}
-	return false
 }

@@ -2,35 +2,11 @@ package mermaid
 
 import (
 	"strings"
-	"unicode"
 )
 
 // The flowchart lexer, after flow.jison: its start conditions and, in each,
 // its rules in their order (the first rule that matches wins, as in a Jison
 // lexer without the flex option).
-
-type flowState uint8
-
-const (
-	fsInitial flowState = iota
-	fsString
-	fsMdString
-	fsAccTitle
-	fsAccDescr
-	fsAccDescrMulti
-	fsDir
-	fsText
-	fsEllipseText
-	fsTrapText
-	fsEdgeText
-	fsThickEdgeText
-	fsDottedEdgeText
-	fsClick
-	fsCallbackName
-	fsCallbackArgs
-	fsShapeData
-	fsShapeDataStr
-)
 
 type flowLexer struct {
 	t          string
@@ -273,27 +249,6 @@ func (l *flowLexer) accessibility() (token, bool) {
 	return l.tok(kind, end), true
 }
 
-// accKeyword matches accTitle\s*:\s*, accDescr\s*:\s* and accDescr\s*{\s*.
-func accKeyword(t string, i int, fold bool) (kind string, end int, st flowState) {
-	if hasPrefixAt(t, i, "accTitle", fold) {
-		j := skipJSSpace(t, i+8)
-		if j < len(t) && t[j] == ':' {
-			return "acc_title", skipJSSpace(t, j+1), fsAccTitle
-		}
-		return "", 0, 0
-	}
-	if hasPrefixAt(t, i, "accDescr", fold) {
-		j := skipJSSpace(t, i+8)
-		if j < len(t) && t[j] == ':' {
-			return "acc_descr", skipJSSpace(t, j+1), fsAccDescr
-		}
-		if j < len(t) && t[j] == '{' {
-			return "acc_descr_multiline", skipJSSpace(t, j+1), fsAccDescrMulti
-		}
-	}
-	return "", 0, 0
-}
-
 func (l *flowLexer) accDescrMulti() (token, bool) {
 	if l.pos >= len(l.t) {
 		l.pop()
@@ -476,12 +431,6 @@ func (l *flowLexer) shapesAndText() (token, bool) {
 	return l.errorTok(), true
 }
 
-// isUnicodeText is the lexers' UNICODE_TEXT class: a letter outside ASCII,
-// in the Basic Multilingual Plane.
-func isUnicodeText(r rune) bool {
-	return r > 0x7f && r <= 0xffff && r != 0xfffd && unicode.IsLetter(r)
-}
-
 // nodeStringEnd matches ([A-Za-z0-9!"#$%&'*+.`?\\_/]|-(?=[^>\-.]))+ at i.
 func nodeStringEnd(t string, i int) int {
 	j := i
@@ -505,21 +454,6 @@ func isNodeStringByte(c byte) bool {
 		return true
 	}
 	return strings.IndexByte("!\"#$%&'*+.`?\\_/", c) >= 0
-}
-
-// newlinesEnd matches (\r?\n)+ at i.
-func newlinesEnd(t string, i int) int {
-	j := i
-	for j < len(t) {
-		if t[j] == '\n' {
-			j++
-		} else if t[j] == '\r' && j+1 < len(t) && t[j+1] == '\n' {
-			j += 2
-		} else {
-			break
-		}
-	}
-	return j
 }
 
 // spaceEnd matches [^\S\n\r]+ at i: white space other than line breaks.
@@ -882,23 +816,4 @@ func (l *flowLexer) inShapeDataStr() (token, bool) {
 	tok := l.tok("SHAPE_DATA", end)
 	tok.val = breakLines(tok.val)
 	return tok, true
-}
-
-// breakLines replaces each line break and the white space after it by
-// <br/>, as the lexer does inside a quoted shape data value.
-func breakLines(s string) string {
-	if !strings.Contains(s, "\n") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if s[i] == '\n' {
-			b.WriteString("<br/>")
-			i = skipJSSpace(s, i+1)
-			continue
-		}
-		b.WriteByte(s[i])
-		i++
-	}
-	return b.String()
 }

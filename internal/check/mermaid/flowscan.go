@@ -108,15 +108,6 @@ func (w *spaceRuns) invisibleLink(t string, i int) int {
 	return skipJSSpace(t, k)
 }
 
-// directionLines caches, for the line being lexed, where the rule
-// .*direction\s+XX[^\n]* would match for each direction.
-type directionLines struct {
-	from, to int    // the part of the line scanned
-	last     [5]int // the last "direction" before each direction, -1 for none
-	end      [5]int
-	valid    bool
-}
-
 var directionNames = [5]string{"TB", "BT", "RL", "LR", "TD"}
 var directionKinds = [5]string{"direction_tb", "direction_bt", "direction_rl", "direction_lr", "direction_td"}
 

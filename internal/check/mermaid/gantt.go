@@ -248,26 +248,6 @@ func (l *ganttLexer) keywords() (token, bool) {
 	return l.task()
 }
 
-// keywordLine matches kw\s[stop-excluded]+ at i.
-func keywordLine(t string, i int, kw, stop string) int {
-	if !hasPrefixAt(t, i, kw, true) || i+len(kw) >= len(t) {
-		return 0
-	}
-	r, n := decodeRune(t, i+len(kw))
-	if !isJSSpace(r) {
-		return 0
-	}
-	j := i + len(kw) + n
-	k := j
-	for k < len(t) && strings.IndexByte(stop, t[k]) < 0 {
-		k++
-	}
-	if k == j {
-		return 0
-	}
-	return k
-}
-
 // weekKeyword matches weekday\s+(monday|...)\b and weekend\s+(friday|saturday)\b.
 func weekKeyword(t string, i int) (string, int) {
 	for _, w := range []string{"weekday", "weekend"} {

@@ -3,7 +3,6 @@ package mermaid
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/cairn-dev/cairn/internal/check"
 )
@@ -74,22 +73,4 @@ func (p *pieParser) slice() {
 		return
 	}
 	p.labels[name] = label
-}
-
-// unquote removes a STRING's quotes and backslash escapes.
-func unquote(s string) string {
-	if len(s) >= 2 {
-		s = s[1 : len(s)-1]
-	}
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

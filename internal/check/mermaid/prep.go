@@ -207,18 +207,6 @@ func checkFrontMatter(d *diagram, y src) *yaml.Node {
 	return root
 }
 
-// yamlErrorLine splits "yaml: line 3: did not find..." into 3 and the rest.
-func yamlErrorLine(err error) (int, string) {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	var line int
-	if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
-		if i := strings.Index(msg, ": "); i >= 0 {
-			msg = msg[i+2:]
-		}
-	}
-	return line, msg
-}
-
 // lineStart is the offset of 1-based line n of t (0 for n < 1).
 func lineStart(t string, n int) int {
 	off := 0
@@ -492,33 +480,4 @@ func styleSemicolon(line, kw string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// duplicateKey finds a key given twice in one mapping, as js-yaml (which
-// refuses that) would; depth bounds the walk.
-func duplicateKey(n *yaml.Node, depth int) *yaml.Node {
-	if n == nil || depth > 100 {
-		return nil
-	}
-	if n.Kind == yaml.MappingNode {
-		seen := map[string]bool{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind == yaml.ScalarNode && k.Value != "<<" {
-				if seen[k.Value] {
-					return k
-				}
-				seen[k.Value] = true
-			}
-		}
-	}
-	if n.Kind == yaml.AliasNode {
-		return nil
-	}
-	for _, c := range n.Content {
-		if k := duplicateKey(c, depth+1); k != nil {
-			return k
-		}
-	}
-	return nil
 }

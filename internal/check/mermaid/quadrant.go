@@ -70,42 +70,9 @@ func quadrantRules() map[string][]lexRule {
 	})
 }
 
-func charIn(chars string) func(string, int) int {
-	return func(t string, i int) int {
-		if strings.IndexByte(chars, t[i]) >= 0 {
-			return i + 1
-		}
-		return -1
-	}
-}
-
-func runOf(chars string) func(string, int) int {
-	return func(t string, i int) int {
-		j := i
-		for j < len(t) && strings.IndexByte(chars, t[j]) >= 0 {
-			j++
-		}
-		if j == i {
-			return -1
-		}
-		return j
-	}
-}
-
 func runOfAlpha(t string, i int) int {
 	j := i
 	for j < len(t) && isAlpha(t[j]) {
-		j++
-	}
-	if j == i {
-		return -1
-	}
-	return j
-}
-
-func runOfWord(t string, i int) int {
-	j := i
-	for j < len(t) && isWordByte(t[j]) {
 		j++
 	}
 	if j == i {

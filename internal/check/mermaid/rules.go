@@ -144,6 +144,3 @@ var ruleByID = func() map[string]check.Rule {
 	}
 	return m
 }()
-
-// Rules lists the checker's rules.
-func (*Checker) Rules() []check.Rule { return rules }

@@ -315,18 +315,6 @@ func seqNumEnd(t string, i int) int {
 	return i
 }
 
-func digitsAt(t string, i, n int) bool {
-	if i+n > len(t) {
-		return false
-	}
-	for k := i; k < i+n; k++ {
-		if !isDigit(t[k]) {
-			return false
-		}
-	}
-	return true
-}
-
 // keyword matches the keyword rules, box to ";".
 func (l *seqLexer) keyword() (token, bool) {
 	t, i := l.t, l.pos

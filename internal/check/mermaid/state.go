@@ -168,9 +168,6 @@ func (p *stateParser) optionalBody() bool {
 	return true
 }
 
-// maxNesting bounds how deeply blocks may nest before a parser gives up.
-const maxNesting = 500
-
 // transition is a state, or A --> B, with an optional : description.
 func (p *stateParser) transition() {
 	first := p.peek(0)
