@@ -51,6 +51,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cairn-dev/cairn/internal/check/mermaid/internal/syntax"
+
 	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/cairn-dev/cairn/internal/problem"
 )
@@ -69,7 +71,7 @@ func (*Checker) Name() string { return "mermaid" }
 func (*Checker) Wants(p string, _ []byte) bool { return isMermaid(p) || isMarkdown(p) }
 
 // Rules lists the checker's rules.
-func (*Checker) Rules() []check.Rule { return rules }
+func (*Checker) Rules() []check.Rule { return syntax.Rules }
 
 // Check checks each file's diagrams.
 func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, error) {
@@ -84,9 +86,9 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 			return check.Result{}, err
 		}
 		fc := checkFile(f.Path, string(f.Content))
-		res.Findings = append(res.Findings, fc.findings...)
-		for _, u := range fc.unchecked {
-			skipped[u.typ] = append(skipped[u.typ], u.where)
+		res.Findings = append(res.Findings, fc.Findings...)
+		for _, u := range fc.Unchecked {
+			skipped[u.Typ] = append(skipped[u.Typ], u.Where)
 		}
 	}
 	res.Notes = uncheckedNotes(skipped)
@@ -117,41 +119,42 @@ func uncheckedNotes(skipped map[string][]string) []string {
 
 // checkFile checks a file's diagrams: the whole file, or a Markdown file's
 // mermaid blocks.
-func checkFile(p, content string) *fileCheck {
-	fc := &fileCheck{path: p, lines: newLines(content)}
+func checkFile(p, content string) *syntax.FileCheck {
+	fc := &syntax.FileCheck{Path: p, Lines: syntax.NewLines(content)}
 	if isMarkdown(p) {
 		for _, b := range mermaidBlocks(content) {
-			fc.checkDiagram(b)
+			checkDiagram(fc, b)
 		}
 		return fc
 	}
-	fc.checkDiagram(newSrc(content, 0))
+	checkDiagram(fc, syntax.NewSrc(content, 0))
 	return fc
 }
 
-func (fc *fileCheck) checkDiagram(raw src) {
-	d := &diagram{fc: fc, raw: raw}
+// checkDiagram checks one diagram of fc.
+func checkDiagram(fc *syntax.FileCheck, raw syntax.Src) {
+	d := &syntax.Diagram{Fc: fc, Raw: raw}
 	p := prepare(d, raw)
-	d.frontMatter = p.frontMatter
+	d.FrontMatter = p.frontMatter
 	typ, ok := detect(d, p.cleaned)
 	if !ok {
 		return
 	}
-	d.typ = typ
+	d.Typ = typ
 	checkSize(d, p.cleaned)
-	if typ.parse == nil {
-		line, _ := fc.lines.pos(p.cleaned.fileOff(0))
-		fc.unchecked = append(fc.unchecked, unchecked{typ: typ.name, where: fmt.Sprintf("%s:%d", cmp.Or(fc.path, "<inline>"), line)})
+	if typ.Parse == nil {
+		line, _ := fc.Lines.Pos(p.cleaned.FileOff(0))
+		fc.Unchecked = append(fc.Unchecked, syntax.Unchecked{Typ: typ.Name, Where: fmt.Sprintf("%s:%d", cmp.Or(fc.Path, "<inline>"), line)})
 		return
 	}
-	typ.parse(d, p.code)
+	typ.Parse(d, p.code)
 }
 
 // checkSize reports a diagram over Mermaid's default maxTextSize, which
 // it measures in UTF-16 code units on the cleaned text.
-func checkSize(d *diagram, cleaned src) {
+func checkSize(d *syntax.Diagram, cleaned syntax.Src) {
 	n := 0
-	for _, r := range cleaned.text {
+	for _, r := range cleaned.Text {
 		n++
 		if r > 0xffff {
 			n++
@@ -160,7 +163,7 @@ func checkSize(d *diagram, cleaned src) {
 	if n <= maxTextSize {
 		return
 	}
-	d.report(ruleSizeLimit, cleaned, 0, -1,
+	d.Report(syntax.RuleSizeLimit, cleaned, 0, -1,
 		fmt.Sprintf("the diagram is %d characters long, over Mermaid's default maxTextSize of %d, so Mermaid shows an error instead unless the site raises the limit", n, maxTextSize),
 		"split the diagram, or raise maxTextSize in mermaid.initialize wherever it is rendered")
 }
