@@ -1,4 +1,4 @@
-package testcheck
+package scan
 
 import (
 	"fmt"
@@ -9,39 +9,42 @@ import (
 
 // Token kinds shared by the C-like tokenizers (JavaScript/TypeScript, Java).
 const (
-	tIdent    = 'i' // identifiers and keywords
-	tString   = 's' // string and character literals; text is the content
-	tNumber   = 'n'
-	tPunct    = 'p'
+	TIdent    = 'i' // identifiers and keywords
+	TString   = 's' // string and character literals; text is the content
+	TNumber   = 'n'
+	TPunct    = 'p'
 	tRegex    = 'r' // a regular expression literal
-	tTemplate = 't' // a template literal's text (its ${} parts are tokens of their own)
+	TTemplate = 't' // a template literal's text (its ${} parts are tokens of their own)
 	tJSX      = 'x' // a JSX element's tags and text ({} parts are tokens of their own)
 )
 
-// tok is one token of a C-like language.
-type tok struct {
-	kind      byte
-	text      string // identifier, punctuator, or literal content
-	line, col int    // 1-based; col counts bytes
+// Tok is one token of a C-like language.
+type Tok struct {
+	Kind      byte
+	Text      string // identifier, punctuator, or literal content
+	Line, Col int    // 1-based; col counts bytes
 }
 
-// comment is one comment, for the reasons people write beside a skip.
-type comment struct {
-	line, endLine int
-	text          string
+// Comment is one comment, for the reasons people write beside a skip.
+type Comment struct {
+	Line, EndLine int
+	Text          string
 }
 
-// lexError is where a tokenizer gave up, and why.
-type lexError struct {
+// LexError is where a tokenizer gave up, and why.
+type LexError struct {
 	line, col int
 	msg       string
 }
 
-func (e *lexError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg) }
+func (e *LexError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg) }
 
-// maxNesting bounds the recursion of template literals and JSX inside each
+// NewLexError is the error of text that does not tokenize at line:col.
+func NewLexError(line, col int, msg string) *LexError { return &LexError{line, col, msg} }
+
+// MaxNesting bounds the recursion of template literals and JSX inside each
 // other: hostile input cannot exhaust the stack.
-const maxNesting = 500
+const MaxNesting = 500
 
 // jsLexer tokenizes JavaScript and TypeScript, JSX included: what it must
 // get right for the test checks is where strings, template literals,
@@ -53,15 +56,15 @@ type jsLexer struct {
 	line, col int // of src[i]
 	jsx       bool
 	java      bool // Java: text blocks, no regex or template literals
-	toks      []tok
-	comments  []comment
-	err       *lexError
+	toks      []Tok
+	comments  []Comment
+	err       *LexError
 	depth     int
 }
 
-// lexJS tokenizes src; jsx enables JSX (.jsx, .tsx, .js files).
-func lexJS(src []byte, jsx bool) ([]tok, []comment, *lexError) {
-	l := &jsLexer{src: src, line: 1, col: 1, jsx: jsx, toks: make([]tok, 0, len(src)/6+16)}
+// LexJS tokenizes src; jsx enables JSX (.jsx, .tsx, .js files).
+func LexJS(src []byte, jsx bool) ([]Tok, []Comment, *LexError) {
+	l := &jsLexer{src: src, line: 1, col: 1, jsx: jsx, toks: make([]Tok, 0, len(src)/6+16)}
 	if len(src) > 1 && src[0] == '#' && src[1] == '!' {
 		for l.i < len(src) && src[l.i] != '\n' {
 			l.adv()
@@ -73,7 +76,7 @@ func lexJS(src []byte, jsx bool) ([]tok, []comment, *lexError) {
 
 func (l *jsLexer) fail(line, col int, format string, a ...any) {
 	if l.err == nil {
-		l.err = &lexError{line, col, fmt.Sprintf(format, a...)}
+		l.err = &LexError{line, col, fmt.Sprintf(format, a...)}
 	}
 }
 
@@ -96,7 +99,7 @@ func (l *jsLexer) peek(k int) byte {
 }
 
 func (l *jsLexer) emit(kind byte, text string, line, col int) {
-	l.toks = append(l.toks, tok{kind, text, line, col})
+	l.toks = append(l.toks, Tok{kind, text, line, col})
 }
 
 // regexOK reports whether a / or < here starts an expression operand (a
@@ -110,11 +113,11 @@ func (l *jsLexer) regexOK() bool {
 		return true
 	}
 	t := l.toks[len(l.toks)-1]
-	switch t.kind {
-	case tPunct:
-		return t.text != ")" && t.text != "]" && t.text != "}" && t.text != "++" && t.text != "--"
-	case tIdent:
-		switch t.text {
+	switch t.Kind {
+	case TPunct:
+		return t.Text != ")" && t.Text != "]" && t.Text != "}" && t.Text != "++" && t.Text != "--"
+	case TIdent:
+		switch t.Text {
 		case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw",
 			"case", "do", "else", "yield", "await", "extends":
 			return true
@@ -152,7 +155,7 @@ func (l *jsLexer) run(inner bool) {
 			for l.i < len(l.src) && l.src[l.i] != '\n' {
 				l.adv()
 			}
-			l.comments = append(l.comments, comment{line, line, string(l.src[start:l.i])})
+			l.comments = append(l.comments, Comment{line, line, string(l.src[start:l.i])})
 		case c == '/' && l.peek(1) == '*':
 			start := l.i
 			l.adv()
@@ -166,7 +169,7 @@ func (l *jsLexer) run(inner bool) {
 			}
 			l.adv()
 			l.adv()
-			l.comments = append(l.comments, comment{line, l.line, string(l.src[start:l.i])})
+			l.comments = append(l.comments, Comment{line, l.line, string(l.src[start:l.i])})
 		case c == '"' && l.java && l.peek(1) == '"' && l.peek(2) == '"':
 			l.textBlock()
 		case c == '\'' || c == '"':
@@ -186,7 +189,7 @@ func (l *jsLexer) run(inner bool) {
 				}
 				l.adv()
 			}
-			l.emit(tNumber, string(l.src[start:l.i]), line, col)
+			l.emit(TNumber, string(l.src[start:l.i]), line, col)
 		case c == '/' && l.regexOK():
 			if !l.regex() {
 				l.adv()
@@ -260,7 +263,7 @@ func (l *jsLexer) ident(line, col, back int) {
 		l.i += n
 		l.col += n
 	}
-	l.emit(tIdent, string(l.src[start:l.i]), line, col)
+	l.emit(TIdent, string(l.src[start:l.i]), line, col)
 }
 
 // operators are the JavaScript punctuators, longest first.
@@ -298,7 +301,7 @@ func (l *jsLexer) operator(line, col int) {
 	l.punct(string(rest[:1]), line, col)
 }
 
-func (l *jsLexer) punct(s string, line, col int) { l.emit(tPunct, s, line, col) }
+func (l *jsLexer) punct(s string, line, col int) { l.emit(TPunct, s, line, col) }
 
 func (l *jsLexer) str(q byte) {
 	line, col := l.line, l.col
@@ -308,7 +311,7 @@ func (l *jsLexer) str(q byte) {
 		c := l.src[l.i]
 		switch c {
 		case q:
-			l.emit(tString, string(l.src[start:l.i]), line, col)
+			l.emit(TString, string(l.src[start:l.i]), line, col)
 			l.adv()
 			return
 		case '\\':
@@ -335,7 +338,7 @@ func (l *jsLexer) template() {
 	for l.i < len(l.src) {
 		switch l.src[l.i] {
 		case '`':
-			l.emit(tTemplate, string(l.src[start:l.i]), line, col)
+			l.emit(TTemplate, string(l.src[start:l.i]), line, col)
 			l.adv()
 			return
 		case '\\':
@@ -348,7 +351,7 @@ func (l *jsLexer) template() {
 				l.adv()
 				continue
 			}
-			l.emit(tTemplate, string(l.src[start:l.i]), line, col)
+			l.emit(TTemplate, string(l.src[start:l.i]), line, col)
 			l.adv()
 			l.adv()
 			if l.nest() {
@@ -369,8 +372,8 @@ func (l *jsLexer) template() {
 
 func (l *jsLexer) nest() bool {
 	l.depth++
-	if l.depth > maxNesting {
-		l.fail(l.line, l.col, "nesting deeper than %d levels", maxNesting)
+	if l.depth > MaxNesting {
+		l.fail(l.line, l.col, "nesting deeper than %d levels", MaxNesting)
 		return false
 	}
 	return true
@@ -574,10 +577,10 @@ func (l *jsLexer) jsxChildren(line, col int) {
 	l.fail(line, col, "a JSX element is not closed")
 }
 
-// lexJava tokenizes Java: the same C-like tokens, with text blocks and
+// LexJava tokenizes Java: the same C-like tokens, with text blocks and
 // character literals, and no regex or template literals.
-func lexJava(src []byte) ([]tok, []comment, *lexError) {
-	l := &jsLexer{src: src, line: 1, col: 1, java: true, toks: make([]tok, 0, len(src)/6+16)}
+func LexJava(src []byte) ([]Tok, []Comment, *LexError) {
+	l := &jsLexer{src: src, line: 1, col: 1, java: true, toks: make([]Tok, 0, len(src)/6+16)}
 	l.run(false)
 	return l.toks, l.comments, l.err
 }
@@ -597,7 +600,7 @@ func (l *jsLexer) textBlock() {
 				l.adv()
 			}
 		case l.src[l.i] == '"' && l.peek(1) == '"' && l.peek(2) == '"':
-			l.emit(tString, string(l.src[start:l.i]), line, col)
+			l.emit(TString, string(l.src[start:l.i]), line, col)
 			l.adv()
 			l.adv()
 			l.adv()

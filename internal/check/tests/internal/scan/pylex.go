@@ -1,4 +1,4 @@
-package testcheck
+package scan
 
 import (
 	"strings"
@@ -8,13 +8,13 @@ import (
 
 // Python token kinds.
 const (
-	pName    = 'N'
-	pOp      = 'O'
-	pString  = 'S'
-	pNumber  = 'D'
-	pNewline = 'L' // the end of a logical line
-	pIndent  = '>'
-	pDedent  = '<'
+	PName    = 'N'
+	POp      = 'O'
+	PString  = 'S'
+	PNumber  = 'D'
+	PNewline = 'L' // the end of a logical line
+	PIndent  = '>'
+	PDedent  = '<'
 )
 
 // pyLexer tokenizes Python as its tokenize module does: logical lines,
@@ -27,8 +27,8 @@ type pyLexer struct {
 	parens  int
 }
 
-func lexPython(src []byte) ([]tok, []comment, *lexError) {
-	l := &pyLexer{jsLexer: jsLexer{src: src, line: 1, col: 1, toks: make([]tok, 0, len(src)/6+16)}, indents: []int{0}}
+func LexPython(src []byte) ([]Tok, []Comment, *LexError) {
+	l := &pyLexer{jsLexer: jsLexer{src: src, line: 1, col: 1, toks: make([]Tok, 0, len(src)/6+16)}, indents: []int{0}}
 	l.lines()
 	return l.toks, l.comments, l.err
 }
@@ -75,7 +75,7 @@ func (l *pyLexer) lines() {
 		case c == '\n':
 			l.adv()
 			if l.parens == 0 {
-				l.emit(pNewline, "", line, col)
+				l.emit(PNewline, "", line, col)
 				atStart = true
 			}
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f':
@@ -105,7 +105,7 @@ func (l *pyLexer) lines() {
 				}
 				l.adv()
 			}
-			l.emit(pNumber, string(l.src[start:l.i]), line, col)
+			l.emit(PNumber, string(l.src[start:l.i]), line, col)
 		case c >= utf8.RuneSelf || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 			start := l.i
 			for l.i < len(l.src) {
@@ -130,7 +130,7 @@ func (l *pyLexer) lines() {
 				l.pyString(strings.ToLower(word), line, col)
 				continue
 			}
-			l.emit(pName, word, line, col)
+			l.emit(PName, word, line, col)
 		default:
 			l.pyOp(line, col)
 		}
@@ -142,12 +142,12 @@ func (l *pyLexer) lines() {
 		l.fail(l.line, l.col, "a bracket is not closed at the end of the file")
 		return
 	}
-	if len(l.toks) > 0 && l.toks[len(l.toks)-1].kind != pNewline {
-		l.emit(pNewline, "", l.line, l.col)
+	if len(l.toks) > 0 && l.toks[len(l.toks)-1].Kind != PNewline {
+		l.emit(PNewline, "", l.line, l.col)
 	}
 	for len(l.indents) > 1 {
 		l.indents = l.indents[:len(l.indents)-1]
-		l.emit(pDedent, "", l.line, l.col)
+		l.emit(PDedent, "", l.line, l.col)
 	}
 }
 
@@ -156,7 +156,7 @@ func (l *pyLexer) pyComment() {
 	for l.i < len(l.src) && l.src[l.i] != '\n' {
 		l.adv()
 	}
-	l.comments = append(l.comments, comment{line, line, string(l.src[start:l.i])})
+	l.comments = append(l.comments, Comment{line, line, string(l.src[start:l.i])})
 }
 
 func (l *pyLexer) indentTo(width int) {
@@ -164,11 +164,11 @@ func (l *pyLexer) indentTo(width int) {
 	switch {
 	case width > top:
 		l.indents = append(l.indents, width)
-		l.emit(pIndent, "", l.line, 1)
+		l.emit(PIndent, "", l.line, 1)
 	case width < top:
 		for width < l.indents[len(l.indents)-1] {
 			l.indents = l.indents[:len(l.indents)-1]
-			l.emit(pDedent, "", l.line, 1)
+			l.emit(PDedent, "", l.line, 1)
 		}
 		if width != l.indents[len(l.indents)-1] {
 			l.fail(l.line, l.col, "unindent does not match any outer indentation level")
@@ -186,7 +186,7 @@ func (l *pyLexer) pyOp(line, col int) {
 			for range op {
 				l.adv()
 			}
-			l.emit(pOp, op, line, col)
+			l.emit(POp, op, line, col)
 			return
 		}
 	}
@@ -202,7 +202,7 @@ func (l *pyLexer) pyOp(line, col int) {
 		l.parens--
 	}
 	l.adv()
-	l.emit(pOp, string(c), line, col)
+	l.emit(POp, string(c), line, col)
 }
 
 // pyString scans a string literal whose prefix (lower case) is read.
@@ -227,7 +227,7 @@ func (l *pyLexer) pyString(prefix string, line, col int) {
 				l.adv()
 			}
 		case c == q && (!triple || l.peek(1) == q && l.peek(2) == q):
-			l.emit(pString, string(l.src[start:l.i]), line, col)
+			l.emit(PString, string(l.src[start:l.i]), line, col)
 			for range n {
 				l.adv()
 			}

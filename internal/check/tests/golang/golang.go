@@ -1,4 +1,4 @@
-package testcheck
+package golang
 
 import (
 	"go/ast"
@@ -11,17 +11,19 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cairn-dev/cairn/internal/check/tests/internal/scan"
+
 	"github.com/cairn-dev/cairn/internal/check"
 )
 
-// goPkg is the test files of one Go package directory, parsed, with the
+// GoPkg is the test files of one Go package directory, parsed, with the
 // functions they declare: the helpers a test may hand its *testing.T to.
-type goPkg struct {
+type GoPkg struct {
 	fset    *token.FileSet
 	files   []*goFile
 	funcs   map[string][]*ast.FuncDecl // by name; methods under their name too
 	memo    map[*ast.FuncDecl]int
-	checked map[string]bool // the files findings are wanted for
+	Checked map[string]bool // the files findings are wanted for
 }
 
 type goFile struct {
@@ -44,13 +46,13 @@ func parseGo(fset *token.FileSet, path string, src []byte, mode parser.Mode) (*a
 			if i == 3 {
 				break
 			}
-			out = append(out, check.Finding{Rule: ruleSyntax, File: path, Line: e.Pos.Line, Col: e.Pos.Column,
+			out = append(out, check.Finding{Rule: scan.RuleSyntax, File: path, Line: e.Pos.Line, Col: e.Pos.Column,
 				Message: "Go syntax error: " + e.Msg + "; the tests of this file were not checked",
 				Fix:     "fix the syntax (gofmt -l shows it too)"})
 		}
 		return nil, out
 	}
-	return nil, []check.Finding{{Rule: ruleSyntax, File: path, Line: 1, Message: "Go syntax error: " + err.Error(), Fix: "fix the syntax"}}
+	return nil, []check.Finding{{Rule: scan.RuleSyntax, File: path, Line: 1, Message: "Go syntax error: " + err.Error(), Fix: "fix the syntax"}}
 }
 
 func importName(f *ast.File, path, def string) string {
@@ -67,12 +69,12 @@ func importName(f *ast.File, path, def string) string {
 	return ""
 }
 
-func newGoPkg() *goPkg {
-	return &goPkg{fset: token.NewFileSet(), funcs: map[string][]*ast.FuncDecl{}, memo: map[*ast.FuncDecl]int{}, checked: map[string]bool{}}
+func NewGoPkg() *GoPkg {
+	return &GoPkg{fset: token.NewFileSet(), funcs: map[string][]*ast.FuncDecl{}, memo: map[*ast.FuncDecl]int{}, Checked: map[string]bool{}}
 }
 
-// add parses a _test.go file into the package; findings only for syntax.
-func (p *goPkg) add(file string, src []byte, checked bool) []check.Finding {
+// Add parses a _test.go file into the package; findings only for syntax.
+func (p *GoPkg) Add(file string, src []byte, checked bool) []check.Finding {
 	f, errs := parseGo(p.fset, file, src, parser.ParseComments)
 	if f == nil {
 		if checked {
@@ -92,7 +94,7 @@ func (p *goPkg) add(file string, src []byte, checked bool) []check.Finding {
 		gf.imports[strings.ReplaceAll(name, "-", "_")] = true
 	}
 	p.files = append(p.files, gf)
-	p.checked[file] = checked
+	p.Checked[file] = checked
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
 			p.funcs[fd.Name.Name] = append(p.funcs[fd.Name.Name], fd)
@@ -192,7 +194,7 @@ var gomegaCalls = map[string]bool{"Expect": true, "Ω": true, "Eventually": true
 // asserts reports whether fd can fail its test: a call of t.Error, Fatal,
 // Fail or Skip; t handed to anything else (testify, a helper of the
 // package that asserts, a subtest); panic or log.Fatal; a Gomega Expect.
-func (p *goPkg) asserts(gf *goFile, fd *ast.FuncDecl, depth int) bool {
+func (p *GoPkg) asserts(gf *goFile, fd *ast.FuncDecl, depth int) bool {
 	switch p.memo[fd] {
 	case 1:
 		return true
@@ -205,7 +207,7 @@ func (p *goPkg) asserts(gf *goFile, fd *ast.FuncDecl, depth int) bool {
 	return a
 }
 
-func (p *goPkg) bodyAsserts(gf *goFile, ft *ast.FuncType, body *ast.BlockStmt, depth int) bool {
+func (p *GoPkg) bodyAsserts(gf *goFile, ft *ast.FuncType, body *ast.BlockStmt, depth int) bool {
 	names := tNames(gf, ft, body)
 	found := false
 	// calledOn marks the identifiers that are not an escape of the handle:
@@ -294,7 +296,7 @@ func unparen(e ast.Expr) ast.Expr {
 // calleeAsserts reports whether a call of fun can fail the test it is
 // handed: a function of the package's tests is read; any other is assumed
 // to (it is testify, or a helper this check cannot see).
-func (p *goPkg) calleeAsserts(gf *goFile, fun ast.Expr, depth int) bool {
+func (p *GoPkg) calleeAsserts(gf *goFile, fun ast.Expr, depth int) bool {
 	var name string
 	switch f := unparen(fun).(type) {
 	case *ast.Ident:
@@ -331,7 +333,7 @@ func allMethods(ds []*ast.FuncDecl) bool {
 	return true
 }
 
-func (p *goPkg) fileOf(fd *ast.FuncDecl) *goFile {
+func (p *GoPkg) fileOf(fd *ast.FuncDecl) *goFile {
 	for _, gf := range p.files {
 		if gf.ast.Pos() <= fd.Pos() && fd.End() <= gf.ast.FileEnd {
 			return gf
@@ -340,11 +342,11 @@ func (p *goPkg) fileOf(fd *ast.FuncDecl) *goFile {
 	return nil
 }
 
-// check reports the findings of the package's checked files.
-func (p *goPkg) check() []check.Finding {
+// Check reports the findings of the package's checked files.
+func (p *GoPkg) Check() []check.Finding {
 	var out []check.Finding
 	for _, gf := range p.files {
-		if !p.checked[gf.path] || gf.testing == "" {
+		if !p.Checked[gf.path] || gf.testing == "" {
 			continue
 		}
 		for _, d := range gf.ast.Decls {
@@ -377,25 +379,25 @@ func hasTestingParam(gf *goFile, ft *ast.FuncType) bool {
 	return false
 }
 
-func (p *goPkg) pos(pos token.Pos) (int, int) {
+func (p *GoPkg) pos(pos token.Pos) (int, int) {
 	ps := p.fset.Position(pos)
 	return ps.Line, ps.Column
 }
 
-func (p *goPkg) finding(gf *goFile, rule string, pos token.Pos, msg, fix string) check.Finding {
+func (p *GoPkg) finding(gf *goFile, rule string, pos token.Pos, msg, fix string) check.Finding {
 	line, col := p.pos(pos)
 	return check.Finding{Rule: rule, File: gf.path, Line: line, Col: col, Message: msg, Fix: fix}
 }
 
-func (p *goPkg) checkTest(gf *goFile, fd *ast.FuncDecl, names map[string]bool) []check.Finding {
+func (p *GoPkg) checkTest(gf *goFile, fd *ast.FuncDecl, names map[string]bool) []check.Finding {
 	var out []check.Finding
 	name := fd.Name.Name
 	if len(fd.Body.List) == 0 {
-		return append(out, p.finding(gf, ruleEmpty, fd.Name.Pos(), "the test "+name+" has an empty body: it passes without running anything",
+		return append(out, p.finding(gf, scan.RuleEmpty, fd.Name.Pos(), "the test "+name+" has an empty body: it passes without running anything",
 			"write the test, or delete it; a placeholder is t.Skip(\"not written yet: <issue>\")"))
 	}
-	if !p.asserts(gf, fd, 0) && !saysNoPanic(name) {
-		out = append(out, p.finding(gf, ruleNoAssertion, fd.Name.Pos(), "the test "+name+" asserts nothing: it calls no t.Error, t.Fatal or assertion helper, so it passes unless it panics",
+	if !p.asserts(gf, fd, 0) && !scan.SaysNoPanic(name) {
+		out = append(out, p.finding(gf, scan.RuleNoAssertion, fd.Name.Pos(), "the test "+name+" asserts nothing: it calls no t.Error, t.Fatal or assertion helper, so it passes unless it panics",
 			"check the result and report with t.Errorf/t.Fatalf (or testify's assert/require); if only a panic matters, say so in the name"))
 	}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -415,7 +417,7 @@ func (p *goPkg) checkTest(gf *goFile, fd *ast.FuncDecl, names map[string]bool) [
 			sel.Sel.Name == "Skipf" && len(call.Args) > 0 && isEmptyString(call.Args[0]) ||
 			sel.Sel.Name == "SkipNow"
 		if bare {
-			out = append(out, p.finding(gf, ruleSkipped, call.Pos(), "the test "+name+" calls "+x.Name+"."+sel.Sel.Name+"() with no reason: go test -v prints SKIP and nothing about why",
+			out = append(out, p.finding(gf, scan.RuleSkipped, call.Pos(), "the test "+name+" calls "+x.Name+"."+sel.Sel.Name+"() with no reason: go test -v prints SKIP and nothing about why",
 				"use "+x.Name+".Skip(\"why, and when to re-enable\")"))
 		}
 		return true
@@ -431,7 +433,7 @@ func isEmptyString(e ast.Expr) bool {
 // sleeps finds time.Sleep in a test and its subtests, outside polling
 // loops and outside other function literals (a fake reader that simulates
 // latency, a goroutine).
-func (p *goPkg) sleeps(gf *goFile, fd *ast.FuncDecl, names map[string]bool) []check.Finding {
+func (p *GoPkg) sleeps(gf *goFile, fd *ast.FuncDecl, names map[string]bool) []check.Finding {
 	if gf.time == "" {
 		return nil
 	}
@@ -464,7 +466,7 @@ func (p *goPkg) sleeps(gf *goFile, fd *ast.FuncDecl, names map[string]bool) []ch
 					}
 				}
 				if sel.Sel.Name == "Sleep" && !loop && x.Name == gf.time {
-					out = append(out, p.finding(gf, ruleSleep, s.Pos(), "the test "+fd.Name.Name+" calls time.Sleep to wait: slow when it passes, flaky when the machine is slower",
+					out = append(out, p.finding(gf, scan.RuleSleep, s.Pos(), "the test "+fd.Name.Name+" calls time.Sleep to wait: slow when it passes, flaky when the machine is slower",
 						"wait for the event itself (a channel, sync.WaitGroup, a poll with a deadline), or use testing/synctest's fake clock"))
 				}
 			}
@@ -477,7 +479,7 @@ func (p *goPkg) sleeps(gf *goFile, fd *ast.FuncDecl, names map[string]bool) []ch
 
 // goroutineFatal finds t.Fatal, FailNow and Skip called from a goroutine
 // the test starts: they must run on the test's own goroutine.
-func (p *goPkg) goroutineFatal(gf *goFile, body *ast.BlockStmt, names map[string]bool) []check.Finding {
+func (p *GoPkg) goroutineFatal(gf *goFile, body *ast.BlockStmt, names map[string]bool) []check.Finding {
 	var out []check.Finding
 	ast.Inspect(body, func(n ast.Node) bool {
 		g, ok := n.(*ast.GoStmt)
@@ -512,7 +514,7 @@ func (p *goPkg) goroutineFatal(gf *goFile, body *ast.BlockStmt, names map[string
 			}
 			switch sel.Sel.Name {
 			case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
-				out = append(out, p.finding(gf, ruleGoroutineFatal, call.Pos(),
+				out = append(out, p.finding(gf, scan.RuleGoroutineFatal, call.Pos(),
 					x.Name+"."+sel.Sel.Name+" is called from a goroutine the test started: it stops that goroutine, not the test, which may pass or hang",
 					"report with "+x.Name+".Error/Errorf from the goroutine (or send the error back on a channel) and call "+x.Name+".Fatal on the test's goroutine"))
 			}
@@ -526,7 +528,7 @@ func (p *goPkg) goroutineFatal(gf *goFile, body *ast.BlockStmt, names map[string
 // setenvParallel finds t.Parallel and t.Setenv (or t.Chdir) in one test,
 // or t.Setenv in a subtest of a parallel test: the testing package panics.
 // Only unconditional calls (statements of the body itself) are read.
-func (p *goPkg) setenvParallel(gf *goFile, ft *ast.FuncType, body *ast.BlockStmt, parentParallel bool) []check.Finding {
+func (p *GoPkg) setenvParallel(gf *goFile, ft *ast.FuncType, body *ast.BlockStmt, parentParallel bool) []check.Finding {
 	var out []check.Finding
 	tname := ""
 	for _, f := range ft.Params.List {
@@ -558,13 +560,13 @@ func (p *goPkg) setenvParallel(gf *goFile, ft *ast.FuncType, body *ast.BlockStmt
 		switch sel.Sel.Name {
 		case "Parallel":
 			if setenv != "" {
-				out = append(out, p.finding(gf, ruleSetenvParallel, call.Pos(), tname+".Parallel is called after "+tname+"."+setenv+" in the same test: the testing package panics",
+				out = append(out, p.finding(gf, scan.RuleSetenvParallel, call.Pos(), tname+".Parallel is called after "+tname+"."+setenv+" in the same test: the testing package panics",
 					"drop "+tname+".Parallel from this test, or set the state another way than the process environment and working directory"))
 			}
 			parallel = true
 		case "Setenv", "Chdir":
 			if parallel {
-				out = append(out, p.finding(gf, ruleSetenvParallel, call.Pos(), tname+"."+sel.Sel.Name+" is called in a test that runs in parallel (it or its parent called Parallel): the testing package panics",
+				out = append(out, p.finding(gf, scan.RuleSetenvParallel, call.Pos(), tname+"."+sel.Sel.Name+" is called in a test that runs in parallel (it or its parent called Parallel): the testing package panics",
 					"drop Parallel from this test and its parents, or pass the value in another way than the process environment"))
 			}
 			setenv = sel.Sel.Name
@@ -577,17 +579,4 @@ func (p *goPkg) setenvParallel(gf *goFile, ft *ast.FuncType, body *ast.BlockStmt
 		}
 	}
 	return out
-}
-
-// saysNoPanic reports whether a test's name or title says that not
-// failing is what it checks: TestParseDoesNotPanic, TestWatchIsSafe,
-// shouldNotThrowForTrue, test_load_does_not_raise, "compiles".
-func saysNoPanic(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range []string{"panic", "safe", "smoke", "compile", "crash", "throw", "raise", "not error"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
 }

@@ -1,41 +1,43 @@
-package testcheck
+package brace
 
 import (
 	"slices"
 	"strings"
 
+	"github.com/cairn-dev/cairn/internal/check/tests/internal/scan"
+
 	"github.com/cairn-dev/cairn/internal/check"
 )
 
-// jsFile is a tokenized JavaScript or TypeScript file with its brackets
+// JsFile is a tokenized JavaScript or TypeScript file with its brackets
 // matched.
-type jsFile struct {
+type JsFile struct {
 	path     string
-	toks     []tok
-	comments []comment
-	match    []int // index of the matching bracket, -1 for other tokens
+	Toks     []scan.Tok
+	comments []scan.Comment
+	Match    []int // index of the matching bracket, -1 for other tokens
 	funcs    map[string][2]int
 	imports  map[string]string // local name -> module it was imported from
 	budget   int               // tokens asserts may still read
 }
 
-// jsMatch pairs the brackets of toks; a stray or unclosed one is an error
+// JSMatch pairs the brackets of toks; a stray or unclosed one is an error
 // at its position.
-func jsMatch(toks []tok) ([]int, *lexError) {
+func JSMatch(toks []scan.Tok) ([]int, *scan.LexError) {
 	match := make([]int, len(toks))
 	var stack []int
 	for i, t := range toks {
 		match[i] = -1
-		if t.kind != tPunct {
+		if t.Kind != scan.TPunct {
 			continue
 		}
-		switch t.text {
+		switch t.Text {
 		case "(", "[", "{":
 			stack = append(stack, i)
 		case ")", "]", "}":
-			open := map[string]string{")": "(", "]": "[", "}": "{"}[t.text]
-			if len(stack) == 0 || toks[stack[len(stack)-1]].text != open {
-				return nil, &lexError{t.line, t.col, "unbalanced " + t.text}
+			open := map[string]string{")": "(", "]": "[", "}": "{"}[t.Text]
+			if len(stack) == 0 || toks[stack[len(stack)-1]].Text != open {
+				return nil, scan.NewLexError(t.Line, t.Col, "unbalanced "+t.Text)
 			}
 			o := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
@@ -44,16 +46,16 @@ func jsMatch(toks []tok) ([]int, *lexError) {
 	}
 	if len(stack) > 0 {
 		t := toks[stack[len(stack)-1]]
-		return nil, &lexError{t.line, t.col, t.text + " is not closed"}
+		return nil, scan.NewLexError(t.Line, t.Col, t.Text+" is not closed")
 	}
 	return match, nil
 }
 
-func (f *jsFile) is(i int, kind byte, text string) bool {
-	return i >= 0 && i < len(f.toks) && f.toks[i].kind == kind && f.toks[i].text == text
+func (f *JsFile) Is(i int, kind byte, text string) bool {
+	return i >= 0 && i < len(f.Toks) && f.Toks[i].Kind == kind && f.Toks[i].Text == text
 }
-func (f *jsFile) punct(i int, text string) bool { return f.is(i, tPunct, text) }
-func (f *jsFile) ident(i int) bool              { return i >= 0 && i < len(f.toks) && f.toks[i].kind == tIdent }
+func (f *JsFile) punct(i int, text string) bool { return f.Is(i, scan.TPunct, text) }
+func (f *JsFile) ident(i int) bool              { return i >= 0 && i < len(f.Toks) && f.Toks[i].Kind == scan.TIdent }
 
 // The words that declare tests and suites, and what each one is.
 var (
@@ -99,23 +101,23 @@ type jsCall struct {
 	parametric bool // each/for: the parameters are table rows, not a context
 }
 
-// checkJS checks one JavaScript or TypeScript test file.
-func checkJS(file check.File, jsx bool) []check.Finding {
-	toks, comments, err := lexJS(file.Content, jsx)
+// CheckJS checks one JavaScript or TypeScript test file.
+func CheckJS(file check.File, jsx bool) []check.Finding {
+	toks, comments, err := scan.LexJS(file.Content, jsx)
 	if err != nil {
-		return []check.Finding{tokenSyntax(file.Path, err, "JavaScript/TypeScript")}
+		return []check.Finding{scan.TokenSyntax(file.Path, err, "JavaScript/TypeScript")}
 	}
-	match, err := jsMatch(toks)
+	match, err := JSMatch(toks)
 	if err != nil {
-		return []check.Finding{tokenSyntax(file.Path, err, "JavaScript/TypeScript")}
+		return []check.Finding{scan.TokenSyntax(file.Path, err, "JavaScript/TypeScript")}
 	}
-	f := &jsFile{path: file.Path, toks: toks, comments: comments, match: match, budget: 32*len(toks) + 1024}
+	f := &JsFile{path: file.Path, Toks: toks, comments: comments, Match: match, budget: 32*len(toks) + 1024}
 	f.collectImports()
 	f.collectFuncs()
 	var out []check.Finding
 	memo := map[string]int{}
 	waits := map[int]bool{} // the starts of test and hook bodies
-	for i := range f.toks {
+	for i := range f.Toks {
 		if c, ok := f.hook(i); ok {
 			waits[c.body[0]] = true
 			continue
@@ -137,16 +139,16 @@ func checkJS(file check.File, jsx bool) []check.Finding {
 var jsHookWords = map[string]bool{"beforeEach": true, "afterEach": true, "beforeAll": true, "afterAll": true, "before": true, "after": true}
 
 // hook reads a hook call (beforeEach(() => {...})) at token i.
-func (f *jsFile) hook(i int) (jsCall, bool) {
+func (f *JsFile) hook(i int) (jsCall, bool) {
 	c := jsCall{fn: -1}
-	if !f.ident(i) || !jsHookWords[f.toks[i].text] || f.punct(i-1, ".") && !f.is(i-2, tIdent, "test") || !f.punct(i+1, "(") {
+	if !f.ident(i) || !jsHookWords[f.Toks[i].Text] || f.punct(i-1, ".") && !f.Is(i-2, scan.TIdent, "test") || !f.punct(i+1, "(") {
 		return c, false
 	}
-	end := f.match[i+1]
+	end := f.Match[i+1]
 	start := i + 2
 	for k := i + 2; k <= end; k++ {
 		if k < end && (f.punct(k, "(") || f.punct(k, "[") || f.punct(k, "{")) {
-			k = f.match[k]
+			k = f.Match[k]
 			continue
 		}
 		if k == end || f.punct(k, ",") {
@@ -161,38 +163,38 @@ func (f *jsFile) hook(i int) (jsCall, bool) {
 
 // funcStart is the start of the body of the innermost function around
 // token k (-1 at the top level): arrow bodies, function bodies, methods.
-func (f *jsFile) funcStarts() []int {
-	starts := make([]int, len(f.toks))
+func (f *JsFile) funcStarts() []int {
+	starts := make([]int, len(f.Toks))
 	var stack [][2]int // body start, body end (exclusive)
 	var bodies [][2]int
-	for i := range f.toks {
+	for i := range f.Toks {
 		switch {
 		case f.punct(i, "=>"):
 			if f.punct(i+1, "{") {
-				bodies = append(bodies, [2]int{i + 1, f.match[i+1]})
+				bodies = append(bodies, [2]int{i + 1, f.Match[i+1]})
 				continue
 			}
 			// a concise body runs to the , ) ] } or ; that ends the expression
 			// (read up to a bound: chained arrows would make it quadratic)
 			k := i + 1
-			for k < len(f.toks) && k < i+4096 && !f.punct(k, ",") && !f.punct(k, ")") && !f.punct(k, "]") && !f.punct(k, "}") && !f.punct(k, ";") {
+			for k < len(f.Toks) && k < i+4096 && !f.punct(k, ",") && !f.punct(k, ")") && !f.punct(k, "]") && !f.punct(k, "}") && !f.punct(k, ";") {
 				if f.punct(k, "(") || f.punct(k, "[") || f.punct(k, "{") {
-					k = f.match[k]
+					k = f.Match[k]
 				}
 				k++
 			}
 			bodies = append(bodies, [2]int{i, k})
-		case f.punct(i, ")") && f.punct(i+1, "{") && f.match[i] > 0:
+		case f.punct(i, ")") && f.punct(i+1, "{") && f.Match[i] > 0:
 			// function f(...) {, a method m(...) {, but not if/for/while/switch/catch
-			o := f.match[i]
-			if f.ident(o-1) && !jsControl[f.toks[o-1].text] || f.is(o-1, tIdent, "function") {
-				bodies = append(bodies, [2]int{i + 1, f.match[i+1]})
+			o := f.Match[i]
+			if f.ident(o-1) && !jsControl[f.Toks[o-1].Text] || f.Is(o-1, scan.TIdent, "function") {
+				bodies = append(bodies, [2]int{i + 1, f.Match[i+1]})
 			}
-		case f.punct(i, ")") && f.punct(i+1, ":") && f.match[i] > 0:
+		case f.punct(i, ")") && f.punct(i+1, ":") && f.Match[i] > 0:
 			// a TypeScript method or function with a return type
-			for k := i + 2; k < len(f.toks) && k < i+64; k++ {
+			for k := i + 2; k < len(f.Toks) && k < i+64; k++ {
 				if f.punct(k, "{") && (f.ident(k-1) || f.punct(k-1, ">") || f.punct(k-1, "]")) {
-					bodies = append(bodies, [2]int{k, f.match[k]})
+					bodies = append(bodies, [2]int{k, f.Match[k]})
 					break
 				}
 				if f.punct(k, ";") || f.punct(k, "=") || f.punct(k, "=>") {
@@ -203,7 +205,7 @@ func (f *jsFile) funcStarts() []int {
 	}
 	slices.SortFunc(bodies, func(a, b [2]int) int { return a[0] - b[0] })
 	bi := 0
-	for i := range f.toks {
+	for i := range f.Toks {
 		for len(stack) > 0 && i > stack[len(stack)-1][1] {
 			stack = stack[:len(stack)-1]
 		}
@@ -222,27 +224,27 @@ func (f *jsFile) funcStarts() []int {
 var jsControl = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "with": true, "return": true, "typeof": true, "await": true}
 
 // testCall reads the test or suite declared at token i, if one is.
-func (f *jsFile) testCall(i int) (jsCall, bool) {
-	t := f.toks[i]
-	if t.kind != tIdent || !(jsTestWords[t.text] || jsSuiteWords[t.text] || t.text == "Deno") {
+func (f *JsFile) testCall(i int) (jsCall, bool) {
+	t := f.Toks[i]
+	if t.Kind != scan.TIdent || !(jsTestWords[t.Text] || jsSuiteWords[t.Text] || t.Text == "Deno") {
 		return jsCall{}, false
 	}
-	if f.punct(i-1, ".") || f.punct(i-1, "?.") || f.is(i-1, tIdent, "function") || f.is(i-1, tIdent, "const") ||
-		f.is(i-1, tIdent, "let") || f.is(i-1, tIdent, "var") || f.is(i-1, tIdent, "class") || f.punct(i+1, ":") ||
-		f.is(i-1, tIdent, "import") || f.is(i-1, tIdent, "export") {
+	if f.punct(i-1, ".") || f.punct(i-1, "?.") || f.Is(i-1, scan.TIdent, "function") || f.Is(i-1, scan.TIdent, "const") ||
+		f.Is(i-1, scan.TIdent, "let") || f.Is(i-1, scan.TIdent, "var") || f.Is(i-1, scan.TIdent, "class") || f.punct(i+1, ":") ||
+		f.Is(i-1, scan.TIdent, "import") || f.Is(i-1, scan.TIdent, "export") {
 		return jsCall{}, false
 	}
-	c := jsCall{root: i, fn: -1, modTok: map[string]int{}, suite: jsSuiteWords[t.text]}
+	c := jsCall{root: i, fn: -1, modTok: map[string]int{}, suite: jsSuiteWords[t.Text]}
 	j := i + 1
-	if t.text == "Deno" {
-		if !f.punct(j, ".") || !f.is(j+1, tIdent, "test") {
+	if t.Text == "Deno" {
+		if !f.punct(j, ".") || !f.Is(j+1, scan.TIdent, "test") {
 			return jsCall{}, false
 		}
 		j += 2
 	}
 	for {
 		if f.punct(j, ".") && f.ident(j+1) {
-			m := f.toks[j+1].text
+			m := f.Toks[j+1].Text
 			if jsHooks[m] || !jsModifiers[m] {
 				return jsCall{}, false
 			}
@@ -255,15 +257,15 @@ func (f *jsFile) testCall(i int) (jsCall, bool) {
 			continue
 		}
 		if len(c.mods) > 0 && jsParamModifiers[c.mods[len(c.mods)-1]] {
-			if f.punct(j, "(") && f.punct(f.match[j]+1, "(") {
-				j = f.match[j] + 1
+			if f.punct(j, "(") && f.punct(f.Match[j]+1, "(") {
+				j = f.Match[j] + 1
 				c.parametric = c.parametric || c.mods[len(c.mods)-1] == "each" || c.mods[len(c.mods)-1] == "for"
 				continue
 			}
-			if j < len(f.toks) && f.toks[j].kind == tTemplate { // test.each`table`
+			if j < len(f.Toks) && f.Toks[j].Kind == scan.TTemplate { // test.each`table`
 				// to the ( after the table: its ${} parts are tokens too (a
 				// bound keeps a file of nothing but tables linear)
-				for end := j + 1024; j < len(f.toks) && j < end && !f.punct(j, "("); j++ {
+				for end := j + 1024; j < len(f.Toks) && j < end && !f.punct(j, "("); j++ {
 				}
 				c.parametric = true
 				break // at the ( of the title and callback, or not a test
@@ -277,11 +279,11 @@ func (f *jsFile) testCall(i int) (jsCall, bool) {
 	// a type argument list was not read: test<Fixtures>(...) is not a form
 	// any runner uses.
 	c.open = j
-	end := f.match[j]
+	end := f.Match[j]
 	start := j + 1
 	for k := j + 1; k < end; k++ {
-		if f.toks[k].kind == tPunct && (f.toks[k].text == "(" || f.toks[k].text == "[" || f.toks[k].text == "{") {
-			k = f.match[k]
+		if f.Toks[k].Kind == scan.TPunct && (f.Toks[k].Text == "(" || f.Toks[k].Text == "[" || f.Toks[k].Text == "{") {
+			k = f.Match[k]
 			continue
 		}
 		if f.punct(k, ",") {
@@ -303,13 +305,13 @@ func (f *jsFile) testCall(i int) (jsCall, bool) {
 
 // callback reads arg as a function expression, filling c's body and
 // parameter; false when it is not one.
-func (f *jsFile) callback(c *jsCall, arg [2]int) bool {
+func (f *JsFile) callback(c *jsCall, arg [2]int) bool {
 	k := arg[0]
-	if f.is(k, tIdent, "async") {
+	if f.Is(k, scan.TIdent, "async") {
 		k++
 	}
 	switch {
-	case f.is(k, tIdent, "function"):
+	case f.Is(k, scan.TIdent, "function"):
 		k++
 		if f.punct(k, "*") {
 			k++
@@ -321,26 +323,26 @@ func (f *jsFile) callback(c *jsCall, arg [2]int) bool {
 			return false
 		}
 		c.param = f.firstParam(k)
-		k = f.match[k] + 1
+		k = f.Match[k] + 1
 		for k < arg[1] && !f.punct(k, "{") { // a TypeScript return type
 			k++
 		}
 		if !f.punct(k, "{") {
 			return false
 		}
-		c.body = [2]int{k + 1, f.match[k]}
+		c.body = [2]int{k + 1, f.Match[k]}
 		return true
 	case f.punct(k, "(") || f.ident(k) && f.punct(k+1, "=>"):
 		if f.punct(k, "(") {
 			c.param = f.firstParam(k)
-			k = f.match[k] + 1
+			k = f.Match[k] + 1
 		} else {
-			c.param = f.toks[k].text
+			c.param = f.Toks[k].Text
 			k++
 		}
 		for k < arg[1] && !f.punct(k, "=>") { // a TypeScript return type
 			if f.punct(k, "{") || f.punct(k, "(") || f.punct(k, "[") {
-				k = f.match[k]
+				k = f.Match[k]
 			}
 			k++
 		}
@@ -349,7 +351,7 @@ func (f *jsFile) callback(c *jsCall, arg [2]int) bool {
 		}
 		k++
 		if f.punct(k, "{") {
-			c.body = [2]int{k + 1, f.match[k]}
+			c.body = [2]int{k + 1, f.Match[k]}
 		} else {
 			c.body, c.exprBody = [2]int{k, arg[1]}, true
 		}
@@ -359,17 +361,17 @@ func (f *jsFile) callback(c *jsCall, arg [2]int) bool {
 }
 
 // firstParam is the first parameter's name when it is a plain name.
-func (f *jsFile) firstParam(open int) string {
+func (f *JsFile) firstParam(open int) string {
 	if f.ident(open+1) && (f.punct(open+2, ")") || f.punct(open+2, ",") || f.punct(open+2, ":") || f.punct(open+2, "=")) {
-		return f.toks[open+1].text
+		return f.Toks[open+1].Text
 	}
 	return ""
 }
 
-func (f *jsFile) checkCall(c jsCall, memo map[string]int) []check.Finding {
+func (f *JsFile) checkCall(c jsCall, memo map[string]int) []check.Finding {
 	var out []check.Finding
-	root := f.toks[c.root]
-	name := root.text
+	root := f.Toks[c.root]
+	name := root.Text
 	if len(c.mods) > 0 {
 		name += "." + strings.Join(c.mods, ".")
 	}
@@ -380,7 +382,7 @@ func (f *jsFile) checkCall(c jsCall, memo map[string]int) []check.Finding {
 	}
 	// focused
 	focusAt := -1
-	switch root.text {
+	switch root.Text {
 	case "fit", "fdescribe", "fcontext", "ftest":
 		focusAt = c.root
 	}
@@ -391,14 +393,14 @@ func (f *jsFile) checkCall(c jsCall, memo map[string]int) []check.Finding {
 		focusAt = f.optionTrue(c, "only")
 	}
 	if focusAt >= 0 {
-		t := f.toks[focusAt]
-		out = append(out, check.Finding{Rule: ruleFocused, File: f.path, Line: t.line, Col: t.col,
+		t := f.Toks[focusAt]
+		out = append(out, check.Finding{Rule: scan.RuleFocused, File: f.path, Line: t.Line, Col: t.Col,
 			Message: "the " + what + " " + title + " is focused (" + name + "): every other test of the file is skipped, in CI too",
 			Fix:     "remove the focus (" + focusFix(name) + ") before committing"})
 	}
 	// skipped
 	skipAt := -1
-	if strings.HasPrefix(root.text, "x") {
+	if strings.HasPrefix(root.Text, "x") {
 		skipAt = c.root
 	}
 	if k, ok := c.modTok["skip"]; ok {
@@ -410,9 +412,9 @@ func (f *jsFile) checkCall(c jsCall, memo map[string]int) []check.Finding {
 	if k := f.optionTrue(c, "skip"); skipAt < 0 && k >= 0 {
 		skipAt, name = k, name+"(..., { skip: true })"
 	}
-	if skipAt >= 0 && !f.commentNear(root.line, f.toks[skipAt].line) {
-		t := f.toks[skipAt]
-		out = append(out, check.Finding{Rule: ruleSkipped, File: f.path, Line: t.line, Col: t.col,
+	if skipAt >= 0 && !f.commentNear(root.Line, f.Toks[skipAt].Line) {
+		t := f.Toks[skipAt]
+		out = append(out, check.Finding{Rule: scan.RuleSkipped, File: f.path, Line: t.Line, Col: t.Col,
 			Message: "the " + what + " " + title + " is skipped (" + name + ") and nothing says why",
 			Fix:     "say why on the line above (a comment with the issue or the condition to re-enable it), or delete the " + what})
 	}
@@ -421,7 +423,7 @@ func (f *jsFile) checkCall(c jsCall, memo map[string]int) []check.Finding {
 	}
 	// empty, no assertion
 	if c.body[0] >= c.body[1] {
-		out = append(out, check.Finding{Rule: ruleEmpty, File: f.path, Line: root.line, Col: root.col,
+		out = append(out, check.Finding{Rule: scan.RuleEmpty, File: f.path, Line: root.Line, Col: root.Col,
 			Message: "the test " + title + " has an empty body: it passes without running anything",
 			Fix:     "write the test, or declare it as test.todo(" + title + ")"})
 		return out
@@ -430,8 +432,8 @@ func (f *jsFile) checkCall(c jsCall, memo map[string]int) []check.Finding {
 	if c.parametric {
 		param = ""
 	}
-	if !f.asserts(c.body, param, memo, 0) && !f.typeLevel(c) && !saysNoPanic(title) {
-		out = append(out, check.Finding{Rule: ruleNoAssertion, File: f.path, Line: root.line, Col: root.col,
+	if !f.asserts(c.body, param, memo, 0) && !f.typeLevel(c) && !scan.SaysNoPanic(title) {
+		out = append(out, check.Finding{Rule: scan.RuleNoAssertion, File: f.path, Line: root.Line, Col: root.Col,
 			Message: "the test " + title + " asserts nothing: it passes whatever the code does, unless it throws",
 			Fix:     "assert on the result (expect(...), assert...), or say in the test name what a throw would mean"})
 	}
@@ -449,30 +451,30 @@ func focusFix(name string) string {
 }
 
 // title is the test's title as written, for messages.
-func (f *jsFile) title(c jsCall) string {
+func (f *JsFile) title(c jsCall) string {
 	if len(c.args) > 0 {
-		t := f.toks[c.args[0][0]]
-		if t.kind == tString || t.kind == tTemplate {
-			return quote(t.text)
+		t := f.Toks[c.args[0][0]]
+		if t.Kind == scan.TString || t.Kind == scan.TTemplate {
+			return scan.Quote(t.Text)
 		}
 	}
-	return "at line " + itoa(f.toks[c.root].line)
+	return "at line " + scan.Itoa(f.Toks[c.root].Line)
 }
 
 // optionTrue finds `name: true` in an options object argument (node:test's
 // test(name, { only: true }, fn)): the token of name, or -1.
-func (f *jsFile) optionTrue(c jsCall, name string) int {
+func (f *JsFile) optionTrue(c jsCall, name string) int {
 	for a, arg := range c.args {
 		if a == c.fn || !f.punct(arg[0], "{") {
 			continue
 		}
-		end := f.match[arg[0]]
+		end := f.Match[arg[0]]
 		for k := arg[0] + 1; k < end; k++ {
 			if f.punct(k, "{") || f.punct(k, "(") || f.punct(k, "[") {
-				k = f.match[k]
+				k = f.Match[k]
 				continue
 			}
-			if f.is(k, tIdent, name) && f.punct(k+1, ":") && f.is(k+2, tIdent, "true") {
+			if f.Is(k, scan.TIdent, name) && f.punct(k+1, ":") && f.Is(k+2, scan.TIdent, "true") {
 				return k
 			}
 		}
@@ -482,9 +484,9 @@ func (f *jsFile) optionTrue(c jsCall, name string) int {
 
 // commentNear reports whether a comment sits on the lines from the one
 // above the call to the line of its skip marker: the reason people give.
-func (f *jsFile) commentNear(from, to int) bool {
+func (f *JsFile) commentNear(from, to int) bool {
 	for _, c := range f.comments {
-		if c.endLine >= from-1 && c.line <= to && strings.Trim(c.text, "/* \t") != "" {
+		if c.EndLine >= from-1 && c.Line <= to && strings.Trim(c.Text, "/* \t") != "" {
 			return true
 		}
 	}
@@ -492,7 +494,7 @@ func (f *jsFile) commentNear(from, to int) bool {
 }
 
 // asserts reports whether tokens body[0]..body[1] assert something.
-func (f *jsFile) asserts(body [2]int, param string, memo map[string]int, depth int) bool {
+func (f *JsFile) asserts(body [2]int, param string, memo map[string]int, depth int) bool {
 	// Tests nested in tests would read the same tokens again and again: past
 	// a budget linear in the file, a test is taken to assert.
 	f.budget -= body[1] - body[0]
@@ -500,23 +502,23 @@ func (f *jsFile) asserts(body [2]int, param string, memo map[string]int, depth i
 		return true
 	}
 	for k := body[0]; k < body[1]; k++ {
-		t := f.toks[k]
-		if t.kind != tIdent {
+		t := f.Toks[k]
+		if t.Kind != scan.TIdent {
 			continue
 		}
 		switch {
-		case jsAssertWords[t.text]:
+		case jsAssertWords[t.Text]:
 			return true
-		case t.text == "throw" || t.text == "cy" && f.punct(k+1, "."):
+		case t.Text == "throw" || t.Text == "cy" && f.punct(k+1, "."):
 			return true
-		case t.text == "skip" && f.punct(k-1, ".") && f.punct(k+1, "("):
+		case t.Text == "skip" && f.punct(k-1, ".") && f.punct(k+1, "("):
 			return true // this.skip(), ctx.skip(): reported as a skip, not as asserting nothing
-		case (strings.HasPrefix(t.text, "assert") || strings.HasPrefix(t.text, "expect") || strings.HasPrefix(t.text, "verify") ||
-			strings.HasPrefix(t.text, "getBy") || strings.HasPrefix(t.text, "getAllBy") || strings.HasPrefix(t.text, "findBy") ||
-			strings.HasPrefix(t.text, "findAllBy")) && (f.punct(k+1, "(") || f.punct(k+1, "<")):
+		case (strings.HasPrefix(t.Text, "assert") || strings.HasPrefix(t.Text, "expect") || strings.HasPrefix(t.Text, "verify") ||
+			strings.HasPrefix(t.Text, "getBy") || strings.HasPrefix(t.Text, "getAllBy") || strings.HasPrefix(t.Text, "findBy") ||
+			strings.HasPrefix(t.Text, "findAllBy")) && (f.punct(k+1, "(") || f.punct(k+1, "<")):
 			return true
-		case param != "" && t.text == param && !f.punct(k-1, "."):
-			if f.punct(k+1, ".") && f.ident(k+2) && !jsContextSafe[f.toks[k+2].text] {
+		case param != "" && t.Text == param && !f.punct(k-1, "."):
+			if f.punct(k+1, ".") && f.ident(k+2) && !jsContextSafe[f.Toks[k+2].Text] {
 				return true // t.equal, t.assert.ok, t.is
 			}
 			if (f.punct(k-1, "(") || f.punct(k-1, ",")) && (f.punct(k+1, ")") || f.punct(k+1, ",")) {
@@ -529,17 +531,17 @@ func (f *jsFile) asserts(body [2]int, param string, memo map[string]int, depth i
 		if f.punct(k-1, ".") || !f.punct(k+1, "(") {
 			continue
 		}
-		if mod, ok := f.imports[t.text]; ok && (jsAssertModule(mod) || helperModule(mod)) {
+		if mod, ok := f.imports[t.Text]; ok && (jsAssertModule(mod) || scan.HelperModule(mod)) {
 			return true // an assertion, or a helper of the project's tests
 		}
-		if r, ok := f.funcs[t.text]; ok && depth < 8 {
-			switch memo[t.text] {
+		if r, ok := f.funcs[t.Text]; ok && depth < 8 {
+			switch memo[t.Text] {
 			case 1:
 				return true
 			case 0:
-				memo[t.text] = 3 // in progress: a recursive helper does not assert by recursing
+				memo[t.Text] = 3 // in progress: a recursive helper does not assert by recursing
 				a := f.asserts(r, "", memo, depth+1)
-				memo[t.text] = map[bool]int{true: 1, false: 2}[a]
+				memo[t.Text] = map[bool]int{true: 1, false: 2}[a]
 				if a {
 					return true
 				}
@@ -560,41 +562,41 @@ func jsAssertModule(mod string) bool {
 
 // collectImports maps each imported local name to its module: ES imports
 // and const {a, b} = require("m").
-func (f *jsFile) collectImports() {
+func (f *JsFile) collectImports() {
 	f.imports = map[string]string{}
-	for i := 0; i < len(f.toks); i++ {
-		if f.is(i, tIdent, "import") && !f.punct(i+1, "(") && !f.punct(i+1, ".") {
+	for i := 0; i < len(f.Toks); i++ {
+		if f.Is(i, scan.TIdent, "import") && !f.punct(i+1, "(") && !f.punct(i+1, ".") {
 			j := i + 1
 			var names []string
-			for ; j < len(f.toks) && !f.is(j, tIdent, "from") && f.toks[j].kind != tString; j++ {
-				if f.ident(j) && !f.is(j, tIdent, "as") && !f.is(j, tIdent, "type") && !f.is(j, tIdent, "typeof") && !f.punct(j+1, "as") {
-					names = append(names, f.toks[j].text)
+			for ; j < len(f.Toks) && !f.Is(j, scan.TIdent, "from") && f.Toks[j].Kind != scan.TString; j++ {
+				if f.ident(j) && !f.Is(j, scan.TIdent, "as") && !f.Is(j, scan.TIdent, "type") && !f.Is(j, scan.TIdent, "typeof") && !f.punct(j+1, "as") {
+					names = append(names, f.Toks[j].Text)
 				}
 				if f.punct(j, ";") {
 					break
 				}
 			}
-			if f.is(j, tIdent, "from") {
+			if f.Is(j, scan.TIdent, "from") {
 				j++
 			}
-			if j < len(f.toks) && f.toks[j].kind == tString {
+			if j < len(f.Toks) && f.Toks[j].Kind == scan.TString {
 				for _, n := range names {
-					f.imports[n] = f.toks[j].text
+					f.imports[n] = f.Toks[j].Text
 				}
 			}
 			i = j
 			continue
 		}
-		if f.is(i, tIdent, "require") && f.punct(i+1, "(") && i+2 < len(f.toks) && f.toks[i+2].kind == tString && f.punct(i-1, "=") {
-			mod := f.toks[i+2].text
+		if f.Is(i, scan.TIdent, "require") && f.punct(i+1, "(") && i+2 < len(f.Toks) && f.Toks[i+2].Kind == scan.TString && f.punct(i-1, "=") {
+			mod := f.Toks[i+2].Text
 			k := i - 2
 			switch {
 			case f.ident(k):
-				f.imports[f.toks[k].text] = mod
-			case f.punct(k, "}") && f.match[k] >= 0:
-				for n := f.match[k] + 1; n < k; n++ {
+				f.imports[f.Toks[k].Text] = mod
+			case f.punct(k, "}") && f.Match[k] >= 0:
+				for n := f.Match[k] + 1; n < k; n++ {
 					if f.ident(n) && !f.punct(n+1, ":") {
-						f.imports[f.toks[n].text] = mod
+						f.imports[f.Toks[n].Text] = mod
 					}
 				}
 			}
@@ -605,23 +607,23 @@ func (f *jsFile) collectImports() {
 // collectFuncs finds the functions the file declares by name (function
 // f() {}, const f = () => {}, const f = function () {}), for the helpers a
 // test calls.
-func (f *jsFile) collectFuncs() {
+func (f *JsFile) collectFuncs() {
 	f.funcs = map[string][2]int{}
-	for i := 0; i+2 < len(f.toks); i++ {
+	for i := 0; i+2 < len(f.Toks); i++ {
 		var name string
 		var c jsCall
 		switch {
-		case f.is(i, tIdent, "function") && f.ident(i+1) && !f.punct(i-1, "."):
-			name = f.toks[i+1].text
-			if !f.callback(&c, [2]int{i, len(f.toks)}) {
+		case f.Is(i, scan.TIdent, "function") && f.ident(i+1) && !f.punct(i-1, "."):
+			name = f.Toks[i+1].Text
+			if !f.callback(&c, [2]int{i, len(f.Toks)}) {
 				continue
 			}
-		case (f.is(i, tIdent, "const") || f.is(i, tIdent, "let") || f.is(i, tIdent, "var")) && f.ident(i+1):
+		case (f.Is(i, scan.TIdent, "const") || f.Is(i, scan.TIdent, "let") || f.Is(i, scan.TIdent, "var")) && f.ident(i+1):
 			k := i + 2
 			if f.punct(k, ":") { // a type annotation
-				for k < len(f.toks) && !f.punct(k, "=") && !f.punct(k, ";") {
+				for k < len(f.Toks) && !f.punct(k, "=") && !f.punct(k, ";") {
 					if f.punct(k, "{") || f.punct(k, "(") || f.punct(k, "[") {
-						k = f.match[k]
+						k = f.Match[k]
 					}
 					k++
 				}
@@ -629,11 +631,11 @@ func (f *jsFile) collectFuncs() {
 			if !f.punct(k, "=") {
 				continue
 			}
-			name = f.toks[i+1].text
+			name = f.Toks[i+1].Text
 			end := k + 1
-			for end < len(f.toks) && !f.punct(end, ";") && !f.punct(end, "}") && !f.punct(end, ")") {
+			for end < len(f.Toks) && !f.punct(end, ";") && !f.punct(end, "}") && !f.punct(end, ")") {
 				if f.punct(end, "{") || f.punct(end, "(") || f.punct(end, "[") {
-					end = f.match[end]
+					end = f.Match[end]
 				}
 				end++
 			}
@@ -655,33 +657,33 @@ func (f *jsFile) collectFuncs() {
 // Only sleeps directly in a test or hook body are reported: one inside
 // another function (a mocked fetch that simulates latency) is not a wait,
 // nor one inside a loop (polling).
-func (f *jsFile) sleeps(waits map[int]bool) []check.Finding {
+func (f *JsFile) sleeps(waits map[int]bool) []check.Finding {
 	var out []check.Finding
 	var starts []int
 	var loops [][2]int
-	for i := range f.toks {
-		if (f.is(i, tIdent, "for") || f.is(i, tIdent, "while")) && f.punct(i+1, "(") && f.punct(f.match[i+1]+1, "{") {
-			o := f.match[i+1] + 1
-			loops = append(loops, [2]int{o, f.match[o]})
+	for i := range f.Toks {
+		if (f.Is(i, scan.TIdent, "for") || f.Is(i, scan.TIdent, "while")) && f.punct(i+1, "(") && f.punct(f.Match[i+1]+1, "{") {
+			o := f.Match[i+1] + 1
+			loops = append(loops, [2]int{o, f.Match[o]})
 		}
-		if f.is(i, tIdent, "do") && f.punct(i+1, "{") {
-			loops = append(loops, [2]int{i + 1, f.match[i+1]})
+		if f.Is(i, scan.TIdent, "do") && f.punct(i+1, "{") {
+			loops = append(loops, [2]int{i + 1, f.Match[i+1]})
 		}
 	}
-	inLoop := within(len(f.toks), loops)
-	for i := range f.toks {
-		t := f.toks[i]
-		if t.kind != tIdent {
+	inLoop := scan.Within(len(f.Toks), loops)
+	for i := range f.Toks {
+		t := f.Toks[i]
+		if t.Kind != scan.TIdent {
 			continue
 		}
 		var what string
 		switch {
-		case t.text == "await":
+		case t.Text == "await":
 			k := i + 1
-			if f.is(k, tIdent, "new") && f.is(k+1, tIdent, "Promise") && f.punct(k+2, "(") {
-				end := f.match[k+2]
+			if f.Is(k, scan.TIdent, "new") && f.Is(k+1, scan.TIdent, "Promise") && f.punct(k+2, "(") {
+				end := f.Match[k+2]
 				for n := k + 3; n < end; n++ {
-					if f.is(n, tIdent, "setTimeout") && f.punct(n+1, "(") && f.timed(n+1) {
+					if f.Is(n, scan.TIdent, "setTimeout") && f.punct(n+1, "(") && f.timed(n+1) {
 						what = "await new Promise(... setTimeout ...)"
 						break
 					}
@@ -691,13 +693,13 @@ func (f *jsFile) sleeps(waits map[int]bool) []check.Finding {
 			for f.ident(k) && f.punct(k+1, ".") { // a.b.sleep
 				k += 2
 			}
-			if f.ident(k) && jsSleepNames[f.toks[k].text] && f.punct(k+1, "(") && f.sleepArg(k+1) {
-				what = "await " + f.toks[k].text + "(...)"
+			if f.ident(k) && jsSleepNames[f.Toks[k].Text] && f.punct(k+1, "(") && f.sleepArg(k+1) {
+				what = "await " + f.Toks[k].Text + "(...)"
 			}
-		case t.text == "waitForTimeout" && f.punct(i-1, ".") && f.punct(i+1, "("):
+		case t.Text == "waitForTimeout" && f.punct(i-1, ".") && f.punct(i+1, "("):
 			what = "waitForTimeout(...)"
-		case t.text == "wait" && f.is(i-2, tIdent, "cy") && f.punct(i-1, ".") && f.punct(i+1, "(") && i+2 < len(f.toks) && f.toks[i+2].kind == tNumber:
-			what = "cy.wait(" + f.toks[i+2].text + ")"
+		case t.Text == "wait" && f.Is(i-2, scan.TIdent, "cy") && f.punct(i-1, ".") && f.punct(i+1, "(") && i+2 < len(f.Toks) && f.Toks[i+2].Kind == scan.TNumber:
+			what = "cy.wait(" + f.Toks[i+2].Text + ")"
 		}
 		if what == "" {
 			continue
@@ -709,7 +711,7 @@ func (f *jsFile) sleeps(waits map[int]bool) []check.Finding {
 			continue
 		}
 		{
-			out = append(out, check.Finding{Rule: ruleSleep, File: f.path, Line: t.line, Col: t.col,
+			out = append(out, check.Finding{Rule: scan.RuleSleep, File: f.path, Line: t.Line, Col: t.Col,
 				Message: what + " waits a fixed time: the test is slow when it passes and flaky when the machine is slower",
 				Fix:     "wait for the condition itself (await the promise, waitFor/expect.poll, an event), or use fake timers"})
 		}
@@ -719,29 +721,29 @@ func (f *jsFile) sleeps(waits map[int]bool) []check.Finding {
 
 // sleepArg reports whether the call whose ( is at open has a first
 // argument that is a duration (a number or a name), not a callback.
-func (f *jsFile) sleepArg(open int) bool {
+func (f *JsFile) sleepArg(open int) bool {
 	k := open + 1
-	if k >= len(f.toks) || f.punct(k, ")") {
+	if k >= len(f.Toks) || f.punct(k, ")") {
 		return false
 	}
-	t := f.toks[k]
-	if t.kind == tNumber {
-		return t.text != "0"
+	t := f.Toks[k]
+	if t.Kind == scan.TNumber {
+		return t.Text != "0"
 	}
-	return t.kind == tIdent && t.text != "function" && t.text != "async" && !f.punct(k+1, "=>") && !f.punct(k+1, "(")
+	return t.Kind == scan.TIdent && t.Text != "function" && t.Text != "async" && !f.punct(k+1, "=>") && !f.punct(k+1, "(")
 }
 
 // timed reports whether the setTimeout call whose ( is at open waits: a
 // second argument other than 0.
-func (f *jsFile) timed(open int) bool {
-	end := f.match[open]
+func (f *JsFile) timed(open int) bool {
+	end := f.Match[open]
 	for k := open + 1; k < end; k++ {
 		if f.punct(k, "(") || f.punct(k, "{") || f.punct(k, "[") {
-			k = f.match[k]
+			k = f.Match[k]
 			continue
 		}
 		if f.punct(k, ",") {
-			return !(f.toks[k+1].kind == tNumber && f.toks[k+1].text == "0" && k+2 == end)
+			return !(f.Toks[k+1].Kind == scan.TNumber && f.Toks[k+1].Text == "0" && k+2 == end)
 		}
 	}
 	return false
@@ -749,50 +751,97 @@ func (f *jsFile) timed(open int) bool {
 
 // typeLevel reports whether a test checks types at compile time: a
 // @ts-expect-error comment or a satisfies expression in its body.
-func (f *jsFile) typeLevel(c jsCall) bool {
-	from, to := f.toks[max(c.body[0]-1, 0)].line, f.toks[min(c.body[1], len(f.toks)-1)].line
+func (f *JsFile) typeLevel(c jsCall) bool {
+	from, to := f.Toks[max(c.body[0]-1, 0)].Line, f.Toks[min(c.body[1], len(f.Toks)-1)].Line
 	for _, cm := range f.comments {
-		if cm.line >= from && cm.line <= to && strings.Contains(cm.text, "@ts-expect-error") {
+		if cm.Line >= from && cm.Line <= to && strings.Contains(cm.Text, "@ts-expect-error") {
 			return true
 		}
 	}
 	for k := c.body[0]; k < c.body[1]; k++ {
-		if f.is(k, tIdent, "satisfies") {
+		if f.Is(k, scan.TIdent, "satisfies") {
 			return true
 		}
 	}
 	return false
 }
 
-// helperModule reports whether a module a test imports from holds test
-// helpers (./helpers, ../test-utils, tests.support) rather than the code
-// under test: a call of one of its functions may assert.
-func helperModule(mod string) bool {
-	m := strings.ToLower(mod)
-	for _, w := range []string{"test", "helper", "util", "fixture", "spec", "mock", "support", "setup", "assert", "expect", "check", "harness"} {
-		if strings.Contains(m, w) {
-			return true
+// ExportedCode lists the functions and classes a module exports (not
+// types, not re-exports), with the position of the first.
+func (f *JsFile) ExportedCode() ([]string, int, int) {
+	var names []string
+	line, col := 0, 0
+	depth := 0
+	hasFunc := false
+	for _, t := range f.Toks {
+		if t.Kind == scan.TIdent && (t.Text == "function" || t.Text == "class") || t.Kind == scan.TPunct && t.Text == "=>" {
+			hasFunc = true
+			break
 		}
 	}
-	return false
-}
-
-// within marks the tokens inside any of the ranges (exclusive ends), in
-// time linear in n and the ranges.
-func within(n int, ranges [][2]int) []bool {
-	diff := make([]int, n+2)
-	for _, r := range ranges {
-		if r[0] < 0 || r[1] <= r[0] || r[0] > n {
+	add := func(i int, name string) {
+		if line == 0 {
+			line, col = f.Toks[i].Line, f.Toks[i].Col
+		}
+		if !slices.Contains(names, name) { // overloads repeat a function
+			names = append(names, name)
+		}
+	}
+	for i := 0; i < len(f.Toks); i++ {
+		t := f.Toks[i]
+		if t.Kind == scan.TPunct {
+			switch t.Text {
+			case "{", "(", "[":
+				depth++
+			case "}", ")", "]":
+				depth--
+			}
 			continue
 		}
-		diff[r[0]]++
-		diff[min(r[1], n+1)]--
+		if depth != 0 || t.Kind != scan.TIdent {
+			continue
+		}
+		switch {
+		case t.Text == "export" && !f.punct(i-1, "."):
+			k := i + 1
+			if f.Is(k, scan.TIdent, "default") {
+				if f.Is(k+1, scan.TIdent, "function") || f.Is(k+1, scan.TIdent, "class") || f.Is(k+1, scan.TIdent, "async") || f.punct(k+1, "(") {
+					add(i, "default")
+				}
+				continue
+			}
+			if f.Is(k, scan.TIdent, "declare") || f.Is(k, scan.TIdent, "abstract") {
+				if f.Is(k, scan.TIdent, "declare") {
+					continue
+				}
+				k++
+			}
+			if f.Is(k, scan.TIdent, "async") {
+				k++
+			}
+			switch {
+			case (f.Is(k, scan.TIdent, "function") || f.Is(k, scan.TIdent, "class")) && f.ident(k+1):
+				add(i, f.Toks[k+1].Text)
+			case f.Is(k, scan.TIdent, "function") && f.punct(k+1, "*") && f.ident(k+2):
+				add(i, f.Toks[k+2].Text)
+			case (f.Is(k, scan.TIdent, "const") || f.Is(k, scan.TIdent, "let")) && f.ident(k+1):
+				var c jsCall
+				e := k + 2
+				for e < len(f.Toks) && !f.punct(e, "=") && !f.punct(e, ";") {
+					if f.punct(e, "{") || f.punct(e, "(") || f.punct(e, "[") {
+						e = f.Match[e]
+					}
+					e++
+				}
+				if f.punct(e, "=") && f.callback(&c, [2]int{e + 1, len(f.Toks)}) {
+					add(i, f.Toks[k+1].Text)
+				}
+			}
+		case t.Text == "module" && f.punct(i+1, ".") && f.Is(i+2, scan.TIdent, "exports") || t.Text == "exports" && f.punct(i+1, ".") && !f.punct(i-1, "."):
+			if hasFunc {
+				add(i, "module.exports")
+			}
+		}
 	}
-	out := make([]bool, n)
-	c := 0
-	for i := range n {
-		c += diff[i]
-		out[i] = c > 0
-	}
-	return out
+	return names, line, col
 }
