@@ -43,3 +43,11 @@ func (l *lazyRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 }
 
 func (l *lazyRegexp) FindStringIndex(s string) []int { return l.get().FindStringIndex(s) }
+
+func (l *lazyRegexp) FindString(s string) string { return l.get().FindString(s) }
+
+func (l *lazyRegexp) FindStringSubmatch(s string) []string { return l.get().FindStringSubmatch(s) }
+
+func (l *lazyRegexp) FindAllStringSubmatch(s string, n int) [][]string {
+	return l.get().FindAllStringSubmatch(s, n)
+}

@@ -8,7 +8,8 @@ import (
 // TestPatternsCompile compiles every lazily compiled pattern, so a bad one
 // fails here rather than in the first call that needs it.
 func TestPatternsCompile(t *testing.T) {
-	all := []*lazyRegexp{tagPattern, fpHexRun, fpSpace}
+	all := []*lazyRegexp{tagPattern, fpHexRun, fpSpace, lineSpec, symbolSpec,
+		mentionTick, mentionCall, mentionQual, mentionKeyword, mentionShape, identRE}
 	for _, b := range fpBlurs {
 		all = append(all, b.re)
 	}
