@@ -20,45 +20,45 @@ import (
 // (Built on first use: an init would cost every cairn process.)
 var diagramTypes = sync.OnceValue(func() []*syntax.DiagramType {
 	return []*syntax.DiagramType{
-		{Id: "error", Name: "error", Detect: func(t string) bool { return strings.ToLower(strings.TrimSpace(t)) == "error" }},
-		{Id: "---", Name: "---", Keywords: []string{"---"}},
-		{Id: "flowchart-elk", Name: "flowchart-elk", Keywords: []string{"flowchart-elk"}, Parse: flowchart.ParseFlowchart},
-		{Id: "mindmap", Name: "mindmap", Keywords: []string{"mindmap"}, Parse: models.ParseMindmap},
-		{Id: "architecture", Name: "architecture", Keywords: []string{"architecture"}, Parse: models.ParseArchitecture},
-		{Id: "agentflow", Name: "agentflow-beta", Detect: wordPrefix("agentflow-beta")},
-		{Id: "c4", Name: "C4", Detect: detectC4, Parse: models.ParseC4},
-		{Id: "kanban", Name: "kanban", Keywords: []string{"kanban"}, Parse: models.ParseKanban},
-		{Id: "classDiagram", Name: "classDiagram", Keywords: []string{"classDiagram"}, Parse: class.ParseClass},
-		{Id: "er", Name: "erDiagram", Keywords: []string{"erDiagram"}, Parse: er.ParseER},
-		{Id: "gantt", Name: "gantt", Keywords: []string{"gantt"}, Parse: gantt.ParseGantt},
-		{Id: "info", Name: "info", Keywords: []string{"info"}, Parse: charts.ParseInfo},
-		{Id: "pie", Name: "pie", Keywords: []string{"pie"}, Parse: charts.ParsePie},
-		{Id: "requirement", Name: "requirementDiagram", Keywords: []string{"requirement"}, Parse: models.ParseRequirement},
-		{Id: "sequence", Name: "sequenceDiagram", Keywords: []string{"sequenceDiagram"}, Parse: sequence.ParseSequence},
-		{Id: "swimlanes", Name: "swimlane-beta", Detect: wordPrefix("swimlane-beta")},
-		{Id: "flowchart-v2", Name: "flowchart", Keywords: []string{"graph", "flowchart"}, Parse: flowchart.ParseFlowchart},
-		{Id: "timeline", Name: "timeline", Keywords: []string{"timeline"}, Parse: charts.ParseTimeline},
-		{Id: "gitGraph", Name: "gitGraph", Keywords: []string{"gitGraph"}, Parse: models.ParseGitGraph},
-		{Id: "stateDiagram", Name: "stateDiagram", Keywords: []string{"stateDiagram"}, Parse: state.ParseState},
-		{Id: "journey", Name: "journey", Keywords: []string{"journey"}, Parse: charts.ParseJourney},
-		{Id: "quadrantChart", Name: "quadrantChart", Keywords: []string{"quadrantChart"}, Parse: charts.ParseQuadrant},
-		{Id: "sankey", Name: "sankey", Keywords: []string{"sankey"}, Parse: charts.ParseSankey},
-		{Id: "packet", Name: "packet", Keywords: []string{"packet"}, Parse: charts.ParsePacket},
-		{Id: "xychart", Name: "xychart", Keywords: []string{"xychart"}, Parse: charts.ParseXYChart},
-		{Id: "block", Name: "block", Keywords: []string{"block"}},
-		{Id: "eventmodeling", Name: "eventmodeling", Keywords: []string{"eventmodeling"}},
-		{Id: "treeView", Name: "treeView-beta", Keywords: []string{"treeView-beta"}},
-		{Id: "radar", Name: "radar-beta", Keywords: []string{"radar-beta"}},
-		{Id: "ishikawa", Name: "ishikawa", Detect: detectIshikawa},
-		{Id: "treemap", Name: "treemap", Keywords: []string{"treemap"}},
-		{Id: "railroad", Name: "railroad-beta", Detect: foldPrefix("railroad-beta")},
-		{Id: "railroadEbnf", Name: "railroad-ebnf-beta", Detect: foldPrefix("railroad-ebnf-beta")},
-		{Id: "railroadAbnf", Name: "railroad-abnf-beta", Detect: foldPrefix("railroad-abnf-beta")},
-		{Id: "railroadPeg", Name: "railroad-peg-beta", Detect: foldPrefix("railroad-peg-beta")},
-		{Id: "venn", Name: "venn-beta", Keywords: []string{"venn-beta"}},
-		{Id: "wardley", Name: "wardley-beta", Detect: foldPrefix("wardley-beta")},
-		{Id: "cynefin", Name: "cynefin-beta", Detect: detectCynefin},
-		{Id: "usecase", Name: "usecase-beta", Detect: detectUsecase},
+		{ID: "error", Name: "error", Detect: func(t string) bool { return strings.ToLower(strings.TrimSpace(t)) == "error" }},
+		{ID: "---", Name: "---", Keywords: []string{"---"}},
+		{ID: "flowchart-elk", Name: "flowchart-elk", Keywords: []string{"flowchart-elk"}, Parse: flowchart.ParseFlowchart},
+		{ID: "mindmap", Name: "mindmap", Keywords: []string{"mindmap"}, Parse: models.ParseMindmap},
+		{ID: "architecture", Name: "architecture", Keywords: []string{"architecture"}, Parse: models.ParseArchitecture},
+		{ID: "agentflow", Name: "agentflow-beta", Detect: wordPrefix("agentflow-beta")},
+		{ID: "c4", Name: "C4", Detect: detectC4, Parse: models.ParseC4},
+		{ID: "kanban", Name: "kanban", Keywords: []string{"kanban"}, Parse: models.ParseKanban},
+		{ID: "classDiagram", Name: "classDiagram", Keywords: []string{"classDiagram"}, Parse: class.ParseClass},
+		{ID: "er", Name: "erDiagram", Keywords: []string{"erDiagram"}, Parse: er.ParseER},
+		{ID: "gantt", Name: "gantt", Keywords: []string{"gantt"}, Parse: gantt.ParseGantt},
+		{ID: "info", Name: "info", Keywords: []string{"info"}, Parse: charts.ParseInfo},
+		{ID: "pie", Name: "pie", Keywords: []string{"pie"}, Parse: charts.ParsePie},
+		{ID: "requirement", Name: "requirementDiagram", Keywords: []string{"requirement"}, Parse: models.ParseRequirement},
+		{ID: "sequence", Name: "sequenceDiagram", Keywords: []string{"sequenceDiagram"}, Parse: sequence.ParseSequence},
+		{ID: "swimlanes", Name: "swimlane-beta", Detect: wordPrefix("swimlane-beta")},
+		{ID: "flowchart-v2", Name: "flowchart", Keywords: []string{"graph", "flowchart"}, Parse: flowchart.ParseFlowchart},
+		{ID: "timeline", Name: "timeline", Keywords: []string{"timeline"}, Parse: charts.ParseTimeline},
+		{ID: "gitGraph", Name: "gitGraph", Keywords: []string{"gitGraph"}, Parse: models.ParseGitGraph},
+		{ID: "stateDiagram", Name: "stateDiagram", Keywords: []string{"stateDiagram"}, Parse: state.ParseState},
+		{ID: "journey", Name: "journey", Keywords: []string{"journey"}, Parse: charts.ParseJourney},
+		{ID: "quadrantChart", Name: "quadrantChart", Keywords: []string{"quadrantChart"}, Parse: charts.ParseQuadrant},
+		{ID: "sankey", Name: "sankey", Keywords: []string{"sankey"}, Parse: charts.ParseSankey},
+		{ID: "packet", Name: "packet", Keywords: []string{"packet"}, Parse: charts.ParsePacket},
+		{ID: "xychart", Name: "xychart", Keywords: []string{"xychart"}, Parse: charts.ParseXYChart},
+		{ID: "block", Name: "block", Keywords: []string{"block"}},
+		{ID: "eventmodeling", Name: "eventmodeling", Keywords: []string{"eventmodeling"}},
+		{ID: "treeView", Name: "treeView-beta", Keywords: []string{"treeView-beta"}},
+		{ID: "radar", Name: "radar-beta", Keywords: []string{"radar-beta"}},
+		{ID: "ishikawa", Name: "ishikawa", Detect: detectIshikawa},
+		{ID: "treemap", Name: "treemap", Keywords: []string{"treemap"}},
+		{ID: "railroad", Name: "railroad-beta", Detect: foldPrefix("railroad-beta")},
+		{ID: "railroadEbnf", Name: "railroad-ebnf-beta", Detect: foldPrefix("railroad-ebnf-beta")},
+		{ID: "railroadAbnf", Name: "railroad-abnf-beta", Detect: foldPrefix("railroad-abnf-beta")},
+		{ID: "railroadPeg", Name: "railroad-peg-beta", Detect: foldPrefix("railroad-peg-beta")},
+		{ID: "venn", Name: "venn-beta", Keywords: []string{"venn-beta"}},
+		{ID: "wardley", Name: "wardley-beta", Detect: foldPrefix("wardley-beta")},
+		{ID: "cynefin", Name: "cynefin-beta", Detect: detectCynefin},
+		{ID: "usecase", Name: "usecase-beta", Detect: detectUsecase},
 	}
 })
 
@@ -68,12 +68,12 @@ func detect(d *syntax.Diagram, cleaned syntax.Src) (*syntax.DiagramType, bool) {
 	t := detectionText(cleaned.Text)
 	for _, typ := range diagramTypes() {
 		if matches(typ, t) {
-			if typ.Id == "---" {
+			if typ.ID == "---" {
 				d.Report(syntax.RuleFrontMatter, cleaned, 0, 2, "the diagram starts with --- but has no closed front matter block",
 					"open and close the front matter with unindented --- lines, each followed by a line break, or remove the ---")
 				return nil, false
 			}
-			if typ.Id == "error" {
+			if typ.ID == "error" {
 				return nil, false // Mermaid's own "error" diagram
 			}
 			return typ, true

@@ -133,7 +133,7 @@ func checkFile(p, content string) *syntax.FileCheck {
 
 // checkDiagram checks one diagram of fc.
 func checkDiagram(fc *syntax.FileCheck, raw syntax.Src) {
-	d := &syntax.Diagram{Fc: fc, Raw: raw}
+	d := &syntax.Diagram{File: fc, Raw: raw}
 	p := prepare(d, raw)
 	d.FrontMatter = p.frontMatter
 	typ, ok := detect(d, p.cleaned)

@@ -45,7 +45,7 @@ func FuzzJS(f *testing.F) {
 		checkInline(t, "a.test.ts", b)
 		if toks, _, err := scan.LexJS(b, false); err == nil {
 			if match, err := brace.JSMatch(toks); err == nil {
-				(&brace.JsFile{Toks: toks, Match: match}).ExportedCode()
+				(&brace.JSFile{Toks: toks, Match: match}).ExportedCode()
 			}
 		}
 	})

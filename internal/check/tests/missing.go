@@ -295,7 +295,7 @@ func (x *testIndex) missingJS(ctx context.Context, f check.File) *check.Finding 
 	if err != nil {
 		return nil
 	}
-	jf := &brace.JsFile{Toks: toks, Match: match}
+	jf := &brace.JSFile{Toks: toks, Match: match}
 	names, line, col := jf.ExportedCode()
 	if len(names) == 0 {
 		return nil // type-only, a barrel, or nothing exported
@@ -439,7 +439,7 @@ func (x *testIndex) missingJava(ctx context.Context, f check.File) *check.Findin
 	if err != nil {
 		return nil
 	}
-	jf := &brace.JavaFile{JsFile: brace.JsFile{Toks: toks, Match: match}, Methods: map[string][][2]int{}}
+	jf := &brace.JavaFile{JSFile: brace.JSFile{Toks: toks, Match: match}, Methods: map[string][][2]int{}}
 	isClass := false
 	line, col := 0, 0
 	for i := range toks {

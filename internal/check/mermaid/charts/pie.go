@@ -69,7 +69,7 @@ func (p *pieParser) slice() {
 			"give the slice a positive value, or remove it")
 	}
 	if prev, dup := p.labels[name]; dup {
-		line, _ := p.D.Fc.Lines.Pos(p.code.FileOff(prev.From))
+		line, _ := p.D.File.Lines.Pos(p.code.FileOff(prev.From))
 		p.D.Report(syntax.RuleDuplicate, p.code, label.From, label.To-1,
 			fmt.Sprintf("slice %s is given again (first at line %d); Mermaid keeps the first value and drops this one", syntax.QuoteShort(name), line),
 			"give each slice its own label, or add the values together")

@@ -87,13 +87,13 @@ func (p *classParser) statement() {
 	case "STYLE":
 		p.Take()
 		id := p.Expect("ALPHA", "the class to style")
-		p.refs = append(p.refs, syntax.FlowRef{Id: id.Val, At: id, Verb: "style"})
+		p.refs = append(p.refs, syntax.FlowRef{ID: id.Val, At: id, Verb: "style"})
 		p.stylesOpt()
 	case "CSSCLASS":
 		p.Take()
 		ids := p.Expect("STR", "the class names in double quotes")
 		for _, id := range syntax.SplitIDs(syntax.Token{Val: ids.Val, From: ids.From, To: ids.To}) {
-			p.refs = append(p.refs, syntax.FlowRef{Id: id.Val, At: id, Verb: "cssClass"})
+			p.refs = append(p.refs, syntax.FlowRef{ID: id.Val, At: id, Verb: "cssClass"})
 		}
 		p.cssUses = append(p.cssUses, p.Expect("ALPHA", "the CSS class to apply"))
 	case "NOTE_FOR", "NOTE":
@@ -273,7 +273,7 @@ func (p *classParser) members(required bool) {
 // duplicateBody reports a class given a body twice.
 func (p *classParser) duplicateBody(kw, name syntax.Token) {
 	if prev, ok := p.bodies[name.Val]; ok {
-		line, _ := p.D.Fc.Lines.Pos(p.code.FileOff(prev.From))
+		line, _ := p.D.File.Lines.Pos(p.code.FileOff(prev.From))
 		p.D.Report(syntax.RuleDuplicate, p.code, name.From, name.To-1,
 			fmt.Sprintf("class %s is given a body again (first at line %d); Mermaid merges the members", syntax.QuoteShort(name.Val), line),
 			"declare the class's members in one place")
@@ -327,7 +327,7 @@ func (p *classParser) namespaceName() {
 func (p *classParser) note() {
 	if kw := p.Take(); kw.Kind == "NOTE_FOR" {
 		name := p.className("the class the note is for")
-		p.refs = append(p.refs, syntax.FlowRef{Id: name.Val, At: name, Verb: "note for"})
+		p.refs = append(p.refs, syntax.FlowRef{ID: name.Val, At: name, Verb: "note for"})
 	}
 	p.Expect("STR", "the note's text in double quotes")
 }
@@ -335,7 +335,7 @@ func (p *classParser) note() {
 func (p *classParser) click() {
 	kw := p.Take()
 	name := p.className("the class to link")
-	p.refs = append(p.refs, syntax.FlowRef{Id: name.Val, At: name, Verb: kw.Val})
+	p.refs = append(p.refs, syntax.FlowRef{ID: name.Val, At: name, Verb: kw.Val})
 	switch kw.Kind {
 	case "CALLBACK":
 		p.Expect("STR", "the callback name in double quotes")
@@ -389,12 +389,12 @@ func (p *classParser) classHint(found syntax.Token, expected string) string {
 // that no class has, and classes applied that no classDef defines.
 func (p *classParser) checkRefs() {
 	for _, r := range p.refs {
-		if p.classes[r.Id] {
+		if p.classes[r.ID] {
 			continue
 		}
 		p.D.Report(syntax.RuleUndefinedNode, p.code, r.At.From, r.At.To-1,
-			fmt.Sprintf("%s names %s, which no class of the diagram has", r.Verb, syntax.QuoteShort(r.Id)),
-			"use the name of a class the diagram declares (names are case-sensitive)"+syntax.NearestHint(r.Id, p.classes))
+			fmt.Sprintf("%s names %s, which no class of the diagram has", r.Verb, syntax.QuoteShort(r.ID)),
+			"use the name of a class the diagram declares (names are case-sensitive)"+syntax.NearestHint(r.ID, p.classes))
 	}
 	for _, c := range p.cssUses {
 		if p.classDefs[c.Val] || c.Val == "default" {

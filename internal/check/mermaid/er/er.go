@@ -477,14 +477,14 @@ func (p *erParser) statement() {
 	case "STYLE":
 		p.Take()
 		for _, n := range p.idList("the entities to style") {
-			p.refs = append(p.refs, syntax.FlowRef{Id: n.Val, At: n, Verb: "style"})
+			p.refs = append(p.refs, syntax.FlowRef{ID: n.Val, At: n, Verb: "style"})
 		}
 		p.stylesOpt()
 		p.separator()
 	case "CLASS":
 		p.Take()
 		for _, n := range p.idList("the entities to class") {
-			p.refs = append(p.refs, syntax.FlowRef{Id: n.Val, At: n, Verb: "class"})
+			p.refs = append(p.refs, syntax.FlowRef{ID: n.Val, At: n, Verb: "class"})
 		}
 		p.classUses = append(p.classUses, p.idList("a class name")...)
 	case "SUBGRAPH":
@@ -561,7 +561,7 @@ func (p *erParser) block(entity syntax.Token) {
 		p.Accept("?")
 		attr := p.Expect("ATTRIBUTE_WORD", "the attribute's name after its type")
 		if prev, dup := seen[attr.Val]; dup {
-			line, _ := p.D.Fc.Lines.Pos(p.code.FileOff(prev.From))
+			line, _ := p.D.File.Lines.Pos(p.code.FileOff(prev.From))
 			p.D.Report(syntax.RuleDuplicate, p.code, attr.From, attr.To-1,
 				fmt.Sprintf("entity %s declares attribute %s again (first at line %d)", syntax.QuoteShort(entity.Val), syntax.QuoteShort(attr.Val), line),
 				"remove or rename one of the two attributes")
@@ -632,7 +632,7 @@ func (p *erParser) subgraph() {
 	p.separator()
 	p.document(true)
 	if !p.At("END") {
-		line, _ := p.D.Fc.Lines.Pos(p.code.FileOff(open.From))
+		line, _ := p.D.File.Lines.Pos(p.code.FileOff(open.From))
 		p.FailMsg(p.Peek(0), fmt.Sprintf("the subgraph opened at line %d is never closed: expected end", line))
 	}
 	p.Take()
@@ -649,12 +649,12 @@ func (p *erParser) erHint(found syntax.Token, expected string) string {
 
 func (p *erParser) checkRefs() {
 	for _, r := range p.refs {
-		if p.entities[r.Id] {
+		if p.entities[r.ID] {
 			continue
 		}
 		p.D.Report(syntax.RuleUndefinedNode, p.code, r.At.From, r.At.To-1,
-			fmt.Sprintf("%s names %s, which is not an entity of the diagram; Mermaid ignores it", r.Verb, syntax.QuoteShort(r.Id)),
-			"use the name of an entity the diagram has (names are case-sensitive)"+syntax.NearestHint(r.Id, p.entities))
+			fmt.Sprintf("%s names %s, which is not an entity of the diagram; Mermaid ignores it", r.Verb, syntax.QuoteShort(r.ID)),
+			"use the name of an entity the diagram has (names are case-sensitive)"+syntax.NearestHint(r.ID, p.entities))
 	}
 	for _, c := range p.classUses {
 		if p.classDefs[c.Val] || c.Val == "default" {

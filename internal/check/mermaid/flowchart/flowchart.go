@@ -335,7 +335,7 @@ func (p *flowParser) closeLabel(open syntax.Token, closers ...string) {
 	for i, c := range closers {
 		want[i] = syntax.QuoteShort(closerText[c])
 	}
-	line, col := p.D.Fc.Lines.Pos(p.code.FileOff(open.From))
+	line, col := p.D.File.Lines.Pos(p.code.FileOff(open.From))
 	found := p.Peek(0)
 	msg := fmt.Sprintf("expected %s to close the label opened by %s at line %d, column %d, found %s",
 		strings.Join(want, " or "), syntax.QuoteShort(open.Val), line, col, syntax.Describe(found))
@@ -387,7 +387,7 @@ func (p *flowParser) styleStatement() {
 	kw := p.Take()
 	p.Expect("SPACE", "a space after style")
 	id := p.idString("the id of the node to style")
-	p.m.refs = append(p.m.refs, syntax.FlowRef{Id: id.Val, At: id, Verb: kw.Val})
+	p.m.refs = append(p.m.refs, syntax.FlowRef{ID: id.Val, At: id, Verb: kw.Val})
 	p.Expect("SPACE", "a space before the styles")
 	p.stylesOpt()
 }
@@ -467,7 +467,7 @@ func (p *flowParser) classDefStatement() {
 	names := p.idString("a class name")
 	for _, n := range syntax.SplitIDs(names) {
 		if prev, dup := p.m.classDefs[n.Val]; dup {
-			line, _ := p.D.Fc.Lines.Pos(p.code.FileOff(prev.From))
+			line, _ := p.D.File.Lines.Pos(p.code.FileOff(prev.From))
 			p.D.Report(syntax.RuleDuplicate, p.code, n.From, n.To-1,
 				fmt.Sprintf("classDef %s is defined again (first at line %d); Mermaid merges the two", n.Val, line),
 				"keep one classDef per class")
@@ -484,7 +484,7 @@ func (p *flowParser) classStatement() {
 	p.Expect("SPACE", "a space after class")
 	ids := p.idString("the ids of the nodes to class")
 	for _, id := range syntax.SplitIDs(ids) {
-		p.m.refs = append(p.m.refs, syntax.FlowRef{Id: id.Val, At: id, Verb: kw.Val})
+		p.m.refs = append(p.m.refs, syntax.FlowRef{ID: id.Val, At: id, Verb: kw.Val})
 	}
 	p.Expect("SPACE", "a space before the class name")
 	cls := p.idString("a class name")
@@ -496,7 +496,7 @@ func (p *flowParser) clickStatement() {
 	if strings.TrimSpace(click.Val) == "" {
 		p.FailAt(click, "the id of the node to click")
 	}
-	p.m.refs = append(p.m.refs, syntax.FlowRef{Id: click.Val, At: click, Verb: "click"})
+	p.m.refs = append(p.m.refs, syntax.FlowRef{ID: click.Val, At: click, Verb: "click"})
 	switch {
 	case p.At("CALLBACKNAME"):
 		p.Take()

@@ -18,7 +18,7 @@ const maxEdges = 500
 func (p *flowParser) checkModel() {
 	m := p.m
 	for _, r := range m.refs {
-		if m.nodes[r.Id] || m.subgraphs[r.Id] || m.edgeIDs[r.Id] {
+		if m.nodes[r.ID] || m.subgraphs[r.ID] || m.edgeIDs[r.ID] {
 			continue
 		}
 		what := "creates a new node"
@@ -26,8 +26,8 @@ func (p *flowParser) checkModel() {
 			what = "does nothing"
 		}
 		p.D.Report(syntax.RuleUndefinedNode, p.code, r.At.From, r.At.To-1,
-			fmt.Sprintf("%s names %s, which no statement of the flowchart draws; Mermaid %s", r.Verb, syntax.QuoteShort(r.Id), what),
-			"use the id of a node the diagram draws (ids are case-sensitive)"+syntax.NearestHint(r.Id, m.nodes))
+			fmt.Sprintf("%s names %s, which no statement of the flowchart draws; Mermaid %s", r.Verb, syntax.QuoteShort(r.ID), what),
+			"use the id of a node the diagram draws (ids are case-sensitive)"+syntax.NearestHint(r.ID, m.nodes))
 	}
 	for _, c := range m.classUses {
 		for _, n := range syntax.SplitIDs(c) {

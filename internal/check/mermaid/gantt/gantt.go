@@ -460,7 +460,7 @@ func (p *ganttParser) checkTasks() {
 		if len(items) == 3 {
 			id := items[0].text
 			if prev, dup := p.ids[id]; dup {
-				line, _ := p.D.Fc.Lines.Pos(p.code.FileOff(p.tasks[prev].data.From))
+				line, _ := p.D.File.Lines.Pos(p.code.FileOff(p.tasks[prev].data.From))
 				p.D.Report(syntax.RuleDuplicate, p.code, items[0].from, items[0].to-1,
 					fmt.Sprintf("task id %s is used again (first at line %d); after and until find only the last one", syntax.QuoteShort(id), line),
 					"give each task its own id")

@@ -216,7 +216,7 @@ func (p *c4Parser) boundary() {
 	}
 	p.statements(true)
 	if !p.At("RBRACE") {
-		line, _ := p.D.Fc.Lines.Pos(p.code.FileOff(kw.From))
+		line, _ := p.D.File.Lines.Pos(p.code.FileOff(kw.From))
 		p.Fail(fmt.Sprintf("} to close the %s opened at line %d", kw.Val, line))
 	}
 	p.Take()

@@ -162,7 +162,7 @@ func (p *seqParser) box() {
 			p.ops = append(p.ops, seqOp{kind: "boxEnd"})
 			return
 		default:
-			line, _ := p.D.Fc.Lines.Pos(p.code.FileOff(open.From))
+			line, _ := p.D.File.Lines.Pos(p.code.FileOff(open.From))
 			p.Fail(fmt.Sprintf("participant, actor or the end of the box opened at line %d (a box holds only participant declarations)", line))
 		}
 	}
@@ -223,10 +223,10 @@ func (p *seqParser) block() {
 			p.Take()
 			p.Expect("restOfLine", "the section's text")
 		case next.Kind == syntax.TokEOF:
-			line, _ := p.D.Fc.Lines.Pos(p.code.FileOff(open.From))
+			line, _ := p.D.File.Lines.Pos(p.code.FileOff(open.From))
 			p.FailMsg(next, fmt.Sprintf("the %s block opened at line %d is never closed: expected end before the end of the diagram", open.Kind, line))
 		default:
-			line, _ := p.D.Fc.Lines.Pos(p.code.FileOff(open.From))
+			line, _ := p.D.File.Lines.Pos(p.code.FileOff(open.From))
 			want := "end"
 			if section != "" {
 				want = section + " or end"

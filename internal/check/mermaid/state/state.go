@@ -73,7 +73,7 @@ func (p *stateParser) statement() {
 		id := p.Take()
 		name := strings.TrimSpace(id.Val)
 		if prev, dup := p.classDefs[name]; dup {
-			line, _ := p.D.Fc.Lines.Pos(p.code.FileOff(prev.From))
+			line, _ := p.D.File.Lines.Pos(p.code.FileOff(prev.From))
 			p.D.Report(syntax.RuleDuplicate, p.code, id.From, id.From+len(name)-1,
 				fmt.Sprintf("classDef %s is defined again (first at line %d); Mermaid merges the two", name, line), "keep one classDef per class")
 		} else {
@@ -148,7 +148,7 @@ func (p *stateParser) addRefs(ids syntax.Token, verb string) {
 		name := strings.TrimSpace(part)
 		off := from + strings.Index(part, name)
 		if name != "" {
-			p.refs = append(p.refs, syntax.FlowRef{Id: name, At: syntax.Token{Val: name, From: off, To: off + len(name)}, Verb: verb})
+			p.refs = append(p.refs, syntax.FlowRef{ID: name, At: syntax.Token{Val: name, From: off, To: off + len(name)}, Verb: verb})
 		}
 		from += len(part) + 1
 	}
@@ -163,7 +163,7 @@ func (p *stateParser) optionalBody() bool {
 	p.Enter(open)
 	p.document(true)
 	if !p.At("STRUCT_STOP") {
-		line, _ := p.D.Fc.Lines.Pos(p.code.FileOff(open.From))
+		line, _ := p.D.File.Lines.Pos(p.code.FileOff(open.From))
 		p.FailMsg(p.Peek(0), fmt.Sprintf("the composite state opened by { at line %d is never closed: expected } before the end of the diagram", line))
 	}
 	p.Take()
@@ -233,12 +233,12 @@ func (p *stateParser) checkRefs() {
 		}
 	}
 	for _, r := range p.refs {
-		if p.states[r.Id] {
+		if p.states[r.ID] {
 			continue
 		}
 		p.D.Report(syntax.RuleUndefinedNode, p.code, r.At.From, r.At.To-1,
-			fmt.Sprintf("%s names %s, which no statement of the diagram has as a state; Mermaid creates a new state", r.Verb, syntax.QuoteShort(r.Id)),
-			"use the id of a state the diagram has (ids are case-sensitive)"+syntax.NearestHint(r.Id, p.states))
+			fmt.Sprintf("%s names %s, which no statement of the diagram has as a state; Mermaid creates a new state", r.Verb, syntax.QuoteShort(r.ID)),
+			"use the id of a state the diagram has (ids are case-sensitive)"+syntax.NearestHint(r.ID, p.states))
 	}
 	defs := map[string]bool{}
 	for k := range p.classDefs {

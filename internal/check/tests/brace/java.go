@@ -10,7 +10,7 @@ import (
 
 // JavaFile is a tokenized Java file with its brackets matched.
 type JavaFile struct {
-	JsFile
+	JSFile
 	Methods map[string][][2]int // method bodies by name
 	extends string              // what the first class extends
 	loops   [][2]int
@@ -39,7 +39,7 @@ func CheckJava(file check.File) []check.Finding {
 	if err != nil {
 		return []check.Finding{scan.TokenSyntax(file.Path, err, "Java")}
 	}
-	f := &JavaFile{JsFile: JsFile{path: file.Path, Toks: toks, comments: comments, Match: match}, Methods: map[string][][2]int{}, memo: map[string]int{}}
+	f := &JavaFile{JSFile: JSFile{path: file.Path, Toks: toks, comments: comments, Match: match}, Methods: map[string][][2]int{}, memo: map[string]int{}}
 	f.Scan()
 	f.inLoop = scan.Within(len(f.Toks), f.loops)
 	var out []check.Finding

@@ -9,9 +9,9 @@ import (
 	"github.com/cairn-dev/cairn/internal/check"
 )
 
-// JsFile is a tokenized JavaScript or TypeScript file with its brackets
+// JSFile is a tokenized JavaScript or TypeScript file with its brackets
 // matched.
-type JsFile struct {
+type JSFile struct {
 	path     string
 	Toks     []scan.Tok
 	comments []scan.Comment
@@ -51,11 +51,11 @@ func JSMatch(toks []scan.Tok) ([]int, *scan.LexError) {
 	return match, nil
 }
 
-func (f *JsFile) Is(i int, kind byte, text string) bool {
+func (f *JSFile) Is(i int, kind byte, text string) bool {
 	return i >= 0 && i < len(f.Toks) && f.Toks[i].Kind == kind && f.Toks[i].Text == text
 }
-func (f *JsFile) punct(i int, text string) bool { return f.Is(i, scan.TPunct, text) }
-func (f *JsFile) ident(i int) bool              { return i >= 0 && i < len(f.Toks) && f.Toks[i].Kind == scan.TIdent }
+func (f *JSFile) punct(i int, text string) bool { return f.Is(i, scan.TPunct, text) }
+func (f *JSFile) ident(i int) bool              { return i >= 0 && i < len(f.Toks) && f.Toks[i].Kind == scan.TIdent }
 
 // The words that declare tests and suites, and what each one is.
 var (
@@ -111,7 +111,7 @@ func CheckJS(file check.File, jsx bool) []check.Finding {
 	if err != nil {
 		return []check.Finding{scan.TokenSyntax(file.Path, err, "JavaScript/TypeScript")}
 	}
-	f := &JsFile{path: file.Path, Toks: toks, comments: comments, Match: match, budget: 32*len(toks) + 1024}
+	f := &JSFile{path: file.Path, Toks: toks, comments: comments, Match: match, budget: 32*len(toks) + 1024}
 	f.collectImports()
 	f.collectFuncs()
 	var out []check.Finding
@@ -139,7 +139,7 @@ func CheckJS(file check.File, jsx bool) []check.Finding {
 var jsHookWords = map[string]bool{"beforeEach": true, "afterEach": true, "beforeAll": true, "afterAll": true, "before": true, "after": true}
 
 // hook reads a hook call (beforeEach(() => {...})) at token i.
-func (f *JsFile) hook(i int) (jsCall, bool) {
+func (f *JSFile) hook(i int) (jsCall, bool) {
 	c := jsCall{fn: -1}
 	if !f.ident(i) || !jsHookWords[f.Toks[i].Text] || f.punct(i-1, ".") && !f.Is(i-2, scan.TIdent, "test") || !f.punct(i+1, "(") {
 		return c, false
@@ -163,7 +163,7 @@ func (f *JsFile) hook(i int) (jsCall, bool) {
 
 // funcStart is the start of the body of the innermost function around
 // token k (-1 at the top level): arrow bodies, function bodies, methods.
-func (f *JsFile) funcStarts() []int {
+func (f *JSFile) funcStarts() []int {
 	starts := make([]int, len(f.Toks))
 	var stack [][2]int // body start, body end (exclusive)
 	var bodies [][2]int
@@ -224,7 +224,7 @@ func (f *JsFile) funcStarts() []int {
 var jsControl = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "with": true, "return": true, "typeof": true, "await": true}
 
 // testCall reads the test or suite declared at token i, if one is.
-func (f *JsFile) testCall(i int) (jsCall, bool) {
+func (f *JSFile) testCall(i int) (jsCall, bool) {
 	t := f.Toks[i]
 	if t.Kind != scan.TIdent || !(jsTestWords[t.Text] || jsSuiteWords[t.Text] || t.Text == "Deno") {
 		return jsCall{}, false
@@ -305,7 +305,7 @@ func (f *JsFile) testCall(i int) (jsCall, bool) {
 
 // callback reads arg as a function expression, filling c's body and
 // parameter; false when it is not one.
-func (f *JsFile) callback(c *jsCall, arg [2]int) bool {
+func (f *JSFile) callback(c *jsCall, arg [2]int) bool {
 	k := arg[0]
 	if f.Is(k, scan.TIdent, "async") {
 		k++
@@ -361,14 +361,14 @@ func (f *JsFile) callback(c *jsCall, arg [2]int) bool {
 }
 
 // firstParam is the first parameter's name when it is a plain name.
-func (f *JsFile) firstParam(open int) string {
+func (f *JSFile) firstParam(open int) string {
 	if f.ident(open+1) && (f.punct(open+2, ")") || f.punct(open+2, ",") || f.punct(open+2, ":") || f.punct(open+2, "=")) {
 		return f.Toks[open+1].Text
 	}
 	return ""
 }
 
-func (f *JsFile) checkCall(c jsCall, memo map[string]int) []check.Finding {
+func (f *JSFile) checkCall(c jsCall, memo map[string]int) []check.Finding {
 	var out []check.Finding
 	root := f.Toks[c.root]
 	name := root.Text
@@ -451,7 +451,7 @@ func focusFix(name string) string {
 }
 
 // title is the test's title as written, for messages.
-func (f *JsFile) title(c jsCall) string {
+func (f *JSFile) title(c jsCall) string {
 	if len(c.args) > 0 {
 		t := f.Toks[c.args[0][0]]
 		if t.Kind == scan.TString || t.Kind == scan.TTemplate {
@@ -463,7 +463,7 @@ func (f *JsFile) title(c jsCall) string {
 
 // optionTrue finds `name: true` in an options object argument (node:test's
 // test(name, { only: true }, fn)): the token of name, or -1.
-func (f *JsFile) optionTrue(c jsCall, name string) int {
+func (f *JSFile) optionTrue(c jsCall, name string) int {
 	for a, arg := range c.args {
 		if a == c.fn || !f.punct(arg[0], "{") {
 			continue
@@ -484,7 +484,7 @@ func (f *JsFile) optionTrue(c jsCall, name string) int {
 
 // commentNear reports whether a comment sits on the lines from the one
 // above the call to the line of its skip marker: the reason people give.
-func (f *JsFile) commentNear(from, to int) bool {
+func (f *JSFile) commentNear(from, to int) bool {
 	for _, c := range f.comments {
 		if c.EndLine >= from-1 && c.Line <= to && strings.Trim(c.Text, "/* \t") != "" {
 			return true
@@ -494,7 +494,7 @@ func (f *JsFile) commentNear(from, to int) bool {
 }
 
 // asserts reports whether tokens body[0]..body[1] assert something.
-func (f *JsFile) asserts(body [2]int, param string, memo map[string]int, depth int) bool {
+func (f *JSFile) asserts(body [2]int, param string, memo map[string]int, depth int) bool {
 	// Tests nested in tests would read the same tokens again and again: past
 	// a budget linear in the file, a test is taken to assert.
 	f.budget -= body[1] - body[0]
@@ -562,7 +562,7 @@ func jsAssertModule(mod string) bool {
 
 // collectImports maps each imported local name to its module: ES imports
 // and const {a, b} = require("m").
-func (f *JsFile) collectImports() {
+func (f *JSFile) collectImports() {
 	f.imports = map[string]string{}
 	for i := 0; i < len(f.Toks); i++ {
 		if f.Is(i, scan.TIdent, "import") && !f.punct(i+1, "(") && !f.punct(i+1, ".") {
@@ -607,7 +607,7 @@ func (f *JsFile) collectImports() {
 // collectFuncs finds the functions the file declares by name (function
 // f() {}, const f = () => {}, const f = function () {}), for the helpers a
 // test calls.
-func (f *JsFile) collectFuncs() {
+func (f *JSFile) collectFuncs() {
 	f.funcs = map[string][2]int{}
 	for i := 0; i+2 < len(f.Toks); i++ {
 		var name string
@@ -657,7 +657,7 @@ func (f *JsFile) collectFuncs() {
 // Only sleeps directly in a test or hook body are reported: one inside
 // another function (a mocked fetch that simulates latency) is not a wait,
 // nor one inside a loop (polling).
-func (f *JsFile) sleeps(waits map[int]bool) []check.Finding {
+func (f *JSFile) sleeps(waits map[int]bool) []check.Finding {
 	var out []check.Finding
 	var starts []int
 	var loops [][2]int
@@ -721,7 +721,7 @@ func (f *JsFile) sleeps(waits map[int]bool) []check.Finding {
 
 // sleepArg reports whether the call whose ( is at open has a first
 // argument that is a duration (a number or a name), not a callback.
-func (f *JsFile) sleepArg(open int) bool {
+func (f *JSFile) sleepArg(open int) bool {
 	k := open + 1
 	if k >= len(f.Toks) || f.punct(k, ")") {
 		return false
@@ -735,7 +735,7 @@ func (f *JsFile) sleepArg(open int) bool {
 
 // timed reports whether the setTimeout call whose ( is at open waits: a
 // second argument other than 0.
-func (f *JsFile) timed(open int) bool {
+func (f *JSFile) timed(open int) bool {
 	end := f.Match[open]
 	for k := open + 1; k < end; k++ {
 		if f.punct(k, "(") || f.punct(k, "{") || f.punct(k, "[") {
@@ -751,7 +751,7 @@ func (f *JsFile) timed(open int) bool {
 
 // typeLevel reports whether a test checks types at compile time: a
 // @ts-expect-error comment or a satisfies expression in its body.
-func (f *JsFile) typeLevel(c jsCall) bool {
+func (f *JSFile) typeLevel(c jsCall) bool {
 	from, to := f.Toks[max(c.body[0]-1, 0)].Line, f.Toks[min(c.body[1], len(f.Toks)-1)].Line
 	for _, cm := range f.comments {
 		if cm.Line >= from && cm.Line <= to && strings.Contains(cm.Text, "@ts-expect-error") {
@@ -768,7 +768,7 @@ func (f *JsFile) typeLevel(c jsCall) bool {
 
 // ExportedCode lists the functions and classes a module exports (not
 // types, not re-exports), with the position of the first.
-func (f *JsFile) ExportedCode() ([]string, int, int) {
+func (f *JSFile) ExportedCode() ([]string, int, int) {
 	var names []string
 	line, col := 0, 0
 	depth := 0

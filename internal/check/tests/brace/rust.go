@@ -33,7 +33,7 @@ func CheckRust(file check.File) []check.Finding {
 	if err != nil {
 		return []check.Finding{scan.TokenSyntax(file.Path, err, "Rust")}
 	}
-	f := &JavaFile{JsFile: JsFile{path: file.Path, Toks: toks, comments: comments, Match: match}, Methods: map[string][][2]int{}, memo: map[string]int{}}
+	f := &JavaFile{JSFile: JSFile{path: file.Path, Toks: toks, comments: comments, Match: match}, Methods: map[string][][2]int{}, memo: map[string]int{}}
 	f.rustScan()
 	imports := rustImports(f)
 	var out []check.Finding

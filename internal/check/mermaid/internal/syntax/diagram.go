@@ -22,7 +22,7 @@ type Unchecked struct{ Typ, Where string }
 
 // DiagramType is a diagram type Mermaid knows, as its detector finds it.
 type DiagramType struct {
-	Id   string // Mermaid's id for it: "flowchart-v2"
+	ID   string // Mermaid's id for it: "flowchart-v2"
 	Name string // the keyword people write: "flowchart"
 	// Detect reports whether text (comments and white space at its start
 	// skipped) is of this type; nil: it starts with one of keywords.
@@ -35,10 +35,10 @@ type DiagramType struct {
 
 // Diagram is one diagram being checked.
 type Diagram struct {
-	Fc  *FileCheck
-	Raw Src
-	Typ *DiagramType
-	// FrontMatter and inits are the diagram's settings: its front matter
+	File *FileCheck
+	Raw  Src
+	Typ  *DiagramType
+	// FrontMatter and Inits are the diagram's settings: its front matter
 	// and the JSON of its init directives.
 	FrontMatter *yaml.Node
 	Inits       []map[string]any
@@ -53,13 +53,13 @@ func (d *Diagram) Report(rule string, s Src, from, last int, msg, fix string) {
 // ReportSev is report with a severity other than the rule's.
 func (d *Diagram) ReportSev(sev check.Severity, rule string, s Src, from, last int, msg, fix string) {
 	r := ruleByID[rule]
-	f := check.Finding{Rule: rule, Severity: cmp.Or(sev, r.Severity), File: d.Fc.Path,
+	f := check.Finding{Rule: rule, Severity: cmp.Or(sev, r.Severity), File: d.File.Path,
 		Message: msg, Fix: fix, Link: check.RuleLink(r)}
-	f.Line, f.Col = d.Fc.Lines.Pos(s.FileOff(from))
+	f.Line, f.Col = d.File.Lines.Pos(s.FileOff(from))
 	if last >= from {
-		f.EndLine, f.EndCol = d.Fc.Lines.Pos(s.FileOff(last))
+		f.EndLine, f.EndCol = d.File.Lines.Pos(s.FileOff(last))
 	}
-	d.Fc.Findings = append(d.Fc.Findings, f)
+	d.File.Findings = append(d.File.Findings, f)
 }
 
 // Setting returns a diagram type's setting (config.<section>.<key>), from

@@ -52,7 +52,7 @@ func shorten(s string) string {
 }
 
 type FlowRef struct {
-	Id   string
+	ID   string
 	At   Token
 	Verb string
 }
