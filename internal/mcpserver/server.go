@@ -461,9 +461,6 @@ func newServer(opts Options) (*mcp.Server, *server, error) {
 			if method != "initialize" && method != "server/discover" {
 				<-added
 			}
-			if method == "tools/call" {
-				growStack(0) // here, in the outermost middleware, it has the fewest frames to copy
-			}
 			return next(ctx, method, req)
 		}
 	})
@@ -577,11 +574,7 @@ func (s *server) startLoops(srv *mcp.Server) {
 // statements (the pure-Go VM has large frames) grew it several times while
 // it was deep, each time copying and adjusting every frame: about 5% of the
 // server's CPU under scripts/load.sh. Growing it here, once, copies a few
-// frames: the outermost receiving middleware does it for tools/call, under
-// the SDK's four frames (over HTTP with 16 clients, 2.3% of the server's CPU
-// where it cost 5.9% under the middlewares and the tool's wrappers), and
-// each tool's handler again, which costs nothing once the stack is grown,
-// for callers that come another way (Direct). The pad is in the frame, so the stack grows on entry, but it is
+// frames. The pad is in the frame, so the stack grows on entry, but it is
 // declared, and so zeroed (1% of the server's CPU), only on a branch that
 // callers never take (i < 0); using it there keeps it in the frame.
 //
