@@ -1,6 +1,10 @@
 package mcpserver
 
-import "github.com/modelcontextprotocol/go-sdk/mcp"
+import (
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
+)
 
 // Every tool says what it does to the project, so a client can run a
 // harmless one without asking and warn before a destructive one. MCP's
@@ -17,17 +21,17 @@ import "github.com/modelcontextprotocol/go-sdk/mcp"
 //
 // TestAnnotationsDecided fails for a tool without a decision.
 
-var closedWorld = new(bool) // openWorldHint: false
+// openWorldHint: false
 
 var (
 	// adds records or moves forward: a second call adds again.
-	adds = &mcp.ToolAnnotations{DestructiveHint: new(bool), OpenWorldHint: closedWorld}
+	adds = &mcp.ToolAnnotations{DestructiveHint: new(bool), OpenWorldHint: tool.ClosedWorld}
 	// sets changes a value or a state: a second call changes nothing more.
-	sets = &mcp.ToolAnnotations{DestructiveHint: new(bool), IdempotentHint: true, OpenWorldHint: closedWorld}
+	sets = &mcp.ToolAnnotations{DestructiveHint: new(bool), IdempotentHint: true, OpenWorldHint: tool.ClosedWorld}
 	// destroys deletes what it names; deleting it again does nothing more.
-	destroys = &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: closedWorld}
+	destroys = &mcp.ToolAnnotations{DestructiveHint: tool.Ptr(true), IdempotentHint: true, OpenWorldHint: tool.ClosedWorld}
 	// reverts goes back to an earlier state, losing what came after.
-	reverts = &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: closedWorld}
+	reverts = &mcp.ToolAnnotations{DestructiveHint: tool.Ptr(true), OpenWorldHint: tool.ClosedWorld}
 )
 
 // writeHints are the hints of every tool that writes, by name.

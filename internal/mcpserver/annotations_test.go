@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 )
 
 // TestAnnotationsDecided holds every tool to a decision on each hint, so a
@@ -10,8 +12,8 @@ import (
 // the decisions against what the names promise.
 func TestAnnotationsDecided(t *testing.T) {
 	declared := map[string]bool{}
-	check := func(tl tool) {
-		a, name := tl.def.Annotations, tl.def.Name
+	check := func(tl tool.Tool) {
+		a, name := tl.Def.Annotations, tl.Def.Name
 		switch {
 		case a == nil:
 			t.Errorf("%s has no annotations: add it to writeHints (annotations.go), or mark it readOnly if it changes nothing", name)
@@ -21,7 +23,7 @@ func TestAnnotationsDecided(t *testing.T) {
 		case !a.ReadOnlyHint && a.DestructiveHint == nil:
 			t.Errorf("%s writes but says nothing of destructiveHint", name)
 		}
-		if a.ReadOnlyHint && writeHints[name] != nil && tl.readOnlyVariant == nil && !strings.HasSuffix(tl.key, " read-only") {
+		if a.ReadOnlyHint && writeHints[name] != nil && tl.ReadOnlyVariant == nil && !strings.HasSuffix(tl.Key, " read-only") {
 			t.Errorf("%s is read-only and also in writeHints: decide which", name)
 		}
 		destroys := a.DestructiveHint != nil && *a.DestructiveHint
@@ -35,13 +37,13 @@ func TestAnnotationsDecided(t *testing.T) {
 		}
 	}
 	for _, tl := range allTools() {
-		declared[tl.def.Name] = true
+		declared[tl.Def.Name] = true
 		check(tl)
-		if tl.readOnlyVariant != nil {
-			if !tl.readOnlyVariant.def.Annotations.ReadOnlyHint {
-				t.Errorf("%s's read-only variant is not read-only", tl.def.Name)
+		if tl.ReadOnlyVariant != nil {
+			if !tl.ReadOnlyVariant.Def.Annotations.ReadOnlyHint {
+				t.Errorf("%s's read-only variant is not read-only", tl.Def.Name)
 			}
-			check(*tl.readOnlyVariant)
+			check(*tl.ReadOnlyVariant)
 		}
 	}
 	for name := range writeHints {

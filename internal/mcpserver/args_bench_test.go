@@ -6,6 +6,13 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
+	loopstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/loops"
+	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
+	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
+	sessiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/session"
 )
 
 // BenchmarkDecodeArgs is what decoding a call's arguments costs, on every
@@ -16,12 +23,12 @@ func BenchmarkDecodeArgs(b *testing.B) {
 		tool, args string
 		decode     func(json.RawMessage, *jsonschema.Schema) error
 	}{
-		{"create_task", `{"title":"Deploy to staging","description":"after CI","priority":"high","status":"pending","dependencies":[4,"5"]}`, decodeOnly[createTaskArgs]},
-		{"get_big_picture", `{"format":"json","offset":0,"limit":50}`, decodeOnly[bigPictureArgs]},
-		{"memory_search", `{"query":"redirect login","type":["decision","mistake"],"tag":"auth","limit":10}`, decodeOnly[memorySearchArgs]},
-		{"query_tasks", `{"filters":{"priority":["high","low"]},"fields":["id","title","priority"],"sort":{"field":"priority","order":"desc"},"limit":20}`, decodeOnly[queryTasksArgs]},
-		{"session", `{"action":"update","decisions":[{"decision":"Use PKCE","reasoning":"public client"}],"files_modified":["auth.go"]}`, decodeOnly[sessionArgs]},
-		{"loop_record", `{"id":"8","last_action":"fixed the parser","next_steps":["fix the lexer"],"percentage":40,"message":"parser done"}`, decodeOnly[loopRecordArgs]},
+		{"create_task", `{"title":"Deploy to staging","description":"after CI","priority":"high","status":"pending","dependencies":[4,"5"]}`, decodeOnly[plantools.CreateTaskArgs]},
+		{"get_big_picture", `{"format":"json","offset":0,"limit":50}`, decodeOnly[focustools.BigPictureArgs]},
+		{"memory_search", `{"query":"redirect login","type":["decision","mistake"],"tag":"auth","limit":10}`, decodeOnly[memorytools.MemorySearchArgs]},
+		{"query_tasks", `{"filters":{"priority":["high","low"]},"fields":["id","title","priority"],"sort":{"field":"priority","order":"desc"},"limit":20}`, decodeOnly[plantools.QueryTasksArgs]},
+		{"session", `{"action":"update","decisions":[{"decision":"Use PKCE","reasoning":"public client"}],"files_modified":["auth.go"]}`, decodeOnly[sessiontools.SessionArgs]},
+		{"loop_record", `{"id":"8","last_action":"fixed the parser","next_steps":["fix the lexer"],"percentage":40,"message":"parser done"}`, decodeOnly[loopstools.LoopRecordArgs]},
 	} {
 		schema := toolSchema(b, c.tool)
 		raw := json.RawMessage(c.args)
@@ -46,7 +53,7 @@ func BenchmarkDecodeArgs(b *testing.B) {
 }
 
 func decodeOnly[In any](raw json.RawMessage, schema *jsonschema.Schema) error {
-	_, err := decodeArgs[In](raw, schema)
+	_, err := tool.DecodeArgs[In](raw, schema)
 	return err
 }
 
@@ -54,8 +61,8 @@ func decodeOnly[In any](raw json.RawMessage, schema *jsonschema.Schema) error {
 func toolSchema(tb testing.TB, name string) *jsonschema.Schema {
 	tb.Helper()
 	for _, t := range allTools() {
-		if t.def.Name == name {
-			return t.schema()
+		if t.Def.Name == name {
+			return t.Schema()
 		}
 	}
 	tb.Fatalf("no tool %s", name)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
 	"github.com/cairn-dev/cairn/internal/problem"
 )
 
@@ -44,23 +46,23 @@ func FuzzDecodeArgs(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		fuzzDecode[newTaskArgs](t, "create_new_task", raw)
-		fuzzDecode[bodyArgs](t, "update_current_task", raw)
-		fuzzDecode[includeBodyArgs](t, "peek_context", raw)
-		fuzzDecode[pageArgs](t, "get_stack_overview", raw)
-		fuzzDecode[bigPictureArgs](t, "get_big_picture", raw)
-		fuzzDecode[completedArgs](t, "get_completed_tasks", raw)
-		fuzzDecode[noArgs](t, "get_current_task", raw)
-		fuzzDecode[taskIDArgs](t, "switch_focus", raw)
+		fuzzDecode[focustools.NewTaskArgs](t, "create_new_task", raw)
+		fuzzDecode[focustools.BodyArgs](t, "update_current_task", raw)
+		fuzzDecode[focustools.IncludeBodyArgs](t, "peek_context", raw)
+		fuzzDecode[focustools.PageArgs](t, "get_stack_overview", raw)
+		fuzzDecode[focustools.BigPictureArgs](t, "get_big_picture", raw)
+		fuzzDecode[focustools.CompletedArgs](t, "get_completed_tasks", raw)
+		fuzzDecode[tool.NoArgs](t, "get_current_task", raw)
+		fuzzDecode[focustools.TaskIDArgs](t, "switch_focus", raw)
 	})
 }
 
-// fuzzDecode decodes raw as the arguments of the tool named tool, whose
+// fuzzDecode decodes raw as the arguments of the tool named name, whose
 // argument struct is In, with the tool's schema: enums and bounds too.
-func fuzzDecode[In any](t *testing.T, tool string, raw []byte) (In, error) {
+func fuzzDecode[In any](t *testing.T, name string, raw []byte) (In, error) {
 	t.Helper()
-	schema := toolSchema(t, tool)
-	in, err := decodeArgs[In](json.RawMessage(raw), schema)
+	schema := toolSchema(t, name)
+	in, err := tool.DecodeArgs[In](json.RawMessage(raw), schema)
 	if err != nil {
 		checkFieldError(t, raw, err)
 		return in, err
@@ -77,7 +79,7 @@ func fuzzDecode[In any](t *testing.T, tool string, raw []byte) (In, error) {
 	if err := json.Unmarshal(b, &instance); err != nil {
 		t.Fatal(err)
 	}
-	if err := resolvedSchema(t, tool).Validate(instance); err != nil {
+	if err := resolvedSchema(t, name).Validate(instance); err != nil {
 		t.Fatalf("decoded %q as %s, which the declared schema refuses: %v", clipBytes(raw), b, err)
 	}
 	return in, nil
@@ -92,7 +94,7 @@ func resolvedSchema(t *testing.T, name string) *jsonschema.Resolved {
 		return r
 	}
 	for _, tl := range allTools() {
-		if tl.def.Name == name {
+		if tl.Def.Name == name {
 			_, r := advertised(t, tl)
 			resolvedSchemas[name] = r
 			return r
@@ -190,39 +192,4 @@ func clipBytes(b []byte) []byte {
 		return append(b[:200:200], "…"...)
 	}
 	return b
-}
-
-// TestValidText pins the UTF-8 check that decodeArgs adds to encoding/json.
-func TestValidText(t *testing.T) {
-	for raw, want := range map[string]bool{
-		`"plain"`:                    true,
-		`"é ☃ 😀"`:                    true,
-		`"\u00e9"`:                   true,
-		`"\ud83d\ude00"`:             true, // a surrogate pair
-		`"\uD83D\uDE00"`:             true,
-		`"\\ud800"`:                  true, // an escaped backslash, then text
-		`"\\\\ud800"`:                true,
-		`"\ud800"`:                   false, // a lone high surrogate
-		`"\udc00"`:                   false, // a lone low surrogate
-		`"\ud800x"`:                  false,
-		`"\ud800\u0041"`:             false, // high, then not a low
-		`"\ud800\ud800\udc00"`:       false,
-		`"\\\ud800"`:                 false, // a backslash, then a lone surrogate
-		"\"a\xffb\"":                 false,
-		"\"\xed\xa0\x80\"":           false, // a surrogate encoded in UTF-8
-		"\"\xc3\x28\"":               false,
-		`12`:                         true,
-		`{"a":"\ud83d\ude00x"}`:      true,
-		`["\ud83d","\ude00"]`:        false,
-		`"\u12"`:                     true, // not an escape json accepts; unmarshal reports it
-		`"` + "\\ud800\\u" + `"`:     false,
-		`"\ud800\udbff"`:             false,
-		`"\udbff\udfff"`:             true,
-		`"\ue000\uffff\u0000"`:       true,
-		`"\uDBFF\uDFFF\uD800\uDC00"`: true,
-	} {
-		if got := validText([]byte(raw)); got != want {
-			t.Errorf("validText(%s) = %v, want %v", raw, got, want)
-		}
-	}
 }

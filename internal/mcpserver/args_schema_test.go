@@ -16,6 +16,10 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	loopstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/loops"
+	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
+	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 	"github.com/cairn-dev/cairn/internal/service"
 )
 
@@ -26,31 +30,31 @@ var errDecoded = errors.New("the arguments were decoded")
 // decodeCall runs a tool's real handler on raw arguments, with services that
 // record being reached. It returns whether decoding accepted the arguments,
 // and the message of the refusal if not.
-func decodeCall(t *testing.T, tl tool, raw string) (accepted bool, msg string) {
+func decodeCall(t *testing.T, tl tool.Tool, raw string) (accepted bool, msg string) {
 	t.Helper()
 	reached := false
 	s := &server{log: slog.New(slog.DiscardHandler), opts: Options{
 		Services: func(context.Context) (*service.Set, error) { reached = true; return nil, errDecoded },
 	}}
-	res, err := tl.build(s)(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: tl.def.Name, Arguments: json.RawMessage(raw)}})
+	res, err := s.handler(tl)(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: tl.Def.Name, Arguments: json.RawMessage(raw)}})
 	if err != nil {
-		t.Fatalf("%s %s: protocol error %v", tl.key, raw, err)
+		t.Fatalf("%s %s: protocol error %v", tl.Key, raw, err)
 	}
 	if reached {
 		return true, ""
 	}
 	if !res.IsError || len(res.Content) != 1 {
-		t.Fatalf("%s %s: neither refused nor passed on: %+v", tl.key, raw, res)
+		t.Fatalf("%s %s: neither refused nor passed on: %+v", tl.Key, raw, res)
 	}
 	return false, strings.TrimPrefix(res.Content[0].(*mcp.TextContent).Text, "error: ")
 }
 
 // advertised is a tool's input schema as tools/list sends it, resolved for
 // the SDK's validator.
-func advertised(t *testing.T, tl tool) (*jsonschema.Schema, *jsonschema.Resolved) {
+func advertised(t *testing.T, tl tool.Tool) (*jsonschema.Schema, *jsonschema.Resolved) {
 	t.Helper()
 	var s jsonschema.Schema
-	b, err := json.Marshal(tl.definition().InputSchema)
+	b, err := json.Marshal(definition(tl).InputSchema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,18 +63,18 @@ func advertised(t *testing.T, tl tool) (*jsonschema.Schema, *jsonschema.Resolved
 	}
 	r, err := s.Resolve(nil)
 	if err != nil {
-		t.Fatalf("%s: resolve the advertised schema: %v", tl.key, err)
+		t.Fatalf("%s: resolve the advertised schema: %v", tl.Key, err)
 	}
 	return &s, r
 }
 
 // everyTool is every declared tool and read-only variant.
-func everyTool() []tool {
-	var out []tool
+func everyTool() []tool.Tool {
+	var out []tool.Tool
 	for _, tl := range allTools() {
 		out = append(out, tl)
-		if tl.readOnlyVariant != nil {
-			out = append(out, *tl.readOnlyVariant)
+		if tl.ReadOnlyVariant != nil {
+			out = append(out, *tl.ReadOnlyVariant)
 		}
 	}
 	return out
@@ -84,7 +88,7 @@ func everyTool() []tool {
 func TestDecodeMatchesSchemaValidator(t *testing.T) {
 	cases := 0
 	for _, tl := range everyTool() {
-		if tl.always {
+		if tl.Always {
 			continue // toolsets needs no services to reach; its names are checked past the schema (TestToolsetsCall)
 		}
 		s, resolved := advertised(t, tl)
@@ -107,15 +111,15 @@ func TestDecodeMatchesSchemaValidator(t *testing.T) {
 			cases++
 			switch {
 			case got && !want:
-				t.Errorf("%s %s: decoded, but the schema refuses it", tl.key, raw)
+				t.Errorf("%s %s: decoded, but the schema refuses it", tl.Key, raw)
 			case !got && want:
-				t.Errorf("%s %s: refused (%s), but the schema accepts it", tl.key, raw, msg)
+				t.Errorf("%s %s: refused (%s), but the schema accepts it", tl.Key, raw, msg)
 			case !got && !strings.HasPrefix(msg, name):
-				t.Errorf("%s %s: the refusal does not start with the field: %s", tl.key, raw, msg)
+				t.Errorf("%s %s: the refusal does not start with the field: %s", tl.Key, raw, msg)
 			}
 		}
 		if ok, msg := decodeCall(t, tl, mustJSON(base)); !ok || resolved.Validate(base) != nil {
-			t.Fatalf("%s: the base arguments %s are not valid: %s", tl.key, mustJSON(base), msg)
+			t.Fatalf("%s: the base arguments %s are not valid: %s", tl.Key, mustJSON(base), msg)
 		}
 		for _, name := range sortedKeys(s.Properties) {
 			p := s.Properties[name]
@@ -142,7 +146,7 @@ func TestDecodeMatchesSchemaValidator(t *testing.T) {
 						}
 					}
 					if ok, msg := decodeCall(t, tl, mustJSON(args)); !ok {
-						t.Errorf("%s %s: refused: %s", tl.key, mustJSON(args), msg)
+						t.Errorf("%s %s: refused: %s", tl.Key, mustJSON(args), msg)
 					}
 				}
 			}
@@ -215,7 +219,7 @@ func mustJSON(v any) string {
 func TestDeclaredKeywordsChecked(t *testing.T) {
 	describes := []string{"type", "properties", "required", "description", "title"}
 	for _, tl := range everyTool() {
-		b, err := json.Marshal(tl.schema())
+		b, err := json.Marshal(tl.Schema())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,16 +240,16 @@ func TestDeclaredKeywordsChecked(t *testing.T) {
 				case k == "enum":
 					for _, e := range v.([]any) {
 						if _, ok := e.(string); !ok {
-							t.Errorf("%s%s: enum value %v is not a string; checkString compares strings", tl.key, path, e)
+							t.Errorf("%s%s: enum value %v is not a string; checkString compares strings", tl.Key, path, e)
 						}
 					}
 				case k == "pattern":
 					if _, err := regexp.Compile(v.(string)); err != nil {
-						t.Errorf("%s%s: pattern: %v", tl.key, path, err)
+						t.Errorf("%s%s: pattern: %v", tl.Key, path, err)
 					}
-				case slices.Contains(describes, k) || slices.Contains(checkedKeywords, k):
+				case slices.Contains(describes, k) || slices.Contains(tool.CheckedKeywords, k):
 				default:
-					t.Errorf("%s%s declares %q, which decodeArgs does not check: add it to checkValue", tl.key, path, k)
+					t.Errorf("%s%s declares %q, which decodeArgs does not check: add it to checkValue", tl.Key, path, k)
 				}
 			}
 		}
@@ -255,11 +259,11 @@ func TestDeclaredKeywordsChecked(t *testing.T) {
 
 // keywordArgs exercises the keywords no tool declares yet.
 type keywordArgs struct {
-	Code  string     `json:"code,omitempty"`
-	Name  string     `json:"name,omitempty"`
-	Tags  []string   `json:"tags,omitempty"`
-	Ratio float64    `json:"ratio,omitempty"`
-	Pick  StringList `json:"pick,omitempty"`
+	Code  string          `json:"code,omitempty"`
+	Name  string          `json:"name,omitempty"`
+	Tags  []string        `json:"tags,omitempty"`
+	Ratio float64         `json:"ratio,omitempty"`
+	Pick  tool.StringList `json:"pick,omitempty"`
 }
 
 // TestCheckedKeywords: the keywords that no declaration uses yet are
@@ -268,7 +272,7 @@ type keywordArgs struct {
 func TestCheckedKeywords(t *testing.T) {
 	ptr := func(n int) *int { return &n }
 	f := func(x float64) *float64 { return &x }
-	tl := declare("test", mcp.Tool{Name: "keywords"}, func(context.Context, call, keywordArgs) (string, any, error) { return "", nil, nil },
+	tl := tool.Declare("test", mcp.Tool{Name: "keywords"}, func(context.Context, tool.Call, keywordArgs) (string, any, error) { return "", nil, nil },
 		func(s *jsonschema.Schema) {
 			s.Properties["code"].Pattern = "^[A-Z]{2}[0-9]+$"
 			s.Properties["name"].MinLength, s.Properties["name"].MaxLength = ptr(2), ptr(5)
@@ -318,9 +322,9 @@ func TestCheckedKeywords(t *testing.T) {
 // TestArgumentRefusals pins the words of the schema's refusals, and that an
 // enum's value reaches the handler as declared, whatever its case.
 func TestArgumentRefusals(t *testing.T) {
-	byKey := map[string]tool{}
+	byKey := map[string]tool.Tool{}
 	for _, tl := range everyTool() {
-		byKey[tl.key] = tl
+		byKey[tl.Key] = tl
 	}
 	for _, c := range []struct {
 		tool, args, want string
@@ -348,21 +352,21 @@ func TestArgumentRefusals(t *testing.T) {
 		}
 	}
 
-	in, err := decodeArgs[createTaskArgs](json.RawMessage(`{"title":"t","priority":" HIGH ","status":"In-Progress"}`), toolSchema(t, "create_task"))
+	in, err := tool.DecodeArgs[plantools.CreateTaskArgs](json.RawMessage(`{"title":"t","priority":" HIGH ","status":"In-Progress"}`), toolSchema(t, "create_task"))
 	if err != nil || in.Priority != "high" || in.Status != "in-progress" {
 		t.Errorf("create_task with HIGH, In-Progress: %+v, %v; want the declared spellings", in, err)
 	}
-	if l, err := decodeArgs[loopStartArgs](json.RawMessage(`{"objective":"o","completion_criteria":"c","priority":"normal"}`), toolSchema(t, "loop_start")); err != nil || l.Priority != "normal" {
+	if l, err := tool.DecodeArgs[loopstools.LoopStartArgs](json.RawMessage(`{"objective":"o","completion_criteria":"c","priority":"normal"}`), toolSchema(t, "loop_start")); err != nil || l.Priority != "normal" {
 		t.Errorf("loop_start with the old priority normal: %+v, %v; want it passed on for the service to read", l, err)
 	}
-	if q, err := decodeArgs[queryTasksArgs](json.RawMessage(`{"sort":{"field":"id"}}`), toolSchema(t, "query_tasks")); err != nil || q.Sort.Field != "id" {
+	if q, err := tool.DecodeArgs[plantools.QueryTasksArgs](json.RawMessage(`{"sort":{"field":"id"}}`), toolSchema(t, "query_tasks")); err != nil || q.Sort.Field != "id" {
 		t.Errorf("query_tasks sorted by id, the default order: %+v, %v", q.Sort, err)
 	}
-	q, err := decodeArgs[memorySearchArgs](json.RawMessage(`{"type":"Decision"}`), toolSchema(t, "memory_search"))
-	if err != nil || !slices.Equal(q.Type, StringList{"decision"}) {
+	q, err := tool.DecodeArgs[memorytools.MemorySearchArgs](json.RawMessage(`{"type":"Decision"}`), toolSchema(t, "memory_search"))
+	if err != nil || !slices.Equal(q.Type, tool.StringList{"decision"}) {
 		t.Errorf("memory_search with type Decision: %+v, %v", q.Type, err)
 	}
-	if _, err := decodeArgs[loopRecordArgs](json.RawMessage(fmt.Sprintf(`{"id":"1","last_action":"a","percentage":%g}`, math.SmallestNonzeroFloat64)), toolSchema(t, "loop_record")); err != nil {
+	if _, err := tool.DecodeArgs[loopstools.LoopRecordArgs](json.RawMessage(fmt.Sprintf(`{"id":"1","last_action":"a","percentage":%g}`, math.SmallestNonzeroFloat64)), toolSchema(t, "loop_record")); err != nil {
 		t.Errorf("a tiny percentage: %v", err)
 	}
 }

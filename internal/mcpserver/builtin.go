@@ -11,7 +11,7 @@ func Lists(toolsets []string, readOnly bool) (tools []*mcp.Tool, prompts []*mcp.
 		return nil, nil, "", err
 	}
 	for _, t := range selectTools(want, readOnly) {
-		def := t.definition()
+		def := definition(t)
 		tools = append(tools, &def)
 	}
 	for _, p := range allPrompts() {

@@ -26,8 +26,8 @@ type Direct struct {
 func (d *Direct) Tools() []mcp.Tool {
 	var out []mcp.Tool
 	for _, t := range allTools() {
-		if dt, ok := d.s.dyn.tools[t.def.Name]; ok {
-			out = append(out, dt.definition())
+		if dt, ok := d.s.dyn.tools[t.Def.Name]; ok {
+			out = append(out, definition(dt))
 		}
 	}
 	return out
@@ -61,7 +61,7 @@ func (d *Direct) Call(ctx context.Context, name string, args json.RawMessage, ex
 		if d.handlers == nil {
 			d.handlers = map[string]mcp.ToolHandler{}
 		}
-		h = t.build(d.s)
+		h = d.s.handler(t)
 		d.handlers[name] = h
 	}
 	d.mu.Unlock()

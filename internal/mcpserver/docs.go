@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 )
 
 //go:generate go test -run TestReadmeToolTables -update .
@@ -19,24 +21,24 @@ func ToolTable(toolset string) (string, error) {
 	var b strings.Builder
 	b.WriteString("| tool | what it does |\n|---|---|\n")
 	for _, t := range allTools() {
-		if t.toolset != toolset {
+		if t.Toolset != toolset {
 			continue
 		}
-		desc := t.def.Description
+		desc := t.Def.Description
 		switch {
-		case t.readOnly():
+		case t.ReadOnly():
 			desc += " *(read-only)*"
-		case t.readOnlyVariant != nil:
+		case t.ReadOnlyVariant != nil:
 			desc += " *(its read actions stay under `--read-only`)*"
 		}
-		fmt.Fprintf(&b, "| `%s(%s)` | %s |\n", t.def.Name, strings.Join(argNames(t), ", "), strings.ReplaceAll(desc, "|", `\|`))
+		fmt.Fprintf(&b, "| `%s(%s)` | %s |\n", t.Def.Name, strings.Join(argNames(t), ", "), strings.ReplaceAll(desc, "|", `\|`))
 	}
 	return b.String(), nil
 }
 
 // argNames are a tool's arguments in declaration order.
-func argNames(t tool) []string {
-	s := t.schema()
+func argNames(t tool.Tool) []string {
+	s := t.Schema()
 	names := make([]string, 0, len(s.Properties))
 	seen := map[string]bool{}
 	for _, n := range s.PropertyOrder {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cairn-dev/cairn/internal/loop"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/problem"
 )
 
@@ -74,45 +74,6 @@ var toolCodes = [problem.NumKinds]toolCode{
 	problem.Internal:         {CodeInternal, "internal"},
 }
 
-// toolWords words every action as the tools that carry it out.
-var toolWords = [problem.NumActions]string{
-	problem.CreateTask:     "start one with create_new_task",
-	problem.ListTasks:      "get_tasks or get_stack_overview lists the task ids",
-	problem.ListOutline:    "switch to an open task (see get_stack_overview)",
-	problem.ListBlocked:    "see get_tasks with status blocked or get_task for what they wait on",
-	problem.ForceDone:      "to mark it done anyway, pass force: true",
-	problem.StartLoop:      "start a new loop with loop_start",
-	problem.ListLoops:      "loop_list lists the loops",
-	problem.ListCheckpoint: "loop_checkpoints lists them",
-	problem.ControlLoop:    "use loop_pause, loop_resume, loop_complete, loop_fail or loop_cancel",
-	problem.SearchMemory:   "use memory_search to list the entries",
-	problem.ListSessions:   "use session with action list to see the sessions",
-	problem.StartSession:   "start one with session action start",
-	problem.ListBranches:   "use branch with action list to see the saved branches, or save one first",
-	problem.ExportMemory:   "`cairn memory export` writes it",
-	problem.ClaimTask:      "use claim_task first",
-	problem.ClaimFree:      "claim_task without id picks a free task",
-	problem.OverrideClaim:  "or pass force: true to write anyway",
-	problem.ListLifecycles: "use lifecycle_list to see them",
-	problem.StartLifecycle: "use lifecycle_init to start a new one",
-	problem.AdvanceOpen:    "use lifecycle_advance on the open one",
-	problem.FixDefinition:  "fix the file (lifecycle_get shows the built-in format)",
-	problem.CheckChanged:   "nothing was changed unless a later read shows it",
-	problem.LoopRecord:     "loop_record",
-	problem.LoopCheckpoint: "loop_checkpoint",
-	problem.LoopPause:      "loop_pause",
-	problem.LoopResume:     "loop_resume",
-	problem.LoopCancel:     "loop_cancel",
-	problem.LoopComplete:   "loop_complete",
-	problem.LoopFail:       "loop_fail",
-}
-
-// toolHints words an action as the tools that carry it out.
-func toolHints(a problem.Action) string { return toolWords[a] }
-
-// loopTool names the tool of a loop operation.
-func loopTool(op loop.Op) string { return toolHints(op.Action()) }
-
 // errorResult maps any error from a service to a tool result the model can
 // act on: a stable code, what was wrong, what to do. Errors the model cannot
 // fix are logged in full and answered without internals.
@@ -137,5 +98,5 @@ func classify(err error) ToolError {
 	if e.Kind == problem.Internal {
 		return ToolError{Code: c.code, Reason: c.reason, Message: "internal error (details are in the server log); retry once, and report it if it persists", kind: e.Kind}
 	}
-	return ToolError{Code: c.code, Reason: c.reason, Message: e.Render(toolHints), kind: e.Kind, field: e.Field, fix: e.Fix}
+	return ToolError{Code: c.code, Reason: c.reason, Message: e.Render(tool.ToolHints), kind: e.Kind, field: e.Field, fix: e.Fix}
 }

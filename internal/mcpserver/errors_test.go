@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/testing/problemtest"
 )
@@ -13,7 +14,7 @@ import (
 func TestErrorTables(t *testing.T) {
 	problemtest.Run(t, problemtest.Surface{
 		Code:  func(k problem.Kind) int { return toolCodes[k].code },
-		Words: toolHints,
+		Words: tool.ToolHints,
 		Answer: func(err error) (int, string) {
 			te := classify(err)
 			return te.Code, te.Message

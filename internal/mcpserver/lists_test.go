@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -12,7 +13,7 @@ import (
 // list (struct tags cannot compute it) say what the domain's list says.
 func TestListDocsFollowTheDomain(t *testing.T) {
 	doc := func(field string) string {
-		f, _ := reflect.TypeFor[filterArgs]().FieldByName(field)
+		f, _ := reflect.TypeFor[plantools.FilterArgs]().FieldByName(field)
 		return f.Tag.Get("jsonschema")
 	}
 	for _, tc := range []struct {

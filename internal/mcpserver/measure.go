@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/usage"
 )
@@ -25,42 +26,16 @@ var envModel = sync.OnceValue(func() string { return strings.TrimSpace(os.Getenv
 // argument that names it.
 var knowledgeReads = map[string]string{"query_tkb": "query", "get_tkb_entry": "entry", "get_agent": "name"}
 
-// measureKey carries a call's measure in its context.
-type measureKey struct{}
-
-// callMeasure is what the handler tells the measure: the project's
-// services, once it has them (a call refused before, for its arguments or
-// an unopened project, has none and is not recorded).
-type callMeasure struct {
-	svc *service.Set
-	// class is what a classify_task call matched best, if anything.
-	class string
-}
-
-// noteServices tells the call's measure its services.
-func noteServices(ctx context.Context, svc *service.Set) {
-	if m, ok := ctx.Value(measureKey{}).(*callMeasure); ok {
-		m.svc = svc
-	}
-}
-
-// noteClass tells the call's measure what the task it classified matched.
-func noteClass(ctx context.Context, class string) {
-	if m, ok := ctx.Value(measureKey{}).(*callMeasure); ok {
-		m.class = class
-	}
-}
-
 // measured wraps a tool's handler so that each call is handed to the
 // project's insight recorder: a non-blocking send, written in a batch
 // later, so recording never slows or fails the call.
 func (s *server) measured(ts, name string, h mcp.ToolHandler) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		m := &callMeasure{}
-		res, err := h(context.WithValue(ctx, measureKey{}, m), req)
-		if m.svc != nil && m.svc.Insight.Enabled() {
-			s.recordCall(m.svc, req, ts, name, time.Since(start), res, m.class)
+		m := &tool.Measure{}
+		res, err := h(tool.Measuring(ctx, m), req)
+		if m.Svc != nil && m.Svc.Insight.Enabled() {
+			s.recordCall(m.Svc, req, ts, name, time.Since(start), res, m.Class)
 		}
 		return res, err
 	}

@@ -9,6 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/lifecycles"
 	"github.com/cairn-dev/cairn/internal/service/page"
@@ -110,7 +112,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 			fmt.Fprintf(&b, "\n%s\n", problem.Clip(d.Body, 500))
 		}
 	} else if next.Hint != problem.NoAction {
-		b.WriteString(next.Rationale + "; " + toolHints(next.Hint) + ".\n")
+		b.WriteString(next.Rationale + "; " + tool.ToolHints(next.Hint) + ".\n")
 	} else {
 		b.WriteString(next.Rationale + "\n")
 	}
@@ -125,7 +127,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 			if t.UpdatedAt.Equal(t.CreatedAt) {
 				what = "created"
 			}
-			fmt.Fprintf(&b, "%d. [%s] %s - %s (%s)\n", i+1, t.ID, t.Title, what, ts(t.UpdatedAt))
+			fmt.Fprintf(&b, "%d. [%s] %s - %s (%s)\n", i+1, t.ID, t.Title, what, tool.Stamp(t.UpdatedAt))
 		}
 	}
 	return userText("Project status", strings.TrimRight(b.String(), "\n")), nil
@@ -159,7 +161,7 @@ func (s *server) taskContext(ctx context.Context, req *mcp.GetPromptRequest) (*m
 	}
 	if len(d.Deps) > 0 {
 		b.WriteString("\n## Dependencies\n")
-		shown, more, moreOpen := task.Glance(d.Deps, linksShown)
+		shown, more, moreOpen := task.Glance(d.Deps, plantools.LinksShown)
 		for _, x := range shown {
 			mark := ""
 			if x.Status == task.StatusDone {
@@ -168,17 +170,17 @@ func (s *server) taskContext(ctx context.Context, req *mcp.GetPromptRequest) (*m
 			fmt.Fprintf(&b, "- [%s] %s - status: %s%s\n", x.ID, x.Title, x.Status, mark)
 		}
 		if more > 0 {
-			fmt.Fprintf(&b, "- (%s)\n", omittedLinks(more, moreOpen))
+			fmt.Fprintf(&b, "- (%s)\n", plantools.OmittedLinks(more, moreOpen))
 		}
 	}
 	if len(d.Dependents) > 0 {
 		b.WriteString("\n## Dependent tasks (waiting on this)\n")
-		shown, more, moreOpen := task.Glance(d.Dependents, linksShown)
+		shown, more, moreOpen := task.Glance(d.Dependents, plantools.LinksShown)
 		for _, x := range shown {
 			fmt.Fprintf(&b, "- [%s] %s\n", x.ID, x.Title)
 		}
 		if more > 0 {
-			fmt.Fprintf(&b, "- (%s)\n", omittedLinks(more, moreOpen))
+			fmt.Fprintf(&b, "- (%s)\n", plantools.OmittedLinks(more, moreOpen))
 		}
 	}
 	if len(d.Subtasks) > 0 {
@@ -189,7 +191,7 @@ func (s *server) taskContext(ctx context.Context, req *mcp.GetPromptRequest) (*m
 			}
 		}
 		fmt.Fprintf(&b, "\n## Subtasks (%d/%d complete)\n", done, len(d.Subtasks))
-		shown, more, moreOpen := task.Glance(d.Subtasks, linksShown)
+		shown, more, moreOpen := task.Glance(d.Subtasks, plantools.LinksShown)
 		for _, x := range shown {
 			box := " "
 			if x.Status == task.StatusDone {
@@ -198,7 +200,7 @@ func (s *server) taskContext(ctx context.Context, req *mcp.GetPromptRequest) (*m
 			fmt.Fprintf(&b, "- [%s] %s %s\n", box, task.RefString(x), x.Title)
 		}
 		if more > 0 {
-			fmt.Fprintf(&b, "- (%s)\n", omittedLinks(more, moreOpen))
+			fmt.Fprintf(&b, "- (%s)\n", plantools.OmittedLinks(more, moreOpen))
 		}
 	}
 	return userText("Task "+d.ID.String(), strings.TrimRight(b.String(), "\n")), nil

@@ -12,6 +12,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
+	insighttools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/insight"
+	lifecycletools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/lifecycle"
+	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
+	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
+	projecttools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/project"
+	sessiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/session"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/knowledge"
@@ -40,10 +48,10 @@ type resourceDef struct {
 	live bool
 	// read renders the resource through a tool's handler; arg is the
 	// template's argument ("" for a concrete resource).
-	read func(ctx context.Context, c call, arg string) (string, error)
+	read func(ctx context.Context, c tool.Call, arg string) (string, error)
 	// complete offers values of the template's argument that start with
 	// prefix; nil for a concrete resource.
-	complete func(ctx context.Context, c call, prefix string) ([]string, error)
+	complete func(ctx context.Context, c tool.Call, prefix string) ([]string, error)
 }
 
 func (d resourceDef) template() bool { return strings.Contains(d.uri, "{") }
@@ -59,8 +67,8 @@ func (d resourceDef) argName() string {
 
 // text adapts a tool handler to a resource: the handler's text, its
 // structured answer dropped.
-func text[In any](h handlerFunc[In], in func(arg string) In) func(ctx context.Context, c call, arg string) (string, error) {
-	return func(ctx context.Context, c call, arg string) (string, error) {
+func text[In any](h tool.HandlerFunc[In], in func(arg string) In) func(ctx context.Context, c tool.Call, arg string) (string, error) {
+	return func(ctx context.Context, c tool.Call, arg string) (string, error) {
 		t, _, err := h(ctx, c, in(arg))
 		return t, err
 	}
@@ -73,68 +81,70 @@ func resourceDefs() []resourceDef {
 	return []resourceDef{
 		{uri: "cairn://big-picture", name: "big-picture", title: "Big picture", live: true,
 			description: "The whole plan as an outline, YOU ARE HERE marked.",
-			read:        text(getBigPicture, fixed(bigPictureArgs{}))},
+			read:        text(focustools.GetBigPicture, fixed(focustools.BigPictureArgs{}))},
 		{uri: "cairn://current", name: "current", title: "YOU ARE HERE", live: true,
 			description: "The current task with its context (the reading agent's focus).",
-			read:        text(getCurrentTask, fixed(noArgs{}))},
+			read:        text(focustools.GetCurrentTask, fixed(tool.NoArgs{}))},
 		{uri: "cairn://plan", name: "plan", title: "Plan", live: true,
 			description: "The task board's first page: status, priority, dependencies.",
-			read:        text(getTasks, fixed(getTasksArgs{}))},
+			read:        text(plantools.GetTasks, fixed(plantools.GetTasksArgs{}))},
 		{uri: "cairn://next", name: "next", title: "Next task", live: true,
 			description: "The task to work on next, and why.",
-			read:        text(getNextTask, fixed(nextTaskArgs{}))},
+			read:        text(plantools.GetNextTask, fixed(plantools.NextTaskArgs{}))},
 		{uri: "cairn://sessions", name: "sessions", title: "Recent sessions", live: true,
 			description: "The newest working sessions.",
-			read:        text(sessionList, fixed(sessionArgs{Action: "list"}))},
+			read:        text(sessiontools.SessionList, fixed(sessiontools.SessionArgs{Action: "list"}))},
 		{uri: "cairn://branches", name: "branches", title: "Branch contexts", live: true,
 			description: "Every saved branch context; the current branch marked.",
-			read:        text(branchList, fixed(branchArgs{Action: "list"}))},
+			read:        text(sessiontools.BranchList, fixed(sessiontools.BranchArgs{Action: "list"}))},
 		{uri: "cairn://lifecycles", name: "lifecycles", title: "Open lifecycles", live: true,
 			description: "The lifecycles in progress and their phases.",
-			read:        text(lifecycleList, fixed(lifecycleListArgs{Status: "open"}))},
+			read:        text(lifecycletools.LifecycleList, fixed(lifecycletools.LifecycleListArgs{Status: "open"}))},
 		{uri: "cairn://health", name: "health", title: "Project health",
 			description: "The health score from measured use, with its parts.",
-			read:        text(healthTool, fixed(windowArgs{}))},
+			read:        text(insighttools.HealthTool, fixed(insighttools.WindowArgs{}))},
 		{uri: "cairn://project", name: "project", title: "Project",
 			description: "The detected stack: languages, frameworks, build and test commands.",
-			read:        text(detectProjectTool, fixed(detectProjectArgs{}))},
+			read:        text(projecttools.DetectProjectTool, fixed(projecttools.DetectProjectArgs{}))},
 		{uri: "cairn://config", name: "config", title: "Configuration",
 			description: "The settings in force and where each came from.",
-			read:        text(getConfigTool, fixed(getConfigArgs{}))},
+			read:        text(projecttools.GetConfigTool, fixed(projecttools.GetConfigArgs{}))},
 		{uri: "cairn://knowledge", name: "knowledge", title: "Knowledge base",
 			description: "The knowledge base's entries, a line each.",
-			read:        text(queryTKBTool, fixed(queryTKBArgs{}))},
+			read:        text(projecttools.QueryTKBTool, fixed(projecttools.QueryTKBArgs{}))},
 		{uri: "cairn://agents", name: "agents", title: "Skills and agents",
 			description: "Every skill and agent with the expertise it declares.",
-			read:        text(competencyTool, fixed(noArgs{}))},
+			read:        text(projecttools.CompetencyTool, fixed(tool.NoArgs{}))},
 
 		{uri: "cairn://tasks/{id}", name: "task", title: "Task", live: true,
 			description: "One task: description, dependencies, dependents, subtasks.",
-			read:        text(getTask, func(a string) idArgs { return idArgs{ID: IDArg(a)} }),
+			read:        text(plantools.GetTask, func(a string) plantools.IDArgs { return plantools.IDArgs{ID: tool.IDArg(a)} }),
 			complete:    completeTasks},
 		{uri: "cairn://memory/{id}", name: "memory-entry", title: "Memory entry", live: true,
 			description: "One memory entry in full (decision, mistake, convention, observation).",
-			read:        text(memoryGet, func(a string) memoryGetArgs { return memoryGetArgs{IDs: IDList{a}} }),
+			read:        text(memorytools.MemoryGet, func(a string) memorytools.MemoryGetArgs { return memorytools.MemoryGetArgs{IDs: tool.IDList{a}} }),
 			complete:    completeMemory},
 		{uri: "cairn://sessions/{id}", name: "session", title: "Session", live: true,
 			description: "One working session and its record.",
-			read:        text(sessionGet, func(a string) sessionArgs { return sessionArgs{Action: "get", SessionID: a} }),
+			read:        text(sessiontools.SessionGet, func(a string) sessiontools.SessionArgs { return sessiontools.SessionArgs{Action: "get", SessionID: a} }),
 			complete:    completeSessions},
 		{uri: "cairn://branches/{+name}", name: "branch", title: "Branch context", live: true,
 			description: "A git branch's context: feature, phase, decisions, files.",
-			read:        text(branchGet, func(a string) branchArgs { return branchArgs{Action: "get", Branch: a} }),
+			read:        text(sessiontools.BranchGet, func(a string) sessiontools.BranchArgs { return sessiontools.BranchArgs{Action: "get", Branch: a} }),
 			complete:    completeBranches},
 		{uri: "cairn://lifecycles/{id}", name: "lifecycle", title: "Lifecycle", live: true,
 			description: "A lifecycle's phase, exit criteria and history.",
-			read:        text(lifecycleStatus, func(a string) lifecycleIDArgs { return lifecycleIDArgs{ID: IDArg(a)} }),
-			complete:    completeLifecycles},
+			read: text(lifecycletools.LifecycleStatus, func(a string) lifecycletools.LifecycleIDArgs {
+				return lifecycletools.LifecycleIDArgs{ID: tool.IDArg(a)}
+			}),
+			complete: completeLifecycles},
 		{uri: "cairn://knowledge/{+entry}", name: "knowledge-entry", title: "Knowledge entry",
 			description: "One knowledge base entry in full.",
-			read:        text(tkbEntryTool, func(a string) tkbEntryArgs { return tkbEntryArgs{Entry: a} }),
+			read:        text(projecttools.TKBEntryTool, func(a string) projecttools.TKBEntryArgs { return projecttools.TKBEntryArgs{Entry: a} }),
 			complete:    completeKnowledge},
 		{uri: "cairn://agents/{name}", name: "agent", title: "Skill or agent",
 			description: "A skill or agent's front matter and instructions.",
-			read:        text(agentTool, func(a string) agentArgs { return agentArgs{Name: a} }),
+			read:        text(projecttools.AgentTool, func(a string) projecttools.AgentArgs { return projecttools.AgentArgs{Name: a} }),
 			complete:    completeAgents},
 	}
 }
@@ -183,7 +193,7 @@ func (s *server) readResource(ctx context.Context, svc *service.Set, agent, uri 
 	if !ok {
 		return "", mcp.ResourceNotFoundError(uri)
 	}
-	text, err := d.read(ctx, call{Set: svc, agent: agent, s: s}, arg)
+	text, err := d.read(ctx, tool.Call{Set: svc, Agent: agent, Host: s}, arg)
 	if err != nil {
 		var fe *problem.FieldError
 		if k := problem.Of(err).Kind; k == problem.NotFound || (d.template() && errors.As(err, &fe)) {
@@ -381,7 +391,7 @@ func (s *server) completeResource(ctx context.Context, uriTemplate, arg, prefix 
 		if err != nil {
 			return empty, err
 		}
-		return completeLoops(ctx, call{Set: svc, s: s}, prefix)
+		return completeLoops(ctx, tool.Call{Set: svc, Host: s}, prefix)
 	}
 	for _, d := range s.resources {
 		if d.uri != uriTemplate || d.complete == nil || d.argName() != arg {
@@ -391,7 +401,7 @@ func (s *server) completeResource(ctx context.Context, uriTemplate, arg, prefix 
 		if err != nil {
 			return empty, err
 		}
-		vs, err := d.complete(ctx, call{Set: svc, s: s}, prefix)
+		vs, err := d.complete(ctx, tool.Call{Set: svc, Host: s}, prefix)
 		if err != nil {
 			return empty, err
 		}
@@ -449,12 +459,12 @@ func taskIDs(ctx context.Context, svc *service.Set, prefix string) ([]string, er
 	return out, nil
 }
 
-func completeTasks(ctx context.Context, c call, prefix string) ([]string, error) {
+func completeTasks(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
 	return taskIDs(ctx, c.Set, prefix)
 }
 
 // completeMemory offers the newest entries' ids.
-func completeMemory(ctx context.Context, c call, prefix string) ([]string, error) {
+func completeMemory(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
 	res, err := c.Memory.Search(ctx, memories.SearchQuery{Page: page.Page{Limit: page.Memory.Max}})
 	if err != nil {
 		return nil, err
@@ -467,7 +477,7 @@ func completeMemory(ctx context.Context, c call, prefix string) ([]string, error
 }
 
 // completeMistakes offers the titles of recorded mistakes.
-func completeMistakes(ctx context.Context, c call, prefix string) ([]string, error) {
+func completeMistakes(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
 	res, err := c.Memory.Search(ctx, memories.SearchQuery{Types: []string{"mistake"}, Page: page.Page{Limit: page.Memory.Max}})
 	if err != nil {
 		return nil, err
@@ -479,7 +489,7 @@ func completeMistakes(ctx context.Context, c call, prefix string) ([]string, err
 	return startsWith(ts, prefix), nil
 }
 
-func completeSessions(ctx context.Context, c call, prefix string) ([]string, error) {
+func completeSessions(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
 	l, err := c.Memory.Sessions(ctx, memories.SessionQuery{Page: page.Page{Limit: page.Session.Max}})
 	if err != nil {
 		return nil, err
@@ -491,7 +501,7 @@ func completeSessions(ctx context.Context, c call, prefix string) ([]string, err
 	return startsWith(ids, prefix), nil
 }
 
-func completeBranches(ctx context.Context, c call, prefix string) ([]string, error) {
+func completeBranches(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
 	bs, err := c.Memory.Branches(ctx)
 	if err != nil {
 		return nil, err
@@ -503,8 +513,8 @@ func completeBranches(ctx context.Context, c call, prefix string) ([]string, err
 	return startsWith(names, prefix), nil
 }
 
-func completeLifecycles(ctx context.Context, c call, prefix string) ([]string, error) {
-	l, err := c.lifecycles()
+func completeLifecycles(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
+	l, err := lifecycletools.LifecyclesOf(c)
 	if err != nil {
 		return nil, err
 	}
@@ -519,7 +529,7 @@ func completeLifecycles(ctx context.Context, c call, prefix string) ([]string, e
 	return startsWith(ids, prefix), nil
 }
 
-func completeKnowledge(_ context.Context, c call, prefix string) ([]string, error) {
+func completeKnowledge(_ context.Context, c tool.Call, prefix string) ([]string, error) {
 	var paths []string
 	for off := 0; ; {
 		p, err := c.Knowledge.QueryTKB(knowledgeQuery(off))
@@ -541,15 +551,15 @@ func knowledgeQuery(offset int) knowledge.TKBQuery {
 	return knowledge.TKBQuery{Page: page.Page{Offset: offset, Limit: knowledge.KnowledgePage.Max}}
 }
 
-func completeAgents(_ context.Context, c call, prefix string) ([]string, error) {
+func completeAgents(_ context.Context, c tool.Call, prefix string) ([]string, error) {
 	var names []string
 	for _, d := range c.Knowledge.Agents() {
-		names = append(names, firstNonEmpty(d.Name, d.Path))
+		names = append(names, projecttools.FirstNonEmpty(d.Name, d.Path))
 	}
 	return startsWith(names, prefix), nil
 }
 
-func completeLoops(ctx context.Context, c call, prefix string) (mcp.CompletionResultDetails, error) {
+func completeLoops(ctx context.Context, c tool.Call, prefix string) (mcp.CompletionResultDetails, error) {
 	ls, err := c.Loops.All(ctx)
 	if err != nil {
 		return mcp.CompletionResultDetails{}, err

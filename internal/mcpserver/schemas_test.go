@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 )
 
 const schemasGen = "schemas_gen.go"
@@ -21,18 +23,18 @@ const schemasGen = "schemas_gen.go"
 func TestInputSchemasGenerated(t *testing.T) {
 	want := map[string]string{}
 	for _, tl := range allTools() {
-		for _, v := range []*tool{&tl, tl.readOnlyVariant} {
+		for _, v := range []*tool.Tool{&tl, tl.ReadOnlyVariant} {
 			if v == nil {
 				continue
 			}
-			b, err := json.Marshal(wireSchema(v.schema()))
+			b, err := json.Marshal(tool.WireSchema(v.Schema()))
 			if err != nil {
-				t.Fatalf("%s: %v", v.key, err)
+				t.Fatalf("%s: %v", v.Key, err)
 			}
-			if _, dup := want[v.key]; dup {
-				t.Fatalf("two tools are keyed %q", v.key)
+			if _, dup := want[v.Key]; dup {
+				t.Fatalf("two tools are keyed %q", v.Key)
 			}
-			want[v.key] = string(b)
+			want[v.Key] = string(b)
 		}
 	}
 	var src bytes.Buffer

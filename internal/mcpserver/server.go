@@ -1,6 +1,9 @@
-// Package mcpserver is Cairn's MCP surface: the toolsets as data, each tool a
-// declaration with typed arguments and a thin handler over a service, and the
-// one place where errors become tool results.
+// Package mcpserver is Cairn's MCP surface: the toolsets as data, the one
+// place where errors become tool results, resources, prompts and the stdio
+// transport. Each toolset's tools are declared in a package of its own under
+// toolsets/, with the toolkit in tool/ (a declaration with typed arguments
+// and a thin handler over a service); this package assembles them in
+// allTools and serves them.
 package mcpserver
 
 import (
@@ -18,10 +21,20 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/agent"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	evolutiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/evolution"
+	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
+	handstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/hands"
+	insighttools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/insight"
+	lifecycletools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/lifecycle"
+	loopstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/loops"
+	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
+	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
+	projecttools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/project"
+	sessiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/session"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/service"
 	"github.com/cairn-dev/cairn/internal/service/brief"
@@ -106,50 +119,28 @@ var toolsets = []toolset{
 	{"hands", "validators of the agent's work: OpenAPI, SQL, Dockerfiles, Mermaid, tests, locales, tokens, markup, secrets", false},
 }
 
-// tool is one tool's declaration: its toolset, its MCP definition and a
-// handler built once the server exists.
-type tool struct {
-	toolset string
-	def     mcp.Tool // without InputSchema: see schema
-	// schema is the input schema, derived from the argument type on first
-	// use: by the first call, since tools/list sends the generated copy
-	// (see definition).
-	schema func() *jsonschema.Schema
-	// key names the tool's generated schema: its name, with " read-only"
-	// for a read-only variant.
-	key   string
-	build func(*server) mcp.ToolHandler
-	// readOnlyVariant, if set, is what --read-only serves instead of a
-	// writing tool: the same tool with its read actions only.
-	readOnlyVariant *tool
-	// always: served whatever the toolsets (the toolsets tool).
-	always bool
-}
-
 // definition is the tool as tools/list shows it, with its input schema:
 // the JSON generated from the declaration (schemas_gen.go), so a server
 // starts without deriving and marshaling every schema, which took most of
 // the time before it could answer initialize. TestInputSchemasGenerated
 // holds the generated JSON to the declarations.
-func (t tool) definition() mcp.Tool {
-	def := t.def
-	if js, ok := inputSchemas[t.key]; ok {
+func definition(t tool.Tool) mcp.Tool {
+	def := t.Def
+	if js, ok := inputSchemas[t.Key]; ok {
 		def.InputSchema = json.RawMessage(js)
 	} else {
-		def.InputSchema = wireSchema(t.schema())
+		def.InputSchema = tool.WireSchema(t.Schema())
 	}
 	return def
 }
 
-func (t tool) readOnly() bool { return t.def.Annotations != nil && t.def.Annotations.ReadOnlyHint }
-
 // allTools is every declared tool, in declaration order, each writing
 // tool with its hints from writeHints.
-func allTools() []tool {
-	ts := slices.Concat([]tool{toolsetsToolDecl()}, focusTools(), planTools(), claimTools(), loopTools(), memoryTools(), sessionTools(), contextTools(), knowledgeTools(), lifecycleTools(), insightTools(), handsTools(), handsCITools(), handsRuleTools(), handsGateTools(), handsMigrationTools(), evolutionTools(), scaffoldTools())
+func allTools() []tool.Tool {
+	ts := slices.Concat([]tool.Tool{toolsetsToolDecl()}, focustools.Tools(), plantools.Tools(), loopstools.Tools(), memorytools.Tools(), sessiontools.Tools(), projecttools.Tools(), lifecycletools.Tools(), insighttools.Tools(), handstools.Tools(), evolutiontools.Tools(), projecttools.ScaffoldTools())
 	for i := range ts {
-		if ts[i].def.Annotations == nil {
-			ts[i].def.Annotations = writeHints[ts[i].def.Name]
+		if ts[i].Def.Annotations == nil {
+			ts[i].Def.Annotations = writeHints[ts[i].Def.Name]
 		}
 	}
 	return ts
@@ -169,68 +160,72 @@ type server struct {
 	dyn       *dynamic        // each session's toolsets
 }
 
-// call is what a handler gets besides its arguments.
-type call struct {
-	*service.Set
-	agent string
-	s     *server
+// handler is a tool's MCP handler on this server: measured, its panics
+// recovered, its arguments decoded, its refusals made results.
+func (s *server) handler(t tool.Tool) mcp.ToolHandler {
+	if t.Always {
+		return s.toolsetsHandler(t)
+	}
+	ts, def := t.Toolset, t.Def
+	return s.measured(ts, def.Name, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.ErrorContext(ctx, "tool panicked", "tool", def.Name, "panic", r, "stack", string(debug.Stack()))
+				res, err = errorResult(ctx, s.log, def.Name, fmt.Errorf("panic: %v", r)), nil
+			}
+		}()
+		growStack(0)
+		run, err := t.Bind(req.Params.Arguments)
+		if err != nil {
+			return errorResult(ctx, s.log, def.Name, err), nil
+		}
+		svc, err := s.opts.Services(ctx)
+		if err != nil {
+			return errorResult(ctx, s.log, def.Name, err), nil
+		}
+		tool.NoteServices(ctx, svc)
+		ctx, agent := s.attach(ctx, svc, s.agent(req), def.Annotations != nil && def.Annotations.ReadOnlyHint)
+		text, out, err := run(ctx, tool.Call{Set: svc, Agent: agent, Host: s})
+		if err != nil {
+			return errorResult(ctx, s.log, def.Name, err), nil
+		}
+		// out itself, not its JSON: the SDK marshals the result once
+		// more at each level, re-compacting a json.RawMessage each
+		// time, while a value is encoded once, where it sits.
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+			StructuredContent: out,
+		}, nil
+	})
 }
 
-// loopChanged tells the loop watcher to look now rather than at its next
-// poll, so this process's subscribers hear of its own changes at once.
-func (c call) loopChanged() {
-	if lw := c.s.loops.Load(); lw != nil {
+// The server is its handlers' host.
+
+func (s *server) LoopChanged() {
+	if lw := s.loops.Load(); lw != nil {
 		lw.changed()
 	}
 }
 
-// handlerFunc is a typed tool handler. It returns the compact text rendering
-// for the model and the structured result, or an error.
-type handlerFunc[In any] func(ctx context.Context, c call, in In) (text string, out any, err error)
+func (s *server) Version() string { return s.opts.Version }
 
-// declare builds a tool declaration from its typed handler. The input schema
-// is derived from In; shape, if given, refines it (enums, bounds).
-func declare[In any](ts string, def mcp.Tool, h handlerFunc[In], shape ...func(*jsonschema.Schema)) tool {
-	schema := sync.OnceValue(func() *jsonschema.Schema {
-		schema := inputSchema[In]()
-		for _, f := range shape {
-			f(schema)
-		}
-		return schema
-	})
-	return tool{toolset: ts, def: def, schema: schema, key: def.Name, build: func(s *server) mcp.ToolHandler {
-		return s.measured(ts, def.Name, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-			defer func() {
-				if r := recover(); r != nil {
-					s.log.ErrorContext(ctx, "tool panicked", "tool", def.Name, "panic", r, "stack", string(debug.Stack()))
-					res, err = errorResult(ctx, s.log, def.Name, fmt.Errorf("panic: %v", r)), nil
-				}
-			}()
-			growStack(0)
-			in, err := decodeArgs[In](req.Params.Arguments, schema())
-			if err != nil {
-				return errorResult(ctx, s.log, def.Name, err), nil
-			}
-			svc, err := s.opts.Services(ctx)
-			if err != nil {
-				return errorResult(ctx, s.log, def.Name, err), nil
-			}
-			noteServices(ctx, svc)
-			ctx, agent := s.attach(ctx, svc, s.agent(req), def.Annotations != nil && def.Annotations.ReadOnlyHint)
-			text, out, err := h(ctx, call{Set: svc, agent: agent, s: s}, in)
-			if err != nil {
-				return errorResult(ctx, s.log, def.Name, err), nil
-			}
-			// out itself, not its JSON: the SDK marshals the result once
-			// more at each level, re-compacting a json.RawMessage each
-			// time, while a value is encoded once, where it sits.
-			return &mcp.CallToolResult{
-				Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-				StructuredContent: out,
-			}, nil
-		})
-	}}
+func (s *server) Settings() []brief.Setting {
+	if len(s.opts.Settings) > 0 {
+		return s.opts.Settings
+	}
+	ts := s.opts.Toolsets
+	if len(ts) == 0 {
+		ts = []string{"default"}
+	}
+	return []brief.Setting{{Name: "toolsets", Value: strings.Join(ts, ","), Source: "server"},
+		{Name: "read-only", Value: fmt.Sprint(s.opts.ReadOnly), Source: "server"}}
 }
+
+func (s *server) Served(name string) bool { return s.served[name] }
+
+func (s *server) NumServed() int { return len(s.served) }
+
+func (s *server) ToolsetOf(name string) string { return toolsetOf(name) }
 
 // attachment is the session a server's calls were last found to work in,
 // kept for attachFor: sessions start and end far less often than calls.
@@ -412,28 +407,28 @@ func newServer(opts Options) (*mcp.Server, *server, error) {
 	s.served = make(map[string]bool)
 	tools := selectTools(want, opts.ReadOnly)
 	for _, t := range tools {
-		s.served[t.def.Name] = true
+		s.served[t.Def.Name] = true
 	}
-	s.dyn = &dynamic{srv: srv, base: want, added: maps.Clone(want), tools: map[string]tool{}, owner: map[string]string{}, order: ToolsetNames()}
+	s.dyn = &dynamic{srv: srv, base: want, added: maps.Clone(want), tools: map[string]tool.Tool{}, owner: map[string]string{}, order: ToolsetNames()}
 	every := map[string]bool{}
 	for _, n := range ToolsetNames() {
 		every[n] = true
 	}
-	var ctl tool
+	var ctl tool.Tool
 	for _, t := range selectTools(every, opts.ReadOnly) {
-		if t.always {
+		if t.Always {
 			ctl = t
 			continue
 		}
-		s.dyn.tools[t.def.Name] = t
-		s.dyn.owner[t.def.Name] = t.toolset
+		s.dyn.tools[t.Def.Name] = t
+		s.dyn.owner[t.Def.Name] = t.Toolset
 	}
-	ctlDef, ctlHandler := ctl.definition(), ctl.build(s)
+	ctlDef, ctlHandler := definition(ctl), s.handler(ctl)
 	s.dyn.ctl = func() (*mcp.Tool, mcp.ToolHandler) { d := ctlDef; return &d, ctlHandler }
-	s.dyn.added1 = func(ts string, tools []tool) {
+	s.dyn.added1 = func(ts string, tools []tool.Tool) {
 		for _, t := range tools {
-			def := t.definition()
-			srv.AddTool(&def, t.build(s))
+			def := definition(t)
+			srv.AddTool(&def, s.handler(t))
 		}
 		if ts == "loops" {
 			s.startLoops(srv)
@@ -449,8 +444,8 @@ func newServer(opts Options) (*mcp.Server, *server, error) {
 	go func() {
 		defer close(added)
 		for _, t := range tools {
-			def := t.definition()
-			srv.AddTool(&def, t.build(s))
+			def := definition(t)
+			srv.AddTool(&def, s.handler(t))
 			runtime.Gosched()
 		}
 	}()
@@ -471,24 +466,24 @@ func newServer(opts Options) (*mcp.Server, *server, error) {
 	return srv, s, nil
 }
 
-func selectTools(want map[string]bool, readOnly bool) []tool {
-	var out []tool
+func selectTools(want map[string]bool, readOnly bool) []tool.Tool {
+	var out []tool.Tool
 	for _, t := range allTools() {
 		switch {
-		case t.always:
+		case t.Always:
 			out = append(out, t)
-		case !want[t.toolset]:
-		case !readOnly || t.readOnly():
+		case !want[t.Toolset]:
+		case !readOnly || t.ReadOnly():
 			out = append(out, t)
-		case t.readOnlyVariant != nil:
-			out = append(out, *t.readOnlyVariant)
+		case t.ReadOnlyVariant != nil:
+			out = append(out, *t.ReadOnlyVariant)
 		}
 	}
 	return out
 }
 
 // SelectTools applies --toolsets and --read-only to the declared tools.
-func SelectTools(names []string, readOnly bool) ([]tool, error) {
+func SelectTools(names []string, readOnly bool) ([]tool.Tool, error) {
 	want, err := resolveToolsets(names)
 	if err != nil {
 		return nil, err
@@ -546,7 +541,7 @@ func ToolNames(names []string, readOnly bool) ([]string, error) {
 	}
 	out := make([]string, len(ts))
 	for i, t := range ts {
-		out[i] = t.def.Name
+		out[i] = t.Def.Name
 	}
 	sort.Strings(out)
 	return out, nil
@@ -589,3 +584,13 @@ func growStack(i int) byte {
 
 //go:noinline
 func touch(b []byte, i int) byte { return b[-i%len(b)] }
+
+// toolsetOf names the toolset that declares a tool.
+func toolsetOf(name string) string {
+	for _, t := range allTools() {
+		if t.Def.Name == name {
+			return t.Toolset
+		}
+	}
+	return "?"
+}

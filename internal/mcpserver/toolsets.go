@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/problem"
 )
 
@@ -40,11 +41,11 @@ type dynamic struct {
 	base   map[string]bool                        // the toolsets each session starts with
 	by     map[*mcp.ServerSession]map[string]bool // a session's toolsets, once it changed them
 	added  map[string]bool                        // toolsets whose tools are on the server
-	tools  map[string]tool                        // every servable tool by name (read-only variants applied)
+	tools  map[string]tool.Tool                   // every servable tool by name (read-only variants applied)
 	owner  map[string]string                      // tool name → toolset
 	order  []string                               // toolset names in table order
 	ctl    func() (*mcp.Tool, mcp.ToolHandler)    // the toolsets tool, re-added to notify
-	added1 func(ts string, tools []tool)          // adds a toolset's tools to the server
+	added1 func(ts string, tools []tool.Tool)     // adds a toolset's tools to the server
 }
 
 // enabled is the set of toolsets a session sees.
@@ -114,13 +115,13 @@ func (d *dynamic) set(ss *mcp.ServerSession, on, off []string) (bool, error) {
 	}
 	d.mu.Unlock()
 	for _, n := range fresh {
-		var ts []tool
+		var ts []tool.Tool
 		for _, t := range d.tools {
-			if t.toolset == n {
+			if t.Toolset == n {
 				ts = append(ts, t)
 			}
 		}
-		slices.SortFunc(ts, func(a, b tool) int { return strings.Compare(a.def.Name, b.def.Name) })
+		slices.SortFunc(ts, func(a, b tool.Tool) int { return strings.Compare(a.Def.Name, b.Def.Name) })
 		d.added1(n, ts)
 	}
 	if changed && len(fresh) == 0 {
@@ -194,33 +195,37 @@ func checkToolsets(field string, names []string) ([]string, error) {
 	return out, nil
 }
 
-func toolsetsToolDecl() tool {
+func toolsetsToolDecl() tool.Tool {
 	def := mcp.Tool{Name: toolsetsTool,
 
 		Description: "List Cairn's toolsets (use, tools, token cost, on/off); enable or disable some for this session."}
-	schema := sync.OnceValue(inputSchema[toolsetsArgs])
-	return tool{toolset: toolsetsTool, def: def, schema: schema, key: def.Name, always: true, build: func(s *server) mcp.ToolHandler {
-		return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-			defer func() {
-				if r := recover(); r != nil {
-					s.log.ErrorContext(ctx, "tool panicked", "tool", def.Name, "panic", r, "stack", string(debug.Stack()))
-					res, err = errorResult(ctx, s.log, def.Name, fmt.Errorf("panic: %v", r)), nil
-				}
-			}()
-			in, err := decodeArgs[toolsetsArgs](req.Params.Arguments, schema())
-			if err != nil {
-				return errorResult(ctx, s.log, def.Name, err), nil
-			}
-			out, err := s.toolsetsCall(req.Session, in)
-			if err != nil {
-				return errorResult(ctx, s.log, def.Name, err), nil
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}, StructuredContent: out}, nil
-		}
-	}}
+	return tool.Tool{Toolset: toolsetsTool, Def: def, Schema: toolsetsSchema, Key: def.Name, Always: true}
 }
 
-func ptr[T any](v T) *T { return &v }
+var toolsetsSchema = sync.OnceValue(tool.InputSchema[toolsetsArgs])
+
+// toolsetsHandler is the toolsets tool's handler, which works on the
+// server rather than the project.
+func (s *server) toolsetsHandler(t tool.Tool) mcp.ToolHandler {
+	def := t.Def
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.ErrorContext(ctx, "tool panicked", "tool", def.Name, "panic", r, "stack", string(debug.Stack()))
+				res, err = errorResult(ctx, s.log, def.Name, fmt.Errorf("panic: %v", r)), nil
+			}
+		}()
+		in, err := tool.DecodeArgs[toolsetsArgs](req.Params.Arguments, toolsetsSchema())
+		if err != nil {
+			return errorResult(ctx, s.log, def.Name, err), nil
+		}
+		out, err := s.toolsetsCall(req.Session, in)
+		if err != nil {
+			return errorResult(ctx, s.log, def.Name, err), nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}, StructuredContent: out}, nil
+	}
+}
 
 // toolsetsCall applies a toolsets call to the session and describes the
 // toolsets as the session now has them.
@@ -257,9 +262,9 @@ func (s *server) toolsetsCall(ss *mcp.ServerSession, in toolsetsArgs) (toolsetsO
 	for _, ts := range toolsets {
 		o := toolsetOut{Name: ts.name, For: ts.description, On: want[ts.name], Tokens: toolsetTokens[ts.name]}
 		for _, t := range allTools() {
-			if t.toolset == ts.name {
-				if _, ok := s.dyn.tools[t.def.Name]; ok {
-					o.Tools = append(o.Tools, t.def.Name)
+			if t.Toolset == ts.name {
+				if _, ok := s.dyn.tools[t.Def.Name]; ok {
+					o.Tools = append(o.Tools, t.Def.Name)
 				}
 			}
 		}

@@ -8,6 +8,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
+	focustools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/focus"
+	memorytools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/memory"
+	plantools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/plan"
+	projecttools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/project"
+	sessiontools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/session"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/brief"
@@ -52,7 +58,7 @@ func workPrompts() []prompt {
 }
 
 // completer offers values of one argument that start with prefix.
-type completer func(ctx context.Context, c call, prefix string) ([]string, error)
+type completer func(ctx context.Context, c tool.Call, prefix string) ([]string, error)
 
 // completeBy is a prompt's completion by argument name.
 func completeBy(by map[string]completer) func(ctx context.Context, s *server, arg, prefix string) (mcp.CompletionResultDetails, error) {
@@ -65,7 +71,7 @@ func completeBy(by map[string]completer) func(ctx context.Context, s *server, ar
 		if err != nil {
 			return mcp.CompletionResultDetails{}, err
 		}
-		vs, err := f(ctx, call{Set: svc, s: s}, prefix)
+		vs, err := f(ctx, tool.Call{Set: svc, Host: s}, prefix)
 		if err != nil {
 			return mcp.CompletionResultDetails{}, err
 		}
@@ -74,13 +80,13 @@ func completeBy(by map[string]completer) func(ctx context.Context, s *server, ar
 }
 
 // completeOpenTasks offers task ids, open ones first.
-func completeOpenTasks(ctx context.Context, c call, prefix string) ([]string, error) {
+func completeOpenTasks(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
 	return taskIDs(ctx, c.Set, prefix)
 }
 
 // completeTitles offers the titles of open tasks (to plan one already
 // written down).
-func completeTitles(ctx context.Context, c call, prefix string) ([]string, error) {
+func completeTitles(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
 	b, err := c.Plan.Board(ctx)
 	if err != nil {
 		return nil, err
@@ -94,7 +100,7 @@ func completeTitles(ctx context.Context, c call, prefix string) ([]string, error
 	return startsWith(ts, prefix), nil
 }
 
-func completeBudget(_ context.Context, _ call, prefix string) ([]string, error) {
+func completeBudget(_ context.Context, _ tool.Call, prefix string) ([]string, error) {
 	var vs []string
 	for _, n := range []int{brief.MinBootstrapBudget, brief.DefaultBootstrapBudget, 2 * brief.DefaultBootstrapBudget, brief.MaxBootstrapBudget} {
 		vs = append(vs, fmt.Sprint(n))
@@ -103,7 +109,7 @@ func completeBudget(_ context.Context, _ call, prefix string) ([]string, error) 
 }
 
 // promptFunc assembles a prompt's text from its arguments.
-type promptFunc func(ctx context.Context, c call, args map[string]string) (string, error)
+type promptFunc func(ctx context.Context, c tool.Call, args map[string]string) (string, error)
 
 // promptHandler runs a promptFunc as the tools run a handler: the
 // project's services, the agent and session of the request.
@@ -118,7 +124,7 @@ func (s *server) promptHandler(name string, f promptFunc) mcp.PromptHandler {
 		for k, v := range req.Params.Arguments {
 			args[k] = strings.TrimSpace(v)
 		}
-		text, err := f(ctx, call{Set: svc, agent: agent, s: s}, args)
+		text, err := f(ctx, tool.Call{Set: svc, Agent: agent, Host: s}, args)
 		if err != nil {
 			return nil, promptError(ctx, s, name, err)
 		}
@@ -146,8 +152,8 @@ func argField(err error, arg string) error {
 	return err
 }
 
-func bootstrapPrompt(ctx context.Context, c call, args map[string]string) (string, error) {
-	req := brief.BootstrapRequest{Agent: c.agent, Hint: render.BootstrapHint}
+func bootstrapPrompt(ctx context.Context, c tool.Call, args map[string]string) (string, error) {
+	req := brief.BootstrapRequest{Agent: c.Agent, Hint: render.BootstrapHint}
 	if v := args["budget_tokens"]; v != "" {
 		if _, err := fmt.Sscan(v, &req.BudgetTokens); err != nil || req.BudgetTokens < brief.MinBootstrapBudget || req.BudgetTokens > brief.MaxBootstrapBudget {
 			return "", &problem.FieldError{Field: "budget_tokens", Problem: "is " + problem.Quote(v),
@@ -168,7 +174,7 @@ func bootstrapPrompt(ctx context.Context, c call, args map[string]string) (strin
 	return strings.TrimRight(b.Text, "\n") + "\n\nWork from YOU ARE HERE; fetch what a section left out with the calls it names.", nil
 }
 
-func planTaskPrompt(ctx context.Context, c call, args map[string]string) (string, error) {
+func planTaskPrompt(ctx context.Context, c tool.Call, args map[string]string) (string, error) {
 	desc := args["description"]
 	if desc == "" {
 		return "", &problem.FieldError{Field: "description", Problem: "is required", Fix: "describe the task in a sentence or a few"}
@@ -176,18 +182,18 @@ func planTaskPrompt(ctx context.Context, c call, args map[string]string) (string
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Plan this task\n%s", problem.Clip(desc, 2000))
 	if p := args["parent"]; p != "" {
-		text, _, err := getTask(ctx, c, idArgs{ID: IDArg(p)})
+		text, _, err := plantools.GetTask(ctx, c, plantools.IDArgs{ID: tool.IDArg(p)})
 		if err != nil {
 			return "", argField(err, "parent")
 		}
 		section(&b, "Under", text)
 	}
-	text, _, err := classifyTool(ctx, c, classifyArgs{Description: desc})
+	text, _, err := projecttools.ClassifyTool(ctx, c, projecttools.ClassifyArgs{Description: desc})
 	if err != nil {
 		return "", err
 	}
 	section(&b, "Who and how (classify_task)", text)
-	text, _, err = memorySearch(ctx, c, memorySearchArgs{Query: desc, Limit: 5})
+	text, _, err = memorytools.MemorySearch(ctx, c, memorytools.MemorySearchArgs{Query: desc, Limit: 5})
 	if err != nil {
 		return "", err
 	}
@@ -202,12 +208,12 @@ func planTaskPrompt(ctx context.Context, c call, args map[string]string) (string
 	return b.String(), nil
 }
 
-func diagnosePrompt(ctx context.Context, c call, args map[string]string) (string, error) {
+func diagnosePrompt(ctx context.Context, c tool.Call, args map[string]string) (string, error) {
 	msg := args["error"]
 	if msg == "" {
 		return "", &problem.FieldError{Field: "error", Problem: "is required", Fix: "pass the error message or its key line"}
 	}
-	text, _, err := diagnoseError(ctx, c, diagnoseArgs{Error: msg})
+	text, _, err := memorytools.DiagnoseError(ctx, c, memorytools.DiagnoseArgs{Error: msg})
 	if err != nil {
 		return "", err
 	}
@@ -219,30 +225,30 @@ func diagnosePrompt(ctx context.Context, c call, args map[string]string) (string
 	return b.String(), nil
 }
 
-func reviewPrompt(ctx context.Context, c call, args map[string]string) (string, error) {
+func reviewPrompt(ctx context.Context, c tool.Call, args map[string]string) (string, error) {
 	var b strings.Builder
 	b.WriteString("# Review before commit")
 	if id := args["task_id"]; id != "" {
-		text, _, err := getTask(ctx, c, idArgs{ID: IDArg(id)})
+		text, _, err := plantools.GetTask(ctx, c, plantools.IDArgs{ID: tool.IDArg(id)})
 		if err != nil {
 			return "", argField(err, "task_id")
 		}
 		section(&b, "The task", text)
 	} else {
-		text, _, err := getCurrentTask(ctx, c, noArgs{})
+		text, _, err := focustools.GetCurrentTask(ctx, c, tool.NoArgs{})
 		if err != nil {
 			return "", err
 		}
 		section(&b, "The task (YOU ARE HERE)", text)
 	}
 	for _, q := range []struct{ title, typ string }{{"Conventions to keep", "convention"}, {"Mistakes not to repeat", "mistake"}} {
-		text, _, err := memorySearch(ctx, c, memorySearchArgs{Type: StringList{q.typ}, Limit: 8})
+		text, _, err := memorytools.MemorySearch(ctx, c, memorytools.MemorySearchArgs{Type: tool.StringList{q.typ}, Limit: 8})
 		if err != nil {
 			return "", err
 		}
 		section(&b, q.title, text)
 	}
-	if text, _, err := branchGet(ctx, c, branchArgs{Action: "get", Limit: 5}); err == nil {
+	if text, _, err := sessiontools.BranchGet(ctx, c, sessiontools.BranchArgs{Action: "get", Limit: 5}); err == nil {
 		section(&b, "The branch", text)
 	}
 	section(&b, "Checklist", "1. The change does what the task says, and nothing it does not.\n"+
@@ -253,10 +259,10 @@ func reviewPrompt(ctx context.Context, c call, args map[string]string) (string, 
 	return b.String(), nil
 }
 
-func handoffPrompt(ctx context.Context, c call, args map[string]string) (string, error) {
+func handoffPrompt(ctx context.Context, c tool.Call, args map[string]string) (string, error) {
 	var b strings.Builder
 	b.WriteString("# Hand off")
-	text, _, err := sessionGet(ctx, c, sessionArgs{Action: "get", SessionID: args["session_id"], Limit: 10})
+	text, _, err := sessiontools.SessionGet(ctx, c, sessiontools.SessionArgs{Action: "get", SessionID: args["session_id"], Limit: 10})
 	switch {
 	case err == nil:
 		section(&b, "This session", text)
@@ -265,14 +271,14 @@ func handoffPrompt(ctx context.Context, c call, args map[string]string) (string,
 	default:
 		section(&b, "This session", "No open session: the record below is what the plan and the branch hold.")
 	}
-	if text, _, err = getCurrentTask(ctx, c, noArgs{}); err != nil {
+	if text, _, err = focustools.GetCurrentTask(ctx, c, tool.NoArgs{}); err != nil {
 		return "", err
 	}
 	section(&b, "YOU ARE HERE", text)
-	if text, _, err := branchGet(ctx, c, branchArgs{Action: "get", Limit: 5}); err == nil {
+	if text, _, err := sessiontools.BranchGet(ctx, c, sessiontools.BranchArgs{Action: "get", Limit: 5}); err == nil {
 		section(&b, "The branch", text)
 	}
-	if text, _, err = getNextTask(ctx, c, nextTaskArgs{}); err != nil {
+	if text, _, err = plantools.GetNextTask(ctx, c, plantools.NextTaskArgs{}); err != nil {
 		return "", err
 	}
 	section(&b, "Next", text)

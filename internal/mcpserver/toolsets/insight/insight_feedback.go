@@ -1,4 +1,4 @@
-package mcpserver
+package insight
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/service/insight"
 )
 
@@ -28,17 +29,17 @@ type feedbackOut struct {
 	Redacted int    `json:"redacted,omitempty"`
 }
 
-func feedbackTool() tool {
-	return declare("insight", mcp.Tool{Name: "feedback",
+func feedbackTool() tool.Tool {
+	return tool.Declare("insight", mcp.Tool{Name: "feedback",
 		Description: "Rate a session, or one tool's answer in it, good or bad, with an optional note; counted in model_performance and project_health."},
-		giveFeedback, enum("rating", anys(insight.Ratings)...), enum("by", anys(insight.Givers)...))
+		giveFeedback, tool.Enum("rating", tool.Anys(insight.Ratings)...), tool.Enum("by", tool.Anys(insight.Givers)...))
 }
 
-func giveFeedback(ctx context.Context, c call, in feedbackArgs) (string, any, error) {
+func giveFeedback(ctx context.Context, c tool.Call, in feedbackArgs) (string, any, error) {
 	if in.By == "" {
 		in.By = insight.ByAgent
 	}
-	r, err := c.Insight.Give(ctx, c.agent, insight.Feedback{Session: in.SessionID, Rating: in.Rating, Tool: in.Tool, Note: in.Note, By: in.By})
+	r, err := c.Insight.Give(ctx, c.Agent, insight.Feedback{Session: in.SessionID, Rating: in.Rating, Tool: in.Tool, Note: in.Note, By: in.By})
 	if err != nil {
 		return "", nil, err
 	}

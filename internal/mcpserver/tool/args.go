@@ -1,4 +1,4 @@
-package mcpserver
+package tool
 
 import (
 	"bytes"
@@ -90,8 +90,8 @@ var schemaOpts = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschem
 	reflect.TypeFor[StringList](): {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
 }}
 
-// inputSchema derives a tool's input schema from its argument struct.
-func inputSchema[In any]() *jsonschema.Schema {
+// InputSchema derives a tool's input schema from its argument struct.
+func InputSchema[In any]() *jsonschema.Schema {
 	s, err := jsonschema.For[In](schemaOpts)
 	if err != nil {
 		panic(err) // a programming error in a declaration, caught by every test
@@ -121,11 +121,11 @@ func compact(s *jsonschema.Schema) {
 	}
 }
 
-// wireSchema is s as tools/list sends it: without an integer's minimum of
+// WireSchema is s as tools/list sends it: without an integer's minimum of
 // 0 or 1 (offsets, counts and limits start there, and the services refuse
 // less by name), which would cost tokens on every turn for what a model
 // assumes anyway. Decoding keeps s, bounds and all, for its messages.
-func wireSchema(s *jsonschema.Schema) *jsonschema.Schema {
+func WireSchema(s *jsonschema.Schema) *jsonschema.Schema {
 	w := s.CloneSchemas()
 	var strip func(*jsonschema.Schema)
 	strip = func(s *jsonschema.Schema) {
@@ -167,7 +167,7 @@ func fullSchema(t reflect.Type) *jsonschema.Schema {
 	return s
 }
 
-// decodeArgs decodes a tool's arguments into In and validates them against
+// DecodeArgs decodes a tool's arguments into In and validates them against
 // the schema the tool declares, in one place: a handler gets arguments of
 // the declared types, names, enums and bounds (see checkValue for the
 // keywords). Unlike a plain unmarshal or a schema validator, it checks every
@@ -181,7 +181,7 @@ func fullSchema(t reflect.Type) *jsonschema.Schema {
 // (IDArg) and a single value stands for a list of one (IDList, StringList);
 // an enum's value is matched ignoring case and surrounding space, and
 // handed on as declared; and an optional enum left empty ("") is absent.
-func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, error) {
+func DecodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, error) {
 	var in In
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -202,15 +202,15 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, err
 	return in, err
 }
 
-// sent records which arguments a call carried (null counts as absent). An
+// Sent records which arguments a call carried (null counts as absent). An
 // argument struct that embeds it gets it filled by decodeArgs, so a rule can
 // depend on what was sent rather than on zero values.
-type sent struct{ names map[string]bool }
+type Sent struct{ names map[string]bool }
 
-func (s *sent) record(names map[string]bool) { s.names = names }
+func (s *Sent) record(names map[string]bool) { s.names = names }
 
-// has reports whether the call carried the argument.
-func (s sent) has(name string) bool { return s.names[name] }
+// Has reports whether the call carried the argument.
+func (s Sent) Has(name string) bool { return s.names[name] }
 
 // decodeObject decodes a JSON object into the struct v, field by field. A
 // field that is itself a struct (query_tasks' filters, sort) is decoded the
@@ -497,13 +497,13 @@ func (a arg) at() string {
 // enum itself, where it knows better than the list of values (observation:
 // a decision has a tool of its own).
 type enumFixer interface {
-	enumFix(name, value string) string
+	EnumFix(name, value string) string
 }
 
 // enumAliaser is an argument struct that takes a value outside an enum, an
 // older word the service still reads (loops' "normal" priority), as is.
 type enumAliaser interface {
-	enumAlias(name, value string) bool
+	EnumAlias(name, value string) bool
 }
 
 func argsOf(v reflect.Value) any {
@@ -513,10 +513,10 @@ func argsOf(v reflect.Value) any {
 	return nil
 }
 
-// checkedKeywords are the schema keywords checkValue enforces beyond the
+// CheckedKeywords are the schema keywords checkValue enforces beyond the
 // types, names and required arguments that decodeObject checks.
 // TestDeclaredKeywordsChecked holds every declaration to them.
-var checkedKeywords = []string{"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+var CheckedKeywords = []string{"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
 	"minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "items"}
 
 // checkValue checks the decoded value v of an argument against its schema
@@ -557,12 +557,12 @@ func checkString(v reflect.Value, p *jsonschema.Schema, a arg) error {
 			i = slices.IndexFunc(p.Enum, func(e any) bool { return strings.EqualFold(enumString(e), want) })
 		}
 		if i < 0 {
-			if al, ok := a.args.(enumAliaser); ok && al.enumAlias(a.name, want) {
+			if al, ok := a.args.(enumAliaser); ok && al.EnumAlias(a.name, want) {
 				return nil
 			}
 			fix := ""
 			if f, ok := a.args.(enumFixer); ok {
-				fix = f.enumFix(a.name, want)
+				fix = f.EnumFix(a.name, want)
 			}
 			if fix == "" {
 				fix = "use " + choices(p.Enum)
@@ -718,4 +718,28 @@ func choices(enum []any) string {
 		return strings.Join(vs, "")
 	}
 	return strings.Join(vs[:len(vs)-1], ", ") + " or " + vs[len(vs)-1]
+}
+
+type NoArgs struct{}
+
+// StringList is a list argument that also accepts a single string, as the
+// plan specification's "array|string" filters do.
+type StringList []string
+
+// UnmarshalJSON accepts a string or an array of strings.
+func (l *StringList) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*l = StringList{s}
+		return nil
+	}
+	var ss []string
+	if err := json.Unmarshal(b, &ss); err != nil {
+		return err
+	}
+	*l = ss
+	return nil
 }

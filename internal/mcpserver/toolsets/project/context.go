@@ -1,13 +1,18 @@
-package mcpserver
+// Package project declares the context toolset: the session start in one
+// call (bootstrap), project detection, configuration, knowledge, next
+// steps, scaffolding.
+package project
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/brief"
@@ -23,58 +28,54 @@ type bootstrapArgs struct {
 	Query        string `json:"query,omitempty" jsonschema:"a topic to favour in memory and instructions"`
 }
 
-type detectProjectArgs struct{}
+type DetectProjectArgs struct{}
 
 type optimizeContextArgs struct {
-	Query        string     `json:"query" jsonschema:"the topic"`
-	BudgetTokens int        `json:"budget_tokens,omitempty" jsonschema:"default 1000"`
-	Candidates   StringList `json:"candidates,omitempty" jsonschema:"ids to choose among (m12, 12); default: what the query finds"`
+	Query        string          `json:"query" jsonschema:"the topic"`
+	BudgetTokens int             `json:"budget_tokens,omitempty" jsonschema:"default 1000"`
+	Candidates   tool.StringList `json:"candidates,omitempty" jsonschema:"ids to choose among (m12, 12); default: what the query finds"`
 }
 
 type techCompatibilityArgs struct {
-	Stack StringList `json:"stack,omitempty" jsonschema:"technologies to check; default what the project uses"`
+	Stack tool.StringList `json:"stack,omitempty" jsonschema:"technologies to check; default what the project uses"`
 }
 
-type getConfigArgs struct{}
+type GetConfigArgs struct{}
 
 type suggestNextArgs struct{}
 
-func contextTools() []tool {
+// Tools are the context toolset's tools but scaffold (ScaffoldTools),
+// which the server lists after the others.
+func Tools() []tool.Tool { return slices.Concat(contextTools(), knowledgeTools()) }
+
+func contextTools() []tool.Tool {
 	const ts = "context"
-	return []tool{
-		declare(ts, mcp.Tool{Name: "bootstrap", Annotations: readOnly,
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "bootstrap", Annotations: tool.ReadOnly,
 			Description: "Start of a session in one call, within a token budget: YOU ARE HERE, the next task, loops, session, project, instruction digest, conventions, mistakes, decisions (ids for memory_get)."},
-			bootstrapTool, bounds("budget_tokens", brief.MinBootstrapBudget, brief.MaxBootstrapBudget)),
-		declare(ts, mcp.Tool{Name: "detect_project", Annotations: readOnly,
+			bootstrapTool, tool.Bounds("budget_tokens", brief.MinBootstrapBudget, brief.MaxBootstrapBudget)),
+		tool.Declare(ts, mcp.Tool{Name: "detect_project", Annotations: tool.ReadOnly,
 			Description: "The project's languages, frameworks, package managers, build and test commands, per module, from its manifests; CI, containers, agent instruction files."},
-			detectProjectTool),
-		declare(ts, mcp.Tool{Name: "optimize_context", Annotations: readOnly,
+			DetectProjectTool),
+		tool.Declare(ts, mcp.Tool{Name: "optimize_context", Annotations: tool.ReadOnly,
 			Description: "Chooses, within a token budget, the memory entries, tasks and instruction lines most relevant to a query; says what it dropped and why."},
-			optimizeContextTool, bounds("budget_tokens", 50, brief.MaxBootstrapBudget)),
-		declare(ts, mcp.Tool{Name: "tech_compatibility", Annotations: readOnly,
+			optimizeContextTool, tool.Bounds("budget_tokens", 50, brief.MaxBootstrapBudget)),
+		tool.Declare(ts, mcp.Tool{Name: "tech_compatibility", Annotations: tool.ReadOnly,
 			Description: "Checks the project's stack (from detect_project) for tools that clash or overlap, and where each technology asked about is used; a score out of 100."},
 			techCompatibilityTool),
-		declare(ts, mcp.Tool{Name: "get_config", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "get_config", Annotations: tool.ReadOnly,
 			Description: "The configuration in force (toolsets, agent, project root, store, branch, embeddings, budgets) and where each value came from."},
-			getConfigTool),
-		declare(ts, mcp.Tool{Name: "suggest_next", Annotations: readOnly,
+			GetConfigTool),
+		tool.Declare(ts, mcp.Tool{Name: "suggest_next", Annotations: tool.ReadOnly,
 			Description: "The next steps from where you are (focus, subtasks, loops, session), each a tool call with its arguments filled in."},
 			suggestNextTool),
 	}
 }
 
-func getConfigTool(_ context.Context, c call, _ getConfigArgs) (string, any, error) {
-	surface := c.s.opts.Settings
-	if len(surface) == 0 {
-		ts := c.s.opts.Toolsets
-		if len(ts) == 0 {
-			ts = []string{"default"}
-		}
-		surface = []brief.Setting{{Name: "toolsets", Value: strings.Join(ts, ","), Source: "server"},
-			{Name: "read-only", Value: fmt.Sprint(c.s.opts.ReadOnly), Source: "server"}}
-	}
-	surface = append(surface, brief.Setting{Name: "agent (this call)", Value: c.agent, Source: "--agent, else the X-Cairn-Agent header or the client's name"},
-		brief.Setting{Name: "tools served", Value: fmt.Sprint(len(c.s.served)), Source: "the toolsets, less writes when read-only"})
+func GetConfigTool(_ context.Context, c tool.Call, _ GetConfigArgs) (string, any, error) {
+	surface := c.Host.Settings()
+	surface = append(surface, brief.Setting{Name: "agent (this call)", Value: c.Agent, Source: "--agent, else the X-Cairn-Agent header or the client's name"},
+		brief.Setting{Name: "tools served", Value: fmt.Sprint(c.Host.NumServed()), Source: "the toolsets, less writes when read-only"})
 	settings := c.Brief.Config(surface)
 	lines := make([]string, len(settings))
 	for i, st := range settings {
@@ -92,16 +93,16 @@ type suggestion struct {
 	NotServed string         `json:"not_served,omitempty"` // how to get the tool if it is not served
 }
 
-func suggestNextTool(ctx context.Context, c call, _ suggestNextArgs) (string, any, error) {
-	ss, err := c.Brief.SuggestNext(ctx, c.agent)
+func suggestNextTool(ctx context.Context, c tool.Call, _ suggestNextArgs) (string, any, error) {
+	ss, err := c.Brief.SuggestNext(ctx, c.Agent)
 	if err != nil {
 		return "", nil, err
 	}
 	out := suggestionsOut{Suggestions: make([]suggestion, 0, len(ss))}
 	for _, s := range ss {
 		if sg, ok := suggestionOf(s); ok {
-			if !c.s.served[sg.Tool] {
-				sg.NotServed = "in the " + toolsetOf(sg.Tool) + " toolset: enable it with the toolsets tool"
+			if !c.Host.Served(sg.Tool) {
+				sg.NotServed = "in the " + c.Host.ToolsetOf(sg.Tool) + " toolset: enable it with the toolsets tool"
 			}
 			out.Suggestions = append(out.Suggestions, sg)
 		}
@@ -164,18 +165,8 @@ func (o suggestionsOut) text() string {
 	return strings.Join(lines, "\n")
 }
 
-// toolsetOf names the toolset that declares a tool.
-func toolsetOf(name string) string {
-	for _, t := range allTools() {
-		if t.def.Name == name {
-			return t.toolset
-		}
-	}
-	return "?"
-}
-
-func bootstrapTool(ctx context.Context, c call, in bootstrapArgs) (string, any, error) {
-	b, err := c.Brief.Bootstrap(ctx, brief.BootstrapRequest{Agent: c.agent, BudgetTokens: in.BudgetTokens, Query: in.Query, Hint: render.BootstrapHint})
+func bootstrapTool(ctx context.Context, c tool.Call, in bootstrapArgs) (string, any, error) {
+	b, err := c.Brief.Bootstrap(ctx, brief.BootstrapRequest{Agent: c.Agent, BudgetTokens: in.BudgetTokens, Query: in.Query, Hint: render.BootstrapHint})
 	if err != nil {
 		return "", nil, err
 	}
@@ -183,7 +174,7 @@ func bootstrapTool(ctx context.Context, c call, in bootstrapArgs) (string, any, 
 	return b.Text, b, nil
 }
 
-func detectProjectTool(_ context.Context, c call, _ detectProjectArgs) (string, any, error) {
+func DetectProjectTool(_ context.Context, c tool.Call, _ DetectProjectArgs) (string, any, error) {
 	info := c.Knowledge.Project()
 	return RenderProject(info), info, nil
 }
@@ -234,7 +225,7 @@ func RenderProject(info projectinfo.Info) string {
 	return b.String()
 }
 
-func optimizeContextTool(ctx context.Context, c call, in optimizeContextArgs) (string, any, error) {
+func optimizeContextTool(ctx context.Context, c tool.Call, in optimizeContextArgs) (string, any, error) {
 	o, err := c.Brief.OptimizeContext(ctx, brief.OptimizeRequest{Query: in.Query, BudgetTokens: in.BudgetTokens, Candidates: in.Candidates})
 	if err != nil {
 		return "", nil, err
@@ -273,7 +264,7 @@ func optimizeContextTool(ctx context.Context, c call, in optimizeContextArgs) (s
 	return b.String(), out, nil
 }
 
-func techCompatibilityTool(_ context.Context, c call, in techCompatibilityArgs) (string, any, error) {
+func techCompatibilityTool(_ context.Context, c tool.Call, in techCompatibilityArgs) (string, any, error) {
 	r, err := c.Knowledge.TechCompatibility(in.Stack)
 	if err != nil {
 		return "", nil, err

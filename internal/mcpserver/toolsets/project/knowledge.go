@@ -1,4 +1,4 @@
-package mcpserver
+package project
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/projectinfo"
 	"github.com/cairn-dev/cairn/internal/service/knowledge"
 	"github.com/cairn-dev/cairn/internal/service/page"
@@ -17,7 +18,7 @@ import (
 // (knowledge/**/*.md), skills and agents (skills/*/SKILL.md,
 // .claude/agents/*.md), workflows, templates and the routing table.
 
-type queryTKBArgs struct {
+type QueryTKBArgs struct {
 	Query    string `json:"query,omitempty" jsonschema:"words to rank by"`
 	Category string `json:"category,omitempty"`
 	Maturity string `json:"maturity,omitempty"`
@@ -26,11 +27,11 @@ type queryTKBArgs struct {
 	Limit    int    `json:"limit,omitempty" jsonschema:"default 10"`
 }
 
-type tkbEntryArgs struct {
+type TKBEntryArgs struct {
 	Entry string `json:"entry" jsonschema:"path or name, as query_tkb lists it"`
 }
 
-type agentArgs struct {
+type AgentArgs struct {
 	Name string `json:"name" jsonschema:"skill or agent name, or its path"`
 }
 
@@ -38,29 +39,29 @@ type heuristicsArgs struct {
 	Decision string `json:"decision" jsonschema:"the decision, in a sentence or a few"`
 }
 
-type classifyArgs struct {
+type ClassifyArgs struct {
 	Description string `json:"description" jsonschema:"the task, in a sentence or a few"`
 }
 
-func knowledgeTools() []tool {
+func knowledgeTools() []tool.Tool {
 	const ts = "context"
-	return []tool{
-		declare(ts, mcp.Tool{Name: "query_tkb", Annotations: readOnly, Description: "Searches the project's knowledge base (knowledge/**/*.md) by words, category, maturity and use case; index lines, get_tkb_entry for one."},
-			queryTKBTool, pageShape(knowledge.KnowledgePage)...),
-		declare(ts, mcp.Tool{Name: "get_tkb_entry", Annotations: readOnly, Description: "One knowledge base entry in full: front matter and body."}, tkbEntryTool),
-		declare(ts, mcp.Tool{Name: "get_agent", Annotations: readOnly, Description: "A skill (skills/*/SKILL.md) or agent (.claude/agents/*.md): its front matter parsed, and its instructions."}, agentTool),
-		declare(ts, mcp.Tool{Name: "get_competency_matrix", Annotations: readOnly, Description: "Every skill and agent with the expertise it declares."}, competencyTool),
-		declare(ts, mcp.Tool{Name: "classify_task", Annotations: readOnly, Description: "The skills or agents, workflows (workflows/*.md) and templates that match a task description, best first."}, classifyTool),
-		declare(ts, mcp.Tool{Name: "apply_heuristics", Annotations: readOnly,
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "query_tkb", Annotations: tool.ReadOnly, Description: "Searches the project's knowledge base (knowledge/**/*.md) by words, category, maturity and use case; index lines, get_tkb_entry for one."},
+			QueryTKBTool, tool.PageShape(knowledge.KnowledgePage)...),
+		tool.Declare(ts, mcp.Tool{Name: "get_tkb_entry", Annotations: tool.ReadOnly, Description: "One knowledge base entry in full: front matter and body."}, TKBEntryTool),
+		tool.Declare(ts, mcp.Tool{Name: "get_agent", Annotations: tool.ReadOnly, Description: "A skill (skills/*/SKILL.md) or agent (.claude/agents/*.md): its front matter parsed, and its instructions."}, AgentTool),
+		tool.Declare(ts, mcp.Tool{Name: "get_competency_matrix", Annotations: tool.ReadOnly, Description: "Every skill and agent with the expertise it declares."}, CompetencyTool),
+		tool.Declare(ts, mcp.Tool{Name: "classify_task", Annotations: tool.ReadOnly, Description: "The skills or agents, workflows (workflows/*.md) and templates that match a task description, best first."}, ClassifyTool),
+		tool.Declare(ts, mcp.Tool{Name: "apply_heuristics", Annotations: tool.ReadOnly,
 			Description: "A decision against the project's heuristics (heuristics.md, else a default ten) as questions to answer, and the past decisions and mistakes it recalls."},
 			heuristicsTool),
-		declare(ts, mcp.Tool{Name: "get_routing_table", Annotations: readOnly, Description: "Which skill or agent handles what: the project's routing.md, else one derived from what they declare."}, routingTool),
+		tool.Declare(ts, mcp.Tool{Name: "get_routing_table", Annotations: tool.ReadOnly, Description: "Which skill or agent handles what: the project's routing.md, else one derived from what they declare."}, routingTool),
 	}
 }
 
 const noKnowledge = "This project has no %s yet: add Markdown files under %s (YAML front matter: %s)."
 
-func queryTKBTool(_ context.Context, c call, in queryTKBArgs) (string, any, error) {
+func QueryTKBTool(_ context.Context, c tool.Call, in QueryTKBArgs) (string, any, error) {
 	p, err := c.Knowledge.QueryTKB(knowledge.TKBQuery{Query: in.Query, Category: in.Category, Maturity: in.Maturity, UseCase: in.UseCase,
 		Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
@@ -106,7 +107,7 @@ func (o tkbOut) text(offset int) string {
 				line += " · " + tag
 			}
 		}
-		if t := firstNonEmpty(d.Title, d.Name); t != "" {
+		if t := FirstNonEmpty(d.Title, d.Name); t != "" {
 			line += ": " + t
 		}
 		if d.Description != "" {
@@ -120,7 +121,7 @@ func (o tkbOut) text(offset int) string {
 	return strings.Join(lines, "\n")
 }
 
-func firstNonEmpty(s ...string) string {
+func FirstNonEmpty(s ...string) string {
 	for _, x := range s {
 		if x != "" {
 			return x
@@ -132,7 +133,7 @@ func firstNonEmpty(s ...string) string {
 func renderDoc(d knowledge.Document) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s)", d.Path, d.Kind)
-	if t := firstNonEmpty(d.Title, d.Name); t != "" {
+	if t := FirstNonEmpty(d.Title, d.Name); t != "" {
 		b.WriteString(": " + t)
 	}
 	for _, f := range []struct{ k, v string }{{"description", d.Description}, {"category", d.Category}, {"maturity", d.Maturity},
@@ -158,7 +159,7 @@ func docOut(d knowledge.Document) any {
 	}{d.Doc, d.Body, d.Clipped}
 }
 
-func tkbEntryTool(_ context.Context, c call, in tkbEntryArgs) (string, any, error) {
+func TKBEntryTool(_ context.Context, c tool.Call, in TKBEntryArgs) (string, any, error) {
 	d, err := c.Knowledge.TKBEntry(in.Entry)
 	if err != nil {
 		return "", nil, err
@@ -166,7 +167,7 @@ func tkbEntryTool(_ context.Context, c call, in tkbEntryArgs) (string, any, erro
 	return renderDoc(d), docOut(d), nil
 }
 
-func agentTool(_ context.Context, c call, in agentArgs) (string, any, error) {
+func AgentTool(_ context.Context, c tool.Call, in AgentArgs) (string, any, error) {
 	d, err := c.Knowledge.Agent(in.Name)
 	if err != nil {
 		return "", nil, err
@@ -174,7 +175,7 @@ func agentTool(_ context.Context, c call, in agentArgs) (string, any, error) {
 	return renderDoc(d), docOut(d), nil
 }
 
-func competencyTool(_ context.Context, c call, _ noArgs) (string, any, error) {
+func CompetencyTool(_ context.Context, c tool.Call, _ tool.NoArgs) (string, any, error) {
 	rows, all := c.Knowledge.CompetencyMatrix()
 	out := map[string]any{"rows": viewCompetencies(rows), "expertise": all}
 	if len(rows) == 0 {
@@ -191,7 +192,7 @@ func competencyTool(_ context.Context, c call, _ noArgs) (string, any, error) {
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func classifyTool(ctx context.Context, c call, in classifyArgs) (string, any, error) {
+func ClassifyTool(ctx context.Context, c tool.Call, in ClassifyArgs) (string, any, error) {
 	cl, err := c.Knowledge.ClassifyTask(in.Description)
 	if err != nil {
 		return "", nil, err
@@ -200,7 +201,7 @@ func classifyTool(ctx context.Context, c call, in classifyArgs) (string, any, er
 	// workflow when no skill or agent matches).
 	for _, ms := range [][]knowledge.Match{cl.Agents, cl.Workflows} {
 		if len(ms) > 0 {
-			noteClass(ctx, ms[0].Name)
+			tool.NoteClass(ctx, ms[0].Name)
 			break
 		}
 	}
@@ -229,7 +230,7 @@ func classifyTool(ctx context.Context, c call, in classifyArgs) (string, any, er
 	return strings.Join(lines, "\n"), viewClassification(cl), nil
 }
 
-func routingTool(_ context.Context, c call, _ noArgs) (string, any, error) {
+func routingTool(_ context.Context, c tool.Call, _ tool.NoArgs) (string, any, error) {
 	r := c.Knowledge.RoutingTable()
 	if r.Path != "" {
 		text := "Routing table from " + r.Path + ":\n\n" + r.Text
@@ -304,7 +305,7 @@ func viewRouting(r knowledge.Routing) routingView {
 	return routingView{r.Path, r.Text, r.Clipped, viewCompetencies(r.Rows)}
 }
 
-func heuristicsTool(ctx context.Context, c call, in heuristicsArgs) (string, any, error) {
+func heuristicsTool(ctx context.Context, c tool.Call, in heuristicsArgs) (string, any, error) {
 	a, err := c.Knowledge.ApplyHeuristics(ctx, in.Decision)
 	if err != nil {
 		return "", nil, err

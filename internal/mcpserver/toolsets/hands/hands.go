@@ -1,14 +1,18 @@
-package mcpserver
+// Package hands declares the hands toolset: validators of the agent's
+// work, CI reports, compliance, quality gates, migration plans.
+package hands
 
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/project"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/hands"
@@ -86,45 +90,50 @@ type (
 // handsArgs is what every hands tool's arguments give the handler.
 type handsArgs interface{ common() checkArgs }
 
-func handsTools() []tool {
+// Tools are the hands toolset's tools, in the order people read them.
+func Tools() []tool.Tool {
+	return slices.Concat(validatorTools(), ciTools(), ruleTools(), gateTools(), migrationTools())
+}
+
+func validatorTools() []tool.Tool {
 	const ts = "hands"
 	shape := func(extra ...func(*jsonschema.Schema)) []func(*jsonschema.Schema) {
-		return append(pageShape(hands.Page), extra...)
+		return append(tool.PageShape(hands.Page), extra...)
 	}
-	return []tool{
-		declare(ts, mcp.Tool{Name: "validate_mermaid", Annotations: readOnly,
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "validate_mermaid", Annotations: tool.ReadOnly,
 			Description: "Checks Mermaid diagrams (.mmd files, Markdown blocks) against Mermaid's grammars."},
 			handsTool[mermaidArgs]("mermaid"), shape()...),
-		declare(ts, mcp.Tool{Name: "validate_openapi", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "validate_openapi", Annotations: tool.ReadOnly,
 			Description: "Checks OpenAPI 2.0-3.2 specs, YAML or JSON, $refs across files."},
-			handsTool[openapiArgs]("openapi"), shape(enum("example_formats", "assert", "ignore"))...),
-		declare(ts, mcp.Tool{Name: "validate_sql", Annotations: readOnly,
+			handsTool[openapiArgs]("openapi"), shape(tool.Enum("example_formats", "assert", "ignore"))...),
+		tool.Declare(ts, mcp.Tool{Name: "validate_sql", Annotations: tool.ReadOnly,
 			Description: "Checks SQL in its dialect's own parser, then unsafe statements and locking migrations."},
-			handsTool[sqlArgs]("sql"), shape(enum("dialect", "postgres", "mysql", "sqlite"), enum("kind", "migration", "query"))...),
-		declare(ts, mcp.Tool{Name: "validate_tests", Annotations: readOnly,
+			handsTool[sqlArgs]("sql"), shape(tool.Enum("dialect", "postgres", "mysql", "sqlite"), tool.Enum("kind", "migration", "query"))...),
+		tool.Declare(ts, mcp.Tool{Name: "validate_tests", Annotations: tool.ReadOnly,
 			Description: "Finds tests that assert nothing, focused or skipped tests, sleeps, missing tests; coverage."},
 			handsTool[testsArgs]("tests"), shape()...),
-		declare(ts, mcp.Tool{Name: "validate_dockerfile", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "validate_dockerfile", Annotations: tool.ReadOnly,
 			Description: "Checks Dockerfiles with BuildKit's parser and checks, then best practices."},
 			handsTool[dockerfileArgs]("dockerfile"), shape()...),
-		declare(ts, mcp.Tool{Name: "validate_i18n", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "validate_i18n", Annotations: tool.ReadOnly,
 			Description: "Compares locale files (JSON, YAML, ARB, .po) with the base: keys, placeholders, plurals."},
 			handsTool[i18nArgs]("i18n"), shape()...),
-		declare(ts, mcp.Tool{Name: "validate_tkb_entry", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "validate_tkb_entry", Annotations: tool.ReadOnly,
 			Description: "Checks knowledge/ entries: front matter, vocabularies (comma lists), links."},
 			handsTool[tkbArgs]("tkb"), shape()...),
-		declare(ts, mcp.Tool{Name: "validate_design_tokens", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "validate_design_tokens", Annotations: tool.ReadOnly,
 			Description: "Checks design tokens (DTCG, Style Dictionary): aliases, cycles, values by type."},
-			handsTool[designTokensArgs]("designtokens"), shape(enum("format", "auto", "dtcg", "style-dictionary"))...),
-		declare(ts, mcp.Tool{Name: "audit_accessibility", Annotations: readOnly,
+			handsTool[designTokensArgs]("designtokens"), shape(tool.Enum("format", "auto", "dtcg", "style-dictionary"))...),
+		tool.Declare(ts, mcp.Tool{Name: "audit_accessibility", Annotations: tool.ReadOnly,
 			Description: "WCAG checks on HTML and templates; axe-core when Chromium is installed."},
-			handsTool[a11yArgs]("a11y"), shape(enum("render", "auto", "off", "required"))...),
-		declare(ts, mcp.Tool{Name: "audit_performance", Annotations: readOnly,
+			handsTool[a11yArgs]("a11y"), shape(tool.Enum("render", "auto", "off", "required"))...),
+		tool.Declare(ts, mcp.Tool{Name: "audit_performance", Annotations: tool.ReadOnly,
 			Description: "Asset sizes against budgets (KB), unminified bundles, costly Go and JS patterns."},
 			handsTool[perfArgs]("perf"), shape()...),
-		declare(ts, mcp.Tool{Name: "scan_secrets", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "scan_secrets", Annotations: tool.ReadOnly,
 			Description: "Finds committed credentials (provider keys, private keys, high-entropy assignments), redacted."},
-			handsTool[secretsArgs]("secrets"), shape(enum("scope", "tracked", "all"))...),
+			handsTool[secretsArgs]("secrets"), shape(tool.Enum("scope", "tracked", "all"))...),
 	}
 }
 
@@ -136,8 +145,8 @@ var warmUp sync.Once
 
 // handsTool is the handler of the tool that runs check name: the common
 // arguments say what to check, the others are the check's params.
-func handsTool[In handsArgs](name string) handlerFunc[In] {
-	return func(ctx context.Context, c call, in In) (string, any, error) {
+func handsTool[In handsArgs](name string) tool.HandlerFunc[In] {
+	return func(ctx context.Context, c tool.Call, in In) (string, any, error) {
 		warmUp.Do(func() { go hands.WarmUp() })
 		a := in.common()
 		req := hands.Request{Checks: []string{name}, Content: a.Content, Name: a.Name,

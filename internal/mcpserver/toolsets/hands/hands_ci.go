@@ -1,4 +1,4 @@
-package mcpserver
+package hands
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/check/report"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/render"
@@ -54,25 +55,25 @@ type ciDiffArgs struct {
 	AllLines bool `json:"all_lines,omitempty" jsonschema:"keep findings off changed lines"`
 }
 
-func handsCITools() []tool {
+func ciTools() []tool.Tool {
 	const ts = "hands"
-	return []tool{
-		declare(ts, mcp.Tool{Name: "verify_version", Annotations: readOnly,
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "verify_version", Annotations: tool.ReadOnly,
 			Description: "A dependency's declared, locked and installed versions, offline; whether they and your belief agree."},
 			verifyVersion),
-		declare(ts, mcp.Tool{Name: "generate_commit_message", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "generate_commit_message", Annotations: tool.ReadOnly,
 			Description: "Conventional Commits message from staged changes, a range or a diff (breaking Go API flagged); or checks message."},
 			generateCommitMessage),
-		declare(ts, mcp.Tool{Name: "ci_report", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "ci_report", Annotations: tool.ReadOnly,
 			Description: "Every check and version drift over the tree or changes since base, as text, markdown, github or sarif."},
-			ciReport, append(pageShape(hands.Page), enum("format", "text", "markdown", "github", "sarif"))...),
-		declare(ts, mcp.Tool{Name: "ci_diff_check", Annotations: readOnly,
+			ciReport, append(tool.PageShape(hands.Page), tool.Enum("format", "text", "markdown", "github", "sarif"))...),
+		tool.Declare(ts, mcp.Tool{Name: "ci_diff_check", Annotations: tool.ReadOnly,
 			Description: "Checks only the files and lines changed since base (merge base) or in diff."},
-			ciDiffCheck, pageShape(hands.Page)...),
+			ciDiffCheck, tool.PageShape(hands.Page)...),
 	}
 }
 
-func verifyVersion(ctx context.Context, c call, in verifyVersionArgs) (string, any, error) {
+func verifyVersion(ctx context.Context, c tool.Call, in verifyVersionArgs) (string, any, error) {
 	r, err := c.Hands.VerifyVersion(ctx, hands.VersionRequest{Name: in.Name, Believed: in.Believed, Dir: in.Path})
 	if err != nil {
 		return "", nil, err
@@ -80,11 +81,11 @@ func verifyVersion(ctx context.Context, c call, in verifyVersionArgs) (string, a
 	return render.VersionText(r), r, nil
 }
 
-func generateCommitMessage(ctx context.Context, c call, in commitMessageArgs) (string, any, error) {
+func generateCommitMessage(ctx context.Context, c tool.Call, in commitMessageArgs) (string, any, error) {
 	req := hands.CommitRequest{Message: in.Message, Diff: in.Diff, Range: in.Range, Refs: in.Refs}
 	if in.Message == "" && in.Refs == nil && c.Memory != nil {
 		// The tasks this agent completed in its open session.
-		if s, ok, err := c.Memory.OpenSession(ctx, c.agent, memory.Client{}); err == nil && ok {
+		if s, ok, err := c.Memory.OpenSession(ctx, c.Agent, memory.Client{}); err == nil && ok {
 			for _, e := range s.Record.Of(memory.EventTask) {
 				req.Refs = append(req.Refs, e.Key)
 			}
@@ -111,7 +112,7 @@ func splitOnly(s string) []string {
 	return out
 }
 
-func ciReport(ctx context.Context, c call, in ciReportArgs) (string, any, error) {
+func ciReport(ctx context.Context, c tool.Call, in ciReportArgs) (string, any, error) {
 	req := ciRequest(in.ciArgs)
 	req.Lines = in.Lines
 	r, err := c.Hands.CI(ctx, req)
@@ -129,7 +130,7 @@ func ciReport(ctx context.Context, c call, in ciReportArgs) (string, any, error)
 	case "github":
 		err = report.GitHub(&b, r.Findings)
 	case "sarif":
-		err = report.SARIF(&b, report.Tool{Name: "cairn", Version: c.s.opts.Version, InformationURI: "https://github.com/cairn-dev/cairn"}, c.Hands.Rules(), r.Findings)
+		err = report.SARIF(&b, report.Tool{Name: "cairn", Version: c.Host.Version(), InformationURI: "https://github.com/cairn-dev/cairn"}, c.Hands.Rules(), r.Findings)
 	default:
 		return "", nil, &problem.FieldError{Field: "format", Problem: problem.Quote(in.Format) + " is not a format", Fix: "use text, markdown, github or sarif"}
 	}
@@ -143,7 +144,7 @@ func ciReport(ctx context.Context, c call, in ciReportArgs) (string, any, error)
 	return head + "\n" + b.String(), view, nil
 }
 
-func ciDiffCheck(ctx context.Context, c call, in ciDiffArgs) (string, any, error) {
+func ciDiffCheck(ctx context.Context, c tool.Call, in ciDiffArgs) (string, any, error) {
 	if in.Base == "" && in.Diff == "" {
 		return "", nil, &problem.FieldError{Field: "base", Problem: "is missing, and so is diff", Fix: "pass base (origin/main) or a unified diff; ci_report checks the whole tree"}
 	}
@@ -166,19 +167,19 @@ type explainArgs struct {
 	Rule string `json:"rule" jsonschema:"rule id, e.g. sql/update-without-where"`
 }
 
-func handsRuleTools() []tool {
+func ruleTools() []tool.Tool {
 	const ts = "hands"
-	return []tool{
-		declare(ts, mcp.Tool{Name: "check_compliance", Annotations: readOnly,
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "check_compliance", Annotations: tool.ReadOnly,
 			Description: "Project rules (.cairn/rules, rules/) and every check over paths or a change; findings and a compliance score."},
-			checkCompliance, pageShape(hands.Page)...),
-		declare(ts, mcp.Tool{Name: "explain_violation", Annotations: readOnly,
+			checkCompliance, tool.PageShape(hands.Page)...),
+		tool.Declare(ts, mcp.Tool{Name: "explain_violation", Annotations: tool.ReadOnly,
 			Description: "Why a rule exists, bad and good example, fix, and what project memory says about it."},
 			explainViolation),
 	}
 }
 
-func checkCompliance(ctx context.Context, c call, in complianceArgs) (string, any, error) {
+func checkCompliance(ctx context.Context, c tool.Call, in complianceArgs) (string, any, error) {
 	req := ciRequest(in.ciArgs)
 	req.Lines = in.Lines
 	if in.Path != "" {
@@ -194,7 +195,7 @@ func checkCompliance(ctx context.Context, c call, in complianceArgs) (string, an
 // explainMemory is how many memory entries an explanation lists.
 const explainMemory = 3
 
-func explainViolation(ctx context.Context, c call, in explainArgs) (string, any, error) {
+func explainViolation(ctx context.Context, c tool.Call, in explainArgs) (string, any, error) {
 	e, err := c.Hands.Explain(in.Rule)
 	if err != nil {
 		return "", nil, err
@@ -221,16 +222,16 @@ type gatesArgs struct {
 	Threshold *float64 `json:"threshold,omitempty" jsonschema:"min coverage %"`
 }
 
-func handsGateTools() []tool {
-	return []tool{
-		declare("hands", mcp.Tool{Name: "check_quality_gates", Annotations: readOnly,
+func gateTools() []tool.Tool {
+	return []tool.Tool{
+		tool.Declare("hands", mcp.Tool{Name: "check_quality_gates", Annotations: tool.ReadOnly,
 			Description: "Lifecycle quality gates from recorded evidence: test runs, check findings, coverage, failures; runs nothing."},
-			checkQualityGates, bounds("threshold", 0, 100)),
+			checkQualityGates, tool.Bounds("threshold", 0, 100)),
 	}
 }
 
-func checkQualityGates(ctx context.Context, c call, in gatesArgs) (string, any, error) {
-	req := gates.Request{Agent: c.agent, Lifecycle: in.Lifecycle, Coverage: in.Coverage}
+func checkQualityGates(ctx context.Context, c tool.Call, in gatesArgs) (string, any, error) {
+	req := gates.Request{Agent: c.Agent, Lifecycle: in.Lifecycle, Coverage: in.Coverage}
 	if in.Threshold != nil {
 		req.Threshold = *in.Threshold
 	}
@@ -248,15 +249,15 @@ type migrationArgs struct {
 	Create bool   `json:"create,omitempty" jsonschema:"make the tasks (default: dry run)"`
 }
 
-func handsMigrationTools() []tool {
-	return []tool{
-		declare("hands", mcp.Tool{Name: "plan_migration",
+func migrationTools() []tool.Tool {
+	return []tool.Tool{
+		tool.Declare("hands", mcp.Tool{Name: "plan_migration",
 			Description: "Upgrade plan as tasks with dependencies: guardrails, verified steps, cleanup; known breaking changes. Dry run unless create."},
 			planMigration),
 	}
 }
 
-func planMigration(ctx context.Context, c call, in migrationArgs) (string, any, error) {
+func planMigration(ctx context.Context, c tool.Call, in migrationArgs) (string, any, error) {
 	m := migrate.New(c.Hands, c.Knowledge, c.Plan)
 	p, err := m.Plan(ctx, migrate.Request{Name: in.Name, To: in.To, Dir: in.Path})
 	if err != nil {

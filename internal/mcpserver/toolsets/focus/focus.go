@@ -1,16 +1,17 @@
-package mcpserver
+// Package focus declares the focus toolset: the focus stack (YOU ARE HERE),
+// deeper and next steps, completion.
+package focus
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/service/focus"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -20,114 +21,87 @@ import (
 // The focus toolset: the 12 commands of the focus-stack specification, with
 // its parameter and result field names.
 
-type newTaskArgs struct {
+type NewTaskArgs struct {
 	Title string `json:"title"`
 	Body  string `json:"body,omitempty"`
 }
 
-type bodyArgs struct {
+type BodyArgs struct {
 	Body string `json:"body"`
 }
 
-type includeBodyArgs struct {
+type IncludeBodyArgs struct {
 	IncludeBody bool `json:"include_body,omitempty"`
 }
 
-type taskIDArgs struct {
-	TaskID IDArg `json:"task_id" jsonschema:"id or parentId.N"`
+type TaskIDArgs struct {
+	TaskID tool.IDArg `json:"task_id" jsonschema:"id or parentId.N"`
 }
 
-type pageArgs struct {
+type PageArgs struct {
 	Offset int `json:"offset,omitempty"`
 	Limit  int `json:"limit,omitempty"`
 }
 
-type bigPictureArgs struct {
+type BigPictureArgs struct {
 	Format string `json:"format,omitempty"`
-	pageArgs
+	PageArgs
 }
 
-type completedArgs struct {
+type CompletedArgs struct {
 	Order string `json:"order,omitempty" jsonschema:"logical: last completed first"`
-	pageArgs
+	PageArgs
 }
-
-type noArgs struct{}
 
 type completeArgs struct {
 	Force bool `json:"force,omitempty"`
 }
 
 type removeArgs struct {
-	TaskID IDArg `json:"task_id" jsonschema:"id or parentId.N"`
-	Force  bool  `json:"force,omitempty"`
+	TaskID tool.IDArg `json:"task_id" jsonschema:"id or parentId.N"`
+	Force  bool       `json:"force,omitempty"`
 }
 
-// bodyPreview is how much of a body a list shows before it is clipped.
-const bodyPreview = 2000
-
-func enum(field string, values ...any) func(*jsonschema.Schema) {
-	return func(s *jsonschema.Schema) { s.Properties[field].Enum = values }
-}
-
-func bounds(field string, min, max float64) func(*jsonschema.Schema) {
-	return func(s *jsonschema.Schema) { s.Properties[field].Minimum, s.Properties[field].Maximum = &min, &max }
-}
-
-func minimum(field string, min float64) func(*jsonschema.Schema) {
-	return func(s *jsonschema.Schema) { s.Properties[field].Minimum = &min }
-}
-
-// pageShape bounds offset and limit by the service's page rule.
-func pageShape(r page.Rule) []func(*jsonschema.Schema) {
-	return []func(*jsonschema.Schema){minimum("offset", 0), bounds("limit", 1, float64(r.Max))}
-}
-
-// readOnly marks a tool that changes nothing: --read-only keeps only these,
-// and clients use the hint to run them without asking. Tools that write
-// take theirs from writeHints (annotations.go).
-var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: closedWorld}
-
-func focusTools() []tool {
+func Tools() []tool.Tool {
 	const ts = "focus"
 	archive := func(extra ...func(*jsonschema.Schema)) []func(*jsonschema.Schema) {
-		return append(pageShape(page.Archive), extra...)
+		return append(tool.PageShape(page.Archive), extra...)
 	}
-	return []tool{
-		declare(ts, mcp.Tool{Name: "create_new_task",
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "create_new_task",
 			Description: "Add a child of the current task (a root in zen) and focus it. For a task with dependencies, not focused: create_task."},
 			createNewTask),
-		declare(ts, mcp.Tool{Name: "extend_current_task",
+		tool.Declare(ts, mcp.Tool{Name: "extend_current_task",
 			Description: "Add a sibling right after the current task and focus it."},
 			extendCurrentTask),
-		declare(ts, mcp.Tool{Name: "get_current_task", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "get_current_task", Annotations: tool.ReadOnly,
 			Description: "YOU ARE HERE: current task, body, breadcrumb, left siblings."},
-			getCurrentTask),
-		declare(ts, mcp.Tool{Name: "get_big_picture", Annotations: readOnly,
+			GetCurrentTask),
+		tool.Declare(ts, mcp.Tool{Name: "get_big_picture", Annotations: tool.ReadOnly,
 			Description: "The task tree with YOU ARE HERE; paged by line. Flat rows: get_stack_overview."},
-			getBigPicture, append(pageShape(page.Outline), enum("format", "text", "json"))...),
-		declare(ts, mcp.Tool{Name: "complete_current_task",
+			GetBigPicture, append(tool.PageShape(page.Outline), tool.Enum("format", "text", "json"))...),
+		tool.Declare(ts, mcp.Tool{Name: "complete_current_task",
 			Description: "Finish the current task for good (children and dependencies first) and focus the next ready one."},
 			completeCurrentTask),
-		declare(ts, mcp.Tool{Name: "get_completed_tasks", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "get_completed_tasks", Annotations: tool.ReadOnly,
 			Description: "Completed tasks with bodies and completion times."},
-			getCompletedTasks, archive(enum("order", "chronological", "logical"))...),
-		declare(ts, mcp.Tool{Name: "update_current_task",
+			getCompletedTasks, archive(tool.Enum("order", "chronological", "logical"))...),
+		tool.Declare(ts, mcp.Tool{Name: "update_current_task",
 			Description: "Replace the current task's body (notes, results)."},
 			updateCurrentTask),
-		declare(ts, mcp.Tool{Name: "get_stack_overview", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "get_stack_overview", Annotations: tool.ReadOnly,
 			Description: "Every task as a flat row: id, parent, depth, status, title."},
-			getStackOverview, pageShape(page.Outline)...),
-		declare(ts, mcp.Tool{Name: "peek_context", Annotations: readOnly,
+			getStackOverview, tool.PageShape(page.Outline)...),
+		tool.Declare(ts, mcp.Tool{Name: "peek_context", Annotations: tool.ReadOnly,
 			Description: "The current task's parent and previous sibling; focus stays."},
 			peekContext),
-		declare(ts, mcp.Tool{Name: "list_siblings", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "list_siblings", Annotations: tool.ReadOnly,
 			Description: "Tasks before the current one at its level."},
-			listSiblings, pageShape(page.Sibling)...),
-		declare(ts, mcp.Tool{Name: "switch_focus",
+			listSiblings, tool.PageShape(page.Sibling)...),
+		tool.Declare(ts, mcp.Tool{Name: "switch_focus",
 			Description: "Make any open task current, by id."},
 			switchFocus),
-		declare(ts, mcp.Tool{Name: "remove_task",
+		tool.Declare(ts, mcp.Tool{Name: "remove_task",
 			Description: "Remove a task and its subtasks from the outline, moving focus on if it was here; completed ones stay archived. delete_task: the plan's twin."},
 			removeTask),
 	}
@@ -142,13 +116,6 @@ type taskRef struct {
 	Clipped     bool   `json:"body_truncated,omitempty"`
 	CreatedAt   string `json:"created_at,omitempty"`
 	CompletedAt string `json:"completed_at,omitempty"`
-}
-
-func ts(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.RFC3339)
 }
 
 // focusStatus is a task's status as the focus view shows it.
@@ -166,29 +133,16 @@ func focusStatus(t task.Task, current task.ID) string {
 
 func ref(t task.Task, current task.ID, withBody bool) taskRef {
 	r := taskRef{TaskID: t.ID.String(), Title: t.Title, Status: focusStatus(t, current),
-		CreatedAt: ts(t.CreatedAt), CompletedAt: ts(t.CompletedAt)}
+		CreatedAt: tool.Stamp(t.CreatedAt), CompletedAt: tool.Stamp(t.CompletedAt)}
 	if withBody {
-		r.Body, r.Clipped = preview(t.Body)
+		r.Body, r.Clipped = tool.Preview(t.Body)
 	}
 	return r
-}
-
-// preview clips a body for a list; the flag says it was clipped.
-func preview(body string) (string, bool) { return clipAt(body, bodyPreview) }
-
-// clipAt clips a body at n bytes; the flag says it was clipped.
-func clipAt(body string, n int) (string, bool) {
-	if len(body) <= n {
-		return body, false
-	}
-	return problem.Clip(body, n), true
 }
 
 // completedPreview is how much of each body get_completed_tasks shows: a
 // page of 20 with bodies clipped at bodyPreview was up to 40 KB.
 const completedPreview = 500
-
-func label(t task.Task) string { return fmt.Sprintf("[%s] %s", t.ID, t.Title) }
 
 func (r taskRef) label() string { return fmt.Sprintf("[%s] %s", r.TaskID, r.Title) }
 
@@ -200,7 +154,7 @@ type createdOut struct {
 }
 
 func created(t task.Task, how string) (string, any, error) {
-	msg := fmt.Sprintf("Created %s %s; it is now current.", label(t), how)
+	msg := fmt.Sprintf("Created %s %s; it is now current.", tool.Label(t), how)
 	out := createdOut{TaskID: t.ID.String(), Message: msg, IsCurrent: true}
 	if t.ParentID != 0 {
 		out.ParentID = t.ParentID.String()
@@ -208,8 +162,8 @@ func created(t task.Task, how string) (string, any, error) {
 	return msg, out, nil
 }
 
-func createNewTask(ctx context.Context, c call, in newTaskArgs) (string, any, error) {
-	t, err := c.Focus.CreateNewTask(ctx, c.agent, in.Title, in.Body)
+func createNewTask(ctx context.Context, c tool.Call, in NewTaskArgs) (string, any, error) {
+	t, err := c.Focus.CreateNewTask(ctx, c.Agent, in.Title, in.Body)
 	if err != nil {
 		return "", nil, err
 	}
@@ -220,8 +174,8 @@ func createNewTask(ctx context.Context, c call, in newTaskArgs) (string, any, er
 	return created(t, how)
 }
 
-func extendCurrentTask(ctx context.Context, c call, in newTaskArgs) (string, any, error) {
-	t, err := c.Focus.ExtendCurrentTask(ctx, c.agent, in.Title, in.Body)
+func extendCurrentTask(ctx context.Context, c tool.Call, in NewTaskArgs) (string, any, error) {
+	t, err := c.Focus.ExtendCurrentTask(ctx, c.Agent, in.Title, in.Body)
 	if err != nil {
 		return "", nil, err
 	}
@@ -245,7 +199,7 @@ func zenText(z focus.Zen) string {
 	switch {
 	case z.Next != nil:
 		return fmt.Sprintf("Zen: no current task. Next (as get_next_task recommends): %s; switch_focus %s to start it, or create_new_task for new work.",
-			label(*z.Next), z.Next.ID)
+			tool.Label(*z.Next), z.Next.ID)
 	case z.Total == 0:
 		return "Zen: no tasks yet. Start work with create_new_task."
 	case z.Held > 0:
@@ -271,39 +225,39 @@ func zenFrom(z focus.Zen) (string, any, error) {
 }
 
 type currentOut struct {
-	Agent      string    `json:"agent"` // whose focus this is
-	TaskID     string    `json:"task_id"`
-	Title      string    `json:"title"`
-	Body       string    `json:"body"`
-	Status     string    `json:"status"`
-	Depth      int       `json:"depth"`
-	CreatedAt  string    `json:"created_at"`
-	Breadcrumb []taskRef `json:"breadcrumb,omitempty"`
-	Left       []taskRef `json:"siblings_to_left,omitempty"`
-	LeftMore   int       `json:"more_to_left,omitempty"` // siblings to the left not listed; list_siblings has all
-	Held       *claimOut `json:"held_by,omitempty"`      // another agent's live claim on the task
-	moreClosed bool      // every one of LeftMore is closed
+	Agent      string         `json:"agent"` // whose focus this is
+	TaskID     string         `json:"task_id"`
+	Title      string         `json:"title"`
+	Body       string         `json:"body"`
+	Status     string         `json:"status"`
+	Depth      int            `json:"depth"`
+	CreatedAt  string         `json:"created_at"`
+	Breadcrumb []taskRef      `json:"breadcrumb,omitempty"`
+	Left       []taskRef      `json:"siblings_to_left,omitempty"`
+	LeftMore   int            `json:"more_to_left,omitempty"` // siblings to the left not listed; list_siblings has all
+	Held       *tool.ClaimOut `json:"held_by,omitempty"`      // another agent's live claim on the task
+	moreClosed bool           // every one of LeftMore is closed
 }
 
-func getCurrentTask(ctx context.Context, c call, _ noArgs) (string, any, error) {
-	v, err := c.Focus.Current(ctx, c.agent)
+func GetCurrentTask(ctx context.Context, c tool.Call, _ tool.NoArgs) (string, any, error) {
+	v, err := c.Focus.Current(ctx, c.Agent)
 	if err != nil || v.Zen {
 		if err != nil {
 			return "", nil, err
 		}
 		text, out, err := zenFrom(v.ZenHint)
 		z := out.(zenOut)
-		z.Agent = c.agent
-		return strings.Replace(text, "Zen:", "Zen (agent "+c.agent+"):", 1), z, err
+		z.Agent = c.Agent
+		return strings.Replace(text, "Zen:", "Zen (agent "+c.Agent+"):", 1), z, err
 	}
 	out := viewCurrent(v)
-	out.Agent = c.agent
+	out.Agent = c.Agent
 	return out.text(), out, nil
 }
 
 func viewCurrent(v focus.CurrentView) currentOut {
 	t := v.Task
-	out := currentOut{TaskID: t.ID.String(), Title: t.Title, Body: t.Body, Status: "current", Depth: v.Depth, CreatedAt: ts(t.CreatedAt)}
+	out := currentOut{TaskID: t.ID.String(), Title: t.Title, Body: t.Body, Status: "current", Depth: v.Depth, CreatedAt: tool.Stamp(t.CreatedAt)}
 	for _, a := range v.Breadcrumb {
 		out.Breadcrumb = append(out.Breadcrumb, taskRef{TaskID: a.ID.String(), Title: a.Title})
 	}
@@ -314,12 +268,12 @@ func viewCurrent(v focus.CurrentView) currentOut {
 		out.moreClosed = out.moreClosed || !s.Status.Open()
 	}
 	out.LeftMore = v.LeftMore
-	out.Held = claimOf(v.Held, false)
+	out.Held = tool.ClaimOf(v.Held, false)
 	return out
 }
 
 // heldText says who holds a task another agent claimed, and what to do.
-func heldText(c *claimOut) string {
+func heldText(c *tool.ClaimOut) string {
 	return fmt.Sprintf("held by %s until %s: ask them, or wait; writing to it needs force: true", c.Agent, c.Until)
 }
 
@@ -384,12 +338,12 @@ type bigPictureOut struct {
 	NextOffset  int    `json:"next_offset,omitempty"`
 }
 
-func getBigPicture(ctx context.Context, c call, in bigPictureArgs) (string, any, error) {
+func GetBigPicture(ctx context.Context, c tool.Call, in BigPictureArgs) (string, any, error) {
 	format := in.Format // decodeArgs checked it against the schema's enum
 	if format == "" {
 		format = "text"
 	}
-	p, err := c.Focus.BigPicture(ctx, c.agent, page.Page(in.pageArgs))
+	p, err := c.Focus.BigPicture(ctx, c.Agent, page.Page(in.PageArgs))
 	if err != nil {
 		return "", nil, err
 	}
@@ -416,7 +370,7 @@ func renderOutline(p focus.Picture) string {
 	}
 	for _, e := range p.Outline {
 		b.WriteString(strings.Repeat("  ", e.Depth))
-		fmt.Fprintf(&b, "%s (%s)", label(e.Task), focusStatus(e.Task, p.Current))
+		fmt.Fprintf(&b, "%s (%s)", tool.Label(e.Task), focusStatus(e.Task, p.Current))
 		if ph := p.Phases[e.ID]; ph != "" {
 			b.WriteString(" [phase " + ph + "]")
 		}
@@ -452,7 +406,7 @@ func nest(page []task.Entry, current task.ID, phases map[task.ID]string) []*outl
 	var roots []*outlineNode
 	for _, e := range page {
 		n := &outlineNode{TaskID: e.ID.String(), Title: e.Title, Status: focusStatus(e.Task, current),
-			IsCurrent: e.ID == current, CreatedAt: ts(e.CreatedAt), CompletedAt: ts(e.CompletedAt), Phase: phases[e.ID]}
+			IsCurrent: e.ID == current, CreatedAt: tool.Stamp(e.CreatedAt), CompletedAt: tool.Stamp(e.CompletedAt), Phase: phases[e.ID]}
 		byID[e.ID] = n
 		if p, ok := byID[e.ParentID]; ok {
 			p.SubTasks = append(p.SubTasks, n)
@@ -498,9 +452,9 @@ func passedText(hs []focus.HeldTask) (string, []heldOut) {
 		names []string
 	)
 	for _, h := range hs[:min(len(hs), passedShown)] {
-		o := heldOut{TaskID: h.Task.ID.String(), Title: h.Task.Title, Agent: h.Claim.Agent, Until: ts(h.Claim.ExpiresAt)}
+		o := heldOut{TaskID: h.Task.ID.String(), Title: h.Task.Title, Agent: h.Claim.Agent, Until: tool.Stamp(h.Claim.ExpiresAt)}
 		out = append(out, o)
-		names = append(names, fmt.Sprintf("%s (%s holds it until %s)", label(h.Task), o.Agent, o.Until))
+		names = append(names, fmt.Sprintf("%s (%s holds it until %s)", tool.Label(h.Task), o.Agent, o.Until))
 	}
 	if n := len(hs) - len(out); n > 0 {
 		names = append(names, fmt.Sprintf("%d more", n))
@@ -508,13 +462,13 @@ func passedText(hs []focus.HeldTask) (string, []heldOut) {
 	return " Passed over " + strings.Join(names, ", ") + ".", out
 }
 
-func completeCurrentTask(ctx context.Context, c call, in completeArgs) (string, any, error) {
-	r, err := c.Focus.CompleteCurrentTask(ctx, c.agent, in.Force)
+func completeCurrentTask(ctx context.Context, c tool.Call, in completeArgs) (string, any, error) {
+	r, err := c.Focus.CompleteCurrentTask(ctx, c.Agent, in.Force)
 	if err != nil {
 		return "", nil, err
 	}
-	msg := fmt.Sprintf("Completed %s.", label(r.Task))
-	out := completeOut{TaskID: r.Task.ID.String(), CompletedAt: ts(r.Task.CompletedAt)}
+	msg := fmt.Sprintf("Completed %s.", tool.Label(r.Task))
+	out := completeOut{TaskID: r.Task.ID.String(), CompletedAt: tool.Stamp(r.Task.CompletedAt)}
 	passed, held := passedText(r.Passed)
 	msg += passed
 	out.Passed = held
@@ -524,7 +478,7 @@ func completeCurrentTask(ctx context.Context, c call, in completeArgs) (string, 
 		out.NextTaskID = nextID(r.Zen)
 	} else {
 		out.CurrentID = r.Next.ID.String()
-		msg += fmt.Sprintf(" Now current: %s.", label(r.Next))
+		msg += fmt.Sprintf(" Now current: %s.", tool.Label(r.Next))
 	}
 	out.Message = msg
 	return msg, out, nil
@@ -537,15 +491,15 @@ type completedOut struct {
 	NextOffset int       `json:"next_offset,omitempty"`
 }
 
-func getCompletedTasks(ctx context.Context, c call, in completedArgs) (string, any, error) {
-	a, err := c.Focus.CompletedTasks(ctx, focus.CompletedQuery{Order: in.Order, Page: page.Page(in.pageArgs)})
+func getCompletedTasks(ctx context.Context, c tool.Call, in CompletedArgs) (string, any, error) {
+	a, err := c.Focus.CompletedTasks(ctx, focus.CompletedQuery{Order: in.Order, Page: page.Page(in.PageArgs)})
 	if err != nil {
 		return "", nil, err
 	}
 	out := completedOut{Count: a.Total, Order: a.Order, Tasks: []taskRef{}, NextOffset: a.NextOffset}
 	for _, c := range a.Tasks {
-		r := taskRef{TaskID: c.TaskID.String(), Title: c.Title, CompletedAt: ts(c.CompletedAt)}
-		r.Body, r.Clipped = clipAt(c.Body, completedPreview)
+		r := taskRef{TaskID: c.TaskID.String(), Title: c.Title, CompletedAt: tool.Stamp(c.CompletedAt)}
+		r.Body, r.Clipped = tool.ClipAt(c.Body, completedPreview)
 		out.Tasks = append(out.Tasks, r)
 	}
 	return out.text(a.Offset), out, nil
@@ -578,12 +532,12 @@ type messageOut struct {
 	Message string `json:"message"`
 }
 
-func updateCurrentTask(ctx context.Context, c call, in bodyArgs) (string, any, error) {
-	t, err := c.Focus.UpdateCurrentTask(ctx, c.agent, in.Body)
+func updateCurrentTask(ctx context.Context, c tool.Call, in BodyArgs) (string, any, error) {
+	t, err := c.Focus.UpdateCurrentTask(ctx, c.Agent, in.Body)
 	if err != nil {
 		return "", nil, err
 	}
-	msg := fmt.Sprintf("Updated the body of %s (%d bytes).", label(t), len(t.Body))
+	msg := fmt.Sprintf("Updated the body of %s (%d bytes).", tool.Label(t), len(t.Body))
 	return msg, messageOut{TaskID: t.ID.String(), Message: msg}, nil
 }
 
@@ -602,8 +556,8 @@ type overviewOut struct {
 	NextOffset int           `json:"next_offset,omitempty"`
 }
 
-func getStackOverview(ctx context.Context, c call, in pageArgs) (string, any, error) {
-	p, err := c.Focus.BigPicture(ctx, c.agent, page.Page(in))
+func getStackOverview(ctx context.Context, c tool.Call, in PageArgs) (string, any, error) {
+	p, err := c.Focus.BigPicture(ctx, c.Agent, page.Page(in))
 	if err != nil {
 		return "", nil, err
 	}
@@ -653,8 +607,8 @@ type peekOut struct {
 	Message   string   `json:"message,omitempty"`
 }
 
-func peekContext(ctx context.Context, c call, in includeBodyArgs) (string, any, error) {
-	v, err := c.Focus.PeekContext(ctx, c.agent, in.IncludeBody)
+func peekContext(ctx context.Context, c tool.Call, in IncludeBodyArgs) (string, any, error) {
+	v, err := c.Focus.PeekContext(ctx, c.Agent, in.IncludeBody)
 	if err != nil || v.Zen {
 		if err != nil {
 			return "", nil, err
@@ -670,7 +624,7 @@ func peekContext(ctx context.Context, c call, in includeBodyArgs) (string, any, 
 		r := ref(*v.Left, v.Current.ID, in.IncludeBody)
 		out.Immediate = &r
 	}
-	return out.text(label(v.Current)), out, nil
+	return out.text(tool.Label(v.Current)), out, nil
 }
 
 // text is the current task (current names it) and what is around it.
@@ -702,11 +656,11 @@ type siblingsOut struct {
 
 type siblingsArgs struct {
 	IncludeBody bool `json:"include_body,omitempty"`
-	pageArgs
+	PageArgs
 }
 
-func listSiblings(ctx context.Context, c call, in siblingsArgs) (string, any, error) {
-	p, err := c.Focus.Siblings(ctx, c.agent, focus.SiblingsQuery{WithBody: in.IncludeBody, Page: page.Page(in.pageArgs)})
+func listSiblings(ctx context.Context, c tool.Call, in siblingsArgs) (string, any, error) {
+	p, err := c.Focus.Siblings(ctx, c.Agent, focus.SiblingsQuery{WithBody: in.IncludeBody, Page: page.Page(in.PageArgs)})
 	if err != nil || p.Zen {
 		if err != nil {
 			return "", nil, err
@@ -746,28 +700,28 @@ func (o siblingsOut) text(p focus.Siblings) string {
 			fmt.Fprintf(&b, "\n%s", r.Body)
 		}
 		if r.Clipped {
-			fmt.Fprintf(&b, "\n(body clipped at %d bytes; get_task %s shows it whole)", bodyPreview, r.TaskID)
+			fmt.Fprintf(&b, "\n(body clipped at %d bytes; get_task %s shows it whole)", tool.BodyPreview, r.TaskID)
 		}
 	}
 	return b.String()
 }
 
 type switchOut struct {
-	Success    bool       `json:"success"`
-	TaskID     string     `json:"task_id"`
-	Status     string     `json:"status"`
-	PreviousID string     `json:"previous_task_id,omitempty"`
-	FocusPath  []string   `json:"focus_path"`
-	WaitsOn    []taskLink `json:"waits_on,omitempty"` // open dependencies
-	Held       *claimOut  `json:"held_by,omitempty"`  // another agent's live claim
-	Message    string     `json:"message"`
+	Success    bool            `json:"success"`
+	TaskID     string          `json:"task_id"`
+	Status     string          `json:"status"`
+	PreviousID string          `json:"previous_task_id,omitempty"`
+	FocusPath  []string        `json:"focus_path"`
+	WaitsOn    []tool.TaskLink `json:"waits_on,omitempty"` // open dependencies
+	Held       *tool.ClaimOut  `json:"held_by,omitempty"`  // another agent's live claim
+	Message    string          `json:"message"`
 }
 
 // waitsShown is how many open dependencies switch_focus names.
 const waitsShown = 5
 
-func switchFocus(ctx context.Context, c call, in taskIDArgs) (string, any, error) {
-	s, err := c.Focus.SwitchFocus(ctx, c.agent, string(in.TaskID))
+func switchFocus(ctx context.Context, c tool.Call, in TaskIDArgs) (string, any, error) {
+	s, err := c.Focus.SwitchFocus(ctx, c.Agent, string(in.TaskID))
 	if err != nil {
 		return "", nil, err
 	}
@@ -783,13 +737,13 @@ func switchFocus(ctx context.Context, c call, in taskIDArgs) (string, any, error
 	if s.Started {
 		status = "now " + status
 	}
-	out.Message = fmt.Sprintf("Focus is on %s (%s). Path: %s.", label(s.Task), status, strings.Join(out.FocusPath, " > "))
+	out.Message = fmt.Sprintf("Focus is on %s (%s). Path: %s.", tool.Label(s.Task), status, strings.Join(out.FocusPath, " > "))
 	if len(s.Waits) > 0 {
 		names := make([]string, 0, waitsShown+1)
 		for i, w := range s.Waits {
 			if i < waitsShown {
-				out.WaitsOn = append(out.WaitsOn, link(w))
-				names = append(names, fmt.Sprintf("%s (%s)", label(w), w.Status))
+				out.WaitsOn = append(out.WaitsOn, tool.Link(w))
+				names = append(names, fmt.Sprintf("%s (%s)", tool.Label(w), w.Status))
 			}
 		}
 		if n := len(s.Waits) - len(out.WaitsOn); n > 0 {
@@ -797,7 +751,7 @@ func switchFocus(ctx context.Context, c call, in taskIDArgs) (string, any, error
 		}
 		out.Message += " It waits on " + strings.Join(names, ", ") + ": complete_current_task refuses it until they are done."
 	}
-	if out.Held = claimOf(s.Held, false); out.Held != nil {
+	if out.Held = tool.ClaimOf(s.Held, false); out.Held != nil {
 		out.Message += " It is " + heldText(out.Held) + "."
 	}
 	return out.Message, out, nil
@@ -812,13 +766,13 @@ type removeOut struct {
 	Zen          bool   `json:"zen,omitempty"`
 }
 
-func removeTask(ctx context.Context, c call, in removeArgs) (string, any, error) {
-	r, err := c.Focus.RemoveTask(ctx, c.agent, string(in.TaskID), in.Force)
+func removeTask(ctx context.Context, c tool.Call, in removeArgs) (string, any, error) {
+	r, err := c.Focus.RemoveTask(ctx, c.Agent, string(in.TaskID), in.Force)
 	if err != nil {
 		return "", nil, err
 	}
 	out := removeOut{TaskID: r.Task.ID.String(), Removed: r.Count, ArchivedKept: r.Archived}
-	msg := fmt.Sprintf("Removed %s", label(r.Task))
+	msg := fmt.Sprintf("Removed %s", tool.Label(r.Task))
 	if r.Count > 1 {
 		msg += " and " + words.Count(r.Count-1, "subtask")
 	}
@@ -831,7 +785,7 @@ func removeTask(ctx context.Context, c call, in removeArgs) (string, any, error)
 	} else {
 		out.CurrentID = r.Next.ID.String()
 		if r.MovedOn {
-			msg += fmt.Sprintf(" Focus moved to %s.", label(r.Next))
+			msg += fmt.Sprintf(" Focus moved to %s.", tool.Label(r.Next))
 		}
 	}
 	out.Message = msg

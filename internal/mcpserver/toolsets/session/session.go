@@ -1,4 +1,6 @@
-package mcpserver
+// Package session declares the session toolset: working sessions and
+// git-branch context.
+package session
 
 import (
 	"bytes"
@@ -12,6 +14,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/render"
@@ -42,11 +45,11 @@ type aiArg struct {
 
 // recordArgs is what session update/end and branch save add.
 type recordArgs struct {
-	Decisions      []noteArg     `json:"decisions,omitempty"`
-	ErrorsResolved []resolvedArg `json:"errors_resolved,omitempty"`
-	FilesModified  StringList    `json:"files_modified,omitempty"`
-	TasksCompleted IDList        `json:"tasks_completed,omitempty"`
-	TasksPending   *IDList       `json:"tasks_pending,omitempty" jsonschema:"replaces the list"`
+	Decisions      []noteArg       `json:"decisions,omitempty"`
+	ErrorsResolved []resolvedArg   `json:"errors_resolved,omitempty"`
+	FilesModified  tool.StringList `json:"files_modified,omitempty"`
+	TasksCompleted tool.IDList     `json:"tasks_completed,omitempty"`
+	TasksPending   *tool.IDList    `json:"tasks_pending,omitempty" jsonschema:"replaces the list"`
 }
 
 func (r recordArgs) notes() ([]memory.Note, []memory.Resolved) {
@@ -71,8 +74,8 @@ func (r recordArgs) pending() []string {
 	return *r.TasksPending
 }
 
-type sessionArgs struct {
-	sent
+type SessionArgs struct {
+	tool.Sent
 	Action          string `json:"action"`
 	SessionID       string `json:"session_id,omitempty" jsonschema:"default: this agent's open session"`
 	ParentSessionID string `json:"parent_session_id,omitempty" jsonschema:"start: continue this session's thread"`
@@ -88,8 +91,8 @@ type sessionArgs struct {
 	Limit    int    `json:"limit,omitempty" jsonschema:"default 20"`
 }
 
-type branchArgs struct {
-	sent
+type BranchArgs struct {
+	tool.Sent
 	Action  string `json:"action"`
 	Branch  string `json:"branch,omitempty" jsonschema:"default the current git branch"`
 	Into    string `json:"into,omitempty" jsonschema:"merge: the branch it merges into"`
@@ -101,13 +104,13 @@ type branchArgs struct {
 	recordArgs
 }
 
-func (a sessionArgs) verb() string { return a.Action }
-func (a branchArgs) verb() string  { return a.Action }
+func (a SessionArgs) Verb() string { return a.Action }
+func (a BranchArgs) Verb() string  { return a.Action }
 
 // recordFields are the arguments that add to a session's record.
 var recordFields = []string{"decisions", "errors_resolved", "files_modified", "tasks_completed", "tasks_pending", "goal", "summary", "ai"}
 
-func sessionTools() []tool {
+func Tools() []tool.Tool {
 	const ts = "session"
 	// Nested objects are described rather than spelled out: the decoder
 	// still checks them field by field, and every tool's schema stays cheap.
@@ -118,40 +121,31 @@ func sessionTools() []tool {
 			s.Properties["ai"] = &jsonschema.Schema{Type: "object", Description: "{provider, model, client, version}"}
 		}
 	}
-	return []tool{
-		declareActions(ts, mcp.Tool{Name: "session",
+	return []tool.Tool{
+		tool.DeclareActions(ts, mcp.Tool{Name: "session",
 			Description: "Working session: start (threads onto the agent's last one), update (record decisions, fixes, files, tasks), end (outcome; folds into the branch), get, list."},
-			[]action[sessionArgs]{
-				{name: "start", args: append(slices.Clone(recordFields), "parent_session_id", "branch"), run: sessionStart},
-				{name: "update", args: append(slices.Clone(recordFields), "session_id"), run: sessionUpdate},
-				{name: "end", args: append(slices.Clone(recordFields), "session_id", "outcome"), run: sessionEnd},
-				{name: "get", args: []string{"session_id", "limit"}, readOnly: true, run: sessionGet},
-				{name: "list", args: []string{"thread_id", "branch", "open_only", "offset", "limit"}, readOnly: true, run: sessionList},
+			[]tool.Action[SessionArgs]{
+				{Name: "start", Args: append(slices.Clone(recordFields), "parent_session_id", "branch"), Run: sessionStart},
+				{Name: "update", Args: append(slices.Clone(recordFields), "session_id"), Run: sessionUpdate},
+				{Name: "end", Args: append(slices.Clone(recordFields), "session_id", "outcome"), Run: sessionEnd},
+				{Name: "get", Args: []string{"session_id", "limit"}, ReadOnly: true, Run: SessionGet},
+				{Name: "list", Args: []string{"thread_id", "branch", "open_only", "offset", "limit"}, ReadOnly: true, Run: SessionList},
 			},
-			enum("outcome", anys(memory.Outcomes)...), minimum("offset", 0), bounds("limit", 1, float64(max(page.Session.Max, page.Record.Max))), recordShape),
-		declareActions(ts, mcp.Tool{Name: "branch",
+			tool.Enum("outcome", tool.Anys(memory.Outcomes)...), tool.Minimum("offset", 0), tool.Bounds("limit", 1, float64(max(page.Session.Max, page.Record.Max))), recordShape),
+		tool.DeclareActions(ts, mcp.Tool{Name: "branch",
 			Description: "Git-branch context: get, save (add to it), promote (decisions into permanent memory), list, merge (into another branch)."},
-			[]action[branchArgs]{
-				{name: "get", args: []string{"branch", "offset", "limit"}, readOnly: true, run: branchGet},
-				{name: "save", args: []string{"branch", "feature", "phase", "notes", "decisions", "errors_resolved", "files_modified", "tasks_completed", "tasks_pending"}, run: branchSave},
-				{name: "promote", args: []string{"branch"}, run: branchPromote},
-				{name: "list", readOnly: true, run: branchList},
-				{name: "merge", args: []string{"branch", "into"}, run: branchMerge},
+			[]tool.Action[BranchArgs]{
+				{Name: "get", Args: []string{"branch", "offset", "limit"}, ReadOnly: true, Run: BranchGet},
+				{Name: "save", Args: []string{"branch", "feature", "phase", "notes", "decisions", "errors_resolved", "files_modified", "tasks_completed", "tasks_pending"}, Run: branchSave},
+				{Name: "promote", Args: []string{"branch"}, Run: branchPromote},
+				{Name: "list", ReadOnly: true, Run: BranchList},
+				{Name: "merge", Args: []string{"branch", "into"}, Run: branchMerge},
 			},
-			minimum("offset", 0), bounds("limit", 1, float64(page.Record.Max)), recordShape),
+			tool.Minimum("offset", 0), tool.Bounds("limit", 1, float64(page.Record.Max)), recordShape),
 	}
 }
 
-// anys is a list of values as a schema's enum takes them.
-func anys[T ~string](ss []T) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
-
-func (in sessionArgs) patch() memories.SessionPatch {
+func (in SessionArgs) patch() memories.SessionPatch {
 	ns, rs := in.notes()
 	p := memories.SessionPatch{Goal: in.Goal, Decisions: ns, ErrorsResolved: rs, FilesModified: in.FilesModified,
 		TasksCompleted: in.TasksCompleted, TasksPending: in.pending(), Outcome: strings.TrimSpace(in.Outcome), Summary: in.Summary}
@@ -170,8 +164,8 @@ type sessionOut struct {
 	Redacted   int                   `json:"redacted,omitempty"`
 }
 
-func sessionStart(ctx context.Context, c call, in sessionArgs) (string, any, error) {
-	res, err := c.Memory.StartSession(ctx, c.agent, in.ParentSessionID, in.Branch, in.patch())
+func sessionStart(ctx context.Context, c tool.Call, in SessionArgs) (string, any, error) {
+	res, err := c.Memory.StartSession(ctx, c.Agent, in.ParentSessionID, in.Branch, in.patch())
 	if err != nil {
 		return "", nil, err
 	}
@@ -182,8 +176,8 @@ func sessionStart(ctx context.Context, c call, in sessionArgs) (string, any, err
 	return text, out, nil
 }
 
-func sessionUpdate(ctx context.Context, c call, in sessionArgs) (string, any, error) {
-	res, err := c.Memory.UpdateSession(ctx, c.agent, in.SessionID, in.patch())
+func sessionUpdate(ctx context.Context, c tool.Call, in SessionArgs) (string, any, error) {
+	res, err := c.Memory.UpdateSession(ctx, c.Agent, in.SessionID, in.patch())
 	if err != nil {
 		return "", nil, err
 	}
@@ -191,8 +185,8 @@ func sessionUpdate(ctx context.Context, c call, in sessionArgs) (string, any, er
 	return text, out, nil
 }
 
-func sessionEnd(ctx context.Context, c call, in sessionArgs) (string, any, error) {
-	res, err := c.Memory.EndSession(ctx, c.agent, in.SessionID, in.patch())
+func sessionEnd(ctx context.Context, c tool.Call, in SessionArgs) (string, any, error) {
+	res, err := c.Memory.EndSession(ctx, c.Agent, in.SessionID, in.patch())
 	if err != nil {
 		return "", nil, err
 	}
@@ -223,8 +217,8 @@ func sessionChanged(verb string, res memories.SessionResult) (string, sessionCha
 	return text, out
 }
 
-func sessionGet(ctx context.Context, c call, in sessionArgs) (string, any, error) {
-	s, err := c.Memory.Session(ctx, c.agent, in.SessionID, page.Page{Offset: in.Offset, Limit: in.Limit})
+func SessionGet(ctx context.Context, c tool.Call, in SessionArgs) (string, any, error) {
+	s, err := c.Memory.Session(ctx, c.Agent, in.SessionID, page.Page{Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
 	}
@@ -232,7 +226,7 @@ func sessionGet(ctx context.Context, c call, in sessionArgs) (string, any, error
 	return render.Session(s), sessionOut{Session: &v}, nil
 }
 
-func sessionList(ctx context.Context, c call, in sessionArgs) (string, any, error) {
+func SessionList(ctx context.Context, c tool.Call, in SessionArgs) (string, any, error) {
 	l, err := c.Memory.Sessions(ctx, memories.SessionQuery{ThreadID: in.ThreadID, Branch: in.Branch, OpenOnly: in.OpenOnly,
 		Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
@@ -295,7 +289,7 @@ func renderBranch(b memory.BranchContext) string {
 	return s.String()
 }
 
-func branchGet(ctx context.Context, c call, in branchArgs) (string, any, error) {
+func BranchGet(ctx context.Context, c tool.Call, in BranchArgs) (string, any, error) {
 	pg, err := c.Memory.GetBranchPage(ctx, in.Branch, page.Page{Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
@@ -344,7 +338,7 @@ type branchTotals struct {
 	TasksPending   int `json:"tasks_pending"`
 }
 
-func branchSave(ctx context.Context, c call, in branchArgs) (string, any, error) {
+func branchSave(ctx context.Context, c tool.Call, in BranchArgs) (string, any, error) {
 	ns, rs := in.notes()
 	b, red, err := c.Memory.SaveBranch(ctx, in.Branch, memories.BranchPatch{Feature: in.Feature, Phase: in.Phase, Notes: in.Notes,
 		Decisions: ns, Errors: rs, FilesModified: in.FilesModified, TasksCompleted: in.TasksCompleted, TasksPending: in.pending()})
@@ -389,7 +383,7 @@ func briefBranch(b memory.BranchContext) branchBrief {
 	return branchBrief{Branch: b.Branch, Feature: b.Feature, Phase: b.Phase, Notes: problem.Clip(b.Notes, render.SessionListClip),
 		Decisions: len(b.Decisions), ErrorsResolved: len(b.Errors), FilesModified: len(b.FilesModified),
 		TasksCompleted: len(b.TasksCompleted), TasksPending: len(b.TasksPending), Sessions: b.Sessions, MergedInto: b.MergedInto,
-		PromotedAt: ts(b.PromotedAt), UpdatedAt: ts(b.UpdatedAt)}
+		PromotedAt: tool.Stamp(b.PromotedAt), UpdatedAt: tool.Stamp(b.UpdatedAt)}
 }
 
 // branchLine is a branch context's first line, then what its record holds,
@@ -417,7 +411,7 @@ func branchLine(b memory.BranchContext) string {
 	return head + "\n" + strings.Join(n, ", ") + " (branch get shows them)"
 }
 
-func branchPromote(ctx context.Context, c call, in branchArgs) (string, any, error) {
+func branchPromote(ctx context.Context, c tool.Call, in BranchArgs) (string, any, error) {
 	p, err := c.Memory.PromoteBranch(ctx, in.Branch)
 	if err != nil {
 		return "", nil, err
@@ -432,7 +426,7 @@ func branchPromote(ctx context.Context, c call, in branchArgs) (string, any, err
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func branchList(ctx context.Context, c call, _ branchArgs) (string, any, error) {
+func BranchList(ctx context.Context, c tool.Call, _ BranchArgs) (string, any, error) {
 	bs, err := c.Memory.Branches(ctx)
 	if err != nil {
 		return "", nil, err
@@ -455,7 +449,7 @@ func branchList(ctx context.Context, c call, _ branchArgs) (string, any, error) 
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func branchMerge(ctx context.Context, c call, in branchArgs) (string, any, error) {
+func branchMerge(ctx context.Context, c tool.Call, in BranchArgs) (string, any, error) {
 	b, err := c.Memory.MergeBranch(ctx, in.Branch, in.Into)
 	if err != nil {
 		return "", nil, err
@@ -515,7 +509,7 @@ type branchView struct {
 func viewBranch(b memory.BranchContext) branchView {
 	v := branchView{Branch: b.Branch, Feature: b.Feature, Phase: b.Phase, Notes: b.Notes, FilesModified: b.FilesModified,
 		TasksCompleted: b.TasksCompleted, TasksPending: b.TasksPending, Sessions: b.Sessions, MergedInto: b.MergedInto,
-		PromotedAt: ts(b.PromotedAt), UpdatedAt: ts(b.UpdatedAt)}
+		PromotedAt: tool.Stamp(b.PromotedAt), UpdatedAt: tool.Stamp(b.UpdatedAt)}
 	v.Decisions, v.ErrorsResolved = render.NotesOf(b.Decisions, b.Errors)
 	return v
 }

@@ -1,4 +1,4 @@
-package mcpserver
+package project
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/service/scaffold"
 )
 
@@ -15,15 +16,17 @@ type scaffoldArgs struct {
 	DryRun bool   `json:"dry_run,omitempty" jsonschema:"say what it would write; write nothing"`
 }
 
-func scaffoldTools() []tool {
-	return []tool{
-		declare("context", mcp.Tool{Name: "scaffold",
+// ScaffoldTools are the context toolset's scaffold tool, which the server
+// lists after every other toolset's.
+func ScaffoldTools() []tool.Tool {
+	return []tool.Tool{
+		tool.Declare("context", mcp.Tool{Name: "scaffold",
 			Description: "Writes the knowledge folders the context tools read (AGENTS.md section, rules, knowledge, skills, workflows; full: agents, templates) with starter content. Never replaces a file."},
-			scaffoldTool, enum("level", "minimal", "standard", "full")),
+			scaffoldTool, tool.Enum("level", "minimal", "standard", "full")),
 	}
 }
 
-func scaffoldTool(_ context.Context, c call, in scaffoldArgs) (string, any, error) {
+func scaffoldTool(_ context.Context, c tool.Call, in scaffoldArgs) (string, any, error) {
 	res, err := c.Scaffold.Scaffold(scaffold.Request{Level: in.Level, DryRun: in.DryRun})
 	if err != nil {
 		return "", nil, err

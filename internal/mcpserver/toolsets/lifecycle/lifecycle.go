@@ -1,4 +1,6 @@
-package mcpserver
+// Package lifecycle declares the lifecycle toolset: phases with exit
+// criteria and gates, advanced with evidence.
+package lifecycle
 
 import (
 	"context"
@@ -10,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/lifecycle"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/lifecycles"
 	"github.com/cairn-dev/cairn/internal/service/page"
@@ -24,8 +27,8 @@ type lifecycleGetArgs struct {
 }
 
 type lifecycleInitArgs struct {
-	TaskID     IDArg  `json:"task_id"`
-	Definition string `json:"definition,omitempty" jsonschema:"default asdd"`
+	TaskID     tool.IDArg `json:"task_id"`
+	Definition string     `json:"definition,omitempty" jsonschema:"default asdd"`
 }
 
 type checkArg struct {
@@ -34,7 +37,7 @@ type checkArg struct {
 }
 
 type lifecycleAdvanceArgs struct {
-	ID       IDArg               `json:"id"`
+	ID       tool.IDArg          `json:"id"`
 	Evidence map[string]string   `json:"evidence,omitempty" jsonschema:"criterion id: proof (text, link, commit)"`
 	Checks   map[string]checkArg `json:"checks,omitempty"`
 	To       string              `json:"to,omitempty" jsonschema:"earlier phase to loop back to, with reason"`
@@ -42,27 +45,27 @@ type lifecycleAdvanceArgs struct {
 	Hold     bool                `json:"hold,omitempty" jsonschema:"record only, stay"`
 }
 
-type lifecycleIDArgs struct {
-	ID IDArg `json:"id"`
+type LifecycleIDArgs struct {
+	ID tool.IDArg `json:"id"`
 }
 
-type lifecycleListArgs struct {
+type LifecycleListArgs struct {
 	Status string `json:"status,omitempty"`
 	Phase  string `json:"phase,omitempty"`
 	Offset int    `json:"offset,omitempty"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"default 20"`
 }
 
-func lifecycleTools() []tool {
+func Tools() []tool.Tool {
 	const ts = "lifecycle"
-	return []tool{
-		declare(ts, mcp.Tool{Name: "lifecycle_get", Annotations: readOnly,
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "lifecycle_get", Annotations: tool.ReadOnly,
 			Description: "Phases and exit criteria of a lifecycle definition; gates need a passing command."},
 			lifecycleGet),
-		declare(ts, mcp.Tool{Name: "lifecycle_init",
+		tool.Declare(ts, mcp.Tool{Name: "lifecycle_init",
 			Description: "Start a lifecycle on a task (a story), in its first phase."},
 			lifecycleInit),
-		declare(ts, mcp.Tool{Name: "lifecycle_advance",
+		tool.Declare(ts, mcp.Tool{Name: "lifecycle_advance",
 			Description: "Move to the next phase once every exit criterion has evidence; else record it and name the missing."},
 			lifecycleAdvance, func(s *jsonschema.Schema) {
 				// The shape of a check is said in words: its schema cost more
@@ -70,16 +73,16 @@ func lifecycleTools() []tool {
 				s.Properties["checks"] = &jsonschema.Schema{Type: "object",
 					Description: `criterion id: {"command", "exit_code"}; gates need exit_code 0`}
 			}),
-		declare(ts, mcp.Tool{Name: "lifecycle_status", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "lifecycle_status", Annotations: tool.ReadOnly,
 			Description: "A lifecycle's phase, criteria met and missing, time in phase, history."},
-			lifecycleStatus),
-		declare(ts, mcp.Tool{Name: "lifecycle_list", Annotations: readOnly,
+			LifecycleStatus),
+		tool.Declare(ts, mcp.Tool{Name: "lifecycle_list", Annotations: tool.ReadOnly,
 			Description: "Lifecycles, filtered, 20 a page."},
-			lifecycleList, append(pageShape(page.Lifecycle), enum("status", "open", "done"))...),
+			LifecycleList, append(tool.PageShape(page.Lifecycle), tool.Enum("status", "open", "done"))...),
 	}
 }
 
-func (c call) lifecycles() (*lifecycles.Lifecycles, error) {
+func LifecyclesOf(c tool.Call) (*lifecycles.Lifecycles, error) {
 	if c.Lifecycles == nil {
 		return nil, &problem.Error{Kind: problem.Unavailable, Problem: "unavailable: lifecycles are not available for this project"}
 	}
@@ -113,8 +116,8 @@ type definitionsOut struct {
 	Problems    []string        `json:"problems,omitempty"`
 }
 
-func lifecycleGet(ctx context.Context, c call, in lifecycleGetArgs) (string, any, error) {
-	l, err := c.lifecycles()
+func lifecycleGet(ctx context.Context, c tool.Call, in lifecycleGetArgs) (string, any, error) {
+	l, err := LifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -183,7 +186,7 @@ type transitionOut struct {
 
 type lifecycleOut struct {
 	ID          int64            `json:"id"`
-	Task        taskLink         `json:"task"`
+	Task        tool.TaskLink    `json:"task"`
 	Definition  string           `json:"definition"`
 	Status      string           `json:"status"`
 	Phase       string           `json:"phase,omitempty"`
@@ -211,14 +214,14 @@ const (
 )
 
 func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
-	out := lifecycleOut{ID: v.ID, Task: link(v.Task), Definition: v.Definition, Status: v.Status, Phase: v.Phase,
+	out := lifecycleOut{ID: v.ID, Task: tool.Link(v.Task), Definition: v.Definition, Status: v.Status, Phase: v.Phase,
 		PhaseNum: v.PhaseNum, Phases: v.Phases}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Lifecycle %d (%s) on task %s %q: ", v.ID, v.Definition, v.Task.ID, v.Task.Title)
 	if v.Phase == "" {
-		fmt.Fprintf(&b, "%s, started %s.", v.Status, ts(v.StartedAt))
+		fmt.Fprintf(&b, "%s, started %s.", v.Status, tool.Stamp(v.StartedAt))
 	} else {
-		out.Since, out.TimeInPhase = ts(v.PhaseSince), int64(v.TimeInPhase/time.Second)
+		out.Since, out.TimeInPhase = tool.Stamp(v.PhaseSince), int64(v.TimeInPhase/time.Second)
 		fmt.Fprintf(&b, "phase %s (%d/%d) for %s.", v.Phase, v.PhaseNum, v.Phases, words.Duration(v.TimeInPhase))
 		if v.Goal != "" {
 			b.WriteString(" Goal: " + v.Goal)
@@ -232,7 +235,7 @@ func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 				ev += "; " + m.Evidence.Text
 			}
 		}
-		ev, _ = preview(ev)
+		ev, _ = tool.Preview(ev)
 		out.Met = append(out.Met, criterionOut{ID: m.ID, Gate: m.Gate, Evidence: ev})
 		fmt.Fprintf(&b, "\nmet %s: %s", m.ID, ev)
 	}
@@ -263,7 +266,7 @@ func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 	}
 	for i, h := range v.History {
 		if i >= len(v.History)-historyKept {
-			out.History = append(out.History, transitionOut{From: h.From, To: h.To, At: ts(h.At), Spent: int64(h.Spent / time.Second), Back: h.Back, Reason: h.Reason})
+			out.History = append(out.History, transitionOut{From: h.From, To: h.To, At: tool.Stamp(h.At), Spent: int64(h.Spent / time.Second), Back: h.Back, Reason: h.Reason})
 		}
 		if h.Back {
 			backs++
@@ -300,8 +303,8 @@ func clipText(s string, n int) string {
 	return problem.Quote(s)
 }
 
-func lifecycleInit(ctx context.Context, c call, in lifecycleInitArgs) (string, any, error) {
-	l, err := c.lifecycles()
+func lifecycleInit(ctx context.Context, c tool.Call, in lifecycleInitArgs) (string, any, error) {
+	l, err := LifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -314,8 +317,8 @@ func lifecycleInit(ctx context.Context, c call, in lifecycleInitArgs) (string, a
 	return out.Message + "\n" + text, out, nil
 }
 
-func lifecycleAdvance(ctx context.Context, c call, in lifecycleAdvanceArgs) (string, any, error) {
-	l, err := c.lifecycles()
+func lifecycleAdvance(ctx context.Context, c tool.Call, in lifecycleAdvanceArgs) (string, any, error) {
+	l, err := LifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -356,8 +359,8 @@ func lifecycleAdvance(ctx context.Context, c call, in lifecycleAdvanceArgs) (str
 	return out.Message + "\n" + text, out, nil
 }
 
-func lifecycleStatus(ctx context.Context, c call, in lifecycleIDArgs) (string, any, error) {
-	l, err := c.lifecycles()
+func LifecycleStatus(ctx context.Context, c tool.Call, in LifecycleIDArgs) (string, any, error) {
+	l, err := LifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -370,13 +373,13 @@ func lifecycleStatus(ctx context.Context, c call, in lifecycleIDArgs) (string, a
 }
 
 type lifecycleItemOut struct {
-	ID         int64    `json:"id"`
-	Task       taskLink `json:"task"`
-	Definition string   `json:"definition"`
-	Status     string   `json:"status"`
-	Phase      string   `json:"phase,omitempty"`
-	Since      string   `json:"phaseSince,omitempty"`
-	LoopBacks  int      `json:"loopBacks,omitempty"`
+	ID         int64         `json:"id"`
+	Task       tool.TaskLink `json:"task"`
+	Definition string        `json:"definition"`
+	Status     string        `json:"status"`
+	Phase      string        `json:"phase,omitempty"`
+	Since      string        `json:"phaseSince,omitempty"`
+	LoopBacks  int           `json:"loopBacks,omitempty"`
 }
 
 type lifecycleListOut struct {
@@ -386,8 +389,8 @@ type lifecycleListOut struct {
 	NextOffset int                `json:"nextOffset,omitempty"`
 }
 
-func lifecycleList(ctx context.Context, c call, in lifecycleListArgs) (string, any, error) {
-	l, err := c.lifecycles()
+func LifecycleList(ctx context.Context, c tool.Call, in LifecycleListArgs) (string, any, error) {
+	l, err := LifecyclesOf(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -409,10 +412,10 @@ func lifecycleList(ctx context.Context, c call, in lifecycleListArgs) (string, a
 		lines[0] += fmt.Sprintf(" (next offset %d)", page.NextOffset)
 	}
 	for _, it := range page.Items {
-		o := lifecycleItemOut{ID: it.ID, Task: link(it.Task), Definition: it.Definition, Status: it.Status, LoopBacks: it.Loops}
+		o := lifecycleItemOut{ID: it.ID, Task: tool.Link(it.Task), Definition: it.Definition, Status: it.Status, LoopBacks: it.Loops}
 		where := it.Status
 		if it.Status == "open" {
-			o.Phase, o.Since = it.Phase, ts(it.PhaseSince)
+			o.Phase, o.Since = it.Phase, tool.Stamp(it.PhaseSince)
 			where = "in " + it.Phase + " since " + o.Since
 		}
 		s := fmt.Sprintf("- %d (%s) task %s %q: %s", it.ID, it.Definition, it.Task.ID, it.Task.Title, where)

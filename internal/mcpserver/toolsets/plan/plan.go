@@ -1,8 +1,9 @@
-package mcpserver
+// Package plan declares the plan toolset: the task board with its
+// dependencies, next task, queries, stats, subtasks and claims.
+package plan
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/service/plan"
@@ -22,75 +24,53 @@ import (
 // The plan toolset: the task board of the plan specification, with its tool
 // and parameter names, on the same task tree as the focus stack.
 
-// StringList is a list argument that also accepts a single string, as the
-// plan specification's "array|string" filters do.
-type StringList []string
-
-// UnmarshalJSON accepts a string or an array of strings.
-func (l *StringList) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*l = StringList{s}
-		return nil
-	}
-	var ss []string
-	if err := json.Unmarshal(b, &ss); err != nil {
-		return err
-	}
-	*l = ss
-	return nil
+type FilterArgs struct {
+	Status        tool.StringList `json:"status,omitempty" jsonschema:"pending, in-progress, blocked, done, deferred, cancelled"`
+	Priority      tool.StringList `json:"priority,omitempty" jsonschema:"critical, high, medium, low"`
+	CreatedAfter  string          `json:"createdAfter,omitempty" jsonschema:"ISO 8601"`
+	CreatedBefore string          `json:"createdBefore,omitempty"`
+	UpdatedAfter  string          `json:"updatedAfter,omitempty"`
+	UpdatedBefore string          `json:"updatedBefore,omitempty"`
 }
 
-type filterArgs struct {
-	Status        StringList `json:"status,omitempty" jsonschema:"pending, in-progress, blocked, done, deferred, cancelled"`
-	Priority      StringList `json:"priority,omitempty" jsonschema:"critical, high, medium, low"`
-	CreatedAfter  string     `json:"createdAfter,omitempty" jsonschema:"ISO 8601"`
-	CreatedBefore string     `json:"createdBefore,omitempty"`
-	UpdatedAfter  string     `json:"updatedAfter,omitempty"`
-	UpdatedBefore string     `json:"updatedBefore,omitempty"`
-}
-
-type getTasksArgs struct {
-	filterArgs
+type GetTasksArgs struct {
+	FilterArgs
 	Offset int `json:"offset,omitempty"`
 	Limit  int `json:"limit,omitempty" `
 }
 
-type idArgs struct {
-	ID IDArg `json:"id" jsonschema:"id or parentId.N"`
+type IDArgs struct {
+	ID tool.IDArg `json:"id" jsonschema:"id or parentId.N"`
 }
 
-type createTaskArgs struct {
-	Title        string `json:"title"`
-	ParentID     IDArg  `json:"parentId,omitempty" jsonschema:"makes it a subtask"`
-	Description  string `json:"description,omitempty"`
-	Priority     string `json:"priority,omitempty"`
-	Dependencies IDList `json:"dependencies,omitempty" jsonschema:"ids to finish first"`
-	Status       string `json:"status,omitempty"`
-	Force        bool   `json:"force,omitempty" jsonschema:"done despite open dependencies"`
+type CreateTaskArgs struct {
+	Title        string      `json:"title"`
+	ParentID     tool.IDArg  `json:"parentId,omitempty" jsonschema:"makes it a subtask"`
+	Description  string      `json:"description,omitempty"`
+	Priority     string      `json:"priority,omitempty"`
+	Dependencies tool.IDList `json:"dependencies,omitempty" jsonschema:"ids to finish first"`
+	Status       string      `json:"status,omitempty"`
+	Force        bool        `json:"force,omitempty" jsonschema:"done despite open dependencies"`
 }
 
 type updateTaskArgs struct {
-	ID           IDArg   `json:"id"`
-	Title        *string `json:"title,omitempty"`
-	Description  *string `json:"description,omitempty"`
-	Status       *string `json:"status,omitempty"`
-	Priority     *string `json:"priority,omitempty"`
-	Dependencies *IDList `json:"dependencies,omitempty" jsonschema:"replaces the list"`
-	Force        bool    `json:"force,omitempty"`
+	ID           tool.IDArg   `json:"id"`
+	Title        *string      `json:"title,omitempty"`
+	Description  *string      `json:"description,omitempty"`
+	Status       *string      `json:"status,omitempty"`
+	Priority     *string      `json:"priority,omitempty"`
+	Dependencies *tool.IDList `json:"dependencies,omitempty" jsonschema:"replaces the list"`
+	Force        bool         `json:"force,omitempty"`
 }
 
 type deleteArgs struct {
-	ID    IDArg `json:"id" jsonschema:"id or parentId.N"`
-	Force bool  `json:"force,omitempty"`
+	ID    tool.IDArg `json:"id" jsonschema:"id or parentId.N"`
+	Force bool       `json:"force,omitempty"`
 }
 
-type nextTaskArgs struct {
-	Status   StringList `json:"status,omitempty" jsonschema:"default pending, in-progress"`
-	Priority StringList `json:"priority,omitempty"`
+type NextTaskArgs struct {
+	Status   tool.StringList `json:"status,omitempty" jsonschema:"default pending, in-progress"`
+	Priority tool.StringList `json:"priority,omitempty"`
 }
 
 type sortArgs struct {
@@ -98,68 +78,70 @@ type sortArgs struct {
 	Order string `json:"order,omitempty" jsonschema:"priority desc is most important first"`
 }
 
-// enumAlias takes the sort field "id", the default order, which the
+// EnumAlias takes the sort field "id", the default order, which the
 // schema leaves out and the plan service reads.
-func (sortArgs) enumAlias(name, value string) bool {
+func (sortArgs) EnumAlias(name, value string) bool {
 	return name == "field" && strings.EqualFold(value, "id")
 }
 
-type queryTasksArgs struct {
-	Filters filterArgs `json:"filters,omitempty"`
-	Sort    sortArgs   `json:"sort,omitempty"`
-	Fields  StringList `json:"fields,omitempty" jsonschema:"default id, title, status, priority"`
-	Offset  int        `json:"offset,omitempty"`
-	Limit   int        `json:"limit,omitempty" `
+type QueryTasksArgs struct {
+	Filters FilterArgs      `json:"filters,omitempty"`
+	Sort    sortArgs        `json:"sort,omitempty"`
+	Fields  tool.StringList `json:"fields,omitempty" jsonschema:"default id, title, status, priority"`
+	Offset  int             `json:"offset,omitempty"`
+	Limit   int             `json:"limit,omitempty" `
 }
 
 type addSubtaskArgs struct {
-	ParentID    IDArg  `json:"parentId"`
-	Title       string `json:"title"`
-	Description string `json:"description,omitempty"`
+	ParentID    tool.IDArg `json:"parentId"`
+	Title       string     `json:"title"`
+	Description string     `json:"description,omitempty"`
 }
 
 type updateSubtaskArgs struct {
-	SubtaskID   IDArg   `json:"subtaskId" jsonschema:"parentId.N"`
-	Status      *string `json:"status,omitempty"`
-	Title       *string `json:"title,omitempty"`
-	Description *string `json:"description,omitempty"`
-	Force       bool    `json:"force,omitempty"`
+	SubtaskID   tool.IDArg `json:"subtaskId" jsonschema:"parentId.N"`
+	Status      *string    `json:"status,omitempty"`
+	Title       *string    `json:"title,omitempty"`
+	Description *string    `json:"description,omitempty"`
+	Force       bool       `json:"force,omitempty"`
 }
 
 type subtaskIDArgs struct {
-	SubtaskID IDArg `json:"subtaskId" jsonschema:"parentId.N"`
-	Force     bool  `json:"force,omitempty"`
+	SubtaskID tool.IDArg `json:"subtaskId" jsonschema:"parentId.N"`
+	Force     bool       `json:"force,omitempty"`
 }
 
 var (
-	statusEnum   = anys(task.Statuses)
-	priorityEnum = anys(task.Priorities)
-	fieldNames   = []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "parentId", "createdAt", "updatedAt", "completedAt"}
+	statusEnum = tool.Anys(task.Statuses)
+	fieldNames = []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "parentId", "createdAt", "updatedAt", "completedAt"}
 )
 
-func planTools() []tool {
+// Tools are the plan toolset's tools: the board's, then the claims'.
+func Tools() []tool.Tool { return slices.Concat(boardTools(), claimTools()) }
+
+func boardTools() []tool.Tool {
 	const ts = "plan"
-	page := pageShape(page.Plan)
-	return []tool{
-		declare(ts, mcp.Tool{Name: "get_tasks", Annotations: readOnly,
+	page := tool.PageShape(page.Plan)
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "get_tasks", Annotations: tool.ReadOnly,
 			Description: "Tasks with status, priority and dependencies, 20 a page. Filter any field: query_tasks."},
-			getTasks, page...),
-		declare(ts, mcp.Tool{Name: "get_task", Annotations: readOnly,
+			GetTasks, page...),
+		tool.Declare(ts, mcp.Tool{Name: "get_task", Annotations: tool.ReadOnly,
 			Description: "One task in full: description, dependencies, dependents, subtasks."},
-			getTask),
-		declare(ts, mcp.Tool{Name: "create_task",
+			GetTask),
+		tool.Declare(ts, mcp.Tool{Name: "create_task",
 			Description: "Add a task (with dependencies, under parentId if given) to the plan; focus stays. A step under the current task: create_new_task."},
-			createTask, enum("priority", priorityEnum...), enum("status", statusEnum...)),
-		declare(ts, mcp.Tool{Name: "update_task",
+			createTask, tool.Enum("priority", tool.PriorityEnum...), tool.Enum("status", statusEnum...)),
+		tool.Declare(ts, mcp.Tool{Name: "update_task",
 			Description: "Change a task; done is permanent and needs subtasks closed."},
-			updateTask, enum("priority", priorityEnum...), enum("status", statusEnum...)),
-		declare(ts, mcp.Tool{Name: "delete_task",
+			updateTask, tool.Enum("priority", tool.PriorityEnum...), tool.Enum("status", statusEnum...)),
+		tool.Declare(ts, mcp.Tool{Name: "delete_task",
 			Description: "Delete a task and its subtasks; dependents drop the link. remove_task also moves focus."},
 			deleteTask),
-		declare(ts, mcp.Tool{Name: "get_next_task", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "get_next_task", Annotations: tool.ReadOnly,
 			Description: "Best ready task by priority, and why; skips tasks others claimed."},
-			getNextTask),
-		declare(ts, mcp.Tool{Name: "query_tasks", Annotations: readOnly,
+			GetNextTask),
+		tool.Declare(ts, mcp.Tool{Name: "query_tasks", Annotations: tool.ReadOnly,
 			Description: "Tasks filtered by any field, sorted, with chosen fields only."},
 			queryTasks, append(page, func(s *jsonschema.Schema) {
 				s.Properties["filters"] = &jsonschema.Schema{Type: "object",
@@ -168,16 +150,16 @@ func planTools() []tool {
 				sp.Properties["field"].Enum = []any{"priority", "created", "updated", "status"}
 				sp.Properties["order"].Enum = []any{"asc", "desc"}
 			})...),
-		declare(ts, mcp.Tool{Name: "get_task_stats", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "get_task_stats", Annotations: tool.ReadOnly,
 			Description: "Counts by status and priority, blocked tasks, completion time, dependency depth."},
 			getTaskStats),
-		declare(ts, mcp.Tool{Name: "add_subtask",
+		tool.Declare(ts, mcp.Tool{Name: "add_subtask",
 			Description: "Add a subtask (parentId.N) under a task."},
 			addSubtask),
-		declare(ts, mcp.Tool{Name: "update_subtask",
+		tool.Declare(ts, mcp.Tool{Name: "update_subtask",
 			Description: "Change a subtask."},
-			updateSubtask, enum("status", statusEnum...)),
-		declare(ts, mcp.Tool{Name: "delete_subtask",
+			updateSubtask, tool.Enum("status", statusEnum...)),
+		tool.Declare(ts, mcp.Tool{Name: "delete_subtask",
 			Description: "Delete a subtask and its own subtasks."},
 			deleteSubtask),
 	}
@@ -186,30 +168,30 @@ func planTools() []tool {
 // planTask is a task as the plan's results show it. Lists leave out the
 // description and times; get_task fills them in.
 type planTask struct {
-	ID           string     `json:"id"`
-	Ref          string     `json:"ref,omitempty"` // parentId.N, for a subtask
-	Title        string     `json:"title"`
-	Status       string     `json:"status"`
-	Priority     string     `json:"priority"`
-	Dependencies []string   `json:"dependencies,omitempty"`
-	Description  string     `json:"description,omitempty"`
-	Clipped      bool       `json:"descriptionTruncated,omitempty"`
-	ParentID     string     `json:"parentId,omitempty"`
-	CreatedAt    string     `json:"createdAt,omitempty"`
-	UpdatedAt    string     `json:"updatedAt,omitempty"`
-	CompletedAt  string     `json:"completedAt,omitempty"`
-	DependsOn    []taskLink `json:"dependsOn,omitempty"`
-	Dependents   []taskLink `json:"dependents,omitempty"`
-	Subtasks     []taskLink `json:"subtasks,omitempty"`
+	ID           string          `json:"id"`
+	Ref          string          `json:"ref,omitempty"` // parentId.N, for a subtask
+	Title        string          `json:"title"`
+	Status       string          `json:"status"`
+	Priority     string          `json:"priority"`
+	Dependencies []string        `json:"dependencies,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	Clipped      bool            `json:"descriptionTruncated,omitempty"`
+	ParentID     string          `json:"parentId,omitempty"`
+	CreatedAt    string          `json:"createdAt,omitempty"`
+	UpdatedAt    string          `json:"updatedAt,omitempty"`
+	CompletedAt  string          `json:"completedAt,omitempty"`
+	DependsOn    []tool.TaskLink `json:"dependsOn,omitempty"`
+	Dependents   []tool.TaskLink `json:"dependents,omitempty"`
+	Subtasks     []tool.TaskLink `json:"subtasks,omitempty"`
 	// SubtasksMore, DependentsMore and DependsOnMore count those not
 	// listed: a task with hundreds of subtasks, dependents or dependencies
 	// lists linksShown of each (dependencies has every id).
-	SubtasksMore   int       `json:"subtasksMore,omitempty"`
-	DependentsMore int       `json:"dependentsMore,omitempty"`
-	DependsOnMore  int       `json:"dependsOnMore,omitempty"`
-	ImportedFrom   []string  `json:"importedFrom,omitempty"` // e.g. "imported from tasks.json (taskmaster:master) task 3"
-	Claim          *claimOut `json:"claim,omitempty"`
-	Lifecycle      *phaseOut `json:"lifecycle,omitempty"`
+	SubtasksMore   int            `json:"subtasksMore,omitempty"`
+	DependentsMore int            `json:"dependentsMore,omitempty"`
+	DependsOnMore  int            `json:"dependsOnMore,omitempty"`
+	ImportedFrom   []string       `json:"importedFrom,omitempty"` // e.g. "imported from tasks.json (taskmaster:master) task 3"
+	Claim          *tool.ClaimOut `json:"claim,omitempty"`
+	Lifecycle      *phaseOut      `json:"lifecycle,omitempty"`
 
 	// How many of the subtasks and dependents not listed are open (for
 	// the text).
@@ -227,22 +209,6 @@ func phaseOf(m *plan.LifecycleMark) *phaseOut {
 		return nil
 	}
 	return &phaseOut{ID: m.ID, Phase: m.Phase}
-}
-
-// taskLink is another task named in a result.
-type taskLink struct {
-	ID     string `json:"id"`
-	Ref    string `json:"ref,omitempty"`
-	Title  string `json:"title"`
-	Status string `json:"status"`
-}
-
-func link(t task.Task) taskLink {
-	l := taskLink{ID: t.ID.String(), Title: t.Title, Status: string(t.Status)}
-	if t.ParentID != 0 {
-		l.Ref = task.RefString(t)
-	}
-	return l
 }
 
 func idStrings(ids []task.ID) []string {
@@ -271,26 +237,26 @@ func full(d plan.Detail) planTask {
 	if d.ParentID != 0 {
 		p.ParentID = d.ParentID.String()
 	}
-	p.CreatedAt, p.UpdatedAt, p.CompletedAt = ts(d.CreatedAt), ts(d.UpdatedAt), ts(d.CompletedAt)
-	dependsOn, more, moreOpen := task.Glance(d.Deps, linksShown)
+	p.CreatedAt, p.UpdatedAt, p.CompletedAt = tool.Stamp(d.CreatedAt), tool.Stamp(d.UpdatedAt), tool.Stamp(d.CompletedAt)
+	dependsOn, more, moreOpen := task.Glance(d.Deps, LinksShown)
 	p.DependsOnMore, p.dependsOnMoreOpen = more, moreOpen
 	for _, x := range dependsOn {
-		p.DependsOn = append(p.DependsOn, link(x))
+		p.DependsOn = append(p.DependsOn, tool.Link(x))
 	}
-	dependents, more, moreOpen := task.Glance(d.Dependents, linksShown)
+	dependents, more, moreOpen := task.Glance(d.Dependents, LinksShown)
 	p.DependentsMore, p.dependentsMoreOpen = more, moreOpen
 	for _, x := range dependents {
-		p.Dependents = append(p.Dependents, link(x))
+		p.Dependents = append(p.Dependents, tool.Link(x))
 	}
-	subtasks, more, moreOpen := task.Glance(d.Subtasks, linksShown)
+	subtasks, more, moreOpen := task.Glance(d.Subtasks, LinksShown)
 	p.SubtasksMore, p.subtasksMoreOpen = more, moreOpen
 	for _, x := range subtasks {
-		p.Subtasks = append(p.Subtasks, link(x))
+		p.Subtasks = append(p.Subtasks, tool.Link(x))
 	}
 	for _, r := range d.Imports {
 		p.ImportedFrom = append(p.ImportedFrom, r.String())
 	}
-	p.Claim, p.Lifecycle = claimOf(d.Claim, false), phaseOf(d.Lifecycle)
+	p.Claim, p.Lifecycle = tool.ClaimOf(d.Claim, false), phaseOf(d.Lifecycle)
 	return p
 }
 
@@ -308,17 +274,17 @@ func line(p planTask) string {
 	if p.Lifecycle != nil {
 		fmt.Fprintf(&b, " [phase %s, lifecycle %d]", p.Lifecycle.Phase, p.Lifecycle.ID)
 	}
-	b.WriteString(claimText(p.Claim))
+	b.WriteString(tool.ClaimText(p.Claim))
 	return b.String()
 }
 
-// linksShown is how many subtasks, and how many dependents, a task's answer
+// LinksShown is how many subtasks, and how many dependents, a task's answer
 // lists at most (task.Glance picks them: the open ones first, then the
 // latest closed); the rest are counted.
-const linksShown = 20
+const LinksShown = 20
 
-// omittedLinks says what a list of a task's subtasks or dependents left out.
-func omittedLinks(more, open int) string {
+// OmittedLinks says what a list of a task's subtasks or dependents left out.
+func OmittedLinks(more, open int) string {
 	switch open {
 	case 0:
 		return fmt.Sprintf("%d more, all closed", more)
@@ -342,13 +308,13 @@ func taskText(p planTask) string {
 	for _, f := range p.ImportedFrom {
 		b.WriteString("\n" + f)
 	}
-	links := func(name string, ls []taskLink, more, moreOpen int) {
+	links := func(name string, ls []tool.TaskLink, more, moreOpen int) {
 		if len(ls) == 0 {
 			return
 		}
 		b.WriteString("\n" + name)
 		if more > 0 {
-			fmt.Fprintf(&b, " (%d of %d: %s)", len(ls), len(ls)+more, omittedLinks(more, moreOpen))
+			fmt.Fprintf(&b, " (%d of %d: %s)", len(ls), len(ls)+more, OmittedLinks(more, moreOpen))
 		}
 		b.WriteString(":")
 		for _, l := range ls {
@@ -369,7 +335,7 @@ func taskText(p planTask) string {
 }
 
 // query is the service's request for these filters.
-func (f filterArgs) query() plan.TaskQuery {
+func (f FilterArgs) query() plan.TaskQuery {
 	return plan.TaskQuery{Statuses: f.Status, Priorities: f.Priority, CreatedAfter: f.CreatedAfter,
 		CreatedBefore: f.CreatedBefore, UpdatedAfter: f.UpdatedAfter, UpdatedBefore: f.UpdatedBefore}
 }
@@ -409,8 +375,8 @@ func pageText(n, offset, total, next int) string {
 	return s + ":"
 }
 
-func getTasks(ctx context.Context, c call, in getTasksArgs) (string, any, error) {
-	q := in.filterArgs.query()
+func GetTasks(ctx context.Context, c tool.Call, in GetTasksArgs) (string, any, error) {
+	q := in.FilterArgs.query()
 	q.Page = page.Page{Offset: in.Offset, Limit: in.Limit}
 	page, err := c.Plan.List(ctx, q)
 	if err != nil {
@@ -425,14 +391,14 @@ func renderTasks(page plan.TaskPage) (string, any, error) {
 	lines := []string{pageText(len(page.Items), page.Offset, page.Total, page.NextOffset)}
 	for _, it := range page.Items {
 		p := item(it.Task, it.Deps)
-		p.Claim, p.Lifecycle = claimOf(it.Claim, false), phaseOf(it.Lifecycle)
+		p.Claim, p.Lifecycle = tool.ClaimOf(it.Claim, false), phaseOf(it.Lifecycle)
 		out.Tasks = append(out.Tasks, p)
 		lines = append(lines, line(p))
 	}
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func getTask(ctx context.Context, c call, in idArgs) (string, any, error) {
+func GetTask(ctx context.Context, c tool.Call, in IDArgs) (string, any, error) {
 	d, err := c.Plan.Get(ctx, string(in.ID))
 	if err != nil {
 		return "", nil, err
@@ -448,12 +414,12 @@ type changedOut struct {
 
 func changed(verb string, d plan.Detail) (string, any, error) {
 	p := full(d)
-	p.Description, p.Clipped = preview(p.Description) // the caller just sent it
+	p.Description, p.Clipped = tool.Preview(p.Description) // the caller just sent it
 	msg := verb + " task " + line(p)
 	return msg, changedOut{planTask: p, Message: msg}, nil
 }
 
-func createTask(ctx context.Context, c call, in createTaskArgs) (string, any, error) {
+func createTask(ctx context.Context, c tool.Call, in CreateTaskArgs) (string, any, error) {
 	nt := plan.NewTask{Title: in.Title, Description: in.Description,
 		Priority: task.Priority(strings.ToLower(in.Priority)), Status: task.Status(strings.ToLower(in.Status)), Deps: in.Dependencies, Force: in.Force}
 	var d plan.Detail
@@ -470,7 +436,7 @@ func createTask(ctx context.Context, c call, in createTaskArgs) (string, any, er
 	return changed("Created", d)
 }
 
-func change(title, description, status, priority *string, deps *IDList, force bool) plan.Change {
+func change(title, description, status, priority *string, deps *tool.IDList, force bool) plan.Change {
 	ch := plan.Change{Title: title, Description: description, Force: force}
 	if status != nil {
 		s := task.Status(strings.ToLower(*status))
@@ -490,9 +456,9 @@ func change(title, description, status, priority *string, deps *IDList, force bo
 	return ch
 }
 
-func updateTask(ctx context.Context, c call, in updateTaskArgs) (string, any, error) {
+func updateTask(ctx context.Context, c tool.Call, in updateTaskArgs) (string, any, error) {
 	ch := change(in.Title, in.Description, in.Status, in.Priority, in.Dependencies, in.Force)
-	ch.Agent = c.agent
+	ch.Agent = c.Agent
 	d, err := c.Plan.Update(ctx, string(in.ID), ch)
 	if err != nil {
 		return "", nil, err
@@ -501,19 +467,19 @@ func updateTask(ctx context.Context, c call, in updateTaskArgs) (string, any, er
 }
 
 type deletedOut struct {
-	Success   bool       `json:"success"`
-	DeletedID string     `json:"deletedId"`
-	Removed   int        `json:"removed"`
-	Released  []taskLink `json:"released,omitempty"` // tasks that depended on what was deleted
-	Ready     []string   `json:"ready,omitempty"`    // of those, the ids now ready to work on
+	Success   bool            `json:"success"`
+	DeletedID string          `json:"deletedId"`
+	Removed   int             `json:"removed"`
+	Released  []tool.TaskLink `json:"released,omitempty"` // tasks that depended on what was deleted
+	Ready     []string        `json:"ready,omitempty"`    // of those, the ids now ready to work on
 	// How many of each the answer leaves out (it lists linksShown of each).
 	ReleasedMore int    `json:"releasedMore,omitempty"`
 	ReadyMore    int    `json:"readyMore,omitempty"`
 	Message      string `json:"message"`
 }
 
-func deleteTask(ctx context.Context, c call, in deleteArgs) (string, any, error) {
-	r, err := c.Plan.Delete(ctx, string(in.ID), plan.Writer{Agent: c.agent, Force: in.Force})
+func deleteTask(ctx context.Context, c tool.Call, in deleteArgs) (string, any, error) {
+	r, err := c.Plan.Delete(ctx, string(in.ID), plan.Writer{Agent: c.Agent, Force: in.Force})
 	if err != nil {
 		return "", nil, err
 	}
@@ -531,13 +497,13 @@ func deleteTask(ctx context.Context, c call, in deleteArgs) (string, any, error)
 	} else {
 		// A task hundreds depended on answered with each of them, and each
 		// id that became ready: a list of linksShown of each, and counts.
-		released := r.Released[:min(len(r.Released), linksShown)]
+		released := r.Released[:min(len(r.Released), LinksShown)]
 		out.ReleasedMore = len(r.Released) - len(released)
 		names := make([]string, 0, len(released))
 		for i, x := range released {
-			out.Released = append(out.Released, link(x))
+			out.Released = append(out.Released, tool.Link(x))
 			if i < 10 {
-				names = append(names, label(x))
+				names = append(names, tool.Label(x))
 			}
 		}
 		if n := len(r.Released) - len(names); n > 0 {
@@ -547,7 +513,7 @@ func deleteTask(ctx context.Context, c call, in deleteArgs) (string, any, error)
 		if len(r.Ready) > 0 {
 			ready := make([]string, 0, 10)
 			for i, id := range r.Ready {
-				if i < linksShown {
+				if i < LinksShown {
 					out.Ready = append(out.Ready, id.String())
 				}
 				if i < 10 {
@@ -575,15 +541,15 @@ type nextOut struct {
 	Skipped      int `json:"skippedClaimed,omitempty"`
 }
 
-func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, error) {
-	r, err := c.Plan.Next(ctx, plan.NextQuery{Statuses: in.Status, Priorities: in.Priority, Agent: c.agent})
+func GetNextTask(ctx context.Context, c tool.Call, in NextTaskArgs) (string, any, error) {
+	r, err := c.Plan.Next(ctx, plan.NextQuery{Statuses: in.Status, Priorities: in.Priority, Agent: c.Agent})
 	if err != nil {
 		return "", nil, err
 	}
 	out := nextOut{Rationale: r.Rationale, Skipped: r.Skipped}
 	if r.Task == nil {
 		if r.Hint != problem.NoAction {
-			out.Rationale += "; " + toolHints(r.Hint) + "."
+			out.Rationale += "; " + tool.ToolHints(r.Hint) + "."
 		}
 		return out.Rationale, out, nil
 	}
@@ -592,10 +558,10 @@ func getNextTask(ctx context.Context, c call, in nextTaskArgs) (string, any, err
 		return "", nil, err
 	}
 	p := full(d)
-	p.Description, p.Clipped = preview(p.Description)
+	p.Description, p.Clipped = tool.Preview(p.Description)
 	p.Dependents, p.DependsOn = nil, nil
 	out.Task = &p
-	for _, u := range r.Unblocks[:min(len(r.Unblocks), linksShown)] {
+	for _, u := range r.Unblocks[:min(len(r.Unblocks), LinksShown)] {
 		out.Unblocks = append(out.Unblocks, u.ID.String())
 	}
 	out.UnblocksMore = len(r.Unblocks) - len(out.Unblocks)
@@ -619,7 +585,7 @@ var queryNames = map[string]string{"status": "filters.status", "priority": "filt
 	"updatedAfter": "filters.updatedAfter", "updatedBefore": "filters.updatedBefore",
 	"sort": "sort.field", "order": "sort.order"}
 
-func queryTasks(ctx context.Context, c call, in queryTasksArgs) (string, any, error) {
+func queryTasks(ctx context.Context, c tool.Call, in QueryTasksArgs) (string, any, error) {
 	q := in.Filters.query()
 	q.Sort, q.Order, q.Page = in.Sort.Field, in.Sort.Order, page.Page{Offset: in.Offset, Limit: in.Limit}
 	fields := []string(in.Fields)
@@ -678,7 +644,7 @@ func fieldValue(it plan.Item, p planTask, f string) any {
 	case "title":
 		return p.Title
 	case "description":
-		d, _ := preview(it.Body)
+		d, _ := tool.Preview(it.Body)
 		return d
 	case "status":
 		return p.Status
@@ -694,12 +660,12 @@ func fieldValue(it plan.Item, p planTask, f string) any {
 			return it.ParentID.String()
 		}
 	case "createdAt":
-		return ts(it.CreatedAt)
+		return tool.Stamp(it.CreatedAt)
 	case "updatedAt":
-		return ts(it.UpdatedAt)
+		return tool.Stamp(it.UpdatedAt)
 	case "completedAt":
 		if !it.CompletedAt.IsZero() {
-			return ts(it.CompletedAt)
+			return tool.Stamp(it.CompletedAt)
 		}
 	}
 	return nil
@@ -719,7 +685,7 @@ type statsOut struct {
 
 func round1(f float64) float64 { return math.Round(f*10) / 10 }
 
-func getTaskStats(ctx context.Context, c call, _ noArgs) (string, any, error) {
+func getTaskStats(ctx context.Context, c tool.Call, _ tool.NoArgs) (string, any, error) {
 	s, err := c.Plan.Stats(ctx)
 	if err != nil {
 		return "", nil, err
@@ -742,7 +708,7 @@ func getTaskStats(ctx context.Context, c call, _ noArgs) (string, any, error) {
 	return text, out, nil
 }
 
-func addSubtask(ctx context.Context, c call, in addSubtaskArgs) (string, any, error) {
+func addSubtask(ctx context.Context, c tool.Call, in addSubtaskArgs) (string, any, error) {
 	sub, parent, err := c.Plan.AddSubtask(ctx, string(in.ParentID), plan.NewTask{Title: in.Title, Description: in.Description})
 	if err != nil {
 		return "", nil, err
@@ -757,13 +723,13 @@ type parentOut struct {
 
 func parentResult(msg string, d plan.Detail) (string, any, error) {
 	p := full(d)
-	p.Description, p.Clipped = preview(p.Description)
+	p.Description, p.Clipped = tool.Preview(p.Description)
 	return msg + "\n" + taskText(p), parentOut{Parent: p, Message: msg}, nil
 }
 
-func updateSubtask(ctx context.Context, c call, in updateSubtaskArgs) (string, any, error) {
+func updateSubtask(ctx context.Context, c tool.Call, in updateSubtaskArgs) (string, any, error) {
 	ch := change(in.Title, in.Description, in.Status, nil, nil, in.Force)
-	ch.Agent = c.agent
+	ch.Agent = c.Agent
 	d, err := c.Plan.UpdateSubtask(ctx, string(in.SubtaskID), ch)
 	if err != nil {
 		return "", nil, err
@@ -771,8 +737,8 @@ func updateSubtask(ctx context.Context, c call, in updateSubtaskArgs) (string, a
 	return parentResult(fmt.Sprintf("Updated subtask %s.", in.SubtaskID), d)
 }
 
-func deleteSubtask(ctx context.Context, c call, in subtaskIDArgs) (string, any, error) {
-	d, err := c.Plan.DeleteSubtask(ctx, string(in.SubtaskID), plan.Writer{Agent: c.agent, Force: in.Force})
+func deleteSubtask(ctx context.Context, c tool.Call, in subtaskIDArgs) (string, any, error) {
+	d, err := c.Plan.DeleteSubtask(ctx, string(in.SubtaskID), plan.Writer{Agent: c.Agent, Force: in.Force})
 	if err != nil {
 		return "", nil, err
 	}

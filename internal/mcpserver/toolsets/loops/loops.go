@@ -1,17 +1,18 @@
-package mcpserver
+// Package loops declares the loops toolset: iterative loops with
+// completion criteria and checkpoints. Their live resources are served by
+// internal/mcpserver.
+package loops
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/loop"
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/service/loops"
 	"github.com/cairn-dev/cairn/internal/service/page"
@@ -26,122 +27,120 @@ import (
 // LoopURI is the resource URI of a loop.
 func LoopURI(id task.ID) string { return "cairn://loops/" + id.String() }
 
-const loopURITemplate = "cairn://loops/{id}"
-
-type loopStartArgs struct {
-	Objective          string         `json:"objective" jsonschema:"what the loop is to achieve, one line"`
-	CompletionCriteria string         `json:"completion_criteria" jsonschema:"how to tell it is done, e.g. a command that passes"`
-	MaxIterations      int            `json:"max_iterations,omitempty" jsonschema:"default 200"`
-	ExecutionMode      string         `json:"execution_mode,omitempty"`
-	Priority           string         `json:"priority,omitempty"`
-	Tags               StringList     `json:"tags,omitempty"`
-	Parent             IDArg          `json:"parent,omitempty" jsonschema:"task to start the loop under"`
-	Description        string         `json:"description,omitempty" jsonschema:"the loop in detail"`
-	Metadata           map[string]any `json:"metadata,omitempty" jsonschema:"free-form JSON object, up to 4 KiB"`
+type LoopStartArgs struct {
+	Objective          string          `json:"objective" jsonschema:"what the loop is to achieve, one line"`
+	CompletionCriteria string          `json:"completion_criteria" jsonschema:"how to tell it is done, e.g. a command that passes"`
+	MaxIterations      int             `json:"max_iterations,omitempty" jsonschema:"default 200"`
+	ExecutionMode      string          `json:"execution_mode,omitempty"`
+	Priority           string          `json:"priority,omitempty"`
+	Tags               tool.StringList `json:"tags,omitempty"`
+	Parent             tool.IDArg      `json:"parent,omitempty" jsonschema:"task to start the loop under"`
+	Description        string          `json:"description,omitempty" jsonschema:"the loop in detail"`
+	Metadata           map[string]any  `json:"metadata,omitempty" jsonschema:"free-form JSON object, up to 4 KiB"`
 }
 
-// enumAlias takes the priority "normal", loops' old word for medium, which
+// EnumAlias takes the priority "normal", loops' old word for medium, which
 // the loops service still reads (and never shows).
-func (loopStartArgs) enumAlias(name, value string) bool {
+func (LoopStartArgs) EnumAlias(name, value string) bool {
 	return name == "priority" && strings.EqualFold(value, "normal")
 }
 
 type loopIDArgs struct {
-	ID IDArg `json:"id"`
+	ID tool.IDArg `json:"id"`
 }
 
 type loopStatusArgs struct {
-	ID      IDArg `json:"id"`
-	History bool  `json:"history,omitempty" jsonschema:"include the history, paged"`
-	Offset  int   `json:"offset,omitempty"`
-	Limit   int   `json:"limit,omitempty"`
+	ID      tool.IDArg `json:"id"`
+	History bool       `json:"history,omitempty" jsonschema:"include the history, paged"`
+	Offset  int        `json:"offset,omitempty"`
+	Limit   int        `json:"limit,omitempty"`
 }
 
 type loopListArgs struct {
-	Status StringList `json:"status,omitempty" jsonschema:"default: those not finished"`
+	Status tool.StringList `json:"status,omitempty" jsonschema:"default: those not finished"`
+	Offset int             `json:"offset,omitempty"`
+	Limit  int             `json:"limit,omitempty"`
+}
+
+type LoopRecordArgs struct {
+	ID                tool.IDArg      `json:"id"`
+	LastAction        string          `json:"last_action" jsonschema:"what this iteration did"`
+	NextSteps         tool.StringList `json:"next_steps,omitempty"`
+	Percentage        *float64        `json:"percentage,omitempty"`
+	Message           string          `json:"message,omitempty" jsonschema:"progress message"`
+	ArtifactsCreated  int             `json:"artifacts_created,omitempty"`
+	ArtifactsModified int             `json:"artifacts_modified,omitempty"`
+}
+
+type loopCheckpointsArgs struct {
+	ID     tool.IDArg `json:"id"`
 	Offset int        `json:"offset,omitempty"`
 	Limit  int        `json:"limit,omitempty"`
 }
 
-type loopRecordArgs struct {
-	ID                IDArg      `json:"id"`
-	LastAction        string     `json:"last_action" jsonschema:"what this iteration did"`
-	NextSteps         StringList `json:"next_steps,omitempty"`
-	Percentage        *float64   `json:"percentage,omitempty"`
-	Message           string     `json:"message,omitempty" jsonschema:"progress message"`
-	ArtifactsCreated  int        `json:"artifacts_created,omitempty"`
-	ArtifactsModified int        `json:"artifacts_modified,omitempty"`
-}
-
-type loopCheckpointsArgs struct {
-	ID     IDArg `json:"id"`
-	Offset int   `json:"offset,omitempty"`
-	Limit  int   `json:"limit,omitempty"`
-}
-
 type loopCheckpointArgs struct {
-	ID   IDArg  `json:"id"`
-	Note string `json:"note,omitempty"`
+	ID   tool.IDArg `json:"id"`
+	Note string     `json:"note,omitempty"`
 }
 
 type loopResumeArgs struct {
-	ID             IDArg `json:"id"`
-	FromCheckpoint int64 `json:"from_checkpoint,omitempty" jsonschema:"checkpoint id to restore"`
-	MaxIterations  int   `json:"max_iterations,omitempty" jsonschema:"a new budget"`
+	ID             tool.IDArg `json:"id"`
+	FromCheckpoint int64      `json:"from_checkpoint,omitempty" jsonschema:"checkpoint id to restore"`
+	MaxIterations  int        `json:"max_iterations,omitempty" jsonschema:"a new budget"`
 }
 
 type loopCompleteArgs struct {
-	ID       IDArg  `json:"id"`
-	Evidence string `json:"evidence" jsonschema:"how the completion criteria were met"`
-	Force    bool   `json:"force,omitempty" jsonschema:"complete although a task the loop depends on is open"`
+	ID       tool.IDArg `json:"id"`
+	Evidence string     `json:"evidence" jsonschema:"how the completion criteria were met"`
+	Force    bool       `json:"force,omitempty" jsonschema:"complete although a task the loop depends on is open"`
 }
 
 type loopFailArgs struct {
-	ID          IDArg  `json:"id"`
-	Message     string `json:"message"`
-	Code        string `json:"code,omitempty"`
-	Recoverable bool   `json:"recoverable,omitempty" jsonschema:"can be resumed (default false)"`
+	ID          tool.IDArg `json:"id"`
+	Message     string     `json:"message"`
+	Code        string     `json:"code,omitempty"`
+	Recoverable bool       `json:"recoverable,omitempty" jsonschema:"can be resumed (default false)"`
 }
 
-func loopTools() []tool {
+func Tools() []tool.Tool {
 	const ts = "loops"
-	page := pageShape(page.Plan)
-	return []tool{
-		declare(ts, mcp.Tool{Name: "loop_start",
+	page := tool.PageShape(page.Plan)
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "loop_start",
 			Description: "Start an iterative loop toward an objective, with completion criteria and an iteration budget."},
-			loopStart, minimum("max_iterations", 1), enum("execution_mode", "strict", "seeded", "logged", "default"),
-			enum("priority", priorityEnum...)),
-		declare(ts, mcp.Tool{Name: "loop_status", Annotations: readOnly,
+			loopStart, tool.Minimum("max_iterations", 1), tool.Enum("execution_mode", "strict", "seeded", "logged", "default"),
+			tool.Enum("priority", tool.PriorityEnum...)),
+		tool.Declare(ts, mcp.Tool{Name: "loop_status", Annotations: tool.ReadOnly,
 			Description: "A loop's state and legal next steps; history only on request, paged."},
 			loopStatus, page...),
-		declare(ts, mcp.Tool{Name: "loop_list", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "loop_list", Annotations: tool.ReadOnly,
 			Description: "Loops by status (default: not finished), paged."},
 			loopList, page...),
-		declare(ts, mcp.Tool{Name: "loop_record",
+		tool.Declare(ts, mcp.Tool{Name: "loop_record",
 			Description: "Record one iteration: what was done, next steps, progress. Stops the loop at max_iterations."},
-			loopRecord, bounds("percentage", 0, 100), minimum("artifacts_created", 0), minimum("artifacts_modified", 0)),
-		declare(ts, mcp.Tool{Name: "loop_checkpoint",
+			loopRecord, tool.Bounds("percentage", 0, 100), tool.Minimum("artifacts_created", 0), tool.Minimum("artifacts_modified", 0)),
+		tool.Declare(ts, mcp.Tool{Name: "loop_checkpoint",
 			Description: "Save an immutable snapshot of the loop's state; returns its id."},
 			loopCheckpoint),
-		declare(ts, mcp.Tool{Name: "loop_checkpoints", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "loop_checkpoints", Annotations: tool.ReadOnly,
 			Description: "A loop's checkpoints, newest first: id, iteration, note, time."},
 			loopCheckpoints, page...),
-		declare(ts, mcp.Tool{Name: "loop_pause",
+		tool.Declare(ts, mcp.Tool{Name: "loop_pause",
 			Description: "Pause a loop until loop_resume."}, loopPause),
-		declare(ts, mcp.Tool{Name: "loop_resume",
+		tool.Declare(ts, mcp.Tool{Name: "loop_resume",
 			Description: "Resume a paused (or recoverably failed) loop, optionally from a checkpoint or with a new budget."},
-			loopResume, minimum("from_checkpoint", 1), minimum("max_iterations", 1)),
-		declare(ts, mcp.Tool{Name: "loop_cancel",
+			loopResume, tool.Minimum("from_checkpoint", 1), tool.Minimum("max_iterations", 1)),
+		tool.Declare(ts, mcp.Tool{Name: "loop_cancel",
 			Description: "Cancel a loop for good."}, loopCancel),
-		declare(ts, mcp.Tool{Name: "loop_complete",
+		tool.Declare(ts, mcp.Tool{Name: "loop_complete",
 			Description: "Complete a loop, with evidence that its criteria are met."}, loopComplete),
-		declare(ts, mcp.Tool{Name: "loop_fail",
+		tool.Declare(ts, mcp.Tool{Name: "loop_fail",
 			Description: "Stop a loop with an error; a recoverable one can be resumed."}, loopFail),
 	}
 }
 
-// loopOut is a loop as the loop tools and the resource show it.
-type loopOut struct {
+// LoopOut is a loop as the loop tools and the resource show it.
+type LoopOut struct {
 	ID                 string         `json:"id"`
 	URI                string         `json:"uri"`
 	Objective          string         `json:"objective"`
@@ -163,23 +162,25 @@ type loopOut struct {
 	LegalNext          []string       `json:"legal_next"`
 }
 
-func outLoop(lp loops.Loop, full bool) loopOut {
+// OutLoop is lp as the loop tools show it: full adds its criteria,
+// evidence, description and metadata, else its last action is clipped.
+func OutLoop(lp loops.Loop, full bool) LoopOut {
 	st := lp.State
-	o := loopOut{ID: lp.ID.String(), URI: LoopURI(lp.ID), Objective: st.Objective, Status: st.Status,
+	o := LoopOut{ID: lp.ID.String(), URI: LoopURI(lp.ID), Objective: st.Objective, Status: st.Status,
 		Iteration: st.Iteration, MaxIterations: st.MaxIterations, LastAction: st.LastAction, NextSteps: st.NextSteps,
-		Error: st.Error, Evidence: problem.Clip(st.Evidence, 300), UpdatedAt: ts(st.UpdatedAt), LegalNext: []string{}}
+		Error: st.Error, Evidence: problem.Clip(st.Evidence, 300), UpdatedAt: tool.Stamp(st.UpdatedAt), LegalNext: []string{}}
 	if st.Finished() {
 		o.NextSteps = nil // a finished loop has no next step
 	} else if st.NextStepsFrom != 0 && st.NextStepsFrom < st.Iteration {
 		o.NextStepsFrom = st.NextStepsFrom
 	}
 	for _, op := range st.Legal() {
-		o.LegalNext = append(o.LegalNext, loopTool(op))
+		o.LegalNext = append(o.LegalNext, tool.LoopTool(op))
 	}
 	p := st.Progress
 	o.Progress = &p
 	if full {
-		o.CompletionCriteria, o.Evidence, o.CreatedAt = st.CompletionCriteria, st.Evidence, ts(st.CreatedAt)
+		o.CompletionCriteria, o.Evidence, o.CreatedAt = st.CompletionCriteria, st.Evidence, tool.Stamp(st.CreatedAt)
 		o.Description = st.Description
 		m := st.Metadata
 		o.Metadata = &m
@@ -193,11 +194,11 @@ func outLoop(lp loops.Loop, full bool) loopOut {
 }
 
 // loopLine is a loop in one line of text.
-func loopLine(o loopOut) string {
+func loopLine(o LoopOut) string {
 	return fmt.Sprintf("loop %s %s %d/%d (%g%%): %s", o.ID, o.Status, o.Iteration, o.MaxIterations, o.Progress.Percentage, o.Objective)
 }
 
-func loopText(o loopOut) string {
+func loopText(o LoopOut) string {
 	var b strings.Builder
 	b.WriteString(loopLine(o))
 	if o.Description != "" {
@@ -251,19 +252,19 @@ func loopText(o loopOut) string {
 	return b.String()
 }
 
-func loopResult(c call, lp loops.Loop, msg string) (string, any, error) {
-	c.loopChanged()
-	o := outLoop(lp, false)
+func loopResult(c tool.Call, lp loops.Loop, msg string) (string, any, error) {
+	c.LoopChanged()
+	o := OutLoop(lp, false)
 	type withMessage struct {
-		loopOut
+		LoopOut
 		Message string `json:"message"`
 	}
 	return msg + "\n" + loopText(o), withMessage{o, msg}, nil
 }
 
-func loopStart(ctx context.Context, c call, in loopStartArgs) (string, any, error) {
+func loopStart(ctx context.Context, c tool.Call, in LoopStartArgs) (string, any, error) {
 	lp, err := c.Loops.Start(ctx, loops.Start{Objective: in.Objective, Criteria: in.CompletionCriteria, MaxIterations: in.MaxIterations,
-		ExecutionMode: in.ExecutionMode, Priority: in.Priority, Tags: in.Tags, Parent: string(in.Parent), CreatedBy: c.agent,
+		ExecutionMode: in.ExecutionMode, Priority: in.Priority, Tags: in.Tags, Parent: string(in.Parent), CreatedBy: c.Agent,
 		Description: in.Description, Metadata: in.Metadata})
 	if err != nil {
 		return "", nil, err
@@ -279,19 +280,19 @@ type historyEntry struct {
 }
 
 type statusOut struct {
-	loopOut
+	LoopOut
 	History     []historyEntry `json:"history,omitempty"`
 	HistorySize int            `json:"history_total,omitempty"`
 	NextOffset  int            `json:"next_offset,omitempty"`
 }
 
-func loopStatus(ctx context.Context, c call, in loopStatusArgs) (string, any, error) {
+func loopStatus(ctx context.Context, c tool.Call, in loopStatusArgs) (string, any, error) {
 	lp, h, err := c.Loops.Status(ctx, string(in.ID), loops.StatusQuery{History: in.History, Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
-	out := statusOut{loopOut: outLoop(lp, true)}
-	text := loopText(out.loopOut)
+	out := statusOut{LoopOut: OutLoop(lp, true)}
+	text := loopText(out.LoopOut)
 	if in.History {
 		text += renderHistory(&out, h)
 	}
@@ -311,7 +312,7 @@ func renderHistory(out *statusOut, h loops.History) string {
 		// seq is the event's place in the loop's history, from 1: the
 		// store's row id numbers the events of every loop (on PostgreSQL,
 		// of every project) in one sequence, so it differed by store.
-		x := historyEntry{Seq: int64(h.Offset + i + 1), Kind: e.Kind, Detail: e.Detail, At: ts(e.At)}
+		x := historyEntry{Seq: int64(h.Offset + i + 1), Kind: e.Kind, Detail: e.Detail, At: tool.Stamp(e.At)}
 		out.History = append(out.History, x)
 		b.WriteString(strings.TrimRight(fmt.Sprintf("\n%s %s %s", x.At, x.Kind, x.Detail), " "))
 	}
@@ -319,23 +320,23 @@ func renderHistory(out *statusOut, h loops.History) string {
 }
 
 type loopListOut struct {
-	Loops      []loopOut `json:"loops"`
+	Loops      []LoopOut `json:"loops"`
 	Total      int       `json:"total"`
 	NextOffset int       `json:"next_offset,omitempty"`
 }
 
-func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error) {
+func loopList(ctx context.Context, c tool.Call, in loopListArgs) (string, any, error) {
 	page, err := c.Loops.List(ctx, loops.LoopQuery{Statuses: in.Status, Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
 	if err != nil {
 		return "", nil, err
 	}
-	out := loopListOut{Loops: []loopOut{}, Total: page.Total, NextOffset: page.NextOffset}
+	out := loopListOut{Loops: []LoopOut{}, Total: page.Total, NextOffset: page.NextOffset}
 	lines := []string{words.Plural(page.Total, "loop", "loops")}
 	if page.NextOffset != 0 {
 		lines[0] += fmt.Sprintf(" (next offset %d)", page.NextOffset)
 	}
 	for _, lp := range page.Loops {
-		o := outLoop(lp, false)
+		o := OutLoop(lp, false)
 		o.LastAction, o.NextSteps, o.NextStepsFrom = "", nil, 0 // list rows stay one line
 		out.Loops = append(out.Loops, o)
 		lines = append(lines, loopLine(o))
@@ -343,7 +344,7 @@ func loopList(ctx context.Context, c call, in loopListArgs) (string, any, error)
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func loopRecord(ctx context.Context, c call, in loopRecordArgs) (string, any, error) {
+func loopRecord(ctx context.Context, c tool.Call, in LoopRecordArgs) (string, any, error) {
 	r := loops.Record{LastAction: in.LastAction, NextSteps: in.NextSteps, Percentage: in.Percentage, Message: in.Message,
 		ArtifactsCreated: in.ArtifactsCreated, ArtifactsModified: in.ArtifactsModified}
 	lp, err := c.Loops.Record(ctx, string(in.ID), r)
@@ -357,12 +358,12 @@ func loopRecord(ctx context.Context, c call, in loopRecordArgs) (string, any, er
 	return loopResult(c, lp, msg)
 }
 
-func loopCheckpoint(ctx context.Context, c call, in loopCheckpointArgs) (string, any, error) {
+func loopCheckpoint(ctx context.Context, c tool.Call, in loopCheckpointArgs) (string, any, error) {
 	lp, id, err := c.Loops.Checkpoint(ctx, string(in.ID), in.Note)
 	if err != nil {
 		return "", nil, err
 	}
-	c.loopChanged()
+	c.LoopChanged()
 	msg := fmt.Sprintf("Saved checkpoint %d of loop %s at iteration %d; loop_resume from_checkpoint %d restores it.", id, lp.ID, lp.State.Iteration, id)
 	return msg, map[string]any{"checkpoint_id": id, "loop_id": lp.ID.String(), "iteration": lp.State.Iteration, "message": msg}, nil
 }
@@ -376,7 +377,7 @@ type checkpointOut struct {
 	CreatedAt string  `json:"created_at"`
 }
 
-func loopCheckpoints(ctx context.Context, c call, in loopCheckpointsArgs) (string, any, error) {
+func loopCheckpoints(ctx context.Context, c tool.Call, in loopCheckpointsArgs) (string, any, error) {
 	lp, page, err := c.Loops.Checkpoints(ctx, string(in.ID), page.Page{Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
@@ -385,7 +386,7 @@ func loopCheckpoints(ctx context.Context, c call, in loopCheckpointsArgs) (strin
 	for _, cp := range page.Checkpoints {
 		st := cp.State
 		out.Checkpoints = append(out.Checkpoints, checkpointOut{ID: cp.ID, Iteration: st.Iteration, Status: string(st.Status),
-			Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: ts(cp.CreatedAt)})
+			Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: tool.Stamp(cp.CreatedAt)})
 	}
 	return out.text(), out, nil
 }
@@ -414,7 +415,7 @@ func (o checkpointsOut) text() string {
 	return strings.Join(lines, "\n")
 }
 
-func loopPause(ctx context.Context, c call, in loopIDArgs) (string, any, error) {
+func loopPause(ctx context.Context, c tool.Call, in loopIDArgs) (string, any, error) {
 	lp, err := c.Loops.Pause(ctx, string(in.ID))
 	if err != nil {
 		return "", nil, err
@@ -422,7 +423,7 @@ func loopPause(ctx context.Context, c call, in loopIDArgs) (string, any, error) 
 	return loopResult(c, lp, fmt.Sprintf("Paused loop %s.", lp.ID))
 }
 
-func loopResume(ctx context.Context, c call, in loopResumeArgs) (string, any, error) {
+func loopResume(ctx context.Context, c tool.Call, in loopResumeArgs) (string, any, error) {
 	lp, err := c.Loops.Resume(ctx, string(in.ID), in.FromCheckpoint, in.MaxIterations)
 	if err != nil {
 		return "", nil, err
@@ -434,7 +435,7 @@ func loopResume(ctx context.Context, c call, in loopResumeArgs) (string, any, er
 	return loopResult(c, lp, msg)
 }
 
-func loopCancel(ctx context.Context, c call, in loopIDArgs) (string, any, error) {
+func loopCancel(ctx context.Context, c tool.Call, in loopIDArgs) (string, any, error) {
 	lp, err := c.Loops.Cancel(ctx, string(in.ID))
 	if err != nil {
 		return "", nil, err
@@ -442,7 +443,7 @@ func loopCancel(ctx context.Context, c call, in loopIDArgs) (string, any, error)
 	return loopResult(c, lp, fmt.Sprintf("Cancelled loop %s.", lp.ID))
 }
 
-func loopComplete(ctx context.Context, c call, in loopCompleteArgs) (string, any, error) {
+func loopComplete(ctx context.Context, c tool.Call, in loopCompleteArgs) (string, any, error) {
 	lp, err := c.Loops.Complete(ctx, string(in.ID), in.Evidence, in.Force)
 	if err != nil {
 		return "", nil, err
@@ -450,210 +451,10 @@ func loopComplete(ctx context.Context, c call, in loopCompleteArgs) (string, any
 	return loopResult(c, lp, fmt.Sprintf("Completed loop %s after %s.", lp.ID, words.Plural(lp.State.Iteration, "iteration", "iterations")))
 }
 
-func loopFail(ctx context.Context, c call, in loopFailArgs) (string, any, error) {
+func loopFail(ctx context.Context, c tool.Call, in loopFailArgs) (string, any, error) {
 	lp, err := c.Loops.Fail(ctx, string(in.ID), loop.Error{Message: in.Message, Code: in.Code, Recoverable: in.Recoverable})
 	if err != nil {
 		return "", nil, err
 	}
 	return loopResult(c, lp, fmt.Sprintf("Failed loop %s.", lp.ID))
-}
-
-// readLoop serves cairn://loops/{id}: the loop's full state as JSON.
-func (s *server) readLoop(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	uri := req.Params.URI
-	ref, ok := strings.CutPrefix(uri, "cairn://loops/")
-	if !ok || ref == "" {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	svc, err := s.opts.Services(ctx)
-	if err != nil {
-		return nil, promptError(ctx, s, "resources/read", err)
-	}
-	lp, err := svc.Loops.Get(ctx, ref)
-	if err != nil {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	b, err := json.Marshal(outLoop(lp, true))
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
-}
-
-// loopWatch notices loop changes, made by this process or any other on the
-// same store, through the store's change feed (service.Set.Changes: one
-// store.Watcher per open store, not a poll per server or session); it
-// notifies subscribers with resources/updated and keeps resources/list to
-// the loops not finished.
-type loopWatch struct {
-	s   *server
-	srv *mcp.Server
-
-	kick chan struct{}
-
-	mu      sync.Mutex
-	version uint64
-	seen    map[task.ID]time.Time // each loop's state UpdatedAt
-	listed  map[task.ID]bool
-	primed  bool
-}
-
-// loopRetry is how often the watcher tries again to reach a project it
-// could not open (stdio opens it lazily, and may find none yet).
-const loopRetry = time.Second
-
-// loopCheckGap is the least time between two looks at the loops: under a
-// stream of writes, one look (every loop read) stands for all the changes
-// that came in the meantime.
-const loopCheckGap = 25 * time.Millisecond
-
-func newLoopWatch(s *server, srv *mcp.Server) *loopWatch {
-	return &loopWatch{s: s, srv: srv, kick: make(chan struct{}, 1), seen: map[task.ID]time.Time{}, listed: map[task.ID]bool{}}
-}
-
-func (w *loopWatch) run(ctx context.Context) { watchChanges(ctx, w.s, w.kick, "loop watch", w.check) }
-
-// watchChanges calls check after every change to the project's store, by
-// any process (its change feed), and whenever kick fires, at most once a
-// loopCheckGap, until ctx ends; before the project opens it retries every
-// loopRetry. The loop watcher and the resource watcher run on it.
-func watchChanges(ctx context.Context, s *server, kick <-chan struct{}, name string, check func(context.Context) error) {
-	for ctx.Err() == nil {
-		svc, err := s.opts.Services(ctx)
-		if err != nil {
-			s.log.Debug(name+": no project yet", "error", err)
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(loopRetry):
-			case <-kick:
-			}
-			continue
-		}
-		changes := svc.Changes(ctx)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case _, ok := <-changes:
-				if !ok {
-					return
-				}
-			case <-kick:
-			}
-			if err := check(ctx); err != nil && ctx.Err() == nil {
-				s.log.Debug(name, "error", err)
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(loopCheckGap):
-			}
-		}
-	}
-}
-
-// changed asks for a check now; it never blocks.
-func (w *loopWatch) changed() {
-	select {
-	case w.kick <- struct{}{}:
-	default:
-	}
-}
-
-func (w *loopWatch) check(ctx context.Context) error {
-	svc, err := w.s.opts.Services(ctx)
-	if err != nil {
-		return err
-	}
-	v, err := svc.Loops.Version(ctx)
-	if err != nil {
-		return err
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.primed && v == w.version {
-		return nil
-	}
-	loops, err := svc.Loops.All(ctx)
-	if err != nil {
-		return err
-	}
-	present := map[task.ID]bool{}
-	for _, lp := range loops {
-		present[lp.ID] = true
-		uri := LoopURI(lp.ID)
-		if last, ok := w.seen[lp.ID]; ok && !last.Equal(lp.State.UpdatedAt) {
-			if err := w.srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
-				w.s.log.Debug("notify resources/updated", "uri", uri, "error", err)
-			}
-		}
-		w.seen[lp.ID] = lp.State.UpdatedAt
-		switch open := !lp.State.Finished(); {
-		case open && !w.listed[lp.ID]:
-			w.srv.AddResource(&mcp.Resource{URI: uri, Name: "loop-" + lp.ID.String(), Title: problem.Clip(lp.State.Objective, 100),
-				MIMEType: "application/json"}, w.s.readLoop)
-			w.listed[lp.ID] = true
-		case !open && w.listed[lp.ID]:
-			w.srv.RemoveResources(uri)
-			delete(w.listed, lp.ID)
-		}
-	}
-	for id := range w.listed { // deleted tasks
-		if !present[id] {
-			w.srv.RemoveResources(LoopURI(id))
-			delete(w.listed, id)
-			delete(w.seen, id)
-		}
-	}
-	w.version, w.primed = v, true
-	return nil
-}
-
-// maxSubscriptions bounds one session's resource subscriptions.
-const maxSubscriptions = 64
-
-// subscriptions counts each session's subscriptions, as the SDK holds them.
-type subscriptions struct {
-	mu sync.Mutex
-	by map[*mcp.ServerSession]map[string]bool
-}
-
-// subscribe admits a subscription to a loop that exists, or to a live
-// resource (canSubscribe), up to maxSubscriptions a session.
-func (s *server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
-	uri := req.Params.URI
-	if err := s.canSubscribe(ctx, req); err != nil {
-		return err
-	}
-	subs := &s.subs
-	subs.mu.Lock()
-	defer subs.mu.Unlock()
-	if subs.by == nil {
-		subs.by = map[*mcp.ServerSession]map[string]bool{}
-	}
-	mine := subs.by[req.Session]
-	if mine == nil {
-		mine = map[string]bool{}
-		subs.by[req.Session] = mine
-		go func(ss *mcp.ServerSession) { // forget the session with it
-			ss.Wait()
-			subs.mu.Lock()
-			delete(subs.by, ss)
-			subs.mu.Unlock()
-		}(req.Session)
-	}
-	if !mine[uri] && len(mine) >= maxSubscriptions {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: fmt.Sprintf("this session holds %d subscriptions, the most it may: unsubscribe from a loop it no longer watches", maxSubscriptions)}
-	}
-	mine[uri] = true
-	return nil
-}
-
-func (s *server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
-	s.subs.mu.Lock()
-	defer s.subs.mu.Unlock()
-	delete(s.subs.by[req.Session], req.Params.URI)
-	return nil
 }

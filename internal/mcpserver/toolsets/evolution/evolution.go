@@ -1,10 +1,13 @@
-package mcpserver
+// Package evolution declares the evolution toolset: patterns across
+// sessions become drafts and changes, reviewed and reverted.
+package evolution
 
 import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/evolution"
 )
@@ -40,38 +43,38 @@ type draftIDArgs struct {
 	Reason string `json:"reason,omitempty" jsonschema:"reject only"`
 }
 
-func evolutionTools() []tool {
+func Tools() []tool.Tool {
 	const ts = "evolution"
-	kinds := enum("kind", anys(evolution.Kinds)...)
-	return []tool{
-		declare(ts, mcp.Tool{Name: "evolution_analyze",
+	kinds := tool.Enum("kind", tool.Anys(evolution.Kinds)...)
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "evolution_analyze",
 			Description: "Find patterns in the session history (recurring mistakes, tool sequences, better models, checks fixed at once, helpful knowledge), each with evidence and confidence; applies, drafts or keeps pending by the thresholds."},
 			analyzeTool, kinds),
-		declare(ts, mcp.Tool{Name: "evolution_status", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "evolution_status", Annotations: tool.ReadOnly,
 			Description: "What evolution learned, what is pending and why, drafts, thresholds, learning period or kill switch."},
 			evolutionStatusTool),
-		declare(ts, mcp.Tool{Name: "evolution_review", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "evolution_review", Annotations: tool.ReadOnly,
 			Description: "One logged change before and after, with its evidence."},
 			evolutionReviewTool),
-		declare(ts, mcp.Tool{Name: "evolution_revert",
+		tool.Declare(ts, mcp.Tool{Name: "evolution_revert",
 			Description: "Restore exactly what a logged change replaced, and log it; refused if the file changed since."},
 			evolutionRevertTool),
-		declare(ts, mcp.Tool{Name: "draft_create",
+		tool.Declare(ts, mcp.Tool{Name: "draft_create",
 			Description: "Write a draft for review under .cairn/drafts: from a candidate key, or by hand (kind, title, content)."},
 			draftCreateTool, kinds),
-		declare(ts, mcp.Tool{Name: "draft_list", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "draft_list", Annotations: tool.ReadOnly,
 			Description: "Drafts with confidence and evidence, most confident first; filter by status, kind, confidence."},
-			draftListTool, kinds, enum("status", "draft", "approved", "rejected", "reverted")),
-		declare(ts, mcp.Tool{Name: "draft_approve",
+			draftListTool, kinds, tool.Enum("status", "draft", "approved", "rejected", "reverted")),
+		tool.Declare(ts, mcp.Tool{Name: "draft_approve",
 			Description: "Promote a draft into the project (knowledge, workflows, routing, config), logged; refused if the target changed since."},
 			draftApproveTool),
-		declare(ts, mcp.Tool{Name: "draft_reject",
+		tool.Declare(ts, mcp.Tool{Name: "draft_reject",
 			Description: "Reject a draft: its pattern is not proposed again."},
 			draftRejectTool),
 	}
 }
 
-func analyzeTool(ctx context.Context, c call, in analyzeArgs) (string, any, error) {
+func analyzeTool(ctx context.Context, c tool.Call, in analyzeArgs) (string, any, error) {
 	a, err := c.Evolution.Analyze(ctx, evolution.Query{DryRun: in.DryRun, Kind: in.Kind})
 	if err != nil {
 		return "", nil, err
@@ -80,7 +83,7 @@ func analyzeTool(ctx context.Context, c call, in analyzeArgs) (string, any, erro
 	return text, out, nil
 }
 
-func evolutionStatusTool(ctx context.Context, c call, _ struct{}) (string, any, error) {
+func evolutionStatusTool(ctx context.Context, c tool.Call, _ struct{}) (string, any, error) {
 	s, err := c.Evolution.Status(ctx)
 	if err != nil {
 		return "", nil, err
@@ -89,7 +92,7 @@ func evolutionStatusTool(ctx context.Context, c call, _ struct{}) (string, any, 
 	return text, out, nil
 }
 
-func evolutionReviewTool(_ context.Context, c call, in seqArgs) (string, any, error) {
+func evolutionReviewTool(_ context.Context, c tool.Call, in seqArgs) (string, any, error) {
 	r, err := c.Evolution.Review(in.Seq)
 	if err != nil {
 		return "", nil, err
@@ -98,7 +101,7 @@ func evolutionReviewTool(_ context.Context, c call, in seqArgs) (string, any, er
 	return text, out, nil
 }
 
-func evolutionRevertTool(_ context.Context, c call, in seqArgs) (string, any, error) {
+func evolutionRevertTool(_ context.Context, c tool.Call, in seqArgs) (string, any, error) {
 	e, err := c.Evolution.Revert(in.Seq)
 	if err != nil {
 		return "", nil, err
@@ -107,7 +110,7 @@ func evolutionRevertTool(_ context.Context, c call, in seqArgs) (string, any, er
 	return text, out, nil
 }
 
-func draftCreateTool(ctx context.Context, c call, in draftCreateArgs) (string, any, error) {
+func draftCreateTool(ctx context.Context, c tool.Call, in draftCreateArgs) (string, any, error) {
 	d, err := c.Evolution.CreateDraft(func() (evolution.Analysis, error) {
 		return c.Evolution.Analyze(ctx, evolution.Query{DryRun: true})
 	}, evolution.NewDraft{Kind: in.Kind, Title: in.Title, Content: in.Content, Candidate: in.Candidate})
@@ -117,7 +120,7 @@ func draftCreateTool(ctx context.Context, c call, in draftCreateArgs) (string, a
 	return "Drafted " + d.ID + ": " + d.File + " (approval writes " + d.Target + ").", d, nil
 }
 
-func draftListTool(_ context.Context, c call, in draftListArgs) (string, any, error) {
+func draftListTool(_ context.Context, c tool.Call, in draftListArgs) (string, any, error) {
 	ds, err := c.Evolution.Drafts(evolution.DraftQuery{Status: in.Status, Kind: in.Kind, MinConfidence: in.MinConfidence})
 	if err != nil {
 		return "", nil, err
@@ -126,7 +129,7 @@ func draftListTool(_ context.Context, c call, in draftListArgs) (string, any, er
 	return text, map[string]any{"drafts": out}, nil
 }
 
-func draftApproveTool(_ context.Context, c call, in draftIDArgs) (string, any, error) {
+func draftApproveTool(_ context.Context, c tool.Call, in draftIDArgs) (string, any, error) {
 	d, e, err := c.Evolution.Approve(in.ID)
 	if err != nil {
 		return "", nil, err
@@ -135,7 +138,7 @@ func draftApproveTool(_ context.Context, c call, in draftIDArgs) (string, any, e
 	return "Approved " + d.ID + ". " + text, map[string]any{"draft": d, "change": ev}, nil
 }
 
-func draftRejectTool(_ context.Context, c call, in draftIDArgs) (string, any, error) {
+func draftRejectTool(_ context.Context, c tool.Call, in draftIDArgs) (string, any, error) {
 	d, err := c.Evolution.Reject(in.ID, in.Reason)
 	if err != nil {
 		return "", nil, err

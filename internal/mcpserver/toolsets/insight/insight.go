@@ -1,70 +1,73 @@
-package mcpserver
+// Package insight declares the insight toolset: measured use, model
+// performance and comparison, recommendation, project health, feedback.
+package insight
 
 import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/insight"
 	"github.com/cairn-dev/cairn/internal/usage"
 )
 
-type windowArgs struct {
+type WindowArgs struct {
 	Days int `json:"days,omitempty" jsonschema:"default 30"`
 }
 
 type performanceArgs struct {
-	windowArgs
+	WindowArgs
 	By       string `json:"by,omitempty"`
 	TaskType string `json:"task_type,omitempty"`
 	Class    string `json:"class,omitempty" jsonschema:"only sessions classify_task matched to this skill or agent; unknown: unclassified"`
 }
 
 type compareArgs struct {
-	windowArgs
+	WindowArgs
 	Models   []string `json:"models,omitempty"`
 	TaskType string   `json:"task_type,omitempty"`
 	Class    string   `json:"class,omitempty" jsonschema:"as in model_performance"`
 }
 
 type recommendArgs struct {
-	windowArgs
+	WindowArgs
 	Task     string `json:"task,omitempty" jsonschema:"in words"`
 	TaskType string `json:"task_type,omitempty"`
 }
 
 type toolUsageArgs struct {
-	windowArgs
+	WindowArgs
 	Tool string `json:"tool,omitempty"`
 	Top  int    `json:"top,omitempty" jsonschema:"tools listed; default 10"`
 }
 
-func insightTools() []tool {
+func Tools() []tool.Tool {
 	const ts = "insight"
-	types := enum("task_type", anys(usage.TaskTypes)...)
-	days := bounds("days", 1, 3650)
-	return []tool{
-		declare(ts, mcp.Tool{Name: "model_performance", Annotations: readOnly,
+	types := tool.Enum("task_type", tool.Anys(usage.TaskTypes)...)
+	days := tool.Bounds("days", 1, 3650)
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "model_performance", Annotations: tool.ReadOnly,
 			Description: "Per model (or client, agent): sessions, tasks, test pass rate at session end, failures, rework, reverts, bad answers, feedback, time per task, by task type and class, with 95% intervals."},
-			performanceTool, days, types, enum("by", anys(insight.Groupings)...)),
-		declare(ts, mcp.Tool{Name: "model_compare", Annotations: readOnly,
+			performanceTool, days, types, tool.Enum("by", tool.Anys(insight.Groupings)...)),
+		tool.Declare(ts, mcp.Tool{Name: "model_compare", Annotations: tool.ReadOnly,
 			Description: "Models side by side with sample sizes and intervals; names a difference only where the data shows one, else \"not enough data\" or none."},
 			compareTool, days, types),
-		declare(ts, mcp.Tool{Name: "model_recommend", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "model_recommend", Annotations: tool.ReadOnly,
 			Description: "The model with the best evidence for a task or task type, and why; abstains when the data cannot tell."},
 			recommendTool, days, types),
-		declare(ts, mcp.Tool{Name: "project_health", Annotations: readOnly,
+		tool.Declare(ts, mcp.Tool{Name: "project_health", Annotations: tool.ReadOnly,
 			Description: "Health score 0-100 from named weighted components (tests, failures, mistakes, memory, plan, loops, lifecycle, checks, tools, feedback, reverts), each with value, trend and data."},
-			healthTool, days),
-		declare(ts, mcp.Tool{Name: "tool_usage", Annotations: readOnly,
+			HealthTool, days),
+		tool.Declare(ts, mcp.Tool{Name: "tool_usage", Annotations: tool.ReadOnly,
 			Description: "Cairn's tool calls: counts, error rates, p50/p95 latency, answer size, clients, common call sequences."},
-			toolUsageTool, days, bounds("top", 1, 50)),
+			toolUsageTool, days, tool.Bounds("top", 1, 50)),
 		feedbackTool(),
 	}
 }
 
-func performanceTool(ctx context.Context, c call, in performanceArgs) (string, any, error) {
+func performanceTool(ctx context.Context, c tool.Call, in performanceArgs) (string, any, error) {
 	p, err := c.Insight.Performance(ctx, insight.Query{Days: in.Days, By: in.By, TaskType: in.TaskType, Class: in.Class})
 	if err != nil {
 		return "", nil, err
@@ -73,7 +76,7 @@ func performanceTool(ctx context.Context, c call, in performanceArgs) (string, a
 	return text, out, nil
 }
 
-func compareTool(ctx context.Context, c call, in compareArgs) (string, any, error) {
+func compareTool(ctx context.Context, c tool.Call, in compareArgs) (string, any, error) {
 	r, err := c.Insight.Compare(ctx, insight.Query{Days: in.Days, Models: in.Models, TaskType: in.TaskType, Class: in.Class})
 	if err != nil {
 		return "", nil, err
@@ -82,7 +85,7 @@ func compareTool(ctx context.Context, c call, in compareArgs) (string, any, erro
 	return text, out, nil
 }
 
-func recommendTool(ctx context.Context, c call, in recommendArgs) (string, any, error) {
+func recommendTool(ctx context.Context, c tool.Call, in recommendArgs) (string, any, error) {
 	r, err := c.Insight.Recommend(ctx, insight.Query{Days: in.Days, Task: in.Task, TaskType: in.TaskType})
 	if err != nil {
 		return "", nil, err
@@ -91,7 +94,7 @@ func recommendTool(ctx context.Context, c call, in recommendArgs) (string, any, 
 	return text, out, nil
 }
 
-func healthTool(ctx context.Context, c call, in windowArgs) (string, any, error) {
+func HealthTool(ctx context.Context, c tool.Call, in WindowArgs) (string, any, error) {
 	h, err := c.Insight.Health(ctx, in.Days)
 	if err != nil {
 		return "", nil, err
@@ -100,7 +103,7 @@ func healthTool(ctx context.Context, c call, in windowArgs) (string, any, error)
 	return text, out, nil
 }
 
-func toolUsageTool(ctx context.Context, c call, in toolUsageArgs) (string, any, error) {
+func toolUsageTool(ctx context.Context, c tool.Call, in toolUsageArgs) (string, any, error) {
 	if in.Top == 0 {
 		in.Top = 10
 	}

@@ -1,4 +1,6 @@
-package mcpserver
+// Package memory declares the memory toolset: 3-layer search, decisions,
+// mistakes, conventions, observations.
+package memory
 
 import (
 	"context"
@@ -9,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairn-dev/cairn/internal/mcpserver/tool"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/render"
@@ -22,38 +25,38 @@ import (
 // error diagnosis. Argument names follow the memory specification's
 // snake_case.
 
-type memorySearchArgs struct {
-	Query     string     `json:"query,omitempty" jsonschema:"plain words; empty lists the newest"`
-	Type      StringList `json:"type,omitempty"`
-	Tag       StringList `json:"tag,omitempty" jsonschema:"any of these"`
-	SessionID string     `json:"session_id,omitempty"`
-	Branch    string     `json:"branch,omitempty"`
-	After     string     `json:"after,omitempty" jsonschema:"ISO 8601"`
-	Before    string     `json:"before,omitempty"`
-	Offset    int        `json:"offset,omitempty"`
-	Limit     int        `json:"limit,omitempty"`
+type MemorySearchArgs struct {
+	Query     string          `json:"query,omitempty" jsonschema:"plain words; empty lists the newest"`
+	Type      tool.StringList `json:"type,omitempty"`
+	Tag       tool.StringList `json:"tag,omitempty" jsonschema:"any of these"`
+	SessionID string          `json:"session_id,omitempty"`
+	Branch    string          `json:"branch,omitempty"`
+	After     string          `json:"after,omitempty" jsonschema:"ISO 8601"`
+	Before    string          `json:"before,omitempty"`
+	Offset    int             `json:"offset,omitempty"`
+	Limit     int             `json:"limit,omitempty"`
 	// Superseded entries are left out unless asked for.
 	IncludeSuperseded bool `json:"include_superseded,omitempty"`
 }
 
 type memoryContextArgs struct {
-	ID          IDArg `json:"id" jsonschema:"e.g. m12"`
-	Before      int   `json:"before,omitempty"`
-	After       int   `json:"after,omitempty"`
-	SameSession bool  `json:"same_session,omitempty"`
+	ID          tool.IDArg `json:"id" jsonschema:"e.g. m12"`
+	Before      int        `json:"before,omitempty"`
+	After       int        `json:"after,omitempty"`
+	SameSession bool       `json:"same_session,omitempty"`
 }
 
-type memoryGetArgs struct {
-	IDs IDList `json:"ids" jsonschema:"at most 20"`
+type MemoryGetArgs struct {
+	IDs tool.IDList `json:"ids" jsonschema:"at most 20"`
 }
 
 // entryArgs are the fields every written entry has.
 type entryArgs struct {
-	Title   string     `json:"title"`
-	Content string     `json:"content,omitempty"`
-	Facts   StringList `json:"facts,omitempty"`
-	Tags    StringList `json:"tags,omitempty"`
-	Files   StringList `json:"files,omitempty"`
+	Title   string          `json:"title"`
+	Content string          `json:"content,omitempty"`
+	Facts   tool.StringList `json:"facts,omitempty"`
+	Tags    tool.StringList `json:"tags,omitempty"`
+	Files   tool.StringList `json:"files,omitempty"`
 	// Supersedes names the entry this one replaces.
 	Supersedes string `json:"supersedes,omitempty" jsonschema:"e.g. m12"`
 }
@@ -65,8 +68,8 @@ func (a entryArgs) entry(t memory.Type) memories.AddRequest {
 
 type addDecisionArgs struct {
 	entryArgs
-	Rationale    string     `json:"rationale,omitempty"`
-	Alternatives StringList `json:"alternatives,omitempty" jsonschema:"rejected options"`
+	Rationale    string          `json:"rationale,omitempty"`
+	Alternatives tool.StringList `json:"alternatives,omitempty" jsonschema:"rejected options"`
 }
 
 type addMistakeArgs struct {
@@ -80,7 +83,7 @@ type addMistakeArgs struct {
 
 type addConventionArgs struct {
 	entryArgs
-	Examples StringList `json:"examples,omitempty"`
+	Examples tool.StringList `json:"examples,omitempty"`
 }
 
 type observationArgs struct {
@@ -91,18 +94,18 @@ type observationArgs struct {
 }
 
 type memoryPruneArgs struct {
-	IDs           IDList     `json:"ids,omitempty"`
-	Type          StringList `json:"type,omitempty"`
-	OlderThanDays int        `json:"older_than_days,omitempty"`
-	DryRun        *bool      `json:"dry_run,omitempty" jsonschema:"default true"`
+	IDs           tool.IDList     `json:"ids,omitempty"`
+	Type          tool.StringList `json:"type,omitempty"`
+	OlderThanDays int             `json:"older_than_days,omitempty"`
+	DryRun        *bool           `json:"dry_run,omitempty" jsonschema:"default true"`
 }
 
-type diagnoseArgs struct {
+type DiagnoseArgs struct {
 	Error string `json:"error"`
 	Limit int    `json:"limit,omitempty"`
 }
 
-func memoryTools() []tool {
+func Tools() []tool.Tool {
 	const ts = "memory"
 	types := make([]any, len(memory.Types))
 	for i, t := range memory.Types {
@@ -116,34 +119,34 @@ func memoryTools() []tool {
 				Items: &jsonschema.Schema{Type: "string", Enum: types}}
 		}
 	}
-	return []tool{
-		declare(ts, mcp.Tool{Name: "memory_search", Annotations: readOnly,
+	return []tool.Tool{
+		tool.Declare(ts, mcp.Tool{Name: "memory_search", Annotations: tool.ReadOnly,
 			Description: "Search memory; index lines, then memory_context or memory_get."},
-			memorySearch, typeItems("type"), minimum("offset", 0), bounds("limit", 1, float64(page.Memory.Max))),
-		declare(ts, mcp.Tool{Name: "memory_context", Annotations: readOnly,
+			MemorySearch, typeItems("type"), tool.Minimum("offset", 0), tool.Bounds("limit", 1, float64(page.Memory.Max))),
+		tool.Declare(ts, mcp.Tool{Name: "memory_context", Annotations: tool.ReadOnly,
 			Description: "Entries recorded just before and after one entry."},
-			memoryContext, bounds("before", 0, memories.MaxContext), bounds("after", 0, memories.MaxContext)),
-		declare(ts, mcp.Tool{Name: "memory_get", Annotations: readOnly,
+			memoryContext, tool.Bounds("before", 0, memories.MaxContext), tool.Bounds("after", 0, memories.MaxContext)),
+		tool.Declare(ts, mcp.Tool{Name: "memory_get", Annotations: tool.ReadOnly,
 			Description: "Full entries by id."},
-			memoryGet),
-		declare(ts, mcp.Tool{Name: "memory_add_decision",
+			MemoryGet),
+		tool.Declare(ts, mcp.Tool{Name: "memory_add_decision",
 			Description: "Record a decision and why."},
 			addDecision),
-		declare(ts, mcp.Tool{Name: "memory_add_mistake",
+		tool.Declare(ts, mcp.Tool{Name: "memory_add_mistake",
 			Description: "Record a mistake; a repeat adds an occurrence."},
 			addMistake),
-		declare(ts, mcp.Tool{Name: "memory_add_convention",
+		tool.Declare(ts, mcp.Tool{Name: "memory_add_convention",
 			Description: "Record a project convention."},
 			addConvention),
-		declare(ts, mcp.Tool{Name: "observation",
+		tool.Declare(ts, mcp.Tool{Name: "observation",
 			Description: "Record something learned; type context for free-form notes."},
-			addObservation, enum("type", observationTypes()...), bounds("expires_in_days", 1, memories.MaxExpiryDays)),
-		declare(ts, mcp.Tool{Name: "memory_prune",
+			addObservation, tool.Enum("type", observationTypes()...), tool.Bounds("expires_in_days", 1, memories.MaxExpiryDays)),
+		tool.Declare(ts, mcp.Tool{Name: "memory_prune",
 			Description: "Remove entries by ids, type or age."},
-			memoryPrune, typeItems("type"), minimum("older_than_days", 1)),
-		declare(ts, mcp.Tool{Name: "diagnose_error", Annotations: readOnly,
+			memoryPrune, typeItems("type"), tool.Minimum("older_than_days", 1)),
+		tool.Declare(ts, mcp.Tool{Name: "diagnose_error", Annotations: tool.ReadOnly,
 			Description: "Past mistakes and failed commands like this error, with fixes."},
-			diagnoseError, bounds("limit", 1, float64(page.Diagnose.Max))),
+			DiagnoseError, tool.Bounds("limit", 1, float64(page.Diagnose.Max))),
 	}
 }
 
@@ -157,7 +160,7 @@ func observationTypes() []any {
 	return out
 }
 
-func memorySearch(ctx context.Context, c call, in memorySearchArgs) (string, any, error) {
+func MemorySearch(ctx context.Context, c tool.Call, in MemorySearchArgs) (string, any, error) {
 	res, err := c.Memory.Search(ctx, memories.SearchQuery{Text: in.Query, Types: in.Type, Tags: in.Tag, SessionID: in.SessionID,
 		Branch: in.Branch, After: in.After, Before: in.Before, IncludeSuperseded: in.IncludeSuperseded,
 		Page: page.Page{Offset: in.Offset, Limit: in.Limit}})
@@ -202,7 +205,7 @@ type contextOut struct {
 	After  []render.HitView `json:"after"`
 }
 
-func memoryContext(ctx context.Context, c call, in memoryContextArgs) (string, any, error) {
+func memoryContext(ctx context.Context, c tool.Call, in memoryContextArgs) (string, any, error) {
 	tl, err := c.Memory.Context(ctx, memories.ContextQuery{ID: string(in.ID), Before: in.Before, After: in.After, SameSession: in.SameSession})
 	if err != nil {
 		return "", nil, err
@@ -223,7 +226,7 @@ func memoryContext(ctx context.Context, c call, in memoryContextArgs) (string, a
 	return strings.Join(lines, "\n"), out, nil
 }
 
-func memoryGet(ctx context.Context, c call, in memoryGetArgs) (string, any, error) {
+func MemoryGet(ctx context.Context, c tool.Call, in MemoryGetArgs) (string, any, error) {
 	es, missing, err := c.Memory.Get(ctx, in.IDs)
 	if err != nil {
 		return "", nil, err
@@ -254,8 +257,8 @@ type recordedOut struct {
 	Note        string   `json:"note,omitempty"`
 }
 
-func record(ctx context.Context, c call, req memories.AddRequest) (string, any, error) {
-	r, err := c.Memory.Record(ctx, c.agent, req)
+func record(ctx context.Context, c tool.Call, req memories.AddRequest) (string, any, error) {
+	r, err := c.Memory.Record(ctx, c.Agent, req)
 	if err != nil {
 		return "", nil, err
 	}
@@ -298,35 +301,35 @@ func record(ctx context.Context, c call, req memories.AddRequest) (string, any, 
 	return text, out, nil
 }
 
-func addDecision(ctx context.Context, c call, in addDecisionArgs) (string, any, error) {
+func addDecision(ctx context.Context, c tool.Call, in addDecisionArgs) (string, any, error) {
 	r := in.entry(memory.Decision)
 	r.Entry.Rationale, r.Entry.Alternatives = in.Rationale, in.Alternatives
 	return record(ctx, c, r)
 }
 
-func addMistake(ctx context.Context, c call, in addMistakeArgs) (string, any, error) {
+func addMistake(ctx context.Context, c tool.Call, in addMistakeArgs) (string, any, error) {
 	r := in.entry(memory.Mistake)
 	r.Entry.RootCause, r.Entry.Fix, r.Entry.Prevention = in.RootCause, in.Fix, in.Prevention
 	r.ReplaceAnalysis = in.ReplaceAnalysis
 	return record(ctx, c, r)
 }
 
-func addConvention(ctx context.Context, c call, in addConventionArgs) (string, any, error) {
+func addConvention(ctx context.Context, c tool.Call, in addConventionArgs) (string, any, error) {
 	r := in.entry(memory.Convention)
 	r.Entry.Examples = in.Examples
 	return record(ctx, c, r)
 }
 
-// enumFix points a type with a tool of its own (decision, mistake,
+// EnumFix points a type with a tool of its own (decision, mistake,
 // convention), which the schema's enum leaves out, to that tool.
-func (observationArgs) enumFix(name, value string) string {
+func (observationArgs) EnumFix(name, value string) string {
 	if t := memory.Type(strings.ToLower(value)); name == "type" && t.Valid() {
 		return "use memory_add_" + string(t) + " for a " + string(t) + ", which keeps its own fields"
 	}
 	return ""
 }
 
-func addObservation(ctx context.Context, c call, in observationArgs) (string, any, error) {
+func addObservation(ctx context.Context, c tool.Call, in observationArgs) (string, any, error) {
 	r := in.entry(memory.Type(in.Type)) // an observation type: decodeArgs checked it against the schema's enum
 	r.Entry.DiscoveryTokens, r.ExpiresInDays = in.DiscoveryTokens, in.ExpiresInDays
 	return record(ctx, c, r)
@@ -339,7 +342,7 @@ type pruneOut struct {
 	Entries []render.HitView `json:"entries"`
 }
 
-func memoryPrune(ctx context.Context, c call, in memoryPruneArgs) (string, any, error) {
+func memoryPrune(ctx context.Context, c tool.Call, in memoryPruneArgs) (string, any, error) {
 	dry := in.DryRun == nil || *in.DryRun
 	p, err := c.Memory.Prune(ctx, memories.PruneQuery{IDs: in.IDs, Types: in.Type, OlderThanDays: in.OlderThanDays, DryRun: dry})
 	if err != nil {
@@ -402,7 +405,7 @@ type diagnoseMatch struct {
 	Resolved string `json:"resolved,omitempty"`
 }
 
-func diagnoseError(ctx context.Context, c call, in diagnoseArgs) (string, any, error) {
+func DiagnoseError(ctx context.Context, c tool.Call, in DiagnoseArgs) (string, any, error) {
 	d, err := c.Memory.Diagnose(ctx, memories.DiagnoseQuery{Error: in.Error, Limit: in.Limit})
 	if err != nil {
 		return "", nil, err
