@@ -63,7 +63,7 @@ func contextTools() []tool {
 	}
 }
 
-func getConfigTool(_ context.Context, c call, _ getConfigArgs) (string, any, error) {
+func getConfigTool(ctx context.Context, c call, _ getConfigArgs) (string, any, error) {
 	surface := c.s.opts.Settings
 	if len(surface) == 0 {
 		ts := c.s.opts.Toolsets
@@ -75,7 +75,7 @@ func getConfigTool(_ context.Context, c call, _ getConfigArgs) (string, any, err
 	}
 	surface = append(surface, brief.Setting{Name: "agent (this call)", Value: c.agent, Source: "--agent, else the X-Cairn-Agent header or the client's name"},
 		brief.Setting{Name: "tools served", Value: fmt.Sprint(len(c.s.served)), Source: "the toolsets, less writes when read-only"})
-	settings := c.Brief.Config(surface)
+	settings := c.Brief.Config(ctx, surface)
 	lines := make([]string, len(settings))
 	for i, st := range settings {
 		lines[i] = fmt.Sprintf("%s: %s  [%s]", st.Name, st.Value, st.Source)
