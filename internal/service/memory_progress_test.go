@@ -190,4 +190,3 @@ func TestMemoryIndexProgressShown(t *testing.T) {
 		said(t, set, "", 1)
 	})
 }
-
