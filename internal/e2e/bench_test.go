@@ -125,8 +125,15 @@ func (s *benchServer) reportRSS(b *testing.B) {
 // text and tables, the database's mapped pages), from
 // /proc/PID/smaps_rollup: file pages are shared and dropped first under
 // pressure, anonymous ones are the process's own.
+//
+// CAIRN_BENCH_SETTLE=22s waits that long first, for the steady state of a
+// server gone idle (internal/serve's idle trim runs at its first idle
+// tick, within 20 s); callers read it with the timer stopped.
 func (s *benchServer) rssNow(b *testing.B) (anon, file int64) {
 	b.Helper()
+	if d, err := time.ParseDuration(os.Getenv("CAIRN_BENCH_SETTLE")); err == nil && d > 0 {
+		time.Sleep(d) // waiting for the server to go idle, not ordering events
+	}
 	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(s.cmd.Process.Pid), "smaps_rollup"))
 	if err != nil {
 		b.Fatalf("read the resident set: %v", err)
