@@ -21,7 +21,7 @@ func memoryCmd() *cobra.Command {
 		Use:   "memory",
 		Short: "Search, read, export and import the project's memory",
 	}
-	cmd.AddCommand(memorySearchCmd(), memoryShowCmd(), memoryExportCmd(), memoryImportCmd(), memoryBackfillCmd())
+	cmd.AddCommand(memorySearchCmd(), memoryShowCmd(), memoryExportCmd(), memoryImportCmd(), memoryBackfillCmd(), memoryStatusCmd())
 	return cmd
 }
 

@@ -110,6 +110,43 @@ func (s *benchServer) peakRSS(b *testing.B) int64 {
 	return benchProcStatus(b, s.cmd.Process.Pid, "VmHWM")
 }
 
+// reportRSS reports the server's peak resident set and its resident set
+// now, split as rssNow splits it.
+func (s *benchServer) reportRSS(b *testing.B) {
+	b.Helper()
+	b.ReportMetric(float64(s.peakRSS(b))/(1<<20), "peak-RSS-MB")
+	anon, file := s.rssNow(b)
+	b.ReportMetric(float64(anon)/(1<<20), "RSS-anon-MB")
+	b.ReportMetric(float64(file)/(1<<20), "RSS-file-MB")
+}
+
+// rssNow is the server's resident set now, in bytes, split into anonymous
+// memory (heap, stacks, the runtime's own) and file pages (the binary's
+// text and tables, the database's mapped pages), from
+// /proc/PID/smaps_rollup: file pages are shared and dropped first under
+// pressure, anonymous ones are the process's own.
+//
+// CAIRN_BENCH_SETTLE=22s waits that long first, for the steady state of a
+// server gone idle (internal/serve's idle trim runs at its first idle
+// tick, within 20 s); callers read it with the timer stopped.
+func (s *benchServer) rssNow(b *testing.B) (anon, file int64) {
+	b.Helper()
+	if d, err := time.ParseDuration(os.Getenv("CAIRN_BENCH_SETTLE")); err == nil && d > 0 {
+		time.Sleep(d) // waiting for the server to go idle, not ordering events
+	}
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(s.cmd.Process.Pid), "smaps_rollup"))
+	if err != nil {
+		b.Fatalf("read the resident set: %v", err)
+	}
+	kb := map[string]int64{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			kb[k], _ = strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+		}
+	}
+	return kb["Anonymous"] << 10, (kb["Rss"] - kb["Anonymous"]) << 10
+}
+
 func (s *benchServer) close() { s.session.Close() }
 
 // benchProcStatus reads a kB field of /proc/PID/status, in bytes.

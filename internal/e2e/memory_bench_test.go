@@ -64,7 +64,7 @@ func BenchmarkMemorySearch(b *testing.B) {
 				b.ReportMetric(float64(textTokens)/float64(hits), "text-tokens/hit")
 				b.ReportMetric(float64(textBytes)/float64(min(b.N, 200)), "text-B/op")
 			}
-			b.ReportMetric(float64(s.peakRSS(b))/(1<<20), "peak-RSS-MB")
+			s.reportRSS(b)
 		})
 	}
 }

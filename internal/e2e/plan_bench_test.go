@@ -235,6 +235,8 @@ func BenchmarkPlanWorkload(b *testing.B) {
 		page pageSize
 		rss  int64
 		cpu  time.Duration
+		// anon and file are the resident set after the last pass
+		anon, file int64
 	)
 	b.ResetTimer()
 	for range b.N {
@@ -246,6 +248,7 @@ func BenchmarkPlanWorkload(b *testing.B) {
 		b.StopTimer()
 		cpu += benchProcCPU(b, s.cmd.Process.Pid) - cpu0
 		rss = max(rss, s.peakRSS(b))
+		anon, file = s.rssNow(b)
 		s.close()
 		b.StartTimer()
 	}
@@ -258,6 +261,8 @@ func BenchmarkPlanWorkload(b *testing.B) {
 	b.ReportMetric(float64(page.wireBytes), "page-resp-B")
 	b.ReportMetric(benchMicros(cpu)/1e3/float64(b.N), "server-CPU-ms/op")
 	b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
+	b.ReportMetric(float64(anon)/(1<<20), "RSS-anon-MB")
+	b.ReportMetric(float64(file)/(1<<20), "RSS-file-MB")
 }
 
 // BenchmarkPlanNextTask: get_next_task on the 10,000-task plan
@@ -313,7 +318,7 @@ func BenchmarkPlanNextTask(b *testing.B) {
 	b.ReportMetric(benchMicros(benchPercentile(hits, 99)), "next-p99-µs")
 	b.ReportMetric(benchMicros(cpu)/float64(b.N), "next-server-CPU-µs/op")
 	lat.report(b)
-	b.ReportMetric(float64(s.peakRSS(b))/(1<<20), "peak-RSS-MB")
+	s.reportRSS(b)
 }
 
 // openPlanBenchProject opens a copy of the 10,000-task plan in process.

@@ -3,7 +3,10 @@ package e2e
 import (
 	"context"
 	"database/sql"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -14,9 +17,11 @@ import (
 )
 
 // TestUpgradeReindexDoesNotBlock: a server started on a memory an older
-// analyzer indexed answers its first search at once, saying how many
-// entries are not searched yet, re-indexes in the background, and then
-// answers exactly as it did before the upgrade.
+// analyzer indexed answers its first search at once, saying from how many
+// of the entries it answers, re-indexes in the background, and then
+// answers exactly as it did before the upgrade. `cairn memory status`, run
+// before any server, says nothing is indexed yet; get_config, while the
+// re-index runs, says how far it has come.
 func TestUpgradeReindexDoesNotBlock(t *testing.T) {
 	src, err := benchseed.CachedMemory(context.Background(), 3000)
 	if err != nil {
@@ -43,10 +48,26 @@ func TestUpgradeReindexDoesNotBlock(t *testing.T) {
 	}
 	db.Close()
 
-	s := cairntest.Start(t, cairntest.Options{Dir: dir})
+	// A command (no upkeep) opens the store first: the re-index is begun,
+	// nothing indexed, and it says so.
+	cmd := exec.Command(cairntest.Binary(t), "memory", "status")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CAIRN_PROJECT_ROOT=", "CAIRN_DATABASE_URL=")
+	out, err := cmd.Output()
+	if err != nil || !strings.HasPrefix(string(out), "memory index: rebuilding, 0 of 3000 entries") {
+		t.Fatalf("cairn memory status after the upgrade: %v\n%s", err, out)
+	}
+
+	s := cairntest.Start(t, cairntest.Options{Dir: dir, Args: []string{"--toolsets", "default,context"}})
+	// Like the first search below, the first get_config comes before a
+	// re-index of 3,000 entries in steps can end.
+	cfg := s.Call("get_config", map[string]any{})
+	if !regexp.MustCompile(`memory index: rebuilding, \d+ of 3000 entries`).MatchString(cfg.Text) {
+		t.Fatalf("get_config during the re-index does not say how far it has come:\n%s", cfg.Text)
+	}
 	first := s.Call("memory_search", query)
-	if first.IsError || !strings.Contains(first.Text, "being rebuilt after an upgrade") {
-		t.Fatalf("the first search after the upgrade does not say the index is being rebuilt:\n%s", first.Text)
+	if first.IsError || !regexp.MustCompile(`being rebuilt after an upgrade: results come from the \d+ of 3000 entries indexed so far`).MatchString(first.Text) {
+		t.Fatalf("the first search after the upgrade does not say from how many entries it answers:\n%s", first.Text)
 	}
 	t.Logf("first search after the upgrade:\n%s", first.Text)
 	deadline := time.Now().Add(5 * time.Minute) // a hang detector, not a budget

@@ -112,6 +112,9 @@ keeps its own focus. A non-loopback address needs bearer tokens
 			lazy := app.NewLazy(app.Config{Durability: durability, Logger: log, Embed: embedCfg, Upkeep: true, Flags: flags})
 			defer lazy.Close()
 			ctx := cmd.Context()
+			trimCtx, stopTrim := context.WithCancel(ctx)
+			defer stopTrim()
+			go trimWhenIdle(trimCtx)
 			// Until the client is initialized, nothing but the answer to
 			// initialize is on the path.
 			initialized, stopOpening := openWhenInitialized(ctx, lazy, log)

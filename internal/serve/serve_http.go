@@ -106,6 +106,9 @@ func serveHTTP(ctx context.Context, log *slog.Logger, h httpFlags, cfg httpserve
 		return err
 	}
 	defer stop()
+	trimCtx, stopTrim := context.WithCancel(ctx)
+	defer stopTrim()
+	go trimWhenIdle(trimCtx)
 	pairs := h.projects
 	if env := os.Getenv("CAIRN_PROJECTS"); env != "" {
 		pairs = append(pairs, strings.Split(env, ",")...)

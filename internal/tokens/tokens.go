@@ -8,24 +8,22 @@ import (
 	"sync"
 
 	"github.com/tiktoken-go/tokenizer"
+	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 var (
-	once  sync.Once
-	codec tokenizer.Codec
+	once sync.Once
+	enc  tokenizer.Codec
 )
 
 // load builds the encoder once, on first use. Building its vocabulary
 // costs about 20 ms of CPU, which is why the hooks, each a new process,
-// use Estimate instead.
+// use Estimate instead. It is built from package codec, not through
+// tokenizer.Get, which names every encoding and so links in the tables of
+// all four (cl100k, p50k and r50k too: 5 MB of the binary).
 func load() tokenizer.Codec {
-	once.Do(func() {
-		c, err := tokenizer.Get(tokenizer.O200kBase)
-		if err == nil {
-			codec = c
-		}
-	})
-	return codec
+	once.Do(func() { enc = codec.NewO200kBase() })
+	return enc
 }
 
 // Count returns how many o200k_base tokens s is. If the encoder cannot be

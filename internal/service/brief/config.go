@@ -1,6 +1,7 @@
 package brief
 
 import (
+	"context"
 	"os"
 
 	"github.com/cairn-dev/cairn/internal/words"
@@ -14,10 +15,16 @@ type Setting struct {
 }
 
 // Config returns the configuration in force: the surface's settings (its
-// flags), then the project's (root, store, branch, embeddings, budgets).
-func (b *Service) Config(surface []Setting) []Setting {
+// flags), then the project's (root, store, branch, embeddings, budgets),
+// and, while an upgrade's re-index runs, how far it has come.
+func (b *Service) Config(ctx context.Context, surface []Setting) []Setting {
 	out := append([]Setting(nil), surface...)
 	out = append(out, b.opts.Settings...)
+	if p, err := b.memory.IndexProgress(ctx); err != nil {
+		out = append(out, Setting{"memory index", "unknown: " + err.Error(), "store"})
+	} else if p.Rebuilding {
+		out = append(out, Setting{"memory index", p.String(), "store (re-indexed in the background after an upgrade)"})
+	}
 	if br := b.memory.Branch(); br != "" {
 		out = append(out, Setting{"branch", br, "detected (.git/HEAD)"})
 	}

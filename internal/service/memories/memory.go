@@ -526,16 +526,22 @@ func (m *Memory) search(ctx context.Context, q store.MemoryQuery) (SearchResult,
 		}
 		res.Note = note
 	}
-	var page store.MemoryResult
+	var (
+		page     store.MemoryResult
+		progress IndexProgress
+	)
 	err := m.store.View(ctx, func(tx store.Tx) (err error) {
-		page, err = store.SearchMemory(ctx, tx, q)
+		if page, err = store.SearchMemory(ctx, tx, q); err != nil || page.Unindexed == 0 {
+			return err
+		}
+		progress, err = progressOf(ctx, tx, page.Unindexed)
 		return err
 	})
 	if err != nil {
 		return SearchResult{}, fmt.Errorf("search memory: %w", err)
 	}
 	res.Total, res.AtLeast = page.Total, page.AtLeast
-	res.Note = joinNote(res.Note, unindexedNote(page.Unindexed))
+	res.Note = joinNote(res.Note, rebuildingNote(progress))
 	if res.Mode == "bm25" && len(memory.Terms(q.Text)) == 0 {
 		res.Note = joinNote(res.Note, "every word of the query is too common to search by; name what the entry is about")
 	}
@@ -550,14 +556,6 @@ func joinNote(a, b string) string {
 		return a + b
 	}
 	return a + "; " + b
-}
-
-// unindexedNote says that n entries are not searched yet, if any are.
-func unindexedNote(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return fmt.Sprintf("the search index is being rebuilt after an upgrade: the %d newest entries are not searched yet; a running Cairn server completes it in the background, so search again shortly", n)
 }
 
 // HitOf is an index line of e; only the lines shown pay for checking their
@@ -597,7 +595,13 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 			return err
 		}
 		lex = lexPage.Hits
-		res.Note = unindexedNote(lexPage.Unindexed)
+		if lexPage.Unindexed > 0 {
+			progress, err := progressOf(ctx, tx, lexPage.Unindexed)
+			if err != nil {
+				return err
+			}
+			res.Note = rebuildingNote(progress)
+		}
 		if sem, err = tx.NearestMemories(ctx, m.opts.Model, vecs[0], q.Selector(), top); err != nil {
 			return err
 		}

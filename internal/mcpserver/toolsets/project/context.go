@@ -72,11 +72,11 @@ func contextTools() []tool.Tool {
 	}
 }
 
-func GetConfigTool(_ context.Context, c tool.Call, _ GetConfigArgs) (string, any, error) {
+func GetConfigTool(ctx context.Context, c tool.Call, _ GetConfigArgs) (string, any, error) {
 	surface := c.Host.Settings()
 	surface = append(surface, brief.Setting{Name: "agent (this call)", Value: c.Agent, Source: "--agent, else the X-Cairn-Agent header or the client's name"},
 		brief.Setting{Name: "tools served", Value: fmt.Sprint(c.Host.NumServed()), Source: "the toolsets, less writes when read-only"})
-	settings := c.Brief.Config(surface)
+	settings := c.Brief.Config(ctx, surface)
 	lines := make([]string, len(settings))
 	for i, st := range settings {
 		lines[i] = fmt.Sprintf("%s: %s  [%s]", st.Name, st.Value, st.Source)
