@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/cairn-dev/cairn/internal/testing/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/wait"
 )
 
 // chromium returns the system Chromium (Debian's chromium package, which
@@ -73,9 +74,8 @@ func browser(t *testing.T) context.Context {
 	t.Cleanup(func() {
 		cancelC()
 		cancelA()
-		for i := 0; i < 50 && os.RemoveAll(profile) != nil; i++ {
-			time.Sleep(100 * time.Millisecond) // Chromium's helpers, other processes, are still writing
-		}
+		// Chromium's helpers, other processes, may still be writing it.
+		wait.For(5*time.Second, func() bool { return os.RemoveAll(profile) == nil })
 	})
 	if err := chromedp.Run(ctx); err != nil { // start the browser now
 		t.Fatalf("start chromium: %v", err)
@@ -90,19 +90,18 @@ func browser(t *testing.T) context.Context {
 func run(t *testing.T, ctx context.Context, d time.Duration, what string, actions ...chromedp.Action) {
 	t.Helper()
 	deadline := time.Now().Add(d)
-	for {
+	var err error
+	// The browser, another process, may be loading the next page: poll
+	// until the actions run on a page that stays.
+	wait.For(d, func() bool {
 		c, cancel := context.WithDeadline(ctx, deadline)
-		err := chromedp.Run(c, actions...)
+		err = chromedp.Run(c, actions...)
 		cancel()
-		if err == nil {
-			return
-		}
-		if navigated(err) && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond) // the browser, another process, is loading the next page
-			continue
-		}
+		return err == nil || !navigated(err)
+	})
+	if err != nil {
 		var text string
-		c, cancel = context.WithTimeout(ctx, 2*time.Second)
+		c, cancel := context.WithTimeout(ctx, 2*time.Second)
 		_ = chromedp.Run(c, chromedp.Text("body", &text, chromedp.ByQuery))
 		cancel()
 		t.Fatalf("%s: %v\npage: %s", what, err, text)

@@ -22,6 +22,7 @@ import (
 	_ "modernc.org/sqlite" // to hold a project's write lock from the test
 
 	"github.com/cairn-dev/cairn/internal/testing/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/wait"
 )
 
 // Streamable HTTP, end to end: the real binary (`cairn serve --http`) on a
@@ -323,7 +324,7 @@ func TestHTTPLoadsProjectsAhead(t *testing.T) {
 	}
 
 	h := cairntest.StartHTTP(t, cairntest.Options{Dir: def, Args: []string{"--project", "fresh=" + fresh, "--log-level", "debug"}})
-	waitLog(t, h, "projects loaded ahead", 0)
+	h.WaitLog(t, "projects loaded ahead", 0)
 	if !strings.Contains(h.Log(), "loaded=1 served=2") {
 		t.Errorf("want the default project loaded ahead and the fresh one left:\n%s", h.Log())
 	}
@@ -337,18 +338,6 @@ func TestHTTPLoadsProjectsAhead(t *testing.T) {
 	h.Connect(cairntest.Client{Path: "/p/fresh/mcp"}).OK("create_new_task", newTask("In the fresh project"))
 	if _, err := os.Stat(filepath.Join(fresh, ".cairn", "cairn.db")); err != nil {
 		t.Errorf("the first request did not make the fresh project's store: %v", err)
-	}
-}
-
-// waitLog waits until the server has logged line more than seen times:
-// it polls the log, since the server is another process.
-func waitLog(t *testing.T, h *cairntest.HTTPServer, line string, seen int) {
-	t.Helper()
-	for wait := time.Now().Add(10 * time.Second); strings.Count(h.Log(), line) <= seen; {
-		if time.Now().After(wait) {
-			t.Fatalf("the server did not log %s:\n%s", line, h.Log())
-		}
-		time.Sleep(5 * time.Millisecond) // polling another process's log
 	}
 }
 
@@ -384,7 +373,7 @@ func TestHTTPShutdownDrains(t *testing.T) {
 	// Wait for the client's standalone SSE stream (GET): the SDK's client
 	// gives up on a session whose stream cannot open, and during the drain
 	// none can.
-	waitLog(t, h, `msg="mcp request in" method=GET`, 0)
+	h.WaitLog(t, `msg="mcp request in" method=GET`, 0)
 	const inFlight = `msg="mcp request in" method=POST`
 	seen := strings.Count(h.Log(), inFlight)
 	go func() {
@@ -393,24 +382,21 @@ func TestHTTPShutdownDrains(t *testing.T) {
 	}()
 	// Logged once admitted: the call is in flight, and SIGTERM must let it
 	// finish, whether it waits on the write lock yet or is on its way.
-	waitLog(t, h, inFlight, seen)
+	h.WaitLog(t, inFlight, seen)
 	if err := h.Terminate(); err != nil {
 		t.Fatal(err)
 	}
 	// New connections are refused while the call is still in flight (the
-	// server is another process: poll it).
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	// server, another process, closes its listener as it logs the drain).
+	h.WaitLog(t, "shutting down: draining calls in flight", 0)
+	wait.Until(t, 5*time.Second, "the server to refuse new connections after SIGTERM", func() bool {
 		resp, err := http.Get(h.URL + "/healthz")
 		if err != nil {
-			break
+			return true
 		}
 		resp.Body.Close()
-		if time.Now().After(deadline) {
-			t.Fatal("still accepting connections 5s after SIGTERM")
-		}
-		time.Sleep(20 * time.Millisecond) // polling another process
-	}
+		return false
+	})
 	select {
 	case r := <-done:
 		t.Fatalf("the call finished while the lock was held: %+v", r)
