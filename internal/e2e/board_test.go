@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -363,7 +362,7 @@ func TestBoardBrowser(t *testing.T) {
 func TestBoardHTTP(t *testing.T) {
 	t.Run("loopback without tokens", func(t *testing.T) {
 		srv := cairntest.StartHTTP(t, cairntest.Options{Dir: cairntest.Project(t)})
-		resp, body := get(t, srv.URL+"/plan", nil)
+		resp, body := cairntest.Get(t, srv.URL+"/plan", nil)
 		if resp.StatusCode != 200 || !strings.Contains(body, "<h1>Plan</h1>") {
 			t.Errorf("GET /plan: %d %s", resp.StatusCode, body)
 		}
@@ -381,7 +380,7 @@ func TestBoardHTTP(t *testing.T) {
 
 	t.Run("with tokens", func(t *testing.T) {
 		srv := cairntest.StartHTTP(t, cairntest.Options{Dir: cairntest.Project(t), Env: []string{"CAIRN_TOKENS=" + boardRW + ":*:rw;" + boardRO + ":*:ro"}})
-		resp, body := get(t, srv.URL+"/", nil)
+		resp, body := cairntest.Get(t, srv.URL+"/", nil)
 		if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, `name="token"`) {
 			t.Errorf("GET / without a token: %d, want 401 with the login form: %s", resp.StatusCode, body)
 		}
@@ -402,7 +401,7 @@ func TestBoardHTTP(t *testing.T) {
 			t.Error("the login redirect carries the token")
 		}
 		c := r2.Cookies()[0]
-		resp, body = get(t, srv.URL+"/plan", c)
+		resp, body = cairntest.Get(t, srv.URL+"/plan", c)
 		if resp.StatusCode != 200 || !strings.Contains(body, "<h1>Plan</h1>") {
 			t.Errorf("GET /plan with the cookie: %d", resp.StatusCode)
 		}
@@ -457,26 +456,11 @@ func TestBoardHTTP(t *testing.T) {
 		if u == "" {
 			t.Fatalf("no URL in %q", line)
 		}
-		resp, body := get(t, u, nil)
+		resp, body := cairntest.Get(t, u, nil)
 		if resp.StatusCode != 200 || !strings.Contains(body, "<h1>Outline</h1>") {
 			t.Errorf("GET %s: %d %s", u, resp.StatusCode, body)
 		}
 	})
-}
-
-func get(t *testing.T, u string, c *http.Cookie) (*http.Response, string) {
-	t.Helper()
-	req, _ := http.NewRequest("GET", u, nil)
-	if c != nil {
-		req.AddCookie(c)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, string(b)
 }
 
 // TestBoardShowsClaimsAndPhases: the plan and the task page show who holds
@@ -488,7 +472,7 @@ func TestBoardShowsClaimsAndPhases(t *testing.T) {
 	s.OK("claim_task", args{"id": id})
 	s.OK("lifecycle_init", args{"task_id": id})
 	for _, path := range []string{"/plan", "/task/" + id} {
-		resp, body := get(t, srv.URL+path, nil)
+		resp, body := cairntest.Get(t, srv.URL+path, nil)
 		if resp.StatusCode != 200 || !strings.Contains(body, "held by ann until ") || !strings.Contains(body, "phase SYNC") {
 			t.Errorf("GET %s: %d, no holder or phase in:\n%s", path, resp.StatusCode, body)
 		}
@@ -535,11 +519,11 @@ func TestBoardShowsStaleAndSuperseded(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "schema.sql"), []byte("CREATE TABLE a (id text);\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, body := get(t, srv.URL+"/memory?q=ids+schema", nil)
+	_, body := cairntest.Get(t, srv.URL+"/memory?q=ids+schema", nil)
 	if strings.Contains(body, "Keep ids as integers") || !strings.Contains(body, "Keep ids as text") {
 		t.Errorf("default search should hide the superseded m1 and show m2:\n%s", body)
 	}
-	_, body = get(t, srv.URL+"/memory?q=ids+schema&all=1", nil)
+	_, body = cairntest.Get(t, srv.URL+"/memory?q=ids+schema&all=1", nil)
 	for _, want := range []string{"Keep ids as integers", `superseded by <a href="#m2">m2</a>`, "file changed since ", ": schema.sql", "replaces m1"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("with all=1 the memory view lacks %q:\n%s", want, body)

@@ -25,7 +25,8 @@ var (
 )
 
 // Binary builds cmd/cairn once per test process and returns its path. Set
-// CAIRN_BIN to test a binary built elsewhere.
+// CAIRN_BIN to test a binary built elsewhere (scripts/test builds it once
+// for all the end-to-end packages).
 func Binary(tb testing.TB) string {
 	tb.Helper()
 	if p := os.Getenv("CAIRN_BIN"); p != "" {
@@ -38,6 +39,10 @@ func Binary(tb testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(dir, "cairn")
+		// The end-to-end packages' test processes run at once: one builds
+		// while the others wait, and then find the build in Go's cache.
+		unlock := lockBuild()
+		defer unlock()
 		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/cairn")
 		cmd.Dir = moduleRoot()
 		if out, err := cmd.CombinedOutput(); err != nil {

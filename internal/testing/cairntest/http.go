@@ -3,6 +3,7 @@ package cairntest
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os/exec"
 	"regexp"
@@ -156,4 +157,27 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 	}
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Get fetches u (with cookie c, if not nil) and returns the response, its
+// body read and closed.
+func Get(tb testing.TB, u string, c *http.Cookie) (*http.Response, string) {
+	tb.Helper()
+	req, err := http.NewRequest("GET", u, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if c != nil {
+		req.AddCookie(c)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return resp, string(b)
 }
