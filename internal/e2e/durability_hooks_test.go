@@ -33,9 +33,13 @@ import (
 // everyCommitBinary builds cairn with the log checkpointed after every
 // commit (sqlite.checkpointAtLink), once per test process: with the usual
 // 1 MiB, one hook in a few dozen checkpoints, and few kills would land in
-// one.
+// one. scripts/test builds it once beforehand (CAIRN_BIN_EVERY_COMMIT), so
+// that the build is not in the package's time.
 func everyCommitBinary(t testing.TB) string {
 	t.Helper()
+	if p := os.Getenv("CAIRN_BIN_EVERY_COMMIT"); p != "" {
+		return p
+	}
 	everyCommit.once.Do(func() {
 		dir, err := os.MkdirTemp("", "cairn-bin-")
 		if err != nil {

@@ -136,15 +136,15 @@ func TestHTTPAgentsKeepTheirOwnFocus(t *testing.T) {
 	alice.OK("create_new_task", newTask("Alice: design the API"))
 	alice.OK("create_new_task", newTask("Alice: write the schema"))
 	bob.OK("create_new_task", newTask("Bob: fix the build"))
-	wantCurrent(t, alice, "Alice: write the schema")
-	wantCurrent(t, bob, "Bob: fix the build")
+	cairntest.WantCurrent(t, alice, "Alice: write the schema")
+	cairntest.WantCurrent(t, bob, "Bob: fix the build")
 
 	// The header names the agent whatever the client is called.
 	asAlice := h.Connect(cairntest.Client{Name: "some-editor", Header: http.Header{"X-Cairn-Agent": {"alice"}}})
-	wantCurrent(t, asAlice, "Alice: write the schema")
+	cairntest.WantCurrent(t, asAlice, "Alice: write the schema")
 	asAlice.OK("extend_current_task", newTask("Alice: write the migration"))
-	wantCurrent(t, alice, "Alice: write the migration")
-	wantCurrent(t, bob, "Bob: fix the build")
+	cairntest.WantCurrent(t, alice, "Alice: write the migration")
+	cairntest.WantCurrent(t, bob, "Bob: fix the build")
 
 	// Both agents' tasks are in the one project.
 	over := alice.OK("get_stack_overview", args{"limit": 100}).Text
@@ -176,7 +176,7 @@ func TestHTTPProjectPerRequest(t *testing.T) {
 	byHeader := h.Connect(cairntest.Client{Header: bearer(tokAll, "X-Cairn-Project", "b")})
 	byHeader.OK("create_new_task", newTask("In B, by header"))
 	byToken := h.Connect(cairntest.Client{Header: bearer(tokOnlyA)})
-	wantCurrent(t, byToken, "In A, by path")
+	cairntest.WantCurrent(t, byToken, "In A, by path")
 	wantZen(t, h.Connect(cairntest.Client{Header: bearer(tokAll)})) // plain /mcp: the default project
 	for _, dir := range []string{a, b} {
 		if _, err := os.Stat(filepath.Join(dir, ".cairn", "cairn.db")); err != nil {
@@ -187,7 +187,7 @@ func TestHTTPProjectPerRequest(t *testing.T) {
 	// A read-only token: it reads its project, lists no write tool, and a
 	// write changes nothing.
 	ro := h.Connect(cairntest.Client{Header: bearer(tokReadB)})
-	wantCurrent(t, ro, "In B, by header")
+	cairntest.WantCurrent(t, ro, "In B, by header")
 	names := toolNames(t, ro)
 	for _, w := range []string{"create_new_task", "complete_current_task", "create_task", "update_task"} {
 		if slices.Contains(names, w) {
@@ -260,11 +260,11 @@ func TestHTTPStateless(t *testing.T) {
 	}
 	ci.OK("create_new_task", newTask("Stateless step"))
 	ci.OK("create_new_task", newTask("Deeper stateless step"))
-	wantCurrent(t, ci, "Deeper stateless step")
+	cairntest.WantCurrent(t, ci, "Deeper stateless step")
 	other := h.Connect(cairntest.Client{Header: http.Header{"X-Cairn-Agent": {"other"}}})
 	other.OK("create_new_task", newTask("Other agent's step"))
-	wantCurrent(t, other, "Other agent's step")
-	wantCurrent(t, ci, "Deeper stateless step")
+	cairntest.WantCurrent(t, other, "Other agent's step")
+	cairntest.WantCurrent(t, ci, "Deeper stateless step")
 }
 
 // TestHTTPProbes: /healthz says the process is alive, /readyz that every
@@ -334,7 +334,7 @@ func TestHTTPLoadsProjectsAhead(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(fresh, ".cairn")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a store was made for a project no request has used: %v", err)
 	}
-	wantCurrent(t, h.Connect(cairntest.Client{}), "Loaded ahead")
+	cairntest.WantCurrent(t, h.Connect(cairntest.Client{}), "Loaded ahead")
 	h.Connect(cairntest.Client{Path: "/p/fresh/mcp"}).OK("create_new_task", newTask("In the fresh project"))
 	if _, err := os.Stat(filepath.Join(fresh, ".cairn", "cairn.db")); err != nil {
 		t.Errorf("the first request did not make the fresh project's store: %v", err)
@@ -417,7 +417,7 @@ func TestHTTPShutdownDrains(t *testing.T) {
 	}
 	// The answered write is durable.
 	again := cairntest.StartHTTP(t, cairntest.Options{Dir: dir})
-	wantCurrent(t, again.Connect(cairntest.Client{}), "In flight at SIGTERM")
+	cairntest.WantCurrent(t, again.Connect(cairntest.Client{}), "In flight at SIGTERM")
 }
 
 // TestHTTPBadInput: requests that are wrong at the HTTP level get a clear

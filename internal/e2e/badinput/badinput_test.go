@@ -1,4 +1,4 @@
-package e2e
+package badinput
 
 import (
 	"bufio"
@@ -590,7 +590,7 @@ func TestBadInput(t *testing.T) {
 	if s.Cmd.ProcessState != nil {
 		t.Fatalf("the server exited: %v", s.Cmd.ProcessState)
 	}
-	wantCurrent(t, s, "here")
+	cairntest.WantCurrent(t, s, "here")
 	s.OK("update_current_task", args{"body": "still here"})
 	if r := s.OK("get_current_task", args{}); r.Str("body") != "still here" {
 		t.Fatalf("update after bad input: %v", r.Structured)
