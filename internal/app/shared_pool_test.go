@@ -14,6 +14,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/service/plan"
 	"github.com/cairn-dev/cairn/internal/testing/pgtest"
+	"github.com/cairn-dev/cairn/internal/testing/wait"
 )
 
 // TestTeamModeProjectsShareOnePool: an HTTP server of many projects on
@@ -83,15 +84,12 @@ func TestTeamModeProjectsShareOnePool(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The server ends a backend shortly after its client hangs up: poll
-	// it, another process, with a deadline.
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if err := admin.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1`, appName).Scan(&n); err != nil || n == 0 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond) // polling the server, another process
-	}
-	if n != 0 {
-		t.Errorf("%d connections left after the projects closed", n)
+	// it, another process.
+	gone := wait.For(10*time.Second, func() bool {
+		err := admin.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1`, appName).Scan(&n)
+		return err != nil || n == 0
+	})
+	if !gone {
+		t.Errorf("%d connections left 10s after the projects closed", n)
 	}
 }

@@ -113,6 +113,10 @@ payload says whose it is (VS Code also runs the hooks of .claude/settings.json).
 				agentSet: cmd.Flags().Changed("agent") || os.Getenv("CAIRN_AGENT") != ""}
 			stop := guardHook(cmd.ErrOrStderr(), args, deadline)
 			defer stop()
+			// The guard, not the context, answers SIGTERM and SIGINT: with
+			// the context cancelled too, a write in flight could fail first
+			// and the hook end saying "context canceled" instead of why.
+			cmd.SetContext(context.WithoutCancel(cmd.Context()))
 			if err := runHook(cmd, args, h, budget); err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "cairn hook %s: %s\n", strings.Join(args, " "), oneLineErr(err))
 			}

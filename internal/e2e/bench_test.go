@@ -16,7 +16,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -257,16 +256,6 @@ func (s *benchStdinWriter) Close() error {
 	return err
 }
 
-// benchPercentile returns the p-th percentile (0 < p ≤ 100) of sorted durations,
-// by the nearest-rank method.
-func benchPercentile(sorted []time.Duration, p float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	rank := int(math.Ceil(float64(len(sorted))*p/100)) - 1
-	return sorted[min(max(rank, 0), len(sorted)-1)]
-}
-
 func benchMicros(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 
 // BenchmarkColdStart measures a spawn of `cairn serve` on the 10,000-task
@@ -296,8 +285,8 @@ func BenchmarkColdStart(b *testing.B) {
 	b.StopTimer()
 	slices.Sort(connect)
 	slices.Sort(first)
-	b.ReportMetric(float64(benchPercentile(connect, 50).Microseconds())/1e3, "p50-ms")
-	b.ReportMetric(float64(benchPercentile(first, 50).Microseconds())/1e3, "first-call-ms")
+	b.ReportMetric(float64(cairntest.Percentile(connect, 50).Microseconds())/1e3, "p50-ms")
+	b.ReportMetric(float64(cairntest.Percentile(first, 50).Microseconds())/1e3, "first-call-ms")
 	b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
 }
 
@@ -323,8 +312,8 @@ func benchCalls(b *testing.B, name string, argsFor func(i int) any) {
 	cpu := benchProcCPU(b, s.cmd.Process.Pid) - cpu0
 	sent, arrived := s.t.sent.Load()-sent0, s.t.arrived.Load()-arrived0
 	slices.Sort(lat)
-	b.ReportMetric(benchMicros(benchPercentile(lat, 50)), "p50-µs")
-	b.ReportMetric(benchMicros(benchPercentile(lat, 99)), "p99-µs")
+	b.ReportMetric(benchMicros(cairntest.Percentile(lat, 50)), "p50-µs")
+	b.ReportMetric(benchMicros(cairntest.Percentile(lat, 99)), "p99-µs")
 	b.ReportMetric(float64(arrived)/float64(b.N), "resp-B/op")
 	b.ReportMetric(float64(sent)/float64(b.N), "req-B/op")
 	b.ReportMetric(benchMicros(cpu)/float64(b.N), "server-CPU-µs/op")
@@ -389,11 +378,11 @@ func BenchmarkVsPing(b *testing.B) {
 			b.StopTimer()
 			slices.Sort(calls)
 			slices.Sort(pings)
-			c50, p50 := benchPercentile(calls, 50), benchPercentile(pings, 50)
+			c50, p50 := cairntest.Percentile(calls, 50), cairntest.Percentile(pings, 50)
 			b.ReportMetric(benchMicros(c50), "call-p50-µs")
 			b.ReportMetric(benchMicros(p50), "ping-p50-µs")
 			b.ReportMetric(float64(c50)/float64(p50), "x-ping-p50")
-			b.ReportMetric(float64(benchPercentile(calls, 99))/float64(benchPercentile(pings, 99)), "x-ping-p99")
+			b.ReportMetric(float64(cairntest.Percentile(calls, 99))/float64(cairntest.Percentile(pings, 99)), "x-ping-p99")
 		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -21,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/cairn-dev/cairn/internal/testing/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/wait"
 )
 
 // chromium returns the system Chromium (Debian's chromium package, which
@@ -73,9 +73,8 @@ func browser(t *testing.T) context.Context {
 	t.Cleanup(func() {
 		cancelC()
 		cancelA()
-		for i := 0; i < 50 && os.RemoveAll(profile) != nil; i++ {
-			time.Sleep(100 * time.Millisecond) // Chromium's helpers, other processes, are still writing
-		}
+		// Chromium's helpers, other processes, may still be writing it.
+		wait.For(5*time.Second, func() bool { return os.RemoveAll(profile) == nil })
 	})
 	if err := chromedp.Run(ctx); err != nil { // start the browser now
 		t.Fatalf("start chromium: %v", err)
@@ -90,19 +89,18 @@ func browser(t *testing.T) context.Context {
 func run(t *testing.T, ctx context.Context, d time.Duration, what string, actions ...chromedp.Action) {
 	t.Helper()
 	deadline := time.Now().Add(d)
-	for {
+	var err error
+	// The browser, another process, may be loading the next page: poll
+	// until the actions run on a page that stays.
+	wait.For(d, func() bool {
 		c, cancel := context.WithDeadline(ctx, deadline)
-		err := chromedp.Run(c, actions...)
+		err = chromedp.Run(c, actions...)
 		cancel()
-		if err == nil {
-			return
-		}
-		if navigated(err) && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond) // the browser, another process, is loading the next page
-			continue
-		}
+		return err == nil || !navigated(err)
+	})
+	if err != nil {
 		var text string
-		c, cancel = context.WithTimeout(ctx, 2*time.Second)
+		c, cancel := context.WithTimeout(ctx, 2*time.Second)
 		_ = chromedp.Run(c, chromedp.Text("body", &text, chromedp.ByQuery))
 		cancel()
 		t.Fatalf("%s: %v\npage: %s", what, err, text)
@@ -364,7 +362,7 @@ func TestBoardBrowser(t *testing.T) {
 func TestBoardHTTP(t *testing.T) {
 	t.Run("loopback without tokens", func(t *testing.T) {
 		srv := cairntest.StartHTTP(t, cairntest.Options{Dir: cairntest.Project(t)})
-		resp, body := get(t, srv.URL+"/plan", nil)
+		resp, body := cairntest.Get(t, srv.URL+"/plan", nil)
 		if resp.StatusCode != 200 || !strings.Contains(body, "<h1>Plan</h1>") {
 			t.Errorf("GET /plan: %d %s", resp.StatusCode, body)
 		}
@@ -382,7 +380,7 @@ func TestBoardHTTP(t *testing.T) {
 
 	t.Run("with tokens", func(t *testing.T) {
 		srv := cairntest.StartHTTP(t, cairntest.Options{Dir: cairntest.Project(t), Env: []string{"CAIRN_TOKENS=" + boardRW + ":*:rw;" + boardRO + ":*:ro"}})
-		resp, body := get(t, srv.URL+"/", nil)
+		resp, body := cairntest.Get(t, srv.URL+"/", nil)
 		if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, `name="token"`) {
 			t.Errorf("GET / without a token: %d, want 401 with the login form: %s", resp.StatusCode, body)
 		}
@@ -403,7 +401,7 @@ func TestBoardHTTP(t *testing.T) {
 			t.Error("the login redirect carries the token")
 		}
 		c := r2.Cookies()[0]
-		resp, body = get(t, srv.URL+"/plan", c)
+		resp, body = cairntest.Get(t, srv.URL+"/plan", c)
 		if resp.StatusCode != 200 || !strings.Contains(body, "<h1>Plan</h1>") {
 			t.Errorf("GET /plan with the cookie: %d", resp.StatusCode)
 		}
@@ -458,26 +456,11 @@ func TestBoardHTTP(t *testing.T) {
 		if u == "" {
 			t.Fatalf("no URL in %q", line)
 		}
-		resp, body := get(t, u, nil)
+		resp, body := cairntest.Get(t, u, nil)
 		if resp.StatusCode != 200 || !strings.Contains(body, "<h1>Outline</h1>") {
 			t.Errorf("GET %s: %d %s", u, resp.StatusCode, body)
 		}
 	})
-}
-
-func get(t *testing.T, u string, c *http.Cookie) (*http.Response, string) {
-	t.Helper()
-	req, _ := http.NewRequest("GET", u, nil)
-	if c != nil {
-		req.AddCookie(c)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, string(b)
 }
 
 // TestBoardShowsClaimsAndPhases: the plan and the task page show who holds
@@ -489,7 +472,7 @@ func TestBoardShowsClaimsAndPhases(t *testing.T) {
 	s.OK("claim_task", args{"id": id})
 	s.OK("lifecycle_init", args{"task_id": id})
 	for _, path := range []string{"/plan", "/task/" + id} {
-		resp, body := get(t, srv.URL+path, nil)
+		resp, body := cairntest.Get(t, srv.URL+path, nil)
 		if resp.StatusCode != 200 || !strings.Contains(body, "held by ann until ") || !strings.Contains(body, "phase SYNC") {
 			t.Errorf("GET %s: %d, no holder or phase in:\n%s", path, resp.StatusCode, body)
 		}
@@ -536,11 +519,11 @@ func TestBoardShowsStaleAndSuperseded(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "schema.sql"), []byte("CREATE TABLE a (id text);\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, body := get(t, srv.URL+"/memory?q=ids+schema", nil)
+	_, body := cairntest.Get(t, srv.URL+"/memory?q=ids+schema", nil)
 	if strings.Contains(body, "Keep ids as integers") || !strings.Contains(body, "Keep ids as text") {
 		t.Errorf("default search should hide the superseded m1 and show m2:\n%s", body)
 	}
-	_, body = get(t, srv.URL+"/memory?q=ids+schema&all=1", nil)
+	_, body = cairntest.Get(t, srv.URL+"/memory?q=ids+schema&all=1", nil)
 	for _, want := range []string{"Keep ids as integers", `superseded by <a href="#m2">m2</a>`, "file changed since ", ": schema.sql", "replaces m1"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("with all=1 the memory view lacks %q:\n%s", want, body)

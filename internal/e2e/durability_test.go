@@ -15,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -227,19 +226,6 @@ func bodySize(rng *rand.Rand, heavy bool) int {
 	default:
 		return 64<<10 + rng.IntN(128<<10)
 	}
-}
-
-func killSeed(t *testing.T) uint64 {
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("CAIRN_KILL_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("CAIRN_KILL_SEED: %v", err)
-		}
-		seed = v
-	}
-	t.Logf("kill seed %d (set CAIRN_KILL_SEED to replay)", seed)
-	return seed
 }
 
 // ---------------------------------------------------------------------------
@@ -579,7 +565,7 @@ func verifyAfterKill(t *testing.T, s *cairntest.Server, m *model, o op) (landed 
 // is there; twice per project, the second time on the recovered store.
 func TestKillDuringWrites(t *testing.T) {
 	t.Parallel()
-	seed := killSeed(t)
+	seed := cairntest.KillSeed(t)
 	const rounds, cycles = 6, 2
 	for round := range rounds {
 		syncMode := []string{"normal", "full"}[round%2]
@@ -597,7 +583,7 @@ func TestKillDuringWrites(t *testing.T) {
 				delay := time.Duration(kill.IntN(1500)) * time.Microsecond
 				o, acks := writeUntilKilled(t, s, m, work, heavy, fmt.Sprintf("r%dc%d", round, c), killAfter, delay)
 				s.Close()
-				state := dbState(dir)
+				state := cairntest.DBState(dir)
 				s = cairntest.Start(t, opts)
 				landed := verifyAfterKill(t, s, m, o)
 				t.Logf("cycle %d: killed %v after ack %d during %s: landed=%v; %d tasks, %d completed, %d open; left %s",
@@ -612,31 +598,13 @@ func TestKillDuringWrites(t *testing.T) {
 // ---------------------------------------------------------------------------
 // 2. SIGKILL during the first open of a new store.
 
-// dbState describes the store's files, to log where a kill landed.
-func dbState(dir string) string {
-	base := filepath.Join(dir, ".cairn", "cairn.db")
-	var parts []string
-	for _, suf := range []string{"", "-journal", "-wal", "-shm"} {
-		if fi, err := os.Stat(base + suf); err == nil {
-			parts = append(parts, fmt.Sprintf("db%s=%dB", suf, fi.Size()))
-		}
-	}
-	if len(parts) == 0 {
-		if _, err := os.Stat(filepath.Join(dir, ".cairn")); err != nil {
-			return "no .cairn"
-		}
-		return "no db"
-	}
-	return strings.Join(parts, " ")
-}
-
 // TestKillDuringFirstOpen kills `cairn serve` 0–50 ms after it starts on a
 // project with no store yet, when it is creating the store in the background:
 // before the file exists, while it enters WAL mode and migrates, or after.
 // Whatever was left, the next server opens the store and works.
 func TestKillDuringFirstOpen(t *testing.T) {
 	t.Parallel()
-	seed := killSeed(t)
+	seed := cairntest.KillSeed(t)
 	kill := rand.New(rand.NewPCG(seed, 2))
 	const points = 18
 	for i := range points {
@@ -657,12 +625,12 @@ func TestKillDuringFirstOpen(t *testing.T) {
 			p := cairntest.Spawn(t, cairntest.Options{Dir: dir})
 			time.Sleep(delay) // the moment of the kill, in the start, is what the test varies
 			p.Kill()
-			state := dbState(dir)
+			state := cairntest.DBState(dir)
 			if i%3 == 2 { // and kill the next open too, while it recovers what was left
 				p2 := cairntest.Spawn(t, cairntest.Options{Dir: dir})
 				time.Sleep(again) // as above, in the recovery
 				p2.Kill()
-				state += fmt.Sprintf("; killed again at %v: %s", again, dbState(dir))
+				state += fmt.Sprintf("; killed again at %v: %s", again, cairntest.DBState(dir))
 			}
 			t.Logf("killed at %v: %s", delay, state)
 
@@ -681,7 +649,7 @@ func TestKillDuringFirstOpen(t *testing.T) {
 // be there, one in doubt whole or not at all.
 func TestKillDuringFirstWrite(t *testing.T) {
 	t.Parallel()
-	seed := killSeed(t)
+	seed := cairntest.KillSeed(t)
 	kill := rand.New(rand.NewPCG(seed, 3))
 	for i := range 10 {
 		delay := time.Duration(kill.IntN(6000)) * time.Microsecond
@@ -711,7 +679,7 @@ func TestKillDuringFirstWrite(t *testing.T) {
 			}
 			s = cairntest.Start(t, cairntest.Options{Dir: dir})
 			landed := verifyAfterKill(t, s, m, o)
-			t.Logf("killed at %v: acknowledged=%v, in store=%v (%s)", delay, res.err == nil, landed || res.err == nil, dbState(dir))
+			t.Logf("killed at %v: acknowledged=%v, in store=%v (%s)", delay, res.err == nil, landed || res.err == nil, cairntest.DBState(dir))
 			probeWritable(t, s, "after the kill")
 			noErrors(t, "the restarted server", s.Log())
 		})

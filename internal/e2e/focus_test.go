@@ -14,31 +14,14 @@ type args = map[string]any
 
 func newTask(title string) args { return args{"title": title, "body": ""} }
 
-// bigPicture returns the text outline.
-func bigPicture(t *testing.T, s *cairntest.Server) string {
-	t.Helper()
-	return s.OK("get_big_picture", args{}).Text
-}
-
-func wantCurrent(t *testing.T, s *cairntest.Server, title string) {
-	t.Helper()
-	r := s.OK("get_current_task", args{})
-	if got, _ := r.Structured["title"].(string); got != title {
-		t.Fatalf("current task = %q, want %q\n%s", got, title, bigPicture(t, s))
-	}
-	if n := strings.Count(bigPicture(t, s), "<-- YOU ARE HERE"); n != 1 {
-		t.Fatalf("big picture has %d YOU ARE HERE markers, want 1", n)
-	}
-}
-
 func wantZen(t *testing.T, s *cairntest.Server) {
 	t.Helper()
 	r := s.OK("get_current_task", args{})
 	if r.Structured["zen"] != true {
 		t.Fatalf("want zen, got current task %v", r.Structured)
 	}
-	if strings.Contains(bigPicture(t, s), "YOU ARE HERE") {
-		t.Fatalf("zen big picture marks a task:\n%s", bigPicture(t, s))
+	if strings.Contains(cairntest.BigPicture(t, s), "YOU ARE HERE") {
+		t.Fatalf("zen big picture marks a task:\n%s", cairntest.BigPicture(t, s))
 	}
 }
 
@@ -64,33 +47,33 @@ func testScenario(t *testing.T, o cairntest.Options) {
 	wantZen(t, s)
 
 	s.OK("create_new_task", newTask("Design new feature")) // 1
-	wantCurrent(t, s, "Design new feature")
+	cairntest.WantCurrent(t, s, "Design new feature")
 	s.OK("create_new_task", newTask("Research requirements")) // 2
-	wantCurrent(t, s, "Research requirements")
+	cairntest.WantCurrent(t, s, "Research requirements")
 	s.OK("create_new_task", newTask("Interview users")) // 3
-	wantCurrent(t, s, "Interview users")
+	cairntest.WantCurrent(t, s, "Interview users")
 	s.OK("extend_current_task", newTask("Analyze competitor solutions")) // 4
-	wantCurrent(t, s, "Analyze competitor solutions")
+	cairntest.WantCurrent(t, s, "Analyze competitor solutions")
 
 	// Each task took focus as it was made: each is in progress.
 	const mid = `[1] Design new feature (in-progress)
   [2] Research requirements (in-progress)
     [3] Interview users (in-progress)
     [4] Analyze competitor solutions (current) <-- YOU ARE HERE`
-	if got := bigPicture(t, s); got != mid {
+	if got := cairntest.BigPicture(t, s); got != mid {
 		t.Fatalf("big picture after step 4:\n%s\nwant:\n%s", got, mid)
 	}
 
 	s.OK("complete_current_task", args{}) // 5: focus moves left
-	wantCurrent(t, s, "Interview users")
+	cairntest.WantCurrent(t, s, "Interview users")
 	s.OK("complete_current_task", args{}) // 6: back to the parent
-	wantCurrent(t, s, "Research requirements")
+	cairntest.WantCurrent(t, s, "Research requirements")
 	s.OK("complete_current_task", args{}) // 7
-	wantCurrent(t, s, "Design new feature")
+	cairntest.WantCurrent(t, s, "Design new feature")
 	s.OK("extend_current_task", newTask("Create specification")) // 8
-	wantCurrent(t, s, "Create specification")
+	cairntest.WantCurrent(t, s, "Create specification")
 	s.OK("complete_current_task", args{}) // 9: focus moves left
-	wantCurrent(t, s, "Design new feature")
+	cairntest.WantCurrent(t, s, "Design new feature")
 	r := s.OK("complete_current_task", args{}) // 10: zen
 	if r.Structured["zen"] != true {
 		t.Fatalf("step 10: want zen, got %v", r.Structured)
@@ -103,7 +86,7 @@ func testScenario(t *testing.T, o cairntest.Options) {
     [4] Analyze competitor solutions (completed)
 [5] Create specification (completed)
 (all tasks completed: zen)`
-	if got := bigPicture(t, s); got != end {
+	if got := cairntest.BigPicture(t, s); got != end {
 		t.Fatalf("living document at the end:\n%s\nwant:\n%s", got, end)
 	}
 
@@ -133,7 +116,7 @@ func testScenario(t *testing.T, o cairntest.Options) {
 	// In zen, extending is an error and creating starts a new root.
 	s.Err("extend_current_task", newTask("nope"))
 	s.OK("create_new_task", newTask("Next feature"))
-	wantCurrent(t, s, "Next feature")
+	cairntest.WantCurrent(t, s, "Next feature")
 }
 
 func TestTitleLimit(t *testing.T) {
@@ -157,10 +140,10 @@ func TestParentRule(t *testing.T) {
 	if r.Structured["reason"] != "open_children" || !strings.Contains(r.Text, "child") {
 		t.Fatalf("want open_children naming the child, got %s", r.Text)
 	}
-	wantCurrent(t, s, "parent") // nothing changed
+	cairntest.WantCurrent(t, s, "parent") // nothing changed
 	s.OK("switch_focus", args{"task_id": child})
 	s.OK("complete_current_task", args{})
-	wantCurrent(t, s, "parent")
+	cairntest.WantCurrent(t, s, "parent")
 	s.OK("complete_current_task", args{})
 	wantZen(t, s)
 	// Completion is permanent: a completed task cannot take focus again.
@@ -178,18 +161,18 @@ func TestSwitchFocus(t *testing.T) {
 	if r.Str("previous_task_id") == "" || r.Structured["success"] != true {
 		t.Fatalf("switch result: %v", r.Structured)
 	}
-	wantCurrent(t, s, "A")
+	cairntest.WantCurrent(t, s, "A")
 	// A number is accepted for an id, and an unknown id is a clear error.
 	s.OK("switch_focus", args{"task_id": 2})
-	wantCurrent(t, s, "A.1")
+	cairntest.WantCurrent(t, s, "A.1")
 	s.OK("switch_focus", args{"task_id": a + ".2"}) // the plan's subtask form names the same task
-	wantCurrent(t, s, "A.2")
+	cairntest.WantCurrent(t, s, "A.2")
 	s.OK("switch_focus", args{"task_id": 2})
 	r = s.Err("switch_focus", args{"task_id": "999"})
 	if r.Structured["code"] != float64(-32000) || !strings.Contains(r.Text, "999") {
 		t.Fatalf("unknown id: %s", r.Text)
 	}
-	wantCurrent(t, s, "A.1")
+	cairntest.WantCurrent(t, s, "A.1")
 	// Peek: the parent and the sibling before; list_siblings: the left side.
 	s.OK("switch_focus", args{"task_id": "3"})
 	p := s.OK("peek_context", args{"include_body": true})
@@ -230,11 +213,11 @@ func TestUpdateAndPersistAcrossRestart(t *testing.T) {
 	s.OK("update_current_task", args{"body": "notes: β"})
 	s.OK("create_new_task", newTask("and me"))
 	s.OK("complete_current_task", args{})
-	before := bigPicture(t, s)
+	before := cairntest.BigPicture(t, s)
 	s.Close()
 
 	s2 := cairntest.Start(t, cairntest.Options{Dir: dir})
-	if after := bigPicture(t, s2); after != before {
+	if after := cairntest.BigPicture(t, s2); after != before {
 		t.Fatalf("after restart:\n%s\nbefore:\n%s", after, before)
 	}
 	r := s2.OK("get_current_task", args{})
@@ -259,8 +242,8 @@ func testAgentsKeepTheirOwnFocus(t *testing.T, a, b *cairntest.Server) {
 	b.OK("create_new_task", newTask("bob's task")) // bob starts from the fallback: alice's open task
 	b.OK("switch_focus", args{"task_id": "2"})
 	a.OK("create_new_task", newTask("alice deeper"))
-	wantCurrent(t, a, "alice deeper")
-	wantCurrent(t, b, "bob's task")
+	cairntest.WantCurrent(t, a, "alice deeper")
+	cairntest.WantCurrent(t, b, "bob's task")
 }
 
 func TestNoProject(t *testing.T) {

@@ -66,8 +66,8 @@ func BenchmarkHook(b *testing.B) {
 			}
 			b.StopTimer()
 			slices.Sort(lat)
-			b.ReportMetric(float64(benchPercentile(lat, 50).Microseconds())/1e3, "p50-ms")
-			b.ReportMetric(float64(benchPercentile(lat, 99).Microseconds())/1e3, "p99-ms")
+			b.ReportMetric(float64(cairntest.Percentile(lat, 50).Microseconds())/1e3, "p50-ms")
+			b.ReportMetric(float64(cairntest.Percentile(lat, 99).Microseconds())/1e3, "p99-ms")
 			if c.event == "session-start" {
 				b.ReportMetric(float64(len(text)), "out-bytes")
 				b.ReportMetric(float64(count(text)), "out-tokens")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/testing/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/wait"
 )
 
 // hookRun is one `cairn hook EVENT` run.
@@ -357,7 +358,9 @@ func TestHookOutlivesNoDeadline(t *testing.T) {
 		t.Fatalf("a hook blocked by a lock: stderr %q", r.stderr)
 	}
 
-	cmd := exec.Command(cairntest.Binary(t), "hook", "post-tool-use")
+	// SIGTERM, with a deadline far off: under load the default 8 s could
+	// pass before the signal is sent, and that is the case above.
+	cmd := exec.Command(cairntest.Binary(t), "hook", "post-tool-use", "--deadline", "10m")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CAIRN_PROJECT_ROOT=")
 	cmd.Stdin = bytes.NewReader(payload)
@@ -366,16 +369,18 @@ func TestHookOutlivesNoDeadline(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	defer cmd.Process.Kill() // if the test fails before the signal
 	// Once the hook has the store open it waits on the lock, its guard set
-	// long before: polling another process's open files.
-	for opened := false; !opened; time.Sleep(5 * time.Millisecond) { // polling another process
+	// long before: poll the open files of the hook, another process.
+	wait.Until(t, time.Minute, "the hook to open the store", func() bool {
 		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", cmd.Process.Pid))
 		for _, fd := range fds {
 			if l, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", cmd.Process.Pid, fd.Name())); strings.HasSuffix(l, "cairn.db") {
-				opened = true
+				return true
 			}
 		}
-	}
+		return false
+	})
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil || !strings.Contains(errb.String(), "stopped by terminated") {
 		t.Fatalf("SIGTERM: %v (a hook must exit 0, saying why)\nstderr: %s", err, errb.String())

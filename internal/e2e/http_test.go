@@ -22,6 +22,7 @@ import (
 	_ "modernc.org/sqlite" // to hold a project's write lock from the test
 
 	"github.com/cairn-dev/cairn/internal/testing/cairntest"
+	"github.com/cairn-dev/cairn/internal/testing/wait"
 )
 
 // Streamable HTTP, end to end: the real binary (`cairn serve --http`) on a
@@ -135,15 +136,15 @@ func TestHTTPAgentsKeepTheirOwnFocus(t *testing.T) {
 	alice.OK("create_new_task", newTask("Alice: design the API"))
 	alice.OK("create_new_task", newTask("Alice: write the schema"))
 	bob.OK("create_new_task", newTask("Bob: fix the build"))
-	wantCurrent(t, alice, "Alice: write the schema")
-	wantCurrent(t, bob, "Bob: fix the build")
+	cairntest.WantCurrent(t, alice, "Alice: write the schema")
+	cairntest.WantCurrent(t, bob, "Bob: fix the build")
 
 	// The header names the agent whatever the client is called.
 	asAlice := h.Connect(cairntest.Client{Name: "some-editor", Header: http.Header{"X-Cairn-Agent": {"alice"}}})
-	wantCurrent(t, asAlice, "Alice: write the schema")
+	cairntest.WantCurrent(t, asAlice, "Alice: write the schema")
 	asAlice.OK("extend_current_task", newTask("Alice: write the migration"))
-	wantCurrent(t, alice, "Alice: write the migration")
-	wantCurrent(t, bob, "Bob: fix the build")
+	cairntest.WantCurrent(t, alice, "Alice: write the migration")
+	cairntest.WantCurrent(t, bob, "Bob: fix the build")
 
 	// Both agents' tasks are in the one project.
 	over := alice.OK("get_stack_overview", args{"limit": 100}).Text
@@ -175,7 +176,7 @@ func TestHTTPProjectPerRequest(t *testing.T) {
 	byHeader := h.Connect(cairntest.Client{Header: bearer(tokAll, "X-Cairn-Project", "b")})
 	byHeader.OK("create_new_task", newTask("In B, by header"))
 	byToken := h.Connect(cairntest.Client{Header: bearer(tokOnlyA)})
-	wantCurrent(t, byToken, "In A, by path")
+	cairntest.WantCurrent(t, byToken, "In A, by path")
 	wantZen(t, h.Connect(cairntest.Client{Header: bearer(tokAll)})) // plain /mcp: the default project
 	for _, dir := range []string{a, b} {
 		if _, err := os.Stat(filepath.Join(dir, ".cairn", "cairn.db")); err != nil {
@@ -186,7 +187,7 @@ func TestHTTPProjectPerRequest(t *testing.T) {
 	// A read-only token: it reads its project, lists no write tool, and a
 	// write changes nothing.
 	ro := h.Connect(cairntest.Client{Header: bearer(tokReadB)})
-	wantCurrent(t, ro, "In B, by header")
+	cairntest.WantCurrent(t, ro, "In B, by header")
 	names := toolNames(t, ro)
 	for _, w := range []string{"create_new_task", "complete_current_task", "create_task", "update_task"} {
 		if slices.Contains(names, w) {
@@ -259,11 +260,11 @@ func TestHTTPStateless(t *testing.T) {
 	}
 	ci.OK("create_new_task", newTask("Stateless step"))
 	ci.OK("create_new_task", newTask("Deeper stateless step"))
-	wantCurrent(t, ci, "Deeper stateless step")
+	cairntest.WantCurrent(t, ci, "Deeper stateless step")
 	other := h.Connect(cairntest.Client{Header: http.Header{"X-Cairn-Agent": {"other"}}})
 	other.OK("create_new_task", newTask("Other agent's step"))
-	wantCurrent(t, other, "Other agent's step")
-	wantCurrent(t, ci, "Deeper stateless step")
+	cairntest.WantCurrent(t, other, "Other agent's step")
+	cairntest.WantCurrent(t, ci, "Deeper stateless step")
 }
 
 // TestHTTPProbes: /healthz says the process is alive, /readyz that every
@@ -323,7 +324,7 @@ func TestHTTPLoadsProjectsAhead(t *testing.T) {
 	}
 
 	h := cairntest.StartHTTP(t, cairntest.Options{Dir: def, Args: []string{"--project", "fresh=" + fresh, "--log-level", "debug"}})
-	waitLog(t, h, "projects loaded ahead", 0)
+	h.WaitLog(t, "projects loaded ahead", 0)
 	if !strings.Contains(h.Log(), "loaded=1 served=2") {
 		t.Errorf("want the default project loaded ahead and the fresh one left:\n%s", h.Log())
 	}
@@ -333,22 +334,10 @@ func TestHTTPLoadsProjectsAhead(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(fresh, ".cairn")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a store was made for a project no request has used: %v", err)
 	}
-	wantCurrent(t, h.Connect(cairntest.Client{}), "Loaded ahead")
+	cairntest.WantCurrent(t, h.Connect(cairntest.Client{}), "Loaded ahead")
 	h.Connect(cairntest.Client{Path: "/p/fresh/mcp"}).OK("create_new_task", newTask("In the fresh project"))
 	if _, err := os.Stat(filepath.Join(fresh, ".cairn", "cairn.db")); err != nil {
 		t.Errorf("the first request did not make the fresh project's store: %v", err)
-	}
-}
-
-// waitLog waits until the server has logged line more than seen times:
-// it polls the log, since the server is another process.
-func waitLog(t *testing.T, h *cairntest.HTTPServer, line string, seen int) {
-	t.Helper()
-	for wait := time.Now().Add(10 * time.Second); strings.Count(h.Log(), line) <= seen; {
-		if time.Now().After(wait) {
-			t.Fatalf("the server did not log %s:\n%s", line, h.Log())
-		}
-		time.Sleep(5 * time.Millisecond) // polling another process's log
 	}
 }
 
@@ -384,7 +373,7 @@ func TestHTTPShutdownDrains(t *testing.T) {
 	// Wait for the client's standalone SSE stream (GET): the SDK's client
 	// gives up on a session whose stream cannot open, and during the drain
 	// none can.
-	waitLog(t, h, `msg="mcp request in" method=GET`, 0)
+	h.WaitLog(t, `msg="mcp request in" method=GET`, 0)
 	const inFlight = `msg="mcp request in" method=POST`
 	seen := strings.Count(h.Log(), inFlight)
 	go func() {
@@ -393,24 +382,21 @@ func TestHTTPShutdownDrains(t *testing.T) {
 	}()
 	// Logged once admitted: the call is in flight, and SIGTERM must let it
 	// finish, whether it waits on the write lock yet or is on its way.
-	waitLog(t, h, inFlight, seen)
+	h.WaitLog(t, inFlight, seen)
 	if err := h.Terminate(); err != nil {
 		t.Fatal(err)
 	}
 	// New connections are refused while the call is still in flight (the
-	// server is another process: poll it).
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	// server, another process, closes its listener as it logs the drain).
+	h.WaitLog(t, "shutting down: draining calls in flight", 0)
+	wait.Until(t, 5*time.Second, "the server to refuse new connections after SIGTERM", func() bool {
 		resp, err := http.Get(h.URL + "/healthz")
 		if err != nil {
-			break
+			return true
 		}
 		resp.Body.Close()
-		if time.Now().After(deadline) {
-			t.Fatal("still accepting connections 5s after SIGTERM")
-		}
-		time.Sleep(20 * time.Millisecond) // polling another process
-	}
+		return false
+	})
 	select {
 	case r := <-done:
 		t.Fatalf("the call finished while the lock was held: %+v", r)
@@ -431,7 +417,7 @@ func TestHTTPShutdownDrains(t *testing.T) {
 	}
 	// The answered write is durable.
 	again := cairntest.StartHTTP(t, cairntest.Options{Dir: dir})
-	wantCurrent(t, again.Connect(cairntest.Client{}), "In flight at SIGTERM")
+	cairntest.WantCurrent(t, again.Connect(cairntest.Client{}), "In flight at SIGTERM")
 }
 
 // TestHTTPBadInput: requests that are wrong at the HTTP level get a clear

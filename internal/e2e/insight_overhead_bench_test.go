@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"database/sql"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/internal/app"
+	"github.com/cairn-dev/cairn/internal/testing/wait"
 )
 
 // BenchmarkInsightOverhead measures what recording usage costs a call end
@@ -106,11 +109,25 @@ func reportRatios(b *testing.B, on, off []float64) {
 //	go test -run '^$' -bench InsightOverheadStdio -benchtime 4000x -count 3 ./internal/e2e/
 func BenchmarkInsightOverheadStdio(b *testing.B) {
 	var servers [2]*benchServer
+	var dirs [2]string
 	for i, env := range []string{"", app.EnvInsight + "=off"} {
 		b.Setenv("CAIRN_BENCH_SERVER_ENV", env)
-		servers[i] = startBench(b, benchProject(b))
+		dirs[i] = benchProject(b)
+		servers[i] = startBench(b, dirs[i])
 		b.Cleanup(servers[i].close)
 	}
+	db, err := sql.Open("sqlite", filepath.Join(dirs[0], ".cairn", "cairn.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	recorded := func() (n int) {
+		if err := db.QueryRow(`SELECT count(*) FROM usage_events WHERE name = 'get_current_task'`).Scan(&n); err != nil {
+			b.Fatal(err)
+		}
+		return n
+	}
+	before := recorded()
 	var durs [2][]float64
 	call := func(i int, keep bool) {
 		start := time.Now()
@@ -130,7 +147,9 @@ func BenchmarkInsightOverheadStdio(b *testing.B) {
 	b.ResetTimer()
 	alternate(b, func(i int) { call(i, true) })
 	b.StopTimer()
-	time.Sleep(1500 * time.Millisecond) // the recorder's last batch (it writes every second)
+	// The recorder, in the server, writes its batches every second: its
+	// CPU counts once the last of the timed calls is in the store.
+	wait.Until(b, time.Minute, "the recorder to write the timed calls", func() bool { return recorded() >= before+benchWarmup+b.N })
 	var cpu [2]float64
 	for i, s := range servers {
 		cpu[i] = float64(benchProcCPU(b, s.cmd.Process.Pid)-cpu0[i]) / float64(b.N)

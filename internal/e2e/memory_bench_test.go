@@ -16,6 +16,7 @@ import (
 	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/cairn-dev/cairn/internal/testing/benchseed"
+	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 )
 
 func BenchmarkMemorySearch(b *testing.B) {
@@ -57,8 +58,8 @@ func BenchmarkMemorySearch(b *testing.B) {
 			b.StopTimer()
 			respBytes = int(s.t.arrived.Load() - arrived0)
 			slices.Sort(lat)
-			b.ReportMetric(benchMicros(benchPercentile(lat, 50)), "p50-µs")
-			b.ReportMetric(benchMicros(benchPercentile(lat, 99)), "p99-µs")
+			b.ReportMetric(benchMicros(cairntest.Percentile(lat, 50)), "p50-µs")
+			b.ReportMetric(benchMicros(cairntest.Percentile(lat, 99)), "p99-µs")
 			b.ReportMetric(float64(respBytes)/float64(b.N), "resp-B/op")
 			if hits > 0 {
 				b.ReportMetric(float64(textTokens)/float64(hits), "text-tokens/hit")

@@ -82,8 +82,8 @@ func (l *latencies) report(b *testing.B) {
 	for _, step := range l.order {
 		ds := slices.Clone(l.by[step])
 		slices.Sort(ds)
-		b.ReportMetric(benchMicros(benchPercentile(ds, 50)), step+"-p50-µs")
-		b.ReportMetric(benchMicros(benchPercentile(ds, 99)), step+"-p99-µs")
+		b.ReportMetric(benchMicros(cairntest.Percentile(ds, 50)), step+"-p50-µs")
+		b.ReportMetric(benchMicros(cairntest.Percentile(ds, 99)), step+"-p99-µs")
 	}
 }
 
@@ -314,8 +314,8 @@ func BenchmarkPlanNextTask(b *testing.B) {
 		lat.add("next-miss", time.Since(start))
 	}
 	slices.Sort(hits)
-	b.ReportMetric(benchMicros(benchPercentile(hits, 50)), "next-p50-µs")
-	b.ReportMetric(benchMicros(benchPercentile(hits, 99)), "next-p99-µs")
+	b.ReportMetric(benchMicros(cairntest.Percentile(hits, 50)), "next-p50-µs")
+	b.ReportMetric(benchMicros(cairntest.Percentile(hits, 99)), "next-p99-µs")
 	b.ReportMetric(benchMicros(cpu)/float64(b.N), "next-server-CPU-µs/op")
 	lat.report(b)
 	s.reportRSS(b)

@@ -163,7 +163,7 @@ func TestViewsAreOne(t *testing.T) {
 		t.Fatalf("before taking focus: %v", z.Structured)
 	}
 	s.OK("switch_focus", args{"task_id": id})
-	wantCurrent(t, s, "Planned")
+	cairntest.WantCurrent(t, s, "Planned")
 	child := s.OK("create_new_task", newTask("Focused child")).Str("task_id")
 	s.OK("complete_current_task", args{})
 	if g := s.OK("get_task", args{"id": child}); g.Str("status") != "done" || g.Str("ref") != id+".1" {

@@ -50,7 +50,7 @@ func TestNewPlanIsZen(t *testing.T) {
 	if r.Str("next_task_id") != "1" {
 		t.Fatalf("zen answer's next_task_id = %v, want 1", r.Structured)
 	}
-	if bp := bigPicture(t, s); strings.Contains(bp, "YOU ARE HERE") || strings.Contains(bp, "all tasks completed") {
+	if bp := cairntest.BigPicture(t, s); strings.Contains(bp, "YOU ARE HERE") || strings.Contains(bp, "all tasks completed") {
 		t.Fatalf("big picture of a new plan:\n%s", bp)
 	}
 
@@ -286,7 +286,7 @@ func TestStdioFinishesBeforeExit(t *testing.T) {
 		t.Fatalf("answers for ids %v, want 1 and 2; stdout:\n%s\nstderr:\n%s", ids, out, stderr.String())
 	}
 	s := cairntest.Start(t, cairntest.Options{Dir: dir})
-	if bp := bigPicture(t, s); !strings.Contains(bp, "Piped in") {
+	if bp := cairntest.BigPicture(t, s); !strings.Contains(bp, "Piped in") {
 		t.Fatalf("the piped call's task is not in the store:\n%s", bp)
 	}
 }

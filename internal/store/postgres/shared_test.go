@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/store/postgres"
 	"github.com/cairn-dev/cairn/internal/task"
 	"github.com/cairn-dev/cairn/internal/testing/pgtest"
+	"github.com/cairn-dev/cairn/internal/testing/wait"
 )
 
 // TestOpenSharedOnePool: eight projects opened with OpenShared on one
@@ -99,13 +100,9 @@ func TestOpenSharedOnePool(t *testing.T) {
 		s.Close()
 	}
 	// The server ends a backend shortly after its client hangs up: poll
-	// it, another process, with a deadline.
-	deadline := time.Now().Add(10 * time.Second)
-	for conns() != 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond) // polling the server, another process
-	}
-	if n := conns(); n != 0 {
-		t.Errorf("%d connections left after every project closed; the shared pool should be closed", n)
+	// it, another process.
+	if !wait.For(10*time.Second, func() bool { return conns() == 0 }) {
+		t.Errorf("%d connections left 10s after every project closed; the shared pool should be closed", conns())
 	}
 }
 
@@ -198,20 +195,14 @@ func TestWritersDoNotHoldThePool(t *testing.T) {
 	started.Wait()
 	// The next writer waits on the project's lock in the server: poll the
 	// server, another process, until it shows it waiting.
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	wait.Until(t, 10*time.Second, "a writer to wait on the project's lock after three were started", func() bool {
 		var waiting int
 		if err := admin.QueryRow(ctx, `SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
 			WHERE l.locktype = 'advisory' AND NOT l.granted AND a.application_name = $1`, app).Scan(&waiting); err != nil {
 			t.Fatal(err)
 		}
-		if waiting > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no writer waits on the project's lock 10s after three were started")
-		}
-		time.Sleep(10 * time.Millisecond) // polling the server, another process
-	}
+		return waiting > 0
+	})
 	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var n int

@@ -25,7 +25,8 @@ var (
 )
 
 // Binary builds cmd/cairn once per test process and returns its path. Set
-// CAIRN_BIN to test a binary built elsewhere.
+// CAIRN_BIN to test a binary built elsewhere (scripts/test builds it once
+// for all the end-to-end packages).
 func Binary(tb testing.TB) string {
 	tb.Helper()
 	if p := os.Getenv("CAIRN_BIN"); p != "" {
@@ -38,6 +39,10 @@ func Binary(tb testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(dir, "cairn")
+		// The end-to-end packages' test processes run at once: one builds
+		// while the others wait, and then find the build in Go's cache.
+		unlock := lockBuild()
+		defer unlock()
 		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/cairn")
 		cmd.Dir = moduleRoot()
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -148,15 +153,55 @@ func cleanEnv() []string {
 	return env
 }
 
+// lockedWriter keeps what a process writes to stderr, safe to read while
+// the process runs, and tells waiters of each write (wrote is closed and
+// replaced), so a test waits for a log line on that signal, not on a sleep.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  *strings.Builder
+	mu    sync.Mutex
+	w     *strings.Builder
+	wrote chan struct{}
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.wrote != nil {
+		close(l.wrote)
+		l.wrote = nil
+	}
 	return l.w.Write(p)
+}
+
+// next returns the text so far and a channel closed at the next write.
+func (l *lockedWriter) next() (string, <-chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.wrote == nil {
+		l.wrote = make(chan struct{})
+	}
+	return l.w.String(), l.wrote
+}
+
+// waitFor waits until ok holds of the text written so far, woken by each
+// write. It returns false if exited is closed first (the process ended
+// without writing it) or the timeout passes.
+func (l *lockedWriter) waitFor(ok func(string) bool, exited <-chan struct{}, timeout time.Duration) bool {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		text, wrote := l.next()
+		if ok(text) {
+			return true
+		}
+		select {
+		case <-wrote:
+		case <-exited:
+			text, _ := l.next()
+			return ok(text)
+		case <-deadline.C:
+			return false
+		}
+	}
 }
 
 func (l *lockedWriter) String() string {

@@ -3,6 +3,7 @@ package cairntest
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os/exec"
 	"regexp"
@@ -23,6 +24,7 @@ type HTTPServer struct {
 	URL string
 	log *lockedWriter
 
+	exited   chan struct{} // closed when the process has exited
 	waitOnce sync.Once
 	waitErr  error
 }
@@ -54,21 +56,27 @@ func StartHTTPAt(tb testing.TB, addr string, o Options) *HTTPServer {
 		_ = cmd.Process.Kill()
 		_ = s.Wait()
 	})
-	exited := make(chan struct{})
-	go func() { _ = s.Wait(); close(exited) }()
-	deadline := time.After(20 * time.Second)
-	for {
-		if m := urlLine.FindStringSubmatch(lw.String()); m != nil {
-			s.URL = m[1]
-			return s
-		}
+	s.exited = make(chan struct{})
+	go func() { _ = s.Wait(); close(s.exited) }()
+	if !lw.waitFor(urlLine.MatchString, s.exited, 20*time.Second) {
 		select {
-		case <-exited:
+		case <-s.exited:
 			tb.Fatalf("cairn serve --http exited: %v\n%s", s.waitErr, lw.String())
-		case <-deadline:
+		default:
 			tb.Fatalf("cairn serve --http did not listen within 20s\n%s", lw.String())
-		case <-time.After(20 * time.Millisecond):
 		}
+	}
+	s.URL = urlLine.FindStringSubmatch(lw.String())[1]
+	return s
+}
+
+// WaitLog waits until the server has logged line more than seen times,
+// woken by each write to its stderr; it fails the test if the server exits
+// first or 10 s pass.
+func (s *HTTPServer) WaitLog(tb testing.TB, line string, seen int) {
+	tb.Helper()
+	if !s.log.waitFor(func(l string) bool { return strings.Count(l, line) > seen }, s.exited, 10*time.Second) {
+		tb.Fatalf("the server did not log %s:\n%s", line, s.log.String())
 	}
 }
 
@@ -149,4 +157,27 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 	}
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Get fetches u (with cookie c, if not nil) and returns the response, its
+// body read and closed.
+func Get(tb testing.TB, u string, c *http.Cookie) (*http.Response, string) {
+	tb.Helper()
+	req, err := http.NewRequest("GET", u, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if c != nil {
+		req.AddCookie(c)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return resp, string(b)
 }

@@ -1,4 +1,4 @@
-package e2e
+package claims
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/testing/cairntest"
 	"github.com/cairn-dev/cairn/internal/testing/pgtest"
+	"github.com/cairn-dev/cairn/internal/testing/wait"
 )
 
 // Claims when many agents share one plan: eight agents, each its own
@@ -160,20 +161,16 @@ func testClaimRace(t *testing.T, agents []*cairntest.Server) {
 	if r := b.OK("renew_claim", args{"id": y, "lease_seconds": 60}); r.Structured["renewed"] != true {
 		t.Errorf("renew: %s", r.Text)
 	}
-	// Wait out agent 0's lease (polling, not timing: the server decides).
-	deadline := time.Now().Add(20 * time.Second)
+	// Wait out agent 0's lease: a real lease, in the server process, runs
+	// out on its clock; poll it, the server decides.
 	var took cairntest.Result
-	for {
-		r := b.Call("claim_task", args{"id": x})
-		if !r.IsError {
-			took = r
-			break
+	wait.Until(t, 20*time.Second, "agent 0's 2s lease to run out", func() bool {
+		took = b.Call("claim_task", args{"id": x})
+		if took.IsError && took.Str("reason") != "claimed" {
+			t.Fatalf("claim after the lease: %s", took.Text)
 		}
-		if r.Str("reason") != "claimed" || time.Now().After(deadline) {
-			t.Fatalf("claim after the lease: %s", r.Text)
-		}
-		time.Sleep(200 * time.Millisecond) // a real lease, in the server process, runs out on the wall clock
-	}
+		return !took.IsError
+	})
 	if ex, _ := took.Structured["replacedExpired"].(map[string]any); ex["agent"] != "agent-0" || ex["until"] != until ||
 		!strings.Contains(took.Text, "took over agent-0's claim, which expired "+until) {
 		t.Errorf("the answer does not say whose claim expired and when: %s", took.Text)

@@ -1,4 +1,4 @@
-package e2e
+package claims
 
 import (
 	"bufio"
@@ -152,7 +152,7 @@ func boardPage(t *testing.T, dir string, env []string, path string) string {
 	if u == "" {
 		t.Fatalf("no URL in %q", line)
 	}
-	resp, body := get(t, strings.TrimSuffix(u, "/")+"/"+path, nil)
+	resp, body := cairntest.Get(t, strings.TrimSuffix(u, "/")+"/"+path, nil)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET %s: %d", path, resp.StatusCode)
 	}

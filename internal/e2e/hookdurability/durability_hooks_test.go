@@ -1,6 +1,7 @@
-package e2e
+package hookdurability
 
-// Fault tests of the hook path (see durability_test.go for the servers'):
+// Fault tests of the hook path (see internal/e2e/durability_test.go for the
+// servers'):
 // `cairn hook post-tool-use` processes SIGKILLed at any point of their
 // short lives, as a client that gives up on a hook, an OOM kill or a closed
 // terminal would end them: starting, rebuilding the log's index, writing,
@@ -33,9 +34,13 @@ import (
 // everyCommitBinary builds cairn with the log checkpointed after every
 // commit (sqlite.checkpointAtLink), once per test process: with the usual
 // 1 MiB, one hook in a few dozen checkpoints, and few kills would land in
-// one.
+// one. scripts/test builds it once beforehand (CAIRN_BIN_EVERY_COMMIT), so
+// that the build is not in the package's time.
 func everyCommitBinary(t testing.TB) string {
 	t.Helper()
+	if p := os.Getenv("CAIRN_BIN_EVERY_COMMIT"); p != "" {
+		return p
+	}
 	everyCommit.once.Do(func() {
 		dir, err := os.MkdirTemp("", "cairn-bin-")
 		if err != nil {
@@ -45,7 +50,7 @@ func everyCommitBinary(t testing.TB) string {
 		everyCommit.path = filepath.Join(dir, "cairn")
 		cmd := exec.Command("go", "build", "-ldflags", "-X github.com/cairn-dev/cairn/internal/store/sqlite.checkpointAtLink=0",
 			"-o", everyCommit.path, "./cmd/cairn")
-		cmd.Dir = filepath.Join("..", "..")
+		cmd.Dir = filepath.Join("..", "..", "..") // the module
 		if out, err := cmd.CombinedOutput(); err != nil {
 			everyCommit.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}
@@ -95,7 +100,7 @@ func killHook(t *testing.T, bin, dir string, payload []byte, delay time.Duration
 		return e
 	}
 	if err != nil || errb.Len() > 0 {
-		t.Fatalf("cairn hook post-tool-use (not killed): %v, stderr %q; left %s", err, errb.String(), dbState(dir))
+		t.Fatalf("cairn hook post-tool-use (not killed): %v, stderr %q; left %s", err, errb.String(), cairntest.DBState(dir))
 	}
 	e.acked = true
 	return e
@@ -165,7 +170,7 @@ func recordedFailures(t *testing.T, bin, dir string) map[int]bool {
 // with a checkpoint after every commit.
 func TestKillDuringHooks(t *testing.T) {
 	t.Parallel()
-	seed := killSeed(t)
+	seed := cairntest.KillSeed(t)
 	for v, c := range []struct {
 		name string
 		bin  func(testing.TB) string
@@ -179,7 +184,7 @@ func TestKillDuringHooks(t *testing.T) {
 			kill := rand.New(rand.NewPCG(seed, uint64(10+v)))
 			dir := cairntest.Project(t)
 			ev := newSessionEvents(t, dir)
-			start, err := os.ReadFile(filepath.Join("testdata", "hooks", "session-start-startup.json"))
+			start, err := os.ReadFile(filepath.Join("..", "testdata", "hooks", "session-start-startup.json"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -218,7 +223,7 @@ func TestKillDuringHooks(t *testing.T) {
 						continue
 					}
 					if acked[i] && !got[i] {
-						t.Fatalf("LOST the acknowledged failure of round %d (%d rounds, kill seed %d); left %s", i, sent, seed, dbState(dir))
+						t.Fatalf("LOST the acknowledged failure of round %d (%d rounds, kill seed %d); left %s", i, sent, seed, cairntest.DBState(dir))
 					}
 					if got[i] && !acked[i] {
 						landed++ // a killed hook's write that committed
@@ -258,7 +263,7 @@ func TestKillDuringHooks(t *testing.T) {
 				t.Fatal("the hook after the kills exited 0 but its failure is not there")
 			}
 			t.Logf("%d hooks (lasting %v unkilled at the end), %d killed, %d of those had committed; left %s",
-				rounds, life().Round(time.Millisecond), killed, landed, dbState(dir))
+				rounds, life().Round(time.Millisecond), killed, landed, cairntest.DBState(dir))
 			if killed == 0 {
 				t.Error("no hook was killed: the kills came too late")
 			}

@@ -1,4 +1,4 @@
-package e2e
+package hookdurability
 
 // A long session through the hooks (issue 35): one session-start, then
 // post-tool-use events of the real binary, one process per event as Claude
@@ -12,8 +12,8 @@ package e2e
 // the session's length. The times are printed with the goal they are held
 // to (p50 at the end within 1.3× of p50 at the start), never asserted.
 //
-//	go test -run 'TestHookLongSession' -v ./internal/e2e/                      # 300 events
-//	go test -run '^$' -bench '^BenchmarkHookLongSession$' -benchtime 2000x ./internal/e2e/
+//	go test -run 'TestHookLongSession' -v ./internal/e2e/hookdurability/       # 300 events
+//	go test -run '^$' -bench '^BenchmarkHookLongSession$' -benchtime 2000x ./internal/e2e/hookdurability/
 
 import (
 	"bytes"
@@ -102,7 +102,7 @@ type sessionEvents struct {
 func newSessionEvents(tb testing.TB, dir string) *sessionEvents {
 	tb.Helper()
 	load := func(fixture string) []byte {
-		raw, err := os.ReadFile(filepath.Join("testdata", "hooks", fixture+".json"))
+		raw, err := os.ReadFile(filepath.Join("..", "testdata", "hooks", fixture+".json"))
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -188,7 +188,7 @@ func playSession(tb testing.TB, n int, serve bool) sessionReport {
 	}
 	db := filepath.Join(dir, ".cairn", "cairn.db")
 	ev := newSessionEvents(tb, dir)
-	start, err := os.ReadFile(filepath.Join("testdata", "hooks", "session-start-startup.json"))
+	start, err := os.ReadFile(filepath.Join("..", "testdata", "hooks", "session-start-startup.json"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -222,8 +222,8 @@ func playSession(tb testing.TB, n int, serve bool) sessionReport {
 	last := slices.Clone(lat[n-r.window:])
 	slices.Sort(first)
 	slices.Sort(last)
-	r.p50Start, r.p99Start = benchPercentile(first, 50), benchPercentile(first, 99)
-	r.p50End, r.p99End = benchPercentile(last, 50), benchPercentile(last, 99)
+	r.p50Start, r.p99Start = cairntest.Percentile(first, 50), cairntest.Percentile(first, 99)
+	r.p50End, r.p99End = cairntest.Percentile(last, 50), cairntest.Percentile(last, 99)
 	if srv != nil {
 		// The server reads what the hooks wrote: the session lists the
 		// last file written.
