@@ -476,7 +476,7 @@ func (f *Focus) Siblings(ctx context.Context, agent string, q SiblingsQuery) (Si
 		}
 		// Without bodies: a level of hundreds of finished steps would
 		// otherwise read every body to show a page of them.
-		sibs, err := tx.Children(ctx, cur.ParentID, false)
+		sibs, err := store.Children(ctx, tx, cur.ParentID, false)
 		if err != nil {
 			return err
 		}

@@ -103,18 +103,22 @@ func scanFocuses(rows pgx.Rows) (map[string]task.ID, error) {
 	return out, rows.Err()
 }
 
-func (x *txn) Child(ctx context.Context, parent task.ID, num int) (task.Task, error) {
+func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, error) {
 	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qChild, x.p, int64(parent), int32(min(max(num, -1<<31), 1<<31-1))))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return task.Task{}, task.SubtaskNotFound(parent, num)
+		return nil, nil
 	}
 	if err != nil {
-		return task.Task{}, fmt.Errorf("read subtask %s.%d: %w", parent, num, err)
+		return nil, fmt.Errorf("read subtask %s.%d: %w", parent, num, err)
 	}
-	return t, nil
+	return []task.Task{t}, nil
 }
 
 func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
+	if q.Level {
+		ts, err := x.level(ctx, q)
+		return ts, len(ts), err
+	}
 	where := []string{"project_id = $1", "removed_at IS NULL"}
 	args := []any{x.p}
 	arg := func(v any) string {
@@ -226,7 +230,22 @@ func (x *txn) edges(ctx context.Context, query string, args ...any) (task.Deps, 
 	return deps, rows.Err()
 }
 
-func (x *txn) Deps(ctx context.Context) (task.Deps, error) {
+func (x *txn) Deps(ctx context.Context, q store.DepQuery) (task.Deps, error) {
+	return store.AnswerDeps(ctx, q, x.allDeps, x.depsOf, x.oneDeps)
+}
+
+// level answers a Query of one level of the tree.
+func (x *txn) level(ctx context.Context, q store.Query) ([]task.Task, error) {
+	switch {
+	case q.Num != 0:
+		return x.child(ctx, q.Parent, q.Num)
+	case q.Open:
+		return x.openChildren(ctx, q.Parent)
+	}
+	return x.children(ctx, q.Parent, q.WithBody)
+}
+
+func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {
 	deps, err := x.edges(ctx, qAllDeps, x.p)
 	if err != nil {
 		return nil, fmt.Errorf("read dependencies: %w", err)
@@ -294,7 +313,7 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 		if err != nil {
 			return task.Changes{}, 0, err
 		}
-		deps, err := x.Deps(ctx)
+		deps, err := x.allDeps(ctx)
 		if err != nil {
 			return task.Changes{}, 0, err
 		}
@@ -354,7 +373,14 @@ func scanChanges(rows pgx.Rows) (task.Changes, error) {
 	return c, rows.Err()
 }
 
-func (x *txn) TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
+func (x *txn) oneDeps(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error) {
+	if dependents {
+		return x.dependents(ctx, id)
+	}
+	return x.taskDeps(ctx, id)
+}
+
+func (x *txn) taskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
 	if ds, ok, err := x.answeredIDs(ctx, store.Read{Of: store.ReadTaskDeps, ID: id}); err != nil {
 		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
 	} else if ok {
@@ -375,7 +401,7 @@ func int64s(ids []task.ID) []int64 {
 	return out
 }
 
-func (x *txn) DepsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
+func (x *txn) depsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
 	if len(ids) == 0 {
 		return task.Deps{}, nil
 	}
@@ -386,7 +412,7 @@ func (x *txn) DepsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
 	return deps, nil
 }
 
-func (x *txn) Dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
+func (x *txn) dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
 	if ds, ok, err := x.answeredIDs(ctx, store.Read{Of: store.ReadDependents, ID: id}); err != nil {
 		return nil, fmt.Errorf("read dependents of %s: %w", id, err)
 	} else if ok {

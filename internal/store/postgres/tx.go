@@ -257,7 +257,7 @@ func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
 	return t, nil
 }
 
-func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
+func (x *txn) children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
 	query := qChildren
 	if withBody {
 		query = qChildrenBody
@@ -281,7 +281,7 @@ const openChildrenWhere = `removed_at IS NULL AND status NOT IN ('done', 'cancel
 const qOpenChildren = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND ` +
 	openChildrenWhere + ` ORDER BY position, id`
 
-func (x *txn) OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
+func (x *txn) openChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
 	if ts, ok, err := x.answeredTasks(ctx, store.Read{Of: store.ReadOpenChildren, ID: parent}); err != nil {
 		return nil, fmt.Errorf("read open children of %s: %w", parent, err)
 	} else if ok {

@@ -69,15 +69,15 @@ func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
 	return out, rows.Err()
 }
 
-func (x *txn) Child(ctx context.Context, parent task.ID, num int) (task.Task, error) {
+func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, error) {
 	t, err := scanTask(x.queryRow(ctx, qChild, nullID(parent), num))
 	if errors.Is(err, sql.ErrNoRows) {
-		return task.Task{}, task.SubtaskNotFound(parent, num)
+		return nil, nil
 	}
 	if err != nil {
-		return task.Task{}, fmt.Errorf("read subtask %s.%d: %w", parent, num, err)
+		return nil, fmt.Errorf("read subtask %s.%d: %w", parent, num, err)
 	}
-	return t, nil
+	return []task.Task{t}, nil
 }
 
 // ranks orders a text column by a list of values, for ORDER BY.
@@ -92,6 +92,10 @@ func ranks[T ~string](col string, values []T) string {
 }
 
 func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
+	if q.Level {
+		ts, err := x.level(ctx, q)
+		return ts, len(ts), err
+	}
 	where := []string{"removed_at IS NULL"}
 	var args []any
 	in := func(col string, vals []string) {
@@ -216,7 +220,22 @@ func (x *txn) ids(ctx context.Context, query string, args ...any) ([]task.ID, er
 // Deps reads every edge and drops those with a removed end here: two plain
 // scans cost a third of joining each edge to both its tasks (a primary-key
 // search per end, 30,000 of them for a 10,000-task plan).
-func (x *txn) Deps(ctx context.Context) (task.Deps, error) {
+func (x *txn) Deps(ctx context.Context, q store.DepQuery) (task.Deps, error) {
+	return store.AnswerDeps(ctx, q, x.allDeps, x.depsOf, x.oneDeps)
+}
+
+// level answers a Query of one level of the tree.
+func (x *txn) level(ctx context.Context, q store.Query) ([]task.Task, error) {
+	switch {
+	case q.Num != 0:
+		return x.child(ctx, q.Parent, q.Num)
+	case q.Open:
+		return x.openChildren(ctx, q.Parent)
+	}
+	return x.children(ctx, q.Parent, q.WithBody)
+}
+
+func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {
 	gone, err := x.ids(ctx, qRemovedIDs)
 	if err != nil {
 		return nil, fmt.Errorf("read dependencies: %w", err)
@@ -266,7 +285,7 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 		if err != nil {
 			return task.Changes{}, 0, err
 		}
-		deps, err := x.Deps(ctx)
+		deps, err := x.allDeps(ctx)
 		if err != nil {
 			return task.Changes{}, 0, err
 		}
@@ -302,7 +321,14 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 	return c, uint64(rev), nil
 }
 
-func (x *txn) TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
+func (x *txn) oneDeps(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error) {
+	if dependents {
+		return x.dependents(ctx, id)
+	}
+	return x.taskDeps(ctx, id)
+}
+
+func (x *txn) taskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
 	ds, err := x.ids(ctx, qTaskDeps, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
@@ -310,7 +336,7 @@ func (x *txn) TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
 	return ds, nil
 }
 
-func (x *txn) DepsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
+func (x *txn) depsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
 	deps := task.Deps{}
 	if len(ids) == 0 {
 		return deps, nil
@@ -347,7 +373,7 @@ func idsJSON(ids []task.ID) string {
 	return string(append(b, ']'))
 }
 
-func (x *txn) Dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
+func (x *txn) dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
 	ds, err := x.ids(ctx, qDependents, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read dependents of %s: %w", id, err)

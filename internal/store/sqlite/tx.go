@@ -260,7 +260,7 @@ func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
 	return t, nil
 }
 
-func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
+func (x *txn) children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
 	query := qChildren
 	if withBody {
 		query = qChildrenBody
@@ -272,7 +272,7 @@ func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]ta
 	return ts, nil
 }
 
-func (x *txn) OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
+func (x *txn) openChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
 	ts, err := x.queryTasks(ctx, qOpenChildren, nullID(parent))
 	if err != nil {
 		return nil, fmt.Errorf("read open children of %s: %w", parent, err)

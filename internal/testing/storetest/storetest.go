@@ -139,7 +139,7 @@ func children(t *testing.T, s store.Store, parent task.ID, withBody bool) []task
 	t.Helper()
 	var out []task.Task
 	view(t, s, func(tx store.Tx) (err error) {
-		out, err = tx.Children(context.Background(), parent, withBody)
+		out, err = store.Children(context.Background(), tx, parent, withBody)
 		return err
 	})
 	return out
@@ -289,7 +289,7 @@ func testOpenChildren(t *testing.T, s store.Store) {
 	remove(t, s, gone.ID)
 	create(t, s, "grandchild", store.Placement{Parent: first.ID})
 	wantOpen := func(tx store.Tx, parent task.ID) []task.Task {
-		all, err := tx.Children(ctx, parent, false)
+		all, err := store.Children(ctx, tx, parent, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -303,7 +303,7 @@ func testOpenChildren(t *testing.T, s store.Store) {
 	}
 	check := func(tx store.Tx, parent task.ID, wantTitles []string) {
 		t.Helper()
-		got, err := tx.OpenChildren(ctx, parent)
+		got, err := store.OpenChildren(ctx, tx, parent)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,7 +332,7 @@ func testOpenChildren(t *testing.T, s store.Store) {
 	// In a write: a child closed, then opened again.
 	update(t, s, func(tx store.Tx) error {
 		check(tx, p.ID, open)
-		kids, err := tx.OpenChildren(ctx, p.ID)
+		kids, err := store.OpenChildren(ctx, tx, p.ID)
 		if err != nil {
 			return err
 		}
@@ -369,7 +369,7 @@ func testLeftSibling(t *testing.T, s store.Store) {
 	create(t, s, "grandchild", store.Placement{Parent: kids[1].ID})
 	view(t, s, func(tx store.Tx) error {
 		for _, parent := range []task.ID{p.ID, 0} {
-			level, err := tx.Children(ctx, parent, true)
+			level, err := store.Children(ctx, tx, parent, true)
 			if err != nil {
 				return err
 			}
@@ -639,7 +639,7 @@ func testChild(t *testing.T, s store.Store) {
 	// child reads parent's subtask num and checks it is want, in full.
 	child := func(tx store.Tx, parent task.ID, num int, want task.Task) {
 		t.Helper()
-		got, err := tx.Child(ctx, parent, num)
+		got, err := store.Child(ctx, tx, parent, num)
 		if err != nil {
 			t.Errorf("Child(%v, %d): %v", parent, num, err)
 			return
@@ -659,11 +659,11 @@ func testChild(t *testing.T, s store.Store) {
 		child(tx, p.ID, 2, c2)
 		child(tx, p.ID, 3, c3)
 		child(tx, c1.ID, 2, g2) // nested: p.1.2
-		_, err := tx.Child(ctx, p.ID, 4)
+		_, err := store.Child(ctx, tx, p.ID, 4)
 		wantNotFound(t, "Child(p, 4)", err, p.ID, 4)
-		_, err = tx.Child(ctx, q.ID, 1)
+		_, err = store.Child(ctx, tx, q.ID, 1)
 		wantNotFound(t, "Child(q, 1) of a task without children", err, q.ID, 1)
-		_, err = tx.Child(ctx, g1.ID, 1) // a grandchild's number is not its child's
+		_, err = store.Child(ctx, tx, g1.ID, 1) // a grandchild's number is not its child's
 		wantNotFound(t, "Child(g1, 1)", err, g1.ID, 1)
 		return nil
 	})
@@ -695,10 +695,10 @@ func testChild(t *testing.T, s store.Store) {
 		child(tx, p.ID, 5, c5)
 		child(tx, 0, 3, r)
 		for _, n := range []int{2, 3} {
-			_, err := tx.Child(ctx, p.ID, n)
+			_, err := store.Child(ctx, tx, p.ID, n)
 			wantNotFound(t, fmt.Sprintf("removed Child(p, %d)", n), err, p.ID, n)
 		}
-		_, err := tx.Child(ctx, 0, 2)
+		_, err := store.Child(ctx, tx, 0, 2)
 		wantNotFound(t, "removed root 2", err, 0, 2)
 		return nil
 	})
@@ -706,9 +706,9 @@ func testChild(t *testing.T, s store.Store) {
 	// The children of a removed task go with it.
 	remove(t, s, c1.ID)
 	view(t, s, func(tx store.Tx) error {
-		_, err := tx.Child(ctx, c1.ID, 1)
+		_, err := store.Child(ctx, tx, c1.ID, 1)
 		wantNotFound(t, "Child of a removed task", err, c1.ID, 1)
-		_, err = tx.Child(ctx, p.ID, 1)
+		_, err = store.Child(ctx, tx, p.ID, 1)
 		wantNotFound(t, "removed Child(p, 1)", err, p.ID, 1)
 		return nil
 	})
@@ -725,7 +725,7 @@ func testChildNumbersInOneTx(t *testing.T, s store.Store) {
 				return err
 			}
 			nums = append(nums, c.Num)
-			if got, err := tx.Child(ctx, p.ID, c.Num); err != nil || got.ID != c.ID {
+			if got, err := store.Child(ctx, tx, p.ID, c.Num); err != nil || got.ID != c.ID {
 				t.Errorf("Child(p, %d) in the creating transaction = %v, %v; want %v", c.Num, got.ID, err, c.ID)
 			}
 		}
@@ -1047,7 +1047,7 @@ func testDeps(t *testing.T, s store.Store) {
 	// check compares every read of the graph with want (task -> deps).
 	check := func(tx store.Tx, when string, want task.Deps) {
 		t.Helper()
-		got, err := tx.Deps(ctx)
+		got, err := tx.Deps(ctx, store.DepQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1062,7 +1062,7 @@ func testDeps(t *testing.T, s store.Store) {
 		for _, x := range visible {
 			ids = append(ids, x.ID)
 		}
-		batch, err := tx.DepsOf(ctx, ids)
+		batch, err := tx.Deps(ctx, store.DepQuery{Of: ids})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1070,7 +1070,7 @@ func testDeps(t *testing.T, s store.Store) {
 			t.Errorf("%s: DepsOf (-want +got):\n%s", when, diff)
 		}
 		for _, x := range visible {
-			ds, err := tx.TaskDeps(ctx, x.ID)
+			ds, err := store.TaskDeps(ctx, tx, x.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1084,7 +1084,7 @@ func testDeps(t *testing.T, s store.Store) {
 				}
 			}
 			slices.Sort(dependents)
-			got, err := tx.Dependents(ctx, x.ID)
+			got, err := store.Dependents(ctx, tx, x.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1140,7 +1140,7 @@ func testDeps(t *testing.T, s store.Store) {
 	view(t, s, func(tx store.Tx) error {
 		check(tx, "subtree removed", task.Deps{c.ID: {b.ID}})
 		for _, id := range []task.ID{a.ID, e.ID} {
-			if ds, err := tx.Dependents(ctx, id); err != nil || len(ds) != 0 {
+			if ds, err := store.Dependents(ctx, tx, id); err != nil || len(ds) != 0 {
 				t.Errorf("Dependents(%v) after removing its dependent's subtree = %v, %v", id, ds, err)
 			}
 		}

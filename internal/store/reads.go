@@ -1,0 +1,99 @@
+package store
+
+import (
+	"context"
+	"slices"
+
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// The reads below are the common shapes of Tx.Query and Tx.Deps, written
+// once for every caller above the stores.
+
+// Children returns the visible children of parent (zero: the roots) in
+// position order; bodies only when withBody is set.
+func Children(ctx context.Context, tx Tx, parent task.ID, withBody bool) ([]task.Task, error) {
+	ts, _, err := tx.Query(ctx, Query{Level: true, Parent: parent, WithBody: withBody})
+	return ts, err
+}
+
+// OpenChildren returns the visible open children of parent (zero: the
+// roots) in position order, without bodies (Query.Open).
+func OpenChildren(ctx context.Context, tx Tx, parent task.ID) ([]task.Task, error) {
+	ts, _, err := tx.Query(ctx, Query{Level: true, Parent: parent, Open: true})
+	return ts, err
+}
+
+// Child returns the visible child of parent (zero: the roots) whose subtask
+// number is num, with its body, or a task.SubtaskNotFound refusal.
+func Child(ctx context.Context, tx Tx, parent task.ID, num int) (task.Task, error) {
+	ts, _, err := tx.Query(ctx, Query{Level: true, Parent: parent, Num: num})
+	if err != nil {
+		return task.Task{}, err
+	}
+	if len(ts) == 0 {
+		return task.Task{}, task.SubtaskNotFound(parent, num)
+	}
+	return ts[0], nil
+}
+
+// TaskDeps returns the visible tasks id depends on, in id order.
+func TaskDeps(ctx context.Context, tx Tx, id task.ID) ([]task.ID, error) {
+	deps, err := tx.Deps(ctx, DepQuery{Of: []task.ID{id}})
+	return deps[id], err
+}
+
+// Dependents returns the visible tasks that depend on id, in id order.
+func Dependents(ctx context.Context, tx Tx, id task.ID) ([]task.ID, error) {
+	deps, err := tx.Deps(ctx, DepQuery{Of: []task.ID{id}, Dependents: true})
+	return deps[id], err
+}
+
+// AnswerDeps answers a Tx.Deps for a store from its reads of one shape
+// each: every edge (all), the dependencies of several tasks (of), and the
+// dependencies or dependents of one (one, which a store may have read
+// ahead).
+func AnswerDeps(ctx context.Context, q DepQuery,
+	all func(context.Context) (task.Deps, error),
+	of func(context.Context, []task.ID) (task.Deps, error),
+	one func(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error),
+) (task.Deps, error) {
+	switch {
+	case len(q.Of) == 0 && q.Dependents:
+		deps, err := all(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return dependents(deps), nil
+	case len(q.Of) == 0:
+		return all(ctx)
+	case len(q.Of) > 1 && !q.Dependents:
+		return of(ctx, q.Of)
+	}
+	out := make(task.Deps, len(q.Of))
+	for _, id := range q.Of {
+		ds, err := one(ctx, id, q.Dependents)
+		if err != nil {
+			return nil, err
+		}
+		if len(ds) > 0 {
+			out[id] = ds
+		}
+	}
+	return out, nil
+}
+
+// dependents turns deps round: for each task, the tasks that depend on it,
+// in id order.
+func dependents(deps task.Deps) task.Deps {
+	out := task.Deps{}
+	for id, ds := range deps {
+		for _, d := range ds {
+			out[d] = append(out[d], id)
+		}
+	}
+	for _, ds := range out {
+		slices.Sort(ds)
+	}
+	return out
+}
