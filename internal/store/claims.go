@@ -23,9 +23,6 @@ type ClaimTx interface {
 	// Claims returns the claims on visible tasks that are live at now, by
 	// task.
 	Claims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error)
-	// ReleaseClaim ends the claim on id held by agent (any agent's when
-	// agent is empty) and reports whether there was one.
-	ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool, error)
 	// DropClaim ends any claim on id without saying whether there was one
 	// (the PostgreSQL store sends it with the next statement): a task that
 	// closes is nobody's work any more.
@@ -54,6 +51,7 @@ const (
 
 // LifecycleQuery selects lifecycles, by id, paged.
 type LifecycleQuery struct {
+	ID     int64     // that one lifecycle, whatever its task; the other fields do not apply
 	Status string    // empty: any
 	Phase  string    // empty: any
 	Tasks  []task.ID // empty: any
@@ -66,8 +64,6 @@ type LifecycleTx interface {
 	// CreateLifecycle stores l and returns its new id. It fails with
 	// ErrDuplicate when l is open and l.TaskID already has an open one.
 	CreateLifecycle(ctx context.Context, l Lifecycle) (int64, error)
-	// Lifecycle returns one lifecycle; ok is false when there is none.
-	Lifecycle(ctx context.Context, id int64) (l Lifecycle, ok bool, err error)
 	// UpdateLifecycle writes l's phase, status, times and state.
 	UpdateLifecycle(ctx context.Context, l Lifecycle) error
 	// Lifecycles returns a page of the lifecycles of visible tasks that q

@@ -71,10 +71,8 @@ type MemoryTx interface {
 	CreateSession(ctx context.Context, s memory.Session) (memory.Session, error)
 	// UpdateSession rewrites the head of the session with s's ID.
 	UpdateSession(ctx context.Context, s memory.Session) error
-	// Session returns a session's head (its Record empty), or a
-	// memory.NotFound refusal.
-	Session(ctx context.Context, id memory.SessionID) (memory.Session, error)
-	// Sessions returns a page of session heads, newest first, and the total.
+	// Sessions returns a page of session heads (their Record empty),
+	// newest first, and the total.
 	Sessions(ctx context.Context, q SessionQuery) ([]memory.Session, int, error)
 	// RecordEvent adds e to its session: a new event, or, for one of the
 	// same kind and key already there, one more (Count), with e's subject,
@@ -88,12 +86,12 @@ type MemoryTx interface {
 	// and subject resolved as of at, and returns how many there were.
 	ResolveEvents(ctx context.Context, session memory.SessionID, kind memory.EventKind, subject string, at time.Time) (int, error)
 
-	// BranchContext returns a branch's context, if one was saved.
-	BranchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error)
 	// SetBranchContext stores a branch's context.
 	SetBranchContext(ctx context.Context, b memory.BranchContext) error
-	// BranchContexts returns every branch's context, most recently updated first.
-	BranchContexts(ctx context.Context) ([]memory.BranchContext, error)
+	// BranchContexts returns the context saved for branch (none when there
+	// is none), or with branch empty every branch's, most recently updated
+	// first.
+	BranchContexts(ctx context.Context, branch string) ([]memory.BranchContext, error)
 }
 
 // MemoryQuery selects and pages memory entries.
@@ -207,6 +205,8 @@ func (s MemorySelector) PageTotal(n int) (total int, ok bool) {
 
 // SessionQuery filters the session list.
 type SessionQuery struct {
+	// ID selects that one session; the other fields do not apply.
+	ID       memory.SessionID
 	ThreadID memory.SessionID
 	Agent    string
 	Branch   string

@@ -4,10 +4,11 @@ import (
 	"context"
 	"slices"
 
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
-// The reads below are the common shapes of Tx.Query and Tx.Deps, written
+// The reads below are common shapes of Tx's queries, written
 // once for every caller above the stores.
 
 // Children returns the visible children of parent (zero: the roots) in
@@ -96,4 +97,35 @@ func dependents(deps task.Deps) task.Deps {
 		slices.Sort(ds)
 	}
 	return out
+}
+
+// Session returns a session's head (its Record empty), or a
+// memory.NotFound refusal.
+func Session(ctx context.Context, tx Tx, id memory.SessionID) (memory.Session, error) {
+	ss, _, err := tx.Sessions(ctx, SessionQuery{ID: id})
+	if err != nil {
+		return memory.Session{}, err
+	}
+	if len(ss) == 0 {
+		return memory.Session{}, memory.NotFound("session", id.String())
+	}
+	return ss[0], nil
+}
+
+// BranchContext returns a branch's context, if one was saved.
+func BranchContext(ctx context.Context, tx Tx, branch string) (memory.BranchContext, bool, error) {
+	bs, err := tx.BranchContexts(ctx, branch)
+	if err != nil || len(bs) == 0 {
+		return memory.BranchContext{}, false, err
+	}
+	return bs[0], true, nil
+}
+
+// LifecycleByID returns one lifecycle; ok is false when there is none.
+func LifecycleByID(ctx context.Context, tx Tx, id int64) (Lifecycle, bool, error) {
+	ls, _, err := tx.Lifecycles(ctx, LifecycleQuery{ID: id})
+	if err != nil || len(ls) == 0 {
+		return Lifecycle{}, false, err
+	}
+	return ls[0], true, nil
 }

@@ -293,7 +293,7 @@ func (l *Lifecycles) load(ctx context.Context, tx store.Tx, ref string) (store.L
 	if err != nil {
 		return store.Lifecycle{}, err
 	}
-	r, ok, err := tx.Lifecycle(ctx, id)
+	r, ok, err := store.LifecycleByID(ctx, tx, id)
 	if err != nil {
 		return store.Lifecycle{}, err
 	}

@@ -49,7 +49,7 @@ func (m *Memory) GetBranch(ctx context.Context, name string) (memory.BranchConte
 	var b memory.BranchContext
 	err = m.store.View(ctx, func(tx store.Tx) error {
 		var err error
-		b, _, err = tx.BranchContext(ctx, name)
+		b, _, err = store.BranchContext(ctx, tx, name)
 		return err
 	})
 	b.Branch = name
@@ -116,7 +116,7 @@ func (m *Memory) SaveBranch(ctx context.Context, name string, p BranchPatch) (me
 	var b memory.BranchContext
 	err = m.store.Update(ctx, func(tx store.Tx) error {
 		var err error
-		if b, _, err = tx.BranchContext(ctx, name); err != nil {
+		if b, _, err = store.BranchContext(ctx, tx, name); err != nil {
 			return err
 		}
 		b.Branch = name
@@ -144,7 +144,7 @@ func (m *Memory) SaveBranch(ctx context.Context, name string, p BranchPatch) (me
 func (m *Memory) Branches(ctx context.Context) ([]memory.BranchContext, error) {
 	var out []memory.BranchContext
 	err := m.store.View(ctx, func(tx store.Tx) (err error) {
-		out, err = tx.BranchContexts(ctx)
+		out, err = tx.BranchContexts(ctx, "")
 		return err
 	})
 	return out, err
@@ -175,7 +175,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 	now := m.now()
 	var added []memory.Entry
 	err = m.store.Update(ctx, func(tx store.Tx) error {
-		b, ok, err := tx.BranchContext(ctx, name)
+		b, ok, err := store.BranchContext(ctx, tx, name)
 		if err != nil {
 			return err
 		}
@@ -258,14 +258,14 @@ func (m *Memory) MergeBranch(ctx context.Context, from, into string) (memory.Bra
 	}
 	var out memory.BranchContext
 	err = m.store.Update(ctx, func(tx store.Tx) error {
-		src, ok, err := tx.BranchContext(ctx, from)
+		src, ok, err := store.BranchContext(ctx, tx, from)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return memory.NotFound("branch context", from)
 		}
-		dst, _, err := tx.BranchContext(ctx, into)
+		dst, _, err := store.BranchContext(ctx, tx, into)
 		if err != nil {
 			return err
 		}

@@ -179,7 +179,7 @@ func (m *Memory) StartSession(ctx context.Context, agent, parentRef, branch stri
 			parent = open[0].ID
 		}
 		if parent != 0 {
-			ps, err := tx.Session(ctx, parent)
+			ps, err := store.Session(ctx, tx, parent)
 			if err != nil {
 				return withField(err, "parent_session_id")
 			}
@@ -262,7 +262,7 @@ func withField(err error, field string) error {
 // agent's open session.
 func (m *Memory) resolveSession(ctx context.Context, tx store.Tx, agent string, id memory.SessionID) (memory.Session, error) {
 	if id != 0 {
-		return tx.Session(ctx, id)
+		return store.Session(ctx, tx, id)
 	}
 	open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 1})
 	if err != nil {
@@ -335,7 +335,7 @@ func foldBranch(ctx context.Context, tx store.Tx, s memory.Session, sessions int
 	if s.Branch == "" {
 		return nil
 	}
-	b, _, err := tx.BranchContext(ctx, s.Branch)
+	b, _, err := store.BranchContext(ctx, tx, s.Branch)
 	if err != nil {
 		return err
 	}

@@ -154,7 +154,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 		}
 	}
 	// Writes after the reads were sent ahead: late (UpdateTask, SetFocus,
-	// SetDeps), at once (CreateTask, ReleaseClaim).
+	// SetDeps, DropClaim), at once (CreateTask).
 	err = s.Update(ctx, func(tx store.Tx) error {
 		tx.(aheader).ReadAhead(ctx, all...)
 		if _, err := tx.Task(ctx, parent.ID); err != nil { // the reads are in
@@ -174,7 +174,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 		if _, err := tx.CreateTask(ctx, task.New("child 2", "", now), store.Placement{Parent: parent.ID}); err != nil {
 			return err
 		}
-		if _, err := tx.ReleaseClaim(ctx, child.ID, ""); err != nil {
+		if err := tx.DropClaim(ctx, child.ID); err != nil {
 			return err
 		}
 		got, err := readAll(ctx, tx, parent.ID, child.ID, dep.ID)

@@ -70,16 +70,20 @@ func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
 	return nil
 }
 
-func (x *txn) Session(ctx context.Context, id memory.SessionID) (memory.Session, error) {
+func (x *txn) session(ctx context.Context, id memory.SessionID) ([]memory.Session, int, error) {
 	var doc string
 	err := x.tx.QueryRow(ctx, qSession, x.p, int64(id)).Scan(&doc)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return memory.Session{}, memory.NotFound("session", id.String())
+		return nil, 0, nil
 	}
 	if err != nil {
-		return memory.Session{}, fmt.Errorf("read session %s: %w", id, err)
+		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
 	}
-	return decodeSession(id, doc)
+	s, err := decodeSession(id, doc)
+	if err != nil {
+		return nil, 0, err
+	}
+	return []memory.Session{s}, 1, nil
 }
 
 // decodeSession reads a session's document; a version 1 document's id is
@@ -97,6 +101,9 @@ func decodeSession(id memory.SessionID, doc string) (memory.Session, error) {
 }
 
 func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
+	if q.ID != 0 {
+		return x.session(ctx, q.ID)
+	}
 	p := &params{args: []any{x.p}}
 	var where strings.Builder
 	if q.ThreadID != 0 {
@@ -259,7 +266,7 @@ func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, s
 	return out, totals, rows.Err()
 }
 
-func (x *txn) BranchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error) {
+func (x *txn) branchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error) {
 	var doc string
 	err := x.tx.QueryRow(ctx, qBranch, x.p, branch).Scan(&doc)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -287,7 +294,14 @@ func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) erro
 	return nil
 }
 
-func (x *txn) BranchContexts(ctx context.Context) ([]memory.BranchContext, error) {
+func (x *txn) BranchContexts(ctx context.Context, branch string) ([]memory.BranchContext, error) {
+	if branch != "" {
+		b, ok, err := x.branchContext(ctx, branch)
+		if !ok {
+			return nil, err
+		}
+		return []memory.BranchContext{b}, nil
+	}
 	rows, err := x.tx.Query(ctx, qBranches, x.p)
 	if err != nil {
 		return nil, fmt.Errorf("list branches: %w", err)

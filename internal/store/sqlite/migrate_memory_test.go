@@ -363,7 +363,7 @@ func TestOpenMainsDatabase(t *testing.T) {
 		if ss, n, err := tx.Sessions(ctx, store.SessionQuery{}); err != nil || n != 1 || ss[0].Agent != "agent-1" {
 			t.Errorf("sessions: %+v %d %v", ss, n, err)
 		}
-		if b, ok, err := tx.BranchContext(ctx, "main"); err != nil || !ok || b.Feature != "store split" {
+		if b, ok, err := store.BranchContext(ctx, tx, "main"); err != nil || !ok || b.Feature != "store split" {
 			t.Errorf("branch context: %+v %v %v", b, ok, err)
 		}
 		return nil

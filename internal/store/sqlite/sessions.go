@@ -69,16 +69,20 @@ func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
 	return nil
 }
 
-func (x *txn) Session(ctx context.Context, id memory.SessionID) (memory.Session, error) {
+func (x *txn) session(ctx context.Context, id memory.SessionID) ([]memory.Session, int, error) {
 	var doc string
 	err := x.queryRow(ctx, qSession, int64(id)).Scan(&doc)
 	if errors.Is(err, sql.ErrNoRows) {
-		return memory.Session{}, memory.NotFound("session", id.String())
+		return nil, 0, nil
 	}
 	if err != nil {
-		return memory.Session{}, fmt.Errorf("read session %s: %w", id, err)
+		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
 	}
-	return decodeSession(id, doc)
+	s, err := decodeSession(id, doc)
+	if err != nil {
+		return nil, 0, err
+	}
+	return []memory.Session{s}, 1, nil
 }
 
 // decodeSession reads a session's document; a version 1 document's id is
@@ -132,6 +136,9 @@ func sessionFilters(q store.SessionQuery) (string, []any) {
 }
 
 func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
+	if q.ID != 0 {
+		return x.session(ctx, q.ID)
+	}
 	where, args := sessionFilters(q)
 	var total int
 	if err := x.queryRowBuilt(ctx, `SELECT count(*) FROM sessions WHERE 1`+where, args...).Scan(&total); err != nil {
@@ -269,7 +276,7 @@ func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, s
 	return out, totals, rows.Err()
 }
 
-func (x *txn) BranchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error) {
+func (x *txn) branchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error) {
 	var doc string
 	err := x.queryRow(ctx, qBranch, branch).Scan(&doc)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -296,7 +303,14 @@ func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) erro
 	return nil
 }
 
-func (x *txn) BranchContexts(ctx context.Context) ([]memory.BranchContext, error) {
+func (x *txn) BranchContexts(ctx context.Context, branch string) ([]memory.BranchContext, error) {
+	if branch != "" {
+		b, ok, err := x.branchContext(ctx, branch)
+		if !ok {
+			return nil, err
+		}
+		return []memory.BranchContext{b}, nil
+	}
 	rows, err := x.query(ctx, qBranches)
 	if err != nil {
 		return nil, fmt.Errorf("list branches: %w", err)

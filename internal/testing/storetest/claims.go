@@ -67,22 +67,20 @@ func testClaims(t *testing.T, s store.Store) {
 		}
 		return nil
 	})
-	// Release: only the holder's, unless any.
+	// Drop: whoever holds it; dropping no claim is no error.
 	update(t, s, func(tx store.Tx) error {
-		if ok, err := tx.ReleaseClaim(ctx, a.ID, "ann"); err != nil || ok {
-			t.Errorf("ReleaseClaim by a non-holder = %v, %v; want false", ok, err)
-		}
-		if ok, err := tx.ReleaseClaim(ctx, a.ID, "bob"); err != nil || !ok {
-			t.Errorf("ReleaseClaim by the holder = %v, %v; want true", ok, err)
-		}
-		if ok, err := tx.ReleaseClaim(ctx, b.ID, ""); err != nil || !ok {
-			t.Errorf("ReleaseClaim by anyone = %v, %v; want true", ok, err)
+		for _, id := range []task.ID{a.ID, b.ID, a.ID} {
+			if err := tx.DropClaim(ctx, id); err != nil {
+				t.Errorf("DropClaim(%s) = %v", id, err)
+			}
 		}
 		return nil
 	})
 	view(t, s, func(tx store.Tx) error {
-		if _, ok, _ := tx.TaskClaim(ctx, a.ID); ok {
-			t.Error("claim still there after release")
+		for _, id := range []task.ID{a.ID, b.ID} {
+			if _, ok, _ := tx.TaskClaim(ctx, id); ok {
+				t.Errorf("claim on %s still there after DropClaim", id)
+			}
 		}
 		return nil
 	})
@@ -190,11 +188,11 @@ func testLifecycles(t *testing.T, s store.Store) {
 	l.Phase, l.PhaseSince, l.UpdatedAt, l.State = "STORY", t0.Add(time.Hour), t0.Add(time.Hour), []byte(`{"y":2}`)
 	update(t, s, func(tx store.Tx) error { return tx.UpdateLifecycle(ctx, l) })
 	view(t, s, func(tx store.Tx) error {
-		got, ok, err := tx.Lifecycle(ctx, l.ID)
+		got, ok, err := store.LifecycleByID(ctx, tx, l.ID)
 		if err != nil || !ok || !cmp.Equal(got, l) {
 			t.Errorf("Lifecycle = %+v, %v, %v; want %+v", got, ok, err, l)
 		}
-		if _, ok, err := tx.Lifecycle(ctx, l.ID+100); ok || err != nil {
+		if _, ok, err := store.LifecycleByID(ctx, tx, l.ID+100); ok || err != nil {
 			t.Errorf("missing lifecycle: %v, %v; want not ok", ok, err)
 		}
 		for _, c := range []struct {

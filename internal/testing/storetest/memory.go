@@ -335,14 +335,14 @@ func testSessions(t *testing.T, s store.Store) {
 	first.TasksPending = []string{"7"}
 	update(t, s, func(tx store.Tx) error { return tx.UpdateSession(ctx, first) })
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.Session(ctx, first.ID)
+		got, err := store.Session(ctx, tx, first.ID)
 		if err != nil {
 			return err
 		}
 		if d := cmp.Diff(first, got); d != "" {
 			t.Errorf("session (-want +got):\n%s", d)
 		}
-		if _, err := tx.Session(ctx, 999); !problem.Is(err, problem.NotFound) {
+		if _, err := store.Session(ctx, tx, 999); !problem.Is(err, problem.NotFound) {
 			t.Errorf("Session(999) = %v", err)
 		}
 		list, total, err := tx.Sessions(ctx, store.SessionQuery{ThreadID: first.ID})
@@ -493,17 +493,17 @@ func testBranchContexts(t *testing.T, s store.Store) {
 	a.Phase, a.UpdatedAt = "review", t0.Add(2*time.Hour)
 	update(t, s, func(tx store.Tx) error { return tx.SetBranchContext(ctx, a) })
 	view(t, s, func(tx store.Tx) error {
-		got, ok, err := tx.BranchContext(ctx, "feat/x")
+		got, ok, err := store.BranchContext(ctx, tx, "feat/x")
 		if err != nil || !ok {
 			t.Fatalf("BranchContext = %v %v", ok, err)
 		}
 		if d := cmp.Diff(a, got); d != "" {
 			t.Errorf("branch (-want +got):\n%s", d)
 		}
-		if _, ok, err := tx.BranchContext(ctx, "nope"); ok || err != nil {
+		if _, ok, err := store.BranchContext(ctx, tx, "nope"); ok || err != nil {
 			t.Errorf("BranchContext(nope) = %v %v", ok, err)
 		}
-		all, err := tx.BranchContexts(ctx)
+		all, err := tx.BranchContexts(ctx, "")
 		if err != nil || len(all) != 2 || all[0].Branch != "feat/x" {
 			t.Errorf("BranchContexts = %v %v", all, err)
 		}
