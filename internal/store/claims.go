@@ -61,11 +61,11 @@ type LifecycleQuery struct {
 
 // LifecycleTx stores lifecycles.
 type LifecycleTx interface {
-	// CreateLifecycle stores l and returns its new id. It fails with
-	// ErrDuplicate when l is open and l.TaskID already has an open one.
-	CreateLifecycle(ctx context.Context, l Lifecycle) (int64, error)
-	// UpdateLifecycle writes l's phase, status, times and state.
-	UpdateLifecycle(ctx context.Context, l Lifecycle) error
+	// PutLifecycle stores l and returns its id: with a zero ID a new one
+	// (which fails with ErrDuplicate when l is open and l.TaskID already
+	// has an open one), else it writes l's phase, status, times and state
+	// over the lifecycle with l's ID.
+	PutLifecycle(ctx context.Context, l Lifecycle) (int64, error)
 	// Lifecycles returns a page of the lifecycles of visible tasks that q
 	// selects, by id, and how many it selects in all.
 	Lifecycles(ctx context.Context, q LifecycleQuery) ([]Lifecycle, int, error)

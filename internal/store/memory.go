@@ -30,11 +30,9 @@ type MemoryTx interface {
 	// Occurrences returns up to limit recorded occurrences of an entry,
 	// newest first.
 	Occurrences(ctx context.Context, id memory.ID, limit int) ([]memory.Occurrence, error)
-	// MemoryByUID returns the entry with this UID.
-	MemoryByUID(ctx context.Context, uid string) (memory.Entry, bool, error)
-	// MistakeByFingerprint returns the mistake whose title has this
-	// memory.Fingerprint.
-	MistakeByFingerprint(ctx context.Context, fp string) (memory.Entry, bool, error)
+	// MemoryBy returns the entry k names (without its Supersedes); ok is
+	// false when there is none.
+	MemoryBy(ctx context.Context, k MemoryKey) (e memory.Entry, ok bool, err error)
 	// SelectMemories returns the entries s selects, in id order (newest
 	// first with s.Newest), from s.Offset on and at most s.Limit of them
 	// (zero: all), and how many it selects in all: the page's
@@ -65,12 +63,11 @@ type MemoryTx interface {
 	// how many entries there are.
 	CountVectors(ctx context.Context, model string) (withVector, total int, err error)
 
-	// CreateSession stores s's head with a new ID and returns it; a zero
-	// ThreadID makes the session the start of its own thread. Its record is
-	// its events (RecordEvent).
-	CreateSession(ctx context.Context, s memory.Session) (memory.Session, error)
-	// UpdateSession rewrites the head of the session with s's ID.
-	UpdateSession(ctx context.Context, s memory.Session) error
+	// PutSession stores s's head and returns it: with a zero ID as a new
+	// session with a new ID (a zero ThreadID makes it the start of its own
+	// thread), else over the head of the session with s's ID. Its record
+	// is its events (RecordEvent).
+	PutSession(ctx context.Context, s memory.Session) (memory.Session, error)
 	// Sessions returns a page of session heads (their Record empty),
 	// newest first, and the total.
 	Sessions(ctx context.Context, q SessionQuery) ([]memory.Session, int, error)
@@ -92,6 +89,13 @@ type MemoryTx interface {
 	// is none), or with branch empty every branch's, most recently updated
 	// first.
 	BranchContexts(ctx context.Context, branch string) ([]memory.BranchContext, error)
+}
+
+// MemoryKey names one memory entry by what identifies it beside its id:
+// its UID, or else, for a mistake, the memory.Fingerprint of its title.
+type MemoryKey struct {
+	UID         string
+	Fingerprint string
 }
 
 // MemoryQuery selects and pages memory entries.

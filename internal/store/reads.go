@@ -129,3 +129,14 @@ func LifecycleByID(ctx context.Context, tx Tx, id int64) (Lifecycle, bool, error
 	}
 	return ls[0], true, nil
 }
+
+// MemoryByUID returns the entry with this UID.
+func MemoryByUID(ctx context.Context, tx Tx, uid string) (memory.Entry, bool, error) {
+	return tx.MemoryBy(ctx, MemoryKey{UID: uid})
+}
+
+// MistakeByFingerprint returns the mistake whose title has this
+// memory.Fingerprint.
+func MistakeByFingerprint(ctx context.Context, tx Tx, fp string) (memory.Entry, bool, error) {
+	return tx.MemoryBy(ctx, MemoryKey{Fingerprint: fp})
+}

@@ -341,7 +341,7 @@ func (l *Lifecycles) Init(ctx context.Context, r LifecycleInit) (LifecycleView, 
 		now := l.now()
 		r := store.Lifecycle{TaskID: t.ID, Definition: d.Name, Phase: d.Phases[0].Name, Status: store.LifecycleOpen,
 			StartedAt: now, PhaseSince: now, UpdatedAt: now, State: []byte(`{}`)}
-		if r.ID, err = tx.CreateLifecycle(ctx, r); err != nil {
+		if r.ID, err = tx.PutLifecycle(ctx, r); err != nil {
 			return err
 		}
 		v, err = l.view(ctx, tx, r, now)
@@ -424,7 +424,7 @@ func (l *Lifecycles) Advance(ctx context.Context, r AdvanceRequest) (AdvanceResu
 			rec.Phase = phase
 		}
 		rec.State, rec.UpdatedAt = b, now
-		if err := tx.UpdateLifecycle(ctx, rec); err != nil {
+		if _, err := tx.PutLifecycle(ctx, rec); err != nil {
 			return err
 		}
 		if res.From != phase {

@@ -184,7 +184,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 		}
 		for _, d := range b.Decisions {
 			uid := promotedUID(name, d.Decision)
-			if _, ok, err := tx.MemoryByUID(ctx, uid); err != nil {
+			if _, ok, err := store.MemoryByUID(ctx, tx, uid); err != nil {
 				return err
 			} else if ok {
 				pr.Already++
@@ -203,7 +203,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 		}
 		for _, r := range b.Errors {
 			uid := promotedUID(name, "error\x00"+r.Error)
-			if _, ok, err := tx.MemoryByUID(ctx, uid); err != nil {
+			if _, ok, err := store.MemoryByUID(ctx, tx, uid); err != nil {
 				return err
 			} else if ok {
 				pr.Already++
@@ -214,7 +214,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 			e.Normalize()
 			// A mistake already in memory is not counted again: promoting
 			// twice must change nothing.
-			if _, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint(e.Title)); err != nil {
+			if _, ok, err := store.MistakeByFingerprint(ctx, tx, memory.Fingerprint(e.Title)); err != nil {
 				return err
 			} else if ok {
 				pr.Already++

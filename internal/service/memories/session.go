@@ -199,7 +199,7 @@ func (m *Memory) StartSession(ctx context.Context, agent, parentRef, branch stri
 			}
 		}
 		p.apply(&s)
-		if s, err = tx.CreateSession(ctx, s); err != nil {
+		if s, err = tx.PutSession(ctx, s); err != nil {
 			return err
 		}
 		if err := record(ctx, tx, p.events(s.ID, now)); err != nil {
@@ -232,7 +232,8 @@ func (m *Memory) end(ctx context.Context, tx store.Tx, s memory.Session, now tim
 	if err := foldBranch(ctx, tx, s, 1, "", now); err != nil {
 		return err
 	}
-	return tx.UpdateSession(ctx, s)
+	_, err = tx.PutSession(ctx, s)
+	return err
 }
 
 // parseSessionID reads a session id ("s4" or "4") for the argument field;
@@ -320,7 +321,8 @@ func (m *Memory) changeSession(ctx context.Context, agent, ref string, p Session
 			res.Session.EndedAt = now
 			return m.end(ctx, tx, s, now)
 		}
-		return tx.UpdateSession(ctx, s)
+		_, err = tx.PutSession(ctx, s)
+		return err
 	})
 	if err != nil {
 		return SessionResult{}, fmt.Errorf("session: %w", err)

@@ -105,7 +105,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 		if err := tx.SetImported(ctx, "github", "7", child.ID); err != nil {
 			return err
 		}
-		_, err = tx.CreateLifecycle(ctx, store.Lifecycle{TaskID: child.ID, Definition: "story", Phase: "SYNC", Status: store.LifecycleOpen,
+		_, err = tx.PutLifecycle(ctx, store.Lifecycle{TaskID: child.ID, Definition: "story", Phase: "SYNC", Status: store.LifecycleOpen,
 			StartedAt: now, PhaseSince: now, UpdatedAt: now, State: []byte("{}")})
 		return err
 	})

@@ -175,7 +175,14 @@ func scanLifecycle(row pgx.Row) (store.Lifecycle, error) {
 	return l, nil
 }
 
-func (x *txn) CreateLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
+func (x *txn) PutLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
+	if l.ID != 0 {
+		return l.ID, x.updateLifecycle(ctx, l)
+	}
+	return x.createLifecycle(ctx, l)
+}
+
+func (x *txn) createLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
 	if _, err := x.Task(ctx, l.TaskID); err != nil {
 		return 0, err
 	}
@@ -203,7 +210,7 @@ func (x *txn) lifecycle(ctx context.Context, id int64) (store.Lifecycle, bool, e
 	return l, true, nil
 }
 
-func (x *txn) UpdateLifecycle(ctx context.Context, l store.Lifecycle) error {
+func (x *txn) updateLifecycle(ctx context.Context, l store.Lifecycle) error {
 	tag, err := x.tx.Exec(ctx, qSetLifecycle, x.p, l.ID, l.Phase, l.Status, ts(l.PhaseSince), ts(l.UpdatedAt), string(l.State))
 	if err != nil {
 		return fmt.Errorf("update lifecycle %d: %w", l.ID, err)

@@ -112,7 +112,14 @@ func scanLifecycle(row scanner) (store.Lifecycle, error) {
 	return l, nil
 }
 
-func (x *txn) CreateLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
+func (x *txn) PutLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
+	if l.ID != 0 {
+		return l.ID, x.updateLifecycle(ctx, l)
+	}
+	return x.createLifecycle(ctx, l)
+}
+
+func (x *txn) createLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
 	if l.Status == store.LifecycleOpen {
 		var id int64
 		err := x.queryRow(ctx, qOpenLifecycleOf, int64(l.TaskID)).Scan(&id)
@@ -146,7 +153,7 @@ func (x *txn) lifecycle(ctx context.Context, id int64) (store.Lifecycle, bool, e
 	return l, true, nil
 }
 
-func (x *txn) UpdateLifecycle(ctx context.Context, l store.Lifecycle) error {
+func (x *txn) updateLifecycle(ctx context.Context, l store.Lifecycle) error {
 	res, err := x.exec(ctx, qSetLifecycle, l.Phase, l.Status, micros(l.PhaseSince), micros(l.UpdatedAt), string(l.State), l.ID)
 	if err != nil {
 		return fmt.Errorf("update lifecycle %d: %w", l.ID, err)

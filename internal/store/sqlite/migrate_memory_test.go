@@ -180,7 +180,7 @@ func TestMigrateMemoryDetails(t *testing.T) {
 			t.Errorf("the migrated mistake's occurrence: %+v", occ)
 		}
 		// Both mistakes are fingerprinted anew, and stay two entries.
-		first, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint("Open /tmp/zz: too many files"))
+		first, ok, err := store.MistakeByFingerprint(ctx, tx, memory.Fingerprint("Open /tmp/zz: too many files"))
 		if err != nil || !ok || first.ID != 2 {
 			t.Errorf("MistakeByFingerprint after migration = %v %v %v, want m2", first.ID, ok, err)
 		}

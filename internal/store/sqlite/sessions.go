@@ -37,7 +37,14 @@ var (
 	sessionWriteQueries = []string{qAddSession, qUpdateSession, qRecordEvent, qResolveEvents, qSetBranch}
 )
 
-func (x *txn) CreateSession(ctx context.Context, s memory.Session) (memory.Session, error) {
+func (x *txn) PutSession(ctx context.Context, s memory.Session) (memory.Session, error) {
+	if s.ID != 0 {
+		return s, x.updateSession(ctx, s)
+	}
+	return x.createSession(ctx, s)
+}
+
+func (x *txn) createSession(ctx context.Context, s memory.Session) (memory.Session, error) {
 	var id int64
 	if err := x.queryRow(ctx, qAddSession, int64(s.ThreadID), s.Agent, s.Branch, micros(s.StartedAt), nullMicros(s.EndedAt),
 		s.Client.Key(), s.Client.Proc.PID, int64(s.Client.Proc.Start)).Scan(&id); err != nil {
@@ -47,13 +54,13 @@ func (x *txn) CreateSession(ctx context.Context, s memory.Session) (memory.Sessi
 	if s.ThreadID == 0 {
 		s.ThreadID = s.ID
 	}
-	if err := x.UpdateSession(ctx, s); err != nil {
+	if err := x.updateSession(ctx, s); err != nil {
 		return memory.Session{}, err
 	}
 	return s, nil
 }
 
-func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
+func (x *txn) updateSession(ctx context.Context, s memory.Session) error {
 	doc, err := store.EncodeSession(s)
 	if err != nil {
 		return err

@@ -162,23 +162,25 @@ func testLifecycles(t *testing.T, s store.Store) {
 	l := store.Lifecycle{TaskID: a.ID, Definition: "asdd", Phase: "SYNC", Status: store.LifecycleOpen,
 		StartedAt: t0, PhaseSince: t0, UpdatedAt: t0, State: []byte(`{"x":1}`)}
 	update(t, s, func(tx store.Tx) (err error) {
-		l.ID, err = tx.CreateLifecycle(ctx, l)
+		l.ID, err = tx.PutLifecycle(ctx, l)
 		return err
 	})
 	// One open lifecycle per task; the failed write leaves the transaction
 	// usable.
 	update(t, s, func(tx store.Tx) error {
-		if _, err := tx.CreateLifecycle(ctx, l); !errors.Is(err, store.ErrDuplicate) {
+		dup := l
+		dup.ID = 0
+		if _, err := tx.PutLifecycle(ctx, dup); !errors.Is(err, store.ErrDuplicate) {
 			t.Errorf("second open lifecycle: %v; want ErrDuplicate", err)
 		}
-		_, err := tx.CreateLifecycle(ctx, store.Lifecycle{TaskID: b.ID, Definition: "six", Phase: "PLAN", Status: store.LifecycleOpen,
+		_, err := tx.PutLifecycle(ctx, store.Lifecycle{TaskID: b.ID, Definition: "six", Phase: "PLAN", Status: store.LifecycleOpen,
 			StartedAt: t0, PhaseSince: t0, UpdatedAt: t0, State: []byte(`{}`)})
 		return err
 	})
 	if _, err := func() (int64, error) {
 		var id int64
 		err := s.Update(ctx, func(tx store.Tx) (err error) {
-			id, err = tx.CreateLifecycle(ctx, store.Lifecycle{TaskID: 9999, Definition: "x", Phase: "P", Status: store.LifecycleOpen, State: []byte(`{}`)})
+			id, err = tx.PutLifecycle(ctx, store.Lifecycle{TaskID: 9999, Definition: "x", Phase: "P", Status: store.LifecycleOpen, State: []byte(`{}`)})
 			return err
 		})
 		return id, err
@@ -186,7 +188,7 @@ func testLifecycles(t *testing.T, s store.Store) {
 		t.Errorf("lifecycle on a missing task: %v; want not found", err)
 	}
 	l.Phase, l.PhaseSince, l.UpdatedAt, l.State = "STORY", t0.Add(time.Hour), t0.Add(time.Hour), []byte(`{"y":2}`)
-	update(t, s, func(tx store.Tx) error { return tx.UpdateLifecycle(ctx, l) })
+	update(t, s, func(tx store.Tx) error { _, err := tx.PutLifecycle(ctx, l); return err })
 	view(t, s, func(tx store.Tx) error {
 		got, ok, err := store.LifecycleByID(ctx, tx, l.ID)
 		if err != nil || !ok || !cmp.Equal(got, l) {
@@ -228,10 +230,10 @@ func testLifecycles(t *testing.T, s store.Store) {
 	// Once done, the task may start another.
 	l.Status = store.LifecycleDone
 	update(t, s, func(tx store.Tx) error {
-		if err := tx.UpdateLifecycle(ctx, l); err != nil {
+		if _, err := tx.PutLifecycle(ctx, l); err != nil {
 			return err
 		}
-		_, err := tx.CreateLifecycle(ctx, store.Lifecycle{TaskID: a.ID, Definition: "asdd", Phase: "SYNC", Status: store.LifecycleOpen,
+		_, err := tx.PutLifecycle(ctx, store.Lifecycle{TaskID: a.ID, Definition: "asdd", Phase: "SYNC", Status: store.LifecycleOpen,
 			StartedAt: t0, PhaseSince: t0, UpdatedAt: t0, State: []byte(`{}`)})
 		return err
 	})

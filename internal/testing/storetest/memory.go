@@ -55,11 +55,11 @@ func testMemoryAddAndRead(t *testing.T, s store.Store) {
 		if d := cmp.Diff(want, es[1]); d != "" {
 			t.Errorf("read back (-want +got):\n%s", d)
 		}
-		byUID, ok, err := tx.MemoryByUID(ctx, "fixeduid0001")
+		byUID, ok, err := store.MemoryByUID(ctx, tx, "fixeduid0001")
 		if err != nil || !ok || byUID.ID != second.ID {
 			t.Errorf("MemoryByUID = %v %v %v", byUID.ID, ok, err)
 		}
-		if _, ok, err := tx.MemoryByUID(ctx, "nope"); ok || err != nil {
+		if _, ok, err := store.MemoryByUID(ctx, tx, "nope"); ok || err != nil {
 			t.Errorf("MemoryByUID(nope) = %v, %v", ok, err)
 		}
 		return nil
@@ -166,7 +166,7 @@ func testMemoryMistakeFingerprint(t *testing.T, s store.Store) {
 	// The same title as another type is not a mistake duplicate.
 	addMemory(t, s, memory.Entry{Type: memory.Insight, Title: "open /tmp/x1: too many files"})
 	view(t, s, func(tx store.Tx) error {
-		got, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint("OPEN /tmp/x9: too many files"))
+		got, ok, err := store.MistakeByFingerprint(ctx, tx, memory.Fingerprint("OPEN /tmp/x9: too many files"))
 		if err != nil || !ok || got.ID != m.ID {
 			t.Errorf("MistakeByFingerprint = %v %v %v, want %s", got.ID, ok, err, m.ID)
 		}
@@ -319,13 +319,13 @@ func testSessions(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	var first, child memory.Session
 	update(t, s, func(tx store.Tx) (err error) {
-		first, err = tx.CreateSession(ctx, memory.Session{Agent: "a", Branch: "main", Goal: "g", StartedAt: t0,
+		first, err = tx.PutSession(ctx, memory.Session{Agent: "a", Branch: "main", Goal: "g", StartedAt: t0,
 			AI:     memory.Provider{Provider: "anthropic", Model: "m", Client: "claude-code"},
 			Client: memory.Client{Name: "claude-code", SessionID: "2f6c1a9e", Proc: memory.Proc{PID: 4242, Start: 99}}})
 		if err != nil {
 			return err
 		}
-		child, err = tx.CreateSession(ctx, memory.Session{ParentID: first.ID, ThreadID: first.ThreadID, Branch: "feat", StartedAt: t0.Add(time.Hour)})
+		child, err = tx.PutSession(ctx, memory.Session{ParentID: first.ID, ThreadID: first.ThreadID, Branch: "feat", StartedAt: t0.Add(time.Hour)})
 		return err
 	})
 	if first.ID == 0 || first.ThreadID != first.ID || child.ThreadID != first.ID || child.ID == first.ID {
@@ -333,7 +333,7 @@ func testSessions(t *testing.T, s store.Store) {
 	}
 	first.EndedAt, first.Outcome, first.OutcomeWhy = t0.Add(30*time.Minute), "success", "tests passed"
 	first.TasksPending = []string{"7"}
-	update(t, s, func(tx store.Tx) error { return tx.UpdateSession(ctx, first) })
+	update(t, s, func(tx store.Tx) error { _, err := tx.PutSession(ctx, first); return err })
 	view(t, s, func(tx store.Tx) error {
 		got, err := store.Session(ctx, tx, first.ID)
 		if err != nil {
@@ -373,7 +373,7 @@ func testSessions(t *testing.T, s store.Store) {
 		}
 		return nil
 	})
-	if err := s.Update(ctx, func(tx store.Tx) error { return tx.UpdateSession(ctx, memory.Session{ID: 999}) }); !problem.Is(err, problem.NotFound) {
+	if err := s.Update(ctx, func(tx store.Tx) error { _, err := tx.PutSession(ctx, memory.Session{ID: 999}); return err }); !problem.Is(err, problem.NotFound) {
 		t.Errorf("UpdateSession(999) = %v", err)
 	}
 }
@@ -385,10 +385,10 @@ func testSessionEvents(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	var a, b memory.Session
 	update(t, s, func(tx store.Tx) (err error) {
-		if a, err = tx.CreateSession(ctx, memory.Session{Agent: "a", StartedAt: t0}); err != nil {
+		if a, err = tx.PutSession(ctx, memory.Session{Agent: "a", StartedAt: t0}); err != nil {
 			return err
 		}
-		b, err = tx.CreateSession(ctx, memory.Session{Agent: "b", StartedAt: t0})
+		b, err = tx.PutSession(ctx, memory.Session{Agent: "b", StartedAt: t0})
 		return err
 	})
 	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
