@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -119,70 +117,29 @@ func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error
 		ts, err := x.level(ctx, q)
 		return ts, len(ts), err
 	}
-	where := []string{"project_id = $1", "removed_at IS NULL"}
-	args := []any{x.p}
-	arg := func(v any) string {
-		args = append(args, v)
-		return "$" + strconv.Itoa(len(args))
+	st, err := sqlq.Tasks(sq.Where("project_id = ?", x.p), q, taskCols(q.WithBody))
+	if err != nil {
+		return nil, 0, err
 	}
-	if len(q.Statuses) > 0 {
-		where = append(where, "status = ANY("+arg(strs(q.Statuses))+")")
-	}
-	if len(q.Priorities) > 0 {
-		where = append(where, "priority = ANY("+arg(strs(q.Priorities))+")")
-	}
-	for _, b := range []struct {
-		cond string
-		at   time.Time
-	}{
-		{"created_at > ", q.CreatedAfter},
-		{"created_at < ", q.CreatedBefore},
-		{"updated_at > ", q.UpdatedAfter},
-		{"updated_at < ", q.UpdatedBefore},
-	} {
-		if !b.at.IsZero() {
-			where = append(where, b.cond+arg(ts(b.at)))
-		}
-	}
-	order := "id"
-	switch q.Sort {
-	case store.SortPriority:
-		// By importance, so that Desc means most important first.
-		order = ranks("priority", task.PrioritiesLowFirst)
-	case store.SortStatus:
-		order = ranks("status", task.Statuses)
-	case store.SortCreated:
-		order = "created_at"
-	case store.SortUpdated:
-		order = "updated_at"
-	case store.SortID, "":
-	default:
-		return nil, 0, &problem.Error{Kind: problem.Invalid, Problem: fmt.Sprintf("invalid argument: unknown sort %q", q.Sort)}
-	}
-	cond := strings.Join(where, " AND ")
 	var total int64
-	if err := x.tx.QueryRow(ctx, `SELECT count(*) FROM tasks WHERE `+cond, args...).Scan(&total); err != nil {
+	if err := x.tx.QueryRow(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count tasks: %w", err)
 	}
-	dir := " ASC"
-	if q.Desc {
-		dir = " DESC"
-	}
-	cols := colsNoBody
-	if q.WithBody {
-		cols = colsBody
-	}
-	limit := limitOf(q.Limit)
-	if q.Limit <= 0 {
-		limit = nil
-	}
-	page := `SELECT ` + cols + ` FROM tasks WHERE ` + cond + ` ORDER BY ` + order + dir + `, id` + dir
-	page += ` LIMIT ` + arg(limit) + ` OFFSET ` + arg(int64(max(q.Offset, 0)))
-	out, err := x.queryTasks(ctx, page, args...)
+	out, err := x.queryTasks(ctx, st.Page, st.PageArgs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("query tasks: %w", err)
 	}
 	return out, int(total), nil
+}
+
+// sq is PostgreSQL's dialect, for the statements package sqlq builds.
+var sq = sqlq.Dialect{Dollar: true, Time: func(t time.Time) any { return ts(t) }}
+
+func taskCols(withBody bool) string {
+	if withBody {
+		return colsBody
+	}
+	return colsNoBody
 }
 
 func (x *txn) Counts(ctx context.Context) (store.Counts, error) {

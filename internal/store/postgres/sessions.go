@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 )
 
 // Sessions keep their head as a document (store.EncodeSession) and their
@@ -86,68 +87,26 @@ func (x *txn) session(ctx context.Context, id memory.SessionID) ([]memory.Sessio
 	if err != nil {
 		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
 	}
-	s, err := decodeSession(id, doc)
+	s, err := store.DecodeSessionRow(id, doc)
 	if err != nil {
 		return nil, 0, err
 	}
 	return []memory.Session{s}, 1, nil
 }
 
-// decodeSession reads a session's document; a version 1 document's id is
-// the row's.
-func decodeSession(id memory.SessionID, doc string) (memory.Session, error) {
-	s, err := store.DecodeSession([]byte(doc))
-	if err != nil {
-		return memory.Session{}, fmt.Errorf("session %s: %w", id, err)
-	}
-	s.ID = id
-	if s.ThreadID == 0 {
-		s.ThreadID = id
-	}
-	return s, nil
-}
-
 func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
 	if q.ID != 0 {
 		return x.session(ctx, q.ID)
 	}
-	p := &params{args: []any{x.p}}
-	var where strings.Builder
-	if q.ThreadID != 0 {
-		where.WriteString(" AND thread_id = " + p.add(int64(q.ThreadID)))
-	}
-	if q.Agent != "" {
-		where.WriteString(" AND agent = " + p.add(q.Agent))
-	}
-	if q.Branch != "" {
-		where.WriteString(" AND branch = " + p.add(q.Branch))
-	}
-	if q.ClientKey != "" {
-		where.WriteString(" AND client_key = " + p.add(q.ClientKey))
-	}
-	if len(q.Procs) > 0 {
-		var ors []string
-		for _, pr := range q.Procs {
-			ors = append(ors, "(pid = "+p.add(int32(pr.PID))+" AND pstart = "+p.add(int64(pr.Start))+")")
-		}
-		where.WriteString(" AND pid <> 0 AND (" + strings.Join(ors, " OR ") + ")")
-	}
-	if q.OpenOnly {
-		where.WriteString(" AND ended_at IS NULL")
-	}
+	st := sqlq.Sessions(sq.Where("project_id = ?", x.p), q)
 	var total int64
-	if err := x.tx.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE project_id = $1`+where.String(), p.args...).Scan(&total); err != nil {
+	if err := x.tx.QueryRow(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count sessions: %w", err)
 	}
 	if total == 0 || int64(q.Offset) >= total {
 		return nil, int(total), nil
 	}
-	list := `SELECT id, doc FROM sessions WHERE project_id = $1` + where.String() + ` ORDER BY id DESC`
-	if q.Limit > 0 {
-		list += ` LIMIT ` + p.add(int64(q.Limit))
-	}
-	list += ` OFFSET ` + p.add(int64(max(q.Offset, 0)))
-	rows, err := x.tx.Query(ctx, list, p.args...)
+	rows, err := x.tx.Query(ctx, st.Page, st.PageArgs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list sessions: %w", err)
 	}
@@ -161,7 +120,7 @@ func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Sess
 		if err := rows.Scan(&id, &doc); err != nil {
 			return nil, 0, fmt.Errorf("list sessions: %w", err)
 		}
-		s, err := decodeSession(memory.SessionID(id), doc)
+		s, err := store.DecodeSessionRow(memory.SessionID(id), doc)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -687,15 +686,4 @@ func strs[T ~string](vs []T) []string {
 		out[i] = string(v)
 	}
 	return out
-}
-
-// ranks orders a text column by a list of values, for ORDER BY.
-func ranks[T ~string](col string, values []T) string {
-	var b strings.Builder
-	b.WriteString("CASE " + col)
-	for i, v := range values {
-		fmt.Fprintf(&b, " WHEN '%s' THEN %d", v, i) // values are the domain's constants, never input
-	}
-	fmt.Fprintf(&b, " ELSE %d END", len(values))
-	return b.String()
 }

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
+	"time"
 
-	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -80,97 +80,37 @@ func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, 
 	return []task.Task{t}, nil
 }
 
-// ranks orders a text column by a list of values, for ORDER BY.
-func ranks[T ~string](col string, values []T) string {
-	var b strings.Builder
-	b.WriteString("CASE " + col)
-	for i, v := range values {
-		fmt.Fprintf(&b, " WHEN '%s' THEN %d", v, i) // values are the domain's constants, never input
-	}
-	fmt.Fprintf(&b, " ELSE %d END", len(values))
-	return b.String()
-}
-
 func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
 	if q.Level {
 		ts, err := x.level(ctx, q)
 		return ts, len(ts), err
 	}
-	where := []string{"removed_at IS NULL"}
-	var args []any
-	in := func(col string, vals []string) {
-		if len(vals) == 0 {
-			return
-		}
-		where = append(where, col+" IN ("+strings.TrimSuffix(strings.Repeat("?,", len(vals)), ",")+")")
-		for _, v := range vals {
-			args = append(args, v)
-		}
+	st, err := sqlq.Tasks(sq.Where(""), q, taskCols(q.WithBody))
+	if err != nil {
+		return nil, 0, err
 	}
-	in("status", strs(q.Statuses))
-	in("priority", strs(q.Priorities))
-	for _, b := range []struct {
-		cond string
-		at   sql.NullInt64
-	}{
-		{"created_at > ?", nullMicros(q.CreatedAfter)},
-		{"created_at < ?", nullMicros(q.CreatedBefore)},
-		{"updated_at > ?", nullMicros(q.UpdatedAfter)},
-		{"updated_at < ?", nullMicros(q.UpdatedBefore)},
-	} {
-		if b.at.Valid {
-			where = append(where, b.cond)
-			args = append(args, b.at.Int64)
-		}
-	}
-	cond := strings.Join(where, " AND ")
 	var total int
-	if err := x.queryRowBuilt(ctx, `SELECT count(*) FROM tasks WHERE `+cond, args...).Scan(&total); err != nil {
+	if err := x.queryRowBuilt(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count tasks: %w", err)
 	}
-	order := "id"
-	switch q.Sort {
-	case store.SortPriority:
-		// By importance, so that Desc means most important first.
-		order = ranks("priority", task.PrioritiesLowFirst)
-	case store.SortStatus:
-		order = ranks("status", task.Statuses)
-	case store.SortCreated:
-		order = "created_at"
-	case store.SortUpdated:
-		order = "updated_at"
-	case store.SortID, "":
-	default:
-		return nil, 0, &problem.Error{Kind: problem.Invalid, Problem: fmt.Sprintf("invalid argument: unknown sort %q", q.Sort)}
-	}
-	dir := " ASC"
-	if q.Desc {
-		dir = " DESC"
-	}
-	cols := colsNoBody
-	if q.WithBody {
-		cols = colsBody
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = -1
-	}
-	query := `SELECT ` + cols + ` FROM tasks WHERE ` + cond + ` ORDER BY ` + order + dir + `, id` + dir + ` LIMIT ? OFFSET ?`
-	x.wantBuilt(query)
-	ts, err := x.queryTasks(ctx, query, append(args, limit, max(q.Offset, 0))...)
+	x.wantBuilt(st.Page)
+	ts, err := x.queryTasks(ctx, st.Page, st.PageArgs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("query tasks: %w", err)
 	}
 	return ts, total, nil
 }
 
-func strs[T ~string](vs []T) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = string(v)
+// sq is SQLite's dialect, for the statements package sqlq builds.
+var sq = sqlq.Dialect{Time: func(t time.Time) any { return micros(t) }, NoLimit: -1}
+
+func taskCols(withBody bool) string {
+	if withBody {
+		return colsBody
 	}
-	return out
+	return colsNoBody
 }
+
 
 func (x *txn) Counts(ctx context.Context) (store.Counts, error) {
 	c := store.Counts{ByStatus: map[task.Status]int{}, ByPriority: map[task.Priority]int{}}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 )
 
 // Sessions keep their head as a document (store.EncodeSession) and their
@@ -85,80 +86,26 @@ func (x *txn) session(ctx context.Context, id memory.SessionID) ([]memory.Sessio
 	if err != nil {
 		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
 	}
-	s, err := decodeSession(id, doc)
+	s, err := store.DecodeSessionRow(id, doc)
 	if err != nil {
 		return nil, 0, err
 	}
 	return []memory.Session{s}, 1, nil
 }
 
-// decodeSession reads a session's document; a version 1 document's id is
-// the row's.
-func decodeSession(id memory.SessionID, doc string) (memory.Session, error) {
-	s, err := store.DecodeSession([]byte(doc))
-	if err != nil {
-		return memory.Session{}, fmt.Errorf("session %s: %w", id, err)
-	}
-	s.ID = id
-	if s.ThreadID == 0 {
-		s.ThreadID = id
-	}
-	return s, nil
-}
-
-// sessionFilters renders q's filters as a WHERE clause's conditions.
-func sessionFilters(q store.SessionQuery) (string, []any) {
-	var (
-		where strings.Builder
-		args  []any
-	)
-	if q.ThreadID != 0 {
-		where.WriteString(" AND thread_id = ?")
-		args = append(args, int64(q.ThreadID))
-	}
-	if q.Agent != "" {
-		where.WriteString(" AND agent = ?")
-		args = append(args, q.Agent)
-	}
-	if q.Branch != "" {
-		where.WriteString(" AND branch = ?")
-		args = append(args, q.Branch)
-	}
-	if q.ClientKey != "" {
-		where.WriteString(" AND client_key = ?")
-		args = append(args, q.ClientKey)
-	}
-	if len(q.Procs) > 0 {
-		var ors []string
-		for _, p := range q.Procs {
-			ors = append(ors, "(pid = ? AND pstart = ?)")
-			args = append(args, p.PID, int64(p.Start))
-		}
-		where.WriteString(" AND pid <> 0 AND (" + strings.Join(ors, " OR ") + ")")
-	}
-	if q.OpenOnly {
-		where.WriteString(" AND ended_at IS NULL")
-	}
-	return where.String(), args
-}
-
 func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
 	if q.ID != 0 {
 		return x.session(ctx, q.ID)
 	}
-	where, args := sessionFilters(q)
+	st := sqlq.Sessions(sq.Where(""), q)
 	var total int
-	if err := x.queryRowBuilt(ctx, `SELECT count(*) FROM sessions WHERE 1`+where, args...).Scan(&total); err != nil {
+	if err := x.queryRowBuilt(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count sessions: %w", err)
 	}
 	if total == 0 || q.Offset >= total {
 		return nil, total, nil
 	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = -1 // SQLite: no limit
-	}
-	rows, err := x.queryBuilt(ctx, `SELECT id, doc FROM sessions WHERE 1`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`, append(args, limit, q.Offset)...)
+	rows, err := x.queryBuilt(ctx, st.Page, st.PageArgs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list sessions: %w", err)
 	}
@@ -172,7 +119,7 @@ func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Sess
 		if err := rows.Scan(&id, &doc); err != nil {
 			return nil, 0, fmt.Errorf("list sessions: %w", err)
 		}
-		s, err := decodeSession(memory.SessionID(id), doc)
+		s, err := store.DecodeSessionRow(memory.SessionID(id), doc)
 		if err != nil {
 			return nil, 0, err
 		}
