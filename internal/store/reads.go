@@ -140,3 +140,27 @@ func MemoryByUID(ctx context.Context, tx Tx, uid string) (memory.Entry, bool, er
 func MistakeByFingerprint(ctx context.Context, tx Tx, fp string) (memory.Entry, bool, error) {
 	return tx.MemoryBy(ctx, MemoryKey{Fingerprint: fp})
 }
+
+// Loop returns a visible task and its loop state (nil: not a loop), or a
+// task.NotFound refusal.
+func Loop(ctx context.Context, tx Tx, id task.ID) (task.Task, []byte, error) {
+	rows, err := tx.Loops(ctx, id)
+	if err != nil {
+		return task.Task{}, nil, err
+	}
+	if len(rows) == 0 {
+		return task.Task{}, nil, task.NotFound(id)
+	}
+	return rows[0].Task, rows[0].State, nil
+}
+
+// LeftSibling returns the visible sibling immediately to the left of of
+// (Query.LeftOf), with its body when withBody is set; found is false when
+// none is.
+func LeftSibling(ctx context.Context, tx Tx, of task.Task, withBody bool) (left task.Task, found bool, err error) {
+	ts, _, err := tx.Query(ctx, Query{Level: true, LeftOf: &of, WithBody: withBody})
+	if err != nil || len(ts) == 0 {
+		return task.Task{}, false, err
+	}
+	return ts[0], true, nil
+}

@@ -101,6 +101,12 @@ type Query struct {
 	// assigned at creation, one more than any sibling's ever was, and
 	// never reused.
 	Num int
+	// LeftOf, with Level, selects the one visible sibling immediately to
+	// the left of this task (the children of its parent in position
+	// order, then id; its ParentID, Position and ID place it, and Parent
+	// does not apply), with its body when WithBody is set. It reads that
+	// one sibling, not the level.
+	LeftOf *task.Task
 }
 
 // DepQuery selects dependencies between visible tasks.
@@ -156,12 +162,6 @@ type Placement struct {
 type Tx interface {
 	// Task returns a visible task with its body, or a task.NotFound refusal.
 	Task(ctx context.Context, id task.ID) (task.Task, error)
-	// LeftSibling returns the visible sibling immediately to the left of
-	// of (the children of of's parent in position order, then id; of's
-	// ParentID, Position and ID place it), with its body when withBody is
-	// set; found is false when none is. It reads that one sibling, not the
-	// level.
-	LeftSibling(ctx context.Context, of task.Task, withBody bool) (left task.Task, found bool, err error)
 	// Ancestors returns the visible ancestors of id, root first, without bodies.
 	Ancestors(ctx context.Context, id task.ID) ([]task.Task, error)
 	// Tasks returns every visible task without bodies, in no particular order.
@@ -208,12 +208,12 @@ type Tx interface {
 	// source and external id.
 	ImportsOf(ctx context.Context, id task.ID) ([]Import, error)
 
-	// Loop returns a visible task and its loop state (nil: not a loop).
-	Loop(ctx context.Context, id task.ID) (task.Task, []byte, error)
 	// SetLoop stores a task's loop state.
 	SetLoop(ctx context.Context, id task.ID, state []byte) error
-	// Loops returns every visible loop's task and state, by id.
-	Loops(ctx context.Context) ([]LoopRow, error)
+	// Loops returns every visible loop's task and state, by id; with of
+	// set, the visible task of alone (State nil when it is not a loop),
+	// none when it is not visible.
+	Loops(ctx context.Context, of task.ID) ([]LoopRow, error)
 	// AddCheckpoint stores an immutable snapshot of a loop and returns its id.
 	AddCheckpoint(ctx context.Context, c Checkpoint) (int64, error)
 	// Checkpoints returns a loop's checkpoints, oldest first.

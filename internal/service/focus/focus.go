@@ -411,7 +411,7 @@ func (f *Focus) PeekContext(ctx context.Context, agent string, withBody bool) (C
 		}
 		// The one sibling it shows: a level of hundreds of finished steps
 		// is not read, bodies and all, to show the last.
-		left, found, err := tx.LeftSibling(ctx, cur, withBody)
+		left, found, err := store.LeftSibling(ctx, tx, cur, withBody)
 		if err != nil {
 			return err
 		}

@@ -194,6 +194,12 @@ func (x *txn) Deps(ctx context.Context, q store.DepQuery) (task.Deps, error) {
 // level answers a Query of one level of the tree.
 func (x *txn) level(ctx context.Context, q store.Query) ([]task.Task, error) {
 	switch {
+	case q.LeftOf != nil:
+		t, ok, err := x.leftSibling(ctx, *q.LeftOf, q.WithBody)
+		if !ok {
+			return nil, err
+		}
+		return []task.Task{t}, nil
 	case q.Num != 0:
 		return x.child(ctx, q.Parent, q.Num)
 	case q.Open:

@@ -302,7 +302,7 @@ const (
 		AND position <= $3 AND (position < $3 OR id < $4) ORDER BY position DESC, id DESC LIMIT 1`
 )
 
-func (x *txn) LeftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
+func (x *txn) leftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
 	query := qLeftSibling
 	if withBody {
 		query = qLeftSiblingBody

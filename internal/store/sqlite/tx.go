@@ -280,7 +280,7 @@ func (x *txn) openChildren(ctx context.Context, parent task.ID) ([]task.Task, er
 	return ts, nil
 }
 
-func (x *txn) LeftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
+func (x *txn) leftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
 	query := qLeftSibling
 	if withBody {
 		query = qLeftSiblingBody

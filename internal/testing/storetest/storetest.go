@@ -378,7 +378,7 @@ func testLeftSibling(t *testing.T, s store.Store) {
 			}
 			for i, c := range level {
 				for _, withBody := range []bool{false, true} {
-					got, found, err := tx.LeftSibling(ctx, c, withBody)
+					got, found, err := store.LeftSibling(ctx, tx, c, withBody)
 					if err != nil {
 						return err
 					}
@@ -1399,17 +1399,17 @@ func testLoops(t *testing.T, s store.Store) {
 		t.Errorf("SetLoop on a missing task: %v", err)
 	}
 	view(t, s, func(tx store.Tx) error {
-		got, state, err := tx.Loop(ctx, a.ID)
+		got, state, err := store.Loop(ctx, tx, a.ID)
 		if err != nil || got.Title != "loop a" || got.Body == "" || string(state) != `{"status":"running","iteration":2}` {
 			t.Errorf("Loop(a) = %+v, %s, %v", got, state, err)
 		}
-		if _, state, err := tx.Loop(ctx, plain.ID); err != nil || state != nil {
+		if _, state, err := store.Loop(ctx, tx, plain.ID); err != nil || state != nil {
 			t.Errorf("Loop(plain) = %s, %v; want no state", state, err)
 		}
-		if _, _, err := tx.Loop(ctx, 999); !problem.Is(err, problem.NotFound) {
+		if _, _, err := store.Loop(ctx, tx, 999); !problem.Is(err, problem.NotFound) {
 			t.Errorf("Loop(missing): %v", err)
 		}
-		rows, err := tx.Loops(ctx)
+		rows, err := tx.Loops(ctx, 0)
 		if err != nil || len(rows) != 2 || rows[0].Task.ID != a.ID || rows[1].Task.ID != b.ID || rows[1].Task.ParentID != plain.ID {
 			t.Errorf("Loops = %+v, %v", rows, err)
 		}
@@ -1418,7 +1418,7 @@ func testLoops(t *testing.T, s store.Store) {
 	// A removed loop is gone from the list, with its parent's subtree.
 	update(t, s, func(tx store.Tx) error { _, err := tx.RemoveSubtree(ctx, plain.ID, t0); return err })
 	view(t, s, func(tx store.Tx) error {
-		rows, err := tx.Loops(ctx)
+		rows, err := tx.Loops(ctx, 0)
 		if err != nil || len(rows) != 1 || rows[0].Task.ID != a.ID {
 			t.Errorf("Loops after removal = %+v, %v", rows, err)
 		}

@@ -229,7 +229,7 @@ func start(ctx context.Context, tx store.Tx, m Moved, now time.Time) (Moved, err
 	if m.id == 0 || m.status != task.StatusPending {
 		return m, nil
 	}
-	t, loopState, err := tx.Loop(ctx, m.id)
+	t, loopState, err := store.Loop(ctx, tx, m.id)
 	if err != nil || loopState != nil || t.Status != task.StatusPending {
 		return m, err
 	}
@@ -253,13 +253,13 @@ func Start(ctx context.Context, tx store.Tx, t task.Task, loopState []byte, now 
 // (nil: not a loop), reading both at once when ref names a task by id.
 func ResolveLoopRef(ctx context.Context, tx store.Tx, ref, field string) (task.Task, []byte, error) {
 	if r, err := task.ParseRef(ref); err == nil && len(r.Path) == 0 {
-		return tx.Loop(ctx, r.ID)
+		return store.Loop(ctx, tx, r.ID)
 	}
 	t, err := ResolveRef(ctx, tx, ref, field)
 	if err != nil {
 		return task.Task{}, nil, err
 	}
-	return tx.Loop(ctx, t.ID)
+	return store.Loop(ctx, tx, t.ID)
 }
 
 // Writer is who writes to a task: the agent (empty: a person, at the board
