@@ -111,7 +111,6 @@ func taskCols(withBody bool) string {
 	return colsNoBody
 }
 
-
 func (x *txn) Counts(ctx context.Context) (store.Counts, error) {
 	c := store.Counts{ByStatus: map[task.Status]int{}, ByPriority: map[task.Priority]int{}}
 	rows, err := x.query(ctx, qCounts)
