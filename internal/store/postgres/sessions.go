@@ -111,22 +111,11 @@ func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Sess
 		return nil, 0, fmt.Errorf("list sessions: %w", err)
 	}
 	defer rows.Close()
-	var out []memory.Session
-	for rows.Next() {
-		var (
-			id  int64
-			doc string
-		)
-		if err := rows.Scan(&id, &doc); err != nil {
-			return nil, 0, fmt.Errorf("list sessions: %w", err)
-		}
-		s, err := store.DecodeSessionRow(memory.SessionID(id), doc)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, s)
+	out, err := sqlq.ScanSessions(rows)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list sessions: %w", err)
 	}
-	return out, int(total), rows.Err()
+	return out, int(total), nil
 }
 
 // RecordEvent is sent with the transaction's next statement (later): an
@@ -232,22 +221,6 @@ func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, s
 	return out, totals, rows.Err()
 }
 
-func (x *txn) branchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error) {
-	var doc string
-	err := x.tx.QueryRow(ctx, qBranch, x.p, branch).Scan(&doc)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return memory.BranchContext{}, false, nil
-	}
-	if err != nil {
-		return memory.BranchContext{}, false, fmt.Errorf("read branch %s: %w", branch, err)
-	}
-	b, err := store.DecodeBranch([]byte(doc))
-	if err != nil {
-		return memory.BranchContext{}, false, fmt.Errorf("branch %s: %w", branch, err)
-	}
-	return b, true, nil
-}
-
 func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {
 	doc, err := store.EncodeBranch(b)
 	if err != nil {
@@ -261,29 +234,18 @@ func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) erro
 }
 
 func (x *txn) BranchContexts(ctx context.Context, branch string) ([]memory.BranchContext, error) {
+	query, args := qBranches, []any{x.p}
 	if branch != "" {
-		b, ok, err := x.branchContext(ctx, branch)
-		if !ok {
-			return nil, err
-		}
-		return []memory.BranchContext{b}, nil
+		query, args = qBranch, append(args, branch)
 	}
-	rows, err := x.tx.Query(ctx, qBranches, x.p)
+	rows, err := x.tx.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list branches: %w", err)
 	}
 	defer rows.Close()
-	var out []memory.BranchContext
-	for rows.Next() {
-		var doc string
-		if err := rows.Scan(&doc); err != nil {
-			return nil, fmt.Errorf("list branches: %w", err)
-		}
-		b, err := store.DecodeBranch([]byte(doc))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
+	out, err := sqlq.ScanBranches(rows)
+	if err != nil {
+		return nil, fmt.Errorf("list branches: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }

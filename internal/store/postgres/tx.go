@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -222,19 +222,8 @@ func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task
 		return nil, err
 	}
 	defer rows.Close()
-	var out []task.Task
 	r := newTaskRow()
-	for rows.Next() {
-		t, err := r.scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		if len(out) == cap(out) {
-			out = slices.Grow(out, max(len(out), 8))
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return sqlq.Collect(rows, func(rows pgx.Rows) (task.Task, error) { return r.scan(rows) })
 }
 
 func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {

@@ -110,22 +110,11 @@ func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Sess
 		return nil, 0, fmt.Errorf("list sessions: %w", err)
 	}
 	defer rows.Close()
-	var out []memory.Session
-	for rows.Next() {
-		var (
-			id  int64
-			doc string
-		)
-		if err := rows.Scan(&id, &doc); err != nil {
-			return nil, 0, fmt.Errorf("list sessions: %w", err)
-		}
-		s, err := store.DecodeSessionRow(memory.SessionID(id), doc)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, s)
+	out, err := sqlq.ScanSessions(rows)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list sessions: %w", err)
 	}
-	return out, total, rows.Err()
+	return out, total, nil
 }
 
 func (x *txn) RecordEvent(ctx context.Context, e memory.Event) error {
@@ -230,22 +219,6 @@ func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, s
 	return out, totals, rows.Err()
 }
 
-func (x *txn) branchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error) {
-	var doc string
-	err := x.queryRow(ctx, qBranch, branch).Scan(&doc)
-	if errors.Is(err, sql.ErrNoRows) {
-		return memory.BranchContext{}, false, nil
-	}
-	if err != nil {
-		return memory.BranchContext{}, false, fmt.Errorf("read branch %s: %w", branch, err)
-	}
-	b, err := store.DecodeBranch([]byte(doc))
-	if err != nil {
-		return memory.BranchContext{}, false, fmt.Errorf("branch %s: %w", branch, err)
-	}
-	return b, true, nil
-}
-
 func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {
 	doc, err := store.EncodeBranch(b)
 	if err != nil {
@@ -258,29 +231,22 @@ func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) erro
 }
 
 func (x *txn) BranchContexts(ctx context.Context, branch string) ([]memory.BranchContext, error) {
+	var (
+		rows *sql.Rows
+		err  error
+	)
 	if branch != "" {
-		b, ok, err := x.branchContext(ctx, branch)
-		if !ok {
-			return nil, err
-		}
-		return []memory.BranchContext{b}, nil
+		rows, err = x.query(ctx, qBranch, branch)
+	} else {
+		rows, err = x.query(ctx, qBranches)
 	}
-	rows, err := x.query(ctx, qBranches)
 	if err != nil {
 		return nil, fmt.Errorf("list branches: %w", err)
 	}
 	defer rows.Close()
-	var out []memory.BranchContext
-	for rows.Next() {
-		var doc string
-		if err := rows.Scan(&doc); err != nil {
-			return nil, fmt.Errorf("list branches: %w", err)
-		}
-		b, err := store.DecodeBranch([]byte(doc))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
+	out, err := sqlq.ScanBranches(rows)
+	if err != nil {
+		return nil, fmt.Errorf("list branches: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -5,10 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -232,21 +232,8 @@ func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task
 		return nil, err
 	}
 	defer rows.Close()
-	var out []task.Task
 	r := newTaskRow()
-	for rows.Next() {
-		t, err := r.scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		if len(out) == cap(out) {
-			// Double: append grows large slices by a quarter, which for
-			// 10,000 tasks allocated five times their size.
-			out = slices.Grow(out, max(len(out), 8))
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return sqlq.Collect(rows, func(rows *sql.Rows) (task.Task, error) { return r.scan(rows) })
 }
 
 func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {

@@ -7,6 +7,7 @@
 package sqlq
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -119,4 +120,29 @@ func Strs[T ~string](vs []T) []string {
 		out[i] = string(v)
 	}
 	return out
+}
+
+// Rows is what the result sets of both drivers offer a scan.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// Collect reads every row with scan; the caller closes rows. Its slice
+// doubles as it grows: append grows a large slice by a quarter, which for
+// 10,000 tasks allocated five times their size.
+func Collect[R Rows, T any](rows R, scan func(R) (T, error)) ([]T, error) {
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) == cap(out) {
+			out = slices.Grow(out, max(len(out), 8))
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
