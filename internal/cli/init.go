@@ -72,7 +72,7 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 				if n == 0 && !fresh && level == "" {
 					fmt.Fprintln(w, "Nothing to change.")
 				}
-				return runScaffold(w, wd, level, true)
+				return runScaffold(w, wd, level, true, changes)
 			}
 			dir, err := project.Init(wd)
 			if err != nil {
@@ -104,7 +104,7 @@ every client whose directory the project has. --dry-run prints the diff only.`,
 				}
 				fmt.Fprintf(w, "%s %s: %s\n", verb, c.Path, c.What)
 			}
-			if err := runScaffold(w, wd, level, false); err != nil {
+			if err := runScaffold(w, wd, level, false, changes); err != nil {
 				return err
 			}
 			if n == 0 && !fresh {

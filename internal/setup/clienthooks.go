@@ -96,7 +96,7 @@ func codexHooks(root, command string) (Change, error) {
 		return c, err
 	}
 	c.Before = before
-	doc, added, err := addHooks(before, asTriples(codexHookEvents), func(hook string) (string, obj) {
+	doc, added, err := addHooks(before, codexHookEvents, grouped, func(hook string) (string, obj) {
 		suffix, cmd := hookCommand(command, "codex", hook)
 		return suffix, obj{{"type", "command"}, {"command", cmd}, {"timeout", 10}}
 	})
@@ -120,14 +120,6 @@ func codexHooks(root, command string) (Change, error) {
 		}
 	}
 	return c, nil
-}
-
-func asTriples(specs []hookSpec) []struct{ event, hook, matcher string } {
-	out := make([]struct{ event, hook, matcher string }, len(specs))
-	for i, s := range specs {
-		out[i] = struct{ event, hook, matcher string }{s.event, s.hook, s.matcher}
-	}
-	return out
 }
 
 func finishHooks(c Change, before, doc []byte, added []string) Change {
@@ -158,7 +150,7 @@ func cursorHooks(root, command string) (Change, error) {
 	if root0.get("version") == nil {
 		doc = insert(doc, root0, "version", 1)
 	}
-	doc, added, err := addFlatHooks(doc, cursorHookEvents, func(hook string) (string, obj) {
+	doc, added, err := addHooks(doc, cursorHookEvents, flat, func(hook string) (string, obj) {
 		suffix, cmd := hookCommand(command, "cursor", hook)
 		return suffix, obj{{"command", cmd}}
 	})
@@ -184,7 +176,7 @@ func vscodeHooks(root, command string, claudeRuns bool) (Change, error) {
 		c.After, c.What = nil, "not written: VS Code runs the cairn hooks of .claude/settings.json, and cairn hook answers them in VS Code's format"
 		return c, nil
 	}
-	doc, added, err := addFlatHooks(before, vscodeHookEvents, func(hook string) (string, obj) {
+	doc, added, err := addHooks(before, vscodeHookEvents, flat, func(hook string) (string, obj) {
 		suffix, cmd := hookCommand(command, "vscode", hook)
 		return suffix, obj{{"type", "command"}, {"command", cmd}, {"timeout", 10}}
 	})
@@ -192,53 +184,6 @@ func vscodeHooks(root, command string, claudeRuns bool) (Change, error) {
 		return c, err
 	}
 	return finishHooks(c, before, doc, added), nil
-}
-
-// addFlatHooks adds a hook entry to each event of doc's "hooks" object
-// whose list has no cairn entry for that hook yet: the shape of Cursor's
-// and VS Code's files, where an event lists the hooks themselves.
-func addFlatHooks(doc []byte, events []hookSpec, hook func(string) (string, obj)) ([]byte, []string, error) {
-	var added []string
-	for _, h := range events {
-		var hooks *node
-		var err error
-		if doc, hooks, err = ensurePath(doc, "hooks"); err != nil {
-			return nil, nil, fmt.Errorf("cannot merge into it (%v): fix the file, or move it aside and run init again", err)
-		}
-		suffix, entry := hook(h.hook)
-		if h.matcher != "" {
-			entry = append(entry, field{"matcher", h.matcher})
-		}
-		list := hooks.get(h.event)
-		switch {
-		case list == nil:
-			doc = insert(doc, hooks, h.event, []any{entry})
-		case list.kind != '[':
-			return nil, nil, fmt.Errorf("hooks.%s is not a list: fix the file, or move it aside and run init again", h.event)
-		case runsFlatHook(plain(doc)[list.start:list.end], suffix):
-			continue
-		default:
-			doc = insert(doc, list, "", entry)
-		}
-		added = append(added, h.event)
-	}
-	return doc, added, nil
-}
-
-// runsFlatHook reports whether a flat hook list runs a cairn hook command.
-func runsFlatHook(list []byte, hook string) bool {
-	var entries []struct {
-		Command string `json:"command"`
-	}
-	if err := json.Unmarshal(list, &entries); err != nil {
-		return false
-	}
-	for _, e := range entries {
-		if strings.Contains(e.Command, "cairn") && strings.HasSuffix(strings.TrimSpace(e.Command), strings.TrimSpace(hook)) {
-			return true
-		}
-	}
-	return false
 }
 
 // claudeRunsCairn reports whether a Claude Code settings document runs a

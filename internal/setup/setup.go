@@ -248,7 +248,7 @@ func ensureNewline(b []byte) []byte {
 // hookEvents are Claude Code's events and the cairn hook that answers
 // each; matcher narrows tool events to the tools that change files or run
 // commands.
-var hookEvents = []struct{ event, hook, matcher string }{
+var hookEvents = []hookSpec{
 	{"SessionStart", "session-start", "startup|resume|clear|compact"},
 	{"UserPromptSubmit", "user-prompt-submit", ""},
 	{"PostToolUse", "post-tool-use", "Edit|Write|MultiEdit|NotebookEdit|Bash"},
@@ -268,7 +268,7 @@ func claudeHooks(root, command string) (Change, error) {
 		return c, err
 	}
 	c.Before = before
-	doc, added, err := addHooks(before, hookEvents, func(hook string) (string, obj) {
+	doc, added, err := addHooks(before, hookEvents, grouped, func(hook string) (string, obj) {
 		return " hook " + hook, obj{{"type", "command"}, {"command", command + " hook " + hook}, {"timeout", 10}}
 	})
 	if err != nil {
@@ -290,7 +290,7 @@ const GeminiAgent = "gemini-cli"
 // each (its names for Claude Code's); tool events are narrowed to the tools
 // that write files or run commands. Lifecycle matchers are exact strings
 // in Gemini CLI, so SessionStart has none: every source.
-var geminiHookEvents = []struct{ event, hook, matcher string }{
+var geminiHookEvents = []hookSpec{
 	{"SessionStart", "session-start", ""},
 	{"BeforeAgent", "user-prompt-submit", ""},
 	{"AfterTool", "post-tool-use", "write_file|replace|run_shell_command"},
@@ -304,7 +304,7 @@ var geminiHookEvents = []struct{ event, hook, matcher string }{
 // one yet. Gemini CLI wants each hook named, and its timeout in
 // milliseconds; it runs a project's hooks only in a folder the user trusts.
 func geminiHooks(c Change, command string) (Change, error) {
-	doc, added, err := addHooks(c.After, geminiHookEvents, func(hook string) (string, obj) {
+	doc, added, err := addHooks(c.After, geminiHookEvents, grouped, func(hook string) (string, obj) {
 		cmd := command + " hook --client gemini " + hook
 		return " hook --client gemini " + hook, obj{{"name", "cairn-" + hook}, {"type", "command"}, {"command", cmd}, {"timeout", 10000}}
 	})
@@ -340,12 +340,23 @@ func geminiHooks(c Change, command string) (Change, error) {
 	return c, nil
 }
 
-// addHooks adds a cairn hook group to each event of doc's "hooks" object
-// that does not run that hook yet (Claude Code's and Gemini CLI's settings
-// share this shape): hook gives, for a cairn hook name, the command's
-// suffix that says it runs already and the hook's entry. It returns the
-// document and the events it added to.
-func addHooks(doc []byte, events []struct{ event, hook, matcher string }, hook func(string) (string, obj)) ([]byte, []string, error) {
+// hookShape is how a client's settings list the hooks of an event.
+type hookShape bool
+
+const (
+	// grouped: an event lists groups, each with an optional matcher and
+	// its hooks (Claude Code, Gemini CLI, Codex).
+	grouped hookShape = true
+	// flat: an event lists the hooks themselves, a matcher beside the
+	// command (Cursor, VS Code).
+	flat hookShape = false
+)
+
+// addHooks adds a cairn hook to each event of doc's "hooks" object that
+// does not run that hook yet, in the file's shape: hook gives, for a cairn
+// hook name, the command's suffix that says it runs already and the hook's
+// entry. It returns the document and the events it added to.
+func addHooks(doc []byte, events []hookSpec, shape hookShape, hook func(string) (string, obj)) ([]byte, []string, error) {
 	var added []string
 	for _, h := range events {
 		var hooks *node
@@ -354,39 +365,55 @@ func addHooks(doc []byte, events []struct{ event, hook, matcher string }, hook f
 			return nil, nil, fmt.Errorf("cannot merge into it (%v): fix the file, or move it aside and run init again", err)
 		}
 		suffix, entry := hook(h.hook)
-		group := obj{{"hooks", []any{entry}}}
-		if h.matcher != "" {
-			group = append(obj{{"matcher", h.matcher}}, group...)
+		var item obj
+		switch {
+		case shape == flat:
+			item = entry
+			if h.matcher != "" {
+				item = append(item, field{"matcher", h.matcher})
+			}
+		case h.matcher != "":
+			item = obj{{"matcher", h.matcher}, {"hooks", []any{entry}}}
+		default:
+			item = obj{{"hooks", []any{entry}}}
 		}
 		list := hooks.get(h.event)
 		switch {
 		case list == nil:
-			doc = insert(doc, hooks, h.event, []any{group})
+			doc = insert(doc, hooks, h.event, []any{item})
 		case list.kind != '[':
 			return nil, nil, fmt.Errorf("hooks.%s is not a list: fix the file, or move it aside and run init again", h.event)
 		case runsHook(plain(doc)[list.start:list.end], suffix):
 			continue
 		default:
-			doc = insert(doc, list, "", group)
+			doc = insert(doc, list, "", item)
 		}
 		added = append(added, h.event)
 	}
 	return doc, added, nil
 }
 
-// runsHook reports whether a hook list already runs a cairn hook command.
+// runsHook reports whether a hook list already runs a cairn hook command,
+// listed flat or in groups.
 func runsHook(list []byte, hook string) bool {
-	var groups []struct {
-		Hooks []struct {
+	var entries []struct {
+		Command string `json:"command"`
+		Hooks   []struct {
 			Command string `json:"command"`
 		} `json:"hooks"`
 	}
-	if err := json.Unmarshal(list, &groups); err != nil {
+	if err := json.Unmarshal(list, &entries); err != nil {
 		return false
 	}
-	for _, g := range groups {
-		for _, h := range g.Hooks {
-			if strings.Contains(h.Command, "cairn") && strings.HasSuffix(strings.TrimSpace(h.Command), strings.TrimSpace(hook)) {
+	runs := func(command string) bool {
+		return strings.Contains(command, "cairn") && strings.HasSuffix(strings.TrimSpace(command), strings.TrimSpace(hook))
+	}
+	for _, e := range entries {
+		if runs(e.Command) {
+			return true
+		}
+		for _, h := range e.Hooks {
+			if runs(h.Command) {
 				return true
 			}
 		}

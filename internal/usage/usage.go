@@ -6,6 +6,7 @@ package usage
 
 import (
 	"cmp"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"slices"
@@ -62,6 +63,19 @@ type Event struct {
 
 // Failed reports whether the event did not succeed.
 func (e Event) Failed() bool { return e.Outcome != OK }
+
+// CheckSubject writes what a check event was about: "files=3 error=1
+// warning=2 info=0", which ParseCheckSubject reads back.
+func CheckSubject(files, errs, warnings, infos int) string {
+	return fmt.Sprintf("files=%d error=%d warning=%d info=%d", files, errs, warnings, infos)
+}
+
+// ParseCheckSubject reads a check event's subject; ok is false for any
+// other text.
+func ParseCheckSubject(s string) (files, errs, warnings, infos int, ok bool) {
+	n, err := fmt.Sscanf(s, "files=%d error=%d warning=%d info=%d", &files, &errs, &warnings, &infos)
+	return files, errs, warnings, infos, err == nil && n == 4
+}
 
 // Buckets is how many duration buckets a Day keeps: bucket i holds the
 // durations under 2^i microseconds (and at least half that), the last one

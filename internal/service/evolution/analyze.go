@@ -21,7 +21,7 @@ const (
 	KindRule      = "rule"      // a recurring mistake → a convention in knowledge/rules
 	KindWorkflow  = "workflow"  // a recurring tool sequence → workflows/
 	KindRouting   = "routing"   // a model better at a task type → routing.md
-	KindSeverity  = "severity"  // a check always fixed at once → [evolution.severity]
+	KindSeverity  = "severity"  // a check whose warnings are always fixed at once → [evolution.severity]
 	KindKnowledge = "knowledge" // an entry whose sessions fail less → maturity: proven
 	KindSkill     = "skill"     // by hand only: skills/
 )
@@ -274,8 +274,11 @@ func (s *Service) sequences(h history) []Candidate {
 	return out
 }
 
-// severities finds checks whose every violation was fixed by the next run
-// of the same check in the session.
+// severities finds checks whose warnings agents fix at once: every run
+// that found warnings and no errors was followed, in the same session, by
+// a run of that check that found neither. Such warnings are errors in
+// practice; a run that found errors is one already, and a run whose
+// findings were not recorded says nothing.
 func (s *Service) severities(h history) []Candidate {
 	type stat struct {
 		violations, fixed int
@@ -284,7 +287,8 @@ func (s *Service) severities(h history) []Candidate {
 	stats := map[string]*stat{}
 	for id, es := range h.checks {
 		for i, e := range es {
-			if !e.Failed() {
+			_, errs, warnings, _, ok := usage.ParseCheckSubject(e.Subject)
+			if !ok || e.Failed() || errs > 0 || warnings == 0 {
 				continue
 			}
 			st := stats[e.Name]
@@ -296,7 +300,7 @@ func (s *Service) severities(h history) []Candidate {
 			st.sessions[id] = true
 			for _, next := range es[i+1:] {
 				if next.Name == e.Name {
-					if !next.Failed() {
+					if _, errs, warnings, _, ok := usage.ParseCheckSubject(next.Subject); ok && !next.Failed() && errs == 0 && warnings == 0 {
 						st.fixed++
 					}
 					break
@@ -311,8 +315,8 @@ func (s *Service) severities(h history) []Candidate {
 		}
 		out = append(out, Candidate{Key: "severity:" + name, Kind: KindSeverity, Title: "raise the severity of " + name + " to error",
 			Evidence: Evidence{Sessions: shown(ids(st.sessions)), Count: len(st.sessions), Of: len(h.sessions),
-				Statistic: fmt.Sprintf("%d of %d violations of %s fixed by the next run of it in the session", st.fixed, st.violations, name)},
-			Confidence: succession(st.fixed, st.violations), Method: successionMethod + fmt.Sprintf(" with k=%d violations fixed right after of n=%d", st.fixed, st.violations),
+				Statistic: fmt.Sprintf("%d of %d runs of %s with warnings were followed by a clean run in the session", st.fixed, st.violations, name)},
+			Confidence: succession(st.fixed, st.violations), Method: successionMethod + fmt.Sprintf(" with k=%d runs with warnings fixed right after of n=%d", st.fixed, st.violations),
 			Change: s.tomlLine(project_config, "evolution.severity", name, "error")})
 	}
 	return out

@@ -13,7 +13,6 @@ package hands
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -124,20 +123,7 @@ func checkEvent(r check.CheckRun) usage.Event {
 		out = "failed"
 	}
 	return usage.Event{Kind: usage.KindCheck, Name: r.Check, Toolset: "hands", Duration: r.Duration, Outcome: out,
-		Subject: CheckSubject(r.Files, r.BySeverity[check.Error], r.BySeverity[check.Warning], r.BySeverity[check.Info])}
-}
-
-// CheckSubject writes what a check event was about: "files=3 error=1
-// warning=2 info=0", which ParseCheckSubject reads back.
-func CheckSubject(files, errs, warnings, infos int) string {
-	return fmt.Sprintf("files=%d error=%d warning=%d info=%d", files, errs, warnings, infos)
-}
-
-// ParseCheckSubject reads a check event's subject; ok is false for any
-// other text.
-func ParseCheckSubject(s string) (files, errs, warnings, infos int, ok bool) {
-	n, err := fmt.Sscanf(s, "files=%d error=%d warning=%d info=%d", &files, &errs, &warnings, &infos)
-	return files, errs, warnings, infos, err == nil && n == 4
+		Subject: usage.CheckSubject(r.Files, r.BySeverity[check.Error], r.BySeverity[check.Warning], r.BySeverity[check.Info])}
 }
 
 // Request says what to check.

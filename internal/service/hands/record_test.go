@@ -47,7 +47,7 @@ func TestEachCheckRunIsRecorded(t *testing.T) {
 		if e.Kind != usage.KindCheck || e.Toolset != "hands" || e.Duration < 0 {
 			t.Errorf("event %+v: want a hands check event", e)
 		}
-		files, errs, warns, infos, ok := hands.ParseCheckSubject(e.Subject)
+		files, errs, warns, infos, ok := usage.ParseCheckSubject(e.Subject)
 		if !ok {
 			t.Fatalf("subject %q does not parse", e.Subject)
 		}
@@ -76,11 +76,11 @@ func TestEachCheckRunIsRecorded(t *testing.T) {
 }
 
 func TestCheckSubjectRoundTrips(t *testing.T) {
-	f, e, w, i, ok := hands.ParseCheckSubject(hands.CheckSubject(7, 1, 2, 3))
+	f, e, w, i, ok := usage.ParseCheckSubject(usage.CheckSubject(7, 1, 2, 3))
 	if !ok || f != 7 || e != 1 || w != 2 || i != 3 {
 		t.Errorf("got %d %d %d %d %v", f, e, w, i, ok)
 	}
-	if _, _, _, _, ok := hands.ParseCheckSubject("get_tkb_entry t3"); ok {
+	if _, _, _, _, ok := usage.ParseCheckSubject("get_tkb_entry t3"); ok {
 		t.Error("another event's subject parsed as a check's")
 	}
 }

@@ -138,13 +138,17 @@ func SeedEvolution(ctx context.Context, st store.Store, h EvolutionShape) (Plant
 			}
 			if rule[i] {
 				p.RuleSessions = append(p.RuleSessions, s.ID)
-				ev(usage.KindCheck, plantedRule, "failed", "migrations/0007.sql")
-				ev(usage.KindCheck, plantedRule, usage.OK, "migrations/0007.sql")
+				ev(usage.KindCheck, plantedRule, usage.OK, usage.CheckSubject(1, 0, 2, 0))
+				ev(usage.KindCheck, plantedRule, usage.OK, usage.CheckSubject(1, 0, 0, 0))
 			}
 			for _, ch := range noiseChecks {
 				if rng.Float64() < 0.25 {
-					ev(usage.KindCheck, ch, "failed", "x")
-					ev(usage.KindCheck, ch, map[bool]string{true: usage.OK, false: "failed"}[rng.Float64() < 0.5], "x")
+					// Warnings fixed half the time; errors, which are
+					// errors already, always.
+					ev(usage.KindCheck, ch, usage.OK, usage.CheckSubject(2, 0, 1, 0))
+					ev(usage.KindCheck, ch, usage.OK, usage.CheckSubject(2, 0, map[bool]int{true: 0, false: 1}[rng.Float64() < 0.5], 0))
+					ev(usage.KindCheck, ch, "failed", usage.CheckSubject(2, 1, 0, 0))
+					ev(usage.KindCheck, ch, usage.OK, usage.CheckSubject(2, 0, 0, 0))
 				}
 			}
 			if rng.Float64() < 0.5 {
