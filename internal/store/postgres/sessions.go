@@ -2,12 +2,10 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cairn-dev/cairn/internal/memory"
@@ -24,7 +22,7 @@ const (
 	SELECT $1, nid.id, $2, $3, $4, $5, $6, $7, $8, $9, '{}' FROM nid RETURNING id`
 	qUpdateSession = `UPDATE sessions SET thread_id = $3, agent = $4, branch = $5, started_at = $6, ended_at = $7,
 	client_key = $8, pid = $9, pstart = $10, doc = $11 WHERE project_id = $1 AND id = $2`
-	qSession     = `SELECT doc FROM sessions WHERE project_id = $1 AND id = $2`
+	qSession     = `SELECT id, doc FROM sessions WHERE project_id = $1 AND id = $2`
 	qRecordEvent = `INSERT INTO session_events (project_id, session_id, kind, key, subject, detail, data, count, first_at, at)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $8)
 	ON CONFLICT (project_id, session_id, kind, key) DO UPDATE SET subject = excluded.subject, detail = excluded.detail, data = excluded.data,
@@ -79,19 +77,16 @@ func (x *txn) updateSession(ctx context.Context, s memory.Session) error {
 }
 
 func (x *txn) session(ctx context.Context, id memory.SessionID) ([]memory.Session, int, error) {
-	var doc string
-	err := x.tx.QueryRow(ctx, qSession, x.p, int64(id)).Scan(&doc)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, 0, nil
-	}
+	rows, err := x.tx.Query(ctx, qSession, x.p, int64(id))
 	if err != nil {
 		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
 	}
-	s, err := store.DecodeSessionRow(id, doc)
+	defer rows.Close()
+	ss, err := sqlq.ScanSessions(rows)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
 	}
-	return []memory.Session{s}, 1, nil
+	return ss, len(ss), nil
 }
 
 func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -21,7 +20,7 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{}') RETURNING id`
 	qUpdateSession = `UPDATE sessions SET thread_id = ?, agent = ?, branch = ?, started_at = ?, ended_at = ?, client_key = ?, pid = ?, pstart = ?, doc = ?
 		WHERE id = ?`
-	qSession     = `SELECT doc FROM sessions WHERE id = ?`
+	qSession     = `SELECT id, doc FROM sessions WHERE id = ?`
 	qRecordEvent = `INSERT INTO session_events (session_id, kind, key, subject, detail, data, count, first_at, at)
 		VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)
 		ON CONFLICT (session_id, kind, key) DO UPDATE SET subject = excluded.subject, detail = excluded.detail, data = excluded.data,
@@ -78,19 +77,16 @@ func (x *txn) updateSession(ctx context.Context, s memory.Session) error {
 }
 
 func (x *txn) session(ctx context.Context, id memory.SessionID) ([]memory.Session, int, error) {
-	var doc string
-	err := x.queryRow(ctx, qSession, int64(id)).Scan(&doc)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, 0, nil
-	}
+	rows, err := x.query(ctx, qSession, int64(id))
 	if err != nil {
 		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
 	}
-	s, err := store.DecodeSessionRow(id, doc)
+	defer rows.Close()
+	ss, err := sqlq.ScanSessions(rows)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
 	}
-	return []memory.Session{s}, 1, nil
+	return ss, len(ss), nil
 }
 
 func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
