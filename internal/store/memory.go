@@ -85,17 +85,17 @@ type MemoryTx interface {
 
 	// SetBranchContext stores a branch's context.
 	SetBranchContext(ctx context.Context, b memory.BranchContext) error
-	// BranchContexts returns the context saved for branch (none when there
-	// is none), or with branch empty every branch's, most recently updated
-	// first.
-	BranchContexts(ctx context.Context, branch string) ([]memory.BranchContext, error)
+	// BranchContexts returns the contexts saved for these branches (a
+	// branch without one has none), or with none named every branch's,
+	// most recently updated first.
+	BranchContexts(ctx context.Context, branches ...string) ([]memory.BranchContext, error)
 }
 
 // MemoryKey names one memory entry by what identifies it beside its id:
 // its UID, or else, for a mistake, the memory.Fingerprint of its title.
 type MemoryKey struct {
-	UID         string
-	Fingerprint string
+	Fingerprint bool // Value is a mistake's title's fingerprint; else the entry's UID
+	Value       string
 }
 
 // MemoryQuery selects and pages memory entries.

@@ -28,6 +28,9 @@ func OpenChildren(ctx context.Context, tx Tx, parent task.ID) ([]task.Task, erro
 // Child returns the visible child of parent (zero: the roots) whose subtask
 // number is num, with its body, or a task.SubtaskNotFound refusal.
 func Child(ctx context.Context, tx Tx, parent task.ID, num int) (task.Task, error) {
+	if num <= 0 { // numbers start at 1; Num zero would read the level
+		return task.Task{}, task.SubtaskNotFound(parent, num)
+	}
 	ts, _, err := tx.Query(ctx, Query{Level: true, Parent: parent, Num: num})
 	if err != nil {
 		return task.Task{}, err
@@ -60,13 +63,13 @@ func AnswerDeps(ctx context.Context, q DepQuery,
 	one func(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error),
 ) (task.Deps, error) {
 	switch {
-	case len(q.Of) == 0 && q.Dependents:
+	case q.All && q.Dependents:
 		deps, err := all(ctx)
 		if err != nil {
 			return nil, err
 		}
 		return dependents(deps), nil
-	case len(q.Of) == 0:
+	case q.All:
 		return all(ctx)
 	case len(q.Of) > 1 && !q.Dependents:
 		return of(ctx, q.Of)
@@ -102,6 +105,9 @@ func dependents(deps task.Deps) task.Deps {
 // Session returns a session's head (its Record empty), or a
 // memory.NotFound refusal.
 func Session(ctx context.Context, tx Tx, id memory.SessionID) (memory.Session, error) {
+	if id <= 0 { // ids start at 1; ID zero would list them all
+		return memory.Session{}, memory.NotFound("session", id.String())
+	}
 	ss, _, err := tx.Sessions(ctx, SessionQuery{ID: id})
 	if err != nil {
 		return memory.Session{}, err
@@ -123,6 +129,9 @@ func BranchContext(ctx context.Context, tx Tx, branch string) (memory.BranchCont
 
 // LifecycleByID returns one lifecycle; ok is false when there is none.
 func LifecycleByID(ctx context.Context, tx Tx, id int64) (Lifecycle, bool, error) {
+	if id <= 0 { // ids start at 1; ID zero would list them all
+		return Lifecycle{}, false, nil
+	}
 	ls, _, err := tx.Lifecycles(ctx, LifecycleQuery{ID: id})
 	if err != nil || len(ls) == 0 {
 		return Lifecycle{}, false, err
@@ -132,18 +141,21 @@ func LifecycleByID(ctx context.Context, tx Tx, id int64) (Lifecycle, bool, error
 
 // MemoryByUID returns the entry with this UID.
 func MemoryByUID(ctx context.Context, tx Tx, uid string) (memory.Entry, bool, error) {
-	return tx.MemoryBy(ctx, MemoryKey{UID: uid})
+	return tx.MemoryBy(ctx, MemoryKey{Value: uid})
 }
 
 // MistakeByFingerprint returns the mistake whose title has this
 // memory.Fingerprint.
 func MistakeByFingerprint(ctx context.Context, tx Tx, fp string) (memory.Entry, bool, error) {
-	return tx.MemoryBy(ctx, MemoryKey{Fingerprint: fp})
+	return tx.MemoryBy(ctx, MemoryKey{Fingerprint: true, Value: fp})
 }
 
 // Loop returns a visible task and its loop state (nil: not a loop), or a
 // task.NotFound refusal.
 func Loop(ctx context.Context, tx Tx, id task.ID) (task.Task, []byte, error) {
+	if id <= 0 { // ids start at 1; zero would list every loop
+		return task.Task{}, nil, task.NotFound(id)
+	}
 	rows, err := tx.Loops(ctx, id)
 	if err != nil {
 		return task.Task{}, nil, err
@@ -163,4 +175,18 @@ func LeftSibling(ctx context.Context, tx Tx, of task.Task, withBody bool) (left 
 		return task.Task{}, false, err
 	}
 	return ts[0], true, nil
+}
+
+// EachBranch answers a Tx.BranchContexts of several branches for a store
+// from its reads of one.
+func EachBranch(ctx context.Context, one func(context.Context, ...string) ([]memory.BranchContext, error), branches []string) ([]memory.BranchContext, error) {
+	var out []memory.BranchContext
+	for _, b := range branches {
+		bs, err := one(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, bs...)
+	}
+	return out, nil
 }

@@ -111,11 +111,13 @@ type Query struct {
 
 // DepQuery selects dependencies between visible tasks.
 type DepQuery struct {
-	// Of selects the dependencies of these tasks (a task without any has
-	// no entry); empty: every task's.
-	Of []task.ID
-	// Dependents turns the answer round: for each task of Of (which it
-	// needs), the visible tasks that depend on it.
+	// All selects every task's dependencies; else Of selects those of
+	// these tasks (a task without any has no entry; none: an empty
+	// answer).
+	All bool
+	Of  []task.ID
+	// Dependents turns the answer round: for each task selected, the
+	// visible tasks that depend on it.
 	Dependents bool
 }
 

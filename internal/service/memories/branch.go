@@ -144,7 +144,7 @@ func (m *Memory) SaveBranch(ctx context.Context, name string, p BranchPatch) (me
 func (m *Memory) Branches(ctx context.Context) ([]memory.BranchContext, error) {
 	var out []memory.BranchContext
 	err := m.store.View(ctx, func(tx store.Tx) (err error) {
-		out, err = tx.BranchContexts(ctx, "")
+		out, err = tx.BranchContexts(ctx)
 		return err
 	})
 	return out, err

@@ -328,7 +328,7 @@ func resolveDepTasks(ctx context.Context, tx store.Tx, id, parent task.ID, refs 
 	if id == 0 {
 		return out, ts, nil // nothing depends on a task that does not exist yet
 	}
-	deps, err := tx.Deps(ctx, store.DepQuery{})
+	deps, err := tx.Deps(ctx, store.DepQuery{All: true})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -228,10 +228,13 @@ func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) erro
 	return nil
 }
 
-func (x *txn) BranchContexts(ctx context.Context, branch string) ([]memory.BranchContext, error) {
+func (x *txn) BranchContexts(ctx context.Context, branches ...string) ([]memory.BranchContext, error) {
+	if len(branches) > 1 {
+		return store.EachBranch(ctx, x.BranchContexts, branches)
+	}
 	query, args := qBranches, []any{x.p}
-	if branch != "" {
-		query, args = qBranch, append(args, branch)
+	if len(branches) == 1 {
+		query, args = qBranch, append(args, branches[0])
 	}
 	rows, err := x.tx.Query(ctx, query, args...)
 	if err != nil {

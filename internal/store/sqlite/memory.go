@@ -681,10 +681,10 @@ func (x *txn) one(ctx context.Context, q string, arg any) (memory.Entry, bool, e
 }
 
 func (x *txn) MemoryBy(ctx context.Context, k store.MemoryKey) (memory.Entry, bool, error) {
-	if k.UID != "" {
-		return x.one(ctx, qMemoryByUID, k.UID)
+	if k.Fingerprint {
+		return x.one(ctx, qMistakeByFP, k.Value)
 	}
-	return x.one(ctx, qMistakeByFP, k.Fingerprint)
+	return x.one(ctx, qMemoryByUID, k.Value)
 }
 
 func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) {

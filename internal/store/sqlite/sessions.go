@@ -226,13 +226,16 @@ func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) erro
 	return nil
 }
 
-func (x *txn) BranchContexts(ctx context.Context, branch string) ([]memory.BranchContext, error) {
+func (x *txn) BranchContexts(ctx context.Context, branches ...string) ([]memory.BranchContext, error) {
+	if len(branches) > 1 {
+		return store.EachBranch(ctx, x.BranchContexts, branches)
+	}
 	var (
 		rows *sql.Rows
 		err  error
 	)
-	if branch != "" {
-		rows, err = x.query(ctx, qBranch, branch)
+	if len(branches) == 1 {
+		rows, err = x.query(ctx, qBranch, branches[0])
 	} else {
 		rows, err = x.query(ctx, qBranches)
 	}

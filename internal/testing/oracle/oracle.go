@@ -184,7 +184,7 @@ func Picture(ctx context.Context, st store.Store, agent string, pg page.Page) (f
 		if err != nil {
 			return err
 		}
-		deps, err := tx.Deps(ctx, store.DepQuery{})
+		deps, err := tx.Deps(ctx, store.DepQuery{All: true})
 		if err != nil {
 			return err
 		}

@@ -342,8 +342,10 @@ func testSessions(t *testing.T, s store.Store) {
 		if d := cmp.Diff(first, got); d != "" {
 			t.Errorf("session (-want +got):\n%s", d)
 		}
-		if _, err := store.Session(ctx, tx, 999); !problem.Is(err, problem.NotFound) {
-			t.Errorf("Session(999) = %v", err)
+		for _, id := range []memory.SessionID{999, 0} {
+			if _, err := store.Session(ctx, tx, id); !problem.Is(err, problem.NotFound) {
+				t.Errorf("Session(%d) = %v", id, err)
+			}
 		}
 		list, total, err := tx.Sessions(ctx, store.SessionQuery{ThreadID: first.ID})
 		if err != nil || total != 2 || len(list) != 2 || list[0].ID != child.ID {
@@ -500,10 +502,15 @@ func testBranchContexts(t *testing.T, s store.Store) {
 		if d := cmp.Diff(a, got); d != "" {
 			t.Errorf("branch (-want +got):\n%s", d)
 		}
-		if _, ok, err := store.BranchContext(ctx, tx, "nope"); ok || err != nil {
-			t.Errorf("BranchContext(nope) = %v %v", ok, err)
+		for _, b := range []string{"nope", ""} {
+			if _, ok, err := store.BranchContext(ctx, tx, b); ok || err != nil {
+				t.Errorf("BranchContext(%q) = %v %v", b, ok, err)
+			}
 		}
-		all, err := tx.BranchContexts(ctx, "")
+		if two, err := tx.BranchContexts(ctx, "feat/x", "nope", "main"); err != nil || len(two) != 2 {
+			t.Errorf("BranchContexts(feat/x, nope, main) = %d, %v; want 2", len(two), err)
+		}
+		all, err := tx.BranchContexts(ctx)
 		if err != nil || len(all) != 2 || all[0].Branch != "feat/x" {
 			t.Errorf("BranchContexts = %v %v", all, err)
 		}

@@ -665,6 +665,8 @@ func testChild(t *testing.T, s store.Store) {
 		wantNotFound(t, "Child(q, 1) of a task without children", err, q.ID, 1)
 		_, err = store.Child(ctx, tx, g1.ID, 1) // a grandchild's number is not its child's
 		wantNotFound(t, "Child(g1, 1)", err, g1.ID, 1)
+		_, err = store.Child(ctx, tx, p.ID, 0) // numbers start at 1
+		wantNotFound(t, "Child(p, 0)", err, p.ID, 0)
 		return nil
 	})
 
@@ -1047,7 +1049,7 @@ func testDeps(t *testing.T, s store.Store) {
 	// check compares every read of the graph with want (task -> deps).
 	check := func(tx store.Tx, when string, want task.Deps) {
 		t.Helper()
-		got, err := tx.Deps(ctx, store.DepQuery{})
+		got, err := tx.Deps(ctx, store.DepQuery{All: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1068,6 +1070,24 @@ func testDeps(t *testing.T, s store.Store) {
 		}
 		if diff := cmp.Diff(sortedDeps(want), batch); diff != "" { // each list in id order
 			t.Errorf("%s: DepsOf (-want +got):\n%s", when, diff)
+		}
+		// The dependencies of no task are none, not every task's.
+		if none, err := tx.Deps(ctx, store.DepQuery{}); err != nil || len(none) != 0 {
+			t.Errorf("%s: Deps of no task = %v, %v; want none", when, none, err)
+		}
+		// Every task's dependents, turned round from every edge.
+		if all, err := tx.Deps(ctx, store.DepQuery{All: true, Dependents: true}); err != nil {
+			t.Fatal(err)
+		} else {
+			for _, x := range visible {
+				one, err := store.Dependents(ctx, tx, x.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !cmp.Equal(all[x.ID], one, cmpopts.EquateEmpty()) {
+					t.Errorf("%s: dependents of %s = %v from every edge, %v alone", when, x.Title, all[x.ID], one)
+				}
+			}
 		}
 		for _, x := range visible {
 			ds, err := store.TaskDeps(ctx, tx, x.ID)

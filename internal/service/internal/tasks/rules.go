@@ -422,7 +422,7 @@ func newNextAfter(ctx context.Context, tx store.Tx, left task.Task, taken map[ta
 			return
 		}
 		var deps task.Deps
-		if deps, rerr = tx.Deps(ctx, store.DepQuery{}); rerr == nil {
+		if deps, rerr = tx.Deps(ctx, store.DepQuery{All: true}); rerr == nil {
 			board = task.NewBoard(all, deps)
 		}
 	}
