@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/redact"
 )
 
 // Default is the agent of a session whose client gave no usable name.
@@ -34,7 +34,7 @@ func Check(a string) error {
 	if strings.TrimSpace(a) == "" {
 		return errors.New("is blank")
 	}
-	if _, r := memory.Redact(a); r.Total > 0 {
+	if _, r := redact.Redact(a); r.Total > 0 {
 		return fmt.Errorf("holds what looks like a secret (%s); name the agent without it", r)
 	}
 	return nil

@@ -85,10 +85,10 @@ func ContentHash(b []byte) string {
 
 // lineSpec is a name's line suffix: ":12", ":12-30", ":12:5" (a column),
 // "#L12", "#L12-L30".
-var lineSpec = regexp.MustCompile(`(?::(\d+)(?:-(\d+)|:\d+)?|#L(\d+)(?:-L?(\d+))?)$`)
+var lineSpec = lazyRE(`(?::(\d+)(?:-(\d+)|:\d+)?|#L(\d+)(?:-L?(\d+))?)$`)
 
 // symbolSpec is a name's symbol suffix: "#Parse", ":Parse", "#Memory.Stale".
-var symbolSpec = regexp.MustCompile(`[#:]([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)$`)
+var symbolSpec = lazyRE(`[#:]([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)$`)
 
 // SplitName splits a name an entry gives a file into the file and what it
 // points at in it: lines (first, last; zero when none) or a symbol.
@@ -120,12 +120,12 @@ func SplitName(name string) (file string, first, last int, symbol string) {
 // keyword (func Parse, def load_csv) or shaped like code (camelCase,
 // snake_case, PascalCase with an inner capital).
 var (
-	mentionTick    = regexp.MustCompile("`([^`\n]{1,120})`")
-	mentionCall    = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\(`)
-	mentionQual    = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)(?:\.|::)([A-Za-z_][A-Za-z0-9_]*)\b`)
-	mentionKeyword = regexp.MustCompile(`\b(?:func|def|class|fn|function|type|struct|interface|trait|enum|method|const|var)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)`)
-	mentionShape   = regexp.MustCompile(`\b([a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b`)
-	identRE        = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	mentionTick    = lazyRE("`([^`\n]{1,120})`")
+	mentionCall    = lazyRE(`\b([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\(`)
+	mentionQual    = lazyRE(`\b([A-Za-z_][A-Za-z0-9_]*)(?:\.|::)([A-Za-z_][A-Za-z0-9_]*)\b`)
+	mentionKeyword = lazyRE(`\b(?:func|def|class|fn|function|type|struct|interface|trait|enum|method|const|var)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)`)
+	mentionShape   = lazyRE(`\b([a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b`)
+	identRE        = lazyRE(`[A-Za-z_][A-Za-z0-9_]*`)
 )
 
 // Mentions returns the identifiers text names as code, each as written
@@ -152,7 +152,7 @@ func Mentions(text string) []string {
 			add(id)
 		}
 	}
-	for _, re := range []*regexp.Regexp{mentionKeyword, mentionCall, mentionShape} {
+	for _, re := range []*lazyRegexp{mentionKeyword, mentionCall, mentionShape} {
 		for _, m := range re.FindAllStringSubmatch(text, -1) {
 			add(m[1])
 		}

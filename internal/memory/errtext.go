@@ -704,3 +704,15 @@ func (ev Evidence) String() string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// asciiLower lowercases ASCII letters only, so byte offsets in the result are offsets
+// in s (strings.ToLower can change the length of other letters).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

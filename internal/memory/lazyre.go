@@ -5,8 +5,8 @@ import (
 	"sync"
 )
 
-// A lazyRegexp is compiled on first use. The package has some forty
-// patterns (secret rules, fingerprint blurs); compiling them at init made
+// A lazyRegexp is compiled on first use. The package has many
+// patterns (error text, fingerprint blurs); compiling them at init made
 // every process start, `cairn serve` answering initialize included, pay
 // about a millisecond for patterns most sessions never use.
 type lazyRegexp struct {
@@ -43,3 +43,11 @@ func (l *lazyRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 }
 
 func (l *lazyRegexp) FindStringIndex(s string) []int { return l.get().FindStringIndex(s) }
+
+func (l *lazyRegexp) FindString(s string) string { return l.get().FindString(s) }
+
+func (l *lazyRegexp) FindStringSubmatch(s string) []string { return l.get().FindStringSubmatch(s) }
+
+func (l *lazyRegexp) FindAllStringSubmatch(s string, n int) [][]string {
+	return l.get().FindAllStringSubmatch(s, n)
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/internal/service/memories"
 )
 
@@ -115,7 +116,7 @@ func TestScrubReachesEveryString(t *testing.T) {
 		Nested: []inner{{Note: pat}}, Map: map[string]inner{"a": {Note: pat}}}
 	p := pat
 	in.Ptr = &p
-	if n := memory.Scrub(&in); n != 6 {
+	if n := redact.Scrub(&in); n != 6 {
 		t.Fatalf("scrubbed %d, want 6: %+v", n, in)
 	}
 	for _, s := range []string{in.Title, *in.Ptr, in.List[1], in.Evidence["tests_pass"], in.Nested[0].Note, in.Map["a"].Note} {

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/internal/check/mermaid/flowchart"
+	"github.com/cairn-dev/cairn/internal/check/mermaid/internal/syntax"
+
 	"github.com/cairn-dev/cairn/internal/check"
 )
 
@@ -74,8 +77,8 @@ func BenchmarkLexLarge(b *testing.B) {
 	b.SetBytes(int64(len(content)))
 	b.ReportAllocs()
 	for b.Loop() {
-		l := newFlowLexer(content)
-		for l.next().kind != tokEOF {
+		l := flowchart.NewFlowLexer(content)
+		for l.Next().Kind != syntax.TokEOF {
 		}
 	}
 }

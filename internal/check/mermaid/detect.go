@@ -3,81 +3,77 @@ package mermaid
 import (
 	"strings"
 	"sync"
-	"unicode/utf8"
-)
 
-// diagramType is a diagram type Mermaid knows, as its detector finds it.
-type diagramType struct {
-	id   string // Mermaid's id for it: "flowchart-v2"
-	name string // the keyword people write: "flowchart"
-	// detect reports whether text (comments and white space at its start
-	// skipped) is of this type; nil: it starts with one of keywords.
-	detect   func(text string) bool
-	keywords []string
-	// parse checks the diagram's code; nil: this package does not parse
-	// the type, and says so.
-	parse func(d *diagram, code src)
-}
+	"github.com/cairn-dev/cairn/internal/check/mermaid/charts"
+	"github.com/cairn-dev/cairn/internal/check/mermaid/class"
+	"github.com/cairn-dev/cairn/internal/check/mermaid/er"
+	"github.com/cairn-dev/cairn/internal/check/mermaid/flowchart"
+	"github.com/cairn-dev/cairn/internal/check/mermaid/gantt"
+	"github.com/cairn-dev/cairn/internal/check/mermaid/internal/syntax"
+	"github.com/cairn-dev/cairn/internal/check/mermaid/models"
+	"github.com/cairn-dev/cairn/internal/check/mermaid/sequence"
+	"github.com/cairn-dev/cairn/internal/check/mermaid/state"
+)
 
 // diagramTypes are Mermaid's detectors in the order it tries them
 // (diagram-orchestration.ts): the first that matches decides.
 // (Built on first use: an init would cost every cairn process.)
-var diagramTypes = sync.OnceValue(func() []*diagramType {
-	return []*diagramType{
-		{id: "error", name: "error", detect: func(t string) bool { return strings.ToLower(strings.TrimSpace(t)) == "error" }},
-		{id: "---", name: "---", keywords: []string{"---"}},
-		{id: "flowchart-elk", name: "flowchart-elk", keywords: []string{"flowchart-elk"}, parse: parseFlowchart},
-		{id: "mindmap", name: "mindmap", keywords: []string{"mindmap"}, parse: parseMindmap},
-		{id: "architecture", name: "architecture", keywords: []string{"architecture"}, parse: parseArchitecture},
-		{id: "agentflow", name: "agentflow-beta", detect: wordPrefix("agentflow-beta")},
-		{id: "c4", name: "C4", detect: detectC4, parse: parseC4},
-		{id: "kanban", name: "kanban", keywords: []string{"kanban"}, parse: parseKanban},
-		{id: "classDiagram", name: "classDiagram", keywords: []string{"classDiagram"}, parse: parseClass},
-		{id: "er", name: "erDiagram", keywords: []string{"erDiagram"}, parse: parseER},
-		{id: "gantt", name: "gantt", keywords: []string{"gantt"}, parse: parseGantt},
-		{id: "info", name: "info", keywords: []string{"info"}, parse: parseInfo},
-		{id: "pie", name: "pie", keywords: []string{"pie"}, parse: parsePie},
-		{id: "requirement", name: "requirementDiagram", keywords: []string{"requirement"}, parse: parseRequirement},
-		{id: "sequence", name: "sequenceDiagram", keywords: []string{"sequenceDiagram"}, parse: parseSequence},
-		{id: "swimlanes", name: "swimlane-beta", detect: wordPrefix("swimlane-beta")},
-		{id: "flowchart-v2", name: "flowchart", keywords: []string{"graph", "flowchart"}, parse: parseFlowchart},
-		{id: "timeline", name: "timeline", keywords: []string{"timeline"}, parse: parseTimeline},
-		{id: "gitGraph", name: "gitGraph", keywords: []string{"gitGraph"}, parse: parseGitGraph},
-		{id: "stateDiagram", name: "stateDiagram", keywords: []string{"stateDiagram"}, parse: parseState},
-		{id: "journey", name: "journey", keywords: []string{"journey"}, parse: parseJourney},
-		{id: "quadrantChart", name: "quadrantChart", keywords: []string{"quadrantChart"}, parse: parseQuadrant},
-		{id: "sankey", name: "sankey", keywords: []string{"sankey"}, parse: parseSankey},
-		{id: "packet", name: "packet", keywords: []string{"packet"}, parse: parsePacket},
-		{id: "xychart", name: "xychart", keywords: []string{"xychart"}, parse: parseXYChart},
-		{id: "block", name: "block", keywords: []string{"block"}},
-		{id: "eventmodeling", name: "eventmodeling", keywords: []string{"eventmodeling"}},
-		{id: "treeView", name: "treeView-beta", keywords: []string{"treeView-beta"}},
-		{id: "radar", name: "radar-beta", keywords: []string{"radar-beta"}},
-		{id: "ishikawa", name: "ishikawa", detect: detectIshikawa},
-		{id: "treemap", name: "treemap", keywords: []string{"treemap"}},
-		{id: "railroad", name: "railroad-beta", detect: foldPrefix("railroad-beta")},
-		{id: "railroadEbnf", name: "railroad-ebnf-beta", detect: foldPrefix("railroad-ebnf-beta")},
-		{id: "railroadAbnf", name: "railroad-abnf-beta", detect: foldPrefix("railroad-abnf-beta")},
-		{id: "railroadPeg", name: "railroad-peg-beta", detect: foldPrefix("railroad-peg-beta")},
-		{id: "venn", name: "venn-beta", keywords: []string{"venn-beta"}},
-		{id: "wardley", name: "wardley-beta", detect: foldPrefix("wardley-beta")},
-		{id: "cynefin", name: "cynefin-beta", detect: detectCynefin},
-		{id: "usecase", name: "usecase-beta", detect: detectUsecase},
+var diagramTypes = sync.OnceValue(func() []*syntax.DiagramType {
+	return []*syntax.DiagramType{
+		{ID: "error", Name: "error", Detect: func(t string) bool { return strings.ToLower(strings.TrimSpace(t)) == "error" }},
+		{ID: "---", Name: "---", Keywords: []string{"---"}},
+		{ID: "flowchart-elk", Name: "flowchart-elk", Keywords: []string{"flowchart-elk"}, Parse: flowchart.ParseFlowchart},
+		{ID: "mindmap", Name: "mindmap", Keywords: []string{"mindmap"}, Parse: models.ParseMindmap},
+		{ID: "architecture", Name: "architecture", Keywords: []string{"architecture"}, Parse: models.ParseArchitecture},
+		{ID: "agentflow", Name: "agentflow-beta", Detect: wordPrefix("agentflow-beta")},
+		{ID: "c4", Name: "C4", Detect: detectC4, Parse: models.ParseC4},
+		{ID: "kanban", Name: "kanban", Keywords: []string{"kanban"}, Parse: models.ParseKanban},
+		{ID: "classDiagram", Name: "classDiagram", Keywords: []string{"classDiagram"}, Parse: class.ParseClass},
+		{ID: "er", Name: "erDiagram", Keywords: []string{"erDiagram"}, Parse: er.ParseER},
+		{ID: "gantt", Name: "gantt", Keywords: []string{"gantt"}, Parse: gantt.ParseGantt},
+		{ID: "info", Name: "info", Keywords: []string{"info"}, Parse: charts.ParseInfo},
+		{ID: "pie", Name: "pie", Keywords: []string{"pie"}, Parse: charts.ParsePie},
+		{ID: "requirement", Name: "requirementDiagram", Keywords: []string{"requirement"}, Parse: models.ParseRequirement},
+		{ID: "sequence", Name: "sequenceDiagram", Keywords: []string{"sequenceDiagram"}, Parse: sequence.ParseSequence},
+		{ID: "swimlanes", Name: "swimlane-beta", Detect: wordPrefix("swimlane-beta")},
+		{ID: "flowchart-v2", Name: "flowchart", Keywords: []string{"graph", "flowchart"}, Parse: flowchart.ParseFlowchart},
+		{ID: "timeline", Name: "timeline", Keywords: []string{"timeline"}, Parse: charts.ParseTimeline},
+		{ID: "gitGraph", Name: "gitGraph", Keywords: []string{"gitGraph"}, Parse: models.ParseGitGraph},
+		{ID: "stateDiagram", Name: "stateDiagram", Keywords: []string{"stateDiagram"}, Parse: state.ParseState},
+		{ID: "journey", Name: "journey", Keywords: []string{"journey"}, Parse: charts.ParseJourney},
+		{ID: "quadrantChart", Name: "quadrantChart", Keywords: []string{"quadrantChart"}, Parse: charts.ParseQuadrant},
+		{ID: "sankey", Name: "sankey", Keywords: []string{"sankey"}, Parse: charts.ParseSankey},
+		{ID: "packet", Name: "packet", Keywords: []string{"packet"}, Parse: charts.ParsePacket},
+		{ID: "xychart", Name: "xychart", Keywords: []string{"xychart"}, Parse: charts.ParseXYChart},
+		{ID: "block", Name: "block", Keywords: []string{"block"}},
+		{ID: "eventmodeling", Name: "eventmodeling", Keywords: []string{"eventmodeling"}},
+		{ID: "treeView", Name: "treeView-beta", Keywords: []string{"treeView-beta"}},
+		{ID: "radar", Name: "radar-beta", Keywords: []string{"radar-beta"}},
+		{ID: "ishikawa", Name: "ishikawa", Detect: detectIshikawa},
+		{ID: "treemap", Name: "treemap", Keywords: []string{"treemap"}},
+		{ID: "railroad", Name: "railroad-beta", Detect: foldPrefix("railroad-beta")},
+		{ID: "railroadEbnf", Name: "railroad-ebnf-beta", Detect: foldPrefix("railroad-ebnf-beta")},
+		{ID: "railroadAbnf", Name: "railroad-abnf-beta", Detect: foldPrefix("railroad-abnf-beta")},
+		{ID: "railroadPeg", Name: "railroad-peg-beta", Detect: foldPrefix("railroad-peg-beta")},
+		{ID: "venn", Name: "venn-beta", Keywords: []string{"venn-beta"}},
+		{ID: "wardley", Name: "wardley-beta", Detect: foldPrefix("wardley-beta")},
+		{ID: "cynefin", Name: "cynefin-beta", Detect: detectCynefin},
+		{ID: "usecase", Name: "usecase-beta", Detect: detectUsecase},
 	}
 })
 
 // detect finds the diagram type of cleaned (the text after front matter,
 // directives and comment lines are removed), reporting text of no type.
-func detect(d *diagram, cleaned src) (*diagramType, bool) {
-	t := detectionText(cleaned.text)
+func detect(d *syntax.Diagram, cleaned syntax.Src) (*syntax.DiagramType, bool) {
+	t := detectionText(cleaned.Text)
 	for _, typ := range diagramTypes() {
-		if typ.matches(t) {
-			if typ.id == "---" {
-				d.report(ruleFrontMatter, cleaned, 0, 2, "the diagram starts with --- but has no closed front matter block",
+		if matches(typ, t) {
+			if typ.ID == "---" {
+				d.Report(syntax.RuleFrontMatter, cleaned, 0, 2, "the diagram starts with --- but has no closed front matter block",
 					"open and close the front matter with unindented --- lines, each followed by a line break, or remove the ---")
 				return nil, false
 			}
-			if typ.id == "error" {
+			if typ.ID == "error" {
 				return nil, false // Mermaid's own "error" diagram
 			}
 			return typ, true
@@ -87,12 +83,13 @@ func detect(d *diagram, cleaned src) (*diagramType, bool) {
 	return nil, false
 }
 
-func (typ *diagramType) matches(t string) bool {
-	if typ.detect != nil {
-		return typ.detect(t)
+// matches reports whether t is of type typ.
+func matches(typ *syntax.DiagramType, t string) bool {
+	if typ.Detect != nil {
+		return typ.Detect(t)
 	}
-	s := trimJSLeft(t)
-	for _, k := range typ.keywords {
+	s := syntax.TrimJSLeft(t)
+	for _, k := range typ.Keywords {
 		if strings.HasPrefix(s, k) {
 			return true
 		}
@@ -128,22 +125,22 @@ func detectionText(t string) string {
 
 func wordPrefix(kw string) func(string) bool {
 	return func(t string) bool {
-		s := trimJSLeft(t)
-		return hasWord(s, 0, kw, false)
+		s := syntax.TrimJSLeft(t)
+		return syntax.HasWord(s, 0, kw, false)
 	}
 }
 
 func foldPrefix(kw string) func(string) bool {
 	return func(t string) bool {
-		s := trimJSLeft(t)
-		return hasPrefixAt(s, 0, kw, true)
+		s := syntax.TrimJSLeft(t)
+		return syntax.HasPrefixAt(s, 0, kw, true)
 	}
 }
 
 // detectC4 is Mermaid's /^\s*C4Context|C4Container|C4Component|C4Dynamic|C4Deployment/,
 // which finds all but the first anywhere in the text.
 func detectC4(t string) bool {
-	if strings.HasPrefix(trimJSLeft(t), "C4Context") {
+	if strings.HasPrefix(syntax.TrimJSLeft(t), "C4Context") {
 		return true
 	}
 	for _, k := range []string{"C4Container", "C4Component", "C4Dynamic", "C4Deployment"} {
@@ -155,54 +152,54 @@ func detectC4(t string) bool {
 }
 
 func detectIshikawa(t string) bool {
-	s := trimJSLeft(t)
-	if !hasPrefixAt(s, 0, "ishikawa", true) {
+	s := syntax.TrimJSLeft(t)
+	if !syntax.HasPrefixAt(s, 0, "ishikawa", true) {
 		return false
 	}
 	i := len("ishikawa")
-	if hasPrefixAt(s, i, "-beta", true) && wordEnds(s, i+5) {
+	if syntax.HasPrefixAt(s, i, "-beta", true) && syntax.WordEnds(s, i+5) {
 		return true
 	}
-	return wordEnds(s, i)
+	return syntax.WordEnds(s, i)
 }
 
 func detectCynefin(t string) bool {
-	s := trimJSLeft(t)
+	s := syntax.TrimJSLeft(t)
 	if !strings.HasPrefix(s, "cynefin-beta") {
 		return false
 	}
 	r := s[len("cynefin-beta"):]
-	return r == "" || r[0] == ':' || isJSSpaceByte(r[0])
+	return r == "" || r[0] == ':' || syntax.IsJSSpaceByte(r[0])
 }
 
 func detectUsecase(t string) bool {
-	s := trimJSLeft(t)
+	s := syntax.TrimJSLeft(t)
 	if !strings.HasPrefix(s, "usecase-beta") {
 		return false
 	}
 	r := s[len("usecase-beta"):]
-	return r == "" || isJSSpaceByte(r[0])
+	return r == "" || syntax.IsJSSpaceByte(r[0])
 }
 
 // reportUnknown reports text that starts with no diagram type, naming the
 // types Mermaid knows.
-func reportUnknown(d *diagram, cleaned src, t string) {
-	if strings.TrimSpace(cleaned.text) == "" {
-		d.report(ruleUnknownDiagram, d.raw, 0, -1, "the diagram is empty: it has no diagram type",
+func reportUnknown(d *syntax.Diagram, cleaned syntax.Src, t string) {
+	if strings.TrimSpace(cleaned.Text) == "" {
+		d.Report(syntax.RuleUnknownDiagram, d.Raw, 0, -1, "the diagram is empty: it has no diagram type",
 			"start the diagram with one of "+knownKeywords())
 		return
 	}
-	at := skipJSSpace(cleaned.text, 0)
-	word := cleaned.text[at:lineEnd(cleaned.text, at)]
+	at := syntax.SkipJSSpace(cleaned.Text, 0)
+	word := cleaned.Text[at:syntax.LineEnd(cleaned.Text, at)]
 	if i := strings.IndexAny(word, " \t"); i >= 0 {
 		word = word[:i]
 	}
 	msg := "the diagram's text after its comments is empty: it has no diagram type"
 	if strings.TrimSpace(t) != "" {
-		msg = "Mermaid knows no diagram type " + quoteShort(word)
+		msg = "Mermaid knows no diagram type " + syntax.QuoteShort(word)
 	}
 	last := at + len(word) - 1
-	d.report(ruleUnknownDiagram, cleaned, at, last, msg,
+	d.Report(syntax.RuleUnknownDiagram, cleaned, at, last, msg,
 		"start the diagram with one of "+knownKeywords())
 }
 
@@ -211,18 +208,4 @@ func knownKeywords() string {
 		"mindmap, timeline, quadrantChart, xychart, requirementDiagram, C4Context, C4Container, C4Component, C4Dynamic, " +
 		"C4Deployment, kanban, packet, radar-beta, treemap, architecture-beta, sankey, block, info, venn-beta, ishikawa, " +
 		"wardley-beta, treeView-beta, eventmodeling, cynefin-beta, usecase-beta, railroad-beta"
-}
-
-func quoteShort(s string) string { return `"` + shorten(s) + `"` }
-
-// shorten cuts s to about 40 bytes, at a character boundary.
-func shorten(s string) string {
-	if len(s) <= 40 {
-		return s
-	}
-	cut := 37
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
 }

@@ -3,6 +3,8 @@ package mermaid
 import (
 	"path"
 	"strings"
+
+	"github.com/cairn-dev/cairn/internal/check/mermaid/internal/syntax"
 )
 
 // isMarkdown reports whether a path is a Markdown file, whose ```mermaid
@@ -28,10 +30,10 @@ func isMermaid(p string) bool {
 // block of a Markdown file, each line's fence indentation removed, with
 // file offsets. A block left open runs to the end of the file, as
 // CommonMark reads it.
-func mermaidBlocks(content string) []src {
-	var blocks []src
+func mermaidBlocks(content string) []syntax.Src {
+	var blocks []syntax.Src
 	for ls := 0; ls < len(content); {
-		le := lineEnd(content, ls)
+		le := syntax.LineEnd(content, ls)
 		indent, fence, ok := openingFence(content[ls:le])
 		if !ok {
 			ls = le + 1
@@ -76,16 +78,16 @@ func openingFence(line string) (indent int, fence string, ok bool) {
 
 // fencedBody reads a fenced block's lines from start up to its closing
 // fence; it returns the body and where the next line after it starts.
-func fencedBody(content string, start, indent int, fence string) (src, int) {
+func fencedBody(content string, start, indent int, fence string) (syntax.Src, int) {
 	var b strings.Builder
 	var off []int
 	ls := start
 	for ls < len(content) {
-		le := lineEnd(content, ls)
+		le := syntax.LineEnd(content, ls)
 		line := content[ls:le]
 		if isClosingFence(line, fence) {
 			off = append(off, ls)
-			return src{text: b.String(), off: off}, le + 1
+			return syntax.Src{Text: b.String(), Off: off}, le + 1
 		}
 		cut := 0
 		for cut < indent && cut < len(line) && (line[cut] == ' ' || line[cut] == '\t') {
@@ -102,7 +104,7 @@ func fencedBody(content string, start, indent int, fence string) (src, int) {
 		ls = le + 1
 	}
 	off = append(off, len(content))
-	return src{text: b.String(), off: off}, len(content)
+	return syntax.Src{Text: b.String(), Off: off}, len(content)
 }
 
 func isClosingFence(line, fence string) bool {

@@ -26,7 +26,7 @@ func FuzzCheckFile(f *testing.F) {
 		}
 		fc := checkFile(name, content)
 		lines := strings.Count(content, "\n") + 1
-		for _, fd := range fc.findings {
+		for _, fd := range fc.Findings {
 			if fd.Line < 0 || fd.Line > lines+1 || fd.Message == "" || !utf8.ValidString(fd.Message) && utf8.ValidString(content) {
 				t.Fatalf("bad finding %+v for %q", fd, content)
 			}

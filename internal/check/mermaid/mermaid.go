@@ -51,7 +51,7 @@ import (
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/cairn-dev/cairn/internal/check/mermaid/internal/syntax"
 
 	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/cairn-dev/cairn/internal/problem"
@@ -70,6 +70,9 @@ func (*Checker) Name() string { return "mermaid" }
 // blocks past the first bytes; a file without any gives no finding).
 func (*Checker) Wants(p string, _ []byte) bool { return isMermaid(p) || isMarkdown(p) }
 
+// Rules lists the checker's rules.
+func (*Checker) Rules() []check.Rule { return syntax.Rules }
+
 // Check checks each file's diagrams.
 func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, error) {
 	for k := range in.Params {
@@ -83,9 +86,9 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 			return check.Result{}, err
 		}
 		fc := checkFile(f.Path, string(f.Content))
-		res.Findings = append(res.Findings, fc.findings...)
-		for _, u := range fc.unchecked {
-			skipped[u.typ] = append(skipped[u.typ], u.where)
+		res.Findings = append(res.Findings, fc.Findings...)
+		for _, u := range fc.Unchecked {
+			skipped[u.Typ] = append(skipped[u.Typ], u.Where)
 		}
 	}
 	res.Notes = uncheckedNotes(skipped)
@@ -114,83 +117,44 @@ func uncheckedNotes(skipped map[string][]string) []string {
 	return notes
 }
 
-// fileCheck is one file being checked.
-type fileCheck struct {
-	path      string
-	lines     lines
-	findings  []check.Finding
-	unchecked []unchecked
-}
-
-// unchecked is a diagram of a type this checker does not parse.
-type unchecked struct{ typ, where string }
-
 // checkFile checks a file's diagrams: the whole file, or a Markdown file's
 // mermaid blocks.
-func checkFile(p, content string) *fileCheck {
-	fc := &fileCheck{path: p, lines: newLines(content)}
+func checkFile(p, content string) *syntax.FileCheck {
+	fc := &syntax.FileCheck{Path: p, Lines: syntax.NewLines(content)}
 	if isMarkdown(p) {
 		for _, b := range mermaidBlocks(content) {
-			fc.checkDiagram(b)
+			checkDiagram(fc, b)
 		}
 		return fc
 	}
-	fc.checkDiagram(newSrc(content, 0))
+	checkDiagram(fc, syntax.NewSrc(content, 0))
 	return fc
 }
 
-// diagram is one diagram being checked.
-type diagram struct {
-	fc  *fileCheck
-	raw src
-	typ *diagramType
-	// frontMatter and inits are the diagram's settings: its front matter
-	// and the JSON of its init directives.
-	frontMatter *yaml.Node
-	inits       []map[string]any
-}
-
-func (fc *fileCheck) checkDiagram(raw src) {
-	d := &diagram{fc: fc, raw: raw}
+// checkDiagram checks one diagram of fc.
+func checkDiagram(fc *syntax.FileCheck, raw syntax.Src) {
+	d := &syntax.Diagram{File: fc, Raw: raw}
 	p := prepare(d, raw)
-	d.frontMatter = p.frontMatter
+	d.FrontMatter = p.frontMatter
 	typ, ok := detect(d, p.cleaned)
 	if !ok {
 		return
 	}
-	d.typ = typ
+	d.Typ = typ
 	checkSize(d, p.cleaned)
-	if typ.parse == nil {
-		line, _ := fc.lines.pos(p.cleaned.fileOff(0))
-		fc.unchecked = append(fc.unchecked, unchecked{typ: typ.name, where: fmt.Sprintf("%s:%d", cmp.Or(fc.path, "<inline>"), line)})
+	if typ.Parse == nil {
+		line, _ := fc.Lines.Pos(p.cleaned.FileOff(0))
+		fc.Unchecked = append(fc.Unchecked, syntax.Unchecked{Typ: typ.Name, Where: fmt.Sprintf("%s:%d", cmp.Or(fc.Path, "<inline>"), line)})
 		return
 	}
-	typ.parse(d, p.code)
-}
-
-// report adds a finding of rule at s's offsets from to last (inclusive; no
-// span when last < from).
-func (d *diagram) report(rule string, s src, from, last int, msg, fix string) {
-	d.reportSev("", rule, s, from, last, msg, fix)
-}
-
-// reportSev is report with a severity other than the rule's.
-func (d *diagram) reportSev(sev check.Severity, rule string, s src, from, last int, msg, fix string) {
-	r := ruleByID[rule]
-	f := check.Finding{Rule: rule, Severity: cmp.Or(sev, r.Severity), File: d.fc.path,
-		Message: msg, Fix: fix, Link: check.RuleLink(r)}
-	f.Line, f.Col = d.fc.lines.pos(s.fileOff(from))
-	if last >= from {
-		f.EndLine, f.EndCol = d.fc.lines.pos(s.fileOff(last))
-	}
-	d.fc.findings = append(d.fc.findings, f)
+	typ.Parse(d, p.code)
 }
 
 // checkSize reports a diagram over Mermaid's default maxTextSize, which
 // it measures in UTF-16 code units on the cleaned text.
-func checkSize(d *diagram, cleaned src) {
+func checkSize(d *syntax.Diagram, cleaned syntax.Src) {
 	n := 0
-	for _, r := range cleaned.text {
+	for _, r := range cleaned.Text {
 		n++
 		if r > 0xffff {
 			n++
@@ -199,46 +163,10 @@ func checkSize(d *diagram, cleaned src) {
 	if n <= maxTextSize {
 		return
 	}
-	d.report(ruleSizeLimit, cleaned, 0, -1,
+	d.Report(syntax.RuleSizeLimit, cleaned, 0, -1,
 		fmt.Sprintf("the diagram is %d characters long, over Mermaid's default maxTextSize of %d, so Mermaid shows an error instead unless the site raises the limit", n, maxTextSize),
 		"split the diagram, or raise maxTextSize in mermaid.initialize wherever it is rendered")
 }
 
 // maxTextSize is Mermaid's default maxTextSize.
 const maxTextSize = 50000
-
-// setting returns a diagram type's setting (config.<section>.<key>), from
-// an init directive or the front matter's config, as Mermaid merges them
-// (directives win).
-func (d *diagram) setting(section, key string) (string, bool) {
-	for i := len(d.inits) - 1; i >= 0; i-- {
-		for _, top := range []string{section, "config"} {
-			if m, ok := d.inits[i][top].(map[string]any); ok {
-				if v, ok := m[key]; ok {
-					return fmt.Sprint(v), true
-				}
-			}
-		}
-	}
-	return yamlPath(d.frontMatter, "config", section, key)
-}
-
-// yamlPath looks up a scalar by mapping keys.
-func yamlPath(n *yaml.Node, keys ...string) (string, bool) {
-	for _, k := range keys {
-		if n == nil || n.Kind != yaml.MappingNode {
-			return "", false
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == k {
-				next = n.Content[i+1]
-			}
-		}
-		n = next
-	}
-	if n == nil || n.Kind != yaml.ScalarNode {
-		return "", false
-	}
-	return n.Value, true
-}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/check/mermaid/internal/syntax"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cairn-dev/cairn/internal/check"
@@ -107,12 +109,12 @@ func TestMermaidExamples(t *testing.T) {
 	parsed, unchecked := map[string]int{}, map[string]int{}
 	for _, ex := range examples {
 		fc := checkFile(ex.id+".mmd", ex.code)
-		for _, f := range fc.findings {
+		for _, f := range fc.Findings {
 			if f.Severity == check.Error {
 				t.Errorf("%s %q: %s", ex.id, ex.title, f)
 			}
 		}
-		if len(fc.unchecked) > 0 {
+		if len(fc.Unchecked) > 0 {
 			unchecked[ex.id]++
 		} else {
 			parsed[ex.id]++
@@ -138,7 +140,7 @@ type finding struct {
 
 func findingsOf(path, content string) []finding {
 	var out []finding
-	for _, f := range checkFile(path, content).findings {
+	for _, f := range checkFile(path, content).Findings {
 		out = append(out, finding{f.Line, f.Col, f.Rule})
 	}
 	return out
@@ -150,19 +152,19 @@ func TestFindingPositions(t *testing.T) {
 		want                []finding
 	}{
 		{"single-dash arrow points at the dash", "a.mmd", "flowchart TD\n    A -> B\n",
-			[]finding{{2, 7, ruleSyntax}}},
+			[]finding{{2, 7, syntax.RuleSyntax}}},
 		{"after front matter and a comment", "a.mmd", "---\ntitle: T\n---\n%% note\nflowchart TD\n    A --> end\n",
-			[]finding{{6, 11, ruleSyntax}}},
+			[]finding{{6, 11, syntax.RuleSyntax}}},
 		{"in a Markdown block", "README.md", "# T\n\n```mermaid\nsequenceDiagram\n    A->>B hi\n```\n",
-			[]finding{{5, 13, ruleSyntax}}},
+			[]finding{{5, 13, syntax.RuleSyntax}}},
 		{"in an indented Markdown block", "README.md", "1. item\n\n   ```mermaid\n   pie\n       \"a\" : -1\n   ```\n",
-			[]finding{{5, 14, rulePieValue}}},
+			[]finding{{5, 14, syntax.RulePieValue}}},
 		{"CRLF line ends", "a.mmd", "flowchart TD\r\n    A --> B\r\n    B -> C\r\n",
-			[]finding{{3, 7, ruleSyntax}}},
+			[]finding{{3, 7, syntax.RuleSyntax}}},
 		{"a directive that is not JSON", "a.mmd", "%%{init: {theme: dark}}%%\nflowchart TD\n    A --> B\n",
-			[]finding{{1, 1, ruleDirective}}},
+			[]finding{{1, 1, syntax.RuleDirective}}},
 		{"unknown type names the word", "a.mmd", "\n\nsequenceDiagrm\n    A->>B: hi\n",
-			[]finding{{3, 1, ruleUnknownDiagram}}},
+			[]finding{{3, 1, syntax.RuleUnknownDiagram}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -183,7 +185,7 @@ func TestMessagesSayWhatWasExpected(t *testing.T) {
 		{"foo\n", "Mermaid knows no diagram type \"foo\""},
 	}
 	for _, tt := range tests {
-		fs := checkFile("a.mmd", tt.content).findings
+		fs := checkFile("a.mmd", tt.content).Findings
 		if len(fs) == 0 || !strings.Contains(fs[0].Message, tt.want) {
 			t.Errorf("%q: want a message with %q, got %v", tt.content, tt.want, fs)
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cairn-dev/cairn/internal/check/mermaid/internal/syntax"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -19,17 +21,17 @@ import (
 type prepared struct {
 	// cleaned is the text after front matter, directives and comment lines
 	// are removed: what Mermaid detects the diagram type on.
-	cleaned src
+	cleaned syntax.Src
 	// code is cleaned with entities encoded and a newline added: what the
 	// diagram's parser reads.
-	code src
+	code syntax.Src
 	// frontMatter is the front matter's YAML, nil without one.
 	frontMatter *yaml.Node
 }
 
 // prepare runs Mermaid's preprocessing over raw, reporting broken front
 // matter and directives to d.
-func prepare(d *diagram, raw src) prepared {
+func prepare(d *syntax.Diagram, raw syntax.Src) prepared {
 	// Pages render a diagram's text trimmed (mermaid.run trims each
 	// element's text), so front matter after blank lines still counts.
 	s := trimStart(normalizeText(raw))
@@ -37,44 +39,44 @@ func prepare(d *diagram, raw src) prepared {
 	s, p.frontMatter = frontMatter(d, s)
 	s = directives(d, s)
 	p.cleaned = trimStart(cleanupComments(s))
-	p.code = encodeEntities(p.cleaned).appendText("\n")
+	p.code = encodeEntities(p.cleaned).AppendText("\n")
 	return p
 }
 
 // normalizeText turns CRLF and CR into LF and, inside HTML tags, double
 // quotes around attribute values into single ones (Mermaid's cleanupText).
-func normalizeText(s src) src {
-	var edits []edit
-	for i := 0; i < len(s.text); i++ {
-		if s.text[i] != '\r' {
+func normalizeText(s syntax.Src) syntax.Src {
+	var edits []syntax.Edit
+	for i := 0; i < len(s.Text); i++ {
+		if s.Text[i] != '\r' {
 			continue
 		}
-		if i+1 < len(s.text) && s.text[i+1] == '\n' {
-			edits = append(edits, edit{from: i, to: i + 1})
+		if i+1 < len(s.Text) && s.Text[i+1] == '\n' {
+			edits = append(edits, syntax.Edit{From: i, To: i + 1})
 		} else {
-			edits = append(edits, edit{from: i, to: i + 1, repl: "\n"})
+			edits = append(edits, syntax.Edit{From: i, To: i + 1, Repl: "\n"})
 		}
 	}
-	s = s.apply(edits)
+	s = s.Apply(edits)
 	return singleQuoteAttributes(s)
 }
 
 // singleQuoteAttributes rewrites `<tag a="v">` as `<tag a='v'>`, as the
 // regular expression /<(\w+)([^>]*)>/ with /="([^"]*)"/ inside does.
-func singleQuoteAttributes(s src) src {
-	if !strings.Contains(s.text, "=\"") {
+func singleQuoteAttributes(s syntax.Src) syntax.Src {
+	if !strings.Contains(s.Text, "=\"") {
 		return s
 	}
-	b := []byte(s.text)
+	b := []byte(s.Text)
 	for i := 0; i < len(b); i++ {
-		if b[i] != '<' || i+1 >= len(b) || !isWordByte(b[i+1]) {
+		if b[i] != '<' || i+1 >= len(b) || !syntax.IsWordByte(b[i+1]) {
 			continue
 		}
 		j := i + 1
-		for j < len(b) && isWordByte(b[j]) {
+		for j < len(b) && syntax.IsWordByte(b[j]) {
 			j++
 		}
-		end := strings.IndexByte(s.text[j:], '>')
+		end := strings.IndexByte(s.Text[j:], '>')
 		if end < 0 {
 			break // no later tag can close either
 		}
@@ -82,7 +84,7 @@ func singleQuoteAttributes(s src) src {
 		quoteAttributes(b[j:end])
 		i = end
 	}
-	return src{text: string(b), off: s.off}
+	return syntax.Src{Text: string(b), Off: s.Off}
 }
 
 // quoteAttributes replaces each ="v" in attrs by ='v'.
@@ -102,13 +104,13 @@ func quoteAttributes(attrs []byte) {
 
 // frontMatter removes a leading YAML front matter block, as Mermaid's
 // /^-{3}\s*[\n\r](.*?)[\n\r]-{3}\s*[\n\r]+/s does, and checks its YAML.
-func frontMatter(d *diagram, s src) (src, *yaml.Node) {
-	from, to, end, ok := findFrontMatter(s.text)
+func frontMatter(d *syntax.Diagram, s syntax.Src) (syntax.Src, *yaml.Node) {
+	from, to, end, ok := findFrontMatter(s.Text)
 	if !ok {
 		return s, nil
 	}
-	node := checkFrontMatter(d, s.slice(from, to))
-	return s.cut(0, end), node
+	node := checkFrontMatter(d, s.Slice(from, to))
+	return s.Cut(0, end), node
 }
 
 // findFrontMatter returns where the YAML of a leading front matter block
@@ -118,7 +120,7 @@ func findFrontMatter(t string) (from, to, end int, ok bool) {
 		return 0, 0, 0, false
 	}
 	w := 3
-	for w < len(t) && isJSSpaceByte(t[w]) {
+	for w < len(t) && syntax.IsJSSpaceByte(t[w]) {
 		w++
 	}
 	ws := t[3:w]
@@ -154,7 +156,7 @@ func findFrontMatterClose(t string, from int) (to, end int, ok bool) {
 		j += i
 		k := j + 4
 		lastNL := -1
-		for k < len(t) && isJSSpaceByte(t[k]) {
+		for k < len(t) && syntax.IsJSSpaceByte(t[k]) {
 			if t[k] == '\n' {
 				lastNL = k
 			}
@@ -170,21 +172,21 @@ func findFrontMatterClose(t string, from int) (to, end int, ok bool) {
 
 // checkFrontMatter parses the front matter's YAML and reports an error in
 // it, or a top-level key Mermaid ignores.
-func checkFrontMatter(d *diagram, y src) *yaml.Node {
+func checkFrontMatter(d *syntax.Diagram, y syntax.Src) *yaml.Node {
 	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(y.text), &doc); err != nil {
-		line, msg := yamlErrorLine(err)
-		at := lineStart(y.text, line)
-		d.report(ruleFrontMatter, y, at, at, "the front matter is not valid YAML: "+msg,
+	if err := yaml.Unmarshal([]byte(y.Text), &doc); err != nil {
+		line, msg := syntax.YamlErrorLine(err)
+		at := lineStart(y.Text, line)
+		d.Report(syntax.RuleFrontMatter, y, at, at, "the front matter is not valid YAML: "+msg,
 			"fix the YAML between the --- lines; Mermaid refuses the whole diagram otherwise")
 		return nil
 	}
 	if len(doc.Content) == 0 {
 		return nil
 	}
-	if k := duplicateKey(&doc, 0); k != nil {
-		at := lineColOffset(y.text, k.Line, k.Column)
-		d.report(ruleFrontMatter, y, at, at+len(k.Value)-1,
+	if k := syntax.DuplicateKey(&doc, 0); k != nil {
+		at := lineColOffset(y.Text, k.Line, k.Column)
+		d.Report(syntax.RuleFrontMatter, y, at, at+len(k.Value)-1,
 			fmt.Sprintf("the front matter has the key %q twice in one mapping, which Mermaid's YAML reader refuses", k.Value),
 			"keep one of the two keys")
 		return nil
@@ -199,24 +201,12 @@ func checkFrontMatter(d *diagram, y src) *yaml.Node {
 		case "title", "config", "displayMode":
 			continue
 		}
-		at := lineColOffset(y.text, k.Line, k.Column)
-		d.report(ruleFrontMatterKey, y, at, at+len(k.Value),
+		at := lineColOffset(y.Text, k.Line, k.Column)
+		d.Report(syntax.RuleFrontMatterKey, y, at, at+len(k.Value),
 			fmt.Sprintf("front matter key %q is ignored by Mermaid, which reads only title, displayMode and config", k.Value),
 			"move it under config: (for example config:\\n  theme: dark), or remove it")
 	}
 	return root
-}
-
-// yamlErrorLine splits "yaml: line 3: did not find..." into 3 and the rest.
-func yamlErrorLine(err error) (int, string) {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	var line int
-	if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
-		if i := strings.Index(msg, ": "); i >= 0 {
-			msg = msg[i+2:]
-		}
-	}
-	return line, msg
 }
 
 // lineStart is the offset of 1-based line n of t (0 for n < 1).
@@ -249,62 +239,62 @@ type directive struct {
 // reporting an init directive whose JSON Mermaid cannot read (it then
 // ignores every init directive) and a directive of a type it does not
 // know.
-func directives(d *diagram, s src) src {
-	if !strings.Contains(s.text, "%%{") {
+func directives(d *syntax.Diagram, s syntax.Src) syntax.Src {
+	if !strings.Contains(s.Text, "%%{") {
 		return s
 	}
-	var edits []edit
-	for i := 0; i < len(s.text); {
-		j := strings.Index(s.text[i:], "%%{")
+	var edits []syntax.Edit
+	for i := 0; i < len(s.Text); {
+		j := strings.Index(s.Text[i:], "%%{")
 		if j < 0 {
 			break
 		}
-		dir, ok := matchDirective(s.text, i+j)
+		dir, ok := matchDirective(s.Text, i+j)
 		if !ok {
 			i += j + 1
 			continue
 		}
 		checkDirective(d, s, dir)
-		edits = append(edits, edit{from: dir.from, to: dir.to})
+		edits = append(edits, syntax.Edit{From: dir.from, To: dir.to})
 		i = max(dir.to, i+j+1)
 	}
-	return s.apply(edits)
+	return s.Apply(edits)
 }
 
 // matchDirective matches
 // %{2}{\s*(?:(\w+)\s*:|(\w+))\s*(?:(\w+)|((?:(?!}%{2}).|\r?\n)*))?\s*(?:}%{2})?
 // at at.
 func matchDirective(t string, at int) (directive, bool) {
-	i := skipJSSpace(t, at+3)
+	i := syntax.SkipJSSpace(t, at+3)
 	k := i
-	for k < len(t) && isWordByte(t[k]) {
+	for k < len(t) && syntax.IsWordByte(t[k]) {
 		k++
 	}
 	if k == i {
 		return directive{}, false
 	}
 	dir := directive{from: at, kind: t[i:k]}
-	i = skipJSSpace(t, k)
+	i = syntax.SkipJSSpace(t, k)
 	if i < len(t) && t[i] == ':' {
 		i++
 	} else {
 		i = k
 	}
-	i = skipJSSpace(t, i)
+	i = syntax.SkipJSSpace(t, i)
 	w := i
-	for w < len(t) && isWordByte(t[w]) {
+	for w < len(t) && syntax.IsWordByte(t[w]) {
 		w++
 	}
 	if w > i {
 		dir.args, i = t[i:w], w
 	} else {
 		a := i
-		for i < len(t) && !strings.HasPrefix(t[i:], "}%%") && !isJSLineBreakExceptLF(t, i) {
+		for i < len(t) && !strings.HasPrefix(t[i:], "}%%") && !syntax.IsJSLineBreakExceptLF(t, i) {
 			i++
 		}
 		dir.args, dir.hasArgs = t[a:i], true
 	}
-	i = skipJSSpace(t, i)
+	i = syntax.SkipJSSpace(t, i)
 	if strings.HasPrefix(t[i:], "}%%") {
 		i += 3
 	}
@@ -312,7 +302,7 @@ func matchDirective(t string, at int) (directive, bool) {
 	return dir, true
 }
 
-func checkDirective(d *diagram, s src, dir directive) {
+func checkDirective(d *syntax.Diagram, s syntax.Src, dir directive) {
 	switch strings.ToLower(dir.kind) {
 	case "init", "initialize":
 		if !dir.hasArgs || strings.TrimSpace(dir.args) == "" {
@@ -322,16 +312,16 @@ func checkDirective(d *diagram, s src, dir directive) {
 		var v any
 		err := json.Unmarshal([]byte(args), &v)
 		if m, ok := v.(map[string]any); ok {
-			d.inits = append(d.inits, m)
+			d.Inits = append(d.Inits, m)
 		}
 		if err != nil {
-			d.report(ruleDirective, s, dir.from, dir.to,
+			d.Report(syntax.RuleDirective, s, dir.from, dir.to,
 				"the %%{init}%% directive's argument is not JSON ("+jsonErr(err)+"), so Mermaid ignores every init directive of this diagram",
 				`write it as JSON with quoted keys, e.g. %%{init: {"theme": "dark"}}%%, or move the settings to front matter config:`)
 		}
 	case "wrap":
 	default:
-		d.report(ruleDirective, s, dir.from, dir.to,
+		d.Report(syntax.RuleDirective, s, dir.from, dir.to,
 			fmt.Sprintf("Mermaid has no %q directive and ignores it", dir.kind),
 			"use %%{init: {...}}%% or %%{wrap}%%, or front matter config:")
 	}
@@ -344,16 +334,16 @@ func jsonErr(err error) string {
 // cleanupComments removes lines that are %% comments, as
 // /^\s*%%(?!{)[^\n]+\n?/gm does (which takes the blank lines before them
 // too).
-func cleanupComments(s src) src {
-	if !strings.Contains(s.text, "%%") {
+func cleanupComments(s syntax.Src) syntax.Src {
+	if !strings.Contains(s.Text, "%%") {
 		return s
 	}
-	var edits []edit
-	t := s.text
+	var edits []syntax.Edit
+	t := s.Text
 	for ls := 0; ls < len(t); {
-		p := skipJSSpace(t, ls)
+		p := syntax.SkipJSSpace(t, ls)
 		if end, ok := commentLineEnd(t, p); ok {
-			edits = append(edits, edit{from: ls, to: end})
+			edits = append(edits, syntax.Edit{From: ls, To: end})
 			ls = end
 			continue
 		}
@@ -364,7 +354,7 @@ func cleanupComments(s src) src {
 		}
 		ls = p + nl + 1
 	}
-	return s.apply(edits)
+	return s.Apply(edits)
 }
 
 // commentLineEnd matches %%(?!{)[^\n]+\n? at p.
@@ -385,11 +375,11 @@ func commentLineEnd(t string, p int) (int, bool) {
 	return e, true
 }
 
-func trimStart(s src) src {
+func trimStart(s syntax.Src) syntax.Src {
 	i := 0
-	for i < len(s.text) {
-		r, n := decodeRune(s.text, i)
-		if !isJSSpace(r) {
+	for i < len(s.Text) {
+		r, n := syntax.DecodeRune(s.Text, i)
+		if !syntax.IsJSSpace(r) {
 			break
 		}
 		i += n
@@ -397,26 +387,26 @@ func trimStart(s src) src {
 	if i == 0 {
 		return s
 	}
-	return s.slice(i, len(s.text))
+	return s.Slice(i, len(s.Text))
 }
 
 // encodeEntities is Mermaid's encodeEntities: the last ";" of a style or
 // classDef line with a colour goes, and #name; entities become
 // placeholders.
-func encodeEntities(s src) src {
+func encodeEntities(s syntax.Src) syntax.Src {
 	s = dropStyleSemicolons(s, "style")
 	s = dropStyleSemicolons(s, "classDef")
-	if !strings.Contains(s.text, "#") {
+	if !strings.Contains(s.Text, "#") {
 		return s
 	}
-	var edits []edit
-	t := s.text
+	var edits []syntax.Edit
+	t := s.Text
 	for i := 0; i < len(t); i++ {
 		if t[i] != '#' {
 			continue
 		}
 		j := i + 1
-		for j < len(t) && isWordByte(t[j]) {
+		for j < len(t) && syntax.IsWordByte(t[j]) {
 			j++
 		}
 		if j == i+1 || j >= len(t) || t[j] != ';' {
@@ -427,10 +417,10 @@ func encodeEntities(s src) src {
 		if isUnsignedInt(inner) {
 			prefix = "ﬂ°°"
 		}
-		edits = append(edits, edit{from: i, to: j + 1, repl: prefix + inner + "¶ß"})
+		edits = append(edits, syntax.Edit{From: i, To: j + 1, Repl: prefix + inner + "¶ß"})
 		i = j
 	}
-	return s.apply(edits)
+	return s.Apply(edits)
 }
 
 func isUnsignedInt(s string) bool {
@@ -448,12 +438,12 @@ func isUnsignedInt(s string) bool {
 
 // dropStyleSemicolons applies /kw.*:\S*#.*;/g, which removes the last ";"
 // of each line where kw is followed by a colon, a colour and a ";".
-func dropStyleSemicolons(s src, kw string) src {
-	if !strings.Contains(s.text, kw) {
+func dropStyleSemicolons(s syntax.Src, kw string) syntax.Src {
+	if !strings.Contains(s.Text, kw) {
 		return s
 	}
-	var edits []edit
-	t := s.text
+	var edits []syntax.Edit
+	t := s.Text
 	for ls := 0; ls < len(t); {
 		le := strings.IndexByte(t[ls:], '\n')
 		if le < 0 {
@@ -462,11 +452,11 @@ func dropStyleSemicolons(s src, kw string) src {
 			le += ls
 		}
 		if semi, ok := styleSemicolon(t[ls:le], kw); ok {
-			edits = append(edits, edit{from: ls + semi, to: ls + semi + 1})
+			edits = append(edits, syntax.Edit{From: ls + semi, To: ls + semi + 1})
 		}
 		ls = le + 1
 	}
-	return s.apply(edits)
+	return s.Apply(edits)
 }
 
 // styleSemicolon finds the ";" that /kw.*:\S*#.*;/ would end on in line.
@@ -484,7 +474,7 @@ func styleSemicolon(line, kw string) (int, bool) {
 			continue
 		}
 		j := i + 1
-		for j < semi && !isJSSpaceByte(line[j]) && line[j] != '#' {
+		for j < semi && !syntax.IsJSSpaceByte(line[j]) && line[j] != '#' {
 			j++
 		}
 		if j < semi && line[j] == '#' {
@@ -492,33 +482,4 @@ func styleSemicolon(line, kw string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// duplicateKey finds a key given twice in one mapping, as js-yaml (which
-// refuses that) would; depth bounds the walk.
-func duplicateKey(n *yaml.Node, depth int) *yaml.Node {
-	if n == nil || depth > 100 {
-		return nil
-	}
-	if n.Kind == yaml.MappingNode {
-		seen := map[string]bool{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind == yaml.ScalarNode && k.Value != "<<" {
-				if seen[k.Value] {
-					return k
-				}
-				seen[k.Value] = true
-			}
-		}
-	}
-	if n.Kind == yaml.AliasNode {
-		return nil
-	}
-	for _, c := range n.Content {
-		if k := duplicateKey(c, depth+1); k != nil {
-			return k
-		}
-	}
-	return nil
 }

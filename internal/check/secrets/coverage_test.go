@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/redact"
 )
 
 // expand fills a coverage template with random characters of the asked
@@ -97,7 +97,7 @@ func TestGitleaksCoverage(t *testing.T) {
 			switch {
 			case rule == ruleGeneric || rule == rulePassword:
 				how = "assignment test (" + strings.TrimPrefix(rule, "secrets/") + ")"
-			case slices.ContainsFunc(memory.ProviderShapes(), func(s memory.Shape) bool { return "secrets/"+s.Rule == rule }):
+			case slices.ContainsFunc(redact.ProviderShapes(), func(s redact.Shape) bool { return "secrets/"+s.Rule == rule }):
 				how = "provider format added here"
 			default:
 				how = "Cairn's redaction shapes"
@@ -105,7 +105,7 @@ func TestGitleaksCoverage(t *testing.T) {
 		}
 		by[how] = append(by[how], id)
 		for _, fd := range fs {
-			for _, s := range memory.FindSecrets(text) {
+			for _, s := range redact.FindSecrets(text) {
 				if secret := text[s.Start:s.End]; len(secret) > 8 && strings.Contains(fd.Message, secret) {
 					t.Errorf("%s: the message shows the secret: %s", id, fd.Message)
 				}

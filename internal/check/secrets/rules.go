@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/internal/check"
-	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/redact"
 )
 
 const gitleaksRules = "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml"
@@ -13,74 +13,74 @@ const gitleaksRules = "https://github.com/gitleaks/gitleaks/blob/master/config/g
 // credential kind is not among them: the scanner reads assignments with its
 // own entropy test (generic-secret, password-assignment), since a memory
 // entry is redacted at a lower bar than a file is reported at.
-var cairnKinds = map[memory.Kind]check.Rule{
-	memory.KindPrivateKey: {ID: "secrets/private-key", Severity: check.Error, Title: "private key",
+var cairnKinds = map[redact.Kind]check.Rule{
+	redact.KindPrivateKey: {ID: "secrets/private-key", Severity: check.Error, Title: "private key",
 		Why: "A private key in the repository lets anyone with a copy sign, decrypt or log in as its owner.",
 		Bad: "-----BEGIN RSA PRIVATE KEY-----\nMIIEow…\n-----END RSA PRIVATE KEY-----", Good: "key_file = /run/secrets/tls.key   # mounted at deploy time"},
-	memory.KindAWSAccessKeyID: {ID: "secrets/aws-access-key-id", Severity: check.Error, Title: "AWS access key id",
+	redact.KindAWSAccessKeyID: {ID: "secrets/aws-access-key-id", Severity: check.Error, Title: "AWS access key id",
 		Why: "An AWS access key id (AKIA…, ASIA…) is half of an AWS credential and is usually committed beside the other half.",
 		Bad: "aws_access_key_id = AKIA" + "Q3EGRD5TNIVQ7XJN", Good: "# credentials come from the instance role or ~/.aws/credentials"},
-	memory.KindAWSSecretAccessKey: {ID: "secrets/aws-secret-access-key", Severity: check.Error, Title: "AWS secret access key",
+	redact.KindAWSSecretAccessKey: {ID: "secrets/aws-secret-access-key", Severity: check.Error, Title: "AWS secret access key",
 		Why: "The AWS secret access key signs requests as its user: whoever has it has that user's permissions.",
 		Bad: "aws_secret_access_key = \"wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYq8Zr3Tn2\"", Good: "aws_secret_access_key = os.environ[\"AWS_SECRET_ACCESS_KEY\"]"},
-	memory.KindGoogleAPIKey: {ID: "secrets/google-api-key", Severity: check.Error, Title: "Google API key",
+	redact.KindGoogleAPIKey: {ID: "secrets/google-api-key", Severity: check.Error, Title: "Google API key",
 		Why: "A Google API key (AIza…) bills its project for every call made with it; unrestricted keys reach many APIs.",
 		Bad: "const key = \"AIza" + "SyD3kR8vQm2LpX9tN4wJ7cB1zF6hG0aE5iU\"", Good: "const key = process.env.MAPS_API_KEY"},
-	memory.KindGitHubToken: {ID: "secrets/github-token", Severity: check.Error, Title: "GitHub token",
+	redact.KindGitHubToken: {ID: "secrets/github-token", Severity: check.Error, Title: "GitHub token",
 		Why: "A GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_) acts as its owner on every repository it can reach.",
 		Bad: "GITHUB_TOKEN=ghp_" + "R8vQm2LpX9tN4wJ7cB1zF6hG0aE5iUkY3sDq", Good: "GITHUB_TOKEN=${{ secrets.GITHUB_TOKEN }}"},
-	memory.KindSlackToken: {ID: "secrets/slack-token", Severity: check.Error, Title: "Slack token",
+	redact.KindSlackToken: {ID: "secrets/slack-token", Severity: check.Error, Title: "Slack token",
 		Why: "A Slack token (xoxb-, xoxp-, …) reads and posts in the workspace as its bot or user.",
 		Bad: "SLACK_TOKEN=xoxb-" + "2846193057-7294018365-Qm2LpX9tN4wJ7cB1zF6hG0aE", Good: "SLACK_TOKEN=  # set in the deployment's secret store"},
-	memory.KindSlackWebhook: {ID: "secrets/slack-webhook", Severity: check.Error, Title: "Slack webhook URL",
+	redact.KindSlackWebhook: {ID: "secrets/slack-webhook", Severity: check.Error, Title: "Slack webhook URL",
 		Why: "Anyone with an incoming-webhook URL can post into its channel.",
 		Bad: "url: https://hooks.slack.com/services/" + "T0ABC1234/B0DEF5678/Qm2LpX9tN4wJ7cB1zF6hG0aE", Good: "url: ${SLACK_WEBHOOK_URL}"},
-	memory.KindAnthropicKey: {ID: "secrets/anthropic-key", Severity: check.Error, Title: "Anthropic API key",
+	redact.KindAnthropicKey: {ID: "secrets/anthropic-key", Severity: check.Error, Title: "Anthropic API key",
 		Why: "An Anthropic API key (sk-ant-…) bills its organization for every call.",
 		Bad: "ANTHROPIC_API_KEY=sk-ant-" + "api03-Qm2LpX9tN4wJ7cB1zF6hG0aE5iUkY3sDqR8v", Good: "ANTHROPIC_API_KEY=  # from the environment"},
-	memory.KindOpenAIKey: {ID: "secrets/openai-key", Severity: check.Error, Title: "OpenAI API key",
+	redact.KindOpenAIKey: {ID: "secrets/openai-key", Severity: check.Error, Title: "OpenAI API key",
 		Why: "An OpenAI API key (sk-…, sk-proj-…) bills its organization for every call.",
 		Bad: "openai.api_key = \"sk-" + "proj-Qm2LpX9tN4wJ7cB1zF6hG0aE5iUkY3sDqR8v\"", Good: "openai.api_key = os.environ[\"OPENAI_API_KEY\"]"},
-	memory.KindStripeKey: {ID: "secrets/stripe-key", Severity: check.Error, Title: "Stripe secret key",
+	redact.KindStripeKey: {ID: "secrets/stripe-key", Severity: check.Error, Title: "Stripe secret key",
 		Why: "A Stripe secret or restricted key (sk_live_, rk_live_, and their test-mode forms) moves money or reads customers.",
 		Bad: "stripe.api_key = 'sk_live_" + "51Qm2LpX9tN4wJ7cB1zF6hG0a'", Good: "stripe.api_key = ENV.fetch('STRIPE_SECRET_KEY')"},
-	memory.KindJWT: {ID: "secrets/jwt", Severity: check.Warning, Title: "JSON Web Token",
+	redact.KindJWT: {ID: "secrets/jwt", Severity: check.Warning, Title: "JSON Web Token",
 		Why: "A signed JWT is a bearer credential until it expires; long-lived ones are often committed from a debugging session.",
 		Bad: "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9." + "eyJzdWIiOiJhZG1pbiJ9.Qm2LpX9tN4wJ7cB1zF6hG0aE", Good: "Authorization: Bearer $TOKEN"},
-	memory.KindURLPassword: {ID: "secrets/url-password", Severity: check.Warning, Title: "password in a URL",
+	redact.KindURLPassword: {ID: "secrets/url-password", Severity: check.Warning, Title: "password in a URL",
 		Why: "user:password@host in a URL puts the password wherever the URL goes: logs, error messages, the repository.",
 		Bad: "DATABASE_URL=postgres://app:" + "S3cr3tPassw0rd@db.internal/app", Good: "DATABASE_URL=postgres://app@db.internal/app  # password from PGPASSWORD"},
-	memory.KindBearerToken: {ID: "secrets/bearer-token", Severity: check.Warning, Title: "bearer token",
+	redact.KindBearerToken: {ID: "secrets/bearer-token", Severity: check.Warning, Title: "bearer token",
 		Why: "An Authorization: Bearer header with a literal token is a credential copied from a live request.",
 		Bad: "curl -H 'Authorization: Bearer 4f9a8c7e6d5b" + "4a3c2e1f0a9b8c7d6e5f' …", Good: "curl -H \"Authorization: Bearer $API_TOKEN\" …"},
-	memory.KindGitLabToken: {ID: "secrets/gitlab-token", Severity: check.Error, Title: "GitLab token",
+	redact.KindGitLabToken: {ID: "secrets/gitlab-token", Severity: check.Error, Title: "GitLab token",
 		Why: "A GitLab personal, deploy, runner or trigger token (glpat-, gldt-, glrt-, glptt-) acts on the projects it can reach.",
 		Bad: "GITLAB_TOKEN=glpat-" + "Qm2LpX9tN4wJ7cB1zF6h", Good: "GITLAB_TOKEN=$CI_JOB_TOKEN"},
-	memory.KindNPMToken: {ID: "secrets/npm-token", Severity: check.Error, Title: "npm token",
+	redact.KindNPMToken: {ID: "secrets/npm-token", Severity: check.Error, Title: "npm token",
 		Why: "An npm access token (npm_…) publishes packages as its owner: a supply-chain attack waiting to happen.",
 		Bad: "//registry.npmjs.org/:_authToken=npm_" + "Qm2LpX9tN4wJ7cB1zF6hG0aE5iUkY3sDqR8v", Good: "//registry.npmjs.org/:_authToken=${NPM_TOKEN}"},
-	memory.KindHuggingFaceToken: {ID: "secrets/huggingface-token", Severity: check.Error, Title: "Hugging Face token",
+	redact.KindHuggingFaceToken: {ID: "secrets/huggingface-token", Severity: check.Error, Title: "Hugging Face token",
 		Why: "A Hugging Face token (hf_…) reads private models and data sets, or writes to them.",
 		Bad: "HF_TOKEN=hf_" + "QmLpXtNwJcBzFhGaEiUkYsDqRvAbCdEfGh", Good: "HF_TOKEN=  # huggingface-cli login stores it outside the repository"},
-	memory.KindSendGridKey: {ID: "secrets/sendgrid-key", Severity: check.Error, Title: "SendGrid API key",
+	redact.KindSendGridKey: {ID: "secrets/sendgrid-key", Severity: check.Error, Title: "SendGrid API key",
 		Why: "A SendGrid key (SG.…) sends mail as the account: phishing from a trusted domain.",
 		Bad: "SENDGRID_API_KEY=SG." + "Qm2LpX9tN4wJ7cB1zF6hG0.aE5iUkY3sDqR8vAbCdEfGhIjKlMnOpQrStUvWxYz012", Good: "SENDGRID_API_KEY=${SENDGRID_API_KEY}"},
-	memory.KindTwilioKey: {ID: "secrets/twilio-key", Severity: check.Warning, Title: "Twilio account or key SID",
+	redact.KindTwilioKey: {ID: "secrets/twilio-key", Severity: check.Warning, Title: "Twilio account or key SID",
 		Why: "A Twilio account SID (AC…) or API key SID (SK…) is usually committed beside its secret.",
 		Bad: "TWILIO_API_KEY=SK" + "0123456789abcdef0123456789abcdef", Good: "TWILIO_API_KEY=  # from the environment"},
-	memory.KindAzureStorageKey: {ID: "secrets/azure-storage-key", Severity: check.Error, Title: "Azure storage account key",
+	redact.KindAzureStorageKey: {ID: "secrets/azure-storage-key", Severity: check.Error, Title: "Azure storage account key",
 		Why: "An Azure storage AccountKey or SharedAccessKey in a connection string gives full access to the account's data.",
 		Bad: "DefaultEndpointsProtocol=https;AccountName=app;AccountKey=" + "Qm2LpX9tN4wJ7cB1zF6hG0aE5iUkY3sDqR8v==", Good: "use a managed identity, or read the connection string from Key Vault"},
-	memory.KindBasicAuth: {ID: "secrets/basic-auth", Severity: check.Warning, Title: "HTTP Basic credentials",
+	redact.KindBasicAuth: {ID: "secrets/basic-auth", Severity: check.Warning, Title: "HTTP Basic credentials",
 		Why: "Authorization: Basic carries user:password in base64, which anyone can decode.",
 		Bad: "Authorization: Basic " + "YWRtaW46czNjcjN0UGFzcw==", Good: "Authorization: Basic $(printf %s \"$USER:$PASS\" | base64)"},
-	memory.KindShopifyToken: {ID: "secrets/shopify-token", Severity: check.Error, Title: "Shopify token",
+	redact.KindShopifyToken: {ID: "secrets/shopify-token", Severity: check.Error, Title: "Shopify token",
 		Why: "A Shopify access token or shared secret (shpat_, shpss_, shpca_, shppa_) acts on the store.",
 		Bad: "SHOPIFY_TOKEN=shpat_" + "0123456789abcdef0123456789abcdef", Good: "SHOPIFY_TOKEN=  # from the environment"},
-	memory.KindDigitalOceanToken: {ID: "secrets/digitalocean-token", Severity: check.Error, Title: "DigitalOcean token",
+	redact.KindDigitalOceanToken: {ID: "secrets/digitalocean-token", Severity: check.Error, Title: "DigitalOcean token",
 		Why: "A DigitalOcean token (dop_v1_, doo_v1_, dor_v1_) creates and deletes droplets and reads their data.",
 		Bad: "DO_TOKEN=dop_v1_" + strings.Repeat("0123456789abcdef", 4), Good: "DO_TOKEN=  # from the environment"},
-	memory.KindPyPIToken: {ID: "secrets/pypi-token", Severity: check.Error, Title: "PyPI upload token",
+	redact.KindPyPIToken: {ID: "secrets/pypi-token", Severity: check.Error, Title: "PyPI upload token",
 		Why: "A PyPI token (pypi-…) uploads releases of the projects it is scoped to.",
 		Bad: "password = pypi-" + "AgEIcHlwaS5vcmcCJDU2Y2M1ZjI0LWE0NjQtNDk5Ny1hOTQ4LTI4YTdi", Good: "password = __token__ from the keyring, or trusted publishing"},
 }
@@ -101,7 +101,7 @@ func buildRules() []check.Rule {
 		r.Link = gitleaksRules
 		out = append(out, r)
 	}
-	for _, sh := range memory.ProviderShapes() {
+	for _, sh := range redact.ProviderShapes() {
 		out = append(out, check.Rule{
 			ID: "secrets/" + sh.Rule, Severity: check.Error, Title: sh.Title(),
 			Why:  "A " + sh.Provider + " credential in the repository acts as its owner for whoever has a copy of the code.",
@@ -136,11 +136,11 @@ func cmpOr(a, b string) string {
 }
 
 // kindOrder is the order the Cairn kinds' rules are listed in.
-var kindOrder = []memory.Kind{
-	memory.KindPrivateKey, memory.KindAWSAccessKeyID, memory.KindAWSSecretAccessKey, memory.KindGoogleAPIKey,
-	memory.KindGitHubToken, memory.KindGitLabToken, memory.KindSlackToken, memory.KindSlackWebhook,
-	memory.KindAnthropicKey, memory.KindOpenAIKey, memory.KindStripeKey, memory.KindNPMToken,
-	memory.KindHuggingFaceToken, memory.KindSendGridKey, memory.KindTwilioKey, memory.KindAzureStorageKey,
-	memory.KindShopifyToken, memory.KindDigitalOceanToken, memory.KindPyPIToken, memory.KindJWT,
-	memory.KindURLPassword, memory.KindBearerToken, memory.KindBasicAuth,
+var kindOrder = []redact.Kind{
+	redact.KindPrivateKey, redact.KindAWSAccessKeyID, redact.KindAWSSecretAccessKey, redact.KindGoogleAPIKey,
+	redact.KindGitHubToken, redact.KindGitLabToken, redact.KindSlackToken, redact.KindSlackWebhook,
+	redact.KindAnthropicKey, redact.KindOpenAIKey, redact.KindStripeKey, redact.KindNPMToken,
+	redact.KindHuggingFaceToken, redact.KindSendGridKey, redact.KindTwilioKey, redact.KindAzureStorageKey,
+	redact.KindShopifyToken, redact.KindDigitalOceanToken, redact.KindPyPIToken, redact.KindJWT,
+	redact.KindURLPassword, redact.KindBearerToken, redact.KindBasicAuth,
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/internal/check"
-	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/redact"
 )
 
 // skipKinds are the Cairn shapes the scanner does not run, judging those
@@ -18,7 +18,7 @@ import (
 // secret keys (the shape's prose form tries a regexp at every word of a
 // text that mentions "secret", some 150 ms a MiB; the assignment form is
 // read below with the other assignments).
-var skipKinds = []memory.Kind{memory.KindCredentialAssignment, memory.KindPrivateKey, memory.KindAWSSecretAccessKey}
+var skipKinds = []redact.Kind{redact.KindCredentialAssignment, redact.KindPrivateKey, redact.KindAWSSecretAccessKey}
 
 // awsSecretName: aws_secret_access_key, SecretAccessKey, AWS_SECRET.
 func awsSecretName(name string) bool {
@@ -54,14 +54,14 @@ func scan(p, text string, lineNos []int, o options) []check.Finding {
 			all = append(all, found{rule: "secrets/private-key", what: "a private key", start: b[0], end: b[1]})
 		}
 	}
-	for _, s := range memory.FindSecrets(text, skipKinds...) {
+	for _, s := range redact.FindSecrets(text, skipKinds...) {
 		r, ok := cairnKinds[s.Kind]
 		if !ok || !substantial(s.Kind, text[s.Start:s.End]) {
 			continue // the credential kind: the assignment test below decides
 		}
 		all = append(all, found{rule: r.ID, what: article(r.Title), start: s.Start, end: s.End})
 	}
-	for _, m := range memory.FindShapes(text) {
+	for _, m := range redact.FindShapes(text) {
 		all = append(all, found{rule: "secrets/" + m.Shape.Rule, what: article(m.Shape.Title()), start: m.Start, end: m.End})
 	}
 	code := isCode(p)
@@ -205,11 +205,11 @@ func placeholder(v string) bool {
 // without a key in it (a header in code, a documentation example cut with
 // "..."), and a password in a URL that is a stand-in (user:password@,
 // :secret@).
-func substantial(k memory.Kind, v string) bool {
+func substantial(k redact.Kind, v string) bool {
 	switch k {
-	case memory.KindPrivateKey:
+	case redact.KindPrivateKey:
 		return pemBody(v) >= 64
-	case memory.KindURLPassword:
+	case redact.KindURLPassword:
 		return !placeholder(v) && !standInPassword(v)
 	}
 	return true

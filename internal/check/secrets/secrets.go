@@ -2,7 +2,7 @@
 // credentials committed to a project's files.
 //
 // What is checked, on what:
-//   - Cairn's own redaction shapes (internal/memory.FindSecrets: AWS,
+//   - Cairn's own redaction shapes (internal/redact.FindSecrets: AWS,
 //     Google, GitHub, GitLab, Slack, OpenAI, Anthropic, Stripe, npm, Hugging
 //     Face, SendGrid, Twilio, Azure storage, Shopify, DigitalOcean and PyPI
 //     keys, private-key blocks, JWTs, bearer and Basic credentials,
@@ -56,8 +56,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/cairn-dev/cairn/internal/check"
-	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/redact"
 )
 
 // Checker is the secrets checker.
@@ -186,7 +186,7 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 		res.Findings = append(res.Findings, scan(f.Path, string(f.Content), nil, o)...)
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("secrets: scanned %d files with Cairn's %d redaction shapes, %d more provider formats and the entropy test (threshold %.1f bits/char)",
-		scanned, len(kindOrder), len(memory.ProviderShapes()), o.entropy))
+		scanned, len(kindOrder), len(redact.ProviderShapes()), o.entropy))
 	if allowed > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("secrets: %d files skipped by the allow param", allowed))
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/internal/check/tests/internal/scan"
+
 	"github.com/cairn-dev/cairn/internal/check"
 )
 
@@ -24,7 +26,7 @@ func large(src []byte, header, body string, n int) []byte {
 	var s strings.Builder
 	s.WriteString(header)
 	for i := 0; s.Len() < n; i++ {
-		s.WriteString(strings.ReplaceAll(body, "NNN", itoa(i)))
+		s.WriteString(strings.ReplaceAll(body, "NNN", scan.Itoa(i)))
 	}
 	return []byte(s.String())
 }
@@ -69,14 +71,14 @@ func BenchmarkJS(b *testing.B) {
 	b.Run("lexer-only/typical", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			lexJS(typical, false)
+			scan.LexJS(typical, false)
 		}
 	})
 	b.Run("check/typical", func(b *testing.B) { benchCheck(b, "money.test.ts", typical) })
 	b.Run("lexer-only/1MiB", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			lexJS(big, true)
+			scan.LexJS(big, true)
 		}
 	})
 	b.Run("check/1MiB", func(b *testing.B) { benchCheck(b, "big.test.tsx", big) })
@@ -104,7 +106,7 @@ func BenchmarkCoverage(b *testing.B) {
 	var s strings.Builder
 	s.WriteString("mode: count\n")
 	for i := 0; s.Len() < 1<<20; i++ {
-		s.WriteString("example.com/app/pkg/f" + itoa(i%50) + ".go:" + itoa(i%900+1) + ".2," + itoa(i%900+3) + ".4 2 " + itoa(i%3) + "\n")
+		s.WriteString("example.com/app/pkg/f" + scan.Itoa(i%50) + ".go:" + scan.Itoa(i%900+1) + ".2," + scan.Itoa(i%900+3) + ".4 2 " + scan.Itoa(i%3) + "\n")
 	}
 	src := []byte(s.String())
 	b.SetBytes(int64(len(src)))

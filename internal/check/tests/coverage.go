@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cairn-dev/cairn/internal/check/tests/internal/scan"
+
 	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/cairn-dev/cairn/internal/problem"
 )
@@ -433,7 +435,7 @@ func coverage(ctx context.Context, in *check.Input, p params, given []check.File
 	if err != nil {
 		var se *syntaxErr
 		errors.As(err, &se)
-		res.Findings = append(res.Findings, check.Finding{Rule: ruleSyntax, Severity: check.Warning, File: name, Line: se.line,
+		res.Findings = append(res.Findings, check.Finding{Rule: scan.RuleSyntax, Severity: check.Warning, File: name, Line: se.line,
 			Message: "the " + format + " " + name + " does not parse: " + se.msg + "; coverage was not checked",
 			Fix:     "regenerate the report with the test runner"})
 		return res, nil
@@ -445,7 +447,7 @@ func coverage(ctx context.Context, in *check.Input, p params, given []check.File
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("coverage %.1f%% of %d %s (%d covered), from %s (%s)", pct, r.total, r.units, r.covered, name, format))
 	if p.threshold > 0 && pct < p.threshold {
-		res.Findings = append(res.Findings, check.Finding{Rule: ruleBelow, File: name,
+		res.Findings = append(res.Findings, check.Finding{Rule: scan.RuleBelow, File: name,
 			Message: fmt.Sprintf("coverage is %.1f%% of %s, below the threshold of %g%%", pct, r.units, p.threshold),
 			Fix:     "test the uncovered lines of the changed files, or lower the threshold deliberately"})
 	}
@@ -486,7 +488,7 @@ func coverage(ctx context.Context, in *check.Input, p params, given []check.File
 		for _, u := range unc {
 			n += u[1] - u[0] + 1
 		}
-		res.Findings = append(res.Findings, check.Finding{Rule: ruleUncovered, File: c, Line: unc[0][0],
+		res.Findings = append(res.Findings, check.Finding{Rule: scan.RuleUncovered, File: c, Line: unc[0][0],
 			Message: fmt.Sprintf("%d of %d instrumented lines are not covered (%s): %s", n, instrumented, name, rangesText(unc)),
 			Fix:     "add tests that run these lines, or remove the code if nothing needs it"})
 	}

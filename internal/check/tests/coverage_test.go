@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/internal/check/tests/internal/scan"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cairn-dev/cairn/internal/check"
@@ -16,7 +18,7 @@ func lines(n int) string {
 	var b strings.Builder
 	for i := range n {
 		b.WriteString("// line ")
-		b.WriteString(itoa(i + 1))
+		b.WriteString(scan.Itoa(i + 1))
 		b.WriteString("\n")
 	}
 	return b.String()
@@ -26,7 +28,7 @@ func findingsOf(rep *check.Report, rule string) []string {
 	var out []string
 	for _, f := range rep.Findings {
 		if f.Rule == rule {
-			out = append(out, f.File+":"+itoa(f.Line)+" "+f.Message)
+			out = append(out, f.File+":"+scan.Itoa(f.Line)+" "+f.Message)
 		}
 	}
 	return out
@@ -57,14 +59,14 @@ func TestGoCoverProfile(t *testing.T) {
 		t.Errorf("notes: %q", rep.Notes)
 	}
 	want := []string{"coverage.out:0 coverage is 33.3% of statements, below the threshold of 60%"}
-	if diff := cmp.Diff(want, findingsOf(rep, ruleBelow)); diff != "" {
+	if diff := cmp.Diff(want, findingsOf(rep, scan.RuleBelow)); diff != "" {
 		t.Errorf("threshold (-want +got):\n%s", diff)
 	}
 	want = []string{
 		"pkg/a.go:6 5 of 8 instrumented lines are not covered (coverage.out): lines 6-9, 12",
 		"sub/x/x.go:1 3 of 3 instrumented lines are not covered (coverage.out): lines 1-3",
 	}
-	if diff := cmp.Diff(want, findingsOf(rep, ruleUncovered)); diff != "" {
+	if diff := cmp.Diff(want, findingsOf(rep, scan.RuleUncovered)); diff != "" {
 		t.Errorf("uncovered (-want +got):\n%s", diff)
 	}
 	if !noteWith(rep, "not in the coverage report coverage.out: pkg/none.go") {
@@ -83,12 +85,12 @@ func TestLCOV(t *testing.T) {
 	if !noteWith(rep, "coverage 57.1% of 7 lines (4 covered), from coverage/lcov.info (LCOV)") {
 		t.Errorf("notes: %q", rep.Notes)
 	}
-	if got := findingsOf(rep, ruleBelow); len(got) != 0 {
+	if got := findingsOf(rep, scan.RuleBelow); len(got) != 0 {
 		t.Errorf("57.1%% is above 50%%: %q", got)
 	}
 	// changed defaults to the source files checked
 	want := []string{"src/cart.ts:2 3 of 5 instrumented lines are not covered (coverage/lcov.info): lines 2-3, 7"}
-	if diff := cmp.Diff(want, findingsOf(rep, ruleUncovered)); diff != "" {
+	if diff := cmp.Diff(want, findingsOf(rep, scan.RuleUncovered)); diff != "" {
 		t.Errorf("uncovered (-want +got):\n%s", diff)
 	}
 }
@@ -131,10 +133,10 @@ func TestCobertura(t *testing.T) {
 		t.Errorf("notes: %q", rep.Notes)
 	}
 	want := []string{"app/shop/cart.py:4 2 of 5 instrumented lines are not covered (reports/coverage.xml): lines 4, 8"}
-	if diff := cmp.Diff(want, findingsOf(rep, ruleUncovered)); diff != "" {
+	if diff := cmp.Diff(want, findingsOf(rep, scan.RuleUncovered)); diff != "" {
 		t.Errorf("uncovered (-want +got):\n%s", diff)
 	}
-	if len(findingsOf(rep, ruleBelow)) != 1 {
+	if len(findingsOf(rep, scan.RuleBelow)) != 1 {
 		t.Errorf("60%% is below 75%%: %v", rep.Findings)
 	}
 }
@@ -149,7 +151,7 @@ func TestCoverageReportsThatDoNotParse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rep := run(t, map[string]string{tt.file: tt.content, "a.go": "package a\n"}, nil)
-			got := findingsOf(rep, ruleSyntax)
+			got := findingsOf(rep, scan.RuleSyntax)
 			if len(got) != 1 || !strings.HasPrefix(got[0], tt.want+" ") {
 				t.Errorf("got %q, want a finding at %s", got, tt.want)
 			}
@@ -195,7 +197,7 @@ func TestStaleReportIsNoted(t *testing.T) {
 	if !noteWith(rep, "older than the file") {
 		t.Errorf("notes %q", rep.Notes)
 	}
-	if diff := cmp.Diff([]string{"a.js:2 1 of 2 instrumented lines are not covered (lcov.info): line 2"}, findingsOf(rep, ruleUncovered)); diff != "" {
+	if diff := cmp.Diff([]string{"a.js:2 1 of 2 instrumented lines are not covered (lcov.info): line 2"}, findingsOf(rep, scan.RuleUncovered)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

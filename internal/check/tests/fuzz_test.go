@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/cairn-dev/cairn/internal/check/tests/brace"
+	"github.com/cairn-dev/cairn/internal/check/tests/internal/scan"
+
 	"github.com/cairn-dev/cairn/internal/check"
 )
 
@@ -40,9 +43,9 @@ func FuzzJS(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkInline(t, "a.test.tsx", b)
 		checkInline(t, "a.test.ts", b)
-		if toks, _, err := lexJS(b, false); err == nil {
-			if match, err := jsMatch(toks); err == nil {
-				(&jsFile{toks: toks, match: match}).exportedCode()
+		if toks, _, err := scan.LexJS(b, false); err == nil {
+			if match, err := brace.JSMatch(toks); err == nil {
+				(&brace.JSFile{Toks: toks, Match: match}).ExportedCode()
 			}
 		}
 	})

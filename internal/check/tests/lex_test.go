@@ -4,14 +4,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/internal/check/tests/internal/scan"
+	"github.com/cairn-dev/cairn/internal/check/tests/python"
+
 	"github.com/cairn-dev/cairn/internal/check"
 )
 
 // kinds writes the kinds of toks as a string, for comparing.
-func kinds(toks []tok) string {
+func kinds(toks []scan.Tok) string {
 	var b strings.Builder
 	for _, t := range toks {
-		b.WriteByte(t.kind)
+		b.WriteByte(t.Kind)
 	}
 	return b.String()
 }
@@ -40,14 +43,14 @@ func TestLexJS(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			toks, _, err := lexJS([]byte(tt.src), tt.jsx)
+			toks, _, err := scan.LexJS([]byte(tt.src), tt.jsx)
 			if err != nil {
 				t.Fatalf("lexJS: %v", err)
 			}
 			if got := kinds(toks); got != tt.want {
 				var texts []string
 				for _, tk := range toks {
-					texts = append(texts, string(tk.kind)+":"+tk.text)
+					texts = append(texts, string(tk.Kind)+":"+tk.Text)
 				}
 				t.Errorf("kinds = %q, want %q (%q)", got, tt.want, texts)
 			}
@@ -73,7 +76,7 @@ func TestLexErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fs := inline(t, tt.file, tt.src)
-			if len(fs) != 1 || fs[0].Rule != ruleSyntax || fs[0].Line != tt.line || fs[0].Col != tt.col || fs[0].Severity != check.Warning {
+			if len(fs) != 1 || fs[0].Rule != scan.RuleSyntax || fs[0].Line != tt.line || fs[0].Col != tt.col || fs[0].Severity != check.Warning {
 				t.Errorf("got %v, want one tests/syntax warning at %d:%d", fs, tt.line, tt.col)
 			}
 		})
@@ -86,37 +89,37 @@ func TestLexPython(t *testing.T) {
 		"    s = rb'\\x00' + f\"{a!r:>{width}}\" + f'{d[\"k\"]}' + f\"{x[\"k\"]}\"\n" +
 		"    t = '''it's\n\"quoted\"''' \\\n        + 'x'\n" +
 		"    if a:\n        assert s\n"
-	toks, _, err := lexPython([]byte(src))
+	toks, _, err := scan.LexPython([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, _ := parsePython("test_x.py", []byte(src))
-	if len(f.defs) != 1 || f.defs[0].name != "test_x" || len(f.defs[0].decorators) != 1 {
-		t.Fatalf("defs %+v", f.defs)
+	f, _ := python.ParsePython("test_x.py", []byte(src))
+	if len(f.Defs) != 1 || f.Defs[0].Name != "test_x" || len(f.Defs[0].Decorators) != 1 {
+		t.Fatalf("defs %+v", f.Defs)
 	}
 	var strs int
 	for _, tk := range toks {
-		if tk.kind == pString {
+		if tk.Kind == scan.PString {
 			strs++
 		}
 	}
 	if strs != 7 { // 'a', rb'', two f-strings... the inner strings of fields are not tokens
 		t.Errorf("%d strings, want 7", strs)
 	}
-	if !f.asserts(f.defs[0], 0) {
+	if !f.Asserts(f.Defs[0], 0) {
 		t.Error("the assert in the if block was not seen")
 	}
 }
 
 func TestLexJava(t *testing.T) {
 	src := "class A {\n  char q = '\\'';\n  String s = \"\"\"\n    a \"quoted\" \\\"\"\" text\n    \"\"\";\n  @Test(timeout = 5) void x() { assertEquals('\"', q); }\n}\n"
-	toks, _, err := lexJava([]byte(src))
+	toks, _, err := scan.LexJava([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var strs int
 	for _, tk := range toks {
-		if tk.kind == tString {
+		if tk.Kind == scan.TString {
 			strs++
 		}
 	}

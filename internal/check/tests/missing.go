@@ -9,6 +9,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cairn-dev/cairn/internal/check/tests/brace"
+	"github.com/cairn-dev/cairn/internal/check/tests/internal/scan"
+	"github.com/cairn-dev/cairn/internal/check/tests/python"
+
 	"github.com/cairn-dev/cairn/internal/check"
 )
 
@@ -152,7 +156,7 @@ func missingTests(ctx context.Context, src check.Source, sources []check.File) (
 		}
 	}
 	for l := range x.capped {
-		res.notes = append(res.notes, "tests/missing-tests read only the first "+itoa(maxRefFiles)+" "+string(l)+" test files for what they reference")
+		res.notes = append(res.notes, "tests/missing-tests read only the first "+scan.Itoa(maxRefFiles)+" "+string(l)+" test files for what they reference")
 	}
 	return res, nil
 }
@@ -167,14 +171,14 @@ func slicesAny(dirs []string, set map[string]bool) bool {
 }
 
 func missingFinding(p string, line, col int, what, expect string) *check.Finding {
-	return &check.Finding{Rule: ruleMissing, File: p, Line: line, Col: col,
+	return &check.Finding{Rule: scan.RuleMissing, File: p, Line: line, Col: col,
 		Message: path.Base(p) + " " + what + " and has no test: " + expect,
 		Fix:     "add " + expect + " (or ignore tests/missing-tests for this path if it is tested another way)"}
 }
 
 func nameList(names []string) string {
 	if len(names) > 3 {
-		return strings.Join(names[:3], ", ") + " and " + itoa(len(names)-3) + " more"
+		return strings.Join(names[:3], ", ") + " and " + scan.Itoa(len(names)-3) + " more"
 	}
 	return strings.Join(names, ", ")
 }
@@ -283,16 +287,16 @@ func (x *testIndex) missingJS(ctx context.Context, f check.File) *check.Finding 
 	if jsConfigName().MatchString(stem) || strings.HasPrefix(base, ".") || strings.HasSuffix(stem, ".config") {
 		return nil
 	}
-	toks, _, err := lexJS(f.Content, path.Ext(base) != ".ts" && path.Ext(base) != ".mts" && path.Ext(base) != ".cts")
+	toks, _, err := scan.LexJS(f.Content, path.Ext(base) != ".ts" && path.Ext(base) != ".mts" && path.Ext(base) != ".cts")
 	if err != nil {
 		return nil
 	}
-	match, err := jsMatch(toks)
+	match, err := brace.JSMatch(toks)
 	if err != nil {
 		return nil
 	}
-	jf := &jsFile{toks: toks, match: match}
-	names, line, col := jf.exportedCode()
+	jf := &brace.JSFile{Toks: toks, Match: match}
+	names, line, col := jf.ExportedCode()
 	if len(names) == 0 {
 		return nil // type-only, a barrel, or nothing exported
 	}
@@ -302,21 +306,21 @@ func (x *testIndex) missingJS(ctx context.Context, f check.File) *check.Finding 
 	if x.jsImports == nil {
 		x.jsImports = map[string]bool{}
 		_ = x.read(ctx, langJS, func(p string, b []byte) {
-			ts, _, err := lexJS(b, !strings.HasSuffix(p, ".ts"))
+			ts, _, err := scan.LexJS(b, !strings.HasSuffix(p, ".ts"))
 			if err != nil {
 				return
 			}
 			for i, t := range ts {
-				if t.kind != tString || i == 0 {
+				if t.Kind != scan.TString || i == 0 {
 					continue
 				}
 				prev := ts[i-1]
-				if !(prev.kind == tIdent && (prev.text == "from" || prev.text == "import") ||
-					prev.kind == tPunct && prev.text == "(" && i >= 2 && ts[i-2].kind == tIdent &&
-						(ts[i-2].text == "require" || ts[i-2].text == "import" || ts[i-2].text == "mock" || ts[i-2].text == "doMock")) {
+				if !(prev.Kind == scan.TIdent && (prev.Text == "from" || prev.Text == "import") ||
+					prev.Kind == scan.TPunct && prev.Text == "(" && i >= 2 && ts[i-2].Kind == scan.TIdent &&
+						(ts[i-2].Text == "require" || ts[i-2].Text == "import" || ts[i-2].Text == "mock" || ts[i-2].Text == "doMock")) {
 					continue
 				}
-				spec := t.text
+				spec := t.Text
 				if strings.HasPrefix(spec, ".") {
 					x.jsImports[stripJSExt(path.Join(path.Dir(p), spec))] = true
 				} else {
@@ -346,86 +350,6 @@ func stripJSExt(p string) string {
 	return p
 }
 
-// exportedCode lists the functions and classes a module exports (not
-// types, not re-exports), with the position of the first.
-func (f *jsFile) exportedCode() ([]string, int, int) {
-	var names []string
-	line, col := 0, 0
-	depth := 0
-	hasFunc := false
-	for _, t := range f.toks {
-		if t.kind == tIdent && (t.text == "function" || t.text == "class") || t.kind == tPunct && t.text == "=>" {
-			hasFunc = true
-			break
-		}
-	}
-	add := func(i int, name string) {
-		if line == 0 {
-			line, col = f.toks[i].line, f.toks[i].col
-		}
-		if !slices.Contains(names, name) { // overloads repeat a function
-			names = append(names, name)
-		}
-	}
-	for i := 0; i < len(f.toks); i++ {
-		t := f.toks[i]
-		if t.kind == tPunct {
-			switch t.text {
-			case "{", "(", "[":
-				depth++
-			case "}", ")", "]":
-				depth--
-			}
-			continue
-		}
-		if depth != 0 || t.kind != tIdent {
-			continue
-		}
-		switch {
-		case t.text == "export" && !f.punct(i-1, "."):
-			k := i + 1
-			if f.is(k, tIdent, "default") {
-				if f.is(k+1, tIdent, "function") || f.is(k+1, tIdent, "class") || f.is(k+1, tIdent, "async") || f.punct(k+1, "(") {
-					add(i, "default")
-				}
-				continue
-			}
-			if f.is(k, tIdent, "declare") || f.is(k, tIdent, "abstract") {
-				if f.is(k, tIdent, "declare") {
-					continue
-				}
-				k++
-			}
-			if f.is(k, tIdent, "async") {
-				k++
-			}
-			switch {
-			case (f.is(k, tIdent, "function") || f.is(k, tIdent, "class")) && f.ident(k+1):
-				add(i, f.toks[k+1].text)
-			case f.is(k, tIdent, "function") && f.punct(k+1, "*") && f.ident(k+2):
-				add(i, f.toks[k+2].text)
-			case (f.is(k, tIdent, "const") || f.is(k, tIdent, "let")) && f.ident(k+1):
-				var c jsCall
-				e := k + 2
-				for e < len(f.toks) && !f.punct(e, "=") && !f.punct(e, ";") {
-					if f.punct(e, "{") || f.punct(e, "(") || f.punct(e, "[") {
-						e = f.match[e]
-					}
-					e++
-				}
-				if f.punct(e, "=") && f.callback(&c, [2]int{e + 1, len(f.toks)}) {
-					add(i, f.toks[k+1].text)
-				}
-			}
-		case t.text == "module" && f.punct(i+1, ".") && f.is(i+2, tIdent, "exports") || t.text == "exports" && f.punct(i+1, ".") && !f.punct(i-1, "."):
-			if hasFunc {
-				add(i, "module.exports")
-			}
-		}
-	}
-	return names, line, col
-}
-
 // missingPython: pkg/foo.py with public functions or classes, no
 // test_foo.py or foo_test.py, and no test importing it.
 func (x *testIndex) missingPython(ctx context.Context, f check.File) *check.Finding {
@@ -435,30 +359,30 @@ func (x *testIndex) missingPython(ctx context.Context, f check.File) *check.Find
 		base == "settings.py" || base == "wsgi.py" || base == "asgi.py" || base == "conf.py" || base == "version.py" {
 		return nil
 	}
-	pf, err := parsePython(f.Path, f.Content)
+	pf, err := python.ParsePython(f.Path, f.Content)
 	if err != nil {
 		return nil
 	}
 	var names []string
 	line, col := 0, 0
-	withDefs := map[*pyDef]bool{}
-	for _, d := range pf.defs {
-		if d.parent != nil && !d.class && (!strings.HasPrefix(d.name, "_") || d.name == "__init__" || d.name == "__call__") {
-			withDefs[d.parent] = true
+	withDefs := map[*python.PyDef]bool{}
+	for _, d := range pf.Defs {
+		if d.Parent != nil && !d.Class && (!strings.HasPrefix(d.Name, "_") || d.Name == "__init__" || d.Name == "__call__") {
+			withDefs[d.Parent] = true
 		}
 	}
-	for _, d := range pf.defs {
-		if d.parent != nil || strings.HasPrefix(d.name, "_") {
+	for _, d := range pf.Defs {
+		if d.Parent != nil || strings.HasPrefix(d.Name, "_") {
 			continue
 		}
-		if d.class && !withDefs[d] {
+		if d.Class && !withDefs[d] {
 			continue // a data class, an enum, a protocol
 		}
 		if line == 0 {
-			line, col = d.line, d.col
+			line, col = d.Line, d.Col
 		}
-		if !slices.Contains(names, d.name) { // @overload repeats a def
-			names = append(names, d.name)
+		if !slices.Contains(names, d.Name) { // @overload repeats a def
+			names = append(names, d.Name)
 		}
 	}
 	if len(names) == 0 || x.stems[langPython][stem] {
@@ -467,12 +391,12 @@ func (x *testIndex) missingPython(ctx context.Context, f check.File) *check.Find
 	if x.pyImports == nil {
 		x.pyImports = map[string]bool{}
 		_ = x.read(ctx, langPython, func(p string, b []byte) {
-			tf, err := parsePython(p, b)
+			tf, err := python.ParsePython(p, b)
 			if err != nil {
 				return
 			}
 			pkg := strings.ReplaceAll(path.Dir(p), "/", ".")
-			for local, mod := range tf.imports {
+			for local, mod := range tf.Imports {
 				if strings.HasPrefix(mod, ".") { // relative to the test's package
 					up := len(mod) - len(strings.TrimLeft(mod, "."))
 					base := pkg
@@ -507,30 +431,30 @@ func (x *testIndex) missingJava(ctx context.Context, f check.File) *check.Findin
 	if base == "package-info.java" || base == "module-info.java" {
 		return nil
 	}
-	toks, _, err := lexJava(f.Content)
+	toks, _, err := scan.LexJava(f.Content)
 	if err != nil {
 		return nil
 	}
-	match, err := jsMatch(toks)
+	match, err := brace.JSMatch(toks)
 	if err != nil {
 		return nil
 	}
-	jf := &javaFile{jsFile: jsFile{toks: toks, match: match}, methods: map[string][][2]int{}}
+	jf := &brace.JavaFile{JSFile: brace.JSFile{Toks: toks, Match: match}, Methods: map[string][][2]int{}}
 	isClass := false
 	line, col := 0, 0
 	for i := range toks {
-		if jf.is(i, tIdent, "class") && jf.is(i+1, tIdent, stem) && !jf.is(i-1, tIdent, "abstract") {
+		if jf.Is(i, scan.TIdent, "class") && jf.Is(i+1, scan.TIdent, stem) && !jf.Is(i-1, scan.TIdent, "abstract") {
 			isClass = true
-			line, col = toks[i+1].line, toks[i+1].col
+			line, col = toks[i+1].Line, toks[i+1].Col
 			break
 		}
 	}
 	if !isClass {
 		return nil // an interface, an enum, a record, an annotation
 	}
-	jf.scan()
+	jf.Scan()
 	methods := 0
-	for name := range jf.methods {
+	for name := range jf.Methods {
 		if name != stem && name != "main" {
 			methods++
 		}
@@ -541,13 +465,13 @@ func (x *testIndex) missingJava(ctx context.Context, f check.File) *check.Findin
 	if x.javaIdent == nil {
 		x.javaIdent = map[string]bool{}
 		_ = x.read(ctx, langJava, func(p string, b []byte) {
-			ts, _, err := lexJava(b)
+			ts, _, err := scan.LexJava(b)
 			if err != nil {
 				return
 			}
 			for _, t := range ts {
-				if t.kind == tIdent {
-					x.javaIdent[t.text] = true
+				if t.Kind == scan.TIdent {
+					x.javaIdent[t.Text] = true
 				}
 			}
 		})

@@ -8,23 +8,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cairn-dev/cairn/internal/check/tests/brace"
+	"github.com/cairn-dev/cairn/internal/check/tests/golang"
+	"github.com/cairn-dev/cairn/internal/check/tests/internal/scan"
+	"github.com/cairn-dev/cairn/internal/check/tests/python"
+
 	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/cairn-dev/cairn/internal/problem"
-)
-
-// The rules.
-const (
-	ruleSyntax         = "tests/syntax"
-	ruleNoAssertion    = "tests/no-assertion"
-	ruleEmpty          = "tests/empty-test"
-	ruleFocused        = "tests/focused"
-	ruleSkipped        = "tests/skipped-without-reason"
-	ruleSleep          = "tests/sleep-as-wait"
-	ruleMissing        = "tests/missing-tests"
-	ruleSetenvParallel = "tests/setenv-in-parallel-test"
-	ruleGoroutineFatal = "tests/fatal-in-goroutine"
-	ruleBelow          = "tests/coverage-below-threshold"
-	ruleUncovered      = "tests/uncovered-lines"
 )
 
 // Checker is the tests validator.
@@ -39,61 +29,61 @@ func (*Checker) Name() string { return "tests" }
 // Rules lists the rules of the tests validator.
 func (*Checker) Rules() []check.Rule {
 	return []check.Rule{
-		{ID: ruleSyntax, Severity: check.Error, Title: "Test file does not parse",
+		{ID: scan.RuleSyntax, Severity: check.Error, Title: "Test file does not parse",
 			Why:  "A Go test file with a syntax error fails the package's build, so none of its tests run. For the other languages the file could not be tokenized (an unclosed string, comment or bracket) and was not checked; that finding is a warning.",
 			Fix:  "Fix the syntax at the position given.",
 			Bad:  "func TestParse(t *testing.T) {\n\tgot := Parse(\"x\"\n}",
 			Good: "func TestParse(t *testing.T) {\n\tgot := Parse(\"x\")\n\t_ = got\n}"},
-		{ID: ruleNoAssertion, Severity: check.Warning, Title: "Test asserts nothing",
+		{ID: scan.RuleNoAssertion, Severity: check.Warning, Title: "Test asserts nothing",
 			Why:  "A test that never checks a result passes whatever the code does (unless it panics or throws): it gives coverage without confidence. Assertions are t.Error*/t.Fatal*/t.Fail*/t.Skip* or *testing.T handed to a helper (testify, a function of the package that calls those) in Go; expect/assert/should, a tape or node:test context's methods, a helper imported from the project in JavaScript; assert, raise, self.assert*, pytest.raises, mock's assert_* in Python; assert*/verify/fail/assertThat in Java; assert*!, panic!, a crate's own test macros, unwrap/expect/? and #[should_panic] in Rust. Examples, benchmarks and fuzz targets are not tests here.",
 			Fix:  "Check the result (t.Errorf, expect(...), assert ..., assertEquals). When not failing is the point, say it: assert.NotPanics, expect(() => f()).not.toThrow(), assertDoesNotThrow.",
 			Bad:  "func TestParse(t *testing.T) {\n\tParse(\"a=1\")\n}",
 			Good: "func TestParse(t *testing.T) {\n\tgot, err := Parse(\"a=1\")\n\tif err != nil || got[\"a\"] != \"1\" {\n\t\tt.Fatalf(\"Parse = %v, %v\", got, err)\n\t}\n}"},
-		{ID: ruleEmpty, Severity: check.Warning, Title: "Test body is empty",
+		{ID: scan.RuleEmpty, Severity: check.Warning, Title: "Test body is empty",
 			Why:  "An empty test passes and counts as a test: it hides that the behaviour is untested.",
 			Fix:  "Write the test, or mark it as a to-do the runner reports (test.todo, t.Skip(\"why\"), @pytest.mark.skip(reason=...), @Disabled(\"why\")).",
 			Bad:  "it('rejects an expired token', () => {})",
 			Good: "it.todo('rejects an expired token')"},
-		{ID: ruleFocused, Severity: check.Error, Title: "Focused test left in",
+		{ID: scan.RuleFocused, Severity: check.Error, Title: "Focused test left in",
 			Why:  "A focused test (it.only, describe.only, fit, fdescribe, test(..., { only: true }), @pytest.mark.only) makes the runner skip every other test of the file or run, and CI passes on a fraction of the suite.",
 			Fix:  "Remove the focus before committing; jest and vitest have --testNamePattern, mocha --grep, go test -run for running one test.",
 			Bad:  "describe.only('parser', () => { ... })",
 			Good: "describe('parser', () => { ... })",
 			Link: "https://github.com/jest-community/eslint-plugin-jest/blob/main/docs/rules/no-focused-tests.md"},
-		{ID: ruleSkipped, Severity: check.Warning, Title: "Test skipped without a reason",
+		{ID: scan.RuleSkipped, Severity: check.Warning, Title: "Test skipped without a reason",
 			Why:  "A skipped test with no reason is forgotten: nobody knows whether it may be re-enabled, and the runner's report says only SKIP. The reason is an argument (t.Skip(\"...\"), @pytest.mark.skip(reason=...), @unittest.skip(\"...\"), @Disabled(\"...\"), #[ignore = \"...\"]) or, where the runner takes none (it.skip, xit, describe.skip), a comment on the line above or the same line.",
 			Fix:  "Say why it is skipped and what re-enables it (an issue, a condition), or delete the test.",
 			Bad:  "@pytest.mark.skip\ndef test_upload(): ...",
 			Good: "@pytest.mark.skip(reason=\"flaky on CI until #123 lands\")\ndef test_upload(): ...",
 			Link: "https://github.com/jest-community/eslint-plugin-jest/blob/main/docs/rules/no-disabled-tests.md"},
-		{ID: ruleSleep, Severity: check.Warning, Title: "Sleep used as a wait",
+		{ID: scan.RuleSleep, Severity: check.Warning, Title: "Sleep used as a wait",
 			Why:  "A fixed sleep is either too long (a slow suite) or too short on a loaded CI machine (a flaky test): time.Sleep (Go), await sleep(n) or a setTimeout promise (JS), time.sleep (Python), Thread.sleep (Java), thread::sleep (Rust) in a test's own body. Sleeps inside a loop are taken as polling and not reported.",
 			Fix:  "Wait for the condition itself: a channel or WaitGroup, an awaited promise, waitFor/expect.poll, Awaitility, an Event; or use a fake clock.",
 			Bad:  "await new Promise((r) => setTimeout(r, 500))\nexpect(cache.size).toBe(0)",
 			Good: "await vi.waitFor(() => expect(cache.size).toBe(0))"},
-		{ID: ruleMissing, Severity: check.Info, Title: "Source file without tests",
+		{ID: scan.RuleMissing, Severity: check.Info, Title: "Source file without tests",
 			Why:  "A source file that declares exported functions or classes has no test by its language's convention: foo.go has no foo_test.go and no test of its package names what it declares; src/foo.ts has no foo.test.ts, foo.spec.ts or __tests__/foo.* and no test file imports it; pkg/foo.py has no test_foo.py or foo_test.py and no test imports it; Foo.java has no FooTest/FooTests/TestFoo/FooIT and no test names Foo. Generated files, main.go of a main package, index/barrel files, type-only files and configuration are not expected to have tests.",
 			Fix:  "Add a test file by the convention, or ignore the rule for this path when the file is covered another way.",
 			Bad:  "internal/parse/parse.go (func Parse) and no test in internal/parse/",
 			Good: "internal/parse/parse.go and internal/parse/parse_test.go"},
-		{ID: ruleSetenvParallel, Severity: check.Error, Title: "t.Setenv in a parallel test",
+		{ID: scan.RuleSetenvParallel, Severity: check.Error, Title: "t.Setenv in a parallel test",
 			Why:  "The testing package panics when t.Setenv or t.Chdir is called in a test that called t.Parallel (or whose parent did), and when t.Parallel is called after them: the environment and working directory are the process's, shared by the tests that run in parallel.",
 			Fix:  "Drop t.Parallel from that test (and its parents), or pass the value some other way than the environment.",
 			Bad:  "func TestConfig(t *testing.T) {\n\tt.Parallel()\n\tt.Setenv(\"HOME\", t.TempDir())\n}",
 			Good: "func TestConfig(t *testing.T) {\n\tt.Setenv(\"HOME\", t.TempDir())\n}",
 			Link: "https://pkg.go.dev/testing#T.Setenv"},
-		{ID: ruleGoroutineFatal, Severity: check.Error, Title: "t.Fatal from a goroutine",
+		{ID: scan.RuleGoroutineFatal, Severity: check.Error, Title: "t.Fatal from a goroutine",
 			Why:  "t.Fatal, t.FailNow and t.Skip stop the goroutine that calls them; from a goroutine the test started they do not stop the test, which goes on (or hangs) with a failure it does not see in time. go vet's testinggoroutine analyzer reports the same.",
 			Fix:  "Call t.Error/t.Errorf in the goroutine (or send the error back on a channel) and t.Fatal on the test's own goroutine.",
 			Bad:  "go func() {\n\tif err := srv.Serve(); err != nil {\n\t\tt.Fatal(err)\n\t}\n}()",
 			Good: "go func() {\n\tif err := srv.Serve(); err != nil {\n\t\tt.Error(err)\n\t}\n}()",
 			Link: "https://pkg.go.dev/golang.org/x/tools/go/analysis/passes/testinggoroutine"},
-		{ID: ruleBelow, Severity: check.Error, Title: "Coverage below the threshold",
+		{ID: scan.RuleBelow, Severity: check.Error, Title: "Coverage below the threshold",
 			Why:  "The project asked for a minimum coverage (the threshold param) and the coverage report says the tests cover less. Coverage is counted as the runner counts it: statements for a Go cover profile, lines for LCOV (LH/LF) and Cobertura.",
 			Fix:  "Test the uncovered lines of the changed files (tests/uncovered-lines lists them), or lower the threshold deliberately.",
 			Bad:  "threshold=80, coverage.out says 72.5% of statements",
 			Good: "threshold=80, coverage.out says 81.0% of statements"},
-		{ID: ruleUncovered, Severity: check.Info, Title: "Changed file has uncovered lines",
+		{ID: scan.RuleUncovered, Severity: check.Info, Title: "Changed file has uncovered lines",
 			Why:  "The lines of a changed file (the changed param, or the files checked) that the coverage report marks as instrumented and never run: new code no test executes.",
 			Fix:  "Add tests that run those lines, or remove the code if nothing needs it.",
 			Bad:  "internal/parse/parse.go: lines 12-18, 40 not covered",
@@ -239,7 +229,7 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 	if err != nil {
 		return res, err
 	}
-	goPkgs := map[string]*goPkg{}
+	goPkgs := map[string]*golang.GoPkg{}
 	var goDirs []string
 	var sources []check.File
 	var covFiles []check.File
@@ -271,21 +261,21 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 			dir := path.Dir(f.Path)
 			pkg := goPkgs[dir]
 			if pkg == nil {
-				pkg = newGoPkg()
+				pkg = golang.NewGoPkg()
 				goPkgs[dir] = pkg
 				goDirs = append(goDirs, dir)
 			}
-			res.Findings = append(res.Findings, pkg.add(f.Path, f.Content, true)...)
+			res.Findings = append(res.Findings, pkg.Add(f.Path, f.Content, true)...)
 		case langJS:
 			ext := path.Ext(f.Path)
-			res.Findings = append(res.Findings, checkJS(f, ext == ".jsx" || ext == ".tsx" || ext == ".js" || ext == ".mjs" || ext == ".cjs")...)
+			res.Findings = append(res.Findings, brace.CheckJS(f, ext == ".jsx" || ext == ".tsx" || ext == ".js" || ext == ".mjs" || ext == ".cjs")...)
 		case langPython:
-			res.Findings = append(res.Findings, checkPython(f)...)
+			res.Findings = append(res.Findings, python.CheckPython(f)...)
 		case langJava:
-			res.Findings = append(res.Findings, checkJava(f)...)
+			res.Findings = append(res.Findings, brace.CheckJava(f)...)
 		case langRust:
 			if bytes.Contains(f.Content, []byte("test")) {
-				res.Findings = append(res.Findings, checkRust(f)...)
+				res.Findings = append(res.Findings, brace.CheckRust(f)...)
 			}
 		}
 	}
@@ -297,19 +287,19 @@ func (c *Checker) Check(ctx context.Context, in *check.Input) (check.Result, err
 		if in.Source != nil { // the package's other test files hold helpers too
 			if files, err := in.Source.Files(dir); err == nil {
 				for _, other := range files {
-					if path.Dir(other) != dir || !strings.HasSuffix(other, "_test.go") || pkg.checked[other] {
+					if path.Dir(other) != dir || !strings.HasSuffix(other, "_test.go") || pkg.Checked[other] {
 						continue
 					}
-					if _, known := pkg.checked[other]; known {
+					if _, known := pkg.Checked[other]; known {
 						continue
 					}
 					if b, err := in.Source.ReadFile(other); err == nil {
-						pkg.add(other, b, false)
+						pkg.Add(other, b, false)
 					}
 				}
 			}
 		}
-		res.Findings = append(res.Findings, pkg.check()...)
+		res.Findings = append(res.Findings, pkg.Check()...)
 	}
 	if p.missing && len(sources) > 0 {
 		if in.Source == nil {
@@ -349,21 +339,3 @@ func langOf(p string) lang {
 	}
 	return ""
 }
-
-// tokenSyntax is the finding of a file a tokenizer could not read: a
-// warning, since the file may be valid in a dialect the tokenizer does not
-// know, and the checks of that file were not made.
-func tokenSyntax(p string, err *lexError, language string) check.Finding {
-	return check.Finding{Rule: ruleSyntax, Severity: check.Warning, File: p, Line: err.line, Col: err.col,
-		Message: "could not read this " + language + " file: " + err.msg + "; its tests were not checked",
-		Fix:     "fix the syntax if it is wrong; if the file is valid, report it with the construct at this position"}
-}
-
-func quote(s string) string {
-	if len(s) > 60 {
-		s = s[:57] + "..."
-	}
-	return strconv.Quote(s)
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }

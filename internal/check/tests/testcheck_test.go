@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/internal/check/tests/internal/scan"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cairn-dev/cairn/internal/check"
@@ -175,7 +177,7 @@ func TestMissingTestsConventions(t *testing.T) {
 	}, nil)
 	var got []string
 	for _, f := range rep.Findings {
-		if f.Rule == ruleMissing {
+		if f.Rule == scan.RuleMissing {
 			got = append(got, f.File)
 		}
 	}

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/internal/service/internal/boardcache"
 	"github.com/cairn-dev/cairn/internal/service/internal/tasks"
 	"github.com/cairn-dev/cairn/internal/service/page"
@@ -106,7 +106,7 @@ func validateNew(title, body string) error {
 // CreateNewTask adds a task one level deeper: a child of the current task, or
 // a root task in zen. The new task takes the agent's focus.
 func (f *Focus) CreateNewTask(ctx context.Context, agent, title, body string) (task.Task, error) {
-	memory.Scrub(&title, &body)
+	redact.Scrub(&title, &body)
 	if err := validateNew(title, body); err != nil {
 		return task.Task{}, err
 	}
@@ -131,7 +131,7 @@ func started(t task.Task) task.Task {
 // ExtendCurrentTask adds the next step at the current level: a sibling
 // immediately to the right of the current task. It takes the agent's focus.
 func (f *Focus) ExtendCurrentTask(ctx context.Context, agent, title, body string) (task.Task, error) {
-	memory.Scrub(&title, &body)
+	redact.Scrub(&title, &body)
 	if err := validateNew(title, body); err != nil {
 		return task.Task{}, err
 	}
@@ -365,7 +365,7 @@ func (f *Focus) CompletedTasks(ctx context.Context, q CompletedQuery) (Archive, 
 
 // UpdateCurrentTask replaces the current task's body; title and ID stay.
 func (f *Focus) UpdateCurrentTask(ctx context.Context, agent, body string) (task.Task, error) {
-	memory.Scrub(&body)
+	redact.Scrub(&body)
 	if err := task.ValidateBody(body); err != nil {
 		return task.Task{}, err
 	}

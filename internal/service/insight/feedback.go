@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/internal/store"
 )
 
@@ -76,8 +77,8 @@ func (f *Feedback) clean() (int, error) {
 	}
 	red := 0
 	if f.Note != "" {
-		var r memory.Redactions
-		f.Note, r = memory.Redact(f.Note)
+		var r redact.Redactions
+		f.Note, r = redact.Redact(f.Note)
 		red = r.Total
 	}
 	return red, nil

@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/usage"
 )
@@ -223,7 +223,7 @@ func (r *Recorder) write(batch []usage.Event) error {
 	for i := range batch {
 		e := &batch[i]
 		if e.Subject != "" && !(e.Kind == usage.KindCall && usage.IsDigest(e.Subject)) {
-			memory.RedactFields(&e.Subject)
+			redact.RedactFields(&e.Subject)
 		}
 		for _, f := range []*string{&e.Model, &e.Client, &e.ClientVersion, &e.Agent} {
 			*f = r.redact(*f)
@@ -241,7 +241,7 @@ func (r *Recorder) write(batch []usage.Event) error {
 	return nil
 }
 
-// redact is memory.Redact of a short field that repeats, cached.
+// redact is redact.Redact of a short field that repeats, cached.
 func (r *Recorder) redact(s string) string {
 	if s == "" {
 		return s
@@ -249,7 +249,7 @@ func (r *Recorder) redact(s string) string {
 	if out, ok := r.redacted[s]; ok {
 		return out
 	}
-	out, _ := memory.Redact(s)
+	out, _ := redact.Redact(s)
 	if r.redacted == nil || len(r.redacted) >= maxRedactedCache {
 		r.redacted = map[string]string{}
 	}

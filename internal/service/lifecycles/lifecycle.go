@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/lifecycle"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/internal/service/internal/tasks"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -381,7 +382,7 @@ const MaxEvidence = 50
 // earlier one with a reason, or nowhere with Hold. A refused advance changes
 // nothing and says what is missing.
 func (l *Lifecycles) Advance(ctx context.Context, r AdvanceRequest) (AdvanceResult, error) {
-	memory.Scrub(&r)
+	redact.Scrub(&r)
 	if len(r.Evidence) > MaxEvidence || len(r.Checks) > MaxEvidence {
 		return AdvanceResult{}, &problem.FieldError{Field: "evidence", Problem: fmt.Sprintf("has over %d entries", MaxEvidence), Fix: "give one entry per exit criterion"}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/loop"
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/internal/service/internal/tasks"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -131,7 +132,7 @@ func contains(list []string, s string) bool {
 
 // Start creates a loop in the pending state.
 func (l *Loops) Start(ctx context.Context, in Start) (Loop, error) {
-	memory.Scrub(&in)
+	redact.Scrub(&in)
 	if err := in.validate(); err != nil {
 		return Loop{}, err
 	}
@@ -442,7 +443,7 @@ type Record struct {
 
 // Record records one iteration.
 func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error) {
-	memory.Scrub(&in)
+	redact.Scrub(&in)
 	if strings.TrimSpace(in.LastAction) == "" {
 		return Loop{}, &problem.FieldError{Field: "last_action", Problem: "is empty", Fix: "say what this iteration did"}
 	}
@@ -496,7 +497,7 @@ func (l *Loops) Record(ctx context.Context, ref string, in Record) (Loop, error)
 
 // Checkpoint snapshots the loop's whole state and returns the checkpoint id.
 func (l *Loops) Checkpoint(ctx context.Context, ref, note string) (Loop, int64, error) {
-	memory.Scrub(&note)
+	redact.Scrub(&note)
 	if err := checkText("note", note, 4096); err != nil {
 		return Loop{}, 0, err
 	}
@@ -623,7 +624,7 @@ func (l *Loops) Cancel(ctx context.Context, ref string) (Loop, error) {
 // The loop's task becomes done, so a task it depends on must be done or
 // cancelled first, unless force is set.
 func (l *Loops) Complete(ctx context.Context, ref, evidence string, force bool) (Loop, error) {
-	memory.Scrub(&evidence)
+	redact.Scrub(&evidence)
 	if strings.TrimSpace(evidence) == "" {
 		return Loop{}, &problem.FieldError{Field: "evidence", Problem: "is empty", Fix: "say how the completion criteria were met (a command and its result)"}
 	}
@@ -670,7 +671,7 @@ func addCheckpoint(ctx context.Context, tx store.Tx, lp *Loop, note string, now 
 }
 
 // scrubMetadata redacts secrets in the strings of free-form metadata
-// (memory.Scrub cannot set a map's values).
+// (redact.Scrub cannot set a map's values).
 func scrubMetadata(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
@@ -689,7 +690,7 @@ func scrubMetadata(v any) any {
 		}
 		return out
 	case string:
-		s, _ := memory.Redact(v)
+		s, _ := redact.Redact(v)
 		return s
 	}
 	return v
@@ -697,7 +698,7 @@ func scrubMetadata(v any) any {
 
 // Fail stops a loop with an error.
 func (l *Loops) Fail(ctx context.Context, ref string, e loop.Error) (Loop, error) {
-	memory.Scrub(&e)
+	redact.Scrub(&e)
 	if strings.TrimSpace(e.Message) == "" {
 		return Loop{}, &problem.FieldError{Field: "message", Problem: "is empty", Fix: "say what went wrong"}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 )
@@ -111,7 +112,7 @@ func (m *Memory) SaveBranch(ctx context.Context, name string, p BranchPatch) (me
 	if err != nil {
 		return memory.BranchContext{}, red, err
 	}
-	phase, r := memory.Redact(p.Phase)
+	phase, r := redact.Redact(p.Phase)
 	red += r.Total
 	var b memory.BranchContext
 	err = m.store.Update(ctx, func(tx store.Tx) error {

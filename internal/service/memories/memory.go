@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/proc"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/words"
@@ -89,7 +90,7 @@ func (m *Memory) Branch() string { return redactedBranch(m.opts.Branch()) }
 // looks like a secret redacted (a branch named after a token, a ticket
 // URL with a key), like every other text a session keeps.
 func redactedBranch(b string) string {
-	out, _ := memory.Redact(b)
+	out, _ := redact.Redact(b)
 	return out
 }
 
@@ -121,16 +122,16 @@ type Recorded struct {
 	EmbedError string
 }
 
-// redact removes private spans and secrets from every text field of e and
+// redactEntry removes private spans and secrets from every text field of e and
 // returns how many it removed.
-func redact(e *memory.Entry) int {
+func redactEntry(e *memory.Entry) int {
 	n := 0
 	e.EachText(func(s *string) {
-		out, r := memory.Redact(*s)
+		out, r := redact.Redact(*s)
 		*s, n = out, n+r.Total
 	})
 	one := func(s *string) {
-		out, r := memory.Redact(*s)
+		out, r := redact.Redact(*s)
 		*s, n = out, n+r.Total
 	}
 	one(&e.Branch)
@@ -138,7 +139,7 @@ func redact(e *memory.Entry) int {
 	// since a marker is not a tag.
 	tags := e.Tags[:0]
 	for _, t := range e.Tags {
-		if out, r := memory.Redact(t); r.Total > 0 || out != t {
+		if out, r := redact.Redact(t); r.Total > 0 || out != t {
 			n += max(r.Total, 1)
 			continue
 		}
@@ -177,7 +178,7 @@ func (m *Memory) Add(ctx context.Context, agent string, e memory.Entry) (Recorde
 // memory.Fold) rather than a duplicate. Nothing changes when it fails.
 func (m *Memory) Record(ctx context.Context, agent string, req AddRequest) (Recorded, error) {
 	e := req.Entry
-	redacted := redact(&e)
+	redacted := redactEntry(&e)
 	e.Normalize()
 	if err := memory.Validate(e); err != nil {
 		return Recorded{}, err

@@ -212,7 +212,7 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 			out.Problems = append(out.Problems, rel+": "+err.Error())
 			return nil
 		}
-		out.Redacted += redact(&f.Entry)
+		out.Redacted += redactEntry(&f.Entry)
 		files = append(files, file{rel: filepath.ToSlash(rel), File: f})
 		return nil
 	})

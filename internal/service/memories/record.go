@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/internal/runs"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -100,7 +101,7 @@ func (m *Memory) StartClient(ctx context.Context, in ClientStart) (ClientStarted
 
 // scrubStart redacts what a client sent of itself.
 func (m *Memory) scrubStart(in *ClientStart) {
-	memory.Scrub(&in.AI)
+	redact.Scrub(&in.AI)
 	in.Client.Name = words.OneLine(in.Client.Name, 64)
 	in.Client.SessionID = words.OneLine(in.Client.SessionID, 128)
 }
@@ -261,14 +262,14 @@ func (m *Memory) RecordToolUse(ctx context.Context, in ToolUse) (ToolUseRecorded
 		if rel, ok := m.relative(f); ok {
 			// A path is text an agent reads back: redacted like the rest,
 			// and clipped (a 5 MB path was stored whole).
-			rel, _ = memory.Redact(rel)
+			rel, _ = redact.Redact(rel)
 			out.Files = append(out.Files, problem.Clip(rel, maxHookPath))
 		}
 	}
-	full, _ := memory.Redact(strings.TrimSpace(noNUL(in.Command)))
+	full, _ := redact.Redact(strings.TrimSpace(noNUL(in.Command)))
 	cmd := words.OneLine(full, maxHookCommand)
-	output, _ := memory.Redact(strings.TrimSpace(noNUL(in.Output)))
-	errText, _ := memory.Redact(strings.TrimSpace(noNUL(in.Error)))
+	output, _ := redact.Redact(strings.TrimSpace(noNUL(in.Output)))
+	errText, _ := redact.Redact(strings.TrimSpace(noNUL(in.Error)))
 	if len(out.Files) == 0 && cmd == "" && !in.Failed {
 		return out, nil // nothing worth a write
 	}
@@ -427,7 +428,7 @@ func (m *Memory) candidate(ctx context.Context, tx store.Tx, s memory.Session, t
 	if tool != "" {
 		e.Facts = []string{"tool: " + tool}
 	}
-	redact(&e)
+	redactEntry(&e)
 	e.Normalize()
 	if err := memory.Validate(e); err != nil {
 		return memory.Entry{}, false, err

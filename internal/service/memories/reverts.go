@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/internal/store"
 )
 
@@ -39,7 +40,7 @@ func (m *Memory) editDigests(es []Edit) []editDigest {
 		if !ok || e.Old == "" || e.Old == e.New {
 			continue
 		}
-		rel, _ = memory.Redact(rel)
+		rel, _ = redact.Redact(rel)
 		out = append(out, editDigest{path: problem.Clip(rel, maxHookPath), old: editHash(e.Old), new: editHash(e.New)})
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/internal/service/page"
 	"github.com/cairn-dev/cairn/internal/store"
 )
@@ -39,12 +40,12 @@ const (
 func (p *SessionPatch) clean() (int, error) {
 	n := 0
 	red := func(s *string) {
-		out, r := memory.Redact(*s)
+		out, r := redact.Redact(*s)
 		*s, n = strings.TrimSpace(out), n+r.Total
 	}
 	red(&p.Goal)
 	red(&p.Summary)
-	n += memory.Scrub(&p.FilesModified, &p.TasksCompleted, &p.TasksPending, &p.AI)
+	n += redact.Scrub(&p.FilesModified, &p.TasksCompleted, &p.TasksPending, &p.AI)
 	for i := range p.Decisions {
 		red(&p.Decisions[i].Decision)
 		red(&p.Decisions[i].Reasoning)

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/internal/service/internal/tasks"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -403,7 +403,7 @@ var errDryRun = errors.New("dry run")
 // plan's rules: done is permanent and archived, a task closes only after
 // its subtasks, and a re-import moves a status only forward.
 func (im *Importer) Import(ctx context.Context, sets []ImportSet, opts ImportOptions) (ImportReport, error) {
-	memory.Scrub(&sets)
+	redact.Scrub(&sets)
 	nodes, skippedDeps, err := planImport(ctx, sets)
 	if err != nil {
 		return ImportReport{}, err

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/problem"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/internal/service/internal/boardcache"
 	"github.com/cairn-dev/cairn/internal/service/internal/tasks"
 	"github.com/cairn-dev/cairn/internal/service/page"
@@ -341,7 +341,7 @@ func resolveDepTasks(ctx context.Context, tx store.Tx, id, parent task.ID, refs 
 // AddSubtask adds a subtask under the task parentRef names and returns the
 // new subtask and its parent.
 func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (sub, parent Detail, err error) {
-	memory.Scrub(&in)
+	redact.Scrub(&in)
 	var finish later
 	err = p.store.Update(ctx, func(tx store.Tx) error {
 		t, err := tasks.ResolveRef(ctx, tx, parentRef, "parentId")
@@ -365,7 +365,7 @@ func (p *Plan) AddSubtask(ctx context.Context, parentRef string, in NewTask) (su
 
 // Create adds a task (a subtask when Parent is set) and returns it.
 func (p *Plan) Create(ctx context.Context, in NewTask) (Detail, error) {
-	memory.Scrub(&in)
+	redact.Scrub(&in)
 	var (
 		d      Detail
 		finish later
@@ -444,7 +444,7 @@ func (p *Plan) Update(ctx context.Context, ref string, c Change) (Detail, error)
 
 // update is Update with the name of the argument that holds ref, for errors.
 func (p *Plan) update(ctx context.Context, ref, field string, c Change) (Detail, error) {
-	memory.Scrub(&c)
+	redact.Scrub(&c)
 	if c.Title != nil {
 		if err := task.ValidateTitle(*c.Title); err != nil {
 			return Detail{}, err
@@ -860,7 +860,7 @@ func (p *Plan) Recent(ctx context.Context, n int) ([]task.Task, error) {
 
 // UpdateSubtask changes a subtask and returns its parent.
 func (p *Plan) UpdateSubtask(ctx context.Context, ref string, c Change) (Detail, error) {
-	memory.Scrub(&c)
+	redact.Scrub(&c)
 	if err := requireSubtaskRef(ref); err != nil {
 		return Detail{}, err
 	}

@@ -1,0 +1,2 @@
+// Package class checks Mermaid classDiagram text: its lexer and parser.
+package class

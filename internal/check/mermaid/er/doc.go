@@ -1,0 +1,2 @@
+// Package er checks Mermaid erDiagram text: its lexer and parser.
+package er

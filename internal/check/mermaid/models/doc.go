@@ -1,0 +1,3 @@
+// Package models checks Mermaid's model diagrams: architecture, C4, requirementDiagram,
+// gitGraph, mindmap and kanban.
+package models

@@ -1,0 +1,2 @@
+// Package sequence checks Mermaid sequenceDiagram text: its lexer and parser.
+package sequence
