@@ -145,16 +145,10 @@ type tallyTx struct {
 	rows *atomic.Int64
 }
 
-func (x tallyTx) Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
-	ts, err := x.Tx.Children(ctx, parent, withBody)
+func (x tallyTx) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
+	ts, n, err := x.Tx.Query(ctx, q)
 	x.rows.Add(int64(len(ts)))
-	return ts, err
-}
-
-func (x tallyTx) OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
-	ts, err := x.Tx.OpenChildren(ctx, parent)
-	x.rows.Add(int64(len(ts)))
-	return ts, err
+	return ts, n, err
 }
 
 func (x tallyTx) Tasks(ctx context.Context) ([]task.Task, error) {
@@ -280,7 +274,7 @@ func TestCurrentAmongManyClosedSiblings(t *testing.T) {
 			// whole level read in order has it.
 			var level []task.Task
 			if err := s.View(ctx, func(tx store.Tx) (err error) {
-				level, err = tx.Children(ctx, batch.ID, true)
+				level, err = store.Children(ctx, tx, batch.ID, true)
 				return err
 			}); err != nil {
 				t.Fatal(err)

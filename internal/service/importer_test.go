@@ -42,7 +42,7 @@ func dump(t *testing.T, s store.Store) string {
 			return err
 		}
 		for _, x := range ts {
-			deps, err := tx.TaskDeps(context.Background(), x.ID)
+			deps, err := store.TaskDeps(context.Background(), tx, x.ID)
 			if err != nil {
 				return err
 			}

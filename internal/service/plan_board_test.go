@@ -42,7 +42,7 @@ func fullBoard(t *testing.T, s store.Store) *task.Board {
 		if err != nil {
 			return err
 		}
-		deps, err := tx.Deps(context.Background())
+		deps, err := tx.Deps(context.Background(), store.DepQuery{All: true})
 		b = task.NewBoard(ts, deps)
 		return err
 	})

@@ -42,14 +42,14 @@ func (tx bodyCountingTx) Task(ctx context.Context, id task.ID) (task.Task, error
 	return t, err
 }
 
-func (tx bodyCountingTx) Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
-	ts, err := tx.Tx.Children(ctx, parent, withBody)
+func (tx bodyCountingTx) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
+	ts, n, err := tx.Tx.Query(ctx, q)
 	for _, t := range ts {
 		if t.Body != "" {
 			*tx.bodies++
 		}
 	}
-	return ts, err
+	return ts, n, err
 }
 
 // TestSiblingsPages: list_siblings pages back from the current task, the

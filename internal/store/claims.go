@@ -23,9 +23,6 @@ type ClaimTx interface {
 	// Claims returns the claims on visible tasks that are live at now, by
 	// task.
 	Claims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error)
-	// ReleaseClaim ends the claim on id held by agent (any agent's when
-	// agent is empty) and reports whether there was one.
-	ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool, error)
 	// DropClaim ends any claim on id without saying whether there was one
 	// (the PostgreSQL store sends it with the next statement): a task that
 	// closes is nobody's work any more.
@@ -54,6 +51,7 @@ const (
 
 // LifecycleQuery selects lifecycles, by id, paged.
 type LifecycleQuery struct {
+	ID     int64     // that one lifecycle, whatever its task; the other fields do not apply
 	Status string    // empty: any
 	Phase  string    // empty: any
 	Tasks  []task.ID // empty: any
@@ -63,13 +61,11 @@ type LifecycleQuery struct {
 
 // LifecycleTx stores lifecycles.
 type LifecycleTx interface {
-	// CreateLifecycle stores l and returns its new id. It fails with
-	// ErrDuplicate when l is open and l.TaskID already has an open one.
-	CreateLifecycle(ctx context.Context, l Lifecycle) (int64, error)
-	// Lifecycle returns one lifecycle; ok is false when there is none.
-	Lifecycle(ctx context.Context, id int64) (l Lifecycle, ok bool, err error)
-	// UpdateLifecycle writes l's phase, status, times and state.
-	UpdateLifecycle(ctx context.Context, l Lifecycle) error
+	// PutLifecycle stores l and returns its id: with a zero ID a new one
+	// (which fails with ErrDuplicate when l is open and l.TaskID already
+	// has an open one), else it writes l's phase, status, times and state
+	// over the lifecycle with l's ID.
+	PutLifecycle(ctx context.Context, l Lifecycle) (int64, error)
 	// Lifecycles returns a page of the lifecycles of visible tasks that q
 	// selects, by id, and how many it selects in all.
 	Lifecycles(ctx context.Context, q LifecycleQuery) ([]Lifecycle, int, error)

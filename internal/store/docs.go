@@ -285,3 +285,17 @@ func DecodeBranch(raw []byte) (memory.BranchContext, error) {
 	}
 	return memory.BranchContext{}, fmt.Errorf("decode branch: version %d is newer than this Cairn reads; upgrade Cairn", v.V)
 }
+
+// DecodeSessionRow reads the document of the session row with this id; a
+// version 1 document's id is the row's.
+func DecodeSessionRow(id memory.SessionID, doc string) (memory.Session, error) {
+	s, err := DecodeSession([]byte(doc))
+	if err != nil {
+		return memory.Session{}, fmt.Errorf("session %s: %w", id, err)
+	}
+	s.ID = id
+	if s.ThreadID == 0 {
+		s.ThreadID = id
+	}
+	return s, nil
+}

@@ -30,11 +30,9 @@ type MemoryTx interface {
 	// Occurrences returns up to limit recorded occurrences of an entry,
 	// newest first.
 	Occurrences(ctx context.Context, id memory.ID, limit int) ([]memory.Occurrence, error)
-	// MemoryByUID returns the entry with this UID.
-	MemoryByUID(ctx context.Context, uid string) (memory.Entry, bool, error)
-	// MistakeByFingerprint returns the mistake whose title has this
-	// memory.Fingerprint.
-	MistakeByFingerprint(ctx context.Context, fp string) (memory.Entry, bool, error)
+	// MemoryBy returns the entry k names (without its Supersedes); ok is
+	// false when there is none.
+	MemoryBy(ctx context.Context, k MemoryKey) (e memory.Entry, ok bool, err error)
 	// SelectMemories returns the entries s selects, in id order (newest
 	// first with s.Newest), from s.Offset on and at most s.Limit of them
 	// (zero: all), and how many it selects in all: the page's
@@ -65,16 +63,13 @@ type MemoryTx interface {
 	// how many entries there are.
 	CountVectors(ctx context.Context, model string) (withVector, total int, err error)
 
-	// CreateSession stores s's head with a new ID and returns it; a zero
-	// ThreadID makes the session the start of its own thread. Its record is
-	// its events (RecordEvent).
-	CreateSession(ctx context.Context, s memory.Session) (memory.Session, error)
-	// UpdateSession rewrites the head of the session with s's ID.
-	UpdateSession(ctx context.Context, s memory.Session) error
-	// Session returns a session's head (its Record empty), or a
-	// memory.NotFound refusal.
-	Session(ctx context.Context, id memory.SessionID) (memory.Session, error)
-	// Sessions returns a page of session heads, newest first, and the total.
+	// PutSession stores s's head and returns it: with a zero ID as a new
+	// session with a new ID (a zero ThreadID makes it the start of its own
+	// thread), else over the head of the session with s's ID. Its record
+	// is its events (RecordEvent).
+	PutSession(ctx context.Context, s memory.Session) (memory.Session, error)
+	// Sessions returns a page of session heads (their Record empty),
+	// newest first, and the total.
 	Sessions(ctx context.Context, q SessionQuery) ([]memory.Session, int, error)
 	// RecordEvent adds e to its session: a new event, or, for one of the
 	// same kind and key already there, one more (Count), with e's subject,
@@ -88,12 +83,19 @@ type MemoryTx interface {
 	// and subject resolved as of at, and returns how many there were.
 	ResolveEvents(ctx context.Context, session memory.SessionID, kind memory.EventKind, subject string, at time.Time) (int, error)
 
-	// BranchContext returns a branch's context, if one was saved.
-	BranchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error)
 	// SetBranchContext stores a branch's context.
 	SetBranchContext(ctx context.Context, b memory.BranchContext) error
-	// BranchContexts returns every branch's context, most recently updated first.
-	BranchContexts(ctx context.Context) ([]memory.BranchContext, error)
+	// BranchContexts returns the contexts saved for these branches (a
+	// branch without one has none), or with none named every branch's,
+	// most recently updated first.
+	BranchContexts(ctx context.Context, branches ...string) ([]memory.BranchContext, error)
+}
+
+// MemoryKey names one memory entry by what identifies it beside its id:
+// its UID, or else, for a mistake, the memory.Fingerprint of its title.
+type MemoryKey struct {
+	Fingerprint bool // Value is a mistake's title's fingerprint; else the entry's UID
+	Value       string
 }
 
 // MemoryQuery selects and pages memory entries.
@@ -207,6 +209,8 @@ func (s MemorySelector) PageTotal(n int) (total int, ok bool) {
 
 // SessionQuery filters the session list.
 type SessionQuery struct {
+	// ID selects that one session; the other fields do not apply.
+	ID       memory.SessionID
 	ThreadID memory.SessionID
 	Agent    string
 	Branch   string

@@ -85,6 +85,40 @@ type Query struct {
 	Offset   int
 	Limit    int // zero: no limit
 	WithBody bool
+
+	// Level reads one level of the tree instead: the children of Parent
+	// (zero: the roots) in position order; of the fields above only
+	// WithBody applies. It reads that level alone (an index), however
+	// large the plan.
+	Level  bool
+	Parent task.ID
+	// Open, with Level, keeps only the open children (task.Status.Open),
+	// without bodies, and reads those alone, whatever the closed ones
+	// number: the focus rules and a completion's check look at no other.
+	Open bool
+	// Num, with Level, selects the one child whose subtask number is Num
+	// (with its body); none when there is no such child. Numbers are
+	// assigned at creation, one more than any sibling's ever was, and
+	// never reused.
+	Num int
+	// LeftOf, with Level, selects the one visible sibling immediately to
+	// the left of this task (the children of its parent in position
+	// order, then id; its ParentID, Position and ID place it, and Parent
+	// does not apply), with its body when WithBody is set. It reads that
+	// one sibling, not the level.
+	LeftOf *task.Task
+}
+
+// DepQuery selects dependencies between visible tasks.
+type DepQuery struct {
+	// All selects every task's dependencies; else Of selects those of
+	// these tasks (a task without any has no entry; none: an empty
+	// answer).
+	All bool
+	Of  []task.ID
+	// Dependents turns the answer round: for each task selected, the
+	// visible tasks that depend on it.
+	Dependents bool
 }
 
 // Sort orders for Query.
@@ -130,21 +164,6 @@ type Placement struct {
 type Tx interface {
 	// Task returns a visible task with its body, or a task.NotFound refusal.
 	Task(ctx context.Context, id task.ID) (task.Task, error)
-	// Children returns the visible children of parent (zero: the roots) in
-	// position order; bodies only when withBody is set.
-	Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error)
-	// OpenChildren returns the visible children of parent (zero: the roots)
-	// whose status is open (task.Status.Open), in position order, without
-	// bodies. It reads those alone, whatever the closed children number:
-	// the focus rules and a completion's check look at no other, and on a
-	// level of hundreds of finished steps Children read them all.
-	OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error)
-	// LeftSibling returns the visible sibling immediately to the left of
-	// of (the children of of's parent in position order, then id; of's
-	// ParentID, Position and ID place it), with its body when withBody is
-	// set; found is false when none is. It reads that one sibling, not the
-	// level.
-	LeftSibling(ctx context.Context, of task.Task, withBody bool) (left task.Task, found bool, err error)
 	// Ancestors returns the visible ancestors of id, root first, without bodies.
 	Ancestors(ctx context.Context, id task.ID) ([]task.Task, error)
 	// Tasks returns every visible task without bodies, in no particular order.
@@ -171,26 +190,15 @@ type Tx interface {
 	// Focuses returns every agent's focus pointer that names a task.
 	Focuses(ctx context.Context) (map[string]task.ID, error)
 
-	// Child returns the visible child of parent (zero: the roots) whose
-	// subtask number is num, with its body, or a task.SubtaskNotFound refusal.
-	// Numbers are assigned at creation, one more than any sibling's ever
-	// was, and never reused.
-	Child(ctx context.Context, parent task.ID, num int) (task.Task, error)
 	// Query returns a page of the visible tasks q selects, and how many it
-	// selects in all.
+	// selects in all. With q.Level it reads one level of the tree (see
+	// Query), and the count is the page's length.
 	Query(ctx context.Context, q Query) ([]task.Task, int, error)
 	// Counts returns the plan's aggregates.
 	Counts(ctx context.Context) (Counts, error)
 
-	// Deps returns every dependency between visible tasks.
-	Deps(ctx context.Context) (task.Deps, error)
-	// TaskDeps returns the visible tasks id depends on, in id order.
-	TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error)
-	// DepsOf returns the visible dependencies of each of ids, in id order;
-	// a task without any has no entry.
-	DepsOf(ctx context.Context, ids []task.ID) (task.Deps, error)
-	// Dependents returns the visible tasks that depend on id, in id order.
-	Dependents(ctx context.Context, id task.ID) ([]task.ID, error)
+	// Deps returns the dependencies between visible tasks that q selects.
+	Deps(ctx context.Context, q DepQuery) (task.Deps, error)
 	// SetDeps replaces the dependencies of id.
 	SetDeps(ctx context.Context, id task.ID, deps []task.ID) error
 
@@ -202,12 +210,12 @@ type Tx interface {
 	// source and external id.
 	ImportsOf(ctx context.Context, id task.ID) ([]Import, error)
 
-	// Loop returns a visible task and its loop state (nil: not a loop).
-	Loop(ctx context.Context, id task.ID) (task.Task, []byte, error)
 	// SetLoop stores a task's loop state.
 	SetLoop(ctx context.Context, id task.ID, state []byte) error
-	// Loops returns every visible loop's task and state, by id.
-	Loops(ctx context.Context) ([]LoopRow, error)
+	// Loops returns every visible loop's task and state, by id; with of
+	// set, the visible task of alone (State nil when it is not a loop),
+	// none when it is not visible.
+	Loops(ctx context.Context, of task.ID) ([]LoopRow, error)
 	// AddCheckpoint stores an immutable snapshot of a loop and returns its id.
 	AddCheckpoint(ctx context.Context, c Checkpoint) (int64, error)
 	// Checkpoints returns a loop's checkpoints, oldest first.

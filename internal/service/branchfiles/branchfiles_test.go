@@ -191,7 +191,7 @@ func TestStoreWritesCommittedChanges(t *testing.T) {
 	// An edit of the file is not read back: the store keeps its own.
 	os.WriteFile(filepath.Join(dir, "main.json"), []byte(`{"branch":"main","notes":"edited by hand"}`), 0o644)
 	var got memory.BranchContext
-	st.View(ctx, func(tx store.Tx) error { got, _, err = tx.BranchContext(ctx, "main"); return err })
+	st.View(ctx, func(tx store.Tx) error { got, _, err = store.BranchContext(ctx, tx, "main"); return err })
 	if got.Notes != "the last write wins" {
 		t.Errorf("the store read the file back: %q", got.Notes)
 	}

@@ -411,7 +411,7 @@ func (f *Focus) PeekContext(ctx context.Context, agent string, withBody bool) (C
 		}
 		// The one sibling it shows: a level of hundreds of finished steps
 		// is not read, bodies and all, to show the last.
-		left, found, err := tx.LeftSibling(ctx, cur, withBody)
+		left, found, err := store.LeftSibling(ctx, tx, cur, withBody)
 		if err != nil {
 			return err
 		}
@@ -476,7 +476,7 @@ func (f *Focus) Siblings(ctx context.Context, agent string, q SiblingsQuery) (Si
 		}
 		// Without bodies: a level of hundreds of finished steps would
 		// otherwise read every body to show a page of them.
-		sibs, err := tx.Children(ctx, cur.ParentID, false)
+		sibs, err := store.Children(ctx, tx, cur.ParentID, false)
 		if err != nil {
 			return err
 		}

@@ -135,7 +135,7 @@ func (s *Service) Give(ctx context.Context, agent string, f Feedback) (FeedbackR
 // open session, else (no agent: a person at the terminal) the newest.
 func feedbackSession(ctx context.Context, tx store.Tx, agent string, id memory.SessionID) (memory.Session, error) {
 	if id != 0 {
-		sess, err := tx.Session(ctx, id)
+		sess, err := store.Session(ctx, tx, id)
 		if _, missing := memory.MissingOf(err); missing {
 			return sess, &problem.FieldError{Field: "session_id", Problem: "names session " + id.String() + ", which does not exist",
 				Fix: "pass an existing id", Hint: problem.ListSessions}

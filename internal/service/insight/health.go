@@ -231,7 +231,7 @@ func (s *Service) storeComponents(ctx context.Context, tx store.Tx, w window) ([
 	}
 	out = append(out, stateComponent("plan", counts.ByStatus[task.StatusBlocked], open, "open tasks blocked"))
 	// Loops that failed, of those finished.
-	loops, err := tx.Loops(ctx)
+	loops, err := tx.Loops(ctx, 0)
 	if err != nil {
 		return nil, err
 	}

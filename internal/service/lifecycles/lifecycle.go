@@ -294,7 +294,7 @@ func (l *Lifecycles) load(ctx context.Context, tx store.Tx, ref string) (store.L
 	if err != nil {
 		return store.Lifecycle{}, err
 	}
-	r, ok, err := tx.Lifecycle(ctx, id)
+	r, ok, err := store.LifecycleByID(ctx, tx, id)
 	if err != nil {
 		return store.Lifecycle{}, err
 	}
@@ -342,7 +342,7 @@ func (l *Lifecycles) Init(ctx context.Context, r LifecycleInit) (LifecycleView, 
 		now := l.now()
 		r := store.Lifecycle{TaskID: t.ID, Definition: d.Name, Phase: d.Phases[0].Name, Status: store.LifecycleOpen,
 			StartedAt: now, PhaseSince: now, UpdatedAt: now, State: []byte(`{}`)}
-		if r.ID, err = tx.CreateLifecycle(ctx, r); err != nil {
+		if r.ID, err = tx.PutLifecycle(ctx, r); err != nil {
 			return err
 		}
 		v, err = l.view(ctx, tx, r, now)
@@ -425,7 +425,7 @@ func (l *Lifecycles) Advance(ctx context.Context, r AdvanceRequest) (AdvanceResu
 			rec.Phase = phase
 		}
 		rec.State, rec.UpdatedAt = b, now
-		if err := tx.UpdateLifecycle(ctx, rec); err != nil {
+		if _, err := tx.PutLifecycle(ctx, rec); err != nil {
 			return err
 		}
 		if res.From != phase {

@@ -188,7 +188,7 @@ func loadLoop(ctx context.Context, tx store.Tx, ref string) (Loop, error) {
 	if err != nil {
 		return Loop{}, err
 	}
-	t, raw, err := tx.Loop(ctx, t.ID)
+	t, raw, err := store.Loop(ctx, tx, t.ID)
 	if err != nil {
 		return Loop{}, err
 	}
@@ -399,7 +399,7 @@ func (l *Loops) List(ctx context.Context, q LoopQuery) (LoopPage, error) {
 func (l *Loops) All(ctx context.Context) ([]Loop, error) {
 	var out []Loop
 	err := l.store.View(ctx, func(tx store.Tx) error {
-		rows, err := tx.Loops(ctx)
+		rows, err := tx.Loops(ctx, 0)
 		if err != nil {
 			return err
 		}

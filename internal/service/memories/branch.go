@@ -50,7 +50,7 @@ func (m *Memory) GetBranch(ctx context.Context, name string) (memory.BranchConte
 	var b memory.BranchContext
 	err = m.store.View(ctx, func(tx store.Tx) error {
 		var err error
-		b, _, err = tx.BranchContext(ctx, name)
+		b, _, err = store.BranchContext(ctx, tx, name)
 		return err
 	})
 	b.Branch = name
@@ -117,7 +117,7 @@ func (m *Memory) SaveBranch(ctx context.Context, name string, p BranchPatch) (me
 	var b memory.BranchContext
 	err = m.store.Update(ctx, func(tx store.Tx) error {
 		var err error
-		if b, _, err = tx.BranchContext(ctx, name); err != nil {
+		if b, _, err = store.BranchContext(ctx, tx, name); err != nil {
 			return err
 		}
 		b.Branch = name
@@ -176,7 +176,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 	now := m.now()
 	var added []memory.Entry
 	err = m.store.Update(ctx, func(tx store.Tx) error {
-		b, ok, err := tx.BranchContext(ctx, name)
+		b, ok, err := store.BranchContext(ctx, tx, name)
 		if err != nil {
 			return err
 		}
@@ -185,7 +185,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 		}
 		for _, d := range b.Decisions {
 			uid := promotedUID(name, d.Decision)
-			if _, ok, err := tx.MemoryByUID(ctx, uid); err != nil {
+			if _, ok, err := store.MemoryByUID(ctx, tx, uid); err != nil {
 				return err
 			} else if ok {
 				pr.Already++
@@ -204,7 +204,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 		}
 		for _, r := range b.Errors {
 			uid := promotedUID(name, "error\x00"+r.Error)
-			if _, ok, err := tx.MemoryByUID(ctx, uid); err != nil {
+			if _, ok, err := store.MemoryByUID(ctx, tx, uid); err != nil {
 				return err
 			} else if ok {
 				pr.Already++
@@ -215,7 +215,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 			e.Normalize()
 			// A mistake already in memory is not counted again: promoting
 			// twice must change nothing.
-			if _, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint(e.Title)); err != nil {
+			if _, ok, err := store.MistakeByFingerprint(ctx, tx, memory.Fingerprint(e.Title)); err != nil {
 				return err
 			} else if ok {
 				pr.Already++
@@ -259,14 +259,14 @@ func (m *Memory) MergeBranch(ctx context.Context, from, into string) (memory.Bra
 	}
 	var out memory.BranchContext
 	err = m.store.Update(ctx, func(tx store.Tx) error {
-		src, ok, err := tx.BranchContext(ctx, from)
+		src, ok, err := store.BranchContext(ctx, tx, from)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return memory.NotFound("branch context", from)
 		}
-		dst, _, err := tx.BranchContext(ctx, into)
+		dst, _, err := store.BranchContext(ctx, tx, into)
 		if err != nil {
 			return err
 		}

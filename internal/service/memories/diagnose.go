@@ -173,7 +173,7 @@ func (m *Memory) Diagnose(ctx context.Context, q DiagnoseQuery) (Diagnosis, erro
 					continue
 				}
 				if c.e.ID == 0 { // known by its failure events alone
-					e, ok, err := tx.MemoryByUID(ctx, c.uid)
+					e, ok, err := store.MemoryByUID(ctx, tx, c.uid)
 					if err != nil {
 						return err
 					}
@@ -256,7 +256,7 @@ func (m *Memory) diagnoseCandidates(ctx context.Context, tx store.Tx, read memor
 		}
 	}
 	for _, fp := range read.Prints {
-		e, ok, err := tx.MistakeByFingerprint(ctx, fp)
+		e, ok, err := store.MistakeByFingerprint(ctx, tx, fp)
 		if err != nil {
 			return nil, err
 		}

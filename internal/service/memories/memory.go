@@ -229,7 +229,7 @@ func (m *Memory) Record(ctx context.Context, agent string, req AddRequest) (Reco
 		}
 
 		if e.Type == memory.Mistake {
-			known, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint(e.Title))
+			known, ok, err := store.MistakeByFingerprint(ctx, tx, memory.Fingerprint(e.Title))
 			if err != nil {
 				return err
 			}

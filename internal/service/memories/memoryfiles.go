@@ -229,12 +229,12 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 		merged := map[string]string{} // a file's uid -> the uid its mistake was counted on
 		for _, f := range files {
 			e := f.Entry
-			old, ok, err := tx.MemoryByUID(ctx, e.UID)
+			old, ok, err := store.MemoryByUID(ctx, tx, e.UID)
 			if err != nil {
 				return err
 			}
 			if !ok && e.Type == memory.Mistake {
-				if old, ok, err = tx.MistakeByFingerprint(ctx, memory.Fingerprint(e.Title)); err != nil {
+				if old, ok, err = store.MistakeByFingerprint(ctx, tx, memory.Fingerprint(e.Title)); err != nil {
 					return err
 				}
 				if ok {
@@ -289,11 +289,11 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 // by, as an imported file says, and reports whether it did so now. A note
 // says why it did not (the entry is imported all the same).
 func linkImported(ctx context.Context, tx store.Tx, old, by string) (applied bool, note string, err error) {
-	o, _, err := tx.MemoryByUID(ctx, old)
+	o, _, err := store.MemoryByUID(ctx, tx, old)
 	if err != nil {
 		return false, "", err
 	}
-	b, ok, err := tx.MemoryByUID(ctx, by)
+	b, ok, err := store.MemoryByUID(ctx, tx, by)
 	if err != nil {
 		return false, "", err
 	}

@@ -68,7 +68,8 @@ func (m *Memory) StartClient(ctx context.Context, in ClientStart) (ClientStarted
 			}
 			s.AI = s.AI.With(in.AI)
 			out.Session, out.Resumed = s, true
-			return tx.UpdateSession(ctx, s)
+			_, err := tx.PutSession(ctx, s)
+			return err
 		}
 		if out.Ended, err = m.endGone(ctx, tx, in.Agent, now); err != nil {
 			return err
@@ -89,7 +90,7 @@ func (m *Memory) StartClient(ctx context.Context, in ClientStart) (ClientStarted
 				s.ParentID, s.ThreadID = last[0].ID, last[0].ThreadID
 			}
 		}
-		out.Session, err = tx.CreateSession(ctx, s)
+		out.Session, err = tx.PutSession(ctx, s)
 		return err
 	})
 	if err != nil {
@@ -187,7 +188,7 @@ func (m *Memory) endGone(ctx context.Context, tx store.Tx, agent string, now tim
 			continue
 		}
 		s.EndedAt, s.Outcome, s.OutcomeWhy = now, "abandoned", "its client went away without ending it"
-		if err := tx.UpdateSession(ctx, s); err != nil {
+		if _, err := tx.PutSession(ctx, s); err != nil {
 			return nil, err
 		}
 		out = append(out, s.ID)
@@ -404,7 +405,7 @@ func (m *Memory) hookSession(ctx context.Context, tx store.Tx, agent string, c m
 	if err != nil {
 		return memory.Session{}, err
 	}
-	return tx.CreateSession(ctx, memory.Session{Agent: agent, Client: c, Branch: m.Branch(), StartedAt: now})
+	return tx.PutSession(ctx, memory.Session{Agent: agent, Client: c, Branch: m.Branch(), StartedAt: now})
 }
 
 // candidate records a failed command as a tool_outcome entry, once per
@@ -415,7 +416,7 @@ func (m *Memory) candidate(ctx context.Context, tx store.Tx, s memory.Session, t
 	if content == "" {
 		content = "(no error text)"
 	}
-	if old, ok, err := tx.MemoryByUID(ctx, uid); err != nil || ok {
+	if old, ok, err := store.MemoryByUID(ctx, tx, uid); err != nil || ok {
 		if err != nil {
 			return memory.Entry{}, false, err
 		}
@@ -506,7 +507,8 @@ func (m *Memory) EndClient(ctx context.Context, agent string, c memory.Client) (
 		if err := foldBranch(ctx, tx, s, 1, s.Summary, now); err != nil {
 			return err
 		}
-		return tx.UpdateSession(ctx, s)
+		_, err = tx.PutSession(ctx, s)
+		return err
 	})
 	if err != nil {
 		return Folded{}, fmt.Errorf("end session: %w", err)

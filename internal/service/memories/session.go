@@ -180,7 +180,7 @@ func (m *Memory) StartSession(ctx context.Context, agent, parentRef, branch stri
 			parent = open[0].ID
 		}
 		if parent != 0 {
-			ps, err := tx.Session(ctx, parent)
+			ps, err := store.Session(ctx, tx, parent)
 			if err != nil {
 				return withField(err, "parent_session_id")
 			}
@@ -200,7 +200,7 @@ func (m *Memory) StartSession(ctx context.Context, agent, parentRef, branch stri
 			}
 		}
 		p.apply(&s)
-		if s, err = tx.CreateSession(ctx, s); err != nil {
+		if s, err = tx.PutSession(ctx, s); err != nil {
 			return err
 		}
 		if err := record(ctx, tx, p.events(s.ID, now)); err != nil {
@@ -233,7 +233,8 @@ func (m *Memory) end(ctx context.Context, tx store.Tx, s memory.Session, now tim
 	if err := foldBranch(ctx, tx, s, 1, "", now); err != nil {
 		return err
 	}
-	return tx.UpdateSession(ctx, s)
+	_, err = tx.PutSession(ctx, s)
+	return err
 }
 
 // parseSessionID reads a session id ("s4" or "4") for the argument field;
@@ -263,7 +264,7 @@ func withField(err error, field string) error {
 // agent's open session.
 func (m *Memory) resolveSession(ctx context.Context, tx store.Tx, agent string, id memory.SessionID) (memory.Session, error) {
 	if id != 0 {
-		return tx.Session(ctx, id)
+		return store.Session(ctx, tx, id)
 	}
 	open, _, err := tx.Sessions(ctx, store.SessionQuery{Agent: agent, OpenOnly: true, Limit: 1})
 	if err != nil {
@@ -321,7 +322,8 @@ func (m *Memory) changeSession(ctx context.Context, agent, ref string, p Session
 			res.Session.EndedAt = now
 			return m.end(ctx, tx, s, now)
 		}
-		return tx.UpdateSession(ctx, s)
+		_, err = tx.PutSession(ctx, s)
+		return err
 	})
 	if err != nil {
 		return SessionResult{}, fmt.Errorf("session: %w", err)
@@ -336,7 +338,7 @@ func foldBranch(ctx context.Context, tx store.Tx, s memory.Session, sessions int
 	if s.Branch == "" {
 		return nil
 	}
-	b, _, err := tx.BranchContext(ctx, s.Branch)
+	b, _, err := store.BranchContext(ctx, tx, s.Branch)
 	if err != nil {
 		return err
 	}

@@ -164,7 +164,7 @@ func claimOne(ctx context.Context, tx store.Tx, t task.Task, c task.Claim) (Clai
 	}
 	if t.Status == task.StatusPending {
 		// Read whole (a board's task has no body) with its loop state.
-		full, loopState, err := tx.Loop(ctx, t.ID)
+		full, loopState, err := store.Loop(ctx, tx, t.ID)
 		if err != nil {
 			return ClaimResult{}, err
 		}
@@ -260,7 +260,7 @@ func (p *Plan) Release(ctx context.Context, r ReleaseRequest) (ReleaseResult, er
 			return err
 		}
 		if status != nil && *status != t.Status {
-			if _, loopState, err := tx.Loop(ctx, t.ID); err != nil {
+			if _, loopState, err := store.Loop(ctx, tx, t.ID); err != nil {
 				return err
 			} else if loopState != nil {
 				return &problem.FieldError{Field: "status", Problem: fmt.Sprintf("cannot be set on task %s, which is a loop", t.ID),

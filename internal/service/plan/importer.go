@@ -582,7 +582,7 @@ func importDeps(ctx context.Context, tx store.Tx, nodes []*inode, rep *ImportRep
 		}
 		task.SortIDs(want)
 		if n.existed {
-			have, err := tx.TaskDeps(ctx, n.t.ID)
+			have, err := store.TaskDeps(ctx, tx, n.t.ID)
 			if err != nil {
 				return err
 			}
@@ -688,7 +688,7 @@ func importStatus(ctx context.Context, tx store.Tx, n *inode, rep *ImportReport,
 				}
 			}
 		}
-		kids, err := tx.Children(ctx, n.t.ID, false)
+		kids, err := store.Children(ctx, tx, n.t.ID, false)
 		if err != nil {
 			return false, err
 		}

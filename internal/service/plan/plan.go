@@ -211,7 +211,7 @@ func (p *Plan) listQuery(ctx context.Context, sq store.Query) (TaskPage, error) 
 		for i, t := range ts {
 			ids[i] = t.ID
 		}
-		deps, err := tx.DepsOf(ctx, ids)
+		deps, err := tx.Deps(ctx, store.DepQuery{Of: ids})
 		if err != nil {
 			return err
 		}
@@ -328,7 +328,7 @@ func resolveDepTasks(ctx context.Context, tx store.Tx, id, parent task.ID, refs 
 	if id == 0 {
 		return out, ts, nil // nothing depends on a task that does not exist yet
 	}
-	deps, err := tx.Deps(ctx)
+	deps, err := tx.Deps(ctx, store.DepQuery{All: true})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -658,7 +658,7 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task, w Writer) (
 	// Who loses a dependency, read before the edges go with the subtree.
 	released := map[task.ID]bool{}
 	for id := range in {
-		ds, err := tx.Dependents(ctx, id)
+		ds, err := store.Dependents(ctx, tx, id)
 		if err != nil {
 			return Deleted{}, err
 		}

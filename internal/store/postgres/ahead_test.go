@@ -52,16 +52,16 @@ func readAll(ctx context.Context, tx store.Tx, parent, child, dep task.ID) (r re
 	if r.Task, err = tx.Task(ctx, parent); err != nil {
 		return r, err
 	}
-	if r.Children, err = tx.Children(ctx, parent, false); err != nil {
+	if r.Children, err = store.Children(ctx, tx, parent, false); err != nil {
 		return r, err
 	}
-	if r.Open, err = tx.OpenChildren(ctx, parent); err != nil {
+	if r.Open, err = store.OpenChildren(ctx, tx, parent); err != nil {
 		return r, err
 	}
-	if r.Deps, err = tx.TaskDeps(ctx, child); err != nil {
+	if r.Deps, err = store.TaskDeps(ctx, tx, child); err != nil {
 		return r, err
 	}
-	if r.Dependents, err = tx.Dependents(ctx, dep); err != nil {
+	if r.Dependents, err = store.Dependents(ctx, tx, dep); err != nil {
 		return r, err
 	}
 	if r.Focuses, err = tx.Focuses(ctx); err != nil {
@@ -105,7 +105,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 		if err := tx.SetImported(ctx, "github", "7", child.ID); err != nil {
 			return err
 		}
-		_, err = tx.CreateLifecycle(ctx, store.Lifecycle{TaskID: child.ID, Definition: "story", Phase: "SYNC", Status: store.LifecycleOpen,
+		_, err = tx.PutLifecycle(ctx, store.Lifecycle{TaskID: child.ID, Definition: "story", Phase: "SYNC", Status: store.LifecycleOpen,
 			StartedAt: now, PhaseSince: now, UpdatedAt: now, State: []byte("{}")})
 		return err
 	})
@@ -154,7 +154,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 		}
 	}
 	// Writes after the reads were sent ahead: late (UpdateTask, SetFocus,
-	// SetDeps), at once (CreateTask, ReleaseClaim).
+	// SetDeps, DropClaim), at once (CreateTask).
 	err = s.Update(ctx, func(tx store.Tx) error {
 		tx.(aheader).ReadAhead(ctx, all...)
 		if _, err := tx.Task(ctx, parent.ID); err != nil { // the reads are in
@@ -174,7 +174,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 		if _, err := tx.CreateTask(ctx, task.New("child 2", "", now), store.Placement{Parent: parent.ID}); err != nil {
 			return err
 		}
-		if _, err := tx.ReleaseClaim(ctx, child.ID, ""); err != nil {
+		if err := tx.DropClaim(ctx, child.ID); err != nil {
 			return err
 		}
 		got, err := readAll(ctx, tx, parent.ID, child.ID, dep.ID)
@@ -250,7 +250,7 @@ func TestCreateUnderCurrent(t *testing.T) {
 	}{{"on-open", openTask.ID}, {"on-done", 0}, {"on-gone", 0}, {"cleared", 0}, {"never", 0}} {
 		err := s.Update(ctx, func(tx store.Tx) error {
 			var kids []task.Task
-			kids, err := tx.Children(ctx, c.parent, false)
+			kids, err := store.Children(ctx, tx, c.parent, false)
 			if err != nil {
 				return err
 			}
@@ -369,13 +369,13 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 		Deps     []task.ID
 	}
 	read := func(tx store.Tx, id task.ID) (a answer, err error) {
-		if a.Children, err = tx.Children(ctx, id, false); err != nil {
+		if a.Children, err = store.Children(ctx, tx, id, false); err != nil {
 			return a, err
 		}
-		if a.Open, err = tx.OpenChildren(ctx, id); err != nil {
+		if a.Open, err = store.OpenChildren(ctx, tx, id); err != nil {
 			return a, err
 		}
-		a.Deps, err = tx.TaskDeps(ctx, id)
+		a.Deps, err = store.TaskDeps(ctx, tx, id)
 		return a, err
 	}
 	want := map[task.ID]answer{}
@@ -417,10 +417,10 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 			}
 			a.Found = true
 		}
-		if a.Siblings, err = tx.Children(ctx, t.ParentID, false); err != nil {
+		if a.Siblings, err = store.Children(ctx, tx, t.ParentID, false); err != nil {
 			return a, err
 		}
-		a.Open, err = tx.OpenChildren(ctx, t.ParentID)
+		a.Open, err = store.OpenChildren(ctx, tx, t.ParentID)
 		return a, err
 	}
 	wantAround := map[task.ID]around{}
@@ -544,10 +544,10 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 		if a.Parent, err = tx.Task(ctx, parent.ID); err != nil {
 			return a, err
 		}
-		if a.Siblings, err = tx.Children(ctx, parent.ID, false); err != nil {
+		if a.Siblings, err = store.Children(ctx, tx, parent.ID, false); err != nil {
 			return a, err
 		}
-		if a.Open, err = tx.OpenChildren(ctx, parent.ID); err != nil {
+		if a.Open, err = store.OpenChildren(ctx, tx, parent.ID); err != nil {
 			return a, err
 		}
 		if a.Focuses, err = tx.Focuses(ctx); err != nil {
@@ -605,14 +605,14 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 		if err := tx.UpdateTask(ctx, o); err != nil {
 			return err
 		}
-		sibs, err := tx.Children(ctx, parent.ID, false)
+		sibs, err := store.Children(ctx, tx, parent.ID, false)
 		if err != nil {
 			return err
 		}
 		if len(sibs) != 2 || sibs[1].Title != "other, renamed" {
 			t.Errorf("siblings read ahead before a write, asked for after it: %+v", sibs)
 		}
-		open, err := tx.OpenChildren(ctx, parent.ID)
+		open, err := store.OpenChildren(ctx, tx, parent.ID)
 		if err != nil {
 			return err
 		}
@@ -636,7 +636,7 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 		if err := tx.UpdateTask(ctx, again); err != nil {
 			return err
 		}
-		open, err := tx.OpenChildren(ctx, parent.ID)
+		open, err := store.OpenChildren(ctx, tx, parent.ID)
 		if err != nil {
 			return err
 		}
@@ -761,7 +761,7 @@ func TestCreateTaskLater(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		deps, err := tx.TaskDeps(ctx, got.ID)
+		deps, err := store.TaskDeps(ctx, tx, got.ID)
 		if err != nil {
 			return err
 		}

@@ -43,7 +43,6 @@ const (
 	qAllClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
 		JOIN tasks t ON t.project_id = c.project_id AND t.id = c.task_id AND t.removed_at IS NULL
 		WHERE c.project_id = $1`
-	qRelease    = `DELETE FROM claims WHERE project_id = $1 AND task_id = $2 AND agent = $3`
 	qReleaseAny = `DELETE FROM claims WHERE project_id = $1 AND task_id = $2`
 
 	lifecycleCols = `l.id, l.task_id, l.definition, l.phase, l.status, l.started_at, l.phase_since, l.updated_at, l.state`
@@ -140,27 +139,7 @@ func scanClaims(rows pgx.Rows) (map[task.ID]task.Claim, error) {
 	return out, rows.Err()
 }
 
-func (x *txn) ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool, error) {
-	var err error
-	var n int64
-	if agent == "" {
-		tag, e := x.tx.Exec(ctx, qReleaseAny, x.p, int64(id))
-		n, err = tag.RowsAffected(), e
-	} else {
-		tag, e := x.tx.Exec(ctx, qRelease, x.p, int64(id), agent)
-		n, err = tag.RowsAffected(), e
-	}
-	if err != nil {
-		return false, fmt.Errorf("release claim on %s: %w", id, err)
-	}
-	if n > 0 {
-		x.changed()
-	}
-	return n > 0, nil
-}
-
-// DropClaim ends any claim on id, as ReleaseClaim(ctx, id, "") does,
-// without saying whether there was one: it is sent with the next statement
+// DropClaim ends any claim on id without saying whether there was one: it is sent with the next statement
 // (later).
 //
 // Of the answers read ahead, only the claim on id's is no longer true
@@ -196,7 +175,14 @@ func scanLifecycle(row pgx.Row) (store.Lifecycle, error) {
 	return l, nil
 }
 
-func (x *txn) CreateLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
+func (x *txn) PutLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
+	if l.ID != 0 {
+		return l.ID, x.updateLifecycle(ctx, l)
+	}
+	return x.createLifecycle(ctx, l)
+}
+
+func (x *txn) createLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
 	if _, err := x.Task(ctx, l.TaskID); err != nil {
 		return 0, err
 	}
@@ -213,7 +199,7 @@ func (x *txn) CreateLifecycle(ctx context.Context, l store.Lifecycle) (int64, er
 	return id, nil
 }
 
-func (x *txn) Lifecycle(ctx context.Context, id int64) (store.Lifecycle, bool, error) {
+func (x *txn) lifecycle(ctx context.Context, id int64) (store.Lifecycle, bool, error) {
 	l, err := scanLifecycle(x.tx.QueryRow(ctx, qLifecycle, x.p, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.Lifecycle{}, false, nil
@@ -224,7 +210,7 @@ func (x *txn) Lifecycle(ctx context.Context, id int64) (store.Lifecycle, bool, e
 	return l, true, nil
 }
 
-func (x *txn) UpdateLifecycle(ctx context.Context, l store.Lifecycle) error {
+func (x *txn) updateLifecycle(ctx context.Context, l store.Lifecycle) error {
 	tag, err := x.tx.Exec(ctx, qSetLifecycle, x.p, l.ID, l.Phase, l.Status, ts(l.PhaseSince), ts(l.UpdatedAt), string(l.State))
 	if err != nil {
 		return fmt.Errorf("update lifecycle %d: %w", l.ID, err)
@@ -283,6 +269,13 @@ func scanLifecycles(rows pgx.Rows) ([]store.Lifecycle, error) {
 }
 
 func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.Lifecycle, int, error) {
+	if q.ID != 0 {
+		l, ok, err := x.lifecycle(ctx, q.ID)
+		if !ok {
+			return nil, 0, err
+		}
+		return []store.Lifecycle{l}, 1, nil
+	}
 	// Unpaged (the plan's marks, on most reads of a task), the rows are
 	// the count: one statement, not two.
 	unpaged := q.Limit <= 0 && q.Offset <= 0

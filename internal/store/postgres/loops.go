@@ -53,15 +53,15 @@ func (r *loopRow) scan(row pgx.Row) (task.Task, []byte, error) {
 	return r.task(), state, nil
 }
 
-func (x *txn) Loop(ctx context.Context, id task.ID) (task.Task, []byte, error) {
+func (x *txn) loop(ctx context.Context, id task.ID) ([]store.LoopRow, error) {
 	t, state, err := newLoopRow().scan(x.tx.QueryRow(ctx, qLoop, x.p, int64(id)))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return task.Task{}, nil, task.NotFound(id)
+		return nil, nil
 	}
 	if err != nil {
-		return task.Task{}, nil, fmt.Errorf("read loop %s: %w", id, err)
+		return nil, fmt.Errorf("read loop %s: %w", id, err)
 	}
-	return t, state, nil
+	return []store.LoopRow{{Task: t, State: state}}, nil
 }
 
 func (x *txn) SetLoop(ctx context.Context, id task.ID, state []byte) error {
@@ -76,7 +76,10 @@ func (x *txn) SetLoop(ctx context.Context, id task.ID, state []byte) error {
 	return nil
 }
 
-func (x *txn) Loops(ctx context.Context) ([]store.LoopRow, error) {
+func (x *txn) Loops(ctx context.Context, of task.ID) ([]store.LoopRow, error) {
+	if of != 0 {
+		return x.loop(ctx, of)
+	}
 	rows, err := x.tx.Query(ctx, qLoops, x.p)
 	if err != nil {
 		return nil, fmt.Errorf("read loops: %w", err)

@@ -323,12 +323,11 @@ func (x *txn) one(ctx context.Context, q string, arg any) (memory.Entry, bool, e
 	return e, true, nil
 }
 
-func (x *txn) MemoryByUID(ctx context.Context, uid string) (memory.Entry, bool, error) {
-	return x.one(ctx, qMemoryByUID, uid)
-}
-
-func (x *txn) MistakeByFingerprint(ctx context.Context, fp string) (memory.Entry, bool, error) {
-	return x.one(ctx, qMistakeByFP, fp)
+func (x *txn) MemoryBy(ctx context.Context, k store.MemoryKey) (memory.Entry, bool, error) {
+	if k.Fingerprint {
+		return x.one(ctx, qMistakeByFP, k.Value)
+	}
+	return x.one(ctx, qMemoryByUID, k.Value)
 }
 
 func (x *txn) AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurrence) error {

@@ -128,7 +128,7 @@ func TestMigrateMemoryDetails(t *testing.T) {
 		if len(occ) != 1 || occ[0].N != 3 || occ[0].Content != "seen on CI" {
 			t.Errorf("the migrated mistake's occurrence: %+v", occ)
 		}
-		first, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint("Open /tmp/zz: too many files"))
+		first, ok, err := store.MistakeByFingerprint(ctx, tx, memory.Fingerprint("Open /tmp/zz: too many files"))
 		if err != nil || !ok || first.ID != 2 {
 			t.Errorf("MistakeByFingerprint after migration = %v %v %v, want m2", first.ID, ok, err)
 		}

@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -103,82 +101,45 @@ func scanFocuses(rows pgx.Rows) (map[string]task.ID, error) {
 	return out, rows.Err()
 }
 
-func (x *txn) Child(ctx context.Context, parent task.ID, num int) (task.Task, error) {
+func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, error) {
 	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qChild, x.p, int64(parent), int32(min(max(num, -1<<31), 1<<31-1))))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return task.Task{}, task.SubtaskNotFound(parent, num)
+		return nil, nil
 	}
 	if err != nil {
-		return task.Task{}, fmt.Errorf("read subtask %s.%d: %w", parent, num, err)
+		return nil, fmt.Errorf("read subtask %s.%d: %w", parent, num, err)
 	}
-	return t, nil
+	return []task.Task{t}, nil
 }
 
 func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
-	where := []string{"project_id = $1", "removed_at IS NULL"}
-	args := []any{x.p}
-	arg := func(v any) string {
-		args = append(args, v)
-		return "$" + strconv.Itoa(len(args))
+	if q.Level {
+		ts, err := x.level(ctx, q)
+		return ts, len(ts), err
 	}
-	if len(q.Statuses) > 0 {
-		where = append(where, "status = ANY("+arg(strs(q.Statuses))+")")
+	st, err := sqlq.Tasks(sq.Where("project_id = ?", x.p), q, taskCols(q.WithBody))
+	if err != nil {
+		return nil, 0, err
 	}
-	if len(q.Priorities) > 0 {
-		where = append(where, "priority = ANY("+arg(strs(q.Priorities))+")")
-	}
-	for _, b := range []struct {
-		cond string
-		at   time.Time
-	}{
-		{"created_at > ", q.CreatedAfter},
-		{"created_at < ", q.CreatedBefore},
-		{"updated_at > ", q.UpdatedAfter},
-		{"updated_at < ", q.UpdatedBefore},
-	} {
-		if !b.at.IsZero() {
-			where = append(where, b.cond+arg(ts(b.at)))
-		}
-	}
-	order := "id"
-	switch q.Sort {
-	case store.SortPriority:
-		// By importance, so that Desc means most important first.
-		order = ranks("priority", task.PrioritiesLowFirst)
-	case store.SortStatus:
-		order = ranks("status", task.Statuses)
-	case store.SortCreated:
-		order = "created_at"
-	case store.SortUpdated:
-		order = "updated_at"
-	case store.SortID, "":
-	default:
-		return nil, 0, &problem.Error{Kind: problem.Invalid, Problem: fmt.Sprintf("invalid argument: unknown sort %q", q.Sort)}
-	}
-	cond := strings.Join(where, " AND ")
 	var total int64
-	if err := x.tx.QueryRow(ctx, `SELECT count(*) FROM tasks WHERE `+cond, args...).Scan(&total); err != nil {
+	if err := x.tx.QueryRow(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count tasks: %w", err)
 	}
-	dir := " ASC"
-	if q.Desc {
-		dir = " DESC"
-	}
-	cols := colsNoBody
-	if q.WithBody {
-		cols = colsBody
-	}
-	limit := limitOf(q.Limit)
-	if q.Limit <= 0 {
-		limit = nil
-	}
-	page := `SELECT ` + cols + ` FROM tasks WHERE ` + cond + ` ORDER BY ` + order + dir + `, id` + dir
-	page += ` LIMIT ` + arg(limit) + ` OFFSET ` + arg(int64(max(q.Offset, 0)))
-	out, err := x.queryTasks(ctx, page, args...)
+	out, err := x.queryTasks(ctx, st.Page, st.PageArgs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("query tasks: %w", err)
 	}
 	return out, int(total), nil
+}
+
+// sq is PostgreSQL's dialect, for the statements package sqlq builds.
+var sq = sqlq.Dialect{Dollar: true, Time: func(t time.Time) any { return ts(t) }}
+
+func taskCols(withBody bool) string {
+	if withBody {
+		return colsBody
+	}
+	return colsNoBody
 }
 
 func (x *txn) Counts(ctx context.Context) (store.Counts, error) {
@@ -226,7 +187,28 @@ func (x *txn) edges(ctx context.Context, query string, args ...any) (task.Deps, 
 	return deps, rows.Err()
 }
 
-func (x *txn) Deps(ctx context.Context) (task.Deps, error) {
+func (x *txn) Deps(ctx context.Context, q store.DepQuery) (task.Deps, error) {
+	return store.AnswerDeps(ctx, q, x.allDeps, x.depsOf, x.oneDeps)
+}
+
+// level answers a Query of one level of the tree.
+func (x *txn) level(ctx context.Context, q store.Query) ([]task.Task, error) {
+	switch {
+	case q.LeftOf != nil:
+		t, ok, err := x.leftSibling(ctx, *q.LeftOf, q.WithBody)
+		if !ok {
+			return nil, err
+		}
+		return []task.Task{t}, nil
+	case q.Num != 0:
+		return x.child(ctx, q.Parent, q.Num)
+	case q.Open:
+		return x.openChildren(ctx, q.Parent)
+	}
+	return x.children(ctx, q.Parent, q.WithBody)
+}
+
+func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {
 	deps, err := x.edges(ctx, qAllDeps, x.p)
 	if err != nil {
 		return nil, fmt.Errorf("read dependencies: %w", err)
@@ -294,7 +276,7 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 		if err != nil {
 			return task.Changes{}, 0, err
 		}
-		deps, err := x.Deps(ctx)
+		deps, err := x.allDeps(ctx)
 		if err != nil {
 			return task.Changes{}, 0, err
 		}
@@ -354,7 +336,14 @@ func scanChanges(rows pgx.Rows) (task.Changes, error) {
 	return c, rows.Err()
 }
 
-func (x *txn) TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
+func (x *txn) oneDeps(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error) {
+	if dependents {
+		return x.dependents(ctx, id)
+	}
+	return x.taskDeps(ctx, id)
+}
+
+func (x *txn) taskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
 	if ds, ok, err := x.answeredIDs(ctx, store.Read{Of: store.ReadTaskDeps, ID: id}); err != nil {
 		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
 	} else if ok {
@@ -375,7 +364,7 @@ func int64s(ids []task.ID) []int64 {
 	return out
 }
 
-func (x *txn) DepsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
+func (x *txn) depsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
 	if len(ids) == 0 {
 		return task.Deps{}, nil
 	}
@@ -386,7 +375,7 @@ func (x *txn) DepsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
 	return deps, nil
 }
 
-func (x *txn) Dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
+func (x *txn) dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
 	if ds, ok, err := x.answeredIDs(ctx, store.Read{Of: store.ReadDependents, ID: id}); err != nil {
 		return nil, fmt.Errorf("read dependents of %s: %w", id, err)
 	} else if ok {

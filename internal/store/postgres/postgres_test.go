@@ -231,7 +231,7 @@ func TestProjectsAreSeparate(t *testing.T) {
 			if e, err = tx.AddMemory(ctx, memory.Entry{Type: memory.Insight, Title: "first", CreatedAt: time.Now(), UpdatedAt: time.Now()}); err != nil {
 				return err
 			}
-			ses, err = tx.CreateSession(ctx, memory.Session{Agent: "a", StartedAt: time.Now()})
+			ses, err = tx.PutSession(ctx, memory.Session{Agent: "a", StartedAt: time.Now()})
 			return err
 		})
 		if err != nil || e.ID != 1 || ses.ID != 1 {
@@ -475,7 +475,7 @@ func TestDuplicateMistakeKeepsTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = s.View(ctx, func(tx store.Tx) error {
-		got, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint(mistake.Title))
+		got, ok, err := store.MistakeByFingerprint(ctx, tx, memory.Fingerprint(mistake.Title))
 		if err == nil && (!ok || got.Occurrences != 2) {
 			t.Errorf("mistake = %+v, %v; want 2 occurrences", got, ok)
 		}

@@ -2,16 +2,15 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 )
 
 // Sessions keep their head as a document (store.EncodeSession) and their
@@ -23,7 +22,7 @@ const (
 	SELECT $1, nid.id, $2, $3, $4, $5, $6, $7, $8, $9, '{}' FROM nid RETURNING id`
 	qUpdateSession = `UPDATE sessions SET thread_id = $3, agent = $4, branch = $5, started_at = $6, ended_at = $7,
 	client_key = $8, pid = $9, pstart = $10, doc = $11 WHERE project_id = $1 AND id = $2`
-	qSession     = `SELECT doc FROM sessions WHERE project_id = $1 AND id = $2`
+	qSession     = `SELECT id, doc FROM sessions WHERE project_id = $1 AND id = $2`
 	qRecordEvent = `INSERT INTO session_events (project_id, session_id, kind, key, subject, detail, data, count, first_at, at)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $8)
 	ON CONFLICT (project_id, session_id, kind, key) DO UPDATE SET subject = excluded.subject, detail = excluded.detail, data = excluded.data,
@@ -36,7 +35,14 @@ const (
 	qBranches = `SELECT doc FROM branch_contexts WHERE project_id = $1 ORDER BY updated_at DESC, branch`
 )
 
-func (x *txn) CreateSession(ctx context.Context, s memory.Session) (memory.Session, error) {
+func (x *txn) PutSession(ctx context.Context, s memory.Session) (memory.Session, error) {
+	if s.ID != 0 {
+		return s, x.updateSession(ctx, s)
+	}
+	return x.createSession(ctx, s)
+}
+
+func (x *txn) createSession(ctx context.Context, s memory.Session) (memory.Session, error) {
 	var id int64
 	if err := x.tx.QueryRow(ctx, qAddSession, x.p, int64(s.ThreadID), s.Agent, s.Branch, ts(s.StartedAt), nullTS(s.EndedAt),
 		s.Client.Key(), s.Client.Proc.PID, int64(s.Client.Proc.Start)).Scan(&id); err != nil {
@@ -47,13 +53,13 @@ func (x *txn) CreateSession(ctx context.Context, s memory.Session) (memory.Sessi
 	if s.ThreadID == 0 {
 		s.ThreadID = s.ID
 	}
-	if err := x.UpdateSession(ctx, s); err != nil {
+	if err := x.updateSession(ctx, s); err != nil {
 		return memory.Session{}, err
 	}
 	return s, nil
 }
 
-func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
+func (x *txn) updateSession(ctx context.Context, s memory.Session) error {
 	doc, err := store.EncodeSession(s)
 	if err != nil {
 		return err
@@ -70,90 +76,41 @@ func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
 	return nil
 }
 
-func (x *txn) Session(ctx context.Context, id memory.SessionID) (memory.Session, error) {
-	var doc string
-	err := x.tx.QueryRow(ctx, qSession, x.p, int64(id)).Scan(&doc)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return memory.Session{}, memory.NotFound("session", id.String())
-	}
+func (x *txn) session(ctx context.Context, id memory.SessionID) ([]memory.Session, int, error) {
+	rows, err := x.tx.Query(ctx, qSession, x.p, int64(id))
 	if err != nil {
-		return memory.Session{}, fmt.Errorf("read session %s: %w", id, err)
+		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
 	}
-	return decodeSession(id, doc)
-}
-
-// decodeSession reads a session's document; a version 1 document's id is
-// the row's.
-func decodeSession(id memory.SessionID, doc string) (memory.Session, error) {
-	s, err := store.DecodeSession([]byte(doc))
+	defer rows.Close()
+	ss, err := sqlq.ScanSessions(rows)
 	if err != nil {
-		return memory.Session{}, fmt.Errorf("session %s: %w", id, err)
+		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
 	}
-	s.ID = id
-	if s.ThreadID == 0 {
-		s.ThreadID = id
-	}
-	return s, nil
+	return ss, len(ss), nil
 }
 
 func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
-	p := &params{args: []any{x.p}}
-	var where strings.Builder
-	if q.ThreadID != 0 {
-		where.WriteString(" AND thread_id = " + p.add(int64(q.ThreadID)))
+	if q.ID != 0 {
+		return x.session(ctx, q.ID)
 	}
-	if q.Agent != "" {
-		where.WriteString(" AND agent = " + p.add(q.Agent))
-	}
-	if q.Branch != "" {
-		where.WriteString(" AND branch = " + p.add(q.Branch))
-	}
-	if q.ClientKey != "" {
-		where.WriteString(" AND client_key = " + p.add(q.ClientKey))
-	}
-	if len(q.Procs) > 0 {
-		var ors []string
-		for _, pr := range q.Procs {
-			ors = append(ors, "(pid = "+p.add(int32(pr.PID))+" AND pstart = "+p.add(int64(pr.Start))+")")
-		}
-		where.WriteString(" AND pid <> 0 AND (" + strings.Join(ors, " OR ") + ")")
-	}
-	if q.OpenOnly {
-		where.WriteString(" AND ended_at IS NULL")
-	}
+	st := sqlq.Sessions(sq.Where("project_id = ?", x.p), q)
 	var total int64
-	if err := x.tx.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE project_id = $1`+where.String(), p.args...).Scan(&total); err != nil {
+	if err := x.tx.QueryRow(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count sessions: %w", err)
 	}
 	if total == 0 || int64(q.Offset) >= total {
 		return nil, int(total), nil
 	}
-	list := `SELECT id, doc FROM sessions WHERE project_id = $1` + where.String() + ` ORDER BY id DESC`
-	if q.Limit > 0 {
-		list += ` LIMIT ` + p.add(int64(q.Limit))
-	}
-	list += ` OFFSET ` + p.add(int64(max(q.Offset, 0)))
-	rows, err := x.tx.Query(ctx, list, p.args...)
+	rows, err := x.tx.Query(ctx, st.Page, st.PageArgs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list sessions: %w", err)
 	}
 	defer rows.Close()
-	var out []memory.Session
-	for rows.Next() {
-		var (
-			id  int64
-			doc string
-		)
-		if err := rows.Scan(&id, &doc); err != nil {
-			return nil, 0, fmt.Errorf("list sessions: %w", err)
-		}
-		s, err := decodeSession(memory.SessionID(id), doc)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, s)
+	out, err := sqlq.ScanSessions(rows)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list sessions: %w", err)
 	}
-	return out, int(total), rows.Err()
+	return out, int(total), nil
 }
 
 // RecordEvent is sent with the transaction's next statement (later): an
@@ -259,22 +216,6 @@ func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, s
 	return out, totals, rows.Err()
 }
 
-func (x *txn) BranchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error) {
-	var doc string
-	err := x.tx.QueryRow(ctx, qBranch, x.p, branch).Scan(&doc)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return memory.BranchContext{}, false, nil
-	}
-	if err != nil {
-		return memory.BranchContext{}, false, fmt.Errorf("read branch %s: %w", branch, err)
-	}
-	b, err := store.DecodeBranch([]byte(doc))
-	if err != nil {
-		return memory.BranchContext{}, false, fmt.Errorf("branch %s: %w", branch, err)
-	}
-	return b, true, nil
-}
-
 func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {
 	doc, err := store.EncodeBranch(b)
 	if err != nil {
@@ -287,23 +228,22 @@ func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) erro
 	return nil
 }
 
-func (x *txn) BranchContexts(ctx context.Context) ([]memory.BranchContext, error) {
-	rows, err := x.tx.Query(ctx, qBranches, x.p)
+func (x *txn) BranchContexts(ctx context.Context, branches ...string) ([]memory.BranchContext, error) {
+	if len(branches) > 1 {
+		return store.EachBranch(ctx, x.BranchContexts, branches)
+	}
+	query, args := qBranches, []any{x.p}
+	if len(branches) == 1 {
+		query, args = qBranch, append(args, branches[0])
+	}
+	rows, err := x.tx.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list branches: %w", err)
 	}
 	defer rows.Close()
-	var out []memory.BranchContext
-	for rows.Next() {
-		var doc string
-		if err := rows.Scan(&doc); err != nil {
-			return nil, fmt.Errorf("list branches: %w", err)
-		}
-		b, err := store.DecodeBranch([]byte(doc))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
+	out, err := sqlq.ScanBranches(rows)
+	if err != nil {
+		return nil, fmt.Errorf("list branches: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }

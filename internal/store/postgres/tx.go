@@ -5,14 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -223,19 +222,8 @@ func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task
 		return nil, err
 	}
 	defer rows.Close()
-	var out []task.Task
 	r := newTaskRow()
-	for rows.Next() {
-		t, err := r.scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		if len(out) == cap(out) {
-			out = slices.Grow(out, max(len(out), 8))
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return sqlq.Collect(rows, func(rows pgx.Rows) (task.Task, error) { return r.scan(rows) })
 }
 
 func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
@@ -257,7 +245,7 @@ func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
 	return t, nil
 }
 
-func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
+func (x *txn) children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
 	query := qChildren
 	if withBody {
 		query = qChildrenBody
@@ -281,7 +269,7 @@ const openChildrenWhere = `removed_at IS NULL AND status NOT IN ('done', 'cancel
 const qOpenChildren = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND ` +
 	openChildrenWhere + ` ORDER BY position, id`
 
-func (x *txn) OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
+func (x *txn) openChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
 	if ts, ok, err := x.answeredTasks(ctx, store.Read{Of: store.ReadOpenChildren, ID: parent}); err != nil {
 		return nil, fmt.Errorf("read open children of %s: %w", parent, err)
 	} else if ok {
@@ -303,7 +291,7 @@ const (
 		AND position <= $3 AND (position < $3 OR id < $4) ORDER BY position DESC, id DESC LIMIT 1`
 )
 
-func (x *txn) LeftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
+func (x *txn) leftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
 	query := qLeftSibling
 	if withBody {
 		query = qLeftSiblingBody
@@ -687,15 +675,4 @@ func strs[T ~string](vs []T) []string {
 		out[i] = string(v)
 	}
 	return out
-}
-
-// ranks orders a text column by a list of values, for ORDER BY.
-func ranks[T ~string](col string, values []T) string {
-	var b strings.Builder
-	b.WriteString("CASE " + col)
-	for i, v := range values {
-		fmt.Fprintf(&b, " WHEN '%s' THEN %d", v, i) // values are the domain's constants, never input
-	}
-	fmt.Fprintf(&b, " ELSE %d END", len(values))
-	return b.String()
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/usage"
 )
 
@@ -50,34 +50,9 @@ func (x *txn) AddUsage(ctx context.Context, es []usage.Event) error {
 	return nil
 }
 
-// usageFilters renders q's bounds on column col and its kinds.
-func usageFilters(p *params, q store.UsageQuery, col string) string {
-	var where strings.Builder
-	if !q.Since.IsZero() {
-		where.WriteString(" AND " + col + " >= " + p.add(ts(q.Since)))
-	}
-	if !q.Before.IsZero() {
-		where.WriteString(" AND " + col + " < " + p.add(ts(q.Before)))
-	}
-	if len(q.Kinds) > 0 {
-		where.WriteString(" AND kind = ANY(" + p.add(strs(q.Kinds)) + ")")
-	}
-	return where.String()
-}
-
-// limitClause is q's limit as SQL.
-func limitClause(p *params, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return " LIMIT " + p.add(n)
-}
-
 func (x *txn) UsageEvents(ctx context.Context, q store.UsageQuery) ([]usage.Event, error) {
-	p := &params{args: []any{x.p}}
-	where := usageFilters(p, q, "at")
-	rows, err := x.tx.Query(ctx, `SELECT at, kind, name, toolset, agent, session_id, client, client_version, model, duration_us, outcome, bytes, subject FROM (
-		SELECT * FROM usage_events WHERE project_id = $1`+where+` ORDER BY at DESC, id DESC`+limitClause(p, q.Limit)+`) u ORDER BY at, id`, p.args...)
+	w := sq.Where("project_id = ?", x.p)
+	rows, err := x.tx.Query(ctx, sqlq.UsageEvents(w, q), w.Args...)
 	if err != nil {
 		return nil, fmt.Errorf("read usage: %w", err)
 	}
@@ -130,11 +105,8 @@ func (x *txn) AddUsageDays(ctx context.Context, ds []usage.Day) error {
 }
 
 func (x *txn) UsageDays(ctx context.Context, q store.UsageQuery) ([]usage.Day, error) {
-	p := &params{args: []any{x.p}}
-	where := usageFilters(p, q, "day")
-	rows, err := x.tx.Query(ctx, `SELECT day, kind, name, toolset, agent, client, model, outcome, count, duration_us, bytes, hist FROM (
-		SELECT * FROM usage_days WHERE project_id = $1`+where+` ORDER BY day DESC`+limitClause(p, q.Limit)+`) u
-		ORDER BY day, kind, name, toolset, agent, client, model, outcome`, p.args...)
+	w := sq.Where("project_id = ?", x.p)
+	rows, err := x.tx.Query(ctx, sqlq.UsageDays(w, q), w.Args...)
 	if err != nil {
 		return nil, fmt.Errorf("read usage days: %w", err)
 	}

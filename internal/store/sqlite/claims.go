@@ -29,7 +29,6 @@ const (
 	// into a scan of every task for each get_tasks and get_next_task.
 	qClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
 		CROSS JOIN tasks t ON t.id = c.task_id AND t.removed_at IS NULL WHERE c.expires_at > ?`
-	qRelease    = `DELETE FROM claims WHERE task_id = ? AND agent = ?`
 	qReleaseAny = `DELETE FROM claims WHERE task_id = ?`
 
 	lifecycleCols    = `id, task_id, definition, phase, status, started_at, phase_since, updated_at, state`
@@ -41,7 +40,7 @@ const (
 
 var (
 	claimReadQueries  = []string{qClaim, qClaims, qLifecycle, qOpenLifecycleOf, qOpenLifecycles, qOpenLifecyclesOfTask, qOpenLifecyclesOfTasks}
-	claimWriteQueries = []string{qClaimCAS, qRelease, qReleaseAny, qAddLifecycle, qSetLifecycle}
+	claimWriteQueries = []string{qClaimCAS, qReleaseAny, qAddLifecycle, qSetLifecycle}
 )
 
 func (x *txn) TaskClaim(ctx context.Context, id task.ID) (task.Claim, bool, error) {
@@ -99,23 +98,6 @@ func (x *txn) Claims(ctx context.Context, now time.Time) (map[task.ID]task.Claim
 	return out, rows.Err()
 }
 
-func (x *txn) ReleaseClaim(ctx context.Context, id task.ID, agent string) (bool, error) {
-	var (
-		res sql.Result
-		err error
-	)
-	if agent == "" {
-		res, err = x.exec(ctx, qReleaseAny, int64(id))
-	} else {
-		res, err = x.exec(ctx, qRelease, int64(id), agent)
-	}
-	if err != nil {
-		return false, fmt.Errorf("release claim on %s: %w", id, err)
-	}
-	n, _ := res.RowsAffected()
-	return n > 0, nil
-}
-
 func scanLifecycle(row scanner) (store.Lifecycle, error) {
 	var (
 		l                 store.Lifecycle
@@ -130,7 +112,14 @@ func scanLifecycle(row scanner) (store.Lifecycle, error) {
 	return l, nil
 }
 
-func (x *txn) CreateLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
+func (x *txn) PutLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
+	if l.ID != 0 {
+		return l.ID, x.updateLifecycle(ctx, l)
+	}
+	return x.createLifecycle(ctx, l)
+}
+
+func (x *txn) createLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
 	if l.Status == store.LifecycleOpen {
 		var id int64
 		err := x.queryRow(ctx, qOpenLifecycleOf, int64(l.TaskID)).Scan(&id)
@@ -153,7 +142,7 @@ func (x *txn) CreateLifecycle(ctx context.Context, l store.Lifecycle) (int64, er
 	return id, nil
 }
 
-func (x *txn) Lifecycle(ctx context.Context, id int64) (store.Lifecycle, bool, error) {
+func (x *txn) lifecycle(ctx context.Context, id int64) (store.Lifecycle, bool, error) {
 	l, err := scanLifecycle(x.queryRow(ctx, qLifecycle, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Lifecycle{}, false, nil
@@ -164,7 +153,7 @@ func (x *txn) Lifecycle(ctx context.Context, id int64) (store.Lifecycle, bool, e
 	return l, true, nil
 }
 
-func (x *txn) UpdateLifecycle(ctx context.Context, l store.Lifecycle) error {
+func (x *txn) updateLifecycle(ctx context.Context, l store.Lifecycle) error {
 	res, err := x.exec(ctx, qSetLifecycle, l.Phase, l.Status, micros(l.PhaseSince), micros(l.UpdatedAt), string(l.State), l.ID)
 	if err != nil {
 		return fmt.Errorf("update lifecycle %d: %w", l.ID, err)
@@ -176,6 +165,13 @@ func (x *txn) UpdateLifecycle(ctx context.Context, l store.Lifecycle) error {
 }
 
 func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.Lifecycle, int, error) {
+	if q.ID != 0 {
+		l, ok, err := x.lifecycle(ctx, q.ID)
+		if !ok {
+			return nil, 0, err
+		}
+		return []store.Lifecycle{l}, 1, nil
+	}
 	var (
 		where []string
 		args  []any

@@ -59,8 +59,10 @@ func (x *txn) ReadPlanLater(ctx context.Context, r store.PlanRead, into *store.P
 // ReadAhead does nothing: every read runs when it is called.
 func (x *txn) ReadAhead(context.Context, ...store.Read) {}
 
-// DropClaim is ReleaseClaim of any agent's claim.
+// DropClaim ends any claim on id.
 func (x *txn) DropClaim(ctx context.Context, id task.ID) error {
-	_, err := x.ReleaseClaim(ctx, id, "")
-	return err
+	if _, err := x.exec(ctx, qReleaseAny, int64(id)); err != nil {
+		return fmt.Errorf("release claim on %s: %w", id, err)
+	}
+	return nil
 }

@@ -45,15 +45,15 @@ func scanLoop(row scanner) (task.Task, []byte, error) {
 	return t, state, nil
 }
 
-func (x *txn) Loop(ctx context.Context, id task.ID) (task.Task, []byte, error) {
+func (x *txn) loop(ctx context.Context, id task.ID) ([]store.LoopRow, error) {
 	t, state, err := scanLoop(x.queryRow(ctx, qLoop, int64(id)))
 	if errors.Is(err, sql.ErrNoRows) {
-		return task.Task{}, nil, task.NotFound(id)
+		return nil, nil
 	}
 	if err != nil {
-		return task.Task{}, nil, fmt.Errorf("read loop %s: %w", id, err)
+		return nil, fmt.Errorf("read loop %s: %w", id, err)
 	}
-	return t, state, nil
+	return []store.LoopRow{{Task: t, State: state}}, nil
 }
 
 func (x *txn) SetLoop(ctx context.Context, id task.ID, state []byte) error {
@@ -67,7 +67,10 @@ func (x *txn) SetLoop(ctx context.Context, id task.ID, state []byte) error {
 	return nil
 }
 
-func (x *txn) Loops(ctx context.Context) ([]store.LoopRow, error) {
+func (x *txn) Loops(ctx context.Context, of task.ID) ([]store.LoopRow, error) {
+	if of != 0 {
+		return x.loop(ctx, of)
+	}
 	rows, err := x.query(ctx, qLoops)
 	if err != nil {
 		return nil, fmt.Errorf("read loops: %w", err)

@@ -180,7 +180,7 @@ func TestMigrateMemoryDetails(t *testing.T) {
 			t.Errorf("the migrated mistake's occurrence: %+v", occ)
 		}
 		// Both mistakes are fingerprinted anew, and stay two entries.
-		first, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint("Open /tmp/zz: too many files"))
+		first, ok, err := store.MistakeByFingerprint(ctx, tx, memory.Fingerprint("Open /tmp/zz: too many files"))
 		if err != nil || !ok || first.ID != 2 {
 			t.Errorf("MistakeByFingerprint after migration = %v %v %v, want m2", first.ID, ok, err)
 		}
@@ -363,7 +363,7 @@ func TestOpenMainsDatabase(t *testing.T) {
 		if ss, n, err := tx.Sessions(ctx, store.SessionQuery{}); err != nil || n != 1 || ss[0].Agent != "agent-1" {
 			t.Errorf("sessions: %+v %d %v", ss, n, err)
 		}
-		if b, ok, err := tx.BranchContext(ctx, "main"); err != nil || !ok || b.Feature != "store split" {
+		if b, ok, err := store.BranchContext(ctx, tx, "main"); err != nil || !ok || b.Feature != "store split" {
 			t.Errorf("branch context: %+v %v %v", b, ok, err)
 		}
 		return nil

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
+	"time"
 
-	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -69,103 +69,46 @@ func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
 	return out, rows.Err()
 }
 
-func (x *txn) Child(ctx context.Context, parent task.ID, num int) (task.Task, error) {
+func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, error) {
 	t, err := scanTask(x.queryRow(ctx, qChild, nullID(parent), num))
 	if errors.Is(err, sql.ErrNoRows) {
-		return task.Task{}, task.SubtaskNotFound(parent, num)
+		return nil, nil
 	}
 	if err != nil {
-		return task.Task{}, fmt.Errorf("read subtask %s.%d: %w", parent, num, err)
+		return nil, fmt.Errorf("read subtask %s.%d: %w", parent, num, err)
 	}
-	return t, nil
-}
-
-// ranks orders a text column by a list of values, for ORDER BY.
-func ranks[T ~string](col string, values []T) string {
-	var b strings.Builder
-	b.WriteString("CASE " + col)
-	for i, v := range values {
-		fmt.Fprintf(&b, " WHEN '%s' THEN %d", v, i) // values are the domain's constants, never input
-	}
-	fmt.Fprintf(&b, " ELSE %d END", len(values))
-	return b.String()
+	return []task.Task{t}, nil
 }
 
 func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
-	where := []string{"removed_at IS NULL"}
-	var args []any
-	in := func(col string, vals []string) {
-		if len(vals) == 0 {
-			return
-		}
-		where = append(where, col+" IN ("+strings.TrimSuffix(strings.Repeat("?,", len(vals)), ",")+")")
-		for _, v := range vals {
-			args = append(args, v)
-		}
+	if q.Level {
+		ts, err := x.level(ctx, q)
+		return ts, len(ts), err
 	}
-	in("status", strs(q.Statuses))
-	in("priority", strs(q.Priorities))
-	for _, b := range []struct {
-		cond string
-		at   sql.NullInt64
-	}{
-		{"created_at > ?", nullMicros(q.CreatedAfter)},
-		{"created_at < ?", nullMicros(q.CreatedBefore)},
-		{"updated_at > ?", nullMicros(q.UpdatedAfter)},
-		{"updated_at < ?", nullMicros(q.UpdatedBefore)},
-	} {
-		if b.at.Valid {
-			where = append(where, b.cond)
-			args = append(args, b.at.Int64)
-		}
+	st, err := sqlq.Tasks(sq.Where(""), q, taskCols(q.WithBody))
+	if err != nil {
+		return nil, 0, err
 	}
-	cond := strings.Join(where, " AND ")
 	var total int
-	if err := x.queryRowBuilt(ctx, `SELECT count(*) FROM tasks WHERE `+cond, args...).Scan(&total); err != nil {
+	if err := x.queryRowBuilt(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count tasks: %w", err)
 	}
-	order := "id"
-	switch q.Sort {
-	case store.SortPriority:
-		// By importance, so that Desc means most important first.
-		order = ranks("priority", task.PrioritiesLowFirst)
-	case store.SortStatus:
-		order = ranks("status", task.Statuses)
-	case store.SortCreated:
-		order = "created_at"
-	case store.SortUpdated:
-		order = "updated_at"
-	case store.SortID, "":
-	default:
-		return nil, 0, &problem.Error{Kind: problem.Invalid, Problem: fmt.Sprintf("invalid argument: unknown sort %q", q.Sort)}
-	}
-	dir := " ASC"
-	if q.Desc {
-		dir = " DESC"
-	}
-	cols := colsNoBody
-	if q.WithBody {
-		cols = colsBody
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = -1
-	}
-	query := `SELECT ` + cols + ` FROM tasks WHERE ` + cond + ` ORDER BY ` + order + dir + `, id` + dir + ` LIMIT ? OFFSET ?`
-	x.wantBuilt(query)
-	ts, err := x.queryTasks(ctx, query, append(args, limit, max(q.Offset, 0))...)
+	x.wantBuilt(st.Page)
+	ts, err := x.queryTasks(ctx, st.Page, st.PageArgs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("query tasks: %w", err)
 	}
 	return ts, total, nil
 }
 
-func strs[T ~string](vs []T) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = string(v)
+// sq is SQLite's dialect, for the statements package sqlq builds.
+var sq = sqlq.Dialect{Time: func(t time.Time) any { return micros(t) }, NoLimit: -1}
+
+func taskCols(withBody bool) string {
+	if withBody {
+		return colsBody
 	}
-	return out
+	return colsNoBody
 }
 
 func (x *txn) Counts(ctx context.Context) (store.Counts, error) {
@@ -216,7 +159,28 @@ func (x *txn) ids(ctx context.Context, query string, args ...any) ([]task.ID, er
 // Deps reads every edge and drops those with a removed end here: two plain
 // scans cost a third of joining each edge to both its tasks (a primary-key
 // search per end, 30,000 of them for a 10,000-task plan).
-func (x *txn) Deps(ctx context.Context) (task.Deps, error) {
+func (x *txn) Deps(ctx context.Context, q store.DepQuery) (task.Deps, error) {
+	return store.AnswerDeps(ctx, q, x.allDeps, x.depsOf, x.oneDeps)
+}
+
+// level answers a Query of one level of the tree.
+func (x *txn) level(ctx context.Context, q store.Query) ([]task.Task, error) {
+	switch {
+	case q.LeftOf != nil:
+		t, ok, err := x.leftSibling(ctx, *q.LeftOf, q.WithBody)
+		if !ok {
+			return nil, err
+		}
+		return []task.Task{t}, nil
+	case q.Num != 0:
+		return x.child(ctx, q.Parent, q.Num)
+	case q.Open:
+		return x.openChildren(ctx, q.Parent)
+	}
+	return x.children(ctx, q.Parent, q.WithBody)
+}
+
+func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {
 	gone, err := x.ids(ctx, qRemovedIDs)
 	if err != nil {
 		return nil, fmt.Errorf("read dependencies: %w", err)
@@ -266,7 +230,7 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 		if err != nil {
 			return task.Changes{}, 0, err
 		}
-		deps, err := x.Deps(ctx)
+		deps, err := x.allDeps(ctx)
 		if err != nil {
 			return task.Changes{}, 0, err
 		}
@@ -302,7 +266,14 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 	return c, uint64(rev), nil
 }
 
-func (x *txn) TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
+func (x *txn) oneDeps(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error) {
+	if dependents {
+		return x.dependents(ctx, id)
+	}
+	return x.taskDeps(ctx, id)
+}
+
+func (x *txn) taskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
 	ds, err := x.ids(ctx, qTaskDeps, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
@@ -310,7 +281,7 @@ func (x *txn) TaskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
 	return ds, nil
 }
 
-func (x *txn) DepsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
+func (x *txn) depsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
 	deps := task.Deps{}
 	if len(ids) == 0 {
 		return deps, nil
@@ -347,7 +318,7 @@ func idsJSON(ids []task.ID) string {
 	return string(append(b, ']'))
 }
 
-func (x *txn) Dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
+func (x *txn) dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
 	ds, err := x.ids(ctx, qDependents, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read dependents of %s: %w", id, err)

@@ -3,13 +3,13 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 )
 
 // Sessions keep their head as a document (store.EncodeSession) and their
@@ -20,7 +20,7 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{}') RETURNING id`
 	qUpdateSession = `UPDATE sessions SET thread_id = ?, agent = ?, branch = ?, started_at = ?, ended_at = ?, client_key = ?, pid = ?, pstart = ?, doc = ?
 		WHERE id = ?`
-	qSession     = `SELECT doc FROM sessions WHERE id = ?`
+	qSession     = `SELECT id, doc FROM sessions WHERE id = ?`
 	qRecordEvent = `INSERT INTO session_events (session_id, kind, key, subject, detail, data, count, first_at, at)
 		VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)
 		ON CONFLICT (session_id, kind, key) DO UPDATE SET subject = excluded.subject, detail = excluded.detail, data = excluded.data,
@@ -37,7 +37,14 @@ var (
 	sessionWriteQueries = []string{qAddSession, qUpdateSession, qRecordEvent, qResolveEvents, qSetBranch}
 )
 
-func (x *txn) CreateSession(ctx context.Context, s memory.Session) (memory.Session, error) {
+func (x *txn) PutSession(ctx context.Context, s memory.Session) (memory.Session, error) {
+	if s.ID != 0 {
+		return s, x.updateSession(ctx, s)
+	}
+	return x.createSession(ctx, s)
+}
+
+func (x *txn) createSession(ctx context.Context, s memory.Session) (memory.Session, error) {
 	var id int64
 	if err := x.queryRow(ctx, qAddSession, int64(s.ThreadID), s.Agent, s.Branch, micros(s.StartedAt), nullMicros(s.EndedAt),
 		s.Client.Key(), s.Client.Proc.PID, int64(s.Client.Proc.Start)).Scan(&id); err != nil {
@@ -47,13 +54,13 @@ func (x *txn) CreateSession(ctx context.Context, s memory.Session) (memory.Sessi
 	if s.ThreadID == 0 {
 		s.ThreadID = s.ID
 	}
-	if err := x.UpdateSession(ctx, s); err != nil {
+	if err := x.updateSession(ctx, s); err != nil {
 		return memory.Session{}, err
 	}
 	return s, nil
 }
 
-func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
+func (x *txn) updateSession(ctx context.Context, s memory.Session) error {
 	doc, err := store.EncodeSession(s)
 	if err != nil {
 		return err
@@ -69,102 +76,41 @@ func (x *txn) UpdateSession(ctx context.Context, s memory.Session) error {
 	return nil
 }
 
-func (x *txn) Session(ctx context.Context, id memory.SessionID) (memory.Session, error) {
-	var doc string
-	err := x.queryRow(ctx, qSession, int64(id)).Scan(&doc)
-	if errors.Is(err, sql.ErrNoRows) {
-		return memory.Session{}, memory.NotFound("session", id.String())
-	}
+func (x *txn) session(ctx context.Context, id memory.SessionID) ([]memory.Session, int, error) {
+	rows, err := x.query(ctx, qSession, int64(id))
 	if err != nil {
-		return memory.Session{}, fmt.Errorf("read session %s: %w", id, err)
+		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
 	}
-	return decodeSession(id, doc)
-}
-
-// decodeSession reads a session's document; a version 1 document's id is
-// the row's.
-func decodeSession(id memory.SessionID, doc string) (memory.Session, error) {
-	s, err := store.DecodeSession([]byte(doc))
+	defer rows.Close()
+	ss, err := sqlq.ScanSessions(rows)
 	if err != nil {
-		return memory.Session{}, fmt.Errorf("session %s: %w", id, err)
+		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
 	}
-	s.ID = id
-	if s.ThreadID == 0 {
-		s.ThreadID = id
-	}
-	return s, nil
-}
-
-// sessionFilters renders q's filters as a WHERE clause's conditions.
-func sessionFilters(q store.SessionQuery) (string, []any) {
-	var (
-		where strings.Builder
-		args  []any
-	)
-	if q.ThreadID != 0 {
-		where.WriteString(" AND thread_id = ?")
-		args = append(args, int64(q.ThreadID))
-	}
-	if q.Agent != "" {
-		where.WriteString(" AND agent = ?")
-		args = append(args, q.Agent)
-	}
-	if q.Branch != "" {
-		where.WriteString(" AND branch = ?")
-		args = append(args, q.Branch)
-	}
-	if q.ClientKey != "" {
-		where.WriteString(" AND client_key = ?")
-		args = append(args, q.ClientKey)
-	}
-	if len(q.Procs) > 0 {
-		var ors []string
-		for _, p := range q.Procs {
-			ors = append(ors, "(pid = ? AND pstart = ?)")
-			args = append(args, p.PID, int64(p.Start))
-		}
-		where.WriteString(" AND pid <> 0 AND (" + strings.Join(ors, " OR ") + ")")
-	}
-	if q.OpenOnly {
-		where.WriteString(" AND ended_at IS NULL")
-	}
-	return where.String(), args
+	return ss, len(ss), nil
 }
 
 func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
-	where, args := sessionFilters(q)
+	if q.ID != 0 {
+		return x.session(ctx, q.ID)
+	}
+	st := sqlq.Sessions(sq.Where(""), q)
 	var total int
-	if err := x.queryRowBuilt(ctx, `SELECT count(*) FROM sessions WHERE 1`+where, args...).Scan(&total); err != nil {
+	if err := x.queryRowBuilt(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count sessions: %w", err)
 	}
 	if total == 0 || q.Offset >= total {
 		return nil, total, nil
 	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = -1 // SQLite: no limit
-	}
-	rows, err := x.queryBuilt(ctx, `SELECT id, doc FROM sessions WHERE 1`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`, append(args, limit, q.Offset)...)
+	rows, err := x.queryBuilt(ctx, st.Page, st.PageArgs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list sessions: %w", err)
 	}
 	defer rows.Close()
-	var out []memory.Session
-	for rows.Next() {
-		var (
-			id  int64
-			doc string
-		)
-		if err := rows.Scan(&id, &doc); err != nil {
-			return nil, 0, fmt.Errorf("list sessions: %w", err)
-		}
-		s, err := decodeSession(memory.SessionID(id), doc)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, s)
+	out, err := sqlq.ScanSessions(rows)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list sessions: %w", err)
 	}
-	return out, total, rows.Err()
+	return out, total, nil
 }
 
 func (x *txn) RecordEvent(ctx context.Context, e memory.Event) error {
@@ -269,22 +215,6 @@ func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, s
 	return out, totals, rows.Err()
 }
 
-func (x *txn) BranchContext(ctx context.Context, branch string) (memory.BranchContext, bool, error) {
-	var doc string
-	err := x.queryRow(ctx, qBranch, branch).Scan(&doc)
-	if errors.Is(err, sql.ErrNoRows) {
-		return memory.BranchContext{}, false, nil
-	}
-	if err != nil {
-		return memory.BranchContext{}, false, fmt.Errorf("read branch %s: %w", branch, err)
-	}
-	b, err := store.DecodeBranch([]byte(doc))
-	if err != nil {
-		return memory.BranchContext{}, false, fmt.Errorf("branch %s: %w", branch, err)
-	}
-	return b, true, nil
-}
-
 func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {
 	doc, err := store.EncodeBranch(b)
 	if err != nil {
@@ -296,23 +226,26 @@ func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) erro
 	return nil
 }
 
-func (x *txn) BranchContexts(ctx context.Context) ([]memory.BranchContext, error) {
-	rows, err := x.query(ctx, qBranches)
+func (x *txn) BranchContexts(ctx context.Context, branches ...string) ([]memory.BranchContext, error) {
+	if len(branches) > 1 {
+		return store.EachBranch(ctx, x.BranchContexts, branches)
+	}
+	var (
+		rows *sql.Rows
+		err  error
+	)
+	if len(branches) == 1 {
+		rows, err = x.query(ctx, qBranch, branches[0])
+	} else {
+		rows, err = x.query(ctx, qBranches)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("list branches: %w", err)
 	}
 	defer rows.Close()
-	var out []memory.BranchContext
-	for rows.Next() {
-		var doc string
-		if err := rows.Scan(&doc); err != nil {
-			return nil, fmt.Errorf("list branches: %w", err)
-		}
-		b, err := store.DecodeBranch([]byte(doc))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
+	out, err := sqlq.ScanBranches(rows)
+	if err != nil {
+		return nil, fmt.Errorf("list branches: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -5,10 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -232,21 +232,8 @@ func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task
 		return nil, err
 	}
 	defer rows.Close()
-	var out []task.Task
 	r := newTaskRow()
-	for rows.Next() {
-		t, err := r.scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		if len(out) == cap(out) {
-			// Double: append grows large slices by a quarter, which for
-			// 10,000 tasks allocated five times their size.
-			out = slices.Grow(out, max(len(out), 8))
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return sqlq.Collect(rows, func(rows *sql.Rows) (task.Task, error) { return r.scan(rows) })
 }
 
 func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
@@ -260,7 +247,7 @@ func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
 	return t, nil
 }
 
-func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
+func (x *txn) children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
 	query := qChildren
 	if withBody {
 		query = qChildrenBody
@@ -272,7 +259,7 @@ func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]ta
 	return ts, nil
 }
 
-func (x *txn) OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
+func (x *txn) openChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
 	ts, err := x.queryTasks(ctx, qOpenChildren, nullID(parent))
 	if err != nil {
 		return nil, fmt.Errorf("read open children of %s: %w", parent, err)
@@ -280,7 +267,7 @@ func (x *txn) OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, er
 	return ts, nil
 }
 
-func (x *txn) LeftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
+func (x *txn) leftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
 	query := qLeftSibling
 	if withBody {
 		query = qLeftSiblingBody

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/usage"
 )
 
@@ -54,40 +55,9 @@ func (x *txn) AddUsage(ctx context.Context, es []usage.Event) error {
 	return nil
 }
 
-// usageFilters renders q's bounds on column col and its kinds.
-func usageFilters(q store.UsageQuery, col string) (string, []any) {
-	var (
-		where strings.Builder
-		args  []any
-	)
-	if !q.Since.IsZero() {
-		where.WriteString(" AND " + col + " >= ?")
-		args = append(args, micros(q.Since))
-	}
-	if !q.Before.IsZero() {
-		where.WriteString(" AND " + col + " < ?")
-		args = append(args, micros(q.Before))
-	}
-	if len(q.Kinds) > 0 {
-		where.WriteString(" AND kind IN (" + placeholders(len(q.Kinds)) + ")")
-		for _, k := range q.Kinds {
-			args = append(args, string(k))
-		}
-	}
-	return where.String(), args
-}
-
-func limitOf(n int) int {
-	if n <= 0 {
-		return -1
-	}
-	return n
-}
-
 func (x *txn) UsageEvents(ctx context.Context, q store.UsageQuery) ([]usage.Event, error) {
-	where, args := usageFilters(q, "at")
-	rows, err := x.queryBuilt(ctx, `SELECT at, kind, name, toolset, agent, session_id, client, client_version, model, duration_us, outcome, bytes, subject FROM (
-		SELECT * FROM usage_events WHERE 1`+where+` ORDER BY at DESC, id DESC LIMIT ?) ORDER BY at, id`, append(args, limitOf(q.Limit))...)
+	w := sq.Where("")
+	rows, err := x.queryBuilt(ctx, sqlq.UsageEvents(w, q), w.Args...)
 	if err != nil {
 		return nil, fmt.Errorf("read usage: %w", err)
 	}
@@ -142,10 +112,8 @@ func (x *txn) AddUsageDays(ctx context.Context, ds []usage.Day) error {
 }
 
 func (x *txn) UsageDays(ctx context.Context, q store.UsageQuery) ([]usage.Day, error) {
-	where, args := usageFilters(q, "day")
-	rows, err := x.queryBuilt(ctx, `SELECT day, kind, name, toolset, agent, client, model, outcome, count, duration_us, bytes, hist FROM (
-		SELECT * FROM usage_days WHERE 1`+where+` ORDER BY day DESC LIMIT ?)
-		ORDER BY day, kind, name, toolset, agent, client, model, outcome`, append(args, limitOf(q.Limit))...)
+	w := sq.Where("")
+	rows, err := x.queryBuilt(ctx, sqlq.UsageDays(w, q), w.Args...)
 	if err != nil {
 		return nil, fmt.Errorf("read usage days: %w", err)
 	}

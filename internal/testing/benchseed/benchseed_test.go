@@ -76,7 +76,7 @@ func TestSeedPlan(t *testing.T) {
 		if all, err = tx.Tasks(ctx); err != nil {
 			return err
 		}
-		deps, err = tx.Deps(ctx)
+		deps, err = tx.Deps(ctx, store.DepQuery{All: true})
 		return err
 	}); err != nil {
 		t.Fatal(err)

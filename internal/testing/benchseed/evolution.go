@@ -80,7 +80,7 @@ func SeedEvolution(ctx context.Context, st store.Store, h EvolutionShape) (Plant
 			if (i/2)%2 == 0 {
 				ty, title = usage.TypeFrontend, historyTypes[0].title
 			}
-			s, err := tx.CreateSession(ctx, memory.Session{Agent: "agent-" + strconv.Itoa(i%3), Branch: "main", Goal: title,
+			s, err := tx.PutSession(ctx, memory.Session{Agent: "agent-" + strconv.Itoa(i%3), Branch: "main", Goal: title,
 				AI: memory.Provider{Provider: "test", Model: model, Client: "claude-code"}, StartedAt: at, EndedAt: at.Add(25 * time.Minute), Outcome: "success"})
 			if err != nil {
 				return err

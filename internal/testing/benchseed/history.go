@@ -100,7 +100,7 @@ func SeedHistory(ctx context.Context, st store.Store, h HistoryShape) error {
 			tasks := 1 + rng.IntN(3)
 			// The session's pace: every task in it takes the same time.
 			dur := time.Duration(float64(tasks) * m.TaskMinutes * math.Exp(0.4*rng.NormFloat64()) * float64(time.Minute))
-			s, err := tx.CreateSession(ctx, memory.Session{Agent: "agent-" + strconv.Itoa(i%3), Branch: "main", Goal: ty.title,
+			s, err := tx.PutSession(ctx, memory.Session{Agent: "agent-" + strconv.Itoa(i%3), Branch: "main", Goal: ty.title,
 				AI: memory.Provider{Provider: "test", Model: m.Name, Client: "claude-code"}, StartedAt: at, EndedAt: at.Add(dur), Outcome: "success"})
 			if err != nil {
 				return err
@@ -183,7 +183,7 @@ func seedLifecycles(ctx context.Context, tx store.Tx, rng *rand.Rand, h HistoryS
 		if err != nil {
 			return err
 		}
-		if _, err := tx.CreateLifecycle(ctx, store.Lifecycle{TaskID: t.ID, Definition: "history", Phase: h.Phases[len(h.Phases)-1].Name,
+		if _, err := tx.PutLifecycle(ctx, store.Lifecycle{TaskID: t.ID, Definition: "history", Phase: h.Phases[len(h.Phases)-1].Name,
 			Status: store.LifecycleDone, StartedAt: start, PhaseSince: at, UpdatedAt: at, State: b}); err != nil {
 			return err
 		}

@@ -29,7 +29,7 @@ func resolve(ctx context.Context, tx store.Tx, ref string) (task.Task, error) {
 		if err != nil {
 			break
 		}
-		t, err = tx.Child(ctx, t.ID, n)
+		t, err = store.Child(ctx, tx, t.ID, n)
 	}
 	return t, err
 }
@@ -71,13 +71,13 @@ func Get(ctx context.Context, st store.Store, ref string) (plan.Detail, error) {
 			}
 			return out, nil
 		}
-		if d.Deps, err = load(tx.TaskDeps(ctx, t.ID)); err != nil {
+		if d.Deps, err = load(store.TaskDeps(ctx, tx, t.ID)); err != nil {
 			return err
 		}
-		if d.Dependents, err = load(tx.Dependents(ctx, t.ID)); err != nil {
+		if d.Dependents, err = load(store.Dependents(ctx, tx, t.ID)); err != nil {
 			return err
 		}
-		if d.Subtasks, err = tx.Children(ctx, t.ID, false); err != nil {
+		if d.Subtasks, err = store.Children(ctx, tx, t.ID, false); err != nil {
 			return err
 		}
 		if c, ok, err := tx.TaskClaim(ctx, t.ID); err != nil {
@@ -141,7 +141,7 @@ func List(ctx context.Context, st store.Store, q plan.TaskQuery) (plan.TaskPage,
 		for i, t := range ts {
 			ids[i] = t.ID
 		}
-		deps, err := tx.DepsOf(ctx, ids)
+		deps, err := tx.Deps(ctx, store.DepQuery{Of: ids})
 		if err != nil {
 			return err
 		}
@@ -184,7 +184,7 @@ func Picture(ctx context.Context, st store.Store, agent string, pg page.Page) (f
 		if err != nil {
 			return err
 		}
-		deps, err := tx.Deps(ctx)
+		deps, err := tx.Deps(ctx, store.DepQuery{All: true})
 		if err != nil {
 			return err
 		}

@@ -67,22 +67,20 @@ func testClaims(t *testing.T, s store.Store) {
 		}
 		return nil
 	})
-	// Release: only the holder's, unless any.
+	// Drop: whoever holds it; dropping no claim is no error.
 	update(t, s, func(tx store.Tx) error {
-		if ok, err := tx.ReleaseClaim(ctx, a.ID, "ann"); err != nil || ok {
-			t.Errorf("ReleaseClaim by a non-holder = %v, %v; want false", ok, err)
-		}
-		if ok, err := tx.ReleaseClaim(ctx, a.ID, "bob"); err != nil || !ok {
-			t.Errorf("ReleaseClaim by the holder = %v, %v; want true", ok, err)
-		}
-		if ok, err := tx.ReleaseClaim(ctx, b.ID, ""); err != nil || !ok {
-			t.Errorf("ReleaseClaim by anyone = %v, %v; want true", ok, err)
+		for _, id := range []task.ID{a.ID, b.ID, a.ID} {
+			if err := tx.DropClaim(ctx, id); err != nil {
+				t.Errorf("DropClaim(%s) = %v", id, err)
+			}
 		}
 		return nil
 	})
 	view(t, s, func(tx store.Tx) error {
-		if _, ok, _ := tx.TaskClaim(ctx, a.ID); ok {
-			t.Error("claim still there after release")
+		for _, id := range []task.ID{a.ID, b.ID} {
+			if _, ok, _ := tx.TaskClaim(ctx, id); ok {
+				t.Errorf("claim on %s still there after DropClaim", id)
+			}
 		}
 		return nil
 	})
@@ -164,23 +162,25 @@ func testLifecycles(t *testing.T, s store.Store) {
 	l := store.Lifecycle{TaskID: a.ID, Definition: "asdd", Phase: "SYNC", Status: store.LifecycleOpen,
 		StartedAt: t0, PhaseSince: t0, UpdatedAt: t0, State: []byte(`{"x":1}`)}
 	update(t, s, func(tx store.Tx) (err error) {
-		l.ID, err = tx.CreateLifecycle(ctx, l)
+		l.ID, err = tx.PutLifecycle(ctx, l)
 		return err
 	})
 	// One open lifecycle per task; the failed write leaves the transaction
 	// usable.
 	update(t, s, func(tx store.Tx) error {
-		if _, err := tx.CreateLifecycle(ctx, l); !errors.Is(err, store.ErrDuplicate) {
+		dup := l
+		dup.ID = 0
+		if _, err := tx.PutLifecycle(ctx, dup); !errors.Is(err, store.ErrDuplicate) {
 			t.Errorf("second open lifecycle: %v; want ErrDuplicate", err)
 		}
-		_, err := tx.CreateLifecycle(ctx, store.Lifecycle{TaskID: b.ID, Definition: "six", Phase: "PLAN", Status: store.LifecycleOpen,
+		_, err := tx.PutLifecycle(ctx, store.Lifecycle{TaskID: b.ID, Definition: "six", Phase: "PLAN", Status: store.LifecycleOpen,
 			StartedAt: t0, PhaseSince: t0, UpdatedAt: t0, State: []byte(`{}`)})
 		return err
 	})
 	if _, err := func() (int64, error) {
 		var id int64
 		err := s.Update(ctx, func(tx store.Tx) (err error) {
-			id, err = tx.CreateLifecycle(ctx, store.Lifecycle{TaskID: 9999, Definition: "x", Phase: "P", Status: store.LifecycleOpen, State: []byte(`{}`)})
+			id, err = tx.PutLifecycle(ctx, store.Lifecycle{TaskID: 9999, Definition: "x", Phase: "P", Status: store.LifecycleOpen, State: []byte(`{}`)})
 			return err
 		})
 		return id, err
@@ -188,13 +188,13 @@ func testLifecycles(t *testing.T, s store.Store) {
 		t.Errorf("lifecycle on a missing task: %v; want not found", err)
 	}
 	l.Phase, l.PhaseSince, l.UpdatedAt, l.State = "STORY", t0.Add(time.Hour), t0.Add(time.Hour), []byte(`{"y":2}`)
-	update(t, s, func(tx store.Tx) error { return tx.UpdateLifecycle(ctx, l) })
+	update(t, s, func(tx store.Tx) error { _, err := tx.PutLifecycle(ctx, l); return err })
 	view(t, s, func(tx store.Tx) error {
-		got, ok, err := tx.Lifecycle(ctx, l.ID)
+		got, ok, err := store.LifecycleByID(ctx, tx, l.ID)
 		if err != nil || !ok || !cmp.Equal(got, l) {
 			t.Errorf("Lifecycle = %+v, %v, %v; want %+v", got, ok, err, l)
 		}
-		if _, ok, err := tx.Lifecycle(ctx, l.ID+100); ok || err != nil {
+		if _, ok, err := store.LifecycleByID(ctx, tx, l.ID+100); ok || err != nil {
 			t.Errorf("missing lifecycle: %v, %v; want not ok", ok, err)
 		}
 		for _, c := range []struct {
@@ -230,10 +230,10 @@ func testLifecycles(t *testing.T, s store.Store) {
 	// Once done, the task may start another.
 	l.Status = store.LifecycleDone
 	update(t, s, func(tx store.Tx) error {
-		if err := tx.UpdateLifecycle(ctx, l); err != nil {
+		if _, err := tx.PutLifecycle(ctx, l); err != nil {
 			return err
 		}
-		_, err := tx.CreateLifecycle(ctx, store.Lifecycle{TaskID: a.ID, Definition: "asdd", Phase: "SYNC", Status: store.LifecycleOpen,
+		_, err := tx.PutLifecycle(ctx, store.Lifecycle{TaskID: a.ID, Definition: "asdd", Phase: "SYNC", Status: store.LifecycleOpen,
 			StartedAt: t0, PhaseSince: t0, UpdatedAt: t0, State: []byte(`{}`)})
 		return err
 	})

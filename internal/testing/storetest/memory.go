@@ -55,11 +55,11 @@ func testMemoryAddAndRead(t *testing.T, s store.Store) {
 		if d := cmp.Diff(want, es[1]); d != "" {
 			t.Errorf("read back (-want +got):\n%s", d)
 		}
-		byUID, ok, err := tx.MemoryByUID(ctx, "fixeduid0001")
+		byUID, ok, err := store.MemoryByUID(ctx, tx, "fixeduid0001")
 		if err != nil || !ok || byUID.ID != second.ID {
 			t.Errorf("MemoryByUID = %v %v %v", byUID.ID, ok, err)
 		}
-		if _, ok, err := tx.MemoryByUID(ctx, "nope"); ok || err != nil {
+		if _, ok, err := store.MemoryByUID(ctx, tx, "nope"); ok || err != nil {
 			t.Errorf("MemoryByUID(nope) = %v, %v", ok, err)
 		}
 		return nil
@@ -166,7 +166,7 @@ func testMemoryMistakeFingerprint(t *testing.T, s store.Store) {
 	// The same title as another type is not a mistake duplicate.
 	addMemory(t, s, memory.Entry{Type: memory.Insight, Title: "open /tmp/x1: too many files"})
 	view(t, s, func(tx store.Tx) error {
-		got, ok, err := tx.MistakeByFingerprint(ctx, memory.Fingerprint("OPEN /tmp/x9: too many files"))
+		got, ok, err := store.MistakeByFingerprint(ctx, tx, memory.Fingerprint("OPEN /tmp/x9: too many files"))
 		if err != nil || !ok || got.ID != m.ID {
 			t.Errorf("MistakeByFingerprint = %v %v %v, want %s", got.ID, ok, err, m.ID)
 		}
@@ -319,13 +319,13 @@ func testSessions(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	var first, child memory.Session
 	update(t, s, func(tx store.Tx) (err error) {
-		first, err = tx.CreateSession(ctx, memory.Session{Agent: "a", Branch: "main", Goal: "g", StartedAt: t0,
+		first, err = tx.PutSession(ctx, memory.Session{Agent: "a", Branch: "main", Goal: "g", StartedAt: t0,
 			AI:     memory.Provider{Provider: "anthropic", Model: "m", Client: "claude-code"},
 			Client: memory.Client{Name: "claude-code", SessionID: "2f6c1a9e", Proc: memory.Proc{PID: 4242, Start: 99}}})
 		if err != nil {
 			return err
 		}
-		child, err = tx.CreateSession(ctx, memory.Session{ParentID: first.ID, ThreadID: first.ThreadID, Branch: "feat", StartedAt: t0.Add(time.Hour)})
+		child, err = tx.PutSession(ctx, memory.Session{ParentID: first.ID, ThreadID: first.ThreadID, Branch: "feat", StartedAt: t0.Add(time.Hour)})
 		return err
 	})
 	if first.ID == 0 || first.ThreadID != first.ID || child.ThreadID != first.ID || child.ID == first.ID {
@@ -333,17 +333,19 @@ func testSessions(t *testing.T, s store.Store) {
 	}
 	first.EndedAt, first.Outcome, first.OutcomeWhy = t0.Add(30*time.Minute), "success", "tests passed"
 	first.TasksPending = []string{"7"}
-	update(t, s, func(tx store.Tx) error { return tx.UpdateSession(ctx, first) })
+	update(t, s, func(tx store.Tx) error { _, err := tx.PutSession(ctx, first); return err })
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.Session(ctx, first.ID)
+		got, err := store.Session(ctx, tx, first.ID)
 		if err != nil {
 			return err
 		}
 		if d := cmp.Diff(first, got); d != "" {
 			t.Errorf("session (-want +got):\n%s", d)
 		}
-		if _, err := tx.Session(ctx, 999); !problem.Is(err, problem.NotFound) {
-			t.Errorf("Session(999) = %v", err)
+		for _, id := range []memory.SessionID{999, 0} {
+			if _, err := store.Session(ctx, tx, id); !problem.Is(err, problem.NotFound) {
+				t.Errorf("Session(%d) = %v", id, err)
+			}
 		}
 		list, total, err := tx.Sessions(ctx, store.SessionQuery{ThreadID: first.ID})
 		if err != nil || total != 2 || len(list) != 2 || list[0].ID != child.ID {
@@ -373,7 +375,7 @@ func testSessions(t *testing.T, s store.Store) {
 		}
 		return nil
 	})
-	if err := s.Update(ctx, func(tx store.Tx) error { return tx.UpdateSession(ctx, memory.Session{ID: 999}) }); !problem.Is(err, problem.NotFound) {
+	if err := s.Update(ctx, func(tx store.Tx) error { _, err := tx.PutSession(ctx, memory.Session{ID: 999}); return err }); !problem.Is(err, problem.NotFound) {
 		t.Errorf("UpdateSession(999) = %v", err)
 	}
 }
@@ -385,10 +387,10 @@ func testSessionEvents(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	var a, b memory.Session
 	update(t, s, func(tx store.Tx) (err error) {
-		if a, err = tx.CreateSession(ctx, memory.Session{Agent: "a", StartedAt: t0}); err != nil {
+		if a, err = tx.PutSession(ctx, memory.Session{Agent: "a", StartedAt: t0}); err != nil {
 			return err
 		}
-		b, err = tx.CreateSession(ctx, memory.Session{Agent: "b", StartedAt: t0})
+		b, err = tx.PutSession(ctx, memory.Session{Agent: "b", StartedAt: t0})
 		return err
 	})
 	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
@@ -493,15 +495,20 @@ func testBranchContexts(t *testing.T, s store.Store) {
 	a.Phase, a.UpdatedAt = "review", t0.Add(2*time.Hour)
 	update(t, s, func(tx store.Tx) error { return tx.SetBranchContext(ctx, a) })
 	view(t, s, func(tx store.Tx) error {
-		got, ok, err := tx.BranchContext(ctx, "feat/x")
+		got, ok, err := store.BranchContext(ctx, tx, "feat/x")
 		if err != nil || !ok {
 			t.Fatalf("BranchContext = %v %v", ok, err)
 		}
 		if d := cmp.Diff(a, got); d != "" {
 			t.Errorf("branch (-want +got):\n%s", d)
 		}
-		if _, ok, err := tx.BranchContext(ctx, "nope"); ok || err != nil {
-			t.Errorf("BranchContext(nope) = %v %v", ok, err)
+		for _, b := range []string{"nope", ""} {
+			if _, ok, err := store.BranchContext(ctx, tx, b); ok || err != nil {
+				t.Errorf("BranchContext(%q) = %v %v", b, ok, err)
+			}
+		}
+		if two, err := tx.BranchContexts(ctx, "feat/x", "nope", "main"); err != nil || len(two) != 2 {
+			t.Errorf("BranchContexts(feat/x, nope, main) = %d, %v; want 2", len(two), err)
 		}
 		all, err := tx.BranchContexts(ctx)
 		if err != nil || len(all) != 2 || all[0].Branch != "feat/x" {

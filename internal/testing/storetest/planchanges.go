@@ -134,7 +134,7 @@ func checkBoard(t *testing.T, s store.Store) {
 		if ts, err = tx.Tasks(ctx); err != nil {
 			return err
 		}
-		deps, err = tx.Deps(ctx)
+		deps, err = tx.Deps(ctx, store.DepQuery{All: true})
 		return err
 	})
 	sameBoard(t, task.NewBoard(ts, deps), (*task.Board)(nil).Apply(full))
@@ -256,7 +256,7 @@ func testPlanChangesConcurrent(t *testing.T, s, s2 store.Store) {
 		if ts, err = tx.Tasks(ctx); err != nil {
 			return err
 		}
-		deps, err = tx.Deps(ctx)
+		deps, err = tx.Deps(ctx, store.DepQuery{All: true})
 		return err
 	})
 	sameBoard(t, task.NewBoard(ts, deps), board)

@@ -139,7 +139,7 @@ func children(t *testing.T, s store.Store, parent task.ID, withBody bool) []task
 	t.Helper()
 	var out []task.Task
 	view(t, s, func(tx store.Tx) (err error) {
-		out, err = tx.Children(context.Background(), parent, withBody)
+		out, err = store.Children(context.Background(), tx, parent, withBody)
 		return err
 	})
 	return out
@@ -289,7 +289,7 @@ func testOpenChildren(t *testing.T, s store.Store) {
 	remove(t, s, gone.ID)
 	create(t, s, "grandchild", store.Placement{Parent: first.ID})
 	wantOpen := func(tx store.Tx, parent task.ID) []task.Task {
-		all, err := tx.Children(ctx, parent, false)
+		all, err := store.Children(ctx, tx, parent, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -303,7 +303,7 @@ func testOpenChildren(t *testing.T, s store.Store) {
 	}
 	check := func(tx store.Tx, parent task.ID, wantTitles []string) {
 		t.Helper()
-		got, err := tx.OpenChildren(ctx, parent)
+		got, err := store.OpenChildren(ctx, tx, parent)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,7 +332,7 @@ func testOpenChildren(t *testing.T, s store.Store) {
 	// In a write: a child closed, then opened again.
 	update(t, s, func(tx store.Tx) error {
 		check(tx, p.ID, open)
-		kids, err := tx.OpenChildren(ctx, p.ID)
+		kids, err := store.OpenChildren(ctx, tx, p.ID)
 		if err != nil {
 			return err
 		}
@@ -369,7 +369,7 @@ func testLeftSibling(t *testing.T, s store.Store) {
 	create(t, s, "grandchild", store.Placement{Parent: kids[1].ID})
 	view(t, s, func(tx store.Tx) error {
 		for _, parent := range []task.ID{p.ID, 0} {
-			level, err := tx.Children(ctx, parent, true)
+			level, err := store.Children(ctx, tx, parent, true)
 			if err != nil {
 				return err
 			}
@@ -378,7 +378,7 @@ func testLeftSibling(t *testing.T, s store.Store) {
 			}
 			for i, c := range level {
 				for _, withBody := range []bool{false, true} {
-					got, found, err := tx.LeftSibling(ctx, c, withBody)
+					got, found, err := store.LeftSibling(ctx, tx, c, withBody)
 					if err != nil {
 						return err
 					}
@@ -639,7 +639,7 @@ func testChild(t *testing.T, s store.Store) {
 	// child reads parent's subtask num and checks it is want, in full.
 	child := func(tx store.Tx, parent task.ID, num int, want task.Task) {
 		t.Helper()
-		got, err := tx.Child(ctx, parent, num)
+		got, err := store.Child(ctx, tx, parent, num)
 		if err != nil {
 			t.Errorf("Child(%v, %d): %v", parent, num, err)
 			return
@@ -659,12 +659,14 @@ func testChild(t *testing.T, s store.Store) {
 		child(tx, p.ID, 2, c2)
 		child(tx, p.ID, 3, c3)
 		child(tx, c1.ID, 2, g2) // nested: p.1.2
-		_, err := tx.Child(ctx, p.ID, 4)
+		_, err := store.Child(ctx, tx, p.ID, 4)
 		wantNotFound(t, "Child(p, 4)", err, p.ID, 4)
-		_, err = tx.Child(ctx, q.ID, 1)
+		_, err = store.Child(ctx, tx, q.ID, 1)
 		wantNotFound(t, "Child(q, 1) of a task without children", err, q.ID, 1)
-		_, err = tx.Child(ctx, g1.ID, 1) // a grandchild's number is not its child's
+		_, err = store.Child(ctx, tx, g1.ID, 1) // a grandchild's number is not its child's
 		wantNotFound(t, "Child(g1, 1)", err, g1.ID, 1)
+		_, err = store.Child(ctx, tx, p.ID, 0) // numbers start at 1
+		wantNotFound(t, "Child(p, 0)", err, p.ID, 0)
 		return nil
 	})
 
@@ -695,10 +697,10 @@ func testChild(t *testing.T, s store.Store) {
 		child(tx, p.ID, 5, c5)
 		child(tx, 0, 3, r)
 		for _, n := range []int{2, 3} {
-			_, err := tx.Child(ctx, p.ID, n)
+			_, err := store.Child(ctx, tx, p.ID, n)
 			wantNotFound(t, fmt.Sprintf("removed Child(p, %d)", n), err, p.ID, n)
 		}
-		_, err := tx.Child(ctx, 0, 2)
+		_, err := store.Child(ctx, tx, 0, 2)
 		wantNotFound(t, "removed root 2", err, 0, 2)
 		return nil
 	})
@@ -706,9 +708,9 @@ func testChild(t *testing.T, s store.Store) {
 	// The children of a removed task go with it.
 	remove(t, s, c1.ID)
 	view(t, s, func(tx store.Tx) error {
-		_, err := tx.Child(ctx, c1.ID, 1)
+		_, err := store.Child(ctx, tx, c1.ID, 1)
 		wantNotFound(t, "Child of a removed task", err, c1.ID, 1)
-		_, err = tx.Child(ctx, p.ID, 1)
+		_, err = store.Child(ctx, tx, p.ID, 1)
 		wantNotFound(t, "removed Child(p, 1)", err, p.ID, 1)
 		return nil
 	})
@@ -725,7 +727,7 @@ func testChildNumbersInOneTx(t *testing.T, s store.Store) {
 				return err
 			}
 			nums = append(nums, c.Num)
-			if got, err := tx.Child(ctx, p.ID, c.Num); err != nil || got.ID != c.ID {
+			if got, err := store.Child(ctx, tx, p.ID, c.Num); err != nil || got.ID != c.ID {
 				t.Errorf("Child(p, %d) in the creating transaction = %v, %v; want %v", c.Num, got.ID, err, c.ID)
 			}
 		}
@@ -1047,7 +1049,7 @@ func testDeps(t *testing.T, s store.Store) {
 	// check compares every read of the graph with want (task -> deps).
 	check := func(tx store.Tx, when string, want task.Deps) {
 		t.Helper()
-		got, err := tx.Deps(ctx)
+		got, err := tx.Deps(ctx, store.DepQuery{All: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1062,15 +1064,33 @@ func testDeps(t *testing.T, s store.Store) {
 		for _, x := range visible {
 			ids = append(ids, x.ID)
 		}
-		batch, err := tx.DepsOf(ctx, ids)
+		batch, err := tx.Deps(ctx, store.DepQuery{Of: ids})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(sortedDeps(want), batch); diff != "" { // each list in id order
 			t.Errorf("%s: DepsOf (-want +got):\n%s", when, diff)
 		}
+		// The dependencies of no task are none, not every task's.
+		if none, err := tx.Deps(ctx, store.DepQuery{}); err != nil || len(none) != 0 {
+			t.Errorf("%s: Deps of no task = %v, %v; want none", when, none, err)
+		}
+		// Every task's dependents, turned round from every edge.
+		if all, err := tx.Deps(ctx, store.DepQuery{All: true, Dependents: true}); err != nil {
+			t.Fatal(err)
+		} else {
+			for _, x := range visible {
+				one, err := store.Dependents(ctx, tx, x.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !cmp.Equal(all[x.ID], one, cmpopts.EquateEmpty()) {
+					t.Errorf("%s: dependents of %s = %v from every edge, %v alone", when, x.Title, all[x.ID], one)
+				}
+			}
+		}
 		for _, x := range visible {
-			ds, err := tx.TaskDeps(ctx, x.ID)
+			ds, err := store.TaskDeps(ctx, tx, x.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1084,7 +1104,7 @@ func testDeps(t *testing.T, s store.Store) {
 				}
 			}
 			slices.Sort(dependents)
-			got, err := tx.Dependents(ctx, x.ID)
+			got, err := store.Dependents(ctx, tx, x.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1140,7 +1160,7 @@ func testDeps(t *testing.T, s store.Store) {
 	view(t, s, func(tx store.Tx) error {
 		check(tx, "subtree removed", task.Deps{c.ID: {b.ID}})
 		for _, id := range []task.ID{a.ID, e.ID} {
-			if ds, err := tx.Dependents(ctx, id); err != nil || len(ds) != 0 {
+			if ds, err := store.Dependents(ctx, tx, id); err != nil || len(ds) != 0 {
 				t.Errorf("Dependents(%v) after removing its dependent's subtree = %v, %v", id, ds, err)
 			}
 		}
@@ -1399,17 +1419,17 @@ func testLoops(t *testing.T, s store.Store) {
 		t.Errorf("SetLoop on a missing task: %v", err)
 	}
 	view(t, s, func(tx store.Tx) error {
-		got, state, err := tx.Loop(ctx, a.ID)
+		got, state, err := store.Loop(ctx, tx, a.ID)
 		if err != nil || got.Title != "loop a" || got.Body == "" || string(state) != `{"status":"running","iteration":2}` {
 			t.Errorf("Loop(a) = %+v, %s, %v", got, state, err)
 		}
-		if _, state, err := tx.Loop(ctx, plain.ID); err != nil || state != nil {
+		if _, state, err := store.Loop(ctx, tx, plain.ID); err != nil || state != nil {
 			t.Errorf("Loop(plain) = %s, %v; want no state", state, err)
 		}
-		if _, _, err := tx.Loop(ctx, 999); !problem.Is(err, problem.NotFound) {
+		if _, _, err := store.Loop(ctx, tx, 999); !problem.Is(err, problem.NotFound) {
 			t.Errorf("Loop(missing): %v", err)
 		}
-		rows, err := tx.Loops(ctx)
+		rows, err := tx.Loops(ctx, 0)
 		if err != nil || len(rows) != 2 || rows[0].Task.ID != a.ID || rows[1].Task.ID != b.ID || rows[1].Task.ParentID != plain.ID {
 			t.Errorf("Loops = %+v, %v", rows, err)
 		}
@@ -1418,7 +1438,7 @@ func testLoops(t *testing.T, s store.Store) {
 	// A removed loop is gone from the list, with its parent's subtree.
 	update(t, s, func(tx store.Tx) error { _, err := tx.RemoveSubtree(ctx, plain.ID, t0); return err })
 	view(t, s, func(tx store.Tx) error {
-		rows, err := tx.Loops(ctx)
+		rows, err := tx.Loops(ctx, 0)
 		if err != nil || len(rows) != 1 || rows[0].Task.ID != a.ID {
 			t.Errorf("Loops after removal = %+v, %v", rows, err)
 		}

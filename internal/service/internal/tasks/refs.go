@@ -23,7 +23,7 @@ func ResolveRef(ctx context.Context, tx store.Tx, ref, field string) (task.Task,
 		if err != nil {
 			break
 		}
-		t, err = tx.Child(ctx, t.ID, n)
+		t, err = store.Child(ctx, tx, t.ID, n)
 	}
 	return t, err
 }

@@ -58,7 +58,7 @@ func CloseTask(ctx context.Context, tx store.Tx, t task.Task, status task.Status
 		reads = append(reads, store.Read{Of: store.ReadTaskDeps, ID: t.ID})
 	}
 	Ahead(ctx, tx, reads...) // one round trip for both
-	kids, err := tx.OpenChildren(ctx, t.ID)
+	kids, err := store.OpenChildren(ctx, tx, t.ID)
 	if err != nil {
 		return task.Task{}, Moved{}, err
 	}
@@ -229,7 +229,7 @@ func start(ctx context.Context, tx store.Tx, m Moved, now time.Time) (Moved, err
 	if m.id == 0 || m.status != task.StatusPending {
 		return m, nil
 	}
-	t, loopState, err := tx.Loop(ctx, m.id)
+	t, loopState, err := store.Loop(ctx, tx, m.id)
 	if err != nil || loopState != nil || t.Status != task.StatusPending {
 		return m, err
 	}
@@ -253,13 +253,13 @@ func Start(ctx context.Context, tx store.Tx, t task.Task, loopState []byte, now 
 // (nil: not a loop), reading both at once when ref names a task by id.
 func ResolveLoopRef(ctx context.Context, tx store.Tx, ref, field string) (task.Task, []byte, error) {
 	if r, err := task.ParseRef(ref); err == nil && len(r.Path) == 0 {
-		return tx.Loop(ctx, r.ID)
+		return store.Loop(ctx, tx, r.ID)
 	}
 	t, err := ResolveRef(ctx, tx, ref, field)
 	if err != nil {
 		return task.Task{}, nil, err
 	}
-	return tx.Loop(ctx, t.ID)
+	return store.Loop(ctx, tx, t.ID)
 }
 
 // Writer is who writes to a task: the agent (empty: a person, at the board
@@ -341,7 +341,7 @@ func CheckDeps(ctx context.Context, tx store.Tx, id task.ID) error {
 // OpenDeps returns the tasks id depends on that are neither done nor
 // cancelled, without their bodies: what CheckDeps refuses for.
 func OpenDeps(ctx context.Context, tx store.Tx, id task.ID) ([]task.Task, error) {
-	deps, err := tx.TaskDeps(ctx, id)
+	deps, err := store.TaskDeps(ctx, tx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -381,7 +381,7 @@ type nextAfter struct {
 // newNextAfter reads what the rules need; taken are the tasks other
 // windows are at (takenByOthers), which count as not ready.
 func newNextAfter(ctx context.Context, tx store.Tx, left task.Task, taken map[task.ID]bool) (*nextAfter, error) {
-	sibs, err := tx.OpenChildren(ctx, left.ParentID)
+	sibs, err := store.OpenChildren(ctx, tx, left.ParentID)
 	if err != nil {
 		return nil, err
 	}
@@ -422,7 +422,7 @@ func newNextAfter(ctx context.Context, tx store.Tx, left task.Task, taken map[ta
 			return
 		}
 		var deps task.Deps
-		if deps, rerr = tx.Deps(ctx); rerr == nil {
+		if deps, rerr = tx.Deps(ctx, store.DepQuery{All: true}); rerr == nil {
 			board = task.NewBoard(all, deps)
 		}
 	}
@@ -504,7 +504,7 @@ func (r *readiness) waiting(t task.Task) (bool, error) {
 	if w, ok := r.waits[t.ID]; ok {
 		return w, nil
 	}
-	deps, err := r.tx.TaskDeps(r.ctx, t.ID)
+	deps, err := store.TaskDeps(r.ctx, r.tx, t.ID)
 	if err != nil {
 		return false, err
 	}

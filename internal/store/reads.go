@@ -1,0 +1,192 @@
+package store
+
+import (
+	"context"
+	"slices"
+
+	"github.com/cairn-dev/cairn/internal/memory"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// The reads below are common shapes of Tx's queries, written
+// once for every caller above the stores.
+
+// Children returns the visible children of parent (zero: the roots) in
+// position order; bodies only when withBody is set.
+func Children(ctx context.Context, tx Tx, parent task.ID, withBody bool) ([]task.Task, error) {
+	ts, _, err := tx.Query(ctx, Query{Level: true, Parent: parent, WithBody: withBody})
+	return ts, err
+}
+
+// OpenChildren returns the visible open children of parent (zero: the
+// roots) in position order, without bodies (Query.Open).
+func OpenChildren(ctx context.Context, tx Tx, parent task.ID) ([]task.Task, error) {
+	ts, _, err := tx.Query(ctx, Query{Level: true, Parent: parent, Open: true})
+	return ts, err
+}
+
+// Child returns the visible child of parent (zero: the roots) whose subtask
+// number is num, with its body, or a task.SubtaskNotFound refusal.
+func Child(ctx context.Context, tx Tx, parent task.ID, num int) (task.Task, error) {
+	if num <= 0 { // numbers start at 1; Num zero would read the level
+		return task.Task{}, task.SubtaskNotFound(parent, num)
+	}
+	ts, _, err := tx.Query(ctx, Query{Level: true, Parent: parent, Num: num})
+	if err != nil {
+		return task.Task{}, err
+	}
+	if len(ts) == 0 {
+		return task.Task{}, task.SubtaskNotFound(parent, num)
+	}
+	return ts[0], nil
+}
+
+// TaskDeps returns the visible tasks id depends on, in id order.
+func TaskDeps(ctx context.Context, tx Tx, id task.ID) ([]task.ID, error) {
+	deps, err := tx.Deps(ctx, DepQuery{Of: []task.ID{id}})
+	return deps[id], err
+}
+
+// Dependents returns the visible tasks that depend on id, in id order.
+func Dependents(ctx context.Context, tx Tx, id task.ID) ([]task.ID, error) {
+	deps, err := tx.Deps(ctx, DepQuery{Of: []task.ID{id}, Dependents: true})
+	return deps[id], err
+}
+
+// AnswerDeps answers a Tx.Deps for a store from its reads of one shape
+// each: every edge (all), the dependencies of several tasks (of), and the
+// dependencies or dependents of one (one, which a store may have read
+// ahead).
+func AnswerDeps(ctx context.Context, q DepQuery,
+	all func(context.Context) (task.Deps, error),
+	of func(context.Context, []task.ID) (task.Deps, error),
+	one func(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error),
+) (task.Deps, error) {
+	switch {
+	case q.All && q.Dependents:
+		deps, err := all(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return dependents(deps), nil
+	case q.All:
+		return all(ctx)
+	case len(q.Of) > 1 && !q.Dependents:
+		return of(ctx, q.Of)
+	}
+	out := make(task.Deps, len(q.Of))
+	for _, id := range q.Of {
+		ds, err := one(ctx, id, q.Dependents)
+		if err != nil {
+			return nil, err
+		}
+		if len(ds) > 0 {
+			out[id] = ds
+		}
+	}
+	return out, nil
+}
+
+// dependents turns deps round: for each task, the tasks that depend on it,
+// in id order.
+func dependents(deps task.Deps) task.Deps {
+	out := task.Deps{}
+	for id, ds := range deps {
+		for _, d := range ds {
+			out[d] = append(out[d], id)
+		}
+	}
+	for _, ds := range out {
+		slices.Sort(ds)
+	}
+	return out
+}
+
+// Session returns a session's head (its Record empty), or a
+// memory.NotFound refusal.
+func Session(ctx context.Context, tx Tx, id memory.SessionID) (memory.Session, error) {
+	if id <= 0 { // ids start at 1; ID zero would list them all
+		return memory.Session{}, memory.NotFound("session", id.String())
+	}
+	ss, _, err := tx.Sessions(ctx, SessionQuery{ID: id})
+	if err != nil {
+		return memory.Session{}, err
+	}
+	if len(ss) == 0 {
+		return memory.Session{}, memory.NotFound("session", id.String())
+	}
+	return ss[0], nil
+}
+
+// BranchContext returns a branch's context, if one was saved.
+func BranchContext(ctx context.Context, tx Tx, branch string) (memory.BranchContext, bool, error) {
+	bs, err := tx.BranchContexts(ctx, branch)
+	if err != nil || len(bs) == 0 {
+		return memory.BranchContext{}, false, err
+	}
+	return bs[0], true, nil
+}
+
+// LifecycleByID returns one lifecycle; ok is false when there is none.
+func LifecycleByID(ctx context.Context, tx Tx, id int64) (Lifecycle, bool, error) {
+	if id <= 0 { // ids start at 1; ID zero would list them all
+		return Lifecycle{}, false, nil
+	}
+	ls, _, err := tx.Lifecycles(ctx, LifecycleQuery{ID: id})
+	if err != nil || len(ls) == 0 {
+		return Lifecycle{}, false, err
+	}
+	return ls[0], true, nil
+}
+
+// MemoryByUID returns the entry with this UID.
+func MemoryByUID(ctx context.Context, tx Tx, uid string) (memory.Entry, bool, error) {
+	return tx.MemoryBy(ctx, MemoryKey{Value: uid})
+}
+
+// MistakeByFingerprint returns the mistake whose title has this
+// memory.Fingerprint.
+func MistakeByFingerprint(ctx context.Context, tx Tx, fp string) (memory.Entry, bool, error) {
+	return tx.MemoryBy(ctx, MemoryKey{Fingerprint: true, Value: fp})
+}
+
+// Loop returns a visible task and its loop state (nil: not a loop), or a
+// task.NotFound refusal.
+func Loop(ctx context.Context, tx Tx, id task.ID) (task.Task, []byte, error) {
+	if id <= 0 { // ids start at 1; zero would list every loop
+		return task.Task{}, nil, task.NotFound(id)
+	}
+	rows, err := tx.Loops(ctx, id)
+	if err != nil {
+		return task.Task{}, nil, err
+	}
+	if len(rows) == 0 {
+		return task.Task{}, nil, task.NotFound(id)
+	}
+	return rows[0].Task, rows[0].State, nil
+}
+
+// LeftSibling returns the visible sibling immediately to the left of of
+// (Query.LeftOf), with its body when withBody is set; found is false when
+// none is.
+func LeftSibling(ctx context.Context, tx Tx, of task.Task, withBody bool) (left task.Task, found bool, err error) {
+	ts, _, err := tx.Query(ctx, Query{Level: true, LeftOf: &of, WithBody: withBody})
+	if err != nil || len(ts) == 0 {
+		return task.Task{}, false, err
+	}
+	return ts[0], true, nil
+}
+
+// EachBranch answers a Tx.BranchContexts of several branches for a store
+// from its reads of one.
+func EachBranch(ctx context.Context, one func(context.Context, ...string) ([]memory.BranchContext, error), branches []string) ([]memory.BranchContext, error) {
+	var out []memory.BranchContext
+	for _, b := range branches {
+		bs, err := one(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, bs...)
+	}
+	return out, nil
+}
