@@ -21,6 +21,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 	"github.com/cairn-dev/cairn/internal/testing/benchseed"
 	"github.com/cairn-dev/cairn/internal/testing/pgtest"
+	"github.com/cairn-dev/cairn/internal/testing/wait"
 )
 
 // reopenable is a store that a test closes and opens again, as processes
@@ -153,19 +154,15 @@ func TestMemoryIndexProgressShown(t *testing.T) {
 		s = r.open(t, true)
 		set := service.New(s, service.Options{})
 		want := fmt.Sprintf("rebuilding, %d of %d entries", 2*rank.StepPage, entries)
-		for deadline := time.Now().Add(2 * time.Minute); ; { // a hang detector, not a budget
-			p, err := set.Memory.IndexProgress(ctx)
-			if err != nil {
+		var p memories.IndexProgress
+		progress := func() memories.IndexProgress {
+			var err error
+			if p, err = set.Memory.IndexProgress(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if p.String() == want {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("two steps of the re-index: progress %q after two minutes; want %q", p, want)
-			}
-			time.Sleep(20 * time.Millisecond) // polling the store's state, not ordering events
+			return p
 		}
+		wait.Until(t, 2*time.Minute, "two steps of the re-index: "+want, func() bool { return progress().String() == want })
 		said(t, set, want, 0)
 		s.Close()
 		restore()
@@ -174,19 +171,7 @@ func TestMemoryIndexProgressShown(t *testing.T) {
 		s = r.open(t, true)
 		defer s.Close()
 		set = service.New(s, service.Options{})
-		for deadline := time.Now().Add(2 * time.Minute); ; {
-			p, err := set.Memory.IndexProgress(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !p.Rebuilding {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the re-index has not ended after two minutes: %q", p)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		wait.Until(t, 2*time.Minute, "the end of the re-index", func() bool { return !progress().Rebuilding })
 		said(t, set, "", 1)
 	})
 }
