@@ -3,6 +3,7 @@ package runs
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // rule says whether a program's arguments make a test run.
@@ -343,7 +344,10 @@ func mavenRule(args []string) (Runner, bool) {
 	return "", false
 }
 
-var gradleTestTask = regexp.MustCompile(`^(test|check|allTests|test[A-Z]\w*|\w+Test|\w+Tests)$`)
+// gradleTestTask is compiled on first use: every hook links this package.
+var gradleTestTask = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(test|check|allTests|test[A-Z]\w*|\w+Test|\w+Tests)$`)
+})
 
 // gradleRule: a task (:app:test, testDebugUnitTest, integrationTest) that
 // runs tests, and not one excluded by -x.
@@ -353,7 +357,7 @@ func gradleRule(args []string) (Runner, bool) {
 			continue
 		}
 		task := a[strings.LastIndexByte(a, ':')+1:]
-		if gradleTestTask.MatchString(task) {
+		if gradleTestTask().MatchString(task) {
 			return Gradle, true
 		}
 	}

@@ -46,6 +46,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
@@ -71,14 +72,16 @@ const (
 
 var kinds = []string{KindPattern, KindForbidImport, KindRequireImport, KindRequireFile, KindRequireSect, KindMaxLines, KindMaxFuncLines, KindNaming}
 
-// Naming styles.
-var styles = map[string]*regexp.Regexp{
-	"snake_case":           regexp.MustCompile(`^_?[a-z][a-z0-9]*(_[a-z0-9]+)*$`),
-	"kebab-case":           regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`),
-	"camelCase":            regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`),
-	"PascalCase":           regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*$`),
-	"SCREAMING_SNAKE_CASE": regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`),
-}
+// styles are the naming styles, compiled on first use.
+var styles = sync.OnceValue(func() map[string]*regexp.Regexp {
+	return map[string]*regexp.Regexp{
+		"snake_case":           regexp.MustCompile(`^_?[a-z][a-z0-9]*(_[a-z0-9]+)*$`),
+		"kebab-case":           regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`),
+		"camelCase":            regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`),
+		"PascalCase":           regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*$`),
+		"SCREAMING_SNAKE_CASE": regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`),
+	}
+})
 
 // Rule is one project rule.
 type Rule struct {
@@ -483,10 +486,10 @@ func parseMatch(m *yaml.Node, bad func(*yaml.Node, string, ...any)) Matcher {
 				mt.Target = nv.Value
 			case "style":
 				mt.Text = nv.Value
-				if styles[mt.Text] == nil {
+				if styles()[mt.Text] == nil {
 					bad(nv, "style %q: use snake_case, kebab-case, camelCase, PascalCase or SCREAMING_SNAKE_CASE", mt.Text)
 				}
-				mt.Pattern = styles[mt.Text]
+				mt.Pattern = styles()[mt.Text]
 			case "pattern":
 				mt.Text = nv.Value
 				mt.Pattern = compile(nv.Value)
