@@ -29,9 +29,9 @@ var (
 	// sets changes a value or a state: a second call changes nothing more.
 	sets = &mcp.ToolAnnotations{DestructiveHint: new(bool), IdempotentHint: true, OpenWorldHint: tool.ClosedWorld}
 	// destroys deletes what it names; deleting it again does nothing more.
-	destroys = &mcp.ToolAnnotations{DestructiveHint: tool.Ptr(true), IdempotentHint: true, OpenWorldHint: tool.ClosedWorld}
+	destroys = &mcp.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: tool.ClosedWorld}
 	// reverts goes back to an earlier state, losing what came after.
-	reverts = &mcp.ToolAnnotations{DestructiveHint: tool.Ptr(true), OpenWorldHint: tool.ClosedWorld}
+	reverts = &mcp.ToolAnnotations{DestructiveHint: new(true), OpenWorldHint: tool.ClosedWorld}
 )
 
 // writeHints are the hints of every tool that writes, by name.

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -554,7 +555,7 @@ func knowledgeQuery(offset int) knowledge.TKBQuery {
 func completeAgents(_ context.Context, c tool.Call, prefix string) ([]string, error) {
 	var names []string
 	for _, d := range c.Knowledge.Agents() {
-		names = append(names, projecttools.FirstNonEmpty(d.Name, d.Path))
+		names = append(names, cmp.Or(d.Name, d.Path))
 	}
 	return startsWith(names, prefix), nil
 }

@@ -42,5 +42,3 @@ func Anys[T ~string](ss []T) []any {
 	}
 	return out
 }
-
-func Ptr[T any](v T) *T { return &v }

@@ -1,6 +1,7 @@
 package project
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -107,7 +108,7 @@ func (o tkbOut) text(offset int) string {
 				line += " · " + tag
 			}
 		}
-		if t := FirstNonEmpty(d.Title, d.Name); t != "" {
+		if t := cmp.Or(d.Title, d.Name); t != "" {
 			line += ": " + t
 		}
 		if d.Description != "" {
@@ -121,19 +122,10 @@ func (o tkbOut) text(offset int) string {
 	return strings.Join(lines, "\n")
 }
 
-func FirstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
-}
-
 func renderDoc(d knowledge.Document) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s)", d.Path, d.Kind)
-	if t := FirstNonEmpty(d.Title, d.Name); t != "" {
+	if t := cmp.Or(d.Title, d.Name); t != "" {
 		b.WriteString(": " + t)
 	}
 	for _, f := range []struct{ k, v string }{{"description", d.Description}, {"category", d.Category}, {"maturity", d.Maturity},
