@@ -265,6 +265,13 @@ func TestHTTPStateless(t *testing.T) {
 	other.OK("create_new_task", newTask("Other agent's step"))
 	cairntest.WantCurrent(t, other, "Other agent's step")
 	cairntest.WantCurrent(t, ci, "Deeper stateless step")
+	// A toolset turned on would be gone at the next request: refused, saying how.
+	if e := ci.Err("toolsets", map[string]any{"enable": []string{"memory"}}); !strings.Contains(e.Text, "stateless") || !strings.Contains(e.Text, "--toolsets") {
+		t.Errorf("toolsets enable on a stateless server: %s", e.Text)
+	}
+	if out := ci.OK("toolsets", map[string]any{}); !strings.Contains(out.Text, "memory") || !strings.Contains(out.Text, "start it with --toolsets") || strings.Contains(out.Text, "for this session") {
+		t.Errorf("toolsets list on a stateless server: %s", out.Text)
+	}
 }
 
 // TestHTTPProbes: /healthz says the process is alive, /readyz that every

@@ -603,9 +603,10 @@ func (s *Server) handler(project string, readOnly bool) (*mcp.StreamableHTTPHand
 			}
 			return &p.Set, nil
 		},
-		Agent:   s.agent,
-		Logger:  s.log.With("project", project),
-		Context: s.bg,
+		Agent:     s.agent,
+		Logger:    s.log.With("project", project),
+		Context:   s.bg,
+		Stateless: s.cfg.Stateless,
 	})
 	if err != nil {
 		return nil, err

@@ -79,6 +79,10 @@ type Options struct {
 	// ConfigProblems are the refusals of malformed configuration files;
 	// the instructions say them.
 	ConfigProblems []string
+	// Stateless says the transport keeps no session between requests (HTTP
+	// with --stateless): what a session would hold, such as the toolsets
+	// a client turned on, cannot outlive the call, so it is refused.
+	Stateless bool
 }
 
 // ClientAgent is the agent a request's client names itself at initialize

@@ -246,7 +246,7 @@ func (s *server) toolsetsCall(ss *mcp.ServerSession, in toolsetsArgs) (toolsetsO
 	}
 	var out toolsetsOut
 	if len(on)+len(off) > 0 {
-		if ss == nil {
+		if ss == nil || s.opts.Stateless {
 			return toolsetsOut{}, &problem.Error{Kind: problem.Invalid,
 				Problem: "this call has no MCP session to change (a stateless server keeps none)",
 				Fix:     "start the server with --toolsets, or connect with a session"}
@@ -257,6 +257,9 @@ func (s *server) toolsetsCall(ss *mcp.ServerSession, in toolsetsArgs) (toolsetsO
 		if out.Changed {
 			out.Note = "The tool list changed; a client that does not reload it on notifications/tools/list_changed needs Cairn restarted with --toolsets."
 		}
+	}
+	if s.opts.Stateless {
+		out.Note = "This server is stateless (no session outlives a request): start it with --toolsets to serve others."
 	}
 	want := s.dyn.enabled(ss)
 	for _, ts := range toolsets {
