@@ -61,7 +61,8 @@ type Config struct {
 	Flags map[string]string
 	// Upkeep is set by long-lived processes (the servers, the board): the
 	// store runs an upgrade's re-index of a large memory in the background
-	// there; hooks and the CLI leave it to them.
+	// there; hooks and the CLI leave it to them. The embedded store of a
+	// process without it prepares no statements ahead (sqlite.OneShot).
 	Upkeep bool
 }
 
@@ -204,7 +205,7 @@ func openStore(ctx context.Context, cfg Config, root string) (store.Store, error
 	if _, err := project.Init(root); err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Durability.sqlite(), InitEmpty: cfg.InitEmpty, Logger: cfg.Logger, Upkeep: cfg.Upkeep})
+	return sqlite.Open(ctx, project.DBPath(root), sqlite.Options{Sync: cfg.Durability.sqlite(), InitEmpty: cfg.InitEmpty, Logger: cfg.Logger, Upkeep: cfg.Upkeep, OneShot: !cfg.Upkeep})
 }
 
 // CheckStore refuses, before a server starts, a project whose embedded

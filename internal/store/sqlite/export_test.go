@@ -12,3 +12,14 @@ func CountStatements(count func(query string)) (stop func()) {
 	statementHook.Store(&count)
 	return func() { statementHook.Store(nil) }
 }
+
+// Prepared is how many statements the store's pools have prepared.
+func (s *Store) Prepared() int {
+	n := 0
+	for _, l := range []*lazyStatements{s.ws, s.rs} {
+		l.mu.Lock()
+		n += l.made
+		l.mu.Unlock()
+	}
+	return n
+}

@@ -59,6 +59,11 @@ type Options struct {
 	// is done (rank.Resume). A short-lived one (a hook, the CLI) leaves
 	// it to such a process; its searches say what is not indexed yet.
 	Upkeep bool
+	// OneShot is for a process that runs a few statements and exits (a
+	// hook, a CLI command): the store prepares none ahead (a server
+	// prepares every statement of a pool at its first transaction, which
+	// was a fifth of a hook's time) and compiles each when it runs it.
+	OneShot bool
 }
 
 // ErrEmptyDatabase is wrapped by Open's error for a database file that
@@ -157,6 +162,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, sessionReadQueries, claimReadQueries, readPlanQueries()),
 		n:  &counters{},
 	}
+	s.ws.oneShot, s.rs.oneShot = opts.OneShot, opts.OneShot
 	s.v = &versioner{db: r, n: s.n}
 	if err := s.reindexMemory(ctx, log, opts.Upkeep); err != nil {
 		s.Close()

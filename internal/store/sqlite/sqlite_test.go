@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -45,6 +46,37 @@ func backend(opts sqlite.Options) storetest.Backend {
 
 func TestContract(t *testing.T) {
 	storetest.Run(t, backend(sqlite.Options{}))
+}
+
+// TestContractOneShot: a hook's or a CLI command's store, which prepares
+// no statement, keeps the whole contract, and prepares none.
+func TestContractOneShot(t *testing.T) {
+	var (
+		mu     sync.Mutex
+		opened []*sqlite.Store
+	)
+	b := backend(sqlite.Options{OneShot: true})
+	open := b.Open
+	b.Open = func(t *testing.T) store.Store {
+		s := open(t)
+		mu.Lock()
+		opened = append(opened, s.(*sqlite.Store))
+		mu.Unlock()
+		return s
+	}
+	// Cleanup runs once every subtest, parallel ones too, has ended; a
+	// store still counts its statements after Close.
+	t.Cleanup(func() {
+		if len(opened) == 0 {
+			t.Fatal("the contract opened no store")
+		}
+		for _, s := range opened {
+			if n := s.Prepared(); n != 0 {
+				t.Errorf("a one-shot store prepared %d statements", n)
+			}
+		}
+	})
+	storetest.Run(t, b)
 }
 
 func TestContractSyncFull(t *testing.T) {

@@ -51,6 +51,10 @@ type lazyStatements struct {
 	db      *sql.DB
 	queries [][]string
 
+	// oneShot: never prepare (Options.OneShot); every statement runs
+	// unprepared, compiled when it runs, as a failed prepare's would.
+	oneShot bool
+
 	mu     sync.Mutex
 	st     statements // replaced, never changed: transactions read it unlocked
 	closed bool
@@ -59,6 +63,7 @@ type lazyStatements struct {
 	// or wanted, at most maxBuilt.
 	wanted []string
 	built  int
+	made   int // statements prepared over the pool's life
 }
 
 // maxBuilt bounds the built queries a pool prepares: a handful of filter
@@ -78,10 +83,14 @@ func newLazyStatements(db *sql.DB, queries ...[]string) *lazyStatements {
 // the next one tries again; a built query that fails to prepare runs
 // unprepared from then on.
 func (l *lazyStatements) get(ctx context.Context) statements {
+	if l.oneShot {
+		return nil
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.st == nil && !l.closed {
 		l.st, _ = prepare(ctx, l.db, l.queries...)
+		l.made += len(l.st)
 	}
 	if len(l.wanted) > 0 && l.st != nil {
 		st := make(statements, len(l.st)+len(l.wanted))
@@ -91,6 +100,7 @@ func (l *lazyStatements) get(ctx context.Context) statements {
 		for _, q := range l.wanted {
 			if s, err := l.db.PrepareContext(ctx, q); err == nil {
 				st[q] = s
+				l.made++
 			}
 		}
 		l.st, l.wanted = st, nil
@@ -107,7 +117,7 @@ func (l *lazyStatements) get(ctx context.Context) statements {
 // here, neither would move. A query not wanted now is wanted again the
 // next time it runs unprepared.
 func (l *lazyStatements) want(query string) {
-	if !l.mu.TryLock() {
+	if l.oneShot || !l.mu.TryLock() {
 		return
 	}
 	defer l.mu.Unlock()
