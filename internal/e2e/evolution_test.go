@@ -194,11 +194,17 @@ func TestBoardDraftsBrowser(t *testing.T) {
 		t.Errorf("a read-only board's approve: status %d, want 403", status)
 	}
 	shoot(t, ctx, shots, "drafts-read-only")
-	run(t, ctx, 20*time.Second, "approve and reject", chromedp.Navigate(srv.URL+"/#token="+boardRW), live(),
-		chromedp.Navigate(srv.URL+"/drafts"), live(),
-		chromedp.Click("#draft-"+rule+" button.approve", chromedp.ByQuery), chromedp.WaitNotPresent("#draft-"+rule, chromedp.ByQuery), live(),
-		chromedp.SetValue("#draft-"+workflow+" input[name=reason]", "not our way", chromedp.ByQuery),
-		chromedp.Click("#draft-"+workflow+" button.reject", chromedp.ByQuery), chromedp.WaitNotPresent("#draft-"+workflow, chromedp.ByQuery), live(),
+	// The clicks submit forms, so they go through submit (a navigation under
+	// them is their answer) and only waits and reads through run, which
+	// starts over when the page changes under it.
+	run(t, ctx, 20*time.Second, "drafts, read-write", chromedp.Navigate(srv.URL+"/#token="+boardRW), live(),
+		chromedp.Navigate(srv.URL+"/drafts"), live(), chromedp.WaitVisible("#draft-"+rule+" button.approve", chromedp.ByQuery))
+	submit(t, ctx, "#draft-"+rule+" button.approve")
+	run(t, ctx, 20*time.Second, "approve", chromedp.WaitNotPresent("#draft-"+rule, chromedp.ByQuery), live(),
+		chromedp.WaitVisible("#draft-"+workflow+" button.reject", chromedp.ByQuery),
+		chromedp.SetValue("#draft-"+workflow+" input[name=reason]", "not our way", chromedp.ByQuery))
+	submit(t, ctx, "#draft-"+workflow+" button.reject")
+	run(t, ctx, 20*time.Second, "reject", chromedp.WaitNotPresent("#draft-"+workflow, chromedp.ByQuery), live(),
 		chromedp.Evaluate(`document.querySelectorAll("li.draft").length`, &items))
 	if items != 2 {
 		t.Errorf("%d drafts still awaiting, want 2", items)
