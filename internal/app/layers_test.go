@@ -26,7 +26,7 @@ var (
 	// no surface may reach them.
 	hosts = []string{"httpserver", "serve"}
 	// domain packages are pure: no store, no service, no surface.
-	domain = []string{"task", "loop", "lifecycle", "memory", "redact", "problem", "agent", "words", "tokens", "usage"}
+	domain = []string{"task", "loop", "lifecycle", "memory", "redact", "lazyre", "problem", "agent", "words", "tokens", "usage"}
 )
 
 // packages lists the product packages under dir (relative to the module

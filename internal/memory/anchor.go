@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cairn-dev/cairn/internal/lazyre"
 )
 
 // What an entry remembers of the files it names, so that a reader can tell
@@ -85,10 +87,10 @@ func ContentHash(b []byte) string {
 
 // lineSpec is a name's line suffix: ":12", ":12-30", ":12:5" (a column),
 // "#L12", "#L12-L30".
-var lineSpec = lazyRE(`(?::(\d+)(?:-(\d+)|:\d+)?|#L(\d+)(?:-L?(\d+))?)$`)
+var lineSpec = lazyre.New(`(?::(\d+)(?:-(\d+)|:\d+)?|#L(\d+)(?:-L?(\d+))?)$`)
 
 // symbolSpec is a name's symbol suffix: "#Parse", ":Parse", "#Memory.Stale".
-var symbolSpec = lazyRE(`[#:]([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)$`)
+var symbolSpec = lazyre.New(`[#:]([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)$`)
 
 // SplitName splits a name an entry gives a file into the file and what it
 // points at in it: lines (first, last; zero when none) or a symbol.
@@ -120,12 +122,12 @@ func SplitName(name string) (file string, first, last int, symbol string) {
 // keyword (func Parse, def load_csv) or shaped like code (camelCase,
 // snake_case, PascalCase with an inner capital).
 var (
-	mentionTick    = lazyRE("`([^`\n]{1,120})`")
-	mentionCall    = lazyRE(`\b([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\(`)
-	mentionQual    = lazyRE(`\b([A-Za-z_][A-Za-z0-9_]*)(?:\.|::)([A-Za-z_][A-Za-z0-9_]*)\b`)
-	mentionKeyword = lazyRE(`\b(?:func|def|class|fn|function|type|struct|interface|trait|enum|method|const|var)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)`)
-	mentionShape   = lazyRE(`\b([a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b`)
-	identRE        = lazyRE(`[A-Za-z_][A-Za-z0-9_]*`)
+	mentionTick    = lazyre.New("`([^`\n]{1,120})`")
+	mentionCall    = lazyre.New(`\b([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\(`)
+	mentionQual    = lazyre.New(`\b([A-Za-z_][A-Za-z0-9_]*)(?:\.|::)([A-Za-z_][A-Za-z0-9_]*)\b`)
+	mentionKeyword = lazyre.New(`\b(?:func|def|class|fn|function|type|struct|interface|trait|enum|method|const|var)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)`)
+	mentionShape   = lazyre.New(`\b([a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b`)
+	identRE        = lazyre.New(`[A-Za-z_][A-Za-z0-9_]*`)
 )
 
 // Mentions returns the identifiers text names as code, each as written
@@ -152,7 +154,7 @@ func Mentions(text string) []string {
 			add(id)
 		}
 	}
-	for _, re := range []*lazyRegexp{mentionKeyword, mentionCall, mentionShape} {
+	for _, re := range []*lazyre.Regexp{mentionKeyword, mentionCall, mentionShape} {
 		for _, m := range re.FindAllStringSubmatch(text, -1) {
 			add(m[1])
 		}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/cairn-dev/cairn/internal/lazyre"
 )
 
 // ErrorText is an error as an agent pastes it (a message, a stack trace,
@@ -77,10 +79,10 @@ const (
 var (
 	// An exception or error class, the last part of a dotted name:
 	// java.io.FileNotFoundException, requests.exceptions.ConnectionError.
-	errClass = lazyRE(`\b(?:[A-Za-z_][\w$]*\.)*([A-Z][A-Za-z0-9]*?(?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure))\b`)
+	errClass = lazyre.New(`\b(?:[A-Za-z_][\w$]*\.)*([A-Z][A-Za-z0-9]*?(?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure))\b`)
 	// Codes: Rust's error[E0308], TypeScript's TS2345, C#'s CS0103, Node's
 	// ERR_*, errno names, SQLSTATE, Python's [Errno 2], signals.
-	errCode = lazyRE(`\berror\[(E\d{4})\]|\b(TS\d{4,5})\b|\b(CS\d{4})\b|\b(ERR_[A-Z0-9_]{3,})\b|` +
+	errCode = lazyre.New(`\berror\[(E\d{4})\]|\b(TS\d{4,5})\b|\b(CS\d{4})\b|\b(ERR_[A-Z0-9_]{3,})\b|` +
 		`\b(E(?:NOENT|ACCES|PERM|ADDRINUSE|ADDRNOTAVAIL|CONNREFUSED|CONNRESET|CONNABORTED|TIMEDOUT|EXIST|NOTDIR|ISDIR|MFILE|NFILE|NOSPC|PIPE|` +
 		`NOTEMPTY|AI_AGAIN|NOTFOUND|HOSTUNREACH|NETUNREACH|BUSY|INVAL|ROFS|NOMEM|XDEV|LOOP|NAMETOOLONG|BADF|DQUOT))\b|` +
 		`SQLSTATE[\s:=\[(]*([0-9A-Z]{5})\b|\[Errno (\d+)\]|\b(SIG(?:SEGV|BUS|ABRT|ILL|FPE|KILL|PIPE))\b|\b(SQLITE_[A-Z]+)\b`)
@@ -159,37 +161,37 @@ var errPhrases = []errPhrase{
 var (
 	// Whole lines: trace headers, library frames, exit statuses and the
 	// wrappers of tools that ran the failing command.
-	errNoiseLine = lazyRE(`(?i)^\s*(?:traceback \(most recent call last\):?|goroutine \d+ \[[^\]]*\]:?|stack backtrace:|during handling of the above exception.*|` +
+	errNoiseLine = lazyre.New(`(?i)^\s*(?:traceback \(most recent call last\):?|goroutine \d+ \[[^\]]*\]:?|stack backtrace:|during handling of the above exception.*|` +
 		`the above exception was the direct cause.*|\.\.\. \d+ more|note: run with .rust_backtrace.*|created by .*|exit status \d+|` +
 		`process finished with exit code.*|##\[error\]process completed with exit code.*|make(?:\[\d+\])?: \*\*\* .*|` +
 		`npm err! (?:code|errno|a complete log|this is probably|failed at|lifecycle|\S*/_logs/).*|npm err!\s*|error: command failed with exit code.*|` +
 		`(?:fail|ok)\s+\S+\s+[\d.]+s|fail|-+)\s*$`)
 	// A stack frame's line, any language's.
-	errFrame = lazyRE(`^\s*(?:File "|at |#\d+ |\d+: |[\w./-]+\.go:\d+)|^[\w./*()-]+\(.*\)$`)
+	errFrame = lazyre.New(`^\s*(?:File "|at |#\d+ |\d+: |[\w./-]+\.go:\d+)|^[\w./*()-]+\(.*\)$`)
 	// A stack frame of a library, the runtime or the standard library: it
 	// says where the error passed, not what it is.
-	errLibFrame = lazyRE(`site-packages|dist-packages|node_modules|<frozen |node:internal|\(internal/|/usr/lib/|/usr/local/lib/|/lib/python\d|` +
+	errLibFrame = lazyre.New(`site-packages|dist-packages|node_modules|<frozen |node:internal|\(internal/|/usr/lib/|/usr/local/lib/|/lib/python\d|` +
 		`/rustc/|\.cargo/registry|\.rustup/|/go/pkg/mod/|/usr/local/go/src/|/libexec/src/|\bruntime/\w+\.go|^\s*runtime\.|testing/testing\.go|` +
 		`^\s*at (?:java|javax|jdk|sun|kotlin|scala|org\.junit|org\.springframework|org\.apache|org\.gradle|worker\.org\.gradle)\.|` +
 		`^\s*at (?:node:|new Promise|async Promise|Promise\.)`)
 	// Exit statuses and codes said inline ("Exit code 1", "exit status 2").
-	errExit = lazyRE(`(?i)\b(?:exit(?:ed)?(?: with)?(?: status| code)|exit status|return(?:ed)? code|status code|error code|errno)[\s:=]*-?\d+\b\.?`)
+	errExit = lazyre.New(`(?i)\b(?:exit(?:ed)?(?: with)?(?: status| code)|exit status|return(?:ed)? code|status code|error code|errno)[\s:=]*-?\d+\b\.?`)
 	// Times, UUIDs, addresses, long hex ids: what differs between runs.
-	errVaries = lazyRE(`(?i)\d{4}-\d\d-\d\d(?:[t ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:z|[+-]\d\d:?\d\d)?)?|\b\d\d?:\d\d:\d\d(?:\.\d+)?\b|` +
+	errVaries = lazyre.New(`(?i)\d{4}-\d\d-\d\d(?:[t ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:z|[+-]\d\d:?\d\d)?)?|\b\d\d?:\d\d:\d\d(?:\.\d+)?\b|` +
 		`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b0x[0-9a-f]+\b|\+0x[0-9a-f]+`)
 	// A path: its directories go, its base name stays.
-	errPath = lazyRE(`(?:[a-zA-Z][\w+.-]*://[^/\s]*/)?(?:[A-Za-z]:)?(?:[\w.@~+-]*[/\\])+([\w@+-][\w.@+-]*)`)
+	errPath = lazyre.New(`(?:[a-zA-Z][\w+.-]*://[^/\s]*/)?(?:[A-Za-z]:)?(?:[\w.@~+-]*[/\\])+([\w@+-][\w.@+-]*)`)
 	// A port a server listens on or a client dials: "127.0.0.1:5432",
 	// ":::3000", "localhost:8080", "port 5432".
-	errPort = lazyRE(`(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[?::1?\]?|:)(?::|\]:)(\d{2,5})\b|\bport (\d{2,5})\b`)
+	errPort = lazyre.New(`(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[?::1?\]?|:)(?::|\]:)(\d{2,5})\b|\bport (\d{2,5})\b`)
 	// A file name with an extension that names source, data or config.
-	errFile = lazyRE(`(?i)\b[\w@+-]+(?:\.[\w@+-]+)*\.(?:py|pyi|ipynb|go|mod|js|mjs|cjs|jsx|ts|tsx|mts|vue|svelte|rs|java|kt|kts|scala|groovy|gradle|rb|php|cs|fs|c|h|cc|cpp|hpp|m|swift|` +
+	errFile = lazyre.New(`(?i)\b[\w@+-]+(?:\.[\w@+-]+)*\.(?:py|pyi|ipynb|go|mod|js|mjs|cjs|jsx|ts|tsx|mts|vue|svelte|rs|java|kt|kts|scala|groovy|gradle|rb|php|cs|fs|c|h|cc|cpp|hpp|m|swift|` +
 		`sh|bash|zsh|ps1|sql|csv|tsv|json|jsonl|ndjson|yaml|yml|toml|xml|html|htm|css|scss|md|txt|db|sqlite|sqlite3|parquet|xlsx|lock|env|ini|cfg|conf|log|proto|tf|dockerfile|pem|key|crt|so|dll|dylib|wasm|jar|whl|zip|gz|tar)\b`)
 	// A short quoted value, one token.
-	errQuoted = lazyRE("'([^'\\s]{1,80})'|\"([^\"\\s]{1,80})\"|`([^`\\s]{1,80})`|‘([^’\\s]{1,80})’|“([^”\\s]{1,80})”")
+	errQuoted = lazyre.New("'([^'\\s]{1,80})'|\"([^\"\\s]{1,80})\"|`([^`\\s]{1,80})`|‘([^’\\s]{1,80})’|“([^”\\s]{1,80})”")
 	// Identifiers that are code rather than words: dotted or :: paths,
 	// snake_case, camelCase and PascalCase with an inner capital.
-	errIdent = lazyRE(`\b[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)+\b|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b|` +
+	errIdent = lazyre.New(`\b[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)+\b|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b|` +
 		`\b_[A-Za-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b`)
 )
 
@@ -272,7 +274,7 @@ func ParseError(text string) ErrorText {
 		break
 	}
 	// Ports, before paths take their hosts.
-	for _, m := range errPort.get().FindAllStringSubmatch(body, -1) {
+	for _, m := range errPort.Compile().FindAllStringSubmatch(body, -1) {
 		if p := m[1] + m[2]; p != "" && !slices.Contains(e.Names, "port "+p) {
 			e.Names = append(e.Names, "port "+p)
 			e.shown["port "+p] = "port " + p
@@ -282,7 +284,7 @@ func ParseError(text string) ErrorText {
 	// type names and the well-known messages (their words are the type's).
 	rest := errVaries.ReplaceAllString(body, " ")
 	rest = errPath.ReplaceAllString(rest, "$1")
-	rest = blank(rest, errClass.get().FindAllStringIndex(rest, -1))
+	rest = blank(rest, errClass.Compile().FindAllStringIndex(rest, -1))
 	rest = blank(rest, phraseRE().FindAllStringIndex(asciiLower(rest), -1))
 	typeNames := map[string]bool{}
 	for _, t := range e.Types {
@@ -307,17 +309,17 @@ func ParseError(text string) ErrorText {
 			}
 		}
 	}
-	for _, f := range errFile.get().FindAllString(rest, -1) {
+	for _, f := range errFile.Compile().FindAllString(rest, -1) {
 		addName(f)
 	}
-	for _, m := range errQuoted.get().FindAllStringSubmatch(rest, -1) {
+	for _, m := range errQuoted.Compile().FindAllStringSubmatch(rest, -1) {
 		for _, g := range m[1:] {
 			if g != "" {
 				addName(path.Base(strings.ReplaceAll(g, `\`, "/")))
 			}
 		}
 	}
-	for _, id := range errIdent.get().FindAllString(rest, -1) {
+	for _, id := range errIdent.Compile().FindAllString(rest, -1) {
 		if !isTypeName(id, typeNames) {
 			addName(id)
 		}

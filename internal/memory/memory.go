@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cairn-dev/cairn/internal/lazyre"
 	"github.com/cairn-dev/cairn/internal/problem"
 )
 
@@ -146,7 +147,7 @@ const (
 	MaxTag     = 64      // bytes per tag
 )
 
-var tagPattern = lazyRE(`^[\p{L}\p{N}][\p{L}\p{N}._/#+-]*$`)
+var tagPattern = lazyre.New(`^[\p{L}\p{N}][\p{L}\p{N}._/#+-]*$`)
 
 // Normalize trims e's text, lower-cases and de-duplicates its tags and drops
 // empty list items. It does not validate.
@@ -257,23 +258,23 @@ func Validate(e Entry) error {
 // The fingerprint's blurs, applied in this order: what varies between runs
 // of one failure becomes "#".
 var fpBlurs = []struct {
-	re   *lazyRegexp
+	re   *lazyre.Regexp
 	with string
 }{
-	{lazyRE(`"[^"\n]*"|` + "`[^`\n]*`"), "#"},       // quoted values
-	{lazyRE(`(^|[^\p{L}\p{N}])'[^'\n]*'`), "${1}#"}, // 'quoted', not can't
-	{lazyRE(`\d{4}-\d\d-\d\d([t ]\d\d:\d\d(:\d\d(\.\d+)?)?(z|[+-]\d\d:?\d\d)?)?|\b\d\d?:\d\d:\d\d(\.\d+)?\b`), "#"}, // times
-	{lazyRE(`(/private)?/(tmp|var/tmp|var/folders|dev/shm)(/[^\s:'"]*)?|[a-z]:\\[^\s]*\\te?mp\\[^\s:'"]*`), "#tmp"}, // temp paths
-	{lazyRE(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`), "#"},                               // UUIDs
-	{lazyRE(`\b0x[0-9a-f]+\b`), "#"},                                                                                             // addresses
-	{lazyRE(`(\.[a-z0-9]+|localhost|\))((:\d+){1,2})\b`), "${1}:#"},                                                              // file:line:col, host:port
-	{lazyRE(`\b(line|col|column|offset|pid|port) \d+\b`), "${1} #"},                                                              // line 12
-	{lazyRE(`\b(\d+(\.\d+)?(ns|µs|us|ms|s|m|h))+\b|\b\d+(\.\d+)? ?(milliseconds?|seconds?|secs?|minutes?|mins?|hours?)\b`), "#"}, // durations
+	{lazyre.New(`"[^"\n]*"|` + "`[^`\n]*`"), "#"},                                                                                    // quoted values
+	{lazyre.New(`(^|[^\p{L}\p{N}])'[^'\n]*'`), "${1}#"},                                                                              // 'quoted', not can't
+	{lazyre.New(`\d{4}-\d\d-\d\d([t ]\d\d:\d\d(:\d\d(\.\d+)?)?(z|[+-]\d\d:?\d\d)?)?|\b\d\d?:\d\d:\d\d(\.\d+)?\b`), "#"},              // times
+	{lazyre.New(`(/private)?/(tmp|var/tmp|var/folders|dev/shm)(/[^\s:'"]*)?|[a-z]:\\[^\s]*\\te?mp\\[^\s:'"]*`), "#tmp"},              // temp paths
+	{lazyre.New(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`), "#"},                                            // UUIDs
+	{lazyre.New(`\b0x[0-9a-f]+\b`), "#"},                                                                                             // addresses
+	{lazyre.New(`(\.[a-z0-9]+|localhost|\))((:\d+){1,2})\b`), "${1}:#"},                                                              // file:line:col, host:port
+	{lazyre.New(`\b(line|col|column|offset|pid|port) \d+\b`), "${1} #"},                                                              // line 12
+	{lazyre.New(`\b(\d+(\.\d+)?(ns|µs|us|ms|s|m|h))+\b|\b\d+(\.\d+)? ?(milliseconds?|seconds?|secs?|minutes?|mins?|hours?)\b`), "#"}, // durations
 }
 
 var (
-	fpHexRun = lazyRE(`\b[0-9a-f]{7,}\b`)
-	fpSpace  = lazyRE(`[^\p{L}\p{N}#]+`)
+	fpHexRun = lazyre.New(`\b[0-9a-f]{7,}\b`)
+	fpSpace  = lazyre.New(`[^\p{L}\p{N}#]+`)
 )
 
 // Fingerprint is what makes two mistakes the same one. It blurs, in the

@@ -3,12 +3,14 @@ package redact
 import (
 	"regexp"
 	"testing"
+
+	"github.com/cairn-dev/cairn/internal/lazyre"
 )
 
 // TestPatternsCompile compiles every lazily compiled pattern, so a bad one
 // fails here rather than in the first call that needs it.
 func TestPatternsCompile(t *testing.T) {
-	all := []*lazyRegexp{privateTag, pemBegin, pemEnd}
+	all := []*lazyre.Regexp{privateTag, pemBegin, pemEnd}
 	for _, r := range secretRules {
 		if r.re != nil {
 			all = append(all, r.re)
@@ -17,8 +19,8 @@ func TestPatternsCompile(t *testing.T) {
 		}
 	}
 	for _, l := range all {
-		if _, err := regexp.Compile(l.src); err != nil {
-			t.Errorf("pattern %q: %v", l.src, err)
+		if _, err := regexp.Compile(l.String()); err != nil {
+			t.Errorf("pattern %q: %v", l.String(), err)
 		}
 	}
 }

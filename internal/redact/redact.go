@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/internal/lazyre"
 )
 
 // Kind names what a redaction removed. It appears in the marker that replaces the text,
@@ -199,7 +201,7 @@ func redactShapes(s string, r *Redactions) string {
 // ShapeKind is the redaction kind of a provider shape.
 func ShapeKind(sh *Shape) Kind { return Kind(strings.ReplaceAll(sh.Rule, "-", "_")) }
 
-var privateTag = lazyRE(`(?i)<\s*(/?)\s*private\s*>`)
+var privateTag = lazyre.New(`(?i)<\s*(/?)\s*private\s*>`)
 
 // redactPrivate replaces every private span with one marker. Spans that touch are
 // merged so a stray closing tag right after a span does not add a second marker.
@@ -264,7 +266,7 @@ type secretRule struct {
 	kind   Kind
 	hints  []string
 	fold   bool
-	re     *lazyRegexp
+	re     *lazyre.Regexp
 	minLen int                      // the secret's minimum length
 	keep   func(secret string) bool // vetoes a candidate with a secret's shape but not its substance
 	// boundStart and boundEnd ask for a non-word character (or the text's edge)
@@ -459,12 +461,12 @@ var secretRules = []secretRule{
 	{
 		kind:  KindSlackWebhook,
 		hints: []string{"hooks.slack"},
-		re:    lazyRE(`https://hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]+`),
+		re:    lazyre.New(`https://hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]+`),
 	},
 	{
 		kind:       KindAWSAccessKeyID,
 		hints:      []string{"AKIA", "ASIA", "ABIA", "ACCA"},
-		re:         lazyRE(`(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]+`),
+		re:         lazyre.New(`(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]+`),
 		keep:       func(s string) bool { return len(s) != 20 },
 		boundStart: true, boundEnd: true,
 	},
@@ -475,20 +477,20 @@ var secretRules = []secretRule{
 		atHint: true,
 		// Forty base64 characters are also a SHA-1 in hex, so only in an assignment to a
 		// name that says what it is: aws_secret_access_key=, SecretAccessKey:, …
-		re:   lazyRE(`^(?i)secret_?(?:access_?)?key["']?\s*(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]+)`),
+		re:   lazyre.New(`^(?i)secret_?(?:access_?)?key["']?\s*(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]+)`),
 		keep: func(s string) bool { return len(s) != 40 },
 	},
 	{
 		kind:       KindGoogleAPIKey,
 		hints:      []string{"AIza"},
-		re:         lazyRE(`AIza[0-9A-Za-z_-]+`),
+		re:         lazyre.New(`AIza[0-9A-Za-z_-]+`),
 		boundStart: true,
 		minLen:     39,
 	},
 	{
 		kind:       KindGitHubToken,
 		hints:      []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		re:         lazyRE(`gh[pousr]_[A-Za-z0-9]+|github_pat_[A-Za-z0-9_]+`),
+		re:         lazyre.New(`gh[pousr]_[A-Za-z0-9]+|github_pat_[A-Za-z0-9_]+`),
 		boundStart: true,
 		keep: func(s string) bool {
 			return (strings.HasPrefix(s, "github_pat_") && len(s) < 51) || len(s) < 40
@@ -497,7 +499,7 @@ var secretRules = []secretRule{
 	{
 		kind:       KindSlackToken,
 		hints:      []string{"xox"},
-		re:         lazyRE(`xox[abprs]-[A-Za-z0-9-]+`),
+		re:         lazyre.New(`xox[abprs]-[A-Za-z0-9-]+`),
 		boundStart: true,
 		minLen:     15,
 		keep:       lacksDigit,
@@ -505,7 +507,7 @@ var secretRules = []secretRule{
 	{
 		kind:       KindAnthropicKey,
 		hints:      []string{"sk-ant-"},
-		re:         lazyRE(`sk-ant-[A-Za-z0-9_-]+`),
+		re:         lazyre.New(`sk-ant-[A-Za-z0-9_-]+`),
 		boundStart: true,
 		minLen:     27,
 		keep:       notMachineMade,
@@ -513,7 +515,7 @@ var secretRules = []secretRule{
 	{
 		kind:       KindStripeKey,
 		hints:      []string{"_live_", "_test_"},
-		re:         lazyRE(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]+`),
+		re:         lazyre.New(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]+`),
 		boundStart: true,
 		minLen:     24,
 		keep:       lacksDigit,
@@ -521,7 +523,7 @@ var secretRules = []secretRule{
 	{
 		kind:       KindGitLabToken,
 		hints:      []string{"glpat-", "gldt-", "glrt-", "glptt-"},
-		re:         lazyRE(`gl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]+`),
+		re:         lazyre.New(`gl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]+`),
 		boundStart: true,
 		minLen:     25,
 		keep:       notMachineMade,
@@ -529,14 +531,14 @@ var secretRules = []secretRule{
 	{
 		kind:       KindNPMToken,
 		hints:      []string{"npm_"},
-		re:         lazyRE(`npm_[A-Za-z0-9]+`),
+		re:         lazyre.New(`npm_[A-Za-z0-9]+`),
 		boundStart: true, boundEnd: true,
 		keep: func(s string) bool { return len(s) != 40 || lacksDigit(s) },
 	},
 	{
 		kind:       KindHuggingFaceToken,
 		hints:      []string{"hf_"},
-		re:         lazyRE(`hf_[A-Za-z0-9]+`),
+		re:         lazyre.New(`hf_[A-Za-z0-9]+`),
 		boundStart: true, boundEnd: true,
 		minLen: 37,
 		keep:   notMixedCase,
@@ -544,7 +546,7 @@ var secretRules = []secretRule{
 	{
 		kind:       KindSendGridKey,
 		hints:      []string{"SG."},
-		re:         lazyRE(`SG\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`),
+		re:         lazyre.New(`SG\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`),
 		boundStart: true,
 		keep: func(s string) bool {
 			parts := strings.SplitN(s, ".", 3)
@@ -555,7 +557,7 @@ var secretRules = []secretRule{
 		// Account SIDs (AC…) and API key SIDs (SK…): 32 hex digits.
 		kind:       KindTwilioKey,
 		hints:      []string{"AC", "SK"},
-		re:         lazyRE(`(?:AC|SK)[0-9a-f]+`),
+		re:         lazyre.New(`(?:AC|SK)[0-9a-f]+`),
 		boundStart: true, boundEnd: true,
 		keep: func(s string) bool { return len(s) != 34 || lacksDigit(s) || !strings.ContainsAny(s[2:], "abcdef") },
 	},
@@ -564,7 +566,7 @@ var secretRules = []secretRule{
 		hints:  []string{"accountkey", "sharedaccesskey"},
 		fold:   true,
 		atHint: true,
-		re:     lazyRE(`^(?i)(?:accountkey|sharedaccesskey)\s*=\s*([A-Za-z0-9+/]+=*)`),
+		re:     lazyre.New(`^(?i)(?:accountkey|sharedaccesskey)\s*=\s*([A-Za-z0-9+/]+=*)`),
 		minLen: 20,
 	},
 	{
@@ -573,7 +575,7 @@ var secretRules = []secretRule{
 		fold:   true,
 		atHint: true,
 		// "Authorization: Basic dXNlcjpwYXNz": base64 of user:password.
-		re:         lazyRE(`^(?i)basic\s+([A-Za-z0-9+/]+=*)`),
+		re:         lazyre.New(`^(?i)basic\s+([A-Za-z0-9+/]+=*)`),
 		boundStart: true,
 		minLen:     8,
 		keep:       notBasicCredentials,
@@ -581,21 +583,21 @@ var secretRules = []secretRule{
 	{
 		kind:       KindShopifyToken,
 		hints:      []string{"shpat_", "shpss_", "shpca_", "shppa_"},
-		re:         lazyRE(`shp(?:at|ss|ca|pa)_[a-fA-F0-9]+`),
+		re:         lazyre.New(`shp(?:at|ss|ca|pa)_[a-fA-F0-9]+`),
 		boundStart: true,
 		minLen:     38,
 	},
 	{
 		kind:       KindDigitalOceanToken,
 		hints:      []string{"dop_v1_", "doo_v1_", "dor_v1_"},
-		re:         lazyRE(`do[opr]_v1_[a-f0-9]+`),
+		re:         lazyre.New(`do[opr]_v1_[a-f0-9]+`),
 		boundStart: true,
 		minLen:     71,
 	},
 	{
 		kind:       KindPyPIToken,
 		hints:      []string{"pypi-"},
-		re:         lazyRE(`pypi-[A-Za-z0-9_-]+`),
+		re:         lazyre.New(`pypi-[A-Za-z0-9_-]+`),
 		boundStart: true,
 		minLen:     50,
 		keep:       notMachineMade,
@@ -605,7 +607,7 @@ var secretRules = []secretRule{
 		// that start with AA.
 		kind:       KindTelegramToken,
 		hints:      []string{":AA"},
-		re:         lazyRE(`[0-9]+:AA[A-Za-z0-9_-]+`),
+		re:         lazyre.New(`[0-9]+:AA[A-Za-z0-9_-]+`),
 		boundStart: true, boundEnd: true,
 		keep: func(s string) bool {
 			id, tok, _ := strings.Cut(s, ":")
@@ -615,7 +617,7 @@ var secretRules = []secretRule{
 	{
 		kind:       KindGoogleOAuthToken,
 		hints:      []string{"ya29."},
-		re:         lazyRE(`ya29\.[0-9A-Za-z_-]+`),
+		re:         lazyre.New(`ya29\.[0-9A-Za-z_-]+`),
 		boundStart: true,
 		minLen:     30,
 		keep:       notMachineMade,
@@ -625,7 +627,7 @@ var secretRules = []secretRule{
 		// for the 90 characters of a real one; a shorter one redacts too.
 		kind:       KindVaultToken,
 		hints:      []string{"hvs.", "hvb.", "hvr."},
-		re:         lazyRE(`hv[sbr]\.[A-Za-z0-9_-]+`),
+		re:         lazyre.New(`hv[sbr]\.[A-Za-z0-9_-]+`),
 		boundStart: true,
 		minLen:     24,
 		keep:       notMachineMade,
@@ -635,7 +637,7 @@ var secretRules = []secretRule{
 		kind:  KindSentryDSN,
 		hints: []string{"sentry"},
 		fold:  true,
-		re:    lazyRE(`://([0-9a-fA-F]+)(?::[0-9a-fA-F]+)?@[A-Za-z0-9.-]*sentry`),
+		re:    lazyre.New(`://([0-9a-fA-F]+)(?::[0-9a-fA-F]+)?@[A-Za-z0-9.-]*sentry`),
 		keep:  func(s string) bool { return len(s) != 32 },
 	},
 	{
@@ -644,7 +646,7 @@ var secretRules = []secretRule{
 		hints:  []string{"x-api-key", "x-auth-token", "x-access-token", "api-key:", "authorization"},
 		fold:   true,
 		atHint: true,
-		re:     lazyRE(`^(?i)(?:x-api-key|x-auth-token|x-access-token|api-key|authorization)["']?\s*[:=]\s*["']?(?:(?:token|apikey|api-key|key)\s+)?([^\s"',;]+)`),
+		re:     lazyre.New(`^(?i)(?:x-api-key|x-auth-token|x-access-token|api-key|authorization)["']?\s*[:=]\s*["']?(?:(?:token|apikey|api-key|key)\s+)?([^\s"',;]+)`),
 		minLen: 8,
 		keep: func(v string) bool {
 			return isReference(v) || strings.EqualFold(v, "bearer") || strings.EqualFold(v, "basic") || lacksDigit(v)
@@ -657,7 +659,7 @@ var secretRules = []secretRule{
 		kind:   KindCommandPassword,
 		hints:  []string{"mysql", "mariadb", "sshpass", "login", "redis-cli", "openssl", "--pass"},
 		atHint: true,
-		re: lazyRE(`^(?:(?:mysql[a-z]*|mariadb[a-z-]*)[^\n;&|]{0,200}?[ \t]-p([^\s'"-][^\s'"]*)` +
+		re: lazyre.New(`^(?:(?:mysql[a-z]*|mariadb[a-z-]*)[^\n;&|]{0,200}?[ \t]-p([^\s'"-][^\s'"]*)` +
 			`|sshpass[ \t]+-p[ \t]*(\S+)` +
 			`|login[^\n;&|]{0,200}?[ \t]-p[ \t]+(\S+)` +
 			`|redis-cli[^\n;&|]{0,200}?[ \t]-a[ \t]+(\S+)` +
@@ -675,7 +677,7 @@ var secretRules = []secretRule{
 		kind:   KindCommandPassword,
 		hints:  []string{"curl"},
 		atHint: true,
-		re:     lazyRE(`^curl[^\n;&|]{0,200}?[ \t](?:-u|--user)(?:[ \t]+|=)?['"]?[^\s:'"]+:([^\s'"]+)`),
+		re:     lazyre.New(`^curl[^\n;&|]{0,200}?[ \t](?:-u|--user)(?:[ \t]+|=)?['"]?[^\s:'"]+:([^\s'"]+)`),
 		minLen: 3,
 		keep:   isReference,
 	},
@@ -684,7 +686,7 @@ var secretRules = []secretRule{
 		kind:   KindCommandPassword,
 		hints:  []string{"config:set"},
 		atHint: true,
-		re:     lazyRE(`^config:set[ \t]+(?:-[a-z]+[ \t]+\S+[ \t]+)*[A-Za-z_][A-Za-z0-9_]*(?:=|[ \t]+)(\S+)`),
+		re:     lazyre.New(`^config:set[ \t]+(?:-[a-z]+[ \t]+\S+[ \t]+)*[A-Za-z_][A-Za-z0-9_]*(?:=|[ \t]+)(\S+)`),
 		minLen: 6,
 		keep:   isReference,
 	},
@@ -693,7 +695,7 @@ var secretRules = []secretRule{
 		hints: []string{"sk-"},
 		// Prose like "ask-the-user" fails the word boundary; a hyphenated phrase after
 		// "sk-" fails notMachineMade.
-		re:         lazyRE(`sk-[A-Za-z0-9_-]+`),
+		re:         lazyre.New(`sk-[A-Za-z0-9_-]+`),
 		boundStart: true,
 		minLen:     23,
 		keep:       notMachineMade,
@@ -701,7 +703,7 @@ var secretRules = []secretRule{
 	{
 		kind:       KindJWT,
 		hints:      []string{"eyJ"},
-		re:         lazyRE(`eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`),
+		re:         lazyre.New(`eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`),
 		boundStart: true,
 		keep: func(s string) bool {
 			parts := strings.SplitN(s, ".", 3)
@@ -713,14 +715,14 @@ var secretRules = []secretRule{
 		hints: []string{"://"},
 		// scheme://user:password@host keeps the user. The password runs to the last @
 		// before the host so one containing @ is not half left behind.
-		re: lazyRE(`://[^\s:/?#@\[\]]*:([^\s/?#]+)@`),
+		re: lazyre.New(`://[^\s:/?#@\[\]]*:([^\s/?#]+)@`),
 	},
 	{
 		// A password with a '/' in it: what follows "user:" is a port when it is
 		// digits up to the '/', as in http://host:8080/a@b.
 		kind:  KindURLPassword,
 		hints: []string{"://"},
-		re:    lazyRE(`://[^\s:/?#@\[\]]*:([^\s@]*/[^\s@]*)@`),
+		re:    lazyre.New(`://[^\s:/?#@\[\]]*:([^\s@]*/[^\s@]*)@`),
 		keep:  looksLikePort,
 	},
 	{
@@ -730,7 +732,7 @@ var secretRules = []secretRule{
 		kind:     KindAWSSecretAccessKey,
 		hints:    []string{"aws", "secret"},
 		fold:     true,
-		re:       lazyRE(`[A-Za-z0-9/+]+`),
+		re:       lazyre.New(`[A-Za-z0-9/+]+`),
 		boundB64: true,
 		keep:     func(s string) bool { return len(s) != 40 || lacksDigit(s) || notMixedCase(s) },
 	},
@@ -739,7 +741,7 @@ var secretRules = []secretRule{
 		hints:      []string{"bearer"},
 		fold:       true,
 		atHint:     true,
-		re:         lazyRE(`^(?i)bearer\s+([A-Za-z0-9._~+/-]+=*)`),
+		re:         lazyre.New(`^(?i)bearer\s+([A-Za-z0-9._~+/-]+=*)`),
 		boundStart: true,
 		minLen:     16,
 		keep:       notMachineMade,
@@ -753,7 +755,7 @@ var secretRules = []secretRule{
 		hints:  []string{"passw", "_pass", "pwd", "passphrase"},
 		fold:   true,
 		atHint: true,
-		re:     lazyRE(`^(?i)(?:passw(?:or)?d|_pass|pwd|passphrase)["']?\s*(?::=|=>|=)\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
+		re:     lazyre.New(`^(?i)(?:passw(?:or)?d|_pass|pwd|passphrase)["']?\s*(?::=|=>|=)\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
 		minLen: 6,
 		keep:   isReference,
 	},
@@ -764,7 +766,7 @@ var secretRules = []secretRule{
 		hints:  []string{"_key", "auth"},
 		fold:   true,
 		atHint: true,
-		re:     lazyRE(`^(?i)(?:_key|auth)["']?\s*(?::=|=>|=)\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
+		re:     lazyre.New(`^(?i)(?:_key|auth)["']?\s*(?::=|=>|=)\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
 		minLen: 8,
 		keep:   notCredential,
 	},
@@ -775,7 +777,7 @@ var secretRules = []secretRule{
 		atHint: true,
 		// The name may carry a prefix (DB_PASSWORD, githubToken); the value must look
 		// machine-made, so "password: required" or "token: the bucket" stay.
-		re:     lazyRE(`^(?i)(?:passw(?:or)?d|passphrase|secret|token|api_?key|access_?key|credentials?)["']?\s*(?::=|=>|[:=])\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
+		re:     lazyre.New(`^(?i)(?:passw(?:or)?d|passphrase|secret|token|api_?key|access_?key|credentials?)["']?\s*(?::=|=>|[:=])\s*["'` + "`" + `]?([^\s"'` + "`" + `,;&<>(){}\[\]]+)`),
 		minLen: 8,
 		keep:   notCredential,
 	},
@@ -858,8 +860,8 @@ func notCredential(v string) bool {
 }
 
 var (
-	pemBegin = lazyRE(`^-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
-	pemEnd   = lazyRE(`^-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
+	pemBegin = lazyre.New(`^-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
+	pemEnd   = lazyre.New(`^-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
 )
 
 // maxPEMLabel bounds how far before "PRIVATE KEY" a BEGIN or END line's
