@@ -26,14 +26,14 @@ type Read struct {
 type ReadOf uint8
 
 const (
-	ReadTask           ReadOf = iota + 1 // Tx.Task(ID)
+	ReadTask           ReadOf = iota + 1 // Task(ID): Tx.Query with ID
 	ReadChildren                         // Children(ID, false): Tx.Query with Level
 	ReadTaskDeps                         // TaskDeps(ID): Tx.Deps
 	ReadDependents                       // Dependents(ID): Tx.Deps
 	ReadFocuses                          // Tx.Focuses (ID unused)
-	ReadTaskClaim                        // Tx.TaskClaim(ID)
+	ReadTaskClaim                        // TaskClaim(ID): Tx.Claims with Task
 	ReadOpenLifecycles                   // Tx.Lifecycles of ID's open lifecycles: LifecycleQuery{Status: LifecycleOpen, Tasks: {ID}}
 	ReadPlanChanges                      // the revision and the plan's changes after Since, for a store with a change feed (ID unused)
 	ReadOpenChildren                     // OpenChildren(ID): Tx.Query with Level and Open
-	ReadClaims                           // Tx.Claims, at any time (ID unused): the claims on visible tasks, expired ones too
+	ReadClaims                           // Tx.Claims of the live ones, at any time (ID unused): the claims on visible tasks, expired ones too
 )

@@ -190,3 +190,64 @@ func EachBranch(ctx context.Context, one func(context.Context, ...string) ([]mem
 	}
 	return out, nil
 }
+
+// Task returns a visible task with its body (Query.ID), or a task.NotFound
+// refusal.
+func Task(ctx context.Context, tx Tx, id task.ID) (task.Task, error) {
+	if id <= 0 { // ids start at 1; ID zero would list every task
+		return task.Task{}, task.NotFound(id)
+	}
+	ts, _, err := tx.Query(ctx, Query{ID: id})
+	if err != nil {
+		return task.Task{}, err
+	}
+	if len(ts) == 0 {
+		return task.Task{}, task.NotFound(id)
+	}
+	return ts[0], nil
+}
+
+// FocusedTask returns the visible task the agent's focus is on, with its
+// body (Query.FocusOf); found is false when the agent has no focus or its
+// task is not visible.
+func FocusedTask(ctx context.Context, tx Tx, agent string) (t task.Task, found bool, err error) {
+	if agent == "" { // no agent has no focus; FocusOf empty would list every task
+		return task.Task{}, false, nil
+	}
+	ts, _, err := tx.Query(ctx, Query{FocusOf: agent})
+	if err != nil || len(ts) == 0 {
+		return task.Task{}, false, err
+	}
+	return ts[0], true, nil
+}
+
+// ImportedTask returns the visible task an import source's external id
+// became; ok is false when there is none.
+func ImportedTask(ctx context.Context, tx Tx, source, externalID string) (id task.ID, ok bool, err error) {
+	ms, err := tx.Imports(ctx, ImportQuery{Source: source, ExternalID: externalID})
+	if err != nil || len(ms) == 0 {
+		return 0, false, err
+	}
+	return ms[0].TaskID, true, nil
+}
+
+// TaskClaim returns the claim on id, live or expired; ok is false when
+// there is none.
+func TaskClaim(ctx context.Context, tx Tx, id task.ID) (c task.Claim, ok bool, err error) {
+	if id <= 0 { // ids start at 1; Task zero would read every live claim
+		return task.Claim{}, false, nil
+	}
+	cs, err := tx.Claims(ctx, ClaimQuery{Task: id})
+	if err != nil {
+		return task.Claim{}, false, err
+	}
+	c, ok = cs[id]
+	return c, ok, nil
+}
+
+// Tasks returns every visible task without bodies, in id order: an
+// unpaged Query, which counts nothing.
+func Tasks(ctx context.Context, tx Tx) ([]task.Task, error) {
+	ts, _, err := tx.Query(ctx, Query{})
+	return ts, err
+}

@@ -107,6 +107,18 @@ type Query struct {
 	// does not apply), with its body when WithBody is set. It reads that
 	// one sibling, not the level.
 	LeftOf *task.Task
+
+	// ID selects that one visible task, with its body (store.Task refuses
+	// one that is not); of the fields above none applies.
+	ID task.ID
+	// FocusOf selects the visible task this agent's focus is on, with its
+	// body, read with the focus in one statement (every focus tool begins
+	// with it; see store.FocusedTask); none when the agent has no focus or
+	// its task is not visible. Of the fields above none applies.
+	FocusOf string
+	// PathTo selects the visible ancestors of this task, root first,
+	// without bodies, in one statement; of the fields above none applies.
+	PathTo task.ID
 }
 
 // DepQuery selects dependencies between visible tasks.
@@ -162,15 +174,6 @@ type Placement struct {
 // returns it whatever fn made of that call. Either way the transaction
 // writes nothing.
 type Tx interface {
-	// Task returns a visible task with its body, or a task.NotFound refusal.
-	Task(ctx context.Context, id task.ID) (task.Task, error)
-	// Ancestors returns the visible ancestors of id, root first, without bodies.
-	Ancestors(ctx context.Context, id task.ID) ([]task.Task, error)
-	// Tasks returns every visible task without bodies, in no particular order.
-	Tasks(ctx context.Context) ([]task.Task, error)
-	// CountTasks returns how many tasks are visible.
-	CountTasks(ctx context.Context) (int, error)
-
 	// CreateTask stores t at place and returns it with its new ID and position.
 	CreateTask(ctx context.Context, t task.Task, place Placement) (task.Task, error)
 	// UpdateTask writes t's title, body, status, priority and timestamps.
@@ -180,8 +183,6 @@ type Tx interface {
 	// archived completions are kept.
 	RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int, error)
 
-	// Focus returns the task the agent is focused on, zero for none.
-	Focus(ctx context.Context, agent string) (task.ID, error)
 	// SetFocus points the agent's focus at id; zero means zen.
 	SetFocus(ctx context.Context, agent string, id task.ID, at time.Time) error
 
@@ -191,8 +192,9 @@ type Tx interface {
 	Focuses(ctx context.Context) (map[string]task.ID, error)
 
 	// Query returns a page of the visible tasks q selects, and how many it
-	// selects in all. With q.Level it reads one level of the tree (see
-	// Query), and the count is the page's length.
+	// selects in all. Unpaged (no Limit or Offset), and with q.ID,
+	// q.FocusOf, q.PathTo or q.Level (see Query), the count is the
+	// answer's length: no statement counts them.
 	Query(ctx context.Context, q Query) ([]task.Task, int, error)
 	// Counts returns the plan's aggregates.
 	Counts(ctx context.Context) (Counts, error)
@@ -202,13 +204,11 @@ type Tx interface {
 	// SetDeps replaces the dependencies of id.
 	SetDeps(ctx context.Context, id task.ID, deps []task.ID) error
 
-	// Imported returns the task an import source's external id became.
-	Imported(ctx context.Context, source, externalID string) (task.ID, bool, error)
+	// Imports returns the import mappings q selects, by source and
+	// external id.
+	Imports(ctx context.Context, q ImportQuery) ([]Import, error)
 	// SetImported records that an external id became task id.
 	SetImported(ctx context.Context, source, externalID string, id task.ID) error
-	// ImportsOf returns the import mappings that point at task id, by
-	// source and external id.
-	ImportsOf(ctx context.Context, id task.ID) ([]Import, error)
 
 	// SetLoop stores a task's loop state.
 	SetLoop(ctx context.Context, id task.ID, state []byte) error
@@ -225,11 +225,6 @@ type Tx interface {
 	// LoopEvents returns a page of a loop's history, oldest first, and the total.
 	LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]LoopEvent, int, error)
 
-	// FocusedTask returns the visible task the agent's focus is on, read
-	// with the focus in one statement: every focus tool begins with it.
-	// found is false when the agent has no focus or its task is not
-	// visible.
-	FocusedTask(ctx context.Context, agent string) (t task.Task, found bool, err error)
 	// CreateUnderCurrent creates t as the last child of the agent's
 	// current task (its focus, when that task is visible and its status is
 	// one of open), or as a root task when it has none, and moves the
@@ -300,6 +295,18 @@ type LoopEvent struct {
 type Import struct {
 	Source     string
 	ExternalID string
+	TaskID     task.ID
+}
+
+// ImportQuery selects import mappings: those of one task, or the one of an
+// external id.
+type ImportQuery struct {
+	// Task selects the mappings that point at this task, visible or not;
+	// zero: the mapping of Source's ExternalID, if its task is visible
+	// (see store.ImportedTask).
+	Task       task.ID
+	Source     string
+	ExternalID string
 }
 
 // PlanRead asks a store (Store.ReadPlan, Tx.ReadPlanLater) for what one
@@ -340,11 +347,15 @@ type PlanReadResult struct {
 // follow), Reload when the changes since r.Since cannot bring a board there
 // (no board, a change only a reload follows, or a revision behind the
 // reader's, which means another database took this one's place), and the
-// import mappings and lifecycles in the order the store's other reads give.
+// import mappings (with their task) and lifecycles in the order the
+// store's other reads give.
 func SettlePlanRead(res *PlanReadResult, r PlanRead, rev, reset uint64) {
 	res.Rev = rev
 	if r.Since == 0 || reset > r.Since || rev < r.Since {
 		res.Reload, res.Changes = true, task.Changes{}
+	}
+	for i := range res.Imports {
+		res.Imports[i].TaskID = r.Task
 	}
 	slices.SortFunc(res.Imports, func(a, b Import) int {
 		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.ExternalID, b.ExternalID))

@@ -113,21 +113,45 @@ func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, 
 }
 
 func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
-	if q.Level {
-		ts, err := x.level(ctx, q)
-		return ts, len(ts), err
+	var (
+		ts  []task.Task
+		err error
+	)
+	switch {
+	case q.ID != 0:
+		ts, err = x.task(ctx, q.ID)
+	case q.FocusOf != "":
+		ts, err = x.focusedTask(ctx, q.FocusOf)
+	case q.PathTo != 0:
+		ts, err = x.ancestors(ctx, q.PathTo)
+	case q.Level:
+		ts, err = x.level(ctx, q)
+	default:
+		return x.list(ctx, q)
 	}
+	return ts, len(ts), err
+}
+
+// list answers a Query of the plan's lists: an unpaged one (no Limit or
+// Offset) runs no count, as the board's full read would pay it for
+// nothing.
+func (x *txn) list(ctx context.Context, q store.Query) ([]task.Task, int, error) {
 	st, err := sqlq.Tasks(sq.Where("project_id = ?", x.p), q, taskCols(q.WithBody))
 	if err != nil {
 		return nil, 0, err
 	}
-	var total int64
-	if err := x.tx.QueryRow(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count tasks: %w", err)
+	total := int64(-1)
+	if q.Limit != 0 || q.Offset != 0 {
+		if err := x.tx.QueryRow(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count tasks: %w", err)
+		}
 	}
 	out, err := x.queryTasks(ctx, st.Page, st.PageArgs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("query tasks: %w", err)
+	}
+	if total < 0 {
+		total = int64(len(out))
 	}
 	return out, int(total), nil
 }
@@ -272,7 +296,7 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 	}
 	rev, reset := x.rev.plan, x.rev.reset
 	if since == 0 || uint64(reset) > since || uint64(rev) < since {
-		ts, err := x.Tasks(ctx)
+		ts, err := x.tasks(ctx)
 		if err != nil {
 			return task.Changes{}, 0, err
 		}
@@ -399,36 +423,35 @@ func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
 	return nil
 }
 
-func (x *txn) Imported(ctx context.Context, source, externalID string) (task.ID, bool, error) {
-	var id int64
-	err := x.tx.QueryRow(ctx, qImported, x.p, source, externalID).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, false, nil
+func (x *txn) Imports(ctx context.Context, q store.ImportQuery) ([]store.Import, error) {
+	if q.Task == 0 {
+		var id int64
+		err := x.tx.QueryRow(ctx, qImported, x.p, q.Source, q.ExternalID).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read import mapping: %w", err)
+		}
+		return []store.Import{{Source: q.Source, ExternalID: q.ExternalID, TaskID: task.ID(id)}}, nil
 	}
+	rows, err := x.tx.Query(ctx, qImportsOf, x.p, int64(q.Task))
 	if err != nil {
-		return 0, false, fmt.Errorf("read import mapping: %w", err)
+		return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
 	}
-	return task.ID(id), true, nil
-}
-
-func (x *txn) ImportsOf(ctx context.Context, id task.ID) ([]store.Import, error) {
-	rows, err := x.tx.Query(ctx, qImportsOf, x.p, int64(id))
+	out, err := scanImports(rows, q.Task)
 	if err != nil {
-		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
-	}
-	out, err := scanImports(rows)
-	if err != nil {
-		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+		return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
 	}
 	return out, nil
 }
 
-// scanImports reads qImportsOf's rows.
-func scanImports(rows pgx.Rows) ([]store.Import, error) {
+// scanImports reads qImportsOf's rows, the mappings of task id.
+func scanImports(rows pgx.Rows, id task.ID) ([]store.Import, error) {
 	defer rows.Close()
 	var out []store.Import
 	for rows.Next() {
-		var m store.Import
+		m := store.Import{TaskID: id}
 		if err := rows.Scan(&m.Source, &m.ExternalID); err != nil {
 			return nil, err
 		}

@@ -81,22 +81,46 @@ func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, 
 }
 
 func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
-	if q.Level {
-		ts, err := x.level(ctx, q)
-		return ts, len(ts), err
+	var (
+		ts  []task.Task
+		err error
+	)
+	switch {
+	case q.ID != 0:
+		ts, err = x.task(ctx, q.ID)
+	case q.FocusOf != "":
+		ts, err = x.focusedTask(ctx, q.FocusOf)
+	case q.PathTo != 0:
+		ts, err = x.ancestors(ctx, q.PathTo)
+	case q.Level:
+		ts, err = x.level(ctx, q)
+	default:
+		return x.list(ctx, q)
 	}
+	return ts, len(ts), err
+}
+
+// list answers a Query of the plan's lists: an unpaged one (no Limit or
+// Offset) runs no count, as the board's full read would pay it for
+// nothing.
+func (x *txn) list(ctx context.Context, q store.Query) ([]task.Task, int, error) {
 	st, err := sqlq.Tasks(sq.Where(""), q, taskCols(q.WithBody))
 	if err != nil {
 		return nil, 0, err
 	}
-	var total int
-	if err := x.queryRowBuilt(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count tasks: %w", err)
+	total := -1
+	if q.Limit != 0 || q.Offset != 0 {
+		if err := x.queryRowBuilt(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count tasks: %w", err)
+		}
 	}
 	x.wantBuilt(st.Page)
 	ts, err := x.queryTasks(ctx, st.Page, st.PageArgs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("query tasks: %w", err)
+	}
+	if total < 0 {
+		total = len(ts)
 	}
 	return ts, total, nil
 }
@@ -226,7 +250,7 @@ func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint
 	if since == 0 || uint64(reset) > since || uint64(rev) < since {
 		// A revision behind the reader's means another database file took
 		// this one's place: start over too.
-		ts, err := x.Tasks(ctx)
+		ts, err := x.tasks(ctx)
 		if err != nil {
 			return task.Changes{}, 0, err
 		}
@@ -340,29 +364,28 @@ func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
 	return nil
 }
 
-func (x *txn) Imported(ctx context.Context, source, externalID string) (task.ID, bool, error) {
-	var id task.ID
-	err := x.queryRow(ctx, qImported, source, externalID).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
+func (x *txn) Imports(ctx context.Context, q store.ImportQuery) ([]store.Import, error) {
+	if q.Task == 0 {
+		m := store.Import{Source: q.Source, ExternalID: q.ExternalID}
+		err := x.queryRow(ctx, qImported, q.Source, q.ExternalID).Scan(&m.TaskID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read import mapping: %w", err)
+		}
+		return []store.Import{m}, nil
 	}
+	rows, err := x.query(ctx, qImportsOf, int64(q.Task))
 	if err != nil {
-		return 0, false, fmt.Errorf("read import mapping: %w", err)
-	}
-	return id, true, nil
-}
-
-func (x *txn) ImportsOf(ctx context.Context, id task.ID) ([]store.Import, error) {
-	rows, err := x.query(ctx, qImportsOf, int64(id))
-	if err != nil {
-		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+		return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
 	}
 	defer rows.Close()
 	var out []store.Import
 	for rows.Next() {
-		var m store.Import
+		m := store.Import{TaskID: q.Task}
 		if err := rows.Scan(&m.Source, &m.ExternalID); err != nil {
-			return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+			return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
 		}
 		out = append(out, m)
 	}

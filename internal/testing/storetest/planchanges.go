@@ -131,7 +131,7 @@ func checkBoard(t *testing.T, s store.Store) {
 	var ts []task.Task
 	var deps task.Deps
 	view(t, s, func(tx store.Tx) (err error) {
-		if ts, err = tx.Tasks(ctx); err != nil {
+		if ts, err = store.Tasks(ctx, tx); err != nil {
 			return err
 		}
 		deps, err = tx.Deps(ctx, store.DepQuery{All: true})
@@ -201,7 +201,7 @@ func testPlanChangesConcurrent(t *testing.T, s, s2 store.Store) {
 					}
 					prev = n.ID
 					r := roots[(w+i)%len(roots)]
-					r, err = tx.Task(ctx, r.ID)
+					r, err = store.Task(ctx, tx, r.ID)
 					if err != nil {
 						return err
 					}
@@ -253,7 +253,7 @@ func testPlanChangesConcurrent(t *testing.T, s, s2 store.Store) {
 	var ts []task.Task
 	var deps task.Deps
 	view(t, s, func(tx store.Tx) (err error) {
-		if ts, err = tx.Tasks(ctx); err != nil {
+		if ts, err = store.Tasks(ctx, tx); err != nil {
 			return err
 		}
 		deps, err = tx.Deps(ctx, store.DepQuery{All: true})
