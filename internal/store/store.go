@@ -69,7 +69,10 @@ type Store interface {
 	Close() error
 }
 
-// Query selects, orders and pages visible tasks for the plan's lists.
+// Query selects, orders and pages visible tasks for the plan's lists; or
+// one task (ID), the task of an agent's focus (FocusOf), a task's
+// ancestors (PathTo) or one level of the tree (Level): the first of these
+// set, in that order, is the read. It is the one read of tasks.
 type Query struct {
 	Statuses      []task.Status   // any of these; empty: all
 	Priorities    []task.Priority // any of these; empty: all
