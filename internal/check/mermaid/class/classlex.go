@@ -28,6 +28,9 @@ const (
 	csNamespaceBody
 )
 
+// csAcc are the states of the accessibility statements' values.
+var csAcc = syntax.AccStates[classState]{Title: csAccTitle, Descr: csAccDescr, Multi: csAccDescrMulti}
+
 type classLexer struct {
 	syntax.Scanner[classState]
 	dir syntax.DirectionLines
@@ -75,22 +78,11 @@ func (l *classLexer) atEnd(st classState) syntax.Token {
 }
 
 func (l *classLexer) lexOne(st classState) (syntax.Token, bool) {
+	if tok, emit, ok := l.AccValue(csAcc, st); ok {
+		return tok, emit
+	}
 	t, i := l.Src, l.Pos
 	switch st {
-	case csAccTitle, csAccDescr:
-		kind := "acc_title_value"
-		if st == csAccDescr {
-			kind = "acc_descr_value"
-		}
-		l.Pop()
-		return l.Tok(kind, syntax.LineEnd(t, i)), true
-	case csAccDescrMulti:
-		if t[i] == '}' {
-			l.Pos++
-			l.Pop()
-			return syntax.Token{}, false
-		}
-		return l.Tok("acc_descr_multiline_value", syntax.IndexByteFrom(t, i, '}')), true
 	case csString:
 		if t[i] == '"' {
 			l.Pos++
@@ -280,18 +272,8 @@ func (l *classLexer) initial() (syntax.Token, bool) {
 		l.Pos = syntax.NewlineRunFrom(t, syntax.LineEnd(t, i))
 		return syntax.Token{}, false
 	}
-	if kind, end, st := syntax.AccKeyword(t, i, false); kind != "" {
-		switch st {
-		case syntax.FsAccTitle:
-			l.Push(csAccTitle)
-		case syntax.FsAccDescr:
-			l.Push(csAccDescr)
-		default:
-			l.Push(csAccDescrMulti)
-			l.Pos = end
-			return syntax.Token{}, false
-		}
-		return l.Tok(kind, end), true
+	if tok, emit, ok := l.AccKeyword(csAcc, false); ok {
+		return tok, emit
 	}
 	if end := syntax.NewlineRunEnd(t, i); end > 0 {
 		return l.Tok("NEWLINE", end), true

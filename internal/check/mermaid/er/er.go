@@ -24,6 +24,9 @@ const (
 	erAccDescrMulti
 )
 
+// erAcc are the states of the accessibility statements' values.
+var erAcc = syntax.AccStates[erState]{Title: erAccTitle, Descr: erAccDescr, Multi: erAccDescrMulti}
+
 type erLexer struct {
 	syntax.Scanner[erState]
 	dir syntax.DirectionLines
@@ -57,22 +60,11 @@ func (l *erLexer) atEnd(st erState) syntax.Token {
 }
 
 func (l *erLexer) lexOne(st erState) (syntax.Token, bool) {
+	if tok, emit, ok := l.AccValue(erAcc, st); ok {
+		return tok, emit
+	}
 	t, i := l.Src, l.Pos
 	switch st {
-	case erAccTitle, erAccDescr:
-		kind := "acc_title_value"
-		if st == erAccDescr {
-			kind = "acc_descr_value"
-		}
-		l.Pop()
-		return l.Tok(kind, syntax.LineEnd(t, i)), true
-	case erAccDescrMulti:
-		if t[i] == '}' {
-			l.Pos++
-			l.Pop()
-			return syntax.Token{}, false
-		}
-		return l.Tok("acc_descr_multiline_value", syntax.IndexByteFrom(t, i, '}')), true
 	case erBlock:
 		return l.inBlock()
 	case erBlockBq:
@@ -90,18 +82,8 @@ func (l *erLexer) lexOne(st erState) (syntax.Token, bool) {
 
 func (l *erLexer) initial() (syntax.Token, bool) {
 	t, i := l.Src, l.Pos
-	if kind, end, st := syntax.AccKeyword(t, i, true); kind != "" {
-		switch st {
-		case syntax.FsAccTitle:
-			l.Push(erAccTitle)
-		case syntax.FsAccDescr:
-			l.Push(erAccDescr)
-		default:
-			l.Push(erAccDescrMulti)
-			l.Pos = end
-			return syntax.Token{}, false
-		}
-		return l.Tok(kind, end), true
+	if tok, emit, ok := l.AccKeyword(erAcc, true); ok {
+		return tok, emit
 	}
 	if kind, end := l.dir.Match(t, i); kind != "" && kind != "direction_td" {
 		return l.Tok(kind, end), true

@@ -29,6 +29,9 @@ const (
 	gsClick
 )
 
+// gsAcc are the states of the accessibility statements' values.
+var gsAcc = syntax.AccStates[ganttState]{Title: gsAccTitle, Descr: gsAccDescr, Multi: gsAccDescrMulti}
+
 type ganttLexer struct {
 	syntax.Scanner[ganttState]
 }
@@ -53,22 +56,11 @@ func (l *ganttLexer) Next() syntax.Token {
 }
 
 func (l *ganttLexer) lexOne(st ganttState) (syntax.Token, bool) {
+	if tok, emit, ok := l.AccValue(gsAcc, st); ok {
+		return tok, emit
+	}
 	t, i := l.Src, l.Pos
 	switch st {
-	case gsAccTitle, gsAccDescr:
-		kind := "acc_title_value"
-		if st == gsAccDescr {
-			kind = "acc_descr_value"
-		}
-		l.Pop()
-		return l.Tok(kind, syntax.LineEnd(t, i)), true
-	case gsAccDescrMulti:
-		if t[i] == '}' {
-			l.Pos++
-			l.Pop()
-			return syntax.Token{}, false
-		}
-		return l.Tok("acc_descr_multiline_value", syntax.IndexByteFrom(t, i, '}')), true
 	case gsHref:
 		if t[i] == '"' {
 			l.Pos++
@@ -112,18 +104,8 @@ func (l *ganttLexer) lexOne(st ganttState) (syntax.Token, bool) {
 
 func (l *ganttLexer) initial() (syntax.Token, bool) {
 	t, i := l.Src, l.Pos
-	if kind, end, st := syntax.AccKeyword(t, i, true); kind != "" {
-		switch st {
-		case syntax.FsAccTitle:
-			l.Push(gsAccTitle)
-		case syntax.FsAccDescr:
-			l.Push(gsAccDescr)
-		default:
-			l.Push(gsAccDescrMulti)
-			l.Pos = end
-			return syntax.Token{}, false
-		}
-		return l.Tok(kind, end), true
+	if tok, emit, ok := l.AccKeyword(gsAcc, true); ok {
+		return tok, emit
 	}
 	if end := ganttCommentEnd(t, i); end > i {
 		l.Pos = end

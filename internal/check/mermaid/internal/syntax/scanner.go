@@ -4,7 +4,7 @@ package syntax
 // text, the position, the stack of its states (the last is the current
 // one; the first is never popped) and whether it has given its end-of-text
 // token. Each diagram family's lexer embeds one over its own state type.
-type Scanner[S any] struct {
+type Scanner[S comparable] struct {
 	Src     string
 	Pos     int
 	Stack   []S
@@ -12,7 +12,7 @@ type Scanner[S any] struct {
 }
 
 // NewScanner starts reading src in state initial.
-func NewScanner[S any](src string, initial S) Scanner[S] {
+func NewScanner[S comparable](src string, initial S) Scanner[S] {
 	return Scanner[S]{Src: src, Stack: []S{initial}}
 }
 
@@ -55,4 +55,54 @@ func (l *Scanner[S]) Fail() Token {
 	t := l.Tok(TokError, min(l.Pos+n, len(l.Src)))
 	l.Pos, l.Stack, l.EOFSent = len(l.Src), l.Stack[:1], true
 	return t
+}
+
+// AccStates are a lexer's states for the values of the accessibility
+// statements (accTitle: v, accDescr: v, accDescr { v }), which the
+// diagram families that share Mermaid's common rules lex alike.
+type AccStates[S comparable] struct{ Title, Descr, Multi S }
+
+// AccKeyword reads an accessibility keyword at the position, as
+// AccKeyword does (spaceFirst likewise), and enters the state of its
+// value. ok says one was read; emit says tok is a token to give (the
+// multi-line form gives none for its brace).
+func (l *Scanner[S]) AccKeyword(a AccStates[S], spaceFirst bool) (tok Token, emit, ok bool) {
+	kind, end, st := AccKeyword(l.Src, l.Pos, spaceFirst)
+	if kind == "" {
+		return Token{}, false, false
+	}
+	switch st {
+	case FsAccTitle:
+		l.Push(a.Title)
+	case FsAccDescr:
+		l.Push(a.Descr)
+	default:
+		l.Push(a.Multi)
+		l.Pos = end
+		return Token{}, false, true
+	}
+	return l.Tok(kind, end), true, true
+}
+
+// AccValue lexes an accessibility statement's value when st is one of
+// a's states (ok); emit says tok is a token to give.
+func (l *Scanner[S]) AccValue(a AccStates[S], st S) (tok Token, emit, ok bool) {
+	t, i := l.Src, l.Pos
+	switch st {
+	case a.Title, a.Descr:
+		kind := "acc_title_value"
+		if st == a.Descr {
+			kind = "acc_descr_value"
+		}
+		l.Pop()
+		return l.Tok(kind, LineEnd(t, i)), true, true
+	case a.Multi:
+		if t[i] == '}' {
+			l.Pos++
+			l.Pop()
+			return Token{}, false, true
+		}
+		return l.Tok("acc_descr_multiline_value", IndexByteFrom(t, i, '}')), true, true
+	}
+	return Token{}, false, false
 }
