@@ -213,8 +213,10 @@ type Tx interface {
 	// SetImported records that an external id became task id.
 	SetImported(ctx context.Context, source, externalID string, id task.ID) error
 
-	// SetLoop stores a task's loop state.
-	SetLoop(ctx context.Context, id task.ID, state []byte) error
+	// SetLoop stores the loop state of task e.TaskID and appends e, the
+	// event that brought the loop there, to its history: a loop's state
+	// changes only with an event.
+	SetLoop(ctx context.Context, state []byte, e LoopEvent) error
 	// Loops returns every visible loop's task and state, by id; with of
 	// set, the visible task of alone (State nil when it is not a loop),
 	// none when it is not visible.
@@ -223,8 +225,6 @@ type Tx interface {
 	AddCheckpoint(ctx context.Context, c Checkpoint) (int64, error)
 	// Checkpoints returns a loop's checkpoints, oldest first.
 	Checkpoints(ctx context.Context, id task.ID) ([]Checkpoint, error)
-	// AddLoopEvent appends to a loop's history.
-	AddLoopEvent(ctx context.Context, e LoopEvent) error
 	// LoopEvents returns a page of a loop's history, oldest first, and the total.
 	LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]LoopEvent, int, error)
 

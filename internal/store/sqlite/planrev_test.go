@@ -71,7 +71,9 @@ func TestPlanChanges(t *testing.T) {
 		t.Fatalf("nothing changed, yet %+v at %d (was %d)", got, again, rev)
 	}
 	// Loop state is not on the board: no change.
-	update(func(tx store.Tx) error { return tx.SetLoop(ctx, c.ID, []byte(`{}`)) })
+	update(func(tx store.Tx) error {
+		return tx.SetLoop(ctx, []byte(`{}`), store.LoopEvent{TaskID: c.ID, Kind: "start", At: time.Now()})
+	})
 	if got, _ := changes(rev); len(got.Tasks)+len(got.Removed) != 0 {
 		t.Fatalf("loop state changed the plan: %+v", got)
 	}

@@ -58,7 +58,7 @@ func testPlanChanges(t *testing.T, s, s2 store.Store) {
 
 	// Neither a body, loop state nor focus is on the board.
 	update(t, s, func(tx store.Tx) error {
-		if err := tx.SetLoop(ctx, c.ID, []byte(`{}`)); err != nil {
+		if err := tx.SetLoop(ctx, []byte(`{}`), store.LoopEvent{TaskID: c.ID, Kind: "start", At: t0}); err != nil {
 			return err
 		}
 		return tx.SetFocus(ctx, "agent", c.ID, t0)

@@ -1433,15 +1433,15 @@ func testLoops(t *testing.T, s store.Store) {
 	a := create(t, s, "loop a", store.Placement{})
 	b := create(t, s, "loop b", store.Placement{Parent: plain.ID})
 	update(t, s, func(tx store.Tx) error {
-		if err := tx.SetLoop(ctx, a.ID, []byte(`{"status":"running","iteration":1}`)); err != nil {
+		if err := tx.SetLoop(ctx, []byte(`{"status":"running","iteration":1}`), loopEvent(a.ID, "start")); err != nil {
 			return err
 		}
-		if err := tx.SetLoop(ctx, b.ID, []byte(`{"status":"pending"}`)); err != nil {
+		if err := tx.SetLoop(ctx, []byte(`{"status":"pending"}`), loopEvent(b.ID, "create")); err != nil {
 			return err
 		}
-		return tx.SetLoop(ctx, a.ID, []byte(`{"status":"running","iteration":2}`)) // replaces
+		return tx.SetLoop(ctx, []byte(`{"status":"running","iteration":2}`), loopEvent(a.ID, "iteration")) // replaces
 	})
-	err := s.Update(ctx, func(tx store.Tx) error { return tx.SetLoop(ctx, 999, []byte(`{}`)) })
+	err := s.Update(ctx, func(tx store.Tx) error { return tx.SetLoop(ctx, []byte(`{}`), loopEvent(999, "start")) })
 	if !problem.Is(err, problem.NotFound) {
 		t.Errorf("SetLoop on a missing task: %v", err)
 	}
@@ -1460,6 +1460,14 @@ func testLoops(t *testing.T, s store.Store) {
 		if err != nil || len(rows) != 2 || rows[0].Task.ID != a.ID || rows[1].Task.ID != b.ID || rows[1].Task.ParentID != plain.ID {
 			t.Errorf("Loops = %+v, %v", rows, err)
 		}
+		// Each state came with its event, in the loop's own history.
+		es, total, err := tx.LoopEvents(ctx, a.ID, 0, 10)
+		if err != nil || total != 2 || len(es) != 2 || es[0].Kind != "start" || es[1].Kind != "iteration" || es[0].TaskID != a.ID || !es[1].At.Equal(t0) {
+			t.Errorf("LoopEvents(a) = %+v, %d, %v; want start, iteration", es, total, err)
+		}
+		if _, total, err := tx.LoopEvents(ctx, 999, 0, 10); err != nil || total != 0 {
+			t.Errorf("LoopEvents of the refused SetLoop = %d, %v; want none", total, err)
+		}
 		return nil
 	})
 	// A removed loop is gone from the list, with its parent's subtree.
@@ -1471,6 +1479,11 @@ func testLoops(t *testing.T, s store.Store) {
 		}
 		return nil
 	})
+}
+
+// loopEvent is an event of loop id at t0.
+func loopEvent(id task.ID, kind string) store.LoopEvent {
+	return store.LoopEvent{TaskID: id, Kind: kind, At: t0}
 }
 
 func testLoopHistory(t *testing.T, s store.Store) {
@@ -1490,11 +1503,11 @@ func testLoopHistory(t *testing.T, s store.Store) {
 			return err
 		}
 		for i := range 5 {
-			if err := tx.AddLoopEvent(ctx, store.LoopEvent{TaskID: a.ID, Kind: "iteration", Detail: fmt.Sprint("#", i), At: t0}); err != nil {
+			if err := tx.SetLoop(ctx, []byte(`{}`), store.LoopEvent{TaskID: a.ID, Kind: "iteration", Detail: fmt.Sprint("#", i), At: t0}); err != nil {
 				return err
 			}
 		}
-		return tx.AddLoopEvent(ctx, store.LoopEvent{TaskID: other.ID, Kind: "start", At: t0})
+		return tx.SetLoop(ctx, []byte(`{}`), store.LoopEvent{TaskID: other.ID, Kind: "start", At: t0})
 	})
 	if !(ids[0] < ids[1] && ids[1] < ids[2]) {
 		t.Fatalf("checkpoint ids not increasing: %v", ids)
