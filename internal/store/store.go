@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"iter"
 	"slices"
 	"time"
 
@@ -158,6 +159,29 @@ type Counts struct {
 	AvgCompletionDays float64
 }
 
+// CountsOf returns the aggregates of the visible tasks ts (a board's, or
+// an unpaged Query's, without bodies): written once here, not in each
+// store's SQL.
+func CountsOf(ts iter.Seq[task.Task]) Counts {
+	c := Counts{ByStatus: map[task.Status]int{}, ByPriority: map[task.Priority]int{}}
+	var (
+		days float64
+		done int
+	)
+	for t := range ts {
+		c.ByStatus[t.Status]++
+		c.ByPriority[t.Priority]++
+		if t.Status == task.StatusDone && !t.CompletedAt.IsZero() {
+			days += float64(t.CompletedAt.Sub(t.CreatedAt).Microseconds()) / 86400e6
+			done++
+		}
+	}
+	if done > 0 {
+		c.AvgCompletionDays = days / float64(done)
+	}
+	return c
+}
+
 // Placement says where a new task goes in the tree.
 type Placement struct {
 	// Parent is the new task's parent; zero makes it a root task. The new
@@ -199,8 +223,6 @@ type Tx interface {
 	// q.FocusOf, q.PathTo or q.Level (see Query), the count is the
 	// answer's length: no statement counts them.
 	Query(ctx context.Context, q Query) ([]task.Task, int, error)
-	// Counts returns the plan's aggregates.
-	Counts(ctx context.Context) (Counts, error)
 
 	// Deps returns the dependencies between visible tasks that q selects.
 	Deps(ctx context.Context, q DepQuery) (task.Deps, error)

@@ -828,13 +828,14 @@ func (p *Plan) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, fmt.Errorf("task stats: %w", err)
 	}
-	var c store.Counts
-	if err := p.store.View(ctx, func(tx store.Tx) (err error) {
-		c, err = tx.Counts(ctx)
-		return err
-	}); err != nil {
-		return Stats{}, fmt.Errorf("task stats: %w", err)
-	}
+	// The board holds every visible task: the aggregates cost no read.
+	c := store.CountsOf(func(yield func(task.Task) bool) {
+		for _, t := range b.Tasks.All() {
+			if !yield(*t) {
+				return
+			}
+		}
+	})
 	s := Stats{ByStatus: c.ByStatus, ByPriority: c.ByPriority, AvgCompletionDays: c.AvgCompletionDays}
 	ids := make([]task.ID, 0, b.Tasks.Len())
 	for id, t := range b.Tasks.All() {

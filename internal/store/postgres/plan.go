@@ -43,11 +43,6 @@ const (
 	qImportsOf = `SELECT source, external_id FROM imports WHERE project_id = $1 AND task_id = $2 ORDER BY source, external_id`
 	qSetImport = `INSERT INTO imports (project_id, source, external_id, task_id) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (project_id, source, external_id) DO UPDATE SET task_id = excluded.task_id`
-	qCounts = `SELECT status, priority, count(*) FROM tasks WHERE project_id = $1 AND removed_at IS NULL GROUP BY status, priority`
-	// qAvgDays is in the same units as the embedded store: days of 86,400
-	// seconds, from microsecond timestamps.
-	qAvgDays = `SELECT coalesce(avg(extract(epoch FROM completed_at - created_at) / 86400), 0)::float8 FROM tasks
-		WHERE project_id = $1 AND removed_at IS NULL AND status = 'done' AND completed_at IS NOT NULL`
 
 	// The plan's change feed (migration 0006): the revision, then every
 	// task stamped after a revision, removed or not, by the (project_id,
@@ -164,34 +159,6 @@ func taskCols(withBody bool) string {
 		return colsBody
 	}
 	return colsNoBody
-}
-
-func (x *txn) Counts(ctx context.Context) (store.Counts, error) {
-	c := store.Counts{ByStatus: map[task.Status]int{}, ByPriority: map[task.Priority]int{}}
-	rows, err := x.tx.Query(ctx, qCounts, x.p)
-	if err != nil {
-		return c, fmt.Errorf("count tasks: %w", err)
-	}
-	for rows.Next() {
-		var (
-			status, priority string
-			n                int64
-		)
-		if err := rows.Scan(&status, &priority, &n); err != nil {
-			rows.Close()
-			return c, fmt.Errorf("count tasks: %w", err)
-		}
-		c.ByStatus[task.Status(status)] += int(n)
-		c.ByPriority[task.Priority(priority)] += int(n)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return c, fmt.Errorf("count tasks: %w", err)
-	}
-	if err := x.tx.QueryRow(ctx, qAvgDays, x.p).Scan(&c.AvgCompletionDays); err != nil {
-		return c, fmt.Errorf("average completion: %w", err)
-	}
-	return c, nil
 }
 
 func (x *txn) edges(ctx context.Context, query string, args ...any) (task.Deps, error) {

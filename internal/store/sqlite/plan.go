@@ -37,14 +37,11 @@ const (
 	// key: a join let the planner scan every edge instead.
 	qDepsSince = `SELECT task_id, depends_on FROM task_deps
 		WHERE task_id IN (SELECT id FROM tasks WHERE rev > ? AND removed_at IS NULL)`
-	qCounts  = `SELECT status, priority, count(*) FROM tasks WHERE removed_at IS NULL GROUP BY status, priority`
-	qAvgDays = `SELECT coalesce(avg((completed_at - created_at) / 86400000000.0), 0) FROM tasks
-		WHERE removed_at IS NULL AND status = 'done' AND completed_at IS NOT NULL`
 )
 
 // planReadQueries and planWriteQueries are prepared like the focus ones.
 var (
-	planReadQueries = []string{qChild, qFocuses, qAllDeps, qRemovedIDs, qTaskDeps, qDepsOf, qDependents, qImported, qImportsOf, qCounts, qAvgDays,
+	planReadQueries = []string{qChild, qFocuses, qAllDeps, qRemovedIDs, qTaskDeps, qDepsOf, qDependents, qImported, qImportsOf,
 		qPlanRev, qTasksSince, qRemovedSince, qDepsSince}
 	planWriteQueries = []string{qClearDeps, qAddDep, qDropDepsOn, qSetImport}
 )
@@ -133,34 +130,6 @@ func taskCols(withBody bool) string {
 		return colsBody
 	}
 	return colsNoBody
-}
-
-func (x *txn) Counts(ctx context.Context) (store.Counts, error) {
-	c := store.Counts{ByStatus: map[task.Status]int{}, ByPriority: map[task.Priority]int{}}
-	rows, err := x.query(ctx, qCounts)
-	if err != nil {
-		return c, fmt.Errorf("count tasks: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			status, priority string
-			n                int
-		)
-		if err := rows.Scan(&status, &priority, &n); err != nil {
-			return c, fmt.Errorf("count tasks: %w", err)
-		}
-		c.ByStatus[task.Status(status)] += n
-		c.ByPriority[task.Priority(priority)] += n
-	}
-	if err := rows.Err(); err != nil {
-		return c, fmt.Errorf("count tasks: %w", err)
-	}
-	rows.Close()
-	if err := x.queryRow(ctx, qAvgDays).Scan(&c.AvgCompletionDays); err != nil {
-		return c, fmt.Errorf("average completion: %w", err)
-	}
-	return c, nil
 }
 
 func (x *txn) ids(ctx context.Context, query string, args ...any) ([]task.ID, error) {
