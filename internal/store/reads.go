@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -250,4 +251,62 @@ func TaskClaim(ctx context.Context, tx Tx, id task.ID) (c task.Claim, ok bool, e
 func Tasks(ctx context.Context, tx Tx) ([]task.Task, error) {
 	ts, _, err := tx.Query(ctx, Query{})
 	return ts, err
+}
+
+// QueryReads are a store's reads of each shape a Query takes, for
+// AnswerQuery; each answers as Query documents the shape.
+type QueryReads interface {
+	TaskByID(ctx context.Context, id task.ID) ([]task.Task, error)
+	TaskOfFocus(ctx context.Context, agent string) ([]task.Task, error)
+	Ancestors(ctx context.Context, id task.ID) ([]task.Task, error)
+	Level(ctx context.Context, q Query) ([]task.Task, error)
+	// List reads a page of the plan's lists and counts them all; unpaged,
+	// it counts nothing (the count is the page's length).
+	List(ctx context.Context, q Query) ([]task.Task, int, error)
+}
+
+// AnswerQuery answers a Tx.Query for a store from its reads of each
+// shape: the first of q.ID, q.FocusOf, q.PathTo and q.Level set picks the
+// read, else q is a list; the count of all but a list is the answer's
+// length.
+func AnswerQuery(ctx context.Context, q Query, r QueryReads) ([]task.Task, int, error) {
+	var (
+		ts  []task.Task
+		err error
+	)
+	switch {
+	case q.ID != 0:
+		ts, err = r.TaskByID(ctx, q.ID)
+	case q.FocusOf != "":
+		ts, err = r.TaskOfFocus(ctx, q.FocusOf)
+	case q.PathTo != 0:
+		ts, err = r.Ancestors(ctx, q.PathTo)
+	case q.Level:
+		ts, err = r.Level(ctx, q)
+	default:
+		return r.List(ctx, q)
+	}
+	return ts, len(ts), err
+}
+
+// ClaimReads are a store's reads of each shape a ClaimQuery takes, for
+// AnswerClaims.
+type ClaimReads interface {
+	// TaskClaim reads the claim on id, live or expired.
+	TaskClaim(ctx context.Context, id task.ID) (task.Claim, bool, error)
+	// LiveClaims reads the claims on visible tasks live at now.
+	LiveClaims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error)
+}
+
+// AnswerClaims answers a Tx.Claims for a store from its reads of each
+// shape.
+func AnswerClaims(ctx context.Context, q ClaimQuery, r ClaimReads) (map[task.ID]task.Claim, error) {
+	if q.Task == 0 {
+		return r.LiveClaims(ctx, q.Now)
+	}
+	c, ok, err := r.TaskClaim(ctx, q.Task)
+	if !ok {
+		return nil, err
+	}
+	return map[task.ID]task.Claim{q.Task: c}, nil
 }

@@ -225,10 +225,10 @@ func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task
 	return sqlq.Collect(rows, func(rows pgx.Rows) (task.Task, error) { return r.scan(rows) })
 }
 
-// task answers a Query of one task by id: none when it is not visible.
+// TaskByID answers a Query of one task by id: none when it is not visible.
 // A task read ahead answers every call until a write, each caller getting
 // its own copy.
-func (x *txn) task(ctx context.Context, id task.ID) ([]task.Task, error) {
+func (x *txn) TaskByID(ctx context.Context, id task.ID) ([]task.Task, error) {
 	if ts, ok, err := x.answeredTasks(ctx, store.Read{Of: store.ReadTask, ID: id}); err != nil {
 		return nil, fmt.Errorf("read task %s: %w", id, err)
 	} else if ok {
@@ -305,7 +305,7 @@ func (x *txn) leftSibling(ctx context.Context, of task.Task, withBody bool) (tas
 	return t, true, nil
 }
 
-func (x *txn) ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
+func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
 	ts, err := x.queryTasks(ctx, qAncestors, x.p, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read ancestors of %s: %w", id, err)
@@ -543,10 +543,10 @@ const qFocusedTask = `SELECT coalesce(t.id, 0), coalesce(t.parent_id, 0), coales
 	FROM focus f LEFT JOIN tasks t ON t.project_id = f.project_id AND t.id = f.task_id AND t.removed_at IS NULL
 	WHERE f.project_id = $1 AND f.agent = $2`
 
-// focusedTask answers a Query.FocusOf: the task the agent's focus is on,
+// TaskOfFocus answers a Query.FocusOf: the task the agent's focus is on,
 // read with the focus in one round trip; none when the agent has no focus
 // or its task is not visible.
-func (x *txn) focusedTask(ctx context.Context, agent string) ([]task.Task, error) {
+func (x *txn) TaskOfFocus(ctx context.Context, agent string) ([]task.Task, error) {
 	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qFocusedTask, x.p, agent))
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && t.ID == 0) {
 		return nil, nil

@@ -43,8 +43,8 @@ var (
 	claimWriteQueries = []string{qClaimCAS, qReleaseAny, qAddLifecycle, qSetLifecycle}
 )
 
-// taskClaim reads the claim on id, live or expired.
-func (x *txn) taskClaim(ctx context.Context, id task.ID) (task.Claim, bool, error) {
+// TaskClaim reads the claim on id, live or expired.
+func (x *txn) TaskClaim(ctx context.Context, id task.ID) (task.Claim, bool, error) {
 	c := task.Claim{TaskID: id}
 	var at, until int64
 	err := x.queryRow(ctx, qClaim, int64(id)).Scan(&c.Agent, &at, &until)
@@ -61,7 +61,7 @@ func (x *txn) taskClaim(ctx context.Context, id task.ID) (task.Claim, bool, erro
 func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
 	// The write transaction holds the database's lock, so the claim read
 	// here is the one the compare-and-set compares with.
-	prev, _, err := x.taskClaim(ctx, c.TaskID)
+	prev, _, err := x.TaskClaim(ctx, c.TaskID)
 	if err != nil {
 		return task.Claim{}, err
 	}
@@ -79,14 +79,12 @@ func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
 }
 
 func (x *txn) Claims(ctx context.Context, q store.ClaimQuery) (map[task.ID]task.Claim, error) {
-	if q.Task != 0 {
-		c, ok, err := x.taskClaim(ctx, q.Task)
-		if !ok {
-			return nil, err
-		}
-		return map[task.ID]task.Claim{q.Task: c}, nil
-	}
-	rows, err := x.query(ctx, qClaims, micros(q.Now))
+	return store.AnswerClaims(ctx, q, x)
+}
+
+// LiveClaims reads the claims on visible tasks that are live at now.
+func (x *txn) LiveClaims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error) {
+	rows, err := x.query(ctx, qClaims, micros(now))
 	if err != nil {
 		return nil, fmt.Errorf("read claims: %w", err)
 	}

@@ -17,11 +17,11 @@ const qFocusedTask = `SELECT t.id, t.parent_id, t.position, t.num, t.title, t.bo
 	t.created_at, t.updated_at, t.completed_at
 	FROM focus f JOIN tasks t ON t.id = f.task_id WHERE f.agent = ? AND t.removed_at IS NULL`
 
-// focusedTask answers a Query.FocusOf: the focus and its task in one
+// TaskOfFocus answers a Query.FocusOf: the focus and its task in one
 // statement. Every focus tool begins with it, the writes too, under the
 // project's lock. None when the agent has no focus or its task is not
 // visible.
-func (x *txn) focusedTask(ctx context.Context, agent string) ([]task.Task, error) {
+func (x *txn) TaskOfFocus(ctx context.Context, agent string) ([]task.Task, error) {
 	t, err := scanTask(x.queryRow(ctx, qFocusedTask, agent))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil

@@ -18,7 +18,7 @@ import (
 // UpdateCurrentBody writes body into the agent's current task: its focused
 // task (Query.FocusOf) and UpdateTask.
 func (x *txn) UpdateCurrentBody(ctx context.Context, agent, body string, open []task.Status, at time.Time, into *task.Task) error {
-	ts, err := x.focusedTask(ctx, agent)
+	ts, err := x.TaskOfFocus(ctx, agent)
 	if err != nil {
 		return err
 	}

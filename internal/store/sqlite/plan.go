@@ -77,30 +77,15 @@ func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, 
 	return []task.Task{t}, nil
 }
 
+// Query answers from the store's read of the shape q takes (AnswerQuery).
 func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
-	var (
-		ts  []task.Task
-		err error
-	)
-	switch {
-	case q.ID != 0:
-		ts, err = x.task(ctx, q.ID)
-	case q.FocusOf != "":
-		ts, err = x.focusedTask(ctx, q.FocusOf)
-	case q.PathTo != 0:
-		ts, err = x.ancestors(ctx, q.PathTo)
-	case q.Level:
-		ts, err = x.level(ctx, q)
-	default:
-		return x.list(ctx, q)
-	}
-	return ts, len(ts), err
+	return store.AnswerQuery(ctx, q, x)
 }
 
-// list answers a Query of the plan's lists: an unpaged one (no Limit or
+// List answers a Query of the plan's lists: an unpaged one (no Limit or
 // Offset) runs no count, as the board's full read would pay it for
 // nothing.
-func (x *txn) list(ctx context.Context, q store.Query) ([]task.Task, int, error) {
+func (x *txn) List(ctx context.Context, q store.Query) ([]task.Task, int, error) {
 	st, err := sqlq.Tasks(sq.Where(""), q, taskCols(q.WithBody))
 	if err != nil {
 		return nil, 0, err
@@ -156,8 +141,8 @@ func (x *txn) Deps(ctx context.Context, q store.DepQuery) (task.Deps, error) {
 	return store.AnswerDeps(ctx, q, x.allDeps, x.depsOf, x.oneDeps)
 }
 
-// level answers a Query of one level of the tree.
-func (x *txn) level(ctx context.Context, q store.Query) ([]task.Task, error) {
+// Level answers a Query of one level of the tree.
+func (x *txn) Level(ctx context.Context, q store.Query) ([]task.Task, error) {
 	switch {
 	case q.LeftOf != nil:
 		t, ok, err := x.leftSibling(ctx, *q.LeftOf, q.WithBody)

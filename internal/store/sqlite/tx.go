@@ -234,8 +234,8 @@ func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task
 	return sqlq.Collect(rows, func(rows *sql.Rows) (task.Task, error) { return r.scan(rows) })
 }
 
-// task answers a Query of one task by id: none when it is not visible.
-func (x *txn) task(ctx context.Context, id task.ID) ([]task.Task, error) {
+// TaskByID answers a Query of one task by id: none when it is not visible.
+func (x *txn) TaskByID(ctx context.Context, id task.ID) ([]task.Task, error) {
 	t, err := scanTask(x.queryRow(ctx, qTask, int64(id)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -281,7 +281,7 @@ func (x *txn) leftSibling(ctx context.Context, of task.Task, withBody bool) (tas
 	return t, true, nil
 }
 
-func (x *txn) ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
+func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
 	ts, err := x.queryTasks(ctx, qAncestors, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read ancestors of %s: %w", id, err)
