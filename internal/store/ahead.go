@@ -35,5 +35,5 @@ const (
 	ReadOpenLifecycles                   // Tx.Lifecycles of ID's open lifecycles: LifecycleQuery{Status: LifecycleOpen, Tasks: {ID}}
 	ReadPlanChanges                      // the revision and the plan's changes after Since, for a store with a change feed (ID unused)
 	ReadOpenChildren                     // OpenChildren(ID): Tx.Query with Level and Open
-	ReadClaims                           // Tx.Claims of the live ones, at any time (ID unused): the claims on visible tasks, expired ones too
+	ReadClaims                           // Tx.Claims without Task (ID unused): the claims on visible tasks, read at no time, expired ones too
 )
