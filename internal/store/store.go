@@ -65,6 +65,9 @@ type Store interface {
 	// ReadPlan answers r in one statement, outside any transaction, from
 	// one snapshot: the plan's revision, its changes since r.Since, and
 	// the rows r names. A read of the cached board costs that statement.
+	// With r.Whole it reads the whole plan instead, in one snapshot (a
+	// read transaction: PostgreSQL sends its reads in one round trip), to
+	// load the board.
 	ReadPlan(ctx context.Context, r PlanRead) (PlanReadResult, error)
 	// Close releases the store's resources.
 	Close() error
@@ -267,11 +270,6 @@ type Tx interface {
 	// statement; *into is the task as created once Update returns (the
 	// PostgreSQL store sends it with the next statement or COMMIT).
 	CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, deps []task.ID, into *task.Task) error
-	// PlanChanges returns the plan's changes after revision since (the
-	// whole plan when since is 0, or when the changes cannot be followed),
-	// as of the transaction's snapshot and its own writes, and the
-	// revision they bring a board to.
-	PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error)
 	// ReadPlanLater answers r as ReadPlan does, seeing the transaction's
 	// writes; *into is the answer once Update returns (the PostgreSQL store
 	// sends it with COMMIT, one round trip less under the project's lock).
@@ -339,6 +337,7 @@ type ImportQuery struct {
 // changed since the reader's board, and the rows named here.
 type PlanRead struct {
 	Since      uint64    // the reader's board revision: changes after it come back
+	Whole      bool      // read the whole plan instead (Changes.Full: every visible task and dependency); Since and the fields below do not apply
 	Agent      string    // read this agent's focus; empty: none
 	Task       task.ID   // read this task's body, claim, imports and open lifecycle; zero: none
 	Claims     bool      // read every live claim on a visible task, as of Now
@@ -371,12 +370,18 @@ type PlanReadResult struct {
 // the revision the snapshot holds (rev; reset, the latest only a reload can
 // follow), Reload when the changes since r.Since cannot bring a board there
 // (no board, a change only a reload follows, or a revision behind the
-// reader's, which means another database took this one's place), and the
+// reader's, which means another database took this one's place; with
+// r.Whole, never: the changes are the whole plan, Full), and the
 // import mappings (with their task) and lifecycles in the order the
 // store's other reads give.
 func SettlePlanRead(res *PlanReadResult, r PlanRead, rev, reset uint64) {
 	res.Rev = rev
-	if r.Since == 0 || reset > r.Since || rev < r.Since {
+	if r.Whole {
+		res.Changes.Full, res.Changes.Removed = true, nil
+		if res.Changes.Deps == nil {
+			res.Changes.Deps = task.Deps{}
+		}
+	} else if r.Since == 0 || reset > r.Since || rev < r.Since {
 		res.Reload, res.Changes = true, task.Changes{}
 	}
 	for i := range res.Imports {

@@ -25,21 +25,12 @@ type reads struct {
 	Claims     map[task.ID]task.Claim
 	Ancestors  []task.Task
 	Imports    []store.Import
-	Changes    task.Changes
-	Rev        uint64
-}
-
-type planChanges interface {
-	PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error)
 }
 
 // at is the time the tests' claims are read at.
 var at = time.Now()
 
 func readAll(ctx context.Context, tx store.Tx, parent, child, dep task.ID) (r reads, err error) {
-	if r.Changes, r.Rev, err = tx.(planChanges).PlanChanges(ctx, 1); err != nil {
-		return r, err
-	}
 	if r.Claims, err = tx.Claims(ctx, store.ClaimQuery{Now: at}); err != nil {
 		return r, err
 	}
@@ -114,12 +105,6 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 	}
 	var want reads
 	err = s.View(ctx, func(tx store.Tx) (err error) {
-		// The revision first: PlanChanges then reads the changes on their own.
-		if _, err := tx.(interface {
-			SnapshotVersion(context.Context) (uint64, error)
-		}).SnapshotVersion(ctx); err != nil {
-			return err
-		}
 		want, err = readAll(ctx, tx, parent.ID, child.ID, dep.ID)
 		return err
 	})
@@ -129,7 +114,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 	all := []store.Read{{Of: store.ReadTask, ID: parent.ID}, {Of: store.ReadChildren, ID: parent.ID}, {Of: store.ReadOpenChildren, ID: parent.ID},
 		{Of: store.ReadTaskDeps, ID: child.ID},
 		{Of: store.ReadDependents, ID: dep.ID}, {Of: store.ReadFocuses}, {Of: store.ReadTaskClaim, ID: child.ID},
-		{Of: store.ReadOpenLifecycles, ID: child.ID}, {Of: store.ReadPlanChanges, Since: 1}}
+		{Of: store.ReadOpenLifecycles, ID: child.ID}}
 	type aheader interface {
 		ReadAhead(context.Context, ...store.Read)
 	}
@@ -182,7 +167,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 			return err
 		}
 		if got.Task.Title != "parent 2" || len(got.Children) != 2 || len(got.Open) != 2 || len(got.Deps) != 0 || len(got.Dependents) != 0 ||
-			got.Focuses["a1"] != dep.ID || got.Claimed || len(got.Claims) != 0 || got.Rev == want.Rev || len(got.Changes.Tasks) != 4 {
+			got.Focuses["a1"] != dep.ID || got.Claimed || len(got.Claims) != 0 {
 			t.Errorf("reads after writes answered from before them: %+v", got)
 		}
 		// Sent ahead after the writes, they see them.
@@ -300,7 +285,7 @@ func TestReadAheadNeverAsked(t *testing.T) {
 	s := newStore(t)
 	a := createTask(t, s, "a")
 	before := version(t, s)
-	reads := []store.Read{{Of: store.ReadTask, ID: a.ID}, {Of: store.ReadFocuses}, {Of: store.ReadPlanChanges, Since: 1}}
+	reads := []store.Read{{Of: store.ReadTask, ID: a.ID}, {Of: store.ReadFocuses}, {Of: store.ReadClaims}}
 	for _, run := range []func(context.Context, func(store.Tx) error) error{s.View, s.Update} {
 		err := run(ctx, func(tx store.Tx) error {
 			tx.(interface {
@@ -735,11 +720,7 @@ func TestCreateTaskLater(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var since uint64
-	err = s.View(ctx, func(tx store.Tx) (err error) {
-		_, since, err = tx.(planChanges).PlanChanges(ctx, 1)
-		return err
-	})
+	before, err := s.ReadPlan(ctx, store.PlanRead{Since: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -762,10 +743,11 @@ func TestCreateTaskLater(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		c, _, err := tx.(planChanges).PlanChanges(ctx, since)
+		res, err := s.ReadPlan(ctx, store.PlanRead{Since: before.Rev})
 		if err != nil {
 			return err
 		}
+		c := res.Changes
 		if got != stored || got.ParentID != parent.ID || got.Position != first.Position+1 || got.Num != first.Num+1 ||
 			got.Status != task.StatusPending || got.Priority != task.PriorityMedium {
 			t.Errorf("created %+v, stored %+v; want last under %s after %+v", got, stored, parent.ID, first)

@@ -43,23 +43,6 @@ const (
 	qImportsOf = `SELECT source, external_id FROM imports WHERE project_id = $1 AND task_id = $2 ORDER BY source, external_id`
 	qSetImport = `INSERT INTO imports (project_id, source, external_id, task_id) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (project_id, source, external_id) DO UPDATE SET task_id = excluded.task_id`
-
-	// The plan's change feed (migration 0006): the revision, then every
-	// task stamped after a revision, removed or not, by the (project_id,
-	// rev) index, each with its visible edges looked up by its key (a join
-	// from the changed tasks to task_deps got a generic plan that read
-	// every edge).
-	qPlanRev      = `SELECT version, plan_rev, plan_reset FROM projects WHERE id = $1`
-	qChangedSince = `SELECT ` + colsNoBody + `, removed_at IS NOT NULL,
-		ARRAY(SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
-			WHERE d.project_id = $1 AND d.task_id = t.id AND b.removed_at IS NULL ORDER BY d.depends_on)
-		FROM tasks t WHERE project_id = $1 AND rev > $2 AND rev <= $3`
-	// qChangedNow is qChangedSince up to the project's revision as the
-	// statement finds it, for a write (which holds the revision still).
-	qChangedNow = `SELECT ` + colsNoBody + `, removed_at IS NOT NULL,
-		ARRAY(SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
-			WHERE d.project_id = $1 AND d.task_id = t.id AND b.removed_at IS NULL ORDER BY d.depends_on)
-		FROM tasks t WHERE project_id = $1 AND rev > $2 AND rev <= (SELECT plan_rev FROM projects WHERE id = $1)`
 )
 
 func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
@@ -151,6 +134,11 @@ func (x *txn) edges(ctx context.Context, query string, args ...any) (task.Deps, 
 	if err != nil {
 		return nil, err
 	}
+	return scanEdges(rows)
+}
+
+// scanEdges reads rows of task_id, depends_on and closes them.
+func scanEdges(rows pgx.Rows) (task.Deps, error) {
 	defer rows.Close()
 	deps := task.Deps{}
 	var a, b int64
@@ -190,126 +178,6 @@ func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {
 		return nil, fmt.Errorf("read dependencies: %w", err)
 	}
 	return deps, nil
-}
-
-// planRev is the project's version and plan revision as a View's snapshot
-// has them, read once.
-type planRev struct {
-	read                 bool
-	version, plan, reset int64
-}
-
-func (x *txn) readPlanRev(ctx context.Context) error {
-	if x.rev.read && x.snapshot {
-		return nil
-	}
-	if x.changesAhead.Of != 0 { // read ahead with the changes (answer: if no write since)
-		a, err := x.answer(ctx, x.changesAhead)
-		if err != nil {
-			return fmt.Errorf("read plan revision: %w", err)
-		}
-		if a != nil && a.rev.read {
-			x.rev = a.rev
-			return nil
-		}
-	}
-	if err := x.tx.QueryRow(ctx, qPlanRev, x.p).Scan(&x.rev.version, &x.rev.plan, &x.rev.reset); err != nil {
-		return fmt.Errorf("read plan revision: %w", err)
-	}
-	x.rev.read = true
-	return nil
-}
-
-// SnapshotVersion returns the project's version (Store.Version) as this
-// transaction sees it; in a View, PlanChanges then reads the plan revision
-// of the same snapshot without another round trip. No service needs it
-// (the board cache goes by plan revision); the read-ahead tests use it.
-func (x *txn) SnapshotVersion(ctx context.Context) (uint64, error) {
-	if err := x.readPlanRev(ctx); err != nil {
-		return 0, err
-	}
-	return uint64(x.rev.version), nil
-}
-
-// PlanChanges returns what changed in the plan's tasks and dependencies
-// after revision since, and the revision the answer brings a reader to (see
-// migration 0006). since 0, a change only a full reload can follow, or a
-// revision ahead of the project's (another database took this one's place)
-// returns the whole plan (Full). The board cache loads the plan with it;
-// called in a View, every read shares one snapshot.
-func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error) {
-	// In a write, the changes go in the same round trip as the revision
-	// (ReadAhead; in a View it does nothing).
-	if !(x.rev.read && x.snapshot) {
-		x.ReadAhead(ctx, store.Read{Of: store.ReadPlanChanges, Since: since})
-	}
-	if err := x.readPlanRev(ctx); err != nil {
-		return task.Changes{}, 0, err
-	}
-	rev, reset := x.rev.plan, x.rev.reset
-	if since == 0 || uint64(reset) > since || uint64(rev) < since {
-		ts, err := x.tasks(ctx)
-		if err != nil {
-			return task.Changes{}, 0, err
-		}
-		deps, err := x.allDeps(ctx)
-		if err != nil {
-			return task.Changes{}, 0, err
-		}
-		return task.Changes{Full: true, Tasks: ts, Deps: deps}, uint64(rev), nil
-	}
-	if uint64(rev) == since {
-		return task.Changes{}, since, nil
-	}
-	if a, err := x.aheadChanges(ctx, since); err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
-	} else if a != nil && a.rev.read && a.rev.plan == rev {
-		return a.changes, uint64(rev), nil
-	}
-	// Bounded by the revision just read, though the snapshot holds none
-	// above it: with "rev > $2" alone a generic plan (plan_cache_mode)
-	// guesses a third of the project's tasks and scans them all; with the
-	// range it walks tasks_by_rev.
-	rows, err := x.tx.Query(ctx, qChangedSince, x.p, int64(since), rev)
-	if err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
-	}
-	c, err := scanChanges(rows)
-	if err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
-	}
-	return c, uint64(rev), nil
-}
-
-// scanChanges reads the rows of qChangedSince or qChangedNow.
-func scanChanges(rows pgx.Rows) (task.Changes, error) {
-	defer rows.Close()
-	c := task.Changes{Deps: task.Deps{}}
-	r := newTaskRow()
-	var (
-		removed bool
-		deps    []int64
-	)
-	dest := append(r.dest[:], &removed, &deps)
-	for rows.Next() {
-		r.completed = nil
-		if err := rows.Scan(dest...); err != nil {
-			return task.Changes{}, err
-		}
-		if removed {
-			c.Removed = append(c.Removed, task.ID(r.id))
-			continue
-		}
-		c.Tasks = append(c.Tasks, r.task())
-		if len(deps) > 0 {
-			ds := make([]task.ID, len(deps))
-			for i, d := range deps {
-				ds[i] = task.ID(d)
-			}
-			c.Deps[task.ID(r.id)] = ds
-		}
-	}
-	return c, rows.Err()
 }
 
 func (x *txn) oneDeps(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error) {

@@ -28,16 +28,11 @@ type txn struct {
 	// version and notified (takeRev, nextID): COMMIT need not.
 	bumped bool
 	terms  *termCounts
-	// snapshot: one snapshot for the whole transaction (a View), so what
-	// it read once stays true (rev).
+	// snapshot: one snapshot for the whole transaction (a View).
 	snapshot bool
-	rev      planRev
 	// ahead holds the reads sent ahead (ReadAhead) and, once in, their
 	// answers, until the transaction's next write.
 	ahead map[store.Read]*aheadRead
-	// changesAhead is the last ReadPlanChanges sent ahead, whose answer
-	// holds the plan's revision too.
-	changesAhead store.Read
 }
 
 var _ store.Tx = (*txn)(nil)
@@ -119,7 +114,6 @@ const (
 	qTask          = `SELECT ` + colsBody + ` FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
 	qChildren      = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND removed_at IS NULL ORDER BY position, id`
 	qChildrenBody  = `SELECT ` + colsBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND removed_at IS NULL ORDER BY position, id`
-	qTasks         = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND removed_at IS NULL`
 	qCompletionsBy = `SELECT seq, task_id, parent_id, title, body, created_at, completed_at, count(*) OVER ()
 		FROM completions WHERE project_id = $1 ORDER BY seq `
 	qCountCompletions = `SELECT count(*) FROM completions WHERE project_id = $1`
@@ -309,15 +303,6 @@ func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
 	ts, err := x.queryTasks(ctx, qAncestors, x.p, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read ancestors of %s: %w", id, err)
-	}
-	return ts, nil
-}
-
-// tasks reads every visible task without bodies, in no particular order.
-func (x *txn) tasks(ctx context.Context) ([]task.Task, error) {
-	ts, err := x.queryTasks(ctx, qTasks, x.p)
-	if err != nil {
-		return nil, fmt.Errorf("read tasks: %w", err)
 	}
 	return ts, nil
 }

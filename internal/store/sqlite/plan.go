@@ -30,19 +30,11 @@ const (
 	qImportsOf  = `SELECT source, external_id FROM imports WHERE task_id = ? ORDER BY source, external_id`
 	qSetImport  = `INSERT INTO imports (source, external_id, task_id) VALUES (?, ?, ?)
 		ON CONFLICT (source, external_id) DO UPDATE SET task_id = excluded.task_id`
-	qPlanRev      = `SELECT n, reset FROM plan_rev WHERE id = 1`
-	qTasksSince   = `SELECT ` + colsNoBody + ` FROM tasks WHERE rev > ? AND removed_at IS NULL`
-	qRemovedSince = `SELECT id FROM tasks WHERE rev > ? AND removed_at IS NOT NULL`
-	// The changed tasks by the rev index, then their edges by task_deps's
-	// key: a join let the planner scan every edge instead.
-	qDepsSince = `SELECT task_id, depends_on FROM task_deps
-		WHERE task_id IN (SELECT id FROM tasks WHERE rev > ? AND removed_at IS NULL)`
 )
 
 // planReadQueries and planWriteQueries are prepared like the focus ones.
 var (
-	planReadQueries = []string{qChild, qFocuses, qAllDeps, qRemovedIDs, qTaskDeps, qDepsOf, qDependents, qImported, qImportsOf,
-		qPlanRev, qTasksSince, qRemovedSince, qDepsSince}
+	planReadQueries  = []string{qChild, qFocuses, qAllDeps, qRemovedIDs, qTaskDeps, qDepsOf, qDependents, qImported, qImportsOf, qPlanRev, qTasks}
 	planWriteQueries = []string{qClearDeps, qAddDep, qDropDepsOn, qSetImport}
 )
 
@@ -190,58 +182,6 @@ func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {
 		}
 	}
 	return deps, rows.Err()
-}
-
-// PlanChanges returns what changed in the plan's tasks and dependencies
-// after revision since, and the revision the answer brings a reader to (see
-// migration 0006). since 0, or a change only a full reload can follow,
-// returns the whole plan (Full). The board cache loads the plan with it.
-func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error) {
-	var rev, reset int64
-	if err := x.queryRow(ctx, qPlanRev).Scan(&rev, &reset); err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read plan revision: %w", err)
-	}
-	if since == 0 || uint64(reset) > since || uint64(rev) < since {
-		// A revision behind the reader's means another database file took
-		// this one's place: start over too.
-		ts, err := x.tasks(ctx)
-		if err != nil {
-			return task.Changes{}, 0, err
-		}
-		deps, err := x.allDeps(ctx)
-		if err != nil {
-			return task.Changes{}, 0, err
-		}
-		return task.Changes{Full: true, Tasks: ts, Deps: deps}, uint64(rev), nil
-	}
-	if uint64(rev) == since {
-		return task.Changes{}, since, nil
-	}
-	var c task.Changes
-	var err error
-	if c.Tasks, err = x.queryTasks(ctx, qTasksSince, int64(since)); err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
-	}
-	if c.Removed, err = x.ids(ctx, qRemovedSince, int64(since)); err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read removed tasks: %w", err)
-	}
-	rows, err := x.query(ctx, qDepsSince, int64(since))
-	if err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed dependencies: %w", err)
-	}
-	defer rows.Close()
-	c.Deps = task.Deps{}
-	for rows.Next() {
-		var a, b task.ID
-		if err := rows.Scan(&a, &b); err != nil {
-			return task.Changes{}, 0, fmt.Errorf("read changed dependencies: %w", err)
-		}
-		c.Deps[a] = append(c.Deps[a], b)
-	}
-	if err := rows.Err(); err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed dependencies: %w", err)
-	}
-	return c, uint64(rev), nil
 }
 
 func (x *txn) oneDeps(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error) {

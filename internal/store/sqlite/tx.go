@@ -67,7 +67,6 @@ const (
 	qTask            = `SELECT ` + colsBody + ` FROM tasks WHERE id = ? AND removed_at IS NULL`
 	qChildren        = `SELECT ` + colsNoBody + ` FROM tasks WHERE parent_id IS ? AND removed_at IS NULL ORDER BY position, id`
 	qChildrenBody    = `SELECT ` + colsBody + ` FROM tasks WHERE parent_id IS ? AND removed_at IS NULL ORDER BY position, id`
-	qTasks           = `SELECT ` + colsNoBody + ` FROM tasks WHERE removed_at IS NULL`
 	qCountCompletion = `SELECT count(*) FROM completions`
 	qCompletionsAsc  = `SELECT seq, task_id, parent_id, title, body, created_at, completed_at
 		FROM completions ORDER BY seq ASC LIMIT ? OFFSET ?`
@@ -285,15 +284,6 @@ func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
 	ts, err := x.queryTasks(ctx, qAncestors, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("read ancestors of %s: %w", id, err)
-	}
-	return ts, nil
-}
-
-// tasks reads every visible task without bodies, in no particular order.
-func (x *txn) tasks(ctx context.Context) ([]task.Task, error) {
-	ts, err := x.queryTasks(ctx, qTasks)
-	if err != nil {
-		return nil, fmt.Errorf("read tasks: %w", err)
 	}
 	return ts, nil
 }
