@@ -28,12 +28,12 @@ const (
 
 // Suggestion is one next step with what its call needs.
 type Suggestion struct {
-	Kind   string `json:"kind"`
-	Why    string `json:"why"`
-	TaskID string `json:"task_id,omitempty"`
-	LoopID string `json:"loop_id,omitempty"`
-	Goal   string `json:"goal,omitempty"`
-	Title  string `json:"title,omitempty"`
+	Kind   string
+	Why    string
+	TaskID string
+	LoopID string
+	Goal   string
+	Title  string
 }
 
 // staleLoop is how long a running loop goes without an iteration before
