@@ -127,7 +127,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 			if t.UpdatedAt.Equal(t.CreatedAt) {
 				what = "created"
 			}
-			fmt.Fprintf(&b, "%d. [%s] %s - %s (%s)\n", i+1, t.ID, t.Title, what, tool.Stamp(t.UpdatedAt))
+			fmt.Fprintf(&b, "%d. [%s] %s - %s (%s)\n", i+1, t.ID, t.Title, what, tool.Timestamp(t.UpdatedAt))
 		}
 	}
 	return userText("Project status", strings.TrimRight(b.String(), "\n")), nil

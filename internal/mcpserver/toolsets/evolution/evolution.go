@@ -45,7 +45,7 @@ type draftIDArgs struct {
 
 func Tools() []tool.Tool {
 	const ts = "evolution"
-	kinds := tool.Enum("kind", tool.Anys(evolution.Kinds)...)
+	kinds := tool.Enum("kind", tool.EnumValues(evolution.Kinds)...)
 	return []tool.Tool{
 		tool.Declare(ts, mcp.Tool{Name: "evolution_analyze",
 			Description: "Find patterns in the session history (recurring mistakes, tool sequences, better models, checks fixed at once, helpful knowledge), each with evidence and confidence; applies, drafts or keeps pending by the thresholds."},

@@ -45,12 +45,12 @@ type toolUsageArgs struct {
 
 func Tools() []tool.Tool {
 	const ts = "insight"
-	types := tool.Enum("task_type", tool.Anys(usage.TaskTypes)...)
+	types := tool.Enum("task_type", tool.EnumValues(usage.TaskTypes)...)
 	days := tool.Bounds("days", 1, 3650)
 	return []tool.Tool{
 		tool.Declare(ts, mcp.Tool{Name: "model_performance", Annotations: tool.ReadOnly,
 			Description: "Per model (or client, agent): sessions, tasks, test pass rate at session end, failures, rework, reverts, bad answers, feedback, time per task, by task type and class, with 95% intervals."},
-			performanceTool, days, types, tool.Enum("by", tool.Anys(insight.Groupings)...)),
+			performanceTool, days, types, tool.Enum("by", tool.EnumValues(insight.Groupings)...)),
 		tool.Declare(ts, mcp.Tool{Name: "model_compare", Annotations: tool.ReadOnly,
 			Description: "Models side by side with sample sizes and intervals; names a difference only where the data shows one, else \"not enough data\" or none."},
 			compareTool, days, types),

@@ -176,11 +176,11 @@ func bootstrapTool(ctx context.Context, c tool.Call, in bootstrapArgs) (string, 
 
 func DetectProjectTool(_ context.Context, c tool.Call, _ DetectProjectArgs) (string, any, error) {
 	info := c.Knowledge.Project()
-	return RenderProject(info), info, nil
+	return renderProject(info), info, nil
 }
 
-// RenderProject is a project's stack as text.
-func RenderProject(info projectinfo.Info) string {
+// renderProject is a project's stack as text.
+func renderProject(info projectinfo.Info) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Project %s", info.Name)
 	if len(info.Languages) > 0 {
