@@ -26,6 +26,11 @@ const (
 	SuggestNoteCurrent = "note_current"     // note progress on the current task
 )
 
+// SuggestKinds lists every suggestion kind, so that a surface can be held
+// to wording each of them.
+var SuggestKinds = []string{SuggestComplete, SuggestSwitch, SuggestNext, SuggestCreate, SuggestLoopRecord,
+	SuggestLoopResume, SuggestStartSess, SuggestAddMistake, SuggestNoteCurrent}
+
 // Suggestion is one next step with what its call needs.
 type Suggestion struct {
 	Kind   string

@@ -52,25 +52,33 @@ func Services(t testing.TB) (*service.Set, string) {
 	return service.New(st, service.Options{Root: root}), root
 }
 
-// host is what a handler may ask of the server: it serves the tools it was
-// given, each from its toolset.
-type host struct{ tools []tool.Tool }
+// host is what a handler may ask of the server: it serves some of the
+// tools it knows, each from its toolset.
+type host struct{ served, known []tool.Tool }
 
 func (host) LoopChanged()              { /* no watcher in a test */ }
 func (host) Version() string           { return "test" }
 func (host) Settings() []brief.Setting { return nil }
-func (h host) NumServed() int          { return len(h.tools) }
-func (h host) Served(name string) bool { return h.ToolsetOf(name) != "" }
+func (h host) NumServed() int          { return len(h.served) }
+func (h host) Served(name string) bool {
+	return slices.ContainsFunc(h.served, func(t tool.Tool) bool { return t.Def.Name == name })
+}
 func (h host) ToolsetOf(name string) string {
-	if i := slices.IndexFunc(h.tools, func(t tool.Tool) bool { return t.Def.Name == name }); i >= 0 {
-		return h.tools[i].Toolset
+	if i := slices.IndexFunc(h.known, func(t tool.Tool) bool { return t.Def.Name == name }); i >= 0 {
+		return h.known[i].Toolset
 	}
 	return ""
 }
 
 // Call is a call by Agent over set, from a server that serves tools.
 func Call(set *service.Set, tools []tool.Tool) tool.Call {
-	return tool.Call{Set: set, Agent: Agent, Host: host{tools}}
+	return tool.Call{Set: set, Agent: Agent, Host: host{tools, tools}}
+}
+
+// CallServing is a call by Agent over set, from a server that knows the
+// tools of known and serves those of served.
+func CallServing(set *service.Set, served, known []tool.Tool) tool.Call {
+	return tool.Call{Set: set, Agent: Agent, Host: host{served, known}}
 }
 
 // Find returns the tool named name.
