@@ -178,9 +178,19 @@ func Shapes(t *testing.T, c tool.Call, tools []tool.Tool, base map[string]map[st
 			p := s.Properties[field]
 			for _, v := range allowed(p) {
 				checked++
-				args := required(d, s, base)
-				args[field] = v
-				_, _, err := Run(t, c, d, args)
+				// A tool of several actions takes the value if one of its
+				// actions does (the others refuse what they do not use).
+				var err error
+				for _, action := range actionsOf(s, field) {
+					args := required(d, s, base)
+					if action != nil {
+						args["action"] = action
+					}
+					args[field] = v
+					if _, _, err = Run(t, c, d, args); !Refused(err, field) {
+						break
+					}
+				}
 				if Refused(err, field) {
 					t.Errorf("%s %s=%v: the schema allows it, the handler refuses it: %v", d.Def.Name, field, v, err)
 				}
@@ -202,6 +212,15 @@ func Shapes(t *testing.T, c tool.Call, tools []tool.Tool, base map[string]map[st
 	if checked == 0 {
 		t.Error("no tool declares a choice or a bound: nothing was checked")
 	}
+}
+
+// actionsOf are the actions to try field's values with: each action of a
+// tool declared with tool.DeclareActions, else none (a single nil).
+func actionsOf(s *jsonschema.Schema, field string) []any {
+	if a := s.Properties["action"]; a != nil && field != "action" && len(a.Enum) > 0 {
+		return a.Enum
+	}
+	return []any{nil}
 }
 
 // allowed are the values p's enum and bounds declare.

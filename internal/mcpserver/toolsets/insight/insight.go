@@ -62,7 +62,7 @@ func Tools() []tool.Tool {
 			HealthTool, days),
 		tool.Declare(ts, mcp.Tool{Name: "tool_usage", Annotations: tool.ReadOnly,
 			Description: "Cairn's tool calls: counts, error rates, p50/p95 latency, answer size, clients, common call sequences."},
-			toolUsageTool, days, tool.Bounds("top", 1, 50)),
+			toolUsageTool, days, tool.Bounds("top", 1, insight.MaxTop)),
 		feedbackTool(),
 	}
 }
