@@ -174,9 +174,9 @@ func Shapes(t *testing.T, c tool.Call, tools []tool.Tool, base map[string]map[st
 		if s == nil {
 			continue
 		}
-		for _, field := range slices.Sorted(maps.Keys(s.Properties)) {
-			p := s.Properties[field]
-			for _, v := range allowed(p) {
+		for _, a := range shaped(s, nil) {
+			field := strings.Join(a.path, ".")
+			for _, v := range allowed(a.schema) {
 				checked++
 				// A tool of several actions takes the value if one of its
 				// actions does (the others refuse what they do not use).
@@ -186,7 +186,7 @@ func Shapes(t *testing.T, c tool.Call, tools []tool.Tool, base map[string]map[st
 					if action != nil {
 						args["action"] = action
 					}
-					args[field] = v
+					set(args, a.path, v)
 					if _, _, err = Run(t, c, d, args); !Refused(err, field) {
 						break
 					}
@@ -195,10 +195,10 @@ func Shapes(t *testing.T, c tool.Call, tools []tool.Tool, base map[string]map[st
 					t.Errorf("%s %s=%v: the schema allows it, the handler refuses it: %v", d.Def.Name, field, v, err)
 				}
 			}
-			for _, v := range outside(p) {
+			for _, v := range outside(a.schema) {
 				checked++
 				args := required(d, s, base)
-				args[field] = v
+				set(args, a.path, v)
 				// The decoder refuses it; an integer's minimum of 0 or 1,
 				// which tools/list does not advertise, the handler's
 				// service refuses by name instead.
@@ -212,6 +212,45 @@ func Shapes(t *testing.T, c tool.Call, tools []tool.Tool, base map[string]map[st
 	if checked == 0 {
 		t.Error("no tool declares a choice or a bound: nothing was checked")
 	}
+	t.Logf("%d values checked", checked)
+}
+
+// argument is an argument a schema constrains, by its path from the top
+// (query_tasks' filters.status).
+type argument struct {
+	path   []string
+	schema *jsonschema.Schema
+}
+
+// shaped are the arguments of s, and of the objects it nests, that declare
+// a choice or a bound, in a stable order.
+func shaped(s *jsonschema.Schema, at []string) []argument {
+	var out []argument
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		p := s.Properties[name]
+		path := append(slices.Clone(at), name)
+		if len(p.Properties) > 0 {
+			out = append(out, shaped(p, path)...)
+			continue
+		}
+		if len(allowed(p)) > 0 {
+			out = append(out, argument{path, p})
+		}
+	}
+	return out
+}
+
+// set sets the argument at path in args.
+func set(args map[string]any, path []string, v any) {
+	for _, name := range path[:len(path)-1] {
+		sub, ok := args[name].(map[string]any)
+		if !ok {
+			sub = map[string]any{}
+			args[name] = sub
+		}
+		args = sub
+	}
+	args[path[len(path)-1]] = v
 }
 
 // actionsOf are the actions to try field's values with: each action of a
@@ -223,8 +262,16 @@ func actionsOf(s *jsonschema.Schema, field string) []any {
 	return []any{nil}
 }
 
-// allowed are the values p's enum and bounds declare.
+// allowed are the values p's enum and bounds declare; for a list, lists
+// of one such item.
 func allowed(p *jsonschema.Schema) []any {
+	if p.Items != nil && p.Type == "array" {
+		var out []any
+		for _, v := range allowed(p.Items) {
+			out = append(out, []any{v})
+		}
+		return out
+	}
 	out := slices.Clone(p.Enum)
 	for _, b := range []*float64{p.Minimum, p.Maximum} {
 		if b != nil && !slices.Contains(out, any(*b)) {
@@ -236,6 +283,13 @@ func allowed(p *jsonschema.Schema) []any {
 
 // outside are values just outside p's enum and bounds.
 func outside(p *jsonschema.Schema) []any {
+	if p.Items != nil && p.Type == "array" {
+		var out []any
+		for _, v := range outside(p.Items) {
+			out = append(out, []any{v})
+		}
+		return out
+	}
 	var out []any
 	if len(p.Enum) > 0 {
 		out = append(out, "none-of-these")
@@ -299,11 +353,11 @@ func placeholder(p *jsonschema.Schema) any {
 	return "1"
 }
 
-// Refused reports whether err is a refusal of argument field, for a test's
-// failure message.
+// Refused reports whether err is a refusal of argument field (or of an
+// item of it: "status[0]").
 func Refused(err error, field string) bool {
 	fe, ok := errors.AsType[*problem.FieldError](err)
-	return ok && fe.Field == field
+	return ok && (fe.Field == field || strings.HasPrefix(fe.Field, field+"["))
 }
 
 // Text is the text of out marshalled, for a test's failure message.
