@@ -64,7 +64,7 @@ func Tools() []tool.Tool {
 			draftCreateTool, kinds),
 		tool.Declare(ts, mcp.Tool{Name: "draft_list", Annotations: tool.ReadOnly,
 			Description: "Drafts with confidence and evidence, most confident first; filter by status, kind, confidence."},
-			draftListTool, kinds, tool.Enum("status", "draft", "approved", "rejected", "reverted")),
+			draftListTool, kinds, tool.Enum("status", tool.EnumValues(evolution.DraftStatuses)...)),
 		tool.Declare(ts, mcp.Tool{Name: "draft_approve",
 			Description: "Promote a draft into the project (knowledge, workflows, routing, config), logged; refused if the target changed since."},
 			draftApproveTool),
