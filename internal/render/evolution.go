@@ -223,3 +223,17 @@ func DraftText(d evolution.Draft, content string) string {
 	return fmt.Sprintf("%s [%s %.0f%%] %s\ntarget %s, file %s, created %s\nevidence: %s\n%s\n---\n%s", d.ID, d.Status, 100*d.Confidence, d.Title,
 		d.Target, d.File, d.Created.Format(time.RFC3339), d.Evidence.Statistic, d.Method, content)
 }
+
+// Announcement is the changes evolution applied on its own since a
+// surface last told them, as a paragraph to append to a session's opening
+// text: "" when there is none, or when they could not be read (err).
+func Announcement(es []evolution.Entry, err error) string {
+	if err != nil || len(es) == 0 {
+		return ""
+	}
+	ls := make([]string, len(es))
+	for i, e := range es {
+		ls[i] = fmt.Sprintf("change %d: %s (%s, confidence %.0f%%; evolution_review %d, evolution_revert %d to undo)", e.Seq, e.Title, e.Path, 100*e.Confidence, e.Seq, e.Seq)
+	}
+	return "\n\nEvolution applied on its own since the last session:\n- " + strings.Join(ls, "\n- ")
+}

@@ -170,7 +170,7 @@ func bootstrapTool(ctx context.Context, c tool.Call, in bootstrapArgs) (string, 
 	if err != nil {
 		return "", nil, err
 	}
-	b.Text += c.Evolution.AnnounceText("bootstrap")
+	b.Text += render.Announcement(c.Evolution.Announcements("bootstrap"))
 	return b.Text, bootstrapViewOf(b), nil
 }
 
