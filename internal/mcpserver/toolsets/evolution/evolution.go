@@ -117,7 +117,7 @@ func draftCreateTool(ctx context.Context, c tool.Call, in draftCreateArgs) (stri
 	if err != nil {
 		return "", nil, err
 	}
-	return "Drafted " + d.ID + ": " + d.File + " (approval writes " + d.Target + ").", d, nil
+	return "Drafted " + d.ID + ": " + d.File + " (approval writes " + d.Target + ").", render.DraftViewOf(d), nil
 }
 
 func draftListTool(_ context.Context, c tool.Call, in draftListArgs) (string, any, error) {
@@ -135,7 +135,7 @@ func draftApproveTool(_ context.Context, c tool.Call, in draftIDArgs) (string, a
 		return "", nil, err
 	}
 	text, ev := render.EntryText(e)
-	return "Approved " + d.ID + ". " + text, map[string]any{"draft": d, "change": ev}, nil
+	return "Approved " + d.ID + ". " + text, map[string]any{"draft": render.DraftViewOf(d), "change": ev}, nil
 }
 
 func draftRejectTool(_ context.Context, c tool.Call, in draftIDArgs) (string, any, error) {
@@ -143,5 +143,5 @@ func draftRejectTool(_ context.Context, c tool.Call, in draftIDArgs) (string, an
 	if err != nil {
 		return "", nil, err
 	}
-	return "Rejected " + d.ID + ": not proposed again.", d, nil
+	return "Rejected " + d.ID + ": not proposed again.", render.DraftViewOf(d), nil
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/internal/render"
 	"github.com/cairn-dev/cairn/internal/service/evolution"
 	"github.com/cairn-dev/cairn/internal/testing/tooltest"
 )
@@ -29,7 +30,7 @@ func TestDraftLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, ok := out.(evolution.Draft)
+	d, ok := out.(render.DraftView)
 	if !ok || d.ID == "" || d.Status != evolution.StatusDraft {
 		t.Fatalf("draft_create answered %s", tooltest.Text(out))
 	}
