@@ -149,23 +149,34 @@ func indent(s string) string {
 
 // StatusView is evolution_status's structured answer.
 type StatusView struct {
-	Settings string              `json:"settings"`
-	Source   string              `json:"source"`
-	Sessions int                 `json:"sessions"`
-	Learning bool                `json:"learning"`
-	Off      bool                `json:"off"`
-	Learned  []ChangeView        `json:"learned"`
-	Pending  []evolution.Pending `json:"pending"`
-	Drafts   map[string]int      `json:"drafts"`
-	Log      int                 `json:"log_entries"`
+	Settings string         `json:"settings"`
+	Source   string         `json:"source"`
+	Sessions int            `json:"sessions"`
+	Learning bool           `json:"learning"`
+	Off      bool           `json:"off"`
+	Learned  []ChangeView   `json:"learned"`
+	Pending  []PendingView  `json:"pending"`
+	Drafts   map[string]int `json:"drafts"`
+	Log      int            `json:"log_entries"`
+}
+
+// PendingView is a candidate kept for later, and why.
+type PendingView struct {
+	Key        string    `json:"key"`
+	Kind       string    `json:"kind"`
+	Title      string    `json:"title"`
+	Confidence float64   `json:"confidence"`
+	Sessions   int       `json:"sessions"`
+	Why        string    `json:"why"`
+	Seen       time.Time `json:"seen"`
 }
 
 // EvolutionStatus renders evolution_status.
 func EvolutionStatus(s evolution.Status) (string, StatusView) {
 	v := StatusView{Settings: s.Settings.String(), Source: s.Settings.Source, Sessions: s.Sessions, Learning: s.Learning, Off: s.Off,
-		Learned: []ChangeView{}, Pending: s.Pending, Drafts: s.Drafts, Log: s.Log}
-	if v.Pending == nil {
-		v.Pending = []evolution.Pending{}
+		Learned: []ChangeView{}, Pending: []PendingView{}, Drafts: s.Drafts, Log: s.Log}
+	for _, p := range s.Pending {
+		v.Pending = append(v.Pending, PendingView(p))
 	}
 	var b strings.Builder
 	state := "on"
