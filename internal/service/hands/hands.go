@@ -102,12 +102,14 @@ type Service struct {
 // then refused as NoProject).
 func New(root string) *Service { return &Service{root: root, checkers: Checkers()} }
 
-// Recording returns the service with each check it runs measured: one
-// usage event a checker run, handed to record (the insight recorder, which
-// takes it off the request path and never blocks).
+// Recording returns a copy of the service that measures each check it
+// runs: one usage event a checker run, handed to record (the insight
+// recorder, which takes it off the request path and never blocks). s is
+// left as it was, so a service already shared is never rewired.
 func (s *Service) Recording(record func(usage.Event)) *Service {
-	s.record = record
-	return s
+	c := *s
+	c.record = record
+	return &c
 }
 
 // checkEvent is the usage event of one checker's run: Outcome ok, failed
