@@ -112,7 +112,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 			fmt.Fprintf(&b, "\n%s\n", problem.Clip(d.Body, 500))
 		}
 	} else if next.Hint != problem.NoAction {
-		b.WriteString(next.Rationale + "; " + tool.ToolHints(next.Hint) + ".\n")
+		b.WriteString(next.Rationale + "; " + tool.ActionWords(next.Hint) + ".\n")
 	} else {
 		b.WriteString(next.Rationale + "\n")
 	}

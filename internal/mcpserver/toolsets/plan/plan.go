@@ -549,7 +549,7 @@ func GetNextTask(ctx context.Context, c tool.Call, in NextTaskArgs) (string, any
 	out := nextOut{Rationale: r.Rationale, Skipped: r.Skipped}
 	if r.Task == nil {
 		if r.Hint != problem.NoAction {
-			out.Rationale += "; " + tool.ToolHints(r.Hint) + "."
+			out.Rationale += "; " + tool.ActionWords(r.Hint) + "."
 		}
 		return out.Rationale, out, nil
 	}
