@@ -176,10 +176,12 @@ func Shapes(t *testing.T, c tool.Call, tools []tool.Tool, base map[string]map[st
 		}
 		for _, a := range shaped(s, nil) {
 			field := strings.Join(a.path, ".")
+			// A tool of several actions takes the value if one of its
+			// actions does (the others refuse what they do not use); the
+			// values outside are then tried with that action.
+			var taker any
 			for _, v := range allowed(a.schema) {
 				checked++
-				// A tool of several actions takes the value if one of its
-				// actions does (the others refuse what they do not use).
 				var err error
 				for _, action := range actionsOf(s, field) {
 					args := required(d, s, base)
@@ -188,6 +190,7 @@ func Shapes(t *testing.T, c tool.Call, tools []tool.Tool, base map[string]map[st
 					}
 					set(args, a.path, v)
 					if _, _, err = Run(t, c, d, args); !Refused(err, field) {
+						taker = action
 						break
 					}
 				}
@@ -198,6 +201,9 @@ func Shapes(t *testing.T, c tool.Call, tools []tool.Tool, base map[string]map[st
 			for _, v := range outside(a.schema) {
 				checked++
 				args := required(d, s, base)
+				if taker != nil {
+					args["action"] = taker
+				}
 				set(args, a.path, v)
 				// The decoder refuses it; an integer's minimum of 0 or 1,
 				// which tools/list does not advertise, the handler's
@@ -205,6 +211,8 @@ func Shapes(t *testing.T, c tool.Call, tools []tool.Tool, base map[string]map[st
 				_, _, err := Run(t, c, d, args)
 				if !Refused(err, field) {
 					t.Errorf("%s %s=%v: want it refused naming %s, got %v", d.Def.Name, field, v, field, err)
+				} else if fe, _ := errors.AsType[*problem.FieldError](err); strings.Contains(fe.Problem, "does not apply") {
+					t.Errorf("%s %s=%v: refused only as not an argument of action %v: %v", d.Def.Name, field, v, args["action"], err)
 				}
 			}
 		}
