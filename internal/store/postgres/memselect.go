@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/rank"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 )
 
 // The memory's read primitives: selecting entries, and the full-text
@@ -27,90 +28,57 @@ func (p *params) add(v any) string {
 	return "$" + strconv.Itoa(len(p.args))
 }
 
-// memFilters renders s's filters as AND clauses on e.
+// memFilters renders s's filters as AND clauses on e, numbering their
+// arguments after p's.
 func memFilters(s store.MemorySelector, p *params) string {
-	var b strings.Builder
-	and := func(clause string) { b.WriteString(" AND " + clause) }
-	if len(s.IDs) > 0 {
-		and("e.id = ANY(" + p.add(memIDs(s.IDs)) + ")")
+	w := sq.Where("")
+	w.Args = p.args
+	sqlq.MemoryFilters(w, s)
+	p.args = w.Args
+	if w.Empty() {
+		return ""
 	}
-	if len(s.Types) > 0 {
-		and("e.type = ANY(" + p.add(strs(s.Types)) + ")")
-	}
-	if len(s.Tags) > 0 {
-		and("e.tags && " + p.add(s.Tags) + "::text[]")
-	}
-	if s.SessionID != "" {
-		and("e.session_id = " + p.add(s.SessionID))
-	}
-	if s.Branch != "" {
-		and("e.branch = " + p.add(s.Branch))
-	}
-	if !s.After.IsZero() {
-		and("e.created_at >= " + p.add(ts(s.After)))
-	}
-	if !s.Before.IsZero() {
-		and("e.created_at < " + p.add(ts(s.Before)))
-	}
-	if s.Below != 0 {
-		and("e.id < " + p.add(int64(s.Below)))
-	}
-	if s.Above != 0 {
-		and("e.id > " + p.add(int64(s.Above)))
-	}
-	if s.HideSuperseded {
-		and("e.superseded_by IS NULL")
-	}
-	if !s.Now.IsZero() {
-		and("(e.expires_at IS NULL OR e.expires_at > " + p.add(ts(s.Now)) + ")")
-	}
-	if s.WithoutVector != "" {
-		and("NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.project_id = e.project_id AND v.entry_id = e.id AND v.model = " + p.add(s.WithoutVector) + ")")
-	}
-	return b.String()
+	return " AND " + w.String()
 }
 
 func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]memory.Entry, int, error) {
-	p := &params{args: []any{x.p}}
-	where := memFilters(s, p)
-	count := slices.Clone(p.args)
-	q := `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1` + where + ` ORDER BY e.id`
-	if s.Newest {
-		q += ` DESC`
-	}
-	if s.Limit > 0 {
-		q += ` LIMIT ` + p.add(int64(s.Limit))
-	}
-	if s.Offset > 0 {
-		q += ` OFFSET ` + p.add(int64(s.Offset))
-	}
-	out, err := x.scanMemories(ctx, q, p.args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("select memory: %w", err)
+	st := sqlq.SelectMemories(sq.Where("e.project_id = ?", x.p), s, memCols)
+	var out []memory.Entry
+	if !s.CountOnly {
+		var err error
+		if out, err = x.scanMemories(ctx, st.Page, st.PageArgs...); err == nil {
+			err = sqlq.Fill(sq, "project_id = ?", []any{x.p}, out, s, func(q string, args []any) (pgx.Rows, func(), error) {
+				rows, err := x.tx.Query(ctx, q, args...)
+				return rows, func() { rows.Close() }, err
+			})
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("select memory: %w", err)
+		}
 	}
 	if total, ok := s.PageTotal(len(out)); ok {
 		return out, total, nil
 	}
 	var total int64
-	if err := x.tx.QueryRow(ctx, `SELECT count(*) FROM memory_entries e WHERE e.project_id = $1`+where, count...).Scan(&total); err != nil {
+	if err := x.tx.QueryRow(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count memory: %w", err)
 	}
 	return out, int(total), nil
 }
 
-func (x *txn) HiddenMemories(ctx context.Context, s store.MemorySelector, limit int) ([]memory.ID, error) {
-	p := &params{args: []any{x.p}}
+func (s *source) Hidden(ctx context.Context, limit int) ([]memory.ID, error) {
+	p := &params{args: []any{s.x.p}}
 	var parts []string
-	if s.HideSuperseded {
+	if s.s.HideSuperseded {
 		parts = append(parts, `SELECT id FROM memory_entries WHERE project_id = $1 AND superseded_by IS NOT NULL`)
 	}
-	if !s.Now.IsZero() {
-		parts = append(parts, `SELECT id FROM memory_entries WHERE project_id = $1 AND expires_at IS NOT NULL AND expires_at <= `+p.add(ts(s.Now)))
+	if !s.s.Now.IsZero() {
+		parts = append(parts, `SELECT id FROM memory_entries WHERE project_id = $1 AND expires_at IS NOT NULL AND expires_at <= `+p.add(ts(s.s.Now)))
 	}
 	if len(parts) == 0 {
 		return nil, nil
 	}
-	rows, err := x.tx.Query(ctx, strings.Join(parts, " UNION ")+` LIMIT `+p.add(int64(limit)), p.args...)
+	rows, err := s.x.tx.Query(ctx, strings.Join(parts, " UNION ")+` LIMIT `+p.add(int64(limit)), p.args...)
 	if err != nil {
 		return nil, fmt.Errorf("read hidden memory: %w", err)
 	}
@@ -132,6 +100,7 @@ func (x *txn) MemoryIndex(ctx context.Context, s store.MemorySelector) (store.Me
 		return nil, fmt.Errorf("count memory terms: %w", err)
 	}
 	if x.genericSearch {
+		x.genericSearch = false // SET LOCAL lasts the transaction: once is enough
 		// The search's statements take arrays of terms and entries; for
 		// some of them PostgreSQL's custom plan (plan_cache_mode auto, the
 		// default, and Cairn's until the tasks table has statistics; see

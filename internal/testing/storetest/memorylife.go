@@ -31,7 +31,7 @@ func testMemoryDetails(t *testing.T, s store.Store) {
 		ids = append(ids, got.ID)
 	}
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.Memories(ctx, ids)
+		got, err := store.Memories(ctx, tx, ids, 0)
 		if err != nil {
 			return err
 		}
@@ -51,9 +51,9 @@ func testMemoryDetails(t *testing.T, s store.Store) {
 	})
 	e := in[0]
 	e.Rationale, e.Alternatives, e.DiscoveryTokens = "", nil, 0
-	update(t, s, func(tx store.Tx) error { return tx.UpdateMemory(ctx, e) })
+	update(t, s, func(tx store.Tx) error { _, err := tx.PutMemory(ctx, e); return err })
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.Memories(ctx, ids[:1])
+		got, err := store.Memories(ctx, tx, ids[:1], 0)
 		if err != nil {
 			return err
 		}
@@ -69,20 +69,26 @@ func testMemoryDetails(t *testing.T, s store.Store) {
 func testMemoryOccurrences(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	m := addMemory(t, s, memory.Entry{Type: memory.Mistake, Title: "boom", Occurrences: 3})
+	other := addMemory(t, s, memory.Entry{Type: memory.Mistake, Title: "bang", Occurrences: 1})
+	note := addMemory(t, s, memory.Entry{Type: memory.Insight, Title: "no occurrences"})
 	update(t, s, func(tx store.Tx) error {
+		// Occurrences go with a write of the entry: the first with its
+		// addition, the others with its updates.
+		var err error
 		for n := 1; n <= 3; n++ {
 			o := memory.Occurrence{N: n, At: t0.Add(time.Duration(n) * time.Minute), SessionID: "s1", Branch: "b", Title: "Boom", Content: "run"}
 			if n == 2 {
 				o.RootCause, o.Fix = "its cause", "its fix"
 			}
-			if err := tx.AddOccurrence(ctx, m.ID, o); err != nil {
+			if m, err = tx.PutMemory(ctx, m, o); err != nil {
 				return err
 			}
 		}
-		return nil
+		_, err = tx.PutMemory(ctx, other, memory.Occurrence{N: 1, At: t0, Title: "Bang"})
+		return err
 	})
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.Occurrences(ctx, m.ID, 2)
+		got, err := Occurrences(ctx, tx, m.ID, 2)
 		if err != nil {
 			return err
 		}
@@ -93,10 +99,20 @@ func testMemoryOccurrences(t *testing.T, s store.Store) {
 		if d := cmp.Diff(want, got); d != "" {
 			t.Errorf("occurrences (-want +got):\n%s", d)
 		}
+		// Recent is per mistake, whatever the others have; none for an
+		// entry of another type.
+		es, err := store.Memories(ctx, tx, []memory.ID{other.ID, note.ID, m.ID}, 1)
+		if err != nil {
+			return err
+		}
+		if len(es) != 3 || len(es[0].Recent) != 1 || es[0].Recent[0].Title != "Bang" || es[1].Recent != nil ||
+			len(es[2].Recent) != 1 || es[2].Recent[0].N != 3 {
+			t.Errorf("Recent 1 of three entries: %+v", es)
+		}
 		return nil
 	})
 	update(t, s, func(tx store.Tx) error {
-		err := tx.AddOccurrence(ctx, 9999, memory.Occurrence{N: 1, At: t0, Title: "x"})
+		_, err := tx.PutMemory(ctx, memory.Entry{ID: 9999, UID: "zzzzzzzzzy", Type: memory.Mistake, Title: "x"}, memory.Occurrence{N: 1, At: t0, Title: "x"})
 		if m, ok := memory.MissingOf(err); !ok || m.What != "entry" {
 			t.Errorf("occurrence of a missing entry: %v, want the entry not found", err)
 		}
@@ -104,7 +120,7 @@ func testMemoryOccurrences(t *testing.T, s store.Store) {
 		return err
 	})
 	view(t, s, func(tx store.Tx) error {
-		if got, err := tx.Occurrences(ctx, m.ID, 10); err != nil || len(got) != 0 {
+		if got, err := Occurrences(ctx, tx, m.ID, 10); err != nil || len(got) != 0 {
 			t.Errorf("occurrences of a deleted entry: %v %v", got, err)
 		}
 		return nil
@@ -123,7 +139,7 @@ func testMemorySupersedeExpire(t *testing.T, s store.Store) {
 	exp := addMemory(t, s, memory.Entry{Type: memory.Insight, Title: "sessions are slow this week", ExpiresAt: t0.Add(time.Hour)})
 	old.SupersededBy = nw.ID
 	update(t, s, func(tx store.Tx) error {
-		if err := tx.UpdateMemory(ctx, old); err != nil {
+		if _, err := tx.PutMemory(ctx, old); err != nil {
 			return err
 		}
 		for _, e := range []memory.Entry{old, nw} {
@@ -181,7 +197,7 @@ func testMemorySupersedeExpire(t *testing.T, s store.Store) {
 		if len(older) != 0 {
 			t.Errorf("timeline lists the superseded entry: %v", entryIDs(older))
 		}
-		es, err := tx.Memories(ctx, []memory.ID{old.ID, nw.ID})
+		es, err := store.Memories(ctx, tx, []memory.ID{old.ID, nw.ID}, 0)
 		if err != nil {
 			return err
 		}
@@ -195,7 +211,7 @@ func testMemorySupersedeExpire(t *testing.T, s store.Store) {
 		return err
 	})
 	view(t, s, func(tx store.Tx) error {
-		es, err := tx.Memories(ctx, []memory.ID{old.ID})
+		es, err := store.Memories(ctx, tx, []memory.ID{old.ID}, 0)
 		if err != nil {
 			return err
 		}
