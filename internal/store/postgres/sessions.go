@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -141,79 +140,25 @@ func (x *txn) ResolveEvents(ctx context.Context, session memory.SessionID, kind 
 }
 
 func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, store.EventTotals, error) {
-	p := &params{args: []any{x.p}}
-	var where strings.Builder
-	if len(q.Sessions) > 0 {
-		ids := make([]int64, len(q.Sessions))
-		for i, id := range q.Sessions {
-			ids[i] = int64(id)
-		}
-		where.WriteString(" AND session_id = ANY(" + p.add(ids) + ")")
-	}
-	if len(q.Kinds) > 0 {
-		where.WriteString(" AND kind = ANY(" + p.add(strs(q.Kinds)) + ")")
-	}
-	if q.Unresolved {
-		where.WriteString(" AND resolved_at IS NULL")
-	}
-	totals := store.EventTotals{}
-	rows, err := x.tx.Query(ctx, `SELECT session_id, kind, count(*) FROM session_events WHERE project_id = $1`+where.String()+` GROUP BY session_id, kind`, p.args...)
+	st := sqlq.Events(sq.Where("project_id = ?", x.p), q)
+	rows, err := x.tx.Query(ctx, st.Count, st.CountArgs...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("count session events: %w", err)
 	}
-	for rows.Next() {
-		var (
-			sid int64
-			k   string
-			n   int64
-		)
-		if err := rows.Scan(&sid, &k, &n); err != nil {
-			rows.Close()
-			return nil, nil, fmt.Errorf("count session events: %w", err)
-		}
-		totals.AddTotal(memory.SessionID(sid), memory.EventKind(k), int(n))
-	}
+	totals, err := sqlq.ScanEventTotals(rows)
 	rows.Close()
-	if err := rows.Err(); err != nil || len(totals) == 0 || q.TotalsOnly {
+	if err != nil || len(totals) == 0 || q.TotalsOnly {
 		return nil, totals, err
 	}
-	list := `SELECT session_id, kind, key, subject, detail, data, count, first_at, at, resolved_at FROM (
-		SELECT e.*, row_number() OVER (PARTITION BY kind ORDER BY at DESC, id DESC) AS rn FROM session_events e WHERE project_id = $1` + where.String() + `) ev`
-	if q.PerKind > 0 {
-		list += ` WHERE rn <= ` + p.add(int64(q.PerKind))
-	}
-	list += ` ORDER BY at DESC, id DESC`
-	if q.Limit > 0 {
-		list += ` LIMIT ` + p.add(int64(q.Limit))
-	}
-	rows, err = x.tx.Query(ctx, list, p.args...)
-	if err != nil {
+	if rows, err = x.tx.Query(ctx, st.Page, st.PageArgs...); err != nil {
 		return nil, nil, fmt.Errorf("read session events: %w", err)
 	}
 	defer rows.Close()
-	var out []memory.Event
-	for rows.Next() {
-		var (
-			e          memory.Event
-			sid        int64
-			count      int32
-			kind, data string
-			resolved   *time.Time
-		)
-		if err := rows.Scan(&sid, &kind, &e.Key, &e.Subject, &e.Detail, &data, &count, &e.FirstAt, &e.At, &resolved); err != nil {
-			return nil, nil, fmt.Errorf("read session events: %w", err)
-		}
-		e.Session, e.Kind, e.Count = memory.SessionID(sid), memory.EventKind(kind), int(count)
-		e.FirstAt, e.At = e.FirstAt.UTC(), e.At.UTC()
-		if resolved != nil {
-			e.ResolvedAt = resolved.UTC()
-		}
-		if err := store.DecodeEventData(data, &e); err != nil {
-			return nil, nil, err
-		}
-		out = append(out, e)
+	out, err := sqlq.ScanEvents(rows)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read session events: %w", err)
 	}
-	return out, totals, rows.Err()
+	return out, totals, nil
 }
 
 func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
@@ -133,86 +132,26 @@ func (x *txn) ResolveEvents(ctx context.Context, session memory.SessionID, kind 
 	return int(n), nil
 }
 
-// eventFilters renders q's filters (but its caps) as conditions.
-func eventFilters(q store.EventQuery) (string, []any) {
-	var (
-		where strings.Builder
-		args  []any
-	)
-	if len(q.Sessions) > 0 {
-		where.WriteString(" AND session_id IN (" + placeholders(len(q.Sessions)) + ")")
-		for _, id := range q.Sessions {
-			args = append(args, int64(id))
-		}
-	}
-	if len(q.Kinds) > 0 {
-		where.WriteString(" AND kind IN (" + placeholders(len(q.Kinds)) + ")")
-		for _, k := range q.Kinds {
-			args = append(args, string(k))
-		}
-	}
-	if q.Unresolved {
-		where.WriteString(" AND resolved_at IS NULL")
-	}
-	return where.String(), args
-}
-
 func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, store.EventTotals, error) {
-	where, args := eventFilters(q)
-	totals := store.EventTotals{}
-	rows, err := x.queryBuilt(ctx, `SELECT session_id, kind, count(*) FROM session_events WHERE 1`+where+` GROUP BY session_id, kind`, args...)
+	st := sqlq.Events(sq.Where(""), q)
+	rows, err := x.queryBuilt(ctx, st.Count, st.CountArgs...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("count session events: %w", err)
 	}
-	for rows.Next() {
-		var (
-			sid int64
-			k   string
-			n   int
-		)
-		if err := rows.Scan(&sid, &k, &n); err != nil {
-			rows.Close()
-			return nil, nil, fmt.Errorf("count session events: %w", err)
-		}
-		totals.AddTotal(memory.SessionID(sid), memory.EventKind(k), n)
-	}
+	totals, err := sqlq.ScanEventTotals(rows)
 	rows.Close()
-	if err := rows.Err(); err != nil || len(totals) == 0 || q.TotalsOnly {
+	if err != nil || len(totals) == 0 || q.TotalsOnly {
 		return nil, totals, err
 	}
-	perKind, limit := q.PerKind, q.Limit
-	if perKind <= 0 {
-		perKind = -1
-	}
-	if limit <= 0 {
-		limit = -1
-	}
-	rows, err = x.queryBuilt(ctx, `SELECT session_id, kind, key, subject, detail, data, count, first_at, at, resolved_at FROM (
-		SELECT e.*, row_number() OVER (PARTITION BY kind ORDER BY at DESC, id DESC) AS rn FROM session_events e WHERE 1`+where+`)
-		WHERE ? < 0 OR rn <= ? ORDER BY at DESC, id DESC LIMIT ?`, append(args, perKind, perKind, limit)...)
-	if err != nil {
+	if rows, err = x.queryBuilt(ctx, st.Page, st.PageArgs...); err != nil {
 		return nil, nil, fmt.Errorf("read session events: %w", err)
 	}
 	defer rows.Close()
-	var out []memory.Event
-	for rows.Next() {
-		var (
-			e              memory.Event
-			sid, first, at int64
-			kind, data     string
-			resolved       sql.NullInt64
-		)
-		if err := rows.Scan(&sid, &kind, &e.Key, &e.Subject, &e.Detail, &data, &e.Count, &first, &at, &resolved); err != nil {
-			return nil, nil, fmt.Errorf("read session events: %w", err)
-		}
-		e.Session, e.Kind = memory.SessionID(sid), memory.EventKind(kind)
-		e.FirstAt, e.At, e.ResolvedAt = time.UnixMicro(first).UTC(), time.UnixMicro(at).UTC(), fromMicros(resolved)
-		if err := store.DecodeEventData(data, &e); err != nil {
-			return nil, nil, err
-		}
-		out = append(out, e)
+	out, err := sqlq.ScanEvents(rows)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read session events: %w", err)
 	}
-	return out, totals, rows.Err()
+	return out, totals, nil
 }
 
 func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/usage"
 )
@@ -138,4 +139,58 @@ func UpsertUsageDay(d Dialect, project any, day usage.Day) (string, []any) {
 	return `INSERT INTO usage_days (` + cols + `, count, duration_us, bytes, hist) VALUES (` + strings.Join(marks, ", ") + `)
 		ON CONFLICT (` + cols + `) DO UPDATE SET
 			count = excluded.count, duration_us = excluded.duration_us, bytes = excluded.bytes, hist = excluded.hist`, args
+}
+
+// Events builds a store.EventQuery's statements on w: Count counts the
+// events it selects by session and kind (ScanEventTotals), Page lists
+// them, newest first (ScanEvents).
+func Events(w *Where, q store.EventQuery) Statements {
+	w.IDs("session_id", Int64s(q.Sessions))
+	w.In("kind", Strs(q.Kinds))
+	if q.Unresolved {
+		w.And("resolved_at IS NULL")
+	}
+	cond := w.String()
+	st := Statements{Count: `SELECT session_id, kind, count(*) FROM session_events WHERE ` + cond + ` GROUP BY session_id, kind`,
+		CountArgs: w.Args[:len(w.Args):len(w.Args)]}
+	st.Page = `SELECT session_id, kind, key, subject, detail, data, count, first_at, at, resolved_at FROM (
+		SELECT e.*, row_number() OVER (PARTITION BY kind ORDER BY at DESC, id DESC) AS rn FROM session_events e WHERE ` + cond + `) ev`
+	if q.PerKind > 0 {
+		st.Page += ` WHERE rn <= ` + w.Arg(q.PerKind)
+	}
+	st.Page += ` ORDER BY at DESC, id DESC` + w.Limit(q.Limit)
+	st.PageArgs = w.Args
+	return st
+}
+
+// ScanEventTotals reads the rows of an Events count.
+func ScanEventTotals[R Rows](rows R) (store.EventTotals, error) {
+	totals := store.EventTotals{}
+	_, err := Collect(rows, func(r R) (struct{}, error) {
+		var (
+			sid int64
+			k   string
+			n   int
+		)
+		err := r.Scan(&sid, &k, &n)
+		totals.AddTotal(memory.SessionID(sid), memory.EventKind(k), n)
+		return struct{}{}, err
+	})
+	return totals, err
+}
+
+// ScanEvents reads the rows of an Events page.
+func ScanEvents[R Rows](rows R) ([]memory.Event, error) {
+	return Collect(rows, func(r R) (memory.Event, error) {
+		var (
+			e          memory.Event
+			sid        int64
+			kind, data string
+		)
+		if err := r.Scan(&sid, &kind, &e.Key, &e.Subject, &e.Detail, &data, &e.Count, TimeDest(&e.FirstAt), TimeDest(&e.At), TimeDest(&e.ResolvedAt)); err != nil {
+			return e, err
+		}
+		e.Session, e.Kind = memory.SessionID(sid), memory.EventKind(kind)
+		return e, store.DecodeEventData(data, &e)
+	})
 }
