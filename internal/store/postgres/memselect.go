@@ -42,28 +42,11 @@ func memFilters(s store.MemorySelector, p *params) string {
 }
 
 func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]memory.Entry, int, error) {
-	st := sqlq.SelectMemories(sq.Where("e.project_id = ?", x.p), s, memCols)
-	var out []memory.Entry
-	if !s.CountOnly {
-		var err error
-		if out, err = x.scanMemories(ctx, st.Page, st.PageArgs...); err == nil {
-			err = sqlq.Fill(sq, "project_id = ?", []any{x.p}, out, s, func(q string, args []any) (pgx.Rows, func(), error) {
-				rows, err := x.tx.Query(ctx, q, args...)
-				return rows, func() { rows.Close() }, err
-			})
-		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("select memory: %w", err)
-		}
+	es, n, err := sqlq.ReadMemories(ctx, conn{x}, s, memCols, func(r sqlq.Rows) (memory.Entry, error) { return scanMemory(r) })
+	if err != nil {
+		return nil, 0, fmt.Errorf("select memory: %w", err)
 	}
-	if total, ok := s.PageTotal(len(out)); ok {
-		return out, total, nil
-	}
-	var total int64
-	if err := x.tx.QueryRow(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count memory: %w", err)
-	}
-	return out, int(total), nil
+	return es, n, nil
 }
 
 func (s *source) Hidden(ctx context.Context, limit int) ([]memory.ID, error) {

@@ -21,17 +21,14 @@ const (
 	SELECT $1, nid.id, $2, $3, $4, $5, $6, $7, $8, $9, '{}' FROM nid RETURNING id`
 	qUpdateSession = `UPDATE sessions SET thread_id = $3, agent = $4, branch = $5, started_at = $6, ended_at = $7,
 	client_key = $8, pid = $9, pstart = $10, doc = $11 WHERE project_id = $1 AND id = $2`
-	qSession     = `SELECT id, doc FROM sessions WHERE project_id = $1 AND id = $2`
 	qRecordEvent = `INSERT INTO session_events (project_id, session_id, kind, key, subject, detail, data, count, first_at, at)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $8)
 	ON CONFLICT (project_id, session_id, kind, key) DO UPDATE SET subject = excluded.subject, detail = excluded.detail, data = excluded.data,
 		count = session_events.count + 1, at = excluded.at, resolved_at = NULL`
 	qResolveEvents = `UPDATE session_events SET resolved_at = $5
 	WHERE project_id = $1 AND session_id = $2 AND kind = $3 AND subject = $4 AND resolved_at IS NULL`
-	qBranch    = `SELECT doc FROM branch_contexts WHERE project_id = $1 AND branch = $2`
 	qSetBranch = `INSERT INTO branch_contexts (project_id, branch, updated_at, doc) VALUES ($1, $2, $3, $4)
 	ON CONFLICT (project_id, branch) DO UPDATE SET updated_at = excluded.updated_at, doc = excluded.doc`
-	qBranches = `SELECT doc FROM branch_contexts WHERE project_id = $1 ORDER BY updated_at DESC, branch`
 )
 
 func (x *txn) PutSession(ctx context.Context, s memory.Session) (memory.Session, error) {
@@ -75,41 +72,12 @@ func (x *txn) updateSession(ctx context.Context, s memory.Session) error {
 	return nil
 }
 
-func (x *txn) session(ctx context.Context, id memory.SessionID) ([]memory.Session, int, error) {
-	rows, err := x.tx.Query(ctx, qSession, x.p, int64(id))
-	if err != nil {
-		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
-	}
-	defer rows.Close()
-	ss, err := sqlq.ScanSessions(rows)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
-	}
-	return ss, len(ss), nil
-}
-
 func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
-	if q.ID != 0 {
-		return x.session(ctx, q.ID)
-	}
-	st := sqlq.Sessions(sq.Where("project_id = ?", x.p), q)
-	var total int64
-	if err := x.tx.QueryRow(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count sessions: %w", err)
-	}
-	if total == 0 || int64(q.Offset) >= total {
-		return nil, int(total), nil
-	}
-	rows, err := x.tx.Query(ctx, st.Page, st.PageArgs...)
+	ss, n, err := sqlq.ReadSessions(ctx, conn{x}, q)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list sessions: %w", err)
 	}
-	defer rows.Close()
-	out, err := sqlq.ScanSessions(rows)
-	if err != nil {
-		return nil, 0, fmt.Errorf("list sessions: %w", err)
-	}
-	return out, int(total), nil
+	return ss, n, nil
 }
 
 // RecordEvent is sent with the transaction's next statement (later): an
@@ -140,25 +108,11 @@ func (x *txn) ResolveEvents(ctx context.Context, session memory.SessionID, kind 
 }
 
 func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, store.EventTotals, error) {
-	st := sqlq.Events(sq.Where("project_id = ?", x.p), q)
-	rows, err := x.tx.Query(ctx, st.Count, st.CountArgs...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("count session events: %w", err)
-	}
-	totals, err := sqlq.ScanEventTotals(rows)
-	rows.Close()
-	if err != nil || len(totals) == 0 || q.TotalsOnly {
-		return nil, totals, err
-	}
-	if rows, err = x.tx.Query(ctx, st.Page, st.PageArgs...); err != nil {
-		return nil, nil, fmt.Errorf("read session events: %w", err)
-	}
-	defer rows.Close()
-	out, err := sqlq.ScanEvents(rows)
+	es, totals, err := sqlq.ReadEvents(ctx, conn{x}, q)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read session events: %w", err)
 	}
-	return out, totals, nil
+	return es, totals, nil
 }
 
 func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {
@@ -174,21 +128,9 @@ func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) erro
 }
 
 func (x *txn) BranchContexts(ctx context.Context, branches ...string) ([]memory.BranchContext, error) {
-	if len(branches) > 1 {
-		return store.EachBranch(ctx, x.BranchContexts, branches)
-	}
-	query, args := qBranches, []any{x.p}
-	if len(branches) == 1 {
-		query, args = qBranch, append(args, branches[0])
-	}
-	rows, err := x.tx.Query(ctx, query, args...)
+	bs, err := sqlq.ReadBranches(ctx, conn{x}, branches...)
 	if err != nil {
 		return nil, fmt.Errorf("list branches: %w", err)
 	}
-	defer rows.Close()
-	out, err := sqlq.ScanBranches(rows)
-	if err != nil {
-		return nil, fmt.Errorf("list branches: %w", err)
-	}
-	return out, nil
+	return bs, nil
 }

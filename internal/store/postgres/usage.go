@@ -2,11 +2,8 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/sqlq"
@@ -19,39 +16,16 @@ const (
 	qAddUsage = `INSERT INTO usage_events (project_id, at, kind, name, toolset, agent, session_id, client, client_version, model, duration_us, outcome, bytes, subject)
 	SELECT $1, * FROM unnest($2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[],
 		$11::bigint[], $12::text[], $13::bigint[], $14::text[])`
-	qDeleteUsage = `DELETE FROM usage_events WHERE project_id = $1 AND at < $2`
 )
 
 // Usage rows change no state a cache or a board shows: their writes do not
 // bump the store's version.
 func (x *txn) WriteUsage(ctx context.Context, w store.UsageWrite) (int, error) {
-	n := 0
-	if !w.DeleteBefore.IsZero() {
-		tag, err := x.tx.Exec(ctx, qDeleteUsage, x.p, ts(w.DeleteBefore))
-		if err != nil {
-			return 0, fmt.Errorf("delete usage: %w", err)
-		}
-		n = int(tag.RowsAffected())
+	n, err := sqlq.WriteUsage(ctx, conn{x}, x.p, w, func(es []usage.Event) error { return x.addUsage(ctx, es) })
+	if err != nil {
+		return 0, fmt.Errorf("write usage: %w", err)
 	}
-	for _, d := range w.Days {
-		var (
-			count     int
-			us, bytes int64
-			hist      string
-		)
-		q := sq.Where("project_id = ?", x.p)
-		switch err := x.tx.QueryRow(ctx, sqlq.UsageDay(q, d), q.Args...).Scan(&count, &us, &bytes, &hist); {
-		case err == nil:
-			d = sqlq.AddUsageDay(d, count, us, bytes, hist)
-		case !errors.Is(err, pgx.ErrNoRows):
-			return 0, fmt.Errorf("read usage day: %w", err)
-		}
-		up, args := sqlq.UpsertUsageDay(sq, x.p, d)
-		if _, err := x.tx.Exec(ctx, up, args...); err != nil {
-			return 0, fmt.Errorf("save usage day: %w", err)
-		}
-	}
-	return n, x.addUsage(ctx, w.Events)
+	return n, nil
 }
 
 func (x *txn) addUsage(ctx context.Context, es []usage.Event) error {
@@ -77,13 +51,7 @@ func (x *txn) addUsage(ctx context.Context, es []usage.Event) error {
 }
 
 func (x *txn) Usage(ctx context.Context, q store.UsageQuery) ([]usage.Event, []usage.Day, error) {
-	w := sq.Where("project_id = ?", x.p)
-	rows, err := x.tx.Query(ctx, sqlq.Usage(w, q), w.Args...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read usage: %w", err)
-	}
-	defer rows.Close()
-	es, ds, err := sqlq.ScanUsage(rows, q.Days)
+	es, ds, err := sqlq.ReadUsage(ctx, conn{x}, q)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read usage: %w", err)
 	}

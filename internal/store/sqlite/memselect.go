@@ -34,28 +34,11 @@ func placeholders(n int) string {
 }
 
 func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]memory.Entry, int, error) {
-	st := sqlq.SelectMemories(sq.Where(""), s, memCols)
-	var out []memory.Entry
-	if !s.CountOnly {
-		rows, err := x.queryBuilt(ctx, st.Page, st.PageArgs...)
-		if out, err = collect(rows, err, scanMemory); err == nil {
-			err = sqlq.Fill(sq, "", nil, out, s, func(q string, args []any) (*sql.Rows, func(), error) {
-				rows, err := x.queryBuilt(ctx, q, args...)
-				return rows, func() { rows.Close() }, err
-			})
-		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("select memory: %w", err)
-		}
+	es, n, err := sqlq.ReadMemories(ctx, conn{x}, s, memCols, func(r sqlq.Rows) (memory.Entry, error) { return scanMemory(r) })
+	if err != nil {
+		return nil, 0, fmt.Errorf("select memory: %w", err)
 	}
-	if total, ok := s.PageTotal(len(out)); ok {
-		return out, total, nil
-	}
-	var total int
-	if err := x.queryRowBuilt(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count memory: %w", err)
-	}
-	return out, total, nil
+	return es, n, nil
 }
 
 // qHidden are the entries a search's superseded and expiry rules leave

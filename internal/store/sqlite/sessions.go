@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -19,20 +18,16 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{}') RETURNING id`
 	qUpdateSession = `UPDATE sessions SET thread_id = ?, agent = ?, branch = ?, started_at = ?, ended_at = ?, client_key = ?, pid = ?, pstart = ?, doc = ?
 		WHERE id = ?`
-	qSession     = `SELECT id, doc FROM sessions WHERE id = ?`
 	qRecordEvent = `INSERT INTO session_events (session_id, kind, key, subject, detail, data, count, first_at, at)
 		VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)
 		ON CONFLICT (session_id, kind, key) DO UPDATE SET subject = excluded.subject, detail = excluded.detail, data = excluded.data,
 			count = count + 1, at = excluded.at, resolved_at = NULL`
 	qResolveEvents = `UPDATE session_events SET resolved_at = ? WHERE session_id = ? AND kind = ? AND subject = ? AND resolved_at IS NULL`
-	qBranch        = `SELECT doc FROM branch_contexts WHERE branch = ?`
 	qSetBranch     = `INSERT INTO branch_contexts (branch, updated_at, doc) VALUES (?, ?, ?) ON CONFLICT (branch) DO UPDATE SET updated_at = excluded.updated_at, doc = excluded.doc`
-	qBranches      = `SELECT doc FROM branch_contexts ORDER BY updated_at DESC, branch`
 )
 
 // The session statements, prepared with the pool's others.
 var (
-	sessionReadQueries  = []string{qSession, qBranch, qBranches}
 	sessionWriteQueries = []string{qAddSession, qUpdateSession, qRecordEvent, qResolveEvents, qSetBranch}
 )
 
@@ -75,41 +70,12 @@ func (x *txn) updateSession(ctx context.Context, s memory.Session) error {
 	return nil
 }
 
-func (x *txn) session(ctx context.Context, id memory.SessionID) ([]memory.Session, int, error) {
-	rows, err := x.query(ctx, qSession, int64(id))
-	if err != nil {
-		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
-	}
-	defer rows.Close()
-	ss, err := sqlq.ScanSessions(rows)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
-	}
-	return ss, len(ss), nil
-}
-
 func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
-	if q.ID != 0 {
-		return x.session(ctx, q.ID)
-	}
-	st := sqlq.Sessions(sq.Where(""), q)
-	var total int
-	if err := x.queryRowBuilt(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count sessions: %w", err)
-	}
-	if total == 0 || q.Offset >= total {
-		return nil, total, nil
-	}
-	rows, err := x.queryBuilt(ctx, st.Page, st.PageArgs...)
+	ss, n, err := sqlq.ReadSessions(ctx, conn{x}, q)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list sessions: %w", err)
 	}
-	defer rows.Close()
-	out, err := sqlq.ScanSessions(rows)
-	if err != nil {
-		return nil, 0, fmt.Errorf("list sessions: %w", err)
-	}
-	return out, total, nil
+	return ss, n, nil
 }
 
 func (x *txn) RecordEvent(ctx context.Context, e memory.Event) error {
@@ -133,25 +99,11 @@ func (x *txn) ResolveEvents(ctx context.Context, session memory.SessionID, kind 
 }
 
 func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, store.EventTotals, error) {
-	st := sqlq.Events(sq.Where(""), q)
-	rows, err := x.queryBuilt(ctx, st.Count, st.CountArgs...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("count session events: %w", err)
-	}
-	totals, err := sqlq.ScanEventTotals(rows)
-	rows.Close()
-	if err != nil || len(totals) == 0 || q.TotalsOnly {
-		return nil, totals, err
-	}
-	if rows, err = x.queryBuilt(ctx, st.Page, st.PageArgs...); err != nil {
-		return nil, nil, fmt.Errorf("read session events: %w", err)
-	}
-	defer rows.Close()
-	out, err := sqlq.ScanEvents(rows)
+	es, totals, err := sqlq.ReadEvents(ctx, conn{x}, q)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read session events: %w", err)
 	}
-	return out, totals, nil
+	return es, totals, nil
 }
 
 func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {
@@ -166,25 +118,9 @@ func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) erro
 }
 
 func (x *txn) BranchContexts(ctx context.Context, branches ...string) ([]memory.BranchContext, error) {
-	if len(branches) > 1 {
-		return store.EachBranch(ctx, x.BranchContexts, branches)
-	}
-	var (
-		rows *sql.Rows
-		err  error
-	)
-	if len(branches) == 1 {
-		rows, err = x.query(ctx, qBranch, branches[0])
-	} else {
-		rows, err = x.query(ctx, qBranches)
-	}
+	bs, err := sqlq.ReadBranches(ctx, conn{x}, branches...)
 	if err != nil {
 		return nil, fmt.Errorf("list branches: %w", err)
 	}
-	defer rows.Close()
-	out, err := sqlq.ScanBranches(rows)
-	if err != nil {
-		return nil, fmt.Errorf("list branches: %w", err)
-	}
-	return out, nil
+	return bs, nil
 }

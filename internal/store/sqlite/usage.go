@@ -15,7 +15,6 @@ import (
 const (
 	qAddUsage = `INSERT INTO usage_events (at, kind, name, toolset, agent, session_id, client, client_version, model, duration_us, outcome, bytes, subject)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	qDeleteUsage = `DELETE FROM usage_events WHERE at < ?`
 )
 
 // usageRows is how many events one INSERT writes: a statement a row cost
@@ -26,35 +25,11 @@ const usageRows = 64
 var qAddUsageRows = qAddUsage + strings.Repeat(", (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", usageRows-1)
 
 func (x *txn) WriteUsage(ctx context.Context, w store.UsageWrite) (int, error) {
-	n := 0
-	if !w.DeleteBefore.IsZero() {
-		res, err := x.exec(ctx, qDeleteUsage, micros(w.DeleteBefore))
-		if err != nil {
-			return 0, fmt.Errorf("delete usage: %w", err)
-		}
-		k, _ := res.RowsAffected()
-		n = int(k)
+	n, err := sqlq.WriteUsage(ctx, conn{x}, nil, w, func(es []usage.Event) error { return x.addUsage(ctx, es) })
+	if err != nil {
+		return 0, fmt.Errorf("write usage: %w", err)
 	}
-	for _, d := range w.Days {
-		var (
-			count     int
-			us, bytes int64
-			hist      string
-		)
-		q := sq.Where("")
-		switch err := x.queryRowBuilt(ctx, sqlq.UsageDay(q, d), q.Args...).Scan(&count, &us, &bytes, &hist); {
-		case err == nil:
-			d = sqlq.AddUsageDay(d, count, us, bytes, hist)
-		case !errors.Is(err, sql.ErrNoRows):
-			return 0, fmt.Errorf("read usage day: %w", err)
-		}
-		up, args := sqlq.UpsertUsageDay(sq, nil, d)
-		x.wantBuilt(up)
-		if _, err := x.exec(ctx, up, args...); err != nil {
-			return 0, fmt.Errorf("save usage day: %w", err)
-		}
-	}
-	return n, x.addUsage(ctx, w.Events)
+	return n, nil
 }
 
 func (x *txn) addUsage(ctx context.Context, es []usage.Event) error {
@@ -81,13 +56,7 @@ func (x *txn) addUsage(ctx context.Context, es []usage.Event) error {
 }
 
 func (x *txn) Usage(ctx context.Context, q store.UsageQuery) ([]usage.Event, []usage.Day, error) {
-	w := sq.Where("")
-	rows, err := x.queryBuilt(ctx, sqlq.Usage(w, q), w.Args...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read usage: %w", err)
-	}
-	defer rows.Close()
-	es, ds, err := sqlq.ScanUsage(rows, q.Days)
+	es, ds, err := sqlq.ReadUsage(ctx, conn{x}, q)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read usage: %w", err)
 	}

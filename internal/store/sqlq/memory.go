@@ -1,6 +1,8 @@
 package sqlq
 
 import (
+	"context"
+
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 )
@@ -85,11 +87,9 @@ func RecentOccurrences(w *Where, ids []memory.ID, n int) string {
 		WHERE r <= ` + w.Arg(n) + ` ORDER BY entry_id, n DESC`
 }
 
-// Fill fills the entries es as s asks (Supersedes, Recent) from the rows
-// of the Supersedes and RecentOccurrences statements, which query runs
-// on a new Where: the entries es are in s's order, and a store reads
-// each statement once whatever their number.
-func Fill[R Rows](d Dialect, base string, baseArgs []any, es []memory.Entry, s store.MemorySelector, query func(q string, args []any) (R, func(), error)) error {
+// fill fills the entries es as s asks (Supersedes, Recent), reading each
+// statement once whatever their number.
+func fill(ctx context.Context, c Conn, es []memory.Entry, s store.MemorySelector) error {
 	if len(es) == 0 || !s.Supersedes && s.Recent <= 0 {
 		return nil
 	}
@@ -103,53 +103,54 @@ func Fill[R Rows](d Dialect, base string, baseArgs []any, es []memory.Entry, s s
 		}
 	}
 	if s.Supersedes {
-		w := d.Where(base, baseArgs...)
-		rows, done, err := query(Supersedes(w, ids), w.Args)
-		if err != nil {
-			return err
-		}
-		_, err = Collect(rows, func(r R) (struct{}, error) {
-			var by, old int64
-			if err := r.Scan(&by, &old); err != nil {
-				return struct{}{}, err
-			}
-			e := &es[at[memory.ID(by)]]
-			e.Supersedes = append(e.Supersedes, memory.ID(old))
-			return struct{}{}, nil
-		})
-		done()
-		if err != nil {
+		w := c.Where()
+		if _, err := read(ctx, c, Supersedes(w, ids), w.Args, func(rows RowSet) (struct{}, error) {
+			return struct{}{}, each(rows, func() error {
+				var by, old int64
+				if err := rows.Scan(&by, &old); err != nil {
+					return err
+				}
+				e := &es[at[memory.ID(by)]]
+				e.Supersedes = append(e.Supersedes, memory.ID(old))
+				return nil
+			})
+		}); err != nil {
 			return err
 		}
 	}
-	if s.Recent > 0 && len(mistakes) > 0 {
-		w := d.Where(base, baseArgs...)
-		rows, done, err := query(RecentOccurrences(w, mistakes, s.Recent), w.Args)
-		if err != nil {
-			return err
-		}
-		_, err = Collect(rows, func(r R) (struct{}, error) {
+	if s.Recent <= 0 || len(mistakes) == 0 {
+		return nil
+	}
+	w := c.Where()
+	_, err := read(ctx, c, RecentOccurrences(w, mistakes, s.Recent), w.Args, func(rows RowSet) (struct{}, error) {
+		return struct{}{}, each(rows, func() error {
 			var (
 				id    int64
 				o     memory.Occurrence
 				extra *string
 			)
-			if err := r.Scan(&id, &o.N, TimeDest(&o.At), &o.SessionID, &o.Branch, &o.Title, &o.Content, &extra); err != nil {
-				return struct{}{}, err
+			if err := rows.Scan(&id, &o.N, TimeDest(&o.At), &o.SessionID, &o.Branch, &o.Title, &o.Content, &extra); err != nil {
+				return err
 			}
 			if extra != nil {
 				if err := o.SetExtra([]byte(*extra)); err != nil {
-					return struct{}{}, err
+					return err
 				}
 			}
 			e := &es[at[memory.ID(id)]]
 			e.Recent = append(e.Recent, o)
-			return struct{}{}, nil
+			return nil
 		})
-		done()
-		if err != nil {
+	})
+	return err
+}
+
+// each calls fn for each row.
+func each(rows Rows, fn func() error) error {
+	for rows.Next() {
+		if err := fn(); err != nil {
 			return err
 		}
 	}
-	return nil
+	return rows.Err()
 }
