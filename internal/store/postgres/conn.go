@@ -24,3 +24,5 @@ func (c conn) Exec(ctx context.Context, q string, args ...any) (int64, error) {
 	tag, err := c.x.tx.Exec(ctx, q, args...)
 	return tag.RowsAffected(), err
 }
+
+func (c conn) Changed() { c.x.changed() }

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/rank"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/store/table"
 )
 
@@ -35,9 +36,9 @@ var memColumns = table.Columns[memory.Entry, memRow]{
 	{Name: "session_id", Arg: func(e memory.Entry) any { return e.SessionID }, Dest: func(r *memRow) any { return &r.e.SessionID }},
 	{Name: "branch", Arg: func(e memory.Entry) any { return e.Branch }, Dest: func(r *memRow) any { return &r.e.Branch }},
 	{Name: "occurrences", Arg: func(e memory.Entry) any { return int32(e.Occurrences) }, Dest: func(r *memRow) any { return &r.occ }},
-	{Name: "details", Arg: func(e memory.Entry) any { return nullJSON(e.Details()) }, Dest: func(r *memRow) any { return &r.details }},
-	{Name: "file_hashes", Arg: func(e memory.Entry) any { return jsonMap(e.FileHashes) }, Dest: func(r *memRow) any { return &r.hashes }},
-	{Name: "superseded_by", Arg: func(e memory.Entry) any { return nullMemID(e.SupersededBy) }, Dest: func(r *memRow) any { return &r.supersededBy }},
+	{Name: "details", Arg: func(e memory.Entry) any { return sqlq.NullText(e.Details()) }, Dest: func(r *memRow) any { return &r.details }},
+	{Name: "file_hashes", Arg: func(e memory.Entry) any { return sqlq.JSONMap(e.FileHashes) }, Dest: func(r *memRow) any { return &r.hashes }},
+	{Name: "superseded_by", Arg: func(e memory.Entry) any { return sqlq.NullID(e.SupersededBy) }, Dest: func(r *memRow) any { return &r.supersededBy }},
 	{Name: "expires_at", Arg: func(e memory.Entry) any { return nullTS(e.ExpiresAt) }, Dest: func(r *memRow) any { return &r.expires }},
 	{Name: "fingerprint", Arg: func(e memory.Entry) any { return fingerprint(e) }},
 	{Name: "search_body", Arg: func(e memory.Entry) any { return e.SearchText() }},
@@ -64,11 +65,9 @@ var (
 )
 
 const (
-	qMemDelete     = `DELETE FROM memory_entries WHERE project_id = $1 AND id = ANY($2)`
-	qUnsupersede   = `UPDATE memory_entries SET superseded_by = NULL WHERE project_id = $1 AND superseded_by = ANY($2)`
-	qAddOccurrence = `INSERT INTO memory_occurrences (project_id, entry_id, n, at, session_id, branch, title, content, extra)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
-	qSetVector = `INSERT INTO memory_vectors (project_id, entry_id, model, vec) SELECT $1, id, $3, $4 FROM memory_entries WHERE project_id = $1 AND id = $2
+	qMemDelete   = `DELETE FROM memory_entries WHERE project_id = $1 AND id = ANY($2)`
+	qUnsupersede = `UPDATE memory_entries SET superseded_by = NULL WHERE project_id = $1 AND superseded_by = ANY($2)`
+	qSetVector   = `INSERT INTO memory_vectors (project_id, entry_id, model, vec) SELECT $1, id, $3, $4 FROM memory_entries WHERE project_id = $1 AND id = $2
 	ON CONFLICT (project_id, entry_id, model) DO UPDATE SET vec = excluded.vec`
 )
 
@@ -100,29 +99,6 @@ func list(l []string) []string {
 		return nil
 	}
 	return l
-}
-
-func jsonMap(m map[string]string) any {
-	if len(m) == 0 {
-		return nil
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
-}
-
-func nullJSON(b []byte) any {
-	if b == nil {
-		return nil
-	}
-	return string(b)
-}
-
-func nullMemID(id memory.ID) *int64 {
-	if id == 0 {
-		return nil
-	}
-	v := int64(id)
-	return &v
 }
 
 func fingerprint(e memory.Entry) *string {
@@ -229,12 +205,7 @@ func (x *txn) PutMemory(ctx context.Context, e memory.Entry, occ ...memory.Occur
 }
 
 func (x *txn) addOccurrences(ctx context.Context, id memory.ID, occ []memory.Occurrence) error {
-	for _, o := range occ {
-		if _, err := x.tx.Exec(ctx, qAddOccurrence, x.p, int64(id), int32(o.N), ts(o.At), o.SessionID, o.Branch, o.Title, o.Content, nullJSON(o.Extra())); err != nil {
-			return fmt.Errorf("record occurrence %d of %s: %w", o.N, id, err)
-		}
-	}
-	return nil
+	return sqlq.AddOccurrences(ctx, conn{x}, x.p, id, occ)
 }
 
 // qBefore is the entries a new entry's dialogue context comes from

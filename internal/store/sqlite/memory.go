@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/rank"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/store/table"
 )
 
@@ -34,9 +35,9 @@ var memColumns = table.Columns[memory.Entry, memRow]{
 	{Name: "session_id", Arg: func(e memory.Entry) any { return e.SessionID }, Dest: func(r *memRow) any { return &r.e.SessionID }},
 	{Name: "branch", Arg: func(e memory.Entry) any { return e.Branch }, Dest: func(r *memRow) any { return &r.e.Branch }},
 	{Name: "occurrences", Arg: func(e memory.Entry) any { return e.Occurrences }, Dest: func(r *memRow) any { return &r.e.Occurrences }},
-	{Name: "details", Arg: func(e memory.Entry) any { return nullBytes(e.Details()) }, Dest: func(r *memRow) any { return &r.details }},
-	{Name: "file_hashes", Arg: func(e memory.Entry) any { return jsonMap(e.FileHashes) }, Dest: func(r *memRow) any { return &r.hashes }},
-	{Name: "superseded_by", Arg: func(e memory.Entry) any { return nullMemID(e.SupersededBy) }, Dest: func(r *memRow) any { return &r.supersededBy }},
+	{Name: "details", Arg: func(e memory.Entry) any { return sqlq.NullText(e.Details()) }, Dest: func(r *memRow) any { return &r.details }},
+	{Name: "file_hashes", Arg: func(e memory.Entry) any { return sqlq.JSONMap(e.FileHashes) }, Dest: func(r *memRow) any { return &r.hashes }},
+	{Name: "superseded_by", Arg: func(e memory.Entry) any { return sqlq.NullID(e.SupersededBy) }, Dest: func(r *memRow) any { return &r.supersededBy }},
 	{Name: "expires_at", Arg: func(e memory.Entry) any { return nullMicros(e.ExpiresAt) }, Dest: func(r *memRow) any { return &r.expires }},
 	{Name: "fingerprint", Arg: fingerprint},
 	{Name: "created_at", Arg: func(e memory.Entry) any { return micros(e.CreatedAt) }, Dest: func(r *memRow) any { return &r.created }},
@@ -79,17 +80,16 @@ var (
 	qTermsDF    = `SELECT term, df FROM memory_terms WHERE term IN (SELECT value FROM json_each(?)) AND df > 0`
 	qTermTop    = `SELECT group_concat(entry_id || ' ' || tf || ' ' || dl, ' ') FROM
 	(SELECT entry_id, tf, dl FROM memory_postings WHERE term = ? ORDER BY impact DESC LIMIT ?)`
-	qTagsDelete    = `DELETE FROM memory_tags WHERE entry_id = ?`
-	qTagInsert     = `INSERT OR IGNORE INTO memory_tags (tag, entry_id) VALUES (?, ?)`
-	qMemDelete     = `DELETE FROM memory_entries WHERE id = ?`
-	qUnsupersede   = `UPDATE memory_entries SET superseded_by = NULL WHERE superseded_by = ?`
-	qAddOccurrence = `INSERT INTO memory_occurrences (entry_id, n, at, session_id, branch, title, content, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
-	qSetVector     = `INSERT INTO memory_vectors (model, entry_id, vec) VALUES (?, ?, ?) ON CONFLICT (model, entry_id) DO UPDATE SET vec = excluded.vec`
+	qTagsDelete  = `DELETE FROM memory_tags WHERE entry_id = ?`
+	qTagInsert   = `INSERT OR IGNORE INTO memory_tags (tag, entry_id) VALUES (?, ?)`
+	qMemDelete   = `DELETE FROM memory_entries WHERE id = ?`
+	qUnsupersede = `UPDATE memory_entries SET superseded_by = NULL WHERE superseded_by = ?`
+	qSetVector   = `INSERT INTO memory_vectors (model, entry_id, vec) VALUES (?, ?, ?) ON CONFLICT (model, entry_id) DO UPDATE SET vec = excluded.vec`
 )
 
 var (
 	memoryReadQueries  = []string{qIndexStats, qTermTop, qTermsDF, qLookup, qSupersededIDs, qExpiredIDs}
-	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qIndexSet, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermSet, qTermRemove, qBefore, qAfter, qStepAfter, qRebuiltTo, qStepSet, qTermsAdd, qNext, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qUnsupersede, qAddOccurrence, qSetVector}
+	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qIndexSet, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermSet, qTermRemove, qBefore, qAfter, qStepAfter, qRebuiltTo, qStepSet, qTermsAdd, qNext, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qUnsupersede, qSetVector}
 )
 
 func jsonList(l []string) any {
@@ -98,28 +98,6 @@ func jsonList(l []string) any {
 	}
 	b, _ := json.Marshal(l)
 	return string(b)
-}
-
-func jsonMap(m map[string]string) any {
-	if len(m) == 0 {
-		return nil
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
-}
-
-func nullBytes(b []byte) any {
-	if b == nil {
-		return nil
-	}
-	return string(b)
-}
-
-func nullMemID(id memory.ID) any {
-	if id == 0 {
-		return nil
-	}
-	return int64(id)
 }
 
 func fingerprint(e memory.Entry) any {
@@ -586,12 +564,7 @@ func (x *txn) PutMemory(ctx context.Context, e memory.Entry, occ ...memory.Occur
 }
 
 func (x *txn) addOccurrences(ctx context.Context, id memory.ID, occ []memory.Occurrence) error {
-	for _, o := range occ {
-		if _, err := x.exec(ctx, qAddOccurrence, int64(id), o.N, micros(o.At), o.SessionID, o.Branch, o.Title, o.Content, nullBytes(o.Extra())); err != nil {
-			return fmt.Errorf("record occurrence %d of %s: %w", o.N, id, err)
-		}
-	}
-	return nil
+	return sqlq.AddOccurrences(ctx, conn{x}, nil, id, occ)
 }
 
 // repost indexes again the entries whose dialogue context may hold the

@@ -16,58 +16,23 @@ import (
 const (
 	qAddSession = `INSERT INTO sessions (thread_id, agent, branch, started_at, ended_at, client_key, pid, pstart, doc)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{}') RETURNING id`
-	qUpdateSession = `UPDATE sessions SET thread_id = ?, agent = ?, branch = ?, started_at = ?, ended_at = ?, client_key = ?, pid = ?, pstart = ?, doc = ?
-		WHERE id = ?`
 	qRecordEvent = `INSERT INTO session_events (session_id, kind, key, subject, detail, data, count, first_at, at)
 		VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)
 		ON CONFLICT (session_id, kind, key) DO UPDATE SET subject = excluded.subject, detail = excluded.detail, data = excluded.data,
 			count = count + 1, at = excluded.at, resolved_at = NULL`
-	qResolveEvents = `UPDATE session_events SET resolved_at = ? WHERE session_id = ? AND kind = ? AND subject = ? AND resolved_at IS NULL`
-	qSetBranch     = `INSERT INTO branch_contexts (branch, updated_at, doc) VALUES (?, ?, ?) ON CONFLICT (branch) DO UPDATE SET updated_at = excluded.updated_at, doc = excluded.doc`
 )
 
 // The session statements, prepared with the pool's others.
 var (
-	sessionWriteQueries = []string{qAddSession, qUpdateSession, qRecordEvent, qResolveEvents, qSetBranch}
+	sessionWriteQueries = []string{qAddSession, qRecordEvent}
 )
 
 func (x *txn) PutSession(ctx context.Context, s memory.Session) (memory.Session, error) {
-	if s.ID != 0 {
-		return s, x.updateSession(ctx, s)
-	}
-	return x.createSession(ctx, s)
-}
-
-func (x *txn) createSession(ctx context.Context, s memory.Session) (memory.Session, error) {
-	var id int64
-	if err := x.queryRow(ctx, qAddSession, int64(s.ThreadID), s.Agent, s.Branch, micros(s.StartedAt), nullMicros(s.EndedAt),
-		s.Client.Key(), s.Client.Proc.PID, int64(s.Client.Proc.Start)).Scan(&id); err != nil {
-		return memory.Session{}, fmt.Errorf("start session: %w", err)
-	}
-	s.ID = memory.SessionID(id)
-	if s.ThreadID == 0 {
-		s.ThreadID = s.ID
-	}
-	if err := x.updateSession(ctx, s); err != nil {
-		return memory.Session{}, err
-	}
-	return s, nil
-}
-
-func (x *txn) updateSession(ctx context.Context, s memory.Session) error {
-	doc, err := store.EncodeSession(s)
-	if err != nil {
-		return err
-	}
-	res, err := x.exec(ctx, qUpdateSession, int64(s.ThreadID), s.Agent, s.Branch, micros(s.StartedAt), nullMicros(s.EndedAt),
-		s.Client.Key(), s.Client.Proc.PID, int64(s.Client.Proc.Start), string(doc), int64(s.ID))
-	if err != nil {
-		return fmt.Errorf("save session %s: %w", s.ID, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return memory.NotFound("session", s.ID.String())
-	}
-	return nil
+	return sqlq.WriteSession(ctx, conn{x}, s, func() (id int64, err error) {
+		err = x.queryRow(ctx, qAddSession, int64(s.ThreadID), s.Agent, s.Branch, micros(s.StartedAt), nullMicros(s.EndedAt),
+			s.Client.Key(), s.Client.Proc.PID, int64(s.Client.Proc.Start)).Scan(&id)
+		return id, err
+	})
 }
 
 func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
@@ -90,12 +55,7 @@ func (x *txn) RecordEvent(ctx context.Context, e memory.Event) error {
 }
 
 func (x *txn) ResolveEvents(ctx context.Context, session memory.SessionID, kind memory.EventKind, subject string, at time.Time) (int, error) {
-	res, err := x.exec(ctx, qResolveEvents, micros(at), int64(session), string(kind), subject)
-	if err != nil {
-		return 0, fmt.Errorf("resolve %s events of session %s: %w", kind, session, err)
-	}
-	n, _ := res.RowsAffected()
-	return int(n), nil
+	return sqlq.ResolveEvents(ctx, conn{x}, session, kind, subject, at)
 }
 
 func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, store.EventTotals, error) {
@@ -107,14 +67,7 @@ func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, s
 }
 
 func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {
-	doc, err := store.EncodeBranch(b)
-	if err != nil {
-		return err
-	}
-	if _, err := x.exec(ctx, qSetBranch, b.Branch, micros(b.UpdatedAt), string(doc)); err != nil {
-		return fmt.Errorf("save branch %s: %w", b.Branch, err)
-	}
-	return nil
+	return sqlq.WriteBranch(ctx, conn{x}, nil, b)
 }
 
 func (x *txn) BranchContexts(ctx context.Context, branches ...string) ([]memory.BranchContext, error) {

@@ -2,6 +2,9 @@ package sqlq
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
@@ -18,6 +21,9 @@ type Conn interface {
 	Query(ctx context.Context, q string, args ...any) (RowSet, error)
 	// Exec runs a statement and returns how many rows it changed.
 	Exec(ctx context.Context, q string, args ...any) (int64, error)
+	// Changed says a write changed what a cache or a board shows (usage
+	// rows do not): the store's version moves when it commits.
+	Changed()
 }
 
 // RowSet is Rows that the reader closes.
@@ -159,4 +165,113 @@ func WriteUsage(ctx context.Context, c Conn, project any, w store.UsageWrite, ad
 		}
 	}
 	return int(deleted), nil
+}
+
+// WriteSession is store.Tx.PutSession on c; add inserts a new session's
+// row and returns its id (each store numbers them its own way).
+func WriteSession(ctx context.Context, c Conn, s memory.Session, add func() (int64, error)) (memory.Session, error) {
+	if s.ID == 0 {
+		id, err := add()
+		if err != nil {
+			return memory.Session{}, fmt.Errorf("start session: %w", err)
+		}
+		s.ID = memory.SessionID(id)
+		if s.ThreadID == 0 {
+			s.ThreadID = s.ID
+		}
+	}
+	doc, err := store.EncodeSession(s)
+	if err != nil {
+		return memory.Session{}, err
+	}
+	w := c.Where()
+	set := []string{w.Arg(int64(s.ThreadID)), w.Arg(s.Agent), w.Arg(s.Branch), w.Arg(w.d.Time(s.StartedAt)), w.Arg(nullTime(w.d, s.EndedAt)),
+		w.Arg(s.Client.Key()), w.Arg(s.Client.Proc.PID), w.Arg(int64(s.Client.Proc.Start)), w.Arg(string(doc))}
+	w.And("id = ?", int64(s.ID))
+	n, err := c.Exec(ctx, `UPDATE sessions SET thread_id = `+set[0]+`, agent = `+set[1]+`, branch = `+set[2]+`, started_at = `+set[3]+
+		`, ended_at = `+set[4]+`, client_key = `+set[5]+`, pid = `+set[6]+`, pstart = `+set[7]+`, doc = `+set[8]+` WHERE `+w.String(), w.Args...)
+	if err != nil {
+		return memory.Session{}, fmt.Errorf("save session %s: %w", s.ID, err)
+	}
+	if n == 0 {
+		return memory.Session{}, memory.NotFound("session", s.ID.String())
+	}
+	c.Changed()
+	return s, nil
+}
+
+func nullTime(d Dialect, t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return d.Time(t)
+}
+
+// WriteBranch is store.Tx.SetBranchContext on c, project (nil: none)
+// keying its row.
+func WriteBranch(ctx context.Context, c Conn, project any, b memory.BranchContext) error {
+	doc, err := store.EncodeBranch(b)
+	if err != nil {
+		return err
+	}
+	w := c.Where()
+	q, args := Insert(w.d, project, "branch_contexts", "branch", "updated_at, doc", "updated_at = excluded.updated_at, doc = excluded.doc",
+		b.Branch, w.d.Time(b.UpdatedAt), string(doc))
+	if _, err := c.Exec(ctx, q, args...); err != nil {
+		return fmt.Errorf("save branch %s: %w", b.Branch, err)
+	}
+	c.Changed()
+	return nil
+}
+
+// ResolveEvents is store.Tx.ResolveEvents on c.
+func ResolveEvents(ctx context.Context, c Conn, session memory.SessionID, kind memory.EventKind, subject string, at time.Time) (int, error) {
+	w := c.Where()
+	set := w.Arg(w.d.Time(at))
+	w.And("session_id = ? AND kind = ? AND subject = ? AND resolved_at IS NULL", int64(session), string(kind), subject)
+	n, err := c.Exec(ctx, `UPDATE session_events SET resolved_at = `+set+` WHERE `+w.String(), w.Args...)
+	if err != nil {
+		return 0, fmt.Errorf("resolve %s events of session %s: %w", kind, session, err)
+	}
+	c.Changed()
+	return int(n), nil
+}
+
+// AddOccurrences records occ as occurrences of the entry id on c, project
+// (nil: none) keying their rows.
+func AddOccurrences(ctx context.Context, c Conn, project any, id memory.ID, occ []memory.Occurrence) error {
+	d := c.Where().d
+	for _, o := range occ {
+		q, args := Insert(d, project, "memory_occurrences", "entry_id, n", "at, session_id, branch, title, content, extra", "",
+			int64(id), o.N, d.Time(o.At), o.SessionID, o.Branch, o.Title, o.Content, NullText(o.Extra()))
+		if _, err := c.Exec(ctx, q, args...); err != nil {
+			return fmt.Errorf("record occurrence %d of %s: %w", o.N, id, err)
+		}
+	}
+	return nil
+}
+
+// NullText is b as a text column: NULL when it is nil.
+func NullText(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return string(b)
+}
+
+// JSONMap is m as a JSON text column: NULL when it is empty.
+func JSONMap(m map[string]string) any {
+	if len(m) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// NullID is id as a column: NULL when it is zero.
+func NullID(id memory.ID) any {
+	if id == 0 {
+		return nil
+	}
+	return int64(id)
 }

@@ -122,23 +122,32 @@ func AddUsageDay(d usage.Day, n int, us, bytes int64, hist string) usage.Day {
 // UpsertUsageDay is the statement that writes d's day and key, with
 // project (nil: SQLite, whose tables have no project) and its arguments.
 func UpsertUsageDay(d Dialect, project any, day usage.Day) (string, []any) {
-	cols := "day, kind, name, toolset, agent, client, model, outcome"
-	w := d.Where("")
-	var args []any
-	if project != nil {
-		cols = "project_id, " + cols
-		args = append(args, project)
-	}
 	k := day.Key
-	args = append(args, d.Time(day.Day), string(k.Kind), k.Name, k.Toolset, k.Agent, k.Client, k.Model, k.Outcome,
+	return Insert(d, project, "usage_days", "day, kind, name, toolset, agent, client, model, outcome", "count, duration_us, bytes, hist",
+		`count = excluded.count, duration_us = excluded.duration_us, bytes = excluded.bytes, hist = excluded.hist`,
+		d.Time(day.Day), string(k.Kind), k.Name, k.Toolset, k.Agent, k.Client, k.Model, k.Outcome,
 		int64(day.Count), day.Duration.Microseconds(), day.Bytes, day.Hist.String())
-	marks := make([]string, len(args))
-	for i, a := range args {
+}
+
+// Insert is the statement that inserts vals as a row of table's key
+// columns then its other columns (with project first, unless it is nil:
+// SQLite's tables have none), and with set, on a row of the same key
+// already there, updates that row instead.
+func Insert(d Dialect, project any, table, key, cols, set string, vals ...any) (string, []any) {
+	w := d.Where("")
+	if project != nil {
+		key = "project_id, " + key
+		vals = append([]any{project}, vals...)
+	}
+	marks := make([]string, len(vals))
+	for i, a := range vals {
 		marks[i] = w.Arg(a)
 	}
-	return `INSERT INTO usage_days (` + cols + `, count, duration_us, bytes, hist) VALUES (` + strings.Join(marks, ", ") + `)
-		ON CONFLICT (` + cols + `) DO UPDATE SET
-			count = excluded.count, duration_us = excluded.duration_us, bytes = excluded.bytes, hist = excluded.hist`, args
+	q := `INSERT INTO ` + table + ` (` + key + `, ` + cols + `) VALUES (` + strings.Join(marks, ", ") + `)`
+	if set != "" {
+		q += ` ON CONFLICT (` + key + `) DO UPDATE SET ` + set
+	}
+	return q, w.Args
 }
 
 // Events builds a store.EventQuery's statements on w: Count counts the
