@@ -108,7 +108,9 @@ func ReadEvents(ctx context.Context, c Conn, q store.EventQuery) ([]memory.Event
 // ReadBranches is store.Tx.BranchContexts on c.
 func ReadBranches(ctx context.Context, c Conn, branches ...string) ([]memory.BranchContext, error) {
 	if len(branches) > 1 {
-		return store.EachBranch(ctx, func(ctx context.Context, b ...string) ([]memory.BranchContext, error) { return ReadBranches(ctx, c, b...) }, branches)
+		return store.EachBranch(ctx, func(ctx context.Context, b ...string) ([]memory.BranchContext, error) {
+			return ReadBranches(ctx, c, b...)
+		}, branches)
 	}
 	w := c.Where()
 	if len(branches) == 1 {
