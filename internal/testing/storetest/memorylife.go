@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -239,4 +240,55 @@ func sameIDs(a, b []memory.ID) bool {
 		}
 	}
 	return true
+}
+
+// testMemorySelectorKeys: a selector names an entry by its UID or a
+// mistake by its title's fingerprint (with its other filters), fills
+// Supersedes, and counts without listing (CountOnly); the index's Hidden
+// lists the entries its HideSuperseded and Now leave out, and only those.
+func testMemorySelectorKeys(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	m := addMemory(t, s, memory.Entry{UID: "keyuid000001", Type: memory.Mistake, Title: "Lost the lock", CreatedAt: t0, UpdatedAt: t0})
+	n := addMemory(t, s, memory.Entry{Type: memory.Insight, Title: "Lost the lock", CreatedAt: t0, UpdatedAt: t0})
+	expired := addMemory(t, s, memory.Entry{Type: memory.Insight, Title: "gone", ExpiresAt: t0.Add(time.Hour), CreatedAt: t0, UpdatedAt: t0})
+	m.SupersededBy = n.ID
+	update(t, s, func(tx store.Tx) (err error) {
+		m, err = tx.PutMemory(ctx, m)
+		return err
+	})
+	view(t, s, func(tx store.Tx) error {
+		got, _, err := tx.SelectMemories(ctx, store.MemorySelector{UID: "keyuid000001", SkipCount: true})
+		if err != nil || len(got) != 1 || got[0].ID != m.ID {
+			t.Errorf("by UID: %v %v", got, err)
+		}
+		fp := memory.Fingerprint("lost the LOCK")
+		got, total, err := tx.SelectMemories(ctx, store.MemorySelector{Fingerprint: fp})
+		if err != nil || total != 1 || len(got) != 1 || got[0].ID != m.ID {
+			t.Errorf("by fingerprint: %v (%d) %v", got, total, err)
+		}
+		if got, _, err := tx.SelectMemories(ctx, store.MemorySelector{Fingerprint: fp, HideSuperseded: true}); err != nil || len(got) != 0 {
+			t.Errorf("by fingerprint, superseded hidden: %v %v", got, err)
+		}
+		got, _, err = tx.SelectMemories(ctx, store.MemorySelector{IDs: []memory.ID{n.ID, m.ID}, Supersedes: true, SkipCount: true})
+		if err != nil || len(got) != 2 || len(got[1].Supersedes) != 1 || got[1].Supersedes[0] != m.ID || got[0].Supersedes != nil {
+			t.Errorf("Supersedes: %+v %v", got, err)
+		}
+		got, total, err = tx.SelectMemories(ctx, store.MemorySelector{HideSuperseded: true, CountOnly: true})
+		if err != nil || got != nil || total != 2 {
+			t.Errorf("CountOnly = %v, %d, %v; want none and 2", got, total, err)
+		}
+		idx, err := tx.MemoryIndex(ctx, store.MemorySelector{HideSuperseded: true, Now: t0.Add(2 * time.Hour)})
+		if err != nil {
+			return err
+		}
+		hidden, err := idx.Hidden(ctx, 10)
+		slices.Sort(hidden)
+		if want := []memory.ID{m.ID, expired.ID}; err != nil || !slices.Equal(hidden, want) {
+			t.Errorf("Hidden = %v %v, want %v", hidden, err, want)
+		}
+		if hidden, err := idx.Hidden(ctx, 1); err != nil || len(hidden) != 1 {
+			t.Errorf("Hidden(1) = %v %v, want one", hidden, err)
+		}
+		return nil
+	})
 }

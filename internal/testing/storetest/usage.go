@@ -105,3 +105,40 @@ func testUsageDays(t *testing.T, s store.Store) {
 		t.Errorf("days since day 1 = %+v, want the one second-long call", got)
 	}
 }
+
+// testUsageRollUp: one write deletes the raw events before a time, adds
+// the days they roll up into and appends new events, in that order (an
+// event it appends before the cutoff stays), and says how many it deleted.
+func testUsageRollUp(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	ev := func(min int, name string) usage.Event {
+		return usage.Event{At: t0.Add(time.Duration(min) * time.Minute), Kind: usage.KindCall, Name: name, Outcome: usage.OK, Duration: time.Millisecond}
+	}
+	old := []usage.Event{ev(0, "a"), ev(1, "a"), ev(2, "b")}
+	update(t, s, func(tx store.Tx) error {
+		_, err := tx.WriteUsage(ctx, store.UsageWrite{Events: old})
+		return err
+	})
+	late := []usage.Event{ev(1, "late"), ev(90, "new")}
+	var n int
+	update(t, s, func(tx store.Tx) (err error) {
+		n, err = tx.WriteUsage(ctx, store.UsageWrite{DeleteBefore: t0.Add(time.Hour), Days: usage.RollUp(old), Events: late})
+		return err
+	})
+	if n != 3 {
+		t.Errorf("deleted %d events, want 3", n)
+	}
+	if diff := cmp.Diff(late, usageEvents(t, s, store.UsageQuery{})); diff != "" {
+		t.Errorf("events after the roll-up (-want +got):\n%s", diff)
+	}
+	view(t, s, func(tx store.Tx) error {
+		es, days, err := tx.Usage(ctx, store.UsageQuery{Days: true})
+		if es != nil {
+			t.Errorf("a read of days gave events: %v", es)
+		}
+		if diff := cmp.Diff(usage.RollUp(old), days); diff != "" {
+			t.Errorf("days (-want +got):\n%s", diff)
+		}
+		return err
+	})
+}
