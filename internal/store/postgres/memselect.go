@@ -42,11 +42,7 @@ func memFilters(s store.MemorySelector, p *params) string {
 }
 
 func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]memory.Entry, int, error) {
-	es, n, err := sqlq.ReadMemories(ctx, conn{x}, s, memCols, func(r sqlq.Rows) (memory.Entry, error) { return scanMemory(r) })
-	if err != nil {
-		return nil, 0, fmt.Errorf("select memory: %w", err)
-	}
-	return es, n, nil
+	return sqlq.ReadMemories(ctx, conn{x}, s, memCols, func(r sqlq.Rows) (memory.Entry, error) { return scanMemory(r) })
 }
 
 func (s *source) Hidden(ctx context.Context, limit int) ([]memory.ID, error) {

@@ -34,11 +34,7 @@ func (x *txn) PutSession(ctx context.Context, s memory.Session) (memory.Session,
 }
 
 func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
-	ss, n, err := sqlq.ReadSessions(ctx, conn{x}, q)
-	if err != nil {
-		return nil, 0, fmt.Errorf("list sessions: %w", err)
-	}
-	return ss, n, nil
+	return sqlq.ReadSessions(ctx, conn{x}, q)
 }
 
 // RecordEvent is sent with the transaction's next statement (later): an
@@ -64,11 +60,7 @@ func (x *txn) ResolveEvents(ctx context.Context, session memory.SessionID, kind 
 }
 
 func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, store.EventTotals, error) {
-	es, totals, err := sqlq.ReadEvents(ctx, conn{x}, q)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read session events: %w", err)
-	}
-	return es, totals, nil
+	return sqlq.ReadEvents(ctx, conn{x}, q)
 }
 
 func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {
@@ -76,9 +68,5 @@ func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) erro
 }
 
 func (x *txn) BranchContexts(ctx context.Context, branches ...string) ([]memory.BranchContext, error) {
-	bs, err := sqlq.ReadBranches(ctx, conn{x}, branches...)
-	if err != nil {
-		return nil, fmt.Errorf("list branches: %w", err)
-	}
-	return bs, nil
+	return sqlq.ReadBranches(ctx, conn{x}, branches...)
 }

@@ -21,11 +21,7 @@ const (
 // Usage rows change no state a cache or a board shows: their writes do not
 // bump the store's version.
 func (x *txn) WriteUsage(ctx context.Context, w store.UsageWrite) (int, error) {
-	n, err := sqlq.WriteUsage(ctx, conn{x}, x.p, w, func(es []usage.Event) error { return x.addUsage(ctx, es) })
-	if err != nil {
-		return 0, fmt.Errorf("write usage: %w", err)
-	}
-	return n, nil
+	return sqlq.WriteUsage(ctx, conn{x}, x.p, w, func(es []usage.Event) error { return x.addUsage(ctx, es) })
 }
 
 func (x *txn) addUsage(ctx context.Context, es []usage.Event) error {
@@ -51,9 +47,5 @@ func (x *txn) addUsage(ctx context.Context, es []usage.Event) error {
 }
 
 func (x *txn) Usage(ctx context.Context, q store.UsageQuery) ([]usage.Event, []usage.Day, error) {
-	es, ds, err := sqlq.ReadUsage(ctx, conn{x}, q)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read usage: %w", err)
-	}
-	return es, ds, nil
+	return sqlq.ReadUsage(ctx, conn{x}, q)
 }

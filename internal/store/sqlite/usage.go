@@ -2,8 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -25,11 +23,7 @@ const usageRows = 64
 var qAddUsageRows = qAddUsage + strings.Repeat(", (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", usageRows-1)
 
 func (x *txn) WriteUsage(ctx context.Context, w store.UsageWrite) (int, error) {
-	n, err := sqlq.WriteUsage(ctx, conn{x}, nil, w, func(es []usage.Event) error { return x.addUsage(ctx, es) })
-	if err != nil {
-		return 0, fmt.Errorf("write usage: %w", err)
-	}
-	return n, nil
+	return sqlq.WriteUsage(ctx, conn{x}, nil, w, func(es []usage.Event) error { return x.addUsage(ctx, es) })
 }
 
 func (x *txn) addUsage(ctx context.Context, es []usage.Event) error {
@@ -56,11 +50,5 @@ func (x *txn) addUsage(ctx context.Context, es []usage.Event) error {
 }
 
 func (x *txn) Usage(ctx context.Context, q store.UsageQuery) ([]usage.Event, []usage.Day, error) {
-	es, ds, err := sqlq.ReadUsage(ctx, conn{x}, q)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read usage: %w", err)
-	}
-	return es, ds, nil
+	return sqlq.ReadUsage(ctx, conn{x}, q)
 }
-
-func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -66,19 +66,29 @@ func ReadMemories(ctx context.Context, c Conn, s store.MemorySelector, cols stri
 			err = fill(ctx, c, out, s)
 		}
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, fmt.Errorf("select memory: %w", err)
 		}
 	}
 	if total, ok := s.PageTotal(len(out)); ok {
 		return out, total, nil
 	}
 	var total int
-	_, err := scanOne(ctx, c, st.Count, st.CountArgs, &total)
-	return out, total, err
+	if _, err := scanOne(ctx, c, st.Count, st.CountArgs, &total); err != nil {
+		return nil, 0, fmt.Errorf("count memory: %w", err)
+	}
+	return out, total, nil
 }
 
 // ReadSessions is store.Tx.Sessions on c.
 func ReadSessions(ctx context.Context, c Conn, q store.SessionQuery) ([]memory.Session, int, error) {
+	ss, n, err := readSessions(ctx, c, q)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list sessions: %w", err)
+	}
+	return ss, n, nil
+}
+
+func readSessions(ctx context.Context, c Conn, q store.SessionQuery) ([]memory.Session, int, error) {
 	if q.ID != 0 {
 		w := c.Where()
 		w.And("id = ?", int64(q.ID))
@@ -98,11 +108,17 @@ func ReadSessions(ctx context.Context, c Conn, q store.SessionQuery) ([]memory.S
 func ReadEvents(ctx context.Context, c Conn, q store.EventQuery) ([]memory.Event, store.EventTotals, error) {
 	st := Events(c.Where(), q)
 	totals, err := read(ctx, c, st.Count, st.CountArgs, ScanEventTotals[RowSet])
-	if err != nil || len(totals) == 0 || q.TotalsOnly {
-		return nil, totals, err
+	if err != nil {
+		return nil, nil, fmt.Errorf("count session events: %w", err)
+	}
+	if len(totals) == 0 || q.TotalsOnly {
+		return nil, totals, nil
 	}
 	es, err := read(ctx, c, st.Page, st.PageArgs, ScanEvents[RowSet])
-	return es, totals, err
+	if err != nil {
+		return nil, nil, fmt.Errorf("read session events: %w", err)
+	}
+	return es, totals, nil
 }
 
 // ReadBranches is store.Tx.BranchContexts on c.
@@ -116,7 +132,11 @@ func ReadBranches(ctx context.Context, c Conn, branches ...string) ([]memory.Bra
 	if len(branches) == 1 {
 		w.And("branch = ?", branches[0])
 	}
-	return read(ctx, c, `SELECT doc FROM branch_contexts WHERE `+w.String()+` ORDER BY updated_at DESC, branch`, w.Args, ScanBranches[RowSet])
+	bs, err := read(ctx, c, `SELECT doc FROM branch_contexts WHERE `+w.String()+` ORDER BY updated_at DESC, branch`, w.Args, ScanBranches[RowSet])
+	if err != nil {
+		return nil, fmt.Errorf("list branches: %w", err)
+	}
+	return bs, nil
 }
 
 // ReadUsage is store.Tx.Usage on c.
@@ -124,10 +144,14 @@ func ReadUsage(ctx context.Context, c Conn, q store.UsageQuery) ([]usage.Event, 
 	w := c.Where()
 	rows, err := c.Query(ctx, Usage(w, q), w.Args...)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("read usage: %w", err)
 	}
 	defer rows.Close()
-	return ScanUsage(rows, q.Days)
+	es, ds, err := ScanUsage(rows, q.Days)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read usage: %w", err)
+	}
+	return es, ds, nil
 }
 
 // WriteUsage is store.Tx.WriteUsage on c, project (nil: none) keying its
@@ -139,7 +163,7 @@ func WriteUsage(ctx context.Context, c Conn, project any, w store.UsageWrite, ad
 		q.Time("at < ?", w.DeleteBefore)
 		var err error
 		if deleted, err = c.Exec(ctx, `DELETE FROM usage_events WHERE `+q.String(), q.Args...); err != nil {
-			return 0, err
+			return 0, fmt.Errorf("delete usage: %w", err)
 		}
 	}
 	for _, d := range w.Days {
@@ -151,14 +175,14 @@ func WriteUsage(ctx context.Context, c Conn, project any, w store.UsageWrite, ad
 		q := c.Where()
 		found, err := scanOne(ctx, c, UsageDay(q, d), q.Args, &n, &us, &bytes, &hist)
 		if err != nil {
-			return 0, err
+			return 0, fmt.Errorf("read usage day: %w", err)
 		}
 		if found {
 			d = AddUsageDay(d, n, us, bytes, hist)
 		}
 		up, args := UpsertUsageDay(q.d, project, d)
 		if _, err := c.Exec(ctx, up, args...); err != nil {
-			return 0, err
+			return 0, fmt.Errorf("save usage day: %w", err)
 		}
 	}
 	if len(w.Events) > 0 {
