@@ -92,7 +92,7 @@ func TestMemoryIndexProgressShown(t *testing.T) {
 	reopenableStores(t, func(t *testing.T, r reopenable) {
 		ctx := context.Background()
 		s := r.open(t, false)
-		if err := benchseed.SeedMemoryStore(ctx, s, 1500); err != nil {
+		if err := benchseed.SeedMemoryStore(ctx, s, 3*rank.StepPage); err != nil {
 			t.Fatal(err)
 		}
 		at := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
@@ -103,7 +103,8 @@ func TestMemoryIndexProgressShown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		const entries = 1501
+		// Three steps' worth and one: two steps leave the re-index midway.
+		const entries = 3*rank.StepPage + 1
 		// said checks what the set says of the index: want is the progress
 		// line ("" for none), and the search note must say the same N of M.
 		said := func(t *testing.T, set *service.Set, want string, hits int) memories.IndexProgress {

@@ -24,32 +24,18 @@ const (
 	erAccDescrMulti
 )
 
+// erAcc are the states of the accessibility statements' values.
+var erAcc = syntax.AccStates[erState]{Title: erAccTitle, Descr: erAccDescr, Multi: erAccDescrMulti}
+
 type erLexer struct {
-	t       string
-	pos     int
-	stack   []erState
-	eofSent bool
-	dir     syntax.DirectionLines
-}
-
-func (l *erLexer) state() erState { return l.stack[len(l.stack)-1] }
-func (l *erLexer) push(s erState) { l.stack = append(l.stack, s) }
-func (l *erLexer) pop() {
-	if len(l.stack) > 1 {
-		l.stack = l.stack[:len(l.stack)-1]
-	}
-}
-
-func (l *erLexer) tok(kind string, end int) syntax.Token {
-	t := syntax.Token{Kind: kind, Val: l.t[l.pos:end], From: l.pos, To: end}
-	l.pos = end
-	return t
+	syntax.Scanner[erState]
+	dir syntax.DirectionLines
 }
 
 func (l *erLexer) Next() syntax.Token {
 	for {
-		st := l.state()
-		if l.pos >= len(l.t) {
+		st := l.State()
+		if l.Pos >= len(l.Src) {
 			return l.atEnd(st)
 		}
 		if tok, ok := l.lexOne(st); ok {
@@ -59,56 +45,35 @@ func (l *erLexer) Next() syntax.Token {
 }
 
 func (l *erLexer) atEnd(st erState) syntax.Token {
-	if l.eofSent {
-		return syntax.Token{Kind: syntax.TokEOF, From: l.pos, To: l.pos}
-	}
-	l.eofSent = true
+	kind := ""
 	switch st {
 	case erInitial:
-		return syntax.Token{Kind: "EOF", From: l.pos, To: l.pos}
+		kind = "EOF"
 	case erAccTitle:
-		return syntax.Token{Kind: "acc_title_value", From: l.pos, To: l.pos}
+		kind = "acc_title_value"
 	case erAccDescr:
-		return syntax.Token{Kind: "acc_descr_value", From: l.pos, To: l.pos}
+		kind = "acc_descr_value"
 	case erAccDescrMulti:
-		return syntax.Token{Kind: "acc_descr_multiline_value", From: l.pos, To: l.pos}
+		kind = "acc_descr_multiline_value"
 	}
-	return syntax.Token{Kind: syntax.TokEOF, From: l.pos, To: l.pos}
-}
-
-func (l *erLexer) errorTok() syntax.Token {
-	_, n := syntax.DecodeRune(l.t, l.pos)
-	t := l.tok(syntax.TokError, l.pos+n)
-	l.pos, l.eofSent = len(l.t), true
-	return t
+	return l.End(kind)
 }
 
 func (l *erLexer) lexOne(st erState) (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	if tok, emit, ok := l.AccValue(erAcc, st); ok {
+		return tok, emit
+	}
+	t, i := l.Src, l.Pos
 	switch st {
-	case erAccTitle, erAccDescr:
-		kind := "acc_title_value"
-		if st == erAccDescr {
-			kind = "acc_descr_value"
-		}
-		l.pop()
-		return l.tok(kind, syntax.LineEnd(t, i)), true
-	case erAccDescrMulti:
-		if t[i] == '}' {
-			l.pos++
-			l.pop()
-			return syntax.Token{}, false
-		}
-		return l.tok("acc_descr_multiline_value", syntax.IndexByteFrom(t, i, '}')), true
 	case erBlock:
 		return l.inBlock()
 	case erBlockBq:
 		if t[i] == '`' {
-			l.pos++
-			l.pop()
+			l.Pos++
+			l.Pop()
 			return syntax.Token{}, false
 		}
-		return l.tok("ATTRIBUTE_WORD", syntax.IndexByteFrom(t, i, '`')), true
+		return l.Tok("ATTRIBUTE_WORD", syntax.IndexByteFrom(t, i, '`')), true
 	case erStyle:
 		return l.inStyle()
 	}
@@ -116,26 +81,16 @@ func (l *erLexer) lexOne(st erState) (syntax.Token, bool) {
 }
 
 func (l *erLexer) initial() (syntax.Token, bool) {
-	t, i := l.t, l.pos
-	if kind, end, st := syntax.AccKeyword(t, i, true); kind != "" {
-		switch st {
-		case syntax.FsAccTitle:
-			l.push(erAccTitle)
-		case syntax.FsAccDescr:
-			l.push(erAccDescr)
-		default:
-			l.push(erAccDescrMulti)
-			l.pos = end
-			return syntax.Token{}, false
-		}
-		return l.tok(kind, end), true
+	t, i := l.Src, l.Pos
+	if tok, emit, ok := l.AccKeyword(erAcc, true); ok {
+		return tok, emit
 	}
 	if kind, end := l.dir.Match(t, i); kind != "" && kind != "direction_td" {
-		return l.tok(kind, end), true
+		return l.Tok(kind, end), true
 	}
 	if t[i] == ' ' || t[i] == '\t' || t[i] == '\r' {
-		for l.pos < len(t) && (t[l.pos] == ' ' || t[l.pos] == '\t' || t[l.pos] == '\r') {
-			l.pos++
+		for l.Pos < len(t) && (t[l.Pos] == ' ' || t[l.Pos] == '\t' || t[l.Pos] == '\r') {
+			l.Pos++
 		}
 		return syntax.Token{}, false
 	}
@@ -144,55 +99,55 @@ func (l *erLexer) initial() (syntax.Token, bool) {
 		for j < len(t) && t[j] == '\n' {
 			j++
 		}
-		return l.tok("NEWLINE", j), true
+		return l.Tok("NEWLINE", j), true
 	}
 	if t[i] == '"' {
 		end := syntax.IndexByteFrom(t, i+1, '"')
 		if end < len(t) {
 			if strings.ContainsAny(t[i+1:end], "%\r\n\v\b\\") || end == i+1 {
-				return l.tok("WORD", end+1), true
+				return l.Tok("WORD", end+1), true
 			}
-			return l.tok("ENTITY_NAME", end+1), true
+			return l.Tok("ENTITY_NAME", end+1), true
 		}
 	}
 	return l.initialWords()
 }
 
 func (l *erLexer) initialWords() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	switch {
 	case syntax.HasWord(t, i, "erDiagram", true):
-		return l.tok("ER_DIAGRAM", i+9), true
+		return l.Tok("ER_DIAGRAM", i+9), true
 	case t[i] == '{':
-		l.push(erBlock)
-		return l.tok("BLOCK_START", i+1), true
+		l.Push(erBlock)
+		return l.Tok("BLOCK_START", i+1), true
 	case t[i] == '#':
-		return l.tok("BRKT", i+1), true
+		return l.Tok("BRKT", i+1), true
 	case t[i] == ',':
-		return l.tok("COMMA", i+1), true
+		return l.Tok("COMMA", i+1), true
 	case strings.HasPrefix(t[i:], ":::"):
-		return l.tok("STYLE_SEPARATOR", i+3), true
+		return l.Tok("STYLE_SEPARATOR", i+3), true
 	case t[i] == ':':
-		return l.tok("COLON", i+1), true
+		return l.Tok("COLON", i+1), true
 	case t[i] == '[':
-		return l.tok("SQS", i+1), true
+		return l.Tok("SQS", i+1), true
 	case t[i] == ']':
-		return l.tok("SQE", i+1), true
+		return l.Tok("SQE", i+1), true
 	case syntax.HasWord(t, i, "style", true):
-		l.push(erStyle)
-		return l.tok("STYLE", i+5), true
+		l.Push(erStyle)
+		return l.Tok("STYLE", i+5), true
 	case syntax.HasWord(t, i, "classDef", true):
-		l.push(erStyle)
-		return l.tok("CLASSDEF", i+8), true
+		l.Push(erStyle)
+		return l.Tok("CLASSDEF", i+8), true
 	case syntax.HasWord(t, i, "class", true):
-		return l.tok("CLASS", i+5), true
+		return l.Tok("CLASS", i+5), true
 	case syntax.HasWord(t, i, "subgraph", true):
-		return l.tok("SUBGRAPH", i+8), true
+		return l.Tok("SUBGRAPH", i+8), true
 	case syntax.HasWord(t, i, "end", true):
-		return l.tok("END", syntax.SkipJSSpace(t, i+3)), true
+		return l.Tok("END", syntax.SkipJSSpace(t, i+3)), true
 	}
 	if kind, n := erCardinality(t, i); kind != "" {
-		return l.tok(kind, i+n), true
+		return l.Tok(kind, i+n), true
 	}
 	return l.initialRest()
 }
@@ -220,7 +175,7 @@ func erCardinality(t string, i int) (string, int) {
 }
 
 func (l *erLexer) initialRest() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if syntax.IsDigit(t[i]) {
 		return l.number()
 	}
@@ -228,34 +183,34 @@ func (l *erLexer) initialRest() (syntax.Token, bool) {
 		{"||", "ONLY_ONE"}, {"o|", "ZERO_OR_ONE"}, {"o{", "ZERO_OR_MORE"}, {"|{", "ONE_OR_MORE"},
 	} {
 		if syntax.HasPrefixAt(t, i, c.s, true) {
-			return l.tok(c.kind, i+2), true
+			return l.Tok(c.kind, i+2), true
 		}
 	}
 	if (t[i] == 'u' || t[i] == 'U') && i+1 < len(t) && strings.IndexByte(".-|", t[i+1]) >= 0 {
-		return l.tok("MD_PARENT", i+1), true
+		return l.Tok("MD_PARENT", i+1), true
 	}
 	switch {
 	case strings.HasPrefix(t[i:], ".."):
-		return l.tok("NON_IDENTIFYING", i+2), true
+		return l.Tok("NON_IDENTIFYING", i+2), true
 	case strings.HasPrefix(t[i:], "--"):
-		return l.tok("IDENTIFYING", i+2), true
+		return l.Tok("IDENTIFYING", i+2), true
 	case syntax.HasWord(t, i, "to", true):
-		return l.tok("IDENTIFYING", i+2), true
+		return l.Tok("IDENTIFYING", i+2), true
 	case syntax.HasWord(t, i, "optionally to", true):
-		return l.tok("NON_IDENTIFYING", i+13), true
+		return l.Tok("NON_IDENTIFYING", i+13), true
 	case strings.HasPrefix(t[i:], ".-"), strings.HasPrefix(t[i:], "-."):
-		return l.tok("NON_IDENTIFYING", i+2), true
+		return l.Tok("NON_IDENTIFYING", i+2), true
 	}
 	if end := erTextEnd(t, i, true); end > i {
-		return l.tok("UNICODE_TEXT", end), true
+		return l.Tok("UNICODE_TEXT", end), true
 	}
 	_, n := syntax.DecodeRune(t, i)
-	return l.tok(t[i:i+n], i+n), true
+	return l.Tok(t[i:i+n], i+n), true
 }
 
 // number matches the DECIMAL_NUM, the 1 rules and NUM.
 func (l *erLexer) number() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	j := i
 	for j < len(t) && syntax.IsDigit(t[j]) {
 		j++
@@ -265,23 +220,23 @@ func (l *erLexer) number() (syntax.Token, bool) {
 		for k < len(t) && syntax.IsDigit(t[k]) {
 			k++
 		}
-		return l.tok("DECIMAL_NUM", k), true
+		return l.Tok("DECIMAL_NUM", k), true
 	}
 	if t[i] == '1' {
 		k := syntax.SkipJSSpace(t, i+1)
 		if k > i+1 && k < len(t) && (syntax.IsAlpha(t[k]) || t[k] == '_' || t[k] == '"' || t[k] == '\'' || syntax.IsDigit(t[k])) {
-			return l.tok("ONLY_ONE", i+1), true
+			return l.Tok("ONLY_ONE", i+1), true
 		}
 		for _, s := range []string{"--", "..", ".-", "-."} {
 			if strings.HasPrefix(t[i+1:], s) {
-				return l.tok("ONLY_ONE", i+1), true
+				return l.Tok("ONLY_ONE", i+1), true
 			}
 		}
 		if syntax.WordEnds(t, i+1) {
-			return l.tok("ENTITY_ONE", i+1), true
+			return l.Tok("ENTITY_ONE", i+1), true
 		}
 	}
-	return l.tok("NUM", j), true
+	return l.Tok("NUM", j), true
 }
 
 // erTextEnd matches ([^\x00-\x7F]|\w|-|\*|\.)+ (without . in styles).
@@ -299,37 +254,37 @@ func erTextEnd(t string, i int, dot bool) int {
 }
 
 func (l *erLexer) inBlock() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if j := syntax.SkipJSSpace(t, i); j > i {
-		l.pos = j
+		l.Pos = j
 		return syntax.Token{}, false
 	}
 	for _, k := range []string{"PK", "FK", "UK"} {
 		if syntax.HasWord(t, i, k, true) && (i == 0 || !syntax.IsWordByte(t[i-1])) {
-			return l.tok("ATTRIBUTE_KEY", i+2), true
+			return l.Tok("ATTRIBUTE_KEY", i+2), true
 		}
 	}
 	if end := erGenericWordEnd(t, i); end > 0 {
-		return l.tok("ATTRIBUTE_WORD", end), true
+		return l.Tok("ATTRIBUTE_WORD", end), true
 	}
 	if end := erAttributeWordEnd(t, i); end > i {
-		return l.tok("ATTRIBUTE_WORD", end), true
+		return l.Tok("ATTRIBUTE_WORD", end), true
 	}
 	switch t[i] {
 	case '`':
-		l.pos++
-		l.push(erBlockBq)
+		l.Pos++
+		l.Push(erBlockBq)
 		return syntax.Token{}, false
 	case '"':
 		if end := strings.IndexByte(t[i+1:], '"'); end >= 0 {
-			return l.tok("COMMENT", i+end+2), true
+			return l.Tok("COMMENT", i+end+2), true
 		}
 	case '}':
-		l.pop()
-		return l.tok("BLOCK_STOP", i+1), true
+		l.Pop()
+		return l.Tok("BLOCK_STOP", i+1), true
 	}
 	_, n := syntax.DecodeRune(t, i)
-	return l.tok(t[i:i+n], i+n), true
+	return l.Tok(t[i:i+n], i+n), true
 }
 
 // erGenericWordEnd matches ([^\s]*)[~].*[~]([^\s]*) at i: a type with a
@@ -377,33 +332,33 @@ func erAttributeWordEnd(t string, i int) int {
 }
 
 func (l *erLexer) inStyle() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if t[i] == '\n' {
 		j := i
 		for j < len(t) && t[j] == '\n' {
 			j++
 		}
-		l.pop()
-		return l.tok("NEWLINE", j), true
+		l.Pop()
+		return l.Tok("NEWLINE", j), true
 	}
 	if j := syntax.SkipJSSpace(t, i); j > i {
-		l.pos = j
+		l.Pos = j
 		return syntax.Token{}, false
 	}
 	switch t[i] {
 	case ':':
-		return l.tok("COLON", i+1), true
+		return l.Tok("COLON", i+1), true
 	case ',':
-		return l.tok("COMMA", i+1), true
+		return l.Tok("COMMA", i+1), true
 	case '#':
-		return l.tok("BRKT", i+1), true
+		return l.Tok("BRKT", i+1), true
 	case ';':
-		return l.tok("SEMI", i+1), true
+		return l.Tok("SEMI", i+1), true
 	}
 	if end := erTextEnd(t, i, false); end > i {
-		return l.tok("STYLE_TEXT", end), true
+		return l.Tok("STYLE_TEXT", end), true
 	}
-	return l.errorTok(), true
+	return l.Fail(), true
 }
 
 type erParser struct {
@@ -417,7 +372,7 @@ type erParser struct {
 
 // ParseER checks the code of a diagram of its type, reporting what it finds to d.
 func ParseER(d *syntax.Diagram, code syntax.Src) {
-	p := &erParser{Parser: syntax.NewParser(d, code, &erLexer{t: code.Text, stack: []erState{erInitial}}), code: code,
+	p := &erParser{Parser: syntax.NewParser(d, code, &erLexer{Scanner: syntax.NewScanner(code.Text, erInitial)}), code: code,
 		entities: map[string]bool{}, classDefs: map[string]bool{}}
 	p.Hint = p.erHint
 	if !syntax.RunParse(p.start) {

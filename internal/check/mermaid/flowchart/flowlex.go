@@ -11,11 +11,8 @@ import (
 // lexer without the flex option).
 
 type flowLexer struct {
-	t          string
-	pos        int
-	stack      []syntax.FlowState
+	syntax.Scanner[syntax.FlowState]
 	graphSeen  bool // the first graph keyword opens the dir state
-	eofSent    bool
 	ws         spaceRuns
 	dir        syntax.DirectionLines
 	linkID     linkIDRun
@@ -23,46 +20,30 @@ type flowLexer struct {
 }
 
 func NewFlowLexer(t string) *flowLexer {
-	return &flowLexer{t: t, stack: []syntax.FlowState{syntax.FsInitial}}
+	return &flowLexer{Scanner: syntax.NewScanner(t, syntax.FsInitial)}
 }
 
-func (l *flowLexer) state() syntax.FlowState { return l.stack[len(l.stack)-1] }
-
-func (l *flowLexer) push(s syntax.FlowState) { l.stack = append(l.stack, s) }
-
-func (l *flowLexer) pop() {
-	if len(l.stack) > 1 {
-		l.stack = l.stack[:len(l.stack)-1]
-	}
-}
-
-// tok makes a token of kind from l.pos to end and moves there.
-func (l *flowLexer) tok(kind string, end int) syntax.Token {
-	t := syntax.Token{Kind: kind, Val: l.t[l.pos:end], From: l.pos, To: end}
-	l.pos = end
-	return t
-}
-
+// tok makes a token of kind from l.Pos to end and moves there.
 func (l *flowLexer) Next() syntax.Token {
 	for {
-		if l.pos >= len(l.t) {
-			if l.state() == syntax.FsInitial && !l.eofSent {
-				l.eofSent = true
-				return syntax.Token{Kind: "EOF", From: l.pos, To: l.pos}
+		if l.Pos >= len(l.Src) {
+			if l.State() == syntax.FsInitial && !l.EOFSent {
+				l.EOFSent = true
+				return syntax.Token{Kind: "EOF", From: l.Pos, To: l.Pos}
 			}
-			if st := l.state(); st != syntax.FsAccTitle && st != syntax.FsAccDescr && st != syntax.FsClick && st != syntax.FsAccDescrMulti {
-				return syntax.Token{Kind: syntax.TokEOF, From: l.pos, To: l.pos}
+			if st := l.State(); st != syntax.FsAccTitle && st != syntax.FsAccDescr && st != syntax.FsClick && st != syntax.FsAccDescrMulti {
+				return syntax.Token{Kind: syntax.TokEOF, From: l.Pos, To: l.Pos}
 			}
 		}
-		start := l.pos
+		start := l.Pos
 		tok, ok := l.lexOne()
 		if ok {
 			return tok
 		}
-		if l.pos == start {
+		if l.Pos == start {
 			l.emptySteps++
 			if l.emptySteps > 4 {
-				return syntax.Token{Kind: syntax.TokEOF, From: l.pos, To: l.pos}
+				return syntax.Token{Kind: syntax.TokEOF, From: l.Pos, To: l.Pos}
 			}
 		} else {
 			l.emptySteps = 0
@@ -73,7 +54,7 @@ func (l *flowLexer) Next() syntax.Token {
 // lexOne runs the current state's rules once: a token, or none when the
 // rule only changes state.
 func (l *flowLexer) lexOne() (syntax.Token, bool) {
-	switch l.state() {
+	switch l.State() {
 	case syntax.FsInitial:
 		return l.initial()
 	case syntax.FsString:
@@ -82,11 +63,11 @@ func (l *flowLexer) lexOne() (syntax.Token, bool) {
 		return l.inMdString()
 	case syntax.FsAccTitle, syntax.FsAccDescr:
 		kind := "acc_title_value"
-		if l.state() == syntax.FsAccDescr {
+		if l.State() == syntax.FsAccDescr {
 			kind = "acc_descr_value"
 		}
-		l.pop()
-		return l.tok(kind, syntax.LineEnd(l.t, l.pos)), true
+		l.Pop()
+		return l.Tok(kind, syntax.LineEnd(l.Src, l.Pos)), true
 	case syntax.FsAccDescrMulti:
 		return l.accDescrMulti()
 	case syntax.FsDir:
@@ -110,29 +91,20 @@ func (l *flowLexer) lexOne() (syntax.Token, bool) {
 	case syntax.FsShapeDataStr:
 		return l.inShapeDataStr()
 	}
-	return l.errorTok(), true
-}
-
-func (l *flowLexer) errorTok() syntax.Token {
-	_, n := syntax.DecodeRune(l.t, l.pos)
-	t := l.tok(syntax.TokError, min(l.pos+n, len(l.t)))
-	l.pos = len(l.t) // a Jison lexer stops at its first error
-	l.stack = l.stack[:1]
-	l.eofSent = true
-	return t
+	return l.Fail(), true
 }
 
 // quotes are the rules every state has first: "` opens a Markdown string,
 // " a string.
 func (l *flowLexer) quotes() bool {
-	if strings.HasPrefix(l.t[l.pos:], "\"`") {
-		l.pos += 2
-		l.push(syntax.FsMdString)
+	if strings.HasPrefix(l.Src[l.Pos:], "\"`") {
+		l.Pos += 2
+		l.Push(syntax.FsMdString)
 		return true
 	}
-	if l.t[l.pos] == '"' {
-		l.pos++
-		l.push(syntax.FsString)
+	if l.Src[l.Pos] == '"' {
+		l.Pos++
+		l.Push(syntax.FsString)
 		return true
 	}
 	return false
@@ -141,12 +113,12 @@ func (l *flowLexer) quotes() bool {
 // anyState are the <*> rules after the quotes: invisible links, and the
 // brackets that open a label.
 func (l *flowLexer) anyState() (syntax.Token, bool) {
-	if end := l.ws.invisibleLink(l.t, l.pos); end > 0 {
-		return l.tok("LINK", end), true
+	if end := l.ws.invisibleLink(l.Src, l.Pos); end > 0 {
+		return l.Tok("LINK", end), true
 	}
-	if k, end, st := openBracket(l.t, l.pos); k != "" {
-		l.push(st)
-		return l.tok(k, end), true
+	if k, end, st := openBracket(l.Src, l.Pos); k != "" {
+		l.Push(st)
+		return l.Tok(k, end), true
 	}
 	return syntax.Token{}, false
 }
@@ -196,26 +168,26 @@ func singleBracket(t string, i int) (kind string, end int) {
 }
 
 func (l *flowLexer) initial() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if i >= len(t) {
-		l.eofSent = true
+		l.EOFSent = true
 		return syntax.Token{Kind: "EOF", From: i, To: i}, true
 	}
 	if tok, ok := l.accessibility(); ok {
 		return tok, true
-	} else if l.pos != i {
+	} else if l.Pos != i {
 		return syntax.Token{}, false
 	}
 	if strings.HasPrefix(t[i:], "@{") {
-		l.push(syntax.FsShapeData)
-		tok := l.tok("SHAPE_DATA", i+2)
+		l.Push(syntax.FsShapeData)
+		tok := l.Tok("SHAPE_DATA", i+2)
 		tok.Val = ""
 		return tok, true
 	}
 	if syntax.HasPrefixAt(t, i, "call", false) {
 		if j := syntax.SkipJSSpace(t, i+4); j > i+4 {
-			l.pos = j
-			l.push(syntax.FsCallbackName)
+			l.Pos = j
+			l.Push(syntax.FsCallbackName)
 			return syntax.Token{}, false
 		}
 	}
@@ -224,14 +196,14 @@ func (l *flowLexer) initial() (syntax.Token, bool) {
 	}
 	if tok, ok := l.keyword(); ok {
 		return tok, true
-	} else if l.pos != i {
+	} else if l.Pos != i {
 		return syntax.Token{}, false
 	}
 	if kind, end := l.dir.Match(t, i); kind != "" {
-		return l.tok(kind, end), true
+		return l.Tok(kind, end), true
 	}
 	if end := l.linkID.match(t, i); end > 0 {
-		return l.tok("LINK_ID", end), true
+		return l.Tok("LINK_ID", end), true
 	}
 	return l.punctuation()
 }
@@ -239,35 +211,35 @@ func (l *flowLexer) initial() (syntax.Token, bool) {
 // accessibility matches accTitle: and accDescr: / accDescr {; the last
 // only changes state.
 func (l *flowLexer) accessibility() (syntax.Token, bool) {
-	kind, end, st := syntax.AccKeyword(l.t, l.pos, false)
+	kind, end, st := syntax.AccKeyword(l.Src, l.Pos, false)
 	if kind == "" {
 		return syntax.Token{}, false
 	}
-	l.push(st)
+	l.Push(st)
 	if st == syntax.FsAccDescrMulti {
-		l.pos = end
+		l.Pos = end
 		return syntax.Token{}, false
 	}
-	return l.tok(kind, end), true
+	return l.Tok(kind, end), true
 }
 
 func (l *flowLexer) accDescrMulti() (syntax.Token, bool) {
-	if l.pos >= len(l.t) {
-		l.pop()
-		return syntax.Token{Kind: "acc_descr_multiline_value", From: l.pos, To: l.pos}, true
+	if l.Pos >= len(l.Src) {
+		l.Pop()
+		return syntax.Token{Kind: "acc_descr_multiline_value", From: l.Pos, To: l.Pos}, true
 	}
-	if l.t[l.pos] == '}' {
-		l.pos++
-		l.pop()
+	if l.Src[l.Pos] == '}' {
+		l.Pos++
+		l.Pop()
 		return syntax.Token{}, false
 	}
-	end := strings.IndexByte(l.t[l.pos:], '}')
+	end := strings.IndexByte(l.Src[l.Pos:], '}')
 	if end < 0 {
-		end = len(l.t)
+		end = len(l.Src)
 	} else {
-		end += l.pos
+		end += l.Pos
 	}
-	return l.tok("acc_descr_multiline_value", end), true
+	return l.Tok("acc_descr_multiline_value", end), true
 }
 
 var flowKeywords = []struct{ word, kind string }{
@@ -277,21 +249,21 @@ var flowKeywords = []struct{ word, kind string }{
 
 // keyword matches the keyword rules, style to _top.
 func (l *flowLexer) keyword() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	for _, k := range flowKeywords {
 		if syntax.HasWord(t, i, k.word, false) {
-			return l.tok(k.kind, i+len(k.word)), true
+			return l.Tok(k.kind, i+len(k.word)), true
 		}
 	}
 	if syntax.HasPrefixAt(t, i, "href", false) && i+4 < len(t) {
 		if r, n := syntax.DecodeRune(t, i+4); syntax.IsJSSpace(r) {
-			return l.tok("HREF", i+4+n), true
+			return l.Tok("HREF", i+4+n), true
 		}
 	}
 	if syntax.HasPrefixAt(t, i, "click", false) {
 		if j := syntax.SkipJSSpace(t, i+5); j > i+5 {
-			l.pos = j
-			l.push(syntax.FsClick)
+			l.Pos = j
+			l.Push(syntax.FsClick)
 			return syntax.Token{}, false
 		}
 	}
@@ -299,20 +271,20 @@ func (l *flowLexer) keyword() (syntax.Token, bool) {
 		if syntax.HasWord(t, i, g, false) {
 			if !l.graphSeen {
 				l.graphSeen = true
-				l.push(syntax.FsDir)
+				l.Push(syntax.FsDir)
 			}
-			return l.tok("GRAPH", i+len(g)), true
+			return l.Tok("GRAPH", i+len(g)), true
 		}
 	}
 	if syntax.HasWord(t, i, "subgraph", false) {
-		return l.tok("subgraph", i+8), true
+		return l.Tok("subgraph", i+8), true
 	}
 	if syntax.HasWord(t, i, "end", false) {
-		return l.tok("end", syntax.SkipJSSpace(t, i+3)), true
+		return l.Tok("end", syntax.SkipJSSpace(t, i+3)), true
 	}
 	for _, w := range []string{"_self", "_blank", "_parent", "_top"} {
 		if syntax.HasWord(t, i, w, false) {
-			return l.tok("LINK_TARGET", i+len(w)), true
+			return l.Tok("LINK_TARGET", i+len(w)), true
 		}
 	}
 	return syntax.Token{}, false
@@ -320,29 +292,29 @@ func (l *flowLexer) keyword() (syntax.Token, bool) {
 
 // punctuation matches the rules from NUM to the end of the INITIAL state.
 func (l *flowLexer) punctuation() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if syntax.IsDigit(t[i]) {
 		j := i
 		for j < len(t) && syntax.IsDigit(t[j]) {
 			j++
 		}
-		return l.tok("NUM", j), true
+		return l.Tok("NUM", j), true
 	}
 	switch {
 	case t[i] == '#':
-		return l.tok("BRKT", i+1), true
+		return l.Tok("BRKT", i+1), true
 	case strings.HasPrefix(t[i:], ":::"):
-		return l.tok("STYLE_SEPARATOR", i+3), true
+		return l.Tok("STYLE_SEPARATOR", i+3), true
 	case t[i] == ':':
-		return l.tok("COLON", i+1), true
+		return l.Tok("COLON", i+1), true
 	case t[i] == '&':
-		return l.tok("AMP", i+1), true
+		return l.Tok("AMP", i+1), true
 	case t[i] == ';':
-		return l.tok("SEMI", i+1), true
+		return l.Tok("SEMI", i+1), true
 	case t[i] == ',':
-		return l.tok("COMMA", i+1), true
+		return l.Tok("COMMA", i+1), true
 	case t[i] == '*':
-		return l.tok("MULT", i+1), true
+		return l.Tok("MULT", i+1), true
 	}
 	if tok, ok := l.links(); ok {
 		return tok, true
@@ -352,85 +324,85 @@ func (l *flowLexer) punctuation() (syntax.Token, bool) {
 
 // links matches the link rules of the INITIAL state, in order.
 func (l *flowLexer) links() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if end := l.ws.link(t, i, '-'); end > 0 {
-		l.pop()
-		return l.tok("LINK", end), true
+		l.Pop()
+		return l.Tok("LINK", end), true
 	}
 	if end := l.ws.startLink(t, i, "--"); end > 0 {
-		l.push(syntax.FsEdgeText)
-		return l.tok("START_LINK", end), true
+		l.Push(syntax.FsEdgeText)
+		return l.Tok("START_LINK", end), true
 	}
 	if end := l.ws.link(t, i, '='); end > 0 {
-		l.pop()
-		return l.tok("LINK", end), true
+		l.Pop()
+		return l.Tok("LINK", end), true
 	}
 	if end := l.ws.startLink(t, i, "=="); end > 0 {
-		l.push(syntax.FsThickEdgeText)
-		return l.tok("START_LINK", end), true
+		l.Push(syntax.FsThickEdgeText)
+		return l.Tok("START_LINK", end), true
 	}
 	if end := l.ws.dottedLink(t, i); end > 0 {
-		l.pop()
-		return l.tok("LINK", end), true
+		l.Pop()
+		return l.Tok("LINK", end), true
 	}
 	if end := l.ws.startLink(t, i, "-."); end > 0 {
-		l.push(syntax.FsDottedEdgeText)
-		return l.tok("START_LINK", end), true
+		l.Push(syntax.FsDottedEdgeText)
+		return l.Tok("START_LINK", end), true
 	}
 	if end := l.ws.invisibleLink(t, i); end > 0 {
-		return l.tok("LINK", end), true
+		return l.Tok("LINK", end), true
 	}
 	return syntax.Token{}, false
 }
 
 // shapesAndText matches the INITIAL rules from (- to the end.
 func (l *flowLexer) shapesAndText() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if k, end, st := openBracket(t, i); k != "" {
-		l.push(st)
-		return l.tok(k, end), true
+		l.Push(st)
+		return l.Tok(k, end), true
 	}
 	if strings.HasPrefix(t[i:], "[|") {
-		return l.tok("VERTEX_WITH_PROPS_START", i+2), true
+		return l.Tok("VERTEX_WITH_PROPS_START", i+2), true
 	}
 	if t[i] == '>' {
-		l.push(syntax.FsText)
-		return l.tok("TAGEND", i+1), true
+		l.Push(syntax.FsText)
+		return l.Tok("TAGEND", i+1), true
 	}
 	if k, end, st := laterBracket(t, i); k != "" {
-		l.push(st)
-		return l.tok(k, end), true
+		l.Push(st)
+		return l.Tok(k, end), true
 	}
 	switch {
 	case t[i] == '<':
-		return l.tok("TAGSTART", i+1), true
+		return l.Tok("TAGSTART", i+1), true
 	case t[i] == '^':
-		return l.tok("UP", i+1), true
+		return l.Tok("UP", i+1), true
 	case strings.HasPrefix(t[i:], "\\|"):
-		return l.tok("SEP", i+2), true
+		return l.Tok("SEP", i+2), true
 	case syntax.HasWord(t, i, "v", false):
-		return l.tok("DOWN", i+1), true
+		return l.Tok("DOWN", i+1), true
 	}
 	if end := nodeStringEnd(t, i); end > i {
-		return l.tok("NODE_STRING", end), true
+		return l.Tok("NODE_STRING", end), true
 	}
 	if t[i] == '-' {
-		return l.tok("MINUS", i+1), true
+		return l.Tok("MINUS", i+1), true
 	}
 	if r, n := syntax.DecodeRune(t, i); syntax.IsUnicodeText(r) {
-		return l.tok("UNICODE_TEXT", i+n), true
+		return l.Tok("UNICODE_TEXT", i+n), true
 	}
 	if k, end := singleBracket(t, i); k != "" {
-		l.push(syntax.FsText)
-		return l.tok(k, end), true
+		l.Push(syntax.FsText)
+		return l.Tok(k, end), true
 	}
 	if end := syntax.NewlinesEnd(t, i); end > i {
-		return l.tok("NEWLINE", end), true
+		return l.Tok("NEWLINE", end), true
 	}
 	if end := spaceEnd(t, i); end > i {
-		return l.tok("SPACE", end), true
+		return l.Tok("SPACE", end), true
 	}
-	return l.errorTok(), true
+	return l.Fail(), true
 }
 
 // nodeStringEnd matches ([A-Za-z0-9!"#$%&'*+.`?\\_/]|-(?=[^>\-.]))+ at i.
@@ -472,15 +444,15 @@ func spaceEnd(t string, i int) int {
 }
 
 func (l *flowLexer) inString() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if strings.HasPrefix(t[i:], "\"`") {
-		l.pos += 2
-		l.push(syntax.FsMdString)
+		l.Pos += 2
+		l.Push(syntax.FsMdString)
 		return syntax.Token{}, false
 	}
 	if t[i] == '"' {
-		l.pos++
-		l.pop()
+		l.Pos++
+		l.Pop()
 		return syntax.Token{}, false
 	}
 	end := strings.IndexByte(t[i:], '"')
@@ -489,21 +461,21 @@ func (l *flowLexer) inString() (syntax.Token, bool) {
 	} else {
 		end += i
 	}
-	return l.tok("STR", end), true
+	return l.Tok("STR", end), true
 }
 
 func (l *flowLexer) inMdString() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	j := i
 	for j < len(t) && t[j] != '`' && t[j] != '"' {
 		j++
 	}
 	if j > i {
-		return l.tok("MD_STR", j), true
+		return l.Tok("MD_STR", j), true
 	}
 	if strings.HasPrefix(t[i:], "`\"") {
-		l.pos += 2
-		l.pop()
+		l.Pos += 2
+		l.Pop()
 		return syntax.Token{}, false
 	}
 	if l.quotes() {
@@ -517,38 +489,38 @@ func (l *flowLexer) inMdString() (syntax.Token, bool) {
 
 // rest are the <*> rules after the brackets: [( ((( [/ [\ and then | ( [ {.
 func (l *flowLexer) rest() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if k, end, st := laterBracket(t, i); k != "" {
-		l.push(st)
-		return l.tok(k, end), true
+		l.Push(st)
+		return l.Tok(k, end), true
 	}
 	if k, end := singleBracket(t, i); k != "" {
-		l.push(syntax.FsText)
-		return l.tok(k, end), true
+		l.Push(syntax.FsText)
+		return l.Tok(k, end), true
 	}
-	return l.errorTok(), true
+	return l.Fail(), true
 }
 
 func (l *flowLexer) inDir() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	j := syntax.SkipJSSpace(t, i)
 	if nl := strings.LastIndexByte(t[i:j], '\n'); nl >= 0 {
-		l.pop()
-		return l.tok("NODIR", i+nl+1), true
+		l.Pop()
+		return l.Tok("NODIR", i+nl+1), true
 	}
 	for _, d := range []string{"LR", "RL", "TB", "BT", "TD", "BR"} {
 		if syntax.HasWord(t, j, d, false) {
-			l.pop()
-			return l.tok("DIR", j+2), true
+			l.Pop()
+			return l.Tok("DIR", j+2), true
 		}
 	}
 	if j < len(t) && (t[j] == '<' || t[j] == '>' || t[j] == '^') {
-		l.pop()
-		return l.tok("DIR", j+1), true
+		l.Pop()
+		return l.Tok("DIR", j+1), true
 	}
 	if syntax.HasWord(t, j, "v", false) {
-		l.pop()
-		return l.tok("DIR", j+1), true
+		l.Pop()
+		return l.Tok("DIR", j+1), true
 	}
 	if l.quotes() {
 		return syntax.Token{}, false
@@ -561,49 +533,49 @@ func (l *flowLexer) inDir() (syntax.Token, bool) {
 
 // inText is the state inside a node's label brackets.
 func (l *flowLexer) inText() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if l.quotes() {
 		return syntax.Token{}, false
 	}
 	if end := l.ws.invisibleLink(t, i); end > 0 {
-		return l.tok("LINK", end), true
+		return l.Tok("LINK", end), true
 	}
 	if closer, ok := l.textCloser(); ok {
 		return closer, true
 	}
 	if k, end := singleBracket(t, i); k != "" {
 		if k == "PIPE" {
-			l.pop()
+			l.Pop()
 		} else {
-			l.push(syntax.FsText)
+			l.Push(syntax.FsText)
 		}
-		return l.tok(k, end), true
+		return l.Tok(k, end), true
 	}
 	switch t[i] {
 	case ')':
-		l.pop()
-		return l.tok("PE", i+1), true
+		l.Pop()
+		return l.Tok("PE", i+1), true
 	case ']':
-		l.pop()
-		return l.tok("SQE", i+1), true
+		l.Pop()
+		return l.Tok("SQE", i+1), true
 	case '}':
-		l.pop()
-		return l.tok("DIAMOND_STOP", i+1), true
+		l.Pop()
+		return l.Tok("DIAMOND_STOP", i+1), true
 	}
 	j := i
 	for j < len(t) && strings.IndexByte("[]{}()|\"", t[j]) < 0 {
 		j++
 	}
 	if j > i {
-		return l.tok("TEXT", j), true
+		return l.Tok("TEXT", j), true
 	}
-	return l.errorTok(), true
+	return l.Fail(), true
 }
 
 // textCloser matches the text state's rules from (- to [\, where closing
 // pairs pop the state and opening ones push it.
 func (l *flowLexer) textCloser() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	pairs := []struct {
 		s, kind string
 		push    bool
@@ -618,31 +590,31 @@ func (l *flowLexer) textCloser() (syntax.Token, bool) {
 	for _, p := range pairs {
 		if strings.HasPrefix(t[i:], p.s) {
 			if p.push {
-				l.push(p.st)
+				l.Push(p.st)
 			} else {
-				l.pop()
+				l.Pop()
 			}
-			return l.tok(p.kind, i+len(p.s)), true
+			return l.Tok(p.kind, i+len(p.s)), true
 		}
 	}
 	return syntax.Token{}, false
 }
 
 func (l *flowLexer) inEllipseText() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if l.quotes() {
 		return syntax.Token{}, false
 	}
 	if end := l.ws.invisibleLink(t, i); end > 0 {
-		return l.tok("LINK", end), true
+		return l.Tok("LINK", end), true
 	}
 	if i+1 < len(t) && (t[i] == '-' || t[i] == '/' || t[i] == ')') && t[i+1] == ')' {
-		l.pop()
-		return l.tok("-)", i+2), true
+		l.Pop()
+		return l.Tok("-)", i+2), true
 	}
 	if strings.IndexByte("()[]{}", t[i]) < 0 {
 		_, n := syntax.DecodeRune(t, i)
-		return l.tok("TEXT", i+n), true
+		return l.Tok("TEXT", i+n), true
 	}
 	if tok, ok := l.anyState(); ok {
 		return tok, true
@@ -651,7 +623,7 @@ func (l *flowLexer) inEllipseText() (syntax.Token, bool) {
 }
 
 func (l *flowLexer) inTrapText() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if l.quotes() {
 		return syntax.Token{}, false
 	}
@@ -659,39 +631,39 @@ func (l *flowLexer) inTrapText() (syntax.Token, bool) {
 		return tok, true
 	}
 	if k, end, st := laterBracket(t, i); k != "" && (k == "CYLINDERSTART" || k == "DOUBLECIRCLESTART") {
-		l.push(st)
-		return l.tok(k, end), true
+		l.Push(st)
+		return l.Tok(k, end), true
 	}
 	// [\\(?=\])][\]] — one of \ ( ? = ] and then ].
 	if i+1 < len(t) && strings.IndexByte("\\(?=]", t[i]) >= 0 && t[i+1] == ']' {
-		l.pop()
-		return l.tok("TRAPEND", i+2), true
+		l.Pop()
+		return l.Tok("TRAPEND", i+2), true
 	}
 	if strings.HasPrefix(t[i:], "/]") {
-		l.pop()
-		return l.tok("INVTRAPEND", i+2), true
+		l.Pop()
+		return l.Tok("INVTRAPEND", i+2), true
 	}
 	if t[i] == '/' || t[i] == '\\' {
-		return l.tok("TEXT", i+1), true
+		return l.Tok("TEXT", i+1), true
 	}
 	j := i
 	for j < len(t) && strings.IndexByte("\\[](){}/", t[j]) < 0 {
 		j++
 	}
 	if j > i {
-		return l.tok("TEXT", j), true
+		return l.Tok("TEXT", j), true
 	}
 	return l.rest()
 }
 
 func (l *flowLexer) inEdgeText() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if l.quotes() {
 		return syntax.Token{}, false
 	}
 	var end int
 	var sep byte
-	switch l.state() {
+	switch l.State() {
 	case syntax.FsEdgeText:
 		end, sep = l.ws.link(t, i, '-'), '-'
 	case syntax.FsThickEdgeText:
@@ -700,15 +672,15 @@ func (l *flowLexer) inEdgeText() (syntax.Token, bool) {
 		end, sep = l.ws.dottedLink(t, i), '.'
 	}
 	if end > 0 {
-		l.pop()
-		return l.tok("LINK", end), true
+		l.Pop()
+		return l.Tok("LINK", end), true
 	}
 	if t[i] != sep {
 		_, n := syntax.DecodeRune(t, i)
-		return l.tok("EDGE_TEXT", i+n), true
+		return l.Tok("EDGE_TEXT", i+n), true
 	}
 	if sep == '-' && (i+1 >= len(t) || t[i+1] != '-') {
-		return l.tok("EDGE_TEXT", i+1), true
+		return l.Tok("EDGE_TEXT", i+1), true
 	}
 	if tok, ok := l.anyState(); ok {
 		return tok, true
@@ -717,17 +689,17 @@ func (l *flowLexer) inEdgeText() (syntax.Token, bool) {
 }
 
 func (l *flowLexer) inClick() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if i >= len(t) {
-		l.pop()
+		l.Pop()
 		return syntax.Token{Kind: "CLICK", From: i, To: i}, true
 	}
 	if l.quotes() {
 		return syntax.Token{}, false
 	}
 	if r, n := syntax.DecodeRune(t, i); syntax.IsJSSpace(r) {
-		l.pos += n
-		l.pop()
+		l.Pos += n
+		l.Pop()
 		return syntax.Token{}, false
 	}
 	j := i
@@ -738,20 +710,20 @@ func (l *flowLexer) inClick() (syntax.Token, bool) {
 		}
 		j += n
 	}
-	return l.tok("CLICK", j), true
+	return l.Tok("CLICK", j), true
 }
 
 func (l *flowLexer) inCallbackName() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if t[i] == '(' {
 		j := syntax.SkipJSSpace(t, i+1)
-		l.pop()
+		l.Pop()
 		if j < len(t) && t[j] == ')' {
-			l.pos = j + 1
+			l.Pos = j + 1
 			return syntax.Token{}, false
 		}
-		l.pos = i + 1
-		l.push(syntax.FsCallbackArgs)
+		l.Pos = i + 1
+		l.Push(syntax.FsCallbackArgs)
 		return syntax.Token{}, false
 	}
 	end := strings.IndexByte(t[i:], '(')
@@ -760,14 +732,14 @@ func (l *flowLexer) inCallbackName() (syntax.Token, bool) {
 	} else {
 		end += i
 	}
-	return l.tok("CALLBACKNAME", end), true
+	return l.Tok("CALLBACKNAME", end), true
 }
 
 func (l *flowLexer) inCallbackArgs() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if t[i] == ')' {
-		l.pos++
-		l.pop()
+		l.Pos++
+		l.Pop()
 		return syntax.Token{}, false
 	}
 	end := strings.IndexByte(t[i:], ')')
@@ -776,25 +748,25 @@ func (l *flowLexer) inCallbackArgs() (syntax.Token, bool) {
 	} else {
 		end += i
 	}
-	return l.tok("CALLBACKARGS", end), true
+	return l.Tok("CALLBACKARGS", end), true
 }
 
 func (l *flowLexer) inShapeData() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if t[i] == '"' {
-		l.push(syntax.FsShapeDataStr)
-		return l.tok("SHAPE_DATA", i+1), true
+		l.Push(syntax.FsShapeDataStr)
+		return l.Tok("SHAPE_DATA", i+1), true
 	}
 	j := i
 	for j < len(t) && t[j] != '}' && t[j] != '^' && t[j] != '"' {
 		j++
 	}
 	if j > i {
-		return l.tok("SHAPE_DATA", j), true
+		return l.Tok("SHAPE_DATA", j), true
 	}
 	if t[i] == '}' {
-		l.pos++
-		l.pop()
+		l.Pos++
+		l.Pop()
 		return syntax.Token{}, false
 	}
 	if tok, ok := l.anyState(); ok {
@@ -804,10 +776,10 @@ func (l *flowLexer) inShapeData() (syntax.Token, bool) {
 }
 
 func (l *flowLexer) inShapeDataStr() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if t[i] == '"' {
-		l.pop()
-		return l.tok("SHAPE_DATA", i+1), true
+		l.Pop()
+		return l.Tok("SHAPE_DATA", i+1), true
 	}
 	end := strings.IndexByte(t[i:], '"')
 	if end < 0 {
@@ -815,7 +787,7 @@ func (l *flowLexer) inShapeDataStr() (syntax.Token, bool) {
 	} else {
 		end += i
 	}
-	tok := l.tok("SHAPE_DATA", end)
+	tok := l.Tok("SHAPE_DATA", end)
 	tok.Val = syntax.BreakLines(tok.Val)
 	return tok, true
 }

@@ -29,39 +29,25 @@ const (
 	gsClick
 )
 
+// gsAcc are the states of the accessibility statements' values.
+var gsAcc = syntax.AccStates[ganttState]{Title: gsAccTitle, Descr: gsAccDescr, Multi: gsAccDescrMulti}
+
 type ganttLexer struct {
-	t       string
-	pos     int
-	stack   []ganttState
-	eofSent bool
-}
-
-func (l *ganttLexer) state() ganttState { return l.stack[len(l.stack)-1] }
-func (l *ganttLexer) push(s ganttState) { l.stack = append(l.stack, s) }
-func (l *ganttLexer) pop() {
-	if len(l.stack) > 1 {
-		l.stack = l.stack[:len(l.stack)-1]
-	}
-}
-
-func (l *ganttLexer) tok(kind string, end int) syntax.Token {
-	t := syntax.Token{Kind: kind, Val: l.t[l.pos:end], From: l.pos, To: end}
-	l.pos = end
-	return t
+	syntax.Scanner[ganttState]
 }
 
 func (l *ganttLexer) Next() syntax.Token {
 	for {
-		st := l.state()
-		if l.pos >= len(l.t) {
-			if l.eofSent {
-				return syntax.Token{Kind: syntax.TokEOF, From: l.pos, To: l.pos}
+		st := l.State()
+		if l.Pos >= len(l.Src) {
+			if l.EOFSent {
+				return syntax.Token{Kind: syntax.TokEOF, From: l.Pos, To: l.Pos}
 			}
-			l.eofSent = true
+			l.EOFSent = true
 			kind := map[ganttState]string{gsInitial: "EOF", gsAccTitle: "acc_title_value", gsAccDescr: "acc_descr_value",
 				gsAccDescrMulti: "acc_descr_multiline_value", gsHref: "href", gsCallbackName: "callbackname",
 				gsCallbackArgs: "callbackargs", gsClick: "click"}[st]
-			return syntax.Token{Kind: kind, From: l.pos, To: l.pos}
+			return syntax.Token{Kind: kind, From: l.Pos, To: l.Pos}
 		}
 		if tok, ok := l.lexOne(st); ok {
 			return tok
@@ -70,80 +56,59 @@ func (l *ganttLexer) Next() syntax.Token {
 }
 
 func (l *ganttLexer) lexOne(st ganttState) (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	if tok, emit, ok := l.AccValue(gsAcc, st); ok {
+		return tok, emit
+	}
+	t, i := l.Src, l.Pos
 	switch st {
-	case gsAccTitle, gsAccDescr:
-		kind := "acc_title_value"
-		if st == gsAccDescr {
-			kind = "acc_descr_value"
-		}
-		l.pop()
-		return l.tok(kind, syntax.LineEnd(t, i)), true
-	case gsAccDescrMulti:
-		if t[i] == '}' {
-			l.pos++
-			l.pop()
-			return syntax.Token{}, false
-		}
-		return l.tok("acc_descr_multiline_value", syntax.IndexByteFrom(t, i, '}')), true
 	case gsHref:
 		if t[i] == '"' {
-			l.pos++
-			l.pop()
+			l.Pos++
+			l.Pop()
 			return syntax.Token{}, false
 		}
-		return l.tok("href", syntax.IndexByteFrom(t, i, '"')), true
+		return l.Tok("href", syntax.IndexByteFrom(t, i, '"')), true
 	case gsCallbackName:
 		if t[i] == '(' {
-			l.pop()
+			l.Pop()
 			if j := syntax.SkipJSSpace(t, i+1); j < len(t) && t[j] == ')' {
-				l.pos = j + 1
+				l.Pos = j + 1
 				return syntax.Token{}, false
 			}
-			l.pos = i + 1
-			l.push(gsCallbackArgs)
+			l.Pos = i + 1
+			l.Push(gsCallbackArgs)
 			return syntax.Token{}, false
 		}
-		return l.tok("callbackname", syntax.IndexByteFrom(t, i, '(')), true
+		return l.Tok("callbackname", syntax.IndexByteFrom(t, i, '(')), true
 	case gsCallbackArgs:
 		if t[i] == ')' {
-			l.pos++
-			l.pop()
+			l.Pos++
+			l.Pop()
 			return syntax.Token{}, false
 		}
-		return l.tok("callbackargs", syntax.IndexByteFrom(t, i, ')')), true
+		return l.Tok("callbackargs", syntax.IndexByteFrom(t, i, ')')), true
 	case gsClick:
 		if syntax.IsJSSpaceByte(t[i]) {
-			l.pos++
-			l.pop()
+			l.Pos++
+			l.Pop()
 			return syntax.Token{}, false
 		}
 		j := i
 		for j < len(t) && !syntax.IsJSSpaceByte(t[j]) {
 			j++
 		}
-		return l.tok("click", j), true
+		return l.Tok("click", j), true
 	}
 	return l.initial()
 }
 
 func (l *ganttLexer) initial() (syntax.Token, bool) {
-	t, i := l.t, l.pos
-	if kind, end, st := syntax.AccKeyword(t, i, true); kind != "" {
-		switch st {
-		case syntax.FsAccTitle:
-			l.push(gsAccTitle)
-		case syntax.FsAccDescr:
-			l.push(gsAccDescr)
-		default:
-			l.push(gsAccDescrMulti)
-			l.pos = end
-			return syntax.Token{}, false
-		}
-		return l.tok(kind, end), true
+	t, i := l.Src, l.Pos
+	if tok, emit, ok := l.AccKeyword(gsAcc, true); ok {
+		return tok, emit
 	}
 	if end := ganttCommentEnd(t, i); end > i {
-		l.pos = end
+		l.Pos = end
 		return syntax.Token{}, false
 	}
 	if t[i] == '\n' {
@@ -151,17 +116,17 @@ func (l *ganttLexer) initial() (syntax.Token, bool) {
 		for j < len(t) && t[j] == '\n' {
 			j++
 		}
-		return l.tok("NL", j), true
+		return l.Tok("NL", j), true
 	}
 	if j := syntax.SkipJSSpace(t, i); j > i {
-		l.pos = j
+		l.Pos = j
 		return syntax.Token{}, false
 	}
 	if t[i] == '%' {
-		l.pos = syntax.LineEnd(t, i)
+		l.Pos = syntax.LineEnd(t, i)
 		return syntax.Token{}, false
 	}
-	if tok, ok := l.interaction(); ok || l.pos != i {
+	if tok, ok := l.interaction(); ok || l.Pos != i {
 		return tok, ok
 	}
 	return l.keywords()
@@ -187,11 +152,11 @@ func ganttCommentEnd(t string, i int) int {
 
 // interaction matches href "...", call name(args) and click id.
 func (l *ganttLexer) interaction() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if syntax.HasPrefixAt(t, i, "href", true) {
 		if j := syntax.SkipJSSpace(t, i+4); j > i+4 && j < len(t) && t[j] == '"' {
-			l.pos = j + 1
-			l.push(gsHref)
+			l.Pos = j + 1
+			l.Push(gsHref)
 			return syntax.Token{}, false
 		}
 	}
@@ -201,8 +166,8 @@ func (l *ganttLexer) interaction() (syntax.Token, bool) {
 	}{{"call", gsCallbackName}, {"click", gsClick}} {
 		if syntax.HasPrefixAt(t, i, k.w, true) {
 			if j := syntax.SkipJSSpace(t, i+len(k.w)); j > i+len(k.w) {
-				l.pos = j
-				l.push(k.st)
+				l.Pos = j
+				l.Push(k.st)
 				return syntax.Token{}, false
 			}
 		}
@@ -217,34 +182,34 @@ var ganttLineKeywords = []struct{ w, kind, stop string }{
 }
 
 func (l *ganttLexer) keywords() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if syntax.HasWord(t, i, "gantt", true) {
-		return l.tok("gantt", i+5), true
+		return l.Tok("gantt", i+5), true
 	}
 	for _, k := range ganttLineKeywords[:1] {
 		if end := syntax.KeywordLine(t, i, k.w, k.stop); end > 0 {
-			return l.tok(k.kind, end), true
+			return l.Tok(k.kind, end), true
 		}
 	}
 	for _, w := range []string{"inclusiveEndDates", "topAxis"} {
 		if syntax.HasWord(t, i, w, true) {
-			return l.tok(w, i+len(w)), true
+			return l.Tok(w, i+len(w)), true
 		}
 	}
 	for _, k := range ganttLineKeywords[1:] {
 		if end := syntax.KeywordLine(t, i, k.w, k.stop); end > 0 {
-			return l.tok(k.kind, end), true
+			return l.Tok(k.kind, end), true
 		}
 	}
 	if kind, end := weekKeyword(t, i); kind != "" {
-		return l.tok(kind, end), true
+		return l.Tok(kind, end), true
 	}
 	if syntax.DigitsAt(t, i, 4) && i+10 <= len(t) && t[i+4] == '-' && syntax.DigitsAt(t, i+5, 2) && t[i+7] == '-' && syntax.DigitsAt(t, i+8, 2) && syntax.WordEnds(t, i+10) {
-		return l.tok("date", i+10), true
+		return l.Tok("date", i+10), true
 	}
 	for _, k := range []struct{ w, kind, stop string }{{"title", "title", "\n"}, {"accDescription", "accDescription", "#\n;"}, {"section", "section", "\n"}} {
 		if end := syntax.KeywordLine(t, i, k.w, k.stop); end > 0 {
-			return l.tok(k.kind, end), true
+			return l.Tok(k.kind, end), true
 		}
 	}
 	return l.task()
@@ -275,13 +240,13 @@ func weekKeyword(t string, i int) (string, int) {
 
 // task matches a task's text [^:\n]+, its data :[^#\n;]+, or a lone colon.
 func (l *ganttLexer) task() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if t[i] != ':' && t[i] != '\n' {
 		j := i
 		for j < len(t) && t[j] != ':' && t[j] != '\n' {
 			j++
 		}
-		return l.tok("taskTxt", j), true
+		return l.Tok("taskTxt", j), true
 	}
 	if t[i] == ':' {
 		j := i + 1
@@ -289,12 +254,12 @@ func (l *ganttLexer) task() (syntax.Token, bool) {
 			j++
 		}
 		if j > i+1 {
-			return l.tok("taskData", j), true
+			return l.Tok("taskData", j), true
 		}
-		return l.tok(":", i+1), true
+		return l.Tok(":", i+1), true
 	}
 	_, n := syntax.DecodeRune(t, i)
-	return l.tok("INVALID", i+n), true
+	return l.Tok("INVALID", i+n), true
 }
 
 type ganttParser struct {
@@ -311,7 +276,7 @@ type ganttTask struct{ name, data syntax.Token }
 
 // ParseGantt checks the code of a diagram of its type, reporting what it finds to d.
 func ParseGantt(d *syntax.Diagram, code syntax.Src) {
-	p := &ganttParser{Parser: syntax.NewParser(d, code, &ganttLexer{t: code.Text, stack: []ganttState{gsInitial}}), code: code,
+	p := &ganttParser{Parser: syntax.NewParser(d, code, &ganttLexer{Scanner: syntax.NewScanner(code.Text, gsInitial)}), code: code,
 		dateFormat: "YYYY-MM-DD", ids: map[string]int{}}
 	p.Hint = p.ganttHint
 	if !syntax.RunParse(p.start) {

@@ -24,37 +24,20 @@ const (
 )
 
 type seqLexer struct {
-	t       string
-	pos     int
-	stack   []seqState
-	eofSent bool
+	syntax.Scanner[seqState]
 }
 
-func newSeqLexer(t string) *seqLexer { return &seqLexer{t: t, stack: []seqState{ssInitial}} }
-
-func (l *seqLexer) state() seqState { return l.stack[len(l.stack)-1] }
-func (l *seqLexer) push(s seqState) { l.stack = append(l.stack, s) }
-func (l *seqLexer) pop() {
-	if len(l.stack) > 1 {
-		l.stack = l.stack[:len(l.stack)-1]
-	}
-}
-
-func (l *seqLexer) tok(kind string, end int) syntax.Token {
-	t := syntax.Token{Kind: kind, Val: l.t[l.pos:end], From: l.pos, To: end}
-	l.pos = end
-	return t
-}
+func newSeqLexer(t string) *seqLexer { return &seqLexer{Scanner: syntax.NewScanner(t, ssInitial)} }
 
 func (l *seqLexer) Next() syntax.Token {
 	for {
-		st := l.state()
-		if l.pos >= len(l.t) && st != ssLine && st != ssAlias && st != ssAccTitle && st != ssAccDescr && st != ssAccDescrMulti {
-			if st == ssInitial && !l.eofSent {
-				l.eofSent = true
-				return syntax.Token{Kind: "NEWLINE", From: l.pos, To: l.pos}
+		st := l.State()
+		if l.Pos >= len(l.Src) && st != ssLine && st != ssAlias && st != ssAccTitle && st != ssAccDescr && st != ssAccDescrMulti {
+			if st == ssInitial && !l.EOFSent {
+				l.EOFSent = true
+				return syntax.Token{Kind: "NEWLINE", From: l.Pos, To: l.Pos}
 			}
-			return syntax.Token{Kind: syntax.TokEOF, From: l.pos, To: l.pos}
+			return syntax.Token{Kind: syntax.TokEOF, From: l.Pos, To: l.Pos}
 		}
 		if tok, ok := l.lexOne(st); ok {
 			return tok
@@ -77,24 +60,24 @@ func (l *seqLexer) lexOne(st seqState) (syntax.Token, bool) {
 		if st == ssAccDescr {
 			kind = "acc_descr_value"
 		}
-		l.pop()
-		return l.tok(kind, syntax.LineEnd(l.t, l.pos)), true
+		l.Pop()
+		return l.Tok(kind, syntax.LineEnd(l.Src, l.Pos)), true
 	case ssAccDescrMulti:
-		if l.pos < len(l.t) && l.t[l.pos] == '}' {
-			l.pos++
-			l.pop()
+		if l.Pos < len(l.Src) && l.Src[l.Pos] == '}' {
+			l.Pos++
+			l.Pop()
 			return syntax.Token{}, false
 		}
-		end := strings.IndexByte(l.t[l.pos:], '}')
+		end := strings.IndexByte(l.Src[l.Pos:], '}')
 		if end < 0 {
-			end = len(l.t)
+			end = len(l.Src)
 		} else {
-			end += l.pos
+			end += l.Pos
 		}
-		if end == len(l.t) {
-			l.pop()
+		if end == len(l.Src) {
+			l.Pop()
 		}
-		return l.tok("acc_descr_multiline_value", end), true
+		return l.Tok("acc_descr_multiline_value", end), true
 	}
 	return l.initial()
 }
@@ -102,12 +85,12 @@ func (l *seqLexer) lexOne(st seqState) (syntax.Token, bool) {
 // skipInline skips ((?!\n)\s)+ and #... comments, the first rules of the
 // ID, ALIAS and LINE states; it reports whether it moved.
 func (l *seqLexer) skipInline() bool {
-	if j := syntax.SkipLineSpace(l.t, l.pos); j > l.pos {
-		l.pos = j
+	if j := syntax.SkipLineSpace(l.Src, l.Pos); j > l.Pos {
+		l.Pos = j
 		return true
 	}
-	if l.pos < len(l.t) && l.t[l.pos] == '#' {
-		l.pos = syntax.LineEnd(l.t, l.pos)
+	if l.Pos < len(l.Src) && l.Src[l.Pos] == '#' {
+		l.Pos = syntax.LineEnd(l.Src, l.Pos)
 		return true
 	}
 	return false
@@ -117,10 +100,10 @@ func (l *seqLexer) inID() (syntax.Token, bool) {
 	if l.skipInline() {
 		return syntax.Token{}, false
 	}
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if strings.HasPrefix(t[i:], "@{") {
-		l.push(ssConfig)
-		return l.tok("CONFIG_START", i+2), true
+		l.Push(ssConfig)
+		return l.Tok("CONFIG_START", i+2), true
 	}
 	j := i
 	for j < len(t) && strings.IndexByte("<>:\n,;@", t[j]) < 0 && !syntax.IsJSSpaceByte(t[j]) {
@@ -131,15 +114,15 @@ func (l *seqLexer) inID() (syntax.Token, bool) {
 			return l.trimmed("ACTOR", j), true
 		}
 		if followedByAs(t, j) {
-			l.push(ssAlias)
+			l.Push(ssAlias)
 			return l.trimmed("ACTOR", j), true
 		}
 	}
 	if end, ok := seqActorToLineEnd(t, i); ok {
-		l.pop()
+		l.Pop()
 		return l.trimmed("ACTOR", end), true
 	}
-	l.pop()
+	l.Pop()
 	return l.trimmed("INVALID", syntax.LineEnd(t, i)), true
 }
 
@@ -175,22 +158,22 @@ func seqActorToLineEnd(t string, i int) (int, bool) {
 
 // trimmed makes a token whose value is trimmed, as the rules' actions do.
 func (l *seqLexer) trimmed(kind string, end int) syntax.Token {
-	t := l.tok(kind, end)
+	t := l.Tok(kind, end)
 	t.Val = strings.TrimSpace(t.Val)
 	return t
 }
 
 func (l *seqLexer) inConfig() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if t[i] == '}' {
 		if followedByAs(t, i+1) {
-			l.pop()
-			l.push(ssAlias)
+			l.Pop()
+			l.Push(ssAlias)
 		} else {
-			l.pop()
-			l.pop()
+			l.Pop()
+			l.Pop()
 		}
-		return l.tok("CONFIG_END", i+1), true
+		return l.Tok("CONFIG_END", i+1), true
 	}
 	end := strings.IndexByte(t[i:], '}')
 	if end < 0 {
@@ -198,22 +181,22 @@ func (l *seqLexer) inConfig() (syntax.Token, bool) {
 	} else {
 		end += i
 	}
-	return l.tok("CONFIG_CONTENT", end), true
+	return l.Tok("CONFIG_CONTENT", end), true
 }
 
 func (l *seqLexer) inAlias() (syntax.Token, bool) {
 	if l.skipInline() {
 		return syntax.Token{}, false
 	}
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if syntax.HasWord(t, i, "as", true) {
-		l.pop()
-		l.pop()
-		l.push(ssLine)
-		return l.tok("AS", i+2), true
+		l.Pop()
+		l.Pop()
+		l.Push(ssLine)
+		return l.Tok("AS", i+2), true
 	}
-	l.pop()
-	l.pop()
+	l.Pop()
+	l.Pop()
 	return syntax.Token{Kind: "NEWLINE", From: i, To: i}, true
 }
 
@@ -221,13 +204,13 @@ func (l *seqLexer) inLine() (syntax.Token, bool) {
 	if l.skipInline() {
 		return syntax.Token{}, false
 	}
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	j := i
 	for j < len(t) && t[j] != '#' && t[j] != '\n' && t[j] != ';' {
 		j++
 	}
-	l.pop()
-	return l.tok("restOfLine", j), true
+	l.Pop()
+	return l.Tok("restOfLine", j), true
 }
 
 // seqLineKeywords begin the LINE state: the rest of the line is their text.
@@ -237,35 +220,35 @@ var seqLineKeywords = []struct{ word, kind string }{
 }
 
 func (l *seqLexer) initial() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if t[i] == '\n' {
 		j := i
 		for j < len(t) && t[j] == '\n' {
 			j++
 		}
-		return l.tok("NEWLINE", j), true
+		return l.Tok("NEWLINE", j), true
 	}
 	if j := syntax.SkipJSSpace(t, i); j > i {
-		l.pos = j
+		l.Pos = j
 		return syntax.Token{}, false
 	}
 	if end := seqCommentEnd(t, i); end > i {
-		l.pos = end
+		l.Pos = end
 		return syntax.Token{}, false
 	}
 	if end := seqNumEnd(t, i); end > i {
-		return l.tok("NUM", end), true
+		return l.Tok("NUM", end), true
 	}
 	if tok, ok := l.keyword(); ok {
 		return tok, true
-	} else if l.pos != i {
+	} else if l.Pos != i {
 		return syntax.Token{}, false
 	}
 	if end := seqActorEnd(t, i); end > i {
 		return l.trimmed("ACTOR", end), true
 	}
 	if kind, n := seqArrow(t, i); kind != "" {
-		return l.tok(kind, i+n), true
+		return l.Tok(kind, i+n), true
 	}
 	return l.punctuation()
 }
@@ -319,85 +302,85 @@ func seqNumEnd(t string, i int) int {
 
 // keyword matches the keyword rules, box to ";".
 func (l *seqLexer) keyword() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if syntax.HasWord(t, i, "box", true) {
-		l.push(ssLine)
-		return l.tok("box", i+3), true
+		l.Push(ssLine)
+		return l.Tok("box", i+3), true
 	}
 	for _, k := range []struct{ w, kind string }{{"participant", "participant"}, {"actor", "participant_actor"}} {
 		if syntax.HasWord(t, i, k.w, true) {
-			l.push(ssID)
-			return l.tok(k.kind, i+len(k.w)), true
+			l.Push(ssID)
+			return l.Tok(k.kind, i+len(k.w)), true
 		}
 	}
 	if syntax.HasWord(t, i, "create", true) {
-		return l.tok("create", i+6), true
+		return l.Tok("create", i+6), true
 	}
 	if syntax.HasWord(t, i, "destroy", true) {
-		l.push(ssID)
-		return l.tok("destroy", i+7), true
+		l.Push(ssID)
+		return l.Tok("destroy", i+7), true
 	}
 	for _, k := range seqLineKeywords {
 		if syntax.HasWord(t, i, k.word, true) {
-			l.push(ssLine)
-			return l.tok(k.kind, i+len(k.word)), true
+			l.Push(ssLine)
+			return l.Tok(k.kind, i+len(k.word)), true
 		}
 	}
 	return l.keyword2()
 }
 
 func (l *seqLexer) keyword2() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	for _, k := range []struct{ w, kind string }{{"end", "end"}, {"left of", "left_of"}, {"right of", "right_of"}} {
 		if syntax.HasWord(t, i, k.w, true) {
-			return l.tok(k.kind, i+len(k.w)), true
+			return l.Tok(k.kind, i+len(k.w)), true
 		}
 	}
 	for _, w := range []string{"links", "link", "properties", "details"} {
 		if syntax.HasPrefixAt(t, i, w, true) && linkLookahead(t, i+len(w)) {
-			return l.tok(w, i+len(w)), true
+			return l.Tok(w, i+len(w)), true
 		}
 	}
 	for _, k := range []struct{ w, kind string }{{"over", "over"}, {"note", "note"}} {
 		if syntax.HasWord(t, i, k.w, true) {
-			return l.tok(k.kind, i+len(k.w)), true
+			return l.Tok(k.kind, i+len(k.w)), true
 		}
 	}
 	for _, w := range []string{"activate", "deactivate"} {
 		if syntax.HasWord(t, i, w, true) {
-			l.push(ssID)
-			return l.tok(w, i+len(w)), true
+			l.Push(ssID)
+			return l.Tok(w, i+len(w)), true
 		}
 	}
 	if end := seqTitleEnd(t, i, "title"); end > 0 {
-		return l.tok("title", end), true
+		return l.Tok("title", end), true
 	}
 	if end := seqTitleEnd(t, i, "title:"); end > 0 {
-		return l.tok("legacy_title", end), true
+		return l.Tok("legacy_title", end), true
 	}
 	if kind, end, st := syntax.AccKeyword(t, i, true); kind != "" {
 		switch st {
 		case syntax.FsAccTitle:
-			l.push(ssAccTitle)
+			l.Push(ssAccTitle)
 		case syntax.FsAccDescr:
-			l.push(ssAccDescr)
+			l.Push(ssAccDescr)
 		default:
-			l.push(ssAccDescrMulti)
-			l.pos = end
+			l.Push(ssAccDescrMulti)
+			l.Pos = end
 			return syntax.Token{}, false
 		}
-		return l.tok(kind, end), true
+		return l.Tok(kind, end), true
 	}
 	for _, k := range []struct{ w, kind string }{{"sequenceDiagram", "SD"}, {"autonumber", "autonumber"}, {"off", "off"}} {
 		if syntax.HasWord(t, i, k.w, true) {
-			return l.tok(k.kind, i+len(k.w)), true
+			return l.Tok(k.kind, i+len(k.w)), true
 		}
 	}
 	switch t[i] {
 	case ',':
-		return l.tok(",", i+1), true
+		return l.Tok(",", i+1), true
 	case ';':
-		return l.tok("NEWLINE", i+1), true
+		return l.Tok("NEWLINE", i+1), true
 	}
 	return syntax.Token{}, false
 }
@@ -521,21 +504,21 @@ func seqArrow(t string, i int) (string, int) {
 // punctuation matches the rules after the arrows: a message text, : + -
 // () and anything else as INVALID.
 func (l *seqLexer) punctuation() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	switch {
 	case t[i] == ':':
 		j := i + 1
 		for j < len(t) && t[j] != '#' && t[j] != '\n' && t[j] != ';' {
 			j++
 		}
-		return l.tok("TXT", j), true
+		return l.Tok("TXT", j), true
 	case t[i] == '+':
-		return l.tok("+", i+1), true
+		return l.Tok("+", i+1), true
 	case t[i] == '-':
-		return l.tok("-", i+1), true
+		return l.Tok("-", i+1), true
 	case strings.HasPrefix(t[i:], "()"):
-		return l.tok("()", i+2), true
+		return l.Tok("()", i+2), true
 	}
 	_, n := syntax.DecodeRune(t, i)
-	return l.tok("INVALID", i+n), true
+	return l.Tok("INVALID", i+n), true
 }

@@ -36,36 +36,21 @@ const (
 )
 
 type stateLexer struct {
-	t       string
-	pos     int
-	stack   []stState
-	eofSent bool
-	dir     syntax.DirectionLines
+	syntax.Scanner[stState]
+	dir syntax.DirectionLines
 	// failed is the message of an error a lexer rule throws (a state name
 	// of two words before {).
 	failed string
 }
 
-func newStateLexer(t string) *stateLexer { return &stateLexer{t: t, stack: []stState{stInitial}} }
-
-func (l *stateLexer) state() stState { return l.stack[len(l.stack)-1] }
-func (l *stateLexer) push(s stState) { l.stack = append(l.stack, s) }
-func (l *stateLexer) pop() {
-	if len(l.stack) > 1 {
-		l.stack = l.stack[:len(l.stack)-1]
-	}
-}
-
-func (l *stateLexer) tok(kind string, end int) syntax.Token {
-	t := syntax.Token{Kind: kind, Val: l.t[l.pos:end], From: l.pos, To: end}
-	l.pos = end
-	return t
+func newStateLexer(t string) *stateLexer {
+	return &stateLexer{Scanner: syntax.NewScanner(t, stInitial)}
 }
 
 func (l *stateLexer) Next() syntax.Token {
 	for {
-		st := l.state()
-		if l.pos >= len(l.t) {
+		st := l.State()
+		if l.Pos >= len(l.Src) {
 			return l.atEnd(st)
 		}
 		if tok, ok := l.lexOne(st); ok {
@@ -77,10 +62,6 @@ func (l *stateLexer) Next() syntax.Token {
 // atEnd gives, once, the token of a rule that matches the empty string at
 // the end (or NL in the INITIAL state), then nothing.
 func (l *stateLexer) atEnd(st stState) syntax.Token {
-	if l.eofSent {
-		return syntax.Token{Kind: syntax.TokEOF, From: l.pos, To: l.pos}
-	}
-	l.eofSent = true
 	kind := ""
 	switch st {
 	case stInitial:
@@ -103,10 +84,8 @@ func (l *stateLexer) atEnd(st stState) syntax.Token {
 		kind = "STYLECLASS"
 	case stStyleDefStyles:
 		kind = "STYLEDEF_STYLEOPTS"
-	default:
-		return syntax.Token{Kind: syntax.TokEOF, From: l.pos, To: l.pos}
 	}
-	return syntax.Token{Kind: kind, From: l.pos, To: l.pos}
+	return l.End(kind)
 }
 
 func (l *stateLexer) lexOne(st stState) (syntax.Token, bool) {
@@ -126,36 +105,36 @@ func (l *stateLexer) lexOne(st stState) (syntax.Token, bool) {
 // processID is the rules' processId: an id holding %% is cut there and
 // the rest read again; one starting with %% is dropped.
 func (l *stateLexer) processID(kind string, end int) (syntax.Token, bool) {
-	text := l.t[l.pos:end]
+	text := l.Src[l.Pos:end]
 	idx := strings.Index(text, "%%")
 	if idx == 0 {
-		l.pos = end
+		l.Pos = end
 		return syntax.Token{}, false
 	}
 	if idx > 0 {
-		end = l.pos + idx
+		end = l.Pos + idx
 	}
-	return l.tok(kind, end), true
+	return l.Tok(kind, end), true
 }
 
 // skipInline is ((?!\n)\s)+, #... and %%... comments: the first rules of
 // the struct and state states.
 func (l *stateLexer) skipInline() bool {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if j := syntax.SkipLineSpace(t, i); j > i {
-		l.pos = j
+		l.Pos = j
 		return true
 	}
 	if t[i] == '#' || strings.HasPrefix(t[i:], "%%") && !strings.HasPrefix(t[i+2:], "{") {
-		l.pos = syntax.LineEnd(t, i)
+		l.Pos = syntax.LineEnd(t, i)
 		return true
 	}
 	return false
 }
 
 func (l *stateLexer) initial() (syntax.Token, bool) {
-	t, i := l.t, l.pos
-	if tok, ok := l.headRules(); ok || l.pos != i {
+	t, i := l.Src, l.Pos
+	if tok, ok := l.headRules(); ok || l.Pos != i {
 		return tok, ok
 	}
 	if t[i] == '\n' {
@@ -163,64 +142,64 @@ func (l *stateLexer) initial() (syntax.Token, bool) {
 		for j < len(t) && t[j] == '\n' {
 			j++
 		}
-		return l.tok("NL", j), true
+		return l.Tok("NL", j), true
 	}
 	if j := syntax.SkipJSSpace(t, i); j > i {
-		l.pos = j
+		l.Pos = j
 		return syntax.Token{}, false
 	}
 	if t[i] == '#' || strings.HasPrefix(t[i:], "%%") && !strings.HasPrefix(t[i+2:], "{") {
-		l.pos = syntax.LineEnd(t, i)
+		l.Pos = syntax.LineEnd(t, i)
 		return syntax.Token{}, false
 	}
 	if end := keywordSpace(t, i, "scale"); end > 0 {
-		l.push(stScale)
-		return l.tok("scale", end), true
+		l.Push(stScale)
+		return l.Tok("scale", end), true
 	}
 	if kind, end, st := syntax.AccKeyword(t, i, true); kind != "" {
 		return l.accessibility(kind, end, st)
 	}
-	if tok, ok := l.lineKeywords(); ok || l.pos != i {
+	if tok, ok := l.lineKeywords(); ok || l.Pos != i {
 		return tok, ok
 	}
 	if t[i] == '{' {
-		l.pop()
-		l.push(stStruct)
-		return l.tok("STRUCT_START", i+1), true
+		l.Pop()
+		l.Push(stStruct)
+		return l.Tok("STRUCT_START", i+1), true
 	}
 	if end := keywordSpace(t, i, "note"); end > 0 {
-		l.push(stNote)
-		return l.tok("note", end), true
+		l.Push(stNote)
+		return l.Tok("note", end), true
 	}
 	if end := keywordSpace(t, i, "stateDiagram"); end > 0 {
-		return l.tok("SD", end), true
+		return l.Tok("SD", end), true
 	}
 	if end := keywordSpace(t, i, "stateDiagram-v2"); end > 0 {
-		return l.tok("SD", end), true
+		return l.Tok("SD", end), true
 	}
 	if syntax.HasWord(t, i, "hide empty description", true) {
-		return l.tok("HIDE_EMPTY", i+22), true
+		return l.Tok("HIDE_EMPTY", i+22), true
 	}
 	return l.idRules(true)
 }
 
 // headRules are click, href, "string", default and the direction lines.
 func (l *stateLexer) headRules() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	switch {
 	case syntax.HasWord(t, i, "click", true):
-		return l.tok("CLICK", i+5), true
+		return l.Tok("CLICK", i+5), true
 	case syntax.HasWord(t, i, "href", true):
-		return l.tok("HREF", i+4), true
+		return l.Tok("HREF", i+4), true
 	case t[i] == '"':
 		if j := strings.IndexByte(t[i+1:], '"'); j >= 0 {
-			return l.tok("STRING", i+j+2), true
+			return l.Tok("STRING", i+j+2), true
 		}
 	case syntax.HasWord(t, i, "default", true):
-		return l.tok("DEFAULT", i+7), true
+		return l.Tok("DEFAULT", i+7), true
 	}
 	if kind, end := l.dir.Match(t, i); kind != "" && kind != "direction_td" {
-		return l.tok(kind, end), true
+		return l.Tok(kind, end), true
 	}
 	return syntax.Token{}, false
 }
@@ -228,15 +207,15 @@ func (l *stateLexer) headRules() (syntax.Token, bool) {
 func (l *stateLexer) accessibility(kind string, end int, st syntax.FlowState) (syntax.Token, bool) {
 	switch st {
 	case syntax.FsAccTitle:
-		l.push(stAccTitle)
+		l.Push(stAccTitle)
 	case syntax.FsAccDescr:
-		l.push(stAccDescr)
+		l.Push(stAccDescr)
 	default:
-		l.push(stAccDescrMulti)
-		l.pos = end
+		l.Push(stAccDescrMulti)
+		l.Pos = end
 		return syntax.Token{}, false
 	}
-	return l.tok(kind, end), true
+	return l.Tok(kind, end), true
 }
 
 // keywordSpace matches kw\s+ at i (case-insensitive).
@@ -254,28 +233,28 @@ func keywordSpace(t string, i int, kw string) int {
 // lineKeywords are classDef, class, style and state, each opening its
 // state.
 func (l *stateLexer) lineKeywords() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if end := keywordSpace(t, i, "classDef"); end > 0 {
-		l.push(stClassDef)
-		return l.tok("classDef", end), true
+		l.Push(stClassDef)
+		return l.Tok("classDef", end), true
 	}
 	if end := keywordSpace(t, i, "class"); end > 0 {
-		l.push(stClass)
-		return l.tok("class", end), true
+		l.Push(stClass)
+		return l.Tok("class", end), true
 	}
 	if end := keywordSpace(t, i, "style"); end > 0 {
-		l.push(stStyle)
-		return l.tok("style", end), true
+		l.Push(stStyle)
+		return l.Tok("style", end), true
 	}
-	if l.state() == stInitial {
+	if l.State() == stInitial {
 		if end := keywordSpace(t, i, "scale"); end > 0 {
-			l.push(stScale)
-			return l.tok("scale", end), true
+			l.Push(stScale)
+			return l.Tok("scale", end), true
 		}
 	}
 	if end := keywordSpace(t, i, "state"); end > 0 {
-		l.pos = end
-		l.push(stState_)
+		l.Pos = end
+		l.Push(stState_)
 		return syntax.Token{}, false
 	}
 	return syntax.Token{}, false
@@ -284,9 +263,9 @@ func (l *stateLexer) lineKeywords() (syntax.Token, bool) {
 // idRules are [*], ids, descriptions, --> (and -- in a composite state),
 // :::, and in the INITIAL state the end and anything else.
 func (l *stateLexer) idRules(initial bool) (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if strings.HasPrefix(t[i:], "[*]") {
-		return l.tok("EDGE_STATE", i+3), true
+		return l.Tok("EDGE_STATE", i+3), true
 	}
 	j := i
 	for j < len(t) && strings.IndexByte(":\n-{", t[j]) < 0 && !syntax.IsJSSpaceByte(t[j]) {
@@ -300,31 +279,23 @@ func (l *stateLexer) idRules(initial bool) (syntax.Token, bool) {
 		return l.processID("ID", j)
 	}
 	if end := stateDescrEnd(t, i); end > 0 {
-		tok := l.tok("DESCR", end)
+		tok := l.Tok("DESCR", end)
 		tok.Val = strings.TrimSpace(tok.Val)
 		return tok, true
 	}
 	switch {
 	case strings.HasPrefix(t[i:], "-->"):
-		return l.tok("-->", i+3), true
+		return l.Tok("-->", i+3), true
 	case !initial && strings.HasPrefix(t[i:], "--"):
-		return l.tok("CONCURRENT", i+2), true
+		return l.Tok("CONCURRENT", i+2), true
 	case strings.HasPrefix(t[i:], ":::"):
-		return l.tok("STYLE_SEPARATOR", i+3), true
+		return l.Tok("STYLE_SEPARATOR", i+3), true
 	}
 	if initial {
 		_, n := syntax.DecodeRune(t, i)
-		return l.tok("INVALID", i+n), true
+		return l.Tok("INVALID", i+n), true
 	}
-	return l.errorTok(), true
-}
-
-func (l *stateLexer) errorTok() syntax.Token {
-	_, n := syntax.DecodeRune(l.t, l.pos)
-	t := l.tok(syntax.TokError, l.pos+n)
-	l.pos = len(l.t)
-	l.eofSent = true
-	return t
+	return l.Fail(), true
 }
 
 // stateDescrEnd matches \s*:(?:[^:\n;]|:[^:\n;])+ at i.
@@ -352,27 +323,27 @@ done:
 }
 
 func (l *stateLexer) inStruct() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if l.skipInline() {
 		return syntax.Token{}, false
 	}
-	if tok, ok := l.lineKeywords(); ok || l.pos != i {
+	if tok, ok := l.lineKeywords(); ok || l.Pos != i {
 		return tok, ok
 	}
 	if kind, end := l.dir.Match(t, i); kind != "" && kind != "direction_td" {
-		return l.tok(kind, end), true
+		return l.Tok(kind, end), true
 	}
 	switch t[i] {
 	case '}':
-		l.pop()
-		return l.tok("STRUCT_STOP", i+1), true
+		l.Pop()
+		return l.Tok("STRUCT_STOP", i+1), true
 	case '\n':
-		l.pos++
+		l.Pos++
 		return syntax.Token{}, false
 	}
 	if end := keywordSpace(t, i, "note"); end > 0 {
-		l.push(stNote)
-		return l.tok("note", end), true
+		l.Push(stNote)
+		return l.Tok("note", end), true
 	}
 	return l.idRules(false)
 }
@@ -380,7 +351,7 @@ func (l *stateLexer) inStruct() (syntax.Token, bool) {
 // inState reads after "state": a fork, join or choice, a "description",
 // a name, as, and the { of a composite state.
 func (l *stateLexer) inState() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if l.skipInline() {
 		return syntax.Token{}, false
 	}
@@ -390,34 +361,34 @@ func (l *stateLexer) inState() (syntax.Token, bool) {
 	} {
 		le := syntax.LineEnd(t, i)
 		if k := lastIndexFold(t[i:le], m.s); k >= 0 {
-			l.pop()
-			tok := l.tok(m.kind, i+k+len(m.s))
+			l.Pop()
+			tok := l.Tok(m.kind, i+k+len(m.s))
 			tok.Val = strings.TrimSpace(tok.Val[:k])
 			return tok, true
 		}
 	}
 	if t[i] == '"' {
-		l.pos++
-		l.push(stStateString)
+		l.Pos++
+		l.Push(stStateString)
 		return syntax.Token{}, false
 	}
 	if end := asKeyword(t, i, true); end > 0 {
-		l.push(stStateID)
-		return l.tok("AS", end), true
+		l.Push(stStateID)
+		return l.Tok("AS", end), true
 	}
 	if msg := twoWordState(t, i); msg != "" {
 		l.failed = msg
-		return l.errorTok(), true
+		return l.Fail(), true
 	}
 	switch t[i] {
 	case '\n':
-		l.pos++
-		l.pop()
+		l.Pos++
+		l.Pop()
 		return syntax.Token{}, false
 	case '{':
-		l.pop()
-		l.push(stStruct)
-		return l.tok("STRUCT_START", i+1), true
+		l.Pop()
+		l.Push(stStruct)
+		return l.Tok("STRUCT_START", i+1), true
 	}
 	j := i
 	for j < len(t) && t[j] != '{' {
@@ -428,9 +399,9 @@ func (l *stateLexer) inState() (syntax.Token, bool) {
 		j += n
 	}
 	if j > i {
-		return l.tok("COMPOSIT_STATE", j), true
+		return l.Tok("COMPOSIT_STATE", j), true
 	}
-	return l.errorTok(), true
+	return l.Fail(), true
 }
 
 // lastIndexFold is the last index of sub in s, ignoring ASCII case.
@@ -481,20 +452,20 @@ func twoWordState(t string, i int) string {
 }
 
 func (l *stateLexer) inNote(st stState) (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	switch st {
 	case stNote:
 		for _, k := range []struct{ w, kind string }{{"left of", "left_of"}, {"right of", "right_of"}} {
 			if syntax.HasWord(t, i, k.w, true) {
-				l.pop()
-				l.push(stNoteID)
-				return l.tok(k.kind, i+len(k.w)), true
+				l.Pop()
+				l.Push(stNoteID)
+				return l.Tok(k.kind, i+len(k.w)), true
 			}
 		}
 		if t[i] == '"' {
-			l.pos++
-			l.pop()
-			l.push(stFloatingNote)
+			l.Pos++
+			l.Pop()
+			l.Push(stFloatingNote)
 			return syntax.Token{}, false
 		}
 	case stNoteID:
@@ -506,8 +477,8 @@ func (l *stateLexer) inNote(st stState) (syntax.Token, bool) {
 		if k > j {
 			tok, ok := l.processID("ID", k)
 			if ok {
-				l.pop()
-				l.push(stNoteText)
+				l.Pop()
+				l.Push(stNoteText)
 			}
 			return tok, ok
 		}
@@ -515,28 +486,28 @@ func (l *stateLexer) inNote(st stState) (syntax.Token, bool) {
 		return l.noteText()
 	case stFloatingNote:
 		if end := asKeyword(t, i, false); end > 0 {
-			l.pop()
-			l.push(stFloatingNoteID)
-			return l.tok("AS", end), true
+			l.Pop()
+			l.Push(stFloatingNoteID)
+			return l.Tok("AS", end), true
 		}
 		if t[i] == '"' {
-			l.pos++
+			l.Pos++
 			return syntax.Token{}, false
 		}
-		return l.tok("NOTE_TEXT", syntax.IndexByteFrom(t, i, '"')), true
+		return l.Tok("NOTE_TEXT", syntax.IndexByteFrom(t, i, '"')), true
 	case stFloatingNoteID:
 		tok, ok := l.processID("ID", syntax.LineEnd(t, i))
 		if ok {
-			l.pop()
+			l.Pop()
 		}
 		return tok, ok
 	}
-	return l.errorTok(), true
+	return l.Fail(), true
 }
 
 // noteText is : text to the end of the line, or lines up to "end note".
 func (l *stateLexer) noteText() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	j := syntax.SkipJSSpace(t, i)
 	if j < len(t) && t[j] == ':' {
 		k := j + 1
@@ -544,19 +515,19 @@ func (l *stateLexer) noteText() (syntax.Token, bool) {
 			k++
 		}
 		if k > j+1 {
-			l.pop()
-			return l.tok("NOTE_TEXT", k), true
+			l.Pop()
+			return l.Tok("NOTE_TEXT", k), true
 		}
 	}
 	for s := i; ; {
 		nl := strings.IndexByte(t[s:], '\n')
 		if nl < 0 {
-			return l.errorTok(), true
+			return l.Fail(), true
 		}
 		k := syntax.SkipJSSpace(t, s+nl+1)
 		if syntax.HasWord(t, k, "end note", true) {
-			l.pop()
-			return l.tok("NOTE_TEXT", k+8), true
+			l.Pop()
+			return l.Tok("NOTE_TEXT", k+8), true
 		}
 		s = max(s+nl+1, k)
 	}
@@ -565,15 +536,15 @@ func (l *stateLexer) noteText() (syntax.Token, bool) {
 // inLineStates are the states that read the rest of a classDef, class,
 // style or scale line, and the accessibility values.
 func (l *stateLexer) inLineStates(st stState) (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	switch st {
 	case stStateString:
 		if t[i] == '"' {
-			l.pos++
-			l.pop()
+			l.Pos++
+			l.Pop()
 			return syntax.Token{}, false
 		}
-		return l.tok("STATE_DESCR", syntax.IndexByteFrom(t, i, '"')), true
+		return l.Tok("STATE_DESCR", syntax.IndexByteFrom(t, i, '"')), true
 	case stStateID:
 		end := i
 		for end < len(t) && t[end] != '\n' && t[end] != '{' {
@@ -581,25 +552,25 @@ func (l *stateLexer) inLineStates(st stState) (syntax.Token, bool) {
 		}
 		tok, ok := l.processID("ID", end)
 		if ok {
-			l.pop()
+			l.Pop()
 		}
 		return tok, ok
 	case stClassDef:
 		if end := keywordSpace(t, i, "default"); end > 0 {
-			l.pop()
-			l.push(stClassDefID)
-			return l.tok("DEFAULT_CLASSDEF_ID", end), true
+			l.Pop()
+			l.Push(stClassDefID)
+			return l.Tok("DEFAULT_CLASSDEF_ID", end), true
 		}
 		if end := wordSpace(t, i); end > 0 {
-			l.pop()
-			l.push(stClassDefID)
-			return l.tok("CLASSDEF_ID", end), true
+			l.Pop()
+			l.Push(stClassDefID)
+			return l.Tok("CLASSDEF_ID", end), true
 		}
 	case stClass:
 		if end := classIDsEnd(t, i); end > 0 {
-			l.pop()
-			l.push(stClassStyle)
-			return l.tok("CLASSENTITY_IDS", end), true
+			l.Pop()
+			l.Push(stClassStyle)
+			return l.Tok("CLASSENTITY_IDS", end), true
 		}
 	case stStyle:
 		j := i
@@ -607,44 +578,44 @@ func (l *stateLexer) inLineStates(st stState) (syntax.Token, bool) {
 			j++
 		}
 		if k := syntax.SkipJSSpace(t, j); j > i && k > j {
-			l.pop()
-			l.push(stStyleDefStyles)
-			return l.tok("STYLE_IDS", k), true
+			l.Pop()
+			l.Push(stStyleDefStyles)
+			return l.Tok("STYLE_IDS", k), true
 		}
 	case stClassDefID, stClassStyle, stStyleDefStyles, stAccTitle, stAccDescr:
-		l.pop()
-		return l.tok(restOfLineKind[st], syntax.LineEnd(t, i)), true
+		l.Pop()
+		return l.Tok(restOfLineKind[st], syntax.LineEnd(t, i)), true
 	case stAccDescrMulti:
 		if t[i] == '}' {
-			l.pos++
-			l.pop()
+			l.Pos++
+			l.Pop()
 			return syntax.Token{}, false
 		}
-		return l.tok("acc_descr_multiline_value", syntax.IndexByteFrom(t, i, '}')), true
+		return l.Tok("acc_descr_multiline_value", syntax.IndexByteFrom(t, i, '}')), true
 	case stScale:
 		return l.inScale()
 	}
-	return l.errorTok(), true
+	return l.Fail(), true
 }
 
 var restOfLineKind = map[stState]string{stClassDefID: "CLASSDEF_STYLEOPTS", stClassStyle: "STYLECLASS",
 	stStyleDefStyles: "STYLEDEF_STYLEOPTS", stAccTitle: "acc_title_value", stAccDescr: "acc_descr_value"}
 
 func (l *stateLexer) inScale() (syntax.Token, bool) {
-	t, i := l.t, l.pos
+	t, i := l.Src, l.Pos
 	if syntax.IsDigit(t[i]) {
 		j := i
 		for j < len(t) && syntax.IsDigit(t[j]) {
 			j++
 		}
-		return l.tok("WIDTH", j), true
+		return l.Tok("WIDTH", j), true
 	}
 	if j := syntax.SkipJSSpace(t, i); j > i && syntax.HasWord(t, j, "width", true) {
-		l.pos = j + 5
-		l.pop()
+		l.Pos = j + 5
+		l.Pop()
 		return syntax.Token{}, false
 	}
-	return l.errorTok(), true
+	return l.Fail(), true
 }
 
 // wordSpace matches \w+\s+ at i.
