@@ -32,18 +32,14 @@ type MemoryTx interface {
 	// superseded are current again.
 	DeleteMemories(ctx context.Context, ids []memory.ID) (int, error)
 
-	// MemoryIndex returns the full-text index (see package rank) as a
-	// search over the entries s selects sees it: its postings, term counts
-	// and statistics. s's order and page do not matter. Searching is
-	// SearchMemory's, above every store.
+	// MemoryIndex returns the index as a search over the entries s selects
+	// sees it: the full-text index (see package rank: its postings, term
+	// counts and statistics) and the entries' vectors. s's order and page
+	// do not matter. Searching is SearchMemory's, above every store.
 	MemoryIndex(ctx context.Context, s MemorySelector) (MemoryIndex, error)
 
 	// SetMemoryVector stores an entry's embedding under a model's name.
 	SetMemoryVector(ctx context.Context, id memory.ID, model string, vec []float32) error
-	// NearestMemories returns up to limit entries that s selects (its order
-	// and page aside) and that have a vector for model, nearest to vec by
-	// cosine distance first.
-	NearestMemories(ctx context.Context, model string, vec []float32, s MemorySelector, limit int) ([]ScoredID, error)
 
 	// PutSession stores s's head and returns it: with a zero ID as a new
 	// session with a new ID (a zero ThreadID makes it the start of its own
@@ -119,6 +115,10 @@ type MemoryIndex interface {
 	// and Now leave out (superseded, or expired by then), in no order,
 	// whatever its other fields.
 	Hidden(ctx context.Context, limit int) ([]memory.ID, error)
+	// Nearest returns up to limit entries that the selector selects (its
+	// order and page aside) and that have a vector for model, nearest to
+	// vec by cosine distance first.
+	Nearest(ctx context.Context, model string, vec []float32, limit int) ([]ScoredID, error)
 }
 
 // MemoryHit is an entry as a search lists it: no content, a snippet instead.

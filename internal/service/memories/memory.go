@@ -601,7 +601,11 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 			}
 			res.Note = rebuildingNote(progress)
 		}
-		if sem, err = tx.NearestMemories(ctx, m.opts.Model, vecs[0], q.Selector(), top); err != nil {
+		idx, err := tx.MemoryIndex(ctx, q.Selector())
+		if err != nil {
+			return err
+		}
+		if sem, err = idx.Nearest(ctx, m.opts.Model, vecs[0], top); err != nil {
 			return err
 		}
 		lexical := make([]memory.Scored, len(lex))

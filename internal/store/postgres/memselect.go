@@ -78,18 +78,24 @@ func (x *txn) MemoryIndex(ctx context.Context, s store.MemorySelector) (store.Me
 	if err := x.flushTerms(ctx); err != nil {
 		return nil, fmt.Errorf("count memory terms: %w", err)
 	}
-	if x.genericSearch {
-		x.genericSearch = false // SET LOCAL lasts the transaction: once is enough
-		// The search's statements take arrays of terms and entries; for
-		// some of them PostgreSQL's custom plan (plan_cache_mode auto, the
-		// default, and Cairn's until the tasks table has statistics; see
-		// genericPlans) reads the project's every posting: a p99 of 0.6 s
-		// at 10,000 entries, against 7 ms with the generic plan.
-		if _, err := x.tx.Exec(ctx, `SET LOCAL plan_cache_mode = force_generic_plan`); err != nil {
-			return nil, fmt.Errorf("plan memory search: %w", err)
-		}
-	}
 	return &source{x: x, s: s}, nil
+}
+
+// plan readies the transaction for the postings' statements, before the
+// first. They take arrays of terms and entries; for some of them
+// PostgreSQL's custom plan (plan_cache_mode auto, the default, and Cairn's
+// until the tasks table has statistics; see genericPlans) reads the
+// project's every posting: a p99 of 0.6 s at 10,000 entries, against 7 ms
+// with the generic plan.
+func (s *source) plan(ctx context.Context) error {
+	if !s.x.genericSearch {
+		return nil
+	}
+	s.x.genericSearch = false // SET LOCAL lasts the transaction: once is enough
+	if _, err := s.x.tx.Exec(ctx, `SET LOCAL plan_cache_mode = force_generic_plan`); err != nil {
+		return fmt.Errorf("plan memory search: %w", err)
+	}
+	return nil
 }
 
 // source is the full-text index as one search sees it: rank.Source with
@@ -135,6 +141,9 @@ func (s *source) Unindexed(ctx context.Context) (int, error) {
 
 // DF reads the project's counts with the terms', in one round trip.
 func (s *source) DF(ctx context.Context, terms []string) (map[string]int, error) {
+	if err := s.plan(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := s.x.tx.Query(ctx, `SELECT '', memory_docs, memory_len, memory_rebuilt_to FROM projects WHERE id = $1
 	UNION ALL SELECT term, df, 0, NULL FROM memory_terms WHERE project_id = $1 AND term = ANY($2) AND df > 0`, s.x.p, terms)
 	if err != nil {
@@ -159,6 +168,9 @@ func (s *source) DF(ctx context.Context, terms []string) (map[string]int, error)
 }
 
 func (s *source) Top(ctx context.Context, terms []string, limits []int) ([][]rank.Posting, error) {
+	if err := s.plan(ctx); err != nil {
+		return nil, err
+	}
 	lims := make([]int32, len(limits))
 	for i, l := range limits {
 		lims[i] = int32(l)
@@ -194,6 +206,9 @@ func (s *source) Top(ctx context.Context, terms []string, limits []int) ([][]ran
 }
 
 func (s *source) Lookup(ctx context.Context, terms []string, entries []int64) (map[string][]rank.Posting, error) {
+	if err := s.plan(ctx); err != nil {
+		return nil, err
+	}
 	p := &params{args: []any{s.x.p, terms, entries}}
 	rows, err := s.x.tx.Query(ctx, `SELECT term, entry_id, tf, dl FROM memory_postings p WHERE project_id = $1 AND term = ANY($2)
 	AND entry_id = ANY($3)`+s.indexed(p), p.args...)
@@ -215,10 +230,11 @@ func (s *source) Lookup(ctx context.Context, terms []string, entries []int64) (m
 
 // NearestMemories reads the candidates' vectors and ranks them here by
 // cosine similarity (no extension needed on the server).
-func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, s store.MemorySelector, limit int) ([]store.ScoredID, error) {
+func (s *source) Nearest(ctx context.Context, model string, vec []float32, limit int) ([]store.ScoredID, error) {
+	x := s.x
 	p := &params{args: []any{x.p}}
 	m := p.add(model)
-	where := memFilters(s, p)
+	where := memFilters(s.s, p)
 	rows, err := x.tx.Query(ctx, `SELECT v.entry_id, v.vec FROM memory_vectors v JOIN memory_entries e ON e.project_id = v.project_id AND e.id = v.entry_id
 		WHERE v.project_id = $1 AND v.model = `+m+where, p.args...)
 	if err != nil {

@@ -194,8 +194,8 @@ func (s *source) Lookup(ctx context.Context, terms []string, entries []int64) (m
 	return out, err
 }
 
-func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, s store.MemorySelector, limit int) ([]store.ScoredID, error) {
-	where, args := filters(s)
+func (s *source) Nearest(ctx context.Context, model string, vec []float32, limit int) ([]store.ScoredID, error) {
+	x, where, args := s.x, s.where, s.args
 	query := `SELECT v.entry_id, vec_distance_cosine(v.vec, ?) AS d FROM memory_vectors v JOIN memory_entries e ON e.id = v.entry_id
 	WHERE v.model = ?` + where + ` ORDER BY d, v.entry_id LIMIT ?`
 	var out []store.ScoredID

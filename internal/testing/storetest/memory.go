@@ -285,21 +285,21 @@ func testMemoryVectors(t *testing.T, s store.Store) {
 		t.Errorf("vector for a missing entry: %v", err)
 	}
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 2)
+		got, err := nearest(ctx, tx, "model-a", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 2)
 		if err != nil {
 			return err
 		}
 		if len(got) != 2 || got[0].ID != a.ID || got[1].ID != b.ID || got[0].Score < 0.99 || got[1].Score > got[0].Score {
 			t.Errorf("nearest = %+v", got)
 		}
-		got, err = tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemorySelector{Branch: "feat", HideSuperseded: true}, 5)
+		got, err = nearest(ctx, tx, "model-a", []float32{0, 1, 0}, store.MemorySelector{Branch: "feat", HideSuperseded: true}, 5)
 		if err != nil {
 			return err
 		}
 		if len(got) != 1 || got[0].ID != c.ID {
 			t.Errorf("nearest on feat = %+v", got)
 		}
-		if got, _ := tx.NearestMemories(ctx, "model-b", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 5); len(got) != 0 {
+		if got, _ := nearest(ctx, tx, "model-b", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 5); len(got) != 0 {
 			t.Errorf("another model's vectors are used: %+v", got)
 		}
 		missing, _, err := tx.SelectMemories(ctx, store.MemorySelector{WithoutVector: "model-b", Limit: 2, SkipCount: true})
@@ -542,4 +542,13 @@ func CountVectors(ctx context.Context, tx store.MemoryTx, model string) (with, t
 	}
 	without, err := store.CountMemories(ctx, tx, store.MemorySelector{WithoutVector: model})
 	return total - without, total, err
+}
+
+// nearest is the Nearest of the index over the entries s selects.
+func nearest(ctx context.Context, tx store.Tx, model string, vec []float32, s store.MemorySelector, limit int) ([]store.ScoredID, error) {
+	idx, err := tx.MemoryIndex(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return idx.Nearest(ctx, model, vec, limit)
 }

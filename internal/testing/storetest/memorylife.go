@@ -184,7 +184,7 @@ func testMemorySupersedeExpire(t *testing.T, s store.Store) {
 		if len(r.Hits) != 1 || r.Hits[0].Entry.SupersededBy != nw.ID {
 			t.Errorf("a superseded hit does not say by what: %+v", r.Hits)
 		}
-		near, err := tx.NearestMemories(ctx, "m", []float32{1, 0}, store.MemorySelector{HideSuperseded: true}, 10)
+		near, err := nearest(ctx, tx, "m", []float32{1, 0}, store.MemorySelector{HideSuperseded: true}, 10)
 		if err != nil {
 			return err
 		}
