@@ -228,7 +228,7 @@ func (s *source) Lookup(ctx context.Context, terms []string, entries []int64) (m
 	return out, err
 }
 
-// NearestMemories reads the candidates' vectors and ranks them here by
+// Nearest reads the candidates' vectors and ranks them here by
 // cosine similarity (no extension needed on the server).
 func (s *source) Nearest(ctx context.Context, model string, vec []float32, limit int) ([]store.ScoredID, error) {
 	x := s.x

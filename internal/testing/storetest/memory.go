@@ -36,7 +36,7 @@ func testMemoryAddAndRead(t *testing.T, s store.Store) {
 		DiscoveryTokens: 1200, CreatedAt: t0, UpdatedAt: t0}
 	got := addMemory(t, s, in)
 	if got.ID == 0 || got.UID == "" {
-		t.Fatalf("AddMemory gave id %d uid %q", got.ID, got.UID)
+		t.Fatalf("PutMemory of a new entry gave id %d uid %q", got.ID, got.UID)
 	}
 	second := addMemory(t, s, memory.Entry{Type: memory.Mistake, Title: "x", UID: "fixeduid0001", RootCause: "r", Fix: "f", Prevention: "p", Occurrences: 1, Examples: nil})
 	if second.ID <= got.ID || second.UID != "fixeduid0001" {

@@ -60,7 +60,7 @@ func testUsage(t *testing.T, s store.Store) {
 		return err
 	})
 	if n != 2 {
-		t.Errorf("DeleteUsage before the third = %d, want 2", n)
+		t.Errorf("WriteUsage deleting before the third = %d, want 2", n)
 	}
 	if diff := cmp.Diff(es[2:], usageEvents(t, s, store.UsageQuery{})); diff != "" {
 		t.Errorf("after delete (-want +got):\n%s", diff)
