@@ -1,9 +1,9 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -246,40 +246,15 @@ func (s *source) Nearest(ctx context.Context, model string, vec []float32, limit
 		v   []float32
 	)
 	if _, err := pgx.ForEachRow(rows, []any{&id, &v}, func() error {
-		out = append(out, store.ScoredID{ID: memory.ID(id), Score: cosine(vec, v)})
+		c, _ := memory.Cosine(vec, v) // 0 for vectors of another dimension
+		out = append(out, store.ScoredID{ID: memory.ID(id), Score: c})
 		return nil
 	}); err != nil {
 		return nil, fmt.Errorf("nearest memory: %w", err)
 	}
-	slices.SortFunc(out, func(a, b store.ScoredID) int {
-		if a.Score != b.Score {
-			if a.Score > b.Score {
-				return -1
-			}
-			return 1
-		}
-		return int(a.ID - b.ID)
-	})
+	slices.SortFunc(out, func(a, b store.ScoredID) int { return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.ID, b.ID)) })
 	if limit >= 0 && len(out) > limit {
 		out = out[:limit]
 	}
 	return out, nil
-}
-
-// cosine is the cosine similarity of a and b (0 when either is zero or
-// their lengths differ).
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / (math.Sqrt(na) * math.Sqrt(nb))
 }
