@@ -128,7 +128,7 @@ func (s *Service) readHistory(ctx context.Context, days int) (history, error) {
 				}
 			}
 		}
-		us, err := tx.UsageEvents(ctx, store.UsageQuery{Since: since, Kinds: []usage.Kind{usage.KindCall, usage.KindCheck, usage.KindRead}})
+		us, _, err := tx.Usage(ctx, store.UsageQuery{Since: since, Kinds: []usage.Kind{usage.KindCall, usage.KindCheck, usage.KindRead}})
 		if err != nil {
 			return err
 		}

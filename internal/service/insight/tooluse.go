@@ -81,10 +81,10 @@ func (s *Service) ToolUsage(ctx context.Context, days int, tool string, top int)
 	)
 	err := s.st.View(ctx, func(tx store.Tx) (err error) {
 		kinds := []usage.Kind{usage.KindCall}
-		if es, err = tx.UsageEvents(ctx, store.UsageQuery{Since: w.since, Before: w.until, Kinds: kinds}); err != nil {
+		if es, _, err = tx.Usage(ctx, store.UsageQuery{Since: w.since, Before: w.until, Kinds: kinds}); err != nil {
 			return err
 		}
-		rolled, err = tx.UsageDays(ctx, store.UsageQuery{Since: usage.DayOf(w.since), Before: w.until, Kinds: kinds})
+		_, rolled, err = tx.Usage(ctx, store.UsageQuery{Since: usage.DayOf(w.since), Before: w.until, Kinds: kinds, Days: true})
 		return err
 	})
 	if err != nil {
