@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -154,8 +155,8 @@ func runCI(cmd *cobra.Command, version string, o ciOptions) error {
 	case "json":
 		err = printJSON(&out, struct {
 			render.CIView
-			Commands []hands.CommandRun `json:"commands,omitempty"`
-		}{render.CIViewOf(res), runsDone})
+			Commands []commandView `json:"commands,omitempty"`
+		}{render.CIViewOf(res), commandViews(runsDone)})
 	case "github":
 		err = report.GitHub(&out, res.Findings)
 	case "markdown":
@@ -181,6 +182,24 @@ func runCI(cmd *cobra.Command, version string, o ciOptions) error {
 		}
 	}
 	return nil
+}
+
+// commandView is one command's run in `cairn ci --format json`.
+type commandView struct {
+	Name     string        `json:"name"`
+	Run      string        `json:"run"`
+	ExitCode int           `json:"exit_code"`
+	TimedOut bool          `json:"timed_out,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+	Failure  string        `json:"failure,omitempty"`
+}
+
+func commandViews(rs []hands.CommandRun) []commandView {
+	var out []commandView
+	for _, r := range rs {
+		out = append(out, commandView{Name: r.Name, Run: r.Run, ExitCode: r.ExitCode, TimedOut: r.TimedOut, Duration: r.Duration, Failure: r.Failure})
+	}
+	return out
 }
 
 func findingsWord(n int) string {

@@ -142,7 +142,7 @@ func draftsCmd() *cobra.Command {
 					return err
 				}
 				if asJSON {
-					return printJSON(cmd.OutOrStdout(), map[string]any{"draft": d, "content": content})
+					return printJSON(cmd.OutOrStdout(), map[string]any{"draft": render.DraftViewOf(d), "content": content})
 				}
 				_, err = fmt.Fprintln(cmd.OutOrStdout(), render.DraftText(d, content))
 				return err
@@ -157,7 +157,7 @@ func draftsCmd() *cobra.Command {
 				}
 				text, v := render.EntryText(e)
 				if asJSON {
-					return printJSON(cmd.OutOrStdout(), map[string]any{"draft": d, "change": v})
+					return printJSON(cmd.OutOrStdout(), map[string]any{"draft": render.DraftViewOf(d), "change": v})
 				}
 				_, err = fmt.Fprintln(cmd.OutOrStdout(), "Approved "+d.ID+". "+text)
 				return err
@@ -172,7 +172,7 @@ func draftsCmd() *cobra.Command {
 					return err
 				}
 				if asJSON {
-					return printJSON(cmd.OutOrStdout(), d)
+					return printJSON(cmd.OutOrStdout(), render.DraftViewOf(d))
 				}
 				_, err = fmt.Fprintln(cmd.OutOrStdout(), "Rejected "+d.ID+": not proposed again.")
 				return err

@@ -250,7 +250,7 @@ func runHook(cmd *cobra.Command, args []string, h hookRequest, budget int) (err 
 		if err != nil {
 			return err
 		}
-		return addContext(res.Bootstrap.Text + s.Evolution.AnnounceText("hook"))
+		return addContext(res.Bootstrap.Text + render.Announcement(s.Evolution.Announcements("hook")))
 	case "user-prompt-submit":
 		hits, err := s.Memory.Recall(ctx, in.Prompt)
 		if err != nil || len(hits) == 0 {

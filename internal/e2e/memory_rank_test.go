@@ -36,7 +36,7 @@ func TestMemorySearchConversation(t *testing.T) {
 			if i == 400 {
 				e.Content = "I went to the LGBTQ support group yesterday and it was so powerful."
 			}
-			if _, err := tx.AddMemory(ctx, e); err != nil {
+			if _, err := tx.PutMemory(ctx, e); err != nil {
 				return err
 			}
 		}

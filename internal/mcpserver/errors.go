@@ -98,5 +98,5 @@ func classify(err error) ToolError {
 	if e.Kind == problem.Internal {
 		return ToolError{Code: c.code, Reason: c.reason, Message: "internal error (details are in the server log); retry once, and report it if it persists", kind: e.Kind}
 	}
-	return ToolError{Code: c.code, Reason: c.reason, Message: e.Render(tool.ToolHints), kind: e.Kind, field: e.Field, fix: e.Fix}
+	return ToolError{Code: c.code, Reason: c.reason, Message: e.Render(tool.ActionWords), kind: e.Kind, field: e.Field, fix: e.Fix}
 }

@@ -14,7 +14,7 @@ import (
 func TestErrorTables(t *testing.T) {
 	problemtest.Run(t, problemtest.Surface{
 		Code:  func(k problem.Kind) int { return toolCodes[k].code },
-		Words: tool.ToolHints,
+		Words: tool.ActionWords,
 		Answer: func(err error) (int, string) {
 			te := classify(err)
 			return te.Code, te.Message

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	handstools "github.com/cairn-dev/cairn/internal/mcpserver/toolsets/hands"
+
 	"github.com/cairn-dev/cairn/internal/mcpserver"
 	"github.com/cairn-dev/cairn/internal/service/hands"
 )
@@ -60,11 +62,12 @@ func TestHandsToolsetIsOptIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range hands.Kinds {
-		if slices.Contains(def, k.Tool) {
-			t.Errorf("%s is served by default", k.Tool)
+		name := handstools.ToolOf(k.Check)
+		if slices.Contains(def, name) {
+			t.Errorf("%s is served by default", name)
 		}
-		if !slices.Contains(served, k.Tool) {
-			t.Errorf("%s is not served by --toolsets hands --read-only", k.Tool)
+		if !slices.Contains(served, name) {
+			t.Errorf("%s (check %s) is not served by --toolsets hands --read-only", name, k.Check)
 		}
 	}
 	served = slices.DeleteFunc(served, func(n string) bool { return n == "toolsets" }) // always served

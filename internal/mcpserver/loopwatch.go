@@ -33,7 +33,7 @@ func (s *server) readLoop(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	b, err := json.Marshal(loopstools.OutLoop(lp, true))
+	b, err := json.Marshal(loopstools.LoopViewOf(lp, true))
 	if err != nil {
 		return nil, err
 	}

@@ -112,7 +112,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 			fmt.Fprintf(&b, "\n%s\n", problem.Clip(d.Body, 500))
 		}
 	} else if next.Hint != problem.NoAction {
-		b.WriteString(next.Rationale + "; " + tool.ToolHints(next.Hint) + ".\n")
+		b.WriteString(next.Rationale + "; " + tool.ActionWords(next.Hint) + ".\n")
 	} else {
 		b.WriteString(next.Rationale + "\n")
 	}
@@ -127,7 +127,7 @@ func (s *server) sessionRestore(ctx context.Context, req *mcp.GetPromptRequest) 
 			if t.UpdatedAt.Equal(t.CreatedAt) {
 				what = "created"
 			}
-			fmt.Fprintf(&b, "%d. [%s] %s - %s (%s)\n", i+1, t.ID, t.Title, what, tool.Stamp(t.UpdatedAt))
+			fmt.Fprintf(&b, "%d. [%s] %s - %s (%s)\n", i+1, t.ID, t.Title, what, tool.Timestamp(t.UpdatedAt))
 		}
 	}
 	return userText("Project status", strings.TrimRight(b.String(), "\n")), nil

@@ -515,7 +515,7 @@ func completeBranches(ctx context.Context, c tool.Call, prefix string) ([]string
 }
 
 func completeLifecycles(ctx context.Context, c tool.Call, prefix string) ([]string, error) {
-	l, err := lifecycletools.LifecyclesOf(c)
+	l, err := lifecycletools.RequireLifecycles(c)
 	if err != nil {
 		return nil, err
 	}

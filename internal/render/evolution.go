@@ -13,16 +13,54 @@ import (
 
 // CandidateView is a candidate as the tools show it.
 type CandidateView struct {
-	Key        string             `json:"key"`
-	Kind       string             `json:"kind"`
-	Title      string             `json:"title"`
-	Action     string             `json:"action"`
-	Why        string             `json:"why"`
-	Confidence float64            `json:"confidence"`
-	Method     string             `json:"method"`
-	Evidence   evolution.Evidence `json:"evidence"`
-	Path       string             `json:"path"`
-	Diff       string             `json:"diff,omitempty"`
+	Key        string       `json:"key"`
+	Kind       string       `json:"kind"`
+	Title      string       `json:"title"`
+	Action     string       `json:"action"`
+	Why        string       `json:"why"`
+	Confidence float64      `json:"confidence"`
+	Method     string       `json:"method"`
+	Evidence   EvidenceView `json:"evidence"`
+	Path       string       `json:"path"`
+	Diff       string       `json:"diff,omitempty"`
+}
+
+// EvidenceView is what a candidate or a draft rests on.
+type EvidenceView struct {
+	Sessions  []int64  `json:"sessions"`
+	Count     int      `json:"count"`
+	Of        int      `json:"of"`
+	Statistic string   `json:"statistic"`
+	Examples  []string `json:"examples,omitempty"`
+}
+
+// EvidenceViewOf is e as the answers show it.
+func EvidenceViewOf(e evolution.Evidence) EvidenceView { return EvidenceView(e) }
+
+// DraftView is a draft as the tools and `cairn evolution --json` show it.
+type DraftView struct {
+	ID         string       `json:"id"`
+	Kind       string       `json:"kind"`
+	Title      string       `json:"title"`
+	Status     string       `json:"status"`
+	Confidence float64      `json:"confidence"`
+	Method     string       `json:"method,omitempty"`
+	Evidence   EvidenceView `json:"evidence"`
+	Created    time.Time    `json:"created"`
+	Source     string       `json:"source,omitempty"`
+	File       string       `json:"file"`
+	Target     string       `json:"target"`
+	Base       string       `json:"base,omitempty"`
+	Decided    time.Time    `json:"decided,omitzero"`
+	Reason     string       `json:"reason,omitempty"`
+	Change     int          `json:"change,omitempty"`
+}
+
+// DraftViewOf is d as the answers show it.
+func DraftViewOf(d evolution.Draft) DraftView {
+	return DraftView{ID: d.ID, Kind: d.Kind, Title: d.Title, Status: d.Status, Confidence: d.Confidence, Method: d.Method,
+		Evidence: EvidenceViewOf(d.Evidence), Created: d.Created, Source: d.Source, File: d.File, Target: d.Target, Base: d.Base,
+		Decided: d.Decided, Reason: d.Reason, Change: d.Change}
 }
 
 // ChangeView is a log entry without its snapshots' bytes.
@@ -77,7 +115,7 @@ func Analysis(a evolution.Analysis, withDiff bool) (string, AnalysisView) {
 	}
 	b.WriteString(".\n")
 	for _, c := range a.Candidates {
-		cv := CandidateView{Key: c.Key, Kind: c.Kind, Title: c.Title, Action: c.Action, Why: c.Why, Confidence: r3(c.Confidence), Method: c.Method, Evidence: c.Evidence, Path: c.Change.Path}
+		cv := CandidateView{Key: c.Key, Kind: c.Kind, Title: c.Title, Action: c.Action, Why: c.Why, Confidence: r3(c.Confidence), Method: c.Method, Evidence: EvidenceViewOf(c.Evidence), Path: c.Change.Path}
 		if withDiff {
 			cv.Diff = c.Change.Diff
 		}
@@ -111,23 +149,34 @@ func indent(s string) string {
 
 // StatusView is evolution_status's structured answer.
 type StatusView struct {
-	Settings string              `json:"settings"`
-	Source   string              `json:"source"`
-	Sessions int                 `json:"sessions"`
-	Learning bool                `json:"learning"`
-	Off      bool                `json:"off"`
-	Learned  []ChangeView        `json:"learned"`
-	Pending  []evolution.Pending `json:"pending"`
-	Drafts   map[string]int      `json:"drafts"`
-	Log      int                 `json:"log_entries"`
+	Settings string         `json:"settings"`
+	Source   string         `json:"source"`
+	Sessions int            `json:"sessions"`
+	Learning bool           `json:"learning"`
+	Off      bool           `json:"off"`
+	Learned  []ChangeView   `json:"learned"`
+	Pending  []PendingView  `json:"pending"`
+	Drafts   map[string]int `json:"drafts"`
+	Log      int            `json:"log_entries"`
+}
+
+// PendingView is a candidate kept for later, and why.
+type PendingView struct {
+	Key        string    `json:"key"`
+	Kind       string    `json:"kind"`
+	Title      string    `json:"title"`
+	Confidence float64   `json:"confidence"`
+	Sessions   int       `json:"sessions"`
+	Why        string    `json:"why"`
+	Seen       time.Time `json:"seen"`
 }
 
 // EvolutionStatus renders evolution_status.
 func EvolutionStatus(s evolution.Status) (string, StatusView) {
 	v := StatusView{Settings: s.Settings.String(), Source: s.Settings.Source, Sessions: s.Sessions, Learning: s.Learning, Off: s.Off,
-		Learned: []ChangeView{}, Pending: s.Pending, Drafts: s.Drafts, Log: s.Log}
-	if v.Pending == nil {
-		v.Pending = []evolution.Pending{}
+		Learned: []ChangeView{}, Pending: []PendingView{}, Drafts: s.Drafts, Log: s.Log}
+	for _, p := range s.Pending {
+		v.Pending = append(v.Pending, PendingView(p))
 	}
 	var b strings.Builder
 	state := "on"
@@ -203,23 +252,38 @@ func short(sha string) string {
 }
 
 // DraftsText renders draft_list.
-func DraftsText(ds []evolution.Draft) (string, []evolution.Draft) {
-	if ds == nil {
-		ds = []evolution.Draft{}
+func DraftsText(ds []evolution.Draft) (string, []DraftView) {
+	vs := make([]DraftView, len(ds))
+	for i, d := range ds {
+		vs[i] = DraftViewOf(d)
 	}
 	if len(ds) == 0 {
-		return "No drafts match.", ds
+		return "No drafts match.", vs
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, most confident first:\n", words.Count(len(ds), "draft"))
 	for _, d := range ds {
 		fmt.Fprintf(&b, "- %s [%s %.0f%%] %s → %s\n  %s (%s)\n", d.ID, d.Status, 100*d.Confidence, d.Title, d.Target, d.Evidence.Statistic, d.File)
 	}
-	return strings.TrimRight(b.String(), "\n"), ds
+	return strings.TrimRight(b.String(), "\n"), vs
 }
 
 // DraftText renders one draft and its file.
 func DraftText(d evolution.Draft, content string) string {
 	return fmt.Sprintf("%s [%s %.0f%%] %s\ntarget %s, file %s, created %s\nevidence: %s\n%s\n---\n%s", d.ID, d.Status, 100*d.Confidence, d.Title,
 		d.Target, d.File, d.Created.Format(time.RFC3339), d.Evidence.Statistic, d.Method, content)
+}
+
+// Announcement is the changes evolution applied on its own since a
+// surface last told them, as a paragraph to append to a session's opening
+// text: "" when there is none, or when they could not be read (err).
+func Announcement(es []evolution.Entry, err error) string {
+	if err != nil || len(es) == 0 {
+		return ""
+	}
+	ls := make([]string, len(es))
+	for i, e := range es {
+		ls[i] = fmt.Sprintf("change %d: %s (%s, confidence %.0f%%; evolution_review %d, evolution_revert %d to undo)", e.Seq, e.Title, e.Path, 100*e.Confidence, e.Seq, e.Seq)
+	}
+	return "\n\nEvolution applied on its own since the last session:\n- " + strings.Join(ls, "\n- ")
 }

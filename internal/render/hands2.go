@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/check"
 	"github.com/cairn-dev/cairn/internal/check/commitmsg"
@@ -12,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/service/gates"
 	"github.com/cairn-dev/cairn/internal/service/hands"
 	"github.com/cairn-dev/cairn/internal/service/migrate"
+	"github.com/cairn-dev/cairn/internal/task"
 	"github.com/cairn-dev/cairn/internal/words"
 )
 
@@ -182,9 +184,9 @@ func countChange(cs []commitmsg.APIChange) int {
 // `cairn ci --format json`.
 type CIView struct {
 	CheckView
-	Scope     string          `json:"scope"`
-	MergeBase string          `json:"merge_base,omitempty"`
-	Changed   []hands.Changed `json:"changed,omitempty"`
+	Scope     string        `json:"scope"`
+	MergeBase string        `json:"merge_base,omitempty"`
+	Changed   []ChangedView `json:"changed,omitempty"`
 	// ChangedTotal counts the changed files (Changed lists at most a page).
 	ChangedTotal int  `json:"changed_total,omitempty"`
 	OffLines     int  `json:"off_lines,omitempty"`
@@ -197,8 +199,20 @@ const ciChangedCap = 30
 // CIViewOf is r's structured answer.
 func CIViewOf(r hands.CIResult) CIView {
 	v := CIView{CheckView: CheckViewOf(r.Result), Scope: r.Scope, MergeBase: r.MergeBase, OffLines: r.OffLines, Drift: r.Drift, ChangedTotal: len(r.Changed)}
-	v.Changed = r.Changed[:min(len(r.Changed), ciChangedCap)]
+	v.Changed = ViewsOf(r.Changed[:min(len(r.Changed), ciChangedCap)], changedViewOf)
 	return v
+}
+
+// ChangedView is one file a change touched, as CIView lists it.
+type ChangedView struct {
+	Path   string `json:"path"`
+	Status string `json:"status"` // added, modified, renamed, deleted, untracked
+	// Lines are the added or changed lines, as [first, last] ranges.
+	Lines [][2]int `json:"lines,omitempty"`
+}
+
+func changedViewOf(c hands.Changed) ChangedView {
+	return ChangedView{Path: c.Path, Status: c.Status, Lines: c.Lines}
 }
 
 // CIText is r in words: what was checked, the changed files (at most a
@@ -257,15 +271,22 @@ func rangesText(rs [][2]int) string {
 // ComplianceView is check_compliance's structured answer.
 type ComplianceView struct {
 	CIView
-	Score           hands.Score `json:"score"`
-	ScoreDefinition string      `json:"score_definition"`
-	ProjectRules    int         `json:"project_rules"`
-	RuleFiles       []string    `json:"rule_files,omitempty"`
+	Score           ScoreView `json:"score"`
+	ScoreDefinition string    `json:"score_definition"`
+	ProjectRules    int       `json:"project_rules"`
+	RuleFiles       []string  `json:"rule_files,omitempty"`
+}
+
+// ScoreView is a compliance score: its value and what it counted.
+type ScoreView struct {
+	Value   float64 `json:"value"`
+	Units   int     `json:"units"`
+	Failing int     `json:"failing"`
 }
 
 // ComplianceViewOf is r's structured answer.
 func ComplianceViewOf(r hands.CIResult) ComplianceView {
-	return ComplianceView{CIView: CIViewOf(r), Score: r.Score, ScoreDefinition: hands.ScoreDefinition, ProjectRules: r.Rules, RuleFiles: r.RuleFiles}
+	return ComplianceView{CIView: CIViewOf(r), Score: ScoreView(r.Score), ScoreDefinition: hands.ScoreDefinition, ProjectRules: r.Rules, RuleFiles: r.RuleFiles}
 }
 
 // ComplianceText is the score, what it counts, the project rules run,
@@ -371,6 +392,33 @@ func clipLines(s string, n int) string {
 	return strings.Join(ls, "\n")
 }
 
+// GatesView is check_quality_gates' structured answer.
+type GatesView struct {
+	Gates     []GateView `json:"gates"`
+	Lifecycle string     `json:"lifecycle,omitempty"` // "3 (asdd, phase TEST)" when one was given
+	Pass      int        `json:"pass"`
+	Fail      int        `json:"fail"`
+	Unknown   int        `json:"unknown"`
+}
+
+// GateView is one gate and its verdict.
+type GateView struct {
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Phase    string    `json:"phase,omitempty"`
+	Status   string    `json:"status"`
+	Evidence string    `json:"evidence,omitempty"`
+	Source   string    `json:"source,omitempty"`
+	At       time.Time `json:"at,omitzero"`
+	Needs    string    `json:"needs,omitempty"`
+}
+
+// GatesViewOf is r's structured answer.
+func GatesViewOf(r gates.Result) GatesView {
+	return GatesView{Gates: ViewsOf(r.Gates, func(g gates.Gate) GateView { return GateView(g) }),
+		Lifecycle: r.Lifecycle, Pass: r.Pass, Fail: r.Fail, Unknown: r.Unknown}
+}
+
 // GatesText is the gates' verdicts, one line each, failures first.
 func GatesText(r gates.Result) string {
 	var b strings.Builder
@@ -407,8 +455,59 @@ func GatesText(r gates.Result) string {
 
 // MigrationView is plan_migration's structured answer.
 type MigrationView struct {
-	Plan    migrate.Plan     `json:"plan"`
-	Created *migrate.Created `json:"created,omitempty"`
+	Plan    MigrationPlanView `json:"plan"`
+	Created *CreatedView      `json:"created,omitempty"`
+}
+
+// MigrationPlanView is a migration plan.
+type MigrationPlanView struct {
+	Name          string         `json:"name"`
+	Ecosystem     string         `json:"ecosystem,omitempty"`
+	From          string         `json:"from,omitempty"`
+	To            string         `json:"to"`
+	Files         []string       `json:"files,omitempty"`
+	Breaking      []BreakingView `json:"breaking"`
+	BreakingKnown bool           `json:"breaking_known"`
+	Steps         []StepView     `json:"steps"`
+	Notes         []string       `json:"notes,omitempty"`
+}
+
+// BreakingView is a breaking change the project's knowledge records.
+type BreakingView struct {
+	Entry string   `json:"entry"` // the knowledge entry's path
+	Title string   `json:"title"`
+	Lines []string `json:"lines,omitempty"`
+}
+
+// StepView is one task of a migration plan.
+type StepView struct {
+	Key    string   `json:"key"`
+	Kind   string   `json:"kind"`
+	Title  string   `json:"title"`
+	Detail string   `json:"detail,omitempty"`
+	Verify string   `json:"verify"`
+	After  []string `json:"after,omitempty"`
+}
+
+// CreatedView is the tasks a plan became: the parent, and each step's
+// task by its key.
+type CreatedView struct {
+	Parent task.ID            `json:"parent"`
+	Tasks  map[string]task.ID `json:"tasks"`
+}
+
+// MigrationViewOf is plan_migration's structured answer: the plan, and
+// the tasks made when created is not nil.
+func MigrationViewOf(p migrate.Plan, created *migrate.Created) MigrationView {
+	v := MigrationView{Plan: MigrationPlanView{Name: p.Name, Ecosystem: p.Ecosystem, From: p.From, To: p.To, Files: p.Files,
+		Breaking:      ViewsOf(p.Breaking, func(b migrate.Breaking) BreakingView { return BreakingView(b) }),
+		BreakingKnown: p.BreakingKnown,
+		Steps:         ViewsOf(p.Steps, func(s migrate.Step) StepView { return StepView(s) }),
+		Notes:         p.Notes}}
+	if created != nil {
+		v.Created = &CreatedView{Parent: created.Parent, Tasks: created.Tasks}
+	}
+	return v
 }
 
 // MigrationText is the plan in words: from and to, the breaking changes

@@ -97,7 +97,7 @@ func TestMemoryIndexProgressShown(t *testing.T) {
 		}
 		at := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 		err := s.Update(ctx, func(tx store.Tx) error {
-			_, err := tx.AddMemory(ctx, memory.Entry{Type: memory.Decision, Title: "Keep the zebra fixtures", Content: "zebra fixtures stay in testdata", CreatedAt: at, UpdatedAt: at})
+			_, err := tx.PutMemory(ctx, memory.Entry{Type: memory.Decision, Title: "Keep the zebra fixtures", Content: "zebra fixtures stay in testdata", CreatedAt: at, UpdatedAt: at})
 			return err
 		})
 		if err != nil {

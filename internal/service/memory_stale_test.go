@@ -57,7 +57,7 @@ func TestMemoryStaleParts(t *testing.T) {
 	legacy := goEntry
 	legacy.ID, legacy.UID, legacy.Title = 0, "", "Open is cheap (old)"
 	legacy.FileHashes = map[string]string{"store/store.go": memory.ParseMark(goEntry.FileHashes["store/store.go"]).File}
-	if err := st.Update(ctx, func(tx store.Tx) (err error) { legacy, err = tx.AddMemory(ctx, legacy); return err }); err != nil {
+	if err := st.Update(ctx, func(tx store.Tx) (err error) { legacy, err = tx.PutMemory(ctx, legacy); return err }); err != nil {
 		t.Fatal(err)
 	}
 	changes := func(e memory.Entry) []memory.FileChange {

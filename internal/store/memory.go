@@ -13,26 +13,15 @@ import (
 // contexts. It holds primitives: searching and timelines are written once,
 // above every store, on them (SearchMemory, MemoryTimeline).
 type MemoryTx interface {
-	// AddMemory stores e with a new ID (and a new UID unless e has one) and
-	// returns it. A mistake's fingerprint is unique among mistakes: adding
-	// one that is already there fails with ErrDuplicate; the caller counts
-	// an occurrence instead.
-	AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, error)
-	// UpdateMemory rewrites every field of the entry with e's ID (but
-	// Supersedes, which is read from the other entries' SupersededBy).
-	UpdateMemory(ctx context.Context, e memory.Entry) error
-	// Memories returns the entries with these ids, in the order given,
-	// skipping ids that do not exist, each with its Supersedes.
-	Memories(ctx context.Context, ids []memory.ID) ([]memory.Entry, error)
-	// AddOccurrence records one occurrence of a known mistake; counting it
-	// in the entry's Occurrences is the caller's (UpdateMemory).
-	AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurrence) error
-	// Occurrences returns up to limit recorded occurrences of an entry,
-	// newest first.
-	Occurrences(ctx context.Context, id memory.ID, limit int) ([]memory.Occurrence, error)
-	// MemoryBy returns the entry k names (without its Supersedes); ok is
-	// false when there is none.
-	MemoryBy(ctx context.Context, k MemoryKey) (e memory.Entry, ok bool, err error)
+	// PutMemory stores e and returns it: with a zero ID as a new entry
+	// with a new ID (and a new UID unless e has one), else over every field
+	// of the entry with e's ID (but Supersedes, which is read from the
+	// other entries' SupersededBy). A mistake's fingerprint is unique among
+	// mistakes: adding one that is already there fails with ErrDuplicate;
+	// the caller counts an occurrence instead. It records occ as
+	// occurrences of the entry; counting them in its Occurrences is the
+	// caller's.
+	PutMemory(ctx context.Context, e memory.Entry, occ ...memory.Occurrence) (memory.Entry, error)
 	// SelectMemories returns the entries s selects, in id order (newest
 	// first with s.Newest), from s.Offset on and at most s.Limit of them
 	// (zero: all), and how many it selects in all: the page's
@@ -43,25 +32,14 @@ type MemoryTx interface {
 	// superseded are current again.
 	DeleteMemories(ctx context.Context, ids []memory.ID) (int, error)
 
-	// MemoryIndex returns the full-text index (see package rank) as a
-	// search over the entries s selects sees it: its postings, term counts
-	// and statistics. s's order and page do not matter. Searching is
-	// SearchMemory's, above every store.
+	// MemoryIndex returns the index as a search over the entries s selects
+	// sees it: the full-text index (see package rank: its postings, term
+	// counts and statistics) and the entries' vectors. s's order and page
+	// do not matter. Searching is SearchMemory's, above every store.
 	MemoryIndex(ctx context.Context, s MemorySelector) (MemoryIndex, error)
-	// HiddenMemories returns up to limit entries that s's HideSuperseded
-	// and Now leave out (superseded, or expired by then), in no order; its
-	// other fields do not matter.
-	HiddenMemories(ctx context.Context, s MemorySelector, limit int) ([]memory.ID, error)
 
 	// SetMemoryVector stores an entry's embedding under a model's name.
 	SetMemoryVector(ctx context.Context, id memory.ID, model string, vec []float32) error
-	// NearestMemories returns up to limit entries that s selects (its order
-	// and page aside) and that have a vector for model, nearest to vec by
-	// cosine distance first.
-	NearestMemories(ctx context.Context, model string, vec []float32, s MemorySelector, limit int) ([]ScoredID, error)
-	// CountVectors returns how many entries have a vector for model, and
-	// how many entries there are.
-	CountVectors(ctx context.Context, model string) (withVector, total int, err error)
 
 	// PutSession stores s's head and returns it: with a zero ID as a new
 	// session with a new ID (a zero ThreadID makes it the start of its own
@@ -89,13 +67,6 @@ type MemoryTx interface {
 	// branch without one has none), or with none named every branch's,
 	// most recently updated first.
 	BranchContexts(ctx context.Context, branches ...string) ([]memory.BranchContext, error)
-}
-
-// MemoryKey names one memory entry by what identifies it beside its id:
-// its UID, or else, for a mistake, the memory.Fingerprint of its title.
-type MemoryKey struct {
-	Fingerprint bool // Value is a mistake's title's fingerprint; else the entry's UID
-	Value       string
 }
 
 // MemoryQuery selects and pages memory entries.
@@ -140,6 +111,14 @@ type MemoryIndex interface {
 	// Unindexed counts the entries a re-index under way (rank.Resume) has
 	// not indexed yet; zero when none is under way.
 	Unindexed(ctx context.Context) (int, error)
+	// Hidden returns up to limit entries that the selector's HideSuperseded
+	// and Now leave out (superseded, or expired by then), in no order,
+	// whatever its other fields.
+	Hidden(ctx context.Context, limit int) ([]memory.ID, error)
+	// Nearest returns up to limit entries that the selector selects (its
+	// order and page aside) and that have a vector for model, nearest to
+	// vec by cosine distance first.
+	Nearest(ctx context.Context, model string, vec []float32, limit int) ([]ScoredID, error)
 }
 
 // MemoryHit is an entry as a search lists it: no content, a snippet instead.
@@ -161,13 +140,16 @@ type ScoredID struct {
 // entries still to embed). Set fields combine with AND; pruning sets at
 // least one of IDs, Types and Before.
 type MemorySelector struct {
-	IDs       []memory.ID
-	Types     []memory.Type // any of these
-	Tags      []string      // having any of these tags
-	SessionID string
-	Branch    string
-	After     time.Time // created at or after; zero: unbounded
-	Before    time.Time // created before
+	IDs []memory.ID
+	// UID selects the entry with this UID; Fingerprint, the mistake whose
+	// title has this memory.Fingerprint.
+	UID, Fingerprint string
+	Types            []memory.Type // any of these
+	Tags             []string      // having any of these tags
+	SessionID        string
+	Branch           string
+	After            time.Time // created at or after; zero: unbounded
+	Before           time.Time // created before
 	// Below and Above bound the ids: entries recorded before (after) the
 	// entry with this id; zero: unbounded.
 	Below, Above memory.ID
@@ -182,12 +164,19 @@ type MemorySelector struct {
 	Offset    int
 	Limit     int  // zero: all
 	SkipCount bool // SelectMemories need not count the entries selected
+	CountOnly bool // SelectMemories lists none: it counts the entries selected
+
+	// Supersedes fills each entry's Supersedes; Recent fills each
+	// mistake's Recent with up to so many of its recorded occurrences,
+	// newest first.
+	Supersedes bool
+	Recent     int
 }
 
 // Filtered reports whether s leaves out any entry: whether any of its
 // filters is set.
 func (s MemorySelector) Filtered() bool {
-	return len(s.IDs) > 0 || len(s.Types) > 0 || len(s.Tags) > 0 || s.SessionID != "" || s.Branch != "" ||
+	return len(s.IDs) > 0 || s.UID != "" || s.Fingerprint != "" || len(s.Types) > 0 || len(s.Tags) > 0 || s.SessionID != "" || s.Branch != "" ||
 		!s.After.IsZero() || !s.Before.IsZero() || s.Below != 0 || s.Above != 0 ||
 		s.HideSuperseded || !s.Now.IsZero() || s.WithoutVector != ""
 }
@@ -199,6 +188,8 @@ func (s MemorySelector) Filtered() bool {
 // be beyond the end). With SkipCount the total is zero.
 func (s MemorySelector) PageTotal(n int) (total int, ok bool) {
 	switch {
+	case s.CountOnly:
+		return 0, false
 	case s.SkipCount:
 		return 0, true
 	case s.Limit > 0 && n == s.Limit, n == 0 && s.Offset > 0:

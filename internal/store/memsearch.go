@@ -88,19 +88,26 @@ func recentMemory(ctx context.Context, tx MemoryTx, q MemoryQuery) (MemoryResult
 func rankMemory(ctx context.Context, tx MemoryTx, q MemoryQuery, terms []string) (MemoryResult, error) {
 	s := q.Selector()
 	k := q.Offset + q.Limit
-	hidden, err := tx.HiddenMemories(ctx, s, hiddenBudget+1)
-	if err != nil {
-		return MemoryResult{}, err
-	}
-	if len(hidden) <= hiddenBudget {
-		s.HideSuperseded, s.Now = false, time.Time{}
-		k += len(hidden)
-	} else {
-		hidden = nil // too many to drop afterwards: filter as postings are read
-	}
 	idx, err := tx.MemoryIndex(ctx, s)
 	if err != nil {
 		return MemoryResult{}, err
+	}
+	var hidden []memory.ID
+	if s.HideSuperseded || !s.Now.IsZero() {
+		if hidden, err = idx.Hidden(ctx, hiddenBudget+1); err != nil {
+			return MemoryResult{}, err
+		}
+	}
+	if len(hidden) <= hiddenBudget {
+		if s.HideSuperseded || !s.Now.IsZero() {
+			s.HideSuperseded, s.Now = false, time.Time{}
+			if idx, err = tx.MemoryIndex(ctx, s); err != nil {
+				return MemoryResult{}, err
+			}
+		}
+		k += len(hidden)
+	} else {
+		hidden = nil // too many to drop afterwards: filter as postings are read
 	}
 	r, err := rank.Search(ctx, idx, rank.NewQuery(q.Text, terms), k)
 	if err != nil {

@@ -140,15 +140,58 @@ func LifecycleByID(ctx context.Context, tx Tx, id int64) (Lifecycle, bool, error
 	return ls[0], true, nil
 }
 
+// Memories returns the entries with these ids, in the order given,
+// skipping ids that do not exist, each with its Supersedes, and with
+// recent above zero each mistake with up to so many Recent occurrences.
+func Memories(ctx context.Context, tx MemoryTx, ids []memory.ID, recent int) ([]memory.Entry, error) {
+	if len(ids) == 0 {
+		return []memory.Entry{}, nil // no IDs would select every entry
+	}
+	es, _, err := tx.SelectMemories(ctx, MemorySelector{IDs: ids, Supersedes: true, Recent: recent, SkipCount: true})
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[memory.ID]memory.Entry, len(es))
+	for _, e := range es {
+		byID[e.ID] = e
+	}
+	out := make([]memory.Entry, 0, len(ids))
+	for _, id := range ids {
+		if e, ok := byID[id]; ok {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
 // MemoryByUID returns the entry with this UID.
-func MemoryByUID(ctx context.Context, tx Tx, uid string) (memory.Entry, bool, error) {
-	return tx.MemoryBy(ctx, MemoryKey{Value: uid})
+func MemoryByUID(ctx context.Context, tx MemoryTx, uid string) (memory.Entry, bool, error) {
+	return oneMemory(ctx, tx, MemorySelector{UID: uid})
 }
 
 // MistakeByFingerprint returns the mistake whose title has this
 // memory.Fingerprint.
-func MistakeByFingerprint(ctx context.Context, tx Tx, fp string) (memory.Entry, bool, error) {
-	return tx.MemoryBy(ctx, MemoryKey{Fingerprint: true, Value: fp})
+func MistakeByFingerprint(ctx context.Context, tx MemoryTx, fp string) (memory.Entry, bool, error) {
+	return oneMemory(ctx, tx, MemorySelector{Fingerprint: fp})
+}
+
+func oneMemory(ctx context.Context, tx MemoryTx, s MemorySelector) (memory.Entry, bool, error) {
+	if s.UID == "" && s.Fingerprint == "" {
+		return memory.Entry{}, false, nil // an empty key would select every entry
+	}
+	s.Limit, s.SkipCount = 1, true
+	es, _, err := tx.SelectMemories(ctx, s)
+	if err != nil || len(es) == 0 {
+		return memory.Entry{}, false, err
+	}
+	return es[0], true, nil
+}
+
+// CountMemories returns how many entries s selects (its page aside).
+func CountMemories(ctx context.Context, tx MemoryTx, s MemorySelector) (int, error) {
+	s.CountOnly = true
+	_, n, err := tx.SelectMemories(ctx, s)
+	return n, err
 }
 
 // Loop returns a visible task and its loop state (nil: not a loop), or a

@@ -32,10 +32,10 @@ func PageShape(r page.Rule) []func(*jsonschema.Schema) {
 // take theirs from the core's writeHints (mcpserver/annotations.go).
 var ReadOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ClosedWorld}
 
-var PriorityEnum = Anys(task.Priorities)
+var PriorityEnum = EnumValues(task.Priorities)
 
-// Anys is a list of values as a schema's enum takes them.
-func Anys[T ~string](ss []T) []any {
+// EnumValues is a list of values as a schema's enum takes them.
+func EnumValues[T ~string](ss []T) []any {
 	out := make([]any, len(ss))
 	for i, s := range ss {
 		out[i] = s

@@ -8,8 +8,8 @@ import (
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
-// ClaimOut is a claim as results show it.
-type ClaimOut struct {
+// ClaimView is a claim as results show it.
+type ClaimView struct {
 	Agent string `json:"agent"`
 	Since string `json:"since,omitempty"`
 	Until string `json:"until"`
@@ -17,15 +17,17 @@ type ClaimOut struct {
 	Expired bool `json:"expired,omitempty"`
 }
 
-func ClaimOf(c *task.Claim, expired bool) *ClaimOut {
+// ClaimViewOf is a task's claim as answers show it (nil when it has none);
+// expired says its lease has run out.
+func ClaimViewOf(c *task.Claim, expired bool) *ClaimView {
 	if c == nil {
 		return nil
 	}
-	return &ClaimOut{Agent: c.Agent, Since: Stamp(c.ClaimedAt), Until: Stamp(c.ExpiresAt), Expired: expired}
+	return &ClaimView{Agent: c.Agent, Since: Timestamp(c.ClaimedAt), Until: Timestamp(c.ExpiresAt), Expired: expired}
 }
 
 // ClaimText is a claim in a task's line.
-func ClaimText(c *ClaimOut) string {
+func ClaimText(c *ClaimView) string {
 	if c == nil {
 		return ""
 	}
@@ -38,25 +40,27 @@ func ClaimText(c *ClaimOut) string {
 // BodyPreview is how much of a body a list shows before it is clipped.
 const BodyPreview = 2000
 
-func Stamp(t time.Time) string {
+// Timestamp is t as answers send it: RFC 3339 in UTC, "" for the zero time.
+func Timestamp(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
 }
 
-// Preview clips a body for a list; the flag says it was clipped.
-func Preview(body string) (string, bool) { return ClipAt(body, BodyPreview) }
+// PreviewBody clips a body for a list; the flag says it was clipped.
+func PreviewBody(body string) (string, bool) { return ClipBody(body, BodyPreview) }
 
-// ClipAt clips a body at n bytes; the flag says it was clipped.
-func ClipAt(body string, n int) (string, bool) {
+// ClipBody clips a body at n bytes; the flag says it was clipped.
+func ClipBody(body string, n int) (string, bool) {
 	if len(body) <= n {
 		return body, false
 	}
 	return problem.Clip(body, n), true
 }
 
-func Label(t task.Task) string { return fmt.Sprintf("[%s] %s", t.ID, t.Title) }
+// TaskLabel is a task as text names it: "[id] title".
+func TaskLabel(t task.Task) string { return fmt.Sprintf("[%s] %s", t.ID, t.Title) }
 
 // TaskLink is another task named in a result.
 type TaskLink struct {
@@ -66,7 +70,8 @@ type TaskLink struct {
 	Status string `json:"status"`
 }
 
-func Link(t task.Task) TaskLink {
+// TaskLinkOf is t as another task's answer names it.
+func TaskLinkOf(t task.Task) TaskLink {
 	l := TaskLink{ID: t.ID.String(), Title: t.Title, Status: string(t.Status)}
 	if t.ParentID != 0 {
 		l.Ref = task.RefString(t)

@@ -38,8 +38,9 @@ var toolWords = [problem.NumActions]string{
 	problem.LoopFail:       "loop_fail",
 }
 
-// ToolHints words an action as the tools that carry it out.
-func ToolHints(a problem.Action) string { return toolWords[a] }
+// ActionWords is the MCP surface's words for an action: the tool calls
+// that carry it out ("use claim_task first").
+func ActionWords(a problem.Action) string { return toolWords[a] }
 
 // LoopTool names the tool of a loop operation.
-func LoopTool(op loop.Op) string { return ToolHints(op.Action()) }
+func LoopTool(op loop.Op) string { return ActionWords(op.Action()) }

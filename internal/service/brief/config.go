@@ -9,9 +9,9 @@ import (
 
 // Setting is one configuration value in force and where it came from.
 type Setting struct {
-	Name   string `json:"name"`
-	Value  string `json:"value"`
-	Source string `json:"source"` // a flag, an environment variable, "default", "detected" …
+	Name   string
+	Value  string
+	Source string // a flag, an environment variable, "default", "detected" …
 }
 
 // Config returns the configuration in force: the surface's settings (its

@@ -127,26 +127,26 @@ func NeutralHint(section string) string {
 
 // BootstrapSection is one part of a bootstrap and what it left out.
 type BootstrapSection struct {
-	Name    string   `json:"name"`
-	Title   string   `json:"title,omitempty"`
-	Lines   []string `json:"lines"`
-	Omitted int      `json:"omitted,omitempty"`
-	More    string   `json:"more,omitempty"` // how to get what was omitted
+	Name    string
+	Title   string
+	Lines   []string
+	Omitted int
+	More    string // how to get what was omitted
 }
 
 // Bootstrap is a session's starting context within a budget.
 type Bootstrap struct {
-	Text   string `json:"-"`
-	Tokens int    `json:"tokens"` // o200k_base tokens of Text
+	Text   string
+	Tokens int // o200k_base tokens of Text
 	// Estimated says Tokens is tokens.Estimate's upper bound instead.
-	Estimated bool               `json:"estimated,omitempty"`
-	Budget    int                `json:"budget"`
-	Sections  []BootstrapSection `json:"sections"`
+	Estimated bool
+	Budget    int
+	Sections  []BootstrapSection
 	// Current and Next are the task ids of YOU ARE HERE and the next task
 	// (empty when none).
-	Current string `json:"current,omitempty"`
-	Next    string `json:"next,omitempty"`
-	Session string `json:"session,omitempty"`
+	Current string
+	Next    string
+	Session string
 }
 
 // section is a bootstrap section while it is being filled.

@@ -26,14 +26,19 @@ const (
 	SuggestNoteCurrent = "note_current"     // note progress on the current task
 )
 
+// SuggestKinds lists every suggestion kind, so that a surface can be held
+// to wording each of them.
+var SuggestKinds = []string{SuggestComplete, SuggestSwitch, SuggestNext, SuggestCreate, SuggestLoopRecord,
+	SuggestLoopResume, SuggestStartSess, SuggestAddMistake, SuggestNoteCurrent}
+
 // Suggestion is one next step with what its call needs.
 type Suggestion struct {
-	Kind   string `json:"kind"`
-	Why    string `json:"why"`
-	TaskID string `json:"task_id,omitempty"`
-	LoopID string `json:"loop_id,omitempty"`
-	Goal   string `json:"goal,omitempty"`
-	Title  string `json:"title,omitempty"`
+	Kind   string
+	Why    string
+	TaskID string
+	LoopID string
+	Goal   string
+	Title  string
 }
 
 // staleLoop is how long a running loop goes without an iteration before

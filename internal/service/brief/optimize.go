@@ -33,20 +33,20 @@ const (
 
 // ContextItem is one piece of context a selection weighed.
 type ContextItem struct {
-	Ref    string  `json:"ref"`  // m12, 12, or file › section for an instruction
-	Kind   string  `json:"kind"` // memory, task, instruction
-	Line   string  `json:"line"`
-	Score  float64 `json:"score"` // share of the query's words it holds, 0 to 1
-	Tokens int     `json:"tokens"`
-	Why    string  `json:"why,omitempty"` // why it was dropped
+	Ref    string // m12, 12, or file › section for an instruction
+	Kind   string // memory, task, instruction
+	Line   string
+	Score  float64 // share of the query's words it holds, 0 to 1
+	Tokens int
+	Why    string // why it was dropped
 }
 
 // Optimized is a selection within a budget and what it dropped.
 type Optimized struct {
-	Chosen  []ContextItem `json:"chosen"`
-	Dropped []ContextItem `json:"dropped,omitempty"`
-	Tokens  int           `json:"tokens"`
-	Budget  int           `json:"budget"`
+	Chosen  []ContextItem
+	Dropped []ContextItem
+	Tokens  int
+	Budget  int
 }
 
 // OptimizeContext chooses, within a token budget, the memory entries,

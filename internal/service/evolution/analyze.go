@@ -53,27 +53,27 @@ const maxShown = 20
 
 // Change is what a candidate would do to one file of the project.
 type Change struct {
-	Path   string   `json:"path"`
-	Before Snapshot `json:"-"`
-	After  []byte   `json:"-"`
-	Diff   string   `json:"diff"`
+	Path   string
+	Before Snapshot
+	After  []byte
+	Diff   string
 }
 
 // Candidate is a pattern found in the history and the change it leads to.
 type Candidate struct {
 	// Key names the pattern across analyses, so that one drafted,
 	// applied or rejected is not proposed again.
-	Key        string   `json:"key"`
-	Kind       string   `json:"kind"`
-	Title      string   `json:"title"`
-	Evidence   Evidence `json:"evidence"`
-	Confidence float64  `json:"confidence"`
+	Key        string
+	Kind       string
+	Title      string
+	Evidence   Evidence
+	Confidence float64
 	// Method says how the confidence was computed.
-	Method string `json:"method"`
-	Action string `json:"action"`
+	Method string
+	Action string
 	// Why says why the action is what it is.
-	Why    string `json:"why"`
-	Change Change `json:"change"`
+	Why    string
+	Change Change
 }
 
 // Sessions is the session count the thresholds compare.
@@ -128,7 +128,7 @@ func (s *Service) readHistory(ctx context.Context, days int) (history, error) {
 				}
 			}
 		}
-		us, err := tx.UsageEvents(ctx, store.UsageQuery{Since: since, Kinds: []usage.Kind{usage.KindCall, usage.KindCheck, usage.KindRead}})
+		us, _, err := tx.Usage(ctx, store.UsageQuery{Since: since, Kinds: []usage.Kind{usage.KindCall, usage.KindCheck, usage.KindRead}})
 		if err != nil {
 			return err
 		}

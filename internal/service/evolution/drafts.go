@@ -20,6 +20,9 @@ const (
 	StatusReverted = "reverted"
 )
 
+// DraftStatuses lists every status of a draft.
+var DraftStatuses = []string{StatusDraft, StatusApproved, StatusRejected, StatusReverted}
+
 // Draft is a change written for a person to review: its proposed file
 // under .cairn/drafts/<folder>/, and its line of the manifest.
 type Draft struct {

@@ -513,10 +513,10 @@ func (s *Service) AfterSession(ctx context.Context) (bool, error) {
 }
 
 // Announcements are the changes applied on their own since the last call
-// for the same surface ("bootstrap", "hook"), each in a line; reading
+// for the same surface ("bootstrap", "hook"), and not reverted; reading
 // them marks them told.
-func (s *Service) Announcements(surface string) ([]string, error) {
-	if s.root == "" {
+func (s *Service) Announcements(surface string) ([]Entry, error) {
+	if s == nil || s.root == "" {
 		return nil, nil
 	}
 	s.mu.Lock()
@@ -536,10 +536,10 @@ func (s *Service) Announcements(surface string) ([]string, error) {
 			reverted[e.Reverts] = true
 		}
 	}
-	var out []string
+	var out []Entry
 	for _, e := range es {
 		if e.Seq > told && e.Action == "apply" && e.Mode == "auto" && !reverted[e.Seq] {
-			out = append(out, fmt.Sprintf("change %d: %s (%s, confidence %.0f%%; evolution_review %d, evolution_revert %d to undo)", e.Seq, e.Title, e.Path, 100*e.Confidence, e.Seq, e.Seq))
+			out = append(out, e)
 		}
 	}
 	last := es[len(es)-1].Seq
@@ -549,17 +549,4 @@ func (s *Service) Announcements(surface string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// AnnounceText is Announcements as a paragraph to append to a session's
-// opening text ("" when there is nothing to tell, or it cannot be read).
-func (s *Service) AnnounceText(surface string) string {
-	if s == nil {
-		return ""
-	}
-	ls, err := s.Announcements(surface)
-	if err != nil || len(ls) == 0 {
-		return ""
-	}
-	return "\n\nEvolution applied on its own since the last session:\n- " + strings.Join(ls, "\n- ")
 }

@@ -40,16 +40,16 @@ const (
 
 // Gate is one gate and its verdict.
 type Gate struct {
-	ID    string `json:"id"`
-	Title string `json:"title"`
+	ID    string
+	Title string
 	// Phase is the lifecycle phase whose exit it guards ("" for a gate of
 	// every change).
-	Phase    string    `json:"phase,omitempty"`
-	Status   string    `json:"status"`
-	Evidence string    `json:"evidence,omitempty"`
-	Source   string    `json:"source,omitempty"` // lifecycle, hook, cairn ci, checks, coverage report
-	At       time.Time `json:"at,omitzero"`
-	Needs    string    `json:"needs,omitempty"` // the command that would give evidence
+	Phase    string
+	Status   string
+	Evidence string
+	Source   string // lifecycle, hook, cairn ci, checks, coverage report
+	At       time.Time
+	Needs    string // the command that would give evidence
 }
 
 // Service evaluates gates over the other services.
@@ -80,11 +80,11 @@ type Request struct {
 
 // Result is every gate's verdict.
 type Result struct {
-	Gates     []Gate `json:"gates"`
-	Lifecycle string `json:"lifecycle,omitempty"` // "3 (asdd, phase TEST)" when one was given
-	Pass      int    `json:"pass"`
-	Fail      int    `json:"fail"`
-	Unknown   int    `json:"unknown"`
+	Gates     []Gate
+	Lifecycle string // "3 (asdd, phase TEST)" when one was given
+	Pass      int
+	Fail      int
+	Unknown   int
 }
 
 // Evaluate evaluates the gates.

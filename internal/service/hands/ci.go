@@ -43,10 +43,10 @@ type CIRequest struct {
 
 // Changed is one file a change touched.
 type Changed struct {
-	Path   string `json:"path"`
-	Status string `json:"status"` // added, modified, renamed, deleted, untracked
+	Path   string
+	Status string // added, modified, renamed, deleted, untracked
 	// Lines are the added or changed lines, as [first, last] ranges.
-	Lines [][2]int `json:"lines,omitempty"`
+	Lines [][2]int
 }
 
 // CIResult is one run's findings over the tree or the change.

@@ -34,15 +34,15 @@ var commandRules = []check.Rule{
 
 // CommandRun is the result of one configured command.
 type CommandRun struct {
-	Name     string        `json:"name"`
-	Run      string        `json:"run"`
-	ExitCode int           `json:"exit_code"`
-	TimedOut bool          `json:"timed_out,omitempty"`
-	Duration time.Duration `json:"duration_ns"`
+	Name     string
+	Run      string
+	ExitCode int
+	TimedOut bool
+	Duration time.Duration
 	// Output is the last 64 KiB of stdout and stderr, interleaved.
-	Output string `json:"-"`
+	Output string
 	// Failure is the line worth quoting from a failed run.
-	Failure string `json:"failure,omitempty"`
+	Failure string
 }
 
 // Failed reports whether the run failed or timed out.

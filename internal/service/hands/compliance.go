@@ -11,9 +11,9 @@ const ScoreDefinition = "100 × units without an error or warning ÷ units; unit
 
 // Score is a compliance score over one run.
 type Score struct {
-	Value   float64 `json:"value"`
-	Units   int     `json:"units"`
-	Failing int     `json:"failing"`
+	Value   float64
+	Units   int
+	Failing int
 }
 
 // scoreOf scores a run that checked files and found findings (after

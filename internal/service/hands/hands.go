@@ -38,25 +38,24 @@ import (
 // Kind is one check as the surfaces name it.
 type Kind struct {
 	Check string // the checker's name and the prefix of its rule ids: "sql"
-	Tool  string // its MCP tool: "validate_sql"
 	// Inline is the file name inline content gets when the caller names
 	// none: its extension says the format the check reads by default.
 	Inline string
 }
 
-// Kinds lists every check, in the order the tools are declared.
+// Kinds lists every check, in the order the surfaces list them.
 var Kinds = []Kind{
-	{"mermaid", "validate_mermaid", "diagram.mmd"},
-	{"openapi", "validate_openapi", "openapi.yaml"},
-	{"sql", "validate_sql", "query.sql"},
-	{"tests", "validate_tests", "example_test.go"},
-	{"dockerfile", "validate_dockerfile", "Dockerfile"},
-	{"i18n", "validate_i18n", "locales/en.json"},
-	{"tkb", "validate_tkb_entry", "knowledge/entry.md"},
-	{"designtokens", "validate_design_tokens", "tokens/tokens.json"},
-	{"a11y", "audit_accessibility", "page.html"},
-	{"perf", "audit_performance", "app.js"},
-	{"secrets", "scan_secrets", "inline.env"},
+	{"mermaid", "diagram.mmd"},
+	{"openapi", "openapi.yaml"},
+	{"sql", "query.sql"},
+	{"tests", "example_test.go"},
+	{"dockerfile", "Dockerfile"},
+	{"i18n", "locales/en.json"},
+	{"tkb", "knowledge/entry.md"},
+	{"designtokens", "tokens/tokens.json"},
+	{"a11y", "page.html"},
+	{"perf", "app.js"},
+	{"secrets", "inline.env"},
 }
 
 // KindOf returns the kind whose check is named name.
@@ -103,12 +102,14 @@ type Service struct {
 // then refused as NoProject).
 func New(root string) *Service { return &Service{root: root, checkers: Checkers()} }
 
-// Recording returns the service with each check it runs measured: one
-// usage event a checker run, handed to record (the insight recorder, which
-// takes it off the request path and never blocks).
+// Recording returns a copy of the service that measures each check it
+// runs: one usage event a checker run, handed to record (the insight
+// recorder, which takes it off the request path and never blocks). s is
+// left as it was, so a service already shared is never rewired.
 func (s *Service) Recording(record func(usage.Event)) *Service {
-	s.record = record
-	return s
+	c := *s
+	c.record = record
+	return &c
 }
 
 // checkEvent is the usage event of one checker's run: Outcome ok, failed

@@ -201,7 +201,7 @@ func loopCompletion(key string) (int, bool) {
 // sessionModels is, for each session with calls in w that named a model,
 // the model named most often; and each session's answers' quality.
 func sessionModels(ctx context.Context, tx store.Tx, w window) (map[int64]string, map[int64]Answers, error) {
-	es, err := tx.UsageEvents(ctx, store.UsageQuery{Since: w.since.Add(-24 * time.Hour), Before: w.until, Kinds: []usage.Kind{usage.KindCall}})
+	es, _, err := tx.Usage(ctx, store.UsageQuery{Since: w.since.Add(-24 * time.Hour), Before: w.until, Kinds: []usage.Kind{usage.KindCall}})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -238,7 +238,7 @@ func sessionModels(ctx context.Context, tx store.Tx, w window) (map[int64]string
 // sessionClasses is, for each session with a classify_task call in w that
 // matched something, what its last such call matched best.
 func sessionClasses(ctx context.Context, tx store.Tx, w window) (map[int64]string, error) {
-	es, err := tx.UsageEvents(ctx, store.UsageQuery{Since: w.since.Add(-24 * time.Hour), Before: w.until, Kinds: []usage.Kind{usage.KindClass}})
+	es, _, err := tx.Usage(ctx, store.UsageQuery{Since: w.since.Add(-24 * time.Hour), Before: w.until, Kinds: []usage.Kind{usage.KindClass}})
 	if err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func (s *Service) Health(ctx context.Context, days int) (Health, error) {
 		if err != nil {
 			return err
 		}
-		calls, err := tx.UsageEvents(ctx, store.UsageQuery{Since: w.previous().since, Before: w.until, Kinds: []usage.Kind{usage.KindCall, usage.KindCheck}})
+		calls, _, err := tx.Usage(ctx, store.UsageQuery{Since: w.previous().since, Before: w.until, Kinds: []usage.Kind{usage.KindCall, usage.KindCheck}})
 		if err != nil {
 			return err
 		}
@@ -209,15 +209,15 @@ func (s *Service) storeComponents(ctx context.Context, tx store.Tx, w window) ([
 	}
 	out = append(out, stateComponent("mistakes", recurring, len(mistakes), "mistakes that recurred (recorded again after the first time)"))
 	// Stale and superseded memory.
-	_, total, err := tx.SelectMemories(ctx, store.MemorySelector{Limit: 1})
+	total, err := store.CountMemories(ctx, tx, store.MemorySelector{})
 	if err != nil {
 		return nil, err
 	}
-	hidden, err := tx.HiddenMemories(ctx, store.MemorySelector{HideSuperseded: true, Now: w.until}, 100000)
+	current, err := store.CountMemories(ctx, tx, store.MemorySelector{HideSuperseded: true, Now: w.until})
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, stateComponent("memory", len(hidden), total, "memory entries superseded or expired"))
+	out = append(out, stateComponent("memory", total-current, total, "memory entries superseded or expired"))
 	// Blocked plan work.
 	all, err := store.Tasks(ctx, tx)
 	if err != nil {

@@ -231,7 +231,10 @@ func (r *Recorder) write(batch []usage.Event) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
-	err := r.st.Update(ctx, func(tx store.Tx) error { return tx.AddUsage(ctx, batch) })
+	err := r.st.Update(ctx, func(tx store.Tx) error {
+		_, err := tx.WriteUsage(ctx, store.UsageWrite{Events: batch})
+		return err
+	})
 	if err != nil {
 		r.dropped.Add(int64(len(batch)))
 		r.opts.Logger.Warn("usage events dropped: the store did not take them", "events", len(batch), "error", err)
@@ -272,14 +275,11 @@ func (r *Recorder) rollUp() {
 func rollUpBefore(ctx context.Context, st store.Store, cutoff time.Time) (int, error) {
 	n := 0
 	err := st.Update(ctx, func(tx store.Tx) error {
-		es, err := tx.UsageEvents(ctx, store.UsageQuery{Before: cutoff})
+		es, _, err := tx.Usage(ctx, store.UsageQuery{Before: cutoff})
 		if err != nil || len(es) == 0 {
 			return err
 		}
-		if err := tx.AddUsageDays(ctx, usage.RollUp(es)); err != nil {
-			return err
-		}
-		n, err = tx.DeleteUsage(ctx, cutoff)
+		n, err = tx.WriteUsage(ctx, store.UsageWrite{DeleteBefore: cutoff, Days: usage.RollUp(es)})
 		return err
 	})
 	return n, err

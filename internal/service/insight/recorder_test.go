@@ -26,7 +26,7 @@ func readUsage(t *testing.T, st store.Store) []usage.Event {
 	t.Helper()
 	var es []usage.Event
 	if err := st.View(context.Background(), func(tx store.Tx) (err error) {
-		es, err = tx.UsageEvents(context.Background(), store.UsageQuery{})
+		es, _, err = tx.Usage(context.Background(), store.UsageQuery{})
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -114,7 +114,10 @@ func TestRollUp(t *testing.T) {
 		e.At = day.Add(time.Duration(i) * 6 * time.Hour) // over 2.5 days
 		es = append(es, e)
 	}
-	if err := st.Update(context.Background(), func(tx store.Tx) error { return tx.AddUsage(context.Background(), es) }); err != nil {
+	if err := st.Update(context.Background(), func(tx store.Tx) error {
+		_, err := tx.WriteUsage(context.Background(), store.UsageWrite{Events: es})
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 	n, err := rollUpBefore(context.Background(), st, day.AddDate(0, 0, 2))
@@ -126,7 +129,7 @@ func TestRollUp(t *testing.T) {
 	}
 	var ds []usage.Day
 	_ = st.View(context.Background(), func(tx store.Tx) (err error) {
-		ds, err = tx.UsageDays(context.Background(), store.UsageQuery{})
+		_, ds, err = tx.Usage(context.Background(), store.UsageQuery{Days: true})
 		return err
 	})
 	if len(ds) != 2 || ds[0].Count != 4 || ds[1].Count != 4 {

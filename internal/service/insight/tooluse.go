@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/problem"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/usage"
 )
@@ -56,12 +57,19 @@ type ToolUsage struct {
 // them a sequence.
 const maxSequenceGap = 10 * time.Minute
 
+// MaxTop is the most tools a tool usage lists.
+const MaxTop = 50
+
 // ToolUsage reads which tools are called, how often, by whom, how well and
-// how fast, over the window (tool, when set, only that tool).
+// how fast, over the window (tool, when set, only that tool): the top most
+// called (0: every one).
 func (s *Service) ToolUsage(ctx context.Context, days int, tool string, top int) (ToolUsage, error) {
 	q := Query{Days: days}
 	if err := q.clean(); err != nil {
 		return ToolUsage{}, err
+	}
+	if top < 0 || top > MaxTop {
+		return ToolUsage{}, &problem.FieldError{Field: "top", Problem: fmt.Sprintf("is %d", top), Fix: fmt.Sprintf("use 1 to %d", MaxTop)}
 	}
 	if err := s.Flush(ctx); err != nil {
 		return ToolUsage{}, err
@@ -73,10 +81,10 @@ func (s *Service) ToolUsage(ctx context.Context, days int, tool string, top int)
 	)
 	err := s.st.View(ctx, func(tx store.Tx) (err error) {
 		kinds := []usage.Kind{usage.KindCall}
-		if es, err = tx.UsageEvents(ctx, store.UsageQuery{Since: w.since, Before: w.until, Kinds: kinds}); err != nil {
+		if es, _, err = tx.Usage(ctx, store.UsageQuery{Since: w.since, Before: w.until, Kinds: kinds}); err != nil {
 			return err
 		}
-		rolled, err = tx.UsageDays(ctx, store.UsageQuery{Since: usage.DayOf(w.since), Before: w.until, Kinds: kinds})
+		_, rolled, err = tx.Usage(ctx, store.UsageQuery{Since: usage.DayOf(w.since), Before: w.until, Kinds: kinds, Days: true})
 		return err
 	})
 	if err != nil {

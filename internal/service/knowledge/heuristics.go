@@ -15,8 +15,8 @@ import (
 
 // Heuristic is one rule of thumb a decision is checked against.
 type Heuristic struct {
-	Name     string `json:"name"`
-	Question string `json:"question"` // what to ask of the decision
+	Name     string
+	Question string // what to ask of the decision
 }
 
 // DefaultHeuristics are used when the project has no heuristics file.
@@ -39,12 +39,12 @@ var HeuristicsFiles = []string{"heuristics.md", "knowledge/heuristics.md", "spec
 
 // Applied is a decision run through the heuristics.
 type Applied struct {
-	Decision   string      `json:"decision"`
-	Source     string      `json:"source"` // the file, or "default"
-	Heuristics []Heuristic `json:"heuristics"`
+	Decision   string
+	Source     string // the file, or "default"
+	Heuristics []Heuristic
 	// Related are the project's past decisions and mistakes that share the
 	// decision's words, as index lines.
-	Related []string `json:"related,omitempty"`
+	Related []string
 }
 
 // ApplyHeuristics returns the heuristics to weigh a decision against (the

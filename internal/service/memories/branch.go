@@ -197,7 +197,7 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 			if err := memory.Validate(e); err != nil {
 				return err
 			}
-			if e, err = tx.AddMemory(ctx, e); err != nil {
+			if e, err = tx.PutMemory(ctx, e); err != nil {
 				return err
 			}
 			added = append(added, e)
@@ -221,11 +221,8 @@ func (m *Memory) PromoteBranch(ctx context.Context, name string) (Promoted, erro
 				pr.Already++
 				continue
 			}
-			if e, err = tx.AddMemory(ctx, e); err != nil {
-				return err
-			}
-			// Its first recording, as Record keeps for every mistake.
-			if err := tx.AddOccurrence(ctx, e.ID, memory.OccurrenceOf(e, 1)); err != nil {
+			// With its first recording, as Record keeps for every mistake.
+			if e, err = tx.PutMemory(ctx, e, memory.OccurrenceOf(e, 1)); err != nil {
 				return err
 			}
 			added = append(added, e)

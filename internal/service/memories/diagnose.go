@@ -265,7 +265,7 @@ func (m *Memory) diagnoseCandidates(ctx context.Context, tx store.Tx, read memor
 			ids = append(ids, e.ID)
 		}
 	}
-	es, err := tx.Memories(ctx, ids)
+	es, err := store.Memories(ctx, tx, ids, 0)
 	if err != nil {
 		return nil, err
 	}

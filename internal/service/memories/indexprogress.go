@@ -57,7 +57,7 @@ func unindexedCount(ctx context.Context, tx store.Tx) (int, error) {
 // progressOf is the progress of a re-index that has not reached unindexed
 // entries (more than zero), read in the same transaction.
 func progressOf(ctx context.Context, tx store.Tx, unindexed int) (IndexProgress, error) {
-	_, entries, err := tx.CountVectors(ctx, "")
+	entries, err := store.CountMemories(ctx, tx, store.MemorySelector{})
 	if err != nil {
 		return IndexProgress{}, err
 	}

@@ -240,10 +240,8 @@ func (m *Memory) Record(ctx context.Context, agent string, req AddRequest) (Reco
 				if err := supersede(ctx, tx, rec.Entry, supersedes); err != nil {
 					return err
 				}
-				if err := tx.UpdateMemory(ctx, rec.Entry); err != nil {
-					return err
-				}
-				return tx.AddOccurrence(ctx, rec.Entry.ID, f.Occurrence)
+				_, err := tx.PutMemory(ctx, rec.Entry, f.Occurrence)
+				return err
 			}
 			e.Occurrences = 1
 		}
@@ -253,14 +251,15 @@ func (m *Memory) Record(ctx context.Context, agent string, req AddRequest) (Reco
 				return err
 			}
 		}
-		var err error
-		if rec.Entry, err = tx.AddMemory(ctx, e); err != nil {
-			return err
-		}
+		var (
+			err   error
+			first []memory.Occurrence
+		)
 		if e.Type == memory.Mistake {
-			if err := tx.AddOccurrence(ctx, rec.Entry.ID, memory.OccurrenceOf(rec.Entry, 1)); err != nil {
-				return err
-			}
+			first = append(first, memory.OccurrenceOf(e, 1))
+		}
+		if rec.Entry, err = tx.PutMemory(ctx, e, first...); err != nil {
+			return err
 		}
 		if supersedes != 0 {
 			return supersede(ctx, tx, rec.Entry, supersedes)
@@ -301,7 +300,7 @@ func supersede(ctx context.Context, tx store.Tx, by memory.Entry, old memory.ID)
 		return &problem.FieldError{Field: "supersedes", Problem: fmt.Sprintf("names %s, the entry this records (a known mistake counts on it)", old),
 			Fix: "pass the id of an older entry this one replaces, or leave supersedes out"}
 	}
-	es, err := tx.Memories(ctx, []memory.ID{old})
+	es, err := store.Memories(ctx, tx, []memory.ID{old}, 0)
 	if err != nil {
 		return err
 	}
@@ -323,7 +322,7 @@ func supersede(ctx context.Context, tx store.Tx, by memory.Entry, old memory.ID)
 			return &problem.FieldError{Field: "supersedes", Problem: fmt.Sprintf("names %s, which already supersedes %s: the chain would loop", old, by.ID),
 				Fix: "pass no supersedes: the newer entry already replaces this one"}
 		}
-		next, err := tx.Memories(ctx, []memory.ID{cur.SupersededBy})
+		next, err := store.Memories(ctx, tx, []memory.ID{cur.SupersededBy}, 0)
 		if err != nil {
 			return err
 		}
@@ -333,7 +332,8 @@ func supersede(ctx context.Context, tx store.Tx, by memory.Entry, old memory.ID)
 		cur = next[0]
 	}
 	target.SupersededBy = by.ID
-	return tx.UpdateMemory(ctx, target)
+	_, err = tx.PutMemory(ctx, target)
+	return err
 }
 
 // embedText is what an entry's vector is computed from.
@@ -408,8 +408,7 @@ func (m *Memory) Backfill(ctx context.Context, batch, limit int) (done, missing 
 		done += len(es)
 	}
 	err = m.store.View(ctx, func(tx store.Tx) error {
-		with, total, err := tx.CountVectors(ctx, m.opts.Model)
-		missing = total - with
+		missing, err = store.CountMemories(ctx, tx, store.MemorySelector{WithoutVector: m.opts.Model})
 		return err
 	})
 	return done, missing, err
@@ -602,7 +601,11 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 			}
 			res.Note = rebuildingNote(progress)
 		}
-		if sem, err = tx.NearestMemories(ctx, m.opts.Model, vecs[0], q.Selector(), top); err != nil {
+		idx, err := tx.MemoryIndex(ctx, q.Selector())
+		if err != nil {
+			return err
+		}
+		if sem, err = idx.Nearest(ctx, m.opts.Model, vecs[0], top); err != nil {
 			return err
 		}
 		lexical := make([]memory.Scored, len(lex))
@@ -621,7 +624,7 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 		}
 		alpha := 0.0 // no word matches: the embedding alone
 		if len(lex) > 0 {
-			best, err := tx.Memories(ctx, []memory.ID{lex[0].Entry.ID})
+			best, err := store.Memories(ctx, tx, []memory.ID{lex[0].Entry.ID}, 0)
 			if err != nil {
 				return err
 			}
@@ -643,7 +646,7 @@ func (m *Memory) hybrid(ctx context.Context, q store.MemoryQuery) (SearchResult,
 		for i, f := range page {
 			ids[i] = memory.ID(f.ID)
 		}
-		if entries, err = tx.Memories(ctx, ids); err != nil {
+		if entries, err = store.Memories(ctx, tx, ids, 0); err != nil {
 			return err
 		}
 		snippets := make(map[memory.ID]string, len(lex))
@@ -722,7 +725,7 @@ func (m *Memory) Context(ctx context.Context, q ContextQuery) (Timeline, error) 
 	before, after, sameSession := q.Before, q.After, q.SameSession
 	var tl Timeline
 	err = m.store.View(ctx, func(tx store.Tx) error {
-		es, err := tx.Memories(ctx, []memory.ID{anchor})
+		es, err := store.Memories(ctx, tx, []memory.ID{anchor}, 0)
 		if err != nil {
 			return err
 		}
@@ -771,17 +774,8 @@ func (m *Memory) Get(ctx context.Context, refs []string) ([]memory.Entry, []memo
 func (m *Memory) get(ctx context.Context, ids []memory.ID) ([]memory.Entry, []memory.ID, error) {
 	var es []memory.Entry
 	err := m.store.View(ctx, func(tx store.Tx) (err error) {
-		if es, err = tx.Memories(ctx, ids); err != nil {
-			return err
-		}
-		for i := range es {
-			if es[i].Type == memory.Mistake {
-				if es[i].Recent, err = tx.Occurrences(ctx, es[i].ID, RecentOccurrences); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		es, err = store.Memories(ctx, tx, ids, RecentOccurrences)
+		return err
 	})
 	for i := range es {
 		es[i].Changed = m.Changes(es[i])

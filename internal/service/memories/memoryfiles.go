@@ -46,7 +46,7 @@ func (m *Memory) Export(ctx context.Context, dir string) (Exported, error) {
 		if len(by) == 0 {
 			return nil
 		}
-		bs, err := tx.Memories(ctx, by)
+		bs, err := store.Memories(ctx, tx, by, 0)
 		for _, b := range bs {
 			uid[b.ID] = b.UID
 		}
@@ -244,7 +244,8 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 			}
 			switch {
 			case !ok:
-				a, err := tx.AddMemory(ctx, e)
+				e.ID = 0 // a new entry
+				a, err := tx.PutMemory(ctx, e)
 				if err != nil {
 					return fmt.Errorf("%s: %w", e.UID, err)
 				}
@@ -255,7 +256,7 @@ func (m *Memory) Import(ctx context.Context, dir string) (Imported, error) {
 			default:
 				e.ID, e.SessionID, e.CreatedAt = old.ID, old.SessionID, old.CreatedAt
 				e.Occurrences = max(e.Occurrences, old.Occurrences)
-				if err := tx.UpdateMemory(ctx, e); err != nil {
+				if _, err := tx.PutMemory(ctx, e); err != nil {
 					return fmt.Errorf("%s: %w", e.UID, err)
 				}
 				out.Updated++

@@ -421,7 +421,8 @@ func (m *Memory) candidate(ctx context.Context, tx store.Tx, s memory.Session, t
 			return memory.Entry{}, false, err
 		}
 		old.Content, old.UpdatedAt = content, now
-		return old, false, tx.UpdateMemory(ctx, old)
+		old, err = tx.PutMemory(ctx, old)
+		return old, false, err
 	}
 	e := memory.Entry{UID: uid, Type: memory.ToolOutcome, Title: problem.Clip("Failed: "+what, memory.MaxTitle), Content: content,
 		Tags: []string{"failed-command", "mistake-candidate"}, SessionID: s.ID.String(), Branch: s.Branch, CreatedAt: now, UpdatedAt: now}
@@ -433,7 +434,7 @@ func (m *Memory) candidate(ctx context.Context, tx store.Tx, s memory.Session, t
 	if err := memory.Validate(e); err != nil {
 		return memory.Entry{}, false, err
 	}
-	e, err := tx.AddMemory(ctx, e)
+	e, err := tx.PutMemory(ctx, e)
 	return e, err == nil, err
 }
 

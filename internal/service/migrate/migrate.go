@@ -47,34 +47,34 @@ type Request struct {
 
 // Step is one task of the plan.
 type Step struct {
-	Key    string   `json:"key"`  // g1, s1, c1: guardrail, step, cleanup
-	Kind   string   `json:"kind"` // guardrail, step, cleanup
-	Title  string   `json:"title"`
-	Detail string   `json:"detail,omitempty"`
-	Verify string   `json:"verify"`
-	After  []string `json:"after,omitempty"` // keys it depends on
+	Key    string // g1, s1, c1: guardrail, step, cleanup
+	Kind   string // guardrail, step, cleanup
+	Title  string
+	Detail string
+	Verify string
+	After  []string // keys it depends on
 }
 
 // Breaking is a breaking change the project's knowledge records.
 type Breaking struct {
-	Entry string   `json:"entry"` // the knowledge entry's path
-	Title string   `json:"title"`
-	Lines []string `json:"lines,omitempty"`
+	Entry string // the knowledge entry's path
+	Title string
+	Lines []string
 }
 
 // Plan is a migration plan.
 type Plan struct {
-	Name      string     `json:"name"`
-	Ecosystem string     `json:"ecosystem,omitempty"`
-	From      string     `json:"from,omitempty"`
-	To        string     `json:"to"`
-	Files     []string   `json:"files,omitempty"` // manifest and lock files that hold it
-	Breaking  []Breaking `json:"breaking"`
+	Name      string
+	Ecosystem string
+	From      string
+	To        string
+	Files     []string // manifest and lock files that hold it
+	Breaking  []Breaking
 	// BreakingKnown is false when no knowledge entry names the
 	// dependency: its breaking changes are unknown here.
-	BreakingKnown bool     `json:"breaking_known"`
-	Steps         []Step   `json:"steps"`
-	Notes         []string `json:"notes,omitempty"`
+	BreakingKnown bool
+	Steps         []Step
+	Notes         []string
 }
 
 // Plan reads what the project has and writes the plan.
@@ -242,8 +242,8 @@ func steps(p Plan, test string) []Step {
 
 // Created is the tasks a plan became.
 type Created struct {
-	Parent task.ID            `json:"parent"`
-	Tasks  map[string]task.ID `json:"tasks"` // by step key
+	Parent task.ID
+	Tasks  map[string]task.ID // by step key
 }
 
 // Create makes the plan's tasks: a parent task, and a child a step with

@@ -52,22 +52,22 @@ type Request struct {
 
 // File is one file written (or that would be, on a dry run).
 type File struct {
-	Path string `json:"path"`
-	What string `json:"what"`
+	Path string
+	What string
 }
 
 // Skipped is a file left alone, and why.
 type Skipped struct {
-	Path string `json:"path"`
-	Why  string `json:"why"`
+	Path string
+	Why  string
 }
 
 // Result is what a scaffold wrote and left alone.
 type Result struct {
-	Level   string    `json:"level"`
-	DryRun  bool      `json:"dry_run,omitempty"`
-	Written []File    `json:"written"`
-	Skipped []Skipped `json:"skipped"`
+	Level   string
+	DryRun  bool
+	Written []File
+	Skipped []Skipped
 }
 
 // starter is one file of a level.

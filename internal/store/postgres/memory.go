@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/rank"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/store/table"
 )
 
@@ -35,9 +36,9 @@ var memColumns = table.Columns[memory.Entry, memRow]{
 	{Name: "session_id", Arg: func(e memory.Entry) any { return e.SessionID }, Dest: func(r *memRow) any { return &r.e.SessionID }},
 	{Name: "branch", Arg: func(e memory.Entry) any { return e.Branch }, Dest: func(r *memRow) any { return &r.e.Branch }},
 	{Name: "occurrences", Arg: func(e memory.Entry) any { return int32(e.Occurrences) }, Dest: func(r *memRow) any { return &r.occ }},
-	{Name: "details", Arg: func(e memory.Entry) any { return nullJSON(e.Details()) }, Dest: func(r *memRow) any { return &r.details }},
-	{Name: "file_hashes", Arg: func(e memory.Entry) any { return jsonMap(e.FileHashes) }, Dest: func(r *memRow) any { return &r.hashes }},
-	{Name: "superseded_by", Arg: func(e memory.Entry) any { return nullMemID(e.SupersededBy) }, Dest: func(r *memRow) any { return &r.supersededBy }},
+	{Name: "details", Arg: func(e memory.Entry) any { return sqlq.NullText(e.Details()) }, Dest: func(r *memRow) any { return &r.details }},
+	{Name: "file_hashes", Arg: func(e memory.Entry) any { return sqlq.JSONMap(e.FileHashes) }, Dest: func(r *memRow) any { return &r.hashes }},
+	{Name: "superseded_by", Arg: func(e memory.Entry) any { return sqlq.NullID(e.SupersededBy) }, Dest: func(r *memRow) any { return &r.supersededBy }},
 	{Name: "expires_at", Arg: func(e memory.Entry) any { return nullTS(e.ExpiresAt) }, Dest: func(r *memRow) any { return &r.expires }},
 	{Name: "fingerprint", Arg: func(e memory.Entry) any { return fingerprint(e) }},
 	{Name: "search_body", Arg: func(e memory.Entry) any { return e.SearchText() }},
@@ -61,26 +62,13 @@ type memRow struct {
 var (
 	// memCols are an entry's columns, as scanMemory reads them.
 	memCols = memColumns.Select("e.")
-
-	qMemoriesByID = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.id = ANY($2)`
-	qMemoryByUID  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.uid = $2`
-	qMistakeByFP  = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1 AND e.fingerprint = $2`
 )
 
 const (
-	qSupersedes  = `SELECT superseded_by, id FROM memory_entries WHERE project_id = $1 AND superseded_by = ANY($2) ORDER BY id`
 	qMemDelete   = `DELETE FROM memory_entries WHERE project_id = $1 AND id = ANY($2)`
 	qUnsupersede = `UPDATE memory_entries SET superseded_by = NULL WHERE project_id = $1 AND superseded_by = ANY($2)`
-	// An occurrence of a missing entry inserts nothing (rather than
-	// failing, which would abort the transaction).
-	qAddOccurrence = `INSERT INTO memory_occurrences (project_id, entry_id, n, at, session_id, branch, title, content, extra)
-	SELECT $1, id, $3, $4, $5, $6, $7, $8, $9 FROM memory_entries WHERE project_id = $1 AND id = $2`
-	qOccurrences = `SELECT n, at, session_id, branch, title, content, extra FROM memory_occurrences
-	WHERE project_id = $1 AND entry_id = $2 ORDER BY n DESC LIMIT $3`
-	qSetVector = `INSERT INTO memory_vectors (project_id, entry_id, model, vec) SELECT $1, id, $3, $4 FROM memory_entries WHERE project_id = $1 AND id = $2
+	qSetVector   = `INSERT INTO memory_vectors (project_id, entry_id, model, vec) SELECT $1, id, $3, $4 FROM memory_entries WHERE project_id = $1 AND id = $2
 	ON CONFLICT (project_id, entry_id, model) DO UPDATE SET vec = excluded.vec`
-	qCountVectors = `SELECT (SELECT count(*) FROM memory_vectors WHERE project_id = $1 AND model = $2),
-	(SELECT count(*) FROM memory_entries WHERE project_id = $1)`
 )
 
 // writeMemory renders the insert (id 0) or update of e: the written
@@ -111,29 +99,6 @@ func list(l []string) []string {
 		return nil
 	}
 	return l
-}
-
-func jsonMap(m map[string]string) any {
-	if len(m) == 0 {
-		return nil
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
-}
-
-func nullJSON(b []byte) any {
-	if b == nil {
-		return nil
-	}
-	return string(b)
-}
-
-func nullMemID(id memory.ID) *int64 {
-	if id == 0 {
-		return nil
-	}
-	v := int64(id)
-	return &v
 }
 
 func fingerprint(e memory.Entry) *string {
@@ -193,50 +158,54 @@ const (
 	foreignKeyViolation = "23503"
 )
 
-func (x *txn) AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, error) {
-	if e.UID == "" {
-		e.UID = memory.NewUID()
+func (x *txn) PutMemory(ctx context.Context, e memory.Entry, occ ...memory.Occurrence) (memory.Entry, error) {
+	if e.ID == 0 {
+		if e.UID == "" {
+			e.UID = memory.NewUID()
+		}
+		// ON CONFLICT DO NOTHING: a duplicate (uid, or a mistake's
+		// fingerprint) inserts no row instead of failing, so the
+		// transaction stays usable and the caller can count an occurrence
+		// in it.
+		var id int64
+		q, args := x.writeMemory(e, 0)
+		err := x.tx.QueryRow(ctx, q, args...).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return memory.Entry{}, fmt.Errorf("add memory: %w", store.ErrDuplicate)
+		}
+		if err != nil {
+			return memory.Entry{}, fmt.Errorf("add memory: %w", err)
+		}
+		x.changed()
+		e.ID = memory.ID(id)
+		if err := x.post(ctx, e); err != nil { // a new entry: nothing to unindex
+			return memory.Entry{}, fmt.Errorf("index memory %s: %w", e.ID, err)
+		}
+		return e, x.addOccurrences(ctx, e.ID, occ)
 	}
-	// ON CONFLICT DO NOTHING: a duplicate (uid, or a mistake's
-	// fingerprint) inserts no row instead of failing, so the transaction
-	// stays usable and the caller can count an occurrence in it.
-	var id int64
-	q, args := x.writeMemory(e, 0)
-	err := x.tx.QueryRow(ctx, q, args...).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return memory.Entry{}, fmt.Errorf("add memory: %w", store.ErrDuplicate)
-	}
-	if err != nil {
-		return memory.Entry{}, fmt.Errorf("add memory: %w", err)
-	}
-	x.changed()
-	e.ID = memory.ID(id)
-	if err := x.post(ctx, e); err != nil { // a new entry: nothing to unindex
-		return memory.Entry{}, fmt.Errorf("index memory %s: %w", e.ID, err)
-	}
-	return e, nil
-}
-
-func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
 	q, args := x.writeMemory(e, e.ID)
 	tag, err := x.tx.Exec(ctx, q, args...)
 	if err != nil {
 		if pgCode(err) == uniqueViolation {
-			return fmt.Errorf("update memory %s: %w", e.ID, store.ErrDuplicate)
+			return memory.Entry{}, fmt.Errorf("update memory %s: %w", e.ID, store.ErrDuplicate)
 		}
-		return fmt.Errorf("update memory %s: %w", e.ID, err)
+		return memory.Entry{}, fmt.Errorf("update memory %s: %w", e.ID, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return memory.NotFound("entry", e.ID.String())
+		return memory.Entry{}, memory.NotFound("entry", e.ID.String())
 	}
 	x.changed()
 	if err := x.index(ctx, e); err != nil {
-		return fmt.Errorf("index memory %s: %w", e.ID, err)
+		return memory.Entry{}, fmt.Errorf("index memory %s: %w", e.ID, err)
 	}
 	if err := x.repost(ctx, e.ID); err != nil {
-		return fmt.Errorf("index memory %s: %w", e.ID, err)
+		return memory.Entry{}, fmt.Errorf("index memory %s: %w", e.ID, err)
 	}
-	return nil
+	return e, x.addOccurrences(ctx, e.ID, occ)
+}
+
+func (x *txn) addOccurrences(ctx context.Context, id memory.ID, occ []memory.Occurrence) error {
+	return sqlq.AddOccurrences(ctx, conn{x}, x.p, id, occ)
 }
 
 // qBefore is the entries a new entry's dialogue context comes from
@@ -271,98 +240,6 @@ func memIDs(ids []memory.ID) []int64 {
 		out[i] = int64(id)
 	}
 	return out
-}
-
-func (x *txn) Memories(ctx context.Context, ids []memory.ID) ([]memory.Entry, error) {
-	if len(ids) == 0 {
-		return []memory.Entry{}, nil
-	}
-	found, err := x.scanMemories(ctx, qMemoriesByID, x.p, memIDs(ids))
-	if err != nil {
-		return nil, fmt.Errorf("read memory: %w", err)
-	}
-	byID := make(map[memory.ID]memory.Entry, len(found))
-	for _, e := range found {
-		byID[e.ID] = e
-	}
-	rows, err := x.tx.Query(ctx, qSupersedes, x.p, memIDs(ids))
-	if err != nil {
-		return nil, fmt.Errorf("read memory: %w", err)
-	}
-	for rows.Next() {
-		var by, old int64
-		if err := rows.Scan(&by, &old); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("read memory: %w", err)
-		}
-		e := byID[memory.ID(by)]
-		e.Supersedes = append(e.Supersedes, memory.ID(old))
-		byID[memory.ID(by)] = e
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read memory: %w", err)
-	}
-	out := make([]memory.Entry, 0, len(ids))
-	for _, id := range ids {
-		if e, ok := byID[id]; ok {
-			out = append(out, e)
-		}
-	}
-	return out, nil
-}
-
-func (x *txn) one(ctx context.Context, q string, arg any) (memory.Entry, bool, error) {
-	e, err := scanMemory(x.tx.QueryRow(ctx, q, x.p, arg))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return memory.Entry{}, false, nil
-	}
-	if err != nil {
-		return memory.Entry{}, false, fmt.Errorf("read memory: %w", err)
-	}
-	return e, true, nil
-}
-
-func (x *txn) MemoryBy(ctx context.Context, k store.MemoryKey) (memory.Entry, bool, error) {
-	if k.Fingerprint {
-		return x.one(ctx, qMistakeByFP, k.Value)
-	}
-	return x.one(ctx, qMemoryByUID, k.Value)
-}
-
-func (x *txn) AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurrence) error {
-	tag, err := x.tx.Exec(ctx, qAddOccurrence, x.p, int64(id), int32(o.N), ts(o.At), o.SessionID, o.Branch, o.Title, o.Content, nullJSON(o.Extra()))
-	if err != nil {
-		return fmt.Errorf("record occurrence %d of %s: %w", o.N, id, err)
-	}
-	if tag.RowsAffected() == 0 {
-		return memory.NotFound("entry", id.String())
-	}
-	x.changed()
-	return nil
-}
-
-func (x *txn) Occurrences(ctx context.Context, id memory.ID, limit int) ([]memory.Occurrence, error) {
-	rows, err := x.tx.Query(ctx, qOccurrences, x.p, int64(id), limitOf(limit))
-	if err != nil {
-		return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
-	}
-	var (
-		out   []memory.Occurrence
-		o     memory.Occurrence
-		n     int32
-		at    time.Time
-		extra []byte
-	)
-	_, err = pgx.ForEachRow(rows, []any{&n, &at, &o.SessionID, &o.Branch, &o.Title, &o.Content, &extra}, func() error {
-		one := memory.Occurrence{N: int(n), At: at.UTC(), SessionID: o.SessionID, Branch: o.Branch, Title: o.Title, Content: o.Content}
-		out = append(out, one)
-		return out[len(out)-1].SetExtra(extra)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
-	}
-	return out, nil
 }
 
 // Index upkeep: see migrations/0004_memory_postings.sql.
@@ -606,12 +483,4 @@ func (x *txn) SetMemoryVector(ctx context.Context, id memory.ID, model string, v
 	}
 	x.changed()
 	return nil
-}
-
-func (x *txn) CountVectors(ctx context.Context, model string) (int, int, error) {
-	var with, total int64
-	if err := x.tx.QueryRow(ctx, qCountVectors, x.p, model).Scan(&with, &total); err != nil {
-		return 0, 0, fmt.Errorf("count vectors: %w", err)
-	}
-	return int(with), int(total), nil
 }

@@ -1,9 +1,9 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/rank"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 )
 
 // The memory's read primitives: selecting entries, and the full-text
@@ -27,90 +28,36 @@ func (p *params) add(v any) string {
 	return "$" + strconv.Itoa(len(p.args))
 }
 
-// memFilters renders s's filters as AND clauses on e.
+// memFilters renders s's filters as AND clauses on e, numbering their
+// arguments after p's.
 func memFilters(s store.MemorySelector, p *params) string {
-	var b strings.Builder
-	and := func(clause string) { b.WriteString(" AND " + clause) }
-	if len(s.IDs) > 0 {
-		and("e.id = ANY(" + p.add(memIDs(s.IDs)) + ")")
+	w := sq.Where("")
+	w.Args = p.args
+	sqlq.MemoryFilters(w, s)
+	p.args = w.Args
+	if w.Empty() {
+		return ""
 	}
-	if len(s.Types) > 0 {
-		and("e.type = ANY(" + p.add(strs(s.Types)) + ")")
-	}
-	if len(s.Tags) > 0 {
-		and("e.tags && " + p.add(s.Tags) + "::text[]")
-	}
-	if s.SessionID != "" {
-		and("e.session_id = " + p.add(s.SessionID))
-	}
-	if s.Branch != "" {
-		and("e.branch = " + p.add(s.Branch))
-	}
-	if !s.After.IsZero() {
-		and("e.created_at >= " + p.add(ts(s.After)))
-	}
-	if !s.Before.IsZero() {
-		and("e.created_at < " + p.add(ts(s.Before)))
-	}
-	if s.Below != 0 {
-		and("e.id < " + p.add(int64(s.Below)))
-	}
-	if s.Above != 0 {
-		and("e.id > " + p.add(int64(s.Above)))
-	}
-	if s.HideSuperseded {
-		and("e.superseded_by IS NULL")
-	}
-	if !s.Now.IsZero() {
-		and("(e.expires_at IS NULL OR e.expires_at > " + p.add(ts(s.Now)) + ")")
-	}
-	if s.WithoutVector != "" {
-		and("NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.project_id = e.project_id AND v.entry_id = e.id AND v.model = " + p.add(s.WithoutVector) + ")")
-	}
-	return b.String()
+	return " AND " + w.String()
 }
 
 func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]memory.Entry, int, error) {
-	p := &params{args: []any{x.p}}
-	where := memFilters(s, p)
-	count := slices.Clone(p.args)
-	q := `SELECT ` + memCols + ` FROM memory_entries e WHERE e.project_id = $1` + where + ` ORDER BY e.id`
-	if s.Newest {
-		q += ` DESC`
-	}
-	if s.Limit > 0 {
-		q += ` LIMIT ` + p.add(int64(s.Limit))
-	}
-	if s.Offset > 0 {
-		q += ` OFFSET ` + p.add(int64(s.Offset))
-	}
-	out, err := x.scanMemories(ctx, q, p.args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("select memory: %w", err)
-	}
-	if total, ok := s.PageTotal(len(out)); ok {
-		return out, total, nil
-	}
-	var total int64
-	if err := x.tx.QueryRow(ctx, `SELECT count(*) FROM memory_entries e WHERE e.project_id = $1`+where, count...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count memory: %w", err)
-	}
-	return out, int(total), nil
+	return sqlq.ReadMemories(ctx, conn{x}, s, memCols, func(r sqlq.Rows) (memory.Entry, error) { return scanMemory(r) })
 }
 
-func (x *txn) HiddenMemories(ctx context.Context, s store.MemorySelector, limit int) ([]memory.ID, error) {
-	p := &params{args: []any{x.p}}
+func (s *source) Hidden(ctx context.Context, limit int) ([]memory.ID, error) {
+	p := &params{args: []any{s.x.p}}
 	var parts []string
-	if s.HideSuperseded {
+	if s.s.HideSuperseded {
 		parts = append(parts, `SELECT id FROM memory_entries WHERE project_id = $1 AND superseded_by IS NOT NULL`)
 	}
-	if !s.Now.IsZero() {
-		parts = append(parts, `SELECT id FROM memory_entries WHERE project_id = $1 AND expires_at IS NOT NULL AND expires_at <= `+p.add(ts(s.Now)))
+	if !s.s.Now.IsZero() {
+		parts = append(parts, `SELECT id FROM memory_entries WHERE project_id = $1 AND expires_at IS NOT NULL AND expires_at <= `+p.add(ts(s.s.Now)))
 	}
 	if len(parts) == 0 {
 		return nil, nil
 	}
-	rows, err := x.tx.Query(ctx, strings.Join(parts, " UNION ")+` LIMIT `+p.add(int64(limit)), p.args...)
+	rows, err := s.x.tx.Query(ctx, strings.Join(parts, " UNION ")+` LIMIT `+p.add(int64(limit)), p.args...)
 	if err != nil {
 		return nil, fmt.Errorf("read hidden memory: %w", err)
 	}
@@ -131,17 +78,24 @@ func (x *txn) MemoryIndex(ctx context.Context, s store.MemorySelector) (store.Me
 	if err := x.flushTerms(ctx); err != nil {
 		return nil, fmt.Errorf("count memory terms: %w", err)
 	}
-	if x.genericSearch {
-		// The search's statements take arrays of terms and entries; for
-		// some of them PostgreSQL's custom plan (plan_cache_mode auto, the
-		// default, and Cairn's until the tasks table has statistics; see
-		// genericPlans) reads the project's every posting: a p99 of 0.6 s
-		// at 10,000 entries, against 7 ms with the generic plan.
-		if _, err := x.tx.Exec(ctx, `SET LOCAL plan_cache_mode = force_generic_plan`); err != nil {
-			return nil, fmt.Errorf("plan memory search: %w", err)
-		}
-	}
 	return &source{x: x, s: s}, nil
+}
+
+// plan readies the transaction for the postings' statements, before the
+// first. They take arrays of terms and entries; for some of them
+// PostgreSQL's custom plan (plan_cache_mode auto, the default, and Cairn's
+// until the tasks table has statistics; see genericPlans) reads the
+// project's every posting: a p99 of 0.6 s at 10,000 entries, against 7 ms
+// with the generic plan.
+func (s *source) plan(ctx context.Context) error {
+	if !s.x.genericSearch {
+		return nil
+	}
+	s.x.genericSearch = false // SET LOCAL lasts the transaction: once is enough
+	if _, err := s.x.tx.Exec(ctx, `SET LOCAL plan_cache_mode = force_generic_plan`); err != nil {
+		return fmt.Errorf("plan memory search: %w", err)
+	}
+	return nil
 }
 
 // source is the full-text index as one search sees it: rank.Source with
@@ -187,6 +141,9 @@ func (s *source) Unindexed(ctx context.Context) (int, error) {
 
 // DF reads the project's counts with the terms', in one round trip.
 func (s *source) DF(ctx context.Context, terms []string) (map[string]int, error) {
+	if err := s.plan(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := s.x.tx.Query(ctx, `SELECT '', memory_docs, memory_len, memory_rebuilt_to FROM projects WHERE id = $1
 	UNION ALL SELECT term, df, 0, NULL FROM memory_terms WHERE project_id = $1 AND term = ANY($2) AND df > 0`, s.x.p, terms)
 	if err != nil {
@@ -211,6 +168,9 @@ func (s *source) DF(ctx context.Context, terms []string) (map[string]int, error)
 }
 
 func (s *source) Top(ctx context.Context, terms []string, limits []int) ([][]rank.Posting, error) {
+	if err := s.plan(ctx); err != nil {
+		return nil, err
+	}
 	lims := make([]int32, len(limits))
 	for i, l := range limits {
 		lims[i] = int32(l)
@@ -246,6 +206,9 @@ func (s *source) Top(ctx context.Context, terms []string, limits []int) ([][]ran
 }
 
 func (s *source) Lookup(ctx context.Context, terms []string, entries []int64) (map[string][]rank.Posting, error) {
+	if err := s.plan(ctx); err != nil {
+		return nil, err
+	}
 	p := &params{args: []any{s.x.p, terms, entries}}
 	rows, err := s.x.tx.Query(ctx, `SELECT term, entry_id, tf, dl FROM memory_postings p WHERE project_id = $1 AND term = ANY($2)
 	AND entry_id = ANY($3)`+s.indexed(p), p.args...)
@@ -265,12 +228,13 @@ func (s *source) Lookup(ctx context.Context, terms []string, entries []int64) (m
 	return out, err
 }
 
-// NearestMemories reads the candidates' vectors and ranks them here by
+// Nearest reads the candidates' vectors and ranks them here by
 // cosine similarity (no extension needed on the server).
-func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, s store.MemorySelector, limit int) ([]store.ScoredID, error) {
+func (s *source) Nearest(ctx context.Context, model string, vec []float32, limit int) ([]store.ScoredID, error) {
+	x := s.x
 	p := &params{args: []any{x.p}}
 	m := p.add(model)
-	where := memFilters(s, p)
+	where := memFilters(s.s, p)
 	rows, err := x.tx.Query(ctx, `SELECT v.entry_id, v.vec FROM memory_vectors v JOIN memory_entries e ON e.project_id = v.project_id AND e.id = v.entry_id
 		WHERE v.project_id = $1 AND v.model = `+m+where, p.args...)
 	if err != nil {
@@ -282,40 +246,15 @@ func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, 
 		v   []float32
 	)
 	if _, err := pgx.ForEachRow(rows, []any{&id, &v}, func() error {
-		out = append(out, store.ScoredID{ID: memory.ID(id), Score: cosine(vec, v)})
+		c, _ := memory.Cosine(vec, v) // 0 for vectors of another dimension
+		out = append(out, store.ScoredID{ID: memory.ID(id), Score: c})
 		return nil
 	}); err != nil {
 		return nil, fmt.Errorf("nearest memory: %w", err)
 	}
-	slices.SortFunc(out, func(a, b store.ScoredID) int {
-		if a.Score != b.Score {
-			if a.Score > b.Score {
-				return -1
-			}
-			return 1
-		}
-		return int(a.ID - b.ID)
-	})
+	slices.SortFunc(out, func(a, b store.ScoredID) int { return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.ID, b.ID)) })
 	if limit >= 0 && len(out) > limit {
 		out = out[:limit]
 	}
 	return out, nil
-}
-
-// cosine is the cosine similarity of a and b (0 when either is zero or
-// their lengths differ).
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / (math.Sqrt(na) * math.Sqrt(nb))
 }

@@ -114,14 +114,14 @@ func TestMigrateMemoryDetails(t *testing.T) {
 		e(5, memory.WorkflowOutcome, "release took 2 days", func(x *memory.Entry) { x.Facts = []string{"a", "b"} }),
 	}
 	err = s.View(ctx, func(tx store.Tx) error {
-		got, err := tx.Memories(ctx, []memory.ID{1, 2, 3, 4, 5, 6})
+		got, err := store.Memories(ctx, tx, []memory.ID{1, 2, 3, 4, 5, 6}, 0)
 		if err != nil {
 			return err
 		}
 		if d := cmp.Diff(want, got); d != "" {
 			t.Errorf("entries after migration (-want +got):\n%s", d)
 		}
-		occ, err := tx.Occurrences(ctx, 2, 10)
+		occ, err := storetest.Occurrences(ctx, tx, 2, 10)
 		if err != nil {
 			return err
 		}
@@ -207,7 +207,7 @@ func TestMigratePlaceholderMissed(t *testing.T) {
 	}
 	defer s.Close()
 	s.View(ctx, func(tx store.Tx) error {
-		es, err := tx.Memories(ctx, []memory.ID{1})
+		es, err := store.Memories(ctx, tx, []memory.ID{1}, 0)
 		if err != nil || len(es) != 1 || es[0].Rationale != "concurrency" {
 			t.Errorf("after repair: %+v %v", es, err)
 		}

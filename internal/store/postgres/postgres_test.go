@@ -228,7 +228,7 @@ func TestProjectsAreSeparate(t *testing.T) {
 		var e memory.Entry
 		var ses memory.Session
 		err := s.Update(ctx, func(tx store.Tx) (err error) {
-			if e, err = tx.AddMemory(ctx, memory.Entry{Type: memory.Insight, Title: "first", CreatedAt: time.Now(), UpdatedAt: time.Now()}); err != nil {
+			if e, err = tx.PutMemory(ctx, memory.Entry{Type: memory.Insight, Title: "first", CreatedAt: time.Now(), UpdatedAt: time.Now()}); err != nil {
 				return err
 			}
 			ses, err = tx.PutSession(ctx, memory.Session{Agent: "a", StartedAt: time.Now()})
@@ -461,15 +461,16 @@ func TestDuplicateMistakeKeepsTransaction(t *testing.T) {
 	s := newStore(t)
 	mistake := memory.Entry{Type: memory.Mistake, Title: "Forgot the lock", CreatedAt: time.Now(), UpdatedAt: time.Now()}
 	err := s.Update(ctx, func(tx store.Tx) error {
-		first, err := tx.AddMemory(ctx, mistake)
+		first, err := tx.PutMemory(ctx, mistake)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.AddMemory(ctx, mistake); !errors.Is(err, store.ErrDuplicate) {
-			t.Errorf("second AddMemory: %v; want ErrDuplicate", err)
+		if _, err := tx.PutMemory(ctx, mistake); !errors.Is(err, store.ErrDuplicate) {
+			t.Errorf("second PutMemory of a new entry: %v; want ErrDuplicate", err)
 		}
 		first.Occurrences = 2
-		return tx.UpdateMemory(ctx, first)
+		_, err = tx.PutMemory(ctx, first)
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)

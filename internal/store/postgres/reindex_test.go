@@ -42,7 +42,7 @@ func TestReindexInBackground(t *testing.T) {
 	at := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 	var last memory.Entry
 	err := s.Update(ctx, func(tx store.Tx) (err error) {
-		last, err = tx.AddMemory(ctx, memory.Entry{Type: memory.Decision, Title: "Keep the zebra fixtures", Content: "zebra fixtures stay in testdata", CreatedAt: at, UpdatedAt: at})
+		last, err = tx.PutMemory(ctx, memory.Entry{Type: memory.Decision, Title: "Keep the zebra fixtures", Content: "zebra fixtures stay in testdata", CreatedAt: at, UpdatedAt: at})
 		return err
 	})
 	if err != nil {
@@ -101,7 +101,7 @@ func TestReindexInBackground(t *testing.T) {
 	if res := search(s2); len(res.Hits) != 0 || res.Unindexed != 1501 {
 		t.Fatalf("search while nothing is indexed: %d hits, %d unindexed; want 0 and 1501", len(res.Hits), res.Unindexed)
 	}
-	if err := s2.Update(ctx, func(tx store.Tx) error { return tx.UpdateMemory(ctx, last) }); err != nil {
+	if err := s2.Update(ctx, func(tx store.Tx) error { _, err := tx.PutMemory(ctx, last); return err }); err != nil {
 		t.Fatal(err)
 	}
 	s2.Close()

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -20,97 +19,22 @@ const (
 	qAddSession = `WITH nid AS (UPDATE projects SET next_session_id = next_session_id + 1 WHERE id = $1 RETURNING next_session_id - 1 AS id)
 	INSERT INTO sessions (project_id, id, thread_id, agent, branch, started_at, ended_at, client_key, pid, pstart, doc)
 	SELECT $1, nid.id, $2, $3, $4, $5, $6, $7, $8, $9, '{}' FROM nid RETURNING id`
-	qUpdateSession = `UPDATE sessions SET thread_id = $3, agent = $4, branch = $5, started_at = $6, ended_at = $7,
-	client_key = $8, pid = $9, pstart = $10, doc = $11 WHERE project_id = $1 AND id = $2`
-	qSession     = `SELECT id, doc FROM sessions WHERE project_id = $1 AND id = $2`
 	qRecordEvent = `INSERT INTO session_events (project_id, session_id, kind, key, subject, detail, data, count, first_at, at)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $8)
 	ON CONFLICT (project_id, session_id, kind, key) DO UPDATE SET subject = excluded.subject, detail = excluded.detail, data = excluded.data,
 		count = session_events.count + 1, at = excluded.at, resolved_at = NULL`
-	qResolveEvents = `UPDATE session_events SET resolved_at = $5
-	WHERE project_id = $1 AND session_id = $2 AND kind = $3 AND subject = $4 AND resolved_at IS NULL`
-	qBranch    = `SELECT doc FROM branch_contexts WHERE project_id = $1 AND branch = $2`
-	qSetBranch = `INSERT INTO branch_contexts (project_id, branch, updated_at, doc) VALUES ($1, $2, $3, $4)
-	ON CONFLICT (project_id, branch) DO UPDATE SET updated_at = excluded.updated_at, doc = excluded.doc`
-	qBranches = `SELECT doc FROM branch_contexts WHERE project_id = $1 ORDER BY updated_at DESC, branch`
 )
 
 func (x *txn) PutSession(ctx context.Context, s memory.Session) (memory.Session, error) {
-	if s.ID != 0 {
-		return s, x.updateSession(ctx, s)
-	}
-	return x.createSession(ctx, s)
-}
-
-func (x *txn) createSession(ctx context.Context, s memory.Session) (memory.Session, error) {
-	var id int64
-	if err := x.tx.QueryRow(ctx, qAddSession, x.p, int64(s.ThreadID), s.Agent, s.Branch, ts(s.StartedAt), nullTS(s.EndedAt),
-		s.Client.Key(), s.Client.Proc.PID, int64(s.Client.Proc.Start)).Scan(&id); err != nil {
-		return memory.Session{}, fmt.Errorf("start session: %w", err)
-	}
-	x.changed()
-	s.ID = memory.SessionID(id)
-	if s.ThreadID == 0 {
-		s.ThreadID = s.ID
-	}
-	if err := x.updateSession(ctx, s); err != nil {
-		return memory.Session{}, err
-	}
-	return s, nil
-}
-
-func (x *txn) updateSession(ctx context.Context, s memory.Session) error {
-	doc, err := store.EncodeSession(s)
-	if err != nil {
-		return err
-	}
-	tag, err := x.tx.Exec(ctx, qUpdateSession, x.p, int64(s.ID), int64(s.ThreadID), s.Agent, s.Branch, ts(s.StartedAt), nullTS(s.EndedAt),
-		s.Client.Key(), s.Client.Proc.PID, int64(s.Client.Proc.Start), string(doc))
-	if err != nil {
-		return fmt.Errorf("save session %s: %w", s.ID, err)
-	}
-	if tag.RowsAffected() == 0 {
-		return memory.NotFound("session", s.ID.String())
-	}
-	x.changed()
-	return nil
-}
-
-func (x *txn) session(ctx context.Context, id memory.SessionID) ([]memory.Session, int, error) {
-	rows, err := x.tx.Query(ctx, qSession, x.p, int64(id))
-	if err != nil {
-		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
-	}
-	defer rows.Close()
-	ss, err := sqlq.ScanSessions(rows)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read session %s: %w", id, err)
-	}
-	return ss, len(ss), nil
+	return sqlq.WriteSession(ctx, conn{x}, s, func() (id int64, err error) {
+		err = x.tx.QueryRow(ctx, qAddSession, x.p, int64(s.ThreadID), s.Agent, s.Branch, ts(s.StartedAt), nullTS(s.EndedAt),
+			s.Client.Key(), s.Client.Proc.PID, int64(s.Client.Proc.Start)).Scan(&id)
+		return id, err
+	})
 }
 
 func (x *txn) Sessions(ctx context.Context, q store.SessionQuery) ([]memory.Session, int, error) {
-	if q.ID != 0 {
-		return x.session(ctx, q.ID)
-	}
-	st := sqlq.Sessions(sq.Where("project_id = ?", x.p), q)
-	var total int64
-	if err := x.tx.QueryRow(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count sessions: %w", err)
-	}
-	if total == 0 || int64(q.Offset) >= total {
-		return nil, int(total), nil
-	}
-	rows, err := x.tx.Query(ctx, st.Page, st.PageArgs...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("list sessions: %w", err)
-	}
-	defer rows.Close()
-	out, err := sqlq.ScanSessions(rows)
-	if err != nil {
-		return nil, 0, fmt.Errorf("list sessions: %w", err)
-	}
-	return out, int(total), nil
+	return sqlq.ReadSessions(ctx, conn{x}, q)
 }
 
 // RecordEvent is sent with the transaction's next statement (later): an
@@ -132,118 +56,17 @@ func (x *txn) RecordEvent(ctx context.Context, e memory.Event) error {
 }
 
 func (x *txn) ResolveEvents(ctx context.Context, session memory.SessionID, kind memory.EventKind, subject string, at time.Time) (int, error) {
-	tag, err := x.tx.Exec(ctx, qResolveEvents, x.p, int64(session), string(kind), subject, ts(at))
-	if err != nil {
-		return 0, fmt.Errorf("resolve %s events of session %s: %w", kind, session, err)
-	}
-	x.changed()
-	return int(tag.RowsAffected()), nil
+	return sqlq.ResolveEvents(ctx, conn{x}, session, kind, subject, at)
 }
 
 func (x *txn) Events(ctx context.Context, q store.EventQuery) ([]memory.Event, store.EventTotals, error) {
-	p := &params{args: []any{x.p}}
-	var where strings.Builder
-	if len(q.Sessions) > 0 {
-		ids := make([]int64, len(q.Sessions))
-		for i, id := range q.Sessions {
-			ids[i] = int64(id)
-		}
-		where.WriteString(" AND session_id = ANY(" + p.add(ids) + ")")
-	}
-	if len(q.Kinds) > 0 {
-		where.WriteString(" AND kind = ANY(" + p.add(strs(q.Kinds)) + ")")
-	}
-	if q.Unresolved {
-		where.WriteString(" AND resolved_at IS NULL")
-	}
-	totals := store.EventTotals{}
-	rows, err := x.tx.Query(ctx, `SELECT session_id, kind, count(*) FROM session_events WHERE project_id = $1`+where.String()+` GROUP BY session_id, kind`, p.args...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("count session events: %w", err)
-	}
-	for rows.Next() {
-		var (
-			sid int64
-			k   string
-			n   int64
-		)
-		if err := rows.Scan(&sid, &k, &n); err != nil {
-			rows.Close()
-			return nil, nil, fmt.Errorf("count session events: %w", err)
-		}
-		totals.AddTotal(memory.SessionID(sid), memory.EventKind(k), int(n))
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(totals) == 0 || q.TotalsOnly {
-		return nil, totals, err
-	}
-	list := `SELECT session_id, kind, key, subject, detail, data, count, first_at, at, resolved_at FROM (
-		SELECT e.*, row_number() OVER (PARTITION BY kind ORDER BY at DESC, id DESC) AS rn FROM session_events e WHERE project_id = $1` + where.String() + `) ev`
-	if q.PerKind > 0 {
-		list += ` WHERE rn <= ` + p.add(int64(q.PerKind))
-	}
-	list += ` ORDER BY at DESC, id DESC`
-	if q.Limit > 0 {
-		list += ` LIMIT ` + p.add(int64(q.Limit))
-	}
-	rows, err = x.tx.Query(ctx, list, p.args...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read session events: %w", err)
-	}
-	defer rows.Close()
-	var out []memory.Event
-	for rows.Next() {
-		var (
-			e          memory.Event
-			sid        int64
-			count      int32
-			kind, data string
-			resolved   *time.Time
-		)
-		if err := rows.Scan(&sid, &kind, &e.Key, &e.Subject, &e.Detail, &data, &count, &e.FirstAt, &e.At, &resolved); err != nil {
-			return nil, nil, fmt.Errorf("read session events: %w", err)
-		}
-		e.Session, e.Kind, e.Count = memory.SessionID(sid), memory.EventKind(kind), int(count)
-		e.FirstAt, e.At = e.FirstAt.UTC(), e.At.UTC()
-		if resolved != nil {
-			e.ResolvedAt = resolved.UTC()
-		}
-		if err := store.DecodeEventData(data, &e); err != nil {
-			return nil, nil, err
-		}
-		out = append(out, e)
-	}
-	return out, totals, rows.Err()
+	return sqlq.ReadEvents(ctx, conn{x}, q)
 }
 
 func (x *txn) SetBranchContext(ctx context.Context, b memory.BranchContext) error {
-	doc, err := store.EncodeBranch(b)
-	if err != nil {
-		return err
-	}
-	if _, err := x.tx.Exec(ctx, qSetBranch, x.p, b.Branch, ts(b.UpdatedAt), string(doc)); err != nil {
-		return fmt.Errorf("save branch %s: %w", b.Branch, err)
-	}
-	x.changed()
-	return nil
+	return sqlq.WriteBranch(ctx, conn{x}, x.p, b)
 }
 
 func (x *txn) BranchContexts(ctx context.Context, branches ...string) ([]memory.BranchContext, error) {
-	if len(branches) > 1 {
-		return store.EachBranch(ctx, x.BranchContexts, branches)
-	}
-	query, args := qBranches, []any{x.p}
-	if len(branches) == 1 {
-		query, args = qBranch, append(args, branches[0])
-	}
-	rows, err := x.tx.Query(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list branches: %w", err)
-	}
-	defer rows.Close()
-	out, err := sqlq.ScanBranches(rows)
-	if err != nil {
-		return nil, fmt.Errorf("list branches: %w", err)
-	}
-	return out, nil
+	return sqlq.ReadBranches(ctx, conn{x}, branches...)
 }

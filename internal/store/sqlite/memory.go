@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/rank"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/store/table"
 )
 
@@ -35,9 +35,9 @@ var memColumns = table.Columns[memory.Entry, memRow]{
 	{Name: "session_id", Arg: func(e memory.Entry) any { return e.SessionID }, Dest: func(r *memRow) any { return &r.e.SessionID }},
 	{Name: "branch", Arg: func(e memory.Entry) any { return e.Branch }, Dest: func(r *memRow) any { return &r.e.Branch }},
 	{Name: "occurrences", Arg: func(e memory.Entry) any { return e.Occurrences }, Dest: func(r *memRow) any { return &r.e.Occurrences }},
-	{Name: "details", Arg: func(e memory.Entry) any { return nullBytes(e.Details()) }, Dest: func(r *memRow) any { return &r.details }},
-	{Name: "file_hashes", Arg: func(e memory.Entry) any { return jsonMap(e.FileHashes) }, Dest: func(r *memRow) any { return &r.hashes }},
-	{Name: "superseded_by", Arg: func(e memory.Entry) any { return nullMemID(e.SupersededBy) }, Dest: func(r *memRow) any { return &r.supersededBy }},
+	{Name: "details", Arg: func(e memory.Entry) any { return sqlq.NullText(e.Details()) }, Dest: func(r *memRow) any { return &r.details }},
+	{Name: "file_hashes", Arg: func(e memory.Entry) any { return sqlq.JSONMap(e.FileHashes) }, Dest: func(r *memRow) any { return &r.hashes }},
+	{Name: "superseded_by", Arg: func(e memory.Entry) any { return sqlq.NullID(e.SupersededBy) }, Dest: func(r *memRow) any { return &r.supersededBy }},
 	{Name: "expires_at", Arg: func(e memory.Entry) any { return nullMicros(e.ExpiresAt) }, Dest: func(r *memRow) any { return &r.expires }},
 	{Name: "fingerprint", Arg: fingerprint},
 	{Name: "created_at", Arg: func(e memory.Entry) any { return micros(e.CreatedAt) }, Dest: func(r *memRow) any { return &r.created }},
@@ -59,10 +59,6 @@ var (
 
 	qAddMemory      = `INSERT INTO memory_entries (` + strings.Join(memColumns.Written(), ", ") + `) VALUES (` + placeholders(len(memColumns.Written())) + `) RETURNING id`
 	qUpdateMemory   = `UPDATE memory_entries SET ` + strings.Join(memColumns.Written(), " = ?, ") + ` = ? WHERE id = ?`
-	qMemory         = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.id = ?`
-	qMemoryByUID    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.uid = ?`
-	qMistakeByFP    = `SELECT ` + memCols + ` FROM memory_entries e WHERE e.fingerprint = ?`
-	qSupersedes     = `SELECT id FROM memory_entries WHERE superseded_by = ? ORDER BY id`
 	qIndexStats     = `SELECT docs, total_len, analyzer, rebuilt_to FROM memory_index WHERE id = 1`
 	qIndexAdd       = `UPDATE memory_index SET docs = docs + ?, total_len = total_len + ? WHERE id = 1`
 	qPostingsOf     = `SELECT term, dl FROM memory_postings WHERE entry_id = ?`
@@ -84,22 +80,16 @@ var (
 	qTermsDF    = `SELECT term, df FROM memory_terms WHERE term IN (SELECT value FROM json_each(?)) AND df > 0`
 	qTermTop    = `SELECT group_concat(entry_id || ' ' || tf || ' ' || dl, ' ') FROM
 	(SELECT entry_id, tf, dl FROM memory_postings WHERE term = ? ORDER BY impact DESC LIMIT ?)`
-	qTagsDelete    = `DELETE FROM memory_tags WHERE entry_id = ?`
-	qTagInsert     = `INSERT OR IGNORE INTO memory_tags (tag, entry_id) VALUES (?, ?)`
-	qMemDelete     = `DELETE FROM memory_entries WHERE id = ?`
-	qUnsupersede   = `UPDATE memory_entries SET superseded_by = NULL WHERE superseded_by = ?`
-	qAddOccurrence = `INSERT INTO memory_occurrences (entry_id, n, at, session_id, branch, title, content, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
-	qOccurrences   = `SELECT n, at, session_id, branch, title, content, extra FROM memory_occurrences WHERE entry_id = ? ORDER BY n DESC LIMIT ?`
-	qSetVector     = `INSERT INTO memory_vectors (model, entry_id, vec) VALUES (?, ?, ?) ON CONFLICT (model, entry_id) DO UPDATE SET vec = excluded.vec`
-)
-
-const (
-	qCountVectors = `SELECT (SELECT count(*) FROM memory_vectors WHERE model = ?), (SELECT count(*) FROM memory_entries)`
+	qTagsDelete  = `DELETE FROM memory_tags WHERE entry_id = ?`
+	qTagInsert   = `INSERT OR IGNORE INTO memory_tags (tag, entry_id) VALUES (?, ?)`
+	qMemDelete   = `DELETE FROM memory_entries WHERE id = ?`
+	qUnsupersede = `UPDATE memory_entries SET superseded_by = NULL WHERE superseded_by = ?`
+	qSetVector   = `INSERT INTO memory_vectors (model, entry_id, vec) VALUES (?, ?, ?) ON CONFLICT (model, entry_id) DO UPDATE SET vec = excluded.vec`
 )
 
 var (
-	memoryReadQueries  = []string{qIndexStats, qTermTop, qTermsDF, qLookup, qSupersededIDs, qExpiredIDs, qMemory, qMemoryByUID, qMistakeByFP, qSupersedes, qOccurrences, qCountVectors}
-	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qIndexSet, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermSet, qTermRemove, qBefore, qAfter, qStepAfter, qRebuiltTo, qStepSet, qTermsAdd, qNext, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qUnsupersede, qAddOccurrence, qSetVector}
+	memoryReadQueries  = []string{qIndexStats, qTermTop, qTermsDF, qLookup, qSupersededIDs, qExpiredIDs}
+	memoryWriteQueries = []string{qIndexStats, qIndexAdd, qIndexSet, qPostingsOf, qPostingsDelete, qPostingInsert, qTermAdd, qTermSet, qTermRemove, qBefore, qAfter, qStepAfter, qRebuiltTo, qStepSet, qTermsAdd, qNext, qAddMemory, qUpdateMemory, qTagsDelete, qTagInsert, qMemDelete, qUnsupersede, qSetVector}
 )
 
 func jsonList(l []string) any {
@@ -108,28 +98,6 @@ func jsonList(l []string) any {
 	}
 	b, _ := json.Marshal(l)
 	return string(b)
-}
-
-func jsonMap(m map[string]string) any {
-	if len(m) == 0 {
-		return nil
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
-}
-
-func nullBytes(b []byte) any {
-	if b == nil {
-		return nil
-	}
-	return string(b)
-}
-
-func nullMemID(id memory.ID) any {
-	if id == 0 {
-		return nil
-	}
-	return int64(id)
 }
 
 func fingerprint(e memory.Entry) any {
@@ -560,40 +528,43 @@ func (l *postingLoader) flush(ctx context.Context) error {
 
 func isUnique(err error) bool { return sqliteCode(err) == constraintUnique }
 
-func (x *txn) AddMemory(ctx context.Context, e memory.Entry) (memory.Entry, error) {
-	if e.UID == "" {
-		e.UID = memory.NewUID()
-	}
-	if err := x.queryRow(ctx, qAddMemory, memColumns.Args(e)...).Scan(&e.ID); err != nil {
-		if isUnique(err) {
-			return memory.Entry{}, fmt.Errorf("add memory: %w", store.ErrDuplicate)
+func (x *txn) PutMemory(ctx context.Context, e memory.Entry, occ ...memory.Occurrence) (memory.Entry, error) {
+	if e.ID == 0 {
+		if e.UID == "" {
+			e.UID = memory.NewUID()
 		}
-		return memory.Entry{}, fmt.Errorf("add memory: %w", err)
+		if err := x.queryRow(ctx, qAddMemory, memColumns.Args(e)...).Scan(&e.ID); err != nil {
+			if isUnique(err) {
+				return memory.Entry{}, fmt.Errorf("add memory: %w", store.ErrDuplicate)
+			}
+			return memory.Entry{}, fmt.Errorf("add memory: %w", err)
+		}
+		if err := x.index(ctx, e); err != nil {
+			return memory.Entry{}, fmt.Errorf("index memory %s: %w", e.ID, err)
+		}
+		return e, x.addOccurrences(ctx, e.ID, occ)
+	}
+	res, err := x.exec(ctx, qUpdateMemory, append(memColumns.Args(e), int64(e.ID))...)
+	if err != nil {
+		if isUnique(err) {
+			return memory.Entry{}, fmt.Errorf("update memory %s: %w", e.ID, store.ErrDuplicate)
+		}
+		return memory.Entry{}, fmt.Errorf("update memory %s: %w", e.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return memory.Entry{}, memory.NotFound("entry", e.ID.String())
 	}
 	if err := x.index(ctx, e); err != nil {
 		return memory.Entry{}, fmt.Errorf("index memory %s: %w", e.ID, err)
 	}
-	return e, nil
+	if err := x.repost(ctx, e.ID); err != nil {
+		return memory.Entry{}, fmt.Errorf("index memory %s: %w", e.ID, err)
+	}
+	return e, x.addOccurrences(ctx, e.ID, occ)
 }
 
-func (x *txn) UpdateMemory(ctx context.Context, e memory.Entry) error {
-	res, err := x.exec(ctx, qUpdateMemory, append(memColumns.Args(e), int64(e.ID))...)
-	if err != nil {
-		if isUnique(err) {
-			return fmt.Errorf("update memory %s: %w", e.ID, store.ErrDuplicate)
-		}
-		return fmt.Errorf("update memory %s: %w", e.ID, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return memory.NotFound("entry", e.ID.String())
-	}
-	if err := x.index(ctx, e); err != nil {
-		return fmt.Errorf("index memory %s: %w", e.ID, err)
-	}
-	if err := x.repost(ctx, e.ID); err != nil {
-		return fmt.Errorf("index memory %s: %w", e.ID, err)
-	}
-	return nil
+func (x *txn) addOccurrences(ctx context.Context, id memory.ID, occ []memory.Occurrence) error {
+	return sqlq.AddOccurrences(ctx, conn{x}, nil, id, occ)
 }
 
 // repost indexes again the entries whose dialogue context may hold the
@@ -612,79 +583,6 @@ func (x *txn) repost(ctx context.Context, ids ...memory.ID) error {
 		}
 	}
 	return nil
-}
-
-func (x *txn) Memories(ctx context.Context, ids []memory.ID) ([]memory.Entry, error) {
-	out := make([]memory.Entry, 0, len(ids))
-	for _, id := range ids {
-		e, err := scanMemory(x.queryRow(ctx, qMemory, int64(id)))
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read memory %s: %w", id, err)
-		}
-		if e.Supersedes, err = x.supersedes(ctx, id); err != nil {
-			return nil, fmt.Errorf("read memory %s: %w", id, err)
-		}
-		out = append(out, e)
-	}
-	return out, nil
-}
-
-func (x *txn) supersedes(ctx context.Context, id memory.ID) ([]memory.ID, error) {
-	rows, err := x.query(ctx, qSupersedes, int64(id))
-	return collect(rows, err, func(r scanner) (old memory.ID, err error) { return old, r.Scan(&old) })
-}
-
-func (x *txn) AddOccurrence(ctx context.Context, id memory.ID, o memory.Occurrence) error {
-	if _, err := x.exec(ctx, qAddOccurrence, int64(id), o.N, micros(o.At), o.SessionID, o.Branch, o.Title, o.Content, nullBytes(o.Extra())); err != nil {
-		if sqliteCode(err) == constraintFK {
-			return memory.NotFound("entry", id.String())
-		}
-		return fmt.Errorf("record occurrence %d of %s: %w", o.N, id, err)
-	}
-	return nil
-}
-
-func (x *txn) Occurrences(ctx context.Context, id memory.ID, limit int) ([]memory.Occurrence, error) {
-	rows, err := x.query(ctx, qOccurrences, int64(id), limit)
-	out, err := collect(rows, err, scanOccurrence)
-	if err != nil {
-		return nil, fmt.Errorf("read occurrences of %s: %w", id, err)
-	}
-	return out, nil
-}
-
-func scanOccurrence(r scanner) (memory.Occurrence, error) {
-	var (
-		o     memory.Occurrence
-		at    sql.NullInt64
-		extra sql.NullString
-	)
-	if err := r.Scan(&o.N, &at, &o.SessionID, &o.Branch, &o.Title, &o.Content, &extra); err != nil {
-		return o, err
-	}
-	o.At = fromMicros(at)
-	return o, o.SetExtra([]byte(extra.String))
-}
-
-func (x *txn) one(ctx context.Context, q string, arg any) (memory.Entry, bool, error) {
-	e, err := scanMemory(x.queryRow(ctx, q, arg))
-	if errors.Is(err, sql.ErrNoRows) {
-		return memory.Entry{}, false, nil
-	}
-	if err != nil {
-		return memory.Entry{}, false, fmt.Errorf("read memory: %w", err)
-	}
-	return e, true, nil
-}
-
-func (x *txn) MemoryBy(ctx context.Context, k store.MemoryKey) (memory.Entry, bool, error) {
-	if k.Fingerprint {
-		return x.one(ctx, qMistakeByFP, k.Value)
-	}
-	return x.one(ctx, qMemoryByUID, k.Value)
 }
 
 func (x *txn) DeleteMemories(ctx context.Context, ids []memory.ID) (int, error) {
@@ -723,12 +621,4 @@ func (x *txn) SetMemoryVector(ctx context.Context, id memory.ID, model string, v
 		return fmt.Errorf("store vector of %s: %w", id, err)
 	}
 	return nil
-}
-
-func (x *txn) CountVectors(ctx context.Context, model string) (int, int, error) {
-	var with, total int
-	if err := x.queryRow(ctx, qCountVectors, model).Scan(&with, &total); err != nil {
-		return 0, 0, fmt.Errorf("count vectors: %w", err)
-	}
-	return with, total, nil
 }

@@ -29,7 +29,7 @@ func TestSearchRanksCommonWords(t *testing.T) {
 			if i%3 == 0 {
 				e.Content += " frequent"
 			}
-			got, err := tx.AddMemory(ctx, e)
+			got, err := tx.PutMemory(ctx, e)
 			if err != nil {
 				return err
 			}

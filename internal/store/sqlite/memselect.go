@@ -12,68 +12,21 @@ import (
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/store/rank"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 )
 
 // The memory's read primitives: selecting entries, and the full-text
 // index a search reads. What a search or a timeline does with them is
 // store.SearchMemory's and store.MemoryTimeline's.
 
-// filters renders s's filters as AND clauses on e.
+// filters renders s's filters as AND clauses on e ("" when none).
 func filters(s store.MemorySelector) (string, []any) {
-	var (
-		b    strings.Builder
-		args []any
-	)
-	and := func(clause string, vs ...any) {
-		b.WriteString(" AND " + clause)
-		args = append(args, vs...)
+	w := sq.Where("")
+	sqlq.MemoryFilters(w, s)
+	if w.Empty() {
+		return "", nil
 	}
-	if len(s.IDs) > 0 {
-		ids, _ := json.Marshal(anys(s.IDs, func(id memory.ID) any { return int64(id) }))
-		and("e.id IN (SELECT value FROM json_each(?))", string(ids))
-	}
-	if len(s.Types) > 0 {
-		and("e.type IN ("+placeholders(len(s.Types))+")", anys(s.Types, func(t memory.Type) any { return string(t) })...)
-	}
-	if len(s.Tags) > 0 {
-		and("e.id IN (SELECT entry_id FROM memory_tags WHERE tag IN ("+placeholders(len(s.Tags))+"))", anys(s.Tags, func(t string) any { return t })...)
-	}
-	if s.SessionID != "" {
-		and("e.session_id = ?", s.SessionID)
-	}
-	if s.Branch != "" {
-		and("e.branch = ?", s.Branch)
-	}
-	if !s.After.IsZero() {
-		and("e.created_at >= ?", micros(s.After))
-	}
-	if !s.Before.IsZero() {
-		and("e.created_at < ?", micros(s.Before))
-	}
-	if s.Below != 0 {
-		and("e.id < ?", int64(s.Below))
-	}
-	if s.Above != 0 {
-		and("e.id > ?", int64(s.Above))
-	}
-	if s.HideSuperseded {
-		and("e.superseded_by IS NULL")
-	}
-	if !s.Now.IsZero() {
-		and("(e.expires_at IS NULL OR e.expires_at > ?)", micros(s.Now))
-	}
-	if s.WithoutVector != "" {
-		and("NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.model = ? AND v.entry_id = e.id)", s.WithoutVector)
-	}
-	return b.String(), args
-}
-
-func anys[T any](vs []T, f func(T) any) []any {
-	out := make([]any, len(vs))
-	for i, v := range vs {
-		out[i] = f(v)
-	}
-	return out
+	return " AND " + w.String(), w.Args
 }
 
 func placeholders(n int) string {
@@ -81,38 +34,7 @@ func placeholders(n int) string {
 }
 
 func (x *txn) SelectMemories(ctx context.Context, s store.MemorySelector) ([]memory.Entry, int, error) {
-	where, args := filters(s)
-	q := `SELECT ` + memCols + ` FROM memory_entries e WHERE 1` + where + ` ORDER BY e.id`
-	if s.Newest {
-		q += ` DESC`
-	}
-	page := args
-	if s.Limit > 0 || s.Offset > 0 {
-		q += ` LIMIT ? OFFSET ?`
-		page = append(args[:len(args):len(args)], limitOrAll(s.Limit), max(s.Offset, 0))
-	}
-	rows, err := x.queryBuilt(ctx, q, page...)
-	out, err := collect(rows, err, scanMemory)
-	if err != nil {
-		return nil, 0, fmt.Errorf("select memory: %w", err)
-	}
-	if total, ok := s.PageTotal(len(out)); ok {
-		return out, total, nil
-	}
-	var total int
-	if err := x.queryRowBuilt(ctx, `SELECT count(*) FROM memory_entries e WHERE 1`+where, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count memory: %w", err)
-	}
-	return out, total, nil
-}
-
-// limitOrAll is a selector's limit as SQLite's LIMIT takes it: -1 for
-// none (zero).
-func limitOrAll(n int) int {
-	if n > 0 {
-		return n
-	}
-	return -1
+	return sqlq.ReadMemories(ctx, conn{x}, s, memCols, func(r sqlq.Rows) (memory.Entry, error) { return scanMemory(r) })
 }
 
 // qHidden are the entries a search's superseded and expiry rules leave
@@ -123,11 +45,11 @@ const (
 	qExpiredIDs    = `SELECT id FROM memory_entries WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?`
 )
 
-func (x *txn) HiddenMemories(ctx context.Context, s store.MemorySelector, limit int) ([]memory.ID, error) {
+func (s *source) Hidden(ctx context.Context, limit int) ([]memory.ID, error) {
 	seen := map[memory.ID]bool{}
 	var out []memory.ID
 	read := func(q string, args ...any) error {
-		rows, err := x.query(ctx, q, append(args, limit)...)
+		rows, err := s.x.query(ctx, q, append(args, limit)...)
 		return each(rows, err, func(r scanner) error {
 			var id memory.ID
 			if err := r.Scan(&id); err != nil || seen[id] || len(out) == limit {
@@ -138,13 +60,13 @@ func (x *txn) HiddenMemories(ctx context.Context, s store.MemorySelector, limit 
 			return nil
 		})
 	}
-	if s.HideSuperseded {
+	if s.s.HideSuperseded {
 		if err := read(qSupersededIDs); err != nil {
 			return nil, fmt.Errorf("read hidden memory: %w", err)
 		}
 	}
-	if !s.Now.IsZero() && len(out) < limit {
-		if err := read(qExpiredIDs, micros(s.Now)); err != nil {
+	if !s.s.Now.IsZero() && len(out) < limit {
+		if err := read(qExpiredIDs, micros(s.s.Now)); err != nil {
 			return nil, fmt.Errorf("read hidden memory: %w", err)
 		}
 	}
@@ -153,13 +75,14 @@ func (x *txn) HiddenMemories(ctx context.Context, s store.MemorySelector, limit 
 
 func (x *txn) MemoryIndex(_ context.Context, s store.MemorySelector) (store.MemoryIndex, error) {
 	where, args := filters(s)
-	return &source{x: x, where: where, args: args}, nil
+	return &source{x: x, s: s, where: where, args: args}, nil
 }
 
 // source is the full-text index as one search sees it: rank.Source with
 // the search's filters applied to the postings it reads.
 type source struct {
 	x     *txn
+	s     store.MemorySelector
 	where string
 	args  []any
 	st    *indexStats // once read
@@ -271,8 +194,8 @@ func (s *source) Lookup(ctx context.Context, terms []string, entries []int64) (m
 	return out, err
 }
 
-func (x *txn) NearestMemories(ctx context.Context, model string, vec []float32, s store.MemorySelector, limit int) ([]store.ScoredID, error) {
-	where, args := filters(s)
+func (s *source) Nearest(ctx context.Context, model string, vec []float32, limit int) ([]store.ScoredID, error) {
+	x, where, args := s.x, s.where, s.args
 	query := `SELECT v.entry_id, vec_distance_cosine(v.vec, ?) AS d FROM memory_vectors v JOIN memory_entries e ON e.id = v.entry_id
 	WHERE v.model = ?` + where + ` ORDER BY d, v.entry_id LIMIT ?`
 	var out []store.ScoredID

@@ -165,14 +165,14 @@ func TestMigrateMemoryDetails(t *testing.T) {
 		}(),
 	}
 	err = s.View(ctx, func(tx store.Tx) error {
-		got, err := tx.Memories(ctx, ids)
+		got, err := store.Memories(ctx, tx, ids, 0)
 		if err != nil {
 			return err
 		}
 		if d := cmp.Diff(want, got); d != "" {
 			t.Errorf("entries after migration (-want +got):\n%s", d)
 		}
-		occ, err := tx.Occurrences(ctx, 2, 10)
+		occ, err := storetest.Occurrences(ctx, tx, 2, 10)
 		if err != nil {
 			return err
 		}
@@ -188,7 +188,7 @@ func TestMigrateMemoryDetails(t *testing.T) {
 		if err != nil || len(res.Hits) != 1 || res.Hits[0].Entry.ID != 1 {
 			t.Errorf("search after migration: %+v %v", res.Hits, err)
 		}
-		if with, total, err := tx.CountVectors(ctx, "m"); err != nil || with != 1 || total != len(rows)+extra {
+		if with, total, err := storetest.CountVectors(ctx, tx, "m"); err != nil || with != 1 || total != len(rows)+extra {
 			t.Errorf("vectors after migration: %d of %d, %v", with, total, err)
 		}
 		return nil
@@ -231,7 +231,7 @@ func TestMigratePlaceholderMissed(t *testing.T) {
 	}
 	defer s.Close()
 	s.View(ctx, func(tx store.Tx) error {
-		es, err := tx.Memories(ctx, []memory.ID{1})
+		es, err := store.Memories(ctx, tx, []memory.ID{1}, 0)
 		if err != nil || len(es) != 1 || es[0].Rationale != "concurrency" {
 			t.Errorf("after repair: %+v %v", es, err)
 		}
@@ -350,14 +350,14 @@ func TestOpenMainsDatabase(t *testing.T) {
 		if len(r.Hits) != 1 || r.Hits[0].Entry.ID != 4 || r.Hits[0].Entry.Title != "Use WAL mode and a busy timeout" {
 			t.Errorf("search (m1 superseded by m4): %+v", r.Hits)
 		}
-		es, err := tx.Memories(ctx, []memory.ID{1, 2})
+		es, err := store.Memories(ctx, tx, []memory.ID{1, 2}, 0)
 		if err != nil || len(es) != 2 || es[0].SupersededBy != 4 || es[0].Rationale != "concurrency" || es[1].Occurrences != 2 {
 			t.Errorf("m1, m2 = %+v, %v", es, err)
 		}
-		if occ, err := tx.Occurrences(ctx, 2, 10); err != nil || len(occ) != 2 {
+		if occ, err := storetest.Occurrences(ctx, tx, 2, 10); err != nil || len(occ) != 2 {
 			t.Errorf("occurrences of m2: %+v, %v", occ, err)
 		}
-		if with, total, err := tx.CountVectors(ctx, "model-a"); err != nil || with != 1 || total != 5 {
+		if with, total, err := storetest.CountVectors(ctx, tx, "model-a"); err != nil || with != 1 || total != 5 {
 			t.Errorf("vectors: %d of %d, %v", with, total, err)
 		}
 		if ss, n, err := tx.Sessions(ctx, store.SessionQuery{}); err != nil || n != 1 || ss[0].Agent != "agent-1" {

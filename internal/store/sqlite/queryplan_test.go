@@ -111,7 +111,7 @@ func TestPreparedQueriesKeepTheirPlan(t *testing.T) {
 	}
 	var queries []string
 	for _, qs := range [][]string{readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries,
-		memoryReadQueries, memoryWriteQueries, sessionReadQueries, sessionWriteQueries, claimReadQueries, claimWriteQueries, readPlanQueries(), writePlanQueries()} {
+		memoryReadQueries, memoryWriteQueries, sessionWriteQueries, claimReadQueries, claimWriteQueries, readPlanQueries(), writePlanQueries()} {
 		queries = append(queries, qs...)
 	}
 	// Nor does one equate a parameter to a column that a join equates to

@@ -101,7 +101,7 @@ func TestReindexMatchesAdding(t *testing.T) {
 	err := s.Update(ctx, func(tx store.Tx) error {
 		add := func(e memory.Entry) error {
 			e.UpdatedAt = e.CreatedAt
-			_, err := tx.AddMemory(ctx, e)
+			_, err := tx.PutMemory(ctx, e)
 			return err
 		}
 		for i, c := range turns {
@@ -230,7 +230,7 @@ func TestReindexInBackground(t *testing.T) {
 	}
 	var last memory.Entry
 	err := s.Update(ctx, func(tx store.Tx) (err error) {
-		last, err = tx.AddMemory(ctx, memory.Entry{Type: memory.Decision, Title: "Keep the zebra fixtures", Content: "zebra fixtures stay in testdata",
+		last, err = tx.PutMemory(ctx, memory.Entry{Type: memory.Decision, Title: "Keep the zebra fixtures", Content: "zebra fixtures stay in testdata",
 			CreatedAt: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC), UpdatedAt: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)})
 		return err
 	})
@@ -258,7 +258,7 @@ func TestReindexInBackground(t *testing.T) {
 		t.Fatalf("search while nothing is indexed: %d hits, %d unindexed; want 0 and 1501", len(res.Hits), res.Unindexed)
 	}
 	// Saving the newest entry again, beyond the mark, indexes nothing yet.
-	if err := s2.Update(ctx, func(tx store.Tx) error { return tx.UpdateMemory(ctx, last) }); err != nil {
+	if err := s2.Update(ctx, func(tx store.Tx) error { _, err := tx.PutMemory(ctx, last); return err }); err != nil {
 		t.Fatal(err)
 	}
 	s2.Close()

@@ -158,8 +158,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	r.SetMaxIdleConns(opts.ReadConns)
 	r.SetConnMaxIdleTime(0)
 	s := &Store{path: path, short: shortPath(path), w: w, r: r, ck: ck,
-		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries, memoryReadQueries, memoryWriteQueries, sessionReadQueries, sessionWriteQueries, claimReadQueries, claimWriteQueries, writePlanQueries()),
-		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, sessionReadQueries, claimReadQueries, readPlanQueries()),
+		ws: newLazyStatements(w, readQueries, writeQueries, planReadQueries, planWriteQueries, loopReadQueries, loopWriteQueries, memoryReadQueries, memoryWriteQueries, sessionWriteQueries, claimReadQueries, claimWriteQueries, writePlanQueries()),
+		rs: newLazyStatements(r, readQueries, planReadQueries, loopReadQueries, memoryReadQueries, claimReadQueries, readPlanQueries()),
 		n:  &counters{},
 	}
 	s.ws.oneShot, s.rs.oneShot = opts.OneShot, opts.OneShot

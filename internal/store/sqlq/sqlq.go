@@ -7,6 +7,8 @@
 package sqlq
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,7 +18,9 @@ import (
 // Dialect is what differs between the SQL backends in the statements
 // built here.
 type Dialect struct {
-	// Dollar numbers the arguments ($1, $2: PostgreSQL); else each is ?.
+	// Dollar numbers the arguments ($1, $2) and says the backend is
+	// PostgreSQL (lists bind as arrays, tables are keyed by project);
+	// else each is ? and it is SQLite (lists bind as JSON).
 	Dollar bool
 	// Time is a time as the store binds it (zero: never asked).
 	Time func(time.Time) any
@@ -70,18 +74,43 @@ func (w *Where) And(cond string, vals ...any) {
 
 // In adds "col is one of vals", unless vals is empty.
 func (w *Where) In(col string, vals []string) {
-	switch {
-	case len(vals) == 0:
-	case w.d.Dollar:
-		w.conds = append(w.conds, col+" = ANY("+w.Arg(vals)+")")
-	default:
-		marks := make([]string, len(vals))
-		for i, v := range vals {
-			marks[i] = w.Arg(v)
-		}
-		w.conds = append(w.conds, col+" IN ("+strings.Join(marks, ",")+")")
+	if len(vals) > 0 {
+		w.conds = append(w.conds, w.in(col, vals))
 	}
 }
+
+// in is "col is one of vals" (PostgreSQL: an array argument; SQLite: one
+// mark a value).
+func (w *Where) in(col string, vals []string) string {
+	if w.d.Dollar {
+		return col + " = ANY(" + w.Arg(vals) + ")"
+	}
+	marks := make([]string, len(vals))
+	for i, v := range vals {
+		marks[i] = w.Arg(v)
+	}
+	return col + " IN (" + strings.Join(marks, ",") + ")"
+}
+
+// IDs adds "col is one of ids", unless ids is empty: one argument however
+// many there are, so the statement's text does not vary with them
+// (PostgreSQL: an array; SQLite: a JSON list).
+func (w *Where) IDs(col string, ids []int64) {
+	if len(ids) > 0 {
+		w.conds = append(w.conds, w.ids(col, ids))
+	}
+}
+
+func (w *Where) ids(col string, ids []int64) string {
+	if w.d.Dollar {
+		return col + " = ANY(" + w.Arg(ids) + ")"
+	}
+	b, _ := json.Marshal(ids)
+	return col + " IN (SELECT value FROM json_each(" + w.Arg(string(b)) + "))"
+}
+
+// Empty reports whether w has no conditions.
+func (w *Where) Empty() bool { return len(w.conds) == 0 }
 
 // Time adds cond (one ? mark) with t, unless t is zero.
 func (w *Where) Time(cond string, t time.Time) {
@@ -111,6 +140,36 @@ func (w *Where) Limit(n int) string {
 		v = n
 	}
 	return " LIMIT " + w.Arg(v)
+}
+
+// Int64s is vs as int64s.
+func Int64s[T ~int64](vs []T) []int64 {
+	out := make([]int64, len(vs))
+	for i, v := range vs {
+		out[i] = int64(v)
+	}
+	return out
+}
+
+// TimeDest is a scan destination for a time as either store keeps it
+// (SQLite: microseconds since the epoch; PostgreSQL: a timestamp) that
+// writes it into *t in UTC, the zero time for NULL.
+func TimeDest(t *time.Time) any { return timeDest{t} }
+
+type timeDest struct{ t *time.Time }
+
+func (d timeDest) Scan(v any) error {
+	switch v := v.(type) {
+	case nil:
+		*d.t = time.Time{}
+	case int64:
+		*d.t = time.UnixMicro(v).UTC()
+	case time.Time:
+		*d.t = v.UTC()
+	default:
+		return fmt.Errorf("scan time: %T", v)
+	}
+	return nil
 }
 
 // Strs is vs as strings.

@@ -154,7 +154,7 @@ func SeedEvolution(ctx context.Context, st store.Store, h EvolutionShape) (Plant
 			if rng.Float64() < 0.5 {
 				ev(usage.KindRead, "get_tkb_entry", usage.OK, "knowledge/noise-"+strconv.Itoa(rng.IntN(2))+".md")
 			}
-			if err := tx.AddUsage(ctx, es); err != nil {
+			if _, err := tx.WriteUsage(ctx, store.UsageWrite{Events: es}); err != nil {
 				return err
 			}
 		}

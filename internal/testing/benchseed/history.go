@@ -126,7 +126,7 @@ func SeedHistory(ctx context.Context, st store.Store, h HistoryShape) error {
 					return err
 				}
 			}
-			if err := tx.AddUsage(ctx, historyCalls(rng, m, int64(s.ID), at)); err != nil {
+			if _, err := tx.WriteUsage(ctx, store.UsageWrite{Events: historyCalls(rng, m, int64(s.ID), at)}); err != nil {
 				return err
 			}
 		}

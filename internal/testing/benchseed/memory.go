@@ -109,7 +109,7 @@ func SeedMemoryStore(ctx context.Context, st store.Store, n int) error {
 				case memory.Convention:
 					e.Examples = []string{sentence(6)}
 				}
-				if _, err := tx.AddMemory(ctx, e); err != nil {
+				if _, err := tx.PutMemory(ctx, e); err != nil {
 					return err
 				}
 			}

@@ -22,7 +22,7 @@ func addMemory(t *testing.T, s store.Store, e memory.Entry) memory.Entry {
 	}
 	var out memory.Entry
 	update(t, s, func(tx store.Tx) (err error) {
-		out, err = tx.AddMemory(context.Background(), e)
+		out, err = tx.PutMemory(context.Background(), e)
 		return err
 	})
 	return out
@@ -36,14 +36,14 @@ func testMemoryAddAndRead(t *testing.T, s store.Store) {
 		DiscoveryTokens: 1200, CreatedAt: t0, UpdatedAt: t0}
 	got := addMemory(t, s, in)
 	if got.ID == 0 || got.UID == "" {
-		t.Fatalf("AddMemory gave id %d uid %q", got.ID, got.UID)
+		t.Fatalf("PutMemory of a new entry gave id %d uid %q", got.ID, got.UID)
 	}
 	second := addMemory(t, s, memory.Entry{Type: memory.Mistake, Title: "x", UID: "fixeduid0001", RootCause: "r", Fix: "f", Prevention: "p", Occurrences: 1, Examples: nil})
 	if second.ID <= got.ID || second.UID != "fixeduid0001" {
 		t.Fatalf("second entry: id %d after %d, uid %q", second.ID, got.ID, second.UID)
 	}
 	view(t, s, func(tx store.Tx) error {
-		es, err := tx.Memories(ctx, []memory.ID{second.ID, 999, got.ID})
+		es, err := store.Memories(ctx, tx, []memory.ID{second.ID, 999, got.ID}, 0)
 		if err != nil {
 			return err
 		}
@@ -66,7 +66,7 @@ func testMemoryAddAndRead(t *testing.T, s store.Store) {
 	})
 	// Update rewrites the entry and its index.
 	got.Title, got.Content, got.Tags = "Use WAL mode", "a different text entirely", []string{"journal"}
-	update(t, s, func(tx store.Tx) error { return tx.UpdateMemory(ctx, got) })
+	update(t, s, func(tx store.Tx) error { _, err := tx.PutMemory(ctx, got); return err })
 	view(t, s, func(tx store.Tx) error {
 		hits, _, err := searchMem(ctx, tx, store.MemoryQuery{Text: "readers block"})
 		if err != nil {
@@ -85,10 +85,11 @@ func testMemoryAddAndRead(t *testing.T, s store.Store) {
 		return nil
 	})
 	err := s.Update(ctx, func(tx store.Tx) error {
-		return tx.UpdateMemory(ctx, memory.Entry{ID: 999, UID: "zzzzzzzzzz", Type: memory.Insight, Title: "t"})
+		_, err := tx.PutMemory(ctx, memory.Entry{ID: 999, UID: "zzzzzzzzzz", Type: memory.Insight, Title: "t"})
+		return err
 	})
 	if !problem.Is(err, problem.NotFound) {
-		t.Errorf("UpdateMemory(999) = %v, want not found", err)
+		t.Errorf("PutMemory of entry 999 = %v, want not found", err)
 	}
 }
 
@@ -157,7 +158,7 @@ func testMemoryMistakeFingerprint(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	m := addMemory(t, s, memory.Entry{Type: memory.Mistake, Title: "open /tmp/x1: too many files", Occurrences: 1})
 	err := s.Update(ctx, func(tx store.Tx) error {
-		_, err := tx.AddMemory(ctx, memory.Entry{Type: memory.Mistake, Title: "Open /tmp/x22: too many files", CreatedAt: t0, UpdatedAt: t0})
+		_, err := tx.PutMemory(ctx, memory.Entry{Type: memory.Mistake, Title: "Open /tmp/x22: too many files", CreatedAt: t0, UpdatedAt: t0})
 		return err
 	})
 	if !errors.Is(err, store.ErrDuplicate) {
@@ -254,7 +255,7 @@ func testMemorySelectDelete(t *testing.T, s store.Store) {
 		if total != 2 || len(hits) != 2 {
 			t.Errorf("after delete, search finds %d (total %d), want 2", len(hits), total)
 		}
-		with, all, err := tx.CountVectors(ctx, "m")
+		with, all, err := CountVectors(ctx, tx, "m")
 		if with != 0 || all != 2 {
 			t.Errorf("CountVectors = %d/%d, want 0/2", with, all)
 		}
@@ -284,21 +285,21 @@ func testMemoryVectors(t *testing.T, s store.Store) {
 		t.Errorf("vector for a missing entry: %v", err)
 	}
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 2)
+		got, err := nearest(ctx, tx, "model-a", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 2)
 		if err != nil {
 			return err
 		}
 		if len(got) != 2 || got[0].ID != a.ID || got[1].ID != b.ID || got[0].Score < 0.99 || got[1].Score > got[0].Score {
 			t.Errorf("nearest = %+v", got)
 		}
-		got, err = tx.NearestMemories(ctx, "model-a", []float32{0, 1, 0}, store.MemorySelector{Branch: "feat", HideSuperseded: true}, 5)
+		got, err = nearest(ctx, tx, "model-a", []float32{0, 1, 0}, store.MemorySelector{Branch: "feat", HideSuperseded: true}, 5)
 		if err != nil {
 			return err
 		}
 		if len(got) != 1 || got[0].ID != c.ID {
 			t.Errorf("nearest on feat = %+v", got)
 		}
-		if got, _ := tx.NearestMemories(ctx, "model-b", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 5); len(got) != 0 {
+		if got, _ := nearest(ctx, tx, "model-b", []float32{0, 1, 0}, store.MemorySelector{HideSuperseded: true}, 5); len(got) != 0 {
 			t.Errorf("another model's vectors are used: %+v", got)
 		}
 		missing, _, err := tx.SelectMemories(ctx, store.MemorySelector{WithoutVector: "model-b", Limit: 2, SkipCount: true})
@@ -521,4 +522,33 @@ func testBranchContexts(t *testing.T, s store.Store) {
 func searchMem(ctx context.Context, tx store.Tx, q store.MemoryQuery) ([]store.MemoryHit, int, error) {
 	r, err := store.SearchMemory(ctx, tx, q)
 	return r.Hits, r.Total, err
+}
+
+// Occurrences returns up to n recorded occurrences of the mistake id,
+// newest first: its Recent, as store.Memories reads it.
+func Occurrences(ctx context.Context, tx store.MemoryTx, id memory.ID, n int) ([]memory.Occurrence, error) {
+	es, err := store.Memories(ctx, tx, []memory.ID{id}, n)
+	if err != nil || len(es) == 0 {
+		return nil, err
+	}
+	return es[0].Recent, nil
+}
+
+// CountVectors returns how many entries have a vector for model, and how
+// many entries there are.
+func CountVectors(ctx context.Context, tx store.MemoryTx, model string) (with, total int, err error) {
+	if total, err = store.CountMemories(ctx, tx, store.MemorySelector{}); err != nil {
+		return 0, 0, err
+	}
+	without, err := store.CountMemories(ctx, tx, store.MemorySelector{WithoutVector: model})
+	return total - without, total, err
+}
+
+// nearest is the Nearest of the index over the entries s selects.
+func nearest(ctx context.Context, tx store.Tx, model string, vec []float32, s store.MemorySelector, limit int) ([]store.ScoredID, error) {
+	idx, err := tx.MemoryIndex(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return idx.Nearest(ctx, model, vec, limit)
 }

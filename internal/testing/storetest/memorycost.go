@@ -34,13 +34,13 @@ func SeedMemoryReads(t *testing.T, s store.Store, now time.Time) {
 			if i%10 == 9 {
 				e.ExpiresAt = t0
 			}
-			got, err := tx.AddMemory(ctx, e)
+			got, err := tx.PutMemory(ctx, e)
 			if err != nil {
 				return err
 			}
 			if i%7 == 6 {
 				prev.SupersededBy = got.ID
-				if err := tx.UpdateMemory(ctx, prev); err != nil {
+				if _, err := tx.PutMemory(ctx, prev); err != nil {
 					return err
 				}
 			}
@@ -66,7 +66,7 @@ func MemoryReads(now time.Time) []MemoryRead {
 		{"search second page", search(store.MemoryQuery{Text: "cache", Offset: 10, Limit: 5})},
 		{"recent", search(store.MemoryQuery{})},
 		{"context", func(ctx context.Context, tx store.Tx) error {
-			if _, err := tx.Memories(ctx, []memory.ID{20}); err != nil {
+			if _, err := store.Memories(ctx, tx, []memory.ID{20}, 0); err != nil {
 				return err
 			}
 			_, _, err := store.MemoryTimeline(ctx, tx, 20, 3, 3, true)
@@ -93,7 +93,7 @@ func CheckUpgraded(t *testing.T, s store.Store, body string) {
 		if len(r.Hits) != 1 || r.Hits[0].Entry.ID != 1 {
 			t.Errorf("search after upgrading: %+v", r)
 		}
-		if es, err := tx.Memories(ctx, []memory.ID{1}); err != nil || len(es) != 1 || es[0].Rationale != "concurrency" {
+		if es, err := store.Memories(ctx, tx, []memory.ID{1}, 0); err != nil || len(es) != 1 || es[0].Rationale != "concurrency" {
 			t.Errorf("m1 = %+v, %v", es, err)
 		}
 		return nil

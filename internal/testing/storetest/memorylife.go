@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -31,7 +32,7 @@ func testMemoryDetails(t *testing.T, s store.Store) {
 		ids = append(ids, got.ID)
 	}
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.Memories(ctx, ids)
+		got, err := store.Memories(ctx, tx, ids, 0)
 		if err != nil {
 			return err
 		}
@@ -51,9 +52,9 @@ func testMemoryDetails(t *testing.T, s store.Store) {
 	})
 	e := in[0]
 	e.Rationale, e.Alternatives, e.DiscoveryTokens = "", nil, 0
-	update(t, s, func(tx store.Tx) error { return tx.UpdateMemory(ctx, e) })
+	update(t, s, func(tx store.Tx) error { _, err := tx.PutMemory(ctx, e); return err })
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.Memories(ctx, ids[:1])
+		got, err := store.Memories(ctx, tx, ids[:1], 0)
 		if err != nil {
 			return err
 		}
@@ -69,20 +70,26 @@ func testMemoryDetails(t *testing.T, s store.Store) {
 func testMemoryOccurrences(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	m := addMemory(t, s, memory.Entry{Type: memory.Mistake, Title: "boom", Occurrences: 3})
+	other := addMemory(t, s, memory.Entry{Type: memory.Mistake, Title: "bang", Occurrences: 1})
+	note := addMemory(t, s, memory.Entry{Type: memory.Insight, Title: "no occurrences"})
 	update(t, s, func(tx store.Tx) error {
+		// Occurrences go with a write of the entry: the first with its
+		// addition, the others with its updates.
+		var err error
 		for n := 1; n <= 3; n++ {
 			o := memory.Occurrence{N: n, At: t0.Add(time.Duration(n) * time.Minute), SessionID: "s1", Branch: "b", Title: "Boom", Content: "run"}
 			if n == 2 {
 				o.RootCause, o.Fix = "its cause", "its fix"
 			}
-			if err := tx.AddOccurrence(ctx, m.ID, o); err != nil {
+			if m, err = tx.PutMemory(ctx, m, o); err != nil {
 				return err
 			}
 		}
-		return nil
+		_, err = tx.PutMemory(ctx, other, memory.Occurrence{N: 1, At: t0, Title: "Bang"})
+		return err
 	})
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.Occurrences(ctx, m.ID, 2)
+		got, err := Occurrences(ctx, tx, m.ID, 2)
 		if err != nil {
 			return err
 		}
@@ -93,10 +100,20 @@ func testMemoryOccurrences(t *testing.T, s store.Store) {
 		if d := cmp.Diff(want, got); d != "" {
 			t.Errorf("occurrences (-want +got):\n%s", d)
 		}
+		// Recent is per mistake, whatever the others have; none for an
+		// entry of another type.
+		es, err := store.Memories(ctx, tx, []memory.ID{other.ID, note.ID, m.ID}, 1)
+		if err != nil {
+			return err
+		}
+		if len(es) != 3 || len(es[0].Recent) != 1 || es[0].Recent[0].Title != "Bang" || es[1].Recent != nil ||
+			len(es[2].Recent) != 1 || es[2].Recent[0].N != 3 {
+			t.Errorf("Recent 1 of three entries: %+v", es)
+		}
 		return nil
 	})
 	update(t, s, func(tx store.Tx) error {
-		err := tx.AddOccurrence(ctx, 9999, memory.Occurrence{N: 1, At: t0, Title: "x"})
+		_, err := tx.PutMemory(ctx, memory.Entry{ID: 9999, UID: "zzzzzzzzzy", Type: memory.Mistake, Title: "x"}, memory.Occurrence{N: 1, At: t0, Title: "x"})
 		if m, ok := memory.MissingOf(err); !ok || m.What != "entry" {
 			t.Errorf("occurrence of a missing entry: %v, want the entry not found", err)
 		}
@@ -104,7 +121,7 @@ func testMemoryOccurrences(t *testing.T, s store.Store) {
 		return err
 	})
 	view(t, s, func(tx store.Tx) error {
-		if got, err := tx.Occurrences(ctx, m.ID, 10); err != nil || len(got) != 0 {
+		if got, err := Occurrences(ctx, tx, m.ID, 10); err != nil || len(got) != 0 {
 			t.Errorf("occurrences of a deleted entry: %v %v", got, err)
 		}
 		return nil
@@ -123,7 +140,7 @@ func testMemorySupersedeExpire(t *testing.T, s store.Store) {
 	exp := addMemory(t, s, memory.Entry{Type: memory.Insight, Title: "sessions are slow this week", ExpiresAt: t0.Add(time.Hour)})
 	old.SupersededBy = nw.ID
 	update(t, s, func(tx store.Tx) error {
-		if err := tx.UpdateMemory(ctx, old); err != nil {
+		if _, err := tx.PutMemory(ctx, old); err != nil {
 			return err
 		}
 		for _, e := range []memory.Entry{old, nw} {
@@ -167,7 +184,7 @@ func testMemorySupersedeExpire(t *testing.T, s store.Store) {
 		if len(r.Hits) != 1 || r.Hits[0].Entry.SupersededBy != nw.ID {
 			t.Errorf("a superseded hit does not say by what: %+v", r.Hits)
 		}
-		near, err := tx.NearestMemories(ctx, "m", []float32{1, 0}, store.MemorySelector{HideSuperseded: true}, 10)
+		near, err := nearest(ctx, tx, "m", []float32{1, 0}, store.MemorySelector{HideSuperseded: true}, 10)
 		if err != nil {
 			return err
 		}
@@ -181,7 +198,7 @@ func testMemorySupersedeExpire(t *testing.T, s store.Store) {
 		if len(older) != 0 {
 			t.Errorf("timeline lists the superseded entry: %v", entryIDs(older))
 		}
-		es, err := tx.Memories(ctx, []memory.ID{old.ID, nw.ID})
+		es, err := store.Memories(ctx, tx, []memory.ID{old.ID, nw.ID}, 0)
 		if err != nil {
 			return err
 		}
@@ -195,7 +212,7 @@ func testMemorySupersedeExpire(t *testing.T, s store.Store) {
 		return err
 	})
 	view(t, s, func(tx store.Tx) error {
-		es, err := tx.Memories(ctx, []memory.ID{old.ID})
+		es, err := store.Memories(ctx, tx, []memory.ID{old.ID}, 0)
 		if err != nil {
 			return err
 		}
@@ -223,4 +240,55 @@ func sameIDs(a, b []memory.ID) bool {
 		}
 	}
 	return true
+}
+
+// testMemorySelectorKeys: a selector names an entry by its UID or a
+// mistake by its title's fingerprint (with its other filters), fills
+// Supersedes, and counts without listing (CountOnly); the index's Hidden
+// lists the entries its HideSuperseded and Now leave out, and only those.
+func testMemorySelectorKeys(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	m := addMemory(t, s, memory.Entry{UID: "keyuid000001", Type: memory.Mistake, Title: "Lost the lock", CreatedAt: t0, UpdatedAt: t0})
+	n := addMemory(t, s, memory.Entry{Type: memory.Insight, Title: "Lost the lock", CreatedAt: t0, UpdatedAt: t0})
+	expired := addMemory(t, s, memory.Entry{Type: memory.Insight, Title: "gone", ExpiresAt: t0.Add(time.Hour), CreatedAt: t0, UpdatedAt: t0})
+	m.SupersededBy = n.ID
+	update(t, s, func(tx store.Tx) (err error) {
+		m, err = tx.PutMemory(ctx, m)
+		return err
+	})
+	view(t, s, func(tx store.Tx) error {
+		got, _, err := tx.SelectMemories(ctx, store.MemorySelector{UID: "keyuid000001", SkipCount: true})
+		if err != nil || len(got) != 1 || got[0].ID != m.ID {
+			t.Errorf("by UID: %v %v", got, err)
+		}
+		fp := memory.Fingerprint("lost the LOCK")
+		got, total, err := tx.SelectMemories(ctx, store.MemorySelector{Fingerprint: fp})
+		if err != nil || total != 1 || len(got) != 1 || got[0].ID != m.ID {
+			t.Errorf("by fingerprint: %v (%d) %v", got, total, err)
+		}
+		if got, _, err := tx.SelectMemories(ctx, store.MemorySelector{Fingerprint: fp, HideSuperseded: true}); err != nil || len(got) != 0 {
+			t.Errorf("by fingerprint, superseded hidden: %v %v", got, err)
+		}
+		got, _, err = tx.SelectMemories(ctx, store.MemorySelector{IDs: []memory.ID{n.ID, m.ID}, Supersedes: true, SkipCount: true})
+		if err != nil || len(got) != 2 || len(got[1].Supersedes) != 1 || got[1].Supersedes[0] != m.ID || got[0].Supersedes != nil {
+			t.Errorf("Supersedes: %+v %v", got, err)
+		}
+		got, total, err = tx.SelectMemories(ctx, store.MemorySelector{HideSuperseded: true, CountOnly: true})
+		if err != nil || got != nil || total != 2 {
+			t.Errorf("CountOnly = %v, %d, %v; want none and 2", got, total, err)
+		}
+		idx, err := tx.MemoryIndex(ctx, store.MemorySelector{HideSuperseded: true, Now: t0.Add(2 * time.Hour)})
+		if err != nil {
+			return err
+		}
+		hidden, err := idx.Hidden(ctx, 10)
+		slices.Sort(hidden)
+		if want := []memory.ID{m.ID, expired.ID}; err != nil || !slices.Equal(hidden, want) {
+			t.Errorf("Hidden = %v %v, want %v", hidden, err, want)
+		}
+		if hidden, err := idx.Hidden(ctx, 1); err != nil || len(hidden) != 1 {
+			t.Errorf("Hidden(1) = %v %v, want one", hidden, err)
+		}
+		return nil
+	})
 }

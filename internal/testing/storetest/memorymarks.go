@@ -27,7 +27,7 @@ func testMemoryFileMarks(t *testing.T, s store.Store) {
 	read := func(what string, want map[string]string) {
 		t.Helper()
 		view(t, s, func(tx store.Tx) error {
-			got, err := tx.Memories(ctx, []memory.ID{e.ID})
+			got, err := store.Memories(ctx, tx, []memory.ID{e.ID}, 0)
 			if err != nil {
 				return err
 			}
@@ -52,6 +52,6 @@ func testMemoryFileMarks(t *testing.T, s store.Store) {
 	}
 	marks["internal/z.go"] = memory.Mark{File: "3333333333333333", Parts: []memory.Part{{Label: "func Parse", Hash: "eeeeeeeeeeeeeeee"}}}.String()
 	e.FileHashes = marks
-	update(t, s, func(tx store.Tx) error { return tx.UpdateMemory(ctx, e) })
+	update(t, s, func(tx store.Tx) error { _, err := tx.PutMemory(ctx, e); return err })
 	read("updated", marks)
 }

@@ -30,7 +30,7 @@ func testMemorySearchRanksAlways(t *testing.T, s store.Store) {
 			if i%3 == 0 {
 				e.Content += " frequent frequent"
 			}
-			got, err := tx.AddMemory(ctx, e)
+			got, err := tx.PutMemory(ctx, e)
 			if err != nil {
 				return err
 			}
@@ -88,12 +88,12 @@ func testMemorySearchRanksAlways(t *testing.T, s store.Store) {
 	}
 	// Updating and deleting keep the index true.
 	update(t, s, func(tx store.Tx) error {
-		es, err := tx.Memories(ctx, rare[:1])
+		es, err := store.Memories(ctx, tx, rare[:1], 0)
 		if err != nil || len(es) != 1 {
 			return fmt.Errorf("read %v: %v", rare[0], err)
 		}
 		es[0].Content = "a giraffe now"
-		if err := tx.UpdateMemory(ctx, es[0]); err != nil {
+		if _, err := tx.PutMemory(ctx, es[0]); err != nil {
 			return err
 		}
 		_, err = tx.DeleteMemories(ctx, rare[1:2])
@@ -120,7 +120,7 @@ func testMemorySearchReplyContext(t *testing.T, s store.Store) {
 		t.Helper()
 		var id memory.ID
 		update(t, s, func(tx store.Tx) error {
-			e, err := tx.AddMemory(ctx, memory.Entry{Type: memory.Insight, Title: "turn", Content: content, SessionID: session, CreatedAt: at, UpdatedAt: at})
+			e, err := tx.PutMemory(ctx, memory.Entry{Type: memory.Insight, Title: "turn", Content: content, SessionID: session, CreatedAt: at, UpdatedAt: at})
 			id = e.ID
 			return err
 		})
@@ -180,7 +180,7 @@ func testMemorySearchAnswerCue(t *testing.T, s store.Store) {
 		t.Helper()
 		var id memory.ID
 		update(t, s, func(tx store.Tx) error {
-			e, err := tx.AddMemory(ctx, memory.Entry{Type: memory.Insight, Title: "turn", Content: content, CreatedAt: at, UpdatedAt: at})
+			e, err := tx.PutMemory(ctx, memory.Entry{Type: memory.Insight, Title: "turn", Content: content, CreatedAt: at, UpdatedAt: at})
 			id = e.ID
 			return err
 		})
@@ -270,7 +270,7 @@ func AddDialogue(t *testing.T, s store.Store, at time.Time) []memory.ID {
 			"Maya: Guess who finally adopted a dog?", "Jonas: No way! What kind?", "Maya: A rescue greyhound called Pepper",
 			"Jonas: She looks so calm", "Maya: She sleeps eighteen hours a day", "Jonas: Where did you find her?", "Maya: At the shelter on Mill Road",
 		} {
-			e, err := tx.AddMemory(ctx, memory.Entry{Type: memory.Insight, Title: "chat", Content: c, SessionID: "s-dog", CreatedAt: at.Add(time.Duration(i) * time.Second)})
+			e, err := tx.PutMemory(ctx, memory.Entry{Type: memory.Insight, Title: "chat", Content: c, SessionID: "s-dog", CreatedAt: at.Add(time.Duration(i) * time.Second)})
 			ids = append(ids, e.ID)
 			if err != nil {
 				return err
@@ -286,13 +286,13 @@ func EditDialogue(t *testing.T, s store.Store, ids []memory.ID) {
 	t.Helper()
 	ctx := context.Background()
 	update(t, s, func(tx store.Tx) error {
-		es, err := tx.Memories(ctx, []memory.ID{ids[1]})
+		es, err := store.Memories(ctx, tx, []memory.ID{ids[1]}, 0)
 		if err != nil {
 			return err
 		}
 		e := es[0]
 		e.Content = "Jonas: No way! Which breed, a whippet?"
-		if err := tx.UpdateMemory(ctx, e); err != nil {
+		if _, err := tx.PutMemory(ctx, e); err != nil {
 			return err
 		}
 		_, err = tx.DeleteMemories(ctx, []memory.ID{ids[4]})

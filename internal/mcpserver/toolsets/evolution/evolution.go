@@ -45,7 +45,7 @@ type draftIDArgs struct {
 
 func Tools() []tool.Tool {
 	const ts = "evolution"
-	kinds := tool.Enum("kind", tool.Anys(evolution.Kinds)...)
+	kinds := tool.Enum("kind", tool.EnumValues(evolution.Kinds)...)
 	return []tool.Tool{
 		tool.Declare(ts, mcp.Tool{Name: "evolution_analyze",
 			Description: "Find patterns in the session history (recurring mistakes, tool sequences, better models, checks fixed at once, helpful knowledge), each with evidence and confidence; applies, drafts or keeps pending by the thresholds."},
@@ -64,7 +64,7 @@ func Tools() []tool.Tool {
 			draftCreateTool, kinds),
 		tool.Declare(ts, mcp.Tool{Name: "draft_list", Annotations: tool.ReadOnly,
 			Description: "Drafts with confidence and evidence, most confident first; filter by status, kind, confidence."},
-			draftListTool, kinds, tool.Enum("status", "draft", "approved", "rejected", "reverted")),
+			draftListTool, kinds, tool.Enum("status", tool.EnumValues(evolution.DraftStatuses)...)),
 		tool.Declare(ts, mcp.Tool{Name: "draft_approve",
 			Description: "Promote a draft into the project (knowledge, workflows, routing, config), logged; refused if the target changed since."},
 			draftApproveTool),
@@ -117,7 +117,7 @@ func draftCreateTool(ctx context.Context, c tool.Call, in draftCreateArgs) (stri
 	if err != nil {
 		return "", nil, err
 	}
-	return "Drafted " + d.ID + ": " + d.File + " (approval writes " + d.Target + ").", d, nil
+	return "Drafted " + d.ID + ": " + d.File + " (approval writes " + d.Target + ").", render.DraftViewOf(d), nil
 }
 
 func draftListTool(_ context.Context, c tool.Call, in draftListArgs) (string, any, error) {
@@ -135,7 +135,7 @@ func draftApproveTool(_ context.Context, c tool.Call, in draftIDArgs) (string, a
 		return "", nil, err
 	}
 	text, ev := render.EntryText(e)
-	return "Approved " + d.ID + ". " + text, map[string]any{"draft": d, "change": ev}, nil
+	return "Approved " + d.ID + ". " + text, map[string]any{"draft": render.DraftViewOf(d), "change": ev}, nil
 }
 
 func draftRejectTool(_ context.Context, c tool.Call, in draftIDArgs) (string, any, error) {
@@ -143,5 +143,5 @@ func draftRejectTool(_ context.Context, c tool.Call, in draftIDArgs) (string, an
 	if err != nil {
 		return "", nil, err
 	}
-	return "Rejected " + d.ID + ": not proposed again.", d, nil
+	return "Rejected " + d.ID + ": not proposed again.", render.DraftViewOf(d), nil
 }

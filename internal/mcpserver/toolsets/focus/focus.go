@@ -133,9 +133,9 @@ func focusStatus(t task.Task, current task.ID) string {
 
 func ref(t task.Task, current task.ID, withBody bool) taskRef {
 	r := taskRef{TaskID: t.ID.String(), Title: t.Title, Status: focusStatus(t, current),
-		CreatedAt: tool.Stamp(t.CreatedAt), CompletedAt: tool.Stamp(t.CompletedAt)}
+		CreatedAt: tool.Timestamp(t.CreatedAt), CompletedAt: tool.Timestamp(t.CompletedAt)}
 	if withBody {
-		r.Body, r.Clipped = tool.Preview(t.Body)
+		r.Body, r.Clipped = tool.PreviewBody(t.Body)
 	}
 	return r
 }
@@ -154,7 +154,7 @@ type createdOut struct {
 }
 
 func created(t task.Task, how string) (string, any, error) {
-	msg := fmt.Sprintf("Created %s %s; it is now current.", tool.Label(t), how)
+	msg := fmt.Sprintf("Created %s %s; it is now current.", tool.TaskLabel(t), how)
 	out := createdOut{TaskID: t.ID.String(), Message: msg, IsCurrent: true}
 	if t.ParentID != 0 {
 		out.ParentID = t.ParentID.String()
@@ -199,7 +199,7 @@ func zenText(z focus.Zen) string {
 	switch {
 	case z.Next != nil:
 		return fmt.Sprintf("Zen: no current task. Next (as get_next_task recommends): %s; switch_focus %s to start it, or create_new_task for new work.",
-			tool.Label(*z.Next), z.Next.ID)
+			tool.TaskLabel(*z.Next), z.Next.ID)
 	case z.Total == 0:
 		return "Zen: no tasks yet. Start work with create_new_task."
 	case z.Held > 0:
@@ -225,18 +225,18 @@ func zenFrom(z focus.Zen) (string, any, error) {
 }
 
 type currentOut struct {
-	Agent      string         `json:"agent"` // whose focus this is
-	TaskID     string         `json:"task_id"`
-	Title      string         `json:"title"`
-	Body       string         `json:"body"`
-	Status     string         `json:"status"`
-	Depth      int            `json:"depth"`
-	CreatedAt  string         `json:"created_at"`
-	Breadcrumb []taskRef      `json:"breadcrumb,omitempty"`
-	Left       []taskRef      `json:"siblings_to_left,omitempty"`
-	LeftMore   int            `json:"more_to_left,omitempty"` // siblings to the left not listed; list_siblings has all
-	Held       *tool.ClaimOut `json:"held_by,omitempty"`      // another agent's live claim on the task
-	moreClosed bool           // every one of LeftMore is closed
+	Agent      string          `json:"agent"` // whose focus this is
+	TaskID     string          `json:"task_id"`
+	Title      string          `json:"title"`
+	Body       string          `json:"body"`
+	Status     string          `json:"status"`
+	Depth      int             `json:"depth"`
+	CreatedAt  string          `json:"created_at"`
+	Breadcrumb []taskRef       `json:"breadcrumb,omitempty"`
+	Left       []taskRef       `json:"siblings_to_left,omitempty"`
+	LeftMore   int             `json:"more_to_left,omitempty"` // siblings to the left not listed; list_siblings has all
+	Held       *tool.ClaimView `json:"held_by,omitempty"`      // another agent's live claim on the task
+	moreClosed bool            // every one of LeftMore is closed
 }
 
 func GetCurrentTask(ctx context.Context, c tool.Call, _ tool.NoArgs) (string, any, error) {
@@ -257,7 +257,7 @@ func GetCurrentTask(ctx context.Context, c tool.Call, _ tool.NoArgs) (string, an
 
 func viewCurrent(v focus.CurrentView) currentOut {
 	t := v.Task
-	out := currentOut{TaskID: t.ID.String(), Title: t.Title, Body: t.Body, Status: "current", Depth: v.Depth, CreatedAt: tool.Stamp(t.CreatedAt)}
+	out := currentOut{TaskID: t.ID.String(), Title: t.Title, Body: t.Body, Status: "current", Depth: v.Depth, CreatedAt: tool.Timestamp(t.CreatedAt)}
 	for _, a := range v.Breadcrumb {
 		out.Breadcrumb = append(out.Breadcrumb, taskRef{TaskID: a.ID.String(), Title: a.Title})
 	}
@@ -268,12 +268,12 @@ func viewCurrent(v focus.CurrentView) currentOut {
 		out.moreClosed = out.moreClosed || !s.Status.Open()
 	}
 	out.LeftMore = v.LeftMore
-	out.Held = tool.ClaimOf(v.Held, false)
+	out.Held = tool.ClaimViewOf(v.Held, false)
 	return out
 }
 
 // heldText says who holds a task another agent claimed, and what to do.
-func heldText(c *tool.ClaimOut) string {
+func heldText(c *tool.ClaimView) string {
 	return fmt.Sprintf("held by %s until %s: ask them, or wait; writing to it needs force: true", c.Agent, c.Until)
 }
 
@@ -370,7 +370,7 @@ func renderOutline(p focus.Picture) string {
 	}
 	for _, e := range p.Outline {
 		b.WriteString(strings.Repeat("  ", e.Depth))
-		fmt.Fprintf(&b, "%s (%s)", tool.Label(e.Task), focusStatus(e.Task, p.Current))
+		fmt.Fprintf(&b, "%s (%s)", tool.TaskLabel(e.Task), focusStatus(e.Task, p.Current))
 		if ph := p.Phases[e.ID]; ph != "" {
 			b.WriteString(" [phase " + ph + "]")
 		}
@@ -406,7 +406,7 @@ func nest(page []task.Entry, current task.ID, phases map[task.ID]string) []*outl
 	var roots []*outlineNode
 	for _, e := range page {
 		n := &outlineNode{TaskID: e.ID.String(), Title: e.Title, Status: focusStatus(e.Task, current),
-			IsCurrent: e.ID == current, CreatedAt: tool.Stamp(e.CreatedAt), CompletedAt: tool.Stamp(e.CompletedAt), Phase: phases[e.ID]}
+			IsCurrent: e.ID == current, CreatedAt: tool.Timestamp(e.CreatedAt), CompletedAt: tool.Timestamp(e.CompletedAt), Phase: phases[e.ID]}
 		byID[e.ID] = n
 		if p, ok := byID[e.ParentID]; ok {
 			p.SubTasks = append(p.SubTasks, n)
@@ -452,9 +452,9 @@ func passedText(hs []focus.HeldTask) (string, []heldOut) {
 		names []string
 	)
 	for _, h := range hs[:min(len(hs), passedShown)] {
-		o := heldOut{TaskID: h.Task.ID.String(), Title: h.Task.Title, Agent: h.Claim.Agent, Until: tool.Stamp(h.Claim.ExpiresAt)}
+		o := heldOut{TaskID: h.Task.ID.String(), Title: h.Task.Title, Agent: h.Claim.Agent, Until: tool.Timestamp(h.Claim.ExpiresAt)}
 		out = append(out, o)
-		names = append(names, fmt.Sprintf("%s (%s holds it until %s)", tool.Label(h.Task), o.Agent, o.Until))
+		names = append(names, fmt.Sprintf("%s (%s holds it until %s)", tool.TaskLabel(h.Task), o.Agent, o.Until))
 	}
 	if n := len(hs) - len(out); n > 0 {
 		names = append(names, fmt.Sprintf("%d more", n))
@@ -467,8 +467,8 @@ func completeCurrentTask(ctx context.Context, c tool.Call, in completeArgs) (str
 	if err != nil {
 		return "", nil, err
 	}
-	msg := fmt.Sprintf("Completed %s.", tool.Label(r.Task))
-	out := completeOut{TaskID: r.Task.ID.String(), CompletedAt: tool.Stamp(r.Task.CompletedAt)}
+	msg := fmt.Sprintf("Completed %s.", tool.TaskLabel(r.Task))
+	out := completeOut{TaskID: r.Task.ID.String(), CompletedAt: tool.Timestamp(r.Task.CompletedAt)}
 	passed, held := passedText(r.Passed)
 	msg += passed
 	out.Passed = held
@@ -478,7 +478,7 @@ func completeCurrentTask(ctx context.Context, c tool.Call, in completeArgs) (str
 		out.NextTaskID = nextID(r.Zen)
 	} else {
 		out.CurrentID = r.Next.ID.String()
-		msg += fmt.Sprintf(" Now current: %s.", tool.Label(r.Next))
+		msg += fmt.Sprintf(" Now current: %s.", tool.TaskLabel(r.Next))
 	}
 	out.Message = msg
 	return msg, out, nil
@@ -498,8 +498,8 @@ func getCompletedTasks(ctx context.Context, c tool.Call, in CompletedArgs) (stri
 	}
 	out := completedOut{Count: a.Total, Order: a.Order, Tasks: []taskRef{}, NextOffset: a.NextOffset}
 	for _, c := range a.Tasks {
-		r := taskRef{TaskID: c.TaskID.String(), Title: c.Title, CompletedAt: tool.Stamp(c.CompletedAt)}
-		r.Body, r.Clipped = tool.ClipAt(c.Body, completedPreview)
+		r := taskRef{TaskID: c.TaskID.String(), Title: c.Title, CompletedAt: tool.Timestamp(c.CompletedAt)}
+		r.Body, r.Clipped = tool.ClipBody(c.Body, completedPreview)
 		out.Tasks = append(out.Tasks, r)
 	}
 	return out.text(a.Offset), out, nil
@@ -537,7 +537,7 @@ func updateCurrentTask(ctx context.Context, c tool.Call, in BodyArgs) (string, a
 	if err != nil {
 		return "", nil, err
 	}
-	msg := fmt.Sprintf("Updated the body of %s (%d bytes).", tool.Label(t), len(t.Body))
+	msg := fmt.Sprintf("Updated the body of %s (%d bytes).", tool.TaskLabel(t), len(t.Body))
 	return msg, messageOut{TaskID: t.ID.String(), Message: msg}, nil
 }
 
@@ -624,7 +624,7 @@ func peekContext(ctx context.Context, c tool.Call, in IncludeBodyArgs) (string, 
 		r := ref(*v.Left, v.Current.ID, in.IncludeBody)
 		out.Immediate = &r
 	}
-	return out.text(tool.Label(v.Current)), out, nil
+	return out.text(tool.TaskLabel(v.Current)), out, nil
 }
 
 // text is the current task (current names it) and what is around it.
@@ -713,7 +713,7 @@ type switchOut struct {
 	PreviousID string          `json:"previous_task_id,omitempty"`
 	FocusPath  []string        `json:"focus_path"`
 	WaitsOn    []tool.TaskLink `json:"waits_on,omitempty"` // open dependencies
-	Held       *tool.ClaimOut  `json:"held_by,omitempty"`  // another agent's live claim
+	Held       *tool.ClaimView `json:"held_by,omitempty"`  // another agent's live claim
 	Message    string          `json:"message"`
 }
 
@@ -737,13 +737,13 @@ func switchFocus(ctx context.Context, c tool.Call, in TaskIDArgs) (string, any, 
 	if s.Started {
 		status = "now " + status
 	}
-	out.Message = fmt.Sprintf("Focus is on %s (%s). Path: %s.", tool.Label(s.Task), status, strings.Join(out.FocusPath, " > "))
+	out.Message = fmt.Sprintf("Focus is on %s (%s). Path: %s.", tool.TaskLabel(s.Task), status, strings.Join(out.FocusPath, " > "))
 	if len(s.Waits) > 0 {
 		names := make([]string, 0, waitsShown+1)
 		for i, w := range s.Waits {
 			if i < waitsShown {
-				out.WaitsOn = append(out.WaitsOn, tool.Link(w))
-				names = append(names, fmt.Sprintf("%s (%s)", tool.Label(w), w.Status))
+				out.WaitsOn = append(out.WaitsOn, tool.TaskLinkOf(w))
+				names = append(names, fmt.Sprintf("%s (%s)", tool.TaskLabel(w), w.Status))
 			}
 		}
 		if n := len(s.Waits) - len(out.WaitsOn); n > 0 {
@@ -751,7 +751,7 @@ func switchFocus(ctx context.Context, c tool.Call, in TaskIDArgs) (string, any, 
 		}
 		out.Message += " It waits on " + strings.Join(names, ", ") + ": complete_current_task refuses it until they are done."
 	}
-	if out.Held = tool.ClaimOf(s.Held, false); out.Held != nil {
+	if out.Held = tool.ClaimViewOf(s.Held, false); out.Held != nil {
 		out.Message += " It is " + heldText(out.Held) + "."
 	}
 	return out.Message, out, nil
@@ -772,7 +772,7 @@ func removeTask(ctx context.Context, c tool.Call, in removeArgs) (string, any, e
 		return "", nil, err
 	}
 	out := removeOut{TaskID: r.Task.ID.String(), Removed: r.Count, ArchivedKept: r.Archived}
-	msg := fmt.Sprintf("Removed %s", tool.Label(r.Task))
+	msg := fmt.Sprintf("Removed %s", tool.TaskLabel(r.Task))
 	if r.Count > 1 {
 		msg += " and " + words.Count(r.Count-1, "subtask")
 	}
@@ -785,7 +785,7 @@ func removeTask(ctx context.Context, c tool.Call, in removeArgs) (string, any, e
 	} else {
 		out.CurrentID = r.Next.ID.String()
 		if r.MovedOn {
-			msg += fmt.Sprintf(" Focus moved to %s.", tool.Label(r.Next))
+			msg += fmt.Sprintf(" Focus moved to %s.", tool.TaskLabel(r.Next))
 		}
 	}
 	out.Message = msg

@@ -87,6 +87,24 @@ type (
 	}
 )
 
+// checkTools names the tool that runs each check of hands.Kinds.
+var checkTools = map[string]string{
+	"mermaid":      "validate_mermaid",
+	"openapi":      "validate_openapi",
+	"sql":          "validate_sql",
+	"tests":        "validate_tests",
+	"dockerfile":   "validate_dockerfile",
+	"i18n":         "validate_i18n",
+	"tkb":          "validate_tkb_entry",
+	"designtokens": "validate_design_tokens",
+	"a11y":         "audit_accessibility",
+	"perf":         "audit_performance",
+	"secrets":      "scan_secrets",
+}
+
+// ToolOf names the tool that runs a check ("" for a check no tool runs).
+func ToolOf(check string) string { return checkTools[check] }
+
 // handsArgs is what every hands tool's arguments give the handler.
 type handsArgs interface{ common() checkArgs }
 

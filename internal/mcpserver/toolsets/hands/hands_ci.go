@@ -239,7 +239,7 @@ func checkQualityGates(ctx context.Context, c tool.Call, in gatesArgs) (string, 
 	if err != nil {
 		return "", nil, err
 	}
-	return render.GatesText(r), r, nil
+	return render.GatesText(r), render.GatesViewOf(r), nil
 }
 
 type migrationArgs struct {
@@ -264,11 +264,11 @@ func planMigration(ctx context.Context, c tool.Call, in migrationArgs) (string, 
 		return "", nil, err
 	}
 	if !in.Create {
-		return render.MigrationText(p, nil), render.MigrationView{Plan: p}, nil
+		return render.MigrationText(p, nil), render.MigrationViewOf(p, nil), nil
 	}
 	created, err := m.Create(ctx, p)
 	if err != nil {
 		return "", nil, err
 	}
-	return render.MigrationText(p, &created), render.MigrationView{Plan: p, Created: &created}, nil
+	return render.MigrationText(p, &created), render.MigrationViewOf(p, &created), nil
 }

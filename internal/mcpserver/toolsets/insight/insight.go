@@ -45,12 +45,12 @@ type toolUsageArgs struct {
 
 func Tools() []tool.Tool {
 	const ts = "insight"
-	types := tool.Enum("task_type", tool.Anys(usage.TaskTypes)...)
+	types := tool.Enum("task_type", tool.EnumValues(usage.TaskTypes)...)
 	days := tool.Bounds("days", 1, 3650)
 	return []tool.Tool{
 		tool.Declare(ts, mcp.Tool{Name: "model_performance", Annotations: tool.ReadOnly,
 			Description: "Per model (or client, agent): sessions, tasks, test pass rate at session end, failures, rework, reverts, bad answers, feedback, time per task, by task type and class, with 95% intervals."},
-			performanceTool, days, types, tool.Enum("by", tool.Anys(insight.Groupings)...)),
+			performanceTool, days, types, tool.Enum("by", tool.EnumValues(insight.Groupings)...)),
 		tool.Declare(ts, mcp.Tool{Name: "model_compare", Annotations: tool.ReadOnly,
 			Description: "Models side by side with sample sizes and intervals; names a difference only where the data shows one, else \"not enough data\" or none."},
 			compareTool, days, types),
@@ -62,7 +62,7 @@ func Tools() []tool.Tool {
 			HealthTool, days),
 		tool.Declare(ts, mcp.Tool{Name: "tool_usage", Annotations: tool.ReadOnly,
 			Description: "Cairn's tool calls: counts, error rates, p50/p95 latency, answer size, clients, common call sequences."},
-			toolUsageTool, days, tool.Bounds("top", 1, 50)),
+			toolUsageTool, days, tool.Bounds("top", 1, insight.MaxTop)),
 		feedbackTool(),
 	}
 }

@@ -32,7 +32,7 @@ type feedbackOut struct {
 func feedbackTool() tool.Tool {
 	return tool.Declare("insight", mcp.Tool{Name: "feedback",
 		Description: "Rate a session, or one tool's answer in it, good or bad, with an optional note; counted in model_performance and project_health."},
-		giveFeedback, tool.Enum("rating", tool.Anys(insight.Ratings)...), tool.Enum("by", tool.Anys(insight.Givers)...))
+		giveFeedback, tool.Enum("rating", tool.EnumValues(insight.Ratings)...), tool.Enum("by", tool.EnumValues(insight.Givers)...))
 }
 
 func giveFeedback(ctx context.Context, c tool.Call, in feedbackArgs) (string, any, error) {

@@ -82,7 +82,9 @@ func Tools() []tool.Tool {
 	}
 }
 
-func LifecyclesOf(c tool.Call) (*lifecycles.Lifecycles, error) {
+// RequireLifecycles is the call's lifecycles service, or an Unavailable
+// refusal when this project has none.
+func RequireLifecycles(c tool.Call) (*lifecycles.Lifecycles, error) {
 	if c.Lifecycles == nil {
 		return nil, &problem.Error{Kind: problem.Unavailable, Problem: "unavailable: lifecycles are not available for this project"}
 	}
@@ -117,7 +119,7 @@ type definitionsOut struct {
 }
 
 func lifecycleGet(ctx context.Context, c tool.Call, in lifecycleGetArgs) (string, any, error) {
-	l, err := LifecyclesOf(c)
+	l, err := RequireLifecycles(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -214,14 +216,14 @@ const (
 )
 
 func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
-	out := lifecycleOut{ID: v.ID, Task: tool.Link(v.Task), Definition: v.Definition, Status: v.Status, Phase: v.Phase,
+	out := lifecycleOut{ID: v.ID, Task: tool.TaskLinkOf(v.Task), Definition: v.Definition, Status: v.Status, Phase: v.Phase,
 		PhaseNum: v.PhaseNum, Phases: v.Phases}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Lifecycle %d (%s) on task %s %q: ", v.ID, v.Definition, v.Task.ID, v.Task.Title)
 	if v.Phase == "" {
-		fmt.Fprintf(&b, "%s, started %s.", v.Status, tool.Stamp(v.StartedAt))
+		fmt.Fprintf(&b, "%s, started %s.", v.Status, tool.Timestamp(v.StartedAt))
 	} else {
-		out.Since, out.TimeInPhase = tool.Stamp(v.PhaseSince), int64(v.TimeInPhase/time.Second)
+		out.Since, out.TimeInPhase = tool.Timestamp(v.PhaseSince), int64(v.TimeInPhase/time.Second)
 		fmt.Fprintf(&b, "phase %s (%d/%d) for %s.", v.Phase, v.PhaseNum, v.Phases, words.Duration(v.TimeInPhase))
 		if v.Goal != "" {
 			b.WriteString(" Goal: " + v.Goal)
@@ -235,7 +237,7 @@ func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 				ev += "; " + m.Evidence.Text
 			}
 		}
-		ev, _ = tool.Preview(ev)
+		ev, _ = tool.PreviewBody(ev)
 		out.Met = append(out.Met, criterionOut{ID: m.ID, Gate: m.Gate, Evidence: ev})
 		fmt.Fprintf(&b, "\nmet %s: %s", m.ID, ev)
 	}
@@ -266,7 +268,7 @@ func lifecycleResult(v lifecycles.LifecycleView) (string, lifecycleOut) {
 	}
 	for i, h := range v.History {
 		if i >= len(v.History)-historyKept {
-			out.History = append(out.History, transitionOut{From: h.From, To: h.To, At: tool.Stamp(h.At), Spent: int64(h.Spent / time.Second), Back: h.Back, Reason: h.Reason})
+			out.History = append(out.History, transitionOut{From: h.From, To: h.To, At: tool.Timestamp(h.At), Spent: int64(h.Spent / time.Second), Back: h.Back, Reason: h.Reason})
 		}
 		if h.Back {
 			backs++
@@ -304,7 +306,7 @@ func clipText(s string, n int) string {
 }
 
 func lifecycleInit(ctx context.Context, c tool.Call, in lifecycleInitArgs) (string, any, error) {
-	l, err := LifecyclesOf(c)
+	l, err := RequireLifecycles(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -318,7 +320,7 @@ func lifecycleInit(ctx context.Context, c tool.Call, in lifecycleInitArgs) (stri
 }
 
 func lifecycleAdvance(ctx context.Context, c tool.Call, in lifecycleAdvanceArgs) (string, any, error) {
-	l, err := LifecyclesOf(c)
+	l, err := RequireLifecycles(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -360,7 +362,7 @@ func lifecycleAdvance(ctx context.Context, c tool.Call, in lifecycleAdvanceArgs)
 }
 
 func LifecycleStatus(ctx context.Context, c tool.Call, in LifecycleIDArgs) (string, any, error) {
-	l, err := LifecyclesOf(c)
+	l, err := RequireLifecycles(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -390,7 +392,7 @@ type lifecycleListOut struct {
 }
 
 func LifecycleList(ctx context.Context, c tool.Call, in LifecycleListArgs) (string, any, error) {
-	l, err := LifecyclesOf(c)
+	l, err := RequireLifecycles(c)
 	if err != nil {
 		return "", nil, err
 	}
@@ -412,10 +414,10 @@ func LifecycleList(ctx context.Context, c tool.Call, in LifecycleListArgs) (stri
 		lines[0] += fmt.Sprintf(" (next offset %d)", page.NextOffset)
 	}
 	for _, it := range page.Items {
-		o := lifecycleItemOut{ID: it.ID, Task: tool.Link(it.Task), Definition: it.Definition, Status: it.Status, LoopBacks: it.Loops}
+		o := lifecycleItemOut{ID: it.ID, Task: tool.TaskLinkOf(it.Task), Definition: it.Definition, Status: it.Status, LoopBacks: it.Loops}
 		where := it.Status
 		if it.Status == "open" {
-			o.Phase, o.Since = it.Phase, tool.Stamp(it.PhaseSince)
+			o.Phase, o.Since = it.Phase, tool.Timestamp(it.PhaseSince)
 			where = "in " + it.Phase + " since " + o.Since
 		}
 		s := fmt.Sprintf("- %d (%s) task %s %q: %s", it.ID, it.Definition, it.Task.ID, it.Task.Title, where)

@@ -139,8 +139,8 @@ func Tools() []tool.Tool {
 	}
 }
 
-// LoopOut is a loop as the loop tools and the resource show it.
-type LoopOut struct {
+// LoopView is a loop as the loop tools and the resource show it.
+type LoopView struct {
 	ID                 string         `json:"id"`
 	URI                string         `json:"uri"`
 	Objective          string         `json:"objective"`
@@ -162,13 +162,13 @@ type LoopOut struct {
 	LegalNext          []string       `json:"legal_next"`
 }
 
-// OutLoop is lp as the loop tools show it: full adds its criteria,
+// LoopViewOf is lp as the loop tools show it: full adds its criteria,
 // evidence, description and metadata, else its last action is clipped.
-func OutLoop(lp loops.Loop, full bool) LoopOut {
+func LoopViewOf(lp loops.Loop, full bool) LoopView {
 	st := lp.State
-	o := LoopOut{ID: lp.ID.String(), URI: LoopURI(lp.ID), Objective: st.Objective, Status: st.Status,
+	o := LoopView{ID: lp.ID.String(), URI: LoopURI(lp.ID), Objective: st.Objective, Status: st.Status,
 		Iteration: st.Iteration, MaxIterations: st.MaxIterations, LastAction: st.LastAction, NextSteps: st.NextSteps,
-		Error: st.Error, Evidence: problem.Clip(st.Evidence, 300), UpdatedAt: tool.Stamp(st.UpdatedAt), LegalNext: []string{}}
+		Error: st.Error, Evidence: problem.Clip(st.Evidence, 300), UpdatedAt: tool.Timestamp(st.UpdatedAt), LegalNext: []string{}}
 	if st.Finished() {
 		o.NextSteps = nil // a finished loop has no next step
 	} else if st.NextStepsFrom != 0 && st.NextStepsFrom < st.Iteration {
@@ -180,7 +180,7 @@ func OutLoop(lp loops.Loop, full bool) LoopOut {
 	p := st.Progress
 	o.Progress = &p
 	if full {
-		o.CompletionCriteria, o.Evidence, o.CreatedAt = st.CompletionCriteria, st.Evidence, tool.Stamp(st.CreatedAt)
+		o.CompletionCriteria, o.Evidence, o.CreatedAt = st.CompletionCriteria, st.Evidence, tool.Timestamp(st.CreatedAt)
 		o.Description = st.Description
 		m := st.Metadata
 		o.Metadata = &m
@@ -194,11 +194,11 @@ func OutLoop(lp loops.Loop, full bool) LoopOut {
 }
 
 // loopLine is a loop in one line of text.
-func loopLine(o LoopOut) string {
+func loopLine(o LoopView) string {
 	return fmt.Sprintf("loop %s %s %d/%d (%g%%): %s", o.ID, o.Status, o.Iteration, o.MaxIterations, o.Progress.Percentage, o.Objective)
 }
 
-func loopText(o LoopOut) string {
+func loopText(o LoopView) string {
 	var b strings.Builder
 	b.WriteString(loopLine(o))
 	if o.Description != "" {
@@ -254,9 +254,9 @@ func loopText(o LoopOut) string {
 
 func loopResult(c tool.Call, lp loops.Loop, msg string) (string, any, error) {
 	c.LoopChanged()
-	o := OutLoop(lp, false)
+	o := LoopViewOf(lp, false)
 	type withMessage struct {
-		LoopOut
+		LoopView
 		Message string `json:"message"`
 	}
 	return msg + "\n" + loopText(o), withMessage{o, msg}, nil
@@ -280,7 +280,7 @@ type historyEntry struct {
 }
 
 type statusOut struct {
-	LoopOut
+	LoopView
 	History     []historyEntry `json:"history,omitempty"`
 	HistorySize int            `json:"history_total,omitempty"`
 	NextOffset  int            `json:"next_offset,omitempty"`
@@ -291,8 +291,8 @@ func loopStatus(ctx context.Context, c tool.Call, in loopStatusArgs) (string, an
 	if err != nil {
 		return "", nil, err
 	}
-	out := statusOut{LoopOut: OutLoop(lp, true)}
-	text := loopText(out.LoopOut)
+	out := statusOut{LoopView: LoopViewOf(lp, true)}
+	text := loopText(out.LoopView)
 	if in.History {
 		text += renderHistory(&out, h)
 	}
@@ -312,7 +312,7 @@ func renderHistory(out *statusOut, h loops.History) string {
 		// seq is the event's place in the loop's history, from 1: the
 		// store's row id numbers the events of every loop (on PostgreSQL,
 		// of every project) in one sequence, so it differed by store.
-		x := historyEntry{Seq: int64(h.Offset + i + 1), Kind: e.Kind, Detail: e.Detail, At: tool.Stamp(e.At)}
+		x := historyEntry{Seq: int64(h.Offset + i + 1), Kind: e.Kind, Detail: e.Detail, At: tool.Timestamp(e.At)}
 		out.History = append(out.History, x)
 		b.WriteString(strings.TrimRight(fmt.Sprintf("\n%s %s %s", x.At, x.Kind, x.Detail), " "))
 	}
@@ -320,9 +320,9 @@ func renderHistory(out *statusOut, h loops.History) string {
 }
 
 type loopListOut struct {
-	Loops      []LoopOut `json:"loops"`
-	Total      int       `json:"total"`
-	NextOffset int       `json:"next_offset,omitempty"`
+	Loops      []LoopView `json:"loops"`
+	Total      int        `json:"total"`
+	NextOffset int        `json:"next_offset,omitempty"`
 }
 
 func loopList(ctx context.Context, c tool.Call, in loopListArgs) (string, any, error) {
@@ -330,13 +330,13 @@ func loopList(ctx context.Context, c tool.Call, in loopListArgs) (string, any, e
 	if err != nil {
 		return "", nil, err
 	}
-	out := loopListOut{Loops: []LoopOut{}, Total: page.Total, NextOffset: page.NextOffset}
+	out := loopListOut{Loops: []LoopView{}, Total: page.Total, NextOffset: page.NextOffset}
 	lines := []string{words.Plural(page.Total, "loop", "loops")}
 	if page.NextOffset != 0 {
 		lines[0] += fmt.Sprintf(" (next offset %d)", page.NextOffset)
 	}
 	for _, lp := range page.Loops {
-		o := OutLoop(lp, false)
+		o := LoopViewOf(lp, false)
 		o.LastAction, o.NextSteps, o.NextStepsFrom = "", nil, 0 // list rows stay one line
 		out.Loops = append(out.Loops, o)
 		lines = append(lines, loopLine(o))
@@ -386,7 +386,7 @@ func loopCheckpoints(ctx context.Context, c tool.Call, in loopCheckpointsArgs) (
 	for _, cp := range page.Checkpoints {
 		st := cp.State
 		out.Checkpoints = append(out.Checkpoints, checkpointOut{ID: cp.ID, Iteration: st.Iteration, Status: string(st.Status),
-			Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: tool.Stamp(cp.CreatedAt)})
+			Progress: st.Progress.Percentage, Note: cp.Note, CreatedAt: tool.Timestamp(cp.CreatedAt)})
 	}
 	return out.text(), out, nil
 }

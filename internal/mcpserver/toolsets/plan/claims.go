@@ -51,12 +51,12 @@ func claimTools() []tool.Tool {
 }
 
 type claimResultOut struct {
-	Task    *planTask      `json:"task,omitempty"`
-	Claim   *tool.ClaimOut `json:"claim,omitempty"`
-	Expired *tool.ClaimOut `json:"replacedExpired,omitempty"`
-	Renewed bool           `json:"renewed,omitempty"`
-	Skipped int            `json:"skipped,omitempty"`
-	Message string         `json:"message"`
+	Task    *planTask       `json:"task,omitempty"`
+	Claim   *tool.ClaimView `json:"claim,omitempty"`
+	Expired *tool.ClaimView `json:"replacedExpired,omitempty"`
+	Renewed bool            `json:"renewed,omitempty"`
+	Skipped int             `json:"skipped,omitempty"`
+	Message string          `json:"message"`
 }
 
 func claimResult(verb string, r plan.ClaimResult) (string, any, error) {
@@ -67,14 +67,14 @@ func claimResult(verb string, r plan.ClaimResult) (string, any, error) {
 	}
 	p := item(r.Task, nil)
 	out.Task = &p
-	out.Claim = tool.ClaimOf(&r.Claim, false)
-	out.Message = fmt.Sprintf("%s task %s %q until %s.", verb, r.Task.ID, r.Task.Title, tool.Stamp(r.Claim.ExpiresAt))
+	out.Claim = tool.ClaimViewOf(&r.Claim, false)
+	out.Message = fmt.Sprintf("%s task %s %q until %s.", verb, r.Task.ID, r.Task.Title, tool.Timestamp(r.Claim.ExpiresAt))
 	if r.Renewed && verb == "Claimed" {
-		out.Message = fmt.Sprintf("Renewed your claim on task %s %q until %s.", r.Task.ID, r.Task.Title, tool.Stamp(r.Claim.ExpiresAt))
+		out.Message = fmt.Sprintf("Renewed your claim on task %s %q until %s.", r.Task.ID, r.Task.Title, tool.Timestamp(r.Claim.ExpiresAt))
 	}
 	if r.Expired != nil {
-		out.Expired = tool.ClaimOf(r.Expired, true)
-		out.Message += fmt.Sprintf(" It took over %s's claim, which expired %s.", r.Expired.Agent, tool.Stamp(r.Expired.ExpiresAt))
+		out.Expired = tool.ClaimViewOf(r.Expired, true)
+		out.Message += fmt.Sprintf(" It took over %s's claim, which expired %s.", r.Expired.Agent, tool.Timestamp(r.Expired.ExpiresAt))
 	}
 	if r.Skipped > 0 {
 		out.Message += " Skipped " + words.Plural(r.Skipped, "ready task", "ready tasks") + " other agents hold."

@@ -112,7 +112,7 @@ type subtaskIDArgs struct {
 }
 
 var (
-	statusEnum = tool.Anys(task.Statuses)
+	statusEnum = tool.EnumValues(task.Statuses)
 	fieldNames = []string{"id", "ref", "title", "description", "status", "priority", "dependencies", "parentId", "createdAt", "updatedAt", "completedAt"}
 )
 
@@ -186,12 +186,12 @@ type planTask struct {
 	// SubtasksMore, DependentsMore and DependsOnMore count those not
 	// listed: a task with hundreds of subtasks, dependents or dependencies
 	// lists linksShown of each (dependencies has every id).
-	SubtasksMore   int            `json:"subtasksMore,omitempty"`
-	DependentsMore int            `json:"dependentsMore,omitempty"`
-	DependsOnMore  int            `json:"dependsOnMore,omitempty"`
-	ImportedFrom   []string       `json:"importedFrom,omitempty"` // e.g. "imported from tasks.json (taskmaster:master) task 3"
-	Claim          *tool.ClaimOut `json:"claim,omitempty"`
-	Lifecycle      *phaseOut      `json:"lifecycle,omitempty"`
+	SubtasksMore   int             `json:"subtasksMore,omitempty"`
+	DependentsMore int             `json:"dependentsMore,omitempty"`
+	DependsOnMore  int             `json:"dependsOnMore,omitempty"`
+	ImportedFrom   []string        `json:"importedFrom,omitempty"` // e.g. "imported from tasks.json (taskmaster:master) task 3"
+	Claim          *tool.ClaimView `json:"claim,omitempty"`
+	Lifecycle      *phaseOut       `json:"lifecycle,omitempty"`
 
 	// How many of the subtasks and dependents not listed are open (for
 	// the text).
@@ -237,26 +237,26 @@ func full(d plan.Detail) planTask {
 	if d.ParentID != 0 {
 		p.ParentID = d.ParentID.String()
 	}
-	p.CreatedAt, p.UpdatedAt, p.CompletedAt = tool.Stamp(d.CreatedAt), tool.Stamp(d.UpdatedAt), tool.Stamp(d.CompletedAt)
+	p.CreatedAt, p.UpdatedAt, p.CompletedAt = tool.Timestamp(d.CreatedAt), tool.Timestamp(d.UpdatedAt), tool.Timestamp(d.CompletedAt)
 	dependsOn, more, moreOpen := task.Glance(d.Deps, LinksShown)
 	p.DependsOnMore, p.dependsOnMoreOpen = more, moreOpen
 	for _, x := range dependsOn {
-		p.DependsOn = append(p.DependsOn, tool.Link(x))
+		p.DependsOn = append(p.DependsOn, tool.TaskLinkOf(x))
 	}
 	dependents, more, moreOpen := task.Glance(d.Dependents, LinksShown)
 	p.DependentsMore, p.dependentsMoreOpen = more, moreOpen
 	for _, x := range dependents {
-		p.Dependents = append(p.Dependents, tool.Link(x))
+		p.Dependents = append(p.Dependents, tool.TaskLinkOf(x))
 	}
 	subtasks, more, moreOpen := task.Glance(d.Subtasks, LinksShown)
 	p.SubtasksMore, p.subtasksMoreOpen = more, moreOpen
 	for _, x := range subtasks {
-		p.Subtasks = append(p.Subtasks, tool.Link(x))
+		p.Subtasks = append(p.Subtasks, tool.TaskLinkOf(x))
 	}
 	for _, r := range d.Imports {
 		p.ImportedFrom = append(p.ImportedFrom, r.String())
 	}
-	p.Claim, p.Lifecycle = tool.ClaimOf(d.Claim, false), phaseOf(d.Lifecycle)
+	p.Claim, p.Lifecycle = tool.ClaimViewOf(d.Claim, false), phaseOf(d.Lifecycle)
 	return p
 }
 
@@ -391,7 +391,7 @@ func renderTasks(page plan.TaskPage) (string, any, error) {
 	lines := []string{pageText(len(page.Items), page.Offset, page.Total, page.NextOffset)}
 	for _, it := range page.Items {
 		p := item(it.Task, it.Deps)
-		p.Claim, p.Lifecycle = tool.ClaimOf(it.Claim, false), phaseOf(it.Lifecycle)
+		p.Claim, p.Lifecycle = tool.ClaimViewOf(it.Claim, false), phaseOf(it.Lifecycle)
 		out.Tasks = append(out.Tasks, p)
 		lines = append(lines, line(p))
 	}
@@ -414,7 +414,7 @@ type changedOut struct {
 
 func changed(verb string, d plan.Detail) (string, any, error) {
 	p := full(d)
-	p.Description, p.Clipped = tool.Preview(p.Description) // the caller just sent it
+	p.Description, p.Clipped = tool.PreviewBody(p.Description) // the caller just sent it
 	msg := verb + " task " + line(p)
 	return msg, changedOut{planTask: p, Message: msg}, nil
 }
@@ -501,9 +501,9 @@ func deleteTask(ctx context.Context, c tool.Call, in deleteArgs) (string, any, e
 		out.ReleasedMore = len(r.Released) - len(released)
 		names := make([]string, 0, len(released))
 		for i, x := range released {
-			out.Released = append(out.Released, tool.Link(x))
+			out.Released = append(out.Released, tool.TaskLinkOf(x))
 			if i < 10 {
-				names = append(names, tool.Label(x))
+				names = append(names, tool.TaskLabel(x))
 			}
 		}
 		if n := len(r.Released) - len(names); n > 0 {
@@ -549,7 +549,7 @@ func GetNextTask(ctx context.Context, c tool.Call, in NextTaskArgs) (string, any
 	out := nextOut{Rationale: r.Rationale, Skipped: r.Skipped}
 	if r.Task == nil {
 		if r.Hint != problem.NoAction {
-			out.Rationale += "; " + tool.ToolHints(r.Hint) + "."
+			out.Rationale += "; " + tool.ActionWords(r.Hint) + "."
 		}
 		return out.Rationale, out, nil
 	}
@@ -558,7 +558,7 @@ func GetNextTask(ctx context.Context, c tool.Call, in NextTaskArgs) (string, any
 		return "", nil, err
 	}
 	p := full(d)
-	p.Description, p.Clipped = tool.Preview(p.Description)
+	p.Description, p.Clipped = tool.PreviewBody(p.Description)
 	p.Dependents, p.DependsOn = nil, nil
 	out.Task = &p
 	for _, u := range r.Unblocks[:min(len(r.Unblocks), LinksShown)] {
@@ -644,7 +644,7 @@ func fieldValue(it plan.Item, p planTask, f string) any {
 	case "title":
 		return p.Title
 	case "description":
-		d, _ := tool.Preview(it.Body)
+		d, _ := tool.PreviewBody(it.Body)
 		return d
 	case "status":
 		return p.Status
@@ -660,12 +660,12 @@ func fieldValue(it plan.Item, p planTask, f string) any {
 			return it.ParentID.String()
 		}
 	case "createdAt":
-		return tool.Stamp(it.CreatedAt)
+		return tool.Timestamp(it.CreatedAt)
 	case "updatedAt":
-		return tool.Stamp(it.UpdatedAt)
+		return tool.Timestamp(it.UpdatedAt)
 	case "completedAt":
 		if !it.CompletedAt.IsZero() {
-			return tool.Stamp(it.CompletedAt)
+			return tool.Timestamp(it.CompletedAt)
 		}
 	}
 	return nil
@@ -723,7 +723,7 @@ type parentOut struct {
 
 func parentResult(msg string, d plan.Detail) (string, any, error) {
 	p := full(d)
-	p.Description, p.Clipped = tool.Preview(p.Description)
+	p.Description, p.Clipped = tool.PreviewBody(p.Description)
 	return msg + "\n" + taskText(p), parentOut{Parent: p, Message: msg}, nil
 }
 

@@ -81,7 +81,7 @@ func GetConfigTool(ctx context.Context, c tool.Call, _ GetConfigArgs) (string, a
 	for i, st := range settings {
 		lines[i] = fmt.Sprintf("%s: %s  [%s]", st.Name, st.Value, st.Source)
 	}
-	return strings.Join(lines, "\n"), map[string]any{"settings": settings}, nil
+	return strings.Join(lines, "\n"), map[string]any{"settings": render.ViewsOf(settings, settingViewOf)}, nil
 }
 
 // suggestion is a next step as a tool call.
@@ -170,17 +170,17 @@ func bootstrapTool(ctx context.Context, c tool.Call, in bootstrapArgs) (string, 
 	if err != nil {
 		return "", nil, err
 	}
-	b.Text += c.Evolution.AnnounceText("bootstrap")
-	return b.Text, b, nil
+	b.Text += render.Announcement(c.Evolution.Announcements("bootstrap"))
+	return b.Text, bootstrapViewOf(b), nil
 }
 
 func DetectProjectTool(_ context.Context, c tool.Call, _ DetectProjectArgs) (string, any, error) {
 	info := c.Knowledge.Project()
-	return RenderProject(info), info, nil
+	return renderProject(info), info, nil
 }
 
-// RenderProject is a project's stack as text.
-func RenderProject(info projectinfo.Info) string {
+// renderProject is a project's stack as text.
+func renderProject(info projectinfo.Info) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Project %s", info.Name)
 	if len(info.Languages) > 0 {
@@ -253,11 +253,11 @@ func optimizeContextTool(ctx context.Context, c tool.Call, in optimizeContextArg
 		Ref, Kind, Why string
 	}
 	out := struct {
-		Chosen  []brief.ContextItem `json:"chosen"`
-		Dropped []dropped           `json:"dropped,omitempty"`
-		Tokens  int                 `json:"tokens"`
-		Budget  int                 `json:"budget"`
-	}{Chosen: o.Chosen, Tokens: o.Tokens, Budget: o.Budget}
+		Chosen  []contextItemView `json:"chosen"`
+		Dropped []dropped         `json:"dropped,omitempty"`
+		Tokens  int               `json:"tokens"`
+		Budget  int               `json:"budget"`
+	}{Chosen: render.ViewsOf(o.Chosen, contextItemViewOf), Tokens: o.Tokens, Budget: o.Budget}
 	for _, it := range o.Dropped {
 		out.Dropped = append(out.Dropped, dropped{it.Ref, it.Kind, it.Why})
 	}

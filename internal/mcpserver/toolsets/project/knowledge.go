@@ -321,5 +321,5 @@ func heuristicsTool(ctx context.Context, c tool.Call, in heuristicsArgs) (string
 		}
 	}
 	lines = append(lines, "Record the outcome with memory_add_decision (rationale, alternatives).")
-	return strings.Join(lines, "\n"), a, nil
+	return strings.Join(lines, "\n"), appliedViewOf(a), nil
 }

@@ -51,5 +51,5 @@ func scaffoldTool(_ context.Context, c tool.Call, in scaffoldArgs) (string, any,
 	if !res.DryRun && len(res.Written) > 0 {
 		lines = append(lines, "query_tkb, get_agent and classify_task read them now; edit them to fit the project.")
 	}
-	return strings.Join(lines, "\n"), res, nil
+	return strings.Join(lines, "\n"), scaffoldViewOf(res), nil
 }

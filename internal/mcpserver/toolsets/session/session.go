@@ -131,7 +131,7 @@ func Tools() []tool.Tool {
 				{Name: "get", Args: []string{"session_id", "limit"}, ReadOnly: true, Run: SessionGet},
 				{Name: "list", Args: []string{"thread_id", "branch", "open_only", "offset", "limit"}, ReadOnly: true, Run: SessionList},
 			},
-			tool.Enum("outcome", tool.Anys(memory.Outcomes)...), tool.Minimum("offset", 0), tool.Bounds("limit", 1, float64(max(page.Session.Max, page.Record.Max))), recordShape),
+			tool.Enum("outcome", tool.EnumValues(memory.Outcomes)...), tool.Minimum("offset", 0), tool.Bounds("limit", 1, float64(max(page.Session.Max, page.Record.Max))), recordShape),
 		tool.DeclareActions(ts, mcp.Tool{Name: "branch",
 			Description: "Git-branch context: get, save (add to it), promote (decisions into permanent memory), list, merge (into another branch)."},
 			[]tool.Action[BranchArgs]{
@@ -383,7 +383,7 @@ func briefBranch(b memory.BranchContext) branchBrief {
 	return branchBrief{Branch: b.Branch, Feature: b.Feature, Phase: b.Phase, Notes: problem.Clip(b.Notes, render.SessionListClip),
 		Decisions: len(b.Decisions), ErrorsResolved: len(b.Errors), FilesModified: len(b.FilesModified),
 		TasksCompleted: len(b.TasksCompleted), TasksPending: len(b.TasksPending), Sessions: b.Sessions, MergedInto: b.MergedInto,
-		PromotedAt: tool.Stamp(b.PromotedAt), UpdatedAt: tool.Stamp(b.UpdatedAt)}
+		PromotedAt: tool.Timestamp(b.PromotedAt), UpdatedAt: tool.Timestamp(b.UpdatedAt)}
 }
 
 // branchLine is a branch context's first line, then what its record holds,
@@ -509,7 +509,7 @@ type branchView struct {
 func viewBranch(b memory.BranchContext) branchView {
 	v := branchView{Branch: b.Branch, Feature: b.Feature, Phase: b.Phase, Notes: b.Notes, FilesModified: b.FilesModified,
 		TasksCompleted: b.TasksCompleted, TasksPending: b.TasksPending, Sessions: b.Sessions, MergedInto: b.MergedInto,
-		PromotedAt: tool.Stamp(b.PromotedAt), UpdatedAt: tool.Stamp(b.UpdatedAt)}
+		PromotedAt: tool.Timestamp(b.PromotedAt), UpdatedAt: tool.Timestamp(b.UpdatedAt)}
 	v.Decisions, v.ErrorsResolved = render.NotesOf(b.Decisions, b.Errors)
 	return v
 }
