@@ -115,7 +115,7 @@ func TestPostgresNoLostWrites(t *testing.T) {
 	// Check through each instance: both must see the same, complete state.
 	for n, in := range instances {
 		err := in.store.View(ctx, func(tx store.Tx) error {
-			all, err := tx.Tasks(ctx)
+			all, err := store.Tasks(ctx, tx)
 			if err != nil {
 				return err
 			}
@@ -137,8 +137,8 @@ func TestPostgresNoLostWrites(t *testing.T) {
 				last[a.agent] = a.id
 			}
 			for agent, want := range last {
-				if got, err := tx.Focus(ctx, agent); err != nil || got != want {
-					t.Errorf("instance %d: %s's focus is %v (%v), want its last task %v", n, agent, got, err, want)
+				if fs, err := tx.Focuses(ctx); err != nil || fs[agent] != want {
+					t.Errorf("instance %d: %s's focus is %v (%v), want its last task %v", n, agent, fs[agent], err, want)
 				}
 			}
 			// Siblings under each parent have distinct positions.

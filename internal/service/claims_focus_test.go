@@ -28,7 +28,7 @@ func focusState(t *testing.T, s store.Store) string {
 		}
 		var id task.ID
 		for id = 1; id < 20; id++ {
-			c, ok, err := tx.TaskClaim(context.Background(), id)
+			c, ok, err := store.TaskClaim(context.Background(), tx, id)
 			if err != nil {
 				return err
 			}

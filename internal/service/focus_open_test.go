@@ -151,18 +151,6 @@ func (x tallyTx) Query(ctx context.Context, q store.Query) ([]task.Task, int, er
 	return ts, n, err
 }
 
-func (x tallyTx) Tasks(ctx context.Context) ([]task.Task, error) {
-	ts, err := x.Tx.Tasks(ctx)
-	x.rows.Add(int64(len(ts)))
-	return ts, err
-}
-
-func (x tallyTx) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
-	ts, err := x.Tx.Ancestors(ctx, id)
-	x.rows.Add(int64(len(ts)))
-	return ts, err
-}
-
 // TestCompletionReadsDoNotGrowWithClosedSiblings: the task rows a
 // create_new_task and complete_current_task read (the way agents work
 // through a batch: a step created under it, completed, focus back on the

@@ -67,7 +67,7 @@ func mapped(t *testing.T, s store.Store, source, ext string) task.ID {
 	err := s.View(context.Background(), func(tx store.Tx) error {
 		var ok bool
 		var err error
-		id, ok, err = tx.Imported(context.Background(), source, ext)
+		id, ok, err = store.ImportedTask(context.Background(), tx, source, ext)
 		if err == nil && !ok {
 			err = fmt.Errorf("%s %s is not mapped", source, ext)
 		}
@@ -267,7 +267,7 @@ func TestImportIdempotent(t *testing.T) {
 		t.Fatalf("new subtask: %+v %v", d.Task, err)
 	}
 	var n int
-	s.View(ctx, func(tx store.Tx) (err error) { n, err = tx.CountTasks(ctx); return err })
+	s.View(ctx, func(tx store.Tx) (err error) { _, n, err = tx.Query(ctx, store.Query{}); return err })
 	if n != 11 {
 		t.Fatalf("%d tasks after three imports, want 11", n)
 	}

@@ -38,7 +38,7 @@ func fullBoard(t *testing.T, s store.Store) *task.Board {
 	t.Helper()
 	var b *task.Board
 	err := s.View(context.Background(), func(tx store.Tx) error {
-		ts, err := tx.Tasks(context.Background())
+		ts, err := store.Tasks(context.Background(), tx)
 		if err != nil {
 			return err
 		}

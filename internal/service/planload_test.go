@@ -13,16 +13,18 @@ import (
 	"github.com/cairn-dev/cairn/internal/store/sqlite"
 )
 
-// viewCounter counts the store's read transactions: the whole-plan load
-// is one; the incremental reads go through ReadPlan, not View.
-type viewCounter struct {
+// loadCounter counts the store's reads of the whole plan (ReadPlan with
+// Whole); the incremental reads are ReadPlans of the changes.
+type loadCounter struct {
 	*sqlite.Store
-	views atomic.Int32
+	loads atomic.Int32
 }
 
-func (v *viewCounter) View(ctx context.Context, fn func(store.Tx) error) error {
-	v.views.Add(1)
-	return v.Store.View(ctx, fn)
+func (v *loadCounter) ReadPlan(ctx context.Context, r store.PlanRead) (store.PlanReadResult, error) {
+	if r.Whole {
+		v.loads.Add(1)
+	}
+	return v.Store.ReadPlan(ctx, r)
 }
 
 // TestFirstReadsLoadThePlanOnce: the calls a server gets together as it
@@ -44,7 +46,7 @@ func TestFirstReadsLoadThePlanOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	vc := &viewCounter{Store: st}
+	vc := &loadCounter{Store: st}
 	set := service.New(vc, service.Options{}) // no board yet
 	start := make(chan struct{})
 	var wg sync.WaitGroup
@@ -66,7 +68,7 @@ func TestFirstReadsLoadThePlanOnce(t *testing.T) {
 			t.Fatalf("reader %d: %v", i, err)
 		}
 	}
-	if n := vc.views.Load(); n != 1 {
+	if n := vc.loads.Load(); n != 1 {
 		t.Fatalf("16 first reads loaded the whole plan %d times, want once", n)
 	}
 }

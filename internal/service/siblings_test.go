@@ -34,14 +34,6 @@ type bodyCountingTx struct {
 	bodies *int
 }
 
-func (tx bodyCountingTx) Task(ctx context.Context, id task.ID) (task.Task, error) {
-	t, err := tx.Tx.Task(ctx, id)
-	if t.Body != "" {
-		*tx.bodies++
-	}
-	return t, err
-}
-
 func (tx bodyCountingTx) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
 	ts, n, err := tx.Tx.Query(ctx, q)
 	for _, t := range ts {

@@ -10,9 +10,8 @@ import "github.com/cairn-dev/cairn/internal/task"
 // take their answers from there. A store without the ability offers no
 // such method and every read runs when it is called.
 type Read struct {
-	Of    ReadOf
-	ID    task.ID
-	Since uint64 // ReadPlanChanges: the revision
+	Of ReadOf
+	ID task.ID
 	// Agent, with ReadChildren, ReadOpenChildren, ReadTaskDeps or ReadTask
 	// and no ID: of the task the agent's focus is on, or with Up 1 of that
 	// task's parent, whose id the store learns with the answer; the calls
@@ -26,14 +25,13 @@ type Read struct {
 type ReadOf uint8
 
 const (
-	ReadTask           ReadOf = iota + 1 // Tx.Task(ID)
+	ReadTask           ReadOf = iota + 1 // Task(ID): Tx.Query with ID
 	ReadChildren                         // Children(ID, false): Tx.Query with Level
 	ReadTaskDeps                         // TaskDeps(ID): Tx.Deps
 	ReadDependents                       // Dependents(ID): Tx.Deps
 	ReadFocuses                          // Tx.Focuses (ID unused)
-	ReadTaskClaim                        // Tx.TaskClaim(ID)
+	ReadTaskClaim                        // TaskClaim(ID): Tx.Claims with Task
 	ReadOpenLifecycles                   // Tx.Lifecycles of ID's open lifecycles: LifecycleQuery{Status: LifecycleOpen, Tasks: {ID}}
-	ReadPlanChanges                      // the revision and the plan's changes after Since, for a store with a change feed (ID unused)
 	ReadOpenChildren                     // OpenChildren(ID): Tx.Query with Level and Open
-	ReadClaims                           // Tx.Claims, at any time (ID unused): the claims on visible tasks, expired ones too
+	ReadClaims                           // Tx.Claims without Task (ID unused): the claims on visible tasks, read at no time, expired ones too
 )

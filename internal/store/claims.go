@@ -17,16 +17,21 @@ type ClaimTx interface {
 	// replaced: zero when there was none, else the caller's own (a renewal,
 	// which keeps its ClaimedAt) or another agent's expired one.
 	ClaimTask(ctx context.Context, c task.Claim) (prev task.Claim, err error)
-	// TaskClaim returns the claim on id, live or expired; ok is false when
-	// there is none.
-	TaskClaim(ctx context.Context, id task.ID) (c task.Claim, ok bool, err error)
-	// Claims returns the claims on visible tasks that are live at now, by
-	// task.
-	Claims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error)
+	// Claims returns the claims q selects, by task.
+	Claims(ctx context.Context, q ClaimQuery) (map[task.ID]task.Claim, error)
 	// DropClaim ends any claim on id without saying whether there was one
 	// (the PostgreSQL store sends it with the next statement): a task that
 	// closes is nobody's work any more.
 	DropClaim(ctx context.Context, id task.ID) error
+}
+
+// ClaimQuery selects claims: the one on a task, or every live one.
+type ClaimQuery struct {
+	// Task selects the claim on this task, live or expired, whatever the
+	// task's state (see store.TaskClaim); zero: the claims on visible
+	// tasks that are live at Now.
+	Task task.ID
+	Now  time.Time
 }
 
 // Lifecycle is a task walking the phases of a lifecycle definition. State is

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/memory"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -232,4 +233,123 @@ func EachBranch(ctx context.Context, one func(context.Context, ...string) ([]mem
 		out = append(out, bs...)
 	}
 	return out, nil
+}
+
+// Task returns a visible task with its body (Query.ID), or a task.NotFound
+// refusal.
+func Task(ctx context.Context, tx Tx, id task.ID) (task.Task, error) {
+	if id <= 0 { // ids start at 1; ID zero would list every task
+		return task.Task{}, task.NotFound(id)
+	}
+	ts, _, err := tx.Query(ctx, Query{ID: id})
+	if err != nil {
+		return task.Task{}, err
+	}
+	if len(ts) == 0 {
+		return task.Task{}, task.NotFound(id)
+	}
+	return ts[0], nil
+}
+
+// FocusedTask returns the visible task the agent's focus is on, with its
+// body (Query.FocusOf); found is false when the agent has no focus or its
+// task is not visible.
+func FocusedTask(ctx context.Context, tx Tx, agent string) (t task.Task, found bool, err error) {
+	if agent == "" { // no agent has no focus; FocusOf empty would list every task
+		return task.Task{}, false, nil
+	}
+	ts, _, err := tx.Query(ctx, Query{FocusOf: agent})
+	if err != nil || len(ts) == 0 {
+		return task.Task{}, false, err
+	}
+	return ts[0], true, nil
+}
+
+// ImportedTask returns the visible task an import source's external id
+// became; ok is false when there is none.
+func ImportedTask(ctx context.Context, tx Tx, source, externalID string) (id task.ID, ok bool, err error) {
+	ms, err := tx.Imports(ctx, ImportQuery{Source: source, ExternalID: externalID})
+	if err != nil || len(ms) == 0 {
+		return 0, false, err
+	}
+	return ms[0].TaskID, true, nil
+}
+
+// TaskClaim returns the claim on id, live or expired; ok is false when
+// there is none.
+func TaskClaim(ctx context.Context, tx Tx, id task.ID) (c task.Claim, ok bool, err error) {
+	if id <= 0 { // ids start at 1; Task zero would read every live claim
+		return task.Claim{}, false, nil
+	}
+	cs, err := tx.Claims(ctx, ClaimQuery{Task: id})
+	if err != nil {
+		return task.Claim{}, false, err
+	}
+	c, ok = cs[id]
+	return c, ok, nil
+}
+
+// Tasks returns every visible task without bodies, in id order: an
+// unpaged Query, which counts nothing.
+func Tasks(ctx context.Context, tx Tx) ([]task.Task, error) {
+	ts, _, err := tx.Query(ctx, Query{})
+	return ts, err
+}
+
+// QueryReads are a store's reads of each shape a Query takes, for
+// AnswerQuery; each answers as Query documents the shape.
+type QueryReads interface {
+	TaskByID(ctx context.Context, id task.ID) ([]task.Task, error)
+	TaskOfFocus(ctx context.Context, agent string) ([]task.Task, error)
+	Ancestors(ctx context.Context, id task.ID) ([]task.Task, error)
+	Level(ctx context.Context, q Query) ([]task.Task, error)
+	// List reads a page of the plan's lists and counts them all; unpaged,
+	// it counts nothing (the count is the page's length).
+	List(ctx context.Context, q Query) ([]task.Task, int, error)
+}
+
+// AnswerQuery answers a Tx.Query for a store from its reads of each
+// shape: the first of q.ID, q.FocusOf, q.PathTo and q.Level set picks the
+// read, else q is a list; the count of all but a list is the answer's
+// length.
+func AnswerQuery(ctx context.Context, q Query, r QueryReads) ([]task.Task, int, error) {
+	var (
+		ts  []task.Task
+		err error
+	)
+	switch {
+	case q.ID != 0:
+		ts, err = r.TaskByID(ctx, q.ID)
+	case q.FocusOf != "":
+		ts, err = r.TaskOfFocus(ctx, q.FocusOf)
+	case q.PathTo != 0:
+		ts, err = r.Ancestors(ctx, q.PathTo)
+	case q.Level:
+		ts, err = r.Level(ctx, q)
+	default:
+		return r.List(ctx, q)
+	}
+	return ts, len(ts), err
+}
+
+// ClaimReads are a store's reads of each shape a ClaimQuery takes, for
+// AnswerClaims.
+type ClaimReads interface {
+	// TaskClaim reads the claim on id, live or expired.
+	TaskClaim(ctx context.Context, id task.ID) (task.Claim, bool, error)
+	// LiveClaims reads the claims on visible tasks live at now.
+	LiveClaims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error)
+}
+
+// AnswerClaims answers a Tx.Claims for a store from its reads of each
+// shape.
+func AnswerClaims(ctx context.Context, q ClaimQuery, r ClaimReads) (map[task.ID]task.Claim, error) {
+	if q.Task == 0 {
+		return r.LiveClaims(ctx, q.Now)
+	}
+	c, ok, err := r.TaskClaim(ctx, q.Task)
+	if !ok {
+		return nil, err
+	}
+	return map[task.ID]task.Claim{q.Task: c}, nil
 }

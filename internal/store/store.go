@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"iter"
 	"slices"
 	"time"
 
@@ -64,12 +65,18 @@ type Store interface {
 	// ReadPlan answers r in one statement, outside any transaction, from
 	// one snapshot: the plan's revision, its changes since r.Since, and
 	// the rows r names. A read of the cached board costs that statement.
+	// With r.Whole it reads the whole plan instead, in one snapshot (a
+	// read transaction: PostgreSQL sends its reads in one round trip), to
+	// load the board.
 	ReadPlan(ctx context.Context, r PlanRead) (PlanReadResult, error)
 	// Close releases the store's resources.
 	Close() error
 }
 
-// Query selects, orders and pages visible tasks for the plan's lists.
+// Query selects, orders and pages visible tasks for the plan's lists; or
+// one task (ID), the task of an agent's focus (FocusOf), a task's
+// ancestors (PathTo) or one level of the tree (Level): the first of these
+// set, in that order, is the read. It is the one read of tasks.
 type Query struct {
 	Statuses      []task.Status   // any of these; empty: all
 	Priorities    []task.Priority // any of these; empty: all
@@ -107,6 +114,18 @@ type Query struct {
 	// does not apply), with its body when WithBody is set. It reads that
 	// one sibling, not the level.
 	LeftOf *task.Task
+
+	// ID selects that one visible task, with its body (store.Task refuses
+	// one that is not); of the fields above none applies.
+	ID task.ID
+	// FocusOf selects the visible task this agent's focus is on, with its
+	// body, read with the focus in one statement (every focus tool begins
+	// with it; see store.FocusedTask); none when the agent has no focus or
+	// its task is not visible. Of the fields above none applies.
+	FocusOf string
+	// PathTo selects the visible ancestors of this task, root first,
+	// without bodies, in one statement; of the fields above none applies.
+	PathTo task.ID
 }
 
 // DepQuery selects dependencies between visible tasks.
@@ -143,6 +162,29 @@ type Counts struct {
 	AvgCompletionDays float64
 }
 
+// CountsOf returns the aggregates of the visible tasks ts (a board's, or
+// an unpaged Query's, without bodies): written once here, not in each
+// store's SQL.
+func CountsOf(ts iter.Seq[task.Task]) Counts {
+	c := Counts{ByStatus: map[task.Status]int{}, ByPriority: map[task.Priority]int{}}
+	var (
+		days float64
+		done int
+	)
+	for t := range ts {
+		c.ByStatus[t.Status]++
+		c.ByPriority[t.Priority]++
+		if t.Status == task.StatusDone && !t.CompletedAt.IsZero() {
+			days += float64(t.CompletedAt.Sub(t.CreatedAt).Microseconds()) / 86400e6
+			done++
+		}
+	}
+	if done > 0 {
+		c.AvgCompletionDays = days / float64(done)
+	}
+	return c
+}
+
 // Placement says where a new task goes in the tree.
 type Placement struct {
 	// Parent is the new task's parent; zero makes it a root task. The new
@@ -162,15 +204,6 @@ type Placement struct {
 // returns it whatever fn made of that call. Either way the transaction
 // writes nothing.
 type Tx interface {
-	// Task returns a visible task with its body, or a task.NotFound refusal.
-	Task(ctx context.Context, id task.ID) (task.Task, error)
-	// Ancestors returns the visible ancestors of id, root first, without bodies.
-	Ancestors(ctx context.Context, id task.ID) ([]task.Task, error)
-	// Tasks returns every visible task without bodies, in no particular order.
-	Tasks(ctx context.Context) ([]task.Task, error)
-	// CountTasks returns how many tasks are visible.
-	CountTasks(ctx context.Context) (int, error)
-
 	// CreateTask stores t at place and returns it with its new ID and position.
 	CreateTask(ctx context.Context, t task.Task, place Placement) (task.Task, error)
 	// UpdateTask writes t's title, body, status, priority and timestamps.
@@ -180,8 +213,6 @@ type Tx interface {
 	// archived completions are kept.
 	RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int, error)
 
-	// Focus returns the task the agent is focused on, zero for none.
-	Focus(ctx context.Context, agent string) (task.ID, error)
 	// SetFocus points the agent's focus at id; zero means zen.
 	SetFocus(ctx context.Context, agent string, id task.ID, at time.Time) error
 
@@ -191,27 +222,26 @@ type Tx interface {
 	Focuses(ctx context.Context) (map[string]task.ID, error)
 
 	// Query returns a page of the visible tasks q selects, and how many it
-	// selects in all. With q.Level it reads one level of the tree (see
-	// Query), and the count is the page's length.
+	// selects in all. Unpaged (no Limit or Offset), and with q.ID,
+	// q.FocusOf, q.PathTo or q.Level (see Query), the count is the
+	// answer's length: no statement counts them.
 	Query(ctx context.Context, q Query) ([]task.Task, int, error)
-	// Counts returns the plan's aggregates.
-	Counts(ctx context.Context) (Counts, error)
 
 	// Deps returns the dependencies between visible tasks that q selects.
 	Deps(ctx context.Context, q DepQuery) (task.Deps, error)
 	// SetDeps replaces the dependencies of id.
 	SetDeps(ctx context.Context, id task.ID, deps []task.ID) error
 
-	// Imported returns the task an import source's external id became.
-	Imported(ctx context.Context, source, externalID string) (task.ID, bool, error)
+	// Imports returns the import mappings q selects, by source and
+	// external id.
+	Imports(ctx context.Context, q ImportQuery) ([]Import, error)
 	// SetImported records that an external id became task id.
 	SetImported(ctx context.Context, source, externalID string, id task.ID) error
-	// ImportsOf returns the import mappings that point at task id, by
-	// source and external id.
-	ImportsOf(ctx context.Context, id task.ID) ([]Import, error)
 
-	// SetLoop stores a task's loop state.
-	SetLoop(ctx context.Context, id task.ID, state []byte) error
+	// SetLoop stores the loop state of task e.TaskID and appends e, the
+	// event that brought the loop there, to its history: a loop's state
+	// changes only with an event.
+	SetLoop(ctx context.Context, state []byte, e LoopEvent) error
 	// Loops returns every visible loop's task and state, by id; with of
 	// set, the visible task of alone (State nil when it is not a loop),
 	// none when it is not visible.
@@ -220,16 +250,9 @@ type Tx interface {
 	AddCheckpoint(ctx context.Context, c Checkpoint) (int64, error)
 	// Checkpoints returns a loop's checkpoints, oldest first.
 	Checkpoints(ctx context.Context, id task.ID) ([]Checkpoint, error)
-	// AddLoopEvent appends to a loop's history.
-	AddLoopEvent(ctx context.Context, e LoopEvent) error
 	// LoopEvents returns a page of a loop's history, oldest first, and the total.
 	LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]LoopEvent, int, error)
 
-	// FocusedTask returns the visible task the agent's focus is on, read
-	// with the focus in one statement: every focus tool begins with it.
-	// found is false when the agent has no focus or its task is not
-	// visible.
-	FocusedTask(ctx context.Context, agent string) (t task.Task, found bool, err error)
 	// CreateUnderCurrent creates t as the last child of the agent's
 	// current task (its focus, when that task is visible and its status is
 	// one of open), or as a root task when it has none, and moves the
@@ -247,11 +270,6 @@ type Tx interface {
 	// statement; *into is the task as created once Update returns (the
 	// PostgreSQL store sends it with the next statement or COMMIT).
 	CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, deps []task.ID, into *task.Task) error
-	// PlanChanges returns the plan's changes after revision since (the
-	// whole plan when since is 0, or when the changes cannot be followed),
-	// as of the transaction's snapshot and its own writes, and the
-	// revision they bring a board to.
-	PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error)
 	// ReadPlanLater answers r as ReadPlan does, seeing the transaction's
 	// writes; *into is the answer once Update returns (the PostgreSQL store
 	// sends it with COMMIT, one round trip less under the project's lock).
@@ -300,6 +318,18 @@ type LoopEvent struct {
 type Import struct {
 	Source     string
 	ExternalID string
+	TaskID     task.ID
+}
+
+// ImportQuery selects import mappings: those of one task, or the one of an
+// external id.
+type ImportQuery struct {
+	// Task selects the mappings that point at this task, visible or not;
+	// zero: the mapping of Source's ExternalID, if its task is visible
+	// (see store.ImportedTask).
+	Task       task.ID
+	Source     string
+	ExternalID string
 }
 
 // PlanRead asks a store (Store.ReadPlan, Tx.ReadPlanLater) for what one
@@ -307,6 +337,7 @@ type Import struct {
 // changed since the reader's board, and the rows named here.
 type PlanRead struct {
 	Since      uint64    // the reader's board revision: changes after it come back
+	Whole      bool      // read the whole plan instead (Changes.Full: every visible task and dependency); Since and the fields below do not apply
 	Agent      string    // read this agent's focus; empty: none
 	Task       task.ID   // read this task's body, claim, imports and open lifecycle; zero: none
 	Claims     bool      // read every live claim on a visible task, as of Now
@@ -339,12 +370,22 @@ type PlanReadResult struct {
 // the revision the snapshot holds (rev; reset, the latest only a reload can
 // follow), Reload when the changes since r.Since cannot bring a board there
 // (no board, a change only a reload follows, or a revision behind the
-// reader's, which means another database took this one's place), and the
-// import mappings and lifecycles in the order the store's other reads give.
+// reader's, which means another database took this one's place; with
+// r.Whole, never: the changes are the whole plan, Full), and the
+// import mappings (with their task) and lifecycles in the order the
+// store's other reads give.
 func SettlePlanRead(res *PlanReadResult, r PlanRead, rev, reset uint64) {
 	res.Rev = rev
-	if r.Since == 0 || reset > r.Since || rev < r.Since {
+	if r.Whole {
+		res.Changes.Full, res.Changes.Removed = true, nil
+		if res.Changes.Deps == nil {
+			res.Changes.Deps = task.Deps{}
+		}
+	} else if r.Since == 0 || reset > r.Since || rev < r.Since {
 		res.Reload, res.Changes = true, task.Changes{}
+	}
+	for i := range res.Imports {
+		res.Imports[i].TaskID = r.Task
 	}
 	slices.SortFunc(res.Imports, func(a, b Import) int {
 		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.ExternalID, b.ExternalID))

@@ -27,7 +27,7 @@ func (f *Focus) Agents(ctx context.Context) ([]AgentFocus, error) {
 			return err
 		}
 		for agent, id := range m {
-			t, err := tx.Task(ctx, id)
+			t, err := store.Task(ctx, tx, id)
 			if err != nil {
 				if tasks.IsNotFound(err) {
 					continue

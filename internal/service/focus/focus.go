@@ -294,7 +294,7 @@ func (f *Focus) CompleteCurrentTask(ctx context.Context, agent string, force boo
 			return err
 		}
 		now := f.now()
-		claims, err := tx.Claims(ctx, now)
+		claims, err := tx.Claims(ctx, store.ClaimQuery{Now: now})
 		if err != nil {
 			return err
 		}
@@ -403,7 +403,7 @@ func (f *Focus) PeekContext(ctx context.Context, agent string, withBody bool) (C
 		}
 		c.Current = cur
 		if cur.ParentID != 0 {
-			p, err := tx.Task(ctx, cur.ParentID)
+			p, err := store.Task(ctx, tx, cur.ParentID)
 			if err != nil {
 				return err
 			}
@@ -492,7 +492,7 @@ func (f *Focus) Siblings(ctx context.Context, agent string, q SiblingsQuery) (Si
 		}
 		out.Left = slices.Clone(out.Left) // the store's slice stays as it gave it
 		for i, s := range out.Left {
-			full, err := tx.Task(ctx, s.ID)
+			full, err := store.Task(ctx, tx, s.ID)
 			if err != nil {
 				return err
 			}
@@ -541,7 +541,7 @@ func (f *Focus) SwitchFocus(ctx context.Context, agent, ref string) (Switched, e
 			return problem.New(problem.Closed, fmt.Sprintf("task %s is %s and completion is permanent", t.ID, t.Status), problem.ListOutline)
 		}
 		now := f.now()
-		if c, found, err := tx.TaskClaim(ctx, t.ID); err != nil {
+		if c, found, err := store.TaskClaim(ctx, tx, t.ID); err != nil {
 			return err
 		} else if found && c.Agent != agent && c.Live(now) {
 			s.Held = &c
@@ -554,7 +554,7 @@ func (f *Focus) SwitchFocus(ctx context.Context, agent, ref string) (Switched, e
 			return err
 		}
 		s.Task, s.Started = t, was != t.Status
-		if s.Path, err = tx.Ancestors(ctx, t.ID); err != nil {
+		if s.Path, _, err = tx.Query(ctx, store.Query{PathTo: t.ID}); err != nil {
 			return err
 		}
 		return tx.SetFocus(ctx, agent, t.ID, now)
@@ -592,7 +592,7 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string, force bool) (
 		if err != nil {
 			return err
 		}
-		all, err := tx.Tasks(ctx)
+		all, err := store.Tasks(ctx, tx)
 		if err != nil {
 			return err
 		}
@@ -605,7 +605,7 @@ func (f *Focus) RemoveTask(ctx context.Context, agent, ref string, force bool) (
 			}
 		}
 		now := f.now()
-		claims, err := tx.Claims(ctx, now)
+		claims, err := tx.Claims(ctx, store.ClaimQuery{Now: now})
 		if err != nil {
 			return err
 		}

@@ -219,10 +219,11 @@ func (s *Service) storeComponents(ctx context.Context, tx store.Tx, w window) ([
 	}
 	out = append(out, stateComponent("memory", total-current, total, "memory entries superseded or expired"))
 	// Blocked plan work.
-	counts, err := tx.Counts(ctx)
+	all, err := store.Tasks(ctx, tx)
 	if err != nil {
 		return nil, err
 	}
+	counts := store.CountsOf(slices.Values(all))
 	open := 0
 	for st, n := range counts.ByStatus {
 		if st.Open() {

@@ -245,7 +245,7 @@ func (l *Lifecycles) view(ctx context.Context, tx store.Tx, r store.Lifecycle, n
 	if err != nil {
 		return LifecycleView{}, err
 	}
-	t, err := tx.Task(ctx, r.TaskID)
+	t, err := store.Task(ctx, tx, r.TaskID)
 	if err != nil {
 		return LifecycleView{}, err
 	}
@@ -301,7 +301,7 @@ func (l *Lifecycles) load(ctx context.Context, tx store.Tx, ref string) (store.L
 	if !ok {
 		return store.Lifecycle{}, lifecycle.NotFound(id)
 	}
-	if _, err := tx.Task(ctx, r.TaskID); tasks.IsNotFound(err) {
+	if _, err := store.Task(ctx, tx, r.TaskID); tasks.IsNotFound(err) {
 		return store.Lifecycle{}, lifecycle.NotFound(id)
 	}
 	return r, nil
@@ -516,7 +516,7 @@ func (l *Lifecycles) List(ctx context.Context, q LifecycleList) (LifecyclesPage,
 		}
 		out.Total = n
 		for _, r := range rs {
-			t, err := tx.Task(ctx, r.TaskID)
+			t, err := store.Task(ctx, tx, r.TaskID)
 			if err != nil {
 				return err
 			}

@@ -239,7 +239,7 @@ func (l *Loops) save(ctx context.Context, tx store.Tx, lp *Loop, kind, detail st
 	if err != nil {
 		return err
 	}
-	if err := tx.SetLoop(ctx, lp.ID, raw); err != nil {
+	if err := tx.SetLoop(ctx, raw, store.LoopEvent{TaskID: lp.ID, Kind: kind, Detail: detail, At: now}); err != nil {
 		return err
 	}
 	if want := taskStatus(lp.State.Status); want != lp.Task.Status {
@@ -248,9 +248,6 @@ func (l *Loops) save(ctx context.Context, tx store.Tx, lp *Loop, kind, detail st
 		if lp.Task, err = tasks.SetStatus(ctx, tx, lp.Task, want, now, true); err != nil {
 			return err
 		}
-	}
-	if err := tx.AddLoopEvent(ctx, store.LoopEvent{TaskID: lp.ID, Kind: kind, Detail: detail, At: now}); err != nil {
-		return err
 	}
 	return tasks.Note(ctx, tx, memory.Event{Kind: memory.EventLoop, Key: fmt.Sprintf("%s#%d:%s", lp.ID, lp.State.Iteration, kind),
 		Subject: "loop " + lp.ID.String(), Detail: kind + " at iteration " + strconv.Itoa(lp.State.Iteration) + detailSuffix(detail), At: now})

@@ -93,7 +93,7 @@ func (p *Plan) Claim(ctx context.Context, r ClaimRequest) (ClaimResult, error) {
 			return ClaimResult{}, fmt.Errorf("claim task: %w", err)
 		}
 		if err := p.store.View(ctx, func(tx store.Tx) (err error) {
-			held, err = tx.Claims(ctx, p.now())
+			held, err = tx.Claims(ctx, store.ClaimQuery{Now: p.now()})
 			return err
 		}); err != nil {
 			return ClaimResult{}, fmt.Errorf("claim task: %w", err)
@@ -217,7 +217,7 @@ func (p *Plan) Renew(ctx context.Context, r ClaimRequest) (ClaimResult, error) {
 // holds refuses unless agent has the claim on t (live, or run out and not
 // taken over).
 func holds(ctx context.Context, tx store.Tx, t task.Task, agent string, now time.Time) error {
-	c, ok, err := tx.TaskClaim(ctx, t.ID)
+	c, ok, err := store.TaskClaim(ctx, tx, t.ID)
 	switch {
 	case err != nil:
 		return err
@@ -256,7 +256,7 @@ func (p *Plan) Release(ctx context.Context, r ReleaseRequest) (ReleaseResult, er
 		if err := holds(ctx, tx, t, r.Agent, now); err != nil {
 			return err
 		}
-		if res.Claim, _, err = tx.TaskClaim(ctx, t.ID); err != nil {
+		if res.Claim, _, err = store.TaskClaim(ctx, tx, t.ID); err != nil {
 			return err
 		}
 		if status != nil && *status != t.Status {

@@ -480,7 +480,7 @@ func (im *Importer) place(ctx context.Context, tx store.Tx, nodes []*inode, rep 
 			}
 			parent = n.parent.t.ID
 		}
-		id, ok, err := tx.Imported(ctx, n.mapKey, n.in.ExternalID)
+		id, ok, err := store.ImportedTask(ctx, tx, n.mapKey, n.in.ExternalID)
 		if err == nil && !ok && n.mapKey != n.src {
 			id, ok, err = adoptUnkeyed(ctx, tx, n)
 		}
@@ -488,7 +488,7 @@ func (im *Importer) place(ctx context.Context, tx store.Tx, nodes []*inode, rep 
 			return err
 		}
 		if ok {
-			t, err := tx.Task(ctx, id)
+			t, err := store.Task(ctx, tx, id)
 			if err != nil {
 				return err
 			}
@@ -549,11 +549,11 @@ func (im *Importer) place(ctx context.Context, tx store.Tx, nodes []*inode, rep 
 // that re-importing that file after an upgrade updates its tasks instead of
 // duplicating them. A task another file has adopted already is left to it.
 func adoptUnkeyed(ctx context.Context, tx store.Tx, n *inode) (task.ID, bool, error) {
-	id, ok, err := tx.Imported(ctx, n.src, n.in.ExternalID)
+	id, ok, err := store.ImportedTask(ctx, tx, n.src, n.in.ExternalID)
 	if err != nil || !ok {
 		return 0, false, err
 	}
-	ms, err := tx.ImportsOf(ctx, id)
+	ms, err := tx.Imports(ctx, store.ImportQuery{Task: id})
 	if err != nil {
 		return 0, false, err
 	}

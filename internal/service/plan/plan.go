@@ -215,7 +215,7 @@ func (p *Plan) listQuery(ctx context.Context, sq store.Query) (TaskPage, error) 
 		if err != nil {
 			return err
 		}
-		claims, err := tx.Claims(ctx, p.now())
+		claims, err := tx.Claims(ctx, store.ClaimQuery{Now: p.now()})
 		if err != nil {
 			return err
 		}
@@ -319,7 +319,7 @@ func resolveDepTasks(ctx context.Context, tx store.Tx, id, parent task.ID, refs 
 			return nil, nil, &problem.FieldError{Field: "dependencies", Problem: fmt.Sprintf("names %s, an ancestor of this task, which can only finish after it", a),
 				Fix: "drop the ancestor from dependencies"}
 		}
-		at, err := tx.Task(ctx, a)
+		at, err := store.Task(ctx, tx, a)
 		if err != nil {
 			break
 		}
@@ -399,7 +399,7 @@ func (p *Plan) create(ctx context.Context, tx store.Tx, in NewTask, d *Detail, f
 		}
 	}
 	if in.Parent != 0 {
-		parent, err := tx.Task(ctx, in.Parent)
+		parent, err := store.Task(ctx, tx, in.Parent)
 		if err != nil {
 			return err
 		}
@@ -638,7 +638,7 @@ func (p *Plan) Delete(ctx context.Context, ref string, w Writer) (Deleted, error
 }
 
 func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task, w Writer) (Deleted, error) {
-	all, err := tx.Tasks(ctx)
+	all, err := store.Tasks(ctx, tx)
 	if err != nil {
 		return Deleted{}, err
 	}
@@ -648,7 +648,7 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task, w Writer) (
 		in[x.ID] = true
 		ids = append(ids, x.ID)
 	}
-	claims, err := tx.Claims(ctx, p.now())
+	claims, err := tx.Claims(ctx, store.ClaimQuery{Now: p.now()})
 	if err != nil {
 		return Deleted{}, err
 	}
@@ -686,7 +686,7 @@ func (p *Plan) remove(ctx context.Context, tx store.Tx, t task.Task, w Writer) (
 	task.SortIDs(ids)
 	rd := tasks.NewReadiness(ctx, tx)
 	for _, id := range ids {
-		x, err := tx.Task(ctx, id)
+		x, err := store.Task(ctx, tx, id)
 		if tasks.IsNotFound(err) {
 			continue
 		}
@@ -828,13 +828,14 @@ func (p *Plan) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, fmt.Errorf("task stats: %w", err)
 	}
-	var c store.Counts
-	if err := p.store.View(ctx, func(tx store.Tx) (err error) {
-		c, err = tx.Counts(ctx)
-		return err
-	}); err != nil {
-		return Stats{}, fmt.Errorf("task stats: %w", err)
-	}
+	// The board holds every visible task: the aggregates cost no read.
+	c := store.CountsOf(func(yield func(task.Task) bool) {
+		for _, t := range b.Tasks.All() {
+			if !yield(*t) {
+				return
+			}
+		}
+	})
 	s := Stats{ByStatus: c.ByStatus, ByPriority: c.ByPriority, AvgCompletionDays: c.AvgCompletionDays}
 	ids := make([]task.ID, 0, b.Tasks.Len())
 	for id, t := range b.Tasks.All() {

@@ -20,8 +20,6 @@ type aheadRead struct {
 	claim      *task.Claim            // ReadTaskClaim; nil: none
 	claims     map[task.ID]task.Claim // ReadClaims: live or expired
 	lifecycles []store.Lifecycle
-	changes    task.Changes // ReadPlanChanges, with the revision in rev
-	rev        planRev
 }
 
 // ReadAhead queues reads to go with a write's next statement, in one round
@@ -46,23 +44,18 @@ func (x *txn) ReadAhead(ctx context.Context, reads ...store.Read) {
 	}
 	for _, r := range reads {
 		switch r.Of {
-		case store.ReadFocuses, store.ReadPlanChanges, store.ReadClaims:
+		case store.ReadFocuses, store.ReadClaims:
 			r.ID = 0
 		case store.ReadChildren, store.ReadOpenChildren, store.ReadTaskDeps, store.ReadTask:
 			if r.Agent != "" {
 				r.ID = 0
 			}
 		}
-		if r.ID != 0 || r.Of == store.ReadFocuses || r.Of == store.ReadPlanChanges || r.Of == store.ReadClaims {
+		if r.ID != 0 || r.Of == store.ReadFocuses || r.Of == store.ReadClaims {
 			r.Agent = ""
 		}
 		if r.Agent == "" {
 			r.Up = 0
-		}
-		if r.Of != store.ReadPlanChanges {
-			r.Since = 0
-		} else if r.Since == 0 {
-			continue // a full reload: nothing to send ahead
 		}
 		if x.ahead[r] != nil {
 			continue // queued or in, and still true
@@ -76,9 +69,6 @@ func (x *txn) ReadAhead(ctx context.Context, reads ...store.Read) {
 			x.ahead = map[store.Read]*aheadRead{}
 		}
 		x.ahead[r] = a
-		if r.Of == store.ReadPlanChanges {
-			x.changesAhead = r
-		}
 		x.tx.read("read ahead", sql, args, func(rows pgx.Rows) error {
 			if err := read(rows); err != nil {
 				return err
@@ -89,11 +79,6 @@ func (x *txn) ReadAhead(ctx context.Context, reads ...store.Read) {
 			return nil
 		})
 	}
-}
-
-// aheadChanges returns the changes read ahead after since, if they were.
-func (x *txn) aheadChanges(ctx context.Context, since uint64) (*aheadRead, error) {
-	return x.answer(ctx, store.Read{Of: store.ReadPlanChanges, Since: since})
 }
 
 // changed marks the transaction as having changed something (Update bumps
@@ -114,7 +99,7 @@ func (x *txn) changed() {
 func (x *txn) updated(t task.Task) {
 	x.dirty = true
 	for r, a := range x.ahead {
-		if !a.in || r.Of == store.ReadPlanChanges {
+		if !a.in {
 			delete(x.ahead, r)
 			continue
 		}
@@ -228,24 +213,6 @@ func (x *txn) aheadSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows
 			var err error
 			a.claims, err = scanClaims(rows)
 			return err
-		}
-	case store.ReadPlanChanges:
-		// The changes, bounded by the revision as the statement finds it,
-		// then the revision: the write's lock holds it still, so the two
-		// agree.
-		x.tx.read("read ahead", qChangedNow, []any{x.p, int64(r.Since)}, func(rows pgx.Rows) error {
-			var err error
-			a.changes, err = scanChanges(rows)
-			return err
-		})
-		return qPlanRev, []any{x.p}, func(rows pgx.Rows) error {
-			for rows.Next() {
-				if err := rows.Scan(&a.rev.version, &a.rev.plan, &a.rev.reset); err != nil {
-					return err
-				}
-				a.rev.read = true
-			}
-			return nil
 		}
 	case store.ReadOpenLifecycles:
 		_, page, args := x.lifecyclesSQL(store.LifecycleQuery{Status: store.LifecycleOpen, Tasks: []task.ID{r.ID}})

@@ -25,31 +25,22 @@ type reads struct {
 	Claims     map[task.ID]task.Claim
 	Ancestors  []task.Task
 	Imports    []store.Import
-	Changes    task.Changes
-	Rev        uint64
-}
-
-type planChanges interface {
-	PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error)
 }
 
 // at is the time the tests' claims are read at.
 var at = time.Now()
 
 func readAll(ctx context.Context, tx store.Tx, parent, child, dep task.ID) (r reads, err error) {
-	if r.Changes, r.Rev, err = tx.(planChanges).PlanChanges(ctx, 1); err != nil {
+	if r.Claims, err = tx.Claims(ctx, store.ClaimQuery{Now: at}); err != nil {
 		return r, err
 	}
-	if r.Claims, err = tx.Claims(ctx, at); err != nil {
+	if r.Ancestors, _, err = tx.Query(ctx, store.Query{PathTo: child}); err != nil {
 		return r, err
 	}
-	if r.Ancestors, err = tx.Ancestors(ctx, child); err != nil {
+	if r.Imports, err = tx.Imports(ctx, store.ImportQuery{Task: child}); err != nil {
 		return r, err
 	}
-	if r.Imports, err = tx.ImportsOf(ctx, child); err != nil {
-		return r, err
-	}
-	if r.Task, err = tx.Task(ctx, parent); err != nil {
+	if r.Task, err = store.Task(ctx, tx, parent); err != nil {
 		return r, err
 	}
 	if r.Children, err = store.Children(ctx, tx, parent, false); err != nil {
@@ -67,7 +58,7 @@ func readAll(ctx context.Context, tx store.Tx, parent, child, dep task.ID) (r re
 	if r.Focuses, err = tx.Focuses(ctx); err != nil {
 		return r, err
 	}
-	if r.Claim, r.Claimed, err = tx.TaskClaim(ctx, child); err != nil {
+	if r.Claim, r.Claimed, err = store.TaskClaim(ctx, tx, child); err != nil {
 		return r, err
 	}
 	r.Lifecycles, _, err = tx.Lifecycles(ctx, store.LifecycleQuery{Status: store.LifecycleOpen, Tasks: []task.ID{child}})
@@ -114,12 +105,6 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 	}
 	var want reads
 	err = s.View(ctx, func(tx store.Tx) (err error) {
-		// The revision first: PlanChanges then reads the changes on their own.
-		if _, err := tx.(interface {
-			SnapshotVersion(context.Context) (uint64, error)
-		}).SnapshotVersion(ctx); err != nil {
-			return err
-		}
 		want, err = readAll(ctx, tx, parent.ID, child.ID, dep.ID)
 		return err
 	})
@@ -129,7 +114,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 	all := []store.Read{{Of: store.ReadTask, ID: parent.ID}, {Of: store.ReadChildren, ID: parent.ID}, {Of: store.ReadOpenChildren, ID: parent.ID},
 		{Of: store.ReadTaskDeps, ID: child.ID},
 		{Of: store.ReadDependents, ID: dep.ID}, {Of: store.ReadFocuses}, {Of: store.ReadTaskClaim, ID: child.ID},
-		{Of: store.ReadOpenLifecycles, ID: child.ID}, {Of: store.ReadPlanChanges, Since: 1}}
+		{Of: store.ReadOpenLifecycles, ID: child.ID}}
 	type aheader interface {
 		ReadAhead(context.Context, ...store.Read)
 	}
@@ -157,7 +142,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 	// SetDeps, DropClaim), at once (CreateTask).
 	err = s.Update(ctx, func(tx store.Tx) error {
 		tx.(aheader).ReadAhead(ctx, all...)
-		if _, err := tx.Task(ctx, parent.ID); err != nil { // the reads are in
+		if _, err := store.Task(ctx, tx, parent.ID); err != nil { // the reads are in
 			return err
 		}
 		p := parent
@@ -182,7 +167,7 @@ func TestReadAheadAnswersAsReads(t *testing.T) {
 			return err
 		}
 		if got.Task.Title != "parent 2" || len(got.Children) != 2 || len(got.Open) != 2 || len(got.Deps) != 0 || len(got.Dependents) != 0 ||
-			got.Focuses["a1"] != dep.ID || got.Claimed || len(got.Claims) != 0 || got.Rev == want.Rev || len(got.Changes.Tasks) != 4 {
+			got.Focuses["a1"] != dep.ID || got.Claimed || len(got.Claims) != 0 {
 			t.Errorf("reads after writes answered from before them: %+v", got)
 		}
 		// Sent ahead after the writes, they see them.
@@ -269,7 +254,7 @@ func TestCreateUnderCurrent(t *testing.T) {
 			if focuses[c.agent] != got.ID || got.ID == 0 {
 				t.Errorf("%s: focus on %s after creating %+v", c.agent, focuses[c.agent], got)
 			}
-			stored, err := tx.Task(ctx, got.ID)
+			stored, err := store.Task(ctx, tx, got.ID)
 			if err != nil {
 				return err
 			}
@@ -300,7 +285,7 @@ func TestReadAheadNeverAsked(t *testing.T) {
 	s := newStore(t)
 	a := createTask(t, s, "a")
 	before := version(t, s)
-	reads := []store.Read{{Of: store.ReadTask, ID: a.ID}, {Of: store.ReadFocuses}, {Of: store.ReadPlanChanges, Since: 1}}
+	reads := []store.Read{{Of: store.ReadTask, ID: a.ID}, {Of: store.ReadFocuses}, {Of: store.ReadClaims}}
 	for _, run := range []func(context.Context, func(store.Tx) error) error{s.View, s.Update} {
 		err := run(ctx, func(tx store.Tx) error {
 			tx.(interface {
@@ -357,9 +342,6 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type focused interface {
-		FocusedTask(context.Context, string) (task.Task, bool, error)
-	}
 	type aheader interface {
 		ReadAhead(context.Context, ...store.Read)
 	}
@@ -406,12 +388,12 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 		if of == 0 {
 			return a, nil
 		}
-		t, err := tx.Task(ctx, of)
+		t, err := store.Task(ctx, tx, of)
 		if err != nil {
 			return a, err
 		}
 		if t.ParentID != 0 {
-			a.Parent, err = tx.Task(ctx, t.ParentID)
+			a.Parent, err = store.Task(ctx, tx, t.ParentID)
 			if err != nil {
 				return a, err
 			}
@@ -448,7 +430,7 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 			tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadChildren, Agent: c.agent}, store.Read{Of: store.ReadTaskDeps, Agent: c.agent},
 				store.Read{Of: store.ReadChildren, Agent: c.agent, Up: 1}, store.Read{Of: store.ReadTask, Agent: c.agent, Up: 1},
 				store.Read{Of: store.ReadOpenChildren, Agent: c.agent}, store.Read{Of: store.ReadOpenChildren, Agent: c.agent, Up: 1})
-			if _, _, err := tx.(focused).FocusedTask(ctx, c.agent); err != nil {
+			if _, _, err := store.FocusedTask(ctx, tx, c.agent); err != nil {
 				return err
 			}
 			if w, ok := want[c.id]; ok {
@@ -477,7 +459,7 @@ func TestReadAheadOfFocusedTask(t *testing.T) {
 	err = s.Update(ctx, func(tx store.Tx) error {
 		tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadChildren, Agent: "on-parent"}, store.Read{Of: store.ReadTaskDeps, Agent: "on-parent"},
 			store.Read{Of: store.ReadOpenChildren, Agent: "on-parent"})
-		if _, _, err := tx.(focused).FocusedTask(ctx, "on-parent"); err != nil {
+		if _, _, err := store.FocusedTask(ctx, tx, "on-parent"); err != nil {
 			return err
 		}
 		if _, err := tx.CreateTask(ctx, task.New("three", "", now), store.Placement{Parent: parent.ID}); err != nil {
@@ -538,10 +520,10 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 		Claimed     bool
 	}
 	readAfter := func(tx store.Tx) (a after, err error) {
-		if a.Kid, err = tx.Task(ctx, kid.ID); err != nil {
+		if a.Kid, err = store.Task(ctx, tx, kid.ID); err != nil {
 			return a, err
 		}
-		if a.Parent, err = tx.Task(ctx, parent.ID); err != nil {
+		if a.Parent, err = store.Task(ctx, tx, parent.ID); err != nil {
 			return a, err
 		}
 		if a.Siblings, err = store.Children(ctx, tx, parent.ID, false); err != nil {
@@ -553,7 +535,7 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 		if a.Focuses, err = tx.Focuses(ctx); err != nil {
 			return a, err
 		}
-		_, a.Claimed, err = tx.TaskClaim(ctx, kid.ID)
+		_, a.Claimed, err = store.TaskClaim(ctx, tx, kid.ID)
 		return a, err
 	}
 	done := kid
@@ -563,7 +545,7 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 		tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadTask, ID: kid.ID}, store.Read{Of: store.ReadTask, ID: parent.ID},
 			store.Read{Of: store.ReadChildren, ID: parent.ID}, store.Read{Of: store.ReadFocuses}, store.Read{Of: store.ReadTaskClaim, ID: kid.ID},
 			store.Read{Of: store.ReadOpenChildren, ID: parent.ID})
-		if _, err := tx.Task(ctx, other.ID); err != nil { // the reads are in
+		if _, err := store.Task(ctx, tx, other.ID); err != nil { // the reads are in
 			return err
 		}
 		if err := tx.UpdateTask(ctx, done); err != nil {
@@ -628,7 +610,7 @@ func TestReadAheadThroughOwnWrites(t *testing.T) {
 	// which is read again.
 	err = s.Update(ctx, func(tx store.Tx) error {
 		tx.(aheader).ReadAhead(ctx, store.Read{Of: store.ReadOpenChildren, ID: parent.ID})
-		if _, err := tx.Task(ctx, other.ID); err != nil { // the read is in
+		if _, err := store.Task(ctx, tx, other.ID); err != nil { // the read is in
 			return err
 		}
 		again := want.Kid
@@ -710,7 +692,7 @@ func TestUpdateCurrentBody(t *testing.T) {
 	}
 	var stored task.Task
 	err = s.View(ctx, func(tx store.Tx) (err error) {
-		stored, err = tx.Task(ctx, openTask.ID)
+		stored, err = store.Task(ctx, tx, openTask.ID)
 		return err
 	})
 	if err != nil {
@@ -738,11 +720,7 @@ func TestCreateTaskLater(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var since uint64
-	err = s.View(ctx, func(tx store.Tx) (err error) {
-		_, since, err = tx.(planChanges).PlanChanges(ctx, 1)
-		return err
-	})
+	before, err := s.ReadPlan(ctx, store.PlanRead{Since: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -757,7 +735,7 @@ func TestCreateTaskLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = s.View(ctx, func(tx store.Tx) error {
-		stored, err := tx.Task(ctx, got.ID)
+		stored, err := store.Task(ctx, tx, got.ID)
 		if err != nil {
 			return err
 		}
@@ -765,10 +743,11 @@ func TestCreateTaskLater(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		c, _, err := tx.(planChanges).PlanChanges(ctx, since)
+		res, err := s.ReadPlan(ctx, store.PlanRead{Since: before.Rev})
 		if err != nil {
 			return err
 		}
+		c := res.Changes
 		if got != stored || got.ParentID != parent.ID || got.Position != first.Position+1 || got.Num != first.Num+1 ||
 			got.Status != task.StatusPending || got.Priority != task.PriorityMedium {
 			t.Errorf("created %+v, stored %+v; want last under %s after %+v", got, stored, parent.ID, first)

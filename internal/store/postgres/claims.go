@@ -54,6 +54,8 @@ const (
 		WHERE project_id = $1 AND id = $2`
 )
 
+// TaskClaim reads the claim on id, live or expired, from the one read
+// ahead if it was.
 func (x *txn) TaskClaim(ctx context.Context, id task.ID) (task.Claim, bool, error) {
 	if a, err := x.answer(ctx, store.Read{Of: store.ReadTaskClaim, ID: id}); err != nil {
 		return task.Claim{}, false, fmt.Errorf("read claim on %s: %w", id, err)
@@ -99,9 +101,13 @@ func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
 	return prev, nil
 }
 
-// Claims answers from the claims read ahead (ReadClaims), if they were,
-// keeping those live at now.
-func (x *txn) Claims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error) {
+func (x *txn) Claims(ctx context.Context, q store.ClaimQuery) (map[task.ID]task.Claim, error) {
+	return store.AnswerClaims(ctx, q, x)
+}
+
+// LiveClaims answers from the claims read ahead (ReadClaims), if they
+// were, keeping those live at now.
+func (x *txn) LiveClaims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error) {
 	if a, err := x.answer(ctx, store.Read{Of: store.ReadClaims}); err != nil {
 		return nil, fmt.Errorf("read claims: %w", err)
 	} else if a != nil {
@@ -183,8 +189,10 @@ func (x *txn) PutLifecycle(ctx context.Context, l store.Lifecycle) (int64, error
 }
 
 func (x *txn) createLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
-	if _, err := x.Task(ctx, l.TaskID); err != nil {
+	if ts, err := x.TaskByID(ctx, l.TaskID); err != nil {
 		return 0, err
+	} else if len(ts) == 0 {
+		return 0, task.NotFound(l.TaskID)
 	}
 	var id int64
 	err := x.tx.QueryRow(ctx, qAddLifecycle, x.p, int64(l.TaskID), l.Definition, l.Phase, l.Status,

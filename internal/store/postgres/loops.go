@@ -13,16 +13,19 @@ import (
 )
 
 const (
-	qLoop    = `SELECT ` + colsBody + `, loop FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
-	qSetLoop = `UPDATE tasks SET loop = $3 WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
-	qLoops   = `SELECT ` + colsNoBody + `, loop FROM tasks WHERE project_id = $1 AND loop IS NOT NULL AND removed_at IS NULL ORDER BY id`
+	qLoop = `SELECT ` + colsBody + `, loop FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
+	// qSetLoop stores the state and appends the event to the loop's
+	// history in one statement (one round trip), when the task is there.
+	qSetLoop = `WITH u AS (UPDATE tasks SET loop = $3 WHERE project_id = $1 AND id = $2 AND removed_at IS NULL RETURNING id),
+		ev AS (INSERT INTO loop_events (project_id, task_id, kind, detail, at) SELECT $1, id, $4, $5, $6 FROM u)
+		SELECT count(*) FROM u`
+	qLoops = `SELECT ` + colsNoBody + `, loop FROM tasks WHERE project_id = $1 AND loop IS NOT NULL AND removed_at IS NULL ORDER BY id`
 	// qAddCkpt numbers the checkpoint within its project (migration 0010):
 	// the write holds the project's lock, so no other takes the number.
 	qAddCkpt = `INSERT INTO loop_checkpoints (project_id, id, task_id, note, state, created_at)
 		SELECT $1, coalesce(max(id), 0) + 1, $2, $3, $4, $5 FROM loop_checkpoints WHERE project_id = $1 RETURNING id`
-	qCkpts    = `SELECT id, task_id, note, state, created_at FROM loop_checkpoints WHERE project_id = $1 AND task_id = $2 ORDER BY id`
-	qAddEvent = `INSERT INTO loop_events (project_id, task_id, kind, detail, at) VALUES ($1, $2, $3, $4, $5)`
-	qEvents   = `SELECT seq, task_id, kind, detail, at, count(*) OVER ()
+	qCkpts  = `SELECT id, task_id, note, state, created_at FROM loop_checkpoints WHERE project_id = $1 AND task_id = $2 ORDER BY id`
+	qEvents = `SELECT seq, task_id, kind, detail, at, count(*) OVER ()
 		FROM loop_events WHERE project_id = $1 AND task_id = $2 ORDER BY seq LIMIT $3 OFFSET $4`
 	qCountEvents = `SELECT count(*) FROM loop_events WHERE project_id = $1 AND task_id = $2`
 )
@@ -64,13 +67,14 @@ func (x *txn) loop(ctx context.Context, id task.ID) ([]store.LoopRow, error) {
 	return []store.LoopRow{{Task: t, State: state}}, nil
 }
 
-func (x *txn) SetLoop(ctx context.Context, id task.ID, state []byte) error {
-	tag, err := x.tx.Exec(ctx, qSetLoop, x.p, int64(id), string(state))
+func (x *txn) SetLoop(ctx context.Context, state []byte, e store.LoopEvent) error {
+	var n int64
+	err := x.tx.QueryRow(ctx, qSetLoop, x.p, int64(e.TaskID), string(state), e.Kind, e.Detail, ts(e.At)).Scan(&n)
 	if err != nil {
-		return fmt.Errorf("save loop %s: %w", id, err)
+		return fmt.Errorf("save loop %s: %w", e.TaskID, err)
 	}
-	if tag.RowsAffected() == 0 {
-		return task.NotFound(id)
+	if n == 0 {
+		return task.NotFound(e.TaskID)
 	}
 	x.changed()
 	return nil
@@ -127,14 +131,6 @@ func (x *txn) Checkpoints(ctx context.Context, id task.ID) ([]store.Checkpoint, 
 		out = append(out, c)
 	}
 	return out, rows.Err()
-}
-
-func (x *txn) AddLoopEvent(ctx context.Context, e store.LoopEvent) error {
-	if _, err := x.tx.Exec(ctx, qAddEvent, x.p, int64(e.TaskID), e.Kind, e.Detail, ts(e.At)); err != nil {
-		return fmt.Errorf("record loop event: %w", err)
-	}
-	x.changed()
-	return nil
 }
 
 // LoopEvents reads the page and the total in one statement, like Completions.

@@ -43,28 +43,6 @@ const (
 	qImportsOf = `SELECT source, external_id FROM imports WHERE project_id = $1 AND task_id = $2 ORDER BY source, external_id`
 	qSetImport = `INSERT INTO imports (project_id, source, external_id, task_id) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (project_id, source, external_id) DO UPDATE SET task_id = excluded.task_id`
-	qCounts = `SELECT status, priority, count(*) FROM tasks WHERE project_id = $1 AND removed_at IS NULL GROUP BY status, priority`
-	// qAvgDays is in the same units as the embedded store: days of 86,400
-	// seconds, from microsecond timestamps.
-	qAvgDays = `SELECT coalesce(avg(extract(epoch FROM completed_at - created_at) / 86400), 0)::float8 FROM tasks
-		WHERE project_id = $1 AND removed_at IS NULL AND status = 'done' AND completed_at IS NOT NULL`
-
-	// The plan's change feed (migration 0006): the revision, then every
-	// task stamped after a revision, removed or not, by the (project_id,
-	// rev) index, each with its visible edges looked up by its key (a join
-	// from the changed tasks to task_deps got a generic plan that read
-	// every edge).
-	qPlanRev      = `SELECT version, plan_rev, plan_reset FROM projects WHERE id = $1`
-	qChangedSince = `SELECT ` + colsNoBody + `, removed_at IS NOT NULL,
-		ARRAY(SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
-			WHERE d.project_id = $1 AND d.task_id = t.id AND b.removed_at IS NULL ORDER BY d.depends_on)
-		FROM tasks t WHERE project_id = $1 AND rev > $2 AND rev <= $3`
-	// qChangedNow is qChangedSince up to the project's revision as the
-	// statement finds it, for a write (which holds the revision still).
-	qChangedNow = `SELECT ` + colsNoBody + `, removed_at IS NOT NULL,
-		ARRAY(SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
-			WHERE d.project_id = $1 AND d.task_id = t.id AND b.removed_at IS NULL ORDER BY d.depends_on)
-		FROM tasks t WHERE project_id = $1 AND rev > $2 AND rev <= (SELECT plan_rev FROM projects WHERE id = $1)`
 )
 
 func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
@@ -112,22 +90,31 @@ func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, 
 	return []task.Task{t}, nil
 }
 
+// Query answers from the store's read of the shape q takes (AnswerQuery).
 func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
-	if q.Level {
-		ts, err := x.level(ctx, q)
-		return ts, len(ts), err
-	}
+	return store.AnswerQuery(ctx, q, x)
+}
+
+// List answers a Query of the plan's lists: an unpaged one (no Limit or
+// Offset) runs no count, as the board's full read would pay it for
+// nothing.
+func (x *txn) List(ctx context.Context, q store.Query) ([]task.Task, int, error) {
 	st, err := sqlq.Tasks(sq.Where("project_id = ?", x.p), q, taskCols(q.WithBody))
 	if err != nil {
 		return nil, 0, err
 	}
-	var total int64
-	if err := x.tx.QueryRow(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count tasks: %w", err)
+	total := int64(-1)
+	if q.Limit != 0 || q.Offset != 0 {
+		if err := x.tx.QueryRow(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count tasks: %w", err)
+		}
 	}
 	out, err := x.queryTasks(ctx, st.Page, st.PageArgs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("query tasks: %w", err)
+	}
+	if total < 0 {
+		total = int64(len(out))
 	}
 	return out, int(total), nil
 }
@@ -142,39 +129,16 @@ func taskCols(withBody bool) string {
 	return colsNoBody
 }
 
-func (x *txn) Counts(ctx context.Context) (store.Counts, error) {
-	c := store.Counts{ByStatus: map[task.Status]int{}, ByPriority: map[task.Priority]int{}}
-	rows, err := x.tx.Query(ctx, qCounts, x.p)
-	if err != nil {
-		return c, fmt.Errorf("count tasks: %w", err)
-	}
-	for rows.Next() {
-		var (
-			status, priority string
-			n                int64
-		)
-		if err := rows.Scan(&status, &priority, &n); err != nil {
-			rows.Close()
-			return c, fmt.Errorf("count tasks: %w", err)
-		}
-		c.ByStatus[task.Status(status)] += int(n)
-		c.ByPriority[task.Priority(priority)] += int(n)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return c, fmt.Errorf("count tasks: %w", err)
-	}
-	if err := x.tx.QueryRow(ctx, qAvgDays, x.p).Scan(&c.AvgCompletionDays); err != nil {
-		return c, fmt.Errorf("average completion: %w", err)
-	}
-	return c, nil
-}
-
 func (x *txn) edges(ctx context.Context, query string, args ...any) (task.Deps, error) {
 	rows, err := x.tx.Query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
+	return scanEdges(rows)
+}
+
+// scanEdges reads rows of task_id, depends_on and closes them.
+func scanEdges(rows pgx.Rows) (task.Deps, error) {
 	defer rows.Close()
 	deps := task.Deps{}
 	var a, b int64
@@ -191,8 +155,8 @@ func (x *txn) Deps(ctx context.Context, q store.DepQuery) (task.Deps, error) {
 	return store.AnswerDeps(ctx, q, x.allDeps, x.depsOf, x.oneDeps)
 }
 
-// level answers a Query of one level of the tree.
-func (x *txn) level(ctx context.Context, q store.Query) ([]task.Task, error) {
+// Level answers a Query of one level of the tree.
+func (x *txn) Level(ctx context.Context, q store.Query) ([]task.Task, error) {
 	switch {
 	case q.LeftOf != nil:
 		t, ok, err := x.leftSibling(ctx, *q.LeftOf, q.WithBody)
@@ -214,126 +178,6 @@ func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {
 		return nil, fmt.Errorf("read dependencies: %w", err)
 	}
 	return deps, nil
-}
-
-// planRev is the project's version and plan revision as a View's snapshot
-// has them, read once.
-type planRev struct {
-	read                 bool
-	version, plan, reset int64
-}
-
-func (x *txn) readPlanRev(ctx context.Context) error {
-	if x.rev.read && x.snapshot {
-		return nil
-	}
-	if x.changesAhead.Of != 0 { // read ahead with the changes (answer: if no write since)
-		a, err := x.answer(ctx, x.changesAhead)
-		if err != nil {
-			return fmt.Errorf("read plan revision: %w", err)
-		}
-		if a != nil && a.rev.read {
-			x.rev = a.rev
-			return nil
-		}
-	}
-	if err := x.tx.QueryRow(ctx, qPlanRev, x.p).Scan(&x.rev.version, &x.rev.plan, &x.rev.reset); err != nil {
-		return fmt.Errorf("read plan revision: %w", err)
-	}
-	x.rev.read = true
-	return nil
-}
-
-// SnapshotVersion returns the project's version (Store.Version) as this
-// transaction sees it; in a View, PlanChanges then reads the plan revision
-// of the same snapshot without another round trip. No service needs it
-// (the board cache goes by plan revision); the read-ahead tests use it.
-func (x *txn) SnapshotVersion(ctx context.Context) (uint64, error) {
-	if err := x.readPlanRev(ctx); err != nil {
-		return 0, err
-	}
-	return uint64(x.rev.version), nil
-}
-
-// PlanChanges returns what changed in the plan's tasks and dependencies
-// after revision since, and the revision the answer brings a reader to (see
-// migration 0006). since 0, a change only a full reload can follow, or a
-// revision ahead of the project's (another database took this one's place)
-// returns the whole plan (Full). The board cache loads the plan with it;
-// called in a View, every read shares one snapshot.
-func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error) {
-	// In a write, the changes go in the same round trip as the revision
-	// (ReadAhead; in a View it does nothing).
-	if !(x.rev.read && x.snapshot) {
-		x.ReadAhead(ctx, store.Read{Of: store.ReadPlanChanges, Since: since})
-	}
-	if err := x.readPlanRev(ctx); err != nil {
-		return task.Changes{}, 0, err
-	}
-	rev, reset := x.rev.plan, x.rev.reset
-	if since == 0 || uint64(reset) > since || uint64(rev) < since {
-		ts, err := x.Tasks(ctx)
-		if err != nil {
-			return task.Changes{}, 0, err
-		}
-		deps, err := x.allDeps(ctx)
-		if err != nil {
-			return task.Changes{}, 0, err
-		}
-		return task.Changes{Full: true, Tasks: ts, Deps: deps}, uint64(rev), nil
-	}
-	if uint64(rev) == since {
-		return task.Changes{}, since, nil
-	}
-	if a, err := x.aheadChanges(ctx, since); err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
-	} else if a != nil && a.rev.read && a.rev.plan == rev {
-		return a.changes, uint64(rev), nil
-	}
-	// Bounded by the revision just read, though the snapshot holds none
-	// above it: with "rev > $2" alone a generic plan (plan_cache_mode)
-	// guesses a third of the project's tasks and scans them all; with the
-	// range it walks tasks_by_rev.
-	rows, err := x.tx.Query(ctx, qChangedSince, x.p, int64(since), rev)
-	if err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
-	}
-	c, err := scanChanges(rows)
-	if err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
-	}
-	return c, uint64(rev), nil
-}
-
-// scanChanges reads the rows of qChangedSince or qChangedNow.
-func scanChanges(rows pgx.Rows) (task.Changes, error) {
-	defer rows.Close()
-	c := task.Changes{Deps: task.Deps{}}
-	r := newTaskRow()
-	var (
-		removed bool
-		deps    []int64
-	)
-	dest := append(r.dest[:], &removed, &deps)
-	for rows.Next() {
-		r.completed = nil
-		if err := rows.Scan(dest...); err != nil {
-			return task.Changes{}, err
-		}
-		if removed {
-			c.Removed = append(c.Removed, task.ID(r.id))
-			continue
-		}
-		c.Tasks = append(c.Tasks, r.task())
-		if len(deps) > 0 {
-			ds := make([]task.ID, len(deps))
-			for i, d := range deps {
-				ds[i] = task.ID(d)
-			}
-			c.Deps[task.ID(r.id)] = ds
-		}
-	}
-	return c, rows.Err()
 }
 
 func (x *txn) oneDeps(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error) {
@@ -399,36 +243,35 @@ func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
 	return nil
 }
 
-func (x *txn) Imported(ctx context.Context, source, externalID string) (task.ID, bool, error) {
-	var id int64
-	err := x.tx.QueryRow(ctx, qImported, x.p, source, externalID).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, false, nil
+func (x *txn) Imports(ctx context.Context, q store.ImportQuery) ([]store.Import, error) {
+	if q.Task == 0 {
+		var id int64
+		err := x.tx.QueryRow(ctx, qImported, x.p, q.Source, q.ExternalID).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read import mapping: %w", err)
+		}
+		return []store.Import{{Source: q.Source, ExternalID: q.ExternalID, TaskID: task.ID(id)}}, nil
 	}
+	rows, err := x.tx.Query(ctx, qImportsOf, x.p, int64(q.Task))
 	if err != nil {
-		return 0, false, fmt.Errorf("read import mapping: %w", err)
+		return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
 	}
-	return task.ID(id), true, nil
-}
-
-func (x *txn) ImportsOf(ctx context.Context, id task.ID) ([]store.Import, error) {
-	rows, err := x.tx.Query(ctx, qImportsOf, x.p, int64(id))
+	out, err := scanImports(rows, q.Task)
 	if err != nil {
-		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
-	}
-	out, err := scanImports(rows)
-	if err != nil {
-		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+		return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
 	}
 	return out, nil
 }
 
-// scanImports reads qImportsOf's rows.
-func scanImports(rows pgx.Rows) ([]store.Import, error) {
+// scanImports reads qImportsOf's rows, the mappings of task id.
+func scanImports(rows pgx.Rows, id task.ID) ([]store.Import, error) {
 	defer rows.Close()
 	var out []store.Import
 	for rows.Next() {
-		var m store.Import
+		m := store.Import{TaskID: id}
 		if err := rows.Scan(&m.Source, &m.ExternalID); err != nil {
 			return nil, err
 		}

@@ -239,14 +239,14 @@ func TestProjectsAreSeparate(t *testing.T) {
 		}
 	}
 	err := q.View(ctx, func(tx store.Tx) error {
-		ts, err := tx.Tasks(ctx)
+		ts, err := store.Tasks(ctx, tx)
 		if err != nil || len(ts) != 1 || ts[0].Title != "in q" {
 			t.Errorf("q's tasks = %+v, %v", ts, err)
 		}
-		if id, err := tx.Focus(ctx, "alice"); err != nil || id != 0 {
-			t.Errorf("q's focus for alice = %v, %v; want none", id, err)
+		if fs, err := tx.Focuses(ctx); err != nil || fs["alice"] != 0 {
+			t.Errorf("q's focus for alice = %v, %v; want none", fs["alice"], err)
 		}
-		if _, err := tx.Task(ctx, 2); !problem.Is(err, problem.NotFound) {
+		if _, err := store.Task(ctx, tx, 2); !problem.Is(err, problem.NotFound) {
 			t.Errorf("p's task 2 through q: %v", err)
 		}
 		return nil
@@ -273,7 +273,7 @@ func TestUpdateSerialisesAcrossInstances(t *testing.T) {
 			defer wg.Done()
 			for range each {
 				errs <- s.Update(ctx, func(tx store.Tx) error {
-					cur, err := tx.Task(ctx, x.ID)
+					cur, err := store.Task(ctx, tx, x.ID)
 					if err != nil {
 						return err
 					}
@@ -292,7 +292,7 @@ func TestUpdateSerialisesAcrossInstances(t *testing.T) {
 		}
 	}
 	err := b.View(ctx, func(tx store.Tx) error {
-		got, err := tx.Task(ctx, x.ID)
+		got, err := store.Task(ctx, tx, x.ID)
 		if err == nil && got.Title != strconv.Itoa(4*each) {
 			t.Errorf("counter = %s after %d increments", got.Title, 4*each)
 		}
@@ -413,7 +413,7 @@ func TestUpdateLocksFromItsStart(t *testing.T) {
 		done <- a.Update(ctx, func(tx store.Tx) error {
 			// The lock goes with the first statement, a read: from
 			// then on no other writer runs, though A has written nothing.
-			if _, err := tx.Tasks(ctx); err != nil {
+			if _, err := store.Tasks(ctx, tx); err != nil {
 				return err
 			}
 			close(entered)
@@ -432,7 +432,7 @@ func TestUpdateLocksFromItsStart(t *testing.T) {
 	if err == nil {
 		t.Fatal("B's Update ran while A's was open")
 	}
-	if err := b.View(ctx, func(tx store.Tx) error { _, err := tx.Tasks(ctx); return err }); err != nil {
+	if err := b.View(ctx, func(tx store.Tx) error { _, err := store.Tasks(ctx, tx); return err }); err != nil {
 		t.Fatalf("a View waited for the write lock: %v", err)
 	}
 	createTask(t, newStore(t), "another project")
@@ -441,7 +441,7 @@ func TestUpdateLocksFromItsStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = b.View(ctx, func(tx store.Tx) error {
-		ts, err := tx.Tasks(ctx)
+		ts, err := store.Tasks(ctx, tx)
 		if err == nil && (len(ts) != 1 || ts[0].Title != "from a") {
 			t.Errorf("tasks = %+v; want only A's", ts)
 		}
@@ -541,7 +541,7 @@ func TestLockTimeoutIsBusy(t *testing.T) {
 		done := make(chan error, 1)
 		go func() {
 			done <- a.Update(ctx, func(tx store.Tx) error {
-				if _, err := tx.Tasks(ctx); err != nil { // takes the lock
+				if _, err := store.Tasks(ctx, tx); err != nil { // takes the lock
 					return err
 				}
 				close(entered)
@@ -561,7 +561,7 @@ func TestLockTimeoutIsBusy(t *testing.T) {
 		}
 	}
 	if err := b.View(ctx, func(tx store.Tx) error {
-		ts, err := tx.Tasks(ctx)
+		ts, err := store.Tasks(ctx, tx)
 		if err == nil && len(ts) != 0 {
 			t.Errorf("the refused write left %+v", ts)
 		}
@@ -590,8 +590,8 @@ func TestLateWriteFailsTheTransaction(t *testing.T) {
 		if err := tx.UpdateTask(ctx, task.Task{ID: 999, Title: "x", Status: task.StatusDone}); err != nil {
 			return err
 		}
-		_, readErr = tx.Task(ctx, a.ID) // carries the update
-		return nil                      // as a caller that misread the read's error would
+		_, readErr = store.Task(ctx, tx, a.ID) // carries the update
+		return nil                             // as a caller that misread the read's error would
 	})
 	if !problem.Is(err, problem.NotFound) || problem.Of(err).Problem != "task 999 not found" {
 		t.Fatalf("Update = %v; want task 999 not found", err)
@@ -622,7 +622,7 @@ func TestLateWriteFailsTheTransaction(t *testing.T) {
 		t.Errorf("version %d after failed writes; want %d", v, before)
 	}
 	err = s.View(ctx, func(tx store.Tx) error {
-		ts, err := tx.Tasks(ctx)
+		ts, err := store.Tasks(ctx, tx)
 		if err == nil && (len(ts) != 1 || ts[0].Title != "a") {
 			t.Errorf("tasks after failed writes = %+v; want a alone, unchanged", ts)
 		}

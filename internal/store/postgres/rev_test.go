@@ -87,14 +87,11 @@ func TestRevisionOncePerTransaction(t *testing.T) {
 		if got := planRev(); got != rev+1 {
 			t.Fatalf("%s took the plan from revision %d to %d, want one revision", what, rev, got)
 		}
-		var c task.Changes
-		var at uint64
-		if err := s.View(ctx, func(tx store.Tx) (err error) {
-			c, at, err = tx.(planChanges).PlanChanges(ctx, rev)
-			return err
-		}); err != nil {
+		res, err := s.ReadPlan(ctx, store.PlanRead{Since: rev})
+		if err != nil {
 			t.Fatal(err)
 		}
+		c, at := res.Changes, res.Rev
 		var ids []task.ID
 		for _, x := range c.Tasks {
 			ids = append(ids, x.ID)

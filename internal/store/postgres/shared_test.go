@@ -66,7 +66,7 @@ func TestOpenSharedOnePool(t *testing.T) {
 	// Each store sees its own project's tasks only.
 	for i, s := range stores {
 		var ts []task.Task
-		if err := s.View(ctx, func(tx store.Tx) (err error) { ts, err = tx.Tasks(ctx); return err }); err != nil {
+		if err := s.View(ctx, func(tx store.Tx) (err error) { ts, err = store.Tasks(ctx, tx); return err }); err != nil {
 			t.Fatal(err)
 		}
 		if len(ts) != 3 {
@@ -172,7 +172,7 @@ func TestWritersDoNotHoldThePool(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		err := s.Update(ctx, func(tx store.Tx) error {
-			if _, err := tx.Tasks(ctx); err != nil {
+			if _, err := store.Tasks(ctx, tx); err != nil {
 				return err
 			}
 			close(holding)
@@ -206,7 +206,7 @@ func TestWritersDoNotHoldThePool(t *testing.T) {
 	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var n int
-	err = s.View(rctx, func(tx store.Tx) (err error) { n, err = tx.CountTasks(rctx); return err })
+	err = s.View(rctx, func(tx store.Tx) (err error) { _, n, err = tx.Query(rctx, store.Query{}); return err })
 	close(release)
 	wg.Wait()
 	if err != nil {
@@ -216,7 +216,7 @@ func TestWritersDoNotHoldThePool(t *testing.T) {
 		t.Errorf("the read saw %d tasks, want the 1 committed before the writers", n)
 	}
 	var all []task.Task
-	if err := s.View(ctx, func(tx store.Tx) (err error) { all, err = tx.Tasks(ctx); return err }); err != nil || len(all) != 4 {
+	if err := s.View(ctx, func(tx store.Tx) (err error) { all, err = store.Tasks(ctx, tx); return err }); err != nil || len(all) != 4 {
 		t.Errorf("after the writers: %v %v, want 4 tasks", titlesOf(all), err)
 	}
 }

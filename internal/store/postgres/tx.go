@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -27,16 +28,11 @@ type txn struct {
 	// version and notified (takeRev, nextID): COMMIT need not.
 	bumped bool
 	terms  *termCounts
-	// snapshot: one snapshot for the whole transaction (a View), so what
-	// it read once stays true (rev).
+	// snapshot: one snapshot for the whole transaction (a View).
 	snapshot bool
-	rev      planRev
 	// ahead holds the reads sent ahead (ReadAhead) and, once in, their
 	// answers, until the transaction's next write.
 	ahead map[store.Read]*aheadRead
-	// changesAhead is the last ReadPlanChanges sent ahead, whose answer
-	// holds the plan's revision too.
-	changesAhead store.Read
 }
 
 var _ store.Tx = (*txn)(nil)
@@ -118,9 +114,6 @@ const (
 	qTask          = `SELECT ` + colsBody + ` FROM tasks WHERE project_id = $1 AND id = $2 AND removed_at IS NULL`
 	qChildren      = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND removed_at IS NULL ORDER BY position, id`
 	qChildrenBody  = `SELECT ` + colsBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND removed_at IS NULL ORDER BY position, id`
-	qTasks         = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND removed_at IS NULL`
-	qCountTasks    = `SELECT count(*) FROM tasks WHERE project_id = $1 AND removed_at IS NULL`
-	qFocus         = `SELECT task_id FROM focus WHERE project_id = $1 AND agent = $2`
 	qCompletionsBy = `SELECT seq, task_id, parent_id, title, body, created_at, completed_at, count(*) OVER ()
 		FROM completions WHERE project_id = $1 ORDER BY seq `
 	qCountCompletions = `SELECT count(*) FROM completions WHERE project_id = $1`
@@ -226,23 +219,23 @@ func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task
 	return sqlq.Collect(rows, func(rows pgx.Rows) (task.Task, error) { return r.scan(rows) })
 }
 
-func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
+// TaskByID answers a Query of one task by id: none when it is not visible.
+// A task read ahead answers every call until a write, each caller getting
+// its own copy.
+func (x *txn) TaskByID(ctx context.Context, id task.ID) ([]task.Task, error) {
 	if ts, ok, err := x.answeredTasks(ctx, store.Read{Of: store.ReadTask, ID: id}); err != nil {
-		return task.Task{}, fmt.Errorf("read task %s: %w", id, err)
+		return nil, fmt.Errorf("read task %s: %w", id, err)
 	} else if ok {
-		if len(ts) == 0 {
-			return task.Task{}, task.NotFound(id)
-		}
-		return ts[0], nil
+		return slices.Clone(ts), nil
 	}
 	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qTask, x.p, int64(id)))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return task.Task{}, task.NotFound(id)
+		return nil, nil
 	}
 	if err != nil {
-		return task.Task{}, fmt.Errorf("read task %s: %w", id, err)
+		return nil, fmt.Errorf("read task %s: %w", id, err)
 	}
-	return t, nil
+	return []task.Task{t}, nil
 }
 
 func (x *txn) children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
@@ -312,22 +305,6 @@ func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
 		return nil, fmt.Errorf("read ancestors of %s: %w", id, err)
 	}
 	return ts, nil
-}
-
-func (x *txn) Tasks(ctx context.Context) ([]task.Task, error) {
-	ts, err := x.queryTasks(ctx, qTasks, x.p)
-	if err != nil {
-		return nil, fmt.Errorf("read tasks: %w", err)
-	}
-	return ts, nil
-}
-
-func (x *txn) CountTasks(ctx context.Context) (int, error) {
-	var n int64
-	if err := x.tx.QueryRow(ctx, qCountTasks, x.p).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count tasks: %w", err)
-	}
-	return int(n), nil
 }
 
 func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement) (task.Task, error) {
@@ -434,7 +411,7 @@ const qCreateFocused = `
 // task (its focus, when that task is visible and its status one of open),
 // or as a root task when it has none, and moves the agent's focus onto it
 // (as of at), in one statement: what the focus service's create_new_task
-// does with FocusedTask, CreateTask and SetFocus. The statement is sent
+// does with store.FocusedTask, CreateTask and SetFocus. The statement is sent
 // late, with the transaction's next one or with COMMIT, so that
 // create_new_task's transaction takes one round trip, during which alone
 // it holds the project's lock; *into is the task as created once it has
@@ -480,7 +457,7 @@ const qUpdateCurrentBody = `
 	SELECT u.* FROM (SELECT cairn_found(count(*)) FROM u) found LEFT JOIN u ON true`
 
 // UpdateCurrentBody writes body (as of at) into the agent's current task,
-// as the focus service's update_current_task does with FocusedTask and
+// as the focus service's update_current_task does with store.FocusedTask and
 // UpdateTask, in one statement sent late, with the transaction's next one
 // or with COMMIT: the write's one round trip. *into is the task as written
 // once it has gone; with no current task the transaction fails with
@@ -543,19 +520,7 @@ func (x *txn) RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int,
 	return int(n), nil
 }
 
-func (x *txn) Focus(ctx context.Context, agent string) (task.ID, error) {
-	var id *int64
-	err := x.tx.QueryRow(ctx, qFocus, x.p, agent).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) || (err == nil && id == nil) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("read focus: %w", err)
-	}
-	return task.ID(*id), nil
-}
-
-// qFocusedTask is qFocus and qTask in one statement: the agent's focus
+// qFocusedTask is the agent's focus and qTask in one statement: its focus
 // row, and the task it is on when that is visible (its id is then not 0).
 const qFocusedTask = `SELECT coalesce(t.id, 0), coalesce(t.parent_id, 0), coalesce(t.position, 0), coalesce(t.num, 0),
 	coalesce(t.title, ''), coalesce(t.body, ''), coalesce(t.status, ''), coalesce(t.priority, ''),
@@ -563,18 +528,18 @@ const qFocusedTask = `SELECT coalesce(t.id, 0), coalesce(t.parent_id, 0), coales
 	FROM focus f LEFT JOIN tasks t ON t.project_id = f.project_id AND t.id = f.task_id AND t.removed_at IS NULL
 	WHERE f.project_id = $1 AND f.agent = $2`
 
-// FocusedTask returns the task the agent's focus is on, as Focus and then
-// Task would, in one round trip; found is false when the agent has no
-// focus or its task is not visible.
-func (x *txn) FocusedTask(ctx context.Context, agent string) (task.Task, bool, error) {
+// TaskOfFocus answers a Query.FocusOf: the task the agent's focus is on,
+// read with the focus in one round trip; none when the agent has no focus
+// or its task is not visible.
+func (x *txn) TaskOfFocus(ctx context.Context, agent string) ([]task.Task, error) {
 	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qFocusedTask, x.p, agent))
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && t.ID == 0) {
-		return task.Task{}, false, nil
+		return nil, nil
 	}
 	if err != nil {
-		return task.Task{}, false, fmt.Errorf("read focus: %w", err)
+		return nil, fmt.Errorf("read focus: %w", err)
 	}
-	return t, true, nil
+	return []task.Task{t}, nil
 }
 
 // SetFocus is sent with the next statement (later).

@@ -43,6 +43,7 @@ var (
 	claimWriteQueries = []string{qClaimCAS, qReleaseAny, qAddLifecycle, qSetLifecycle}
 )
 
+// TaskClaim reads the claim on id, live or expired.
 func (x *txn) TaskClaim(ctx context.Context, id task.ID) (task.Claim, bool, error) {
 	c := task.Claim{TaskID: id}
 	var at, until int64
@@ -77,7 +78,12 @@ func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
 	return prev, nil
 }
 
-func (x *txn) Claims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error) {
+func (x *txn) Claims(ctx context.Context, q store.ClaimQuery) (map[task.ID]task.Claim, error) {
+	return store.AnswerClaims(ctx, q, x)
+}
+
+// LiveClaims reads the claims on visible tasks that are live at now.
+func (x *txn) LiveClaims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error) {
 	rows, err := x.query(ctx, qClaims, micros(now))
 	if err != nil {
 		return nil, fmt.Errorf("read claims: %w", err)

@@ -11,25 +11,25 @@ import (
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
-// qFocusedTask is qFocus and qTask in one statement: the task the agent's
+// qFocusedTask is the agent's focus and its task in one statement: the task the agent's
 // focus is on, if it has one and that task is visible.
 const qFocusedTask = `SELECT t.id, t.parent_id, t.position, t.num, t.title, t.body, t.status, t.priority,
 	t.created_at, t.updated_at, t.completed_at
 	FROM focus f JOIN tasks t ON t.id = f.task_id WHERE f.agent = ? AND t.removed_at IS NULL`
 
-// FocusedTask is Focus and then Task in one statement (the service's
-// focusedTask): every focus tool begins with it, the writes too, under the
-// project's lock. found is false when the agent has no focus or its task is
-// not visible.
-func (x *txn) FocusedTask(ctx context.Context, agent string) (t task.Task, found bool, err error) {
-	t, err = scanTask(x.queryRow(ctx, qFocusedTask, agent))
+// TaskOfFocus answers a Query.FocusOf: the focus and its task in one
+// statement. Every focus tool begins with it, the writes too, under the
+// project's lock. None when the agent has no focus or its task is not
+// visible.
+func (x *txn) TaskOfFocus(ctx context.Context, agent string) ([]task.Task, error) {
+	t, err := scanTask(x.queryRow(ctx, qFocusedTask, agent))
 	if errors.Is(err, sql.ErrNoRows) {
-		return task.Task{}, false, nil
+		return nil, nil
 	}
 	if err != nil {
-		return task.Task{}, false, fmt.Errorf("read focus: %w", err)
+		return nil, fmt.Errorf("read focus: %w", err)
 	}
-	return t, true, nil
+	return []task.Task{t}, nil
 }
 
 // qInsertUnderFocus is qFocusedTask and qInsertTaskLast in one statement:
@@ -50,7 +50,7 @@ const qInsertUnderFocus = `WITH cur(id) AS (
 // task (its focus, when that task is visible and its status one of open),
 // or as a root task when it has none, in one statement, and moves the
 // agent's focus onto it (as of at): what the focus service's
-// create_new_task does with FocusedTask, CreateTask and SetFocus, one
+// create_new_task does with store.FocusedTask, CreateTask and SetFocus, one
 // statement less under the write lock. *into is the task as created.
 func (x *txn) CreateUnderCurrent(ctx context.Context, agent string, t task.Task, open []task.Status, at time.Time, into *task.Task) error {
 	t, err := x.createUnderCurrent(ctx, agent, t, open)

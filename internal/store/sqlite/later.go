@@ -15,16 +15,17 @@ import (
 // *into then). SQLite's statements cost no round trip: each runs when it is
 // called, and *into is filled at once.
 
-// UpdateCurrentBody writes body into the agent's current task: FocusedTask
-// and UpdateTask.
+// UpdateCurrentBody writes body into the agent's current task: its focused
+// task (Query.FocusOf) and UpdateTask.
 func (x *txn) UpdateCurrentBody(ctx context.Context, agent, body string, open []task.Status, at time.Time, into *task.Task) error {
-	t, found, err := x.FocusedTask(ctx, agent)
+	ts, err := x.TaskOfFocus(ctx, agent)
 	if err != nil {
 		return err
 	}
-	if !found || !slices.Contains(open, t.Status) {
+	if len(ts) == 0 || !slices.Contains(open, ts[0].Status) {
 		return store.ErrNoCurrentTask
 	}
+	t := ts[0]
 	t.Body, t.UpdatedAt = body, at
 	if err := x.UpdateTask(ctx, t); err != nil {
 		return err

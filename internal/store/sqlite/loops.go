@@ -56,13 +56,16 @@ func (x *txn) loop(ctx context.Context, id task.ID) ([]store.LoopRow, error) {
 	return []store.LoopRow{{Task: t, State: state}}, nil
 }
 
-func (x *txn) SetLoop(ctx context.Context, id task.ID, state []byte) error {
-	res, err := x.exec(ctx, qSetLoop, string(state), int64(id))
+func (x *txn) SetLoop(ctx context.Context, state []byte, e store.LoopEvent) error {
+	res, err := x.exec(ctx, qSetLoop, string(state), int64(e.TaskID))
 	if err != nil {
-		return fmt.Errorf("save loop %s: %w", id, err)
+		return fmt.Errorf("save loop %s: %w", e.TaskID, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return task.NotFound(id)
+		return task.NotFound(e.TaskID)
+	}
+	if _, err := x.exec(ctx, qAddEvent, int64(e.TaskID), e.Kind, e.Detail, micros(e.At)); err != nil {
+		return fmt.Errorf("record loop event: %w", err)
 	}
 	return nil
 }
@@ -115,13 +118,6 @@ func (x *txn) Checkpoints(ctx context.Context, id task.ID) ([]store.Checkpoint, 
 		out = append(out, c)
 	}
 	return out, rows.Err()
-}
-
-func (x *txn) AddLoopEvent(ctx context.Context, e store.LoopEvent) error {
-	if _, err := x.exec(ctx, qAddEvent, int64(e.TaskID), e.Kind, e.Detail, micros(e.At)); err != nil {
-		return fmt.Errorf("record loop event: %w", err)
-	}
-	return nil
 }
 
 func (x *txn) LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]store.LoopEvent, int, error) {

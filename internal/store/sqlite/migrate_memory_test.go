@@ -340,7 +340,7 @@ func TestOpenMainsDatabase(t *testing.T) {
 	defer s.Close()
 	checkSchema(t, path, before)
 	err = s.View(ctx, func(tx store.Tx) error {
-		if n, err := tx.CountTasks(ctx); err != nil || n != 4 {
+		if _, n, err := tx.Query(ctx, store.Query{}); err != nil || n != 4 {
 			t.Errorf("tasks: %d, %v; want 4", n, err)
 		}
 		r, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: "WAL busy timeout"})

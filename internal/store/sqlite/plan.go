@@ -30,22 +30,11 @@ const (
 	qImportsOf  = `SELECT source, external_id FROM imports WHERE task_id = ? ORDER BY source, external_id`
 	qSetImport  = `INSERT INTO imports (source, external_id, task_id) VALUES (?, ?, ?)
 		ON CONFLICT (source, external_id) DO UPDATE SET task_id = excluded.task_id`
-	qPlanRev      = `SELECT n, reset FROM plan_rev WHERE id = 1`
-	qTasksSince   = `SELECT ` + colsNoBody + ` FROM tasks WHERE rev > ? AND removed_at IS NULL`
-	qRemovedSince = `SELECT id FROM tasks WHERE rev > ? AND removed_at IS NOT NULL`
-	// The changed tasks by the rev index, then their edges by task_deps's
-	// key: a join let the planner scan every edge instead.
-	qDepsSince = `SELECT task_id, depends_on FROM task_deps
-		WHERE task_id IN (SELECT id FROM tasks WHERE rev > ? AND removed_at IS NULL)`
-	qCounts  = `SELECT status, priority, count(*) FROM tasks WHERE removed_at IS NULL GROUP BY status, priority`
-	qAvgDays = `SELECT coalesce(avg((completed_at - created_at) / 86400000000.0), 0) FROM tasks
-		WHERE removed_at IS NULL AND status = 'done' AND completed_at IS NOT NULL`
 )
 
 // planReadQueries and planWriteQueries are prepared like the focus ones.
 var (
-	planReadQueries = []string{qChild, qFocuses, qAllDeps, qRemovedIDs, qTaskDeps, qDepsOf, qDependents, qImported, qImportsOf, qCounts, qAvgDays,
-		qPlanRev, qTasksSince, qRemovedSince, qDepsSince}
+	planReadQueries  = []string{qChild, qFocuses, qAllDeps, qRemovedIDs, qTaskDeps, qDepsOf, qDependents, qImported, qImportsOf, qPlanRev, qTasks}
 	planWriteQueries = []string{qClearDeps, qAddDep, qDropDepsOn, qSetImport}
 )
 
@@ -80,23 +69,32 @@ func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, 
 	return []task.Task{t}, nil
 }
 
+// Query answers from the store's read of the shape q takes (AnswerQuery).
 func (x *txn) Query(ctx context.Context, q store.Query) ([]task.Task, int, error) {
-	if q.Level {
-		ts, err := x.level(ctx, q)
-		return ts, len(ts), err
-	}
+	return store.AnswerQuery(ctx, q, x)
+}
+
+// List answers a Query of the plan's lists: an unpaged one (no Limit or
+// Offset) runs no count, as the board's full read would pay it for
+// nothing.
+func (x *txn) List(ctx context.Context, q store.Query) ([]task.Task, int, error) {
 	st, err := sqlq.Tasks(sq.Where(""), q, taskCols(q.WithBody))
 	if err != nil {
 		return nil, 0, err
 	}
-	var total int
-	if err := x.queryRowBuilt(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count tasks: %w", err)
+	total := -1
+	if q.Limit != 0 || q.Offset != 0 {
+		if err := x.queryRowBuilt(ctx, st.Count, st.CountArgs...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count tasks: %w", err)
+		}
 	}
 	x.wantBuilt(st.Page)
 	ts, err := x.queryTasks(ctx, st.Page, st.PageArgs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("query tasks: %w", err)
+	}
+	if total < 0 {
+		total = len(ts)
 	}
 	return ts, total, nil
 }
@@ -109,34 +107,6 @@ func taskCols(withBody bool) string {
 		return colsBody
 	}
 	return colsNoBody
-}
-
-func (x *txn) Counts(ctx context.Context) (store.Counts, error) {
-	c := store.Counts{ByStatus: map[task.Status]int{}, ByPriority: map[task.Priority]int{}}
-	rows, err := x.query(ctx, qCounts)
-	if err != nil {
-		return c, fmt.Errorf("count tasks: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			status, priority string
-			n                int
-		)
-		if err := rows.Scan(&status, &priority, &n); err != nil {
-			return c, fmt.Errorf("count tasks: %w", err)
-		}
-		c.ByStatus[task.Status(status)] += n
-		c.ByPriority[task.Priority(priority)] += n
-	}
-	if err := rows.Err(); err != nil {
-		return c, fmt.Errorf("count tasks: %w", err)
-	}
-	rows.Close()
-	if err := x.queryRow(ctx, qAvgDays).Scan(&c.AvgCompletionDays); err != nil {
-		return c, fmt.Errorf("average completion: %w", err)
-	}
-	return c, nil
 }
 
 func (x *txn) ids(ctx context.Context, query string, args ...any) ([]task.ID, error) {
@@ -163,8 +133,8 @@ func (x *txn) Deps(ctx context.Context, q store.DepQuery) (task.Deps, error) {
 	return store.AnswerDeps(ctx, q, x.allDeps, x.depsOf, x.oneDeps)
 }
 
-// level answers a Query of one level of the tree.
-func (x *txn) level(ctx context.Context, q store.Query) ([]task.Task, error) {
+// Level answers a Query of one level of the tree.
+func (x *txn) Level(ctx context.Context, q store.Query) ([]task.Task, error) {
 	switch {
 	case q.LeftOf != nil:
 		t, ok, err := x.leftSibling(ctx, *q.LeftOf, q.WithBody)
@@ -212,58 +182,6 @@ func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {
 		}
 	}
 	return deps, rows.Err()
-}
-
-// PlanChanges returns what changed in the plan's tasks and dependencies
-// after revision since, and the revision the answer brings a reader to (see
-// migration 0006). since 0, or a change only a full reload can follow,
-// returns the whole plan (Full). The board cache loads the plan with it.
-func (x *txn) PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error) {
-	var rev, reset int64
-	if err := x.queryRow(ctx, qPlanRev).Scan(&rev, &reset); err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read plan revision: %w", err)
-	}
-	if since == 0 || uint64(reset) > since || uint64(rev) < since {
-		// A revision behind the reader's means another database file took
-		// this one's place: start over too.
-		ts, err := x.Tasks(ctx)
-		if err != nil {
-			return task.Changes{}, 0, err
-		}
-		deps, err := x.allDeps(ctx)
-		if err != nil {
-			return task.Changes{}, 0, err
-		}
-		return task.Changes{Full: true, Tasks: ts, Deps: deps}, uint64(rev), nil
-	}
-	if uint64(rev) == since {
-		return task.Changes{}, since, nil
-	}
-	var c task.Changes
-	var err error
-	if c.Tasks, err = x.queryTasks(ctx, qTasksSince, int64(since)); err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed tasks: %w", err)
-	}
-	if c.Removed, err = x.ids(ctx, qRemovedSince, int64(since)); err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read removed tasks: %w", err)
-	}
-	rows, err := x.query(ctx, qDepsSince, int64(since))
-	if err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed dependencies: %w", err)
-	}
-	defer rows.Close()
-	c.Deps = task.Deps{}
-	for rows.Next() {
-		var a, b task.ID
-		if err := rows.Scan(&a, &b); err != nil {
-			return task.Changes{}, 0, fmt.Errorf("read changed dependencies: %w", err)
-		}
-		c.Deps[a] = append(c.Deps[a], b)
-	}
-	if err := rows.Err(); err != nil {
-		return task.Changes{}, 0, fmt.Errorf("read changed dependencies: %w", err)
-	}
-	return c, uint64(rev), nil
 }
 
 func (x *txn) oneDeps(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error) {
@@ -340,29 +258,28 @@ func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
 	return nil
 }
 
-func (x *txn) Imported(ctx context.Context, source, externalID string) (task.ID, bool, error) {
-	var id task.ID
-	err := x.queryRow(ctx, qImported, source, externalID).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
+func (x *txn) Imports(ctx context.Context, q store.ImportQuery) ([]store.Import, error) {
+	if q.Task == 0 {
+		m := store.Import{Source: q.Source, ExternalID: q.ExternalID}
+		err := x.queryRow(ctx, qImported, q.Source, q.ExternalID).Scan(&m.TaskID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read import mapping: %w", err)
+		}
+		return []store.Import{m}, nil
 	}
+	rows, err := x.query(ctx, qImportsOf, int64(q.Task))
 	if err != nil {
-		return 0, false, fmt.Errorf("read import mapping: %w", err)
-	}
-	return id, true, nil
-}
-
-func (x *txn) ImportsOf(ctx context.Context, id task.ID) ([]store.Import, error) {
-	rows, err := x.query(ctx, qImportsOf, int64(id))
-	if err != nil {
-		return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+		return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
 	}
 	defer rows.Close()
 	var out []store.Import
 	for rows.Next() {
-		var m store.Import
+		m := store.Import{TaskID: q.Task}
 		if err := rows.Scan(&m.Source, &m.ExternalID); err != nil {
-			return nil, fmt.Errorf("read import mappings of %s: %w", id, err)
+			return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
 		}
 		out = append(out, m)
 	}

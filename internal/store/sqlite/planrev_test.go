@@ -12,10 +12,6 @@ import (
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
-type planChanges interface {
-	PlanChanges(ctx context.Context, since uint64) (task.Changes, uint64, error)
-}
-
 // TestPlanChanges: the plan revision (migration 0006) names exactly the
 // tasks whose board fields or dependencies changed, and the removed ones.
 func TestPlanChanges(t *testing.T) {
@@ -23,17 +19,14 @@ func TestPlanChanges(t *testing.T) {
 	s := open(t, sqlite.Options{})
 	changes := func(since uint64) (task.Changes, uint64) {
 		t.Helper()
-		var (
-			c   task.Changes
-			rev uint64
-		)
-		if err := s.View(ctx, func(tx store.Tx) (err error) {
-			c, rev, err = tx.(planChanges).PlanChanges(ctx, since)
-			return err
-		}); err != nil {
+		res, err := s.ReadPlan(ctx, store.PlanRead{Since: since, Whole: since == 0})
+		if err == nil && res.Reload {
+			res, err = s.ReadPlan(ctx, store.PlanRead{Whole: true})
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
-		return c, rev
+		return res.Changes, res.Rev
 	}
 	ids := func(ts []task.Task) []task.ID {
 		out := []task.ID{}
@@ -71,7 +64,9 @@ func TestPlanChanges(t *testing.T) {
 		t.Fatalf("nothing changed, yet %+v at %d (was %d)", got, again, rev)
 	}
 	// Loop state is not on the board: no change.
-	update(func(tx store.Tx) error { return tx.SetLoop(ctx, c.ID, []byte(`{}`)) })
+	update(func(tx store.Tx) error {
+		return tx.SetLoop(ctx, []byte(`{}`), store.LoopEvent{TaskID: c.ID, Kind: "start", At: time.Now()})
+	})
 	if got, _ := changes(rev); len(got.Tasks)+len(got.Removed) != 0 {
 		t.Fatalf("loop state changed the plan: %+v", got)
 	}

@@ -19,6 +19,14 @@ import (
 // BEGIN, three to six statements and a COMMIT, plus a PRAGMA data_version
 // on the version's connection.
 func (s *Store) ReadPlan(ctx context.Context, r store.PlanRead) (store.PlanReadResult, error) {
+	if r.Whole {
+		var res store.PlanReadResult
+		err := s.View(ctx, func(tx store.Tx) (err error) {
+			res, err = tx.(*txn).readWhole(ctx, r)
+			return err
+		})
+		return res, err
+	}
 	q, args := planReadQuery(r)
 	stmts := s.rs.get(ctx)
 	ctx = detach(ctx)
@@ -44,6 +52,9 @@ func (s *Store) ReadPlan(ctx context.Context, r store.PlanRead) (store.PlanReadR
 
 // ReadPlan is Store.ReadPlan in a transaction.
 func (x *txn) ReadPlan(ctx context.Context, r store.PlanRead) (store.PlanReadResult, error) {
+	if r.Whole {
+		return x.readWhole(ctx, r)
+	}
 	q, args := planReadQuery(r)
 	rows, err := x.queryBuilt(ctx, q, args...)
 	if err != nil {
@@ -226,8 +237,38 @@ func planReadRows(rows *sql.Rows, r store.PlanRead) (store.PlanReadResult, error
 	if !gotRev {
 		return res, fmt.Errorf("read plan: no plan revision")
 	}
-	// As PlanChanges: a revision behind the reader's means another
-	// database file took this one's place.
+	// A revision behind the reader's means another database file took
+	// this one's place.
+	store.SettlePlanRead(&res, r, uint64(rev), uint64(reset))
+	return res, nil
+}
+
+// The whole plan's reads (PlanRead.Whole): its revision and every visible
+// task; the edges are allDeps's.
+const (
+	qPlanRev = `SELECT n, reset FROM plan_rev WHERE id = 1`
+	qTasks   = `SELECT ` + colsNoBody + ` FROM tasks WHERE removed_at IS NULL`
+)
+
+// readWhole answers a PlanRead of the whole plan in the transaction's
+// snapshot with three plain scans (the revision, the tasks, the edges): in
+// one statement, a union with the other reads' columns, they cost a fifth
+// more memory. The rows r names beside it are not read: the board's load
+// asks for none.
+func (x *txn) readWhole(ctx context.Context, r store.PlanRead) (store.PlanReadResult, error) {
+	var rev, reset int64
+	if err := x.queryRow(ctx, qPlanRev).Scan(&rev, &reset); err != nil {
+		return store.PlanReadResult{}, fmt.Errorf("read plan revision: %w", err)
+	}
+	ts, err := x.queryTasks(ctx, qTasks)
+	if err != nil {
+		return store.PlanReadResult{}, fmt.Errorf("read tasks: %w", err)
+	}
+	deps, err := x.allDeps(ctx)
+	if err != nil {
+		return store.PlanReadResult{}, err
+	}
+	res := store.PlanReadResult{Changes: task.Changes{Tasks: ts, Deps: deps}}
 	store.SettlePlanRead(&res, r, uint64(rev), uint64(reset))
 	return res, nil
 }

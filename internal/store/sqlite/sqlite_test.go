@@ -214,7 +214,7 @@ func TestCallerGivesUp(t *testing.T) {
 	ctx, cancel = context.WithCancel(bg)
 	defer cancel()
 	err = s.View(ctx, func(tx store.Tx) error {
-		ts, err := tx.Tasks(ctx)
+		ts, err := store.Tasks(ctx, tx)
 		if err != nil {
 			return err
 		}
@@ -222,7 +222,7 @@ func TestCallerGivesUp(t *testing.T) {
 			t.Errorf("%d tasks after a write that gave up; want its changes rolled back", len(ts))
 		}
 		cancel()
-		_, err = tx.Tasks(ctx)
+		_, err = store.Tasks(ctx, tx)
 		return err
 	})
 	if !errors.Is(err, context.Canceled) {

@@ -86,6 +86,12 @@ func TestWriteStatements(t *testing.T) {
 			_, err := svc.Plan.Update(ctx, seeded[5], plan.Change{Status: &inProgress, Priority: &high, Description: &notes, Agent: agent})
 			return err
 		}},
+		// 8: it reads every task for the subtree, in one statement (an
+		// unpaged Query, which runs no count), then the live claims.
+		{"delete_task", 8, func() error {
+			_, err := svc.Plan.Delete(ctx, seeded[7], plan.Writer{Agent: agent})
+			return err
+		}},
 	} {
 		warm()
 		countStatements(t, c.name, c.max, c.call)

@@ -143,7 +143,7 @@ func (l *lazyStatements) close() error {
 // readQueries are prepared on every connection; writeQueries only on the
 // writer's.
 var (
-	readQueries = []string{qTask, qChildren, qChildrenBody, qOpenChildren, qLeftSibling, qLeftSiblingBody, qTasks, qCountTasks, qFocus, qFocusedTask,
+	readQueries = []string{qTask, qChildren, qChildrenBody, qOpenChildren, qLeftSibling, qLeftSiblingBody, qFocusedTask,
 		qCountCompletion, qCompletionsAsc, qCompletionsDesc, qAncestors}
 	writeQueries = []string{qPlaceAfter, qShiftRight, qInsertTaskLast, qInsertTaskAt, qInsertUnderFocus, qUpdateTask,
 		qRemoveSubtree, qSetFocus, qArchive}

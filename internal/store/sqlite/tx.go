@@ -67,9 +67,6 @@ const (
 	qTask            = `SELECT ` + colsBody + ` FROM tasks WHERE id = ? AND removed_at IS NULL`
 	qChildren        = `SELECT ` + colsNoBody + ` FROM tasks WHERE parent_id IS ? AND removed_at IS NULL ORDER BY position, id`
 	qChildrenBody    = `SELECT ` + colsBody + ` FROM tasks WHERE parent_id IS ? AND removed_at IS NULL ORDER BY position, id`
-	qTasks           = `SELECT ` + colsNoBody + ` FROM tasks WHERE removed_at IS NULL`
-	qCountTasks      = `SELECT count(*) FROM tasks WHERE removed_at IS NULL`
-	qFocus           = `SELECT task_id FROM focus WHERE agent = ?`
 	qCountCompletion = `SELECT count(*) FROM completions`
 	qCompletionsAsc  = `SELECT seq, task_id, parent_id, title, body, created_at, completed_at
 		FROM completions ORDER BY seq ASC LIMIT ? OFFSET ?`
@@ -236,15 +233,16 @@ func (x *txn) queryTasks(ctx context.Context, query string, args ...any) ([]task
 	return sqlq.Collect(rows, func(rows *sql.Rows) (task.Task, error) { return r.scan(rows) })
 }
 
-func (x *txn) Task(ctx context.Context, id task.ID) (task.Task, error) {
+// TaskByID answers a Query of one task by id: none when it is not visible.
+func (x *txn) TaskByID(ctx context.Context, id task.ID) ([]task.Task, error) {
 	t, err := scanTask(x.queryRow(ctx, qTask, int64(id)))
 	if errors.Is(err, sql.ErrNoRows) {
-		return task.Task{}, task.NotFound(id)
+		return nil, nil
 	}
 	if err != nil {
-		return task.Task{}, fmt.Errorf("read task %s: %w", id, err)
+		return nil, fmt.Errorf("read task %s: %w", id, err)
 	}
-	return t, nil
+	return []task.Task{t}, nil
 }
 
 func (x *txn) children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
@@ -288,22 +286,6 @@ func (x *txn) Ancestors(ctx context.Context, id task.ID) ([]task.Task, error) {
 		return nil, fmt.Errorf("read ancestors of %s: %w", id, err)
 	}
 	return ts, nil
-}
-
-func (x *txn) Tasks(ctx context.Context) ([]task.Task, error) {
-	ts, err := x.queryTasks(ctx, qTasks)
-	if err != nil {
-		return nil, fmt.Errorf("read tasks: %w", err)
-	}
-	return ts, nil
-}
-
-func (x *txn) CountTasks(ctx context.Context) (int, error) {
-	var n int
-	if err := x.queryRow(ctx, qCountTasks).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count tasks: %w", err)
-	}
-	return n, nil
 }
 
 func (x *txn) CreateTask(ctx context.Context, t task.Task, place store.Placement) (task.Task, error) {
@@ -368,18 +350,6 @@ func (x *txn) RemoveSubtree(ctx context.Context, id task.ID, at time.Time) (int,
 		return 0, fmt.Errorf("remove task %s from dependencies: %w", id, err)
 	}
 	return int(n), nil
-}
-
-func (x *txn) Focus(ctx context.Context, agent string) (task.ID, error) {
-	var id sql.NullInt64
-	err := x.queryRow(ctx, qFocus, agent).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("read focus: %w", err)
-	}
-	return task.ID(id.Int64), nil
 }
 
 func (x *txn) SetFocus(ctx context.Context, agent string, id task.ID, at time.Time) error {

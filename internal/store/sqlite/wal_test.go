@@ -48,7 +48,7 @@ func countTasks(t *testing.T, s *sqlite.Store) int {
 	t.Helper()
 	var n int
 	if err := s.View(context.Background(), func(tx store.Tx) error {
-		ts, err := tx.Tasks(context.Background())
+		ts, err := store.Tasks(context.Background(), tx)
 		n = len(ts)
 		return err
 	}); err != nil {
@@ -127,13 +127,13 @@ func TestWALCheckpointWaitsForNoReader(t *testing.T) {
 	reading, release, done := make(chan int), make(chan struct{}), make(chan error)
 	go func() {
 		done <- r.View(context.Background(), func(tx store.Tx) error {
-			ts, err := tx.Tasks(context.Background())
+			ts, err := store.Tasks(context.Background(), tx)
 			if err != nil {
 				return err
 			}
 			reading <- len(ts)
 			<-release
-			ts, err = tx.Tasks(context.Background())
+			ts, err = store.Tasks(context.Background(), tx)
 			if err == nil && len(ts) != 1 {
 				err = fmt.Errorf("the reader's snapshot changed under it: %d tasks, then %d", 1, len(ts))
 			}

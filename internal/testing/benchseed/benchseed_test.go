@@ -36,7 +36,7 @@ func TestSeedAndClone(t *testing.T) {
 	}
 	defer st.Close()
 	var n int
-	if err := st.View(ctx, func(tx store.Tx) (err error) { n, err = tx.CountTasks(ctx); return err }); err != nil {
+	if err := st.View(ctx, func(tx store.Tx) (err error) { _, n, err = tx.Query(ctx, store.Query{}); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if n != res.Tasks {
@@ -73,7 +73,7 @@ func TestSeedPlan(t *testing.T) {
 		deps task.Deps
 	)
 	if err := st.View(ctx, func(tx store.Tx) (err error) {
-		if all, err = tx.Tasks(ctx); err != nil {
+		if all, err = store.Tasks(ctx, tx); err != nil {
 			return err
 		}
 		deps, err = tx.Deps(ctx, store.DepQuery{All: true})

@@ -24,7 +24,7 @@ func resolve(ctx context.Context, tx store.Tx, ref string) (task.Task, error) {
 	if err != nil {
 		return task.Task{}, err
 	}
-	t, err := tx.Task(ctx, r.ID)
+	t, err := store.Task(ctx, tx, r.ID)
 	for _, n := range r.Path {
 		if err != nil {
 			break
@@ -62,7 +62,7 @@ func Get(ctx context.Context, st store.Store, ref string) (plan.Detail, error) {
 			}
 			out := make([]task.Task, 0, len(ids))
 			for _, id := range ids {
-				x, err := tx.Task(ctx, id)
+				x, err := store.Task(ctx, tx, id)
 				if err != nil {
 					return nil, err
 				}
@@ -80,7 +80,7 @@ func Get(ctx context.Context, st store.Store, ref string) (plan.Detail, error) {
 		if d.Subtasks, err = store.Children(ctx, tx, t.ID, false); err != nil {
 			return err
 		}
-		if c, ok, err := tx.TaskClaim(ctx, t.ID); err != nil {
+		if c, ok, err := store.TaskClaim(ctx, tx, t.ID); err != nil {
 			return err
 		} else if ok && c.Live(time.Now().UTC()) {
 			d.Claim = &c
@@ -92,7 +92,7 @@ func Get(ctx context.Context, st store.Store, ref string) (plan.Detail, error) {
 		if m, ok := ms[t.ID]; ok {
 			d.Lifecycle = &m
 		}
-		imps, err := tx.ImportsOf(ctx, t.ID)
+		imps, err := tx.Imports(ctx, store.ImportQuery{Task: t.ID})
 		for _, m := range imps {
 			src, file, _ := strings.Cut(m.Source, "@")
 			if file == "" && slices.ContainsFunc(imps, func(o store.Import) bool {
@@ -145,7 +145,7 @@ func List(ctx context.Context, st store.Store, q plan.TaskQuery) (plan.TaskPage,
 		if err != nil {
 			return err
 		}
-		claims, err := tx.Claims(ctx, time.Now().UTC())
+		claims, err := tx.Claims(ctx, store.ClaimQuery{Now: time.Now().UTC()})
 		if err != nil {
 			return err
 		}
@@ -180,7 +180,7 @@ func Picture(ctx context.Context, st store.Store, agent string, pg page.Page) (f
 	}
 	p := focus.Picture{Offset: pg.Offset}
 	err = st.View(ctx, func(tx store.Tx) error {
-		all, err := tx.Tasks(ctx)
+		all, err := store.Tasks(ctx, tx)
 		if err != nil {
 			return err
 		}
@@ -201,7 +201,7 @@ func Picture(ctx context.Context, st store.Store, agent string, pg page.Page) (f
 			}
 			p.Phases[id] = m.Phase
 		}
-		cur, found, err := tx.FocusedTask(ctx, agent)
+		cur, found, err := store.FocusedTask(ctx, tx, agent)
 		if err != nil {
 			return err
 		}

@@ -42,7 +42,7 @@ func testClaims(t *testing.T, s store.Store) {
 		t.Fatalf("renewal: prev %+v, %v", prev, err)
 	}
 	view(t, s, func(tx store.Tx) error {
-		c, ok, err := tx.TaskClaim(ctx, a.ID)
+		c, ok, err := store.TaskClaim(ctx, tx, a.ID)
 		want := task.Claim{TaskID: a.ID, Agent: "ann", ClaimedAt: t0, ExpiresAt: t0.Add(90 * time.Minute)}
 		if err != nil || !ok || !cmp.Equal(c, want) {
 			t.Errorf("TaskClaim after renewal = %+v, %v, %v; want %+v", c, ok, err, want)
@@ -58,12 +58,18 @@ func testClaims(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.Claims(ctx, t0.Add(95*time.Minute))
+		got, err := tx.Claims(ctx, store.ClaimQuery{Now: t0.Add(95 * time.Minute)})
 		if err != nil {
 			return err
 		}
 		if len(got) != 1 || got[a.ID].Agent != "bob" {
 			t.Errorf("Claims at t0+95m = %+v; want only bob's on %s (ann's on %s expired)", got, a.ID, b.ID)
+		}
+		// By task: the claim live or expired, whatever Now says.
+		got, err = tx.Claims(ctx, store.ClaimQuery{Task: b.ID, Now: t0.Add(95 * time.Minute)})
+		want := map[task.ID]task.Claim{b.ID: {TaskID: b.ID, Agent: "ann", ClaimedAt: t0, ExpiresAt: t0.Add(time.Hour)}}
+		if err != nil || !cmp.Equal(got, want) {
+			t.Errorf("Claims of %s = %+v, %v; want ann's expired claim %+v", b.ID, got, err, want)
 		}
 		return nil
 	})
@@ -78,7 +84,7 @@ func testClaims(t *testing.T, s store.Store) {
 	})
 	view(t, s, func(tx store.Tx) error {
 		for _, id := range []task.ID{a.ID, b.ID} {
-			if _, ok, _ := tx.TaskClaim(ctx, id); ok {
+			if _, ok, _ := store.TaskClaim(ctx, tx, id); ok {
 				t.Errorf("claim on %s still there after DropClaim", id)
 			}
 		}
@@ -100,8 +106,15 @@ func testClaims(t *testing.T, s store.Store) {
 	}
 	remove(t, s, b.ID)
 	view(t, s, func(tx store.Tx) error {
-		if got, _ := tx.Claims(ctx, t0); len(got) != 0 {
+		if got, _ := tx.Claims(ctx, store.ClaimQuery{Now: t0}); len(got) != 0 {
 			t.Errorf("Claims lists a removed task: %+v", got)
+		}
+		// By task, whatever the task's state.
+		if c, ok, err := store.TaskClaim(ctx, tx, b.ID); err != nil || !ok || c.Agent != "ann" {
+			t.Errorf("TaskClaim of a removed task = %+v, %v, %v; want ann's", c, ok, err)
+		}
+		if c, ok, err := store.TaskClaim(ctx, tx, 9999); err != nil || ok {
+			t.Errorf("TaskClaim of a missing task = %+v, %v, %v; want none", c, ok, err)
 		}
 		return nil
 	})

@@ -43,12 +43,12 @@ func testFocusedTask(t *testing.T, s store.Store) {
 	err = s.View(ctx, func(tx store.Tx) error {
 		for _, agent := range []string{"nobody", "on-a", "on-b", "cleared", "on-removed"} {
 			want, wantFound := task.Task{}, false
-			id, err := tx.Focus(ctx, agent)
+			id, err := focusOf(ctx, tx, agent)
 			if err != nil {
 				return err
 			}
 			if id != 0 {
-				want, err = tx.Task(ctx, id)
+				want, err = store.Task(ctx, tx, id)
 				if err == nil {
 					wantFound = true
 				} else if !problem.Is(err, problem.NotFound) {
@@ -57,12 +57,18 @@ func testFocusedTask(t *testing.T, s store.Store) {
 					want = task.Task{}
 				}
 			}
-			got, found, err := tx.FocusedTask(ctx, agent)
+			got, found, err := store.FocusedTask(ctx, tx, agent)
 			if err != nil {
 				return err
 			}
 			if found != wantFound || got != want {
 				t.Errorf("%s: FocusedTask = %+v, %v; Focus and Task give %+v, %v", agent, got, found, want, wantFound)
+			}
+			// The list's and the level's fields do not apply; the count is
+			// the answer's.
+			ts, n, err := tx.Query(ctx, store.Query{FocusOf: agent, Level: true, Statuses: []task.Status{task.StatusCancelled}})
+			if err != nil || n != len(ts) || (len(ts) == 1) != wantFound || (wantFound && ts[0] != want) {
+				t.Errorf("%s: Query FocusOf = %+v, %d, %v; want %+v, %v", agent, ts, n, err, want, wantFound)
 			}
 		}
 		return nil
@@ -70,4 +76,10 @@ func testFocusedTask(t *testing.T, s store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// focusOf is the agent's focus pointer as Focuses has it; zero: none.
+func focusOf(ctx context.Context, tx store.Tx, agent string) (task.ID, error) {
+	m, err := tx.Focuses(ctx)
+	return m[agent], err
 }

@@ -83,7 +83,7 @@ func CheckUpgraded(t *testing.T, s store.Store, body string) {
 	t.Helper()
 	ctx := context.Background()
 	view(t, s, func(tx store.Tx) error {
-		if tk, err := tx.Task(ctx, 1); err != nil || tk.Title != "Old task" || tk.Body != body {
+		if tk, err := store.Task(ctx, tx, 1); err != nil || tk.Title != "Old task" || tk.Body != body {
 			t.Errorf("task 1 = %+v, %v", tk, err)
 		}
 		r, err := store.SearchMemory(ctx, tx, store.MemoryQuery{Text: "journal"})

@@ -14,20 +14,26 @@ import (
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
-// planChanger is the change feed the service's board cache reads (its own
-// interface, service.planChanges): every backend offers it, so that a board
-// is refreshed by what changed rather than by reading every task.
+// planChanges reads the plan's change feed as the board cache does
+// (Store.ReadPlan): the changes after since, and the whole plan (Full)
+// when since is 0 or the changes cannot be followed.
 func planChanges(t *testing.T, s store.Store, since uint64) (task.Changes, uint64) {
 	t.Helper()
-	var (
-		c   task.Changes
-		rev uint64
-	)
-	view(t, s, func(tx store.Tx) (err error) {
-		c, rev, err = tx.PlanChanges(context.Background(), since)
-		return err
-	})
-	return c, rev
+	ctx := context.Background()
+	res, err := s.ReadPlan(ctx, store.PlanRead{Since: since, Whole: since == 0})
+	if err == nil && res.Reload {
+		if res.Changes.Full || len(res.Changes.Tasks)+len(res.Changes.Removed) != 0 {
+			t.Fatalf("a reload with changes: %+v", res.Changes)
+		}
+		res, err = s.ReadPlan(ctx, store.PlanRead{Whole: true})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if since == 0 && (!res.Changes.Full || res.Reload || res.Changes.Removed != nil) {
+		t.Fatalf("the whole plan: Full %v, Reload %v, removed %v", res.Changes.Full, res.Reload, res.Changes.Removed)
+	}
+	return res.Changes, res.Rev
 }
 
 func changedIDs(c task.Changes) []task.ID {
@@ -58,7 +64,7 @@ func testPlanChanges(t *testing.T, s, s2 store.Store) {
 
 	// Neither a body, loop state nor focus is on the board.
 	update(t, s, func(tx store.Tx) error {
-		if err := tx.SetLoop(ctx, c.ID, []byte(`{}`)); err != nil {
+		if err := tx.SetLoop(ctx, []byte(`{}`), store.LoopEvent{TaskID: c.ID, Kind: "start", At: t0}); err != nil {
 			return err
 		}
 		return tx.SetFocus(ctx, "agent", c.ID, t0)
@@ -131,7 +137,7 @@ func checkBoard(t *testing.T, s store.Store) {
 	var ts []task.Task
 	var deps task.Deps
 	view(t, s, func(tx store.Tx) (err error) {
-		if ts, err = tx.Tasks(ctx); err != nil {
+		if ts, err = store.Tasks(ctx, tx); err != nil {
 			return err
 		}
 		deps, err = tx.Deps(ctx, store.DepQuery{All: true})
@@ -201,7 +207,7 @@ func testPlanChangesConcurrent(t *testing.T, s, s2 store.Store) {
 					}
 					prev = n.ID
 					r := roots[(w+i)%len(roots)]
-					r, err = tx.Task(ctx, r.ID)
+					r, err = store.Task(ctx, tx, r.ID)
 					if err != nil {
 						return err
 					}
@@ -253,7 +259,7 @@ func testPlanChangesConcurrent(t *testing.T, s, s2 store.Store) {
 	var ts []task.Task
 	var deps task.Deps
 	view(t, s, func(tx store.Tx) (err error) {
-		if ts, err = tx.Tasks(ctx); err != nil {
+		if ts, err = store.Tasks(ctx, tx); err != nil {
 			return err
 		}
 		deps, err = tx.Deps(ctx, store.DepQuery{All: true})

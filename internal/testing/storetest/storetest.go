@@ -159,7 +159,7 @@ func testCreateAndRead(t *testing.T, s store.Store) {
 		t.Fatalf("defaults: %+v", a)
 	}
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.Task(ctx, a1.ID)
+		got, err := store.Task(ctx, tx, a1.ID)
 		if err != nil {
 			return err
 		}
@@ -168,14 +168,27 @@ func testCreateAndRead(t *testing.T, s store.Store) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Task (-want +got):\n%s", diff)
 		}
-		if _, err := tx.Task(ctx, 999); !problem.Is(err, problem.NotFound) {
+		if _, err := store.Task(ctx, tx, 999); !problem.Is(err, problem.NotFound) {
 			t.Errorf("missing task: %v, want not found", err)
 		}
-		n, err := tx.CountTasks(ctx)
-		if err != nil || n != 3 {
-			t.Errorf("CountTasks = %d, %v; want 3", n, err)
+		// By id the list's fields do not apply; the count is the answer's.
+		ts, n, err := tx.Query(ctx, store.Query{ID: a1.ID, Statuses: []task.Status{task.StatusDone}, Offset: 5, Limit: 1})
+		if err != nil || n != 1 || len(ts) != 1 || ts[0] != got {
+			t.Errorf("Query by id = %+v, %d, %v; want a1 with its body, 1", ts, n, err)
 		}
-		all, err := tx.Tasks(ctx)
+		if ts, n, err := tx.Query(ctx, store.Query{ID: 999}); err != nil || n != 0 || len(ts) != 0 {
+			t.Errorf("Query by a missing id = %+v, %d, %v; want none", ts, n, err)
+		}
+		// Unpaged, the count is the answer's length.
+		_, n, err = tx.Query(ctx, store.Query{})
+		if err != nil || n != 3 {
+			t.Errorf("Query's count unpaged = %d, %v; want 3", n, err)
+		}
+		_, n, err = tx.Query(ctx, store.Query{Limit: 1})
+		if err != nil || n != 3 {
+			t.Errorf("Query's count with a limit of 1 = %d, %v; want 3", n, err)
+		}
+		all, err := store.Tasks(ctx, tx)
 		if err != nil || len(all) != 3 {
 			t.Errorf("Tasks = %d, %v; want 3", len(all), err)
 		}
@@ -229,16 +242,20 @@ func testAncestors(t *testing.T, s store.Store) {
 	b := create(t, s, "b", store.Placement{Parent: a.ID})
 	c := create(t, s, "c", store.Placement{Parent: b.ID})
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.Ancestors(context.Background(), c.ID)
+		got, n, err := tx.Query(context.Background(), store.Query{PathTo: c.ID})
 		if err != nil {
 			return err
 		}
-		if !cmp.Equal(titles(got), []string{"a", "b"}) {
-			t.Errorf("Ancestors(c) = %q, want root first", titles(got))
+		if !cmp.Equal(titles(got), []string{"a", "b"}) || n != 2 {
+			t.Errorf("PathTo c = %q (%d), want root first", titles(got), n)
 		}
-		got, err = tx.Ancestors(context.Background(), a.ID)
+		got, _, err = tx.Query(context.Background(), store.Query{PathTo: c.ID, Level: true, Limit: 1})
+		if !cmp.Equal(titles(got), []string{"a", "b"}) || err != nil {
+			t.Errorf("PathTo c with a level and a limit = %q, %v; want those fields not to apply", titles(got), err)
+		}
+		got, _, err = tx.Query(context.Background(), store.Query{PathTo: a.ID})
 		if err != nil || len(got) != 0 {
-			t.Errorf("Ancestors(root) = %q, %v", titles(got), err)
+			t.Errorf("PathTo root = %q, %v", titles(got), err)
 		}
 		return nil
 	})
@@ -250,7 +267,7 @@ func testUpdateTask(t *testing.T, s store.Store) {
 	a.Title, a.Body, a.Status, a.Priority, a.UpdatedAt, a.CompletedAt = "A", "new", task.StatusDone, task.PriorityHigh, t1, t1
 	update(t, s, func(tx store.Tx) error { return tx.UpdateTask(context.Background(), a) })
 	view(t, s, func(tx store.Tx) error {
-		got, err := tx.Task(context.Background(), a.ID)
+		got, err := store.Task(context.Background(), tx, a.ID)
 		if diff := cmp.Diff(a, got); diff != "" || err != nil {
 			t.Errorf("after update (-want +got): %v\n%s", err, diff)
 		}
@@ -422,10 +439,10 @@ func testRemoveSubtree(t *testing.T, s store.Store) {
 		return nil
 	})
 	view(t, s, func(tx store.Tx) error {
-		if _, err := tx.Task(ctx, b.ID); !problem.Is(err, problem.NotFound) {
+		if _, err := store.Task(ctx, tx, b.ID); !problem.Is(err, problem.NotFound) {
 			t.Errorf("removed task still readable: %v", err)
 		}
-		all, _ := tx.Tasks(ctx)
+		all, _ := store.Tasks(ctx, tx)
 		if len(all) != 1 || all[0].ID != keep.ID {
 			t.Errorf("visible after removal: %q", titles(all))
 		}
@@ -450,7 +467,7 @@ func testFocus(t *testing.T, s store.Store) {
 	a := create(t, s, "a", store.Placement{})
 	b := create(t, s, "b", store.Placement{})
 	update(t, s, func(tx store.Tx) error {
-		if id, err := tx.Focus(ctx, "alice"); err != nil || id != 0 {
+		if id, err := focusOf(ctx, tx, "alice"); err != nil || id != 0 {
 			t.Errorf("unset focus = %v, %v", id, err)
 		}
 		if err := tx.SetFocus(ctx, "alice", a.ID, t0); err != nil {
@@ -463,7 +480,7 @@ func testFocus(t *testing.T, s store.Store) {
 	})
 	view(t, s, func(tx store.Tx) error {
 		for agent, want := range map[string]task.ID{"alice": b.ID, "bob": b.ID, "carol": 0} {
-			if got, err := tx.Focus(ctx, agent); err != nil || got != want {
+			if got, err := focusOf(ctx, tx, agent); err != nil || got != want {
 				t.Errorf("Focus(%s) = %v, %v; want %v", agent, got, err, want)
 			}
 		}
@@ -471,7 +488,7 @@ func testFocus(t *testing.T, s store.Store) {
 	})
 	update(t, s, func(tx store.Tx) error { return tx.SetFocus(ctx, "bob", 0, t0) })
 	view(t, s, func(tx store.Tx) error {
-		if got, _ := tx.Focus(ctx, "bob"); got != 0 {
+		if got, _ := focusOf(ctx, tx, "bob"); got != 0 {
 			t.Errorf("zen focus = %v", got)
 		}
 		return nil
@@ -646,7 +663,7 @@ func testChild(t *testing.T, s store.Store) {
 			t.Errorf("Child(%v, %d): %v", parent, num, err)
 			return
 		}
-		full, err := tx.Task(ctx, want.ID)
+		full, err := store.Task(ctx, tx, want.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -980,8 +997,11 @@ func testCounts(t *testing.T, s store.Store) {
 	counts := func() store.Counts {
 		t.Helper()
 		var c store.Counts
-		view(t, s, func(tx store.Tx) (err error) {
-			c, err = tx.Counts(ctx)
+		view(t, s, func(tx store.Tx) error {
+			// The aggregates are store.CountsOf over the tasks a store
+			// gives: each must carry the times and fields they need.
+			all, err := store.Tasks(ctx, tx)
+			c = store.CountsOf(slices.Values(all))
 			return err
 		})
 		return c
@@ -1058,7 +1078,7 @@ func testDeps(t *testing.T, s store.Store) {
 		if diff := cmp.Diff(sortedDeps(want), sortedDeps(got)); diff != "" {
 			t.Errorf("%s: Deps (-want +got):\n%s", when, diff)
 		}
-		visible, err := tx.Tasks(ctx)
+		visible, err := store.Tasks(ctx, tx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1221,7 +1241,7 @@ func testImported(t *testing.T, s store.Store) {
 	d := create(t, s, "d", store.Placement{})
 	imported := func(tx store.Tx, source, ext string, want task.ID) {
 		t.Helper()
-		id, ok, err := tx.Imported(ctx, source, ext)
+		id, ok, err := store.ImportedTask(ctx, tx, source, ext)
 		if err != nil || ok != (want != 0) || id != want {
 			t.Errorf("Imported(%s, %s) = %v, %v, %v; want %v, %v", source, ext, id, ok, err, want, want != 0)
 		}
@@ -1248,13 +1268,18 @@ func testImported(t *testing.T, s store.Store) {
 		imported(tx, "jira", "X-2", b.ID)
 		imported(tx, "jira", "x-1", 0) // external ids are exact
 		imported(tx, "gitlab", "X-1", 0)
-		got, err := tx.ImportsOf(ctx, b.ID)
-		want := []store.Import{{Source: "github", ExternalID: "X-1"}, {Source: "jira", ExternalID: "X-2"}}
+		got, err := tx.Imports(ctx, store.ImportQuery{Task: b.ID})
+		want := []store.Import{{Source: "github", ExternalID: "X-1", TaskID: b.ID}, {Source: "jira", ExternalID: "X-2", TaskID: b.ID}}
 		if err != nil || !slices.Equal(got, want) {
-			t.Errorf("ImportsOf(b) = %v, %v; want %v", got, err, want)
+			t.Errorf("Imports of b = %v, %v; want %v", got, err, want)
 		}
-		if got, err := tx.ImportsOf(ctx, d.ID); err != nil || len(got) != 0 {
-			t.Errorf("ImportsOf(d) = %v, %v; want none", got, err)
+		// By external id: the one mapping, with its task.
+		got, err = tx.Imports(ctx, store.ImportQuery{Source: "jira", ExternalID: "X-2"})
+		if want := []store.Import{{Source: "jira", ExternalID: "X-2", TaskID: b.ID}}; err != nil || !slices.Equal(got, want) {
+			t.Errorf("Imports of jira X-2 = %v, %v; want %v", got, err, want)
+		}
+		if got, err := tx.Imports(ctx, store.ImportQuery{Task: d.ID}); err != nil || len(got) != 0 {
+			t.Errorf("Imports of d = %v, %v; want none", got, err)
 		}
 		return nil
 	})
@@ -1270,6 +1295,11 @@ func testImported(t *testing.T, s store.Store) {
 	view(t, s, func(tx store.Tx) error {
 		imported(tx, "jira", "X-1", 0)
 		imported(tx, "jira", "X-2", b.ID)
+		// By task, a removed task's mappings are still there.
+		got, err := tx.Imports(ctx, store.ImportQuery{Task: c.ID})
+		if want := []store.Import{{Source: "jira", ExternalID: "X-1", TaskID: c.ID}}; err != nil || !slices.Equal(got, want) {
+			t.Errorf("Imports of removed c = %v, %v; want %v", got, err, want)
+		}
 		return nil
 	})
 	update(t, s, func(tx store.Tx) error { return tx.SetImported(ctx, "jira", "X-1", d.ID) })
@@ -1301,11 +1331,11 @@ func testVersion(t *testing.T, s, s2 store.Store) {
 	v := version(t, s)
 	unchanged("read again", v)
 	view(t, s, func(tx store.Tx) error {
-		_, err := tx.Tasks(ctx)
+		_, err := store.Tasks(ctx, tx)
 		return err
 	})
 	view(t, s2, func(tx store.Tx) error {
-		_, err := tx.Tasks(ctx)
+		_, err := store.Tasks(ctx, tx)
 		return err
 	})
 	version(t, s2)
@@ -1343,7 +1373,7 @@ func testVersion(t *testing.T, s, s2 store.Store) {
 		update(t, s2, func(tx store.Tx) error { return tx.UpdateTask(ctx, a) })
 		changed(fmt.Sprintf("after write %d by the other store", i))
 		view(t, s, func(tx store.Tx) error {
-			if got, err := tx.Task(ctx, a.ID); err != nil || got.Title != a.Title {
+			if got, err := store.Task(ctx, tx, a.ID); err != nil || got.Title != a.Title {
 				t.Errorf("the other store's write is not visible: %q, %v", got.Title, err)
 			}
 			return nil
@@ -1408,15 +1438,15 @@ func testLoops(t *testing.T, s store.Store) {
 	a := create(t, s, "loop a", store.Placement{})
 	b := create(t, s, "loop b", store.Placement{Parent: plain.ID})
 	update(t, s, func(tx store.Tx) error {
-		if err := tx.SetLoop(ctx, a.ID, []byte(`{"status":"running","iteration":1}`)); err != nil {
+		if err := tx.SetLoop(ctx, []byte(`{"status":"running","iteration":1}`), loopEvent(a.ID, "start")); err != nil {
 			return err
 		}
-		if err := tx.SetLoop(ctx, b.ID, []byte(`{"status":"pending"}`)); err != nil {
+		if err := tx.SetLoop(ctx, []byte(`{"status":"pending"}`), loopEvent(b.ID, "create")); err != nil {
 			return err
 		}
-		return tx.SetLoop(ctx, a.ID, []byte(`{"status":"running","iteration":2}`)) // replaces
+		return tx.SetLoop(ctx, []byte(`{"status":"running","iteration":2}`), loopEvent(a.ID, "iteration")) // replaces
 	})
-	err := s.Update(ctx, func(tx store.Tx) error { return tx.SetLoop(ctx, 999, []byte(`{}`)) })
+	err := s.Update(ctx, func(tx store.Tx) error { return tx.SetLoop(ctx, []byte(`{}`), loopEvent(999, "start")) })
 	if !problem.Is(err, problem.NotFound) {
 		t.Errorf("SetLoop on a missing task: %v", err)
 	}
@@ -1435,6 +1465,14 @@ func testLoops(t *testing.T, s store.Store) {
 		if err != nil || len(rows) != 2 || rows[0].Task.ID != a.ID || rows[1].Task.ID != b.ID || rows[1].Task.ParentID != plain.ID {
 			t.Errorf("Loops = %+v, %v", rows, err)
 		}
+		// Each state came with its event, in the loop's own history.
+		es, total, err := tx.LoopEvents(ctx, a.ID, 0, 10)
+		if err != nil || total != 2 || len(es) != 2 || es[0].Kind != "start" || es[1].Kind != "iteration" || es[0].TaskID != a.ID || !es[1].At.Equal(t0) {
+			t.Errorf("LoopEvents(a) = %+v, %d, %v; want start, iteration", es, total, err)
+		}
+		if _, total, err := tx.LoopEvents(ctx, 999, 0, 10); err != nil || total != 0 {
+			t.Errorf("LoopEvents of the refused SetLoop = %d, %v; want none", total, err)
+		}
 		return nil
 	})
 	// A removed loop is gone from the list, with its parent's subtree.
@@ -1446,6 +1484,11 @@ func testLoops(t *testing.T, s store.Store) {
 		}
 		return nil
 	})
+}
+
+// loopEvent is an event of loop id at t0.
+func loopEvent(id task.ID, kind string) store.LoopEvent {
+	return store.LoopEvent{TaskID: id, Kind: kind, At: t0}
 }
 
 func testLoopHistory(t *testing.T, s store.Store) {
@@ -1465,11 +1508,11 @@ func testLoopHistory(t *testing.T, s store.Store) {
 			return err
 		}
 		for i := range 5 {
-			if err := tx.AddLoopEvent(ctx, store.LoopEvent{TaskID: a.ID, Kind: "iteration", Detail: fmt.Sprint("#", i), At: t0}); err != nil {
+			if err := tx.SetLoop(ctx, []byte(`{}`), store.LoopEvent{TaskID: a.ID, Kind: "iteration", Detail: fmt.Sprint("#", i), At: t0}); err != nil {
 				return err
 			}
 		}
-		return tx.AddLoopEvent(ctx, store.LoopEvent{TaskID: other.ID, Kind: "start", At: t0})
+		return tx.SetLoop(ctx, []byte(`{}`), store.LoopEvent{TaskID: other.ID, Kind: "start", At: t0})
 	})
 	if !(ids[0] < ids[1] && ids[1] < ids[2]) {
 		t.Fatalf("checkpoint ids not increasing: %v", ids)

@@ -115,18 +115,11 @@ func (c *Cache) Load(ctx context.Context) (*Snapshot, error) {
 
 // loadWhole reads every visible task and dependency, and caches the board.
 func (c *Cache) loadWhole(ctx context.Context) (*Snapshot, error) {
-	var s Snapshot
-	err := c.st.View(ctx, func(tx store.Tx) error {
-		ch, rev, err := tx.PlanChanges(ctx, 0)
-		if err != nil {
-			return err
-		}
-		s.Board, s.Rev = (*task.Board)(nil).Apply(ch), rev
-		return nil
-	})
+	res, err := c.st.ReadPlan(ctx, store.PlanRead{Whole: true})
 	if err != nil {
 		return nil, err
 	}
+	s := Snapshot{Board: (*task.Board)(nil).Apply(res.Changes), Rev: res.Rev}
 	// A board read whole replaces any: the revisions of another database
 	// file that took this one's place are no guide.
 	c.keep(&s, true)

@@ -13,7 +13,7 @@ func Ahead(ctx context.Context, tx store.Tx, reads ...store.Read) {
 	tx.ReadAhead(ctx, reads...)
 }
 
-// aheadTasks is ahead for Tx.Task of each of ids.
+// aheadTasks is ahead for store.Task of each of ids.
 func aheadTasks(ctx context.Context, tx store.Tx, ids []task.ID) {
 	if len(ids) == 0 {
 		return

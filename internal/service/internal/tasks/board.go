@@ -7,7 +7,7 @@ import (
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
-// AncestorsOnBoard is tx.Ancestors on a board: root first.
+// AncestorsOnBoard is a Query.PathTo on a board: root first.
 func AncestorsOnBoard(b *task.Board, t *task.Task) []task.Task {
 	var out []task.Task
 	for a := b.Tasks.Get(t.ParentID); a != nil && t.ParentID != 0; a = b.Tasks.Get(a.ParentID) {

@@ -18,7 +18,7 @@ func ResolveRef(ctx context.Context, tx store.Tx, ref, field string) (task.Task,
 	if err != nil {
 		return task.Task{}, RefError(ref, field)
 	}
-	t, err := tx.Task(ctx, r.ID)
+	t, err := store.Task(ctx, tx, r.ID)
 	for _, n := range r.Path {
 		if err != nil {
 			break

@@ -18,7 +18,7 @@ import (
 // never took focus is in zen: focus is not derived from the outline, since
 // the end of a plan made with create_task is the work to do last.
 func Current(ctx context.Context, tx store.Tx, agent string) (t task.Task, ok bool, err error) {
-	t, found, err := tx.FocusedTask(ctx, agent)
+	t, found, err := store.FocusedTask(ctx, tx, agent)
 	if err != nil || !found || !t.Status.Open() {
 		return task.Task{}, false, err
 	}
@@ -124,7 +124,7 @@ func (m Moved) Current(ctx context.Context, tx store.Tx) (task.Task, error) {
 	if m.read != nil {
 		t = *m.read
 	} else {
-		t, err = tx.Task(ctx, m.id)
+		t, err = store.Task(ctx, tx, m.id)
 	}
 	switch {
 	case err == nil && t.Status.Open():
@@ -176,7 +176,7 @@ func MoveFocusOff(ctx context.Context, tx store.Tx, left task.Task, inside func(
 		return Moved{}, nil
 	}
 	if claims == nil {
-		if claims, err = tx.Claims(ctx, now); err != nil {
+		if claims, err = tx.Claims(ctx, store.ClaimQuery{Now: now}); err != nil {
 			return Moved{}, err
 		}
 	}
@@ -289,7 +289,7 @@ func (w Writer) CheckTask(ctx context.Context, tx store.Tx, id task.ID, now time
 	if w.Agent == "" || w.Force {
 		return nil
 	}
-	c, ok, err := tx.TaskClaim(ctx, id)
+	c, ok, err := store.TaskClaim(ctx, tx, id)
 	if err != nil || !ok || !c.Live(now) {
 		return err
 	}
@@ -348,7 +348,7 @@ func OpenDeps(ctx context.Context, tx store.Tx, id task.ID) ([]task.Task, error)
 	aheadTasks(ctx, tx, deps)
 	var open []task.Task
 	for _, d := range deps {
-		dt, err := tx.Task(ctx, d)
+		dt, err := store.Task(ctx, tx, d)
 		if IsNotFound(err) {
 			continue
 		}
@@ -387,7 +387,7 @@ func newNextAfter(ctx context.Context, tx store.Tx, left task.Task, taken map[ta
 	}
 	var parent *task.Task
 	if left.ParentID != 0 {
-		p, err := tx.Task(ctx, left.ParentID)
+		p, err := store.Task(ctx, tx, left.ParentID)
 		if err != nil && !IsNotFound(err) {
 			return nil, err
 		}
@@ -418,7 +418,7 @@ func newNextAfter(ctx context.Context, tx store.Tx, left task.Task, taken map[ta
 		if board != nil || rerr != nil {
 			return
 		}
-		if all, rerr = tx.Tasks(ctx); rerr != nil {
+		if all, rerr = store.Tasks(ctx, tx); rerr != nil {
 			return
 		}
 		var deps task.Deps
@@ -510,7 +510,7 @@ func (r *readiness) waiting(t task.Task) (bool, error) {
 	}
 	w := false
 	for _, d := range deps {
-		dt, err := r.tx.Task(r.ctx, d)
+		dt, err := store.Task(r.ctx, r.tx, d)
 		if IsNotFound(err) {
 			continue
 		}
@@ -523,7 +523,7 @@ func (r *readiness) waiting(t task.Task) (bool, error) {
 		}
 	}
 	if !w && t.ParentID != 0 {
-		p, err := r.tx.Task(r.ctx, t.ParentID)
+		p, err := store.Task(r.ctx, r.tx, t.ParentID)
 		switch {
 		case err == nil:
 			if w, err = r.waiting(p); err != nil {
