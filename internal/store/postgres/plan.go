@@ -38,9 +38,6 @@ const (
 		INSERT INTO task_deps (project_id, task_id, depends_on)
 		SELECT DISTINCT $1::bigint, $2::bigint, d FROM unnest($3::bigint[]) AS d
 		ON CONFLICT DO NOTHING`
-	qImported = `SELECT i.task_id FROM imports i JOIN tasks t ON t.project_id = i.project_id AND t.id = i.task_id
-		WHERE i.project_id = $1 AND i.source = $2 AND i.external_id = $3 AND t.removed_at IS NULL`
-	qImportsOf = `SELECT source, external_id FROM imports WHERE project_id = $1 AND task_id = $2 ORDER BY source, external_id`
 	qSetImport = `INSERT INTO imports (project_id, source, external_id, task_id) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (project_id, source, external_id) DO UPDATE SET task_id = excluded.task_id`
 )
@@ -51,32 +48,7 @@ func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
 	} else if ok {
 		return m, nil
 	}
-	rows, err := x.tx.Query(ctx, qFocuses, x.p)
-	if err != nil {
-		return nil, fmt.Errorf("read focus: %w", err)
-	}
-	out, err := scanFocuses(rows)
-	if err != nil {
-		return nil, fmt.Errorf("read focus: %w", err)
-	}
-	return out, nil
-}
-
-// scanFocuses reads qFocuses' rows.
-func scanFocuses(rows pgx.Rows) (map[string]task.ID, error) {
-	defer rows.Close()
-	out := map[string]task.ID{}
-	for rows.Next() {
-		var (
-			agent string
-			id    int64
-		)
-		if err := rows.Scan(&agent, &id); err != nil {
-			return nil, err
-		}
-		out[agent] = task.ID(id)
-	}
-	return out, rows.Err()
+	return sqlq.ReadFocuses(ctx, conn{x})
 }
 
 func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, error) {
@@ -244,40 +216,7 @@ func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
 }
 
 func (x *txn) Imports(ctx context.Context, q store.ImportQuery) ([]store.Import, error) {
-	if q.Task == 0 {
-		var id int64
-		err := x.tx.QueryRow(ctx, qImported, x.p, q.Source, q.ExternalID).Scan(&id)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read import mapping: %w", err)
-		}
-		return []store.Import{{Source: q.Source, ExternalID: q.ExternalID, TaskID: task.ID(id)}}, nil
-	}
-	rows, err := x.tx.Query(ctx, qImportsOf, x.p, int64(q.Task))
-	if err != nil {
-		return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
-	}
-	out, err := scanImports(rows, q.Task)
-	if err != nil {
-		return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
-	}
-	return out, nil
-}
-
-// scanImports reads qImportsOf's rows, the mappings of task id.
-func scanImports(rows pgx.Rows, id task.ID) ([]store.Import, error) {
-	defer rows.Close()
-	var out []store.Import
-	for rows.Next() {
-		m := store.Import{TaskID: id}
-		if err := rows.Scan(&m.Source, &m.ExternalID); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return sqlq.ReadImports(ctx, conn{x}, q)
 }
 
 func (x *txn) SetImported(ctx context.Context, source, externalID string, id task.ID) error {

@@ -5,10 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -31,16 +31,13 @@ const (
 		CROSS JOIN tasks t ON t.id = c.task_id AND t.removed_at IS NULL WHERE c.expires_at > ?`
 	qReleaseAny = `DELETE FROM claims WHERE task_id = ?`
 
-	lifecycleCols    = `id, task_id, definition, phase, status, started_at, phase_since, updated_at, state`
-	qLifecycle       = `SELECT ` + lifecycleCols + ` FROM lifecycles WHERE id = ?`
 	qAddLifecycle    = `INSERT INTO lifecycles (task_id, definition, phase, status, started_at, phase_since, updated_at, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
-	qSetLifecycle    = `UPDATE lifecycles SET phase = ?, status = ?, phase_since = ?, updated_at = ?, state = ? WHERE id = ?`
 	qOpenLifecycleOf = `SELECT id FROM lifecycles WHERE task_id = ? AND status = 'open'`
 )
 
 var (
-	claimReadQueries  = []string{qClaim, qClaims, qLifecycle, qOpenLifecycleOf, qOpenLifecycles, qOpenLifecyclesOfTask, qOpenLifecyclesOfTasks}
-	claimWriteQueries = []string{qClaimCAS, qReleaseAny, qAddLifecycle, qSetLifecycle}
+	claimReadQueries  = []string{qClaim, qClaims, qOpenLifecycleOf, qOpenLifecycles, qOpenLifecyclesOfTask, qOpenLifecyclesOfTasks}
+	claimWriteQueries = []string{qClaimCAS, qReleaseAny, qAddLifecycle}
 )
 
 // TaskClaim reads the claim on id, live or expired.
@@ -104,23 +101,9 @@ func (x *txn) LiveClaims(ctx context.Context, now time.Time) (map[task.ID]task.C
 	return out, rows.Err()
 }
 
-func scanLifecycle(row scanner) (store.Lifecycle, error) {
-	var (
-		l                 store.Lifecycle
-		start, since, upd int64
-		state             string
-	)
-	if err := row.Scan(&l.ID, &l.TaskID, &l.Definition, &l.Phase, &l.Status, &start, &since, &upd, &state); err != nil {
-		return store.Lifecycle{}, err
-	}
-	l.StartedAt, l.PhaseSince, l.UpdatedAt = time.UnixMicro(start).UTC(), time.UnixMicro(since).UTC(), time.UnixMicro(upd).UTC()
-	l.State = []byte(state)
-	return l, nil
-}
-
 func (x *txn) PutLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
 	if l.ID != 0 {
-		return l.ID, x.updateLifecycle(ctx, l)
+		return l.ID, sqlq.UpdateLifecycle(ctx, conn{x}, l)
 	}
 	return x.createLifecycle(ctx, l)
 }
@@ -148,108 +131,19 @@ func (x *txn) createLifecycle(ctx context.Context, l store.Lifecycle) (int64, er
 	return id, nil
 }
 
-func (x *txn) lifecycle(ctx context.Context, id int64) (store.Lifecycle, bool, error) {
-	l, err := scanLifecycle(x.queryRow(ctx, qLifecycle, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.Lifecycle{}, false, nil
-	}
-	if err != nil {
-		return store.Lifecycle{}, false, fmt.Errorf("read lifecycle %d: %w", id, err)
-	}
-	return l, true, nil
-}
-
-func (x *txn) updateLifecycle(ctx context.Context, l store.Lifecycle) error {
-	res, err := x.exec(ctx, qSetLifecycle, l.Phase, l.Status, micros(l.PhaseSince), micros(l.UpdatedAt), string(l.State), l.ID)
-	if err != nil {
-		return fmt.Errorf("update lifecycle %d: %w", l.ID, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("update lifecycle %d: no such lifecycle", l.ID)
-	}
-	return nil
-}
-
 func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.Lifecycle, int, error) {
-	if q.ID != 0 {
-		l, ok, err := x.lifecycle(ctx, q.ID)
-		if !ok {
-			return nil, 0, err
-		}
-		return []store.Lifecycle{l}, 1, nil
-	}
-	var (
-		where []string
-		args  []any
-	)
-	switch q.Status {
-	case "":
-	case store.LifecycleOpen, store.LifecycleDone:
-		// A literal: compared to the open-lifecycle index's WHERE (status =
-		// 'open'), a parameter ties the plan to its value, and SQLite then
-		// prepares the statement anew each time it runs with a new binding.
-		where = append(where, "l.status = '"+q.Status+"'")
-	default:
-		where, args = append(where, "l.status = ?"), append(args, q.Status)
-	}
-	if q.Phase != "" {
-		where, args = append(where, "l.phase = ?"), append(args, q.Phase)
-	}
-	switch len(q.Tasks) {
-	case 0:
-	case 1:
-		where, args = append(where, "l.task_id IN (?)"), append(args, int64(q.Tasks[0]))
-	default:
-		// One statement for any number of tasks, so it is prepared once.
-		where, args = append(where, "l.task_id IN (SELECT value FROM json_each(?))"), append(args, idsJSON(q.Tasks))
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = -1
-	}
-	rows, err := x.queryBuilt(ctx, lifecyclesQuery(where...), append(args, limit, q.Offset)...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read lifecycles: %w", err)
-	}
-	defer rows.Close()
-	var out []store.Lifecycle
-	for rows.Next() {
-		l, err := scanLifecycle(rows)
-		if err != nil {
-			return nil, 0, fmt.Errorf("read lifecycles: %w", err)
-		}
-		out = append(out, l)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("read lifecycles: %w", err)
-	}
-	if q.Limit <= 0 && q.Offset == 0 {
-		return out, len(out), nil // every match is in out: no need to count
-	}
-	var total int
-	if err := x.queryRowBuilt(ctx, `SELECT count(*)`+lifecyclesFrom(where...), args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count lifecycles: %w", err)
-	}
-	return out, total, nil
-}
-
-// lifecyclesFrom is the FROM and WHERE of Lifecycles' queries: visible
-// tasks' lifecycles that meet every condition in where.
-func lifecyclesFrom(where ...string) string {
-	return ` FROM lifecycles l JOIN tasks t ON t.id = l.task_id WHERE ` + strings.Join(append([]string{"t.removed_at IS NULL"}, where...), " AND ")
-}
-
-// lifecyclesQuery is the query Lifecycles runs for the conditions in where.
-func lifecyclesQuery(where ...string) string {
-	return `SELECT l.id, l.task_id, l.definition, l.phase, l.status, l.started_at, l.phase_since, l.updated_at, l.state` +
-		lifecyclesFrom(where...) + ` ORDER BY l.id LIMIT ? OFFSET ?`
+	return sqlq.ReadLifecycles(ctx, conn{x}, q)
 }
 
 // The lifecycle lists the services read on most calls (the open ones of one
 // task for a task's detail, of a page of tasks, and of every task for the
 // outline) are prepared: parsing them was a tenth of a call's CPU.
 var (
-	qOpenLifecycles        = lifecyclesQuery("l.status = 'open'")
-	qOpenLifecyclesOfTask  = lifecyclesQuery("l.status = 'open'", "l.task_id IN (?)")
-	qOpenLifecyclesOfTasks = lifecyclesQuery("l.status = 'open'", "l.task_id IN (SELECT value FROM json_each(?))")
+	qOpenLifecycles        = openLifecycles()
+	qOpenLifecyclesOfTask  = openLifecycles(1)
+	qOpenLifecyclesOfTasks = openLifecycles(1, 2)
 )
+
+func openLifecycles(tasks ...task.ID) string {
+	return sqlq.Lifecycles(sq.Where(""), store.LifecycleQuery{Status: store.LifecycleOpen, Tasks: tasks}).Page
+}

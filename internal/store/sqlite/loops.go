@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -15,14 +16,13 @@ const (
 	qSetLoop     = `UPDATE tasks SET loop = ? WHERE id = ? AND removed_at IS NULL`
 	qLoops       = `SELECT ` + colsNoBody + `, loop FROM tasks WHERE loop IS NOT NULL AND removed_at IS NULL ORDER BY id`
 	qAddCkpt     = `INSERT INTO loop_checkpoints (task_id, note, state, created_at) VALUES (?, ?, ?, ?) RETURNING id`
-	qCkpts       = `SELECT id, task_id, note, state, created_at FROM loop_checkpoints WHERE task_id = ? ORDER BY id`
 	qAddEvent    = `INSERT INTO loop_events (task_id, kind, detail, at) VALUES (?, ?, ?, ?)`
 	qEvents      = `SELECT seq, task_id, kind, detail, at FROM loop_events WHERE task_id = ? ORDER BY seq LIMIT ? OFFSET ?`
 	qCountEvents = `SELECT count(*) FROM loop_events WHERE task_id = ?`
 )
 
 var (
-	loopReadQueries  = []string{qLoop, qLoops, qCkpts, qEvents, qCountEvents}
+	loopReadQueries  = []string{qLoop, qLoops, qEvents, qCountEvents}
 	loopWriteQueries = []string{qSetLoop, qAddCkpt, qAddEvent}
 )
 
@@ -99,25 +99,7 @@ func (x *txn) AddCheckpoint(ctx context.Context, c store.Checkpoint) (int64, err
 }
 
 func (x *txn) Checkpoints(ctx context.Context, id task.ID) ([]store.Checkpoint, error) {
-	rows, err := x.query(ctx, qCkpts, int64(id))
-	if err != nil {
-		return nil, fmt.Errorf("read checkpoints of loop %s: %w", id, err)
-	}
-	defer rows.Close()
-	var out []store.Checkpoint
-	for rows.Next() {
-		var (
-			c     store.Checkpoint
-			state string
-			at    sql.NullInt64
-		)
-		if err := rows.Scan(&c.ID, &c.TaskID, &c.Note, &state, &at); err != nil {
-			return nil, fmt.Errorf("read checkpoints of loop %s: %w", id, err)
-		}
-		c.State, c.CreatedAt = []byte(state), fromMicros(at)
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return sqlq.ReadCheckpoints(ctx, conn{x}, id)
 }
 
 func (x *txn) LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]store.LoopEvent, int, error) {

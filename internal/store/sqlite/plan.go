@@ -16,7 +16,6 @@ import (
 
 const (
 	qChild      = `SELECT ` + colsBody + ` FROM tasks WHERE parent_id IS ? AND num = ? AND removed_at IS NULL`
-	qFocuses    = `SELECT agent, task_id FROM focus WHERE task_id IS NOT NULL`
 	qAllDeps    = `SELECT task_id, depends_on FROM task_deps ORDER BY task_id, depends_on` // the primary key's order: no sort
 	qRemovedIDs = `SELECT id FROM tasks WHERE removed_at IS NOT NULL`
 	qTaskDeps   = `SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.id = d.depends_on WHERE d.task_id = ? AND b.removed_at IS NULL ORDER BY d.depends_on`
@@ -26,36 +25,18 @@ const (
 	qClearDeps  = `DELETE FROM task_deps WHERE task_id = ?`
 	qAddDep     = `INSERT OR IGNORE INTO task_deps (task_id, depends_on) VALUES (?, ?)`
 	qDropDepsOn = `DELETE FROM task_deps WHERE depends_on IN (SELECT id FROM tasks WHERE removed_at = ?)`
-	qImported   = `SELECT i.task_id FROM imports i JOIN tasks t ON t.id = i.task_id WHERE i.source = ? AND i.external_id = ? AND t.removed_at IS NULL`
-	qImportsOf  = `SELECT source, external_id FROM imports WHERE task_id = ? ORDER BY source, external_id`
 	qSetImport  = `INSERT INTO imports (source, external_id, task_id) VALUES (?, ?, ?)
 		ON CONFLICT (source, external_id) DO UPDATE SET task_id = excluded.task_id`
 )
 
 // planReadQueries and planWriteQueries are prepared like the focus ones.
 var (
-	planReadQueries  = []string{qChild, qFocuses, qAllDeps, qRemovedIDs, qTaskDeps, qDepsOf, qDependents, qImported, qImportsOf, qPlanRev, qTasks}
+	planReadQueries  = []string{qChild, qAllDeps, qRemovedIDs, qTaskDeps, qDepsOf, qDependents, qPlanRev, qTasks}
 	planWriteQueries = []string{qClearDeps, qAddDep, qDropDepsOn, qSetImport}
 )
 
 func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
-	rows, err := x.query(ctx, qFocuses)
-	if err != nil {
-		return nil, fmt.Errorf("read focus: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]task.ID{}
-	for rows.Next() {
-		var (
-			agent string
-			id    task.ID
-		)
-		if err := rows.Scan(&agent, &id); err != nil {
-			return nil, fmt.Errorf("read focus: %w", err)
-		}
-		out[agent] = id
-	}
-	return out, rows.Err()
+	return sqlq.ReadFocuses(ctx, conn{x})
 }
 
 func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, error) {
@@ -259,31 +240,7 @@ func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
 }
 
 func (x *txn) Imports(ctx context.Context, q store.ImportQuery) ([]store.Import, error) {
-	if q.Task == 0 {
-		m := store.Import{Source: q.Source, ExternalID: q.ExternalID}
-		err := x.queryRow(ctx, qImported, q.Source, q.ExternalID).Scan(&m.TaskID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read import mapping: %w", err)
-		}
-		return []store.Import{m}, nil
-	}
-	rows, err := x.query(ctx, qImportsOf, int64(q.Task))
-	if err != nil {
-		return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
-	}
-	defer rows.Close()
-	var out []store.Import
-	for rows.Next() {
-		m := store.Import{TaskID: q.Task}
-		if err := rows.Scan(&m.Source, &m.ExternalID); err != nil {
-			return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return sqlq.ReadImports(ctx, conn{x}, q)
 }
 
 func (x *txn) SetImported(ctx context.Context, source, externalID string, id task.ID) error {

@@ -1,0 +1,211 @@
+package sqlq
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/task"
+)
+
+// on is c's own conditions (PostgreSQL: the project) on the table alias
+// names, for a statement that joins another keyed the same way: each of
+// them starts with the column it tests.
+func on(c Conn, alias string) *Where {
+	w := c.Where()
+	for i, cond := range w.conds {
+		w.conds[i] = alias + "." + cond
+	}
+	return w
+}
+
+// sameProject is the join condition that keeps two tables' rows of one
+// project together (SQLite: none).
+func sameProject(d Dialect, a, b string) string {
+	if d.Dollar {
+		return a + ".project_id = " + b + ".project_id AND "
+	}
+	return ""
+}
+
+const lifecycleCols = `l.id, l.task_id, l.definition, l.phase, l.status, l.started_at, l.phase_since, l.updated_at, l.state`
+
+// Lifecycles builds a store.LifecycleQuery's (not an ID one's) statements
+// on w, whose conditions are on lifecycles l: visible tasks' lifecycles,
+// in the order they began.
+func Lifecycles(w *Where, q store.LifecycleQuery) Statements {
+	w.And("t.removed_at IS NULL")
+	switch {
+	case q.Status == "":
+	case !w.d.Dollar && (q.Status == store.LifecycleOpen || q.Status == store.LifecycleDone):
+		// A literal for SQLite: compared to the open-lifecycle index's
+		// WHERE (status = 'open'), a parameter ties the plan to its value,
+		// and SQLite then prepares the statement anew for each binding.
+		w.And("l.status = '" + q.Status + "'")
+	default:
+		w.And("l.status = ?", q.Status)
+	}
+	if q.Phase != "" {
+		w.And("l.phase = ?", q.Phase)
+	}
+	if len(q.Tasks) == 1 && !w.d.Dollar {
+		w.And("l.task_id IN (?)", int64(q.Tasks[0]))
+	} else {
+		w.IDs("l.task_id", Int64s(q.Tasks))
+	}
+	from := ` FROM lifecycles l JOIN tasks t ON ` + sameProject(w.d, "t", "l") + `t.id = l.task_id WHERE ` + w.String()
+	s := Statements{Count: `SELECT count(*)` + from, CountArgs: w.Args[:len(w.Args):len(w.Args)]}
+	s.Page = `SELECT ` + lifecycleCols + from + ` ORDER BY l.id` + w.Page(q.Limit, q.Offset)
+	s.PageArgs = w.Args
+	return s
+}
+
+// ScanLifecycles reads rows of lifecycleCols.
+func ScanLifecycles[R Rows](rows R) ([]store.Lifecycle, error) {
+	return Collect(rows, func(rows R) (store.Lifecycle, error) {
+		var (
+			l     store.Lifecycle
+			state string
+		)
+		err := rows.Scan(&l.ID, &l.TaskID, &l.Definition, &l.Phase, &l.Status,
+			TimeDest(&l.StartedAt), TimeDest(&l.PhaseSince), TimeDest(&l.UpdatedAt), &state)
+		l.State = []byte(state)
+		return l, err
+	})
+}
+
+// ReadLifecycles is store.Tx.Lifecycles on c: an unpaged read (the plan's
+// marks, on most reads of a task) counts its rows, not by a statement.
+func ReadLifecycles(ctx context.Context, c Conn, q store.LifecycleQuery) ([]store.Lifecycle, int, error) {
+	if q.ID != 0 {
+		w := on(c, "l")
+		w.And("l.id = ?", q.ID)
+		ls, err := read(ctx, c, `SELECT `+lifecycleCols+` FROM lifecycles l WHERE `+w.String(), w.Args, ScanLifecycles[RowSet])
+		if err != nil {
+			return nil, 0, fmt.Errorf("read lifecycle %d: %w", q.ID, err)
+		}
+		return ls, len(ls), nil
+	}
+	st := Lifecycles(on(c, "l"), q)
+	out, err := read(ctx, c, st.Page, st.PageArgs, ScanLifecycles[RowSet])
+	if err != nil {
+		return nil, 0, fmt.Errorf("read lifecycles: %w", err)
+	}
+	if q.Limit <= 0 && q.Offset <= 0 {
+		return out, len(out), nil
+	}
+	var total int
+	if _, err := scanOne(ctx, c, st.Count, st.CountArgs, &total); err != nil {
+		return nil, 0, fmt.Errorf("count lifecycles: %w", err)
+	}
+	return out, total, nil
+}
+
+// UpdateLifecycle saves a lifecycle's phase, status and state on c.
+func UpdateLifecycle(ctx context.Context, c Conn, l store.Lifecycle) error {
+	w := c.Where()
+	set := []string{w.Arg(l.Phase), w.Arg(l.Status), w.Arg(w.d.Time(l.PhaseSince)), w.Arg(w.d.Time(l.UpdatedAt)), w.Arg(string(l.State))}
+	w.And("id = ?", l.ID)
+	n, err := c.Exec(ctx, `UPDATE lifecycles SET phase = `+set[0]+`, status = `+set[1]+`, phase_since = `+set[2]+
+		`, updated_at = `+set[3]+`, state = `+set[4]+` WHERE `+w.String(), w.Args...)
+	if err != nil {
+		return fmt.Errorf("update lifecycle %d: %w", l.ID, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("update lifecycle %d: no such lifecycle", l.ID)
+	}
+	c.Changed()
+	return nil
+}
+
+// ReadCheckpoints is store.Tx.Checkpoints on c.
+func ReadCheckpoints(ctx context.Context, c Conn, id task.ID) ([]store.Checkpoint, error) {
+	w := c.Where()
+	w.And("task_id = ?", int64(id))
+	out, err := read(ctx, c, `SELECT id, task_id, note, state, created_at FROM loop_checkpoints WHERE `+w.String()+` ORDER BY id`, w.Args,
+		func(rows RowSet) ([]store.Checkpoint, error) {
+			return Collect(rows, func(rows RowSet) (store.Checkpoint, error) {
+				var (
+					ck    store.Checkpoint
+					state string
+				)
+				err := rows.Scan(&ck.ID, &ck.TaskID, &ck.Note, &state, TimeDest(&ck.CreatedAt))
+				ck.State = []byte(state)
+				return ck, err
+			})
+		})
+	if err != nil {
+		return nil, fmt.Errorf("read checkpoints of loop %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// ScanClaims reads rows of task_id, agent, claimed_at, expires_at.
+func ScanClaims[R Rows](rows R) (map[task.ID]task.Claim, error) {
+	out := map[task.ID]task.Claim{}
+	for rows.Next() {
+		var c task.Claim
+		if err := rows.Scan(&c.TaskID, &c.Agent, TimeDest(&c.ClaimedAt), TimeDest(&c.ExpiresAt)); err != nil {
+			return nil, err
+		}
+		out[c.TaskID] = c
+	}
+	return out, rows.Err()
+}
+
+// ScanFocuses reads rows of agent, task_id.
+func ScanFocuses[R Rows](rows R) (map[string]task.ID, error) {
+	out := map[string]task.ID{}
+	for rows.Next() {
+		var (
+			agent string
+			id    int64
+		)
+		if err := rows.Scan(&agent, &id); err != nil {
+			return nil, err
+		}
+		out[agent] = task.ID(id)
+	}
+	return out, rows.Err()
+}
+
+// ReadImports is store.Tx.Imports on c.
+func ReadImports(ctx context.Context, c Conn, q store.ImportQuery) ([]store.Import, error) {
+	if q.Task == 0 {
+		w := on(c, "i")
+		w.And("i.source = ? AND i.external_id = ? AND t.removed_at IS NULL", q.Source, q.ExternalID)
+		var id int64
+		found, err := scanOne(ctx, c, `SELECT i.task_id FROM imports i JOIN tasks t ON `+sameProject(w.d, "t", "i")+`t.id = i.task_id WHERE `+w.String(), w.Args, &id)
+		if err != nil || !found {
+			return nil, wrap("read import mapping", err)
+		}
+		return []store.Import{{Source: q.Source, ExternalID: q.ExternalID, TaskID: task.ID(id)}}, nil
+	}
+	w := c.Where()
+	w.And("task_id = ?", int64(q.Task))
+	out, err := read(ctx, c, `SELECT source, external_id FROM imports WHERE `+w.String()+` ORDER BY source, external_id`, w.Args,
+		func(rows RowSet) ([]store.Import, error) {
+			return Collect(rows, func(rows RowSet) (store.Import, error) {
+				m := store.Import{TaskID: q.Task}
+				err := rows.Scan(&m.Source, &m.ExternalID)
+				return m, err
+			})
+		})
+	return out, wrap("read import mappings of "+q.Task.String(), err)
+}
+
+// wrap is err with what failed (nil: nil).
+func wrap(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// ReadFocuses is store.Tx.Focuses on c: the task each agent's focus is on.
+func ReadFocuses(ctx context.Context, c Conn) (map[string]task.ID, error) {
+	w := c.Where()
+	w.And("task_id IS NOT NULL")
+	out, err := read(ctx, c, `SELECT agent, task_id FROM focus WHERE `+w.String(), w.Args, ScanFocuses[RowSet])
+	return out, wrap("read focus", err)
+}
