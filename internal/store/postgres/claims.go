@@ -34,11 +34,8 @@ const (
 		)
 		SELECT (SELECT count(*) FROM cas), prev.agent, prev.claimed_at, prev.expires_at
 		FROM (SELECT 1) one LEFT JOIN prev ON true`
-	qClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
-		JOIN tasks t ON t.project_id = c.project_id AND t.id = c.task_id AND t.removed_at IS NULL
-		WHERE c.project_id = $1 AND c.expires_at > $2`
-	// qAllClaims is qClaims at any time, for a read sent ahead, which
-	// knows no time: Claims keeps the live ones.
+	// qAllClaims is the claims at any time, for a read sent ahead, which
+	// knows no time: LiveClaims keeps the live ones.
 	qAllClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
 		JOIN tasks t ON t.project_id = c.project_id AND t.id = c.task_id AND t.removed_at IS NULL
 		WHERE c.project_id = $1`
@@ -60,16 +57,7 @@ func (x *txn) TaskClaim(ctx context.Context, id task.ID) (task.Claim, bool, erro
 		}
 		return *a.claim, true, nil
 	}
-	c := task.Claim{TaskID: id}
-	err := x.tx.QueryRow(ctx, qClaim, x.p, int64(id)).Scan(&c.Agent, &c.ClaimedAt, &c.ExpiresAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return task.Claim{}, false, nil
-	}
-	if err != nil {
-		return task.Claim{}, false, fmt.Errorf("read claim on %s: %w", id, err)
-	}
-	c.ClaimedAt, c.ExpiresAt = c.ClaimedAt.UTC(), c.ExpiresAt.UTC()
-	return c, true, nil
+	return sqlq.ReadClaim(ctx, conn{x}, id)
 }
 
 func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
@@ -114,16 +102,7 @@ func (x *txn) LiveClaims(ctx context.Context, now time.Time) (map[task.ID]task.C
 		}
 		return out, nil
 	}
-	rows, err := x.tx.Query(ctx, qClaims, x.p, ts(now))
-	if err != nil {
-		return nil, fmt.Errorf("read claims: %w", err)
-	}
-	defer rows.Close()
-	out, err := sqlq.ScanClaims(rows)
-	if err != nil {
-		return nil, fmt.Errorf("read claims: %w", err)
-	}
-	return out, nil
+	return sqlq.ReadLiveClaims(ctx, conn{x}, now)
 }
 
 // DropClaim ends any claim on id without saying whether there was one: it is sent with the next statement

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -25,9 +24,6 @@ const (
 	// the write holds the project's lock, so no other takes the number.
 	qAddCkpt = `INSERT INTO loop_checkpoints (project_id, id, task_id, note, state, created_at)
 		SELECT $1, coalesce(max(id), 0) + 1, $2, $3, $4, $5 FROM loop_checkpoints WHERE project_id = $1 RETURNING id`
-	qEvents = `SELECT seq, task_id, kind, detail, at, count(*) OVER ()
-		FROM loop_events WHERE project_id = $1 AND task_id = $2 ORDER BY seq LIMIT $3 OFFSET $4`
-	qCountEvents = `SELECT count(*) FROM loop_events WHERE project_id = $1 AND task_id = $2`
 )
 
 // loopRow is a task row followed by its loop column.
@@ -114,36 +110,6 @@ func (x *txn) Checkpoints(ctx context.Context, id task.ID) ([]store.Checkpoint, 
 	return sqlq.ReadCheckpoints(ctx, conn{x}, id)
 }
 
-// LoopEvents reads the page and the total in one statement, like Completions.
 func (x *txn) LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]store.LoopEvent, int, error) {
-	rows, err := x.tx.Query(ctx, qEvents, x.p, int64(id), limitOf(limit), int64(max(offset, 0)))
-	if err != nil {
-		return nil, 0, fmt.Errorf("read loop history: %w", err)
-	}
-	defer rows.Close()
-	var (
-		out   []store.LoopEvent
-		total int64
-	)
-	for rows.Next() {
-		var (
-			e   store.LoopEvent
-			tid int64
-			at  time.Time
-		)
-		if err := rows.Scan(&e.Seq, &tid, &e.Kind, &e.Detail, &at, &total); err != nil {
-			return nil, 0, fmt.Errorf("read loop history: %w", err)
-		}
-		e.TaskID, e.At = task.ID(tid), at.UTC()
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("read loop history: %w", err)
-	}
-	if len(out) == 0 {
-		if err := x.tx.QueryRow(ctx, qCountEvents, x.p, int64(id)).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("count loop history: %w", err)
-		}
-	}
-	return out, int(total), nil
+	return sqlq.ReadLoopEvents(ctx, conn{x}, id, offset, limit)
 }

@@ -26,8 +26,6 @@ const (
 		ORDER BY d.task_id, d.depends_on`
 	qTaskDeps = `SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
 		WHERE d.project_id = $1 AND d.task_id = $2 AND b.removed_at IS NULL ORDER BY d.depends_on`
-	qDepsOf = `SELECT d.task_id, d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
-		WHERE d.project_id = $1 AND d.task_id = ANY($2) AND b.removed_at IS NULL ORDER BY d.task_id, d.depends_on`
 	qDependents = `SELECT d.task_id FROM task_deps d JOIN tasks a ON a.project_id = d.project_id AND a.id = d.task_id
 		WHERE d.project_id = $1 AND d.depends_on = $2 AND a.removed_at IS NULL ORDER BY d.task_id`
 	// qSetDeps replaces a task's edges in one statement: it deletes the
@@ -38,8 +36,6 @@ const (
 		INSERT INTO task_deps (project_id, task_id, depends_on)
 		SELECT DISTINCT $1::bigint, $2::bigint, d FROM unnest($3::bigint[]) AS d
 		ON CONFLICT DO NOTHING`
-	qSetImport = `INSERT INTO imports (project_id, source, external_id, task_id) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (project_id, source, external_id) DO UPDATE SET task_id = excluded.task_id`
 )
 
 func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
@@ -101,28 +97,6 @@ func taskCols(withBody bool) string {
 	return colsNoBody
 }
 
-func (x *txn) edges(ctx context.Context, query string, args ...any) (task.Deps, error) {
-	rows, err := x.tx.Query(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	return scanEdges(rows)
-}
-
-// scanEdges reads rows of task_id, depends_on and closes them.
-func scanEdges(rows pgx.Rows) (task.Deps, error) {
-	defer rows.Close()
-	deps := task.Deps{}
-	var a, b int64
-	for rows.Next() {
-		if err := rows.Scan(&a, &b); err != nil {
-			return nil, err
-		}
-		deps[task.ID(a)] = append(deps[task.ID(a)], task.ID(b))
-	}
-	return deps, rows.Err()
-}
-
 func (x *txn) Deps(ctx context.Context, q store.DepQuery) (task.Deps, error) {
 	return store.AnswerDeps(ctx, q, x.allDeps, x.depsOf, x.oneDeps)
 }
@@ -145,7 +119,12 @@ func (x *txn) Level(ctx context.Context, q store.Query) ([]task.Task, error) {
 }
 
 func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {
-	deps, err := x.edges(ctx, qAllDeps, x.p)
+	rows, err := x.tx.Query(ctx, qAllDeps, x.p)
+	if err != nil {
+		return nil, fmt.Errorf("read dependencies: %w", err)
+	}
+	defer rows.Close()
+	deps, err := sqlq.ScanEdges(rows)
 	if err != nil {
 		return nil, fmt.Errorf("read dependencies: %w", err)
 	}
@@ -172,23 +151,8 @@ func (x *txn) taskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
 	return ds, nil
 }
 
-func int64s(ids []task.ID) []int64 {
-	out := make([]int64, len(ids))
-	for i, id := range ids {
-		out[i] = int64(id)
-	}
-	return out
-}
-
 func (x *txn) depsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
-	if len(ids) == 0 {
-		return task.Deps{}, nil
-	}
-	deps, err := x.edges(ctx, qDepsOf, x.p, int64s(ids))
-	if err != nil {
-		return nil, fmt.Errorf("read dependencies: %w", err)
-	}
-	return deps, nil
+	return sqlq.ReadDepsOf(ctx, conn{x}, ids)
 }
 
 func (x *txn) dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
@@ -206,7 +170,7 @@ func (x *txn) dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
 
 // SetDeps is sent with the next statement (later).
 func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
-	x.later(qSetDeps, []any{x.p, int64(id), int64s(deps)}, func(_ pgconn.CommandTag, err error) error {
+	x.later(qSetDeps, []any{x.p, int64(id), sqlq.Int64s(deps)}, func(_ pgconn.CommandTag, err error) error {
 		if err != nil {
 			return fmt.Errorf("set dependencies of %s: %w", id, err)
 		}
@@ -220,9 +184,5 @@ func (x *txn) Imports(ctx context.Context, q store.ImportQuery) ([]store.Import,
 }
 
 func (x *txn) SetImported(ctx context.Context, source, externalID string, id task.ID) error {
-	if _, err := x.tx.Exec(ctx, qSetImport, x.p, source, externalID, int64(id)); err != nil {
-		return fmt.Errorf("record import mapping: %w", err)
-	}
-	x.changed()
-	return nil
+	return sqlq.SetImported(ctx, conn{x}, x.p, source, externalID, id)
 }

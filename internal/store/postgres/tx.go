@@ -369,7 +369,7 @@ func (x *txn) CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, 
 	// Its rows are read as a read's; it fails only where PostgreSQL did,
 	// or where it wrote nothing (the project is gone).
 	x.tx.read("insert task", qInsertWithDeps, []any{x.p, int64(parent), t.Title, t.Body, string(t.Status), string(t.Priority),
-		ts(t.CreatedAt), ts(t.UpdatedAt), nullTS(t.CompletedAt), int64s(deps)}, func(rows pgx.Rows) error {
+		ts(t.CreatedAt), ts(t.UpdatedAt), nullTS(t.CompletedAt), sqlq.Int64s(deps)}, func(rows pgx.Rows) error {
 		var id int64
 		var position, num int32
 		if !rows.Next() {

@@ -13,7 +13,6 @@ import (
 )
 
 const (
-	qClaim = `SELECT agent, claimed_at, expires_at FROM claims WHERE task_id = ?`
 	// qClaimCAS is the compare-and-set: insert, or take over a row that is
 	// the caller's own or has expired; a live claim of another agent makes
 	// the update's WHERE false, and nothing changes.
@@ -24,11 +23,6 @@ const (
 				THEN claims.claimed_at ELSE excluded.claimed_at END,
 			agent = excluded.agent, expires_at = excluded.expires_at
 		WHERE claims.agent = excluded.agent OR claims.expires_at <= excluded.claimed_at`
-	// qClaims walks the claims and looks each task up: CROSS JOIN keeps
-	// that order, which the planner (without statistics) turned around
-	// into a scan of every task for each get_tasks and get_next_task.
-	qClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
-		CROSS JOIN tasks t ON t.id = c.task_id AND t.removed_at IS NULL WHERE c.expires_at > ?`
 	qReleaseAny = `DELETE FROM claims WHERE task_id = ?`
 
 	qAddLifecycle    = `INSERT INTO lifecycles (task_id, definition, phase, status, started_at, phase_since, updated_at, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
@@ -36,23 +30,13 @@ const (
 )
 
 var (
-	claimReadQueries  = []string{qClaim, qClaims, qOpenLifecycleOf, qOpenLifecycles, qOpenLifecyclesOfTask, qOpenLifecyclesOfTasks}
+	claimReadQueries  = []string{qClaims, qOpenLifecycleOf, qOpenLifecycles, qOpenLifecyclesOfTask, qOpenLifecyclesOfTasks}
 	claimWriteQueries = []string{qClaimCAS, qReleaseAny, qAddLifecycle}
 )
 
 // TaskClaim reads the claim on id, live or expired.
 func (x *txn) TaskClaim(ctx context.Context, id task.ID) (task.Claim, bool, error) {
-	c := task.Claim{TaskID: id}
-	var at, until int64
-	err := x.queryRow(ctx, qClaim, int64(id)).Scan(&c.Agent, &at, &until)
-	if errors.Is(err, sql.ErrNoRows) {
-		return task.Claim{}, false, nil
-	}
-	if err != nil {
-		return task.Claim{}, false, fmt.Errorf("read claim on %s: %w", id, err)
-	}
-	c.ClaimedAt, c.ExpiresAt = time.UnixMicro(at).UTC(), time.UnixMicro(until).UTC()
-	return c, true, nil
+	return sqlq.ReadClaim(ctx, conn{x}, id)
 }
 
 func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
@@ -81,24 +65,7 @@ func (x *txn) Claims(ctx context.Context, q store.ClaimQuery) (map[task.ID]task.
 
 // LiveClaims reads the claims on visible tasks that are live at now.
 func (x *txn) LiveClaims(ctx context.Context, now time.Time) (map[task.ID]task.Claim, error) {
-	rows, err := x.query(ctx, qClaims, micros(now))
-	if err != nil {
-		return nil, fmt.Errorf("read claims: %w", err)
-	}
-	defer rows.Close()
-	out := map[task.ID]task.Claim{}
-	for rows.Next() {
-		var (
-			c         task.Claim
-			at, until int64
-		)
-		if err := rows.Scan(&c.TaskID, &c.Agent, &at, &until); err != nil {
-			return nil, fmt.Errorf("read claims: %w", err)
-		}
-		c.ClaimedAt, c.ExpiresAt = time.UnixMicro(at).UTC(), time.UnixMicro(until).UTC()
-		out[c.TaskID] = c
-	}
-	return out, rows.Err()
+	return sqlq.ReadLiveClaims(ctx, conn{x}, now)
 }
 
 func (x *txn) PutLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
@@ -139,6 +106,7 @@ func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.L
 // task for a task's detail, of a page of tasks, and of every task for the
 // outline) are prepared: parsing them was a tenth of a call's CPU.
 var (
+	qClaims                = sqlq.LiveClaims(sq.Where(""), time.Time{})
 	qOpenLifecycles        = openLifecycles()
 	qOpenLifecyclesOfTask  = openLifecycles(1)
 	qOpenLifecyclesOfTasks = openLifecycles(1, 2)

@@ -12,17 +12,15 @@ import (
 )
 
 const (
-	qLoop        = `SELECT ` + colsBody + `, loop FROM tasks WHERE id = ? AND removed_at IS NULL`
-	qSetLoop     = `UPDATE tasks SET loop = ? WHERE id = ? AND removed_at IS NULL`
-	qLoops       = `SELECT ` + colsNoBody + `, loop FROM tasks WHERE loop IS NOT NULL AND removed_at IS NULL ORDER BY id`
-	qAddCkpt     = `INSERT INTO loop_checkpoints (task_id, note, state, created_at) VALUES (?, ?, ?, ?) RETURNING id`
-	qAddEvent    = `INSERT INTO loop_events (task_id, kind, detail, at) VALUES (?, ?, ?, ?)`
-	qEvents      = `SELECT seq, task_id, kind, detail, at FROM loop_events WHERE task_id = ? ORDER BY seq LIMIT ? OFFSET ?`
-	qCountEvents = `SELECT count(*) FROM loop_events WHERE task_id = ?`
+	qLoop     = `SELECT ` + colsBody + `, loop FROM tasks WHERE id = ? AND removed_at IS NULL`
+	qSetLoop  = `UPDATE tasks SET loop = ? WHERE id = ? AND removed_at IS NULL`
+	qLoops    = `SELECT ` + colsNoBody + `, loop FROM tasks WHERE loop IS NOT NULL AND removed_at IS NULL ORDER BY id`
+	qAddCkpt  = `INSERT INTO loop_checkpoints (task_id, note, state, created_at) VALUES (?, ?, ?, ?) RETURNING id`
+	qAddEvent = `INSERT INTO loop_events (task_id, kind, detail, at) VALUES (?, ?, ?, ?)`
 )
 
 var (
-	loopReadQueries  = []string{qLoop, qLoops, qEvents, qCountEvents}
+	loopReadQueries  = []string{qLoop, qLoops}
 	loopWriteQueries = []string{qSetLoop, qAddCkpt, qAddEvent}
 )
 
@@ -103,26 +101,5 @@ func (x *txn) Checkpoints(ctx context.Context, id task.ID) ([]store.Checkpoint, 
 }
 
 func (x *txn) LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]store.LoopEvent, int, error) {
-	var total int
-	if err := x.queryRow(ctx, qCountEvents, int64(id)).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count loop history: %w", err)
-	}
-	rows, err := x.query(ctx, qEvents, int64(id), limit, offset)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read loop history: %w", err)
-	}
-	defer rows.Close()
-	var out []store.LoopEvent
-	for rows.Next() {
-		var (
-			e  store.LoopEvent
-			at sql.NullInt64
-		)
-		if err := rows.Scan(&e.Seq, &e.TaskID, &e.Kind, &e.Detail, &at); err != nil {
-			return nil, 0, fmt.Errorf("read loop history: %w", err)
-		}
-		e.At = fromMicros(at)
-		out = append(out, e)
-	}
-	return out, total, rows.Err()
+	return sqlq.ReadLoopEvents(ctx, conn{x}, id, offset, limit)
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
@@ -19,20 +18,17 @@ const (
 	qAllDeps    = `SELECT task_id, depends_on FROM task_deps ORDER BY task_id, depends_on` // the primary key's order: no sort
 	qRemovedIDs = `SELECT id FROM tasks WHERE removed_at IS NOT NULL`
 	qTaskDeps   = `SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.id = d.depends_on WHERE d.task_id = ? AND b.removed_at IS NULL ORDER BY d.depends_on`
-	qDepsOf     = `SELECT d.task_id, d.depends_on FROM task_deps d JOIN tasks b ON b.id = d.depends_on
-		WHERE d.task_id IN (SELECT value FROM json_each(?)) AND b.removed_at IS NULL ORDER BY d.task_id, d.depends_on`
 	qDependents = `SELECT d.task_id FROM task_deps d JOIN tasks a ON a.id = d.task_id WHERE d.depends_on = ? AND a.removed_at IS NULL ORDER BY d.task_id`
 	qClearDeps  = `DELETE FROM task_deps WHERE task_id = ?`
 	qAddDep     = `INSERT OR IGNORE INTO task_deps (task_id, depends_on) VALUES (?, ?)`
 	qDropDepsOn = `DELETE FROM task_deps WHERE depends_on IN (SELECT id FROM tasks WHERE removed_at = ?)`
-	qSetImport  = `INSERT INTO imports (source, external_id, task_id) VALUES (?, ?, ?)
-		ON CONFLICT (source, external_id) DO UPDATE SET task_id = excluded.task_id`
 )
 
 // planReadQueries and planWriteQueries are prepared like the focus ones.
 var (
+	qDepsOf          = sqlq.DepsOf(sq.Where(""), []task.ID{1, 2})
 	planReadQueries  = []string{qChild, qAllDeps, qRemovedIDs, qTaskDeps, qDepsOf, qDependents, qPlanRev, qTasks}
-	planWriteQueries = []string{qClearDeps, qAddDep, qDropDepsOn, qSetImport}
+	planWriteQueries = []string{qClearDeps, qAddDep, qDropDepsOn}
 )
 
 func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
@@ -181,40 +177,7 @@ func (x *txn) taskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
 }
 
 func (x *txn) depsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
-	deps := task.Deps{}
-	if len(ids) == 0 {
-		return deps, nil
-	}
-	rows, err := x.query(ctx, qDepsOf, idsJSON(ids))
-	if err != nil {
-		return nil, fmt.Errorf("read dependencies: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var a, b task.ID
-		if err := rows.Scan(&a, &b); err != nil {
-			return nil, fmt.Errorf("read dependencies: %w", err)
-		}
-		deps[a] = append(deps[a], b)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read dependencies: %w", err)
-	}
-	return deps, nil
-}
-
-// idsJSON is ids as a JSON array, for a query's json_each(?): one statement
-// (prepared once) for any number of ids, with no bound on how many.
-func idsJSON(ids []task.ID) string {
-	b := make([]byte, 0, 2+len(ids)*5)
-	b = append(b, '[')
-	for i, id := range ids {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(id), 10)
-	}
-	return string(append(b, ']'))
+	return sqlq.ReadDepsOf(ctx, conn{x}, ids)
 }
 
 func (x *txn) dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
@@ -244,10 +207,7 @@ func (x *txn) Imports(ctx context.Context, q store.ImportQuery) ([]store.Import,
 }
 
 func (x *txn) SetImported(ctx context.Context, source, externalID string, id task.ID) error {
-	if _, err := x.exec(ctx, qSetImport, source, externalID, int64(id)); err != nil {
-		return fmt.Errorf("record import mapping: %w", err)
-	}
-	return nil
+	return sqlq.SetImported(ctx, conn{x}, nil, source, externalID, id)
 }
 
 // versioner reads PRAGMA data_version on a connection of its own: the value

@@ -3,6 +3,7 @@ package sqlq
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/cairn-dev/cairn/internal/store"
 	"github.com/cairn-dev/cairn/internal/task"
@@ -208,4 +209,116 @@ func ReadFocuses(ctx context.Context, c Conn) (map[string]task.ID, error) {
 	w.And("task_id IS NOT NULL")
 	out, err := read(ctx, c, `SELECT agent, task_id FROM focus WHERE `+w.String(), w.Args, ScanFocuses[RowSet])
 	return out, wrap("read focus", err)
+}
+
+// SetImported is store.Tx.SetImported on c, project (nil: none) keying
+// the row.
+func SetImported(ctx context.Context, c Conn, project any, source, externalID string, id task.ID) error {
+	q, args := Insert(c.Where().d, project, "imports", "source, external_id", "task_id", "task_id = excluded.task_id", source, externalID, int64(id))
+	if _, err := c.Exec(ctx, q, args...); err != nil {
+		return fmt.Errorf("record import mapping: %w", err)
+	}
+	c.Changed()
+	return nil
+}
+
+// ReadClaim reads the claim on id, live or expired, on c.
+func ReadClaim(ctx context.Context, c Conn, id task.ID) (task.Claim, bool, error) {
+	w := c.Where()
+	w.And("task_id = ?", int64(id))
+	cl := task.Claim{TaskID: id}
+	found, err := scanOne(ctx, c, `SELECT agent, claimed_at, expires_at FROM claims WHERE `+w.String(), w.Args, &cl.Agent, TimeDest(&cl.ClaimedAt), TimeDest(&cl.ExpiresAt))
+	if err != nil || !found {
+		return task.Claim{}, false, wrap("read claim on "+id.String(), err)
+	}
+	return cl, true, nil
+}
+
+// LiveClaims is the statement of the claims on visible tasks live at now,
+// on w, whose conditions are on claims c (ScanClaims reads its rows).
+func LiveClaims(w *Where, now time.Time) string {
+	// SQLite walks the claims and looks each task up: CROSS JOIN keeps
+	// that order, which its planner (without statistics) turned around
+	// into a scan of every task for each get_tasks and get_next_task.
+	join := "CROSS JOIN"
+	if w.d.Dollar {
+		join = "JOIN"
+	}
+	w.And("c.expires_at > ?", w.d.Time(now))
+	return `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c ` + join + ` tasks t ON ` + sameProject(w.d, "t", "c") +
+		`t.id = c.task_id AND t.removed_at IS NULL WHERE ` + w.String()
+}
+
+// ReadLiveClaims reads the claims on visible tasks live at now on c.
+func ReadLiveClaims(ctx context.Context, c Conn, now time.Time) (map[task.ID]task.Claim, error) {
+	w := on(c, "c")
+	out, err := read(ctx, c, LiveClaims(w, now), w.Args, ScanClaims[RowSet])
+	return out, wrap("read claims", err)
+}
+
+// ReadLoopEvents is store.Tx.LoopEvents on c (limit below zero: no
+// limit): the page and the total in one statement, the total counted on
+// its own only when the page is empty.
+func ReadLoopEvents(ctx context.Context, c Conn, id task.ID, offset, limit int) ([]store.LoopEvent, int, error) {
+	w := c.Where()
+	w.And("task_id = ?", int64(id))
+	cond, countArgs := w.String(), w.Args[:len(w.Args):len(w.Args)]
+	var lim any = limit
+	if limit < 0 {
+		lim = w.d.NoLimit
+	}
+	var total int64
+	out, err := read(ctx, c, `SELECT seq, task_id, kind, detail, at, count(*) OVER () FROM loop_events WHERE `+cond+
+		` ORDER BY seq LIMIT `+w.Arg(lim)+` OFFSET `+w.Arg(max(offset, 0)), w.Args, func(rows RowSet) ([]store.LoopEvent, error) {
+		return Collect(rows, func(rows RowSet) (store.LoopEvent, error) {
+			var (
+				e   store.LoopEvent
+				tid int64
+			)
+			err := rows.Scan(&e.Seq, &tid, &e.Kind, &e.Detail, TimeDest(&e.At), &total)
+			e.TaskID = task.ID(tid)
+			return e, err
+		})
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("read loop history: %w", err)
+	}
+	if len(out) == 0 {
+		if _, err := scanOne(ctx, c, `SELECT count(*) FROM loop_events WHERE `+cond, countArgs, &total); err != nil {
+			return nil, 0, fmt.Errorf("count loop history: %w", err)
+		}
+	}
+	return out, int(total), nil
+}
+
+// ScanEdges reads rows of task_id, depends_on.
+func ScanEdges[R Rows](rows R) (task.Deps, error) {
+	deps := task.Deps{}
+	var a, b int64
+	for rows.Next() {
+		if err := rows.Scan(&a, &b); err != nil {
+			return nil, err
+		}
+		deps[task.ID(a)] = append(deps[task.ID(a)], task.ID(b))
+	}
+	return deps, rows.Err()
+}
+
+// DepsOf is the statement of the edges out of the tasks ids to visible
+// tasks, on w, whose conditions are on task_deps d (ScanEdges reads its
+// rows).
+func DepsOf(w *Where, ids []task.ID) string {
+	w.IDs("d.task_id", Int64s(ids))
+	return `SELECT d.task_id, d.depends_on FROM task_deps d JOIN tasks b ON ` + sameProject(w.d, "b", "d") + `b.id = d.depends_on
+		WHERE ` + w.String() + ` AND b.removed_at IS NULL ORDER BY d.task_id, d.depends_on`
+}
+
+// ReadDepsOf reads the edges out of the tasks ids to visible tasks on c.
+func ReadDepsOf(ctx context.Context, c Conn, ids []task.ID) (task.Deps, error) {
+	if len(ids) == 0 {
+		return task.Deps{}, nil
+	}
+	w := on(c, "d")
+	deps, err := read(ctx, c, DepsOf(w, ids), w.Args, ScanEdges[RowSet])
+	return deps, wrap("read dependencies", err)
 }
