@@ -187,10 +187,9 @@ func (x *txn) aheadSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows
 		return qChildren, []any{x.p, id}, tasks
 	case store.ReadOpenChildren:
 		return qOpenChildren, []any{x.p, id}, tasks
-	case store.ReadTaskDeps:
-		return qTaskDeps, []any{x.p, id}, ids
-	case store.ReadDependents:
-		return qDependents, []any{x.p, id}, ids
+	case store.ReadTaskDeps, store.ReadDependents:
+		w := sq.Where("d.project_id = ?", x.p)
+		return sqlq.OneDeps(w, r.ID, r.Of == store.ReadDependents), w.Args, ids
 	case store.ReadFocuses:
 		return qFocuses, []any{x.p}, func(rows pgx.Rows) error {
 			var err error

@@ -24,10 +24,6 @@ const (
 		AND NOT EXISTS (SELECT 1 FROM tasks r WHERE r.project_id = $1 AND r.id = d.task_id AND r.removed_at IS NOT NULL)
 		AND NOT EXISTS (SELECT 1 FROM tasks r WHERE r.project_id = $1 AND r.id = d.depends_on AND r.removed_at IS NOT NULL)
 		ORDER BY d.task_id, d.depends_on`
-	qTaskDeps = `SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
-		WHERE d.project_id = $1 AND d.task_id = $2 AND b.removed_at IS NULL ORDER BY d.depends_on`
-	qDependents = `SELECT d.task_id FROM task_deps d JOIN tasks a ON a.project_id = d.project_id AND a.id = d.task_id
-		WHERE d.project_id = $1 AND d.depends_on = $2 AND a.removed_at IS NULL ORDER BY d.task_id`
 	// qSetDeps replaces a task's edges in one statement: it deletes the
 	// edges not in the new set and inserts the new set, keeping the edges
 	// already there (the insert does not see the delete, so it must not
@@ -131,41 +127,22 @@ func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {
 	return deps, nil
 }
 
+// oneDeps answers from the edges read ahead, if they were.
 func (x *txn) oneDeps(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error) {
+	of := store.ReadTaskDeps
 	if dependents {
-		return x.dependents(ctx, id)
+		of = store.ReadDependents
 	}
-	return x.taskDeps(ctx, id)
-}
-
-func (x *txn) taskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
-	if ds, ok, err := x.answeredIDs(ctx, store.Read{Of: store.ReadTaskDeps, ID: id}); err != nil {
+	if ds, ok, err := x.answeredIDs(ctx, store.Read{Of: of, ID: id}); err != nil {
 		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
 	} else if ok {
 		return ds, nil
 	}
-	ds, err := x.ids(ctx, qTaskDeps, x.p, int64(id))
-	if err != nil {
-		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
-	}
-	return ds, nil
+	return sqlq.ReadOneDeps(ctx, conn{x}, id, dependents)
 }
 
 func (x *txn) depsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
 	return sqlq.ReadDepsOf(ctx, conn{x}, ids)
-}
-
-func (x *txn) dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
-	if ds, ok, err := x.answeredIDs(ctx, store.Read{Of: store.ReadDependents, ID: id}); err != nil {
-		return nil, fmt.Errorf("read dependents of %s: %w", id, err)
-	} else if ok {
-		return ds, nil
-	}
-	ds, err := x.ids(ctx, qDependents, x.p, int64(id))
-	if err != nil {
-		return nil, fmt.Errorf("read dependents of %s: %w", id, err)
-	}
-	return ds, nil
 }
 
 // SetDeps is sent with the next statement (later).

@@ -17,8 +17,6 @@ const (
 	qChild      = `SELECT ` + colsBody + ` FROM tasks WHERE parent_id IS ? AND num = ? AND removed_at IS NULL`
 	qAllDeps    = `SELECT task_id, depends_on FROM task_deps ORDER BY task_id, depends_on` // the primary key's order: no sort
 	qRemovedIDs = `SELECT id FROM tasks WHERE removed_at IS NOT NULL`
-	qTaskDeps   = `SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.id = d.depends_on WHERE d.task_id = ? AND b.removed_at IS NULL ORDER BY d.depends_on`
-	qDependents = `SELECT d.task_id FROM task_deps d JOIN tasks a ON a.id = d.task_id WHERE d.depends_on = ? AND a.removed_at IS NULL ORDER BY d.task_id`
 	qClearDeps  = `DELETE FROM task_deps WHERE task_id = ?`
 	qAddDep     = `INSERT OR IGNORE INTO task_deps (task_id, depends_on) VALUES (?, ?)`
 	qDropDepsOn = `DELETE FROM task_deps WHERE depends_on IN (SELECT id FROM tasks WHERE removed_at = ?)`
@@ -27,6 +25,8 @@ const (
 // planReadQueries and planWriteQueries are prepared like the focus ones.
 var (
 	qDepsOf          = sqlq.DepsOf(sq.Where(""), []task.ID{1, 2})
+	qTaskDeps        = sqlq.OneDeps(sq.Where(""), 1, false)
+	qDependents      = sqlq.OneDeps(sq.Where(""), 1, true)
 	planReadQueries  = []string{qChild, qAllDeps, qRemovedIDs, qTaskDeps, qDepsOf, qDependents, qPlanRev, qTasks}
 	planWriteQueries = []string{qClearDeps, qAddDep, qDropDepsOn}
 )
@@ -162,30 +162,11 @@ func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {
 }
 
 func (x *txn) oneDeps(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error) {
-	if dependents {
-		return x.dependents(ctx, id)
-	}
-	return x.taskDeps(ctx, id)
-}
-
-func (x *txn) taskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
-	ds, err := x.ids(ctx, qTaskDeps, int64(id))
-	if err != nil {
-		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
-	}
-	return ds, nil
+	return sqlq.ReadOneDeps(ctx, conn{x}, id, dependents)
 }
 
 func (x *txn) depsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
 	return sqlq.ReadDepsOf(ctx, conn{x}, ids)
-}
-
-func (x *txn) dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
-	ds, err := x.ids(ctx, qDependents, int64(id))
-	if err != nil {
-		return nil, fmt.Errorf("read dependents of %s: %w", id, err)
-	}
-	return ds, nil
 }
 
 func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {

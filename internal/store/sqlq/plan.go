@@ -322,3 +322,33 @@ func ReadDepsOf(ctx context.Context, c Conn, ids []task.ID) (task.Deps, error) {
 	deps, err := read(ctx, c, DepsOf(w, ids), w.Args, ScanEdges[RowSet])
 	return deps, wrap("read dependencies", err)
 }
+
+// OneDeps is the statement of one task's edges to visible tasks, on w,
+// whose conditions are on task_deps d: the tasks id depends on, or
+// (dependents) those that depend on it, in order of id.
+func OneDeps(w *Where, id task.ID, dependents bool) string {
+	near, far := "task_id", "depends_on"
+	if dependents {
+		near, far = far, near
+	}
+	w.And("d."+near+" = ?", int64(id))
+	return `SELECT d.` + far + ` FROM task_deps d JOIN tasks o ON ` + sameProject(w.d, "o", "d") + `o.id = d.` + far +
+		` WHERE ` + w.String() + ` AND o.removed_at IS NULL ORDER BY d.` + far
+}
+
+// ReadOneDeps reads OneDeps's ids on c.
+func ReadOneDeps(ctx context.Context, c Conn, id task.ID, dependents bool) ([]task.ID, error) {
+	w := on(c, "d")
+	ds, err := read(ctx, c, OneDeps(w, id, dependents), w.Args, func(rows RowSet) ([]task.ID, error) {
+		return Collect(rows, func(rows RowSet) (task.ID, error) {
+			var v int64
+			err := rows.Scan(&v)
+			return task.ID(v), err
+		})
+	})
+	what := "dependencies"
+	if dependents {
+		what = "dependents"
+	}
+	return ds, wrap("read "+what+" of "+id.String(), err)
+}
