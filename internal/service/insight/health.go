@@ -219,18 +219,16 @@ func (s *Service) storeComponents(ctx context.Context, tx store.Tx, w window) ([
 	}
 	out = append(out, stateComponent("memory", total-current, total, "memory entries superseded or expired"))
 	// Blocked plan work.
-	all, err := store.Tasks(ctx, tx)
+	// Two counts (a page of one row each), not the whole plan read.
+	_, open, err := tx.Query(ctx, store.Query{Statuses: task.OpenStatuses, Limit: 1})
 	if err != nil {
 		return nil, err
 	}
-	counts := store.CountsOf(slices.Values(all))
-	open := 0
-	for st, n := range counts.ByStatus {
-		if st.Open() {
-			open += n
-		}
+	_, blocked, err := tx.Query(ctx, store.Query{Statuses: []task.Status{task.StatusBlocked}, Limit: 1})
+	if err != nil {
+		return nil, err
 	}
-	out = append(out, stateComponent("plan", counts.ByStatus[task.StatusBlocked], open, "open tasks blocked"))
+	out = append(out, stateComponent("plan", blocked, open, "open tasks blocked"))
 	// Loops that failed, of those finished.
 	loops, err := tx.Loops(ctx, 0)
 	if err != nil {
