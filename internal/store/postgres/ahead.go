@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -186,14 +187,13 @@ func (x *txn) aheadSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows
 		return qChildren, []any{x.p, id}, tasks
 	case store.ReadOpenChildren:
 		return qOpenChildren, []any{x.p, id}, tasks
-	case store.ReadTaskDeps:
-		return qTaskDeps, []any{x.p, id}, ids
-	case store.ReadDependents:
-		return qDependents, []any{x.p, id}, ids
+	case store.ReadTaskDeps, store.ReadDependents:
+		w := sq.Where("d.project_id = ?", x.p)
+		return sqlq.OneDeps(w, r.ID, r.Of == store.ReadDependents), w.Args, ids
 	case store.ReadFocuses:
 		return qFocuses, []any{x.p}, func(rows pgx.Rows) error {
 			var err error
-			a.focuses, err = scanFocuses(rows)
+			a.focuses, err = sqlq.ScanFocuses(rows)
 			return err
 		}
 	case store.ReadTaskClaim:
@@ -211,14 +211,14 @@ func (x *txn) aheadSQL(r store.Read, a *aheadRead) (string, []any, func(pgx.Rows
 	case store.ReadClaims:
 		return qAllClaims, []any{x.p}, func(rows pgx.Rows) error {
 			var err error
-			a.claims, err = scanClaims(rows)
+			a.claims, err = sqlq.ScanClaims(rows)
 			return err
 		}
 	case store.ReadOpenLifecycles:
-		_, page, args := x.lifecyclesSQL(store.LifecycleQuery{Status: store.LifecycleOpen, Tasks: []task.ID{r.ID}})
-		return page, args, func(rows pgx.Rows) error {
+		st := sqlq.Lifecycles(sq.Where("l.project_id = ?", x.p), store.LifecycleQuery{Status: store.LifecycleOpen, Tasks: []task.ID{r.ID}})
+		return st.Page, st.PageArgs, func(rows pgx.Rows) error {
 			var err error
-			a.lifecycles, err = scanLifecycles(rows)
+			a.lifecycles, err = sqlq.ScanLifecycles(rows)
 			return err
 		}
 	}

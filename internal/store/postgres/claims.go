@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -35,23 +34,16 @@ const (
 		)
 		SELECT (SELECT count(*) FROM cas), prev.agent, prev.claimed_at, prev.expires_at
 		FROM (SELECT 1) one LEFT JOIN prev ON true`
-	qClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
-		JOIN tasks t ON t.project_id = c.project_id AND t.id = c.task_id AND t.removed_at IS NULL
-		WHERE c.project_id = $1 AND c.expires_at > $2`
-	// qAllClaims is qClaims at any time, for a read sent ahead, which
-	// knows no time: Claims keeps the live ones.
+	// qAllClaims is the claims at any time, for a read sent ahead, which
+	// knows no time: LiveClaims keeps the live ones.
 	qAllClaims = `SELECT c.task_id, c.agent, c.claimed_at, c.expires_at FROM claims c
 		JOIN tasks t ON t.project_id = c.project_id AND t.id = c.task_id AND t.removed_at IS NULL
 		WHERE c.project_id = $1`
 	qReleaseAny = `DELETE FROM claims WHERE project_id = $1 AND task_id = $2`
 
-	lifecycleCols = `l.id, l.task_id, l.definition, l.phase, l.status, l.started_at, l.phase_since, l.updated_at, l.state`
-	qLifecycle    = `SELECT ` + lifecycleCols + ` FROM lifecycles l WHERE l.project_id = $1 AND l.id = $2`
 	qAddLifecycle = `INSERT INTO lifecycles (project_id, id, task_id, definition, phase, status, started_at, phase_since, updated_at, state)
 		SELECT $1, coalesce(max(id), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9 FROM lifecycles WHERE project_id = $1
 		ON CONFLICT (project_id, task_id) WHERE status = 'open' DO NOTHING RETURNING id`
-	qSetLifecycle = `UPDATE lifecycles SET phase = $3, status = $4, phase_since = $5, updated_at = $6, state = $7
-		WHERE project_id = $1 AND id = $2`
 )
 
 // TaskClaim reads the claim on id, live or expired, from the one read
@@ -65,16 +57,7 @@ func (x *txn) TaskClaim(ctx context.Context, id task.ID) (task.Claim, bool, erro
 		}
 		return *a.claim, true, nil
 	}
-	c := task.Claim{TaskID: id}
-	err := x.tx.QueryRow(ctx, qClaim, x.p, int64(id)).Scan(&c.Agent, &c.ClaimedAt, &c.ExpiresAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return task.Claim{}, false, nil
-	}
-	if err != nil {
-		return task.Claim{}, false, fmt.Errorf("read claim on %s: %w", id, err)
-	}
-	c.ClaimedAt, c.ExpiresAt = c.ClaimedAt.UTC(), c.ExpiresAt.UTC()
-	return c, true, nil
+	return sqlq.ReadClaim(ctx, conn{x}, id)
 }
 
 func (x *txn) ClaimTask(ctx context.Context, c task.Claim) (task.Claim, error) {
@@ -119,30 +102,7 @@ func (x *txn) LiveClaims(ctx context.Context, now time.Time) (map[task.ID]task.C
 		}
 		return out, nil
 	}
-	rows, err := x.tx.Query(ctx, qClaims, x.p, ts(now))
-	if err != nil {
-		return nil, fmt.Errorf("read claims: %w", err)
-	}
-	defer rows.Close()
-	out, err := scanClaims(rows)
-	if err != nil {
-		return nil, fmt.Errorf("read claims: %w", err)
-	}
-	return out, nil
-}
-
-// scanClaims reads rows of task_id, agent, claimed_at, expires_at.
-func scanClaims(rows pgx.Rows) (map[task.ID]task.Claim, error) {
-	out := map[task.ID]task.Claim{}
-	for rows.Next() {
-		var c task.Claim
-		if err := rows.Scan(&c.TaskID, &c.Agent, &c.ClaimedAt, &c.ExpiresAt); err != nil {
-			return nil, err
-		}
-		c.ClaimedAt, c.ExpiresAt = c.ClaimedAt.UTC(), c.ExpiresAt.UTC()
-		out[c.TaskID] = c
-	}
-	return out, rows.Err()
+	return sqlq.ReadLiveClaims(ctx, conn{x}, now)
 }
 
 // DropClaim ends any claim on id without saying whether there was one: it is sent with the next statement
@@ -168,22 +128,9 @@ func (x *txn) DropClaim(ctx context.Context, id task.ID) error {
 	return nil
 }
 
-func scanLifecycle(row pgx.Row) (store.Lifecycle, error) {
-	var (
-		l     store.Lifecycle
-		state string
-	)
-	if err := row.Scan(&l.ID, &l.TaskID, &l.Definition, &l.Phase, &l.Status, &l.StartedAt, &l.PhaseSince, &l.UpdatedAt, &state); err != nil {
-		return store.Lifecycle{}, err
-	}
-	l.StartedAt, l.PhaseSince, l.UpdatedAt = l.StartedAt.UTC(), l.PhaseSince.UTC(), l.UpdatedAt.UTC()
-	l.State = []byte(state)
-	return l, nil
-}
-
 func (x *txn) PutLifecycle(ctx context.Context, l store.Lifecycle) (int64, error) {
 	if l.ID != 0 {
-		return l.ID, x.updateLifecycle(ctx, l)
+		return l.ID, sqlq.UpdateLifecycle(ctx, conn{x}, l)
 	}
 	return x.createLifecycle(ctx, l)
 }
@@ -207,110 +154,14 @@ func (x *txn) createLifecycle(ctx context.Context, l store.Lifecycle) (int64, er
 	return id, nil
 }
 
-func (x *txn) lifecycle(ctx context.Context, id int64) (store.Lifecycle, bool, error) {
-	l, err := scanLifecycle(x.tx.QueryRow(ctx, qLifecycle, x.p, id))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return store.Lifecycle{}, false, nil
-	}
-	if err != nil {
-		return store.Lifecycle{}, false, fmt.Errorf("read lifecycle %d: %w", id, err)
-	}
-	return l, true, nil
-}
-
-func (x *txn) updateLifecycle(ctx context.Context, l store.Lifecycle) error {
-	tag, err := x.tx.Exec(ctx, qSetLifecycle, x.p, l.ID, l.Phase, l.Status, ts(l.PhaseSince), ts(l.UpdatedAt), string(l.State))
-	if err != nil {
-		return fmt.Errorf("update lifecycle %d: %w", l.ID, err)
-	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("update lifecycle %d: no such lifecycle", l.ID)
-	}
-	x.changed()
-	return nil
-}
-
-// lifecyclesSQL returns q's statements: the count (for a page) and the
-// rows, and their arguments.
-func (x *txn) lifecyclesSQL(q store.LifecycleQuery) (count, page string, args []any) {
-	where := []string{"l.project_id = $1", "t.removed_at IS NULL"}
-	args = []any{x.p}
-	arg := func(v any) string {
-		args = append(args, v)
-		return "$" + strconv.Itoa(len(args))
-	}
-	if q.Status != "" {
-		where = append(where, "l.status = "+arg(q.Status))
-	}
-	if q.Phase != "" {
-		where = append(where, "l.phase = "+arg(q.Phase))
-	}
-	if len(q.Tasks) > 0 {
-		ids := make([]int64, len(q.Tasks))
-		for i, id := range q.Tasks {
-			ids[i] = int64(id)
-		}
-		where = append(where, "l.task_id = ANY("+arg(ids)+")")
-	}
-	from := ` FROM lifecycles l JOIN tasks t ON t.project_id = l.project_id AND t.id = l.task_id WHERE ` + strings.Join(where, " AND ")
-	count = `SELECT count(*)` + from
-	limit := q.Limit
-	if limit <= 0 {
-		limit = -1
-	}
-	page = `SELECT ` + lifecycleCols + from + ` ORDER BY l.id LIMIT ` + arg(limitOf(limit)) + ` OFFSET ` + arg(int64(q.Offset))
-	return count, page, args // the count's are all but the last two
-}
-
-// scanLifecycles reads the rows of a lifecycles page.
-func scanLifecycles(rows pgx.Rows) ([]store.Lifecycle, error) {
-	defer rows.Close()
-	var out []store.Lifecycle
-	for rows.Next() {
-		l, err := scanLifecycle(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
-}
-
 func (x *txn) Lifecycles(ctx context.Context, q store.LifecycleQuery) ([]store.Lifecycle, int, error) {
-	if q.ID != 0 {
-		l, ok, err := x.lifecycle(ctx, q.ID)
-		if !ok {
-			return nil, 0, err
-		}
-		return []store.Lifecycle{l}, 1, nil
-	}
-	// Unpaged (the plan's marks, on most reads of a task), the rows are
-	// the count: one statement, not two.
-	unpaged := q.Limit <= 0 && q.Offset <= 0
-	if unpaged && q.Phase == "" && q.Status == store.LifecycleOpen && len(q.Tasks) == 1 {
+	// The open ones of one task, unpaged, may have been read ahead.
+	if q.ID == 0 && q.Limit <= 0 && q.Offset <= 0 && q.Phase == "" && q.Status == store.LifecycleOpen && len(q.Tasks) == 1 {
 		if a, err := x.take(ctx, store.Read{Of: store.ReadOpenLifecycles, ID: q.Tasks[0]}); err != nil {
 			return nil, 0, fmt.Errorf("read lifecycles: %w", err)
 		} else if a != nil {
 			return a.lifecycles, len(a.lifecycles), nil
 		}
 	}
-	count, page, args := x.lifecyclesSQL(q)
-	var total int
-	if !unpaged {
-		if err := x.tx.QueryRow(ctx, count, args[:len(args)-2]...).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("count lifecycles: %w", err)
-		}
-	}
-	rows, err := x.tx.Query(ctx, page, args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read lifecycles: %w", err)
-	}
-	out, err := scanLifecycles(rows)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read lifecycles: %w", err)
-	}
-	if unpaged {
-		total = len(out)
-	}
-	return out, total, nil
+	return sqlq.ReadLifecycles(ctx, conn{x}, q)
 }

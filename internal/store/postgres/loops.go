@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
@@ -24,10 +24,6 @@ const (
 	// the write holds the project's lock, so no other takes the number.
 	qAddCkpt = `INSERT INTO loop_checkpoints (project_id, id, task_id, note, state, created_at)
 		SELECT $1, coalesce(max(id), 0) + 1, $2, $3, $4, $5 FROM loop_checkpoints WHERE project_id = $1 RETURNING id`
-	qCkpts  = `SELECT id, task_id, note, state, created_at FROM loop_checkpoints WHERE project_id = $1 AND task_id = $2 ORDER BY id`
-	qEvents = `SELECT seq, task_id, kind, detail, at, count(*) OVER ()
-		FROM loop_events WHERE project_id = $1 AND task_id = $2 ORDER BY seq LIMIT $3 OFFSET $4`
-	qCountEvents = `SELECT count(*) FROM loop_events WHERE project_id = $1 AND task_id = $2`
 )
 
 // loopRow is a task row followed by its loop column.
@@ -111,58 +107,9 @@ func (x *txn) AddCheckpoint(ctx context.Context, c store.Checkpoint) (int64, err
 }
 
 func (x *txn) Checkpoints(ctx context.Context, id task.ID) ([]store.Checkpoint, error) {
-	rows, err := x.tx.Query(ctx, qCkpts, x.p, int64(id))
-	if err != nil {
-		return nil, fmt.Errorf("read checkpoints of loop %s: %w", id, err)
-	}
-	defer rows.Close()
-	var out []store.Checkpoint
-	for rows.Next() {
-		var (
-			c     store.Checkpoint
-			tid   int64
-			state string
-			at    time.Time
-		)
-		if err := rows.Scan(&c.ID, &tid, &c.Note, &state, &at); err != nil {
-			return nil, fmt.Errorf("read checkpoints of loop %s: %w", id, err)
-		}
-		c.TaskID, c.State, c.CreatedAt = task.ID(tid), []byte(state), at.UTC()
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return sqlq.ReadCheckpoints(ctx, conn{x}, id)
 }
 
-// LoopEvents reads the page and the total in one statement, like Completions.
 func (x *txn) LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]store.LoopEvent, int, error) {
-	rows, err := x.tx.Query(ctx, qEvents, x.p, int64(id), limitOf(limit), int64(max(offset, 0)))
-	if err != nil {
-		return nil, 0, fmt.Errorf("read loop history: %w", err)
-	}
-	defer rows.Close()
-	var (
-		out   []store.LoopEvent
-		total int64
-	)
-	for rows.Next() {
-		var (
-			e   store.LoopEvent
-			tid int64
-			at  time.Time
-		)
-		if err := rows.Scan(&e.Seq, &tid, &e.Kind, &e.Detail, &at, &total); err != nil {
-			return nil, 0, fmt.Errorf("read loop history: %w", err)
-		}
-		e.TaskID, e.At = task.ID(tid), at.UTC()
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("read loop history: %w", err)
-	}
-	if len(out) == 0 {
-		if err := x.tx.QueryRow(ctx, qCountEvents, x.p, int64(id)).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("count loop history: %w", err)
-		}
-	}
-	return out, int(total), nil
+	return sqlq.ReadLoopEvents(ctx, conn{x}, id, offset, limit)
 }

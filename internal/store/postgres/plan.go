@@ -24,12 +24,6 @@ const (
 		AND NOT EXISTS (SELECT 1 FROM tasks r WHERE r.project_id = $1 AND r.id = d.task_id AND r.removed_at IS NOT NULL)
 		AND NOT EXISTS (SELECT 1 FROM tasks r WHERE r.project_id = $1 AND r.id = d.depends_on AND r.removed_at IS NOT NULL)
 		ORDER BY d.task_id, d.depends_on`
-	qTaskDeps = `SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
-		WHERE d.project_id = $1 AND d.task_id = $2 AND b.removed_at IS NULL ORDER BY d.depends_on`
-	qDepsOf = `SELECT d.task_id, d.depends_on FROM task_deps d JOIN tasks b ON b.project_id = d.project_id AND b.id = d.depends_on
-		WHERE d.project_id = $1 AND d.task_id = ANY($2) AND b.removed_at IS NULL ORDER BY d.task_id, d.depends_on`
-	qDependents = `SELECT d.task_id FROM task_deps d JOIN tasks a ON a.project_id = d.project_id AND a.id = d.task_id
-		WHERE d.project_id = $1 AND d.depends_on = $2 AND a.removed_at IS NULL ORDER BY d.task_id`
 	// qSetDeps replaces a task's edges in one statement: it deletes the
 	// edges not in the new set and inserts the new set, keeping the edges
 	// already there (the insert does not see the delete, so it must not
@@ -38,11 +32,6 @@ const (
 		INSERT INTO task_deps (project_id, task_id, depends_on)
 		SELECT DISTINCT $1::bigint, $2::bigint, d FROM unnest($3::bigint[]) AS d
 		ON CONFLICT DO NOTHING`
-	qImported = `SELECT i.task_id FROM imports i JOIN tasks t ON t.project_id = i.project_id AND t.id = i.task_id
-		WHERE i.project_id = $1 AND i.source = $2 AND i.external_id = $3 AND t.removed_at IS NULL`
-	qImportsOf = `SELECT source, external_id FROM imports WHERE project_id = $1 AND task_id = $2 ORDER BY source, external_id`
-	qSetImport = `INSERT INTO imports (project_id, source, external_id, task_id) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (project_id, source, external_id) DO UPDATE SET task_id = excluded.task_id`
 )
 
 func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
@@ -51,32 +40,7 @@ func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
 	} else if ok {
 		return m, nil
 	}
-	rows, err := x.tx.Query(ctx, qFocuses, x.p)
-	if err != nil {
-		return nil, fmt.Errorf("read focus: %w", err)
-	}
-	out, err := scanFocuses(rows)
-	if err != nil {
-		return nil, fmt.Errorf("read focus: %w", err)
-	}
-	return out, nil
-}
-
-// scanFocuses reads qFocuses' rows.
-func scanFocuses(rows pgx.Rows) (map[string]task.ID, error) {
-	defer rows.Close()
-	out := map[string]task.ID{}
-	for rows.Next() {
-		var (
-			agent string
-			id    int64
-		)
-		if err := rows.Scan(&agent, &id); err != nil {
-			return nil, err
-		}
-		out[agent] = task.ID(id)
-	}
-	return out, rows.Err()
+	return sqlq.ReadFocuses(ctx, conn{x})
 }
 
 func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, error) {
@@ -129,28 +93,6 @@ func taskCols(withBody bool) string {
 	return colsNoBody
 }
 
-func (x *txn) edges(ctx context.Context, query string, args ...any) (task.Deps, error) {
-	rows, err := x.tx.Query(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	return scanEdges(rows)
-}
-
-// scanEdges reads rows of task_id, depends_on and closes them.
-func scanEdges(rows pgx.Rows) (task.Deps, error) {
-	defer rows.Close()
-	deps := task.Deps{}
-	var a, b int64
-	for rows.Next() {
-		if err := rows.Scan(&a, &b); err != nil {
-			return nil, err
-		}
-		deps[task.ID(a)] = append(deps[task.ID(a)], task.ID(b))
-	}
-	return deps, rows.Err()
-}
-
 func (x *txn) Deps(ctx context.Context, q store.DepQuery) (task.Deps, error) {
 	return store.AnswerDeps(ctx, q, x.allDeps, x.depsOf, x.oneDeps)
 }
@@ -173,68 +115,39 @@ func (x *txn) Level(ctx context.Context, q store.Query) ([]task.Task, error) {
 }
 
 func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {
-	deps, err := x.edges(ctx, qAllDeps, x.p)
+	rows, err := x.tx.Query(ctx, qAllDeps, x.p)
+	if err != nil {
+		return nil, fmt.Errorf("read dependencies: %w", err)
+	}
+	defer rows.Close()
+	deps, err := sqlq.ScanEdges(rows)
 	if err != nil {
 		return nil, fmt.Errorf("read dependencies: %w", err)
 	}
 	return deps, nil
 }
 
+// oneDeps answers from the edges read ahead, if they were.
 func (x *txn) oneDeps(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error) {
+	of := store.ReadTaskDeps
 	if dependents {
-		return x.dependents(ctx, id)
+		of = store.ReadDependents
 	}
-	return x.taskDeps(ctx, id)
-}
-
-func (x *txn) taskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
-	if ds, ok, err := x.answeredIDs(ctx, store.Read{Of: store.ReadTaskDeps, ID: id}); err != nil {
+	if ds, ok, err := x.answeredIDs(ctx, store.Read{Of: of, ID: id}); err != nil {
 		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
 	} else if ok {
 		return ds, nil
 	}
-	ds, err := x.ids(ctx, qTaskDeps, x.p, int64(id))
-	if err != nil {
-		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
-	}
-	return ds, nil
-}
-
-func int64s(ids []task.ID) []int64 {
-	out := make([]int64, len(ids))
-	for i, id := range ids {
-		out[i] = int64(id)
-	}
-	return out
+	return sqlq.ReadOneDeps(ctx, conn{x}, id, dependents)
 }
 
 func (x *txn) depsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
-	if len(ids) == 0 {
-		return task.Deps{}, nil
-	}
-	deps, err := x.edges(ctx, qDepsOf, x.p, int64s(ids))
-	if err != nil {
-		return nil, fmt.Errorf("read dependencies: %w", err)
-	}
-	return deps, nil
-}
-
-func (x *txn) dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
-	if ds, ok, err := x.answeredIDs(ctx, store.Read{Of: store.ReadDependents, ID: id}); err != nil {
-		return nil, fmt.Errorf("read dependents of %s: %w", id, err)
-	} else if ok {
-		return ds, nil
-	}
-	ds, err := x.ids(ctx, qDependents, x.p, int64(id))
-	if err != nil {
-		return nil, fmt.Errorf("read dependents of %s: %w", id, err)
-	}
-	return ds, nil
+	return sqlq.ReadDepsOf(ctx, conn{x}, ids)
 }
 
 // SetDeps is sent with the next statement (later).
 func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
-	x.later(qSetDeps, []any{x.p, int64(id), int64s(deps)}, func(_ pgconn.CommandTag, err error) error {
+	x.later(qSetDeps, []any{x.p, int64(id), sqlq.Int64s(deps)}, func(_ pgconn.CommandTag, err error) error {
 		if err != nil {
 			return fmt.Errorf("set dependencies of %s: %w", id, err)
 		}
@@ -244,46 +157,9 @@ func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
 }
 
 func (x *txn) Imports(ctx context.Context, q store.ImportQuery) ([]store.Import, error) {
-	if q.Task == 0 {
-		var id int64
-		err := x.tx.QueryRow(ctx, qImported, x.p, q.Source, q.ExternalID).Scan(&id)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read import mapping: %w", err)
-		}
-		return []store.Import{{Source: q.Source, ExternalID: q.ExternalID, TaskID: task.ID(id)}}, nil
-	}
-	rows, err := x.tx.Query(ctx, qImportsOf, x.p, int64(q.Task))
-	if err != nil {
-		return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
-	}
-	out, err := scanImports(rows, q.Task)
-	if err != nil {
-		return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
-	}
-	return out, nil
-}
-
-// scanImports reads qImportsOf's rows, the mappings of task id.
-func scanImports(rows pgx.Rows, id task.ID) ([]store.Import, error) {
-	defer rows.Close()
-	var out []store.Import
-	for rows.Next() {
-		m := store.Import{TaskID: id}
-		if err := rows.Scan(&m.Source, &m.ExternalID); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return sqlq.ReadImports(ctx, conn{x}, q)
 }
 
 func (x *txn) SetImported(ctx context.Context, source, externalID string, id task.ID) error {
-	if _, err := x.tx.Exec(ctx, qSetImport, x.p, source, externalID, int64(id)); err != nil {
-		return fmt.Errorf("record import mapping: %w", err)
-	}
-	x.changed()
-	return nil
+	return sqlq.SetImported(ctx, conn{x}, x.p, source, externalID, id)
 }

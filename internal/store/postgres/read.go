@@ -81,7 +81,7 @@ func (x *txn) readWhole(r store.PlanRead, into *store.PlanReadResult) {
 	})
 	x.tx.read("read the plan's dependencies", qAllDeps, []any{x.p}, func(rows pgx.Rows) error {
 		var err error
-		res.Changes.Deps, err = scanEdges(rows)
+		res.Changes.Deps, err = sqlq.ScanEdges(rows)
 		return err
 	})
 	x.tx.read("read the plan revision", qPlanRev, []any{x.p}, func(rows pgx.Rows) error {

@@ -369,7 +369,7 @@ func (x *txn) CreateTaskLater(ctx context.Context, t task.Task, parent task.ID, 
 	// Its rows are read as a read's; it fails only where PostgreSQL did,
 	// or where it wrote nothing (the project is gone).
 	x.tx.read("insert task", qInsertWithDeps, []any{x.p, int64(parent), t.Title, t.Body, string(t.Status), string(t.Priority),
-		ts(t.CreatedAt), ts(t.UpdatedAt), nullTS(t.CompletedAt), int64s(deps)}, func(rows pgx.Rows) error {
+		ts(t.CreatedAt), ts(t.UpdatedAt), nullTS(t.CompletedAt), sqlq.Int64s(deps)}, func(rows pgx.Rows) error {
 		var id int64
 		var position, num int32
 		if !rows.Next() {
@@ -421,7 +421,7 @@ func (x *txn) CreateUnderCurrent(ctx context.Context, agent string, t task.Task,
 	// Its rows are read as a read's; it fails only where PostgreSQL did,
 	// or where it wrote nothing (the project is gone).
 	x.tx.read("insert task", qCreateFocused, []any{x.p, agent, t.Title, t.Body, string(t.Status), string(t.Priority),
-		ts(t.CreatedAt), ts(t.UpdatedAt), nullTS(t.CompletedAt), strs(open), ts(at)}, func(rows pgx.Rows) error {
+		ts(t.CreatedAt), ts(t.UpdatedAt), nullTS(t.CompletedAt), sqlq.Strs(open), ts(at)}, func(rows pgx.Rows) error {
 		var id, parent int64
 		var position, num int32
 		if !rows.Next() {
@@ -463,7 +463,7 @@ const qUpdateCurrentBody = `
 // once it has gone; with no current task the transaction fails with
 // store.ErrNoCurrentTask and changes nothing.
 func (x *txn) UpdateCurrentBody(ctx context.Context, agent, body string, open []task.Status, at time.Time, into *task.Task) error {
-	x.tx.read("write the current task's body", qUpdateCurrentBody, []any{x.p, agent, body, ts(at), strs(open)}, func(rows pgx.Rows) error {
+	x.tx.read("write the current task's body", qUpdateCurrentBody, []any{x.p, agent, body, ts(at), sqlq.Strs(open)}, func(rows pgx.Rows) error {
 		r := newTaskRow()
 		if !rows.Next() {
 			err := rows.Err()
@@ -615,29 +615,4 @@ func (x *txn) Completions(ctx context.Context, newestFirst bool, offset, limit i
 		}
 	}
 	return out, int(total), nil
-}
-
-func (x *txn) ids(ctx context.Context, query string, args ...any) ([]task.ID, error) {
-	rows, err := x.tx.Query(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []task.ID
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, task.ID(id))
-	}
-	return out, rows.Err()
-}
-
-func strs[T ~string](vs []T) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = string(v)
-	}
-	return out
 }

@@ -7,22 +7,20 @@ import (
 	"fmt"
 
 	"github.com/cairn-dev/cairn/internal/store"
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 	"github.com/cairn-dev/cairn/internal/task"
 )
 
 const (
-	qLoop        = `SELECT ` + colsBody + `, loop FROM tasks WHERE id = ? AND removed_at IS NULL`
-	qSetLoop     = `UPDATE tasks SET loop = ? WHERE id = ? AND removed_at IS NULL`
-	qLoops       = `SELECT ` + colsNoBody + `, loop FROM tasks WHERE loop IS NOT NULL AND removed_at IS NULL ORDER BY id`
-	qAddCkpt     = `INSERT INTO loop_checkpoints (task_id, note, state, created_at) VALUES (?, ?, ?, ?) RETURNING id`
-	qCkpts       = `SELECT id, task_id, note, state, created_at FROM loop_checkpoints WHERE task_id = ? ORDER BY id`
-	qAddEvent    = `INSERT INTO loop_events (task_id, kind, detail, at) VALUES (?, ?, ?, ?)`
-	qEvents      = `SELECT seq, task_id, kind, detail, at FROM loop_events WHERE task_id = ? ORDER BY seq LIMIT ? OFFSET ?`
-	qCountEvents = `SELECT count(*) FROM loop_events WHERE task_id = ?`
+	qLoop     = `SELECT ` + colsBody + `, loop FROM tasks WHERE id = ? AND removed_at IS NULL`
+	qSetLoop  = `UPDATE tasks SET loop = ? WHERE id = ? AND removed_at IS NULL`
+	qLoops    = `SELECT ` + colsNoBody + `, loop FROM tasks WHERE loop IS NOT NULL AND removed_at IS NULL ORDER BY id`
+	qAddCkpt  = `INSERT INTO loop_checkpoints (task_id, note, state, created_at) VALUES (?, ?, ?, ?) RETURNING id`
+	qAddEvent = `INSERT INTO loop_events (task_id, kind, detail, at) VALUES (?, ?, ?, ?)`
 )
 
 var (
-	loopReadQueries  = []string{qLoop, qLoops, qCkpts, qEvents, qCountEvents}
+	loopReadQueries  = []string{qLoop, qLoops}
 	loopWriteQueries = []string{qSetLoop, qAddCkpt, qAddEvent}
 )
 
@@ -99,48 +97,9 @@ func (x *txn) AddCheckpoint(ctx context.Context, c store.Checkpoint) (int64, err
 }
 
 func (x *txn) Checkpoints(ctx context.Context, id task.ID) ([]store.Checkpoint, error) {
-	rows, err := x.query(ctx, qCkpts, int64(id))
-	if err != nil {
-		return nil, fmt.Errorf("read checkpoints of loop %s: %w", id, err)
-	}
-	defer rows.Close()
-	var out []store.Checkpoint
-	for rows.Next() {
-		var (
-			c     store.Checkpoint
-			state string
-			at    sql.NullInt64
-		)
-		if err := rows.Scan(&c.ID, &c.TaskID, &c.Note, &state, &at); err != nil {
-			return nil, fmt.Errorf("read checkpoints of loop %s: %w", id, err)
-		}
-		c.State, c.CreatedAt = []byte(state), fromMicros(at)
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return sqlq.ReadCheckpoints(ctx, conn{x}, id)
 }
 
 func (x *txn) LoopEvents(ctx context.Context, id task.ID, offset, limit int) ([]store.LoopEvent, int, error) {
-	var total int
-	if err := x.queryRow(ctx, qCountEvents, int64(id)).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count loop history: %w", err)
-	}
-	rows, err := x.query(ctx, qEvents, int64(id), limit, offset)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read loop history: %w", err)
-	}
-	defer rows.Close()
-	var out []store.LoopEvent
-	for rows.Next() {
-		var (
-			e  store.LoopEvent
-			at sql.NullInt64
-		)
-		if err := rows.Scan(&e.Seq, &e.TaskID, &e.Kind, &e.Detail, &at); err != nil {
-			return nil, 0, fmt.Errorf("read loop history: %w", err)
-		}
-		e.At = fromMicros(at)
-		out = append(out, e)
-	}
-	return out, total, rows.Err()
+	return sqlq.ReadLoopEvents(ctx, conn{x}, id, offset, limit)
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
@@ -16,46 +15,24 @@ import (
 
 const (
 	qChild      = `SELECT ` + colsBody + ` FROM tasks WHERE parent_id IS ? AND num = ? AND removed_at IS NULL`
-	qFocuses    = `SELECT agent, task_id FROM focus WHERE task_id IS NOT NULL`
 	qAllDeps    = `SELECT task_id, depends_on FROM task_deps ORDER BY task_id, depends_on` // the primary key's order: no sort
 	qRemovedIDs = `SELECT id FROM tasks WHERE removed_at IS NOT NULL`
-	qTaskDeps   = `SELECT d.depends_on FROM task_deps d JOIN tasks b ON b.id = d.depends_on WHERE d.task_id = ? AND b.removed_at IS NULL ORDER BY d.depends_on`
-	qDepsOf     = `SELECT d.task_id, d.depends_on FROM task_deps d JOIN tasks b ON b.id = d.depends_on
-		WHERE d.task_id IN (SELECT value FROM json_each(?)) AND b.removed_at IS NULL ORDER BY d.task_id, d.depends_on`
-	qDependents = `SELECT d.task_id FROM task_deps d JOIN tasks a ON a.id = d.task_id WHERE d.depends_on = ? AND a.removed_at IS NULL ORDER BY d.task_id`
 	qClearDeps  = `DELETE FROM task_deps WHERE task_id = ?`
 	qAddDep     = `INSERT OR IGNORE INTO task_deps (task_id, depends_on) VALUES (?, ?)`
 	qDropDepsOn = `DELETE FROM task_deps WHERE depends_on IN (SELECT id FROM tasks WHERE removed_at = ?)`
-	qImported   = `SELECT i.task_id FROM imports i JOIN tasks t ON t.id = i.task_id WHERE i.source = ? AND i.external_id = ? AND t.removed_at IS NULL`
-	qImportsOf  = `SELECT source, external_id FROM imports WHERE task_id = ? ORDER BY source, external_id`
-	qSetImport  = `INSERT INTO imports (source, external_id, task_id) VALUES (?, ?, ?)
-		ON CONFLICT (source, external_id) DO UPDATE SET task_id = excluded.task_id`
 )
 
 // planReadQueries and planWriteQueries are prepared like the focus ones.
 var (
-	planReadQueries  = []string{qChild, qFocuses, qAllDeps, qRemovedIDs, qTaskDeps, qDepsOf, qDependents, qImported, qImportsOf, qPlanRev, qTasks}
-	planWriteQueries = []string{qClearDeps, qAddDep, qDropDepsOn, qSetImport}
+	qDepsOf          = sqlq.DepsOf(sq.Where(""), []task.ID{1, 2})
+	qTaskDeps        = sqlq.OneDeps(sq.Where(""), 1, false)
+	qDependents      = sqlq.OneDeps(sq.Where(""), 1, true)
+	planReadQueries  = []string{qChild, qAllDeps, qRemovedIDs, qTaskDeps, qDepsOf, qDependents, qPlanRev, qTasks}
+	planWriteQueries = []string{qClearDeps, qAddDep, qDropDepsOn}
 )
 
 func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
-	rows, err := x.query(ctx, qFocuses)
-	if err != nil {
-		return nil, fmt.Errorf("read focus: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]task.ID{}
-	for rows.Next() {
-		var (
-			agent string
-			id    task.ID
-		)
-		if err := rows.Scan(&agent, &id); err != nil {
-			return nil, fmt.Errorf("read focus: %w", err)
-		}
-		out[agent] = id
-	}
-	return out, rows.Err()
+	return sqlq.ReadFocuses(ctx, conn{x})
 }
 
 func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, error) {
@@ -185,63 +162,11 @@ func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {
 }
 
 func (x *txn) oneDeps(ctx context.Context, id task.ID, dependents bool) ([]task.ID, error) {
-	if dependents {
-		return x.dependents(ctx, id)
-	}
-	return x.taskDeps(ctx, id)
-}
-
-func (x *txn) taskDeps(ctx context.Context, id task.ID) ([]task.ID, error) {
-	ds, err := x.ids(ctx, qTaskDeps, int64(id))
-	if err != nil {
-		return nil, fmt.Errorf("read dependencies of %s: %w", id, err)
-	}
-	return ds, nil
+	return sqlq.ReadOneDeps(ctx, conn{x}, id, dependents)
 }
 
 func (x *txn) depsOf(ctx context.Context, ids []task.ID) (task.Deps, error) {
-	deps := task.Deps{}
-	if len(ids) == 0 {
-		return deps, nil
-	}
-	rows, err := x.query(ctx, qDepsOf, idsJSON(ids))
-	if err != nil {
-		return nil, fmt.Errorf("read dependencies: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var a, b task.ID
-		if err := rows.Scan(&a, &b); err != nil {
-			return nil, fmt.Errorf("read dependencies: %w", err)
-		}
-		deps[a] = append(deps[a], b)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read dependencies: %w", err)
-	}
-	return deps, nil
-}
-
-// idsJSON is ids as a JSON array, for a query's json_each(?): one statement
-// (prepared once) for any number of ids, with no bound on how many.
-func idsJSON(ids []task.ID) string {
-	b := make([]byte, 0, 2+len(ids)*5)
-	b = append(b, '[')
-	for i, id := range ids {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(id), 10)
-	}
-	return string(append(b, ']'))
-}
-
-func (x *txn) dependents(ctx context.Context, id task.ID) ([]task.ID, error) {
-	ds, err := x.ids(ctx, qDependents, int64(id))
-	if err != nil {
-		return nil, fmt.Errorf("read dependents of %s: %w", id, err)
-	}
-	return ds, nil
+	return sqlq.ReadDepsOf(ctx, conn{x}, ids)
 }
 
 func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
@@ -259,38 +184,11 @@ func (x *txn) SetDeps(ctx context.Context, id task.ID, deps []task.ID) error {
 }
 
 func (x *txn) Imports(ctx context.Context, q store.ImportQuery) ([]store.Import, error) {
-	if q.Task == 0 {
-		m := store.Import{Source: q.Source, ExternalID: q.ExternalID}
-		err := x.queryRow(ctx, qImported, q.Source, q.ExternalID).Scan(&m.TaskID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read import mapping: %w", err)
-		}
-		return []store.Import{m}, nil
-	}
-	rows, err := x.query(ctx, qImportsOf, int64(q.Task))
-	if err != nil {
-		return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
-	}
-	defer rows.Close()
-	var out []store.Import
-	for rows.Next() {
-		m := store.Import{TaskID: q.Task}
-		if err := rows.Scan(&m.Source, &m.ExternalID); err != nil {
-			return nil, fmt.Errorf("read import mappings of %s: %w", q.Task, err)
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return sqlq.ReadImports(ctx, conn{x}, q)
 }
 
 func (x *txn) SetImported(ctx context.Context, source, externalID string, id task.ID) error {
-	if _, err := x.exec(ctx, qSetImport, source, externalID, int64(id)); err != nil {
-		return fmt.Errorf("record import mapping: %w", err)
-	}
-	return nil
+	return sqlq.SetImported(ctx, conn{x}, nil, source, externalID, id)
 }
 
 // versioner reads PRAGMA data_version on a connection of its own: the value

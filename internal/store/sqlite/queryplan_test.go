@@ -36,7 +36,7 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		"qDepsOf":                qDepsOf,
 		"qTaskDeps":              qTaskDeps,
 		"qDependents":            qDependents,
-		"qImportsOf":             qImportsOf,
+		"ImportsOf":              `SELECT source, external_id FROM imports WHERE task_id = ? ORDER BY source, external_id`, // sqlq.ReadImports
 		"qInsertTaskLast":        qInsertTaskLast,
 		"qInsertTaskAt":          qInsertTaskAt,
 		"qFocusedTask":           qFocusedTask,
