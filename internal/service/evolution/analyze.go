@@ -218,7 +218,7 @@ func (s *Service) mistakes(h history) []Candidate {
 		for _, ex := range g.examples {
 			body += "- " + oneLine(ex) + "\n"
 		}
-		body += "\nBefore running it, check for this cause; when it happens, record the fix with memory_record.\n"
+		body += "\nBefore running it, check for this cause; when it happens, record it and its fix with memory_add_mistake.\n"
 		out = append(out, Candidate{Key: "rule:" + fp, Kind: KindRule, Title: "rule against a recurring mistake: " + oneLine(g.detail),
 			Evidence:   Evidence{Sessions: shown(ids(g.sessions)), Count: k, Of: len(h.sessions), Statistic: fmt.Sprintf("the same failure fingerprint in %d of %d sessions", k, len(h.sessions)), Examples: g.examples},
 			Confidence: succession(k, k), Method: successionMethod + fmt.Sprintf(" over the %d sessions that hit it: the chance it recurs in the next where it can", k),
