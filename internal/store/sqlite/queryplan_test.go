@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/internal/store/sqlq"
 )
 
 // TestHotQueriesDoNotScanTasks: statements that run on most tool calls
@@ -36,7 +38,6 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		"qDepsOf":                qDepsOf,
 		"qTaskDeps":              qTaskDeps,
 		"qDependents":            qDependents,
-		"ImportsOf":              `SELECT source, external_id FROM imports WHERE task_id = ? ORDER BY source, external_id`, // sqlq.ReadImports
 		"qInsertTaskLast":        qInsertTaskLast,
 		"qInsertTaskAt":          qInsertTaskAt,
 		"qFocusedTask":           qFocusedTask,
@@ -45,6 +46,7 @@ func TestHotQueriesDoNotScanTasks(t *testing.T) {
 		"qLeftSiblingBody":       qLeftSiblingBody,
 		"qInsertUnderFocus":      qInsertUnderFocus,
 	}
+	hot["ImportsOf"], _ = sqlq.ImportsOf(sq.Where(""), 1)
 	for i, q := range readPlanQueries() { // ReadPlan's shapes
 		hot[fmt.Sprint("ReadPlan ", i)] = q
 	}

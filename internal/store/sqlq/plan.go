@@ -182,9 +182,8 @@ func ReadImports(ctx context.Context, c Conn, q store.ImportQuery) ([]store.Impo
 		}
 		return []store.Import{{Source: q.Source, ExternalID: q.ExternalID, TaskID: task.ID(id)}}, nil
 	}
-	w := c.Where()
-	w.And("task_id = ?", int64(q.Task))
-	out, err := read(ctx, c, `SELECT source, external_id FROM imports WHERE `+w.String()+` ORDER BY source, external_id`, w.Args,
+	st, args := ImportsOf(c.Where(), q.Task)
+	out, err := read(ctx, c, st, args,
 		func(rows RowSet) ([]store.Import, error) {
 			return Collect(rows, func(rows RowSet) (store.Import, error) {
 				m := store.Import{TaskID: q.Task}
@@ -193,6 +192,13 @@ func ReadImports(ctx context.Context, c Conn, q store.ImportQuery) ([]store.Impo
 			})
 		})
 	return out, wrap("read import mappings of "+q.Task.String(), err)
+}
+
+// ImportsOf is the statement, on w, of the import mappings that point at
+// task id, by source and external id (a store's query-plan test reads it).
+func ImportsOf(w *Where, id task.ID) (string, []any) {
+	w.And("task_id = ?", int64(id))
+	return `SELECT source, external_id FROM imports WHERE ` + w.String() + ` ORDER BY source, external_id`, w.Args
 }
 
 // wrap is err with what failed (nil: nil).
