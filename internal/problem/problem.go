@@ -134,6 +134,10 @@ const (
 	AdvanceOpen
 	FixDefinition
 	CheckChanged
+	ListCandidates
+	ListDrafts
+	ListChanges
+	ReviewChange
 
 	// The operations of a loop, named in a refusal's list of what is legal
 	// next.
@@ -173,6 +177,10 @@ var actionWords = [NumActions]string{
 	AdvanceOpen:    "advance the open lifecycle instead",
 	FixDefinition:  "fix the file",
 	CheckChanged:   "nothing was changed unless a later read shows it",
+	ListCandidates: "analyze the sessions again to list the open candidates",
+	ListDrafts:     "list the drafts",
+	ListChanges:    "list the logged changes",
+	ReviewChange:   "review the change and the drafts",
 	LoopRecord:     "record",
 	LoopCheckpoint: "checkpoint",
 	LoopPause:      "pause",

@@ -133,7 +133,7 @@ func (b *Service) candidates(ctx context.Context, req OptimizeRequest, ws []stri
 			return nil, err
 		}
 		if len(missing) > 0 {
-			return nil, &problem.FieldError{Field: "candidates", Problem: "names " + missing[0].String() + ", which does not exist", Fix: "pass ids memory_search lists"}
+			return nil, &problem.FieldError{Field: "candidates", Problem: "names " + missing[0].String() + ", which does not exist", Fix: "pass ids of entries that exist", Hint: problem.SearchMemory}
 		}
 		for _, e := range es {
 			h := b.memory.HitOf(e, e.Content, 0)

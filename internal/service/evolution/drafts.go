@@ -149,7 +149,7 @@ func (s *Service) CreateDraft(ctxAnalyze func() (Analysis, error), n NewDraft) (
 		}
 		i := slices.IndexFunc(a.Candidates, func(c Candidate) bool { return c.Key == n.Candidate })
 		if i < 0 {
-			return Draft{}, &problem.FieldError{Field: "candidate", Problem: "no open candidate " + problem.Quote(n.Candidate), Fix: "use a key evolution_analyze lists (one already drafted, applied or rejected is not listed)"}
+			return Draft{}, &problem.FieldError{Field: "candidate", Problem: "no open candidate " + problem.Quote(n.Candidate), Fix: "use the key of an open candidate (one already drafted, applied or rejected is not open)", Hint: problem.ListCandidates}
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -242,7 +242,7 @@ func (s *Service) Draft(id string) (Draft, string, error) {
 	}
 	i := slices.IndexFunc(m.Drafts, func(d Draft) bool { return d.ID == id })
 	if i < 0 {
-		return Draft{}, "", &problem.FieldError{Field: "id", Problem: "no draft " + problem.Quote(id), Fix: "use an id draft_list shows"}
+		return Draft{}, "", &problem.FieldError{Field: "id", Problem: "no draft " + problem.Quote(id), Fix: "use the id of a draft", Hint: problem.ListDrafts}
 	}
 	d := m.Drafts[i]
 	sn, err := read(s.root, d.File)

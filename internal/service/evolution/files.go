@@ -149,7 +149,7 @@ func removeDirs(root string, dirs []string) {
 // snapshot a change was made from.
 func conflict(rel, what string) error {
 	return &problem.Error{Kind: problem.Transition, Problem: fmt.Sprintf("%s changed since %s", rel, what),
-		Fix: "look at the file and the change (evolution_review / draft_list), then redo the change by hand or create a new draft"}
+		Fix: "look at the file and the change, then redo the change by hand or create a new draft", Hint: problem.ReviewChange}
 }
 
 // diff is a line diff of a and b: the common head and tail kept as

@@ -237,7 +237,7 @@ func (s *Service) pending() ([]Pending, error) {
 	}
 	var ps []Pending
 	if err := json.Unmarshal(sn.Data, &ps); err != nil {
-		return nil, &problem.Error{Kind: problem.Malformed, Problem: PendingFile + " does not parse: " + err.Error(), Fix: "remove it; the next evolution_analyze writes it again"}
+		return nil, &problem.Error{Kind: problem.Malformed, Problem: PendingFile + " does not parse: " + err.Error(), Fix: "remove it; the next analysis writes it again"}
 	}
 	return ps, nil
 }
@@ -381,7 +381,7 @@ func (s *Service) Review(seq int) (Review, error) {
 		}
 	}
 	if !ok {
-		return Review{}, &problem.FieldError{Field: "seq", Problem: "no change " + strconv.Itoa(seq) + " in " + LogFile, Fix: fmt.Sprintf("use 1 to %d (evolution_status lists them)", es[len(es)-1].Seq)}
+		return Review{}, &problem.FieldError{Field: "seq", Problem: "no change " + strconv.Itoa(seq) + " in " + LogFile, Fix: fmt.Sprintf("use 1 to %d", es[len(es)-1].Seq), Hint: problem.ListChanges}
 	}
 	r := Review{Entry: e, Diff: diff(e.Path, e.Before.Data, e.After.Data)}
 	for _, x := range es {
@@ -408,7 +408,7 @@ func (s *Service) Revert(seq int) (Entry, error) {
 	e := r.Entry
 	switch {
 	case seq == 0:
-		return Entry{}, &problem.FieldError{Field: "seq", Problem: "is missing", Fix: "name the change to revert (evolution_status lists them)"}
+		return Entry{}, &problem.FieldError{Field: "seq", Problem: "is missing", Fix: "name the change to revert", Hint: problem.ListChanges}
 	case e.Action == "revert":
 		return Entry{}, &problem.FieldError{Field: "seq", Problem: fmt.Sprintf("change %d is itself a revert", seq), Fix: "name the change it reverted, or apply that again by hand"}
 	case r.Reverted != 0:

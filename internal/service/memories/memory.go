@@ -306,7 +306,7 @@ func supersede(ctx context.Context, tx store.Tx, by memory.Entry, old memory.ID)
 	}
 	if len(es) == 0 {
 		return &problem.FieldError{Field: "supersedes", Problem: fmt.Sprintf("names %s, which does not exist", old),
-			Fix: "pass an id that memory_search lists, or leave supersedes out"}
+			Fix: "pass the id of an entry that exists, or leave supersedes out", Hint: problem.SearchMemory}
 	}
 	target := es[0]
 	if target.SupersededBy != 0 && target.SupersededBy != by.ID {
