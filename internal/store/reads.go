@@ -302,7 +302,13 @@ type QueryReads interface {
 	TaskByID(ctx context.Context, id task.ID) ([]task.Task, error)
 	TaskOfFocus(ctx context.Context, agent string) ([]task.Task, error)
 	Ancestors(ctx context.Context, id task.ID) ([]task.Task, error)
-	Level(ctx context.Context, q Query) ([]task.Task, error)
+	// A level of the tree: the children of parent in position order, its
+	// open children alone (without bodies), its child numbered num, or
+	// the visible sibling immediately left of of (ok false: none).
+	Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error)
+	OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error)
+	Child(ctx context.Context, parent task.ID, num int) ([]task.Task, error)
+	LeftSibling(ctx context.Context, of task.Task, withBody bool) (t task.Task, ok bool, err error)
 	// List reads a page of the plan's lists and counts them all; unpaged,
 	// it counts nothing (the count is the page's length).
 	List(ctx context.Context, q Query) ([]task.Task, int, error)
@@ -324,8 +330,20 @@ func AnswerQuery(ctx context.Context, q Query, r QueryReads) ([]task.Task, int, 
 		ts, err = r.TaskOfFocus(ctx, q.FocusOf)
 	case q.PathTo != 0:
 		ts, err = r.Ancestors(ctx, q.PathTo)
+	case q.Level && q.LeftOf != nil:
+		var (
+			t  task.Task
+			ok bool
+		)
+		if t, ok, err = r.LeftSibling(ctx, *q.LeftOf, q.WithBody); ok {
+			ts = []task.Task{t}
+		}
+	case q.Level && q.Num != 0:
+		ts, err = r.Child(ctx, q.Parent, q.Num)
+	case q.Level && q.Open:
+		ts, err = r.OpenChildren(ctx, q.Parent)
 	case q.Level:
-		ts, err = r.Level(ctx, q)
+		ts, err = r.Children(ctx, q.Parent, q.WithBody)
 	default:
 		return r.List(ctx, q)
 	}

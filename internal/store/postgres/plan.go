@@ -43,7 +43,7 @@ func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
 	return sqlq.ReadFocuses(ctx, conn{x})
 }
 
-func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, error) {
+func (x *txn) Child(ctx context.Context, parent task.ID, num int) ([]task.Task, error) {
 	t, err := newTaskRow().scan(x.tx.QueryRow(ctx, qChild, x.p, int64(parent), int32(min(max(num, -1<<31), 1<<31-1))))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
@@ -95,23 +95,6 @@ func taskCols(withBody bool) string {
 
 func (x *txn) Deps(ctx context.Context, q store.DepQuery) (task.Deps, error) {
 	return store.AnswerDeps(ctx, q, x.allDeps, x.depsOf, x.oneDeps)
-}
-
-// Level answers a Query of one level of the tree.
-func (x *txn) Level(ctx context.Context, q store.Query) ([]task.Task, error) {
-	switch {
-	case q.LeftOf != nil:
-		t, ok, err := x.leftSibling(ctx, *q.LeftOf, q.WithBody)
-		if !ok {
-			return nil, err
-		}
-		return []task.Task{t}, nil
-	case q.Num != 0:
-		return x.child(ctx, q.Parent, q.Num)
-	case q.Open:
-		return x.openChildren(ctx, q.Parent)
-	}
-	return x.children(ctx, q.Parent, q.WithBody)
 }
 
 func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {

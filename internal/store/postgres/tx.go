@@ -238,7 +238,7 @@ func (x *txn) TaskByID(ctx context.Context, id task.ID) ([]task.Task, error) {
 	return []task.Task{t}, nil
 }
 
-func (x *txn) children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
+func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
 	query := qChildren
 	if withBody {
 		query = qChildrenBody
@@ -262,7 +262,7 @@ const openChildrenWhere = `removed_at IS NULL AND status NOT IN ('done', 'cancel
 const qOpenChildren = `SELECT ` + colsNoBody + ` FROM tasks WHERE project_id = $1 AND parent_id = $2 AND ` +
 	openChildrenWhere + ` ORDER BY position, id`
 
-func (x *txn) openChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
+func (x *txn) OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
 	if ts, ok, err := x.answeredTasks(ctx, store.Read{Of: store.ReadOpenChildren, ID: parent}); err != nil {
 		return nil, fmt.Errorf("read open children of %s: %w", parent, err)
 	} else if ok {
@@ -284,7 +284,7 @@ const (
 		AND position <= $3 AND (position < $3 OR id < $4) ORDER BY position DESC, id DESC LIMIT 1`
 )
 
-func (x *txn) leftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
+func (x *txn) LeftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
 	query := qLeftSibling
 	if withBody {
 		query = qLeftSiblingBody

@@ -35,7 +35,7 @@ func (x *txn) Focuses(ctx context.Context) (map[string]task.ID, error) {
 	return sqlq.ReadFocuses(ctx, conn{x})
 }
 
-func (x *txn) child(ctx context.Context, parent task.ID, num int) ([]task.Task, error) {
+func (x *txn) Child(ctx context.Context, parent task.ID, num int) ([]task.Task, error) {
 	t, err := scanTask(x.queryRow(ctx, qChild, nullID(parent), num))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -108,23 +108,6 @@ func (x *txn) ids(ctx context.Context, query string, args ...any) ([]task.ID, er
 // search per end, 30,000 of them for a 10,000-task plan).
 func (x *txn) Deps(ctx context.Context, q store.DepQuery) (task.Deps, error) {
 	return store.AnswerDeps(ctx, q, x.allDeps, x.depsOf, x.oneDeps)
-}
-
-// Level answers a Query of one level of the tree.
-func (x *txn) Level(ctx context.Context, q store.Query) ([]task.Task, error) {
-	switch {
-	case q.LeftOf != nil:
-		t, ok, err := x.leftSibling(ctx, *q.LeftOf, q.WithBody)
-		if !ok {
-			return nil, err
-		}
-		return []task.Task{t}, nil
-	case q.Num != 0:
-		return x.child(ctx, q.Parent, q.Num)
-	case q.Open:
-		return x.openChildren(ctx, q.Parent)
-	}
-	return x.children(ctx, q.Parent, q.WithBody)
 }
 
 func (x *txn) allDeps(ctx context.Context) (task.Deps, error) {

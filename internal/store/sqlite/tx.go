@@ -245,7 +245,7 @@ func (x *txn) TaskByID(ctx context.Context, id task.ID) ([]task.Task, error) {
 	return []task.Task{t}, nil
 }
 
-func (x *txn) children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
+func (x *txn) Children(ctx context.Context, parent task.ID, withBody bool) ([]task.Task, error) {
 	query := qChildren
 	if withBody {
 		query = qChildrenBody
@@ -257,7 +257,7 @@ func (x *txn) children(ctx context.Context, parent task.ID, withBody bool) ([]ta
 	return ts, nil
 }
 
-func (x *txn) openChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
+func (x *txn) OpenChildren(ctx context.Context, parent task.ID) ([]task.Task, error) {
 	ts, err := x.queryTasks(ctx, qOpenChildren, nullID(parent))
 	if err != nil {
 		return nil, fmt.Errorf("read open children of %s: %w", parent, err)
@@ -265,7 +265,7 @@ func (x *txn) openChildren(ctx context.Context, parent task.ID) ([]task.Task, er
 	return ts, nil
 }
 
-func (x *txn) leftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
+func (x *txn) LeftSibling(ctx context.Context, of task.Task, withBody bool) (task.Task, bool, error) {
 	query := qLeftSibling
 	if withBody {
 		query = qLeftSiblingBody
