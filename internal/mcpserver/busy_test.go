@@ -52,17 +52,7 @@ func TestBusyStoreIsUnavailable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ct, sst := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, sst, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "busy", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connect(t, ctx, srv, "busy", nil)
 
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "create_new_task", Arguments: map[string]any{"title": "blocked"}})
 	if err != nil {

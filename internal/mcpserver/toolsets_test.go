@@ -28,20 +28,9 @@ func TestToolsetsCall(t *testing.T) {
 	}
 	connect := func(name string) (*mcp.ClientSession, chan struct{}) {
 		changed := make(chan struct{}, 16)
-		ct, st := mcp.NewInMemoryTransports()
-		ss, err := srv.Connect(ctx, st, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ss.Close() })
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, &mcp.ClientOptions{
+		return connect(t, ctx, srv, name, &mcp.ClientOptions{
 			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
-		}).Connect(ctx, ct, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		return cs, changed
+		}), changed
 	}
 	names := func(cs *mcp.ClientSession) []string {
 		t.Helper()
